@@ -1,0 +1,66 @@
+// Proves sealing round-trips and detects tampering, and pins both signing
+// schemes to independently computed values (openssl-equivalent HMACs).
+import { createHash, createHmac } from 'node:crypto';
+import {
+  constantTimeEqual, openSecret, randomNumericCode, requestSigningString, sealSecret, signRequest,
+  verifyWebhookSignature, webhookSignatureHeader,
+} from './index';
+
+const key = 'ab'.repeat(32);
+
+describe('sealed secrets', () => {
+  it('round-trips and never contains the plain text', () => {
+    const sealed = sealSecret('my-signing-secret', key);
+    expect(sealed).not.toContain('my-signing-secret');
+    expect(openSecret(sealed, key)).toBe('my-signing-secret');
+    expect(sealSecret('x', key)).not.toBe(sealSecret('x', key));
+  });
+
+  it('refuses a wrong key or a tampered value', () => {
+    const sealed = sealSecret('secret', key);
+    expect(() => openSecret(sealed, 'cd'.repeat(32))).toThrow();
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from('tampered').toString('base64url');
+    expect(() => openSecret(parts.join('.'), key)).toThrow();
+  });
+});
+
+describe('request signing', () => {
+  it('signs the six-line string of the contract', () => {
+    const parts = { timestampMs: '1700000000000', nonce: 'abcdefghijklmnop', method: 'post', pathAndQuery: '/v1/quotes', body: '{"side":"buy"}' };
+    const bodyHash = createHash('sha256').update('{"side":"buy"}').digest('hex');
+    const expectedString = `v1\n1700000000000\nabcdefghijklmnop\nPOST\n/v1/quotes\n${bodyHash}`;
+    expect(requestSigningString(parts)).toBe(expectedString);
+    expect(signRequest('secret', parts)).toBe(`v1=${createHmac('sha256', 'secret').update(expectedString).digest('hex')}`);
+  });
+
+  it('hashes the empty string when there is no body', () => {
+    expect(requestSigningString({ timestampMs: '1', nonce: 'n', method: 'GET', pathAndQuery: '/v1/health', body: '' }).split('\n')[5])
+      .toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+});
+
+describe('webhook signatures', () => {
+  it('signs timestamp.delivery.body and verifies either rotated secret', () => {
+    const header = webhookSignatureHeader(['old', 'new'], '1700000000000', 'd-1', '{"a":1}');
+    expect(header.split(',')).toHaveLength(2);
+    const expected = createHmac('sha256', 'new').update('1700000000000.d-1.{"a":1}').digest('hex');
+    expect(header).toContain(`v1=${expected}`);
+    expect(verifyWebhookSignature('new', header, '1700000000000', 'd-1', '{"a":1}')).toBe(true);
+    expect(verifyWebhookSignature('old', header, '1700000000000', 'd-1', '{"a":1}')).toBe(true);
+    expect(verifyWebhookSignature('other', header, '1700000000000', 'd-1', '{"a":1}')).toBe(false);
+    expect(verifyWebhookSignature('new', header, '1700000000001', 'd-1', '{"a":1}')).toBe(false);
+  });
+});
+
+describe('helpers', () => {
+  it('compares in constant time and handles different lengths', () => {
+    expect(constantTimeEqual('abc', 'abc')).toBe(true);
+    expect(constantTimeEqual('abc', 'abd')).toBe(false);
+    expect(constantTimeEqual('abc', 'abcd')).toBe(false);
+  });
+
+  it('makes six-digit codes with leading zeros kept', () => {
+    for (let i = 0; i < 200; i += 1) expect(randomNumericCode()).toMatch(/^\d{6}$/);
+  });
+});

@@ -1,0 +1,8 @@
+export * from './catalogue';
+export { enqueueEvent, OUTBOX_TABLE_V1_SQL, OUTBOX_TABLE_V1_DOWN_SQL } from './outbox';
+export type { NewEvent } from './outbox';
+export { AmqpConnection, assertPartnerEventsExchange } from './amqp';
+export { OutboxRelay } from './relay';
+export type { RelayOptions } from './relay';
+export { EventConsumer, parseBusEvent } from './consumer';
+export type { ConsumerOptions } from './consumer';

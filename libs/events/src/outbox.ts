@@ -1,0 +1,55 @@
+/**
+ * The transactional outbox. A service writes its event row in the same
+ * database transaction as the state change that caused it, so an event exists
+ * if and only if the change committed. The relay publishes rows afterwards.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { BusEvent, PartnerEventType } from './catalogue';
+
+/**
+ * DDL of the outbox table, version 1. Each service's first migration runs it
+ * in its own database. Frozen: a change is a new constant and a new migration.
+ */
+export const OUTBOX_TABLE_V1_SQL = `
+  CREATE TABLE outbox (
+    id uuid PRIMARY KEY,
+    partner_id uuid NOT NULL,
+    type text NOT NULL,
+    payload jsonb NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    published_at timestamptz,
+    publish_attempts integer NOT NULL DEFAULT 0,
+    last_error text
+  );
+  CREATE INDEX outbox_unpublished_idx ON outbox (created_at) WHERE published_at IS NULL;
+`;
+export const OUTBOX_TABLE_V1_DOWN_SQL = 'DROP TABLE outbox';
+
+export interface NewEvent<D> {
+  partnerId: string;
+  type: PartnerEventType;
+  data: D;
+  /** Defaults to a fresh UUID. Pass one to make the event id deterministic. */
+  id?: string;
+  createdAt?: Date;
+}
+
+/** Writes the event in the caller's transaction. Returns the bus envelope. */
+export async function enqueueEvent<D extends object>(manager: EntityManager, event: NewEvent<D>): Promise<BusEvent<D>> {
+  const envelope: BusEvent<D> = {
+    id: event.id ?? randomUUID(),
+    type: event.type,
+    createdAt: (event.createdAt ?? new Date()).toISOString(),
+    partnerId: event.partnerId,
+    data: event.data,
+  };
+  await manager.query('INSERT INTO outbox (id, partner_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)', [
+    envelope.id,
+    envelope.partnerId,
+    envelope.type,
+    JSON.stringify(envelope),
+    envelope.createdAt,
+  ]);
+  return envelope;
+}

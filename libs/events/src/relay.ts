@@ -1,0 +1,168 @@
+/**
+ * The outbox relay: publishes unpublished outbox rows to RabbitMQ with
+ * publisher confirms and marks them published only after the broker has
+ * confirmed them and routed them to at least one queue (`mandatory`), so an
+ * event published before any consumer queue exists stays in the outbox
+ * instead of vanishing. Rows are claimed with FOR UPDATE SKIP LOCKED, so any
+ * number of replicas can relay at once. Delivery is at least once: a crash
+ * between confirm and mark re-publishes, and consumers dedupe on event id.
+ */
+import type { ConfirmChannel, Message } from 'amqplib';
+import type { DataSource } from 'typeorm';
+import type { Logger } from '@platform/logger';
+import { AmqpConnection, assertPartnerEventsExchange } from './amqp';
+import { BusEvent, PARTNER_EVENTS_EXCHANGE } from './catalogue';
+
+export interface RelayOptions {
+  /** Rows claimed per transaction. */
+  batchSize?: number;
+  /** How often to look for rows when nobody kicked the relay. */
+  pollIntervalMs?: number;
+  /** Upper bound on waiting for broker confirms of one batch. */
+  confirmTimeoutMs?: number;
+}
+
+const BATCH_SIZE_DEFAULT = 100;
+const POLL_INTERVAL_MS_DEFAULT = 200;
+const CONFIRM_TIMEOUT_MS_DEFAULT = 5_000;
+const ERROR_BACKOFF_MS = 1_000;
+
+interface OutboxRow {
+  id: string;
+  payload: BusEvent;
+}
+
+export class OutboxRelay {
+  private channel: ConfirmChannel | null = null;
+  private running = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private readonly returned = new Set<string>();
+  private lastBatchUnroutable = false;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly confirmTimeoutMs: number;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly amqp: AmqpConnection,
+    private readonly logger: Logger,
+    options: RelayOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? BATCH_SIZE_DEFAULT;
+    this.pollIntervalMs = options.pollIntervalMs ?? POLL_INTERVAL_MS_DEFAULT;
+    this.confirmTimeoutMs = options.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS_DEFAULT;
+    this.amqp.on('disconnected', () => (this.channel = null));
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Asks the relay to look now (call after committing a transaction that enqueued events). */
+  kick(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.kick();
+    await this.loop;
+    await this.channel?.close().catch(() => undefined);
+    this.channel = null;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        const published = await this.publishBatch();
+        if (published >= this.batchSize) continue;
+        // Events nobody can receive yet are retried slowly rather than in a tight loop.
+        await this.idle(this.lastBatchUnroutable ? ERROR_BACKOFF_MS : this.pollIntervalMs);
+      } catch (error) {
+        this.channel = null;
+        this.logger.warn('outbox relay batch failed; will retry', { error: (error as Error).message });
+        await this.idle(ERROR_BACKOFF_MS);
+      }
+    }
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = null;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private async ensureChannel(): Promise<ConfirmChannel> {
+    if (this.channel) return this.channel;
+    const channel = await this.amqp.createConfirmChannel();
+    await assertPartnerEventsExchange(channel);
+    channel.on('return', (message: Message) => {
+      if (message.properties.messageId) this.returned.add(String(message.properties.messageId));
+    });
+    channel.on('close', () => {
+      if (this.channel === channel) this.channel = null;
+    });
+    this.channel = channel;
+    return channel;
+  }
+
+  /** Publishes one batch; returns how many rows were marked published. */
+  async publishBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: OutboxRow[] = await manager.query(
+        'SELECT id, payload FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED',
+        [this.batchSize],
+      );
+      this.lastBatchUnroutable = false;
+      if (rows.length === 0) return 0;
+      const channel = await this.ensureChannel();
+      for (const row of rows) this.returned.delete(row.id);
+      for (const row of rows) {
+        channel.publish(PARTNER_EVENTS_EXCHANGE, row.payload.type, Buffer.from(JSON.stringify(row.payload)), {
+          persistent: true,
+          mandatory: true,
+          messageId: row.id,
+          type: row.payload.type,
+          contentType: 'application/json',
+          timestamp: Math.floor(Date.now() / 1000),
+          headers: { 'partner-id': row.payload.partnerId },
+        });
+      }
+      await withTimeout(channel.waitForConfirms(), this.confirmTimeoutMs, 'publisher confirms');
+      const routed = rows.filter((row) => !this.returned.has(row.id)).map((row) => row.id);
+      const unroutable = rows.length - routed.length;
+      this.lastBatchUnroutable = unroutable > 0;
+      if (unroutable > 0) {
+        this.logger.warn('outbox events unroutable (no consumer queue bound yet); kept for retry', { count: unroutable });
+        await manager.query(
+          "UPDATE outbox SET publish_attempts = publish_attempts + 1, last_error = 'unroutable' WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))",
+          [rows.map((row) => row.id), routed],
+        );
+      }
+      if (routed.length > 0) {
+        await manager.query('UPDATE outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])', [routed]);
+      }
+      return routed.length;
+    });
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

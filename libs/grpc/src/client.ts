@@ -1,0 +1,90 @@
+/**
+ * Promise clients for ts-proto service definitions. Every call carries a
+ * deadline and the current request context, and goes through one opossum
+ * circuit breaker per upstream: transport failures trip it, refusals
+ * (AppErrors from a healthy service) do not. Whatever fails comes back as an
+ * AppError (the refusal, or SERVICE_UNAVAILABLE), so callers never see raw
+ * transport errors.
+ */
+import { ChannelCredentials, Client, credentials, ServiceError } from '@grpc/grpc-js';
+import CircuitBreaker from 'opossum';
+import type { Logger } from '@platform/logger';
+import { contextToMetadata } from './context-metadata';
+import { fromClientError, isRefusal } from './errors';
+
+export const CALL_DEADLINE_MS_DEFAULT = 5_000;
+
+export interface ClientOptions {
+  /** Name of the upstream for logs and breaker events, e.g. "ledger". */
+  upstream: string;
+  address: string;
+  logger: Logger;
+  deadlineMs?: number;
+  /** Breaker: percentage of failing calls in the window that opens it. */
+  errorThresholdPercentage?: number;
+  /** Breaker: how long it stays open before letting one call probe. */
+  resetTimeoutMs?: number;
+  /** Breaker: calls in the window before it may open. */
+  volumeThreshold?: number;
+  channelCredentials?: ChannelCredentials;
+}
+
+interface UnaryMethodDefinition<Req, Res> {
+  path: string;
+  requestSerialize: (value: Req) => Buffer;
+  responseDeserialize: (buffer: Buffer) => Res;
+}
+
+type RequestOf<M> = M extends { requestSerialize: (value: infer Req) => Buffer } ? Req : never;
+type ResponseOf<M> = M extends { responseDeserialize: (buffer: Buffer) => infer Res } ? Res : never;
+
+export interface CallOptions {
+  deadlineMs?: number;
+}
+
+export type PromiseClient<D> = {
+  [K in keyof D]: (request: RequestOf<D[K]>, options?: CallOptions) => Promise<ResponseOf<D[K]>>;
+} & { close(): void; breaker: CircuitBreaker };
+
+export function createClient<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, options: ClientOptions): PromiseClient<D> {
+  const client = new Client(options.address, options.channelCredentials ?? credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.keepalive_timeout_ms': 10_000,
+  });
+  const breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
+    name: options.upstream,
+    timeout: false, // the gRPC deadline bounds each call
+    errorThresholdPercentage: options.errorThresholdPercentage ?? 50,
+    resetTimeout: options.resetTimeoutMs ?? 5_000,
+    volumeThreshold: options.volumeThreshold ?? 10,
+    errorFilter: (error: unknown) => isRefusal(error),
+  });
+  breaker.on('open', () => options.logger.warn('circuit breaker opened', { upstream: options.upstream }));
+  breaker.on('halfOpen', () => options.logger.info('circuit breaker half-open', { upstream: options.upstream }));
+  breaker.on('close', () => options.logger.info('circuit breaker closed', { upstream: options.upstream }));
+
+  const call = <Req, Res>(method: UnaryMethodDefinition<Req, Res>, request: Req, callOptions: CallOptions = {}) =>
+    new Promise<Res>((resolve, reject) => {
+      const deadline = Date.now() + (callOptions.deadlineMs ?? options.deadlineMs ?? CALL_DEADLINE_MS_DEFAULT);
+      client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, contextToMetadata(), { deadline },
+        (error: ServiceError | null, response?: Res) => (error ? reject(error) : resolve(response as Res)));
+    });
+
+  const promiseClient: Record<string, unknown> = {
+    close: () => {
+      breaker.shutdown();
+      client.close();
+    },
+    breaker,
+  };
+  for (const [name, method] of Object.entries(definition)) {
+    promiseClient[name] = async (request: unknown, callOptions?: CallOptions) => {
+      try {
+        return await breaker.fire(() => call(method, request, callOptions));
+      } catch (error) {
+        throw fromClientError(error);
+      }
+    };
+  }
+  return promiseClient as PromiseClient<D>;
+}

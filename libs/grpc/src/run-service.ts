@@ -1,0 +1,45 @@
+/**
+ * The shape of every service's main: start dependencies, then listen, then
+ * report SERVING; on SIGTERM/SIGINT report NOT_SERVING, drain the server,
+ * stop background work, close connections, exit. A second signal, or the
+ * grace period running out, exits at once.
+ */
+import type { Logger } from '@platform/logger';
+import type { GrpcServer } from './server';
+
+export interface ServiceLifecycle {
+  logger: Logger;
+  server: GrpcServer;
+  grpcPort: number;
+  shutdownGraceMs: number;
+  /** Extra listeners (e.g. the gateway's HTTP server), started after gRPC. */
+  startExtra?: () => Promise<void>;
+  /** Stops background work and closes connections, in reverse order of start. */
+  stop: () => Promise<void>;
+}
+
+export async function runService(lifecycle: ServiceLifecycle): Promise<void> {
+  const { logger, server } = lifecycle;
+  const port = await server.listen(lifecycle.grpcPort);
+  await lifecycle.startExtra?.();
+  server.health.setServing(true);
+  logger.info('service ready', { grpcPort: port });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info('shutting down', { signal });
+    const timer = setTimeout(() => {
+      logger.error('graceful shutdown timed out; exiting');
+      process.exit(1);
+    }, lifecycle.shutdownGraceMs + 2_000);
+    timer.unref();
+    await server.shutdown(lifecycle.shutdownGraceMs);
+    await lifecycle.stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,23 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** What every log line and every outgoing gRPC call of one request carries. */
+export interface RequestContext {
+  requestId?: string;
+  partnerId?: string;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export function runWithContext<T>(context: RequestContext, fn: () => T): T {
+  return storage.run({ ...storage.getStore(), ...context }, fn);
+}
+
+export function currentContext(): RequestContext {
+  return storage.getStore() ?? {};
+}
+
+/** Adds fields to the current context in place (e.g. the partner id once authenticated). */
+export function enrichContext(fields: RequestContext): void {
+  const store = storage.getStore();
+  if (store) Object.assign(store, fields);
+}

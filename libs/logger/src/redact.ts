@@ -1,0 +1,26 @@
+/**
+ * Redaction owned in one place: keys whose values must never reach a log.
+ * Secrets, signatures, one-time codes and API secrets are replaced; account
+ * numbers and phone numbers keep only their last four characters.
+ */
+const REDACTED_KEY = /^(.*secret.*|.*password.*|.*signature.*|authorization|otp|code|codeHash|x-service-signature|cookie|token|.*encryptionkey.*)$/i;
+const MASKED_KEY = /^(accountNumber|destinationAccountNumber|account_number|phone|msisdn)$/i;
+const MAX_DEPTH = 6;
+
+export function maskTail(value: string): string {
+  return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
+}
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return '[truncated]';
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    if (REDACTED_KEY.test(key)) out[key] = '[REDACTED]';
+    else if (MASKED_KEY.test(key) && typeof inner === 'string') out[key] = maskTail(inner);
+    else out[key] = redact(inner, depth + 1);
+  }
+  return out;
+}

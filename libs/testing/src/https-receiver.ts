@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:https';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { loadTestStack } from './stack';
+import { waitFor } from './wait';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  receivedAtMs: number;
+}
+
+export interface HttpsReceiver {
+  url: string;
+  requests: ReceivedRequest[];
+  /** Status (and optional extra headers) to answer with from now on. */
+  respondWith(status: number, headers?: Record<string, string>): void;
+  waitForRequests(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  close(): Promise<void>;
+}
+
+const BODY_BYTES_MAX = 1024 * 1024;
+
+/** A local HTTPS endpoint with the test stack's certificate (trusted by the services through NODE_EXTRA_CA_CERTS). */
+export async function startHttpsReceiver(): Promise<HttpsReceiver> {
+  const { tlsDir } = loadTestStack();
+  const requests: ReceivedRequest[] = [];
+  let status = 200;
+  let extraHeaders: Record<string, string> = {};
+  const server = createServer({ key: readFileSync(join(tlsDir, 'server-key.pem')), cert: readFileSync(join(tlsDir, 'server.pem')) }, (req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= BODY_BYTES_MAX) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAtMs: Date.now() });
+      res.writeHead(status, extraHeaders);
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://localhost:${port}/webhooks`,
+    requests,
+    respondWith(nextStatus, headers = {}) {
+      status = nextStatus;
+      extraHeaders = headers;
+    },
+    waitForRequests(count, timeoutMs = 15_000) {
+      return waitFor(() => (requests.length >= count ? requests.slice(0, count) : undefined), { timeoutMs, what: `${count} webhook request(s)` });
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * Helpers for integration tests. They talk to the test stack that `npm test`
+ * started (described by TEST_STACK_FILE) exactly as a partner or an operator
+ * would: signed HTTP to the gateway, the `ops` CLI, HTTPS webhook receivers.
+ */
+export { loadTestStack } from './stack';
+export type { TestStack } from './stack';
+export { runOps, createTestPartner } from './ops';
+export type { TestPartner, CreatePartnerOptions } from './ops';
+export { PartnerHttpClient } from './http-client';
+export type { HttpResult } from './http-client';
+export { startHttpsReceiver } from './https-receiver';
+export type { HttpsReceiver, ReceivedRequest } from './https-receiver';
+export { waitFor } from './wait';

@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { loadTestStack } from './stack';
+
+const REPO_ROOT = join(__dirname, '..', '..', '..');
+const OPS_TIMEOUT_MS = 30_000;
+
+/** Runs `ops <args> --json` against the test stack and returns its JSON output. */
+export function runOps<T = Record<string, unknown>>(args: string[]): Promise<T> {
+  const stackFile = process.env.TEST_STACK_FILE;
+  loadTestStack();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [join(REPO_ROOT, 'tools/ops/dist/main.js'), ...args, '--json'], {
+      env: { ...process.env, OPS_STACK_FILE: stackFile },
+      timeout: OPS_TIMEOUT_MS,
+    }, (error, stdout, stderr) => {
+      if (error) {
+        reject(new Error(`ops ${args.join(' ')} failed: ${stderr || stdout || error.message}`));
+        return;
+      }
+      try {
+        resolve(JSON.parse(stdout) as T);
+      } catch {
+        reject(new Error(`ops ${args.join(' ')} printed non-JSON: ${stdout}`));
+      }
+    });
+  });
+}
+
+export interface TestPartner {
+  partnerId: string;
+  apiKey: string;
+  signingSecret: string;
+  kesAccountId: string;
+  usdtDepositAddress: string;
+}
+
+export interface CreatePartnerOptions {
+  name?: string;
+  adminDomain?: string;
+  rateLimitPerMinute?: number;
+  extraArgs?: string[];
+}
+
+/** A fresh partner per test file keeps tests independent (own rate limit, balances, rates). */
+export function createTestPartner(options: CreatePartnerOptions = {}): Promise<TestPartner> {
+  const args = ['partner', 'create', '--name', options.name ?? `Test ${randomUUID().slice(0, 8)}`, '--admin-domain', options.adminDomain ?? 'example.com'];
+  if (options.rateLimitPerMinute) args.push('--rate-limit-per-minute', String(options.rateLimitPerMinute));
+  return runOps<TestPartner>([...args, ...(options.extraArgs ?? [])]);
+}

@@ -1,0 +1,12 @@
+import { createDataSource, DataSource } from '@platform/persistence';
+import { PartnerSettingsV1Migration1732170000000 } from './migrations/1732170000000-partner-settings-v1';
+
+export const SERVICE_NAME = 'wallet-registry';
+
+export function walletRegistryDataSource(url: string): DataSource {
+  return createDataSource({
+    url,
+    applicationName: SERVICE_NAME,
+    migrations: [PartnerSettingsV1Migration1732170000000],
+  });
+}
