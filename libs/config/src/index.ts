@@ -68,3 +68,13 @@ export const commonServiceEnv = {
 export function grpcAddress(name: string) {
   return { [name]: hostPort() };
 }
+
+/** What a service's migrate entry point needs: only its database. */
+export const migrationEnvSchema = z.object({
+  LOG_LEVEL: commonServiceEnv.LOG_LEVEL,
+  DATABASE_URL: commonServiceEnv.DATABASE_URL,
+});
+
+export function readMigrationConfig(env: NodeJS.ProcessEnv = process.env): z.infer<typeof migrationEnvSchema> {
+  return loadConfigOrExit(migrationEnvSchema, env);
+}

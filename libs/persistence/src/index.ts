@@ -109,3 +109,14 @@ export async function runMigrations(dataSource: DataSource, logger: Logger): Pro
     await dataSource.destroy();
   }
 }
+
+/**
+ * Runs a statement with RETURNING and gives back its rows. TypeORM's postgres
+ * driver answers UPDATE/DELETE with `[rows, affectedCount]` but INSERT and
+ * SELECT with `rows`; this hides the difference.
+ */
+export async function queryRows<T = Record<string, unknown>>(manager: EntityManager | DataSource, sql: string, parameters: unknown[] = []): Promise<T[]> {
+  const result: unknown = await manager.query(sql, parameters);
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return result as T[];
+}

@@ -1,16 +1,12 @@
 /** Runs this service's migrations and exits. Used by `npm start`, tests and the Kubernetes migration Job. */
+import { readMigrationConfig } from '@platform/config';
 import { createLogger } from '@platform/logger';
 import { runMigrations } from '@platform/persistence';
-import { readConfig } from './config';
 import { SERVICE_NAME, walletRegistryDataSource } from './persistence/data-source';
 
-async function migrate(): Promise<void> {
-  const config = readConfig();
-  const logger = createLogger(`${SERVICE_NAME}-migrate`, config.LOG_LEVEL);
-  await runMigrations(walletRegistryDataSource(config.DATABASE_URL), logger);
-}
-
-migrate().catch((error) => {
-  createLogger(`${SERVICE_NAME}-migrate`).error('migration failed', { error });
+const config = readMigrationConfig();
+const logger = createLogger(`${SERVICE_NAME}-migrate`, config.LOG_LEVEL);
+runMigrations(walletRegistryDataSource(config.DATABASE_URL), logger).catch((error) => {
+  logger.error('migration failed', { error });
   process.exit(1);
 });

@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+// `npm test`: build, unit tests, then the test stack in .stack-test/ (its own PostgreSQL,
+// Redis, RabbitMQ and services on ports of its own, so it runs beside `npm start`) and
+// the integration tests against it. Whatever it starts it stops, on failure and on
+// Ctrl-C too. Ends with one line `tests: N passed, M failed`.
+//   npm test -- ledger            arguments after -- go to jest (a path filter here)
+//   TEST_SKIP_INTEGRATION=1       unit tests only
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { loadProfile } from './lib/profiles.mjs';
+import {
+  ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, prepareStackFolder, startPostgres, startRabbit,
+  startRedis, stopInfra,
+} from './lib/infra.mjs';
+import {
+  DATABASE_NAMES, migrateAll, serviceLogFiles, startAll, stopAll, waitReady, writeStackFile,
+} from './lib/services.mjs';
+import { acquireLock, readJson, removeFile, tailLines } from './lib/processes.mjs';
+import { StepFailed, step as printedStep } from './lib/steps.mjs';
+import { buildAll, ensureNpmDependencies } from './lib/workspace.mjs';
+
+const JEST_RUN_TIMEOUT_MS = 30 * 60_000;
+// Jest writes its results file when the run ends; a test that leaks a handle keeps it alive after.
+const JEST_EXIT_GRACE_MS = 15_000;
+const JEST_POLL_INTERVAL_MS = 500;
+const ERROR_LOG_TAIL_LINES = 40;
+const INTEGRATION_TEST_TIMEOUT_MS = 60_000;
+
+// Service settings the integration tests depend on; the caller may override each.
+process.env.STACK_ENV_RATE_STALENESS_LIMIT_MS ??= '3000';
+process.env.STACK_ENV_RATE_TICK_MS ??= '250';
+
+const profile = loadProfile('test');
+const log = (name) => path.join(profile.logsDir, name);
+const jestPassThrough = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--'));
+const skipIntegration = process.env.TEST_SKIP_INTEGRATION === '1';
+
+let runningJest = null;
+let stackStarted = false;
+let interrupted = null; // the signal's name once one arrived
+let releaseLock = () => {};
+
+// Once interrupted, no further step starts.
+function step(title, action) {
+  if (interrupted) throw new StepFailed(`${title}: interrupted`);
+  return printedStep(title, action);
+}
+
+// ---------------------------------------------------------------- jest
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Runs jest in its own process group, bounded. Resolves to { exitCode, lingered }:
+ * lingered when jest had written its results but would not exit, and was stopped.
+ */
+function spawnJest(args, env, resultsFile) {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['jest', ...args], { cwd: profile.repoRoot, env, stdio: 'inherit', detached: true });
+    runningJest = child;
+    const startedAtMs = Date.now();
+    let resultsSeenAtMs = null;
+    let lingered = false;
+    let killed = false;
+    const watchdog = setInterval(() => {
+      if (resultsSeenAtMs === null && existsSync(resultsFile)) resultsSeenAtMs = Date.now();
+      const lingering = resultsSeenAtMs !== null && Date.now() - resultsSeenAtMs > JEST_EXIT_GRACE_MS;
+      const overdue = Date.now() - startedAtMs > JEST_RUN_TIMEOUT_MS;
+      if ((lingering || overdue) && !killed) {
+        killed = true;
+        lingered = lingering;
+        console.error(lingering ? 'jest did not exit after its run (open handles?): stopping it'
+          : `jest ran longer than ${JEST_RUN_TIMEOUT_MS / 60_000} min: stopping it`);
+        killGroup(child, 'SIGKILL');
+      }
+    }, JEST_POLL_INTERVAL_MS);
+    const finish = (exitCode) => {
+      clearInterval(watchdog);
+      runningJest = null;
+      resolve({ exitCode, lingered });
+    };
+    child.on('close', (code, signal) => finish(code ?? (signal ? 1 : 0)));
+    child.on('error', (error) => {
+      console.error(`jest: ${error.message}`);
+      finish(1);
+    });
+  });
+}
+
+/** Runs one jest project; counts come from jest's --json results file. */
+async function runJest(project, projectArgs, env = process.env) {
+  if (interrupted) throw new StepFailed(`${project} tests: interrupted`);
+  const resultsFile = path.join(profile.stackDir, `jest-${project}.json`);
+  removeFile(resultsFile);
+  console.log(`\n▶ ${project} tests`);
+  const args = ['--selectProjects', project, '--ci', ...projectArgs, '--passWithNoTests', '--json',
+    `--outputFile=${resultsFile}`, ...jestPassThrough];
+  const run = await spawnJest(args, env, resultsFile);
+  const results = readJson(resultsFile);
+  // A run that finished but lingered is judged by its results, not by the kill.
+  const exitCode = run.lingered && results ? (results.success ? 0 : 1) : run.exitCode;
+  if (!results) {
+    console.error(`✘ ${project} tests: jest exited with code ${exitCode} and wrote no results`);
+    return { project, passed: 0, failed: 1, exitCode: exitCode || 1 };
+  }
+  // A suite that fails to load (syntax error, throwing import) has no failed test; count it.
+  const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
+  return { project, passed: results.numPassedTests, failed, exitCode };
+}
+
+// ---------------------------------------------------------------- the test stack
+
+async function startTestStack() {
+  stackStarted = true;
+  // Services left by an interrupted earlier run would serve old code: stop them first.
+  await step('leftover test services stopped', async () => {
+    const stopped = await stopAll(profile);
+    return stopped.length === 0 ? 'no leftover test services' : `stopped leftover ${stopped.map((s) => s.name).join(', ')}`;
+  });
+  // Each run starts with empty service logs, so an error shown at the end is this run's.
+  serviceLogFiles(profile).forEach(removeFile);
+  await step('secrets and TLS', async () => {
+    ensureSecrets(profile);
+    await ensureTls(profile);
+  });
+  await step('postgres started', () => startPostgres(profile));
+  await step('redis started', () => startRedis(profile));
+  await step('rabbitmq started', () => startRabbit(profile));
+  await step('databases recreated', async () => {
+    await ensureDatabases(profile, DATABASE_NAMES, { recreate: true });
+  });
+  await step('migrations applied', () => migrateAll(profile));
+  await step('services started', async () => `services started: ${(await startAll(profile)).join(', ')}`);
+  await step('services ready', () => waitReady(profile));
+  writeStackFile(profile);
+}
+
+let stopping = Promise.resolve();
+
+/**
+ * Stops the test services and infrastructure. Calls queue behind each other: the signal
+ * handler stops at once, and main stops again after its step in flight has settled, in
+ * case that step started something meanwhile (the second pass finds nothing running).
+ */
+function stopTestStack() {
+  if (!stackStarted) return stopping;
+  stopping = stopping.then(async () => {
+    try {
+      await printedStep('test services stopped', async () => `test services stopped (${(await stopAll(profile)).length})`);
+    } finally {
+      await printedStep('test infrastructure stopped', async () => (await stopInfra(profile)).join('; '));
+    }
+  }).catch(() => { /* step() already printed it */ });
+  return stopping;
+}
+
+/** For CI readers: the end of every service log (serving or migrating) that recorded an error. */
+function printServiceErrorLogs() {
+  for (const file of serviceLogFiles(profile)) {
+    const lines = tailLines(file, Number.MAX_SAFE_INTEGER);
+    if (!lines.some((line) => line.includes('"level":"error"'))) continue;
+    console.error(`\n── last ${ERROR_LOG_TAIL_LINES} lines of ${path.relative(process.cwd(), file)}`);
+    for (const line of lines.slice(-ERROR_LOG_TAIL_LINES)) console.error(line);
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+async function runEverything(results) {
+  // Two runs in one checkout would share ports and drop each other's databases.
+  releaseLock = acquireLock(path.join(profile.stackDir, 'test.lock'), 'npm test');
+  prepareStackFolder(profile);
+  await step('npm dependencies', () => ensureNpmDependencies({ logFile: log('npm.log') }));
+  await step('infrastructure installed', () => ensureInfraInstalled({ logFile: log('apt.log') }));
+  await step('built', () => buildAll({ logFile: log('build.log') }));
+  results.push(await runJest('unit', []));
+  if (skipIntegration || interrupted) return;
+  await startTestStack();
+  const env = { ...process.env, TEST_STACK_FILE: profile.stackFile };
+  // Jest 29 takes testTimeout only globally (see jest.config.js), so the 60 s is given here.
+  results.push(await runJest('integration',
+    ['--runInBand=false', '--maxWorkers=2', `--testTimeout=${INTEGRATION_TEST_TIMEOUT_MS}`], env));
+}
+
+function summarise(results, setupFailed) {
+  const passed = results.reduce((sum, result) => sum + result.passed, 0);
+  const failed = results.reduce((sum, result) => sum + result.failed, 0);
+  console.log(`\ntests: ${passed} passed, ${failed} failed`);
+  if (passed + failed === 0 && !setupFailed) console.error('no tests ran');
+  const jestFailed = results.some((result) => result.exitCode !== 0);
+  return setupFailed || jestFailed || failed > 0 || passed + failed === 0 ? 1 : 0;
+}
+
+async function main() {
+  const results = [];
+  let setupFailed = false;
+  try {
+    await runEverything(results);
+  } catch (error) {
+    setupFailed = true;
+    if (!(error instanceof StepFailed)) console.error(`✘ ${process.env.DEBUG ? error.stack : error.message}`);
+  }
+  const failing = setupFailed || results.some((result) => result.failed > 0 || result.exitCode !== 0);
+  if (failing && stackStarted && !interrupted) printServiceErrorLogs();
+  await stopTestStack();
+  releaseLock();
+  return summarise(results, setupFailed);
+}
+
+// Ctrl-C or SIGTERM: stop jest and the stack now; main() then settles its step in flight,
+// stops once more and exits.
+function onSignal(signal) {
+  if (interrupted) {
+    console.error('still stopping the test stack…');
+    return;
+  }
+  interrupted = signal;
+  console.error(`\n${signal}: stopping the test stack`);
+  if (runningJest) killGroup(runningJest, 'SIGTERM');
+  stopTestStack();
+}
+
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+const exitCode = await main();
+process.exit(interrupted === 'SIGINT' ? 130 : interrupted === 'SIGTERM' ? 143 : exitCode);

@@ -1,0 +1,26 @@
+/**
+ * Accounts and their rules. Balances are credit-positive: a credit raises an
+ * account's balance, and the balances of all accounts of one currency sum to
+ * zero. A partner account is money we owe the partner and never goes below
+ * zero; service accounts (treasury, clearing, fee revenue, suspense) are
+ * flagged for whether they may.
+ */
+import type { Currency } from '@platform/money';
+
+export const PARTNER_CURRENCIES: readonly Currency[] = ['KES', 'USDT', 'USD'];
+
+/** The service's own accounts, one per currency each. */
+export const SERVICE_ACCOUNT_CODES = ['treasury', 'fee_revenue', 'bank_clearing', 'chain_clearing', 'usd_rails_clearing', 'suspense'] as const;
+export type ServiceAccountCode = (typeof SERVICE_ACCOUNT_CODES)[number];
+
+export interface AccountState {
+  id: string;
+  currency: Currency;
+  partnerId: string | null;
+  code: ServiceAccountCode | null;
+  /** Decimal strings as stored. */
+  posted: string;
+  held: string;
+  version: string;
+  allowNegative: boolean;
+}

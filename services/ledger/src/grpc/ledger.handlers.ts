@@ -1,0 +1,77 @@
+import { AppError } from '@platform/errors';
+import type { AsyncImplementation } from '@platform/grpc';
+import { ledger } from '@platform/proto';
+import type { PartnerAccountSet } from '../persistence/accounts.repository';
+import type { KesCreditRecord } from '../persistence/kes-credits.repository';
+import type { GetBalancesUseCase } from '../usecases/get-balances/get-balances.usecase';
+import type { OpenPartnerAccountsUseCase } from '../usecases/open-partner-accounts/open-partner-accounts.usecase';
+import type { RecordKesCreditUseCase } from '../usecases/record-kes-credit/record-kes-credit.usecase';
+import type { SimulateKesCreditUseCase } from '../usecases/simulate-kes-credit/simulate-kes-credit.usecase';
+import type { AccountsRepository } from '../persistence/accounts.repository';
+
+export function toPartnerAccountsMessage(set: PartnerAccountSet): ledger.PartnerAccounts {
+  return {
+    partnerId: set.partnerId,
+    kesAccountId: set.kesAccountId,
+    usdtAccountId: set.usdtAccountId,
+    usdAccountId: set.usdAccountId,
+    usdtDepositAddress: set.usdtDepositAddress ?? '',
+    kesAccountReference: set.kesAccountReference,
+  };
+}
+
+export function toKesCreditMessage(record: KesCreditRecord): ledger.KesCredit {
+  return {
+    transactionId: record.transactionId,
+    partnerId: record.partnerId ?? '',
+    accountId: record.accountId,
+    amount: { currency: 'KES', value: record.amountKes },
+    rail: record.rail,
+    railReference: record.railReference ?? undefined,
+    receivedAt: record.receivedAt,
+    entryId: record.entryId,
+  };
+}
+
+export function ledgerHandlers(deps: {
+  accounts: AccountsRepository;
+  openPartnerAccounts: OpenPartnerAccountsUseCase;
+  getBalances: GetBalancesUseCase;
+  recordKesCredit: RecordKesCreditUseCase;
+}): AsyncImplementation<typeof ledger.LedgerService> {
+  return {
+    async openPartnerAccounts(request) {
+      return toPartnerAccountsMessage(await deps.openPartnerAccounts.execute({ partnerId: request.partnerId }));
+    },
+    async getPartnerAccounts(request) {
+      const set = await deps.accounts.findPartnerAccounts(request.partnerId);
+      if (!set) throw new AppError('PARTNER_VA_NOT_ALLOCATED');
+      return toPartnerAccountsMessage(set);
+    },
+    async getBalances(request) {
+      return { balances: await deps.getBalances.execute({ partnerId: request.partnerId }) };
+    },
+    async recordKesCredit(request) {
+      return toKesCreditMessage(await deps.recordKesCredit.execute({
+        bankTransactionId: request.bankTransactionId,
+        accountReference: request.accountReference,
+        amountKes: request.amountKes,
+        rail: request.rail,
+        railReference: request.railReference ?? null,
+        receivedAt: request.receivedAt,
+      }));
+    },
+  };
+}
+
+export function ledgerSandboxHandlers(deps: { simulateKesCredit: SimulateKesCreditUseCase }): AsyncImplementation<typeof ledger.LedgerSandboxService> {
+  return {
+    async simulateKesCredit(request) {
+      return toKesCreditMessage(await deps.simulateKesCredit.execute({
+        partnerId: request.partnerId,
+        amountKes: request.amountKes,
+        railReference: request.railReference ?? null,
+      }));
+    },
+  };
+}

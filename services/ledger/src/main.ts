@@ -1,0 +1,43 @@
+/** Entry point: config → database and broker → outbox relay → server → listen → drain on SIGTERM. */
+import { AmqpConnection, OutboxRelay } from '@platform/events';
+import { runService } from '@platform/grpc';
+import { createLogger } from '@platform/logger';
+import { initializeWithRetry } from '@platform/persistence';
+import { SandboxChainCustodian } from './adapters/chain-custodian/sandbox-chain-custodian';
+import { readConfig } from './config';
+import { ledgerDataSource, SERVICE_NAME } from './persistence/data-source';
+import { createServer } from './server';
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const dataSource = await initializeWithRetry(ledgerDataSource(config.DATABASE_URL), logger);
+  const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'amqp' }));
+  // The relay connects lazily and retries: the ledger serves even while the broker is away,
+  // and events wait in the outbox until it returns.
+  const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), { pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  relay.start();
+  const server = createServer({
+    dataSource,
+    logger,
+    custodian: new SandboxChainCustodian(),
+    sandbox: config.PLATFORM_MODE === 'sandbox',
+    onEventsCommitted: () => relay.kick(),
+  });
+  await runService({
+    logger,
+    server,
+    grpcPort: config.GRPC_PORT,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    stop: async () => {
+      await relay.stop();
+      await amqp.close();
+      await dataSource.destroy();
+    },
+  });
+}
+
+main().catch((error) => {
+  createLogger(SERVICE_NAME).error('failed to start', { error });
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+import type { DataSource, EntityManager } from '@platform/persistence';
+import type { Currency } from '@platform/money';
+import type { ServiceAccountCode } from '../domain/account';
+
+export interface PartnerAccountSet {
+  partnerId: string;
+  kesAccountId: string;
+  usdtAccountId: string;
+  usdAccountId: string;
+  kesAccountReference: string;
+  usdtDepositAddress: string | null;
+}
+
+export interface BalanceRow {
+  accountId: string;
+  currency: Currency;
+  posted: string;
+  held: string;
+}
+
+const PARTNER_ACCOUNT_COLUMNS = `partner_id, kes_account_id, usdt_account_id, usd_account_id, kes_account_reference, usdt_deposit_address`;
+
+function toAccountSet(row: Record<string, string | null>): PartnerAccountSet {
+  return {
+    partnerId: row.partner_id!,
+    kesAccountId: row.kes_account_id!,
+    usdtAccountId: row.usdt_account_id!,
+    usdAccountId: row.usd_account_id!,
+    kesAccountReference: row.kes_account_reference!,
+    usdtDepositAddress: row.usdt_deposit_address,
+  };
+}
+
+export class AccountsRepository {
+  private serviceAccounts: Map<string, string> | null = null;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Id of a service account; loaded once (they are created by migration and never change). */
+  async serviceAccountId(code: ServiceAccountCode, currency: Currency): Promise<string> {
+    if (!this.serviceAccounts) {
+      const rows: { id: string; code: string; currency: string }[] = await this.dataSource.query('SELECT id, code, currency FROM accounts WHERE code IS NOT NULL');
+      this.serviceAccounts = new Map(rows.map((row) => [`${row.code}:${row.currency}`, row.id]));
+    }
+    const id = this.serviceAccounts.get(`${code}:${currency}`);
+    if (!id) throw new Error(`service account ${code} ${currency} missing: migrations not applied?`);
+    return id;
+  }
+
+  async findPartnerAccounts(partnerId: string, manager: EntityManager | DataSource = this.dataSource): Promise<PartnerAccountSet | null> {
+    const [row] = await manager.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE partner_id = $1`, [partnerId]);
+    return row ? toAccountSet(row) : null;
+  }
+
+  async findByKesReference(reference: string, manager: EntityManager): Promise<PartnerAccountSet | null> {
+    const [row] = await manager.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE kes_account_reference = $1`, [reference]);
+    return row ? toAccountSet(row) : null;
+  }
+
+  async createPartnerAccounts(manager: EntityManager, partnerId: string, kesAccountReference: string, usdtDepositAddress: string): Promise<PartnerAccountSet> {
+    const ids: Record<string, string> = {};
+    for (const currency of ['KES', 'USDT', 'USD'] as const) {
+      const [row] = await manager.query('INSERT INTO accounts (currency, partner_id, allow_negative) VALUES ($1, $2, false) RETURNING id', [currency, partnerId]);
+      ids[currency] = row.id;
+    }
+    const [row] = await manager.query(
+      `INSERT INTO partner_accounts (partner_id, kes_account_id, usdt_account_id, usd_account_id, kes_account_reference, usdt_deposit_address)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${PARTNER_ACCOUNT_COLUMNS}`,
+      [partnerId, ids.KES, ids.USDT, ids.USD, kesAccountReference, usdtDepositAddress],
+    );
+    return toAccountSet(row);
+  }
+
+  /** Balances of a partner's accounts, KES first, then USDT, then USD. One indexed read. */
+  async partnerBalances(partnerId: string): Promise<BalanceRow[]> {
+    const rows: { id: string; currency: Currency; posted: string; held: string }[] = await this.dataSource.query(
+      `SELECT id, currency, posted::text AS posted, held::text AS held FROM accounts WHERE partner_id = $1
+       ORDER BY array_position(ARRAY['KES', 'USDT', 'USD'], currency)`,
+      [partnerId],
+    );
+    return rows.map((row) => ({ accountId: row.id, currency: row.currency, posted: row.posted, held: row.held }));
+  }
+}

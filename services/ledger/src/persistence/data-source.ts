@@ -1,0 +1,8 @@
+import { createDataSource, DataSource } from '@platform/persistence';
+import { LedgerV1Migration1732170000000 } from './migrations/1732170000000-ledger-v1';
+
+export const SERVICE_NAME = 'ledger';
+
+export function ledgerDataSource(url: string): DataSource {
+  return createDataSource({ url, applicationName: SERVICE_NAME, migrations: [LedgerV1Migration1732170000000] });
+}

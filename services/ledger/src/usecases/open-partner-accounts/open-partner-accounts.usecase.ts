@@ -1,0 +1,38 @@
+import { validationFailed } from '@platform/errors';
+import { DataSource, isUniqueViolation, withTransaction } from '@platform/persistence';
+import type { ChainCustodian } from '../../adapters/chain-custodian/chain-custodian';
+import { newAccountReference } from '../../domain/account-reference';
+import { isUuid } from '../../domain/ids';
+import type { AccountsRepository, PartnerAccountSet } from '../../persistence/accounts.repository';
+
+const REFERENCE_ATTEMPTS_MAX = 5;
+
+/**
+ * Operator action at partner creation: opens the partner's KES, USDT and USD
+ * accounts, issues its paybill account reference and allocates its USDT deposit
+ * address. Idempotent on partner id: a repeat (also a concurrent one) returns
+ * the same accounts.
+ */
+export class OpenPartnerAccountsUseCase {
+  constructor(private readonly dataSource: DataSource, private readonly accounts: AccountsRepository, private readonly custodian: ChainCustodian) {}
+
+  async execute(command: { partnerId: string }): Promise<PartnerAccountSet> {
+    if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);
+    const existing = await this.accounts.findPartnerAccounts(command.partnerId);
+    if (existing) return existing;
+    const depositAddress = await this.custodian.allocateDepositAddress(command.partnerId);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await withTransaction(this.dataSource, async (manager) => {
+          await manager.query("SELECT pg_advisory_xact_lock(hashtextextended('open_accounts:' || $1, 0))", [command.partnerId]);
+          const raced = await this.accounts.findPartnerAccounts(command.partnerId, manager);
+          if (raced) return raced;
+          return this.accounts.createPartnerAccounts(manager, command.partnerId, newAccountReference(), depositAddress);
+        });
+      } catch (error) {
+        // A reference collision (1 in 32^8 per pair) is retried with a fresh reference.
+        if (!isUniqueViolation(error) || attempt >= REFERENCE_ATTEMPTS_MAX) throw error;
+      }
+    }
+  }
+}
