@@ -1,0 +1,52 @@
+/**
+ * The gateway's Redis connection, configured to fail fast rather than queue:
+ * with Redis away a command errors at once (no offline queue), a slow command
+ * errors after REDIS_COMMAND_TIMEOUT_MS, and nothing is retried or re-sent
+ * after a reconnect (a re-sent nonce claim would look like a replay, a re-sent
+ * rate-limit entry would count twice). Callers turn those errors into 503s.
+ */
+import { Redis } from 'ioredis';
+import type { Logger } from '@platform/logger';
+
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+const REDIS_CONNECT_TIMEOUT_MS = 5_000;
+const REDIS_READY_TIMEOUT_MS = 30_000;
+const REDIS_RECONNECT_DELAY_MS_MAX = 2_000;
+const REDIS_RECONNECT_DELAY_MS_STEP = 100;
+
+/** Connects, waiting a bounded time for Redis to come up; keeps reconnecting in the background afterwards. */
+export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    retryStrategy: (attempt: number) => Math.min(attempt * REDIS_RECONNECT_DELAY_MS_STEP, REDIS_RECONNECT_DELAY_MS_MAX),
+  });
+  redis.on('error', (error: Error) => logger.warn('redis connection error', { error: error.message }));
+  redis.on('ready', () => logger.info('redis ready'));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.disconnect();
+      reject(new Error(`redis not ready within ${REDIS_READY_TIMEOUT_MS} ms`));
+    }, REDIS_READY_TIMEOUT_MS);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    // A failed first attempt is retried by retryStrategy; 'ready' or the timer decides.
+    redis.connect().catch(() => undefined);
+  });
+  return redis;
+}
+
+/** QUIT, bounded; a connection that does not close in time is dropped. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  try {
+    await Promise.race([redis.quit(), new Promise((resolve) => setTimeout(resolve, REDIS_COMMAND_TIMEOUT_MS).unref())]);
+  } finally {
+    redis.disconnect();
+  }
+}

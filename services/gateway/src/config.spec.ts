@@ -1,0 +1,52 @@
+// Proves the gateway configuration fails fast on anything missing or malformed
+// and fills in the documented defaults.
+import { ConfigError, loadConfig } from '@platform/config';
+import { configSchema } from './config';
+
+const fullEnv = {
+  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_gateway',
+  GRPC_PORT: '7000',
+  HTTP_PORT: '8080',
+  REDIS_URL: 'redis://127.0.0.1:25379/0',
+  CREDENTIAL_ENCRYPTION_KEY: 'ab'.repeat(32),
+  TRADING_GRPC_ADDR: '127.0.0.1:7001',
+  LEDGER_GRPC_ADDR: '127.0.0.1:7002',
+};
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(configSchema, env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('gateway configSchema', () => {
+  it('accepts a full environment and fills in the defaults', () => {
+    expect(loadConfig(configSchema, fullEnv)).toMatchObject({
+      HTTP_PORT: 8080,
+      RATE_LIMIT_PER_MINUTE_DEFAULT: 120,
+      UPSTREAM_DEADLINE_MS: 5_000,
+      PLATFORM_MODE: 'sandbox',
+    });
+  });
+
+  it.each(Object.keys(fullEnv))('refuses an environment without %s', (name) => {
+    const env: NodeJS.ProcessEnv = { ...fullEnv };
+    delete env[name];
+    expect(problemsOf(env).some((problem) => problem.startsWith(`${name}:`))).toBe(true);
+  });
+
+  it.each([
+    ['CREDENTIAL_ENCRYPTION_KEY', 'ab'.repeat(31)],
+    ['REDIS_URL', 'http://127.0.0.1:1'],
+    ['TRADING_GRPC_ADDR', 'not an address'],
+    ['RATE_LIMIT_PER_MINUTE_DEFAULT', '0'],
+    ['UPSTREAM_DEADLINE_MS', '-1'],
+    ['PAYOUTS_GRPC_ADDR', 'x'],
+  ])('refuses a malformed %s', (name, value) => {
+    expect(problemsOf({ ...fullEnv, [name]: value }).some((problem) => problem.startsWith(`${name}:`))).toBe(true);
+  });
+});

@@ -1,0 +1,36 @@
+import { commonServiceEnv, hexKey32, hostPort, loadConfigOrExit, port, positiveInt, urlWithProtocol, z } from '@platform/config';
+
+/** Largest request body the gateway reads (contract decisions section 5). A constant: the contract fixes it. */
+export const BODY_BYTES_MAX = 64 * 1024;
+/** Upper bound on a partner's per-minute limit; anything larger is an operator typo. */
+export const RATE_LIMIT_PER_MINUTE_MAX = 100_000;
+const UPSTREAM_DEADLINE_MS_MAX = 60_000;
+
+export const configSchema = z.object({
+  ...commonServiceEnv,
+  /** Partner-plane HTTP port. */
+  HTTP_PORT: port(),
+  /** Nonces and rate-limit windows; shared by every gateway replica. */
+  REDIS_URL: urlWithProtocol('redis', 'rediss'),
+  /** AES-256-GCM key sealing the credentials' signing secrets at rest. */
+  CREDENTIAL_ENCRYPTION_KEY: hexKey32(),
+  TRADING_GRPC_ADDR: hostPort(),
+  LEDGER_GRPC_ADDR: hostPort(),
+  // The routes of these peers arrive with later issues; their addresses are read now so a
+  // deployment can set them ahead of time.
+  WALLET_REGISTRY_GRPC_ADDR: hostPort().optional(),
+  PAYOUTS_GRPC_ADDR: hostPort().optional(),
+  COLLECTIONS_GRPC_ADDR: hostPort().optional(),
+  NOTIFIER_GRPC_ADDR: hostPort().optional(),
+  WEBHOOK_DELIVERY_GRPC_ADDR: hostPort().optional(),
+  /** Requests per minute for a partner created without its own limit. */
+  RATE_LIMIT_PER_MINUTE_DEFAULT: positiveInt().max(RATE_LIMIT_PER_MINUTE_MAX).default(120),
+  /** Deadline of every gRPC call to a service behind the gateway. */
+  UPSTREAM_DEADLINE_MS: positiveInt().max(UPSTREAM_DEADLINE_MS_MAX).default(5_000),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return loadConfigOrExit(configSchema, env);
+}

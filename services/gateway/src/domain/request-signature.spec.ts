@@ -1,0 +1,146 @@
+// Proves the request verifier of contract decisions section 1: a correctly
+// signed request passes; every failure reason is detected (missing, malformed,
+// stale or future timestamp, malformed nonce or signature, unknown or revoked
+// key, bad signature, tampered method, path, query or body); and every path,
+// failing or not, computes exactly one HMAC and one constant-time comparison.
+import { hmacSha256Hex, constantTimeEqual, signedRequestHeaders } from '@platform/crypto';
+import { apiKeyPattern, generateApiKey, generateSigningSecret } from './credential-tokens';
+import { AuthHeaders, checkHeaderShapes, readAuthHeaders, SignatureCheck, verifySignature } from './request-signature';
+
+const pattern = apiKeyPattern('sandbox');
+const apiKey = generateApiKey('sandbox');
+const signingSecret = generateSigningSecret();
+const nowMs = 1_760_000_000_000;
+const body = Buffer.from('{"side":"buy","kesAmount":"1000.00"}');
+const pathAndQuery = '/v1/quotes?x=1';
+
+function signed(overrides: { nowMs?: number; nonce?: string; secret?: string } = {}): AuthHeaders {
+  const headers = signedRequestHeaders(
+    { apiKey, signingSecret: overrides.secret ?? signingSecret },
+    { method: 'POST', pathAndQuery, body: body.toString(), nowMs: overrides.nowMs ?? nowMs, nonce: overrides.nonce ?? 'nonce-0123456789abcdef' },
+  );
+  return readAuthHeaders((name) => Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1]);
+}
+
+function check(headers: AuthHeaders, overrides: Partial<SignatureCheck> = {}): SignatureCheck {
+  return {
+    headers,
+    shapeFailure: checkHeaderShapes(headers, pattern, nowMs),
+    credential: { signingSecret, status: 'active' },
+    method: 'POST',
+    pathAndQuery,
+    body,
+    ...overrides,
+  };
+}
+
+function countingCrypto() {
+  const calls = { hmac: 0, compare: 0, secrets: [] as string[] };
+  return {
+    calls,
+    crypto: {
+      hmacSha256Hex: (secret: string, data: string) => {
+        calls.hmac += 1;
+        calls.secrets.push(secret);
+        return hmacSha256Hex(secret, data);
+      },
+      constantTimeEqual: (a: string, b: string) => {
+        calls.compare += 1;
+        return constantTimeEqual(a, b);
+      },
+    },
+  };
+}
+
+describe('verifySignature', () => {
+  it('accepts a correctly signed request', () => {
+    expect(verifySignature(check(signed()))).toBeNull();
+  });
+
+  it('accepts timestamps at the edge of the tolerance, either way', () => {
+    expect(verifySignature(check(signed({ nowMs: nowMs - 300_000 })))).toBeNull();
+    expect(verifySignature(check(signed({ nowMs: nowMs + 300_000 })))).toBeNull();
+  });
+
+  it.each([
+    ['apiKey', 'missing_header'],
+    ['timestampMs', 'missing_header'],
+    ['nonce', 'missing_header'],
+    ['signature', 'missing_header'],
+  ] as const)('refuses a request without %s', (header, reason) => {
+    const headers = { ...signed(), [header]: undefined };
+    expect(verifySignature(check(headers))).toBe(reason);
+  });
+
+  it.each([
+    ['a malformed key', { apiKey: 'sk_sandbox_abc' }, 'malformed_api_key'],
+    ['a live key on a sandbox deployment', { apiKey: generateApiKey('live') }, 'malformed_api_key'],
+    ['a non-decimal timestamp', { timestampMs: '1.7e12' }, 'malformed_timestamp'],
+    ['a negative timestamp', { timestampMs: '-1' }, 'malformed_timestamp'],
+    ['a too short nonce', { nonce: 'short' }, 'malformed_nonce'],
+    ['a nonce with unsafe characters', { nonce: 'nonce with spaces!!' }, 'malformed_nonce'],
+    ['an upper-case signature', { signature: `v1=${'A'.repeat(64)}` }, 'malformed_signature'],
+    ['a signature of another version', { signature: `v2=${'a'.repeat(64)}` }, 'malformed_signature'],
+    ['two signatures', { signature: `v1=${'a'.repeat(64)},v1=${'b'.repeat(64)}` }, 'malformed_signature'],
+  ])('refuses %s', (_what, override, reason) => {
+    expect(verifySignature(check({ ...signed(), ...override }))).toBe(reason);
+  });
+
+  it('refuses stale and future timestamps beyond 300 000 ms', () => {
+    expect(verifySignature(check(signed({ nowMs: nowMs - 300_001 })))).toBe('stale_timestamp');
+    expect(verifySignature(check(signed({ nowMs: nowMs + 300_001 })))).toBe('stale_timestamp');
+  });
+
+  it('refuses an unknown key and a revoked credential', () => {
+    expect(verifySignature(check(signed(), { credential: null }))).toBe('unknown_api_key');
+    expect(verifySignature(check(signed(), { credential: { signingSecret, status: 'revoked' } }))).toBe('revoked_credential');
+  });
+
+  it('refuses a signature made with another secret', () => {
+    expect(verifySignature(check(signed({ secret: generateSigningSecret() })))).toBe('bad_signature');
+  });
+
+  it.each([
+    ['method', { method: 'PUT' }],
+    ['path', { pathAndQuery: '/v1/quotes?x=2' }],
+    ['query order', { pathAndQuery: '/v1/quotes?x=1&' }],
+    ['body', { body: Buffer.from('{"side":"sell","kesAmount":"1000.00"}') }],
+    ['empty body', { body: Buffer.alloc(0) }],
+  ])('refuses a request whose %s differs from what was signed', (_what, override) => {
+    expect(verifySignature(check(signed(), override))).toBe('bad_signature');
+  });
+
+  it('computes exactly one HMAC and one constant-time comparison whatever fails', () => {
+    const cases: SignatureCheck[] = [
+      check(signed()),
+      check({}),
+      check({ ...signed(), nonce: 'short' }),
+      check(signed({ nowMs: nowMs - 400_000 })),
+      check(signed(), { credential: null }),
+      check(signed(), { credential: { signingSecret, status: 'revoked' } }),
+      check(signed({ secret: generateSigningSecret() })),
+    ];
+    for (const item of cases) {
+      const { calls, crypto } = countingCrypto();
+      verifySignature(item, crypto);
+      expect(calls).toMatchObject({ hmac: 1, compare: 1 });
+    }
+  });
+
+  it('signs with a dummy secret, never the real one, when the credential is not usable', () => {
+    for (const item of [check(signed(), { credential: { signingSecret, status: 'revoked' } }), check({ ...signed(), nonce: 'short' })]) {
+      const { calls, crypto } = countingCrypto();
+      verifySignature(item, crypto);
+      expect(calls.secrets).toHaveLength(1);
+      expect(calls.secrets[0]).not.toBe(signingSecret);
+    }
+  });
+});
+
+describe('readAuthHeaders', () => {
+  it('ignores repeated headers (arrays)', () => {
+    const headers = readAuthHeaders((name) => (name === 'x-service-key' ? [apiKey, apiKey] : 'x'));
+    expect(headers.apiKey).toBeUndefined();
+    expect(headers.nonce).toBe('x');
+  });
+});

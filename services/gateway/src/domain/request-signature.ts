@@ -1,0 +1,118 @@
+/**
+ * Verification of a signed partner request (contract decisions section 1),
+ * pure apart from the clock it is given. The caller looks the credential up
+ * and, only once this says the request is authentic, claims the nonce.
+ *
+ * Timing: whatever fails, exactly one HMAC is computed and exactly one
+ * constant-time comparison is made (with a random dummy secret when there is no
+ * usable credential), so the time taken does not reveal which check failed.
+ */
+import { constantTimeEqual, hmacSha256Hex, NONCE_PATTERN, randomToken, REQUEST_TIMESTAMP_TOLERANCE_MS, requestSigningString } from '@platform/crypto';
+
+export const SIGNATURE_PATTERN = /^v1=[0-9a-f]{64}$/;
+/** Milliseconds since the epoch; 15 digits reach far beyond any plausible clock. */
+const TIMESTAMP_PATTERN = /^[0-9]{1,15}$/;
+/** A nonce stays claimed for twice the tolerance: any replay of it is stale by then. */
+export const NONCE_RETENTION_MS = 2 * REQUEST_TIMESTAMP_TOLERANCE_MS;
+// Never a real secret, and different in every process: nothing can be signed with it.
+const DUMMY_SECRET = `sk_${randomToken(32)}`;
+
+/** Why a request was refused; logged, never returned (the 401 is uniform). */
+export type AuthFailureReason =
+  | 'missing_header'
+  | 'malformed_api_key'
+  | 'malformed_timestamp'
+  | 'stale_timestamp'
+  | 'malformed_nonce'
+  | 'malformed_signature'
+  | 'unknown_api_key'
+  | 'revoked_credential'
+  | 'bad_signature'
+  | 'replayed_nonce';
+
+export interface AuthHeaders {
+  apiKey?: string;
+  timestampMs?: string;
+  nonce?: string;
+  signature?: string;
+}
+
+export const AUTH_HEADER_NAMES = {
+  apiKey: 'x-service-key',
+  timestampMs: 'x-service-timestamp',
+  nonce: 'x-service-nonce',
+  signature: 'x-service-signature',
+} as const;
+
+/** Reads the four headers; a repeated header arrives comma-joined and fails its shape check. */
+export function readAuthHeaders(header: (name: string) => string | string[] | undefined): AuthHeaders {
+  const read = (name: string) => {
+    const value = header(name);
+    return typeof value === 'string' ? value : undefined;
+  };
+  return {
+    apiKey: read(AUTH_HEADER_NAMES.apiKey),
+    timestampMs: read(AUTH_HEADER_NAMES.timestampMs),
+    nonce: read(AUTH_HEADER_NAMES.nonce),
+    signature: read(AUTH_HEADER_NAMES.signature),
+  };
+}
+
+export function isWellFormedApiKey(headers: AuthHeaders, apiKeyPattern: RegExp): headers is AuthHeaders & { apiKey: string } {
+  return typeof headers.apiKey === 'string' && apiKeyPattern.test(headers.apiKey);
+}
+
+/** The first shape or freshness problem of the headers, or null when they are usable. */
+export function checkHeaderShapes(headers: AuthHeaders, apiKeyPattern: RegExp, nowMs: number): AuthFailureReason | null {
+  const { apiKey, timestampMs, nonce, signature } = headers;
+  if (apiKey === undefined || timestampMs === undefined || nonce === undefined || signature === undefined) return 'missing_header';
+  if (!apiKeyPattern.test(apiKey)) return 'malformed_api_key';
+  if (!TIMESTAMP_PATTERN.test(timestampMs)) return 'malformed_timestamp';
+  if (Math.abs(nowMs - Number(timestampMs)) > REQUEST_TIMESTAMP_TOLERANCE_MS) return 'stale_timestamp';
+  if (!NONCE_PATTERN.test(nonce)) return 'malformed_nonce';
+  if (!SIGNATURE_PATTERN.test(signature)) return 'malformed_signature';
+  return null;
+}
+
+export interface VerifiableCredential {
+  signingSecret: string;
+  status: 'active' | 'revoked';
+}
+
+export interface SignatureCheck {
+  headers: AuthHeaders;
+  /** checkHeaderShapes' verdict. */
+  shapeFailure: AuthFailureReason | null;
+  /** null when the key is unknown (or was not looked up because it is malformed). */
+  credential: VerifiableCredential | null;
+  method: string;
+  /** Path and query exactly as sent. */
+  pathAndQuery: string;
+  body: Buffer;
+}
+
+export interface SignatureCrypto {
+  hmacSha256Hex: (secret: string, data: string) => string;
+  constantTimeEqual: (a: string, b: string) => boolean;
+}
+
+const nodeCrypto: SignatureCrypto = { hmacSha256Hex, constantTimeEqual };
+
+/** Null when the request is authentic (nonce not yet claimed), else the reason to log. */
+export function verifySignature(check: SignatureCheck, crypto: SignatureCrypto = nodeCrypto): AuthFailureReason | null {
+  const { headers, shapeFailure, credential } = check;
+  const signingString = requestSigningString({
+    timestampMs: headers.timestampMs ?? '',
+    nonce: headers.nonce ?? '',
+    method: check.method,
+    pathAndQuery: check.pathAndQuery,
+    body: check.body,
+  });
+  const secret = shapeFailure === null && credential?.status === 'active' ? credential.signingSecret : DUMMY_SECRET;
+  const expected = `v1=${crypto.hmacSha256Hex(secret, signingString)}`;
+  const matches = crypto.constantTimeEqual(headers.signature ?? '', expected);
+  if (shapeFailure !== null) return shapeFailure;
+  if (credential === null) return 'unknown_api_key';
+  if (credential.status !== 'active') return 'revoked_credential';
+  return matches ? null : 'bad_signature';
+}

@@ -1,0 +1,365 @@
+// Proves the HTTP pipeline end to end with fakes at its edges (credential
+// store, nonce store, rate limiter, upstream services), over a Unix socket:
+// X-Request-Id on every response; the uniform 401 for every failure; a replay
+// refused; 403 outside a credential's scopes; 429 with Retry-After-partner and
+// no retryAfterSeconds; 404, 400 and 413 envelopes; field-naming validation;
+// stores that cannot answer fail closed with 503; upstream refusals pass
+// through; unexpected errors never leak; sandbox routes exist only in sandbox.
+import { randomBytes } from 'node:crypto';
+import { request, Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signedRequestHeaders } from '@platform/crypto';
+import { AppError } from '@platform/errors';
+import { createLogger } from '@platform/logger';
+import type { trading } from '@platform/proto';
+import { apiKeyPattern, generateApiKey, generateSigningSecret } from '../domain/credential-tokens';
+import { SCOPES, Scope } from '../domain/scopes';
+import { createApp } from './app';
+import type { AppDependencies, AuthenticatedCredential } from './dependencies';
+
+const logger = createLogger('gateway-test');
+logger.silent = true;
+
+const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function credential(scopes: readonly Scope[] = SCOPES, status: 'active' | 'revoked' = 'active', limited = false): AuthenticatedCredential {
+  return {
+    apiKey: generateApiKey('sandbox'),
+    signingSecret: generateSigningSecret(),
+    partnerId: limited ? limitedPartnerId : partnerId,
+    scopes,
+    status,
+    rateLimitPerMinute: limited ? 3 : 1_000,
+  };
+}
+
+const limitedPartnerId = '2a0d3c4e-5f60-4718-8a9b-0c1d2e3f4a5b';
+const full = credential();
+const readOnly = credential(['read']);
+const revoked = credential(SCOPES, 'revoked');
+// Two credentials of one partner with a limit of 3 a minute.
+const limitedFirst = credential(SCOPES, 'active', true);
+const limitedSecond = credential(['read'], 'active', true);
+
+const quote: trading.Quote = {
+  quoteId: '0b7e6a3c-1f0e-4c1e-9d59-5a0f7a7b2c11',
+  side: 'buy',
+  kesAmount: '1000.00',
+  usdtAmount: '7.719027',
+  rate: '129.5500',
+  kesTotalAmount: '1010.00',
+  fee: { kesAmount: '10.00', percentBps: 100, flatKesAmount: '0.00', capKesAmount: undefined },
+  expiresAt: '2026-11-21T08:00:30.000Z',
+  settlementEstimateSeconds: 60,
+};
+
+interface Harness {
+  deps: AppDependencies;
+  nonceStoreDown: boolean;
+  rateLimiterCalls: number;
+  createQuote: jest.Mock;
+}
+
+function harness(mode: 'sandbox' | 'production' = 'sandbox'): Harness {
+  const credentials = new Map([full, readOnly, revoked, limitedFirst, limitedSecond].map((item) => [item.apiKey, item]));
+  const seen = new Set<string>();
+  const counts = new Map<string, number>();
+  const state: Harness = {
+    nonceStoreDown: false,
+    rateLimiterCalls: 0,
+    createQuote: jest.fn(async () => quote),
+    deps: undefined as unknown as AppDependencies,
+  };
+  state.deps = {
+    logger,
+    mode,
+    version: '9.9.9',
+    apiKeyPattern: apiKeyPattern('sandbox'),
+    credentials: { find: async (apiKey) => credentials.get(apiKey) ?? null },
+    nonces: {
+      claim: async (apiKey, nonce) => {
+        if (state.nonceStoreDown) throw new AppError('SERVICE_UNAVAILABLE');
+        const key = `${apiKey}:${nonce}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      },
+    },
+    rateLimiter: {
+      consume: async (id, limit) => {
+        state.rateLimiterCalls += 1;
+        const count = (counts.get(id) ?? 0) + 1;
+        counts.set(id, count);
+        return count <= limit ? { allowed: true } : { allowed: false, retryAfterSeconds: 42 };
+      },
+    },
+    trading: {
+      createQuote: (...args) => state.createQuote(...args),
+      setSandboxRate: async (input) => ({ bid: input.bid, ask: input.ask, halted: input.halted, observedAt: '2026-11-21T08:00:00.000Z' }),
+    },
+    ledger: {
+      getBalances: async () => ({ balances: [] }),
+      simulateKesCredit: async () => { throw new AppError('SERVICE_UNAVAILABLE'); },
+    },
+    upstreamHealth: { status: async () => 'ok' },
+    readiness: { ready: async () => true },
+  };
+  return state;
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  body: any;
+}
+
+let socketPath = '';
+let server: Server;
+
+async function serve(state: Harness): Promise<void> {
+  if (server) await new Promise((resolve) => server.close(resolve));
+  socketPath = join(tmpdir(), `gateway-app-spec-${process.pid}-${randomBytes(4).toString('hex')}.sock`);
+  server = createApp(state.deps).listen(socketPath);
+  await new Promise((resolve) => server.once('listening', resolve));
+}
+
+function send(method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer[]): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
+      });
+    });
+    req.on('error', reject);
+    if (Array.isArray(body)) body.forEach((chunk) => req.write(chunk));
+    else if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+function signed(method: string, path: string, body = '', who = full, extra: Record<string, string> = {}): Promise<Reply> {
+  const headers: Record<string, string> = signedRequestHeaders(who, { method, pathAndQuery: path, body });
+  if (body) headers['Content-Type'] = 'application/json';
+  return send(method, path, { ...headers, ...extra }, body || undefined);
+}
+
+const UNIFORM_401 = (requestId: string) => `{"statusCode":401,"message":"An error occurred","error":"unauthorized","requestId":"${requestId}"}`;
+
+let state: Harness;
+beforeEach(async () => {
+  state = harness();
+  await serve(state);
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('gateway app', () => {
+  it('answers a signed GET /v1/health with 200, the request id and JSON', async () => {
+    const reply = await signed('GET', '/v1/health');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ status: 'ok', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), version: '9.9.9' });
+    expect(reply.headers['x-request-id']).toMatch(UUID);
+    expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(reply.headers['x-powered-by']).toBeUndefined();
+    expect(reply.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers every authentication failure with the identical 401', async () => {
+    const now = Date.now();
+    const sign = (options: { nowMs?: number; nonce?: string; secret?: string; apiKey?: string } = {}) =>
+      signedRequestHeaders({ apiKey: options.apiKey ?? full.apiKey, signingSecret: options.secret ?? full.signingSecret },
+        { method: 'GET', pathAndQuery: '/v1/health', nowMs: options.nowMs, nonce: options.nonce });
+    const without = (name: string) => Object.fromEntries(Object.entries(sign()).filter(([key]) => key !== name));
+    const variants: Record<string, string>[] = [
+      {},
+      without('X-Service-Key'),
+      without('X-Service-Signature'),
+      sign({ apiKey: generateApiKey('sandbox') }),
+      sign({ secret: generateSigningSecret() }),
+      sign({ nowMs: now - 300_001 - 1_000 }),
+      sign({ nowMs: now + 300_001 + 1_000 }),
+      sign({ nonce: 'tooshort' }),
+      { ...sign(), 'X-Service-Signature': 'v1=zz' },
+      sign({ apiKey: revoked.apiKey, secret: revoked.signingSecret }),
+    ];
+    for (const headers of variants) {
+      const reply = await send('GET', '/v1/health', headers);
+      expect(reply.status).toBe(401);
+      expect(reply.text).toBe(UNIFORM_401(String(reply.headers['x-request-id'])));
+    }
+    expect(state.rateLimiterCalls).toBe(0);
+  });
+
+  it('refuses a replayed nonce with the same 401', async () => {
+    const headers = signedRequestHeaders(full, { method: 'GET', pathAndQuery: '/v1/health' });
+    expect((await send('GET', '/v1/health', headers)).status).toBe(200);
+    const replay = await send('GET', '/v1/health', headers);
+    expect(replay.status).toBe(401);
+    expect(replay.text).toBe(UNIFORM_401(String(replay.headers['x-request-id'])));
+  });
+
+  it('refuses a tampered query or body', async () => {
+    const headers = signedRequestHeaders(full, { method: 'GET', pathAndQuery: '/v1/health?a=1' });
+    expect((await send('GET', '/v1/health?a=2', headers)).status).toBe(401);
+    const body = '{"side":"buy","kesAmount":"1000.00"}';
+    const quoteHeaders = { ...signedRequestHeaders(full, { method: 'POST', pathAndQuery: '/v1/quotes', body }), 'Content-Type': 'application/json' };
+    expect((await send('POST', '/v1/quotes', quoteHeaders, body.replace('1000', '9000'))).status).toBe(401);
+  });
+
+  it('fails closed with 503 when the nonce store cannot answer', async () => {
+    state.nonceStoreDown = true;
+    const reply = await signed('GET', '/v1/health');
+    expect(reply.status).toBe(503);
+    expect(reply.body).toEqual({ statusCode: 503, message: 'SERVICE_UNAVAILABLE', error: 'Service Unavailable', requestId: reply.headers['x-request-id'] });
+  });
+
+  it('answers 403 INSUFFICIENT_SCOPE outside the credential scopes, before reading the body', async () => {
+    const reply = await signed('POST', '/v1/quotes', '{not json', readOnly);
+    expect(reply.status).toBe(403);
+    expect(reply.body).toEqual({ statusCode: 403, message: 'INSUFFICIENT_SCOPE', error: 'Forbidden', requestId: reply.headers['x-request-id'] });
+    expect((await signed('GET', '/v1/health', '', readOnly)).status).toBe(200);
+  });
+
+  it('answers 429 past the partner limit, across its credentials, with Retry-After-partner and the exact body', async () => {
+    for (let index = 0; index < 3; index += 1) expect((await signed('GET', '/v1/health', '', limitedFirst)).status).toBe(200);
+    expect((await signed('GET', '/v1/health')).status).toBe(200);
+    const reply = await signed('GET', '/v1/health', '', limitedSecond);
+    expect(reply.status).toBe(429);
+    expect(reply.headers['retry-after-partner']).toBe('42');
+    expect(reply.headers['retry-after']).toBe('42');
+    expect(reply.text).toBe(`{"statusCode":429,"message":"Too Many Requests","error":"Too Many Requests","requestId":"${reply.headers['x-request-id']}"}`);
+  });
+
+  it('answers 404 envelopes for unknown paths, wrong methods and trailing slashes', async () => {
+    for (const reply of [
+      await signed('GET', '/v1/nope'),
+      await signed('DELETE', '/v1/health'),
+      await signed('GET', '/v1/health/'),
+      await signed('GET', '/v1/HEALTH'),
+      await send('GET', '/nope'),
+      await send('POST', '/healthz'),
+    ]) {
+      expect(reply.status).toBe(404);
+      expect(reply.body).toEqual({ statusCode: 404, message: 'NOT_FOUND', error: 'Not Found', requestId: reply.headers['x-request-id'] });
+    }
+  });
+
+  it('authenticates before answering 404 under /v1', async () => {
+    expect((await send('GET', '/v1/nope')).status).toBe(401);
+  });
+
+  it('keeps a valid X-Request-Id and replaces an invalid one', async () => {
+    expect((await send('GET', '/nope', { 'X-Request-Id': 'partner-req:1.2_3' })).headers['x-request-id']).toBe('partner-req:1.2_3');
+    const replaced = await send('GET', '/nope', { 'X-Request-Id': 'bad id with spaces' });
+    expect(replaced.headers['x-request-id']).toMatch(UUID);
+    expect(replaced.body.requestId).toBe(replaced.headers['x-request-id']);
+  });
+
+  it('answers 413 for a body over 64 KiB, declared or streamed', async () => {
+    const big = 'x'.repeat(65 * 1024);
+    const declared = await send('POST', '/v1/quotes', { 'Content-Type': 'application/json', 'Content-Length': String(big.length) }, big);
+    expect(declared.status).toBe(413);
+    expect(declared.body).toEqual({ statusCode: 413, message: 'PAYLOAD_TOO_LARGE', error: 'Payload Too Large', requestId: declared.headers['x-request-id'] });
+    const streamed = await send('POST', '/v1/quotes', { 'Content-Type': 'application/json' }, Array.from({ length: 70 }, () => Buffer.alloc(1024, 0x78)));
+    expect(streamed.status).toBe(413);
+  });
+
+  it('accepts a body of exactly 64 KiB', async () => {
+    const frame = JSON.stringify({ side: 'buy', kesAmount: '1000.00', pad: '' });
+    const body = JSON.stringify({ side: 'buy', kesAmount: '1000.00', pad: 'x'.repeat(65_536 - frame.length) });
+    expect(Buffer.byteLength(body)).toBe(65_536);
+    const reply = await signed('POST', '/v1/quotes', body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toBe('Validation failed on: pad');
+  });
+
+  it('answers 400 body for malformed JSON, a wrong content type or a non-object', async () => {
+    expect((await signed('POST', '/v1/quotes', '{"side":')).body.message).toBe('Validation failed on: body');
+    expect((await signed('POST', '/v1/quotes', '["buy"]')).body.message).toBe('Validation failed on: body');
+    const wrongType = await signed('POST', '/v1/quotes', '{"side":"buy","kesAmount":"1.00"}', full, { 'Content-Type': 'text/plain' });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body).toEqual({ statusCode: 400, message: 'Validation failed on: body', error: 'Bad Request', requestId: wrongType.headers['x-request-id'] });
+    expect((await signed('POST', '/v1/quotes')).body.message).toBe('Validation failed on: body');
+  });
+
+  it('names every offending quote field', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ side: 'hold', kesAmount: 1000 }, 'side, kesAmount'],
+      [{ side: 'buy' }, 'kesAmount, usdtAmount'],
+      [{ side: 'buy', kesAmount: '1.00', usdtAmount: '1.000000' }, 'kesAmount, usdtAmount'],
+      [{ side: 'buy', kesAmount: '1.001' }, 'kesAmount'],
+      [{ side: 'sell', usdtAmount: '0' }, 'usdtAmount'],
+      [{ side: 'sell', usdtAmount: '1e3' }, 'usdtAmount'],
+      [{ side: 'sell', usdtAmount: '-1.0' }, 'usdtAmount'],
+    ];
+    for (const [body, fields] of cases) {
+      const reply = await signed('POST', '/v1/quotes', JSON.stringify(body));
+      expect({ body, status: reply.status, message: reply.body.message }).toEqual({ body, status: 400, message: `Validation failed on: ${fields}` });
+    }
+    expect(state.createQuote).not.toHaveBeenCalled();
+  });
+
+  it('creates a quote through trading and answers 201 with the spec shape', async () => {
+    const reply = await signed('POST', '/v1/quotes', '{"side":"buy","kesAmount":"1000"}');
+    expect(reply.status).toBe(201);
+    expect(state.createQuote).toHaveBeenCalledWith({ partnerId, side: 'buy', kesAmount: '1000.00', usdtAmount: undefined });
+    expect(reply.body).toEqual({
+      quoteId: quote.quoteId, side: 'buy', kesAmount: '1000.00', usdtAmount: '7.719027', rate: '129.5500', kesTotalAmount: '1010.00',
+      fee: { kesAmount: '10.00', currency: 'KES', percentBps: 100, flatKesAmount: '0.00', capKesAmount: null },
+      expiresAt: '2026-11-21T08:00:30.000Z', settlementEstimateSeconds: 60,
+    });
+  });
+
+  it('passes an upstream refusal through and hides an unexpected error', async () => {
+    state.createQuote.mockRejectedValueOnce(new AppError('RATE_UNAVAILABLE'));
+    const refused = await signed('POST', '/v1/quotes', '{"side":"buy","kesAmount":"10.00"}');
+    expect(refused.body).toEqual({ statusCode: 503, message: 'RATE_UNAVAILABLE', error: 'Service Unavailable', requestId: refused.headers['x-request-id'] });
+    state.createQuote.mockRejectedValueOnce(new Error('secret internals'));
+    const broken = await signed('POST', '/v1/quotes', '{"side":"buy","kesAmount":"10.00"}');
+    expect(broken.status).toBe(500);
+    expect(broken.body).toEqual({ statusCode: 500, message: 'INTERNAL_ERROR', error: 'Internal Server Error', requestId: broken.headers['x-request-id'] });
+    expect(broken.text).not.toContain('secret');
+  });
+
+  it('refuses to pass on an upstream value that breaks the wire conventions', async () => {
+    state.createQuote.mockResolvedValueOnce({ ...quote, kesAmount: '1000' });
+    expect((await signed('POST', '/v1/quotes', '{"side":"buy","kesAmount":"10.00"}')).status).toBe(500);
+  });
+
+  it('validates the sandbox rate helper', async () => {
+    expect((await signed('POST', '/v1/sandbox/rates', '{"bid":"130.1","ask":"129"}')).body.message).toBe('Validation failed on: ask');
+    expect((await signed('POST', '/v1/sandbox/rates', '{"bid":"1.12345","ask":"x"}')).body.message).toBe('Validation failed on: bid, ask');
+    const reply = await signed('POST', '/v1/sandbox/rates', '{"bid":"129.1","ask":"130","halted":true}');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ bid: '129.1000', ask: '130.0000', halted: true, observedAt: '2026-11-21T08:00:00.000Z' });
+  });
+
+  it('hides the sandbox helpers in production mode', async () => {
+    state = harness('production');
+    await serve(state);
+    const reply = await signed('POST', '/v1/sandbox/rates', '{"bid":"129.1","ask":"130"}');
+    expect(reply.status).toBe(404);
+  });
+
+  it('answers /healthz without authentication, 503 when a store is down', async () => {
+    expect((await send('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    state.deps.readiness = { ready: async () => false };
+    await serve(state);
+    const down = await send('GET', '/healthz');
+    expect(down.status).toBe(503);
+    expect(down.body.message).toBe('SERVICE_UNAVAILABLE');
+  });
+});

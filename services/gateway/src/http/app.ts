@@ -1,0 +1,50 @@
+/**
+ * The partner-plane HTTP app. The pipeline, in order (README explains why):
+ *   1. request id      X-Request-Id on every response; log context for the rest
+ *   2. raw body        at most 64 KiB, kept as exact bytes (the signature covers them)
+ *   3. /healthz        unauthenticated readiness (room for /docs, /openapi.json here)
+ *   4. authenticate    /v1 only: signed headers, credential, signature, nonce
+ *   5. rate limit      per partner, in Redis
+ *   6. scope           per route
+ *   7. body            JSON object + zod, inside each route that takes one
+ *   8. not found       404 envelope for anything unanswered
+ *   9. errors          the one envelope mapping (error-envelope.ts)
+ * createApp returns the app; main listens.
+ */
+import express, { Express } from 'express';
+import type { AppDependencies } from './dependencies';
+import { errorHandler, notFound } from './error-envelope';
+import { authenticate } from './middleware/authenticate.middleware';
+import { rateLimit } from './middleware/rate-limit.middleware';
+import { rawBodyMiddleware } from './middleware/raw-body.middleware';
+import { requestIdMiddleware } from './middleware/request-id.middleware';
+import { healthzHandler } from './routes/health.route';
+import { createV1Router } from './routes/v1.router';
+
+export function createApp(deps: AppDependencies): Express {
+  const app = express();
+  // Settings first: the app's router reads them when it is created, at the first `use`.
+  app.set('x-powered-by', false);
+  app.set('etag', false);
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+
+  app.use(requestIdMiddleware(deps.logger));
+  app.use(rawBodyMiddleware());
+  app.get('/healthz', healthzHandler(deps.readiness));
+  app.use(
+    '/v1',
+    authenticate({
+      credentials: deps.credentials,
+      nonces: deps.nonces,
+      apiKeyPattern: deps.apiKeyPattern,
+      logger: deps.logger,
+      nowMs: deps.nowMs ?? Date.now,
+    }),
+    rateLimit(deps.rateLimiter),
+    createV1Router(deps),
+  );
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

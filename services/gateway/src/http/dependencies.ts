@@ -1,0 +1,72 @@
+/**
+ * What the HTTP app needs from the outside, as narrow interfaces: main wires
+ * Redis, PostgreSQL and gRPC clients in; a unit test can wire fakes. Every
+ * implementation fails closed: when its store cannot answer it throws
+ * AppError SERVICE_UNAVAILABLE, never lets a request through unchecked.
+ */
+import type { Logger } from '@platform/logger';
+import type { ledger, trading } from '@platform/proto';
+import type { RateLimitDecision } from '../domain/rate-limit';
+import type { Scope } from '../domain/scopes';
+
+export interface AuthenticatedCredential {
+  apiKey: string;
+  partnerId: string;
+  /** Opened from its sealed form; kept in memory only, never logged. */
+  signingSecret: string;
+  scopes: readonly Scope[];
+  status: 'active' | 'revoked';
+  rateLimitPerMinute: number;
+}
+
+export interface CredentialLookup {
+  /** null for an unknown key. */
+  find(apiKey: string): Promise<AuthenticatedCredential | null>;
+}
+
+export interface NonceStore {
+  /** True the first time a nonce is seen for the key (within the retention); false on a replay. */
+  claim(apiKey: string, nonce: string): Promise<boolean>;
+}
+
+export interface RateLimiter {
+  /** Counts one request of the partner against its limit, unless the limit is reached. */
+  consume(partnerId: string, limitPerMinute: number): Promise<RateLimitDecision>;
+}
+
+export interface UpstreamHealth {
+  /** Never throws: an unanswered check is "degraded". */
+  status(): Promise<'ok' | 'degraded'>;
+}
+
+export interface Readiness {
+  /** True when Redis and the database answer; never throws. */
+  ready(): Promise<boolean>;
+}
+
+/** The calls the routes make. Each rejects only with an AppError (a refusal or SERVICE_UNAVAILABLE). */
+export interface TradingApi {
+  createQuote(request: trading.CreateQuoteRequest): Promise<trading.Quote>;
+  setSandboxRate(request: trading.SetSandboxRateRequest): Promise<trading.SandboxRate>;
+}
+
+export interface LedgerApi {
+  getBalances(request: ledger.GetBalancesRequest): Promise<ledger.GetBalancesResponse>;
+  simulateKesCredit(request: ledger.SimulateKesCreditRequest): Promise<ledger.KesCredit>;
+}
+
+export interface AppDependencies {
+  logger: Logger;
+  mode: 'sandbox' | 'production';
+  /** The gateway's version, shown by GET /v1/health. */
+  version: string;
+  apiKeyPattern: RegExp;
+  credentials: CredentialLookup;
+  nonces: NonceStore;
+  rateLimiter: RateLimiter;
+  trading: TradingApi;
+  ledger: LedgerApi;
+  upstreamHealth: UpstreamHealth;
+  readiness: Readiness;
+  nowMs?: () => number;
+}

@@ -1,0 +1,76 @@
+/**
+ * The HTTP listener around the app, with bounds on slow or oversized clients,
+ * and the envelope even for requests Node refuses before Express sees them
+ * (malformed HTTP, oversized headers).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Express } from 'express';
+import { HTTP_REASON } from '@platform/errors';
+import type { Logger } from '@platform/logger';
+import { BODY_BYTES_MAX } from '../config';
+import { declaresMoreThan } from './middleware/raw-body.middleware';
+
+const HEADER_BYTES_MAX = 16 * 1024;
+/** A whole request (headers and body) must arrive within this. */
+const REQUEST_TIMEOUT_MS = 30_000;
+const HEADERS_TIMEOUT_MS = 10_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** A raw 400 envelope for a request Node could not parse; the socket is closed after it. */
+function answerClientError(socket: Duplex): void {
+  const requestId = randomUUID();
+  const body = JSON.stringify({ statusCode: 400, message: 'Validation failed on: request', error: HTTP_REASON[400], requestId });
+  socket.end([
+    'HTTP/1.1 400 Bad Request',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Cache-Control: no-store',
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n'));
+}
+
+export function listenHttp(app: Express, port: number, logger: Logger, host = '0.0.0.0'): Promise<Server> {
+  const server = createServer({ maxHeaderSize: HEADER_BYTES_MAX, requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, app);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Invite a body (100 Continue) only when it may be accepted; a declared oversize body
+  // gets its 413 without being sent at all.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!declaresMoreThan(req, BODY_BYTES_MAX)) res.writeContinue();
+    app(req, res);
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const parseError = typeof error.code === 'string' && error.code.startsWith('HPE_');
+    if (parseError && socket.writable) {
+      logger.info('malformed HTTP request refused', { parserError: error.code });
+      answerClientError(socket);
+      return;
+    }
+    socket.destroy();
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      logger.info('http listening', { httpPort: port });
+      resolve(server);
+    });
+  });
+}
+
+/** Stops accepting, lets requests in flight finish within graceMs, then cuts what is left. */
+export function closeHttp(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

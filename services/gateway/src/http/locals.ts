@@ -1,0 +1,54 @@
+/**
+ * Typed access to what the pipeline hands from one step to the next, kept in
+ * `res.locals` (never on the request object, so nothing partner-controlled can
+ * pre-fill it). A missing value means a step ran out of order: a bug.
+ */
+import type { Response } from 'express';
+import type { Scope } from '../domain/scopes';
+
+export interface PartnerAuth {
+  partnerId: string;
+  apiKey: string;
+  scopes: readonly Scope[];
+  rateLimitPerMinute: number;
+}
+
+interface GatewayLocals {
+  requestId?: string;
+  rawBody?: Buffer;
+  partnerAuth?: PartnerAuth;
+}
+
+const locals = (res: Response) => res.locals as GatewayLocals;
+
+export function setRequestId(res: Response, requestId: string): void {
+  locals(res).requestId = requestId;
+}
+
+export function requestIdOf(res: Response): string | undefined {
+  return locals(res).requestId;
+}
+
+export function setRawBody(res: Response, body: Buffer): void {
+  locals(res).rawBody = body;
+}
+
+export function rawBodyOf(res: Response): Buffer {
+  const body = locals(res).rawBody;
+  if (!body) throw new Error('raw body read before the raw-body step ran');
+  return body;
+}
+
+export function setPartnerAuth(res: Response, auth: PartnerAuth): void {
+  locals(res).partnerAuth = auth;
+}
+
+export function partnerAuthOf(res: Response): PartnerAuth {
+  const auth = locals(res).partnerAuth;
+  if (!auth) throw new Error('partner used before authentication ran');
+  return auth;
+}
+
+export function maybePartnerIdOf(res: Response): string | undefined {
+  return locals(res).partnerAuth?.partnerId;
+}

@@ -1,0 +1,55 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '@platform/errors';
+import { enrichContext, Logger } from '@platform/logger';
+import { AuthFailureReason, AuthHeaders, checkHeaderShapes, isWellFormedApiKey, readAuthHeaders, verifySignature } from '../../domain/request-signature';
+import type { CredentialLookup, NonceStore } from '../dependencies';
+import { rawBodyOf, setPartnerAuth } from '../locals';
+
+export interface AuthenticateDependencies {
+  credentials: CredentialLookup;
+  nonces: NonceStore;
+  apiKeyPattern: RegExp;
+  logger: Logger;
+  nowMs: () => number;
+}
+
+/**
+ * Every /v1 request: the four signed headers of contract decisions section 1.
+ * Order matters: shapes and freshness, then one credential lookup, then the
+ * signature (always one HMAC, see request-signature.ts), and only for an
+ * authentic request the nonce claim, so a forged request cannot burn a
+ * partner's nonce. Every failure is the same 401; the reason is only logged.
+ * A store that cannot answer fails closed (503), never open.
+ */
+export function authenticate(deps: AuthenticateDependencies): RequestHandler {
+  const refuse = (reason: AuthFailureReason, headers: AuthHeaders): never => {
+    // Only a well-formed key is logged: a partner pasting its secret into the key header must not leak it.
+    const apiKey = isWellFormedApiKey(headers, deps.apiKeyPattern) ? headers.apiKey : undefined;
+    deps.logger.warn('request authentication failed', { reason, apiKey });
+    throw new AppError('UNAUTHORIZED');
+  };
+
+  return async (req, res, next) => {
+    const headers = readAuthHeaders((name) => req.headers[name]);
+    const shapeFailure = checkHeaderShapes(headers, deps.apiKeyPattern, deps.nowMs());
+    const credential = isWellFormedApiKey(headers, deps.apiKeyPattern) ? await deps.credentials.find(headers.apiKey) : null;
+    const failure = verifySignature({
+      headers,
+      shapeFailure,
+      credential,
+      method: req.method,
+      pathAndQuery: req.originalUrl,
+      body: rawBodyOf(res),
+    });
+    if (failure !== null || credential === null || headers.nonce === undefined) return refuse(failure ?? 'unknown_api_key', headers);
+    if (!(await deps.nonces.claim(credential.apiKey, headers.nonce))) return refuse('replayed_nonce', headers);
+    setPartnerAuth(res, {
+      partnerId: credential.partnerId,
+      apiKey: credential.apiKey,
+      scopes: credential.scopes,
+      rateLimitPerMinute: credential.rateLimitPerMinute,
+    });
+    enrichContext({ partnerId: credential.partnerId });
+    next();
+  };
+}

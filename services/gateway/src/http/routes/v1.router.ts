@@ -1,0 +1,42 @@
+import { RequestHandler, Router } from 'express';
+import { requiredScope } from '../../domain/scopes';
+import type { AppDependencies } from '../dependencies';
+import { notFound } from '../error-envelope';
+import { requireScope } from '../middleware/require-scope.middleware';
+import { getBalancesHandler } from './balances.route';
+import { healthHandler } from './health.route';
+import { createQuoteHandler } from './quotes.route';
+import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
+
+type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/**
+ * Registers a route behind the scope the rule table gives it. A route no rule
+ * covers is a programming error and stops the process at start.
+ */
+function scopedRoutes(router: Router) {
+  return (method: Method, path: string, handler: RequestHandler) => {
+    const scope = requiredScope(method.toUpperCase(), `/v1${path}`);
+    if (!scope) throw new Error(`no scope rule covers ${method.toUpperCase()} /v1${path}`);
+    router[method](path, requireScope(scope), handler);
+  };
+}
+
+/**
+ * The authenticated partner routes, mounted at /v1 behind authentication and
+ * the rate limit. Paths are case-sensitive and strict (no trailing slash);
+ * an unknown path, or a known path with another method, is 404 NOT_FOUND.
+ */
+export function createV1Router(deps: AppDependencies): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+  const route = scopedRoutes(router);
+  route('get', '/health', healthHandler(deps));
+  route('post', '/quotes', createQuoteHandler(deps));
+  route('get', '/balances', getBalancesHandler(deps));
+  if (deps.mode === 'sandbox') {
+    route('post', '/sandbox/rates', setSandboxRateHandler(deps));
+    route('post', '/sandbox/kes-credits', simulateKesCreditHandler(deps));
+  }
+  router.use(notFound);
+  return router;
+}

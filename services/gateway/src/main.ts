@@ -1,0 +1,81 @@
+/** Entry point: config → dependencies → gRPC server (operator plane) → HTTP (partner plane) → drain on SIGTERM. */
+import type { Server } from 'node:http';
+import { runService } from '@platform/grpc';
+import { createLogger } from '@platform/logger';
+import { initializeWithRetry } from '@platform/persistence';
+import { closeRedis, connectRedis } from './adapters/redis';
+import { RedisNonceStore } from './adapters/nonce-store';
+import { RedisRateLimiter } from './adapters/rate-limiter';
+import { StoreReadiness } from './adapters/readiness';
+import { CachedUpstreamHealth } from './adapters/upstream-health';
+import { createUpstreams } from './adapters/upstreams';
+import { readConfig } from './config';
+import { apiKeyPattern, keyModeFor } from './domain/credential-tokens';
+import { createApp } from './http/app';
+import { closeHttp, listenHttp } from './http/http-server';
+import { CachedCredentialLookup } from './persistence/credential-lookup';
+import { CredentialsRepository } from './persistence/credentials.repository';
+import { gatewayDataSource, SERVICE_NAME } from './persistence/data-source';
+import { createServer } from './server';
+import { readServiceVersion } from './version';
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const keyMode = keyModeFor(config.PLATFORM_MODE);
+  const dataSource = await initializeWithRetry(gatewayDataSource(config.DATABASE_URL), logger);
+  const redis = await connectRedis(config.REDIS_URL, logger);
+  const upstreams = createUpstreams({
+    tradingAddress: config.TRADING_GRPC_ADDR,
+    ledgerAddress: config.LEDGER_GRPC_ADDR,
+    deadlineMs: config.UPSTREAM_DEADLINE_MS,
+  }, logger);
+  const credentials = new CachedCredentialLookup(new CredentialsRepository(dataSource), config.CREDENTIAL_ENCRYPTION_KEY, logger);
+
+  const server = createServer({
+    dataSource,
+    logger,
+    keyMode,
+    credentialEncryptionKeyHex: config.CREDENTIAL_ENCRYPTION_KEY,
+    rateLimitPerMinuteDefault: config.RATE_LIMIT_PER_MINUTE_DEFAULT,
+    onCredentialRevoked: (apiKey) => credentials.forget(apiKey),
+  });
+  const app = createApp({
+    logger,
+    mode: config.PLATFORM_MODE,
+    version: readServiceVersion(),
+    apiKeyPattern: apiKeyPattern(keyMode),
+    credentials,
+    nonces: new RedisNonceStore(redis, logger),
+    rateLimiter: new RedisRateLimiter(redis, logger),
+    trading: upstreams.trading,
+    ledger: upstreams.ledger,
+    upstreamHealth: new CachedUpstreamHealth([
+      { name: 'trading', address: config.TRADING_GRPC_ADDR, breakerOpen: () => upstreams.trading.breaker.opened },
+      { name: 'ledger', address: config.LEDGER_GRPC_ADDR, breakerOpen: () => upstreams.ledger.breaker.opened },
+    ], logger),
+    readiness: new StoreReadiness(redis, dataSource),
+  });
+
+  let httpServer: Server | undefined;
+  await runService({
+    logger,
+    server,
+    grpcPort: config.GRPC_PORT,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    startExtra: async () => {
+      httpServer = await listenHttp(app, config.HTTP_PORT, logger);
+    },
+    stop: async () => {
+      if (httpServer) await closeHttp(httpServer, config.SHUTDOWN_GRACE_MS);
+      upstreams.close();
+      await closeRedis(redis);
+      await dataSource.destroy();
+    },
+  });
+}
+
+main().catch((error) => {
+  createLogger(SERVICE_NAME).error('failed to start', { error });
+  process.exit(1);
+});

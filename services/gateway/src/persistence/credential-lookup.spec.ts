@@ -1,0 +1,90 @@
+// Proves the credential cache: a credential is read once per 2 s at most,
+// reread after that (so a revocation bites within 2 s), forgotten at once on
+// this replica's revocation, never cached when unknown (a new credential works
+// at once), bounded in size, and that a database failure fails closed (503).
+import { sealSecret } from '@platform/crypto';
+import { AppError } from '@platform/errors';
+import { createLogger } from '@platform/logger';
+import { CachedCredentialLookup, CREDENTIAL_CACHE_ENTRIES_MAX, CREDENTIAL_CACHE_TTL_MS } from './credential-lookup';
+import type { StoredCredential } from './credentials.repository';
+
+const keyHex = 'ab'.repeat(32);
+const logger = createLogger('gateway-test');
+logger.silent = true;
+
+function stored(apiKey: string, status: 'active' | 'revoked' = 'active'): StoredCredential {
+  return {
+    apiKey, partnerId: '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11', secretSealed: sealSecret('sk_secret', keyHex), scopes: ['read'], status, rateLimitPerMinute: 120,
+  };
+}
+
+function setup() {
+  let nowMs = 1_000_000;
+  const rows = new Map<string, StoredCredential>();
+  const repository = { reads: 0, fail: false, async findForAuthentication(apiKey: string) {
+    this.reads += 1;
+    if (this.fail) throw new Error('connection refused');
+    return rows.get(apiKey) ?? null;
+  } };
+  const lookup = new CachedCredentialLookup(repository, keyHex, logger, () => nowMs);
+  return { rows, repository, lookup, advance: (ms: number) => { nowMs += ms; } };
+}
+
+describe('CachedCredentialLookup', () => {
+  it('opens the sealed secret and reuses the answer within the TTL', async () => {
+    const { rows, repository, lookup, advance } = setup();
+    rows.set('k1', stored('k1'));
+    expect((await lookup.find('k1'))?.signingSecret).toBe('sk_secret');
+    advance(CREDENTIAL_CACHE_TTL_MS - 1);
+    await lookup.find('k1');
+    expect(repository.reads).toBe(1);
+  });
+
+  it('rereads after the TTL, so a revocation elsewhere bites within it', async () => {
+    const { rows, lookup, advance } = setup();
+    rows.set('k1', stored('k1'));
+    await lookup.find('k1');
+    rows.set('k1', stored('k1', 'revoked'));
+    advance(CREDENTIAL_CACHE_TTL_MS);
+    expect((await lookup.find('k1'))?.status).toBe('revoked');
+  });
+
+  it('forgets at once on forget()', async () => {
+    const { rows, repository, lookup } = setup();
+    rows.set('k1', stored('k1'));
+    await lookup.find('k1');
+    lookup.forget('k1');
+    await lookup.find('k1');
+    expect(repository.reads).toBe(2);
+  });
+
+  it('does not cache an unknown key', async () => {
+    const { rows, lookup } = setup();
+    expect(await lookup.find('k2')).toBeNull();
+    rows.set('k2', stored('k2'));
+    expect(await lookup.find('k2')).not.toBeNull();
+  });
+
+  it('fails closed with SERVICE_UNAVAILABLE when the database does not answer', async () => {
+    const { repository, lookup } = setup();
+    repository.fail = true;
+    await expect(lookup.find('k1')).rejects.toEqual(new AppError('SERVICE_UNAVAILABLE'));
+  });
+
+  it('refuses a secret sealed with another key (a fault, not a 401)', async () => {
+    const { rows, lookup } = setup();
+    rows.set('k3', { ...stored('k3'), secretSealed: sealSecret('sk_secret', 'cd'.repeat(32)) });
+    await expect(lookup.find('k3')).rejects.toThrow();
+  });
+
+  it('bounds its size', async () => {
+    const { rows, repository, lookup } = setup();
+    for (let index = 0; index <= CREDENTIAL_CACHE_ENTRIES_MAX; index += 1) {
+      rows.set(`k${index}`, stored(`k${index}`));
+      await lookup.find(`k${index}`);
+    }
+    const readsBefore = repository.reads;
+    await lookup.find('k0');
+    expect(repository.reads).toBe(readsBefore + 1);
+  });
+});

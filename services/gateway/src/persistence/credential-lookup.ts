@@ -1,0 +1,89 @@
+import { openSecret } from '@platform/crypto';
+import { AppError } from '@platform/errors';
+import type { Logger } from '@platform/logger';
+import type { AuthenticatedCredential, CredentialLookup } from '../http/dependencies';
+import type { CredentialsRepository } from './credentials.repository';
+
+/**
+ * How long an opened credential is reused without reading the database again.
+ * This bounds how long a revocation (or a changed rate limit) takes to bite on
+ * a replica other than the one that revoked it: at most 2 s.
+ */
+export const CREDENTIAL_CACHE_TTL_MS = 2_000;
+/** Bounds memory: the oldest entries go first. */
+export const CREDENTIAL_CACHE_ENTRIES_MAX = 10_000;
+
+interface Entry {
+  credential: AuthenticatedCredential;
+  expiresAtMs: number;
+}
+
+/**
+ * Credentials for authentication: one indexed query, the sealed secret opened
+ * with CREDENTIAL_ENCRYPTION_KEY, kept in memory for at most 2 s. Unknown keys
+ * are not cached, so a credential works the moment it is issued. A database
+ * that cannot answer fails closed (503).
+ */
+export class CachedCredentialLookup implements CredentialLookup {
+  // Insertion order is expiry order (one TTL for all), so the oldest entries are first.
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly repository: Pick<CredentialsRepository, 'findForAuthentication'>,
+    private readonly encryptionKeyHex: string,
+    private readonly logger: Logger,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  async find(apiKey: string): Promise<AuthenticatedCredential | null> {
+    const now = this.nowMs();
+    const cached = this.entries.get(apiKey);
+    if (cached && cached.expiresAtMs > now) return cached.credential;
+    const credential = await this.load(apiKey);
+    this.evictExpired(now);
+    this.entries.delete(apiKey);
+    if (credential) this.remember(apiKey, { credential, expiresAtMs: now + CREDENTIAL_CACHE_TTL_MS });
+    return credential;
+  }
+
+  /** Forgets a credential at once (called on revocation through this replica). */
+  forget(apiKey: string): void {
+    this.entries.delete(apiKey);
+  }
+
+  private async load(apiKey: string): Promise<AuthenticatedCredential | null> {
+    let stored;
+    try {
+      stored = await this.repository.findForAuthentication(apiKey);
+    } catch (error) {
+      this.logger.error('credential store unavailable; refusing the request', { error: (error as Error).message });
+      throw new AppError('SERVICE_UNAVAILABLE');
+    }
+    if (!stored) return null;
+    // A secret that does not open means a wrong CREDENTIAL_ENCRYPTION_KEY or a tampered row: a fault, not a 401.
+    const signingSecret = openSecret(stored.secretSealed, this.encryptionKeyHex);
+    return {
+      apiKey: stored.apiKey,
+      partnerId: stored.partnerId,
+      signingSecret,
+      scopes: stored.scopes,
+      status: stored.status,
+      rateLimitPerMinute: stored.rateLimitPerMinute,
+    };
+  }
+
+  private remember(apiKey: string, entry: Entry): void {
+    if (this.entries.size >= CREDENTIAL_CACHE_ENTRIES_MAX) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(apiKey, entry);
+  }
+
+  private evictExpired(now: number): void {
+    for (const [apiKey, entry] of this.entries) {
+      if (entry.expiresAtMs > now) break;
+      this.entries.delete(apiKey);
+    }
+  }
+}

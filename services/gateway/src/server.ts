@@ -1,0 +1,43 @@
+/** Wires the operator plane (gateway.v1.PartnerAdmin) into a gRPC server. No I/O here beyond what is passed in. */
+import { createGrpcServer, GrpcServer } from '@platform/grpc';
+import type { Logger } from '@platform/logger';
+import type { DataSource } from '@platform/persistence';
+import { gateway } from '@platform/proto';
+import { RATE_LIMIT_PER_MINUTE_MAX } from './config';
+import { KeyMode } from './domain/credential-tokens';
+import { partnerAdminHandlers } from './grpc/partner-admin.handlers';
+import { CredentialsRepository } from './persistence/credentials.repository';
+import { PartnersRepository } from './persistence/partners.repository';
+import { CreatePartnerUseCase } from './usecases/create-partner/create-partner.usecase';
+import { GetPartnerUseCase } from './usecases/get-partner/get-partner.usecase';
+import { IssueCredentialUseCase } from './usecases/issue-credential/issue-credential.usecase';
+import { RevokeCredentialUseCase } from './usecases/revoke-credential/revoke-credential.usecase';
+
+export interface ServerDependencies {
+  dataSource: DataSource;
+  logger: Logger;
+  keyMode: KeyMode;
+  credentialEncryptionKeyHex: string;
+  rateLimitPerMinuteDefault: number;
+  /** Called once a credential is revoked, so this replica's cache forgets it at once. */
+  onCredentialRevoked: (apiKey: string) => void;
+}
+
+export function createServer(deps: ServerDependencies): GrpcServer {
+  const server = createGrpcServer(deps.logger);
+  const partners = new PartnersRepository(deps.dataSource);
+  const credentials = new CredentialsRepository(deps.dataSource);
+  server.add(gateway.PartnerAdminService, partnerAdminHandlers({
+    createPartner: new CreatePartnerUseCase(partners, {
+      rateLimitDefault: deps.rateLimitPerMinuteDefault,
+      rateLimitMax: RATE_LIMIT_PER_MINUTE_MAX,
+    }, deps.logger),
+    getPartner: new GetPartnerUseCase(partners),
+    issueCredential: new IssueCredentialUseCase(partners, credentials, {
+      keyMode: deps.keyMode,
+      encryptionKeyHex: deps.credentialEncryptionKeyHex,
+    }, deps.logger),
+    revokeCredential: new RevokeCredentialUseCase(credentials, deps.onCredentialRevoked, deps.logger),
+  }));
+  return server;
+}
