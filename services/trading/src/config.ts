@@ -1,0 +1,64 @@
+/**
+ * Trading's configuration, read once at start; any problem stops the process
+ * before it opens a port. Every variable and its default is listed in README.md.
+ */
+import { commonServiceEnv, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
+import { parseDecimal, RATE_SCALE } from '@platform/money';
+import type { RateFeedConfig } from './adapters/rate-feed/create-rate-feed';
+import { SPREAD_BPS_MAX } from './adapters/rate-feed/random-walk';
+import { quoteLifetimeMs } from './domain/quote-lifetime';
+
+const RATE_TICK_MS_MAX = 60_000;
+const RATE_FEED_TIMEOUT_MS_MAX = 30_000;
+const QUOTE_TTL_MS_MAX = 10 * 60_000;
+const SETTLEMENT_ESTIMATE_SECONDS_MAX = 24 * 60 * 60;
+
+const positiveRate = () =>
+  z.string().refine((value) => parseDecimal(value, RATE_SCALE)?.gt(0) === true, `expected a positive decimal with at most ${RATE_SCALE} decimals`);
+
+export const configSchema = z
+  .object({
+    ...commonServiceEnv,
+    /** sandbox: simulated random walk (default); http: a real feed at RATE_FEED_URL. Production requires http. */
+    RATE_FEED: z.enum(['sandbox', 'http']).default('sandbox'),
+    RATE_FEED_URL: urlWithProtocol('http', 'https').optional(),
+    RATE_FEED_TIMEOUT_MS: positiveInt().max(RATE_FEED_TIMEOUT_MS_MAX).default(2_000),
+    RATE_SANDBOX_MID_KES: positiveRate().default('129.50'),
+    RATE_SANDBOX_SPREAD_BPS: z.coerce.number().int().min(0).max(SPREAD_BPS_MAX).default(50),
+    RATE_TICK_MS: positiveInt().max(RATE_TICK_MS_MAX).default(1_000),
+    /** Wall-clock; never scaled by SANDBOX_TIME_SCALE. */
+    RATE_STALENESS_LIMIT_MS: positiveInt().default(60_000),
+    /** Scaled by SANDBOX_TIME_SCALE in sandbox mode. */
+    QUOTE_TTL_MS: positiveInt().max(QUOTE_TTL_MS_MAX).default(30_000),
+    SETTLEMENT_ESTIMATE_SECONDS: positiveInt().max(SETTLEMENT_ESTIMATE_SECONDS_MAX).default(60),
+  })
+  .superRefine((config, context) => {
+    if (config.PLATFORM_MODE === 'production' && config.RATE_FEED !== 'http') {
+      context.addIssue({ code: z.ZodIssueCode.custom, path: ['RATE_FEED'], message: 'must be "http" in production mode' });
+    }
+    if (config.RATE_FEED === 'http' && !config.RATE_FEED_URL) {
+      context.addIssue({ code: z.ZodIssueCode.custom, path: ['RATE_FEED_URL'], message: 'required when RATE_FEED=http' });
+    }
+    if (config.RATE_FEED === 'sandbox' && config.RATE_TICK_MS >= config.RATE_STALENESS_LIMIT_MS) {
+      // Otherwise the sandbox rate would go stale between two ticks.
+      context.addIssue({ code: z.ZodIssueCode.custom, path: ['RATE_TICK_MS'], message: 'must be below RATE_STALENESS_LIMIT_MS' });
+    }
+  });
+
+export type Config = z.infer<typeof configSchema>;
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return loadConfigOrExit(configSchema, env);
+}
+
+export function rateFeedConfig(config: Config): RateFeedConfig {
+  if (config.RATE_FEED === 'http') {
+    if (!config.RATE_FEED_URL) throw new Error('RATE_FEED_URL missing after validation');
+    return { kind: 'http', url: config.RATE_FEED_URL, timeoutMs: config.RATE_FEED_TIMEOUT_MS };
+  }
+  return { kind: 'sandbox', midKes: config.RATE_SANDBOX_MID_KES, spreadBps: config.RATE_SANDBOX_SPREAD_BPS, tickMs: config.RATE_TICK_MS };
+}
+
+export function configuredQuoteLifetimeMs(config: Config): number {
+  return quoteLifetimeMs(config.QUOTE_TTL_MS, config.PLATFORM_MODE, config.SANDBOX_TIME_SCALE);
+}

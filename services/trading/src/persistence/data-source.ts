@@ -1,0 +1,12 @@
+import { createDataSource, DataSource } from '@platform/persistence';
+import { TradingV1Migration1732300000000 } from './migrations/1732300000000-trading-v1';
+
+export const SERVICE_NAME = 'trading';
+
+export function tradingDataSource(url: string): DataSource {
+  return createDataSource({
+    url,
+    applicationName: SERVICE_NAME,
+    migrations: [TradingV1Migration1732300000000],
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * partner_profiles. Numeric columns are read back as the strings pg returns,
+ * never as JS numbers; the fee schedule is read raw, for the domain to judge.
+ */
+import type { DataSource } from '@platform/persistence';
+import type { RawFeeSchedule } from '../domain/fee-schedule';
+import { FormattedPartnerProfile, formatPartnerProfile, PartnerProfile } from '../domain/partner-profile';
+
+interface ProfileRow {
+  partner_id: string;
+  status: string;
+  buy_mode: string;
+  sell_mode: string;
+  fee_bps: number;
+  fee_flat_kes: string;
+  fee_cap_kes: string | null;
+  per_order_cap_kes: string;
+  daily_cap_kes: string;
+}
+
+const COLUMNS = 'partner_id, status, buy_mode, sell_mode, fee_bps, fee_flat_kes, fee_cap_kes, per_order_cap_kes::text, daily_cap_kes::text';
+
+function fromRow(row: ProfileRow): FormattedPartnerProfile {
+  return {
+    partnerId: row.partner_id,
+    status: row.status as FormattedPartnerProfile['status'],
+    buyMode: row.buy_mode as FormattedPartnerProfile['buyMode'],
+    sellMode: row.sell_mode as FormattedPartnerProfile['sellMode'],
+    feeBps: row.fee_bps,
+    feeFlatKes: row.fee_flat_kes,
+    feeCapKes: row.fee_cap_kes,
+    perOrderCapKes: row.per_order_cap_kes,
+    dailyCapKes: row.daily_cap_kes,
+  };
+}
+
+export class PartnerProfilesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Replaces the whole profile (operator action); returns it as stored. */
+  async upsert(profile: PartnerProfile): Promise<FormattedPartnerProfile> {
+    const p = formatPartnerProfile(profile);
+    const [row] = await this.dataSource.query(
+      `INSERT INTO partner_profiles (partner_id, status, buy_mode, sell_mode, fee_bps, fee_flat_kes, fee_cap_kes, per_order_cap_kes, daily_cap_kes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (partner_id) DO UPDATE SET
+         status = EXCLUDED.status, buy_mode = EXCLUDED.buy_mode, sell_mode = EXCLUDED.sell_mode,
+         fee_bps = EXCLUDED.fee_bps, fee_flat_kes = EXCLUDED.fee_flat_kes, fee_cap_kes = EXCLUDED.fee_cap_kes,
+         per_order_cap_kes = EXCLUDED.per_order_cap_kes, daily_cap_kes = EXCLUDED.daily_cap_kes, updated_at = now()
+       RETURNING ${COLUMNS}`,
+      [p.partnerId, p.status, p.buyMode, p.sellMode, p.feeBps, p.feeFlatKes, p.feeCapKes, p.perOrderCapKes, p.dailyCapKes],
+    );
+    return fromRow(row as ProfileRow);
+  }
+
+  /** The stored fee schedule, unjudged; null when the partner has no profile. */
+  async findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null> {
+    const [row] = await this.dataSource.query('SELECT fee_bps, fee_flat_kes, fee_cap_kes FROM partner_profiles WHERE partner_id = $1', [partnerId]);
+    return row ? { feeBps: row.fee_bps, feeFlatKes: row.fee_flat_kes, feeCapKes: row.fee_cap_kes } : null;
+  }
+}

@@ -1,0 +1,122 @@
+// Proves the quote use case end to end with fakes at the edges: the order of
+// refusals (shape, then fee schedule, then rate, then pricing), the staleness
+// limit at its boundary, what is persisted (exact strings, expiry, single-use
+// row) and the returned view. Pricing arithmetic itself is proved in
+// domain/pricing.spec.ts.
+import { AppError } from '@platform/errors';
+import { createLogger } from '@platform/logger';
+import { Big } from '@platform/money';
+import type { FeedRate } from '../../adapters/rate-feed/rate-feed';
+import type { RawFeeSchedule } from '../../domain/fee-schedule';
+import type { NewQuote } from '../../persistence/quotes.repository';
+import { CreateQuoteUseCase } from './create-quote.usecase';
+
+function silentLogger() {
+  const logger = createLogger('test');
+  logger.silent = true;
+  return logger;
+}
+
+const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
+const NOW = new Date('2024-11-21T08:00:00.000Z');
+const STALENESS_LIMIT_MS = 3_000;
+
+function setup(options: { profile?: RawFeeSchedule | null; rate?: FeedRate | null } = {}) {
+  const inserted: NewQuote[] = [];
+  const rateFeed = { latest: jest.fn(async () => (options.rate === undefined ? { bid: new Big('128.12345'), ask: new Big('130.98761'), observedAt: NOW } : options.rate)) };
+  const useCase = new CreateQuoteUseCase({
+    profiles: { findFeeSchedule: async () => (options.profile === undefined ? { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' } : options.profile) },
+    quotes: { insert: async (quote) => void inserted.push(quote) },
+    rateFeed,
+    clock: { now: () => NOW },
+    logger: silentLogger(),
+    quoteLifetimeMs: 1_500,
+    rateStalenessLimitMs: STALENESS_LIMIT_MS,
+    settlementEstimateSeconds: 60,
+  });
+  return { useCase, inserted, rateFeed };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('CreateQuoteUseCase', () => {
+  it('prices from the 4-decimal rate, persists the quote and returns every field at exact scale', async () => {
+    const { useCase, inserted } = setup();
+    const quote = await useCase.execute({ partnerId, side: 'buy', kesAmount: '1000.00' });
+    // ask 130.98761 → 130.9877; usdt = floor6(1000 / 130.9877) = 7.634304; fee = 10.00 + 10.00
+    expect(quote).toEqual({
+      quoteId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      side: 'buy',
+      kesAmount: '1000.00',
+      usdtAmount: '7.634304',
+      rate: '130.9877',
+      kesTotalAmount: '1020.00',
+      fee: { kesAmount: '20.00', percentBps: 100, flatKesAmount: '10.00', capKesAmount: '500.00' },
+      expiresAt: '2024-11-21T08:00:01.500Z',
+      settlementEstimateSeconds: 60,
+    });
+    expect(inserted).toHaveLength(1);
+    expect(inserted[0]).toMatchObject({ quoteId: quote.quoteId, partnerId, pricedBy: 'KES', rateObservedAt: NOW, createdAt: NOW });
+    expect(inserted[0]!.expiresAt.toISOString()).toBe(quote.expiresAt);
+  });
+
+  it('uses the bid rounded down for a sell and shows a null cap as null', async () => {
+    const { useCase } = setup({ profile: { feeBps: 0, feeFlatKes: '0.00', feeCapKes: null } });
+    const quote = await useCase.execute({ partnerId, side: 'sell', usdtAmount: '1.000000' });
+    expect(quote.rate).toBe('128.1234');
+    expect(quote.kesAmount).toBe('128.12');
+    expect(quote.fee).toEqual({ kesAmount: '0.00', percentBps: 0, flatKesAmount: '0.00', capKesAmount: null });
+  });
+
+  it('checks the request shape before anything else', async () => {
+    const { useCase, rateFeed } = setup({ profile: null, rate: null });
+    expect((await refusal(useCase.execute({ partnerId, side: 'buy', kesAmount: '1.001' }))).code).toBe('VALIDATION_FAILED');
+    expect(rateFeed.latest).not.toHaveBeenCalled();
+  });
+
+  it('refuses with FEE_PRICING_INVALID without a profile or with a corrupt one, before reading the rate', async () => {
+    for (const profile of [null, { feeBps: 100, feeFlatKes: '1.234', feeCapKes: null }]) {
+      const { useCase, rateFeed, inserted } = setup({ profile, rate: null });
+      expect((await refusal(useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' }))).code).toBe('FEE_PRICING_INVALID');
+      expect(rateFeed.latest).not.toHaveBeenCalled();
+      expect(inserted).toHaveLength(0);
+    }
+  });
+
+  it('refuses with RATE_UNAVAILABLE when there is no rate or it is past the staleness limit', async () => {
+    const tooOld = new Date(NOW.getTime() - STALENESS_LIMIT_MS - 1);
+    for (const rate of [null, { bid: new Big('128'), ask: new Big('130'), observedAt: tooOld }]) {
+      const { useCase, inserted } = setup({ rate });
+      expect((await refusal(useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' }))).code).toBe('RATE_UNAVAILABLE');
+      expect(inserted).toHaveLength(0);
+    }
+  });
+
+  it('still quotes from a rate exactly at the staleness limit', async () => {
+    const atLimit = new Date(NOW.getTime() - STALENESS_LIMIT_MS);
+    const { useCase } = setup({ rate: { bid: new Big('128'), ask: new Big('130'), observedAt: atLimit } });
+    expect((await useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' })).rate).toBe('130.0000');
+  });
+
+  it('persists nothing when pricing refuses', async () => {
+    const { useCase, inserted } = setup();
+    expect((await refusal(useCase.execute({ partnerId, side: 'sell', kesAmount: '10.00' }))).code).toBe('FEE_EXCEEDS_PROCEEDS');
+    expect((await refusal(useCase.execute({ partnerId, side: 'sell', usdtAmount: '0.000001' }))).partnerMessage).toBe('Validation failed on: usdtAmount');
+    expect(inserted).toHaveLength(0);
+  });
+
+  it('issues a distinct quote each time', async () => {
+    const { useCase } = setup();
+    const first = await useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' });
+    const second = await useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' });
+    expect(first.quoteId).not.toBe(second.quoteId);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Partner action: price a single-use, time-limited quote (spec section 4,
+ * contract decisions section 3). In order, each step refusing on its own:
+ * request shape (400) → the partner's fee schedule (503 FEE_PRICING_INVALID) →
+ * a live rate (503 RATE_UNAVAILABLE) → pricing (400 too small/too large,
+ * 422 FEE_EXCEEDS_PROCEEDS) → persisted with its expiry → returned.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@platform/errors';
+import type { Logger } from '@platform/logger';
+import { formatAmount } from '@platform/money';
+import type { FeedRate, RateFeed } from '../../adapters/rate-feed/rate-feed';
+import type { Clock } from '../../domain/clock';
+import { FeeSchedule, RawFeeSchedule, storedFeeSchedule } from '../../domain/fee-schedule';
+import { formatPricedQuote, priceQuote, quoteRate } from '../../domain/pricing';
+import { parseQuoteRequest, QuoteRequestInput } from '../../domain/quote-request';
+import { quoteExpiresAt } from '../../domain/quote-lifetime';
+import { isRateLive } from '../../domain/rate-freshness';
+import type { NewQuote } from '../../persistence/quotes.repository';
+
+export type CreateQuoteCommand = QuoteRequestInput;
+
+export interface QuoteView {
+  quoteId: string;
+  side: 'buy' | 'sell';
+  kesAmount: string;
+  usdtAmount: string;
+  rate: string;
+  kesTotalAmount: string;
+  fee: { kesAmount: string; percentBps: number; flatKesAmount: string; capKesAmount: string | null };
+  /** ISO 8601 UTC with milliseconds; authoritative. */
+  expiresAt: string;
+  settlementEstimateSeconds: number;
+}
+
+export interface CreateQuoteDependencies {
+  profiles: { findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null> };
+  quotes: { insert(quote: NewQuote): Promise<void> };
+  rateFeed: RateFeed;
+  clock: Clock;
+  logger: Logger;
+  quoteLifetimeMs: number;
+  rateStalenessLimitMs: number;
+  settlementEstimateSeconds: number;
+}
+
+export class CreateQuoteUseCase {
+  constructor(private readonly deps: CreateQuoteDependencies) {}
+
+  async execute(command: CreateQuoteCommand): Promise<QuoteView> {
+    const request = parseQuoteRequest(command);
+    const schedule = await this.feeSchedule(request.partnerId);
+    const feedRate = await this.liveRate(request.partnerId);
+    const priced = priceQuote(request.side, request.given, quoteRate(request.side, feedRate), schedule);
+    const createdAt = this.deps.clock.now();
+    const quote: NewQuote = {
+      quoteId: randomUUID(),
+      partnerId: request.partnerId,
+      pricedBy: request.given.currency,
+      priced,
+      fee: schedule,
+      rateObservedAt: feedRate.observedAt,
+      createdAt,
+      expiresAt: quoteExpiresAt(createdAt, this.deps.quoteLifetimeMs),
+    };
+    await this.deps.quotes.insert(quote);
+    return this.view(quote);
+  }
+
+  private async feeSchedule(partnerId: string): Promise<FeeSchedule> {
+    const result = storedFeeSchedule(await this.deps.profiles.findFeeSchedule(partnerId));
+    if ('refusal' in result) {
+      // The service's fault, not the partner's: loud, so an operator fixes the profile.
+      this.deps.logger.error('stored fee schedule cannot be applied; refusing to quote', { partnerId, problems: result.problems });
+      throw result.refusal;
+    }
+    return result.schedule;
+  }
+
+  private async liveRate(partnerId: string): Promise<FeedRate> {
+    const rate = await this.deps.rateFeed.latest(partnerId);
+    if (rate === null || !isRateLive(rate.observedAt, this.deps.clock.now(), this.deps.rateStalenessLimitMs)) {
+      this.deps.logger.warn('no live rate; refusing to quote', { observedAt: rate?.observedAt.toISOString() ?? null });
+      throw new AppError('RATE_UNAVAILABLE');
+    }
+    return rate;
+  }
+
+  private view(quote: NewQuote): QuoteView {
+    const amounts = formatPricedQuote(quote.priced);
+    return {
+      quoteId: quote.quoteId,
+      side: quote.priced.side,
+      kesAmount: amounts.kesAmount,
+      usdtAmount: amounts.usdtAmount,
+      rate: amounts.rate,
+      kesTotalAmount: amounts.kesTotalAmount,
+      fee: {
+        kesAmount: amounts.feeKes,
+        percentBps: quote.fee.percentBps,
+        flatKesAmount: formatAmount(quote.fee.flatKes, 'KES'),
+        capKesAmount: quote.fee.capKes === null ? null : formatAmount(quote.fee.capKes, 'KES'),
+      },
+      expiresAt: quote.expiresAt.toISOString(),
+      settlementEstimateSeconds: this.deps.settlementEstimateSeconds,
+    };
+  }
+}
