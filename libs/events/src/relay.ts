@@ -118,6 +118,8 @@ export class OutboxRelay {
 
   /** Publishes one batch; returns how many rows were marked published. */
   async publishBatch(): Promise<number> {
+    // The channel comes first, bounded: a transaction holding row locks must never wait on the broker.
+    const channel = await withTimeout(this.ensureChannel(), this.confirmTimeoutMs, 'broker connection');
     return this.dataSource.transaction(async (manager) => {
       const rows: OutboxRow[] = await manager.query(
         'SELECT id, payload FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED',
@@ -125,7 +127,6 @@ export class OutboxRelay {
       );
       this.lastBatchUnroutable = false;
       if (rows.length === 0) return 0;
-      const channel = await this.ensureChannel();
       for (const row of rows) this.returned.delete(row.id);
       for (const row of rows) {
         channel.publish(PARTNER_EVENTS_EXCHANGE, row.payload.type, Buffer.from(JSON.stringify(row.payload)), {

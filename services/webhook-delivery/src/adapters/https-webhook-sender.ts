@@ -1,0 +1,218 @@
+/**
+ * Sends one webhook attempt over HTTPS with node:https (no fetch: we need the
+ * socket-level controls below).
+ *
+ * - One bound for the whole attempt (ATTEMPT_TIMEOUT_MS, 10 s, never scaled):
+ *   DNS, connect, TLS, request and response all fit inside it.
+ * - Redirects are never followed: node:https does not follow them, and a 3xx
+ *   is reported as such.
+ * - At most RESPONSE_BYTES_MAX of the response body is read.
+ * - SSRF: the URL is checked, then the host is resolved at every attempt and
+ *   every address it resolves to must be allowed (address-policy.ts). The
+ *   socket connects only to those checked addresses (a `lookup` that answers
+ *   from them), so DNS cannot change its answer between check and connect.
+ *   SNI and the Host header stay the URL's host, so TLS verifies the name.
+ * - Extra trusted CAs come from NODE_EXTRA_CA_CERTS, which node reads itself.
+ */
+import type { LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { isAddressAllowed } from '../domain/address-policy';
+import { AttemptResult, classifyNetworkErrorCode, ErrorClass } from '../domain/attempt-outcome';
+import { checkEndpointUrl, EndpointTarget } from '../domain/endpoint-url';
+import type { PlatformMode } from '../domain/platform-mode';
+import { responseExcerpt } from '../domain/response-excerpt';
+
+/** Per attempt, everything included (spec section 6). Not scaled by SANDBOX_TIME_SCALE. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+export const RESPONSE_BYTES_MAX = 4 * 1024;
+/** More addresses than this for one host is refused rather than checked. */
+export const RESOLVED_ADDRESSES_MAX = 32;
+
+export interface OutgoingWebhook {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** Aborts the attempt (shutdown). The result is then not to be recorded. */
+  signal?: AbortSignal;
+}
+
+export interface WebhookSender {
+  send(webhook: OutgoingWebhook): Promise<AttemptResult>;
+}
+
+export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
+
+export interface HttpsWebhookSenderOptions {
+  mode: PlatformMode;
+  /** Overrides for tests; production uses the defaults. */
+  timeoutMs?: number;
+  resolveAll?: ResolveAll;
+  /** Replaces the trusted CAs (tests only; services use NODE_EXTRA_CA_CERTS). */
+  ca?: string | Buffer;
+}
+
+const systemResolveAll: ResolveAll = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+class AttemptFailure extends Error {
+  constructor(readonly errorClass: ErrorClass, detail: string) {
+    super(detail);
+  }
+}
+
+export class HttpsWebhookSender implements WebhookSender {
+  private readonly timeoutMs: number;
+  private readonly resolveAll: ResolveAll;
+
+  constructor(private readonly options: HttpsWebhookSenderOptions) {
+    this.timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    this.resolveAll = options.resolveAll ?? systemResolveAll;
+  }
+
+  async send(webhook: OutgoingWebhook): Promise<AttemptResult> {
+    const startedMs = performance.now();
+    const deadlineMs = startedMs + this.timeoutMs;
+    const elapsedMs = () => Math.max(0, Math.round(performance.now() - startedMs));
+    try {
+      const target = checkedTarget(webhook.url, this.options.mode);
+      const addresses = await this.resolveChecked(target, deadlineMs);
+      return await this.post(target, addresses, webhook, deadlineMs, elapsedMs);
+    } catch (error) {
+      if (error instanceof AttemptFailure) return { kind: 'failure', errorClass: error.errorClass, detail: error.message, latencyMs: elapsedMs() };
+      throw error;
+    }
+  }
+
+  private async resolveChecked(target: EndpointTarget, deadlineMs: number): Promise<LookupAddress[]> {
+    if (target.literalAddress !== null) return [{ address: target.literalAddress, family: isIP(target.literalAddress) }];
+    let addresses: LookupAddress[];
+    try {
+      addresses = await withDeadline(this.resolveAll(target.hostname), deadlineMs);
+    } catch (error) {
+      if (error instanceof AttemptFailure) throw error;
+      throw new AttemptFailure('dns', `lookup failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    if (addresses.length === 0) throw new AttemptFailure('dns', 'lookup returned no address');
+    if (addresses.length > RESOLVED_ADDRESSES_MAX) throw new AttemptFailure('ssrf_refused', `host resolved to ${addresses.length} addresses`);
+    const refused = addresses.filter((entry) => !isAddressAllowed(entry.address, this.options.mode));
+    if (refused.length > 0) throw new AttemptFailure('ssrf_refused', `host resolves to refused address ${refused[0]?.address}`);
+    return addresses;
+  }
+
+  private post(target: EndpointTarget, addresses: LookupAddress[], webhook: OutgoingWebhook, deadlineMs: number, elapsedMs: () => number): Promise<AttemptResult> {
+    return new Promise((resolve) => {
+      let response: IncomingMessage | null = null;
+      let settled = false;
+      const finish = (result: AttemptResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        webhook.signal?.removeEventListener('abort', onAbort);
+        resolve(result);
+      };
+      const fail = (errorClass: ErrorClass, detail: string) => finish({ kind: 'failure', errorClass, detail, latencyMs: elapsedMs() });
+      const request = httpsRequest({
+        hostname: target.hostname,
+        port: target.port,
+        path: target.path,
+        method: 'POST',
+        headers: webhook.headers,
+        agent: false, // a fresh connection per attempt: every attempt resolves and checks again
+        lookup: pinnedLookup(addresses),
+        ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),
+      }, (incoming) => {
+        response = incoming;
+        const latencyMs = elapsedMs();
+        void readBounded(incoming, RESPONSE_BYTES_MAX).then((body) => finish({
+          kind: 'response',
+          statusCode: incoming.statusCode ?? 0,
+          retryAfter: firstHeader(incoming.headers['retry-after']),
+          responseExcerpt: responseExcerpt(body),
+          latencyMs,
+        }));
+      });
+      // Once the status line is in, a broken body does not change the outcome.
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        if (response === null) fail(classifyNetworkErrorCode(errorCode(error)), describeError(error));
+      });
+      const stop = (errorClass: ErrorClass, detail: string) => {
+        if (response !== null) response.destroy();
+        else {
+          fail(errorClass, detail);
+          request.destroy();
+        }
+      };
+      const timer = setTimeout(() => stop('timeout', `no answer within ${this.timeoutMs} ms`), Math.max(0, deadlineMs - performance.now()));
+      const onAbort = () => stop('connection', 'attempt aborted (shutting down)');
+      if (webhook.signal?.aborted) onAbort();
+      webhook.signal?.addEventListener('abort', onAbort, { once: true });
+      request.end(webhook.body);
+    });
+  }
+}
+
+function checkedTarget(url: string, mode: PlatformMode): EndpointTarget {
+  const check = checkEndpointUrl(url, mode);
+  if (check.ok) return check.target;
+  throw new AttemptFailure(check.problem === 'address_refused' ? 'ssrf_refused' : 'invalid_url', `endpoint URL refused: ${check.problem}`);
+}
+
+/** A `lookup` for the socket that answers only from addresses already checked. */
+export function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
+  return ((_hostname: string, options: { family?: number | string; all?: boolean }, callback: (...args: unknown[]) => void) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
+    const usable = family === 0 ? addresses : addresses.filter((entry) => entry.family === family);
+    const first = usable[0];
+    if (first === undefined) {
+      callback(Object.assign(new Error(`no checked address of family ${family}`), { code: 'ENOTFOUND' }));
+      return;
+    }
+    if (options.all) callback(null, usable);
+    else callback(null, first.address, first.family);
+  }) as unknown as LookupFunction;
+}
+
+/** Reads at most `bytesMax` of a response, then drops the connection. Never rejects. */
+function readBounded(incoming: IncomingMessage, bytesMax: number): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(chunks).subarray(0, bytesMax));
+    incoming.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= bytesMax) incoming.destroy();
+    });
+    incoming.on('end', done);
+    incoming.on('close', done);
+    incoming.on('error', done);
+  });
+}
+
+function withDeadline<T>(promise: Promise<T>, deadlineMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AttemptFailure('timeout', 'DNS lookup did not finish in time')), Math.max(0, deadlineMs - performance.now()));
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+// With several addresses node may report an AggregateError; its first error says why.
+function errorCode(error: NodeJS.ErrnoException): string | undefined {
+  if (error.code !== undefined) return error.code;
+  const inner = (error as unknown as { errors?: NodeJS.ErrnoException[] }).errors?.[0];
+  return inner?.code;
+}
+
+function describeError(error: NodeJS.ErrnoException): string {
+  const code = errorCode(error);
+  return code ? `${code}: ${error.message}` : error.message;
+}

@@ -1,0 +1,31 @@
+// Proves the service's configuration: defaults for every knob, and refusal of
+// a missing key or a lease too short to outlast one attempt.
+import { loadConfig } from '@platform/config';
+import { configSchema } from './config';
+
+const minimal = {
+  DATABASE_URL: 'postgres://u:p@localhost:5432/svc_webhook_delivery',
+  GRPC_PORT: '7007',
+  AMQP_URL: 'amqp://u:p@localhost:5672/',
+  WEBHOOK_SECRET_ENCRYPTION_KEY: 'ab'.repeat(32),
+};
+
+describe('webhook-delivery config', () => {
+  it('applies the documented defaults', () => {
+    expect(loadConfig(configSchema, minimal)).toMatchObject({
+      METRICS_PORT: 9107,
+      CONSUMER_PREFETCH: 32,
+      SCHEDULER_POLL_MS: 250,
+      SCHEDULER_BATCH_SIZE: 32,
+      DELIVERY_LEASE_MS: 60_000,
+      ENDPOINT_IN_FLIGHT_MAX: 4,
+      ATTEMPTS_IN_FLIGHT_MAX: 64,
+      SANDBOX_TIME_SCALE: 1,
+    });
+  });
+
+  it('names every bad variable', () => {
+    expect(() => loadConfig(configSchema, { ...minimal, AMQP_URL: 'http://x', WEBHOOK_SECRET_ENCRYPTION_KEY: undefined, DELIVERY_LEASE_MS: '5000', METRICS_PORT: '0' }))
+      .toThrow(/AMQP_URL[\s\S]*WEBHOOK_SECRET_ENCRYPTION_KEY[\s\S]*METRICS_PORT[\s\S]*DELIVERY_LEASE_MS/);
+  });
+});

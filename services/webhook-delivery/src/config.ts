@@ -1,0 +1,35 @@
+/**
+ * Configuration, read once at start; the process refuses to start on any
+ * invalid value (exit 78). Every variable and its default is in the README.
+ */
+import { commonServiceEnv, hexKey32, loadConfigOrExit, port, positiveInt, urlWithProtocol, z } from '@platform/config';
+
+/** A lease must outlast one attempt (10 s) plus recording it, with room to spare. */
+export const DELIVERY_LEASE_MS_MIN = 30_000;
+
+export const configSchema = z.object({
+  ...commonServiceEnv,
+  AMQP_URL: urlWithProtocol('amqp', 'amqps'),
+  /** 64 hex characters: seals partners' webhook signing secrets at rest. */
+  WEBHOOK_SECRET_ENCRYPTION_KEY: hexKey32(),
+  /** Prometheus metrics port. Validated now; the metrics endpoint comes with a later issue. */
+  METRICS_PORT: port().default(9107),
+  /** Bus messages handled at once per replica. */
+  CONSUMER_PREFETCH: positiveInt().max(1_000).default(32),
+  /** How often the scheduler looks for due deliveries when nothing kicked it. */
+  SCHEDULER_POLL_MS: positiveInt().min(10).max(60_000).default(250),
+  /** Due deliveries claimed per query. */
+  SCHEDULER_BATCH_SIZE: positiveInt().max(500).default(32),
+  /** How long a claimed delivery stays with its replica before another may take it. */
+  DELIVERY_LEASE_MS: positiveInt().min(DELIVERY_LEASE_MS_MIN).max(3_600_000).default(60_000),
+  /** Attempts in flight per endpoint, across replicas. */
+  ENDPOINT_IN_FLIGHT_MAX: positiveInt().max(100).default(4),
+  /** Attempts in flight per replica. */
+  ATTEMPTS_IN_FLIGHT_MAX: positiveInt().max(1_000).default(64),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return loadConfigOrExit(configSchema, env);
+}

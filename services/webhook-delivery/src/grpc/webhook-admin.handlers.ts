@@ -1,0 +1,53 @@
+import type { AsyncImplementation } from '@platform/grpc';
+import { webhookDelivery } from '@platform/proto';
+import type { DeliverySummary } from '../persistence/deliveries.repository';
+import type { EndpointRecord } from '../persistence/endpoints.repository';
+import type { ListDeliveriesUseCase } from '../usecases/list-deliveries/list-deliveries.usecase';
+import type { SetEndpointUseCase } from '../usecases/set-endpoint/set-endpoint.usecase';
+
+/** Translates gRPC messages to commands and results back; no decisions here. */
+export function webhookAdminHandlers(deps: {
+  setEndpoint: SetEndpointUseCase;
+  listDeliveries: ListDeliveriesUseCase;
+}): AsyncImplementation<typeof webhookDelivery.WebhookAdminService> {
+  return {
+    async setEndpoint(request) {
+      const endpoint = await deps.setEndpoint.execute({
+        partnerId: request.partnerId,
+        url: request.url,
+        signingSecret: request.signingSecret,
+        rotationOverlapSeconds: request.rotationOverlapSeconds,
+      });
+      return toEndpointMessage(endpoint);
+    },
+    async listDeliveries(request) {
+      const deliveries = await deps.listDeliveries.execute({ partnerId: request.partnerId, deadOnly: request.deadOnly, limit: request.limit });
+      return { deliveries: deliveries.map(toDeliveryMessage) };
+    },
+  };
+}
+
+function toEndpointMessage(endpoint: EndpointRecord): webhookDelivery.Endpoint {
+  return {
+    partnerId: endpoint.partnerId,
+    url: endpoint.url,
+    updatedAt: endpoint.updatedAt.toISOString(),
+    previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString(),
+  };
+}
+
+function toDeliveryMessage(delivery: DeliverySummary): webhookDelivery.Delivery {
+  return {
+    deliveryId: delivery.deliveryId,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    partnerId: delivery.partnerId,
+    status: delivery.status,
+    attemptCount: delivery.attemptCount,
+    lastStatusCode: delivery.lastStatusCode ?? undefined,
+    lastErrorClass: delivery.lastErrorClass ?? undefined,
+    nextAttemptAt: delivery.nextAttemptAt?.toISOString(),
+    createdAt: delivery.createdAt.toISOString(),
+    deliveredAt: delivery.deliveredAt?.toISOString(),
+  };
+}

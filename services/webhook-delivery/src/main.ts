@@ -1,0 +1,85 @@
+/**
+ * Entry point: config → dependencies → consumer and scheduler → gRPC server →
+ * listen → drain on SIGTERM. The queues are declared and consumed before the
+ * service reports SERVING, so producers never publish into an unbound exchange.
+ */
+import { AmqpConnection } from '@platform/events';
+import { runService } from '@platform/grpc';
+import { createLogger, Logger } from '@platform/logger';
+import { DataSource, initializeWithRetry } from '@platform/persistence';
+import { HttpsWebhookSender } from './adapters/https-webhook-sender';
+import { Config, readConfig } from './config';
+import { SERVICE_NAME, webhookDeliveryDataSource } from './persistence/data-source';
+import { DeliveriesRepository } from './persistence/deliveries.repository';
+import { EndpointsRepository } from './persistence/endpoints.repository';
+import { createServer } from './server';
+import { AcceptEventUseCase } from './usecases/accept-event/accept-event.usecase';
+import { AttemptDeliveryUseCase } from './usecases/attempt-delivery/attempt-delivery.usecase';
+import { DeliveryScheduler } from './workers/delivery.scheduler';
+import { createPartnerEventsConsumer } from './workers/partner-events.consumer';
+
+/** Kept back from the grace period for closing connections after attempts drain. */
+const SHUTDOWN_RESERVE_MS = 1_500;
+
+function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnection, logger: Logger) {
+  const endpoints = new EndpointsRepository(dataSource);
+  const deliveries = new DeliveriesRepository(dataSource);
+  const attemptDelivery = new AttemptDeliveryUseCase({
+    endpoints,
+    deliveries,
+    sender: new HttpsWebhookSender({ mode: config.PLATFORM_MODE }),
+    secretEncryptionKeyHex: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
+    timeScale: config.SANDBOX_TIME_SCALE,
+    logger: logger.child({ context: 'AttemptDelivery' }),
+  });
+  const scheduler = new DeliveryScheduler(deliveries, attemptDelivery, logger.child({ context: 'DeliveryScheduler' }), {
+    pollIntervalMs: config.SCHEDULER_POLL_MS,
+    batchSize: config.SCHEDULER_BATCH_SIZE,
+    attemptsInFlightMax: config.ATTEMPTS_IN_FLIGHT_MAX,
+    endpointInFlightMax: config.ENDPOINT_IN_FLIGHT_MAX,
+    leaseMs: config.DELIVERY_LEASE_MS,
+  });
+  const consumer = createPartnerEventsConsumer({
+    amqp,
+    logger: logger.child({ context: 'PartnerEventsConsumer' }),
+    prefetch: config.CONSUMER_PREFETCH,
+    acceptEvent: new AcceptEventUseCase(endpoints, deliveries, logger.child({ context: 'AcceptEvent' })),
+    onDeliveryCreated: () => scheduler.kick(),
+  });
+  return { scheduler, consumer };
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const dataSource = await initializeWithRetry(webhookDeliveryDataSource(config.DATABASE_URL), logger);
+  const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'Amqp' }));
+  const { scheduler, consumer } = createWorkers(config, dataSource, amqp, logger);
+  scheduler.start();
+  await consumer.start();
+  const server = createServer({
+    dataSource,
+    logger,
+    mode: config.PLATFORM_MODE,
+    secretEncryptionKeyHex: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
+  });
+  const workGraceMs = Math.max(0, config.SHUTDOWN_GRACE_MS - SHUTDOWN_RESERVE_MS);
+  await runService({
+    logger,
+    server,
+    grpcPort: config.GRPC_PORT,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    stop: async () => {
+      // Stop taking events and stop claiming at the same time; attempts in flight
+      // finish within the grace period or keep their lease for another replica.
+      await Promise.all([consumer.stop(workGraceMs), scheduler.stop(workGraceMs)]);
+      await amqp.close();
+      await dataSource.destroy();
+    },
+  });
+}
+
+main().catch((error) => {
+  createLogger(SERVICE_NAME).error('failed to start', { error });
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+// Proves one attempt end to end with fakes at the edges: it signs the stored body
+// with the endpoint's current secret (and the previous one during its overlap),
+// sends to the endpoint's CURRENT url, records the attempt with the right number
+// and next state, and records nothing when aborted at shutdown.
+import { sealSecret, verifyWebhookSignature } from '@platform/crypto';
+import { createLogger } from '@platform/logger';
+import type { OutgoingWebhook, WebhookSender } from '../../adapters/https-webhook-sender';
+import type { AttemptResult } from '../../domain/attempt-outcome';
+import type { AttemptRecord, ClaimedDelivery, DeliveriesRepository, DeliveryTransition } from '../../persistence/deliveries.repository';
+import type { EndpointRecord, EndpointsRepository } from '../../persistence/endpoints.repository';
+import { AttemptDeliveryUseCase } from './attempt-delivery.usecase';
+
+const key = 'cd'.repeat(32);
+const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
+const claimed: ClaimedDelivery = {
+  deliveryId: '0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f',
+  eventId: '1c9a4d2f-6e8b-4d3c-8f2a-4b5c6d7e8f90',
+  partnerId,
+  eventType: 'credit.received',
+  body: '{"id":"1c9a4d2f-6e8b-4d3c-8f2a-4b5c6d7e8f90","type":"credit.received","createdAt":"2026-01-01T00:00:00.000Z","data":{}}',
+  attemptCount: 2,
+  leaseId: 'lease-1',
+};
+
+function build(endpoint: EndpointRecord | null, result: AttemptResult) {
+  const sent: OutgoingWebhook[] = [];
+  const recorded: Array<{ attempt: AttemptRecord; next: DeliveryTransition }> = [];
+  const sender: WebhookSender = {
+    async send(webhook) {
+      sent.push(webhook);
+      return result;
+    },
+  };
+  const endpoints = { find: async () => endpoint } as unknown as EndpointsRepository;
+  const deliveries = {
+    recordAttempt: async (_claimed: ClaimedDelivery, attempt: AttemptRecord, next: DeliveryTransition) => {
+      recorded.push({ attempt, next });
+      return true;
+    },
+  } as unknown as DeliveriesRepository;
+  const useCase = new AttemptDeliveryUseCase({
+    endpoints, deliveries, sender, secretEncryptionKeyHex: key, timeScale: 0.05, logger: createLogger('spec', 'error'), random: () => 0.5,
+  });
+  return { useCase, sent, recorded };
+}
+
+const endpoint = (overrides: Partial<EndpointRecord> = {}): EndpointRecord => ({
+  partnerId,
+  url: 'https://hooks.example.com/current',
+  secretSealed: sealSecret('current-secret-0001', key),
+  previousSecretSealed: null,
+  previousSecretExpiresAt: null,
+  updatedAt: new Date(),
+  ...overrides,
+});
+
+const ok: AttemptResult = { kind: 'response', statusCode: 200, retryAfter: undefined, responseExcerpt: 'ok', latencyMs: 12 };
+
+describe('AttemptDeliveryUseCase', () => {
+  it('signs the stored body and sends it to the current url', async () => {
+    const { useCase, sent } = build(endpoint(), ok);
+    await useCase.execute(claimed);
+    const [webhook] = sent;
+    expect(webhook?.url).toBe('https://hooks.example.com/current');
+    expect(webhook?.body).toBe(claimed.body);
+    const headers = webhook?.headers ?? {};
+    expect(headers['X-Service-Delivery']).toBe(claimed.deliveryId);
+    expect(verifyWebhookSignature('current-secret-0001', headers['X-Service-Signature'] ?? '', headers['X-Service-Timestamp'] ?? '', claimed.deliveryId, claimed.body)).toBe(true);
+  });
+
+  it('signs with both secrets while the previous one is in its overlap, and only the current one after', async () => {
+    const previousSecretSealed = sealSecret('previous-secret-001', key);
+    const during = build(endpoint({ previousSecretSealed, previousSecretExpiresAt: new Date(Date.now() + 60_000) }), ok);
+    await during.useCase.execute(claimed);
+    const signature = during.sent[0]?.headers['X-Service-Signature'] ?? '';
+    expect(signature.split(',')).toHaveLength(2);
+    const timestamp = during.sent[0]?.headers['X-Service-Timestamp'] ?? '';
+    expect(verifyWebhookSignature('previous-secret-001', signature, timestamp, claimed.deliveryId, claimed.body)).toBe(true);
+
+    const after = build(endpoint({ previousSecretSealed, previousSecretExpiresAt: new Date(Date.now() - 1) }), ok);
+    await after.useCase.execute(claimed);
+    expect((after.sent[0]?.headers['X-Service-Signature'] ?? '').split(',')).toHaveLength(1);
+  });
+
+  it('records the attempt with its number and the delivered state', async () => {
+    const { useCase, recorded } = build(endpoint(), ok);
+    expect(await useCase.execute(claimed)).toEqual({ status: 'delivered' });
+    expect(recorded[0]?.attempt).toMatchObject({ attemptNumber: 3, statusCode: 200, errorClass: null, latencyMs: 12, responseExcerpt: 'ok' });
+    expect(recorded[0]?.next).toEqual({ status: 'delivered' });
+  });
+
+  it('schedules the next attempt (scaled) after a failure', async () => {
+    const failed: AttemptResult = { kind: 'response', statusCode: 500, retryAfter: undefined, responseExcerpt: 'boom', latencyMs: 3 };
+    const { useCase, recorded } = build(endpoint(), failed);
+    await useCase.execute(claimed);
+    expect(recorded[0]?.attempt).toMatchObject({ statusCode: 500, errorClass: 'http_status' });
+    expect(recorded[0]?.next).toEqual({ status: 'pending', delayMs: 120_000 * 0.05 }); // after attempt 3: 2 min
+  });
+
+  it('fails the attempt as no_endpoint when the endpoint is gone', async () => {
+    const { useCase, sent, recorded } = build(null, ok);
+    await useCase.execute(claimed);
+    expect(sent).toHaveLength(0);
+    expect(recorded[0]?.attempt).toMatchObject({ errorClass: 'no_endpoint', statusCode: null });
+  });
+
+  it('records nothing when aborted at shutdown', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const aborted: AttemptResult = { kind: 'failure', errorClass: 'connection', detail: 'aborted', latencyMs: 1 };
+    const { useCase, recorded } = build(endpoint(), aborted);
+    expect(await useCase.execute(claimed, controller.signal)).toBeNull();
+    expect(recorded).toHaveLength(0);
+  });
+});

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { openSecret } from '@platform/crypto';
+import { Logger, runWithContext } from '@platform/logger';
+import type { WebhookSender } from '../../adapters/https-webhook-sender';
+import { AttemptResult, errorClassOf, nextDeliveryState, NextDeliveryState } from '../../domain/attempt-outcome';
+import { signingSecrets } from '../../domain/endpoint-secrets';
+import { cryptoRandomUnit, RandomUnit } from '../../domain/retry-schedule';
+import { webhookHeaders } from '../../domain/webhook-request';
+import type { ClaimedDelivery, DeliveriesRepository } from '../../persistence/deliveries.repository';
+import type { EndpointsRepository } from '../../persistence/endpoints.repository';
+
+export interface AttemptDeliveryDependencies {
+  endpoints: EndpointsRepository;
+  deliveries: DeliveriesRepository;
+  sender: WebhookSender;
+  secretEncryptionKeyHex: string;
+  timeScale: number;
+  logger: Logger;
+  random?: RandomUnit;
+}
+
+/**
+ * One attempt of a delivery this replica holds the lease on: sign the stored
+ * body, POST it, record the attempt and move the delivery on (delivered, retry
+ * later, or dead after the last attempt).
+ *
+ * The attempt always goes to the endpoint's CURRENT url with its CURRENT
+ * secrets, not those of when the event arrived: a partner who fixes a broken
+ * URL or rotates a leaked secret expects the retries to follow.
+ */
+export class AttemptDeliveryUseCase {
+  private readonly random: RandomUnit;
+
+  constructor(private readonly deps: AttemptDeliveryDependencies) {
+    this.random = deps.random ?? cryptoRandomUnit;
+  }
+
+  /** Resolves to the new state, or null when aborted (shutdown) and left to its lease. */
+  async execute(claimed: ClaimedDelivery, signal?: AbortSignal): Promise<NextDeliveryState | null> {
+    return runWithContext({ partnerId: claimed.partnerId }, async () => {
+      const attemptNumber = claimed.attemptCount + 1;
+      const startedAt = new Date();
+      const result = await this.attempt(claimed, signal);
+      if (signal?.aborted) {
+        this.deps.logger.info('attempt abandoned at shutdown; the lease will expire and another replica retries', { deliveryId: claimed.deliveryId });
+        return null;
+      }
+      const next = nextDeliveryState({ attemptNumber, result, nowMs: Date.now(), timeScale: this.deps.timeScale, random: this.random });
+      const leaseHeld = await this.deps.deliveries.recordAttempt(claimed, {
+        attemptId: randomUUID(),
+        attemptNumber,
+        startedAt,
+        latencyMs: result.latencyMs,
+        statusCode: result.kind === 'response' ? result.statusCode : null,
+        errorClass: errorClassOf(result),
+        responseExcerpt: result.kind === 'response' ? result.responseExcerpt : '',
+      }, next);
+      this.logOutcome(claimed, attemptNumber, result, next, leaseHeld);
+      return next;
+    });
+  }
+
+  private async attempt(claimed: ClaimedDelivery, signal?: AbortSignal): Promise<AttemptResult> {
+    const endpoint = await this.deps.endpoints.find(claimed.partnerId);
+    if (endpoint === null) return { kind: 'failure', errorClass: 'no_endpoint', detail: 'the partner has no endpoint', latencyMs: 0 };
+    const nowMs = Date.now();
+    const sealed = signingSecrets({
+      current: endpoint.secretSealed,
+      previous: endpoint.previousSecretSealed,
+      previousExpiresAt: endpoint.previousSecretExpiresAt,
+    }, nowMs);
+    const secrets = sealed.map((value) => openSecret(value, this.deps.secretEncryptionKeyHex));
+    const headers = webhookHeaders({ deliveryId: claimed.deliveryId, eventType: claimed.eventType, body: claimed.body, secrets, nowMs });
+    return this.deps.sender.send({ url: endpoint.url, headers, body: claimed.body, signal });
+  }
+
+  private logOutcome(claimed: ClaimedDelivery, attemptNumber: number, result: AttemptResult, next: NextDeliveryState, leaseHeld: boolean): void {
+    const fields = {
+      deliveryId: claimed.deliveryId,
+      eventId: claimed.eventId,
+      eventType: claimed.eventType,
+      attemptNumber,
+      statusCode: result.kind === 'response' ? result.statusCode : undefined,
+      errorClass: errorClassOf(result) ?? undefined,
+      detail: result.kind === 'failure' ? result.detail : undefined,
+      latencyMs: result.latencyMs,
+      outcome: next.status,
+      retryInMs: next.status === 'pending' ? next.delayMs : undefined,
+    };
+    if (!leaseHeld) this.deps.logger.warn('webhook attempt finished after its lease was lost; another replica owns the delivery', fields);
+    else if (next.status === 'delivered') this.deps.logger.info('webhook delivered', fields);
+    else if (next.status === 'pending') this.deps.logger.warn('webhook attempt failed; will retry', fields);
+    else this.deps.logger.error('webhook delivery dead after its last attempt', fields);
+  }
+}

@@ -1,0 +1,76 @@
+import { constantTimeEqual, openSecret, sealSecret } from '@platform/crypto';
+import { validationFailed } from '@platform/errors';
+import type { Logger } from '@platform/logger';
+import { DataSource, withTransaction } from '@platform/persistence';
+import { isValidSigningSecret, rotateSecrets, rotationOverlapSeconds } from '../../domain/endpoint-secrets';
+import { checkEndpointUrl, EndpointTarget } from '../../domain/endpoint-url';
+import { isUuid } from '../../domain/ids';
+import type { PlatformMode } from '../../domain/platform-mode';
+import type { EndpointRecord, EndpointsRepository } from '../../persistence/endpoints.repository';
+
+export interface SetEndpointCommand {
+  partnerId: string;
+  url: string;
+  signingSecret: string;
+  /** 0 means the default (24 hours). */
+  rotationOverlapSeconds: number;
+}
+
+export interface SetEndpointDependencies {
+  dataSource: DataSource;
+  endpoints: EndpointsRepository;
+  mode: PlatformMode;
+  secretEncryptionKeyHex: string;
+  logger: Logger;
+}
+
+/**
+ * Operator action: sets a partner's webhook URL and signing secret. A new
+ * secret rotates: the old one keeps signing beside it for the overlap. The
+ * secret is stored sealed and never logged or returned.
+ */
+export class SetEndpointUseCase {
+  constructor(private readonly deps: SetEndpointDependencies) {}
+
+  async execute(command: SetEndpointCommand): Promise<EndpointRecord> {
+    const { target, overlapSeconds } = this.validate(command);
+    const key = this.deps.secretEncryptionKeyHex;
+    let rotated = false;
+    const saved = await withTransaction(this.deps.dataSource, async (manager) => {
+      const existing = await this.deps.endpoints.findForUpdate(manager, command.partnerId);
+      const sameAsCurrent = existing !== null && constantTimeEqual(openSecret(existing.secretSealed, key), command.signingSecret);
+      const stored = existing === null ? null : {
+        current: existing.secretSealed,
+        previous: existing.previousSecretSealed,
+        previousExpiresAt: existing.previousSecretExpiresAt,
+      };
+      const next = rotateSecrets(stored, sealSecret(command.signingSecret, key), sameAsCurrent, overlapSeconds, Date.now());
+      rotated = existing !== null && !sameAsCurrent;
+      return this.deps.endpoints.upsert(manager, {
+        partnerId: command.partnerId,
+        url: target.href,
+        secretSealed: next.current,
+        previousSecretSealed: next.previous,
+        previousSecretExpiresAt: next.previousExpiresAt,
+      });
+    });
+    this.deps.logger.info('webhook endpoint set', { partnerId: command.partnerId, host: target.hostname, rotated });
+    return saved;
+  }
+
+  private validate(command: SetEndpointCommand): { target: EndpointTarget; overlapSeconds: number } {
+    const bad: string[] = [];
+    if (!isUuid(command.partnerId)) bad.push('partnerId');
+    const check = checkEndpointUrl(command.url, this.deps.mode);
+    if (!check.ok) bad.push('url');
+    if (!isValidSigningSecret(command.signingSecret)) bad.push('signingSecret');
+    let overlapSeconds = 0;
+    try {
+      overlapSeconds = rotationOverlapSeconds(command.rotationOverlapSeconds);
+    } catch {
+      bad.push('rotationOverlapSeconds');
+    }
+    if (bad.length > 0 || !check.ok) throw validationFailed(bad);
+    return { target: check.target, overlapSeconds };
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Runs in every replica: claims due deliveries from the database and attempts
+ * them, within two bounds: ATTEMPTS_IN_FLIGHT_MAX per replica, and
+ * ENDPOINT_IN_FLIGHT_MAX per endpoint (counted from leased rows, so across
+ * replicas), so a hanging endpoint holds a few slots and never starves others.
+ *
+ * The database row is the timer. The loop looks for due rows every
+ * SCHEDULER_POLL_MS, and at once when kicked (a delivery was just created, or
+ * an attempt finished and freed a slot). Nothing is kept in memory that another
+ * replica would need: a replica that dies leaves leases that run out.
+ */
+import { setMaxListeners } from 'node:events';
+import type { Logger } from '@platform/logger';
+import type { ClaimedDelivery, DeliveriesRepository } from '../persistence/deliveries.repository';
+import type { AttemptDeliveryUseCase } from '../usecases/attempt-delivery/attempt-delivery.usecase';
+
+export interface DeliverySchedulerOptions {
+  pollIntervalMs: number;
+  /** Rows claimed per query. */
+  batchSize: number;
+  attemptsInFlightMax: number;
+  endpointInFlightMax: number;
+  /** How long a claimed delivery stays ours before another replica may take it. */
+  leaseMs: number;
+}
+
+const ERROR_BACKOFF_MS = 1_000;
+/** Expired leases are looked for at most this often. */
+const LEASE_SWEEP_INTERVAL_MS = 1_000;
+/** After aborting unfinished attempts at shutdown, how long to let them unwind. */
+const ABORT_SETTLE_MS = 1_000;
+const DRAIN_POLL_MS = 25;
+
+export class DeliveryScheduler {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private kicked = false;
+  private nextLeaseSweepMs = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly deliveries: DeliveriesRepository,
+    private readonly attemptDelivery: AttemptDeliveryUseCase,
+    private readonly logger: Logger,
+    private readonly options: DeliverySchedulerOptions,
+  ) {
+    // Every attempt listens on the one shutdown signal.
+    setMaxListeners(options.attemptsInFlightMax + 16, this.abort.signal);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Look for due deliveries now rather than at the next poll. */
+  kick(): void {
+    this.kicked = true;
+    this.wake?.();
+  }
+
+  inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * Stops claiming, lets attempts in flight finish within graceMs, then aborts
+   * the rest. An aborted attempt is not recorded: its delivery keeps its lease
+   * and is retried, with the same delivery id, once the lease runs out.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.running = false;
+    this.kick();
+    await this.loop;
+    if (await this.drain(graceMs)) return;
+    this.logger.warn('attempts still in flight at shutdown; aborting them, their leases will expire', { count: this.inFlight.size });
+    this.abort.abort();
+    await this.drain(ABORT_SETTLE_MS);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        const claimed = await this.claimOnce();
+        // Keep claiming while there is work and room; otherwise wait for a kick or the poll.
+        if (claimed > 0 && this.capacity() > 0) continue;
+        await this.idle(this.options.pollIntervalMs);
+      } catch (error) {
+        this.logger.warn('claiming due deliveries failed; will retry', { error: (error as Error).message });
+        await this.idle(ERROR_BACKOFF_MS);
+      }
+    }
+  }
+
+  private capacity(): number {
+    return this.options.attemptsInFlightMax - this.inFlight.size;
+  }
+
+  private async claimOnce(): Promise<number> {
+    this.kicked = false;
+    const capacity = this.capacity();
+    if (capacity <= 0) return 0;
+    if (Date.now() >= this.nextLeaseSweepMs) {
+      this.nextLeaseSweepMs = Date.now() + LEASE_SWEEP_INTERVAL_MS;
+      const released = await this.deliveries.releaseExpiredLeases();
+      if (released > 0) this.logger.warn('reclaimed deliveries whose lease ran out', { count: released });
+    }
+    const claimed = await this.deliveries.claimDue({
+      limit: Math.min(this.options.batchSize, capacity),
+      endpointInFlightMax: this.options.endpointInFlightMax,
+      leaseMs: this.options.leaseMs,
+    });
+    for (const delivery of claimed) this.track(delivery);
+    return claimed.length;
+  }
+
+  private track(delivery: ClaimedDelivery): void {
+    const task: Promise<void> = this.attemptDelivery
+      .execute(delivery, this.abort.signal)
+      .then(() => undefined, (error: unknown) => {
+        this.logger.error('delivery attempt failed unexpectedly; its lease will expire and it will be retried', { deliveryId: delivery.deliveryId, error });
+      })
+      .finally(() => {
+        this.inFlight.delete(task);
+        if (this.running) this.kick();
+      });
+    this.inFlight.add(task);
+  }
+
+  private idle(ms: number): Promise<void> {
+    if (this.kicked || !this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  /** True when every attempt in flight finished within ms. */
+  private async drain(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (this.inFlight.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+    return this.inFlight.size === 0;
+  }
+}
