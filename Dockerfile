@@ -1,0 +1,67 @@
+# syntax=docker/dockerfile:1
+#
+# One image per service, built from the whole repository:
+#   docker build --build-arg SERVICE=gateway -t platform/gateway .
+# SERVICE is the folder under services/ (gateway, trading, ledger, wallet-registry,
+# payouts, collections, notifier, webhook-delivery). The image serves with
+# services/<SERVICE>/dist/main.js; the same image runs the migrations with
+#   node services/<SERVICE>/dist/migrate.js
+#
+# Stages: prune (turbo keeps only the service and the workspaces it depends on),
+# build (install from the pruned lockfile, generate the gRPC code, compile),
+# runtime (production dependencies and compiled output only, as the `node` user).
+
+ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+
+# ---------------------------------------------------------------- prune
+FROM ${NODE_IMAGE} AS prune
+ARG SERVICE
+ENV TURBO_TELEMETRY_DISABLED=1
+WORKDIR /repo
+COPY . .
+RUN test -n "${SERVICE}" || { echo 'build with --build-arg SERVICE=<service folder name>' >&2; exit 1; }
+# Pinned to the repository's turbo version (package.json devDependencies).
+RUN npx --yes turbo@2.11.11 prune "@platform/${SERVICE}-service" --docker --out-dir /pruned
+
+# ---------------------------------------------------------------- build
+FROM ${NODE_IMAGE} AS build
+ARG SERVICE
+ENV TURBO_TELEMETRY_DISABLED=1
+WORKDIR /repo
+# Package manifests and the lockfile first, so the install layer is cached until they change.
+COPY --from=prune /pruned/json/ ./
+# No install scripts: nothing here needs one (native tools ship as platform packages).
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY --from=prune /pruned/full/ ./
+# turbo prune copies workspaces, not the root files they extend.
+COPY tsconfig.base.json ./
+RUN npm run codegen -w @platform/proto \
+ && npx turbo run build --filter="@platform/${SERVICE}-service"
+# Keep only what runs: production dependencies, each workspace's manifest and dist/.
+RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+ && mkdir -p /app \
+ && cp package.json /app/ \
+ && cp -a node_modules /app/node_modules \
+ && for workspace in proto libs/* services/*; do \
+      [ -d "${workspace}/dist" ] || continue; \
+      mkdir -p "/app/${workspace}"; \
+      cp "${workspace}/package.json" "/app/${workspace}/"; \
+      cp -a "${workspace}/dist" "/app/${workspace}/dist"; \
+      if [ -d "${workspace}/node_modules" ]; then cp -a "${workspace}/node_modules" "/app/${workspace}/node_modules"; fi; \
+    done \
+ && test -f "/app/services/${SERVICE}/dist/main.js" \
+ && test -f "/app/services/${SERVICE}/dist/migrate.js"
+
+# ---------------------------------------------------------------- runtime
+FROM ${NODE_IMAGE} AS runtime
+ARG SERVICE
+ENV NODE_ENV=production \
+    SERVICE=${SERVICE} \
+    SERVICE_ENTRY=/app/services/${SERVICE}/dist/main.js
+WORKDIR /app
+# Owned by root and read-only to the process: the service writes nothing to its image.
+COPY --from=build /app/ ./
+USER node
+# Exec form (no shell), so signals reach node directly and it drains on SIGTERM.
+# Exec form does not expand variables, hence the entry path through the environment.
+CMD ["node", "-e", "require(process.env.SERVICE_ENTRY)"]

@@ -1,0 +1,43 @@
+/** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
+import { AmqpConnection, OutboxRelay } from '@platform/events';
+import { runService } from '@platform/grpc';
+import { createLogger } from '@platform/logger';
+import { initializeWithRetry, sleep } from '@platform/persistence';
+import { readConfig } from './config';
+import { collectionsDataSource, SERVICE_NAME } from './persistence/data-source';
+import { createServer } from './server';
+
+/** How long shutdown lets the relay finish its in-flight batch before closing the broker connection under it. */
+const RELAY_DRAIN_MS_MAX = 3_000;
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const dataSource = await initializeWithRetry(collectionsDataSource(config.DATABASE_URL), logger);
+  // The broker is not awaited: events wait in the outbox while it is away, so
+  // collections can serve without it; the connection retries in the background.
+  const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'AmqpConnection' }));
+  void amqp.connect().catch(() => undefined);
+  const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }));
+  relay.start();
+  const server = createServer({ dataSource, logger });
+  await runService({
+    logger,
+    server,
+    grpcPort: config.GRPC_PORT,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    stop: async () => {
+      const relayStopped = relay.stop();
+      await Promise.race([relayStopped, sleep(RELAY_DRAIN_MS_MAX)]);
+      // Closing the connection also ends a connect attempt the relay may still be waiting on.
+      await amqp.close();
+      await relayStopped;
+      await dataSource.destroy();
+    },
+  });
+}
+
+main().catch((error) => {
+  createLogger(SERVICE_NAME).error('failed to start', { error });
+  process.exit(1);
+});

@@ -1,0 +1,12 @@
+import { createDataSource, DataSource } from '@platform/persistence';
+import { OutboxV1Migration1732180000000 } from './migrations/1732180000000-outbox-v1';
+
+export const SERVICE_NAME = 'collections';
+
+export function collectionsDataSource(url: string): DataSource {
+  return createDataSource({
+    url,
+    applicationName: SERVICE_NAME,
+    migrations: [OutboxV1Migration1732180000000],
+  });
+}

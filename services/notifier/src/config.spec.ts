@@ -1,0 +1,45 @@
+// Proves the notifier configuration fails fast on anything missing or malformed
+// (so the service never opens a port half-configured) and accepts a full
+// environment with the documented defaults filled in.
+import { ConfigError, loadConfig } from '@platform/config';
+import { configSchema } from './config';
+
+const fullEnv = {
+  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_notifier',
+  GRPC_PORT: '7006',
+};
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(configSchema, env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('notifier configSchema', () => {
+  it('accepts a full environment and fills in the defaults', () => {
+    const config = loadConfig(configSchema, { ...fullEnv, PLATFORM_MODE: 'production', LOG_LEVEL: 'debug' });
+    expect(config).toMatchObject({
+      DATABASE_URL: fullEnv.DATABASE_URL,
+      GRPC_PORT: 7006,
+      PLATFORM_MODE: 'production',
+      LOG_LEVEL: 'debug',
+      SANDBOX_TIME_SCALE: 1,
+      SHUTDOWN_GRACE_MS: 10_000,
+    });
+  });
+
+  it.each(['DATABASE_URL', 'GRPC_PORT'])('refuses an environment without %s', (name) => {
+    const env: NodeJS.ProcessEnv = { ...fullEnv };
+    delete env[name];
+    expect(problemsOf(env).some((problem) => problem.startsWith(`${name}:`))).toBe(true);
+  });
+
+  it('names every bad variable at once', () => {
+    const problems = problemsOf({ DATABASE_URL: 'http://db/x', GRPC_PORT: 'seven', PLATFORM_MODE: 'live' });
+    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'GRPC_PORT', 'PLATFORM_MODE']);
+  });
+});

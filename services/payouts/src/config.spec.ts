@@ -1,0 +1,47 @@
+// Proves the payouts configuration fails fast on anything missing or malformed
+// (so the service never opens a port half-configured) and accepts a full
+// environment with the documented defaults filled in.
+import { ConfigError, loadConfig } from '@platform/config';
+import { configSchema } from './config';
+
+const fullEnv = {
+  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_payouts',
+  GRPC_PORT: '7004',
+  AMQP_URL: 'amqp://platform:platform@127.0.0.1:25672/',
+};
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(configSchema, env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('payouts configSchema', () => {
+  it('accepts a full environment and fills in the defaults', () => {
+    const config = loadConfig(configSchema, fullEnv);
+    expect(config).toMatchObject({
+      DATABASE_URL: fullEnv.DATABASE_URL,
+      GRPC_PORT: 7004,
+      AMQP_URL: fullEnv.AMQP_URL,
+      PLATFORM_MODE: 'sandbox',
+      LOG_LEVEL: 'info',
+      SANDBOX_TIME_SCALE: 1,
+      SHUTDOWN_GRACE_MS: 10_000,
+    });
+  });
+
+  it.each(['DATABASE_URL', 'GRPC_PORT', 'AMQP_URL'])('refuses an environment without %s', (name) => {
+    const env: NodeJS.ProcessEnv = { ...fullEnv };
+    delete env[name];
+    expect(problemsOf(env).some((problem) => problem.startsWith(`${name}:`))).toBe(true);
+  });
+
+  it('names every bad variable at once', () => {
+    const problems = problemsOf({ DATABASE_URL: 'mysql://x/y', GRPC_PORT: '70000', AMQP_URL: 'http://broker/' });
+    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['AMQP_URL', 'DATABASE_URL', 'GRPC_PORT']);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Where the services are and the gRPC clients that reach them. An address
+ * comes from `<PEER>_GRPC_ADDR` when set, else from the stack file that
+ * `npm start` writes (`OPS_STACK_FILE`, default `.stack/stack.json` under the
+ * repository root). Clients are made on first use, so a command needs the
+ * addresses of only the services it calls.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { AppError, isAppError } from '@platform/errors';
+import { createClient, PromiseClient } from '@platform/grpc';
+import type { Logger } from '@platform/logger';
+import { gateway, ledger, trading, walletRegistry, webhookDelivery } from '@platform/proto';
+import { CliError, UpstreamError } from './cli-error';
+
+/** Every call waits at most this long for its answer. */
+export const CALL_DEADLINE_MS = 10_000;
+export const STACK_FILE_DEFAULT = join('.stack', 'stack.json');
+const HOST_PORT = /^[A-Za-z0-9.-]+:\d{1,5}$/;
+/** A stack file is a few kilobytes; anything far larger is not one. */
+const STACK_FILE_BYTES_MAX = 1024 * 1024;
+
+/** The services the tool talks to: their environment variable and their key in the stack file's `grpc`. */
+export const UPSTREAMS = {
+  gateway: { envName: 'GATEWAY_GRPC_ADDR', stackKey: 'gateway' },
+  trading: { envName: 'TRADING_GRPC_ADDR', stackKey: 'trading' },
+  ledger: { envName: 'LEDGER_GRPC_ADDR', stackKey: 'ledger' },
+  walletRegistry: { envName: 'WALLET_REGISTRY_GRPC_ADDR', stackKey: 'wallet-registry' },
+  webhookDelivery: { envName: 'WEBHOOK_DELIVERY_GRPC_ADDR', stackKey: 'webhook-delivery' },
+} as const;
+
+export type Upstream = keyof typeof UPSTREAMS;
+
+export interface AddressSources {
+  env: NodeJS.ProcessEnv;
+  repoRoot: string;
+  readFile: (path: string) => string;
+}
+
+export function stackFilePath(env: NodeJS.ProcessEnv, repoRoot: string): string {
+  const configured = env.OPS_STACK_FILE?.trim();
+  const file = configured ? configured : STACK_FILE_DEFAULT;
+  return isAbsolute(file) ? file : resolve(repoRoot, file);
+}
+
+function configurationError(message: string): CliError {
+  return new CliError('CONFIGURATION_ERROR', message);
+}
+
+/** The stack file's `grpc` object; `missing` starts each complaint ("no address for ledger: ..."). */
+function readStackAddresses(file: string, sources: AddressSources, missing: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = sources.readFile(file);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
+    throw configurationError(`${missing}, and the stack file ${file} ${reason}; start the stack with \`npm start\` or set the variable`);
+  }
+  if (text.length > STACK_FILE_BYTES_MAX) throw configurationError(`${missing}, and ${file} is too large to be a stack file`);
+  try {
+    const grpc = (JSON.parse(text) as { grpc?: unknown }).grpc;
+    if (grpc && typeof grpc === 'object' && !Array.isArray(grpc)) return grpc as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw configurationError(`${missing}, and ${file} is not a stack file (expected JSON with a "grpc" object)`);
+}
+
+/** The host:port of `upstream`; throws CONFIGURATION_ERROR saying what to set when there is none. */
+export function resolveAddress(upstream: Upstream, sources: AddressSources): string {
+  const { envName, stackKey } = UPSTREAMS[upstream];
+  const fromEnv = sources.env[envName]?.trim();
+  if (fromEnv) {
+    if (!HOST_PORT.test(fromEnv)) throw configurationError(`${envName} must be host:port, got ${JSON.stringify(fromEnv)}`);
+    return fromEnv;
+  }
+  const file = stackFilePath(sources.env, sources.repoRoot);
+  const missing = `no address for ${stackKey}: ${envName} is not set`;
+  const fromStack = readStackAddresses(file, sources, missing)[stackKey];
+  if (typeof fromStack !== 'string' || !HOST_PORT.test(fromStack)) {
+    throw configurationError(`${missing}, and ${file} has no host:port at grpc["${stackKey}"]`);
+  }
+  return fromStack;
+}
+
+/** The clients a command may use. An interface, so command specs can pass fakes. */
+export interface OpsClients {
+  partnerAdmin(): PromiseClient<typeof gateway.PartnerAdminService>;
+  tradingAdmin(): PromiseClient<typeof trading.TradingAdminService>;
+  ledger(): PromiseClient<typeof ledger.LedgerService>;
+  walletRegistryAdmin(): PromiseClient<typeof walletRegistry.WalletRegistryAdminService>;
+  webhookAdmin(): PromiseClient<typeof webhookDelivery.WebhookAdminService>;
+}
+
+type Definition = Parameters<typeof createClient>[0];
+
+export class GrpcOpsClients implements OpsClients {
+  private readonly open = new Map<Definition, PromiseClient<Definition>>();
+  private readonly addresses = new Map<Upstream, string>();
+
+  constructor(private readonly sources: AddressSources, private readonly logger: Logger) {}
+
+  partnerAdmin() {
+    return this.client('gateway', gateway.PartnerAdminService);
+  }
+
+  tradingAdmin() {
+    return this.client('trading', trading.TradingAdminService);
+  }
+
+  ledger() {
+    return this.client('ledger', ledger.LedgerService);
+  }
+
+  walletRegistryAdmin() {
+    return this.client('walletRegistry', walletRegistry.WalletRegistryAdminService);
+  }
+
+  webhookAdmin() {
+    return this.client('webhookDelivery', webhookDelivery.WebhookAdminService);
+  }
+
+  closeAll(): void {
+    for (const client of this.open.values()) client.close();
+    this.open.clear();
+  }
+
+  private address(upstream: Upstream): string {
+    let address = this.addresses.get(upstream);
+    if (!address) {
+      address = resolveAddress(upstream, this.sources);
+      this.addresses.set(upstream, address);
+    }
+    return address;
+  }
+
+  /** A client whose failures are UpstreamErrors naming the service, its address and the method. */
+  private client<D extends Definition>(upstream: Upstream, definition: D): PromiseClient<D> {
+    const existing = this.open.get(definition);
+    if (existing) return existing as unknown as PromiseClient<D>;
+    const address = this.address(upstream);
+    const name = UPSTREAMS[upstream].stackKey;
+    const client = createClient(definition, { upstream: name, address, logger: this.logger, deadlineMs: CALL_DEADLINE_MS });
+    const wrapped: Record<string, unknown> = { close: () => client.close(), breaker: client.breaker };
+    for (const method of Object.keys(definition)) {
+      const call = client[method] as (request: unknown) => Promise<unknown>;
+      wrapped[method] = (request: unknown) =>
+        call(request).catch((error: unknown) => {
+          throw new UpstreamError(name, address, method, isAppError(error) ? error : new AppError('INTERNAL_ERROR'));
+        });
+    }
+    this.open.set(definition, wrapped as unknown as PromiseClient<Definition>);
+    return wrapped as unknown as PromiseClient<D>;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * The shape of one operator command: its flags, how they are validated into
+ * an input, what it calls, and how its result reads to a person. `main.ts`
+ * parses the command line and dispatches; commands never print.
+ */
+import type { ParseArgsConfig } from 'node:util';
+import type { OpsClients } from '../clients';
+import type { FlagValues } from '../flags';
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+export interface Command<Input, Result extends object> {
+  /** The words that select it, e.g. "partner create". */
+  name: string;
+  /** One line: the flags it takes, for the usage text. */
+  synopsis: string;
+  summary: string;
+  options: OptionSpec;
+  /** Validates the flags; throws VALIDATION_FAILED naming every bad one. Pure. */
+  parse(values: FlagValues): Input;
+  run(input: Input, clients: OpsClients): Promise<Result>;
+  /** The readable summary printed without --json. */
+  describe(result: Result): string;
+}
+
+/** Keeps each command's Input and Result types checked while the registry holds them together. */
+export function defineCommand<Input, Result extends object>(command: Command<Input, Result>): Command<Input, Result> {
+  return command;
+}
+
+// The registry erases the types; each command checked them at definition.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCommand = Command<any, any>;

@@ -1,0 +1,13 @@
+/** Every command the tool knows, by the words that select it. */
+import type { AnyCommand } from './command';
+import { credentialIssue } from './credential-issue';
+import { credentialRevoke } from './credential-revoke';
+import { deliveriesList } from './deliveries-list';
+import { partnerCreate } from './partner-create';
+import { webhookSet } from './webhook-set';
+
+export const COMMANDS: readonly AnyCommand[] = [partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList];
+
+export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {
+  return COMMANDS.find((command) => command.name === `${noun} ${verb}`);
+}

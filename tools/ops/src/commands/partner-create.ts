@@ -1,0 +1,182 @@
+/**
+ * `partner create`: onboards a partner across the services, in order:
+ * gateway directory entry, trading profile, ledger accounts, wallet-registry
+ * settings, first credential. The operator tool makes the partner id, and
+ * steps 1 to 4 are idempotent on it, so a run that stops half-way is resumed
+ * by running again with `--partner-id` (step 5, issuing the credential, makes
+ * a new one each time it runs).
+ */
+import { randomUUID } from 'node:crypto';
+import { Big } from '@platform/money';
+import { CliError, EXIT_FAILED } from '../cli-error';
+import type { OpsClients } from '../clients';
+import { FlagReader, FlagValues } from '../flags';
+import { errorReport, labelled } from '../output';
+import { defineCommand } from './command';
+
+export const BUY_MODES = ['debit_first', 'pay_in'] as const;
+export const SELL_MODES = ['deposit', 'balance'] as const;
+export type BuyMode = (typeof BUY_MODES)[number];
+export type SellMode = (typeof SELL_MODES)[number];
+
+const NAME_LENGTH_MAX = 200;
+const FEE_BPS_MAX = 10_000;
+const FEE_BPS_DEFAULT = 50;
+const FEE_FLAT_KES_DEFAULT = '0.00';
+const PER_ORDER_CAP_KES_DEFAULT = '1000000.00';
+const DAILY_CAP_KES_DEFAULT = '5000000.00';
+/** 0 asks the gateway for its configured default (120 a minute). */
+const RATE_LIMIT_PER_MINUTE_DEFAULT = 0;
+const RATE_LIMIT_PER_MINUTE_MAX = 100_000;
+const NO_CAP = 'none';
+
+export interface PartnerCreateInput {
+  partnerId: string;
+  name: string;
+  adminDomain: string;
+  buyMode: BuyMode;
+  sellMode: SellMode;
+  perOrderCapKes: string;
+  dailyCapKes: string;
+  rateLimitPerMinute: number;
+  feeBps: number;
+  feeFlatKes: string;
+  /** undefined: no cap. */
+  feeCapKes: string | undefined;
+}
+
+export interface PartnerCreateResult {
+  partnerId: string;
+  apiKey: string;
+  signingSecret: string;
+  kesAccountId: string;
+  usdtDepositAddress: string;
+}
+
+export function parsePartnerCreate(values: FlagValues, makeId: () => string = randomUUID): PartnerCreateInput {
+  const flags = new FlagReader(values);
+  const input: PartnerCreateInput = {
+    partnerId: flags.uuid('partner-id', false) ?? makeId(),
+    name: flags.text('name', NAME_LENGTH_MAX),
+    adminDomain: flags.domain('admin-domain'),
+    buyMode: flags.choice('buy-mode', BUY_MODES, 'debit_first'),
+    sellMode: flags.choice('sell-mode', SELL_MODES, 'deposit'),
+    perOrderCapKes: flags.kesAmount('per-order-cap-kes', { positive: true, fallback: PER_ORDER_CAP_KES_DEFAULT }),
+    dailyCapKes: flags.kesAmount('daily-cap-kes', { positive: true, fallback: DAILY_CAP_KES_DEFAULT }),
+    rateLimitPerMinute: flags.integer('rate-limit-per-minute', { min: 1, max: RATE_LIMIT_PER_MINUTE_MAX }, RATE_LIMIT_PER_MINUTE_DEFAULT),
+    feeBps: flags.integer('fee-bps', { min: 0, max: FEE_BPS_MAX }, FEE_BPS_DEFAULT),
+    feeFlatKes: flags.kesAmount('fee-flat-kes', { positive: false, fallback: FEE_FLAT_KES_DEFAULT }),
+    feeCapKes: readFeeCap(flags, values),
+  };
+  // Compared only when both caps parsed: a default standing in for a bad value would mislead.
+  if (!flags.hasProblems() && new Big(input.perOrderCapKes).gt(input.dailyCapKes)) {
+    flags.refuse('per-order-cap-kes', `must not exceed the daily cap of ${input.dailyCapKes}`);
+  }
+  flags.done();
+  return input;
+}
+
+/** `none` (or no flag) means no cap. */
+function readFeeCap(flags: FlagReader, values: FlagValues): string | undefined {
+  const raw = values['fee-cap-kes'];
+  if (raw === undefined || raw === NO_CAP) return undefined;
+  return flags.kesAmount('fee-cap-kes', { positive: false, fallback: NO_CAP });
+}
+
+interface Step<T> {
+  name: string;
+  call: () => Promise<T>;
+}
+
+const STEP_COUNT = 5;
+
+/** Runs one step; a failure says which step it was and how to resume. */
+async function step<T>(index: number, partnerId: string, { name, call }: Step<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const report = errorReport(error);
+    const resume = `running again is safe (steps 1 to 4 are idempotent on the partner id): re-run with --partner-id ${partnerId} and the same flags to resume`;
+    throw new CliError(report.code, `step ${index} of ${STEP_COUNT} (${name}) failed: ${report.message}; ${resume}`, EXIT_FAILED, {
+      partnerId,
+      step: name,
+    });
+  }
+}
+
+export async function runPartnerCreate(input: PartnerCreateInput, clients: OpsClients): Promise<PartnerCreateResult> {
+  const { partnerId } = input;
+  // Every address is resolved before the first call, so a missing one stops the run before anything exists.
+  const gateway = clients.partnerAdmin();
+  const trading = clients.tradingAdmin();
+  const ledger = clients.ledger();
+  const walletRegistry = clients.walletRegistryAdmin();
+  await step(1, partnerId, {
+    name: 'gateway.createPartner',
+    call: () => gateway.createPartner({ partnerId, name: input.name, rateLimitPerMinute: input.rateLimitPerMinute }),
+  });
+  await step(2, partnerId, {
+    name: 'trading.configurePartner',
+    call: () => trading.configurePartner({
+      profile: {
+        partnerId,
+        status: 'active',
+        buyMode: input.buyMode,
+        sellMode: input.sellMode,
+        feeBps: input.feeBps,
+        feeFlatKes: input.feeFlatKes,
+        feeCapKes: input.feeCapKes,
+        perOrderCapKes: input.perOrderCapKes,
+        dailyCapKes: input.dailyCapKes,
+      },
+    }),
+  });
+  const accounts = await step(3, partnerId, { name: 'ledger.openPartnerAccounts', call: () => ledger.openPartnerAccounts({ partnerId }) });
+  await step(4, partnerId, {
+    name: 'wallet-registry.configurePartner',
+    call: () => walletRegistry.configurePartner({ settings: { partnerId, adminDomain: input.adminDomain } }),
+  });
+  // An empty scope list grants every scope (gateway.v1 IssueCredentialRequest).
+  const credential = await step(5, partnerId, { name: 'gateway.issueCredential', call: () => gateway.issueCredential({ partnerId, scopes: [] }) });
+  return {
+    partnerId,
+    apiKey: credential.apiKey,
+    signingSecret: credential.signingSecret,
+    kesAccountId: accounts.kesAccountId,
+    usdtDepositAddress: accounts.usdtDepositAddress,
+  };
+}
+
+export const partnerCreate = defineCommand<PartnerCreateInput, PartnerCreateResult>({
+  name: 'partner create',
+  summary: 'Onboard a partner: directory entry, trading profile, accounts, admin domain, first credential.',
+  synopsis:
+    '--name N --admin-domain D [--buy-mode debit_first|pay_in] [--sell-mode deposit|balance] [--per-order-cap-kes X] ' +
+    '[--daily-cap-kes X] [--rate-limit-per-minute N] [--fee-bps N] [--fee-flat-kes X] [--fee-cap-kes X|none] [--partner-id UUID]',
+  options: {
+    name: { type: 'string' },
+    'admin-domain': { type: 'string' },
+    'buy-mode': { type: 'string' },
+    'sell-mode': { type: 'string' },
+    'per-order-cap-kes': { type: 'string' },
+    'daily-cap-kes': { type: 'string' },
+    'rate-limit-per-minute': { type: 'string' },
+    'fee-bps': { type: 'string' },
+    'fee-flat-kes': { type: 'string' },
+    'fee-cap-kes': { type: 'string' },
+    'partner-id': { type: 'string' },
+  },
+  parse: (values) => parsePartnerCreate(values),
+  run: runPartnerCreate,
+  describe: (result) =>
+    [
+      `Partner ${result.partnerId} created.`,
+      labelled([
+        ['KES account', result.kesAccountId],
+        ['USDT deposit address', result.usdtDepositAddress],
+        ['API key', result.apiKey],
+        ['Signing secret', result.signingSecret],
+      ]),
+      'The signing secret is shown this once and cannot be read again: store it now.',
+    ].join('\n'),
+});

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+/**
+ * The operator CLI: `npm run -s ops -- <noun> <verb> [flags] [--json]`.
+ * Parses the command line, validates the flags, dispatches to the command and
+ * prints its result. Talks to the services' internal gRPC only (contract
+ * decisions section 7). Exit status: 0 done, 1 failed, 2 invoked wrongly.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLogger } from '@platform/logger';
+import { CliError, EXIT_OK, EXIT_USAGE, usageError } from './cli-error';
+import { GrpcOpsClients, OpsClients } from './clients';
+import type { AnyCommand } from './commands/command';
+import { COMMANDS, findCommand } from './commands';
+import type { FlagValues } from './flags';
+import { Io, printError, printResult, processIo } from './output';
+
+const GLOBAL_OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
+const PLANNED_COMMANDS = [
+  'partner suspend', 'partner resume', 'payout-destination add', 'wallet approve', 'kill-switch on|off', 'swaps on|off', 'deliveries replay',
+];
+
+export interface CliDependencies {
+  io: Io;
+  /** Called only once a command's flags are valid; closeAll() runs when the command ends. */
+  makeClients: () => OpsClients & { closeAll(): void };
+}
+
+export function usageText(command?: AnyCommand): string {
+  if (command) return `Usage: npm run -s ops -- ${command.name} ${command.synopsis} [--json]\n\n${command.summary}\n`;
+  const width = Math.max(...COMMANDS.map((known) => known.name.length)) + 2;
+  const lines = COMMANDS.flatMap((known) => [`  ${known.name.padEnd(width)}${known.synopsis}`, `  ${''.padEnd(width)}${known.summary}`]);
+  return [
+    'Usage: npm run -s ops -- <command> [flags] [--json]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    `Not yet available: ${PLANNED_COMMANDS.join(', ')}.`,
+    '',
+    '  --json   print exactly one JSON object on stdout: the result, or {"error":{"code","message"}}',
+    '  --help   show this text, or a command\'s own with `<command> --help`',
+    '',
+    'Service addresses: <SERVICE>_GRPC_ADDR (e.g. LEDGER_GRPC_ADDR), else the stack file',
+    'OPS_STACK_FILE (default .stack/stack.json, written by `npm start`).',
+    'Exit status: 0 done, 1 failed, 2 unknown command or flag.',
+    '',
+  ].join('\n');
+}
+
+interface Selection {
+  command: AnyCommand | undefined;
+  flags: string[];
+  help: boolean;
+}
+
+/** Finds "<noun> <verb>"; global flags may come before it. */
+function selectCommand(argv: string[]): Selection {
+  let start = 0;
+  while (start < argv.length && GLOBAL_FLAGS.has(argv[start])) start += 1;
+  const help = argv.slice(0, start).some((arg) => arg !== '--json');
+  const [noun, verb] = argv.slice(start, start + 2).map((word) => (word.startsWith('-') ? undefined : word));
+  if (noun === undefined || noun === 'help') {
+    if (help || noun === 'help') return { command: undefined, flags: [], help: true };
+    throw usageError('no command given');
+  }
+  const command = findCommand(noun, verb);
+  if (!command) throw usageError(`unknown command "${[noun, verb].filter(Boolean).join(' ')}"`);
+  return { command, flags: argv.slice(start + 2), help };
+}
+
+function parseFlags(command: AnyCommand, flags: string[]): FlagValues {
+  try {
+    const { values } = parseArgs({ args: flags, options: { ...command.options, ...GLOBAL_OPTIONS }, strict: true, allowPositionals: false });
+    return values as FlagValues;
+  } catch (error) {
+    throw usageError(`${command.name}: ${(error as Error).message}`);
+  }
+}
+
+export async function runCli(argv: string[], deps: CliDependencies): Promise<number> {
+  const { io } = deps;
+  const json = argv.includes('--json');
+  let command: AnyCommand | undefined;
+  try {
+    const selection = selectCommand(argv);
+    const selected = selection.command;
+    command = selected;
+    const values = selected ? parseFlags(selected, selection.flags) : {};
+    if (!selected || selection.help || values.help === true) {
+      io.stdout(usageText(selected));
+      return EXIT_OK;
+    }
+    const input = selected.parse(values);
+    const clients = deps.makeClients();
+    try {
+      printResult(io, json, await selected.run(input, clients), selected.describe);
+    } finally {
+      clients.closeAll();
+    }
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CliError && error.exitCode === EXIT_USAGE) io.stderr(usageText(command));
+    return printError(io, json, error);
+  }
+}
+
+if (require.main === module) {
+  const repoRoot = resolve(__dirname, '..', '..', '..');
+  // The tool reports failures itself; the shared logger writes to stdout, which --json keeps for one object.
+  const logger = createLogger('ops', 'error');
+  logger.silent = true;
+  const sources = { env: process.env, repoRoot, readFile: (path: string) => readFileSync(path, 'utf8') };
+  void runCli(process.argv.slice(2), { io: processIo, makeClients: () => new GrpcOpsClients(sources, logger) }).then((status) => {
+    process.exitCode = status;
+  });
+}
