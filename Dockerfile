@@ -31,7 +31,9 @@ WORKDIR /repo
 # Package manifests and the lockfile first, so the install layer is cached until they change.
 COPY --from=prune /pruned/json/ ./
 # No install scripts: nothing here needs one (native tools ship as platform packages).
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# npm install, not npm ci: the lockfile cannot list every platform's optional build of
+# @swc/core and turbo (see scripts/lib/workspace.mjs); install keeps the locked versions.
+RUN npm install --ignore-scripts --no-audit --no-fund
 COPY --from=prune /pruned/full/ ./
 # turbo prune copies workspaces, not the root files they extend.
 COPY tsconfig.base.json ./

@@ -22,15 +22,20 @@ function installReason() {
   return null;
 }
 
-/** `npm ci` when node_modules is missing or older than the lockfile; `npm install` without one. */
+/**
+ * Installs when node_modules is missing or older than the lockfile. `npm install`, not
+ * `npm ci`: the registry reachable here does not serve every platform's build of
+ * @swc/core and turbo (optional dependencies), so the lockfile cannot list them and
+ * `npm ci` refuses it as out of sync. `npm install` keeps the locked versions and skips
+ * optional packages it cannot have.
+ */
 export async function ensureNpmDependencies({ logFile }) {
   const reason = installReason();
   if (!reason) return 'npm dependencies up to date';
-  const command = reason === 'no package-lock.json' ? 'install' : 'ci';
-  await run('npm', [command, '--no-audit', '--no-fund'], {
+  await run('npm', ['install', '--no-audit', '--no-fund'], {
     cwd: REPO_ROOT, env: TOOL_ENV, logFile, timeoutMs: INSTALL_TIMEOUT_MS,
   });
-  return `npm ${command} done (${reason})`;
+  return `npm install done (${reason})`;
 }
 
 export async function buildAll({ logFile }) {
