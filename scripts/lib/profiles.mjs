@@ -63,17 +63,40 @@ function gatewayHttpPort(name, env) {
   return port;
 }
 
+// TEST_STACK_SLOT=1..9 gives a test stack of its own (ports + 100 × slot, folder
+// .stack-test-<slot>/), so several engineers can run `npm test` in one checkout at once.
+const TEST_STACK_SLOT_MAX = 9;
+const SLOT_PORT_STEP = 100;
+
+function testSlot(name, env) {
+  if (name !== 'test' || !env.TEST_STACK_SLOT) return 0;
+  const slot = Number(env.TEST_STACK_SLOT);
+  if (!Number.isInteger(slot) || slot < 1 || slot > TEST_STACK_SLOT_MAX) {
+    throw new Error(`TEST_STACK_SLOT must be 1..${TEST_STACK_SLOT_MAX}, got "${env.TEST_STACK_SLOT}"`);
+  }
+  return slot;
+}
+
+function shiftPorts(ports, offset) {
+  const shifted = {};
+  for (const [key, value] of Object.entries(ports)) {
+    shifted[key] = typeof value === 'number' ? value + offset : shiftPorts(value, offset);
+  }
+  return shifted;
+}
+
 /** The profile `name` ('dev' or 'test'): folders, ports and defaults, read once. */
 export function loadProfile(name, env = process.env) {
   if (!PORTS[name]) throw new Error(`unknown profile "${name}" (expected ${PROFILE_NAMES.join(' or ')})`);
-  const stackDir = path.join(REPO_ROOT, STACK_FOLDERS[name]);
-  const ports = { ...PORTS[name], gatewayHttp: gatewayHttpPort(name, env) };
+  const slot = testSlot(name, env);
+  const stackDir = path.join(REPO_ROOT, slot ? `${STACK_FOLDERS[name]}-${slot}` : STACK_FOLDERS[name]);
+  const ports = shiftPorts({ ...PORTS[name], gatewayHttp: gatewayHttpPort(name, env) }, slot * SLOT_PORT_STEP);
   return Object.freeze({
     name,
     repoRoot: REPO_ROOT,
     stackDir,
     ports: Object.freeze(ports),
-    rabbitNodeName: `${name}-rabbit@localhost`,
+    rabbitNodeName: `${name}${slot || ''}-rabbit@localhost`,
     sandboxTimeScale: env.SANDBOX_TIME_SCALE || SANDBOX_TIME_SCALE_DEFAULTS[name],
     logsDir: path.join(stackDir, 'logs'),
     pidsDir: path.join(stackDir, 'pids'),
