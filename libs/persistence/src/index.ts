@@ -4,6 +4,7 @@
  * writer are retried, a bounded number of times, on serialisation failures
  * and deadlocks, so neither ever reaches a caller.
  */
+import { randomInt } from 'node:crypto';
 import { DataSource, DataSourceOptions, EntityManager, EntitySchema, MixedList } from 'typeorm';
 import type { Logger } from '@platform/logger';
 
@@ -90,7 +91,8 @@ export async function withTransaction<T>(
     } catch (error) {
       const state = sqlState(error);
       if (!state || !RETRYABLE_SQLSTATES.has(state) || attempt >= TRANSACTION_ATTEMPTS_MAX) throw error;
-      await sleep(RETRY_BASE_DELAY_MS * 2 ** attempt * (0.5 + Math.random()));
+      // Jitter in [0.5, 1.5) of the backoff, so retrying transactions do not collide again in step.
+      await sleep((RETRY_BASE_DELAY_MS * 2 ** attempt * (500 + randomInt(1000))) / 1000);
     }
   }
 }
