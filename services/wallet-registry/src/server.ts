@@ -13,6 +13,7 @@ import { WalletCodesRepository } from './persistence/wallet-codes.repository';
 import { WalletsRepository } from './persistence/wallets.repository';
 import { ConfigurePartnerUseCase } from './usecases/configure-partner/configure-partner.usecase';
 import { ConfirmWalletUseCase } from './usecases/confirm-wallet/confirm-wallet.usecase';
+import { GetCodeRecipientUseCase } from './usecases/get-code-recipient/get-code-recipient.usecase';
 import { GetWalletStatusUseCase } from './usecases/get-wallet-status/get-wallet-status.usecase';
 import { ListAdminsUseCase } from './usecases/list-admins/list-admins.usecase';
 import { ListWalletsUseCase } from './usecases/list-wallets/list-wallets.usecase';
@@ -58,6 +59,7 @@ export function createServer(deps: ServerDependencies): GrpcServer {
     listWallets: new ListWalletsUseCase(dataSource, wallets),
     revokeWallet: new RevokeWalletUseCase(dataSource, { wallets, codes }, logger),
     getWalletStatus: new GetWalletStatusUseCase(dataSource, wallets),
+    getCodeRecipient: new GetCodeRecipientUseCase(dataSource, admins),
   }));
   server.add(walletRegistry.WalletRegistrySandboxService, walletRegistrySandboxHandlers({
     reviewWallet: deps.mode === 'sandbox' ? reviewWallet : null,

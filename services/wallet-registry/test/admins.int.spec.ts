@@ -3,7 +3,10 @@
 // of accepted and refused addresses), the idempotent re-registration of one
 // e-mail, removal (204, then 404), the 404s for unknown and foreign ids, and
 // the scopes (wallets to write, read to list).
-import { runOps, TestPartner } from '@platform/testing';
+import { createClient } from '@platform/grpc';
+import { createLogger } from '@platform/logger';
+import { walletRegistry } from '@platform/proto';
+import { loadTestStack, runOps, TestPartner } from '@platform/testing';
 import { partnerWithClient, RecordingClient, UUID } from './helpers';
 
 describe('administrators', () => {
@@ -110,6 +113,24 @@ describe('administrators', () => {
     const reRegistered = await own.post('/v1/admins', { email: `first@${adminDomain}`, name: 'First Again' });
     expect(reRegistered.status).toBe(201);
     expect(reRegistered.body.adminId).not.toBe(first.body.adminId);
+  });
+
+  it('names the code recipient for other services: the earliest-registered active administrator', async () => {
+    const registry = createClient(walletRegistry.WalletRegistryService, {
+      upstream: 'wallet-registry', address: loadTestStack().grpc['wallet-registry'], logger: createLogger('admins-int-test', 'error'),
+    });
+    try {
+      const { partner: own, http: ownHttp, adminDomain } = await partnerWithClient();
+      await expect(registry.getCodeRecipient({ partnerId: own.partnerId })).rejects.toThrow('NO_ADMINISTRATOR_REGISTERED');
+      const first = await ownHttp.post('/v1/admins', { email: `kim@${adminDomain}`, name: 'Kim' });
+      await ownHttp.post('/v1/admins', { email: `lee@${adminDomain}`, name: 'Lee' });
+      expect(await registry.getCodeRecipient({ partnerId: own.partnerId }))
+        .toEqual({ adminId: first.body.adminId, email: `kim@${adminDomain}`, maskedEmail: `k***@${adminDomain}` });
+      await ownHttp.delete(`/v1/admins/${first.body.adminId}`);
+      expect((await registry.getCodeRecipient({ partnerId: own.partnerId })).email).toBe(`lee@${adminDomain}`);
+    } finally {
+      registry.close();
+    }
   });
 
   it('answers 404 ADMIN_NOT_FOUND for unknown, malformed and foreign ids', async () => {

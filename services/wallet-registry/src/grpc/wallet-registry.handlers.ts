@@ -1,6 +1,8 @@
 import type { AsyncImplementation } from '@platform/grpc';
 import { walletRegistry } from '@platform/proto';
+import { maskEmail } from '@platform/logger';
 import type { ConfirmWalletUseCase } from '../usecases/confirm-wallet/confirm-wallet.usecase';
+import type { GetCodeRecipientUseCase } from '../usecases/get-code-recipient/get-code-recipient.usecase';
 import type { GetWalletStatusUseCase } from '../usecases/get-wallet-status/get-wallet-status.usecase';
 import type { ListAdminsUseCase } from '../usecases/list-admins/list-admins.usecase';
 import type { ListWalletsUseCase } from '../usecases/list-wallets/list-wallets.usecase';
@@ -19,6 +21,7 @@ export interface WalletRegistryUseCases {
   listWallets: ListWalletsUseCase;
   revokeWallet: RevokeWalletUseCase;
   getWalletStatus: GetWalletStatusUseCase;
+  getCodeRecipient: GetCodeRecipientUseCase;
 }
 
 /** Translates gRPC messages to commands; no decisions here. */
@@ -52,6 +55,10 @@ export function walletRegistryHandlers(deps: WalletRegistryUseCases): AsyncImple
     async getWalletStatus(request) {
       const { wallet, active } = await deps.getWalletStatus.execute(request);
       return { walletId: wallet.walletId, status: wallet.status, active, chain: wallet.chain, asset: wallet.asset, address: wallet.address };
+    },
+    async getCodeRecipient(request) {
+      const admin = await deps.getCodeRecipient.execute(request);
+      return { adminId: admin.adminId, email: admin.email, maskedEmail: maskEmail(admin.email) };
     },
   };
 }

@@ -69,6 +69,13 @@ export class AdministratorsRepository {
     return row ? toAdministrator(row) : null;
   }
 
+  /** The code recipient, read without a lock (for callers outside a registration). */
+  async firstActive(manager: EntityManager, partnerId: string): Promise<Administrator | null> {
+    const [row] = await queryRows<AdministratorRow>(manager,
+      `SELECT ${COLUMNS} FROM administrators WHERE partner_id = $1 AND status = 'active' ORDER BY created_at, id LIMIT 1`, [partnerId]);
+    return row ? toAdministrator(row) : null;
+  }
+
   async findEmail(manager: EntityManager, adminId: string): Promise<string | null> {
     const [row] = await queryRows<{ email: string }>(manager, 'SELECT email FROM administrators WHERE id = $1', [adminId]);
     return row ? row.email : null;

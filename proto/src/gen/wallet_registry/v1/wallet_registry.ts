@@ -183,6 +183,24 @@ export interface WalletStatus {
   address: string;
 }
 
+/**
+ * Who receives a partner's codes: the earliest-registered active
+ * administrator (contract decisions section 9: confirmation codes of
+ * transfers, batches and sends follow the same rule as wallet codes).
+ * NO_ADMINISTRATOR_REGISTERED when the partner has none.
+ */
+export interface GetCodeRecipientRequest {
+  partnerId: string;
+}
+
+export interface CodeRecipient {
+  adminId: string;
+  /** full address: for the notifier only, never shown or logged */
+  email: string;
+  /** "j***@example.com", for partner-facing answers */
+  maskedEmail: string;
+}
+
 export interface SandboxApproveWalletRequest {
   partnerId: string;
   walletId: string;
@@ -2208,6 +2226,188 @@ export const WalletStatus: MessageFns<WalletStatus> = {
   },
 };
 
+function createBaseGetCodeRecipientRequest(): GetCodeRecipientRequest {
+  return { partnerId: "" };
+}
+
+export const GetCodeRecipientRequest: MessageFns<GetCodeRecipientRequest> = {
+  encode(message: GetCodeRecipientRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCodeRecipientRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCodeRecipientRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCodeRecipientRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCodeRecipientRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCodeRecipientRequest>, I>>(base?: I): GetCodeRecipientRequest {
+    return GetCodeRecipientRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCodeRecipientRequest>, I>>(object: I): GetCodeRecipientRequest {
+    const message = createBaseGetCodeRecipientRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBaseCodeRecipient(): CodeRecipient {
+  return { adminId: "", email: "", maskedEmail: "" };
+}
+
+export const CodeRecipient: MessageFns<CodeRecipient> = {
+  encode(message: CodeRecipient, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adminId !== "") {
+      writer.uint32(10).string(message.adminId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.maskedEmail !== "") {
+      writer.uint32(26).string(message.maskedEmail);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CodeRecipient {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCodeRecipient();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adminId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.maskedEmail = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CodeRecipient {
+    return {
+      adminId: isSet(object.adminId)
+        ? globalThis.String(object.adminId)
+        : isSet(object.admin_id)
+        ? globalThis.String(object.admin_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      maskedEmail: isSet(object.maskedEmail)
+        ? globalThis.String(object.maskedEmail)
+        : isSet(object.masked_email)
+        ? globalThis.String(object.masked_email)
+        : "",
+    };
+  },
+
+  toJSON(message: CodeRecipient): unknown {
+    const obj: any = {};
+    if (message.adminId !== "") {
+      obj.adminId = message.adminId;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.maskedEmail !== "") {
+      obj.maskedEmail = message.maskedEmail;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CodeRecipient>, I>>(base?: I): CodeRecipient {
+    return CodeRecipient.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CodeRecipient>, I>>(object: I): CodeRecipient {
+    const message = createBaseCodeRecipient();
+    message.adminId = object.adminId ?? "";
+    message.email = object.email ?? "";
+    message.maskedEmail = object.maskedEmail ?? "";
+    return message;
+  },
+};
+
 function createBaseSandboxApproveWalletRequest(): SandboxApproveWalletRequest {
   return { partnerId: "", walletId: "" };
 }
@@ -2451,6 +2651,16 @@ export const WalletRegistryService = {
     responseSerialize: (value: WalletStatus): Buffer => Buffer.from(WalletStatus.encode(value).finish()),
     responseDeserialize: (value: Buffer): WalletStatus => WalletStatus.decode(value),
   },
+  getCodeRecipient: {
+    path: "/wallet_registry.v1.WalletRegistry/GetCodeRecipient" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCodeRecipientRequest): Buffer =>
+      Buffer.from(GetCodeRecipientRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCodeRecipientRequest => GetCodeRecipientRequest.decode(value),
+    responseSerialize: (value: CodeRecipient): Buffer => Buffer.from(CodeRecipient.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CodeRecipient => CodeRecipient.decode(value),
+  },
 } as const;
 
 export interface WalletRegistryServer extends UntypedServiceImplementation {
@@ -2462,6 +2672,7 @@ export interface WalletRegistryServer extends UntypedServiceImplementation {
   listWallets: handleUnaryCall<ListWalletsRequest, ListWalletsResponse>;
   revokeWallet: handleUnaryCall<RevokeWalletRequest, RevokeWalletResponse>;
   getWalletStatus: handleUnaryCall<GetWalletStatusRequest, WalletStatus>;
+  getCodeRecipient: handleUnaryCall<GetCodeRecipientRequest, CodeRecipient>;
 }
 
 export interface WalletRegistryClient extends Client {
@@ -2584,6 +2795,21 @@ export interface WalletRegistryClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: WalletStatus) => void,
+  ): ClientUnaryCall;
+  getCodeRecipient(
+    request: GetCodeRecipientRequest,
+    callback: (error: ServiceError | null, response: CodeRecipient) => void,
+  ): ClientUnaryCall;
+  getCodeRecipient(
+    request: GetCodeRecipientRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CodeRecipient) => void,
+  ): ClientUnaryCall;
+  getCodeRecipient(
+    request: GetCodeRecipientRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CodeRecipient) => void,
   ): ClientUnaryCall;
 }
 
