@@ -42,7 +42,7 @@ export async function ensureInfraInstalled({ logFile } = {}) {
 
 // ---------------------------------------------------------------- secrets
 
-const SECRET_NAMES = ['CREDENTIAL_ENCRYPTION_KEY', 'WEBHOOK_SECRET_ENCRYPTION_KEY'];
+const SECRET_NAMES = ['CREDENTIAL_ENCRYPTION_KEY', 'WEBHOOK_SECRET_ENCRYPTION_KEY', 'CODE_HASH_KEY'];
 const SECRET_KEY_BYTES = 32;
 
 /**

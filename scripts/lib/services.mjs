@@ -90,6 +90,7 @@ export function serviceEnvironment(profile, service, env = process.env) {
     ...peerAddresses(profile),
     CREDENTIAL_ENCRYPTION_KEY: secrets.CREDENTIAL_ENCRYPTION_KEY,
     WEBHOOK_SECRET_ENCRYPTION_KEY: secrets.WEBHOOK_SECRET_ENCRYPTION_KEY,
+    CODE_HASH_KEY: secrets.CODE_HASH_KEY,
     NODE_EXTRA_CA_CERTS: tlsPaths(profile).caFile,
     ...extraEnvironment(env),
   };

@@ -10,7 +10,7 @@ import { redact } from './redact';
 
 export { currentContext, enrichContext, runWithContext } from './context';
 export type { RequestContext } from './context';
-export { maskTail, redact } from './redact';
+export { maskEmail, maskTail, redact } from './redact';
 
 export type Logger = winston.Logger;
 

@@ -1,5 +1,5 @@
 // Proves that secrets, codes and account numbers never survive redaction, at any depth.
-import { redact } from './redact';
+import { maskEmail, redact } from './redact';
 
 describe('redact', () => {
   it('removes secrets, signatures and codes and masks account numbers', () => {
@@ -24,5 +24,17 @@ describe('redact', () => {
     let deep: Record<string, unknown> = { secret: 'x' };
     for (let i = 0; i < 10; i += 1) deep = { next: deep };
     expect(JSON.stringify(redact([deep]))).not.toContain('"x"');
+  });
+});
+
+describe('maskEmail', () => {
+  it.each([
+    ['jane.doe@example.com', 'j***@example.com'],
+    ['j@example.com', 'j***@example.com'],
+    ['@example.com', '***'],
+    ['jane@', '***'],
+    ['nothing', '***'],
+  ])('masks %p as %p', (address, masked) => {
+    expect(maskEmail(address)).toBe(masked);
   });
 });

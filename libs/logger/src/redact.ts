@@ -11,6 +11,17 @@ export function maskTail(value: string): string {
   return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
 }
 
+/**
+ * An e-mail address as partners and logs may see it (contract decisions section 9):
+ * the first character of the local part, `***`, then `@` and the domain
+ * (`j***@example.com`). Anything without a usable `@` masks to `***`.
+ */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at < 1 || at === address.length - 1) return '***';
+  return `${address[0]}***@${address.slice(at + 1)}`;
+}
+
 export function redact(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[truncated]';

@@ -11,6 +11,8 @@ const fullEnv = {
   CREDENTIAL_ENCRYPTION_KEY: 'ab'.repeat(32),
   TRADING_GRPC_ADDR: '127.0.0.1:7001',
   LEDGER_GRPC_ADDR: '127.0.0.1:7002',
+  WALLET_REGISTRY_GRPC_ADDR: '127.0.0.1:7003',
+  NOTIFIER_GRPC_ADDR: '127.0.0.1:7006',
 };
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {

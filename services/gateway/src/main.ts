@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   const upstreams = createUpstreams({
     tradingAddress: config.TRADING_GRPC_ADDR,
     ledgerAddress: config.LEDGER_GRPC_ADDR,
+    walletRegistryAddress: config.WALLET_REGISTRY_GRPC_ADDR,
+    notifierAddress: config.NOTIFIER_GRPC_ADDR,
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
   }, logger);
   const credentials = new CachedCredentialLookup(new CredentialsRepository(dataSource), config.CREDENTIAL_ENCRYPTION_KEY, logger);
@@ -50,9 +52,13 @@ async function main(): Promise<void> {
     rateLimiter: new RedisRateLimiter(redis, logger),
     trading: upstreams.trading,
     ledger: upstreams.ledger,
+    walletRegistry: upstreams.walletRegistry,
+    notifier: upstreams.notifier,
     upstreamHealth: new CachedUpstreamHealth([
       { name: 'trading', address: config.TRADING_GRPC_ADDR, breakerOpen: () => upstreams.trading.breaker.opened },
       { name: 'ledger', address: config.LEDGER_GRPC_ADDR, breakerOpen: () => upstreams.ledger.breaker.opened },
+      { name: 'wallet-registry', address: config.WALLET_REGISTRY_GRPC_ADDR, breakerOpen: () => upstreams.walletRegistry.breaker.opened },
+      { name: 'notifier', address: config.NOTIFIER_GRPC_ADDR, breakerOpen: () => upstreams.notifier.breaker.opened },
     ], logger),
     readiness: new StoreReadiness(redis, dataSource),
   });

@@ -21,7 +21,9 @@ function problemsOf(env: NodeJS.ProcessEnv): string[] {
 
 describe('notifier configSchema', () => {
   it('accepts a full environment and fills in the defaults', () => {
-    const config = loadConfig(configSchema, { ...fullEnv, PLATFORM_MODE: 'production', LOG_LEVEL: 'debug' });
+    const config = loadConfig(configSchema, {
+      ...fullEnv, PLATFORM_MODE: 'production', LOG_LEVEL: 'debug', SMTP_URL: 'smtps://u:p@mail.example.net:465', SMTP_FROM: 'no-reply@example.net',
+    });
     expect(config).toMatchObject({
       DATABASE_URL: fullEnv.DATABASE_URL,
       GRPC_PORT: 7006,
@@ -41,5 +43,11 @@ describe('notifier configSchema', () => {
   it('names every bad variable at once', () => {
     const problems = problemsOf({ DATABASE_URL: 'http://db/x', GRPC_PORT: 'seven', PLATFORM_MODE: 'live' });
     expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'GRPC_PORT', 'PLATFORM_MODE']);
+  });
+
+  it('requires SMTP settings in production mode only', () => {
+    expect(problemsOf({ ...fullEnv, PLATFORM_MODE: 'production' }).map((problem) => problem.split(':')[0]).sort()).toEqual(['SMTP_FROM', 'SMTP_URL']);
+    expect(problemsOf({ ...fullEnv })).toEqual([]);
+    expect(problemsOf({ ...fullEnv, SMTP_URL: 'http://mail.example.net' }).map((problem) => problem.split(':')[0])).toEqual(['SMTP_URL']);
   });
 });

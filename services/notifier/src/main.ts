@@ -2,21 +2,36 @@
 import { runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
-import { readConfig } from './config';
+import type { MailTransport } from './adapters/transport/mail-transport';
+import { SandboxTransport } from './adapters/transport/sandbox-transport';
+import { SmtpTransport } from './adapters/transport/smtp-transport';
+import { Config, readConfig } from './config';
 import { notifierDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
+
+/** Production sends by SMTP (its settings are required there); sandbox mode stores the outbox. */
+function createTransport(config: Config): MailTransport {
+  if (config.PLATFORM_MODE === 'production' && config.SMTP_URL && config.SMTP_FROM) {
+    return new SmtpTransport({ url: config.SMTP_URL, from: config.SMTP_FROM });
+  }
+  if (config.PLATFORM_MODE === 'production') throw new Error('production mode without SMTP settings');
+  return new SandboxTransport();
+}
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
   const dataSource = await initializeWithRetry(notifierDataSource(config.DATABASE_URL), logger);
-  const server = createServer({ dataSource, logger });
+  const transport = createTransport(config);
+  const server = createServer({ dataSource, logger, transport });
+  logger.info('transport selected', { transport: transport.name });
   await runService({
     logger,
     server,
     grpcPort: config.GRPC_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
+      transport.close();
       await dataSource.destroy();
     },
   });

@@ -2,16 +2,28 @@
 import { createGrpcServer, GrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
+import { notifier } from '@platform/proto';
+import type { MailTransport } from './adapters/transport/mail-transport';
+import { notifierHandlers, notifierSandboxHandlers } from './grpc/notifier.handlers';
+import { MessagesRepository } from './persistence/messages.repository';
+import { ListSandboxOutboxUseCase } from './usecases/list-sandbox-outbox/list-sandbox-outbox.usecase';
+import { SendMessageUseCase } from './usecases/send-message/send-message.usecase';
 
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
+  transport: MailTransport;
 }
 
-/**
- * Serves grpc.health.v1 only: notifier.v1 defines no RPCs yet (they arrive with
- * the notifier work, issue 4, and are registered here with `server.add`).
- */
 export function createServer(deps: ServerDependencies): GrpcServer {
-  return createGrpcServer(deps.logger);
+  const server = createGrpcServer(deps.logger);
+  const messages = new MessagesRepository();
+  server.add(notifier.NotifierService, notifierHandlers({
+    sendMessage: new SendMessageUseCase(deps.dataSource, messages, deps.transport, deps.logger),
+  }));
+  // The outbox exists only where the sandbox transport stored the messages.
+  server.add(notifier.NotifierSandboxService, notifierSandboxHandlers({
+    listSandboxOutbox: deps.transport.name === 'sandbox' ? new ListSandboxOutboxUseCase(deps.dataSource, messages) : null,
+  }));
+  return server;
 }

@@ -1,11 +1,28 @@
-import { commonServiceEnv, loadConfigOrExit, z } from '@platform/config';
+import { commonServiceEnv, hexKey32, hostPort, loadConfigOrExit, positiveInt, z } from '@platform/config';
+
+const CODE_TTL_MS_MAX = 24 * 60 * 60 * 1_000;
+const NOTIFIER_DEADLINE_MS_MAX = 30_000;
 
 export const configSchema = z.object({
   ...commonServiceEnv,
+  /** HMAC-SHA256 key (64 hex) under which approval codes are stored; codes are never stored in clear. */
+  CODE_HASH_KEY: hexKey32(),
+  /** Lifetime of a wallet approval code (multiplied by SANDBOX_TIME_SCALE in sandbox mode). */
+  WALLET_CODE_TTL_MS: positiveInt().max(CODE_TTL_MS_MAX).default(10 * 60 * 1_000),
+  /** The notifier, which sends the codes. */
+  NOTIFIER_GRPC_ADDR: hostPort(),
+  /** Deadline of one SendMessage call; a registration waits at most this long for it. */
+  NOTIFIER_DEADLINE_MS: positiveInt().max(NOTIFIER_DEADLINE_MS_MAX).default(5_000),
 });
 
 export type Config = z.infer<typeof configSchema>;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return loadConfigOrExit(configSchema, env);
+}
+
+/** The code lifetime in force: scaled in sandbox mode only, never in production. */
+export function effectiveCodeTtlMs(config: Pick<Config, 'PLATFORM_MODE' | 'SANDBOX_TIME_SCALE' | 'WALLET_CODE_TTL_MS'>): number {
+  const scale = config.PLATFORM_MODE === 'sandbox' ? config.SANDBOX_TIME_SCALE : 1;
+  return Math.max(1, Math.round(config.WALLET_CODE_TTL_MS * scale));
 }

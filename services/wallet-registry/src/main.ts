@@ -1,8 +1,10 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
-import { runService } from '@platform/grpc';
+import { createClient, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
-import { readConfig } from './config';
+import { notifier } from '@platform/proto';
+import { GrpcApprovalCodeSender } from './adapters/notifier/approval-code-sender';
+import { effectiveCodeTtlMs, readConfig } from './config';
 import { SERVICE_NAME, walletRegistryDataSource } from './persistence/data-source';
 import { createServer } from './server';
 
@@ -10,13 +12,27 @@ async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
   const dataSource = await initializeWithRetry(walletRegistryDataSource(config.DATABASE_URL), logger);
-  const server = createServer({ dataSource, logger });
+  const notifierClient = createClient(notifier.NotifierService, {
+    upstream: 'notifier',
+    address: config.NOTIFIER_GRPC_ADDR,
+    logger,
+    deadlineMs: config.NOTIFIER_DEADLINE_MS,
+  });
+  const server = createServer({
+    dataSource,
+    logger,
+    mode: config.PLATFORM_MODE,
+    codeHashKeyHex: config.CODE_HASH_KEY,
+    codeTtlMs: effectiveCodeTtlMs(config),
+    approvalCodeSender: new GrpcApprovalCodeSender(notifierClient, logger),
+  });
   await runService({
     logger,
     server,
     grpcPort: config.GRPC_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
+      notifierClient.close();
       await dataSource.destroy();
     },
   });

@@ -3,20 +3,66 @@ import { createGrpcServer, GrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
 import { walletRegistry } from '@platform/proto';
+import type { ApprovalCodeSender } from './adapters/notifier/approval-code-sender';
 import { walletRegistryAdminHandlers } from './grpc/wallet-registry-admin.handlers';
+import { walletRegistrySandboxHandlers } from './grpc/wallet-registry-sandbox.handlers';
+import { walletRegistryHandlers } from './grpc/wallet-registry.handlers';
+import { AdministratorsRepository } from './persistence/administrators.repository';
 import { PartnerSettingsRepository } from './persistence/partner-settings.repository';
+import { WalletCodesRepository } from './persistence/wallet-codes.repository';
+import { WalletsRepository } from './persistence/wallets.repository';
 import { ConfigurePartnerUseCase } from './usecases/configure-partner/configure-partner.usecase';
+import { ConfirmWalletUseCase } from './usecases/confirm-wallet/confirm-wallet.usecase';
+import { GetCodeRecipientUseCase } from './usecases/get-code-recipient/get-code-recipient.usecase';
+import { GetWalletStatusUseCase } from './usecases/get-wallet-status/get-wallet-status.usecase';
+import { ListAdminsUseCase } from './usecases/list-admins/list-admins.usecase';
+import { ListWalletsUseCase } from './usecases/list-wallets/list-wallets.usecase';
+import { RegisterAdminUseCase } from './usecases/register-admin/register-admin.usecase';
+import { RegisterWalletUseCase } from './usecases/register-wallet/register-wallet.usecase';
+import { RemoveAdminUseCase } from './usecases/remove-admin/remove-admin.usecase';
+import { ReviewWalletUseCase } from './usecases/review-wallet/review-wallet.usecase';
+import { RevokeWalletUseCase } from './usecases/revoke-wallet/revoke-wallet.usecase';
 
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
+  mode: 'sandbox' | 'production';
+  codeHashKeyHex: string;
+  codeTtlMs: number;
+  approvalCodeSender: ApprovalCodeSender;
+  now?: () => Date;
 }
 
 export function createServer(deps: ServerDependencies): GrpcServer {
-  const server = createGrpcServer(deps.logger);
-  const settings = new PartnerSettingsRepository(deps.dataSource);
+  const { dataSource, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const server = createGrpcServer(logger);
+  const settings = new PartnerSettingsRepository(dataSource);
+  const admins = new AdministratorsRepository();
+  const wallets = new WalletsRepository();
+  const codes = new WalletCodesRepository();
+  const reviewWallet = new ReviewWalletUseCase(dataSource, wallets, logger);
   server.add(walletRegistry.WalletRegistryAdminService, walletRegistryAdminHandlers({
     configurePartner: new ConfigurePartnerUseCase(settings),
+    reviewWallet,
+  }));
+  server.add(walletRegistry.WalletRegistryService, walletRegistryHandlers({
+    registerAdmin: new RegisterAdminUseCase(dataSource, settings, admins, logger),
+    listAdmins: new ListAdminsUseCase(dataSource, admins),
+    removeAdmin: new RemoveAdminUseCase(dataSource, admins, codes, logger),
+    registerWallet: new RegisterWalletUseCase(dataSource, { wallets, codes, admins }, deps.approvalCodeSender, {
+      codeHashKeyHex: deps.codeHashKeyHex,
+      codeTtlMs: deps.codeTtlMs,
+      now,
+    }, logger),
+    confirmWallet: new ConfirmWalletUseCase(dataSource, { wallets, codes }, { codeHashKeyHex: deps.codeHashKeyHex, now }, logger),
+    listWallets: new ListWalletsUseCase(dataSource, wallets),
+    revokeWallet: new RevokeWalletUseCase(dataSource, { wallets, codes }, logger),
+    getWalletStatus: new GetWalletStatusUseCase(dataSource, wallets),
+    getCodeRecipient: new GetCodeRecipientUseCase(dataSource, admins),
+  }));
+  server.add(walletRegistry.WalletRegistrySandboxService, walletRegistrySandboxHandlers({
+    reviewWallet: deps.mode === 'sandbox' ? reviewWallet : null,
   }));
   return server;
 }

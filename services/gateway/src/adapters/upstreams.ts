@@ -6,7 +6,7 @@
  */
 import { createClient, PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { ledger, trading } from '@platform/proto';
+import { ledger, notifier, trading, walletRegistry } from '@platform/proto';
 
 /** Merges service definitions of one upstream; a method name in two of them is a programming error. */
 function merge<A extends object, B extends object>(a: A, b: B): A & B {
@@ -17,25 +17,45 @@ function merge<A extends object, B extends object>(a: A, b: B): A & B {
 
 const tradingDefinition = merge(trading.TradingService, trading.TradingSandboxService);
 const ledgerDefinition = merge(ledger.LedgerService, ledger.LedgerSandboxService);
+const walletRegistryDefinition = merge(walletRegistry.WalletRegistryService, walletRegistry.WalletRegistrySandboxService);
+const notifierDefinition = notifier.NotifierSandboxService;
 
 export type TradingClient = PromiseClient<typeof tradingDefinition>;
 export type LedgerClient = PromiseClient<typeof ledgerDefinition>;
+export type WalletRegistryClient = PromiseClient<typeof walletRegistryDefinition>;
+export type NotifierClient = PromiseClient<typeof notifierDefinition>;
 
 export interface Upstreams {
   trading: TradingClient;
   ledger: LedgerClient;
+  walletRegistry: WalletRegistryClient;
+  notifier: NotifierClient;
   close(): void;
 }
 
-export function createUpstreams(settings: { tradingAddress: string; ledgerAddress: string; deadlineMs: number }, logger: Logger): Upstreams {
+export interface UpstreamSettings {
+  tradingAddress: string;
+  ledgerAddress: string;
+  walletRegistryAddress: string;
+  notifierAddress: string;
+  deadlineMs: number;
+}
+
+export function createUpstreams(settings: UpstreamSettings, logger: Logger): Upstreams {
   const tradingClient = createClient(tradingDefinition, { upstream: 'trading', address: settings.tradingAddress, logger, deadlineMs: settings.deadlineMs });
   const ledgerClient = createClient(ledgerDefinition, { upstream: 'ledger', address: settings.ledgerAddress, logger, deadlineMs: settings.deadlineMs });
+  const walletRegistryClient = createClient(walletRegistryDefinition, { upstream: 'wallet-registry', address: settings.walletRegistryAddress, logger, deadlineMs: settings.deadlineMs });
+  const notifierClient = createClient(notifierDefinition, { upstream: 'notifier', address: settings.notifierAddress, logger, deadlineMs: settings.deadlineMs });
   return {
     trading: tradingClient,
     ledger: ledgerClient,
+    walletRegistry: walletRegistryClient,
+    notifier: notifierClient,
     close() {
       tradingClient.close();
       ledgerClient.close();
+      walletRegistryClient.close();
+      notifierClient.close();
     },
   };
 }

@@ -62,6 +62,21 @@ interface Harness {
   createQuote: jest.Mock;
 }
 
+/** The wallet registry is exercised by its own integration specs; here every call is unavailable. */
+function unavailableWalletRegistry(): AppDependencies['walletRegistry'] {
+  const unavailable = async (): Promise<never> => { throw new AppError('SERVICE_UNAVAILABLE'); };
+  return {
+    registerAdmin: unavailable,
+    listAdmins: unavailable,
+    removeAdmin: unavailable,
+    registerWallet: unavailable,
+    confirmWallet: unavailable,
+    listWallets: unavailable,
+    revokeWallet: unavailable,
+    approveWallet: unavailable,
+  };
+}
+
 function harness(mode: 'sandbox' | 'production' = 'sandbox'): Harness {
   const credentials = new Map([full, readOnly, revoked, limitedFirst, limitedSecond].map((item) => [item.apiKey, item]));
   const seen = new Set<string>();
@@ -103,6 +118,8 @@ function harness(mode: 'sandbox' | 'production' = 'sandbox'): Harness {
       getBalances: async () => ({ balances: [] }),
       simulateKesCredit: async () => { throw new AppError('SERVICE_UNAVAILABLE'); },
     },
+    walletRegistry: unavailableWalletRegistry(),
+    notifier: { listSandboxOutbox: async () => { throw new AppError('SERVICE_UNAVAILABLE'); } },
     upstreamHealth: { status: async () => 'ok' },
     readiness: { ready: async () => true },
   };

@@ -5,7 +5,7 @@
  * AppError SERVICE_UNAVAILABLE, never lets a request through unchecked.
  */
 import type { Logger } from '@platform/logger';
-import type { ledger, trading } from '@platform/proto';
+import type { ledger, notifier, trading, walletRegistry } from '@platform/proto';
 import type { RateLimitDecision } from '../domain/rate-limit';
 import type { Scope } from '../domain/scopes';
 
@@ -55,6 +55,21 @@ export interface LedgerApi {
   simulateKesCredit(request: ledger.SimulateKesCreditRequest): Promise<ledger.KesCredit>;
 }
 
+export interface WalletRegistryApi {
+  registerAdmin(request: walletRegistry.RegisterAdminRequest): Promise<walletRegistry.RegisterAdminResponse>;
+  listAdmins(request: walletRegistry.ListAdminsRequest): Promise<walletRegistry.ListAdminsResponse>;
+  removeAdmin(request: walletRegistry.RemoveAdminRequest): Promise<walletRegistry.RemoveAdminResponse>;
+  registerWallet(request: walletRegistry.RegisterWalletRequest): Promise<walletRegistry.RegisterWalletResponse>;
+  confirmWallet(request: walletRegistry.ConfirmWalletRequest): Promise<walletRegistry.Wallet>;
+  listWallets(request: walletRegistry.ListWalletsRequest): Promise<walletRegistry.ListWalletsResponse>;
+  revokeWallet(request: walletRegistry.RevokeWalletRequest): Promise<walletRegistry.RevokeWalletResponse>;
+  approveWallet(request: walletRegistry.SandboxApproveWalletRequest): Promise<walletRegistry.Wallet>;
+}
+
+export interface NotifierApi {
+  listSandboxOutbox(request: notifier.ListSandboxOutboxRequest): Promise<notifier.ListSandboxOutboxResponse>;
+}
+
 export interface AppDependencies {
   logger: Logger;
   mode: 'sandbox' | 'production';
@@ -66,6 +81,8 @@ export interface AppDependencies {
   rateLimiter: RateLimiter;
   trading: TradingApi;
   ledger: LedgerApi;
+  walletRegistry: WalletRegistryApi;
+  notifier: NotifierApi;
   upstreamHealth: UpstreamHealth;
   readiness: Readiness;
   nowMs?: () => number;

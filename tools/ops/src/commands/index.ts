@@ -5,8 +5,9 @@ import { credentialRevoke } from './credential-revoke';
 import { deliveriesList } from './deliveries-list';
 import { partnerCreate } from './partner-create';
 import { webhookSet } from './webhook-set';
+import { walletApprove, walletReject } from './wallet-review';
 
-export const COMMANDS: readonly AnyCommand[] = [partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList];
+export const COMMANDS: readonly AnyCommand[] = [partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, walletApprove, walletReject];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {
   return COMMANDS.find((command) => command.name === `${noun} ${verb}`);

@@ -5,5 +5,982 @@
 // source: notifier/v1/notifier.proto
 
 /* eslint-disable */
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import {
+  type CallOptions,
+  type ChannelCredentials,
+  Client,
+  type ClientOptions,
+  type ClientUnaryCall,
+  type handleUnaryCall,
+  makeGenericClientConstructor,
+  type Metadata,
+  type ServiceError,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
 
-export {};
+export interface SendMessageRequest {
+  /** 1..200 characters, unique per message meant */
+  idempotencyKey: string;
+  partnerId: string;
+  /**
+   * "wallet_approval", "transfer_confirmation", "usdt_send_confirmation" or
+   * "batch_confirmation"; each has its template in the notifier.
+   */
+  kind: string;
+  /** full e-mail address */
+  recipient: string;
+  /** e.g. "wallet", "transfer", "usdt_send", "transfer_batch" */
+  subjectType: string;
+  /** UUID of the subject */
+  subjectId: string;
+  /** the one-time code the message carries (6 digits) */
+  code?:
+    | string
+    | undefined;
+  /**
+   * Template variables; each kind names the ones it requires. Values at most
+   * 500 characters, at most 20 entries.
+   */
+  variables: { [key: string]: string };
+}
+
+export interface SendMessageRequest_VariablesEntry {
+  key: string;
+  value: string;
+}
+
+export interface SendMessageResponse {
+  messageId: string;
+  /** "j***@example.com" */
+  maskedRecipient: string;
+  /** true when the key had already been sent */
+  replayed: boolean;
+}
+
+export interface ListSandboxOutboxRequest {
+  partnerId: string;
+  /** 0 means the default (50); at most 100 */
+  limit: number;
+}
+
+/** One message as the sandbox outbox shows it: recipient masked, code in clear. */
+export interface OutboxEntry {
+  id: string;
+  kind: string;
+  /** masked */
+  to: string;
+  subject: string;
+  code?: string | undefined;
+  subjectType: string;
+  subjectId: string;
+  createdAt: string;
+}
+
+export interface ListSandboxOutboxResponse {
+  /** newest first */
+  entries: OutboxEntry[];
+}
+
+function createBaseSendMessageRequest(): SendMessageRequest {
+  return {
+    idempotencyKey: "",
+    partnerId: "",
+    kind: "",
+    recipient: "",
+    subjectType: "",
+    subjectId: "",
+    code: undefined,
+    variables: {},
+  };
+}
+
+export const SendMessageRequest: MessageFns<SendMessageRequest> = {
+  encode(message: SendMessageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.idempotencyKey !== "") {
+      writer.uint32(10).string(message.idempotencyKey);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(26).string(message.kind);
+    }
+    if (message.recipient !== "") {
+      writer.uint32(34).string(message.recipient);
+    }
+    if (message.subjectType !== "") {
+      writer.uint32(42).string(message.subjectType);
+    }
+    if (message.subjectId !== "") {
+      writer.uint32(50).string(message.subjectId);
+    }
+    if (message.code !== undefined) {
+      writer.uint32(58).string(message.code);
+    }
+    globalThis.Object.entries(message.variables).forEach(([key, value]: [string, string]) => {
+      SendMessageRequest_VariablesEntry.encode({ key: key as any, value }, writer.uint32(66).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendMessageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendMessageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.recipient = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.subjectType = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.subjectId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            const entry8 = SendMessageRequest_VariablesEntry.decode(reader, reader.uint32());
+            if (entry8.value !== undefined) {
+              message.variables[entry8.key] = entry8.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendMessageRequest {
+    return {
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      recipient: isSet(object.recipient) ? globalThis.String(object.recipient) : "",
+      subjectType: isSet(object.subjectType)
+        ? globalThis.String(object.subjectType)
+        : isSet(object.subject_type)
+        ? globalThis.String(object.subject_type)
+        : "",
+      subjectId: isSet(object.subjectId)
+        ? globalThis.String(object.subjectId)
+        : isSet(object.subject_id)
+        ? globalThis.String(object.subject_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : undefined,
+      variables: isObject(object.variables)
+        ? (globalThis.Object.entries(object.variables) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: SendMessageRequest): unknown {
+    const obj: any = {};
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.recipient !== "") {
+      obj.recipient = message.recipient;
+    }
+    if (message.subjectType !== "") {
+      obj.subjectType = message.subjectType;
+    }
+    if (message.subjectId !== "") {
+      obj.subjectId = message.subjectId;
+    }
+    if (message.code !== undefined) {
+      obj.code = message.code;
+    }
+    if (message.variables) {
+      const entries = globalThis.Object.entries(message.variables) as [string, string][];
+      if (entries.length > 0) {
+        obj.variables = {};
+        entries.forEach(([k, v]) => {
+          obj.variables[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendMessageRequest>, I>>(base?: I): SendMessageRequest {
+    return SendMessageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendMessageRequest>, I>>(object: I): SendMessageRequest {
+    const message = createBaseSendMessageRequest();
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.kind = object.kind ?? "";
+    message.recipient = object.recipient ?? "";
+    message.subjectType = object.subjectType ?? "";
+    message.subjectId = object.subjectId ?? "";
+    message.code = object.code ?? undefined;
+    message.variables = (globalThis.Object.entries(object.variables ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseSendMessageRequest_VariablesEntry(): SendMessageRequest_VariablesEntry {
+  return { key: "", value: "" };
+}
+
+export const SendMessageRequest_VariablesEntry: MessageFns<SendMessageRequest_VariablesEntry> = {
+  encode(message: SendMessageRequest_VariablesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendMessageRequest_VariablesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendMessageRequest_VariablesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendMessageRequest_VariablesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: SendMessageRequest_VariablesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendMessageRequest_VariablesEntry>, I>>(
+    base?: I,
+  ): SendMessageRequest_VariablesEntry {
+    return SendMessageRequest_VariablesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendMessageRequest_VariablesEntry>, I>>(
+    object: I,
+  ): SendMessageRequest_VariablesEntry {
+    const message = createBaseSendMessageRequest_VariablesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseSendMessageResponse(): SendMessageResponse {
+  return { messageId: "", maskedRecipient: "", replayed: false };
+}
+
+export const SendMessageResponse: MessageFns<SendMessageResponse> = {
+  encode(message: SendMessageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.messageId !== "") {
+      writer.uint32(10).string(message.messageId);
+    }
+    if (message.maskedRecipient !== "") {
+      writer.uint32(18).string(message.maskedRecipient);
+    }
+    if (message.replayed !== false) {
+      writer.uint32(24).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendMessageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendMessageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.maskedRecipient = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendMessageResponse {
+    return {
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : "",
+      maskedRecipient: isSet(object.maskedRecipient)
+        ? globalThis.String(object.maskedRecipient)
+        : isSet(object.masked_recipient)
+        ? globalThis.String(object.masked_recipient)
+        : "",
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+    };
+  },
+
+  toJSON(message: SendMessageResponse): unknown {
+    const obj: any = {};
+    if (message.messageId !== "") {
+      obj.messageId = message.messageId;
+    }
+    if (message.maskedRecipient !== "") {
+      obj.maskedRecipient = message.maskedRecipient;
+    }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendMessageResponse>, I>>(base?: I): SendMessageResponse {
+    return SendMessageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendMessageResponse>, I>>(object: I): SendMessageResponse {
+    const message = createBaseSendMessageResponse();
+    message.messageId = object.messageId ?? "";
+    message.maskedRecipient = object.maskedRecipient ?? "";
+    message.replayed = object.replayed ?? false;
+    return message;
+  },
+};
+
+function createBaseListSandboxOutboxRequest(): ListSandboxOutboxRequest {
+  return { partnerId: "", limit: 0 };
+}
+
+export const ListSandboxOutboxRequest: MessageFns<ListSandboxOutboxRequest> = {
+  encode(message: ListSandboxOutboxRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).uint32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSandboxOutboxRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSandboxOutboxRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSandboxOutboxRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListSandboxOutboxRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSandboxOutboxRequest>, I>>(base?: I): ListSandboxOutboxRequest {
+    return ListSandboxOutboxRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSandboxOutboxRequest>, I>>(object: I): ListSandboxOutboxRequest {
+    const message = createBaseListSandboxOutboxRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseOutboxEntry(): OutboxEntry {
+  return { id: "", kind: "", to: "", subject: "", code: undefined, subjectType: "", subjectId: "", createdAt: "" };
+}
+
+export const OutboxEntry: MessageFns<OutboxEntry> = {
+  encode(message: OutboxEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.to !== "") {
+      writer.uint32(26).string(message.to);
+    }
+    if (message.subject !== "") {
+      writer.uint32(34).string(message.subject);
+    }
+    if (message.code !== undefined) {
+      writer.uint32(42).string(message.code);
+    }
+    if (message.subjectType !== "") {
+      writer.uint32(50).string(message.subjectType);
+    }
+    if (message.subjectId !== "") {
+      writer.uint32(58).string(message.subjectId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(66).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OutboxEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOutboxEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.subjectType = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.subjectId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OutboxEntry {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : undefined,
+      subjectType: isSet(object.subjectType)
+        ? globalThis.String(object.subjectType)
+        : isSet(object.subject_type)
+        ? globalThis.String(object.subject_type)
+        : "",
+      subjectId: isSet(object.subjectId)
+        ? globalThis.String(object.subjectId)
+        : isSet(object.subject_id)
+        ? globalThis.String(object.subject_id)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: OutboxEntry): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.subject !== "") {
+      obj.subject = message.subject;
+    }
+    if (message.code !== undefined) {
+      obj.code = message.code;
+    }
+    if (message.subjectType !== "") {
+      obj.subjectType = message.subjectType;
+    }
+    if (message.subjectId !== "") {
+      obj.subjectId = message.subjectId;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OutboxEntry>, I>>(base?: I): OutboxEntry {
+    return OutboxEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OutboxEntry>, I>>(object: I): OutboxEntry {
+    const message = createBaseOutboxEntry();
+    message.id = object.id ?? "";
+    message.kind = object.kind ?? "";
+    message.to = object.to ?? "";
+    message.subject = object.subject ?? "";
+    message.code = object.code ?? undefined;
+    message.subjectType = object.subjectType ?? "";
+    message.subjectId = object.subjectId ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListSandboxOutboxResponse(): ListSandboxOutboxResponse {
+  return { entries: [] };
+}
+
+export const ListSandboxOutboxResponse: MessageFns<ListSandboxOutboxResponse> = {
+  encode(message: ListSandboxOutboxResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      OutboxEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSandboxOutboxResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSandboxOutboxResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(OutboxEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSandboxOutboxResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries) ? object.entries.map((e: any) => OutboxEntry.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListSandboxOutboxResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => OutboxEntry.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSandboxOutboxResponse>, I>>(base?: I): ListSandboxOutboxResponse {
+    return ListSandboxOutboxResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSandboxOutboxResponse>, I>>(object: I): ListSandboxOutboxResponse {
+    const message = createBaseListSandboxOutboxResponse();
+    message.entries = object.entries?.map((e) => OutboxEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+export type NotifierService = typeof NotifierService;
+export const NotifierService = {
+  sendMessage: {
+    path: "/notifier.v1.Notifier/SendMessage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SendMessageRequest): Buffer => Buffer.from(SendMessageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendMessageRequest => SendMessageRequest.decode(value),
+    responseSerialize: (value: SendMessageResponse): Buffer => Buffer.from(SendMessageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SendMessageResponse => SendMessageResponse.decode(value),
+  },
+} as const;
+
+export interface NotifierServer extends UntypedServiceImplementation {
+  sendMessage: handleUnaryCall<SendMessageRequest, SendMessageResponse>;
+}
+
+export interface NotifierClient extends Client {
+  sendMessage(
+    request: SendMessageRequest,
+    callback: (error: ServiceError | null, response: SendMessageResponse) => void,
+  ): ClientUnaryCall;
+  sendMessage(
+    request: SendMessageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SendMessageResponse) => void,
+  ): ClientUnaryCall;
+  sendMessage(
+    request: SendMessageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SendMessageResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const NotifierClient = makeGenericClientConstructor(NotifierService, "notifier.v1.Notifier") as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): NotifierClient;
+  service: typeof NotifierService;
+  serviceName: string;
+};
+
+/** Sandbox mode only (NOT_FOUND otherwise). */
+export type NotifierSandboxService = typeof NotifierSandboxService;
+export const NotifierSandboxService = {
+  listSandboxOutbox: {
+    path: "/notifier.v1.NotifierSandbox/ListSandboxOutbox" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSandboxOutboxRequest): Buffer =>
+      Buffer.from(ListSandboxOutboxRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSandboxOutboxRequest => ListSandboxOutboxRequest.decode(value),
+    responseSerialize: (value: ListSandboxOutboxResponse): Buffer =>
+      Buffer.from(ListSandboxOutboxResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSandboxOutboxResponse => ListSandboxOutboxResponse.decode(value),
+  },
+} as const;
+
+export interface NotifierSandboxServer extends UntypedServiceImplementation {
+  listSandboxOutbox: handleUnaryCall<ListSandboxOutboxRequest, ListSandboxOutboxResponse>;
+}
+
+export interface NotifierSandboxClient extends Client {
+  listSandboxOutbox(
+    request: ListSandboxOutboxRequest,
+    callback: (error: ServiceError | null, response: ListSandboxOutboxResponse) => void,
+  ): ClientUnaryCall;
+  listSandboxOutbox(
+    request: ListSandboxOutboxRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSandboxOutboxResponse) => void,
+  ): ClientUnaryCall;
+  listSandboxOutbox(
+    request: ListSandboxOutboxRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSandboxOutboxResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const NotifierSandboxClient = makeGenericClientConstructor(
+  NotifierSandboxService,
+  "notifier.v1.NotifierSandbox",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): NotifierSandboxClient;
+  service: typeof NotifierSandboxService;
+  serviceName: string;
+};
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends { $case: string } ? { [K in keyof Omit<T, "$case">]?: DeepPartial<T[K]> } & { $case: T["$case"] }
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
+type KeysOfUnion<T> = T extends T ? keyof T : never;
+type Exact<P, I extends P> = P extends Builtin ? P
+  : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
+
+function isSet(value: any): boolean {
+  return value !== null && value !== undefined;
+}
+
+interface MessageFns<T> {
+  encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  decode(input: BinaryReader | Uint8Array, length?: number): T;
+  fromJSON(object: any): T;
+  toJSON(message: T): unknown;
+  create<I extends Exact<DeepPartial<T>, I>>(base?: I): T;
+  fromPartial<I extends Exact<DeepPartial<T>, I>>(object: I): T;
+}

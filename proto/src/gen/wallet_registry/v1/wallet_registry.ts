@@ -33,6 +33,179 @@ export interface ConfigurePartnerRequest {
   settings: PartnerSettings | undefined;
 }
 
+/**
+ * Review of a wallet awaiting the service's approval (an operator decision).
+ * decision is "approve" (status active, screening "cleared") or "reject"
+ * (status rejected, screening "rejected"). Repeating the decision already
+ * taken answers the wallet unchanged; any other state is WALLET_NOT_AWAITING_REVIEW.
+ */
+export interface ReviewWalletRequest {
+  partnerId: string;
+  walletId: string;
+  /** "approve" or "reject" */
+  decision: string;
+}
+
+/**
+ * A partner administrator. email is stored with its domain lower-cased and its
+ * local part as given; it is always on the partner's configured domain.
+ */
+export interface Administrator {
+  adminId: string;
+  email: string;
+  name: string;
+  /** "active" (removed administrators are never returned) */
+  status: string;
+  createdAt: string;
+}
+
+export interface RegisterAdminRequest {
+  partnerId: string;
+  /** checked strictly: dot-atom local part, domain equal to the partner's */
+  email: string;
+  /** 1..200 characters, no control characters */
+  name: string;
+}
+
+/**
+ * created is false when an active administrator with this e-mail already
+ * existed: it is returned unchanged (the gateway answers 200 instead of 201).
+ */
+export interface RegisterAdminResponse {
+  admin: Administrator | undefined;
+  created: boolean;
+}
+
+export interface ListAdminsRequest {
+  partnerId: string;
+}
+
+export interface ListAdminsResponse {
+  /** active only, earliest registered first */
+  admins: Administrator[];
+}
+
+/**
+ * Removes an administrator (ADMIN_NOT_FOUND when unknown, foreign or already
+ * removed) and lapses every live approval code sent to them.
+ */
+export interface RemoveAdminRequest {
+  partnerId: string;
+  adminId: string;
+}
+
+export interface RemoveAdminResponse {
+}
+
+/**
+ * A withdrawal address. status: pending_partner_approval,
+ * pending_service_approval, active, rejected (revoked wallets are never
+ * returned to partners). screening_status: pending, cleared, rejected.
+ */
+export interface Wallet {
+  walletId: string;
+  /** "tron" */
+  chain: string;
+  /** "USDT" */
+  asset: string;
+  /** TRON base58check, 34 characters */
+  address: string;
+  label: string;
+  status: string;
+  screeningStatus: string;
+  createdAt: string;
+  /** human text for the partner */
+  nextStep: string;
+}
+
+export interface RegisterWalletRequest {
+  partnerId: string;
+  chain: string;
+  asset: string;
+  address: string;
+  /** optional; empty when not given */
+  label: string;
+}
+
+/**
+ * created: a new registration (201) or an existing one returned (200).
+ * approval_sent_to: the masked e-mail of the administrator holding the live
+ * code (absent when no code is outstanding, i.e. past partner approval).
+ * code_issued: a code was sent by this call.
+ */
+export interface RegisterWalletResponse {
+  wallet: Wallet | undefined;
+  created: boolean;
+  approvalSentTo?: string | undefined;
+  codeIssued: boolean;
+}
+
+export interface ConfirmWalletRequest {
+  partnerId: string;
+  walletId: string;
+  /** 6 digits */
+  otp: string;
+}
+
+export interface ListWalletsRequest {
+  partnerId: string;
+}
+
+export interface ListWalletsResponse {
+  /** newest first, revoked ones left out */
+  wallets: Wallet[];
+}
+
+export interface RevokeWalletRequest {
+  partnerId: string;
+  walletId: string;
+}
+
+export interface RevokeWalletResponse {
+}
+
+/**
+ * Asked by services that release value (payouts, trading) at the moment of
+ * release: only active = true may receive it. A revoked wallet answers
+ * status "revoked"; an unknown or foreign one WALLET_NOT_FOUND.
+ */
+export interface GetWalletStatusRequest {
+  partnerId: string;
+  walletId: string;
+}
+
+export interface WalletStatus {
+  walletId: string;
+  status: string;
+  active: boolean;
+  chain: string;
+  asset: string;
+  address: string;
+}
+
+/**
+ * Who receives a partner's codes: the earliest-registered active
+ * administrator (contract decisions section 9: confirmation codes of
+ * transfers, batches and sends follow the same rule as wallet codes).
+ * NO_ADMINISTRATOR_REGISTERED when the partner has none.
+ */
+export interface GetCodeRecipientRequest {
+  partnerId: string;
+}
+
+export interface CodeRecipient {
+  adminId: string;
+  /** full address: for the notifier only, never shown or logged */
+  email: string;
+  /** "j***@example.com", for partner-facing answers */
+  maskedEmail: string;
+}
+
+export interface SandboxApproveWalletRequest {
+  partnerId: string;
+  walletId: string;
+}
+
 function createBasePartnerSettings(): PartnerSettings {
   return { partnerId: "", adminDomain: "" };
 }
@@ -195,6 +368,2139 @@ export const ConfigurePartnerRequest: MessageFns<ConfigurePartnerRequest> = {
   },
 };
 
+function createBaseReviewWalletRequest(): ReviewWalletRequest {
+  return { partnerId: "", walletId: "", decision: "" };
+}
+
+export const ReviewWalletRequest: MessageFns<ReviewWalletRequest> = {
+  encode(message: ReviewWalletRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.walletId !== "") {
+      writer.uint32(18).string(message.walletId);
+    }
+    if (message.decision !== "") {
+      writer.uint32(26).string(message.decision);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReviewWalletRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReviewWalletRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.walletId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.decision = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReviewWalletRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      walletId: isSet(object.walletId)
+        ? globalThis.String(object.walletId)
+        : isSet(object.wallet_id)
+        ? globalThis.String(object.wallet_id)
+        : "",
+      decision: isSet(object.decision) ? globalThis.String(object.decision) : "",
+    };
+  },
+
+  toJSON(message: ReviewWalletRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.walletId !== "") {
+      obj.walletId = message.walletId;
+    }
+    if (message.decision !== "") {
+      obj.decision = message.decision;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReviewWalletRequest>, I>>(base?: I): ReviewWalletRequest {
+    return ReviewWalletRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReviewWalletRequest>, I>>(object: I): ReviewWalletRequest {
+    const message = createBaseReviewWalletRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.walletId = object.walletId ?? "";
+    message.decision = object.decision ?? "";
+    return message;
+  },
+};
+
+function createBaseAdministrator(): Administrator {
+  return { adminId: "", email: "", name: "", status: "", createdAt: "" };
+}
+
+export const Administrator: MessageFns<Administrator> = {
+  encode(message: Administrator, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adminId !== "") {
+      writer.uint32(10).string(message.adminId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(42).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Administrator {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdministrator();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adminId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Administrator {
+    return {
+      adminId: isSet(object.adminId)
+        ? globalThis.String(object.adminId)
+        : isSet(object.admin_id)
+        ? globalThis.String(object.admin_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Administrator): unknown {
+    const obj: any = {};
+    if (message.adminId !== "") {
+      obj.adminId = message.adminId;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Administrator>, I>>(base?: I): Administrator {
+    return Administrator.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Administrator>, I>>(object: I): Administrator {
+    const message = createBaseAdministrator();
+    message.adminId = object.adminId ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.status = object.status ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseRegisterAdminRequest(): RegisterAdminRequest {
+  return { partnerId: "", email: "", name: "" };
+}
+
+export const RegisterAdminRequest: MessageFns<RegisterAdminRequest> = {
+  encode(message: RegisterAdminRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegisterAdminRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegisterAdminRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegisterAdminRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: RegisterAdminRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegisterAdminRequest>, I>>(base?: I): RegisterAdminRequest {
+    return RegisterAdminRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegisterAdminRequest>, I>>(object: I): RegisterAdminRequest {
+    const message = createBaseRegisterAdminRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseRegisterAdminResponse(): RegisterAdminResponse {
+  return { admin: undefined, created: false };
+}
+
+export const RegisterAdminResponse: MessageFns<RegisterAdminResponse> = {
+  encode(message: RegisterAdminResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.admin !== undefined) {
+      Administrator.encode(message.admin, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegisterAdminResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegisterAdminResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.admin = Administrator.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegisterAdminResponse {
+    return {
+      admin: isSet(object.admin) ? Administrator.fromJSON(object.admin) : undefined,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: RegisterAdminResponse): unknown {
+    const obj: any = {};
+    if (message.admin !== undefined) {
+      obj.admin = Administrator.toJSON(message.admin);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegisterAdminResponse>, I>>(base?: I): RegisterAdminResponse {
+    return RegisterAdminResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegisterAdminResponse>, I>>(object: I): RegisterAdminResponse {
+    const message = createBaseRegisterAdminResponse();
+    message.admin = (object.admin !== undefined && object.admin !== null)
+      ? Administrator.fromPartial(object.admin)
+      : undefined;
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
+function createBaseListAdminsRequest(): ListAdminsRequest {
+  return { partnerId: "" };
+}
+
+export const ListAdminsRequest: MessageFns<ListAdminsRequest> = {
+  encode(message: ListAdminsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAdminsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAdminsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAdminsRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListAdminsRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAdminsRequest>, I>>(base?: I): ListAdminsRequest {
+    return ListAdminsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAdminsRequest>, I>>(object: I): ListAdminsRequest {
+    const message = createBaseListAdminsRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBaseListAdminsResponse(): ListAdminsResponse {
+  return { admins: [] };
+}
+
+export const ListAdminsResponse: MessageFns<ListAdminsResponse> = {
+  encode(message: ListAdminsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.admins) {
+      Administrator.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAdminsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAdminsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.admins.push(Administrator.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAdminsResponse {
+    return {
+      admins: globalThis.Array.isArray(object?.admins) ? object.admins.map((e: any) => Administrator.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListAdminsResponse): unknown {
+    const obj: any = {};
+    if (message.admins?.length) {
+      obj.admins = message.admins.map((e) => Administrator.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAdminsResponse>, I>>(base?: I): ListAdminsResponse {
+    return ListAdminsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAdminsResponse>, I>>(object: I): ListAdminsResponse {
+    const message = createBaseListAdminsResponse();
+    message.admins = object.admins?.map((e) => Administrator.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRemoveAdminRequest(): RemoveAdminRequest {
+  return { partnerId: "", adminId: "" };
+}
+
+export const RemoveAdminRequest: MessageFns<RemoveAdminRequest> = {
+  encode(message: RemoveAdminRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.adminId !== "") {
+      writer.uint32(18).string(message.adminId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveAdminRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveAdminRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.adminId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveAdminRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      adminId: isSet(object.adminId)
+        ? globalThis.String(object.adminId)
+        : isSet(object.admin_id)
+        ? globalThis.String(object.admin_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RemoveAdminRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.adminId !== "") {
+      obj.adminId = message.adminId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveAdminRequest>, I>>(base?: I): RemoveAdminRequest {
+    return RemoveAdminRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveAdminRequest>, I>>(object: I): RemoveAdminRequest {
+    const message = createBaseRemoveAdminRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.adminId = object.adminId ?? "";
+    return message;
+  },
+};
+
+function createBaseRemoveAdminResponse(): RemoveAdminResponse {
+  return {};
+}
+
+export const RemoveAdminResponse: MessageFns<RemoveAdminResponse> = {
+  encode(_: RemoveAdminResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveAdminResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveAdminResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RemoveAdminResponse {
+    return {};
+  },
+
+  toJSON(_: RemoveAdminResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveAdminResponse>, I>>(base?: I): RemoveAdminResponse {
+    return RemoveAdminResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveAdminResponse>, I>>(_: I): RemoveAdminResponse {
+    const message = createBaseRemoveAdminResponse();
+    return message;
+  },
+};
+
+function createBaseWallet(): Wallet {
+  return {
+    walletId: "",
+    chain: "",
+    asset: "",
+    address: "",
+    label: "",
+    status: "",
+    screeningStatus: "",
+    createdAt: "",
+    nextStep: "",
+  };
+}
+
+export const Wallet: MessageFns<Wallet> = {
+  encode(message: Wallet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.walletId !== "") {
+      writer.uint32(10).string(message.walletId);
+    }
+    if (message.chain !== "") {
+      writer.uint32(18).string(message.chain);
+    }
+    if (message.asset !== "") {
+      writer.uint32(26).string(message.asset);
+    }
+    if (message.address !== "") {
+      writer.uint32(34).string(message.address);
+    }
+    if (message.label !== "") {
+      writer.uint32(42).string(message.label);
+    }
+    if (message.status !== "") {
+      writer.uint32(50).string(message.status);
+    }
+    if (message.screeningStatus !== "") {
+      writer.uint32(58).string(message.screeningStatus);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(66).string(message.createdAt);
+    }
+    if (message.nextStep !== "") {
+      writer.uint32(74).string(message.nextStep);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Wallet {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWallet();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.walletId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.chain = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.asset = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.screeningStatus = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.nextStep = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Wallet {
+    return {
+      walletId: isSet(object.walletId)
+        ? globalThis.String(object.walletId)
+        : isSet(object.wallet_id)
+        ? globalThis.String(object.wallet_id)
+        : "",
+      chain: isSet(object.chain) ? globalThis.String(object.chain) : "",
+      asset: isSet(object.asset) ? globalThis.String(object.asset) : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      screeningStatus: isSet(object.screeningStatus)
+        ? globalThis.String(object.screeningStatus)
+        : isSet(object.screening_status)
+        ? globalThis.String(object.screening_status)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      nextStep: isSet(object.nextStep)
+        ? globalThis.String(object.nextStep)
+        : isSet(object.next_step)
+        ? globalThis.String(object.next_step)
+        : "",
+    };
+  },
+
+  toJSON(message: Wallet): unknown {
+    const obj: any = {};
+    if (message.walletId !== "") {
+      obj.walletId = message.walletId;
+    }
+    if (message.chain !== "") {
+      obj.chain = message.chain;
+    }
+    if (message.asset !== "") {
+      obj.asset = message.asset;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.screeningStatus !== "") {
+      obj.screeningStatus = message.screeningStatus;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.nextStep !== "") {
+      obj.nextStep = message.nextStep;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Wallet>, I>>(base?: I): Wallet {
+    return Wallet.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Wallet>, I>>(object: I): Wallet {
+    const message = createBaseWallet();
+    message.walletId = object.walletId ?? "";
+    message.chain = object.chain ?? "";
+    message.asset = object.asset ?? "";
+    message.address = object.address ?? "";
+    message.label = object.label ?? "";
+    message.status = object.status ?? "";
+    message.screeningStatus = object.screeningStatus ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.nextStep = object.nextStep ?? "";
+    return message;
+  },
+};
+
+function createBaseRegisterWalletRequest(): RegisterWalletRequest {
+  return { partnerId: "", chain: "", asset: "", address: "", label: "" };
+}
+
+export const RegisterWalletRequest: MessageFns<RegisterWalletRequest> = {
+  encode(message: RegisterWalletRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.chain !== "") {
+      writer.uint32(18).string(message.chain);
+    }
+    if (message.asset !== "") {
+      writer.uint32(26).string(message.asset);
+    }
+    if (message.address !== "") {
+      writer.uint32(34).string(message.address);
+    }
+    if (message.label !== "") {
+      writer.uint32(42).string(message.label);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegisterWalletRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegisterWalletRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.chain = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.asset = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegisterWalletRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      chain: isSet(object.chain) ? globalThis.String(object.chain) : "",
+      asset: isSet(object.asset) ? globalThis.String(object.asset) : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+    };
+  },
+
+  toJSON(message: RegisterWalletRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.chain !== "") {
+      obj.chain = message.chain;
+    }
+    if (message.asset !== "") {
+      obj.asset = message.asset;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegisterWalletRequest>, I>>(base?: I): RegisterWalletRequest {
+    return RegisterWalletRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegisterWalletRequest>, I>>(object: I): RegisterWalletRequest {
+    const message = createBaseRegisterWalletRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.chain = object.chain ?? "";
+    message.asset = object.asset ?? "";
+    message.address = object.address ?? "";
+    message.label = object.label ?? "";
+    return message;
+  },
+};
+
+function createBaseRegisterWalletResponse(): RegisterWalletResponse {
+  return { wallet: undefined, created: false, approvalSentTo: undefined, codeIssued: false };
+}
+
+export const RegisterWalletResponse: MessageFns<RegisterWalletResponse> = {
+  encode(message: RegisterWalletResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.wallet !== undefined) {
+      Wallet.encode(message.wallet, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    if (message.approvalSentTo !== undefined) {
+      writer.uint32(26).string(message.approvalSentTo);
+    }
+    if (message.codeIssued !== false) {
+      writer.uint32(32).bool(message.codeIssued);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegisterWalletResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegisterWalletResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.wallet = Wallet.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.approvalSentTo = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.codeIssued = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegisterWalletResponse {
+    return {
+      wallet: isSet(object.wallet) ? Wallet.fromJSON(object.wallet) : undefined,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+      approvalSentTo: isSet(object.approvalSentTo)
+        ? globalThis.String(object.approvalSentTo)
+        : isSet(object.approval_sent_to)
+        ? globalThis.String(object.approval_sent_to)
+        : undefined,
+      codeIssued: isSet(object.codeIssued)
+        ? globalThis.Boolean(object.codeIssued)
+        : isSet(object.code_issued)
+        ? globalThis.Boolean(object.code_issued)
+        : false,
+    };
+  },
+
+  toJSON(message: RegisterWalletResponse): unknown {
+    const obj: any = {};
+    if (message.wallet !== undefined) {
+      obj.wallet = Wallet.toJSON(message.wallet);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    if (message.approvalSentTo !== undefined) {
+      obj.approvalSentTo = message.approvalSentTo;
+    }
+    if (message.codeIssued !== false) {
+      obj.codeIssued = message.codeIssued;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegisterWalletResponse>, I>>(base?: I): RegisterWalletResponse {
+    return RegisterWalletResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegisterWalletResponse>, I>>(object: I): RegisterWalletResponse {
+    const message = createBaseRegisterWalletResponse();
+    message.wallet = (object.wallet !== undefined && object.wallet !== null)
+      ? Wallet.fromPartial(object.wallet)
+      : undefined;
+    message.created = object.created ?? false;
+    message.approvalSentTo = object.approvalSentTo ?? undefined;
+    message.codeIssued = object.codeIssued ?? false;
+    return message;
+  },
+};
+
+function createBaseConfirmWalletRequest(): ConfirmWalletRequest {
+  return { partnerId: "", walletId: "", otp: "" };
+}
+
+export const ConfirmWalletRequest: MessageFns<ConfirmWalletRequest> = {
+  encode(message: ConfirmWalletRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.walletId !== "") {
+      writer.uint32(18).string(message.walletId);
+    }
+    if (message.otp !== "") {
+      writer.uint32(26).string(message.otp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmWalletRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmWalletRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.walletId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.otp = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmWalletRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      walletId: isSet(object.walletId)
+        ? globalThis.String(object.walletId)
+        : isSet(object.wallet_id)
+        ? globalThis.String(object.wallet_id)
+        : "",
+      otp: isSet(object.otp) ? globalThis.String(object.otp) : "",
+    };
+  },
+
+  toJSON(message: ConfirmWalletRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.walletId !== "") {
+      obj.walletId = message.walletId;
+    }
+    if (message.otp !== "") {
+      obj.otp = message.otp;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmWalletRequest>, I>>(base?: I): ConfirmWalletRequest {
+    return ConfirmWalletRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmWalletRequest>, I>>(object: I): ConfirmWalletRequest {
+    const message = createBaseConfirmWalletRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.walletId = object.walletId ?? "";
+    message.otp = object.otp ?? "";
+    return message;
+  },
+};
+
+function createBaseListWalletsRequest(): ListWalletsRequest {
+  return { partnerId: "" };
+}
+
+export const ListWalletsRequest: MessageFns<ListWalletsRequest> = {
+  encode(message: ListWalletsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletsRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListWalletsRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletsRequest>, I>>(base?: I): ListWalletsRequest {
+    return ListWalletsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletsRequest>, I>>(object: I): ListWalletsRequest {
+    const message = createBaseListWalletsRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBaseListWalletsResponse(): ListWalletsResponse {
+  return { wallets: [] };
+}
+
+export const ListWalletsResponse: MessageFns<ListWalletsResponse> = {
+  encode(message: ListWalletsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.wallets) {
+      Wallet.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.wallets.push(Wallet.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletsResponse {
+    return {
+      wallets: globalThis.Array.isArray(object?.wallets) ? object.wallets.map((e: any) => Wallet.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListWalletsResponse): unknown {
+    const obj: any = {};
+    if (message.wallets?.length) {
+      obj.wallets = message.wallets.map((e) => Wallet.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletsResponse>, I>>(base?: I): ListWalletsResponse {
+    return ListWalletsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletsResponse>, I>>(object: I): ListWalletsResponse {
+    const message = createBaseListWalletsResponse();
+    message.wallets = object.wallets?.map((e) => Wallet.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRevokeWalletRequest(): RevokeWalletRequest {
+  return { partnerId: "", walletId: "" };
+}
+
+export const RevokeWalletRequest: MessageFns<RevokeWalletRequest> = {
+  encode(message: RevokeWalletRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.walletId !== "") {
+      writer.uint32(18).string(message.walletId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeWalletRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeWalletRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.walletId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeWalletRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      walletId: isSet(object.walletId)
+        ? globalThis.String(object.walletId)
+        : isSet(object.wallet_id)
+        ? globalThis.String(object.wallet_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RevokeWalletRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.walletId !== "") {
+      obj.walletId = message.walletId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeWalletRequest>, I>>(base?: I): RevokeWalletRequest {
+    return RevokeWalletRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeWalletRequest>, I>>(object: I): RevokeWalletRequest {
+    const message = createBaseRevokeWalletRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.walletId = object.walletId ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeWalletResponse(): RevokeWalletResponse {
+  return {};
+}
+
+export const RevokeWalletResponse: MessageFns<RevokeWalletResponse> = {
+  encode(_: RevokeWalletResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeWalletResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeWalletResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RevokeWalletResponse {
+    return {};
+  },
+
+  toJSON(_: RevokeWalletResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeWalletResponse>, I>>(base?: I): RevokeWalletResponse {
+    return RevokeWalletResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeWalletResponse>, I>>(_: I): RevokeWalletResponse {
+    const message = createBaseRevokeWalletResponse();
+    return message;
+  },
+};
+
+function createBaseGetWalletStatusRequest(): GetWalletStatusRequest {
+  return { partnerId: "", walletId: "" };
+}
+
+export const GetWalletStatusRequest: MessageFns<GetWalletStatusRequest> = {
+  encode(message: GetWalletStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.walletId !== "") {
+      writer.uint32(18).string(message.walletId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWalletStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWalletStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.walletId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWalletStatusRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      walletId: isSet(object.walletId)
+        ? globalThis.String(object.walletId)
+        : isSet(object.wallet_id)
+        ? globalThis.String(object.wallet_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetWalletStatusRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.walletId !== "") {
+      obj.walletId = message.walletId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetWalletStatusRequest>, I>>(base?: I): GetWalletStatusRequest {
+    return GetWalletStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetWalletStatusRequest>, I>>(object: I): GetWalletStatusRequest {
+    const message = createBaseGetWalletStatusRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.walletId = object.walletId ?? "";
+    return message;
+  },
+};
+
+function createBaseWalletStatus(): WalletStatus {
+  return { walletId: "", status: "", active: false, chain: "", asset: "", address: "" };
+}
+
+export const WalletStatus: MessageFns<WalletStatus> = {
+  encode(message: WalletStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.walletId !== "") {
+      writer.uint32(10).string(message.walletId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.active !== false) {
+      writer.uint32(24).bool(message.active);
+    }
+    if (message.chain !== "") {
+      writer.uint32(34).string(message.chain);
+    }
+    if (message.asset !== "") {
+      writer.uint32(42).string(message.asset);
+    }
+    if (message.address !== "") {
+      writer.uint32(50).string(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WalletStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWalletStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.walletId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.active = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.chain = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.asset = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WalletStatus {
+    return {
+      walletId: isSet(object.walletId)
+        ? globalThis.String(object.walletId)
+        : isSet(object.wallet_id)
+        ? globalThis.String(object.wallet_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      active: isSet(object.active) ? globalThis.Boolean(object.active) : false,
+      chain: isSet(object.chain) ? globalThis.String(object.chain) : "",
+      asset: isSet(object.asset) ? globalThis.String(object.asset) : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+    };
+  },
+
+  toJSON(message: WalletStatus): unknown {
+    const obj: any = {};
+    if (message.walletId !== "") {
+      obj.walletId = message.walletId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.active !== false) {
+      obj.active = message.active;
+    }
+    if (message.chain !== "") {
+      obj.chain = message.chain;
+    }
+    if (message.asset !== "") {
+      obj.asset = message.asset;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WalletStatus>, I>>(base?: I): WalletStatus {
+    return WalletStatus.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WalletStatus>, I>>(object: I): WalletStatus {
+    const message = createBaseWalletStatus();
+    message.walletId = object.walletId ?? "";
+    message.status = object.status ?? "";
+    message.active = object.active ?? false;
+    message.chain = object.chain ?? "";
+    message.asset = object.asset ?? "";
+    message.address = object.address ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCodeRecipientRequest(): GetCodeRecipientRequest {
+  return { partnerId: "" };
+}
+
+export const GetCodeRecipientRequest: MessageFns<GetCodeRecipientRequest> = {
+  encode(message: GetCodeRecipientRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCodeRecipientRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCodeRecipientRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCodeRecipientRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCodeRecipientRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCodeRecipientRequest>, I>>(base?: I): GetCodeRecipientRequest {
+    return GetCodeRecipientRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCodeRecipientRequest>, I>>(object: I): GetCodeRecipientRequest {
+    const message = createBaseGetCodeRecipientRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBaseCodeRecipient(): CodeRecipient {
+  return { adminId: "", email: "", maskedEmail: "" };
+}
+
+export const CodeRecipient: MessageFns<CodeRecipient> = {
+  encode(message: CodeRecipient, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adminId !== "") {
+      writer.uint32(10).string(message.adminId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.maskedEmail !== "") {
+      writer.uint32(26).string(message.maskedEmail);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CodeRecipient {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCodeRecipient();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adminId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.maskedEmail = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CodeRecipient {
+    return {
+      adminId: isSet(object.adminId)
+        ? globalThis.String(object.adminId)
+        : isSet(object.admin_id)
+        ? globalThis.String(object.admin_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      maskedEmail: isSet(object.maskedEmail)
+        ? globalThis.String(object.maskedEmail)
+        : isSet(object.masked_email)
+        ? globalThis.String(object.masked_email)
+        : "",
+    };
+  },
+
+  toJSON(message: CodeRecipient): unknown {
+    const obj: any = {};
+    if (message.adminId !== "") {
+      obj.adminId = message.adminId;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.maskedEmail !== "") {
+      obj.maskedEmail = message.maskedEmail;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CodeRecipient>, I>>(base?: I): CodeRecipient {
+    return CodeRecipient.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CodeRecipient>, I>>(object: I): CodeRecipient {
+    const message = createBaseCodeRecipient();
+    message.adminId = object.adminId ?? "";
+    message.email = object.email ?? "";
+    message.maskedEmail = object.maskedEmail ?? "";
+    return message;
+  },
+};
+
+function createBaseSandboxApproveWalletRequest(): SandboxApproveWalletRequest {
+  return { partnerId: "", walletId: "" };
+}
+
+export const SandboxApproveWalletRequest: MessageFns<SandboxApproveWalletRequest> = {
+  encode(message: SandboxApproveWalletRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.walletId !== "") {
+      writer.uint32(18).string(message.walletId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SandboxApproveWalletRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSandboxApproveWalletRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.walletId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SandboxApproveWalletRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      walletId: isSet(object.walletId)
+        ? globalThis.String(object.walletId)
+        : isSet(object.wallet_id)
+        ? globalThis.String(object.wallet_id)
+        : "",
+    };
+  },
+
+  toJSON(message: SandboxApproveWalletRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.walletId !== "") {
+      obj.walletId = message.walletId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SandboxApproveWalletRequest>, I>>(base?: I): SandboxApproveWalletRequest {
+    return SandboxApproveWalletRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SandboxApproveWalletRequest>, I>>(object: I): SandboxApproveWalletRequest {
+    const message = createBaseSandboxApproveWalletRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.walletId = object.walletId ?? "";
+    return message;
+  },
+};
+
 export type WalletRegistryAdminService = typeof WalletRegistryAdminService;
 export const WalletRegistryAdminService = {
   configurePartner: {
@@ -207,10 +2513,20 @@ export const WalletRegistryAdminService = {
     responseSerialize: (value: PartnerSettings): Buffer => Buffer.from(PartnerSettings.encode(value).finish()),
     responseDeserialize: (value: Buffer): PartnerSettings => PartnerSettings.decode(value),
   },
+  reviewWallet: {
+    path: "/wallet_registry.v1.WalletRegistryAdmin/ReviewWallet" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReviewWalletRequest): Buffer => Buffer.from(ReviewWalletRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReviewWalletRequest => ReviewWalletRequest.decode(value),
+    responseSerialize: (value: Wallet): Buffer => Buffer.from(Wallet.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Wallet => Wallet.decode(value),
+  },
 } as const;
 
 export interface WalletRegistryAdminServer extends UntypedServiceImplementation {
   configurePartner: handleUnaryCall<ConfigurePartnerRequest, PartnerSettings>;
+  reviewWallet: handleUnaryCall<ReviewWalletRequest, Wallet>;
 }
 
 export interface WalletRegistryAdminClient extends Client {
@@ -229,6 +2545,21 @@ export interface WalletRegistryAdminClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PartnerSettings) => void,
   ): ClientUnaryCall;
+  reviewWallet(
+    request: ReviewWalletRequest,
+    callback: (error: ServiceError | null, response: Wallet) => void,
+  ): ClientUnaryCall;
+  reviewWallet(
+    request: ReviewWalletRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Wallet) => void,
+  ): ClientUnaryCall;
+  reviewWallet(
+    request: ReviewWalletRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Wallet) => void,
+  ): ClientUnaryCall;
 }
 
 export const WalletRegistryAdminClient = makeGenericClientConstructor(
@@ -237,6 +2568,303 @@ export const WalletRegistryAdminClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): WalletRegistryAdminClient;
   service: typeof WalletRegistryAdminService;
+  serviceName: string;
+};
+
+/** The partner plane (through the gateway) and the release-time check. */
+export type WalletRegistryService = typeof WalletRegistryService;
+export const WalletRegistryService = {
+  registerAdmin: {
+    path: "/wallet_registry.v1.WalletRegistry/RegisterAdmin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RegisterAdminRequest): Buffer => Buffer.from(RegisterAdminRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RegisterAdminRequest => RegisterAdminRequest.decode(value),
+    responseSerialize: (value: RegisterAdminResponse): Buffer =>
+      Buffer.from(RegisterAdminResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RegisterAdminResponse => RegisterAdminResponse.decode(value),
+  },
+  listAdmins: {
+    path: "/wallet_registry.v1.WalletRegistry/ListAdmins" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAdminsRequest): Buffer => Buffer.from(ListAdminsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAdminsRequest => ListAdminsRequest.decode(value),
+    responseSerialize: (value: ListAdminsResponse): Buffer => Buffer.from(ListAdminsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAdminsResponse => ListAdminsResponse.decode(value),
+  },
+  removeAdmin: {
+    path: "/wallet_registry.v1.WalletRegistry/RemoveAdmin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RemoveAdminRequest): Buffer => Buffer.from(RemoveAdminRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RemoveAdminRequest => RemoveAdminRequest.decode(value),
+    responseSerialize: (value: RemoveAdminResponse): Buffer => Buffer.from(RemoveAdminResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemoveAdminResponse => RemoveAdminResponse.decode(value),
+  },
+  registerWallet: {
+    path: "/wallet_registry.v1.WalletRegistry/RegisterWallet" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RegisterWalletRequest): Buffer =>
+      Buffer.from(RegisterWalletRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RegisterWalletRequest => RegisterWalletRequest.decode(value),
+    responseSerialize: (value: RegisterWalletResponse): Buffer =>
+      Buffer.from(RegisterWalletResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RegisterWalletResponse => RegisterWalletResponse.decode(value),
+  },
+  confirmWallet: {
+    path: "/wallet_registry.v1.WalletRegistry/ConfirmWallet" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmWalletRequest): Buffer => Buffer.from(ConfirmWalletRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmWalletRequest => ConfirmWalletRequest.decode(value),
+    responseSerialize: (value: Wallet): Buffer => Buffer.from(Wallet.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Wallet => Wallet.decode(value),
+  },
+  listWallets: {
+    path: "/wallet_registry.v1.WalletRegistry/ListWallets" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListWalletsRequest): Buffer => Buffer.from(ListWalletsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWalletsRequest => ListWalletsRequest.decode(value),
+    responseSerialize: (value: ListWalletsResponse): Buffer => Buffer.from(ListWalletsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWalletsResponse => ListWalletsResponse.decode(value),
+  },
+  revokeWallet: {
+    path: "/wallet_registry.v1.WalletRegistry/RevokeWallet" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeWalletRequest): Buffer => Buffer.from(RevokeWalletRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeWalletRequest => RevokeWalletRequest.decode(value),
+    responseSerialize: (value: RevokeWalletResponse): Buffer =>
+      Buffer.from(RevokeWalletResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeWalletResponse => RevokeWalletResponse.decode(value),
+  },
+  getWalletStatus: {
+    path: "/wallet_registry.v1.WalletRegistry/GetWalletStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetWalletStatusRequest): Buffer =>
+      Buffer.from(GetWalletStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetWalletStatusRequest => GetWalletStatusRequest.decode(value),
+    responseSerialize: (value: WalletStatus): Buffer => Buffer.from(WalletStatus.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WalletStatus => WalletStatus.decode(value),
+  },
+  getCodeRecipient: {
+    path: "/wallet_registry.v1.WalletRegistry/GetCodeRecipient" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCodeRecipientRequest): Buffer =>
+      Buffer.from(GetCodeRecipientRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCodeRecipientRequest => GetCodeRecipientRequest.decode(value),
+    responseSerialize: (value: CodeRecipient): Buffer => Buffer.from(CodeRecipient.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CodeRecipient => CodeRecipient.decode(value),
+  },
+} as const;
+
+export interface WalletRegistryServer extends UntypedServiceImplementation {
+  registerAdmin: handleUnaryCall<RegisterAdminRequest, RegisterAdminResponse>;
+  listAdmins: handleUnaryCall<ListAdminsRequest, ListAdminsResponse>;
+  removeAdmin: handleUnaryCall<RemoveAdminRequest, RemoveAdminResponse>;
+  registerWallet: handleUnaryCall<RegisterWalletRequest, RegisterWalletResponse>;
+  confirmWallet: handleUnaryCall<ConfirmWalletRequest, Wallet>;
+  listWallets: handleUnaryCall<ListWalletsRequest, ListWalletsResponse>;
+  revokeWallet: handleUnaryCall<RevokeWalletRequest, RevokeWalletResponse>;
+  getWalletStatus: handleUnaryCall<GetWalletStatusRequest, WalletStatus>;
+  getCodeRecipient: handleUnaryCall<GetCodeRecipientRequest, CodeRecipient>;
+}
+
+export interface WalletRegistryClient extends Client {
+  registerAdmin(
+    request: RegisterAdminRequest,
+    callback: (error: ServiceError | null, response: RegisterAdminResponse) => void,
+  ): ClientUnaryCall;
+  registerAdmin(
+    request: RegisterAdminRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RegisterAdminResponse) => void,
+  ): ClientUnaryCall;
+  registerAdmin(
+    request: RegisterAdminRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RegisterAdminResponse) => void,
+  ): ClientUnaryCall;
+  listAdmins(
+    request: ListAdminsRequest,
+    callback: (error: ServiceError | null, response: ListAdminsResponse) => void,
+  ): ClientUnaryCall;
+  listAdmins(
+    request: ListAdminsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAdminsResponse) => void,
+  ): ClientUnaryCall;
+  listAdmins(
+    request: ListAdminsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAdminsResponse) => void,
+  ): ClientUnaryCall;
+  removeAdmin(
+    request: RemoveAdminRequest,
+    callback: (error: ServiceError | null, response: RemoveAdminResponse) => void,
+  ): ClientUnaryCall;
+  removeAdmin(
+    request: RemoveAdminRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RemoveAdminResponse) => void,
+  ): ClientUnaryCall;
+  removeAdmin(
+    request: RemoveAdminRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RemoveAdminResponse) => void,
+  ): ClientUnaryCall;
+  registerWallet(
+    request: RegisterWalletRequest,
+    callback: (error: ServiceError | null, response: RegisterWalletResponse) => void,
+  ): ClientUnaryCall;
+  registerWallet(
+    request: RegisterWalletRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RegisterWalletResponse) => void,
+  ): ClientUnaryCall;
+  registerWallet(
+    request: RegisterWalletRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RegisterWalletResponse) => void,
+  ): ClientUnaryCall;
+  confirmWallet(
+    request: ConfirmWalletRequest,
+    callback: (error: ServiceError | null, response: Wallet) => void,
+  ): ClientUnaryCall;
+  confirmWallet(
+    request: ConfirmWalletRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Wallet) => void,
+  ): ClientUnaryCall;
+  confirmWallet(
+    request: ConfirmWalletRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Wallet) => void,
+  ): ClientUnaryCall;
+  listWallets(
+    request: ListWalletsRequest,
+    callback: (error: ServiceError | null, response: ListWalletsResponse) => void,
+  ): ClientUnaryCall;
+  listWallets(
+    request: ListWalletsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListWalletsResponse) => void,
+  ): ClientUnaryCall;
+  listWallets(
+    request: ListWalletsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListWalletsResponse) => void,
+  ): ClientUnaryCall;
+  revokeWallet(
+    request: RevokeWalletRequest,
+    callback: (error: ServiceError | null, response: RevokeWalletResponse) => void,
+  ): ClientUnaryCall;
+  revokeWallet(
+    request: RevokeWalletRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevokeWalletResponse) => void,
+  ): ClientUnaryCall;
+  revokeWallet(
+    request: RevokeWalletRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevokeWalletResponse) => void,
+  ): ClientUnaryCall;
+  getWalletStatus(
+    request: GetWalletStatusRequest,
+    callback: (error: ServiceError | null, response: WalletStatus) => void,
+  ): ClientUnaryCall;
+  getWalletStatus(
+    request: GetWalletStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WalletStatus) => void,
+  ): ClientUnaryCall;
+  getWalletStatus(
+    request: GetWalletStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WalletStatus) => void,
+  ): ClientUnaryCall;
+  getCodeRecipient(
+    request: GetCodeRecipientRequest,
+    callback: (error: ServiceError | null, response: CodeRecipient) => void,
+  ): ClientUnaryCall;
+  getCodeRecipient(
+    request: GetCodeRecipientRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CodeRecipient) => void,
+  ): ClientUnaryCall;
+  getCodeRecipient(
+    request: GetCodeRecipientRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CodeRecipient) => void,
+  ): ClientUnaryCall;
+}
+
+export const WalletRegistryClient = makeGenericClientConstructor(
+  WalletRegistryService,
+  "wallet_registry.v1.WalletRegistry",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): WalletRegistryClient;
+  service: typeof WalletRegistryService;
+  serviceName: string;
+};
+
+/** Sandbox mode only (NOT_FOUND otherwise): the service's review approves. */
+export type WalletRegistrySandboxService = typeof WalletRegistrySandboxService;
+export const WalletRegistrySandboxService = {
+  approveWallet: {
+    path: "/wallet_registry.v1.WalletRegistrySandbox/ApproveWallet" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SandboxApproveWalletRequest): Buffer =>
+      Buffer.from(SandboxApproveWalletRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SandboxApproveWalletRequest => SandboxApproveWalletRequest.decode(value),
+    responseSerialize: (value: Wallet): Buffer => Buffer.from(Wallet.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Wallet => Wallet.decode(value),
+  },
+} as const;
+
+export interface WalletRegistrySandboxServer extends UntypedServiceImplementation {
+  approveWallet: handleUnaryCall<SandboxApproveWalletRequest, Wallet>;
+}
+
+export interface WalletRegistrySandboxClient extends Client {
+  approveWallet(
+    request: SandboxApproveWalletRequest,
+    callback: (error: ServiceError | null, response: Wallet) => void,
+  ): ClientUnaryCall;
+  approveWallet(
+    request: SandboxApproveWalletRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Wallet) => void,
+  ): ClientUnaryCall;
+  approveWallet(
+    request: SandboxApproveWalletRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Wallet) => void,
+  ): ClientUnaryCall;
+}
+
+export const WalletRegistrySandboxClient = makeGenericClientConstructor(
+  WalletRegistrySandboxService,
+  "wallet_registry.v1.WalletRegistrySandbox",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): WalletRegistrySandboxClient;
+  service: typeof WalletRegistrySandboxService;
   serviceName: string;
 };
 

@@ -7,6 +7,9 @@ import { getBalancesHandler } from './balances.route';
 import { healthHandler } from './health.route';
 import { createQuoteHandler } from './quotes.route';
 import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
+import { listAdminsHandler, registerAdminHandler, removeAdminHandler } from './admins.route';
+import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
+import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
@@ -33,9 +36,18 @@ export function createV1Router(deps: AppDependencies): Router {
   route('get', '/health', healthHandler(deps));
   route('post', '/quotes', createQuoteHandler(deps));
   route('get', '/balances', getBalancesHandler(deps));
+  route('post', '/admins', registerAdminHandler(deps));
+  route('get', '/admins', listAdminsHandler(deps));
+  route('delete', '/admins/:id', removeAdminHandler(deps));
+  route('post', '/wallets', registerWalletHandler(deps));
+  route('get', '/wallets', listWalletsHandler(deps));
+  route('post', '/wallets/:id/confirm', confirmWalletHandler(deps));
+  route('delete', '/wallets/:id', revokeWalletHandler(deps));
   if (deps.mode === 'sandbox') {
     route('post', '/sandbox/rates', setSandboxRateHandler(deps));
     route('post', '/sandbox/kes-credits', simulateKesCreditHandler(deps));
+    route('post', '/sandbox/wallets/:id/approve', sandboxApproveWalletHandler(deps));
+    route('get', '/sandbox/outbox', sandboxOutboxHandler(deps));
   }
   router.use(notFound);
   return router;

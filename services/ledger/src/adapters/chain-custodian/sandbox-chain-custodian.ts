@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { tronAddressFromAccountId } from '../../domain/tron-address';
+import { tronAddressFromAccountId } from '@platform/chain';
 import type { ChainCustodian } from './chain-custodian';
 
 /** Sandbox custodian: a valid, random TRON address that no real chain knows. */

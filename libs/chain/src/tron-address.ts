@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const TRON_VERSION_BYTE = 0x41;
+export const TRON_ADDRESS_LENGTH = 34;
 const ACCOUNT_ID_BYTES = 20;
 
 function doubleSha256(data: Buffer): Buffer {
@@ -47,7 +48,7 @@ export function tronAddressFromAccountId(accountId: Buffer): string {
 }
 
 export function isValidTronAddress(address: string): boolean {
-  if (address.length !== 34 || address[0] !== 'T') return false;
+  if (address.length !== TRON_ADDRESS_LENGTH || address[0] !== 'T') return false;
   const decoded = base58Decode(address);
   if (!decoded || decoded.length !== 1 + ACCOUNT_ID_BYTES + 4 || decoded[0] !== TRON_VERSION_BYTE) return false;
   const payload = decoded.subarray(0, 1 + ACCOUNT_ID_BYTES);

@@ -1,7 +1,7 @@
 // Proves address generation round-trips through validation and that the
 // checksum and version byte are enforced, against a known mainnet address.
-import { randomBytes } from 'node:crypto';
-import { isValidTronAddress, tronAddressFromAccountId } from './tron-address';
+import { createHash, randomBytes } from 'node:crypto';
+import { base58Encode, isValidTronAddress, tronAddressFromAccountId } from './tron-address';
 
 // The USDT (TRC-20) contract address on TRON mainnet: a well-known valid address.
 const KNOWN_VALID = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -25,5 +25,17 @@ describe('TRON addresses', () => {
     expect(isValidTronAddress(KNOWN_VALID.slice(0, 33))).toBe(false);
     expect(isValidTronAddress(`${KNOWN_VALID.slice(0, 33)}0`)).toBe(false);
     expect(isValidTronAddress(`A${KNOWN_VALID.slice(1)}`)).toBe(false);
+  });
+
+  it('refuses a well-formed base58check payload under another version byte', () => {
+    const payload = Buffer.concat([Buffer.from([0x42]), randomBytes(20)]);
+    const checksum = createHash('sha256').update(createHash('sha256').update(payload).digest()).digest().subarray(0, 4);
+    expect(isValidTronAddress(base58Encode(Buffer.concat([payload, checksum])))).toBe(false);
+  });
+
+  it('refuses empty, padded and look-alike input', () => {
+    for (const candidate of ['', ` ${KNOWN_VALID}`, `${KNOWN_VALID} `, KNOWN_VALID.toLowerCase(), KNOWN_VALID.replace('q', 'O')]) {
+      expect(isValidTronAddress(candidate)).toBe(false);
+    }
   });
 });

@@ -1,0 +1,32 @@
+import { AppError, validationFailed } from '@platform/errors';
+import type { Logger } from '@platform/logger';
+import { DataSource, withTransaction } from '@platform/persistence';
+import { isUuid } from '../../domain/ids';
+import { ReviewDecision, reviewOutcome, Wallet } from '../../domain/wallet';
+import type { WalletsRepository } from '../../persistence/wallets.repository';
+
+/**
+ * The service's review of a wallet its administrator confirmed: approve makes
+ * it active (screening cleared), reject makes it rejected (screening
+ * rejected). Repeating the decision already taken is harmless and answers the
+ * wallet; reviewing a wallet in any other state is WALLET_NOT_AWAITING_REVIEW.
+ */
+export class ReviewWalletUseCase {
+  constructor(private readonly dataSource: DataSource, private readonly wallets: WalletsRepository, private readonly logger: Logger) {}
+
+  async execute(command: { partnerId: string; walletId: string; decision: string }): Promise<Wallet> {
+    const bad = [...(isUuid(command.partnerId) ? [] : ['partnerId']), ...(isUuid(command.walletId) ? [] : ['walletId'])];
+    if (command.decision !== 'approve' && command.decision !== 'reject') bad.push('decision');
+    if (bad.length > 0) throw validationFailed(bad);
+    const outcome = reviewOutcome(command.decision as ReviewDecision);
+    const wallet = await withTransaction(this.dataSource, async (manager) => {
+      const current = await this.wallets.lockLive(manager, command.partnerId, command.walletId);
+      if (!current) throw new AppError('WALLET_NOT_FOUND');
+      if (current.status === outcome.status) return current;
+      if (current.status !== 'pending_service_approval') throw new AppError('WALLET_NOT_AWAITING_REVIEW');
+      return this.wallets.markReviewed(manager, current.walletId, outcome);
+    });
+    this.logger.info('wallet reviewed', { walletId: wallet.walletId, decision: command.decision, status: wallet.status });
+    return wallet;
+  }
+}
