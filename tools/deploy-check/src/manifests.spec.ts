@@ -108,12 +108,14 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
     expect(objectsOf(overlay).length).toBeGreaterThan(services.length * 7);
   });
 
-  it('puts everything in its namespace and commits no Secret', () => {
+  it('puts everything, labelled, in its namespace and commits no Secret', () => {
     const objects = objectsOf(overlay);
     const stray = objects.filter((object) => object.kind !== 'Namespace' && object.metadata.namespace !== NAMESPACES[overlay]);
     expect(stray.map((object) => `${object.kind} ${objectName(object)}`)).toEqual([]);
     expect(ofKind(objects, 'Namespace').map(objectName)).toEqual([NAMESPACES[overlay]]);
     expect(ofKind(objects, 'Secret').map(objectName)).toEqual([]);
+    const unlabelled = objects.filter((object) => object.metadata.labels?.['app.kubernetes.io/part-of'] !== 'partner-payments');
+    expect(unlabelled.map((object) => `${object.kind} ${objectName(object)}`)).toEqual([]);
   });
 
   it('runs in its platform mode', () => {
@@ -198,6 +200,26 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
     });
   });
 
+  it.each(services)('lets %s be deployed alone with the label selectors of docs/deploying.md', (service) => {
+    const objects = objectsOf(overlay);
+    const configStep = selectByLabels(objects, 'app.kubernetes.io/component=config');
+    const migrationStep = selectByLabels(objects, `app.kubernetes.io/name=${service},app.kubernetes.io/component!=server`);
+    const serverStep = selectByLabels(objects, `app.kubernetes.io/name=${service},app.kubernetes.io/component=server`);
+    expect(migrationStep.map((object) => `${object.kind} ${objectName(object)}`)).toContain(`Job ${service}-migrate`);
+    expect(migrationStep.filter((object) => object.kind === 'Deployment')).toEqual([]);
+    expect(serverStep.map((object) => `${object.kind} ${objectName(object)}`)).toEqual(expect.arrayContaining([
+      `Deployment ${service}`, `Service ${service}`, `PodDisruptionBudget ${service}`, `NetworkPolicy ${service}`,
+    ]));
+    const applied = new Set([...configStep, ...migrationStep, ...serverStep].map((object) => `${object.kind} ${objectName(object)}`));
+    for (const workload of [named<Workload>(objects, 'Deployment', service), named<Workload>(objects, 'Job', `${service}-migrate`)]) {
+      const pod = podSpecOf(workload);
+      const needed = [`ServiceAccount ${pod.serviceAccountName}`, ...pod.containers.flatMap(configMapsReferenced).map((name) => `ConfigMap ${name}`)];
+      expect({ workload: objectName(workload), missing: needed.filter((name) => !applied.has(name)) }).toEqual({ workload: objectName(workload), missing: [] });
+    }
+    const others = serverStep.filter((object) => object.metadata.labels?.['app.kubernetes.io/name'] !== service);
+    expect(others).toEqual([]);
+  });
+
   it('scales the webhook worker with exactly one autoscaler, and pins no replica count for it', () => {
     const objects = objectsOf(overlay);
     const targets = [
@@ -221,6 +243,21 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
     expect(exposed.map(objectName)).toEqual([]);
   });
 });
+
+/** kubectl's equality-based label selector (`k=v,k!=v`); `!=` also matches objects without the label. */
+function selectByLabels(objects: K8sObject[], selector: string): K8sObject[] {
+  const terms = selector.split(',').map((term) => /^([^!=]+)(!?=)(.*)$/.exec(term)).map((match) => {
+    if (!match) throw new Error(`unsupported selector ${selector}`);
+    return { key: match[1], negated: match[2] === '!=', value: match[3] };
+  });
+  return objects.filter((object) => terms.every(({ key, negated, value }) => (object.metadata.labels?.[key] === value) !== negated));
+}
+
+function configMapsReferenced(container: Container): string[] {
+  const fromEnv = (container.env ?? []).flatMap((variable) => (variable.valueFrom?.configMapKeyRef ? [variable.valueFrom.configMapKeyRef.name] : []));
+  const fromEnvFrom = (container.envFrom ?? []).flatMap((source) => (source.configMapRef ? [source.configMapRef.name] : []));
+  return [...new Set([...fromEnv, ...fromEnvFrom])];
+}
 
 interface IngressSpec {
   tls: { hosts: string[]; secretName?: string }[];
