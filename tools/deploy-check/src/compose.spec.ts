@@ -83,6 +83,16 @@ describe('docker-compose.yml', () => {
     expect({ service, refused: configProblems(configSchemaOf(service), environmentOf(service)) }).toEqual({ service, refused: [] });
   });
 
+  it.each(services)('points every gRPC address of %s at that peer\'s container and GRPC_PORT', (service) => {
+    const addresses = Object.entries(environmentOf(service)).filter(([key]) => key.endsWith('_GRPC_ADDR'));
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const [key, address] of addresses) {
+      const [host, port] = address.split(':');
+      const peer = key.replace(/_GRPC_ADDR$/, '').toLowerCase().replace(/_/g, '-');
+      expect({ key, host, port }).toEqual({ key, host: peer, port: environmentOf(peer).GRPC_PORT });
+    }
+  });
+
   it.each(services)('runs %s read-only, without capabilities, with a health check', (service) => {
     const container = entry(service);
     expect(container.read_only).toBe(true);

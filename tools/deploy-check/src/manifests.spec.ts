@@ -177,6 +177,16 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
       expect({ service, refused }).toEqual({ service, refused: expected });
     });
 
+    it('points every gRPC address it is given at that peer\'s Service and port', () => {
+      const objects = objectsOf(overlay);
+      const env = containerEnv(serverContainer(objects, service), ofKind<ConfigMapObject>(objects, 'ConfigMap'));
+      for (const [key, address] of Object.entries(env).filter(([name]) => name.endsWith('_GRPC_ADDR'))) {
+        const [host, port] = address.split(':');
+        const peer = key.replace(/_GRPC_ADDR$/, '').toLowerCase().replace(/_/g, '-');
+        expect({ key, host, port: Number(port) }).toEqual({ key, host: peer, port: grpcPortOf(objects, peer) });
+      }
+    });
+
     it('reads its secrets from its own Secret, by key', () => {
       const refs = secretRefs(serverContainer(objectsOf(overlay), service));
       expect(refs.length).toBeGreaterThan(0);
