@@ -22,6 +22,8 @@ const REQUIRED_PACKAGES = [
   { binary: RABBITMQ_SERVER, debianPackage: 'rabbitmq-server' },
   { binary: 'openssl', debianPackage: 'openssl' },
   { binary: 'protoc', debianPackage: 'protobuf-compiler' },
+  // `kubectl kustomize` renders deploy/ for the manifest checks (tools/deploy-check).
+  { binary: 'kubectl', debianPackage: 'kubernetes-client' },
 ];
 
 function privileged(command, args) {

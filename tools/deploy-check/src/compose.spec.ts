@@ -1,0 +1,134 @@
+// Proves docker-compose.yml is in step with the services: it names no service that
+// does not exist under services/, every service under services/ has its container
+// and its migrate-<name> one-shot (which must finish before the service starts),
+// every container has a health check, dependencies come up healthy first, and
+// each container's environment is accepted by that service's configuration schema
+// (`${NAME:-default}` taken at its default, as compose does without a .env file).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { migrationEnvSchema } from '@platform/config';
+import { configProblems, configSchemaOf, readYamlFile, REPO_ROOT, serviceNames } from './repository';
+
+interface ComposeService {
+  image?: string;
+  build?: { context?: string; dockerfile?: string; args?: Record<string, string> };
+  command?: string[];
+  environment?: Record<string, string | number | boolean | null>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test?: string[] | string; disable?: boolean };
+  restart?: string;
+  read_only?: boolean;
+  cap_drop?: string[];
+  ports?: string[];
+}
+
+const INFRASTRUCTURE = ['postgres', 'redis', 'rabbitmq'];
+const DEFAULTED_VARIABLE = /\$\{([A-Z0-9_]+):-([^}]*)\}/g;
+
+const [compose] = readYamlFile(path.join(REPO_ROOT, 'docker-compose.yml')) as { services: Record<string, ComposeService> }[];
+const composeServices = compose.services;
+const services = serviceNames();
+
+function entry(name: string): ComposeService {
+  const found = composeServices[name];
+  if (!found) throw new Error(`docker-compose.yml has no service ${name}`);
+  return found;
+}
+
+/** The environment as compose passes it when no variable is set: `${X:-d}` becomes d. */
+function environmentOf(name: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(entry(name).environment ?? {})) {
+    if (value === null) continue;
+    const text = String(value);
+    if (/\$\{?[A-Z]/.test(text.replace(DEFAULTED_VARIABLE, ''))) throw new Error(`${name}.${key}: a variable without a default (${text})`);
+    env[key] = text.replace(DEFAULTED_VARIABLE, (_match, _name, fallback: string) => fallback);
+  }
+  return env;
+}
+
+describe('docker-compose.yml', () => {
+  it('names only services that exist under services/ (besides the infrastructure)', () => {
+    const unknown = Object.keys(composeServices)
+      .map((name) => name.replace(/^migrate-/, ''))
+      .filter((name) => !INFRASTRUCTURE.includes(name) && !existsSync(path.join(REPO_ROOT, 'services', name, 'package.json')));
+    expect(unknown).toEqual([]);
+  });
+
+  it('has every service under services/ and its migration one-shot', () => {
+    const missing = services.flatMap((service) => [service, `migrate-${service}`]).filter((name) => !composeServices[name]);
+    expect(missing).toEqual([]);
+  });
+
+  it.each(services)('builds %s from the root Dockerfile with its folder as SERVICE', (service) => {
+    for (const name of [service, `migrate-${service}`]) {
+      expect({ name, build: entry(name).build }).toMatchObject({ name, build: { context: '.', dockerfile: 'Dockerfile', args: { SERVICE: service } } });
+    }
+    expect(entry(`migrate-${service}`).image).toBe(entry(service).image);
+  });
+
+  it.each(services)('migrates %s once, against its database, before the service starts', (service) => {
+    const migration = entry(`migrate-${service}`);
+    expect(migration.command).toEqual(['node', `services/${service}/dist/migrate.js`]);
+    expect(migration.restart).toBe('no');
+    expect(migration.depends_on?.postgres?.condition).toBe('service_healthy');
+    const env = environmentOf(`migrate-${service}`);
+    expect(configProblems(migrationEnvSchema, env)).toEqual([]);
+    expect(env.DATABASE_URL).toBe(environmentOf(service).DATABASE_URL);
+    expect(new URL(env.DATABASE_URL).pathname).toBe(`/svc_${service.replace(/-/g, '_')}`);
+    expect(entry(service).depends_on?.[`migrate-${service}`]?.condition).toBe('service_completed_successfully');
+  });
+
+  it.each(services)('gives %s an environment its configuration schema accepts', (service) => {
+    expect({ service, refused: configProblems(configSchemaOf(service), environmentOf(service)) }).toEqual({ service, refused: [] });
+  });
+
+  it.each(services)('points every gRPC address of %s at that peer\'s container and GRPC_PORT', (service) => {
+    const addresses = Object.entries(environmentOf(service)).filter(([key]) => key.endsWith('_GRPC_ADDR'));
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const [key, address] of addresses) {
+      const [host, port] = address.split(':');
+      const peer = key.replace(/_GRPC_ADDR$/, '').toLowerCase().replace(/_/g, '-');
+      expect({ key, host, port }).toEqual({ key, host: peer, port: environmentOf(peer).GRPC_PORT });
+    }
+  });
+
+  it.each(services)('runs %s read-only, without capabilities, with a health check', (service) => {
+    const container = entry(service);
+    expect(container.read_only).toBe(true);
+    expect(container.cap_drop).toEqual(['ALL']);
+    expect(container.healthcheck?.test).toBeDefined();
+    expect(container.healthcheck?.disable).not.toBe(true);
+  });
+
+  it('starts every service after the infrastructure and the peers it calls are healthy', () => {
+    for (const name of Object.keys(composeServices)) {
+      const env = INFRASTRUCTURE.includes(name) ? {} : environmentOf(name);
+      const needs = [
+        ...(env.DATABASE_URL ? ['postgres'] : []),
+        ...(env.AMQP_URL && !name.startsWith('migrate-') && configSchemaReads(name, 'AMQP_URL') ? ['rabbitmq'] : []),
+        ...(env.REDIS_URL ? ['redis'] : []),
+      ];
+      for (const dependency of needs) {
+        expect({ name, dependency, condition: entry(name).depends_on?.[dependency]?.condition }).toEqual({ name, dependency, condition: 'service_healthy' });
+      }
+    }
+    for (const dependency of Object.keys(entry('gateway').depends_on ?? {}).filter((name) => services.includes(name))) {
+      expect(entry(dependency).healthcheck?.test).toBeDefined();
+    }
+  });
+
+  it('has a health check on every infrastructure container, and publishes only the gateway', () => {
+    for (const name of INFRASTRUCTURE) expect({ name, health: Boolean(entry(name).healthcheck?.test) }).toEqual({ name, health: true });
+    const published = Object.keys(composeServices).filter((name) => (entry(name).ports ?? []).length > 0);
+    expect(published).toEqual(['gateway']);
+  });
+});
+
+/** Whether a service's schema reads a variable (the shared block hands AMQP_URL to all). */
+function configSchemaReads(service: string, variable: string): boolean {
+  const schema = configSchemaOf(service) as unknown as { shape?: Record<string, unknown>; _def?: { schema?: { shape?: Record<string, unknown> } } };
+  const shape = schema.shape ?? schema._def?.schema?.shape;
+  if (!shape) throw new Error(`cannot read the variables of ${service}'s schema`);
+  return variable in shape;
+}

@@ -1,0 +1,154 @@
+// Proves the rendered NetworkPolicies of every overlay enforce who talks to whom:
+// everything denied by default; each service's gRPC port open only to the services
+// that are configured to call it (a <PEER>_GRPC_ADDR in their environment) and to
+// the ops tool; only the gateway's HTTP port open to the ingress controller; every
+// caller allowed out to its peers; webhook-delivery allowed out to the internet on
+// 443 but never to private or cluster ranges.
+import { ConfigMapObject, containerEnv, podSpecOf, Workload } from './pods';
+import { K8sObject, ofKind, OVERLAYS, Overlay, renderKustomization, serviceNames } from './repository';
+
+interface PeerSelector {
+  podSelector?: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
+  namespaceSelector?: { matchLabels?: Record<string, string> };
+  ipBlock?: { cidr: string; except?: string[] };
+}
+interface Rule {
+  from?: PeerSelector[];
+  to?: PeerSelector[];
+  ports?: { protocol?: string; port?: number | string }[];
+}
+interface Policy extends K8sObject {
+  spec: { podSelector: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] }; policyTypes?: string[]; ingress?: Rule[]; egress?: Rule[] };
+}
+
+const INGRESS_CONTROLLER_NAMESPACE = 'ingress-nginx';
+const MONITORING_NAMESPACE = 'monitoring';
+const OPS_LABEL = 'ops';
+/** Ranges webhook-delivery must never reach: RFC 1918, CGNAT, link-local (cloud metadata), loopback. */
+const PRIVATE_IPV4_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8'];
+const PRIVATE_IPV6_RANGES = ['fc00::/7', 'fe80::/10', '::1/128'];
+
+const services = serviceNames();
+const rendered = new Map<Overlay, K8sObject[]>();
+
+beforeAll(() => {
+  for (const overlay of OVERLAYS) rendered.set(overlay, renderKustomization(`deploy/overlays/${overlay}`));
+});
+
+function objectsOf(overlay: Overlay): K8sObject[] {
+  const objects = rendered.get(overlay);
+  if (!objects) throw new Error(`overlay ${overlay} was not rendered`);
+  return objects;
+}
+
+function serverLabels(objects: K8sObject[], service: string): Record<string, string> {
+  const deployment = ofKind<Workload>(objects, 'Deployment').find((candidate) => candidate.metadata.name === service);
+  if (!deployment) throw new Error(`no Deployment ${service}`);
+  return deployment.spec.template.metadata?.labels ?? {};
+}
+
+function serverEnv(objects: K8sObject[], service: string): Record<string, string> {
+  const deployment = ofKind<Workload>(objects, 'Deployment').find((candidate) => candidate.metadata.name === service);
+  if (!deployment) throw new Error(`no Deployment ${service}`);
+  return containerEnv(podSpecOf(deployment).containers[0], ofKind<ConfigMapObject>(objects, 'ConfigMap'));
+}
+
+function selects(policy: Policy, labels: Record<string, string>): boolean {
+  if (policy.spec.podSelector.matchExpressions?.length) throw new Error(`${policy.metadata.name}: matchExpressions are not checked here`);
+  return Object.entries(policy.spec.podSelector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+}
+
+function policiesFor(objects: K8sObject[], labels: Record<string, string>): Policy[] {
+  return ofKind<Policy>(objects, 'NetworkPolicy').filter((policy) => selects(policy, labels));
+}
+
+function coversPort(rule: Rule, port: number): boolean {
+  return !rule.ports || rule.ports.length === 0 || rule.ports.some((entry) => entry.port === undefined || entry.port === port);
+}
+
+/** Who may open `port` on pods with `labels`: "pod:<name>", "namespace:<name>", "ip:<cidr>" or "anyone". */
+function allowedSources(objects: K8sObject[], labels: Record<string, string>, port: number): string[] {
+  const rules = policiesFor(objects, labels).flatMap((policy) => policy.spec.ingress ?? []).filter((rule) => coversPort(rule, port));
+  return [...new Set(rules.flatMap((rule) => (rule.from?.length ? rule.from.map(describePeer) : ['anyone'])))].sort();
+}
+
+function describePeer(peer: PeerSelector): string {
+  if (peer.ipBlock) return `ip:${peer.ipBlock.cidr}`;
+  if (peer.namespaceSelector) return `namespace:${peer.namespaceSelector.matchLabels?.['kubernetes.io/metadata.name'] ?? 'any'}`;
+  return `pod:${peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] ?? 'any'}`;
+}
+
+function grpcPort(objects: K8sObject[], service: string): number {
+  return Number(serverEnv(objects, service).GRPC_PORT);
+}
+
+/** Services whose environment names `service` as a gRPC peer. */
+function configuredCallers(objects: K8sObject[], service: string): string[] {
+  const addressName = `${service.toUpperCase().replace(/-/g, '_')}_GRPC_ADDR`;
+  return services.filter((caller) => caller !== service && serverEnv(objects, caller)[addressName] !== undefined);
+}
+
+function egressReaches(objects: K8sObject[], from: Record<string, string>, to: Record<string, string>, port: number): boolean {
+  const rules = policiesFor(objects, from).flatMap((policy) => policy.spec.egress ?? []).filter((rule) => coversPort(rule, port));
+  return rules.some((rule) => !rule.to?.length || rule.to.some((peer) => !peer.namespaceSelector && !peer.ipBlock
+    && Object.entries(peer.podSelector?.matchLabels ?? {}).every(([key, value]) => to[key] === value)));
+}
+
+describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
+  it('deny everything by default and allow DNS', () => {
+    const policies = ofKind<Policy>(objectsOf(overlay), 'NetworkPolicy');
+    const denyAll = policies.find((policy) => Object.keys(policy.spec.podSelector.matchLabels ?? {}).length === 0 && !policy.spec.ingress && !policy.spec.egress);
+    expect(denyAll?.spec.policyTypes?.sort()).toEqual(['Egress', 'Ingress']);
+    const dns = policies.flatMap((policy) => (Object.keys(policy.spec.podSelector.matchLabels ?? {}).length === 0 ? policy.spec.egress ?? [] : []));
+    expect(dns.some((rule) => rule.ports?.some((port) => port.port === 53 && port.protocol === 'UDP'))).toBe(true);
+  });
+
+  it.each(services)('open the gRPC port of %s only to its configured callers and the ops tool', (service) => {
+    const objects = objectsOf(overlay);
+    const expected = [...configuredCallers(objects, service), OPS_LABEL].map((name) => `pod:${name}`).sort();
+    expect({ service, sources: allowedSources(objects, serverLabels(objects, service), grpcPort(objects, service)) })
+      .toEqual({ service, sources: expected });
+  });
+
+  it.each(services)('let %s out to every peer it is configured to call', (service) => {
+    const objects = objectsOf(overlay);
+    const callees = services.filter((peer) => configuredCallers(objects, peer).includes(service));
+    for (const peer of callees) {
+      expect({ service, peer, reachable: egressReaches(objects, serverLabels(objects, service), serverLabels(objects, peer), grpcPort(objects, peer)) })
+        .toEqual({ service, peer, reachable: true });
+    }
+  });
+
+  it('open the gateway HTTP port to the ingress controller only, and no other port to another namespace', () => {
+    const objects = objectsOf(overlay);
+    const httpPort = Number(serverEnv(objects, 'gateway').HTTP_PORT);
+    expect(allowedSources(objects, serverLabels(objects, 'gateway'), httpPort)).toEqual([`namespace:${INGRESS_CONTROLLER_NAMESPACE}`]);
+    const metricsPort = Number(serverEnv(objects, 'webhook-delivery').METRICS_PORT);
+    expect(allowedSources(objects, serverLabels(objects, 'webhook-delivery'), metricsPort)).toEqual([`namespace:${MONITORING_NAMESPACE}`]);
+    for (const service of services.filter((name) => name !== 'gateway' && name !== 'webhook-delivery')) {
+      const sources = policiesFor(objects, serverLabels(objects, service)).flatMap((policy) => policy.spec.ingress ?? []).flatMap((rule) => (rule.from ?? []).map(describePeer));
+      expect({ service, outside: sources.filter((source) => !source.startsWith('pod:')) }).toEqual({ service, outside: [] });
+    }
+  });
+
+  it('let webhook-delivery reach HTTPS on the internet but not private or cluster ranges', () => {
+    const objects = objectsOf(overlay);
+    const rules = policiesFor(objects, serverLabels(objects, 'webhook-delivery')).flatMap((policy) => policy.spec.egress ?? []).filter((rule) => coversPort(rule, 443));
+    const blocks = rules.flatMap((rule) => rule.to ?? [{}]).map((peer) => peer.ipBlock);
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const block of blocks) {
+      expect(block).toBeDefined();
+      const except = block?.except ?? [];
+      const required = block?.cidr.includes(':') ? PRIVATE_IPV6_RANGES : PRIVATE_IPV4_RANGES;
+      expect({ cidr: block?.cidr, missing: required.filter((range) => !except.includes(range)) }).toEqual({ cidr: block?.cidr, missing: [] });
+    }
+  });
+
+  it('let the ops tool out to every service\'s gRPC port', () => {
+    const objects = objectsOf(overlay);
+    for (const service of services) {
+      expect({ service, reachable: egressReaches(objects, { 'app.kubernetes.io/name': OPS_LABEL }, serverLabels(objects, service), grpcPort(objects, service)) })
+        .toEqual({ service, reachable: true });
+    }
+  });
+});

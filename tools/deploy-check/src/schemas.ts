@@ -1,0 +1,55 @@
+/**
+ * Offline validation of rendered objects against the Kubernetes OpenAPI schemas
+ * (the npm package kubernetes-models) and KEDA's CRD schemas
+ * (@kubernetes-models/keda, generated from KEDA's CustomResourceDefinitions).
+ * Only the kinds listed here may appear in deploy/: a new kind must be added on
+ * purpose, with its schema.
+ *
+ * These schemas, like the API server's, allow unknown fields; a misspelt field
+ * is caught by the presence checks in manifests.spec.ts for the fields that
+ * matter, and by the API server's strict field validation at apply time.
+ */
+import { TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
+import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { Service } from 'kubernetes-models/v1/Service';
+import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import type { K8sObject } from './repository';
+
+type Validatable = new (data: never) => { validate(): void };
+
+const MODELS: Record<string, Validatable> = {
+  'v1/ConfigMap': ConfigMap,
+  'v1/Namespace': Namespace,
+  'v1/Service': Service,
+  'v1/ServiceAccount': ServiceAccount,
+  'apps/v1/Deployment': Deployment,
+  'batch/v1/Job': Job,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'networking.k8s.io/v1/Ingress': Ingress,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'keda.sh/v1alpha1/ScaledObject': ScaledObject,
+  'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,
+};
+
+export const KNOWN_KINDS = Object.keys(MODELS);
+
+/** Why the object does not match its schema; empty when it does. */
+export function schemaProblems(object: K8sObject): string[] {
+  const model = MODELS[`${object.apiVersion}/${object.kind}`];
+  if (!model) return [`no schema for ${object.apiVersion} ${object.kind} (known: ${KNOWN_KINDS.join(', ')})`];
+  try {
+    new model(object as never).validate();
+    return [];
+  } catch (error) {
+    return [(error as Error).message];
+  }
+}
