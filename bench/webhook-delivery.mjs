@@ -14,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { createServer } from 'node:https';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -187,8 +188,13 @@ async function runOnce(workers) {
   }
 }
 
+// Replicas, PostgreSQL, RabbitMQ and the receiver share this machine: the figures only
+// mean something next to its CPU count and load.
+const machine = () => ({ cpus: os.cpus().length, loadAverage1m: Number(os.loadavg()[0].toFixed(2)) });
+
 function printTable(results) {
   console.log(`\nwebhook-delivery: ${PARTNERS} endpoints answering 200 after ${RECEIVER_LATENCY_MS} ms; burst ${BURST_EVENTS}; latency at ${LATENCY_RATE_PER_S}/s for ${LATENCY_SECONDS} s`);
+  console.log(`machine: ${machine().cpus} CPUs, load average (1 min) ${machine().loadAverage1m}; everything runs on it`);
   console.log('workers | deliveries/s | p50 publish→ack ms | p99 publish→ack ms');
   console.log('--------|--------------|--------------------|-------------------');
   for (const row of results) {
@@ -211,7 +217,7 @@ async function main() {
     const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
     ensureDir(resultsDir);
     const file = path.join(resultsDir, `webhook-delivery-${new Date().toISOString().replaceAll(':', '-')}.json`);
-    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), receiverLatencyMs: RECEIVER_LATENCY_MS, partners: PARTNERS, burstEvents: BURST_EVENTS, results }, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), receiverLatencyMs: RECEIVER_LATENCY_MS, partners: PARTNERS, burstEvents: BURST_EVENTS, machine: machine(), results }, null, 2)}\n`);
     console.log(`\nwritten ${path.relative(process.cwd(), file)}`);
   } finally {
     await stopInfra(profile).catch((error) => console.error(`stopping infrastructure: ${error.message}`));
