@@ -211,17 +211,18 @@ export class DeliveriesRepository {
 
   /**
    * Re-opens one delivery with a fresh round of attempts, keeping its delivery id.
-   * Returns the status after the call, or null when there is no such delivery. A
-   * delivery already open (pending, delivering) is left as it is.
+   * Returns the status after the call and whether this call re-opened it, or null
+   * when there is no such delivery. A delivery already open (pending, delivering)
+   * is left as it is.
    */
-  async replayOne(deliveryId: string): Promise<DeliveryStatus | null> {
+  async replayOne(deliveryId: string): Promise<{ status: DeliveryStatus; reopened: boolean } | null> {
     const result = (await this.dataSource.query(
       `${REOPEN_SQL} WHERE delivery_id = $1 AND status = ANY($2::text[]) AND ${HAS_ENDPOINT_OR_NOT_HELD} RETURNING status`,
       [deliveryId, REPLAYABLE_STATUSES],
     )) as UpdateResult;
-    if (updatedRows(result).length === 1) return 'pending';
+    if (updatedRows(result).length === 1) return { status: 'pending', reopened: true };
     const [row] = (await this.dataSource.query('SELECT status FROM deliveries WHERE delivery_id = $1', [deliveryId])) as Array<{ status: DeliveryStatus }>;
-    return row ? row.status : null;
+    return row ? { status: row.status, reopened: false } : null;
   }
 
   /**

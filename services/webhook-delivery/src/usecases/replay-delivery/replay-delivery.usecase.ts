@@ -25,10 +25,10 @@ export class ReplayDeliveryUseCase {
 
   async execute(deliveryId: string): Promise<ReplayDeliveryResult> {
     if (!isUuid(deliveryId)) throw validationFailed(['deliveryId']);
-    const status = await this.deliveries.replayOne(deliveryId);
-    if (status === null) throw new AppError('DELIVERY_NOT_FOUND');
-    if (status === 'pending') this.metrics.deliveriesReplayed(1);
-    this.logger.info('webhook delivery replay requested', { deliveryId, status });
-    return { deliveryId, status };
+    const replay = await this.deliveries.replayOne(deliveryId);
+    if (replay === null) throw new AppError('DELIVERY_NOT_FOUND');
+    if (replay.reopened) this.metrics.deliveriesReplayed(1);
+    this.logger.info('webhook delivery replay requested', { deliveryId, ...replay });
+    return { deliveryId, status: replay.status };
   }
 }
