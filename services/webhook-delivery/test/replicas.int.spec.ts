@@ -1,8 +1,9 @@
 // Proves horizontal scale with a second webhook-delivery replica started from this
 // test with the stack's own environment: both replicas take deliveries from the
-// same queue and schedule (each records attempts), and a replica killed with
-// SIGKILL in the middle of an attempt loses nothing: once its lease runs out the
-// other replica attempts the delivery again with the same delivery id.
+// same queue and schedule (each records attempts); a replica stopped with SIGTERM
+// during an attempt finishes and records it before exiting; and a replica killed
+// with SIGKILL in the middle of an attempt loses nothing: once its lease runs out
+// the other replica attempts the delivery again with the same delivery id.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -17,6 +18,8 @@ const RECLAIM_WAIT_MS = 15_000 + 15_000;
 /** Each try has about even odds that the extra replica made the attempt. */
 const KILL_TRIES_MAX = 10;
 const WAIT_MS = 20_000;
+/** Well inside the replica's shutdown grace (SHUTDOWN_GRACE_MS 10 s − 1.5 s). */
+const GRACEFUL_ANSWER_AFTER_MS = 2_000;
 
 /** Delivery ids the replica whose log this is recorded as delivered. */
 function deliveredIn(logFile: string): Set<string> {
@@ -66,21 +69,36 @@ describe('several webhook-delivery replicas (issue 8)', () => {
     expect(byExtra.length + byStack.length).toBe(SHARED_EVENTS);
   }, 60_000);
 
-  it('loses nothing when a replica is killed mid-attempt', async () => {
+  /** Holds the endpoint and sends events until the extra replica is the one attempting one. */
+  async function attemptHeldByExtraReplica(label: string): Promise<ReceivedRequest> {
     receiver.hold(true);
-    let victim: ReceivedRequest | null = null;
-    for (let index = 0; index < KILL_TRIES_MAX && victim === null; index += 1) {
-      await sandboxKesCredit(partner, `KILL${index}`);
+    for (let index = 0; index < KILL_TRIES_MAX; index += 1) {
+      await sandboxKesCredit(partner, `${label}${index}`);
       const request = (await receiver.waitForRequests(index + 1, WAIT_MS))[index]!;
-      if ((await senderPid(request.remotePort)) === extra!.pid) {
-        victim = request;
-      } else {
-        // The stack's replica took this one: let it finish and try another event.
-        receiver.hold(false);
-        receiver.hold(true);
-      }
+      if ((await senderPid(request.remotePort)) === extra!.pid) return request;
+      // The stack's replica took this one: let it finish and try another event.
+      receiver.hold(false);
+      receiver.hold(true);
     }
-    if (victim === null) throw new Error(`the extra replica made none of ${KILL_TRIES_MAX} attempts`);
+    throw new Error(`the extra replica made none of ${KILL_TRIES_MAX} attempts`);
+  }
+
+  it('finishes the attempt in flight when a replica is stopped gracefully', async () => {
+    const request = await attemptHeldByExtraReplica('TERM');
+    const stopping = extra!.stop();
+    extra = null;
+    await new Promise((resolve) => setTimeout(resolve, GRACEFUL_ANSWER_AFTER_MS));
+    receiver.hold(false);
+    await stopping;
+
+    const deliveryId = deliveryIdOf(request);
+    const finished = await waitForDelivery(partner.partnerId, (d) => d.deliveryId === deliveryId && d.status === 'delivered', 'the attempt to be recorded', WAIT_MS);
+    expect(finished).toMatchObject({ attemptCount: 1, lastStatusCode: 200 });
+    expect(receiver.requests.filter((received) => deliveryIdOf(received) === deliveryId)).toHaveLength(1);
+  }, 120_000);
+
+  it('loses nothing when a replica is killed mid-attempt', async () => {
+    const victim = await attemptHeldByExtraReplica('KILL');
     await extra!.kill();
     extra = null;
     receiver.hold(false);
