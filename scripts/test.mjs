@@ -30,6 +30,8 @@ const INTEGRATION_TEST_TIMEOUT_MS = 60_000;
 // Service settings the integration tests depend on; the caller may override each.
 process.env.STACK_ENV_RATE_STALENESS_LIMIT_MS ??= '3000';
 process.env.STACK_ENV_RATE_TICK_MS ??= '250';
+// A killed webhook-delivery replica's deliveries are reclaimed after the lease (the floor, 15 s).
+process.env.STACK_ENV_DELIVERY_LEASE_MS ??= '15000';
 
 const profile = loadProfile('test');
 const log = (name) => path.join(profile.logsDir, name);

@@ -169,6 +169,7 @@ export const allServicesRunning = (profile) => servicesStatus(profile).every((se
 /** SIGTERM to every service, up to 10 s to drain, then SIGKILL. Removes stack.json. */
 export async function stopAll(profile) {
   removeFile(profile.stackFile);
+  removeFile(serviceEnvFile(profile));
   const outcomes = await Promise.all(SERVICES.map(async (service) => {
     const pid = servicePid(profile, service);
     const outcome = pid ? await stopPid(pid, { graceMs: SERVICE_STOP_GRACE_MS }) : 'not running';
@@ -255,10 +256,21 @@ export function stackDescription(profile) {
     databases: Object.fromEntries(SERVICES.map((service) => [service.name, databaseUrl(profile, service.database)])),
     sandboxTimeScale: Number(profile.sandboxTimeScale),
     extraEnv: extraEnvironment(),
+    serviceEnvFile: serviceEnvFile(profile),
   };
 }
 
+/** Where each service's complete environment is written, for tests that start an extra instance. */
+const serviceEnvFile = (profile) => path.join(profile.stackDir, 'service-env.json');
+
+/**
+ * Writes stack.json, and beside it every service's environment (it holds the stack's
+ * encryption keys, so only its owner may read it): a test starts an extra replica of a
+ * service with exactly the environment the stack's own instance has.
+ */
 export function writeStackFile(profile) {
   writeJson(profile.stackFile, stackDescription(profile));
+  const environments = Object.fromEntries(SERVICES.map((service) => [service.name, serviceEnvironment(profile, service)]));
+  writeJson(serviceEnvFile(profile), environments, 0o600);
   return profile.stackFile;
 }

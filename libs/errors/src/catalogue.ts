@@ -109,6 +109,9 @@ export const ERROR_CATALOGUE = {
 
   // Collections.
   COLLECTION_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign collection.'),
+
+  // Webhook delivery (operator plane only, never shown to partners).
+  DELIVERY_NOT_FOUND: define(404, NOT_FOUND, 'Internal (ops replay): unknown webhook delivery id.'),
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

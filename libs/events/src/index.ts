@@ -3,6 +3,6 @@ export { enqueueEvent, OUTBOX_TABLE_V1_SQL, OUTBOX_TABLE_V1_DOWN_SQL } from './o
 export type { NewEvent } from './outbox';
 export { AmqpConnection, assertPartnerEventsExchange } from './amqp';
 export { OutboxRelay } from './relay';
-export type { RelayOptions } from './relay';
+export type { OutboxLag, RelayOptions } from './relay';
 export { EventConsumer, parseBusEvent } from './consumer';
 export type { ConsumerOptions } from './consumer';

@@ -6,6 +6,13 @@
  * instead of vanishing. Rows are claimed with FOR UPDATE SKIP LOCKED, so any
  * number of replicas can relay at once. Delivery is at least once: a crash
  * between confirm and mark re-publishes, and consumers dedupe on event id.
+ *
+ * This is also the producing side of reconciliation (spec 6.4): a row whose
+ * publish was lost (broker down, no confirm, unroutable) simply stays
+ * unpublished and is published again on a later pass. The relay watches its
+ * own lag: when the oldest unpublished row is older than `lagAlertMs` it logs a
+ * structured alert (`alert: 'outbox_publish_lag'`) at most every
+ * `lagCheckIntervalMs`, whether or not the broker answers.
  */
 import type { ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
@@ -20,12 +27,25 @@ export interface RelayOptions {
   pollIntervalMs?: number;
   /** Upper bound on waiting for broker confirms of one batch. */
   confirmTimeoutMs?: number;
+  /** Oldest unpublished row older than this raises the lag alert. */
+  lagAlertMs?: number;
+  /** How often the lag is measured. */
+  lagCheckIntervalMs?: number;
+}
+
+/** The outbox's backlog at one measurement. */
+export interface OutboxLag {
+  unpublished: number;
+  /** Age of the oldest unpublished row, 0 when there is none. */
+  oldestAgeMs: number;
 }
 
 const BATCH_SIZE_DEFAULT = 100;
 const POLL_INTERVAL_MS_DEFAULT = 200;
 const CONFIRM_TIMEOUT_MS_DEFAULT = 5_000;
 const ERROR_BACKOFF_MS = 1_000;
+const LAG_ALERT_MS_DEFAULT = 30_000;
+const LAG_CHECK_INTERVAL_MS_DEFAULT = 10_000;
 
 interface OutboxRow {
   id: string;
@@ -42,6 +62,9 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly confirmTimeoutMs: number;
+  private readonly lagAlertMs: number;
+  private readonly lagCheckIntervalMs: number;
+  private nextLagCheckMs = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -52,6 +75,8 @@ export class OutboxRelay {
     this.batchSize = options.batchSize ?? BATCH_SIZE_DEFAULT;
     this.pollIntervalMs = options.pollIntervalMs ?? POLL_INTERVAL_MS_DEFAULT;
     this.confirmTimeoutMs = options.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS_DEFAULT;
+    this.lagAlertMs = options.lagAlertMs ?? LAG_ALERT_MS_DEFAULT;
+    this.lagCheckIntervalMs = options.lagCheckIntervalMs ?? LAG_CHECK_INTERVAL_MS_DEFAULT;
     this.amqp.on('disconnected', () => (this.channel = null));
   }
 
@@ -76,6 +101,7 @@ export class OutboxRelay {
 
   private async run(): Promise<void> {
     while (this.running) {
+      await this.watchLag();
       try {
         const published = await this.publishBatch();
         if (published >= this.batchSize) continue;
@@ -86,6 +112,31 @@ export class OutboxRelay {
         this.logger.warn('outbox relay batch failed; will retry', { error: (error as Error).message });
         await this.idle(ERROR_BACKOFF_MS);
       }
+    }
+  }
+
+  /** Measures the backlog: how many rows wait and how old the oldest is. */
+  async measureLag(): Promise<OutboxLag> {
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS unpublished,
+              COALESCE(floor(extract(epoch FROM now() - min(created_at)) * 1000), 0)::bigint AS oldest_age_ms
+       FROM outbox WHERE published_at IS NULL`,
+    )) as Array<{ unpublished: number; oldest_age_ms: string }>;
+    return { unpublished: row?.unpublished ?? 0, oldestAgeMs: Number(row?.oldest_age_ms ?? 0) };
+  }
+
+  private async watchLag(): Promise<void> {
+    if (Date.now() < this.nextLagCheckMs) return;
+    this.nextLagCheckMs = Date.now() + this.lagCheckIntervalMs;
+    try {
+      const lag = await this.measureLag();
+      if (lag.oldestAgeMs > this.lagAlertMs) {
+        this.logger.warn('outbox events waiting to be published longer than the lag threshold', {
+          alert: 'outbox_publish_lag', unpublished: lag.unpublished, oldestAgeMs: lag.oldestAgeMs, thresholdMs: this.lagAlertMs,
+        });
+      }
+    } catch (error) {
+      this.logger.warn('outbox lag check failed', { error: (error as Error).message });
     }
   }
 

@@ -12,6 +12,8 @@ export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
   body: string;
   receivedAtMs: number;
+  /** The sender's TCP port: tells which local process sent it. */
+  remotePort: number;
 }
 
 export interface HttpsReceiver {
@@ -19,6 +21,10 @@ export interface HttpsReceiver {
   requests: ReceivedRequest[];
   /** Status (and optional extra headers) to answer with from now on. */
   respondWith(status: number, headers?: Record<string, string>): void;
+  /** While on, requests are recorded but not answered (a hanging endpoint); off answers those held. */
+  hold(on: boolean): void;
+  /** Answers every request only after this many ms (a slow but working endpoint). */
+  delayResponses(ms: number): void;
   waitForRequests(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
 }
@@ -31,6 +37,9 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
   const requests: ReceivedRequest[] = [];
   let status = 200;
   let extraHeaders: Record<string, string> = {};
+  let holding = false;
+  let delayMs = 0;
+  const held: Array<() => void> = [];
   const server = createServer({ key: readFileSync(join(tlsDir, 'server-key.pem')), cert: readFileSync(join(tlsDir, 'server.pem')) }, (req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -39,9 +48,18 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
       if (size <= BODY_BYTES_MAX) chunks.push(chunk);
     });
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAtMs: Date.now() });
-      res.writeHead(status, extraHeaders);
-      res.end('ok');
+      requests.push({
+        method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'),
+        receivedAtMs: Date.now(), remotePort: req.socket.remotePort ?? 0,
+      });
+      const answer = () => {
+        if (res.destroyed) return;
+        res.writeHead(status, extraHeaders);
+        res.end('ok');
+      };
+      if (holding) held.push(answer);
+      else if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -52,6 +70,13 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
     respondWith(nextStatus, headers = {}) {
       status = nextStatus;
       extraHeaders = headers;
+    },
+    hold(on) {
+      holding = on;
+      if (!on) held.splice(0).forEach((answer) => answer());
+    },
+    delayResponses(ms) {
+      delayMs = ms;
     },
     waitForRequests(count, timeoutMs = 15_000) {
       return waitFor(() => (requests.length >= count ? requests.slice(0, count) : undefined), { timeoutMs, what: `${count} webhook request(s)` });

@@ -12,3 +12,5 @@ export type { HttpResult } from './http-client';
 export { startHttpsReceiver } from './https-receiver';
 export type { HttpsReceiver, ReceivedRequest } from './https-receiver';
 export { waitFor } from './wait';
+export { serviceEnvironment, startServiceInstance } from './service-instance';
+export type { ServiceInstance } from './service-instance';

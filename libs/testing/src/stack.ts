@@ -9,6 +9,13 @@ export interface TestStack {
   databases: Record<string, string>;
   redisUrl: string;
   amqpUrl: string;
+  /** The stack's time scale for retry delays (0.05 in the test stack). */
+  sandboxTimeScale?: number;
+  webhookDeliveryMetricsUrl?: string;
+  /** The stack's PostgreSQL; `urlTemplate` has `{database}` where the database name goes. */
+  postgres?: { urlTemplate: string };
+  /** Every service's environment (mode 0600), for starting an extra instance. */
+  serviceEnvFile?: string;
 }
 
 let cached: TestStack | null = null;

@@ -1,6 +1,6 @@
 /**
- * Entry point: config → dependencies → consumer and scheduler → gRPC server →
- * listen → drain on SIGTERM. The queues are declared and consumed before the
+ * Entry point: config → dependencies → metrics server → consumer, scheduler and
+ * reconciler → gRPC server → listen → drain on SIGTERM. The queues are declared and consumed before the
  * service reports SERVING, so producers never publish into an unbound exchange.
  */
 import { AmqpConnection } from '@platform/events';
@@ -9,19 +9,21 @@ import { createLogger, Logger } from '@platform/logger';
 import { DataSource, initializeWithRetry } from '@platform/persistence';
 import { HttpsWebhookSender } from './adapters/https-webhook-sender';
 import { Config, readConfig } from './config';
+import { DeliveryMetrics, startMetricsServer } from './metrics/delivery-metrics';
 import { SERVICE_NAME, webhookDeliveryDataSource } from './persistence/data-source';
 import { DeliveriesRepository } from './persistence/deliveries.repository';
 import { EndpointsRepository } from './persistence/endpoints.repository';
 import { createServer } from './server';
 import { AcceptEventUseCase } from './usecases/accept-event/accept-event.usecase';
 import { AttemptDeliveryUseCase } from './usecases/attempt-delivery/attempt-delivery.usecase';
+import { DeliveryReconciler } from './workers/delivery.reconciler';
 import { DeliveryScheduler } from './workers/delivery.scheduler';
 import { createPartnerEventsConsumer } from './workers/partner-events.consumer';
 
 /** Kept back from the grace period for closing connections after attempts drain. */
 const SHUTDOWN_RESERVE_MS = 1_500;
 
-function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnection, logger: Logger) {
+function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnection, logger: Logger, metrics: DeliveryMetrics) {
   const endpoints = new EndpointsRepository(dataSource);
   const deliveries = new DeliveriesRepository(dataSource);
   const attemptDelivery = new AttemptDeliveryUseCase({
@@ -31,6 +33,7 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
     secretEncryptionKeyHex: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
     timeScale: config.SANDBOX_TIME_SCALE,
     logger: logger.child({ context: 'AttemptDelivery' }),
+    metrics,
   });
   const scheduler = new DeliveryScheduler(deliveries, attemptDelivery, logger.child({ context: 'DeliveryScheduler' }), {
     pollIntervalMs: config.SCHEDULER_POLL_MS,
@@ -38,15 +41,19 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
     attemptsInFlightMax: config.ATTEMPTS_IN_FLIGHT_MAX,
     endpointInFlightMax: config.ENDPOINT_IN_FLIGHT_MAX,
     leaseMs: config.DELIVERY_LEASE_MS,
-  });
+  }, metrics);
+  const reconciler = new DeliveryReconciler(deliveries, metrics, logger.child({ context: 'DeliveryReconciler' }), {
+    intervalMs: config.RECONCILE_INTERVAL_MS,
+    overdueMs: config.DELIVERY_OVERDUE_MS,
+  }, () => scheduler.kick());
   const consumer = createPartnerEventsConsumer({
     amqp,
     logger: logger.child({ context: 'PartnerEventsConsumer' }),
     prefetch: config.CONSUMER_PREFETCH,
-    acceptEvent: new AcceptEventUseCase(endpoints, deliveries, logger.child({ context: 'AcceptEvent' })),
+    acceptEvent: new AcceptEventUseCase({ endpoints, deliveries, metrics, logger: logger.child({ context: 'AcceptEvent' }) }),
     onDeliveryCreated: () => scheduler.kick(),
   });
-  return { scheduler, consumer };
+  return { scheduler, consumer, reconciler };
 }
 
 async function main(): Promise<void> {
@@ -54,14 +61,18 @@ async function main(): Promise<void> {
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
   const dataSource = await initializeWithRetry(webhookDeliveryDataSource(config.DATABASE_URL), logger);
   const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'Amqp' }));
-  const { scheduler, consumer } = createWorkers(config, dataSource, amqp, logger);
+  const metrics = new DeliveryMetrics();
+  const metricsServer = await startMetricsServer(metrics, config.METRICS_PORT);
+  const { scheduler, consumer, reconciler } = createWorkers(config, dataSource, amqp, logger, metrics);
   scheduler.start();
+  reconciler.start();
   await consumer.start();
   const server = createServer({
     dataSource,
     logger,
     mode: config.PLATFORM_MODE,
     secretEncryptionKeyHex: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
+    metrics,
   });
   const workGraceMs = Math.max(0, config.SHUTDOWN_GRACE_MS - SHUTDOWN_RESERVE_MS);
   await runService({
@@ -72,7 +83,8 @@ async function main(): Promise<void> {
     stop: async () => {
       // Stop taking events and stop claiming at the same time; attempts in flight
       // finish within the grace period or keep their lease for another replica.
-      await Promise.all([consumer.stop(workGraceMs), scheduler.stop(workGraceMs)]);
+      await Promise.all([consumer.stop(workGraceMs), scheduler.stop(workGraceMs), reconciler.stop()]);
+      await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       await amqp.close();
       await dataSource.destroy();
     },

@@ -3,12 +3,16 @@ import { webhookDelivery } from '@platform/proto';
 import type { DeliverySummary } from '../persistence/deliveries.repository';
 import type { EndpointRecord } from '../persistence/endpoints.repository';
 import type { ListDeliveriesUseCase } from '../usecases/list-deliveries/list-deliveries.usecase';
+import type { ReplayDeliveriesUseCase } from '../usecases/replay-deliveries/replay-deliveries.usecase';
+import type { ReplayDeliveryUseCase } from '../usecases/replay-delivery/replay-delivery.usecase';
 import type { SetEndpointUseCase } from '../usecases/set-endpoint/set-endpoint.usecase';
 
 /** Translates gRPC messages to commands and results back; no decisions here. */
 export function webhookAdminHandlers(deps: {
   setEndpoint: SetEndpointUseCase;
   listDeliveries: ListDeliveriesUseCase;
+  replayDelivery: ReplayDeliveryUseCase;
+  replayDeliveries: ReplayDeliveriesUseCase;
 }): AsyncImplementation<typeof webhookDelivery.WebhookAdminService> {
   return {
     async setEndpoint(request) {
@@ -23,6 +27,18 @@ export function webhookAdminHandlers(deps: {
     async listDeliveries(request) {
       const deliveries = await deps.listDeliveries.execute({ partnerId: request.partnerId, deadOnly: request.deadOnly, limit: request.limit });
       return { deliveries: deliveries.map(toDeliveryMessage) };
+    },
+    async replayDelivery(request) {
+      return deps.replayDelivery.execute(request.deliveryId);
+    },
+    async replayDeliveries(request) {
+      return deps.replayDeliveries.execute({
+        partnerId: request.partnerId,
+        since: request.since,
+        until: request.until,
+        deadOnly: request.deadOnly,
+        limit: request.limit,
+      });
     },
   };
 }
@@ -44,6 +60,7 @@ function toDeliveryMessage(delivery: DeliverySummary): webhookDelivery.Delivery 
     partnerId: delivery.partnerId,
     status: delivery.status,
     attemptCount: delivery.attemptCount,
+    replayCount: delivery.replayCount,
     lastStatusCode: delivery.lastStatusCode ?? undefined,
     lastErrorClass: delivery.lastErrorClass ?? undefined,
     nextAttemptAt: delivery.nextAttemptAt?.toISOString(),

@@ -1,5 +1,6 @@
 import { createDataSource, DataSource } from '@platform/persistence';
 import { WebhookDeliveryV1Migration1732400000000 } from './migrations/1732400000000-webhook-delivery-v1';
+import { WebhookDeliveryReplayMigration1732500000000 } from './migrations/1732500000000-webhook-delivery-replay';
 
 export const SERVICE_NAME = 'webhook-delivery';
 
@@ -7,6 +8,6 @@ export function webhookDeliveryDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [WebhookDeliveryV1Migration1732400000000],
+    migrations: [WebhookDeliveryV1Migration1732400000000, WebhookDeliveryReplayMigration1732500000000],
   });
 }

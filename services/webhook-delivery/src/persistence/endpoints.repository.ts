@@ -60,4 +60,17 @@ export class EndpointsRepository {
     if (!row) throw new Error('endpoint upsert returned no row');
     return toRecord(row);
   }
+
+  /**
+   * Counts failed attempts in a row across the partner's deliveries (any success
+   * resets it). Returns the count after this attempt, or null without an endpoint.
+   */
+  async recordOutcome(partnerId: string, delivered: boolean): Promise<number | null> {
+    const result = (await this.dataSource.query(
+      `UPDATE endpoints SET consecutive_failures = CASE WHEN $2 THEN 0 ELSE consecutive_failures + 1 END
+       WHERE partner_id = $1 RETURNING consecutive_failures`,
+      [partnerId, delivered],
+    )) as [Array<{ consecutive_failures: number }>, number];
+    return result[0]?.[0]?.consecutive_failures ?? null;
+  }
 }

@@ -6,6 +6,7 @@ import { createLogger } from '@platform/logger';
 import type { NextDeliveryState } from '../domain/attempt-outcome';
 import type { ClaimedDelivery, ClaimOptions, DeliveriesRepository } from '../persistence/deliveries.repository';
 import type { AttemptDeliveryUseCase } from '../usecases/attempt-delivery/attempt-delivery.usecase';
+import { DeliveryMetrics } from '../metrics/delivery-metrics';
 import { DeliveryScheduler, DeliverySchedulerOptions } from './delivery.scheduler';
 
 const logger = createLogger('webhook-delivery-spec', 'error');
@@ -17,16 +18,13 @@ const delivery = (index: number): ClaimedDelivery => ({
   eventType: 'credit.received',
   body: '{}',
   attemptCount: 0,
+  replayCount: 0,
   leaseId: `l-${index}`,
 });
 
 class FakeDeliveries {
   due: ClaimedDelivery[] = [];
   claimLimits: number[] = [];
-
-  async releaseExpiredLeases(): Promise<number> {
-    return 0;
-  }
 
   async claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]> {
     this.claimLimits.push(options.limit);
@@ -73,7 +71,7 @@ function build(options: Partial<DeliverySchedulerOptions> = {}) {
     endpointInFlightMax: 4,
     leaseMs: 60_000,
     ...options,
-  });
+  }, new DeliveryMetrics(false));
   return { deliveries, attempts, scheduler };
 }
 

@@ -7,10 +7,12 @@
  * The database row is the timer. The loop looks for due rows every
  * SCHEDULER_POLL_MS, and at once when kicked (a delivery was just created, or
  * an attempt finished and freed a slot). Nothing is kept in memory that another
- * replica would need: a replica that dies leaves leases that run out.
+ * replica would need: a replica that dies leaves leases that run out, and the
+ * DeliveryReconciler (any replica) makes those deliveries claimable again.
  */
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '@platform/logger';
+import type { DeliveryMetrics } from '../metrics/delivery-metrics';
 import type { ClaimedDelivery, DeliveriesRepository } from '../persistence/deliveries.repository';
 import type { AttemptDeliveryUseCase } from '../usecases/attempt-delivery/attempt-delivery.usecase';
 
@@ -25,8 +27,6 @@ export interface DeliverySchedulerOptions {
 }
 
 const ERROR_BACKOFF_MS = 1_000;
-/** Expired leases are looked for at most this often. */
-const LEASE_SWEEP_INTERVAL_MS = 1_000;
 /** After aborting unfinished attempts at shutdown, how long to let them unwind. */
 const ABORT_SETTLE_MS = 1_000;
 const DRAIN_POLL_MS = 25;
@@ -36,7 +36,6 @@ export class DeliveryScheduler {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private kicked = false;
-  private nextLeaseSweepMs = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
 
@@ -45,6 +44,7 @@ export class DeliveryScheduler {
     private readonly attemptDelivery: AttemptDeliveryUseCase,
     private readonly logger: Logger,
     private readonly options: DeliverySchedulerOptions,
+    private readonly metrics: DeliveryMetrics,
   ) {
     // Every attempt listens on the one shutdown signal.
     setMaxListeners(options.attemptsInFlightMax + 16, this.abort.signal);
@@ -103,11 +103,6 @@ export class DeliveryScheduler {
     this.kicked = false;
     const capacity = this.capacity();
     if (capacity <= 0) return 0;
-    if (Date.now() >= this.nextLeaseSweepMs) {
-      this.nextLeaseSweepMs = Date.now() + LEASE_SWEEP_INTERVAL_MS;
-      const released = await this.deliveries.releaseExpiredLeases();
-      if (released > 0) this.logger.warn('reclaimed deliveries whose lease ran out', { count: released });
-    }
     const claimed = await this.deliveries.claimDue({
       limit: Math.min(this.options.batchSize, capacity),
       endpointInFlightMax: this.options.endpointInFlightMax,
@@ -118,12 +113,14 @@ export class DeliveryScheduler {
   }
 
   private track(delivery: ClaimedDelivery): void {
+    this.metrics.attemptStarted(delivery.partnerId);
     const task: Promise<void> = this.attemptDelivery
       .execute(delivery, this.abort.signal)
       .then(() => undefined, (error: unknown) => {
         this.logger.error('delivery attempt failed unexpectedly; its lease will expire and it will be retried', { deliveryId: delivery.deliveryId, error });
       })
       .finally(() => {
+        this.metrics.attemptEnded(delivery.partnerId);
         this.inFlight.delete(task);
         if (this.running) this.kick();
       });

@@ -5,6 +5,7 @@ import { CliError } from '../cli-error';
 import { parseCredentialIssue } from './credential-issue';
 import { parseCredentialRevoke } from './credential-revoke';
 import { parseDeliveriesList } from './deliveries-list';
+import { parseDeliveriesReplay } from './deliveries-replay';
 import { parseWebhookSet } from './webhook-set';
 
 const partner = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
@@ -71,5 +72,24 @@ describe('deliveries list', () => {
   it('bounds the limit', () => {
     expect(refused(() => parseDeliveriesList({ partner, limit: '501' }))).toBe('Validation failed on: --limit (an integer from 1 to 500)');
     expect(refused(() => parseDeliveriesList({ partner, limit: '0' }))).toBe('Validation failed on: --limit (an integer from 1 to 500)');
+  });
+});
+
+describe('deliveries replay', () => {
+  const delivery = '0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f';
+
+  it('replays one delivery, or a partner range with the default limit', () => {
+    expect(parseDeliveriesReplay({ delivery })).toEqual({ kind: 'one', deliveryId: delivery });
+    expect(parseDeliveriesReplay({ partner, since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00.000Z', 'dead-only': true })).toEqual({
+      kind: 'range', partnerId: partner, since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00.000Z', deadOnly: true, limit: 500,
+    });
+  });
+
+  it('refuses a range without its times, bad times, and both selectors at once', () => {
+    expect(refused(() => parseDeliveriesReplay({}))).toBe('Validation failed on: --delivery (required)');
+    expect(refused(() => parseDeliveriesReplay({ partner, since: 'yesterday' }))).toBe(
+      'Validation failed on: --since (an ISO 8601 UTC time like 2026-01-31T00:00:00Z), --until (required with --partner)',
+    );
+    expect(refused(() => parseDeliveriesReplay({ delivery, partner }))).toBe('Validation failed on: --partner (not with --delivery)');
   });
 });

@@ -3,11 +3,14 @@ import type { AnyCommand } from './command';
 import { credentialIssue } from './credential-issue';
 import { credentialRevoke } from './credential-revoke';
 import { deliveriesList } from './deliveries-list';
+import { deliveriesReplay } from './deliveries-replay';
 import { partnerCreate } from './partner-create';
 import { webhookSet } from './webhook-set';
 import { walletApprove, walletReject } from './wallet-review';
 
-export const COMMANDS: readonly AnyCommand[] = [partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, walletApprove, walletReject];
+export const COMMANDS: readonly AnyCommand[] = [
+  partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, deliveriesReplay, walletApprove, walletReject,
+];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {
   return COMMANDS.find((command) => command.name === `${noun} ${verb}`);

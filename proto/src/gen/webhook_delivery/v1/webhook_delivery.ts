@@ -50,14 +50,18 @@ export interface Delivery {
   eventId: string;
   eventType: string;
   partnerId: string;
-  /** "pending", "delivered", "dead" */
+  /** "pending", "delivering", "delivered", "dead", "no_endpoint" (held until an endpoint is set) */
   status: string;
   attemptCount: number;
   lastStatusCode?: number | undefined;
   lastErrorClass?: string | undefined;
   nextAttemptAt?: string | undefined;
   createdAt: string;
-  deliveredAt?: string | undefined;
+  deliveredAt?:
+    | string
+    | undefined;
+  /** operator replays so far; each grants a fresh round of 7 attempts */
+  replayCount: number;
 }
 
 export interface ListDeliveriesRequest {
@@ -69,6 +73,43 @@ export interface ListDeliveriesRequest {
 
 export interface ListDeliveriesResponse {
   deliveries: Delivery[];
+}
+
+/**
+ * Replays one delivery, keeping its delivery_id. A dead, delivered or held
+ * (no_endpoint, once the partner has an endpoint) delivery becomes pending, due
+ * now, with a fresh round of 7 attempts; one already pending or delivering is
+ * left as it is. Unknown id: DELIVERY_NOT_FOUND.
+ */
+export interface ReplayDeliveryRequest {
+  deliveryId: string;
+}
+
+export interface ReplayDeliveryResponse {
+  deliveryId: string;
+  /** the status after the call */
+  status: string;
+}
+
+/**
+ * Replays one partner's deliveries created in [since, until), oldest first, at
+ * most `limit` per call: the dead ones only, or also delivered and held ones.
+ */
+export interface ReplayDeliveriesRequest {
+  partnerId: string;
+  /** ISO 8601 UTC, inclusive */
+  since: string;
+  /** ISO 8601 UTC, exclusive; at most 31 days after since */
+  until: string;
+  deadOnly: boolean;
+  /** 1..1000; 0 means 500 */
+  limit: number;
+}
+
+export interface ReplayDeliveriesResponse {
+  replayed: number;
+  /** still matching after this call: call again */
+  remaining: number;
 }
 
 function createBaseEndpoint(): Endpoint {
@@ -342,6 +383,7 @@ function createBaseDelivery(): Delivery {
     nextAttemptAt: undefined,
     createdAt: "",
     deliveredAt: undefined,
+    replayCount: 0,
   };
 }
 
@@ -379,6 +421,9 @@ export const Delivery: MessageFns<Delivery> = {
     }
     if (message.deliveredAt !== undefined) {
       writer.uint32(90).string(message.deliveredAt);
+    }
+    if (message.replayCount !== 0) {
+      writer.uint32(96).uint32(message.replayCount);
     }
     return writer;
   },
@@ -484,6 +529,14 @@ export const Delivery: MessageFns<Delivery> = {
             message.deliveredAt = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.replayCount = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -549,6 +602,11 @@ export const Delivery: MessageFns<Delivery> = {
         : isSet(object.delivered_at)
         ? globalThis.String(object.delivered_at)
         : undefined,
+      replayCount: isSet(object.replayCount)
+        ? globalThis.Number(object.replayCount)
+        : isSet(object.replay_count)
+        ? globalThis.Number(object.replay_count)
+        : 0,
     };
   },
 
@@ -587,6 +645,9 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.deliveredAt !== undefined) {
       obj.deliveredAt = message.deliveredAt;
     }
+    if (message.replayCount !== 0) {
+      obj.replayCount = Math.round(message.replayCount);
+    }
     return obj;
   },
 
@@ -606,6 +667,7 @@ export const Delivery: MessageFns<Delivery> = {
     message.nextAttemptAt = object.nextAttemptAt ?? undefined;
     message.createdAt = object.createdAt ?? "";
     message.deliveredAt = object.deliveredAt ?? undefined;
+    message.replayCount = object.replayCount ?? 0;
     return message;
   },
 };
@@ -790,6 +852,394 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
   },
 };
 
+function createBaseReplayDeliveryRequest(): ReplayDeliveryRequest {
+  return { deliveryId: "" };
+}
+
+export const ReplayDeliveryRequest: MessageFns<ReplayDeliveryRequest> = {
+  encode(message: ReplayDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deliveryId !== "") {
+      writer.uint32(10).string(message.deliveryId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplayDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplayDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplayDeliveryRequest {
+    return {
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ReplayDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplayDeliveryRequest>, I>>(base?: I): ReplayDeliveryRequest {
+    return ReplayDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplayDeliveryRequest>, I>>(object: I): ReplayDeliveryRequest {
+    const message = createBaseReplayDeliveryRequest();
+    message.deliveryId = object.deliveryId ?? "";
+    return message;
+  },
+};
+
+function createBaseReplayDeliveryResponse(): ReplayDeliveryResponse {
+  return { deliveryId: "", status: "" };
+}
+
+export const ReplayDeliveryResponse: MessageFns<ReplayDeliveryResponse> = {
+  encode(message: ReplayDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deliveryId !== "") {
+      writer.uint32(10).string(message.deliveryId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplayDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplayDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplayDeliveryResponse {
+    return {
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: ReplayDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplayDeliveryResponse>, I>>(base?: I): ReplayDeliveryResponse {
+    return ReplayDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplayDeliveryResponse>, I>>(object: I): ReplayDeliveryResponse {
+    const message = createBaseReplayDeliveryResponse();
+    message.deliveryId = object.deliveryId ?? "";
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseReplayDeliveriesRequest(): ReplayDeliveriesRequest {
+  return { partnerId: "", since: "", until: "", deadOnly: false, limit: 0 };
+}
+
+export const ReplayDeliveriesRequest: MessageFns<ReplayDeliveriesRequest> = {
+  encode(message: ReplayDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.since !== "") {
+      writer.uint32(18).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(26).string(message.until);
+    }
+    if (message.deadOnly !== false) {
+      writer.uint32(32).bool(message.deadOnly);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(40).uint32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplayDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplayDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.deadOnly = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplayDeliveriesRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+      deadOnly: isSet(object.deadOnly)
+        ? globalThis.Boolean(object.deadOnly)
+        : isSet(object.dead_only)
+        ? globalThis.Boolean(object.dead_only)
+        : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ReplayDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    if (message.deadOnly !== false) {
+      obj.deadOnly = message.deadOnly;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplayDeliveriesRequest>, I>>(base?: I): ReplayDeliveriesRequest {
+    return ReplayDeliveriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplayDeliveriesRequest>, I>>(object: I): ReplayDeliveriesRequest {
+    const message = createBaseReplayDeliveriesRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
+    message.deadOnly = object.deadOnly ?? false;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseReplayDeliveriesResponse(): ReplayDeliveriesResponse {
+  return { replayed: 0, remaining: 0 };
+}
+
+export const ReplayDeliveriesResponse: MessageFns<ReplayDeliveriesResponse> = {
+  encode(message: ReplayDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.replayed !== 0) {
+      writer.uint32(8).uint32(message.replayed);
+    }
+    if (message.remaining !== 0) {
+      writer.uint32(16).uint32(message.remaining);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplayDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplayDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.replayed = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.remaining = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplayDeliveriesResponse {
+    return {
+      replayed: isSet(object.replayed) ? globalThis.Number(object.replayed) : 0,
+      remaining: isSet(object.remaining) ? globalThis.Number(object.remaining) : 0,
+    };
+  },
+
+  toJSON(message: ReplayDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.replayed !== 0) {
+      obj.replayed = Math.round(message.replayed);
+    }
+    if (message.remaining !== 0) {
+      obj.remaining = Math.round(message.remaining);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplayDeliveriesResponse>, I>>(base?: I): ReplayDeliveriesResponse {
+    return ReplayDeliveriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplayDeliveriesResponse>, I>>(object: I): ReplayDeliveriesResponse {
+    const message = createBaseReplayDeliveriesResponse();
+    message.replayed = object.replayed ?? 0;
+    message.remaining = object.remaining ?? 0;
+    return message;
+  },
+};
+
 export type WebhookAdminService = typeof WebhookAdminService;
 export const WebhookAdminService = {
   setEndpoint: {
@@ -812,11 +1262,35 @@ export const WebhookAdminService = {
       Buffer.from(ListDeliveriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
   },
+  replayDelivery: {
+    path: "/webhook_delivery.v1.WebhookAdmin/ReplayDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReplayDeliveryRequest): Buffer =>
+      Buffer.from(ReplayDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReplayDeliveryRequest => ReplayDeliveryRequest.decode(value),
+    responseSerialize: (value: ReplayDeliveryResponse): Buffer =>
+      Buffer.from(ReplayDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReplayDeliveryResponse => ReplayDeliveryResponse.decode(value),
+  },
+  replayDeliveries: {
+    path: "/webhook_delivery.v1.WebhookAdmin/ReplayDeliveries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReplayDeliveriesRequest): Buffer =>
+      Buffer.from(ReplayDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReplayDeliveriesRequest => ReplayDeliveriesRequest.decode(value),
+    responseSerialize: (value: ReplayDeliveriesResponse): Buffer =>
+      Buffer.from(ReplayDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReplayDeliveriesResponse => ReplayDeliveriesResponse.decode(value),
+  },
 } as const;
 
 export interface WebhookAdminServer extends UntypedServiceImplementation {
   setEndpoint: handleUnaryCall<SetEndpointRequest, Endpoint>;
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
+  replayDelivery: handleUnaryCall<ReplayDeliveryRequest, ReplayDeliveryResponse>;
+  replayDeliveries: handleUnaryCall<ReplayDeliveriesRequest, ReplayDeliveriesResponse>;
 }
 
 export interface WebhookAdminClient extends Client {
@@ -849,6 +1323,36 @@ export interface WebhookAdminClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  replayDelivery(
+    request: ReplayDeliveryRequest,
+    callback: (error: ServiceError | null, response: ReplayDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  replayDelivery(
+    request: ReplayDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReplayDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  replayDelivery(
+    request: ReplayDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReplayDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  replayDeliveries(
+    request: ReplayDeliveriesRequest,
+    callback: (error: ServiceError | null, response: ReplayDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  replayDeliveries(
+    request: ReplayDeliveriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReplayDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  replayDeliveries(
+    request: ReplayDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReplayDeliveriesResponse) => void,
   ): ClientUnaryCall;
 }
 

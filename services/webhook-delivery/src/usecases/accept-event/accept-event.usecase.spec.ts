@@ -1,10 +1,12 @@
 // Proves how a bus event becomes a delivery: one row per (event, partner) with
-// the partner envelope as its body, nothing for a partner without an endpoint,
+// the partner envelope as its body, a held `no_endpoint` delivery (no URL) for a
+// partner without an endpoint,
 // and a thrown error (so the queue retries, then dead-letters) for a malformed event.
 import type { BusEvent } from '@platform/events';
 import { createLogger } from '@platform/logger';
 import type { DeliveriesRepository, NewDelivery } from '../../persistence/deliveries.repository';
 import type { EndpointRecord, EndpointsRepository } from '../../persistence/endpoints.repository';
+import { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import { AcceptEventUseCase } from './accept-event.usecase';
 
 const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
@@ -27,7 +29,8 @@ function build(found: EndpointRecord | null) {
       return !duplicate;
     },
   } as unknown as DeliveriesRepository;
-  return { useCase: new AcceptEventUseCase(endpoints, deliveries, createLogger('spec', 'error')), inserted };
+  const useCase = new AcceptEventUseCase({ endpoints, deliveries, metrics: new DeliveryMetrics(false), logger: createLogger('spec', 'error') });
+  return { useCase, inserted };
 }
 
 describe('AcceptEventUseCase', () => {
@@ -46,10 +49,11 @@ describe('AcceptEventUseCase', () => {
     expect(inserted).toHaveLength(1);
   });
 
-  it('records nothing for a partner without an endpoint', async () => {
+  it('holds the delivery, with no endpoint URL, for a partner without an endpoint', async () => {
     const { useCase, inserted } = build(null);
     expect(await useCase.execute(event)).toBe('no_endpoint');
-    expect(inserted).toHaveLength(0);
+    expect(inserted).toHaveLength(1);
+    expect(inserted[0]).toMatchObject({ eventId: event.id, endpointUrl: null });
   });
 
   it('throws on a malformed event id so the queue can dead-letter it', async () => {

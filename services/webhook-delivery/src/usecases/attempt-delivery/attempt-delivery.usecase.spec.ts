@@ -8,6 +8,7 @@ import type { OutgoingWebhook, WebhookSender } from '../../adapters/https-webhoo
 import type { AttemptResult } from '../../domain/attempt-outcome';
 import type { AttemptRecord, ClaimedDelivery, DeliveriesRepository, DeliveryTransition } from '../../persistence/deliveries.repository';
 import type { EndpointRecord, EndpointsRepository } from '../../persistence/endpoints.repository';
+import { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import { AttemptDeliveryUseCase } from './attempt-delivery.usecase';
 
 const key = 'cd'.repeat(32);
@@ -19,6 +20,7 @@ const claimed: ClaimedDelivery = {
   eventType: 'credit.received',
   body: '{"id":"1c9a4d2f-6e8b-4d3c-8f2a-4b5c6d7e8f90","type":"credit.received","createdAt":"2026-01-01T00:00:00.000Z","data":{}}',
   attemptCount: 2,
+  replayCount: 0,
   leaseId: 'lease-1',
 };
 
@@ -31,7 +33,7 @@ function build(endpoint: EndpointRecord | null, result: AttemptResult) {
       return result;
     },
   };
-  const endpoints = { find: async () => endpoint } as unknown as EndpointsRepository;
+  const endpoints = { find: async () => endpoint, recordOutcome: async () => 1 } as unknown as EndpointsRepository;
   const deliveries = {
     recordAttempt: async (_claimed: ClaimedDelivery, attempt: AttemptRecord, next: DeliveryTransition) => {
       recorded.push({ attempt, next });
@@ -40,6 +42,7 @@ function build(endpoint: EndpointRecord | null, result: AttemptResult) {
   } as unknown as DeliveriesRepository;
   const useCase = new AttemptDeliveryUseCase({
     endpoints, deliveries, sender, secretEncryptionKeyHex: key, timeScale: 0.05, logger: createLogger('spec', 'error'), random: () => 0.5,
+    metrics: new DeliveryMetrics(false),
   });
   return { useCase, sent, recorded };
 }

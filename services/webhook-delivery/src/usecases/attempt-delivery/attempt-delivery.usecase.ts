@@ -8,6 +8,14 @@ import { cryptoRandomUnit, RandomUnit } from '../../domain/retry-schedule';
 import { webhookHeaders } from '../../domain/webhook-request';
 import type { ClaimedDelivery, DeliveriesRepository } from '../../persistence/deliveries.repository';
 import type { EndpointsRepository } from '../../persistence/endpoints.repository';
+import type { DeliveryMetrics } from '../../metrics/delivery-metrics';
+
+/**
+ * Failed attempts in a row, across the partner's deliveries, at which the endpoint
+ * is reported as failing consistently; reported again at every further multiple,
+ * so a long outage keeps alerting at a bounded rate.
+ */
+export const ENDPOINT_FAILING_ALERT_THRESHOLD = 10;
 
 export interface AttemptDeliveryDependencies {
   endpoints: EndpointsRepository;
@@ -16,6 +24,7 @@ export interface AttemptDeliveryDependencies {
   secretEncryptionKeyHex: string;
   timeScale: number;
   logger: Logger;
+  metrics: DeliveryMetrics;
   random?: RandomUnit;
 }
 
@@ -56,6 +65,7 @@ export class AttemptDeliveryUseCase {
         responseExcerpt: result.kind === 'response' ? result.responseExcerpt : '',
       }, next);
       this.logOutcome(claimed, attemptNumber, result, next, leaseHeld);
+      if (leaseHeld) await this.observe(claimed, result, next);
       return next;
     });
   }
@@ -74,6 +84,19 @@ export class AttemptDeliveryUseCase {
     return this.deps.sender.send({ url: endpoint.url, headers, body: claimed.body, signal });
   }
 
+  /** Metrics and endpoint health, once the attempt is recorded as this replica's. */
+  private async observe(claimed: ClaimedDelivery, result: AttemptResult, next: NextDeliveryState): Promise<void> {
+    const errorClass = errorClassOf(result);
+    this.deps.metrics.attemptFinished(next.status === 'pending' ? 'retry' : next.status, errorClass, result.latencyMs);
+    const failures = await this.deps.endpoints.recordOutcome(claimed.partnerId, errorClass === null);
+    if (failures !== null && failures > 0 && failures % ENDPOINT_FAILING_ALERT_THRESHOLD === 0) {
+      this.deps.metrics.endpointFailingAlert();
+      this.deps.logger.error('webhook endpoint failing consistently', {
+        alert: 'webhook_endpoint_failing', partnerId: claimed.partnerId, consecutiveFailures: failures, lastErrorClass: errorClass,
+      });
+    }
+  }
+
   private logOutcome(claimed: ClaimedDelivery, attemptNumber: number, result: AttemptResult, next: NextDeliveryState, leaseHeld: boolean): void {
     const fields = {
       deliveryId: claimed.deliveryId,
@@ -90,6 +113,6 @@ export class AttemptDeliveryUseCase {
     if (!leaseHeld) this.deps.logger.warn('webhook attempt finished after its lease was lost; another replica owns the delivery', fields);
     else if (next.status === 'delivered') this.deps.logger.info('webhook delivered', fields);
     else if (next.status === 'pending') this.deps.logger.warn('webhook attempt failed; will retry', fields);
-    else this.deps.logger.error('webhook delivery dead after its last attempt', fields);
+    else this.deps.logger.error('webhook delivery dead after its last attempt', { alert: 'webhook_dead_lettered', ...fields });
   }
 }

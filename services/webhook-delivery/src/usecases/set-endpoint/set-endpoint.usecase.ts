@@ -6,7 +6,9 @@ import { isValidSigningSecret, rotateSecrets, rotationOverlapSeconds } from '../
 import { checkEndpointUrl, EndpointTarget } from '../../domain/endpoint-url';
 import { isUuid } from '../../domain/ids';
 import type { PlatformMode } from '../../domain/platform-mode';
+import type { DeliveriesRepository } from '../../persistence/deliveries.repository';
 import type { EndpointRecord, EndpointsRepository } from '../../persistence/endpoints.repository';
+import { HELD_DELIVERY_RETENTION_MS } from '../accept-event/accept-event.usecase';
 
 export interface SetEndpointCommand {
   partnerId: string;
@@ -19,6 +21,7 @@ export interface SetEndpointCommand {
 export interface SetEndpointDependencies {
   dataSource: DataSource;
   endpoints: EndpointsRepository;
+  deliveries: DeliveriesRepository;
   mode: PlatformMode;
   secretEncryptionKeyHex: string;
   logger: Logger;
@@ -27,7 +30,9 @@ export interface SetEndpointDependencies {
 /**
  * Operator action: sets a partner's webhook URL and signing secret. A new
  * secret rotates: the old one keeps signing beside it for the overlap. The
- * secret is stored sealed and never logged or returned.
+ * secret is stored sealed and never logged or returned. Deliveries held while
+ * the partner had no endpoint (the last HELD_DELIVERY_RETENTION_MS) are opened
+ * in the same transaction, so they go out now.
  */
 export class SetEndpointUseCase {
   constructor(private readonly deps: SetEndpointDependencies) {}
@@ -36,6 +41,7 @@ export class SetEndpointUseCase {
     const { target, overlapSeconds } = this.validate(command);
     const key = this.deps.secretEncryptionKeyHex;
     let rotated = false;
+    let opened = 0;
     const saved = await withTransaction(this.deps.dataSource, async (manager) => {
       const existing = await this.deps.endpoints.findForUpdate(manager, command.partnerId);
       const sameAsCurrent = existing !== null && constantTimeEqual(openSecret(existing.secretSealed, key), command.signingSecret);
@@ -46,15 +52,18 @@ export class SetEndpointUseCase {
       };
       const next = rotateSecrets(stored, sealSecret(command.signingSecret, key), sameAsCurrent, overlapSeconds, Date.now());
       rotated = existing !== null && !sameAsCurrent;
-      return this.deps.endpoints.upsert(manager, {
+      const endpoint = await this.deps.endpoints.upsert(manager, {
         partnerId: command.partnerId,
         url: target.href,
         secretSealed: next.current,
         previousSecretSealed: next.previous,
         previousSecretExpiresAt: next.previousExpiresAt,
       });
+      const heldSince = new Date(Date.now() - HELD_DELIVERY_RETENTION_MS);
+      opened = await this.deps.deliveries.openHeld(command.partnerId, endpoint.url, heldSince, manager);
+      return endpoint;
     });
-    this.deps.logger.info('webhook endpoint set', { partnerId: command.partnerId, host: target.hostname, rotated });
+    this.deps.logger.info('webhook endpoint set', { partnerId: command.partnerId, host: target.hostname, rotated, heldDeliveriesOpened: opened });
     return saved;
   }
 

@@ -1,0 +1,74 @@
+/**
+ * Runs in every replica: reconciliation of the delivery schedule (spec 6.4).
+ *
+ * - Deliveries left `delivering` past their lease (their replica died or
+ *   stalled) go back to `pending`, due at once, so any replica claims them with
+ *   the same delivery id. The UPDATE is conditional on the lease having run
+ *   out, so several replicas reconciling at once release each row once.
+ * - Pending deliveries due for longer than DELIVERY_OVERDUE_MS are counted
+ *   (gauge) and reported as a structured alert: they are claimable already, so
+ *   lateness means the replicas are short of capacity or an endpoint is held at
+ *   its in-flight cap.
+ *
+ * The producing services' half of reconciliation is their OutboxRelay: it
+ * re-publishes every outbox row the broker never confirmed, and alerts when the
+ * oldest unpublished row is older than its lag threshold. No service reads
+ * another's tables.
+ */
+import type { Logger } from '@platform/logger';
+import type { DeliveryMetrics } from '../metrics/delivery-metrics';
+import type { DeliveriesRepository } from '../persistence/deliveries.repository';
+
+export interface DeliveryReconcilerOptions {
+  intervalMs: number;
+  /** Pending this long past its due time is overdue. */
+  overdueMs: number;
+}
+
+export class DeliveryReconciler {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly deliveries: DeliveriesRepository,
+    private readonly metrics: DeliveryMetrics,
+    private readonly logger: Logger,
+    private readonly options: DeliveryReconcilerOptions,
+    /** Called when deliveries became claimable, so the scheduler looks at once. */
+    private readonly onReleased: () => void,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      // One pass at a time: a slow database never stacks passes up.
+      if (!this.running) this.running = this.reconcileOnce().finally(() => (this.running = null));
+    }, this.options.intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  async reconcileOnce(): Promise<void> {
+    try {
+      const released = await this.deliveries.releaseExpiredLeases();
+      if (released > 0) {
+        this.metrics.leasesReleased(released);
+        this.logger.warn('reclaimed deliveries whose lease ran out', { alert: 'webhook_lease_expired', count: released });
+        this.onReleased();
+      }
+      const overdue = await this.deliveries.overdue(this.options.overdueMs);
+      this.metrics.overdueObserved(overdue.count);
+      if (overdue.count > 0) {
+        this.logger.warn('webhook deliveries overdue for their next attempt', {
+          alert: 'webhook_deliveries_overdue', count: overdue.count, oldestDueAt: overdue.oldestDueAt?.toISOString(),
+        });
+      }
+    } catch (error) {
+      this.logger.warn('delivery reconciliation failed; will retry', { error: (error as Error).message });
+    }
+  }
+}

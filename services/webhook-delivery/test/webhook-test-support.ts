@@ -1,0 +1,91 @@
+/**
+ * Shared by this service's integration specs: the operator's view of deliveries
+ * through the ops tool, webhook set, sandbox credits as the event source, and
+ * request headers as the partner's receiver sees them.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { verifyWebhookSignature } from '@platform/crypto';
+import { loadTestStack, PartnerHttpClient, ReceivedRequest, runOps, TestPartner, waitFor } from '@platform/testing';
+
+export interface DeliveryView {
+  deliveryId: string;
+  eventId: string;
+  status: string;
+  attemptCount: number;
+  replayCount: number;
+  lastStatusCode?: number;
+  lastErrorClass?: string;
+}
+
+export const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
+
+function toView(raw: Record<string, unknown>): DeliveryView {
+  const pick = (camel: string, snake: string) => raw[camel] ?? raw[snake];
+  return {
+    deliveryId: String(pick('deliveryId', 'delivery_id')),
+    eventId: String(pick('eventId', 'event_id')),
+    status: String(raw.status),
+    attemptCount: Number(pick('attemptCount', 'attempt_count')),
+    replayCount: Number(pick('replayCount', 'replay_count') ?? 0),
+    lastStatusCode: pick('lastStatusCode', 'last_status_code') as number | undefined,
+    lastErrorClass: pick('lastErrorClass', 'last_error_class') as string | undefined,
+  };
+}
+
+export async function listDeliveries(partnerId: string, deadOnly = false): Promise<DeliveryView[]> {
+  const output = await runOps<{ deliveries: Record<string, unknown>[] }>(['deliveries', 'list', '--partner', partnerId, ...(deadOnly ? ['--dead'] : [])]);
+  return output.deliveries.map(toView);
+}
+
+/** Waits until the partner's delivery `deliveryId` (or the only one) satisfies `accept`. */
+export function waitForDelivery(partnerId: string, accept: (delivery: DeliveryView) => boolean, what: string, timeoutMs = 15_000): Promise<DeliveryView> {
+  return waitFor(async () => (await listDeliveries(partnerId)).find(accept), { timeoutMs, intervalMs: 250, what });
+}
+
+export async function setWebhook(partner: TestPartner, url: string, secret = newSecret()): Promise<string> {
+  await runOps(['webhook', 'set', '--partner', partner.partnerId, '--url', url, '--secret', secret]);
+  return secret;
+}
+
+/** A sandbox KES credit: the ledger emits `credit.received` for the partner. */
+export async function sandboxKesCredit(partner: TestPartner, reference: string): Promise<void> {
+  const response = await new PartnerHttpClient(partner).post('/v1/sandbox/kes-credits', { amount: '100.00', reference });
+  expect([200, 201]).toContain(response.status);
+}
+
+export function header(request: ReceivedRequest, name: string): string {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(',') : value ?? '';
+}
+
+export const deliveryIdOf = (request: ReceivedRequest) => header(request, 'X-Service-Delivery');
+
+export function signatureVerifies(request: ReceivedRequest, secret: string): boolean {
+  return verifyWebhookSignature(secret, header(request, 'X-Service-Signature'), header(request, 'X-Service-Timestamp'), deliveryIdOf(request), request.body);
+}
+
+export function sandboxTimeScale(): number {
+  const scale = loadTestStack().sandboxTimeScale;
+  return typeof scale === 'number' && scale > 0 ? scale : 0.05;
+}
+
+/** The ops tool's failure text (it exits non-zero on a refusal). */
+export async function opsRefusal(args: string[]): Promise<string> {
+  try {
+    await runOps(args);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`ops ${args.join(' ')} succeeded; a refusal was expected`);
+}
+
+/** The local process that holds the client end of a TCP connection to us from `port`, via ss(8). */
+export function senderPid(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    execFile('ss', ['-Htnp', 'state', 'established', `( sport = :${port} )`], (error, stdout) => {
+      const match = error ? null : /pid=(\d+)/.exec(stdout);
+      resolve(match ? Number(match[1]) : null);
+    });
+  });
+}
