@@ -76,6 +76,7 @@ export const SECRET_SAMPLES: Record<string, string> = {
   CREDENTIAL_ENCRYPTION_KEY: HEX_KEY_SAMPLE,
   WEBHOOK_SECRET_ENCRYPTION_KEY: HEX_KEY_SAMPLE,
   CODE_HASH_KEY: HEX_KEY_SAMPLE,
+  SMTP_URL: 'smtps://mailer:sample@smtp.example.com:465',
 };
 
 export function podSpecOf(workload: Workload): PodSpec {
