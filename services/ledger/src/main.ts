@@ -17,19 +17,23 @@ async function main(): Promise<void> {
   // and events wait in the outbox until it returns.
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), { pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
   relay.start();
-  const server = createServer({
+  const { server, holdExpirySweeper } = createServer({
     dataSource,
     logger,
     custodian: new SandboxChainCustodian(),
     sandbox: config.PLATFORM_MODE === 'sandbox',
     onEventsCommitted: () => relay.kick(),
+    holdSweepIntervalMs: config.HOLD_SWEEP_INTERVAL_MS,
+    holdSweepBatchSize: config.HOLD_SWEEP_BATCH_SIZE,
   });
+  holdExpirySweeper.start();
   await runService({
     logger,
     server,
     grpcPort: config.GRPC_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
+      await holdExpirySweeper.stop();
       await relay.stop();
       await amqp.close();
       await dataSource.destroy();

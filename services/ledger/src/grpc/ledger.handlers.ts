@@ -8,6 +8,7 @@ import type { OpenPartnerAccountsUseCase } from '../usecases/open-partner-accoun
 import type { RecordKesCreditUseCase } from '../usecases/record-kes-credit/record-kes-credit.usecase';
 import type { SimulateKesCreditUseCase } from '../usecases/simulate-kes-credit/simulate-kes-credit.usecase';
 import type { AccountsRepository } from '../persistence/accounts.repository';
+import { LedgerMoneyDeps, ledgerMoneyHandlers } from './ledger-money.handlers';
 
 export function toPartnerAccountsMessage(set: PartnerAccountSet): ledger.PartnerAccounts {
   return {
@@ -38,8 +39,10 @@ export function ledgerHandlers(deps: {
   openPartnerAccounts: OpenPartnerAccountsUseCase;
   getBalances: GetBalancesUseCase;
   recordKesCredit: RecordKesCreditUseCase;
+  money: LedgerMoneyDeps;
 }): AsyncImplementation<typeof ledger.LedgerService> {
   return {
+    ...ledgerMoneyHandlers(deps.money),
     async openPartnerAccounts(request) {
       return toPartnerAccountsMessage(await deps.openPartnerAccounts.execute({ partnerId: request.partnerId }));
     },

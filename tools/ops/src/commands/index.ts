@@ -3,10 +3,11 @@ import type { AnyCommand } from './command';
 import { credentialIssue } from './credential-issue';
 import { credentialRevoke } from './credential-revoke';
 import { deliveriesList } from './deliveries-list';
+import { ledgerCheck } from './ledger-check';
 import { partnerCreate } from './partner-create';
 import { webhookSet } from './webhook-set';
 
-export const COMMANDS: readonly AnyCommand[] = [partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList];
+export const COMMANDS: readonly AnyCommand[] = [partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, ledgerCheck];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {
   return COMMANDS.find((command) => command.name === `${noun} ${verb}`);

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Amount } from "../../common/v1/common";
+import { Amount, PageInfo, PageRequest } from "../../common/v1/common";
 
 /** The accounts a partner holds. Opening them is idempotent on partner_id. */
 export interface PartnerAccounts {
@@ -97,6 +97,189 @@ export interface SimulateKesCreditRequest {
   partnerId: string;
   amountKes: string;
   railReference?: string | undefined;
+}
+
+/**
+ * ---- Holds: two-phase transfers (as TigerBeetle's pending transfers).
+ * A hold reserves `amount` on one account: held += amount, so available
+ * (posted - held) falls at once while posted is unchanged. It then resolves
+ * exactly once: posted (in full or in part, the rest returning to available, in
+ * ONE balanced entry with the caller's counter-postings), voided, or expired by
+ * the ledger when expires_at passes. hold_id is chosen by the caller: a retry
+ * with the same id and the same body returns the original hold; a different body
+ * is refused with LEDGER_ID_REUSED.
+ */
+export interface Hold {
+  holdId: string;
+  accountId: string;
+  currency: string;
+  amount: string;
+  /** pending | posted | voided | expired */
+  status: string;
+  /** "0" scale-formatted until posted */
+  postedAmount: string;
+  expiresAt?:
+    | string
+    | undefined;
+  /** the entry that posted it */
+  entryId?: string | undefined;
+  createdAt: string;
+  resolvedAt?: string | undefined;
+  metadata: { [key: string]: string };
+}
+
+export interface Hold_MetadataEntry {
+  key: string;
+  value: string;
+}
+
+/**
+ * Refused with LEDGER_INSUFFICIENT_FUNDS when a partner account's available
+ * balance is below amount (service accounts that may go negative are never
+ * refused). amount > 0 at the account currency's scale; expires_at, when
+ * given, is an ISO 8601 instant in the future.
+ */
+export interface PlaceHoldRequest {
+  holdId: string;
+  accountId: string;
+  amount: string;
+  expiresAt?: string | undefined;
+  metadata: { [key: string]: string };
+}
+
+export interface PlaceHoldRequest_MetadataEntry {
+  key: string;
+  value: string;
+}
+
+/** A signed posting: positive credits the account, negative debits it. */
+export interface PostingRequest {
+  accountId: string;
+  amount: string;
+}
+
+/**
+ * Posts post_amount (0 < post_amount <= amount) of a pending hold. The held
+ * account is debited post_amount; counter_postings are the rest of the entry
+ * and must sum to +post_amount in the hold's currency (e.g. treasury and fee
+ * revenue legs). Exactly once: a repeat of the same request returns the posted
+ * hold; any other resolution of a resolved hold is LEDGER_HOLD_ALREADY_RESOLVED.
+ * A hold past its expiry is expired instead and the post refused.
+ */
+export interface PostHoldRequest {
+  holdId: string;
+  postAmount: string;
+  counterPostings: PostingRequest[];
+  kind: string;
+  metadata: { [key: string]: string };
+}
+
+export interface PostHoldRequest_MetadataEntry {
+  key: string;
+  value: string;
+}
+
+export interface VoidHoldRequest {
+  holdId: string;
+}
+
+export interface GetHoldRequest {
+  holdId: string;
+}
+
+/**
+ * An arbitrary balanced entry (e.g. a transfer with its fee legs). entry_id is
+ * chosen by the caller: same id and body returns the original entry; a different
+ * body is LEDGER_ID_REUSED. Postings sum to zero per currency, at most 16, one
+ * per account. A partner account that would go below available zero refuses
+ * the whole entry with LEDGER_INSUFFICIENT_FUNDS.
+ */
+export interface PostEntryRequest {
+  entryId: string;
+  /** lowercase snake_case, e.g. "usdt_send" */
+  kind: string;
+  partnerId?: string | undefined;
+  postings: PostingRequest[];
+  metadata: { [key: string]: string };
+}
+
+export interface PostEntryRequest_MetadataEntry {
+  key: string;
+  value: string;
+}
+
+export interface EntryPosting {
+  accountId: string;
+  currency: string;
+  amount: string;
+  balanceAfter: string;
+  versionAfter: string;
+}
+
+export interface Entry {
+  entryId: string;
+  kind: string;
+  partnerId?: string | undefined;
+  postings: EntryPosting[];
+  createdAt: string;
+  metadata: { [key: string]: string };
+}
+
+export interface Entry_MetadataEntry {
+  key: string;
+  value: string;
+}
+
+export interface GetServiceAccountRequest {
+  /** treasury | fee_revenue | bank_clearing | chain_clearing | usd_rails_clearing | suspense */
+  code: string;
+  /** KES | USDT | USD */
+  currency: string;
+}
+
+export interface ServiceAccount {
+  accountId: string;
+  code: string;
+  currency: string;
+  posted: string;
+  held: string;
+}
+
+/** Newest first; limit 1..200 (default 50). The cursor is opaque. */
+export interface ListAccountHistoryRequest {
+  accountId: string;
+  page: PageRequest | undefined;
+}
+
+export interface AccountHistoryItem {
+  entryId: string;
+  kind: string;
+  amount: string;
+  balanceAfter: string;
+  versionAfter: string;
+  createdAt: string;
+}
+
+export interface ListAccountHistoryResponse {
+  items: AccountHistoryItem[];
+  page: PageInfo | undefined;
+}
+
+/** Reconciliation report for operators (`ops ledger check`). */
+export interface CheckLedgerRequest {
+}
+
+export interface LedgerCheck {
+  name: string;
+  ok: boolean;
+  /** at most 20 per check */
+  problems: string[];
+}
+
+export interface CheckLedgerResponse {
+  ok: boolean;
+  checks: LedgerCheck[];
+  checkedAt: string;
 }
 
 function createBasePartnerAccounts(): PartnerAccounts {
@@ -1209,6 +1392,2655 @@ export const SimulateKesCreditRequest: MessageFns<SimulateKesCreditRequest> = {
   },
 };
 
+function createBaseHold(): Hold {
+  return {
+    holdId: "",
+    accountId: "",
+    currency: "",
+    amount: "",
+    status: "",
+    postedAmount: "",
+    expiresAt: undefined,
+    entryId: undefined,
+    createdAt: "",
+    resolvedAt: undefined,
+    metadata: {},
+  };
+}
+
+export const Hold: MessageFns<Hold> = {
+  encode(message: Hold, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.holdId !== "") {
+      writer.uint32(10).string(message.holdId);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(18).string(message.accountId);
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    if (message.amount !== "") {
+      writer.uint32(34).string(message.amount);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.postedAmount !== "") {
+      writer.uint32(50).string(message.postedAmount);
+    }
+    if (message.expiresAt !== undefined) {
+      writer.uint32(58).string(message.expiresAt);
+    }
+    if (message.entryId !== undefined) {
+      writer.uint32(66).string(message.entryId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(74).string(message.createdAt);
+    }
+    if (message.resolvedAt !== undefined) {
+      writer.uint32(82).string(message.resolvedAt);
+    }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      Hold_MetadataEntry.encode({ key: key as any, value }, writer.uint32(90).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Hold {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHold();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.holdId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.postedAmount = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.entryId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.resolvedAt = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            const entry11 = Hold_MetadataEntry.decode(reader, reader.uint32());
+            if (entry11.value !== undefined) {
+              message.metadata[entry11.key] = entry11.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Hold {
+    return {
+      holdId: isSet(object.holdId)
+        ? globalThis.String(object.holdId)
+        : isSet(object.hold_id)
+        ? globalThis.String(object.hold_id)
+        : "",
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      postedAmount: isSet(object.postedAmount)
+        ? globalThis.String(object.postedAmount)
+        : isSet(object.posted_amount)
+        ? globalThis.String(object.posted_amount)
+        : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+      entryId: isSet(object.entryId)
+        ? globalThis.String(object.entryId)
+        : isSet(object.entry_id)
+        ? globalThis.String(object.entry_id)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      resolvedAt: isSet(object.resolvedAt)
+        ? globalThis.String(object.resolvedAt)
+        : isSet(object.resolved_at)
+        ? globalThis.String(object.resolved_at)
+        : undefined,
+      metadata: isObject(object.metadata)
+        ? (globalThis.Object.entries(object.metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: Hold): unknown {
+    const obj: any = {};
+    if (message.holdId !== "") {
+      obj.holdId = message.holdId;
+    }
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.postedAmount !== "") {
+      obj.postedAmount = message.postedAmount;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.entryId !== undefined) {
+      obj.entryId = message.entryId;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.resolvedAt !== undefined) {
+      obj.resolvedAt = message.resolvedAt;
+    }
+    if (message.metadata) {
+      const entries = globalThis.Object.entries(message.metadata) as [string, string][];
+      if (entries.length > 0) {
+        obj.metadata = {};
+        entries.forEach(([k, v]) => {
+          obj.metadata[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Hold>, I>>(base?: I): Hold {
+    return Hold.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Hold>, I>>(object: I): Hold {
+    const message = createBaseHold();
+    message.holdId = object.holdId ?? "";
+    message.accountId = object.accountId ?? "";
+    message.currency = object.currency ?? "";
+    message.amount = object.amount ?? "";
+    message.status = object.status ?? "";
+    message.postedAmount = object.postedAmount ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.entryId = object.entryId ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    message.resolvedAt = object.resolvedAt ?? undefined;
+    message.metadata = (globalThis.Object.entries(object.metadata ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseHold_MetadataEntry(): Hold_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const Hold_MetadataEntry: MessageFns<Hold_MetadataEntry> = {
+  encode(message: Hold_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Hold_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHold_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Hold_MetadataEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: Hold_MetadataEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Hold_MetadataEntry>, I>>(base?: I): Hold_MetadataEntry {
+    return Hold_MetadataEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Hold_MetadataEntry>, I>>(object: I): Hold_MetadataEntry {
+    const message = createBaseHold_MetadataEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBasePlaceHoldRequest(): PlaceHoldRequest {
+  return { holdId: "", accountId: "", amount: "", expiresAt: undefined, metadata: {} };
+}
+
+export const PlaceHoldRequest: MessageFns<PlaceHoldRequest> = {
+  encode(message: PlaceHoldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.holdId !== "") {
+      writer.uint32(10).string(message.holdId);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(18).string(message.accountId);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.expiresAt !== undefined) {
+      writer.uint32(34).string(message.expiresAt);
+    }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      PlaceHoldRequest_MetadataEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlaceHoldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlaceHoldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.holdId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            const entry5 = PlaceHoldRequest_MetadataEntry.decode(reader, reader.uint32());
+            if (entry5.value !== undefined) {
+              message.metadata[entry5.key] = entry5.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlaceHoldRequest {
+    return {
+      holdId: isSet(object.holdId)
+        ? globalThis.String(object.holdId)
+        : isSet(object.hold_id)
+        ? globalThis.String(object.hold_id)
+        : "",
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+      metadata: isObject(object.metadata)
+        ? (globalThis.Object.entries(object.metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: PlaceHoldRequest): unknown {
+    const obj: any = {};
+    if (message.holdId !== "") {
+      obj.holdId = message.holdId;
+    }
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.metadata) {
+      const entries = globalThis.Object.entries(message.metadata) as [string, string][];
+      if (entries.length > 0) {
+        obj.metadata = {};
+        entries.forEach(([k, v]) => {
+          obj.metadata[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlaceHoldRequest>, I>>(base?: I): PlaceHoldRequest {
+    return PlaceHoldRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlaceHoldRequest>, I>>(object: I): PlaceHoldRequest {
+    const message = createBasePlaceHoldRequest();
+    message.holdId = object.holdId ?? "";
+    message.accountId = object.accountId ?? "";
+    message.amount = object.amount ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.metadata = (globalThis.Object.entries(object.metadata ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBasePlaceHoldRequest_MetadataEntry(): PlaceHoldRequest_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const PlaceHoldRequest_MetadataEntry: MessageFns<PlaceHoldRequest_MetadataEntry> = {
+  encode(message: PlaceHoldRequest_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlaceHoldRequest_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlaceHoldRequest_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlaceHoldRequest_MetadataEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: PlaceHoldRequest_MetadataEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlaceHoldRequest_MetadataEntry>, I>>(base?: I): PlaceHoldRequest_MetadataEntry {
+    return PlaceHoldRequest_MetadataEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlaceHoldRequest_MetadataEntry>, I>>(
+    object: I,
+  ): PlaceHoldRequest_MetadataEntry {
+    const message = createBasePlaceHoldRequest_MetadataEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBasePostingRequest(): PostingRequest {
+  return { accountId: "", amount: "" };
+}
+
+export const PostingRequest: MessageFns<PostingRequest> = {
+  encode(message: PostingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.amount !== "") {
+      writer.uint32(18).string(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostingRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+    };
+  },
+
+  toJSON(message: PostingRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostingRequest>, I>>(base?: I): PostingRequest {
+    return PostingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostingRequest>, I>>(object: I): PostingRequest {
+    const message = createBasePostingRequest();
+    message.accountId = object.accountId ?? "";
+    message.amount = object.amount ?? "";
+    return message;
+  },
+};
+
+function createBasePostHoldRequest(): PostHoldRequest {
+  return { holdId: "", postAmount: "", counterPostings: [], kind: "", metadata: {} };
+}
+
+export const PostHoldRequest: MessageFns<PostHoldRequest> = {
+  encode(message: PostHoldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.holdId !== "") {
+      writer.uint32(10).string(message.holdId);
+    }
+    if (message.postAmount !== "") {
+      writer.uint32(18).string(message.postAmount);
+    }
+    for (const v of message.counterPostings) {
+      PostingRequest.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.kind !== "") {
+      writer.uint32(34).string(message.kind);
+    }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      PostHoldRequest_MetadataEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostHoldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostHoldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.holdId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.postAmount = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.counterPostings.push(PostingRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            const entry5 = PostHoldRequest_MetadataEntry.decode(reader, reader.uint32());
+            if (entry5.value !== undefined) {
+              message.metadata[entry5.key] = entry5.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostHoldRequest {
+    return {
+      holdId: isSet(object.holdId)
+        ? globalThis.String(object.holdId)
+        : isSet(object.hold_id)
+        ? globalThis.String(object.hold_id)
+        : "",
+      postAmount: isSet(object.postAmount)
+        ? globalThis.String(object.postAmount)
+        : isSet(object.post_amount)
+        ? globalThis.String(object.post_amount)
+        : "",
+      counterPostings: globalThis.Array.isArray(object?.counterPostings)
+        ? object.counterPostings.map((e: any) => PostingRequest.fromJSON(e))
+        : globalThis.Array.isArray(object?.counter_postings)
+        ? object.counter_postings.map((e: any) => PostingRequest.fromJSON(e))
+        : [],
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      metadata: isObject(object.metadata)
+        ? (globalThis.Object.entries(object.metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: PostHoldRequest): unknown {
+    const obj: any = {};
+    if (message.holdId !== "") {
+      obj.holdId = message.holdId;
+    }
+    if (message.postAmount !== "") {
+      obj.postAmount = message.postAmount;
+    }
+    if (message.counterPostings?.length) {
+      obj.counterPostings = message.counterPostings.map((e) => PostingRequest.toJSON(e));
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.metadata) {
+      const entries = globalThis.Object.entries(message.metadata) as [string, string][];
+      if (entries.length > 0) {
+        obj.metadata = {};
+        entries.forEach(([k, v]) => {
+          obj.metadata[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostHoldRequest>, I>>(base?: I): PostHoldRequest {
+    return PostHoldRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostHoldRequest>, I>>(object: I): PostHoldRequest {
+    const message = createBasePostHoldRequest();
+    message.holdId = object.holdId ?? "";
+    message.postAmount = object.postAmount ?? "";
+    message.counterPostings = object.counterPostings?.map((e) => PostingRequest.fromPartial(e)) || [];
+    message.kind = object.kind ?? "";
+    message.metadata = (globalThis.Object.entries(object.metadata ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBasePostHoldRequest_MetadataEntry(): PostHoldRequest_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const PostHoldRequest_MetadataEntry: MessageFns<PostHoldRequest_MetadataEntry> = {
+  encode(message: PostHoldRequest_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostHoldRequest_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostHoldRequest_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostHoldRequest_MetadataEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: PostHoldRequest_MetadataEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostHoldRequest_MetadataEntry>, I>>(base?: I): PostHoldRequest_MetadataEntry {
+    return PostHoldRequest_MetadataEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostHoldRequest_MetadataEntry>, I>>(
+    object: I,
+  ): PostHoldRequest_MetadataEntry {
+    const message = createBasePostHoldRequest_MetadataEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseVoidHoldRequest(): VoidHoldRequest {
+  return { holdId: "" };
+}
+
+export const VoidHoldRequest: MessageFns<VoidHoldRequest> = {
+  encode(message: VoidHoldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.holdId !== "") {
+      writer.uint32(10).string(message.holdId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VoidHoldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVoidHoldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.holdId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VoidHoldRequest {
+    return {
+      holdId: isSet(object.holdId)
+        ? globalThis.String(object.holdId)
+        : isSet(object.hold_id)
+        ? globalThis.String(object.hold_id)
+        : "",
+    };
+  },
+
+  toJSON(message: VoidHoldRequest): unknown {
+    const obj: any = {};
+    if (message.holdId !== "") {
+      obj.holdId = message.holdId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VoidHoldRequest>, I>>(base?: I): VoidHoldRequest {
+    return VoidHoldRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VoidHoldRequest>, I>>(object: I): VoidHoldRequest {
+    const message = createBaseVoidHoldRequest();
+    message.holdId = object.holdId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetHoldRequest(): GetHoldRequest {
+  return { holdId: "" };
+}
+
+export const GetHoldRequest: MessageFns<GetHoldRequest> = {
+  encode(message: GetHoldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.holdId !== "") {
+      writer.uint32(10).string(message.holdId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetHoldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetHoldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.holdId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetHoldRequest {
+    return {
+      holdId: isSet(object.holdId)
+        ? globalThis.String(object.holdId)
+        : isSet(object.hold_id)
+        ? globalThis.String(object.hold_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetHoldRequest): unknown {
+    const obj: any = {};
+    if (message.holdId !== "") {
+      obj.holdId = message.holdId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetHoldRequest>, I>>(base?: I): GetHoldRequest {
+    return GetHoldRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetHoldRequest>, I>>(object: I): GetHoldRequest {
+    const message = createBaseGetHoldRequest();
+    message.holdId = object.holdId ?? "";
+    return message;
+  },
+};
+
+function createBasePostEntryRequest(): PostEntryRequest {
+  return { entryId: "", kind: "", partnerId: undefined, postings: [], metadata: {} };
+}
+
+export const PostEntryRequest: MessageFns<PostEntryRequest> = {
+  encode(message: PostEntryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.entryId !== "") {
+      writer.uint32(10).string(message.entryId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.partnerId !== undefined) {
+      writer.uint32(26).string(message.partnerId);
+    }
+    for (const v of message.postings) {
+      PostingRequest.encode(v!, writer.uint32(34).fork()).join();
+    }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      PostEntryRequest_MetadataEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostEntryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostEntryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entryId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.postings.push(PostingRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            const entry5 = PostEntryRequest_MetadataEntry.decode(reader, reader.uint32());
+            if (entry5.value !== undefined) {
+              message.metadata[entry5.key] = entry5.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostEntryRequest {
+    return {
+      entryId: isSet(object.entryId)
+        ? globalThis.String(object.entryId)
+        : isSet(object.entry_id)
+        ? globalThis.String(object.entry_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : undefined,
+      postings: globalThis.Array.isArray(object?.postings)
+        ? object.postings.map((e: any) => PostingRequest.fromJSON(e))
+        : [],
+      metadata: isObject(object.metadata)
+        ? (globalThis.Object.entries(object.metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: PostEntryRequest): unknown {
+    const obj: any = {};
+    if (message.entryId !== "") {
+      obj.entryId = message.entryId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.partnerId !== undefined) {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.postings?.length) {
+      obj.postings = message.postings.map((e) => PostingRequest.toJSON(e));
+    }
+    if (message.metadata) {
+      const entries = globalThis.Object.entries(message.metadata) as [string, string][];
+      if (entries.length > 0) {
+        obj.metadata = {};
+        entries.forEach(([k, v]) => {
+          obj.metadata[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostEntryRequest>, I>>(base?: I): PostEntryRequest {
+    return PostEntryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostEntryRequest>, I>>(object: I): PostEntryRequest {
+    const message = createBasePostEntryRequest();
+    message.entryId = object.entryId ?? "";
+    message.kind = object.kind ?? "";
+    message.partnerId = object.partnerId ?? undefined;
+    message.postings = object.postings?.map((e) => PostingRequest.fromPartial(e)) || [];
+    message.metadata = (globalThis.Object.entries(object.metadata ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBasePostEntryRequest_MetadataEntry(): PostEntryRequest_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const PostEntryRequest_MetadataEntry: MessageFns<PostEntryRequest_MetadataEntry> = {
+  encode(message: PostEntryRequest_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostEntryRequest_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostEntryRequest_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostEntryRequest_MetadataEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: PostEntryRequest_MetadataEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostEntryRequest_MetadataEntry>, I>>(base?: I): PostEntryRequest_MetadataEntry {
+    return PostEntryRequest_MetadataEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostEntryRequest_MetadataEntry>, I>>(
+    object: I,
+  ): PostEntryRequest_MetadataEntry {
+    const message = createBasePostEntryRequest_MetadataEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseEntryPosting(): EntryPosting {
+  return { accountId: "", currency: "", amount: "", balanceAfter: "", versionAfter: "" };
+}
+
+export const EntryPosting: MessageFns<EntryPosting> = {
+  encode(message: EntryPosting, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.balanceAfter !== "") {
+      writer.uint32(34).string(message.balanceAfter);
+    }
+    if (message.versionAfter !== "") {
+      writer.uint32(42).string(message.versionAfter);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EntryPosting {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEntryPosting();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.balanceAfter = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.versionAfter = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EntryPosting {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      balanceAfter: isSet(object.balanceAfter)
+        ? globalThis.String(object.balanceAfter)
+        : isSet(object.balance_after)
+        ? globalThis.String(object.balance_after)
+        : "",
+      versionAfter: isSet(object.versionAfter)
+        ? globalThis.String(object.versionAfter)
+        : isSet(object.version_after)
+        ? globalThis.String(object.version_after)
+        : "",
+    };
+  },
+
+  toJSON(message: EntryPosting): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.balanceAfter !== "") {
+      obj.balanceAfter = message.balanceAfter;
+    }
+    if (message.versionAfter !== "") {
+      obj.versionAfter = message.versionAfter;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EntryPosting>, I>>(base?: I): EntryPosting {
+    return EntryPosting.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EntryPosting>, I>>(object: I): EntryPosting {
+    const message = createBaseEntryPosting();
+    message.accountId = object.accountId ?? "";
+    message.currency = object.currency ?? "";
+    message.amount = object.amount ?? "";
+    message.balanceAfter = object.balanceAfter ?? "";
+    message.versionAfter = object.versionAfter ?? "";
+    return message;
+  },
+};
+
+function createBaseEntry(): Entry {
+  return { entryId: "", kind: "", partnerId: undefined, postings: [], createdAt: "", metadata: {} };
+}
+
+export const Entry: MessageFns<Entry> = {
+  encode(message: Entry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.entryId !== "") {
+      writer.uint32(10).string(message.entryId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.partnerId !== undefined) {
+      writer.uint32(26).string(message.partnerId);
+    }
+    for (const v of message.postings) {
+      EntryPosting.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(42).string(message.createdAt);
+    }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      Entry_MetadataEntry.encode({ key: key as any, value }, writer.uint32(50).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Entry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entryId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.postings.push(EntryPosting.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            const entry6 = Entry_MetadataEntry.decode(reader, reader.uint32());
+            if (entry6.value !== undefined) {
+              message.metadata[entry6.key] = entry6.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Entry {
+    return {
+      entryId: isSet(object.entryId)
+        ? globalThis.String(object.entryId)
+        : isSet(object.entry_id)
+        ? globalThis.String(object.entry_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : undefined,
+      postings: globalThis.Array.isArray(object?.postings)
+        ? object.postings.map((e: any) => EntryPosting.fromJSON(e))
+        : [],
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      metadata: isObject(object.metadata)
+        ? (globalThis.Object.entries(object.metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: Entry): unknown {
+    const obj: any = {};
+    if (message.entryId !== "") {
+      obj.entryId = message.entryId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.partnerId !== undefined) {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.postings?.length) {
+      obj.postings = message.postings.map((e) => EntryPosting.toJSON(e));
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.metadata) {
+      const entries = globalThis.Object.entries(message.metadata) as [string, string][];
+      if (entries.length > 0) {
+        obj.metadata = {};
+        entries.forEach(([k, v]) => {
+          obj.metadata[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Entry>, I>>(base?: I): Entry {
+    return Entry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Entry>, I>>(object: I): Entry {
+    const message = createBaseEntry();
+    message.entryId = object.entryId ?? "";
+    message.kind = object.kind ?? "";
+    message.partnerId = object.partnerId ?? undefined;
+    message.postings = object.postings?.map((e) => EntryPosting.fromPartial(e)) || [];
+    message.createdAt = object.createdAt ?? "";
+    message.metadata = (globalThis.Object.entries(object.metadata ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseEntry_MetadataEntry(): Entry_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const Entry_MetadataEntry: MessageFns<Entry_MetadataEntry> = {
+  encode(message: Entry_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Entry_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEntry_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Entry_MetadataEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: Entry_MetadataEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Entry_MetadataEntry>, I>>(base?: I): Entry_MetadataEntry {
+    return Entry_MetadataEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Entry_MetadataEntry>, I>>(object: I): Entry_MetadataEntry {
+    const message = createBaseEntry_MetadataEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseGetServiceAccountRequest(): GetServiceAccountRequest {
+  return { code: "", currency: "" };
+}
+
+export const GetServiceAccountRequest: MessageFns<GetServiceAccountRequest> = {
+  encode(message: GetServiceAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetServiceAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetServiceAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetServiceAccountRequest {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: GetServiceAccountRequest): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetServiceAccountRequest>, I>>(base?: I): GetServiceAccountRequest {
+    return GetServiceAccountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetServiceAccountRequest>, I>>(object: I): GetServiceAccountRequest {
+    const message = createBaseGetServiceAccountRequest();
+    message.code = object.code ?? "";
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseServiceAccount(): ServiceAccount {
+  return { accountId: "", code: "", currency: "", posted: "", held: "" };
+}
+
+export const ServiceAccount: MessageFns<ServiceAccount> = {
+  encode(message: ServiceAccount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    if (message.posted !== "") {
+      writer.uint32(34).string(message.posted);
+    }
+    if (message.held !== "") {
+      writer.uint32(42).string(message.held);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ServiceAccount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseServiceAccount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.posted = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.held = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ServiceAccount {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      posted: isSet(object.posted) ? globalThis.String(object.posted) : "",
+      held: isSet(object.held) ? globalThis.String(object.held) : "",
+    };
+  },
+
+  toJSON(message: ServiceAccount): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.posted !== "") {
+      obj.posted = message.posted;
+    }
+    if (message.held !== "") {
+      obj.held = message.held;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ServiceAccount>, I>>(base?: I): ServiceAccount {
+    return ServiceAccount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ServiceAccount>, I>>(object: I): ServiceAccount {
+    const message = createBaseServiceAccount();
+    message.accountId = object.accountId ?? "";
+    message.code = object.code ?? "";
+    message.currency = object.currency ?? "";
+    message.posted = object.posted ?? "";
+    message.held = object.held ?? "";
+    return message;
+  },
+};
+
+function createBaseListAccountHistoryRequest(): ListAccountHistoryRequest {
+  return { accountId: "", page: undefined };
+}
+
+export const ListAccountHistoryRequest: MessageFns<ListAccountHistoryRequest> = {
+  encode(message: ListAccountHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountHistoryRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListAccountHistoryRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAccountHistoryRequest>, I>>(base?: I): ListAccountHistoryRequest {
+    return ListAccountHistoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAccountHistoryRequest>, I>>(object: I): ListAccountHistoryRequest {
+    const message = createBaseListAccountHistoryRequest();
+    message.accountId = object.accountId ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAccountHistoryItem(): AccountHistoryItem {
+  return { entryId: "", kind: "", amount: "", balanceAfter: "", versionAfter: "", createdAt: "" };
+}
+
+export const AccountHistoryItem: MessageFns<AccountHistoryItem> = {
+  encode(message: AccountHistoryItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.entryId !== "") {
+      writer.uint32(10).string(message.entryId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.balanceAfter !== "") {
+      writer.uint32(34).string(message.balanceAfter);
+    }
+    if (message.versionAfter !== "") {
+      writer.uint32(42).string(message.versionAfter);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(50).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountHistoryItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountHistoryItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entryId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.balanceAfter = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.versionAfter = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountHistoryItem {
+    return {
+      entryId: isSet(object.entryId)
+        ? globalThis.String(object.entryId)
+        : isSet(object.entry_id)
+        ? globalThis.String(object.entry_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      balanceAfter: isSet(object.balanceAfter)
+        ? globalThis.String(object.balanceAfter)
+        : isSet(object.balance_after)
+        ? globalThis.String(object.balance_after)
+        : "",
+      versionAfter: isSet(object.versionAfter)
+        ? globalThis.String(object.versionAfter)
+        : isSet(object.version_after)
+        ? globalThis.String(object.version_after)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: AccountHistoryItem): unknown {
+    const obj: any = {};
+    if (message.entryId !== "") {
+      obj.entryId = message.entryId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.balanceAfter !== "") {
+      obj.balanceAfter = message.balanceAfter;
+    }
+    if (message.versionAfter !== "") {
+      obj.versionAfter = message.versionAfter;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountHistoryItem>, I>>(base?: I): AccountHistoryItem {
+    return AccountHistoryItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountHistoryItem>, I>>(object: I): AccountHistoryItem {
+    const message = createBaseAccountHistoryItem();
+    message.entryId = object.entryId ?? "";
+    message.kind = object.kind ?? "";
+    message.amount = object.amount ?? "";
+    message.balanceAfter = object.balanceAfter ?? "";
+    message.versionAfter = object.versionAfter ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListAccountHistoryResponse(): ListAccountHistoryResponse {
+  return { items: [], page: undefined };
+}
+
+export const ListAccountHistoryResponse: MessageFns<ListAccountHistoryResponse> = {
+  encode(message: ListAccountHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      AccountHistoryItem.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(AccountHistoryItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountHistoryResponse {
+    return {
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => AccountHistoryItem.fromJSON(e))
+        : [],
+      page: isSet(object.page) ? PageInfo.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListAccountHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => AccountHistoryItem.toJSON(e));
+    }
+    if (message.page !== undefined) {
+      obj.page = PageInfo.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAccountHistoryResponse>, I>>(base?: I): ListAccountHistoryResponse {
+    return ListAccountHistoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAccountHistoryResponse>, I>>(object: I): ListAccountHistoryResponse {
+    const message = createBaseListAccountHistoryResponse();
+    message.items = object.items?.map((e) => AccountHistoryItem.fromPartial(e)) || [];
+    message.page = (object.page !== undefined && object.page !== null) ? PageInfo.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
+function createBaseCheckLedgerRequest(): CheckLedgerRequest {
+  return {};
+}
+
+export const CheckLedgerRequest: MessageFns<CheckLedgerRequest> = {
+  encode(_: CheckLedgerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckLedgerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckLedgerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): CheckLedgerRequest {
+    return {};
+  },
+
+  toJSON(_: CheckLedgerRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckLedgerRequest>, I>>(base?: I): CheckLedgerRequest {
+    return CheckLedgerRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckLedgerRequest>, I>>(_: I): CheckLedgerRequest {
+    const message = createBaseCheckLedgerRequest();
+    return message;
+  },
+};
+
+function createBaseLedgerCheck(): LedgerCheck {
+  return { name: "", ok: false, problems: [] };
+}
+
+export const LedgerCheck: MessageFns<LedgerCheck> = {
+  encode(message: LedgerCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.ok !== false) {
+      writer.uint32(16).bool(message.ok);
+    }
+    for (const v of message.problems) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LedgerCheck {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLedgerCheck();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.problems.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LedgerCheck {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      problems: globalThis.Array.isArray(object?.problems) ? object.problems.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: LedgerCheck): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.problems?.length) {
+      obj.problems = message.problems;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LedgerCheck>, I>>(base?: I): LedgerCheck {
+    return LedgerCheck.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LedgerCheck>, I>>(object: I): LedgerCheck {
+    const message = createBaseLedgerCheck();
+    message.name = object.name ?? "";
+    message.ok = object.ok ?? false;
+    message.problems = object.problems?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCheckLedgerResponse(): CheckLedgerResponse {
+  return { ok: false, checks: [], checkedAt: "" };
+}
+
+export const CheckLedgerResponse: MessageFns<CheckLedgerResponse> = {
+  encode(message: CheckLedgerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ok !== false) {
+      writer.uint32(8).bool(message.ok);
+    }
+    for (const v of message.checks) {
+      LedgerCheck.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.checkedAt !== "") {
+      writer.uint32(26).string(message.checkedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckLedgerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckLedgerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.checks.push(LedgerCheck.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.checkedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckLedgerResponse {
+    return {
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      checks: globalThis.Array.isArray(object?.checks) ? object.checks.map((e: any) => LedgerCheck.fromJSON(e)) : [],
+      checkedAt: isSet(object.checkedAt)
+        ? globalThis.String(object.checkedAt)
+        : isSet(object.checked_at)
+        ? globalThis.String(object.checked_at)
+        : "",
+    };
+  },
+
+  toJSON(message: CheckLedgerResponse): unknown {
+    const obj: any = {};
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.checks?.length) {
+      obj.checks = message.checks.map((e) => LedgerCheck.toJSON(e));
+    }
+    if (message.checkedAt !== "") {
+      obj.checkedAt = message.checkedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckLedgerResponse>, I>>(base?: I): CheckLedgerResponse {
+    return CheckLedgerResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckLedgerResponse>, I>>(object: I): CheckLedgerResponse {
+    const message = createBaseCheckLedgerResponse();
+    message.ok = object.ok ?? false;
+    message.checks = object.checks?.map((e) => LedgerCheck.fromPartial(e)) || [];
+    message.checkedAt = object.checkedAt ?? "";
+    return message;
+  },
+};
+
 export type LedgerService = typeof LedgerService;
 export const LedgerService = {
   openPartnerAccounts: {
@@ -1251,6 +4083,85 @@ export const LedgerService = {
     responseSerialize: (value: KesCredit): Buffer => Buffer.from(KesCredit.encode(value).finish()),
     responseDeserialize: (value: Buffer): KesCredit => KesCredit.decode(value),
   },
+  placeHold: {
+    path: "/ledger.v1.Ledger/PlaceHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PlaceHoldRequest): Buffer => Buffer.from(PlaceHoldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PlaceHoldRequest => PlaceHoldRequest.decode(value),
+    responseSerialize: (value: Hold): Buffer => Buffer.from(Hold.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Hold => Hold.decode(value),
+  },
+  postHold: {
+    path: "/ledger.v1.Ledger/PostHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PostHoldRequest): Buffer => Buffer.from(PostHoldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PostHoldRequest => PostHoldRequest.decode(value),
+    responseSerialize: (value: Hold): Buffer => Buffer.from(Hold.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Hold => Hold.decode(value),
+  },
+  voidHold: {
+    path: "/ledger.v1.Ledger/VoidHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VoidHoldRequest): Buffer => Buffer.from(VoidHoldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VoidHoldRequest => VoidHoldRequest.decode(value),
+    responseSerialize: (value: Hold): Buffer => Buffer.from(Hold.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Hold => Hold.decode(value),
+  },
+  getHold: {
+    path: "/ledger.v1.Ledger/GetHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetHoldRequest): Buffer => Buffer.from(GetHoldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetHoldRequest => GetHoldRequest.decode(value),
+    responseSerialize: (value: Hold): Buffer => Buffer.from(Hold.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Hold => Hold.decode(value),
+  },
+  postEntry: {
+    path: "/ledger.v1.Ledger/PostEntry" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PostEntryRequest): Buffer => Buffer.from(PostEntryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PostEntryRequest => PostEntryRequest.decode(value),
+    responseSerialize: (value: Entry): Buffer => Buffer.from(Entry.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Entry => Entry.decode(value),
+  },
+  getServiceAccount: {
+    path: "/ledger.v1.Ledger/GetServiceAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetServiceAccountRequest): Buffer =>
+      Buffer.from(GetServiceAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetServiceAccountRequest => GetServiceAccountRequest.decode(value),
+    responseSerialize: (value: ServiceAccount): Buffer => Buffer.from(ServiceAccount.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ServiceAccount => ServiceAccount.decode(value),
+  },
+  listAccountHistory: {
+    path: "/ledger.v1.Ledger/ListAccountHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAccountHistoryRequest): Buffer =>
+      Buffer.from(ListAccountHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAccountHistoryRequest => ListAccountHistoryRequest.decode(value),
+    responseSerialize: (value: ListAccountHistoryResponse): Buffer =>
+      Buffer.from(ListAccountHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAccountHistoryResponse => ListAccountHistoryResponse.decode(value),
+  },
+  /**
+   * Operators: every currency sums to zero, every entry balances, no partner
+   * account below zero, held equals pending holds, no overdue hold, contiguous versions.
+   */
+  checkLedger: {
+    path: "/ledger.v1.Ledger/CheckLedger" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckLedgerRequest): Buffer => Buffer.from(CheckLedgerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckLedgerRequest => CheckLedgerRequest.decode(value),
+    responseSerialize: (value: CheckLedgerResponse): Buffer => Buffer.from(CheckLedgerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckLedgerResponse => CheckLedgerResponse.decode(value),
+  },
 } as const;
 
 export interface LedgerServer extends UntypedServiceImplementation {
@@ -1259,6 +4170,18 @@ export interface LedgerServer extends UntypedServiceImplementation {
   getBalances: handleUnaryCall<GetBalancesRequest, GetBalancesResponse>;
   /** Called by the bank adapter's inbound notification path. */
   recordKesCredit: handleUnaryCall<RecordKesCreditRequest, KesCredit>;
+  placeHold: handleUnaryCall<PlaceHoldRequest, Hold>;
+  postHold: handleUnaryCall<PostHoldRequest, Hold>;
+  voidHold: handleUnaryCall<VoidHoldRequest, Hold>;
+  getHold: handleUnaryCall<GetHoldRequest, Hold>;
+  postEntry: handleUnaryCall<PostEntryRequest, Entry>;
+  getServiceAccount: handleUnaryCall<GetServiceAccountRequest, ServiceAccount>;
+  listAccountHistory: handleUnaryCall<ListAccountHistoryRequest, ListAccountHistoryResponse>;
+  /**
+   * Operators: every currency sums to zero, every entry balances, no partner
+   * account below zero, held equals pending holds, no overdue hold, contiguous versions.
+   */
+  checkLedger: handleUnaryCall<CheckLedgerRequest, CheckLedgerResponse>;
 }
 
 export interface LedgerClient extends Client {
@@ -1322,6 +4245,118 @@ export interface LedgerClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: KesCredit) => void,
+  ): ClientUnaryCall;
+  placeHold(request: PlaceHoldRequest, callback: (error: ServiceError | null, response: Hold) => void): ClientUnaryCall;
+  placeHold(
+    request: PlaceHoldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  placeHold(
+    request: PlaceHoldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  postHold(request: PostHoldRequest, callback: (error: ServiceError | null, response: Hold) => void): ClientUnaryCall;
+  postHold(
+    request: PostHoldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  postHold(
+    request: PostHoldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  voidHold(request: VoidHoldRequest, callback: (error: ServiceError | null, response: Hold) => void): ClientUnaryCall;
+  voidHold(
+    request: VoidHoldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  voidHold(
+    request: VoidHoldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  getHold(request: GetHoldRequest, callback: (error: ServiceError | null, response: Hold) => void): ClientUnaryCall;
+  getHold(
+    request: GetHoldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  getHold(
+    request: GetHoldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  postEntry(
+    request: PostEntryRequest,
+    callback: (error: ServiceError | null, response: Entry) => void,
+  ): ClientUnaryCall;
+  postEntry(
+    request: PostEntryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Entry) => void,
+  ): ClientUnaryCall;
+  postEntry(
+    request: PostEntryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Entry) => void,
+  ): ClientUnaryCall;
+  getServiceAccount(
+    request: GetServiceAccountRequest,
+    callback: (error: ServiceError | null, response: ServiceAccount) => void,
+  ): ClientUnaryCall;
+  getServiceAccount(
+    request: GetServiceAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ServiceAccount) => void,
+  ): ClientUnaryCall;
+  getServiceAccount(
+    request: GetServiceAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ServiceAccount) => void,
+  ): ClientUnaryCall;
+  listAccountHistory(
+    request: ListAccountHistoryRequest,
+    callback: (error: ServiceError | null, response: ListAccountHistoryResponse) => void,
+  ): ClientUnaryCall;
+  listAccountHistory(
+    request: ListAccountHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAccountHistoryResponse) => void,
+  ): ClientUnaryCall;
+  listAccountHistory(
+    request: ListAccountHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAccountHistoryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Operators: every currency sums to zero, every entry balances, no partner
+   * account below zero, held equals pending holds, no overdue hold, contiguous versions.
+   */
+  checkLedger(
+    request: CheckLedgerRequest,
+    callback: (error: ServiceError | null, response: CheckLedgerResponse) => void,
+  ): ClientUnaryCall;
+  checkLedger(
+    request: CheckLedgerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckLedgerResponse) => void,
+  ): ClientUnaryCall;
+  checkLedger(
+    request: CheckLedgerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckLedgerResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -1388,6 +4423,10 @@ type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
