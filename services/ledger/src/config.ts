@@ -1,5 +1,7 @@
 import { commonServiceEnv, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
 
+const SANDBOX_PAYBILL_NUMBER = '600100';
+
 export const configSchema = z.object({
   ...commonServiceEnv,
   AMQP_URL: urlWithProtocol('amqp', 'amqps'),
@@ -10,7 +12,15 @@ export const configSchema = z.object({
   HOLD_SWEEP_INTERVAL_MS: positiveInt().default(1_000),
   /** Holds expired per transaction by the sweeper. */
   HOLD_SWEEP_BATCH_SIZE: positiveInt().default(100),
+  /** The bank's paybill number partners are told to pay into (GET /v1/funding). */
+  LEDGER_PAYBILL_NUMBER: z.string().regex(/^\d{5,7}$/).default(SANDBOX_PAYBILL_NUMBER),
+  /** The account holder name the payer's rail shows for that paybill. */
+  LEDGER_BENEFICIARY_NAME: z.string().min(1).max(100).default('Platform Sandbox Collections'),
 }).superRefine((config, context) => {
+  // The sandbox paybill must never be shown to partners paying real money.
+  if (config.PLATFORM_MODE === 'production' && config.LEDGER_PAYBILL_NUMBER === SANDBOX_PAYBILL_NUMBER) {
+    context.addIssue({ code: 'custom', path: ['LEDGER_PAYBILL_NUMBER'], message: 'set the real paybill number in production mode' });
+  }
   if (config.PLATFORM_MODE === 'production' && config.CHAIN_CUSTODIAN === 'sandbox') {
     context.addIssue({ code: 'custom', path: ['CHAIN_CUSTODIAN'], message: 'the sandbox custodian cannot run in production mode' });
   }

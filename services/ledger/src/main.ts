@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     onEventsCommitted: () => relay.kick(),
     holdSweepIntervalMs: config.HOLD_SWEEP_INTERVAL_MS,
     holdSweepBatchSize: config.HOLD_SWEEP_BATCH_SIZE,
+    funding: { paybillNumber: config.LEDGER_PAYBILL_NUMBER, beneficiaryName: config.LEDGER_BENEFICIARY_NAME },
   });
   holdExpirySweeper.start();
   await runService({

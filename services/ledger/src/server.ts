@@ -21,6 +21,10 @@ import { PostEntryUseCase } from './usecases/post-entry/post-entry.usecase';
 import { PostHoldUseCase } from './usecases/post-hold/post-hold.usecase';
 import { VoidHoldUseCase } from './usecases/void-hold/void-hold.usecase';
 import { HoldExpirySweeper } from './workers/hold-expiry.sweeper';
+import { PayoutDestinationsRepository } from './persistence/payout-destinations.repository';
+import { FundingSettings, GetFundingInstructionsUseCase } from './usecases/get-funding-instructions/get-funding-instructions.usecase';
+import { ManagePayoutDestinationsUseCase } from './usecases/manage-payout-destinations/manage-payout-destinations.usecase';
+import { SetAccountReadinessUseCase } from './usecases/set-account-readiness/set-account-readiness.usecase';
 
 export interface ServerDependencies {
   dataSource: DataSource;
@@ -31,6 +35,7 @@ export interface ServerDependencies {
   onEventsCommitted: () => void;
   holdSweepIntervalMs: number;
   holdSweepBatchSize: number;
+  funding: FundingSettings;
 }
 
 export interface LedgerServer {
@@ -65,6 +70,11 @@ export function createServer(deps: ServerDependencies): LedgerServer {
     getBalances: new GetBalancesUseCase(accounts),
     recordKesCredit,
     money: moneyDependencies(deps, accounts, holds),
+    accountsAdmin: {
+      readiness: new SetAccountReadinessUseCase(accounts, deps.custodian),
+      funding: new GetFundingInstructionsUseCase(accounts, deps.funding),
+      payoutDestinations: new ManagePayoutDestinationsUseCase(accounts, new PayoutDestinationsRepository(deps.dataSource)),
+    },
   }));
   if (deps.sandbox) {
     server.add(ledger.LedgerSandboxService, ledgerSandboxHandlers({ simulateKesCredit: new SimulateKesCreditUseCase(accounts, recordKesCredit) }));

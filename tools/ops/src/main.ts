@@ -22,7 +22,7 @@ const GLOBAL_OPTIONS = {
 } as const;
 const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
 const PLANNED_COMMANDS = [
-  'partner suspend', 'partner resume', 'payout-destination add', 'wallet approve', 'kill-switch on|off', 'swaps on|off', 'deliveries replay',
+  'partner suspend', 'partner resume', 'wallet approve', 'kill-switch on|off', 'swaps on|off', 'deliveries replay',
 ];
 
 export interface CliDependencies {

@@ -9,6 +9,8 @@ import type { RecordKesCreditUseCase } from '../usecases/record-kes-credit/recor
 import type { SimulateKesCreditUseCase } from '../usecases/simulate-kes-credit/simulate-kes-credit.usecase';
 import type { AccountsRepository } from '../persistence/accounts.repository';
 import { LedgerMoneyDeps, ledgerMoneyHandlers } from './ledger-money.handlers';
+import { LedgerAccountsDeps, ledgerAccountsHandlers } from './ledger-accounts.handlers';
+import type { KesAccountStatus } from '../domain/account';
 
 export function toPartnerAccountsMessage(set: PartnerAccountSet): ledger.PartnerAccounts {
   return {
@@ -18,6 +20,7 @@ export function toPartnerAccountsMessage(set: PartnerAccountSet): ledger.Partner
     usdAccountId: set.usdAccountId,
     usdtDepositAddress: set.usdtDepositAddress ?? '',
     kesAccountReference: set.kesAccountReference,
+    kesAccountStatus: set.kesAccountStatus,
   };
 }
 
@@ -40,11 +43,17 @@ export function ledgerHandlers(deps: {
   getBalances: GetBalancesUseCase;
   recordKesCredit: RecordKesCreditUseCase;
   money: LedgerMoneyDeps;
+  accountsAdmin: LedgerAccountsDeps;
 }): AsyncImplementation<typeof ledger.LedgerService> {
   return {
     ...ledgerMoneyHandlers(deps.money),
+    ...ledgerAccountsHandlers(deps.accountsAdmin),
     async openPartnerAccounts(request) {
-      return toPartnerAccountsMessage(await deps.openPartnerAccounts.execute({ partnerId: request.partnerId }));
+      return toPartnerAccountsMessage(await deps.openPartnerAccounts.execute({
+        partnerId: request.partnerId,
+        kesAccountStatus: request.kesAccountStatus as KesAccountStatus | undefined,
+        withoutDepositAddress: request.withoutDepositAddress ?? false,
+      }));
     },
     async getPartnerAccounts(request) {
       const set = await deps.accounts.findPartnerAccounts(request.partnerId);

@@ -30,10 +30,109 @@ export interface PartnerAccounts {
   usdtDepositAddress: string;
   /** what a payer enters as the paybill account number */
   kesAccountReference: string;
+  /**
+   * not_allocated | activating | active | suspended. Only an active KES account is
+   * offered for funding; trading maps the others to PARTNER_VA_NOT_ALLOCATED,
+   * PARTNER_VA_ACTIVATING and PARTNER_VA_SUSPENDED. usdt_deposit_address is empty
+   * while none is allocated (USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED).
+   */
+  kesAccountStatus: string;
 }
 
 export interface OpenPartnerAccountsRequest {
   partnerId: string;
+  /**
+   * Defaults: "active" and an allocated deposit address. Operators may open a
+   * partner whose KES account is not yet live, or without a deposit address.
+   */
+  kesAccountStatus?: string | undefined;
+  withoutDepositAddress?: boolean | undefined;
+}
+
+export interface SetKesAccountStatusRequest {
+  partnerId: string;
+  /** not_allocated | activating | active | suspended */
+  status: string;
+}
+
+/** Idempotent: a partner that has an address keeps it. */
+export interface AllocateDepositAddressRequest {
+  partnerId: string;
+}
+
+/**
+ * What GET /v1/funding shows. kes_entry_available is false unless the KES
+ * account is active (the reference is not handed out while it cannot be credited).
+ */
+export interface FundingInstructions {
+  partnerId: string;
+  kesEntryAvailable: boolean;
+  paybill: string;
+  accountReference: string;
+  beneficiaryName: string;
+  /** empty: none allocated */
+  usdtDepositAddress: string;
+  kesAccountStatus: string;
+}
+
+export interface GetFundingInstructionsRequest {
+  partnerId: string;
+}
+
+/**
+ * ---- Payout destinations: KES accounts the service registered for a partner
+ * (never through the partner interface). account_number is the full number and
+ * stays inside the platform; the gateway masks it as ****1234.
+ */
+export interface PayoutDestination {
+  id: string;
+  partnerId: string;
+  /** mobile_money | pesalink | rtgs | eft */
+  rail: string;
+  /** KES */
+  currency: string;
+  accountName: string;
+  accountNumber: string;
+  /** bank rails only */
+  bankCode?:
+    | string
+    | undefined;
+  /** active | closed | frozen */
+  status: string;
+  createdAt: string;
+}
+
+export interface AddPayoutDestinationRequest {
+  partnerId: string;
+  rail: string;
+  accountName: string;
+  accountNumber: string;
+  bankCode?: string | undefined;
+}
+
+export interface SetPayoutDestinationStatusRequest {
+  id: string;
+  /** active | closed | frozen */
+  status: string;
+}
+
+/**
+ * Refused with PAYOUT_ACCOUNT_NOT_FOUND when unknown or another partner's; a
+ * closed or frozen one is returned with its status (callers refuse it with
+ * PAYOUT_ACCOUNT_NOT_PAYABLE).
+ */
+export interface GetPayoutDestinationRequest {
+  id: string;
+  partnerId: string;
+}
+
+/** Active destinations only, oldest first, at most 500. */
+export interface ListPayoutDestinationsRequest {
+  partnerId: string;
+}
+
+export interface ListPayoutDestinationsResponse {
+  destinations: PayoutDestination[];
 }
 
 export interface GetPartnerAccountsRequest {
@@ -290,6 +389,7 @@ function createBasePartnerAccounts(): PartnerAccounts {
     usdAccountId: "",
     usdtDepositAddress: "",
     kesAccountReference: "",
+    kesAccountStatus: "",
   };
 }
 
@@ -312,6 +412,9 @@ export const PartnerAccounts: MessageFns<PartnerAccounts> = {
     }
     if (message.kesAccountReference !== "") {
       writer.uint32(50).string(message.kesAccountReference);
+    }
+    if (message.kesAccountStatus !== "") {
+      writer.uint32(58).string(message.kesAccountStatus);
     }
     return writer;
   },
@@ -377,6 +480,14 @@ export const PartnerAccounts: MessageFns<PartnerAccounts> = {
             message.kesAccountReference = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.kesAccountStatus = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -421,6 +532,11 @@ export const PartnerAccounts: MessageFns<PartnerAccounts> = {
         : isSet(object.kes_account_reference)
         ? globalThis.String(object.kes_account_reference)
         : "",
+      kesAccountStatus: isSet(object.kesAccountStatus)
+        ? globalThis.String(object.kesAccountStatus)
+        : isSet(object.kes_account_status)
+        ? globalThis.String(object.kes_account_status)
+        : "",
     };
   },
 
@@ -444,6 +560,9 @@ export const PartnerAccounts: MessageFns<PartnerAccounts> = {
     if (message.kesAccountReference !== "") {
       obj.kesAccountReference = message.kesAccountReference;
     }
+    if (message.kesAccountStatus !== "") {
+      obj.kesAccountStatus = message.kesAccountStatus;
+    }
     return obj;
   },
 
@@ -458,18 +577,25 @@ export const PartnerAccounts: MessageFns<PartnerAccounts> = {
     message.usdAccountId = object.usdAccountId ?? "";
     message.usdtDepositAddress = object.usdtDepositAddress ?? "";
     message.kesAccountReference = object.kesAccountReference ?? "";
+    message.kesAccountStatus = object.kesAccountStatus ?? "";
     return message;
   },
 };
 
 function createBaseOpenPartnerAccountsRequest(): OpenPartnerAccountsRequest {
-  return { partnerId: "" };
+  return { partnerId: "", kesAccountStatus: undefined, withoutDepositAddress: undefined };
 }
 
 export const OpenPartnerAccountsRequest: MessageFns<OpenPartnerAccountsRequest> = {
   encode(message: OpenPartnerAccountsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.partnerId !== "") {
       writer.uint32(10).string(message.partnerId);
+    }
+    if (message.kesAccountStatus !== undefined) {
+      writer.uint32(18).string(message.kesAccountStatus);
+    }
+    if (message.withoutDepositAddress !== undefined) {
+      writer.uint32(24).bool(message.withoutDepositAddress);
     }
     return writer;
   },
@@ -495,6 +621,22 @@ export const OpenPartnerAccountsRequest: MessageFns<OpenPartnerAccountsRequest> 
             message.partnerId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kesAccountStatus = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.withoutDepositAddress = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -514,6 +656,16 @@ export const OpenPartnerAccountsRequest: MessageFns<OpenPartnerAccountsRequest> 
         : isSet(object.partner_id)
         ? globalThis.String(object.partner_id)
         : "",
+      kesAccountStatus: isSet(object.kesAccountStatus)
+        ? globalThis.String(object.kesAccountStatus)
+        : isSet(object.kes_account_status)
+        ? globalThis.String(object.kes_account_status)
+        : undefined,
+      withoutDepositAddress: isSet(object.withoutDepositAddress)
+        ? globalThis.Boolean(object.withoutDepositAddress)
+        : isSet(object.without_deposit_address)
+        ? globalThis.Boolean(object.without_deposit_address)
+        : undefined,
     };
   },
 
@@ -521,6 +673,12 @@ export const OpenPartnerAccountsRequest: MessageFns<OpenPartnerAccountsRequest> 
     const obj: any = {};
     if (message.partnerId !== "") {
       obj.partnerId = message.partnerId;
+    }
+    if (message.kesAccountStatus !== undefined) {
+      obj.kesAccountStatus = message.kesAccountStatus;
+    }
+    if (message.withoutDepositAddress !== undefined) {
+      obj.withoutDepositAddress = message.withoutDepositAddress;
     }
     return obj;
   },
@@ -531,6 +689,1146 @@ export const OpenPartnerAccountsRequest: MessageFns<OpenPartnerAccountsRequest> 
   fromPartial<I extends Exact<DeepPartial<OpenPartnerAccountsRequest>, I>>(object: I): OpenPartnerAccountsRequest {
     const message = createBaseOpenPartnerAccountsRequest();
     message.partnerId = object.partnerId ?? "";
+    message.kesAccountStatus = object.kesAccountStatus ?? undefined;
+    message.withoutDepositAddress = object.withoutDepositAddress ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSetKesAccountStatusRequest(): SetKesAccountStatusRequest {
+  return { partnerId: "", status: "" };
+}
+
+export const SetKesAccountStatusRequest: MessageFns<SetKesAccountStatusRequest> = {
+  encode(message: SetKesAccountStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetKesAccountStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetKesAccountStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetKesAccountStatusRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: SetKesAccountStatusRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetKesAccountStatusRequest>, I>>(base?: I): SetKesAccountStatusRequest {
+    return SetKesAccountStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetKesAccountStatusRequest>, I>>(object: I): SetKesAccountStatusRequest {
+    const message = createBaseSetKesAccountStatusRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseAllocateDepositAddressRequest(): AllocateDepositAddressRequest {
+  return { partnerId: "" };
+}
+
+export const AllocateDepositAddressRequest: MessageFns<AllocateDepositAddressRequest> = {
+  encode(message: AllocateDepositAddressRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AllocateDepositAddressRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAllocateDepositAddressRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AllocateDepositAddressRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AllocateDepositAddressRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AllocateDepositAddressRequest>, I>>(base?: I): AllocateDepositAddressRequest {
+    return AllocateDepositAddressRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AllocateDepositAddressRequest>, I>>(
+    object: I,
+  ): AllocateDepositAddressRequest {
+    const message = createBaseAllocateDepositAddressRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBaseFundingInstructions(): FundingInstructions {
+  return {
+    partnerId: "",
+    kesEntryAvailable: false,
+    paybill: "",
+    accountReference: "",
+    beneficiaryName: "",
+    usdtDepositAddress: "",
+    kesAccountStatus: "",
+  };
+}
+
+export const FundingInstructions: MessageFns<FundingInstructions> = {
+  encode(message: FundingInstructions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.kesEntryAvailable !== false) {
+      writer.uint32(16).bool(message.kesEntryAvailable);
+    }
+    if (message.paybill !== "") {
+      writer.uint32(26).string(message.paybill);
+    }
+    if (message.accountReference !== "") {
+      writer.uint32(34).string(message.accountReference);
+    }
+    if (message.beneficiaryName !== "") {
+      writer.uint32(42).string(message.beneficiaryName);
+    }
+    if (message.usdtDepositAddress !== "") {
+      writer.uint32(50).string(message.usdtDepositAddress);
+    }
+    if (message.kesAccountStatus !== "") {
+      writer.uint32(58).string(message.kesAccountStatus);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FundingInstructions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFundingInstructions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.kesEntryAvailable = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.paybill = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.accountReference = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.beneficiaryName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.usdtDepositAddress = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.kesAccountStatus = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FundingInstructions {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      kesEntryAvailable: isSet(object.kesEntryAvailable)
+        ? globalThis.Boolean(object.kesEntryAvailable)
+        : isSet(object.kes_entry_available)
+        ? globalThis.Boolean(object.kes_entry_available)
+        : false,
+      paybill: isSet(object.paybill) ? globalThis.String(object.paybill) : "",
+      accountReference: isSet(object.accountReference)
+        ? globalThis.String(object.accountReference)
+        : isSet(object.account_reference)
+        ? globalThis.String(object.account_reference)
+        : "",
+      beneficiaryName: isSet(object.beneficiaryName)
+        ? globalThis.String(object.beneficiaryName)
+        : isSet(object.beneficiary_name)
+        ? globalThis.String(object.beneficiary_name)
+        : "",
+      usdtDepositAddress: isSet(object.usdtDepositAddress)
+        ? globalThis.String(object.usdtDepositAddress)
+        : isSet(object.usdt_deposit_address)
+        ? globalThis.String(object.usdt_deposit_address)
+        : "",
+      kesAccountStatus: isSet(object.kesAccountStatus)
+        ? globalThis.String(object.kesAccountStatus)
+        : isSet(object.kes_account_status)
+        ? globalThis.String(object.kes_account_status)
+        : "",
+    };
+  },
+
+  toJSON(message: FundingInstructions): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.kesEntryAvailable !== false) {
+      obj.kesEntryAvailable = message.kesEntryAvailable;
+    }
+    if (message.paybill !== "") {
+      obj.paybill = message.paybill;
+    }
+    if (message.accountReference !== "") {
+      obj.accountReference = message.accountReference;
+    }
+    if (message.beneficiaryName !== "") {
+      obj.beneficiaryName = message.beneficiaryName;
+    }
+    if (message.usdtDepositAddress !== "") {
+      obj.usdtDepositAddress = message.usdtDepositAddress;
+    }
+    if (message.kesAccountStatus !== "") {
+      obj.kesAccountStatus = message.kesAccountStatus;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FundingInstructions>, I>>(base?: I): FundingInstructions {
+    return FundingInstructions.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FundingInstructions>, I>>(object: I): FundingInstructions {
+    const message = createBaseFundingInstructions();
+    message.partnerId = object.partnerId ?? "";
+    message.kesEntryAvailable = object.kesEntryAvailable ?? false;
+    message.paybill = object.paybill ?? "";
+    message.accountReference = object.accountReference ?? "";
+    message.beneficiaryName = object.beneficiaryName ?? "";
+    message.usdtDepositAddress = object.usdtDepositAddress ?? "";
+    message.kesAccountStatus = object.kesAccountStatus ?? "";
+    return message;
+  },
+};
+
+function createBaseGetFundingInstructionsRequest(): GetFundingInstructionsRequest {
+  return { partnerId: "" };
+}
+
+export const GetFundingInstructionsRequest: MessageFns<GetFundingInstructionsRequest> = {
+  encode(message: GetFundingInstructionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFundingInstructionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFundingInstructionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFundingInstructionsRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetFundingInstructionsRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetFundingInstructionsRequest>, I>>(base?: I): GetFundingInstructionsRequest {
+    return GetFundingInstructionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetFundingInstructionsRequest>, I>>(
+    object: I,
+  ): GetFundingInstructionsRequest {
+    const message = createBaseGetFundingInstructionsRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBasePayoutDestination(): PayoutDestination {
+  return {
+    id: "",
+    partnerId: "",
+    rail: "",
+    currency: "",
+    accountName: "",
+    accountNumber: "",
+    bankCode: undefined,
+    status: "",
+    createdAt: "",
+  };
+}
+
+export const PayoutDestination: MessageFns<PayoutDestination> = {
+  encode(message: PayoutDestination, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.rail !== "") {
+      writer.uint32(26).string(message.rail);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    if (message.accountName !== "") {
+      writer.uint32(42).string(message.accountName);
+    }
+    if (message.accountNumber !== "") {
+      writer.uint32(50).string(message.accountNumber);
+    }
+    if (message.bankCode !== undefined) {
+      writer.uint32(58).string(message.bankCode);
+    }
+    if (message.status !== "") {
+      writer.uint32(66).string(message.status);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(74).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayoutDestination {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayoutDestination();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.rail = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.accountName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.accountNumber = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.bankCode = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PayoutDestination {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      rail: isSet(object.rail) ? globalThis.String(object.rail) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      accountName: isSet(object.accountName)
+        ? globalThis.String(object.accountName)
+        : isSet(object.account_name)
+        ? globalThis.String(object.account_name)
+        : "",
+      accountNumber: isSet(object.accountNumber)
+        ? globalThis.String(object.accountNumber)
+        : isSet(object.account_number)
+        ? globalThis.String(object.account_number)
+        : "",
+      bankCode: isSet(object.bankCode)
+        ? globalThis.String(object.bankCode)
+        : isSet(object.bank_code)
+        ? globalThis.String(object.bank_code)
+        : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: PayoutDestination): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.rail !== "") {
+      obj.rail = message.rail;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.accountName !== "") {
+      obj.accountName = message.accountName;
+    }
+    if (message.accountNumber !== "") {
+      obj.accountNumber = message.accountNumber;
+    }
+    if (message.bankCode !== undefined) {
+      obj.bankCode = message.bankCode;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PayoutDestination>, I>>(base?: I): PayoutDestination {
+    return PayoutDestination.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PayoutDestination>, I>>(object: I): PayoutDestination {
+    const message = createBasePayoutDestination();
+    message.id = object.id ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.rail = object.rail ?? "";
+    message.currency = object.currency ?? "";
+    message.accountName = object.accountName ?? "";
+    message.accountNumber = object.accountNumber ?? "";
+    message.bankCode = object.bankCode ?? undefined;
+    message.status = object.status ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseAddPayoutDestinationRequest(): AddPayoutDestinationRequest {
+  return { partnerId: "", rail: "", accountName: "", accountNumber: "", bankCode: undefined };
+}
+
+export const AddPayoutDestinationRequest: MessageFns<AddPayoutDestinationRequest> = {
+  encode(message: AddPayoutDestinationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.rail !== "") {
+      writer.uint32(18).string(message.rail);
+    }
+    if (message.accountName !== "") {
+      writer.uint32(26).string(message.accountName);
+    }
+    if (message.accountNumber !== "") {
+      writer.uint32(34).string(message.accountNumber);
+    }
+    if (message.bankCode !== undefined) {
+      writer.uint32(42).string(message.bankCode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddPayoutDestinationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddPayoutDestinationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rail = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.accountName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.accountNumber = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.bankCode = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddPayoutDestinationRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      rail: isSet(object.rail) ? globalThis.String(object.rail) : "",
+      accountName: isSet(object.accountName)
+        ? globalThis.String(object.accountName)
+        : isSet(object.account_name)
+        ? globalThis.String(object.account_name)
+        : "",
+      accountNumber: isSet(object.accountNumber)
+        ? globalThis.String(object.accountNumber)
+        : isSet(object.account_number)
+        ? globalThis.String(object.account_number)
+        : "",
+      bankCode: isSet(object.bankCode)
+        ? globalThis.String(object.bankCode)
+        : isSet(object.bank_code)
+        ? globalThis.String(object.bank_code)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AddPayoutDestinationRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.rail !== "") {
+      obj.rail = message.rail;
+    }
+    if (message.accountName !== "") {
+      obj.accountName = message.accountName;
+    }
+    if (message.accountNumber !== "") {
+      obj.accountNumber = message.accountNumber;
+    }
+    if (message.bankCode !== undefined) {
+      obj.bankCode = message.bankCode;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AddPayoutDestinationRequest>, I>>(base?: I): AddPayoutDestinationRequest {
+    return AddPayoutDestinationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddPayoutDestinationRequest>, I>>(object: I): AddPayoutDestinationRequest {
+    const message = createBaseAddPayoutDestinationRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.rail = object.rail ?? "";
+    message.accountName = object.accountName ?? "";
+    message.accountNumber = object.accountNumber ?? "";
+    message.bankCode = object.bankCode ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSetPayoutDestinationStatusRequest(): SetPayoutDestinationStatusRequest {
+  return { id: "", status: "" };
+}
+
+export const SetPayoutDestinationStatusRequest: MessageFns<SetPayoutDestinationStatusRequest> = {
+  encode(message: SetPayoutDestinationStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetPayoutDestinationStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetPayoutDestinationStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetPayoutDestinationStatusRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: SetPayoutDestinationStatusRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetPayoutDestinationStatusRequest>, I>>(
+    base?: I,
+  ): SetPayoutDestinationStatusRequest {
+    return SetPayoutDestinationStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetPayoutDestinationStatusRequest>, I>>(
+    object: I,
+  ): SetPayoutDestinationStatusRequest {
+    const message = createBaseSetPayoutDestinationStatusRequest();
+    message.id = object.id ?? "";
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPayoutDestinationRequest(): GetPayoutDestinationRequest {
+  return { id: "", partnerId: "" };
+}
+
+export const GetPayoutDestinationRequest: MessageFns<GetPayoutDestinationRequest> = {
+  encode(message: GetPayoutDestinationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPayoutDestinationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPayoutDestinationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPayoutDestinationRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPayoutDestinationRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPayoutDestinationRequest>, I>>(base?: I): GetPayoutDestinationRequest {
+    return GetPayoutDestinationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPayoutDestinationRequest>, I>>(object: I): GetPayoutDestinationRequest {
+    const message = createBaseGetPayoutDestinationRequest();
+    message.id = object.id ?? "";
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBaseListPayoutDestinationsRequest(): ListPayoutDestinationsRequest {
+  return { partnerId: "" };
+}
+
+export const ListPayoutDestinationsRequest: MessageFns<ListPayoutDestinationsRequest> = {
+  encode(message: ListPayoutDestinationsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPayoutDestinationsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPayoutDestinationsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPayoutDestinationsRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListPayoutDestinationsRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPayoutDestinationsRequest>, I>>(base?: I): ListPayoutDestinationsRequest {
+    return ListPayoutDestinationsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPayoutDestinationsRequest>, I>>(
+    object: I,
+  ): ListPayoutDestinationsRequest {
+    const message = createBaseListPayoutDestinationsRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBaseListPayoutDestinationsResponse(): ListPayoutDestinationsResponse {
+  return { destinations: [] };
+}
+
+export const ListPayoutDestinationsResponse: MessageFns<ListPayoutDestinationsResponse> = {
+  encode(message: ListPayoutDestinationsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.destinations) {
+      PayoutDestination.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPayoutDestinationsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPayoutDestinationsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.destinations.push(PayoutDestination.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPayoutDestinationsResponse {
+    return {
+      destinations: globalThis.Array.isArray(object?.destinations)
+        ? object.destinations.map((e: any) => PayoutDestination.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListPayoutDestinationsResponse): unknown {
+    const obj: any = {};
+    if (message.destinations?.length) {
+      obj.destinations = message.destinations.map((e) => PayoutDestination.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPayoutDestinationsResponse>, I>>(base?: I): ListPayoutDestinationsResponse {
+    return ListPayoutDestinationsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPayoutDestinationsResponse>, I>>(
+    object: I,
+  ): ListPayoutDestinationsResponse {
+    const message = createBaseListPayoutDestinationsResponse();
+    message.destinations = object.destinations?.map((e) => PayoutDestination.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4162,6 +5460,80 @@ export const LedgerService = {
     responseSerialize: (value: CheckLedgerResponse): Buffer => Buffer.from(CheckLedgerResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CheckLedgerResponse => CheckLedgerResponse.decode(value),
   },
+  /** Operators: account readiness. */
+  setKesAccountStatus: {
+    path: "/ledger.v1.Ledger/SetKesAccountStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetKesAccountStatusRequest): Buffer =>
+      Buffer.from(SetKesAccountStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetKesAccountStatusRequest => SetKesAccountStatusRequest.decode(value),
+    responseSerialize: (value: PartnerAccounts): Buffer => Buffer.from(PartnerAccounts.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PartnerAccounts => PartnerAccounts.decode(value),
+  },
+  allocateDepositAddress: {
+    path: "/ledger.v1.Ledger/AllocateDepositAddress" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AllocateDepositAddressRequest): Buffer =>
+      Buffer.from(AllocateDepositAddressRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AllocateDepositAddressRequest => AllocateDepositAddressRequest.decode(value),
+    responseSerialize: (value: PartnerAccounts): Buffer => Buffer.from(PartnerAccounts.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PartnerAccounts => PartnerAccounts.decode(value),
+  },
+  getFundingInstructions: {
+    path: "/ledger.v1.Ledger/GetFundingInstructions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetFundingInstructionsRequest): Buffer =>
+      Buffer.from(GetFundingInstructionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetFundingInstructionsRequest => GetFundingInstructionsRequest.decode(value),
+    responseSerialize: (value: FundingInstructions): Buffer => Buffer.from(FundingInstructions.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FundingInstructions => FundingInstructions.decode(value),
+  },
+  addPayoutDestination: {
+    path: "/ledger.v1.Ledger/AddPayoutDestination" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AddPayoutDestinationRequest): Buffer =>
+      Buffer.from(AddPayoutDestinationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AddPayoutDestinationRequest => AddPayoutDestinationRequest.decode(value),
+    responseSerialize: (value: PayoutDestination): Buffer => Buffer.from(PayoutDestination.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PayoutDestination => PayoutDestination.decode(value),
+  },
+  setPayoutDestinationStatus: {
+    path: "/ledger.v1.Ledger/SetPayoutDestinationStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetPayoutDestinationStatusRequest): Buffer =>
+      Buffer.from(SetPayoutDestinationStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetPayoutDestinationStatusRequest =>
+      SetPayoutDestinationStatusRequest.decode(value),
+    responseSerialize: (value: PayoutDestination): Buffer => Buffer.from(PayoutDestination.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PayoutDestination => PayoutDestination.decode(value),
+  },
+  getPayoutDestination: {
+    path: "/ledger.v1.Ledger/GetPayoutDestination" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPayoutDestinationRequest): Buffer =>
+      Buffer.from(GetPayoutDestinationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPayoutDestinationRequest => GetPayoutDestinationRequest.decode(value),
+    responseSerialize: (value: PayoutDestination): Buffer => Buffer.from(PayoutDestination.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PayoutDestination => PayoutDestination.decode(value),
+  },
+  listPayoutDestinations: {
+    path: "/ledger.v1.Ledger/ListPayoutDestinations" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPayoutDestinationsRequest): Buffer =>
+      Buffer.from(ListPayoutDestinationsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPayoutDestinationsRequest => ListPayoutDestinationsRequest.decode(value),
+    responseSerialize: (value: ListPayoutDestinationsResponse): Buffer =>
+      Buffer.from(ListPayoutDestinationsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPayoutDestinationsResponse =>
+      ListPayoutDestinationsResponse.decode(value),
+  },
 } as const;
 
 export interface LedgerServer extends UntypedServiceImplementation {
@@ -4182,6 +5554,14 @@ export interface LedgerServer extends UntypedServiceImplementation {
    * account below zero, held equals pending holds, no overdue hold, contiguous versions.
    */
   checkLedger: handleUnaryCall<CheckLedgerRequest, CheckLedgerResponse>;
+  /** Operators: account readiness. */
+  setKesAccountStatus: handleUnaryCall<SetKesAccountStatusRequest, PartnerAccounts>;
+  allocateDepositAddress: handleUnaryCall<AllocateDepositAddressRequest, PartnerAccounts>;
+  getFundingInstructions: handleUnaryCall<GetFundingInstructionsRequest, FundingInstructions>;
+  addPayoutDestination: handleUnaryCall<AddPayoutDestinationRequest, PayoutDestination>;
+  setPayoutDestinationStatus: handleUnaryCall<SetPayoutDestinationStatusRequest, PayoutDestination>;
+  getPayoutDestination: handleUnaryCall<GetPayoutDestinationRequest, PayoutDestination>;
+  listPayoutDestinations: handleUnaryCall<ListPayoutDestinationsRequest, ListPayoutDestinationsResponse>;
 }
 
 export interface LedgerClient extends Client {
@@ -4357,6 +5737,112 @@ export interface LedgerClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CheckLedgerResponse) => void,
+  ): ClientUnaryCall;
+  /** Operators: account readiness. */
+  setKesAccountStatus(
+    request: SetKesAccountStatusRequest,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  setKesAccountStatus(
+    request: SetKesAccountStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  setKesAccountStatus(
+    request: SetKesAccountStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  allocateDepositAddress(
+    request: AllocateDepositAddressRequest,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  allocateDepositAddress(
+    request: AllocateDepositAddressRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  allocateDepositAddress(
+    request: AllocateDepositAddressRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  getFundingInstructions(
+    request: GetFundingInstructionsRequest,
+    callback: (error: ServiceError | null, response: FundingInstructions) => void,
+  ): ClientUnaryCall;
+  getFundingInstructions(
+    request: GetFundingInstructionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FundingInstructions) => void,
+  ): ClientUnaryCall;
+  getFundingInstructions(
+    request: GetFundingInstructionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FundingInstructions) => void,
+  ): ClientUnaryCall;
+  addPayoutDestination(
+    request: AddPayoutDestinationRequest,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  addPayoutDestination(
+    request: AddPayoutDestinationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  addPayoutDestination(
+    request: AddPayoutDestinationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  setPayoutDestinationStatus(
+    request: SetPayoutDestinationStatusRequest,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  setPayoutDestinationStatus(
+    request: SetPayoutDestinationStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  setPayoutDestinationStatus(
+    request: SetPayoutDestinationStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  getPayoutDestination(
+    request: GetPayoutDestinationRequest,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  getPayoutDestination(
+    request: GetPayoutDestinationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  getPayoutDestination(
+    request: GetPayoutDestinationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  listPayoutDestinations(
+    request: ListPayoutDestinationsRequest,
+    callback: (error: ServiceError | null, response: ListPayoutDestinationsResponse) => void,
+  ): ClientUnaryCall;
+  listPayoutDestinations(
+    request: ListPayoutDestinationsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPayoutDestinationsResponse) => void,
+  ): ClientUnaryCall;
+  listPayoutDestinations(
+    request: ListPayoutDestinationsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPayoutDestinationsResponse) => void,
   ): ClientUnaryCall;
 }
 

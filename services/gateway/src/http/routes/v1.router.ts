@@ -4,6 +4,8 @@ import type { AppDependencies } from '../dependencies';
 import { notFound } from '../error-envelope';
 import { requireScope } from '../middleware/require-scope.middleware';
 import { getBalancesHandler } from './balances.route';
+import { getFundingHandler } from './funding.route';
+import { listPayoutDestinationsHandler } from './payout-destinations.route';
 import { healthHandler } from './health.route';
 import { createQuoteHandler } from './quotes.route';
 import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
@@ -33,6 +35,8 @@ export function createV1Router(deps: AppDependencies): Router {
   route('get', '/health', healthHandler(deps));
   route('post', '/quotes', createQuoteHandler(deps));
   route('get', '/balances', getBalancesHandler(deps));
+  route('get', '/funding', getFundingHandler(deps));
+  route('get', '/payout-destinations', listPayoutDestinationsHandler(deps));
   if (deps.mode === 'sandbox') {
     route('post', '/sandbox/rates', setSandboxRateHandler(deps));
     route('post', '/sandbox/kes-credits', simulateKesCreditHandler(deps));
