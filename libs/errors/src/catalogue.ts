@@ -113,6 +113,8 @@ export const ERROR_CATALOGUE = {
   LEDGER_ID_REUSED: define(409, FAILED_PRECONDITION, 'Internal: an entry or hold id was reused with a different request body.'),
   LEDGER_HOLD_NOT_FOUND: define(404, NOT_FOUND, 'Internal: unknown hold id.'),
   LEDGER_ACCOUNT_NOT_FOUND: define(404, NOT_FOUND, 'Internal: unknown ledger account id.'),
+  LEDGER_DEPOSIT_NOT_FOUND: define(404, NOT_FOUND, "Internal: no USDT deposit with this hash for the partner."),
+  LEDGER_DEPOSIT_NOT_CLAIMABLE: define(409, FAILED_PRECONDITION, 'Internal: the deposit was already credited to the balance or claimed by another order.'),
 
   // Collections.
   COLLECTION_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign collection.'),

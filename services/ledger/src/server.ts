@@ -20,7 +20,14 @@ import { PlaceHoldUseCase } from './usecases/place-hold/place-hold.usecase';
 import { PostEntryUseCase } from './usecases/post-entry/post-entry.usecase';
 import { PostHoldUseCase } from './usecases/post-hold/post-hold.usecase';
 import { VoidHoldUseCase } from './usecases/void-hold/void-hold.usecase';
-import { HoldExpirySweeper } from './workers/hold-expiry.sweeper';
+import { BatchSweeper } from './workers/batch.sweeper';
+import type { DepositAttribution } from './adapters/trading/deposit-attribution';
+import type { DepositHoldLimits } from './domain/deposit-plan';
+import { UsdtDepositsRepository } from './persistence/usdt-deposits.repository';
+import { ClaimUsdtDepositUseCase } from './usecases/claim-usdt-deposit/claim-usdt-deposit.usecase';
+import { RecordUsdtDepositUseCase } from './usecases/record-usdt-deposit/record-usdt-deposit.usecase';
+import { ReleaseHeldDepositsUseCase } from './usecases/release-held-deposits/release-held-deposits.usecase';
+import { SimulateUsdtDepositUseCase } from './usecases/simulate-usdt-deposit/simulate-usdt-deposit.usecase';
 import { PayoutDestinationsRepository } from './persistence/payout-destinations.repository';
 import { FundingSettings, GetFundingInstructionsUseCase } from './usecases/get-funding-instructions/get-funding-instructions.usecase';
 import { ManagePayoutDestinationsUseCase } from './usecases/manage-payout-destinations/manage-payout-destinations.usecase';
@@ -36,12 +43,14 @@ export interface ServerDependencies {
   holdSweepIntervalMs: number;
   holdSweepBatchSize: number;
   funding: FundingSettings;
+  depositAttribution: DepositAttribution;
+  depositHoldLimits: DepositHoldLimits;
 }
 
 export interface LedgerServer {
   server: GrpcServer;
-  /** Expires overdue holds in the background; started by main, stopped at shutdown. */
-  holdExpirySweeper: HoldExpirySweeper;
+  /** Expire overdue holds and credit held deposits in the background; started by main, stopped at shutdown. */
+  sweepers: BatchSweeper[];
 }
 
 function moneyDependencies(deps: ServerDependencies, accounts: AccountsRepository, holds: HoldsRepository) {
@@ -63,6 +72,8 @@ export function createServer(deps: ServerDependencies): LedgerServer {
   const server = createGrpcServer(deps.logger);
   const accounts = new AccountsRepository(deps.dataSource);
   const holds = new HoldsRepository();
+  const deposits = new UsdtDepositsRepository();
+  const recordUsdtDeposit = new RecordUsdtDepositUseCase(deps.dataSource, accounts, deposits, deps.depositAttribution, deps.depositHoldLimits, deps.onEventsCommitted);
   const recordKesCredit = new RecordKesCreditUseCase(deps.dataSource, accounts, new KesCreditsRepository(), deps.onEventsCommitted);
   server.add(ledger.LedgerService, ledgerHandlers({
     accounts,
@@ -75,13 +86,23 @@ export function createServer(deps: ServerDependencies): LedgerServer {
       funding: new GetFundingInstructionsUseCase(accounts, deps.funding),
       payoutDestinations: new ManagePayoutDestinationsUseCase(accounts, new PayoutDestinationsRepository(deps.dataSource)),
     },
+    recordUsdtDeposit,
+    claimUsdtDeposit: new ClaimUsdtDepositUseCase(deps.dataSource, deposits),
   }));
   if (deps.sandbox) {
-    server.add(ledger.LedgerSandboxService, ledgerSandboxHandlers({ simulateKesCredit: new SimulateKesCreditUseCase(accounts, recordKesCredit) }));
+    server.add(ledger.LedgerSandboxService, ledgerSandboxHandlers({
+      simulateKesCredit: new SimulateKesCreditUseCase(accounts, recordKesCredit),
+      simulateUsdtDeposit: new SimulateUsdtDepositUseCase(accounts, recordUsdtDeposit),
+    }));
   }
-  const holdExpirySweeper = new HoldExpirySweeper(new ExpireHoldsUseCase(deps.dataSource, holds), deps.logger.child({ context: 'HoldExpirySweeper' }), {
-    intervalMs: deps.holdSweepIntervalMs,
-    batchSize: deps.holdSweepBatchSize,
-  });
-  return { server, holdExpirySweeper };
+  const sweep = { intervalMs: deps.holdSweepIntervalMs, batchSize: deps.holdSweepBatchSize };
+  const expireHolds = new ExpireHoldsUseCase(deps.dataSource, holds);
+  const releaseDeposits = new ReleaseHeldDepositsUseCase(deps.dataSource, accounts, deposits, deps.onEventsCommitted);
+  return {
+    server,
+    sweepers: [
+      new BatchSweeper('expired holds', (size) => expireHolds.execute(size), deps.logger.child({ context: 'HoldExpirySweeper' }), sweep),
+      new BatchSweeper('held deposits', (size) => releaseDeposits.execute(size), deps.logger.child({ context: 'HeldDepositSweeper' }), sweep),
+    ],
+  };
 }

@@ -55,6 +55,7 @@ export interface LedgerApi {
   simulateKesCredit(request: ledger.SimulateKesCreditRequest): Promise<ledger.KesCredit>;
   getFundingInstructions(request: ledger.GetFundingInstructionsRequest): Promise<ledger.FundingInstructions>;
   listPayoutDestinations(request: ledger.ListPayoutDestinationsRequest): Promise<ledger.ListPayoutDestinationsResponse>;
+  simulateUsdtDeposit(request: ledger.SimulateUsdtDepositRequest): Promise<ledger.UsdtDeposit>;
 }
 
 export interface AppDependencies {

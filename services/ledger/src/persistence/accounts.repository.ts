@@ -54,6 +54,11 @@ export class AccountsRepository {
     return row ? toAccountSet(row) : null;
   }
 
+  async findByDepositAddress(address: string): Promise<PartnerAccountSet | null> {
+    const [row] = await this.dataSource.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE usdt_deposit_address = $1`, [address]);
+    return row ? toAccountSet(row) : null;
+  }
+
   async findByKesReference(reference: string, manager: EntityManager): Promise<PartnerAccountSet | null> {
     const [row] = await manager.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE kes_account_reference = $1`, [reference]);
     return row ? toAccountSet(row) : null;

@@ -381,6 +381,51 @@ export interface CheckLedgerResponse {
   checkedAt: string;
 }
 
+/**
+ * ---- Inbound USDT deposits, exactly once per (chain, tx_hash). Each is first
+ * offered to trading: "none" credits the partner's USDT balance at once with
+ * usdt_credit.received; "hold" (also when trading does not answer) books it to
+ * USDT suspense until hold_until, when the sweeper credits the balance with the
+ * event; "matched" books it to suspense claimed by the order. A held deposit may
+ * be claimed by one order (ClaimUsdtDeposit) until it is credited to the balance.
+ */
+export interface RecordUsdtDepositRequest {
+  /** 64 lowercase hex characters */
+  txHash: string;
+  /** the TRON address the chain credited */
+  toAddress: string;
+  /** > 0, 6 decimals */
+  usdtAmount: string;
+  receivedAt: string;
+}
+
+export interface UsdtDeposit {
+  /** the activityId of usdt_credit.received */
+  depositId: string;
+  txHash: string;
+  /** empty when the address matched no partner */
+  partnerId: string;
+  usdtAmount: string;
+  /** credited | held_for_attribution | claimed | unattributed */
+  status: string;
+  holdUntil?: string | undefined;
+  orderId?: string | undefined;
+  receivedAt: string;
+  creditedAt?: string | undefined;
+}
+
+export interface ClaimUsdtDepositRequest {
+  txHash: string;
+  partnerId: string;
+  orderId: string;
+}
+
+export interface SimulateUsdtDepositRequest {
+  partnerId: string;
+  txHash: string;
+  usdtAmount: string;
+}
+
 function createBasePartnerAccounts(): PartnerAccounts {
   return {
     partnerId: "",
@@ -5339,6 +5384,604 @@ export const CheckLedgerResponse: MessageFns<CheckLedgerResponse> = {
   },
 };
 
+function createBaseRecordUsdtDepositRequest(): RecordUsdtDepositRequest {
+  return { txHash: "", toAddress: "", usdtAmount: "", receivedAt: "" };
+}
+
+export const RecordUsdtDepositRequest: MessageFns<RecordUsdtDepositRequest> = {
+  encode(message: RecordUsdtDepositRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.txHash !== "") {
+      writer.uint32(10).string(message.txHash);
+    }
+    if (message.toAddress !== "") {
+      writer.uint32(18).string(message.toAddress);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(26).string(message.usdtAmount);
+    }
+    if (message.receivedAt !== "") {
+      writer.uint32(34).string(message.receivedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordUsdtDepositRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordUsdtDepositRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.toAddress = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.receivedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordUsdtDepositRequest {
+    return {
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      toAddress: isSet(object.toAddress)
+        ? globalThis.String(object.toAddress)
+        : isSet(object.to_address)
+        ? globalThis.String(object.to_address)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+      receivedAt: isSet(object.receivedAt)
+        ? globalThis.String(object.receivedAt)
+        : isSet(object.received_at)
+        ? globalThis.String(object.received_at)
+        : "",
+    };
+  },
+
+  toJSON(message: RecordUsdtDepositRequest): unknown {
+    const obj: any = {};
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.toAddress !== "") {
+      obj.toAddress = message.toAddress;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    if (message.receivedAt !== "") {
+      obj.receivedAt = message.receivedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordUsdtDepositRequest>, I>>(base?: I): RecordUsdtDepositRequest {
+    return RecordUsdtDepositRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordUsdtDepositRequest>, I>>(object: I): RecordUsdtDepositRequest {
+    const message = createBaseRecordUsdtDepositRequest();
+    message.txHash = object.txHash ?? "";
+    message.toAddress = object.toAddress ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    message.receivedAt = object.receivedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseUsdtDeposit(): UsdtDeposit {
+  return {
+    depositId: "",
+    txHash: "",
+    partnerId: "",
+    usdtAmount: "",
+    status: "",
+    holdUntil: undefined,
+    orderId: undefined,
+    receivedAt: "",
+    creditedAt: undefined,
+  };
+}
+
+export const UsdtDeposit: MessageFns<UsdtDeposit> = {
+  encode(message: UsdtDeposit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.depositId !== "") {
+      writer.uint32(10).string(message.depositId);
+    }
+    if (message.txHash !== "") {
+      writer.uint32(18).string(message.txHash);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(26).string(message.partnerId);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(34).string(message.usdtAmount);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.holdUntil !== undefined) {
+      writer.uint32(50).string(message.holdUntil);
+    }
+    if (message.orderId !== undefined) {
+      writer.uint32(58).string(message.orderId);
+    }
+    if (message.receivedAt !== "") {
+      writer.uint32(66).string(message.receivedAt);
+    }
+    if (message.creditedAt !== undefined) {
+      writer.uint32(74).string(message.creditedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UsdtDeposit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUsdtDeposit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.depositId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.holdUntil = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.receivedAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.creditedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UsdtDeposit {
+    return {
+      depositId: isSet(object.depositId)
+        ? globalThis.String(object.depositId)
+        : isSet(object.deposit_id)
+        ? globalThis.String(object.deposit_id)
+        : "",
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      holdUntil: isSet(object.holdUntil)
+        ? globalThis.String(object.holdUntil)
+        : isSet(object.hold_until)
+        ? globalThis.String(object.hold_until)
+        : undefined,
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : undefined,
+      receivedAt: isSet(object.receivedAt)
+        ? globalThis.String(object.receivedAt)
+        : isSet(object.received_at)
+        ? globalThis.String(object.received_at)
+        : "",
+      creditedAt: isSet(object.creditedAt)
+        ? globalThis.String(object.creditedAt)
+        : isSet(object.credited_at)
+        ? globalThis.String(object.credited_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UsdtDeposit): unknown {
+    const obj: any = {};
+    if (message.depositId !== "") {
+      obj.depositId = message.depositId;
+    }
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.holdUntil !== undefined) {
+      obj.holdUntil = message.holdUntil;
+    }
+    if (message.orderId !== undefined) {
+      obj.orderId = message.orderId;
+    }
+    if (message.receivedAt !== "") {
+      obj.receivedAt = message.receivedAt;
+    }
+    if (message.creditedAt !== undefined) {
+      obj.creditedAt = message.creditedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UsdtDeposit>, I>>(base?: I): UsdtDeposit {
+    return UsdtDeposit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UsdtDeposit>, I>>(object: I): UsdtDeposit {
+    const message = createBaseUsdtDeposit();
+    message.depositId = object.depositId ?? "";
+    message.txHash = object.txHash ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    message.status = object.status ?? "";
+    message.holdUntil = object.holdUntil ?? undefined;
+    message.orderId = object.orderId ?? undefined;
+    message.receivedAt = object.receivedAt ?? "";
+    message.creditedAt = object.creditedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseClaimUsdtDepositRequest(): ClaimUsdtDepositRequest {
+  return { txHash: "", partnerId: "", orderId: "" };
+}
+
+export const ClaimUsdtDepositRequest: MessageFns<ClaimUsdtDepositRequest> = {
+  encode(message: ClaimUsdtDepositRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.txHash !== "") {
+      writer.uint32(10).string(message.txHash);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.orderId !== "") {
+      writer.uint32(26).string(message.orderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimUsdtDepositRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimUsdtDepositRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimUsdtDepositRequest {
+    return {
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ClaimUsdtDepositRequest): unknown {
+    const obj: any = {};
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimUsdtDepositRequest>, I>>(base?: I): ClaimUsdtDepositRequest {
+    return ClaimUsdtDepositRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimUsdtDepositRequest>, I>>(object: I): ClaimUsdtDepositRequest {
+    const message = createBaseClaimUsdtDepositRequest();
+    message.txHash = object.txHash ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.orderId = object.orderId ?? "";
+    return message;
+  },
+};
+
+function createBaseSimulateUsdtDepositRequest(): SimulateUsdtDepositRequest {
+  return { partnerId: "", txHash: "", usdtAmount: "" };
+}
+
+export const SimulateUsdtDepositRequest: MessageFns<SimulateUsdtDepositRequest> = {
+  encode(message: SimulateUsdtDepositRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.txHash !== "") {
+      writer.uint32(18).string(message.txHash);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(26).string(message.usdtAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SimulateUsdtDepositRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSimulateUsdtDepositRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SimulateUsdtDepositRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+    };
+  },
+
+  toJSON(message: SimulateUsdtDepositRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SimulateUsdtDepositRequest>, I>>(base?: I): SimulateUsdtDepositRequest {
+    return SimulateUsdtDepositRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SimulateUsdtDepositRequest>, I>>(object: I): SimulateUsdtDepositRequest {
+    const message = createBaseSimulateUsdtDepositRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.txHash = object.txHash ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    return message;
+  },
+};
+
 export type LedgerService = typeof LedgerService;
 export const LedgerService = {
   openPartnerAccounts: {
@@ -5534,6 +6177,31 @@ export const LedgerService = {
     responseDeserialize: (value: Buffer): ListPayoutDestinationsResponse =>
       ListPayoutDestinationsResponse.decode(value),
   },
+  /** The chain custodian's inbound notification; exactly once per tx_hash. */
+  recordUsdtDeposit: {
+    path: "/ledger.v1.Ledger/RecordUsdtDeposit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordUsdtDepositRequest): Buffer =>
+      Buffer.from(RecordUsdtDepositRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordUsdtDepositRequest => RecordUsdtDepositRequest.decode(value),
+    responseSerialize: (value: UsdtDeposit): Buffer => Buffer.from(UsdtDeposit.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UsdtDeposit => UsdtDeposit.decode(value),
+  },
+  /**
+   * Trading (issue 5): attributes a held deposit to a sell order. One claim wins;
+   * a deposit already credited to the balance is LEDGER_DEPOSIT_NOT_CLAIMABLE.
+   */
+  claimUsdtDeposit: {
+    path: "/ledger.v1.Ledger/ClaimUsdtDeposit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ClaimUsdtDepositRequest): Buffer =>
+      Buffer.from(ClaimUsdtDepositRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ClaimUsdtDepositRequest => ClaimUsdtDepositRequest.decode(value),
+    responseSerialize: (value: UsdtDeposit): Buffer => Buffer.from(UsdtDeposit.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UsdtDeposit => UsdtDeposit.decode(value),
+  },
 } as const;
 
 export interface LedgerServer extends UntypedServiceImplementation {
@@ -5562,6 +6230,13 @@ export interface LedgerServer extends UntypedServiceImplementation {
   setPayoutDestinationStatus: handleUnaryCall<SetPayoutDestinationStatusRequest, PayoutDestination>;
   getPayoutDestination: handleUnaryCall<GetPayoutDestinationRequest, PayoutDestination>;
   listPayoutDestinations: handleUnaryCall<ListPayoutDestinationsRequest, ListPayoutDestinationsResponse>;
+  /** The chain custodian's inbound notification; exactly once per tx_hash. */
+  recordUsdtDeposit: handleUnaryCall<RecordUsdtDepositRequest, UsdtDeposit>;
+  /**
+   * Trading (issue 5): attributes a held deposit to a sell order. One claim wins;
+   * a deposit already credited to the balance is LEDGER_DEPOSIT_NOT_CLAIMABLE.
+   */
+  claimUsdtDeposit: handleUnaryCall<ClaimUsdtDepositRequest, UsdtDeposit>;
 }
 
 export interface LedgerClient extends Client {
@@ -5844,6 +6519,41 @@ export interface LedgerClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPayoutDestinationsResponse) => void,
   ): ClientUnaryCall;
+  /** The chain custodian's inbound notification; exactly once per tx_hash. */
+  recordUsdtDeposit(
+    request: RecordUsdtDepositRequest,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  recordUsdtDeposit(
+    request: RecordUsdtDepositRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  recordUsdtDeposit(
+    request: RecordUsdtDepositRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  /**
+   * Trading (issue 5): attributes a held deposit to a sell order. One claim wins;
+   * a deposit already credited to the balance is LEDGER_DEPOSIT_NOT_CLAIMABLE.
+   */
+  claimUsdtDeposit(
+    request: ClaimUsdtDepositRequest,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  claimUsdtDeposit(
+    request: ClaimUsdtDepositRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  claimUsdtDeposit(
+    request: ClaimUsdtDepositRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
 }
 
 export const LedgerClient = makeGenericClientConstructor(LedgerService, "ledger.v1.Ledger") as unknown as {
@@ -5864,10 +6574,23 @@ export const LedgerSandboxService = {
     responseSerialize: (value: KesCredit): Buffer => Buffer.from(KesCredit.encode(value).finish()),
     responseDeserialize: (value: Buffer): KesCredit => KesCredit.decode(value),
   },
+  /** The sandbox chain: a USDT deposit lands on the partner's deposit address. */
+  simulateUsdtDeposit: {
+    path: "/ledger.v1.LedgerSandbox/SimulateUsdtDeposit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SimulateUsdtDepositRequest): Buffer =>
+      Buffer.from(SimulateUsdtDepositRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SimulateUsdtDepositRequest => SimulateUsdtDepositRequest.decode(value),
+    responseSerialize: (value: UsdtDeposit): Buffer => Buffer.from(UsdtDeposit.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UsdtDeposit => UsdtDeposit.decode(value),
+  },
 } as const;
 
 export interface LedgerSandboxServer extends UntypedServiceImplementation {
   simulateKesCredit: handleUnaryCall<SimulateKesCreditRequest, KesCredit>;
+  /** The sandbox chain: a USDT deposit lands on the partner's deposit address. */
+  simulateUsdtDeposit: handleUnaryCall<SimulateUsdtDepositRequest, UsdtDeposit>;
 }
 
 export interface LedgerSandboxClient extends Client {
@@ -5885,6 +6608,22 @@ export interface LedgerSandboxClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: KesCredit) => void,
+  ): ClientUnaryCall;
+  /** The sandbox chain: a USDT deposit lands on the partner's deposit address. */
+  simulateUsdtDeposit(
+    request: SimulateUsdtDepositRequest,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  simulateUsdtDeposit(
+    request: SimulateUsdtDepositRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  simulateUsdtDeposit(
+    request: SimulateUsdtDepositRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
   ): ClientUnaryCall;
 }
 

@@ -6,6 +6,7 @@ import { requireScope } from '../middleware/require-scope.middleware';
 import { getBalancesHandler } from './balances.route';
 import { getFundingHandler } from './funding.route';
 import { listPayoutDestinationsHandler } from './payout-destinations.route';
+import { simulateUsdtDepositHandler } from './sandbox-usdt-deposits.route';
 import { healthHandler } from './health.route';
 import { createQuoteHandler } from './quotes.route';
 import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
@@ -40,6 +41,7 @@ export function createV1Router(deps: AppDependencies): Router {
   if (deps.mode === 'sandbox') {
     route('post', '/sandbox/rates', setSandboxRateHandler(deps));
     route('post', '/sandbox/kes-credits', simulateKesCreditHandler(deps));
+    route('post', '/sandbox/usdt-deposits', simulateUsdtDepositHandler(deps));
   }
   router.use(notFound);
   return router;
