@@ -8,6 +8,7 @@ import { createClient, PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { trading } from '@platform/proto';
 import type { DepositDecision } from '../../domain/deposit-plan';
+import { isUuid } from '../../domain/ids';
 
 /** Offering is on the deposit's path; it must answer quickly or not at all. */
 export const OFFER_DEADLINE_MS = 2_000;
@@ -27,10 +28,10 @@ export class GrpcDepositAttribution implements DepositAttribution {
   async offer(request: { partnerId: string; txHash: string; usdtAmount: string }): Promise<DepositDecision> {
     try {
       const answer = await this.client.offerUsdtDeposit(request);
-      if (answer.decision === 'matched' && answer.orderId) return { decision: 'matched', orderId: answer.orderId };
-      if (answer.decision === 'hold' && answer.holdUntil) return { decision: 'hold', holdUntil: answer.holdUntil };
+      if (answer.decision === 'matched' && isUuid(answer.orderId)) return { decision: 'matched', orderId: answer.orderId };
+      if (answer.decision === 'hold' && answer.holdUntil && !Number.isNaN(Date.parse(answer.holdUntil))) return { decision: 'hold', holdUntil: answer.holdUntil };
       if (answer.decision === 'none') return { decision: 'none' };
-      this.logger.error('trading answered an unknown deposit decision; holding the deposit', { decision: answer.decision });
+      this.logger.error('trading answered a malformed deposit decision; holding the deposit', { decision: answer.decision });
       return { decision: 'unavailable' };
     } catch (error) {
       this.logger.warn('trading did not answer a deposit offer; holding the deposit', { error: (error as Error).message });
