@@ -68,7 +68,7 @@ export class PostHoldUseCase {
     await this.holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
     const entryId = randomUUID();
     try {
-      await postEntry(manager, { entryId, kind: command.kind, partnerId: null, postings, metadata: { ...command.metadata, holdId: hold.holdId } }, hash);
+      await postEntry(manager, { entryId, kind: command.kind, partnerId: accounts.get(hold.accountId)!.partnerId, postings, metadata: { ...command.metadata, holdId: hold.holdId } }, hash);
     } catch (error) {
       if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
       throw error;
