@@ -5,7 +5,7 @@
 // Ctrl-C too. Ends with one line `tests: N passed, M failed`.
 //   npm test -- ledger            arguments after -- go to jest (a path filter here)
 //   TEST_SKIP_INTEGRATION=1       unit tests only
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfile } from './lib/profiles.mjs';
@@ -26,6 +26,7 @@ const JEST_EXIT_GRACE_MS = 15_000;
 const JEST_POLL_INTERVAL_MS = 500;
 const ERROR_LOG_TAIL_LINES = 40;
 const INTEGRATION_TEST_TIMEOUT_MS = 60_000;
+const LEDGER_CHECK_TIMEOUT_MS = 60_000;
 
 // Service settings the integration tests depend on; the caller may override each.
 process.env.STACK_ENV_RATE_STALENESS_LIMIT_MS ??= '3000';
@@ -189,6 +190,24 @@ async function runEverything(results) {
   // Jest 29 takes testTimeout only globally (see jest.config.js), so the 60 s is given here.
   results.push(await runJest('integration',
     ['--runInBand=false', '--maxWorkers=2', `--testTimeout=${INTEGRATION_TEST_TIMEOUT_MS}`], env));
+  results.push(await runLedgerCheck());
+}
+
+/** After the whole suite the ledger must still reconcile: `ops ledger check --json` against the test stack. */
+async function runLedgerCheck() {
+  if (interrupted) throw new StepFailed('ledger check: interrupted');
+  console.log('\n▶ ops ledger check');
+  const { status, stdout } = await new Promise((resolve) => {
+    execFile(process.execPath, [path.join(profile.repoRoot, 'tools/ops/dist/main.js'), 'ledger', 'check', '--json'], {
+      env: { ...process.env, OPS_STACK_FILE: profile.stackFile }, timeout: LEDGER_CHECK_TIMEOUT_MS,
+    }, (error, out) => resolve({ status: error ? (error.code ?? 1) : 0, stdout: out }));
+  });
+  let report = null;
+  try { report = JSON.parse(stdout); } catch { /* reported below */ }
+  const ok = status === 0 && report?.ok === true;
+  if (!ok) console.error(`✘ ops ledger check failed (exit ${status}): ${stdout}`);
+  else console.log(`✔ ledger reconciles (${report.checks.length} checks)`);
+  return { project: 'ledger check', passed: ok ? 1 : 0, failed: ok ? 0 : 1, exitCode: ok ? 0 : 1 };
 }
 
 function summarise(results, setupFailed) {

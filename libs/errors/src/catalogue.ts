@@ -107,6 +107,16 @@ export const ERROR_CATALOGUE = {
   CONFIRMATION_RESEND_COOLDOWN: define(429, RESOURCE_EXHAUSTED, 'The previous code is within its cooldown; see retryAfterSeconds.'),
   CONFIRMATION_RESEND_LIMIT: define(409, FAILED_PRECONDITION, 'No more resends for this confirmation.'),
 
+  // Ledger: internal refusals between services, never shown to partners as such (callers map them,
+  // e.g. LEDGER_INSUFFICIENT_FUNDS to INSUFFICIENT_KES_BALANCE).
+  LEDGER_INSUFFICIENT_FUNDS: define(422, FAILED_PRECONDITION, 'Internal: the account\'s available balance (posted - held) is below the amount.'),
+  LEDGER_HOLD_ALREADY_RESOLVED: define(409, FAILED_PRECONDITION, 'Internal: the hold was already posted, voided or expired by a different request.'),
+  LEDGER_ID_REUSED: define(409, FAILED_PRECONDITION, 'Internal: an entry or hold id was reused with a different request body.'),
+  LEDGER_HOLD_NOT_FOUND: define(404, NOT_FOUND, 'Internal: unknown hold id.'),
+  LEDGER_ACCOUNT_NOT_FOUND: define(404, NOT_FOUND, 'Internal: unknown ledger account id.'),
+  LEDGER_DEPOSIT_NOT_FOUND: define(404, NOT_FOUND, "Internal: no USDT deposit with this hash for the partner."),
+  LEDGER_DEPOSIT_NOT_CLAIMABLE: define(409, FAILED_PRECONDITION, 'Internal: the deposit was already credited to the balance or claimed by another order.'),
+
   // Collections.
   COLLECTION_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign collection.'),
 

@@ -4,6 +4,7 @@ import { runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
 import { SandboxChainCustodian } from './adapters/chain-custodian/sandbox-chain-custodian';
+import { GrpcDepositAttribution } from './adapters/trading/deposit-attribution';
 import { readConfig } from './config';
 import { ledgerDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
@@ -17,19 +18,28 @@ async function main(): Promise<void> {
   // and events wait in the outbox until it returns.
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), { pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
   relay.start();
-  const server = createServer({
+  const depositAttribution = new GrpcDepositAttribution(config.TRADING_GRPC_ADDR, logger.child({ context: 'DepositAttribution' }));
+  const { server, sweepers } = createServer({
     dataSource,
     logger,
     custodian: new SandboxChainCustodian(),
     sandbox: config.PLATFORM_MODE === 'sandbox',
     onEventsCommitted: () => relay.kick(),
+    holdSweepIntervalMs: config.HOLD_SWEEP_INTERVAL_MS,
+    holdSweepBatchSize: config.HOLD_SWEEP_BATCH_SIZE,
+    funding: { paybillNumber: config.LEDGER_PAYBILL_NUMBER, beneficiaryName: config.LEDGER_BENEFICIARY_NAME },
+    depositAttribution,
+    depositHoldLimits: { unavailableHoldMs: config.DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS, holdMaxMs: config.DEPOSIT_HOLD_MAX_MS },
   });
+  sweepers.forEach((sweeper) => sweeper.start());
   await runService({
     logger,
     server,
     grpcPort: config.GRPC_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
+      await Promise.all(sweepers.map((sweeper) => sweeper.stop()));
+      depositAttribution.close();
       await relay.stop();
       await amqp.close();
       await dataSource.destroy();

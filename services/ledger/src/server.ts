@@ -11,6 +11,27 @@ import { GetBalancesUseCase } from './usecases/get-balances/get-balances.usecase
 import { OpenPartnerAccountsUseCase } from './usecases/open-partner-accounts/open-partner-accounts.usecase';
 import { RecordKesCreditUseCase } from './usecases/record-kes-credit/record-kes-credit.usecase';
 import { SimulateKesCreditUseCase } from './usecases/simulate-kes-credit/simulate-kes-credit.usecase';
+import { EntriesRepository } from './persistence/entries.repository';
+import { HoldsRepository } from './persistence/holds.repository';
+import { CheckLedgerUseCase } from './usecases/check-ledger/check-ledger.usecase';
+import { ExpireHoldsUseCase } from './usecases/expire-holds/expire-holds.usecase';
+import { ListAccountHistoryUseCase } from './usecases/list-account-history/list-account-history.usecase';
+import { PlaceHoldUseCase } from './usecases/place-hold/place-hold.usecase';
+import { PostEntryUseCase } from './usecases/post-entry/post-entry.usecase';
+import { PostHoldUseCase } from './usecases/post-hold/post-hold.usecase';
+import { VoidHoldUseCase } from './usecases/void-hold/void-hold.usecase';
+import { BatchSweeper } from './workers/batch.sweeper';
+import type { DepositAttribution } from './adapters/trading/deposit-attribution';
+import type { DepositHoldLimits } from './domain/deposit-plan';
+import { UsdtDepositsRepository } from './persistence/usdt-deposits.repository';
+import { ClaimUsdtDepositUseCase } from './usecases/claim-usdt-deposit/claim-usdt-deposit.usecase';
+import { RecordUsdtDepositUseCase } from './usecases/record-usdt-deposit/record-usdt-deposit.usecase';
+import { ReleaseHeldDepositsUseCase } from './usecases/release-held-deposits/release-held-deposits.usecase';
+import { SimulateUsdtDepositUseCase } from './usecases/simulate-usdt-deposit/simulate-usdt-deposit.usecase';
+import { PayoutDestinationsRepository } from './persistence/payout-destinations.repository';
+import { FundingSettings, GetFundingInstructionsUseCase } from './usecases/get-funding-instructions/get-funding-instructions.usecase';
+import { ManagePayoutDestinationsUseCase } from './usecases/manage-payout-destinations/manage-payout-destinations.usecase';
+import { SetAccountReadinessUseCase } from './usecases/set-account-readiness/set-account-readiness.usecase';
 
 export interface ServerDependencies {
   dataSource: DataSource;
@@ -19,20 +40,69 @@ export interface ServerDependencies {
   sandbox: boolean;
   /** Called after a transaction that enqueued events commits (kicks the outbox relay). */
   onEventsCommitted: () => void;
+  holdSweepIntervalMs: number;
+  holdSweepBatchSize: number;
+  funding: FundingSettings;
+  depositAttribution: DepositAttribution;
+  depositHoldLimits: DepositHoldLimits;
 }
 
-export function createServer(deps: ServerDependencies): GrpcServer {
+export interface LedgerServer {
+  server: GrpcServer;
+  /** Expire overdue holds and credit held deposits in the background; started by main, stopped at shutdown. */
+  sweepers: BatchSweeper[];
+}
+
+function moneyDependencies(deps: ServerDependencies, accounts: AccountsRepository, holds: HoldsRepository) {
+  const entries = new EntriesRepository();
+  return {
+    dataSource: deps.dataSource,
+    accounts,
+    holds,
+    placeHold: new PlaceHoldUseCase(deps.dataSource, holds),
+    postHold: new PostHoldUseCase(deps.dataSource, holds),
+    voidHold: new VoidHoldUseCase(deps.dataSource, holds),
+    postEntry: new PostEntryUseCase(deps.dataSource, entries),
+    listAccountHistory: new ListAccountHistoryUseCase(deps.dataSource, entries),
+    checkLedger: new CheckLedgerUseCase(deps.dataSource, deps.holdSweepIntervalMs),
+  };
+}
+
+export function createServer(deps: ServerDependencies): LedgerServer {
   const server = createGrpcServer(deps.logger);
   const accounts = new AccountsRepository(deps.dataSource);
+  const holds = new HoldsRepository();
+  const deposits = new UsdtDepositsRepository();
+  const recordUsdtDeposit = new RecordUsdtDepositUseCase(deps.dataSource, accounts, deposits, deps.depositAttribution, deps.depositHoldLimits, deps.onEventsCommitted);
   const recordKesCredit = new RecordKesCreditUseCase(deps.dataSource, accounts, new KesCreditsRepository(), deps.onEventsCommitted);
   server.add(ledger.LedgerService, ledgerHandlers({
     accounts,
     openPartnerAccounts: new OpenPartnerAccountsUseCase(deps.dataSource, accounts, deps.custodian),
     getBalances: new GetBalancesUseCase(accounts),
     recordKesCredit,
+    money: moneyDependencies(deps, accounts, holds),
+    accountsAdmin: {
+      readiness: new SetAccountReadinessUseCase(accounts, deps.custodian),
+      funding: new GetFundingInstructionsUseCase(accounts, deps.funding),
+      payoutDestinations: new ManagePayoutDestinationsUseCase(accounts, new PayoutDestinationsRepository(deps.dataSource)),
+    },
+    recordUsdtDeposit,
+    claimUsdtDeposit: new ClaimUsdtDepositUseCase(deps.dataSource, deposits),
   }));
   if (deps.sandbox) {
-    server.add(ledger.LedgerSandboxService, ledgerSandboxHandlers({ simulateKesCredit: new SimulateKesCreditUseCase(accounts, recordKesCredit) }));
+    server.add(ledger.LedgerSandboxService, ledgerSandboxHandlers({
+      simulateKesCredit: new SimulateKesCreditUseCase(accounts, recordKesCredit),
+      simulateUsdtDeposit: new SimulateUsdtDepositUseCase(accounts, recordUsdtDeposit),
+    }));
   }
-  return server;
+  const sweep = { intervalMs: deps.holdSweepIntervalMs, batchSize: deps.holdSweepBatchSize };
+  const expireHolds = new ExpireHoldsUseCase(deps.dataSource, holds);
+  const releaseDeposits = new ReleaseHeldDepositsUseCase(deps.dataSource, accounts, deposits, deps.onEventsCommitted);
+  return {
+    server,
+    sweepers: [
+      new BatchSweeper('expired holds', (size) => expireHolds.execute(size), deps.logger.child({ context: 'HoldExpirySweeper' }), sweep),
+      new BatchSweeper('held deposits', (size) => releaseDeposits.execute(size), deps.logger.child({ context: 'HeldDepositSweeper' }), sweep),
+    ],
+  };
 }

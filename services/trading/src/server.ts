@@ -8,6 +8,8 @@ import type { Clock } from './domain/clock';
 import { tradingAdminHandlers } from './grpc/trading-admin.handlers';
 import { tradingSandboxHandlers } from './grpc/trading-sandbox.handlers';
 import { tradingHandlers } from './grpc/trading.handlers';
+import { tradingDepositsHandlers } from './grpc/trading-deposits.handlers';
+import { OfferUsdtDepositUseCase } from './usecases/offer-usdt-deposit/offer-usdt-deposit.usecase';
 import { PartnerProfilesRepository } from './persistence/partner-profiles.repository';
 import { QuotesRepository } from './persistence/quotes.repository';
 import { ConfigurePartnerUseCase } from './usecases/configure-partner/configure-partner.usecase';
@@ -47,5 +49,6 @@ export function createServer(deps: ServerDependencies): GrpcServer {
   server.add(trading.TradingSandboxService, tradingSandboxHandlers({
     setSandboxRate: deps.sandboxRateControl ? new SetSandboxRateUseCase(deps.sandboxRateControl) : null,
   }));
+  server.add(trading.TradingDepositsService, tradingDepositsHandlers({ offerUsdtDeposit: new OfferUsdtDepositUseCase() }));
   return server;
 }

@@ -22,7 +22,7 @@ const GLOBAL_OPTIONS = {
 } as const;
 const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
 const PLANNED_COMMANDS = [
-  'partner suspend', 'partner resume', 'payout-destination add', 'wallet approve', 'kill-switch on|off', 'swaps on|off', 'deliveries replay',
+  'partner suspend', 'partner resume', 'wallet approve', 'kill-switch on|off', 'swaps on|off', 'deliveries replay',
 ];
 
 export interface CliDependencies {
@@ -99,11 +99,12 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
     const input = selected.parse(values);
     const clients = deps.makeClients();
     try {
-      printResult(io, json, await selected.run(input, clients), selected.describe);
+      const result = await selected.run(input, clients);
+      printResult(io, json, result, selected.describe);
+      return selected.exitStatus?.(result) ?? EXIT_OK;
     } finally {
       clients.closeAll();
     }
-    return EXIT_OK;
   } catch (error) {
     if (error instanceof CliError && error.exitCode === EXIT_USAGE) io.stderr(usageText(command));
     return printError(io, json, error);

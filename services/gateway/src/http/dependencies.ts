@@ -53,6 +53,9 @@ export interface TradingApi {
 export interface LedgerApi {
   getBalances(request: ledger.GetBalancesRequest): Promise<ledger.GetBalancesResponse>;
   simulateKesCredit(request: ledger.SimulateKesCreditRequest): Promise<ledger.KesCredit>;
+  getFundingInstructions(request: ledger.GetFundingInstructionsRequest): Promise<ledger.FundingInstructions>;
+  listPayoutDestinations(request: ledger.ListPayoutDestinationsRequest): Promise<ledger.ListPayoutDestinationsResponse>;
+  simulateUsdtDeposit(request: ledger.SimulateUsdtDepositRequest): Promise<ledger.UsdtDeposit>;
 }
 
 export interface WalletRegistryApi {

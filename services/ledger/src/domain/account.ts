@@ -24,3 +24,15 @@ export interface AccountState {
   version: string;
   allowNegative: boolean;
 }
+
+/**
+ * Readiness of a partner's KES collection account (its paybill virtual account at
+ * the bank). Only `active` is offered for funding; trading refuses orders with
+ * PARTNER_VA_NOT_ALLOCATED, PARTNER_VA_ACTIVATING or PARTNER_VA_SUSPENDED.
+ */
+export const KES_ACCOUNT_STATUSES = ['not_allocated', 'activating', 'active', 'suspended'] as const;
+export type KesAccountStatus = (typeof KES_ACCOUNT_STATUSES)[number];
+
+export function isKesAccountStatus(value: unknown): value is KesAccountStatus {
+  return typeof value === 'string' && (KES_ACCOUNT_STATUSES as readonly string[]).includes(value);
+}

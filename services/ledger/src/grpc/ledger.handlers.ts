@@ -8,6 +8,13 @@ import type { OpenPartnerAccountsUseCase } from '../usecases/open-partner-accoun
 import type { RecordKesCreditUseCase } from '../usecases/record-kes-credit/record-kes-credit.usecase';
 import type { SimulateKesCreditUseCase } from '../usecases/simulate-kes-credit/simulate-kes-credit.usecase';
 import type { AccountsRepository } from '../persistence/accounts.repository';
+import { LedgerMoneyDeps, ledgerMoneyHandlers } from './ledger-money.handlers';
+import { LedgerAccountsDeps, ledgerAccountsHandlers } from './ledger-accounts.handlers';
+import type { KesAccountStatus } from '../domain/account';
+import type { UsdtDepositRecord } from '../persistence/usdt-deposits.repository';
+import type { ClaimUsdtDepositUseCase } from '../usecases/claim-usdt-deposit/claim-usdt-deposit.usecase';
+import type { RecordUsdtDepositUseCase } from '../usecases/record-usdt-deposit/record-usdt-deposit.usecase';
+import type { SimulateUsdtDepositUseCase } from '../usecases/simulate-usdt-deposit/simulate-usdt-deposit.usecase';
 
 export function toPartnerAccountsMessage(set: PartnerAccountSet): ledger.PartnerAccounts {
   return {
@@ -17,6 +24,7 @@ export function toPartnerAccountsMessage(set: PartnerAccountSet): ledger.Partner
     usdAccountId: set.usdAccountId,
     usdtDepositAddress: set.usdtDepositAddress ?? '',
     kesAccountReference: set.kesAccountReference,
+    kesAccountStatus: set.kesAccountStatus,
   };
 }
 
@@ -38,10 +46,22 @@ export function ledgerHandlers(deps: {
   openPartnerAccounts: OpenPartnerAccountsUseCase;
   getBalances: GetBalancesUseCase;
   recordKesCredit: RecordKesCreditUseCase;
+  money: LedgerMoneyDeps;
+  accountsAdmin: LedgerAccountsDeps;
+  recordUsdtDeposit: RecordUsdtDepositUseCase;
+  claimUsdtDeposit: ClaimUsdtDepositUseCase;
 }): AsyncImplementation<typeof ledger.LedgerService> {
   return {
+    recordUsdtDeposit: async (request) => toUsdtDepositMessage(await deps.recordUsdtDeposit.execute(request)),
+    claimUsdtDeposit: async (request) => toUsdtDepositMessage(await deps.claimUsdtDeposit.execute(request)),
+    ...ledgerMoneyHandlers(deps.money),
+    ...ledgerAccountsHandlers(deps.accountsAdmin),
     async openPartnerAccounts(request) {
-      return toPartnerAccountsMessage(await deps.openPartnerAccounts.execute({ partnerId: request.partnerId }));
+      return toPartnerAccountsMessage(await deps.openPartnerAccounts.execute({
+        partnerId: request.partnerId,
+        kesAccountStatus: request.kesAccountStatus as KesAccountStatus | undefined,
+        withoutDepositAddress: request.withoutDepositAddress ?? false,
+      }));
     },
     async getPartnerAccounts(request) {
       const set = await deps.accounts.findPartnerAccounts(request.partnerId);
@@ -64,8 +84,21 @@ export function ledgerHandlers(deps: {
   };
 }
 
-export function ledgerSandboxHandlers(deps: { simulateKesCredit: SimulateKesCreditUseCase }): AsyncImplementation<typeof ledger.LedgerSandboxService> {
+export function toUsdtDepositMessage(record: UsdtDepositRecord): ledger.UsdtDeposit {
   return {
+    depositId: record.depositId, txHash: record.txHash, partnerId: record.partnerId ?? '', usdtAmount: record.usdtAmount, status: record.status,
+    holdUntil: record.holdUntil ?? undefined, orderId: record.orderId ?? undefined, receivedAt: record.receivedAt, creditedAt: record.creditedAt ?? undefined,
+  };
+}
+
+export function ledgerSandboxHandlers(deps: {
+  simulateKesCredit: SimulateKesCreditUseCase;
+  simulateUsdtDeposit: SimulateUsdtDepositUseCase;
+}): AsyncImplementation<typeof ledger.LedgerSandboxService> {
+  return {
+    async simulateUsdtDeposit(request) {
+      return toUsdtDepositMessage(await deps.simulateUsdtDeposit.execute(request));
+    },
     async simulateKesCredit(request) {
       return toKesCreditMessage(await deps.simulateKesCredit.execute({
         partnerId: request.partnerId,

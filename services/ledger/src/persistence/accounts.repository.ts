@@ -1,6 +1,6 @@
-import type { DataSource, EntityManager } from '@platform/persistence';
+import { DataSource, EntityManager, queryRows } from '@platform/persistence';
 import type { Currency } from '@platform/money';
-import type { ServiceAccountCode } from '../domain/account';
+import type { KesAccountStatus, ServiceAccountCode } from '../domain/account';
 
 export interface PartnerAccountSet {
   partnerId: string;
@@ -9,6 +9,7 @@ export interface PartnerAccountSet {
   usdAccountId: string;
   kesAccountReference: string;
   usdtDepositAddress: string | null;
+  kesAccountStatus: KesAccountStatus;
 }
 
 export interface BalanceRow {
@@ -18,7 +19,7 @@ export interface BalanceRow {
   held: string;
 }
 
-const PARTNER_ACCOUNT_COLUMNS = `partner_id, kes_account_id, usdt_account_id, usd_account_id, kes_account_reference, usdt_deposit_address`;
+const PARTNER_ACCOUNT_COLUMNS = `partner_id, kes_account_id, usdt_account_id, usd_account_id, kes_account_reference, usdt_deposit_address, kes_account_status`;
 
 function toAccountSet(row: Record<string, string | null>): PartnerAccountSet {
   return {
@@ -28,6 +29,7 @@ function toAccountSet(row: Record<string, string | null>): PartnerAccountSet {
     usdAccountId: row.usd_account_id!,
     kesAccountReference: row.kes_account_reference!,
     usdtDepositAddress: row.usdt_deposit_address,
+    kesAccountStatus: row.kes_account_status as KesAccountStatus,
   };
 }
 
@@ -52,23 +54,42 @@ export class AccountsRepository {
     return row ? toAccountSet(row) : null;
   }
 
+  async findByDepositAddress(address: string): Promise<PartnerAccountSet | null> {
+    const [row] = await this.dataSource.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE usdt_deposit_address = $1`, [address]);
+    return row ? toAccountSet(row) : null;
+  }
+
   async findByKesReference(reference: string, manager: EntityManager): Promise<PartnerAccountSet | null> {
     const [row] = await manager.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE kes_account_reference = $1`, [reference]);
     return row ? toAccountSet(row) : null;
   }
 
-  async createPartnerAccounts(manager: EntityManager, partnerId: string, kesAccountReference: string, usdtDepositAddress: string): Promise<PartnerAccountSet> {
+  async createPartnerAccounts(
+    manager: EntityManager, partnerId: string, kesAccountReference: string, usdtDepositAddress: string | null, kesAccountStatus: KesAccountStatus = 'active',
+  ): Promise<PartnerAccountSet> {
     const ids: Record<string, string> = {};
     for (const currency of ['KES', 'USDT', 'USD'] as const) {
       const [row] = await manager.query('INSERT INTO accounts (currency, partner_id, allow_negative) VALUES ($1, $2, false) RETURNING id', [currency, partnerId]);
       ids[currency] = row.id;
     }
     const [row] = await manager.query(
-      `INSERT INTO partner_accounts (partner_id, kes_account_id, usdt_account_id, usd_account_id, kes_account_reference, usdt_deposit_address)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${PARTNER_ACCOUNT_COLUMNS}`,
-      [partnerId, ids.KES, ids.USDT, ids.USD, kesAccountReference, usdtDepositAddress],
+      `INSERT INTO partner_accounts (partner_id, kes_account_id, usdt_account_id, usd_account_id, kes_account_reference, usdt_deposit_address, kes_account_status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${PARTNER_ACCOUNT_COLUMNS}`,
+      [partnerId, ids.KES, ids.USDT, ids.USD, kesAccountReference, usdtDepositAddress, kesAccountStatus],
     );
     return toAccountSet(row);
+  }
+
+  async setKesAccountStatus(partnerId: string, status: KesAccountStatus): Promise<PartnerAccountSet | null> {
+    const [row] = await queryRows<Record<string, string | null>>(this.dataSource,
+      `UPDATE partner_accounts SET kes_account_status = $2 WHERE partner_id = $1 RETURNING ${PARTNER_ACCOUNT_COLUMNS}`, [partnerId, status]);
+    return row ? toAccountSet(row) : null;
+  }
+
+  /** Sets the deposit address only where none is set yet; answers the row as it stands. */
+  async setDepositAddressIfNone(partnerId: string, address: string): Promise<PartnerAccountSet | null> {
+    await this.dataSource.query('UPDATE partner_accounts SET usdt_deposit_address = $2 WHERE partner_id = $1 AND usdt_deposit_address IS NULL', [partnerId, address]);
+    return this.findPartnerAccounts(partnerId);
   }
 
   /** Balances of a partner's accounts, KES first, then USDT, then USD. One indexed read. */

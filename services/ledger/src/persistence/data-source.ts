@@ -1,8 +1,12 @@
 import { createDataSource, DataSource } from '@platform/persistence';
 import { LedgerV1Migration1732170000000 } from './migrations/1732170000000-ledger-v1';
+import { LedgerHoldsMigration1732260000000 } from './migrations/1732260000000-ledger-holds';
+import { LedgerFundingMigration1732260000001 } from './migrations/1732260000001-ledger-funding';
+import { LedgerUsdtDepositsMigration1732260000002 } from './migrations/1732260000002-ledger-usdt-deposits';
 
 export const SERVICE_NAME = 'ledger';
 
 export function ledgerDataSource(url: string): DataSource {
-  return createDataSource({ url, applicationName: SERVICE_NAME, migrations: [LedgerV1Migration1732170000000] });
+  return createDataSource({ url, applicationName: SERVICE_NAME, migrations: [LedgerV1Migration1732170000000, LedgerHoldsMigration1732260000000, LedgerFundingMigration1732260000001,
+    LedgerUsdtDepositsMigration1732260000002] });
 }

@@ -3,6 +3,7 @@
  * entries touching the same accounts queue up instead of deadlocking; each
  * posting records the account's balance and version after it, for audit.
  */
+import { AppError } from '@platform/errors';
 import { EntityManager, queryRows } from '@platform/persistence';
 import { Big } from '@platform/money';
 import { AccountState } from '../domain/account';
@@ -38,6 +39,13 @@ export async function lockAccounts(manager: EntityManager, accountIds: string[])
     id: row.id, currency: row.currency, partnerId: row.partner_id, code: row.code,
     posted: row.posted, held: row.held, version: row.version, allowNegative: row.allow_negative,
   }]));
+}
+
+/** lockAccounts for ids a caller supplied: an unknown one is the caller's mistake, not an invariant breach. */
+export async function lockCallerAccounts(manager: EntityManager, accountIds: string[]): Promise<Map<string, AccountState>> {
+  const [{ known }] = await manager.query('SELECT count(*)::int AS known FROM accounts WHERE id = ANY($1::uuid[])', [[...new Set(accountIds)]]);
+  if (known !== new Set(accountIds).size) throw new AppError('LEDGER_ACCOUNT_NOT_FOUND');
+  return lockAccounts(manager, accountIds);
 }
 
 /** Posts a balanced entry in the caller's transaction. Throws InsufficientFundsError on a floor breach. */

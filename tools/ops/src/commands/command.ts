@@ -21,6 +21,8 @@ export interface Command<Input, Result extends object> {
   run(input: Input, clients: OpsClients): Promise<Result>;
   /** The readable summary printed without --json. */
   describe(result: Result): string;
+  /** For a command whose result can itself be a failure (a report): the exit status it warrants. Default 0. */
+  exitStatus?(result: Result): number;
 }
 
 /** Keeps each command's Input and Result types checked while the registry holds them together. */

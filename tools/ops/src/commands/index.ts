@@ -4,12 +4,16 @@ import { credentialIssue } from './credential-issue';
 import { credentialRevoke } from './credential-revoke';
 import { deliveriesList } from './deliveries-list';
 import { deliveriesReplay } from './deliveries-replay';
+import { ledgerCheck } from './ledger-check';
+import { depositAddressAllocate, kesAccountSetStatus } from './account-readiness';
+import { payoutDestinationAdd, payoutDestinationSetStatus } from './payout-destination';
 import { partnerCreate } from './partner-create';
 import { webhookSet } from './webhook-set';
 import { walletApprove, walletReject } from './wallet-review';
 
 export const COMMANDS: readonly AnyCommand[] = [
   partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, deliveriesReplay, walletApprove, walletReject,
+  ledgerCheck, kesAccountSetStatus, depositAddressAllocate, payoutDestinationAdd, payoutDestinationSetStatus,
 ];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {

@@ -43,7 +43,16 @@ export interface PartnerCreateInput {
   feeFlatKes: string;
   /** undefined: no cap. */
   feeCapKes: string | undefined;
+  /** undefined: the ledger's default, an active KES account. */
+  kesAccountStatus?: 'not_allocated' | 'activating' | 'active';
+  /** true: open the partner without a USDT deposit address (allocate one later). */
+  withoutDepositAddress?: boolean;
 }
+
+/** `--kes-account` words and the ledger's KES account status each opens with. */
+const KES_ACCOUNT_OPENING = { none: 'not_allocated', activating: 'activating', active: 'active' } as const;
+const KES_ACCOUNT_CHOICES = Object.keys(KES_ACCOUNT_OPENING) as (keyof typeof KES_ACCOUNT_OPENING)[];
+const DEPOSIT_ADDRESS_CHOICES = ['allocate', 'none'] as const;
 
 export interface PartnerCreateResult {
   partnerId: string;
@@ -67,6 +76,8 @@ export function parsePartnerCreate(values: FlagValues, makeId: () => string = ra
     feeBps: flags.integer('fee-bps', { min: 0, max: FEE_BPS_MAX }, FEE_BPS_DEFAULT),
     feeFlatKes: flags.kesAmount('fee-flat-kes', { positive: false, fallback: FEE_FLAT_KES_DEFAULT }),
     feeCapKes: readFeeCap(flags, values),
+    kesAccountStatus: values['kes-account'] === undefined ? undefined : KES_ACCOUNT_OPENING[flags.choice('kes-account', KES_ACCOUNT_CHOICES, 'active')],
+    withoutDepositAddress: values['deposit-address'] === undefined ? undefined : flags.choice('deposit-address', DEPOSIT_ADDRESS_CHOICES, 'allocate') === 'none',
   };
   // Compared only when both caps parsed: a default standing in for a bad value would mislead.
   if (!flags.hasProblems() && new Big(input.perOrderCapKes).gt(input.dailyCapKes)) {
@@ -104,6 +115,15 @@ async function step<T>(index: number, partnerId: string, { name, call }: Step<T>
   }
 }
 
+/** The ledger request: only the readiness options the operator named, so the ledger's defaults apply otherwise. */
+function accountOpening(input: PartnerCreateInput) {
+  return {
+    partnerId: input.partnerId,
+    ...(input.kesAccountStatus === undefined ? {} : { kesAccountStatus: input.kesAccountStatus }),
+    ...(input.withoutDepositAddress === undefined ? {} : { withoutDepositAddress: input.withoutDepositAddress }),
+  };
+}
+
 export async function runPartnerCreate(input: PartnerCreateInput, clients: OpsClients): Promise<PartnerCreateResult> {
   const { partnerId } = input;
   // Every address is resolved before the first call, so a missing one stops the run before anything exists.
@@ -131,7 +151,7 @@ export async function runPartnerCreate(input: PartnerCreateInput, clients: OpsCl
       },
     }),
   });
-  const accounts = await step(3, partnerId, { name: 'ledger.openPartnerAccounts', call: () => ledger.openPartnerAccounts({ partnerId }) });
+  const accounts = await step(3, partnerId, { name: 'ledger.openPartnerAccounts', call: () => ledger.openPartnerAccounts(accountOpening(input)) });
   await step(4, partnerId, {
     name: 'wallet-registry.configurePartner',
     call: () => walletRegistry.configurePartner({ settings: { partnerId, adminDomain: input.adminDomain } }),
@@ -152,7 +172,8 @@ export const partnerCreate = defineCommand<PartnerCreateInput, PartnerCreateResu
   summary: 'Onboard a partner: directory entry, trading profile, accounts, admin domain, first credential.',
   synopsis:
     '--name N --admin-domain D [--buy-mode debit_first|pay_in] [--sell-mode deposit|balance] [--per-order-cap-kes X] ' +
-    '[--daily-cap-kes X] [--rate-limit-per-minute N] [--fee-bps N] [--fee-flat-kes X] [--fee-cap-kes X|none] [--partner-id UUID]',
+    '[--daily-cap-kes X] [--rate-limit-per-minute N] [--fee-bps N] [--fee-flat-kes X] [--fee-cap-kes X|none] [--partner-id UUID] ' +
+    '[--kes-account active|activating|none] [--deposit-address allocate|none]',
   options: {
     name: { type: 'string' },
     'admin-domain': { type: 'string' },
@@ -165,6 +186,8 @@ export const partnerCreate = defineCommand<PartnerCreateInput, PartnerCreateResu
     'fee-flat-kes': { type: 'string' },
     'fee-cap-kes': { type: 'string' },
     'partner-id': { type: 'string' },
+    'kes-account': { type: 'string' },
+    'deposit-address': { type: 'string' },
   },
   parse: (values) => parsePartnerCreate(values),
   run: runPartnerCreate,

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Amount } from "../../common/v1/common";
+import { Amount, PageInfo, PageRequest } from "../../common/v1/common";
 
 /** The accounts a partner holds. Opening them is idempotent on partner_id. */
 export interface PartnerAccounts {
@@ -30,10 +30,109 @@ export interface PartnerAccounts {
   usdtDepositAddress: string;
   /** what a payer enters as the paybill account number */
   kesAccountReference: string;
+  /**
+   * not_allocated | activating | active | suspended. Only an active KES account is
+   * offered for funding; trading maps the others to PARTNER_VA_NOT_ALLOCATED,
+   * PARTNER_VA_ACTIVATING and PARTNER_VA_SUSPENDED. usdt_deposit_address is empty
+   * while none is allocated (USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED).
+   */
+  kesAccountStatus: string;
 }
 
 export interface OpenPartnerAccountsRequest {
   partnerId: string;
+  /**
+   * Defaults: "active" and an allocated deposit address. Operators may open a
+   * partner whose KES account is not yet live, or without a deposit address.
+   */
+  kesAccountStatus?: string | undefined;
+  withoutDepositAddress?: boolean | undefined;
+}
+
+export interface SetKesAccountStatusRequest {
+  partnerId: string;
+  /** not_allocated | activating | active | suspended */
+  status: string;
+}
+
+/** Idempotent: a partner that has an address keeps it. */
+export interface AllocateDepositAddressRequest {
+  partnerId: string;
+}
+
+/**
+ * What GET /v1/funding shows. kes_entry_available is false unless the KES
+ * account is active (the reference is not handed out while it cannot be credited).
+ */
+export interface FundingInstructions {
+  partnerId: string;
+  kesEntryAvailable: boolean;
+  paybill: string;
+  accountReference: string;
+  beneficiaryName: string;
+  /** empty: none allocated */
+  usdtDepositAddress: string;
+  kesAccountStatus: string;
+}
+
+export interface GetFundingInstructionsRequest {
+  partnerId: string;
+}
+
+/**
+ * ---- Payout destinations: KES accounts the service registered for a partner
+ * (never through the partner interface). account_number is the full number and
+ * stays inside the platform; the gateway masks it as ****1234.
+ */
+export interface PayoutDestination {
+  id: string;
+  partnerId: string;
+  /** mobile_money | pesalink | rtgs | eft */
+  rail: string;
+  /** KES */
+  currency: string;
+  accountName: string;
+  accountNumber: string;
+  /** bank rails only */
+  bankCode?:
+    | string
+    | undefined;
+  /** active | closed | frozen */
+  status: string;
+  createdAt: string;
+}
+
+export interface AddPayoutDestinationRequest {
+  partnerId: string;
+  rail: string;
+  accountName: string;
+  accountNumber: string;
+  bankCode?: string | undefined;
+}
+
+export interface SetPayoutDestinationStatusRequest {
+  id: string;
+  /** active | closed | frozen */
+  status: string;
+}
+
+/**
+ * Refused with PAYOUT_ACCOUNT_NOT_FOUND when unknown or another partner's; a
+ * closed or frozen one is returned with its status (callers refuse it with
+ * PAYOUT_ACCOUNT_NOT_PAYABLE).
+ */
+export interface GetPayoutDestinationRequest {
+  id: string;
+  partnerId: string;
+}
+
+/** Active destinations only, oldest first, at most 500. */
+export interface ListPayoutDestinationsRequest {
+  partnerId: string;
+}
+
+export interface ListPayoutDestinationsResponse {
+  destinations: PayoutDestination[];
 }
 
 export interface GetPartnerAccountsRequest {
@@ -99,6 +198,234 @@ export interface SimulateKesCreditRequest {
   railReference?: string | undefined;
 }
 
+/**
+ * ---- Holds: two-phase transfers (as TigerBeetle's pending transfers).
+ * A hold reserves `amount` on one account: held += amount, so available
+ * (posted - held) falls at once while posted is unchanged. It then resolves
+ * exactly once: posted (in full or in part, the rest returning to available, in
+ * ONE balanced entry with the caller's counter-postings), voided, or expired by
+ * the ledger when expires_at passes. hold_id is chosen by the caller: a retry
+ * with the same id and the same body returns the original hold; a different body
+ * is refused with LEDGER_ID_REUSED.
+ */
+export interface Hold {
+  holdId: string;
+  accountId: string;
+  currency: string;
+  amount: string;
+  /** pending | posted | voided | expired */
+  status: string;
+  /** "0" scale-formatted until posted */
+  postedAmount: string;
+  expiresAt?:
+    | string
+    | undefined;
+  /** the entry that posted it */
+  entryId?: string | undefined;
+  createdAt: string;
+  resolvedAt?: string | undefined;
+  metadata: { [key: string]: string };
+}
+
+export interface Hold_MetadataEntry {
+  key: string;
+  value: string;
+}
+
+/**
+ * Refused with LEDGER_INSUFFICIENT_FUNDS when a partner account's available
+ * balance is below amount (service accounts that may go negative are never
+ * refused). amount > 0 at the account currency's scale; expires_at, when
+ * given, is an ISO 8601 instant in the future.
+ */
+export interface PlaceHoldRequest {
+  holdId: string;
+  accountId: string;
+  amount: string;
+  expiresAt?: string | undefined;
+  metadata: { [key: string]: string };
+}
+
+export interface PlaceHoldRequest_MetadataEntry {
+  key: string;
+  value: string;
+}
+
+/** A signed posting: positive credits the account, negative debits it. */
+export interface PostingRequest {
+  accountId: string;
+  amount: string;
+}
+
+/**
+ * Posts post_amount (0 < post_amount <= amount) of a pending hold. The held
+ * account is debited post_amount; counter_postings are the rest of the entry
+ * and must sum to +post_amount in the hold's currency (e.g. treasury and fee
+ * revenue legs). Exactly once: a repeat of the same request returns the posted
+ * hold; any other resolution of a resolved hold is LEDGER_HOLD_ALREADY_RESOLVED.
+ * A hold past its expiry is expired instead and the post refused.
+ */
+export interface PostHoldRequest {
+  holdId: string;
+  postAmount: string;
+  counterPostings: PostingRequest[];
+  kind: string;
+  metadata: { [key: string]: string };
+}
+
+export interface PostHoldRequest_MetadataEntry {
+  key: string;
+  value: string;
+}
+
+export interface VoidHoldRequest {
+  holdId: string;
+}
+
+export interface GetHoldRequest {
+  holdId: string;
+}
+
+/**
+ * An arbitrary balanced entry (e.g. a transfer with its fee legs). entry_id is
+ * chosen by the caller: same id and body returns the original entry; a different
+ * body is LEDGER_ID_REUSED. Postings sum to zero per currency, at most 16, one
+ * per account. A partner account that would go below available zero refuses
+ * the whole entry with LEDGER_INSUFFICIENT_FUNDS.
+ */
+export interface PostEntryRequest {
+  entryId: string;
+  /** lowercase snake_case, e.g. "usdt_send" */
+  kind: string;
+  partnerId?: string | undefined;
+  postings: PostingRequest[];
+  metadata: { [key: string]: string };
+}
+
+export interface PostEntryRequest_MetadataEntry {
+  key: string;
+  value: string;
+}
+
+export interface EntryPosting {
+  accountId: string;
+  currency: string;
+  amount: string;
+  balanceAfter: string;
+  versionAfter: string;
+}
+
+export interface Entry {
+  entryId: string;
+  kind: string;
+  partnerId?: string | undefined;
+  postings: EntryPosting[];
+  createdAt: string;
+  metadata: { [key: string]: string };
+}
+
+export interface Entry_MetadataEntry {
+  key: string;
+  value: string;
+}
+
+export interface GetServiceAccountRequest {
+  /** treasury | fee_revenue | bank_clearing | chain_clearing | usd_rails_clearing | suspense */
+  code: string;
+  /** KES | USDT | USD */
+  currency: string;
+}
+
+export interface ServiceAccount {
+  accountId: string;
+  code: string;
+  currency: string;
+  posted: string;
+  held: string;
+}
+
+/** Newest first; limit 1..200 (default 50). The cursor is opaque. */
+export interface ListAccountHistoryRequest {
+  accountId: string;
+  page: PageRequest | undefined;
+}
+
+export interface AccountHistoryItem {
+  entryId: string;
+  kind: string;
+  amount: string;
+  balanceAfter: string;
+  versionAfter: string;
+  createdAt: string;
+}
+
+export interface ListAccountHistoryResponse {
+  items: AccountHistoryItem[];
+  page: PageInfo | undefined;
+}
+
+/** Reconciliation report for operators (`ops ledger check`). */
+export interface CheckLedgerRequest {
+}
+
+export interface LedgerCheck {
+  name: string;
+  ok: boolean;
+  /** at most 20 per check */
+  problems: string[];
+}
+
+export interface CheckLedgerResponse {
+  ok: boolean;
+  checks: LedgerCheck[];
+  checkedAt: string;
+}
+
+/**
+ * ---- Inbound USDT deposits, exactly once per (chain, tx_hash). Each is first
+ * offered to trading: "none" credits the partner's USDT balance at once with
+ * usdt_credit.received; "hold" (also when trading does not answer) books it to
+ * USDT suspense until hold_until, when the sweeper credits the balance with the
+ * event; "matched" books it to suspense claimed by the order. A held deposit may
+ * be claimed by one order (ClaimUsdtDeposit) until it is credited to the balance.
+ */
+export interface RecordUsdtDepositRequest {
+  /** 64 lowercase hex characters */
+  txHash: string;
+  /** the TRON address the chain credited */
+  toAddress: string;
+  /** > 0, 6 decimals */
+  usdtAmount: string;
+  receivedAt: string;
+}
+
+export interface UsdtDeposit {
+  /** the activityId of usdt_credit.received */
+  depositId: string;
+  txHash: string;
+  /** empty when the address matched no partner */
+  partnerId: string;
+  usdtAmount: string;
+  /** credited | held_for_attribution | claimed | unattributed */
+  status: string;
+  holdUntil?: string | undefined;
+  orderId?: string | undefined;
+  receivedAt: string;
+  creditedAt?: string | undefined;
+}
+
+export interface ClaimUsdtDepositRequest {
+  txHash: string;
+  partnerId: string;
+  orderId: string;
+}
+
+export interface SimulateUsdtDepositRequest {
+  partnerId: string;
+  txHash: string;
+  usdtAmount: string;
+}
+
 function createBasePartnerAccounts(): PartnerAccounts {
   return {
     partnerId: "",
@@ -107,6 +434,7 @@ function createBasePartnerAccounts(): PartnerAccounts {
     usdAccountId: "",
     usdtDepositAddress: "",
     kesAccountReference: "",
+    kesAccountStatus: "",
   };
 }
 
@@ -129,6 +457,9 @@ export const PartnerAccounts: MessageFns<PartnerAccounts> = {
     }
     if (message.kesAccountReference !== "") {
       writer.uint32(50).string(message.kesAccountReference);
+    }
+    if (message.kesAccountStatus !== "") {
+      writer.uint32(58).string(message.kesAccountStatus);
     }
     return writer;
   },
@@ -194,6 +525,14 @@ export const PartnerAccounts: MessageFns<PartnerAccounts> = {
             message.kesAccountReference = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.kesAccountStatus = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -238,6 +577,11 @@ export const PartnerAccounts: MessageFns<PartnerAccounts> = {
         : isSet(object.kes_account_reference)
         ? globalThis.String(object.kes_account_reference)
         : "",
+      kesAccountStatus: isSet(object.kesAccountStatus)
+        ? globalThis.String(object.kesAccountStatus)
+        : isSet(object.kes_account_status)
+        ? globalThis.String(object.kes_account_status)
+        : "",
     };
   },
 
@@ -261,6 +605,9 @@ export const PartnerAccounts: MessageFns<PartnerAccounts> = {
     if (message.kesAccountReference !== "") {
       obj.kesAccountReference = message.kesAccountReference;
     }
+    if (message.kesAccountStatus !== "") {
+      obj.kesAccountStatus = message.kesAccountStatus;
+    }
     return obj;
   },
 
@@ -275,18 +622,25 @@ export const PartnerAccounts: MessageFns<PartnerAccounts> = {
     message.usdAccountId = object.usdAccountId ?? "";
     message.usdtDepositAddress = object.usdtDepositAddress ?? "";
     message.kesAccountReference = object.kesAccountReference ?? "";
+    message.kesAccountStatus = object.kesAccountStatus ?? "";
     return message;
   },
 };
 
 function createBaseOpenPartnerAccountsRequest(): OpenPartnerAccountsRequest {
-  return { partnerId: "" };
+  return { partnerId: "", kesAccountStatus: undefined, withoutDepositAddress: undefined };
 }
 
 export const OpenPartnerAccountsRequest: MessageFns<OpenPartnerAccountsRequest> = {
   encode(message: OpenPartnerAccountsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.partnerId !== "") {
       writer.uint32(10).string(message.partnerId);
+    }
+    if (message.kesAccountStatus !== undefined) {
+      writer.uint32(18).string(message.kesAccountStatus);
+    }
+    if (message.withoutDepositAddress !== undefined) {
+      writer.uint32(24).bool(message.withoutDepositAddress);
     }
     return writer;
   },
@@ -312,6 +666,22 @@ export const OpenPartnerAccountsRequest: MessageFns<OpenPartnerAccountsRequest> 
             message.partnerId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kesAccountStatus = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.withoutDepositAddress = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -331,6 +701,16 @@ export const OpenPartnerAccountsRequest: MessageFns<OpenPartnerAccountsRequest> 
         : isSet(object.partner_id)
         ? globalThis.String(object.partner_id)
         : "",
+      kesAccountStatus: isSet(object.kesAccountStatus)
+        ? globalThis.String(object.kesAccountStatus)
+        : isSet(object.kes_account_status)
+        ? globalThis.String(object.kes_account_status)
+        : undefined,
+      withoutDepositAddress: isSet(object.withoutDepositAddress)
+        ? globalThis.Boolean(object.withoutDepositAddress)
+        : isSet(object.without_deposit_address)
+        ? globalThis.Boolean(object.without_deposit_address)
+        : undefined,
     };
   },
 
@@ -338,6 +718,12 @@ export const OpenPartnerAccountsRequest: MessageFns<OpenPartnerAccountsRequest> 
     const obj: any = {};
     if (message.partnerId !== "") {
       obj.partnerId = message.partnerId;
+    }
+    if (message.kesAccountStatus !== undefined) {
+      obj.kesAccountStatus = message.kesAccountStatus;
+    }
+    if (message.withoutDepositAddress !== undefined) {
+      obj.withoutDepositAddress = message.withoutDepositAddress;
     }
     return obj;
   },
@@ -348,6 +734,1146 @@ export const OpenPartnerAccountsRequest: MessageFns<OpenPartnerAccountsRequest> 
   fromPartial<I extends Exact<DeepPartial<OpenPartnerAccountsRequest>, I>>(object: I): OpenPartnerAccountsRequest {
     const message = createBaseOpenPartnerAccountsRequest();
     message.partnerId = object.partnerId ?? "";
+    message.kesAccountStatus = object.kesAccountStatus ?? undefined;
+    message.withoutDepositAddress = object.withoutDepositAddress ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSetKesAccountStatusRequest(): SetKesAccountStatusRequest {
+  return { partnerId: "", status: "" };
+}
+
+export const SetKesAccountStatusRequest: MessageFns<SetKesAccountStatusRequest> = {
+  encode(message: SetKesAccountStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetKesAccountStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetKesAccountStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetKesAccountStatusRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: SetKesAccountStatusRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetKesAccountStatusRequest>, I>>(base?: I): SetKesAccountStatusRequest {
+    return SetKesAccountStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetKesAccountStatusRequest>, I>>(object: I): SetKesAccountStatusRequest {
+    const message = createBaseSetKesAccountStatusRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseAllocateDepositAddressRequest(): AllocateDepositAddressRequest {
+  return { partnerId: "" };
+}
+
+export const AllocateDepositAddressRequest: MessageFns<AllocateDepositAddressRequest> = {
+  encode(message: AllocateDepositAddressRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AllocateDepositAddressRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAllocateDepositAddressRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AllocateDepositAddressRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AllocateDepositAddressRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AllocateDepositAddressRequest>, I>>(base?: I): AllocateDepositAddressRequest {
+    return AllocateDepositAddressRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AllocateDepositAddressRequest>, I>>(
+    object: I,
+  ): AllocateDepositAddressRequest {
+    const message = createBaseAllocateDepositAddressRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBaseFundingInstructions(): FundingInstructions {
+  return {
+    partnerId: "",
+    kesEntryAvailable: false,
+    paybill: "",
+    accountReference: "",
+    beneficiaryName: "",
+    usdtDepositAddress: "",
+    kesAccountStatus: "",
+  };
+}
+
+export const FundingInstructions: MessageFns<FundingInstructions> = {
+  encode(message: FundingInstructions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.kesEntryAvailable !== false) {
+      writer.uint32(16).bool(message.kesEntryAvailable);
+    }
+    if (message.paybill !== "") {
+      writer.uint32(26).string(message.paybill);
+    }
+    if (message.accountReference !== "") {
+      writer.uint32(34).string(message.accountReference);
+    }
+    if (message.beneficiaryName !== "") {
+      writer.uint32(42).string(message.beneficiaryName);
+    }
+    if (message.usdtDepositAddress !== "") {
+      writer.uint32(50).string(message.usdtDepositAddress);
+    }
+    if (message.kesAccountStatus !== "") {
+      writer.uint32(58).string(message.kesAccountStatus);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FundingInstructions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFundingInstructions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.kesEntryAvailable = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.paybill = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.accountReference = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.beneficiaryName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.usdtDepositAddress = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.kesAccountStatus = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FundingInstructions {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      kesEntryAvailable: isSet(object.kesEntryAvailable)
+        ? globalThis.Boolean(object.kesEntryAvailable)
+        : isSet(object.kes_entry_available)
+        ? globalThis.Boolean(object.kes_entry_available)
+        : false,
+      paybill: isSet(object.paybill) ? globalThis.String(object.paybill) : "",
+      accountReference: isSet(object.accountReference)
+        ? globalThis.String(object.accountReference)
+        : isSet(object.account_reference)
+        ? globalThis.String(object.account_reference)
+        : "",
+      beneficiaryName: isSet(object.beneficiaryName)
+        ? globalThis.String(object.beneficiaryName)
+        : isSet(object.beneficiary_name)
+        ? globalThis.String(object.beneficiary_name)
+        : "",
+      usdtDepositAddress: isSet(object.usdtDepositAddress)
+        ? globalThis.String(object.usdtDepositAddress)
+        : isSet(object.usdt_deposit_address)
+        ? globalThis.String(object.usdt_deposit_address)
+        : "",
+      kesAccountStatus: isSet(object.kesAccountStatus)
+        ? globalThis.String(object.kesAccountStatus)
+        : isSet(object.kes_account_status)
+        ? globalThis.String(object.kes_account_status)
+        : "",
+    };
+  },
+
+  toJSON(message: FundingInstructions): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.kesEntryAvailable !== false) {
+      obj.kesEntryAvailable = message.kesEntryAvailable;
+    }
+    if (message.paybill !== "") {
+      obj.paybill = message.paybill;
+    }
+    if (message.accountReference !== "") {
+      obj.accountReference = message.accountReference;
+    }
+    if (message.beneficiaryName !== "") {
+      obj.beneficiaryName = message.beneficiaryName;
+    }
+    if (message.usdtDepositAddress !== "") {
+      obj.usdtDepositAddress = message.usdtDepositAddress;
+    }
+    if (message.kesAccountStatus !== "") {
+      obj.kesAccountStatus = message.kesAccountStatus;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FundingInstructions>, I>>(base?: I): FundingInstructions {
+    return FundingInstructions.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FundingInstructions>, I>>(object: I): FundingInstructions {
+    const message = createBaseFundingInstructions();
+    message.partnerId = object.partnerId ?? "";
+    message.kesEntryAvailable = object.kesEntryAvailable ?? false;
+    message.paybill = object.paybill ?? "";
+    message.accountReference = object.accountReference ?? "";
+    message.beneficiaryName = object.beneficiaryName ?? "";
+    message.usdtDepositAddress = object.usdtDepositAddress ?? "";
+    message.kesAccountStatus = object.kesAccountStatus ?? "";
+    return message;
+  },
+};
+
+function createBaseGetFundingInstructionsRequest(): GetFundingInstructionsRequest {
+  return { partnerId: "" };
+}
+
+export const GetFundingInstructionsRequest: MessageFns<GetFundingInstructionsRequest> = {
+  encode(message: GetFundingInstructionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFundingInstructionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFundingInstructionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFundingInstructionsRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetFundingInstructionsRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetFundingInstructionsRequest>, I>>(base?: I): GetFundingInstructionsRequest {
+    return GetFundingInstructionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetFundingInstructionsRequest>, I>>(
+    object: I,
+  ): GetFundingInstructionsRequest {
+    const message = createBaseGetFundingInstructionsRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBasePayoutDestination(): PayoutDestination {
+  return {
+    id: "",
+    partnerId: "",
+    rail: "",
+    currency: "",
+    accountName: "",
+    accountNumber: "",
+    bankCode: undefined,
+    status: "",
+    createdAt: "",
+  };
+}
+
+export const PayoutDestination: MessageFns<PayoutDestination> = {
+  encode(message: PayoutDestination, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.rail !== "") {
+      writer.uint32(26).string(message.rail);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    if (message.accountName !== "") {
+      writer.uint32(42).string(message.accountName);
+    }
+    if (message.accountNumber !== "") {
+      writer.uint32(50).string(message.accountNumber);
+    }
+    if (message.bankCode !== undefined) {
+      writer.uint32(58).string(message.bankCode);
+    }
+    if (message.status !== "") {
+      writer.uint32(66).string(message.status);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(74).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayoutDestination {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayoutDestination();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.rail = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.accountName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.accountNumber = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.bankCode = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PayoutDestination {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      rail: isSet(object.rail) ? globalThis.String(object.rail) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      accountName: isSet(object.accountName)
+        ? globalThis.String(object.accountName)
+        : isSet(object.account_name)
+        ? globalThis.String(object.account_name)
+        : "",
+      accountNumber: isSet(object.accountNumber)
+        ? globalThis.String(object.accountNumber)
+        : isSet(object.account_number)
+        ? globalThis.String(object.account_number)
+        : "",
+      bankCode: isSet(object.bankCode)
+        ? globalThis.String(object.bankCode)
+        : isSet(object.bank_code)
+        ? globalThis.String(object.bank_code)
+        : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: PayoutDestination): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.rail !== "") {
+      obj.rail = message.rail;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.accountName !== "") {
+      obj.accountName = message.accountName;
+    }
+    if (message.accountNumber !== "") {
+      obj.accountNumber = message.accountNumber;
+    }
+    if (message.bankCode !== undefined) {
+      obj.bankCode = message.bankCode;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PayoutDestination>, I>>(base?: I): PayoutDestination {
+    return PayoutDestination.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PayoutDestination>, I>>(object: I): PayoutDestination {
+    const message = createBasePayoutDestination();
+    message.id = object.id ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.rail = object.rail ?? "";
+    message.currency = object.currency ?? "";
+    message.accountName = object.accountName ?? "";
+    message.accountNumber = object.accountNumber ?? "";
+    message.bankCode = object.bankCode ?? undefined;
+    message.status = object.status ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseAddPayoutDestinationRequest(): AddPayoutDestinationRequest {
+  return { partnerId: "", rail: "", accountName: "", accountNumber: "", bankCode: undefined };
+}
+
+export const AddPayoutDestinationRequest: MessageFns<AddPayoutDestinationRequest> = {
+  encode(message: AddPayoutDestinationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.rail !== "") {
+      writer.uint32(18).string(message.rail);
+    }
+    if (message.accountName !== "") {
+      writer.uint32(26).string(message.accountName);
+    }
+    if (message.accountNumber !== "") {
+      writer.uint32(34).string(message.accountNumber);
+    }
+    if (message.bankCode !== undefined) {
+      writer.uint32(42).string(message.bankCode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddPayoutDestinationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddPayoutDestinationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rail = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.accountName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.accountNumber = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.bankCode = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddPayoutDestinationRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      rail: isSet(object.rail) ? globalThis.String(object.rail) : "",
+      accountName: isSet(object.accountName)
+        ? globalThis.String(object.accountName)
+        : isSet(object.account_name)
+        ? globalThis.String(object.account_name)
+        : "",
+      accountNumber: isSet(object.accountNumber)
+        ? globalThis.String(object.accountNumber)
+        : isSet(object.account_number)
+        ? globalThis.String(object.account_number)
+        : "",
+      bankCode: isSet(object.bankCode)
+        ? globalThis.String(object.bankCode)
+        : isSet(object.bank_code)
+        ? globalThis.String(object.bank_code)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AddPayoutDestinationRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.rail !== "") {
+      obj.rail = message.rail;
+    }
+    if (message.accountName !== "") {
+      obj.accountName = message.accountName;
+    }
+    if (message.accountNumber !== "") {
+      obj.accountNumber = message.accountNumber;
+    }
+    if (message.bankCode !== undefined) {
+      obj.bankCode = message.bankCode;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AddPayoutDestinationRequest>, I>>(base?: I): AddPayoutDestinationRequest {
+    return AddPayoutDestinationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddPayoutDestinationRequest>, I>>(object: I): AddPayoutDestinationRequest {
+    const message = createBaseAddPayoutDestinationRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.rail = object.rail ?? "";
+    message.accountName = object.accountName ?? "";
+    message.accountNumber = object.accountNumber ?? "";
+    message.bankCode = object.bankCode ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSetPayoutDestinationStatusRequest(): SetPayoutDestinationStatusRequest {
+  return { id: "", status: "" };
+}
+
+export const SetPayoutDestinationStatusRequest: MessageFns<SetPayoutDestinationStatusRequest> = {
+  encode(message: SetPayoutDestinationStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetPayoutDestinationStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetPayoutDestinationStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetPayoutDestinationStatusRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: SetPayoutDestinationStatusRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetPayoutDestinationStatusRequest>, I>>(
+    base?: I,
+  ): SetPayoutDestinationStatusRequest {
+    return SetPayoutDestinationStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetPayoutDestinationStatusRequest>, I>>(
+    object: I,
+  ): SetPayoutDestinationStatusRequest {
+    const message = createBaseSetPayoutDestinationStatusRequest();
+    message.id = object.id ?? "";
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPayoutDestinationRequest(): GetPayoutDestinationRequest {
+  return { id: "", partnerId: "" };
+}
+
+export const GetPayoutDestinationRequest: MessageFns<GetPayoutDestinationRequest> = {
+  encode(message: GetPayoutDestinationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPayoutDestinationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPayoutDestinationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPayoutDestinationRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPayoutDestinationRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPayoutDestinationRequest>, I>>(base?: I): GetPayoutDestinationRequest {
+    return GetPayoutDestinationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPayoutDestinationRequest>, I>>(object: I): GetPayoutDestinationRequest {
+    const message = createBaseGetPayoutDestinationRequest();
+    message.id = object.id ?? "";
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBaseListPayoutDestinationsRequest(): ListPayoutDestinationsRequest {
+  return { partnerId: "" };
+}
+
+export const ListPayoutDestinationsRequest: MessageFns<ListPayoutDestinationsRequest> = {
+  encode(message: ListPayoutDestinationsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPayoutDestinationsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPayoutDestinationsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPayoutDestinationsRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListPayoutDestinationsRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPayoutDestinationsRequest>, I>>(base?: I): ListPayoutDestinationsRequest {
+    return ListPayoutDestinationsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPayoutDestinationsRequest>, I>>(
+    object: I,
+  ): ListPayoutDestinationsRequest {
+    const message = createBaseListPayoutDestinationsRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBaseListPayoutDestinationsResponse(): ListPayoutDestinationsResponse {
+  return { destinations: [] };
+}
+
+export const ListPayoutDestinationsResponse: MessageFns<ListPayoutDestinationsResponse> = {
+  encode(message: ListPayoutDestinationsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.destinations) {
+      PayoutDestination.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPayoutDestinationsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPayoutDestinationsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.destinations.push(PayoutDestination.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPayoutDestinationsResponse {
+    return {
+      destinations: globalThis.Array.isArray(object?.destinations)
+        ? object.destinations.map((e: any) => PayoutDestination.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListPayoutDestinationsResponse): unknown {
+    const obj: any = {};
+    if (message.destinations?.length) {
+      obj.destinations = message.destinations.map((e) => PayoutDestination.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPayoutDestinationsResponse>, I>>(base?: I): ListPayoutDestinationsResponse {
+    return ListPayoutDestinationsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPayoutDestinationsResponse>, I>>(
+    object: I,
+  ): ListPayoutDestinationsResponse {
+    const message = createBaseListPayoutDestinationsResponse();
+    message.destinations = object.destinations?.map((e) => PayoutDestination.fromPartial(e)) || [];
     return message;
   },
 };
@@ -1209,6 +2735,3253 @@ export const SimulateKesCreditRequest: MessageFns<SimulateKesCreditRequest> = {
   },
 };
 
+function createBaseHold(): Hold {
+  return {
+    holdId: "",
+    accountId: "",
+    currency: "",
+    amount: "",
+    status: "",
+    postedAmount: "",
+    expiresAt: undefined,
+    entryId: undefined,
+    createdAt: "",
+    resolvedAt: undefined,
+    metadata: {},
+  };
+}
+
+export const Hold: MessageFns<Hold> = {
+  encode(message: Hold, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.holdId !== "") {
+      writer.uint32(10).string(message.holdId);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(18).string(message.accountId);
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    if (message.amount !== "") {
+      writer.uint32(34).string(message.amount);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.postedAmount !== "") {
+      writer.uint32(50).string(message.postedAmount);
+    }
+    if (message.expiresAt !== undefined) {
+      writer.uint32(58).string(message.expiresAt);
+    }
+    if (message.entryId !== undefined) {
+      writer.uint32(66).string(message.entryId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(74).string(message.createdAt);
+    }
+    if (message.resolvedAt !== undefined) {
+      writer.uint32(82).string(message.resolvedAt);
+    }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      Hold_MetadataEntry.encode({ key: key as any, value }, writer.uint32(90).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Hold {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHold();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.holdId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.postedAmount = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.entryId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.resolvedAt = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            const entry11 = Hold_MetadataEntry.decode(reader, reader.uint32());
+            if (entry11.value !== undefined) {
+              message.metadata[entry11.key] = entry11.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Hold {
+    return {
+      holdId: isSet(object.holdId)
+        ? globalThis.String(object.holdId)
+        : isSet(object.hold_id)
+        ? globalThis.String(object.hold_id)
+        : "",
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      postedAmount: isSet(object.postedAmount)
+        ? globalThis.String(object.postedAmount)
+        : isSet(object.posted_amount)
+        ? globalThis.String(object.posted_amount)
+        : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+      entryId: isSet(object.entryId)
+        ? globalThis.String(object.entryId)
+        : isSet(object.entry_id)
+        ? globalThis.String(object.entry_id)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      resolvedAt: isSet(object.resolvedAt)
+        ? globalThis.String(object.resolvedAt)
+        : isSet(object.resolved_at)
+        ? globalThis.String(object.resolved_at)
+        : undefined,
+      metadata: isObject(object.metadata)
+        ? (globalThis.Object.entries(object.metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: Hold): unknown {
+    const obj: any = {};
+    if (message.holdId !== "") {
+      obj.holdId = message.holdId;
+    }
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.postedAmount !== "") {
+      obj.postedAmount = message.postedAmount;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.entryId !== undefined) {
+      obj.entryId = message.entryId;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.resolvedAt !== undefined) {
+      obj.resolvedAt = message.resolvedAt;
+    }
+    if (message.metadata) {
+      const entries = globalThis.Object.entries(message.metadata) as [string, string][];
+      if (entries.length > 0) {
+        obj.metadata = {};
+        entries.forEach(([k, v]) => {
+          obj.metadata[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Hold>, I>>(base?: I): Hold {
+    return Hold.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Hold>, I>>(object: I): Hold {
+    const message = createBaseHold();
+    message.holdId = object.holdId ?? "";
+    message.accountId = object.accountId ?? "";
+    message.currency = object.currency ?? "";
+    message.amount = object.amount ?? "";
+    message.status = object.status ?? "";
+    message.postedAmount = object.postedAmount ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.entryId = object.entryId ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    message.resolvedAt = object.resolvedAt ?? undefined;
+    message.metadata = (globalThis.Object.entries(object.metadata ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseHold_MetadataEntry(): Hold_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const Hold_MetadataEntry: MessageFns<Hold_MetadataEntry> = {
+  encode(message: Hold_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Hold_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHold_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Hold_MetadataEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: Hold_MetadataEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Hold_MetadataEntry>, I>>(base?: I): Hold_MetadataEntry {
+    return Hold_MetadataEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Hold_MetadataEntry>, I>>(object: I): Hold_MetadataEntry {
+    const message = createBaseHold_MetadataEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBasePlaceHoldRequest(): PlaceHoldRequest {
+  return { holdId: "", accountId: "", amount: "", expiresAt: undefined, metadata: {} };
+}
+
+export const PlaceHoldRequest: MessageFns<PlaceHoldRequest> = {
+  encode(message: PlaceHoldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.holdId !== "") {
+      writer.uint32(10).string(message.holdId);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(18).string(message.accountId);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.expiresAt !== undefined) {
+      writer.uint32(34).string(message.expiresAt);
+    }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      PlaceHoldRequest_MetadataEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlaceHoldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlaceHoldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.holdId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            const entry5 = PlaceHoldRequest_MetadataEntry.decode(reader, reader.uint32());
+            if (entry5.value !== undefined) {
+              message.metadata[entry5.key] = entry5.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlaceHoldRequest {
+    return {
+      holdId: isSet(object.holdId)
+        ? globalThis.String(object.holdId)
+        : isSet(object.hold_id)
+        ? globalThis.String(object.hold_id)
+        : "",
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+      metadata: isObject(object.metadata)
+        ? (globalThis.Object.entries(object.metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: PlaceHoldRequest): unknown {
+    const obj: any = {};
+    if (message.holdId !== "") {
+      obj.holdId = message.holdId;
+    }
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.metadata) {
+      const entries = globalThis.Object.entries(message.metadata) as [string, string][];
+      if (entries.length > 0) {
+        obj.metadata = {};
+        entries.forEach(([k, v]) => {
+          obj.metadata[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlaceHoldRequest>, I>>(base?: I): PlaceHoldRequest {
+    return PlaceHoldRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlaceHoldRequest>, I>>(object: I): PlaceHoldRequest {
+    const message = createBasePlaceHoldRequest();
+    message.holdId = object.holdId ?? "";
+    message.accountId = object.accountId ?? "";
+    message.amount = object.amount ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.metadata = (globalThis.Object.entries(object.metadata ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBasePlaceHoldRequest_MetadataEntry(): PlaceHoldRequest_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const PlaceHoldRequest_MetadataEntry: MessageFns<PlaceHoldRequest_MetadataEntry> = {
+  encode(message: PlaceHoldRequest_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlaceHoldRequest_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlaceHoldRequest_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlaceHoldRequest_MetadataEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: PlaceHoldRequest_MetadataEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlaceHoldRequest_MetadataEntry>, I>>(base?: I): PlaceHoldRequest_MetadataEntry {
+    return PlaceHoldRequest_MetadataEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlaceHoldRequest_MetadataEntry>, I>>(
+    object: I,
+  ): PlaceHoldRequest_MetadataEntry {
+    const message = createBasePlaceHoldRequest_MetadataEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBasePostingRequest(): PostingRequest {
+  return { accountId: "", amount: "" };
+}
+
+export const PostingRequest: MessageFns<PostingRequest> = {
+  encode(message: PostingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.amount !== "") {
+      writer.uint32(18).string(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostingRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+    };
+  },
+
+  toJSON(message: PostingRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostingRequest>, I>>(base?: I): PostingRequest {
+    return PostingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostingRequest>, I>>(object: I): PostingRequest {
+    const message = createBasePostingRequest();
+    message.accountId = object.accountId ?? "";
+    message.amount = object.amount ?? "";
+    return message;
+  },
+};
+
+function createBasePostHoldRequest(): PostHoldRequest {
+  return { holdId: "", postAmount: "", counterPostings: [], kind: "", metadata: {} };
+}
+
+export const PostHoldRequest: MessageFns<PostHoldRequest> = {
+  encode(message: PostHoldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.holdId !== "") {
+      writer.uint32(10).string(message.holdId);
+    }
+    if (message.postAmount !== "") {
+      writer.uint32(18).string(message.postAmount);
+    }
+    for (const v of message.counterPostings) {
+      PostingRequest.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.kind !== "") {
+      writer.uint32(34).string(message.kind);
+    }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      PostHoldRequest_MetadataEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostHoldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostHoldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.holdId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.postAmount = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.counterPostings.push(PostingRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            const entry5 = PostHoldRequest_MetadataEntry.decode(reader, reader.uint32());
+            if (entry5.value !== undefined) {
+              message.metadata[entry5.key] = entry5.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostHoldRequest {
+    return {
+      holdId: isSet(object.holdId)
+        ? globalThis.String(object.holdId)
+        : isSet(object.hold_id)
+        ? globalThis.String(object.hold_id)
+        : "",
+      postAmount: isSet(object.postAmount)
+        ? globalThis.String(object.postAmount)
+        : isSet(object.post_amount)
+        ? globalThis.String(object.post_amount)
+        : "",
+      counterPostings: globalThis.Array.isArray(object?.counterPostings)
+        ? object.counterPostings.map((e: any) => PostingRequest.fromJSON(e))
+        : globalThis.Array.isArray(object?.counter_postings)
+        ? object.counter_postings.map((e: any) => PostingRequest.fromJSON(e))
+        : [],
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      metadata: isObject(object.metadata)
+        ? (globalThis.Object.entries(object.metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: PostHoldRequest): unknown {
+    const obj: any = {};
+    if (message.holdId !== "") {
+      obj.holdId = message.holdId;
+    }
+    if (message.postAmount !== "") {
+      obj.postAmount = message.postAmount;
+    }
+    if (message.counterPostings?.length) {
+      obj.counterPostings = message.counterPostings.map((e) => PostingRequest.toJSON(e));
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.metadata) {
+      const entries = globalThis.Object.entries(message.metadata) as [string, string][];
+      if (entries.length > 0) {
+        obj.metadata = {};
+        entries.forEach(([k, v]) => {
+          obj.metadata[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostHoldRequest>, I>>(base?: I): PostHoldRequest {
+    return PostHoldRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostHoldRequest>, I>>(object: I): PostHoldRequest {
+    const message = createBasePostHoldRequest();
+    message.holdId = object.holdId ?? "";
+    message.postAmount = object.postAmount ?? "";
+    message.counterPostings = object.counterPostings?.map((e) => PostingRequest.fromPartial(e)) || [];
+    message.kind = object.kind ?? "";
+    message.metadata = (globalThis.Object.entries(object.metadata ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBasePostHoldRequest_MetadataEntry(): PostHoldRequest_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const PostHoldRequest_MetadataEntry: MessageFns<PostHoldRequest_MetadataEntry> = {
+  encode(message: PostHoldRequest_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostHoldRequest_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostHoldRequest_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostHoldRequest_MetadataEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: PostHoldRequest_MetadataEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostHoldRequest_MetadataEntry>, I>>(base?: I): PostHoldRequest_MetadataEntry {
+    return PostHoldRequest_MetadataEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostHoldRequest_MetadataEntry>, I>>(
+    object: I,
+  ): PostHoldRequest_MetadataEntry {
+    const message = createBasePostHoldRequest_MetadataEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseVoidHoldRequest(): VoidHoldRequest {
+  return { holdId: "" };
+}
+
+export const VoidHoldRequest: MessageFns<VoidHoldRequest> = {
+  encode(message: VoidHoldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.holdId !== "") {
+      writer.uint32(10).string(message.holdId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VoidHoldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVoidHoldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.holdId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VoidHoldRequest {
+    return {
+      holdId: isSet(object.holdId)
+        ? globalThis.String(object.holdId)
+        : isSet(object.hold_id)
+        ? globalThis.String(object.hold_id)
+        : "",
+    };
+  },
+
+  toJSON(message: VoidHoldRequest): unknown {
+    const obj: any = {};
+    if (message.holdId !== "") {
+      obj.holdId = message.holdId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VoidHoldRequest>, I>>(base?: I): VoidHoldRequest {
+    return VoidHoldRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VoidHoldRequest>, I>>(object: I): VoidHoldRequest {
+    const message = createBaseVoidHoldRequest();
+    message.holdId = object.holdId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetHoldRequest(): GetHoldRequest {
+  return { holdId: "" };
+}
+
+export const GetHoldRequest: MessageFns<GetHoldRequest> = {
+  encode(message: GetHoldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.holdId !== "") {
+      writer.uint32(10).string(message.holdId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetHoldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetHoldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.holdId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetHoldRequest {
+    return {
+      holdId: isSet(object.holdId)
+        ? globalThis.String(object.holdId)
+        : isSet(object.hold_id)
+        ? globalThis.String(object.hold_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetHoldRequest): unknown {
+    const obj: any = {};
+    if (message.holdId !== "") {
+      obj.holdId = message.holdId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetHoldRequest>, I>>(base?: I): GetHoldRequest {
+    return GetHoldRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetHoldRequest>, I>>(object: I): GetHoldRequest {
+    const message = createBaseGetHoldRequest();
+    message.holdId = object.holdId ?? "";
+    return message;
+  },
+};
+
+function createBasePostEntryRequest(): PostEntryRequest {
+  return { entryId: "", kind: "", partnerId: undefined, postings: [], metadata: {} };
+}
+
+export const PostEntryRequest: MessageFns<PostEntryRequest> = {
+  encode(message: PostEntryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.entryId !== "") {
+      writer.uint32(10).string(message.entryId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.partnerId !== undefined) {
+      writer.uint32(26).string(message.partnerId);
+    }
+    for (const v of message.postings) {
+      PostingRequest.encode(v!, writer.uint32(34).fork()).join();
+    }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      PostEntryRequest_MetadataEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostEntryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostEntryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entryId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.postings.push(PostingRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            const entry5 = PostEntryRequest_MetadataEntry.decode(reader, reader.uint32());
+            if (entry5.value !== undefined) {
+              message.metadata[entry5.key] = entry5.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostEntryRequest {
+    return {
+      entryId: isSet(object.entryId)
+        ? globalThis.String(object.entryId)
+        : isSet(object.entry_id)
+        ? globalThis.String(object.entry_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : undefined,
+      postings: globalThis.Array.isArray(object?.postings)
+        ? object.postings.map((e: any) => PostingRequest.fromJSON(e))
+        : [],
+      metadata: isObject(object.metadata)
+        ? (globalThis.Object.entries(object.metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: PostEntryRequest): unknown {
+    const obj: any = {};
+    if (message.entryId !== "") {
+      obj.entryId = message.entryId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.partnerId !== undefined) {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.postings?.length) {
+      obj.postings = message.postings.map((e) => PostingRequest.toJSON(e));
+    }
+    if (message.metadata) {
+      const entries = globalThis.Object.entries(message.metadata) as [string, string][];
+      if (entries.length > 0) {
+        obj.metadata = {};
+        entries.forEach(([k, v]) => {
+          obj.metadata[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostEntryRequest>, I>>(base?: I): PostEntryRequest {
+    return PostEntryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostEntryRequest>, I>>(object: I): PostEntryRequest {
+    const message = createBasePostEntryRequest();
+    message.entryId = object.entryId ?? "";
+    message.kind = object.kind ?? "";
+    message.partnerId = object.partnerId ?? undefined;
+    message.postings = object.postings?.map((e) => PostingRequest.fromPartial(e)) || [];
+    message.metadata = (globalThis.Object.entries(object.metadata ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBasePostEntryRequest_MetadataEntry(): PostEntryRequest_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const PostEntryRequest_MetadataEntry: MessageFns<PostEntryRequest_MetadataEntry> = {
+  encode(message: PostEntryRequest_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostEntryRequest_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostEntryRequest_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostEntryRequest_MetadataEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: PostEntryRequest_MetadataEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostEntryRequest_MetadataEntry>, I>>(base?: I): PostEntryRequest_MetadataEntry {
+    return PostEntryRequest_MetadataEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostEntryRequest_MetadataEntry>, I>>(
+    object: I,
+  ): PostEntryRequest_MetadataEntry {
+    const message = createBasePostEntryRequest_MetadataEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseEntryPosting(): EntryPosting {
+  return { accountId: "", currency: "", amount: "", balanceAfter: "", versionAfter: "" };
+}
+
+export const EntryPosting: MessageFns<EntryPosting> = {
+  encode(message: EntryPosting, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.balanceAfter !== "") {
+      writer.uint32(34).string(message.balanceAfter);
+    }
+    if (message.versionAfter !== "") {
+      writer.uint32(42).string(message.versionAfter);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EntryPosting {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEntryPosting();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.balanceAfter = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.versionAfter = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EntryPosting {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      balanceAfter: isSet(object.balanceAfter)
+        ? globalThis.String(object.balanceAfter)
+        : isSet(object.balance_after)
+        ? globalThis.String(object.balance_after)
+        : "",
+      versionAfter: isSet(object.versionAfter)
+        ? globalThis.String(object.versionAfter)
+        : isSet(object.version_after)
+        ? globalThis.String(object.version_after)
+        : "",
+    };
+  },
+
+  toJSON(message: EntryPosting): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.balanceAfter !== "") {
+      obj.balanceAfter = message.balanceAfter;
+    }
+    if (message.versionAfter !== "") {
+      obj.versionAfter = message.versionAfter;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EntryPosting>, I>>(base?: I): EntryPosting {
+    return EntryPosting.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EntryPosting>, I>>(object: I): EntryPosting {
+    const message = createBaseEntryPosting();
+    message.accountId = object.accountId ?? "";
+    message.currency = object.currency ?? "";
+    message.amount = object.amount ?? "";
+    message.balanceAfter = object.balanceAfter ?? "";
+    message.versionAfter = object.versionAfter ?? "";
+    return message;
+  },
+};
+
+function createBaseEntry(): Entry {
+  return { entryId: "", kind: "", partnerId: undefined, postings: [], createdAt: "", metadata: {} };
+}
+
+export const Entry: MessageFns<Entry> = {
+  encode(message: Entry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.entryId !== "") {
+      writer.uint32(10).string(message.entryId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.partnerId !== undefined) {
+      writer.uint32(26).string(message.partnerId);
+    }
+    for (const v of message.postings) {
+      EntryPosting.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(42).string(message.createdAt);
+    }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      Entry_MetadataEntry.encode({ key: key as any, value }, writer.uint32(50).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Entry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entryId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.postings.push(EntryPosting.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            const entry6 = Entry_MetadataEntry.decode(reader, reader.uint32());
+            if (entry6.value !== undefined) {
+              message.metadata[entry6.key] = entry6.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Entry {
+    return {
+      entryId: isSet(object.entryId)
+        ? globalThis.String(object.entryId)
+        : isSet(object.entry_id)
+        ? globalThis.String(object.entry_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : undefined,
+      postings: globalThis.Array.isArray(object?.postings)
+        ? object.postings.map((e: any) => EntryPosting.fromJSON(e))
+        : [],
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      metadata: isObject(object.metadata)
+        ? (globalThis.Object.entries(object.metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: Entry): unknown {
+    const obj: any = {};
+    if (message.entryId !== "") {
+      obj.entryId = message.entryId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.partnerId !== undefined) {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.postings?.length) {
+      obj.postings = message.postings.map((e) => EntryPosting.toJSON(e));
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.metadata) {
+      const entries = globalThis.Object.entries(message.metadata) as [string, string][];
+      if (entries.length > 0) {
+        obj.metadata = {};
+        entries.forEach(([k, v]) => {
+          obj.metadata[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Entry>, I>>(base?: I): Entry {
+    return Entry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Entry>, I>>(object: I): Entry {
+    const message = createBaseEntry();
+    message.entryId = object.entryId ?? "";
+    message.kind = object.kind ?? "";
+    message.partnerId = object.partnerId ?? undefined;
+    message.postings = object.postings?.map((e) => EntryPosting.fromPartial(e)) || [];
+    message.createdAt = object.createdAt ?? "";
+    message.metadata = (globalThis.Object.entries(object.metadata ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseEntry_MetadataEntry(): Entry_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const Entry_MetadataEntry: MessageFns<Entry_MetadataEntry> = {
+  encode(message: Entry_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Entry_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEntry_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Entry_MetadataEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: Entry_MetadataEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Entry_MetadataEntry>, I>>(base?: I): Entry_MetadataEntry {
+    return Entry_MetadataEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Entry_MetadataEntry>, I>>(object: I): Entry_MetadataEntry {
+    const message = createBaseEntry_MetadataEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseGetServiceAccountRequest(): GetServiceAccountRequest {
+  return { code: "", currency: "" };
+}
+
+export const GetServiceAccountRequest: MessageFns<GetServiceAccountRequest> = {
+  encode(message: GetServiceAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetServiceAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetServiceAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetServiceAccountRequest {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: GetServiceAccountRequest): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetServiceAccountRequest>, I>>(base?: I): GetServiceAccountRequest {
+    return GetServiceAccountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetServiceAccountRequest>, I>>(object: I): GetServiceAccountRequest {
+    const message = createBaseGetServiceAccountRequest();
+    message.code = object.code ?? "";
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseServiceAccount(): ServiceAccount {
+  return { accountId: "", code: "", currency: "", posted: "", held: "" };
+}
+
+export const ServiceAccount: MessageFns<ServiceAccount> = {
+  encode(message: ServiceAccount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    if (message.posted !== "") {
+      writer.uint32(34).string(message.posted);
+    }
+    if (message.held !== "") {
+      writer.uint32(42).string(message.held);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ServiceAccount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseServiceAccount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.posted = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.held = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ServiceAccount {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      posted: isSet(object.posted) ? globalThis.String(object.posted) : "",
+      held: isSet(object.held) ? globalThis.String(object.held) : "",
+    };
+  },
+
+  toJSON(message: ServiceAccount): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.posted !== "") {
+      obj.posted = message.posted;
+    }
+    if (message.held !== "") {
+      obj.held = message.held;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ServiceAccount>, I>>(base?: I): ServiceAccount {
+    return ServiceAccount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ServiceAccount>, I>>(object: I): ServiceAccount {
+    const message = createBaseServiceAccount();
+    message.accountId = object.accountId ?? "";
+    message.code = object.code ?? "";
+    message.currency = object.currency ?? "";
+    message.posted = object.posted ?? "";
+    message.held = object.held ?? "";
+    return message;
+  },
+};
+
+function createBaseListAccountHistoryRequest(): ListAccountHistoryRequest {
+  return { accountId: "", page: undefined };
+}
+
+export const ListAccountHistoryRequest: MessageFns<ListAccountHistoryRequest> = {
+  encode(message: ListAccountHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountHistoryRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListAccountHistoryRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAccountHistoryRequest>, I>>(base?: I): ListAccountHistoryRequest {
+    return ListAccountHistoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAccountHistoryRequest>, I>>(object: I): ListAccountHistoryRequest {
+    const message = createBaseListAccountHistoryRequest();
+    message.accountId = object.accountId ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAccountHistoryItem(): AccountHistoryItem {
+  return { entryId: "", kind: "", amount: "", balanceAfter: "", versionAfter: "", createdAt: "" };
+}
+
+export const AccountHistoryItem: MessageFns<AccountHistoryItem> = {
+  encode(message: AccountHistoryItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.entryId !== "") {
+      writer.uint32(10).string(message.entryId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.balanceAfter !== "") {
+      writer.uint32(34).string(message.balanceAfter);
+    }
+    if (message.versionAfter !== "") {
+      writer.uint32(42).string(message.versionAfter);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(50).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountHistoryItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountHistoryItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entryId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.balanceAfter = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.versionAfter = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountHistoryItem {
+    return {
+      entryId: isSet(object.entryId)
+        ? globalThis.String(object.entryId)
+        : isSet(object.entry_id)
+        ? globalThis.String(object.entry_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      balanceAfter: isSet(object.balanceAfter)
+        ? globalThis.String(object.balanceAfter)
+        : isSet(object.balance_after)
+        ? globalThis.String(object.balance_after)
+        : "",
+      versionAfter: isSet(object.versionAfter)
+        ? globalThis.String(object.versionAfter)
+        : isSet(object.version_after)
+        ? globalThis.String(object.version_after)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: AccountHistoryItem): unknown {
+    const obj: any = {};
+    if (message.entryId !== "") {
+      obj.entryId = message.entryId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.balanceAfter !== "") {
+      obj.balanceAfter = message.balanceAfter;
+    }
+    if (message.versionAfter !== "") {
+      obj.versionAfter = message.versionAfter;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountHistoryItem>, I>>(base?: I): AccountHistoryItem {
+    return AccountHistoryItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountHistoryItem>, I>>(object: I): AccountHistoryItem {
+    const message = createBaseAccountHistoryItem();
+    message.entryId = object.entryId ?? "";
+    message.kind = object.kind ?? "";
+    message.amount = object.amount ?? "";
+    message.balanceAfter = object.balanceAfter ?? "";
+    message.versionAfter = object.versionAfter ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListAccountHistoryResponse(): ListAccountHistoryResponse {
+  return { items: [], page: undefined };
+}
+
+export const ListAccountHistoryResponse: MessageFns<ListAccountHistoryResponse> = {
+  encode(message: ListAccountHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      AccountHistoryItem.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(AccountHistoryItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountHistoryResponse {
+    return {
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => AccountHistoryItem.fromJSON(e))
+        : [],
+      page: isSet(object.page) ? PageInfo.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListAccountHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => AccountHistoryItem.toJSON(e));
+    }
+    if (message.page !== undefined) {
+      obj.page = PageInfo.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAccountHistoryResponse>, I>>(base?: I): ListAccountHistoryResponse {
+    return ListAccountHistoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAccountHistoryResponse>, I>>(object: I): ListAccountHistoryResponse {
+    const message = createBaseListAccountHistoryResponse();
+    message.items = object.items?.map((e) => AccountHistoryItem.fromPartial(e)) || [];
+    message.page = (object.page !== undefined && object.page !== null) ? PageInfo.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
+function createBaseCheckLedgerRequest(): CheckLedgerRequest {
+  return {};
+}
+
+export const CheckLedgerRequest: MessageFns<CheckLedgerRequest> = {
+  encode(_: CheckLedgerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckLedgerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckLedgerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): CheckLedgerRequest {
+    return {};
+  },
+
+  toJSON(_: CheckLedgerRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckLedgerRequest>, I>>(base?: I): CheckLedgerRequest {
+    return CheckLedgerRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckLedgerRequest>, I>>(_: I): CheckLedgerRequest {
+    const message = createBaseCheckLedgerRequest();
+    return message;
+  },
+};
+
+function createBaseLedgerCheck(): LedgerCheck {
+  return { name: "", ok: false, problems: [] };
+}
+
+export const LedgerCheck: MessageFns<LedgerCheck> = {
+  encode(message: LedgerCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.ok !== false) {
+      writer.uint32(16).bool(message.ok);
+    }
+    for (const v of message.problems) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LedgerCheck {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLedgerCheck();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.problems.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LedgerCheck {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      problems: globalThis.Array.isArray(object?.problems) ? object.problems.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: LedgerCheck): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.problems?.length) {
+      obj.problems = message.problems;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LedgerCheck>, I>>(base?: I): LedgerCheck {
+    return LedgerCheck.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LedgerCheck>, I>>(object: I): LedgerCheck {
+    const message = createBaseLedgerCheck();
+    message.name = object.name ?? "";
+    message.ok = object.ok ?? false;
+    message.problems = object.problems?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCheckLedgerResponse(): CheckLedgerResponse {
+  return { ok: false, checks: [], checkedAt: "" };
+}
+
+export const CheckLedgerResponse: MessageFns<CheckLedgerResponse> = {
+  encode(message: CheckLedgerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ok !== false) {
+      writer.uint32(8).bool(message.ok);
+    }
+    for (const v of message.checks) {
+      LedgerCheck.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.checkedAt !== "") {
+      writer.uint32(26).string(message.checkedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckLedgerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckLedgerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.checks.push(LedgerCheck.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.checkedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckLedgerResponse {
+    return {
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      checks: globalThis.Array.isArray(object?.checks) ? object.checks.map((e: any) => LedgerCheck.fromJSON(e)) : [],
+      checkedAt: isSet(object.checkedAt)
+        ? globalThis.String(object.checkedAt)
+        : isSet(object.checked_at)
+        ? globalThis.String(object.checked_at)
+        : "",
+    };
+  },
+
+  toJSON(message: CheckLedgerResponse): unknown {
+    const obj: any = {};
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.checks?.length) {
+      obj.checks = message.checks.map((e) => LedgerCheck.toJSON(e));
+    }
+    if (message.checkedAt !== "") {
+      obj.checkedAt = message.checkedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckLedgerResponse>, I>>(base?: I): CheckLedgerResponse {
+    return CheckLedgerResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckLedgerResponse>, I>>(object: I): CheckLedgerResponse {
+    const message = createBaseCheckLedgerResponse();
+    message.ok = object.ok ?? false;
+    message.checks = object.checks?.map((e) => LedgerCheck.fromPartial(e)) || [];
+    message.checkedAt = object.checkedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordUsdtDepositRequest(): RecordUsdtDepositRequest {
+  return { txHash: "", toAddress: "", usdtAmount: "", receivedAt: "" };
+}
+
+export const RecordUsdtDepositRequest: MessageFns<RecordUsdtDepositRequest> = {
+  encode(message: RecordUsdtDepositRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.txHash !== "") {
+      writer.uint32(10).string(message.txHash);
+    }
+    if (message.toAddress !== "") {
+      writer.uint32(18).string(message.toAddress);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(26).string(message.usdtAmount);
+    }
+    if (message.receivedAt !== "") {
+      writer.uint32(34).string(message.receivedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordUsdtDepositRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordUsdtDepositRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.toAddress = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.receivedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordUsdtDepositRequest {
+    return {
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      toAddress: isSet(object.toAddress)
+        ? globalThis.String(object.toAddress)
+        : isSet(object.to_address)
+        ? globalThis.String(object.to_address)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+      receivedAt: isSet(object.receivedAt)
+        ? globalThis.String(object.receivedAt)
+        : isSet(object.received_at)
+        ? globalThis.String(object.received_at)
+        : "",
+    };
+  },
+
+  toJSON(message: RecordUsdtDepositRequest): unknown {
+    const obj: any = {};
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.toAddress !== "") {
+      obj.toAddress = message.toAddress;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    if (message.receivedAt !== "") {
+      obj.receivedAt = message.receivedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordUsdtDepositRequest>, I>>(base?: I): RecordUsdtDepositRequest {
+    return RecordUsdtDepositRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordUsdtDepositRequest>, I>>(object: I): RecordUsdtDepositRequest {
+    const message = createBaseRecordUsdtDepositRequest();
+    message.txHash = object.txHash ?? "";
+    message.toAddress = object.toAddress ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    message.receivedAt = object.receivedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseUsdtDeposit(): UsdtDeposit {
+  return {
+    depositId: "",
+    txHash: "",
+    partnerId: "",
+    usdtAmount: "",
+    status: "",
+    holdUntil: undefined,
+    orderId: undefined,
+    receivedAt: "",
+    creditedAt: undefined,
+  };
+}
+
+export const UsdtDeposit: MessageFns<UsdtDeposit> = {
+  encode(message: UsdtDeposit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.depositId !== "") {
+      writer.uint32(10).string(message.depositId);
+    }
+    if (message.txHash !== "") {
+      writer.uint32(18).string(message.txHash);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(26).string(message.partnerId);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(34).string(message.usdtAmount);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.holdUntil !== undefined) {
+      writer.uint32(50).string(message.holdUntil);
+    }
+    if (message.orderId !== undefined) {
+      writer.uint32(58).string(message.orderId);
+    }
+    if (message.receivedAt !== "") {
+      writer.uint32(66).string(message.receivedAt);
+    }
+    if (message.creditedAt !== undefined) {
+      writer.uint32(74).string(message.creditedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UsdtDeposit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUsdtDeposit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.depositId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.holdUntil = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.receivedAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.creditedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UsdtDeposit {
+    return {
+      depositId: isSet(object.depositId)
+        ? globalThis.String(object.depositId)
+        : isSet(object.deposit_id)
+        ? globalThis.String(object.deposit_id)
+        : "",
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      holdUntil: isSet(object.holdUntil)
+        ? globalThis.String(object.holdUntil)
+        : isSet(object.hold_until)
+        ? globalThis.String(object.hold_until)
+        : undefined,
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : undefined,
+      receivedAt: isSet(object.receivedAt)
+        ? globalThis.String(object.receivedAt)
+        : isSet(object.received_at)
+        ? globalThis.String(object.received_at)
+        : "",
+      creditedAt: isSet(object.creditedAt)
+        ? globalThis.String(object.creditedAt)
+        : isSet(object.credited_at)
+        ? globalThis.String(object.credited_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UsdtDeposit): unknown {
+    const obj: any = {};
+    if (message.depositId !== "") {
+      obj.depositId = message.depositId;
+    }
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.holdUntil !== undefined) {
+      obj.holdUntil = message.holdUntil;
+    }
+    if (message.orderId !== undefined) {
+      obj.orderId = message.orderId;
+    }
+    if (message.receivedAt !== "") {
+      obj.receivedAt = message.receivedAt;
+    }
+    if (message.creditedAt !== undefined) {
+      obj.creditedAt = message.creditedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UsdtDeposit>, I>>(base?: I): UsdtDeposit {
+    return UsdtDeposit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UsdtDeposit>, I>>(object: I): UsdtDeposit {
+    const message = createBaseUsdtDeposit();
+    message.depositId = object.depositId ?? "";
+    message.txHash = object.txHash ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    message.status = object.status ?? "";
+    message.holdUntil = object.holdUntil ?? undefined;
+    message.orderId = object.orderId ?? undefined;
+    message.receivedAt = object.receivedAt ?? "";
+    message.creditedAt = object.creditedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseClaimUsdtDepositRequest(): ClaimUsdtDepositRequest {
+  return { txHash: "", partnerId: "", orderId: "" };
+}
+
+export const ClaimUsdtDepositRequest: MessageFns<ClaimUsdtDepositRequest> = {
+  encode(message: ClaimUsdtDepositRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.txHash !== "") {
+      writer.uint32(10).string(message.txHash);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.orderId !== "") {
+      writer.uint32(26).string(message.orderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimUsdtDepositRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimUsdtDepositRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimUsdtDepositRequest {
+    return {
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ClaimUsdtDepositRequest): unknown {
+    const obj: any = {};
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimUsdtDepositRequest>, I>>(base?: I): ClaimUsdtDepositRequest {
+    return ClaimUsdtDepositRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimUsdtDepositRequest>, I>>(object: I): ClaimUsdtDepositRequest {
+    const message = createBaseClaimUsdtDepositRequest();
+    message.txHash = object.txHash ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.orderId = object.orderId ?? "";
+    return message;
+  },
+};
+
+function createBaseSimulateUsdtDepositRequest(): SimulateUsdtDepositRequest {
+  return { partnerId: "", txHash: "", usdtAmount: "" };
+}
+
+export const SimulateUsdtDepositRequest: MessageFns<SimulateUsdtDepositRequest> = {
+  encode(message: SimulateUsdtDepositRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.txHash !== "") {
+      writer.uint32(18).string(message.txHash);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(26).string(message.usdtAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SimulateUsdtDepositRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSimulateUsdtDepositRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SimulateUsdtDepositRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+    };
+  },
+
+  toJSON(message: SimulateUsdtDepositRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SimulateUsdtDepositRequest>, I>>(base?: I): SimulateUsdtDepositRequest {
+    return SimulateUsdtDepositRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SimulateUsdtDepositRequest>, I>>(object: I): SimulateUsdtDepositRequest {
+    const message = createBaseSimulateUsdtDepositRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.txHash = object.txHash ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    return message;
+  },
+};
+
 export type LedgerService = typeof LedgerService;
 export const LedgerService = {
   openPartnerAccounts: {
@@ -1251,6 +6024,184 @@ export const LedgerService = {
     responseSerialize: (value: KesCredit): Buffer => Buffer.from(KesCredit.encode(value).finish()),
     responseDeserialize: (value: Buffer): KesCredit => KesCredit.decode(value),
   },
+  placeHold: {
+    path: "/ledger.v1.Ledger/PlaceHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PlaceHoldRequest): Buffer => Buffer.from(PlaceHoldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PlaceHoldRequest => PlaceHoldRequest.decode(value),
+    responseSerialize: (value: Hold): Buffer => Buffer.from(Hold.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Hold => Hold.decode(value),
+  },
+  postHold: {
+    path: "/ledger.v1.Ledger/PostHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PostHoldRequest): Buffer => Buffer.from(PostHoldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PostHoldRequest => PostHoldRequest.decode(value),
+    responseSerialize: (value: Hold): Buffer => Buffer.from(Hold.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Hold => Hold.decode(value),
+  },
+  voidHold: {
+    path: "/ledger.v1.Ledger/VoidHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VoidHoldRequest): Buffer => Buffer.from(VoidHoldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VoidHoldRequest => VoidHoldRequest.decode(value),
+    responseSerialize: (value: Hold): Buffer => Buffer.from(Hold.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Hold => Hold.decode(value),
+  },
+  getHold: {
+    path: "/ledger.v1.Ledger/GetHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetHoldRequest): Buffer => Buffer.from(GetHoldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetHoldRequest => GetHoldRequest.decode(value),
+    responseSerialize: (value: Hold): Buffer => Buffer.from(Hold.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Hold => Hold.decode(value),
+  },
+  postEntry: {
+    path: "/ledger.v1.Ledger/PostEntry" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PostEntryRequest): Buffer => Buffer.from(PostEntryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PostEntryRequest => PostEntryRequest.decode(value),
+    responseSerialize: (value: Entry): Buffer => Buffer.from(Entry.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Entry => Entry.decode(value),
+  },
+  getServiceAccount: {
+    path: "/ledger.v1.Ledger/GetServiceAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetServiceAccountRequest): Buffer =>
+      Buffer.from(GetServiceAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetServiceAccountRequest => GetServiceAccountRequest.decode(value),
+    responseSerialize: (value: ServiceAccount): Buffer => Buffer.from(ServiceAccount.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ServiceAccount => ServiceAccount.decode(value),
+  },
+  listAccountHistory: {
+    path: "/ledger.v1.Ledger/ListAccountHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAccountHistoryRequest): Buffer =>
+      Buffer.from(ListAccountHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAccountHistoryRequest => ListAccountHistoryRequest.decode(value),
+    responseSerialize: (value: ListAccountHistoryResponse): Buffer =>
+      Buffer.from(ListAccountHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAccountHistoryResponse => ListAccountHistoryResponse.decode(value),
+  },
+  /**
+   * Operators: every currency sums to zero, every entry balances, no partner
+   * account below zero, held equals pending holds, no overdue hold, contiguous versions.
+   */
+  checkLedger: {
+    path: "/ledger.v1.Ledger/CheckLedger" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckLedgerRequest): Buffer => Buffer.from(CheckLedgerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckLedgerRequest => CheckLedgerRequest.decode(value),
+    responseSerialize: (value: CheckLedgerResponse): Buffer => Buffer.from(CheckLedgerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckLedgerResponse => CheckLedgerResponse.decode(value),
+  },
+  /** Operators: account readiness. */
+  setKesAccountStatus: {
+    path: "/ledger.v1.Ledger/SetKesAccountStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetKesAccountStatusRequest): Buffer =>
+      Buffer.from(SetKesAccountStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetKesAccountStatusRequest => SetKesAccountStatusRequest.decode(value),
+    responseSerialize: (value: PartnerAccounts): Buffer => Buffer.from(PartnerAccounts.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PartnerAccounts => PartnerAccounts.decode(value),
+  },
+  allocateDepositAddress: {
+    path: "/ledger.v1.Ledger/AllocateDepositAddress" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AllocateDepositAddressRequest): Buffer =>
+      Buffer.from(AllocateDepositAddressRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AllocateDepositAddressRequest => AllocateDepositAddressRequest.decode(value),
+    responseSerialize: (value: PartnerAccounts): Buffer => Buffer.from(PartnerAccounts.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PartnerAccounts => PartnerAccounts.decode(value),
+  },
+  getFundingInstructions: {
+    path: "/ledger.v1.Ledger/GetFundingInstructions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetFundingInstructionsRequest): Buffer =>
+      Buffer.from(GetFundingInstructionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetFundingInstructionsRequest => GetFundingInstructionsRequest.decode(value),
+    responseSerialize: (value: FundingInstructions): Buffer => Buffer.from(FundingInstructions.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FundingInstructions => FundingInstructions.decode(value),
+  },
+  addPayoutDestination: {
+    path: "/ledger.v1.Ledger/AddPayoutDestination" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AddPayoutDestinationRequest): Buffer =>
+      Buffer.from(AddPayoutDestinationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AddPayoutDestinationRequest => AddPayoutDestinationRequest.decode(value),
+    responseSerialize: (value: PayoutDestination): Buffer => Buffer.from(PayoutDestination.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PayoutDestination => PayoutDestination.decode(value),
+  },
+  setPayoutDestinationStatus: {
+    path: "/ledger.v1.Ledger/SetPayoutDestinationStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetPayoutDestinationStatusRequest): Buffer =>
+      Buffer.from(SetPayoutDestinationStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetPayoutDestinationStatusRequest =>
+      SetPayoutDestinationStatusRequest.decode(value),
+    responseSerialize: (value: PayoutDestination): Buffer => Buffer.from(PayoutDestination.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PayoutDestination => PayoutDestination.decode(value),
+  },
+  getPayoutDestination: {
+    path: "/ledger.v1.Ledger/GetPayoutDestination" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPayoutDestinationRequest): Buffer =>
+      Buffer.from(GetPayoutDestinationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPayoutDestinationRequest => GetPayoutDestinationRequest.decode(value),
+    responseSerialize: (value: PayoutDestination): Buffer => Buffer.from(PayoutDestination.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PayoutDestination => PayoutDestination.decode(value),
+  },
+  listPayoutDestinations: {
+    path: "/ledger.v1.Ledger/ListPayoutDestinations" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPayoutDestinationsRequest): Buffer =>
+      Buffer.from(ListPayoutDestinationsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPayoutDestinationsRequest => ListPayoutDestinationsRequest.decode(value),
+    responseSerialize: (value: ListPayoutDestinationsResponse): Buffer =>
+      Buffer.from(ListPayoutDestinationsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPayoutDestinationsResponse =>
+      ListPayoutDestinationsResponse.decode(value),
+  },
+  /** The chain custodian's inbound notification; exactly once per tx_hash. */
+  recordUsdtDeposit: {
+    path: "/ledger.v1.Ledger/RecordUsdtDeposit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordUsdtDepositRequest): Buffer =>
+      Buffer.from(RecordUsdtDepositRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordUsdtDepositRequest => RecordUsdtDepositRequest.decode(value),
+    responseSerialize: (value: UsdtDeposit): Buffer => Buffer.from(UsdtDeposit.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UsdtDeposit => UsdtDeposit.decode(value),
+  },
+  /**
+   * Trading (issue 5): attributes a held deposit to a sell order. One claim wins;
+   * a deposit already credited to the balance is LEDGER_DEPOSIT_NOT_CLAIMABLE.
+   */
+  claimUsdtDeposit: {
+    path: "/ledger.v1.Ledger/ClaimUsdtDeposit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ClaimUsdtDepositRequest): Buffer =>
+      Buffer.from(ClaimUsdtDepositRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ClaimUsdtDepositRequest => ClaimUsdtDepositRequest.decode(value),
+    responseSerialize: (value: UsdtDeposit): Buffer => Buffer.from(UsdtDeposit.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UsdtDeposit => UsdtDeposit.decode(value),
+  },
 } as const;
 
 export interface LedgerServer extends UntypedServiceImplementation {
@@ -1259,6 +6210,33 @@ export interface LedgerServer extends UntypedServiceImplementation {
   getBalances: handleUnaryCall<GetBalancesRequest, GetBalancesResponse>;
   /** Called by the bank adapter's inbound notification path. */
   recordKesCredit: handleUnaryCall<RecordKesCreditRequest, KesCredit>;
+  placeHold: handleUnaryCall<PlaceHoldRequest, Hold>;
+  postHold: handleUnaryCall<PostHoldRequest, Hold>;
+  voidHold: handleUnaryCall<VoidHoldRequest, Hold>;
+  getHold: handleUnaryCall<GetHoldRequest, Hold>;
+  postEntry: handleUnaryCall<PostEntryRequest, Entry>;
+  getServiceAccount: handleUnaryCall<GetServiceAccountRequest, ServiceAccount>;
+  listAccountHistory: handleUnaryCall<ListAccountHistoryRequest, ListAccountHistoryResponse>;
+  /**
+   * Operators: every currency sums to zero, every entry balances, no partner
+   * account below zero, held equals pending holds, no overdue hold, contiguous versions.
+   */
+  checkLedger: handleUnaryCall<CheckLedgerRequest, CheckLedgerResponse>;
+  /** Operators: account readiness. */
+  setKesAccountStatus: handleUnaryCall<SetKesAccountStatusRequest, PartnerAccounts>;
+  allocateDepositAddress: handleUnaryCall<AllocateDepositAddressRequest, PartnerAccounts>;
+  getFundingInstructions: handleUnaryCall<GetFundingInstructionsRequest, FundingInstructions>;
+  addPayoutDestination: handleUnaryCall<AddPayoutDestinationRequest, PayoutDestination>;
+  setPayoutDestinationStatus: handleUnaryCall<SetPayoutDestinationStatusRequest, PayoutDestination>;
+  getPayoutDestination: handleUnaryCall<GetPayoutDestinationRequest, PayoutDestination>;
+  listPayoutDestinations: handleUnaryCall<ListPayoutDestinationsRequest, ListPayoutDestinationsResponse>;
+  /** The chain custodian's inbound notification; exactly once per tx_hash. */
+  recordUsdtDeposit: handleUnaryCall<RecordUsdtDepositRequest, UsdtDeposit>;
+  /**
+   * Trading (issue 5): attributes a held deposit to a sell order. One claim wins;
+   * a deposit already credited to the balance is LEDGER_DEPOSIT_NOT_CLAIMABLE.
+   */
+  claimUsdtDeposit: handleUnaryCall<ClaimUsdtDepositRequest, UsdtDeposit>;
 }
 
 export interface LedgerClient extends Client {
@@ -1323,6 +6301,259 @@ export interface LedgerClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: KesCredit) => void,
   ): ClientUnaryCall;
+  placeHold(request: PlaceHoldRequest, callback: (error: ServiceError | null, response: Hold) => void): ClientUnaryCall;
+  placeHold(
+    request: PlaceHoldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  placeHold(
+    request: PlaceHoldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  postHold(request: PostHoldRequest, callback: (error: ServiceError | null, response: Hold) => void): ClientUnaryCall;
+  postHold(
+    request: PostHoldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  postHold(
+    request: PostHoldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  voidHold(request: VoidHoldRequest, callback: (error: ServiceError | null, response: Hold) => void): ClientUnaryCall;
+  voidHold(
+    request: VoidHoldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  voidHold(
+    request: VoidHoldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  getHold(request: GetHoldRequest, callback: (error: ServiceError | null, response: Hold) => void): ClientUnaryCall;
+  getHold(
+    request: GetHoldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  getHold(
+    request: GetHoldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Hold) => void,
+  ): ClientUnaryCall;
+  postEntry(
+    request: PostEntryRequest,
+    callback: (error: ServiceError | null, response: Entry) => void,
+  ): ClientUnaryCall;
+  postEntry(
+    request: PostEntryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Entry) => void,
+  ): ClientUnaryCall;
+  postEntry(
+    request: PostEntryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Entry) => void,
+  ): ClientUnaryCall;
+  getServiceAccount(
+    request: GetServiceAccountRequest,
+    callback: (error: ServiceError | null, response: ServiceAccount) => void,
+  ): ClientUnaryCall;
+  getServiceAccount(
+    request: GetServiceAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ServiceAccount) => void,
+  ): ClientUnaryCall;
+  getServiceAccount(
+    request: GetServiceAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ServiceAccount) => void,
+  ): ClientUnaryCall;
+  listAccountHistory(
+    request: ListAccountHistoryRequest,
+    callback: (error: ServiceError | null, response: ListAccountHistoryResponse) => void,
+  ): ClientUnaryCall;
+  listAccountHistory(
+    request: ListAccountHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAccountHistoryResponse) => void,
+  ): ClientUnaryCall;
+  listAccountHistory(
+    request: ListAccountHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAccountHistoryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Operators: every currency sums to zero, every entry balances, no partner
+   * account below zero, held equals pending holds, no overdue hold, contiguous versions.
+   */
+  checkLedger(
+    request: CheckLedgerRequest,
+    callback: (error: ServiceError | null, response: CheckLedgerResponse) => void,
+  ): ClientUnaryCall;
+  checkLedger(
+    request: CheckLedgerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckLedgerResponse) => void,
+  ): ClientUnaryCall;
+  checkLedger(
+    request: CheckLedgerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckLedgerResponse) => void,
+  ): ClientUnaryCall;
+  /** Operators: account readiness. */
+  setKesAccountStatus(
+    request: SetKesAccountStatusRequest,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  setKesAccountStatus(
+    request: SetKesAccountStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  setKesAccountStatus(
+    request: SetKesAccountStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  allocateDepositAddress(
+    request: AllocateDepositAddressRequest,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  allocateDepositAddress(
+    request: AllocateDepositAddressRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  allocateDepositAddress(
+    request: AllocateDepositAddressRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PartnerAccounts) => void,
+  ): ClientUnaryCall;
+  getFundingInstructions(
+    request: GetFundingInstructionsRequest,
+    callback: (error: ServiceError | null, response: FundingInstructions) => void,
+  ): ClientUnaryCall;
+  getFundingInstructions(
+    request: GetFundingInstructionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FundingInstructions) => void,
+  ): ClientUnaryCall;
+  getFundingInstructions(
+    request: GetFundingInstructionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FundingInstructions) => void,
+  ): ClientUnaryCall;
+  addPayoutDestination(
+    request: AddPayoutDestinationRequest,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  addPayoutDestination(
+    request: AddPayoutDestinationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  addPayoutDestination(
+    request: AddPayoutDestinationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  setPayoutDestinationStatus(
+    request: SetPayoutDestinationStatusRequest,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  setPayoutDestinationStatus(
+    request: SetPayoutDestinationStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  setPayoutDestinationStatus(
+    request: SetPayoutDestinationStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  getPayoutDestination(
+    request: GetPayoutDestinationRequest,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  getPayoutDestination(
+    request: GetPayoutDestinationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  getPayoutDestination(
+    request: GetPayoutDestinationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PayoutDestination) => void,
+  ): ClientUnaryCall;
+  listPayoutDestinations(
+    request: ListPayoutDestinationsRequest,
+    callback: (error: ServiceError | null, response: ListPayoutDestinationsResponse) => void,
+  ): ClientUnaryCall;
+  listPayoutDestinations(
+    request: ListPayoutDestinationsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPayoutDestinationsResponse) => void,
+  ): ClientUnaryCall;
+  listPayoutDestinations(
+    request: ListPayoutDestinationsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPayoutDestinationsResponse) => void,
+  ): ClientUnaryCall;
+  /** The chain custodian's inbound notification; exactly once per tx_hash. */
+  recordUsdtDeposit(
+    request: RecordUsdtDepositRequest,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  recordUsdtDeposit(
+    request: RecordUsdtDepositRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  recordUsdtDeposit(
+    request: RecordUsdtDepositRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  /**
+   * Trading (issue 5): attributes a held deposit to a sell order. One claim wins;
+   * a deposit already credited to the balance is LEDGER_DEPOSIT_NOT_CLAIMABLE.
+   */
+  claimUsdtDeposit(
+    request: ClaimUsdtDepositRequest,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  claimUsdtDeposit(
+    request: ClaimUsdtDepositRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  claimUsdtDeposit(
+    request: ClaimUsdtDepositRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
 }
 
 export const LedgerClient = makeGenericClientConstructor(LedgerService, "ledger.v1.Ledger") as unknown as {
@@ -1343,10 +6574,23 @@ export const LedgerSandboxService = {
     responseSerialize: (value: KesCredit): Buffer => Buffer.from(KesCredit.encode(value).finish()),
     responseDeserialize: (value: Buffer): KesCredit => KesCredit.decode(value),
   },
+  /** The sandbox chain: a USDT deposit lands on the partner's deposit address. */
+  simulateUsdtDeposit: {
+    path: "/ledger.v1.LedgerSandbox/SimulateUsdtDeposit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SimulateUsdtDepositRequest): Buffer =>
+      Buffer.from(SimulateUsdtDepositRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SimulateUsdtDepositRequest => SimulateUsdtDepositRequest.decode(value),
+    responseSerialize: (value: UsdtDeposit): Buffer => Buffer.from(UsdtDeposit.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UsdtDeposit => UsdtDeposit.decode(value),
+  },
 } as const;
 
 export interface LedgerSandboxServer extends UntypedServiceImplementation {
   simulateKesCredit: handleUnaryCall<SimulateKesCreditRequest, KesCredit>;
+  /** The sandbox chain: a USDT deposit lands on the partner's deposit address. */
+  simulateUsdtDeposit: handleUnaryCall<SimulateUsdtDepositRequest, UsdtDeposit>;
 }
 
 export interface LedgerSandboxClient extends Client {
@@ -1364,6 +6608,22 @@ export interface LedgerSandboxClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: KesCredit) => void,
+  ): ClientUnaryCall;
+  /** The sandbox chain: a USDT deposit lands on the partner's deposit address. */
+  simulateUsdtDeposit(
+    request: SimulateUsdtDepositRequest,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  simulateUsdtDeposit(
+    request: SimulateUsdtDepositRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  simulateUsdtDeposit(
+    request: SimulateUsdtDepositRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UsdtDeposit) => void,
   ): ClientUnaryCall;
 }
 
@@ -1388,6 +6648,10 @@ type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -105,6 +105,33 @@ export interface SandboxRate {
   observedAt: string;
 }
 
+/**
+ * ---- Inbound USDT deposits, offered by the ledger before it credits a balance.
+ * A deposit whose hash is attached to an open sell order settles that order
+ * ("matched"); while the partner has open sell orders still awaiting a hash,
+ * the ledger holds the deposit in suspense until hold_until ("hold"), so a hash
+ * attached late still finds it; otherwise it tops up the USDT balance ("none").
+ * Until sell orders exist (issue 5) trading answers "none" for every deposit.
+ */
+export interface OfferUsdtDepositRequest {
+  partnerId: string;
+  /** 64 lowercase hex characters */
+  txHash: string;
+  /** > 0, 6 decimals */
+  usdtAmount: string;
+}
+
+export interface OfferUsdtDepositResponse {
+  /** matched | hold | none */
+  decision: string;
+  /** matched only */
+  orderId?:
+    | string
+    | undefined;
+  /** hold only: the latest send-before of the partner's open sell orders without a hash */
+  holdUntil?: string | undefined;
+}
+
 function createBaseFee(): Fee {
   return { kesAmount: "", percentBps: 0, flatKesAmount: "", capKesAmount: undefined };
 }
@@ -1148,6 +1175,228 @@ export const SandboxRate: MessageFns<SandboxRate> = {
   },
 };
 
+function createBaseOfferUsdtDepositRequest(): OfferUsdtDepositRequest {
+  return { partnerId: "", txHash: "", usdtAmount: "" };
+}
+
+export const OfferUsdtDepositRequest: MessageFns<OfferUsdtDepositRequest> = {
+  encode(message: OfferUsdtDepositRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.txHash !== "") {
+      writer.uint32(18).string(message.txHash);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(26).string(message.usdtAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OfferUsdtDepositRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOfferUsdtDepositRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OfferUsdtDepositRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+    };
+  },
+
+  toJSON(message: OfferUsdtDepositRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OfferUsdtDepositRequest>, I>>(base?: I): OfferUsdtDepositRequest {
+    return OfferUsdtDepositRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OfferUsdtDepositRequest>, I>>(object: I): OfferUsdtDepositRequest {
+    const message = createBaseOfferUsdtDepositRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.txHash = object.txHash ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    return message;
+  },
+};
+
+function createBaseOfferUsdtDepositResponse(): OfferUsdtDepositResponse {
+  return { decision: "", orderId: undefined, holdUntil: undefined };
+}
+
+export const OfferUsdtDepositResponse: MessageFns<OfferUsdtDepositResponse> = {
+  encode(message: OfferUsdtDepositResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.decision !== "") {
+      writer.uint32(10).string(message.decision);
+    }
+    if (message.orderId !== undefined) {
+      writer.uint32(18).string(message.orderId);
+    }
+    if (message.holdUntil !== undefined) {
+      writer.uint32(26).string(message.holdUntil);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OfferUsdtDepositResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOfferUsdtDepositResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.decision = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.holdUntil = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OfferUsdtDepositResponse {
+    return {
+      decision: isSet(object.decision) ? globalThis.String(object.decision) : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : undefined,
+      holdUntil: isSet(object.holdUntil)
+        ? globalThis.String(object.holdUntil)
+        : isSet(object.hold_until)
+        ? globalThis.String(object.hold_until)
+        : undefined,
+    };
+  },
+
+  toJSON(message: OfferUsdtDepositResponse): unknown {
+    const obj: any = {};
+    if (message.decision !== "") {
+      obj.decision = message.decision;
+    }
+    if (message.orderId !== undefined) {
+      obj.orderId = message.orderId;
+    }
+    if (message.holdUntil !== undefined) {
+      obj.holdUntil = message.holdUntil;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OfferUsdtDepositResponse>, I>>(base?: I): OfferUsdtDepositResponse {
+    return OfferUsdtDepositResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OfferUsdtDepositResponse>, I>>(object: I): OfferUsdtDepositResponse {
+    const message = createBaseOfferUsdtDepositResponse();
+    message.decision = object.decision ?? "";
+    message.orderId = object.orderId ?? undefined;
+    message.holdUntil = object.holdUntil ?? undefined;
+    return message;
+  },
+};
+
 export type TradingService = typeof TradingService;
 export const TradingService = {
   /** Refusals: VALIDATION_FAILED, RATE_UNAVAILABLE, FEE_PRICING_INVALID, FEE_EXCEEDS_PROCEEDS. */
@@ -1279,6 +1528,52 @@ export const TradingSandboxClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TradingSandboxClient;
   service: typeof TradingSandboxService;
+  serviceName: string;
+};
+
+export type TradingDepositsService = typeof TradingDepositsService;
+export const TradingDepositsService = {
+  offerUsdtDeposit: {
+    path: "/trading.v1.TradingDeposits/OfferUsdtDeposit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: OfferUsdtDepositRequest): Buffer =>
+      Buffer.from(OfferUsdtDepositRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): OfferUsdtDepositRequest => OfferUsdtDepositRequest.decode(value),
+    responseSerialize: (value: OfferUsdtDepositResponse): Buffer =>
+      Buffer.from(OfferUsdtDepositResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OfferUsdtDepositResponse => OfferUsdtDepositResponse.decode(value),
+  },
+} as const;
+
+export interface TradingDepositsServer extends UntypedServiceImplementation {
+  offerUsdtDeposit: handleUnaryCall<OfferUsdtDepositRequest, OfferUsdtDepositResponse>;
+}
+
+export interface TradingDepositsClient extends Client {
+  offerUsdtDeposit(
+    request: OfferUsdtDepositRequest,
+    callback: (error: ServiceError | null, response: OfferUsdtDepositResponse) => void,
+  ): ClientUnaryCall;
+  offerUsdtDeposit(
+    request: OfferUsdtDepositRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OfferUsdtDepositResponse) => void,
+  ): ClientUnaryCall;
+  offerUsdtDeposit(
+    request: OfferUsdtDepositRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OfferUsdtDepositResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const TradingDepositsClient = makeGenericClientConstructor(
+  TradingDepositsService,
+  "trading.v1.TradingDeposits",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TradingDepositsClient;
+  service: typeof TradingDepositsService;
   serviceName: string;
 };
 

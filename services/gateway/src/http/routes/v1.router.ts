@@ -4,6 +4,9 @@ import type { AppDependencies } from '../dependencies';
 import { notFound } from '../error-envelope';
 import { requireScope } from '../middleware/require-scope.middleware';
 import { getBalancesHandler } from './balances.route';
+import { getFundingHandler } from './funding.route';
+import { listPayoutDestinationsHandler } from './payout-destinations.route';
+import { simulateUsdtDepositHandler } from './sandbox-usdt-deposits.route';
 import { healthHandler } from './health.route';
 import { createQuoteHandler } from './quotes.route';
 import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
@@ -36,6 +39,8 @@ export function createV1Router(deps: AppDependencies): Router {
   route('get', '/health', healthHandler(deps));
   route('post', '/quotes', createQuoteHandler(deps));
   route('get', '/balances', getBalancesHandler(deps));
+  route('get', '/funding', getFundingHandler(deps));
+  route('get', '/payout-destinations', listPayoutDestinationsHandler(deps));
   route('post', '/admins', registerAdminHandler(deps));
   route('get', '/admins', listAdminsHandler(deps));
   route('delete', '/admins/:id', removeAdminHandler(deps));
@@ -46,6 +51,7 @@ export function createV1Router(deps: AppDependencies): Router {
   if (deps.mode === 'sandbox') {
     route('post', '/sandbox/rates', setSandboxRateHandler(deps));
     route('post', '/sandbox/kes-credits', simulateKesCreditHandler(deps));
+    route('post', '/sandbox/usdt-deposits', simulateUsdtDepositHandler(deps));
     route('post', '/sandbox/wallets/:id/approve', sandboxApproveWalletHandler(deps));
     route('get', '/sandbox/outbox', sandboxOutboxHandler(deps));
   }

@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+// `npm run bench:ledger`: throughput and latency of the ledger's money paths over gRPC.
+// Scenarios: holds placed then posted (one entry each, with a fee leg), and plain balanced
+// entries (PostEntry), each against ONE hot account and spread over 1,000 accounts.
+// Prints a table and writes JSON to bench/results/ (git-ignored). Never part of `npm test`.
+//
+//   BENCH_STACK_FILE=.stack/stack.json npm run bench:ledger   against a started stack (npm start)
+//   npm run bench:ledger                                       starts its own test-profile stack
+//                                                              (TEST_STACK_SLOT respected), stops it after
+//   BENCH_OPERATIONS=2000 BENCH_CONCURRENCY=32                 operations per scenario, calls in flight
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { loadProfile } from '../scripts/lib/profiles.mjs';
+import {
+  ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, prepareStackFolder, startPostgres, startRabbit, startRedis, stopInfra,
+} from '../scripts/lib/infra.mjs';
+import { DATABASE_NAMES, migrateAll, startAll, stopAll, waitReady, writeStackFile } from '../scripts/lib/services.mjs';
+import { acquireLock } from '../scripts/lib/processes.mjs';
+import { step } from '../scripts/lib/steps.mjs';
+import { buildAll } from '../scripts/lib/workspace.mjs';
+
+const require = createRequire(import.meta.url);
+const { createClient } = require('@platform/grpc');
+const { createLogger } = require('@platform/logger');
+const { ledger } = require('@platform/proto');
+const { Big } = require('@platform/money');
+
+const OPERATIONS_DEFAULT = 2_000;
+const OPERATIONS_MAX = 100_000;
+const CONCURRENCY_DEFAULT = 32;
+const CONCURRENCY_MAX = 256;
+const SPREAD_ACCOUNTS = 1_000;
+/** Accounts are opened and funded this many at a time. */
+const SETUP_CONCURRENCY = 32;
+const CALL_DEADLINE_MS = 30_000;
+/** Each operation moves this much; every account is funded to cover all it could be asked for. */
+const OPERATION_AMOUNT_KES = '10.00';
+const FEE_KES = '0.10';
+
+function boundedInt(name, fallback, max) {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer 1..${max}`);
+  return value;
+}
+
+const operations = boundedInt('BENCH_OPERATIONS', OPERATIONS_DEFAULT, OPERATIONS_MAX);
+const concurrency = boundedInt('BENCH_CONCURRENCY', CONCURRENCY_DEFAULT, CONCURRENCY_MAX);
+const logger = createLogger('bench', 'error');
+
+// ---------------------------------------------------------------- stack
+
+async function ownStack() {
+  const profile = loadProfile('test');
+  const releaseLock = acquireLock(path.join(profile.stackDir, 'test.lock'), 'bench:ledger');
+  prepareStackFolder(profile);
+  const log = (name) => path.join(profile.logsDir, name);
+  const stop = async () => {
+    await stopAll(profile).catch(() => {});
+    await stopInfra(profile).catch(() => {});
+    releaseLock();
+  };
+  try {
+    await step('infrastructure installed', () => ensureInfraInstalled({ logFile: log('apt.log') }));
+    await step('built', () => buildAll({ logFile: log('build.log') }));
+    await step('secrets and TLS', async () => { ensureSecrets(profile); await ensureTls(profile); });
+    await step('postgres started', () => startPostgres(profile));
+    await step('redis started', () => startRedis(profile));
+    await step('rabbitmq started', () => startRabbit(profile));
+    await step('databases recreated', () => ensureDatabases(profile, DATABASE_NAMES, { recreate: true }));
+    await step('migrations applied', () => migrateAll(profile));
+    await step('services started', async () => `services started: ${(await startAll(profile)).join(', ')}`);
+    await step('services ready', () => waitReady(profile));
+    writeStackFile(profile);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stackFile: profile.stackFile, stop };
+}
+
+async function stack() {
+  const file = process.env.BENCH_STACK_FILE;
+  if (file) {
+    if (!existsSync(file)) throw new Error(`BENCH_STACK_FILE ${file} does not exist`);
+    return { stackFile: file, stop: async () => {} };
+  }
+  return ownStack();
+}
+
+// ---------------------------------------------------------------- workload
+
+async function inBatches(items, size, work) {
+  for (let start = 0; start < items.length; start += size) await Promise.all(items.slice(start, start + size).map(work));
+}
+
+/** Opens and funds `count` partner KES accounts so each covers every operation it may get. */
+async function fundedAccounts(client, count, perAccountKes) {
+  const partnerIds = Array.from({ length: count }, () => randomUUID());
+  const accountIds = [];
+  await inBatches(partnerIds, SETUP_CONCURRENCY, async (partnerId) => {
+    const accounts = await client.openPartnerAccounts({ partnerId });
+    await client.recordKesCredit({
+      bankTransactionId: `BENCH-${randomUUID()}`, accountReference: accounts.kesAccountReference, amountKes: perAccountKes,
+      rail: 'mobile_money_paybill', receivedAt: new Date().toISOString(),
+    });
+    accountIds.push(accounts.kesAccountId);
+  });
+  return accountIds;
+}
+
+async function holdThenPost(client, accountId, legs) {
+  const holdId = randomUUID();
+  await client.placeHold({ holdId, accountId, amount: OPERATION_AMOUNT_KES, metadata: {} });
+  await client.postHold({ holdId, postAmount: OPERATION_AMOUNT_KES, counterPostings: legs, kind: 'bench_hold_post', metadata: {} });
+}
+
+async function postEntry(client, accountId, legs) {
+  await client.postEntry({
+    entryId: randomUUID(), kind: 'bench_entry', metadata: {},
+    postings: [{ accountId, amount: `-${OPERATION_AMOUNT_KES}` }, ...legs],
+  });
+}
+
+/** Runs `operations` operations, `concurrency` in flight; answers per-operation latencies (ms) and the wall time. */
+async function drive(operation, pickAccount) {
+  const latencies = [];
+  let next = 0;
+  const startedAt = process.hrtime.bigint();
+  const worker = async () => {
+    while (next < operations) {
+      next += 1;
+      const begun = process.hrtime.bigint();
+      await operation(pickAccount());
+      latencies.push(Number(process.hrtime.bigint() - begun) / 1e6);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { latencies, wallMs: Number(process.hrtime.bigint() - startedAt) / 1e6 };
+}
+
+function percentile(sorted, fraction) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
+}
+
+function summarise(name, { latencies, wallMs }) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    scenario: name, operations: latencies.length, concurrency,
+    perSecond: Math.round((latencies.length / wallMs) * 1000),
+    p50Ms: Number(percentile(sorted, 0.5).toFixed(1)), p99Ms: Number(percentile(sorted, 0.99).toFixed(1)),
+  };
+}
+
+async function runScenarios(client) {
+  const treasury = (await client.getServiceAccount({ code: 'treasury', currency: 'KES' })).accountId;
+  const feeRevenue = (await client.getServiceAccount({ code: 'fee_revenue', currency: 'KES' })).accountId;
+  const legs = [
+    { accountId: treasury, amount: new Big(OPERATION_AMOUNT_KES).minus(FEE_KES).toFixed(2) },
+    { accountId: feeRevenue, amount: FEE_KES },
+  ];
+  // The hot account takes every operation of two scenarios; spread accounts take at most all of them too.
+  const coverKes = new Big(OPERATION_AMOUNT_KES).times(operations * 2).toFixed(2);
+  console.log(`▶ funding 1 hot account and ${SPREAD_ACCOUNTS} spread accounts`);
+  const [hot] = await fundedAccounts(client, 1, coverKes);
+  const spread = await fundedAccounts(client, SPREAD_ACCOUNTS, coverKes);
+  const anySpread = () => spread[Math.floor(Math.random() * spread.length)]; // load spreading only; not a secret
+  const results = [];
+  for (const [name, operation, pick] of [
+    ['hold+post, 1 hot account', (id) => holdThenPost(client, id, legs), () => hot],
+    [`hold+post, ${SPREAD_ACCOUNTS} accounts`, (id) => holdThenPost(client, id, legs), anySpread],
+    ['entry, 1 hot account', (id) => postEntry(client, id, legs), () => hot],
+    [`entry, ${SPREAD_ACCOUNTS} accounts`, (id) => postEntry(client, id, legs), anySpread],
+  ]) {
+    console.log(`▶ ${name}`);
+    results.push(summarise(name, await drive(operation, pick)));
+  }
+  return results;
+}
+
+function printTable(results) {
+  const header = ['scenario', 'ops', 'in flight', 'ops/s', 'p50 ms', 'p99 ms'];
+  const rows = results.map((r) => [r.scenario, String(r.operations), String(r.concurrency), String(r.perSecond), String(r.p50Ms), String(r.p99Ms)]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  console.log(`\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}`);
+  rows.forEach((row) => console.log(line(row)));
+}
+
+async function main() {
+  const { stackFile, stop } = await stack();
+  let client;
+  try {
+    const address = JSON.parse(readFileSync(stackFile, 'utf8')).grpc.ledger;
+    client = createClient(ledger.LedgerService, { upstream: 'ledger', address, logger, deadlineMs: CALL_DEADLINE_MS });
+    const results = await runScenarios(client);
+    printTable(results);
+    const report = { ranAt: new Date().toISOString(), operationsPerScenario: operations, concurrency, note: 'hold+post = PlaceHold then PostHold (one 3-leg entry); entry = one 3-leg PostEntry', results };
+    const folder = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');
+    mkdirSync(folder, { recursive: true });
+    const file = path.join(folder, `ledger-${report.ranAt.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\nwritten ${path.relative(process.cwd(), file)}`);
+  } finally {
+    client?.close();
+    await stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(`✘ ${error.stack ?? error.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,125 @@
+/**
+ * Hold rows and the `held` column they drive. Lock order everywhere: the hold
+ * row first, then accounts in id order (journal.repository), so hold work and
+ * plain entries queue instead of deadlocking.
+ */
+import { DataSource, EntityManager, queryRows } from '@platform/persistence';
+import { Big, Currency, formatAmount } from '@platform/money';
+import type { HoldStatus } from '../domain/hold';
+
+export interface HoldRecord {
+  holdId: string;
+  accountId: string;
+  currency: Currency;
+  amount: string;
+  status: HoldStatus;
+  postedAmount: string;
+  expiresAt: string | null;
+  entryId: string | null;
+  createdAt: string;
+  resolvedAt: string | null;
+  metadata: Record<string, string>;
+  requestHash: string;
+  resolutionHash: string | null;
+  /** Read with the row: whether expires_at has passed by the database clock. */
+  expiredNow: boolean;
+}
+
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const COLUMNS = `id, account_id, currency, amount::text AS amount, status, posted_amount::text AS posted_amount,
+  ${iso('expires_at')} AS expires_at, entry_id, ${iso('created_at')} AS created_at, ${iso('resolved_at')} AS resolved_at,
+  metadata, request_hash, resolution_hash, (expires_at IS NOT NULL AND expires_at <= now()) AS expired_now`;
+
+interface HoldRow {
+  id: string; account_id: string; currency: Currency; amount: string; status: HoldStatus; posted_amount: string;
+  expires_at: string | null; entry_id: string | null; created_at: string; resolved_at: string | null;
+  metadata: Record<string, string>; request_hash: string; resolution_hash: string | null; expired_now: boolean;
+}
+
+function toRecord(row: HoldRow): HoldRecord {
+  return {
+    holdId: row.id,
+    accountId: row.account_id,
+    currency: row.currency,
+    amount: formatAmount(new Big(row.amount), row.currency),
+    status: row.status,
+    postedAmount: formatAmount(new Big(row.posted_amount), row.currency),
+    expiresAt: row.expires_at,
+    entryId: row.entry_id,
+    createdAt: row.created_at,
+    resolvedAt: row.resolved_at,
+    metadata: row.metadata,
+    requestHash: row.request_hash,
+    resolutionHash: row.resolution_hash,
+    expiredNow: row.expired_now,
+  };
+}
+
+export interface NewHold {
+  holdId: string;
+  accountId: string;
+  currency: Currency;
+  amount: Big;
+  expiresAt: string | null;
+  metadata: Record<string, string>;
+  requestHash: string;
+}
+
+export interface HoldResolution {
+  status: Exclude<HoldStatus, 'pending'>;
+  postedAmount: Big;
+  entryId: string | null;
+  resolutionHash: string | null;
+}
+
+export class HoldsRepository {
+  /** Serialises placements of one hold id (the row does not exist yet to lock). */
+  async lockHoldId(manager: EntityManager, holdId: string): Promise<void> {
+    await manager.query("SELECT pg_advisory_xact_lock(hashtextextended('hold:' || $1, 0))", [holdId]);
+  }
+
+  async find(manager: EntityManager | DataSource, holdId: string): Promise<HoldRecord | null> {
+    const [row] = await manager.query(`SELECT ${COLUMNS} FROM holds WHERE id = $1`, [holdId]);
+    return row ? toRecord(row) : null;
+  }
+
+  async findForUpdate(manager: EntityManager, holdId: string): Promise<HoldRecord | null> {
+    const [row] = await manager.query(`SELECT ${COLUMNS} FROM holds WHERE id = $1 FOR UPDATE`, [holdId]);
+    return row ? toRecord(row) : null;
+  }
+
+  /** Claims up to `limit` overdue pending holds; rows another replica is sweeping are skipped. */
+  async claimExpired(manager: EntityManager, limit: number): Promise<HoldRecord[]> {
+    const rows: HoldRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM holds WHERE status = 'pending' AND expires_at <= now()
+        ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    return rows.map(toRecord);
+  }
+
+  async insert(manager: EntityManager, hold: NewHold): Promise<HoldRecord> {
+    const [row] = await manager.query(
+      `INSERT INTO holds (id, account_id, currency, amount, expires_at, metadata, request_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [hold.holdId, hold.accountId, hold.currency, hold.amount.toString(), hold.expiresAt, JSON.stringify(hold.metadata), hold.requestHash],
+    );
+    return toRecord(row);
+  }
+
+  async resolve(manager: EntityManager, holdId: string, resolution: HoldResolution): Promise<HoldRecord> {
+    const [row] = await queryRows<HoldRow>(
+      manager,
+      `UPDATE holds SET status = $2, posted_amount = $3, entry_id = $4, resolution_hash = $5, resolved_at = now()
+        WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
+      [holdId, resolution.status, resolution.postedAmount.toString(), resolution.entryId, resolution.resolutionHash],
+    );
+    if (!row) throw new Error(`hold ${holdId} was not pending when resolved`);
+    return toRecord(row);
+  }
+
+  /** Moves `delta` (signed) into or out of an account's held amount. The account row must be locked. */
+  async changeHeld(manager: EntityManager, accountId: string, delta: Big): Promise<void> {
+    await manager.query('UPDATE accounts SET held = held + $2 WHERE id = $1', [accountId, delta.toString()]);
+  }
+}

@@ -1,0 +1,68 @@
+import type { DataSource, EntityManager } from '@platform/persistence';
+
+export interface LedgerCheckResult {
+  name: string;
+  ok: boolean;
+  problems: string[];
+}
+
+export interface LedgerReport {
+  ok: boolean;
+  checks: LedgerCheckResult[];
+  checkedAt: string;
+}
+
+/** Problems listed per check at most; the check fails on the first anyway. */
+const PROBLEMS_PER_CHECK_MAX = 20;
+/** Beyond the sweep interval, how late a sweep may run (its own duration, a busy database). */
+const OVERDUE_GRACE_MS = 5_000;
+
+interface CheckQuery {
+  name: string;
+  /** Each row returned is one problem, described by its `problem` column. */
+  sql: string;
+  parameters?: unknown[];
+}
+
+/**
+ * The reconciliation report (`ops ledger check`). Every check reads one
+ * consistent snapshot (REPEATABLE READ, read only); each row a query returns
+ * is a problem. Full scans: an operator's tool, not a request path.
+ */
+export class CheckLedgerUseCase {
+  constructor(private readonly dataSource: DataSource, private readonly sweepIntervalMs: number) {}
+
+  async execute(): Promise<LedgerReport> {
+    const checks = await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      await manager.query('SET TRANSACTION READ ONLY');
+      const results: LedgerCheckResult[] = [];
+      for (const check of this.queries()) results.push(await this.run(manager, check));
+      return results;
+    });
+    return { ok: checks.every((check) => check.ok), checks, checkedAt: new Date().toISOString() };
+  }
+
+  private async run(manager: EntityManager, check: CheckQuery): Promise<LedgerCheckResult> {
+    const rows: { problem: string }[] = await manager.query(`${check.sql} LIMIT ${PROBLEMS_PER_CHECK_MAX}`, check.parameters ?? []);
+    return { name: check.name, ok: rows.length === 0, problems: rows.map((row) => row.problem) };
+  }
+
+  private queries(): CheckQuery[] {
+    return [
+      { name: 'currency_sums_to_zero', sql: `SELECT currency || ' accounts sum to ' || sum(posted)::text AS problem FROM accounts GROUP BY currency HAVING sum(posted) <> 0` },
+      { name: 'entries_balanced', sql: `SELECT 'entry ' || entry_id || ' sums to ' || sum(amount)::text || ' ' || currency AS problem FROM postings GROUP BY entry_id, currency HAVING sum(amount) <> 0` },
+      { name: 'partner_balances_non_negative', sql: `SELECT 'account ' || id || ' available ' || (posted - held)::text AS problem FROM accounts WHERE NOT allow_negative AND posted - held < 0` },
+      { name: 'posted_equals_postings', sql: `SELECT 'account ' || a.id || ' posted ' || a.posted::text || ' but postings sum to ' || coalesce(p.total, 0)::text AS problem
+          FROM accounts a LEFT JOIN (SELECT account_id, sum(amount) AS total FROM postings GROUP BY account_id) p ON p.account_id = a.id
+         WHERE a.posted <> coalesce(p.total, 0)` },
+      { name: 'held_equals_pending_holds', sql: `SELECT 'account ' || a.id || ' held ' || a.held::text || ' but pending holds sum to ' || coalesce(h.total, 0)::text AS problem
+          FROM accounts a LEFT JOIN (SELECT account_id, sum(amount) AS total FROM holds WHERE status = 'pending' GROUP BY account_id) h ON h.account_id = a.id
+         WHERE a.held <> coalesce(h.total, 0)` },
+      { name: 'no_overdue_holds', sql: `SELECT 'hold ' || id || ' pending past its expiry ' || expires_at::text AS problem FROM holds
+         WHERE status = 'pending' AND expires_at < now() - $1 * interval '1 millisecond'`, parameters: [this.sweepIntervalMs + OVERDUE_GRACE_MS] },
+      { name: 'posting_versions_contiguous', sql: `SELECT 'account ' || a.id || ' version ' || a.version::text || ' but ' || coalesce(p.n, 0)::text || ' postings up to version ' || coalesce(p.top, 0)::text AS problem
+          FROM accounts a LEFT JOIN (SELECT account_id, count(*) AS n, max(version_after) AS top, min(version_after) AS bottom FROM postings GROUP BY account_id) p ON p.account_id = a.id
+         WHERE coalesce(p.n, 0) <> a.version OR coalesce(p.top, 0) <> a.version OR coalesce(p.bottom, 1) <> 1` },
+    ];
+  }
+}

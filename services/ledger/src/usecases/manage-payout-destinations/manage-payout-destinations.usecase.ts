@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '../../domain/ids';
+import { PAYOUT_DESTINATION_STATUSES, PayoutDestinationStatus, PayoutRail, payoutDestinationProblems } from '../../domain/payout-destination';
+import type { AccountsRepository } from '../../persistence/accounts.repository';
+import type { PayoutDestinationRecord, PayoutDestinationsRepository } from '../../persistence/payout-destinations.repository';
+
+export interface AddPayoutDestinationCommand {
+  partnerId: string;
+  rail: string;
+  accountName: string;
+  accountNumber: string;
+  bankCode: string | null;
+}
+
+/**
+ * Operators register a partner's payout destinations and close or freeze them;
+ * partners only read the active ones. A closed or frozen destination stays
+ * readable by id so a payout to it is refused PAYOUT_ACCOUNT_NOT_PAYABLE, not
+ * PAYOUT_ACCOUNT_NOT_FOUND.
+ */
+export class ManagePayoutDestinationsUseCase {
+  constructor(private readonly accounts: AccountsRepository, private readonly destinations: PayoutDestinationsRepository) {}
+
+  async add(command: AddPayoutDestinationCommand): Promise<PayoutDestinationRecord> {
+    const bad = [...(isUuid(command.partnerId) ? [] : ['partnerId']), ...payoutDestinationProblems(command)];
+    if (bad.length > 0) throw validationFailed(bad);
+    if (!(await this.accounts.findPartnerAccounts(command.partnerId))) throw new AppError('PARTNER_NOT_FOUND');
+    return this.destinations.insert({
+      id: randomUUID(), partnerId: command.partnerId, rail: command.rail as PayoutRail,
+      accountName: command.accountName.trim(), accountNumber: command.accountNumber, bankCode: command.bankCode,
+    });
+  }
+
+  async setStatus(command: { id: string; status: string }): Promise<PayoutDestinationRecord> {
+    const status = command.status as PayoutDestinationStatus;
+    const bad = [...(isUuid(command.id) ? [] : ['id']), ...(PAYOUT_DESTINATION_STATUSES.includes(status) ? [] : ['status'])];
+    if (bad.length > 0) throw validationFailed(bad);
+    const updated = await this.destinations.setStatus(command.id, status);
+    if (!updated) throw new AppError('PAYOUT_ACCOUNT_NOT_FOUND');
+    return updated;
+  }
+
+  async get(command: { id: string; partnerId: string }): Promise<PayoutDestinationRecord> {
+    if (!isUuid(command.id) || !isUuid(command.partnerId)) throw new AppError('PAYOUT_ACCOUNT_NOT_FOUND');
+    const found = await this.destinations.findForPartner(command.id, command.partnerId);
+    if (!found) throw new AppError('PAYOUT_ACCOUNT_NOT_FOUND');
+    return found;
+  }
+
+  async listActive(command: { partnerId: string }): Promise<PayoutDestinationRecord[]> {
+    if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);
+    return this.destinations.listActive(command.partnerId);
+  }
+}

@@ -1,0 +1,80 @@
+import { AppError, validationFailed } from '@platform/errors';
+import { Big, parseDecimal, parsePositiveAmount } from '@platform/money';
+import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
+import { holdFits } from '../../domain/hold';
+import { isUuid } from '../../domain/ids';
+import { requestHash } from '../../domain/request-hash';
+import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
+import { lockCallerAccounts } from '../../persistence/journal.repository';
+import { validMetadata } from '../post-entry/postings';
+
+export interface PlaceHoldCommand {
+  holdId: string;
+  accountId: string;
+  amount: string;
+  expiresAt: string | null;
+  metadata: Record<string, string>;
+}
+
+/** Decimal places accepted before the account's currency is known (USDT's). */
+const AMOUNT_SCALE_MAX = 6;
+
+/**
+ * Reserves an amount on one account: held += amount, exactly once per caller
+ * id. The account row is locked, so concurrent holds on one account queue and
+ * never together exceed its available balance.
+ */
+export class PlaceHoldUseCase {
+  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository) {}
+
+  async execute(command: PlaceHoldCommand): Promise<HoldRecord> {
+    const hash = this.validate(command);
+    return withTransaction(this.dataSource, async (manager) => {
+      await this.holds.lockHoldId(manager, command.holdId);
+      const existing = await this.holds.find(manager, command.holdId);
+      if (existing) {
+        if (existing.requestHash !== hash) throw new AppError('LEDGER_ID_REUSED');
+        return existing;
+      }
+      return this.placeNew(manager, command, hash);
+    });
+  }
+
+  private validate(command: PlaceHoldCommand): string {
+    const bad: string[] = [];
+    if (!isUuid(command.holdId)) bad.push('holdId');
+    if (!isUuid(command.accountId)) bad.push('accountId');
+    const amount = parseDecimal(command.amount, AMOUNT_SCALE_MAX);
+    if (!amount || amount.lte(0)) bad.push('amount');
+    if (command.expiresAt !== null && Number.isNaN(Date.parse(command.expiresAt))) bad.push('expiresAt');
+    if (!validMetadata(command.metadata)) bad.push('metadata');
+    if (bad.length > 0) throw validationFailed(bad);
+    return requestHash({
+      accountId: command.accountId,
+      amount: amount!.toString(),
+      expiresAt: command.expiresAt === null ? null : new Date(command.expiresAt).toISOString(),
+      metadata: command.metadata,
+    });
+  }
+
+  private async placeNew(manager: EntityManager, command: PlaceHoldCommand, hash: string): Promise<HoldRecord> {
+    const account = (await lockCallerAccounts(manager, [command.accountId])).get(command.accountId)!;
+    const amount = parsePositiveAmount(command.amount, account.currency);
+    if (!amount) throw validationFailed(['amount']);
+    // Only a new hold must expire in the future; a retry of an old one returned above.
+    if (command.expiresAt !== null && Date.parse(command.expiresAt) <= Date.now()) throw validationFailed(['expiresAt']);
+    if (!holdFits(new Big(account.posted), new Big(account.held), amount, account.allowNegative)) {
+      throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
+    }
+    await this.holds.changeHeld(manager, account.id, amount);
+    return this.holds.insert(manager, {
+      holdId: command.holdId,
+      accountId: account.id,
+      currency: account.currency,
+      amount,
+      expiresAt: command.expiresAt === null ? null : new Date(command.expiresAt).toISOString(),
+      metadata: command.metadata,
+      requestHash: hash,
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { AppError, validationFailed } from '@platform/errors';
+import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
+import { isUuid } from '../../domain/ids';
+import { requestHash } from '../../domain/request-hash';
+import type { EntriesRepository, EntryRecord } from '../../persistence/entries.repository';
+import { InsufficientFundsError, lockCallerAccounts, postEntry } from '../../persistence/journal.repository';
+import { balances, postingsShapeValid, RawPosting, toPostings, validMetadata } from './postings';
+
+export interface PostEntryCommand {
+  entryId: string;
+  kind: string;
+  partnerId: string | null;
+  postings: RawPosting[];
+  metadata: Record<string, string>;
+}
+
+const KIND = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * Posts one balanced entry chosen by a caller (a transfer with its fee legs),
+ * exactly once per caller id: a retry with the same body returns the original
+ * entry, a different body is LEDGER_ID_REUSED. A partner account that would go
+ * below zero refuses the whole entry.
+ */
+export class PostEntryUseCase {
+  constructor(private readonly dataSource: DataSource, private readonly entries: EntriesRepository) {}
+
+  async execute(command: PostEntryCommand): Promise<EntryRecord> {
+    this.validate(command);
+    const hash = requestHash({ kind: command.kind, partnerId: command.partnerId, postings: command.postings, metadata: command.metadata });
+    return withTransaction(this.dataSource, async (manager) => {
+      await this.entries.lockEntryId(manager, command.entryId);
+      const existing = await this.entries.find(manager, command.entryId);
+      if (existing) {
+        if (existing.requestHash !== hash) throw new AppError('LEDGER_ID_REUSED');
+        return existing;
+      }
+      await this.postNew(manager, command, hash);
+      return (await this.entries.find(manager, command.entryId))!;
+    });
+  }
+
+  private validate(command: PostEntryCommand): void {
+    const bad: string[] = [];
+    if (!isUuid(command.entryId)) bad.push('entryId');
+    if (!KIND.test(command.kind)) bad.push('kind');
+    if (command.partnerId !== null && !isUuid(command.partnerId)) bad.push('partnerId');
+    if (!postingsShapeValid(command.postings, 2)) bad.push('postings');
+    if (!validMetadata(command.metadata)) bad.push('metadata');
+    if (bad.length > 0) throw validationFailed(bad);
+  }
+
+  private async postNew(manager: EntityManager, command: PostEntryCommand, hash: string): Promise<void> {
+    const accounts = await lockCallerAccounts(manager, command.postings.map((posting) => posting.accountId));
+    const postings = toPostings(command.postings, accounts, 'postings');
+    if (!balances(postings)) throw validationFailed(['postings']);
+    try {
+      await postEntry(manager, { entryId: command.entryId, kind: command.kind, partnerId: command.partnerId, postings, metadata: command.metadata }, hash);
+    } catch (error) {
+      if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
+      throw error;
+    }
+  }
+}

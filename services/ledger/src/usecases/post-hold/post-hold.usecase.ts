@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, validationFailed } from '@platform/errors';
+import { Big, parsePositiveAmount } from '@platform/money';
+import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
+import { isValidPostAmount } from '../../domain/hold';
+import { isUuid } from '../../domain/ids';
+import { requestHash } from '../../domain/request-hash';
+import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
+import { InsufficientFundsError, lockCallerAccounts, postEntry } from '../../persistence/journal.repository';
+import { balances, postingsShapeValid, RawPosting, toPostings, validMetadata } from '../post-entry/postings';
+import { releaseHold } from '../void-hold/void-hold.usecase';
+
+export interface PostHoldCommand {
+  holdId: string;
+  postAmount: string;
+  counterPostings: RawPosting[];
+  kind: string;
+  metadata: Record<string, string>;
+}
+
+const KIND = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * Posts a pending hold in ONE entry: the held account is debited postAmount
+ * and the caller's counter-postings credit the rest; held falls by the whole
+ * hold, so any remainder returns to available. Exactly once: the same request
+ * again returns the posted hold, anything else LEDGER_HOLD_ALREADY_RESOLVED.
+ * A hold found past its expiry is expired (committed) and the post refused.
+ */
+export class PostHoldUseCase {
+  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository) {}
+
+  async execute(command: PostHoldCommand): Promise<HoldRecord> {
+    this.validate(command);
+    const hash = requestHash({ action: 'post', postAmount: new Big(command.postAmount).toString(), counterPostings: command.counterPostings, kind: command.kind, metadata: command.metadata });
+    const outcome = await withTransaction(this.dataSource, async (manager) => {
+      const hold = await this.holds.findForUpdate(manager, command.holdId);
+      if (!hold) throw new AppError('LEDGER_HOLD_NOT_FOUND');
+      if (hold.status !== 'pending') {
+        if (hold.resolutionHash !== hash) throw new AppError('LEDGER_HOLD_ALREADY_RESOLVED');
+        return { hold, expired: false };
+      }
+      if (hold.expiredNow) return { hold: await releaseHold(manager, this.holds, hold, 'expired', null), expired: true };
+      return { hold: await this.post(manager, hold, command, hash), expired: false };
+    });
+    // The expiry commits; only then is the late post refused.
+    if (outcome.expired) throw new AppError('LEDGER_HOLD_ALREADY_RESOLVED');
+    return outcome.hold;
+  }
+
+  private validate(command: PostHoldCommand): void {
+    const bad: string[] = [];
+    if (!isUuid(command.holdId)) bad.push('holdId');
+    if (!/^\d{1,15}(\.\d{1,6})?$/.test(command.postAmount)) bad.push('postAmount');
+    if (!postingsShapeValid(command.counterPostings, 1)) bad.push('counterPostings');
+    if (!KIND.test(command.kind)) bad.push('kind');
+    if (!validMetadata(command.metadata)) bad.push('metadata');
+    if (bad.length > 0) throw validationFailed(bad);
+  }
+
+  private async post(manager: EntityManager, hold: HoldRecord, command: PostHoldCommand, hash: string): Promise<HoldRecord> {
+    const postAmount = parsePositiveAmount(command.postAmount, hold.currency);
+    if (!postAmount || !isValidPostAmount(postAmount, new Big(hold.amount))) throw validationFailed(['postAmount']);
+    if (command.counterPostings.some((posting) => posting.accountId === hold.accountId)) throw validationFailed(['counterPostings']);
+    const accounts = await lockCallerAccounts(manager, [hold.accountId, ...command.counterPostings.map((posting) => posting.accountId)]);
+    const postings = [{ accountId: hold.accountId, currency: hold.currency, amount: postAmount.times(-1) }, ...toPostings(command.counterPostings, accounts, 'counterPostings')];
+    if (!balances(postings)) throw validationFailed(['counterPostings']);
+    await this.holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
+    const entryId = randomUUID();
+    try {
+      await postEntry(manager, { entryId, kind: command.kind, partnerId: accounts.get(hold.accountId)!.partnerId, postings, metadata: { ...command.metadata, holdId: hold.holdId } }, hash);
+    } catch (error) {
+      if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
+      throw error;
+    }
+    return this.holds.resolve(manager, hold.holdId, { status: 'posted', postedAmount: postAmount, entryId, resolutionHash: hash });
+  }
+}

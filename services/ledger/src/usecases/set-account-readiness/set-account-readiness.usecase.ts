@@ -1,0 +1,32 @@
+import { AppError, validationFailed } from '@platform/errors';
+import type { ChainCustodian } from '../../adapters/chain-custodian/chain-custodian';
+import { isKesAccountStatus } from '../../domain/account';
+import { isUuid } from '../../domain/ids';
+import type { AccountsRepository, PartnerAccountSet } from '../../persistence/accounts.repository';
+
+/**
+ * Operator actions on a partner's readiness: the bank reports the KES virtual
+ * account activating, active or suspended; a USDT deposit address is allocated
+ * for a partner opened without one. Allocation is idempotent: a partner that
+ * has an address keeps it (an address, once given out, is never replaced).
+ */
+export class SetAccountReadinessUseCase {
+  constructor(private readonly accounts: AccountsRepository, private readonly custodian: ChainCustodian) {}
+
+  async setKesAccountStatus(command: { partnerId: string; status: string }): Promise<PartnerAccountSet> {
+    const bad = [...(isUuid(command.partnerId) ? [] : ['partnerId']), ...(isKesAccountStatus(command.status) ? [] : ['status'])];
+    if (bad.length > 0) throw validationFailed(bad);
+    const updated = await this.accounts.setKesAccountStatus(command.partnerId, command.status as never);
+    if (!updated) throw new AppError('PARTNER_NOT_FOUND');
+    return updated;
+  }
+
+  async allocateDepositAddress(command: { partnerId: string }): Promise<PartnerAccountSet> {
+    if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);
+    const existing = await this.accounts.findPartnerAccounts(command.partnerId);
+    if (!existing) throw new AppError('PARTNER_NOT_FOUND');
+    if (existing.usdtDepositAddress) return existing;
+    const address = await this.custodian.allocateDepositAddress(command.partnerId);
+    return (await this.accounts.setDepositAddressIfNone(command.partnerId, address))!;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Runs in every ledger replica: every `intervalMs` it runs a bounded batch
+ * task (expire overdue holds, credit held deposits whose window passed) until
+ * a batch comes back short. The database rows are the timers, so nothing is
+ * lost when a replica stops: another (or the next start) picks them up; the
+ * tasks claim rows FOR UPDATE SKIP LOCKED, so replicas never collide.
+ */
+import type { Logger } from '@platform/logger';
+
+export interface BatchSweeperOptions {
+  intervalMs: number;
+  batchSize: number;
+}
+
+/** Batches per tick at most, so one tick cannot run unbounded behind a backlog. */
+const BATCHES_PER_TICK_MAX = 20;
+
+/** The task: handle at most `batchSize` due rows; answer how many. */
+export type BatchTask = (batchSize: number) => Promise<number>;
+
+export class BatchSweeper {
+  private timer: NodeJS.Timeout | null = null;
+  private tick: Promise<void> = Promise.resolve();
+  private running = false;
+
+  constructor(private readonly what: string, private readonly task: BatchTask, private readonly logger: Logger, private readonly options: BatchSweeperOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    await this.tick;
+  }
+
+  private schedule(): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.tick = this.sweep().finally(() => this.schedule());
+    }, this.options.intervalMs);
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      for (let batch = 0; batch < BATCHES_PER_TICK_MAX && this.running; batch += 1) {
+        const handled = await this.task(this.options.batchSize);
+        if (handled > 0) this.logger.info(`${this.what} swept`, { count: handled });
+        if (handled < this.options.batchSize) return;
+      }
+    } catch (error) {
+      this.logger.error(`${this.what} sweep failed; retrying next tick`, { error });
+    }
+  }
+}

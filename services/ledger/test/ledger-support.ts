@@ -1,0 +1,59 @@
+/** Helpers for the ledger's integration tests: a gRPC client, funding a partner, and direct checks of svc_ledger. */
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { createClient } from '@platform/grpc';
+import { createLogger } from '@platform/logger';
+import { ledger } from '@platform/proto';
+import { loadTestStack } from '@platform/testing';
+
+const logger = createLogger('ledger-int-test', 'error');
+
+export type LedgerClient = ReturnType<typeof createClient<typeof ledger.LedgerService>>;
+
+export function ledgerClient(): LedgerClient {
+  return createClient(ledger.LedgerService, { upstream: 'ledger', address: loadTestStack().grpc.ledger, logger });
+}
+
+export function ledgerPool(): Pool {
+  return new Pool({ connectionString: loadTestStack().databases.ledger, max: 2 });
+}
+
+/** Credits a partner's KES account through the bank notification path. */
+export async function fundKes(client: LedgerClient, partnerId: string, amountKes: string): Promise<void> {
+  const accounts = await client.getPartnerAccounts({ partnerId });
+  await client.recordKesCredit({
+    bankTransactionId: `BANK-${randomUUID()}`,
+    accountReference: accounts.kesAccountReference,
+    amountKes,
+    rail: 'mobile_money_paybill',
+    receivedAt: new Date().toISOString(),
+  });
+}
+
+export async function kesBalance(client: LedgerClient, partnerId: string): Promise<ledger.Balance> {
+  const { balances } = await client.getBalances({ partnerId });
+  return balances.find((balance) => balance.currency === 'KES')!;
+}
+
+/** The error code a rejected call carried. */
+export async function codeOf(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+  return 'resolved';
+}
+
+/**
+ * The double-entry invariants read straight from svc_ledger: every currency's
+ * accounts sum to zero, and every entry's postings sum to zero per currency.
+ */
+export async function expectLedgerBalanced(pool: Pool): Promise<void> {
+  const currencies = await pool.query(`SELECT currency, sum(posted)::text AS total FROM accounts GROUP BY currency HAVING sum(posted) <> 0`);
+  expect(currencies.rows).toEqual([]);
+  const entries = await pool.query(`SELECT entry_id, currency FROM postings GROUP BY entry_id, currency HAVING sum(amount) <> 0`);
+  expect(entries.rows).toEqual([]);
+  const negative = await pool.query(`SELECT id FROM accounts WHERE NOT allow_negative AND posted - held < 0`);
+  expect(negative.rows).toEqual([]);
+}
