@@ -5,7 +5,7 @@ import { createLogger } from '@platform/logger';
 import { initializeWithRetry, sleep } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import { GrpcLedgerCredits } from './adapters/ledger.adapter';
-import { SandboxUsdRails } from './adapters/usd-rails.adapter';
+import { SandboxUsdRails, UnavailableUsdRails } from './adapters/usd-rails.adapter';
 import { effectiveLifetimeMs, readConfig } from './config';
 import { collectionsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
@@ -25,13 +25,13 @@ async function main(): Promise<void> {
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }));
   relay.start();
   const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger, deadlineMs: config.LEDGER_DEADLINE_MS });
-  // Production USD rails are not integrated yet: the sandbox adapter is the only implementation.
+  // No production USD rails are integrated yet: production refuses to open collections rather than hand out sandbox instructions.
   const { server, steps } = createServer({
     dataSource,
     logger,
     mode: config.PLATFORM_MODE,
     ledger: new GrpcLedgerCredits(ledgerClient),
-    rails: new SandboxUsdRails(),
+    rails: config.PLATFORM_MODE === 'sandbox' ? new SandboxUsdRails() : new UnavailableUsdRails(),
     defaultFeeTerms: {
       percentBps: config.COLLECTION_FEE_BPS_DEFAULT,
       flatMinor: BigInt(config.COLLECTION_FEE_FLAT_MINOR_DEFAULT),

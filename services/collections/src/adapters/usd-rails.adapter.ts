@@ -6,6 +6,7 @@
  * reconciliation key and a second check.
  */
 import { randomInt } from 'node:crypto';
+import { AppError } from '@platform/errors';
 import { isValidAbaRoutingNumber } from '../domain/routing-number';
 
 export const USD_RAILS = ['ach_push', 'fednow', 'wire'] as const;
@@ -35,6 +36,25 @@ const ACCOUNT_NUMBER_PREFIX = '9';
 const ACCOUNT_NUMBER_RANDOM_DIGITS = 11;
 /** Sandbox steering: a sender name containing this word is returned by the rails (documented in docs/api-behaviour.md). */
 export const SANDBOX_RETURN_MARKER = 'RETURN';
+
+/**
+ * Production until a USD banking partner is integrated: no collection can be
+ * opened (SERVICE_UNAVAILABLE), so sandbox instructions are never handed to a
+ * real payer.
+ */
+export class UnavailableUsdRails implements UsdRails {
+  openDepositAccount(): string {
+    throw new AppError('SERVICE_UNAVAILABLE');
+  }
+
+  instructionsFor(): DepositInstructionsView {
+    throw new AppError('SERVICE_UNAVAILABLE');
+  }
+
+  returnsDeposit(): boolean {
+    throw new AppError('SERVICE_UNAVAILABLE');
+  }
+}
 
 export class SandboxUsdRails implements UsdRails {
   constructor() {
