@@ -101,8 +101,26 @@ export function createCollectionHandler(deps: { collections: Pick<CollectionsApi
 
 type ListQuery = Partial<Record<(typeof LIST_QUERY_PARAMETERS)[number], string>>;
 
+const HOURS_MAX = 23;
+const MINUTES_MAX = 59;
+const SECONDS_MAX = 59;
+
+/** Date, optional time and offset, captured: year, month, day, hours, minutes, seconds, offset hours, offset minutes. */
+const ISO_PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2})))?$/;
+
+/** JavaScript's Date rolls 2026-02-30 over into March; a partner's typo must be refused instead. */
+function isRealCalendarTime(value: string): boolean {
+  const parts = ISO_PARTS.exec(value);
+  if (!parts) return false;
+  const [year, month, day, hours, minutes, seconds, offsetHours, offsetMinutes] = parts.slice(1).map((part) => (part === undefined ? 0 : Number(part))) as number[];
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  const dateReal = date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
+  return dateReal && hours! <= HOURS_MAX && minutes! <= MINUTES_MAX && seconds! <= SECONDS_MAX
+    && offsetHours! <= HOURS_MAX && offsetMinutes! <= MINUTES_MAX;
+}
+
 function isoTime(value: string): string | null {
-  if (!ISO_8601.test(value)) return null;
+  if (!ISO_8601.test(value) || !isRealCalendarTime(value)) return null;
   const time = new Date(value);
   return Number.isNaN(time.getTime()) ? null : time.toISOString();
 }
