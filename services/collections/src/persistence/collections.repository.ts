@@ -195,6 +195,11 @@ export class CollectionsRepository {
     return rows.length;
   }
 
+  /** open → expired for one collection the caller holds locked. */
+  async expireOne(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`UPDATE collections SET status = 'expired', closed_at = now() WHERE id = $1 AND status = 'open'`, [id]);
+  }
+
   /** Sandbox clock: the lifetime of an open collection ends now. */
   async endLifetimeNow(manager: EntityManager, id: string): Promise<void> {
     await manager.query(`UPDATE collections SET expires_at = now() WHERE id = $1 AND status = 'open'`, [id]);

@@ -64,16 +64,17 @@ export class RecordDepositUseCase {
   }
 
   private async record(manager: EntityManager, command: RecordDepositCommand, amount: Big): Promise<RecordDepositResult> {
-    const collection = await this.deps.collections.findForPartner(manager, command.partnerId, command.collectionId, true);
-    if (!collection) throw new AppError('COLLECTION_NOT_FOUND');
+    const locked = await this.deps.collections.findForPartner(manager, command.partnerId, command.collectionId, true);
+    if (!locked) throw new AppError('COLLECTION_NOT_FOUND');
     const known = await this.deps.deposits.find(manager, command.depositId);
     if (known) {
-      if (known.collectionId !== collection.id || !new Big(known.amount).eq(amount)) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      if (known.collectionId !== locked.id || !new Big(known.amount).eq(amount)) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       return { deposit: known, created: false };
     }
     const receivedAt = (this.deps.now ?? (() => new Date()))();
+    const collection = await this.expireIfLapsed(manager, locked, receivedAt);
     const grossAmount = formatAmount(amount, 'USD');
-    const decision = this.decide(collection, amount, command.senderName, receivedAt);
+    const decision = this.decide(collection, amount, command.senderName);
     const mismatch = collection.expectedAmount === null ? null : !new Big(collection.expectedAmount).eq(amount);
     if (decision.kind === 'accept') {
       const outcome = applyFee(toMinorUnits(amount, 'USD'), { percentBps: collection.feePercentBps, flatMinor: collection.feeFlatMinor, capMinor: collection.feeCapMinor });
@@ -95,10 +96,15 @@ export class RecordDepositUseCase {
     return { deposit, created: true };
   }
 
-  private decide(collection: CollectionRecord, amount: Big, senderName: string | null, at: Date): Decision {
-    if (collection.status === 'expired' || (collection.status === 'open' && collection.expiresAt <= at)) {
-      return { kind: 'refund', reason: 'collection_expired', closesCollection: false };
-    }
+  /** A deposit that arrives after the lifetime but before the expiry sweep finds the collection expired, as the sweep would have left it. */
+  private async expireIfLapsed(manager: EntityManager, collection: CollectionRecord, at: Date): Promise<CollectionRecord> {
+    if (collection.status !== 'open' || collection.expiresAt > at) return collection;
+    await this.deps.collections.expireOne(manager, collection.id);
+    return { ...collection, status: 'expired' };
+  }
+
+  private decide(collection: CollectionRecord, amount: Big, senderName: string | null): Decision {
+    if (collection.status === 'expired') return { kind: 'refund', reason: 'collection_expired', closesCollection: false };
     if (collection.status !== 'open') return { kind: 'refund', reason: 'collection_not_open', closesCollection: false };
     if (this.deps.rails.returnsDeposit({ senderName })) return { kind: 'refund', reason: 'returned_by_rails', closesCollection: true };
     const outcome = applyFee(toMinorUnits(amount, 'USD'), { percentBps: collection.feePercentBps, flatMinor: collection.feeFlatMinor, capMinor: collection.feeCapMinor });
