@@ -1,11 +1,15 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
 import { AmqpConnection, OutboxRelay } from '@platform/events';
-import { runService } from '@platform/grpc';
+import { createClient, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry, sleep } from '@platform/persistence';
-import { readConfig } from './config';
+import { ledger } from '@platform/proto';
+import { GrpcLedgerCredits } from './adapters/ledger.adapter';
+import { SandboxUsdRails, UnavailableUsdRails } from './adapters/usd-rails.adapter';
+import { effectiveLifetimeMs, readConfig } from './config';
 import { collectionsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
+import { StepScheduler } from './step-scheduler';
 
 /** How long shutdown lets the relay finish its in-flight batch before closing the broker connection under it. */
 const RELAY_DRAIN_MS_MAX = 3_000;
@@ -20,18 +24,37 @@ async function main(): Promise<void> {
   void amqp.connect().catch(() => undefined);
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }));
   relay.start();
-  const server = createServer({ dataSource, logger });
+  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger, deadlineMs: config.LEDGER_DEADLINE_MS });
+  // No production USD rails are integrated yet: production refuses to open collections rather than hand out sandbox instructions.
+  const { server, steps } = createServer({
+    dataSource,
+    logger,
+    mode: config.PLATFORM_MODE,
+    ledger: new GrpcLedgerCredits(ledgerClient),
+    rails: config.PLATFORM_MODE === 'sandbox' ? new SandboxUsdRails() : new UnavailableUsdRails(),
+    defaultFeeTerms: {
+      percentBps: config.COLLECTION_FEE_BPS_DEFAULT,
+      flatMinor: BigInt(config.COLLECTION_FEE_FLAT_MINOR_DEFAULT),
+      capMinor: BigInt(config.COLLECTION_FEE_CAP_MINOR_DEFAULT),
+    },
+    lifetimeMs: effectiveLifetimeMs(config),
+    stepBatchSize: config.STEP_BATCH_SIZE,
+  });
+  const scheduler = new StepScheduler(steps, config.STEP_INTERVAL_MS, logger.child({ context: 'StepScheduler' }));
+  scheduler.start();
   await runService({
     logger,
     server,
     grpcPort: config.GRPC_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
+      await scheduler.stop();
       const relayStopped = relay.stop();
       await Promise.race([relayStopped, sleep(RELAY_DRAIN_MS_MAX)]);
       // Closing the connection also ends a connect attempt the relay may still be waiting on.
       await amqp.close();
       await relayStopped;
+      ledgerClient.close();
       await dataSource.destroy();
     },
   });

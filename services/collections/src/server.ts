@@ -2,16 +2,70 @@
 import { createGrpcServer, GrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
+import { collections } from '@platform/proto';
+import type { LedgerCredits } from './adapters/ledger.adapter';
+import type { UsdRails } from './adapters/usd-rails.adapter';
+import type { FeeTerms } from './domain/collection-fee';
+import { collectionsAdminHandlers } from './grpc/collections-admin.handlers';
+import { collectionsSandboxHandlers } from './grpc/collections-sandbox.handlers';
+import { collectionsHandlers } from './grpc/collections.handlers';
+import { CollectionsRepository } from './persistence/collections.repository';
+import { DepositsRepository } from './persistence/deposits.repository';
+import type { Step } from './step-scheduler';
+import { ConfigureFeesUseCase } from './usecases/configure-fees/configure-fees.usecase';
+import { CreateCollectionUseCase } from './usecases/create-collection/create-collection.usecase';
+import { CreditCollectionsUseCase } from './usecases/credit-collections/credit-collections.usecase';
+import { ExpireCollectionsUseCase } from './usecases/expire-collections/expire-collections.usecase';
+import { GetCollectionUseCase } from './usecases/get-collection/get-collection.usecase';
+import { ListCollectionsUseCase } from './usecases/list-collections/list-collections.usecase';
+import { RecordDepositUseCase } from './usecases/record-deposit/record-deposit.usecase';
 
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
+  mode: 'sandbox' | 'production';
+  ledger: LedgerCredits;
+  rails: UsdRails;
+  defaultFeeTerms: FeeTerms;
+  lifetimeMs: number;
+  stepBatchSize: number;
 }
 
-/**
- * Serves grpc.health.v1 only: collections.v1 defines no RPCs yet (they arrive with
- * the collections work, issue 7, and are registered here with `server.add`).
- */
-export function createServer(deps: ServerDependencies): GrpcServer {
-  return createGrpcServer(deps.logger);
+export interface CollectionsServer {
+  server: GrpcServer;
+  /** The time-driven steps main runs on its scheduler. */
+  steps: Step[];
+}
+
+export function createServer(deps: ServerDependencies): CollectionsServer {
+  const { dataSource, logger, rails } = deps;
+  const collectionsRepository = new CollectionsRepository();
+  const configureFees = new ConfigureFeesUseCase({ dataSource, collections: collectionsRepository, defaults: deps.defaultFeeTerms });
+  const getCollection = new GetCollectionUseCase({ dataSource, collections: collectionsRepository });
+  const creditCollections = new CreditCollectionsUseCase({
+    dataSource, collections: collectionsRepository, ledger: deps.ledger, logger: logger.child({ context: 'CreditCollections' }), batchSize: deps.stepBatchSize,
+  });
+  const expireCollections = new ExpireCollectionsUseCase({
+    dataSource, collections: collectionsRepository, logger: logger.child({ context: 'ExpireCollections' }), batchSize: deps.stepBatchSize,
+  });
+  const recordDeposit = new RecordDepositUseCase({ dataSource, collections: collectionsRepository, deposits: new DepositsRepository(), rails });
+  const server = createGrpcServer(logger);
+  server.add(collections.CollectionsService, collectionsHandlers({
+    createCollection: new CreateCollectionUseCase({ dataSource, collections: collectionsRepository, feeTerms: configureFees, rails, lifetimeMs: deps.lifetimeMs }),
+    getCollection,
+    listCollections: new ListCollectionsUseCase({ dataSource, collections: collectionsRepository }),
+    rails,
+  }));
+  server.add(collections.CollectionsAdminService, collectionsAdminHandlers({ configureFees }));
+  server.add(collections.CollectionsSandboxService, collectionsSandboxHandlers({
+    sandbox: deps.mode === 'sandbox' ? { recordDeposit, creditCollections, expireCollections, getCollection } : null,
+    rails,
+  }));
+  return {
+    server,
+    steps: [
+      { name: 'credit', run: () => creditCollections.execute() },
+      { name: 'expire', run: () => expireCollections.execute() },
+    ],
+  };
 }

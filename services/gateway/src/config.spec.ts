@@ -13,6 +13,7 @@ const fullEnv = {
   LEDGER_GRPC_ADDR: '127.0.0.1:7002',
   WALLET_REGISTRY_GRPC_ADDR: '127.0.0.1:7003',
   NOTIFIER_GRPC_ADDR: '127.0.0.1:7006',
+  COLLECTIONS_GRPC_ADDR: '127.0.0.1:7005',
 };
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {

@@ -10,7 +10,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { AppError, isAppError } from '@platform/errors';
 import { createClient, PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { gateway, ledger, trading, walletRegistry, webhookDelivery } from '@platform/proto';
+import { collections, gateway, ledger, trading, walletRegistry, webhookDelivery } from '@platform/proto';
 import { CliError, UpstreamError } from './cli-error';
 
 /** Every call waits at most this long for its answer. */
@@ -27,6 +27,7 @@ export const UPSTREAMS = {
   ledger: { envName: 'LEDGER_GRPC_ADDR', stackKey: 'ledger' },
   walletRegistry: { envName: 'WALLET_REGISTRY_GRPC_ADDR', stackKey: 'wallet-registry' },
   webhookDelivery: { envName: 'WEBHOOK_DELIVERY_GRPC_ADDR', stackKey: 'webhook-delivery' },
+  collections: { envName: 'COLLECTIONS_GRPC_ADDR', stackKey: 'collections' },
 } as const;
 
 export type Upstream = keyof typeof UPSTREAMS;
@@ -90,6 +91,7 @@ export interface OpsClients {
   ledger(): PromiseClient<typeof ledger.LedgerService>;
   walletRegistryAdmin(): PromiseClient<typeof walletRegistry.WalletRegistryAdminService>;
   webhookAdmin(): PromiseClient<typeof webhookDelivery.WebhookAdminService>;
+  collectionsAdmin(): PromiseClient<typeof collections.CollectionsAdminService>;
 }
 
 type Definition = Parameters<typeof createClient>[0];
@@ -118,6 +120,10 @@ export class GrpcOpsClients implements OpsClients {
 
   webhookAdmin() {
     return this.client('webhookDelivery', webhookDelivery.WebhookAdminService);
+  }
+
+  collectionsAdmin() {
+    return this.client('collections', collections.CollectionsAdminService);
   }
 
   closeAll(): void {

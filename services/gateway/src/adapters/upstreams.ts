@@ -6,7 +6,7 @@
  */
 import { createClient, PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { ledger, notifier, trading, walletRegistry } from '@platform/proto';
+import { collections, ledger, notifier, trading, walletRegistry } from '@platform/proto';
 
 /** Merges service definitions of one upstream; a method name in two of them is a programming error. */
 function merge<A extends object, B extends object>(a: A, b: B): A & B {
@@ -19,17 +19,20 @@ const tradingDefinition = merge(trading.TradingService, trading.TradingSandboxSe
 const ledgerDefinition = merge(ledger.LedgerService, ledger.LedgerSandboxService);
 const walletRegistryDefinition = merge(walletRegistry.WalletRegistryService, walletRegistry.WalletRegistrySandboxService);
 const notifierDefinition = notifier.NotifierSandboxService;
+const collectionsDefinition = merge(collections.CollectionsService, collections.CollectionsSandboxService);
 
 export type TradingClient = PromiseClient<typeof tradingDefinition>;
 export type LedgerClient = PromiseClient<typeof ledgerDefinition>;
 export type WalletRegistryClient = PromiseClient<typeof walletRegistryDefinition>;
 export type NotifierClient = PromiseClient<typeof notifierDefinition>;
+export type CollectionsClient = PromiseClient<typeof collectionsDefinition>;
 
 export interface Upstreams {
   trading: TradingClient;
   ledger: LedgerClient;
   walletRegistry: WalletRegistryClient;
   notifier: NotifierClient;
+  collections: CollectionsClient;
   close(): void;
 }
 
@@ -38,6 +41,7 @@ export interface UpstreamSettings {
   ledgerAddress: string;
   walletRegistryAddress: string;
   notifierAddress: string;
+  collectionsAddress: string;
   deadlineMs: number;
 }
 
@@ -46,16 +50,19 @@ export function createUpstreams(settings: UpstreamSettings, logger: Logger): Ups
   const ledgerClient = createClient(ledgerDefinition, { upstream: 'ledger', address: settings.ledgerAddress, logger, deadlineMs: settings.deadlineMs });
   const walletRegistryClient = createClient(walletRegistryDefinition, { upstream: 'wallet-registry', address: settings.walletRegistryAddress, logger, deadlineMs: settings.deadlineMs });
   const notifierClient = createClient(notifierDefinition, { upstream: 'notifier', address: settings.notifierAddress, logger, deadlineMs: settings.deadlineMs });
+  const collectionsClient = createClient(collectionsDefinition, { upstream: 'collections', address: settings.collectionsAddress, logger, deadlineMs: settings.deadlineMs });
   return {
     trading: tradingClient,
     ledger: ledgerClient,
     walletRegistry: walletRegistryClient,
     notifier: notifierClient,
+    collections: collectionsClient,
     close() {
       tradingClient.close();
       ledgerClient.close();
       walletRegistryClient.close();
       notifierClient.close();
+      collectionsClient.close();
     },
   };
 }

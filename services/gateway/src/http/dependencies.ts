@@ -5,7 +5,7 @@
  * AppError SERVICE_UNAVAILABLE, never lets a request through unchecked.
  */
 import type { Logger } from '@platform/logger';
-import type { ledger, notifier, trading, walletRegistry } from '@platform/proto';
+import type { collections, ledger, notifier, trading, walletRegistry } from '@platform/proto';
 import type { RateLimitDecision } from '../domain/rate-limit';
 import type { Scope } from '../domain/scopes';
 
@@ -73,6 +73,14 @@ export interface NotifierApi {
   listSandboxOutbox(request: notifier.ListSandboxOutboxRequest): Promise<notifier.ListSandboxOutboxResponse>;
 }
 
+export interface CollectionsApi {
+  createCollection(request: collections.CreateCollectionRequest): Promise<collections.CreateCollectionResponse>;
+  getCollection(request: collections.GetCollectionRequest): Promise<collections.Collection>;
+  listCollections(request: collections.ListCollectionsRequest): Promise<collections.ListCollectionsResponse>;
+  simulateDeposit(request: collections.SimulateDepositRequest): Promise<collections.SimulateDepositResponse>;
+  expireNow(request: collections.ExpireNowRequest): Promise<collections.Collection>;
+}
+
 export interface AppDependencies {
   logger: Logger;
   mode: 'sandbox' | 'production';
@@ -86,6 +94,7 @@ export interface AppDependencies {
   ledger: LedgerApi;
   walletRegistry: WalletRegistryApi;
   notifier: NotifierApi;
+  collections: CollectionsApi;
   upstreamHealth: UpstreamHealth;
   readiness: Readiness;
   nowMs?: () => number;

@@ -9,11 +9,13 @@ import { depositAddressAllocate, kesAccountSetStatus } from './account-readiness
 import { payoutDestinationAdd, payoutDestinationSetStatus } from './payout-destination';
 import { partnerCreate } from './partner-create';
 import { webhookSet } from './webhook-set';
+import { collectionsConfigure } from './collections-configure';
 import { walletApprove, walletReject } from './wallet-review';
 
 export const COMMANDS: readonly AnyCommand[] = [
   partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, deliveriesReplay, walletApprove, walletReject,
   ledgerCheck, kesAccountSetStatus, depositAddressAllocate, payoutDestinationAdd, payoutDestinationSetStatus,
+  collectionsConfigure,
 ];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {

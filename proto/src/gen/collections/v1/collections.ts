@@ -5,5 +5,2528 @@
 // source: collections/v1/collections.proto
 
 /* eslint-disable */
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import {
+  type CallOptions,
+  type ChannelCredentials,
+  Client,
+  type ClientOptions,
+  type ClientUnaryCall,
+  type handleUnaryCall,
+  makeGenericClientConstructor,
+  type Metadata,
+  type ServiceError,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
 
-export {};
+/**
+ * How the payer sends money (spec section 2, depositInstructions).
+ * account_number is the full number; the gateway masks it as ****1234.
+ */
+export interface DepositInstructions {
+  beneficiaryName: string;
+  bankName: string;
+  /** 9-digit ABA routing number, checksum valid */
+  routingNumber: string;
+  /** dedicated to this one collection */
+  accountNumber: string;
+  /** ach_push | fednow | wire */
+  rails: string[];
+  /** carries the reference */
+  depositMessage: string;
+}
+
+/**
+ * fee = min(cap_minor, ceil(gross_minor * percent_bps / 10000) + flat_minor).
+ * Invariant: 0 <= flat_minor <= cap_minor; 0 <= percent_bps <= 10000.
+ */
+export interface FeeTerms {
+  percentBps: number;
+  /** integer string, minor units */
+  flatMinor: string;
+  /** integer string, minor units */
+  capMinor: string;
+  /** USD */
+  currency: string;
+}
+
+/**
+ * status: open | received | crediting | credited | refunded | expired.
+ * gross/fee/net are absent until a deposit is accepted; fee + net = gross.
+ */
+export interface Collection {
+  id: string;
+  partnerId: string;
+  reference: string;
+  status: string;
+  currency: string;
+  partnerReference: string;
+  payerLabel: string;
+  depositInstructions: DepositInstructions | undefined;
+  fee: FeeTerms | undefined;
+  expectedAmount?: string | undefined;
+  grossAmount?: string | undefined;
+  feeAmount?: string | undefined;
+  netAmount?:
+    | string
+    | undefined;
+  /**
+   * Set with the deposit: true when gross differs from expected_amount (absent
+   * when no expected amount was given or nothing was received yet).
+   */
+  amountMismatch?: boolean | undefined;
+  senderName?:
+    | string
+    | undefined;
+  /** The ledger entry id of the credit, set once credited. */
+  treasuryCreditTxId?:
+    | string
+    | undefined;
+  /**
+   * Why the contribution was returned, on refunded collections:
+   * returned_by_rails | fee_exceeds_amount.
+   */
+  refundReason?: string | undefined;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/**
+ * Same (partner_id, partner_reference) with the same body returns the original
+ * (created = false); with a different body it is IDEMPOTENCY_KEY_REUSED.
+ */
+export interface CreateCollectionRequest {
+  partnerId: string;
+  /** USD */
+  currency: string;
+  partnerReference: string;
+  payerLabel: string;
+  expectedAmount?: string | undefined;
+}
+
+export interface CreateCollectionResponse {
+  collection: Collection | undefined;
+  created: boolean;
+}
+
+/** Unknown or another partner's: COLLECTION_NOT_FOUND. */
+export interface GetCollectionRequest {
+  partnerId: string;
+  collectionId: string;
+}
+
+/**
+ * Newest first (created_at, then id, descending). from inclusive, to exclusive.
+ * limit 1..100; cursor is opaque, from a previous next_cursor ("" = first page).
+ */
+export interface ListCollectionsRequest {
+  partnerId: string;
+  reference?: string | undefined;
+  status?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  limit: number;
+  cursor: string;
+}
+
+export interface ListCollectionsResponse {
+  collections: Collection[];
+  /** "" when there is no further page */
+  nextCursor: string;
+}
+
+/**
+ * ---- Operators: per-partner collection fee terms (defaults from configuration
+ * until set). cap_minor must be >= flat_minor.
+ */
+export interface ConfigureFeesRequest {
+  partnerId: string;
+  percentBps: number;
+  flatMinor: string;
+  capMinor: string;
+}
+
+export interface PartnerFeeTerms {
+  partnerId: string;
+  fee: FeeTerms | undefined;
+}
+
+/**
+ * ---- Sandbox (PLATFORM_MODE=sandbox only): the USD rails report a deposit.
+ * deposit_id is the rails' id, unique: the same id again returns the first
+ * deposit and credits nothing more. Empty deposit_id: a fresh one is made.
+ * A sender_name containing RETURN makes the sandbox rails return the deposit.
+ */
+export interface SimulateDepositRequest {
+  partnerId: string;
+  collectionId: string;
+  amount: string;
+  senderName?: string | undefined;
+  depositId: string;
+}
+
+/**
+ * disposition: accepted (it is the collection's contribution) | refunded (sent
+ * back to the payer; refund_reason says why: returned_by_rails,
+ * fee_exceeds_amount, collection_expired, collection_not_open).
+ */
+export interface Deposit {
+  depositId: string;
+  collectionId: string;
+  amount: string;
+  senderName?: string | undefined;
+  disposition: string;
+  refundReason?: string | undefined;
+  receivedAt: string;
+}
+
+export interface SimulateDepositResponse {
+  deposit: Deposit | undefined;
+  collection:
+    | Collection
+    | undefined;
+  /** false: a repeat of a known deposit_id */
+  created: boolean;
+}
+
+/**
+ * Sandbox clock: the collection's lifetime ends now (the expiry sweep then
+ * expires it if it is still open).
+ */
+export interface ExpireNowRequest {
+  partnerId: string;
+  collectionId: string;
+}
+
+function createBaseDepositInstructions(): DepositInstructions {
+  return { beneficiaryName: "", bankName: "", routingNumber: "", accountNumber: "", rails: [], depositMessage: "" };
+}
+
+export const DepositInstructions: MessageFns<DepositInstructions> = {
+  encode(message: DepositInstructions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.beneficiaryName !== "") {
+      writer.uint32(10).string(message.beneficiaryName);
+    }
+    if (message.bankName !== "") {
+      writer.uint32(18).string(message.bankName);
+    }
+    if (message.routingNumber !== "") {
+      writer.uint32(26).string(message.routingNumber);
+    }
+    if (message.accountNumber !== "") {
+      writer.uint32(34).string(message.accountNumber);
+    }
+    for (const v of message.rails) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.depositMessage !== "") {
+      writer.uint32(50).string(message.depositMessage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DepositInstructions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDepositInstructions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.beneficiaryName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bankName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.routingNumber = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.accountNumber = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.rails.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.depositMessage = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DepositInstructions {
+    return {
+      beneficiaryName: isSet(object.beneficiaryName)
+        ? globalThis.String(object.beneficiaryName)
+        : isSet(object.beneficiary_name)
+        ? globalThis.String(object.beneficiary_name)
+        : "",
+      bankName: isSet(object.bankName)
+        ? globalThis.String(object.bankName)
+        : isSet(object.bank_name)
+        ? globalThis.String(object.bank_name)
+        : "",
+      routingNumber: isSet(object.routingNumber)
+        ? globalThis.String(object.routingNumber)
+        : isSet(object.routing_number)
+        ? globalThis.String(object.routing_number)
+        : "",
+      accountNumber: isSet(object.accountNumber)
+        ? globalThis.String(object.accountNumber)
+        : isSet(object.account_number)
+        ? globalThis.String(object.account_number)
+        : "",
+      rails: globalThis.Array.isArray(object?.rails)
+        ? object.rails.map((e: any) => globalThis.String(e))
+        : [],
+      depositMessage: isSet(object.depositMessage)
+        ? globalThis.String(object.depositMessage)
+        : isSet(object.deposit_message)
+        ? globalThis.String(object.deposit_message)
+        : "",
+    };
+  },
+
+  toJSON(message: DepositInstructions): unknown {
+    const obj: any = {};
+    if (message.beneficiaryName !== "") {
+      obj.beneficiaryName = message.beneficiaryName;
+    }
+    if (message.bankName !== "") {
+      obj.bankName = message.bankName;
+    }
+    if (message.routingNumber !== "") {
+      obj.routingNumber = message.routingNumber;
+    }
+    if (message.accountNumber !== "") {
+      obj.accountNumber = message.accountNumber;
+    }
+    if (message.rails?.length) {
+      obj.rails = message.rails;
+    }
+    if (message.depositMessage !== "") {
+      obj.depositMessage = message.depositMessage;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DepositInstructions>, I>>(base?: I): DepositInstructions {
+    return DepositInstructions.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DepositInstructions>, I>>(object: I): DepositInstructions {
+    const message = createBaseDepositInstructions();
+    message.beneficiaryName = object.beneficiaryName ?? "";
+    message.bankName = object.bankName ?? "";
+    message.routingNumber = object.routingNumber ?? "";
+    message.accountNumber = object.accountNumber ?? "";
+    message.rails = object.rails?.map((e) => e) || [];
+    message.depositMessage = object.depositMessage ?? "";
+    return message;
+  },
+};
+
+function createBaseFeeTerms(): FeeTerms {
+  return { percentBps: 0, flatMinor: "", capMinor: "", currency: "" };
+}
+
+export const FeeTerms: MessageFns<FeeTerms> = {
+  encode(message: FeeTerms, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.percentBps !== 0) {
+      writer.uint32(8).uint32(message.percentBps);
+    }
+    if (message.flatMinor !== "") {
+      writer.uint32(18).string(message.flatMinor);
+    }
+    if (message.capMinor !== "") {
+      writer.uint32(26).string(message.capMinor);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeeTerms {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeeTerms();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.percentBps = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.flatMinor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.capMinor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeeTerms {
+    return {
+      percentBps: isSet(object.percentBps)
+        ? globalThis.Number(object.percentBps)
+        : isSet(object.percent_bps)
+        ? globalThis.Number(object.percent_bps)
+        : 0,
+      flatMinor: isSet(object.flatMinor)
+        ? globalThis.String(object.flatMinor)
+        : isSet(object.flat_minor)
+        ? globalThis.String(object.flat_minor)
+        : "",
+      capMinor: isSet(object.capMinor)
+        ? globalThis.String(object.capMinor)
+        : isSet(object.cap_minor)
+        ? globalThis.String(object.cap_minor)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: FeeTerms): unknown {
+    const obj: any = {};
+    if (message.percentBps !== 0) {
+      obj.percentBps = Math.round(message.percentBps);
+    }
+    if (message.flatMinor !== "") {
+      obj.flatMinor = message.flatMinor;
+    }
+    if (message.capMinor !== "") {
+      obj.capMinor = message.capMinor;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeeTerms>, I>>(base?: I): FeeTerms {
+    return FeeTerms.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeeTerms>, I>>(object: I): FeeTerms {
+    const message = createBaseFeeTerms();
+    message.percentBps = object.percentBps ?? 0;
+    message.flatMinor = object.flatMinor ?? "";
+    message.capMinor = object.capMinor ?? "";
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseCollection(): Collection {
+  return {
+    id: "",
+    partnerId: "",
+    reference: "",
+    status: "",
+    currency: "",
+    partnerReference: "",
+    payerLabel: "",
+    depositInstructions: undefined,
+    fee: undefined,
+    expectedAmount: undefined,
+    grossAmount: undefined,
+    feeAmount: undefined,
+    netAmount: undefined,
+    amountMismatch: undefined,
+    senderName: undefined,
+    treasuryCreditTxId: undefined,
+    refundReason: undefined,
+    createdAt: "",
+    expiresAt: "",
+  };
+}
+
+export const Collection: MessageFns<Collection> = {
+  encode(message: Collection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.reference !== "") {
+      writer.uint32(26).string(message.reference);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.currency !== "") {
+      writer.uint32(42).string(message.currency);
+    }
+    if (message.partnerReference !== "") {
+      writer.uint32(50).string(message.partnerReference);
+    }
+    if (message.payerLabel !== "") {
+      writer.uint32(58).string(message.payerLabel);
+    }
+    if (message.depositInstructions !== undefined) {
+      DepositInstructions.encode(message.depositInstructions, writer.uint32(66).fork()).join();
+    }
+    if (message.fee !== undefined) {
+      FeeTerms.encode(message.fee, writer.uint32(74).fork()).join();
+    }
+    if (message.expectedAmount !== undefined) {
+      writer.uint32(82).string(message.expectedAmount);
+    }
+    if (message.grossAmount !== undefined) {
+      writer.uint32(90).string(message.grossAmount);
+    }
+    if (message.feeAmount !== undefined) {
+      writer.uint32(98).string(message.feeAmount);
+    }
+    if (message.netAmount !== undefined) {
+      writer.uint32(106).string(message.netAmount);
+    }
+    if (message.amountMismatch !== undefined) {
+      writer.uint32(112).bool(message.amountMismatch);
+    }
+    if (message.senderName !== undefined) {
+      writer.uint32(122).string(message.senderName);
+    }
+    if (message.treasuryCreditTxId !== undefined) {
+      writer.uint32(130).string(message.treasuryCreditTxId);
+    }
+    if (message.refundReason !== undefined) {
+      writer.uint32(138).string(message.refundReason);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(146).string(message.createdAt);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(154).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Collection {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCollection();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.payerLabel = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.depositInstructions = DepositInstructions.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.fee = FeeTerms.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.expectedAmount = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.grossAmount = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.feeAmount = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.netAmount = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.amountMismatch = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.senderName = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.treasuryCreditTxId = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.refundReason = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Collection {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : "",
+      payerLabel: isSet(object.payerLabel)
+        ? globalThis.String(object.payerLabel)
+        : isSet(object.payer_label)
+        ? globalThis.String(object.payer_label)
+        : "",
+      depositInstructions: isSet(object.depositInstructions)
+        ? DepositInstructions.fromJSON(object.depositInstructions)
+        : isSet(object.deposit_instructions)
+        ? DepositInstructions.fromJSON(object.deposit_instructions)
+        : undefined,
+      fee: isSet(object.fee) ? FeeTerms.fromJSON(object.fee) : undefined,
+      expectedAmount: isSet(object.expectedAmount)
+        ? globalThis.String(object.expectedAmount)
+        : isSet(object.expected_amount)
+        ? globalThis.String(object.expected_amount)
+        : undefined,
+      grossAmount: isSet(object.grossAmount)
+        ? globalThis.String(object.grossAmount)
+        : isSet(object.gross_amount)
+        ? globalThis.String(object.gross_amount)
+        : undefined,
+      feeAmount: isSet(object.feeAmount)
+        ? globalThis.String(object.feeAmount)
+        : isSet(object.fee_amount)
+        ? globalThis.String(object.fee_amount)
+        : undefined,
+      netAmount: isSet(object.netAmount)
+        ? globalThis.String(object.netAmount)
+        : isSet(object.net_amount)
+        ? globalThis.String(object.net_amount)
+        : undefined,
+      amountMismatch: isSet(object.amountMismatch)
+        ? globalThis.Boolean(object.amountMismatch)
+        : isSet(object.amount_mismatch)
+        ? globalThis.Boolean(object.amount_mismatch)
+        : undefined,
+      senderName: isSet(object.senderName)
+        ? globalThis.String(object.senderName)
+        : isSet(object.sender_name)
+        ? globalThis.String(object.sender_name)
+        : undefined,
+      treasuryCreditTxId: isSet(object.treasuryCreditTxId)
+        ? globalThis.String(object.treasuryCreditTxId)
+        : isSet(object.treasury_credit_tx_id)
+        ? globalThis.String(object.treasury_credit_tx_id)
+        : undefined,
+      refundReason: isSet(object.refundReason)
+        ? globalThis.String(object.refundReason)
+        : isSet(object.refund_reason)
+        ? globalThis.String(object.refund_reason)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Collection): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.partnerReference !== "") {
+      obj.partnerReference = message.partnerReference;
+    }
+    if (message.payerLabel !== "") {
+      obj.payerLabel = message.payerLabel;
+    }
+    if (message.depositInstructions !== undefined) {
+      obj.depositInstructions = DepositInstructions.toJSON(message.depositInstructions);
+    }
+    if (message.fee !== undefined) {
+      obj.fee = FeeTerms.toJSON(message.fee);
+    }
+    if (message.expectedAmount !== undefined) {
+      obj.expectedAmount = message.expectedAmount;
+    }
+    if (message.grossAmount !== undefined) {
+      obj.grossAmount = message.grossAmount;
+    }
+    if (message.feeAmount !== undefined) {
+      obj.feeAmount = message.feeAmount;
+    }
+    if (message.netAmount !== undefined) {
+      obj.netAmount = message.netAmount;
+    }
+    if (message.amountMismatch !== undefined) {
+      obj.amountMismatch = message.amountMismatch;
+    }
+    if (message.senderName !== undefined) {
+      obj.senderName = message.senderName;
+    }
+    if (message.treasuryCreditTxId !== undefined) {
+      obj.treasuryCreditTxId = message.treasuryCreditTxId;
+    }
+    if (message.refundReason !== undefined) {
+      obj.refundReason = message.refundReason;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Collection>, I>>(base?: I): Collection {
+    return Collection.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Collection>, I>>(object: I): Collection {
+    const message = createBaseCollection();
+    message.id = object.id ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.reference = object.reference ?? "";
+    message.status = object.status ?? "";
+    message.currency = object.currency ?? "";
+    message.partnerReference = object.partnerReference ?? "";
+    message.payerLabel = object.payerLabel ?? "";
+    message.depositInstructions = (object.depositInstructions !== undefined && object.depositInstructions !== null)
+      ? DepositInstructions.fromPartial(object.depositInstructions)
+      : undefined;
+    message.fee = (object.fee !== undefined && object.fee !== null) ? FeeTerms.fromPartial(object.fee) : undefined;
+    message.expectedAmount = object.expectedAmount ?? undefined;
+    message.grossAmount = object.grossAmount ?? undefined;
+    message.feeAmount = object.feeAmount ?? undefined;
+    message.netAmount = object.netAmount ?? undefined;
+    message.amountMismatch = object.amountMismatch ?? undefined;
+    message.senderName = object.senderName ?? undefined;
+    message.treasuryCreditTxId = object.treasuryCreditTxId ?? undefined;
+    message.refundReason = object.refundReason ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateCollectionRequest(): CreateCollectionRequest {
+  return { partnerId: "", currency: "", partnerReference: "", payerLabel: "", expectedAmount: undefined };
+}
+
+export const CreateCollectionRequest: MessageFns<CreateCollectionRequest> = {
+  encode(message: CreateCollectionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    if (message.partnerReference !== "") {
+      writer.uint32(26).string(message.partnerReference);
+    }
+    if (message.payerLabel !== "") {
+      writer.uint32(34).string(message.payerLabel);
+    }
+    if (message.expectedAmount !== undefined) {
+      writer.uint32(42).string(message.expectedAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCollectionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCollectionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.payerLabel = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expectedAmount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCollectionRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : "",
+      payerLabel: isSet(object.payerLabel)
+        ? globalThis.String(object.payerLabel)
+        : isSet(object.payer_label)
+        ? globalThis.String(object.payer_label)
+        : "",
+      expectedAmount: isSet(object.expectedAmount)
+        ? globalThis.String(object.expectedAmount)
+        : isSet(object.expected_amount)
+        ? globalThis.String(object.expected_amount)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateCollectionRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.partnerReference !== "") {
+      obj.partnerReference = message.partnerReference;
+    }
+    if (message.payerLabel !== "") {
+      obj.payerLabel = message.payerLabel;
+    }
+    if (message.expectedAmount !== undefined) {
+      obj.expectedAmount = message.expectedAmount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateCollectionRequest>, I>>(base?: I): CreateCollectionRequest {
+    return CreateCollectionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateCollectionRequest>, I>>(object: I): CreateCollectionRequest {
+    const message = createBaseCreateCollectionRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.currency = object.currency ?? "";
+    message.partnerReference = object.partnerReference ?? "";
+    message.payerLabel = object.payerLabel ?? "";
+    message.expectedAmount = object.expectedAmount ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateCollectionResponse(): CreateCollectionResponse {
+  return { collection: undefined, created: false };
+}
+
+export const CreateCollectionResponse: MessageFns<CreateCollectionResponse> = {
+  encode(message: CreateCollectionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.collection !== undefined) {
+      Collection.encode(message.collection, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCollectionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCollectionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.collection = Collection.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCollectionResponse {
+    return {
+      collection: isSet(object.collection) ? Collection.fromJSON(object.collection) : undefined,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: CreateCollectionResponse): unknown {
+    const obj: any = {};
+    if (message.collection !== undefined) {
+      obj.collection = Collection.toJSON(message.collection);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateCollectionResponse>, I>>(base?: I): CreateCollectionResponse {
+    return CreateCollectionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateCollectionResponse>, I>>(object: I): CreateCollectionResponse {
+    const message = createBaseCreateCollectionResponse();
+    message.collection = (object.collection !== undefined && object.collection !== null)
+      ? Collection.fromPartial(object.collection)
+      : undefined;
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
+function createBaseGetCollectionRequest(): GetCollectionRequest {
+  return { partnerId: "", collectionId: "" };
+}
+
+export const GetCollectionRequest: MessageFns<GetCollectionRequest> = {
+  encode(message: GetCollectionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.collectionId !== "") {
+      writer.uint32(18).string(message.collectionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCollectionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCollectionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.collectionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCollectionRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      collectionId: isSet(object.collectionId)
+        ? globalThis.String(object.collectionId)
+        : isSet(object.collection_id)
+        ? globalThis.String(object.collection_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCollectionRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.collectionId !== "") {
+      obj.collectionId = message.collectionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCollectionRequest>, I>>(base?: I): GetCollectionRequest {
+    return GetCollectionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCollectionRequest>, I>>(object: I): GetCollectionRequest {
+    const message = createBaseGetCollectionRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.collectionId = object.collectionId ?? "";
+    return message;
+  },
+};
+
+function createBaseListCollectionsRequest(): ListCollectionsRequest {
+  return {
+    partnerId: "",
+    reference: undefined,
+    status: undefined,
+    from: undefined,
+    to: undefined,
+    limit: 0,
+    cursor: "",
+  };
+}
+
+export const ListCollectionsRequest: MessageFns<ListCollectionsRequest> = {
+  encode(message: ListCollectionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.reference !== undefined) {
+      writer.uint32(18).string(message.reference);
+    }
+    if (message.status !== undefined) {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.from !== undefined) {
+      writer.uint32(34).string(message.from);
+    }
+    if (message.to !== undefined) {
+      writer.uint32(42).string(message.to);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(48).uint32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(58).string(message.cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCollectionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCollectionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCollectionsRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : undefined,
+      from: isSet(object.from) ? globalThis.String(object.from) : undefined,
+      to: isSet(object.to) ? globalThis.String(object.to) : undefined,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+    };
+  },
+
+  toJSON(message: ListCollectionsRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.reference !== undefined) {
+      obj.reference = message.reference;
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    if (message.from !== undefined) {
+      obj.from = message.from;
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCollectionsRequest>, I>>(base?: I): ListCollectionsRequest {
+    return ListCollectionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCollectionsRequest>, I>>(object: I): ListCollectionsRequest {
+    const message = createBaseListCollectionsRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.reference = object.reference ?? undefined;
+    message.status = object.status ?? undefined;
+    message.from = object.from ?? undefined;
+    message.to = object.to ?? undefined;
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseListCollectionsResponse(): ListCollectionsResponse {
+  return { collections: [], nextCursor: "" };
+}
+
+export const ListCollectionsResponse: MessageFns<ListCollectionsResponse> = {
+  encode(message: ListCollectionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.collections) {
+      Collection.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCollectionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCollectionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.collections.push(Collection.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCollectionsResponse {
+    return {
+      collections: globalThis.Array.isArray(object?.collections)
+        ? object.collections.map((e: any) => Collection.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListCollectionsResponse): unknown {
+    const obj: any = {};
+    if (message.collections?.length) {
+      obj.collections = message.collections.map((e) => Collection.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCollectionsResponse>, I>>(base?: I): ListCollectionsResponse {
+    return ListCollectionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCollectionsResponse>, I>>(object: I): ListCollectionsResponse {
+    const message = createBaseListCollectionsResponse();
+    message.collections = object.collections?.map((e) => Collection.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseConfigureFeesRequest(): ConfigureFeesRequest {
+  return { partnerId: "", percentBps: 0, flatMinor: "", capMinor: "" };
+}
+
+export const ConfigureFeesRequest: MessageFns<ConfigureFeesRequest> = {
+  encode(message: ConfigureFeesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.percentBps !== 0) {
+      writer.uint32(16).uint32(message.percentBps);
+    }
+    if (message.flatMinor !== "") {
+      writer.uint32(26).string(message.flatMinor);
+    }
+    if (message.capMinor !== "") {
+      writer.uint32(34).string(message.capMinor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfigureFeesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfigureFeesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.percentBps = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.flatMinor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.capMinor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfigureFeesRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      percentBps: isSet(object.percentBps)
+        ? globalThis.Number(object.percentBps)
+        : isSet(object.percent_bps)
+        ? globalThis.Number(object.percent_bps)
+        : 0,
+      flatMinor: isSet(object.flatMinor)
+        ? globalThis.String(object.flatMinor)
+        : isSet(object.flat_minor)
+        ? globalThis.String(object.flat_minor)
+        : "",
+      capMinor: isSet(object.capMinor)
+        ? globalThis.String(object.capMinor)
+        : isSet(object.cap_minor)
+        ? globalThis.String(object.cap_minor)
+        : "",
+    };
+  },
+
+  toJSON(message: ConfigureFeesRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.percentBps !== 0) {
+      obj.percentBps = Math.round(message.percentBps);
+    }
+    if (message.flatMinor !== "") {
+      obj.flatMinor = message.flatMinor;
+    }
+    if (message.capMinor !== "") {
+      obj.capMinor = message.capMinor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfigureFeesRequest>, I>>(base?: I): ConfigureFeesRequest {
+    return ConfigureFeesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfigureFeesRequest>, I>>(object: I): ConfigureFeesRequest {
+    const message = createBaseConfigureFeesRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.percentBps = object.percentBps ?? 0;
+    message.flatMinor = object.flatMinor ?? "";
+    message.capMinor = object.capMinor ?? "";
+    return message;
+  },
+};
+
+function createBasePartnerFeeTerms(): PartnerFeeTerms {
+  return { partnerId: "", fee: undefined };
+}
+
+export const PartnerFeeTerms: MessageFns<PartnerFeeTerms> = {
+  encode(message: PartnerFeeTerms, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.fee !== undefined) {
+      FeeTerms.encode(message.fee, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PartnerFeeTerms {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePartnerFeeTerms();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fee = FeeTerms.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PartnerFeeTerms {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      fee: isSet(object.fee) ? FeeTerms.fromJSON(object.fee) : undefined,
+    };
+  },
+
+  toJSON(message: PartnerFeeTerms): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.fee !== undefined) {
+      obj.fee = FeeTerms.toJSON(message.fee);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PartnerFeeTerms>, I>>(base?: I): PartnerFeeTerms {
+    return PartnerFeeTerms.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PartnerFeeTerms>, I>>(object: I): PartnerFeeTerms {
+    const message = createBasePartnerFeeTerms();
+    message.partnerId = object.partnerId ?? "";
+    message.fee = (object.fee !== undefined && object.fee !== null) ? FeeTerms.fromPartial(object.fee) : undefined;
+    return message;
+  },
+};
+
+function createBaseSimulateDepositRequest(): SimulateDepositRequest {
+  return { partnerId: "", collectionId: "", amount: "", senderName: undefined, depositId: "" };
+}
+
+export const SimulateDepositRequest: MessageFns<SimulateDepositRequest> = {
+  encode(message: SimulateDepositRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.collectionId !== "") {
+      writer.uint32(18).string(message.collectionId);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.senderName !== undefined) {
+      writer.uint32(34).string(message.senderName);
+    }
+    if (message.depositId !== "") {
+      writer.uint32(42).string(message.depositId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SimulateDepositRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSimulateDepositRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.collectionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.senderName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.depositId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SimulateDepositRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      collectionId: isSet(object.collectionId)
+        ? globalThis.String(object.collectionId)
+        : isSet(object.collection_id)
+        ? globalThis.String(object.collection_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      senderName: isSet(object.senderName)
+        ? globalThis.String(object.senderName)
+        : isSet(object.sender_name)
+        ? globalThis.String(object.sender_name)
+        : undefined,
+      depositId: isSet(object.depositId)
+        ? globalThis.String(object.depositId)
+        : isSet(object.deposit_id)
+        ? globalThis.String(object.deposit_id)
+        : "",
+    };
+  },
+
+  toJSON(message: SimulateDepositRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.collectionId !== "") {
+      obj.collectionId = message.collectionId;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.senderName !== undefined) {
+      obj.senderName = message.senderName;
+    }
+    if (message.depositId !== "") {
+      obj.depositId = message.depositId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SimulateDepositRequest>, I>>(base?: I): SimulateDepositRequest {
+    return SimulateDepositRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SimulateDepositRequest>, I>>(object: I): SimulateDepositRequest {
+    const message = createBaseSimulateDepositRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.collectionId = object.collectionId ?? "";
+    message.amount = object.amount ?? "";
+    message.senderName = object.senderName ?? undefined;
+    message.depositId = object.depositId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeposit(): Deposit {
+  return {
+    depositId: "",
+    collectionId: "",
+    amount: "",
+    senderName: undefined,
+    disposition: "",
+    refundReason: undefined,
+    receivedAt: "",
+  };
+}
+
+export const Deposit: MessageFns<Deposit> = {
+  encode(message: Deposit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.depositId !== "") {
+      writer.uint32(10).string(message.depositId);
+    }
+    if (message.collectionId !== "") {
+      writer.uint32(18).string(message.collectionId);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.senderName !== undefined) {
+      writer.uint32(34).string(message.senderName);
+    }
+    if (message.disposition !== "") {
+      writer.uint32(42).string(message.disposition);
+    }
+    if (message.refundReason !== undefined) {
+      writer.uint32(50).string(message.refundReason);
+    }
+    if (message.receivedAt !== "") {
+      writer.uint32(58).string(message.receivedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Deposit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeposit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.depositId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.collectionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.senderName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.disposition = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.refundReason = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.receivedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Deposit {
+    return {
+      depositId: isSet(object.depositId)
+        ? globalThis.String(object.depositId)
+        : isSet(object.deposit_id)
+        ? globalThis.String(object.deposit_id)
+        : "",
+      collectionId: isSet(object.collectionId)
+        ? globalThis.String(object.collectionId)
+        : isSet(object.collection_id)
+        ? globalThis.String(object.collection_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      senderName: isSet(object.senderName)
+        ? globalThis.String(object.senderName)
+        : isSet(object.sender_name)
+        ? globalThis.String(object.sender_name)
+        : undefined,
+      disposition: isSet(object.disposition) ? globalThis.String(object.disposition) : "",
+      refundReason: isSet(object.refundReason)
+        ? globalThis.String(object.refundReason)
+        : isSet(object.refund_reason)
+        ? globalThis.String(object.refund_reason)
+        : undefined,
+      receivedAt: isSet(object.receivedAt)
+        ? globalThis.String(object.receivedAt)
+        : isSet(object.received_at)
+        ? globalThis.String(object.received_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Deposit): unknown {
+    const obj: any = {};
+    if (message.depositId !== "") {
+      obj.depositId = message.depositId;
+    }
+    if (message.collectionId !== "") {
+      obj.collectionId = message.collectionId;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.senderName !== undefined) {
+      obj.senderName = message.senderName;
+    }
+    if (message.disposition !== "") {
+      obj.disposition = message.disposition;
+    }
+    if (message.refundReason !== undefined) {
+      obj.refundReason = message.refundReason;
+    }
+    if (message.receivedAt !== "") {
+      obj.receivedAt = message.receivedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Deposit>, I>>(base?: I): Deposit {
+    return Deposit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Deposit>, I>>(object: I): Deposit {
+    const message = createBaseDeposit();
+    message.depositId = object.depositId ?? "";
+    message.collectionId = object.collectionId ?? "";
+    message.amount = object.amount ?? "";
+    message.senderName = object.senderName ?? undefined;
+    message.disposition = object.disposition ?? "";
+    message.refundReason = object.refundReason ?? undefined;
+    message.receivedAt = object.receivedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseSimulateDepositResponse(): SimulateDepositResponse {
+  return { deposit: undefined, collection: undefined, created: false };
+}
+
+export const SimulateDepositResponse: MessageFns<SimulateDepositResponse> = {
+  encode(message: SimulateDepositResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deposit !== undefined) {
+      Deposit.encode(message.deposit, writer.uint32(10).fork()).join();
+    }
+    if (message.collection !== undefined) {
+      Collection.encode(message.collection, writer.uint32(18).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(24).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SimulateDepositResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSimulateDepositResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deposit = Deposit.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.collection = Collection.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SimulateDepositResponse {
+    return {
+      deposit: isSet(object.deposit) ? Deposit.fromJSON(object.deposit) : undefined,
+      collection: isSet(object.collection) ? Collection.fromJSON(object.collection) : undefined,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: SimulateDepositResponse): unknown {
+    const obj: any = {};
+    if (message.deposit !== undefined) {
+      obj.deposit = Deposit.toJSON(message.deposit);
+    }
+    if (message.collection !== undefined) {
+      obj.collection = Collection.toJSON(message.collection);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SimulateDepositResponse>, I>>(base?: I): SimulateDepositResponse {
+    return SimulateDepositResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SimulateDepositResponse>, I>>(object: I): SimulateDepositResponse {
+    const message = createBaseSimulateDepositResponse();
+    message.deposit = (object.deposit !== undefined && object.deposit !== null)
+      ? Deposit.fromPartial(object.deposit)
+      : undefined;
+    message.collection = (object.collection !== undefined && object.collection !== null)
+      ? Collection.fromPartial(object.collection)
+      : undefined;
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
+function createBaseExpireNowRequest(): ExpireNowRequest {
+  return { partnerId: "", collectionId: "" };
+}
+
+export const ExpireNowRequest: MessageFns<ExpireNowRequest> = {
+  encode(message: ExpireNowRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.collectionId !== "") {
+      writer.uint32(18).string(message.collectionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpireNowRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpireNowRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.collectionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpireNowRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      collectionId: isSet(object.collectionId)
+        ? globalThis.String(object.collectionId)
+        : isSet(object.collection_id)
+        ? globalThis.String(object.collection_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ExpireNowRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.collectionId !== "") {
+      obj.collectionId = message.collectionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExpireNowRequest>, I>>(base?: I): ExpireNowRequest {
+    return ExpireNowRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExpireNowRequest>, I>>(object: I): ExpireNowRequest {
+    const message = createBaseExpireNowRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.collectionId = object.collectionId ?? "";
+    return message;
+  },
+};
+
+export type CollectionsService = typeof CollectionsService;
+export const CollectionsService = {
+  createCollection: {
+    path: "/collections.v1.Collections/CreateCollection" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateCollectionRequest): Buffer =>
+      Buffer.from(CreateCollectionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateCollectionRequest => CreateCollectionRequest.decode(value),
+    responseSerialize: (value: CreateCollectionResponse): Buffer =>
+      Buffer.from(CreateCollectionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateCollectionResponse => CreateCollectionResponse.decode(value),
+  },
+  getCollection: {
+    path: "/collections.v1.Collections/GetCollection" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCollectionRequest): Buffer => Buffer.from(GetCollectionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCollectionRequest => GetCollectionRequest.decode(value),
+    responseSerialize: (value: Collection): Buffer => Buffer.from(Collection.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Collection => Collection.decode(value),
+  },
+  listCollections: {
+    path: "/collections.v1.Collections/ListCollections" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCollectionsRequest): Buffer =>
+      Buffer.from(ListCollectionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCollectionsRequest => ListCollectionsRequest.decode(value),
+    responseSerialize: (value: ListCollectionsResponse): Buffer =>
+      Buffer.from(ListCollectionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCollectionsResponse => ListCollectionsResponse.decode(value),
+  },
+} as const;
+
+export interface CollectionsServer extends UntypedServiceImplementation {
+  createCollection: handleUnaryCall<CreateCollectionRequest, CreateCollectionResponse>;
+  getCollection: handleUnaryCall<GetCollectionRequest, Collection>;
+  listCollections: handleUnaryCall<ListCollectionsRequest, ListCollectionsResponse>;
+}
+
+export interface CollectionsClient extends Client {
+  createCollection(
+    request: CreateCollectionRequest,
+    callback: (error: ServiceError | null, response: CreateCollectionResponse) => void,
+  ): ClientUnaryCall;
+  createCollection(
+    request: CreateCollectionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateCollectionResponse) => void,
+  ): ClientUnaryCall;
+  createCollection(
+    request: CreateCollectionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateCollectionResponse) => void,
+  ): ClientUnaryCall;
+  getCollection(
+    request: GetCollectionRequest,
+    callback: (error: ServiceError | null, response: Collection) => void,
+  ): ClientUnaryCall;
+  getCollection(
+    request: GetCollectionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Collection) => void,
+  ): ClientUnaryCall;
+  getCollection(
+    request: GetCollectionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Collection) => void,
+  ): ClientUnaryCall;
+  listCollections(
+    request: ListCollectionsRequest,
+    callback: (error: ServiceError | null, response: ListCollectionsResponse) => void,
+  ): ClientUnaryCall;
+  listCollections(
+    request: ListCollectionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCollectionsResponse) => void,
+  ): ClientUnaryCall;
+  listCollections(
+    request: ListCollectionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCollectionsResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const CollectionsClient = makeGenericClientConstructor(
+  CollectionsService,
+  "collections.v1.Collections",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): CollectionsClient;
+  service: typeof CollectionsService;
+  serviceName: string;
+};
+
+export type CollectionsAdminService = typeof CollectionsAdminService;
+export const CollectionsAdminService = {
+  configureFees: {
+    path: "/collections.v1.CollectionsAdmin/ConfigureFees" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfigureFeesRequest): Buffer => Buffer.from(ConfigureFeesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfigureFeesRequest => ConfigureFeesRequest.decode(value),
+    responseSerialize: (value: PartnerFeeTerms): Buffer => Buffer.from(PartnerFeeTerms.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PartnerFeeTerms => PartnerFeeTerms.decode(value),
+  },
+} as const;
+
+export interface CollectionsAdminServer extends UntypedServiceImplementation {
+  configureFees: handleUnaryCall<ConfigureFeesRequest, PartnerFeeTerms>;
+}
+
+export interface CollectionsAdminClient extends Client {
+  configureFees(
+    request: ConfigureFeesRequest,
+    callback: (error: ServiceError | null, response: PartnerFeeTerms) => void,
+  ): ClientUnaryCall;
+  configureFees(
+    request: ConfigureFeesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PartnerFeeTerms) => void,
+  ): ClientUnaryCall;
+  configureFees(
+    request: ConfigureFeesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PartnerFeeTerms) => void,
+  ): ClientUnaryCall;
+}
+
+export const CollectionsAdminClient = makeGenericClientConstructor(
+  CollectionsAdminService,
+  "collections.v1.CollectionsAdmin",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): CollectionsAdminClient;
+  service: typeof CollectionsAdminService;
+  serviceName: string;
+};
+
+export type CollectionsSandboxService = typeof CollectionsSandboxService;
+export const CollectionsSandboxService = {
+  simulateDeposit: {
+    path: "/collections.v1.CollectionsSandbox/SimulateDeposit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SimulateDepositRequest): Buffer =>
+      Buffer.from(SimulateDepositRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SimulateDepositRequest => SimulateDepositRequest.decode(value),
+    responseSerialize: (value: SimulateDepositResponse): Buffer =>
+      Buffer.from(SimulateDepositResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SimulateDepositResponse => SimulateDepositResponse.decode(value),
+  },
+  expireNow: {
+    path: "/collections.v1.CollectionsSandbox/ExpireNow" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExpireNowRequest): Buffer => Buffer.from(ExpireNowRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExpireNowRequest => ExpireNowRequest.decode(value),
+    responseSerialize: (value: Collection): Buffer => Buffer.from(Collection.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Collection => Collection.decode(value),
+  },
+} as const;
+
+export interface CollectionsSandboxServer extends UntypedServiceImplementation {
+  simulateDeposit: handleUnaryCall<SimulateDepositRequest, SimulateDepositResponse>;
+  expireNow: handleUnaryCall<ExpireNowRequest, Collection>;
+}
+
+export interface CollectionsSandboxClient extends Client {
+  simulateDeposit(
+    request: SimulateDepositRequest,
+    callback: (error: ServiceError | null, response: SimulateDepositResponse) => void,
+  ): ClientUnaryCall;
+  simulateDeposit(
+    request: SimulateDepositRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SimulateDepositResponse) => void,
+  ): ClientUnaryCall;
+  simulateDeposit(
+    request: SimulateDepositRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SimulateDepositResponse) => void,
+  ): ClientUnaryCall;
+  expireNow(
+    request: ExpireNowRequest,
+    callback: (error: ServiceError | null, response: Collection) => void,
+  ): ClientUnaryCall;
+  expireNow(
+    request: ExpireNowRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Collection) => void,
+  ): ClientUnaryCall;
+  expireNow(
+    request: ExpireNowRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Collection) => void,
+  ): ClientUnaryCall;
+}
+
+export const CollectionsSandboxClient = makeGenericClientConstructor(
+  CollectionsSandboxService,
+  "collections.v1.CollectionsSandbox",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): CollectionsSandboxClient;
+  service: typeof CollectionsSandboxService;
+  serviceName: string;
+};
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends { $case: string } ? { [K in keyof Omit<T, "$case">]?: DeepPartial<T[K]> } & { $case: T["$case"] }
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
+type KeysOfUnion<T> = T extends T ? keyof T : never;
+type Exact<P, I extends P> = P extends Builtin ? P
+  : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isSet(value: any): boolean {
+  return value !== null && value !== undefined;
+}
+
+interface MessageFns<T> {
+  encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  decode(input: BinaryReader | Uint8Array, length?: number): T;
+  fromJSON(object: any): T;
+  toJSON(message: T): unknown;
+  create<I extends Exact<DeepPartial<T>, I>>(base?: I): T;
+  fromPartial<I extends Exact<DeepPartial<T>, I>>(object: I): T;
+}

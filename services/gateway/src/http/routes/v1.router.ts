@@ -13,6 +13,9 @@ import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route
 import { listAdminsHandler, registerAdminHandler, removeAdminHandler } from './admins.route';
 import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
 import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
+import {
+  createCollectionHandler, getCollectionHandler, listCollectionsHandler, sandboxCollectionDepositHandler, sandboxExpireCollectionHandler,
+} from './collections.route';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
@@ -48,12 +51,17 @@ export function createV1Router(deps: AppDependencies): Router {
   route('get', '/wallets', listWalletsHandler(deps));
   route('post', '/wallets/:id/confirm', confirmWalletHandler(deps));
   route('delete', '/wallets/:id', revokeWalletHandler(deps));
+  route('post', '/collections', createCollectionHandler(deps));
+  route('get', '/collections', listCollectionsHandler(deps));
+  route('get', '/collections/:id', getCollectionHandler(deps));
   if (deps.mode === 'sandbox') {
     route('post', '/sandbox/rates', setSandboxRateHandler(deps));
     route('post', '/sandbox/kes-credits', simulateKesCreditHandler(deps));
     route('post', '/sandbox/usdt-deposits', simulateUsdtDepositHandler(deps));
     route('post', '/sandbox/wallets/:id/approve', sandboxApproveWalletHandler(deps));
     route('get', '/sandbox/outbox', sandboxOutboxHandler(deps));
+    route('post', '/sandbox/collections/:id/deposits', sandboxCollectionDepositHandler(deps));
+    route('post', '/sandbox/collections/:id/expire', sandboxExpireCollectionHandler(deps));
   }
   router.use(notFound);
   return router;

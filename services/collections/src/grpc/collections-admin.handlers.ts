@@ -1,0 +1,14 @@
+import type { AsyncImplementation } from '@platform/grpc';
+import { collections } from '@platform/proto';
+import type { ConfigureFeesUseCase } from '../usecases/configure-fees/configure-fees.usecase';
+import { toProtoFee } from './presenters';
+
+/** Translates gRPC messages to commands; no decisions here. */
+export function collectionsAdminHandlers(deps: { configureFees: ConfigureFeesUseCase }): AsyncImplementation<typeof collections.CollectionsAdminService> {
+  return {
+    async configureFees(request) {
+      const result = await deps.configureFees.execute(request);
+      return { partnerId: result.partnerId, fee: toProtoFee(result.terms) };
+    },
+  };
+}
