@@ -2,6 +2,8 @@
 // - unit: `*.spec.ts` next to the code in src/, no servers needed;
 // - integration: `*.int.spec.ts` in test/, run by `npm test` against the test stack it
 //   starts (TEST_STACK_FILE points at .stack-test/stack.json).
+// - faults: `*.faults.spec.ts` in tools/*/faults/, run by `npm test` after integration, serially
+//   and alone, against the same stack (they stop its Redis, PostgreSQL, RabbitMQ and services).
 // Both share jest.preset.js (swc transform).
 // Integration tests get 60 s each: Jest 29 rejects testTimeout inside a project ("Unknown
 // option") and would apply a top-level one to unit tests too, so scripts/test.mjs passes
@@ -38,6 +40,12 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services,tools}/*/test/**/*.int.spec.ts'],
+    },
+    {
+      // Stops the test stack's infrastructure and services: run alone, after `integration` (scripts/test.mjs).
+      ...common,
+      displayName: 'faults',
+      testMatch: ['<rootDir>/tools/*/faults/**/*.faults.spec.ts'],
     },
   ],
 };

@@ -18,6 +18,7 @@ import {
 } from './lib/services.mjs';
 import { acquireLock, readJson, removeFile, tailLines } from './lib/processes.mjs';
 import { StepFailed, step as printedStep } from './lib/steps.mjs';
+import { scanLogs, SENSITIVE_VALUES_FILE } from './lib/log-scan.mjs';
 import { buildAll, ensureNpmDependencies } from './lib/workspace.mjs';
 
 const JEST_RUN_TIMEOUT_MS = 30 * 60_000;
@@ -27,6 +28,7 @@ const JEST_POLL_INTERVAL_MS = 500;
 const ERROR_LOG_TAIL_LINES = 40;
 const INTEGRATION_TEST_TIMEOUT_MS = 60_000;
 const LEDGER_CHECK_TIMEOUT_MS = 60_000;
+const FAULT_TEST_TIMEOUT_MS = 180_000;
 
 // Service settings the integration tests depend on; the caller may override each.
 process.env.STACK_ENV_RATE_STALENESS_LIMIT_MS ??= '3000';
@@ -43,6 +45,7 @@ let runningJest = null;
 let stackStarted = false;
 let interrupted = null; // the signal's name once one arrived
 let releaseLock = () => {};
+const runStartedAtMs = Date.now();
 
 // Once interrupted, no further step starts.
 function step(title, action) {
@@ -129,6 +132,7 @@ async function startTestStack() {
   });
   // Each run starts with empty service logs, so an error shown at the end is this run's.
   serviceLogFiles(profile).forEach(removeFile);
+  removeFile(path.join(profile.stackDir, SENSITIVE_VALUES_FILE));
   await step('secrets and TLS', async () => {
     ensureSecrets(profile);
     await ensureTls(profile);
@@ -190,7 +194,21 @@ async function runEverything(results) {
   // Jest 29 takes testTimeout only globally (see jest.config.js), so the 60 s is given here.
   results.push(await runJest('integration',
     ['--runInBand=false', '--maxWorkers=2', `--testTimeout=${INTEGRATION_TEST_TIMEOUT_MS}`], env));
+  // Fault tests stop the stack's infrastructure: one at a time, with nothing else running.
+  results.push(await runJest('faults', ['--runInBand', `--testTimeout=${FAULT_TEST_TIMEOUT_MS}`], env));
   results.push(await runLedgerCheck());
+  results.push(runLogScan());
+}
+
+/** No log of this run may hold a recorded secret or code, an `sk_` secret or a full account number. */
+function runLogScan() {
+  if (interrupted) throw new StepFailed('log scan: interrupted');
+  console.log('\n▶ logs scanned for secrets, codes and account numbers');
+  const { values, hits, shown } = scanLogs(profile, { sinceMs: runStartedAtMs });
+  for (const hit of shown) console.error(`✘ ${hit.file}:${hit.line}: ${hit.what}`);
+  if (hits.length > 0) console.error(`✘ ${hits.length} sensitive value(s) in the logs`);
+  else console.log(`✔ no secret, code or account number in the logs (${values} recorded values and patterns checked)`);
+  return { project: 'log scan', passed: hits.length ? 0 : 1, failed: hits.length ? 1 : 0, exitCode: hits.length ? 1 : 0 };
 }
 
 /** After the whole suite the ledger must still reconcile: `ops ledger check --json` against the test stack. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { signedRequestHeaders } from '@platform/crypto';
+import { recordOutboxCodes } from './sensitive';
 import { loadTestStack } from './stack';
 
 export interface HttpResult<T = any> {
@@ -43,6 +44,8 @@ export class PartnerHttpClient {
     } catch {
       parsed = undefined;
     }
+    // The sandbox outbox is where tests read approval codes; the log scan looks for every one of them.
+    if (pathAndQuery.startsWith('/v1/sandbox/outbox') && response.ok) recordOutboxCodes(parsed);
     return { status: response.status, headers: response.headers, body: parsed as T, text: responseText };
   }
 

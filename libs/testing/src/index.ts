@@ -14,3 +14,5 @@ export type { HttpsReceiver, ReceivedRequest } from './https-receiver';
 export { waitFor } from './wait';
 export { serviceEnvironment, startServiceInstance } from './service-instance';
 export type { ServiceInstance } from './service-instance';
+export { recordSensitive, SENSITIVE_VALUES_FILE } from './sensitive';
+export { stackInfra } from './stack-infra';

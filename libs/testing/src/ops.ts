@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { recordSecretsIn, recordSensitive } from './sensitive';
 import { loadTestStack } from './stack';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..');
@@ -10,6 +11,9 @@ const OPS_TIMEOUT_MS = 30_000;
 export function runOps<T = Record<string, unknown>>(args: string[]): Promise<T> {
   const stackFile = process.env.TEST_STACK_FILE;
   loadTestStack();
+  // A secret handed to ops (`webhook set --secret`) must never reach a log either.
+  const secretIndex = args.indexOf('--secret');
+  if (secretIndex >= 0) recordSensitive(args[secretIndex + 1]);
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [join(REPO_ROOT, 'tools/ops/dist/main.js'), ...args, '--json'], {
       env: { ...process.env, OPS_STACK_FILE: stackFile },
@@ -20,7 +24,10 @@ export function runOps<T = Record<string, unknown>>(args: string[]): Promise<T> 
         return;
       }
       try {
-        resolve(JSON.parse(stdout) as T);
+        const answer = JSON.parse(stdout) as T;
+        // Signing and webhook secrets the tests receive must never reach a log (scripts/test.mjs scans).
+        recordSecretsIn(answer);
+        resolve(answer);
       } catch {
         reject(new Error(`ops ${args.join(' ')} printed non-JSON: ${stdout}`));
       }

@@ -1,0 +1,61 @@
+// Proves that a partner can never reach another partner's resources by id:
+// every id route in routes.ts, given the id of a resource another partner owns,
+// answers 404 with the route's NOT_FOUND code (exactly as for an id that names
+// nothing, so existence is not revealed), and the owner's resource is
+// unchanged. Table-driven: a new kind of resource is one entry in RESOURCES,
+// a new id route one entry in routes.ts.
+import { randomUUID } from 'node:crypto';
+import { createTestPartner, PartnerHttpClient } from '@platform/testing';
+import { ID_ROUTES, newTronAddress, ResourceKind, validBody, withId } from './routes';
+import { apiState, expectEnvelope } from './support';
+
+const RATE_LIMIT_PER_MINUTE = 100_000;
+/** The owner's resources as the API shows them (its outbox is left out: codes arrive there asynchronously). */
+const OWNER_READS = ['/v1/admins', '/v1/wallets', '/v1/balances'];
+
+interface Owner {
+  client: PartnerHttpClient;
+  adminDomain: string;
+}
+
+/** How to create one resource of each kind for its owner; returns its id. */
+const RESOURCES: Record<ResourceKind, (owner: Owner) => Promise<string>> = {
+  admin: async ({ client, adminDomain }) => {
+    const created = await client.post('/v1/admins', { email: `owner.${randomUUID().slice(0, 8)}@${adminDomain}`, name: 'Owner Admin' });
+    if (created.status !== 201) throw new Error(`admin: ${created.status} ${created.text}`);
+    return created.body.adminId;
+  },
+  wallet: async ({ client }) => {
+    const created = await client.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: newTronAddress() });
+    if (created.status !== 201) throw new Error(`wallet: ${created.status} ${created.text}`);
+    return created.body.walletId;
+  },
+};
+
+let owner: Owner;
+let intruder: PartnerHttpClient;
+
+beforeAll(async () => {
+  const adminDomain = `owner-${randomUUID().slice(0, 8)}.example.com`;
+  owner = { client: new PartnerHttpClient(await createTestPartner({ adminDomain, rateLimitPerMinute: RATE_LIMIT_PER_MINUTE })), adminDomain };
+  // Wallets need an administrator to send their code to.
+  await RESOURCES.admin(owner);
+  intruder = new PartnerHttpClient(await createTestPartner({ rateLimitPerMinute: RATE_LIMIT_PER_MINUTE }));
+});
+
+describe('cross-partner access by id', () => {
+  it.each(ID_ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('%s answers 404 for another partner\'s resource and changes nothing', async (_name, route) => {
+    if (!route.resource) throw new Error(`${route.method} ${route.path} names no resource kind in routes.ts`);
+    const ownedId = await RESOURCES[route.resource](owner);
+    const before = await apiState(owner.client, OWNER_READS);
+    const body = route.body ? JSON.stringify(validBody(route)) : undefined;
+    const foreign = await intruder.request(route.method, withId(route.path, ownedId), undefined, { rawBody: body });
+    const unknown = await intruder.request(route.method, withId(route.path, randomUUID()), undefined, { rawBody: body });
+    expect(foreign.status).toBe(404);
+    expectEnvelope(foreign, `foreign ${route.method} ${route.path}`);
+    expect(foreign.body.message).toBe(route.notFound);
+    // Indistinguishable from an id that names nothing.
+    expect({ ...foreign.body, requestId: null }).toEqual({ ...unknown.body, requestId: null });
+    expect(await apiState(owner.client, OWNER_READS)).toEqual(before);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Every route the gateway serves, as data: the fuzzer, the cross-partner spec
+ * and the timing spec read this table. A new route is one entry here (orders,
+ * transfers, sends and collections plug in as they land).
+ *
+ * Field kinds say what a valid value looks like, so the fuzzer can produce
+ * values that are certainly NOT valid for that field (a hostile body must
+ * never be accepted: the fuzz asserts nothing is written).
+ */
+import { randomBytes } from 'node:crypto';
+import { tronAddressFromAccountId } from '@platform/chain';
+
+export type FieldKind =
+  | 'kes' | 'usdt' | 'rate' // decimal strings of scale 2, 6, 4
+  | 'side' // 'buy' | 'sell'
+  | 'literal' // one fixed string ('tron', 'USDT')
+  | 'email' | 'name' | 'label' | 'reference' | 'otp' | 'txHash' | 'tronAddress'
+  | 'boolean';
+
+export interface BodyField {
+  kind: FieldKind;
+  /** A valid value; undefined for an optional field the valid body leaves out. */
+  valid: () => unknown;
+}
+
+export interface RouteUnderTest {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** The path, `:id` standing for a resource id. */
+  path: string;
+  /** Fields of a valid JSON body, for routes that take one. */
+  body?: Record<string, BodyField>;
+  /** The 404 message for an id naming nothing (routes with `:id`). */
+  notFound?: string;
+  /** Statuses a hostile request may get besides 400/404/413 (none today). */
+  alsoAllowed?: number[];
+  /** The kind of resource `:id` names (see RESOURCES), for the cross-partner spec. */
+  resource?: ResourceKind;
+}
+
+export type ResourceKind = 'admin' | 'wallet';
+
+export function newTronAddress(): string {
+  return tronAddressFromAccountId(randomBytes(20));
+}
+
+const field = (kind: FieldKind, valid: () => unknown): BodyField => ({ kind, valid });
+const optional = (kind: FieldKind): BodyField => ({ kind, valid: () => undefined });
+
+export const ROUTES: RouteUnderTest[] = [
+  { method: 'GET', path: '/v1/health' },
+  { method: 'GET', path: '/v1/balances' },
+  { method: 'GET', path: '/v1/funding' },
+  { method: 'GET', path: '/v1/payout-destinations' },
+  { method: 'GET', path: '/v1/admins' },
+  { method: 'GET', path: '/v1/wallets' },
+  { method: 'GET', path: '/v1/sandbox/outbox' },
+  { method: 'POST', path: '/v1/quotes', body: { side: field('side', () => 'buy'), kesAmount: field('kes', () => '1000.00') } },
+  {
+    method: 'POST', path: '/v1/admins',
+    body: { email: field('email', () => 'fuzz.admin@example.com'), name: field('name', () => 'Fuzz Admin') },
+  },
+  { method: 'DELETE', path: '/v1/admins/:id', notFound: 'ADMIN_NOT_FOUND', resource: 'admin' },
+  {
+    method: 'POST', path: '/v1/wallets',
+    body: {
+      chain: field('literal', () => 'tron'), asset: field('literal', () => 'USDT'),
+      address: field('tronAddress', newTronAddress), label: optional('label'),
+    },
+  },
+  { method: 'POST', path: '/v1/wallets/:id/confirm', body: { otp: field('otp', () => '123456') }, notFound: 'WALLET_NOT_FOUND', resource: 'wallet' },
+  { method: 'DELETE', path: '/v1/wallets/:id', notFound: 'WALLET_NOT_FOUND', resource: 'wallet' },
+  {
+    method: 'POST', path: '/v1/sandbox/rates',
+    body: { bid: field('rate', () => '129.5000'), ask: field('rate', () => '130.5000'), halted: optional('boolean') },
+  },
+  { method: 'POST', path: '/v1/sandbox/kes-credits', body: { amount: field('kes', () => '100.00'), reference: optional('reference') } },
+  {
+    method: 'POST', path: '/v1/sandbox/usdt-deposits',
+    body: { txHash: field('txHash', () => randomBytes(32).toString('hex')), usdtAmount: field('usdt', () => '1.000000') },
+  },
+  { method: 'POST', path: '/v1/sandbox/wallets/:id/approve', notFound: 'WALLET_NOT_FOUND', resource: 'wallet' },
+  // TODO(issue 5/6/7): orders, transfers, sends, payouts and collections: one entry each.
+];
+
+/** The routes that name a resource by id. */
+export const ID_ROUTES = ROUTES.filter((route) => route.path.includes(':id'));
+
+export function withId(path: string, id: string): string {
+  return path.replace(':id', id);
+}
+
+export function validBody(route: RouteUnderTest): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(route.body ?? {})) {
+    const value = spec.valid();
+    if (value !== undefined) body[name] = value;
+  }
+  return body;
+}
