@@ -5,6 +5,7 @@
 // no retryAfterSeconds; 404, 400 and 413 envelopes; field-naming validation;
 // stores that cannot answer fail closed with 503; upstream refusals pass
 // through; unexpected errors never leak; sandbox routes exist only in sandbox.
+import { AUTH_FAILURE_RESPONSE_FLOOR_MS } from './middleware/authenticate.middleware';
 import { randomBytes } from 'node:crypto';
 import { request, Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -218,6 +219,19 @@ describe('gateway app', () => {
       expect(reply.text).toBe(UNIFORM_401(String(reply.headers['x-request-id'])));
     }
     expect(state.rateLimiterCalls).toBe(0);
+  });
+
+  it('holds every refusal to the response floor, so an unknown key answers no faster than a known one', async () => {
+    const unknownKey = signedRequestHeaders({ apiKey: generateApiKey('sandbox'), signingSecret: full.signingSecret },
+      { method: 'GET', pathAndQuery: '/v1/health' });
+    const badSignature = signedRequestHeaders({ apiKey: full.apiKey, signingSecret: generateSigningSecret() },
+      { method: 'GET', pathAndQuery: '/v1/health' });
+    for (const headers of [{}, unknownKey, badSignature]) {
+      const startedAtMs = performance.now();
+      expect((await send('GET', '/v1/health', headers)).status).toBe(401);
+      // The floor is measured from inside the server; the client adds transport time on top.
+      expect(performance.now() - startedAtMs).toBeGreaterThanOrEqual(AUTH_FAILURE_RESPONSE_FLOOR_MS - 1);
+    }
   });
 
   it('refuses a replayed nonce with the same 401', async () => {

@@ -1,9 +1,19 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestHandler } from 'express';
 import { AppError } from '@platform/errors';
 import { enrichContext, Logger } from '@platform/logger';
 import { AuthFailureReason, AuthHeaders, checkHeaderShapes, isWellFormedApiKey, readAuthHeaders, verifySignature } from '../../domain/request-signature';
 import type { CredentialLookup, NonceStore } from '../dependencies';
 import { rawBodyOf, setPartnerAuth } from '../locals';
+
+/**
+ * Every refusal is answered no sooner than this after the request reached
+ * authentication. Without it, an unknown key (a database lookup) answers
+ * measurably slower than a cached key with a bad signature, which tells a
+ * prober which keys exist; the floor is above every path's normal cost, so
+ * all refusals take the same time. It also slows guessing.
+ */
+export const AUTH_FAILURE_RESPONSE_FLOOR_MS = 25;
 
 export interface AuthenticateDependencies {
   credentials: CredentialLookup;
@@ -22,14 +32,17 @@ export interface AuthenticateDependencies {
  * A store that cannot answer fails closed (503), never open.
  */
 export function authenticate(deps: AuthenticateDependencies): RequestHandler {
-  const refuse = (reason: AuthFailureReason, headers: AuthHeaders): never => {
+  const refuse = async (reason: AuthFailureReason, headers: AuthHeaders, startedAtMs: number): Promise<never> => {
     // Only a well-formed key is logged: a partner pasting its secret into the key header must not leak it.
     const apiKey = isWellFormedApiKey(headers, deps.apiKeyPattern) ? headers.apiKey : undefined;
     deps.logger.warn('request authentication failed', { reason, apiKey });
+    const remainingMs = startedAtMs + AUTH_FAILURE_RESPONSE_FLOOR_MS - performance.now();
+    if (remainingMs > 0) await sleep(remainingMs);
     throw new AppError('UNAUTHORIZED');
   };
 
   return async (req, res, next) => {
+    const startedAtMs = performance.now();
     const headers = readAuthHeaders((name) => req.headers[name]);
     const shapeFailure = checkHeaderShapes(headers, deps.apiKeyPattern, deps.nowMs());
     const credential = isWellFormedApiKey(headers, deps.apiKeyPattern) ? await deps.credentials.find(headers.apiKey) : null;
@@ -41,8 +54,8 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
       pathAndQuery: req.originalUrl,
       body: rawBodyOf(res),
     });
-    if (failure !== null || credential === null || headers.nonce === undefined) return refuse(failure ?? 'unknown_api_key', headers);
-    if (!(await deps.nonces.claim(credential.apiKey, headers.nonce))) return refuse('replayed_nonce', headers);
+    if (failure !== null || credential === null || headers.nonce === undefined) return refuse(failure ?? 'unknown_api_key', headers, startedAtMs);
+    if (!(await deps.nonces.claim(credential.apiKey, headers.nonce))) return refuse('replayed_nonce', headers, startedAtMs);
     setPartnerAuth(res, {
       partnerId: credential.partnerId,
       apiKey: credential.apiKey,
