@@ -9,6 +9,10 @@ import { tradingAdminHandlers } from './grpc/trading-admin.handlers';
 import { tradingSandboxHandlers } from './grpc/trading-sandbox.handlers';
 import { tradingHandlers } from './grpc/trading.handlers';
 import { tradingDepositsHandlers } from './grpc/trading-deposits.handlers';
+import { tradingLimitsHandlers } from './grpc/trading-limits.handlers';
+import { GetPartnerLimitsUseCase } from './usecases/get-partner-limits/get-partner-limits.usecase';
+import { ReleaseDailyCapUseCase } from './usecases/release-daily-cap/release-daily-cap.usecase';
+import { ReserveDailyCapUseCase } from './usecases/reserve-daily-cap/reserve-daily-cap.usecase';
 import { OfferUsdtDepositUseCase } from './usecases/offer-usdt-deposit/offer-usdt-deposit.usecase';
 import { PartnerProfilesRepository } from './persistence/partner-profiles.repository';
 import { QuotesRepository } from './persistence/quotes.repository';
@@ -50,5 +54,16 @@ export function createServer(deps: ServerDependencies): GrpcServer {
     setSandboxRate: deps.sandboxRateControl ? new SetSandboxRateUseCase(deps.sandboxRateControl) : null,
   }));
   server.add(trading.TradingDepositsService, tradingDepositsHandlers({ offerUsdtDeposit: new OfferUsdtDepositUseCase() }));
+  server.add(trading.TradingLimitsService, tradingLimitsHandlers({
+    reserveDailyCap: new ReserveDailyCapUseCase({
+      dataSource: deps.dataSource,
+      rateFeed: deps.rateFeed,
+      clock: deps.clock,
+      logger: deps.logger.child({ context: 'ReserveDailyCap' }),
+      rateStalenessLimitMs: deps.rateStalenessLimitMs,
+    }),
+    releaseDailyCap: new ReleaseDailyCapUseCase(deps.dataSource),
+    getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource),
+  }));
   return server;
 }

@@ -1,5 +1,6 @@
 import { createDataSource, DataSource } from '@platform/persistence';
 import { TradingV1Migration1732300000000 } from './migrations/1732300000000-trading-v1';
+import { DailyCapMigration1732400000000 } from './migrations/1732400000000-daily-cap';
 
 export const SERVICE_NAME = 'trading';
 
@@ -7,6 +8,6 @@ export function tradingDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [TradingV1Migration1732300000000],
+    migrations: [TradingV1Migration1732300000000, DailyCapMigration1732400000000],
   });
 }

@@ -132,6 +132,58 @@ export interface OfferUsdtDepositResponse {
   holdUntil?: string | undefined;
 }
 
+/**
+ * ---- The shared rolling 24-hour cap (contract decisions section 4), owned by
+ * trading and used by orders, transfers and USDT sends. A usage counts against
+ * the cap from created_at for 24 hours unless released (value that never moved).
+ */
+export interface ReserveDailyCapRequest {
+  /** caller-made UUID; the idempotency key */
+  usageId: string;
+  partnerId: string;
+  /** order | transfer | usdt_send */
+  source: string;
+  /** exactly one of amount_kes and amount_usdt */
+  amountKes?:
+    | string
+    | undefined;
+  /** converted at the live bid, rounded up to the cent */
+  amountUsdt?: string | undefined;
+}
+
+export interface DailyCapUsage {
+  usageId: string;
+  partnerId: string;
+  source: string;
+  amountKes: string;
+  createdAt: string;
+  releasedAt?: string | undefined;
+}
+
+export interface ReleaseDailyCapRequest {
+  usageId: string;
+}
+
+export interface ReleaseDailyCapResponse {
+  /** false: no such usage (nothing to release) */
+  found: boolean;
+  usage?: DailyCapUsage | undefined;
+}
+
+export interface GetPartnerLimitsRequest {
+  partnerId: string;
+}
+
+export interface PartnerLimits {
+  partnerId: string;
+  perOrderCapKes: string;
+  dailyCapKes: string;
+  /** unreleased usages of the last 24 hours */
+  dailyUsedKes: string;
+  /** max(0, daily_cap - daily_used) */
+  dailyRemainingKes: string;
+}
+
 function createBaseFee(): Fee {
   return { kesAmount: "", percentBps: 0, flatKesAmount: "", capKesAmount: undefined };
 }
@@ -1397,6 +1449,710 @@ export const OfferUsdtDepositResponse: MessageFns<OfferUsdtDepositResponse> = {
   },
 };
 
+function createBaseReserveDailyCapRequest(): ReserveDailyCapRequest {
+  return { usageId: "", partnerId: "", source: "", amountKes: undefined, amountUsdt: undefined };
+}
+
+export const ReserveDailyCapRequest: MessageFns<ReserveDailyCapRequest> = {
+  encode(message: ReserveDailyCapRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.usageId !== "") {
+      writer.uint32(10).string(message.usageId);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.source !== "") {
+      writer.uint32(26).string(message.source);
+    }
+    if (message.amountKes !== undefined) {
+      writer.uint32(34).string(message.amountKes);
+    }
+    if (message.amountUsdt !== undefined) {
+      writer.uint32(42).string(message.amountUsdt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReserveDailyCapRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReserveDailyCapRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.usageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amountKes = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.amountUsdt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReserveDailyCapRequest {
+    return {
+      usageId: isSet(object.usageId)
+        ? globalThis.String(object.usageId)
+        : isSet(object.usage_id)
+        ? globalThis.String(object.usage_id)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      amountKes: isSet(object.amountKes)
+        ? globalThis.String(object.amountKes)
+        : isSet(object.amount_kes)
+        ? globalThis.String(object.amount_kes)
+        : undefined,
+      amountUsdt: isSet(object.amountUsdt)
+        ? globalThis.String(object.amountUsdt)
+        : isSet(object.amount_usdt)
+        ? globalThis.String(object.amount_usdt)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ReserveDailyCapRequest): unknown {
+    const obj: any = {};
+    if (message.usageId !== "") {
+      obj.usageId = message.usageId;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.amountKes !== undefined) {
+      obj.amountKes = message.amountKes;
+    }
+    if (message.amountUsdt !== undefined) {
+      obj.amountUsdt = message.amountUsdt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReserveDailyCapRequest>, I>>(base?: I): ReserveDailyCapRequest {
+    return ReserveDailyCapRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReserveDailyCapRequest>, I>>(object: I): ReserveDailyCapRequest {
+    const message = createBaseReserveDailyCapRequest();
+    message.usageId = object.usageId ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.source = object.source ?? "";
+    message.amountKes = object.amountKes ?? undefined;
+    message.amountUsdt = object.amountUsdt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDailyCapUsage(): DailyCapUsage {
+  return { usageId: "", partnerId: "", source: "", amountKes: "", createdAt: "", releasedAt: undefined };
+}
+
+export const DailyCapUsage: MessageFns<DailyCapUsage> = {
+  encode(message: DailyCapUsage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.usageId !== "") {
+      writer.uint32(10).string(message.usageId);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.source !== "") {
+      writer.uint32(26).string(message.source);
+    }
+    if (message.amountKes !== "") {
+      writer.uint32(34).string(message.amountKes);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(42).string(message.createdAt);
+    }
+    if (message.releasedAt !== undefined) {
+      writer.uint32(50).string(message.releasedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DailyCapUsage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDailyCapUsage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.usageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amountKes = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.releasedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DailyCapUsage {
+    return {
+      usageId: isSet(object.usageId)
+        ? globalThis.String(object.usageId)
+        : isSet(object.usage_id)
+        ? globalThis.String(object.usage_id)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      amountKes: isSet(object.amountKes)
+        ? globalThis.String(object.amountKes)
+        : isSet(object.amount_kes)
+        ? globalThis.String(object.amount_kes)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      releasedAt: isSet(object.releasedAt)
+        ? globalThis.String(object.releasedAt)
+        : isSet(object.released_at)
+        ? globalThis.String(object.released_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: DailyCapUsage): unknown {
+    const obj: any = {};
+    if (message.usageId !== "") {
+      obj.usageId = message.usageId;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.amountKes !== "") {
+      obj.amountKes = message.amountKes;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.releasedAt !== undefined) {
+      obj.releasedAt = message.releasedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DailyCapUsage>, I>>(base?: I): DailyCapUsage {
+    return DailyCapUsage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DailyCapUsage>, I>>(object: I): DailyCapUsage {
+    const message = createBaseDailyCapUsage();
+    message.usageId = object.usageId ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.source = object.source ?? "";
+    message.amountKes = object.amountKes ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.releasedAt = object.releasedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseReleaseDailyCapRequest(): ReleaseDailyCapRequest {
+  return { usageId: "" };
+}
+
+export const ReleaseDailyCapRequest: MessageFns<ReleaseDailyCapRequest> = {
+  encode(message: ReleaseDailyCapRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.usageId !== "") {
+      writer.uint32(10).string(message.usageId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseDailyCapRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseDailyCapRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.usageId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseDailyCapRequest {
+    return {
+      usageId: isSet(object.usageId)
+        ? globalThis.String(object.usageId)
+        : isSet(object.usage_id)
+        ? globalThis.String(object.usage_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ReleaseDailyCapRequest): unknown {
+    const obj: any = {};
+    if (message.usageId !== "") {
+      obj.usageId = message.usageId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseDailyCapRequest>, I>>(base?: I): ReleaseDailyCapRequest {
+    return ReleaseDailyCapRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseDailyCapRequest>, I>>(object: I): ReleaseDailyCapRequest {
+    const message = createBaseReleaseDailyCapRequest();
+    message.usageId = object.usageId ?? "";
+    return message;
+  },
+};
+
+function createBaseReleaseDailyCapResponse(): ReleaseDailyCapResponse {
+  return { found: false, usage: undefined };
+}
+
+export const ReleaseDailyCapResponse: MessageFns<ReleaseDailyCapResponse> = {
+  encode(message: ReleaseDailyCapResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    if (message.usage !== undefined) {
+      DailyCapUsage.encode(message.usage, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseDailyCapResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseDailyCapResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.usage = DailyCapUsage.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseDailyCapResponse {
+    return {
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      usage: isSet(object.usage) ? DailyCapUsage.fromJSON(object.usage) : undefined,
+    };
+  },
+
+  toJSON(message: ReleaseDailyCapResponse): unknown {
+    const obj: any = {};
+    if (message.found !== false) {
+      obj.found = message.found;
+    }
+    if (message.usage !== undefined) {
+      obj.usage = DailyCapUsage.toJSON(message.usage);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseDailyCapResponse>, I>>(base?: I): ReleaseDailyCapResponse {
+    return ReleaseDailyCapResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseDailyCapResponse>, I>>(object: I): ReleaseDailyCapResponse {
+    const message = createBaseReleaseDailyCapResponse();
+    message.found = object.found ?? false;
+    message.usage = (object.usage !== undefined && object.usage !== null)
+      ? DailyCapUsage.fromPartial(object.usage)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetPartnerLimitsRequest(): GetPartnerLimitsRequest {
+  return { partnerId: "" };
+}
+
+export const GetPartnerLimitsRequest: MessageFns<GetPartnerLimitsRequest> = {
+  encode(message: GetPartnerLimitsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPartnerLimitsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPartnerLimitsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPartnerLimitsRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPartnerLimitsRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPartnerLimitsRequest>, I>>(base?: I): GetPartnerLimitsRequest {
+    return GetPartnerLimitsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPartnerLimitsRequest>, I>>(object: I): GetPartnerLimitsRequest {
+    const message = createBaseGetPartnerLimitsRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBasePartnerLimits(): PartnerLimits {
+  return { partnerId: "", perOrderCapKes: "", dailyCapKes: "", dailyUsedKes: "", dailyRemainingKes: "" };
+}
+
+export const PartnerLimits: MessageFns<PartnerLimits> = {
+  encode(message: PartnerLimits, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.perOrderCapKes !== "") {
+      writer.uint32(18).string(message.perOrderCapKes);
+    }
+    if (message.dailyCapKes !== "") {
+      writer.uint32(26).string(message.dailyCapKes);
+    }
+    if (message.dailyUsedKes !== "") {
+      writer.uint32(34).string(message.dailyUsedKes);
+    }
+    if (message.dailyRemainingKes !== "") {
+      writer.uint32(42).string(message.dailyRemainingKes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PartnerLimits {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePartnerLimits();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.perOrderCapKes = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.dailyCapKes = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.dailyUsedKes = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.dailyRemainingKes = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PartnerLimits {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      perOrderCapKes: isSet(object.perOrderCapKes)
+        ? globalThis.String(object.perOrderCapKes)
+        : isSet(object.per_order_cap_kes)
+        ? globalThis.String(object.per_order_cap_kes)
+        : "",
+      dailyCapKes: isSet(object.dailyCapKes)
+        ? globalThis.String(object.dailyCapKes)
+        : isSet(object.daily_cap_kes)
+        ? globalThis.String(object.daily_cap_kes)
+        : "",
+      dailyUsedKes: isSet(object.dailyUsedKes)
+        ? globalThis.String(object.dailyUsedKes)
+        : isSet(object.daily_used_kes)
+        ? globalThis.String(object.daily_used_kes)
+        : "",
+      dailyRemainingKes: isSet(object.dailyRemainingKes)
+        ? globalThis.String(object.dailyRemainingKes)
+        : isSet(object.daily_remaining_kes)
+        ? globalThis.String(object.daily_remaining_kes)
+        : "",
+    };
+  },
+
+  toJSON(message: PartnerLimits): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.perOrderCapKes !== "") {
+      obj.perOrderCapKes = message.perOrderCapKes;
+    }
+    if (message.dailyCapKes !== "") {
+      obj.dailyCapKes = message.dailyCapKes;
+    }
+    if (message.dailyUsedKes !== "") {
+      obj.dailyUsedKes = message.dailyUsedKes;
+    }
+    if (message.dailyRemainingKes !== "") {
+      obj.dailyRemainingKes = message.dailyRemainingKes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PartnerLimits>, I>>(base?: I): PartnerLimits {
+    return PartnerLimits.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PartnerLimits>, I>>(object: I): PartnerLimits {
+    const message = createBasePartnerLimits();
+    message.partnerId = object.partnerId ?? "";
+    message.perOrderCapKes = object.perOrderCapKes ?? "";
+    message.dailyCapKes = object.dailyCapKes ?? "";
+    message.dailyUsedKes = object.dailyUsedKes ?? "";
+    message.dailyRemainingKes = object.dailyRemainingKes ?? "";
+    return message;
+  },
+};
+
 export type TradingService = typeof TradingService;
 export const TradingService = {
   /** Refusals: VALIDATION_FAILED, RATE_UNAVAILABLE, FEE_PRICING_INVALID, FEE_EXCEEDS_PROCEEDS. */
@@ -1574,6 +2330,116 @@ export const TradingDepositsClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TradingDepositsClient;
   service: typeof TradingDepositsService;
+  serviceName: string;
+};
+
+export type TradingLimitsService = typeof TradingLimitsService;
+export const TradingLimitsService = {
+  /**
+   * Refusals: VALIDATION_FAILED, PARTNER_NOT_FOUND, ORDER_EXCEEDS_DAILY_CAP (source order),
+   * DAILY_CAP_EXCEEDED (other sources), ORDER_DAILY_CAP_RATE_UNAVAILABLE, DAILY_CAP_USAGE_ID_REUSED.
+   */
+  reserveDailyCap: {
+    path: "/trading.v1.TradingLimits/ReserveDailyCap" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReserveDailyCapRequest): Buffer =>
+      Buffer.from(ReserveDailyCapRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReserveDailyCapRequest => ReserveDailyCapRequest.decode(value),
+    responseSerialize: (value: DailyCapUsage): Buffer => Buffer.from(DailyCapUsage.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DailyCapUsage => DailyCapUsage.decode(value),
+  },
+  releaseDailyCap: {
+    path: "/trading.v1.TradingLimits/ReleaseDailyCap" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReleaseDailyCapRequest): Buffer =>
+      Buffer.from(ReleaseDailyCapRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReleaseDailyCapRequest => ReleaseDailyCapRequest.decode(value),
+    responseSerialize: (value: ReleaseDailyCapResponse): Buffer =>
+      Buffer.from(ReleaseDailyCapResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReleaseDailyCapResponse => ReleaseDailyCapResponse.decode(value),
+  },
+  getPartnerLimits: {
+    path: "/trading.v1.TradingLimits/GetPartnerLimits" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPartnerLimitsRequest): Buffer =>
+      Buffer.from(GetPartnerLimitsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPartnerLimitsRequest => GetPartnerLimitsRequest.decode(value),
+    responseSerialize: (value: PartnerLimits): Buffer => Buffer.from(PartnerLimits.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PartnerLimits => PartnerLimits.decode(value),
+  },
+} as const;
+
+export interface TradingLimitsServer extends UntypedServiceImplementation {
+  /**
+   * Refusals: VALIDATION_FAILED, PARTNER_NOT_FOUND, ORDER_EXCEEDS_DAILY_CAP (source order),
+   * DAILY_CAP_EXCEEDED (other sources), ORDER_DAILY_CAP_RATE_UNAVAILABLE, DAILY_CAP_USAGE_ID_REUSED.
+   */
+  reserveDailyCap: handleUnaryCall<ReserveDailyCapRequest, DailyCapUsage>;
+  releaseDailyCap: handleUnaryCall<ReleaseDailyCapRequest, ReleaseDailyCapResponse>;
+  getPartnerLimits: handleUnaryCall<GetPartnerLimitsRequest, PartnerLimits>;
+}
+
+export interface TradingLimitsClient extends Client {
+  /**
+   * Refusals: VALIDATION_FAILED, PARTNER_NOT_FOUND, ORDER_EXCEEDS_DAILY_CAP (source order),
+   * DAILY_CAP_EXCEEDED (other sources), ORDER_DAILY_CAP_RATE_UNAVAILABLE, DAILY_CAP_USAGE_ID_REUSED.
+   */
+  reserveDailyCap(
+    request: ReserveDailyCapRequest,
+    callback: (error: ServiceError | null, response: DailyCapUsage) => void,
+  ): ClientUnaryCall;
+  reserveDailyCap(
+    request: ReserveDailyCapRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DailyCapUsage) => void,
+  ): ClientUnaryCall;
+  reserveDailyCap(
+    request: ReserveDailyCapRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DailyCapUsage) => void,
+  ): ClientUnaryCall;
+  releaseDailyCap(
+    request: ReleaseDailyCapRequest,
+    callback: (error: ServiceError | null, response: ReleaseDailyCapResponse) => void,
+  ): ClientUnaryCall;
+  releaseDailyCap(
+    request: ReleaseDailyCapRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReleaseDailyCapResponse) => void,
+  ): ClientUnaryCall;
+  releaseDailyCap(
+    request: ReleaseDailyCapRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReleaseDailyCapResponse) => void,
+  ): ClientUnaryCall;
+  getPartnerLimits(
+    request: GetPartnerLimitsRequest,
+    callback: (error: ServiceError | null, response: PartnerLimits) => void,
+  ): ClientUnaryCall;
+  getPartnerLimits(
+    request: GetPartnerLimitsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PartnerLimits) => void,
+  ): ClientUnaryCall;
+  getPartnerLimits(
+    request: GetPartnerLimitsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PartnerLimits) => void,
+  ): ClientUnaryCall;
+}
+
+export const TradingLimitsClient = makeGenericClientConstructor(
+  TradingLimitsService,
+  "trading.v1.TradingLimits",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TradingLimitsClient;
+  service: typeof TradingLimitsService;
   serviceName: string;
 };
 
