@@ -9,11 +9,13 @@ import { depositAddressAllocate, kesAccountSetStatus } from './account-readiness
 import { payoutDestinationAdd, payoutDestinationSetStatus } from './payout-destination';
 import { partnerCreate } from './partner-create';
 import { webhookSet } from './webhook-set';
+import { tradingSwitchCommands } from './trading-switches';
 import { walletApprove, walletReject } from './wallet-review';
 
 export const COMMANDS: readonly AnyCommand[] = [
   partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, deliveriesReplay, walletApprove, walletReject,
   ledgerCheck, kesAccountSetStatus, depositAddressAllocate, payoutDestinationAdd, payoutDestinationSetStatus,
+  ...tradingSwitchCommands,
 ];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {
