@@ -35,6 +35,9 @@ export const configSchema = z
     AMQP_URL: urlWithProtocol('amqp', 'amqps'),
     OUTBOX_POLL_INTERVAL_MS: positiveInt().default(200),
     LEDGER_GRPC_ADDR: hostPort(),
+    PAYOUTS_GRPC_ADDR: hostPort(),
+    /** Wall-clock: how soon a pending sell-proceeds payout is asked about again. */
+    ORDER_PAYOUT_POLL_MS: positiveInt().max(10 * 60_000).default(250),
     /** Scaled: an accepted debit-first buy settles this long after its debit. */
     ORDER_SETTLEMENT_DELAY_MS: positiveInt().max(ORDER_DELAY_MS_MAX).default(5_000),
     /** Scaled: an ambiguous (or unanswered) KES debit is first reconciled from the bank's record after this long. */

@@ -3,8 +3,8 @@ import { AmqpConnection, OutboxRelay } from '@platform/events';
 import { createClient, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
-import { ledger } from '@platform/proto';
-import { SandboxKesDebitBank } from './adapters/bank/kes-debit-bank';
+import { ledger, payouts } from '@platform/proto';
+import { SandboxKesDebitBank, UnconfiguredKesDebitBank } from './adapters/bank/kes-debit-bank';
 import { createRateFeed } from './adapters/rate-feed/create-rate-feed';
 import { configuredQuoteLifetimeMs, rateFeedConfig, readConfig, scaledMs } from './config';
 import { systemClock } from './domain/clock';
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), { pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
   relay.start();
   const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger });
+  const payoutsClient = createClient(payouts.OrderPayoutsService, { upstream: 'payouts', address: config.PAYOUTS_GRPC_ADDR, logger });
   const { server, scheduler } = createServer({
     dataSource,
     logger,
@@ -37,12 +38,14 @@ async function main(): Promise<void> {
     rateStalenessLimitMs: config.RATE_STALENESS_LIMIT_MS,
     settlementEstimateSeconds: config.SETTLEMENT_ESTIMATE_SECONDS,
     ledger: ledgerClient,
-    // The real bank's debit API is not integrated yet: production refuses to start without it (config).
-    bank: new SandboxKesDebitBank(),
+    payouts: payoutsClient,
+    // The real bank's debit API is not integrated yet: in production every debit is cleanly refused.
+    bank: config.PLATFORM_MODE === 'sandbox' ? new SandboxKesDebitBank() : new UnconfiguredKesDebitBank(),
     orders: {
       settlementDelayMs: scaledMs(config, config.ORDER_SETTLEMENT_DELAY_MS),
       reconcileDelayMs: scaledMs(config, config.ORDER_DEBIT_RECONCILE_DELAY_MS),
       sendWindowMs: scaledMs(config, config.ORDER_SEND_WINDOW_MS),
+      payoutPollMs: config.ORDER_PAYOUT_POLL_MS,
       schedulerIntervalMs: config.ORDER_SCHEDULER_INTERVAL_MS,
       schedulerBatchSize: config.ORDER_SCHEDULER_BATCH_SIZE,
       stepLeaseMs: config.ORDER_STEP_LEASE_MS,
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
       rateFeed.stop();
       await scheduler.stop();
       ledgerClient.close();
+      payoutsClient.close();
       await relay.stop();
       await amqp.close();
       await dataSource.destroy();

@@ -28,13 +28,14 @@ import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
 import { OrderScheduler } from './usecases/run-order-steps/order-scheduler';
 import { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from './usecases/set-switches/set-switches.usecase';
 import { SetSandboxRateUseCase } from './usecases/set-sandbox-rate/set-sandbox-rate.usecase';
-import { SellOrders } from './usecases/sell-orders/sell-orders';
+import { PayoutsApi, SellOrders } from './usecases/sell-orders/sell-orders';
 
 export interface OrderTimings {
   /** Every delay and window here is already scaled by SANDBOX_TIME_SCALE. */
   settlementDelayMs: number;
   reconcileDelayMs: number;
   sendWindowMs: number;
+  payoutPollMs: number;
   schedulerIntervalMs: number;
   schedulerBatchSize: number;
   stepLeaseMs: number;
@@ -51,6 +52,7 @@ export interface ServerDependencies {
   rateStalenessLimitMs: number;
   settlementEstimateSeconds: number;
   ledger: LedgerApi;
+  payouts: PayoutsApi;
   bank: KesDebitBank;
   orders: OrderTimings;
   /** Kicks the outbox relay after a transaction that enqueued events. */
@@ -88,6 +90,8 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     clock: deps.clock,
     logger: deps.logger.child({ context: 'SellOrders' }),
     sendWindowMs: deps.orders.sendWindowMs,
+    payouts: deps.payouts,
+    payoutPollMs: deps.orders.payoutPollMs,
     onEvents: deps.onEventsCommitted,
   });
   server.add(trading.TradingDepositsService, tradingDepositsHandlers({ offerUsdtDeposit: new OfferUsdtDepositUseCase(sell) }));

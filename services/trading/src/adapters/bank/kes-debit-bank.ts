@@ -26,3 +26,14 @@ export class SandboxKesDebitBank implements KesDebitBank {
     return sandboxDebitAnswer(request.amountKes) === 'refused' ? 'not_debited' : 'debited';
   }
 }
+
+/** Production until the real bank's debit API is integrated: every debit is cleanly refused (nothing is taken). */
+export class UnconfiguredKesDebitBank implements KesDebitBank {
+  async debit(): Promise<DebitAnswer> {
+    return 'refused';
+  }
+
+  async lookup(): Promise<'debited' | 'not_debited'> {
+    return 'not_debited';
+  }
+}

@@ -15,6 +15,8 @@ import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
 import type { DataSource, EntityManager } from '@platform/persistence';
 import { isUniqueViolation, queryRows, withTransaction } from '@platform/persistence';
+import type { PromiseClient } from '@platform/grpc';
+import type { payouts } from '@platform/proto';
 import type { Clock } from '../../domain/clock';
 import { capAmountKes, OrderRecord } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
@@ -29,6 +31,8 @@ import { isRefusal, LedgerApi, recordTransition, ServiceAccounts, transitionIn }
 import { reserveInTransaction } from '../reserve-daily-cap/reserve-daily-cap.usecase';
 import type { OrderStep } from '../run-order-steps/order-scheduler';
 
+export type PayoutsApi = Pick<PromiseClient<typeof payouts.OrderPayoutsService>, 'payOrderProceeds' | 'getPayoutInstruction'>;
+
 export interface SellOrdersDependencies {
   dataSource: DataSource;
   ledger: LedgerApi;
@@ -38,6 +42,9 @@ export interface SellOrdersDependencies {
   logger: Logger;
   /** How long the partner has to send the USDT (already scaled). */
   sendWindowMs: number;
+  payouts: PayoutsApi;
+  /** How soon a pending proceeds payout is asked about again. */
+  payoutPollMs: number;
   onEvents: () => void;
 }
 
@@ -206,7 +213,7 @@ export class SellOrders implements DepositMatcher, OrderStep {
     if (order.side !== 'sell') return;
     if (order.status === 'awaiting_usdt') return this.expireIfDue(order);
     if (order.status === 'rejected' && order.depositUsdtAmount !== null) return this.returnDeposit(order);
-    if (order.status === 'funds_reserved') return this.parkUntilPayout(order);
+    if (order.status === 'funds_reserved') return this.payProceeds(order);
   }
 
   private async expireIfDue(order: OrderRecord): Promise<void> {
@@ -244,12 +251,63 @@ export class SellOrders implements DepositMatcher, OrderStep {
   }
 
   /**
-   * A funded sell order waits here for the KES payout of its proceeds, which
-   * the payouts service does not offer yet: the USDT stays in suspense for the
-   * order and nothing is claimed as paid. The timer is cleared so the order is
-   * not polled; the payout step will pick it up from its own table.
+   * A funded sell order's KES proceeds (kesTotalAmount) are paid out by the
+   * payouts service (instruction id = order id, so a retried step asks for the
+   * same payout). Trading polls the instruction from this scheduler:
+   * settled → ONE balanced entry and order.settled; failed → order.rejected,
+   * the USDT staying with the service in suspense for operators.
    */
-  private async parkUntilPayout(order: OrderRecord): Promise<void> {
-    await withTransaction(this.deps.dataSource, (manager) => updateOrder(manager, order.orderId, 'funds_reserved', { nextActionAt: null }));
+  private async payProceeds(order: OrderRecord): Promise<void> {
+    const instruction = order.payoutInstructionId === null
+      ? await this.deps.payouts.payOrderProceeds({
+        instructionId: order.orderId, partnerId: order.partnerId, orderId: order.orderId,
+        payoutDestinationId: order.payoutAccountId!, amountKes: formatAmount(new Big(order.kesTotalAmount), 'KES'),
+      })
+      : await this.deps.payouts.getPayoutInstruction({ instructionId: order.payoutInstructionId });
+    const pollAt = new Date(this.deps.clock.now().getTime() + this.deps.payoutPollMs);
+    if (instruction.status === 'settled') return this.settle(order);
+    if (instruction.status === 'failed') return this.rejectUnpaid(order, instruction.failureCode ?? 'UNKNOWN');
+    await withTransaction(this.deps.dataSource, (manager) => updateOrder(manager, order.orderId, 'funds_reserved', { payoutInstructionId: instruction.instructionId, nextActionAt: pollAt }));
+  }
+
+  /**
+   * USDT: suspense −deposit, treasury +usdtAmount, partner USDT +excess.
+   * KES: treasury −kesAmount, fee revenue +fee, bank clearing +kesTotalAmount (paid out).
+   */
+  private async settle(order: OrderRecord): Promise<void> {
+    const ids = this.deps.serviceAccounts;
+    const [suspense, treasuryUsdt, treasuryKes, feeRevenue, bankClearing, accounts] = await Promise.all([
+      ids.id('suspense', 'USDT'), ids.id('treasury', 'USDT'), ids.id('treasury', 'KES'), ids.id('fee_revenue', 'KES'), ids.id('bank_clearing', 'KES'),
+      this.deps.ledger.getPartnerAccounts({ partnerId: order.partnerId }),
+    ]);
+    const deposit = new Big(order.depositUsdtAmount!);
+    const excess = deposit.minus(order.usdtAmount);
+    const usdt = (value: Big) => formatAmount(value, 'USDT');
+    const kes = (value: Big) => formatAmount(value, 'KES');
+    const postings = [
+      { accountId: suspense, amount: usdt(deposit.times(-1)) },
+      { accountId: treasuryUsdt, amount: usdt(new Big(order.usdtAmount)) },
+      ...(excess.gt(0) ? [{ accountId: accounts.usdtAccountId, amount: usdt(excess) }] : []),
+      { accountId: treasuryKes, amount: kes(new Big(order.kesAmount).times(-1)) },
+      ...(new Big(order.feeKes).gt(0) ? [{ accountId: feeRevenue, amount: kes(new Big(order.feeKes)) }] : []),
+      { accountId: bankClearing, amount: kes(new Big(order.kesTotalAmount)) },
+    ];
+    await this.deps.ledger.postEntry({ entryId: order.orderId, kind: 'order_sell_settlement', partnerId: order.partnerId, postings, metadata: { orderId: order.orderId } });
+    await recordTransition(
+      this.deps.dataSource,
+      order,
+      { from: 'funds_reserved', changes: { status: 'settled', payoutInstructionId: order.orderId, nextActionAt: null, completedAt: this.deps.clock.now() }, event: 'order.settled' },
+      this.deps.onEvents,
+    );
+  }
+
+  private async rejectUnpaid(order: OrderRecord, failureCode: string): Promise<void> {
+    this.deps.logger.warn('sell proceeds payout failed; the USDT stays with the service for operators', { orderId: order.orderId, failureCode });
+    await recordTransition(
+      this.deps.dataSource,
+      order,
+      { from: 'funds_reserved', changes: { status: 'rejected', payoutInstructionId: order.orderId, nextActionAt: null, completedAt: this.deps.clock.now() }, event: 'order.rejected', releaseCap: true },
+      this.deps.onEvents,
+    );
   }
 }
