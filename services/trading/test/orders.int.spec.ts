@@ -377,9 +377,28 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     expect((await balances(p.http)).USDT.available).toBe('0.500000');
   });
 
-  it('refuses a balance-mode partner until USDT collection is configured', async () => {
+  it('balance mode: collects the USDT from the custodial balance at create, and refuses what it cannot collect', async () => {
     const p = await sellPartner(['--sell-mode', 'balance']);
-    const q = await quote(p.http, 'sell', { usdtAmount: '1.000000' });
-    expectRefusal(await sell(p, { quoteId: q.quoteId, partnerReference: 'bal', payoutAccountId: p.payoutId }), 503, 'BRIDGE_NOT_CONFIGURED');
+    // No sell order awaits a hash: the deposit tops up the USDT balance.
+    expect((await p.http.post('/v1/sandbox/usdt-deposits', { txHash: hash(), usdtAmount: '15.000000' })).status).toBe(201);
+    const q = await quote(p.http, 'sell', { usdtAmount: '10.000000' });
+    const created = await sell(p, { quoteId: q.quoteId, partnerReference: 'bal', payoutAccountId: p.payoutId });
+    expect(created.status).toBe(202);
+    expect(created.body).toMatchObject({ status: 'funds_reserved', usdtAmount: '10.000000', kesTotalAmount: '1273.60' });
+    expect(created.body.depositAddress).toBeUndefined();
+    await orderUntil(p.http, created.body.orderId, 'settled');
+    expect((await orderEvents(pool, created.body.orderId)).map((event) => event.type)).toEqual(['order.funds_confirmed', 'order.settled']);
+    expect((await balances(p.http)).USDT).toMatchObject({ available: '5.000000', held: '0.000000' });
+
+    const poor = await quote(p.http, 'sell', { usdtAmount: '6.000000' });
+    expectRefusal(await sell(p, { quoteId: poor.quoteId, partnerReference: 'poor', payoutAccountId: p.payoutId }), 422, 'INSUFFICIENT_USDT_BALANCE');
+    const [row] = (await pool.query('SELECT status FROM orders WHERE partner_id = $1 AND partner_reference = $2', [p.partner.partnerId, 'poor'])).rows;
+    expect(row.status).toBe('rejected');
+    expectRefusal(await sell(p, { quoteId: poor.quoteId, partnerReference: 'poor', payoutAccountId: p.payoutId }), 422, 'INSUFFICIENT_USDT_BALANCE');
+    const failed = await quote(p.http, 'sell', { usdtAmount: '1.000013' });
+    expectRefusal(await sell(p, { quoteId: failed.quoteId, partnerReference: 'f13', payoutAccountId: p.payoutId }), 503, 'USDT_COLLECTION_FAILED');
+    const ownership = await quote(p.http, 'sell', { usdtAmount: '1.000014' });
+    expectRefusal(await sell(p, { quoteId: ownership.quoteId, partnerReference: 'f14', payoutAccountId: p.payoutId }), 503, 'WALLET_OWNERSHIP_CHECK_FAILED');
+    expect((await balances(p.http)).USDT).toMatchObject({ available: '5.000000', held: '0.000000' });
   });
 });

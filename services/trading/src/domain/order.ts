@@ -134,3 +134,15 @@ export function sandboxDebitAnswer(kesTotalAmount: string): 'accepted' | 'ambigu
 export function capAmountKes(order: Pick<OrderRecord, 'kesAmount'>): Big {
   return new Big(order.kesAmount);
 }
+
+/**
+ * The sandbox custodian's answer to collecting a balance-mode sell's USDT,
+ * steered by usdtAmount's last two decimals (documented for partners): `13`
+ * collection refused, `14` wallet ownership check failed; otherwise null (go on).
+ */
+export function sandboxCollectionAnswer(usdtAmount: string): 'USDT_COLLECTION_FAILED' | 'WALLET_OWNERSHIP_CHECK_FAILED' | null {
+  const lastTwo = formatAmount(new Big(usdtAmount), 'USDT').slice(-2);
+  if (lastTwo === '13') return 'USDT_COLLECTION_FAILED';
+  if (lastTwo === '14') return 'WALLET_OWNERSHIP_CHECK_FAILED';
+  return null;
+}

@@ -125,13 +125,21 @@ const CHANGE_COLUMNS: Record<keyof OrderChanges, string> = {
  * Applies the changes only while the order is still in `expectedStatus`
  * (compare-and-set): null when another step moved it first.
  */
-export async function updateOrder(manager: EntityManager, orderId: string, expectedStatus: OrderRecord['status'], changes: OrderChanges): Promise<OrderRecord | null> {
+export async function updateOrder(
+  manager: EntityManager,
+  orderId: string,
+  expectedStatus: OrderRecord['status'],
+  changes: OrderChanges,
+  expectedDebitOutcome?: OrderRecord['debitOutcome'],
+): Promise<OrderRecord | null> {
   const keys = (Object.keys(changes) as (keyof OrderChanges)[]).filter((key) => changes[key] !== undefined);
-  const sets = keys.map((key, index) => `${CHANGE_COLUMNS[key]} = $${index + 3}`);
+  const sets = keys.map((key, index) => `${CHANGE_COLUMNS[key]} = $${index + 4}`);
+  // $3 NULL means "any debit outcome"; otherwise the outcome must still be the one the caller read.
   const [row] = await queryRows<OrderRecord>(
     manager,
-    `UPDATE orders SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE order_id = $1 AND status = $2 RETURNING ${ORDER_COLUMNS}`,
-    [orderId, expectedStatus, ...keys.map((key) => changes[key])],
+    `UPDATE orders SET ${[...sets, 'updated_at = now()'].join(', ')}
+      WHERE order_id = $1 AND status = $2 AND ($3::text IS NULL OR debit_outcome = $3) RETURNING ${ORDER_COLUMNS}`,
+    [orderId, expectedStatus, expectedDebitOutcome ?? null, ...keys.map((key) => changes[key])],
   );
   return row ?? null;
 }

@@ -38,6 +38,8 @@ export class ServiceAccounts {
 
 export interface Transition {
   from: OrderStatus;
+  /** Also compare-and-set on the debit (or collection) outcome, so a create and the scheduler never both confirm. */
+  fromDebitOutcome?: OrderRecord['debitOutcome'];
   changes: OrderChanges;
   event?: OrderEventType;
   /** The cap usage (the order id) is given back: the value never moved. */
@@ -55,7 +57,7 @@ export async function recordTransition(dataSource: DataSource, order: OrderRecor
 }
 
 export async function transitionIn(manager: EntityManager, order: OrderRecord, transition: Transition): Promise<OrderRecord | null> {
-  const updated = await updateOrder(manager, order.orderId, transition.from, transition.changes);
+  const updated = await updateOrder(manager, order.orderId, transition.from, transition.changes, transition.fromDebitOutcome);
   if (!updated) return null;
   if (transition.event) {
     await enqueueEvent(manager, { partnerId: order.partnerId, type: transition.event, data: orderEventData(updated, updated.status) });

@@ -181,6 +181,7 @@ export class CreateBuyOrderUseCase {
       order,
       {
         from: 'funds_reserved',
+        fromDebitOutcome: 'pending',
         changes: { debitOutcome: 'accepted', fundsConfirmedAt: now, nextActionAt: new Date(now.getTime() + this.deps.settlementDelayMs) },
         event: 'order.funds_confirmed',
       },
@@ -193,6 +194,7 @@ export class CreateBuyOrderUseCase {
     this.deps.logger.warn('KES debit outcome ambiguous; reconciliation will resolve it', { orderId: order.orderId });
     const updated = await recordTransition(this.deps.dataSource, order, {
       from: 'funds_reserved',
+      fromDebitOutcome: 'pending',
       changes: { debitOutcome: 'ambiguous', refusalCode: 'KES_DEBIT_AMBIGUOUS' },
     });
     return { order: updated ?? order, refusalCode: 'KES_DEBIT_AMBIGUOUS' };
@@ -203,6 +205,7 @@ export class CreateBuyOrderUseCase {
     await this.deps.ledger.voidHold({ holdId: order.orderId });
     const updated = await recordTransition(this.deps.dataSource, order, {
       from: 'funds_reserved',
+      fromDebitOutcome: 'pending',
       changes: { status: 'rejected', debitOutcome: 'refused', kesDebitStatus: 'released', refusalCode: 'KES_DEBIT_FAILED', nextActionAt: null, completedAt: this.deps.clock.now() },
       releaseCap: true,
     });

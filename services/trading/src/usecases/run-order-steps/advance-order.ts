@@ -49,7 +49,7 @@ export class AdvanceOrder implements OrderStep {
     await recordTransition(
       this.deps.dataSource,
       order,
-      { from: 'funds_reserved', changes: { debitOutcome: 'accepted', fundsConfirmedAt: now, nextActionAt: new Date(now.getTime() + this.deps.settlementDelayMs) }, event: 'order.funds_confirmed' },
+      { from: 'funds_reserved', fromDebitOutcome: order.debitOutcome, changes: { debitOutcome: 'accepted', fundsConfirmedAt: now, nextActionAt: new Date(now.getTime() + this.deps.settlementDelayMs) }, event: 'order.funds_confirmed' },
       this.deps.onEvents,
     );
     this.deps.logger.info('ambiguous KES debit reconciled as debited', { orderId: order.orderId });

@@ -18,7 +18,7 @@ import { isUniqueViolation, queryRows, withTransaction } from '@platform/persist
 import type { PromiseClient } from '@platform/grpc';
 import type { payouts } from '@platform/proto';
 import type { Clock } from '../../domain/clock';
-import { capAmountKes, OrderRecord } from '../../domain/order';
+import { capAmountKes, OrderRecord, sandboxCollectionAnswer } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
 import {
   consumeQuote, findOrder, findOrderByReference, findOrderByTxHash, findQuote, insertOrder, lockPartnerReference, NewOrder, QuoteRecord, updateOrder,
@@ -69,15 +69,54 @@ export class SellOrders implements DepositMatcher, OrderStep {
     const treasury = await assertPlatformOpen(this.deps.switches);
     const profile = await readProfile(this.deps.dataSource, command.partnerId);
     assertPartnerActive(profile);
-    // Balance mode (USDT collected from the custodial balance) is not configured in this service yet.
-    if (profile.sellMode !== 'deposit') throw new AppError('BRIDGE_NOT_CONFIGURED');
     const accounts = await this.deps.ledger.getPartnerAccounts({ partnerId: command.partnerId });
-    if (!accounts.usdtDepositAddress) throw new AppError('USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED');
+    const balanceMode = profile.sellMode === 'balance';
+    if (!balanceMode && !accounts.usdtDepositAddress) throw new AppError('USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED');
     assertTreasuryAvailable(treasury);
     if (quote.side !== 'sell') throw new AppError('QUOTE_SIDE_MISMATCH');
     await this.assertPayable(command);
     if (capAmountKes(quote).gt(profile.perOrderCapKes)) throw new AppError('ORDER_EXCEEDS_PER_ORDER_CAP');
-    return this.persist(command, quote, accounts.usdtDepositAddress);
+    if (!balanceMode) return this.persist(command, quote, accounts.usdtDepositAddress);
+    const created = await this.persist(command, quote, null);
+    // A replay answers as the original did; only the call that created the order collects.
+    if (created.replayed) return created;
+    return this.collect(created.order, accounts.usdtAccountId);
+  }
+
+  /**
+   * Balance mode: the USDT is collected from the custodial balance at create
+   * with a ledger hold (hold id = order id), posted when the proceeds are paid.
+   * Sandbox custody, steered by usdtAmount's last two decimals (documented):
+   * `…13` USDT_COLLECTION_FAILED, `…14` WALLET_OWNERSHIP_CHECK_FAILED. Any
+   * refusal rejects the order (quote consumed, nothing collected, no event).
+   */
+  private async collect(order: OrderRecord, usdtAccountId: string): Promise<OrderResult> {
+    const custody = sandboxCollectionAnswer(order.usdtAmount);
+    if (custody !== null) return this.refuseCollection(order, custody);
+    try {
+      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: usdtAccountId, amount: formatAmount(new Big(order.usdtAmount), 'USDT'), metadata: { orderId: order.orderId, kind: 'order_sell' } });
+    } catch (error) {
+      if (isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS')) return this.refuseCollection(order, 'INSUFFICIENT_USDT_BALANCE');
+      throw error;
+    }
+    const now = this.deps.clock.now();
+    const updated = await recordTransition(
+      this.deps.dataSource,
+      order,
+      { from: 'funds_reserved', fromDebitOutcome: 'pending', changes: { debitOutcome: 'accepted', depositUsdtAmount: formatAmount(new Big(order.usdtAmount), 'USDT'), fundsConfirmedAt: now, nextActionAt: now }, event: 'order.funds_confirmed' },
+      this.deps.onEvents,
+    );
+    return { order: updated ?? order, refusalCode: null };
+  }
+
+  private async refuseCollection(order: OrderRecord, code: 'INSUFFICIENT_USDT_BALANCE' | 'USDT_COLLECTION_FAILED' | 'WALLET_OWNERSHIP_CHECK_FAILED'): Promise<OrderResult> {
+    const updated = await recordTransition(this.deps.dataSource, order, {
+      from: 'funds_reserved',
+      fromDebitOutcome: 'pending',
+      changes: { status: 'rejected', debitOutcome: 'refused', refusalCode: code, nextActionAt: null, completedAt: this.deps.clock.now() },
+      releaseCap: true,
+    });
+    return { order: updated ?? order, refusalCode: code };
   }
 
   private async assertPayable(command: CreateSellOrderCommand): Promise<void> {
@@ -86,13 +125,13 @@ export class SellOrders implements DepositMatcher, OrderStep {
     if (destination.status !== 'active') throw new AppError('PAYOUT_ACCOUNT_NOT_PAYABLE');
   }
 
-  private async persist(command: CreateSellOrderCommand, quote: QuoteRecord, depositAddress: string): Promise<OrderResult> {
+  private async persist(command: CreateSellOrderCommand, quote: QuoteRecord, depositAddress: string | null): Promise<OrderResult & { replayed: boolean }> {
     const orderId = randomUUID();
     const sendBefore = new Date(this.deps.clock.now().getTime() + this.deps.sendWindowMs);
     return withTransaction(this.deps.dataSource, async (manager) => {
       await lockPartnerReference(manager, command.partnerId, command.partnerReference);
       const twin = await findOrderByReference(manager, command.partnerId, command.partnerReference);
-      if (twin) return replayOf(twin);
+      if (twin) return { ...replayOf(twin), replayed: true };
       await reserveInTransaction(manager, { usageId: orderId, partnerId: command.partnerId, source: 'order', given: { currency: 'KES', amount: capAmountKes(quote) } }, capAmountKes(quote));
       if (!(await consumeQuote(manager, command.partnerId, quote.quoteId))) throw new AppError('QUOTE_EXPIRED_OR_CONSUMED');
       const order: NewOrder = {
@@ -101,8 +140,8 @@ export class SellOrders implements DepositMatcher, OrderStep {
         partnerReference: command.partnerReference,
         quoteId: quote.quoteId,
         side: 'sell',
-        fundingMode: 'deposit',
-        status: 'awaiting_usdt',
+        fundingMode: depositAddress === null ? 'balance' : 'deposit',
+        status: depositAddress === null ? 'funds_reserved' : 'awaiting_usdt',
         kesAmount: quote.kesAmount,
         usdtAmount: quote.usdtAmount,
         rate: quote.rate,
@@ -113,13 +152,15 @@ export class SellOrders implements DepositMatcher, OrderStep {
         kesTotalAmount: quote.kesTotalAmount,
         expiresAt: quote.expiresAt,
         kesDebitStatus: null,
-        debitOutcome: null,
+        // Balance mode: 'pending' until the collection answers; should this process stop first, the scheduler resolves it.
+        debitOutcome: depositAddress === null ? 'pending' : null,
         depositAddress,
-        sendBefore,
+        sendBefore: depositAddress === null ? null : sendBefore,
         payoutAccountId: command.payoutAccountId,
-        nextActionAt: sendBefore, // the window's timer: unfunded by then, expired
+        // Deposit mode: the window's timer (unfunded by then, expired). Balance mode: a recovery check after the lease.
+        nextActionAt: depositAddress === null ? new Date(this.deps.clock.now().getTime() + this.deps.sendWindowMs) : sendBefore,
       };
-      return { order: await insertOrder(manager, order), refusalCode: null };
+      return { order: await insertOrder(manager, order), refusalCode: null, replayed: false };
     });
   }
 
@@ -213,7 +254,15 @@ export class SellOrders implements DepositMatcher, OrderStep {
     if (order.side !== 'sell') return;
     if (order.status === 'awaiting_usdt') return this.expireIfDue(order);
     if (order.status === 'rejected' && order.depositUsdtAmount !== null) return this.returnDeposit(order);
+    if (order.status === 'funds_reserved' && order.fundingMode === 'balance' && order.debitOutcome === 'pending') return this.resumeCollection(order);
     if (order.status === 'funds_reserved') return this.payProceeds(order);
+  }
+
+  /** The create stopped before its collection answered: collect now (the hold is idempotent on the order id). */
+  private async resumeCollection(order: OrderRecord): Promise<void> {
+    const accounts = await this.deps.ledger.getPartnerAccounts({ partnerId: order.partnerId });
+    const result = await this.collect(order, accounts.usdtAccountId);
+    if (result.refusalCode !== null) this.deps.logger.warn('balance-mode collection refused on resume', { orderId: order.orderId, code: result.refusalCode });
   }
 
   private async expireIfDue(order: OrderRecord): Promise<void> {
@@ -292,7 +341,13 @@ export class SellOrders implements DepositMatcher, OrderStep {
       ...(new Big(order.feeKes).gt(0) ? [{ accountId: feeRevenue, amount: kes(new Big(order.feeKes)) }] : []),
       { accountId: bankClearing, amount: kes(new Big(order.kesTotalAmount)) },
     ];
-    await this.deps.ledger.postEntry({ entryId: order.orderId, kind: 'order_sell_settlement', partnerId: order.partnerId, postings, metadata: { orderId: order.orderId } });
+    if (order.fundingMode === 'balance') {
+      // ONE entry: the held partner USDT is debited, treasury USDT credited, and the KES legs as for deposits.
+      const counterPostings = postings.filter((posting) => posting.accountId !== suspense);
+      await this.deps.ledger.postHold({ holdId: order.orderId, postAmount: usdt(new Big(order.usdtAmount)), counterPostings, kind: 'order_sell_settlement', metadata: { orderId: order.orderId } });
+    } else {
+      await this.deps.ledger.postEntry({ entryId: order.orderId, kind: 'order_sell_settlement', partnerId: order.partnerId, postings, metadata: { orderId: order.orderId } });
+    }
     await recordTransition(
       this.deps.dataSource,
       order,
@@ -302,6 +357,8 @@ export class SellOrders implements DepositMatcher, OrderStep {
   }
 
   private async rejectUnpaid(order: OrderRecord, failureCode: string): Promise<void> {
+    // Balance mode: the collected USDT goes back to the balance (the hold is voided).
+    if (order.fundingMode === 'balance') await this.deps.ledger.voidHold({ holdId: order.orderId });
     this.deps.logger.warn('sell proceeds payout failed; the USDT stays with the service for operators', { orderId: order.orderId, failureCode });
     await recordTransition(
       this.deps.dataSource,
