@@ -33,6 +33,8 @@ const FAULT_TEST_TIMEOUT_MS = 180_000;
 // Service settings the integration tests depend on; the caller may override each.
 process.env.STACK_ENV_RATE_STALENESS_LIMIT_MS ??= '3000';
 process.env.STACK_ENV_RATE_TICK_MS ??= '250';
+// Sell orders wait 100 s × 0.05 = 5 s for their USDT, so expiry tests finish quickly.
+process.env.STACK_ENV_ORDER_SEND_WINDOW_MS ??= '100000';
 // A killed webhook-delivery replica's deliveries are reclaimed after the lease (the floor, 15 s).
 process.env.STACK_ENV_DELIVERY_LEASE_MS ??= '15000';
 

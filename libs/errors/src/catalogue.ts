@@ -117,6 +117,13 @@ export const ERROR_CATALOGUE = {
   LEDGER_DEPOSIT_NOT_FOUND: define(404, NOT_FOUND, "Internal: no USDT deposit with this hash for the partner."),
   LEDGER_DEPOSIT_NOT_CLAIMABLE: define(409, FAILED_PRECONDITION, 'Internal: the deposit was already credited to the balance or claimed by another order.'),
 
+  // Trading: internal refusals between services.
+  DAILY_CAP_USAGE_ID_REUSED: define(409, FAILED_PRECONDITION, 'Internal: a daily cap usageId was reused with a different request body.'),
+
+  // Payouts: internal refusals between services.
+  PAYOUT_INSTRUCTION_ID_REUSED: define(409, FAILED_PRECONDITION, 'Internal: a payout instructionId was reused with a different request body.'),
+  PAYOUT_INSTRUCTION_NOT_FOUND: define(404, NOT_FOUND, 'Internal: unknown payout instruction id.'),
+
   // Collections.
   COLLECTION_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign collection.'),
 

@@ -8,6 +8,7 @@ const fullEnv = {
   DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_payouts',
   GRPC_PORT: '7004',
   AMQP_URL: 'amqp://platform:platform@127.0.0.1:25672/',
+  LEDGER_GRPC_ADDR: '127.0.0.1:7002',
 };
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
@@ -41,7 +42,7 @@ describe('payouts configSchema', () => {
   });
 
   it('names every bad variable at once', () => {
-    const problems = problemsOf({ DATABASE_URL: 'mysql://x/y', GRPC_PORT: '70000', AMQP_URL: 'http://broker/' });
+    const problems = problemsOf({ DATABASE_URL: 'mysql://x/y', GRPC_PORT: '70000', AMQP_URL: 'http://broker/', LEDGER_GRPC_ADDR: '127.0.0.1:7002' });
     expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['AMQP_URL', 'DATABASE_URL', 'GRPC_PORT']);
   });
 });

@@ -1,9 +1,11 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
 import { AmqpConnection, OutboxRelay } from '@platform/events';
-import { runService } from '@platform/grpc';
+import { createClient, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry, sleep } from '@platform/persistence';
-import { readConfig } from './config';
+import { ledger } from '@platform/proto';
+import { SandboxBank, UnconfiguredBank } from './adapters/bank/sandbox-bank';
+import { readConfig, sandboxSettleDelayMs } from './config';
 import { payoutsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
 
@@ -20,13 +22,29 @@ async function main(): Promise<void> {
   void amqp.connect().catch(() => undefined);
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }));
   relay.start();
-  const server = createServer({ dataSource, logger });
+  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger });
+  const bank = config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
+  const { server, runner } = createServer({
+    dataSource,
+    logger,
+    ledger: ledgerClient,
+    bank,
+    runner: {
+      intervalMs: config.PAYOUT_RUNNER_INTERVAL_MS,
+      batchSize: config.PAYOUT_RUNNER_BATCH_SIZE,
+      leaseMs: config.PAYOUT_STEP_LEASE_MS,
+      statusPollMs: config.PAYOUT_STATUS_POLL_MS,
+    },
+  });
+  runner.start();
   await runService({
     logger,
     server,
     grpcPort: config.GRPC_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
+      await runner.stop();
+      ledgerClient.close();
       const relayStopped = relay.stop();
       await Promise.race([relayStopped, sleep(RELAY_DRAIN_MS_MAX)]);
       // Closing the connection also ends a connect attempt the relay may still be waiting on.

@@ -4,7 +4,9 @@
 import { loadConfig } from '@platform/config';
 import { configSchema, configuredQuoteLifetimeMs, rateFeedConfig } from './config';
 
-const base = { DATABASE_URL: 'postgres://u:p@localhost:5432/svc_trading', GRPC_PORT: '7001' };
+const base = {
+  DATABASE_URL: 'postgres://u:p@localhost:5432/svc_trading', GRPC_PORT: '7001', AMQP_URL: 'amqp://localhost:5672', LEDGER_GRPC_ADDR: 'localhost:7002', PAYOUTS_GRPC_ADDR: 'localhost:7004',
+};
 
 describe('trading config', () => {
   it('defaults to the sandbox feed with the documented values', () => {

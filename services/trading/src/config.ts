@@ -2,7 +2,7 @@
  * Trading's configuration, read once at start; any problem stops the process
  * before it opens a port. Every variable and its default is listed in README.md.
  */
-import { commonServiceEnv, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
+import { commonServiceEnv, hostPort, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
 import { parseDecimal, RATE_SCALE } from '@platform/money';
 import type { RateFeedConfig } from './adapters/rate-feed/create-rate-feed';
 import { SPREAD_BPS_MAX } from './adapters/rate-feed/random-walk';
@@ -12,6 +12,7 @@ const RATE_TICK_MS_MAX = 60_000;
 const RATE_FEED_TIMEOUT_MS_MAX = 30_000;
 const QUOTE_TTL_MS_MAX = 10 * 60_000;
 const SETTLEMENT_ESTIMATE_SECONDS_MAX = 24 * 60 * 60;
+const ORDER_DELAY_MS_MAX = 24 * 60 * 60_000;
 
 const positiveRate = () =>
   z.string().refine((value) => parseDecimal(value, RATE_SCALE)?.gt(0) === true, `expected a positive decimal with at most ${RATE_SCALE} decimals`);
@@ -31,6 +32,23 @@ export const configSchema = z
     /** Scaled by SANDBOX_TIME_SCALE in sandbox mode. */
     QUOTE_TTL_MS: positiveInt().max(QUOTE_TTL_MS_MAX).default(30_000),
     SETTLEMENT_ESTIMATE_SECONDS: positiveInt().max(SETTLEMENT_ESTIMATE_SECONDS_MAX).default(60),
+    AMQP_URL: urlWithProtocol('amqp', 'amqps'),
+    OUTBOX_POLL_INTERVAL_MS: positiveInt().default(200),
+    LEDGER_GRPC_ADDR: hostPort(),
+    PAYOUTS_GRPC_ADDR: hostPort(),
+    /** Wall-clock: how soon a pending sell-proceeds payout is asked about again. */
+    ORDER_PAYOUT_POLL_MS: positiveInt().max(10 * 60_000).default(250),
+    /** Scaled: an accepted debit-first buy settles this long after its debit. */
+    ORDER_SETTLEMENT_DELAY_MS: positiveInt().max(ORDER_DELAY_MS_MAX).default(5_000),
+    /** Scaled: an ambiguous (or unanswered) KES debit is first reconciled from the bank's record after this long. */
+    ORDER_DEBIT_RECONCILE_DELAY_MS: positiveInt().max(ORDER_DELAY_MS_MAX).default(10_000),
+    /** Scaled: how long a sell order waits for its USDT (sendBefore). */
+    ORDER_SEND_WINDOW_MS: positiveInt().max(ORDER_DELAY_MS_MAX).default(30 * 60_000),
+    /** Wall-clock: how often each replica looks for due order steps. */
+    ORDER_SCHEDULER_INTERVAL_MS: positiveInt().max(60_000).default(500),
+    ORDER_SCHEDULER_BATCH_SIZE: positiveInt().max(500).default(50),
+    /** Wall-clock: a claimed step is retaken by any replica after this long. */
+    ORDER_STEP_LEASE_MS: positiveInt().max(10 * 60_000).default(30_000),
   })
   .superRefine((config, context) => {
     if (config.PLATFORM_MODE === 'production' && config.RATE_FEED !== 'http') {
@@ -61,4 +79,9 @@ export function rateFeedConfig(config: Config): RateFeedConfig {
 
 export function configuredQuoteLifetimeMs(config: Config): number {
   return quoteLifetimeMs(config.QUOTE_TTL_MS, config.PLATFORM_MODE, config.SANDBOX_TIME_SCALE);
+}
+
+/** An order delay or window, multiplied by SANDBOX_TIME_SCALE in sandbox mode only (never below 1 ms). */
+export function scaledMs(config: Config, ms: number): number {
+  return quoteLifetimeMs(ms, config.PLATFORM_MODE, config.SANDBOX_TIME_SCALE);
 }

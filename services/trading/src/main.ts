@@ -1,9 +1,12 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
-import { runService } from '@platform/grpc';
+import { AmqpConnection, OutboxRelay } from '@platform/events';
+import { createClient, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
+import { ledger, payouts } from '@platform/proto';
+import { SandboxKesDebitBank, UnconfiguredKesDebitBank } from './adapters/bank/kes-debit-bank';
 import { createRateFeed } from './adapters/rate-feed/create-rate-feed';
-import { configuredQuoteLifetimeMs, rateFeedConfig, readConfig } from './config';
+import { configuredQuoteLifetimeMs, rateFeedConfig, readConfig, scaledMs } from './config';
 import { systemClock } from './domain/clock';
 import { SandboxRateOverridesRepository } from './persistence/sandbox-rate-overrides.repository';
 import { SERVICE_NAME, tradingDataSource } from './persistence/data-source';
@@ -19,7 +22,13 @@ async function main(): Promise<void> {
     logger,
   });
   rateFeed.start();
-  const server = createServer({
+  const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'amqp' }));
+  // The relay connects lazily and retries: orders proceed while the broker is away; events wait in the outbox.
+  const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), { pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  relay.start();
+  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger });
+  const payoutsClient = createClient(payouts.OrderPayoutsService, { upstream: 'payouts', address: config.PAYOUTS_GRPC_ADDR, logger });
+  const { server, scheduler } = createServer({
     dataSource,
     logger,
     clock: systemClock,
@@ -28,7 +37,22 @@ async function main(): Promise<void> {
     quoteLifetimeMs: configuredQuoteLifetimeMs(config),
     rateStalenessLimitMs: config.RATE_STALENESS_LIMIT_MS,
     settlementEstimateSeconds: config.SETTLEMENT_ESTIMATE_SECONDS,
+    ledger: ledgerClient,
+    payouts: payoutsClient,
+    // The real bank's debit API is not integrated yet: in production every debit is cleanly refused.
+    bank: config.PLATFORM_MODE === 'sandbox' ? new SandboxKesDebitBank() : new UnconfiguredKesDebitBank(),
+    orders: {
+      settlementDelayMs: scaledMs(config, config.ORDER_SETTLEMENT_DELAY_MS),
+      reconcileDelayMs: scaledMs(config, config.ORDER_DEBIT_RECONCILE_DELAY_MS),
+      sendWindowMs: scaledMs(config, config.ORDER_SEND_WINDOW_MS),
+      payoutPollMs: config.ORDER_PAYOUT_POLL_MS,
+      schedulerIntervalMs: config.ORDER_SCHEDULER_INTERVAL_MS,
+      schedulerBatchSize: config.ORDER_SCHEDULER_BATCH_SIZE,
+      stepLeaseMs: config.ORDER_STEP_LEASE_MS,
+    },
+    onEventsCommitted: () => relay.kick(),
   });
+  scheduler.start();
   await runService({
     logger,
     server,
@@ -36,6 +60,11 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       rateFeed.stop();
+      await scheduler.stop();
+      ledgerClient.close();
+      payoutsClient.close();
+      await relay.stop();
+      await amqp.close();
       await dataSource.destroy();
     },
   });

@@ -3,18 +3,43 @@ import { createGrpcServer, GrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
 import { trading } from '@platform/proto';
+import type { KesDebitBank } from './adapters/bank/kes-debit-bank';
 import type { RateFeed, SandboxRateControl } from './adapters/rate-feed/rate-feed';
 import type { Clock } from './domain/clock';
 import { tradingAdminHandlers } from './grpc/trading-admin.handlers';
 import { tradingSandboxHandlers } from './grpc/trading-sandbox.handlers';
 import { tradingHandlers } from './grpc/trading.handlers';
 import { tradingDepositsHandlers } from './grpc/trading-deposits.handlers';
+import { tradingLimitsHandlers } from './grpc/trading-limits.handlers';
+import { tradingOperatorHandlers, tradingOrdersHandlers } from './grpc/trading-orders.handlers';
+import { GetPartnerLimitsUseCase } from './usecases/get-partner-limits/get-partner-limits.usecase';
+import { ReleaseDailyCapUseCase } from './usecases/release-daily-cap/release-daily-cap.usecase';
+import { ReserveDailyCapUseCase } from './usecases/reserve-daily-cap/reserve-daily-cap.usecase';
 import { OfferUsdtDepositUseCase } from './usecases/offer-usdt-deposit/offer-usdt-deposit.usecase';
 import { PartnerProfilesRepository } from './persistence/partner-profiles.repository';
+import { PlatformSwitchesRepository } from './persistence/platform-switches.repository';
 import { QuotesRepository } from './persistence/quotes.repository';
 import { ConfigurePartnerUseCase } from './usecases/configure-partner/configure-partner.usecase';
+import { CreateBuyOrderUseCase } from './usecases/create-buy-order/create-buy-order.usecase';
 import { CreateQuoteUseCase } from './usecases/create-quote/create-quote.usecase';
+import { GetOrderUseCase } from './usecases/get-order/get-order.usecase';
+import { LedgerApi, ServiceAccounts } from './usecases/order-support';
+import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
+import { OrderScheduler } from './usecases/run-order-steps/order-scheduler';
+import { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from './usecases/set-switches/set-switches.usecase';
 import { SetSandboxRateUseCase } from './usecases/set-sandbox-rate/set-sandbox-rate.usecase';
+import { PayoutsApi, SellOrders } from './usecases/sell-orders/sell-orders';
+
+export interface OrderTimings {
+  /** Every delay and window here is already scaled by SANDBOX_TIME_SCALE. */
+  settlementDelayMs: number;
+  reconcileDelayMs: number;
+  sendWindowMs: number;
+  payoutPollMs: number;
+  schedulerIntervalMs: number;
+  schedulerBatchSize: number;
+  stepLeaseMs: number;
+}
 
 export interface ServerDependencies {
   dataSource: DataSource;
@@ -26,11 +51,19 @@ export interface ServerDependencies {
   quoteLifetimeMs: number;
   rateStalenessLimitMs: number;
   settlementEstimateSeconds: number;
+  ledger: LedgerApi;
+  payouts: PayoutsApi;
+  bank: KesDebitBank;
+  orders: OrderTimings;
+  /** Kicks the outbox relay after a transaction that enqueued events. */
+  onEventsCommitted: () => void;
 }
 
-export function createServer(deps: ServerDependencies): GrpcServer {
+export function createServer(deps: ServerDependencies): { server: GrpcServer; scheduler: OrderScheduler } {
   const server = createGrpcServer(deps.logger);
   const profiles = new PartnerProfilesRepository(deps.dataSource);
+  const switches = new PlatformSwitchesRepository(deps.dataSource);
+  const serviceAccounts = new ServiceAccounts(deps.ledger);
   server.add(trading.TradingService, tradingHandlers({
     createQuote: new CreateQuoteUseCase({
       profiles,
@@ -49,6 +82,64 @@ export function createServer(deps: ServerDependencies): GrpcServer {
   server.add(trading.TradingSandboxService, tradingSandboxHandlers({
     setSandboxRate: deps.sandboxRateControl ? new SetSandboxRateUseCase(deps.sandboxRateControl) : null,
   }));
-  server.add(trading.TradingDepositsService, tradingDepositsHandlers({ offerUsdtDeposit: new OfferUsdtDepositUseCase() }));
-  return server;
+  const sell = new SellOrders({
+    dataSource: deps.dataSource,
+    ledger: deps.ledger,
+    switches,
+    serviceAccounts,
+    clock: deps.clock,
+    logger: deps.logger.child({ context: 'SellOrders' }),
+    sendWindowMs: deps.orders.sendWindowMs,
+    payouts: deps.payouts,
+    payoutPollMs: deps.orders.payoutPollMs,
+    onEvents: deps.onEventsCommitted,
+  });
+  server.add(trading.TradingDepositsService, tradingDepositsHandlers({ offerUsdtDeposit: new OfferUsdtDepositUseCase(sell) }));
+  server.add(trading.TradingLimitsService, tradingLimitsHandlers({
+    reserveDailyCap: new ReserveDailyCapUseCase({
+      dataSource: deps.dataSource,
+      rateFeed: deps.rateFeed,
+      clock: deps.clock,
+      logger: deps.logger.child({ context: 'ReserveDailyCap' }),
+      rateStalenessLimitMs: deps.rateStalenessLimitMs,
+    }),
+    releaseDailyCap: new ReleaseDailyCapUseCase(deps.dataSource),
+    getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource),
+  }));
+  server.add(trading.TradingOrdersService, tradingOrdersHandlers({
+    createBuyOrder: new CreateBuyOrderUseCase({
+      dataSource: deps.dataSource,
+      ledger: deps.ledger,
+      switches,
+      bank: deps.bank,
+      clock: deps.clock,
+      logger: deps.logger.child({ context: 'CreateBuyOrder' }),
+      settlementDelayMs: deps.orders.settlementDelayMs,
+      reconcileDelayMs: deps.orders.reconcileDelayMs,
+      onEvents: deps.onEventsCommitted,
+    }),
+    getOrder: new GetOrderUseCase(deps.dataSource),
+    sell,
+  }));
+  server.add(trading.TradingOperatorService, tradingOperatorHandlers({
+    setPartnerStatus: new SetPartnerStatusUseCase(deps.dataSource),
+    setPlatformSwitch: new SetPlatformSwitchUseCase(switches),
+  }));
+  const advance = new AdvanceOrder({
+    dataSource: deps.dataSource,
+    ledger: deps.ledger,
+    serviceAccounts,
+    bank: deps.bank,
+    clock: deps.clock,
+    logger: deps.logger.child({ context: 'AdvanceOrder' }),
+    settlementDelayMs: deps.orders.settlementDelayMs,
+    onEvents: deps.onEventsCommitted,
+    extraSteps: [sell],
+  });
+  const scheduler = new OrderScheduler(deps.dataSource, advance, deps.logger.child({ context: 'OrderScheduler' }), {
+    intervalMs: deps.orders.schedulerIntervalMs,
+    batchSize: deps.orders.schedulerBatchSize,
+    leaseMs: deps.orders.stepLeaseMs,
+  });
+  return { server, scheduler };
 }

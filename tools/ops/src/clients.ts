@@ -88,6 +88,7 @@ export function resolveAddress(upstream: Upstream, sources: AddressSources): str
 export interface OpsClients {
   partnerAdmin(): PromiseClient<typeof gateway.PartnerAdminService>;
   tradingAdmin(): PromiseClient<typeof trading.TradingAdminService>;
+  tradingOperator(): PromiseClient<typeof trading.TradingOperatorService>;
   ledger(): PromiseClient<typeof ledger.LedgerService>;
   walletRegistryAdmin(): PromiseClient<typeof walletRegistry.WalletRegistryAdminService>;
   webhookAdmin(): PromiseClient<typeof webhookDelivery.WebhookAdminService>;
@@ -108,6 +109,10 @@ export class GrpcOpsClients implements OpsClients {
 
   tradingAdmin() {
     return this.client('trading', trading.TradingAdminService);
+  }
+
+  tradingOperator() {
+    return this.client('trading', trading.TradingOperatorService);
   }
 
   ledger() {

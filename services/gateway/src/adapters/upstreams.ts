@@ -15,7 +15,7 @@ function merge<A extends object, B extends object>(a: A, b: B): A & B {
   return { ...a, ...b };
 }
 
-const tradingDefinition = merge(trading.TradingService, trading.TradingSandboxService);
+const tradingDefinition = merge(merge(trading.TradingService, trading.TradingSandboxService), trading.TradingOrdersService);
 const ledgerDefinition = merge(ledger.LedgerService, ledger.LedgerSandboxService);
 const walletRegistryDefinition = merge(walletRegistry.WalletRegistryService, walletRegistry.WalletRegistrySandboxService);
 const notifierDefinition = notifier.NotifierSandboxService;

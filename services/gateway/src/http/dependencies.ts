@@ -48,6 +48,10 @@ export interface Readiness {
 export interface TradingApi {
   createQuote(request: trading.CreateQuoteRequest): Promise<trading.Quote>;
   setSandboxRate(request: trading.SetSandboxRateRequest): Promise<trading.SandboxRate>;
+  createBuyOrder(request: trading.CreateBuyOrderRequest): Promise<trading.OrderResult>;
+  createSellOrder(request: trading.CreateSellOrderRequest): Promise<trading.OrderResult>;
+  getOrder(request: trading.GetOrderRequest): Promise<trading.Order>;
+  attachTxHash(request: trading.AttachTxHashRequest): Promise<trading.Order>;
 }
 
 export interface LedgerApi {

@@ -1,5 +1,6 @@
 import { createDataSource, DataSource } from '@platform/persistence';
 import { OutboxV1Migration1732180000000 } from './migrations/1732180000000-outbox-v1';
+import { PayoutInstructionsMigration1732600000000 } from './migrations/1732600000000-payout-instructions';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -7,6 +8,6 @@ export function payoutsDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [OutboxV1Migration1732180000000],
+    migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000],
   });
 }

@@ -1,5 +1,7 @@
 import { createDataSource, DataSource } from '@platform/persistence';
 import { TradingV1Migration1732300000000 } from './migrations/1732300000000-trading-v1';
+import { DailyCapMigration1732400000000 } from './migrations/1732400000000-daily-cap';
+import { OrdersMigration1732500000000 } from './migrations/1732500000000-orders';
 
 export const SERVICE_NAME = 'trading';
 
@@ -7,6 +9,6 @@ export function tradingDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [TradingV1Migration1732300000000],
+    migrations: [TradingV1Migration1732300000000, DailyCapMigration1732400000000, OrdersMigration1732500000000],
   });
 }

@@ -10,12 +10,14 @@ import { payoutDestinationAdd, payoutDestinationSetStatus } from './payout-desti
 import { partnerCreate } from './partner-create';
 import { webhookSet } from './webhook-set';
 import { collectionsConfigure } from './collections-configure';
+import { tradingSwitchCommands } from './trading-switches';
 import { walletApprove, walletReject } from './wallet-review';
 
 export const COMMANDS: readonly AnyCommand[] = [
   partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, deliveriesReplay, walletApprove, walletReject,
   ledgerCheck, kesAccountSetStatus, depositAddressAllocate, payoutDestinationAdd, payoutDestinationSetStatus,
   collectionsConfigure,
+  ...tradingSwitchCommands,
 ];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {

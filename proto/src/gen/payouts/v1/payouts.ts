@@ -5,5 +5,615 @@
 // source: payouts/v1/payouts.proto
 
 /* eslint-disable */
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import {
+  type CallOptions,
+  type ChannelCredentials,
+  Client,
+  type ClientOptions,
+  type ClientUnaryCall,
+  type handleUnaryCall,
+  makeGenericClientConstructor,
+  type Metadata,
+  type ServiceError,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
 
-export {};
+/**
+ * Pays amount_kes to a partner's registered payout destination through the
+ * bank adapter. Idempotent on instruction_id: the same body answers the
+ * instruction as it stands; a different body is PAYOUT_INSTRUCTION_ID_REUSED.
+ */
+export interface PayOrderProceedsRequest {
+  /** caller-made UUID (trading uses the order id) */
+  instructionId: string;
+  partnerId: string;
+  orderId: string;
+  payoutDestinationId: string;
+  /** > 0, 2 decimals */
+  amountKes: string;
+}
+
+export interface PayoutInstruction {
+  instructionId: string;
+  partnerId: string;
+  orderId: string;
+  payoutDestinationId: string;
+  amountKes: string;
+  /** pending | submitted | settled | failed */
+  status: string;
+  /** failed only, e.g. PROVIDER_REJECTED, PAYOUT_ACCOUNT_NOT_PAYABLE */
+  failureCode?: string | undefined;
+  createdAt: string;
+  completedAt?: string | undefined;
+}
+
+export interface GetPayoutInstructionRequest {
+  instructionId: string;
+}
+
+function createBasePayOrderProceedsRequest(): PayOrderProceedsRequest {
+  return { instructionId: "", partnerId: "", orderId: "", payoutDestinationId: "", amountKes: "" };
+}
+
+export const PayOrderProceedsRequest: MessageFns<PayOrderProceedsRequest> = {
+  encode(message: PayOrderProceedsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.instructionId !== "") {
+      writer.uint32(10).string(message.instructionId);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.orderId !== "") {
+      writer.uint32(26).string(message.orderId);
+    }
+    if (message.payoutDestinationId !== "") {
+      writer.uint32(34).string(message.payoutDestinationId);
+    }
+    if (message.amountKes !== "") {
+      writer.uint32(42).string(message.amountKes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayOrderProceedsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayOrderProceedsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.instructionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.payoutDestinationId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.amountKes = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PayOrderProceedsRequest {
+    return {
+      instructionId: isSet(object.instructionId)
+        ? globalThis.String(object.instructionId)
+        : isSet(object.instruction_id)
+        ? globalThis.String(object.instruction_id)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+      payoutDestinationId: isSet(object.payoutDestinationId)
+        ? globalThis.String(object.payoutDestinationId)
+        : isSet(object.payout_destination_id)
+        ? globalThis.String(object.payout_destination_id)
+        : "",
+      amountKes: isSet(object.amountKes)
+        ? globalThis.String(object.amountKes)
+        : isSet(object.amount_kes)
+        ? globalThis.String(object.amount_kes)
+        : "",
+    };
+  },
+
+  toJSON(message: PayOrderProceedsRequest): unknown {
+    const obj: any = {};
+    if (message.instructionId !== "") {
+      obj.instructionId = message.instructionId;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    if (message.payoutDestinationId !== "") {
+      obj.payoutDestinationId = message.payoutDestinationId;
+    }
+    if (message.amountKes !== "") {
+      obj.amountKes = message.amountKes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PayOrderProceedsRequest>, I>>(base?: I): PayOrderProceedsRequest {
+    return PayOrderProceedsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PayOrderProceedsRequest>, I>>(object: I): PayOrderProceedsRequest {
+    const message = createBasePayOrderProceedsRequest();
+    message.instructionId = object.instructionId ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.orderId = object.orderId ?? "";
+    message.payoutDestinationId = object.payoutDestinationId ?? "";
+    message.amountKes = object.amountKes ?? "";
+    return message;
+  },
+};
+
+function createBasePayoutInstruction(): PayoutInstruction {
+  return {
+    instructionId: "",
+    partnerId: "",
+    orderId: "",
+    payoutDestinationId: "",
+    amountKes: "",
+    status: "",
+    failureCode: undefined,
+    createdAt: "",
+    completedAt: undefined,
+  };
+}
+
+export const PayoutInstruction: MessageFns<PayoutInstruction> = {
+  encode(message: PayoutInstruction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.instructionId !== "") {
+      writer.uint32(10).string(message.instructionId);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.orderId !== "") {
+      writer.uint32(26).string(message.orderId);
+    }
+    if (message.payoutDestinationId !== "") {
+      writer.uint32(34).string(message.payoutDestinationId);
+    }
+    if (message.amountKes !== "") {
+      writer.uint32(42).string(message.amountKes);
+    }
+    if (message.status !== "") {
+      writer.uint32(50).string(message.status);
+    }
+    if (message.failureCode !== undefined) {
+      writer.uint32(58).string(message.failureCode);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(66).string(message.createdAt);
+    }
+    if (message.completedAt !== undefined) {
+      writer.uint32(74).string(message.completedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayoutInstruction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayoutInstruction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.instructionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.payoutDestinationId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.amountKes = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.failureCode = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.completedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PayoutInstruction {
+    return {
+      instructionId: isSet(object.instructionId)
+        ? globalThis.String(object.instructionId)
+        : isSet(object.instruction_id)
+        ? globalThis.String(object.instruction_id)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+      payoutDestinationId: isSet(object.payoutDestinationId)
+        ? globalThis.String(object.payoutDestinationId)
+        : isSet(object.payout_destination_id)
+        ? globalThis.String(object.payout_destination_id)
+        : "",
+      amountKes: isSet(object.amountKes)
+        ? globalThis.String(object.amountKes)
+        : isSet(object.amount_kes)
+        ? globalThis.String(object.amount_kes)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      failureCode: isSet(object.failureCode)
+        ? globalThis.String(object.failureCode)
+        : isSet(object.failure_code)
+        ? globalThis.String(object.failure_code)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      completedAt: isSet(object.completedAt)
+        ? globalThis.String(object.completedAt)
+        : isSet(object.completed_at)
+        ? globalThis.String(object.completed_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PayoutInstruction): unknown {
+    const obj: any = {};
+    if (message.instructionId !== "") {
+      obj.instructionId = message.instructionId;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    if (message.payoutDestinationId !== "") {
+      obj.payoutDestinationId = message.payoutDestinationId;
+    }
+    if (message.amountKes !== "") {
+      obj.amountKes = message.amountKes;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.failureCode !== undefined) {
+      obj.failureCode = message.failureCode;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.completedAt !== undefined) {
+      obj.completedAt = message.completedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PayoutInstruction>, I>>(base?: I): PayoutInstruction {
+    return PayoutInstruction.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PayoutInstruction>, I>>(object: I): PayoutInstruction {
+    const message = createBasePayoutInstruction();
+    message.instructionId = object.instructionId ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.orderId = object.orderId ?? "";
+    message.payoutDestinationId = object.payoutDestinationId ?? "";
+    message.amountKes = object.amountKes ?? "";
+    message.status = object.status ?? "";
+    message.failureCode = object.failureCode ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    message.completedAt = object.completedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetPayoutInstructionRequest(): GetPayoutInstructionRequest {
+  return { instructionId: "" };
+}
+
+export const GetPayoutInstructionRequest: MessageFns<GetPayoutInstructionRequest> = {
+  encode(message: GetPayoutInstructionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.instructionId !== "") {
+      writer.uint32(10).string(message.instructionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPayoutInstructionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPayoutInstructionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.instructionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPayoutInstructionRequest {
+    return {
+      instructionId: isSet(object.instructionId)
+        ? globalThis.String(object.instructionId)
+        : isSet(object.instruction_id)
+        ? globalThis.String(object.instruction_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPayoutInstructionRequest): unknown {
+    const obj: any = {};
+    if (message.instructionId !== "") {
+      obj.instructionId = message.instructionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPayoutInstructionRequest>, I>>(base?: I): GetPayoutInstructionRequest {
+    return GetPayoutInstructionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPayoutInstructionRequest>, I>>(object: I): GetPayoutInstructionRequest {
+    const message = createBaseGetPayoutInstructionRequest();
+    message.instructionId = object.instructionId ?? "";
+    return message;
+  },
+};
+
+/**
+ * Trading learns the outcome by polling GetPayoutInstruction from its own
+ * durable scheduler (no call back from payouts to trading).
+ */
+export type OrderPayoutsService = typeof OrderPayoutsService;
+export const OrderPayoutsService = {
+  payOrderProceeds: {
+    path: "/payouts.v1.OrderPayouts/PayOrderProceeds" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PayOrderProceedsRequest): Buffer =>
+      Buffer.from(PayOrderProceedsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PayOrderProceedsRequest => PayOrderProceedsRequest.decode(value),
+    responseSerialize: (value: PayoutInstruction): Buffer => Buffer.from(PayoutInstruction.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PayoutInstruction => PayoutInstruction.decode(value),
+  },
+  getPayoutInstruction: {
+    path: "/payouts.v1.OrderPayouts/GetPayoutInstruction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPayoutInstructionRequest): Buffer =>
+      Buffer.from(GetPayoutInstructionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPayoutInstructionRequest => GetPayoutInstructionRequest.decode(value),
+    responseSerialize: (value: PayoutInstruction): Buffer => Buffer.from(PayoutInstruction.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PayoutInstruction => PayoutInstruction.decode(value),
+  },
+} as const;
+
+export interface OrderPayoutsServer extends UntypedServiceImplementation {
+  payOrderProceeds: handleUnaryCall<PayOrderProceedsRequest, PayoutInstruction>;
+  getPayoutInstruction: handleUnaryCall<GetPayoutInstructionRequest, PayoutInstruction>;
+}
+
+export interface OrderPayoutsClient extends Client {
+  payOrderProceeds(
+    request: PayOrderProceedsRequest,
+    callback: (error: ServiceError | null, response: PayoutInstruction) => void,
+  ): ClientUnaryCall;
+  payOrderProceeds(
+    request: PayOrderProceedsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PayoutInstruction) => void,
+  ): ClientUnaryCall;
+  payOrderProceeds(
+    request: PayOrderProceedsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PayoutInstruction) => void,
+  ): ClientUnaryCall;
+  getPayoutInstruction(
+    request: GetPayoutInstructionRequest,
+    callback: (error: ServiceError | null, response: PayoutInstruction) => void,
+  ): ClientUnaryCall;
+  getPayoutInstruction(
+    request: GetPayoutInstructionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PayoutInstruction) => void,
+  ): ClientUnaryCall;
+  getPayoutInstruction(
+    request: GetPayoutInstructionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PayoutInstruction) => void,
+  ): ClientUnaryCall;
+}
+
+export const OrderPayoutsClient = makeGenericClientConstructor(
+  OrderPayoutsService,
+  "payouts.v1.OrderPayouts",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): OrderPayoutsClient;
+  service: typeof OrderPayoutsService;
+  serviceName: string;
+};
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends { $case: string } ? { [K in keyof Omit<T, "$case">]?: DeepPartial<T[K]> } & { $case: T["$case"] }
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
+type KeysOfUnion<T> = T extends T ? keyof T : never;
+type Exact<P, I extends P> = P extends Builtin ? P
+  : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isSet(value: any): boolean {
+  return value !== null && value !== undefined;
+}
+
+interface MessageFns<T> {
+  encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  decode(input: BinaryReader | Uint8Array, length?: number): T;
+  fromJSON(object: any): T;
+  toJSON(message: T): unknown;
+  create<I extends Exact<DeepPartial<T>, I>>(base?: I): T;
+  fromPartial<I extends Exact<DeepPartial<T>, I>>(object: I): T;
+}

@@ -132,6 +132,157 @@ export interface OfferUsdtDepositResponse {
   holdUntil?: string | undefined;
 }
 
+/**
+ * ---- The shared rolling 24-hour cap (contract decisions section 4), owned by
+ * trading and used by orders, transfers and USDT sends. A usage counts against
+ * the cap from created_at for 24 hours unless released (value that never moved).
+ */
+export interface ReserveDailyCapRequest {
+  /** caller-made UUID; the idempotency key */
+  usageId: string;
+  partnerId: string;
+  /** order | transfer | usdt_send */
+  source: string;
+  /** exactly one of amount_kes and amount_usdt */
+  amountKes?:
+    | string
+    | undefined;
+  /** converted at the live bid, rounded up to the cent */
+  amountUsdt?: string | undefined;
+}
+
+export interface DailyCapUsage {
+  usageId: string;
+  partnerId: string;
+  source: string;
+  amountKes: string;
+  createdAt: string;
+  releasedAt?: string | undefined;
+}
+
+export interface ReleaseDailyCapRequest {
+  usageId: string;
+}
+
+export interface ReleaseDailyCapResponse {
+  /** false: no such usage (nothing to release) */
+  found: boolean;
+  usage?: DailyCapUsage | undefined;
+}
+
+export interface GetPartnerLimitsRequest {
+  partnerId: string;
+}
+
+export interface PartnerLimits {
+  partnerId: string;
+  perOrderCapKes: string;
+  dailyCapKes: string;
+  /** unreleased usages of the last 24 hours */
+  dailyUsedKes: string;
+  /** max(0, daily_cap - daily_used) */
+  dailyRemainingKes: string;
+}
+
+/** ---- Orders (spec sections 2 to 4; contract decisions section 4). */
+export interface KesDebit {
+  /** reserved | debited | released | reversal_pending | reversed */
+  status: string;
+}
+
+/** An order as the partner reads it; the gateway shows the fields of its side and funding mode. */
+export interface Order {
+  orderId: string;
+  partnerReference: string;
+  /** buy | sell */
+  side: string;
+  /** debit_first | pay_in | deposit | balance */
+  fundingMode: string;
+  /** awaiting_usdt | awaiting_payment | funds_reserved | settled | rejected | expired */
+  status: string;
+  kesAmount: string;
+  usdtAmount: string;
+  rate: string;
+  kesTotalAmount: string;
+  fee: Fee | undefined;
+  expiresAt: string;
+  /** debit-first buys */
+  kesDebit?:
+    | KesDebit
+    | undefined;
+  /** deposit-mode sells */
+  depositAddress?: string | undefined;
+  chain?: string | undefined;
+  sendBefore?:
+    | string
+    | undefined;
+  /** once attached */
+  txHash?: string | undefined;
+  createdAt: string;
+}
+
+/**
+ * The answer to a create: the order, and when the create was refused after the
+ * order came to exist (KES_DEBIT_AMBIGUOUS, KES_DEBIT_FAILED, ...), the code the
+ * gateway answers with; a replay by partner_reference answers the same.
+ */
+export interface OrderResult {
+  order: Order | undefined;
+  refusalCode?: string | undefined;
+}
+
+export interface CreateBuyOrderRequest {
+  partnerId: string;
+  quoteId: string;
+  partnerReference: string;
+  expectedUsdtAmount?: string | undefined;
+}
+
+export interface CreateSellOrderRequest {
+  partnerId: string;
+  quoteId: string;
+  partnerReference: string;
+  payoutAccountId: string;
+}
+
+export interface GetOrderRequest {
+  partnerId: string;
+  orderId: string;
+}
+
+export interface AttachTxHashRequest {
+  partnerId: string;
+  orderId: string;
+  /** already normalised by the gateway: 64 lowercase hex */
+  txHash: string;
+}
+
+/** ---- Operator switches (contract decisions section 7). */
+export interface SetPartnerStatusRequest {
+  partnerId: string;
+  /** active | suspended */
+  status: string;
+}
+
+export interface PartnerStatus {
+  partnerId: string;
+  status: string;
+}
+
+/**
+ * name: kill_switch (on|off), swaps (on|off), treasury_kes and treasury_usdt
+ * (available|unavailable|not_registered).
+ */
+export interface SetPlatformSwitchRequest {
+  name: string;
+  value: string;
+}
+
+export interface PlatformSwitch {
+  name: string;
+  value: string;
+}
+
 function createBaseFee(): Fee {
   return { kesAmount: "", percentBps: 0, flatKesAmount: "", capKesAmount: undefined };
 }
@@ -1397,6 +1548,2079 @@ export const OfferUsdtDepositResponse: MessageFns<OfferUsdtDepositResponse> = {
   },
 };
 
+function createBaseReserveDailyCapRequest(): ReserveDailyCapRequest {
+  return { usageId: "", partnerId: "", source: "", amountKes: undefined, amountUsdt: undefined };
+}
+
+export const ReserveDailyCapRequest: MessageFns<ReserveDailyCapRequest> = {
+  encode(message: ReserveDailyCapRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.usageId !== "") {
+      writer.uint32(10).string(message.usageId);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.source !== "") {
+      writer.uint32(26).string(message.source);
+    }
+    if (message.amountKes !== undefined) {
+      writer.uint32(34).string(message.amountKes);
+    }
+    if (message.amountUsdt !== undefined) {
+      writer.uint32(42).string(message.amountUsdt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReserveDailyCapRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReserveDailyCapRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.usageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amountKes = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.amountUsdt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReserveDailyCapRequest {
+    return {
+      usageId: isSet(object.usageId)
+        ? globalThis.String(object.usageId)
+        : isSet(object.usage_id)
+        ? globalThis.String(object.usage_id)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      amountKes: isSet(object.amountKes)
+        ? globalThis.String(object.amountKes)
+        : isSet(object.amount_kes)
+        ? globalThis.String(object.amount_kes)
+        : undefined,
+      amountUsdt: isSet(object.amountUsdt)
+        ? globalThis.String(object.amountUsdt)
+        : isSet(object.amount_usdt)
+        ? globalThis.String(object.amount_usdt)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ReserveDailyCapRequest): unknown {
+    const obj: any = {};
+    if (message.usageId !== "") {
+      obj.usageId = message.usageId;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.amountKes !== undefined) {
+      obj.amountKes = message.amountKes;
+    }
+    if (message.amountUsdt !== undefined) {
+      obj.amountUsdt = message.amountUsdt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReserveDailyCapRequest>, I>>(base?: I): ReserveDailyCapRequest {
+    return ReserveDailyCapRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReserveDailyCapRequest>, I>>(object: I): ReserveDailyCapRequest {
+    const message = createBaseReserveDailyCapRequest();
+    message.usageId = object.usageId ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.source = object.source ?? "";
+    message.amountKes = object.amountKes ?? undefined;
+    message.amountUsdt = object.amountUsdt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDailyCapUsage(): DailyCapUsage {
+  return { usageId: "", partnerId: "", source: "", amountKes: "", createdAt: "", releasedAt: undefined };
+}
+
+export const DailyCapUsage: MessageFns<DailyCapUsage> = {
+  encode(message: DailyCapUsage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.usageId !== "") {
+      writer.uint32(10).string(message.usageId);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.source !== "") {
+      writer.uint32(26).string(message.source);
+    }
+    if (message.amountKes !== "") {
+      writer.uint32(34).string(message.amountKes);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(42).string(message.createdAt);
+    }
+    if (message.releasedAt !== undefined) {
+      writer.uint32(50).string(message.releasedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DailyCapUsage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDailyCapUsage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.usageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amountKes = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.releasedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DailyCapUsage {
+    return {
+      usageId: isSet(object.usageId)
+        ? globalThis.String(object.usageId)
+        : isSet(object.usage_id)
+        ? globalThis.String(object.usage_id)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      amountKes: isSet(object.amountKes)
+        ? globalThis.String(object.amountKes)
+        : isSet(object.amount_kes)
+        ? globalThis.String(object.amount_kes)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      releasedAt: isSet(object.releasedAt)
+        ? globalThis.String(object.releasedAt)
+        : isSet(object.released_at)
+        ? globalThis.String(object.released_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: DailyCapUsage): unknown {
+    const obj: any = {};
+    if (message.usageId !== "") {
+      obj.usageId = message.usageId;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.amountKes !== "") {
+      obj.amountKes = message.amountKes;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.releasedAt !== undefined) {
+      obj.releasedAt = message.releasedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DailyCapUsage>, I>>(base?: I): DailyCapUsage {
+    return DailyCapUsage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DailyCapUsage>, I>>(object: I): DailyCapUsage {
+    const message = createBaseDailyCapUsage();
+    message.usageId = object.usageId ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.source = object.source ?? "";
+    message.amountKes = object.amountKes ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.releasedAt = object.releasedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseReleaseDailyCapRequest(): ReleaseDailyCapRequest {
+  return { usageId: "" };
+}
+
+export const ReleaseDailyCapRequest: MessageFns<ReleaseDailyCapRequest> = {
+  encode(message: ReleaseDailyCapRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.usageId !== "") {
+      writer.uint32(10).string(message.usageId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseDailyCapRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseDailyCapRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.usageId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseDailyCapRequest {
+    return {
+      usageId: isSet(object.usageId)
+        ? globalThis.String(object.usageId)
+        : isSet(object.usage_id)
+        ? globalThis.String(object.usage_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ReleaseDailyCapRequest): unknown {
+    const obj: any = {};
+    if (message.usageId !== "") {
+      obj.usageId = message.usageId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseDailyCapRequest>, I>>(base?: I): ReleaseDailyCapRequest {
+    return ReleaseDailyCapRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseDailyCapRequest>, I>>(object: I): ReleaseDailyCapRequest {
+    const message = createBaseReleaseDailyCapRequest();
+    message.usageId = object.usageId ?? "";
+    return message;
+  },
+};
+
+function createBaseReleaseDailyCapResponse(): ReleaseDailyCapResponse {
+  return { found: false, usage: undefined };
+}
+
+export const ReleaseDailyCapResponse: MessageFns<ReleaseDailyCapResponse> = {
+  encode(message: ReleaseDailyCapResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    if (message.usage !== undefined) {
+      DailyCapUsage.encode(message.usage, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseDailyCapResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseDailyCapResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.usage = DailyCapUsage.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseDailyCapResponse {
+    return {
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      usage: isSet(object.usage) ? DailyCapUsage.fromJSON(object.usage) : undefined,
+    };
+  },
+
+  toJSON(message: ReleaseDailyCapResponse): unknown {
+    const obj: any = {};
+    if (message.found !== false) {
+      obj.found = message.found;
+    }
+    if (message.usage !== undefined) {
+      obj.usage = DailyCapUsage.toJSON(message.usage);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseDailyCapResponse>, I>>(base?: I): ReleaseDailyCapResponse {
+    return ReleaseDailyCapResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseDailyCapResponse>, I>>(object: I): ReleaseDailyCapResponse {
+    const message = createBaseReleaseDailyCapResponse();
+    message.found = object.found ?? false;
+    message.usage = (object.usage !== undefined && object.usage !== null)
+      ? DailyCapUsage.fromPartial(object.usage)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetPartnerLimitsRequest(): GetPartnerLimitsRequest {
+  return { partnerId: "" };
+}
+
+export const GetPartnerLimitsRequest: MessageFns<GetPartnerLimitsRequest> = {
+  encode(message: GetPartnerLimitsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPartnerLimitsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPartnerLimitsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPartnerLimitsRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPartnerLimitsRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPartnerLimitsRequest>, I>>(base?: I): GetPartnerLimitsRequest {
+    return GetPartnerLimitsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPartnerLimitsRequest>, I>>(object: I): GetPartnerLimitsRequest {
+    const message = createBaseGetPartnerLimitsRequest();
+    message.partnerId = object.partnerId ?? "";
+    return message;
+  },
+};
+
+function createBasePartnerLimits(): PartnerLimits {
+  return { partnerId: "", perOrderCapKes: "", dailyCapKes: "", dailyUsedKes: "", dailyRemainingKes: "" };
+}
+
+export const PartnerLimits: MessageFns<PartnerLimits> = {
+  encode(message: PartnerLimits, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.perOrderCapKes !== "") {
+      writer.uint32(18).string(message.perOrderCapKes);
+    }
+    if (message.dailyCapKes !== "") {
+      writer.uint32(26).string(message.dailyCapKes);
+    }
+    if (message.dailyUsedKes !== "") {
+      writer.uint32(34).string(message.dailyUsedKes);
+    }
+    if (message.dailyRemainingKes !== "") {
+      writer.uint32(42).string(message.dailyRemainingKes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PartnerLimits {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePartnerLimits();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.perOrderCapKes = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.dailyCapKes = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.dailyUsedKes = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.dailyRemainingKes = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PartnerLimits {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      perOrderCapKes: isSet(object.perOrderCapKes)
+        ? globalThis.String(object.perOrderCapKes)
+        : isSet(object.per_order_cap_kes)
+        ? globalThis.String(object.per_order_cap_kes)
+        : "",
+      dailyCapKes: isSet(object.dailyCapKes)
+        ? globalThis.String(object.dailyCapKes)
+        : isSet(object.daily_cap_kes)
+        ? globalThis.String(object.daily_cap_kes)
+        : "",
+      dailyUsedKes: isSet(object.dailyUsedKes)
+        ? globalThis.String(object.dailyUsedKes)
+        : isSet(object.daily_used_kes)
+        ? globalThis.String(object.daily_used_kes)
+        : "",
+      dailyRemainingKes: isSet(object.dailyRemainingKes)
+        ? globalThis.String(object.dailyRemainingKes)
+        : isSet(object.daily_remaining_kes)
+        ? globalThis.String(object.daily_remaining_kes)
+        : "",
+    };
+  },
+
+  toJSON(message: PartnerLimits): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.perOrderCapKes !== "") {
+      obj.perOrderCapKes = message.perOrderCapKes;
+    }
+    if (message.dailyCapKes !== "") {
+      obj.dailyCapKes = message.dailyCapKes;
+    }
+    if (message.dailyUsedKes !== "") {
+      obj.dailyUsedKes = message.dailyUsedKes;
+    }
+    if (message.dailyRemainingKes !== "") {
+      obj.dailyRemainingKes = message.dailyRemainingKes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PartnerLimits>, I>>(base?: I): PartnerLimits {
+    return PartnerLimits.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PartnerLimits>, I>>(object: I): PartnerLimits {
+    const message = createBasePartnerLimits();
+    message.partnerId = object.partnerId ?? "";
+    message.perOrderCapKes = object.perOrderCapKes ?? "";
+    message.dailyCapKes = object.dailyCapKes ?? "";
+    message.dailyUsedKes = object.dailyUsedKes ?? "";
+    message.dailyRemainingKes = object.dailyRemainingKes ?? "";
+    return message;
+  },
+};
+
+function createBaseKesDebit(): KesDebit {
+  return { status: "" };
+}
+
+export const KesDebit: MessageFns<KesDebit> = {
+  encode(message: KesDebit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): KesDebit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseKesDebit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): KesDebit {
+    return { status: isSet(object.status) ? globalThis.String(object.status) : "" };
+  },
+
+  toJSON(message: KesDebit): unknown {
+    const obj: any = {};
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<KesDebit>, I>>(base?: I): KesDebit {
+    return KesDebit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<KesDebit>, I>>(object: I): KesDebit {
+    const message = createBaseKesDebit();
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseOrder(): Order {
+  return {
+    orderId: "",
+    partnerReference: "",
+    side: "",
+    fundingMode: "",
+    status: "",
+    kesAmount: "",
+    usdtAmount: "",
+    rate: "",
+    kesTotalAmount: "",
+    fee: undefined,
+    expiresAt: "",
+    kesDebit: undefined,
+    depositAddress: undefined,
+    chain: undefined,
+    sendBefore: undefined,
+    txHash: undefined,
+    createdAt: "",
+  };
+}
+
+export const Order: MessageFns<Order> = {
+  encode(message: Order, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== "") {
+      writer.uint32(10).string(message.orderId);
+    }
+    if (message.partnerReference !== "") {
+      writer.uint32(18).string(message.partnerReference);
+    }
+    if (message.side !== "") {
+      writer.uint32(26).string(message.side);
+    }
+    if (message.fundingMode !== "") {
+      writer.uint32(34).string(message.fundingMode);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.kesAmount !== "") {
+      writer.uint32(50).string(message.kesAmount);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(58).string(message.usdtAmount);
+    }
+    if (message.rate !== "") {
+      writer.uint32(66).string(message.rate);
+    }
+    if (message.kesTotalAmount !== "") {
+      writer.uint32(74).string(message.kesTotalAmount);
+    }
+    if (message.fee !== undefined) {
+      Fee.encode(message.fee, writer.uint32(82).fork()).join();
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(90).string(message.expiresAt);
+    }
+    if (message.kesDebit !== undefined) {
+      KesDebit.encode(message.kesDebit, writer.uint32(98).fork()).join();
+    }
+    if (message.depositAddress !== undefined) {
+      writer.uint32(106).string(message.depositAddress);
+    }
+    if (message.chain !== undefined) {
+      writer.uint32(114).string(message.chain);
+    }
+    if (message.sendBefore !== undefined) {
+      writer.uint32(122).string(message.sendBefore);
+    }
+    if (message.txHash !== undefined) {
+      writer.uint32(130).string(message.txHash);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(138).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Order {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrder();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.side = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fundingMode = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.kesAmount = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.rate = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.kesTotalAmount = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.fee = Fee.decode(reader, reader.uint32());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.kesDebit = KesDebit.decode(reader, reader.uint32());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.depositAddress = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.chain = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.sendBefore = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Order {
+    return {
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : "",
+      side: isSet(object.side) ? globalThis.String(object.side) : "",
+      fundingMode: isSet(object.fundingMode)
+        ? globalThis.String(object.fundingMode)
+        : isSet(object.funding_mode)
+        ? globalThis.String(object.funding_mode)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      kesAmount: isSet(object.kesAmount)
+        ? globalThis.String(object.kesAmount)
+        : isSet(object.kes_amount)
+        ? globalThis.String(object.kes_amount)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+      rate: isSet(object.rate) ? globalThis.String(object.rate) : "",
+      kesTotalAmount: isSet(object.kesTotalAmount)
+        ? globalThis.String(object.kesTotalAmount)
+        : isSet(object.kes_total_amount)
+        ? globalThis.String(object.kes_total_amount)
+        : "",
+      fee: isSet(object.fee) ? Fee.fromJSON(object.fee) : undefined,
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+      kesDebit: isSet(object.kesDebit)
+        ? KesDebit.fromJSON(object.kesDebit)
+        : isSet(object.kes_debit)
+        ? KesDebit.fromJSON(object.kes_debit)
+        : undefined,
+      depositAddress: isSet(object.depositAddress)
+        ? globalThis.String(object.depositAddress)
+        : isSet(object.deposit_address)
+        ? globalThis.String(object.deposit_address)
+        : undefined,
+      chain: isSet(object.chain) ? globalThis.String(object.chain) : undefined,
+      sendBefore: isSet(object.sendBefore)
+        ? globalThis.String(object.sendBefore)
+        : isSet(object.send_before)
+        ? globalThis.String(object.send_before)
+        : undefined,
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Order): unknown {
+    const obj: any = {};
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    if (message.partnerReference !== "") {
+      obj.partnerReference = message.partnerReference;
+    }
+    if (message.side !== "") {
+      obj.side = message.side;
+    }
+    if (message.fundingMode !== "") {
+      obj.fundingMode = message.fundingMode;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.kesAmount !== "") {
+      obj.kesAmount = message.kesAmount;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    if (message.rate !== "") {
+      obj.rate = message.rate;
+    }
+    if (message.kesTotalAmount !== "") {
+      obj.kesTotalAmount = message.kesTotalAmount;
+    }
+    if (message.fee !== undefined) {
+      obj.fee = Fee.toJSON(message.fee);
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.kesDebit !== undefined) {
+      obj.kesDebit = KesDebit.toJSON(message.kesDebit);
+    }
+    if (message.depositAddress !== undefined) {
+      obj.depositAddress = message.depositAddress;
+    }
+    if (message.chain !== undefined) {
+      obj.chain = message.chain;
+    }
+    if (message.sendBefore !== undefined) {
+      obj.sendBefore = message.sendBefore;
+    }
+    if (message.txHash !== undefined) {
+      obj.txHash = message.txHash;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Order>, I>>(base?: I): Order {
+    return Order.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Order>, I>>(object: I): Order {
+    const message = createBaseOrder();
+    message.orderId = object.orderId ?? "";
+    message.partnerReference = object.partnerReference ?? "";
+    message.side = object.side ?? "";
+    message.fundingMode = object.fundingMode ?? "";
+    message.status = object.status ?? "";
+    message.kesAmount = object.kesAmount ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    message.rate = object.rate ?? "";
+    message.kesTotalAmount = object.kesTotalAmount ?? "";
+    message.fee = (object.fee !== undefined && object.fee !== null) ? Fee.fromPartial(object.fee) : undefined;
+    message.expiresAt = object.expiresAt ?? "";
+    message.kesDebit = (object.kesDebit !== undefined && object.kesDebit !== null)
+      ? KesDebit.fromPartial(object.kesDebit)
+      : undefined;
+    message.depositAddress = object.depositAddress ?? undefined;
+    message.chain = object.chain ?? undefined;
+    message.sendBefore = object.sendBefore ?? undefined;
+    message.txHash = object.txHash ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseOrderResult(): OrderResult {
+  return { order: undefined, refusalCode: undefined };
+}
+
+export const OrderResult: MessageFns<OrderResult> = {
+  encode(message: OrderResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.order !== undefined) {
+      Order.encode(message.order, writer.uint32(10).fork()).join();
+    }
+    if (message.refusalCode !== undefined) {
+      writer.uint32(18).string(message.refusalCode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.order = Order.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.refusalCode = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrderResult {
+    return {
+      order: isSet(object.order) ? Order.fromJSON(object.order) : undefined,
+      refusalCode: isSet(object.refusalCode)
+        ? globalThis.String(object.refusalCode)
+        : isSet(object.refusal_code)
+        ? globalThis.String(object.refusal_code)
+        : undefined,
+    };
+  },
+
+  toJSON(message: OrderResult): unknown {
+    const obj: any = {};
+    if (message.order !== undefined) {
+      obj.order = Order.toJSON(message.order);
+    }
+    if (message.refusalCode !== undefined) {
+      obj.refusalCode = message.refusalCode;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OrderResult>, I>>(base?: I): OrderResult {
+    return OrderResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OrderResult>, I>>(object: I): OrderResult {
+    const message = createBaseOrderResult();
+    message.order = (object.order !== undefined && object.order !== null) ? Order.fromPartial(object.order) : undefined;
+    message.refusalCode = object.refusalCode ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateBuyOrderRequest(): CreateBuyOrderRequest {
+  return { partnerId: "", quoteId: "", partnerReference: "", expectedUsdtAmount: undefined };
+}
+
+export const CreateBuyOrderRequest: MessageFns<CreateBuyOrderRequest> = {
+  encode(message: CreateBuyOrderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.quoteId !== "") {
+      writer.uint32(18).string(message.quoteId);
+    }
+    if (message.partnerReference !== "") {
+      writer.uint32(26).string(message.partnerReference);
+    }
+    if (message.expectedUsdtAmount !== undefined) {
+      writer.uint32(34).string(message.expectedUsdtAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateBuyOrderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateBuyOrderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.quoteId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expectedUsdtAmount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateBuyOrderRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      quoteId: isSet(object.quoteId)
+        ? globalThis.String(object.quoteId)
+        : isSet(object.quote_id)
+        ? globalThis.String(object.quote_id)
+        : "",
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : "",
+      expectedUsdtAmount: isSet(object.expectedUsdtAmount)
+        ? globalThis.String(object.expectedUsdtAmount)
+        : isSet(object.expected_usdt_amount)
+        ? globalThis.String(object.expected_usdt_amount)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateBuyOrderRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.quoteId !== "") {
+      obj.quoteId = message.quoteId;
+    }
+    if (message.partnerReference !== "") {
+      obj.partnerReference = message.partnerReference;
+    }
+    if (message.expectedUsdtAmount !== undefined) {
+      obj.expectedUsdtAmount = message.expectedUsdtAmount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateBuyOrderRequest>, I>>(base?: I): CreateBuyOrderRequest {
+    return CreateBuyOrderRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateBuyOrderRequest>, I>>(object: I): CreateBuyOrderRequest {
+    const message = createBaseCreateBuyOrderRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.quoteId = object.quoteId ?? "";
+    message.partnerReference = object.partnerReference ?? "";
+    message.expectedUsdtAmount = object.expectedUsdtAmount ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateSellOrderRequest(): CreateSellOrderRequest {
+  return { partnerId: "", quoteId: "", partnerReference: "", payoutAccountId: "" };
+}
+
+export const CreateSellOrderRequest: MessageFns<CreateSellOrderRequest> = {
+  encode(message: CreateSellOrderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.quoteId !== "") {
+      writer.uint32(18).string(message.quoteId);
+    }
+    if (message.partnerReference !== "") {
+      writer.uint32(26).string(message.partnerReference);
+    }
+    if (message.payoutAccountId !== "") {
+      writer.uint32(34).string(message.payoutAccountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSellOrderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSellOrderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.quoteId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.payoutAccountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSellOrderRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      quoteId: isSet(object.quoteId)
+        ? globalThis.String(object.quoteId)
+        : isSet(object.quote_id)
+        ? globalThis.String(object.quote_id)
+        : "",
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : "",
+      payoutAccountId: isSet(object.payoutAccountId)
+        ? globalThis.String(object.payoutAccountId)
+        : isSet(object.payout_account_id)
+        ? globalThis.String(object.payout_account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateSellOrderRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.quoteId !== "") {
+      obj.quoteId = message.quoteId;
+    }
+    if (message.partnerReference !== "") {
+      obj.partnerReference = message.partnerReference;
+    }
+    if (message.payoutAccountId !== "") {
+      obj.payoutAccountId = message.payoutAccountId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateSellOrderRequest>, I>>(base?: I): CreateSellOrderRequest {
+    return CreateSellOrderRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSellOrderRequest>, I>>(object: I): CreateSellOrderRequest {
+    const message = createBaseCreateSellOrderRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.quoteId = object.quoteId ?? "";
+    message.partnerReference = object.partnerReference ?? "";
+    message.payoutAccountId = object.payoutAccountId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetOrderRequest(): GetOrderRequest {
+  return { partnerId: "", orderId: "" };
+}
+
+export const GetOrderRequest: MessageFns<GetOrderRequest> = {
+  encode(message: GetOrderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.orderId !== "") {
+      writer.uint32(18).string(message.orderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOrderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOrderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOrderRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetOrderRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOrderRequest>, I>>(base?: I): GetOrderRequest {
+    return GetOrderRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOrderRequest>, I>>(object: I): GetOrderRequest {
+    const message = createBaseGetOrderRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.orderId = object.orderId ?? "";
+    return message;
+  },
+};
+
+function createBaseAttachTxHashRequest(): AttachTxHashRequest {
+  return { partnerId: "", orderId: "", txHash: "" };
+}
+
+export const AttachTxHashRequest: MessageFns<AttachTxHashRequest> = {
+  encode(message: AttachTxHashRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.orderId !== "") {
+      writer.uint32(18).string(message.orderId);
+    }
+    if (message.txHash !== "") {
+      writer.uint32(26).string(message.txHash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AttachTxHashRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAttachTxHashRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.txHash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AttachTxHashRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+      txHash: isSet(object.txHash)
+        ? globalThis.String(object.txHash)
+        : isSet(object.tx_hash)
+        ? globalThis.String(object.tx_hash)
+        : "",
+    };
+  },
+
+  toJSON(message: AttachTxHashRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    if (message.txHash !== "") {
+      obj.txHash = message.txHash;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AttachTxHashRequest>, I>>(base?: I): AttachTxHashRequest {
+    return AttachTxHashRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AttachTxHashRequest>, I>>(object: I): AttachTxHashRequest {
+    const message = createBaseAttachTxHashRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.orderId = object.orderId ?? "";
+    message.txHash = object.txHash ?? "";
+    return message;
+  },
+};
+
+function createBaseSetPartnerStatusRequest(): SetPartnerStatusRequest {
+  return { partnerId: "", status: "" };
+}
+
+export const SetPartnerStatusRequest: MessageFns<SetPartnerStatusRequest> = {
+  encode(message: SetPartnerStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetPartnerStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetPartnerStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetPartnerStatusRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: SetPartnerStatusRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetPartnerStatusRequest>, I>>(base?: I): SetPartnerStatusRequest {
+    return SetPartnerStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetPartnerStatusRequest>, I>>(object: I): SetPartnerStatusRequest {
+    const message = createBaseSetPartnerStatusRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBasePartnerStatus(): PartnerStatus {
+  return { partnerId: "", status: "" };
+}
+
+export const PartnerStatus: MessageFns<PartnerStatus> = {
+  encode(message: PartnerStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PartnerStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePartnerStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PartnerStatus {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: PartnerStatus): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PartnerStatus>, I>>(base?: I): PartnerStatus {
+    return PartnerStatus.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PartnerStatus>, I>>(object: I): PartnerStatus {
+    const message = createBasePartnerStatus();
+    message.partnerId = object.partnerId ?? "";
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseSetPlatformSwitchRequest(): SetPlatformSwitchRequest {
+  return { name: "", value: "" };
+}
+
+export const SetPlatformSwitchRequest: MessageFns<SetPlatformSwitchRequest> = {
+  encode(message: SetPlatformSwitchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetPlatformSwitchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetPlatformSwitchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetPlatformSwitchRequest {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: SetPlatformSwitchRequest): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetPlatformSwitchRequest>, I>>(base?: I): SetPlatformSwitchRequest {
+    return SetPlatformSwitchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetPlatformSwitchRequest>, I>>(object: I): SetPlatformSwitchRequest {
+    const message = createBaseSetPlatformSwitchRequest();
+    message.name = object.name ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBasePlatformSwitch(): PlatformSwitch {
+  return { name: "", value: "" };
+}
+
+export const PlatformSwitch: MessageFns<PlatformSwitch> = {
+  encode(message: PlatformSwitch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlatformSwitch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlatformSwitch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlatformSwitch {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: PlatformSwitch): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlatformSwitch>, I>>(base?: I): PlatformSwitch {
+    return PlatformSwitch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlatformSwitch>, I>>(object: I): PlatformSwitch {
+    const message = createBasePlatformSwitch();
+    message.name = object.name ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
 export type TradingService = typeof TradingService;
 export const TradingService = {
   /** Refusals: VALIDATION_FAILED, RATE_UNAVAILABLE, FEE_PRICING_INVALID, FEE_EXCEEDS_PROCEEDS. */
@@ -1574,6 +3798,305 @@ export const TradingDepositsClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TradingDepositsClient;
   service: typeof TradingDepositsService;
+  serviceName: string;
+};
+
+export type TradingLimitsService = typeof TradingLimitsService;
+export const TradingLimitsService = {
+  /**
+   * Refusals: VALIDATION_FAILED, PARTNER_NOT_FOUND, ORDER_EXCEEDS_DAILY_CAP (source order),
+   * DAILY_CAP_EXCEEDED (other sources), ORDER_DAILY_CAP_RATE_UNAVAILABLE, DAILY_CAP_USAGE_ID_REUSED.
+   */
+  reserveDailyCap: {
+    path: "/trading.v1.TradingLimits/ReserveDailyCap" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReserveDailyCapRequest): Buffer =>
+      Buffer.from(ReserveDailyCapRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReserveDailyCapRequest => ReserveDailyCapRequest.decode(value),
+    responseSerialize: (value: DailyCapUsage): Buffer => Buffer.from(DailyCapUsage.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DailyCapUsage => DailyCapUsage.decode(value),
+  },
+  releaseDailyCap: {
+    path: "/trading.v1.TradingLimits/ReleaseDailyCap" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReleaseDailyCapRequest): Buffer =>
+      Buffer.from(ReleaseDailyCapRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReleaseDailyCapRequest => ReleaseDailyCapRequest.decode(value),
+    responseSerialize: (value: ReleaseDailyCapResponse): Buffer =>
+      Buffer.from(ReleaseDailyCapResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReleaseDailyCapResponse => ReleaseDailyCapResponse.decode(value),
+  },
+  getPartnerLimits: {
+    path: "/trading.v1.TradingLimits/GetPartnerLimits" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPartnerLimitsRequest): Buffer =>
+      Buffer.from(GetPartnerLimitsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPartnerLimitsRequest => GetPartnerLimitsRequest.decode(value),
+    responseSerialize: (value: PartnerLimits): Buffer => Buffer.from(PartnerLimits.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PartnerLimits => PartnerLimits.decode(value),
+  },
+} as const;
+
+export interface TradingLimitsServer extends UntypedServiceImplementation {
+  /**
+   * Refusals: VALIDATION_FAILED, PARTNER_NOT_FOUND, ORDER_EXCEEDS_DAILY_CAP (source order),
+   * DAILY_CAP_EXCEEDED (other sources), ORDER_DAILY_CAP_RATE_UNAVAILABLE, DAILY_CAP_USAGE_ID_REUSED.
+   */
+  reserveDailyCap: handleUnaryCall<ReserveDailyCapRequest, DailyCapUsage>;
+  releaseDailyCap: handleUnaryCall<ReleaseDailyCapRequest, ReleaseDailyCapResponse>;
+  getPartnerLimits: handleUnaryCall<GetPartnerLimitsRequest, PartnerLimits>;
+}
+
+export interface TradingLimitsClient extends Client {
+  /**
+   * Refusals: VALIDATION_FAILED, PARTNER_NOT_FOUND, ORDER_EXCEEDS_DAILY_CAP (source order),
+   * DAILY_CAP_EXCEEDED (other sources), ORDER_DAILY_CAP_RATE_UNAVAILABLE, DAILY_CAP_USAGE_ID_REUSED.
+   */
+  reserveDailyCap(
+    request: ReserveDailyCapRequest,
+    callback: (error: ServiceError | null, response: DailyCapUsage) => void,
+  ): ClientUnaryCall;
+  reserveDailyCap(
+    request: ReserveDailyCapRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DailyCapUsage) => void,
+  ): ClientUnaryCall;
+  reserveDailyCap(
+    request: ReserveDailyCapRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DailyCapUsage) => void,
+  ): ClientUnaryCall;
+  releaseDailyCap(
+    request: ReleaseDailyCapRequest,
+    callback: (error: ServiceError | null, response: ReleaseDailyCapResponse) => void,
+  ): ClientUnaryCall;
+  releaseDailyCap(
+    request: ReleaseDailyCapRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReleaseDailyCapResponse) => void,
+  ): ClientUnaryCall;
+  releaseDailyCap(
+    request: ReleaseDailyCapRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReleaseDailyCapResponse) => void,
+  ): ClientUnaryCall;
+  getPartnerLimits(
+    request: GetPartnerLimitsRequest,
+    callback: (error: ServiceError | null, response: PartnerLimits) => void,
+  ): ClientUnaryCall;
+  getPartnerLimits(
+    request: GetPartnerLimitsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PartnerLimits) => void,
+  ): ClientUnaryCall;
+  getPartnerLimits(
+    request: GetPartnerLimitsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PartnerLimits) => void,
+  ): ClientUnaryCall;
+}
+
+export const TradingLimitsClient = makeGenericClientConstructor(
+  TradingLimitsService,
+  "trading.v1.TradingLimits",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TradingLimitsClient;
+  service: typeof TradingLimitsService;
+  serviceName: string;
+};
+
+export type TradingOrdersService = typeof TradingOrdersService;
+export const TradingOrdersService = {
+  createBuyOrder: {
+    path: "/trading.v1.TradingOrders/CreateBuyOrder" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateBuyOrderRequest): Buffer =>
+      Buffer.from(CreateBuyOrderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateBuyOrderRequest => CreateBuyOrderRequest.decode(value),
+    responseSerialize: (value: OrderResult): Buffer => Buffer.from(OrderResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OrderResult => OrderResult.decode(value),
+  },
+  createSellOrder: {
+    path: "/trading.v1.TradingOrders/CreateSellOrder" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateSellOrderRequest): Buffer =>
+      Buffer.from(CreateSellOrderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateSellOrderRequest => CreateSellOrderRequest.decode(value),
+    responseSerialize: (value: OrderResult): Buffer => Buffer.from(OrderResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OrderResult => OrderResult.decode(value),
+  },
+  getOrder: {
+    path: "/trading.v1.TradingOrders/GetOrder" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOrderRequest): Buffer => Buffer.from(GetOrderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOrderRequest => GetOrderRequest.decode(value),
+    responseSerialize: (value: Order): Buffer => Buffer.from(Order.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Order => Order.decode(value),
+  },
+  attachTxHash: {
+    path: "/trading.v1.TradingOrders/AttachTxHash" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AttachTxHashRequest): Buffer => Buffer.from(AttachTxHashRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AttachTxHashRequest => AttachTxHashRequest.decode(value),
+    responseSerialize: (value: Order): Buffer => Buffer.from(Order.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Order => Order.decode(value),
+  },
+} as const;
+
+export interface TradingOrdersServer extends UntypedServiceImplementation {
+  createBuyOrder: handleUnaryCall<CreateBuyOrderRequest, OrderResult>;
+  createSellOrder: handleUnaryCall<CreateSellOrderRequest, OrderResult>;
+  getOrder: handleUnaryCall<GetOrderRequest, Order>;
+  attachTxHash: handleUnaryCall<AttachTxHashRequest, Order>;
+}
+
+export interface TradingOrdersClient extends Client {
+  createBuyOrder(
+    request: CreateBuyOrderRequest,
+    callback: (error: ServiceError | null, response: OrderResult) => void,
+  ): ClientUnaryCall;
+  createBuyOrder(
+    request: CreateBuyOrderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OrderResult) => void,
+  ): ClientUnaryCall;
+  createBuyOrder(
+    request: CreateBuyOrderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OrderResult) => void,
+  ): ClientUnaryCall;
+  createSellOrder(
+    request: CreateSellOrderRequest,
+    callback: (error: ServiceError | null, response: OrderResult) => void,
+  ): ClientUnaryCall;
+  createSellOrder(
+    request: CreateSellOrderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OrderResult) => void,
+  ): ClientUnaryCall;
+  createSellOrder(
+    request: CreateSellOrderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OrderResult) => void,
+  ): ClientUnaryCall;
+  getOrder(request: GetOrderRequest, callback: (error: ServiceError | null, response: Order) => void): ClientUnaryCall;
+  getOrder(
+    request: GetOrderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Order) => void,
+  ): ClientUnaryCall;
+  getOrder(
+    request: GetOrderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Order) => void,
+  ): ClientUnaryCall;
+  attachTxHash(
+    request: AttachTxHashRequest,
+    callback: (error: ServiceError | null, response: Order) => void,
+  ): ClientUnaryCall;
+  attachTxHash(
+    request: AttachTxHashRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Order) => void,
+  ): ClientUnaryCall;
+  attachTxHash(
+    request: AttachTxHashRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Order) => void,
+  ): ClientUnaryCall;
+}
+
+export const TradingOrdersClient = makeGenericClientConstructor(
+  TradingOrdersService,
+  "trading.v1.TradingOrders",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TradingOrdersClient;
+  service: typeof TradingOrdersService;
+  serviceName: string;
+};
+
+export type TradingOperatorService = typeof TradingOperatorService;
+export const TradingOperatorService = {
+  setPartnerStatus: {
+    path: "/trading.v1.TradingOperator/SetPartnerStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetPartnerStatusRequest): Buffer =>
+      Buffer.from(SetPartnerStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetPartnerStatusRequest => SetPartnerStatusRequest.decode(value),
+    responseSerialize: (value: PartnerStatus): Buffer => Buffer.from(PartnerStatus.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PartnerStatus => PartnerStatus.decode(value),
+  },
+  setPlatformSwitch: {
+    path: "/trading.v1.TradingOperator/SetPlatformSwitch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetPlatformSwitchRequest): Buffer =>
+      Buffer.from(SetPlatformSwitchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetPlatformSwitchRequest => SetPlatformSwitchRequest.decode(value),
+    responseSerialize: (value: PlatformSwitch): Buffer => Buffer.from(PlatformSwitch.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PlatformSwitch => PlatformSwitch.decode(value),
+  },
+} as const;
+
+export interface TradingOperatorServer extends UntypedServiceImplementation {
+  setPartnerStatus: handleUnaryCall<SetPartnerStatusRequest, PartnerStatus>;
+  setPlatformSwitch: handleUnaryCall<SetPlatformSwitchRequest, PlatformSwitch>;
+}
+
+export interface TradingOperatorClient extends Client {
+  setPartnerStatus(
+    request: SetPartnerStatusRequest,
+    callback: (error: ServiceError | null, response: PartnerStatus) => void,
+  ): ClientUnaryCall;
+  setPartnerStatus(
+    request: SetPartnerStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PartnerStatus) => void,
+  ): ClientUnaryCall;
+  setPartnerStatus(
+    request: SetPartnerStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PartnerStatus) => void,
+  ): ClientUnaryCall;
+  setPlatformSwitch(
+    request: SetPlatformSwitchRequest,
+    callback: (error: ServiceError | null, response: PlatformSwitch) => void,
+  ): ClientUnaryCall;
+  setPlatformSwitch(
+    request: SetPlatformSwitchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PlatformSwitch) => void,
+  ): ClientUnaryCall;
+  setPlatformSwitch(
+    request: SetPlatformSwitchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PlatformSwitch) => void,
+  ): ClientUnaryCall;
+}
+
+export const TradingOperatorClient = makeGenericClientConstructor(
+  TradingOperatorService,
+  "trading.v1.TradingOperator",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TradingOperatorClient;
+  service: typeof TradingOperatorService;
   serviceName: string;
 };
 

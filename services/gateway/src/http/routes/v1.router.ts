@@ -9,6 +9,7 @@ import { listPayoutDestinationsHandler } from './payout-destinations.route';
 import { simulateUsdtDepositHandler } from './sandbox-usdt-deposits.route';
 import { healthHandler } from './health.route';
 import { createQuoteHandler } from './quotes.route';
+import { attachTxHashHandler, createBuyOrderHandler, createSellOrderHandler, getOrderHandler } from './orders.route';
 import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
 import { listAdminsHandler, registerAdminHandler, removeAdminHandler } from './admins.route';
 import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
@@ -41,6 +42,10 @@ export function createV1Router(deps: AppDependencies): Router {
   const route = scopedRoutes(router);
   route('get', '/health', healthHandler(deps));
   route('post', '/quotes', createQuoteHandler(deps));
+  route('post', '/orders/buy', createBuyOrderHandler(deps));
+  route('post', '/orders/sell', createSellOrderHandler(deps));
+  route('get', '/orders/:id', getOrderHandler(deps));
+  route('patch', '/orders/:id', attachTxHashHandler(deps));
   route('get', '/balances', getBalancesHandler(deps));
   route('get', '/funding', getFundingHandler(deps));
   route('get', '/payout-destinations', listPayoutDestinationsHandler(deps));

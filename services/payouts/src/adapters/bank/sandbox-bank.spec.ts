@@ -1,0 +1,19 @@
+// Proves the sandbox bank's magic account suffix and its settlement delay.
+import { SandboxBank } from './sandbox-bank';
+
+const transfer = { reference: 'r1', rail: 'mobile_money', accountName: 'A', bankCode: null, amountKes: '10.00' };
+
+describe('SandboxBank', () => {
+  it('refuses an account number ending 0000 and accepts others', async () => {
+    const bank = new SandboxBank(1_000);
+    await expect(bank.submit({ ...transfer, accountNumber: '254712340000' })).resolves.toEqual({ outcome: 'rejected', failureCode: 'PROVIDER_REJECTED' });
+    await expect(bank.submit({ ...transfer, accountNumber: '254712345678' })).resolves.toEqual({ outcome: 'accepted', providerReference: 'SBX-r1' });
+  });
+
+  it('settles once the delay has passed since submission', async () => {
+    const submittedAt = new Date('2026-01-01T00:00:00.000Z');
+    const at = (ms: number) => new SandboxBank(1_000, () => new Date(submittedAt.getTime() + ms));
+    await expect(at(999).status({ providerReference: 'x', submittedAt })).resolves.toEqual({ status: 'pending' });
+    await expect(at(1_000).status({ providerReference: 'x', submittedAt })).resolves.toEqual({ status: 'settled' });
+  });
+});

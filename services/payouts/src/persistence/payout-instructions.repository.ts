@@ -1,0 +1,74 @@
+/** payout_instructions: amounts read back as strings, never JS numbers. */
+import type { DataSource, EntityManager } from '@platform/persistence';
+import { queryRows } from '@platform/persistence';
+
+export interface InstructionRecord {
+  instructionId: string;
+  partnerId: string;
+  orderId: string;
+  payoutDestinationId: string;
+  amountKes: string;
+  status: 'pending' | 'submitted' | 'settled' | 'failed';
+  failureCode: string | null;
+  providerReference: string | null;
+  submittedAt: Date | null;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+const COLUMNS = `instruction_id AS "instructionId", partner_id AS "partnerId", order_id AS "orderId", payout_destination_id AS "payoutDestinationId",
+  amount_kes::text AS "amountKes", status, failure_code AS "failureCode", provider_reference AS "providerReference", submitted_at AS "submittedAt",
+  created_at AS "createdAt", completed_at AS "completedAt"`;
+
+export class PayoutInstructionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Inserts a new instruction, due at once; null when the id exists already. */
+  async insert(instruction: Pick<InstructionRecord, 'instructionId' | 'partnerId' | 'orderId' | 'payoutDestinationId' | 'amountKes'>): Promise<InstructionRecord | null> {
+    const [row] = await queryRows<InstructionRecord>(
+      this.dataSource.manager,
+      `INSERT INTO payout_instructions (instruction_id, partner_id, order_id, payout_destination_id, amount_kes, status, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, 'pending', now()) ON CONFLICT (instruction_id) DO NOTHING RETURNING ${COLUMNS}`,
+      [instruction.instructionId, instruction.partnerId, instruction.orderId, instruction.payoutDestinationId, instruction.amountKes],
+    );
+    return row ?? null;
+  }
+
+  async find(instructionId: string): Promise<InstructionRecord | null> {
+    const [row] = await queryRows<InstructionRecord>(this.dataSource.manager, `SELECT ${COLUMNS} FROM payout_instructions WHERE instruction_id = $1`, [instructionId]);
+    return row ?? null;
+  }
+
+  /** Claims due instructions for this replica, leased `leaseMs` ahead. */
+  async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<InstructionRecord[]> {
+    return queryRows<InstructionRecord>(
+      manager,
+      `UPDATE payout_instructions SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000), attempts = attempts + 1
+        WHERE instruction_id IN (SELECT instruction_id FROM payout_instructions WHERE next_attempt_at <= now()
+                                  ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING ${COLUMNS}`,
+      [limit, leaseMs],
+    );
+  }
+
+  async markSubmitted(instructionId: string, providerReference: string, submittedAt: Date, nextAttemptAt: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE payout_instructions SET status = 'submitted', provider_reference = $2, submitted_at = $3, next_attempt_at = $4
+        WHERE instruction_id = $1 AND status = 'pending'`,
+      [instructionId, providerReference, submittedAt, nextAttemptAt],
+    );
+  }
+
+  async reschedule(instructionId: string, nextAttemptAt: Date): Promise<void> {
+    await this.dataSource.query("UPDATE payout_instructions SET next_attempt_at = $2 WHERE instruction_id = $1 AND status IN ('pending', 'submitted')", [instructionId, nextAttemptAt]);
+  }
+
+  /** Final: settled, or failed with its code. Only from a non-final status. */
+  async complete(instructionId: string, outcome: { status: 'settled' } | { status: 'failed'; failureCode: string }): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE payout_instructions SET status = $2, failure_code = $3, completed_at = now(), next_attempt_at = NULL
+        WHERE instruction_id = $1 AND status IN ('pending', 'submitted')`,
+      [instructionId, outcome.status, outcome.status === 'failed' ? outcome.failureCode : null],
+    );
+  }
+}

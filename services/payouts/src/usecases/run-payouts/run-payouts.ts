@@ -1,0 +1,123 @@
+/**
+ * Drives payout instructions through the bank: every replica polls for due
+ * instructions, claims a bounded batch (FOR UPDATE SKIP LOCKED, leased by
+ * moving the timer ahead) and runs each one's next step:
+ * - pending: resolve the destination from the ledger (not active → failed
+ *   PAYOUT_ACCOUNT_NOT_PAYABLE), submit to the bank (refused → failed with
+ *   the bank's code; accepted → submitted);
+ * - submitted: read the bank's status (settled / failed / still pending).
+ * A step repeated after a crash is safe: the bank is idempotent on the
+ * instruction id, and completions only move non-final rows.
+ */
+import { isAppError } from '@platform/errors';
+import type { PromiseClient } from '@platform/grpc';
+import type { Logger } from '@platform/logger';
+import type { DataSource } from '@platform/persistence';
+import { withTransaction } from '@platform/persistence';
+import type { ledger } from '@platform/proto';
+import type { BankAdapter } from '../../adapters/bank/bank';
+import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
+
+export interface PayoutRunnerOptions {
+  intervalMs: number;
+  batchSize: number;
+  leaseMs: number;
+  /** How soon a submitted transfer's status is read again. */
+  statusPollMs: number;
+}
+
+export class PayoutRunner {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(
+    private readonly deps: {
+      dataSource: DataSource;
+      instructions: PayoutInstructionsRepository;
+      ledger: Pick<PromiseClient<typeof ledger.LedgerService>, 'getPayoutDestination'>;
+      bank: BankAdapter;
+      logger: Logger;
+    },
+    private readonly options: PayoutRunnerOptions,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(this.options.intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Runs a pass soon (a new instruction is due at once). */
+  kick(): void {
+    if (this.stopped || this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
+  async tick(): Promise<number> {
+    const due = await withTransaction(this.deps.dataSource, (manager) => this.deps.instructions.claimDue(manager, this.options.batchSize, this.options.leaseMs));
+    for (const instruction of due) {
+      try {
+        await this.step(instruction);
+      } catch (error) {
+        this.deps.logger.error('payout step failed; retried when its lease passes', { instructionId: instruction.instructionId, error });
+      }
+    }
+    return due.length;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.tick()
+        .catch((error) => this.deps.logger.error('payout pass failed', { error }))
+        .then((taken) => {
+          this.running = null;
+          this.schedule(taken === this.options.batchSize ? 0 : this.options.intervalMs);
+        });
+    }, delayMs);
+  }
+
+  private async step(instruction: InstructionRecord): Promise<void> {
+    if (instruction.status === 'pending') return this.submit(instruction);
+    if (instruction.status === 'submitted') return this.poll(instruction);
+  }
+
+  private async submit(instruction: InstructionRecord): Promise<void> {
+    let destination: ledger.PayoutDestination;
+    try {
+      destination = await this.deps.ledger.getPayoutDestination({ id: instruction.payoutDestinationId, partnerId: instruction.partnerId });
+    } catch (error) {
+      if (isAppError(error) && error.code === 'PAYOUT_ACCOUNT_NOT_FOUND') return this.deps.instructions.complete(instruction.instructionId, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_FOUND' });
+      throw error;
+    }
+    if (destination.status !== 'active') return this.deps.instructions.complete(instruction.instructionId, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_PAYABLE' });
+    const submittedAt = new Date();
+    const answer = await this.deps.bank.submit({
+      reference: instruction.instructionId,
+      rail: destination.rail,
+      accountNumber: destination.accountNumber,
+      accountName: destination.accountName,
+      bankCode: destination.bankCode ?? null,
+      amountKes: instruction.amountKes,
+    });
+    if (answer.outcome === 'rejected') {
+      this.deps.logger.info('bank refused a payout', { instructionId: instruction.instructionId, failureCode: answer.failureCode });
+      return this.deps.instructions.complete(instruction.instructionId, { status: 'failed', failureCode: answer.failureCode });
+    }
+    await this.deps.instructions.markSubmitted(instruction.instructionId, answer.providerReference, submittedAt, new Date(submittedAt.getTime() + this.options.statusPollMs));
+  }
+
+  private async poll(instruction: InstructionRecord): Promise<void> {
+    const status = await this.deps.bank.status({ providerReference: instruction.providerReference!, submittedAt: new Date(instruction.submittedAt!) });
+    if (status.status === 'pending') return this.deps.instructions.reschedule(instruction.instructionId, new Date(Date.now() + this.options.statusPollMs));
+    await this.deps.instructions.complete(instruction.instructionId, status);
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Orders (spec sections 2 and 3, contract decisions section 4): the stored
+ * record, what partners read, what order.* events carry, and the pure rules
+ * the use cases apply. No I/O here.
+ */
+import { Big, formatAmount, formatDecimal, RATE_SCALE } from '@platform/money';
+
+export const ORDER_STATUSES = ['awaiting_usdt', 'awaiting_payment', 'funds_reserved', 'settled', 'rejected', 'expired'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export type OrderSide = 'buy' | 'sell';
+export type FundingMode = 'debit_first' | 'pay_in' | 'deposit' | 'balance';
+export type KesDebitStatus = 'reserved' | 'debited' | 'released' | 'reversal_pending' | 'reversed';
+/** Where the (simulated) bank's debit of a debit-first buy stands. */
+export type DebitOutcome = 'pending' | 'accepted' | 'ambiguous' | 'refused';
+
+export const TERMINAL_STATUSES: readonly OrderStatus[] = ['settled', 'rejected', 'expired'];
+
+/** The deposit chain shown on sell orders. */
+export const SELL_CHAIN = 'tron';
+
+/** Longest partnerReference stored (the column's check); longer is 400. */
+export const PARTNER_REFERENCE_LENGTH_MAX = 200;
+
+export interface OrderRecord {
+  orderId: string;
+  partnerId: string;
+  partnerReference: string;
+  quoteId: string;
+  side: OrderSide;
+  fundingMode: FundingMode;
+  status: OrderStatus;
+  kesAmount: string;
+  usdtAmount: string;
+  rate: string;
+  feeKes: string;
+  feeBps: number;
+  feeFlatKes: string;
+  feeCapKes: string | null;
+  kesTotalAmount: string;
+  expiresAt: Date;
+  kesDebitStatus: KesDebitStatus | null;
+  debitOutcome: DebitOutcome | null;
+  depositAddress: string | null;
+  sendBefore: Date | null;
+  payoutAccountId: string | null;
+  txHash: string | null;
+  depositUsdtAmount: string | null;
+  payoutInstructionId: string | null;
+  refusalCode: string | null;
+  nextActionAt: Date | null;
+  fundsConfirmedAt: Date | null;
+  completedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface OrderView {
+  orderId: string;
+  partnerReference: string;
+  side: OrderSide;
+  fundingMode: FundingMode;
+  status: OrderStatus;
+  kesAmount: string;
+  usdtAmount: string;
+  rate: string;
+  kesTotalAmount: string;
+  fee: { kesAmount: string; percentBps: number; flatKesAmount: string; capKesAmount: string | null };
+  expiresAt: string;
+  kesDebit: { status: KesDebitStatus } | null;
+  depositAddress: string | null;
+  chain: string | null;
+  sendBefore: string | null;
+  txHash: string | null;
+  createdAt: string;
+}
+
+const kes = (value: string) => formatAmount(new Big(value), 'KES');
+const usdt = (value: string) => formatAmount(new Big(value), 'USDT');
+
+export function orderView(order: OrderRecord): OrderView {
+  return {
+    orderId: order.orderId,
+    partnerReference: order.partnerReference,
+    side: order.side,
+    fundingMode: order.fundingMode,
+    status: order.status,
+    kesAmount: kes(order.kesAmount),
+    usdtAmount: usdt(order.usdtAmount),
+    rate: formatDecimal(new Big(order.rate), RATE_SCALE),
+    kesTotalAmount: kes(order.kesTotalAmount),
+    fee: {
+      kesAmount: kes(order.feeKes),
+      percentBps: order.feeBps,
+      flatKesAmount: kes(order.feeFlatKes),
+      capKesAmount: order.feeCapKes === null ? null : kes(order.feeCapKes),
+    },
+    expiresAt: new Date(order.expiresAt).toISOString(),
+    kesDebit: order.kesDebitStatus ? { status: order.kesDebitStatus } : null,
+    depositAddress: order.depositAddress,
+    chain: order.fundingMode === 'deposit' ? SELL_CHAIN : null,
+    sendBefore: order.sendBefore ? new Date(order.sendBefore).toISOString() : null,
+    txHash: order.txHash,
+    createdAt: new Date(order.createdAt).toISOString(),
+  };
+}
+
+/** order.* `data` (spec section 6): status is the one that produced the event; kesTotalAmount is what moved. */
+export function orderEventData(order: OrderRecord, status: OrderStatus) {
+  return {
+    orderId: order.orderId,
+    partnerReference: order.partnerReference,
+    side: order.side,
+    status,
+    kesAmount: kes(order.kesAmount),
+    feeKesAmount: kes(order.feeKes),
+    kesTotalAmount: kes(order.kesTotalAmount),
+    usdtAmount: usdt(order.usdtAmount),
+    rate: formatDecimal(new Big(order.rate), RATE_SCALE),
+  };
+}
+
+/**
+ * The sandbox bank's answer to a KES debit, steered by the amount's cents
+ * (documented for partners): `.13` ambiguous (the bank's record later says
+ * debited), `.14` cleanly refused; anything else accepted.
+ */
+export function sandboxDebitAnswer(kesTotalAmount: string): 'accepted' | 'ambiguous' | 'refused' {
+  const cents = formatAmount(new Big(kesTotalAmount), 'KES').slice(-3);
+  if (cents === '.13') return 'ambiguous';
+  if (cents === '.14') return 'refused';
+  return 'accepted';
+}
+
+/** The amount the caps count: the KES principal of the trade, on either side. */
+export function capAmountKes(order: Pick<OrderRecord, 'kesAmount'>): Big {
+  return new Big(order.kesAmount);
+}
+
+/**
+ * The sandbox custodian's answer to collecting a balance-mode sell's USDT,
+ * steered by usdtAmount's last two decimals (documented for partners): `13`
+ * collection refused, `14` wallet ownership check failed; otherwise null (go on).
+ */
+export function sandboxCollectionAnswer(usdtAmount: string): 'USDT_COLLECTION_FAILED' | 'WALLET_OWNERSHIP_CHECK_FAILED' | null {
+  const lastTwo = formatAmount(new Big(usdtAmount), 'USDT').slice(-2);
+  if (lastTwo === '13') return 'USDT_COLLECTION_FAILED';
+  if (lastTwo === '14') return 'WALLET_OWNERSHIP_CHECK_FAILED';
+  return null;
+}

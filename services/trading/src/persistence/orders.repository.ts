@@ -1,0 +1,164 @@
+/**
+ * orders: numeric columns come back as strings, never JS numbers. Methods that
+ * must run inside a caller's transaction take its manager.
+ */
+import type { EntityManager } from '@platform/persistence';
+import { queryRows } from '@platform/persistence';
+import type { OrderRecord } from '../domain/order';
+
+export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", partner_reference AS "partnerReference", quote_id AS "quoteId",
+  side, funding_mode AS "fundingMode", status, kes_amount::text AS "kesAmount", usdt_amount::text AS "usdtAmount", rate::text AS rate,
+  fee_kes::text AS "feeKes", fee_bps AS "feeBps", fee_flat_kes::text AS "feeFlatKes", fee_cap_kes::text AS "feeCapKes",
+  kes_total_amount::text AS "kesTotalAmount", expires_at AS "expiresAt", kes_debit_status AS "kesDebitStatus", debit_outcome AS "debitOutcome",
+  deposit_address AS "depositAddress", send_before AS "sendBefore", payout_account_id AS "payoutAccountId", tx_hash AS "txHash",
+  deposit_usdt_amount::text AS "depositUsdtAmount", payout_instruction_id AS "payoutInstructionId", refusal_code AS "refusalCode",
+  next_action_at AS "nextActionAt", funds_confirmed_at AS "fundsConfirmedAt", completed_at AS "completedAt", created_at AS "createdAt"`;
+
+export interface QuoteRecord {
+  quoteId: string;
+  side: 'buy' | 'sell';
+  kesAmount: string;
+  usdtAmount: string;
+  rate: string;
+  feeKes: string;
+  feeBps: number;
+  feeFlatKes: string;
+  feeCapKes: string | null;
+  kesTotalAmount: string;
+  expiresAt: Date;
+}
+
+const QUOTE_COLUMNS = `quote_id AS "quoteId", side, kes_amount::text AS "kesAmount", usdt_amount::text AS "usdtAmount", rate::text AS rate,
+  fee_kes::text AS "feeKes", fee_bps AS "feeBps", fee_flat_kes::text AS "feeFlatKes", fee_cap_kes::text AS "feeCapKes",
+  kes_total_amount::text AS "kesTotalAmount", expires_at AS "expiresAt"`;
+
+/** The partner's quote, consumed or not; null when unknown or another partner's. */
+export async function findQuote(manager: EntityManager, partnerId: string, quoteId: string): Promise<QuoteRecord | null> {
+  const [row] = await queryRows<QuoteRecord>(manager, `SELECT ${QUOTE_COLUMNS} FROM quotes WHERE quote_id = $1 AND partner_id = $2`, [quoteId, partnerId]);
+  return row ?? null;
+}
+
+/** Consumes the quote for exactly one caller: false when it is already consumed or past its expiry. */
+export async function consumeQuote(manager: EntityManager, partnerId: string, quoteId: string): Promise<boolean> {
+  const rows = await queryRows(
+    manager,
+    'UPDATE quotes SET consumed_at = now() WHERE quote_id = $1 AND partner_id = $2 AND consumed_at IS NULL AND expires_at > now() RETURNING quote_id',
+    [quoteId, partnerId],
+  );
+  return rows.length === 1;
+}
+
+export async function unconsumeQuote(manager: EntityManager, quoteId: string): Promise<void> {
+  await manager.query('UPDATE quotes SET consumed_at = NULL WHERE quote_id = $1', [quoteId]);
+}
+
+/** Serialises creates of one (partner, partnerReference) until the transaction ends. */
+export async function lockPartnerReference(manager: EntityManager, partnerId: string, partnerReference: string): Promise<void> {
+  await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`order:${partnerId}:${partnerReference}`]);
+}
+
+export async function findOrderByReference(manager: EntityManager, partnerId: string, partnerReference: string): Promise<OrderRecord | null> {
+  const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND partner_reference = $2`, [
+    partnerId,
+    partnerReference,
+  ]);
+  return row ?? null;
+}
+
+export async function findOrder(manager: EntityManager, orderId: string, options: { forUpdate?: boolean } = {}): Promise<OrderRecord | null> {
+  const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [orderId]);
+  return row ?? null;
+}
+
+export async function findOrderByTxHash(manager: EntityManager, txHash: string): Promise<OrderRecord | null> {
+  const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE tx_hash = $1`, [txHash]);
+  return row ?? null;
+}
+
+export type NewOrder = Omit<OrderRecord, 'txHash' | 'depositUsdtAmount' | 'payoutInstructionId' | 'fundsConfirmedAt' | 'completedAt' | 'createdAt' | 'refusalCode'>;
+
+export async function insertOrder(manager: EntityManager, order: NewOrder): Promise<OrderRecord> {
+  const [row] = await queryRows<OrderRecord>(
+    manager,
+    `INSERT INTO orders (order_id, partner_id, partner_reference, quote_id, side, funding_mode, status, kes_amount, usdt_amount, rate, fee_kes, fee_bps,
+                         fee_flat_kes, fee_cap_kes, kes_total_amount, expires_at, kes_debit_status, debit_outcome, deposit_address, send_before,
+                         payout_account_id, next_action_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+     RETURNING ${ORDER_COLUMNS}`,
+    [
+      order.orderId, order.partnerId, order.partnerReference, order.quoteId, order.side, order.fundingMode, order.status,
+      order.kesAmount, order.usdtAmount, order.rate, order.feeKes, order.feeBps, order.feeFlatKes, order.feeCapKes, order.kesTotalAmount,
+      order.expiresAt, order.kesDebitStatus, order.debitOutcome, order.depositAddress, order.sendBefore, order.payoutAccountId, order.nextActionAt,
+    ],
+  );
+  return row;
+}
+
+/** Columns a step may change; only the keys given are written. */
+export interface OrderChanges {
+  status?: OrderRecord['status'];
+  kesDebitStatus?: OrderRecord['kesDebitStatus'];
+  debitOutcome?: OrderRecord['debitOutcome'];
+  txHash?: string;
+  depositUsdtAmount?: string;
+  payoutInstructionId?: string;
+  refusalCode?: string | null;
+  nextActionAt?: Date | null;
+  fundsConfirmedAt?: Date;
+  completedAt?: Date;
+}
+
+const CHANGE_COLUMNS: Record<keyof OrderChanges, string> = {
+  status: 'status',
+  kesDebitStatus: 'kes_debit_status',
+  debitOutcome: 'debit_outcome',
+  txHash: 'tx_hash',
+  depositUsdtAmount: 'deposit_usdt_amount',
+  payoutInstructionId: 'payout_instruction_id',
+  refusalCode: 'refusal_code',
+  nextActionAt: 'next_action_at',
+  fundsConfirmedAt: 'funds_confirmed_at',
+  completedAt: 'completed_at',
+};
+
+/**
+ * Applies the changes only while the order is still in `expectedStatus`
+ * (compare-and-set): null when another step moved it first.
+ */
+export async function updateOrder(
+  manager: EntityManager,
+  orderId: string,
+  expectedStatus: OrderRecord['status'],
+  changes: OrderChanges,
+  expectedDebitOutcome?: OrderRecord['debitOutcome'],
+): Promise<OrderRecord | null> {
+  const keys = (Object.keys(changes) as (keyof OrderChanges)[]).filter((key) => changes[key] !== undefined);
+  const sets = keys.map((key, index) => `${CHANGE_COLUMNS[key]} = $${index + 4}`);
+  // $3 NULL means "any debit outcome"; otherwise the outcome must still be the one the caller read.
+  const [row] = await queryRows<OrderRecord>(
+    manager,
+    `UPDATE orders SET ${[...sets, 'updated_at = now()'].join(', ')}
+      WHERE order_id = $1 AND status = $2 AND ($3::text IS NULL OR debit_outcome = $3) RETURNING ${ORDER_COLUMNS}`,
+    [orderId, expectedStatus, expectedDebitOutcome ?? null, ...keys.map((key) => changes[key])],
+  );
+  return row ?? null;
+}
+
+export async function deleteOrder(manager: EntityManager, orderId: string): Promise<void> {
+  await manager.query('DELETE FROM orders WHERE order_id = $1', [orderId]);
+}
+
+/**
+ * Claims up to `limit` due orders for this replica: their timer moves `leaseMs`
+ * ahead, so no other replica takes them while this one works, and a replica
+ * that dies mid-step leaves them to be retaken when the lease passes.
+ */
+export async function claimDueOrders(manager: EntityManager, limit: number, leaseMs: number): Promise<OrderRecord[]> {
+  return queryRows<OrderRecord>(
+    manager,
+    `UPDATE orders SET next_action_at = now() + make_interval(secs => $2::double precision / 1000)
+      WHERE order_id IN (SELECT order_id FROM orders WHERE next_action_at <= now() ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+      RETURNING ${ORDER_COLUMNS}`,
+    [limit, leaseMs],
+  );
+}

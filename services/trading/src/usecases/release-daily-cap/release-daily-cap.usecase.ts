@@ -1,0 +1,20 @@
+/**
+ * Gives back a reservation whose value never moved (a refused or expired
+ * order, a failed transfer). Idempotent: releasing twice, or an unknown
+ * usage, changes nothing.
+ */
+import { validationFailed } from '@platform/errors';
+import type { DataSource } from '@platform/persistence';
+import { UUID_PATTERN } from '../../domain/partner-profile';
+import { releaseCapUsage } from '../../persistence/cap-usages.repository';
+import { capUsageView, CapUsageView } from '../reserve-daily-cap/reserve-daily-cap.usecase';
+
+export class ReleaseDailyCapUseCase {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async execute(input: { usageId: string }): Promise<{ found: boolean; usage: CapUsageView | null }> {
+    if (!UUID_PATTERN.test(input.usageId)) throw validationFailed(['usageId']);
+    const row = await releaseCapUsage(this.dataSource.manager, input.usageId);
+    return { found: row !== null, usage: row ? capUsageView(row) : null };
+  }
+}
