@@ -198,10 +198,15 @@ describe('collections: a ledger outage (issue 7)', () => {
     } finally {
       client.close();
     }
+    // The replica cut off from the ledger goes away; left running it would keep claiming the
+    // collection and failing, racing the healthy replica (and pushing its retry back).
+    await extra.stop();
+    extra = undefined;
+    // Polled gently: the partner's rate limit (120 a minute) covers the reads.
     const credited = await waitFor(async () => {
       const current = await readCollection(http, collection.id);
       return current.status === 'credited' ? current : undefined;
-    }, { timeoutMs: 20_000, what: 'the stack replica to credit the collection' });
+    }, { timeoutMs: 40_000, intervalMs: 500, what: 'the stack replica to credit the collection' });
     expect(credited).toMatchObject({ grossAmount: '300.00', feeAmount: '3.30', netAmount: '296.70' });
     expect((await usdBalance(http)).available).toBe('296.70');
   });
