@@ -29,13 +29,13 @@ if (action === 'killService') {
   const pid = service && services.servicePid(profile, service);
   if (!pid) throw new Error('no running service ' + argument);
   process.kill(pid, 'SIGKILL');
-  console.log(String(pid));
+  process.stdout.write(String(pid) + '\n');
 } else if (action === 'startServices') {
   const started = await services.startAll(profile);
   await services.waitReady(profile);
-  console.log(started.join(','));
+  process.stdout.write(started.join(',') + '\n');
 } else {
-  console.log(await infra[action](profile));
+  process.stdout.write(String(await infra[action](profile)) + '\n');
 }
 `;
 

@@ -6,7 +6,7 @@
  * call, so every retry posts the same entry at most once.
  */
 import type { PromiseClient } from '@platform/grpc';
-import { Big } from '@platform/money';
+import { Big, formatAmount } from '@platform/money';
 import { ledger } from '@platform/proto';
 
 export type LedgerClient = PromiseClient<typeof ledger.LedgerService>;
@@ -37,7 +37,7 @@ export class GrpcLedgerCredits implements LedgerCredits {
     const accounts = await this.client.getPartnerAccounts({ partnerId: credit.partnerId });
     const clearing = await this.serviceAccount('usd_rails_clearing');
     const postings = [
-      { accountId: clearing, amount: new Big(credit.grossAmount).times(-1).toFixed(2) },
+      { accountId: clearing, amount: formatAmount(new Big(credit.grossAmount).times(-1), 'USD') },
       { accountId: accounts.usdAccountId, amount: credit.netAmount },
     ];
     if (new Big(credit.feeAmount).gt(0)) postings.push({ accountId: await this.serviceAccount('fee_revenue'), amount: credit.feeAmount });

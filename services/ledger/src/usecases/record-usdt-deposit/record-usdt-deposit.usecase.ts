@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { validationFailed } from '@platform/errors';
-import { Big, parsePositiveAmount } from '@platform/money';
+import { Big, formatAmount, parsePositiveAmount } from '@platform/money';
 import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import type { DepositAttribution } from '../../adapters/trading/deposit-attribution';
 import { DepositHoldLimits, DepositPlan, planDeposit } from '../../domain/deposit-plan';
@@ -42,7 +42,7 @@ export class RecordUsdtDepositUseCase {
     if (known) return known;
     const partner = await this.accounts.findByDepositAddress(command.toAddress);
     const plan = partner
-      ? planDeposit(await this.attribution.offer({ partnerId: partner.partnerId, txHash: command.txHash, usdtAmount: amount.toFixed(6) }), Date.now(), this.limits)
+      ? planDeposit(await this.attribution.offer({ partnerId: partner.partnerId, txHash: command.txHash, usdtAmount: formatAmount(amount, 'USDT') }), Date.now(), this.limits)
       : null;
     const record = await withTransaction(this.dataSource, async (manager) => {
       await this.deposits.lockTxHash(manager, command.txHash);
