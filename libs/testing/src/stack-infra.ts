@@ -29,13 +29,13 @@ if (action === 'killService') {
   const pid = service && services.servicePid(profile, service);
   if (!pid) throw new Error('no running service ' + argument);
   process.kill(pid, 'SIGKILL');
-  process.stdout.write(String(pid) + '\n');
+  process.stdout.write(String(pid) + '\\n');
 } else if (action === 'startServices') {
   const started = await services.startAll(profile);
   await services.waitReady(profile);
-  process.stdout.write(started.join(',') + '\n');
+  process.stdout.write(started.join(',') + '\\n');
 } else {
-  process.stdout.write(String(await infra[action](profile)) + '\n');
+  process.stdout.write(String(await infra[action](profile)) + '\\n');
 }
 `;
 
