@@ -32,7 +32,12 @@ const lines = files
     const rel = relative(join(root, 'src'), file).replace(/\.ts$/, '');
     const parts = rel.split('/');
     const pkg = parts[parts.length - 3] ?? parts[1];
-    const name = pkg.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+    // A second file of a package (payouts/v1/funding.proto) gets its own namespace,
+    // package then file name (payoutsFunding): ts-proto files of one package cannot
+    // be merged into one namespace without clashing helper exports.
+    const fileName = parts[parts.length - 1];
+    const base = fileName === pkg ? pkg : `${pkg}_${fileName}`;
+    const name = base.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
     return `export * as ${name} from './${rel}';`;
   });
 if (!existsSync(join(root, 'src'))) mkdirSync(join(root, 'src'));

@@ -5,7 +5,7 @@ import { createLogger } from '@platform/logger';
 import { initializeWithRetry, sleep } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import { SandboxBank, UnconfiguredBank } from './adapters/bank/sandbox-bank';
-import { readConfig, sandboxSettleDelayMs } from './config';
+import { pushLifetimeMs, readConfig, sandboxSettleDelayMs } from './config';
 import { payoutsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
 
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   relay.start();
   const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger });
   const bank = config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
-  const { server, runner } = createServer({
+  const { server, runner, pushCredits } = createServer({
     dataSource,
     logger,
     ledger: ledgerClient,
@@ -35,8 +35,14 @@ async function main(): Promise<void> {
       leaseMs: config.PAYOUT_STEP_LEASE_MS,
       statusPollMs: config.PAYOUT_STATUS_POLL_MS,
     },
+    funding: {
+      mode: config.PLATFORM_MODE,
+      pushLifetimeMs: pushLifetimeMs(config),
+      creditRunner: { intervalMs: config.MOBILE_MONEY_CREDIT_INTERVAL_MS, batchSize: config.PAYOUT_RUNNER_BATCH_SIZE, leaseMs: config.PAYOUT_STEP_LEASE_MS },
+    },
   });
   runner.start();
+  pushCredits.start();
   await runService({
     logger,
     server,
@@ -44,6 +50,7 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       await runner.stop();
+      await pushCredits.stop();
       ledgerClient.close();
       const relayStopped = relay.stop();
       await Promise.race([relayStopped, sleep(RELAY_DRAIN_MS_MAX)]);

@@ -41,6 +41,8 @@ async function main(): Promise<void> {
     payouts: payoutsClient,
     // The real bank's debit API is not integrated yet: in production every debit is cleanly refused.
     bank: config.PLATFORM_MODE === 'sandbox' ? new SandboxKesDebitBank() : new UnconfiguredKesDebitBank(),
+    // No chain custodian is integrated yet: in production balance-mode sells answer BRIDGE_NOT_CONFIGURED.
+    usdtCustody: config.PLATFORM_MODE === 'sandbox' ? 'sandbox' : 'none',
     orders: {
       settlementDelayMs: scaledMs(config, config.ORDER_SETTLEMENT_DELAY_MS),
       reconcileDelayMs: scaledMs(config, config.ORDER_DEBIT_RECONCILE_DELAY_MS),

@@ -54,6 +54,8 @@ export interface ServerDependencies {
   ledger: LedgerApi;
   payouts: PayoutsApi;
   bank: KesDebitBank;
+  /** The chain custodian behind balance-mode sells: `none` answers them BRIDGE_NOT_CONFIGURED. */
+  usdtCustody: 'sandbox' | 'none';
   orders: OrderTimings;
   /** Kicks the outbox relay after a transaction that enqueued events. */
   onEventsCommitted: () => void;
@@ -92,6 +94,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     sendWindowMs: deps.orders.sendWindowMs,
     payouts: deps.payouts,
     payoutPollMs: deps.orders.payoutPollMs,
+    usdtCustody: deps.usdtCustody,
     onEvents: deps.onEventsCommitted,
   });
   server.add(trading.TradingDepositsService, tradingDepositsHandlers({ offerUsdtDeposit: new OfferUsdtDepositUseCase(sell) }));

@@ -5,7 +5,7 @@
 // unchanged. Table-driven: a new kind of resource is one entry in RESOURCES,
 // a new id route one entry in routes.ts.
 import { randomUUID } from 'node:crypto';
-import { createTestPartner, PartnerHttpClient } from '@platform/testing';
+import { createTestPartner, PartnerHttpClient, runOps } from '@platform/testing';
 import { ID_ROUTES, newTronAddress, ResourceKind, validBody, withId } from './routes';
 import { apiState, expectEnvelope } from './support';
 
@@ -14,8 +14,14 @@ const RATE_LIMIT_PER_MINUTE = 100_000;
 const OWNER_READS = ['/v1/admins', '/v1/wallets', '/v1/balances'];
 
 interface Owner {
+  partnerId: string;
   client: PartnerHttpClient;
   adminDomain: string;
+}
+
+function created(what: string, response: { status: number; text: string; body: any }, status: number): any {
+  if (response.status !== status) throw new Error(`${what}: ${response.status} ${response.text}`);
+  return response.body;
 }
 
 /** How to create one resource of each kind for its owner; returns its id. */
@@ -30,6 +36,19 @@ const RESOURCES: Record<ResourceKind, (owner: Owner) => Promise<string>> = {
     if (created.status !== 201) throw new Error(`wallet: ${created.status} ${created.text}`);
     return created.body.walletId;
   },
+  // A deposit-mode sell order: it waits for USDT, so nothing the owner reads moves while the spec runs.
+  order: async ({ partnerId, client }) => {
+    const destination = await runOps<{ id: string }>(['payout-destination', 'add', '--partner', partnerId, '--account-number', '254712345678', '--account-name', 'Owner Payee']);
+    const quote = created('quote', await client.post('/v1/quotes', { side: 'sell', usdtAmount: '1.000000' }), 201);
+    const order = created('order', await client.post('/v1/orders/sell', { quoteId: quote.quoteId, partnerReference: randomUUID(), payoutAccountId: destination.id }), 202);
+    return order.orderId;
+  },
+  collection: async ({ client }) => {
+    return created('collection', await client.post('/v1/collections', { currency: 'USD', partnerReference: randomUUID(), payerLabel: 'Owner Payer' }), 201).collectionId;
+  },
+  push: async ({ client }) => {
+    return created('push', await client.post('/v1/funding/mobile-money-push', { phone: '0712345678', amount: '10.00' }), 202).pushId;
+  },
 };
 
 let owner: Owner;
@@ -37,7 +56,8 @@ let intruder: PartnerHttpClient;
 
 beforeAll(async () => {
   const adminDomain = `owner-${randomUUID().slice(0, 8)}.example.com`;
-  owner = { client: new PartnerHttpClient(await createTestPartner({ adminDomain, rateLimitPerMinute: RATE_LIMIT_PER_MINUTE })), adminDomain };
+  const ownerPartner = await createTestPartner({ adminDomain, rateLimitPerMinute: RATE_LIMIT_PER_MINUTE });
+  owner = { partnerId: ownerPartner.partnerId, client: new PartnerHttpClient(ownerPartner), adminDomain };
   // Wallets need an administrator to send their code to.
   await RESOURCES.admin(owner);
   intruder = new PartnerHttpClient(await createTestPartner({ rateLimitPerMinute: RATE_LIMIT_PER_MINUTE }));

@@ -13,7 +13,7 @@ import { validBody } from './routes';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const LONG_STRING_LENGTH_MIN = 300;
 const LONG_STRING_LENGTH_MAX = 4_000;
-const SCALES: Partial<Record<FieldKind, number>> = { kes: 2, usdt: 6, rate: 4 };
+const SCALES: Partial<Record<FieldKind, number>> = { kes: 2, usdt: 6, usd: 2, rate: 4 };
 const AMOUNT_INTEGER_DIGITS_MAX = 15;
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -68,7 +68,9 @@ export function hostileValue(kind: FieldKind, adminDomain: string): fc.Arbitrary
   const strings = ((): fc.Arbitrary<string> => {
     switch (kind) {
       case 'side': return failing(/^(buy|sell)$/, fc.constantFrom('BUY', 'Sell', 'buy ', 'hold', 'bսy'));
-      case 'literal': return failing(/^(tron|USDT)$/, fc.constantFrom('TRON', 'usdt', 'trоn', 'ethereum', 'USDT\u0000'));
+      case 'literal': return failing(/^(tron|USDT|USD)$/, fc.constantFrom('TRON', 'usdt', 'trоn', 'ethereum', 'USDT\u0000', 'usd', 'KES'));
+      case 'uuid': return failing(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, fc.constantFrom('', '00000000-0000-0000-0000-00000000000', 'A'.repeat(36)));
+      case 'phone': return failing(/^(0[17]\d{8}|\+?254[17]\d{8})$/, fc.constantFrom('0812345678', '+254 712345678', '712345678', '07123456789', '٠٧١٢٣٤٥٦٧٨'));
       case 'email': return fc.oneof(anyText, longText, fc.constantFrom('a@b', '@', 'x@evil.test', 'a b@x.test'), anyText.map((text) => `${text}@${adminDomain}\u0000`))
         .filter((text) => !text.toLowerCase().endsWith(`@${adminDomain}`));
       case 'name': return fc.oneof(fc.constantFrom('', ' ', '\t\n', '\u0000', 'ok\u0007name'), longText.map((text) => `x${text}`), anyText.map((text) => `a\u0001${text}`));

@@ -7,13 +7,15 @@
  * values that are certainly NOT valid for that field (a hostile body must
  * never be accepted: the fuzz asserts nothing is written).
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { tronAddressFromAccountId } from '@platform/chain';
 
 export type FieldKind =
-  | 'kes' | 'usdt' | 'rate' // decimal strings of scale 2, 6, 4
+  | 'kes' | 'usdt' | 'usd' | 'rate' // decimal strings of scale 2, 6, 2, 4
   | 'side' // 'buy' | 'sell'
-  | 'literal' // one fixed string ('tron', 'USDT')
+  | 'literal' // one fixed string ('tron', 'USDT', 'USD')
+  | 'uuid' // a lowercase UUID (quote, payout destination)
+  | 'phone' // a Kenyan mobile number
   | 'email' | 'name' | 'label' | 'reference' | 'otp' | 'txHash' | 'tronAddress'
   | 'boolean';
 
@@ -24,7 +26,7 @@ export interface BodyField {
 }
 
 export interface RouteUnderTest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The path, `:id` standing for a resource id. */
   path: string;
   /** Fields of a valid JSON body, for routes that take one. */
@@ -37,7 +39,7 @@ export interface RouteUnderTest {
   resource?: ResourceKind;
 }
 
-export type ResourceKind = 'admin' | 'wallet';
+export type ResourceKind = 'admin' | 'wallet' | 'order' | 'collection' | 'push';
 
 export function newTronAddress(): string {
   return tronAddressFromAccountId(randomBytes(20));
@@ -79,7 +81,35 @@ export const ROUTES: RouteUnderTest[] = [
     body: { txHash: field('txHash', () => randomBytes(32).toString('hex')), usdtAmount: field('usdt', () => '1.000000') },
   },
   { method: 'POST', path: '/v1/sandbox/wallets/:id/approve', notFound: 'WALLET_NOT_FOUND', resource: 'wallet' },
-  // TODO(issue 5/6/7): orders, transfers, sends, payouts and collections: one entry each.
+  {
+    method: 'POST', path: '/v1/orders/buy',
+    body: { quoteId: field('uuid', randomUUID), partnerReference: field('reference', randomUUID), expectedUsdtAmount: optional('usdt') },
+  },
+  {
+    method: 'POST', path: '/v1/orders/sell',
+    body: { quoteId: field('uuid', randomUUID), partnerReference: field('reference', randomUUID), payoutAccountId: field('uuid', randomUUID) },
+  },
+  { method: 'GET', path: '/v1/orders/:id', notFound: 'ORDER_NOT_FOUND', resource: 'order' },
+  { method: 'PATCH', path: '/v1/orders/:id', body: { txHash: field('txHash', () => randomBytes(32).toString('hex')) }, notFound: 'ORDER_NOT_FOUND', resource: 'order' },
+  { method: 'GET', path: '/v1/collections' },
+  {
+    method: 'POST', path: '/v1/collections',
+    body: {
+      currency: field('literal', () => 'USD'), partnerReference: field('reference', randomUUID),
+      payerLabel: field('name', () => 'Fuzz Payer'), expectedAmount: optional('usd'),
+    },
+  },
+  { method: 'GET', path: '/v1/collections/:id', notFound: 'COLLECTION_NOT_FOUND', resource: 'collection' },
+  {
+    method: 'POST', path: '/v1/sandbox/collections/:id/deposits',
+    body: { amount: field('usd', () => '10.00'), senderName: optional('name') },
+    notFound: 'COLLECTION_NOT_FOUND', resource: 'collection',
+  },
+  { method: 'POST', path: '/v1/sandbox/collections/:id/expire', notFound: 'COLLECTION_NOT_FOUND', resource: 'collection' },
+  { method: 'POST', path: '/v1/funding/mobile-money-push', body: { phone: field('phone', () => '0712345678'), amount: field('kes', () => '100.00') } },
+  { method: 'POST', path: '/v1/sandbox/mobile-money-pushes/:id/approve', notFound: 'NOT_FOUND', resource: 'push' },
+  { method: 'POST', path: '/v1/sandbox/mobile-money-pushes/:id/decline', notFound: 'NOT_FOUND', resource: 'push' },
+  // TODO(issue 6): transfers, batches, confirmations and USDT sends: one entry each.
 ];
 
 /** The routes that name a resource by id. */

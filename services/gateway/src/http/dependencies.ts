@@ -5,7 +5,7 @@
  * AppError SERVICE_UNAVAILABLE, never lets a request through unchecked.
  */
 import type { Logger } from '@platform/logger';
-import type { collections, ledger, notifier, trading, walletRegistry } from '@platform/proto';
+import type { collections, ledger, notifier, payoutsFunding, trading, walletRegistry } from '@platform/proto';
 import type { RateLimitDecision } from '../domain/rate-limit';
 import type { Scope } from '../domain/scopes';
 
@@ -85,6 +85,12 @@ export interface CollectionsApi {
   expireNow(request: collections.ExpireNowRequest): Promise<collections.Collection>;
 }
 
+export interface PayoutsApi {
+  createMobileMoneyPush(request: payoutsFunding.CreateMobileMoneyPushRequest): Promise<payoutsFunding.MobileMoneyPush>;
+  approveMobileMoneyPush(request: payoutsFunding.AnswerMobileMoneyPushRequest): Promise<payoutsFunding.MobileMoneyPush>;
+  declineMobileMoneyPush(request: payoutsFunding.AnswerMobileMoneyPushRequest): Promise<payoutsFunding.MobileMoneyPush>;
+}
+
 export interface AppDependencies {
   logger: Logger;
   mode: 'sandbox' | 'production';
@@ -99,6 +105,7 @@ export interface AppDependencies {
   walletRegistry: WalletRegistryApi;
   notifier: NotifierApi;
   collections: CollectionsApi;
+  payouts: PayoutsApi;
   upstreamHealth: UpstreamHealth;
   readiness: Readiness;
   nowMs?: () => number;

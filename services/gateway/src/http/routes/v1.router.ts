@@ -5,6 +5,7 @@ import { notFound } from '../error-envelope';
 import { requireScope } from '../middleware/require-scope.middleware';
 import { getBalancesHandler } from './balances.route';
 import { getFundingHandler } from './funding.route';
+import { answerMobileMoneyPushHandler, createMobileMoneyPushHandler } from './mobile-money-push.route';
 import { listPayoutDestinationsHandler } from './payout-destinations.route';
 import { simulateUsdtDepositHandler } from './sandbox-usdt-deposits.route';
 import { healthHandler } from './health.route';
@@ -48,6 +49,7 @@ export function createV1Router(deps: AppDependencies): Router {
   route('patch', '/orders/:id', attachTxHashHandler(deps));
   route('get', '/balances', getBalancesHandler(deps));
   route('get', '/funding', getFundingHandler(deps));
+  route('post', '/funding/mobile-money-push', createMobileMoneyPushHandler(deps));
   route('get', '/payout-destinations', listPayoutDestinationsHandler(deps));
   route('post', '/admins', registerAdminHandler(deps));
   route('get', '/admins', listAdminsHandler(deps));
@@ -67,6 +69,8 @@ export function createV1Router(deps: AppDependencies): Router {
     route('get', '/sandbox/outbox', sandboxOutboxHandler(deps));
     route('post', '/sandbox/collections/:id/deposits', sandboxCollectionDepositHandler(deps));
     route('post', '/sandbox/collections/:id/expire', sandboxExpireCollectionHandler(deps));
+    route('post', '/sandbox/mobile-money-pushes/:id/approve', answerMobileMoneyPushHandler(deps, 'approve'));
+    route('post', '/sandbox/mobile-money-pushes/:id/decline', answerMobileMoneyPushHandler(deps, 'decline'));
   }
   router.use(notFound);
   return router;

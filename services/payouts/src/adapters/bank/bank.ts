@@ -21,3 +21,21 @@ export interface BankAdapter {
   submit(request: BankTransferRequest): Promise<BankSubmitAnswer>;
   status(request: { providerReference: string; submittedAt: Date }): Promise<BankTransferStatus>;
 }
+
+/**
+ * The mobile-money funding prompt (STK push): the bank asks the payer's
+ * handset to approve a payment into our paybill. `reference` is our push id,
+ * which the bank echoes in its answer callback. `unavailable` means the bank
+ * did not answer in time: the prompt may or may not have reached the payer.
+ */
+export interface MobileMoneyPushRequest {
+  reference: string;
+  msisdn: string;
+  amountKes: string;
+}
+
+export type MobileMoneyPushAnswer = { outcome: 'sent' } | { outcome: 'rejected' } | { outcome: 'unavailable' };
+
+export interface MobileMoneyPushBank {
+  pushPrompt(request: MobileMoneyPushRequest): Promise<MobileMoneyPushAnswer>;
+}

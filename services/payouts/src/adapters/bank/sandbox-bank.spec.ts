@@ -17,3 +17,13 @@ describe('SandboxBank', () => {
     await expect(at(1_000).status({ providerReference: 'x', submittedAt })).resolves.toEqual({ status: 'settled' });
   });
 });
+
+describe('SandboxBank mobile-money prompt', () => {
+  const push = (msisdn: string) => new SandboxBank(1_000).pushPrompt({ reference: 'p1', msisdn, amountKes: '10.00' });
+
+  it('declines a phone ending 000, gets no answer for one ending 999, sends the rest', async () => {
+    await expect(push('254712345000')).resolves.toEqual({ outcome: 'rejected' });
+    await expect(push('254712345999')).resolves.toEqual({ outcome: 'unavailable' });
+    await expect(push('254712345678')).resolves.toEqual({ outcome: 'sent' });
+  });
+});

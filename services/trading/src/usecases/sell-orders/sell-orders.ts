@@ -45,6 +45,13 @@ export interface SellOrdersDependencies {
   payouts: PayoutsApi;
   /** How soon a pending proceeds payout is asked about again. */
   payoutPollMs: number;
+  /**
+   * The chain custodian that collects a balance-mode sell's USDT: `sandbox`
+   * (its magic values below), or `none` when no custodian is configured, which
+   * refuses balance-mode sells with BRIDGE_NOT_CONFIGURED before anything is
+   * consumed or collected.
+   */
+  usdtCustody: 'sandbox' | 'none';
   onEvents: () => void;
 }
 
@@ -72,6 +79,7 @@ export class SellOrders implements DepositMatcher, OrderStep {
     const accounts = await this.deps.ledger.getPartnerAccounts({ partnerId: command.partnerId });
     const balanceMode = profile.sellMode === 'balance';
     if (!balanceMode && !accounts.usdtDepositAddress) throw new AppError('USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED');
+    if (balanceMode && this.deps.usdtCustody === 'none') throw new AppError('BRIDGE_NOT_CONFIGURED');
     assertTreasuryAvailable(treasury);
     if (quote.side !== 'sell') throw new AppError('QUOTE_SIDE_MISMATCH');
     await this.assertPayable(command);
