@@ -126,6 +126,6 @@ describe('OpenAPI conformance: the reference', () => {
   it('keeps other paths outside /v1 a 404 envelope', async () => {
     const response = await fetch(`${gatewayUrl()}/docs/`);
     expect(response.status).toBe(404);
-    expect((await response.json()).message).toBe('NOT_FOUND');
+    expect(((await response.json()) as { message: string }).message).toBe('NOT_FOUND');
   });
 });
