@@ -3,7 +3,8 @@
  * (@platform/openapi), so every integration test doubles as a conformance
  * check. For each answer: the operation is found by method and path; its status
  * must be documented for that operation; a JSON body must match the documented
- * schema (objects may carry extra fields: the contract grows additively). An
+ * schema (objects may carry extra fields: the contract grows additively); a
+ * refusal's code must be one the operation documents for that status. An
  * answer for an undocumented path must be a 401 or 404 error envelope.
  */
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
@@ -11,6 +12,8 @@ import { openApiDocument } from '@platform/openapi';
 
 interface ResponseObject {
   content?: Record<string, { schema?: Record<string, unknown> }>;
+  /** The refusal codes documented for this operation and status. */
+  'x-error-codes'?: string[];
 }
 interface OperationObject {
   responses: Record<string, ResponseObject>;
@@ -69,6 +72,24 @@ function checkBody(key: string, schema: Record<string, unknown> | undefined, res
   return (validate.errors ?? []).slice(0, 10).map((error) => `${error.instancePath || '(body)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`);
 }
 
+/** The catalogue code an error body stands for (the three sentences map to their codes). */
+function codeOf(body: unknown): string | undefined {
+  const message = (body as { message?: unknown } | null | undefined)?.message;
+  if (typeof message !== 'string') return undefined;
+  if (message.startsWith('Validation failed on: ')) return 'VALIDATION_FAILED';
+  if (message === 'An error occurred') return 'UNAUTHORIZED';
+  if (message === 'Too Many Requests') return 'RATE_LIMITED';
+  return message;
+}
+
+/** A refusal's code must be one the document lists for this operation and status. */
+function checkErrorCode(answer: ResponseObject, operation: string, response: ResponseToValidate): string[] {
+  const documented = answer['x-error-codes'];
+  const code = codeOf(response.body);
+  if (!documented || code === undefined || documented.includes(code)) return [];
+  return [`refusal ${code} (${response.status}) is not documented for ${operation} (documented: ${documented.join(', ')})`];
+}
+
 /** The problems of one answer; empty when it conforms. */
 export function openApiViolations(response: ResponseToValidate): string[] {
   const path = response.pathAndQuery.split('?')[0];
@@ -83,7 +104,8 @@ export function openApiViolations(response: ResponseToValidate): string[] {
   const answer = match.operations[method].responses[String(response.status)];
   if (!answer) return [`status ${response.status} is not documented for ${method.toUpperCase()} ${match.template}`];
   const schema = answer.content?.['application/json']?.schema ?? answer.content?.['text/html']?.schema;
-  return checkBody(`${method} ${match.template} ${response.status}`, schema, response);
+  const operation = `${method.toUpperCase()} ${match.template}`;
+  return [...checkBody(`${operation} ${response.status}`, schema, response), ...checkErrorCode(answer, operation, response)];
 }
 
 /** Throws when the answer does not conform, naming the operation and every problem. */
