@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { signedRequestHeaders } from '@platform/crypto';
+import { PartnerClient, RawResponse } from '@platform/sdk';
+import { assertConformsToOpenApi } from './openapi-validator';
 import { recordOutboxCodes } from './sensitive';
 import { loadTestStack } from './stack';
 
@@ -20,33 +20,42 @@ export interface RequestOptions {
   tamper?: (headers: Record<string, string>) => Record<string, string>;
 }
 
-/** Signs requests exactly as contract decisions section 1 says, as a partner would. */
+/** Every answer a test sees is checked against the OpenAPI document; the sandbox outbox's codes are recorded for the log scan. */
+function inspect(response: RawResponse): void {
+  // The sandbox outbox is where tests read approval codes; the log scan looks for every one of them.
+  if (response.pathAndQuery.startsWith('/v1/sandbox/outbox') && response.status < 300) recordOutboxCodes(response.body);
+  assertConformsToOpenApi({
+    method: response.method, pathAndQuery: response.pathAndQuery, status: response.status,
+    contentType: response.headers.get('content-type'), body: response.body, text: response.text,
+  });
+}
+
+/**
+ * Signs requests exactly as contract decisions section 1 says, as a partner
+ * would, through the partner SDK (@platform/sdk). `request` answers raw (any
+ * status); `sdk` is the typed client for the same partner (it throws
+ * PartnerApiError on refusals). Neither retries: tests see every answer.
+ */
 export class PartnerHttpClient {
   readonly baseUrl: string;
+  readonly sdk: PartnerClient;
 
-  constructor(private readonly credentials: { apiKey: string; signingSecret: string }, baseUrl?: string) {
+  constructor(credentials: { apiKey: string; signingSecret: string }, baseUrl?: string) {
     this.baseUrl = baseUrl ?? loadTestStack().gatewayUrl;
+    this.sdk = new PartnerClient({
+      baseUrl: this.baseUrl, apiKey: credentials.apiKey, signingSecret: credentials.signingSecret, retry: false, onResponse: inspect,
+    });
   }
 
   async request<T = any>(method: string, pathAndQuery: string, body?: unknown, options: RequestOptions = {}): Promise<HttpResult<T>> {
-    const text = options.rawBody ?? (body === undefined ? '' : JSON.stringify(body));
-    let headers: Record<string, string> = options.unsigned
-      ? {}
-      : signedRequestHeaders(this.credentials, { method, pathAndQuery, body: text, nonce: randomBytes(16).toString('hex') });
-    if (text) headers['Content-Type'] = 'application/json';
-    headers = { ...headers, ...options.headers };
-    if (options.tamper) headers = options.tamper(headers);
-    const response = await fetch(`${this.baseUrl}${pathAndQuery}`, { method, headers, body: text || undefined });
-    const responseText = await response.text();
-    let parsed: unknown = undefined;
-    try {
-      parsed = responseText ? JSON.parse(responseText) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    // The sandbox outbox is where tests read approval codes; the log scan looks for every one of them.
-    if (pathAndQuery.startsWith('/v1/sandbox/outbox') && response.ok) recordOutboxCodes(parsed);
-    return { status: response.status, headers: response.headers, body: parsed as T, text: responseText };
+    const response = await this.sdk.send<T>(method, pathAndQuery, {
+      body,
+      rawBody: options.rawBody,
+      headers: options.headers,
+      sign: !options.unsigned,
+      transformHeaders: options.tamper,
+    });
+    return { status: response.status, headers: response.headers, body: response.body, text: response.text };
   }
 
   get<T = any>(path: string, options?: RequestOptions) {

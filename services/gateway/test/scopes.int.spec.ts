@@ -11,7 +11,7 @@ interface IssuedCredential {
   scopes: string[];
 }
 
-const QUOTE = { side: 'buy', kesAmount: '1000.00' };
+const QUOTE = { side: 'buy', kesAmount: '1000.00' } as const;
 
 let partner: TestPartner;
 
@@ -31,7 +31,7 @@ describe('credential scopes', () => {
     const refused = await client.post('/v1/quotes', QUOTE);
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual(envelope(refused, 403, 'INSUFFICIENT_SCOPE', 'Forbidden'));
-    expect((await client.get('/v1/health')).status).toBe(200);
+    await expect(client.sdk.health.get()).resolves.toMatchObject({ status: expect.stringMatching(/^(ok|degraded)$/) });
   });
 
   it('checks scope before the body, so even a malformed quote is 403', async () => {
@@ -44,13 +44,15 @@ describe('credential scopes', () => {
     const tradeOnly = new PartnerHttpClient(await issue('trade'));
     const refused = await tradeOnly.get('/v1/health');
     expect(refused.body).toEqual(envelope(refused, 403, 'INSUFFICIENT_SCOPE', 'Forbidden'));
-    expect((await tradeOnly.post('/v1/quotes', QUOTE)).status).not.toBe(403);
+    // The SDK's typed error carries the same facts.
+    await expect(tradeOnly.sdk.balances.list()).rejects.toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE', requestId: expect.any(String) });
+    await expect(tradeOnly.sdk.quotes.create(QUOTE)).resolves.toMatchObject({ side: 'buy', kesAmount: '1000.00' });
   });
 
   it('does not refuse the partner full credential by scope', async () => {
-    const full = new PartnerHttpClient(partner);
-    expect((await full.post('/v1/quotes', QUOTE)).status).not.toBe(403);
-    expect((await full.post('/v1/sandbox/rates', { bid: '129.0000', ask: '130.0000' })).status).not.toBe(403);
+    const full = new PartnerHttpClient(partner).sdk;
+    await expect(full.sandbox.setRate({ bid: '129.0000', ask: '130.0000' })).resolves.toMatchObject({ bid: '129.0000', ask: '130.0000' });
+    await expect(full.quotes.create(QUOTE)).resolves.toMatchObject({ rate: '130.0000' });
   });
 
   it('refuses to issue an unknown scope', async () => {

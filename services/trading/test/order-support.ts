@@ -1,5 +1,10 @@
-/** Helpers for the order integration tests: a partner with a pinned rate, funding, quotes, reads of svc_trading. */
+/**
+ * Helpers for the order integration tests: a partner with a pinned rate, funding, quotes, reads of svc_trading.
+ * Set-up and reads go through the SDK's typed methods (a refusal throws PartnerApiError); the tests themselves
+ * keep raw requests where they assert statuses and envelopes.
+ */
 import { Pool } from 'pg';
+import type { QuoteRequest } from '@platform/sdk';
 import { createTestPartner, HttpResult, loadTestStack, PartnerHttpClient, runOps, TestPartner, waitFor } from '@platform/testing';
 
 export const BID = '128.0000';
@@ -14,31 +19,26 @@ export interface OrderPartner {
 export async function orderPartner(extraArgs: string[] = []): Promise<OrderPartner> {
   const partner = await createTestPartner({ extraArgs, rateLimitPerMinute: 1000 });
   const http = new PartnerHttpClient(partner);
-  const pinned = await http.post('/v1/sandbox/rates', { bid: BID, ask: ASK });
-  if (pinned.status !== 200) throw new Error(`pinning the rate failed: ${pinned.status}`);
+  await http.sdk.sandbox.setRate({ bid: BID, ask: ASK });
   return { partner, http };
 }
 
 export async function fundKes(http: PartnerHttpClient, amount: string): Promise<void> {
-  const credit = await http.post('/v1/sandbox/kes-credits', { amount });
-  if (credit.status !== 201) throw new Error(`funding failed: ${credit.status} ${JSON.stringify(credit.body)}`);
+  await http.sdk.sandbox.kesCredit({ amount });
 }
 
 export async function quote(http: PartnerHttpClient, side: 'buy' | 'sell', amount: { kesAmount?: string; usdtAmount?: string }): Promise<Record<string, any>> {
-  const result = await http.post('/v1/quotes', { side, ...amount });
-  if (result.status !== 201) throw new Error(`quote failed: ${result.status} ${JSON.stringify(result.body)}`);
-  return result.body;
+  return http.sdk.quotes.create({ side, ...amount } as QuoteRequest);
 }
 
 export async function balances(http: PartnerHttpClient): Promise<Record<string, { available: string; held: string }>> {
-  const result = await http.get('/v1/balances');
-  return Object.fromEntries((result.body as { currency: string; available: string; held: string }[]).map((b) => [b.currency, b]));
+  return Object.fromEntries((await http.sdk.balances.list()).map((balance) => [balance.currency, balance]));
 }
 
 export async function orderUntil(http: PartnerHttpClient, orderId: string, status: string, timeoutMs = 15_000): Promise<Record<string, any>> {
   return waitFor(async () => {
-    const result = await http.get(`/v1/orders/${orderId}`);
-    return result.status === 200 && result.body.status === status ? result.body : undefined;
+    const order = await http.sdk.orders.get(orderId);
+    return order.status === status ? order : undefined;
   }, { timeoutMs, what: `order ${orderId} ${status}` });
 }
 

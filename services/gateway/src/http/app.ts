@@ -2,7 +2,7 @@
  * The partner-plane HTTP app. The pipeline, in order (README explains why):
  *   1. request id      X-Request-Id on every response; log context for the rest
  *   2. raw body        at most 64 KiB, kept as exact bytes (the signature covers them)
- *   3. /healthz        unauthenticated readiness (room for /docs, /openapi.json here)
+ *   3. /healthz, /docs, /openapi.json   unauthenticated: readiness and the API reference
  *   4. authenticate    /v1 only: signed headers, credential, signature, nonce
  *   5. rate limit      per partner, in Redis
  *   6. scope           per route
@@ -19,6 +19,7 @@ import { rateLimit } from './middleware/rate-limit.middleware';
 import { rawBodyMiddleware } from './middleware/raw-body.middleware';
 import { requestIdMiddleware } from './middleware/request-id.middleware';
 import { healthzHandler } from './routes/health.route';
+import { docsPageHandler, openApiJsonHandler, REDOC_BUNDLE_PATH, redocBundleHandler } from './routes/reference.route';
 import { createV1Router } from './routes/v1.router';
 
 export function createApp(deps: AppDependencies): Express {
@@ -32,6 +33,9 @@ export function createApp(deps: AppDependencies): Express {
   app.use(requestIdMiddleware(deps.logger));
   app.use(rawBodyMiddleware());
   app.get('/healthz', healthzHandler(deps.readiness));
+  app.get('/openapi.json', openApiJsonHandler());
+  app.get('/docs', docsPageHandler());
+  app.get(REDOC_BUNDLE_PATH, redocBundleHandler());
   app.use(
     '/v1',
     authenticate({

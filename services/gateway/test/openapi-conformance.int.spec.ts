@@ -1,0 +1,131 @@
+// Proves the OpenAPI document (libs/openapi) and the running gateway agree:
+// - every route the /v1 router registers (read from the router itself) is
+//   documented, with the scope the gateway enforces;
+// - every documented route is served, except the few listed below as pending;
+// - every documented, served route answers on the running stack: a signed call
+//   with a dummy id and an empty body gets a documented refusal (400, or the
+//   route's own 404 like ORDER_NOT_FOUND), never the router's catch-all
+//   404 NOT_FOUND (every answer is also validated against the document by
+//   PartnerHttpClient);
+// - /openapi.json and /docs are served without authentication, cached
+//   sensibly (ETag, 304) and carry X-Request-Id.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { OPENAPI_JSON_FILE, OPERATIONS } from '@platform/openapi';
+import { createTestPartner, loadTestStack, PartnerHttpClient } from '@platform/testing';
+import { requiredScope } from '../src/domain/scopes';
+import { servedRoutes } from '../src/http/routes/route-table';
+import { createV1Router } from '../src/http/routes/v1.router';
+import type { AppDependencies } from '../src/http/dependencies';
+
+/**
+ * DOCUMENTED, PENDING MERGE. Routes the contract defines and the document
+ * describes, being built in other branches at the time of writing, so this
+ * branch's gateway does not serve them yet. The lead removes each entry once
+ * its route is merged: the test fails while an entry here is already served,
+ * and fails for any other documented route that is not served.
+ */
+const DOCUMENTED_PENDING_MERGE = [
+  'post /v1/transfers',
+  'get /v1/transfers/{}',
+  'post /v1/transfers/batch',
+  'get /v1/transfers/batch/{}',
+  'post /v1/usdt/sends',
+  'get /v1/usdt/sends/{}',
+  'post /v1/confirmations/{}',
+  'post /v1/confirmations/{}/resend',
+  'post /v1/funding/mobile-money-push',
+  'post /v1/sandbox/mobile-money-pushes/{}/approve',
+  'post /v1/sandbox/mobile-money-pushes/{}/decline',
+];
+
+/** Route handlers are factories over their dependencies; none touches them while being registered. */
+function inertDependencies(): AppDependencies {
+  const inert: unknown = new Proxy(() => inert, { get: (_target, key) => (key === 'mode' ? 'sandbox' : inert), apply: () => inert });
+  return inert as AppDependencies;
+}
+
+/** `get /v1/orders/{}`: parameter names may differ between the router and the document. */
+const routeKey = (method: string, path: string) => `${method.toLowerCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`;
+
+const served = servedRoutes(createV1Router(inertDependencies()), '/v1');
+const servedKeys = new Set(served.map((route) => routeKey(route.method, route.path)));
+const documented = OPERATIONS.map((operation) => ({ ...operation, key: routeKey(operation.method, operation.path) }));
+const documentedKeys = new Set(documented.map((operation) => operation.key));
+
+/** A dummy id in every parameter, a body that fails validation, so nothing is created. */
+function probePath(path: string): string {
+  return path.replace(/\{[^}]+\}/g, randomUUID());
+}
+
+let client: PartnerHttpClient;
+
+beforeAll(async () => {
+  client = new PartnerHttpClient(await createTestPartner());
+});
+
+describe('OpenAPI conformance: the router', () => {
+  it('documents every route the gateway serves', () => {
+    const undocumented = [...servedKeys].filter((key) => !documentedKeys.has(key));
+    expect(undocumented).toEqual([]);
+  });
+
+  it('serves every documented route except the pending-merge list, and that list holds nothing already served', () => {
+    const missing = documented.filter((operation) => !servedKeys.has(operation.key)).map((operation) => operation.key);
+    expect(missing.sort()).toEqual([...DOCUMENTED_PENDING_MERGE].sort());
+  });
+
+  it('documents for each route the scope the gateway enforces', () => {
+    for (const operation of documented) {
+      expect({ route: operation.key, scope: requiredScope(operation.method.toUpperCase(), operation.path) }).toEqual({ route: operation.key, scope: operation.scope });
+    }
+  });
+});
+
+describe('OpenAPI conformance: the running gateway', () => {
+  const probes = documented.filter((operation) => servedKeys.has(operation.key));
+
+  it.each(probes.map((operation) => [operation.key, operation] as const))('%s answers (not the catch-all 404)', async (_key, operation) => {
+    const body = operation.requestSchema ? {} : undefined;
+    const answer = await client.request(operation.method.toUpperCase(), probePath(operation.path), body);
+    expect(answer.headers.get('x-request-id')).toBeTruthy();
+    expect({ status: answer.status, message: answer.body?.message }).not.toEqual({ status: 404, message: 'NOT_FOUND' });
+  });
+});
+
+describe('OpenAPI conformance: the reference', () => {
+  const gatewayUrl = () => loadTestStack().gatewayUrl;
+
+  it('serves /openapi.json unauthenticated, equal to the committed document, with caching headers', async () => {
+    const response = await fetch(`${gatewayUrl()}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(await response.json()).toEqual(JSON.parse(readFileSync(OPENAPI_JSON_FILE, 'utf8')));
+    const etag = response.headers.get('etag');
+    expect(etag).toMatch(/^".+"$/);
+    const revalidated = await fetch(`${gatewayUrl()}/openapi.json`, { headers: { 'If-None-Match': etag! } });
+    expect(revalidated.status).toBe(304);
+  });
+
+  it('serves /docs and the Redoc bundle it loads from the gateway itself (no CDN)', async () => {
+    const page = await fetch(`${gatewayUrl()}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('x-request-id')).toBeTruthy();
+    const html = await page.text();
+    expect(html).toContain('spec-url="/openapi.json"');
+    expect(html).not.toMatch(/https?:\/\//);
+    const bundle = await fetch(`${gatewayUrl()}/docs/redoc.standalone.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toMatch(/^application\/javascript/);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+
+  it('keeps other paths outside /v1 a 404 envelope', async () => {
+    const response = await fetch(`${gatewayUrl()}/docs/`);
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { message: string }).message).toBe('NOT_FOUND');
+  });
+});
