@@ -14,6 +14,7 @@ const fullEnv = {
   WALLET_REGISTRY_GRPC_ADDR: '127.0.0.1:7003',
   NOTIFIER_GRPC_ADDR: '127.0.0.1:7006',
   COLLECTIONS_GRPC_ADDR: '127.0.0.1:7005',
+  PAYOUTS_GRPC_ADDR: '127.0.0.1:7004',
 };
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {

@@ -19,9 +19,9 @@ export const configSchema = z.object({
   WALLET_REGISTRY_GRPC_ADDR: hostPort(),
   NOTIFIER_GRPC_ADDR: hostPort(),
   COLLECTIONS_GRPC_ADDR: hostPort(),
-  // The routes of these peers arrive with later issues; their addresses are read now so a
-  // deployment can set them ahead of time.
-  PAYOUTS_GRPC_ADDR: hostPort().optional(),
+  PAYOUTS_GRPC_ADDR: hostPort(),
+  // The routes of this peer arrive with a later issue; its address is read now so a
+  // deployment can set it ahead of time.
   WEBHOOK_DELIVERY_GRPC_ADDR: hostPort().optional(),
   /** Requests per minute for a partner created without its own limit. */
   RATE_LIMIT_PER_MINUTE_DEFAULT: positiveInt().max(RATE_LIMIT_PER_MINUTE_MAX).default(120),

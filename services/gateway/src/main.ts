@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     walletRegistryAddress: config.WALLET_REGISTRY_GRPC_ADDR,
     notifierAddress: config.NOTIFIER_GRPC_ADDR,
     collectionsAddress: config.COLLECTIONS_GRPC_ADDR,
+    payoutsAddress: config.PAYOUTS_GRPC_ADDR,
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
   }, logger);
   const credentials = new CachedCredentialLookup(new CredentialsRepository(dataSource), config.CREDENTIAL_ENCRYPTION_KEY, logger);
@@ -56,12 +57,14 @@ async function main(): Promise<void> {
     walletRegistry: upstreams.walletRegistry,
     notifier: upstreams.notifier,
     collections: upstreams.collections,
+    payouts: upstreams.payouts,
     upstreamHealth: new CachedUpstreamHealth([
       { name: 'trading', address: config.TRADING_GRPC_ADDR, breakerOpen: () => upstreams.trading.breaker.opened },
       { name: 'ledger', address: config.LEDGER_GRPC_ADDR, breakerOpen: () => upstreams.ledger.breaker.opened },
       { name: 'wallet-registry', address: config.WALLET_REGISTRY_GRPC_ADDR, breakerOpen: () => upstreams.walletRegistry.breaker.opened },
       { name: 'notifier', address: config.NOTIFIER_GRPC_ADDR, breakerOpen: () => upstreams.notifier.breaker.opened },
       { name: 'collections', address: config.COLLECTIONS_GRPC_ADDR, breakerOpen: () => upstreams.collections.breaker.opened },
+      { name: 'payouts', address: config.PAYOUTS_GRPC_ADDR, breakerOpen: () => upstreams.payouts.breaker.opened },
     ], logger),
     readiness: new StoreReadiness(redis, dataSource),
   });

@@ -1,33 +1,94 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
-import { createGrpcServer, GrpcServer, PromiseClient } from '@platform/grpc';
+import type { Big } from '@platform/money';
+import { createGrpcServer, GrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
-import { ledger, payouts } from '@platform/proto';
+import { payouts } from '@platform/proto';
 import type { BankAdapter } from './adapters/bank/bank';
+import { ConfirmationCodeSender } from './adapters/peers/confirmation-code-sender';
+import { LedgerApi, NotifierApi, ServiceAccounts, TradingLimitsApi, WalletRegistryApi } from './adapters/peers/peers';
+import { maskAccountNumber } from './domain/ids';
 import { orderPayoutsHandlers } from './grpc/order-payouts.handlers';
+import { payoutsOperatorHandlers } from './grpc/payouts-operator.handlers';
+import { transfersHandlers } from './grpc/transfers.handlers';
+import { ConfirmationsRepository } from './persistence/confirmations.repository';
 import { PayoutInstructionsRepository } from './persistence/payout-instructions.repository';
+import { TransfersRepository } from './persistence/transfers.repository';
+import { ConfirmUseCase } from './usecases/confirm/confirm.usecase';
+import { CreateTransferUseCase } from './usecases/create-transfer/create-transfer.usecase';
 import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order-proceeds.usecase';
+import { ResendConfirmationUseCase } from './usecases/resend-confirmation/resend-confirmation.usecase';
 import { PayoutRunner, PayoutRunnerOptions } from './usecases/run-payouts/run-payouts';
+import { TransferOutcomes } from './usecases/run-payouts/transfer-outcomes';
+import { TransferScheduler, TransferSchedulerOptions } from './usecases/run-transfers/transfer-scheduler';
+import { TransferSteps } from './usecases/run-transfers/transfer-steps';
+
+export interface TransferSettings {
+  feeKes: Big;
+  perTransferCapKes: Big;
+  codeLifetimeMs: number;
+  timeScale: number;
+  createLeaseMs: number;
+  codeHashKeyHex: string;
+}
 
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
-  ledger: Pick<PromiseClient<typeof ledger.LedgerService>, 'getPayoutDestination'>;
+  ledger: LedgerApi;
+  trading: TradingLimitsApi;
+  walletRegistry: WalletRegistryApi;
+  notifier: NotifierApi;
   bank: BankAdapter;
   runner: PayoutRunnerOptions;
+  scheduler: TransferSchedulerOptions;
+  transfers: TransferSettings;
 }
 
-/** Serves payouts.v1.OrderPayouts (sell-order proceeds); transfers and sends arrive with issue 6. */
-export function createServer(deps: ServerDependencies): { server: GrpcServer; runner: PayoutRunner } {
+/** Serves payouts.v1.OrderPayouts (sell-order proceeds), Transfers and PayoutsOperator. */
+export function createServer(deps: ServerDependencies): { server: GrpcServer; runner: PayoutRunner; scheduler: TransferScheduler } {
   const server = createGrpcServer(deps.logger);
   const instructions = new PayoutInstructionsRepository(deps.dataSource);
+  const transfers = new TransfersRepository();
+  const confirmations = new ConfirmationsRepository();
+  const transferOutcomes = new TransferOutcomes({
+    dataSource: deps.dataSource, transfers, instructions, ledger: deps.ledger, trading: deps.trading,
+    serviceAccounts: new ServiceAccounts(deps.ledger), logger: deps.logger.child({ context: 'TransferOutcomes' }),
+  });
   const runner = new PayoutRunner(
-    { dataSource: deps.dataSource, instructions, ledger: deps.ledger, bank: deps.bank, logger: deps.logger.child({ context: 'PayoutRunner' }) },
+    { dataSource: deps.dataSource, instructions, ledger: deps.ledger, bank: deps.bank, transferOutcomes, logger: deps.logger.child({ context: 'PayoutRunner' }) },
     deps.runner,
   );
+  const scheduler = new TransferScheduler(deps.dataSource, transfers,
+    new TransferSteps({ dataSource: deps.dataSource, transfers, confirmations, ledger: deps.ledger, trading: deps.trading, logger: deps.logger.child({ context: 'TransferSteps' }) }),
+    deps.logger.child({ context: 'TransferScheduler' }), deps.scheduler);
+  const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
   server.add(payouts.OrderPayoutsService, orderPayoutsHandlers({
     payOrderProceeds: new PayOrderProceedsUseCase(instructions, () => runner.kick()),
     instructions,
   }));
-  return { server, runner };
+  server.add(payouts.TransfersService, transfersHandlers({
+    dataSource: deps.dataSource,
+    transfers,
+    confirmations,
+    createTransfer: new CreateTransferUseCase({
+      dataSource: deps.dataSource, transfers, confirmations, bank: deps.bank, ledger: deps.ledger, trading: deps.trading,
+      walletRegistry: deps.walletRegistry, codes, logger: deps.logger.child({ context: 'CreateTransfer' }), settings: deps.transfers,
+    }),
+    confirm: new ConfirmUseCase({
+      dataSource: deps.dataSource, confirmations, transfers, instructions, codeHashKeyHex: deps.transfers.codeHashKeyHex,
+      logger: deps.logger.child({ context: 'Confirm' }), onConfirmed: () => runner.kick(),
+    }),
+    resend: new ResendConfirmationUseCase({
+      dataSource: deps.dataSource, confirmations, transfers, walletRegistry: deps.walletRegistry, codes,
+      describe: async (manager, confirmation) => {
+        const transfer = await transfers.findById(manager, confirmation.subjectId);
+        if (!transfer) throw new Error(`confirmation ${confirmation.confirmationId} names a missing transfer`);
+        return { kind: 'transfer_confirmation', variables: { amount: transfer.amountKes, currency: 'KES', destination: maskAccountNumber(transfer.accountNumber) } };
+      },
+      settings: deps.transfers, logger: deps.logger.child({ context: 'ResendConfirmation' }),
+    }),
+  }));
+  server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({ instructions, stuckAfterMs: deps.runner.stuckAfterMs }));
+  return { server, runner, scheduler };
 }

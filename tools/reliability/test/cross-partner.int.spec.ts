@@ -5,7 +5,7 @@
 // unchanged. Table-driven: a new kind of resource is one entry in RESOURCES,
 // a new id route one entry in routes.ts.
 import { randomUUID } from 'node:crypto';
-import { createTestPartner, PartnerHttpClient } from '@platform/testing';
+import { createTestPartner, PartnerHttpClient, waitFor } from '@platform/testing';
 import { ID_ROUTES, newTronAddress, ResourceKind, validBody, withId } from './routes';
 import { apiState, expectEnvelope } from './support';
 
@@ -30,7 +30,28 @@ const RESOURCES: Record<ResourceKind, (owner: Owner) => Promise<string>> = {
     if (created.status !== 201) throw new Error(`wallet: ${created.status} ${created.text}`);
     return created.body.walletId;
   },
+  transfer: async (owner) => (await settledTransfer(owner)).id,
+  confirmation: async (owner) => (await settledTransfer(owner)).confirmation.id,
 };
+
+/** A transfer confirmed and settled, so nothing about it changes while the intruder probes (a live one would expire meanwhile). */
+async function settledTransfer({ client }: Owner): Promise<{ id: string; confirmation: { id: string } }> {
+  const funded = await client.post('/v1/sandbox/kes-credits', { amount: '100.00' });
+  if (funded.status !== 201) throw new Error(`credit: ${funded.status} ${funded.text}`);
+  const created = await client.post('/v1/transfers', {
+    rail: 'mobile_money', destination: { accountNumber: '254712345678', accountName: 'Owner Payee' },
+    amount: { currency: 'KES', value: '10.00' }, idempotencyKey: `owner-${randomUUID()}`,
+  });
+  if (created.status !== 202) throw new Error(`transfer: ${created.status} ${created.text}`);
+  const code = await waitFor(async () => {
+    const outbox = await client.get('/v1/sandbox/outbox');
+    return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === created.body.id)?.code;
+  }, { what: 'the owner transfer code' });
+  const confirmed = await client.post(`/v1/confirmations/${created.body.confirmation.id}`, { code });
+  if (confirmed.status !== 200) throw new Error(`confirm: ${confirmed.status} ${confirmed.text}`);
+  await waitFor(async () => ((await client.get(`/v1/transfers/${created.body.id}`)).body.status === 'settled') || undefined, { what: 'the owner transfer settled' });
+  return created.body;
+}
 
 let owner: Owner;
 let intruder: PartnerHttpClient;

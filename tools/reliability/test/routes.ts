@@ -15,7 +15,9 @@ export type FieldKind =
   | 'side' // 'buy' | 'sell'
   | 'literal' // one fixed string ('tron', 'USDT')
   | 'email' | 'name' | 'label' | 'reference' | 'otp' | 'txHash' | 'tronAddress'
-  | 'boolean';
+  | 'boolean'
+  | 'rail' | 'idempotencyKey' // a transfer's rail; a transfer's or send's idempotencyKey
+  | 'object'; // a nested JSON object (any non-object is invalid)
 
 export interface BodyField {
   kind: FieldKind;
@@ -37,7 +39,7 @@ export interface RouteUnderTest {
   resource?: ResourceKind;
 }
 
-export type ResourceKind = 'admin' | 'wallet';
+export type ResourceKind = 'admin' | 'wallet' | 'transfer' | 'confirmation';
 
 export function newTronAddress(): string {
   return tronAddressFromAccountId(randomBytes(20));
@@ -80,6 +82,18 @@ export const ROUTES: RouteUnderTest[] = [
   },
   { method: 'POST', path: '/v1/sandbox/wallets/:id/approve', notFound: 'WALLET_NOT_FOUND', resource: 'wallet' },
   // TODO(issue 5/6/7): orders, transfers, sends, payouts and collections: one entry each.
+  {
+    method: 'POST', path: '/v1/transfers',
+    body: {
+      rail: field('rail', () => 'mobile_money'),
+      destination: field('object', () => ({ accountNumber: '254712345678', accountName: 'Fuzz Payee' })),
+      amount: field('object', () => ({ currency: 'KES', value: '10.00' })),
+      idempotencyKey: field('idempotencyKey', () => `fuzz-${randomBytes(8).toString('hex')}`),
+    },
+  },
+  { method: 'GET', path: '/v1/transfers/:id', notFound: 'TRANSFER_NOT_FOUND', resource: 'transfer' },
+  { method: 'POST', path: '/v1/confirmations/:id', body: { code: field('otp', () => '123456') }, notFound: 'CONFIRMATION_NOT_FOUND', resource: 'confirmation' },
+  { method: 'POST', path: '/v1/confirmations/:id/resend', notFound: 'CONFIRMATION_NOT_FOUND', resource: 'confirmation' },
 ];
 
 /** The routes that name a resource by id. */

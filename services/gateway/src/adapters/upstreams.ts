@@ -6,7 +6,7 @@
  */
 import { createClient, PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { collections, ledger, notifier, trading, walletRegistry } from '@platform/proto';
+import { collections, ledger, notifier, payouts, trading, walletRegistry } from '@platform/proto';
 
 /** Merges service definitions of one upstream; a method name in two of them is a programming error. */
 function merge<A extends object, B extends object>(a: A, b: B): A & B {
@@ -20,12 +20,14 @@ const ledgerDefinition = merge(ledger.LedgerService, ledger.LedgerSandboxService
 const walletRegistryDefinition = merge(walletRegistry.WalletRegistryService, walletRegistry.WalletRegistrySandboxService);
 const notifierDefinition = notifier.NotifierSandboxService;
 const collectionsDefinition = merge(collections.CollectionsService, collections.CollectionsSandboxService);
+const payoutsDefinition = payouts.TransfersService;
 
 export type TradingClient = PromiseClient<typeof tradingDefinition>;
 export type LedgerClient = PromiseClient<typeof ledgerDefinition>;
 export type WalletRegistryClient = PromiseClient<typeof walletRegistryDefinition>;
 export type NotifierClient = PromiseClient<typeof notifierDefinition>;
 export type CollectionsClient = PromiseClient<typeof collectionsDefinition>;
+export type PayoutsClient = PromiseClient<typeof payoutsDefinition>;
 
 export interface Upstreams {
   trading: TradingClient;
@@ -33,6 +35,7 @@ export interface Upstreams {
   walletRegistry: WalletRegistryClient;
   notifier: NotifierClient;
   collections: CollectionsClient;
+  payouts: PayoutsClient;
   close(): void;
 }
 
@@ -42,6 +45,7 @@ export interface UpstreamSettings {
   walletRegistryAddress: string;
   notifierAddress: string;
   collectionsAddress: string;
+  payoutsAddress: string;
   deadlineMs: number;
 }
 
@@ -51,18 +55,21 @@ export function createUpstreams(settings: UpstreamSettings, logger: Logger): Ups
   const walletRegistryClient = createClient(walletRegistryDefinition, { upstream: 'wallet-registry', address: settings.walletRegistryAddress, logger, deadlineMs: settings.deadlineMs });
   const notifierClient = createClient(notifierDefinition, { upstream: 'notifier', address: settings.notifierAddress, logger, deadlineMs: settings.deadlineMs });
   const collectionsClient = createClient(collectionsDefinition, { upstream: 'collections', address: settings.collectionsAddress, logger, deadlineMs: settings.deadlineMs });
+  const payoutsClient = createClient(payoutsDefinition, { upstream: 'payouts', address: settings.payoutsAddress, logger, deadlineMs: settings.deadlineMs });
   return {
     trading: tradingClient,
     ledger: ledgerClient,
     walletRegistry: walletRegistryClient,
     notifier: notifierClient,
     collections: collectionsClient,
+    payouts: payoutsClient,
     close() {
       tradingClient.close();
       ledgerClient.close();
       walletRegistryClient.close();
       notifierClient.close();
       collectionsClient.close();
+      payoutsClient.close();
     },
   };
 }

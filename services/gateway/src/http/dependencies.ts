@@ -5,7 +5,7 @@
  * AppError SERVICE_UNAVAILABLE, never lets a request through unchecked.
  */
 import type { Logger } from '@platform/logger';
-import type { collections, ledger, notifier, trading, walletRegistry } from '@platform/proto';
+import type { collections, ledger, notifier, payouts, trading, walletRegistry } from '@platform/proto';
 import type { RateLimitDecision } from '../domain/rate-limit';
 import type { Scope } from '../domain/scopes';
 
@@ -85,6 +85,13 @@ export interface CollectionsApi {
   expireNow(request: collections.ExpireNowRequest): Promise<collections.Collection>;
 }
 
+export interface PayoutsApi {
+  createTransfer(request: payouts.CreateTransferRequest): Promise<payouts.CreateTransferResponse>;
+  getTransfer(request: payouts.GetTransferRequest): Promise<payouts.Transfer>;
+  confirm(request: payouts.ConfirmRequest): Promise<payouts.ConfirmationResult>;
+  resendConfirmation(request: payouts.ResendConfirmationRequest): Promise<payouts.ConfirmationHandle>;
+}
+
 export interface AppDependencies {
   logger: Logger;
   mode: 'sandbox' | 'production';
@@ -99,6 +106,7 @@ export interface AppDependencies {
   walletRegistry: WalletRegistryApi;
   notifier: NotifierApi;
   collections: CollectionsApi;
+  payouts: PayoutsApi;
   upstreamHealth: UpstreamHealth;
   readiness: Readiness;
   nowMs?: () => number;

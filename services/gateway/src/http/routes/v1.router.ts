@@ -14,6 +14,7 @@ import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route
 import { listAdminsHandler, registerAdminHandler, removeAdminHandler } from './admins.route';
 import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
 import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
+import { confirmHandler, createTransferHandler, getTransferHandler, resendConfirmationHandler } from './transfers.route';
 import {
   createCollectionHandler, getCollectionHandler, listCollectionsHandler, sandboxCollectionDepositHandler, sandboxExpireCollectionHandler,
 } from './collections.route';
@@ -59,6 +60,10 @@ export function createV1Router(deps: AppDependencies): Router {
   route('post', '/collections', createCollectionHandler(deps));
   route('get', '/collections', listCollectionsHandler(deps));
   route('get', '/collections/:id', getCollectionHandler(deps));
+  route('post', '/transfers', createTransferHandler(deps));
+  route('get', '/transfers/:id', getTransferHandler(deps));
+  route('post', '/confirmations/:id', confirmHandler(deps));
+  route('post', '/confirmations/:id/resend', resendConfirmationHandler(deps));
   if (deps.mode === 'sandbox') {
     route('post', '/sandbox/rates', setSandboxRateHandler(deps));
     route('post', '/sandbox/kes-credits', simulateKesCreditHandler(deps));

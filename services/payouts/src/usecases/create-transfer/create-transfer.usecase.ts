@@ -1,0 +1,178 @@
+/**
+ * POST /v1/transfers (spec section 4; contract decisions sections 5 and 9).
+ * The idempotency key is claimed first, by a unique index, so concurrent
+ * twins make one transfer: the loser waits for the winner and answers its
+ * transfer (replayed), or IDEMPOTENCY_KEY_REUSED for another body. Then, as
+ * a saga recording each compensation: name check, code recipient, the shared
+ * daily cap (trading), the hold of amount + fee (ledger), the code (notifier).
+ * A refusal undoes what was done and frees the key; a create that dies midway
+ * is undone by the scheduler once its lease passes. Nothing reaches the bank.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError, validationFailed } from '@platform/errors';
+import type { Logger } from '@platform/logger';
+import { Big, formatAmount } from '@platform/money';
+import type { DataSource } from '@platform/persistence';
+import { sleep, withTransaction } from '@platform/persistence';
+import type { walletRegistry } from '@platform/proto';
+import type { BankAdapter } from '../../adapters/bank/bank';
+import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
+import { mapHoldRefusal, releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
+import type { LedgerApi, TradingLimitsApi, WalletRegistryApi } from '../../adapters/peers/peers';
+import { generateCode, hashCode, resendCooldownMs } from '../../domain/confirmation-code';
+import { isUuid, maskAccountNumber } from '../../domain/ids';
+import { holdAmountKes } from '../../domain/transfer-fee';
+import { parseTransferRequest, TransferRequest, TransferRequestInput, transferRequestHash } from '../../domain/transfer-request';
+import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
+import type { TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
+
+type CodeRecipient = walletRegistry.CodeRecipient;
+
+/** How long a replay waits for its twin's create to finish (inside the gateway's 5 s deadline), and how often it looks. */
+const TWIN_WAIT_MS_MAX = 4_000;
+const TWIN_POLL_MS = 100;
+/** A key freed by a refused twin is claimed again at most this many times. */
+const CLAIM_ATTEMPTS_MAX = 3;
+
+export interface CreateTransferSettings {
+  feeKes: Big;
+  perTransferCapKes: Big;
+  codeLifetimeMs: number;
+  timeScale: number;
+  createLeaseMs: number;
+  codeHashKeyHex: string;
+}
+
+export interface CreateTransferDependencies {
+  dataSource: DataSource;
+  transfers: TransfersRepository;
+  confirmations: ConfirmationsRepository;
+  bank: Pick<BankAdapter, 'verifyName'>;
+  ledger: Pick<LedgerApi, 'getPartnerAccounts' | 'placeHold' | 'voidHold' | 'getHold'>;
+  trading: TradingLimitsApi;
+  walletRegistry: Pick<WalletRegistryApi, 'getCodeRecipient'>;
+  codes: ConfirmationCodeSender;
+  logger: Logger;
+  settings: CreateTransferSettings;
+}
+
+export type CreateTransferCommand = TransferRequestInput & { partnerId: string };
+
+export class CreateTransferUseCase {
+  constructor(private readonly deps: CreateTransferDependencies) {}
+
+  async execute(command: CreateTransferCommand): Promise<{ transfer: TransferRecord; replayed: boolean }> {
+    if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);
+    const request = parseTransferRequest(command);
+    const requestHash = transferRequestHash(request);
+    for (let attempt = 1; attempt <= CLAIM_ATTEMPTS_MAX; attempt += 1) {
+      const existing = await this.deps.transfers.findByKey(this.deps.dataSource.manager, command.partnerId, request.idempotencyKey);
+      if (existing) {
+        const settled = await this.replay(existing, requestHash);
+        if (settled) return { transfer: settled, replayed: true };
+        continue;
+      }
+      if (request.amountKes.gt(this.deps.settings.perTransferCapKes)) throw new AppError('TRANSFER_EXCEEDS_PER_TRANSFER_CAP');
+      const claimed = await this.deps.transfers.claim(this.deps.dataSource.manager, this.newTransfer(command.partnerId, request, requestHash), this.deps.settings.createLeaseMs);
+      if (claimed) return { transfer: await this.create(claimed, request), replayed: false };
+    }
+    throw new AppError('SERVICE_UNAVAILABLE');
+  }
+
+  private newTransfer(partnerId: string, request: TransferRequest, requestHash: string) {
+    return {
+      transferId: randomUUID(),
+      partnerId,
+      idempotencyKey: request.idempotencyKey,
+      requestHash,
+      partnerReference: request.partnerReference,
+      rail: request.rail,
+      accountNumber: request.accountNumber,
+      accountName: request.accountName,
+      bankCode: request.bankCode,
+      amountKes: formatAmount(request.amountKes, 'KES'),
+      feeKes: formatAmount(this.deps.settings.feeKes, 'KES'),
+    };
+  }
+
+  /** The twin's transfer once its create has finished; null when its create was refused and the key is free again. */
+  private async replay(existing: TransferRecord, requestHash: string): Promise<TransferRecord | null> {
+    if (existing.requestHash !== requestHash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+    const deadline = Date.now() + TWIN_WAIT_MS_MAX;
+    let current: TransferRecord | null = existing;
+    while (current && current.status === 'creating') {
+      if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE');
+      await sleep(TWIN_POLL_MS);
+      current = await this.deps.transfers.findById(this.deps.dataSource.manager, existing.transferId);
+    }
+    return current;
+  }
+
+  private async create(transfer: TransferRecord, request: TransferRequest): Promise<TransferRecord> {
+    const undo: Array<() => Promise<void>> = [];
+    try {
+      const recipient = await this.runChecks(transfer, request, undo);
+      return await this.issueCode(transfer, request, recipient);
+    } catch (error) {
+      await this.compensate(transfer, undo);
+      throw error;
+    }
+  }
+
+  private async runChecks(transfer: TransferRecord, request: TransferRequest, undo: Array<() => Promise<void>>): Promise<CodeRecipient> {
+    const { deps } = this;
+    const verification = await deps.bank.verifyName({ rail: request.rail, accountNumber: request.accountNumber, accountName: request.accountName, bankCode: request.bankCode });
+    if (verification.outcome === 'mismatch') throw new AppError('TRANSFER_NAME_MISMATCH');
+    const accounts = await deps.ledger.getPartnerAccounts({ partnerId: transfer.partnerId });
+    await deps.transfers.recordVerification(deps.dataSource.manager, transfer.transferId, verification.outcome,
+      verification.outcome === 'verified' ? verification.accountName : null, accounts.kesAccountId);
+    // No administrator: refused before any value is held.
+    const recipient = await deps.walletRegistry.getCodeRecipient({ partnerId: transfer.partnerId });
+    undo.push(() => releaseCapIdempotently(deps.trading, transfer.transferId));
+    await deps.trading.reserveDailyCap({ usageId: transfer.transferId, partnerId: transfer.partnerId, source: 'transfer', amountKes: transfer.amountKes });
+    undo.push(() => voidHoldIdempotently(deps.ledger, transfer.transferId));
+    const holdKes = formatAmount(holdAmountKes(request.amountKes, new Big(transfer.feeKes)), 'KES');
+    try {
+      await deps.ledger.placeHold({ holdId: transfer.transferId, accountId: accounts.kesAccountId, amount: holdKes, metadata: { transferId: transfer.transferId, kind: 'transfer' } });
+    } catch (error) {
+      throw mapHoldRefusal(error, 'INSUFFICIENT_KES_BALANCE');
+    }
+    return recipient;
+  }
+
+  /** The code goes out inside the transaction that makes the transfer visible: a notifier failure leaves nothing half-done. */
+  private async issueCode(transfer: TransferRecord, request: TransferRequest, recipient: CodeRecipient): Promise<TransferRecord> {
+    const { deps } = this;
+    const confirmationId = randomUUID();
+    const code = generateCode();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + deps.settings.codeLifetimeMs);
+    await withTransaction(deps.dataSource, async (manager) => {
+      await deps.confirmations.insert(manager, {
+        confirmationId, partnerId: transfer.partnerId, subjectType: 'transfer', subjectId: transfer.transferId,
+        codeHash: hashCode(deps.settings.codeHashKeyHex, confirmationId, 0, code), deliveredTo: recipient.maskedEmail,
+        expiresAt, resendAvailableAt: new Date(now.getTime() + resendCooldownMs(0, deps.settings.timeScale)),
+      });
+      if (!(await deps.transfers.markAwaitingConfirmation(manager, transfer.transferId, confirmationId, expiresAt))) throw new AppError('SERVICE_UNAVAILABLE');
+      await deps.codes.send({
+        confirmationId, issue: 0, partnerId: transfer.partnerId, recipient: recipient.email, code, kind: 'transfer_confirmation',
+        subjectType: 'transfer', subjectId: transfer.transferId,
+        variables: { amount: formatAmount(request.amountKes, 'KES'), currency: 'KES', destination: maskAccountNumber(request.accountNumber), expiresAt: expiresAt.toISOString() },
+      });
+    });
+    deps.logger.info('transfer awaiting confirmation', { transferId: transfer.transferId, confirmationId });
+    const created = await deps.transfers.findById(deps.dataSource.manager, transfer.transferId);
+    if (!created) throw new Error('transfer vanished after its create committed');
+    return created;
+  }
+
+  /** Best effort: what cannot be undone now is undone by the scheduler when the create's lease passes. */
+  private async compensate(transfer: TransferRecord, undo: Array<() => Promise<void>>): Promise<void> {
+    try {
+      for (const step of undo.reverse()) await step();
+      await this.deps.transfers.deleteCreating(this.deps.dataSource.manager, transfer.transferId);
+    } catch (error) {
+      this.deps.logger.warn('refused transfer not yet undone; the scheduler finishes it', { transferId: transfer.transferId, error });
+    }
+  }
+}
