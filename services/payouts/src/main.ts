@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
   const notifierClient = createClient(notifier.NotifierService, { upstream: 'notifier', address: config.NOTIFIER_GRPC_ADDR, logger });
   const bank = config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
-  const { server, runner, scheduler } = createServer({
+  const { server, runner, schedulers } = createServer({
     dataSource,
     logger,
     ledger: ledgerClient,
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     },
   });
   runner.start();
-  scheduler.start();
+  for (const scheduler of schedulers) scheduler.start();
   await runService({
     logger,
     server,
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       await runner.stop();
-      await scheduler.stop();
+      await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
       ledgerClient.close();
       tradingClient.close();
       walletRegistryClient.close();

@@ -20,7 +20,7 @@ import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order
 import { ResendConfirmationUseCase } from './usecases/resend-confirmation/resend-confirmation.usecase';
 import { PayoutRunner, PayoutRunnerOptions } from './usecases/run-payouts/run-payouts';
 import { TransferOutcomes } from './usecases/run-payouts/transfer-outcomes';
-import { TransferScheduler, TransferSchedulerOptions } from './usecases/run-transfers/transfer-scheduler';
+import { DurableScheduler, SchedulerOptions } from './usecases/durable-scheduler';
 import { TransferSteps } from './usecases/run-transfers/transfer-steps';
 
 export interface TransferSettings {
@@ -41,12 +41,12 @@ export interface ServerDependencies {
   notifier: NotifierApi;
   bank: BankAdapter;
   runner: PayoutRunnerOptions;
-  scheduler: TransferSchedulerOptions;
+  scheduler: SchedulerOptions;
   transfers: TransferSettings;
 }
 
 /** Serves payouts.v1.OrderPayouts (sell-order proceeds), Transfers and PayoutsOperator. */
-export function createServer(deps: ServerDependencies): { server: GrpcServer; runner: PayoutRunner; scheduler: TransferScheduler } {
+export function createServer(deps: ServerDependencies): { server: GrpcServer; runner: PayoutRunner; schedulers: Array<DurableScheduler<unknown>> } {
   const server = createGrpcServer(deps.logger);
   const instructions = new PayoutInstructionsRepository(deps.dataSource);
   const transfers = new TransfersRepository();
@@ -59,9 +59,10 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; ru
     { dataSource: deps.dataSource, instructions, ledger: deps.ledger, bank: deps.bank, transferOutcomes, logger: deps.logger.child({ context: 'PayoutRunner' }) },
     deps.runner,
   );
-  const scheduler = new TransferScheduler(deps.dataSource, transfers,
-    new TransferSteps({ dataSource: deps.dataSource, transfers, confirmations, ledger: deps.ledger, trading: deps.trading, logger: deps.logger.child({ context: 'TransferSteps' }) }),
-    deps.logger.child({ context: 'TransferScheduler' }), deps.scheduler);
+  const transferSteps = new TransferSteps({ dataSource: deps.dataSource, transfers, confirmations, ledger: deps.ledger, trading: deps.trading, logger: deps.logger.child({ context: 'TransferSteps' }) });
+  const transferScheduler = new DurableScheduler(deps.dataSource, {
+    name: 'transfer', claimDue: (manager, limit, leaseMs) => transfers.claimDue(manager, limit, leaseMs), idOf: (transfer) => transfer.transferId, run: (transfer) => transferSteps.run(transfer),
+  }, deps.logger.child({ context: 'TransferScheduler' }), deps.scheduler);
   const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
   server.add(payouts.OrderPayoutsService, orderPayoutsHandlers({
     payOrderProceeds: new PayOrderProceedsUseCase(instructions, () => runner.kick()),
@@ -90,5 +91,5 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; ru
     }),
   }));
   server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({ instructions, stuckAfterMs: deps.runner.stuckAfterMs }));
-  return { server, runner, scheduler };
+  return { server, runner, schedulers: [transferScheduler as DurableScheduler<unknown>] };
 }

@@ -13,7 +13,7 @@ import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
 import type { DataSource } from '@platform/persistence';
-import { sleep, withTransaction } from '@platform/persistence';
+import { withTransaction } from '@platform/persistence';
 import type { walletRegistry } from '@platform/proto';
 import type { BankAdapter } from '../../adapters/bank/bank';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
@@ -25,14 +25,9 @@ import { holdAmountKes } from '../../domain/transfer-fee';
 import { parseTransferRequest, TransferRequest, TransferRequestInput, transferRequestHash } from '../../domain/transfer-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
+import { createIdempotently } from '../idempotent-create';
 
 type CodeRecipient = walletRegistry.CodeRecipient;
-
-/** How long a replay waits for its twin's create to finish (inside the gateway's 5 s deadline), and how often it looks. */
-const TWIN_WAIT_MS_MAX = 4_000;
-const TWIN_POLL_MS = 100;
-/** A key freed by a refused twin is claimed again at most this many times. */
-const CLAIM_ATTEMPTS_MAX = 3;
 
 export interface CreateTransferSettings {
   feeKes: Big;
@@ -65,18 +60,17 @@ export class CreateTransferUseCase {
     if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);
     const request = parseTransferRequest(command);
     const requestHash = transferRequestHash(request);
-    for (let attempt = 1; attempt <= CLAIM_ATTEMPTS_MAX; attempt += 1) {
-      const existing = await this.deps.transfers.findByKey(this.deps.dataSource.manager, command.partnerId, request.idempotencyKey);
-      if (existing) {
-        const settled = await this.replay(existing, requestHash);
-        if (settled) return { transfer: settled, replayed: true };
-        continue;
-      }
-      if (request.amountKes.gt(this.deps.settings.perTransferCapKes)) throw new AppError('TRANSFER_EXCEEDS_PER_TRANSFER_CAP');
-      const claimed = await this.deps.transfers.claim(this.deps.dataSource.manager, this.newTransfer(command.partnerId, request, requestHash), this.deps.settings.createLeaseMs);
-      if (claimed) return { transfer: await this.create(claimed, request), replayed: false };
-    }
-    throw new AppError('SERVICE_UNAVAILABLE');
+    const { manager } = this.deps.dataSource;
+    const result = await createIdempotently(requestHash, {
+      findByKey: () => this.deps.transfers.findByKey(manager, command.partnerId, request.idempotencyKey),
+      reread: (existing) => this.deps.transfers.findById(manager, existing.transferId),
+      precheck: () => {
+        if (request.amountKes.gt(this.deps.settings.perTransferCapKes)) throw new AppError('TRANSFER_EXCEEDS_PER_TRANSFER_CAP');
+      },
+      claim: () => this.deps.transfers.claim(manager, this.newTransfer(command.partnerId, request, requestHash), this.deps.settings.createLeaseMs),
+      create: (claimed) => this.create(claimed, request),
+    });
+    return { transfer: result.resource, replayed: result.replayed };
   }
 
   private newTransfer(partnerId: string, request: TransferRequest, requestHash: string) {
@@ -93,19 +87,6 @@ export class CreateTransferUseCase {
       amountKes: formatAmount(request.amountKes, 'KES'),
       feeKes: formatAmount(this.deps.settings.feeKes, 'KES'),
     };
-  }
-
-  /** The twin's transfer once its create has finished; null when its create was refused and the key is free again. */
-  private async replay(existing: TransferRecord, requestHash: string): Promise<TransferRecord | null> {
-    if (existing.requestHash !== requestHash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-    const deadline = Date.now() + TWIN_WAIT_MS_MAX;
-    let current: TransferRecord | null = existing;
-    while (current && current.status === 'creating') {
-      if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE');
-      await sleep(TWIN_POLL_MS);
-      current = await this.deps.transfers.findById(this.deps.dataSource.manager, existing.transferId);
-    }
-    return current;
   }
 
   private async create(transfer: TransferRecord, request: TransferRequest): Promise<TransferRecord> {
