@@ -29,6 +29,11 @@ export const configSchema = z.object({
   TRANSFER_FEE_FLAT_KES: z.string().regex(/^\d{1,9}\.\d{2}$/).default('25.00'),
   /** Per-transfer ceiling, KES (2 decimals): above it TRANSFER_EXCEEDS_PER_TRANSFER_CAP. */
   TRANSFER_CAP_KES: z.string().regex(/^\d{1,12}\.\d{2}$/).default('1000000.00'),
+  /** The service's bounds on one USDT send (6 decimals). */
+  USDT_SEND_MIN_USDT: z.string().regex(/^\d{1,9}\.\d{6}$/).default('1.000000'),
+  USDT_SEND_CAP_USDT: z.string().regex(/^\d{1,12}\.\d{6}$/).default('100000.000000'),
+  /** Scaled by SANDBOX_TIME_SCALE: the sandbox chain confirms an accepted send this long after submission. */
+  SANDBOX_CHAIN_CONFIRM_DELAY_MS: positiveInt().max(24 * 60 * 60_000).default(5_000),
   /** Wall-clock: how often each replica looks for due transfer steps (lapsed codes, abandoned creates). */
   TRANSFER_SCHEDULER_INTERVAL_MS: positiveInt().max(60_000).default(500),
   TRANSFER_SCHEDULER_BATCH_SIZE: positiveInt().max(500).default(50),
@@ -40,6 +45,11 @@ export type Config = z.infer<typeof configSchema>;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return loadConfigOrExit(configSchema, env);
+}
+
+/** The sandbox chain's confirmation delay, scaled in sandbox mode (never below 1 ms). */
+export function sandboxChainDelayMs(config: Config): number {
+  return Math.max(1, Math.round(config.SANDBOX_CHAIN_CONFIRM_DELAY_MS * config.SANDBOX_TIME_SCALE));
 }
 
 /** The confirmation code lifetime, scaled in sandbox mode. */

@@ -6,7 +6,8 @@ import { initializeWithRetry, sleep } from '@platform/persistence';
 import { Big } from '@platform/money';
 import { ledger, notifier, trading, walletRegistry } from '@platform/proto';
 import { SandboxBank, UnconfiguredBank } from './adapters/bank/sandbox-bank';
-import { confirmationLifetimeMs, readConfig, sandboxSettleDelayMs } from './config';
+import { SandboxChainCustodian, UnconfiguredChainCustodian } from './adapters/chain/sandbox-chain-custodian';
+import { confirmationLifetimeMs, readConfig, sandboxChainDelayMs, sandboxSettleDelayMs } from './config';
 import { payoutsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
 
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     walletRegistry: walletRegistryClient,
     notifier: notifierClient,
     bank,
+    chain: config.PLATFORM_MODE === 'sandbox' ? new SandboxChainCustodian(sandboxChainDelayMs(config)) : new UnconfiguredChainCustodian(),
     runner: {
       intervalMs: config.PAYOUT_RUNNER_INTERVAL_MS,
       batchSize: config.PAYOUT_RUNNER_BATCH_SIZE,
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
       timeScale: config.SANDBOX_TIME_SCALE,
       createLeaseMs: config.TRANSFER_CREATE_LEASE_MS,
       codeHashKeyHex: config.CODE_HASH_KEY,
+      minimumUsdt: new Big(config.USDT_SEND_MIN_USDT),
+      capUsdt: new Big(config.USDT_SEND_CAP_USDT),
     },
   });
   runner.start();

@@ -5,18 +5,23 @@ import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
 import { payouts } from '@platform/proto';
 import type { BankAdapter } from './adapters/bank/bank';
+import type { ChainCustodian } from './adapters/chain/chain-custodian';
 import { ConfirmationCodeSender } from './adapters/peers/confirmation-code-sender';
 import { LedgerApi, NotifierApi, ServiceAccounts, TradingLimitsApi, WalletRegistryApi } from './adapters/peers/peers';
-import { maskAccountNumber } from './domain/ids';
 import { orderPayoutsHandlers } from './grpc/order-payouts.handlers';
 import { payoutsOperatorHandlers } from './grpc/payouts-operator.handlers';
 import { transfersHandlers } from './grpc/transfers.handlers';
+import { usdtSendsHandlers } from './grpc/usdt-sends.handlers';
 import { ConfirmationsRepository } from './persistence/confirmations.repository';
 import { PayoutInstructionsRepository } from './persistence/payout-instructions.repository';
 import { TransfersRepository } from './persistence/transfers.repository';
+import { UsdtSendsRepository } from './persistence/usdt-sends.repository';
 import { ConfirmUseCase } from './usecases/confirm/confirm.usecase';
 import { CreateTransferUseCase } from './usecases/create-transfer/create-transfer.usecase';
+import { CreateUsdtSendUseCase } from './usecases/create-usdt-send/create-usdt-send.usecase';
+import { UsdtSendSteps } from './usecases/run-usdt-sends/usdt-send-steps';
 import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order-proceeds.usecase';
+import { subjectDescriber } from './usecases/resend-confirmation/describe-subject';
 import { ResendConfirmationUseCase } from './usecases/resend-confirmation/resend-confirmation.usecase';
 import { PayoutRunner, PayoutRunnerOptions } from './usecases/run-payouts/run-payouts';
 import { TransferOutcomes } from './usecases/run-payouts/transfer-outcomes';
@@ -30,6 +35,8 @@ export interface TransferSettings {
   timeScale: number;
   createLeaseMs: number;
   codeHashKeyHex: string;
+  minimumUsdt: Big;
+  capUsdt: Big;
 }
 
 export interface ServerDependencies {
@@ -40,6 +47,7 @@ export interface ServerDependencies {
   walletRegistry: WalletRegistryApi;
   notifier: NotifierApi;
   bank: BankAdapter;
+  chain: ChainCustodian;
   runner: PayoutRunnerOptions;
   scheduler: SchedulerOptions;
   transfers: TransferSettings;
@@ -51,9 +59,11 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; ru
   const instructions = new PayoutInstructionsRepository(deps.dataSource);
   const transfers = new TransfersRepository();
   const confirmations = new ConfirmationsRepository();
+  const sends = new UsdtSendsRepository();
+  const serviceAccounts = new ServiceAccounts(deps.ledger);
   const transferOutcomes = new TransferOutcomes({
     dataSource: deps.dataSource, transfers, instructions, ledger: deps.ledger, trading: deps.trading,
-    serviceAccounts: new ServiceAccounts(deps.ledger), logger: deps.logger.child({ context: 'TransferOutcomes' }),
+    serviceAccounts, logger: deps.logger.child({ context: 'TransferOutcomes' }),
   });
   const runner = new PayoutRunner(
     { dataSource: deps.dataSource, instructions, ledger: deps.ledger, bank: deps.bank, transferOutcomes, logger: deps.logger.child({ context: 'PayoutRunner' }) },
@@ -63,6 +73,13 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; ru
   const transferScheduler = new DurableScheduler(deps.dataSource, {
     name: 'transfer', claimDue: (manager, limit, leaseMs) => transfers.claimDue(manager, limit, leaseMs), idOf: (transfer) => transfer.transferId, run: (transfer) => transferSteps.run(transfer),
   }, deps.logger.child({ context: 'TransferScheduler' }), deps.scheduler);
+  const sendSteps = new UsdtSendSteps({
+    dataSource: deps.dataSource, sends, confirmations, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry,
+    chain: deps.chain, serviceAccounts, logger: deps.logger.child({ context: 'UsdtSendSteps' }), statusPollMs: deps.runner.statusPollMs,
+  });
+  const sendScheduler = new DurableScheduler(deps.dataSource, {
+    name: 'usdt_send', claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs), idOf: (send) => send.sendId, run: (send) => sendSteps.run(send),
+  }, deps.logger.child({ context: 'UsdtSendScheduler' }), deps.scheduler);
   const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
   server.add(payouts.OrderPayoutsService, orderPayoutsHandlers({
     payOrderProceeds: new PayOrderProceedsUseCase(instructions, () => runner.kick()),
@@ -77,19 +94,22 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; ru
       walletRegistry: deps.walletRegistry, codes, logger: deps.logger.child({ context: 'CreateTransfer' }), settings: deps.transfers,
     }),
     confirm: new ConfirmUseCase({
-      dataSource: deps.dataSource, confirmations, transfers, instructions, codeHashKeyHex: deps.transfers.codeHashKeyHex,
+      dataSource: deps.dataSource, confirmations, transfers, sends, instructions, codeHashKeyHex: deps.transfers.codeHashKeyHex,
       logger: deps.logger.child({ context: 'Confirm' }), onConfirmed: () => runner.kick(),
     }),
     resend: new ResendConfirmationUseCase({
-      dataSource: deps.dataSource, confirmations, transfers, walletRegistry: deps.walletRegistry, codes,
-      describe: async (manager, confirmation) => {
-        const transfer = await transfers.findById(manager, confirmation.subjectId);
-        if (!transfer) throw new Error(`confirmation ${confirmation.confirmationId} names a missing transfer`);
-        return { kind: 'transfer_confirmation', variables: { amount: transfer.amountKes, currency: 'KES', destination: maskAccountNumber(transfer.accountNumber) } };
-      },
+      dataSource: deps.dataSource, confirmations, transfers, sends, walletRegistry: deps.walletRegistry, codes,
+      describe: subjectDescriber(transfers, sends),
       settings: deps.transfers, logger: deps.logger.child({ context: 'ResendConfirmation' }),
     }),
   }));
+  server.add(payouts.UsdtSendsService, usdtSendsHandlers({
+    dataSource: deps.dataSource, sends, confirmations,
+    createUsdtSend: new CreateUsdtSendUseCase({
+      dataSource: deps.dataSource, sends, confirmations, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry, codes,
+      logger: deps.logger.child({ context: 'CreateUsdtSend' }), settings: deps.transfers,
+    }),
+  }));
   server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({ instructions, stuckAfterMs: deps.runner.stuckAfterMs }));
-  return { server, runner, schedulers: [transferScheduler as DurableScheduler<unknown>] };
+  return { server, runner, schedulers: [transferScheduler as DurableScheduler<unknown>, sendScheduler as DurableScheduler<unknown>] };
 }

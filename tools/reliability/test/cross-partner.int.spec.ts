@@ -32,7 +32,29 @@ const RESOURCES: Record<ResourceKind, (owner: Owner) => Promise<string>> = {
   },
   transfer: async (owner) => (await settledTransfer(owner)).id,
   confirmation: async (owner) => (await settledTransfer(owner)).confirmation.id,
+  usdt_send: async (owner) => settledUsdtSend(owner),
 };
+
+async function codeFor(client: PartnerHttpClient, subjectId: string): Promise<string> {
+  return waitFor(async () => {
+    const outbox = await client.get('/v1/sandbox/outbox');
+    return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === subjectId)?.code;
+  }, { what: `the owner's code for ${subjectId}` });
+}
+
+/** A USDT send to an active wallet, confirmed and settled, so nothing about it changes while the intruder probes. */
+async function settledUsdtSend({ client }: Owner): Promise<string> {
+  await client.post('/v1/sandbox/usdt-deposits', { txHash: randomUUID().replace(/-/g, '').repeat(2), usdtAmount: '10.000000' });
+  const wallet = await client.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: newTronAddress() });
+  if (wallet.status !== 201) throw new Error(`wallet: ${wallet.status} ${wallet.text}`);
+  await client.post(`/v1/wallets/${wallet.body.walletId}/confirm`, { otp: await codeFor(client, wallet.body.walletId) });
+  await client.post(`/v1/sandbox/wallets/${wallet.body.walletId}/approve`);
+  const send = await client.post('/v1/usdt/sends', { destinationWalletId: wallet.body.walletId, usdtAmount: '1.000000', idempotencyKey: `owner-${randomUUID()}` });
+  if (send.status !== 202) throw new Error(`send: ${send.status} ${send.text}`);
+  await client.post(`/v1/confirmations/${send.body.confirmation.id}`, { code: await codeFor(client, send.body.id) });
+  await waitFor(async () => ((await client.get(`/v1/usdt/sends/${send.body.id}`)).body.status === 'settled') || undefined, { what: 'the owner send settled' });
+  return send.body.id;
+}
 
 /** A transfer confirmed and settled, so nothing about it changes while the intruder probes (a live one would expire meanwhile). */
 async function settledTransfer({ client }: Owner): Promise<{ id: string; confirmation: { id: string } }> {

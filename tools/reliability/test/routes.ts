@@ -39,7 +39,7 @@ export interface RouteUnderTest {
   resource?: ResourceKind;
 }
 
-export type ResourceKind = 'admin' | 'wallet' | 'transfer' | 'confirmation';
+export type ResourceKind = 'admin' | 'wallet' | 'transfer' | 'confirmation' | 'usdt_send';
 
 export function newTronAddress(): string {
   return tronAddressFromAccountId(randomBytes(20));
@@ -94,6 +94,16 @@ export const ROUTES: RouteUnderTest[] = [
   { method: 'GET', path: '/v1/transfers/:id', notFound: 'TRANSFER_NOT_FOUND', resource: 'transfer' },
   { method: 'POST', path: '/v1/confirmations/:id', body: { code: field('otp', () => '123456') }, notFound: 'CONFIRMATION_NOT_FOUND', resource: 'confirmation' },
   { method: 'POST', path: '/v1/confirmations/:id/resend', notFound: 'CONFIRMATION_NOT_FOUND', resource: 'confirmation' },
+  {
+    method: 'POST', path: '/v1/usdt/sends',
+    body: {
+      // A wallet id is a UUID; every hostile 'reference' value fails that too.
+      destinationWalletId: field('reference', () => '00000000-0000-4000-8000-000000000000'),
+      usdtAmount: field('usdt', () => '5.000000'),
+      idempotencyKey: field('idempotencyKey', () => `fuzz-${randomBytes(8).toString('hex')}`),
+    },
+  },
+  { method: 'GET', path: '/v1/usdt/sends/:id', notFound: 'SEND_NOT_FOUND', resource: 'usdt_send' },
 ];
 
 /** The routes that name a resource by id. */

@@ -20,7 +20,7 @@ const ledgerDefinition = merge(ledger.LedgerService, ledger.LedgerSandboxService
 const walletRegistryDefinition = merge(walletRegistry.WalletRegistryService, walletRegistry.WalletRegistrySandboxService);
 const notifierDefinition = notifier.NotifierSandboxService;
 const collectionsDefinition = merge(collections.CollectionsService, collections.CollectionsSandboxService);
-const payoutsDefinition = payouts.TransfersService;
+const payoutsDefinition = merge(payouts.TransfersService, payouts.UsdtSendsService);
 
 export type TradingClient = PromiseClient<typeof tradingDefinition>;
 export type LedgerClient = PromiseClient<typeof ledgerDefinition>;

@@ -90,6 +90,8 @@ export interface PayoutsApi {
   getTransfer(request: payouts.GetTransferRequest): Promise<payouts.Transfer>;
   confirm(request: payouts.ConfirmRequest): Promise<payouts.ConfirmationResult>;
   resendConfirmation(request: payouts.ResendConfirmationRequest): Promise<payouts.ConfirmationHandle>;
+  createUsdtSend(request: payouts.CreateUsdtSendRequest): Promise<payouts.CreateUsdtSendResponse>;
+  getUsdtSend(request: payouts.GetUsdtSendRequest): Promise<payouts.UsdtSend>;
 }
 
 export interface AppDependencies {

@@ -2,6 +2,7 @@ import { createDataSource, DataSource } from '@platform/persistence';
 import { OutboxV1Migration1732180000000 } from './migrations/1732180000000-outbox-v1';
 import { PayoutInstructionsMigration1732600000000 } from './migrations/1732600000000-payout-instructions';
 import { TransfersMigration1732700000000 } from './migrations/1732700000000-transfers';
+import { UsdtSendsMigration1732800000000 } from './migrations/1732800000000-usdt-sends';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -9,6 +10,6 @@ export function payoutsDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000, TransfersMigration1732700000000],
+    migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000, TransfersMigration1732700000000, UsdtSendsMigration1732800000000],
   });
 }

@@ -178,6 +178,47 @@ export interface ListStuckInstructionsResponse {
   instructions: StuckInstruction[];
 }
 
+/** ---- USDT sends to an active wallet of the partner (spec sections 2 to 4). */
+export interface CreateUsdtSendRequest {
+  partnerId: string;
+  destinationWalletId: string;
+  /** > 0, 6 decimals */
+  usdtAmount: string;
+  /** per partner */
+  idempotencyKey: string;
+  /** defaults to idempotency_key */
+  partnerReference?: string | undefined;
+}
+
+/**
+ * Invariants: the hold on the partner's USDT account is usdt_amount and
+ * resolves exactly once (posted on settled; voided before failed or expired).
+ */
+export interface UsdtSend {
+  id: string;
+  /** awaiting_confirmation | confirmed | settled | failed | expired */
+  status: string;
+  destinationWalletId: string;
+  usdtAmount: string;
+  partnerReference: string;
+  failureReason?: string | undefined;
+  createdAt: string;
+  confirmedAt?: string | undefined;
+  settledAt?: string | undefined;
+  confirmation: ConfirmationHandle | undefined;
+  idempotencyKey: string;
+}
+
+export interface CreateUsdtSendResponse {
+  send: UsdtSend | undefined;
+  replayed: boolean;
+}
+
+export interface GetUsdtSendRequest {
+  partnerId: string;
+  sendId: string;
+}
+
 function createBasePayOrderProceedsRequest(): PayOrderProceedsRequest {
   return { instructionId: "", partnerId: "", orderId: "", payoutDestinationId: "", amountKes: "" };
 }
@@ -2294,6 +2335,612 @@ export const ListStuckInstructionsResponse: MessageFns<ListStuckInstructionsResp
   },
 };
 
+function createBaseCreateUsdtSendRequest(): CreateUsdtSendRequest {
+  return { partnerId: "", destinationWalletId: "", usdtAmount: "", idempotencyKey: "", partnerReference: undefined };
+}
+
+export const CreateUsdtSendRequest: MessageFns<CreateUsdtSendRequest> = {
+  encode(message: CreateUsdtSendRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.destinationWalletId !== "") {
+      writer.uint32(18).string(message.destinationWalletId);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(26).string(message.usdtAmount);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(34).string(message.idempotencyKey);
+    }
+    if (message.partnerReference !== undefined) {
+      writer.uint32(42).string(message.partnerReference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateUsdtSendRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateUsdtSendRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.destinationWalletId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateUsdtSendRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      destinationWalletId: isSet(object.destinationWalletId)
+        ? globalThis.String(object.destinationWalletId)
+        : isSet(object.destination_wallet_id)
+        ? globalThis.String(object.destination_wallet_id)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateUsdtSendRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.destinationWalletId !== "") {
+      obj.destinationWalletId = message.destinationWalletId;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.partnerReference !== undefined) {
+      obj.partnerReference = message.partnerReference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateUsdtSendRequest>, I>>(base?: I): CreateUsdtSendRequest {
+    return CreateUsdtSendRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateUsdtSendRequest>, I>>(object: I): CreateUsdtSendRequest {
+    const message = createBaseCreateUsdtSendRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.destinationWalletId = object.destinationWalletId ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.partnerReference = object.partnerReference ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUsdtSend(): UsdtSend {
+  return {
+    id: "",
+    status: "",
+    destinationWalletId: "",
+    usdtAmount: "",
+    partnerReference: "",
+    failureReason: undefined,
+    createdAt: "",
+    confirmedAt: undefined,
+    settledAt: undefined,
+    confirmation: undefined,
+    idempotencyKey: "",
+  };
+}
+
+export const UsdtSend: MessageFns<UsdtSend> = {
+  encode(message: UsdtSend, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.destinationWalletId !== "") {
+      writer.uint32(26).string(message.destinationWalletId);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(34).string(message.usdtAmount);
+    }
+    if (message.partnerReference !== "") {
+      writer.uint32(42).string(message.partnerReference);
+    }
+    if (message.failureReason !== undefined) {
+      writer.uint32(50).string(message.failureReason);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(58).string(message.createdAt);
+    }
+    if (message.confirmedAt !== undefined) {
+      writer.uint32(66).string(message.confirmedAt);
+    }
+    if (message.settledAt !== undefined) {
+      writer.uint32(74).string(message.settledAt);
+    }
+    if (message.confirmation !== undefined) {
+      ConfirmationHandle.encode(message.confirmation, writer.uint32(82).fork()).join();
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(90).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UsdtSend {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUsdtSend();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.destinationWalletId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.failureReason = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.confirmedAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.settledAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.confirmation = ConfirmationHandle.decode(reader, reader.uint32());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UsdtSend {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      destinationWalletId: isSet(object.destinationWalletId)
+        ? globalThis.String(object.destinationWalletId)
+        : isSet(object.destination_wallet_id)
+        ? globalThis.String(object.destination_wallet_id)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : "",
+      failureReason: isSet(object.failureReason)
+        ? globalThis.String(object.failureReason)
+        : isSet(object.failure_reason)
+        ? globalThis.String(object.failure_reason)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      confirmedAt: isSet(object.confirmedAt)
+        ? globalThis.String(object.confirmedAt)
+        : isSet(object.confirmed_at)
+        ? globalThis.String(object.confirmed_at)
+        : undefined,
+      settledAt: isSet(object.settledAt)
+        ? globalThis.String(object.settledAt)
+        : isSet(object.settled_at)
+        ? globalThis.String(object.settled_at)
+        : undefined,
+      confirmation: isSet(object.confirmation) ? ConfirmationHandle.fromJSON(object.confirmation) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: UsdtSend): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.destinationWalletId !== "") {
+      obj.destinationWalletId = message.destinationWalletId;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    if (message.partnerReference !== "") {
+      obj.partnerReference = message.partnerReference;
+    }
+    if (message.failureReason !== undefined) {
+      obj.failureReason = message.failureReason;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.confirmedAt !== undefined) {
+      obj.confirmedAt = message.confirmedAt;
+    }
+    if (message.settledAt !== undefined) {
+      obj.settledAt = message.settledAt;
+    }
+    if (message.confirmation !== undefined) {
+      obj.confirmation = ConfirmationHandle.toJSON(message.confirmation);
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UsdtSend>, I>>(base?: I): UsdtSend {
+    return UsdtSend.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UsdtSend>, I>>(object: I): UsdtSend {
+    const message = createBaseUsdtSend();
+    message.id = object.id ?? "";
+    message.status = object.status ?? "";
+    message.destinationWalletId = object.destinationWalletId ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    message.partnerReference = object.partnerReference ?? "";
+    message.failureReason = object.failureReason ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    message.confirmedAt = object.confirmedAt ?? undefined;
+    message.settledAt = object.settledAt ?? undefined;
+    message.confirmation = (object.confirmation !== undefined && object.confirmation !== null)
+      ? ConfirmationHandle.fromPartial(object.confirmation)
+      : undefined;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateUsdtSendResponse(): CreateUsdtSendResponse {
+  return { send: undefined, replayed: false };
+}
+
+export const CreateUsdtSendResponse: MessageFns<CreateUsdtSendResponse> = {
+  encode(message: CreateUsdtSendResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.send !== undefined) {
+      UsdtSend.encode(message.send, writer.uint32(10).fork()).join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(16).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateUsdtSendResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateUsdtSendResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.send = UsdtSend.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateUsdtSendResponse {
+    return {
+      send: isSet(object.send) ? UsdtSend.fromJSON(object.send) : undefined,
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+    };
+  },
+
+  toJSON(message: CreateUsdtSendResponse): unknown {
+    const obj: any = {};
+    if (message.send !== undefined) {
+      obj.send = UsdtSend.toJSON(message.send);
+    }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateUsdtSendResponse>, I>>(base?: I): CreateUsdtSendResponse {
+    return CreateUsdtSendResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateUsdtSendResponse>, I>>(object: I): CreateUsdtSendResponse {
+    const message = createBaseCreateUsdtSendResponse();
+    message.send = (object.send !== undefined && object.send !== null) ? UsdtSend.fromPartial(object.send) : undefined;
+    message.replayed = object.replayed ?? false;
+    return message;
+  },
+};
+
+function createBaseGetUsdtSendRequest(): GetUsdtSendRequest {
+  return { partnerId: "", sendId: "" };
+}
+
+export const GetUsdtSendRequest: MessageFns<GetUsdtSendRequest> = {
+  encode(message: GetUsdtSendRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.sendId !== "") {
+      writer.uint32(18).string(message.sendId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUsdtSendRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUsdtSendRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sendId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUsdtSendRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      sendId: isSet(object.sendId)
+        ? globalThis.String(object.sendId)
+        : isSet(object.send_id)
+        ? globalThis.String(object.send_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetUsdtSendRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.sendId !== "") {
+      obj.sendId = message.sendId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUsdtSendRequest>, I>>(base?: I): GetUsdtSendRequest {
+    return GetUsdtSendRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUsdtSendRequest>, I>>(object: I): GetUsdtSendRequest {
+    const message = createBaseGetUsdtSendRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.sendId = object.sendId ?? "";
+    return message;
+  },
+};
+
 /**
  * Trading learns the outcome by polling GetPayoutInstruction from its own
  * durable scheduler (no call back from payouts to trading).
@@ -2536,6 +3183,80 @@ export const PayoutsOperatorClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): PayoutsOperatorClient;
   service: typeof PayoutsOperatorService;
+  serviceName: string;
+};
+
+/**
+ * Refusals: SEND_NOT_FOUND, WALLET_NOT_FOUND (unknown, foreign or not active),
+ * USDT_SEND_BELOW_MINIMUM, USDT_SEND_EXCEEDS_PER_SEND_CAP, DAILY_CAP_EXCEEDED,
+ * ORDER_DAILY_CAP_RATE_UNAVAILABLE, INSUFFICIENT_USDT_BALANCE,
+ * NO_ADMINISTRATOR_REGISTERED, IDEMPOTENCY_KEY_REUSED.
+ */
+export type UsdtSendsService = typeof UsdtSendsService;
+export const UsdtSendsService = {
+  createUsdtSend: {
+    path: "/payouts.v1.UsdtSends/CreateUsdtSend" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateUsdtSendRequest): Buffer =>
+      Buffer.from(CreateUsdtSendRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateUsdtSendRequest => CreateUsdtSendRequest.decode(value),
+    responseSerialize: (value: CreateUsdtSendResponse): Buffer =>
+      Buffer.from(CreateUsdtSendResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateUsdtSendResponse => CreateUsdtSendResponse.decode(value),
+  },
+  getUsdtSend: {
+    path: "/payouts.v1.UsdtSends/GetUsdtSend" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUsdtSendRequest): Buffer => Buffer.from(GetUsdtSendRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUsdtSendRequest => GetUsdtSendRequest.decode(value),
+    responseSerialize: (value: UsdtSend): Buffer => Buffer.from(UsdtSend.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UsdtSend => UsdtSend.decode(value),
+  },
+} as const;
+
+export interface UsdtSendsServer extends UntypedServiceImplementation {
+  createUsdtSend: handleUnaryCall<CreateUsdtSendRequest, CreateUsdtSendResponse>;
+  getUsdtSend: handleUnaryCall<GetUsdtSendRequest, UsdtSend>;
+}
+
+export interface UsdtSendsClient extends Client {
+  createUsdtSend(
+    request: CreateUsdtSendRequest,
+    callback: (error: ServiceError | null, response: CreateUsdtSendResponse) => void,
+  ): ClientUnaryCall;
+  createUsdtSend(
+    request: CreateUsdtSendRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateUsdtSendResponse) => void,
+  ): ClientUnaryCall;
+  createUsdtSend(
+    request: CreateUsdtSendRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateUsdtSendResponse) => void,
+  ): ClientUnaryCall;
+  getUsdtSend(
+    request: GetUsdtSendRequest,
+    callback: (error: ServiceError | null, response: UsdtSend) => void,
+  ): ClientUnaryCall;
+  getUsdtSend(
+    request: GetUsdtSendRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UsdtSend) => void,
+  ): ClientUnaryCall;
+  getUsdtSend(
+    request: GetUsdtSendRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UsdtSend) => void,
+  ): ClientUnaryCall;
+}
+
+export const UsdtSendsClient = makeGenericClientConstructor(UsdtSendsService, "payouts.v1.UsdtSends") as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): UsdtSendsClient;
+  service: typeof UsdtSendsService;
   serviceName: string;
 };
 

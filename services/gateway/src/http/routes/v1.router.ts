@@ -15,6 +15,7 @@ import { listAdminsHandler, registerAdminHandler, removeAdminHandler } from './a
 import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
 import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
 import { confirmHandler, createTransferHandler, getTransferHandler, resendConfirmationHandler } from './transfers.route';
+import { createUsdtSendHandler, getUsdtSendHandler } from './usdt-sends.route';
 import {
   createCollectionHandler, getCollectionHandler, listCollectionsHandler, sandboxCollectionDepositHandler, sandboxExpireCollectionHandler,
 } from './collections.route';
@@ -64,6 +65,8 @@ export function createV1Router(deps: AppDependencies): Router {
   route('get', '/transfers/:id', getTransferHandler(deps));
   route('post', '/confirmations/:id', confirmHandler(deps));
   route('post', '/confirmations/:id/resend', resendConfirmationHandler(deps));
+  route('post', '/usdt/sends', createUsdtSendHandler(deps));
+  route('get', '/usdt/sends/:id', getUsdtSendHandler(deps));
   if (deps.mode === 'sandbox') {
     route('post', '/sandbox/rates', setSandboxRateHandler(deps));
     route('post', '/sandbox/kes-credits', simulateKesCreditHandler(deps));

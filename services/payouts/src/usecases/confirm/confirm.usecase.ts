@@ -4,7 +4,8 @@
  * a conditional UPDATE, so parallel guesses never exceed five, and the
  * refusal is thrown after the count commits. The right code confirms every
  * transfer of the confirmation and hands each to the payout runner as an
- * instruction, in the same transaction: nothing reaches the bank before this.
+ * instruction, in the same transaction (a USDT send becomes due for release):
+ * nothing reaches the bank or the chain before this.
  */
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
@@ -15,6 +16,7 @@ import { isUuid } from '../../domain/ids';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
 import type { TransfersRepository } from '../../persistence/transfers.repository';
+import type { UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
 
 type Refusal = 'CONFIRMATION_CODE_INCORRECT' | 'CONFIRMATION_LOCKED' | 'CONFIRMATION_EXPIRED' | 'CONFIRMATION_ALREADY_USED';
 type Outcome = { confirmation: Confirmation; verifiedAt: Date } | { refusal: Refusal };
@@ -31,6 +33,7 @@ export interface ConfirmDependencies {
   dataSource: DataSource;
   confirmations: ConfirmationsRepository;
   transfers: TransfersRepository;
+  sends: UsdtSendsRepository;
   instructions: PayoutInstructionsRepository;
   codeHashKeyHex: string;
   logger: Logger;
@@ -78,7 +81,9 @@ export class ConfirmUseCase {
     return { confirmation, verifiedAt };
   }
 
+  /** Transfers go to the payout runner as instructions; USDT sends become due for release on the send scheduler. */
   private async handOff(manager: EntityManager, confirmationId: string, verifiedAt: Date): Promise<void> {
+    await this.deps.sends.markConfirmed(manager, confirmationId, verifiedAt);
     const transfers = await this.deps.transfers.lockByConfirmation(manager, confirmationId);
     for (const transfer of transfers) {
       if (transfer.status !== 'awaiting_confirmation') continue;

@@ -16,11 +16,13 @@ import { Confirmation, decideResend, generateCode, hashCode, resendCooldownMs } 
 import { isUuid } from '../../domain/ids';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { TransfersRepository } from '../../persistence/transfers.repository';
+import type { UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
 
 export interface ResendDependencies {
   dataSource: DataSource;
   confirmations: ConfirmationsRepository;
   transfers: TransfersRepository;
+  sends: UsdtSendsRepository;
   walletRegistry: Pick<WalletRegistryApi, 'getCodeRecipient'>;
   codes: ConfirmationCodeSender;
   /** What the message says about its subject (amount, destination…), by subject. */
@@ -52,6 +54,7 @@ export class ResendConfirmationUseCase {
         hashCode(this.deps.settings.codeHashKeyHex, confirmation.confirmationId, issue, code), expiresAt,
         new Date(now.getTime() + resendCooldownMs(issue, this.deps.settings.timeScale)));
       await this.deps.transfers.rescheduleExpiry(manager, confirmation.confirmationId, expiresAt);
+      await this.deps.sends.rescheduleExpiry(manager, confirmation.confirmationId, expiresAt);
       const described = await this.deps.describe(manager, confirmation);
       await this.deps.codes.send({
         confirmationId: confirmation.confirmationId, issue, partnerId: command.partnerId, recipient: recipient.email, code,

@@ -15,6 +15,7 @@ import { releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/pee
 import type { LedgerApi, TradingLimitsApi } from '../../adapters/peers/peers';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
+import { lapseConfirmation } from '../lapse-confirmation';
 
 export interface TransferStepsDependencies {
   dataSource: DataSource;
@@ -47,17 +48,8 @@ export class TransferSteps {
   private async expire(transfer: TransferRecord): Promise<void> {
     const confirmationId = transfer.confirmationId;
     if (!confirmationId) throw new Error(`transfer ${transfer.transferId} awaits confirmation without one`);
-    const lapsed = await withTransaction(this.deps.dataSource, async (manager) => {
-      const confirmation = await this.deps.confirmations.lock(manager, transfer.partnerId, confirmationId);
-      if (!confirmation || confirmation.status === 'used') return false;
-      if (confirmation.status !== 'expired' && confirmation.expiresAt.getTime() > Date.now()) {
-        // A resend moved the expiry on after this step was claimed.
-        await this.deps.transfers.rescheduleExpiry(manager, confirmationId, confirmation.expiresAt);
-        return false;
-      }
-      await this.deps.confirmations.markExpired(manager, confirmationId);
-      return true;
-    });
+    const lapsed = await lapseConfirmation(this.deps.dataSource, this.deps.confirmations, { partnerId: transfer.partnerId, confirmationId },
+      (manager, expiresAt) => this.deps.transfers.rescheduleExpiry(manager, confirmationId, expiresAt));
     if (!lapsed) return;
     await this.giveBack(transfer);
     await withTransaction(this.deps.dataSource, async (manager) => {
