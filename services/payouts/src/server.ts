@@ -10,14 +10,17 @@ import { ConfirmationCodeSender } from './adapters/peers/confirmation-code-sende
 import { LedgerApi, NotifierApi, ServiceAccounts, TradingLimitsApi, WalletRegistryApi } from './adapters/peers/peers';
 import { orderPayoutsHandlers } from './grpc/order-payouts.handlers';
 import { payoutsOperatorHandlers } from './grpc/payouts-operator.handlers';
+import { transferBatchesHandlers } from './grpc/transfer-batches.handlers';
 import { transfersHandlers } from './grpc/transfers.handlers';
 import { usdtSendsHandlers } from './grpc/usdt-sends.handlers';
 import { ConfirmationsRepository } from './persistence/confirmations.repository';
 import { PayoutInstructionsRepository } from './persistence/payout-instructions.repository';
+import { TransferBatchesRepository } from './persistence/transfer-batches.repository';
 import { TransfersRepository } from './persistence/transfers.repository';
 import { UsdtSendsRepository } from './persistence/usdt-sends.repository';
 import { ConfirmUseCase } from './usecases/confirm/confirm.usecase';
 import { CreateTransferUseCase } from './usecases/create-transfer/create-transfer.usecase';
+import { CreateTransferBatchUseCase } from './usecases/create-transfer-batch/create-transfer-batch.usecase';
 import { CreateUsdtSendUseCase } from './usecases/create-usdt-send/create-usdt-send.usecase';
 import { UsdtSendSteps } from './usecases/run-usdt-sends/usdt-send-steps';
 import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order-proceeds.usecase';
@@ -60,6 +63,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; ru
   const transfers = new TransfersRepository();
   const confirmations = new ConfirmationsRepository();
   const sends = new UsdtSendsRepository();
+  const batches = new TransferBatchesRepository();
   const serviceAccounts = new ServiceAccounts(deps.ledger);
   const transferOutcomes = new TransferOutcomes({
     dataSource: deps.dataSource, transfers, instructions, ledger: deps.ledger, trading: deps.trading,
@@ -81,6 +85,14 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; ru
     name: 'usdt_send', claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs), idOf: (send) => send.sendId, run: (send) => sendSteps.run(send),
   }, deps.logger.child({ context: 'UsdtSendScheduler' }), deps.scheduler);
   const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
+  const batchScheduler = new DurableScheduler(deps.dataSource, {
+    name: 'transfer_batch', claimDue: (manager, limit, leaseMs) => batches.claimDue(manager, limit, leaseMs), idOf: (batch) => batch.batchId,
+    run: (batch) => (batch.status === 'creating' ? batches.deleteCreating(deps.dataSource.manager, batch.batchId) : Promise.resolve()),
+  }, deps.logger.child({ context: 'TransferBatchScheduler' }), deps.scheduler);
+  const createTransfer = new CreateTransferUseCase({
+    dataSource: deps.dataSource, transfers, confirmations, bank: deps.bank, ledger: deps.ledger, trading: deps.trading,
+    walletRegistry: deps.walletRegistry, codes, logger: deps.logger.child({ context: 'CreateTransfer' }), settings: deps.transfers,
+  });
   server.add(payouts.OrderPayoutsService, orderPayoutsHandlers({
     payOrderProceeds: new PayOrderProceedsUseCase(instructions, () => runner.kick()),
     instructions,
@@ -89,10 +101,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; ru
     dataSource: deps.dataSource,
     transfers,
     confirmations,
-    createTransfer: new CreateTransferUseCase({
-      dataSource: deps.dataSource, transfers, confirmations, bank: deps.bank, ledger: deps.ledger, trading: deps.trading,
-      walletRegistry: deps.walletRegistry, codes, logger: deps.logger.child({ context: 'CreateTransfer' }), settings: deps.transfers,
-    }),
+    createTransfer,
     confirm: new ConfirmUseCase({
       dataSource: deps.dataSource, confirmations, transfers, sends, instructions, codeHashKeyHex: deps.transfers.codeHashKeyHex,
       logger: deps.logger.child({ context: 'Confirm' }), onConfirmed: () => runner.kick(),
@@ -103,6 +112,14 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; ru
       settings: deps.transfers, logger: deps.logger.child({ context: 'ResendConfirmation' }),
     }),
   }));
+  server.add(payouts.TransferBatchesService, transferBatchesHandlers({
+    dataSource: deps.dataSource, batches, transfers, confirmations,
+    createBatch: new CreateTransferBatchUseCase({
+      dataSource: deps.dataSource, batches, transfers, confirmations, single: createTransfer, walletRegistry: deps.walletRegistry, codes,
+      logger: deps.logger.child({ context: 'CreateTransferBatch' }),
+      settings: { ...deps.transfers, perTransferCapKesExceeded: (request) => request.amountKes.gt(deps.transfers.perTransferCapKes) },
+    }),
+  }));
   server.add(payouts.UsdtSendsService, usdtSendsHandlers({
     dataSource: deps.dataSource, sends, confirmations,
     createUsdtSend: new CreateUsdtSendUseCase({
@@ -111,5 +128,5 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; ru
     }),
   }));
   server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({ instructions, stuckAfterMs: deps.runner.stuckAfterMs }));
-  return { server, runner, schedulers: [transferScheduler as DurableScheduler<unknown>, sendScheduler as DurableScheduler<unknown>] };
+  return { server, runner, schedulers: [transferScheduler, sendScheduler, batchScheduler] as Array<DurableScheduler<unknown>> };
 }

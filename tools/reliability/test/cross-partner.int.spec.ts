@@ -33,7 +33,21 @@ const RESOURCES: Record<ResourceKind, (owner: Owner) => Promise<string>> = {
   transfer: async (owner) => (await settledTransfer(owner)).id,
   confirmation: async (owner) => (await settledTransfer(owner)).confirmation.id,
   usdt_send: async (owner) => settledUsdtSend(owner),
+  transfer_batch: async (owner) => settledBatch(owner),
 };
+
+/** A one-item batch, confirmed and settled. */
+async function settledBatch({ client }: Owner): Promise<string> {
+  await client.post('/v1/sandbox/kes-credits', { amount: '100.00' });
+  const batch = await client.post('/v1/transfers/batch', {
+    idempotencyKey: `owner-${randomUUID()}`,
+    items: [{ rail: 'mobile_money', destination: { accountNumber: '254712345678', accountName: 'Owner Payee' }, amount: { currency: 'KES', value: '10.00' }, idempotencyKey: `item-${randomUUID()}` }],
+  });
+  if (batch.status !== 202) throw new Error(`batch: ${batch.status} ${batch.text}`);
+  await client.post(`/v1/confirmations/${batch.body.confirmation.id}`, { code: await codeFor(client, batch.body.id) });
+  await waitFor(async () => ((await client.get(`/v1/transfers/batch/${batch.body.id}`)).body.status === 'completed') || undefined, { what: 'the owner batch completed' });
+  return batch.body.id;
+}
 
 async function codeFor(client: PartnerHttpClient, subjectId: string): Promise<string> {
   return waitFor(async () => {

@@ -17,7 +17,7 @@ export type FieldKind =
   | 'email' | 'name' | 'label' | 'reference' | 'otp' | 'txHash' | 'tronAddress'
   | 'boolean'
   | 'rail' | 'idempotencyKey' // a transfer's rail; a transfer's or send's idempotencyKey
-  | 'object'; // a nested JSON object (any non-object is invalid)
+  | 'object'; // a nested JSON object or array (any string or number is invalid)
 
 export interface BodyField {
   kind: FieldKind;
@@ -39,7 +39,7 @@ export interface RouteUnderTest {
   resource?: ResourceKind;
 }
 
-export type ResourceKind = 'admin' | 'wallet' | 'transfer' | 'confirmation' | 'usdt_send';
+export type ResourceKind = 'admin' | 'wallet' | 'transfer' | 'confirmation' | 'usdt_send' | 'transfer_batch';
 
 export function newTronAddress(): string {
   return tronAddressFromAccountId(randomBytes(20));
@@ -92,6 +92,17 @@ export const ROUTES: RouteUnderTest[] = [
     },
   },
   { method: 'GET', path: '/v1/transfers/:id', notFound: 'TRANSFER_NOT_FOUND', resource: 'transfer' },
+  {
+    method: 'POST', path: '/v1/transfers/batch',
+    body: {
+      idempotencyKey: field('idempotencyKey', () => `fuzz-${randomBytes(8).toString('hex')}`),
+      items: field('object', () => [{
+        rail: 'mobile_money', destination: { accountNumber: '254712345678', accountName: 'Fuzz Payee' },
+        amount: { currency: 'KES', value: '10.00' }, idempotencyKey: `fuzz-${randomBytes(8).toString('hex')}`,
+      }]),
+    },
+  },
+  { method: 'GET', path: '/v1/transfers/batch/:id', notFound: 'BATCH_NOT_FOUND', resource: 'transfer_batch' },
   { method: 'POST', path: '/v1/confirmations/:id', body: { code: field('otp', () => '123456') }, notFound: 'CONFIRMATION_NOT_FOUND', resource: 'confirmation' },
   { method: 'POST', path: '/v1/confirmations/:id/resend', notFound: 'CONFIRMATION_NOT_FOUND', resource: 'confirmation' },
   {

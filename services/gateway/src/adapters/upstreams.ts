@@ -20,7 +20,7 @@ const ledgerDefinition = merge(ledger.LedgerService, ledger.LedgerSandboxService
 const walletRegistryDefinition = merge(walletRegistry.WalletRegistryService, walletRegistry.WalletRegistrySandboxService);
 const notifierDefinition = notifier.NotifierSandboxService;
 const collectionsDefinition = merge(collections.CollectionsService, collections.CollectionsSandboxService);
-const payoutsDefinition = merge(payouts.TransfersService, payouts.UsdtSendsService);
+const payoutsDefinition = merge(merge(payouts.TransfersService, payouts.UsdtSendsService), payouts.TransferBatchesService);
 
 export type TradingClient = PromiseClient<typeof tradingDefinition>;
 export type LedgerClient = PromiseClient<typeof ledgerDefinition>;

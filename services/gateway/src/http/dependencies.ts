@@ -92,6 +92,8 @@ export interface PayoutsApi {
   resendConfirmation(request: payouts.ResendConfirmationRequest): Promise<payouts.ConfirmationHandle>;
   createUsdtSend(request: payouts.CreateUsdtSendRequest): Promise<payouts.CreateUsdtSendResponse>;
   getUsdtSend(request: payouts.GetUsdtSendRequest): Promise<payouts.UsdtSend>;
+  createTransferBatch(request: payouts.CreateTransferBatchRequest): Promise<payouts.CreateTransferBatchResponse>;
+  getTransferBatch(request: payouts.GetTransferBatchRequest): Promise<payouts.TransferBatch>;
 }
 
 export interface AppDependencies {

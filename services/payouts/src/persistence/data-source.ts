@@ -3,6 +3,7 @@ import { OutboxV1Migration1732180000000 } from './migrations/1732180000000-outbo
 import { PayoutInstructionsMigration1732600000000 } from './migrations/1732600000000-payout-instructions';
 import { TransfersMigration1732700000000 } from './migrations/1732700000000-transfers';
 import { UsdtSendsMigration1732800000000 } from './migrations/1732800000000-usdt-sends';
+import { TransferBatchesMigration1732900000000 } from './migrations/1732900000000-transfer-batches';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -10,6 +11,7 @@ export function payoutsDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000, TransfersMigration1732700000000, UsdtSendsMigration1732800000000],
+    migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000, TransfersMigration1732700000000, UsdtSendsMigration1732800000000,
+      TransferBatchesMigration1732900000000],
   });
 }

@@ -22,6 +22,8 @@ export interface TransferRecord {
   failureCode: string | null;
   confirmationId: string | null;
   kesAccountId: string | null;
+  /** Set for an item of a transfer batch (its idempotency key is then unique within the batch only). */
+  batchId: string | null;
   createdAt: Date;
   confirmedAt: Date | null;
   settledAt: Date | null;
@@ -31,7 +33,7 @@ const COLUMNS = `transfer_id AS "transferId", partner_id AS "partnerId", idempot
   partner_reference AS "partnerReference", rail, account_number AS "accountNumber", account_name AS "accountName", bank_code AS "bankCode",
   amount_kes::text AS "amountKes", fee_kes::text AS "feeKes", status, name_verification AS "nameVerification",
   verified_account_name AS "verifiedAccountName", failure_code AS "failureCode", confirmation_id AS "confirmationId",
-  kes_account_id AS "kesAccountId", created_at AS "createdAt", confirmed_at AS "confirmedAt", settled_at AS "settledAt"`;
+  kes_account_id AS "kesAccountId", batch_id AS "batchId", created_at AS "createdAt", confirmed_at AS "confirmedAt", settled_at AS "settledAt"`;
 
 export type NewTransfer = Pick<TransferRecord, 'transferId' | 'partnerId' | 'idempotencyKey' | 'requestHash' | 'partnerReference' | 'rail'
   | 'accountNumber' | 'accountName' | 'bankCode' | 'amountKes' | 'feeKes'>;
@@ -42,19 +44,28 @@ export class TransfersRepository {
    * `leaseMs` should this create never finish. Null when the key is taken
    * (the unique index decides between concurrent twins).
    */
-  async claim(manager: EntityManager, transfer: NewTransfer, leaseMs: number): Promise<TransferRecord | null> {
+  async claim(manager: EntityManager, transfer: NewTransfer, leaseMs: number, batchId: string | null = null): Promise<TransferRecord | null> {
+    const conflict = batchId ? '(batch_id, idempotency_key) WHERE batch_id IS NOT NULL' : '(partner_id, idempotency_key) WHERE batch_id IS NULL';
     const [row] = await queryRows<TransferRecord>(manager,
       `INSERT INTO transfers (transfer_id, partner_id, idempotency_key, request_hash, partner_reference, rail, account_number, account_name,
-         bank_code, amount_kes, fee_kes, status, name_verification, next_action_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'creating', 'pending', now() + make_interval(secs => $12::double precision / 1000))
-       ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
+         bank_code, amount_kes, fee_kes, status, name_verification, next_action_at, batch_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'creating', 'pending', now() + make_interval(secs => $12::double precision / 1000), $13)
+       ON CONFLICT ${conflict} DO NOTHING RETURNING ${COLUMNS}`,
       [transfer.transferId, transfer.partnerId, transfer.idempotencyKey, transfer.requestHash, transfer.partnerReference, transfer.rail,
-        transfer.accountNumber, transfer.accountName, transfer.bankCode, transfer.amountKes, transfer.feeKes, leaseMs]);
+        transfer.accountNumber, transfer.accountName, transfer.bankCode, transfer.amountKes, transfer.feeKes, leaseMs, batchId]);
     return row ?? null;
   }
 
+  async listByConfirmation(manager: EntityManager, confirmationId: string): Promise<TransferRecord[]> {
+    return queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE confirmation_id = $1`, [confirmationId]);
+  }
+
+  async listByBatch(manager: EntityManager, batchId: string): Promise<TransferRecord[]> {
+    return queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE batch_id = $1`, [batchId]);
+  }
+
   async findByKey(manager: EntityManager, partnerId: string, idempotencyKey: string): Promise<TransferRecord | null> {
-    const [row] = await queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE partner_id = $1 AND idempotency_key = $2`, [partnerId, idempotencyKey]);
+    const [row] = await queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE partner_id = $1 AND idempotency_key = $2 AND batch_id IS NULL`, [partnerId, idempotencyKey]);
     return row ?? null;
   }
 

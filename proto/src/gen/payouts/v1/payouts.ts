@@ -219,6 +219,54 @@ export interface GetUsdtSendRequest {
   sendId: string;
 }
 
+/**
+ * ---- Transfer batches: each item validated and checked as a single transfer
+ * would be; refused items carry their failure code, the others proceed under
+ * one confirmation code. At most 20 items. Idempotent on idempotency_key.
+ */
+export interface CreateTransferBatchRequest {
+  partnerId: string;
+  idempotencyKey: string;
+  /** their partner_id is ignored */
+  items: CreateTransferRequest[];
+}
+
+export interface TransferBatchItem {
+  /** absent when refused */
+  transferId?: string | undefined;
+  idempotencyKey: string;
+  accepted: boolean;
+  /** refused only: the code a single transfer would have been refused with */
+  failureCode?: string | undefined;
+}
+
+export interface TransferBatch {
+  id: string;
+  /** awaiting_confirmation | confirmed | completed | expired | failed (no item accepted) */
+  status: string;
+  itemCount: number;
+  acceptedCount: number;
+  failedCount: number;
+  items: TransferBatchItem[];
+  createdAt: string;
+  confirmedAt?:
+    | string
+    | undefined;
+  /** absent when no item was accepted (no code sent) */
+  confirmation?: ConfirmationHandle | undefined;
+  idempotencyKey: string;
+}
+
+export interface CreateTransferBatchResponse {
+  batch: TransferBatch | undefined;
+  replayed: boolean;
+}
+
+export interface GetTransferBatchRequest {
+  partnerId: string;
+  batchId: string;
+}
+
 function createBasePayOrderProceedsRequest(): PayOrderProceedsRequest {
   return { instructionId: "", partnerId: "", orderId: "", payoutDestinationId: "", amountKes: "" };
 }
@@ -2941,6 +2989,678 @@ export const GetUsdtSendRequest: MessageFns<GetUsdtSendRequest> = {
   },
 };
 
+function createBaseCreateTransferBatchRequest(): CreateTransferBatchRequest {
+  return { partnerId: "", idempotencyKey: "", items: [] };
+}
+
+export const CreateTransferBatchRequest: MessageFns<CreateTransferBatchRequest> = {
+  encode(message: CreateTransferBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(18).string(message.idempotencyKey);
+    }
+    for (const v of message.items) {
+      CreateTransferRequest.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransferBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransferBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.items.push(CreateTransferRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTransferBatchRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => CreateTransferRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CreateTransferBatchRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => CreateTransferRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTransferBatchRequest>, I>>(base?: I): CreateTransferBatchRequest {
+    return CreateTransferBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTransferBatchRequest>, I>>(object: I): CreateTransferBatchRequest {
+    const message = createBaseCreateTransferBatchRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.items = object.items?.map((e) => CreateTransferRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseTransferBatchItem(): TransferBatchItem {
+  return { transferId: undefined, idempotencyKey: "", accepted: false, failureCode: undefined };
+}
+
+export const TransferBatchItem: MessageFns<TransferBatchItem> = {
+  encode(message: TransferBatchItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transferId !== undefined) {
+      writer.uint32(10).string(message.transferId);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(18).string(message.idempotencyKey);
+    }
+    if (message.accepted !== false) {
+      writer.uint32(24).bool(message.accepted);
+    }
+    if (message.failureCode !== undefined) {
+      writer.uint32(34).string(message.failureCode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransferBatchItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransferBatchItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transferId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.accepted = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.failureCode = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransferBatchItem {
+    return {
+      transferId: isSet(object.transferId)
+        ? globalThis.String(object.transferId)
+        : isSet(object.transfer_id)
+        ? globalThis.String(object.transfer_id)
+        : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      accepted: isSet(object.accepted) ? globalThis.Boolean(object.accepted) : false,
+      failureCode: isSet(object.failureCode)
+        ? globalThis.String(object.failureCode)
+        : isSet(object.failure_code)
+        ? globalThis.String(object.failure_code)
+        : undefined,
+    };
+  },
+
+  toJSON(message: TransferBatchItem): unknown {
+    const obj: any = {};
+    if (message.transferId !== undefined) {
+      obj.transferId = message.transferId;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.accepted !== false) {
+      obj.accepted = message.accepted;
+    }
+    if (message.failureCode !== undefined) {
+      obj.failureCode = message.failureCode;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransferBatchItem>, I>>(base?: I): TransferBatchItem {
+    return TransferBatchItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransferBatchItem>, I>>(object: I): TransferBatchItem {
+    const message = createBaseTransferBatchItem();
+    message.transferId = object.transferId ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.accepted = object.accepted ?? false;
+    message.failureCode = object.failureCode ?? undefined;
+    return message;
+  },
+};
+
+function createBaseTransferBatch(): TransferBatch {
+  return {
+    id: "",
+    status: "",
+    itemCount: 0,
+    acceptedCount: 0,
+    failedCount: 0,
+    items: [],
+    createdAt: "",
+    confirmedAt: undefined,
+    confirmation: undefined,
+    idempotencyKey: "",
+  };
+}
+
+export const TransferBatch: MessageFns<TransferBatch> = {
+  encode(message: TransferBatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.itemCount !== 0) {
+      writer.uint32(24).uint32(message.itemCount);
+    }
+    if (message.acceptedCount !== 0) {
+      writer.uint32(32).uint32(message.acceptedCount);
+    }
+    if (message.failedCount !== 0) {
+      writer.uint32(40).uint32(message.failedCount);
+    }
+    for (const v of message.items) {
+      TransferBatchItem.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(58).string(message.createdAt);
+    }
+    if (message.confirmedAt !== undefined) {
+      writer.uint32(66).string(message.confirmedAt);
+    }
+    if (message.confirmation !== undefined) {
+      ConfirmationHandle.encode(message.confirmation, writer.uint32(74).fork()).join();
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(82).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransferBatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransferBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.itemCount = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.acceptedCount = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.failedCount = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.items.push(TransferBatchItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.confirmedAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.confirmation = ConfirmationHandle.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransferBatch {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      itemCount: isSet(object.itemCount)
+        ? globalThis.Number(object.itemCount)
+        : isSet(object.item_count)
+        ? globalThis.Number(object.item_count)
+        : 0,
+      acceptedCount: isSet(object.acceptedCount)
+        ? globalThis.Number(object.acceptedCount)
+        : isSet(object.accepted_count)
+        ? globalThis.Number(object.accepted_count)
+        : 0,
+      failedCount: isSet(object.failedCount)
+        ? globalThis.Number(object.failedCount)
+        : isSet(object.failed_count)
+        ? globalThis.Number(object.failed_count)
+        : 0,
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => TransferBatchItem.fromJSON(e))
+        : [],
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      confirmedAt: isSet(object.confirmedAt)
+        ? globalThis.String(object.confirmedAt)
+        : isSet(object.confirmed_at)
+        ? globalThis.String(object.confirmed_at)
+        : undefined,
+      confirmation: isSet(object.confirmation) ? ConfirmationHandle.fromJSON(object.confirmation) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: TransferBatch): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.itemCount !== 0) {
+      obj.itemCount = Math.round(message.itemCount);
+    }
+    if (message.acceptedCount !== 0) {
+      obj.acceptedCount = Math.round(message.acceptedCount);
+    }
+    if (message.failedCount !== 0) {
+      obj.failedCount = Math.round(message.failedCount);
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => TransferBatchItem.toJSON(e));
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.confirmedAt !== undefined) {
+      obj.confirmedAt = message.confirmedAt;
+    }
+    if (message.confirmation !== undefined) {
+      obj.confirmation = ConfirmationHandle.toJSON(message.confirmation);
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransferBatch>, I>>(base?: I): TransferBatch {
+    return TransferBatch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransferBatch>, I>>(object: I): TransferBatch {
+    const message = createBaseTransferBatch();
+    message.id = object.id ?? "";
+    message.status = object.status ?? "";
+    message.itemCount = object.itemCount ?? 0;
+    message.acceptedCount = object.acceptedCount ?? 0;
+    message.failedCount = object.failedCount ?? 0;
+    message.items = object.items?.map((e) => TransferBatchItem.fromPartial(e)) || [];
+    message.createdAt = object.createdAt ?? "";
+    message.confirmedAt = object.confirmedAt ?? undefined;
+    message.confirmation = (object.confirmation !== undefined && object.confirmation !== null)
+      ? ConfirmationHandle.fromPartial(object.confirmation)
+      : undefined;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateTransferBatchResponse(): CreateTransferBatchResponse {
+  return { batch: undefined, replayed: false };
+}
+
+export const CreateTransferBatchResponse: MessageFns<CreateTransferBatchResponse> = {
+  encode(message: CreateTransferBatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.batch !== undefined) {
+      TransferBatch.encode(message.batch, writer.uint32(10).fork()).join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(16).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransferBatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransferBatchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.batch = TransferBatch.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTransferBatchResponse {
+    return {
+      batch: isSet(object.batch) ? TransferBatch.fromJSON(object.batch) : undefined,
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+    };
+  },
+
+  toJSON(message: CreateTransferBatchResponse): unknown {
+    const obj: any = {};
+    if (message.batch !== undefined) {
+      obj.batch = TransferBatch.toJSON(message.batch);
+    }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTransferBatchResponse>, I>>(base?: I): CreateTransferBatchResponse {
+    return CreateTransferBatchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTransferBatchResponse>, I>>(object: I): CreateTransferBatchResponse {
+    const message = createBaseCreateTransferBatchResponse();
+    message.batch = (object.batch !== undefined && object.batch !== null)
+      ? TransferBatch.fromPartial(object.batch)
+      : undefined;
+    message.replayed = object.replayed ?? false;
+    return message;
+  },
+};
+
+function createBaseGetTransferBatchRequest(): GetTransferBatchRequest {
+  return { partnerId: "", batchId: "" };
+}
+
+export const GetTransferBatchRequest: MessageFns<GetTransferBatchRequest> = {
+  encode(message: GetTransferBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.batchId !== "") {
+      writer.uint32(18).string(message.batchId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTransferBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTransferBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.batchId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTransferBatchRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      batchId: isSet(object.batchId)
+        ? globalThis.String(object.batchId)
+        : isSet(object.batch_id)
+        ? globalThis.String(object.batch_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetTransferBatchRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.batchId !== "") {
+      obj.batchId = message.batchId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTransferBatchRequest>, I>>(base?: I): GetTransferBatchRequest {
+    return GetTransferBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTransferBatchRequest>, I>>(object: I): GetTransferBatchRequest {
+    const message = createBaseGetTransferBatchRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.batchId = object.batchId ?? "";
+    return message;
+  },
+};
+
 /**
  * Trading learns the outcome by polling GetPayoutInstruction from its own
  * durable scheduler (no call back from payouts to trading).
@@ -3257,6 +3977,78 @@ export interface UsdtSendsClient extends Client {
 export const UsdtSendsClient = makeGenericClientConstructor(UsdtSendsService, "payouts.v1.UsdtSends") as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): UsdtSendsClient;
   service: typeof UsdtSendsService;
+  serviceName: string;
+};
+
+export type TransferBatchesService = typeof TransferBatchesService;
+export const TransferBatchesService = {
+  createTransferBatch: {
+    path: "/payouts.v1.TransferBatches/CreateTransferBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateTransferBatchRequest): Buffer =>
+      Buffer.from(CreateTransferBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateTransferBatchRequest => CreateTransferBatchRequest.decode(value),
+    responseSerialize: (value: CreateTransferBatchResponse): Buffer =>
+      Buffer.from(CreateTransferBatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateTransferBatchResponse => CreateTransferBatchResponse.decode(value),
+  },
+  getTransferBatch: {
+    path: "/payouts.v1.TransferBatches/GetTransferBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTransferBatchRequest): Buffer =>
+      Buffer.from(GetTransferBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTransferBatchRequest => GetTransferBatchRequest.decode(value),
+    responseSerialize: (value: TransferBatch): Buffer => Buffer.from(TransferBatch.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TransferBatch => TransferBatch.decode(value),
+  },
+} as const;
+
+export interface TransferBatchesServer extends UntypedServiceImplementation {
+  createTransferBatch: handleUnaryCall<CreateTransferBatchRequest, CreateTransferBatchResponse>;
+  getTransferBatch: handleUnaryCall<GetTransferBatchRequest, TransferBatch>;
+}
+
+export interface TransferBatchesClient extends Client {
+  createTransferBatch(
+    request: CreateTransferBatchRequest,
+    callback: (error: ServiceError | null, response: CreateTransferBatchResponse) => void,
+  ): ClientUnaryCall;
+  createTransferBatch(
+    request: CreateTransferBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateTransferBatchResponse) => void,
+  ): ClientUnaryCall;
+  createTransferBatch(
+    request: CreateTransferBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateTransferBatchResponse) => void,
+  ): ClientUnaryCall;
+  getTransferBatch(
+    request: GetTransferBatchRequest,
+    callback: (error: ServiceError | null, response: TransferBatch) => void,
+  ): ClientUnaryCall;
+  getTransferBatch(
+    request: GetTransferBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TransferBatch) => void,
+  ): ClientUnaryCall;
+  getTransferBatch(
+    request: GetTransferBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TransferBatch) => void,
+  ): ClientUnaryCall;
+}
+
+export const TransferBatchesClient = makeGenericClientConstructor(
+  TransferBatchesService,
+  "payouts.v1.TransferBatches",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TransferBatchesClient;
+  service: typeof TransferBatchesService;
   serviceName: string;
 };
 

@@ -16,6 +16,7 @@ import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revoke
 import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
 import { confirmHandler, createTransferHandler, getTransferHandler, resendConfirmationHandler } from './transfers.route';
 import { createUsdtSendHandler, getUsdtSendHandler } from './usdt-sends.route';
+import { createTransferBatchHandler, getTransferBatchHandler } from './transfer-batches.route';
 import {
   createCollectionHandler, getCollectionHandler, listCollectionsHandler, sandboxCollectionDepositHandler, sandboxExpireCollectionHandler,
 } from './collections.route';
@@ -62,6 +63,8 @@ export function createV1Router(deps: AppDependencies): Router {
   route('get', '/collections', listCollectionsHandler(deps));
   route('get', '/collections/:id', getCollectionHandler(deps));
   route('post', '/transfers', createTransferHandler(deps));
+  route('post', '/transfers/batch', createTransferBatchHandler(deps));
+  route('get', '/transfers/batch/:id', getTransferBatchHandler(deps));
   route('get', '/transfers/:id', getTransferHandler(deps));
   route('post', '/confirmations/:id', confirmHandler(deps));
   route('post', '/confirmations/:id/resend', resendConfirmationHandler(deps));

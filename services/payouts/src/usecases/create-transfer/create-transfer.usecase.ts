@@ -24,7 +24,7 @@ import { isUuid, maskAccountNumber } from '../../domain/ids';
 import { holdAmountKes } from '../../domain/transfer-fee';
 import { parseTransferRequest, TransferRequest, TransferRequestInput, transferRequestHash } from '../../domain/transfer-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
-import type { TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
+import type { NewTransfer, TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
 import { createIdempotently } from '../idempotent-create';
 
 type CodeRecipient = walletRegistry.CodeRecipient;
@@ -73,7 +73,8 @@ export class CreateTransferUseCase {
     return { transfer: result.resource, replayed: result.replayed };
   }
 
-  private newTransfer(partnerId: string, request: TransferRequest, requestHash: string) {
+  /** The row a transfer (or a batch item) claims; also used by CreateTransferBatchUseCase. */
+  newTransfer(partnerId: string, request: TransferRequest, requestHash: string): NewTransfer {
     return {
       transferId: randomUUID(),
       partnerId,
@@ -100,7 +101,8 @@ export class CreateTransferUseCase {
     }
   }
 
-  private async runChecks(transfer: TransferRecord, request: TransferRequest, undo: Array<() => Promise<void>>): Promise<CodeRecipient> {
+  /** Name check, recipient, daily cap and hold, recording each compensation in `undo` (batch items run the same). */
+  async runChecks(transfer: TransferRecord, request: TransferRequest, undo: Array<() => Promise<void>>): Promise<CodeRecipient> {
     const { deps } = this;
     const verification = await deps.bank.verifyName({ rail: request.rail, accountNumber: request.accountNumber, accountName: request.accountName, bankCode: request.bankCode });
     if (verification.outcome === 'mismatch') throw new AppError('TRANSFER_NAME_MISMATCH');
@@ -148,7 +150,7 @@ export class CreateTransferUseCase {
   }
 
   /** Best effort: what cannot be undone now is undone by the scheduler when the create's lease passes. */
-  private async compensate(transfer: TransferRecord, undo: Array<() => Promise<void>>): Promise<void> {
+  async compensate(transfer: TransferRecord, undo: Array<() => Promise<void>>): Promise<void> {
     try {
       for (const step of undo.reverse()) await step();
       await this.deps.transfers.deleteCreating(this.deps.dataSource.manager, transfer.transferId);

@@ -15,6 +15,10 @@ export function subjectDescriber(transfers: TransfersRepository, sends: UsdtSend
       if (!send) throw new Error(`confirmation ${confirmation.confirmationId} names a missing usdt send`);
       return { kind: 'usdt_send_confirmation', variables: { amount: send.usdtAmount, address: send.toAddress ?? '' } };
     }
+    if (confirmation.subjectType === 'transfer_batch') {
+      const items = await transfers.listByConfirmation(manager, confirmation.confirmationId);
+      return { kind: 'batch_confirmation', variables: { itemCount: String(items.length) } };
+    }
     const transfer = await transfers.findById(manager, confirmation.subjectId);
     if (!transfer) throw new Error(`confirmation ${confirmation.confirmationId} names a missing transfer`);
     return { kind: 'transfer_confirmation', variables: { amount: transfer.amountKes, currency: 'KES', destination: maskAccountNumber(transfer.accountNumber) } };
