@@ -37,6 +37,10 @@ process.env.STACK_ENV_RATE_TICK_MS ??= '250';
 process.env.STACK_ENV_ORDER_SEND_WINDOW_MS ??= '100000';
 // A killed webhook-delivery replica's deliveries are reclaimed after the lease (the floor, 15 s).
 process.env.STACK_ENV_DELIVERY_LEASE_MS ??= '15000';
+// Confirmation codes live 200 s × 0.05 = 10 s, so expiry tests finish quickly.
+process.env.STACK_ENV_CONFIRMATION_CODE_LIFETIME_MS ??= '200000';
+// A payout step whose bank did not answer is retried after 3 s (the sandbox bank's NOANSWER value).
+process.env.STACK_ENV_PAYOUT_STEP_LEASE_MS ??= '3000';
 
 const profile = loadProfile('test');
 const log = (name) => path.join(profile.logsDir, name);

@@ -19,10 +19,10 @@ export const configSchema = z.object({
   WALLET_REGISTRY_GRPC_ADDR: hostPort(),
   NOTIFIER_GRPC_ADDR: hostPort(),
   COLLECTIONS_GRPC_ADDR: hostPort(),
-  /** Payouts: the mobile-money funding prompt. */
+  /** Payouts: transfers, confirmations, USDT sends, batches and the mobile-money funding prompt. */
   PAYOUTS_GRPC_ADDR: hostPort(),
-  // The routes of these peers arrive with later issues; their addresses are read now so a
-  // deployment can set them ahead of time.
+  // Webhook-delivery's partner routes arrive with a later issue; its address is read now so
+  // a deployment can set it ahead of time.
   WEBHOOK_DELIVERY_GRPC_ADDR: hostPort().optional(),
   /** Requests per minute for a partner created without its own limit. */
   RATE_LIMIT_PER_MINUTE_DEFAULT: positiveInt().max(RATE_LIMIT_PER_MINUTE_MAX).default(120),

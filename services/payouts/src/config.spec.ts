@@ -9,6 +9,10 @@ const fullEnv = {
   GRPC_PORT: '7004',
   AMQP_URL: 'amqp://platform:platform@127.0.0.1:25672/',
   LEDGER_GRPC_ADDR: '127.0.0.1:7002',
+  TRADING_GRPC_ADDR: '127.0.0.1:7001',
+  WALLET_REGISTRY_GRPC_ADDR: '127.0.0.1:7003',
+  NOTIFIER_GRPC_ADDR: '127.0.0.1:7006',
+  CODE_HASH_KEY: 'ab'.repeat(32),
 };
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
@@ -35,14 +39,14 @@ describe('payouts configSchema', () => {
     });
   });
 
-  it.each(['DATABASE_URL', 'GRPC_PORT', 'AMQP_URL'])('refuses an environment without %s', (name) => {
+  it.each(['DATABASE_URL', 'GRPC_PORT', 'AMQP_URL', 'CODE_HASH_KEY', 'TRADING_GRPC_ADDR', 'WALLET_REGISTRY_GRPC_ADDR', 'NOTIFIER_GRPC_ADDR'])('refuses an environment without %s', (name) => {
     const env: NodeJS.ProcessEnv = { ...fullEnv };
     delete env[name];
     expect(problemsOf(env).some((problem) => problem.startsWith(`${name}:`))).toBe(true);
   });
 
   it('names every bad variable at once', () => {
-    const problems = problemsOf({ DATABASE_URL: 'mysql://x/y', GRPC_PORT: '70000', AMQP_URL: 'http://broker/', LEDGER_GRPC_ADDR: '127.0.0.1:7002' });
+    const problems = problemsOf({ ...fullEnv, DATABASE_URL: 'mysql://x/y', GRPC_PORT: '70000', AMQP_URL: 'http://broker/' });
     expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['AMQP_URL', 'DATABASE_URL', 'GRPC_PORT']);
   });
 });

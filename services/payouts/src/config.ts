@@ -1,4 +1,4 @@
-import { commonServiceEnv, hostPort, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
+import { commonServiceEnv, hexKey32, hostPort, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
 
 export const configSchema = z.object({
   ...commonServiceEnv,
@@ -15,6 +15,30 @@ export const configSchema = z.object({
   PAYOUT_STEP_LEASE_MS: positiveInt().max(10 * 60_000).default(30_000),
   /** Wall-clock: how soon a submitted payout's status is read again. */
   PAYOUT_STATUS_POLL_MS: positiveInt().max(10 * 60_000).default(250),
+  /** Wall-clock: an instruction with no bank answer this long after it was handed over is reported as stuck. */
+  PAYOUT_STUCK_AFTER_MS: positiveInt().max(7 * 24 * 60 * 60_000).default(15 * 60_000),
+  /** The shared daily cap (trading), code recipients and wallets (wallet registry), codes (notifier). */
+  TRADING_GRPC_ADDR: hostPort(),
+  WALLET_REGISTRY_GRPC_ADDR: hostPort(),
+  NOTIFIER_GRPC_ADDR: hostPort(),
+  /** 64 hex characters: the HMAC key under which confirmation codes are stored. Rotating it voids every live code. */
+  CODE_HASH_KEY: hexKey32(),
+  /** Scaled by SANDBOX_TIME_SCALE: how long a confirmation code lives (each resend starts it afresh). */
+  CONFIRMATION_CODE_LIFETIME_MS: positiveInt().min(1_000).max(24 * 60 * 60_000).default(10 * 60_000),
+  /** Flat KES fee per transfer, every rail (2 decimals). */
+  TRANSFER_FEE_FLAT_KES: z.string().regex(/^\d{1,9}\.\d{2}$/).default('25.00'),
+  /** Per-transfer ceiling, KES (2 decimals): above it TRANSFER_EXCEEDS_PER_TRANSFER_CAP. */
+  TRANSFER_CAP_KES: z.string().regex(/^\d{1,12}\.\d{2}$/).default('1000000.00'),
+  /** The service's bounds on one USDT send (6 decimals). */
+  USDT_SEND_MIN_USDT: z.string().regex(/^\d{1,9}\.\d{6}$/).default('1.000000'),
+  USDT_SEND_CAP_USDT: z.string().regex(/^\d{1,12}\.\d{6}$/).default('100000.000000'),
+  /** Scaled by SANDBOX_TIME_SCALE: the sandbox chain confirms an accepted send this long after submission. */
+  SANDBOX_CHAIN_CONFIRM_DELAY_MS: positiveInt().max(24 * 60 * 60_000).default(5_000),
+  /** Wall-clock: how often each replica looks for due transfer steps (lapsed codes, abandoned creates). */
+  TRANSFER_SCHEDULER_INTERVAL_MS: positiveInt().max(60_000).default(500),
+  TRANSFER_SCHEDULER_BATCH_SIZE: positiveInt().max(500).default(50),
+  /** Wall-clock: a create that has not finished this long after it claimed its key is undone by the scheduler. */
+  TRANSFER_CREATE_LEASE_MS: positiveInt().min(10_000).max(10 * 60_000).default(60_000),
   /** Scaled by SANDBOX_TIME_SCALE: an unanswered mobile-money prompt expires this long after it was sent. */
   MOBILE_MONEY_PUSH_LIFETIME_MS: positiveInt().max(60 * 60_000).default(120_000),
   /** Wall-clock: how often each replica books approved prompts (and retries ones the ledger did not take). */
@@ -25,6 +49,16 @@ export type Config = z.infer<typeof configSchema>;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return loadConfigOrExit(configSchema, env);
+}
+
+/** The sandbox chain's confirmation delay, scaled in sandbox mode (never below 1 ms). */
+export function sandboxChainDelayMs(config: Config): number {
+  return Math.max(1, Math.round(config.SANDBOX_CHAIN_CONFIRM_DELAY_MS * config.SANDBOX_TIME_SCALE));
+}
+
+/** The confirmation code lifetime, scaled in sandbox mode. */
+export function confirmationLifetimeMs(config: Config): number {
+  return Math.max(1_000, Math.round(config.CONFIRMATION_CODE_LIFETIME_MS * config.SANDBOX_TIME_SCALE));
 }
 
 /** The sandbox bank's settlement delay, scaled in sandbox mode (never below 1 ms). */

@@ -3,9 +3,11 @@ import { AmqpConnection, OutboxRelay } from '@platform/events';
 import { createClient, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry, sleep } from '@platform/persistence';
-import { ledger } from '@platform/proto';
+import { Big } from '@platform/money';
+import { ledger, notifier, trading, walletRegistry } from '@platform/proto';
 import { SandboxBank, UnconfiguredBank } from './adapters/bank/sandbox-bank';
-import { pushLifetimeMs, readConfig, sandboxSettleDelayMs } from './config';
+import { SandboxChainCustodian, UnconfiguredChainCustodian } from './adapters/chain/sandbox-chain-custodian';
+import { confirmationLifetimeMs, pushLifetimeMs, readConfig, sandboxChainDelayMs, sandboxSettleDelayMs } from './config';
 import { payoutsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
 
@@ -23,17 +25,40 @@ async function main(): Promise<void> {
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }));
   relay.start();
   const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger });
+  const tradingClient = createClient(trading.TradingLimitsService, { upstream: 'trading', address: config.TRADING_GRPC_ADDR, logger });
+  const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
+  const notifierClient = createClient(notifier.NotifierService, { upstream: 'notifier', address: config.NOTIFIER_GRPC_ADDR, logger });
   const bank = config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
-  const { server, runner, pushCredits } = createServer({
+  const { server, runner, schedulers, pushCredits } = createServer({
     dataSource,
     logger,
     ledger: ledgerClient,
+    trading: tradingClient,
+    walletRegistry: walletRegistryClient,
+    notifier: notifierClient,
     bank,
+    chain: config.PLATFORM_MODE === 'sandbox' ? new SandboxChainCustodian(sandboxChainDelayMs(config)) : new UnconfiguredChainCustodian(),
     runner: {
       intervalMs: config.PAYOUT_RUNNER_INTERVAL_MS,
       batchSize: config.PAYOUT_RUNNER_BATCH_SIZE,
       leaseMs: config.PAYOUT_STEP_LEASE_MS,
       statusPollMs: config.PAYOUT_STATUS_POLL_MS,
+      stuckAfterMs: config.PAYOUT_STUCK_AFTER_MS,
+    },
+    scheduler: {
+      intervalMs: config.TRANSFER_SCHEDULER_INTERVAL_MS,
+      batchSize: config.TRANSFER_SCHEDULER_BATCH_SIZE,
+      leaseMs: config.PAYOUT_STEP_LEASE_MS,
+    },
+    transfers: {
+      feeKes: new Big(config.TRANSFER_FEE_FLAT_KES),
+      perTransferCapKes: new Big(config.TRANSFER_CAP_KES),
+      codeLifetimeMs: confirmationLifetimeMs(config),
+      timeScale: config.SANDBOX_TIME_SCALE,
+      createLeaseMs: config.TRANSFER_CREATE_LEASE_MS,
+      codeHashKeyHex: config.CODE_HASH_KEY,
+      minimumUsdt: new Big(config.USDT_SEND_MIN_USDT),
+      capUsdt: new Big(config.USDT_SEND_CAP_USDT),
     },
     funding: {
       mode: config.PLATFORM_MODE,
@@ -42,6 +67,7 @@ async function main(): Promise<void> {
     },
   });
   runner.start();
+  for (const scheduler of schedulers) scheduler.start();
   pushCredits.start();
   await runService({
     logger,
@@ -50,8 +76,12 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       await runner.stop();
+      await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
       await pushCredits.stop();
       ledgerClient.close();
+      tradingClient.close();
+      walletRegistryClient.close();
+      notifierClient.close();
       const relayStopped = relay.stop();
       await Promise.race([relayStopped, sleep(RELAY_DRAIN_MS_MAX)]);
       // Closing the connection also ends a connect attempt the relay may still be waiting on.

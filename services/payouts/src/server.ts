@@ -1,42 +1,148 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
-import { createGrpcServer, GrpcServer, PromiseClient } from '@platform/grpc';
+import type { Big } from '@platform/money';
+import { createGrpcServer, GrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
-import { ledger, payouts, payoutsFunding } from '@platform/proto';
+import { payouts, payoutsFunding } from '@platform/proto';
 import type { BankAdapter, MobileMoneyPushBank } from './adapters/bank/bank';
+import type { ChainCustodian } from './adapters/chain/chain-custodian';
+import { ConfirmationCodeSender } from './adapters/peers/confirmation-code-sender';
+import { LedgerApi, NotifierApi, ServiceAccounts, TradingLimitsApi, WalletRegistryApi } from './adapters/peers/peers';
 import { mobileMoneyFundingHandlers, mobileMoneyFundingSandboxHandlers } from './grpc/funding.handlers';
 import { orderPayoutsHandlers } from './grpc/order-payouts.handlers';
+import { payoutsOperatorHandlers } from './grpc/payouts-operator.handlers';
+import { transferBatchesHandlers } from './grpc/transfer-batches.handlers';
+import { transfersHandlers } from './grpc/transfers.handlers';
+import { usdtSendsHandlers } from './grpc/usdt-sends.handlers';
+import { ConfirmationsRepository } from './persistence/confirmations.repository';
 import { MobileMoneyPushesRepository } from './persistence/mobile-money-pushes.repository';
 import { PayoutInstructionsRepository } from './persistence/payout-instructions.repository';
+import { TransferBatchesRepository } from './persistence/transfer-batches.repository';
+import { TransfersRepository } from './persistence/transfers.repository';
+import { UsdtSendsRepository } from './persistence/usdt-sends.repository';
+import { ConfirmUseCase } from './usecases/confirm/confirm.usecase';
+import { CreateTransferUseCase } from './usecases/create-transfer/create-transfer.usecase';
+import { CreateTransferBatchUseCase } from './usecases/create-transfer-batch/create-transfer-batch.usecase';
+import { CreateUsdtSendUseCase } from './usecases/create-usdt-send/create-usdt-send.usecase';
+import { UsdtSendSteps } from './usecases/run-usdt-sends/usdt-send-steps';
 import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order-proceeds.usecase';
+import { subjectDescriber } from './usecases/resend-confirmation/describe-subject';
+import { ResendConfirmationUseCase } from './usecases/resend-confirmation/resend-confirmation.usecase';
 import { PayoutRunner, PayoutRunnerOptions } from './usecases/run-payouts/run-payouts';
 import { AnswerMobileMoneyPushUseCase } from './usecases/funding/answer-mobile-money-push.usecase';
 import { CreateMobileMoneyPushUseCase } from './usecases/funding/create-mobile-money-push.usecase';
 import { PushCreditRunner, PushCreditRunnerOptions } from './usecases/funding/push-credit-runner';
+import { TransferOutcomes } from './usecases/run-payouts/transfer-outcomes';
+import { DurableScheduler, SchedulerOptions } from './usecases/durable-scheduler';
+import { TransferSteps } from './usecases/run-transfers/transfer-steps';
+
+export interface TransferSettings {
+  feeKes: Big;
+  perTransferCapKes: Big;
+  codeLifetimeMs: number;
+  timeScale: number;
+  createLeaseMs: number;
+  codeHashKeyHex: string;
+  minimumUsdt: Big;
+  capUsdt: Big;
+}
 
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
-  ledger: Pick<PromiseClient<typeof ledger.LedgerService>, 'getPayoutDestination' | 'getPartnerAccounts' | 'recordKesCredit'>;
+  ledger: LedgerApi;
+  trading: TradingLimitsApi;
+  walletRegistry: WalletRegistryApi;
+  notifier: NotifierApi;
   bank: BankAdapter & MobileMoneyPushBank;
+  chain: ChainCustodian;
   runner: PayoutRunnerOptions;
+  scheduler: SchedulerOptions;
+  transfers: TransferSettings;
   funding: { mode: 'sandbox' | 'production'; pushLifetimeMs: number; creditRunner: PushCreditRunnerOptions };
 }
 
-/** Serves payouts.v1.OrderPayouts (sell-order proceeds); transfers and sends arrive with issue 6. */
-export function createServer(deps: ServerDependencies): { server: GrpcServer; runner: PayoutRunner; pushCredits: PushCreditRunner } {
+export interface PayoutsServer {
+  server: GrpcServer;
+  runner: PayoutRunner;
+  schedulers: Array<DurableScheduler<unknown>>;
+  pushCredits: PushCreditRunner;
+}
+
+/** Serves payouts.v1.OrderPayouts (sell-order proceeds), Transfers, TransferBatches, UsdtSends, PayoutsOperator and MobileMoneyFunding. */
+export function createServer(deps: ServerDependencies): PayoutsServer {
   const server = createGrpcServer(deps.logger);
   const instructions = new PayoutInstructionsRepository(deps.dataSource);
+  const transfers = new TransfersRepository();
+  const confirmations = new ConfirmationsRepository();
+  const sends = new UsdtSendsRepository();
+  const batches = new TransferBatchesRepository();
+  const serviceAccounts = new ServiceAccounts(deps.ledger);
+  const transferOutcomes = new TransferOutcomes({
+    dataSource: deps.dataSource, transfers, instructions, ledger: deps.ledger, trading: deps.trading,
+    serviceAccounts, logger: deps.logger.child({ context: 'TransferOutcomes' }),
+  });
   const runner = new PayoutRunner(
-    { dataSource: deps.dataSource, instructions, ledger: deps.ledger, bank: deps.bank, logger: deps.logger.child({ context: 'PayoutRunner' }) },
+    { dataSource: deps.dataSource, instructions, ledger: deps.ledger, bank: deps.bank, transferOutcomes, logger: deps.logger.child({ context: 'PayoutRunner' }) },
     deps.runner,
   );
+  const transferSteps = new TransferSteps({ dataSource: deps.dataSource, transfers, confirmations, ledger: deps.ledger, trading: deps.trading, logger: deps.logger.child({ context: 'TransferSteps' }) });
+  const transferScheduler = new DurableScheduler(deps.dataSource, {
+    name: 'transfer', claimDue: (manager, limit, leaseMs) => transfers.claimDue(manager, limit, leaseMs), idOf: (transfer) => transfer.transferId, run: (transfer) => transferSteps.run(transfer),
+  }, deps.logger.child({ context: 'TransferScheduler' }), deps.scheduler);
+  const sendSteps = new UsdtSendSteps({
+    dataSource: deps.dataSource, sends, confirmations, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry,
+    chain: deps.chain, serviceAccounts, logger: deps.logger.child({ context: 'UsdtSendSteps' }), statusPollMs: deps.runner.statusPollMs,
+  });
+  const sendScheduler = new DurableScheduler(deps.dataSource, {
+    name: 'usdt_send', claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs), idOf: (send) => send.sendId, run: (send) => sendSteps.run(send),
+  }, deps.logger.child({ context: 'UsdtSendScheduler' }), deps.scheduler);
+  const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
+  const batchScheduler = new DurableScheduler(deps.dataSource, {
+    name: 'transfer_batch', claimDue: (manager, limit, leaseMs) => batches.claimDue(manager, limit, leaseMs), idOf: (batch) => batch.batchId,
+    run: (batch) => (batch.status === 'creating' ? batches.deleteCreating(deps.dataSource.manager, batch.batchId) : Promise.resolve()),
+  }, deps.logger.child({ context: 'TransferBatchScheduler' }), deps.scheduler);
+  const createTransfer = new CreateTransferUseCase({
+    dataSource: deps.dataSource, transfers, confirmations, bank: deps.bank, ledger: deps.ledger, trading: deps.trading,
+    walletRegistry: deps.walletRegistry, codes, logger: deps.logger.child({ context: 'CreateTransfer' }), settings: deps.transfers,
+  });
   server.add(payouts.OrderPayoutsService, orderPayoutsHandlers({
     payOrderProceeds: new PayOrderProceedsUseCase(instructions, () => runner.kick()),
     instructions,
   }));
+  server.add(payouts.TransfersService, transfersHandlers({
+    dataSource: deps.dataSource,
+    transfers,
+    confirmations,
+    createTransfer,
+    confirm: new ConfirmUseCase({
+      dataSource: deps.dataSource, confirmations, transfers, sends, instructions, codeHashKeyHex: deps.transfers.codeHashKeyHex,
+      logger: deps.logger.child({ context: 'Confirm' }), onConfirmed: () => runner.kick(),
+    }),
+    resend: new ResendConfirmationUseCase({
+      dataSource: deps.dataSource, confirmations, transfers, sends, walletRegistry: deps.walletRegistry, codes,
+      describe: subjectDescriber(transfers, sends),
+      settings: deps.transfers, logger: deps.logger.child({ context: 'ResendConfirmation' }),
+    }),
+  }));
+  server.add(payouts.TransferBatchesService, transferBatchesHandlers({
+    dataSource: deps.dataSource, batches, transfers, confirmations,
+    createBatch: new CreateTransferBatchUseCase({
+      dataSource: deps.dataSource, batches, transfers, confirmations, single: createTransfer, walletRegistry: deps.walletRegistry, codes,
+      logger: deps.logger.child({ context: 'CreateTransferBatch' }),
+      settings: { ...deps.transfers, perTransferCapKesExceeded: (request) => request.amountKes.gt(deps.transfers.perTransferCapKes) },
+    }),
+  }));
+  server.add(payouts.UsdtSendsService, usdtSendsHandlers({
+    dataSource: deps.dataSource, sends, confirmations,
+    createUsdtSend: new CreateUsdtSendUseCase({
+      dataSource: deps.dataSource, sends, confirmations, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry, codes,
+      logger: deps.logger.child({ context: 'CreateUsdtSend' }), settings: deps.transfers,
+    }),
+  }));
+  server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({ instructions, stuckAfterMs: deps.runner.stuckAfterMs }));
   const pushCredits = addFunding(server, deps);
-  return { server, runner, pushCredits };
+  return { server, runner, schedulers: [transferScheduler, sendScheduler, batchScheduler] as Array<DurableScheduler<unknown>>, pushCredits };
 }
 
 /** payouts.v1.MobileMoneyFunding (and its sandbox helpers): the mobile-money funding prompt. */

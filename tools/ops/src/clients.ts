@@ -10,7 +10,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { AppError, isAppError } from '@platform/errors';
 import { createClient, PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { collections, gateway, ledger, trading, walletRegistry, webhookDelivery } from '@platform/proto';
+import { collections, gateway, ledger, payouts, trading, walletRegistry, webhookDelivery } from '@platform/proto';
 import { CliError, UpstreamError } from './cli-error';
 
 /** Every call waits at most this long for its answer. */
@@ -28,6 +28,7 @@ export const UPSTREAMS = {
   walletRegistry: { envName: 'WALLET_REGISTRY_GRPC_ADDR', stackKey: 'wallet-registry' },
   webhookDelivery: { envName: 'WEBHOOK_DELIVERY_GRPC_ADDR', stackKey: 'webhook-delivery' },
   collections: { envName: 'COLLECTIONS_GRPC_ADDR', stackKey: 'collections' },
+  payouts: { envName: 'PAYOUTS_GRPC_ADDR', stackKey: 'payouts' },
 } as const;
 
 export type Upstream = keyof typeof UPSTREAMS;
@@ -93,6 +94,7 @@ export interface OpsClients {
   walletRegistryAdmin(): PromiseClient<typeof walletRegistry.WalletRegistryAdminService>;
   webhookAdmin(): PromiseClient<typeof webhookDelivery.WebhookAdminService>;
   collectionsAdmin(): PromiseClient<typeof collections.CollectionsAdminService>;
+  payoutsOperator(): PromiseClient<typeof payouts.PayoutsOperatorService>;
 }
 
 type Definition = Parameters<typeof createClient>[0];
@@ -129,6 +131,10 @@ export class GrpcOpsClients implements OpsClients {
 
   collectionsAdmin() {
     return this.client('collections', collections.CollectionsAdminService);
+  }
+
+  payoutsOperator() {
+    return this.client('payouts', payouts.PayoutsOperatorService);
   }
 
   closeAll(): void {

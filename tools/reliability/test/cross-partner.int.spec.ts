@@ -5,7 +5,7 @@
 // unchanged. Table-driven: a new kind of resource is one entry in RESOURCES,
 // a new id route one entry in routes.ts.
 import { randomUUID } from 'node:crypto';
-import { createTestPartner, PartnerHttpClient, runOps } from '@platform/testing';
+import { createTestPartner, PartnerHttpClient, runOps, waitFor } from '@platform/testing';
 import { ID_ROUTES, newTronAddress, ResourceKind, validBody, withId } from './routes';
 import { apiState, expectEnvelope } from './support';
 
@@ -49,7 +49,64 @@ const RESOURCES: Record<ResourceKind, (owner: Owner) => Promise<string>> = {
   push: async ({ client }) => {
     return created('push', await client.post('/v1/funding/mobile-money-push', { phone: '0712345678', amount: '10.00' }), 202).pushId;
   },
+  transfer: async (owner) => (await settledTransfer(owner)).id,
+  confirmation: async (owner) => (await settledTransfer(owner)).confirmation.id,
+  usdt_send: async (owner) => settledUsdtSend(owner),
+  transfer_batch: async (owner) => settledBatch(owner),
 };
+
+/** A one-item batch, confirmed and settled. */
+async function settledBatch({ client }: Owner): Promise<string> {
+  await client.post('/v1/sandbox/kes-credits', { amount: '100.00' });
+  const batch = await client.post('/v1/transfers/batch', {
+    idempotencyKey: `owner-${randomUUID()}`,
+    items: [{ rail: 'mobile_money', destination: { accountNumber: '254712345678', accountName: 'Owner Payee' }, amount: { currency: 'KES', value: '10.00' }, idempotencyKey: `item-${randomUUID()}` }],
+  });
+  if (batch.status !== 202) throw new Error(`batch: ${batch.status} ${batch.text}`);
+  await client.post(`/v1/confirmations/${batch.body.confirmation.id}`, { code: await codeFor(client, batch.body.id) });
+  await waitFor(async () => ((await client.get(`/v1/transfers/batch/${batch.body.id}`)).body.status === 'completed') || undefined, { what: 'the owner batch completed' });
+  return batch.body.id;
+}
+
+async function codeFor(client: PartnerHttpClient, subjectId: string): Promise<string> {
+  return waitFor(async () => {
+    const outbox = await client.get('/v1/sandbox/outbox');
+    return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === subjectId)?.code;
+  }, { what: `the owner's code for ${subjectId}` });
+}
+
+/** A USDT send to an active wallet, confirmed and settled, so nothing about it changes while the intruder probes. */
+async function settledUsdtSend({ client }: Owner): Promise<string> {
+  await client.post('/v1/sandbox/usdt-deposits', { txHash: randomUUID().replace(/-/g, '').repeat(2), usdtAmount: '10.000000' });
+  const wallet = await client.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: newTronAddress() });
+  if (wallet.status !== 201) throw new Error(`wallet: ${wallet.status} ${wallet.text}`);
+  await client.post(`/v1/wallets/${wallet.body.walletId}/confirm`, { otp: await codeFor(client, wallet.body.walletId) });
+  await client.post(`/v1/sandbox/wallets/${wallet.body.walletId}/approve`);
+  const send = await client.post('/v1/usdt/sends', { destinationWalletId: wallet.body.walletId, usdtAmount: '1.000000', idempotencyKey: `owner-${randomUUID()}` });
+  if (send.status !== 202) throw new Error(`send: ${send.status} ${send.text}`);
+  await client.post(`/v1/confirmations/${send.body.confirmation.id}`, { code: await codeFor(client, send.body.id) });
+  await waitFor(async () => ((await client.get(`/v1/usdt/sends/${send.body.id}`)).body.status === 'settled') || undefined, { what: 'the owner send settled' });
+  return send.body.id;
+}
+
+/** A transfer confirmed and settled, so nothing about it changes while the intruder probes (a live one would expire meanwhile). */
+async function settledTransfer({ client }: Owner): Promise<{ id: string; confirmation: { id: string } }> {
+  const funded = await client.post('/v1/sandbox/kes-credits', { amount: '100.00' });
+  if (funded.status !== 201) throw new Error(`credit: ${funded.status} ${funded.text}`);
+  const created = await client.post('/v1/transfers', {
+    rail: 'mobile_money', destination: { accountNumber: '254712345678', accountName: 'Owner Payee' },
+    amount: { currency: 'KES', value: '10.00' }, idempotencyKey: `owner-${randomUUID()}`,
+  });
+  if (created.status !== 202) throw new Error(`transfer: ${created.status} ${created.text}`);
+  const code = await waitFor(async () => {
+    const outbox = await client.get('/v1/sandbox/outbox');
+    return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === created.body.id)?.code;
+  }, { what: 'the owner transfer code' });
+  const confirmed = await client.post(`/v1/confirmations/${created.body.confirmation.id}`, { code });
+  if (confirmed.status !== 200) throw new Error(`confirm: ${confirmed.status} ${confirmed.text}`);
+  await waitFor(async () => ((await client.get(`/v1/transfers/${created.body.id}`)).body.status === 'settled') || undefined, { what: 'the owner transfer settled' });
+  return created.body;
+}
 
 let owner: Owner;
 let intruder: PartnerHttpClient;

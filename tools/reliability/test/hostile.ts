@@ -80,6 +80,9 @@ export function hostileValue(kind: FieldKind, adminDomain: string): fc.Arbitrary
       case 'txHash': return failing(/^(0x)?[0-9a-f]{64}$/, fc.constantFrom('A'.repeat(64), `0X${'a'.repeat(64)}`, 'a'.repeat(63), 'a'.repeat(65)));
       case 'tronAddress': return failing(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, fc.constantFrom('T'.repeat(34), '0x0000000000000000000000000000000000000000', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7'));
       case 'boolean': return fc.constantFrom('true', 'false', 'yes', '');
+      case 'rail': return failing(/^(mobile_money|pesalink|rtgs|eft)$/, fc.constantFrom('MOBILE_MONEY', 'mobile-money', 'swift', 'mobile_money '));
+      case 'idempotencyKey': return failing(/^[A-Za-z0-9._:-]{1,128}$/, fc.constantFrom('', 'a b', 'k'.repeat(129), 'key\u0000'));
+      case 'object': return fc.oneof(anyText, fc.constantFrom(''));
       default: throw new Error(`no hostile strings for field kind ${kind}`);
     }
   })();

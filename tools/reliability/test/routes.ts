@@ -17,7 +17,9 @@ export type FieldKind =
   | 'uuid' // a lowercase UUID (quote, payout destination)
   | 'phone' // a Kenyan mobile number
   | 'email' | 'name' | 'label' | 'reference' | 'otp' | 'txHash' | 'tronAddress'
-  | 'boolean';
+  | 'boolean'
+  | 'rail' | 'idempotencyKey' // a transfer's rail; a transfer's or send's idempotencyKey
+  | 'object'; // a nested JSON object or array (any string or number is invalid)
 
 export interface BodyField {
   kind: FieldKind;
@@ -39,7 +41,7 @@ export interface RouteUnderTest {
   resource?: ResourceKind;
 }
 
-export type ResourceKind = 'admin' | 'wallet' | 'order' | 'collection' | 'push';
+export type ResourceKind = 'admin' | 'wallet' | 'order' | 'collection' | 'push' | 'transfer' | 'confirmation' | 'usdt_send' | 'transfer_batch';
 
 export function newTronAddress(): string {
   return tronAddressFromAccountId(randomBytes(20));
@@ -109,7 +111,39 @@ export const ROUTES: RouteUnderTest[] = [
   { method: 'POST', path: '/v1/funding/mobile-money-push', body: { phone: field('phone', () => '0712345678'), amount: field('kes', () => '100.00') } },
   { method: 'POST', path: '/v1/sandbox/mobile-money-pushes/:id/approve', notFound: 'NOT_FOUND', resource: 'push' },
   { method: 'POST', path: '/v1/sandbox/mobile-money-pushes/:id/decline', notFound: 'NOT_FOUND', resource: 'push' },
-  // TODO(issue 6): transfers, batches, confirmations and USDT sends: one entry each.
+  {
+    method: 'POST', path: '/v1/transfers',
+    body: {
+      rail: field('rail', () => 'mobile_money'),
+      destination: field('object', () => ({ accountNumber: '254712345678', accountName: 'Fuzz Payee' })),
+      amount: field('object', () => ({ currency: 'KES', value: '10.00' })),
+      idempotencyKey: field('idempotencyKey', () => `fuzz-${randomBytes(8).toString('hex')}`),
+    },
+  },
+  { method: 'GET', path: '/v1/transfers/:id', notFound: 'TRANSFER_NOT_FOUND', resource: 'transfer' },
+  {
+    method: 'POST', path: '/v1/transfers/batch',
+    body: {
+      idempotencyKey: field('idempotencyKey', () => `fuzz-${randomBytes(8).toString('hex')}`),
+      items: field('object', () => [{
+        rail: 'mobile_money', destination: { accountNumber: '254712345678', accountName: 'Fuzz Payee' },
+        amount: { currency: 'KES', value: '10.00' }, idempotencyKey: `fuzz-${randomBytes(8).toString('hex')}`,
+      }]),
+    },
+  },
+  { method: 'GET', path: '/v1/transfers/batch/:id', notFound: 'BATCH_NOT_FOUND', resource: 'transfer_batch' },
+  { method: 'POST', path: '/v1/confirmations/:id', body: { code: field('otp', () => '123456') }, notFound: 'CONFIRMATION_NOT_FOUND', resource: 'confirmation' },
+  { method: 'POST', path: '/v1/confirmations/:id/resend', notFound: 'CONFIRMATION_NOT_FOUND', resource: 'confirmation' },
+  {
+    method: 'POST', path: '/v1/usdt/sends',
+    body: {
+      // A wallet id is a UUID; every hostile 'reference' value fails that too.
+      destinationWalletId: field('reference', () => '00000000-0000-4000-8000-000000000000'),
+      usdtAmount: field('usdt', () => '5.000000'),
+      idempotencyKey: field('idempotencyKey', () => `fuzz-${randomBytes(8).toString('hex')}`),
+    },
+  },
+  { method: 'GET', path: '/v1/usdt/sends/:id', notFound: 'SEND_NOT_FOUND', resource: 'usdt_send' },
 ];
 
 /** The routes that name a resource by id. */

@@ -6,7 +6,7 @@
  */
 import { createClient, PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { collections, ledger, notifier, payoutsFunding, trading, walletRegistry } from '@platform/proto';
+import { collections, ledger, notifier, payouts, payoutsFunding, trading, walletRegistry } from '@platform/proto';
 
 /** Merges service definitions of one upstream; a method name in two of them is a programming error. */
 function merge<A extends object, B extends object>(a: A, b: B): A & B {
@@ -20,7 +20,10 @@ const ledgerDefinition = merge(ledger.LedgerService, ledger.LedgerSandboxService
 const walletRegistryDefinition = merge(walletRegistry.WalletRegistryService, walletRegistry.WalletRegistrySandboxService);
 const notifierDefinition = notifier.NotifierSandboxService;
 const collectionsDefinition = merge(collections.CollectionsService, collections.CollectionsSandboxService);
-const payoutsDefinition = merge(payoutsFunding.MobileMoneyFundingService, payoutsFunding.MobileMoneyFundingSandboxService);
+const payoutsDefinition = merge(
+  merge(merge(payouts.TransfersService, payouts.UsdtSendsService), payouts.TransferBatchesService),
+  merge(payoutsFunding.MobileMoneyFundingService, payoutsFunding.MobileMoneyFundingSandboxService),
+);
 
 export type TradingClient = PromiseClient<typeof tradingDefinition>;
 export type LedgerClient = PromiseClient<typeof ledgerDefinition>;

@@ -5,7 +5,7 @@
  * AppError SERVICE_UNAVAILABLE, never lets a request through unchecked.
  */
 import type { Logger } from '@platform/logger';
-import type { collections, ledger, notifier, payoutsFunding, trading, walletRegistry } from '@platform/proto';
+import type { collections, ledger, notifier, payouts, payoutsFunding, trading, walletRegistry } from '@platform/proto';
 import type { RateLimitDecision } from '../domain/rate-limit';
 import type { Scope } from '../domain/scopes';
 
@@ -86,6 +86,14 @@ export interface CollectionsApi {
 }
 
 export interface PayoutsApi {
+  createTransfer(request: payouts.CreateTransferRequest): Promise<payouts.CreateTransferResponse>;
+  getTransfer(request: payouts.GetTransferRequest): Promise<payouts.Transfer>;
+  confirm(request: payouts.ConfirmRequest): Promise<payouts.ConfirmationResult>;
+  resendConfirmation(request: payouts.ResendConfirmationRequest): Promise<payouts.ConfirmationHandle>;
+  createUsdtSend(request: payouts.CreateUsdtSendRequest): Promise<payouts.CreateUsdtSendResponse>;
+  getUsdtSend(request: payouts.GetUsdtSendRequest): Promise<payouts.UsdtSend>;
+  createTransferBatch(request: payouts.CreateTransferBatchRequest): Promise<payouts.CreateTransferBatchResponse>;
+  getTransferBatch(request: payouts.GetTransferBatchRequest): Promise<payouts.TransferBatch>;
   createMobileMoneyPush(request: payoutsFunding.CreateMobileMoneyPushRequest): Promise<payoutsFunding.MobileMoneyPush>;
   approveMobileMoneyPush(request: payoutsFunding.AnswerMobileMoneyPushRequest): Promise<payoutsFunding.MobileMoneyPush>;
   declineMobileMoneyPush(request: payoutsFunding.AnswerMobileMoneyPushRequest): Promise<payoutsFunding.MobileMoneyPush>;

@@ -26,7 +26,8 @@ export function orderPayoutsHandlers(deps: { payOrderProceeds: PayOrderProceedsU
     },
     async getPayoutInstruction(request) {
       const row = /^[0-9a-f-]{36}$/.test(request.instructionId) ? await deps.instructions.find(request.instructionId) : null;
-      if (!row) throw new AppError('PAYOUT_INSTRUCTION_NOT_FOUND');
+      // Transfers' instructions are not order proceeds: trading never names them.
+      if (!row || row.transferId !== null) throw new AppError('PAYOUT_INSTRUCTION_NOT_FOUND');
       return toMessage(row);
     },
   };

@@ -1,7 +1,10 @@
 import { createDataSource, DataSource } from '@platform/persistence';
 import { OutboxV1Migration1732180000000 } from './migrations/1732180000000-outbox-v1';
 import { PayoutInstructionsMigration1732600000000 } from './migrations/1732600000000-payout-instructions';
-import { MobileMoneyPushesMigration1732700000000 } from './migrations/1732700000000-mobile-money-pushes';
+import { TransfersMigration1732700000000 } from './migrations/1732700000000-transfers';
+import { UsdtSendsMigration1732800000000 } from './migrations/1732800000000-usdt-sends';
+import { TransferBatchesMigration1732900000000 } from './migrations/1732900000000-transfer-batches';
+import { MobileMoneyPushesMigration1733000000000 } from './migrations/1733000000000-mobile-money-pushes';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -9,6 +12,7 @@ export function payoutsDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000, MobileMoneyPushesMigration1732700000000],
+    migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000, TransfersMigration1732700000000, UsdtSendsMigration1732800000000,
+      TransferBatchesMigration1732900000000, MobileMoneyPushesMigration1733000000000],
   });
 }

@@ -12,12 +12,14 @@ import { webhookSet } from './webhook-set';
 import { collectionsConfigure } from './collections-configure';
 import { tradingSwitchCommands } from './trading-switches';
 import { walletApprove, walletReject } from './wallet-review';
+import { payoutsStuck } from './payouts-stuck';
 
 export const COMMANDS: readonly AnyCommand[] = [
   partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, deliveriesReplay, walletApprove, walletReject,
   ledgerCheck, kesAccountSetStatus, depositAddressAllocate, payoutDestinationAdd, payoutDestinationSetStatus,
   collectionsConfigure,
   ...tradingSwitchCommands,
+  payoutsStuck,
 ];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {

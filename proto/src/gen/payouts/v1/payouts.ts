@@ -52,6 +52,221 @@ export interface GetPayoutInstructionRequest {
   instructionId: string;
 }
 
+/**
+ * A transfer request as the partner sent it. The payouts service validates it
+ * (rail, destination format, KES amount with 2 decimals).
+ */
+export interface CreateTransferRequest {
+  partnerId: string;
+  /** mobile_money | pesalink | rtgs | eft */
+  rail: string;
+  accountNumber: string;
+  accountName: string;
+  /** bank rails only (required there), refused on mobile_money */
+  bankCode?:
+    | string
+    | undefined;
+  /** KES */
+  amountCurrency: string;
+  /** > 0, 2 decimals */
+  amountValue: string;
+  /** per partner */
+  idempotencyKey: string;
+  /** defaults to idempotency_key */
+  partnerReference?: string | undefined;
+}
+
+/** Where the code went and how long it lives (spec section 2). */
+export interface ConfirmationHandle {
+  id: string;
+  /** email */
+  channel: string;
+  /** masked e-mail */
+  deliveredTo: string;
+  expiresAt: string;
+  resendAvailableAt: string;
+}
+
+/**
+ * Invariants: the amount and fee are KES with 2 decimals; the hold on the
+ * partner's KES account is amount + fee and resolves exactly once (posted on
+ * settled, voided on failed or expired). account_number_masked is "****" + last four.
+ */
+export interface Transfer {
+  id: string;
+  /** awaiting_confirmation | confirmed | settled | failed | expired */
+  status: string;
+  rail: string;
+  amountValue: string;
+  feeValue: string;
+  accountNumberMasked: string;
+  accountName: string;
+  bankCode?:
+    | string
+    | undefined;
+  /** verified | unavailable */
+  nameVerification: string;
+  verifiedAccountName?: string | undefined;
+  partnerReference: string;
+  failureCode?: string | undefined;
+  createdAt: string;
+  confirmedAt?: string | undefined;
+  settledAt?: string | undefined;
+  confirmation: ConfirmationHandle | undefined;
+  idempotencyKey: string;
+}
+
+/**
+ * replayed: the idempotency key was already used with the same body; the
+ * transfer is returned as it stands (the gateway adds Idempotent-Replayed).
+ */
+export interface CreateTransferResponse {
+  transfer: Transfer | undefined;
+  replayed: boolean;
+}
+
+export interface GetTransferRequest {
+  partnerId: string;
+  transferId: string;
+}
+
+export interface ConfirmRequest {
+  partnerId: string;
+  confirmationId: string;
+  /** 6 digits */
+  code: string;
+}
+
+export interface ConfirmationResult {
+  confirmationId: string;
+  /** transfer | usdt_send | transfer_batch */
+  subjectType: string;
+  subjectId: string;
+  /** confirmed */
+  status: string;
+  verifiedAt: string;
+}
+
+export interface ResendConfirmationRequest {
+  partnerId: string;
+  confirmationId: string;
+}
+
+/**
+ * ---- Operators: payout instructions handed to the bank that have not reached
+ * an answer within the stuck bound (PAYOUT_STUCK_AFTER_MS).
+ */
+export interface ListStuckInstructionsRequest {
+}
+
+export interface StuckInstruction {
+  instructionId: string;
+  partnerId: string;
+  orderId?: string | undefined;
+  transferId?:
+    | string
+    | undefined;
+  /** pending | submitted */
+  status: string;
+  amountKes: string;
+  attempts: number;
+  createdAt: string;
+}
+
+export interface ListStuckInstructionsResponse {
+  /** oldest first, at most 200 */
+  instructions: StuckInstruction[];
+}
+
+/** ---- USDT sends to an active wallet of the partner (spec sections 2 to 4). */
+export interface CreateUsdtSendRequest {
+  partnerId: string;
+  destinationWalletId: string;
+  /** > 0, 6 decimals */
+  usdtAmount: string;
+  /** per partner */
+  idempotencyKey: string;
+  /** defaults to idempotency_key */
+  partnerReference?: string | undefined;
+}
+
+/**
+ * Invariants: the hold on the partner's USDT account is usdt_amount and
+ * resolves exactly once (posted on settled; voided before failed or expired).
+ */
+export interface UsdtSend {
+  id: string;
+  /** awaiting_confirmation | confirmed | settled | failed | expired */
+  status: string;
+  destinationWalletId: string;
+  usdtAmount: string;
+  partnerReference: string;
+  failureReason?: string | undefined;
+  createdAt: string;
+  confirmedAt?: string | undefined;
+  settledAt?: string | undefined;
+  confirmation: ConfirmationHandle | undefined;
+  idempotencyKey: string;
+}
+
+export interface CreateUsdtSendResponse {
+  send: UsdtSend | undefined;
+  replayed: boolean;
+}
+
+export interface GetUsdtSendRequest {
+  partnerId: string;
+  sendId: string;
+}
+
+/**
+ * ---- Transfer batches: each item validated and checked as a single transfer
+ * would be; refused items carry their failure code, the others proceed under
+ * one confirmation code. At most 20 items. Idempotent on idempotency_key.
+ */
+export interface CreateTransferBatchRequest {
+  partnerId: string;
+  idempotencyKey: string;
+  /** their partner_id is ignored */
+  items: CreateTransferRequest[];
+}
+
+export interface TransferBatchItem {
+  /** absent when refused */
+  transferId?: string | undefined;
+  idempotencyKey: string;
+  accepted: boolean;
+  /** refused only: the code a single transfer would have been refused with */
+  failureCode?: string | undefined;
+}
+
+export interface TransferBatch {
+  id: string;
+  /** awaiting_confirmation | confirmed | completed | expired | failed (no item accepted) */
+  status: string;
+  itemCount: number;
+  acceptedCount: number;
+  failedCount: number;
+  items: TransferBatchItem[];
+  createdAt: string;
+  confirmedAt?:
+    | string
+    | undefined;
+  /** absent when no item was accepted (no code sent) */
+  confirmation?: ConfirmationHandle | undefined;
+  idempotencyKey: string;
+}
+
+export interface CreateTransferBatchResponse {
+  batch: TransferBatch | undefined;
+  replayed: boolean;
+}
+
+export interface GetTransferBatchRequest {
+  partnerId: string;
+  batchId: string;
+}
+
 function createBasePayOrderProceedsRequest(): PayOrderProceedsRequest {
   return { instructionId: "", partnerId: "", orderId: "", payoutDestinationId: "", amountKes: "" };
 }
@@ -517,6 +732,2935 @@ export const GetPayoutInstructionRequest: MessageFns<GetPayoutInstructionRequest
   },
 };
 
+function createBaseCreateTransferRequest(): CreateTransferRequest {
+  return {
+    partnerId: "",
+    rail: "",
+    accountNumber: "",
+    accountName: "",
+    bankCode: undefined,
+    amountCurrency: "",
+    amountValue: "",
+    idempotencyKey: "",
+    partnerReference: undefined,
+  };
+}
+
+export const CreateTransferRequest: MessageFns<CreateTransferRequest> = {
+  encode(message: CreateTransferRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.rail !== "") {
+      writer.uint32(18).string(message.rail);
+    }
+    if (message.accountNumber !== "") {
+      writer.uint32(26).string(message.accountNumber);
+    }
+    if (message.accountName !== "") {
+      writer.uint32(34).string(message.accountName);
+    }
+    if (message.bankCode !== undefined) {
+      writer.uint32(42).string(message.bankCode);
+    }
+    if (message.amountCurrency !== "") {
+      writer.uint32(50).string(message.amountCurrency);
+    }
+    if (message.amountValue !== "") {
+      writer.uint32(58).string(message.amountValue);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(66).string(message.idempotencyKey);
+    }
+    if (message.partnerReference !== undefined) {
+      writer.uint32(74).string(message.partnerReference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransferRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransferRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rail = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.accountNumber = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.accountName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.bankCode = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.amountCurrency = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.amountValue = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTransferRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      rail: isSet(object.rail) ? globalThis.String(object.rail) : "",
+      accountNumber: isSet(object.accountNumber)
+        ? globalThis.String(object.accountNumber)
+        : isSet(object.account_number)
+        ? globalThis.String(object.account_number)
+        : "",
+      accountName: isSet(object.accountName)
+        ? globalThis.String(object.accountName)
+        : isSet(object.account_name)
+        ? globalThis.String(object.account_name)
+        : "",
+      bankCode: isSet(object.bankCode)
+        ? globalThis.String(object.bankCode)
+        : isSet(object.bank_code)
+        ? globalThis.String(object.bank_code)
+        : undefined,
+      amountCurrency: isSet(object.amountCurrency)
+        ? globalThis.String(object.amountCurrency)
+        : isSet(object.amount_currency)
+        ? globalThis.String(object.amount_currency)
+        : "",
+      amountValue: isSet(object.amountValue)
+        ? globalThis.String(object.amountValue)
+        : isSet(object.amount_value)
+        ? globalThis.String(object.amount_value)
+        : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateTransferRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.rail !== "") {
+      obj.rail = message.rail;
+    }
+    if (message.accountNumber !== "") {
+      obj.accountNumber = message.accountNumber;
+    }
+    if (message.accountName !== "") {
+      obj.accountName = message.accountName;
+    }
+    if (message.bankCode !== undefined) {
+      obj.bankCode = message.bankCode;
+    }
+    if (message.amountCurrency !== "") {
+      obj.amountCurrency = message.amountCurrency;
+    }
+    if (message.amountValue !== "") {
+      obj.amountValue = message.amountValue;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.partnerReference !== undefined) {
+      obj.partnerReference = message.partnerReference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTransferRequest>, I>>(base?: I): CreateTransferRequest {
+    return CreateTransferRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTransferRequest>, I>>(object: I): CreateTransferRequest {
+    const message = createBaseCreateTransferRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.rail = object.rail ?? "";
+    message.accountNumber = object.accountNumber ?? "";
+    message.accountName = object.accountName ?? "";
+    message.bankCode = object.bankCode ?? undefined;
+    message.amountCurrency = object.amountCurrency ?? "";
+    message.amountValue = object.amountValue ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.partnerReference = object.partnerReference ?? undefined;
+    return message;
+  },
+};
+
+function createBaseConfirmationHandle(): ConfirmationHandle {
+  return { id: "", channel: "", deliveredTo: "", expiresAt: "", resendAvailableAt: "" };
+}
+
+export const ConfirmationHandle: MessageFns<ConfirmationHandle> = {
+  encode(message: ConfirmationHandle, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.channel !== "") {
+      writer.uint32(18).string(message.channel);
+    }
+    if (message.deliveredTo !== "") {
+      writer.uint32(26).string(message.deliveredTo);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(34).string(message.expiresAt);
+    }
+    if (message.resendAvailableAt !== "") {
+      writer.uint32(42).string(message.resendAvailableAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmationHandle {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmationHandle();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channel = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.deliveredTo = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.resendAvailableAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmationHandle {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      channel: isSet(object.channel) ? globalThis.String(object.channel) : "",
+      deliveredTo: isSet(object.deliveredTo)
+        ? globalThis.String(object.deliveredTo)
+        : isSet(object.delivered_to)
+        ? globalThis.String(object.delivered_to)
+        : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+      resendAvailableAt: isSet(object.resendAvailableAt)
+        ? globalThis.String(object.resendAvailableAt)
+        : isSet(object.resend_available_at)
+        ? globalThis.String(object.resend_available_at)
+        : "",
+    };
+  },
+
+  toJSON(message: ConfirmationHandle): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.channel !== "") {
+      obj.channel = message.channel;
+    }
+    if (message.deliveredTo !== "") {
+      obj.deliveredTo = message.deliveredTo;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.resendAvailableAt !== "") {
+      obj.resendAvailableAt = message.resendAvailableAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmationHandle>, I>>(base?: I): ConfirmationHandle {
+    return ConfirmationHandle.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmationHandle>, I>>(object: I): ConfirmationHandle {
+    const message = createBaseConfirmationHandle();
+    message.id = object.id ?? "";
+    message.channel = object.channel ?? "";
+    message.deliveredTo = object.deliveredTo ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    message.resendAvailableAt = object.resendAvailableAt ?? "";
+    return message;
+  },
+};
+
+function createBaseTransfer(): Transfer {
+  return {
+    id: "",
+    status: "",
+    rail: "",
+    amountValue: "",
+    feeValue: "",
+    accountNumberMasked: "",
+    accountName: "",
+    bankCode: undefined,
+    nameVerification: "",
+    verifiedAccountName: undefined,
+    partnerReference: "",
+    failureCode: undefined,
+    createdAt: "",
+    confirmedAt: undefined,
+    settledAt: undefined,
+    confirmation: undefined,
+    idempotencyKey: "",
+  };
+}
+
+export const Transfer: MessageFns<Transfer> = {
+  encode(message: Transfer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.rail !== "") {
+      writer.uint32(26).string(message.rail);
+    }
+    if (message.amountValue !== "") {
+      writer.uint32(34).string(message.amountValue);
+    }
+    if (message.feeValue !== "") {
+      writer.uint32(42).string(message.feeValue);
+    }
+    if (message.accountNumberMasked !== "") {
+      writer.uint32(50).string(message.accountNumberMasked);
+    }
+    if (message.accountName !== "") {
+      writer.uint32(58).string(message.accountName);
+    }
+    if (message.bankCode !== undefined) {
+      writer.uint32(66).string(message.bankCode);
+    }
+    if (message.nameVerification !== "") {
+      writer.uint32(74).string(message.nameVerification);
+    }
+    if (message.verifiedAccountName !== undefined) {
+      writer.uint32(82).string(message.verifiedAccountName);
+    }
+    if (message.partnerReference !== "") {
+      writer.uint32(90).string(message.partnerReference);
+    }
+    if (message.failureCode !== undefined) {
+      writer.uint32(98).string(message.failureCode);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(106).string(message.createdAt);
+    }
+    if (message.confirmedAt !== undefined) {
+      writer.uint32(114).string(message.confirmedAt);
+    }
+    if (message.settledAt !== undefined) {
+      writer.uint32(122).string(message.settledAt);
+    }
+    if (message.confirmation !== undefined) {
+      ConfirmationHandle.encode(message.confirmation, writer.uint32(130).fork()).join();
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(138).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Transfer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransfer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.rail = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amountValue = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.feeValue = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.accountNumberMasked = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.accountName = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.bankCode = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.nameVerification = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.verifiedAccountName = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.failureCode = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.confirmedAt = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.settledAt = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.confirmation = ConfirmationHandle.decode(reader, reader.uint32());
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Transfer {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      rail: isSet(object.rail) ? globalThis.String(object.rail) : "",
+      amountValue: isSet(object.amountValue)
+        ? globalThis.String(object.amountValue)
+        : isSet(object.amount_value)
+        ? globalThis.String(object.amount_value)
+        : "",
+      feeValue: isSet(object.feeValue)
+        ? globalThis.String(object.feeValue)
+        : isSet(object.fee_value)
+        ? globalThis.String(object.fee_value)
+        : "",
+      accountNumberMasked: isSet(object.accountNumberMasked)
+        ? globalThis.String(object.accountNumberMasked)
+        : isSet(object.account_number_masked)
+        ? globalThis.String(object.account_number_masked)
+        : "",
+      accountName: isSet(object.accountName)
+        ? globalThis.String(object.accountName)
+        : isSet(object.account_name)
+        ? globalThis.String(object.account_name)
+        : "",
+      bankCode: isSet(object.bankCode)
+        ? globalThis.String(object.bankCode)
+        : isSet(object.bank_code)
+        ? globalThis.String(object.bank_code)
+        : undefined,
+      nameVerification: isSet(object.nameVerification)
+        ? globalThis.String(object.nameVerification)
+        : isSet(object.name_verification)
+        ? globalThis.String(object.name_verification)
+        : "",
+      verifiedAccountName: isSet(object.verifiedAccountName)
+        ? globalThis.String(object.verifiedAccountName)
+        : isSet(object.verified_account_name)
+        ? globalThis.String(object.verified_account_name)
+        : undefined,
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : "",
+      failureCode: isSet(object.failureCode)
+        ? globalThis.String(object.failureCode)
+        : isSet(object.failure_code)
+        ? globalThis.String(object.failure_code)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      confirmedAt: isSet(object.confirmedAt)
+        ? globalThis.String(object.confirmedAt)
+        : isSet(object.confirmed_at)
+        ? globalThis.String(object.confirmed_at)
+        : undefined,
+      settledAt: isSet(object.settledAt)
+        ? globalThis.String(object.settledAt)
+        : isSet(object.settled_at)
+        ? globalThis.String(object.settled_at)
+        : undefined,
+      confirmation: isSet(object.confirmation) ? ConfirmationHandle.fromJSON(object.confirmation) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: Transfer): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.rail !== "") {
+      obj.rail = message.rail;
+    }
+    if (message.amountValue !== "") {
+      obj.amountValue = message.amountValue;
+    }
+    if (message.feeValue !== "") {
+      obj.feeValue = message.feeValue;
+    }
+    if (message.accountNumberMasked !== "") {
+      obj.accountNumberMasked = message.accountNumberMasked;
+    }
+    if (message.accountName !== "") {
+      obj.accountName = message.accountName;
+    }
+    if (message.bankCode !== undefined) {
+      obj.bankCode = message.bankCode;
+    }
+    if (message.nameVerification !== "") {
+      obj.nameVerification = message.nameVerification;
+    }
+    if (message.verifiedAccountName !== undefined) {
+      obj.verifiedAccountName = message.verifiedAccountName;
+    }
+    if (message.partnerReference !== "") {
+      obj.partnerReference = message.partnerReference;
+    }
+    if (message.failureCode !== undefined) {
+      obj.failureCode = message.failureCode;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.confirmedAt !== undefined) {
+      obj.confirmedAt = message.confirmedAt;
+    }
+    if (message.settledAt !== undefined) {
+      obj.settledAt = message.settledAt;
+    }
+    if (message.confirmation !== undefined) {
+      obj.confirmation = ConfirmationHandle.toJSON(message.confirmation);
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Transfer>, I>>(base?: I): Transfer {
+    return Transfer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Transfer>, I>>(object: I): Transfer {
+    const message = createBaseTransfer();
+    message.id = object.id ?? "";
+    message.status = object.status ?? "";
+    message.rail = object.rail ?? "";
+    message.amountValue = object.amountValue ?? "";
+    message.feeValue = object.feeValue ?? "";
+    message.accountNumberMasked = object.accountNumberMasked ?? "";
+    message.accountName = object.accountName ?? "";
+    message.bankCode = object.bankCode ?? undefined;
+    message.nameVerification = object.nameVerification ?? "";
+    message.verifiedAccountName = object.verifiedAccountName ?? undefined;
+    message.partnerReference = object.partnerReference ?? "";
+    message.failureCode = object.failureCode ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    message.confirmedAt = object.confirmedAt ?? undefined;
+    message.settledAt = object.settledAt ?? undefined;
+    message.confirmation = (object.confirmation !== undefined && object.confirmation !== null)
+      ? ConfirmationHandle.fromPartial(object.confirmation)
+      : undefined;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateTransferResponse(): CreateTransferResponse {
+  return { transfer: undefined, replayed: false };
+}
+
+export const CreateTransferResponse: MessageFns<CreateTransferResponse> = {
+  encode(message: CreateTransferResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transfer !== undefined) {
+      Transfer.encode(message.transfer, writer.uint32(10).fork()).join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(16).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransferResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransferResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transfer = Transfer.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTransferResponse {
+    return {
+      transfer: isSet(object.transfer) ? Transfer.fromJSON(object.transfer) : undefined,
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+    };
+  },
+
+  toJSON(message: CreateTransferResponse): unknown {
+    const obj: any = {};
+    if (message.transfer !== undefined) {
+      obj.transfer = Transfer.toJSON(message.transfer);
+    }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTransferResponse>, I>>(base?: I): CreateTransferResponse {
+    return CreateTransferResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTransferResponse>, I>>(object: I): CreateTransferResponse {
+    const message = createBaseCreateTransferResponse();
+    message.transfer = (object.transfer !== undefined && object.transfer !== null)
+      ? Transfer.fromPartial(object.transfer)
+      : undefined;
+    message.replayed = object.replayed ?? false;
+    return message;
+  },
+};
+
+function createBaseGetTransferRequest(): GetTransferRequest {
+  return { partnerId: "", transferId: "" };
+}
+
+export const GetTransferRequest: MessageFns<GetTransferRequest> = {
+  encode(message: GetTransferRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.transferId !== "") {
+      writer.uint32(18).string(message.transferId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTransferRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTransferRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.transferId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTransferRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      transferId: isSet(object.transferId)
+        ? globalThis.String(object.transferId)
+        : isSet(object.transfer_id)
+        ? globalThis.String(object.transfer_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetTransferRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.transferId !== "") {
+      obj.transferId = message.transferId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTransferRequest>, I>>(base?: I): GetTransferRequest {
+    return GetTransferRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTransferRequest>, I>>(object: I): GetTransferRequest {
+    const message = createBaseGetTransferRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.transferId = object.transferId ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmRequest(): ConfirmRequest {
+  return { partnerId: "", confirmationId: "", code: "" };
+}
+
+export const ConfirmRequest: MessageFns<ConfirmRequest> = {
+  encode(message: ConfirmRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.confirmationId !== "") {
+      writer.uint32(18).string(message.confirmationId);
+    }
+    if (message.code !== "") {
+      writer.uint32(26).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.confirmationId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      confirmationId: isSet(object.confirmationId)
+        ? globalThis.String(object.confirmationId)
+        : isSet(object.confirmation_id)
+        ? globalThis.String(object.confirmation_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: ConfirmRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.confirmationId !== "") {
+      obj.confirmationId = message.confirmationId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmRequest>, I>>(base?: I): ConfirmRequest {
+    return ConfirmRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmRequest>, I>>(object: I): ConfirmRequest {
+    const message = createBaseConfirmRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.confirmationId = object.confirmationId ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmationResult(): ConfirmationResult {
+  return { confirmationId: "", subjectType: "", subjectId: "", status: "", verifiedAt: "" };
+}
+
+export const ConfirmationResult: MessageFns<ConfirmationResult> = {
+  encode(message: ConfirmationResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.confirmationId !== "") {
+      writer.uint32(10).string(message.confirmationId);
+    }
+    if (message.subjectType !== "") {
+      writer.uint32(18).string(message.subjectType);
+    }
+    if (message.subjectId !== "") {
+      writer.uint32(26).string(message.subjectId);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.verifiedAt !== "") {
+      writer.uint32(42).string(message.verifiedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmationResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmationResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.confirmationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subjectType = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.subjectId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.verifiedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmationResult {
+    return {
+      confirmationId: isSet(object.confirmationId)
+        ? globalThis.String(object.confirmationId)
+        : isSet(object.confirmation_id)
+        ? globalThis.String(object.confirmation_id)
+        : "",
+      subjectType: isSet(object.subjectType)
+        ? globalThis.String(object.subjectType)
+        : isSet(object.subject_type)
+        ? globalThis.String(object.subject_type)
+        : "",
+      subjectId: isSet(object.subjectId)
+        ? globalThis.String(object.subjectId)
+        : isSet(object.subject_id)
+        ? globalThis.String(object.subject_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      verifiedAt: isSet(object.verifiedAt)
+        ? globalThis.String(object.verifiedAt)
+        : isSet(object.verified_at)
+        ? globalThis.String(object.verified_at)
+        : "",
+    };
+  },
+
+  toJSON(message: ConfirmationResult): unknown {
+    const obj: any = {};
+    if (message.confirmationId !== "") {
+      obj.confirmationId = message.confirmationId;
+    }
+    if (message.subjectType !== "") {
+      obj.subjectType = message.subjectType;
+    }
+    if (message.subjectId !== "") {
+      obj.subjectId = message.subjectId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.verifiedAt !== "") {
+      obj.verifiedAt = message.verifiedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmationResult>, I>>(base?: I): ConfirmationResult {
+    return ConfirmationResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmationResult>, I>>(object: I): ConfirmationResult {
+    const message = createBaseConfirmationResult();
+    message.confirmationId = object.confirmationId ?? "";
+    message.subjectType = object.subjectType ?? "";
+    message.subjectId = object.subjectId ?? "";
+    message.status = object.status ?? "";
+    message.verifiedAt = object.verifiedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseResendConfirmationRequest(): ResendConfirmationRequest {
+  return { partnerId: "", confirmationId: "" };
+}
+
+export const ResendConfirmationRequest: MessageFns<ResendConfirmationRequest> = {
+  encode(message: ResendConfirmationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.confirmationId !== "") {
+      writer.uint32(18).string(message.confirmationId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResendConfirmationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResendConfirmationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.confirmationId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResendConfirmationRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      confirmationId: isSet(object.confirmationId)
+        ? globalThis.String(object.confirmationId)
+        : isSet(object.confirmation_id)
+        ? globalThis.String(object.confirmation_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ResendConfirmationRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.confirmationId !== "") {
+      obj.confirmationId = message.confirmationId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResendConfirmationRequest>, I>>(base?: I): ResendConfirmationRequest {
+    return ResendConfirmationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResendConfirmationRequest>, I>>(object: I): ResendConfirmationRequest {
+    const message = createBaseResendConfirmationRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.confirmationId = object.confirmationId ?? "";
+    return message;
+  },
+};
+
+function createBaseListStuckInstructionsRequest(): ListStuckInstructionsRequest {
+  return {};
+}
+
+export const ListStuckInstructionsRequest: MessageFns<ListStuckInstructionsRequest> = {
+  encode(_: ListStuckInstructionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListStuckInstructionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListStuckInstructionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListStuckInstructionsRequest {
+    return {};
+  },
+
+  toJSON(_: ListStuckInstructionsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListStuckInstructionsRequest>, I>>(base?: I): ListStuckInstructionsRequest {
+    return ListStuckInstructionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListStuckInstructionsRequest>, I>>(_: I): ListStuckInstructionsRequest {
+    const message = createBaseListStuckInstructionsRequest();
+    return message;
+  },
+};
+
+function createBaseStuckInstruction(): StuckInstruction {
+  return {
+    instructionId: "",
+    partnerId: "",
+    orderId: undefined,
+    transferId: undefined,
+    status: "",
+    amountKes: "",
+    attempts: 0,
+    createdAt: "",
+  };
+}
+
+export const StuckInstruction: MessageFns<StuckInstruction> = {
+  encode(message: StuckInstruction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.instructionId !== "") {
+      writer.uint32(10).string(message.instructionId);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.orderId !== undefined) {
+      writer.uint32(26).string(message.orderId);
+    }
+    if (message.transferId !== undefined) {
+      writer.uint32(34).string(message.transferId);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.amountKes !== "") {
+      writer.uint32(50).string(message.amountKes);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(56).uint32(message.attempts);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(66).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StuckInstruction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStuckInstruction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.instructionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.transferId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.amountKes = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.attempts = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StuckInstruction {
+    return {
+      instructionId: isSet(object.instructionId)
+        ? globalThis.String(object.instructionId)
+        : isSet(object.instruction_id)
+        ? globalThis.String(object.instruction_id)
+        : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : undefined,
+      transferId: isSet(object.transferId)
+        ? globalThis.String(object.transferId)
+        : isSet(object.transfer_id)
+        ? globalThis.String(object.transfer_id)
+        : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      amountKes: isSet(object.amountKes)
+        ? globalThis.String(object.amountKes)
+        : isSet(object.amount_kes)
+        ? globalThis.String(object.amount_kes)
+        : "",
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: StuckInstruction): unknown {
+    const obj: any = {};
+    if (message.instructionId !== "") {
+      obj.instructionId = message.instructionId;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.orderId !== undefined) {
+      obj.orderId = message.orderId;
+    }
+    if (message.transferId !== undefined) {
+      obj.transferId = message.transferId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.amountKes !== "") {
+      obj.amountKes = message.amountKes;
+    }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StuckInstruction>, I>>(base?: I): StuckInstruction {
+    return StuckInstruction.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StuckInstruction>, I>>(object: I): StuckInstruction {
+    const message = createBaseStuckInstruction();
+    message.instructionId = object.instructionId ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.orderId = object.orderId ?? undefined;
+    message.transferId = object.transferId ?? undefined;
+    message.status = object.status ?? "";
+    message.amountKes = object.amountKes ?? "";
+    message.attempts = object.attempts ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListStuckInstructionsResponse(): ListStuckInstructionsResponse {
+  return { instructions: [] };
+}
+
+export const ListStuckInstructionsResponse: MessageFns<ListStuckInstructionsResponse> = {
+  encode(message: ListStuckInstructionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.instructions) {
+      StuckInstruction.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListStuckInstructionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListStuckInstructionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.instructions.push(StuckInstruction.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListStuckInstructionsResponse {
+    return {
+      instructions: globalThis.Array.isArray(object?.instructions)
+        ? object.instructions.map((e: any) => StuckInstruction.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListStuckInstructionsResponse): unknown {
+    const obj: any = {};
+    if (message.instructions?.length) {
+      obj.instructions = message.instructions.map((e) => StuckInstruction.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListStuckInstructionsResponse>, I>>(base?: I): ListStuckInstructionsResponse {
+    return ListStuckInstructionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListStuckInstructionsResponse>, I>>(
+    object: I,
+  ): ListStuckInstructionsResponse {
+    const message = createBaseListStuckInstructionsResponse();
+    message.instructions = object.instructions?.map((e) => StuckInstruction.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreateUsdtSendRequest(): CreateUsdtSendRequest {
+  return { partnerId: "", destinationWalletId: "", usdtAmount: "", idempotencyKey: "", partnerReference: undefined };
+}
+
+export const CreateUsdtSendRequest: MessageFns<CreateUsdtSendRequest> = {
+  encode(message: CreateUsdtSendRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.destinationWalletId !== "") {
+      writer.uint32(18).string(message.destinationWalletId);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(26).string(message.usdtAmount);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(34).string(message.idempotencyKey);
+    }
+    if (message.partnerReference !== undefined) {
+      writer.uint32(42).string(message.partnerReference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateUsdtSendRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateUsdtSendRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.destinationWalletId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateUsdtSendRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      destinationWalletId: isSet(object.destinationWalletId)
+        ? globalThis.String(object.destinationWalletId)
+        : isSet(object.destination_wallet_id)
+        ? globalThis.String(object.destination_wallet_id)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateUsdtSendRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.destinationWalletId !== "") {
+      obj.destinationWalletId = message.destinationWalletId;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.partnerReference !== undefined) {
+      obj.partnerReference = message.partnerReference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateUsdtSendRequest>, I>>(base?: I): CreateUsdtSendRequest {
+    return CreateUsdtSendRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateUsdtSendRequest>, I>>(object: I): CreateUsdtSendRequest {
+    const message = createBaseCreateUsdtSendRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.destinationWalletId = object.destinationWalletId ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.partnerReference = object.partnerReference ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUsdtSend(): UsdtSend {
+  return {
+    id: "",
+    status: "",
+    destinationWalletId: "",
+    usdtAmount: "",
+    partnerReference: "",
+    failureReason: undefined,
+    createdAt: "",
+    confirmedAt: undefined,
+    settledAt: undefined,
+    confirmation: undefined,
+    idempotencyKey: "",
+  };
+}
+
+export const UsdtSend: MessageFns<UsdtSend> = {
+  encode(message: UsdtSend, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.destinationWalletId !== "") {
+      writer.uint32(26).string(message.destinationWalletId);
+    }
+    if (message.usdtAmount !== "") {
+      writer.uint32(34).string(message.usdtAmount);
+    }
+    if (message.partnerReference !== "") {
+      writer.uint32(42).string(message.partnerReference);
+    }
+    if (message.failureReason !== undefined) {
+      writer.uint32(50).string(message.failureReason);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(58).string(message.createdAt);
+    }
+    if (message.confirmedAt !== undefined) {
+      writer.uint32(66).string(message.confirmedAt);
+    }
+    if (message.settledAt !== undefined) {
+      writer.uint32(74).string(message.settledAt);
+    }
+    if (message.confirmation !== undefined) {
+      ConfirmationHandle.encode(message.confirmation, writer.uint32(82).fork()).join();
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(90).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UsdtSend {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUsdtSend();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.destinationWalletId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.usdtAmount = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.partnerReference = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.failureReason = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.confirmedAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.settledAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.confirmation = ConfirmationHandle.decode(reader, reader.uint32());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UsdtSend {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      destinationWalletId: isSet(object.destinationWalletId)
+        ? globalThis.String(object.destinationWalletId)
+        : isSet(object.destination_wallet_id)
+        ? globalThis.String(object.destination_wallet_id)
+        : "",
+      usdtAmount: isSet(object.usdtAmount)
+        ? globalThis.String(object.usdtAmount)
+        : isSet(object.usdt_amount)
+        ? globalThis.String(object.usdt_amount)
+        : "",
+      partnerReference: isSet(object.partnerReference)
+        ? globalThis.String(object.partnerReference)
+        : isSet(object.partner_reference)
+        ? globalThis.String(object.partner_reference)
+        : "",
+      failureReason: isSet(object.failureReason)
+        ? globalThis.String(object.failureReason)
+        : isSet(object.failure_reason)
+        ? globalThis.String(object.failure_reason)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      confirmedAt: isSet(object.confirmedAt)
+        ? globalThis.String(object.confirmedAt)
+        : isSet(object.confirmed_at)
+        ? globalThis.String(object.confirmed_at)
+        : undefined,
+      settledAt: isSet(object.settledAt)
+        ? globalThis.String(object.settledAt)
+        : isSet(object.settled_at)
+        ? globalThis.String(object.settled_at)
+        : undefined,
+      confirmation: isSet(object.confirmation) ? ConfirmationHandle.fromJSON(object.confirmation) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: UsdtSend): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.destinationWalletId !== "") {
+      obj.destinationWalletId = message.destinationWalletId;
+    }
+    if (message.usdtAmount !== "") {
+      obj.usdtAmount = message.usdtAmount;
+    }
+    if (message.partnerReference !== "") {
+      obj.partnerReference = message.partnerReference;
+    }
+    if (message.failureReason !== undefined) {
+      obj.failureReason = message.failureReason;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.confirmedAt !== undefined) {
+      obj.confirmedAt = message.confirmedAt;
+    }
+    if (message.settledAt !== undefined) {
+      obj.settledAt = message.settledAt;
+    }
+    if (message.confirmation !== undefined) {
+      obj.confirmation = ConfirmationHandle.toJSON(message.confirmation);
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UsdtSend>, I>>(base?: I): UsdtSend {
+    return UsdtSend.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UsdtSend>, I>>(object: I): UsdtSend {
+    const message = createBaseUsdtSend();
+    message.id = object.id ?? "";
+    message.status = object.status ?? "";
+    message.destinationWalletId = object.destinationWalletId ?? "";
+    message.usdtAmount = object.usdtAmount ?? "";
+    message.partnerReference = object.partnerReference ?? "";
+    message.failureReason = object.failureReason ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    message.confirmedAt = object.confirmedAt ?? undefined;
+    message.settledAt = object.settledAt ?? undefined;
+    message.confirmation = (object.confirmation !== undefined && object.confirmation !== null)
+      ? ConfirmationHandle.fromPartial(object.confirmation)
+      : undefined;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateUsdtSendResponse(): CreateUsdtSendResponse {
+  return { send: undefined, replayed: false };
+}
+
+export const CreateUsdtSendResponse: MessageFns<CreateUsdtSendResponse> = {
+  encode(message: CreateUsdtSendResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.send !== undefined) {
+      UsdtSend.encode(message.send, writer.uint32(10).fork()).join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(16).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateUsdtSendResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateUsdtSendResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.send = UsdtSend.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateUsdtSendResponse {
+    return {
+      send: isSet(object.send) ? UsdtSend.fromJSON(object.send) : undefined,
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+    };
+  },
+
+  toJSON(message: CreateUsdtSendResponse): unknown {
+    const obj: any = {};
+    if (message.send !== undefined) {
+      obj.send = UsdtSend.toJSON(message.send);
+    }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateUsdtSendResponse>, I>>(base?: I): CreateUsdtSendResponse {
+    return CreateUsdtSendResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateUsdtSendResponse>, I>>(object: I): CreateUsdtSendResponse {
+    const message = createBaseCreateUsdtSendResponse();
+    message.send = (object.send !== undefined && object.send !== null) ? UsdtSend.fromPartial(object.send) : undefined;
+    message.replayed = object.replayed ?? false;
+    return message;
+  },
+};
+
+function createBaseGetUsdtSendRequest(): GetUsdtSendRequest {
+  return { partnerId: "", sendId: "" };
+}
+
+export const GetUsdtSendRequest: MessageFns<GetUsdtSendRequest> = {
+  encode(message: GetUsdtSendRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.sendId !== "") {
+      writer.uint32(18).string(message.sendId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUsdtSendRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUsdtSendRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sendId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUsdtSendRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      sendId: isSet(object.sendId)
+        ? globalThis.String(object.sendId)
+        : isSet(object.send_id)
+        ? globalThis.String(object.send_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetUsdtSendRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.sendId !== "") {
+      obj.sendId = message.sendId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUsdtSendRequest>, I>>(base?: I): GetUsdtSendRequest {
+    return GetUsdtSendRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUsdtSendRequest>, I>>(object: I): GetUsdtSendRequest {
+    const message = createBaseGetUsdtSendRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.sendId = object.sendId ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateTransferBatchRequest(): CreateTransferBatchRequest {
+  return { partnerId: "", idempotencyKey: "", items: [] };
+}
+
+export const CreateTransferBatchRequest: MessageFns<CreateTransferBatchRequest> = {
+  encode(message: CreateTransferBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(18).string(message.idempotencyKey);
+    }
+    for (const v of message.items) {
+      CreateTransferRequest.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransferBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransferBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.items.push(CreateTransferRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTransferBatchRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => CreateTransferRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CreateTransferBatchRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => CreateTransferRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTransferBatchRequest>, I>>(base?: I): CreateTransferBatchRequest {
+    return CreateTransferBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTransferBatchRequest>, I>>(object: I): CreateTransferBatchRequest {
+    const message = createBaseCreateTransferBatchRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.items = object.items?.map((e) => CreateTransferRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseTransferBatchItem(): TransferBatchItem {
+  return { transferId: undefined, idempotencyKey: "", accepted: false, failureCode: undefined };
+}
+
+export const TransferBatchItem: MessageFns<TransferBatchItem> = {
+  encode(message: TransferBatchItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transferId !== undefined) {
+      writer.uint32(10).string(message.transferId);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(18).string(message.idempotencyKey);
+    }
+    if (message.accepted !== false) {
+      writer.uint32(24).bool(message.accepted);
+    }
+    if (message.failureCode !== undefined) {
+      writer.uint32(34).string(message.failureCode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransferBatchItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransferBatchItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transferId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.accepted = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.failureCode = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransferBatchItem {
+    return {
+      transferId: isSet(object.transferId)
+        ? globalThis.String(object.transferId)
+        : isSet(object.transfer_id)
+        ? globalThis.String(object.transfer_id)
+        : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      accepted: isSet(object.accepted) ? globalThis.Boolean(object.accepted) : false,
+      failureCode: isSet(object.failureCode)
+        ? globalThis.String(object.failureCode)
+        : isSet(object.failure_code)
+        ? globalThis.String(object.failure_code)
+        : undefined,
+    };
+  },
+
+  toJSON(message: TransferBatchItem): unknown {
+    const obj: any = {};
+    if (message.transferId !== undefined) {
+      obj.transferId = message.transferId;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.accepted !== false) {
+      obj.accepted = message.accepted;
+    }
+    if (message.failureCode !== undefined) {
+      obj.failureCode = message.failureCode;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransferBatchItem>, I>>(base?: I): TransferBatchItem {
+    return TransferBatchItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransferBatchItem>, I>>(object: I): TransferBatchItem {
+    const message = createBaseTransferBatchItem();
+    message.transferId = object.transferId ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.accepted = object.accepted ?? false;
+    message.failureCode = object.failureCode ?? undefined;
+    return message;
+  },
+};
+
+function createBaseTransferBatch(): TransferBatch {
+  return {
+    id: "",
+    status: "",
+    itemCount: 0,
+    acceptedCount: 0,
+    failedCount: 0,
+    items: [],
+    createdAt: "",
+    confirmedAt: undefined,
+    confirmation: undefined,
+    idempotencyKey: "",
+  };
+}
+
+export const TransferBatch: MessageFns<TransferBatch> = {
+  encode(message: TransferBatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.itemCount !== 0) {
+      writer.uint32(24).uint32(message.itemCount);
+    }
+    if (message.acceptedCount !== 0) {
+      writer.uint32(32).uint32(message.acceptedCount);
+    }
+    if (message.failedCount !== 0) {
+      writer.uint32(40).uint32(message.failedCount);
+    }
+    for (const v of message.items) {
+      TransferBatchItem.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(58).string(message.createdAt);
+    }
+    if (message.confirmedAt !== undefined) {
+      writer.uint32(66).string(message.confirmedAt);
+    }
+    if (message.confirmation !== undefined) {
+      ConfirmationHandle.encode(message.confirmation, writer.uint32(74).fork()).join();
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(82).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransferBatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransferBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.itemCount = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.acceptedCount = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.failedCount = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.items.push(TransferBatchItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.confirmedAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.confirmation = ConfirmationHandle.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransferBatch {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      itemCount: isSet(object.itemCount)
+        ? globalThis.Number(object.itemCount)
+        : isSet(object.item_count)
+        ? globalThis.Number(object.item_count)
+        : 0,
+      acceptedCount: isSet(object.acceptedCount)
+        ? globalThis.Number(object.acceptedCount)
+        : isSet(object.accepted_count)
+        ? globalThis.Number(object.accepted_count)
+        : 0,
+      failedCount: isSet(object.failedCount)
+        ? globalThis.Number(object.failedCount)
+        : isSet(object.failed_count)
+        ? globalThis.Number(object.failed_count)
+        : 0,
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => TransferBatchItem.fromJSON(e))
+        : [],
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      confirmedAt: isSet(object.confirmedAt)
+        ? globalThis.String(object.confirmedAt)
+        : isSet(object.confirmed_at)
+        ? globalThis.String(object.confirmed_at)
+        : undefined,
+      confirmation: isSet(object.confirmation) ? ConfirmationHandle.fromJSON(object.confirmation) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: TransferBatch): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.itemCount !== 0) {
+      obj.itemCount = Math.round(message.itemCount);
+    }
+    if (message.acceptedCount !== 0) {
+      obj.acceptedCount = Math.round(message.acceptedCount);
+    }
+    if (message.failedCount !== 0) {
+      obj.failedCount = Math.round(message.failedCount);
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => TransferBatchItem.toJSON(e));
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.confirmedAt !== undefined) {
+      obj.confirmedAt = message.confirmedAt;
+    }
+    if (message.confirmation !== undefined) {
+      obj.confirmation = ConfirmationHandle.toJSON(message.confirmation);
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransferBatch>, I>>(base?: I): TransferBatch {
+    return TransferBatch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransferBatch>, I>>(object: I): TransferBatch {
+    const message = createBaseTransferBatch();
+    message.id = object.id ?? "";
+    message.status = object.status ?? "";
+    message.itemCount = object.itemCount ?? 0;
+    message.acceptedCount = object.acceptedCount ?? 0;
+    message.failedCount = object.failedCount ?? 0;
+    message.items = object.items?.map((e) => TransferBatchItem.fromPartial(e)) || [];
+    message.createdAt = object.createdAt ?? "";
+    message.confirmedAt = object.confirmedAt ?? undefined;
+    message.confirmation = (object.confirmation !== undefined && object.confirmation !== null)
+      ? ConfirmationHandle.fromPartial(object.confirmation)
+      : undefined;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateTransferBatchResponse(): CreateTransferBatchResponse {
+  return { batch: undefined, replayed: false };
+}
+
+export const CreateTransferBatchResponse: MessageFns<CreateTransferBatchResponse> = {
+  encode(message: CreateTransferBatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.batch !== undefined) {
+      TransferBatch.encode(message.batch, writer.uint32(10).fork()).join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(16).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransferBatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransferBatchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.batch = TransferBatch.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTransferBatchResponse {
+    return {
+      batch: isSet(object.batch) ? TransferBatch.fromJSON(object.batch) : undefined,
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+    };
+  },
+
+  toJSON(message: CreateTransferBatchResponse): unknown {
+    const obj: any = {};
+    if (message.batch !== undefined) {
+      obj.batch = TransferBatch.toJSON(message.batch);
+    }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTransferBatchResponse>, I>>(base?: I): CreateTransferBatchResponse {
+    return CreateTransferBatchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTransferBatchResponse>, I>>(object: I): CreateTransferBatchResponse {
+    const message = createBaseCreateTransferBatchResponse();
+    message.batch = (object.batch !== undefined && object.batch !== null)
+      ? TransferBatch.fromPartial(object.batch)
+      : undefined;
+    message.replayed = object.replayed ?? false;
+    return message;
+  },
+};
+
+function createBaseGetTransferBatchRequest(): GetTransferBatchRequest {
+  return { partnerId: "", batchId: "" };
+}
+
+export const GetTransferBatchRequest: MessageFns<GetTransferBatchRequest> = {
+  encode(message: GetTransferBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.batchId !== "") {
+      writer.uint32(18).string(message.batchId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTransferBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTransferBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.batchId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTransferBatchRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      batchId: isSet(object.batchId)
+        ? globalThis.String(object.batchId)
+        : isSet(object.batch_id)
+        ? globalThis.String(object.batch_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetTransferBatchRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.batchId !== "") {
+      obj.batchId = message.batchId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTransferBatchRequest>, I>>(base?: I): GetTransferBatchRequest {
+    return GetTransferBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTransferBatchRequest>, I>>(object: I): GetTransferBatchRequest {
+    const message = createBaseGetTransferBatchRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.batchId = object.batchId ?? "";
+    return message;
+  },
+};
+
 /**
  * Trading learns the outcome by polling GetPayoutInstruction from its own
  * durable scheduler (no call back from payouts to trading).
@@ -589,6 +3733,322 @@ export const OrderPayoutsClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): OrderPayoutsClient;
   service: typeof OrderPayoutsService;
+  serviceName: string;
+};
+
+/**
+ * Refusals: see the catalogue (TRANSFER_NOT_FOUND, IDEMPOTENCY_KEY_REUSED,
+ * TRANSFER_NAME_MISMATCH, TRANSFER_EXCEEDS_PER_TRANSFER_CAP, DAILY_CAP_EXCEEDED,
+ * INSUFFICIENT_KES_BALANCE, NO_ADMINISTRATOR_REGISTERED, CONFIRMATION_*).
+ */
+export type TransfersService = typeof TransfersService;
+export const TransfersService = {
+  createTransfer: {
+    path: "/payouts.v1.Transfers/CreateTransfer" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateTransferRequest): Buffer =>
+      Buffer.from(CreateTransferRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateTransferRequest => CreateTransferRequest.decode(value),
+    responseSerialize: (value: CreateTransferResponse): Buffer =>
+      Buffer.from(CreateTransferResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateTransferResponse => CreateTransferResponse.decode(value),
+  },
+  getTransfer: {
+    path: "/payouts.v1.Transfers/GetTransfer" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTransferRequest): Buffer => Buffer.from(GetTransferRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTransferRequest => GetTransferRequest.decode(value),
+    responseSerialize: (value: Transfer): Buffer => Buffer.from(Transfer.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Transfer => Transfer.decode(value),
+  },
+  confirm: {
+    path: "/payouts.v1.Transfers/Confirm" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmRequest): Buffer => Buffer.from(ConfirmRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmRequest => ConfirmRequest.decode(value),
+    responseSerialize: (value: ConfirmationResult): Buffer => Buffer.from(ConfirmationResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmationResult => ConfirmationResult.decode(value),
+  },
+  resendConfirmation: {
+    path: "/payouts.v1.Transfers/ResendConfirmation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResendConfirmationRequest): Buffer =>
+      Buffer.from(ResendConfirmationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResendConfirmationRequest => ResendConfirmationRequest.decode(value),
+    responseSerialize: (value: ConfirmationHandle): Buffer => Buffer.from(ConfirmationHandle.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmationHandle => ConfirmationHandle.decode(value),
+  },
+} as const;
+
+export interface TransfersServer extends UntypedServiceImplementation {
+  createTransfer: handleUnaryCall<CreateTransferRequest, CreateTransferResponse>;
+  getTransfer: handleUnaryCall<GetTransferRequest, Transfer>;
+  confirm: handleUnaryCall<ConfirmRequest, ConfirmationResult>;
+  resendConfirmation: handleUnaryCall<ResendConfirmationRequest, ConfirmationHandle>;
+}
+
+export interface TransfersClient extends Client {
+  createTransfer(
+    request: CreateTransferRequest,
+    callback: (error: ServiceError | null, response: CreateTransferResponse) => void,
+  ): ClientUnaryCall;
+  createTransfer(
+    request: CreateTransferRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateTransferResponse) => void,
+  ): ClientUnaryCall;
+  createTransfer(
+    request: CreateTransferRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateTransferResponse) => void,
+  ): ClientUnaryCall;
+  getTransfer(
+    request: GetTransferRequest,
+    callback: (error: ServiceError | null, response: Transfer) => void,
+  ): ClientUnaryCall;
+  getTransfer(
+    request: GetTransferRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Transfer) => void,
+  ): ClientUnaryCall;
+  getTransfer(
+    request: GetTransferRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Transfer) => void,
+  ): ClientUnaryCall;
+  confirm(
+    request: ConfirmRequest,
+    callback: (error: ServiceError | null, response: ConfirmationResult) => void,
+  ): ClientUnaryCall;
+  confirm(
+    request: ConfirmRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmationResult) => void,
+  ): ClientUnaryCall;
+  confirm(
+    request: ConfirmRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmationResult) => void,
+  ): ClientUnaryCall;
+  resendConfirmation(
+    request: ResendConfirmationRequest,
+    callback: (error: ServiceError | null, response: ConfirmationHandle) => void,
+  ): ClientUnaryCall;
+  resendConfirmation(
+    request: ResendConfirmationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmationHandle) => void,
+  ): ClientUnaryCall;
+  resendConfirmation(
+    request: ResendConfirmationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmationHandle) => void,
+  ): ClientUnaryCall;
+}
+
+export const TransfersClient = makeGenericClientConstructor(TransfersService, "payouts.v1.Transfers") as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TransfersClient;
+  service: typeof TransfersService;
+  serviceName: string;
+};
+
+export type PayoutsOperatorService = typeof PayoutsOperatorService;
+export const PayoutsOperatorService = {
+  listStuckInstructions: {
+    path: "/payouts.v1.PayoutsOperator/ListStuckInstructions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListStuckInstructionsRequest): Buffer =>
+      Buffer.from(ListStuckInstructionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListStuckInstructionsRequest => ListStuckInstructionsRequest.decode(value),
+    responseSerialize: (value: ListStuckInstructionsResponse): Buffer =>
+      Buffer.from(ListStuckInstructionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListStuckInstructionsResponse => ListStuckInstructionsResponse.decode(value),
+  },
+} as const;
+
+export interface PayoutsOperatorServer extends UntypedServiceImplementation {
+  listStuckInstructions: handleUnaryCall<ListStuckInstructionsRequest, ListStuckInstructionsResponse>;
+}
+
+export interface PayoutsOperatorClient extends Client {
+  listStuckInstructions(
+    request: ListStuckInstructionsRequest,
+    callback: (error: ServiceError | null, response: ListStuckInstructionsResponse) => void,
+  ): ClientUnaryCall;
+  listStuckInstructions(
+    request: ListStuckInstructionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListStuckInstructionsResponse) => void,
+  ): ClientUnaryCall;
+  listStuckInstructions(
+    request: ListStuckInstructionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListStuckInstructionsResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const PayoutsOperatorClient = makeGenericClientConstructor(
+  PayoutsOperatorService,
+  "payouts.v1.PayoutsOperator",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): PayoutsOperatorClient;
+  service: typeof PayoutsOperatorService;
+  serviceName: string;
+};
+
+/**
+ * Refusals: SEND_NOT_FOUND, WALLET_NOT_FOUND (unknown, foreign or not active),
+ * USDT_SEND_BELOW_MINIMUM, USDT_SEND_EXCEEDS_PER_SEND_CAP, DAILY_CAP_EXCEEDED,
+ * ORDER_DAILY_CAP_RATE_UNAVAILABLE, INSUFFICIENT_USDT_BALANCE,
+ * NO_ADMINISTRATOR_REGISTERED, IDEMPOTENCY_KEY_REUSED.
+ */
+export type UsdtSendsService = typeof UsdtSendsService;
+export const UsdtSendsService = {
+  createUsdtSend: {
+    path: "/payouts.v1.UsdtSends/CreateUsdtSend" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateUsdtSendRequest): Buffer =>
+      Buffer.from(CreateUsdtSendRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateUsdtSendRequest => CreateUsdtSendRequest.decode(value),
+    responseSerialize: (value: CreateUsdtSendResponse): Buffer =>
+      Buffer.from(CreateUsdtSendResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateUsdtSendResponse => CreateUsdtSendResponse.decode(value),
+  },
+  getUsdtSend: {
+    path: "/payouts.v1.UsdtSends/GetUsdtSend" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUsdtSendRequest): Buffer => Buffer.from(GetUsdtSendRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUsdtSendRequest => GetUsdtSendRequest.decode(value),
+    responseSerialize: (value: UsdtSend): Buffer => Buffer.from(UsdtSend.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UsdtSend => UsdtSend.decode(value),
+  },
+} as const;
+
+export interface UsdtSendsServer extends UntypedServiceImplementation {
+  createUsdtSend: handleUnaryCall<CreateUsdtSendRequest, CreateUsdtSendResponse>;
+  getUsdtSend: handleUnaryCall<GetUsdtSendRequest, UsdtSend>;
+}
+
+export interface UsdtSendsClient extends Client {
+  createUsdtSend(
+    request: CreateUsdtSendRequest,
+    callback: (error: ServiceError | null, response: CreateUsdtSendResponse) => void,
+  ): ClientUnaryCall;
+  createUsdtSend(
+    request: CreateUsdtSendRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateUsdtSendResponse) => void,
+  ): ClientUnaryCall;
+  createUsdtSend(
+    request: CreateUsdtSendRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateUsdtSendResponse) => void,
+  ): ClientUnaryCall;
+  getUsdtSend(
+    request: GetUsdtSendRequest,
+    callback: (error: ServiceError | null, response: UsdtSend) => void,
+  ): ClientUnaryCall;
+  getUsdtSend(
+    request: GetUsdtSendRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UsdtSend) => void,
+  ): ClientUnaryCall;
+  getUsdtSend(
+    request: GetUsdtSendRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UsdtSend) => void,
+  ): ClientUnaryCall;
+}
+
+export const UsdtSendsClient = makeGenericClientConstructor(UsdtSendsService, "payouts.v1.UsdtSends") as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): UsdtSendsClient;
+  service: typeof UsdtSendsService;
+  serviceName: string;
+};
+
+export type TransferBatchesService = typeof TransferBatchesService;
+export const TransferBatchesService = {
+  createTransferBatch: {
+    path: "/payouts.v1.TransferBatches/CreateTransferBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateTransferBatchRequest): Buffer =>
+      Buffer.from(CreateTransferBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateTransferBatchRequest => CreateTransferBatchRequest.decode(value),
+    responseSerialize: (value: CreateTransferBatchResponse): Buffer =>
+      Buffer.from(CreateTransferBatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateTransferBatchResponse => CreateTransferBatchResponse.decode(value),
+  },
+  getTransferBatch: {
+    path: "/payouts.v1.TransferBatches/GetTransferBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTransferBatchRequest): Buffer =>
+      Buffer.from(GetTransferBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTransferBatchRequest => GetTransferBatchRequest.decode(value),
+    responseSerialize: (value: TransferBatch): Buffer => Buffer.from(TransferBatch.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TransferBatch => TransferBatch.decode(value),
+  },
+} as const;
+
+export interface TransferBatchesServer extends UntypedServiceImplementation {
+  createTransferBatch: handleUnaryCall<CreateTransferBatchRequest, CreateTransferBatchResponse>;
+  getTransferBatch: handleUnaryCall<GetTransferBatchRequest, TransferBatch>;
+}
+
+export interface TransferBatchesClient extends Client {
+  createTransferBatch(
+    request: CreateTransferBatchRequest,
+    callback: (error: ServiceError | null, response: CreateTransferBatchResponse) => void,
+  ): ClientUnaryCall;
+  createTransferBatch(
+    request: CreateTransferBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateTransferBatchResponse) => void,
+  ): ClientUnaryCall;
+  createTransferBatch(
+    request: CreateTransferBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateTransferBatchResponse) => void,
+  ): ClientUnaryCall;
+  getTransferBatch(
+    request: GetTransferBatchRequest,
+    callback: (error: ServiceError | null, response: TransferBatch) => void,
+  ): ClientUnaryCall;
+  getTransferBatch(
+    request: GetTransferBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TransferBatch) => void,
+  ): ClientUnaryCall;
+  getTransferBatch(
+    request: GetTransferBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TransferBatch) => void,
+  ): ClientUnaryCall;
+}
+
+export const TransferBatchesClient = makeGenericClientConstructor(
+  TransferBatchesService,
+  "payouts.v1.TransferBatches",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): TransferBatchesClient;
+  service: typeof TransferBatchesService;
   serviceName: string;
 };
 

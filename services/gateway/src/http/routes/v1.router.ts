@@ -15,6 +15,9 @@ import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route
 import { listAdminsHandler, registerAdminHandler, removeAdminHandler } from './admins.route';
 import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
 import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
+import { confirmHandler, createTransferHandler, getTransferHandler, resendConfirmationHandler } from './transfers.route';
+import { createUsdtSendHandler, getUsdtSendHandler } from './usdt-sends.route';
+import { createTransferBatchHandler, getTransferBatchHandler } from './transfer-batches.route';
 import {
   createCollectionHandler, getCollectionHandler, listCollectionsHandler, sandboxCollectionDepositHandler, sandboxExpireCollectionHandler,
 } from './collections.route';
@@ -61,6 +64,14 @@ export function createV1Router(deps: AppDependencies): Router {
   route('post', '/collections', createCollectionHandler(deps));
   route('get', '/collections', listCollectionsHandler(deps));
   route('get', '/collections/:id', getCollectionHandler(deps));
+  route('post', '/transfers', createTransferHandler(deps));
+  route('post', '/transfers/batch', createTransferBatchHandler(deps));
+  route('get', '/transfers/batch/:id', getTransferBatchHandler(deps));
+  route('get', '/transfers/:id', getTransferHandler(deps));
+  route('post', '/confirmations/:id', confirmHandler(deps));
+  route('post', '/confirmations/:id/resend', resendConfirmationHandler(deps));
+  route('post', '/usdt/sends', createUsdtSendHandler(deps));
+  route('get', '/usdt/sends/:id', getUsdtSendHandler(deps));
   if (deps.mode === 'sandbox') {
     route('post', '/sandbox/rates', setSandboxRateHandler(deps));
     route('post', '/sandbox/kes-credits', simulateKesCreditHandler(deps));

@@ -17,7 +17,11 @@ export type BankSubmitAnswer = { outcome: 'accepted'; providerReference: string 
 
 export type BankTransferStatus = { status: 'pending' } | { status: 'settled' } | { status: 'failed'; failureCode: string };
 
+/** The beneficiary name check, where the rail supports it (verified: the name the bank holds). */
+export type NameVerification = { outcome: 'verified'; accountName: string } | { outcome: 'mismatch' } | { outcome: 'unavailable' };
+
 export interface BankAdapter {
+  verifyName(request: { rail: string; accountNumber: string; accountName: string; bankCode: string | null }): Promise<NameVerification>;
   submit(request: BankTransferRequest): Promise<BankSubmitAnswer>;
   status(request: { providerReference: string; submittedAt: Date }): Promise<BankTransferStatus>;
 }

@@ -1,4 +1,6 @@
-// Proves the sandbox bank's magic account suffix and its settlement delay.
+// Proves the sandbox bank's magic values (account suffix 0000 refused, MISMATCH
+// failing the name check, NOANSWER leaving the first submit unanswered but the
+// retry with the same reference answered) and its settlement delay.
 import { SandboxBank } from './sandbox-bank';
 
 const transfer = { reference: 'r1', rail: 'mobile_money', accountName: 'A', bankCode: null, amountKes: '10.00' };
@@ -15,6 +17,15 @@ describe('SandboxBank', () => {
     const at = (ms: number) => new SandboxBank(1_000, () => new Date(submittedAt.getTime() + ms));
     await expect(at(999).status({ providerReference: 'x', submittedAt })).resolves.toEqual({ status: 'pending' });
     await expect(at(1_000).status({ providerReference: 'x', submittedAt })).resolves.toEqual({ status: 'settled' });
+  });
+
+  it('fails the name check for MISMATCH and leaves the first NOANSWER submit unanswered', async () => {
+    const bank = new SandboxBank(1_000);
+    await expect(bank.verifyName({ accountName: 'A MISMATCH' })).resolves.toEqual({ outcome: 'mismatch' });
+    await expect(bank.verifyName({ accountName: 'Jane' })).resolves.toEqual({ outcome: 'verified', accountName: 'Jane' });
+    const silent = { ...transfer, accountNumber: '254712345678', accountName: 'NOANSWER' };
+    await expect(bank.submit(silent)).rejects.toThrow('did not answer');
+    await expect(bank.submit(silent)).resolves.toEqual({ outcome: 'accepted', providerReference: 'SBX-r1' });
   });
 });
 

@@ -4,22 +4,42 @@
  * settles `settleDelayMs` (already scaled by SANDBOX_TIME_SCALE) after it was
  * submitted. Stateless: the submission time is ours, stored with the
  * instruction, so the outcome survives restarts.
+ * Name check: an account name containing `MISMATCH` fails it. An account
+ * name containing `NOANSWER` makes the first submit of each reference (per
+ * process) take the payment but not answer, as a bank that times out does;
+ * the retry with the same reference is answered, and never pays twice.
  */
 import type {
-  BankAdapter, BankSubmitAnswer, BankTransferRequest, BankTransferStatus, MobileMoneyPushAnswer, MobileMoneyPushBank, MobileMoneyPushRequest,
+  BankAdapter, BankSubmitAnswer, BankTransferRequest, BankTransferStatus, MobileMoneyPushAnswer, MobileMoneyPushBank, MobileMoneyPushRequest, NameVerification,
 } from './bank';
 
 export const SANDBOX_REJECTED_ACCOUNT_SUFFIX = '0000';
+export const SANDBOX_NAME_MISMATCH_MARKER = 'MISMATCH';
+export const SANDBOX_NO_ANSWER_MARKER = 'NOANSWER';
+/** Bounds the memory of unanswered references (sandbox only). */
+const UNANSWERED_REFERENCES_MAX = 10_000;
 /** Contract decisions section 6: a phone number ending 000 is declined (MOBILE_MONEY_PUSH_REJECTED). */
 export const SANDBOX_PUSH_REJECTED_PHONE_SUFFIX = '000';
 /** Ours: a phone number ending 999 gets no answer from the bank (MOBILE_MONEY_PUSH_UNAVAILABLE). */
 export const SANDBOX_PUSH_UNAVAILABLE_PHONE_SUFFIX = '999';
 
 export class SandboxBank implements BankAdapter, MobileMoneyPushBank {
+  private readonly unanswered = new Set<string>();
+
   constructor(private readonly settleDelayMs: number, private readonly now: () => Date = () => new Date()) {}
+
+  async verifyName(request: { accountName: string }): Promise<NameVerification> {
+    if (request.accountName.includes(SANDBOX_NAME_MISMATCH_MARKER)) return { outcome: 'mismatch' };
+    return { outcome: 'verified', accountName: request.accountName };
+  }
 
   async submit(request: BankTransferRequest): Promise<BankSubmitAnswer> {
     if (request.accountNumber.endsWith(SANDBOX_REJECTED_ACCOUNT_SUFFIX)) return { outcome: 'rejected', failureCode: 'PROVIDER_REJECTED' };
+    if (request.accountName.includes(SANDBOX_NO_ANSWER_MARKER) && !this.unanswered.has(request.reference)) {
+      if (this.unanswered.size >= UNANSWERED_REFERENCES_MAX) this.unanswered.clear();
+      this.unanswered.add(request.reference);
+      throw new Error('sandbox bank did not answer the submission');
+    }
     return { outcome: 'accepted', providerReference: `SBX-${request.reference}` };
   }
 
@@ -41,6 +61,10 @@ export class SandboxBank implements BankAdapter, MobileMoneyPushBank {
  * BANK_NOT_CONFIGURED, so nothing is reported paid that was not.
  */
 export class UnconfiguredBank implements BankAdapter, MobileMoneyPushBank {
+  async verifyName(): Promise<NameVerification> {
+    return { outcome: 'unavailable' };
+  }
+
   async submit(): Promise<BankSubmitAnswer> {
     return { outcome: 'rejected', failureCode: 'BANK_NOT_CONFIGURED' };
   }

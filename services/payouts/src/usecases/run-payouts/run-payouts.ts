@@ -7,7 +7,12 @@
  *   the bank's code; accepted → submitted);
  * - submitted: read the bank's status (settled / failed / still pending).
  * A step repeated after a crash is safe: the bank is idempotent on the
- * instruction id, and completions only move non-final rows.
+ * instruction id, and completions only move non-final rows. A bank that does
+ * not answer (the submit throws) is asked again, with the same reference,
+ * when the lease passes. A transfer's instruction takes its destination from
+ * the transfer and resolves its hold on completion (TransferOutcomes).
+ * Instructions without an answer past `stuckAfterMs` are logged as a warning
+ * (and listed by `ops payouts stuck`).
  */
 import { isAppError } from '@platform/errors';
 import type { PromiseClient } from '@platform/grpc';
@@ -17,6 +22,11 @@ import { withTransaction } from '@platform/persistence';
 import type { ledger } from '@platform/proto';
 import type { BankAdapter } from '../../adapters/bank/bank';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
+import type { BankOutcome, TransferOutcomes } from './transfer-outcomes';
+
+/** How often each replica looks for stuck instructions, and how many it names per warning. */
+const STUCK_CHECK_INTERVAL_MS = 60_000;
+const STUCK_LISTED_MAX = 20;
 
 export interface PayoutRunnerOptions {
   intervalMs: number;
@@ -24,12 +34,15 @@ export interface PayoutRunnerOptions {
   leaseMs: number;
   /** How soon a submitted transfer's status is read again. */
   statusPollMs: number;
+  /** An instruction without a bank answer this long after it was handed over is reported as stuck. */
+  stuckAfterMs: number;
 }
 
 export class PayoutRunner {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
+  private lastStuckCheckMs = 0;
 
   constructor(
     private readonly deps: {
@@ -37,6 +50,7 @@ export class PayoutRunner {
       instructions: PayoutInstructionsRepository;
       ledger: Pick<PromiseClient<typeof ledger.LedgerService>, 'getPayoutDestination'>;
       bank: BankAdapter;
+      transferOutcomes: TransferOutcomes;
       logger: Logger;
     },
     private readonly options: PayoutRunnerOptions,
@@ -69,7 +83,23 @@ export class PayoutRunner {
         this.deps.logger.error('payout step failed; retried when its lease passes', { instructionId: instruction.instructionId, error });
       }
     }
+    await this.reportStuck();
     return due.length;
+  }
+
+  private async reportStuck(): Promise<void> {
+    if (Date.now() - this.lastStuckCheckMs < STUCK_CHECK_INTERVAL_MS) return;
+    this.lastStuckCheckMs = Date.now();
+    const stuck = await this.deps.instructions.listStuck(this.options.stuckAfterMs, STUCK_LISTED_MAX);
+    if (stuck.length === 0) return;
+    this.deps.logger.warn('payout instructions without a bank answer past the stuck bound; see `ops payouts stuck`', {
+      count: stuck.length, instructionIds: stuck.map((instruction) => instruction.instructionId), stuckAfterMs: this.options.stuckAfterMs,
+    });
+  }
+
+  private async finish(instruction: InstructionRecord, outcome: BankOutcome): Promise<void> {
+    if (instruction.transferId) return this.deps.transferOutcomes.finish(instruction, outcome);
+    return this.deps.instructions.complete(instruction.instructionId, outcome);
   }
 
   private schedule(delayMs: number): void {
@@ -90,15 +120,18 @@ export class PayoutRunner {
     if (instruction.status === 'submitted') return this.poll(instruction);
   }
 
-  private async submit(instruction: InstructionRecord): Promise<void> {
-    let destination: ledger.PayoutDestination;
-    try {
-      destination = await this.deps.ledger.getPayoutDestination({ id: instruction.payoutDestinationId, partnerId: instruction.partnerId });
-    } catch (error) {
-      if (isAppError(error) && error.code === 'PAYOUT_ACCOUNT_NOT_FOUND') return this.deps.instructions.complete(instruction.instructionId, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_FOUND' });
-      throw error;
+  private async destinationOf(instruction: InstructionRecord): Promise<Pick<ledger.PayoutDestination, 'rail' | 'accountNumber' | 'accountName' | 'bankCode' | 'status'> | 'failed'> {
+    if (instruction.transferId) {
+      const transfer = await this.deps.transferOutcomes.transferOf(instruction);
+      return { rail: transfer.rail, accountNumber: transfer.accountNumber, accountName: transfer.accountName, bankCode: transfer.bankCode ?? undefined, status: 'active' };
     }
-    if (destination.status !== 'active') return this.deps.instructions.complete(instruction.instructionId, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_PAYABLE' });
+    return this.orderDestination(instruction);
+  }
+
+  private async submit(instruction: InstructionRecord): Promise<void> {
+    const destination = await this.destinationOf(instruction);
+    if (destination === 'failed') return;
+    if (destination.status !== 'active') return this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_PAYABLE' });
     const submittedAt = new Date();
     const answer = await this.deps.bank.submit({
       reference: instruction.instructionId,
@@ -110,14 +143,26 @@ export class PayoutRunner {
     });
     if (answer.outcome === 'rejected') {
       this.deps.logger.info('bank refused a payout', { instructionId: instruction.instructionId, failureCode: answer.failureCode });
-      return this.deps.instructions.complete(instruction.instructionId, { status: 'failed', failureCode: answer.failureCode });
+      return this.finish(instruction, { status: 'failed', failureCode: answer.failureCode });
     }
     await this.deps.instructions.markSubmitted(instruction.instructionId, answer.providerReference, submittedAt, new Date(submittedAt.getTime() + this.options.statusPollMs));
+  }
+
+  private async orderDestination(instruction: InstructionRecord): Promise<ledger.PayoutDestination | 'failed'> {
+    let destination: ledger.PayoutDestination;
+    try {
+      destination = await this.deps.ledger.getPayoutDestination({ id: instruction.payoutDestinationId, partnerId: instruction.partnerId });
+    } catch (error) {
+      if (!(isAppError(error) && error.code === 'PAYOUT_ACCOUNT_NOT_FOUND')) throw error;
+      await this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_FOUND' });
+      return 'failed';
+    }
+    return destination;
   }
 
   private async poll(instruction: InstructionRecord): Promise<void> {
     const status = await this.deps.bank.status({ providerReference: instruction.providerReference!, submittedAt: new Date(instruction.submittedAt!) });
     if (status.status === 'pending') return this.deps.instructions.reschedule(instruction.instructionId, new Date(Date.now() + this.options.statusPollMs));
-    await this.deps.instructions.complete(instruction.instructionId, status);
+    await this.finish(instruction, status);
   }
 }

@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * runner retries it (bank transaction id MMP-<push_id>, so the ledger books it
  * once) until the push reads credited; null otherwise.
  */
-export class MobileMoneyPushesMigration1732700000000 implements MigrationInterface {
-  name = 'MobileMoneyPushesMigration1732700000000';
+export class MobileMoneyPushesMigration1733000000000 implements MigrationInterface {
+  name = 'MobileMoneyPushesMigration1733000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`

@@ -1,0 +1,113 @@
+/**
+ * KES transfers and confirmations (spec section 4; contract decisions sections
+ * 5 and 9; scope payouts, read for GET). The gateway checks the body's shape;
+ * payouts decides everything about its content (rails, formats, caps) and
+ * names the offending fields. Create answers 202; a replay of the same
+ * idempotencyKey and body answers the original transfer with 202 and
+ * `Idempotent-Replayed: true`.
+ */
+import type { RequestHandler } from 'express';
+import { AppError } from '@platform/errors';
+import type { payouts } from '@platform/proto';
+import { z } from 'zod';
+import type { PayoutsApi } from '../dependencies';
+import { partnerAuthOf, rawBodyOf } from '../locals';
+import { parseJsonObject, validateBody } from '../validation';
+import { isUuidParam } from './path-params';
+
+/** Generous shape bounds; payouts checks the content precisely. */
+const FIELD_LENGTH_MAX = 200;
+const text = () => z.string().max(FIELD_LENGTH_MAX);
+
+export const transferRequestSchema = z.object({
+  rail: text(),
+  destination: z.object({ accountNumber: text(), accountName: text(), bankCode: text().optional() }).strict(),
+  amount: z.object({ currency: text(), value: text() }).strict(),
+  idempotencyKey: text(),
+  /** Additive (contract decisions section 9): defaults to idempotencyKey. */
+  partnerReference: text().optional(),
+}).strict();
+
+export type TransferRequestBody = z.infer<typeof transferRequestSchema>;
+
+const confirmRequestSchema = z.object({ code: z.string().regex(/^\d{6}$/) }).strict();
+
+export function presentHandle(handle: payouts.ConfirmationHandle | undefined) {
+  if (!handle) throw new Error('payouts answered without a confirmation handle');
+  return { id: handle.id, channel: handle.channel, deliveredTo: handle.deliveredTo, expiresAt: handle.expiresAt, resendAvailableAt: handle.resendAvailableAt };
+}
+
+/** The transfer as partners see it: spec fields first, additive ones after. */
+export function presentTransfer(transfer: payouts.Transfer) {
+  return {
+    id: transfer.id,
+    status: transfer.status,
+    rail: transfer.rail,
+    amount: { currency: 'KES', value: transfer.amountValue },
+    fee: { currency: 'KES', value: transfer.feeValue },
+    destination: { accountNumber: transfer.accountNumberMasked, accountName: transfer.accountName, bankCode: transfer.bankCode ?? null },
+    nameVerification: transfer.nameVerification,
+    verifiedAccountName: transfer.verifiedAccountName ?? null,
+    partnerReference: transfer.partnerReference,
+    failureCode: transfer.failureCode ?? null,
+    createdAt: transfer.createdAt,
+    confirmedAt: transfer.confirmedAt ?? null,
+    settledAt: transfer.settledAt ?? null,
+    confirmation: presentHandle(transfer.confirmation),
+    idempotencyKey: transfer.idempotencyKey,
+  };
+}
+
+export function toCreateTransferRequest(partnerId: string, body: TransferRequestBody): payouts.CreateTransferRequest {
+  return {
+    partnerId,
+    rail: body.rail,
+    accountNumber: body.destination.accountNumber,
+    accountName: body.destination.accountName,
+    bankCode: body.destination.bankCode,
+    amountCurrency: body.amount.currency,
+    amountValue: body.amount.value,
+    idempotencyKey: body.idempotencyKey,
+    partnerReference: body.partnerReference,
+  };
+}
+
+/** POST /v1/transfers → 202 the transfer, awaiting_confirmation. */
+export function createTransferHandler(deps: { payouts: Pick<PayoutsApi, 'createTransfer'> }): RequestHandler {
+  return async (req, res) => {
+    const body = validateBody(transferRequestSchema, parseJsonObject(rawBodyOf(res), req.headers['content-type']));
+    const result = await deps.payouts.createTransfer(toCreateTransferRequest(partnerAuthOf(res).partnerId, body));
+    if (!result.transfer) throw new Error('payouts answered without a transfer');
+    if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(202).json(presentTransfer(result.transfer));
+  };
+}
+
+/** GET /v1/transfers/{id} → 200 the transfer. */
+export function getTransferHandler(deps: { payouts: Pick<PayoutsApi, 'getTransfer'> }): RequestHandler {
+  return async (req, res) => {
+    const transferId = req.params.id;
+    if (!isUuidParam(transferId)) throw new AppError('TRANSFER_NOT_FOUND');
+    res.status(200).json(presentTransfer(await deps.payouts.getTransfer({ partnerId: partnerAuthOf(res).partnerId, transferId })));
+  };
+}
+
+/** POST /v1/confirmations/{id} → 200 the confirmation result. */
+export function confirmHandler(deps: { payouts: Pick<PayoutsApi, 'confirm'> }): RequestHandler {
+  return async (req, res) => {
+    const confirmationId = req.params.id;
+    const body = validateBody(confirmRequestSchema, parseJsonObject(rawBodyOf(res), req.headers['content-type']));
+    if (!isUuidParam(confirmationId)) throw new AppError('CONFIRMATION_NOT_FOUND');
+    const result = await deps.payouts.confirm({ partnerId: partnerAuthOf(res).partnerId, confirmationId, code: body.code });
+    res.status(200).json({ confirmationId: result.confirmationId, subjectType: result.subjectType, subjectId: result.subjectId, status: result.status, verifiedAt: result.verifiedAt });
+  };
+}
+
+/** POST /v1/confirmations/{id}/resend, no body → 200 the confirmation handle with its new expiresAt. */
+export function resendConfirmationHandler(deps: { payouts: Pick<PayoutsApi, 'resendConfirmation'> }): RequestHandler {
+  return async (req, res) => {
+    const confirmationId = req.params.id;
+    if (!isUuidParam(confirmationId)) throw new AppError('CONFIRMATION_NOT_FOUND');
+    res.status(200).json(presentHandle(await deps.payouts.resendConfirmation({ partnerId: partnerAuthOf(res).partnerId, confirmationId })));
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The calls payouts makes to other services, as narrow types so use cases
+ * and tests name exactly what they need. Each rejects only with an AppError.
+ */
+import type { PromiseClient } from '@platform/grpc';
+import type { ledger, notifier, trading, walletRegistry } from '@platform/proto';
+
+export type LedgerApi = Pick<PromiseClient<typeof ledger.LedgerService>,
+  'getPayoutDestination' | 'getPartnerAccounts' | 'recordKesCredit' | 'placeHold' | 'postHold' | 'voidHold' | 'getHold' | 'getServiceAccount'>;
+export type TradingLimitsApi = Pick<PromiseClient<typeof trading.TradingLimitsService>, 'reserveDailyCap' | 'releaseDailyCap'>;
+export type WalletRegistryApi = Pick<PromiseClient<typeof walletRegistry.WalletRegistryService>, 'getCodeRecipient' | 'getWalletStatus'>;
+export type NotifierApi = Pick<PromiseClient<typeof notifier.NotifierService>, 'sendMessage'>;
+
+/** Service account ids never change once opened: read once per process. */
+export class ServiceAccounts {
+  private readonly ids = new Map<string, string>();
+
+  constructor(private readonly ledgerApi: Pick<LedgerApi, 'getServiceAccount'>) {}
+
+  async id(code: 'fee_revenue' | 'bank_clearing' | 'chain_clearing', currency: 'KES' | 'USDT'): Promise<string> {
+    const key = `${code}:${currency}`;
+    const known = this.ids.get(key);
+    if (known) return known;
+    const account = await this.ledgerApi.getServiceAccount({ code, currency });
+    this.ids.set(key, account.accountId);
+    return account.accountId;
+  }
+}

@@ -1,0 +1,54 @@
+import { AppError } from '@platform/errors';
+import type { AsyncImplementation } from '@platform/grpc';
+import type { DataSource } from '@platform/persistence';
+import type { payouts } from '@platform/proto';
+import { isUuid } from '../domain/ids';
+import type { ConfirmationsRepository } from '../persistence/confirmations.repository';
+import type { UsdtSendRecord, UsdtSendsRepository } from '../persistence/usdt-sends.repository';
+import type { CreateUsdtSendUseCase } from '../usecases/create-usdt-send/create-usdt-send.usecase';
+import { toHandle } from './transfers.handlers';
+
+const iso = (value: Date | null): string | undefined => (value ? new Date(value).toISOString() : undefined);
+
+/** UsdtSends: translation only. */
+export function usdtSendsHandlers(deps: {
+  dataSource: DataSource;
+  sends: UsdtSendsRepository;
+  confirmations: ConfirmationsRepository;
+  createUsdtSend: CreateUsdtSendUseCase;
+}): AsyncImplementation<typeof payouts.UsdtSendsService> {
+  const present = async (row: UsdtSendRecord): Promise<payouts.UsdtSend> => {
+    const confirmation = row.confirmationId ? await deps.confirmations.find(deps.dataSource.manager, row.confirmationId) : null;
+    if (!confirmation) throw new Error(`usdt send ${row.sendId} is visible without its confirmation`);
+    return {
+      id: row.sendId,
+      status: row.status,
+      destinationWalletId: row.destinationWalletId,
+      usdtAmount: row.usdtAmount,
+      partnerReference: row.partnerReference,
+      failureReason: row.failureReason ?? undefined,
+      createdAt: new Date(row.createdAt).toISOString(),
+      confirmedAt: iso(row.confirmedAt),
+      settledAt: iso(row.settledAt),
+      confirmation: toHandle(confirmation),
+      idempotencyKey: row.idempotencyKey,
+    };
+  };
+  return {
+    async createUsdtSend(request) {
+      const result = await deps.createUsdtSend.execute({
+        partnerId: request.partnerId,
+        destinationWalletId: request.destinationWalletId,
+        usdtAmount: request.usdtAmount,
+        idempotencyKey: request.idempotencyKey,
+        partnerReference: request.partnerReference,
+      });
+      return { send: await present(result.send), replayed: result.replayed };
+    },
+    async getUsdtSend(request) {
+      const row = isUuid(request.sendId) && isUuid(request.partnerId) ? await deps.sends.find(deps.dataSource.manager, request.partnerId, request.sendId) : null;
+      if (!row || row.status === 'creating') throw new AppError('SEND_NOT_FOUND');
+      return present(row);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/** confirmations: the code only ever as its HMAC. Counting and status moves are conditional UPDATEs. */
+import type { EntityManager } from '@platform/persistence';
+import { queryRows } from '@platform/persistence';
+import type { Confirmation, SubjectType } from '../domain/confirmation-code';
+import { CONFIRMATION_ATTEMPTS_MAX } from '../domain/confirmation-code';
+
+const COLUMNS = `confirmation_id AS "confirmationId", partner_id AS "partnerId", subject_type AS "subjectType", subject_id AS "subjectId",
+  code_hash AS "codeHash", delivered_to AS "deliveredTo", status, attempts, resends, expires_at AS "expiresAt",
+  resend_available_at AS "resendAvailableAt", created_at AS "createdAt", verified_at AS "verifiedAt"`;
+
+export interface NewConfirmation {
+  confirmationId: string;
+  partnerId: string;
+  subjectType: SubjectType;
+  subjectId: string;
+  codeHash: string;
+  deliveredTo: string;
+  expiresAt: Date;
+  resendAvailableAt: Date;
+}
+
+export class ConfirmationsRepository {
+  async insert(manager: EntityManager, confirmation: NewConfirmation): Promise<Confirmation> {
+    const [row] = await queryRows<Confirmation>(manager,
+      `INSERT INTO confirmations (confirmation_id, partner_id, subject_type, subject_id, code_hash, delivered_to, status, expires_at, resend_available_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'live', $7, $8) RETURNING ${COLUMNS}`,
+      [confirmation.confirmationId, confirmation.partnerId, confirmation.subjectType, confirmation.subjectId, confirmation.codeHash,
+        confirmation.deliveredTo, confirmation.expiresAt, confirmation.resendAvailableAt]);
+    return row;
+  }
+
+  async find(manager: EntityManager, confirmationId: string): Promise<Confirmation | null> {
+    const [row] = await queryRows<Confirmation>(manager, `SELECT ${COLUMNS} FROM confirmations WHERE confirmation_id = $1`, [confirmationId]);
+    return row ?? null;
+  }
+
+  /** The partner's confirmation, row-locked for the rest of the transaction. */
+  async lock(manager: EntityManager, partnerId: string, confirmationId: string): Promise<Confirmation | null> {
+    const [row] = await queryRows<Confirmation>(manager,
+      `SELECT ${COLUMNS} FROM confirmations WHERE confirmation_id = $1 AND partner_id = $2 FOR UPDATE`, [confirmationId, partnerId]);
+    return row ?? null;
+  }
+
+  async markUsed(manager: EntityManager, confirmationId: string, verifiedAt: Date): Promise<boolean> {
+    const rows = await queryRows(manager,
+      "UPDATE confirmations SET status = 'used', verified_at = $2 WHERE confirmation_id = $1 AND status = 'live' RETURNING confirmation_id",
+      [confirmationId, verifiedAt]);
+    return rows.length === 1;
+  }
+
+  /** Counts one wrong code; the fifth locks. Answers the status after counting (null: nothing counted, not live). */
+  async countWrongAttempt(manager: EntityManager, confirmationId: string): Promise<'live' | 'locked' | null> {
+    const [row] = await queryRows<{ status: 'live' | 'locked' }>(manager,
+      `UPDATE confirmations SET attempts = attempts + 1, status = CASE WHEN attempts + 1 >= $2 THEN 'locked' ELSE status END
+        WHERE confirmation_id = $1 AND status = 'live' AND attempts < $2 RETURNING status`, [confirmationId, CONFIRMATION_ATTEMPTS_MAX]);
+    return row?.status ?? null;
+  }
+
+  async reissue(manager: EntityManager, confirmationId: string, codeHash: string, expiresAt: Date, resendAvailableAt: Date): Promise<Confirmation> {
+    const [row] = await queryRows<Confirmation>(manager,
+      `UPDATE confirmations SET code_hash = $2, resends = resends + 1, expires_at = $3, resend_available_at = $4
+        WHERE confirmation_id = $1 AND status = 'live' RETURNING ${COLUMNS}`, [confirmationId, codeHash, expiresAt, resendAvailableAt]);
+    if (!row) throw new Error('reissue of a confirmation that is not live under its lock');
+    return row;
+  }
+
+  /** live (or locked) → expired. Answers false when it was used meanwhile. */
+  async markExpired(manager: EntityManager, confirmationId: string): Promise<boolean> {
+    const [row] = await queryRows<{ status: string }>(manager,
+      "UPDATE confirmations SET status = CASE WHEN status = 'used' THEN status ELSE 'expired' END WHERE confirmation_id = $1 RETURNING status",
+      [confirmationId]);
+    return row?.status === 'expired';
+  }
+
+  async delete(manager: EntityManager, confirmationId: string): Promise<void> {
+    await manager.query("DELETE FROM confirmations WHERE confirmation_id = $1 AND status <> 'used'", [confirmationId]);
+  }
+}

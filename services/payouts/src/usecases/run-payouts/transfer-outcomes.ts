@@ -1,0 +1,90 @@
+/**
+ * What the payout runner does for a transfer's instruction (the order
+ * proceeds path is unchanged): the destination comes from the transfer, and
+ * the bank's answer resolves the hold exactly once before the transfer moves:
+ * - settled: the hold (amount + fee) is posted in one balanced entry, the
+ *   amount to bank clearing and the fee to fee revenue;
+ * - failed: the hold is voided and the daily-cap usage released (value never
+ *   moved).
+ * Then, in one transaction, the instruction completes, the transfer reads
+ * settled / failed and transfer.settled / transfer.failed is enqueued. A
+ * crash in between repeats the same ledger request (idempotent) next time.
+ */
+import { enqueueEvent } from '@platform/events';
+import type { Logger } from '@platform/logger';
+import { Big, formatAmount } from '@platform/money';
+import type { DataSource } from '@platform/persistence';
+import { withTransaction } from '@platform/persistence';
+import { releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
+import type { LedgerApi, ServiceAccounts, TradingLimitsApi } from '../../adapters/peers/peers';
+import { maskAccountNumber } from '../../domain/ids';
+import { holdAmountKes } from '../../domain/transfer-fee';
+import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
+import type { TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
+
+export type BankOutcome = { status: 'settled' } | { status: 'failed'; failureCode: string };
+
+export interface TransferOutcomesDependencies {
+  dataSource: DataSource;
+  transfers: TransfersRepository;
+  instructions: PayoutInstructionsRepository;
+  ledger: Pick<LedgerApi, 'postHold' | 'voidHold' | 'getHold'>;
+  trading: TradingLimitsApi;
+  serviceAccounts: ServiceAccounts;
+  logger: Logger;
+}
+
+export class TransferOutcomes {
+  constructor(private readonly deps: TransferOutcomesDependencies) {}
+
+  async transferOf(instruction: InstructionRecord): Promise<TransferRecord> {
+    const transfer = await this.deps.transfers.findById(this.deps.dataSource.manager, instruction.transferId!);
+    if (!transfer) throw new Error(`instruction ${instruction.instructionId} names a missing transfer`);
+    return transfer;
+  }
+
+  async finish(instruction: InstructionRecord, outcome: BankOutcome): Promise<void> {
+    const transfer = await this.transferOf(instruction);
+    if (outcome.status === 'settled') await this.postHold(transfer);
+    else {
+      await voidHoldIdempotently(this.deps.ledger, transfer.transferId);
+      await releaseCapIdempotently(this.deps.trading, transfer.transferId);
+    }
+    const settledAt = new Date();
+    await withTransaction(this.deps.dataSource, async (manager) => {
+      await this.deps.instructions.complete(instruction.instructionId, outcome, manager);
+      const moved = await this.deps.transfers.markOutcome(manager, transfer.transferId, outcome.status === 'settled' ? { status: 'settled', settledAt } : outcome);
+      if (!moved) return;
+      await enqueueEvent(manager, {
+        partnerId: transfer.partnerId,
+        type: outcome.status === 'settled' ? 'transfer.settled' : 'transfer.failed',
+        data: {
+          transferId: transfer.transferId,
+          partnerReference: transfer.partnerReference,
+          rail: transfer.rail,
+          status: outcome.status,
+          amount: { currency: 'KES', value: transfer.amountKes },
+          fee: { currency: 'KES', value: transfer.feeKes },
+          destinationAccountNumber: maskAccountNumber(transfer.accountNumber),
+          failureCode: outcome.status === 'failed' ? outcome.failureCode : null,
+          settledAt: outcome.status === 'settled' ? settledAt.toISOString() : null,
+        },
+      });
+    });
+    this.deps.logger.info('transfer completed', { transferId: transfer.transferId, status: outcome.status, failureCode: outcome.status === 'failed' ? outcome.failureCode : undefined });
+  }
+
+  private async postHold(transfer: TransferRecord): Promise<void> {
+    const amount = new Big(transfer.amountKes);
+    const fee = new Big(transfer.feeKes);
+    const counterPostings = [{ accountId: await this.deps.serviceAccounts.id('bank_clearing', 'KES'), amount: formatAmount(amount, 'KES') }];
+    if (fee.gt(0)) counterPostings.push({ accountId: await this.deps.serviceAccounts.id('fee_revenue', 'KES'), amount: formatAmount(fee, 'KES') });
+    await this.deps.ledger.postHold({
+      holdId: transfer.transferId,
+      postAmount: formatAmount(holdAmountKes(amount, fee), 'KES'),
+      counterPostings,
+      kind: 'transfer',
+      metadata: { transferId: transfer.transferId },
+    });
+  }
+}
