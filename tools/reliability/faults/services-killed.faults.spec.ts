@@ -1,7 +1,8 @@
 // Proves that killing a service with SIGKILL in the middle of its work loses
 // nothing and does nothing twice. Runs in the serial `faults` project, alone.
 // - trading and the gateway, each killed while buy orders are being created
-//   (quotes, orders, holds and cap reservations in flight), then restarted:
+//   (quotes, orders, holds and cap reservations in flight; the kill comes once
+//   two orders are committed), then restarted:
 //   every answer given was 202 or a clean 503 (the gateway's own death is a
 //   transport failure); retrying every partnerReference afterwards returns the
 //   original order or creates it once; each order ends with its money whole
@@ -20,15 +21,18 @@ import {
 import { expectEnvelope, sleep } from '../test/support';
 import {
   Attempt, endPools, expectBalancesMatch, expectLedgerReconciles, expectOrdersWhole, MoneyPartner, moneyPartner, MoneyPools, moneyPools,
-  ordersTerminated, placeBuy, statusOf,
+  ordersOf, ordersTerminated, placeBuy, statusOf,
 } from './money-support';
 
 const ORDERS_IN_FLIGHT = 12;
 const ORDER_KES = '100.00';
 const FUNDING_KES = '100000.00';
 /** Orders start this far apart, so the kill lands among them. */
-const ORDER_SPACING_MS = 40;
-const KILL_AFTER_MS = ORDER_SPACING_MS * 4;
+const ORDER_SPACING_MS = 60;
+/** The kill comes once this many orders are committed: some whole before it, the rest in flight or after. */
+const COMMITTED_BEFORE_KILL = 2;
+const COMMIT_POLL_MS = 10;
+const COMMIT_WAIT_MS = 20_000;
 const RECOVERY_TIMEOUT_MS = 60_000;
 const RECOVERY_POLL_MS = 250;
 const WEBHOOK_WAIT_MS = 60_000;
@@ -92,7 +96,8 @@ describe.each(['trading', 'gateway'])('%s killed with SIGKILL while buy orders a
     await setWebhook(p.partner.partnerId);
     const references = Array.from({ length: ORDERS_IN_FLIGHT }, (_, index) => `kill-${service}-${index}`);
     const attempts = references.map((reference, index) => sleep(index * ORDER_SPACING_MS).then(() => placeBuy(p.http, reference, ORDER_KES)));
-    await sleep(KILL_AFTER_MS);
+    await waitFor(async () => ((await ordersOf(pools, p.partner.partnerId)).length >= COMMITTED_BEFORE_KILL ? true : undefined),
+      { timeoutMs: COMMIT_WAIT_MS, intervalMs: COMMIT_POLL_MS, what: `${COMMITTED_BEFORE_KILL} orders committed` });
     await stackInfra.killService(service);
     const answers = await Promise.all(attempts);
     console.log(`${service} killed: answers before the restart: ${answers.map(statusOf).join(', ')}`);
