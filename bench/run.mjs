@@ -7,7 +7,8 @@
 //             bare node:http server (ceilings, same signed requests, same load generator);
 //   memory    resident memory (VmRSS) of each service idle and at peak under the gateway load;
 //   ledger    `npm run bench:ledger` (bench/ledger.mjs) against this run's stack;
-//   orders    not yet measured: orders land in issue 5 (quote + buy vs pgbench);
+//   orders    `npm run bench:orders` (bench/orders.mjs) against this run's stack: quote + buy
+//             orders/s and p50/p95/p99 against pgbench (tpcb-like) on the same PostgreSQL;
 //   webhooks  `npm run bench:webhooks` (bench/webhook-delivery.mjs), after this run's stack
 //             is stopped (it starts its own replicas on the same slot's infrastructure).
 // Never part of `npm test`.
@@ -283,6 +284,15 @@ function ledgerRows(result, rows) {
   }
 }
 
+function orderRows(result, rows) {
+  const { orderPath: o, pgbench: p } = result;
+  const failed = Object.values(o.failures).reduce((sum, count) => sum + count, 0);
+  rows.push({ figure: `order path quote + buy orders/s, ${result.concurrency} clients${failed === 0 ? '' : ` (INVALID: ${failed} failed)`}`,
+    value: o.ordersPerSecond, ceiling: `pgbench tpcb-like tps, scale ${p.scale}, ${p.clients} clients`, ceilingValue: p.tps });
+  rows.push({ figure: 'order path p50 / p95 / p99 ms', value: `${o.p50Ms} / ${o.p95Ms} / ${o.p99Ms}`,
+    ceiling: 'pgbench latency average ms', ceilingValue: String(p.latencyAverageMs) });
+}
+
 function webhookRows(result, rows) {
   for (const run of result.results) {
     rows.push({ figure: `webhooks ${run.workers} worker(s) deliveries/s (p50 / p99 ms ${run.p50Ms.toFixed(1)} / ${run.p99Ms.toFixed(1)})`,
@@ -324,7 +334,7 @@ async function main() {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const report = { ranAt: new Date().toISOString(), machineAtStart: machine(), slot: process.env.TEST_STACK_SLOT, sections: [...sections] };
   const rows = [];
-  const needsStack = ['gateway', 'memory', 'ledger'].some((name) => sections.has(name));
+  const needsStack = ['gateway', 'memory', 'ledger', 'orders'].some((name) => sections.has(name));
   if (needsStack) {
     const { stackFile, stop } = await stack(profile);
     try {
@@ -337,14 +347,13 @@ async function main() {
         report.ledger = await childBench('ledger.mjs', 'ledger-', { BENCH_STACK_FILE: stackFile });
         ledgerRows(report.ledger, rows);
       }
+      if (sections.has('orders')) {
+        report.orders = await childBench('orders.mjs', 'orders-', { BENCH_STACK_FILE: stackFile });
+        orderRows(report.orders, rows);
+      }
     } finally {
       await stop();
     }
-  }
-  if (sections.has('orders')) {
-    console.log('\n▶ orders: not yet measured: orders land in issue 5');
-    report.orders = 'not yet measured: orders land in issue 5';
-    rows.push({ figure: 'order path quote + buy orders/s', value: 'not yet measured: orders land in issue 5', ceiling: 'pgbench', ceilingValue: '' });
   }
   if (sections.has('webhooks')) {
     report.webhooks = await childBench('webhook-delivery.mjs', 'webhook-delivery-', {});
