@@ -11,6 +11,9 @@
 //   BENCH_STACK_FILE=.stack-test-9/stack.json npm run bench:orders   against a started stack
 //                                  (`npm run bench` passes its own; `BENCH_SECTIONS=orders npm run bench`)
 //   BENCH_DURATION_S=10 BENCH_ORDER_CLIENTS=16                         seconds per figure, clients
+// Two figures: every client ordering for ONE partner (the per-partner path: the daily cap
+// locks the partner's profile row and the hold its KES account, so a partner's orders queue),
+// and the clients spread over 8 partners (what the platform does across partners).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,6 +29,8 @@ const DURATION_S_DEFAULT = 10;
 const DURATION_S_MAX = 300;
 const CONCURRENCY_DEFAULT = 16;
 const CONCURRENCY_MAX = 256;
+/** The order path is measured for one partner (every order serialises on its cap and balance) and spread over several. */
+const SPREAD_PARTNERS = 8;
 const RATE_LIMIT_PER_MINUTE = 100_000;
 const DAILY_CAP_KES = '100000000.00';
 const PER_ORDER_CAP_KES = '1000000.00';
@@ -93,8 +98,8 @@ function latencySummary(latencies) {
 
 const elapsedMs = (begun) => Number(process.hrtime.bigint() - begun) / 1e6;
 
-/** Closed loop: `concurrency` workers, quote then buy, until the duration ends. */
-async function driveOrders(gatewayUrl, credentials) {
+/** Closed loop: `concurrency` workers (worker i orders for partner i mod n), quote then buy, until the duration ends. */
+async function driveOrders(gatewayUrl, partners) {
   const total = [];
   const quotes = [];
   const orders = [];
@@ -102,7 +107,8 @@ async function driveOrders(gatewayUrl, credentials) {
   const deadline = Date.now() + durationS * 1000;
   const startedAt = process.hrtime.bigint();
   const fail = (what) => { failures[what] = (failures[what] ?? 0) + 1; };
-  const worker = async () => {
+  const worker = async (index) => {
+    const credentials = partners[index % partners.length];
     while (Date.now() < deadline) {
       const begun = process.hrtime.bigint();
       try {
@@ -119,9 +125,10 @@ async function driveOrders(gatewayUrl, credentials) {
       }
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await Promise.all(Array.from({ length: concurrency }, (_, index) => worker(index)));
   const wallMs = elapsedMs(startedAt);
   return {
+    partners: partners.length,
     ordersPerSecond: Number(((total.length / wallMs) * 1000).toFixed(1)),
     orders: total.length,
     ...latencySummary(total),
@@ -169,12 +176,14 @@ async function pgbenchCeiling(urlTemplate) {
 }
 
 function printTable(result) {
-  const { orderPath: o, pgbench: p } = result;
-  console.log(`\norder path (quote + buy), ${concurrency} clients, ${durationS} s: ${o.ordersPerSecond} orders/s (${o.orders} orders), `
-    + `p50 / p95 / p99 ${o.p50Ms} / ${o.p95Ms} / ${o.p99Ms} ms; failures ${JSON.stringify(o.failures)}`);
-  console.log(`  quote p50 / p99 ${o.quoteLatency.p50Ms} / ${o.quoteLatency.p99Ms} ms; order p50 / p99 ${o.orderLatency.p50Ms} / ${o.orderLatency.p99Ms} ms`);
+  const { pgbench: p } = result;
+  console.log('');
+  for (const o of result.orderPaths) {
+    console.log(`order path (quote + buy), ${concurrency} clients, ${o.partners} partner(s), ${durationS} s: ${o.ordersPerSecond} orders/s (${o.orders} orders), `
+      + `p50 / p95 / p99 ${o.p50Ms} / ${o.p95Ms} / ${o.p99Ms} ms; failures ${JSON.stringify(o.failures)}`);
+    console.log(`  quote p50 / p99 ${o.quoteLatency.p50Ms} / ${o.quoteLatency.p99Ms} ms; order p50 / p99 ${o.orderLatency.p50Ms} / ${o.orderLatency.p99Ms} ms; ratio to pgbench ${o.ratio}`);
+  }
   console.log(`pgbench tpcb-like, scale ${p.scale}, ${p.clients} clients: ${p.tps} tps (latency average ${p.latencyAverageMs} ms)`);
-  console.log(`ratio orders/s ÷ pgbench tps: ${result.ratio}`);
 }
 
 async function main() {
@@ -182,14 +191,18 @@ async function main() {
   if (!stackFile || !existsSync(stackFile)) throw new Error('BENCH_STACK_FILE must name a started stack (or run `BENCH_SECTIONS=orders npm run bench`)');
   const stack = JSON.parse(readFileSync(stackFile, 'utf8'));
   if (!stack.postgres?.urlTemplate) throw new Error(`${stackFile} has no postgres.urlTemplate`);
-  const credentials = await benchPartner(stackFile, stack.gatewayUrl);
-  console.log(`▶ order path: quote + buy, ${concurrency} clients, ${durationS} s`);
-  const orderPath = await driveOrders(stack.gatewayUrl, credentials);
+  const partners = [];
+  for (let index = 0; index < SPREAD_PARTNERS; index += 1) partners.push(await benchPartner(stackFile, stack.gatewayUrl));
+  const orderPaths = [];
+  for (const spread of [partners.slice(0, 1), partners]) {
+    console.log(`▶ order path: quote + buy, ${concurrency} clients, ${spread.length} partner(s), ${durationS} s`);
+    orderPaths.push(await driveOrders(stack.gatewayUrl, spread));
+  }
   console.log(`▶ pgbench ceiling on the same PostgreSQL`);
   const pgbench = await pgbenchCeiling(stack.postgres.urlTemplate);
+  for (const orderPath of orderPaths) orderPath.ratio = Number((orderPath.ordersPerSecond / pgbench.tps).toFixed(3));
   const result = {
-    ranAt: new Date().toISOString(), durationS, concurrency, orderKes: ORDER_KES, orderPath, pgbench,
-    ratio: Number((orderPath.ordersPerSecond / pgbench.tps).toFixed(3)),
+    ranAt: new Date().toISOString(), durationS, concurrency, orderKes: ORDER_KES, orderPaths, pgbench,
     note: 'orders/s = quote + buy answered 201 then 202, closed loop; ceiling = pgbench tpcb-like transactions/s, same clients and duration',
   };
   printTable(result);

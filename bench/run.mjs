@@ -21,7 +21,9 @@
 //   BENCH_SECTIONS=gateway,memory,ledger,webhooks   a subset
 //   BENCH_CPU_PROFILE=1                        also run the gateway's balances load once more
 //                                              against a gateway started with --cpu-prof
-//                                              (profile in bench/results/)
+//                                              (profile in bench/results/); with the orders
+//                                              section, trading and the ledger run under
+//                                              --cpu-prof during it (bench/results/cpu-orders-*/)
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,12 +35,17 @@ const BENCH_STACK_SLOT_DEFAULT = '9';
 // The stack helpers read the slot when the profile is loaded: set it before anything loads one.
 process.env.TEST_STACK_SLOT = process.env.BENCH_STACK_SLOT ?? BENCH_STACK_SLOT_DEFAULT;
 
+// The test profile scales the 30 s quote lifetime to 1.5 s (SANDBOX_TIME_SCALE 0.05), less than
+// one quote + order round on a loaded machine: the bench's own stack gives quotes the maximum
+// (600 s × 0.05 = 30 s) so it measures throughput, not expiry. A stack named by BENCH_STACK_FILE keeps its own.
+process.env.STACK_ENV_QUOTE_TTL_MS ??= '600000';
+
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const { signedRequestHeaders } = require('@platform/crypto');
 const infra = await import('../scripts/lib/infra.mjs');
 const services = await import('../scripts/lib/services.mjs');
-const { acquireLock, isPortOpen, sleep } = await import('../scripts/lib/processes.mjs');
+const { acquireLock, isPortOpen, sleep, stopPid } = await import('../scripts/lib/processes.mjs');
 const { step } = await import('../scripts/lib/steps.mjs');
 const { buildAll } = await import('../scripts/lib/workspace.mjs');
 
@@ -285,12 +292,15 @@ function ledgerRows(result, rows) {
 }
 
 function orderRows(result, rows) {
-  const { orderPath: o, pgbench: p } = result;
-  const failed = Object.values(o.failures).reduce((sum, count) => sum + count, 0);
-  rows.push({ figure: `order path quote + buy orders/s, ${result.concurrency} clients${failed === 0 ? '' : ` (INVALID: ${failed} failed)`}`,
-    value: o.ordersPerSecond, ceiling: `pgbench tpcb-like tps, scale ${p.scale}, ${p.clients} clients`, ceilingValue: p.tps });
-  rows.push({ figure: 'order path p50 / p95 / p99 ms', value: `${o.p50Ms} / ${o.p95Ms} / ${o.p99Ms}`,
-    ceiling: 'pgbench latency average ms', ceilingValue: String(p.latencyAverageMs) });
+  const { pgbench: p } = result;
+  for (const o of result.orderPaths) {
+    const failed = Object.values(o.failures).reduce((sum, count) => sum + count, 0);
+    const who = `${result.concurrency} clients, ${o.partners} partner(s)`;
+    rows.push({ figure: `order path quote + buy orders/s, ${who}${failed === 0 ? '' : ` (INVALID: ${failed} failed)`}`,
+      value: o.ordersPerSecond, ceiling: `pgbench tpcb-like tps, scale ${p.scale}, ${p.clients} clients`, ceilingValue: p.tps });
+    rows.push({ figure: `order path p50 / p95 / p99 ms, ${who}`, value: `${o.p50Ms} / ${o.p95Ms} / ${o.p99Ms}`,
+      ceiling: 'pgbench latency average ms', ceilingValue: String(p.latencyAverageMs) });
+  }
 }
 
 function webhookRows(result, rows) {
@@ -311,6 +321,34 @@ async function cpuProfile(profile, stackFile, credentials) {
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.on('close', resolve));
+  }
+}
+
+/**
+ * Replaces the stack's instances of `names` with ones started under --cpu-prof (same
+ * environment and ports; Node 20 refuses --cpu-prof in NODE_OPTIONS) while `work` runs, then
+ * stops them so each writes its profile to bench/results/cpu-orders-<name>/.
+ */
+async function withProfiledServices(profile, names, work) {
+  const children = [];
+  try {
+    for (const name of names) {
+      const service = services.SERVICES.find((candidate) => candidate.name === name);
+      const pid = services.servicePid(profile, service);
+      if (pid) await stopPid(pid);
+      const dir = path.join(RESULTS_DIR, `cpu-orders-${name}`);
+      const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, 'dist/main.js'], {
+        cwd: path.join(REPO_ROOT, service.folder), env: services.serviceEnvironment(profile, service), stdio: 'ignore',
+      });
+      children.push(child);
+      await waitForPort(services.grpcPort(profile, service));
+    }
+    return await work();
+  } finally {
+    for (const child of children) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve)));
+    }
   }
 }
 
@@ -348,7 +386,8 @@ async function main() {
         ledgerRows(report.ledger, rows);
       }
       if (sections.has('orders')) {
-        report.orders = await childBench('orders.mjs', 'orders-', { BENCH_STACK_FILE: stackFile });
+        const orders = () => childBench('orders.mjs', 'orders-', { BENCH_STACK_FILE: stackFile });
+        report.orders = process.env.BENCH_CPU_PROFILE === '1' ? await withProfiledServices(profile, ['trading', 'ledger'], orders) : await orders();
         orderRows(report.orders, rows);
       }
     } finally {
