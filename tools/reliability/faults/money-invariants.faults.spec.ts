@@ -1,6 +1,7 @@
 // Proves the money invariants hold under concurrency: many operations fired at
 // once against one partner whose balance and daily cap cannot cover them all.
-// Afterwards: every answer was an accepted order or a documented refusal; the
+// Afterwards: every answer was an accepted order or a documented refusal (balance,
+// cap, or a quote that expired while its order queued); the
 // ledger reconciles (its CheckLedger, what `ops ledger check` runs); no
 // balance went negative; the unreleased daily-cap reservations stay within the
 // cap; every hold ended exactly once (posted for a settled order, voided
@@ -36,7 +37,9 @@ const FLOWS: readonly MoneyFlow[] = [
     name: 'buy order (debit-first)',
     start: (p, index) => placeBuy(p.http, `parallel-buy-${index}`, ORDER_KES),
     acceptedStatus: 202,
-    allowedRefusals: ['INSUFFICIENT_KES_BALANCE', 'ORDER_EXCEEDS_DAILY_CAP'],
+    // QUOTE_EXPIRED_OR_CONSUMED: the test stack's quotes live 1.5 s, and on a loaded machine
+    // an order queued behind the partner's other 39 can outlive its quote (nothing moves then).
+    allowedRefusals: ['INSUFFICIENT_KES_BALANCE', 'ORDER_EXCEEDS_DAILY_CAP', 'QUOTE_EXPIRED_OR_CONSUMED'],
   },
 ];
 
