@@ -28,7 +28,7 @@ const ORDERS_IN_FLIGHT = 12;
 const ORDER_KES = '100.00';
 const FUNDING_KES = '100000.00';
 /** Orders start this far apart, so the kill lands among them. */
-const ORDER_SPACING_MS = 60;
+const ORDER_SPACING_MS = 100;
 /** The kill comes once this many orders are committed: some whole before it, the rest in flight or after. */
 const COMMITTED_BEFORE_KILL = 2;
 const COMMIT_POLL_MS = 10;
