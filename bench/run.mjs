@@ -7,7 +7,8 @@
 //             bare node:http server (ceilings, same signed requests, same load generator);
 //   memory    resident memory (VmRSS) of each service idle and at peak under the gateway load;
 //   ledger    `npm run bench:ledger` (bench/ledger.mjs) against this run's stack;
-//   orders    not yet measured: orders land in issue 5 (quote + buy vs pgbench);
+//   orders    `npm run bench:orders` (bench/orders.mjs) against this run's stack: quote + buy
+//             orders/s and p50/p95/p99 against pgbench (tpcb-like) on the same PostgreSQL;
 //   webhooks  `npm run bench:webhooks` (bench/webhook-delivery.mjs), after this run's stack
 //             is stopped (it starts its own replicas on the same slot's infrastructure).
 // Never part of `npm test`.
@@ -20,7 +21,9 @@
 //   BENCH_SECTIONS=gateway,memory,ledger,webhooks   a subset
 //   BENCH_CPU_PROFILE=1                        also run the gateway's balances load once more
 //                                              against a gateway started with --cpu-prof
-//                                              (profile in bench/results/)
+//                                              (profile in bench/results/); with the orders
+//                                              section, trading and the ledger run under
+//                                              --cpu-prof during it (bench/results/cpu-orders-*/)
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,12 +35,17 @@ const BENCH_STACK_SLOT_DEFAULT = '9';
 // The stack helpers read the slot when the profile is loaded: set it before anything loads one.
 process.env.TEST_STACK_SLOT = process.env.BENCH_STACK_SLOT ?? BENCH_STACK_SLOT_DEFAULT;
 
+// The test profile scales the 30 s quote lifetime to 1.5 s (SANDBOX_TIME_SCALE 0.05), less than
+// one quote + order round on a loaded machine: the bench's own stack gives quotes the maximum
+// (600 s × 0.05 = 30 s) so it measures throughput, not expiry. A stack named by BENCH_STACK_FILE keeps its own.
+process.env.STACK_ENV_QUOTE_TTL_MS ??= '600000';
+
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const { signedRequestHeaders } = require('@platform/crypto');
 const infra = await import('../scripts/lib/infra.mjs');
 const services = await import('../scripts/lib/services.mjs');
-const { acquireLock, isPortOpen, sleep } = await import('../scripts/lib/processes.mjs');
+const { acquireLock, isPortOpen, sleep, stopPid } = await import('../scripts/lib/processes.mjs');
 const { step } = await import('../scripts/lib/steps.mjs');
 const { buildAll } = await import('../scripts/lib/workspace.mjs');
 
@@ -283,6 +291,18 @@ function ledgerRows(result, rows) {
   }
 }
 
+function orderRows(result, rows) {
+  const { pgbench: p } = result;
+  for (const o of result.orderPaths) {
+    const failed = Object.values(o.failures).reduce((sum, count) => sum + count, 0);
+    const who = `${result.concurrency} clients, ${o.partners} partner(s)`;
+    rows.push({ figure: `order path quote + buy orders/s, ${who}${failed === 0 ? '' : ` (INVALID: ${failed} failed)`}`,
+      value: o.ordersPerSecond, ceiling: `pgbench tpcb-like tps, scale ${p.scale}, ${p.clients} clients`, ceilingValue: p.tps });
+    rows.push({ figure: `order path p50 / p95 / p99 ms, ${who}`, value: `${o.p50Ms} / ${o.p95Ms} / ${o.p99Ms}`,
+      ceiling: 'pgbench latency average ms', ceilingValue: String(p.latencyAverageMs) });
+  }
+}
+
 function webhookRows(result, rows) {
   for (const run of result.results) {
     rows.push({ figure: `webhooks ${run.workers} worker(s) deliveries/s (p50 / p99 ms ${run.p50Ms.toFixed(1)} / ${run.p99Ms.toFixed(1)})`,
@@ -301,6 +321,34 @@ async function cpuProfile(profile, stackFile, credentials) {
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.on('close', resolve));
+  }
+}
+
+/**
+ * Replaces the stack's instances of `names` with ones started under --cpu-prof (same
+ * environment and ports; Node 20 refuses --cpu-prof in NODE_OPTIONS) while `work` runs, then
+ * stops them so each writes its profile to bench/results/cpu-orders-<name>/.
+ */
+async function withProfiledServices(profile, names, work) {
+  const children = [];
+  try {
+    for (const name of names) {
+      const service = services.SERVICES.find((candidate) => candidate.name === name);
+      const pid = services.servicePid(profile, service);
+      if (pid) await stopPid(pid);
+      const dir = path.join(RESULTS_DIR, `cpu-orders-${name}`);
+      const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, 'dist/main.js'], {
+        cwd: path.join(REPO_ROOT, service.folder), env: services.serviceEnvironment(profile, service), stdio: 'ignore',
+      });
+      children.push(child);
+      await waitForPort(services.grpcPort(profile, service));
+    }
+    return await work();
+  } finally {
+    for (const child of children) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve)));
+    }
   }
 }
 
@@ -324,7 +372,7 @@ async function main() {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const report = { ranAt: new Date().toISOString(), machineAtStart: machine(), slot: process.env.TEST_STACK_SLOT, sections: [...sections] };
   const rows = [];
-  const needsStack = ['gateway', 'memory', 'ledger'].some((name) => sections.has(name));
+  const needsStack = ['gateway', 'memory', 'ledger', 'orders'].some((name) => sections.has(name));
   if (needsStack) {
     const { stackFile, stop } = await stack(profile);
     try {
@@ -337,14 +385,14 @@ async function main() {
         report.ledger = await childBench('ledger.mjs', 'ledger-', { BENCH_STACK_FILE: stackFile });
         ledgerRows(report.ledger, rows);
       }
+      if (sections.has('orders')) {
+        const orders = () => childBench('orders.mjs', 'orders-', { BENCH_STACK_FILE: stackFile });
+        report.orders = process.env.BENCH_CPU_PROFILE === '1' ? await withProfiledServices(profile, ['trading', 'ledger'], orders) : await orders();
+        orderRows(report.orders, rows);
+      }
     } finally {
       await stop();
     }
-  }
-  if (sections.has('orders')) {
-    console.log('\n▶ orders: not yet measured: orders land in issue 5');
-    report.orders = 'not yet measured: orders land in issue 5';
-    rows.push({ figure: 'order path quote + buy orders/s', value: 'not yet measured: orders land in issue 5', ceiling: 'pgbench', ceilingValue: '' });
   }
   if (sections.has('webhooks')) {
     report.webhooks = await childBench('webhook-delivery.mjs', 'webhook-delivery-', {});
