@@ -75,9 +75,12 @@ describe('KES transfers', () => {
     const bank = await ctx.http.post('/v1/transfers', transferBody({ rail: 'pesalink', destination: { accountNumber: '0123456789', accountName: 'Acme Ltd', bankCode: '01' } }));
     expect(bank.status).toBe(202);
     expect(bank.body.destination).toEqual({ accountNumber: '****6789', accountName: 'Acme Ltd', bankCode: '01' });
-    const phone = await ctx.http.post('/v1/transfers', transferBody({ destination: { accountNumber: '0712 345 679', accountName: 'Jane Wanjiru' } }));
+    const phone = await ctx.http.post('/v1/transfers', transferBody({ destination: { accountNumber: '+254712345679', accountName: 'Jane Wanjiru' } }));
     expect(phone.status).toBe(202);
     expect(phone.body.destination.accountNumber).toBe('****5679');
+    // One rule for Kenyan numbers across payouts (src/domain/msisdn.ts): spaces and dashes are refused, not guessed at.
+    const spaced = await ctx.http.post('/v1/transfers', transferBody({ destination: { accountNumber: '0712 345 679', accountName: 'Jane Wanjiru' } }));
+    expect(spaced.status).toBe(400);
   });
 
   it('fails a transfer the bank refuses, voiding the hold and firing transfer.failed', async () => {

@@ -4,7 +4,7 @@
 // offending field named at once, and a request hash that ignores spelling
 // (phone format, trailing zeros) but not content.
 import { AppError } from '@platform/errors';
-import { normaliseMsisdn, parseTransferRequest, transferRequestHash, TransferRequestInput } from './transfer-request';
+import { parseTransferRequest, transferRequestHash, TransferRequestInput } from './transfer-request';
 
 const valid: TransferRequestInput = {
   rail: 'mobile_money', accountNumber: '254712345678', accountName: 'Jane Wanjiru', amountCurrency: 'KES', amountValue: '100.00', idempotencyKey: 'key-1',
@@ -21,10 +21,13 @@ function fieldsOf(input: TransferRequestInput): string[] {
 
 describe('transfer request', () => {
   it.each([
-    ['0712345678', '254712345678'], ['+254712345678', '254712345678'], ['254112345678', '254112345678'], ['0712 345-678', '254712345678'],
-    ['071234567', null], ['254812345678', null], ['+14155550100', null],
-  ])('normalises the phone number %s', (input, expected) => {
-    expect(normaliseMsisdn(input)).toBe(expected);
+    ['0712345678', '254712345678'], ['+254712345678', '254712345678'], ['254112345678', '254112345678'],
+  ])('normalises the mobile-money number %s', (input, expected) => {
+    expect(parseTransferRequest({ ...valid, accountNumber: input }).accountNumber).toBe(expected);
+  });
+
+  it.each(['0712 345-678', '071234567', '254812345678', '+14155550100'])('refuses the mobile-money number %s', (input) => {
+    expect(fieldsOf({ ...valid, accountNumber: input })).toContain('destination.accountNumber');
   });
 
   it('accepts a mobile-money and a bank-rail transfer, defaulting partnerReference to the key', () => {

@@ -9,6 +9,7 @@
 import { sha256Hex } from '@platform/crypto';
 import { validationFailed } from '@platform/errors';
 import { Big, formatAmount, parsePositiveAmount } from '@platform/money';
+import { normaliseKenyanMsisdn } from './msisdn';
 
 export const TRANSFER_RAILS = ['mobile_money', 'pesalink', 'rtgs', 'eft'] as const;
 export type TransferRail = (typeof TRANSFER_RAILS)[number];
@@ -20,8 +21,6 @@ export const ACCOUNT_NAME_LENGTH_MAX = 100;
 const PRINTABLE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]+$/;
 const BANK_ACCOUNT_NUMBER = /^[0-9]{6,20}$/;
 const BANK_CODE = /^[0-9]{2,11}$/;
-// Safaricom / Airtel / Telkom ranges: 07XX and 01XX, as 0XXXXXXXXX, 254XXXXXXXXX or +254XXXXXXXXX.
-const KENYAN_MSISDN = /^(?:\+?254|0)((?:7|1)[0-9]{8})$/;
 
 export interface TransferRequestInput {
   rail: string;
@@ -44,11 +43,6 @@ export interface TransferRequest {
   partnerReference: string;
 }
 
-export function normaliseMsisdn(value: string): string | null {
-  const match = KENYAN_MSISDN.exec(value.replace(/[\s-]/g, ''));
-  return match ? `254${match[1]}` : null;
-}
-
 function isRail(value: string): value is TransferRail {
   return (TRANSFER_RAILS as readonly string[]).includes(value);
 }
@@ -59,7 +53,7 @@ function destinationFields(input: TransferRequestInput, bad: string[]): { accoun
     return { accountNumber: input.accountNumber, bankCode: null };
   }
   if (input.rail === 'mobile_money') {
-    const msisdn = normaliseMsisdn(input.accountNumber);
+    const msisdn = normaliseKenyanMsisdn(input.accountNumber);
     if (!msisdn) bad.push('destination.accountNumber');
     if (input.bankCode !== undefined) bad.push('destination.bankCode');
     return { accountNumber: msisdn ?? input.accountNumber, bankCode: null };
