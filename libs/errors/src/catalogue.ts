@@ -95,6 +95,9 @@ export const ERROR_CATALOGUE = {
   BATCH_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign batch.'),
   SEND_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign USDT send.'),
   CONFIRMATION_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign confirmation.'),
+  // Ours, after the contract's per-resource pattern (contract decisions section 5): a push id
+  // that is unknown or another partner's, so a partner can tell it from an unknown route.
+  MOBILE_MONEY_PUSH_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign mobile-money prompt (sandbox answer helpers).'),
   IDEMPOTENCY_KEY_REUSED: define(409, FAILED_PRECONDITION, 'The idempotencyKey was used with a different body.'),
   TRANSFER_EXCEEDS_PER_TRANSFER_CAP: define(422, FAILED_PRECONDITION, 'Above the per-transfer ceiling.'),
   USDT_SEND_BELOW_MINIMUM: define(422, FAILED_PRECONDITION, 'Below the minimum USDT send.'),

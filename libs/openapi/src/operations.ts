@@ -91,7 +91,7 @@ export const OPERATIONS: OperationSpec[] = [
     summary: 'Send a payment prompt to a payer\'s handset', scope: 'funding',
     description: 'No idempotency key: a repeated call is a second prompt. Completion is `credit.received`; a declined or ignored prompt emits no event.',
     requestSchema: 'MobileMoneyPushRequest', success: { 202: { description: 'The prompt is out', schema: 'MobileMoneyPush' } },
-    errors: ['MOBILE_MONEY_PUSH_REJECTED', 'MOBILE_MONEY_PUSH_UNAVAILABLE', 'PARTNER_VA_NOT_ALLOCATED', 'PARTNER_VA_SUSPENDED'] },
+    errors: ['MOBILE_MONEY_PUSH_REJECTED', 'MOBILE_MONEY_PUSH_UNAVAILABLE', 'PARTNER_VA_NOT_ALLOCATED', 'PARTNER_VA_ACTIVATING', 'PARTNER_VA_SUSPENDED'] },
 
   { method: 'get', path: '/v1/payout-destinations', operationId: 'listPayoutDestinations', tag: 'Balances and funding',
     summary: 'Active payout destinations (read-only)', scope: 'read',
@@ -185,8 +185,8 @@ export const OPERATIONS: OperationSpec[] = [
     success: { 200: { description: 'The collection', schema: 'Collection' } }, errors: ['COLLECTION_NOT_FOUND'] },
   { method: 'post', path: '/v1/sandbox/mobile-money-pushes/{pushId}/approve', operationId: 'sandboxApproveMobileMoneyPush', tag: 'Sandbox',
     summary: 'The payer approves the prompt (credit.received follows)', scope: 'sandbox',
-    success: { 200: { description: 'The prompt\'s outcome', schema: 'MobileMoneyPushOutcome' } }, errors: [] },
+    success: { 200: { description: 'The prompt\'s outcome', schema: 'MobileMoneyPushOutcome' } }, errors: ['MOBILE_MONEY_PUSH_NOT_FOUND'] },
   { method: 'post', path: '/v1/sandbox/mobile-money-pushes/{pushId}/decline', operationId: 'sandboxDeclineMobileMoneyPush', tag: 'Sandbox',
     summary: 'The payer declines the prompt (no event)', scope: 'sandbox',
-    success: { 200: { description: 'The prompt\'s outcome', schema: 'MobileMoneyPushOutcome' } }, errors: [] },
+    success: { 200: { description: 'The prompt\'s outcome', schema: 'MobileMoneyPushOutcome' } }, errors: ['MOBILE_MONEY_PUSH_NOT_FOUND'] },
 ];

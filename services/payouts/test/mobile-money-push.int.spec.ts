@@ -164,10 +164,10 @@ describe('mobile-money funding prompt', () => {
     const pushId = await sent(h.http);
     const stranger = new PartnerHttpClient(await createTestPartner());
     for (const path of [`/v1/sandbox/mobile-money-pushes/${pushId}/approve`, `/v1/sandbox/mobile-money-pushes/${pushId}/decline`]) {
-      expectRefusal(await stranger.post(path), 404, 'NOT_FOUND');
+      expectRefusal(await stranger.post(path), 404, 'MOBILE_MONEY_PUSH_NOT_FOUND');
     }
-    expectRefusal(await h.http.post(`/v1/sandbox/mobile-money-pushes/${randomUUID()}/approve`), 404, 'NOT_FOUND');
-    expectRefusal(await h.http.post('/v1/sandbox/mobile-money-pushes/not-a-uuid/approve'), 404, 'NOT_FOUND');
+    expectRefusal(await h.http.post(`/v1/sandbox/mobile-money-pushes/${randomUUID()}/approve`), 404, 'MOBILE_MONEY_PUSH_NOT_FOUND');
+    expectRefusal(await h.http.post('/v1/sandbox/mobile-money-pushes/not-a-uuid/approve'), 404, 'MOBILE_MONEY_PUSH_NOT_FOUND');
     const mine = await h.http.post(`/v1/sandbox/mobile-money-pushes/${pushId}/decline`);
     expect(mine.body.status).toBe('declined');
   });

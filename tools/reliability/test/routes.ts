@@ -109,8 +109,8 @@ export const ROUTES: RouteUnderTest[] = [
   },
   { method: 'POST', path: '/v1/sandbox/collections/:id/expire', notFound: 'COLLECTION_NOT_FOUND', resource: 'collection' },
   { method: 'POST', path: '/v1/funding/mobile-money-push', body: { phone: field('phone', () => '0712345678'), amount: field('kes', () => '100.00') } },
-  { method: 'POST', path: '/v1/sandbox/mobile-money-pushes/:id/approve', notFound: 'NOT_FOUND', resource: 'push' },
-  { method: 'POST', path: '/v1/sandbox/mobile-money-pushes/:id/decline', notFound: 'NOT_FOUND', resource: 'push' },
+  { method: 'POST', path: '/v1/sandbox/mobile-money-pushes/:id/approve', notFound: 'MOBILE_MONEY_PUSH_NOT_FOUND', resource: 'push' },
+  { method: 'POST', path: '/v1/sandbox/mobile-money-pushes/:id/decline', notFound: 'MOBILE_MONEY_PUSH_NOT_FOUND', resource: 'push' },
   {
     method: 'POST', path: '/v1/transfers',
     body: {

@@ -44,7 +44,7 @@ export function presentAnsweredPush(push: payoutsFunding.MobileMoneyPush) {
 /** POST /v1/sandbox/mobile-money-pushes/{pushId}/approve|decline (no body) → 200 the push as it stands. */
 export function answerMobileMoneyPushHandler(deps: { payouts: Pick<PayoutsApi, 'approveMobileMoneyPush' | 'declineMobileMoneyPush'> }, answer: 'approve' | 'decline'): RequestHandler {
   return async (req, res) => {
-    if (!isUuidParam(req.params.id)) throw new AppError('NOT_FOUND');
+    if (!isUuidParam(req.params.id)) throw new AppError('MOBILE_MONEY_PUSH_NOT_FOUND');
     const request = { partnerId: partnerAuthOf(res).partnerId, pushId: req.params.id };
     const push = answer === 'approve' ? await deps.payouts.approveMobileMoneyPush(request) : await deps.payouts.declineMobileMoneyPush(request);
     res.status(200).json(presentAnsweredPush(push));

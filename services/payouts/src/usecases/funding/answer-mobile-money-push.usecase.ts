@@ -26,9 +26,9 @@ export class AnswerMobileMoneyPushUseCase {
   constructor(private readonly pushes: MobileMoneyPushesRepository, private readonly credits: Pick<PushCreditRunner, 'creditNow'>) {}
 
   async execute(command: { partnerId: string; pushId: string; answer: Answer }): Promise<PushRecord> {
-    if (!UUID.test(command.pushId)) throw new AppError('NOT_FOUND');
+    if (!UUID.test(command.pushId)) throw new AppError('MOBILE_MONEY_PUSH_NOT_FOUND');
     const push = await this.pushes.answer(command.partnerId, command.pushId, command.answer, sandboxRailReference());
-    if (!push) throw new AppError('NOT_FOUND');
+    if (!push) throw new AppError('MOBILE_MONEY_PUSH_NOT_FOUND');
     if (push.status !== 'approved') return push;
     return (await this.credits.creditNow(push)) ?? push;
   }
