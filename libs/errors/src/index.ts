@@ -47,7 +47,23 @@ export function validationFailed(fields: string[]): AppError {
 }
 
 export function validationMessage(fields: string[]): string {
-  return `Validation failed on: ${fields.join(', ')}`;
+  return `Validation failed on: ${fields.map(displayFieldName).join(', ')}`;
+}
+
+/** Field names we define, and the dotted or indexed paths into them. */
+const PLAIN_FIELD_NAME = /^[A-Za-z0-9_.$[\]-]{1,64}$/;
+const DISPLAYED_NAME_CHARS_MAX = 32;
+
+/**
+ * A refused field can be a name the partner made up (an unknown query key or body
+ * property). Plain names are echoed as sent; any other is shown as an escaped, ASCII-only
+ * JSON string, so control, line-separator and other hostile characters never reach the
+ * response (or a log line made from it) while the partner can still see which key it was.
+ */
+function displayFieldName(name: string): string {
+  if (PLAIN_FIELD_NAME.test(name)) return name;
+  const quoted = JSON.stringify([...name].slice(0, DISPLAYED_NAME_CHARS_MAX).join(''));
+  return quoted.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export function isAppError(error: unknown): error is AppError {
