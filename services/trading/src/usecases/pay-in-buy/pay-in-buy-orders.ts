@@ -185,8 +185,15 @@ export class PayInBuyOrders implements OrderStep {
     }, this.deps.onEvents);
   }
 
-  /** The wallet is checked again at release: only an active wallet may receive value. */
+  /**
+   * The wallet is checked again at release: only an active wallet may receive
+   * value. A step cut short after the ledger resolved the hold finishes the
+   * way the hold went (posted → settled, voided → rejected), never the other.
+   */
   private async deliver(order: OrderRecord): Promise<void> {
+    const hold = await this.deps.ledger.getHold({ holdId: order.orderId });
+    if (hold.status === 'posted') return this.markSettled(order);
+    if (hold.status === 'voided') return this.markRejected(order);
     if (!(await this.walletStillActive(order))) return this.reject(order);
     const [treasuryKes, feeRevenueKes, treasuryUsdt, chainClearingUsdt] = await Promise.all([
       this.deps.serviceAccounts.id('treasury', 'KES'),
@@ -207,6 +214,10 @@ export class PayInBuyOrders implements OrderStep {
       kind: 'order_buy_pay_in_settlement',
       metadata: { orderId: order.orderId, walletId: order.walletId! },
     });
+    await this.markSettled(order);
+  }
+
+  private async markSettled(order: OrderRecord): Promise<void> {
     await recordTransition(this.deps.dataSource, order, {
       from: 'funds_reserved',
       changes: { status: 'settled', kesDebitStatus: 'debited', nextActionAt: null, completedAt: this.deps.clock.now() },
@@ -229,6 +240,10 @@ export class PayInBuyOrders implements OrderStep {
       if (!isRefusal(error, 'LEDGER_HOLD_NOT_FOUND')) throw error;
     });
     this.deps.logger.warn('pay-in buy rejected: its wallet is no longer active', { orderId: order.orderId });
+    await this.markRejected(order);
+  }
+
+  private async markRejected(order: OrderRecord): Promise<void> {
     await recordTransition(this.deps.dataSource, order, {
       from: 'funds_reserved',
       changes: { status: 'rejected', kesDebitStatus: 'released', nextActionAt: null, completedAt: this.deps.clock.now() },
