@@ -192,7 +192,7 @@ describe('POST /v1/orders/buy (pay-in)', () => {
     const q = await quote(p.http, 'buy', { kesAmount: '400.00' });
     const created = await buy(p, { quoteId: q.quoteId, partnerReference: 'pay-revoked', walletId });
     expect(created.status).toBe(202);
-    expect((await p.http.delete(`/v1/wallets/${walletId}`)).status).toBe(204);
+    expect((await p.http.request('DELETE', `/v1/wallets/${walletId}`)).status).toBe(204);
     const before = await balances(p.http);
     await pay(p, '402.00', created.body.paymentReference);
     const rejected = await orderUntil(p.http, created.body.orderId, 'rejected');
