@@ -15,7 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { tronAddressFromAccountId } from '@platform/chain';
 import { Big, formatAmount } from '@platform/money';
-import { loadTestStack, PartnerHttpClient, recordSensitive, waitFor } from '@platform/testing';
+import { HttpResult, loadTestStack, PartnerHttpClient, recordSensitive, waitFor } from '@platform/testing';
 import { balances, expectRefusal, OrderPartner, orderEvents, orderPartner, orderUntil, quote, tradingPool } from './order-support';
 
 const PAY_IN = ['--buy-mode', 'pay_in'];
@@ -60,6 +60,32 @@ function buy(p: OrderPartner, body: Record<string, unknown>) {
   return p.http.post('/v1/orders/buy', body);
 }
 
+/** orders.int.spec.ts flips the platform-wide switches while this file runs: a create they refuse is made again once they are back. */
+const SWITCH_REFUSALS = ['KILL_SWITCH_ENGAGED', 'SWAPS_DISABLED', 'TREASURY_ACCOUNT_UNAVAILABLE', 'TREASURY_ACCOUNT_NOT_REGISTERED'];
+const SWITCH_WAIT_MS = 30_000;
+const SWITCH_RETRY_DELAY_MS = 250;
+
+async function attempt(p: OrderPartner, makeBody: () => Promise<Record<string, unknown>>): Promise<{ result: HttpResult; quoteId: string }> {
+  const deadline = Date.now() + SWITCH_WAIT_MS;
+  for (;;) {
+    const body = await makeBody();
+    const result = await buy(p, body);
+    const switched = result.status === 503 && SWITCH_REFUSALS.includes(result.body?.message);
+    if (!switched || Date.now() > deadline) return { result, quoteId: body.quoteId as string };
+    await new Promise((resolve) => setTimeout(resolve, SWITCH_RETRY_DELAY_MS));
+  }
+}
+
+/** A buy on a fresh quote of this side and amount (a new quote each attempt: a quote lives 1.5 s on the test stack). */
+async function buyFresh(p: OrderPartner, amount: { kesAmount: string }, body: Record<string, unknown>, side: 'buy' | 'sell' = 'buy') {
+  return attempt(p, async () => ({ quoteId: (await quote(p.http, side, amount)).quoteId, ...body }));
+}
+
+async function consumed(quoteIds: string[]): Promise<number> {
+  const { rows } = await trading.query('SELECT count(*)::int AS n FROM quotes WHERE quote_id = ANY($1::uuid[]) AND consumed_at IS NOT NULL', [quoteIds]);
+  return rows[0].n;
+}
+
 async function pay(p: OrderPartner, amount: string, reference: string): Promise<void> {
   const credit = await p.http.post('/v1/sandbox/kes-credits', { amount, reference });
   if (credit.status !== 201) throw new Error(`payment failed: ${credit.status} ${JSON.stringify(credit.body)}`);
@@ -86,8 +112,7 @@ describe('POST /v1/orders/buy (pay-in)', () => {
 
   it('answers 202 awaiting_payment with instructions, then settles once paid, delivering to the wallet', async () => {
     // fee 50 bps: 1000.00 at 130.0000 → 7.692307 USDT, fee 5.00, total 1005.00.
-    const q = await quote(p.http, 'buy', { kesAmount: '1000.00' });
-    const created = await buy(p, { quoteId: q.quoteId, partnerReference: 'pay-1', walletId: p.walletId, paymentRail: 'mobile_money', expectedUsdtAmount: '7.692307' });
+    const { result: created } = await buyFresh(p, { kesAmount: '1000.00' }, { partnerReference: 'pay-1', walletId: p.walletId, paymentRail: 'mobile_money', expectedUsdtAmount: '7.692307' });
     expect(created.status).toBe(202);
     const funding = (await p.http.get('/v1/funding')).body.kes[0];
     const reference = created.body.paymentReference as string;
@@ -127,8 +152,7 @@ describe('POST /v1/orders/buy (pay-in)', () => {
   });
 
   it('settles an overpayment; the excess stays in the KES balance', async () => {
-    const q = await quote(p.http, 'buy', { kesAmount: '100.00' });
-    const created = await buy(p, { quoteId: q.quoteId, partnerReference: 'pay-over', walletId: p.walletId });
+    const { result: created } = await buyFresh(p, { kesAmount: '100.00' }, { partnerReference: 'pay-over', walletId: p.walletId });
     expect(created.status).toBe(202);
     const before = await balances(p.http);
     await pay(p, '150.00', created.body.paymentReference);
@@ -138,13 +162,13 @@ describe('POST /v1/orders/buy (pay-in)', () => {
   });
 
   it('returns the original order for the same partnerReference without consuming the repeat quote', async () => {
-    const first = await quote(p.http, 'buy', { kesAmount: '50.00' });
-    const created = await buy(p, { quoteId: first.quoteId, partnerReference: 'pay-replay', walletId: p.walletId });
+    const { result: created } = await buyFresh(p, { kesAmount: '50.00' }, { partnerReference: 'pay-replay', walletId: p.walletId });
     expect(created.status).toBe(202);
     const repeat = await quote(p.http, 'buy', { kesAmount: '50.00' });
     const replays = await Promise.all([1, 2].map(() => buy(p, { quoteId: repeat.quoteId, partnerReference: 'pay-replay', walletId: p.walletId })));
     for (const replay of replays) expect({ status: replay.status, body: replay.body }).toEqual({ status: 202, body: created.body });
-    const other = await buy(p, { quoteId: repeat.quoteId, partnerReference: 'pay-replay-2', walletId: p.walletId });
+    expect(await consumed([repeat.quoteId])).toBe(0);
+    const { result: other } = await buyFresh(p, { kesAmount: '50.00' }, { partnerReference: 'pay-replay-2', walletId: p.walletId });
     expect(other.status).toBe(202);
     expect(other.body.paymentReference).not.toBe(created.body.paymentReference);
   });
@@ -152,8 +176,7 @@ describe('POST /v1/orders/buy (pay-in)', () => {
   it('expires unpaid and late-paid orders at payBefore; a late payment stays in the KES balance and the cap is released', async () => {
     const orders: Record<string, any>[] = [];
     for (const name of ['unpaid', 'late']) {
-      const q = await quote(p.http, 'buy', { kesAmount: '200.00' });
-      const created = await buy(p, { quoteId: q.quoteId, partnerReference: `pay-${name}`, walletId: p.walletId });
+      const { result: created } = await buyFresh(p, { kesAmount: '200.00' }, { partnerReference: `pay-${name}`, walletId: p.walletId });
       expect(created.status).toBe(202);
       orders.push(created.body);
     }
@@ -174,8 +197,7 @@ describe('POST /v1/orders/buy (pay-in)', () => {
   }, 60_000);
 
   it('a short payment funds nothing: the order expires and the payment stays in the balance', async () => {
-    const q = await quote(p.http, 'buy', { kesAmount: '300.00' });
-    const created = await buy(p, { quoteId: q.quoteId, partnerReference: 'pay-short', walletId: p.walletId });
+    const { result: created } = await buyFresh(p, { kesAmount: '300.00' }, { partnerReference: 'pay-short', walletId: p.walletId });
     expect(created.body.kesTotalAmount).toBe('301.50');
     const before = await balances(p.http);
     await pay(p, '301.49', created.body.paymentReference);
@@ -189,8 +211,7 @@ describe('POST /v1/orders/buy (pay-in)', () => {
 
   it('rejects when the wallet is revoked before delivery: hold released, the payment stays in the balance', async () => {
     const walletId = await wallet(p.http);
-    const q = await quote(p.http, 'buy', { kesAmount: '400.00' });
-    const created = await buy(p, { quoteId: q.quoteId, partnerReference: 'pay-revoked', walletId });
+    const { result: created } = await buyFresh(p, { kesAmount: '400.00' }, { partnerReference: 'pay-revoked', walletId });
     expect(created.status).toBe(202);
     expect((await p.http.request('DELETE', `/v1/wallets/${walletId}`)).status).toBe(204);
     const before = await balances(p.http);
@@ -216,37 +237,43 @@ describe('POST /v1/orders/buy (pay-in) refusals', () => {
   });
 
   it('refuses bad request fields, unknown, foreign and not yet active wallets, consuming nothing', async () => {
-    const q = await quote(p.http, 'buy', { kesAmount: '10.00' });
-    expectRefusal(await buy(p, { quoteId: q.quoteId, partnerReference: 'r-1' }), 400, 'Validation failed on: walletId');
-    expectRefusal(await buy(p, { quoteId: q.quoteId, partnerReference: 'r-2', walletId: p.walletId, paymentRail: 'bank' }), 400, 'Validation failed on: paymentRail');
-    expectRefusal(await buy(p, { quoteId: q.quoteId, partnerReference: 'r-3', walletId: randomUUID() }), 404, 'WALLET_NOT_FOUND');
-    expectRefusal(await buy(p, { quoteId: q.quoteId, partnerReference: 'r-4', walletId: 'not-a-uuid' }), 404, 'WALLET_NOT_FOUND');
+    const ten = { kesAmount: '10.00' };
     const stranger = await payInPartner();
-    expectRefusal(await buy(p, { quoteId: q.quoteId, partnerReference: 'r-5', walletId: stranger.walletId }), 404, 'WALLET_NOT_FOUND');
     const pending = await wallet(p.http, 'pending');
-    expectRefusal(await buy(p, { quoteId: q.quoteId, partnerReference: 'r-6', walletId: pending }), 503, 'WALLET_OWNERSHIP_CHECK_FAILED');
-    // Nothing was consumed: the same quote still makes an order.
-    expect((await buy(p, { quoteId: q.quoteId, partnerReference: 'r-7', walletId: p.walletId })).status).toBe(202);
-    expectRefusal(await buy(p, { quoteId: q.quoteId, partnerReference: 'r-8', walletId: p.walletId }), 409, 'QUOTE_EXPIRED_OR_CONSUMED');
+    const refusals: [Record<string, unknown>, number, string][] = [
+      [{ partnerReference: 'r-1' }, 400, 'Validation failed on: walletId'],
+      [{ partnerReference: 'r-2', walletId: p.walletId, paymentRail: 'bank' }, 400, 'Validation failed on: paymentRail'],
+      [{ partnerReference: 'r-3', walletId: randomUUID() }, 404, 'WALLET_NOT_FOUND'],
+      [{ partnerReference: 'r-4', walletId: 'not-a-uuid' }, 404, 'WALLET_NOT_FOUND'],
+      [{ partnerReference: 'r-5', walletId: stranger.walletId }, 404, 'WALLET_NOT_FOUND'],
+      [{ partnerReference: 'r-6', walletId: pending }, 503, 'WALLET_OWNERSHIP_CHECK_FAILED'],
+    ];
+    const quoteIds: string[] = [];
+    for (const [body, status, message] of refusals) {
+      const { result, quoteId } = await buyFresh(p, ten, body);
+      expectRefusal(result, status, message);
+      quoteIds.push(quoteId);
+    }
+    // Nothing was consumed by a refusal.
+    expect(await consumed(quoteIds)).toBe(0);
+    const made = await buyFresh(p, ten, { partnerReference: 'r-7', walletId: p.walletId });
+    expect(made.result.status).toBe(202);
+    expectRefusal((await attempt(p, async () => ({ quoteId: made.quoteId, partnerReference: 'r-8', walletId: p.walletId }))).result, 409, 'QUOTE_EXPIRED_OR_CONSUMED');
   });
 
   it('applies the quote rules and the caps', async () => {
-    const sell = await quote(p.http, 'sell', { kesAmount: '10.00' });
-    expectRefusal(await buy(p, { quoteId: sell.quoteId, partnerReference: 'c-1', walletId: p.walletId }), 409, 'QUOTE_SIDE_MISMATCH');
-    expectRefusal(await buy(p, { quoteId: randomUUID(), partnerReference: 'c-2', walletId: p.walletId }), 404, 'QUOTE_NOT_FOUND');
-    const small = await quote(p.http, 'buy', { kesAmount: '10.00' });
-    expectRefusal(await buy(p, { quoteId: small.quoteId, partnerReference: 'c-3', walletId: p.walletId, expectedUsdtAmount: '1.000000' }), 409, 'EXPECTED_AMOUNT_MISMATCH');
-    const big = await quote(p.http, 'buy', { kesAmount: '1500.01' });
-    expectRefusal(await buy(p, { quoteId: big.quoteId, partnerReference: 'c-4', walletId: p.walletId }), 422, 'ORDER_EXCEEDS_PER_ORDER_CAP');
-    const first = await quote(p.http, 'buy', { kesAmount: '1500.00' });
-    expect((await buy(p, { quoteId: first.quoteId, partnerReference: 'c-5', walletId: p.walletId })).status).toBe(202);
-    const over = await quote(p.http, 'buy', { kesAmount: '500.00' });
-    expectRefusal(await buy(p, { quoteId: over.quoteId, partnerReference: 'c-6', walletId: p.walletId }), 422, 'ORDER_EXCEEDS_DAILY_CAP');
+    const mine = { walletId: p.walletId };
+    expectRefusal((await buyFresh(p, { kesAmount: '10.00' }, { partnerReference: 'c-1', ...mine }, 'sell')).result, 409, 'QUOTE_SIDE_MISMATCH');
+    expectRefusal(await buy(p, { quoteId: randomUUID(), partnerReference: 'c-2', ...mine }), 404, 'QUOTE_NOT_FOUND');
+    expectRefusal((await buyFresh(p, { kesAmount: '10.00' }, { partnerReference: 'c-3', ...mine, expectedUsdtAmount: '1.000000' })).result, 409, 'EXPECTED_AMOUNT_MISMATCH');
+    expectRefusal((await buyFresh(p, { kesAmount: '1500.01' }, { partnerReference: 'c-4', ...mine })).result, 422, 'ORDER_EXCEEDS_PER_ORDER_CAP');
+    expect((await buyFresh(p, { kesAmount: '1500.00' }, { partnerReference: 'c-5', ...mine })).result.status).toBe(202);
+    expectRefusal((await buyFresh(p, { kesAmount: '500.00' }, { partnerReference: 'c-6', ...mine })).result, 422, 'ORDER_EXCEEDS_DAILY_CAP');
   });
 
   it('refuses pay-in fields from a debit-first partner', async () => {
     const debitFirst = await orderPartner();
-    const q = await quote(debitFirst.http, 'buy', { kesAmount: '10.00' });
-    expectRefusal(await buy(debitFirst, { quoteId: q.quoteId, partnerReference: 'd-1', walletId: randomUUID() }), 400, 'Validation failed on: walletId');
+    const { result } = await buyFresh(debitFirst, { kesAmount: '10.00' }, { partnerReference: 'd-1', walletId: randomUUID() });
+    expectRefusal(result, 400, 'Validation failed on: walletId');
   });
 });
