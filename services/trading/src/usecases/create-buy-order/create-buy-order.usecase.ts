@@ -7,6 +7,10 @@
  * transaction: daily cap reserved under the partner lock, quote consumed,
  * order inserted. Then the ledger hold (hold id = order id) and the bank's
  * debit. Settlement happens later, in the order scheduler.
+ *
+ * A partner configured `pay_in` gets the pay-in shape instead, after the same
+ * checks up to the per-order cap (usecases/pay-in-buy): its fields (walletId,
+ * paymentRail) are refused from a debit-first partner, never ignored.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
