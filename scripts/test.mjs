@@ -35,6 +35,8 @@ process.env.STACK_ENV_RATE_STALENESS_LIMIT_MS ??= '3000';
 process.env.STACK_ENV_RATE_TICK_MS ??= '250';
 // Sell orders wait 100 s × 0.05 = 5 s for their USDT, so expiry tests finish quickly.
 process.env.STACK_ENV_ORDER_SEND_WINDOW_MS ??= '100000';
+// Pay-in buys wait 160 s × 0.05 = 8 s for their payment.
+process.env.STACK_ENV_ORDER_PAY_WINDOW_MS ??= '160000';
 // A killed webhook-delivery replica's deliveries are reclaimed after the lease (the floor, 15 s).
 process.env.STACK_ENV_DELIVERY_LEASE_MS ??= '15000';
 // Confirmation codes live 200 s × 0.05 = 10 s, so expiry tests finish quickly.

@@ -11,6 +11,8 @@ import { GetBalancesUseCase } from './usecases/get-balances/get-balances.usecase
 import { OpenPartnerAccountsUseCase } from './usecases/open-partner-accounts/open-partner-accounts.usecase';
 import { RecordKesCreditUseCase } from './usecases/record-kes-credit/record-kes-credit.usecase';
 import { SimulateKesCreditUseCase } from './usecases/simulate-kes-credit/simulate-kes-credit.usecase';
+import { PaymentReferencesUseCase } from './usecases/payment-references/payment-references.usecase';
+import { PaymentReferencesRepository } from './persistence/payment-references.repository';
 import { EntriesRepository } from './persistence/entries.repository';
 import { HoldsRepository } from './persistence/holds.repository';
 import { CheckLedgerUseCase } from './usecases/check-ledger/check-ledger.usecase';
@@ -74,7 +76,9 @@ export function createServer(deps: ServerDependencies): LedgerServer {
   const holds = new HoldsRepository();
   const deposits = new UsdtDepositsRepository();
   const recordUsdtDeposit = new RecordUsdtDepositUseCase(deps.dataSource, accounts, deposits, deps.depositAttribution, deps.depositHoldLimits, deps.onEventsCommitted);
-  const recordKesCredit = new RecordKesCreditUseCase(deps.dataSource, accounts, new KesCreditsRepository(), deps.onEventsCommitted);
+  const kesCredits = new KesCreditsRepository();
+  const paymentReferences = new PaymentReferencesRepository();
+  const recordKesCredit = new RecordKesCreditUseCase(deps.dataSource, accounts, kesCredits, deps.onEventsCommitted, paymentReferences);
   server.add(ledger.LedgerService, ledgerHandlers({
     accounts,
     openPartnerAccounts: new OpenPartnerAccountsUseCase(deps.dataSource, accounts, deps.custodian),
@@ -88,10 +92,11 @@ export function createServer(deps: ServerDependencies): LedgerServer {
     },
     recordUsdtDeposit,
     claimUsdtDeposit: new ClaimUsdtDepositUseCase(deps.dataSource, deposits),
+    paymentReferences: new PaymentReferencesUseCase(deps.dataSource, paymentReferences, kesCredits),
   }));
   if (deps.sandbox) {
     server.add(ledger.LedgerSandboxService, ledgerSandboxHandlers({
-      simulateKesCredit: new SimulateKesCreditUseCase(accounts, recordKesCredit),
+      simulateKesCredit: new SimulateKesCreditUseCase(accounts, recordKesCredit, deps.dataSource, paymentReferences),
       simulateUsdtDeposit: new SimulateUsdtDepositUseCase(accounts, recordUsdtDeposit),
     }));
   }

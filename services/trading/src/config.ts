@@ -36,6 +36,12 @@ export const configSchema = z
     OUTBOX_POLL_INTERVAL_MS: positiveInt().default(200),
     LEDGER_GRPC_ADDR: hostPort(),
     PAYOUTS_GRPC_ADDR: hostPort(),
+    /** The release-time wallet check of pay-in buys (GetWalletStatus). */
+    WALLET_REGISTRY_GRPC_ADDR: hostPort(),
+    /** Scaled: how long a pay-in buy waits for its payment (payBefore). */
+    ORDER_PAY_WINDOW_MS: positiveInt().max(ORDER_DELAY_MS_MAX).default(30 * 60_000),
+    /** Wall-clock: how often an awaiting pay-in buy's payment is looked for. */
+    ORDER_PAYMENT_POLL_MS: positiveInt().max(10 * 60_000).default(1_000),
     /** Wall-clock: how soon a pending sell-proceeds payout is asked about again. */
     ORDER_PAYOUT_POLL_MS: positiveInt().max(10 * 60_000).default(250),
     /** Scaled: an accepted debit-first buy settles this long after its debit. */

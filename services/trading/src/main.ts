@@ -3,7 +3,7 @@ import { AmqpConnection, OutboxRelay } from '@platform/events';
 import { createClient, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
-import { ledger, payouts } from '@platform/proto';
+import { ledger, payouts, walletRegistry } from '@platform/proto';
 import { SandboxKesDebitBank, UnconfiguredKesDebitBank } from './adapters/bank/kes-debit-bank';
 import { createRateFeed } from './adapters/rate-feed/create-rate-feed';
 import { configuredQuoteLifetimeMs, rateFeedConfig, readConfig, scaledMs } from './config';
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   relay.start();
   const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger });
   const payoutsClient = createClient(payouts.OrderPayoutsService, { upstream: 'payouts', address: config.PAYOUTS_GRPC_ADDR, logger });
+  const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
   const { server, scheduler } = createServer({
     dataSource,
     logger,
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     settlementEstimateSeconds: config.SETTLEMENT_ESTIMATE_SECONDS,
     ledger: ledgerClient,
     payouts: payoutsClient,
+    walletRegistry: walletRegistryClient,
     // The real bank's debit API is not integrated yet: in production every debit is cleanly refused.
     bank: config.PLATFORM_MODE === 'sandbox' ? new SandboxKesDebitBank() : new UnconfiguredKesDebitBank(),
     // No chain custodian is integrated yet: in production balance-mode sells answer BRIDGE_NOT_CONFIGURED.
@@ -48,6 +50,8 @@ async function main(): Promise<void> {
       reconcileDelayMs: scaledMs(config, config.ORDER_DEBIT_RECONCILE_DELAY_MS),
       sendWindowMs: scaledMs(config, config.ORDER_SEND_WINDOW_MS),
       payoutPollMs: config.ORDER_PAYOUT_POLL_MS,
+      payWindowMs: scaledMs(config, config.ORDER_PAY_WINDOW_MS),
+      paymentPollMs: config.ORDER_PAYMENT_POLL_MS,
       schedulerIntervalMs: config.ORDER_SCHEDULER_INTERVAL_MS,
       schedulerBatchSize: config.ORDER_SCHEDULER_BATCH_SIZE,
       stepLeaseMs: config.ORDER_STEP_LEASE_MS,
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
       await scheduler.stop();
       ledgerClient.close();
       payoutsClient.close();
+      walletRegistryClient.close();
       await relay.stop();
       await amqp.close();
       await dataSource.destroy();

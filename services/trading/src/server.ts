@@ -29,6 +29,7 @@ import { OrderScheduler } from './usecases/run-order-steps/order-scheduler';
 import { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from './usecases/set-switches/set-switches.usecase';
 import { SetSandboxRateUseCase } from './usecases/set-sandbox-rate/set-sandbox-rate.usecase';
 import { PayoutsApi, SellOrders } from './usecases/sell-orders/sell-orders';
+import { PayInBuyOrders, WalletRegistryApi } from './usecases/pay-in-buy/pay-in-buy-orders';
 
 export interface OrderTimings {
   /** Every delay and window here is already scaled by SANDBOX_TIME_SCALE. */
@@ -36,6 +37,8 @@ export interface OrderTimings {
   reconcileDelayMs: number;
   sendWindowMs: number;
   payoutPollMs: number;
+  payWindowMs: number;
+  paymentPollMs: number;
   schedulerIntervalMs: number;
   schedulerBatchSize: number;
   stepLeaseMs: number;
@@ -53,6 +56,7 @@ export interface ServerDependencies {
   settlementEstimateSeconds: number;
   ledger: LedgerApi;
   payouts: PayoutsApi;
+  walletRegistry: WalletRegistryApi;
   bank: KesDebitBank;
   /** The chain custodian behind balance-mode sells: `none` answers them BRIDGE_NOT_CONFIGURED. */
   usdtCustody: 'sandbox' | 'none';
@@ -97,6 +101,19 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     usdtCustody: deps.usdtCustody,
     onEvents: deps.onEventsCommitted,
   });
+  const payIn = new PayInBuyOrders({
+    dataSource: deps.dataSource,
+    ledger: deps.ledger,
+    walletRegistry: deps.walletRegistry,
+    serviceAccounts,
+    clock: deps.clock,
+    logger: deps.logger.child({ context: 'PayInBuyOrders' }),
+    payWindowMs: deps.orders.payWindowMs,
+    paymentPollMs: deps.orders.paymentPollMs,
+    settlementDelayMs: deps.orders.settlementDelayMs,
+    usdtCustody: deps.usdtCustody,
+    onEvents: deps.onEventsCommitted,
+  });
   server.add(trading.TradingDepositsService, tradingDepositsHandlers({ offerUsdtDeposit: new OfferUsdtDepositUseCase(sell) }));
   server.add(trading.TradingLimitsService, tradingLimitsHandlers({
     reserveDailyCap: new ReserveDailyCapUseCase({
@@ -120,6 +137,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
       settlementDelayMs: deps.orders.settlementDelayMs,
       reconcileDelayMs: deps.orders.reconcileDelayMs,
       onEvents: deps.onEventsCommitted,
+      payIn,
     }),
     getOrder: new GetOrderUseCase(deps.dataSource),
     sell,
@@ -137,7 +155,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     logger: deps.logger.child({ context: 'AdvanceOrder' }),
     settlementDelayMs: deps.orders.settlementDelayMs,
     onEvents: deps.onEventsCommitted,
-    extraSteps: [sell],
+    extraSteps: [sell, payIn],
   });
   const scheduler = new OrderScheduler(deps.dataSource, advance, deps.logger.child({ context: 'OrderScheduler' }), {
     intervalMs: deps.orders.schedulerIntervalMs,

@@ -28,7 +28,38 @@ function modeFields(order: trading.Order): Record<string, unknown> {
       ...(order.txHash ? { txHash: order.txHash } : {}),
     };
   }
+  if (order.fundingMode === 'pay_in') return payInFields(order);
   return {};
+}
+
+/** A pay-in buy: instructions and reference always; kesDebit once the payment is held; the payment block once matched. */
+function payInFields(order: trading.Order): Record<string, unknown> {
+  const instructions = order.paymentInstructions;
+  if (!instructions) throw new WireFormatError('paymentInstructions', 'present');
+  return {
+    walletId: wireUuid(order.walletId, 'walletId'),
+    paymentReference: wireNonEmptyString(order.paymentReference, 'paymentReference'),
+    paymentInstructions: {
+      rail: wireNonEmptyString(instructions.rail, 'paymentInstructions.rail'),
+      paybill: wireNonEmptyString(instructions.paybill, 'paymentInstructions.paybill'),
+      payTo: wireNonEmptyString(instructions.payTo, 'paymentInstructions.payTo'),
+      beneficiaryName: wireNonEmptyString(instructions.beneficiaryName, 'paymentInstructions.beneficiaryName'),
+      reference: wireNonEmptyString(instructions.reference, 'paymentInstructions.reference'),
+      kesAmount: wireAmount(instructions.kesAmount, 'KES', 'paymentInstructions.kesAmount'),
+      currency: 'KES',
+      payBefore: wireTimestamp(instructions.payBefore, 'paymentInstructions.payBefore'),
+      instructions: wireNonEmptyString(instructions.instructions, 'paymentInstructions.instructions'),
+    },
+    payBefore: wireTimestamp(instructions.payBefore, 'payBefore'),
+    ...(order.kesDebit ? { kesDebit: { status: wireNonEmptyString(order.kesDebit.status, 'kesDebit.status') } } : {}),
+    ...(order.payment ? {
+      payment: {
+        railReference: order.payment.railReference,
+        bankTransactionId: wireNonEmptyString(order.payment.bankTransactionId, 'payment.bankTransactionId'),
+        matchedAt: wireTimestamp(order.payment.matchedAt, 'payment.matchedAt'),
+      },
+    } : {}),
+  };
 }
 
 export function presentOrder(order: trading.Order) {

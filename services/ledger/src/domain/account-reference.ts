@@ -28,6 +28,11 @@ function dammInterim(digits: string): number {
   return interim;
 }
 
+/** The Damm interim digit: appended to a body as its check digit; 0 over a whole reference means it checks. */
+export function dammCheckDigit(digits: string): number {
+  return dammInterim(digits);
+}
+
 export function newAccountReference(): string {
   let body = String(1 + randomInt(9));
   for (let i = 1; i < BODY_DIGITS; i += 1) body += String(randomInt(10));

@@ -7,6 +7,7 @@ import type { GetBalancesUseCase } from '../usecases/get-balances/get-balances.u
 import type { OpenPartnerAccountsUseCase } from '../usecases/open-partner-accounts/open-partner-accounts.usecase';
 import type { RecordKesCreditUseCase } from '../usecases/record-kes-credit/record-kes-credit.usecase';
 import type { SimulateKesCreditUseCase } from '../usecases/simulate-kes-credit/simulate-kes-credit.usecase';
+import type { PaymentReferencesUseCase } from '../usecases/payment-references/payment-references.usecase';
 import type { AccountsRepository } from '../persistence/accounts.repository';
 import { LedgerMoneyDeps, ledgerMoneyHandlers } from './ledger-money.handlers';
 import { LedgerAccountsDeps, ledgerAccountsHandlers } from './ledger-accounts.handlers';
@@ -38,6 +39,8 @@ export function toKesCreditMessage(record: KesCreditRecord): ledger.KesCredit {
     railReference: record.railReference ?? undefined,
     receivedAt: record.receivedAt,
     entryId: record.entryId,
+    bankTransactionId: record.bankTransactionId,
+    paymentReference: record.paymentReference ?? undefined,
   };
 }
 
@@ -50,8 +53,11 @@ export function ledgerHandlers(deps: {
   accountsAdmin: LedgerAccountsDeps;
   recordUsdtDeposit: RecordUsdtDepositUseCase;
   claimUsdtDeposit: ClaimUsdtDepositUseCase;
+  paymentReferences: PaymentReferencesUseCase;
 }): AsyncImplementation<typeof ledger.LedgerService> {
   return {
+    registerPaymentReference: async (request) => deps.paymentReferences.register(request),
+    listCreditsByReference: async (request) => ({ credits: (await deps.paymentReferences.listCredits(request)).map(toKesCreditMessage) }),
     recordUsdtDeposit: async (request) => toUsdtDepositMessage(await deps.recordUsdtDeposit.execute(request)),
     claimUsdtDeposit: async (request) => toUsdtDepositMessage(await deps.claimUsdtDeposit.execute(request)),
     ...ledgerMoneyHandlers(deps.money),

@@ -51,6 +51,16 @@ export interface OrderRecord {
   fundsConfirmedAt: Date | null;
   completedAt: Date | null;
   createdAt: Date;
+  /** Pay-in buys only (null otherwise). */
+  walletId: string | null;
+  paymentReference: string | null;
+  paybill: string | null;
+  beneficiaryName: string | null;
+  payBefore: Date | null;
+  paymentRailReference: string | null;
+  paymentBankTransactionId: string | null;
+  paymentMatchedAt: Date | null;
+  paymentKesAmount: string | null;
 }
 
 export interface OrderView {
@@ -71,6 +81,22 @@ export interface OrderView {
   sendBefore: string | null;
   txHash: string | null;
   createdAt: string;
+  paymentInstructions: PaymentInstructionsView | null;
+  paymentReference: string | null;
+  walletId: string | null;
+  payment: { railReference: string; bankTransactionId: string; matchedAt: string } | null;
+}
+
+export interface PaymentInstructionsView {
+  rail: string;
+  paybill: string;
+  payTo: string;
+  beneficiaryName: string;
+  reference: string;
+  kesAmount: string;
+  currency: 'KES';
+  payBefore: string;
+  instructions: string;
 }
 
 const kes = (value: string) => formatAmount(new Big(value), 'KES');
@@ -100,6 +126,10 @@ export function orderView(order: OrderRecord): OrderView {
     sendBefore: order.sendBefore ? new Date(order.sendBefore).toISOString() : null,
     txHash: order.txHash,
     createdAt: new Date(order.createdAt).toISOString(),
+    paymentInstructions: paymentInstructions(order),
+    paymentReference: order.paymentReference,
+    walletId: order.walletId,
+    payment: paymentView(order),
   };
 }
 
@@ -145,4 +175,35 @@ export function sandboxCollectionAnswer(usdtAmount: string): 'USDT_COLLECTION_FA
   if (lastTwo === '13') return 'USDT_COLLECTION_FAILED';
   if (lastTwo === '14') return 'WALLET_OWNERSHIP_CHECK_FAILED';
   return null;
+}
+
+/** The rail a pay-in buy is paid on (the request's paymentRail), and how the instructions name it (as GET /v1/funding does). */
+export const PAY_IN_REQUEST_RAIL = 'mobile_money';
+export const PAY_IN_INSTRUCTIONS_RAIL = 'mobile_money_paybill';
+export const PAY_IN_INSTRUCTIONS =
+  'Pay exactly kesAmount with M-Pesa (Lipa na M-Pesa, Pay Bill) to the paybill number before payBefore, entering reference exactly as the account number. '
+  + 'The payment lands in your KES balance and funds this order; a payment that is short or late stays in your KES balance and does not fund it.';
+
+function paymentInstructions(order: OrderRecord): PaymentInstructionsView | null {
+  if (order.fundingMode !== 'pay_in' || !order.paymentReference || !order.paybill || !order.beneficiaryName || !order.payBefore) return null;
+  return {
+    rail: PAY_IN_INSTRUCTIONS_RAIL,
+    paybill: order.paybill,
+    payTo: order.paybill,
+    beneficiaryName: order.beneficiaryName,
+    reference: order.paymentReference,
+    kesAmount: kes(order.kesTotalAmount),
+    currency: 'KES',
+    payBefore: new Date(order.payBefore).toISOString(),
+    instructions: PAY_IN_INSTRUCTIONS,
+  };
+}
+
+function paymentView(order: OrderRecord): OrderView['payment'] {
+  if (!order.paymentMatchedAt || !order.paymentBankTransactionId) return null;
+  return {
+    railReference: order.paymentRailReference ?? '',
+    bankTransactionId: order.paymentBankTransactionId,
+    matchedAt: new Date(order.paymentMatchedAt).toISOString(),
+  };
 }

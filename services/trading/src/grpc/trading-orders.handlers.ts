@@ -15,6 +15,10 @@ export function toOrderMessage(order: OrderRecord): trading.Order {
     chain: view.chain ?? undefined,
     sendBefore: view.sendBefore ?? undefined,
     txHash: view.txHash ?? undefined,
+    paymentInstructions: view.paymentInstructions ?? undefined,
+    paymentReference: view.paymentReference ?? undefined,
+    walletId: view.walletId ?? undefined,
+    payment: view.payment ?? undefined,
   };
 }
 

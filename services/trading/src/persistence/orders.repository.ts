@@ -12,7 +12,10 @@ export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", 
   kes_total_amount::text AS "kesTotalAmount", expires_at AS "expiresAt", kes_debit_status AS "kesDebitStatus", debit_outcome AS "debitOutcome",
   deposit_address AS "depositAddress", send_before AS "sendBefore", payout_account_id AS "payoutAccountId", tx_hash AS "txHash",
   deposit_usdt_amount::text AS "depositUsdtAmount", payout_instruction_id AS "payoutInstructionId", refusal_code AS "refusalCode",
-  next_action_at AS "nextActionAt", funds_confirmed_at AS "fundsConfirmedAt", completed_at AS "completedAt", created_at AS "createdAt"`;
+  next_action_at AS "nextActionAt", funds_confirmed_at AS "fundsConfirmedAt", completed_at AS "completedAt", created_at AS "createdAt",
+  wallet_id AS "walletId", payment_reference AS "paymentReference", paybill, beneficiary_name AS "beneficiaryName", pay_before AS "payBefore",
+  payment_rail_reference AS "paymentRailReference", payment_bank_transaction_id AS "paymentBankTransactionId",
+  payment_matched_at AS "paymentMatchedAt", payment_kes_amount::text AS "paymentKesAmount"`;
 
 export interface QuoteRecord {
   quoteId: string;
@@ -75,20 +78,26 @@ export async function findOrderByTxHash(manager: EntityManager, txHash: string):
   return row ?? null;
 }
 
-export type NewOrder = Omit<OrderRecord, 'txHash' | 'depositUsdtAmount' | 'payoutInstructionId' | 'fundsConfirmedAt' | 'completedAt' | 'createdAt' | 'refusalCode'>;
+type PaymentFields = 'paymentRailReference' | 'paymentBankTransactionId' | 'paymentMatchedAt' | 'paymentKesAmount';
+type PayInFields = 'walletId' | 'paymentReference' | 'paybill' | 'beneficiaryName' | 'payBefore';
+
+/** A new order; the pay-in fields are given by pay-in buys only. */
+export type NewOrder = Omit<OrderRecord, 'txHash' | 'depositUsdtAmount' | 'payoutInstructionId' | 'fundsConfirmedAt' | 'completedAt' | 'createdAt' | 'refusalCode' | PaymentFields | PayInFields>
+  & Partial<Pick<OrderRecord, PayInFields>>;
 
 export async function insertOrder(manager: EntityManager, order: NewOrder): Promise<OrderRecord> {
   const [row] = await queryRows<OrderRecord>(
     manager,
     `INSERT INTO orders (order_id, partner_id, partner_reference, quote_id, side, funding_mode, status, kes_amount, usdt_amount, rate, fee_kes, fee_bps,
                          fee_flat_kes, fee_cap_kes, kes_total_amount, expires_at, kes_debit_status, debit_outcome, deposit_address, send_before,
-                         payout_account_id, next_action_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+                         payout_account_id, next_action_at, wallet_id, payment_reference, paybill, beneficiary_name, pay_before)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
      RETURNING ${ORDER_COLUMNS}`,
     [
       order.orderId, order.partnerId, order.partnerReference, order.quoteId, order.side, order.fundingMode, order.status,
       order.kesAmount, order.usdtAmount, order.rate, order.feeKes, order.feeBps, order.feeFlatKes, order.feeCapKes, order.kesTotalAmount,
       order.expiresAt, order.kesDebitStatus, order.debitOutcome, order.depositAddress, order.sendBefore, order.payoutAccountId, order.nextActionAt,
+      order.walletId ?? null, order.paymentReference ?? null, order.paybill ?? null, order.beneficiaryName ?? null, order.payBefore ?? null,
     ],
   );
   return row;
@@ -106,6 +115,10 @@ export interface OrderChanges {
   nextActionAt?: Date | null;
   fundsConfirmedAt?: Date;
   completedAt?: Date;
+  paymentRailReference?: string;
+  paymentBankTransactionId?: string;
+  paymentMatchedAt?: Date;
+  paymentKesAmount?: string;
 }
 
 const CHANGE_COLUMNS: Record<keyof OrderChanges, string> = {
@@ -119,6 +132,10 @@ const CHANGE_COLUMNS: Record<keyof OrderChanges, string> = {
   nextActionAt: 'next_action_at',
   fundsConfirmedAt: 'funds_confirmed_at',
   completedAt: 'completed_at',
+  paymentRailReference: 'payment_rail_reference',
+  paymentBankTransactionId: 'payment_bank_transaction_id',
+  paymentMatchedAt: 'payment_matched_at',
+  paymentKesAmount: 'payment_kes_amount',
 };
 
 /**

@@ -16,6 +16,7 @@ import { OrderChanges, updateOrder } from '../persistence/orders.repository';
 export type LedgerApi = Pick<
   PromiseClient<typeof ledger.LedgerService>,
   'getPartnerAccounts' | 'getBalances' | 'placeHold' | 'postHold' | 'voidHold' | 'getServiceAccount' | 'getPayoutDestination' | 'claimUsdtDeposit' | 'postEntry'
+  | 'getFundingInstructions' | 'registerPaymentReference' | 'listCreditsByReference' | 'getHold'
 >;
 
 export type OrderEventType = 'order.funds_confirmed' | 'order.settled' | 'order.rejected' | 'order.expired';

@@ -189,6 +189,40 @@ export interface KesCredit {
   railReference?: string | undefined;
   receivedAt: string;
   entryId: string;
+  /** the bank's id (issue 5: a pay-in order's payment block) */
+  bankTransactionId?:
+    | string
+    | undefined;
+  /** the registered pay-in order reference the payer entered, if any */
+  paymentReference?: string | undefined;
+}
+
+/**
+ * ---- Pay-in buy orders (issue 5): trading registers each order's payment
+ * reference; a paybill credit entered with it lands in that partner's KES
+ * account (never suspense) and records the reference it carried.
+ */
+export interface RegisterPaymentReferenceRequest {
+  /** 12 digits, Damm check digit (never an 11-digit partner reference) */
+  reference: string;
+  partnerId: string;
+  orderId: string;
+}
+
+export interface PaymentReferenceRegistration {
+  reference: string;
+  partnerId: string;
+  orderId: string;
+}
+
+/** The partner's credits that carried this reference, earliest received first (bounded). */
+export interface ListCreditsByReferenceRequest {
+  partnerId: string;
+  reference: string;
+}
+
+export interface ListCreditsByReferenceResponse {
+  credits: KesCredit[];
 }
 
 /** Sandbox only: the simulated bank receives a paybill payment for the partner. */
@@ -2416,6 +2450,8 @@ function createBaseKesCredit(): KesCredit {
     railReference: undefined,
     receivedAt: "",
     entryId: "",
+    bankTransactionId: undefined,
+    paymentReference: undefined,
   };
 }
 
@@ -2444,6 +2480,12 @@ export const KesCredit: MessageFns<KesCredit> = {
     }
     if (message.entryId !== "") {
       writer.uint32(66).string(message.entryId);
+    }
+    if (message.bankTransactionId !== undefined) {
+      writer.uint32(74).string(message.bankTransactionId);
+    }
+    if (message.paymentReference !== undefined) {
+      writer.uint32(82).string(message.paymentReference);
     }
     return writer;
   },
@@ -2525,6 +2567,22 @@ export const KesCredit: MessageFns<KesCredit> = {
             message.entryId = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.bankTransactionId = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.paymentReference = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2571,6 +2629,16 @@ export const KesCredit: MessageFns<KesCredit> = {
         : isSet(object.entry_id)
         ? globalThis.String(object.entry_id)
         : "",
+      bankTransactionId: isSet(object.bankTransactionId)
+        ? globalThis.String(object.bankTransactionId)
+        : isSet(object.bank_transaction_id)
+        ? globalThis.String(object.bank_transaction_id)
+        : undefined,
+      paymentReference: isSet(object.paymentReference)
+        ? globalThis.String(object.paymentReference)
+        : isSet(object.payment_reference)
+        ? globalThis.String(object.payment_reference)
+        : undefined,
     };
   },
 
@@ -2600,6 +2668,12 @@ export const KesCredit: MessageFns<KesCredit> = {
     if (message.entryId !== "") {
       obj.entryId = message.entryId;
     }
+    if (message.bankTransactionId !== undefined) {
+      obj.bankTransactionId = message.bankTransactionId;
+    }
+    if (message.paymentReference !== undefined) {
+      obj.paymentReference = message.paymentReference;
+    }
     return obj;
   },
 
@@ -2618,6 +2692,390 @@ export const KesCredit: MessageFns<KesCredit> = {
     message.railReference = object.railReference ?? undefined;
     message.receivedAt = object.receivedAt ?? "";
     message.entryId = object.entryId ?? "";
+    message.bankTransactionId = object.bankTransactionId ?? undefined;
+    message.paymentReference = object.paymentReference ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRegisterPaymentReferenceRequest(): RegisterPaymentReferenceRequest {
+  return { reference: "", partnerId: "", orderId: "" };
+}
+
+export const RegisterPaymentReferenceRequest: MessageFns<RegisterPaymentReferenceRequest> = {
+  encode(message: RegisterPaymentReferenceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.orderId !== "") {
+      writer.uint32(26).string(message.orderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegisterPaymentReferenceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegisterPaymentReferenceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegisterPaymentReferenceRequest {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RegisterPaymentReferenceRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegisterPaymentReferenceRequest>, I>>(base?: I): RegisterPaymentReferenceRequest {
+    return RegisterPaymentReferenceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegisterPaymentReferenceRequest>, I>>(
+    object: I,
+  ): RegisterPaymentReferenceRequest {
+    const message = createBaseRegisterPaymentReferenceRequest();
+    message.reference = object.reference ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.orderId = object.orderId ?? "";
+    return message;
+  },
+};
+
+function createBasePaymentReferenceRegistration(): PaymentReferenceRegistration {
+  return { reference: "", partnerId: "", orderId: "" };
+}
+
+export const PaymentReferenceRegistration: MessageFns<PaymentReferenceRegistration> = {
+  encode(message: PaymentReferenceRegistration, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.partnerId !== "") {
+      writer.uint32(18).string(message.partnerId);
+    }
+    if (message.orderId !== "") {
+      writer.uint32(26).string(message.orderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PaymentReferenceRegistration {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePaymentReferenceRegistration();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PaymentReferenceRegistration {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+    };
+  },
+
+  toJSON(message: PaymentReferenceRegistration): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PaymentReferenceRegistration>, I>>(base?: I): PaymentReferenceRegistration {
+    return PaymentReferenceRegistration.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PaymentReferenceRegistration>, I>>(object: I): PaymentReferenceRegistration {
+    const message = createBasePaymentReferenceRegistration();
+    message.reference = object.reference ?? "";
+    message.partnerId = object.partnerId ?? "";
+    message.orderId = object.orderId ?? "";
+    return message;
+  },
+};
+
+function createBaseListCreditsByReferenceRequest(): ListCreditsByReferenceRequest {
+  return { partnerId: "", reference: "" };
+}
+
+export const ListCreditsByReferenceRequest: MessageFns<ListCreditsByReferenceRequest> = {
+  encode(message: ListCreditsByReferenceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.partnerId !== "") {
+      writer.uint32(10).string(message.partnerId);
+    }
+    if (message.reference !== "") {
+      writer.uint32(18).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCreditsByReferenceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCreditsByReferenceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.partnerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCreditsByReferenceRequest {
+    return {
+      partnerId: isSet(object.partnerId)
+        ? globalThis.String(object.partnerId)
+        : isSet(object.partner_id)
+        ? globalThis.String(object.partner_id)
+        : "",
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+    };
+  },
+
+  toJSON(message: ListCreditsByReferenceRequest): unknown {
+    const obj: any = {};
+    if (message.partnerId !== "") {
+      obj.partnerId = message.partnerId;
+    }
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCreditsByReferenceRequest>, I>>(base?: I): ListCreditsByReferenceRequest {
+    return ListCreditsByReferenceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCreditsByReferenceRequest>, I>>(
+    object: I,
+  ): ListCreditsByReferenceRequest {
+    const message = createBaseListCreditsByReferenceRequest();
+    message.partnerId = object.partnerId ?? "";
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseListCreditsByReferenceResponse(): ListCreditsByReferenceResponse {
+  return { credits: [] };
+}
+
+export const ListCreditsByReferenceResponse: MessageFns<ListCreditsByReferenceResponse> = {
+  encode(message: ListCreditsByReferenceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.credits) {
+      KesCredit.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCreditsByReferenceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCreditsByReferenceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.credits.push(KesCredit.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCreditsByReferenceResponse {
+    return {
+      credits: globalThis.Array.isArray(object?.credits) ? object.credits.map((e: any) => KesCredit.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListCreditsByReferenceResponse): unknown {
+    const obj: any = {};
+    if (message.credits?.length) {
+      obj.credits = message.credits.map((e) => KesCredit.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCreditsByReferenceResponse>, I>>(base?: I): ListCreditsByReferenceResponse {
+    return ListCreditsByReferenceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCreditsByReferenceResponse>, I>>(
+    object: I,
+  ): ListCreditsByReferenceResponse {
+    const message = createBaseListCreditsByReferenceResponse();
+    message.credits = object.credits?.map((e) => KesCredit.fromPartial(e)) || [];
     return message;
   },
 };
@@ -6202,6 +6660,34 @@ export const LedgerService = {
     responseSerialize: (value: UsdtDeposit): Buffer => Buffer.from(UsdtDeposit.encode(value).finish()),
     responseDeserialize: (value: Buffer): UsdtDeposit => UsdtDeposit.decode(value),
   },
+  /**
+   * Trading (issue 5, pay-in buys): same triple again answers the original;
+   * a reference already registered otherwise is LEDGER_ID_REUSED.
+   */
+  registerPaymentReference: {
+    path: "/ledger.v1.Ledger/RegisterPaymentReference" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RegisterPaymentReferenceRequest): Buffer =>
+      Buffer.from(RegisterPaymentReferenceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RegisterPaymentReferenceRequest =>
+      RegisterPaymentReferenceRequest.decode(value),
+    responseSerialize: (value: PaymentReferenceRegistration): Buffer =>
+      Buffer.from(PaymentReferenceRegistration.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PaymentReferenceRegistration => PaymentReferenceRegistration.decode(value),
+  },
+  listCreditsByReference: {
+    path: "/ledger.v1.Ledger/ListCreditsByReference" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCreditsByReferenceRequest): Buffer =>
+      Buffer.from(ListCreditsByReferenceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCreditsByReferenceRequest => ListCreditsByReferenceRequest.decode(value),
+    responseSerialize: (value: ListCreditsByReferenceResponse): Buffer =>
+      Buffer.from(ListCreditsByReferenceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCreditsByReferenceResponse =>
+      ListCreditsByReferenceResponse.decode(value),
+  },
 } as const;
 
 export interface LedgerServer extends UntypedServiceImplementation {
@@ -6237,6 +6723,12 @@ export interface LedgerServer extends UntypedServiceImplementation {
    * a deposit already credited to the balance is LEDGER_DEPOSIT_NOT_CLAIMABLE.
    */
   claimUsdtDeposit: handleUnaryCall<ClaimUsdtDepositRequest, UsdtDeposit>;
+  /**
+   * Trading (issue 5, pay-in buys): same triple again answers the original;
+   * a reference already registered otherwise is LEDGER_ID_REUSED.
+   */
+  registerPaymentReference: handleUnaryCall<RegisterPaymentReferenceRequest, PaymentReferenceRegistration>;
+  listCreditsByReference: handleUnaryCall<ListCreditsByReferenceRequest, ListCreditsByReferenceResponse>;
 }
 
 export interface LedgerClient extends Client {
@@ -6553,6 +7045,40 @@ export interface LedgerClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UsdtDeposit) => void,
+  ): ClientUnaryCall;
+  /**
+   * Trading (issue 5, pay-in buys): same triple again answers the original;
+   * a reference already registered otherwise is LEDGER_ID_REUSED.
+   */
+  registerPaymentReference(
+    request: RegisterPaymentReferenceRequest,
+    callback: (error: ServiceError | null, response: PaymentReferenceRegistration) => void,
+  ): ClientUnaryCall;
+  registerPaymentReference(
+    request: RegisterPaymentReferenceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PaymentReferenceRegistration) => void,
+  ): ClientUnaryCall;
+  registerPaymentReference(
+    request: RegisterPaymentReferenceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PaymentReferenceRegistration) => void,
+  ): ClientUnaryCall;
+  listCreditsByReference(
+    request: ListCreditsByReferenceRequest,
+    callback: (error: ServiceError | null, response: ListCreditsByReferenceResponse) => void,
+  ): ClientUnaryCall;
+  listCreditsByReference(
+    request: ListCreditsByReferenceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCreditsByReferenceResponse) => void,
+  ): ClientUnaryCall;
+  listCreditsByReference(
+    request: ListCreditsByReferenceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCreditsByReferenceResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -219,6 +219,32 @@ export interface Order {
   /** once attached */
   txHash?: string | undefined;
   createdAt: string;
+  /** Pay-in buys (issue 5). */
+  paymentInstructions?: PaymentInstructions | undefined;
+  paymentReference?: string | undefined;
+  walletId?:
+    | string
+    | undefined;
+  /** once the payment is matched */
+  payment?: Payment | undefined;
+}
+
+export interface PaymentInstructions {
+  rail: string;
+  paybill: string;
+  payTo: string;
+  beneficiaryName: string;
+  reference: string;
+  kesAmount: string;
+  currency: string;
+  payBefore: string;
+  instructions: string;
+}
+
+export interface Payment {
+  railReference: string;
+  bankTransactionId: string;
+  matchedAt: string;
 }
 
 /**
@@ -235,7 +261,15 @@ export interface CreateBuyOrderRequest {
   partnerId: string;
   quoteId: string;
   partnerReference: string;
-  expectedUsdtAmount?: string | undefined;
+  expectedUsdtAmount?:
+    | string
+    | undefined;
+  /** pay-in partners only */
+  walletId?:
+    | string
+    | undefined;
+  /** pay-in partners only: "mobile_money" */
+  paymentRail?: string | undefined;
 }
 
 export interface CreateSellOrderRequest {
@@ -2338,6 +2372,10 @@ function createBaseOrder(): Order {
     sendBefore: undefined,
     txHash: undefined,
     createdAt: "",
+    paymentInstructions: undefined,
+    paymentReference: undefined,
+    walletId: undefined,
+    payment: undefined,
   };
 }
 
@@ -2393,6 +2431,18 @@ export const Order: MessageFns<Order> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(138).string(message.createdAt);
+    }
+    if (message.paymentInstructions !== undefined) {
+      PaymentInstructions.encode(message.paymentInstructions, writer.uint32(146).fork()).join();
+    }
+    if (message.paymentReference !== undefined) {
+      writer.uint32(154).string(message.paymentReference);
+    }
+    if (message.walletId !== undefined) {
+      writer.uint32(162).string(message.walletId);
+    }
+    if (message.payment !== undefined) {
+      Payment.encode(message.payment, writer.uint32(170).fork()).join();
     }
     return writer;
   },
@@ -2546,6 +2596,38 @@ export const Order: MessageFns<Order> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.paymentInstructions = PaymentInstructions.decode(reader, reader.uint32());
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.paymentReference = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.walletId = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.payment = Payment.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2625,6 +2707,22 @@ export const Order: MessageFns<Order> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      paymentInstructions: isSet(object.paymentInstructions)
+        ? PaymentInstructions.fromJSON(object.paymentInstructions)
+        : isSet(object.payment_instructions)
+        ? PaymentInstructions.fromJSON(object.payment_instructions)
+        : undefined,
+      paymentReference: isSet(object.paymentReference)
+        ? globalThis.String(object.paymentReference)
+        : isSet(object.payment_reference)
+        ? globalThis.String(object.payment_reference)
+        : undefined,
+      walletId: isSet(object.walletId)
+        ? globalThis.String(object.walletId)
+        : isSet(object.wallet_id)
+        ? globalThis.String(object.wallet_id)
+        : undefined,
+      payment: isSet(object.payment) ? Payment.fromJSON(object.payment) : undefined,
     };
   },
 
@@ -2681,6 +2779,18 @@ export const Order: MessageFns<Order> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.paymentInstructions !== undefined) {
+      obj.paymentInstructions = PaymentInstructions.toJSON(message.paymentInstructions);
+    }
+    if (message.paymentReference !== undefined) {
+      obj.paymentReference = message.paymentReference;
+    }
+    if (message.walletId !== undefined) {
+      obj.walletId = message.walletId;
+    }
+    if (message.payment !== undefined) {
+      obj.payment = Payment.toJSON(message.payment);
+    }
     return obj;
   },
 
@@ -2708,6 +2818,350 @@ export const Order: MessageFns<Order> = {
     message.sendBefore = object.sendBefore ?? undefined;
     message.txHash = object.txHash ?? undefined;
     message.createdAt = object.createdAt ?? "";
+    message.paymentInstructions = (object.paymentInstructions !== undefined && object.paymentInstructions !== null)
+      ? PaymentInstructions.fromPartial(object.paymentInstructions)
+      : undefined;
+    message.paymentReference = object.paymentReference ?? undefined;
+    message.walletId = object.walletId ?? undefined;
+    message.payment = (object.payment !== undefined && object.payment !== null)
+      ? Payment.fromPartial(object.payment)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePaymentInstructions(): PaymentInstructions {
+  return {
+    rail: "",
+    paybill: "",
+    payTo: "",
+    beneficiaryName: "",
+    reference: "",
+    kesAmount: "",
+    currency: "",
+    payBefore: "",
+    instructions: "",
+  };
+}
+
+export const PaymentInstructions: MessageFns<PaymentInstructions> = {
+  encode(message: PaymentInstructions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.rail !== "") {
+      writer.uint32(10).string(message.rail);
+    }
+    if (message.paybill !== "") {
+      writer.uint32(18).string(message.paybill);
+    }
+    if (message.payTo !== "") {
+      writer.uint32(26).string(message.payTo);
+    }
+    if (message.beneficiaryName !== "") {
+      writer.uint32(34).string(message.beneficiaryName);
+    }
+    if (message.reference !== "") {
+      writer.uint32(42).string(message.reference);
+    }
+    if (message.kesAmount !== "") {
+      writer.uint32(50).string(message.kesAmount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(58).string(message.currency);
+    }
+    if (message.payBefore !== "") {
+      writer.uint32(66).string(message.payBefore);
+    }
+    if (message.instructions !== "") {
+      writer.uint32(74).string(message.instructions);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PaymentInstructions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePaymentInstructions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rail = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.paybill = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.payTo = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.beneficiaryName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.kesAmount = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.payBefore = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.instructions = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PaymentInstructions {
+    return {
+      rail: isSet(object.rail) ? globalThis.String(object.rail) : "",
+      paybill: isSet(object.paybill) ? globalThis.String(object.paybill) : "",
+      payTo: isSet(object.payTo)
+        ? globalThis.String(object.payTo)
+        : isSet(object.pay_to)
+        ? globalThis.String(object.pay_to)
+        : "",
+      beneficiaryName: isSet(object.beneficiaryName)
+        ? globalThis.String(object.beneficiaryName)
+        : isSet(object.beneficiary_name)
+        ? globalThis.String(object.beneficiary_name)
+        : "",
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      kesAmount: isSet(object.kesAmount)
+        ? globalThis.String(object.kesAmount)
+        : isSet(object.kes_amount)
+        ? globalThis.String(object.kes_amount)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      payBefore: isSet(object.payBefore)
+        ? globalThis.String(object.payBefore)
+        : isSet(object.pay_before)
+        ? globalThis.String(object.pay_before)
+        : "",
+      instructions: isSet(object.instructions) ? globalThis.String(object.instructions) : "",
+    };
+  },
+
+  toJSON(message: PaymentInstructions): unknown {
+    const obj: any = {};
+    if (message.rail !== "") {
+      obj.rail = message.rail;
+    }
+    if (message.paybill !== "") {
+      obj.paybill = message.paybill;
+    }
+    if (message.payTo !== "") {
+      obj.payTo = message.payTo;
+    }
+    if (message.beneficiaryName !== "") {
+      obj.beneficiaryName = message.beneficiaryName;
+    }
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.kesAmount !== "") {
+      obj.kesAmount = message.kesAmount;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.payBefore !== "") {
+      obj.payBefore = message.payBefore;
+    }
+    if (message.instructions !== "") {
+      obj.instructions = message.instructions;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PaymentInstructions>, I>>(base?: I): PaymentInstructions {
+    return PaymentInstructions.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PaymentInstructions>, I>>(object: I): PaymentInstructions {
+    const message = createBasePaymentInstructions();
+    message.rail = object.rail ?? "";
+    message.paybill = object.paybill ?? "";
+    message.payTo = object.payTo ?? "";
+    message.beneficiaryName = object.beneficiaryName ?? "";
+    message.reference = object.reference ?? "";
+    message.kesAmount = object.kesAmount ?? "";
+    message.currency = object.currency ?? "";
+    message.payBefore = object.payBefore ?? "";
+    message.instructions = object.instructions ?? "";
+    return message;
+  },
+};
+
+function createBasePayment(): Payment {
+  return { railReference: "", bankTransactionId: "", matchedAt: "" };
+}
+
+export const Payment: MessageFns<Payment> = {
+  encode(message: Payment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.railReference !== "") {
+      writer.uint32(10).string(message.railReference);
+    }
+    if (message.bankTransactionId !== "") {
+      writer.uint32(18).string(message.bankTransactionId);
+    }
+    if (message.matchedAt !== "") {
+      writer.uint32(26).string(message.matchedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Payment {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayment();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.railReference = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bankTransactionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.matchedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Payment {
+    return {
+      railReference: isSet(object.railReference)
+        ? globalThis.String(object.railReference)
+        : isSet(object.rail_reference)
+        ? globalThis.String(object.rail_reference)
+        : "",
+      bankTransactionId: isSet(object.bankTransactionId)
+        ? globalThis.String(object.bankTransactionId)
+        : isSet(object.bank_transaction_id)
+        ? globalThis.String(object.bank_transaction_id)
+        : "",
+      matchedAt: isSet(object.matchedAt)
+        ? globalThis.String(object.matchedAt)
+        : isSet(object.matched_at)
+        ? globalThis.String(object.matched_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Payment): unknown {
+    const obj: any = {};
+    if (message.railReference !== "") {
+      obj.railReference = message.railReference;
+    }
+    if (message.bankTransactionId !== "") {
+      obj.bankTransactionId = message.bankTransactionId;
+    }
+    if (message.matchedAt !== "") {
+      obj.matchedAt = message.matchedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Payment>, I>>(base?: I): Payment {
+    return Payment.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Payment>, I>>(object: I): Payment {
+    const message = createBasePayment();
+    message.railReference = object.railReference ?? "";
+    message.bankTransactionId = object.bankTransactionId ?? "";
+    message.matchedAt = object.matchedAt ?? "";
     return message;
   },
 };
@@ -2802,7 +3256,14 @@ export const OrderResult: MessageFns<OrderResult> = {
 };
 
 function createBaseCreateBuyOrderRequest(): CreateBuyOrderRequest {
-  return { partnerId: "", quoteId: "", partnerReference: "", expectedUsdtAmount: undefined };
+  return {
+    partnerId: "",
+    quoteId: "",
+    partnerReference: "",
+    expectedUsdtAmount: undefined,
+    walletId: undefined,
+    paymentRail: undefined,
+  };
 }
 
 export const CreateBuyOrderRequest: MessageFns<CreateBuyOrderRequest> = {
@@ -2818,6 +3279,12 @@ export const CreateBuyOrderRequest: MessageFns<CreateBuyOrderRequest> = {
     }
     if (message.expectedUsdtAmount !== undefined) {
       writer.uint32(34).string(message.expectedUsdtAmount);
+    }
+    if (message.walletId !== undefined) {
+      writer.uint32(42).string(message.walletId);
+    }
+    if (message.paymentRail !== undefined) {
+      writer.uint32(50).string(message.paymentRail);
     }
     return writer;
   },
@@ -2867,6 +3334,22 @@ export const CreateBuyOrderRequest: MessageFns<CreateBuyOrderRequest> = {
             message.expectedUsdtAmount = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.walletId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.paymentRail = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2901,6 +3384,16 @@ export const CreateBuyOrderRequest: MessageFns<CreateBuyOrderRequest> = {
         : isSet(object.expected_usdt_amount)
         ? globalThis.String(object.expected_usdt_amount)
         : undefined,
+      walletId: isSet(object.walletId)
+        ? globalThis.String(object.walletId)
+        : isSet(object.wallet_id)
+        ? globalThis.String(object.wallet_id)
+        : undefined,
+      paymentRail: isSet(object.paymentRail)
+        ? globalThis.String(object.paymentRail)
+        : isSet(object.payment_rail)
+        ? globalThis.String(object.payment_rail)
+        : undefined,
     };
   },
 
@@ -2918,6 +3411,12 @@ export const CreateBuyOrderRequest: MessageFns<CreateBuyOrderRequest> = {
     if (message.expectedUsdtAmount !== undefined) {
       obj.expectedUsdtAmount = message.expectedUsdtAmount;
     }
+    if (message.walletId !== undefined) {
+      obj.walletId = message.walletId;
+    }
+    if (message.paymentRail !== undefined) {
+      obj.paymentRail = message.paymentRail;
+    }
     return obj;
   },
 
@@ -2930,6 +3429,8 @@ export const CreateBuyOrderRequest: MessageFns<CreateBuyOrderRequest> = {
     message.quoteId = object.quoteId ?? "";
     message.partnerReference = object.partnerReference ?? "";
     message.expectedUsdtAmount = object.expectedUsdtAmount ?? undefined;
+    message.walletId = object.walletId ?? undefined;
+    message.paymentRail = object.paymentRail ?? undefined;
     return message;
   },
 };

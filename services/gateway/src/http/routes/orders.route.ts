@@ -19,6 +19,9 @@ export const buyOrderSchema = z.object({
   quoteId: z.string(),
   partnerReference,
   expectedUsdtAmount: positiveAmount('USDT').optional(),
+  // The pay-in shape (contract decisions section 4); trading decides by the partner's buy mode.
+  walletId: z.string().optional(),
+  paymentRail: z.string().optional(),
 }).strict();
 
 export const sellOrderSchema = z.object({
@@ -51,6 +54,8 @@ export function createBuyOrderHandler(deps: { trading: Pick<TradingApi, 'createB
       quoteId: body.quoteId,
       partnerReference: body.partnerReference,
       expectedUsdtAmount: body.expectedUsdtAmount,
+      walletId: body.walletId,
+      paymentRail: body.paymentRail,
     });
     answerCreate(res, result);
   };

@@ -5,7 +5,9 @@ import { Big, formatAmount, parsePositiveAmount } from '@platform/money';
 import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import { sha256Hex } from '@platform/crypto';
 import { normaliseAccountReference } from '../../domain/account-reference';
-import type { AccountsRepository } from '../../persistence/accounts.repository';
+import { normalisePaymentReference } from '../../domain/payment-reference';
+import type { AccountsRepository, PartnerAccountSet } from '../../persistence/accounts.repository';
+import type { PaymentReferencesRepository } from '../../persistence/payment-references.repository';
 import { postEntry } from '../../persistence/journal.repository';
 import type { KesCreditRecord, KesCreditsRepository } from '../../persistence/kes-credits.repository';
 import type { RecordKesCreditCommand } from './record-kes-credit.command';
@@ -19,7 +21,9 @@ const RAIL_REFERENCE = /^[A-Za-z0-9._-]{1,64}$/;
  * once per bank transaction id: the credit, its balanced entry (bank clearing
  * → partner KES) and the `credit.received` event commit together. A reference
  * that matches no partner credits suspense and fires nothing, so operators can
- * return or re-attribute it.
+ * return or re-attribute it. A registered pay-in order reference (issue 5) is
+ * that order's partner's KES account: the credit lands in the partner's balance
+ * like any other, and records the reference so trading can match the order.
  */
 export class RecordKesCreditUseCase {
   constructor(
@@ -27,6 +31,7 @@ export class RecordKesCreditUseCase {
     private readonly accounts: AccountsRepository,
     private readonly credits: KesCreditsRepository,
     private readonly onCommitted: () => void,
+    private readonly paymentReferences: PaymentReferencesRepository,
   ) {}
 
   async execute(command: RecordKesCreditCommand): Promise<KesCreditRecord> {
@@ -54,8 +59,7 @@ export class RecordKesCreditUseCase {
   }
 
   private async recordNew(manager: EntityManager, command: RecordKesCreditCommand, amount: Big): Promise<KesCreditRecord> {
-    const reference = normaliseAccountReference(command.accountReference);
-    const partner = reference ? await this.accounts.findByKesReference(reference, manager) : null;
+    const { partner, paymentReference } = await this.resolve(manager, command.accountReference);
     const creditedAccountId = partner?.kesAccountId ?? (await this.accounts.serviceAccountId('suspense', 'KES'));
     const entryId = randomUUID();
     await postEntry(manager, {
@@ -78,6 +82,7 @@ export class RecordKesCreditUseCase {
       railReference: command.railReference,
       receivedAt: new Date(command.receivedAt).toISOString(),
       entryId,
+      paymentReference,
     });
     if (partner) {
       await enqueueEvent<CreditReceivedData>(manager, {
@@ -94,5 +99,16 @@ export class RecordKesCreditUseCase {
       });
     }
     return record;
+  }
+
+  /** The partner the typed reference names: its paybill reference, or a registered order payment reference; neither → null (suspense). */
+  private async resolve(manager: EntityManager, typed: string): Promise<{ partner: PartnerAccountSet | null; paymentReference: string | null }> {
+    const accountReference = normaliseAccountReference(typed);
+    if (accountReference) return { partner: await this.accounts.findByKesReference(accountReference, manager), paymentReference: null };
+    const orderReference = normalisePaymentReference(typed);
+    const registered = orderReference ? await this.paymentReferences.find(manager, orderReference) : null;
+    if (!registered) return { partner: null, paymentReference: null };
+    const partner = await this.accounts.findPartnerAccounts(registered.partnerId, manager);
+    return { partner, paymentReference: partner ? registered.reference : null };
   }
 }

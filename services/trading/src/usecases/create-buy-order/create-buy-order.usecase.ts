@@ -7,6 +7,10 @@
  * transaction: daily cap reserved under the partner lock, quote consumed,
  * order inserted. Then the ledger hold (hold id = order id) and the bank's
  * debit. Settlement happens later, in the order scheduler.
+ *
+ * A partner configured `pay_in` gets the pay-in shape instead, after the same
+ * checks up to the per-order cap (usecases/pay-in-buy): its fields (walletId,
+ * paymentRail) are refused from a debit-first partner, never ignored.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
@@ -27,12 +31,16 @@ import type { PlatformSwitchesRepository } from '../../persistence/platform-swit
 import { assertPartnerActive, assertPlatformOpen, assertTreasuryAvailable, readProfile, readyAccounts } from '../order-guards';
 import { isRefusal, LedgerApi, recordTransition } from '../order-support';
 import { reserveInTransaction } from '../reserve-daily-cap/reserve-daily-cap.usecase';
+import type { PayInBuyOrders } from '../pay-in-buy/pay-in-buy-orders';
 
 export interface CreateBuyOrderCommand {
   partnerId: string;
   quoteId: string;
   partnerReference: string;
   expectedUsdtAmount?: string;
+  /** Pay-in partners only (refused for debit-first ones, never ignored). */
+  walletId?: string;
+  paymentRail?: string;
 }
 
 /** The order, and the refusal code the create answered with when it was refused after the order came to exist. */
@@ -53,6 +61,8 @@ export interface CreateBuyOrderDependencies {
   /** When an ambiguous or unfinished debit is first reconciled (already scaled). */
   reconcileDelayMs: number;
   onEvents: () => void;
+  /** A partner configured `pay_in` gets the pay-in shape. */
+  payIn: PayInBuyOrders;
 }
 
 export function assertOrderReferences(command: { partnerId: string; quoteId: string; partnerReference: string }): void {
@@ -80,16 +90,29 @@ export class CreateBuyOrderUseCase {
     if (original) return replayOf(original);
     const treasury = await assertPlatformOpen(this.deps.switches);
     const profile = await readProfile(this.deps.dataSource, command.partnerId);
+    const payInWallet = this.payInRequest(command, profile.buyMode);
     assertPartnerActive(profile);
     const accounts = await readyAccounts(this.deps.ledger, command.partnerId);
     assertTreasuryAvailable(treasury);
     if (quote.side !== 'buy') throw new AppError('QUOTE_SIDE_MISMATCH');
     if (expected && !expected.eq(quote.usdtAmount)) throw new AppError('EXPECTED_AMOUNT_MISMATCH');
     if (capAmountKes(quote).gt(profile.perOrderCapKes)) throw new AppError('ORDER_EXCEEDS_PER_ORDER_CAP');
+    if (payInWallet !== null) {
+      await this.deps.payIn.assertDeliverable(command.partnerId, payInWallet);
+      return this.deps.payIn.create(command, payInWallet, quote);
+    }
     await this.assertBalanceCovers(command.partnerId, quote.kesTotalAmount);
     const created = await this.persist(command, quote);
     if ('replay' in created) return replayOf(created.replay);
     return this.fund(created.order, accounts.kesAccountId);
+  }
+
+  /** The pay-in wallet id (its fields checked), or null for a debit-first partner, which must not send pay-in fields. */
+  private payInRequest(command: CreateBuyOrderCommand, buyMode: 'debit_first' | 'pay_in'): string | null {
+    if (buyMode === 'pay_in') return this.deps.payIn.assertRequest(command);
+    const bad = [...(command.walletId !== undefined ? ['walletId'] : []), ...(command.paymentRail !== undefined ? ['paymentRail'] : [])];
+    if (bad.length > 0) throw validationFailed(bad);
+    return null;
   }
 
   private expectedUsdt(value: string | undefined): Big | null {
