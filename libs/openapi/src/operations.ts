@@ -63,7 +63,7 @@ export const OPERATIONS: OperationSpec[] = [
       + '`awaiting_payment` with `paymentInstructions`. The same `partnerReference` again returns the original order with its original status.',
     requestSchema: 'BuyOrderRequest', success: { 202: { description: 'The order, not settled yet', schema: 'Order' } },
     errors: [...ORDER_CREATE_ERRORS, 'EXPECTED_AMOUNT_MISMATCH', 'PARTNER_VA_NOT_ALLOCATED', 'PARTNER_VA_ACTIVATING', 'PARTNER_VA_SUSPENDED',
-      'INSUFFICIENT_KES_BALANCE', 'KES_BALANCE_UNREADABLE', 'KES_DEBIT_FAILED', 'KES_DEBIT_AMBIGUOUS', 'WALLET_NOT_FOUND', 'CUSTOMER_WALLETS_DISABLED'] },
+      'INSUFFICIENT_KES_BALANCE', 'KES_BALANCE_UNREADABLE', 'KES_DEBIT_FAILED', 'KES_DEBIT_AMBIGUOUS', 'WALLET_NOT_FOUND', 'WALLET_OWNERSHIP_CHECK_FAILED', 'BRIDGE_NOT_CONFIGURED', 'CUSTOMER_WALLETS_DISABLED'] },
 
   { method: 'post', path: '/v1/orders/sell', operationId: 'createSellOrder', tag: 'Orders', summary: 'Sell USDT for KES', scope: 'trade',
     description: 'Deposit mode: `awaiting_usdt` with the deposit address and `sendBefore`; attach the hash with PATCH. Balance mode: the USDT is '
