@@ -2,7 +2,7 @@
 // schemes to independently computed values (openssl-equivalent HMACs).
 import { createHash, createHmac } from 'node:crypto';
 import {
-  constantTimeEqual, openSecret, randomNumericCode, requestSigningString, sealSecret, signRequest,
+  constantTimeEqual, dammCheckDigit, openSecret, randomNumericCode, requestSigningString, sealSecret, signRequest,
   verifyWebhookSignature, webhookSignatureHeader,
 } from './index';
 
@@ -62,5 +62,30 @@ describe('helpers', () => {
 
   it('makes six-digit codes with leading zeros kept', () => {
     for (let i = 0; i < 200; i += 1) expect(randomNumericCode()).toMatch(/^\d{6}$/);
+  });
+});
+
+describe('dammCheckDigit', () => {
+  it('gives the published check digit and 0 over a whole reference', () => {
+    // The textbook example: 572 → check digit 4.
+    expect(dammCheckDigit('572')).toBe(4);
+    expect(dammCheckDigit('5724')).toBe(0);
+  });
+
+  it('catches every single-digit error and every adjacent transposition of a reference', () => {
+    const reference = `4815162342${dammCheckDigit('4815162342')}`;
+    for (let i = 0; i < reference.length; i += 1) {
+      for (let digit = 0; digit <= 9; digit += 1) {
+        if (String(digit) === reference[i]) continue;
+        expect(dammCheckDigit(reference.slice(0, i) + digit + reference.slice(i + 1))).not.toBe(0);
+      }
+      if (i + 1 < reference.length && reference[i] !== reference[i + 1]) {
+        expect(dammCheckDigit(reference.slice(0, i) + reference[i + 1] + reference[i] + reference.slice(i + 2))).not.toBe(0);
+      }
+    }
+  });
+
+  it('refuses anything but decimal digits', () => {
+    expect(() => dammCheckDigit('12a')).toThrow();
   });
 });

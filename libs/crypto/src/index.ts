@@ -4,6 +4,7 @@
  * Everything uses node:crypto; nothing here is hand-rolled beyond composition.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+export { dammCheckDigit } from './check-digit';
 
 const SEAL_VERSION = 'v1';
 const IV_BYTES = 12;

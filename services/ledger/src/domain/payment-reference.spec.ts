@@ -1,5 +1,6 @@
 /** Proves a pay-in order reference is recognised only in its own shape with a valid check digit, and never as an account reference. */
-import { dammCheckDigit, normaliseAccountReference } from './account-reference';
+import { dammCheckDigit } from '@platform/crypto';
+import { normaliseAccountReference } from './account-reference';
 import { normalisePaymentReference } from './payment-reference';
 
 function reference(body: string): string {

@@ -6,7 +6,7 @@
  * one to suspense instead of to another order. Trading generates it; the
  * ledger only accepts this shape.
  */
-import { dammCheckDigit } from './account-reference';
+import { dammCheckDigit } from '@platform/crypto';
 
 export const PAYMENT_REFERENCE = /^9\d{11}$/;
 

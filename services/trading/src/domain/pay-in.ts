@@ -10,29 +10,10 @@
  * after payBefore. The ledger always credits the partner's KES account.
  */
 import { randomInt } from 'node:crypto';
+import { dammCheckDigit } from '@platform/crypto';
 import { Big } from '@platform/money';
 
 const BODY_RANDOM_DIGITS = 10;
-
-// The Damm quasigroup of order 10 (as the ledger's paybill references use).
-const DAMM_TABLE = [
-  [0, 3, 1, 7, 5, 9, 8, 6, 4, 2],
-  [7, 0, 9, 2, 1, 5, 4, 8, 6, 3],
-  [4, 2, 0, 6, 8, 7, 1, 3, 5, 9],
-  [1, 7, 5, 0, 9, 8, 3, 4, 2, 6],
-  [6, 1, 2, 3, 0, 4, 5, 9, 7, 8],
-  [3, 6, 7, 4, 2, 0, 9, 5, 8, 1],
-  [5, 8, 6, 9, 7, 2, 0, 1, 3, 4],
-  [8, 9, 4, 5, 3, 6, 2, 0, 1, 7],
-  [9, 4, 3, 8, 6, 1, 7, 2, 0, 5],
-  [2, 5, 8, 1, 4, 3, 6, 7, 9, 0],
-];
-
-export function dammDigit(digits: string): number {
-  let interim = 0;
-  for (const digit of digits) interim = DAMM_TABLE[interim]![Number(digit)]!;
-  return interim;
-}
 
 /**
  * 12 digits: 9, 10 random digits (node:crypto), a Damm check digit. Never an
@@ -42,11 +23,11 @@ export function dammDigit(digits: string): number {
 export function newPaymentReference(): string {
   let body = '9';
   for (let i = 0; i < BODY_RANDOM_DIGITS; i += 1) body += String(randomInt(10));
-  return `${body}${dammDigit(body)}`;
+  return `${body}${dammCheckDigit(body)}`;
 }
 
 export function isPaymentReference(value: string): boolean {
-  return /^9\d{11}$/.test(value) && dammDigit(value) === 0;
+  return /^9\d{11}$/.test(value) && dammCheckDigit(value) === 0;
 }
 
 export interface ReferencedCredit {
