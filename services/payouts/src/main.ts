@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
   const notifierClient = createClient(notifier.NotifierService, { upstream: 'notifier', address: config.NOTIFIER_GRPC_ADDR, logger });
   const bank = config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
-  const { server, runner, schedulers, pushCredits } = createServer({
+  const { server, runner, schedulers } = createServer({
     dataSource,
     logger,
     ledger: ledgerClient,
@@ -63,12 +63,11 @@ async function main(): Promise<void> {
     funding: {
       mode: config.PLATFORM_MODE,
       pushLifetimeMs: pushLifetimeMs(config),
-      creditRunner: { intervalMs: config.MOBILE_MONEY_CREDIT_INTERVAL_MS, batchSize: config.PAYOUT_RUNNER_BATCH_SIZE, leaseMs: config.PAYOUT_STEP_LEASE_MS },
+      creditScheduler: { intervalMs: config.MOBILE_MONEY_CREDIT_INTERVAL_MS, batchSize: config.PAYOUT_RUNNER_BATCH_SIZE, leaseMs: config.PAYOUT_STEP_LEASE_MS },
     },
   });
   runner.start();
   for (const scheduler of schedulers) scheduler.start();
-  pushCredits.start();
   await runService({
     logger,
     server,
@@ -77,7 +76,6 @@ async function main(): Promise<void> {
     stop: async () => {
       await runner.stop();
       await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
-      await pushCredits.stop();
       ledgerClient.close();
       tradingClient.close();
       walletRegistryClient.close();

@@ -31,7 +31,7 @@ import { ResendConfirmationUseCase } from './usecases/resend-confirmation/resend
 import { PayoutRunner, PayoutRunnerOptions } from './usecases/run-payouts/run-payouts';
 import { AnswerMobileMoneyPushUseCase } from './usecases/funding/answer-mobile-money-push.usecase';
 import { CreateMobileMoneyPushUseCase } from './usecases/funding/create-mobile-money-push.usecase';
-import { PushCreditRunner, PushCreditRunnerOptions } from './usecases/funding/push-credit-runner';
+import { PushCredits } from './usecases/funding/push-credits';
 import { TransferOutcomes } from './usecases/run-payouts/transfer-outcomes';
 import { DurableScheduler, SchedulerOptions } from './usecases/durable-scheduler';
 import { TransferSteps } from './usecases/run-transfers/transfer-steps';
@@ -59,14 +59,13 @@ export interface ServerDependencies {
   runner: PayoutRunnerOptions;
   scheduler: SchedulerOptions;
   transfers: TransferSettings;
-  funding: { mode: 'sandbox' | 'production'; pushLifetimeMs: number; creditRunner: PushCreditRunnerOptions };
+  funding: { mode: 'sandbox' | 'production'; pushLifetimeMs: number; creditScheduler: SchedulerOptions };
 }
 
 export interface PayoutsServer {
   server: GrpcServer;
   runner: PayoutRunner;
   schedulers: Array<DurableScheduler<unknown>>;
-  pushCredits: PushCreditRunner;
 }
 
 /** Serves payouts.v1.OrderPayouts (sell-order proceeds), Transfers, TransferBatches, UsdtSends, PayoutsOperator and MobileMoneyFunding. */
@@ -141,20 +140,20 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     }),
   }));
   server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({ instructions, stuckAfterMs: deps.runner.stuckAfterMs }));
-  const pushCredits = addFunding(server, deps);
-  return { server, runner, schedulers: [transferScheduler, sendScheduler, batchScheduler] as Array<DurableScheduler<unknown>>, pushCredits };
+  const pushCreditScheduler = addFunding(server, deps);
+  return { server, runner, schedulers: [transferScheduler, sendScheduler, batchScheduler, pushCreditScheduler] as Array<DurableScheduler<unknown>> };
 }
 
 /** payouts.v1.MobileMoneyFunding (and its sandbox helpers): the mobile-money funding prompt. */
-function addFunding(server: GrpcServer, deps: ServerDependencies): PushCreditRunner {
+function addFunding(server: GrpcServer, deps: ServerDependencies): DurableScheduler<unknown> {
   const pushes = new MobileMoneyPushesRepository(deps.dataSource);
   const logger = deps.logger.child({ context: 'MobileMoneyFunding' });
-  const pushCredits = new PushCreditRunner({ dataSource: deps.dataSource, pushes, ledger: deps.ledger, logger }, deps.funding.creditRunner);
+  const pushCredits = new PushCredits({ pushes, ledger: deps.ledger, logger });
   server.add(payoutsFunding.MobileMoneyFundingService, mobileMoneyFundingHandlers({
     createPush: new CreateMobileMoneyPushUseCase({ pushes, ledger: deps.ledger, bank: deps.bank, lifetimeMs: deps.funding.pushLifetimeMs, logger }),
   }));
   server.add(payoutsFunding.MobileMoneyFundingSandboxService, mobileMoneyFundingSandboxHandlers({
     answerPush: deps.funding.mode === 'sandbox' ? new AnswerMobileMoneyPushUseCase(pushes, pushCredits) : null,
   }));
-  return pushCredits;
+  return new DurableScheduler(deps.dataSource, pushCredits, logger, deps.funding.creditScheduler) as DurableScheduler<unknown>;
 }

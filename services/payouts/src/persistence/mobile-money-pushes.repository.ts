@@ -88,9 +88,9 @@ export class MobileMoneyPushesRepository {
   }
 
   /** Unanswered prompts past their lifetime read expired; bounded per pass. Returns how many moved. */
-  async expireUnanswered(limit: number): Promise<number> {
+  async expireUnanswered(manager: EntityManager, limit: number): Promise<number> {
     const rows = await queryRows<{ pushId: string }>(
-      this.dataSource.manager,
+      manager,
       `UPDATE mobile_money_pushes SET status = 'expired'
         WHERE push_id IN (SELECT push_id FROM mobile_money_pushes WHERE status = 'pending' AND expires_at <= now()
                            LIMIT $1 FOR UPDATE SKIP LOCKED)

@@ -1,6 +1,6 @@
 /**
- * The durable timer of transfers and USDT sends (the pattern of trading's
- * order scheduler): every replica polls for rows whose next_action_at has
+ * The durable timer of transfers, USDT sends, batches and prompt credits (the
+ * pattern of trading's order scheduler): every replica polls for rows whose next_action_at has
  * passed, claims a bounded batch (FOR UPDATE SKIP LOCKED, leased by moving the
  * timer ahead) and runs each one's step. A replica that dies mid-step leaves
  * the row to be retaken when the lease passes; every step is safe to run again.

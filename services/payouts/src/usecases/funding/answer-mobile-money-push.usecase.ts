@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { AppError } from '@platform/errors';
 import type { Answer } from '../../domain/mobile-money-push';
 import type { MobileMoneyPushesRepository, PushRecord } from '../../persistence/mobile-money-pushes.repository';
-import type { PushCreditRunner } from './push-credit-runner';
+import type { PushCredits } from './push-credits';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RAIL_REFERENCE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -23,7 +23,7 @@ export function sandboxRailReference(): string {
  * else by the credit runner (the push is already durably approved).
  */
 export class AnswerMobileMoneyPushUseCase {
-  constructor(private readonly pushes: MobileMoneyPushesRepository, private readonly credits: Pick<PushCreditRunner, 'creditNow'>) {}
+  constructor(private readonly pushes: MobileMoneyPushesRepository, private readonly credits: Pick<PushCredits, 'creditNow'>) {}
 
   async execute(command: { partnerId: string; pushId: string; answer: Answer }): Promise<PushRecord> {
     if (!UUID.test(command.pushId)) throw new AppError('MOBILE_MONEY_PUSH_NOT_FOUND');
