@@ -5,7 +5,7 @@
 // (shape, name check, per-transfer cap, balance, no administrator) leaves no
 // hold; unknown and foreign transfers are 404; a bank that does not answer at
 // first is asked again with the same reference and pays once.
-import { createTestPartner, PartnerHttpClient } from '@platform/testing';
+import { createTestPartner, PartnerHttpClient, runOps } from '@platform/testing';
 import {
   eventFor, FEE_KES, ISO_MS, kesBalance, latestCode, minus, payoutsPartner, PayoutsPartner, transferBody, transferReaches, UUID,
 } from './support';
@@ -149,6 +149,20 @@ describe('KES transfers', () => {
       expect((await kesBalance(bare.http)).held).toBe('0.00');
     } finally {
       await bare.receiver.close();
+    }
+  });
+
+  it('refuses a suspended partner with 409 PARTNER_SUSPENDED, holding and reserving nothing, until resumed', async () => {
+    const suspended = await payoutsPartner({ fundKes: '1000.00' });
+    try {
+      await runOps(['partner', 'suspend', '--partner', suspended.partner.partnerId]);
+      const refused = await suspended.http.post('/v1/transfers', transferBody());
+      expect({ status: refused.status, code: refused.body.message }).toEqual({ status: 409, code: 'PARTNER_SUSPENDED' });
+      expect((await kesBalance(suspended.http)).held).toBe('0.00');
+      await runOps(['partner', 'resume', '--partner', suspended.partner.partnerId]);
+      expect((await suspended.http.post('/v1/transfers', transferBody())).status).toBe(202);
+    } finally {
+      await suspended.receiver.close();
     }
   });
 

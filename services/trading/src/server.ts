@@ -118,6 +118,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
   server.add(trading.TradingLimitsService, tradingLimitsHandlers({
     reserveDailyCap: new ReserveDailyCapUseCase({
       dataSource: deps.dataSource,
+      switches,
       rateFeed: deps.rateFeed,
       clock: deps.clock,
       logger: deps.logger.child({ context: 'ReserveDailyCap' }),

@@ -5,6 +5,12 @@
  * so concurrent reservations that together exceed the cap cannot all pass.
  * Idempotent on usageId: the same body answers the original usage, a
  * different body DAILY_CAP_USAGE_ID_REUSED.
+ *
+ * Payouts reserves here before any transfer or USDT send holds money, so this
+ * is also where value leaving a partner stops as orders do: the kill switch
+ * (KILL_SWITCH_ENGAGED, "operator halted USDT/KES movement") and a suspended
+ * partner (PARTNER_SUSPENDED). Orders check both themselves, before their quote
+ * is consumed, and reserve inside their own transaction.
  */
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
@@ -16,6 +22,8 @@ import type { Clock } from '../../domain/clock';
 import { assertWithinDailyCap, DAILY_CAP_WINDOW_MS, parseReserveDailyCap, ReserveDailyCapInput, ReserveDailyCapRequest, usdtToCapKes } from '../../domain/daily-cap';
 import { isRateLive } from '../../domain/rate-freshness';
 import { CapUsageRow, findCapUsage, insertCapUsage, lockPartnerCaps, sumOpenCapUsages } from '../../persistence/cap-usages.repository';
+import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
+import { assertPartnerActive, readProfile } from '../order-guards';
 
 export interface CapUsageView {
   usageId: string;
@@ -39,6 +47,7 @@ export function capUsageView(row: CapUsageRow): CapUsageView {
 
 export interface ReserveDailyCapDependencies {
   dataSource: DataSource;
+  switches: Pick<PlatformSwitchesRepository, 'read'>;
   rateFeed: RateFeed;
   clock: Clock;
   logger: Logger;
@@ -52,9 +61,15 @@ export class ReserveDailyCapUseCase {
     const request = parseReserveDailyCap(input);
     const existing = await findCapUsage(this.deps.dataSource.manager, request.usageId);
     if (existing) return capUsageView(sameUsageOrRefuse(existing, request));
+    await this.assertMovementAllowed(request.partnerId);
     const amountKes = await this.valueInKes(request);
     const row = await withTransaction(this.deps.dataSource, (manager) => reserveInTransaction(manager, request, amountKes));
     return capUsageView(row);
+  }
+
+  private async assertMovementAllowed(partnerId: string): Promise<void> {
+    if ((await this.deps.switches.read()).kill_switch === 'on') throw new AppError('KILL_SWITCH_ENGAGED');
+    assertPartnerActive(await readProfile(this.deps.dataSource, partnerId));
   }
 
   private async valueInKes(request: ReserveDailyCapRequest): Promise<Big> {
