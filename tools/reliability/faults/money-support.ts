@@ -55,6 +55,8 @@ export function moneyPools() {
     ledger: new Pool({ connectionString: databases.ledger, max: POOL_CONNECTIONS_MAX }),
     webhooks: new Pool({ connectionString: databases['webhook-delivery'], max: POOL_CONNECTIONS_MAX }),
     payouts: new Pool({ connectionString: databases.payouts, max: POOL_CONNECTIONS_MAX }),
+    collections: new Pool({ connectionString: databases.collections, max: POOL_CONNECTIONS_MAX }),
+    walletRegistry: new Pool({ connectionString: databases['wallet-registry'], max: POOL_CONNECTIONS_MAX }),
   };
 }
 export type MoneyPools = ReturnType<typeof moneyPools>;
@@ -77,7 +79,8 @@ export async function moneyPartner(fundKes: string, extraArgs: string[] = []): P
   return { partner, http };
 }
 
-async function attempt(call: () => Promise<HttpResult>): Promise<Attempt> {
+/** The answer of `call`, or its transport failure. */
+export async function attempt(call: () => Promise<HttpResult>): Promise<Attempt> {
   try {
     return await call();
   } catch (error) {
@@ -202,14 +205,20 @@ export interface Subject {
 
 export type PayingPartner = MoneyPartner & { walletId: string };
 
-/** A partner for every flow: an administrator (codes go to them), funded KES and USDT, a pinned rate, an active wallet. */
-export async function payingPartner(fundKes: string, fundUsdt: string, capKes: string): Promise<PayingPartner> {
+/** A fresh partner with a raised rate limit, the given daily cap and an administrator (codes go to them). */
+export async function adminPartner(capKes: string): Promise<MoneyPartner> {
   const domain = `inv-${randomUUID().slice(0, 8)}.example.com`;
   const partner = await createTestPartner({
     adminDomain: domain, rateLimitPerMinute: RATE_LIMIT_PER_MINUTE, extraArgs: ['--daily-cap-kes', capKes, '--per-order-cap-kes', capKes],
   });
   const http = new PartnerHttpClient(partner);
   await expectStatus(http.post('/v1/admins', { email: `treasurer@${domain}`, name: 'Treasurer' }), 201, 'the administrator');
+  return { partner, http };
+}
+
+/** A partner for every flow: an administrator, funded KES and USDT, a pinned rate, an active wallet. */
+export async function payingPartner(fundKes: string, fundUsdt: string, capKes: string): Promise<PayingPartner> {
+  const { partner, http } = await adminPartner(capKes);
   await expectStatus(http.post('/v1/sandbox/rates', { bid: BID, ask: ASK }), 200, 'pinning the rate');
   await expectStatus(http.post('/v1/sandbox/kes-credits', { amount: fundKes }), 201, 'KES funding');
   await expectStatus(http.post('/v1/sandbox/usdt-deposits', { txHash: randomBytes(32).toString('hex'), usdtAmount: fundUsdt }), 201, 'USDT funding');
