@@ -7,7 +7,8 @@
 //             limit) against a bare express hello-world and a bare node:http server
 //             (ceilings, same signed requests, same load generator);
 //   memory    resident memory (VmRSS) of each service idle and at peak under the gateway load;
-//   ledger    `npm run bench:ledger` (bench/ledger.mjs) against this run's stack;
+//   ledger    `npm run bench:ledger` (bench/ledger.mjs) against this run's stack, against
+//             pgbench running the entry's shape (bench/ledger-ceiling.mjs) on the same PostgreSQL;
 //   orders    `npm run bench:orders` (bench/orders.mjs) against this run's stack: quote + buy
 //             orders/s and p50/p95/p99 against pgbench (tpcb-like) on the same PostgreSQL;
 //   webhooks  `npm run bench:webhooks` (bench/webhook-delivery.mjs), after this run's stack
@@ -31,6 +32,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { loadProfile, REPO_ROOT } from '../scripts/lib/profiles.mjs';
+import { ledgerCeiling } from './ledger-ceiling.mjs';
 
 const BENCH_STACK_SLOT_DEFAULT = '9';
 // The stack helpers read the slot when the profile is loaded: set it before anything loads one.
@@ -314,9 +316,11 @@ async function childBench(script, prefix, env) {
   return JSON.parse(readFileSync(newest, 'utf8'));
 }
 
-function ledgerRows(result, rows) {
+function ledgerRows(result, ceiling, rows) {
   for (const scenario of result.results) {
-    rows.push({ figure: `ledger ${scenario.scenario} ops/s (p50 / p99 ms ${scenario.p50Ms} / ${scenario.p99Ms})`, value: scenario.perSecond, ceiling: 'not yet measured (pgbench: later round)', ceilingValue: '' });
+    const shape = scenario.scenario.includes('hot') ? 'hot' : 'spread';
+    rows.push({ figure: `ledger ${scenario.scenario} ops/s (p50 / p99 ms ${scenario.p50Ms} / ${scenario.p99Ms})`, value: scenario.perSecond,
+      ceiling: `pgbench entry shape, ${shape === 'hot' ? '1 hot account' : `${ceiling.spreadAccounts} accounts`}, ${ceiling.clients} clients tps`, ceilingValue: ceiling[shape].tps });
   }
 }
 
@@ -412,7 +416,9 @@ async function main() {
       if (sections.has('memory')) memoryRows(report, rows);
       if (sections.has('ledger')) {
         report.ledger = await childBench('ledger.mjs', 'ledger-', { BENCH_STACK_FILE: stackFile });
-        ledgerRows(report.ledger, rows);
+        const { postgres } = JSON.parse(readFileSync(stackFile, 'utf8'));
+        report.ledgerCeiling = await step('ledger ceiling: pgbench, entry shape', () => ledgerCeiling(postgres.urlTemplate, report.ledger.results[0].concurrency, durationS));
+        ledgerRows(report.ledger, report.ledgerCeiling, rows);
       }
       if (sections.has('orders')) {
         const orders = () => childBench('orders.mjs', 'orders-', { BENCH_STACK_FILE: stackFile });
