@@ -189,6 +189,8 @@ export async function expectLedgerReconciles(pools: MoneyPools): Promise<void> {
 /** Statuses after which a transfer's or a send's money no longer moves. */
 const PAYOUT_TERMINAL_STATUSES = ['settled', 'failed', 'expired'];
 const CODE_WAIT_MS = 30_000;
+/** A deposit held because trading did not answer is credited after 60 s; plus a margin. */
+const USDT_CREDIT_WAIT_MS = 75_000;
 const CODE_POLL_MS = 200;
 
 /** A money movement of any kind, as its own service stored it. */
@@ -222,11 +224,25 @@ export async function payingPartner(fundKes: string, fundUsdt: string, capKes: s
   await expectStatus(http.post('/v1/sandbox/rates', { bid: BID, ask: ASK }), 200, 'pinning the rate');
   await expectStatus(http.post('/v1/sandbox/kes-credits', { amount: fundKes }), 201, 'KES funding');
   await expectStatus(http.post('/v1/sandbox/usdt-deposits', { txHash: randomBytes(32).toString('hex'), usdtAmount: fundUsdt }), 201, 'USDT funding');
+  await usdtCredited(http, fundUsdt);
   const registered = await expectStatus(http.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: tronAddressFromAccountId(randomBytes(20)) }), 201, 'the wallet');
   const walletId = registered.body.walletId as string;
   await expectStatus(http.post(`/v1/wallets/${walletId}/confirm`, { otp: await codeFor(http, walletId) }), 200, 'the wallet confirmation');
   await expectStatus(http.post(`/v1/sandbox/wallets/${walletId}/approve`), 200, 'the wallet approval');
   return { partner, http, walletId };
+}
+
+/**
+ * Waits for the USDT funding to reach the balance: the ledger offers each deposit to
+ * trading (2 s deadline) and, when a loaded trading does not answer in time, holds it
+ * in suspense for DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS (60 s) before crediting it.
+ */
+function usdtCredited(http: PartnerHttpClient, fundUsdt: string): Promise<true> {
+  return waitFor(async () => {
+    const balances = await http.get('/v1/balances');
+    const usdt = (balances.body as Array<{ currency: string; available: string }>).find((balance) => balance.currency === 'USDT');
+    return usdt && minorUnits(usdt.available, 6) === minorUnits(fundUsdt, 6) ? true : undefined;
+  }, { timeoutMs: USDT_CREDIT_WAIT_MS, intervalMs: TERMINAL_POLL_MS, what: `${fundUsdt} USDT on the balance` });
 }
 
 async function expectStatus(call: Promise<HttpResult>, status: number, what: string): Promise<HttpResult> {
