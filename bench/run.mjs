@@ -2,11 +2,13 @@
 // `npm run bench`: every benchmark with its ceiling, measured in the same run on the same
 // machine, printed as one table (figure, ceiling, ratio) and written as JSON to bench/results/.
 // Sections:
-//   gateway   signed GET /v1/health and GET /v1/balances through the gateway (autocannon,
-//             a partner with a raised rate limit) against a bare express hello-world and a
-//             bare node:http server (ceilings, same signed requests, same load generator);
+//   gateway   signed GET /v1/health, GET /v1/balances and GET /v1/orders/{id} (one buy order
+//             placed first) through the gateway (autocannon, a partner with a raised rate
+//             limit) against a bare express hello-world and a bare node:http server
+//             (ceilings, same signed requests, same load generator);
 //   memory    resident memory (VmRSS) of each service idle and at peak under the gateway load;
-//   ledger    `npm run bench:ledger` (bench/ledger.mjs) against this run's stack;
+//   ledger    `npm run bench:ledger` (bench/ledger.mjs) against this run's stack, against
+//             pgbench running the entry's shape (bench/ledger-ceiling.mjs) on the same PostgreSQL;
 //   orders    `npm run bench:orders` (bench/orders.mjs) against this run's stack: quote + buy
 //             orders/s and p50/p95/p99 against pgbench (tpcb-like) on the same PostgreSQL;
 //   webhooks  `npm run bench:webhooks` (bench/webhook-delivery.mjs), after this run's stack
@@ -30,6 +32,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { loadProfile, REPO_ROOT } from '../scripts/lib/profiles.mjs';
+import { ledgerCeiling } from './ledger-ceiling.mjs';
 
 const BENCH_STACK_SLOT_DEFAULT = '9';
 // The stack helpers read the slot when the profile is loaded: set it before anything loads one.
@@ -66,6 +69,12 @@ const OPS_TIMEOUT_MS = 60_000;
 const SECTION_TIMEOUT_MS = 30 * 60_000;
 const RESULTS_DIR = path.join(REPO_ROOT, 'bench', 'results');
 const SECTIONS = ['gateway', 'memory', 'ledger', 'orders', 'webhooks'];
+/** The one order the gateway section reads back: a pinned rate, enough KES for it. */
+const READ_ORDER_BID = '128.0000';
+const READ_ORDER_ASK = '130.0000';
+const READ_ORDER_FUNDING_KES = '1000.00';
+const READ_ORDER_KES = '100.00';
+const REQUEST_TIMEOUT_MS = 30_000;
 
 function boundedInt(name, fallback, max) {
   const raw = process.env[name];
@@ -138,6 +147,25 @@ function runOps(stackFile, args) {
 }
 
 // ---------------------------------------------------------------- load
+
+/** A signed JSON POST, as a partner sends it; refuses any status but `expected`. */
+async function signedPost(gatewayUrl, credentials, pathAndQuery, body, expected) {
+  const text = JSON.stringify(body);
+  const headers = { ...signedRequestHeaders(credentials, { method: 'POST', pathAndQuery, body: text }), 'Content-Type': 'application/json' };
+  const response = await fetch(`${gatewayUrl}${pathAndQuery}`, { method: 'POST', headers, body: text, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const answer = await response.text();
+  if (response.status !== expected) throw new Error(`POST ${pathAndQuery}: ${response.status} ${answer}`);
+  return JSON.parse(answer);
+}
+
+/** One settled-or-pending buy order of the bench partner, whose id the order-read load asks for. */
+async function placeOneOrder(gatewayUrl, credentials) {
+  await signedPost(gatewayUrl, credentials, '/v1/sandbox/rates', { bid: READ_ORDER_BID, ask: READ_ORDER_ASK }, 200);
+  await signedPost(gatewayUrl, credentials, '/v1/sandbox/kes-credits', { amount: READ_ORDER_FUNDING_KES }, 201);
+  const quote = await signedPost(gatewayUrl, credentials, '/v1/quotes', { side: 'buy', kesAmount: READ_ORDER_KES }, 201);
+  const order = await signedPost(gatewayUrl, credentials, '/v1/orders/buy', { quoteId: quote.quoteId, partnerReference: 'bench-read' }, 202);
+  return order.orderId;
+}
 
 /** Each request signed afresh (own nonce and timestamp), as a partner would send it. */
 function signedRequests(credentials, requestPath) {
@@ -233,10 +261,13 @@ async function gatewaySection(profile, stackFile, rows, report) {
       server.kill('SIGTERM');
     }
   }
+  let orderId = '';
+  await step('one order to read', async () => { orderId = await placeOneOrder(stackInfo.gatewayUrl, credentials); });
   const gateway = {};
   const peaksUnderLoad = {};
-  for (const requestPath of ['/v1/health', '/v1/balances']) {
-    const { result, peaks } = await withRssPeaks(pids, () => step(`gateway GET ${requestPath}`, () => load(stackInfo.gatewayUrl, signedRequests(credentials, requestPath))));
+  const reads = [['/v1/health', '/v1/health'], ['/v1/balances', '/v1/balances'], ['/v1/orders/{id}', `/v1/orders/${orderId}`]];
+  for (const [requestPath, pathAndQuery] of reads) {
+    const { result, peaks } = await withRssPeaks(pids, () => step(`gateway GET ${requestPath}`, () => load(stackInfo.gatewayUrl, signedRequests(credentials, pathAndQuery))));
     gateway[requestPath] = result;
     for (const [name, peak] of Object.entries(peaks)) peaksUnderLoad[name] = Math.max(peaksUnderLoad[name] ?? 0, peak);
   }
@@ -285,9 +316,11 @@ async function childBench(script, prefix, env) {
   return JSON.parse(readFileSync(newest, 'utf8'));
 }
 
-function ledgerRows(result, rows) {
+function ledgerRows(result, ceiling, rows) {
   for (const scenario of result.results) {
-    rows.push({ figure: `ledger ${scenario.scenario} ops/s (p50 / p99 ms ${scenario.p50Ms} / ${scenario.p99Ms})`, value: scenario.perSecond, ceiling: 'not yet measured (pgbench: later round)', ceilingValue: '' });
+    const shape = scenario.scenario.includes('hot') ? 'hot' : 'spread';
+    rows.push({ figure: `ledger ${scenario.scenario} ops/s (p50 / p99 ms ${scenario.p50Ms} / ${scenario.p99Ms})`, value: scenario.perSecond,
+      ceiling: `pgbench entry shape, ${shape === 'hot' ? '1 hot account' : `${ceiling.spreadAccounts} accounts`}, ${ceiling.clients} clients tps`, ceilingValue: ceiling[shape].tps });
   }
 }
 
@@ -383,7 +416,9 @@ async function main() {
       if (sections.has('memory')) memoryRows(report, rows);
       if (sections.has('ledger')) {
         report.ledger = await childBench('ledger.mjs', 'ledger-', { BENCH_STACK_FILE: stackFile });
-        ledgerRows(report.ledger, rows);
+        const { postgres } = JSON.parse(readFileSync(stackFile, 'utf8'));
+        report.ledgerCeiling = await step('ledger ceiling: pgbench, entry shape', () => ledgerCeiling(postgres.urlTemplate, report.ledger.results[0].concurrency, durationS));
+        ledgerRows(report.ledger, report.ledgerCeiling, rows);
       }
       if (sections.has('orders')) {
         const orders = () => childBench('orders.mjs', 'orders-', { BENCH_STACK_FILE: stackFile });

@@ -10,6 +10,10 @@ import { ID_ROUTES, newTronAddress, ResourceKind, validBody, withId } from './ro
 import { apiState, expectEnvelope } from './support';
 
 const RATE_LIMIT_PER_MINUTE = 100_000;
+/** A USDT deposit held because trading missed the ledger's offer is credited after 60 s; plus a margin. */
+const USDT_CREDIT_WAIT_MS = 75_000;
+/** Above the integration default (60 s): creating a USDT send may wait USDT_CREDIT_WAIT_MS for its funding. */
+const RESOURCE_TEST_TIMEOUT_MS = 120_000;
 /** The owner's resources as the API shows them (its outbox is left out: codes arrive there asynchronously). */
 const OWNER_READS = ['/v1/admins', '/v1/wallets', '/v1/balances'];
 
@@ -77,7 +81,11 @@ async function codeFor(client: PartnerHttpClient, subjectId: string): Promise<st
 
 /** A USDT send to an active wallet, confirmed and settled, so nothing about it changes while the intruder probes. */
 async function settledUsdtSend({ client }: Owner): Promise<string> {
-  await client.post('/v1/sandbox/usdt-deposits', { txHash: randomUUID().replace(/-/g, '').repeat(2), usdtAmount: '10.000000' });
+  const deposit = await client.post('/v1/sandbox/usdt-deposits', { txHash: randomUUID().replace(/-/g, '').repeat(2), usdtAmount: '10.000000' });
+  if (deposit.status !== 201) throw new Error(`deposit: ${deposit.status} ${deposit.text}`);
+  // A loaded trading may miss the ledger's 2 s deposit offer; the deposit then waits 60 s in suspense before it is credited.
+  await waitFor(async () => ((await client.get('/v1/balances')).body as Array<{ currency: string; available: string }>)
+    .some((balance) => balance.currency === 'USDT' && balance.available === '10.000000') || undefined, { timeoutMs: USDT_CREDIT_WAIT_MS, what: 'the owner USDT deposit credited' });
   const wallet = await client.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: newTronAddress() });
   if (wallet.status !== 201) throw new Error(`wallet: ${wallet.status} ${wallet.text}`);
   await client.post(`/v1/wallets/${wallet.body.walletId}/confirm`, { otp: await codeFor(client, wallet.body.walletId) });
@@ -134,5 +142,5 @@ describe('cross-partner access by id', () => {
     // Indistinguishable from an id that names nothing.
     expect({ ...foreign.body, requestId: null }).toEqual({ ...unknown.body, requestId: null });
     expect(await apiState(owner.client, OWNER_READS)).toEqual(before);
-  });
+  }, RESOURCE_TEST_TIMEOUT_MS);
 });

@@ -1,0 +1,55 @@
+/**
+ * Shared steps of the SIGKILL specs: fire spaced attempts, kill a service once
+ * some of them are committed, check what was answered meanwhile, and retry
+ * until each attempt is answered after the restart. Every wait is bounded.
+ */
+import { stackInfra, waitFor } from '@platform/testing';
+import { expectEnvelope, sleep } from '../test/support';
+import { Attempt, statusOf } from './money-support';
+
+/** Attempts start this far apart, so the kill lands among them. */
+const ATTEMPT_SPACING_MS = 100;
+const COMMIT_POLL_MS = 10;
+const COMMIT_WAIT_MS = 20_000;
+export const RECOVERY_TIMEOUT_MS = 60_000;
+export const RECOVERY_POLL_MS = 250;
+
+/**
+ * Starts `count` attempts ATTEMPT_SPACING_MS apart, SIGKILLs `service` once
+ * `committed()` reaches `committedBeforeKill`, and resolves to every answer
+ * (each attempt ends on its own: an answer, a 503, or a transport failure).
+ */
+export async function killAmong(service: string, count: number, attemptAt: (index: number) => Promise<Attempt>,
+  committed: () => Promise<number>, committedBeforeKill: number): Promise<Attempt[]> {
+  const attempts = Array.from({ length: count }, (_, index) => sleep(index * ATTEMPT_SPACING_MS).then(() => attemptAt(index)));
+  await waitFor(async () => ((await committed()) >= committedBeforeKill ? true : undefined),
+    { timeoutMs: COMMIT_WAIT_MS, intervalMs: COMMIT_POLL_MS, what: `${committedBeforeKill} committed before killing ${service}` });
+  await stackInfra.killService(service);
+  const answers = await Promise.all(attempts);
+  console.log(`${service} killed: answers before the restart: ${answers.map(statusOf).join(', ')}`);
+  return answers;
+}
+
+/**
+ * Each answer given while `service` (not the gateway) died: accepted, or a clean
+ * 503 envelope. The gateway stays up, so no attempt may lose its connection.
+ */
+export function expectCleanAnswers(answers: Attempt[], service: string, accepted: readonly number[]): void {
+  for (const [index, answer] of answers.entries()) {
+    if ('failed' in answer) expect({ index, service, answer: statusOf(answer) }).toEqual({ index, service, answer: 'an HTTP answer' });
+    else if (!accepted.includes(answer.status)) {
+      expect({ index, status: answer.status }).toEqual({ index, status: 503 });
+      expectEnvelope(answer, `attempt ${index} while ${service} died`);
+    }
+  }
+  // The kill landed among the attempts: not every one of them was accepted.
+  expect(answers.filter((answer) => !('failed' in answer) && accepted.includes(answer.status)).length).toBeLessThan(answers.length);
+}
+
+/** Retries `attempt` until it is accepted; resolves to the accepted answer. */
+export function retryUntilAccepted(what: string, attempt: () => Promise<Attempt>, accepted: readonly number[]) {
+  return waitFor(async () => {
+    const answer = await attempt();
+    return !('failed' in answer) && accepted.includes(answer.status) ? answer : undefined;
+  }, { timeoutMs: RECOVERY_TIMEOUT_MS, intervalMs: RECOVERY_POLL_MS, what: `${what} after the restart` });
+}
