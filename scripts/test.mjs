@@ -43,6 +43,8 @@ process.env.STACK_ENV_DELIVERY_LEASE_MS ??= '15000';
 process.env.STACK_ENV_CONFIRMATION_CODE_LIFETIME_MS ??= '200000';
 // A payout step whose bank did not answer is retried after 3 s (the sandbox bank's NOANSWER value).
 process.env.STACK_ENV_PAYOUT_STEP_LEASE_MS ??= '3000';
+// A transfer or USDT-send create killed midway is undone after 15 s (the kill spec waits for it; the floor is 10 s).
+process.env.STACK_ENV_TRANSFER_CREATE_LEASE_MS ??= '15000';
 
 const profile = loadProfile('test');
 const log = (name) => path.join(profile.logsDir, name);
