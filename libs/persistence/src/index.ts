@@ -122,3 +122,6 @@ export async function queryRows<T = Record<string, unknown>>(manager: EntityMana
   if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
   return result as T[];
 }
+
+// Last: the scheduler uses withTransaction above.
+export { DueWork, DurableScheduler, SchedulerOptions } from './durable-scheduler';

@@ -2,7 +2,7 @@
 import type { Big } from '@platform/money';
 import { createGrpcServer, GrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import { DataSource, DurableScheduler, SchedulerOptions } from '@platform/persistence';
 import { payouts, payoutsFunding } from '@platform/proto';
 import type { BankAdapter, MobileMoneyPushBank } from './adapters/bank/bank';
 import type { ChainCustodian } from './adapters/chain/chain-custodian';
@@ -33,7 +33,6 @@ import { AnswerMobileMoneyPushUseCase } from './usecases/funding/answer-mobile-m
 import { CreateMobileMoneyPushUseCase } from './usecases/funding/create-mobile-money-push.usecase';
 import { PushCredits } from './usecases/funding/push-credits';
 import { TransferOutcomes } from './usecases/run-payouts/transfer-outcomes';
-import { DurableScheduler, SchedulerOptions } from './usecases/durable-scheduler';
 import { TransferSteps } from './usecases/run-transfers/transfer-steps';
 
 export interface TransferSettings {

@@ -25,7 +25,7 @@ import { CreateQuoteUseCase } from './usecases/create-quote/create-quote.usecase
 import { GetOrderUseCase } from './usecases/get-order/get-order.usecase';
 import { LedgerApi, ServiceAccounts } from './usecases/order-support';
 import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
-import { OrderScheduler } from './usecases/run-order-steps/order-scheduler';
+import { OrderScheduler, orderScheduler } from './usecases/run-order-steps/order-scheduler';
 import { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from './usecases/set-switches/set-switches.usecase';
 import { SetSandboxRateUseCase } from './usecases/set-sandbox-rate/set-sandbox-rate.usecase';
 import { PayoutsApi, SellOrders } from './usecases/sell-orders/sell-orders';
@@ -158,7 +158,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     onEvents: deps.onEventsCommitted,
     extraSteps: [sell, payIn],
   });
-  const scheduler = new OrderScheduler(deps.dataSource, advance, deps.logger.child({ context: 'OrderScheduler' }), {
+  const scheduler = orderScheduler(deps.dataSource, advance, deps.logger.child({ context: 'OrderScheduler' }), {
     intervalMs: deps.orders.schedulerIntervalMs,
     batchSize: deps.orders.schedulerBatchSize,
     leaseMs: deps.orders.stepLeaseMs,

@@ -10,10 +10,9 @@
  */
 import type { PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import type { EntityManager } from '@platform/persistence';
+import type { DueWork, EntityManager } from '@platform/persistence';
 import type { ledger } from '@platform/proto';
 import type { MobileMoneyPushesRepository, PushRecord } from '../../persistence/mobile-money-pushes.repository';
-import type { DueWork } from '../durable-scheduler';
 
 /** The rail credit.received names for a credit brought in by a prompt. */
 export const MOBILE_MONEY_PUSH_RAIL = 'mobile_money_push';

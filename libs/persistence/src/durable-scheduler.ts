@@ -1,16 +1,18 @@
 /**
- * The durable timer of transfers, USDT sends, batches and prompt credits (the
- * pattern of trading's order scheduler): every replica polls for rows whose next_action_at has
- * passed, claims a bounded batch (FOR UPDATE SKIP LOCKED, leased by moving the
- * timer ahead) and runs each one's step. A replica that dies mid-step leaves
- * the row to be retaken when the lease passes; every step is safe to run again.
+ * The durable timer of the services' row-driven work (trading's orders;
+ * payouts' transfers, USDT sends, batches and prompt credits): every replica
+ * polls for rows whose timer has passed, claims a bounded batch (the caller's
+ * claimDue: FOR UPDATE SKIP LOCKED, leased by moving the timer ahead) and runs
+ * each one's step. A replica that dies mid-step leaves the row to be retaken
+ * when the lease passes, so every step must be safe to run again. A full batch
+ * means more are due: the next pass starts at once.
  */
 import type { Logger } from '@platform/logger';
-import type { DataSource, EntityManager } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
+import type { DataSource, EntityManager } from 'typeorm';
+import { withTransaction } from './index';
 
 export interface DueWork<T> {
-  /** What the logs call it ("transfer", "usdt_send"). */
+  /** What the logs call it ("order", "transfer", "usdt_send"). */
   name: string;
   claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<T[]>;
   idOf(item: T): string;
