@@ -33,7 +33,8 @@ Every failure answers one JSON shape:
   supplies a wait (the confirmation resend cooldown).
 - Two answers are special: every authentication failure is the same 401 \`{"statusCode":401,"message":"An error occurred","error":"unauthorized","requestId":"…"}\`
   (the reason is never told), and the rate limit is 429 \`message\` \`Too Many Requests\` with the wait in the \`Retry-After-partner\`
-  (and \`Retry-After\`) header, never in the body.
+  (and \`Retry-After\`) header, never in the body. Every answer to a signed request also carries \`RateLimit-Limit\`,
+  \`RateLimit-Remaining\` and \`RateLimit-Reset\`, so the limit can be watched before it is reached.
 - The SDK (\`@platform/sdk\`) raises \`PartnerApiError\` with \`status\`, \`code\` (\`VALIDATION_FAILED\`, \`UNAUTHORIZED\` and \`RATE_LIMITED\`
   for the three sentences above), \`message\`, \`requestId\`, \`retryAfterSeconds\` and \`fields\`.
 
