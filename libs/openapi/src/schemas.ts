@@ -7,23 +7,24 @@
  * validates the answers it sees against these. Objects allow additional
  * properties: the contract grows additively and clients must ignore new fields.
  */
+import { NO_CONTROL_CHARACTERS } from './contract/fields';
+
 type Schema = Record<string, unknown>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }] });
+export const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }] });
 const obj = (required: string[], properties: Record<string, Schema>, description?: string): Schema => ({
   type: 'object', ...(description ? { description } : {}), required, properties,
 });
 const described = (schema: Schema, description?: string): Schema => (description ? { ...schema, description } : schema);
 
-/** No control characters (C0, DEL, C1) and no line or paragraph separators. */
-const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
-/** Human text of at most `maxLength` characters. */
-const text = (maxLength: number, description?: string): Schema => described({ type: 'string', maxLength, pattern: NO_CONTROL_CHARACTERS }, description);
+/** Human text of at most `maxLength` characters, without control characters (the requests' rule too). */
+export const text = (maxLength: number, description?: string): Schema =>
+  described({ type: 'string', maxLength, pattern: NO_CONTROL_CHARACTERS.source }, description);
 /** A machine word: lower-case letters, digits and underscores (a status or rail the service may add to). */
-const word = (description?: string): Schema => described({ type: 'string', maxLength: 64, pattern: '^[a-z0-9_]{1,64}$' }, description);
+export const word = (description?: string): Schema => described({ type: 'string', maxLength: 64, pattern: '^[a-z0-9_]{1,64}$' }, description);
 /** A stable upper-case code, e.g. a failure code. */
-const code = (description?: string): Schema => described({ type: 'string', maxLength: 64, pattern: '^[A-Z0-9_]{1,64}$' }, description);
+export const code = (description?: string): Schema => described({ type: 'string', maxLength: 64, pattern: '^[A-Z0-9_]{1,64}$' }, description);
 const enumOf = (values: readonly string[], description?: string): Schema => described({ type: 'string', enum: values }, description);
 const int = (maximum: number, description?: string): Schema => described({ type: 'integer', format: 'int32', minimum: 0, maximum }, description);
 const int64 = (maximum: number, description?: string): Schema => described({ type: 'integer', format: 'int64', minimum: 0, maximum }, description);

@@ -1,11 +1,9 @@
 /** The twelve event types, as OpenAPI `webhooks` (what the service POSTs to the partner's endpoint). */
+import { code as codeOf, nullable, ref, text, word as wordOf } from './schemas';
+
 type Schema = Record<string, unknown>;
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }] });
-/** No control characters (C0, DEL, C1) and no line or paragraph separators. */
-const text = (maxLength: number): Schema => ({ type: 'string', maxLength, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$' });
-const word: Schema = { type: 'string', maxLength: 64, pattern: '^[a-z0-9_]{1,64}$' };
-const code: Schema = { type: 'string', maxLength: 64, pattern: '^[A-Z0-9_]{1,64}$' };
+const word = wordOf();
+const code = codeOf();
 const str = text(200);
 
 const ORDER_DATA: Schema = {
