@@ -24,7 +24,7 @@ export async function profileGateway(ctx, credentials) {
   try {
     await waitForPort(PROFILED_GATEWAY_PORT);
     await step('gateway GET /v1/balances under --cpu-prof', () => cannon(`http://127.0.0.1:${PROFILED_GATEWAY_PORT}`,
-      autocannonRequests(credentials, 'GET', '/v1/balances'), { connections: ctx.options.connections, durationS: ctx.options.durationS }));
+      autocannonRequests([{ credentials, path: '/v1/balances' }], 'GET'), { connections: ctx.options.connections, durationS: ctx.options.durationS }));
   } finally {
     child.kill('SIGTERM');
     await closed(child);

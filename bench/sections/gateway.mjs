@@ -10,6 +10,8 @@ import { ORDER_KES } from '../lib/partners.mjs';
 import { clockTicksPerSecond, cpuMsBetween, cpuTicksSnapshot } from '../lib/proc.js';
 
 const SECTION = 'gateway: partner requests beside hello-world ceilings';
+/** The load is shared by this many partners, each far below its rate limit. */
+const PARTNERS = 4;
 
 const latencyText = (figure) => `p50 / p99 ${figure.p50Ms} / ${figure.p99Ms} ms`;
 /** Processes shown by name in a CPU-per-request row, the largest first. */
@@ -38,20 +40,26 @@ function cpuRow(name, figure) {
 
 export async function gatewaySection(ctx) {
   const { connections, durationS } = ctx.options;
-  const partner = await ctx.newPartner('Bench reads', { sockets: 1 });
-  const health = autocannonRequests(partner.credentials, 'GET', '/v1/health');
+  const partners = [];
+  for (let index = 0; index < PARTNERS; index += 1) partners.push(await ctx.newPartner(`Bench reads ${index + 1}`, { sockets: 1 }));
+  const orderIds = [];
+  for (const partner of partners) {
+    const placed = await quoteAndBuy(partner.client);
+    if (placed.failure) throw new Error(`an order to read could not be placed: ${placed.failure}`);
+    orderIds.push(placed.orderId);
+  }
+  ctx.placedOrderIds.push(...orderIds);
+  const senders = (pathOf) => partners.map((partner, index) => ({ credentials: partner.credentials, path: pathOf(index) }));
+  const health = autocannonRequests(senders(() => '/v1/health'), 'GET');
   const ceilings = {};
   for (const kind of ['node:http', 'express']) {
     ceilings[kind] = await step(`ceiling ${kind} hello-world`, () => withCeiling(kind, (url) => cannon(url, health, { connections, durationS })));
   }
-  const placed = await quoteAndBuy(partner.client);
-  if (placed.failure) throw new Error(`the order to read could not be placed: ${placed.failure}`);
-  ctx.placedOrderIds.push(placed.orderId);
   const loads = [
     ['GET /v1/health', 'gateway.health', health],
-    ['GET /v1/balances', null, autocannonRequests(partner.credentials, 'GET', '/v1/balances')],
-    ['GET /v1/orders/{id}', 'gateway.order', autocannonRequests(partner.credentials, 'GET', `/v1/orders/${placed.orderId}`)],
-    ['POST /v1/quotes', 'gateway.quote', autocannonRequests(partner.credentials, 'POST', '/v1/quotes', { side: 'buy', kesAmount: ORDER_KES })],
+    ['GET /v1/balances', null, autocannonRequests(senders(() => '/v1/balances'), 'GET')],
+    ['GET /v1/orders/{id}', 'gateway.order', autocannonRequests(senders((index) => `/v1/orders/${orderIds[index]}`), 'GET')],
+    ['POST /v1/quotes', 'gateway.quote', autocannonRequests(senders(() => '/v1/quotes'), 'POST', { side: 'buy', kesAmount: ORDER_KES })],
   ];
   const gateway = {};
   for (const [name, id, requests] of loads) {
@@ -72,5 +80,5 @@ export async function gatewaySection(ctx) {
     section: SECTION, id: 'gateway.order.halfLoadP99', figure: `signed GET /v1/orders/{id} p99 ms at ${halfRate} req/s, half its maximum (p50 ${half.p50Ms} ms)`,
     value: half.p99Ms, invalid: cannonInvalid(half),
   });
-  return { connections, durationS, ceilings, gateway, halfLoad: half, partnerId: partner.partnerId };
+  return { connections, durationS, partners: PARTNERS, ceilings, gateway, halfLoad: half };
 }
