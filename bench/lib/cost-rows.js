@@ -2,6 +2,8 @@
 // (the same load with and without history). Pure (unit-tested).
 'use strict';
 
+const { failureText } = require('./stats');
+
 const TRADING_DATABASE = 'svc_trading';
 /** Tables and databases below this per order are left out of the printed table (kept in the JSON). */
 const ROWS_PER_ORDER_SHOWN_MIN = 0.5;
@@ -19,7 +21,12 @@ function tableRowsRead(cost, database) {
 }
 
 function unsettledReason(cost) {
-  return cost.unsettled > 0 ? `${cost.unsettled} of ${cost.orders} orders not settled and delivered in time` : undefined;
+  return cost.unsettled > 0 ? `${cost.unsettled} of ${cost.orders} orders did not end (settled, rejected, expired) with their webhook in time` : undefined;
+}
+
+/** "800 orders", or "800 orders created, 777 answered 202" when a create failed after making its order. */
+function ordersText(cost) {
+  return cost.answered === undefined || cost.answered === cost.orders ? `${cost.orders} orders` : `${cost.orders} orders created, ${cost.answered} answered 202`;
 }
 
 const fixed = (value, digits = 1) => (value ?? 0).toFixed(digits);
@@ -34,7 +41,7 @@ function costRows(cost, { section, judged }) {
   const cpu = Object.entries(cost.cpuMsPerOrder).filter(([name]) => name !== 'total').sort((left, right) => (right[1] ?? 0) - (left[1] ?? 0));
   rows.push({
     section, id: judged ? 'cost.cpu.total' : undefined, invalid,
-    figure: `CPU ms per order, every process, settlement and webhooks included (${cost.orders} orders)`, value: cost.cpuMsPerOrder.total,
+    figure: `CPU ms per order, every process, settlement and webhooks included (${ordersText(cost)})`, value: cost.cpuMsPerOrder.total,
   });
   for (const [name, value] of cpu) rows.push({ section, figure: `  CPU ms per order: ${name}`, value, invalid });
   rows.push({ section, id: judged ? 'cost.commits.total' : undefined, invalid, figure: 'PostgreSQL commits per order, every service database', value: commitsPerOrder(cost) });
@@ -69,9 +76,11 @@ function historyRows({ withHistory, without, count, section }) {
   const ceiling = (what) => `${what}, 0 earlier orders`;
   const latency = (load) => `p50 / p99 ${load.latency.p50Ms} / ${load.latency.p99Ms} ms`;
   const invalid = unsettledReason(withHistory.cost) ?? unsettledReason(without.cost);
+  const failed = failureText(withHistory.load.failures);
   const rows = [
     {
-      section, id: 'volume.ordersPerSecond', figure: `orders/s with ${label} in the partner's 24 h window (${latency(withHistory.load)})`,
+      section, id: 'volume.ordersPerSecond', unmet: failed ? `failed: ${failed}` : undefined,
+      figure: `orders/s with ${label} in the partner's 24 h window (${latency(withHistory.load)})`,
       value: withHistory.load.ordersPerSecond, ceiling: ceiling(`orders/s (${latency(without.load)})`), ceilingValue: without.load.ordersPerSecond,
     },
     {
@@ -96,4 +105,4 @@ function historyRows({ withHistory, without, count, section }) {
   return rows;
 }
 
-module.exports = { costRows, historyRows, commitsPerOrder, tableRowsRead, TRADING_DATABASE };
+module.exports = { costRows, historyRows, commitsPerOrder, tableRowsRead, ordersText, TRADING_DATABASE };

@@ -1,4 +1,4 @@
-import { costRows, historyRows } from './cost-rows';
+import { costRows, historyRows, ordersText } from './cost-rows';
 
 function cost(overrides: { cpu?: number; trading?: number; unsettled?: number } = {}) {
   const tradingRows = overrides.trading ?? 40;
@@ -34,12 +34,12 @@ describe('cost rows', () => {
   it('leaves the targets off when not judged, and marks every row when orders did not settle in time', () => {
     const rows = costRows(cost({ unsettled: 3 }), { section: 'cost', judged: false });
     expect(rows.every((row) => row.id === undefined)).toBe(true);
-    expect(rows.every((row) => row.invalid === '3 of 800 orders not settled and delivered in time')).toBe(true);
+    expect(rows.every((row) => row.invalid === '3 of 800 orders did not end (settled, rejected, expired) with their webhook in time')).toBe(true);
   });
 });
 
 describe('history rows', () => {
-  const run = (ordersPerSecond: number, c: ReturnType<typeof cost>) => ({ load: { ordersPerSecond, latency: { p50Ms: 100, p99Ms: 200 } }, cost: c });
+  const run = (ordersPerSecond: number, c: ReturnType<typeof cost>, failures = {}) => ({ load: { ordersPerSecond, latency: { p50Ms: 100, p99Ms: 200 }, failures }, cost: c });
 
   it('sets each figure with history beside the same figure without, trading rows read judged as a ratio', () => {
     const rows = historyRows({ withHistory: run(30, cost({ trading: 100_040, cpu: 60 })), without: run(40, cost()), count: 100_000, section: 'volume' });
@@ -48,5 +48,17 @@ describe('history rows', () => {
     expect(rows[1]).toMatchObject({ id: 'volume.tradingRowsRead', value: 100_040.25, ceilingValue: 40.25 });
     expect(rows.find((row) => row.figure.includes('svc_trading.cap_usages'))).toMatchObject({ value: 100_030, ceilingValue: 30 });
     expect(rows.find((row) => row.figure.startsWith('CPU ms per order'))).toMatchObject({ value: 75.25, ceilingValue: 31.25 });
+  });
+
+  it('fails the throughput comparison whatever its value when orders failed under history', () => {
+    const rows = historyRows({ withHistory: run(40, cost(), { 'buy 503': 23 }), without: run(40, cost()), count: 100_000, section: 'volume' });
+    expect(rows[0]).toMatchObject({ id: 'volume.ordersPerSecond', unmet: 'failed: 23 × buy 503' });
+  });
+});
+
+describe('orders counted', () => {
+  it('says when more orders were created than answered 202 (a create answered 503 may still make its order)', () => {
+    expect(ordersText({ orders: 800, answered: 800 })).toBe('800 orders');
+    expect(ordersText({ orders: 115, answered: 92 })).toBe('115 orders created, 92 answered 202');
   });
 });

@@ -3,12 +3,15 @@
 // commits and rows per service database and per table from the statistics views.
 //
 // Timeline of one measurement:
-//   quiet (earlier orders settled) → STATS_FLUSH_WAIT_MS → snapshot S0
+//   quiet (earlier orders ended) → STATS_FLUSH_WAIT_MS → snapshot S0
 //   → IDLE_BASELINE_MS with no load → snapshot S1 (S1 − S0: the idle background per second)
-//   → the load → every order it placed settled and its order.settled webhook delivered
-//     (at most SETTLE_WAIT_MAX_MS) → CPU snapshot → STATS_FLUSH_WAIT_MS → statistics snapshot.
-// Per order = (end − S1 − idle background over the same time) ÷ orders placed. The raw
-// figures (idle background included) are kept in the JSON beside.
+//   → the load → every order it created settled (or otherwise ended) and its final webhook
+//     delivered (at most ORDER_END_WAIT_MAX_MS) → CPU snapshot → STATS_FLUSH_WAIT_MS →
+//     statistics snapshot.
+// Per order = (end − S1 − idle background over the same time) ÷ orders created. Orders
+// created, not orders answered 202: a create answered 503 may still have made its order, and
+// that order's work is in the window. The raw figures (idle background included) are kept in
+// the JSON beside.
 import { createRequire } from 'node:module';
 import { sleep } from '../../scripts/lib/processes.mjs';
 import {
@@ -20,7 +23,7 @@ const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 
 export const IDLE_BASELINE_MS = 10_000;
-export const SETTLE_WAIT_MAX_MS = 180_000;
+export const ORDER_END_WAIT_MAX_MS = 180_000;
 
 /** One connection per service database (table counters) and one to `postgres` (database counters). */
 export async function openStatistics(urlTemplate, databases) {
@@ -60,25 +63,28 @@ async function snapshot(statistics, processes) {
 }
 
 /**
- * Measures `load` (resolving to { orderIds, … }) as above. `waitSettled(ids, ms)` resolves
- * to the ids still unsettled. Resolves to { load, cost } (cost null when nothing was placed).
+ * Measures `load` (resolving to { orderIds (answered 202), … }) as above. `createdSince(ms)`
+ * resolves to the ids of the orders the load's partner created since then, `waitEnded(ids, ms)`
+ * to the ids whose final webhook has not arrived. Resolves to { load, cost } (cost null when
+ * no order was created).
  */
-export async function measureOrderCost({ statistics, processes, waitSettled, earlierOrderIds = [], load, log = () => {} }) {
-  const unsettledBefore = await waitSettled(earlierOrderIds, SETTLE_WAIT_MAX_MS);
-  if (unsettledBefore.length > 0) log(`  ${unsettledBefore.length} earlier order(s) still unsettled; measuring anyway`);
+export async function measureOrderCost({ statistics, processes, waitEnded, createdSince, earlierOrderIds = [], load, log = () => {} }) {
+  const unfinishedBefore = await waitEnded(earlierOrderIds, ORDER_END_WAIT_MAX_MS);
+  if (unfinishedBefore.length > 0) log(`  ${unfinishedBefore.length} earlier order(s) not ended yet; measuring anyway`);
   await sleep(STATS_FLUSH_WAIT_MS);
   const s0 = await snapshot(statistics, processes);
   await sleep(IDLE_BASELINE_MS);
   const s1 = await snapshot(statistics, processes);
   const result = await load();
-  const missing = await waitSettled(result.orderIds, SETTLE_WAIT_MAX_MS);
+  const created = [...new Set([...result.orderIds, ...(await createdSince(s1.at))])];
+  const missing = await waitEnded(created, ORDER_END_WAIT_MAX_MS);
   const cpuEndAt = Date.now();
   const cpuEnd = ticksToMs(cpuTicksSnapshot(processes));
   await sleep(STATS_FLUSH_WAIT_MS);
   const pgEnd = await statistics.snapshot();
   const pgEndAt = Date.now();
-  const orders = result.orderIds.length;
-  if (orders === 0) return { load: result, cost: null };
+  const orders = created.length;
+  if (orders === 0) return { load: result, created, cost: null };
   const idleSeconds = (s1.at - s0.at) / 1000;
   const idle = { cpuMs: difference(s1.cpuMs, s0.cpuMs), pg: difference(s1.pg, s0.pg) };
   const window = { cpuMs: difference(cpuEnd, s1.cpuMs), pg: difference(pgEnd, s1.pg) };
@@ -92,8 +98,10 @@ export async function measureOrderCost({ statistics, processes, waitSettled, ear
   };
   return {
     load: result,
+    created,
     cost: {
       orders,
+      answered: result.orderIds.length,
       unsettled: missing.length,
       idleSeconds,
       cpuWindowSeconds,

@@ -2,9 +2,15 @@
 // partnerReference. Closed loop (N clients back to back) and fixed rate (orders started on
 // a timetable whatever the answers, latency counted from the planned start).
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { sleep } from '../../scripts/lib/processes.mjs';
 import { summarise } from './stats.js';
+
+export { failureText } from './stats.js';
 import { ORDER_KES } from './partners.mjs';
+
+const require = createRequire(import.meta.url);
+const { Client } = require('pg');
 
 const elapsedMs = (startedAt) => Number(process.hrtime.bigint() - startedAt) / 1e6;
 
@@ -105,8 +111,19 @@ export async function fixedRate({ partner, ratePerSecond, durationMs, inFlightMa
   };
 }
 
-/** Failures as one short text, or '' when none. */
-export function failureText(failures) {
-  const entries = Object.entries(failures);
-  return entries.length === 0 ? '' : entries.map(([what, count]) => `${count} × ${what}`).join(', ');
+
+/**
+ * The ids of the orders `partnerId` created since `sinceMs`, from trading's own table: a
+ * create answered 503 (a deadline passed) may still have made its order, whose work then
+ * belongs to the measurement.
+ */
+export async function ordersCreatedSince(urlTemplate, partnerId, sinceMs) {
+  const client = new Client({ connectionString: urlTemplate.replace('{database}', 'svc_trading') });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT order_id::text AS id FROM orders WHERE partner_id = $1 AND created_at >= to_timestamp($2 / 1000.0)', [partnerId, sinceMs]);
+    return rows.map((row) => row.id);
+  } finally {
+    await client.end();
+  }
 }

@@ -9,10 +9,10 @@ import { sleep } from '../../scripts/lib/processes.mjs';
 
 const BODY_BYTES_MAX = 1024 * 1024;
 const POLL_MS = 100;
-const SETTLED_EVENT = 'order.settled';
+const FINAL_EVENTS = new Set(['order.settled', 'order.rejected', 'order.expired']);
 
 export async function startReceiver(tlsDir, { answerAfterMs = 0 } = {}) {
-  const settled = new Map(); // orderId → ms (Date.now()) when its order.settled arrived
+  const ended = new Map(); // orderId → the final event's type
   const counts = { deliveries: 0, byType: {} };
   const server = createServer({
     key: readFileSync(path.join(tlsDir, 'server-key.pem')), cert: readFileSync(path.join(tlsDir, 'server.pem')),
@@ -28,7 +28,7 @@ export async function startReceiver(tlsDir, { answerAfterMs = 0 } = {}) {
       try {
         const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         counts.byType[event.type] = (counts.byType[event.type] ?? 0) + 1;
-        if (event.type === SETTLED_EVENT && event.data?.orderId && !settled.has(event.data.orderId)) settled.set(event.data.orderId, Date.now());
+        if (FINAL_EVENTS.has(event.type) && event.data?.orderId && !ended.has(event.data.orderId)) ended.set(event.data.orderId, event.type);
       } catch {
         // Not an event; answered all the same.
       }
@@ -42,14 +42,19 @@ export async function startReceiver(tlsDir, { answerAfterMs = 0 } = {}) {
   return {
     url: `https://localhost:${port}/bench-webhooks`,
     counts,
-    isSettled: (orderId) => settled.has(orderId),
-    /** Waits until every order id has its order.settled delivered, at most timeoutMs; resolves to the ids still missing. */
-    async waitSettled(orderIds, timeoutMs) {
+    /** The final event's type of each order that reached one, e.g. { 'order.settled': 790 }. */
+    endings(orderIds) {
+      const counts = {};
+      for (const id of orderIds) if (ended.has(id)) counts[ended.get(id)] = (counts[ended.get(id)] ?? 0) + 1;
+      return counts;
+    },
+    /** Waits until every order id has its final event delivered, at most timeoutMs; resolves to the ids still missing. */
+    async waitEnded(orderIds, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
-      let missing = orderIds.filter((id) => !settled.has(id));
+      let missing = orderIds.filter((id) => !ended.has(id));
       while (missing.length > 0 && Date.now() < deadline) {
         await sleep(POLL_MS);
-        missing = missing.filter((id) => !settled.has(id));
+        missing = missing.filter((id) => !ended.has(id));
       }
       return missing;
     },

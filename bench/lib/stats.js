@@ -30,4 +30,10 @@ function parsePgbench(output) {
   return { tps: Number(Number(tps[1]).toFixed(1)), latencyAverageMs: latency ? Number(latency[1]) : null };
 }
 
-module.exports = { percentile, summarise, parsePgbench };
+/** Failures ({ what: count }) as one short text, or '' when none. */
+function failureText(failures) {
+  const entries = Object.entries(failures ?? {});
+  return entries.length === 0 ? '' : entries.map(([what, count]) => `${count} × ${what}`).join(', ');
+}
+
+module.exports = { percentile, summarise, parsePgbench, failureText };

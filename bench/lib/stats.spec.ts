@@ -1,5 +1,5 @@
 import { boundedInt, parseSections } from './options';
-import { parsePgbench, percentile, summarise } from './stats';
+import { failureText, parsePgbench, percentile, summarise } from './stats';
 
 describe('latency summaries', () => {
   it('takes the nearest-rank percentile', () => {
@@ -14,6 +14,14 @@ describe('latency summaries', () => {
   it('summarises latencies in any order', () => {
     expect(summarise([3, 1, 2, 100])).toEqual({ count: 4, p50Ms: 2, p95Ms: 100, p99Ms: 100, maxMs: 100 });
     expect(summarise([])).toMatchObject({ count: 0, p50Ms: null });
+  });
+});
+
+describe('failures', () => {
+  it('reads as one line, empty when none', () => {
+    expect(failureText({ 'buy 503': 23, 'quote 429': 1 })).toBe('23 × buy 503, 1 × quote 429');
+    expect(failureText({})).toBe('');
+    expect(failureText(undefined)).toBe('');
   });
 });
 

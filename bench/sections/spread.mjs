@@ -3,7 +3,7 @@
 // orders section, worker i ordering for partner i mod PARTNERS. Not in the default run.
 import { step } from '../../scripts/lib/steps.mjs';
 import { closedLoop, failureText } from '../lib/load.mjs';
-import { SETTLE_WAIT_MAX_MS } from '../lib/cost.mjs';
+import { ORDER_END_WAIT_MAX_MS } from '../lib/cost.mjs';
 import { withoutIds } from './orders.mjs';
 
 const SECTION = 'order path spread over partners';
@@ -15,7 +15,7 @@ export async function spreadSection(ctx) {
   for (let index = 0; index < PARTNERS; index += 1) partners.push(await ctx.newPartner(`Bench spread ${index + 1}`, { sockets: Math.ceil(orderClients / PARTNERS) }));
   const load = await step(`${orderClients} clients over ${PARTNERS} partners, ${orderDurationS} s`, () => closedLoop({ partners, workers: orderClients, durationMs: orderDurationS * 1000 }));
   ctx.placedOrderIds.push(...load.orderIds);
-  await step('spread orders settled', () => ctx.receiver.waitSettled(load.orderIds, SETTLE_WAIT_MAX_MS));
+  await step('spread orders ended', () => ctx.receiver.waitEnded(load.orderIds, ORDER_END_WAIT_MAX_MS));
   const failed = failureText(load.failures);
   ctx.rows.push({
     section: SECTION, invalid: failed ? `failed: ${failed}` : undefined,

@@ -10,7 +10,7 @@ import { historyRows } from '../lib/cost-rows.js';
 import { quoteAndBuy } from '../lib/load.mjs';
 import { FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
 import { runOps, services } from '../lib/stack.mjs';
-import { SETTLE_WAIT_MAX_MS } from '../lib/cost.mjs';
+import { ORDER_END_WAIT_MAX_MS } from '../lib/cost.mjs';
 import { seedOrderHistory } from '../seed/index.mjs';
 import { measuredClosedLoop, withoutIds } from './orders.mjs';
 
@@ -87,8 +87,10 @@ export async function volumeSection(ctx) {
   const placed = await quoteAndBuy(partner.client);
   if (placed.failure) throw new Error(`the template order failed: ${placed.failure}`);
   ctx.placedOrderIds.push(placed.orderId);
-  const missing = await step('template order settled and delivered', () => ctx.receiver.waitSettled([placed.orderId], SETTLE_WAIT_MAX_MS));
-  if (missing.length > 0) throw new Error(`the template order ${placed.orderId} did not settle in ${SETTLE_WAIT_MAX_MS} ms`);
+  const missing = await step('template order settled and delivered', () => ctx.receiver.waitEnded([placed.orderId], ORDER_END_WAIT_MAX_MS));
+  if (missing.length > 0 || ctx.receiver.endings([placed.orderId])['order.settled'] !== 1) {
+    throw new Error(`the template order ${placed.orderId} did not settle in ${ORDER_END_WAIT_MAX_MS} ms (${JSON.stringify(ctx.receiver.endings([placed.orderId]))})`);
+  }
   const template = await templateOf(ctx.description.postgres.urlTemplate, placed.orderId);
   const usedBefore = await dailyUsedKes(ctx, partner.partnerId);
   const tag = `bench-${Date.now().toString(36)}`;
