@@ -20,8 +20,8 @@ function tableRowsRead(cost, database) {
   return sum(Object.values(cost.tables[database] ?? {}).map((counters) => counters.rowsRead));
 }
 
-function unsettledReason(cost) {
-  return cost.unsettled > 0 ? `${cost.unsettled} of ${cost.orders} orders did not end (settled, rejected, expired) with their webhook in time` : undefined;
+function unfinishedReason(cost) {
+  return cost.unfinished > 0 ? `${cost.unfinished} of ${cost.orders} orders did not end (settled, rejected, expired) with their webhook in time` : undefined;
 }
 
 /** "800 orders", or "800 orders created, 777 answered 202" when a create failed after making its order. */
@@ -36,7 +36,7 @@ const fixed = (value, digits = 1) => (value ?? 0).toFixed(digits);
  * database, rows read per table. `judged` puts the targets on the totals.
  */
 function costRows(cost, { section, judged }) {
-  const invalid = unsettledReason(cost);
+  const invalid = unfinishedReason(cost);
   const rows = [];
   const cpu = Object.entries(cost.cpuMsPerOrder).filter(([name]) => name !== 'total').sort((left, right) => (right[1] ?? 0) - (left[1] ?? 0));
   rows.push({
@@ -75,7 +75,7 @@ function historyRows({ withHistory, without, count, section }) {
   const label = `${count.toLocaleString('en-US')} earlier orders`;
   const ceiling = (what) => `${what}, 0 earlier orders`;
   const latency = (load) => `p50 / p99 ${load.latency.p50Ms} / ${load.latency.p99Ms} ms`;
-  const invalid = unsettledReason(withHistory.cost) ?? unsettledReason(without.cost);
+  const invalid = unfinishedReason(withHistory.cost) ?? unfinishedReason(without.cost);
   const failed = failureText(withHistory.load.failures);
   const rows = [
     {

@@ -1,10 +1,10 @@
 import { costRows, historyRows, ordersText } from './cost-rows';
 
-function cost(overrides: { cpu?: number; trading?: number; unsettled?: number } = {}) {
+function cost(overrides: { cpu?: number; trading?: number; unfinished?: number } = {}) {
   const tradingRows = overrides.trading ?? 40;
   return {
     orders: 800,
-    unsettled: overrides.unsettled ?? 0,
+    unfinished: overrides.unfinished ?? 0,
     cpuMsPerOrder: { gateway: 5, trading: 10, postgresql: overrides.cpu ?? 16, redis: 0.25, total: 15.25 + (overrides.cpu ?? 16) },
     databases: {
       svc_trading: { commits: 11.7, rowsRead: 376, rowsInserted: 4, rowsUpdated: 3 },
@@ -32,7 +32,7 @@ describe('cost rows', () => {
   });
 
   it('leaves the targets off when not judged, and marks every row when orders did not settle in time', () => {
-    const rows = costRows(cost({ unsettled: 3 }), { section: 'cost', judged: false });
+    const rows = costRows(cost({ unfinished: 3 }), { section: 'cost', judged: false });
     expect(rows.every((row) => row.id === undefined)).toBe(true);
     expect(rows.every((row) => row.invalid === '3 of 800 orders did not end (settled, rejected, expired) with their webhook in time')).toBe(true);
   });

@@ -102,7 +102,7 @@ export async function measureOrderCost({ statistics, processes, waitEnded, creat
     cost: {
       orders,
       answered: result.orderIds.length,
-      unsettled: missing.length,
+      unfinished: missing.length,
       idleSeconds,
       cpuWindowSeconds,
       pgWindowSeconds,
