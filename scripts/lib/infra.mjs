@@ -69,8 +69,9 @@ const CA_VALIDITY_DAYS = 3650;
 const SERVER_VALIDITY_DAYS = 825;
 const RENEW_BEFORE_EXPIRY_MS = 30 * 24 * 3600 * 1000;
 
-export function tlsPaths(profile) {
-  const dir = profile.tlsDir;
+const STACK_CA_NAME = 'Partner Platform Local CA';
+
+function tlsFiles(dir) {
   return {
     dir,
     caFile: path.join(dir, 'ca.pem'),
@@ -78,6 +79,10 @@ export function tlsPaths(profile) {
     certFile: path.join(dir, 'server.pem'),
     keyFile: path.join(dir, 'server-key.pem'),
   };
+}
+
+export function tlsPaths(profile) {
+  return tlsFiles(profile.tlsDir);
 }
 
 function certificateStillGood(tls) {
@@ -101,12 +106,12 @@ const SERVER_EXTENSIONS = [
   '',
 ].join('\n');
 
-/** Writes the CA and the localhost certificate into `dir` with the openssl CLI. */
-async function generateTls(dir, logFile) {
+/** Writes a CA named `caName` and a localhost certificate it signs into `dir` with the openssl CLI. */
+async function generateTls(dir, caName, logFile) {
   const file = (name) => path.join(dir, name);
   const openssl = (...args) => run('openssl', args, { logFile });
   await openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', String(CA_VALIDITY_DAYS),
-    '-subj', '/CN=Partner Platform Local CA', '-keyout', file('ca-key.pem'), '-out', file('ca.pem'),
+    '-subj', `/CN=${caName}`, '-keyout', file('ca-key.pem'), '-out', file('ca.pem'),
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
   await openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost',
     '-keyout', file('server-key.pem'), '-out', file('server.csr'));
@@ -118,21 +123,28 @@ async function generateTls(dir, logFile) {
 }
 
 /**
- * A local CA and a server certificate for localhost/127.0.0.1, made once per stack folder
- * (again only when near expiry). Test HTTPS webhook receivers serve it; services trust the
- * CA through NODE_EXTRA_CA_CERTS.
+ * A CA named `caName` and a server certificate it signs for localhost/127.0.0.1, in `dir`
+ * (ca.pem, ca-key.pem, server.pem, server-key.pem): made once, again only when near expiry.
  */
-export async function ensureTls(profile) {
-  const tls = tlsPaths(profile);
+export async function ensureCertificates(dir, { caName, logFile }) {
+  const tls = tlsFiles(dir);
   if (certificateStillGood(tls)) return tls;
   // Build in a scratch folder and swap it in, so an interrupted run never leaves half a set.
-  const scratch = `${tls.dir}.tmp-${process.pid}`;
+  const scratch = `${dir}.tmp-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   ensureDir(scratch);
-  await generateTls(scratch, path.join(profile.logsDir, 'tls.log'));
-  rmSync(tls.dir, { recursive: true, force: true });
-  renameSync(scratch, tls.dir);
+  await generateTls(scratch, caName, logFile);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(scratch, dir);
   return tls;
+}
+
+/**
+ * The stack's local CA and its localhost certificate. Test HTTPS webhook receivers serve
+ * it; services trust the CA through NODE_EXTRA_CA_CERTS.
+ */
+export function ensureTls(profile) {
+  return ensureCertificates(profile.tlsDir, { caName: STACK_CA_NAME, logFile: path.join(profile.logsDir, 'tls.log') });
 }
 
 // ---------------------------------------------------------------- all three servers
