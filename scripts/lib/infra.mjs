@@ -70,6 +70,7 @@ const SERVER_VALIDITY_DAYS = 825;
 const RENEW_BEFORE_EXPIRY_MS = 30 * 24 * 3600 * 1000;
 
 const STACK_CA_NAME = 'Partner Platform Local CA';
+const PEM_CERTIFICATE_HEADER = '-----BEGIN CERTIFICATE-----';
 
 function tlsFiles(dir) {
   return {
@@ -82,7 +83,8 @@ function tlsFiles(dir) {
 }
 
 export function tlsPaths(profile) {
-  return tlsFiles(profile.tlsDir);
+  // The stack's CA together with the caller's NODE_EXTRA_CA_CERTS (trustedCaFile).
+  return { ...tlsFiles(profile.tlsDir), caBundleFile: path.join(profile.tlsDir, 'trusted-ca-bundle.pem') };
 }
 
 function certificateStillGood(tls) {
@@ -141,10 +143,52 @@ export async function ensureCertificates(dir, { caName, logFile }) {
 
 /**
  * The stack's local CA and its localhost certificate. Test HTTPS webhook receivers serve
- * it; services trust the CA through NODE_EXTRA_CA_CERTS.
+ * it; services trust the CA through NODE_EXTRA_CA_CERTS (trustedCaFile).
  */
 export function ensureTls(profile) {
   return ensureCertificates(profile.tlsDir, { caName: STACK_CA_NAME, logFile: path.join(profile.logsDir, 'tls.log') });
+}
+
+/**
+ * The file the services get as NODE_EXTRA_CA_CERTS. Node reads one file only, so when the
+ * caller gave one of their own (a partner trusting their local receiver's CA), the stack's
+ * CA and theirs are written together into one bundle in the stack's TLS folder; otherwise
+ * it is the stack's CA alone. A caller's file that cannot be read or holds no certificate
+ * fails here, at start, instead of every webhook failing later.
+ */
+export function trustedCaFile(profile, env = process.env) {
+  const tls = tlsPaths(profile);
+  const callerFile = callerCaFile(env);
+  if (!callerFile || callerFile === tls.caFile) return tls.caFile;
+  // Already the bundle (copied from a service's environment): nothing to add.
+  if (callerFile === tls.caBundleFile) return tls.caBundleFile;
+  const bundle = `${readFileSync(tls.caFile, 'utf8').trimEnd()}\n${readCallerCa(callerFile).trimEnd()}\n`;
+  if (!existsSync(tls.caBundleFile) || readFileSync(tls.caBundleFile, 'utf8') !== bundle) {
+    const scratch = `${tls.caBundleFile}.tmp-${process.pid}`;
+    writeFileSync(scratch, bundle);
+    renameSync(scratch, tls.caBundleFile);
+  }
+  return tls.caBundleFile;
+}
+
+function readCallerCa(file) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`NODE_EXTRA_CA_CERTS names ${file}, which cannot be read (${error.code ?? error.message})`);
+  }
+  if (!text.includes(PEM_CERTIFICATE_HEADER)) throw new Error(`NODE_EXTRA_CA_CERTS names ${file}, which holds no PEM certificate`);
+  return text;
+}
+
+/**
+ * The caller's NODE_EXTRA_CA_CERTS as an absolute path, or null. A relative path is taken
+ * from where the caller ran npm (INIT_CWD), since npm runs scripts from the repository root.
+ */
+export function callerCaFile(env = process.env) {
+  const given = env.NODE_EXTRA_CA_CERTS?.trim();
+  return given ? path.resolve(env.INIT_CWD || process.cwd(), given) : null;
 }
 
 // ---------------------------------------------------------------- all three servers
