@@ -42,7 +42,7 @@ const ORDER_CREATE_ERRORS: ErrorCode[] = [
   'PARTNER_NOT_FOUND',
 ];
 const TRANSFER_CREATE_ERRORS: ErrorCode[] = [
-  'IDEMPOTENCY_KEY_REUSED', 'NO_ADMINISTRATOR_REGISTERED', 'TRANSFER_EXCEEDS_PER_TRANSFER_CAP', 'TRANSFER_NAME_MISMATCH', 'DAILY_CAP_EXCEEDED', 'ORDER_DAILY_CAP_RATE_UNAVAILABLE',
+  'IDEMPOTENCY_KEY_REUSED', 'NO_ADMINISTRATOR_REGISTERED', 'TRANSFER_EXCEEDS_PER_TRANSFER_CAP', 'DAILY_CAP_EXCEEDED', 'ORDER_DAILY_CAP_RATE_UNAVAILABLE',
   'INSUFFICIENT_KES_BALANCE', 'KILL_SWITCH_ENGAGED', 'PARTNER_SUSPENDED', 'PARTNER_VA_NOT_ALLOCATED', 'PARTNER_VA_ACTIVATING', 'PARTNER_VA_SUSPENDED',
 ];
 const REPLAYED = 'Idempotent-Replayed';
@@ -122,13 +122,16 @@ export const OPERATIONS: OperationSpec[] = [
 
   { method: 'post', path: '/v1/transfers', operationId: 'createTransfer', tag: 'Transfers', summary: 'Send KES (needs a confirmation code)', scope: 'payouts',
     description: 'Nothing reaches the bank until the code is confirmed. The same idempotencyKey and body again answers the original with '
-      + '`Idempotent-Replayed: true`; another body is 409.',
+      + '`Idempotent-Replayed: true`; another body is 409. The bank checks the beneficiary name when the confirmed transfer is handed to it: '
+      + 'a name it does not match is never refused here; the transfer reads `failed` with `failureCode` `TRANSFER_NAME_MISMATCH` and '
+      + '`transfer.failed` follows (the hold voided, the daily cap given back).',
     requestSchema: 'TransferRequest', success: { 202: { description: 'Awaiting confirmation', schema: 'Transfer', headers: [REPLAYED] } },
     errors: TRANSFER_CREATE_ERRORS },
   { method: 'get', path: '/v1/transfers/{id}', operationId: 'getTransfer', tag: 'Transfers', summary: 'Read a transfer', scope: 'read',
     success: { 200: { description: 'The transfer', schema: 'Transfer' } }, errors: ['TRANSFER_NOT_FOUND'] },
   { method: 'post', path: '/v1/transfers/batch', operationId: 'createTransferBatch', tag: 'Transfers', summary: 'Send KES to many (one code)', scope: 'payouts',
-    description: 'Each item is validated as a single transfer; a refused item is reported with its reason and the others proceed.',
+    description: 'Each item is validated as a single transfer; a refused item is reported with its reason and the others proceed. '
+      + 'As for a single transfer, a beneficiary name the bank does not match fails that item after confirmation (`TRANSFER_NAME_MISMATCH`).',
     requestSchema: 'TransferBatchRequest', success: { 202: { description: 'Awaiting confirmation', schema: 'TransferBatch', headers: [REPLAYED] } },
     errors: TRANSFER_CREATE_ERRORS },
   { method: 'get', path: '/v1/transfers/batch/{id}', operationId: 'getTransferBatch', tag: 'Transfers', summary: 'Read a batch', scope: 'read',
