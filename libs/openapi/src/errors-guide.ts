@@ -37,6 +37,10 @@ Every failure answers one JSON shape:
   \`RateLimit-Remaining\` and \`RateLimit-Reset\`, so the limit can be watched before it is reached.
 - The SDK (\`@platform/sdk\`) raises \`PartnerApiError\` with \`status\`, \`code\` (\`VALIDATION_FAILED\`, \`UNAUTHORIZED\` and \`RATE_LIMITED\`
   for the three sentences above), \`message\`, \`requestId\`, \`retryAfterSeconds\` and \`fields\`.
+- Some outcomes are not refusals of a request and are not listed below: they come later, by webhook. A transfer the bank
+  refuses after confirmation reads \`failed\` and fires \`transfer.failed\` with its \`failureCode\`, e.g. \`PROVIDER_REJECTED\`,
+  or \`TRANSFER_NAME_MISMATCH\` when the bank's check of the beneficiary name fails (the create was accepted with 202; the
+  hold is voided and the daily cap given back).
 
 | Code | Status | Meaning |
 |---|---|---|

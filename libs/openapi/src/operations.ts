@@ -25,7 +25,7 @@ const ORDER_CREATE_ERRORS: ErrorCode[] = [
   'PARTNER_NOT_FOUND',
 ];
 const TRANSFER_CREATE_ERRORS: ErrorCode[] = [
-  'IDEMPOTENCY_KEY_REUSED', 'NO_ADMINISTRATOR_REGISTERED', 'TRANSFER_EXCEEDS_PER_TRANSFER_CAP', 'TRANSFER_NAME_MISMATCH', 'DAILY_CAP_EXCEEDED', 'ORDER_DAILY_CAP_RATE_UNAVAILABLE',
+  'IDEMPOTENCY_KEY_REUSED', 'NO_ADMINISTRATOR_REGISTERED', 'TRANSFER_EXCEEDS_PER_TRANSFER_CAP', 'DAILY_CAP_EXCEEDED', 'ORDER_DAILY_CAP_RATE_UNAVAILABLE',
   'INSUFFICIENT_KES_BALANCE', 'KILL_SWITCH_ENGAGED', 'PARTNER_SUSPENDED', 'PARTNER_VA_NOT_ALLOCATED', 'PARTNER_VA_ACTIVATING', 'PARTNER_VA_SUSPENDED',
 ];
 const REPLAYED = 'Idempotent-Replayed';
@@ -163,9 +163,10 @@ export const OPERATIONS = defineOperations({
 
   createTransfer: {
     method: 'post', path: '/v1/transfers', tag: 'Transfers', summary: 'Send KES (needs a confirmation code)', scope: 'payouts',
-    description: 'Validates the destination, verifies the beneficiary name where the rail supports it, checks caps and balance, holds the amount '
-      + 'and e-mails a code. Nothing reaches the bank until the code is confirmed. The same idempotencyKey and body again answers the original '
-      + 'with `Idempotent-Replayed: true`; another body is 409.',
+    description: 'Validates the destination, checks caps and balance, holds the amount and e-mails a code. Nothing reaches the bank until the '
+      + 'code is confirmed. The same idempotencyKey and body again answers the original with `Idempotent-Replayed: true`; another body is 409. '
+      + 'The bank checks the beneficiary name when the confirmed transfer is handed to it: a name it does not match is never refused here; '
+      + 'the transfer reads `failed` with `failureCode` `TRANSFER_NAME_MISMATCH` and `transfer.failed` follows (the hold voided, the daily cap given back).',
     request: { name: 'TransferRequest', schema: transferRequestSchema },
     success: { 202: { description: 'Awaiting confirmation', schema: 'Transfer', headers: [REPLAYED] } },
     errors: TRANSFER_CREATE_ERRORS,
@@ -178,7 +179,8 @@ export const OPERATIONS = defineOperations({
   createTransferBatch: {
     method: 'post', path: '/v1/transfers/batch', tag: 'Transfers', summary: 'Send KES to many (one code)', scope: 'payouts',
     description: 'Each item is validated as a single transfer; a refused item is reported with its reason and the others proceed. One code '
-      + 'confirms every accepted item. Replays work as for a single transfer, keyed by the batch\'s idempotencyKey.',
+      + 'confirms every accepted item. Replays work as for a single transfer, keyed by the batch\'s idempotencyKey. As for a single transfer, a '
+      + 'beneficiary name the bank does not match fails that item after confirmation (`TRANSFER_NAME_MISMATCH`).',
     request: { name: 'TransferBatchRequest', schema: transferBatchRequestSchema },
     success: { 202: { description: 'Awaiting confirmation', schema: 'TransferBatch', headers: [REPLAYED] } },
     errors: TRANSFER_CREATE_ERRORS,
