@@ -4,8 +4,7 @@ import { runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
 import { closeRedis, connectRedis } from './adapters/redis';
-import { RedisNonceStore } from './adapters/nonce-store';
-import { RedisRateLimiter } from './adapters/rate-limiter';
+import { RedisRequestAdmission } from './adapters/redis-admission';
 import { StoreReadiness } from './adapters/readiness';
 import { CachedUpstreamHealth } from './adapters/upstream-health';
 import { createUpstreams } from './adapters/upstreams';
@@ -50,8 +49,7 @@ async function main(): Promise<void> {
     version: readServiceVersion(),
     apiKeyPattern: apiKeyPattern(keyMode),
     credentials,
-    nonces: new RedisNonceStore(redis, logger),
-    rateLimiter: new RedisRateLimiter(redis, logger),
+    admission: new RedisRequestAdmission(redis, logger),
     trading: upstreams.trading,
     ledger: upstreams.ledger,
     walletRegistry: upstreams.walletRegistry,

@@ -6,7 +6,7 @@
  */
 import type { Logger } from '@platform/logger';
 import type { collections, ledger, notifier, payouts, payoutsFunding, trading, walletRegistry } from '@platform/proto';
-import type { RateLimitDecision } from '../domain/rate-limit';
+import type { Admission } from '../domain/rate-limit';
 import type { Scope } from '../domain/scopes';
 
 export interface AuthenticatedCredential {
@@ -24,14 +24,21 @@ export interface CredentialLookup {
   find(apiKey: string): Promise<AuthenticatedCredential | null>;
 }
 
-export interface NonceStore {
-  /** True the first time a nonce is seen for the key (within the retention); false on a replay. */
-  claim(apiKey: string, nonce: string): Promise<boolean>;
+export interface AdmissionRequest {
+  apiKey: string;
+  nonce: string;
+  partnerId: string;
+  limitPerMinute: number;
 }
 
-export interface RateLimiter {
-  /** Counts one request of the partner against its limit, unless the limit is reached. */
-  consume(partnerId: string, limitPerMinute: number): Promise<RateLimitDecision>;
+export interface RequestAdmission {
+  /**
+   * For an authentic request: claims its nonce (single-use per key within the
+   * retention) and, when fresh, counts it against the partner's per-minute
+   * limit unless the limit is reached. One atomic step: a replay is never
+   * counted, a refused request never recorded.
+   */
+  admit(request: AdmissionRequest): Promise<Admission>;
 }
 
 export interface UpstreamHealth {
@@ -106,8 +113,7 @@ export interface AppDependencies {
   version: string;
   apiKeyPattern: RegExp;
   credentials: CredentialLookup;
-  nonces: NonceStore;
-  rateLimiter: RateLimiter;
+  admission: RequestAdmission;
   trading: TradingApi;
   ledger: LedgerApi;
   walletRegistry: WalletRegistryApi;
