@@ -29,7 +29,7 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
   const deliveries = new DeliveriesRepository(dataSource);
   const attemptDelivery = new AttemptDeliveryUseCase({
     recorder: new BatchedAttemptRecorder(deliveries),
-    sender: new HttpsWebhookSender({ mode: config.PLATFORM_MODE }),
+    sender: new HttpsWebhookSender({ mode: config.PLATFORM_MODE, idleConnectionsPerPoolMax: config.ATTEMPTS_IN_FLIGHT_MAX }),
     secretEncryptionKeyHex: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
     timeScale: config.SANDBOX_TIME_SCALE,
     logger: logger.child({ context: 'AttemptDelivery' }),

@@ -46,8 +46,13 @@ export const RESPONSE_BYTES_MAX = 4 * 1024;
 export const RESOLVED_ADDRESSES_MAX = 32;
 /** An idle pooled connection is closed after this (below the common 5 s server keep-alive). */
 export const KEEP_ALIVE_IDLE_MS = 4_000;
-/** Idle connections kept per endpoint and address set. */
-export const IDLE_CONNECTIONS_PER_POOL_MAX = 8;
+/**
+ * Idle connections kept per endpoint host and address set by default; services pass
+ * their bound on attempts in flight (many partners may share one receiving host, and
+ * a connection is idle only for KEEP_ALIVE_IDLE_MS after an attempt used it, so the
+ * idle ones never outnumber the attempts of the last few seconds).
+ */
+export const IDLE_CONNECTIONS_PER_POOL_MAX_DEFAULT = 64;
 /** Pools (endpoint and address set) remembered; the least recently used is dropped beyond. */
 export const POOLS_MAX = 1_000;
 
@@ -72,6 +77,8 @@ export interface HttpsWebhookSenderOptions {
   resolveAll?: ResolveAll;
   /** Replaces the trusted CAs (tests only; services use NODE_EXTRA_CA_CERTS). */
   ca?: string | Buffer;
+  /** Idle connections kept per pool (endpoint host and checked address set). */
+  idleConnectionsPerPoolMax?: number;
 }
 
 const systemResolveAll: ResolveAll = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
@@ -133,7 +140,7 @@ export class HttpsWebhookSender implements WebhookSender {
     }
     const agent = new Agent({
       keepAlive: true,
-      maxFreeSockets: IDLE_CONNECTIONS_PER_POOL_MAX,
+      maxFreeSockets: this.options.idleConnectionsPerPoolMax ?? IDLE_CONNECTIONS_PER_POOL_MAX_DEFAULT,
       timeout: KEEP_ALIVE_IDLE_MS,
       scheduling: 'lifo',
       lookup: pinnedLookup(addresses),
