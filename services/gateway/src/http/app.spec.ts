@@ -193,6 +193,16 @@ describe('gateway app', () => {
     expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(reply.headers['x-powered-by']).toBeUndefined();
     expect(reply.headers['cache-control']).toBe('no-store');
+    expect(Number(reply.headers['content-length'])).toBe(Buffer.byteLength(reply.text));
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const get = await send('GET', '/healthz');
+    const head = await send('HEAD', '/healthz');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
   });
 
   it('answers every authentication failure with the identical 401', async () => {

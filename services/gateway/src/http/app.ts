@@ -15,6 +15,7 @@
 import express, { Express } from 'express';
 import type { AppDependencies } from './dependencies';
 import { errorHandler, notFound } from './error-envelope';
+import { jsonResponse } from './json-response';
 import { authenticate } from './middleware/authenticate.middleware';
 import { rateLimit } from './middleware/rate-limit.middleware';
 import { rawBodyMiddleware } from './middleware/raw-body.middleware';
@@ -30,6 +31,8 @@ export function createApp(deps: AppDependencies): Express {
   app.set('etag', false);
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
+  // Every answer is JSON: one serialisation, one write (json-response.ts).
+  app.response.json = jsonResponse;
 
   app.use(requestIdMiddleware(deps.logger));
   app.use(rawBodyMiddleware());
