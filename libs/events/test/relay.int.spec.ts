@@ -6,23 +6,17 @@
 // marked only once confirmed; a kick that arrives while a pass runs is not
 // lost (rows committed meanwhile go out without waiting for the poll); and two
 // relays at once never publish the same row in the same pass.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createLogger } from '@platform/logger';
 import { createDataSource, DataSource } from '@platform/persistence';
-import { loadTestStack, waitFor } from '@platform/testing';
+import { createScratchDatabase, ScratchDatabase, waitFor } from '@platform/testing';
 import type { AmqpConnection } from '../src/amqp';
 import { enqueueEvent, OUTBOX_TABLE_V1_SQL } from '../src/outbox';
 import { OutboxRelay } from '../src/relay';
 
 const logger = createLogger('relay-spec', 'error');
 const POLL_NEVER_MS = 60_000;
-
-function databaseUrl(name: string): string {
-  const template = loadTestStack().postgres?.urlTemplate;
-  if (!template) throw new Error('the stack file has no postgres.urlTemplate');
-  return template.replace('{database}', name);
-}
 
 /** A confirm channel that records publishes; `failNextConfirms` makes the next waitForConfirms reject (a nack). */
 class FakeConfirmChannel extends EventEmitter {
@@ -47,21 +41,18 @@ class FakeConfirmChannel extends EventEmitter {
   async close(): Promise<void> {}
 }
 
-const scratch = `relay_batches_${randomBytes(6).toString('hex')}`;
-let admin: DataSource;
+let scratch: ScratchDatabase;
 let db: DataSource;
 
 beforeAll(async () => {
-  admin = await createDataSource({ url: databaseUrl('postgres'), applicationName: 'relay-spec' }).initialize();
-  await admin.query(`CREATE DATABASE ${scratch}`);
-  db = await createDataSource({ url: databaseUrl(scratch), applicationName: 'relay-spec' }).initialize();
+  scratch = await createScratchDatabase('relay_batches');
+  db = await createDataSource({ url: scratch.url, applicationName: 'relay-spec' }).initialize();
   await db.query(OUTBOX_TABLE_V1_SQL);
 });
 
 afterAll(async () => {
   await db?.destroy();
-  await admin?.query(`DROP DATABASE IF EXISTS ${scratch}`);
-  await admin?.destroy();
+  await scratch?.drop();
 });
 
 beforeEach(async () => {

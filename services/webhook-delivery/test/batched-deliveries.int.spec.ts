@@ -7,37 +7,28 @@
 // the endpoint read in the same statement; and a batch of recorded attempts moves on only the deliveries whose
 // lease is still held, keeps every attempt as history, and counts each
 // endpoint's run of failures as one attempt at a time would.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createDataSource, DataSource } from '@platform/persistence';
-import { loadTestStack } from '@platform/testing';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from '@platform/persistence';
+import { createScratchDatabase, ScratchDatabase } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
 import { AttemptRecording, ClaimedDelivery, DeliveriesRepository, NewDelivery } from '../src/persistence/deliveries.repository';
 
 const LEASE_MS = 60_000;
 
-function databaseUrl(name: string): string {
-  const template = loadTestStack().postgres?.urlTemplate;
-  if (!template) throw new Error('the stack file has no postgres.urlTemplate');
-  return template.replace('{database}', name);
-}
-
-const scratch = `webhook_batches_${randomBytes(6).toString('hex')}`;
-let admin: DataSource;
+let scratch: ScratchDatabase;
 let db: DataSource;
 let deliveries: DeliveriesRepository;
 
 beforeAll(async () => {
-  admin = await createDataSource({ url: databaseUrl('postgres'), applicationName: 'batched-deliveries-spec' }).initialize();
-  await admin.query(`CREATE DATABASE ${scratch}`);
-  db = await webhookDeliveryDataSource(databaseUrl(scratch)).initialize();
+  scratch = await createScratchDatabase('webhook_batches');
+  db = await webhookDeliveryDataSource(scratch.url).initialize();
   await db.runMigrations({ transaction: 'each' });
   deliveries = new DeliveriesRepository(db);
 });
 
 afterAll(async () => {
   await db?.destroy();
-  await admin?.query(`DROP DATABASE IF EXISTS ${scratch}`);
-  await admin?.destroy();
+  await scratch?.drop();
 });
 
 async function addEndpoint(partnerId: string): Promise<void> {
