@@ -1,13 +1,22 @@
-// Proves the quote insert's relaxed flush stays with the quote: on a pool of one
-// connection (so every statement shares it), a quote written by QuotesRepository
-// reads back exactly, and the very next statement on that connection (an order's
-// transaction, say) runs with synchronous_commit on again; and a transaction that
-// follows commits synchronously as before.
+// Proves the quote insert's relaxed flush stays with the quote's own transaction. On
+// a pool of one connection (so every statement shares one backend, checked by its
+// pid): inside a transaction the insert turns synchronous_commit off for that
+// transaction (so the setting is really applied, not optimised away), and once that
+// transaction ends the connection is back to on; the repository as the service
+// wires it (each insert its own transaction) leaves the next statement and the next
+// transaction on that connection committing synchronously.
 import { randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import { createDataSource, DataSource } from '@platform/persistence';
 import { loadTestStack } from '@platform/testing';
-import { QuotesRepository } from '../src/persistence/quotes.repository';
+import { NewQuote, QuotesRepository } from '../src/persistence/quotes.repository';
+
+interface SessionState {
+  pid: number;
+  synchronous_commit: string;
+}
+
+const SESSION_STATE_SQL = `SELECT pg_backend_pid() AS pid, current_setting('synchronous_commit') AS synchronous_commit`;
 
 let db: DataSource;
 
@@ -19,11 +28,10 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-it('writes the quote without leaving synchronous_commit off for what follows on the connection', async () => {
-  const quoteId = randomUUID();
+function newQuote(): NewQuote {
   const createdAt = new Date();
-  await new QuotesRepository(db).insert({
-    quoteId,
+  return {
+    quoteId: randomUUID(),
     partnerId: randomUUID(),
     pricedBy: 'KES',
     priced: { side: 'buy', kesAmount: new Big('1000.00'), usdtAmount: new Big('7.694669'), rate: new Big('129.9601'), feeKes: new Big('5.00'), kesTotalAmount: new Big('1005.00') },
@@ -31,10 +39,40 @@ it('writes the quote without leaving synchronous_commit off for what follows on 
     rateObservedAt: createdAt,
     createdAt,
     expiresAt: new Date(createdAt.getTime() + 30_000),
+  };
+}
+
+async function sessionState(query: (sql: string) => Promise<unknown>): Promise<SessionState> {
+  const [state] = (await query(SESSION_STATE_SQL)) as SessionState[];
+  return state;
+}
+
+it('turns synchronous_commit off for the transaction it runs in, and only for that transaction', async () => {
+  const before = await sessionState((sql) => db.query(sql));
+  expect(before.synchronous_commit).toBe('on');
+
+  const during = await db.transaction(async (manager) => {
+    await new QuotesRepository(manager).insert(newQuote());
+    return sessionState((sql) => manager.query(sql));
   });
-  const [row] = (await db.query('SELECT kes_amount::text, usdt_amount::text, rate::text, fee_kes::text, kes_total_amount::text, consumed_at FROM quotes WHERE quote_id = $1', [quoteId])) as Array<Record<string, unknown>>;
+  expect(during).toEqual({ pid: before.pid, synchronous_commit: 'off' });
+
+  expect(await sessionState((sql) => db.query(sql))).toEqual({ pid: before.pid, synchronous_commit: 'on' });
+});
+
+it('as wired in the service, writes the quote exactly and leaves the next statement and transaction on the connection synchronous', async () => {
+  const quote = newQuote();
+  const { pid } = await sessionState((sql) => db.query(sql));
+
+  await new QuotesRepository(db).insert(quote);
+
+  const [row] = (await db.query('SELECT kes_amount::text, usdt_amount::text, rate::text, fee_kes::text, kes_total_amount::text, consumed_at FROM quotes WHERE quote_id = $1', [quote.quoteId])) as Array<Record<string, unknown>>;
   expect(row).toEqual({ kes_amount: '1000.00', usdt_amount: '7.694669', rate: '129.9601', fee_kes: '5.00', kes_total_amount: '1005.00', consumed_at: null });
-  expect(await db.query('SHOW synchronous_commit')).toEqual([{ synchronous_commit: 'on' }]);
-  const inTransaction = await db.transaction(async (manager) => manager.query('SHOW synchronous_commit'));
-  expect(inTransaction).toEqual([{ synchronous_commit: 'on' }]);
+  expect(await sessionState((sql) => db.query(sql))).toEqual({ pid, synchronous_commit: 'on' });
+  // The setting a transaction commits with is the one in force at its COMMIT: read it last thing inside.
+  const atCommit = await db.transaction(async (manager) => {
+    await manager.query('SELECT 1 FROM quotes WHERE quote_id = $1 FOR UPDATE', [quote.quoteId]);
+    return sessionState((sql) => manager.query(sql));
+  });
+  expect(atCommit).toEqual({ pid, synchronous_commit: 'on' });
 });

@@ -31,8 +31,12 @@ const INSERT_QUOTE_SQL = `
                       fee_cap_kes, kes_total_amount, rate_observed_at, expires_at, created_at)
   SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM flush`;
 
+/** Only `query` is used: the data source in service, a transaction's manager where a spec needs one. */
+type Queryable = Pick<DataSource, 'query'>;
+
 export class QuotesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  /** Given the data source, each insert is its own transaction, so the relaxed flush ends with it. */
+  constructor(private readonly dataSource: Queryable) {}
 
   /** Money goes in as exact-scale strings, so PostgreSQL never sees a float. One statement, no flush wait (above). */
   async insert(quote: NewQuote): Promise<void> {
