@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { loadProfile } from './lib/profiles.mjs';
 import {
-  ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, infraStatus, prepareStackFolder,
-  startPostgres, startRabbit, startRedis, stopInfra,
+  callerCaFile, ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, infraStatus, prepareStackFolder,
+  startPostgres, startRabbit, startRedis, stopInfra, trustedCaFile,
 } from './lib/infra.mjs';
 import {
   allServicesRunning, DATABASE_NAMES, migrateAll, servicesStatus, startAll, stopAll, waitReady, writeStackFile,
@@ -24,7 +24,10 @@ async function startInfrastructure() {
   await step('infrastructure installed', () => ensureInfraInstalled({ logFile: log('apt.log') }));
   await step('secrets and TLS', async () => {
     ensureSecrets(profile);
-    await ensureTls(profile);
+    const tls = await ensureTls(profile);
+    // A partner's own CA (NODE_EXTRA_CA_CERTS) is checked and bundled here, before anything starts.
+    const trusted = trustedCaFile(profile);
+    return trusted === tls.caFile ? 'secrets and TLS' : `secrets and TLS (services trust the stack's CA and ${callerCaFile()})`;
   });
   await step('postgres started', () => startPostgres(profile));
   await step('redis started', () => startRedis(profile));

@@ -95,11 +95,11 @@ describe.each(['trading', 'gateway'])('%s killed with SIGKILL while buy orders a
     const p = await moneyPartner(FUNDING_KES);
     await setWebhook(p.partner.partnerId);
     const references = Array.from({ length: ORDERS_IN_FLIGHT }, (_, index) => `kill-${service}-${index}`);
-    const victim = await stackInfra.armKill(service);
+    const kill = await stackInfra.armKill(service);
     const attempts = references.map((reference, index) => sleep(index * ORDER_SPACING_MS).then(() => placeBuy(p.http, reference, ORDER_KES)));
     await waitFor(async () => ((await ordersOf(pools, p.partner.partnerId)).length >= COMMITTED_BEFORE_KILL ? true : undefined),
       { timeoutMs: COMMIT_WAIT_MS, intervalMs: COMMIT_POLL_MS, what: `${COMMITTED_BEFORE_KILL} orders committed` });
-    victim.kill();
+    kill();
     const answers = await Promise.all(attempts);
     console.log(`${service} killed: answers before the restart: ${answers.map(statusOf).join(', ')}`);
     // The kill landed among the creates: not every one of them was answered.
