@@ -50,9 +50,11 @@ beforeAll(async () => {
   receiver = await startHttpsReceiver();
 });
 
+// Whatever a failed test left killed is started again before the next test (a no-op when all run),
+// so one failure is not repeated by every test after it.
+afterEach(() => stackInfra.startServices());
+
 afterAll(async () => {
-  // Whatever a failed test left killed is started again (a no-op when all run).
-  await stackInfra.startServices();
   await receiver?.close();
   await endPools(pools);
 });
