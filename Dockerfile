@@ -69,6 +69,9 @@ RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE
 ARG WORKSPACE=services/${SERVICE}
+# A 4 MiB young-generation semi-space (V8's default is 16 MiB) keeps a busy service's
+# resident memory about 30 MiB lower; scripts/lib/services.mjs sets the same for local stacks.
+ENV NODE_OPTIONS=--max-semi-space-size=4
 ENV NODE_ENV=production \
     SERVICE=${SERVICE} \
     SERVICE_ENTRY=/app/${WORKSPACE}/dist/main.js

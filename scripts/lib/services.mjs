@@ -72,12 +72,21 @@ function peerAddresses(profile) {
   return Object.fromEntries(SERVICES.map((peer) => [`${peer.envPrefix}_GRPC_ADDR`, grpcAddress(profile, peer)]));
 }
 
+/**
+ * Node flags every service runs with (the image sets the same in its Dockerfile):
+ * a 4 MiB young-generation semi-space instead of V8's 16 MiB, which keeps a busy
+ * service's resident memory about 30 MiB lower (measured in docs/performance.md)
+ * at no measurable CPU cost, since request garbage dies young either way.
+ */
+export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4';
+
 /** The complete environment of one service in this profile. */
 export function serviceEnvironment(profile, service, env = process.env) {
   const secrets = ensureSecrets(profile);
   const inherited = Object.fromEntries(INHERITED_VARIABLES.filter((name) => env[name]).map((name) => [name, env[name]]));
   return {
     ...inherited,
+    NODE_OPTIONS: [SERVICE_NODE_OPTIONS, env.NODE_OPTIONS].filter(Boolean).join(' '),
     PLATFORM_MODE: 'sandbox',
     LOG_LEVEL: 'info',
     SANDBOX_TIME_SCALE: profile.sandboxTimeScale,

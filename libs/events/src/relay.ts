@@ -13,6 +13,16 @@
  * own lag: when the oldest unpublished row is older than `lagAlertMs` it logs a
  * structured alert (`alert: 'outbox_publish_lag'`) at most every
  * `lagCheckIntervalMs`, whether or not the broker answers.
+ *
+ * Batches: one pass claims up to `batchSize` rows, publishes them all and waits
+ * for the broker's confirms once; one UPDATE and one commit mark them. A kick
+ * (a transaction that enqueued events committed) that arrives while a pass runs
+ * is kept, so the next pass starts at once and takes everything committed
+ * meanwhile: under load, passes follow one another and each carries many rows.
+ * A pass that finds nothing costs one indexed query, no transaction. If any
+ * confirm of a pass fails (a nack, a timeout, a closed channel), the whole pass
+ * rolls back and its rows are published again, with the same message ids, on
+ * the next pass; consumers dedupe on the event id.
  */
 import type { ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
@@ -56,6 +66,10 @@ export class OutboxRelay {
   private channel: ConfirmChannel | null = null;
   private running = false;
   private wake: (() => void) | null = null;
+  /** A kick arrived since the last pass began: the next idle returns at once. */
+  private kicked = false;
+  /** False while backing off after a failure: kicks do not cut that wait short. */
+  private wakeOnKick = true;
   private loop: Promise<void> | null = null;
   private readonly returned = new Set<string>();
   private lastBatchUnroutable = false;
@@ -88,12 +102,13 @@ export class OutboxRelay {
 
   /** Asks the relay to look now (call after committing a transaction that enqueued events). */
   kick(): void {
-    this.wake?.();
+    this.kicked = true;
+    if (this.wakeOnKick) this.wake?.();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.kick();
+    this.wake?.();
     await this.loop;
     await this.channel?.close().catch(() => undefined);
     this.channel = null;
@@ -110,7 +125,8 @@ export class OutboxRelay {
       } catch (error) {
         this.channel = null;
         this.logger.warn('outbox relay batch failed; will retry', { error: (error as Error).message });
-        await this.idle(ERROR_BACKOFF_MS);
+        // A failure waits its backoff whatever kicks arrive, so a broken broker or database is not hammered.
+        await this.idle(ERROR_BACKOFF_MS, false);
       }
     }
   }
@@ -140,16 +156,19 @@ export class OutboxRelay {
     }
   }
 
-  private idle(ms: number): Promise<void> {
+  private idle(ms: number, endsOnKick = true): Promise<void> {
+    if (!this.running || (endsOnKick && this.kicked)) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       const self = this;
       function done() {
         clearTimeout(timer);
         self.wake = null;
+        self.wakeOnKick = true;
         resolve();
       }
       this.wake = done;
+      this.wakeOnKick = endsOnKick;
     });
   }
 
@@ -167,8 +186,20 @@ export class OutboxRelay {
     return channel;
   }
 
+  /** True when some row waits to be published (the partial index on unpublished rows answers it). */
+  private async anyUnpublished(): Promise<boolean> {
+    const rows = (await this.dataSource.query('SELECT 1 FROM outbox WHERE published_at IS NULL LIMIT 1')) as unknown[];
+    return rows.length > 0;
+  }
+
   /** Publishes one batch; returns how many rows were marked published. */
   async publishBatch(): Promise<number> {
+    this.kicked = false;
+    // Nothing waiting (the common idle poll): one indexed query, no transaction, no broker.
+    if (!(await this.anyUnpublished())) {
+      this.lastBatchUnroutable = false;
+      return 0;
+    }
     // The channel comes first, bounded: a transaction holding row locks must never wait on the broker.
     const channel = await withTimeout(this.ensureChannel(), this.confirmTimeoutMs, 'broker connection');
     return this.dataSource.transaction(async (manager) => {

@@ -11,6 +11,7 @@ import CircuitBreaker from 'opossum';
 import type { Logger } from '@platform/logger';
 import { contextToMetadata } from './context-metadata';
 import { fromClientError, isRefusal } from './errors';
+import { checkHealthOn } from './health';
 
 export const CALL_DEADLINE_MS_DEFAULT = 5_000;
 
@@ -44,7 +45,12 @@ export interface CallOptions {
 
 export type PromiseClient<D> = {
   [K in keyof D]: (request: RequestOf<D[K]>, options?: CallOptions) => Promise<ResponseOf<D[K]>>;
-} & { close(): void; breaker: CircuitBreaker };
+} & {
+  close(): void;
+  breaker: CircuitBreaker;
+  /** grpc.health.v1 Check over this client's channel, outside the breaker: true only for SERVING. Never throws. */
+  checkHealth(timeoutMs: number): Promise<boolean>;
+};
 
 export function createClient<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, options: ClientOptions): PromiseClient<D> {
   const client = new Client(options.address, options.channelCredentials ?? credentials.createInsecure(), {
@@ -76,6 +82,7 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
       client.close();
     },
     breaker,
+    checkHealth: (timeoutMs: number) => checkHealthOn(client, timeoutMs),
   };
   for (const [name, method] of Object.entries(definition)) {
     promiseClient[name] = async (request: unknown, callOptions?: CallOptions) => {

@@ -44,9 +44,21 @@ export class HealthState {
   }
 }
 
-/** Asks a service's health once; true only for SERVING. Never throws. */
-export function checkHealth(address: string, timeoutMs: number): Promise<boolean> {
+/** Asks a service's health once, on a connection of its own. True only for SERVING. Never throws. */
+export async function checkHealth(address: string, timeoutMs: number): Promise<boolean> {
   const client = new Client(address, credentials.createInsecure());
+  try {
+    return await checkHealthOn(client, timeoutMs);
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * Asks a service's health over an existing channel (a long-lived client's), so a
+ * periodic probe costs one call, not a new connection. True only for SERVING. Never throws.
+ */
+export function checkHealthOn(client: Client, timeoutMs: number): Promise<boolean> {
   const definition = health.HealthService.check;
   return new Promise((resolve) => {
     client.makeUnaryRequest(
@@ -56,10 +68,7 @@ export function checkHealth(address: string, timeoutMs: number): Promise<boolean
       { service: '' },
       new Metadata(),
       { deadline: Date.now() + timeoutMs },
-      (error, response) => {
-        client.close();
-        resolve(!error && response?.status === ServingStatus.SERVING);
-      },
+      (error, response) => resolve(!error && response?.status === ServingStatus.SERVING),
     );
   });
 }

@@ -28,10 +28,13 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    if (REDACTED_KEY.test(key)) out[key] = '[REDACTED]';
-    else if (MASKED_KEY.test(key) && typeof inner === 'string') out[key] = maskTail(inner);
-    else out[key] = redact(inner, depth + 1);
-  }
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) out[key] = redactField(key, inner, depth + 1);
   return out;
+}
+
+/** One field as it may be logged: judged by its name, then its value (at `depth` inside the record). */
+export function redactField(key: string, value: unknown, depth = 1): unknown {
+  if (REDACTED_KEY.test(key)) return '[REDACTED]';
+  if (MASKED_KEY.test(key) && typeof value === 'string') return maskTail(value);
+  return redact(value, depth);
 }

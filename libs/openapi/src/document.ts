@@ -177,7 +177,7 @@ function headerComponents(): Record<string, unknown> {
       description: 'Requests left in the current window after this one (0 on the rate limit\'s 429)',
       schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 100_000 },
     },
-    'RateLimit-Reset': INTEGER_SECONDS('Seconds until the current window ends and the count starts again', 60),
+    'RateLimit-Reset': INTEGER_SECONDS('Seconds (1-60) until the oldest request counted in the rolling minute leaves it and a request is free again', 60),
   };
 }
 

@@ -4,11 +4,10 @@ import { runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
 import { closeRedis, connectRedis } from './adapters/redis';
-import { RedisNonceStore } from './adapters/nonce-store';
-import { RedisRateLimiter } from './adapters/rate-limiter';
+import { RedisRequestAdmission } from './adapters/redis-admission';
 import { StoreReadiness } from './adapters/readiness';
-import { CachedUpstreamHealth } from './adapters/upstream-health';
-import { createUpstreams } from './adapters/upstreams';
+import { CachedUpstreamHealth, HealthTarget } from './adapters/upstream-health';
+import { createUpstreams, Upstreams } from './adapters/upstreams';
 import { readConfig } from './config';
 import { apiKeyPattern, keyModeFor } from './domain/credential-tokens';
 import { createApp } from './http/app';
@@ -18,6 +17,11 @@ import { CredentialsRepository } from './persistence/credentials.repository';
 import { gatewayDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
 import { readServiceVersion } from './version';
+
+/** An upstream's verdict for /v1/health: its breaker, and a health probe over its own long-lived channel. */
+function healthTarget(name: string, client: Pick<Upstreams['trading'], 'breaker' | 'checkHealth'>): HealthTarget {
+  return { name, breakerOpen: () => client.breaker.opened, probe: (timeoutMs) => client.checkHealth(timeoutMs) };
+}
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -50,8 +54,7 @@ async function main(): Promise<void> {
     version: readServiceVersion(),
     apiKeyPattern: apiKeyPattern(keyMode),
     credentials,
-    nonces: new RedisNonceStore(redis, logger),
-    rateLimiter: new RedisRateLimiter(redis, logger),
+    admission: new RedisRequestAdmission(redis, logger),
     trading: upstreams.trading,
     ledger: upstreams.ledger,
     walletRegistry: upstreams.walletRegistry,
@@ -59,12 +62,12 @@ async function main(): Promise<void> {
     collections: upstreams.collections,
     payouts: upstreams.payouts,
     upstreamHealth: new CachedUpstreamHealth([
-      { name: 'trading', address: config.TRADING_GRPC_ADDR, breakerOpen: () => upstreams.trading.breaker.opened },
-      { name: 'ledger', address: config.LEDGER_GRPC_ADDR, breakerOpen: () => upstreams.ledger.breaker.opened },
-      { name: 'wallet-registry', address: config.WALLET_REGISTRY_GRPC_ADDR, breakerOpen: () => upstreams.walletRegistry.breaker.opened },
-      { name: 'notifier', address: config.NOTIFIER_GRPC_ADDR, breakerOpen: () => upstreams.notifier.breaker.opened },
-      { name: 'collections', address: config.COLLECTIONS_GRPC_ADDR, breakerOpen: () => upstreams.collections.breaker.opened },
-      { name: 'payouts', address: config.PAYOUTS_GRPC_ADDR, breakerOpen: () => upstreams.payouts.breaker.opened },
+      healthTarget('trading', upstreams.trading),
+      healthTarget('ledger', upstreams.ledger),
+      healthTarget('wallet-registry', upstreams.walletRegistry),
+      healthTarget('notifier', upstreams.notifier),
+      healthTarget('collections', upstreams.collections),
+      healthTarget('payouts', upstreams.payouts),
     ], logger),
     readiness: new StoreReadiness(redis, dataSource),
   });

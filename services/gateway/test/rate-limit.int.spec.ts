@@ -2,7 +2,8 @@
 // sliding window): with the default of 120 a minute, 120 signed requests
 // succeed and the 121st is 429 with Retry-After-partner and exactly the body
 // of spec section 7; a second credential of the same partner is limited too;
-// another partner is not; and a per-partner limit is honoured.
+// another partner is not; a per-partner limit is honoured; and every answer
+// says where the partner stands (RateLimit-Limit, -Remaining, -Reset).
 import { createTestPartner, HttpResult, PartnerHttpClient, runOps, TestPartner } from '@platform/testing';
 import { requestIdOf } from './helpers';
 
@@ -28,6 +29,8 @@ function expectRateLimited(result: HttpResult): void {
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
   expect(Number(retryAfter)).toBeLessThanOrEqual(60);
   expect(result.body).not.toHaveProperty('retryAfterSeconds');
+  expect(result.headers.get('ratelimit-remaining')).toBe('0');
+  expect(result.headers.get('ratelimit-reset')).toBe(retryAfter);
 }
 
 describe('partner rate limit', () => {
@@ -44,6 +47,14 @@ describe('partner rate limit', () => {
   it('admits 120 requests a minute across the partner credentials and refuses the 121st', async () => {
     const admitted = await sendMany([first, second], DEFAULT_LIMIT_PER_MINUTE);
     expect(admitted.map((result) => result.status)).toEqual(Array(DEFAULT_LIMIT_PER_MINUTE).fill(200));
+    // Every admitted answer carries the limit, a distinct remaining count and a reset within the window.
+    expect(admitted.map((result) => result.headers.get('ratelimit-limit'))).toEqual(Array(DEFAULT_LIMIT_PER_MINUTE).fill('120'));
+    const remaining = admitted.map((result) => Number(result.headers.get('ratelimit-remaining'))).sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: DEFAULT_LIMIT_PER_MINUTE }, (_, index) => index));
+    for (const result of admitted) {
+      expect(Number(result.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+      expect(Number(result.headers.get('ratelimit-reset'))).toBeLessThanOrEqual(60);
+    }
     expectRateLimited(await first.get('/v1/health'));
   });
 
@@ -60,7 +71,9 @@ describe('partner rate limit', () => {
 describe('per-partner limit', () => {
   it('honours the limit the partner was created with', async () => {
     const client = new PartnerHttpClient(await createTestPartner({ rateLimitPerMinute: 5 }));
-    expect((await sendMany([client], 5)).map((result) => result.status)).toEqual([200, 200, 200, 200, 200]);
+    const admitted = await sendMany([client], 5);
+    expect(admitted.map((result) => result.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(admitted.map((result) => result.headers.get('ratelimit-limit'))).toEqual(['5', '5', '5', '5', '5']);
     expectRateLimited(await client.get('/v1/health'));
   });
 });

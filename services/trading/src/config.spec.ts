@@ -24,7 +24,7 @@ describe('trading config', () => {
       ...base, PLATFORM_MODE: 'production', SANDBOX_TIME_SCALE: '0.05', RATE_FEED: 'http', RATE_FEED_URL: 'https://feed.example/rate',
     });
     expect(configuredQuoteLifetimeMs(production)).toBe(30_000);
-    expect(rateFeedConfig(production)).toEqual({ kind: 'http', url: 'https://feed.example/rate', timeoutMs: 2_000 });
+    expect(rateFeedConfig(production)).toEqual({ kind: 'http', url: 'https://feed.example/rate', timeoutMs: 2_000, reuseMs: 250 });
   });
 
   it('refuses the sandbox feed in production', () => {
@@ -39,6 +39,14 @@ describe('trading config', () => {
   it('refuses a sandbox tick that would let the rate go stale between ticks', () => {
     expect(() => loadConfig(configSchema, { ...base, RATE_TICK_MS: '3000', RATE_STALENESS_LIMIT_MS: '3000' })).toThrow(/RATE_TICK_MS/);
     expect(loadConfig(configSchema, { ...base, RATE_TICK_MS: '250', RATE_STALENESS_LIMIT_MS: '3000' }).RATE_TICK_MS).toBe(250);
+  });
+
+  it('bounds the http feed\'s reuse below the staleness limit and at most 5 s', () => {
+    const http = { ...base, RATE_FEED: 'http', RATE_FEED_URL: 'https://feed.example/rate' };
+    expect(() => loadConfig(configSchema, { ...http, RATE_FEED_REUSE_MS: '3000', RATE_STALENESS_LIMIT_MS: '3000' })).toThrow(/RATE_FEED_REUSE_MS/);
+    expect(() => loadConfig(configSchema, { ...http, RATE_FEED_REUSE_MS: '5001' })).toThrow(/RATE_FEED_REUSE_MS/);
+    expect(() => loadConfig(configSchema, { ...http, RATE_FEED_REUSE_MS: '-1' })).toThrow(/RATE_FEED_REUSE_MS/);
+    expect(loadConfig(configSchema, { ...http, RATE_FEED_REUSE_MS: '0' }).RATE_FEED_REUSE_MS).toBe(0);
   });
 
   it('refuses a malformed mid or spread', () => {

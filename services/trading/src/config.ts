@@ -10,6 +10,7 @@ import { quoteLifetimeMs } from './domain/quote-lifetime';
 
 const RATE_TICK_MS_MAX = 60_000;
 const RATE_FEED_TIMEOUT_MS_MAX = 30_000;
+const RATE_FEED_REUSE_MS_MAX = 5_000;
 const QUOTE_TTL_MS_MAX = 10 * 60_000;
 const SETTLEMENT_ESTIMATE_SECONDS_MAX = 24 * 60 * 60;
 const ORDER_DELAY_MS_MAX = 24 * 60 * 60_000;
@@ -24,6 +25,8 @@ export const configSchema = z
     RATE_FEED: z.enum(['sandbox', 'http']).default('sandbox'),
     RATE_FEED_URL: urlWithProtocol('http', 'https').optional(),
     RATE_FEED_TIMEOUT_MS: positiveInt().max(RATE_FEED_TIMEOUT_MS_MAX).default(2_000),
+    /** Wall-clock: a fetched rate answers quotes again for this long without a request (0: a request per quote). */
+    RATE_FEED_REUSE_MS: z.coerce.number().int().min(0).max(RATE_FEED_REUSE_MS_MAX).default(250),
     RATE_SANDBOX_MID_KES: positiveRate().default('129.50'),
     RATE_SANDBOX_SPREAD_BPS: z.coerce.number().int().min(0).max(SPREAD_BPS_MAX).default(50),
     RATE_TICK_MS: positiveInt().max(RATE_TICK_MS_MAX).default(1_000),
@@ -63,6 +66,10 @@ export const configSchema = z
     if (config.RATE_FEED === 'http' && !config.RATE_FEED_URL) {
       context.addIssue({ code: z.ZodIssueCode.custom, path: ['RATE_FEED_URL'], message: 'required when RATE_FEED=http' });
     }
+    if (config.RATE_FEED === 'http' && config.RATE_FEED_REUSE_MS >= config.RATE_STALENESS_LIMIT_MS) {
+      // Otherwise a reused rate could be refused as stale while it is still being reused.
+      context.addIssue({ code: z.ZodIssueCode.custom, path: ['RATE_FEED_REUSE_MS'], message: 'must be below RATE_STALENESS_LIMIT_MS' });
+    }
     if (config.RATE_FEED === 'sandbox' && config.RATE_TICK_MS >= config.RATE_STALENESS_LIMIT_MS) {
       // Otherwise the sandbox rate would go stale between two ticks.
       context.addIssue({ code: z.ZodIssueCode.custom, path: ['RATE_TICK_MS'], message: 'must be below RATE_STALENESS_LIMIT_MS' });
@@ -78,7 +85,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function rateFeedConfig(config: Config): RateFeedConfig {
   if (config.RATE_FEED === 'http') {
     if (!config.RATE_FEED_URL) throw new Error('RATE_FEED_URL missing after validation');
-    return { kind: 'http', url: config.RATE_FEED_URL, timeoutMs: config.RATE_FEED_TIMEOUT_MS };
+    return { kind: 'http', url: config.RATE_FEED_URL, timeoutMs: config.RATE_FEED_TIMEOUT_MS, reuseMs: config.RATE_FEED_REUSE_MS };
   }
   return { kind: 'sandbox', midKes: config.RATE_SANDBOX_MID_KES, spreadBps: config.RATE_SANDBOX_SPREAD_BPS, tickMs: config.RATE_TICK_MS };
 }

@@ -14,7 +14,8 @@ describe('webhook-delivery config', () => {
   it('applies the documented defaults', () => {
     expect(loadConfig(configSchema, minimal)).toMatchObject({
       METRICS_PORT: 9107,
-      CONSUMER_PREFETCH: 32,
+      CONSUMER_PREFETCH: 256,
+      CONSUMER_BATCH_SIZE: 128,
       SCHEDULER_POLL_MS: 250,
       SCHEDULER_BATCH_SIZE: 32,
       DELIVERY_LEASE_MS: 60_000,

@@ -18,8 +18,10 @@ export const configSchema = z.object({
   WEBHOOK_SECRET_ENCRYPTION_KEY: hexKey32(),
   /** Prometheus metrics port (GET /metrics). */
   METRICS_PORT: port().default(9107),
-  /** Bus messages handled at once per replica. */
-  CONSUMER_PREFETCH: positiveInt().max(1_000).default(32),
+  /** Bus messages taken from the queue ahead of their handling, per replica. */
+  CONSUMER_PREFETCH: positiveInt().max(1_000).default(256),
+  /** Bus events turned into deliveries by one statement, at most. */
+  CONSUMER_BATCH_SIZE: positiveInt().max(1_000).default(128),
   /** How often the scheduler looks for due deliveries when nothing kicked it. */
   SCHEDULER_POLL_MS: positiveInt().min(10).max(60_000).default(250),
   /** Due deliveries claimed per query. */

@@ -15,6 +15,7 @@ import { DeliveriesRepository } from './persistence/deliveries.repository';
 import { EndpointsRepository } from './persistence/endpoints.repository';
 import { createServer } from './server';
 import { AcceptEventUseCase } from './usecases/accept-event/accept-event.usecase';
+import { BatchedAttemptRecorder } from './usecases/attempt-delivery/attempt-recorder';
 import { AttemptDeliveryUseCase } from './usecases/attempt-delivery/attempt-delivery.usecase';
 import { DeliveryReconciler } from './workers/delivery.reconciler';
 import { DeliveryScheduler } from './workers/delivery.scheduler';
@@ -27,9 +28,8 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
   const endpoints = new EndpointsRepository(dataSource);
   const deliveries = new DeliveriesRepository(dataSource);
   const attemptDelivery = new AttemptDeliveryUseCase({
-    endpoints,
-    deliveries,
-    sender: new HttpsWebhookSender({ mode: config.PLATFORM_MODE }),
+    recorder: new BatchedAttemptRecorder(deliveries),
+    sender: new HttpsWebhookSender({ mode: config.PLATFORM_MODE, idleConnectionsPerPoolMax: config.ATTEMPTS_IN_FLIGHT_MAX }),
     secretEncryptionKeyHex: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
     timeScale: config.SANDBOX_TIME_SCALE,
     logger: logger.child({ context: 'AttemptDelivery' }),
@@ -50,6 +50,7 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
     amqp,
     logger: logger.child({ context: 'PartnerEventsConsumer' }),
     prefetch: config.CONSUMER_PREFETCH,
+    batchSizeMax: config.CONSUMER_BATCH_SIZE,
     acceptEvent: new AcceptEventUseCase({ endpoints, deliveries, metrics, logger: logger.child({ context: 'AcceptEvent' }) }),
     onDeliveryCreated: () => scheduler.kick(),
   });

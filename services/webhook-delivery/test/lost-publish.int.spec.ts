@@ -5,13 +5,12 @@
 // unpublished and the relay's lag grows; once the broker is back, the same relay
 // loop publishes it and the partner's endpoint receives it. Other tests keep the
 // real broker, so stopping it for this one would break them.
-import { randomBytes } from 'node:crypto';
 import { createServer, connect, Server, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
 import { AmqpConnection, enqueueEvent, OUTBOX_TABLE_V1_SQL, OutboxRelay } from '@platform/events';
 import { createLogger } from '@platform/logger';
 import { createDataSource, DataSource } from '@platform/persistence';
-import { createTestPartner, loadTestStack, startHttpsReceiver, waitFor } from '@platform/testing';
+import { createScratchDatabase, createTestPartner, loadTestStack, ScratchDatabase, startHttpsReceiver, waitFor } from '@platform/testing';
 import { deliveryIdOf, setWebhook, waitForDelivery } from './webhook-test-support';
 
 const DOWN_FOR_MS = 3_000;
@@ -48,28 +47,19 @@ async function startBrokerProxy(brokerPort: number) {
   };
 }
 
-function databaseUrl(name: string): string {
-  const template = loadTestStack().postgres?.urlTemplate;
-  if (!template) throw new Error('the stack file has no postgres.urlTemplate');
-  return template.replace('{database}', name);
-}
-
 describe('an event whose first publish was lost (issue 8)', () => {
-  const scratch = `outbox_lost_${randomBytes(6).toString('hex')}`;
-  let admin: DataSource;
+  let scratch: ScratchDatabase;
   let producer: DataSource;
 
   beforeAll(async () => {
-    admin = await createDataSource({ url: databaseUrl('postgres'), applicationName: 'lost-publish-spec' }).initialize();
-    await admin.query(`CREATE DATABASE ${scratch}`);
-    producer = await createDataSource({ url: databaseUrl(scratch), applicationName: 'lost-publish-spec' }).initialize();
+    scratch = await createScratchDatabase('outbox_lost');
+    producer = await createDataSource({ url: scratch.url, applicationName: 'lost-publish-spec' }).initialize();
     await producer.query(OUTBOX_TABLE_V1_SQL);
   });
 
   afterAll(async () => {
     await producer?.destroy();
-    await admin?.query(`DROP DATABASE IF EXISTS ${scratch}`);
-    await admin?.destroy();
+    await scratch?.drop();
   });
 
   it('stays in the outbox while the broker is down and is delivered after it returns', async () => {

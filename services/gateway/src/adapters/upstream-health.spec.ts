@@ -16,8 +16,8 @@ function setup(options: { serving?: boolean; breakerOpen?: boolean; throws?: boo
     return state.serving;
   };
   const health = new CachedUpstreamHealth(
-    [{ name: 'trading', address: 'a:1', breakerOpen: () => state.breakerOpen }, { name: 'ledger', address: 'b:2', breakerOpen: () => false }],
-    logger, probe, () => nowMs,
+    [{ name: 'trading', probe, breakerOpen: () => state.breakerOpen }, { name: 'ledger', probe, breakerOpen: () => false }],
+    logger, () => nowMs,
   );
   return { health, state, advance: (ms: number) => { nowMs += ms; } };
 }

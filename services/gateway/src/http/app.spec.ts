@@ -1,8 +1,9 @@
 // Proves the HTTP pipeline end to end with fakes at its edges (credential
-// store, nonce store, rate limiter, upstream services), over a Unix socket:
+// store, nonce and rate-limit admission, upstream services), over a Unix socket:
 // X-Request-Id on every response; the uniform 401 for every failure; a replay
 // refused; 403 outside a credential's scopes; 429 with Retry-After-partner and
-// no retryAfterSeconds; 404, 400 and 413 envelopes; field-naming validation;
+// no retryAfterSeconds; RateLimit-* headers on every authenticated answer;
+// 404, 400 and 413 envelopes; field-naming validation;
 // stores that cannot answer fail closed with 503; upstream refusals pass
 // through; unexpected errors never leak; sandbox routes exist only in sandbox;
 // the routes registered from the operation table check the body, then the path
@@ -60,8 +61,8 @@ const quote: trading.Quote = {
 
 interface Harness {
   deps: AppDependencies;
-  nonceStoreDown: boolean;
-  rateLimiterCalls: number;
+  admissionStoreDown: boolean;
+  admissionCalls: number;
   createQuote: jest.Mock;
 }
 
@@ -85,8 +86,8 @@ function harness(mode: 'sandbox' | 'production' = 'sandbox'): Harness {
   const seen = new Set<string>();
   const counts = new Map<string, number>();
   const state: Harness = {
-    nonceStoreDown: false,
-    rateLimiterCalls: 0,
+    admissionStoreDown: false,
+    admissionCalls: 0,
     createQuote: jest.fn(async () => quote),
     deps: undefined as unknown as AppDependencies,
   };
@@ -96,21 +97,20 @@ function harness(mode: 'sandbox' | 'production' = 'sandbox'): Harness {
     version: '9.9.9',
     apiKeyPattern: apiKeyPattern('sandbox'),
     credentials: { find: async (apiKey) => credentials.get(apiKey) ?? null },
-    nonces: {
-      claim: async (apiKey, nonce) => {
-        if (state.nonceStoreDown) throw new AppError('SERVICE_UNAVAILABLE');
+    // The script's semantics (domain/rate-limit.ts), in memory: a replay is never counted,
+    // a refusal never recorded; the window resets in 42 s.
+    admission: {
+      admit: async ({ apiKey, nonce, partnerId: id, limitPerMinute: limit }) => {
+        state.admissionCalls += 1;
+        if (state.admissionStoreDown) throw new AppError('SERVICE_UNAVAILABLE');
         const key = `${apiKey}:${nonce}`;
-        if (seen.has(key)) return false;
+        if (seen.has(key)) return { nonceFresh: false };
         seen.add(key);
-        return true;
-      },
-    },
-    rateLimiter: {
-      consume: async (id, limit) => {
-        state.rateLimiterCalls += 1;
-        const count = (counts.get(id) ?? 0) + 1;
-        counts.set(id, count);
-        return count <= limit ? { allowed: true } : { allowed: false, retryAfterSeconds: 42 };
+        const counted = counts.get(id) ?? 0;
+        const allowed = counted < limit;
+        if (allowed) counts.set(id, counted + 1);
+        const window = { limit, remaining: Math.max(0, limit - (allowed ? counted + 1 : counted)), resetSeconds: 42 };
+        return { nonceFresh: true, rateLimit: allowed ? { allowed: true, ...window } : { allowed: false, retryAfterSeconds: 42, ...window } };
       },
     },
     trading: {
@@ -195,6 +195,16 @@ describe('gateway app', () => {
     expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(reply.headers['x-powered-by']).toBeUndefined();
     expect(reply.headers['cache-control']).toBe('no-store');
+    expect(Number(reply.headers['content-length'])).toBe(Buffer.byteLength(reply.text));
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const get = await send('GET', '/healthz');
+    const head = await send('HEAD', '/healthz');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
   });
 
   it('answers every authentication failure with the identical 401', async () => {
@@ -220,7 +230,7 @@ describe('gateway app', () => {
       expect(reply.status).toBe(401);
       expect(reply.text).toBe(UNIFORM_401(String(reply.headers['x-request-id'])));
     }
-    expect(state.rateLimiterCalls).toBe(0);
+    expect(state.admissionCalls).toBe(0);
   });
 
   it('holds every refusal to the response floor, so an unknown key answers no faster than a known one', async () => {
@@ -252,8 +262,8 @@ describe('gateway app', () => {
     expect((await send('POST', '/v1/quotes', quoteHeaders, body.replace('1000', '9000'))).status).toBe(401);
   });
 
-  it('fails closed with 503 when the nonce store cannot answer', async () => {
-    state.nonceStoreDown = true;
+  it('fails closed with 503 when the nonce and rate-limit store cannot answer', async () => {
+    state.admissionStoreDown = true;
     const reply = await signed('GET', '/v1/health');
     expect(reply.status).toBe(503);
     expect(reply.body).toEqual({ statusCode: 503, message: 'SERVICE_UNAVAILABLE', error: 'Service Unavailable', requestId: reply.headers['x-request-id'] });
@@ -274,6 +284,28 @@ describe('gateway app', () => {
     expect(reply.headers['retry-after-partner']).toBe('42');
     expect(reply.headers['retry-after']).toBe('42');
     expect(reply.text).toBe(`{"statusCode":429,"message":"Too Many Requests","error":"Too Many Requests","requestId":"${reply.headers['x-request-id']}"}`);
+    expect(reply.headers['ratelimit-limit']).toBe('3');
+    expect(reply.headers['ratelimit-remaining']).toBe('0');
+    expect(reply.headers['ratelimit-reset']).toBe('42');
+  });
+
+  it('tells every authenticated answer where the partner stands: RateLimit-Limit, -Remaining and -Reset', async () => {
+    const ok = await signed('GET', '/v1/health');
+    expect(ok.status).toBe(200);
+    const remaining = Number(ok.headers['ratelimit-remaining']);
+    expect(ok.headers['ratelimit-limit']).toBe('1000');
+    expect(ok.headers['ratelimit-reset']).toBe('42');
+    // A refusal after admission (scope, 404, validation) carries them too, one request further on.
+    const forbidden = await signed('POST', '/v1/quotes', '{}', readOnly);
+    expect(forbidden.status).toBe(403);
+    expect(Number(forbidden.headers['ratelimit-remaining'])).toBe(remaining - 1);
+    const notFound = await signed('GET', '/v1/nope');
+    expect(notFound.status).toBe(404);
+    expect(Number(notFound.headers['ratelimit-remaining'])).toBe(remaining - 2);
+    // Before admission nothing is known of the partner: a 401 carries none.
+    const unauthorized = await send('GET', '/v1/health');
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers['ratelimit-limit']).toBeUndefined();
   });
 
   it('answers 404 envelopes for unknown paths, wrong methods and trailing slashes', async () => {

@@ -3,8 +3,9 @@
  *   1. request id      X-Request-Id on every response; log context for the rest
  *   2. raw body        at most 64 KiB, kept as exact bytes (the signature covers them)
  *   3. /healthz, /docs, /openapi.json   unauthenticated: readiness and the API reference
- *   4. authenticate    /v1 only: signed headers, credential, signature, nonce
- *   5. rate limit      per partner, in Redis
+ *   4. authenticate    /v1 only: signed headers, credential, signature, then the
+ *                      nonce claim and rate-limit count (one Redis round trip)
+ *   5. rate limit      per partner: RateLimit-* headers, 429 over the limit
  *   6. scope           per route
  *   7. body            JSON object + zod, inside each route that takes one
  *   8. not found       404 envelope for anything unanswered
@@ -14,6 +15,7 @@
 import express, { Express } from 'express';
 import type { AppDependencies } from './dependencies';
 import { errorHandler, notFound } from './error-envelope';
+import { jsonResponse } from './json-response';
 import { authenticate } from './middleware/authenticate.middleware';
 import { rateLimit } from './middleware/rate-limit.middleware';
 import { rawBodyMiddleware } from './middleware/raw-body.middleware';
@@ -29,6 +31,8 @@ export function createApp(deps: AppDependencies): Express {
   app.set('etag', false);
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
+  // Every answer is JSON: one serialisation, one write (json-response.ts).
+  app.response.json = jsonResponse;
 
   app.use(requestIdMiddleware(deps.logger));
   app.use(rawBodyMiddleware());
@@ -39,12 +43,12 @@ export function createApp(deps: AppDependencies): Express {
     '/v1',
     authenticate({
       credentials: deps.credentials,
-      nonces: deps.nonces,
+      admission: deps.admission,
       apiKeyPattern: deps.apiKeyPattern,
       logger: deps.logger,
       nowMs: deps.nowMs ?? Date.now,
     }),
-    rateLimit(deps.rateLimiter),
+    rateLimit,
     createV1Router(deps),
   );
   app.use(notFound);

@@ -8,7 +8,7 @@ import type { Logger } from '@platform/logger';
 import type {
   CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient,
 } from '../adapters/upstreams';
-import type { RateLimitDecision } from '../domain/rate-limit';
+import type { Admission } from '../domain/rate-limit';
 import type { Scope } from '../domain/scopes';
 
 export interface AuthenticatedCredential {
@@ -26,14 +26,21 @@ export interface CredentialLookup {
   find(apiKey: string): Promise<AuthenticatedCredential | null>;
 }
 
-export interface NonceStore {
-  /** True the first time a nonce is seen for the key (within the retention); false on a replay. */
-  claim(apiKey: string, nonce: string): Promise<boolean>;
+export interface AdmissionRequest {
+  apiKey: string;
+  nonce: string;
+  partnerId: string;
+  limitPerMinute: number;
 }
 
-export interface RateLimiter {
-  /** Counts one request of the partner against its limit, unless the limit is reached. */
-  consume(partnerId: string, limitPerMinute: number): Promise<RateLimitDecision>;
+export interface RequestAdmission {
+  /**
+   * For an authentic request: claims its nonce (single-use per key within the
+   * retention) and, when fresh, counts it against the partner's per-minute
+   * limit unless the limit is reached. One atomic step: a replay is never
+   * counted, a refused request never recorded.
+   */
+  admit(request: AdmissionRequest): Promise<Admission>;
 }
 
 export interface UpstreamHealth {
@@ -68,8 +75,7 @@ export interface AppDependencies {
   version: string;
   apiKeyPattern: RegExp;
   credentials: CredentialLookup;
-  nonces: NonceStore;
-  rateLimiter: RateLimiter;
+  admission: RequestAdmission;
   trading: TradingApi;
   ledger: LedgerApi;
   walletRegistry: WalletRegistryApi;

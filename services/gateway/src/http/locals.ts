@@ -4,6 +4,7 @@
  * pre-fill it). A missing value means a step ran out of order: a bug.
  */
 import type { Response } from 'express';
+import type { RateLimitDecision } from '../domain/rate-limit';
 import type { Scope } from '../domain/scopes';
 
 export interface PartnerAuth {
@@ -17,6 +18,7 @@ interface GatewayLocals {
   requestId?: string;
   rawBody?: Buffer;
   partnerAuth?: PartnerAuth;
+  rateLimit?: RateLimitDecision;
 }
 
 const locals = (res: Response) => res.locals as GatewayLocals;
@@ -51,4 +53,14 @@ export function partnerAuthOf(res: Response): PartnerAuth {
 
 export function maybePartnerIdOf(res: Response): string | undefined {
   return locals(res).partnerAuth?.partnerId;
+}
+
+export function setRateLimitDecision(res: Response, decision: RateLimitDecision): void {
+  locals(res).rateLimit = decision;
+}
+
+export function rateLimitDecisionOf(res: Response): RateLimitDecision {
+  const decision = locals(res).rateLimit;
+  if (!decision) throw new Error('rate limit read before authentication admitted the request');
+  return decision;
 }

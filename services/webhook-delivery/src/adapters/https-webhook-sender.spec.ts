@@ -2,7 +2,10 @@
 // and headers, reports 2xx/3xx/5xx without following redirects, reads at most
 // 4 KiB, bounds the attempt with its timeout, classifies connection and TLS
 // failures, and refuses (without connecting) any URL or resolved address the
-// SSRF rules forbid, connecting only to the addresses it checked.
+// SSRF rules forbid, connecting only to the addresses it checked; keeps one
+// connection alive per endpoint and checked address set, reuses it only for an
+// attempt whose fresh check gave that same set, and goes over a fresh connection
+// when a reused one turns out closed.
 // A throw-away self-signed certificate for localhost is made with the openssl CLI.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,6 +29,8 @@ let server: Server;
 let port: number;
 let handler: (req: IncomingMessage, res: ServerResponse) => void;
 const received: Received[] = [];
+/** TLS handshakes the server completed: one per connection. */
+let connections = 0;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'webhook-sender-spec-'));
@@ -42,6 +47,7 @@ beforeAll(async () => {
       handler(req, res);
     });
   });
+  server.on('secureConnection', () => { connections += 1; });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -54,6 +60,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   received.length = 0;
+  connections = 0;
   handler = (_req, res) => res.writeHead(200).end('ok');
 });
 
@@ -173,5 +180,56 @@ describe('HttpsWebhookSender', () => {
 
   it('refuses a URL that is not https', async () => {
     expect(await sandboxSender().send({ url: `http://localhost:${port}/`, headers, body })).toMatchObject({ kind: 'failure', errorClass: 'invalid_url' });
+  });
+
+  it('keeps the connection alive: attempts to one endpoint share one TLS handshake', async () => {
+    const sender = sandboxSender();
+    for (let index = 0; index < 5; index += 1) expect(await sender.send({ url: url(), headers, body })).toMatchObject({ statusCode: 200 });
+    expect(received).toHaveLength(5);
+    expect(connections).toBe(1);
+    expect(sender.idleConnectionCount()).toBe(1);
+  });
+
+  it('checks every attempt before any pooled connection is used, and pools per checked address set', async () => {
+    let answer = [{ address: '127.0.0.1', family: 4 }];
+    const sender = sandboxSender({ resolveAll: async () => answer });
+    expect(await sender.send({ url: url(), headers, body })).toMatchObject({ statusCode: 200 });
+    // The name now points at the metadata address: refused before anything is sent, pooled connection or not.
+    answer = [{ address: '169.254.169.254', family: 4 }];
+    expect(await sender.send({ url: url(), headers, body })).toMatchObject({ kind: 'failure', errorClass: 'ssrf_refused' });
+    expect(received).toHaveLength(1);
+    // Another allowed address set is another pool: a new connection, opened to the addresses just checked.
+    answer = [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }];
+    expect(await sender.send({ url: url(), headers, body })).toMatchObject({ statusCode: 200 });
+    expect(connections).toBe(2);
+    // The first set again: its idle connection is reused.
+    answer = [{ address: '127.0.0.1', family: 4 }];
+    expect(await sender.send({ url: url(), headers, body })).toMatchObject({ statusCode: 200 });
+    expect(connections).toBe(2);
+    expect(received).toHaveLength(3);
+  });
+
+  it('goes over a fresh connection, within the attempt, when the reused one was closed by the server', async () => {
+    const sender = sandboxSender();
+    expect(await sender.send({ url: url(), headers, body })).toMatchObject({ statusCode: 200 });
+    // The server drops the kept-alive connection the moment the next request arrives on it.
+    handler = (req, res) => {
+      if (received.length === 2) req.socket.destroy();
+      else res.writeHead(200).end('ok');
+    };
+    expect(await sender.send({ url: url(), headers, body })).toMatchObject({ kind: 'response', statusCode: 200 });
+    expect(received).toHaveLength(3);
+    expect(connections).toBe(2);
+  });
+
+  it('does not keep a connection whose answer was too long to read', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200);
+      res.end(Buffer.alloc(64 * 1024, 'x'));
+    };
+    const sender = sandboxSender();
+    await sender.send({ url: url(), headers, body });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sender.idleConnectionCount()).toBe(0);
   });
 });

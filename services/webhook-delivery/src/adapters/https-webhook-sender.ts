@@ -12,12 +12,24 @@
  *   socket connects only to those checked addresses (a `lookup` that answers
  *   from them), so DNS cannot change its answer between check and connect.
  *   SNI and the Host header stay the URL's host, so TLS verifies the name.
+ * - Keep-alive: connections are pooled per endpoint AND per checked address
+ *   set (one agent each). An attempt may reuse an idle connection only from the
+ *   pool of the addresses it has just resolved and checked, so every byte goes
+ *   to an address that passed the check of this very attempt: a connection's
+ *   peer never changes, a DNS answer that moves (rebinding included) selects
+ *   another pool and is checked before anything connects, and a refused answer
+ *   fails the attempt before any pool is looked at. The reused socket's peer is
+ *   asserted against the checked set as well. Idle connections close after
+ *   KEEP_ALIVE_IDLE_MS (or the server's shorter Keep-Alive hint). A reused
+ *   connection the server had closed meanwhile fails before any answer; the
+ *   attempt then goes once more over a fresh connection, within its deadline
+ *   (the receiver may see the delivery twice, which the contract allows).
  * - Extra trusted CAs come from NODE_EXTRA_CA_CERTS, which node reads itself.
  */
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -32,6 +44,17 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const RESPONSE_BYTES_MAX = 4 * 1024;
 /** More addresses than this for one host is refused rather than checked. */
 export const RESOLVED_ADDRESSES_MAX = 32;
+/** An idle pooled connection is closed after this (below the common 5 s server keep-alive). */
+export const KEEP_ALIVE_IDLE_MS = 4_000;
+/**
+ * Idle connections kept per endpoint host and address set by default; services pass
+ * their bound on attempts in flight (many partners may share one receiving host, and
+ * a connection is idle only for KEEP_ALIVE_IDLE_MS after an attempt used it, so the
+ * idle ones never outnumber the attempts of the last few seconds).
+ */
+export const IDLE_CONNECTIONS_PER_POOL_MAX_DEFAULT = 64;
+/** Pools (endpoint and address set) remembered; the least recently used is dropped beyond. */
+export const POOLS_MAX = 1_000;
 
 export interface OutgoingWebhook {
   url: string;
@@ -54,6 +77,8 @@ export interface HttpsWebhookSenderOptions {
   resolveAll?: ResolveAll;
   /** Replaces the trusted CAs (tests only; services use NODE_EXTRA_CA_CERTS). */
   ca?: string | Buffer;
+  /** Idle connections kept per pool (endpoint host and checked address set). */
+  idleConnectionsPerPoolMax?: number;
 }
 
 const systemResolveAll: ResolveAll = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
@@ -64,9 +89,16 @@ class AttemptFailure extends Error {
   }
 }
 
+/** A reused connection that fails with one of these before any answer had been closed by the server. */
+const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+type PostOutcome = AttemptResult | { kind: 'stale_connection' };
+
 export class HttpsWebhookSender implements WebhookSender {
   private readonly timeoutMs: number;
   private readonly resolveAll: ResolveAll;
+  /** Keep-alive pools, keyed by endpoint host, port and the checked address set; least recently used first. */
+  private readonly pools = new Map<string, Agent>();
 
   constructor(private readonly options: HttpsWebhookSenderOptions) {
     this.timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
@@ -80,11 +112,44 @@ export class HttpsWebhookSender implements WebhookSender {
     try {
       const target = checkedTarget(webhook.url, this.options.mode);
       const addresses = await this.resolveChecked(target, deadlineMs);
-      return await this.post(target, addresses, webhook, deadlineMs, elapsedMs);
+      const pooled = await this.post(target, addresses, this.poolFor(target, addresses), webhook, deadlineMs, elapsedMs);
+      if (pooled.kind !== 'stale_connection') return pooled;
+      const fresh = await this.post(target, addresses, false, webhook, deadlineMs, elapsedMs);
+      if (fresh.kind === 'stale_connection') throw new Error('a fresh connection was reported as reused');
+      return fresh;
     } catch (error) {
       if (error instanceof AttemptFailure) return { kind: 'failure', errorClass: error.errorClass, detail: error.message, latencyMs: elapsedMs() };
       throw error;
     }
+  }
+
+  /** Idle connections held right now, across pools (for tests and metrics). */
+  idleConnectionCount(): number {
+    let count = 0;
+    for (const agent of this.pools.values()) for (const sockets of Object.values(agent.freeSockets)) count += sockets?.length ?? 0;
+    return count;
+  }
+
+  private poolFor(target: EndpointTarget, addresses: LookupAddress[]): Agent {
+    const key = `${target.hostname}|${target.port}|${addresses.map((entry) => entry.address).sort().join(',')}`;
+    const existing = this.pools.get(key);
+    if (existing) {
+      this.pools.delete(key);
+      this.pools.set(key, existing);
+      return existing;
+    }
+    const agent = new Agent({
+      keepAlive: true,
+      maxFreeSockets: this.options.idleConnectionsPerPoolMax ?? IDLE_CONNECTIONS_PER_POOL_MAX_DEFAULT,
+      timeout: KEEP_ALIVE_IDLE_MS,
+      scheduling: 'lifo',
+      lookup: pinnedLookup(addresses),
+      ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),
+    });
+    this.pools.set(key, agent);
+    // Dropped, not destroyed: attempts on it finish, and its idle connections are unref'd and time out.
+    if (this.pools.size > POOLS_MAX) this.pools.delete(this.pools.keys().next().value as string);
+    return agent;
   }
 
   private async resolveChecked(target: EndpointTarget, deadlineMs: number): Promise<LookupAddress[]> {
@@ -103,11 +168,13 @@ export class HttpsWebhookSender implements WebhookSender {
     return addresses;
   }
 
-  private post(target: EndpointTarget, addresses: LookupAddress[], webhook: OutgoingWebhook, deadlineMs: number, elapsedMs: () => number): Promise<AttemptResult> {
+  private post(
+    target: EndpointTarget, addresses: LookupAddress[], agent: Agent | false, webhook: OutgoingWebhook, deadlineMs: number, elapsedMs: () => number,
+  ): Promise<PostOutcome> {
     return new Promise((resolve) => {
       let response: IncomingMessage | null = null;
       let settled = false;
-      const finish = (result: AttemptResult) => {
+      const finish = (result: PostOutcome) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -121,7 +188,7 @@ export class HttpsWebhookSender implements WebhookSender {
         path: target.path,
         method: 'POST',
         headers: webhook.headers,
-        agent: false, // a fresh connection per attempt: every attempt resolves and checks again
+        agent,
         lookup: pinnedLookup(addresses),
         ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),
       }, (incoming) => {
@@ -135,9 +202,19 @@ export class HttpsWebhookSender implements WebhookSender {
           latencyMs,
         }));
       });
+      request.on('socket', (socket) => {
+        // A pooled connection was opened through the pinned lookup of this very address set; assert it all the same.
+        if (request.reusedSocket && !addresses.some((entry) => entry.address === socket.remoteAddress)) {
+          fail('ssrf_refused', `pooled connection to unchecked address ${socket.remoteAddress}`);
+          request.destroy();
+        }
+      });
       // Once the status line is in, a broken body does not change the outcome.
       request.on('error', (error: NodeJS.ErrnoException) => {
-        if (response === null) fail(classifyNetworkErrorCode(errorCode(error)), describeError(error));
+        if (response !== null) return;
+        const code = errorCode(error);
+        if (request.reusedSocket && code !== undefined && STALE_CONNECTION_CODES.has(code)) finish({ kind: 'stale_connection' });
+        else fail(classifyNetworkErrorCode(code), describeError(error));
       });
       const stop = (errorClass: ErrorClass, detail: string) => {
         if (response !== null) response.destroy();

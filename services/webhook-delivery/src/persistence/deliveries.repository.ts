@@ -5,9 +5,14 @@
  * in-process timer is needed. A claimed row is `delivering` under a lease
  * (`next_attempt_at` = lease end, `lease_id`); if its replica dies, the lease
  * runs out and the row is reclaimed with the same delivery id.
+ *
+ * The hot statements each serve a whole batch in one round trip and one
+ * commit: events accepted from the bus (insertMany), due deliveries claimed
+ * (claimDue, with their endpoints), finished attempts recorded (recordAttempts).
  */
 import type { DataSource, EntityManager } from '@platform/persistence';
 import type { ErrorClass } from '../domain/attempt-outcome';
+import type { EndpointRecord } from './endpoints.repository';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'dead' | 'no_endpoint';
 
@@ -20,9 +25,10 @@ export interface NewDelivery {
   partnerId: string;
   eventType: string;
   body: string;
-  /** Null when the partner has no endpoint yet: the delivery is held as `no_endpoint`. */
-  endpointUrl: string | null;
 }
+
+/** What became of one new delivery: created due now, created held (no endpoint yet), or already there. */
+export type InsertOutcome = 'pending' | 'no_endpoint' | 'duplicate';
 
 export interface RangeReplay {
   partnerId: string;
@@ -45,6 +51,8 @@ export interface ClaimedDelivery {
   /** Operator replays so far: the attempt round this attempt belongs to. */
   replayCount: number;
   leaseId: string;
+  /** The partner's endpoint as it is at the claim, read in the same statement; null when it has none. */
+  endpoint: EndpointRecord | null;
 }
 
 export interface ClaimOptions {
@@ -66,6 +74,30 @@ export interface AttemptRecord {
 
 /** What the delivery becomes after the attempt. delayMs only for pending. */
 export type DeliveryTransition = { status: 'delivered' } | { status: 'pending'; delayMs: number } | { status: 'dead' };
+
+/** One finished attempt to record, with the lease it was made under. */
+export interface AttemptRecording {
+  claimed: Pick<ClaimedDelivery, 'deliveryId' | 'partnerId' | 'leaseId' | 'replayCount'>;
+  attempt: AttemptRecord;
+  next: DeliveryTransition;
+}
+
+/**
+ * An endpoint's run of failed attempts after a batch: `consecutiveFailures` now,
+ * and the values it passed through in this batch (`from`..`consecutiveFailures`).
+ */
+export interface FailureRun {
+  partnerId: string;
+  consecutiveFailures: number;
+  from: number;
+}
+
+export interface RecordedBatch {
+  /** Per recording, in order: false when the lease was lost (the attempt is still kept as history). */
+  leaseHeld: boolean[];
+  /** Endpoints whose run of failures changed. */
+  failureRuns: FailureRun[];
+}
 
 export interface DeliverySummary {
   deliveryId: string;
@@ -106,93 +138,169 @@ interface ClaimRow {
   attempt_count: number;
   replay_count: number;
   lease_id: string;
+  url: string | null;
+  secret_sealed: string | null;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+  updated_at: Date | null;
 }
 
-// Candidates are due pending rows of partners below their in-flight cap. The
-// cap is counted from leased rows, so it holds across replicas (up to the race
-// of two replicas claiming in the same instant).
-const SELECT_CANDIDATES_SQL = `
-  SELECT d.delivery_id, d.partner_id, f.in_flight
-  FROM deliveries d
-  CROSS JOIN LATERAL (
-    SELECT count(*)::int AS in_flight FROM deliveries x
-    WHERE x.partner_id = d.partner_id AND x.status = 'delivering' AND x.next_attempt_at > now()
-  ) f
-  WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND f.in_flight < $1
-  ORDER BY d.next_attempt_at
-  LIMIT $2
-  FOR UPDATE OF d SKIP LOCKED`;
+// One statement: the endpoint URL comes from the endpoints table as of this
+// statement (null: held as no_endpoint, no timer). Rows go in sorted by
+// (event, partner), so two replicas inserting overlapping batches take the
+// unique index in the same order and cannot deadlock; an (event, partner) pair
+// already there, or twice in the batch, is skipped.
+const INSERT_MANY_SQL = `
+  INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at)
+  SELECT v.delivery_id, v.event_id, v.partner_id, v.event_type, v.body, e.url,
+         CASE WHEN e.url IS NULL THEN 'no_endpoint' ELSE 'pending' END,
+         CASE WHEN e.url IS NULL THEN NULL ELSE now() END
+  FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[]) AS v(delivery_id, event_id, partner_id, event_type, body)
+  LEFT JOIN endpoints e ON e.partner_id = v.partner_id
+  ORDER BY v.event_id, v.partner_id
+  ON CONFLICT (event_id, partner_id) DO NOTHING
+  RETURNING delivery_id, status`;
+
+// One statement: due pending rows of partners below their in-flight cap, in
+// due order, each partner's rows ranked after what it already has in flight
+// (so one batch never takes a partner past the cap), leased, and returned with
+// the partner's endpoint. The cap is counted from leased rows, so it holds
+// across replicas (up to the race of two replicas claiming in the same instant).
+// Rows locked but over the cap are released when the statement ends.
+const CLAIM_DUE_SQL = `
+  WITH locked AS (
+    SELECT d.delivery_id, d.partner_id, d.next_attempt_at, f.in_flight
+    FROM deliveries d
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS in_flight FROM deliveries x
+      WHERE x.partner_id = d.partner_id AND x.status = 'delivering' AND x.next_attempt_at > now()
+    ) f
+    WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND f.in_flight < $1
+    ORDER BY d.next_attempt_at
+    LIMIT $2
+    FOR UPDATE OF d SKIP LOCKED
+  ), ranked AS (
+    SELECT delivery_id, in_flight + row_number() OVER (PARTITION BY partner_id ORDER BY next_attempt_at, delivery_id) AS slot
+    FROM locked
+  ), claimed AS (
+    UPDATE deliveries d
+    SET status = 'delivering', lease_id = gen_random_uuid(), next_attempt_at = now() + $3 * interval '1 millisecond'
+    FROM ranked r
+    WHERE d.delivery_id = r.delivery_id AND r.slot <= $1
+    RETURNING d.delivery_id, d.event_id, d.partner_id, d.event_type, d.body, d.attempt_count, d.replay_count, d.lease_id
+  )
+  SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.updated_at
+  FROM claimed c LEFT JOIN endpoints e ON e.partner_id = c.partner_id`;
+
+// One statement for a batch of finished attempts: every attempt kept as
+// history; each delivery moved on only if this replica still holds its lease;
+// and, for the attempts whose lease was held, each endpoint's run of failures:
+// a success in the batch restarts it at the failures after the last success,
+// otherwise it grows by the batch's failures (rows that would not change are
+// not written). $1 gives the batch order.
+const RECORD_ATTEMPTS_SQL = `
+  WITH v AS (
+    SELECT * FROM unnest(
+      $1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::bigint[], $7::uuid[], $8::int[], $9::timestamptz[],
+      $10::int[], $11::int[], $12::text[], $13::text[], $14::int[]
+    ) AS v(ordinal, delivery_id, partner_id, lease_id, status, delay_ms, attempt_id, attempt_number, started_at,
+           latency_ms, status_code, error_class, response_excerpt, round)
+  ), moved AS (
+    UPDATE deliveries d SET
+      status = v.status,
+      attempt_count = d.attempt_count + 1,
+      next_attempt_at = CASE WHEN v.status = 'pending' THEN now() + v.delay_ms * interval '1 millisecond' ELSE NULL END,
+      delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE NULL END,
+      lease_id = NULL,
+      last_status_code = v.status_code,
+      last_error_class = v.error_class,
+      last_latency_ms = v.latency_ms
+    FROM v
+    WHERE d.delivery_id = v.delivery_id AND d.lease_id = v.lease_id AND d.status = 'delivering'
+    RETURNING d.delivery_id
+  ), attempts AS (
+    INSERT INTO delivery_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, error_class, response_excerpt, round)
+    SELECT attempt_id, delivery_id, attempt_number, started_at, latency_ms, status_code, error_class, response_excerpt, round FROM v
+  ), held AS (
+    SELECT v.partner_id, v.ordinal, v.error_class IS NULL AS success,
+           max(v.ordinal) FILTER (WHERE v.error_class IS NULL) OVER (PARTITION BY v.partner_id) AS last_success
+    FROM v JOIN moved m ON m.delivery_id = v.delivery_id
+  ), runs AS (
+    SELECT partner_id, bool_or(success) AS any_success,
+           count(*) FILTER (WHERE NOT success)::int AS failures,
+           count(*) FILTER (WHERE NOT success AND ordinal > coalesce(last_success, -1))::int AS tail
+    FROM held GROUP BY partner_id
+  ), counted AS (
+    UPDATE endpoints e
+    SET consecutive_failures = CASE WHEN r.any_success THEN r.tail ELSE e.consecutive_failures + r.failures END
+    FROM runs r
+    WHERE e.partner_id = r.partner_id AND NOT (r.any_success AND r.tail = 0 AND e.consecutive_failures = 0)
+    RETURNING e.partner_id, e.consecutive_failures, CASE WHEN r.any_success THEN r.tail ELSE r.failures END AS added
+  )
+  SELECT 'moved' AS kind, delivery_id AS id, NULL::int AS consecutive_failures, NULL::int AS added FROM moved
+  UNION ALL
+  SELECT 'counted', partner_id, consecutive_failures, added FROM counted`;
 
 export class DeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Creates the delivery, due now, or held as `no_endpoint` (no timer) when it has
-   * no endpoint URL. False when this event already has one for this partner.
+   * Creates the deliveries of a batch of events in one statement, each due now,
+   * or held as `no_endpoint` (no timer) when its partner has no endpoint. An
+   * event that already has its delivery for that partner is a duplicate.
+   * Outcomes in the order given.
    */
-  async insertIfAbsent(delivery: NewDelivery): Promise<boolean> {
-    const rows = (await this.dataSource.query(
-      `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6::text,
-               CASE WHEN $6::text IS NULL THEN 'no_endpoint' ELSE 'pending' END,
-               CASE WHEN $6::text IS NULL THEN NULL ELSE now() END)
-       ON CONFLICT (event_id, partner_id) DO NOTHING
-       RETURNING delivery_id`,
-      [delivery.deliveryId, delivery.eventId, delivery.partnerId, delivery.eventType, delivery.body, delivery.endpointUrl],
-    )) as unknown[];
-    return rows.length === 1;
+  async insertMany(deliveries: readonly NewDelivery[]): Promise<InsertOutcome[]> {
+    if (deliveries.length === 0) return [];
+    const rows = (await this.dataSource.query(INSERT_MANY_SQL, [
+      deliveries.map((delivery) => delivery.deliveryId),
+      deliveries.map((delivery) => delivery.eventId),
+      deliveries.map((delivery) => delivery.partnerId),
+      deliveries.map((delivery) => delivery.eventType),
+      deliveries.map((delivery) => delivery.body),
+    ])) as Array<{ delivery_id: string; status: 'pending' | 'no_endpoint' }>;
+    const created = new Map(rows.map((row) => [row.delivery_id, row.status]));
+    return deliveries.map((delivery) => created.get(delivery.deliveryId) ?? 'duplicate');
   }
 
-  /** Takes up to `limit` due deliveries under a fresh lease each. */
+  /** Takes up to `limit` due deliveries under a fresh lease each, with their endpoints: one statement. */
   async claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]> {
-    return this.dataSource.transaction(async (manager) => {
-      const candidates = (await manager.query(SELECT_CANDIDATES_SQL, [options.endpointInFlightMax, options.limit])) as Array<{
-        delivery_id: string;
-        partner_id: string;
-        in_flight: number;
-      }>;
-      const ids = withinEndpointCap(candidates, options.endpointInFlightMax);
-      if (ids.length === 0) return [];
-      const result = (await manager.query(
-        `UPDATE deliveries
-         SET status = 'delivering', lease_id = gen_random_uuid(), next_attempt_at = now() + $2 * interval '1 millisecond'
-         WHERE delivery_id = ANY($1::uuid[])
-         RETURNING delivery_id, event_id, partner_id, event_type, body, attempt_count, replay_count, lease_id`,
-        [ids, options.leaseMs],
-      )) as UpdateResult;
-      return (updatedRows(result) as ClaimRow[]).map(toClaimed);
-    });
+    const rows = (await this.dataSource.query(CLAIM_DUE_SQL, [options.endpointInFlightMax, options.limit, options.leaseMs])) as ClaimRow[];
+    return rows.map(toClaimed);
   }
 
   /**
-   * Records the attempt and moves the delivery on, if this replica still holds
-   * the lease. Returns false when the lease was lost (the attempt is still
-   * recorded as history; the delivery belongs to whoever holds it now).
+   * Records a batch of finished attempts and moves each delivery on if this
+   * replica still holds its lease, with the endpoints' runs of failures, in one
+   * statement and one commit. A lost lease is reported as such; its attempt is
+   * still kept as history, and the delivery belongs to whoever holds it now.
    */
-  async recordAttempt(claimed: ClaimedDelivery, attempt: AttemptRecord, next: DeliveryTransition): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO delivery_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, error_class, response_excerpt, round)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [attempt.attemptId, claimed.deliveryId, attempt.attemptNumber, attempt.startedAt, attempt.latencyMs, attempt.statusCode, attempt.errorClass, attempt.responseExcerpt, claimed.replayCount],
-      );
-      const delayMs = next.status === 'pending' ? next.delayMs : null;
-      const updated = (await manager.query(
-        `UPDATE deliveries SET
-           status = $3,
-           attempt_count = attempt_count + 1,
-           next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + $4 * interval '1 millisecond' ELSE NULL END,
-           delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE NULL END,
-           lease_id = NULL,
-           last_status_code = $5,
-           last_error_class = $6,
-           last_latency_ms = $7
-         WHERE delivery_id = $1 AND lease_id = $2 AND status = 'delivering'
-         RETURNING delivery_id`,
-        [claimed.deliveryId, claimed.leaseId, next.status, delayMs, attempt.statusCode, attempt.errorClass, attempt.latencyMs],
-      )) as UpdateResult;
-      return updatedRows(updated).length === 1;
-    });
+  async recordAttempts(recordings: readonly AttemptRecording[]): Promise<RecordedBatch> {
+    if (recordings.length === 0) return { leaseHeld: [], failureRuns: [] };
+    const column = <T>(pick: (recording: AttemptRecording) => T) => recordings.map(pick);
+    const rows = (await this.dataSource.query(RECORD_ATTEMPTS_SQL, [
+      recordings.map((_, index) => index),
+      column((r) => r.claimed.deliveryId),
+      column((r) => r.claimed.partnerId),
+      column((r) => r.claimed.leaseId),
+      column((r) => r.next.status),
+      column((r) => (r.next.status === 'pending' ? Math.round(r.next.delayMs) : null)),
+      column((r) => r.attempt.attemptId),
+      column((r) => r.attempt.attemptNumber),
+      column((r) => r.attempt.startedAt),
+      column((r) => r.attempt.latencyMs),
+      column((r) => r.attempt.statusCode),
+      column((r) => r.attempt.errorClass),
+      column((r) => r.attempt.responseExcerpt),
+      column((r) => r.claimed.replayCount),
+    ])) as Array<{ kind: 'moved' | 'counted'; id: string; consecutive_failures: number | null; added: number | null }>;
+    const moved = new Set(rows.filter((row) => row.kind === 'moved').map((row) => row.id));
+    const failureRuns = rows.filter((row) => row.kind === 'counted').map((row) => ({
+      partnerId: row.id,
+      consecutiveFailures: Number(row.consecutive_failures),
+      from: Number(row.consecutive_failures) - Number(row.added) + 1,
+    }));
+    return { leaseHeld: recordings.map((recording) => moved.has(recording.claimed.deliveryId)), failureRuns };
   }
 
   /** Newest first. */
@@ -287,19 +395,6 @@ const HAS_ENDPOINT_OR_NOT_HELD = `(status <> 'no_endpoint' OR EXISTS (SELECT 1 F
 const REOPEN_SQL = `UPDATE deliveries SET status = 'pending', attempt_count = 0, replay_count = replay_count + 1,
   next_attempt_at = now(), lease_id = NULL, delivered_at = NULL`;
 
-/** Keeps candidates in order while their partner has room under the cap. */
-export function withinEndpointCap(candidates: Array<{ delivery_id: string; partner_id: string; in_flight: number }>, capPerEndpoint: number): string[] {
-  const taken = new Map<string, number>();
-  const ids: string[] = [];
-  for (const candidate of candidates) {
-    const inFlight = taken.get(candidate.partner_id) ?? candidate.in_flight;
-    if (inFlight >= capPerEndpoint) continue;
-    taken.set(candidate.partner_id, inFlight + 1);
-    ids.push(candidate.delivery_id);
-  }
-  return ids;
-}
-
 // TypeORM's postgres driver answers an UPDATE (or DELETE) with [rows, affectedCount]
 // rather than the rows alone.
 type UpdateResult = [unknown[], number];
@@ -318,6 +413,14 @@ const toClaimed = (row: ClaimRow): ClaimedDelivery => ({
   attemptCount: row.attempt_count,
   replayCount: row.replay_count,
   leaseId: row.lease_id,
+  endpoint: row.url === null || row.secret_sealed === null ? null : {
+    partnerId: row.partner_id,
+    url: row.url,
+    secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+    updatedAt: row.updated_at ?? new Date(0),
+  },
 });
 
 const toSummary = (row: SummaryRow): DeliverySummary => ({

@@ -61,16 +61,10 @@ export class EndpointsRepository {
     return toRecord(row);
   }
 
-  /**
-   * Counts failed attempts in a row across the partner's deliveries (any success
-   * resets it). Returns the count after this attempt, or null without an endpoint.
-   */
-  async recordOutcome(partnerId: string, delivered: boolean): Promise<number | null> {
-    const result = (await this.dataSource.query(
-      `UPDATE endpoints SET consecutive_failures = CASE WHEN $2 THEN 0 ELSE consecutive_failures + 1 END
-       WHERE partner_id = $1 RETURNING consecutive_failures`,
-      [partnerId, delivered],
-    )) as [Array<{ consecutive_failures: number }>, number];
-    return result[0]?.[0]?.consecutive_failures ?? null;
+  /** The endpoint URLs of those partners that have one, in one query. */
+  async findUrls(partnerIds: readonly string[]): Promise<Map<string, string>> {
+    if (partnerIds.length === 0) return new Map();
+    const rows = (await this.dataSource.query('SELECT partner_id, url FROM endpoints WHERE partner_id = ANY($1::uuid[])', [partnerIds])) as Array<{ partner_id: string; url: string }>;
+    return new Map(rows.map((row) => [row.partner_id, row.url]));
   }
 }

@@ -1,6 +1,7 @@
 // Proves the scheduler's loop with fakes at its edges: a kick claims at once
 // (no waiting for the poll), attempts in flight never exceed the per-replica
-// bound and a finished attempt frees its slot, and shutdown lets attempts
+// bound and a finished attempt frees its slot, freed slots are refilled in
+// batches and only while due rows may remain, and shutdown lets attempts
 // finish within the grace period and aborts (without recording) the rest.
 import { createLogger } from '@platform/logger';
 import type { NextDeliveryState } from '../domain/attempt-outcome';
@@ -20,6 +21,7 @@ const delivery = (index: number): ClaimedDelivery => ({
   attemptCount: 0,
   replayCount: 0,
   leaseId: `l-${index}`,
+  endpoint: null,
 });
 
 class FakeDeliveries {
@@ -129,5 +131,57 @@ describe('DeliveryScheduler', () => {
     scheduler.kick();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(deliveries.claimLimits.length).toBe(claimsBefore);
+  });
+
+  it('refills freed slots in batches once a quarter of the bound is free, not after every attempt', async () => {
+    const { deliveries, attempts, scheduler } = build({ attemptsInFlightMax: 8, batchSize: 8, endpointInFlightMax: 100 });
+    for (let index = 1; index <= 20; index += 1) deliveries.due.push(delivery(index));
+    scheduler.start();
+    await until(() => attempts.started.length === 8);
+    const claims = deliveries.claimLimits.length;
+    attempts.finish('d-1');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(deliveries.claimLimits.length).toBe(claims); // one free slot: below a batch's worth
+    attempts.finish('d-2');
+    await until(() => attempts.started.length === 10);
+    expect(deliveries.claimLimits.at(-1)).toBe(2);
+    // Draining the rest: every claim after the first takes at least a batch's worth (2), never one at a time.
+    await until(() => {
+      for (const id of [...attempts.running.keys()]) attempts.finish(id);
+      return attempts.started.length === 20;
+    });
+    expect(deliveries.claimLimits.slice(claims).every((limit) => limit >= 2)).toBe(true);
+    for (const id of [...attempts.running.keys()]) attempts.finish(id);
+    await scheduler.stop(1_000);
+  });
+
+  it('does not look again after an attempt when the last claim found everything that was due', async () => {
+    const { deliveries, attempts, scheduler } = build({ attemptsInFlightMax: 8, batchSize: 8, endpointInFlightMax: 100 });
+    deliveries.due.push(delivery(1));
+    scheduler.start();
+    await until(() => attempts.started.length === 1);
+    const claims = deliveries.claimLimits.length;
+    attempts.finish('d-1');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(deliveries.claimLimits.length).toBe(claims);
+    // New work announced: it is claimed at once.
+    deliveries.due.push(delivery(2));
+    scheduler.kick();
+    await until(() => attempts.started.length === 2, 500);
+    attempts.finish('d-2');
+    await scheduler.stop(1_000);
+  });
+
+  it('refills at once for an endpoint the last claim left at its cap, whose due rows wait for its slots', async () => {
+    const { deliveries, attempts, scheduler } = build({ attemptsInFlightMax: 64, batchSize: 32, endpointInFlightMax: 2 });
+    // The fake hands out what is due regardless of the cap; two due rows, the endpoint's cap is 2.
+    deliveries.due.push(delivery(1), delivery(2));
+    scheduler.start();
+    await until(() => attempts.started.length === 2);
+    deliveries.due.push(delivery(3));
+    attempts.finish('d-1');
+    await until(() => attempts.started.length === 3, 500);
+    for (const id of ['d-2', 'd-3']) attempts.finish(id);
+    await scheduler.stop(1_000);
   });
 });

@@ -5,10 +5,15 @@
  * replicas), so a hanging endpoint holds a few slots and never starves others.
  *
  * The database row is the timer. The loop looks for due rows every
- * SCHEDULER_POLL_MS, and at once when kicked (a delivery was just created, or
- * an attempt finished and freed a slot). Nothing is kept in memory that another
- * replica would need: a replica that dies leaves leases that run out, and the
- * DeliveryReconciler (any replica) makes those deliveries claimable again.
+ * SCHEDULER_POLL_MS, and at once when kicked (deliveries were just created or
+ * released). Finished attempts free slots; they are refilled in batches: only
+ * while due rows may remain (the last claim was full, was kicked since, or left
+ * an endpoint at its cap), and once enough slots are free to make a batch (a
+ * quarter of the replica's bound), so under load one claim statement serves many attempts and an idle
+ * replica does not look again after each attempt. The poll claims whatever
+ * room there is. Nothing is kept in memory that another replica would need: a
+ * replica that dies leaves leases that run out, and the DeliveryReconciler
+ * (any replica) makes those deliveries claimable again.
  */
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '@platform/logger';
@@ -27,6 +32,8 @@ export interface DeliverySchedulerOptions {
 }
 
 const ERROR_BACKOFF_MS = 1_000;
+/** Finished attempts refill slots once this share of the replica's bound is free. */
+const REFILL_SHARE_OF_BOUND = 0.25;
 /** After aborting unfinished attempts at shutdown, how long to let them unwind. */
 const ABORT_SETTLE_MS = 1_000;
 const DRAIN_POLL_MS = 25;
@@ -36,7 +43,11 @@ export class DeliveryScheduler {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private kicked = false;
+  /** Due rows may be waiting: the last claim was full, or new work was announced since. */
+  private dueMayRemain = true;
+  private readonly refillBatchMin: number;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlightByPartner = new Map<string, number>();
   private readonly abort = new AbortController();
 
   constructor(
@@ -48,6 +59,7 @@ export class DeliveryScheduler {
   ) {
     // Every attempt listens on the one shutdown signal.
     setMaxListeners(options.attemptsInFlightMax + 16, this.abort.signal);
+    this.refillBatchMin = Math.max(1, Math.min(options.batchSize, Math.floor(options.attemptsInFlightMax * REFILL_SHARE_OF_BOUND)));
   }
 
   start(): void {
@@ -56,8 +68,9 @@ export class DeliveryScheduler {
     this.loop = this.run();
   }
 
-  /** Look for due deliveries now rather than at the next poll. */
+  /** Deliveries became due (created, released): look now rather than at the next poll. */
   kick(): void {
+    this.dueMayRemain = true;
     this.kicked = true;
     this.wake?.();
   }
@@ -84,9 +97,9 @@ export class DeliveryScheduler {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        const claimed = await this.claimOnce();
-        // Keep claiming while there is work and room; otherwise wait for a kick or the poll.
-        if (claimed > 0 && this.capacity() > 0) continue;
+        await this.claimOnce();
+        // Keep claiming while due rows may remain and a batch's worth of room is free; otherwise wait for a kick or the poll.
+        if (this.dueMayRemain && this.capacity() >= this.refillBatchMin) continue;
         await this.idle(this.options.pollIntervalMs);
       } catch (error) {
         this.logger.warn('claiming due deliveries failed; will retry', { error: (error as Error).message });
@@ -99,21 +112,22 @@ export class DeliveryScheduler {
     return this.options.attemptsInFlightMax - this.inFlight.size;
   }
 
-  private async claimOnce(): Promise<number> {
+  private async claimOnce(): Promise<void> {
     this.kicked = false;
     const capacity = this.capacity();
-    if (capacity <= 0) return 0;
-    const claimed = await this.deliveries.claimDue({
-      limit: Math.min(this.options.batchSize, capacity),
-      endpointInFlightMax: this.options.endpointInFlightMax,
-      leaseMs: this.options.leaseMs,
-    });
+    if (capacity <= 0) return;
+    const limit = Math.min(this.options.batchSize, capacity);
+    const claimed = await this.deliveries.claimDue({ limit, endpointInFlightMax: this.options.endpointInFlightMax, leaseMs: this.options.leaseMs });
     for (const delivery of claimed) this.track(delivery);
-    return claimed.length;
+    // More may be due: the claim was full, a kick came while claiming, or an endpoint it served is
+    // now at its cap here (its other due rows wait for one of these attempts to finish).
+    this.dueMayRemain = claimed.length === limit || this.kicked
+      || claimed.some((delivery) => (this.inFlightByPartner.get(delivery.partnerId) ?? 0) >= this.options.endpointInFlightMax);
   }
 
   private track(delivery: ClaimedDelivery): void {
     this.metrics.attemptStarted(delivery.partnerId);
+    this.inFlightByPartner.set(delivery.partnerId, (this.inFlightByPartner.get(delivery.partnerId) ?? 0) + 1);
     const task: Promise<void> = this.attemptDelivery
       .execute(delivery, this.abort.signal)
       .then(() => undefined, (error: unknown) => {
@@ -122,9 +136,26 @@ export class DeliveryScheduler {
       .finally(() => {
         this.metrics.attemptEnded(delivery.partnerId);
         this.inFlight.delete(task);
-        if (this.running) this.kick();
+        this.attemptEnded(delivery.partnerId);
       });
     this.inFlight.add(task);
+  }
+
+  /**
+   * A slot is free: look again when due rows may remain (an endpoint at its cap
+   * here may have rows held back by it) and a batch's worth of room is free,
+   * or nothing is in flight.
+   */
+  private attemptEnded(partnerId: string): void {
+    const partnerInFlight = this.inFlightByPartner.get(partnerId) ?? 1;
+    if (partnerInFlight <= 1) this.inFlightByPartner.delete(partnerId);
+    else this.inFlightByPartner.set(partnerId, partnerInFlight - 1);
+    if (partnerInFlight >= this.options.endpointInFlightMax) this.dueMayRemain = true;
+    if (!this.running || !this.dueMayRemain) return;
+    if (this.capacity() >= this.refillBatchMin || this.inFlight.size === 0) {
+      this.kicked = true;
+      this.wake?.();
+    }
   }
 
   private idle(ms: number): Promise<void> {

@@ -8,11 +8,14 @@
  * - `partner.events.dead` (fanout, durable) and its quorum queue
  *   `webhook-delivery.partner-events.dead`, where such messages wait for operators.
  *
- * A message is acked only once its delivery row is committed (or it needs
- * none), so an event is never lost between the bus and the database.
+ * Messages are taken in batches (up to `batchSizeMax`, whatever arrived while
+ * the previous batch was written): one statement and one commit create the
+ * deliveries of a whole batch. A message is acked only once its delivery row
+ * is committed (or it needs none), so an event is never lost between the bus
+ * and the database.
  */
 import { AmqpConnection, assertPartnerEventsExchange, ConsumerOptions, EventConsumer, PARTNER_EVENTS_EXCHANGE } from '@platform/events';
-import { Logger, runWithContext } from '@platform/logger';
+import type { Logger } from '@platform/logger';
 import type { AcceptEventUseCase } from '../usecases/accept-event/accept-event.usecase';
 
 export const PARTNER_EVENTS_QUEUE = 'webhook-delivery.partner-events';
@@ -44,6 +47,7 @@ export interface PartnerEventsConsumerDependencies {
   amqp: AmqpConnection;
   logger: Logger;
   prefetch: number;
+  batchSizeMax: number;
   acceptEvent: AcceptEventUseCase;
   /** Called after a delivery was created, so the first attempt goes out at once. */
   onDeliveryCreated: () => void;
@@ -53,11 +57,12 @@ export function createPartnerEventsConsumer(deps: PartnerEventsConsumerDependenc
   return new EventConsumer(deps.amqp, deps.logger, {
     queue: PARTNER_EVENTS_QUEUE,
     prefetch: deps.prefetch,
+    batchSizeMax: deps.batchSizeMax,
     setup: assertWebhookDeliveryTopology,
-    handler: (event) =>
-      runWithContext({ partnerId: event.partnerId }, async () => {
-        const outcome = await deps.acceptEvent.execute(event);
-        if (outcome === 'created') deps.onDeliveryCreated();
-      }),
+    handleBatch: async (events) => {
+      const results = await deps.acceptEvent.execute(events);
+      if (results.includes('created')) deps.onDeliveryCreated();
+      return results.map((result) => (result instanceof Error ? result : null));
+    },
   });
 }

@@ -3,8 +3,8 @@ import type { RequestHandler } from 'express';
 import { AppError } from '@platform/errors';
 import { enrichContext, Logger } from '@platform/logger';
 import { AuthFailureReason, AuthHeaders, checkHeaderShapes, isWellFormedApiKey, readAuthHeaders, verifySignature } from '../../domain/request-signature';
-import type { CredentialLookup, NonceStore } from '../dependencies';
-import { rawBodyOf, setPartnerAuth } from '../locals';
+import type { CredentialLookup, RequestAdmission } from '../dependencies';
+import { rawBodyOf, setPartnerAuth, setRateLimitDecision } from '../locals';
 
 /**
  * Every refusal is answered no sooner than this after the request reached
@@ -17,7 +17,7 @@ export const AUTH_FAILURE_RESPONSE_FLOOR_MS = 25;
 
 export interface AuthenticateDependencies {
   credentials: CredentialLookup;
-  nonces: NonceStore;
+  admission: RequestAdmission;
   apiKeyPattern: RegExp;
   logger: Logger;
   nowMs: () => number;
@@ -27,8 +27,10 @@ export interface AuthenticateDependencies {
  * Every /v1 request: the four signed headers of contract decisions section 1.
  * Order matters: shapes and freshness, then one credential lookup, then the
  * signature (always one HMAC, see request-signature.ts), and only for an
- * authentic request the nonce claim, so a forged request cannot burn a
- * partner's nonce. Every failure is the same 401; the reason is only logged.
+ * authentic request the admission (nonce claim and rate-limit count in one
+ * Redis round trip), so a forged request cannot burn a partner's nonce. Every
+ * failure is the same 401; the reason is only logged. The rate-limit decision
+ * is left for the next step (rate-limit.middleware.ts), which answers it.
  * A store that cannot answer fails closed (503), never open.
  */
 export function authenticate(deps: AuthenticateDependencies): RequestHandler {
@@ -55,13 +57,17 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
       body: rawBodyOf(res),
     });
     if (failure !== null || credential === null || headers.nonce === undefined) return refuse(failure ?? 'unknown_api_key', headers, startedAtMs);
-    if (!(await deps.nonces.claim(credential.apiKey, headers.nonce))) return refuse('replayed_nonce', headers, startedAtMs);
+    const admission = await deps.admission.admit({
+      apiKey: credential.apiKey, nonce: headers.nonce, partnerId: credential.partnerId, limitPerMinute: credential.rateLimitPerMinute,
+    });
+    if (!admission.nonceFresh) return refuse('replayed_nonce', headers, startedAtMs);
     setPartnerAuth(res, {
       partnerId: credential.partnerId,
       apiKey: credential.apiKey,
       scopes: credential.scopes,
       rateLimitPerMinute: credential.rateLimitPerMinute,
     });
+    setRateLimitDecision(res, admission.rateLimit);
     enrichContext({ partnerId: credential.partnerId });
     next();
   };

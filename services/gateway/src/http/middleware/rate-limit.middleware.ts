@@ -1,18 +1,18 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '@platform/errors';
-import type { RateLimiter } from '../dependencies';
-import { partnerAuthOf } from '../locals';
+import { rateLimitHeaders } from '../../domain/rate-limit';
+import { rateLimitDecisionOf } from '../locals';
 
 /**
- * After authentication: one request of the partner counted against its
- * per-minute limit, shared by all its credentials and all gateway replicas.
- * Over the limit: 429 with Retry-After-partner (see error-envelope.ts).
+ * After authentication, which counted the request against the partner's
+ * per-minute limit (shared by all its credentials and all gateway replicas):
+ * every answer from here on carries RateLimit-Limit, RateLimit-Remaining and
+ * RateLimit-Reset; over the limit it is a 429 with Retry-After-partner (see
+ * error-envelope.ts).
  */
-export function rateLimit(limiter: RateLimiter): RequestHandler {
-  return async (_req, res, next) => {
-    const { partnerId, rateLimitPerMinute } = partnerAuthOf(res);
-    const decision = await limiter.consume(partnerId, rateLimitPerMinute);
-    if (!decision.allowed) throw new AppError('RATE_LIMITED', { retryAfterSeconds: decision.retryAfterSeconds });
-    next();
-  };
-}
+export const rateLimit: RequestHandler = (_req, res, next) => {
+  const decision = rateLimitDecisionOf(res);
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
+  if (!decision.allowed) throw new AppError('RATE_LIMITED', { retryAfterSeconds: decision.retryAfterSeconds });
+  next();
+};

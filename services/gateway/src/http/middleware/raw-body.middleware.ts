@@ -30,8 +30,21 @@ export function declaresMoreThan(req: IncomingMessage, limitBytes: number): bool
   return declared !== null && declared > limitBytes;
 }
 
+const EMPTY_BODY: BodyRead = { kind: 'body', body: Buffer.alloc(0) };
+
+/**
+ * True when the request has no body by its framing: neither Content-Length nor
+ * Transfer-Encoding (a request without them has none), or Content-Length 0.
+ * Nothing needs reading then (most GETs): no listeners, no wait for 'end'.
+ */
+export function hasNoBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+}
+
 /** Reads at most `limitBytes` of the body, counting what actually arrives, not only Content-Length. */
 export function readBody(req: IncomingMessage, limitBytes: number, drainBytesMax = BODY_DRAIN_BYTES_MAX): Promise<BodyRead> {
+  if (hasNoBody(req)) return Promise.resolve(EMPTY_BODY);
   return new Promise((resolve) => {
     const declared = declaredLength(req.headers['content-length']);
     if (declared !== null && declared > drainBytesMax) {

@@ -9,7 +9,7 @@ import { SandboxRateFeed, SandboxRateOverrideStore } from './sandbox-rate-feed';
 
 export type RateFeedConfig =
   | { kind: 'sandbox'; midKes: string; spreadBps: number; tickMs: number }
-  | { kind: 'http'; url: string; timeoutMs: number };
+  | { kind: 'http'; url: string; timeoutMs: number; reuseMs: number };
 
 export interface RateFeedHandle {
   feed: RateFeed;
@@ -22,7 +22,7 @@ export interface RateFeedHandle {
 export function createRateFeed(config: RateFeedConfig, deps: { overrides: SandboxRateOverrideStore; clock: Clock; logger: Logger }): RateFeedHandle {
   const logger = deps.logger.child({ context: 'RateFeed' });
   if (config.kind === 'http') {
-    const feed = new HttpRateFeed({ url: config.url, timeoutMs: config.timeoutMs, logger });
+    const feed = new HttpRateFeed({ url: config.url, timeoutMs: config.timeoutMs, reuseMs: config.reuseMs, logger });
     return { feed, sandboxControl: null, start: () => undefined, stop: () => feed.shutdown() };
   }
   const walk = new RandomWalk({ midKes: new Big(config.midKes), spreadBps: config.spreadBps });

@@ -49,7 +49,7 @@ function respond(body: string, status = 200): Response {
 describe('HttpRateFeed', () => {
   it('answers the parsed rate', async () => {
     const fetchImpl = jest.fn(async () => respond(JSON.stringify(good)));
-    const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, logger, fetchImpl });
+    const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs: 0, logger, fetchImpl });
     expect((await feed.latest(partnerId))?.ask.toString()).toBe('130.9876');
     const [url, init] = fetchImpl.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('https://feed.example/rate');
@@ -60,7 +60,7 @@ describe('HttpRateFeed', () => {
 
   it('answers null on an HTTP error, a malformed body or an oversized body', async () => {
     for (const response of [respond('{}', 500), respond('{"bid":"1"}'), respond('x'.repeat(RATE_FEED_BODY_BYTES_MAX + 1))]) {
-      const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, logger, fetchImpl: async () => response });
+      const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs: 0, logger, fetchImpl: async () => response });
       expect(await feed.latest(partnerId)).toBeNull();
       feed.shutdown();
     }
@@ -69,7 +69,7 @@ describe('HttpRateFeed', () => {
   it('answers null when the feed does not answer in time', async () => {
     const fetchImpl = (_url: unknown, init?: RequestInit) =>
       new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-    const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 50, logger, fetchImpl: fetchImpl as typeof fetch });
+    const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 50, reuseMs: 0, logger, fetchImpl: fetchImpl as typeof fetch });
     const startedMs = Date.now();
     expect(await feed.latest(partnerId)).toBeNull();
     expect(Date.now() - startedMs).toBeLessThan(1_000);
@@ -80,9 +80,69 @@ describe('HttpRateFeed', () => {
     const fetchImpl = jest.fn(async () => {
       throw new Error('connection refused');
     });
-    const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, logger, fetchImpl });
+    const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs: 0, logger, fetchImpl });
     for (let i = 0; i < 20; i += 1) expect(await feed.latest(partnerId)).toBeNull();
     expect(fetchImpl.mock.calls.length).toBeLessThan(20);
     feed.shutdown();
+  });
+
+  describe('reuse and one fetch at a time', () => {
+    function controlledFeed(reuseMs: number) {
+      let nowMs = 1_000_000;
+      const pending: Array<() => void> = [];
+      const fetchImpl = jest.fn(() => new Promise<Response>((resolve) => pending.push(() => resolve(respond(JSON.stringify(good))))));
+      const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs, logger, fetchImpl, nowMs: () => nowMs });
+      const answerAll = () => pending.splice(0).forEach((answer) => answer());
+      return { feed, fetchImpl, answerAll, advance: (ms: number) => { nowMs += ms; } };
+    }
+
+    it('answers quotes asking during a fetch with that one fetch', async () => {
+      const { feed, fetchImpl, answerAll } = controlledFeed(250);
+      const asked = Array.from({ length: 10 }, () => feed.latest(partnerId));
+      answerAll();
+      const rates = await Promise.all(asked);
+      expect(fetchImpl).toHaveBeenCalledTimes(1);
+      expect(rates.every((rate) => rate?.ask.toString() === '130.9876')).toBe(true);
+      feed.shutdown();
+    });
+
+    it('reuses a rate for reuseMs from when its request started, then fetches again', async () => {
+      const { feed, fetchImpl, answerAll, advance } = controlledFeed(250);
+      const first = feed.latest(partnerId);
+      advance(100); // the fetch took 100 ms: the rate is 100 ms old when it arrives
+      answerAll();
+      expect(await first).not.toBeNull();
+      advance(149);
+      expect(await feed.latest(partnerId)).not.toBeNull();
+      expect(fetchImpl).toHaveBeenCalledTimes(1);
+      advance(1); // 250 ms after the request started
+      const again = feed.latest(partnerId);
+      answerAll();
+      expect(await again).not.toBeNull();
+      expect(fetchImpl).toHaveBeenCalledTimes(2);
+      feed.shutdown();
+    });
+
+    it('with reuseMs 0 fetches for every quote asking after the last answer', async () => {
+      const { feed, fetchImpl, answerAll } = controlledFeed(0);
+      for (let i = 0; i < 3; i += 1) {
+        const asked = feed.latest(partnerId);
+        answerAll();
+        expect(await asked).not.toBeNull();
+      }
+      expect(fetchImpl).toHaveBeenCalledTimes(3);
+      feed.shutdown();
+    });
+
+    it('never reuses a failure: the next quote fetches again', async () => {
+      let fail = true;
+      const fetchImpl = jest.fn(async () => (fail ? respond('{}', 503) : respond(JSON.stringify(good))));
+      const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs: 60_000, logger, fetchImpl });
+      expect(await feed.latest(partnerId)).toBeNull();
+      fail = false;
+      expect((await feed.latest(partnerId))?.bid.toString()).toBe('128.12345678');
+      expect(fetchImpl).toHaveBeenCalledTimes(2);
+      feed.shutdown();
+    });
   });
 });

@@ -6,7 +6,11 @@
  * RATE_FEED_TIMEOUT_MS (body included) and RATE_FEED_BODY_BYTES_MAX, and goes
  * through a circuit breaker so a failing feed is not hammered; any failure,
  * malformed answer or open breaker is "no rate" (the quote answers
- * RATE_UNAVAILABLE). Nothing in this repository serves such a feed: it is the
+ * RATE_UNAVAILABLE). A rate fetched less than RATE_FEED_REUSE_MS ago answers
+ * again without a request, and quotes asking while a fetch is under way wait
+ * for that one fetch: a quote does not pay a round trip to the provider each,
+ * and a burst of quotes is one request, not one each. Only a rate is reused,
+ * never a failure. Nothing in this repository serves such a feed: it is the
  * seam where the real market-data provider plugs in (RATE_FEED=http).
  */
 import CircuitBreaker from 'opossum';
@@ -72,16 +76,29 @@ async function readBodyBounded(response: Response, bytesMax: number): Promise<st
 export interface HttpRateFeedOptions {
   url: string;
   timeoutMs: number;
+  /** How long a fetched rate answers again without a request (0: every quote fetches). */
+  reuseMs: number;
   logger: Logger;
   fetchImpl?: typeof fetch;
+  nowMs?: () => number;
+}
+
+interface FetchedRate {
+  rate: FeedRate;
+  /** When the request that brought it started: its age is never understated. */
+  requestedAtMs: number;
 }
 
 export class HttpRateFeed implements RateFeed {
   private readonly breaker: CircuitBreaker<[], FeedRate>;
   private readonly fetchImpl: typeof fetch;
+  private readonly nowMs: () => number;
+  private lastFetched: FetchedRate | null = null;
+  private inFlight: Promise<FeedRate | null> | null = null;
 
   constructor(private readonly options: HttpRateFeedOptions) {
     this.fetchImpl = options.fetchImpl ?? fetch;
+    this.nowMs = options.nowMs ?? Date.now;
     this.breaker = new CircuitBreaker(() => this.fetchOnce(), {
       name: 'rate-feed',
       timeout: false, // the fetch's own abort signal bounds each call, body included
@@ -93,18 +110,33 @@ export class HttpRateFeed implements RateFeed {
     this.breaker.on('close', () => options.logger.info('circuit breaker closed', { upstream: 'rate-feed' }));
   }
 
-  /** The market rate, or null when the feed failed, answered nonsense or the breaker is open. */
-  async latest(_partnerId: string): Promise<FeedRate | null> {
-    try {
-      return await this.breaker.fire();
-    } catch (error) {
-      this.options.logger.warn('rate feed unavailable', { upstream: 'rate-feed', error: (error as Error).message });
-      return null;
-    }
+  /**
+   * The market rate, or null when the feed failed, answered nonsense or the breaker is open:
+   * the last fetched rate while it is younger than reuseMs, else the fetch under way, else a new one.
+   */
+  latest(_partnerId: string): Promise<FeedRate | null> {
+    const last = this.lastFetched;
+    if (last !== null && this.nowMs() - last.requestedAtMs < this.options.reuseMs) return Promise.resolve(last.rate);
+    this.inFlight ??= this.fetchShared().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
   }
 
   shutdown(): void {
     this.breaker.shutdown();
+  }
+
+  private async fetchShared(): Promise<FeedRate | null> {
+    const requestedAtMs = this.nowMs();
+    try {
+      const rate = await this.breaker.fire();
+      this.lastFetched = { rate, requestedAtMs };
+      return rate;
+    } catch (error) {
+      this.options.logger.warn('rate feed unavailable', { upstream: 'rate-feed', error: (error as Error).message });
+      return null;
+    }
   }
 
   private async fetchOnce(): Promise<FeedRate> {

@@ -4,6 +4,8 @@
  * request shape (400) → the partner's fee schedule (503 FEE_PRICING_INVALID) →
  * a live rate (503 RATE_UNAVAILABLE) → pricing (400 too small/too large,
  * 422 FEE_EXCEEDS_PROCEEDS) → persisted with its expiry → returned.
+ * The fee schedule and the rate are read at the same time (two independent
+ * reads, one round trip of waiting); the refusals keep that order.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@platform/errors';
@@ -49,8 +51,12 @@ export class CreateQuoteUseCase {
 
   async execute(command: CreateQuoteCommand): Promise<QuoteView> {
     const request = parseQuoteRequest(command);
-    const schedule = await this.feeSchedule(request.partnerId);
-    const feedRate = await this.liveRate(request.partnerId);
+    const [storedSchedule, latestRate] = await Promise.all([
+      this.deps.profiles.findFeeSchedule(request.partnerId),
+      this.deps.rateFeed.latest(request.partnerId),
+    ]);
+    const schedule = this.feeSchedule(request.partnerId, storedSchedule);
+    const feedRate = this.liveRate(latestRate);
     const priced = priceQuote(request.side, request.given, quoteRate(request.side, feedRate), schedule);
     const createdAt = this.deps.clock.now();
     const quote: NewQuote = {
@@ -67,8 +73,8 @@ export class CreateQuoteUseCase {
     return this.view(quote);
   }
 
-  private async feeSchedule(partnerId: string): Promise<FeeSchedule> {
-    const result = storedFeeSchedule(await this.deps.profiles.findFeeSchedule(partnerId));
+  private feeSchedule(partnerId: string, stored: RawFeeSchedule | null): FeeSchedule {
+    const result = storedFeeSchedule(stored);
     if ('refusal' in result) {
       // The service's fault, not the partner's: loud, so an operator fixes the profile.
       this.deps.logger.error('stored fee schedule cannot be applied; refusing to quote', { partnerId, problems: result.problems });
@@ -77,8 +83,7 @@ export class CreateQuoteUseCase {
     return result.schedule;
   }
 
-  private async liveRate(partnerId: string): Promise<FeedRate> {
-    const rate = await this.deps.rateFeed.latest(partnerId);
+  private liveRate(rate: FeedRate | null): FeedRate {
     if (rate === null || !isRateLive(rate.observedAt, this.deps.clock.now(), this.deps.rateStalenessLimitMs)) {
       this.deps.logger.warn('no live rate; refusing to quote', { observedAt: rate?.observedAt.toISOString() ?? null });
       throw new AppError('RATE_UNAVAILABLE');

@@ -1,63 +1,89 @@
-// Proves how a bus event becomes a delivery: one row per (event, partner) with
-// the partner envelope as its body, a held `no_endpoint` delivery (no URL) for a
-// partner without an endpoint,
-// and a thrown error (so the queue retries, then dead-letters) for a malformed event.
+// Proves how bus events become deliveries, a batch at a time: one row per
+// (event, partner) with the partner envelope as its body; a redelivered event is a
+// duplicate; a partner without an endpoint gets a held delivery, opened at once if
+// the endpoint appeared meanwhile; a malformed event fails alone (the queue retries,
+// then dead-letters it) and, when the batch statement fails, the events are tried
+// one by one so only the one that cannot be written fails.
 import type { BusEvent } from '@platform/events';
 import { createLogger } from '@platform/logger';
-import type { DeliveriesRepository, NewDelivery } from '../../persistence/deliveries.repository';
-import type { EndpointRecord, EndpointsRepository } from '../../persistence/endpoints.repository';
+import type { InsertOutcome, NewDelivery } from '../../persistence/deliveries.repository';
 import { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import { AcceptEventUseCase } from './accept-event.usecase';
 
 const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
-const event: BusEvent = {
-  id: '0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f',
-  type: 'credit.received',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  partnerId,
-  data: { transactionId: 't-1' },
-};
-const endpoint = { partnerId, url: 'https://hooks.example.com/' } as EndpointRecord;
+const otherPartnerId = '2a0d3c4e-5f60-4718-8a9b-0c1d2e3f4a5b';
+const event = (id: string, partner = partnerId): BusEvent => ({
+  id, type: 'credit.received', createdAt: '2026-01-01T00:00:00.000Z', partnerId: partner, data: { transactionId: 't-1' },
+});
+const first = event('0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f');
+const second = event('1c9a4d2f-6e8b-4d3c-8f2a-4b5c6d7e8f90');
 
-function build(found: EndpointRecord | null) {
-  const inserted: NewDelivery[] = [];
-  const endpoints = { find: async () => found } as unknown as EndpointsRepository;
+function build(options: { withEndpoint?: Set<string>; endpointAfterInsert?: Set<string>; poison?: string } = {}) {
+  const rows: NewDelivery[] = [];
+  const statements: number[] = [];
+  const opened: string[] = [];
+  const withEndpoint = options.withEndpoint ?? new Set([partnerId, otherPartnerId]);
   const deliveries = {
-    insertIfAbsent: async (delivery: NewDelivery) => {
-      const duplicate = inserted.some((row) => row.eventId === delivery.eventId && row.partnerId === delivery.partnerId);
-      if (!duplicate) inserted.push(delivery);
-      return !duplicate;
+    insertMany: async (batch: readonly NewDelivery[]): Promise<InsertOutcome[]> => {
+      statements.push(batch.length);
+      if (options.poison && batch.some((delivery) => delivery.eventId === options.poison)) throw new Error('invalid byte sequence');
+      return batch.map((delivery) => {
+        if (rows.some((row) => row.eventId === delivery.eventId && row.partnerId === delivery.partnerId)) return 'duplicate';
+        rows.push(delivery);
+        return withEndpoint.has(delivery.partnerId) ? 'pending' : 'no_endpoint';
+      });
     },
-  } as unknown as DeliveriesRepository;
+    openHeld: async (id: string) => {
+      opened.push(id);
+      return 1;
+    },
+  };
+  const endpoints = {
+    findUrls: async (ids: readonly string[]) => new Map(ids.filter((id) => options.endpointAfterInsert?.has(id)).map((id) => [id, 'https://hooks.example.com/'])),
+  };
   const useCase = new AcceptEventUseCase({ endpoints, deliveries, metrics: new DeliveryMetrics(false), logger: createLogger('spec', 'error') });
-  return { useCase, inserted };
+  return { useCase, rows, statements, opened };
 }
 
 describe('AcceptEventUseCase', () => {
-  it('creates one delivery whose body is the partner envelope', async () => {
-    const { useCase, inserted } = build(endpoint);
-    expect(await useCase.execute(event)).toBe('created');
-    expect(inserted[0]).toMatchObject({ eventId: event.id, partnerId, eventType: 'credit.received', endpointUrl: 'https://hooks.example.com/' });
-    expect(inserted[0]?.body).toBe('{"id":"0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f","type":"credit.received","createdAt":"2026-01-01T00:00:00.000Z","data":{"transactionId":"t-1"}}');
-    expect(inserted[0]?.deliveryId).toMatch(/^[0-9a-f-]{36}$/);
+  it('creates a batch of deliveries in one statement, each body the partner envelope', async () => {
+    const { useCase, rows, statements } = build();
+    expect(await useCase.execute([first, second])).toEqual(['created', 'created']);
+    expect(statements).toEqual([2]);
+    expect(rows[0]).toMatchObject({ eventId: first.id, partnerId, eventType: 'credit.received' });
+    expect(rows[0]?.body).toBe('{"id":"0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f","type":"credit.received","createdAt":"2026-01-01T00:00:00.000Z","data":{"transactionId":"t-1"}}');
+    expect(rows[0]?.deliveryId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('ignores the same event arriving again', async () => {
-    const { useCase, inserted } = build(endpoint);
-    await useCase.execute(event);
-    expect(await useCase.execute(event)).toBe('duplicate');
-    expect(inserted).toHaveLength(1);
+    const { useCase, rows } = build();
+    await useCase.execute([first]);
+    expect(await useCase.execute([first, second])).toEqual(['duplicate', 'created']);
+    expect(rows).toHaveLength(2);
   });
 
-  it('holds the delivery, with no endpoint URL, for a partner without an endpoint', async () => {
-    const { useCase, inserted } = build(null);
-    expect(await useCase.execute(event)).toBe('no_endpoint');
-    expect(inserted).toHaveLength(1);
-    expect(inserted[0]).toMatchObject({ eventId: event.id, endpointUrl: null });
+  it('holds the delivery for a partner without an endpoint, and opens it if the endpoint appeared meanwhile', async () => {
+    const held = build({ withEndpoint: new Set() });
+    expect(await held.useCase.execute([first])).toEqual(['no_endpoint']);
+    expect(held.opened).toEqual([]);
+    const raced = build({ withEndpoint: new Set(), endpointAfterInsert: new Set([partnerId]) });
+    expect(await raced.useCase.execute([first, event(second.id, otherPartnerId)])).toEqual(['created', 'no_endpoint']);
+    expect(raced.opened).toEqual([partnerId]);
   });
 
-  it('throws on a malformed event id so the queue can dead-letter it', async () => {
-    const { useCase } = build(endpoint);
-    await expect(useCase.execute({ ...event, id: 'not-a-uuid' })).rejects.toThrow();
+  it('fails a malformed event alone, so the queue can retry and dead-letter it', async () => {
+    const { useCase, rows } = build();
+    const results = await useCase.execute([{ ...first, id: 'not-a-uuid' }, second]);
+    expect(results[0]).toBeInstanceOf(Error);
+    expect(results[1]).toBe('created');
+    expect(rows).toHaveLength(1);
+  });
+
+  it('tries the events one by one when the batch statement fails, failing only the one that cannot be written', async () => {
+    const { useCase, statements } = build({ poison: first.id });
+    const results = await useCase.execute([first, second]);
+    expect(results[0]).toBeInstanceOf(Error);
+    expect(results[1]).toBe('created');
+    expect(statements).toEqual([2, 1, 1]);
   });
 });

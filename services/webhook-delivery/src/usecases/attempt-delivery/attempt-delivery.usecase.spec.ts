@@ -1,15 +1,18 @@
 // Proves one attempt end to end with fakes at the edges: it signs the stored body
 // with the endpoint's current secret (and the previous one during its overlap),
-// sends to the endpoint's CURRENT url, records the attempt with the right number
-// and next state, and records nothing when aborted at shutdown.
+// sends to the endpoint's CURRENT url (as the claim read it), records the attempt
+// with the right number and next state, records nothing when aborted at
+// shutdown, and raises the failing-endpoint alert at each multiple of the
+// threshold a recorded run of failures passes through.
 import { sealSecret, verifyWebhookSignature } from '@platform/crypto';
 import { createLogger } from '@platform/logger';
 import type { OutgoingWebhook, WebhookSender } from '../../adapters/https-webhook-sender';
 import type { AttemptResult } from '../../domain/attempt-outcome';
-import type { AttemptRecord, ClaimedDelivery, DeliveriesRepository, DeliveryTransition } from '../../persistence/deliveries.repository';
-import type { EndpointRecord, EndpointsRepository } from '../../persistence/endpoints.repository';
+import type { AttemptRecord, AttemptRecording, ClaimedDelivery, DeliveryTransition, FailureRun } from '../../persistence/deliveries.repository';
+import type { EndpointRecord } from '../../persistence/endpoints.repository';
 import { DeliveryMetrics } from '../../metrics/delivery-metrics';
-import { AttemptDeliveryUseCase } from './attempt-delivery.usecase';
+import { alertPoints, AttemptDeliveryUseCase } from './attempt-delivery.usecase';
+import type { AttemptRecorder } from './attempt-recorder';
 
 const key = 'cd'.repeat(32);
 const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
@@ -22,9 +25,10 @@ const claimed: ClaimedDelivery = {
   attemptCount: 2,
   replayCount: 0,
   leaseId: 'lease-1',
+  endpoint: null,
 };
 
-function build(endpoint: EndpointRecord | null, result: AttemptResult) {
+function build(endpoint: EndpointRecord | null, result: AttemptResult, failureRun: FailureRun | null = null) {
   const sent: OutgoingWebhook[] = [];
   const recorded: Array<{ attempt: AttemptRecord; next: DeliveryTransition }> = [];
   const sender: WebhookSender = {
@@ -33,18 +37,18 @@ function build(endpoint: EndpointRecord | null, result: AttemptResult) {
       return result;
     },
   };
-  const endpoints = { find: async () => endpoint, recordOutcome: async () => 1 } as unknown as EndpointsRepository;
-  const deliveries = {
-    recordAttempt: async (_claimed: ClaimedDelivery, attempt: AttemptRecord, next: DeliveryTransition) => {
+  const recorder: AttemptRecorder = {
+    record: async ({ attempt, next }: AttemptRecording) => {
       recorded.push({ attempt, next });
-      return true;
+      return { leaseHeld: true, failureRun };
     },
-  } as unknown as DeliveriesRepository;
+  };
+  const metrics = new DeliveryMetrics(false);
+  const alerts = jest.spyOn(metrics, 'endpointFailingAlert');
   const useCase = new AttemptDeliveryUseCase({
-    endpoints, deliveries, sender, secretEncryptionKeyHex: key, timeScale: 0.05, logger: createLogger('spec', 'error'), random: () => 0.5,
-    metrics: new DeliveryMetrics(false),
+    recorder, sender, secretEncryptionKeyHex: key, timeScale: 0.05, logger: createLogger('spec', 'error'), random: () => 0.5, metrics,
   });
-  return { useCase, sent, recorded };
+  return { useCase, sent, recorded, alerts, run: (delivery: ClaimedDelivery = claimed) => useCase.execute({ ...delivery, endpoint }) };
 }
 
 const endpoint = (overrides: Partial<EndpointRecord> = {}): EndpointRecord => ({
@@ -61,8 +65,8 @@ const ok: AttemptResult = { kind: 'response', statusCode: 200, retryAfter: undef
 
 describe('AttemptDeliveryUseCase', () => {
   it('signs the stored body and sends it to the current url', async () => {
-    const { useCase, sent } = build(endpoint(), ok);
-    await useCase.execute(claimed);
+    const { run, sent } = build(endpoint(), ok);
+    await run();
     const [webhook] = sent;
     expect(webhook?.url).toBe('https://hooks.example.com/current');
     expect(webhook?.body).toBe(claimed.body);
@@ -74,35 +78,35 @@ describe('AttemptDeliveryUseCase', () => {
   it('signs with both secrets while the previous one is in its overlap, and only the current one after', async () => {
     const previousSecretSealed = sealSecret('previous-secret-001', key);
     const during = build(endpoint({ previousSecretSealed, previousSecretExpiresAt: new Date(Date.now() + 60_000) }), ok);
-    await during.useCase.execute(claimed);
+    await during.run();
     const signature = during.sent[0]?.headers['X-Service-Signature'] ?? '';
     expect(signature.split(',')).toHaveLength(2);
     const timestamp = during.sent[0]?.headers['X-Service-Timestamp'] ?? '';
     expect(verifyWebhookSignature('previous-secret-001', signature, timestamp, claimed.deliveryId, claimed.body)).toBe(true);
 
     const after = build(endpoint({ previousSecretSealed, previousSecretExpiresAt: new Date(Date.now() - 1) }), ok);
-    await after.useCase.execute(claimed);
+    await after.run();
     expect((after.sent[0]?.headers['X-Service-Signature'] ?? '').split(',')).toHaveLength(1);
   });
 
   it('records the attempt with its number and the delivered state', async () => {
-    const { useCase, recorded } = build(endpoint(), ok);
-    expect(await useCase.execute(claimed)).toEqual({ status: 'delivered' });
+    const { run, recorded } = build(endpoint(), ok);
+    expect(await run()).toEqual({ status: 'delivered' });
     expect(recorded[0]?.attempt).toMatchObject({ attemptNumber: 3, statusCode: 200, errorClass: null, latencyMs: 12, responseExcerpt: 'ok' });
     expect(recorded[0]?.next).toEqual({ status: 'delivered' });
   });
 
   it('schedules the next attempt (scaled) after a failure', async () => {
     const failed: AttemptResult = { kind: 'response', statusCode: 500, retryAfter: undefined, responseExcerpt: 'boom', latencyMs: 3 };
-    const { useCase, recorded } = build(endpoint(), failed);
-    await useCase.execute(claimed);
+    const { run, recorded } = build(endpoint(), failed);
+    await run();
     expect(recorded[0]?.attempt).toMatchObject({ statusCode: 500, errorClass: 'http_status' });
     expect(recorded[0]?.next).toEqual({ status: 'pending', delayMs: 120_000 * 0.05 }); // after attempt 3: 2 min
   });
 
   it('fails the attempt as no_endpoint when the endpoint is gone', async () => {
-    const { useCase, sent, recorded } = build(null, ok);
-    await useCase.execute(claimed);
+    const { run, sent, recorded } = build(null, ok);
+    await run();
     expect(sent).toHaveLength(0);
     expect(recorded[0]?.attempt).toMatchObject({ errorClass: 'no_endpoint', statusCode: null });
   });
@@ -112,7 +116,26 @@ describe('AttemptDeliveryUseCase', () => {
     controller.abort();
     const aborted: AttemptResult = { kind: 'failure', errorClass: 'connection', detail: 'aborted', latencyMs: 1 };
     const { useCase, recorded } = build(endpoint(), aborted);
-    expect(await useCase.execute(claimed, controller.signal)).toBeNull();
+    expect(await useCase.execute({ ...claimed, endpoint: endpoint() }, controller.signal)).toBeNull();
     expect(recorded).toHaveLength(0);
+  });
+
+  it('raises the failing-endpoint alert once per multiple of the threshold the recorded run passed through', async () => {
+    const failed: AttemptResult = { kind: 'failure', errorClass: 'connection', detail: 'refused', latencyMs: 1 };
+    const { run, alerts } = build(endpoint(), failed, { partnerId, consecutiveFailures: 21, from: 9 });
+    await run();
+    expect(alerts).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('alertPoints', () => {
+  it.each([
+    [{ from: 1, consecutiveFailures: 3 }, []],
+    [{ from: 10, consecutiveFailures: 10 }, [10]],
+    [{ from: 8, consecutiveFailures: 12 }, [10]],
+    [{ from: 11, consecutiveFailures: 19 }, []],
+    [{ from: 9, consecutiveFailures: 31 }, [10, 20, 30]],
+  ])('%p -> %p', (run, points) => {
+    expect(alertPoints({ partnerId, ...run })).toEqual(points);
   });
 });

@@ -6,9 +6,9 @@ import { AttemptResult, errorClassOf, nextDeliveryState, NextDeliveryState } fro
 import { signingSecrets } from '../../domain/endpoint-secrets';
 import { cryptoRandomUnit, RandomUnit } from '../../domain/retry-schedule';
 import { webhookHeaders } from '../../domain/webhook-request';
-import type { ClaimedDelivery, DeliveriesRepository } from '../../persistence/deliveries.repository';
-import type { EndpointsRepository } from '../../persistence/endpoints.repository';
+import type { ClaimedDelivery, FailureRun } from '../../persistence/deliveries.repository';
 import type { DeliveryMetrics } from '../../metrics/delivery-metrics';
+import type { AttemptRecorder } from './attempt-recorder';
 
 /**
  * Failed attempts in a row, across the partner's deliveries, at which the endpoint
@@ -18,8 +18,7 @@ import type { DeliveryMetrics } from '../../metrics/delivery-metrics';
 export const ENDPOINT_FAILING_ALERT_THRESHOLD = 10;
 
 export interface AttemptDeliveryDependencies {
-  endpoints: EndpointsRepository;
-  deliveries: DeliveriesRepository;
+  recorder: AttemptRecorder;
   sender: WebhookSender;
   secretEncryptionKeyHex: string;
   timeScale: number;
@@ -34,8 +33,9 @@ export interface AttemptDeliveryDependencies {
  * later, or dead after the last attempt).
  *
  * The attempt always goes to the endpoint's CURRENT url with its CURRENT
- * secrets, not those of when the event arrived: a partner who fixes a broken
- * URL or rotates a leaked secret expects the retries to follow.
+ * secrets (as read by the claim, moments before), not those of when the event
+ * arrived: a partner who fixes a broken URL or rotates a leaked secret expects
+ * the retries to follow.
  */
 export class AttemptDeliveryUseCase {
   private readonly random: RandomUnit;
@@ -55,23 +55,27 @@ export class AttemptDeliveryUseCase {
         return null;
       }
       const next = nextDeliveryState({ attemptNumber, result, nowMs: Date.now(), timeScale: this.deps.timeScale, random: this.random });
-      const leaseHeld = await this.deps.deliveries.recordAttempt(claimed, {
-        attemptId: randomUUID(),
-        attemptNumber,
-        startedAt,
-        latencyMs: result.latencyMs,
-        statusCode: result.kind === 'response' ? result.statusCode : null,
-        errorClass: errorClassOf(result),
-        responseExcerpt: result.kind === 'response' ? result.responseExcerpt : '',
-      }, next);
+      const { leaseHeld, failureRun } = await this.deps.recorder.record({
+        claimed,
+        attempt: {
+          attemptId: randomUUID(),
+          attemptNumber,
+          startedAt,
+          latencyMs: result.latencyMs,
+          statusCode: result.kind === 'response' ? result.statusCode : null,
+          errorClass: errorClassOf(result),
+          responseExcerpt: result.kind === 'response' ? result.responseExcerpt : '',
+        },
+        next,
+      });
       this.logOutcome(claimed, attemptNumber, result, next, leaseHeld);
-      if (leaseHeld) await this.observe(claimed, result, next);
+      if (leaseHeld) this.observe(claimed, result, next, failureRun);
       return next;
     });
   }
 
   private async attempt(claimed: ClaimedDelivery, signal?: AbortSignal): Promise<AttemptResult> {
-    const endpoint = await this.deps.endpoints.find(claimed.partnerId);
+    const { endpoint } = claimed;
     if (endpoint === null) return { kind: 'failure', errorClass: 'no_endpoint', detail: 'the partner has no endpoint', latencyMs: 0 };
     const nowMs = Date.now();
     const sealed = signingSecrets({
@@ -85,14 +89,14 @@ export class AttemptDeliveryUseCase {
   }
 
   /** Metrics and endpoint health, once the attempt is recorded as this replica's. */
-  private async observe(claimed: ClaimedDelivery, result: AttemptResult, next: NextDeliveryState): Promise<void> {
+  private observe(claimed: ClaimedDelivery, result: AttemptResult, next: NextDeliveryState, failureRun: FailureRun | null): void {
     const errorClass = errorClassOf(result);
     this.deps.metrics.attemptFinished(next.status === 'pending' ? 'retry' : next.status, errorClass, result.latencyMs);
-    const failures = await this.deps.endpoints.recordOutcome(claimed.partnerId, errorClass === null);
-    if (failures !== null && failures > 0 && failures % ENDPOINT_FAILING_ALERT_THRESHOLD === 0) {
+    if (failureRun === null) return;
+    for (const consecutiveFailures of alertPoints(failureRun)) {
       this.deps.metrics.endpointFailingAlert();
       this.deps.logger.error('webhook endpoint failing consistently', {
-        alert: 'webhook_endpoint_failing', partnerId: claimed.partnerId, consecutiveFailures: failures, lastErrorClass: errorClass,
+        alert: 'webhook_endpoint_failing', partnerId: claimed.partnerId, consecutiveFailures, lastErrorClass: errorClass,
       });
     }
   }
@@ -115,4 +119,15 @@ export class AttemptDeliveryUseCase {
     else if (next.status === 'pending') this.deps.logger.warn('webhook attempt failed; will retry', fields);
     else this.deps.logger.error('webhook delivery dead after its last attempt', { alert: 'webhook_dead_lettered', ...fields });
   }
+}
+
+/**
+ * The multiples of ENDPOINT_FAILING_ALERT_THRESHOLD an endpoint's run of
+ * failures passed through in one recorded batch (usually none, at most a few).
+ */
+export function alertPoints(run: FailureRun): number[] {
+  const points: number[] = [];
+  const first = Math.max(1, Math.ceil(run.from / ENDPOINT_FAILING_ALERT_THRESHOLD)) * ENDPOINT_FAILING_ALERT_THRESHOLD;
+  for (let value = first; value <= run.consecutiveFailures; value += ENDPOINT_FAILING_ALERT_THRESHOLD) points.push(value);
+  return points;
 }

@@ -1,0 +1,134 @@
+// Proves the outbox relay's batches against real PostgreSQL (a scratch database
+// with the outbox table) and a fake confirm channel standing in for RabbitMQ:
+// one pass publishes every claimed row and waits for confirms once, marking
+// them all in one commit; a pass whose confirm fails is rolled back and its
+// rows are published again, with the same message ids, by the next pass, and
+// marked only once confirmed; a kick that arrives while a pass runs is not
+// lost (rows committed meanwhile go out without waiting for the poll); and two
+// relays at once never publish the same row in the same pass.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { createLogger } from '@platform/logger';
+import { createDataSource, DataSource } from '@platform/persistence';
+import { createScratchDatabase, ScratchDatabase, waitFor } from '@platform/testing';
+import type { AmqpConnection } from '../src/amqp';
+import { enqueueEvent, OUTBOX_TABLE_V1_SQL } from '../src/outbox';
+import { OutboxRelay } from '../src/relay';
+
+const logger = createLogger('relay-spec', 'error');
+const POLL_NEVER_MS = 60_000;
+
+/** A confirm channel that records publishes; `failNextConfirms` makes the next waitForConfirms reject (a nack). */
+class FakeConfirmChannel extends EventEmitter {
+  published: string[] = [];
+  confirmWaits = 0;
+  failNextConfirms = 0;
+  /** While set, waitForConfirms waits for it: a pass held in the middle. */
+  gate: Promise<void> | null = null;
+  async assertExchange(): Promise<void> {}
+  publish(_exchange: string, _key: string, _content: Buffer, options: { messageId: string }): boolean {
+    this.published.push(options.messageId);
+    return true;
+  }
+  async waitForConfirms(): Promise<void> {
+    this.confirmWaits += 1;
+    if (this.gate) await this.gate;
+    if (this.failNextConfirms > 0) {
+      this.failNextConfirms -= 1;
+      throw new Error('message nacked');
+    }
+  }
+  async close(): Promise<void> {}
+}
+
+let scratch: ScratchDatabase;
+let db: DataSource;
+
+beforeAll(async () => {
+  scratch = await createScratchDatabase('relay_batches');
+  db = await createDataSource({ url: scratch.url, applicationName: 'relay-spec' }).initialize();
+  await db.query(OUTBOX_TABLE_V1_SQL);
+});
+
+afterAll(async () => {
+  await db?.destroy();
+  await scratch?.drop();
+});
+
+beforeEach(async () => {
+  await db.query('DELETE FROM outbox');
+});
+
+function relayWith(channel: FakeConfirmChannel, options: { batchSize?: number } = {}): OutboxRelay {
+  const amqp = Object.assign(new EventEmitter(), { createConfirmChannel: async () => channel }) as unknown as AmqpConnection;
+  return new OutboxRelay(db, amqp, logger, { pollIntervalMs: POLL_NEVER_MS, confirmTimeoutMs: 5_000, ...options });
+}
+
+async function enqueue(count: number): Promise<string[]> {
+  const ids: string[] = [];
+  await db.transaction(async (manager) => {
+    for (let index = 0; index < count; index += 1) {
+      ids.push((await enqueueEvent(manager, { partnerId: randomUUID(), type: 'credit.received', data: { index } })).id);
+    }
+  });
+  return ids;
+}
+
+async function unpublished(): Promise<number> {
+  const [row] = (await db.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')) as Array<{ n: number }>;
+  return row?.n ?? -1;
+}
+
+it('publishes a whole batch, waits for confirms once, and marks every row', async () => {
+  const channel = new FakeConfirmChannel();
+  const ids = await enqueue(50);
+  expect(await relayWith(channel).publishBatch()).toBe(50);
+  expect(channel.published.sort()).toEqual([...ids].sort());
+  expect(channel.confirmWaits).toBe(1);
+  expect(await unpublished()).toBe(0);
+});
+
+it('republishes the whole batch, with the same message ids, when its confirm failed', async () => {
+  const channel = new FakeConfirmChannel();
+  const ids = await enqueue(20);
+  const relay = relayWith(channel);
+  channel.failNextConfirms = 1;
+  await expect(relay.publishBatch()).rejects.toThrow(/nacked/);
+  expect(await unpublished()).toBe(20);
+  expect(await relay.publishBatch()).toBe(20);
+  expect(channel.published).toHaveLength(40);
+  expect(channel.published.slice(20).sort()).toEqual([...ids].sort());
+  expect(await unpublished()).toBe(0);
+  const [row] = (await db.query('SELECT min(publish_attempts)::int AS least, max(publish_attempts)::int AS most FROM outbox')) as Array<{ least: number; most: number }>;
+  expect(row).toEqual({ least: 1, most: 1 });
+});
+
+it('keeps a kick that arrives while a pass runs: rows committed meanwhile go out without waiting for the poll', async () => {
+  const channel = new FakeConfirmChannel();
+  const relay = relayWith(channel);
+  await enqueue(1);
+  let release: () => void = () => undefined;
+  channel.gate = new Promise((resolve) => { release = resolve; });
+  relay.start();
+  try {
+    await waitFor(() => channel.confirmWaits === 1, { timeoutMs: 5_000, what: 'the first pass to wait for its confirm' });
+    const late = await enqueue(3);
+    relay.kick();
+    channel.gate = null;
+    release();
+    await waitFor(async () => (await unpublished()) === 0, { timeoutMs: 5_000, what: 'the late rows to be published (the poll is 60 s away)' });
+    expect(channel.published.slice(1).sort()).toEqual([...late].sort());
+  } finally {
+    await relay.stop();
+  }
+});
+
+it('never lets two relays publish the same row in the same pass', async () => {
+  const [first, second] = [new FakeConfirmChannel(), new FakeConfirmChannel()];
+  await enqueue(200);
+  const results = await Promise.all([relayWith(first, { batchSize: 150 }).publishBatch(), relayWith(second, { batchSize: 150 }).publishBatch()]);
+  const overlap = first.published.filter((id) => second.published.includes(id));
+  expect(overlap).toEqual([]);
+  expect(results[0] + results[1]).toBe(first.published.length + second.published.length);
+  expect(first.published.length + second.published.length).toBeLessThanOrEqual(200);
+});

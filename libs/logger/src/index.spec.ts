@@ -1,0 +1,75 @@
+// Proves what one log line is: a single JSON object on stdout with level,
+// message, service, the request's ids from async context (a field the call gives
+// wins), every field redacted by its own name and the names inside it, errors as
+// name/message/stack, a bigint kept as a string rather than the line lost, the
+// time last; child fields included; levels below the logger's dropped; silent
+// writes nothing.
+import { createLogger, runWithContext } from './index';
+
+function capture(work: () => void): Array<Record<string, unknown>> {
+  const lines: string[] = [];
+  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  try {
+    work();
+  } finally {
+    spy.mockRestore();
+  }
+  return lines.map((line) => {
+    expect(line.endsWith('\n')).toBe(true);
+    expect(line.slice(0, -1)).not.toContain('\n');
+    return JSON.parse(line) as Record<string, unknown>;
+  });
+}
+
+describe('createLogger', () => {
+  it('writes one JSON line with the service, the context ids and the time', () => {
+    const logger = createLogger('svc', 'info');
+    const [line] = capture(() => runWithContext({ requestId: 'req-1', partnerId: 'p-1' }, () => logger.info('served', { status: 200 })));
+    expect(line).toEqual({ level: 'info', message: 'served', service: 'svc', status: 200, requestId: 'req-1', partnerId: 'p-1', timestamp: expect.any(String) });
+    expect(Object.keys(line).slice(0, 2)).toEqual(['level', 'message']);
+    expect(Object.keys(line).at(-1)).toBe('timestamp');
+    expect(new Date(String(line.timestamp)).toISOString()).toBe(line.timestamp);
+  });
+
+  it('keeps a request id the call gives over the context one', () => {
+    const logger = createLogger('svc', 'info');
+    const [line] = capture(() => runWithContext({ requestId: 'from-context' }, () => logger.info('x', { requestId: 'given' })));
+    expect(line.requestId).toBe('given');
+  });
+
+  it('redacts secrets and codes and masks account numbers, at the top level and inside', () => {
+    const logger = createLogger('svc', 'info');
+    const [line] = capture(() => logger.warn('x', {
+      signingSecret: 's3cr3t', code: '123456', accountNumber: '0712345678', nested: { otp: '654321', phone: '254700111222', ok: 'kept' },
+    }));
+    const text = JSON.stringify(line);
+    for (const leaked of ['s3cr3t', '123456', '0712345678', '654321', '254700111222']) expect(text).not.toContain(leaked);
+    expect(line).toMatchObject({ signingSecret: '[REDACTED]', code: '[REDACTED]', accountNumber: '****5678', nested: { otp: '[REDACTED]', phone: '****1222', ok: 'kept' } });
+  });
+
+  it('writes errors as name, message and stack, and a bigint as a string', () => {
+    const logger = createLogger('svc', 'info');
+    const [line] = capture(() => logger.error('failed', { error: new TypeError('boom'), big: 12345678901234567890n }));
+    expect(line.error).toEqual({ name: 'TypeError', message: 'boom', stack: expect.stringContaining('TypeError: boom') });
+    expect(line.big).toBe('12345678901234567890');
+  });
+
+  it('adds a child logger fields and drops levels below the logger', () => {
+    const logger = createLogger('svc', 'info');
+    const lines = capture(() => {
+      const child = logger.child({ context: 'Relay' });
+      child.debug('hidden');
+      child.info('shown');
+    });
+    expect(lines).toEqual([expect.objectContaining({ message: 'shown', context: 'Relay', service: 'svc' })]);
+  });
+
+  it('writes nothing when silent', () => {
+    const logger = createLogger('svc', 'info');
+    logger.silent = true;
+    expect(capture(() => logger.error('quiet'))).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { AppError } from '@platform/errors';
+import type { Logger } from '@platform/logger';
+import { ADMISSION_SCRIPT, Admission, interpretAdmissionReply, nonceKey, RATE_LIMIT_WINDOW_MS, rateLimitKey } from '../domain/rate-limit';
+import { NONCE_RETENTION_MS } from '../domain/request-signature';
+import type { AdmissionRequest, RequestAdmission } from '../http/dependencies';
+
+const SCRIPT_SHA1 = createHash('sha1').update(ADMISSION_SCRIPT).digest('hex');
+
+function isNoScript(error: unknown): boolean {
+  return (error as Error | undefined)?.message?.startsWith('NOSCRIPT') ?? false;
+}
+
+/**
+ * The nonce claim and the partner rate limit of domain/rate-limit.ts, run as
+ * one atomic script: one Redis round trip per request. Nonces are single-use
+ * per API key for NONCE_RETENTION_MS, shared by every replica, so a replay is
+ * caught whichever replica it reaches. Redis not answering fails closed (503).
+ */
+export class RedisRequestAdmission implements RequestAdmission {
+  constructor(private readonly redis: Redis, private readonly logger: Logger) {}
+
+  async admit(request: AdmissionRequest): Promise<Admission> {
+    // A fresh member per request: two requests in the same millisecond are two entries.
+    const args = [
+      nonceKey(request.apiKey, request.nonce), rateLimitKey(request.partnerId),
+      String(NONCE_RETENTION_MS), String(RATE_LIMIT_WINDOW_MS), String(request.limitPerMinute), randomUUID(),
+    ];
+    let reply: unknown;
+    try {
+      reply = await this.run(args);
+    } catch (error) {
+      this.logger.warn('nonce and rate-limit store unavailable; refusing the request', { error: (error as Error).message });
+      throw new AppError('SERVICE_UNAVAILABLE');
+    }
+    return interpretAdmissionReply(reply, request.limitPerMinute);
+  }
+
+  private async run(args: string[]): Promise<unknown> {
+    try {
+      return await this.redis.evalsha(SCRIPT_SHA1, 2, ...args);
+    } catch (error) {
+      // First use on this Redis (or after a flush): load the script by sending it whole.
+      if (!isNoScript(error)) throw error;
+      return this.redis.eval(ADMISSION_SCRIPT, 2, ...args);
+    }
+  }
+}
