@@ -16,13 +16,14 @@ import { loadProfile } from '../scripts/lib/profiles.mjs';
 import {
   ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, prepareStackFolder, startPostgres, startRabbit, startRedis, stopInfra,
 } from '../scripts/lib/infra.mjs';
-import { DATABASE_NAMES, migrateAll, startAll, stopAll, waitReady, writeStackFile } from '../scripts/lib/services.mjs';
+import { DATABASE_NAMES, ensureServiceIdentities, migrateAll, startAll, stopAll, waitReady, writeStackFile } from '../scripts/lib/services.mjs';
 import { acquireLock } from '../scripts/lib/processes.mjs';
 import { step } from '../scripts/lib/steps.mjs';
 import { buildAll } from '../scripts/lib/workspace.mjs';
 
 const require = createRequire(import.meta.url);
-const { createClient } = require('@platform/grpc');
+const { routedClient } = require('@platform/testing');
+const { LEDGER_ACCESS } = require('../services/ledger/dist/grpc/access.js');
 const { createLogger } = require('@platform/logger');
 const { ledger } = require('@platform/proto');
 const { Big } = require('@platform/money');
@@ -66,7 +67,7 @@ async function ownStack() {
   try {
     await step('infrastructure installed', () => ensureInfraInstalled({ logFile: log('apt.log') }));
     await step('built', () => buildAll({ logFile: log('build.log') }));
-    await step('secrets and TLS', async () => { ensureSecrets(profile); await ensureTls(profile); });
+    await step('secrets and TLS', async () => { ensureSecrets(profile); await ensureTls(profile); await ensureServiceIdentities(profile); });
     await step('postgres started', () => startPostgres(profile));
     await step('redis started', () => startRedis(profile));
     await step('rabbitmq started', () => startRabbit(profile));
@@ -194,8 +195,9 @@ async function main() {
   const { stackFile, stop } = await stack();
   let client;
   try {
-    const address = JSON.parse(readFileSync(stackFile, 'utf8')).grpc.ledger;
-    client = createClient(ledger.LedgerService, { upstream: 'ledger', address, logger, deadlineMs: CALL_DEADLINE_MS });
+    // Mutual TLS with the stack's certificates: each call as an identity the ledger admits for it.
+    process.env.TEST_STACK_FILE = stackFile;
+    client = routedClient(ledger.LedgerService, LEDGER_ACCESS.LEDGER, { upstream: 'ledger', logger, deadlineMs: CALL_DEADLINE_MS });
     const results = await runScenarios(client);
     printTable(results);
     const report = { ranAt: new Date().toISOString(), operationsPerScenario: operations, concurrency, note: 'hold+post = PlaceHold then PostHold (one 3-leg entry); entry = one 3-leg PostEntry', results };

@@ -9,7 +9,7 @@ import {
   startPostgres, startRabbit, startRedis, stopInfra,
 } from './lib/infra.mjs';
 import {
-  allServicesRunning, DATABASE_NAMES, migrateAll, servicesStatus, startAll, stopAll, waitReady, writeStackFile,
+  allServicesRunning, DATABASE_NAMES, ensureServiceIdentities, migrateAll, servicesStatus, startAll, stopAll, waitReady, writeStackFile,
 } from './lib/services.mjs';
 import { ensureSandboxPartner, signingRecipe } from './lib/partner.mjs';
 import { acquireLock } from './lib/processes.mjs';
@@ -25,6 +25,8 @@ async function startInfrastructure() {
   await step('secrets and TLS', async () => {
     ensureSecrets(profile);
     await ensureTls(profile);
+    const issued = await ensureServiceIdentities(profile);
+    return issued.length > 0 ? `secrets and TLS ready; identity certificates issued: ${issued.join(', ')}` : 'secrets and TLS ready';
   });
   await step('postgres started', () => startPostgres(profile));
   await step('redis started', () => startRedis(profile));

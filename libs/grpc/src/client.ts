@@ -1,16 +1,21 @@
 /**
- * Promise clients for ts-proto service definitions. Every call carries a
+ * Promise clients for ts-proto service definitions. Every channel is mutual
+ * TLS: the client presents its process's certificate and accepts only a server
+ * certificate naming the service it means to reach. Channels stay open between
+ * calls (one handshake per connection, not per call). Every call carries a
  * deadline and the current request context, and goes through one opossum
  * circuit breaker per upstream: transport failures trip it, refusals
  * (AppErrors from a healthy service) do not. Whatever fails comes back as an
  * AppError (the refusal, or SERVICE_UNAVAILABLE), so callers never see raw
  * transport errors.
  */
-import { ChannelCredentials, Client, credentials, ServiceError } from '@grpc/grpc-js';
+import { Client, ServiceError } from '@grpc/grpc-js';
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@platform/logger';
 import { contextToMetadata } from './context-metadata';
 import { fromClientError, isRefusal } from './errors';
+import { askHealth } from './health';
+import type { ClientTls } from './tls';
 
 export const CALL_DEADLINE_MS_DEFAULT = 5_000;
 
@@ -26,7 +31,8 @@ export interface ClientOptions {
   resetTimeoutMs?: number;
   /** Breaker: calls in the window before it may open. */
   volumeThreshold?: number;
-  channelCredentials?: ChannelCredentials;
+  /** The process's credentials towards this upstream (TlsMaterial.client(<upstream identity>)). */
+  tls: ClientTls;
 }
 
 interface UnaryMethodDefinition<Req, Res> {
@@ -44,12 +50,19 @@ export interface CallOptions {
 
 export type PromiseClient<D> = {
   [K in keyof D]: (request: RequestOf<D[K]>, options?: CallOptions) => Promise<ResponseOf<D[K]>>;
-} & { close(): void; breaker: CircuitBreaker };
+} & {
+  close(): void;
+  breaker: CircuitBreaker;
+  /** Asks the upstream's grpc.health.v1 over this client's channel; true only for SERVING. Never throws. */
+  serving(timeoutMs: number): Promise<boolean>;
+};
 
 export function createClient<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, options: ClientOptions): PromiseClient<D> {
-  const client = new Client(options.address, options.channelCredentials ?? credentials.createInsecure(), {
+  const client = new Client(options.address, options.tls.credentials, {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
+    // The TLS server name: the identity expected, never an IP address.
+    'grpc.ssl_target_name_override': options.tls.serverIdentity,
   });
   const breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
     name: options.upstream,
@@ -76,6 +89,7 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
       client.close();
     },
     breaker,
+    serving: (timeoutMs: number) => askHealth(client, timeoutMs),
   };
   for (const [name, method] of Object.entries(definition)) {
     promiseClient[name] = async (request: unknown, callOptions?: CallOptions) => {

@@ -5,6 +5,7 @@
  */
 import { credentials, Client, Metadata, ServerWritableStream, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
 import { health } from '@platform/proto';
+import type { ClientTls } from './tls';
 
 const { HealthCheckResponse_ServingStatus: ServingStatus } = health;
 
@@ -44,9 +45,8 @@ export class HealthState {
   }
 }
 
-/** Asks a service's health once; true only for SERVING. Never throws. */
-export function checkHealth(address: string, timeoutMs: number): Promise<boolean> {
-  const client = new Client(address, credentials.createInsecure());
+/** Asks grpc.health.v1 Check over an existing channel; true only for SERVING. Never throws. */
+export function askHealth(client: Client, timeoutMs: number): Promise<boolean> {
   const definition = health.HealthService.check;
   return new Promise((resolve) => {
     client.makeUnaryRequest(
@@ -56,10 +56,18 @@ export function checkHealth(address: string, timeoutMs: number): Promise<boolean
       { service: '' },
       new Metadata(),
       { deadline: Date.now() + timeoutMs },
-      (error, response) => {
-        client.close();
-        resolve(!error && response?.status === ServingStatus.SERVING);
-      },
+      (error, response) => resolve(!error && response?.status === ServingStatus.SERVING),
     );
   });
+}
+
+/**
+ * Asks a service's health once on a fresh channel, closed afterwards; true only
+ * for SERVING. Never throws. Over mutual TLS when `tls` is given (the service's
+ * main port), in plaintext otherwise (a health-only port).
+ */
+export function checkHealth(address: string, timeoutMs: number, tls?: ClientTls): Promise<boolean> {
+  const client = new Client(address, tls ? tls.credentials : credentials.createInsecure(),
+    tls ? { 'grpc.ssl_target_name_override': tls.serverIdentity } : {});
+  return askHealth(client, timeoutMs).finally(() => client.close());
 }

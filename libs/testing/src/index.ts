@@ -17,3 +17,5 @@ export { serviceEnvironment, startServiceInstance } from './service-instance';
 export type { ServiceInstance } from './service-instance';
 export { recordSensitive, SENSITIVE_VALUES_FILE } from './sensitive';
 export { stackInfra } from './stack-infra';
+export { clientAs, routedClient, stackIdentity } from './grpc-clients';
+export type { TestClientOptions } from './grpc-clients';

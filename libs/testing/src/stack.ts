@@ -5,6 +5,8 @@ export interface TestStack {
   gatewayUrl: string;
   grpc: Record<string, string>;
   tlsDir: string;
+  /** The stack's CA and the certificate of every identity (each service, and ops). */
+  tls?: { caFile: string; identities: Record<string, { certFile: string; keyFile: string }> };
   logsDir: string;
   databases: Record<string, string>;
   redisUrl: string;

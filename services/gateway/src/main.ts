@@ -1,6 +1,6 @@
 /** Entry point: config → dependencies → gRPC server (operator plane) → HTTP (partner plane) → drain on SIGTERM. */
 import type { Server } from 'node:http';
-import { runService } from '@platform/grpc';
+import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
 import { closeRedis, connectRedis } from './adapters/redis';
@@ -22,6 +22,8 @@ import { readServiceVersion } from './version';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  // Refuses to start on unusable TLS files, or ones naming another identity.
+  const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const keyMode = keyModeFor(config.PLATFORM_MODE);
   const dataSource = await initializeWithRetry(gatewayDataSource(config.DATABASE_URL), logger);
   const redis = await connectRedis(config.REDIS_URL, logger);
@@ -33,14 +35,15 @@ async function main(): Promise<void> {
     collectionsAddress: config.COLLECTIONS_GRPC_ADDR,
     payoutsAddress: config.PAYOUTS_GRPC_ADDR,
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
-  }, logger);
+  }, tls, logger);
   const credentials = new CachedCredentialLookup(new CredentialsRepository(dataSource), config.CREDENTIAL_ENCRYPTION_KEY, logger);
 
   const server = createServer({
     dataSource,
     logger,
+    tls,
     keyMode,
-    credentialEncryptionKeyHex: config.CREDENTIAL_ENCRYPTION_KEY,
+    sealingKeys: config.CREDENTIAL_ENCRYPTION_KEY,
     rateLimitPerMinuteDefault: config.RATE_LIMIT_PER_MINUTE_DEFAULT,
     onCredentialRevoked: (apiKey) => credentials.forget(apiKey),
   });
@@ -59,12 +62,12 @@ async function main(): Promise<void> {
     collections: upstreams.collections,
     payouts: upstreams.payouts,
     upstreamHealth: new CachedUpstreamHealth([
-      { name: 'trading', address: config.TRADING_GRPC_ADDR, breakerOpen: () => upstreams.trading.breaker.opened },
-      { name: 'ledger', address: config.LEDGER_GRPC_ADDR, breakerOpen: () => upstreams.ledger.breaker.opened },
-      { name: 'wallet-registry', address: config.WALLET_REGISTRY_GRPC_ADDR, breakerOpen: () => upstreams.walletRegistry.breaker.opened },
-      { name: 'notifier', address: config.NOTIFIER_GRPC_ADDR, breakerOpen: () => upstreams.notifier.breaker.opened },
-      { name: 'collections', address: config.COLLECTIONS_GRPC_ADDR, breakerOpen: () => upstreams.collections.breaker.opened },
-      { name: 'payouts', address: config.PAYOUTS_GRPC_ADDR, breakerOpen: () => upstreams.payouts.breaker.opened },
+      { name: 'trading', client: upstreams.trading },
+      { name: 'ledger', client: upstreams.ledger },
+      { name: 'wallet-registry', client: upstreams.walletRegistry },
+      { name: 'notifier', client: upstreams.notifier },
+      { name: 'collections', client: upstreams.collections },
+      { name: 'payouts', client: upstreams.payouts },
     ], logger),
     readiness: new StoreReadiness(redis, dataSource),
   });
@@ -74,9 +77,11 @@ async function main(): Promise<void> {
     logger,
     server,
     grpcPort: config.GRPC_PORT,
+    grpcHost: config.GRPC_HOST,
+    healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     startExtra: async () => {
-      httpServer = await listenHttp(app, config.HTTP_PORT, logger);
+      httpServer = await listenHttp(app, config.HTTP_PORT, logger, config.HTTP_HOST);
     },
     stop: async () => {
       if (httpServer) await closeHttp(httpServer, config.SHUTDOWN_GRACE_MS);

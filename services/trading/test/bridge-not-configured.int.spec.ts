@@ -6,10 +6,9 @@
 // interval is set beyond the spec's life so it never runs another order's step.
 import { randomUUID } from 'node:crypto';
 import { isAppError } from '@platform/errors';
-import { createClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { trading } from '@platform/proto';
-import { runOps, ServiceInstance, startServiceInstance } from '@platform/testing';
+import { clientAs, runOps, ServiceInstance, startServiceInstance } from '@platform/testing';
 import { balances, expectRefusal, orderPartner, quote } from './order-support';
 
 const logger = createLogger('trading-bridge-test', 'error');
@@ -34,7 +33,7 @@ describe('BRIDGE_NOT_CONFIGURED', () => {
     const destination = await runOps<{ id: string }>(['payout-destination', 'add', '--partner', p.partner.partnerId, '--account-number', '254712345678', '--account-name', 'Bridge Payee']);
     const q = await quote(p.http, 'sell', { usdtAmount: '1.000000' });
     const command = { partnerId: p.partner.partnerId, quoteId: q.quoteId, partnerReference: randomUUID(), payoutAccountId: destination.id };
-    const client = createClient(trading.TradingOrdersService, { upstream: 'trading', address: `127.0.0.1:${instance.env.GRPC_PORT}`, logger });
+    const client = clientAs('gateway', trading.TradingOrdersService, { upstream: 'trading', address: `127.0.0.1:${instance.env.GRPC_PORT}`, logger });
     try {
       const refusal = await client.createSellOrder(command).then(() => null, (error: unknown) => error);
       expect(isAppError(refusal) ? refusal.code : refusal).toBe('BRIDGE_NOT_CONFIGURED');

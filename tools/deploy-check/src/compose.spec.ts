@@ -3,7 +3,10 @@
 // and its migrate-<name> one-shot (which must finish before the service starts),
 // every container has a health check, dependencies come up healthy first, and
 // each container's environment is accepted by that service's configuration schema
-// (`${NAME:-default}` taken at its default, as compose does without a .env file).
+// (`${NAME:-default}` taken at its default, as compose does without a .env file;
+// `${NAME:?message}`, a variable compose refuses to start without, given a sample).
+// The keys have no default at all; the gateway is published on 127.0.0.1 only; each
+// container mounts its own identity folder and nothing of another's.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { migrationEnvSchema } from '@platform/config';
@@ -24,6 +27,11 @@ interface ComposeService {
 
 const INFRASTRUCTURE = ['postgres', 'redis', 'rabbitmq'];
 const DEFAULTED_VARIABLE = /\$\{([A-Z0-9_]+):-([^}]*)\}/g;
+const REQUIRED_VARIABLE = /\$\{([A-Z0-9_]+):\?[^}]*\}/g;
+/** What a `${NAME:?}` variable is set to for the schema check: a well-formed, random-looking key. */
+const REQUIRED_SAMPLE = '3f9a1c7e5b2d4086a1e9c3b7d5f20846e1a3c5b7d9f0213546789abcdef01234';
+/** Variables that hold keys: compose must refuse to start without them, never fall back to a default. */
+const KEY_VARIABLE = /(KEY|SECRET|PASSWORD|TOKEN)/;
 
 const [compose] = readYamlFile(path.join(REPO_ROOT, 'docker-compose.yml')) as { services: Record<string, ComposeService> }[];
 const composeServices = compose.services;
@@ -41,8 +49,8 @@ function environmentOf(name: string): Record<string, string> {
   for (const [key, value] of Object.entries(entry(name).environment ?? {})) {
     if (value === null) continue;
     const text = String(value);
-    if (/\$\{?[A-Z]/.test(text.replace(DEFAULTED_VARIABLE, ''))) throw new Error(`${name}.${key}: a variable without a default (${text})`);
-    env[key] = text.replace(DEFAULTED_VARIABLE, (_match, _name, fallback: string) => fallback);
+    if (/\$\{?[A-Z]/.test(text.replace(DEFAULTED_VARIABLE, '').replace(REQUIRED_VARIABLE, ''))) throw new Error(`${name}.${key}: a variable neither defaulted nor required (${text})`);
+    env[key] = text.replace(DEFAULTED_VARIABLE, (_match, _name, fallback: string) => fallback).replace(REQUIRED_VARIABLE, REQUIRED_SAMPLE);
   }
   return env;
 }
@@ -118,10 +126,27 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('has a health check on every infrastructure container, and publishes only the gateway', () => {
+  it('has a health check on every infrastructure container, and publishes only the gateway, on 127.0.0.1', () => {
     for (const name of INFRASTRUCTURE) expect({ name, health: Boolean(entry(name).healthcheck?.test) }).toEqual({ name, health: true });
     const published = Object.keys(composeServices).filter((name) => (entry(name).ports ?? []).length > 0);
     expect(published).toEqual(['gateway']);
+    expect(entry('gateway').ports).toEqual(['127.0.0.1:8080:8080']);
+  });
+
+  it('refuses to start without its keys: each is required, none has a default', () => {
+    const keyed = Object.entries(composeServices).flatMap(([name, service]) => Object.entries(service.environment ?? {})
+      .filter(([key]) => KEY_VARIABLE.test(key) && !/_FILE$/.test(key)).map(([key, value]) => ({ name, key, value: String(value) })));
+    expect(keyed.length).toBeGreaterThan(0);
+    for (const { name, key, value } of keyed.filter((entry) => !/PASSWORD/.test(entry.key))) {
+      expect({ name, key, required: /^\$\{[A-Z0-9_]+:\?[^}]+\}$/.test(value) }).toEqual({ name, key, required: true });
+    }
+  });
+
+  it.each(services)('mounts the identity folder of %s only, read-only, where its TLS variables point', (service) => {
+    const env = environmentOf(service);
+    const mounts = (entry(service) as ComposeService & { volumes?: string[] }).volumes ?? [];
+    expect(mounts).toEqual([`./.compose/tls/identities/${service}:/run/platform/tls:ro`]);
+    expect([env.TLS_CA_FILE, env.TLS_CERT_FILE, env.TLS_KEY_FILE]).toEqual(['/run/platform/tls/ca.crt', '/run/platform/tls/tls.crt', '/run/platform/tls/tls.key']);
   });
 });
 

@@ -1,4 +1,3 @@
-import { checkHealth } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { UpstreamHealth } from '../http/dependencies';
 
@@ -7,14 +6,11 @@ export const UPSTREAM_HEALTH_TIMEOUT_MS = 500;
 /** Answers are reused this long, so a burst of /v1/health costs one probe per upstream. */
 export const UPSTREAM_HEALTH_CACHE_MS = 1_000;
 
+/** An upstream client: its breaker, and a health check over its own (already open, mutual-TLS) channel. */
 export interface HealthTarget {
   name: string;
-  address: string;
-  /** True while the upstream's circuit breaker is open. */
-  breakerOpen: () => boolean;
+  client: { breaker: { opened: boolean }; serving(timeoutMs: number): Promise<boolean> };
 }
-
-type Probe = (address: string, timeoutMs: number) => Promise<boolean>;
 
 /**
  * "degraded" when any upstream's breaker is open or its grpc.health.v1 check
@@ -27,7 +23,6 @@ export class CachedUpstreamHealth implements UpstreamHealth {
   constructor(
     private readonly targets: readonly HealthTarget[],
     private readonly logger: Logger,
-    private readonly probe: Probe = checkHealth,
     private readonly nowMs: () => number = Date.now,
   ) {}
 
@@ -41,7 +36,7 @@ export class CachedUpstreamHealth implements UpstreamHealth {
 
   private async check(): Promise<'ok' | 'degraded'> {
     const results = await Promise.all(this.targets.map(async (target) => {
-      const healthy = !target.breakerOpen() && (await this.probe(target.address, UPSTREAM_HEALTH_TIMEOUT_MS).catch(() => false));
+      const healthy = !target.client.breaker.opened && (await target.client.serving(UPSTREAM_HEALTH_TIMEOUT_MS).catch(() => false));
       return { name: target.name, healthy };
     }));
     const unhealthy = results.filter((result) => !result.healthy).map((result) => result.name);

@@ -2,7 +2,7 @@
 // with the endpoint's current secret (and the previous one during its overlap),
 // sends to the endpoint's CURRENT url, records the attempt with the right number
 // and next state, and records nothing when aborted at shutdown.
-import { sealSecret, verifyWebhookSignature } from '@platform/crypto';
+import { SealingKeyRing, verifyWebhookSignature } from '@platform/crypto';
 import { createLogger } from '@platform/logger';
 import type { OutgoingWebhook, WebhookSender } from '../../adapters/https-webhook-sender';
 import type { AttemptResult } from '../../domain/attempt-outcome';
@@ -11,7 +11,7 @@ import type { EndpointRecord, EndpointsRepository } from '../../persistence/endp
 import { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import { AttemptDeliveryUseCase } from './attempt-delivery.usecase';
 
-const key = 'cd'.repeat(32);
+const key = SealingKeyRing.parse('cd'.repeat(32));
 const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
 const claimed: ClaimedDelivery = {
   deliveryId: '0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f',
@@ -41,7 +41,7 @@ function build(endpoint: EndpointRecord | null, result: AttemptResult) {
     },
   } as unknown as DeliveriesRepository;
   const useCase = new AttemptDeliveryUseCase({
-    endpoints, deliveries, sender, secretEncryptionKeyHex: key, timeScale: 0.05, logger: createLogger('spec', 'error'), random: () => 0.5,
+    endpoints, deliveries, sender, sealingKeys: key, timeScale: 0.05, logger: createLogger('spec', 'error'), random: () => 0.5,
     metrics: new DeliveryMetrics(false),
   });
   return { useCase, sent, recorded };
@@ -50,7 +50,7 @@ function build(endpoint: EndpointRecord | null, result: AttemptResult) {
 const endpoint = (overrides: Partial<EndpointRecord> = {}): EndpointRecord => ({
   partnerId,
   url: 'https://hooks.example.com/current',
-  secretSealed: sealSecret('current-secret-0001', key),
+  secretSealed: key.seal('current-secret-0001'),
   previousSecretSealed: null,
   previousSecretExpiresAt: null,
   updatedAt: new Date(),
@@ -72,7 +72,7 @@ describe('AttemptDeliveryUseCase', () => {
   });
 
   it('signs with both secrets while the previous one is in its overlap, and only the current one after', async () => {
-    const previousSecretSealed = sealSecret('previous-secret-001', key);
+    const previousSecretSealed = key.seal('previous-secret-001');
     const during = build(endpoint({ previousSecretSealed, previousSecretExpiresAt: new Date(Date.now() + 60_000) }), ok);
     await during.useCase.execute(claimed);
     const signature = during.sent[0]?.headers['X-Service-Signature'] ?? '';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openSecret } from '@platform/crypto';
+import type { SealingKeyRing } from '@platform/crypto';
 import { Logger, runWithContext } from '@platform/logger';
 import type { WebhookSender } from '../../adapters/https-webhook-sender';
 import { AttemptResult, errorClassOf, nextDeliveryState, NextDeliveryState } from '../../domain/attempt-outcome';
@@ -21,7 +21,8 @@ export interface AttemptDeliveryDependencies {
   endpoints: EndpointsRepository;
   deliveries: DeliveriesRepository;
   sender: WebhookSender;
-  secretEncryptionKeyHex: string;
+  /** Opens the endpoint's sealed secrets (any key of the ring). */
+  sealingKeys: SealingKeyRing;
   timeScale: number;
   logger: Logger;
   metrics: DeliveryMetrics;
@@ -79,7 +80,7 @@ export class AttemptDeliveryUseCase {
       previous: endpoint.previousSecretSealed,
       previousExpiresAt: endpoint.previousSecretExpiresAt,
     }, nowMs);
-    const secrets = sealed.map((value) => openSecret(value, this.deps.secretEncryptionKeyHex));
+    const secrets = sealed.map((value) => this.deps.sealingKeys.open(value));
     const headers = webhookHeaders({ deliveryId: claimed.deliveryId, eventType: claimed.eventType, body: claimed.body, secrets, nowMs });
     return this.deps.sender.send({ url: endpoint.url, headers, body: claimed.body, signal });
   }
