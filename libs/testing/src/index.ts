@@ -19,3 +19,5 @@ export { recordSensitive, SENSITIVE_VALUES_FILE } from './sensitive';
 export { stackInfra } from './stack-infra';
 export { clientAs, routedClient, stackIdentity } from './grpc-clients';
 export type { TestClientOptions } from './grpc-clients';
+export { TestCertificateAuthority } from '@platform/grpc/dist/testing/test-certificates';
+export type { IssuedCertificate } from '@platform/grpc/dist/testing/test-certificates';

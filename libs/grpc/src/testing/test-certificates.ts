@@ -32,9 +32,15 @@ export class TestCertificateAuthority {
   readonly caFile: string;
   private readonly caKeyFile: string;
 
-  private constructor(readonly dir: string) {
-    this.caFile = path.join(dir, 'ca.pem');
-    this.caKeyFile = path.join(dir, 'ca-key.pem');
+  private constructor(readonly dir: string, files?: { caFile: string; caKeyFile: string }) {
+    this.caFile = files?.caFile ?? path.join(dir, 'ca.pem');
+    this.caKeyFile = files?.caKeyFile ?? path.join(dir, 'ca-key.pem');
+  }
+
+  /** An existing CA (e.g. a test stack's), issuing into `dir`. */
+  static fromFiles(dir: string, caFile: string, caKeyFile: string): TestCertificateAuthority {
+    mkdirSync(dir, { recursive: true });
+    return new TestCertificateAuthority(dir, { caFile, caKeyFile });
   }
 
   /** A new CA (EC P-256, valid a week) in `dir`. */
