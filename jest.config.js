@@ -1,5 +1,5 @@
 // Two jest projects, selected by name (`npx jest --selectProjects unit|integration`):
-// - unit: `*.spec.ts` next to the code in src/, no servers needed;
+// - unit: `*.spec.ts` next to the code in src/ (and the bench's pure helpers in bench/lib/), no servers needed;
 // - integration: `*.int.spec.ts` in test/, run by `npm test` against the test stack it
 //   starts (TEST_STACK_FILE points at .stack-test/stack.json).
 // - faults: `*.faults.spec.ts` in tools/*/faults/, run by `npm test` after integration, serially
@@ -16,7 +16,7 @@ const ignored = ['/node_modules/', '/dist/'];
 
 // Only these folders are crawled: the stack folders (.stack/, .stack-test/) hold database
 // and broker files that jest has no business indexing.
-const roots = ['libs', 'services', 'tools', 'proto']
+const roots = ['libs', 'services', 'tools', 'proto', 'bench']
   .filter((folder) => fs.existsSync(path.join(__dirname, folder)))
   .map((folder) => `<rootDir>/${folder}`);
 
@@ -32,7 +32,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,services,tools}/*/src/**/*.spec.ts', '<rootDir>/proto/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{libs,services,tools}/*/src/**/*.spec.ts', '<rootDir>/proto/src/**/*.spec.ts', '<rootDir>/bench/lib/**/*.spec.ts'],
       // `.int.spec.ts` files also end in `.spec.ts`; they belong to the integration project only.
       testPathIgnorePatterns: [...ignored, '\\.int\\.spec\\.ts$'],
     },

@@ -3,23 +3,21 @@
 // picked account, then two rows every transaction shares, like treasury and fee_revenue)
 // and inserts three postings. Run against one hot account and against 1,000 accounts,
 // with the ledger bench's calls in flight as clients. Used by bench/run.mjs (ledger section).
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { POSTGRES_BIN_DIR } from '../scripts/lib/postgres.mjs';
+import { adminQuery, assertPgbench, runPgbench } from './lib/pgbench.mjs';
+import { parsePgbench } from './lib/stats.js';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 
-const PGBENCH = path.join(POSTGRES_BIN_DIR, 'pgbench');
 const DATABASE = 'bench_ledger_ceiling';
 const SPREAD_ACCOUNTS = 1_000;
 /** Rows 1 and 2 are the shared rows; picked accounts start at 3. */
 const FIRST_PICKED_ID = 3;
 const THREADS = 2;
-const PGBENCH_TIMEOUT_MS = 10 * 60_000;
 
 const SETUP_SQL = `
   CREATE TABLE accounts (id integer PRIMARY KEY, posted numeric(20, 2) NOT NULL, held numeric(20, 2) NOT NULL, version bigint NOT NULL);
@@ -42,27 +40,11 @@ const SCRIPTS = {
   spread: entryScript(`\\set aid random(${FIRST_PICKED_ID}, ${FIRST_PICKED_ID + SPREAD_ACCOUNTS - 1})`),
 };
 
-async function withAdmin(urlTemplate, sql) {
-  const client = new Client({ connectionString: urlTemplate.replace('{database}', 'postgres') });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function pgbench(args) {
-  return new Promise((resolve, reject) => {
-    execFile(PGBENCH, args, { timeout: PGBENCH_TIMEOUT_MS }, (error, stdout, stderr) => (error ? reject(new Error(`pgbench: ${stderr || error.message}`)) : resolve(stdout)));
-  });
-}
-
 /** tps and latency average of each shape (hot, spread), `clients` clients for `durationS` seconds each. */
 export async function ledgerCeiling(urlTemplate, clients, durationS) {
-  if (!existsSync(PGBENCH)) throw new Error(`${PGBENCH} is missing: it ships with Debian's postgresql-15`);
-  await withAdmin(urlTemplate, `DROP DATABASE IF EXISTS ${DATABASE}`);
-  await withAdmin(urlTemplate, `CREATE DATABASE ${DATABASE}`);
+  assertPgbench();
+  await adminQuery(urlTemplate, `DROP DATABASE IF EXISTS ${DATABASE}`);
+  await adminQuery(urlTemplate, `CREATE DATABASE ${DATABASE}`);
   const url = urlTemplate.replace('{database}', DATABASE);
   const folder = mkdtempSync(path.join(os.tmpdir(), 'ledger-ceiling-'));
   try {
@@ -73,15 +55,12 @@ export async function ledgerCeiling(urlTemplate, clients, durationS) {
     for (const [shape, script] of Object.entries(SCRIPTS)) {
       const file = path.join(folder, `${shape}.sql`);
       writeFileSync(file, script);
-      const output = await pgbench(['-n', '-f', file, '-c', String(clients), '-j', String(THREADS), '-T', String(durationS), '-M', 'prepared', url]);
-      const tps = output.match(/tps = ([0-9.]+) \(without initial connection time\)/);
-      const latency = output.match(/latency average = ([0-9.]+) ms/);
-      if (!tps) throw new Error(`pgbench printed no tps: ${output}`);
-      result[shape] = { tps: Number(Number(tps[1]).toFixed(1)), latencyAverageMs: latency ? Number(latency[1]) : null };
+      const output = await runPgbench(['-n', '-f', file, '-c', String(clients), '-j', String(THREADS), '-T', String(durationS), '-M', 'prepared', url]);
+      result[shape] = parsePgbench(output);
     }
     return { clients, durationS, spreadAccounts: SPREAD_ACCOUNTS, script: 'one transaction: 3 account rows updated, 3 postings inserted', ...result };
   } finally {
     rmSync(folder, { recursive: true, force: true });
-    await withAdmin(urlTemplate, `DROP DATABASE IF EXISTS ${DATABASE}`).catch(() => {});
+    await adminQuery(urlTemplate, `DROP DATABASE IF EXISTS ${DATABASE}`).catch(() => {});
   }
 }

@@ -9,17 +9,13 @@
 //                                                              (TEST_STACK_SLOT respected), stops it after
 //   BENCH_OPERATIONS=2000 BENCH_CONCURRENCY=32                 operations per scenario, calls in flight
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadProfile } from '../scripts/lib/profiles.mjs';
-import {
-  ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, prepareStackFolder, startPostgres, startRabbit, startRedis, stopInfra,
-} from '../scripts/lib/infra.mjs';
-import { DATABASE_NAMES, ensureServiceIdentities, migrateAll, startAll, stopAll, waitReady, writeStackFile } from '../scripts/lib/services.mjs';
-import { acquireLock } from '../scripts/lib/processes.mjs';
-import { step } from '../scripts/lib/steps.mjs';
-import { buildAll } from '../scripts/lib/workspace.mjs';
+import { boundedInt } from './lib/options.js';
+import { summarise } from './lib/stats.js';
+import { openStack } from './lib/stack.mjs';
 
 const require = createRequire(import.meta.url);
 const { routedClient } = require('@platform/testing');
@@ -40,57 +36,9 @@ const CALL_DEADLINE_MS = 30_000;
 const OPERATION_AMOUNT_KES = '10.00';
 const FEE_KES = '0.10';
 
-function boundedInt(name, fallback, max) {
-  const raw = process.env[name];
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer 1..${max}`);
-  return value;
-}
-
-const operations = boundedInt('BENCH_OPERATIONS', OPERATIONS_DEFAULT, OPERATIONS_MAX);
-const concurrency = boundedInt('BENCH_CONCURRENCY', CONCURRENCY_DEFAULT, CONCURRENCY_MAX);
+const operations = boundedInt(process.env, 'BENCH_OPERATIONS', OPERATIONS_DEFAULT, 1, OPERATIONS_MAX);
+const concurrency = boundedInt(process.env, 'BENCH_CONCURRENCY', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX);
 const logger = createLogger('bench', 'error');
-
-// ---------------------------------------------------------------- stack
-
-async function ownStack() {
-  const profile = loadProfile('test');
-  const releaseLock = acquireLock(path.join(profile.stackDir, 'test.lock'), 'bench:ledger');
-  prepareStackFolder(profile);
-  const log = (name) => path.join(profile.logsDir, name);
-  const stop = async () => {
-    await stopAll(profile).catch(() => {});
-    await stopInfra(profile).catch(() => {});
-    releaseLock();
-  };
-  try {
-    await step('infrastructure installed', () => ensureInfraInstalled({ logFile: log('apt.log') }));
-    await step('built', () => buildAll({ logFile: log('build.log') }));
-    await step('secrets and TLS', async () => { ensureSecrets(profile); await ensureTls(profile); await ensureServiceIdentities(profile); });
-    await step('postgres started', () => startPostgres(profile));
-    await step('redis started', () => startRedis(profile));
-    await step('rabbitmq started', () => startRabbit(profile));
-    await step('databases recreated', () => ensureDatabases(profile, DATABASE_NAMES, { recreate: true }));
-    await step('migrations applied', () => migrateAll(profile));
-    await step('services started', async () => `services started: ${(await startAll(profile)).join(', ')}`);
-    await step('services ready', () => waitReady(profile));
-    writeStackFile(profile);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { stackFile: profile.stackFile, stop };
-}
-
-async function stack() {
-  const file = process.env.BENCH_STACK_FILE;
-  if (file) {
-    if (!existsSync(file)) throw new Error(`BENCH_STACK_FILE ${file} does not exist`);
-    return { stackFile: file, stop: async () => {} };
-  }
-  return ownStack();
-}
 
 // ---------------------------------------------------------------- workload
 
@@ -143,17 +91,9 @@ async function drive(operation, pickAccount) {
   return { latencies, wallMs: Number(process.hrtime.bigint() - startedAt) / 1e6 };
 }
 
-function percentile(sorted, fraction) {
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
-}
-
-function summarise(name, { latencies, wallMs }) {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return {
-    scenario: name, operations: latencies.length, concurrency,
-    perSecond: Math.round((latencies.length / wallMs) * 1000),
-    p50Ms: Number(percentile(sorted, 0.5).toFixed(1)), p99Ms: Number(percentile(sorted, 0.99).toFixed(1)),
-  };
+function scenarioResult(name, { latencies, wallMs }) {
+  const { p50Ms, p99Ms } = summarise(latencies);
+  return { scenario: name, operations: latencies.length, concurrency, perSecond: Math.round((latencies.length / wallMs) * 1000), p50Ms, p99Ms };
 }
 
 async function runScenarios(client) {
@@ -177,7 +117,7 @@ async function runScenarios(client) {
     [`entry, ${SPREAD_ACCOUNTS} accounts`, (id) => postEntry(client, id, legs), anySpread],
   ]) {
     console.log(`▶ ${name}`);
-    results.push(summarise(name, await drive(operation, pick)));
+    results.push(scenarioResult(name, await drive(operation, pick)));
   }
   return results;
 }
@@ -192,7 +132,7 @@ function printTable(results) {
 }
 
 async function main() {
-  const { stackFile, stop } = await stack();
+  const { description, stackFile, stop } = await openStack(loadProfile('test'));
   let client;
   try {
     // Mutual TLS with the stack's certificates: each call as an identity the ledger admits for it.

@@ -1,445 +1,217 @@
 #!/usr/bin/env node
-// `npm run bench`: every benchmark with its ceiling, measured in the same run on the same
-// machine, printed as one table (figure, ceiling, ratio) and written as JSON to bench/results/.
-// Sections:
-//   gateway   signed GET /v1/health, GET /v1/balances and GET /v1/orders/{id} (one buy order
-//             placed first) through the gateway (autocannon, a partner with a raised rate
-//             limit) against a bare express hello-world and a bare node:http server
-//             (ceilings, same signed requests, same load generator);
-//   memory    resident memory (VmRSS) of each service idle and at peak under the gateway load;
-//   ledger    `npm run bench:ledger` (bench/ledger.mjs) against this run's stack, against
-//             pgbench running the entry's shape (bench/ledger-ceiling.mjs) on the same PostgreSQL;
-//   orders    `npm run bench:orders` (bench/orders.mjs) against this run's stack: quote + buy
-//             orders/s and p50/p95/p99 against pgbench (tpcb-like) on the same PostgreSQL;
-//   webhooks  `npm run bench:webhooks` (bench/webhook-delivery.mjs), after this run's stack
-//             is stopped (it starts its own replicas on the same slot's infrastructure).
-// Never part of `npm test`.
+// `npm run bench`: every figure of the performance targets beside its ceiling, measured in
+// the same run on the same machine, printed as one table (figure, ceiling, ratio, must reach,
+// aim, verdict) and written as JSON to bench/results/ (git-ignored). Never part of `npm test`.
 //
-//   npm run bench                              starts its own test-profile stack in slot
-//                                              BENCH_STACK_SLOT (default 9), stops it after
-//   BENCH_STACK_FILE=.stack/stack.json ...     gateway, memory and ledger against a started
-//                                              stack instead (webhooks still use BENCH_STACK_SLOT)
-//   BENCH_DURATION_S=10 BENCH_CONNECTIONS=32   seconds per gateway figure, connections
-//   BENCH_SECTIONS=gateway,memory,ledger,webhooks   a subset
-//   BENCH_CPU_PROFILE=1                        also run the gateway's balances load once more
-//                                              against a gateway started with --cpu-prof
-//                                              (profile in bench/results/); with the orders
-//                                              section, trading and the ledger run under
-//                                              --cpu-prof during it (bench/results/cpu-orders-*/)
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// Sections (BENCH_SECTIONS=a,b,… picks some, `all` adds the optional ones; default: the first five):
+//   sequential  one client in sequence, idle stack: health / quote / buy / get order p50, p99
+//   gateway     signed GET /v1/health, /v1/balances, /v1/orders/{id}, POST /v1/quotes through the
+//               gateway against bare express and node:http hello-worlds; /v1/orders/{id} p99 at
+//               half its maximum rate
+//   orders      quote + debit-first buy, one partner, BENCH_ORDER_CLIENTS closed-loop clients: orders/s,
+//               p50/p99, and its cost per order through settlement and webhooks (CPU per process,
+//               PostgreSQL commits and rows per database and table); p99 at BENCH_FIXED_RATE orders/s;
+//               pgbench tpcb-like on the same PostgreSQL
+//   volume      the same closed loop for a partner with BENCH_HISTORY_ORDERS earlier orders in its
+//               24-hour window (seeded in PostgreSQL, bench/seed/), beside the run with none
+//   webhooks    deliveries/s with one and two webhook-delivery workers (after the stack stops)
+//   spread      (optional) the closed loop spread over 8 partners
+//   ledger      (optional) the ledger's money paths over gRPC beside pgbench running the entry shape
+// Resident memory of every service (idle at start, peak over the run), the load average at
+// start and end of the run and of each section, and the machine are always reported.
+//
+//   npm run bench                              its own test-profile stack in slot BENCH_STACK_SLOT
+//                                              (default 9), stopped after
+//   BENCH_STACK_FILE=.stack/stack.json ...     a started stack instead (webhooks still use BENCH_STACK_SLOT)
+//   BENCH_CPU_PROFILE=1                        afterwards, profiles a second gateway under load and
+//                                              trading + the ledger under the order load (bench/results/)
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadProfile, REPO_ROOT } from '../scripts/lib/profiles.mjs';
-import { ledgerCeiling } from './ledger-ceiling.mjs';
+import { step } from '../scripts/lib/steps.mjs';
+import { RESULTS_DIR } from './lib/child-bench.mjs';
+import { openStatistics } from './lib/cost.mjs';
+import { formatTable, tally } from './lib/figures.js';
+import { closedLoop } from './lib/load.mjs';
+import { startMemorySampler } from './lib/memory.mjs';
+import { boundedInt, parseSections } from './lib/options.js';
+import { createBenchPartner } from './lib/partners.mjs';
+import { profileGateway, withProfiledServices } from './lib/profiling.mjs';
+import { startReceiver } from './lib/receiver.mjs';
+import { openStack, services, stackProcesses } from './lib/stack.mjs';
+import { gatewaySection } from './sections/gateway.mjs';
+import { ledgerSection } from './sections/ledger.mjs';
+import { ordersSection } from './sections/orders.mjs';
+import { sequentialSection } from './sections/sequential.mjs';
+import { spreadSection } from './sections/spread.mjs';
+import { volumeSection } from './sections/volume.mjs';
+import { webhooksSection } from './sections/webhooks.mjs';
 
 const BENCH_STACK_SLOT_DEFAULT = '9';
 // The stack helpers read the slot when the profile is loaded: set it before anything loads one.
 process.env.TEST_STACK_SLOT = process.env.BENCH_STACK_SLOT ?? BENCH_STACK_SLOT_DEFAULT;
-
 // The test profile scales the 30 s quote lifetime to 1.5 s (SANDBOX_TIME_SCALE 0.05), less than
 // one quote + order round on a loaded machine: the bench's own stack gives quotes the maximum
 // (600 s × 0.05 = 30 s) so it measures throughput, not expiry. A stack named by BENCH_STACK_FILE keeps its own.
 process.env.STACK_ENV_QUOTE_TTL_MS ??= '600000';
 
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon');
-const { signedRequestHeaders } = require('@platform/crypto');
-const infra = await import('../scripts/lib/infra.mjs');
-const services = await import('../scripts/lib/services.mjs');
-const { acquireLock, isPortOpen, sleep, stopPid } = await import('../scripts/lib/processes.mjs');
-const { step } = await import('../scripts/lib/steps.mjs');
-const { buildAll } = await import('../scripts/lib/workspace.mjs');
+/** The whole run stops (stack stopped, exit 1) past this: a full run takes about 15 minutes. */
+const RUN_TIME_LIMIT_MS = 45 * 60_000;
+const MIB = 1024;
 
-const DURATION_S_DEFAULT = 10;
-const DURATION_S_MAX = 300;
-const CONNECTIONS_DEFAULT = 32;
-const CONNECTIONS_MAX = 512;
-const RATE_LIMIT_PER_MINUTE = 100_000;
-/** Ceiling servers listen here (the range the repository leaves for ad-hoc servers). */
-const EXPRESS_CEILING_PORT = 23901;
-const NODE_HTTP_CEILING_PORT = 23902;
-const PROFILED_GATEWAY_PORT = 23903;
-const PROFILED_GATEWAY_GRPC_PORT = 23904;
-const SERVER_READY_TIMEOUT_MS = 15_000;
-const SERVER_POLL_MS = 100;
-const RSS_SAMPLE_INTERVAL_MS = 250;
-const OPS_TIMEOUT_MS = 60_000;
-const SECTION_TIMEOUT_MS = 30 * 60_000;
-const RESULTS_DIR = path.join(REPO_ROOT, 'bench', 'results');
-const SECTIONS = ['gateway', 'memory', 'ledger', 'orders', 'webhooks'];
-/** The one order the gateway section reads back: a pinned rate, enough KES for it. */
-const READ_ORDER_BID = '128.0000';
-const READ_ORDER_ASK = '130.0000';
-const READ_ORDER_FUNDING_KES = '1000.00';
-const READ_ORDER_KES = '100.00';
-const REQUEST_TIMEOUT_MS = 30_000;
+const SECTIONS = {
+  sequential: sequentialSection,
+  gateway: gatewaySection,
+  orders: ordersSection,
+  volume: volumeSection,
+  spread: spreadSection,
+  ledger: ledgerSection,
+  webhooks: webhooksSection,
+};
+const DEFAULT_SECTIONS = ['sequential', 'gateway', 'orders', 'volume', 'webhooks'];
+/** Run after this run's stack is stopped. */
+const WITHOUT_STACK = new Set(['webhooks']);
 
-function boundedInt(name, fallback, max) {
-  const raw = process.env[name];
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer 1..${max}`);
-  return value;
-}
-
-const durationS = boundedInt('BENCH_DURATION_S', DURATION_S_DEFAULT, DURATION_S_MAX);
-const connections = boundedInt('BENCH_CONNECTIONS', CONNECTIONS_DEFAULT, CONNECTIONS_MAX);
-const sections = new Set((process.env.BENCH_SECTIONS ?? SECTIONS.join(',')).split(',').map((name) => name.trim()));
-for (const name of sections) if (!SECTIONS.includes(name)) throw new Error(`unknown section ${name} (expected ${SECTIONS.join(', ')})`);
-
-// ---------------------------------------------------------------- machine
-
-function machine() {
-  const [load1, load5, load15] = os.loadavg();
-  return {
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model ?? 'unknown',
-    memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
-    node: process.version,
-    load: { load1: Number(load1.toFixed(2)), load5: Number(load5.toFixed(2)), load15: Number(load15.toFixed(2)) },
-  };
-}
-
-// ---------------------------------------------------------------- stack
-
-async function ownStack(profile) {
-  const releaseLock = acquireLock(path.join(profile.stackDir, 'test.lock'), 'bench');
-  infra.prepareStackFolder(profile);
-  const log = (name) => path.join(profile.logsDir, name);
-  const stop = async () => {
-    await services.stopAll(profile).catch(() => {});
-    await infra.stopInfra(profile).catch(() => {});
-    releaseLock();
-  };
-  try {
-    await step('built', () => buildAll({ logFile: log('build.log') }));
-    await step('secrets and TLS', async () => { infra.ensureSecrets(profile); await infra.ensureTls(profile); await services.ensureServiceIdentities(profile); });
-    await step('postgres started', () => infra.startPostgres(profile));
-    await step('redis started', () => infra.startRedis(profile));
-    await step('rabbitmq started', () => infra.startRabbit(profile));
-    await step('databases recreated', () => infra.ensureDatabases(profile, services.DATABASE_NAMES, { recreate: true }));
-    await step('migrations applied', () => services.migrateAll(profile));
-    await step('services started', async () => `services started: ${(await services.startAll(profile)).join(', ')}`);
-    await step('services ready', () => services.waitReady(profile));
-    services.writeStackFile(profile);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { stackFile: profile.stackFile, stop, own: true };
-}
-
-async function stack(profile) {
-  const file = process.env.BENCH_STACK_FILE;
-  if (!file) return ownStack(profile);
-  if (!existsSync(file)) throw new Error(`BENCH_STACK_FILE ${file} does not exist`);
-  return { stackFile: path.resolve(file), stop: async () => {}, own: false };
-}
-
-function runOps(stackFile, args) {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(REPO_ROOT, 'tools/ops/dist/main.js'), ...args, '--json'], {
-      env: { ...process.env, OPS_STACK_FILE: stackFile }, timeout: OPS_TIMEOUT_MS,
-    }, (error, stdout, stderr) => (error ? reject(new Error(`ops ${args[0]}: ${stderr || error.message}`)) : resolve(JSON.parse(stdout))));
-  });
-}
-
-// ---------------------------------------------------------------- load
-
-/** A signed JSON POST, as a partner sends it; refuses any status but `expected`. */
-async function signedPost(gatewayUrl, credentials, pathAndQuery, body, expected) {
-  const text = JSON.stringify(body);
-  const headers = { ...signedRequestHeaders(credentials, { method: 'POST', pathAndQuery, body: text }), 'Content-Type': 'application/json' };
-  const response = await fetch(`${gatewayUrl}${pathAndQuery}`, { method: 'POST', headers, body: text, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const answer = await response.text();
-  if (response.status !== expected) throw new Error(`POST ${pathAndQuery}: ${response.status} ${answer}`);
-  return JSON.parse(answer);
-}
-
-/** One settled-or-pending buy order of the bench partner, whose id the order-read load asks for. */
-async function placeOneOrder(gatewayUrl, credentials) {
-  await signedPost(gatewayUrl, credentials, '/v1/sandbox/rates', { bid: READ_ORDER_BID, ask: READ_ORDER_ASK }, 200);
-  await signedPost(gatewayUrl, credentials, '/v1/sandbox/kes-credits', { amount: READ_ORDER_FUNDING_KES }, 201);
-  const quote = await signedPost(gatewayUrl, credentials, '/v1/quotes', { side: 'buy', kesAmount: READ_ORDER_KES }, 201);
-  const order = await signedPost(gatewayUrl, credentials, '/v1/orders/buy', { quoteId: quote.quoteId, partnerReference: 'bench-read' }, 202);
-  return order.orderId;
-}
-
-/** Each request signed afresh (own nonce and timestamp), as a partner would send it. */
-function signedRequests(credentials, requestPath) {
-  return [{
-    method: 'GET',
-    path: requestPath,
-    setupRequest: (request) => ({
-      ...request,
-      headers: { ...request.headers, ...signedRequestHeaders(credentials, { method: 'GET', pathAndQuery: requestPath }) },
-    }),
-  }];
-}
-
-async function load(url, requests) {
-  const result = await autocannon({ url, connections, duration: durationS, requests });
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-  };
-}
-
-const CEILING_SOURCES = {
-  'node:http': (port) => `require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"status":"ok"}'); }).listen(${port}, '127.0.0.1');`,
-  express: (port) => `const app = require('express')(); app.get('*splat', (req, res) => res.json({ status: 'ok' })); app.listen(${port}, '127.0.0.1');`,
+const env = process.env;
+const options = {
+  durationS: boundedInt(env, 'BENCH_DURATION_S', 10, 1, 300),
+  connections: boundedInt(env, 'BENCH_CONNECTIONS', 32, 1, 512),
+  orderClients: boundedInt(env, 'BENCH_ORDER_CLIENTS', 20, 1, 256),
+  orderDurationS: boundedInt(env, 'BENCH_ORDER_DURATION_S', 20, 1, 300),
+  fixedRatePerSecond: boundedInt(env, 'BENCH_FIXED_RATE', 100, 1, 2_000),
+  fixedRateDurationS: boundedInt(env, 'BENCH_FIXED_RATE_DURATION_S', 15, 1, 300),
+  sequentialRounds: boundedInt(env, 'BENCH_SEQUENTIAL_ROUNDS', 200, 10, 5_000),
+  historyOrders: boundedInt(env, 'BENCH_HISTORY_ORDERS', 100_000, 2, 10_000_000),
+  cpuProfile: env.BENCH_CPU_PROFILE === '1',
+  sections: parseSections(env.BENCH_SECTIONS, Object.keys(SECTIONS), DEFAULT_SECTIONS),
 };
 
-async function waitForPort(port) {
-  const deadline = Date.now() + SERVER_READY_TIMEOUT_MS;
-  while (!(await isPortOpen(port))) {
-    if (Date.now() > deadline) throw new Error(`nothing listens on ${port} after ${SERVER_READY_TIMEOUT_MS} ms`);
-    await sleep(SERVER_POLL_MS);
-  }
-}
+const loadAverage = () => os.loadavg().map((value) => Number(value.toFixed(2)));
 
-/** A ceiling server in a process of its own (like the gateway), stopped by the caller. */
-async function startCeiling(kind, port) {
-  const child = spawn(process.execPath, ['-e', CEILING_SOURCES[kind](port)], {
-    cwd: path.join(REPO_ROOT, 'services', 'gateway'), stdio: 'ignore',
-  });
-  await waitForPort(port);
-  return child;
-}
-
-function rssKiB(pid) {
+function gitRevision() {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
-    return line ? Number(line.split(/\s+/)[1]) : null;
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim() !== '';
+    return `${commit}${dirty ? ' (uncommitted changes)' : ''}`;
   } catch {
-    return null;
+    return 'unknown';
   }
 }
 
-function servicePids(profile) {
-  return Object.fromEntries(services.SERVICES.map((service) => [service.name, services.servicePid(profile, service)]));
-}
-
-/** Samples every service's RSS while `work` runs; resolves to the work's result and each peak (KiB). */
-async function withRssPeaks(pids, work) {
-  const peaks = Object.fromEntries(Object.keys(pids).map((name) => [name, 0]));
-  const sample = () => {
-    for (const [name, pid] of Object.entries(pids)) peaks[name] = Math.max(peaks[name], rssKiB(pid) ?? 0);
+function machine() {
+  return {
+    cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+    kernel: `${os.type()} ${os.release()}`, node: process.version, revision: gitRevision(),
   };
-  const timer = setInterval(sample, RSS_SAMPLE_INTERVAL_MS);
-  try {
-    return { result: await work(), peaks };
-  } finally {
-    clearInterval(timer);
-    sample();
-  }
 }
 
-// ---------------------------------------------------------------- sections
-
-async function gatewaySection(profile, stackFile, rows, report) {
-  const stackInfo = JSON.parse(readFileSync(stackFile, 'utf8'));
-  const partner = await runOps(stackFile, ['partner', 'create', '--name', 'Bench', '--admin-domain', 'bench.example.com',
-    '--rate-limit-per-minute', String(RATE_LIMIT_PER_MINUTE)]);
-  const credentials = { apiKey: partner.apiKey, signingSecret: partner.signingSecret };
-  const pids = servicePids(profile);
-  report.memory = { idleKiB: Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, pid ? rssKiB(pid) : null])) };
-
-  const ceilings = {};
-  for (const [kind, port] of [['node:http', NODE_HTTP_CEILING_PORT], ['express', EXPRESS_CEILING_PORT]]) {
-    const server = await startCeiling(kind, port);
-    try {
-      ceilings[kind] = await step(`ceiling ${kind}`, async () => load(`http://127.0.0.1:${port}`, signedRequests(credentials, '/v1/health')));
-    } finally {
-      server.kill('SIGTERM');
-    }
-  }
-  let orderId = '';
-  await step('one order to read', async () => { orderId = await placeOneOrder(stackInfo.gatewayUrl, credentials); });
-  const gateway = {};
-  const peaksUnderLoad = {};
-  const reads = [['/v1/health', '/v1/health'], ['/v1/balances', '/v1/balances'], ['/v1/orders/{id}', `/v1/orders/${orderId}`]];
-  for (const [requestPath, pathAndQuery] of reads) {
-    const { result, peaks } = await withRssPeaks(pids, () => step(`gateway GET ${requestPath}`, () => load(stackInfo.gatewayUrl, signedRequests(credentials, pathAndQuery))));
-    gateway[requestPath] = result;
-    for (const [name, peak] of Object.entries(peaks)) peaksUnderLoad[name] = Math.max(peaksUnderLoad[name] ?? 0, peak);
-  }
-  report.memory.underGatewayLoadPeakKiB = peaksUnderLoad;
-  report.gateway = { connections, durationS, ceilings, gateway };
-  for (const [requestPath, figure] of Object.entries(gateway)) {
-    const valid = figure.non2xx === 0 && figure.errors === 0;
-    for (const [kind, ceiling] of Object.entries(ceilings)) {
-      rows.push({
-        figure: `gateway signed GET ${requestPath} req/s${valid ? '' : ` (INVALID: ${figure.non2xx} non-2xx, ${figure.errors} errors)`}`,
-        value: figure.requestsPerSecond, ceiling: `${kind} hello-world req/s`, ceilingValue: ceiling.requestsPerSecond,
-      });
-    }
-    rows.push({ figure: `gateway signed GET ${requestPath} p50 / p99 ms`, value: `${figure.p50Ms} / ${figure.p99Ms}`,
-      ceiling: 'node:http p50 / p99 ms', ceilingValue: `${ceilings['node:http'].p50Ms} / ${ceilings['node:http'].p99Ms}` });
-  }
-  return credentials;
-}
-
-function memoryRows(report, rows) {
-  if (!report.memory) return;
-  for (const [name, idle] of Object.entries(report.memory.idleKiB)) {
-    const peak = report.memory.underGatewayLoadPeakKiB?.[name];
-    rows.push({ figure: `${name} RSS idle / under gateway load MiB`, value: `${mib(idle)} / ${mib(peak)}`, ceiling: '', ceilingValue: '' });
-  }
-}
-
-const mib = (kib) => (kib ? (kib / 1024).toFixed(0) : '?');
-
-/** Runs an existing bench script and reads the JSON it wrote (the newest file with `prefix`). */
-async function childBench(script, prefix, env) {
+/** Runs one section, recording its duration and the load average around it; a failure is reported, not fatal. */
+async function runSection(name, ctx, report) {
+  const record = { loadAverageAtStart: loadAverage(), startedAt: new Date().toISOString() };
+  report.sections[name] = record;
+  console.log(`\n▶ ${name}`);
   const startedAtMs = Date.now();
-  const exitCode = await new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bench', script)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
-    const timer = setTimeout(() => child.kill('SIGTERM'), SECTION_TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve(code ?? 1);
-    });
-  });
-  if (exitCode !== 0) throw new Error(`${script} exited with ${exitCode}`);
-  const newest = readdirSync(RESULTS_DIR).filter((name) => name.startsWith(prefix))
-    .map((name) => path.join(RESULTS_DIR, name)).filter((file) => statSync(file).mtimeMs >= startedAtMs)
-    .sort((left, right) => statSync(right).mtimeMs - statSync(left).mtimeMs)[0];
-  if (!newest) throw new Error(`${script} wrote no ${prefix}*.json`);
-  return JSON.parse(readFileSync(newest, 'utf8'));
-}
-
-function ledgerRows(result, ceiling, rows) {
-  for (const scenario of result.results) {
-    const shape = scenario.scenario.includes('hot') ? 'hot' : 'spread';
-    rows.push({ figure: `ledger ${scenario.scenario} ops/s (p50 / p99 ms ${scenario.p50Ms} / ${scenario.p99Ms})`, value: scenario.perSecond,
-      ceiling: `pgbench entry shape, ${shape === 'hot' ? '1 hot account' : `${ceiling.spreadAccounts} accounts`}, ${ceiling.clients} clients tps`, ceilingValue: ceiling[shape].tps });
-  }
-}
-
-function orderRows(result, rows) {
-  const { pgbench: p } = result;
-  for (const o of result.orderPaths) {
-    const failed = Object.values(o.failures).reduce((sum, count) => sum + count, 0);
-    const who = `${result.concurrency} clients, ${o.partners} partner(s)`;
-    rows.push({ figure: `order path quote + buy orders/s, ${who}${failed === 0 ? '' : ` (INVALID: ${failed} failed)`}`,
-      value: o.ordersPerSecond, ceiling: `pgbench tpcb-like tps, scale ${p.scale}, ${p.clients} clients`, ceilingValue: p.tps });
-    rows.push({ figure: `order path p50 / p95 / p99 ms, ${who}`, value: `${o.p50Ms} / ${o.p95Ms} / ${o.p99Ms}`,
-      ceiling: 'pgbench latency average ms', ceilingValue: String(p.latencyAverageMs) });
-  }
-}
-
-function webhookRows(result, rows) {
-  for (const run of result.results) {
-    rows.push({ figure: `webhooks ${run.workers} worker(s) deliveries/s (p50 / p99 ms ${run.p50Ms.toFixed(1)} / ${run.p99Ms.toFixed(1)})`,
-      value: Math.round(run.deliveriesPerSecond), ceiling: `receiver answers after ${result.receiverLatencyMs} ms`, ceilingValue: '' });
-  }
-}
-
-/** Runs the balances load against a second gateway started with --cpu-prof; the profile lands in bench/results/. */
-async function cpuProfile(profile, stackFile, credentials) {
-  const env = { ...services.serviceEnvironment(profile, services.SERVICES.find((service) => service.name === 'gateway')), HTTP_PORT: String(PROFILED_GATEWAY_PORT), GRPC_PORT: String(PROFILED_GATEWAY_GRPC_PORT) };
-  const gatewayDir = path.join(REPO_ROOT, 'services', 'gateway');
-  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}`, 'dist/main.js'], { cwd: gatewayDir, env, stdio: 'ignore' });
   try {
-    await waitForPort(PROFILED_GATEWAY_PORT);
-    await step('gateway GET /v1/balances under --cpu-prof', () => load(`http://127.0.0.1:${PROFILED_GATEWAY_PORT}`, signedRequests(credentials, '/v1/balances')));
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.on('close', resolve));
+    const result = await SECTIONS[name](ctx);
+    ctx.results[name] = result;
+    record.result = result;
+  } catch (error) {
+    // A failed step has printed itself; its cause says what went wrong.
+    const cause = error.cause ?? error;
+    record.error = cause.stack ?? cause.message;
+    console.error(`✘ ${name}: ${cause.message}`);
+    ctx.rows.push({ section: name, figure: `section ${name} failed: ${cause.message.split('\n')[0].slice(0, 160)}`, value: null, invalid: 'section failed' });
+  }
+  record.durationS = Math.round((Date.now() - startedAtMs) / 1000);
+  record.loadAverageAtEnd = loadAverage();
+}
+
+function memoryRows(memory, rows) {
+  const section = 'resident memory per service (MiB)';
+  for (const [name, idle] of Object.entries(memory.idleKiB)) {
+    rows.push({ section, id: 'memory.idle', figure: `${name} idle`, value: idle === null ? null : Math.round(idle / MIB) });
+    rows.push({ section, id: 'memory.peak', figure: `${name} peak over the run`, value: memory.peakKiB[name] ? Math.round(memory.peakKiB[name] / MIB) : null });
   }
 }
 
-/**
- * Replaces the stack's instances of `names` with ones started under --cpu-prof (same
- * environment and ports; Node 20 refuses --cpu-prof in NODE_OPTIONS) while `work` runs, then
- * stops them so each writes its profile to bench/results/cpu-orders-<name>/.
- */
-async function withProfiledServices(profile, names, work) {
-  const children = [];
+/** Profiled extra runs, last: they replace the stack's trading and ledger. */
+async function profileRun(ctx) {
+  const partner = await ctx.newPartner('Bench profiled', { sockets: ctx.options.orderClients });
+  await profileGateway(ctx, partner.credentials);
+  await withProfiledServices(ctx, ['trading', 'ledger'], () => step('order load under --cpu-prof (trading, ledger)',
+    () => closedLoop({ partners: [partner], workers: ctx.options.orderClients, durationMs: ctx.options.orderDurationS * 1000 })));
+}
+
+async function withStack(report, rows) {
+  const profile = loadProfile('test');
+  const stack = await openStack(profile);
+  const cleanups = [() => stack.stop()];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(`stopping: ${error.message}`));
+    cleanups.length = 0;
+  };
+  const watchdog = setTimeout(async () => {
+    console.error(`✘ the bench ran past ${RUN_TIME_LIMIT_MS / 60_000} minutes: stopping`);
+    await stopAll();
+    process.exit(1);
+  }, RUN_TIME_LIMIT_MS);
+  watchdog.unref();
   try {
-    for (const name of names) {
-      const service = services.SERVICES.find((candidate) => candidate.name === name);
-      const pid = services.servicePid(profile, service);
-      if (pid) await stopPid(pid);
-      const dir = path.join(RESULTS_DIR, `cpu-orders-${name}`);
-      const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, 'dist/main.js'], {
-        cwd: path.join(REPO_ROOT, service.folder), env: services.serviceEnvironment(profile, service), stdio: 'ignore',
-      });
-      children.push(child);
-      await waitForPort(services.grpcPort(profile, service));
-    }
-    return await work();
+    const { description } = stack;
+    const receiver = await startReceiver(description.tlsDir);
+    cleanups.push(() => receiver.close());
+    const statistics = await openStatistics(description.postgres.urlTemplate, services.DATABASE_NAMES);
+    cleanups.push(() => statistics.close());
+    report.machine.postgres = await statistics.serverVersion();
+    const processes = await stackProcesses(stack.profile);
+    report.processes = processes;
+    const memory = startMemorySampler(Object.fromEntries(services.SERVICE_NAMES.map((name) => [name, processes[name]])));
+    cleanups.push(async () => memory.stop());
+    const ctx = {
+      options, profile: stack.profile, stackFile: stack.stackFile, description, gatewayUrl: description.gatewayUrl,
+      receiver, statistics, processes, rows, results: {}, placedOrderIds: [], machine: report.machine, log: (line) => console.log(line),
+      newPartner: (name, { sockets, fundingKes } = {}) => step(`partner ${name}`, () => createBenchPartner({
+        stackFile: stack.stackFile, gatewayUrl: description.gatewayUrl, receiverUrl: receiver.url, name, sockets, fundingKes,
+      })),
+    };
+    for (const name of options.sections.filter((section) => !WITHOUT_STACK.has(section))) await runSection(name, ctx, report);
+    memory.stop();
+    memoryRows(memory, rows);
+    report.memory = { idleKiB: memory.idleKiB, peakKiB: memory.peakKiB };
+    report.webhooksReceived = receiver.counts;
+    if (options.cpuProfile) await profileRun(ctx);
+    return ctx;
   } finally {
-    for (const child of children) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve)));
-    }
+    clearTimeout(watchdog);
+    await stopAll();
   }
-}
-
-// ---------------------------------------------------------------- output
-
-function printTable(rows) {
-  const cells = rows.map((row) => {
-    const ratio = typeof row.value === 'number' && typeof row.ceilingValue === 'number' && row.ceilingValue > 0
-      ? (row.value / row.ceilingValue).toFixed(2) : '';
-    return [row.figure, String(row.value), row.ceiling, String(row.ceilingValue), ratio];
-  });
-  const header = ['figure', 'value', 'ceiling', 'ceiling value', 'ratio'];
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((row) => row[column].length)));
-  const line = (row) => row.map((cell, column) => (column === 0 || column === 2 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
-  console.log(`\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}`);
-  cells.forEach((row) => console.log(line(row)));
 }
 
 async function main() {
-  const profile = loadProfile('test');
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const report = { ranAt: new Date().toISOString(), machineAtStart: machine(), slot: process.env.TEST_STACK_SLOT, sections: [...sections] };
-  const rows = [];
-  const needsStack = ['gateway', 'memory', 'ledger', 'orders'].some((name) => sections.has(name));
-  if (needsStack) {
-    const { stackFile, stop } = await stack(profile);
-    try {
-      if (sections.has('gateway') || sections.has('memory')) {
-        const credentials = await gatewaySection(profile, stackFile, rows, report);
-        if (process.env.BENCH_CPU_PROFILE === '1') await cpuProfile(profile, stackFile, credentials);
-      }
-      if (sections.has('memory')) memoryRows(report, rows);
-      if (sections.has('ledger')) {
-        report.ledger = await childBench('ledger.mjs', 'ledger-', { BENCH_STACK_FILE: stackFile });
-        const { postgres } = JSON.parse(readFileSync(stackFile, 'utf8'));
-        report.ledgerCeiling = await step('ledger ceiling: pgbench, entry shape', () => ledgerCeiling(postgres.urlTemplate, report.ledger.results[0].concurrency, durationS));
-        ledgerRows(report.ledger, report.ledgerCeiling, rows);
-      }
-      if (sections.has('orders')) {
-        const orders = () => childBench('orders.mjs', 'orders-', { BENCH_STACK_FILE: stackFile });
-        report.orders = process.env.BENCH_CPU_PROFILE === '1' ? await withProfiledServices(profile, ['trading', 'ledger'], orders) : await orders();
-        orderRows(report.orders, rows);
-      }
-    } finally {
-      await stop();
-    }
-  }
-  if (sections.has('webhooks')) {
-    report.webhooks = await childBench('webhook-delivery.mjs', 'webhook-delivery-', {});
-    webhookRows(report.webhooks, rows);
-  }
-  report.machineAtEnd = machine();
-  report.rows = rows;
-  printTable(rows);
+  const report = {
+    ranAt: new Date().toISOString(), machine: machine(), loadAverageAtStart: loadAverage(), slot: process.env.TEST_STACK_SLOT,
+    options, sections: {}, rows: [],
+  };
+  console.log(`bench: ${options.sections.join(', ')}; load average ${report.loadAverageAtStart.join(' ')} on ${report.machine.cpus} CPUs`);
+  const rows = report.rows;
+  let ctx = { rows, results: {}, options, machine: report.machine };
+  if (options.sections.some((name) => !WITHOUT_STACK.has(name))) ctx = await withStack(report, rows);
+  for (const name of options.sections.filter((section) => WITHOUT_STACK.has(section))) await runSection(name, ctx, report);
+  report.loadAverageAtEnd = loadAverage();
+  report.finishedAt = new Date().toISOString();
+  report.tally = tally(rows);
+  console.log(`\n${formatTable(rows)}`);
   const file = path.join(RESULTS_DIR, `bench-${report.ranAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nmachine: ${report.machineAtStart.cpus} CPUs, ${report.machineAtStart.memoryGiB} GiB; load at start ${report.machineAtStart.load.load1}, at end ${report.machineAtEnd.load.load1}`);
+  const { machine: facts } = report;
+  console.log(`\nmust-reach figures: ${report.tally.met} met, ${report.tally.notMet} not met, ${report.tally.unjudged} without a valid value`);
+  console.log(`machine: ${facts.cpus} × ${facts.cpuModel}, ${facts.memoryGiB} GiB, ${facts.kernel}, Node ${facts.node}, PostgreSQL ${facts.postgres ?? '?'}; revision ${facts.revision}`);
+  console.log(`load average (1 / 5 / 15 min): ${report.loadAverageAtStart.join(' / ')} at start, ${report.loadAverageAtEnd.join(' / ')} at end`);
   console.log(`written ${path.relative(process.cwd(), file)}`);
+  if (Object.values(report.sections).some((section) => section.error)) process.exitCode = 1;
 }
 
 main().catch((error) => {

@@ -222,7 +222,7 @@ async function main() {
     const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
     ensureDir(resultsDir);
     const file = path.join(resultsDir, `webhook-delivery-${new Date().toISOString().replaceAll(':', '-')}.json`);
-    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), receiverLatencyMs: RECEIVER_LATENCY_MS, partners: PARTNERS, burstEvents: BURST_EVENTS, machine: machine(), results }, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), receiverLatencyMs: RECEIVER_LATENCY_MS, partners: PARTNERS, burstEvents: BURST_EVENTS, latencyRatePerSecond: LATENCY_RATE_PER_S, machine: machine(), results }, null, 2)}\n`);
     console.log(`\nwritten ${path.relative(process.cwd(), file)}`);
   } finally {
     await stopInfra(profile).catch((error) => console.error(`stopping infrastructure: ${error.message}`));

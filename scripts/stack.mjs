@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { loadProfile } from './lib/profiles.mjs';
 import {
-  ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, infraStatus, prepareStackFolder,
-  startPostgres, startRabbit, startRedis, stopInfra,
+  callerCaFile, ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, infraStatus, prepareStackFolder,
+  startPostgres, startRabbit, startRedis, stopInfra, trustedCaFile,
 } from './lib/infra.mjs';
 import {
   allServicesRunning, DATABASE_NAMES, ensureServiceIdentities, migrateAll, servicesStatus, startAll, stopAll, waitReady, writeStackFile,
@@ -24,9 +24,12 @@ async function startInfrastructure() {
   await step('infrastructure installed', () => ensureInfraInstalled({ logFile: log('apt.log') }));
   await step('secrets and TLS', async () => {
     ensureSecrets(profile);
-    await ensureTls(profile);
+    const tls = await ensureTls(profile);
     const issued = await ensureServiceIdentities(profile);
-    return issued.length > 0 ? `secrets and TLS ready; identity certificates issued: ${issued.join(', ')}` : 'secrets and TLS ready';
+    // A partner's own CA (NODE_EXTRA_CA_CERTS) is checked and bundled here, before anything starts.
+    const trusted = trustedCaFile(profile);
+    const done = trusted === tls.caFile ? 'secrets and TLS' : `secrets and TLS (services trust the stack's CA and ${callerCaFile()})`;
+    return issued.length > 0 ? `${done}; identity certificates issued: ${issued.join(', ')}` : done;
   });
   await step('postgres started', () => startPostgres(profile));
   await step('redis started', () => startRedis(profile));

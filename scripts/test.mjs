@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfile } from './lib/profiles.mjs';
 import {
-  ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, prepareStackFolder, startPostgres, startRabbit,
-  startRedis, stopInfra,
+  ensureCertificates, ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, prepareStackFolder, startPostgres,
+  startRabbit, startRedis, stopInfra,
 } from './lib/infra.mjs';
 import {
   DATABASE_NAMES, ensureServiceIdentities, migrateAll, serviceLogFiles, startAll, stopAll, waitReady, writeStackFile,
@@ -133,6 +133,20 @@ async function runJest(project, projectArgs, env = process.env) {
 
 // ---------------------------------------------------------------- the test stack
 
+/**
+ * The test stack starts as a partner with a CA of their own starts theirs
+ * (`NODE_EXTRA_CA_CERTS=my-ca.pem npm start`): a CA the stack does not know, made in the
+ * stack folder with a localhost certificate beside it that a test receiver serves. The
+ * services must trust it and the stack's own CA alike. It replaces any NODE_EXTRA_CA_CERTS
+ * of the caller, for the services and for the test processes.
+ */
+async function startAsPartnerWithOwnCa() {
+  const outside = await ensureCertificates(path.join(profile.stackDir, 'outside-ca'), {
+    caName: 'Sandbox Partner Own CA', logFile: log('tls.log'),
+  });
+  process.env.NODE_EXTRA_CA_CERTS = outside.caFile;
+}
+
 async function startTestStack() {
   stackStarted = true;
   // Services left by an interrupted earlier run would serve old code: stop them first.
@@ -147,6 +161,7 @@ async function startTestStack() {
     ensureSecrets(profile);
     await ensureTls(profile);
     const issued = await ensureServiceIdentities(profile);
+    await startAsPartnerWithOwnCa();
     return issued.length > 0 ? `secrets and TLS ready; identity certificates issued: ${issued.join(', ')}` : 'secrets and TLS ready';
   });
   await step('postgres started', () => startPostgres(profile));

@@ -69,8 +69,10 @@ const CA_VALIDITY_DAYS = 3650;
 const SERVER_VALIDITY_DAYS = 825;
 const RENEW_BEFORE_EXPIRY_MS = 30 * 24 * 3600 * 1000;
 
-export function tlsPaths(profile) {
-  const dir = profile.tlsDir;
+const STACK_CA_NAME = 'Partner Platform Local CA';
+const PEM_CERTIFICATE_HEADER = '-----BEGIN CERTIFICATE-----';
+
+function tlsFiles(dir) {
   return {
     dir,
     caFile: path.join(dir, 'ca.pem'),
@@ -78,6 +80,11 @@ export function tlsPaths(profile) {
     certFile: path.join(dir, 'server.pem'),
     keyFile: path.join(dir, 'server-key.pem'),
   };
+}
+
+export function tlsPaths(profile) {
+  // The stack's CA together with the caller's NODE_EXTRA_CA_CERTS (trustedCaFile).
+  return { ...tlsFiles(profile.tlsDir), caBundleFile: path.join(profile.tlsDir, 'trusted-ca-bundle.pem') };
 }
 
 function certificateStillGood(tls) {
@@ -101,12 +108,12 @@ const SERVER_EXTENSIONS = [
   '',
 ].join('\n');
 
-/** Writes the CA and the localhost certificate into `dir` with the openssl CLI. */
-async function generateTls(dir, logFile) {
+/** Writes a CA named `caName` and a localhost certificate it signs into `dir` with the openssl CLI. */
+async function generateTls(dir, caName, logFile) {
   const file = (name) => path.join(dir, name);
   const openssl = (...args) => run('openssl', args, { logFile });
   await openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', String(CA_VALIDITY_DAYS),
-    '-subj', '/CN=Partner Platform Local CA', '-keyout', file('ca-key.pem'), '-out', file('ca.pem'),
+    '-subj', `/CN=${caName}`, '-keyout', file('ca-key.pem'), '-out', file('ca.pem'),
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
   await openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost',
     '-keyout', file('server-key.pem'), '-out', file('server.csr'));
@@ -118,21 +125,70 @@ async function generateTls(dir, logFile) {
 }
 
 /**
- * A local CA and a server certificate for localhost/127.0.0.1, made once per stack folder
- * (again only when near expiry). Test HTTPS webhook receivers serve it; services trust the
- * CA through NODE_EXTRA_CA_CERTS.
+ * A CA named `caName` and a server certificate it signs for localhost/127.0.0.1, in `dir`
+ * (ca.pem, ca-key.pem, server.pem, server-key.pem): made once, again only when near expiry.
  */
-export async function ensureTls(profile) {
-  const tls = tlsPaths(profile);
+export async function ensureCertificates(dir, { caName, logFile }) {
+  const tls = tlsFiles(dir);
   if (certificateStillGood(tls)) return tls;
   // Build in a scratch folder and swap it in, so an interrupted run never leaves half a set.
-  const scratch = `${tls.dir}.tmp-${process.pid}`;
+  const scratch = `${dir}.tmp-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   ensureDir(scratch);
-  await generateTls(scratch, path.join(profile.logsDir, 'tls.log'));
-  rmSync(tls.dir, { recursive: true, force: true });
-  renameSync(scratch, tls.dir);
+  await generateTls(scratch, caName, logFile);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(scratch, dir);
   return tls;
+}
+
+/**
+ * The stack's local CA and its localhost certificate. Test HTTPS webhook receivers serve
+ * it; services trust the CA through NODE_EXTRA_CA_CERTS (trustedCaFile).
+ */
+export function ensureTls(profile) {
+  return ensureCertificates(profile.tlsDir, { caName: STACK_CA_NAME, logFile: path.join(profile.logsDir, 'tls.log') });
+}
+
+/**
+ * The file the services get as NODE_EXTRA_CA_CERTS. Node reads one file only, so when the
+ * caller gave one of their own (a partner trusting their local receiver's CA), the stack's
+ * CA and theirs are written together into one bundle in the stack's TLS folder; otherwise
+ * it is the stack's CA alone. A caller's file that cannot be read or holds no certificate
+ * fails here, at start, instead of every webhook failing later.
+ */
+export function trustedCaFile(profile, env = process.env) {
+  const tls = tlsPaths(profile);
+  const callerFile = callerCaFile(env);
+  if (!callerFile || callerFile === tls.caFile) return tls.caFile;
+  // Already the bundle (copied from a service's environment): nothing to add.
+  if (callerFile === tls.caBundleFile) return tls.caBundleFile;
+  const bundle = `${readFileSync(tls.caFile, 'utf8').trimEnd()}\n${readCallerCa(callerFile).trimEnd()}\n`;
+  if (!existsSync(tls.caBundleFile) || readFileSync(tls.caBundleFile, 'utf8') !== bundle) {
+    const scratch = `${tls.caBundleFile}.tmp-${process.pid}`;
+    writeFileSync(scratch, bundle);
+    renameSync(scratch, tls.caBundleFile);
+  }
+  return tls.caBundleFile;
+}
+
+function readCallerCa(file) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`NODE_EXTRA_CA_CERTS names ${file}, which cannot be read (${error.code ?? error.message})`);
+  }
+  if (!text.includes(PEM_CERTIFICATE_HEADER)) throw new Error(`NODE_EXTRA_CA_CERTS names ${file}, which holds no PEM certificate`);
+  return text;
+}
+
+/**
+ * The caller's NODE_EXTRA_CA_CERTS as an absolute path, or null. A relative path is taken
+ * from where the caller ran npm (INIT_CWD), since npm runs scripts from the repository root.
+ */
+export function callerCaFile(env = process.env) {
+  const given = env.NODE_EXTRA_CA_CERTS?.trim();
+  return given ? path.resolve(env.INIT_CWD || process.cwd(), given) : null;
 }
 
 // ---------------------------------------------------------------- all three servers

@@ -1,6 +1,6 @@
-// The dev stack's sandbox partner: created once with the ops tool, kept in
-// .stack/partner.json, and checked on every start with a signed GET /v1/health.
-// Request signing follows contract-decisions.md section 1.
+// The sandbox partner: created once with the ops tool, kept in a file (.stack/partner.json
+// for `npm start`, a volume for `docker compose up`), and checked on every start with a
+// signed GET /v1/health. Request signing as docs/getting-started.md describes it.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
@@ -52,21 +52,24 @@ async function createPartner(profile) {
 
 /**
  * Keeps the saved partner when the gateway still accepts its credentials (anything but a
- * 401), otherwise creates a new one. Resolves to { partner, created }.
+ * 401), otherwise creates a new one. Resolves to { partner, created }. `profile.publicUrl`
+ * (when the gateway is reached at another address than partners use, as in containers)
+ * is the `baseUrl` written; `profile.gatewayUrl` is where the check goes.
  */
 export async function ensureSandboxPartner(profile) {
+  const baseUrl = profile.publicUrl ?? profile.gatewayUrl;
   const saved = readJson(profile.partnerFile);
   if (saved && PARTNER_FIELDS.every((field) => saved[field])) {
     const status = await signedHealthStatus(saved, profile.gatewayUrl);
     if (status === null) throw new Error(`gateway at ${profile.gatewayUrl} did not answer`);
     if (status !== 401) {
-      const partner = { ...saved, baseUrl: profile.gatewayUrl };
+      const partner = { ...saved, baseUrl };
       writeJson(profile.partnerFile, partner, 0o600);
       return { partner, created: false };
     }
   }
   const created = await createPartner(profile);
-  const partner = { baseUrl: profile.gatewayUrl, ...Object.fromEntries(PARTNER_FIELDS.map((f) => [f, created[f]])) };
+  const partner = { baseUrl, ...Object.fromEntries(PARTNER_FIELDS.map((f) => [f, created[f]])) };
   writeJson(profile.partnerFile, partner, 0o600);
   return { partner, created: true };
 }

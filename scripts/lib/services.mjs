@@ -9,7 +9,7 @@ import {
   assertPortFree, ensureDir, isAlive, isOurProcess, LoggedError, readPidFile, removeFile, run, sleep, stopPid,
   writeJson, writePidFile,
 } from './processes.mjs';
-import { databaseUrl, ensureSecrets, tlsPaths } from './infra.mjs';
+import { callerCaFile, databaseUrl, ensureSecrets, trustedCaFile } from './infra.mjs';
 import { ensureIdentities, identityEnvironment, OPS_IDENTITY, tlsDescription } from './identities.mjs';
 import { APP_PASSWORD, APP_ROLE } from './postgres.mjs';
 import { RABBIT_PASSWORD, RABBIT_USER } from './rabbitmq.mjs';
@@ -99,7 +99,8 @@ export function serviceEnvironment(profile, service, env = process.env) {
     CREDENTIAL_ENCRYPTION_KEY: secrets.CREDENTIAL_ENCRYPTION_KEY,
     WEBHOOK_SECRET_ENCRYPTION_KEY: secrets.WEBHOOK_SECRET_ENCRYPTION_KEY,
     CODE_HASH_KEY: secrets.CODE_HASH_KEY,
-    NODE_EXTRA_CA_CERTS: tlsPaths(profile).caFile,
+    // The stack's CA, bundled with the caller's own NODE_EXTRA_CA_CERTS when there is one.
+    NODE_EXTRA_CA_CERTS: trustedCaFile(profile, env),
     ...extraEnvironment(env),
   };
 }
@@ -266,6 +267,8 @@ export function stackDescription(profile) {
     amqpUrl: amqpUrl(profile),
     tlsDir: profile.tlsDir,
     tls: tlsDescription(profile, IDENTITY_NAMES),
+    // The CA file the caller gave in NODE_EXTRA_CA_CERTS, trusted by the services beside the stack's own.
+    callerCaFile: callerCaFile(),
     logsDir: profile.logsDir,
     databases: Object.fromEntries(SERVICES.map((service) => [service.name, databaseUrl(profile, service.database)])),
     sandboxTimeScale: Number(profile.sandboxTimeScale),

@@ -10,6 +10,16 @@ const interactive = process.stdout.isTTY === true;
 /** Thrown once a step has printed its failure; callers exit without printing it again. */
 export class StepFailed extends Error {}
 
+/** The title of the step in flight, shown after `… ` on a terminal. */
+let inFlight = null;
+
+/** A line of progress inside the step in flight (indented under it), e.g. one per package built. */
+export function stepProgress(line) {
+  if (interactive && inFlight) process.stdout.write('\r\x1b[K');
+  console.log(`  ${line}`);
+  if (interactive && inFlight) process.stdout.write(`… ${inFlight}`);
+}
+
 const seconds = (startedAtMs) => `${((Date.now() - startedAtMs) / 1000).toFixed(1)} s`;
 const relative = (file) => path.relative(process.cwd(), file) || file;
 
@@ -28,8 +38,12 @@ function printLogTail(logFile) {
  */
 export async function step(title, action) {
   const startedAtMs = Date.now();
+  inFlight = title;
   if (interactive) process.stdout.write(`… ${title}`);
-  const clear = () => interactive && process.stdout.write('\r\x1b[K');
+  const clear = () => {
+    inFlight = null;
+    if (interactive) process.stdout.write('\r\x1b[K');
+  };
   try {
     const result = await action();
     clear();

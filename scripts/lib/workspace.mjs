@@ -1,8 +1,12 @@
-// The npm workspace: dependencies and the turbo build.
-import { existsSync, statSync } from 'node:fs';
+// The npm workspace: dependencies and the turbo build, which reports each package as it
+// is built (`✔ @platform/errors built (3.1 s)`), so a first build of a few minutes is
+// never silent.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './profiles.mjs';
-import { run } from './processes.mjs';
+import { ensureDir, LoggedError, run } from './processes.mjs';
+import { stepProgress } from './steps.mjs';
 
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 const BUILD_TIMEOUT_MS = 15 * 60_000;
@@ -38,7 +42,80 @@ export async function ensureNpmDependencies({ logFile }) {
   return `npm install done (${reason})`;
 }
 
+const PLAN_TIMEOUT_MS = 2 * 60_000;
+const NO_COMMAND = '<NONEXISTENT>';
+/** `@platform/gateway-service:build: …`: the package and task of a line of turbo's output. */
+const TASK_LINE = /^(@?[^\s:]+):([a-z:-]+): /;
+
+/** The build's tasks that run a command: their ids, dependencies and whether turbo's cache holds them. */
+async function buildPlan(logFile) {
+  const { stdout } = await run('npx', ['turbo', 'run', 'build', '--dry-run=json'], { cwd: REPO_ROOT, env: TOOL_ENV, timeoutMs: PLAN_TIMEOUT_MS });
+  const plan = JSON.parse(stdout.slice(stdout.indexOf('{')));
+  const tasks = new Map();
+  for (const task of plan.tasks) {
+    if (task.command === NO_COMMAND) continue;
+    tasks.set(task.taskId, { dependencies: task.dependencies ?? [], cached: task.cache?.status === 'HIT' });
+  }
+  if (tasks.size === 0) throw new LoggedError('turbo planned no build task', logFile);
+  return tasks;
+}
+
+/**
+ * Follows turbo's output, grouped by task: a task's lines arrive together when it ends.
+ * The time shown is from when its last dependency ended (or the build began) to its own end.
+ */
+function progressReporter(tasks, startedAtMs) {
+  const endedAtMs = new Map();
+  let done = 0;
+  return (line) => {
+    const match = TASK_LINE.exec(line);
+    if (!match) return;
+    const taskId = `${match[1]}#${match[2]}`;
+    const task = tasks.get(taskId);
+    if (!task || endedAtMs.has(taskId)) return;
+    const now = Date.now();
+    endedAtMs.set(taskId, now);
+    done += 1;
+    const readyAtMs = Math.max(startedAtMs, ...task.dependencies.map((dependency) => endedAtMs.get(dependency) ?? startedAtMs));
+    const name = match[2] === 'build' ? match[1] : `${match[1]} ${match[2]}`;
+    const what = task.cached ? 'from cache' : `${match[2] === 'build' ? 'built' : 'done'} in ${((now - readyAtMs) / 1000).toFixed(1)} s`;
+    stepProgress(`[${String(done).padStart(String(tasks.size).length)}/${tasks.size}] ${name} ${what}`);
+  };
+}
+
+/** Runs turbo with its output grouped by task, into the log and through `onLine`. */
+function runTurboBuild(logFile, onLine) {
+  ensureDir(path.dirname(logFile));
+  const log = createWriteStream(logFile, { flags: 'a' });
+  log.write(`\n$ npx turbo run build --log-order=grouped    # ${new Date().toISOString()}\n`);
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['turbo', 'run', 'build', '--log-order=grouped'], { cwd: REPO_ROOT, env: TOOL_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    let pending = '';
+    const take = (chunk) => {
+      log.write(chunk);
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = lines.pop();
+      lines.forEach(onLine);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    const timer = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS);
+    const finish = (error) => {
+      clearTimeout(timer);
+      log.end(() => (error ? reject(error) : resolve()));
+    };
+    child.on('error', (error) => finish(new LoggedError(`turbo: ${error.message}`, logFile)));
+    child.on('close', (code, signalName) => {
+      if (code === 0) return finish();
+      finish(new LoggedError(`turbo run build failed (${signalName ? `signal ${signalName}` : `exit code ${code}`})`, logFile));
+    });
+  });
+}
+
+/** Builds every workspace with turbo, one progress line per package as it is done. */
 export async function buildAll({ logFile }) {
-  await run('npx', ['turbo', 'run', 'build'], { cwd: REPO_ROOT, env: TOOL_ENV, logFile, timeoutMs: BUILD_TIMEOUT_MS });
-  return 'built';
+  const tasks = await buildPlan(logFile);
+  const built = [...tasks.values()].filter((task) => !task.cached).length;
+  await runTurboBuild(logFile, progressReporter(tasks, Date.now()));
+  return built === 0 ? `built (all ${tasks.size} from cache)` : `built (${built} of ${tasks.size} packages compiled)`;
 }

@@ -109,7 +109,6 @@ export const ERROR_CATALOGUE = {
   CONFIRMATION_ALREADY_USED: define(409, FAILED_PRECONDITION, 'The confirmation was already used.'),
   CONFIRMATION_RESEND_COOLDOWN: define(429, RESOURCE_EXHAUSTED, 'The previous code is within its cooldown; see retryAfterSeconds.'),
   CONFIRMATION_RESEND_LIMIT: define(409, FAILED_PRECONDITION, 'No more resends for this confirmation.'),
-  TRANSFER_NAME_MISMATCH: define(422, FAILED_PRECONDITION, "The beneficiary name does not match the destination account's name (spec section 7 failureCode)."),
 
   // Ledger: internal refusals between services, never shown to partners as such (callers map them,
   // e.g. LEDGER_INSUFFICIENT_FUNDS to INSUFFICIENT_KES_BALANCE).

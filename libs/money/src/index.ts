@@ -21,7 +21,8 @@ export function isCurrency(value: unknown): value is Currency {
   return value === 'KES' || value === 'USDT' || value === 'USD';
 }
 
-function decimalPattern(scale: number): RegExp {
+/** The strict decimal shape with at most `scale` decimals (the API reference states the same pattern). */
+export function decimalPattern(scale: number): RegExp {
   const fraction = scale > 0 ? `(\\.\\d{1,${scale}})?` : '';
   return new RegExp(`^(0|[1-9]\\d{0,${AMOUNT_INTEGER_DIGITS_MAX - 1}})${fraction}$`);
 }

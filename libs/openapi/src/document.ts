@@ -1,12 +1,16 @@
 /**
- * Builds the OpenAPI 3.1 document of the partner plane from the route table
- * (operations.ts), the schemas, the webhook events and the error catalogue
- * (@platform/errors: codes and statuses are never restated here). The result
- * is committed as libs/openapi/openapi.json (`npm run generate -w @platform/openapi`);
- * a unit test fails when the committed file is stale.
+ * Builds the OpenAPI 3.1 document of the partner plane from the operation
+ * table (operations.ts: paths, scopes, request schemas in zod, answers), the
+ * response schemas, the webhook events and the error catalogue (@platform/errors:
+ * codes and statuses are never restated here). The result is committed as
+ * libs/openapi/openapi.json (`npm run generate -w @platform/openapi`); a unit
+ * test fails when the committed file is stale.
  */
 import { ERROR_CATALOGUE, ErrorCode } from '@platform/errors';
-import { COMMON_ERROR_CODES, OPERATIONS, OperationSpec } from './operations';
+import type { ZodTypeAny } from 'zod';
+import { pathParameterNames } from './contract/operation';
+import { parameterSchema, requestComponents } from './json-schema';
+import { COMMON_ERROR_CODES, Operation, OPERATION_LIST } from './operations';
 import { componentSchemas, ref } from './schemas';
 import { webhookPaths } from './webhooks';
 
@@ -49,6 +53,8 @@ const INFO_DESCRIPTION = [
   '- Every failure is `{statusCode, message, error, requestId}` (plus `errorCode`, `retryAfterSeconds` on some); branch on `message`.',
   '- Every response carries `X-Request-Id` (a partner-supplied one of at most 64 `[A-Za-z0-9._:-]` is kept).',
   '- Additive changes (new fields, new event types) come without a new version: ignore what you do not know.',
+  '- Every answer to a signed request carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (the IETF draft\'s names).',
+  '- This document is served by the gateway at `/openapi.json` and rendered at `/docs`, without authentication or rate limit.',
   '',
   '## Signing',
   '',
@@ -67,11 +73,13 @@ const TAGS: Array<[string, string]> = [
   ['Confirmations', 'Codes confirming transfers, batches and sends'],
   ['Collections', 'USD collections: a reference plus a dedicated deposit account'],
   ['Sandbox', 'Sandbox mode only: the simulated outside world (404 in production)'],
-  ['Reference', 'This document, unauthenticated'],
   ['Webhooks', 'Signed events the service POSTs to the partner\'s endpoint'],
 ];
 
 const SECURITY_REQUIREMENT = [{ ServiceKey: [], ServiceTimestamp: [], ServiceNonce: [], ServiceSignature: [] }];
+
+/** Headers on every answer to a signed request: the rate-limit state after this request was counted. */
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
 function responseHeaders(names: string[] = []): Record<string, unknown> {
   const headers: Record<string, unknown> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
@@ -80,8 +88,11 @@ function responseHeaders(names: string[] = []): Record<string, unknown> {
 }
 
 function schemaOf(name: string): Record<string, unknown> {
-  return name.endsWith('[]') ? { type: 'array', items: ref(name.slice(0, -2)) } : ref(name);
+  return name.endsWith('[]') ? { type: 'array', maxItems: ARRAY_ITEMS_MAX, items: ref(name.slice(0, -2)) } : ref(name);
 }
+
+/** Lists answer at most this many items (a collections page is at most 100, the outbox 100; balances and the rest are far fewer). */
+export const ARRAY_ITEMS_MAX = 100;
 
 /** The refusals of one operation, one response per status, each listing its codes. */
 function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
@@ -97,7 +108,7 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
     const list = byStatus.get(status)!;
     responses[String(status)] = {
       description: `${HTTP_REASON[status] ?? 'Error'}: ${list.map((code) => `\`${code}\``).join(', ')}`,
-      headers: responseHeaders(status === 429 ? ['Retry-After-partner', 'Retry-After'] : []),
+      headers: responseHeaders([...RATE_LIMIT_HEADERS, ...(status === 429 ? ['Retry-After-partner', 'Retry-After'] : [])]),
       content: { 'application/json': { schema: ref('ErrorEnvelope') } },
       'x-error-codes': list,
     };
@@ -105,58 +116,68 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   return responses;
 }
 
-function pathParameters(path: string): Array<Record<string, unknown>> {
-  return [...path.matchAll(/\{([A-Za-z]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+function pathParameters(operation: Operation): Array<Record<string, unknown>> {
+  return pathParameterNames(operation.path).map((name) => ({
+    name, in: 'path', required: true, schema: ref('Uuid'),
+    description: `The resource's id (a UUID); one that names nothing of yours answers 404 \`${operation.notFound ?? 'NOT_FOUND'}\``,
+  }));
 }
 
-function operationObject(spec: OperationSpec): Record<string, unknown> {
+function queryParameters(query: Operation['query']): Array<Record<string, unknown>> {
+  if (!query) return [];
+  return Object.entries(query.shape as Record<string, ZodTypeAny>).map(([name, field]) => {
+    const { schema, required, description } = parameterSchema(field);
+    return { name, in: 'query', required, ...(description ? { description } : {}), schema };
+  });
+}
+
+function operationObject(operation: Operation): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
-  for (const [status, answer] of Object.entries(spec.success)) {
+  for (const [status, answer] of Object.entries(operation.success)) {
     responses[status] = {
       description: answer.description,
-      headers: responseHeaders(answer.headers),
+      headers: responseHeaders([...RATE_LIMIT_HEADERS, ...(answer.headers ?? [])]),
       ...(answer.schema ? { content: { 'application/json': { schema: schemaOf(answer.schema) } } } : {}),
     };
   }
-  const parameters = [
-    ...pathParameters(spec.path),
-    ...(spec.query ?? []).map((query) => ({ in: 'query', required: false, ...query })),
-  ];
+  const parameters = [...pathParameters(operation), ...queryParameters(operation.query), { $ref: '#/components/parameters/X-Request-Id' }];
   return {
-    operationId: spec.operationId,
-    summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
-    tags: [spec.tag],
-    'x-required-scope': spec.scope,
-    ...(parameters.length ? { parameters } : {}),
-    ...(spec.requestSchema ? { requestBody: { required: true, content: { 'application/json': { schema: ref(spec.requestSchema) } } } } : {}),
-    responses: { ...responses, ...errorResponses(spec.errors) },
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: operation.availability === 'sandbox' ? `${operation.description} Sandbox mode only (404 \`NOT_FOUND\` in production).` : operation.description,
+    tags: [operation.tag],
+    'x-required-scope': operation.scope,
+    parameters,
+    ...(operation.request ? { requestBody: { required: true, content: { 'application/json': { schema: ref(operation.request.name) } } } } : {}),
+    responses: { ...responses, ...errorResponses(operation.errors) },
   };
 }
 
-function referencePaths(): Record<string, unknown> {
-  const unauthenticated = (operationId: string, summary: string, contentType: string) => ({
-    get: {
-      operationId, summary, tags: ['Reference'], security: [],
-      responses: {
-        200: { description: summary, headers: responseHeaders(), content: { [contentType]: { schema: { type: contentType === 'text/html' ? 'string' : 'object' } } } },
-        404: { description: 'Not Found: `NOT_FOUND` (another method)', headers: responseHeaders(), content: { 'application/json': { schema: ref('ErrorEnvelope') } } },
-      },
-    },
-  });
-  return {
-    '/openapi.json': unauthenticated('getOpenApiDocument', 'This document (OpenAPI 3.1, JSON)', 'application/json'),
-    '/docs': unauthenticated('getReferencePage', 'This document rendered as a page', 'text/html'),
-  };
-}
+const INTEGER_SECONDS = (description: string, maximum: number) => ({ description, schema: { type: 'integer', format: 'int32', minimum: 0, maximum } });
 
 function headerComponents(): Record<string, unknown> {
   return {
-    'X-Request-Id': { description: 'The request id (also `requestId` in error bodies)', schema: { type: 'string' } },
+    'X-Request-Id': {
+      description: 'The request id (also `requestId` in error bodies): yours when you sent a valid `X-Request-Id`, else a UUID',
+      schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9._:-]{1,64}$' },
+    },
     'Idempotent-Replayed': { description: '`true` when a repeated create answered with the original', schema: { type: 'string', enum: ['true'] } },
-    'X-Next-Cursor': { description: 'Present when another page follows: pass it back as `cursor` with the same filters', schema: { type: 'string' } },
-    'Retry-After-partner': { description: 'Seconds to wait (1-60) before retrying', schema: { type: 'integer' } },
-    'Retry-After': { description: 'The same wait, as the standard header', schema: { type: 'integer' } },
+    'X-Next-Cursor': {
+      description: 'Present when another page follows: pass it back as `cursor` with the same filters',
+      schema: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9_-]{1,200}$' },
+    },
+    'Retry-After-partner': INTEGER_SECONDS('Seconds to wait before retrying (1-60)', 60),
+    'Retry-After': INTEGER_SECONDS('The same wait, as the standard header', 60),
+    'RateLimit-Limit': {
+      description: 'Requests the partner may make per window (one minute), shared by all its credentials. On every answer to a signed request '
+        + 'that was counted; absent on the uniform 401 (answered before the partner is known) and when the limit could not be read',
+      schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100_000 },
+    },
+    'RateLimit-Remaining': {
+      description: 'Requests left in the current window after this one (0 on the rate limit\'s 429)',
+      schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 100_000 },
+    },
+    'RateLimit-Reset': INTEGER_SECONDS('Seconds until the current window ends and the count starts again', 60),
   };
 }
 
@@ -170,11 +191,49 @@ function securitySchemes(): Record<string, unknown> {
   };
 }
 
+function parameterComponents(): Record<string, unknown> {
+  return {
+    'X-Request-Id': {
+      name: 'X-Request-Id', in: 'header', required: false,
+      description: 'Your own request id, kept and echoed when it is 1-64 of `A-Z a-z 0-9 . _ : -` (otherwise a UUID is made)',
+      schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9._:-]{1,64}$' },
+    },
+  };
+}
+
+/** Request bodies as components, each with its cross-field rule stated in JSON Schema where it has one. */
+function requestBodyComponents(): Record<string, unknown> {
+  const bodies = Object.fromEntries(OPERATION_LIST.flatMap((operation) => (operation.request ? [[operation.request.name, operation.request.schema]] : [])));
+  const components = requestComponents(bodies);
+  for (const operation of OPERATION_LIST) {
+    const request = operation.request;
+    if (request?.crossFieldSchema) components[request.name] = { ...components[request.name], ...request.crossFieldSchema };
+  }
+  return components;
+}
+
+/** Hosts are the deployment's (given with the credentials); the defaults are the ingress names of the sample deployment. */
+const SERVERS = [
+  {
+    url: 'https://{sandboxHost}',
+    description: 'Sandbox: the simulated outside world (bank, chain, USD rails, rate feed, e-mail) and the /v1/sandbox helpers. Audience: partners '
+      + '(external), integrating. Locally, `npm start` serves the same sandbox on http://127.0.0.1:8080 (loopback only).',
+    'x-internal': false,
+    variables: { sandboxHost: { default: 'sandbox.api.example.com', description: 'The sandbox gateway\'s host, given with sandbox credentials' } },
+  },
+  {
+    url: 'https://{productionHost}',
+    description: 'Production: real money. Audience: partners (external), with production credentials. The /v1/sandbox helpers answer 404 here.',
+    'x-internal': false,
+    variables: { productionHost: { default: 'api.example.com', description: 'The production gateway\'s host, given with production credentials' } },
+  },
+];
+
 export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const spec of OPERATIONS) {
-    paths[spec.path] ??= {};
-    paths[spec.path][spec.method] = operationObject(spec);
+  for (const operation of OPERATION_LIST) {
+    paths[operation.path] ??= {};
+    paths[operation.path][operation.method] = operationObject(operation);
   }
   return {
     openapi: '3.1.0',
@@ -183,14 +242,15 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       contact: { name: 'Partner support' },
     },
-    servers: [{ url: 'http://127.0.0.1:8080', description: 'Local sandbox (`npm start`)' }],
+    servers: SERVERS,
     security: SECURITY_REQUIREMENT,
     tags: TAGS.map(([name, description]) => ({ name, description })),
-    paths: { ...paths, ...referencePaths() },
+    paths,
     webhooks: webhookPaths(),
     components: {
-      schemas: componentSchemas(partnerErrorCodes()),
+      schemas: { ...componentSchemas(partnerErrorCodes()), ...requestBodyComponents() },
       headers: headerComponents(),
+      parameters: parameterComponents(),
       securitySchemes: securitySchemes(),
     },
   };

@@ -1,28 +1,31 @@
-/** The twelve event types of spec section 6, as OpenAPI `webhooks` (what we POST to the partner's endpoint). */
+/** The twelve event types, as OpenAPI `webhooks` (what the service POSTs to the partner's endpoint). */
+import { code as codeOf, nullable, ref, text, word as wordOf } from './schemas';
+
 type Schema = Record<string, unknown>;
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }] });
-const str: Schema = { type: 'string' };
+const word = wordOf();
+const code = codeOf();
+const str = text(200);
 
 const ORDER_DATA: Schema = {
   type: 'object', required: ['orderId', 'partnerReference', 'side', 'status', 'kesAmount', 'feeKesAmount', 'kesTotalAmount', 'usdtAmount', 'rate'],
   properties: {
-    orderId: ref('Uuid'), partnerReference: str, side: { type: 'string', enum: ['buy', 'sell'] }, status: str,
+    orderId: ref('Uuid'), partnerReference: str, side: { type: 'string', enum: ['buy', 'sell'] },
+    status: { type: 'string', enum: ['awaiting_usdt', 'awaiting_payment', 'funds_reserved', 'settled', 'rejected', 'expired'] },
     kesAmount: ref('KesAmount'), feeKesAmount: ref('KesAmount'), kesTotalAmount: ref('KesAmount'), usdtAmount: ref('UsdtAmount'), rate: ref('Rate'),
   },
 };
 const TRANSFER_DATA: Schema = {
   type: 'object', required: ['transferId', 'partnerReference', 'rail', 'status', 'amount', 'fee', 'destinationAccountNumber', 'failureCode', 'settledAt'],
   properties: {
-    transferId: ref('Uuid'), partnerReference: str, rail: str, status: { type: 'string', enum: ['settled', 'failed'] }, amount: ref('Money'), fee: ref('Money'),
-    destinationAccountNumber: str, failureCode: nullable(str), settledAt: nullable(ref('Timestamp')),
+    transferId: ref('Uuid'), partnerReference: str, rail: word, status: { type: 'string', enum: ['settled', 'failed'] }, amount: ref('Money'), fee: ref('Money'),
+    destinationAccountNumber: { type: 'string', maxLength: 8, pattern: '^\\*{4}[^\\s]{1,4}$' }, failureCode: nullable(code), settledAt: nullable(ref('Timestamp')),
   },
 };
 const SEND_DATA: Schema = {
   type: 'object', required: ['sendId', 'partnerReference', 'status', 'amount', 'destinationWalletId', 'failureReason'],
   properties: {
     sendId: ref('Uuid'), partnerReference: str, status: { type: 'string', enum: ['settled', 'failed'] }, amount: ref('Money'),
-    destinationWalletId: ref('Uuid'), failureReason: nullable(str),
+    destinationWalletId: ref('Uuid'), failureReason: nullable(code),
   },
 };
 
@@ -33,7 +36,7 @@ export const WEBHOOK_EVENTS: Array<{ type: string; summary: string; data: Schema
   { type: 'order.expired', summary: 'The order was never funded and its window closed (terminal)', data: ORDER_DATA },
   { type: 'credit.received', summary: 'Money landed in a KES account and cleared', data: {
     type: 'object', required: ['transactionId', 'accountId', 'amount', 'rail', 'reference', 'receivedAt'],
-    properties: { transactionId: ref('Uuid'), accountId: ref('Uuid'), amount: ref('Money'), rail: str, reference: nullable(str), receivedAt: ref('Timestamp') },
+    properties: { transactionId: ref('Uuid'), accountId: ref('Uuid'), amount: ref('Money'), rail: word, reference: nullable(text(64)), receivedAt: ref('Timestamp') },
   } },
   { type: 'transfer.settled', summary: 'The bank completed the transfer', data: TRANSFER_DATA },
   { type: 'transfer.failed', summary: 'The bank refused the transfer; value never moved', data: TRANSFER_DATA },
@@ -46,8 +49,9 @@ export const WEBHOOK_EVENTS: Array<{ type: string; summary: string; data: Schema
   { type: 'collection.received', summary: 'A collection contribution was credited, net of fee', data: {
     type: 'object', required: ['collectionId', 'reference', 'gross', 'fee', 'net', 'currency', 'senderName', 'treasuryCreditTxId'],
     properties: {
-      collectionId: ref('Uuid'), reference: str, gross: ref('UsdAmount'), fee: ref('UsdAmount'), net: ref('UsdAmount'),
-      currency: { type: 'string', enum: ['USD'] }, senderName: nullable(str), treasuryCreditTxId: str,
+      collectionId: ref('Uuid'), reference: { type: 'string', maxLength: 11, pattern: '^[0-9A-HJKMNP-TV-Y]{11}$' }, gross: ref('UsdAmount'), fee: ref('UsdAmount'),
+      net: ref('UsdAmount'), currency: { type: 'string', enum: ['USD'] }, senderName: nullable(str),
+      treasuryCreditTxId: { type: 'string', maxLength: 128, pattern: '^[A-Za-z0-9._:-]{1,128}$' },
     },
   } },
   { type: 'confirmation.expired', summary: 'A code window passed before confirmation; the subject reads expired', data: {
@@ -57,10 +61,10 @@ export const WEBHOOK_EVENTS: Array<{ type: string; summary: string; data: Schema
 ];
 
 const DELIVERY_HEADERS = [
-  { name: 'X-Service-Signature', description: '`v1=<lowercase hex HMAC-SHA256(secret, "<timestamp>.<delivery id>.<raw body>")>`; during a secret rotation two values, comma separated (`v1=<new>,v1=<old>`): accept if any matches.', schema: { type: 'string', pattern: '^v1=[0-9a-f]{64}(,v1=[0-9a-f]{64})*$' } },
-  { name: 'X-Service-Timestamp', description: 'Unix milliseconds of this attempt (each retry is signed afresh). Refuse one older than 5 minutes.', schema: { type: 'string', pattern: '^[0-9]{13}$' } },
-  { name: 'X-Service-Delivery', description: 'The delivery id, identical on every attempt and replay: dedupe on it.', schema: { type: 'string' } },
-  { name: 'X-Service-Event', description: 'The event type, a hint only; `type` in the body is authoritative.', schema: { type: 'string' } },
+  { name: 'X-Service-Signature', description: '`v1=<lowercase hex HMAC-SHA256(secret, "<timestamp>.<delivery id>.<raw body>")>`; during a secret rotation two values, comma separated (`v1=<new>,v1=<old>`): accept if any matches.', schema: { type: 'string', maxLength: 1_000, pattern: '^v1=[0-9a-f]{64}(,v1=[0-9a-f]{64})*$' } },
+  { name: 'X-Service-Timestamp', description: 'Unix milliseconds of this attempt (each retry is signed afresh). Refuse one older than 5 minutes.', schema: { type: 'string', maxLength: 13, pattern: '^[0-9]{13}$' } },
+  { name: 'X-Service-Delivery', description: 'The delivery id, identical on every attempt and replay: dedupe on it.', schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9._:-]{1,64}$' } },
+  { name: 'X-Service-Event', description: 'The event type, a hint only; `type` in the body is authoritative.', schema: { type: 'string', maxLength: 64, pattern: '^[a-z_]{1,32}\\.[a-z_]{1,32}$' } },
 ];
 
 export function webhookPaths(): Record<string, unknown> {
@@ -68,6 +72,8 @@ export function webhookPaths(): Record<string, unknown> {
     post: {
       operationId: `webhook_${event.type.replace('.', '_')}`,
       summary: event.summary,
+      description: `${event.summary}. Verify the signature on the raw body, dedupe on X-Service-Delivery, and answer any 2xx within 10 s; `
+        + 'ignore unknown fields and event types.',
       tags: ['Webhooks'],
       security: [],
       parameters: DELIVERY_HEADERS.map((header) => ({ in: 'header', required: true, ...header })),

@@ -1,6 +1,6 @@
 /** Typed failures: every non-2xx answer of the API, and every refused webhook. */
 
-/** The error envelope of spec section 7. */
+/** The error envelope every refusal answers. */
 export interface ErrorEnvelope {
   statusCode: number;
   /** The stable code to branch on (`ORDER_NOT_FOUND`), or `Validation failed on: …`. */

@@ -54,7 +54,7 @@ export class PartnerClient {
 
   readonly admins = {
     /** Idempotent by e-mail: the same address again answers the existing administrator. */
-    register: (request: { email: string; name: string }) =>
+    register: (request: T.AdminRequest) =>
       this.call<T.Administrator>('POST', '/v1/admins', { body: request, retrySafety: 'idempotent' }),
     list: () => this.call<T.Administrator[]>('GET', '/v1/admins'),
     remove: (adminId: string) => this.callNoContent('DELETE', `/v1/admins/${id(adminId)}`),
@@ -96,28 +96,28 @@ export class PartnerClient {
     get: (collectionId: string) => this.call<T.Collection>('GET', `/v1/collections/${id(collectionId)}`),
   };
 
-  /** Sandbox mode only: the simulated outside world (contract decisions section 6). */
+  /** Sandbox mode only: the simulated outside world (the sandbox guide lists its magic values). */
   readonly sandbox = {
-    setRate: (request: { bid: string; ask: string; halted?: boolean }) =>
+    setRate: (request: T.SandboxRateRequest) =>
       this.call<T.SandboxRate>('POST', '/v1/sandbox/rates', { body: request, retrySafety: 'idempotent' }),
     /** Each call is another credit: never retried on a 503. */
-    kesCredit: (request: { amount: string; reference?: string }) =>
+    kesCredit: (request: T.KesCreditRequest) =>
       this.call<T.KesCredit>('POST', '/v1/sandbox/kes-credits', { body: request, retrySafety: 'unsafe' }),
     /** Keyed by txHash: the same hash again answers the first deposit. */
-    usdtDeposit: (request: { txHash: string; usdtAmount: string }) =>
+    usdtDeposit: (request: T.UsdtDepositRequest) =>
       this.call<T.UsdtDeposit>('POST', '/v1/sandbox/usdt-deposits', { body: request, retrySafety: 'keyed' }),
     approveWallet: (walletId: string) =>
       this.call<T.Wallet>('POST', `/v1/sandbox/wallets/${id(walletId)}/approve`, { retrySafety: 'idempotent' }),
     outbox: () => this.call<T.OutboxEntry[]>('GET', '/v1/sandbox/outbox'),
-    collectionDeposit: (collectionId: string, request: { amount: string; senderName?: string; depositId?: string }) =>
+    collectionDeposit: (collectionId: string, request: T.CollectionDepositRequest) =>
       this.call<T.CollectionDeposit>('POST', `/v1/sandbox/collections/${id(collectionId)}/deposits`, {
         body: request, retrySafety: request.depositId ? 'keyed' : 'unsafe',
       }),
     expireCollection: (collectionId: string) =>
       this.call<T.Collection>('POST', `/v1/sandbox/collections/${id(collectionId)}/expire`, { retrySafety: 'idempotent' }),
     approveMobileMoneyPush: (pushId: string) =>
-      this.call<Record<string, unknown>>('POST', `/v1/sandbox/mobile-money-pushes/${id(pushId)}/approve`, { retrySafety: 'idempotent' }),
+      this.call<T.MobileMoneyPushOutcome>('POST', `/v1/sandbox/mobile-money-pushes/${id(pushId)}/approve`, { retrySafety: 'idempotent' }),
     declineMobileMoneyPush: (pushId: string) =>
-      this.call<Record<string, unknown>>('POST', `/v1/sandbox/mobile-money-pushes/${id(pushId)}/decline`, { retrySafety: 'idempotent' }),
+      this.call<T.MobileMoneyPushOutcome>('POST', `/v1/sandbox/mobile-money-pushes/${id(pushId)}/decline`, { retrySafety: 'idempotent' }),
   };
 }

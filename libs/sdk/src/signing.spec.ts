@@ -23,7 +23,7 @@ describe('request signing', () => {
     }
   });
 
-  it('signs the six lines of contract decisions section 1', () => {
+  it('signs the six lines of the signing scheme', () => {
     const emptyHash = createHash('sha256').update('').digest('hex');
     expect(signingString('1700000000000', 'n'.repeat(16), 'get', '/v1/health', '')).toBe(`v1\n1700000000000\n${'n'.repeat(16)}\nGET\n/v1/health\n${emptyHash}`);
     const headers = signRequestHeaders(credentials, { method: 'GET', pathAndQuery: '/v1/health', body: '', timestampMs: 1_700_000_000_000, nonce: 'n'.repeat(16) });

@@ -1,5 +1,5 @@
 /**
- * Request signing of the partner plane (contract decisions section 1), written
+ * Request signing of the partner plane (docs/getting-started.md), written
  * here with node:crypto only so the SDK has no dependency on platform code. A
  * unit test proves it signs exactly as the gateway verifies (@platform/crypto).
  */

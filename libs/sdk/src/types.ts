@@ -1,131 +1,83 @@
 /**
- * The partner-plane resources (spec section 2, contract decisions, docs/api-behaviour.md).
+ * The partner-plane resources, every one taken from the API reference: the
+ * build generates src/gen/openapi.ts from libs/openapi/openapi.json
+ * (openapi-typescript), so a field the reference adds, renames or bounds
+ * reaches these types at the next build and the SDK cannot drift from the API.
  * Money is always a decimal string: KES 2 decimals, USDT 6, USD 2, rates 4.
  * Responses may gain fields (additive changes): never reject unknown ones.
  */
+import type { components, operations } from './gen/openapi';
+
+type Schemas = components['schemas'];
+
+export type { components, operations, paths, webhooks } from './gen/openapi';
 
 export type Decimal = string;
-export type Timestamp = string;
+export type Timestamp = Schemas['Timestamp'];
 
-export interface Health { status: 'ok' | 'degraded'; time: Timestamp; version: string }
+export type Health = Schemas['Health'];
+export type Fee = Schemas['Fee'];
+export type Money = Schemas['Money'];
 
-export interface Fee { kesAmount: Decimal; currency: 'KES'; percentBps: number; flatKesAmount: Decimal; capKesAmount: Decimal | null }
-
+type QuoteFields = Schemas['QuoteRequest'];
+/** Exactly one of kesAmount and usdtAmount (the reference's oneOf, kept as a union). */
 export type QuoteRequest =
-  | { side: 'buy' | 'sell'; kesAmount: Decimal; usdtAmount?: never }
-  | { side: 'buy' | 'sell'; usdtAmount: Decimal; kesAmount?: never };
+  | (Omit<QuoteFields, 'kesAmount' | 'usdtAmount'> & { kesAmount: NonNullable<QuoteFields['kesAmount']>; usdtAmount?: never })
+  | (Omit<QuoteFields, 'kesAmount' | 'usdtAmount'> & { usdtAmount: NonNullable<QuoteFields['usdtAmount']>; kesAmount?: never });
+export type Quote = Schemas['Quote'];
 
-export interface Quote {
-  quoteId: string; side: 'buy' | 'sell'; kesAmount: Decimal; usdtAmount: Decimal; rate: Decimal; kesTotalAmount: Decimal;
-  fee: Fee; expiresAt: Timestamp; settlementEstimateSeconds: number;
-}
+export type Order = Schemas['Order'];
+export type OrderStatus = Order['status'];
+export type KesDebitStatus = NonNullable<Order['kesDebit']>['status'];
+export type PaymentInstructions = NonNullable<Order['paymentInstructions']>;
+export type BuyOrderRequest = Schemas['BuyOrderRequest'];
+export type SellOrderRequest = Schemas['SellOrderRequest'];
+export type TxHashAttached = Schemas['TxHashAttached'];
 
-export type OrderStatus = 'awaiting_usdt' | 'awaiting_payment' | 'funds_reserved' | 'settled' | 'rejected' | 'expired';
-export type KesDebitStatus = 'reserved' | 'debited' | 'released' | 'reversal_pending' | 'reversed';
+export type Balance = Schemas['Balance'];
+export type FundingInstructions = Schemas['FundingInstructions'];
+export type PayoutDestination = Schemas['PayoutDestination'];
+export type MobileMoneyPushRequest = Schemas['MobileMoneyPushRequest'];
+export type MobileMoneyPush = Schemas['MobileMoneyPush'];
+export type MobileMoneyPushOutcome = Schemas['MobileMoneyPushOutcome'];
 
-export interface PaymentInstructions {
-  rail: string; paybill: string; payTo: string; beneficiaryName: string; reference: string; kesAmount: Decimal; currency: 'KES';
-  payBefore: Timestamp; instructions: string;
-}
+export type AdminRequest = Schemas['AdminRequest'];
+export type Administrator = Schemas['Administrator'];
+export type WalletRequest = Schemas['WalletRequest'];
+export type Wallet = Schemas['Wallet'];
+export type WalletStatus = Wallet['status'];
 
-export interface Order {
-  orderId: string; partnerReference: string; side: 'buy' | 'sell'; status: OrderStatus; kesAmount: Decimal; usdtAmount: Decimal;
-  rate: Decimal; kesTotalAmount: Decimal; fee: Fee; expiresAt: Timestamp; createdAt: Timestamp;
-  /** Debit-first buys. */
-  kesDebit?: { status: KesDebitStatus };
-  /** Deposit-mode sells. */
-  depositAddress?: string; chain?: 'tron'; sendBefore?: Timestamp; txHash?: string;
-  /** Pay-in buys. */
-  paymentInstructions?: PaymentInstructions; paymentReference?: string; walletId?: string;
-  payment?: { railReference: string; bankTransactionId: string; matchedAt: Timestamp };
-}
+export type ConfirmationHandle = Schemas['ConfirmationHandle'];
+export type ConfirmationResult = Schemas['ConfirmationResult'];
+export type TransferRequest = Schemas['TransferRequest'];
+export type Transfer = Schemas['Transfer'];
+export type TransferStatus = Transfer['status'];
+export type TransferBatchRequest = Schemas['TransferBatchRequest'];
+export type TransferBatch = Schemas['TransferBatch'];
+export type UsdtSendRequest = Schemas['UsdtSendRequest'];
+export type UsdtSend = Schemas['UsdtSend'];
+export type UsdtSendStatus = UsdtSend['status'];
 
-export interface BuyOrderRequest { quoteId: string; partnerReference: string; expectedUsdtAmount?: Decimal; walletId?: string; paymentRail?: 'mobile_money' }
-export interface SellOrderRequest { quoteId: string; partnerReference: string; payoutAccountId: string }
-export interface TxHashAttached { orderId: string; status: OrderStatus; txHash: string }
+export type CollectionRequest = Schemas['CollectionRequest'];
+export type Collection = Schemas['Collection'];
+export type CollectionStatus = Collection['status'];
+/** The list's filters and page (the reference's query parameters). */
+export type CollectionQuery = NonNullable<operations['listCollections']['parameters']['query']>;
 
-export interface Balance { accountId: string; currency: 'KES' | 'USDT' | 'USD'; available: Decimal; held: Decimal }
+export type SandboxRateRequest = Schemas['SandboxRateRequest'];
+export type SandboxRate = Schemas['SandboxRate'];
+export type KesCreditRequest = Schemas['KesCreditRequest'];
+export type KesCredit = Schemas['KesCredit'];
+export type UsdtDepositRequest = Schemas['UsdtDepositRequest'];
+export type UsdtDeposit = Schemas['UsdtDeposit'];
+export type OutboxEntry = Schemas['OutboxEntry'];
+export type CollectionDepositRequest = Schemas['CollectionDepositRequest'];
+export type CollectionDeposit = Schemas['CollectionDeposit'];
 
-export interface FundingInstructions {
-  kes: Array<{ rail: string; paybill: string; accountReference: string; beneficiaryName: string; currency: 'KES'; instructions: string }>;
-  usdt: { chain: 'tron'; asset: 'USDT'; address: string; memo: null; instructions: string };
-}
+/** Every refusal's body. */
+export type ErrorBody = Schemas['ErrorEnvelope'];
+/** The stable codes partners branch on. */
+export type ErrorCode = Schemas['ErrorCode'];
 
-export interface PayoutDestination {
-  id: string; rail: string; currency: string; accountName: string; accountNumber: string; bankCode: string | null; status: 'active';
-}
-
-export interface Administrator { adminId: string; email: string; name: string; status: 'active' }
-
-export type WalletStatus = 'pending_partner_approval' | 'pending_service_approval' | 'active' | 'rejected';
-export interface Wallet {
-  walletId: string; chain: 'tron'; asset: 'USDT'; address: string; label: string; status: WalletStatus;
-  screeningStatus: 'pending' | 'cleared' | 'rejected'; createdAt: Timestamp; nextStep: string; approvalSentTo?: string;
-}
-export interface WalletRequest { chain: 'tron'; asset: 'USDT'; address: string; label?: string }
-
-export interface Money { currency: string; value: Decimal }
-
-export interface ConfirmationHandle { id: string; channel: 'email'; deliveredTo: string; expiresAt: Timestamp; resendAvailableAt: Timestamp }
-
-export type TransferStatus = 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
-export interface TransferRequest {
-  rail: string; destination: { accountNumber: string; accountName: string; bankCode?: string }; amount: Money; idempotencyKey: string;
-  partnerReference?: string;
-}
-export interface Transfer {
-  id: string; status: TransferStatus; rail: string; amount: Money; fee: Money;
-  destination: { accountNumber: string; accountName: string; bankCode?: string | null }; nameVerification: string;
-  verifiedAccountName?: string | null; partnerReference: string; failureCode?: string | null; createdAt: Timestamp;
-  confirmedAt?: Timestamp | null; settledAt?: Timestamp | null; confirmation: ConfirmationHandle;
-}
-
-export interface TransferBatchRequest { idempotencyKey: string; items: TransferRequest[] }
-export interface TransferBatch {
-  id: string; status: string; itemCount: number; acceptedCount: number; failedCount: number;
-  items: Array<{ transferId: string | null; idempotencyKey: string; accepted: boolean; failureCode?: string | null }>;
-  createdAt: Timestamp; confirmedAt?: Timestamp | null; confirmation: ConfirmationHandle;
-}
-
-export type UsdtSendStatus = 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
-export interface UsdtSendRequest { destinationWalletId: string; usdtAmount: Decimal; idempotencyKey: string; partnerReference?: string }
-export interface UsdtSend {
-  id: string; status: UsdtSendStatus; destinationWalletId: string; usdtAmount: Decimal; partnerReference: string;
-  failureReason?: string | null; createdAt: Timestamp; confirmedAt?: Timestamp | null; confirmation: ConfirmationHandle;
-}
-
-export interface ConfirmationResult {
-  confirmationId: string; subjectType: 'transfer' | 'usdt_send' | 'transfer_batch'; subjectId: string; status: 'confirmed'; verifiedAt: Timestamp;
-}
-
-export interface MobileMoneyPushRequest { phone: string; amount: Decimal }
-export interface MobileMoneyPush { pushId: string; status: 'pending' | string }
-
-export type CollectionStatus = 'open' | 'received' | 'crediting' | 'credited' | 'refunded' | 'expired';
-export interface CollectionRequest { currency: 'USD'; partnerReference: string; payerLabel: string; expectedAmount?: Decimal }
-export interface Collection {
-  id: string; reference: string; status: CollectionStatus; currency: 'USD';
-  depositInstructions: {
-    beneficiaryName: string; bankName: string; routingNumber: string; accountNumber: string; rails: string[]; depositMessage: string;
-  } | null;
-  fee: { percentBps: number; flatMinor: number; capMinor: number; currency: 'USD' } | null;
-  expectedAmount: Decimal | null; grossAmount: Decimal | null; feeAmount: Decimal | null; netAmount: Decimal | null; createdAt: Timestamp;
-  partnerReference?: string; payerLabel?: string; amountMismatch?: boolean | null; senderName?: string | null;
-  refundReason?: string | null; treasuryCreditTxId?: string | null; expiresAt?: Timestamp;
-}
-export interface CollectionQuery { reference?: string; status?: CollectionStatus; from?: string; to?: string; limit?: number; cursor?: string }
-
-export interface SandboxRate { bid: Decimal; ask: Decimal; halted: boolean; observedAt: Timestamp }
-export interface KesCredit { transactionId: string; accountId: string; amount: Money; rail: string; reference: string | null; receivedAt: Timestamp }
-export interface UsdtDeposit { activityId: string; txHash: string; amount: Money; status: string; receivedAt: Timestamp }
-export interface OutboxEntry {
-  id: string; kind: 'wallet_approval' | 'transfer_confirmation' | 'usdt_send_confirmation' | 'batch_confirmation';
-  to: string; subject: string; code: string | null; subjectType: string; subjectId: string; createdAt: Timestamp;
-}
-export interface CollectionDeposit {
-  depositId: string; collectionId: string; amount: Decimal; currency: 'USD'; senderName: string | null;
-  disposition: 'accepted' | 'refunded'; refundReason: string | null; receivedAt: Timestamp; collection: Collection;
-}
-
-/** Webhook envelope (spec section 6). `type` is authoritative; ignore unknown types and fields. */
+/** Webhook envelope. `type` is authoritative; ignore unknown types and fields. */
 export interface WebhookEvent<D = Record<string, unknown>> { id: string; type: string; createdAt: Timestamp; data: D }

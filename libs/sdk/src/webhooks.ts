@@ -1,5 +1,5 @@
 /**
- * Verifying a webhook delivery (contract decisions section 2), usable from any
+ * Verifying a webhook delivery (docs/webhooks.md), usable from any
  * Node HTTP framework: hand it the raw body bytes as received (before any JSON
  * parsing) and the request headers; it returns the verified event or throws
  * WebhookVerificationError (answer 400 and do not process).
@@ -15,7 +15,7 @@ import { WebhookVerificationError } from './errors';
 import { hmacSha256Hex } from './signing';
 import type { WebhookEvent } from './types';
 
-/** Partners are told to refuse a timestamp older than this (contract decisions section 2). */
+/** Partners are told to refuse a timestamp older than this. */
 export const WEBHOOK_TOLERANCE_MS = 300_000;
 const SIGNATURE_PARTS_MAX = 8;
 

@@ -31,7 +31,7 @@ function inspect(response: RawResponse): void {
 }
 
 /**
- * Signs requests exactly as contract decisions section 1 says, as a partner
+ * Signs requests exactly as docs/getting-started.md says, as a partner
  * would, through the partner SDK (@platform/sdk). `request` answers raw (any
  * status); `sdk` is the typed client for the same partner (it throws
  * PartnerApiError on refusals). Neither retries: tests see every answer.

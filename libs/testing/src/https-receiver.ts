@@ -31,9 +31,14 @@ export interface HttpsReceiver {
 
 const BODY_BYTES_MAX = 1024 * 1024;
 
-/** A local HTTPS endpoint with the test stack's certificate (trusted by the services through NODE_EXTRA_CA_CERTS). */
-export async function startHttpsReceiver(): Promise<HttpsReceiver> {
-  const { tlsDir } = loadTestStack();
+export interface HttpsReceiverOptions {
+  /** Folder of the certificate to serve (server.pem, server-key.pem); the test stack's own by default. */
+  tlsDir?: string;
+}
+
+/** A local HTTPS endpoint with the test stack's certificate (trusted by the services through NODE_EXTRA_CA_CERTS), or another one. */
+export async function startHttpsReceiver(options: HttpsReceiverOptions = {}): Promise<HttpsReceiver> {
+  const tlsDir = options.tlsDir ?? loadTestStack().tlsDir;
   const requests: ReceivedRequest[] = [];
   let status = 200;
   let extraHeaders: Record<string, string> = {};

@@ -11,7 +11,7 @@ export { PartnerHttpClient } from './http-client';
 export type { HttpResult, RequestOptions } from './http-client';
 export { assertConformsToOpenApi, openApiViolations } from './openapi-validator';
 export { startHttpsReceiver } from './https-receiver';
-export type { HttpsReceiver, ReceivedRequest } from './https-receiver';
+export type { HttpsReceiver, HttpsReceiverOptions, ReceivedRequest } from './https-receiver';
 export { waitFor } from './wait';
 export { serviceEnvironment, startServiceInstance } from './service-instance';
 export type { ServiceInstance } from './service-instance';

@@ -13,7 +13,7 @@ import { loadTestStack } from './stack';
 const REPO_ROOT = join(__dirname, '..', '..', '..');
 const INFRA_ACTION_TIMEOUT_MS = 90_000;
 
-type InfraAction = 'stopRedis' | 'startRedis' | 'stopPostgres' | 'startPostgres' | 'stopRabbit' | 'startRabbit' | 'killService' | 'startServices';
+type InfraAction = 'stopRedis' | 'startRedis' | 'stopPostgres' | 'startPostgres' | 'stopRabbit' | 'startRabbit' | 'servicePid' | 'startServices';
 
 const SCRIPT = `
 const [action, argument, expectedStackFile, libUrl] = process.argv.slice(1);
@@ -24,11 +24,10 @@ const profile = loadProfile('test');
 if (profile.stackFile !== expectedStackFile) {
   throw new Error('refusing: profile stack ' + profile.stackFile + ' is not the test stack ' + expectedStackFile);
 }
-if (action === 'killService') {
+if (action === 'servicePid') {
   const service = services.SERVICES.find((candidate) => candidate.name === argument);
   const pid = service && services.servicePid(profile, service);
   if (!pid) throw new Error('no running service ' + argument);
-  process.kill(pid, 'SIGKILL');
   process.stdout.write(String(pid) + '\\n');
 } else if (action === 'startServices') {
   const started = await services.startAll(profile);
@@ -53,6 +52,15 @@ function runInfra(action: InfraAction, argument = ''): Promise<string> {
   });
 }
 
+async function armKill(service: string): Promise<() => number> {
+  const pid = Number(await runInfra('servicePid', service));
+  if (!Number.isSafeInteger(pid) || pid <= 0) throw new Error(`no pid for ${service}`);
+  return () => {
+    process.kill(pid, 'SIGKILL');
+    return pid;
+  };
+}
+
 /** The test stack's Redis, PostgreSQL, RabbitMQ and services, stopped, killed and started by fault tests. */
 export const stackInfra = {
   stopRedis: () => runInfra('stopRedis'),
@@ -62,7 +70,12 @@ export const stackInfra = {
   stopRabbit: () => runInfra('stopRabbit'),
   startRabbit: () => runInfra('startRabbit'),
   /** SIGKILL to the stack's instance of `service` (its pid file); resolves to the pid killed. */
-  killService: (service: string) => runInfra('killService', service),
+  killService: async (service: string) => (await armKill(service))(),
+  /**
+   * Finds `service`'s pid now and returns the kill, so a spec that must kill at a precise moment pays
+   * the helper process's start-up (hundreds of ms on a loaded machine) before that moment, not in it.
+   */
+  armKill,
   /** Starts every stack service not running (as `npm test` did) and waits until all are ready. */
   startServices: () => runInfra('startServices'),
 };

@@ -1,7 +1,9 @@
 // Proves transfer batches through the gateway against the real stack: each
 // item is checked as a single transfer (refused items carry their failure
 // code and hold nothing, the others hold amount + fee), one code confirms the
-// whole batch and every accepted item settles or fails on its own; batch
+// whole batch and every accepted item settles or fails on its own (an item
+// whose name the bank does not match fails at the bank after confirmation,
+// giving back its hold and daily cap); batch
 // idempotency (same body → the original with Idempotent-Replayed, another
 // body → 409, concurrent replays → one batch); the item bound (20); a lapsed
 // batch code expires every item with confirmation.expired and gives back the
@@ -36,10 +38,10 @@ describe('Transfer batches', () => {
     const created = await ctx.http.post('/v1/transfers/batch', body);
     expect(created.status).toBe(202);
     expect(created.body).toEqual({
-      id: expect.stringMatching(UUID), status: 'awaiting_confirmation', itemCount: 5, acceptedCount: 2, failedCount: 3,
+      id: expect.stringMatching(UUID), status: 'awaiting_confirmation', itemCount: 5, acceptedCount: 3, failedCount: 2,
       items: [
         { transferId: expect.stringMatching(UUID), idempotencyKey: body.items[0].idempotencyKey, accepted: true, failureCode: null },
-        { transferId: null, idempotencyKey: body.items[1].idempotencyKey, accepted: false, failureCode: 'TRANSFER_NAME_MISMATCH' },
+        { transferId: expect.stringMatching(UUID), idempotencyKey: body.items[1].idempotencyKey, accepted: true, failureCode: null },
         { transferId: expect.stringMatching(UUID), idempotencyKey: body.items[2].idempotencyKey, accepted: true, failureCode: null },
         { transferId: null, idempotencyKey: body.items[3].idempotencyKey, accepted: false, failureCode: 'VALIDATION_FAILED' },
         { transferId: null, idempotencyKey: body.items[4].idempotencyKey, accepted: false, failureCode: 'TRANSFER_EXCEEDS_PER_TRANSFER_CAP' },
@@ -48,15 +50,16 @@ describe('Transfer batches', () => {
       confirmation: { id: expect.stringMatching(UUID), channel: 'email', deliveredTo: expect.stringContaining('***@'), expiresAt: expect.stringMatching(ISO_MS), resendAvailableAt: expect.stringMatching(ISO_MS) },
       idempotencyKey: body.idempotencyKey,
     });
-    expect(minus((await kesBalance(ctx.http)).held, before.held)).toBe('350.00');
+    expect(minus((await kesBalance(ctx.http)).held, before.held)).toBe('475.00');
 
     const code = await latestCode(ctx.http, created.body.id);
     const confirmed = await ctx.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({ subjectType: 'transfer_batch', subjectId: created.body.id, status: 'confirmed' });
 
-    const [first, , third] = created.body.items;
+    const [first, second, third] = created.body.items;
     await transferReaches(ctx.http, first.transferId, 'settled');
+    expect((await transferReaches(ctx.http, second.transferId, 'failed')).failureCode).toBe('TRANSFER_NAME_MISMATCH');
     const failed = await transferReaches(ctx.http, third.transferId, 'failed');
     expect(failed.failureCode).toBe('PROVIDER_REJECTED');
     const after = await kesBalance(ctx.http);
@@ -66,6 +69,45 @@ describe('Transfer batches', () => {
     expect(read.body).toMatchObject({ id: created.body.id, status: 'completed', confirmedAt: expect.stringMatching(ISO_MS) });
     await eventFor(ctx.receiver, 'transfer.settled', first.transferId);
     await eventFor(ctx.receiver, 'transfer.failed', third.transferId);
+  });
+
+  it('accepts an item whose name the bank does not match and fails it at the bank after confirmation, giving back its hold and daily cap', async () => {
+    // A partner of its own, with a daily cap small enough to show the item's usage taken and given back.
+    const own = await payoutsPartner({ fundKes: '5000.00', dailyCapKes: '1000.00' });
+    try {
+      const before = await kesBalance(own.http);
+      const body = {
+        idempotencyKey: `batch-${randomUUID()}`,
+        items: [
+          transferBody({ amount: { currency: 'KES', value: '200.00' } }),
+          transferBody({ amount: { currency: 'KES', value: '700.00' }, destination: { accountNumber: '254712340001', accountName: 'Payee MISMATCH' } }),
+        ],
+      };
+      const created = await own.http.post('/v1/transfers/batch', body);
+      expect(created.status).toBe(202);
+      expect(created.body).toMatchObject({ status: 'awaiting_confirmation', acceptedCount: 2, failedCount: 0 });
+      const [paid, mismatched] = created.body.items;
+      expect(mismatched).toEqual({ transferId: expect.stringMatching(UUID), idempotencyKey: body.items[1].idempotencyKey, accepted: true, failureCode: null });
+      expect(minus((await kesBalance(own.http)).held, before.held)).toBe('950.00');
+      const overCap = await own.http.post('/v1/transfers', transferBody({ amount: { currency: 'KES', value: '100.01' } }));
+      expect({ status: overCap.status, code: overCap.body.message }).toEqual({ status: 422, code: 'DAILY_CAP_EXCEEDED' });
+
+      const code = await latestCode(own.http, created.body.id);
+      expect((await own.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code })).status).toBe(200);
+      await transferReaches(own.http, paid.transferId, 'settled');
+      const failed = await transferReaches(own.http, mismatched.transferId, 'failed');
+      expect(failed).toMatchObject({ failureCode: 'TRANSFER_NAME_MISMATCH', confirmedAt: expect.stringMatching(ISO_MS), settledAt: null });
+      const event = await eventFor(own.receiver, 'transfer.failed', mismatched.transferId);
+      expect(event.data).toMatchObject({ transferId: mismatched.transferId, status: 'failed', failureCode: 'TRANSFER_NAME_MISMATCH', settledAt: null, destinationAccountNumber: '****0001' });
+      expect((await own.http.get(`/v1/transfers/batch/${created.body.id}`)).body.status).toBe('completed');
+      // Only the paid item moved value; the other's hold is voided and its cap usage released: 800 fits beside the 200.
+      const after = await kesBalance(own.http);
+      expect(after.held).toBe(before.held);
+      expect(minus(before.available, after.available)).toBe('225.00');
+      expect((await own.http.post('/v1/transfers', transferBody({ amount: { currency: 'KES', value: '800.00' } }))).status).toBe(202);
+    } finally {
+      await own.receiver.close();
+    }
   });
 
   it('replays a batch key with the original, refuses another body, and makes one batch from concurrent replays', async () => {

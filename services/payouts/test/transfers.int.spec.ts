@@ -1,10 +1,12 @@
 // Proves KES transfers end to end through the gateway against the real stack:
 // create (202, the hold of amount + fee, a code to the administrator) →
 // confirm → the sandbox bank settles (hold posted, transfer.settled with the
-// spec's data) or refuses (hold voided, transfer.failed); each create refusal
-// (shape, name check, per-transfer cap, balance, no administrator) leaves no
-// hold; unknown and foreign transfers are 404; a bank that does not answer at
-// first is asked again with the same reference and pays once.
+// spec's data) or refuses (hold voided, transfer.failed); a beneficiary name
+// the bank does not match is accepted and fails at the bank after confirmation
+// (transfer.failed TRANSFER_NAME_MISMATCH, hold voided, daily cap given back);
+// each create refusal (shape, per-transfer cap, balance, no administrator)
+// leaves no hold; unknown and foreign transfers are 404; a bank that does not
+// answer at first is asked again with the same reference and pays once.
 import { createTestPartner, PartnerHttpClient, runOps } from '@platform/testing';
 import {
   eventFor, FEE_KES, ISO_MS, kesBalance, latestCode, minus, payoutsPartner, PayoutsPartner, transferBody, transferReaches, UUID,
@@ -125,7 +127,6 @@ describe('KES transfers', () => {
   });
 
   it.each([
-    ['a name the bank does not match', { destination: { accountNumber: '254712345678', accountName: 'MISMATCH Person' } }, 422, 'TRANSFER_NAME_MISMATCH'],
     ['an amount over the per-transfer cap', { amount: { currency: 'KES', value: '1000000.01' } }, 422, 'TRANSFER_EXCEEDS_PER_TRANSFER_CAP'],
     ['more than the balance', { amount: { currency: 'KES', value: '999999.00' } }, 422, 'INSUFFICIENT_KES_BALANCE'],
   ])('refuses %s, holding nothing', async (_what, overrides, status, code) => {
@@ -177,5 +178,39 @@ describe('KES transfers', () => {
     const foreignConfirm = await other.post(`/v1/confirmations/${created.body.confirmation.id}`, { code: '123456' });
     expect(foreignConfirm.status).toBe(404);
     expect(foreignConfirm.body.message).toBe('CONFIRMATION_NOT_FOUND');
+  });
+
+  it('accepts a name the bank does not match and fails it at the bank after confirmation, giving back the hold and the daily cap', async () => {
+    // A partner of its own, with a daily cap small enough to show the transfer's usage taken and given back.
+    const own = await payoutsPartner({ fundKes: '5000.00', dailyCapKes: '1000.00' });
+    try {
+      const before = await kesBalance(own.http);
+      const body = transferBody({ amount: { currency: 'KES', value: '700.00' }, destination: { accountNumber: '254712345678', accountName: 'MISMATCH Person' } });
+      const created = await own.http.post('/v1/transfers', body);
+      expect(created.status).toBe(202);
+      expect(created.body).toMatchObject({
+        status: 'awaiting_confirmation', nameVerification: 'unavailable', verifiedAccountName: null, failureCode: null,
+        confirmation: { id: expect.stringMatching(UUID) },
+      });
+      expect(minus((await kesBalance(own.http)).held, before.held)).toBe('725.00');
+      const overCap = await own.http.post('/v1/transfers', transferBody({ amount: { currency: 'KES', value: '300.01' } }));
+      expect({ status: overCap.status, code: overCap.body.message }).toEqual({ status: 422, code: 'DAILY_CAP_EXCEEDED' });
+
+      const code = await latestCode(own.http, created.body.id);
+      expect((await own.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code })).status).toBe(200);
+      const failed = await transferReaches(own.http, created.body.id, 'failed');
+      expect(failed).toMatchObject({ failureCode: 'TRANSFER_NAME_MISMATCH', confirmedAt: expect.stringMatching(ISO_MS), settledAt: null });
+      const event = await eventFor(own.receiver, 'transfer.failed', created.body.id);
+      expect(event.data).toEqual({
+        transferId: created.body.id, partnerReference: body.idempotencyKey, rail: 'mobile_money', status: 'failed',
+        amount: { currency: 'KES', value: '700.00' }, fee: { currency: 'KES', value: FEE_KES },
+        destinationAccountNumber: '****5678', failureCode: 'TRANSFER_NAME_MISMATCH', settledAt: null,
+      });
+      // The hold is voided (nothing moved) and the cap usage released: the whole cap fits again.
+      expect(await kesBalance(own.http)).toEqual(before);
+      expect((await own.http.post('/v1/transfers', transferBody({ amount: { currency: 'KES', value: '1000.00' } }))).status).toBe(202);
+    } finally {
+      await own.receiver.close();
+    }
   });
 });

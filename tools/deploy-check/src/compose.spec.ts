@@ -6,7 +6,11 @@
 // (`${NAME:-default}` taken at its default, as compose does without a .env file;
 // `${NAME:?message}`, a variable compose refuses to start without, given a sample).
 // The keys have no default at all; the gateway is published on 127.0.0.1 only; each
-// container mounts its own identity folder and nothing of another's.
+// container mounts its own identity folder and nothing of another's; the
+// infrastructure runs supported release lines; and the one-shot `sandbox-partner`
+// (the ops tool's image running scripts/sandbox-partner.mjs) waits for a healthy gateway,
+// reaches the services `ops partner create` calls, as the ops identity, and keeps the
+// credentials in a volume.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { migrationEnvSchema } from '@platform/config';
@@ -26,6 +30,8 @@ interface ComposeService {
 }
 
 const INFRASTRUCTURE = ['postgres', 'redis', 'rabbitmq'];
+/** One-shot helpers built from a tool's workspace rather than a service's. */
+const HELPERS = ['sandbox-partner'];
 const DEFAULTED_VARIABLE = /\$\{([A-Z0-9_]+):-([^}]*)\}/g;
 const REQUIRED_VARIABLE = /\$\{([A-Z0-9_]+):\?[^}]*\}/g;
 /** What a `${NAME:?}` variable is set to for the schema check: a well-formed, random-looking key. */
@@ -59,7 +65,7 @@ describe('docker-compose.yml', () => {
   it('names only services that exist under services/ (besides the infrastructure)', () => {
     const unknown = Object.keys(composeServices)
       .map((name) => name.replace(/^migrate-/, ''))
-      .filter((name) => !INFRASTRUCTURE.includes(name) && !existsSync(path.join(REPO_ROOT, 'services', name, 'package.json')));
+      .filter((name) => ![...INFRASTRUCTURE, ...HELPERS].includes(name) && !existsSync(path.join(REPO_ROOT, 'services', name, 'package.json')));
     expect(unknown).toEqual([]);
   });
 
@@ -110,7 +116,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('starts every service after the infrastructure and the peers it calls are healthy', () => {
-    for (const name of Object.keys(composeServices)) {
+    for (const name of Object.keys(composeServices).filter((candidate) => !HELPERS.includes(candidate))) {
       const env = INFRASTRUCTURE.includes(name) ? {} : environmentOf(name);
       const needs = [
         ...(env.DATABASE_URL ? ['postgres'] : []),
@@ -147,6 +153,45 @@ describe('docker-compose.yml', () => {
     const mounts = (entry(service) as ComposeService & { volumes?: string[] }).volumes ?? [];
     expect(mounts).toEqual([`./.compose/tls/identities/${service}:/run/platform/tls:ro`]);
     expect([env.TLS_CA_FILE, env.TLS_CERT_FILE, env.TLS_KEY_FILE]).toEqual(['/run/platform/tls/ca.crt', '/run/platform/tls/tls.crt', '/run/platform/tls/tls.key']);
+  });
+});
+
+describe('docker-compose.yml infrastructure and sandbox partner', () => {
+  /** Release lines with upstream support at the time of writing; an older tag fails here. */
+  const SUPPORTED_MAJOR_MINOR: Record<string, (version: number[]) => boolean> = {
+    postgres: ([major]) => major >= 14,
+    redis: ([major, minor = 4]) => major > 7 || (major === 7 && minor >= 2),
+    rabbitmq: ([major, minor = 0]) => major >= 4 || (major === 3 && minor >= 13),
+  };
+
+  it.each(INFRASTRUCTURE)('runs %s on a supported release line', (name) => {
+    const [image, tag = 'latest'] = (entry(name).image ?? '').split(':');
+    expect(image).toBe(name);
+    const version = (/^\d+(\.\d+)?/.exec(tag)?.[0] ?? '').split('.').filter(Boolean).map(Number);
+    expect({ name, tag, supported: version.length > 0 && SUPPORTED_MAJOR_MINOR[name](version) }).toEqual({ name, tag, supported: true });
+  });
+
+  it('creates the sandbox partner once the gateway is healthy, with the ops tool, into a volume', () => {
+    const helper = entry('sandbox-partner') as ComposeService & { volumes?: string[] };
+    expect(helper.build).toEqual({ context: '.', dockerfile: 'Dockerfile', args: { SERVICE: 'ops', WORKSPACE: 'tools/ops' } });
+    expect(helper.restart).toBe('no');
+    expect(helper.read_only).toBe(true);
+    expect(helper.depends_on?.gateway?.condition).toBe('service_healthy');
+    expect(helper.command).toEqual(['node', '/app/scripts/sandbox-partner.mjs']);
+    expect(existsSync(path.join(REPO_ROOT, 'scripts', 'sandbox-partner.mjs'))).toBe(true);
+    expect(helper.volumes).toContain('./scripts:/app/scripts:ro');
+    const env = environmentOf('sandbox-partner');
+    const volume = (helper.volumes ?? []).find((mount) => mount.startsWith('sandbox-partner:'));
+    expect(volume).toBeDefined();
+    expect(env.SANDBOX_PARTNER_FILE.startsWith(`${volume!.split(':')[1]}/`)).toBe(true);
+    expect(new URL(env.SANDBOX_GATEWAY_URL).host).toBe(`gateway:${environmentOf('gateway').HTTP_PORT}`);
+    for (const peer of ['gateway', 'trading', 'ledger', 'wallet-registry']) {
+      const key = `${peer.toUpperCase().replace(/-/g, '_')}_GRPC_ADDR`;
+      expect({ key, address: env[key] }).toEqual({ key, address: `${peer}:${environmentOf(peer).GRPC_PORT}` });
+    }
+    expect(helper.volumes).toContain('./.compose/tls/identities/ops:/run/platform/tls:ro');
+    expect([env.TLS_CA_FILE, env.TLS_CERT_FILE, env.TLS_KEY_FILE]).toEqual(['/run/platform/tls/ca.crt', '/run/platform/tls/tls.crt', '/run/platform/tls/tls.key']);
+    expect((compose as unknown as { volumes: Record<string, unknown> }).volumes).toHaveProperty('sandbox-partner');
   });
 });
 

@@ -6,6 +6,7 @@
 import { AppError } from '@platform/errors';
 import { UpstreamError } from './cli-error';
 import type { OpsClients } from './clients';
+import { COMMANDS } from './commands';
 import { runCli } from './main';
 
 const partner = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
@@ -114,5 +115,40 @@ describe('runCli', () => {
     const one = harness();
     expect(await one.run(['webhook', 'set', '--help'])).toBe(0);
     expect(one.stdout()).toContain('--rotation-overlap-seconds');
+  });
+});
+
+describe('every command', () => {
+  const commands = COMMANDS.map((command) => [command.name, command] as const);
+
+  it.each(commands)('%s answers --help with every flag it takes, its value and its rule', async (name, command) => {
+    const cli = harness();
+    expect(await cli.run([...name.split(' '), '--help'])).toBe(0);
+    for (const [flag, spec] of Object.entries(command.flags)) {
+      expect(spec.help.length).toBeGreaterThan(10);
+      expect(cli.stdout()).toContain(`--${flag}`);
+      expect(cli.stdout()).toContain(spec.help);
+    }
+    expect(cli.stdout()).toContain('--json');
+    expect(cli.made()).toBe(0);
+  });
+
+  it.each(commands)('%s names the flag and the rule in every refusal of a bad value', async (name, command) => {
+    const cli = harness();
+    const valueFlags = Object.entries(command.flags).filter(([, spec]) => spec.type === 'string').map(([flag]) => flag);
+    if (valueFlags.length === 0) return;
+    const argv = [...name.split(' '), ...valueFlags.flatMap((flag) => [`--${flag}`, `\u0007${'x'.repeat(3_000)}`]), '--json'];
+    expect(await cli.run(argv)).toBe(1);
+    expect(cli.made()).toBe(0);
+    const { error } = JSON.parse(cli.stdout()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('VALIDATION_FAILED');
+    // Each problem reads `--flag (rule)`; the list is nothing else.
+    expect(error.message).toMatch(/^Validation failed on: --[a-z-]+ \([^)]+\)(, --[a-z-]+ \([^)]+\))*$/);
+  });
+
+  it('names an unknown flag in its usage refusal', async () => {
+    const cli = harness();
+    expect(await cli.run(['ledger', 'check', '--verbose'])).toBe(2);
+    expect(cli.stderr()).toContain('--verbose');
   });
 });

@@ -2,8 +2,8 @@
 /**
  * The operator CLI: `npm run -s ops -- <noun> <verb> [flags] [--json]`.
  * Parses the command line, validates the flags, dispatches to the command and
- * prints its result. Talks to the services' internal gRPC only (contract
- * decisions section 7). Exit status: 0 done, 1 failed, 2 invoked wrongly.
+ * prints its result. Talks to the services' internal gRPC only, never to the
+ * partner gateway. Exit status: 0 done, 1 failed, 2 invoked wrongly.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -21,8 +21,9 @@ const GLOBAL_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
-const PLANNED_COMMANDS = [
-  'partner suspend', 'partner resume', 'wallet approve', 'kill-switch on|off', 'swaps on|off', 'deliveries replay',
+const GLOBAL_FLAG_HELP: Array<[string, string]> = [
+  ['--json', 'print exactly one JSON object on stdout: the result, or {"error":{"code","message"}}'],
+  ['--help, -h', 'show this text'],
 ];
 
 export interface CliDependencies {
@@ -31,8 +32,25 @@ export interface CliDependencies {
   makeClients: () => OpsClients & { closeAll(): void };
 }
 
+/** Aligned `  --flag   help` lines. */
+function flagLines(rows: Array<[string, string]>): string[] {
+  const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
+  return rows.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`);
+}
+
+/** A command's own help: its synopsis, what it does, and every flag it takes with the value and the rule. */
+function commandUsage(command: AnyCommand): string {
+  const flags = Object.entries(command.flags).map(([name, spec]): [string, string] => [`--${name}`, spec.help]);
+  const synopsis = [command.name, command.synopsis, '[--json]'].filter(Boolean).join(' ');
+  return [
+    `Usage: npm run -s ops -- ${synopsis}`, '', command.summary, '',
+    'Flags:', ...flagLines([...flags, ...GLOBAL_FLAG_HELP]), '',
+    'Exit status: 0 done, 1 failed, 2 unknown command or flag.', '',
+  ].join('\n');
+}
+
 export function usageText(command?: AnyCommand): string {
-  if (command) return `Usage: npm run -s ops -- ${command.name} ${command.synopsis} [--json]\n\n${command.summary}\n`;
+  if (command) return commandUsage(command);
   const width = Math.max(...COMMANDS.map((known) => known.name.length)) + 2;
   const lines = COMMANDS.flatMap((known) => [`  ${known.name.padEnd(width)}${known.synopsis}`, `  ${''.padEnd(width)}${known.summary}`]);
   return [
@@ -41,10 +59,7 @@ export function usageText(command?: AnyCommand): string {
     'Commands:',
     ...lines,
     '',
-    `Not yet available: ${PLANNED_COMMANDS.join(', ')}.`,
-    '',
-    '  --json   print exactly one JSON object on stdout: the result, or {"error":{"code","message"}}',
-    '  --help   show this text, or a command\'s own with `<command> --help`',
+    ...flagLines([...GLOBAL_FLAG_HELP, ['<command> --help', 'a command\'s own help: every flag it takes, its value and its rule']]),
     '',
     'Service addresses: <SERVICE>_GRPC_ADDR (e.g. LEDGER_GRPC_ADDR), else the stack file',
     'OPS_STACK_FILE (default .stack/stack.json, written by `npm start`).',
@@ -76,7 +91,8 @@ function selectCommand(argv: string[]): Selection {
 
 function parseFlags(command: AnyCommand, flags: string[]): FlagValues {
   try {
-    const { values } = parseArgs({ args: flags, options: { ...command.options, ...GLOBAL_OPTIONS }, strict: true, allowPositionals: false });
+    const options = Object.fromEntries(Object.entries(command.flags).map(([name, spec]) => [name, { type: spec.type }]));
+    const { values } = parseArgs({ args: flags, options: { ...options, ...GLOBAL_OPTIONS }, strict: true, allowPositionals: false });
     return values as FlagValues;
   } catch (error) {
     throw usageError(`${command.name}: ${(error as Error).message}`);

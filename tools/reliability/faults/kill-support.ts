@@ -21,10 +21,11 @@ export const RECOVERY_POLL_MS = 250;
  */
 export async function killAmong(service: string, count: number, attemptAt: (index: number) => Promise<Attempt>,
   committed: () => Promise<number>, committedBeforeKill: number): Promise<Attempt[]> {
+  const kill = await stackInfra.armKill(service);
   const attempts = Array.from({ length: count }, (_, index) => sleep(index * ATTEMPT_SPACING_MS).then(() => attemptAt(index)));
   await waitFor(async () => ((await committed()) >= committedBeforeKill ? true : undefined),
     { timeoutMs: COMMIT_WAIT_MS, intervalMs: COMMIT_POLL_MS, what: `${committedBeforeKill} committed before killing ${service}` });
-  await stackInfra.killService(service);
+  kill();
   const answers = await Promise.all(attempts);
   console.log(`${service} killed: answers before the restart: ${answers.map(statusOf).join(', ')}`);
   return answers;

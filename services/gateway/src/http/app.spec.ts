@@ -4,7 +4,9 @@
 // refused; 403 outside a credential's scopes; 429 with Retry-After-partner and
 // no retryAfterSeconds; 404, 400 and 413 envelopes; field-naming validation;
 // stores that cannot answer fail closed with 503; upstream refusals pass
-// through; unexpected errors never leak; sandbox routes exist only in sandbox.
+// through; unexpected errors never leak; sandbox routes exist only in sandbox;
+// the routes registered from the operation table check the body, then the path
+// id (the operation's own 404), and validate a query against its schema.
 import { AUTH_FAILURE_RESPONSE_FLOOR_MS } from './middleware/authenticate.middleware';
 import { randomBytes } from 'node:crypto';
 import { request, Server } from 'node:http';
@@ -376,6 +378,20 @@ describe('gateway app', () => {
     const reply = await signed('POST', '/v1/sandbox/rates', '{"bid":"129.1","ask":"130","halted":true}');
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ bid: '129.1000', ask: '130.0000', halted: true, observedAt: '2026-11-21T08:00:00.000Z' });
+  });
+
+  it('checks the body, then the path id: a malformed id answers the operation\'s own 404', async () => {
+    const malformed = '/v1/confirmations/NOT-A-UUID';
+    expect((await signed('POST', malformed, '{"code":"12"}')).body.message).toBe('Validation failed on: code');
+    const notFound = await signed('POST', malformed, '{"code":"123456"}');
+    expect({ status: notFound.status, message: notFound.body.message }).toEqual({ status: 404, message: 'CONFIRMATION_NOT_FOUND' });
+    expect((await signed('GET', '/v1/orders/6F1C1A52-6D0E-4F51-9B6C-2F0D2B8A1E11')).body.message).toBe('ORDER_NOT_FOUND');
+    expect((await signed('POST', '/v1/sandbox/mobile-money-pushes/x/approve')).body.message).toBe('MOBILE_MONEY_PUSH_NOT_FOUND');
+  });
+
+  it('validates a query against its operation\'s schema, naming unknown and repeated parameters first', async () => {
+    const reply = await signed('GET', '/v1/collections?limit=0&page=2&status=open&status=expired');
+    expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message: 'Validation failed on: page, status, limit' });
   });
 
   it('hides the sandbox helpers in production mode', async () => {

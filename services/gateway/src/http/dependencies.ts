@@ -5,7 +5,9 @@
  * AppError SERVICE_UNAVAILABLE, never lets a request through unchecked.
  */
 import type { Logger } from '@platform/logger';
-import type { collections, ledger, notifier, payouts, payoutsFunding, trading, walletRegistry } from '@platform/proto';
+import type {
+  CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient,
+} from '../adapters/upstreams';
 import type { RateLimitDecision } from '../domain/rate-limit';
 import type { Scope } from '../domain/scopes';
 
@@ -44,60 +46,20 @@ export interface Readiness {
   ready(): Promise<boolean>;
 }
 
-/** The calls the routes make. Each rejects only with an AppError (a refusal or SERVICE_UNAVAILABLE). */
-export interface TradingApi {
-  createQuote(request: trading.CreateQuoteRequest): Promise<trading.Quote>;
-  setSandboxRate(request: trading.SetSandboxRateRequest): Promise<trading.SandboxRate>;
-  createBuyOrder(request: trading.CreateBuyOrderRequest): Promise<trading.OrderResult>;
-  createSellOrder(request: trading.CreateSellOrderRequest): Promise<trading.OrderResult>;
-  getOrder(request: trading.GetOrderRequest): Promise<trading.Order>;
-  attachTxHash(request: trading.AttachTxHashRequest): Promise<trading.Order>;
-}
-
-export interface LedgerApi {
-  getBalances(request: ledger.GetBalancesRequest): Promise<ledger.GetBalancesResponse>;
-  simulateKesCredit(request: ledger.SimulateKesCreditRequest): Promise<ledger.KesCredit>;
-  getFundingInstructions(request: ledger.GetFundingInstructionsRequest): Promise<ledger.FundingInstructions>;
-  listPayoutDestinations(request: ledger.ListPayoutDestinationsRequest): Promise<ledger.ListPayoutDestinationsResponse>;
-  simulateUsdtDeposit(request: ledger.SimulateUsdtDepositRequest): Promise<ledger.UsdtDeposit>;
-}
-
-export interface WalletRegistryApi {
-  registerAdmin(request: walletRegistry.RegisterAdminRequest): Promise<walletRegistry.RegisterAdminResponse>;
-  listAdmins(request: walletRegistry.ListAdminsRequest): Promise<walletRegistry.ListAdminsResponse>;
-  removeAdmin(request: walletRegistry.RemoveAdminRequest): Promise<walletRegistry.RemoveAdminResponse>;
-  registerWallet(request: walletRegistry.RegisterWalletRequest): Promise<walletRegistry.RegisterWalletResponse>;
-  confirmWallet(request: walletRegistry.ConfirmWalletRequest): Promise<walletRegistry.Wallet>;
-  listWallets(request: walletRegistry.ListWalletsRequest): Promise<walletRegistry.ListWalletsResponse>;
-  revokeWallet(request: walletRegistry.RevokeWalletRequest): Promise<walletRegistry.RevokeWalletResponse>;
-  approveWallet(request: walletRegistry.SandboxApproveWalletRequest): Promise<walletRegistry.Wallet>;
-}
-
-export interface NotifierApi {
-  listSandboxOutbox(request: notifier.ListSandboxOutboxRequest): Promise<notifier.ListSandboxOutboxResponse>;
-}
-
-export interface CollectionsApi {
-  createCollection(request: collections.CreateCollectionRequest): Promise<collections.CreateCollectionResponse>;
-  getCollection(request: collections.GetCollectionRequest): Promise<collections.Collection>;
-  listCollections(request: collections.ListCollectionsRequest): Promise<collections.ListCollectionsResponse>;
-  simulateDeposit(request: collections.SimulateDepositRequest): Promise<collections.SimulateDepositResponse>;
-  expireNow(request: collections.ExpireNowRequest): Promise<collections.Collection>;
-}
-
-export interface PayoutsApi {
-  createTransfer(request: payouts.CreateTransferRequest): Promise<payouts.CreateTransferResponse>;
-  getTransfer(request: payouts.GetTransferRequest): Promise<payouts.Transfer>;
-  confirm(request: payouts.ConfirmRequest): Promise<payouts.ConfirmationResult>;
-  resendConfirmation(request: payouts.ResendConfirmationRequest): Promise<payouts.ConfirmationHandle>;
-  createUsdtSend(request: payouts.CreateUsdtSendRequest): Promise<payouts.CreateUsdtSendResponse>;
-  getUsdtSend(request: payouts.GetUsdtSendRequest): Promise<payouts.UsdtSend>;
-  createTransferBatch(request: payouts.CreateTransferBatchRequest): Promise<payouts.CreateTransferBatchResponse>;
-  getTransferBatch(request: payouts.GetTransferBatchRequest): Promise<payouts.TransferBatch>;
-  createMobileMoneyPush(request: payoutsFunding.CreateMobileMoneyPushRequest): Promise<payoutsFunding.MobileMoneyPush>;
-  approveMobileMoneyPush(request: payoutsFunding.AnswerMobileMoneyPushRequest): Promise<payoutsFunding.MobileMoneyPush>;
-  declineMobileMoneyPush(request: payoutsFunding.AnswerMobileMoneyPushRequest): Promise<payoutsFunding.MobileMoneyPush>;
-}
+/**
+ * The calls the routes make, picked from the gRPC clients (whose types are
+ * generated from the protos), so request and response types are never written
+ * twice. Each rejects only with an AppError (a refusal or SERVICE_UNAVAILABLE).
+ */
+export type TradingApi = Pick<TradingClient, 'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash'>;
+export type LedgerApi = Pick<LedgerClient, 'getBalances' | 'simulateKesCredit' | 'getFundingInstructions' | 'listPayoutDestinations' | 'simulateUsdtDeposit'>;
+export type WalletRegistryApi = Pick<WalletRegistryClient,
+  'registerAdmin' | 'listAdmins' | 'removeAdmin' | 'registerWallet' | 'confirmWallet' | 'listWallets' | 'revokeWallet' | 'approveWallet'>;
+export type NotifierApi = Pick<NotifierClient, 'listSandboxOutbox'>;
+export type CollectionsApi = Pick<CollectionsClient, 'createCollection' | 'getCollection' | 'listCollections' | 'simulateDeposit' | 'expireNow'>;
+export type PayoutsApi = Pick<PayoutsClient,
+  'createTransfer' | 'getTransfer' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
+  | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'>;
 
 export interface AppDependencies {
   logger: Logger;

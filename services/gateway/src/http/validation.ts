@@ -1,9 +1,11 @@
 /**
- * Request bodies: JSON objects only, sent as application/json (UTF-8), and
- * validated with zod. A refusal names every offending field (spec section 7),
+ * Request bodies and query strings, validated with the operation table's zod
+ * schemas. Bodies are JSON objects only, sent as application/json (UTF-8). A
+ * refusal names every offending field (`Validation failed on: <fields>`),
  * top-level names or dotted paths (`destination.accountNumber`, `items[0].amount`),
  * in the order the fields appear in the request; fields the request lacks come
- * after, in the order the schema declares them.
+ * after, in the order the schema declares them. A query names its unknown or
+ * repeated parameters first, then the bad ones in the schema's order.
  */
 import { TextDecoder } from 'node:util';
 import { validationFailed } from '@platform/errors';
@@ -95,4 +97,34 @@ export function validateBody<S extends z.ZodTypeAny>(
   const crossPaths = crossFieldCheck(body).map((field) => field.split('.'));
   if (result.success && crossPaths.length === 0) return result.data;
   throw validationFailed(offendingFields(body, [...paths, ...crossPaths]));
+}
+
+/** A query string against its schema: each parameter at most once; unknown, repeated and bad ones are all named. */
+export function validateQuery<S extends z.AnyZodObject>(schema: S, rawQuery: string): z.output<S> {
+  const params = new URLSearchParams(rawQuery);
+  const shape = schema.shape as Record<string, z.ZodTypeAny>;
+  const bad: string[] = [];
+  const given: Record<string, string> = {};
+  for (const name of new Set(params.keys())) {
+    const values = params.getAll(name);
+    if (!Object.hasOwn(shape, name) || values.length !== 1) {
+      bad.push(name);
+      continue;
+    }
+    given[name] = values[0];
+  }
+  const parsed: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(shape)) {
+    const result = field.safeParse(given[name]);
+    if (!result.success) bad.push(name);
+    else if (result.data !== undefined) parsed[name] = result.data;
+  }
+  if (bad.length > 0) throw validationFailed(bad);
+  return parsed as z.output<S>;
+}
+
+/** The raw query string of a request URL (after `?`), exactly as sent. */
+export function rawQueryOf(originalUrl: string): string {
+  const index = originalUrl.indexOf('?');
+  return index < 0 ? '' : originalUrl.slice(index + 1);
 }

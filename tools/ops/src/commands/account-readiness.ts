@@ -8,7 +8,7 @@
 import type { ledger } from '@platform/proto';
 import { FlagReader, FlagValues } from '../flags';
 import { labelled } from '../output';
-import { defineCommand } from './command';
+import { defineCommand, PARTNER_FLAG, valueFlag } from './command';
 
 export const KES_ACCOUNT_STATUSES = ['not_allocated', 'activating', 'active', 'suspended'] as const;
 type KesAccountStatus = (typeof KES_ACCOUNT_STATUSES)[number];
@@ -42,7 +42,7 @@ export const kesAccountSetStatus = defineCommand<KesAccountSetStatusInput, ledge
   name: 'kes-account set-status',
   summary: "Record the bank's state of a partner's KES collection account.",
   synopsis: `--partner ID --status ${KES_ACCOUNT_STATUSES.join('|')}`,
-  options: { partner: { type: 'string' }, status: { type: 'string' } },
+  flags: { partner: PARTNER_FLAG, status: valueFlag(`${KES_ACCOUNT_STATUSES.join('|')}: the account's state as the bank reports it (required)`) },
   parse: parseKesAccountSetStatus,
   run: (input, clients) => clients.ledger().setKesAccountStatus(input),
   describe: describeAccounts,
@@ -52,7 +52,7 @@ export const depositAddressAllocate = defineCommand<{ partnerId: string }, ledge
   name: 'deposit-address allocate',
   summary: 'Allocate a USDT deposit address to a partner that has none (a partner keeps the one it has).',
   synopsis: '--partner ID',
-  options: { partner: { type: 'string' } },
+  flags: { partner: PARTNER_FLAG },
   parse: parseDepositAddressAllocate,
   run: (input, clients) => clients.ledger().allocateDepositAddress(input),
   describe: describeAccounts,

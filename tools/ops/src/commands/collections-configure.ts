@@ -8,7 +8,7 @@
 import type { collections } from '@platform/proto';
 import { FlagReader, FlagValues } from '../flags';
 import { labelled } from '../output';
-import { defineCommand } from './command';
+import { defineCommand, PARTNER_FLAG, valueFlag } from './command';
 
 const FEE_BPS_MAX = 10_000;
 /** Ten million dollars in cents, the collections service's own bound. */
@@ -60,7 +60,12 @@ export const collectionsConfigure = defineCommand<CollectionsConfigureInput, Col
   name: 'collections configure',
   summary: "Set a partner's USD collection fee terms (basis points, flat and cap in cents).",
   synopsis: '--partner ID --fee-bps N --fee-flat-minor N --fee-cap-minor N',
-  options: { partner: { type: 'string' }, 'fee-bps': { type: 'string' }, 'fee-flat-minor': { type: 'string' }, 'fee-cap-minor': { type: 'string' } },
+  flags: {
+    partner: PARTNER_FLAG,
+    'fee-bps': valueFlag(`N: the percentage part in basis points, an integer from 0 to ${FEE_BPS_MAX} (required)`),
+    'fee-flat-minor': valueFlag(`N: the flat part in cents, an integer from 0 to ${FEE_MINOR_MAX} (required)`),
+    'fee-cap-minor': valueFlag(`N: the cap in cents, an integer from 0 to ${FEE_MINOR_MAX}, at least --fee-flat-minor (required)`),
+  },
   parse: parseCollectionsConfigure,
   run: async (input, clients) => toResult(await clients.collectionsAdmin().configureFees(input)),
   describe: (result) => [

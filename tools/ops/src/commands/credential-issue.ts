@@ -1,7 +1,7 @@
 /** `credential issue`: a new API key and signing secret for a partner (rotation: several may be active at once). */
 import { FlagReader, FlagValues } from '../flags';
 import { labelled } from '../output';
-import { defineCommand } from './command';
+import { defineCommand, PARTNER_FLAG, valueFlag } from './command';
 
 /** Contract decisions section 1. */
 export const CREDENTIAL_SCOPES = ['read', 'trade', 'payouts', 'wallets', 'funding', 'collections', 'sandbox'] as const;
@@ -30,7 +30,10 @@ export const credentialIssue = defineCommand<CredentialIssueInput, CredentialIss
   name: 'credential issue',
   summary: 'Issue a new API key and signing secret (all scopes unless narrowed).',
   synopsis: `--partner ID [--scopes ${CREDENTIAL_SCOPES.join(',')}]`,
-  options: { partner: { type: 'string' }, scopes: { type: 'string' } },
+  flags: {
+    partner: PARTNER_FLAG,
+    scopes: valueFlag(`LIST: comma-separated, from ${CREDENTIAL_SCOPES.join(', ')} (default: all of them)`),
+  },
   parse: parseCredentialIssue,
   async run(input, clients) {
     const issued = await clients.partnerAdmin().issueCredential({ partnerId: input.partnerId, scopes: input.scopes });

@@ -1,6 +1,6 @@
 /** `credential revoke`: immediate and final; requests signed with the key are refused from then on. */
 import { FlagReader, FlagValues } from '../flags';
-import { defineCommand } from './command';
+import { defineCommand, valueFlag } from './command';
 
 const API_KEY_LENGTH_MAX = 128;
 
@@ -24,7 +24,7 @@ export const credentialRevoke = defineCommand<CredentialRevokeInput, CredentialR
   name: 'credential revoke',
   summary: 'Revoke an API key, immediately and for good.',
   synopsis: '--api-key K',
-  options: { 'api-key': { type: 'string' } },
+  flags: { 'api-key': valueFlag(`K: the API key to revoke, 1 to ${API_KEY_LENGTH_MAX} characters (required)`) },
   parse: parseCredentialRevoke,
   async run(input, clients) {
     const revoked = await clients.partnerAdmin().revokeCredential({ apiKey: input.apiKey });

@@ -1,7 +1,7 @@
 /** `deliveries list`: a partner's webhook deliveries, newest first; `--dead` for the dead-lettered ones only. */
 import type { webhookDelivery } from '@platform/proto';
 import { FlagReader, FlagValues } from '../flags';
-import { defineCommand } from './command';
+import { defineCommand, PARTNER_FLAG, switchFlag, valueFlag } from './command';
 
 /** webhook_delivery.v1 ListDeliveriesRequest bounds. */
 const LIMIT_MAX = 500;
@@ -38,7 +38,11 @@ export const deliveriesList = defineCommand<DeliveriesListInput, DeliveriesListR
   name: 'deliveries list',
   summary: "List a partner's webhook deliveries (--dead: dead-lettered only).",
   synopsis: `--partner ID [--dead] [--limit 1..${LIMIT_MAX}]`,
-  options: { partner: { type: 'string' }, dead: { type: 'boolean' }, limit: { type: 'string' } },
+  flags: {
+    partner: PARTNER_FLAG,
+    dead: switchFlag('only the dead-lettered deliveries'),
+    limit: valueFlag(`N: at most this many, newest first, an integer from 1 to ${LIMIT_MAX} (default ${LIMIT_DEFAULT})`),
+  },
   parse: parseDeliveriesList,
   async run(input, clients) {
     const { deliveries } = await clients.webhookAdmin().listDeliveries(input);

@@ -6,7 +6,7 @@
  *                                                    a partner's deliveries created in [since, until)
  */
 import { FlagReader, FlagValues } from '../flags';
-import { defineCommand } from './command';
+import { defineCommand, switchFlag, valueFlag } from './command';
 
 /** webhook_delivery.v1 ReplayDeliveriesRequest bounds. */
 const RANGE_LIMIT_MAX = 1_000;
@@ -55,13 +55,13 @@ export const deliveriesReplay = defineCommand<DeliveriesReplayInput, DeliveriesR
   name: 'deliveries replay',
   summary: 'Send webhook deliveries again with the same delivery id: one, or a partner\'s range (--dead-only: dead ones only).',
   synopsis: `--delivery ID | --partner ID --since ISO --until ISO [--dead-only] [--limit 1..${RANGE_LIMIT_MAX}]`,
-  options: {
-    delivery: { type: 'string' },
-    partner: { type: 'string' },
-    since: { type: 'string' },
-    until: { type: 'string' },
-    'dead-only': { type: 'boolean' },
-    limit: { type: 'string' },
+  flags: {
+    delivery: valueFlag('ID: one delivery\'s id, a UUID (or give --partner with --since and --until, not both)'),
+    partner: valueFlag('ID: the partner whose deliveries to replay, a UUID (with --since and --until)'),
+    since: valueFlag('ISO: deliveries created at or after this ISO 8601 UTC time, like 2026-01-31T00:00:00Z (required with --partner)'),
+    until: valueFlag('ISO: and before this ISO 8601 UTC time (required with --partner)'),
+    'dead-only': switchFlag('only the dead-lettered ones (with --partner)'),
+    limit: valueFlag(`N: at most this many, an integer from 1 to ${RANGE_LIMIT_MAX} (default ${RANGE_LIMIT_DEFAULT}; with --partner)`),
   },
   parse: parseDeliveriesReplay,
   async run(input, clients) {

@@ -24,7 +24,7 @@ export const ledgerCheck = defineCommand<LedgerCheckInput, ledger.CheckLedgerRes
   name: 'ledger check',
   summary: 'Reconcile the ledger; exits 1 when any check fails.',
   synopsis: '',
-  options: {},
+  flags: {},
   parse: parseLedgerCheck,
   run: (_input, clients) => clients.ledger().checkLedger({}),
   describe: (report) => [`Ledger ${report.ok ? 'reconciles' : 'DOES NOT reconcile'} (${report.checkedAt}):`, ...report.checks.flatMap(describeCheck)].join('\n'),

@@ -12,7 +12,7 @@ import { CliError, EXIT_FAILED } from '../cli-error';
 import type { OpsClients } from '../clients';
 import { FlagReader, FlagValues } from '../flags';
 import { errorReport, labelled } from '../output';
-import { defineCommand } from './command';
+import { defineCommand, valueFlag } from './command';
 
 export const BUY_MODES = ['debit_first', 'pay_in'] as const;
 export const SELL_MODES = ['deposit', 'balance'] as const;
@@ -174,20 +174,20 @@ export const partnerCreate = defineCommand<PartnerCreateInput, PartnerCreateResu
     '--name N --admin-domain D [--buy-mode debit_first|pay_in] [--sell-mode deposit|balance] [--per-order-cap-kes X] ' +
     '[--daily-cap-kes X] [--rate-limit-per-minute N] [--fee-bps N] [--fee-flat-kes X] [--fee-cap-kes X|none] [--partner-id UUID] ' +
     '[--kes-account active|activating|none] [--deposit-address allocate|none]',
-  options: {
-    name: { type: 'string' },
-    'admin-domain': { type: 'string' },
-    'buy-mode': { type: 'string' },
-    'sell-mode': { type: 'string' },
-    'per-order-cap-kes': { type: 'string' },
-    'daily-cap-kes': { type: 'string' },
-    'rate-limit-per-minute': { type: 'string' },
-    'fee-bps': { type: 'string' },
-    'fee-flat-kes': { type: 'string' },
-    'fee-cap-kes': { type: 'string' },
-    'partner-id': { type: 'string' },
-    'kes-account': { type: 'string' },
-    'deposit-address': { type: 'string' },
+  flags: {
+    name: valueFlag(`N: the partner's name, 1 to ${NAME_LENGTH_MAX} characters (required)`),
+    'admin-domain': valueFlag('D: the exact e-mail domain of its administrators, a plain ASCII domain such as example.com (required)'),
+    'buy-mode': valueFlag(`${BUY_MODES.join('|')}: how buys are funded (default debit_first)`),
+    'sell-mode': valueFlag(`${SELL_MODES.join('|')}: how sells are funded (default deposit)`),
+    'per-order-cap-kes': valueFlag(`X: the per-order cap, a KES amount like 1000.00 above zero, at most the daily cap (default ${PER_ORDER_CAP_KES_DEFAULT})`),
+    'daily-cap-kes': valueFlag(`X: the rolling 24-hour cap, a KES amount above zero (default ${DAILY_CAP_KES_DEFAULT})`),
+    'rate-limit-per-minute': valueFlag(`N: requests a minute, an integer from 1 to ${RATE_LIMIT_PER_MINUTE_MAX} (default: the gateway's, 120)`),
+    'fee-bps': valueFlag(`N: the trading fee's percentage part in basis points, an integer from 0 to ${FEE_BPS_MAX} (default ${FEE_BPS_DEFAULT})`),
+    'fee-flat-kes': valueFlag(`X: the trading fee's flat part, a KES amount (default ${FEE_FLAT_KES_DEFAULT})`),
+    'fee-cap-kes': valueFlag(`X|${NO_CAP}: the trading fee's cap, a KES amount, or ${NO_CAP} (default ${NO_CAP})`),
+    'partner-id': valueFlag('UUID: resume a run that stopped half-way, with the partner id it printed (default: a new id)'),
+    'kes-account': valueFlag(`${KES_ACCOUNT_CHOICES.join('|')}: the KES account's state at opening (default active)`),
+    'deposit-address': valueFlag(`${DEPOSIT_ADDRESS_CHOICES.join('|')}: allocate a USDT deposit address now, or not (default allocate)`),
   },
   parse: (values) => parsePartnerCreate(values),
   run: runPartnerCreate,

@@ -8,7 +8,7 @@
 import type { ledger } from '@platform/proto';
 import { FlagReader, FlagValues } from '../flags';
 import { labelled } from '../output';
-import { defineCommand } from './command';
+import { defineCommand, PARTNER_FLAG, valueFlag } from './command';
 
 export const PAYOUT_RAILS = ['mobile_money', 'pesalink', 'rtgs', 'eft'] as const;
 export const PAYOUT_DESTINATION_STATUSES = ['active', 'closed', 'frozen'] as const;
@@ -63,7 +63,13 @@ export const payoutDestinationAdd = defineCommand<PayoutDestinationAddInput, Ret
   name: 'payout-destination add',
   summary: "Register a KES payout destination for a partner (default rail: mobile_money, or pesalink with --bank-code).",
   synopsis: `--partner ID --account-number N --account-name S [--bank-code C] [--rail ${PAYOUT_RAILS.join('|')}]`,
-  options: { partner: { type: 'string' }, 'account-number': { type: 'string' }, 'account-name': { type: 'string' }, 'bank-code': { type: 'string' }, rail: { type: 'string' } },
+  flags: {
+    partner: PARTNER_FLAG,
+    'account-number': valueFlag(`N: the account (or mobile) number, 1 to ${ACCOUNT_NUMBER_CHARS_MAX} characters (required)`),
+    'account-name': valueFlag(`S: the account holder's name, 1 to ${ACCOUNT_NAME_CHARS_MAX} characters (required)`),
+    'bank-code': valueFlag(`C: the bank's code, 1 to ${BANK_CODE_CHARS_MAX} characters (bank rails)`),
+    rail: valueFlag(`${PAYOUT_RAILS.join('|')}: the payout rail (default mobile_money, or pesalink with --bank-code)`),
+  },
   parse: parsePayoutDestinationAdd,
   run: async (input, clients) => masked(await clients.ledger().addPayoutDestination(input)),
   describe: describeDestination,
@@ -73,7 +79,10 @@ export const payoutDestinationSetStatus = defineCommand<{ id: string; status: (t
   name: 'payout-destination set-status',
   summary: 'Close, freeze or reactivate a payout destination; payouts to a closed or frozen one are refused.',
   synopsis: `--id ID --status ${PAYOUT_DESTINATION_STATUSES.join('|')}`,
-  options: { id: { type: 'string' }, status: { type: 'string' } },
+  flags: {
+    id: valueFlag('ID: the payout destination\'s id, a UUID (required)'),
+    status: valueFlag(`${PAYOUT_DESTINATION_STATUSES.join('|')}: its new status (required)`),
+  },
   parse: parsePayoutDestinationSetStatus,
   run: async (input, clients) => masked(await clients.ledger().setPayoutDestinationStatus(input)),
   describe: describeDestination,

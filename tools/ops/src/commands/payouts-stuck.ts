@@ -26,7 +26,7 @@ export const payoutsStuck = defineCommand<PayoutsStuckInput, payouts.ListStuckIn
   name: 'payouts stuck',
   summary: 'List payout instructions without a bank answer past the stuck bound; exits 1 when any.',
   synopsis: '',
-  options: {},
+  flags: {},
   parse: parsePayoutsStuck,
   run: (_input, clients) => clients.payoutsOperator().listStuckInstructions({}),
   describe: (result) => (result.instructions.length === 0

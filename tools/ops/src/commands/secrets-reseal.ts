@@ -10,7 +10,7 @@ import type { common } from '@platform/proto';
 import { EXIT_FAILED, EXIT_OK } from '../cli-error';
 import { FlagReader, FlagValues } from '../flags';
 import type { OpsClients } from '../clients';
-import { defineCommand } from './command';
+import { defineCommand, valueFlag } from './command';
 
 const SERVICES = ['gateway', 'webhook-delivery'] as const;
 type SealingService = (typeof SERVICES)[number];
@@ -69,7 +69,10 @@ export const secretsReseal = defineCommand<SecretsResealInput, SecretsResealResu
   name: 'secrets reseal',
   summary: 'Move secrets sealed at rest to each service\'s current sealing key (after a key rotation).',
   synopsis: '[--service gateway|webhook-delivery|all] [--batch-size N]',
-  options: { service: { type: 'string' }, 'batch-size': { type: 'string' } },
+  flags: {
+    service: valueFlag(`S: the service whose secrets move, ${SERVICES.join(', ')} or all (default: all)`),
+    'batch-size': valueFlag(`N: secrets resealed per call, an integer from 1 to ${BATCH_SIZE_MAX} (default: ${BATCH_SIZE_DEFAULT})`),
+  },
   parse: parseSecretsReseal,
   run: runSecretsReseal,
   describe: (result) => result.services.map((entry) => (entry.remaining === 0

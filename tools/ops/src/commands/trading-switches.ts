@@ -7,7 +7,7 @@
  */
 import { FlagReader, FlagValues } from '../flags';
 import { labelled } from '../output';
-import { AnyCommand, defineCommand } from './command';
+import { AnyCommand, defineCommand, PARTNER_FLAG, valueFlag } from './command';
 
 export const TREASURY_CURRENCIES = ['KES', 'USDT'] as const;
 export const TREASURY_STATES = ['available', 'unavailable', 'not_registered'] as const;
@@ -25,7 +25,7 @@ function partnerStatusCommand(verb: 'suspend' | 'resume'): AnyCommand {
     name: `partner ${verb}`,
     summary: verb === 'suspend' ? 'Suspend a partner: its order creates are refused with PARTNER_SUSPENDED.' : 'Let a suspended partner create orders again.',
     synopsis: '--partner ID',
-    options: { partner: { type: 'string' } },
+    flags: { partner: PARTNER_FLAG },
     parse: parsePartner,
     run: (input, clients) => clients.tradingOperator().setPartnerStatus({ partnerId: input.partnerId, status }),
     describe: (result) => `Partner ${result.partnerId} is ${result.status}.`,
@@ -46,7 +46,7 @@ function onOffCommand(noun: 'kill-switch' | 'swaps', value: 'on' | 'off'): AnyCo
       ? `${value === 'on' ? 'Halt' : 'Resume'} USDT/KES movement platform-wide (orders refused with KILL_SWITCH_ENGAGED while on).`
       : `${value === 'on' ? 'Enable' : 'Disable'} swaps platform-wide (orders refused with SWAPS_DISABLED while off).`,
     synopsis: '',
-    options: {},
+    flags: {},
     parse: parseNothing,
     run: async (_input, clients) => {
       const result = await clients.tradingOperator().setPlatformSwitch({ name, value });
@@ -74,7 +74,10 @@ export const treasurySetState = defineCommand<TreasurySetStateInput, { currency:
   name: 'treasury set-state',
   summary: "Record the state of the service's settlement (treasury) account of a currency; orders are refused while it is not available.",
   synopsis: `--currency ${TREASURY_CURRENCIES.join('|')} --state ${TREASURY_STATES.join('|')}`,
-  options: { currency: { type: 'string' }, state: { type: 'string' } },
+  flags: {
+    currency: valueFlag(`${TREASURY_CURRENCIES.join('|')}: the treasury account's currency (required)`),
+    state: valueFlag(`${TREASURY_STATES.join('|')}: its state (required)`),
+  },
   parse: parseTreasurySetState,
   run: async (input, clients) => {
     const result = await clients.tradingOperator().setPlatformSwitch({ name: `treasury_${input.currency.toLowerCase()}`, value: input.state });

@@ -5,7 +5,7 @@
  * Repeating the decision already taken is harmless.
  */
 import { FlagReader, FlagValues } from '../flags';
-import { defineCommand } from './command';
+import { defineCommand, PARTNER_FLAG, valueFlag } from './command';
 
 export interface WalletReviewInput {
   partnerId: string;
@@ -29,7 +29,7 @@ function reviewCommand(decision: 'approve' | 'reject', summary: string) {
     name: `wallet ${decision}`,
     summary,
     synopsis: '--partner ID --wallet ID',
-    options: { partner: { type: 'string' }, wallet: { type: 'string' } },
+    flags: { partner: PARTNER_FLAG, wallet: valueFlag('ID: the wallet\'s id, a UUID (required)') },
     parse: parseWalletReview,
     async run(input, clients) {
       const wallet = await clients.walletRegistryAdmin().reviewWallet({ ...input, decision });

@@ -4,7 +4,7 @@
  * alongside the new one for the rotation overlap (service default 24 hours).
  */
 import { FlagReader, FlagValues } from '../flags';
-import { defineCommand } from './command';
+import { defineCommand, PARTNER_FLAG, valueFlag } from './command';
 
 const URL_LENGTH_MAX = 2_048;
 /** webhook_delivery.v1 SetEndpointRequest bounds. */
@@ -42,11 +42,11 @@ export const webhookSet = defineCommand<WebhookSetInput, WebhookSetResult>({
   name: 'webhook set',
   summary: "Set the partner's webhook URL and signing secret (rotation keeps the old secret signing for an overlap).",
   synopsis: '--partner ID --url U --secret S [--rotation-overlap-seconds N]',
-  options: {
-    partner: { type: 'string' },
-    url: { type: 'string' },
-    secret: { type: 'string' },
-    'rotation-overlap-seconds': { type: 'string' },
+  flags: {
+    partner: PARTNER_FLAG,
+    url: valueFlag(`U: the endpoint, an https:// URL of at most ${URL_LENGTH_MAX} characters (required)`),
+    secret: valueFlag(`S: the signing secret, ${SECRET_LENGTH_MIN} to ${SECRET_LENGTH_MAX} characters, taken exactly as given (required)`),
+    'rotation-overlap-seconds': valueFlag(`N: how long the previous secret keeps signing, an integer from 1 to ${ROTATION_OVERLAP_SECONDS_MAX} (default: the service's, 24 hours)`),
   },
   parse: parseWebhookSet,
   async run(input, clients) {

@@ -1,8 +1,13 @@
-// Proves the collections list query is parsed strictly (each parameter once,
-// unknown ones refused, every bad one named) and that a collection is
-// presented with its account number masked and absent amounts as null.
+// Proves the collections list query is parsed strictly by the operation table's
+// schema (each parameter once, unknown ones refused, every bad one named, times
+// normalised to UTC, the limit a number) and that a collection is presented
+// with its account number masked and absent amounts as null.
 import { AppError } from '@platform/errors';
-import { parseListQuery, presentCollection } from './collections.route';
+import { OPERATIONS } from '@platform/openapi';
+import { validateQuery } from '../validation';
+import { presentCollection } from './collections.route';
+
+const parseListQuery = (rawQuery: string) => validateQuery(OPERATIONS.listCollections.query, rawQuery);
 
 function refusedFields(query: string): string | undefined {
   try {
@@ -17,7 +22,7 @@ function refusedFields(query: string): string | undefined {
 describe('collections list query', () => {
   it('accepts every documented parameter', () => {
     expect(parseListQuery('reference=ABCDE-12345&status=open&from=2026-01-01&to=2026-01-02T00:00:00%2B03:00&limit=100&cursor=abc_-1'))
-      .toEqual({ reference: 'ABCDE-12345', status: 'open', from: '2026-01-01', to: '2026-01-02T00:00:00+03:00', limit: '100', cursor: 'abc_-1' });
+      .toEqual({ reference: 'ABCDE-12345', status: 'open', from: '2026-01-01T00:00:00.000Z', to: '2026-01-01T21:00:00.000Z', limit: 100, cursor: 'abc_-1' });
     expect(parseListQuery('')).toEqual({});
   });
 

@@ -1,15 +1,13 @@
 /**
- * GET /v1/funding (scope read) → 200 funding instructions (spec section 2):
- * the paybill entry while the partner's KES account is active (else `kes: []`:
- * a reference that is not live is never handed out), and the USDT deposit
- * address. No deposit address allocated → 503 USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED
- * (contract decisions section 5).
+ * GET /v1/funding (scope read) → 200 funding instructions: the paybill entry
+ * while the partner's KES account is active (else `kes: []`: a reference that
+ * is not live is never handed out), and the USDT deposit address. No deposit
+ * address allocated → 503 USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED.
  */
-import type { RequestHandler } from 'express';
 import { AppError } from '@platform/errors';
 import type { ledger } from '@platform/proto';
 import type { LedgerApi } from '../dependencies';
-import { partnerAuthOf } from '../locals';
+import type { OperationHandler } from './operation';
 
 export const PAYBILL_INSTRUCTIONS = 'Pay with M-Pesa (Lipa na M-Pesa, Pay Bill) to the paybill number, entering accountReference exactly as the account number. '
   + 'The payment tops up your KES balance; it is not tied to an order.';
@@ -30,9 +28,9 @@ export function presentFunding(funding: ledger.FundingInstructions) {
   };
 }
 
-export function getFundingHandler(deps: { ledger: Pick<LedgerApi, 'getFundingInstructions'> }): RequestHandler {
-  return async (_req, res) => {
-    const funding = await deps.ledger.getFundingInstructions({ partnerId: partnerAuthOf(res).partnerId });
+export function getFundingHandler(deps: { ledger: Pick<LedgerApi, 'getFundingInstructions'> }): OperationHandler<'getFundingInstructions'> {
+  return async ({ partnerId }, res) => {
+    const funding = await deps.ledger.getFundingInstructions({ partnerId });
     if (funding.usdtDepositAddress === '') throw new AppError('USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED');
     res.status(200).json(presentFunding(funding));
   };

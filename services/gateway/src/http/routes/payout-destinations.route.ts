@@ -1,13 +1,12 @@
 /**
  * GET /v1/payout-destinations (scope read) → 200 `[{id, rail, currency,
- * accountName, accountNumber, bankCode, status}]` (contract decisions section
- * 5): the partner's active destinations only, oldest first, the account number
- * masked to its last four digits. The full number never leaves the platform.
+ * accountName, accountNumber, bankCode, status}]`: the partner's active
+ * destinations only, oldest first, the account number masked to its last four
+ * digits. The full number never leaves the platform.
  */
-import type { RequestHandler } from 'express';
 import type { ledger } from '@platform/proto';
 import type { LedgerApi } from '../dependencies';
-import { partnerAuthOf } from '../locals';
+import type { OperationHandler } from './operation';
 
 export function presentPayoutDestination(destination: ledger.PayoutDestination) {
   return {
@@ -21,9 +20,9 @@ export function presentPayoutDestination(destination: ledger.PayoutDestination) 
   };
 }
 
-export function listPayoutDestinationsHandler(deps: { ledger: Pick<LedgerApi, 'listPayoutDestinations'> }): RequestHandler {
-  return async (_req, res) => {
-    const { destinations } = await deps.ledger.listPayoutDestinations({ partnerId: partnerAuthOf(res).partnerId });
+export function listPayoutDestinationsHandler(deps: { ledger: Pick<LedgerApi, 'listPayoutDestinations'> }): OperationHandler<'listPayoutDestinations'> {
+  return async ({ partnerId }, res) => {
+    const { destinations } = await deps.ledger.listPayoutDestinations({ partnerId });
     res.status(200).json(destinations.map(presentPayoutDestination));
   };
 }

@@ -1,36 +1,16 @@
 /**
- * KES transfers and confirmations (spec section 4; contract decisions sections
- * 5 and 9; scope payouts, read for GET). The gateway checks the body's shape;
- * payouts decides everything about its content (rails, formats, caps) and
- * names the offending fields. Create answers 202; a replay of the same
- * idempotencyKey and body answers the original transfer with 202 and
- * `Idempotent-Replayed: true`.
+ * KES transfers and confirmations (scope payouts, read for GET). The gateway
+ * checks the body's shape; payouts decides everything about its content
+ * (rails, formats, caps) and names the offending fields. Create answers 202;
+ * a replay of the same idempotencyKey and body answers the original transfer
+ * with 202 and `Idempotent-Replayed: true`.
  */
-import type { RequestHandler } from 'express';
-import { AppError } from '@platform/errors';
+import type { BodyOf } from '@platform/openapi';
 import type { payouts } from '@platform/proto';
-import { z } from 'zod';
 import type { PayoutsApi } from '../dependencies';
-import { partnerAuthOf, rawBodyOf } from '../locals';
-import { parseJsonObject, validateBody } from '../validation';
-import { isUuidParam } from './path-params';
+import type { OperationHandler } from './operation';
 
-/** Generous shape bounds; payouts checks the content precisely. */
-const FIELD_LENGTH_MAX = 200;
-const text = () => z.string().max(FIELD_LENGTH_MAX);
-
-export const transferRequestSchema = z.object({
-  rail: text(),
-  destination: z.object({ accountNumber: text(), accountName: text(), bankCode: text().optional() }).strict(),
-  amount: z.object({ currency: text(), value: text() }).strict(),
-  idempotencyKey: text(),
-  /** Additive (contract decisions section 9): defaults to idempotencyKey. */
-  partnerReference: text().optional(),
-}).strict();
-
-export type TransferRequestBody = z.infer<typeof transferRequestSchema>;
-
-const confirmRequestSchema = z.object({ code: z.string().regex(/^\d{6}$/) }).strict();
+export type TransferRequestBody = BodyOf<'createTransfer'>;
 
 export function presentHandle(handle: payouts.ConfirmationHandle | undefined) {
   if (!handle) throw new Error('payouts answered without a confirmation handle');
@@ -73,10 +53,9 @@ export function toCreateTransferRequest(partnerId: string, body: TransferRequest
 }
 
 /** POST /v1/transfers → 202 the transfer, awaiting_confirmation. */
-export function createTransferHandler(deps: { payouts: Pick<PayoutsApi, 'createTransfer'> }): RequestHandler {
-  return async (req, res) => {
-    const body = validateBody(transferRequestSchema, parseJsonObject(rawBodyOf(res), req.headers['content-type']));
-    const result = await deps.payouts.createTransfer(toCreateTransferRequest(partnerAuthOf(res).partnerId, body));
+export function createTransferHandler(deps: { payouts: Pick<PayoutsApi, 'createTransfer'> }): OperationHandler<'createTransfer'> {
+  return async ({ partnerId, body }, res) => {
+    const result = await deps.payouts.createTransfer(toCreateTransferRequest(partnerId, body));
     if (!result.transfer) throw new Error('payouts answered without a transfer');
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(202).json(presentTransfer(result.transfer));
@@ -84,30 +63,23 @@ export function createTransferHandler(deps: { payouts: Pick<PayoutsApi, 'createT
 }
 
 /** GET /v1/transfers/{id} → 200 the transfer. */
-export function getTransferHandler(deps: { payouts: Pick<PayoutsApi, 'getTransfer'> }): RequestHandler {
-  return async (req, res) => {
-    const transferId = req.params.id;
-    if (!isUuidParam(transferId)) throw new AppError('TRANSFER_NOT_FOUND');
-    res.status(200).json(presentTransfer(await deps.payouts.getTransfer({ partnerId: partnerAuthOf(res).partnerId, transferId })));
+export function getTransferHandler(deps: { payouts: Pick<PayoutsApi, 'getTransfer'> }): OperationHandler<'getTransfer'> {
+  return async ({ partnerId, params }, res) => {
+    res.status(200).json(presentTransfer(await deps.payouts.getTransfer({ partnerId, transferId: params.id })));
   };
 }
 
 /** POST /v1/confirmations/{id} → 200 the confirmation result. */
-export function confirmHandler(deps: { payouts: Pick<PayoutsApi, 'confirm'> }): RequestHandler {
-  return async (req, res) => {
-    const confirmationId = req.params.id;
-    const body = validateBody(confirmRequestSchema, parseJsonObject(rawBodyOf(res), req.headers['content-type']));
-    if (!isUuidParam(confirmationId)) throw new AppError('CONFIRMATION_NOT_FOUND');
-    const result = await deps.payouts.confirm({ partnerId: partnerAuthOf(res).partnerId, confirmationId, code: body.code });
+export function confirmHandler(deps: { payouts: Pick<PayoutsApi, 'confirm'> }): OperationHandler<'confirm'> {
+  return async ({ partnerId, params, body }, res) => {
+    const result = await deps.payouts.confirm({ partnerId, confirmationId: params.id, code: body.code });
     res.status(200).json({ confirmationId: result.confirmationId, subjectType: result.subjectType, subjectId: result.subjectId, status: result.status, verifiedAt: result.verifiedAt });
   };
 }
 
 /** POST /v1/confirmations/{id}/resend, no body → 200 the confirmation handle with its new expiresAt. */
-export function resendConfirmationHandler(deps: { payouts: Pick<PayoutsApi, 'resendConfirmation'> }): RequestHandler {
-  return async (req, res) => {
-    const confirmationId = req.params.id;
-    if (!isUuidParam(confirmationId)) throw new AppError('CONFIRMATION_NOT_FOUND');
-    res.status(200).json(presentHandle(await deps.payouts.resendConfirmation({ partnerId: partnerAuthOf(res).partnerId, confirmationId })));
+export function resendConfirmationHandler(deps: { payouts: Pick<PayoutsApi, 'resendConfirmation'> }): OperationHandler<'resendConfirmation'> {
+  return async ({ partnerId, params }, res) => {
+    res.status(200).json(presentHandle(await deps.payouts.resendConfirmation({ partnerId, confirmationId: params.id })));
   };
 }

@@ -1,87 +1,128 @@
-import { RequestHandler, Router } from 'express';
-import { requiredScope } from '../../domain/scopes';
+/**
+ * The authenticated partner routes, mounted at /v1 behind authentication and
+ * the rate limit, registered from the operation table (@platform/openapi): each
+ * operation's path, method and scope, its body and query validated with the
+ * table's schemas, every path id checked to be a UUID (else the operation's
+ * 404), then its handler. The handler map is typed by operationId, so an
+ * operation without a handler, or a handler without an operation, does not
+ * compile. Paths are case-sensitive and strict (no trailing slash); an unknown
+ * path, or a known path with another method, is 404 NOT_FOUND.
+ */
+import { Request, RequestHandler, Response, Router } from 'express';
+import { AppError } from '@platform/errors';
+import { Operation, OPERATION_LIST, OperationId, pathParameterNames } from '@platform/openapi';
 import type { AppDependencies } from '../dependencies';
 import { notFound } from '../error-envelope';
+import { partnerAuthOf, rawBodyOf } from '../locals';
 import { requireScope } from '../middleware/require-scope.middleware';
-import { getBalancesHandler } from './balances.route';
-import { getFundingHandler } from './funding.route';
-import { answerMobileMoneyPushHandler, createMobileMoneyPushHandler } from './mobile-money-push.route';
-import { listPayoutDestinationsHandler } from './payout-destinations.route';
-import { simulateUsdtDepositHandler } from './sandbox-usdt-deposits.route';
-import { healthHandler } from './health.route';
-import { createQuoteHandler } from './quotes.route';
-import { attachTxHashHandler, createBuyOrderHandler, createSellOrderHandler, getOrderHandler } from './orders.route';
-import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
+import { parseJsonObject, rawQueryOf, validateBody, validateQuery } from '../validation';
 import { listAdminsHandler, registerAdminHandler, removeAdminHandler } from './admins.route';
-import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
-import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
-import { confirmHandler, createTransferHandler, getTransferHandler, resendConfirmationHandler } from './transfers.route';
-import { createUsdtSendHandler, getUsdtSendHandler } from './usdt-sends.route';
-import { createTransferBatchHandler, getTransferBatchHandler } from './transfer-batches.route';
+import { getBalancesHandler } from './balances.route';
 import {
   createCollectionHandler, getCollectionHandler, listCollectionsHandler, sandboxCollectionDepositHandler, sandboxExpireCollectionHandler,
 } from './collections.route';
+import { getFundingHandler } from './funding.route';
+import { healthHandler } from './health.route';
+import { answerMobileMoneyPushHandler, createMobileMoneyPushHandler } from './mobile-money-push.route';
+import type { OperationHandler } from './operation';
+import { attachTxHashHandler, createBuyOrderHandler, createSellOrderHandler, getOrderHandler } from './orders.route';
+import { listPayoutDestinationsHandler } from './payout-destinations.route';
+import { createQuoteHandler } from './quotes.route';
+import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
+import { simulateUsdtDepositHandler } from './sandbox-usdt-deposits.route';
+import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
+import { createTransferBatchHandler, getTransferBatchHandler } from './transfer-batches.route';
+import { confirmHandler, createTransferHandler, getTransferHandler, resendConfirmationHandler } from './transfers.route';
+import { createUsdtSendHandler, getUsdtSendHandler } from './usdt-sends.route';
+import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type HandlerFactories = { [K in OperationId]: (deps: AppDependencies) => OperationHandler<K> };
 
-/**
- * Registers a route behind the scope the rule table gives it. A route no rule
- * covers is a programming error and stops the process at start.
- */
-function scopedRoutes(router: Router) {
-  return (method: Method, path: string, handler: RequestHandler) => {
-    const scope = requiredScope(method.toUpperCase(), `/v1${path}`);
-    if (!scope) throw new Error(`no scope rule covers ${method.toUpperCase()} /v1${path}`);
-    router[method](path, requireScope(scope), handler);
-  };
+const HANDLERS: HandlerFactories = {
+  getHealth: healthHandler,
+  createQuote: createQuoteHandler,
+  createBuyOrder: createBuyOrderHandler,
+  createSellOrder: createSellOrderHandler,
+  getOrder: getOrderHandler,
+  attachTxHash: attachTxHashHandler,
+  listBalances: getBalancesHandler,
+  getFundingInstructions: getFundingHandler,
+  pushMobileMoneyPrompt: createMobileMoneyPushHandler,
+  listPayoutDestinations: listPayoutDestinationsHandler,
+  registerAdmin: registerAdminHandler,
+  listAdmins: listAdminsHandler,
+  removeAdmin: removeAdminHandler,
+  registerWallet: registerWalletHandler,
+  listWallets: listWalletsHandler,
+  confirmWallet: confirmWalletHandler,
+  revokeWallet: revokeWalletHandler,
+  createTransfer: createTransferHandler,
+  getTransfer: getTransferHandler,
+  createTransferBatch: createTransferBatchHandler,
+  getTransferBatch: getTransferBatchHandler,
+  createUsdtSend: createUsdtSendHandler,
+  getUsdtSend: getUsdtSendHandler,
+  confirm: confirmHandler,
+  resendConfirmation: resendConfirmationHandler,
+  createCollection: createCollectionHandler,
+  listCollections: listCollectionsHandler,
+  getCollection: getCollectionHandler,
+  sandboxSetRate: setSandboxRateHandler,
+  sandboxKesCredit: simulateKesCreditHandler,
+  sandboxUsdtDeposit: simulateUsdtDepositHandler,
+  sandboxApproveWallet: sandboxApproveWalletHandler,
+  sandboxOutbox: sandboxOutboxHandler,
+  sandboxCollectionDeposit: sandboxCollectionDepositHandler,
+  sandboxExpireCollection: sandboxExpireCollectionHandler,
+  sandboxApproveMobileMoneyPush: (deps) => answerMobileMoneyPushHandler(deps, 'approve'),
+  sandboxDeclineMobileMoneyPush: (deps) => answerMobileMoneyPushHandler(deps, 'decline'),
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `/v1/orders/{id}` → `/orders/:id` (mounted at /v1). */
+export function routerPath(path: string): string {
+  return path.replace(/^\/v1/, '').replace(/\{([A-Za-z]+)\}/g, ':$1');
 }
 
 /**
- * The authenticated partner routes, mounted at /v1 behind authentication and
- * the rate limit. Paths are case-sensitive and strict (no trailing slash);
- * an unknown path, or a known path with another method, is 404 NOT_FOUND.
+ * The steps every operation shares, in order: its body (parsed and validated,
+ * so a malformed body is 400 whatever the id), its query, its path ids (a
+ * malformed one names nothing: the operation's 404), then the handler.
  */
+function operationRoute(operation: Operation, handler: OperationHandler<OperationId>): RequestHandler {
+  const parameterNames = pathParameterNames(operation.path);
+  return async (req: Request, res: Response) => {
+    const request = operation.request;
+    const body = request
+      ? validateBody(request.schema, parseJsonObject(rawBodyOf(res), req.headers['content-type']), request.crossFieldCheck)
+      : undefined;
+    const query = operation.query ? validateQuery(operation.query, rawQueryOf(req.originalUrl)) : undefined;
+    const params: Record<string, string> = {};
+    for (const name of parameterNames) {
+      const value = req.params[name];
+      if (typeof value !== 'string' || !UUID.test(value)) throw new AppError(operation.notFound ?? 'NOT_FOUND');
+      params[name] = value;
+    }
+    await handler({ partnerId: partnerAuthOf(res).partnerId, body, query, params } as never, res);
+  };
+}
+
+/** Literal paths before parameterised ones, so `/transfers/batch` is never read as an id. */
+function registrationOrder(operations: readonly Operation[]): Operation[] {
+  return [...operations].sort((left, right) => pathParameterNames(left.path).length - pathParameterNames(right.path).length);
+}
+
+/** The operations this mode serves: every one in sandbox mode; the sandbox helpers are left out in production. */
+export function servedOperations(mode: AppDependencies['mode']): Operation[] {
+  return OPERATION_LIST.filter((operation) => operation.availability !== 'sandbox' || mode === 'sandbox');
+}
+
 export function createV1Router(deps: AppDependencies): Router {
   const router = Router({ caseSensitive: true, strict: true });
-  const route = scopedRoutes(router);
-  route('get', '/health', healthHandler(deps));
-  route('post', '/quotes', createQuoteHandler(deps));
-  route('post', '/orders/buy', createBuyOrderHandler(deps));
-  route('post', '/orders/sell', createSellOrderHandler(deps));
-  route('get', '/orders/:id', getOrderHandler(deps));
-  route('patch', '/orders/:id', attachTxHashHandler(deps));
-  route('get', '/balances', getBalancesHandler(deps));
-  route('get', '/funding', getFundingHandler(deps));
-  route('post', '/funding/mobile-money-push', createMobileMoneyPushHandler(deps));
-  route('get', '/payout-destinations', listPayoutDestinationsHandler(deps));
-  route('post', '/admins', registerAdminHandler(deps));
-  route('get', '/admins', listAdminsHandler(deps));
-  route('delete', '/admins/:id', removeAdminHandler(deps));
-  route('post', '/wallets', registerWalletHandler(deps));
-  route('get', '/wallets', listWalletsHandler(deps));
-  route('post', '/wallets/:id/confirm', confirmWalletHandler(deps));
-  route('delete', '/wallets/:id', revokeWalletHandler(deps));
-  route('post', '/collections', createCollectionHandler(deps));
-  route('get', '/collections', listCollectionsHandler(deps));
-  route('get', '/collections/:id', getCollectionHandler(deps));
-  route('post', '/transfers', createTransferHandler(deps));
-  route('post', '/transfers/batch', createTransferBatchHandler(deps));
-  route('get', '/transfers/batch/:id', getTransferBatchHandler(deps));
-  route('get', '/transfers/:id', getTransferHandler(deps));
-  route('post', '/confirmations/:id', confirmHandler(deps));
-  route('post', '/confirmations/:id/resend', resendConfirmationHandler(deps));
-  route('post', '/usdt/sends', createUsdtSendHandler(deps));
-  route('get', '/usdt/sends/:id', getUsdtSendHandler(deps));
-  if (deps.mode === 'sandbox') {
-    route('post', '/sandbox/rates', setSandboxRateHandler(deps));
-    route('post', '/sandbox/kes-credits', simulateKesCreditHandler(deps));
-    route('post', '/sandbox/usdt-deposits', simulateUsdtDepositHandler(deps));
-    route('post', '/sandbox/wallets/:id/approve', sandboxApproveWalletHandler(deps));
-    route('get', '/sandbox/outbox', sandboxOutboxHandler(deps));
-    route('post', '/sandbox/collections/:id/deposits', sandboxCollectionDepositHandler(deps));
-    route('post', '/sandbox/collections/:id/expire', sandboxExpireCollectionHandler(deps));
-    route('post', '/sandbox/mobile-money-pushes/:id/approve', answerMobileMoneyPushHandler(deps, 'approve'));
-    route('post', '/sandbox/mobile-money-pushes/:id/decline', answerMobileMoneyPushHandler(deps, 'decline'));
+  for (const operation of registrationOrder(servedOperations(deps.mode))) {
+    const handler = HANDLERS[operation.operationId](deps) as OperationHandler<OperationId>;
+    router[operation.method](routerPath(operation.path), requireScope(operation.scope), operationRoute(operation, handler));
   }
   router.use(notFound);
   return router;

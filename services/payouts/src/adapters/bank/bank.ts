@@ -11,14 +11,24 @@ export interface BankTransferRequest {
   accountName: string;
   bankCode: string | null;
   amountKes: string;
+  /**
+   * The bank checks `accountName` against the account before it pays, and refuses a
+   * mismatch with TRANSFER_NAME_MISMATCH. Transfers ask for it (the partner typed the
+   * name); order proceeds, paid to a destination the operators registered, do not.
+   */
+  checkAccountName: boolean;
 }
 
 export type BankSubmitAnswer = { outcome: 'accepted'; providerReference: string } | { outcome: 'rejected'; failureCode: string };
 
 export type BankTransferStatus = { status: 'pending' } | { status: 'settled' } | { status: 'failed'; failureCode: string };
 
-/** The beneficiary name check, where the rail supports it (verified: the name the bank holds). */
-export type NameVerification = { outcome: 'verified'; accountName: string } | { outcome: 'mismatch' } | { outcome: 'unavailable' };
+/**
+ * The beneficiary name lookup at create, where the rail supports it: verified, with the
+ * name the bank holds, or unavailable. It never refuses a transfer: the bank's own name
+ * check runs when the transfer is handed to it (BankTransferRequest.checkAccountName).
+ */
+export type NameVerification = { outcome: 'verified'; accountName: string } | { outcome: 'unavailable' };
 
 export interface BankAdapter {
   verifyName(request: { rail: string; accountNumber: string; accountName: string; bankCode: string | null }): Promise<NameVerification>;

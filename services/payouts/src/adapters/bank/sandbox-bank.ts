@@ -4,10 +4,13 @@
  * settles `settleDelayMs` (already scaled by SANDBOX_TIME_SCALE) after it was
  * submitted. Stateless: the submission time is ours, stored with the
  * instruction, so the outcome survives restarts.
- * Name check: an account name containing `MISMATCH` fails it. An account
- * name containing `NOANSWER` makes the first submit of each reference (per
- * process) take the payment but not answer, as a bank that times out does;
- * the retry with the same reference is answered, and never pays twice.
+ * Name check: a submission that asks for it (a transfer) with an account name
+ * containing `MISMATCH` is refused with TRANSFER_NAME_MISMATCH, after
+ * confirmation like any bank refusal; the lookup at create cannot vouch for
+ * such a name (unavailable) and refuses nothing. An account name containing
+ * `NOANSWER` makes the first submit of each reference (per process) take the
+ * payment but not answer, as a bank that times out does; the retry with the
+ * same reference is answered, and never pays twice.
  */
 import type {
   BankAdapter, BankSubmitAnswer, BankTransferRequest, BankTransferStatus, MobileMoneyPushAnswer, MobileMoneyPushBank, MobileMoneyPushRequest, NameVerification,
@@ -29,11 +32,12 @@ export class SandboxBank implements BankAdapter, MobileMoneyPushBank {
   constructor(private readonly settleDelayMs: number, private readonly now: () => Date = () => new Date()) {}
 
   async verifyName(request: { accountName: string }): Promise<NameVerification> {
-    if (request.accountName.includes(SANDBOX_NAME_MISMATCH_MARKER)) return { outcome: 'mismatch' };
+    if (request.accountName.includes(SANDBOX_NAME_MISMATCH_MARKER)) return { outcome: 'unavailable' };
     return { outcome: 'verified', accountName: request.accountName };
   }
 
   async submit(request: BankTransferRequest): Promise<BankSubmitAnswer> {
+    if (request.checkAccountName && request.accountName.includes(SANDBOX_NAME_MISMATCH_MARKER)) return { outcome: 'rejected', failureCode: 'TRANSFER_NAME_MISMATCH' };
     if (request.accountNumber.endsWith(SANDBOX_REJECTED_ACCOUNT_SUFFIX)) return { outcome: 'rejected', failureCode: 'PROVIDER_REJECTED' };
     if (request.accountName.includes(SANDBOX_NO_ANSWER_MARKER) && !this.unanswered.has(request.reference)) {
       if (this.unanswered.size >= UNANSWERED_REFERENCES_MAX) this.unanswered.clear();

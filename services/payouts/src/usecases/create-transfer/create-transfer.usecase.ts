@@ -3,10 +3,13 @@
  * The idempotency key is claimed first, by a unique index, so concurrent
  * twins make one transfer: the loser waits for the winner and answers its
  * transfer (replayed), or IDEMPOTENCY_KEY_REUSED for another body. Then, as
- * a saga recording each compensation: name check, code recipient, the shared
+ * a saga recording each compensation: name lookup, code recipient, the shared
  * daily cap (trading), the hold of amount + fee (ledger), the code (notifier).
  * A refusal undoes what was done and frees the key; a create that dies midway
  * is undone by the scheduler once its lease passes. Nothing reaches the bank.
+ * The name lookup only records what the bank holds: a name the bank does not
+ * match is never refused here; the bank refuses it when the confirmed
+ * transfer is handed to it (transfer.failed, TRANSFER_NAME_MISMATCH).
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
@@ -101,11 +104,10 @@ export class CreateTransferUseCase {
     }
   }
 
-  /** Name check, recipient, daily cap and hold, recording each compensation in `undo` (batch items run the same). */
+  /** Name lookup, recipient, daily cap and hold, recording each compensation in `undo` (batch items run the same). */
   async runChecks(transfer: TransferRecord, request: TransferRequest, undo: Array<() => Promise<void>>): Promise<CodeRecipient> {
     const { deps } = this;
     const verification = await deps.bank.verifyName({ rail: request.rail, accountNumber: request.accountNumber, accountName: request.accountName, bankCode: request.bankCode });
-    if (verification.outcome === 'mismatch') throw new AppError('TRANSFER_NAME_MISMATCH');
     const accounts = await deps.ledger.getPartnerAccounts({ partnerId: transfer.partnerId });
     await deps.transfers.recordVerification(deps.dataSource.manager, transfer.transferId, verification.outcome,
       verification.outcome === 'verified' ? verification.accountName : null, accounts.kesAccountId);

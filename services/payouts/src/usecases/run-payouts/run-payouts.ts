@@ -4,7 +4,8 @@
  * moving the timer ahead) and runs each one's next step:
  * - pending: resolve the destination from the ledger (not active → failed
  *   PAYOUT_ACCOUNT_NOT_PAYABLE), submit to the bank (refused → failed with
- *   the bank's code; accepted → submitted);
+ *   the bank's code, e.g. TRANSFER_NAME_MISMATCH when its check of a
+ *   transfer's beneficiary name fails; accepted → submitted);
  * - submitted: read the bank's status (settled / failed / still pending).
  * A step repeated after a crash is safe: the bank is idempotent on the
  * instruction id, and completions only move non-final rows. A bank that does
@@ -140,6 +141,7 @@ export class PayoutRunner {
       accountName: destination.accountName,
       bankCode: destination.bankCode ?? null,
       amountKes: instruction.amountKes,
+      checkAccountName: instruction.transferId !== null,
     });
     if (answer.outcome === 'rejected') {
       this.deps.logger.info('bank refused a payout', { instructionId: instruction.instructionId, failureCode: answer.failureCode });

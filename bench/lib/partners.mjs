@@ -1,0 +1,31 @@
+// Bench partners: created with the ops tool like any partner, a raised rate limit and caps
+// that never refuse a bench order, a pinned sandbox rate, a funded KES balance, and the
+// bench receiver as their webhook endpoint (so settlement's webhooks are part of the work).
+import { randomBytes } from 'node:crypto';
+import { keepAliveAgent, PartnerClient } from './http.mjs';
+import { runOps } from './stack.mjs';
+
+export const RATE_LIMIT_PER_MINUTE = 100_000;
+export const DAILY_CAP_KES = '100000000.00';
+export const PER_ORDER_CAP_KES = '1000000.00';
+/** 99,502 orders of ORDER_KES with their fee: more than any bounded run places. */
+export const FUNDING_KES_DEFAULT = '10000000.00';
+/** What every bench order buys; the rate is pinned so every quote prices the same. */
+export const ORDER_KES = '100.00';
+export const BID = '128.0000';
+export const ASK = '130.0000';
+
+/**
+ * A new partner ready to order: { partnerId, credentials, client }. `sockets` bounds its
+ * keep-alive connections (one per client that will use it at once).
+ */
+export async function createBenchPartner({ stackFile, gatewayUrl, receiverUrl, name, fundingKes = [FUNDING_KES_DEFAULT], sockets = 1 }) {
+  const partner = await runOps(stackFile, ['partner', 'create', '--name', name, '--admin-domain', 'bench.example.com',
+    '--rate-limit-per-minute', String(RATE_LIMIT_PER_MINUTE), '--daily-cap-kes', DAILY_CAP_KES, '--per-order-cap-kes', PER_ORDER_CAP_KES]);
+  await runOps(stackFile, ['webhook', 'set', '--partner', partner.partnerId, '--url', receiverUrl, '--secret', `whsec_${randomBytes(24).toString('hex')}`]);
+  const credentials = { apiKey: partner.apiKey, signingSecret: partner.signingSecret };
+  const client = new PartnerClient(gatewayUrl, credentials, keepAliveAgent(sockets));
+  await client.expect('POST', '/v1/sandbox/rates', { bid: BID, ask: ASK }, 200);
+  for (const amount of fundingKes) await client.expect('POST', '/v1/sandbox/kes-credits', { amount }, 201);
+  return { partnerId: partner.partnerId, credentials, client };
+}

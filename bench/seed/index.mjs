@@ -1,0 +1,140 @@
+// Seeds a partner's order history directly in PostgreSQL, through the services' own tables:
+// `count` clones of one real, settled order of that partner (bench/lib/clone-sql.js says
+// how a row is cloned). One module per service table set (SEEDERS); each declares the
+// tables it clones. Before anything is written:
+//   - every seeder plans its tables: the tables and columns it relies on exist, the
+//     template rows are there, no unique index would repeat;
+//   - coverage: every table of every service database is searched for the template order's
+//     ids, and each one holding them must be cloned by a seeder (with as many template rows)
+//     or be listed in NOT_CLONED with the reason. A table a change adds to the order path
+//     (the daily cap moving to another service, say) therefore stops the seeding with its
+//     name, instead of a history the code would not see.
+// Each database's clones are written in one transaction (the ledger's accounts locked).
+import { createRequire } from 'node:module';
+import { cloneIdSql, identifier, timeShiftSql } from '../lib/clone-sql.js';
+import { insertClones, planClone, SeedSchemaError } from './clone.mjs';
+import { ledgerEntries } from './ledger-entries.mjs';
+import { tradingCapUsages } from './trading-cap-usages.mjs';
+import { tradingOrders } from './trading-orders.mjs';
+
+const require = createRequire(import.meta.url);
+const { Client } = require('pg');
+
+export { SeedSchemaError };
+
+/** In dependency order within a database (entries before the holds and postings that reference them). */
+export const SEEDERS = [tradingOrders, tradingCapUsages, ledgerEntries];
+
+/** Tables that hold the template order's ids and are deliberately not cloned, with why. */
+export const NOT_CLONED = Object.freeze({
+  'svc_trading.outbox': 'events already published: the relay reads only unpublished rows',
+  'svc_ledger.outbox': 'events already published: the relay reads only unpublished rows',
+  'svc_webhook_delivery.deliveries': 'deliveries of past events: read per event, never by the order path',
+  'svc_webhook_delivery.delivery_attempts': 'attempts of past deliveries: read per delivery, never by the order path',
+});
+
+/** Clones per INSERT: bounds a statement's memory and shows progress. */
+const CLONE_CHUNK = 20_000;
+const COUNT_MAX = 10_000_000;
+const STATEMENT_TIMEOUT_MS = 10 * 60_000;
+
+async function connect(urlTemplate, database) {
+  const client = new Client({ connectionString: urlTemplate.replace('{database}', database), statement_timeout: STATEMENT_TIMEOUT_MS });
+  await client.connect();
+  return client;
+}
+
+/** Rows of each table of `client`'s database that mention any of the ids: { table: n } for n > 0. */
+async function rowsMentioning(client, ids) {
+  const { rows: tables } = await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
+  const condition = ids.map((_, index) => `strpos(x::text, $${index + 1}) > 0`).join(' OR ');
+  const found = {};
+  for (const { tablename } of tables) {
+    const { rows } = await client.query(`SELECT count(*)::int AS n FROM ${identifier(tablename)} x WHERE ${condition}`, ids.map(({ id }) => id));
+    if (rows[0].n > 0) found[tablename] = rows[0].n;
+  }
+  return found;
+}
+
+/** Every table holding the order's ids is cloned with as many template rows, or listed in NOT_CLONED. */
+async function assertCoverage(clients, ids, plans) {
+  const problems = [];
+  for (const [database, client] of clients) {
+    for (const [table, rows] of Object.entries(await rowsMentioning(client, ids))) {
+      const name = `${database}.${table}`;
+      if (NOT_CLONED[name]) continue;
+      const plan = plans.find((candidate) => candidate.database === database && candidate.table === table);
+      if (!plan) problems.push(`${name} holds ${rows} row(s) of the template order and no seeder clones it`);
+      else if (plan.templateRows !== rows) problems.push(`${name} holds ${rows} row(s) of the template order, the seeder clones ${plan.templateRows}`);
+    }
+  }
+  if (problems.length > 0) throw new SeedSchemaError(problems.join('; '));
+}
+
+/**
+ * Seeds `count` clones of `template` ({ orderId, quoteId, createdAtIso }) spread evenly over
+ * `spanMs` before the template. `databases`: every service database (for the coverage check).
+ * Resolves to { count, rows: { 'db.table': n }, durationMs }.
+ */
+export async function seedOrderHistory({ urlTemplate, databases, template, count, tag, spanMs, log = () => {} }) {
+  if (!Number.isInteger(count) || count < 1 || count > COUNT_MAX) throw new Error(`count must be 1..${COUNT_MAX}`);
+  const startedAt = Date.now();
+  const clients = new Map();
+  for (const database of databases) clients.set(database, await connect(urlTemplate, database));
+  const open = new Set();
+  try {
+    const anchorMs = Date.parse(template.createdAtIso);
+    const stepMs = Math.max(1, Math.floor(spanMs / count));
+    const shift = timeShiftSql({ endMs: anchorMs - stepMs, stepMs, count, anchorIso: template.createdAtIso });
+    const applicable = [];
+    for (const seeder of SEEDERS) {
+      const client = clients.get(seeder.database);
+      if (!client) throw new Error(`no connection to ${seeder.database}`);
+      if (seeder.applies && !(await seeder.applies(client, template))) {
+        if (seeder.required) throw new SeedSchemaError(`${seeder.name}: the template order is not where this seeder looks`);
+        log(`  ${seeder.name}: not in this schema, skipped (the coverage check finds where its rows went)`);
+        continue;
+      }
+      applicable.push(seeder);
+    }
+    const ids = [{ id: template.orderId, role: 'order' }, { id: template.quoteId, role: 'quote' }];
+    for (const seeder of applicable) if (seeder.extraIds) ids.push(...(await seeder.extraIds(clients.get(seeder.database), template)));
+    const withSql = ids.map(({ id, role }) => ({ id, role, sql: cloneIdSql(tag, role) }));
+
+    const plans = [];
+    const prepared = new Map();
+    for (const seeder of applicable) {
+      const client = clients.get(seeder.database);
+      if (!open.has(seeder.database)) {
+        await client.query('BEGIN');
+        await client.query('SET LOCAL synchronous_commit = off');
+        open.add(seeder.database);
+      }
+      const state = seeder.prepare ? await seeder.prepare(client, template, ids) : undefined;
+      prepared.set(seeder, state);
+      for (const spec of await seeder.plans(template, tag, state)) {
+        plans.push({ ...(await planClone(client, { ...spec, database: seeder.database }, { ids: withSql, shift })), seeder });
+      }
+    }
+    await assertCoverage(clients, ids, plans);
+
+    const rows = {};
+    for (let first = 1; first <= count; first += CLONE_CHUNK) {
+      const last = Math.min(count, first + CLONE_CHUNK - 1);
+      for (const plan of plans) {
+        const key = `${plan.database}.${plan.table}`;
+        rows[key] = (rows[key] ?? 0) + (await insertClones(clients.get(plan.database), plan, first, last));
+      }
+      log(`  cloned ${last.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} orders`);
+    }
+    for (const seeder of applicable) if (seeder.finish) await seeder.finish(clients.get(seeder.database), template, count, prepared.get(seeder));
+    for (const database of open) await clients.get(database).query('COMMIT');
+    open.clear();
+    // The planner then knows the tables' new sizes, as autovacuum would tell it in time.
+    for (const plan of plans) await clients.get(plan.database).query(`VACUUM (ANALYZE) ${identifier(plan.table)}`);
+    return { count, rows, durationMs: Date.now() - startedAt };
+  } finally {
+    for (const database of open) await clients.get(database).query('ROLLBACK').catch(() => {});
+    await Promise.all([...clients.values()].map((client) => client.end().catch(() => {})));
+  }
+}

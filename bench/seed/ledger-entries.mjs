@@ -1,0 +1,59 @@
+// The ledger's record of a settled order: its hold (hold id = order id), the settlement
+// entry and that entry's postings, and the balances those postings moved. Postings carry
+// each account's running balance and version, so clone i of an account's posting gets
+// version + i and balance + i × amount from the account as locked at seeding, and the
+// accounts move by count × amount at the end: `ops ledger check` reconciles afterwards.
+import { literal } from '../lib/clone-sql.js';
+import { SeedSchemaError } from './clone.mjs';
+
+const ACCOUNTS_LOCK_SQL = `
+  SELECT a.id::text AS id, a.posted::text AS posted, a.version::text AS version,
+         (SELECT count(*)::int FROM postings p WHERE p.entry_id = $1 AND p.account_id = a.id) AS postings
+    FROM accounts a WHERE a.id IN (SELECT account_id FROM postings WHERE entry_id = $1) ORDER BY a.id FOR UPDATE`;
+
+export const ledgerEntries = {
+  name: 'ledger hold, settlement entry and postings',
+  database: 'svc_ledger',
+  required: true,
+  /** The settlement entry's id: a clone id of its own (role "entry"). */
+  async extraIds(client, template) {
+    const { rows } = await client.query('SELECT entry_id::text AS "entryId", status FROM holds WHERE id = $1', [template.orderId]);
+    if (rows.length !== 1) throw new SeedSchemaError(`svc_ledger.holds has no hold with the order's id ${template.orderId}`);
+    if (rows[0].status !== 'posted' || !rows[0].entryId) throw new SeedSchemaError(`the template order's hold is ${rows[0].status}, not posted with an entry`);
+    return [{ id: rows[0].entryId, role: 'entry' }];
+  },
+  /** Locks the accounts the entry moved (in id order, as the ledger does) and reads their balance and version. */
+  async prepare(client, template, ids) {
+    const entryId = ids.find((id) => id.role === 'entry').id;
+    const { rows } = await client.query(ACCOUNTS_LOCK_SQL, [entryId]);
+    const repeated = rows.filter((row) => row.postings !== 1);
+    if (repeated.length > 0) throw new SeedSchemaError(`the settlement entry posts more than once to account(s) ${repeated.map((row) => row.id).join(', ')}: running balances per clone would need another rule`);
+    return { entryId, accounts: rows };
+  },
+  async plans(template, tag, prepared) {
+    const { entryId, accounts } = prepared;
+    const values = accounts.map((row) => `(${literal(row.id)}::uuid, ${literal(row.version)}::bigint, ${literal(row.posted)}::numeric)`).join(', ');
+    return [
+      { table: 'entries', where: `tpl.id = ${literal(entryId)}::uuid`, requiredColumns: ['id'] },
+      { table: 'holds', where: `tpl.id = ${literal(template.orderId)}::uuid`, requiredColumns: ['id', 'account_id', 'status', 'entry_id'] },
+      {
+        table: 'postings',
+        where: `tpl.entry_id = ${literal(entryId)}::uuid`,
+        expectedRows: 'some',
+        requiredColumns: ['entry_id', 'account_id', 'amount'],
+        joins: `JOIN (VALUES ${values}) AS acct(id, version, posted) ON acct.id = tpl.account_id`,
+        overrides: { version_after: 'acct.version + s.i', balance_after: 'acct.posted + s.i * tpl.amount' },
+        orderBy: 's.i, tpl.id',
+      },
+    ];
+  },
+  /** Each account moves by count × its posting, its version by count: as if each clone had posted. */
+  async finish(client, template, count, prepared) {
+    const result = await client.query(
+      `UPDATE accounts a SET posted = a.posted + $2::bigint * p.amount, version = a.version + $2::bigint
+         FROM postings p WHERE p.entry_id = $1 AND p.account_id = a.id`,
+      [prepared.entryId, count],
+    );
+    if (result.rowCount !== prepared.accounts.length) throw new Error(`moved ${result.rowCount} accounts, expected ${prepared.accounts.length}`);
+  },
+};

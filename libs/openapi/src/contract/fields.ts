@@ -1,0 +1,94 @@
+/**
+ * The zod pieces partner requests are built from. Each one states its limits
+ * (a maximum length and a pattern, an enum or a literal), so the gateway's
+ * validation and the API reference, which is derived from these schemas, agree
+ * on every limit by construction. Money is a decimal string, never a JSON
+ * number, checked by @platform/money and normalised to the currency's scale.
+ */
+import { isValidTronAddress } from '@platform/chain';
+import {
+  AMOUNT_INTEGER_DIGITS_MAX, CURRENCY_SCALE, Currency, decimalPattern, formatAmount, formatDecimal, parseDecimal, parsePositiveAmount,
+  RATE_SCALE,
+} from '@platform/money';
+import { z } from 'zod';
+import { documented } from './documentation';
+
+/** No control characters (C0, DEL, C1) and no line or paragraph separators. */
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
+/** At least one character that is not white space. */
+export const SOMETHING_VISIBLE = /\S/;
+/** Both of the above: visible text without control characters. */
+const VISIBLE_TEXT = /^(?=[\s\S]*\S)[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Partner-chosen keys: letters, digits and `._:-`. */
+export const KEY_CHARACTERS = /^[A-Za-z0-9._:-]{1,64}$/;
+export const SIX_DIGITS = /^[0-9]{6}$/;
+/** A TRON transaction hash: 64 lowercase hex characters, an optional 0x prefix (stripped). */
+export const TX_HASH = /^(0x)?[0-9a-f]{64}$/;
+/** TRON base58check: 34 characters, leading T (the checksum is verified besides). */
+export const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
+
+/** Ids a partner sends in a body are UUIDs; one that names nothing answers that resource's 404, so only the length is refused here. */
+export const ID_LENGTH_MAX = 64;
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+
+/** Text of at most `lengthMax` characters without control characters. */
+export function text(lengthMax: number) {
+  return z.string().max(lengthMax).regex(NO_CONTROL_CHARACTERS);
+}
+
+/** Text of at most `lengthMax` characters without control characters, with at least one visible character. */
+export function visibleText(lengthMax: number) {
+  return z.string().max(lengthMax).regex(VISIBLE_TEXT);
+}
+
+/** A reference to another resource by id: printable ASCII, bounded; the service answers its 404 for an unknown or malformed one. */
+export function resourceId() {
+  return z.string().max(ID_LENGTH_MAX).regex(PRINTABLE_ASCII);
+}
+
+const amountLengthMax = (scale: number) => AMOUNT_INTEGER_DIGITS_MAX + 1 + scale;
+const AMOUNT_EXAMPLE: Record<Currency, string> = { KES: '1000.00', USDT: '10.000000', USD: '250.00' };
+
+/** A positive amount of `currency` with at most its scale of decimals; normalised to exactly that scale. */
+function positiveAmount(currency: Currency) {
+  const scale = CURRENCY_SCALE[currency];
+  const schema = z.string()
+    .max(amountLengthMax(scale))
+    .regex(decimalPattern(scale))
+    .refine((value) => parsePositiveAmount(value, currency) !== null, `a positive ${currency} amount`)
+    .transform((value) => formatAmount(parsePositiveAmount(value, currency)!, currency));
+  return documented(schema, {
+    description: `A positive ${currency} amount as a decimal string, at most ${scale} decimals (never a JSON number); answered at exactly ${scale}`,
+    example: AMOUNT_EXAMPLE[currency],
+  });
+}
+
+/** One schema per currency, so the document names each once (KesAmountInput, …). */
+export const KES_AMOUNT_INPUT = positiveAmount('KES');
+export const USDT_AMOUNT_INPUT = positiveAmount('USDT');
+export const USD_AMOUNT_INPUT = positiveAmount('USD');
+
+/** A positive rate with at most 4 decimals; normalised to exactly 4. */
+export const RATE_INPUT = documented(
+  z.string()
+    .max(amountLengthMax(RATE_SCALE))
+    .regex(decimalPattern(RATE_SCALE))
+    .refine((value) => parseDecimal(value, RATE_SCALE)?.gt(0) === true, 'a positive rate with at most 4 decimals')
+    .transform((value) => formatDecimal(parseDecimal(value, RATE_SCALE)!, RATE_SCALE)),
+  { description: 'A positive rate (KES per 1 USDT), at most 4 decimals; answered at exactly 4', example: '129.5000' },
+);
+
+/** 64 lowercase hex characters; a leading 0x is accepted and stripped. */
+export const TX_HASH_INPUT = documented(
+  z.string().max(66).regex(TX_HASH).transform((value) => value.replace(/^0x/, '')),
+  { description: 'TRON transaction hash: 64 lowercase hex characters; a 0x prefix is accepted and stripped' },
+);
+
+export const TRON_ADDRESS_INPUT = documented(
+  z.string().max(34).regex(TRON_ADDRESS).refine(isValidTronAddress, 'a TRON address with a valid checksum'),
+  { description: 'TRON base58check address: 34 characters, leading T, checksum verified' },
+);
+
+/** A 6-digit code; a malformed one is refused as a request error and never counted as a guess. */
+export const SIX_DIGIT_CODE = documented(z.string().max(6).regex(SIX_DIGITS), { description: 'The 6-digit code', example: '123456' });
