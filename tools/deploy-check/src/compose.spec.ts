@@ -13,7 +13,7 @@
 // credentials in a volume.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { migrationEnvSchema } from '@platform/config';
+import { KNOWN_DEVELOPMENT_KEYS, migrationEnvSchema } from '@platform/config';
 import { configProblems, configSchemaOf, readYamlFile, REPO_ROOT, serviceNames } from './repository';
 
 interface ComposeService {
@@ -153,6 +153,37 @@ describe('docker-compose.yml', () => {
     const mounts = (entry(service) as ComposeService & { volumes?: string[] }).volumes ?? [];
     expect(mounts).toEqual([`./.compose/tls/identities/${service}:/run/platform/tls:ro`]);
     expect([env.TLS_CA_FILE, env.TLS_CERT_FILE, env.TLS_KEY_FILE]).toEqual(['/run/platform/tls/ca.crt', '/run/platform/tls/tls.crt', '/run/platform/tls/tls.key']);
+  });
+});
+
+describe('safe defaults of the services compose runs', () => {
+  /** Each service's keys: the variables compose requires (`${NAME:?}`) and whose names say they hold a key. */
+  const keyed = services.map((service) => ({
+    service,
+    keys: Object.entries(entry(service).environment ?? {})
+      .filter(([key, value]) => KEY_VARIABLE.test(key) && new RegExp(REQUIRED_VARIABLE.source).test(String(value))).map(([key]) => key),
+  })).filter(({ keys }) => keys.length > 0);
+  const refusedNames = (service: string, env: Record<string, string>) => configProblems(configSchemaOf(service), env).map((problem) => problem.split(':')[0]);
+
+  it('names the services that hold keys', () => {
+    expect(keyed.map(({ service }) => service).sort()).toEqual(['gateway', 'payouts', 'wallet-registry', 'webhook-delivery']);
+  });
+
+  it.each(services)('%s does not start without PLATFORM_MODE: there is no default', (service) => {
+    const { PLATFORM_MODE: _mode, ...withoutMode } = environmentOf(service);
+    expect(refusedNames(service, withoutMode)).toContain('PLATFORM_MODE');
+  });
+
+  it.each(keyed)('$service refuses every published development key in production mode, and takes a fresh one', ({ service, keys }) => {
+    for (const key of keys) {
+      for (const developmentKey of KNOWN_DEVELOPMENT_KEYS) {
+        const production = { ...environmentOf(service), PLATFORM_MODE: 'production', [key]: developmentKey };
+        expect({ key, developmentKey, refused: refusedNames(service, production).includes(key) }).toEqual({ key, developmentKey, refused: true });
+        // The sandbox keeps working with them (they are what a laptop's .env may hold).
+        expect(refusedNames(service, { ...production, PLATFORM_MODE: 'sandbox' })).not.toContain(key);
+      }
+      expect(refusedNames(service, { ...environmentOf(service), PLATFORM_MODE: 'production' })).not.toContain(key);
+    }
   });
 });
 
