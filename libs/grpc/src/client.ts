@@ -18,6 +18,15 @@ import { askHealth } from './health';
 import type { ClientTls } from './tls';
 
 export const CALL_DEADLINE_MS_DEFAULT = 5_000;
+/**
+ * Reconnect backoff of every channel. gRPC's default grows to two minutes while
+ * an upstream is away, and a channel in backoff fails every call at once: after
+ * a peer's restart its callers would keep answering SERVICE_UNAVAILABLE long
+ * after it is back. Capped, a caller reconnects within about two seconds of its
+ * return; a reconnect attempt to a peer inside the cluster costs next to nothing.
+ */
+const RECONNECT_BACKOFF_INITIAL_MS = 500;
+const RECONNECT_BACKOFF_MAX_MS = 2_000;
 
 export interface ClientOptions {
   /** Name of the upstream for logs and breaker events, e.g. "ledger". */
@@ -61,6 +70,8 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
   const client = new Client(options.address, options.tls.credentials, {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
+    'grpc.initial_reconnect_backoff_ms': RECONNECT_BACKOFF_INITIAL_MS,
+    'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MAX_MS,
     // The TLS server name: the identity expected, never an IP address.
     'grpc.ssl_target_name_override': options.tls.serverIdentity,
   });
