@@ -13,7 +13,7 @@ export { assertConformsToOpenApi, openApiViolations } from './openapi-validator'
 export { startHttpsReceiver } from './https-receiver';
 export type { HttpsReceiver, HttpsReceiverOptions, ReceivedRequest } from './https-receiver';
 export { waitFor } from './wait';
-export { serviceEnvironment, startServiceInstance } from './service-instance';
+export { freePort, serviceEnvironment, startServiceInstance } from './service-instance';
 export type { ServiceInstance } from './service-instance';
 export { recordSensitive, SENSITIVE_VALUES_FILE } from './sensitive';
 export { stackInfra } from './stack-infra';

@@ -11,10 +11,9 @@
 //   stack's own services (whose ring holds the old key only) serve the partner
 //   again: the state the other suites expect.
 import { createHmac, randomBytes } from 'node:crypto';
-import { AddressInfo, createServer } from 'node:net';
 import { Pool } from 'pg';
 import {
-  createTestPartner, HttpsReceiver, loadTestStack, PartnerHttpClient, runOps, serviceEnvironment, ServiceInstance, startHttpsReceiver,
+  createTestPartner, freePort, HttpsReceiver, loadTestStack, PartnerHttpClient, runOps, serviceEnvironment, ServiceInstance, startHttpsReceiver,
   startServiceInstance, TestPartner, waitFor,
 } from '@platform/testing';
 
@@ -23,14 +22,6 @@ const WEBHOOK_WAIT_MS = 30_000;
 
 interface ResealResult {
   services: Array<{ service: string; currentKeyId: string; resealed: number; remaining: number }>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** `ops secrets reseal` against the given replicas (their gRPC ports). */
