@@ -15,7 +15,11 @@
 # build (install from the pruned lockfile, generate the gRPC code, compile),
 # runtime (production dependencies and compiled output only, as the `node` user).
 
-ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+# Node 24 (LTS), the line package.json's engines name and `npm test` runs on (the `node`
+# devDependency pins the same version). Pinned by the multi-platform index digest, so a
+# rebuilt tag cannot change what is built; to move it, take the new digest from
+# `docker buildx imagetools inspect node:<version>-bookworm-slim` and bump devDependencies.node too.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553
 
 # ---------------------------------------------------------------- prune
 FROM ${NODE_IMAGE} AS prune
@@ -37,10 +41,10 @@ ENV TURBO_TELEMETRY_DISABLED=1
 WORKDIR /repo
 # Package manifests and the lockfile first, so the install layer is cached until they change.
 COPY --from=prune /pruned/json/ ./
-# No install scripts: nothing here needs one (native tools ship as platform packages).
-# npm install, not npm ci: the lockfile cannot list every platform's optional build of
-# @swc/core and turbo (see scripts/lib/workspace.mjs); install keeps the locked versions.
-RUN npm install --ignore-scripts --no-audit --no-fund
+# Exactly the lockfile (it lists every platform's optional builds). No install scripts:
+# nothing here needs one (native tools ship as platform packages), and without them the
+# `node` devDependency stays an empty package, so the image's own Node runs everything.
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY --from=prune /pruned/full/ ./
 # turbo prune copies workspaces, not the root files they extend.
 COPY tsconfig.base.json ./

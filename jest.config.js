@@ -16,7 +16,7 @@ const ignored = ['/node_modules/', '/dist/'];
 
 // Only these folders are crawled: the stack folders (.stack/, .stack-test/) hold database
 // and broker files that jest has no business indexing.
-const roots = ['libs', 'services', 'tools', 'proto', 'bench']
+const roots = ['libs', 'services', 'tools', 'proto', 'bench', 'scripts']
   .filter((folder) => fs.existsSync(path.join(__dirname, folder)))
   .map((folder) => `<rootDir>/${folder}`);
 
@@ -32,7 +32,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,services,tools}/*/src/**/*.spec.ts', '<rootDir>/proto/src/**/*.spec.ts', '<rootDir>/bench/lib/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{libs,services,tools}/*/src/**/*.spec.ts', '<rootDir>/proto/src/**/*.spec.ts', '<rootDir>/bench/lib/**/*.spec.ts', '<rootDir>/scripts/lib/**/*.spec.ts'],
       // `.int.spec.ts` files also end in `.spec.ts`; they belong to the integration project only.
       testPathIgnorePatterns: [...ignored, '\\.int\\.spec\\.ts$'],
     },

@@ -28,6 +28,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { continueOnPinnedNode } from '../scripts/lib/runtime.mjs';
 import path from 'node:path';
 import { loadProfile, REPO_ROOT } from '../scripts/lib/profiles.mjs';
 import { step } from '../scripts/lib/steps.mjs';
@@ -190,6 +191,8 @@ async function withStack(report, rows) {
 }
 
 async function main() {
+  // Measured on the Node the images run (a bench started on another goes on in a child on it).
+  await continueOnPinnedNode();
   mkdirSync(RESULTS_DIR, { recursive: true });
   const report = {
     ranAt: new Date().toISOString(), machine: machine(), loadAverageAtStart: loadAverage(), slot: process.env.TEST_STACK_SLOT,

@@ -14,7 +14,7 @@ import {
 import { ensureSandboxPartner, signingRecipe } from './lib/partner.mjs';
 import { acquireLock } from './lib/processes.mjs';
 import { StepFailed, step } from './lib/steps.mjs';
-import { buildAll, ensureNpmDependencies } from './lib/workspace.mjs';
+import { buildAll, ensureNpmDependencies, ensurePinnedNode } from './lib/workspace.mjs';
 
 const profile = loadProfile('dev');
 const log = (name) => path.join(profile.logsDir, name);
@@ -109,6 +109,11 @@ async function main() {
   }
   let releaseLock = () => {};
   try {
+    if (command === start) {
+      // The rest runs on the pinned Node: a process started on another installs it and waits.
+      prepareStackFolder(profile);
+      await ensurePinnedNode({ logFile: log('npm.log') });
+    }
     // start and stop must not interleave; status only reads.
     if (command !== status) releaseLock = acquireLock(path.join(profile.stackDir, 'stack.lock'), 'npm start/stop');
     await command();

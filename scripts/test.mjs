@@ -19,7 +19,8 @@ import {
 import { acquireLock, readJson, removeFile, tailLines } from './lib/processes.mjs';
 import { StepFailed, step as printedStep } from './lib/steps.mjs';
 import { scanLogs, SENSITIVE_VALUES_FILE } from './lib/log-scan.mjs';
-import { buildAll, ensureNpmDependencies } from './lib/workspace.mjs';
+import { changedBetween, trackedChanges } from './lib/tracked-files.mjs';
+import { buildAll, ensureNpmDependencies, ensurePinnedNode } from './lib/workspace.mjs';
 
 const JEST_RUN_TIMEOUT_MS = 30 * 60_000;
 // Jest writes its results file when the run ends; a test that leaks a handle keeps it alive after.
@@ -264,6 +265,15 @@ function summarise(results, setupFailed) {
   return setupFailed || jestFailed || failed > 0 || passed + failed === 0 ? 1 : 0;
 }
 
+/** Installing, building, starting and testing changed no tracked file (a clean clone stays clean). */
+function checkTrackedFiles(trackedAtStart) {
+  console.log('\n▶ tracked files unchanged');
+  const changed = changedBetween(trackedAtStart, trackedChanges(profile.repoRoot) ?? new Map());
+  for (const file of changed) console.error(`✘ this run changed ${file}`);
+  if (changed.length === 0) console.log('✔ no tracked file changed during the run');
+  return { project: 'tracked files', passed: changed.length ? 0 : 1, failed: changed.length ? 1 : 0, exitCode: changed.length ? 1 : 0 };
+}
+
 async function main() {
   const results = [];
   let setupFailed = false;
@@ -276,6 +286,7 @@ async function main() {
   const failing = setupFailed || results.some((result) => result.failed > 0 || result.exitCode !== 0);
   if (failing && stackStarted && !interrupted) printServiceErrorLogs();
   await stopTestStack();
+  if (!interrupted) results.push(checkTrackedFiles(trackedAtStart));
   releaseLock();
   return summarise(results, setupFailed);
 }
@@ -291,6 +302,21 @@ function onSignal(signal) {
   console.error(`\n${signal}: stopping the test stack`);
   if (runningJest) killGroup(runningJest, 'SIGTERM');
   stopTestStack();
+}
+
+// The checkout as it was before anything is installed or built; a run on the pinned Node started
+// by one on another Node gets the first process's snapshot.
+const TRACKED_AT_START_VARIABLE = 'NPM_TEST_TRACKED_AT_START';
+process.env[TRACKED_AT_START_VARIABLE] ??= JSON.stringify([...(trackedChanges(profile.repoRoot) ?? new Map())]);
+const trackedAtStart = new Map(JSON.parse(process.env[TRACKED_AT_START_VARIABLE]));
+
+// Everything below runs on the pinned Node: a process started on another only installs it and waits.
+try {
+  prepareStackFolder(profile);
+  await ensurePinnedNode({ logFile: log('npm.log') });
+} catch (error) {
+  if (!(error instanceof StepFailed)) console.error(`✘ ${error.message}`);
+  process.exit(1);
 }
 
 process.on('SIGINT', onSignal);

@@ -21,7 +21,6 @@ const REQUIRED_PACKAGES = [
   { binary: 'redis-server', debianPackage: 'redis-server' },
   { binary: RABBITMQ_SERVER, debianPackage: 'rabbitmq-server' },
   { binary: 'openssl', debianPackage: 'openssl' },
-  { binary: 'protoc', debianPackage: 'protobuf-compiler' },
   // `kubectl kustomize` renders deploy/ for the manifest checks (tools/deploy-check).
   { binary: 'kubectl', debianPackage: 'kubernetes-client' },
 ];

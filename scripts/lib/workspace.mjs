@@ -6,7 +6,8 @@ import { createWriteStream, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './profiles.mjs';
 import { ensureDir, LoggedError, run } from './processes.mjs';
-import { stepProgress } from './steps.mjs';
+import { continueOnPinnedNode, onPinnedNode } from './runtime.mjs';
+import { step, stepProgress } from './steps.mjs';
 
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 const BUILD_TIMEOUT_MS = 15 * 60_000;
@@ -27,19 +28,28 @@ function installReason() {
 }
 
 /**
- * Installs when node_modules is missing or older than the lockfile. `npm install`, not
- * `npm ci`: the registry reachable here does not serve every platform's build of
- * @swc/core and turbo (optional dependencies), so the lockfile cannot list them and
- * `npm ci` refuses it as out of sync. `npm install` keeps the locked versions and skips
- * optional packages it cannot have.
+ * Installs when node_modules is missing or older than the lockfile, with `npm ci`: exactly
+ * what package-lock.json lists (it lists every platform's optional builds of @swc/core and
+ * turbo, so it is complete here too), never a changed lockfile.
  */
 export async function ensureNpmDependencies({ logFile }) {
   const reason = installReason();
   if (!reason) return 'npm dependencies up to date';
-  await run('npm', ['install', '--no-audit', '--no-fund'], {
+  await run('npm', ['ci', '--no-audit', '--no-fund'], {
     cwd: REPO_ROOT, env: TOOL_ENV, logFile, timeoutMs: INSTALL_TIMEOUT_MS,
   });
-  return `npm install done (${reason})`;
+  return `npm ci done (${reason})`;
+}
+
+/**
+ * Started on another Node than the pinned one (scripts/lib/runtime.mjs): the dependencies
+ * installed (the pinned Node is one of them), then this script again on that Node; this
+ * process then only waits for it. Returns at once on the pinned Node.
+ */
+export async function ensurePinnedNode({ logFile }) {
+  if (onPinnedNode()) return;
+  await step('npm dependencies', () => ensureNpmDependencies({ logFile }));
+  await continueOnPinnedNode();
 }
 
 const PLAN_TIMEOUT_MS = 2 * 60_000;

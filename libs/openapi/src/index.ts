@@ -14,7 +14,7 @@ export type { Operation, OperationId, BodyOf, QueryOf } from './operations';
 export { SCOPES, pathParameterNames } from './contract/operation';
 export type { OperationSpec, Method, Scope, RequestBody, SuccessAnswer } from './contract/operation';
 export { WEBHOOK_EVENTS } from './webhooks';
-export { OPENAPI_JSON_FILE, ERRORS_GUIDE_FILE } from './paths';
+export { OPENAPI_JSON_FILE, ERRORS_GUIDE_FILE, REFERENCE_HTML_FILE } from './paths';
 
 let cached: Record<string, unknown> | undefined;
 

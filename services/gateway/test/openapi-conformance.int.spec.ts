@@ -15,7 +15,7 @@
 //   sensibly (ETag, 304) and carry X-Request-Id.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { OPENAPI_JSON_FILE, OPERATION_LIST } from '@platform/openapi';
+import { OPENAPI_JSON_FILE, OPERATION_LIST, REFERENCE_HTML_FILE } from '@platform/openapi';
 import { createTestPartner, loadTestStack, PartnerHttpClient } from '@platform/testing';
 import { servedRoutes } from '../src/http/routes/route-table';
 import { createV1Router } from '../src/http/routes/v1.router';
@@ -85,18 +85,24 @@ describe('OpenAPI conformance: the reference', () => {
     expect(revalidated.status).toBe(304);
   });
 
-  it('serves /docs and the Redoc bundle it loads from the gateway itself (no CDN)', async () => {
+  it('serves /docs as one self-contained page rendered at build time, which may reach nothing but the gateway', async () => {
     const page = await fetch(`${gatewayUrl()}/docs`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('x-request-id')).toBeTruthy();
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("connect-src 'self'");
+    expect(policy).not.toMatch(/https?:/);
     const html = await page.text();
-    expect(html).toContain('spec-url="/openapi.json"');
-    expect(html).not.toMatch(/https?:\/\//);
-    const bundle = await fetch(`${gatewayUrl()}/docs/redoc.standalone.js`);
-    expect(bundle.status).toBe(200);
-    expect(bundle.headers.get('content-type')).toMatch(/^application\/javascript/);
-    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+    expect(html).toEqual(readFileSync(REFERENCE_HTML_FILE, 'utf8'));
+    // The document is inlined and rendered: operations appear without loading anything.
+    expect(html).toContain('Quote a buy or a sell');
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(html).not.toMatch(/<link[^>]+href="https?:/);
+    const etag = page.headers.get('etag');
+    expect((await fetch(`${gatewayUrl()}/docs`, { headers: { 'If-None-Match': etag! } })).status).toBe(304);
+    expect((await fetch(`${gatewayUrl()}/docs/redoc.standalone.js`)).status).toBe(404);
   });
 
   it('keeps other paths outside /v1 a 404 envelope', async () => {

@@ -166,16 +166,24 @@ describe('the notifier killed with SIGKILL while KES transfers send their codes'
     }
     const rows = (await pools.payouts.query('SELECT transfer_id, status FROM transfers WHERE partner_id = $1', [p.partner.partnerId])).rows;
     expect(rows.map((row) => row.transfer_id).sort()).toEqual(transfers.map((transfer) => transfer.id).sort());
-    expect(rows.filter((row) => row.status !== 'awaiting_confirmation')).toEqual([]);
-    for (const transfer of transfers) {
+    // A transfer answered before the kill may outlive its code's lifetime (10 s in the test stack) while the
+    // notifier restarts on a loaded machine: it then expires, its hold voided and its cap released (checked
+    // below). Every other transfer awaits its confirmation.
+    const answeredBeforeKill = new Set(answers.flatMap((answer) => (!('failed' in answer) && answer.status === 202 ? [answer.body.id] : [])));
+    const expired = new Set(rows.filter((row) => row.status === 'expired').map((row) => row.transfer_id));
+    expect(rows.filter((row) => row.status !== 'awaiting_confirmation' && !(row.status === 'expired' && answeredBeforeKill.has(row.transfer_id)))).toEqual([]);
+    for (const transfer of transfers.filter((candidate) => !expired.has(candidate.id))) {
       const confirmed = await p.http.post(`/v1/confirmations/${transfer.confirmation.id}`, { code: await codeFor(p.http, transfer.id) });
       expect({ transfer: transfer.id, status: confirmed.status }).toEqual({ transfer: transfer.id, status: 200 });
     }
     const subjects = await subjectsTerminated(pools, p.partner.partnerId);
-    expect(subjects.map((subject) => subject.status)).toEqual(Array(ATTEMPTS).fill('settled'));
+    expect(subjects.map((subject) => ({ id: subject.id, status: subject.status })).sort((a, b) => a.id.localeCompare(b.id)))
+      .toEqual(transfers.map((transfer) => ({ id: transfer.id, status: expired.has(transfer.id) ? 'expired' : 'settled' })).sort((a, b) => a.id.localeCompare(b.id)));
+    expect(subjects.filter((subject) => subject.status === 'settled').length).toBeGreaterThan(0);
     await expectSubjectsWhole(pools, p.partner.partnerId, subjects, DAILY_CAP_KES);
     await expectSubjectBalancesMatch(p.http, FUNDING_KES, '0', subjects);
-    expect(subjects.every((subject) => minorUnits(subject.kesDebit, 2) === minorUnits(TRANSFER_KES, 2) + minorUnits(TRANSFER_FEE_KES, 2))).toBe(true);
+    const settled = subjects.filter((subject) => subject.status === 'settled');
+    expect(settled.every((subject) => minorUnits(subject.kesDebit, 2) === minorUnits(TRANSFER_KES, 2) + minorUnits(TRANSFER_FEE_KES, 2))).toBe(true);
     await expectLedgerReconciles(pools);
   }, FAULT_TEST_TIMEOUT_MS);
 });

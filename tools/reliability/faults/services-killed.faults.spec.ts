@@ -50,9 +50,11 @@ beforeAll(async () => {
   receiver = await startHttpsReceiver();
 });
 
+// Whatever a failed test left killed is started again before the next test (a no-op when all run),
+// so one failure is not repeated by every test after it.
+afterEach(() => stackInfra.startServices());
+
 afterAll(async () => {
-  // Whatever a failed test left killed is started again (a no-op when all run).
-  await stackInfra.startServices();
   await receiver?.close();
   await endPools(pools);
 });
@@ -95,10 +97,11 @@ describe.each(['trading', 'gateway'])('%s killed with SIGKILL while buy orders a
     const p = await moneyPartner(FUNDING_KES);
     await setWebhook(p.partner.partnerId);
     const references = Array.from({ length: ORDERS_IN_FLIGHT }, (_, index) => `kill-${service}-${index}`);
+    const kill = await stackInfra.armKill(service);
     const attempts = references.map((reference, index) => sleep(index * ORDER_SPACING_MS).then(() => placeBuy(p.http, reference, ORDER_KES)));
     await waitFor(async () => ((await ordersOf(pools, p.partner.partnerId)).length >= COMMITTED_BEFORE_KILL ? true : undefined),
       { timeoutMs: COMMIT_WAIT_MS, intervalMs: COMMIT_POLL_MS, what: `${COMMITTED_BEFORE_KILL} orders committed` });
-    await stackInfra.killService(service);
+    kill();
     const answers = await Promise.all(attempts);
     console.log(`${service} killed: answers before the restart: ${answers.map(statusOf).join(', ')}`);
     // The kill landed among the creates: not every one of them was answered.

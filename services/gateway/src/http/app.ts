@@ -19,7 +19,7 @@ import { rateLimit } from './middleware/rate-limit.middleware';
 import { rawBodyMiddleware } from './middleware/raw-body.middleware';
 import { requestIdMiddleware } from './middleware/request-id.middleware';
 import { healthzHandler } from './routes/health.route';
-import { docsPageHandler, openApiJsonHandler, REDOC_BUNDLE_PATH, redocBundleHandler } from './routes/reference.route';
+import { docsPageHandler, openApiJsonHandler } from './routes/reference.route';
 import { createV1Router } from './routes/v1.router';
 
 export function createApp(deps: AppDependencies): Express {
@@ -35,7 +35,6 @@ export function createApp(deps: AppDependencies): Express {
   app.get('/healthz', healthzHandler(deps.readiness));
   app.get('/openapi.json', openApiJsonHandler());
   app.get('/docs', docsPageHandler());
-  app.get(REDOC_BUNDLE_PATH, redocBundleHandler());
   app.use(
     '/v1',
     authenticate({
