@@ -18,7 +18,8 @@ import { summarise } from './lib/stats.js';
 import { openStack } from './lib/stack.mjs';
 
 const require = createRequire(import.meta.url);
-const { createClient } = require('@platform/grpc');
+const { routedClient } = require('@platform/testing');
+const { LEDGER_ACCESS } = require('../services/ledger/dist/grpc/access.js');
 const { createLogger } = require('@platform/logger');
 const { ledger } = require('@platform/proto');
 const { Big } = require('@platform/money');
@@ -131,11 +132,12 @@ function printTable(results) {
 }
 
 async function main() {
-  const { description, stop } = await openStack(loadProfile('test'));
+  const { description, stackFile, stop } = await openStack(loadProfile('test'));
   let client;
   try {
-    const address = description.grpc.ledger;
-    client = createClient(ledger.LedgerService, { upstream: 'ledger', address, logger, deadlineMs: CALL_DEADLINE_MS });
+    // Mutual TLS with the stack's certificates: each call as an identity the ledger admits for it.
+    process.env.TEST_STACK_FILE = stackFile;
+    client = routedClient(ledger.LedgerService, LEDGER_ACCESS.LEDGER, { upstream: 'ledger', logger, deadlineMs: CALL_DEADLINE_MS });
     const results = await runScenarios(client);
     printTable(results);
     const report = { ranAt: new Date().toISOString(), operationsPerScenario: operations, concurrency, note: 'hold+post = PlaceHold then PostHold (one 3-leg entry); entry = one 3-leg PostEntry', results };

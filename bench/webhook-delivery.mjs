@@ -20,7 +20,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadProfile, REPO_ROOT } from '../scripts/lib/profiles.mjs';
 import { ensureDatabases, ensureSecrets, ensureTls, prepareStackFolder, startPostgres, startRabbit, stopInfra, tlsPaths } from '../scripts/lib/infra.mjs';
-import { SERVICES, serviceEnvironment } from '../scripts/lib/services.mjs';
+import { ensureServiceIdentities, SERVICES, serviceEnvironment } from '../scripts/lib/services.mjs';
+import { identityPaths } from '../scripts/lib/identities.mjs';
 import { acquireLock, ensureDir, run, sleep } from '../scripts/lib/processes.mjs';
 
 const RECEIVER_LATENCY_MS = 20;
@@ -38,7 +39,7 @@ const STOP_GRACE_MS = 15_000;
 
 const require = createRequire(import.meta.url);
 const amqplib = require(path.join(REPO_ROOT, 'node_modules', 'amqplib'));
-const { createClient } = require(path.join(REPO_ROOT, 'libs', 'grpc', 'dist', 'index.js'));
+const { createClient, TlsMaterial } = require(path.join(REPO_ROOT, 'libs', 'grpc', 'dist', 'index.js'));
 const { webhookDelivery } = require(path.join(REPO_ROOT, 'proto', 'dist', 'index.js'));
 const { createLogger } = require(path.join(REPO_ROOT, 'libs', 'logger', 'dist', 'index.js'));
 
@@ -107,8 +108,11 @@ async function stopReplica(child) {
 }
 
 async function setEndpoints(receiverPort) {
+  // Endpoints are set by the operator identity, with the stack's certificate for it.
+  const logger = createLogger('bench', 'error');
+  const ops = new TlsMaterial({ caFile: tlsPaths(profile).caFile, ...identityPaths(profile, 'ops') }, { logger, expectedIdentity: 'ops' });
   const client = createClient(webhookDelivery.WebhookAdminService, {
-    upstream: 'webhook-delivery', address: `127.0.0.1:${PORT_BASE_GRPC}`, logger: createLogger('bench', 'error'),
+    upstream: 'webhook-delivery', address: `127.0.0.1:${PORT_BASE_GRPC}`, logger, tls: ops.client('webhook-delivery'),
   });
   const partners = Array.from({ length: PARTNERS }, () => randomUUID());
   for (const [index, partnerId] of partners.entries()) {
@@ -208,6 +212,7 @@ async function main() {
   try {
     ensureSecrets(profile);
     await ensureTls(profile);
+    await ensureServiceIdentities(profile);
     process.env.NODE_EXTRA_CA_CERTS ??= tlsPaths(profile).caFile;
     await startPostgres(profile);
     await startRabbit(profile);

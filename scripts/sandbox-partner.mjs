@@ -7,7 +7,8 @@
 //   SANDBOX_GATEWAY_URL   where the gateway answers on the compose network (http://gateway:8080)
 //   SANDBOX_PUBLIC_URL    where partners reach it from the host, written as baseUrl (http://127.0.0.1:8080)
 //   SANDBOX_PARTNER_FILE  the file in the volume (/home/node/partner.json)
-// The ops tool finds the services by their <SERVICE>_GRPC_ADDR variables.
+// The ops tool finds the services by their <SERVICE>_GRPC_ADDR variables and calls them
+// over mutual TLS as the ops identity (TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSandboxPartner, signingRecipe } from './lib/partner.mjs';

@@ -9,7 +9,7 @@ import {
   startPostgres, startRabbit, startRedis, stopInfra, trustedCaFile,
 } from './lib/infra.mjs';
 import {
-  allServicesRunning, DATABASE_NAMES, migrateAll, servicesStatus, startAll, stopAll, waitReady, writeStackFile,
+  allServicesRunning, DATABASE_NAMES, ensureServiceIdentities, migrateAll, servicesStatus, startAll, stopAll, waitReady, writeStackFile,
 } from './lib/services.mjs';
 import { ensureSandboxPartner, signingRecipe } from './lib/partner.mjs';
 import { acquireLock } from './lib/processes.mjs';
@@ -25,9 +25,11 @@ async function startInfrastructure() {
   await step('secrets and TLS', async () => {
     ensureSecrets(profile);
     const tls = await ensureTls(profile);
+    const issued = await ensureServiceIdentities(profile);
     // A partner's own CA (NODE_EXTRA_CA_CERTS) is checked and bundled here, before anything starts.
     const trusted = trustedCaFile(profile);
-    return trusted === tls.caFile ? 'secrets and TLS' : `secrets and TLS (services trust the stack's CA and ${callerCaFile()})`;
+    const done = trusted === tls.caFile ? 'secrets and TLS' : `secrets and TLS (services trust the stack's CA and ${callerCaFile()})`;
+    return issued.length > 0 ? `${done}; identity certificates issued: ${issued.join(', ')}` : done;
   });
   await step('postgres started', () => startPostgres(profile));
   await step('redis started', () => startRedis(profile));

@@ -14,7 +14,7 @@ import {
   startRabbit, startRedis, stopInfra,
 } from './lib/infra.mjs';
 import {
-  DATABASE_NAMES, migrateAll, serviceLogFiles, startAll, stopAll, waitReady, writeStackFile,
+  DATABASE_NAMES, ensureServiceIdentities, migrateAll, serviceLogFiles, startAll, stopAll, waitReady, writeStackFile,
 } from './lib/services.mjs';
 import { acquireLock, readJson, removeFile, tailLines } from './lib/processes.mjs';
 import { StepFailed, step as printedStep } from './lib/steps.mjs';
@@ -161,7 +161,9 @@ async function startTestStack() {
   await step('secrets and TLS', async () => {
     ensureSecrets(profile);
     await ensureTls(profile);
+    const issued = await ensureServiceIdentities(profile);
     await startAsPartnerWithOwnCa();
+    return issued.length > 0 ? `secrets and TLS ready; identity certificates issued: ${issued.join(', ')}` : 'secrets and TLS ready';
   });
   await step('postgres started', () => startPostgres(profile));
   await step('redis started', () => startRedis(profile));

@@ -28,7 +28,7 @@ async function ownStack(profile) {
   try {
     await step('infrastructure installed', () => infra.ensureInfraInstalled({ logFile: log('apt.log') }));
     await step('built', () => buildAll({ logFile: log('build.log') }));
-    await step('secrets and TLS', async () => { infra.ensureSecrets(profile); await infra.ensureTls(profile); });
+    await step('secrets and TLS', async () => { infra.ensureSecrets(profile); await infra.ensureTls(profile); await services.ensureServiceIdentities(profile); });
     await step('postgres started', () => infra.startPostgres(profile));
     await step('redis started', () => infra.startRedis(profile));
     await step('rabbitmq started', () => infra.startRabbit(profile));

@@ -16,7 +16,7 @@ import { measuredClosedLoop, withoutIds } from './orders.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
-const { createClient } = require('@platform/grpc');
+const { clientAs } = require('@platform/testing');
 const { createLogger } = require('@platform/logger');
 const { trading } = require('@platform/proto');
 const { Big } = require('@platform/money');
@@ -50,8 +50,10 @@ async function templateOf(urlTemplate, orderId) {
 
 /** The daily cap in use, as trading answers GetPartnerLimits (null, with why, when it cannot be asked). */
 async function dailyUsedKes(ctx, partnerId) {
-  const client = createClient(trading.TradingLimitsService, {
-    upstream: 'trading', address: ctx.description.grpc.trading, logger: createLogger('bench', 'error'), deadlineMs: LIMITS_CALL_DEADLINE_MS,
+  // Over mutual TLS, as the operator identity (the one trading admits for this read besides payouts).
+  process.env.TEST_STACK_FILE = ctx.stackFile;
+  const client = clientAs('ops', trading.TradingLimitsService, {
+    upstream: 'trading', logger: createLogger('bench', 'error'), deadlineMs: LIMITS_CALL_DEADLINE_MS,
   });
   try {
     return { usedKes: (await client.getPartnerLimits({ partnerId })).dailyUsedKes };

@@ -10,6 +10,7 @@ import {
   writeJson, writePidFile,
 } from './processes.mjs';
 import { callerCaFile, databaseUrl, ensureSecrets, trustedCaFile } from './infra.mjs';
+import { ensureIdentities, identityEnvironment, OPS_IDENTITY, tlsDescription } from './identities.mjs';
 import { APP_PASSWORD, APP_ROLE } from './postgres.mjs';
 import { RABBIT_PASSWORD, RABBIT_USER } from './rabbitmq.mjs';
 
@@ -28,6 +29,12 @@ const INHERITED_VARIABLES = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TM
 export const SERVICE_NAMES = [
   'gateway', 'trading', 'ledger', 'wallet-registry', 'payouts', 'collections', 'notifier', 'webhook-delivery',
 ];
+
+/** Every identity the stack issues a certificate to: each service, and the ops tool. */
+export const IDENTITY_NAMES = [...SERVICE_NAMES, OPS_IDENTITY];
+
+/** Issues the certificates that are missing or due (7-day certificates, renewed 2 days ahead). */
+export const ensureServiceIdentities = (profile) => ensureIdentities(profile, IDENTITY_NAMES);
 
 /** name, folder (relative to the repository), database and environment-variable prefix. */
 export const SERVICES = Object.freeze(SERVICE_NAMES.map((name) => Object.freeze({
@@ -89,6 +96,7 @@ export function serviceEnvironment(profile, service, env = process.env) {
     NODE_OPTIONS: [SERVICE_NODE_OPTIONS, env.NODE_OPTIONS].filter(Boolean).join(' '),
     PLATFORM_MODE: 'sandbox',
     LOG_LEVEL: 'info',
+    ...identityEnvironment(profile, service.name),
     SANDBOX_TIME_SCALE: profile.sandboxTimeScale,
     DATABASE_URL: databaseUrl(profile, service.database),
     AMQP_URL: amqpUrl(profile),
@@ -191,12 +199,17 @@ export async function stopAll(profile) {
 
 // ---------------------------------------------------------------- readiness
 
+const SILENT_LOGGER = { debug() {}, info() {}, warn() {}, error() {}, child() { return SILENT_LOGGER; } };
+
+/** checkHealth(address, service) over mutual TLS, as the ops identity (health admits any identity of the CA). */
 function loadHealthCheck(profile) {
   const helper = path.join(profile.repoRoot, 'libs', 'grpc', 'dist', 'index.js');
   assertBuilt(helper);
-  const { checkHealth } = createRequire(import.meta.url)(helper);
-  if (typeof checkHealth !== 'function') throw new Error(`${helper} does not export checkHealth`);
-  return checkHealth;
+  const { checkHealth, TlsMaterial } = createRequire(import.meta.url)(helper);
+  if (typeof checkHealth !== 'function' || typeof TlsMaterial !== 'function') throw new Error(`${helper} does not export checkHealth and TlsMaterial`);
+  const { identities } = tlsDescription(profile, [OPS_IDENTITY]);
+  const tls = new TlsMaterial(identities[OPS_IDENTITY], { logger: SILENT_LOGGER, expectedIdentity: OPS_IDENTITY });
+  return (address, serviceName, timeoutMs) => checkHealth(address, timeoutMs, tls.client(serviceName));
 }
 
 function httpStatus(url, timeoutMs) {
@@ -211,7 +224,7 @@ function httpStatus(url, timeoutMs) {
 }
 
 async function isServiceReady(profile, service, checkHealth) {
-  const serving = await checkHealth(grpcAddress(profile, service), HEALTH_CHECK_TIMEOUT_MS).catch(() => false);
+  const serving = await checkHealth(grpcAddress(profile, service), service.name, HEALTH_CHECK_TIMEOUT_MS).catch(() => false);
   if (!serving || service.name !== 'gateway') return serving;
   return (await httpStatus(`${profile.gatewayUrl}/healthz`, HEALTH_CHECK_TIMEOUT_MS)) === 200;
 }
@@ -262,6 +275,7 @@ export function stackDescription(profile) {
     redisUrl: redisUrl(profile),
     amqpUrl: amqpUrl(profile),
     tlsDir: profile.tlsDir,
+    tls: tlsDescription(profile, IDENTITY_NAMES),
     // The CA file the caller gave in NODE_EXTRA_CA_CERTS, trusted by the services beside the stack's own.
     callerCaFile: callerCaFile(),
     logsDir: profile.logsDir,

@@ -1,36 +1,83 @@
-// Proves that configuration fails fast and lists every problem at once.
-import { commonServiceEnv, ConfigError, hexKey32, loadConfig, z } from './index';
+// Proves that configuration fails fast and lists every problem at once; that
+// PLATFORM_MODE has no default; that listeners default to this machine only;
+// that TLS paths must be absolute; that a sealing key ring is parsed and
+// validated; and that production mode refuses published development keys.
+import {
+  commonServiceEnv, ConfigError, developmentKeyProblem, hexKey32, loadConfig, refuseDevelopmentKeysInProduction, sealingKeyRing, z,
+} from './index';
 
 const schema = z.object({ ...commonServiceEnv, KEY: hexKey32() });
+const TLS = { TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/service.pem', TLS_KEY_FILE: '/tls/service-key.pem' };
+const base = { DATABASE_URL: 'postgres://u:p@localhost:5432/db', GRPC_PORT: '7001', PLATFORM_MODE: 'sandbox', KEY: 'a'.repeat(64), ...TLS };
+const RANDOM_KEY = '3f9a1c7e5b2d4086a1e9c3b7d5f20846e1a3c5b7d9f0213546789abcdef01234';
+
+function problemsOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems.join('\n');
+    throw error;
+  }
+  throw new Error('expected ConfigError');
+}
 
 describe('loadConfig', () => {
-  it('applies defaults and coerces numbers', () => {
-    const config = loadConfig(schema, {
-      DATABASE_URL: 'postgres://u:p@localhost:5432/db',
-      GRPC_PORT: '7001',
-      KEY: 'a'.repeat(64),
-    });
+  it('applies defaults and coerces numbers; listens on this machine only unless told', () => {
+    const config = loadConfig(schema, base);
     expect(config.GRPC_PORT).toBe(7001);
     expect(config.PLATFORM_MODE).toBe('sandbox');
     expect(config.SANDBOX_TIME_SCALE).toBe(1);
+    expect(config.GRPC_HOST).toBe('127.0.0.1');
+    expect(config.HEALTH_PORT).toBeUndefined();
+    expect(config.TLS_RELOAD_INTERVAL_MS).toBe(10_000);
+    expect(loadConfig(schema, { ...base, GRPC_HOST: '0.0.0.0' }).GRPC_HOST).toBe('0.0.0.0');
   });
 
   it('names every invalid variable in one error', () => {
-    try {
-      loadConfig(schema, { DATABASE_URL: 'mysql://x', GRPC_PORT: '99999', KEY: 'short' });
-      throw new Error('expected ConfigError');
-    } catch (error) {
-      expect(error).toBeInstanceOf(ConfigError);
-      const problems = (error as ConfigError).problems.join('\n');
-      expect(problems).toContain('DATABASE_URL');
-      expect(problems).toContain('GRPC_PORT');
-      expect(problems).toContain('KEY');
-    }
+    const problems = problemsOf(() => loadConfig(schema, { ...base, DATABASE_URL: 'mysql://x', GRPC_PORT: '99999', KEY: 'short' }));
+    expect(problems).toContain('DATABASE_URL');
+    expect(problems).toContain('GRPC_PORT');
+    expect(problems).toContain('KEY');
   });
 
-  it('refuses an unknown platform mode', () => {
-    expect(() =>
-      loadConfig(schema, { DATABASE_URL: 'postgres://x/y', GRPC_PORT: '1', KEY: 'a'.repeat(64), PLATFORM_MODE: 'prod' }),
-    ).toThrow(/PLATFORM_MODE/);
+  it('has no default platform mode, and refuses an unknown one', () => {
+    const { PLATFORM_MODE: _mode, ...withoutMode } = base;
+    expect(problemsOf(() => loadConfig(schema, withoutMode))).toMatch(/PLATFORM_MODE: required/);
+    expect(problemsOf(() => loadConfig(schema, { ...base, PLATFORM_MODE: 'prod' }))).toMatch(/PLATFORM_MODE/);
+  });
+
+  it('requires the three TLS files, as absolute paths', () => {
+    const problems = problemsOf(() => loadConfig(schema, { ...base, TLS_CA_FILE: 'tls/ca.pem', TLS_CERT_FILE: undefined }));
+    expect(problems).toMatch(/TLS_CA_FILE: expected an absolute path/);
+    expect(problems).toMatch(/TLS_CERT_FILE/);
+  });
+});
+
+describe('sealing key rings and development keys', () => {
+  const ringSchema = z.object({ ...commonServiceEnv, SEALING_KEYS: sealingKeyRing(), CODE_KEY: hexKey32() })
+    .superRefine(refuseDevelopmentKeysInProduction('SEALING_KEYS', 'CODE_KEY'));
+  const env = { ...base, SEALING_KEYS: `k2:${RANDOM_KEY},k1:${'feedface'.repeat(8)}`, CODE_KEY: RANDOM_KEY };
+
+  it('parses a ring, current key first', () => {
+    expect(loadConfig(ringSchema, env).SEALING_KEYS.currentKeyId).toBe('k2');
+  });
+
+  it('refuses a malformed ring, naming the variable but not the key', () => {
+    const problems = problemsOf(() => loadConfig(ringSchema, { ...env, SEALING_KEYS: `k2:${RANDOM_KEY},k2:${RANDOM_KEY.replace('3', '4')}` }));
+    expect(problems).toMatch(/SEALING_KEYS: .*appears twice/);
+    expect(problems).not.toContain(RANDOM_KEY);
+  });
+
+  it('accepts development keys in sandbox mode and refuses them in production mode, in a ring too', () => {
+    expect(() => loadConfig(ringSchema, env)).not.toThrow();
+    const problems = problemsOf(() => loadConfig(ringSchema, { ...env, PLATFORM_MODE: 'production', CODE_KEY: 'c0de'.repeat(16) }));
+    expect(problems).toMatch(/SEALING_KEYS: is a published development key/);
+    expect(problems).toMatch(/CODE_KEY: is a published development key/);
+    expect(() => loadConfig(ringSchema, { ...env, PLATFORM_MODE: 'production', SEALING_KEYS: RANDOM_KEY })).not.toThrow();
+  });
+
+  it('calls a key of few distinct bytes a development key', () => {
+    expect(developmentKeyProblem('01'.repeat(32))).toMatch(/distinct bytes/);
+    expect(developmentKeyProblem(RANDOM_KEY)).toBeNull();
   });
 });

@@ -3,6 +3,8 @@
  * against the service's schema. Every problem is reported at once and the
  * process stops before it opens a port: a service never runs half-configured.
  */
+import { isAbsolute } from 'node:path';
+import { SealingKeyRing } from '@platform/crypto';
 import { z } from 'zod';
 
 export { z };
@@ -53,14 +55,87 @@ export const urlWithProtocol = (...protocols: string[]) =>
     }
   }, `expected a ${protocols.join(' or ')} URL`);
 
+/** A host name or an IP address to listen on; 0.0.0.0 (all interfaces) only when configured so. */
+export const listenHost = () => z.string().regex(/^[A-Za-z0-9.:-]{1,253}$/, 'expected a host name or an IP address').default('127.0.0.1');
+export const absolutePath = () => z.string().min(1).refine((value) => isAbsolute(value), 'expected an absolute path');
+
+/**
+ * A sealing key ring: `<id>:<64 hex>[,<id>:<64 hex>…]`, the current key first
+ * (a bare 64-hex key is the ring `k0:<key>`). Parsed into a SealingKeyRing.
+ */
+export const sealingKeyRing = () => z.string().transform((text, context) => {
+  try {
+    return SealingKeyRing.parse(text);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: `expected <id>:<64 hex>[,<id>:<64 hex>…]: ${(error as Error).message}` });
+    return z.NEVER;
+  }
+});
+
+/**
+ * Keys that have been published (the compose file's former development
+ * defaults, the documentation's examples): a production process refuses them,
+ * and any key of fewer than 8 distinct bytes, as certainly not random.
+ */
+export const KNOWN_DEVELOPMENT_KEYS: readonly string[] = [
+  'deadbeef'.repeat(8),
+  'c0de'.repeat(16),
+  `${'c0de'.repeat(15)}7004`,
+  'feedface'.repeat(8),
+  'ab'.repeat(32),
+  'cd'.repeat(32),
+];
+const DISTINCT_KEY_BYTES_MIN = 8;
+
+/** Why `keyHex` cannot be a production key, or null when it may be. */
+export function developmentKeyProblem(keyHex: string): string | null {
+  const lower = keyHex.toLowerCase();
+  if (KNOWN_DEVELOPMENT_KEYS.includes(lower)) return 'is a published development key';
+  const distinct = new Set(lower.match(/../g) ?? []).size;
+  if (distinct < DISTINCT_KEY_BYTES_MIN) return `has only ${distinct} distinct bytes: generate it with openssl rand -hex 32`;
+  return null;
+}
+
+type KeyValue = string | SealingKeyRing;
+
+/**
+ * A superRefine step: in production mode, every named key (a 64-hex key or a
+ * key ring) must be none of the known development keys.
+ */
+export function refuseDevelopmentKeysInProduction<T extends { PLATFORM_MODE: 'sandbox' | 'production' }>(...names: (keyof T & string)[]) {
+  return (config: T, context: z.RefinementCtx): void => {
+    if (config.PLATFORM_MODE !== 'production') return;
+    for (const name of names) {
+      const value = config[name] as unknown as KeyValue | undefined;
+      if (value === undefined) continue;
+      const keys = typeof value === 'string' ? [value] : value.keysHex;
+      const problem = keys.map(developmentKeyProblem).find((found) => found !== null);
+      if (problem) context.addIssue({ code: 'custom', path: [name], message: `${problem}; refused in production mode` });
+    }
+  };
+}
+
 /** The variables every service reads. Spread into a service's own schema. */
 export const commonServiceEnv = {
-  PLATFORM_MODE: z.enum(['sandbox', 'production']).default('sandbox'),
+  /** No default: a service must be told which world it is in, and refuses to start otherwise. */
+  PLATFORM_MODE: z.enum(['sandbox', 'production'], {
+    required_error: 'required (sandbox or production); there is no default',
+  }),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   /** Multiplies sandbox delays and lifetimes (contract decisions section 8). */
   SANDBOX_TIME_SCALE: z.coerce.number().positive().max(100).default(1),
   DATABASE_URL: urlWithProtocol('postgres', 'postgresql'),
   GRPC_PORT: port(),
+  /** The address the gRPC listener binds: this machine only unless set (Kubernetes sets 0.0.0.0). */
+  GRPC_HOST: listenHost(),
+  /** A plaintext port serving grpc.health.v1 only, for probes that hold no certificate (the kubelet's). Off when unset. */
+  HEALTH_PORT: port().optional(),
+  /** Mutual TLS: the CA bundle trusted for peers, this service's certificate (naming spiffe://platform/<service>) and its key. */
+  TLS_CA_FILE: absolutePath(),
+  TLS_CERT_FILE: absolutePath(),
+  TLS_KEY_FILE: absolutePath(),
+  /** How often the TLS files are checked for a rotation (taken without a restart). */
+  TLS_RELOAD_INTERVAL_MS: positiveInt().min(100).max(600_000).default(10_000),
   /** Upper bound on graceful shutdown before the process exits anyway. */
   SHUTDOWN_GRACE_MS: positiveInt().default(10_000),
 };

@@ -3,31 +3,11 @@
  * signing schemes of the contract, constant-time comparison and random tokens.
  * Everything uses node:crypto; nothing here is hand-rolled beyond composition.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 export { dammCheckDigit } from './check-digit';
 
-const SEAL_VERSION = 'v1';
-const IV_BYTES = 12;
-
-/** Seals a secret with AES-256-GCM. Output: `v1.<iv>.<tag>.<ciphertext>` in base64url. */
-export function sealSecret(plain: string, keyHex: string): string {
-  const key = Buffer.from(keyHex, 'hex');
-  if (key.length !== 32) throw new RangeError('sealSecret: key must be 32 bytes');
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  const tag = cipher.getAuthTag();
-  return [SEAL_VERSION, iv, tag, ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
-}
-
-/** Opens a sealed secret; throws when the key is wrong or the value was tampered with. */
-export function openSecret(sealed: string, keyHex: string): string {
-  const [version, iv, tag, ciphertext] = sealed.split('.');
-  if (version !== SEAL_VERSION || !iv || !tag || ciphertext === undefined) throw new Error('openSecret: malformed sealed value');
-  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), Buffer.from(iv, 'base64url'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
-}
+export { SealingKeyRing, SEALING_KEYS_MAX } from './key-ring';
+export type { SealingKey } from './key-ring';
 
 export function sha256Hex(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');

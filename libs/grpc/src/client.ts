@@ -1,19 +1,32 @@
 /**
- * Promise clients for ts-proto service definitions. Every call carries a
+ * Promise clients for ts-proto service definitions. Every channel is mutual
+ * TLS: the client presents its process's certificate and accepts only a server
+ * certificate naming the service it means to reach. Channels stay open between
+ * calls (one handshake per connection, not per call). Every call carries a
  * deadline and the current request context, and goes through one opossum
  * circuit breaker per upstream: transport failures trip it, refusals
  * (AppErrors from a healthy service) do not. Whatever fails comes back as an
  * AppError (the refusal, or SERVICE_UNAVAILABLE), so callers never see raw
  * transport errors.
  */
-import { ChannelCredentials, Client, credentials, ServiceError } from '@grpc/grpc-js';
+import { Client, ServiceError } from '@grpc/grpc-js';
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@platform/logger';
 import { contextToMetadata } from './context-metadata';
 import { fromClientError, isRefusal } from './errors';
-import { checkHealthOn } from './health';
+import { askHealth } from './health';
+import type { ClientTls } from './tls';
 
 export const CALL_DEADLINE_MS_DEFAULT = 5_000;
+/**
+ * Reconnect backoff of every channel. gRPC's default grows to two minutes while
+ * an upstream is away, and a channel in backoff fails every call at once: after
+ * a peer's restart its callers would keep answering SERVICE_UNAVAILABLE long
+ * after it is back. Capped, a caller reconnects within about two seconds of its
+ * return; a reconnect attempt to a peer inside the cluster costs next to nothing.
+ */
+const RECONNECT_BACKOFF_INITIAL_MS = 500;
+const RECONNECT_BACKOFF_MAX_MS = 2_000;
 
 export interface ClientOptions {
   /** Name of the upstream for logs and breaker events, e.g. "ledger". */
@@ -27,7 +40,8 @@ export interface ClientOptions {
   resetTimeoutMs?: number;
   /** Breaker: calls in the window before it may open. */
   volumeThreshold?: number;
-  channelCredentials?: ChannelCredentials;
+  /** The process's credentials towards this upstream (TlsMaterial.client(<upstream identity>)). */
+  tls: ClientTls;
 }
 
 interface UnaryMethodDefinition<Req, Res> {
@@ -48,14 +62,18 @@ export type PromiseClient<D> = {
 } & {
   close(): void;
   breaker: CircuitBreaker;
-  /** grpc.health.v1 Check over this client's channel, outside the breaker: true only for SERVING. Never throws. */
-  checkHealth(timeoutMs: number): Promise<boolean>;
+  /** Asks the upstream's grpc.health.v1 over this client's channel; true only for SERVING. Never throws. */
+  serving(timeoutMs: number): Promise<boolean>;
 };
 
 export function createClient<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, options: ClientOptions): PromiseClient<D> {
-  const client = new Client(options.address, options.channelCredentials ?? credentials.createInsecure(), {
+  const client = new Client(options.address, options.tls.credentials, {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
+    'grpc.initial_reconnect_backoff_ms': RECONNECT_BACKOFF_INITIAL_MS,
+    'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MAX_MS,
+    // The TLS server name: the identity expected, never an IP address.
+    'grpc.ssl_target_name_override': options.tls.serverIdentity,
   });
   const breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
     name: options.upstream,
@@ -82,7 +100,7 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
       client.close();
     },
     breaker,
-    checkHealth: (timeoutMs: number) => checkHealthOn(client, timeoutMs),
+    serving: (timeoutMs: number) => askHealth(client, timeoutMs),
   };
   for (const [name, method] of Object.entries(definition)) {
     promiseClient[name] = async (request: unknown, callOptions?: CallOptions) => {

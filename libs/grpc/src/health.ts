@@ -5,6 +5,7 @@
  */
 import { credentials, Client, Metadata, ServerWritableStream, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
 import { health } from '@platform/proto';
+import type { ClientTls } from './tls';
 
 const { HealthCheckResponse_ServingStatus: ServingStatus } = health;
 
@@ -44,21 +45,8 @@ export class HealthState {
   }
 }
 
-/** Asks a service's health once, on a connection of its own. True only for SERVING. Never throws. */
-export async function checkHealth(address: string, timeoutMs: number): Promise<boolean> {
-  const client = new Client(address, credentials.createInsecure());
-  try {
-    return await checkHealthOn(client, timeoutMs);
-  } finally {
-    client.close();
-  }
-}
-
-/**
- * Asks a service's health over an existing channel (a long-lived client's), so a
- * periodic probe costs one call, not a new connection. True only for SERVING. Never throws.
- */
-export function checkHealthOn(client: Client, timeoutMs: number): Promise<boolean> {
+/** Asks grpc.health.v1 Check over an existing channel; true only for SERVING. Never throws. */
+export function askHealth(client: Client, timeoutMs: number): Promise<boolean> {
   const definition = health.HealthService.check;
   return new Promise((resolve) => {
     client.makeUnaryRequest(
@@ -71,4 +59,15 @@ export function checkHealthOn(client: Client, timeoutMs: number): Promise<boolea
       (error, response) => resolve(!error && response?.status === ServingStatus.SERVING),
     );
   });
+}
+
+/**
+ * Asks a service's health once on a fresh channel, closed afterwards; true only
+ * for SERVING. Never throws. Over mutual TLS when `tls` is given (the service's
+ * main port), in plaintext otherwise (a health-only port).
+ */
+export function checkHealth(address: string, timeoutMs: number, tls?: ClientTls): Promise<boolean> {
+  const client = new Client(address, tls ? tls.credentials : credentials.createInsecure(),
+    tls ? { 'grpc.ssl_target_name_override': tls.serverIdentity } : {});
+  return askHealth(client, timeoutMs).finally(() => client.close());
 }

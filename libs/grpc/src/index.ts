@@ -1,9 +1,15 @@
-export { createGrpcServer, unaryHandler, GRPC_MESSAGE_BYTES_MAX } from './server';
+export { createGrpcServer, callerIdentity, unaryHandler, GRPC_HOST_DEFAULT, GRPC_MESSAGE_BYTES_MAX } from './server';
 export type { AsyncImplementation, GrpcServer } from './server';
 export { createClient, CALL_DEADLINE_MS_DEFAULT } from './client';
 export type { ClientOptions, PromiseClient, CallOptions } from './client';
-export { checkHealth, checkHealthOn, HealthState } from './health';
+export { askHealth, checkHealth, HealthState } from './health';
 export { fromClientError, isDependencyOutage, isRefusal, toServiceError, ERROR_METADATA_KEY } from './errors';
 export { contextToMetadata, metadataToContext } from './context-metadata';
 export { runService } from './run-service';
 export type { ServiceLifecycle } from './run-service';
+export { identityFromSubjectAltName, identityOfPeer, identityUri, isPlatformIdentity, IDENTITY_URI_PREFIX, PLATFORM_IDENTITIES } from './identity';
+export type { PlatformIdentity } from './identity';
+export { assertCompleteTable, decideAccess, PERMISSION_DENIED_DETAILS } from './access';
+export type { AccessTable } from './access';
+export { loadServiceTls, TlsMaterial, TlsMaterialError, TLS_RELOAD_INTERVAL_MS_DEFAULT } from './tls';
+export type { ClientTls, TlsFiles, TlsOptions, TlsSettings } from './tls';

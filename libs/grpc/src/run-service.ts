@@ -11,6 +11,10 @@ export interface ServiceLifecycle {
   logger: Logger;
   server: GrpcServer;
   grpcPort: number;
+  /** The address the gRPC (and health) listeners bind; 127.0.0.1 unless configured. */
+  grpcHost?: string;
+  /** A plaintext grpc.health.v1-only port for probes without a certificate; none when absent. */
+  healthPort?: number;
   shutdownGraceMs: number;
   /** Extra listeners (e.g. the gateway's HTTP server), started after gRPC. */
   startExtra?: () => Promise<void>;
@@ -20,10 +24,11 @@ export interface ServiceLifecycle {
 
 export async function runService(lifecycle: ServiceLifecycle): Promise<void> {
   const { logger, server } = lifecycle;
-  const port = await server.listen(lifecycle.grpcPort);
+  const port = await server.listen(lifecycle.grpcPort, lifecycle.grpcHost);
+  const healthPort = lifecycle.healthPort ? await server.listenHealth(lifecycle.healthPort, lifecycle.grpcHost) : undefined;
   await lifecycle.startExtra?.();
   server.health.setServing(true);
-  logger.info('service ready', { grpcPort: port });
+  logger.info('service ready', { grpcPort: port, grpcHost: lifecycle.grpcHost, ...(healthPort ? { healthPort } : {}) });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,18 +1,24 @@
 /**
  * Server bootstrap: register async handlers for a ts-proto service definition,
- * serve grpc.health.v1, listen, and drain on shutdown. Handlers receive the
- * decoded request and run inside the caller's request context (request id and
- * partner id from metadata), so their logs carry both.
+ * each method behind its allow-list, serve grpc.health.v1, listen over mutual
+ * TLS, and drain on shutdown. Handlers receive the decoded request and run
+ * inside the caller's request context (request id and partner id from metadata,
+ * the caller's identity from its certificate), so their logs carry them.
  */
 import { Server, ServerCredentials, ServerUnaryCall, sendUnaryData, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { health } from '@platform/proto';
 import { Logger, runWithContext } from '@platform/logger';
+import { AccessTable, assertCompleteTable, decideAccess, permissionDenied } from './access';
 import { metadataToContext } from './context-metadata';
 import { toServiceError } from './errors';
 import { HealthState } from './health';
+import { identityOfPeer } from './identity';
+import type { TlsMaterial } from './tls';
 
 /** Bounds on what one server accepts. */
 export const GRPC_MESSAGE_BYTES_MAX = 4 * 1024 * 1024;
+/** Where a server listens unless configured otherwise: this machine only. */
+export const GRPC_HOST_DEFAULT = '127.0.0.1';
 
 interface UnaryMethodDefinition<Req, Res> {
   path: string;
@@ -30,9 +36,24 @@ export type AsyncImplementation<D> = {
   [K in keyof D]: (request: RequestOf<D[K]>) => Promise<ResponseOf<D[K]>>;
 };
 
-export function unaryHandler<Req, Res>(method: string, handler: (request: Req) => Promise<Res>, logger: Logger) {
+/** The identity of the caller of a gRPC call: its certificate's, or null without one (plaintext). */
+export function callerIdentity(call: ServerUnaryCall<unknown, unknown>): string | null {
+  return identityOfPeer(call.getAuthContext()?.sslPeerCertificate);
+}
+
+/**
+ * One method's handler: refuses callers outside `allowed` (PERMISSION_DENIED,
+ * logged), runs the rest in their request context and maps failures to statuses.
+ */
+export function unaryHandler<Req, Res>(method: string, handler: (request: Req) => Promise<Res>, logger: Logger, allowed: readonly string[]) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
-    runWithContext(metadataToContext(call.metadata), () => {
+    const context = metadataToContext(call.metadata);
+    const decision = decideAccess(allowed, callerIdentity(call as ServerUnaryCall<unknown, unknown>));
+    if (!decision.allowed) {
+      callback(permissionDenied(logger, method, decision.caller, context.requestId));
+      return;
+    }
+    runWithContext({ ...context, caller: decision.caller ?? undefined }, () => {
       handler(call.request).then(
         (response) => callback(null, response),
         (error: unknown) => callback(toServiceError(error, logger, method)),
@@ -42,52 +63,79 @@ export function unaryHandler<Req, Res>(method: string, handler: (request: Req) =
 }
 
 export interface GrpcServer {
-  add<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, implementation: AsyncImplementation<D>): void;
+  add<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, implementation: AsyncImplementation<D>, access: AccessTable<D>): void;
   health: HealthState;
+  /** Listens over mutual TLS; resolves to the bound port. */
   listen(port: number, host?: string): Promise<number>;
+  /**
+   * A second, plaintext listener serving grpc.health.v1 only (nothing else is
+   * registered on it): for probes that cannot present a certificate, such as
+   * the kubelet's gRPC probes.
+   */
+  listenHealth(port: number, host?: string): Promise<number>;
   /** Stops accepting calls, lets in-flight calls finish within graceMs, then forces. */
   shutdown(graceMs: number): Promise<void>;
 }
 
-export function createGrpcServer(logger: Logger): GrpcServer {
-  const server = new Server({
-    'grpc.max_receive_message_length': GRPC_MESSAGE_BYTES_MAX,
-    'grpc.max_send_message_length': GRPC_MESSAGE_BYTES_MAX,
+function bind(server: Server, address: string, credentials: ServerCredentials): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(address, credentials, (error, boundPort) => {
+      if (error) reject(error);
+      else resolve(boundPort);
+    });
   });
+}
+
+function drain(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function serviceNameOf(definition: Record<string, { path: string }>): string {
+  const [first] = Object.values(definition);
+  return first ? first.path.split('/')[1] : '(empty service)';
+}
+
+export function createGrpcServer(logger: Logger, tls: TlsMaterial): GrpcServer {
+  const options = { 'grpc.max_receive_message_length': GRPC_MESSAGE_BYTES_MAX, 'grpc.max_send_message_length': GRPC_MESSAGE_BYTES_MAX };
+  const server = new Server(options);
   const healthState = new HealthState();
-  server.addService(health.HealthService as unknown as ServiceDefinition, healthState.implementation() as unknown as UntypedServiceImplementation);
+  const healthService = health.HealthService as unknown as ServiceDefinition;
+  // Health tells only SERVING or not: any caller holding a certificate of the platform's CA may ask.
+  server.addService(healthService, healthState.implementation() as unknown as UntypedServiceImplementation);
+  let healthServer: Server | null = null;
 
   return {
     health: healthState,
-    add(definition, implementation) {
+    add(definition, implementation, access) {
+      assertCompleteTable(serviceNameOf(definition), Object.keys(definition), access as Record<string, readonly string[]>);
       const handlers: UntypedServiceImplementation = {};
       for (const [name, method] of Object.entries(definition)) {
         const handler = implementation[name as keyof typeof implementation] as (request: unknown) => Promise<unknown>;
-        handlers[name] = unaryHandler(method.path, handler, logger);
+        handlers[name] = unaryHandler(method.path, handler, logger, access[name as keyof typeof access]);
       }
       server.addService(definition as unknown as ServiceDefinition, handlers);
     },
-    listen(port, host = '0.0.0.0') {
-      return new Promise((resolve, reject) => {
-        server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, boundPort) => {
-          if (error) reject(error);
-          else resolve(boundPort);
-        });
-      });
+    listen(port, host = GRPC_HOST_DEFAULT) {
+      return bind(server, `${host}:${port}`, tls.serverCredentials());
+    },
+    async listenHealth(port, host = GRPC_HOST_DEFAULT) {
+      healthServer = new Server(options);
+      healthServer.addService(healthService, healthState.implementation() as unknown as UntypedServiceImplementation);
+      return bind(healthServer, `${host}:${port}`, ServerCredentials.createInsecure());
     },
     async shutdown(graceMs) {
       healthState.setServing(false);
       healthState.endWatches();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          server.forceShutdown();
-          resolve();
-        }, graceMs);
-        server.tryShutdown(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await Promise.all([drain(server, graceMs), healthServer ? drain(healthServer, graceMs) : Promise.resolve()]);
     },
   };
 }

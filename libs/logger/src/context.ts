@@ -4,6 +4,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface RequestContext {
   requestId?: string;
   partnerId?: string;
+  /**
+   * The platform identity (spiffe://platform/<name>, here the name) of the
+   * process that made the gRPC call being served, from its certificate. Set by
+   * the gRPC server only; an audit record names it as who acted.
+   */
+  caller?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

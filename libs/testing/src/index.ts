@@ -13,9 +13,13 @@ export { assertConformsToOpenApi, openApiViolations } from './openapi-validator'
 export { startHttpsReceiver } from './https-receiver';
 export type { HttpsReceiver, HttpsReceiverOptions, ReceivedRequest } from './https-receiver';
 export { waitFor } from './wait';
-export { serviceEnvironment, startServiceInstance } from './service-instance';
+export { freePort, serviceEnvironment, startServiceInstance } from './service-instance';
 export type { ServiceInstance } from './service-instance';
 export { recordSensitive, SENSITIVE_VALUES_FILE } from './sensitive';
 export { stackInfra } from './stack-infra';
 export { createScratchDatabase, stackDatabaseUrl } from './scratch-database';
 export type { ScratchDatabase } from './scratch-database';
+export { clientAs, routedClient, stackIdentity } from './grpc-clients';
+export type { TestClientOptions } from './grpc-clients';
+export { TestCertificateAuthority } from '@platform/grpc/dist/testing/test-certificates';
+export type { IssuedCertificate } from '@platform/grpc/dist/testing/test-certificates';

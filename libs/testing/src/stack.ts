@@ -5,6 +5,8 @@ export interface TestStack {
   gatewayUrl: string;
   grpc: Record<string, string>;
   tlsDir: string;
+  /** The stack's CA and the certificate of every identity (each service, and ops). */
+  tls?: { caFile: string; identities: Record<string, { certFile: string; keyFile: string }> };
   /** The CA file the stack was started with in NODE_EXTRA_CA_CERTS (trusted beside its own), or null. */
   callerCaFile?: string | null;
   logsDir: string;

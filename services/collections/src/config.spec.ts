@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '@platform/config';
 import { configSchema, effectiveLifetimeMs } from './config';
 
 const fullEnv = {
-  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_collections',
+  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_collections', PLATFORM_MODE: 'sandbox', TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/collections.pem', TLS_KEY_FILE: '/tls/collections-key.pem',
   GRPC_PORT: '7005',
   AMQP_URL: 'amqp://platform:platform@127.0.0.1:25672/',
   LEDGER_GRPC_ADDR: '127.0.0.1:7002',
@@ -47,7 +47,9 @@ describe('collections configSchema', () => {
 
   it('names every bad variable at once', () => {
     const problems = problemsOf({ DATABASE_URL: 'mysql://x/y', GRPC_PORT: '70000', AMQP_URL: 'http://broker/', LEDGER_GRPC_ADDR: 'ledger' });
-    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['AMQP_URL', 'DATABASE_URL', 'GRPC_PORT', 'LEDGER_GRPC_ADDR']);
+    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual([
+      'AMQP_URL', 'DATABASE_URL', 'GRPC_PORT', 'LEDGER_GRPC_ADDR', 'PLATFORM_MODE', 'TLS_CA_FILE', 'TLS_CERT_FILE', 'TLS_KEY_FILE',
+    ]);
   });
 
   it('refuses a default cap below the default flat fee', () => {

@@ -1,6 +1,6 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
 import { AmqpConnection, OutboxRelay } from '@platform/events';
-import { createClient, runService } from '@platform/grpc';
+import { createClient, loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry, sleep } from '@platform/persistence';
 import { ledger } from '@platform/proto';
@@ -17,6 +17,8 @@ const RELAY_DRAIN_MS_MAX = 3_000;
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  // Refuses to start on unusable TLS files, or ones naming another identity.
+  const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(collectionsDataSource(config.DATABASE_URL), logger);
   // The broker is not awaited: events wait in the outbox while it is away, so
   // collections can serve without it; the connection retries in the background.
@@ -24,11 +26,12 @@ async function main(): Promise<void> {
   void amqp.connect().catch(() => undefined);
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }));
   relay.start();
-  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger, deadlineMs: config.LEDGER_DEADLINE_MS });
+  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', tls: tls.client('ledger'), address: config.LEDGER_GRPC_ADDR, logger, deadlineMs: config.LEDGER_DEADLINE_MS });
   // No production USD rails are integrated yet: production refuses to open collections rather than hand out sandbox instructions.
   const { server, steps } = createServer({
     dataSource,
     logger,
+    tls,
     mode: config.PLATFORM_MODE,
     ledger: new GrpcLedgerCredits(ledgerClient),
     rails: config.PLATFORM_MODE === 'sandbox' ? new SandboxUsdRails() : new UnavailableUsdRails(),
@@ -46,6 +49,8 @@ async function main(): Promise<void> {
     logger,
     server,
     grpcPort: config.GRPC_PORT,
+    grpcHost: config.GRPC_HOST,
+    healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       await scheduler.stop();

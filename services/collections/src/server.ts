@@ -1,5 +1,5 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
-import { createGrpcServer, GrpcServer } from '@platform/grpc';
+import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
 import { collections } from '@platform/proto';
@@ -19,10 +19,13 @@ import { ExpireCollectionsUseCase } from './usecases/expire-collections/expire-c
 import { GetCollectionUseCase } from './usecases/get-collection/get-collection.usecase';
 import { ListCollectionsUseCase } from './usecases/list-collections/list-collections.usecase';
 import { RecordDepositUseCase } from './usecases/record-deposit/record-deposit.usecase';
+import { COLLECTIONS_ACCESS } from './grpc/access';
 
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
+  /** This service's mutual-TLS material (its identity), shared with its clients. */
+  tls: TlsMaterial;
   mode: 'sandbox' | 'production';
   ledger: LedgerCredits;
   rails: UsdRails;
@@ -49,18 +52,18 @@ export function createServer(deps: ServerDependencies): CollectionsServer {
     dataSource, collections: collectionsRepository, logger: logger.child({ context: 'ExpireCollections' }), batchSize: deps.stepBatchSize,
   });
   const recordDeposit = new RecordDepositUseCase({ dataSource, collections: collectionsRepository, deposits: new DepositsRepository(), rails });
-  const server = createGrpcServer(logger);
+  const server = createGrpcServer(logger, deps.tls);
   server.add(collections.CollectionsService, collectionsHandlers({
     createCollection: new CreateCollectionUseCase({ dataSource, collections: collectionsRepository, feeTerms: configureFees, rails, lifetimeMs: deps.lifetimeMs }),
     getCollection,
     listCollections: new ListCollectionsUseCase({ dataSource, collections: collectionsRepository }),
     rails,
-  }));
-  server.add(collections.CollectionsAdminService, collectionsAdminHandlers({ configureFees }));
+  }), COLLECTIONS_ACCESS.COLLECTIONS);
+  server.add(collections.CollectionsAdminService, collectionsAdminHandlers({ configureFees }), COLLECTIONS_ACCESS.ADMIN);
   server.add(collections.CollectionsSandboxService, collectionsSandboxHandlers({
     sandbox: deps.mode === 'sandbox' ? { recordDeposit, creditCollections, expireCollections, getCollection } : null,
     rails,
-  }));
+  }), COLLECTIONS_ACCESS.SANDBOX);
   return {
     server,
     steps: [

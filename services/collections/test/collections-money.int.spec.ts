@@ -11,12 +11,11 @@
 // it, and collection.received delivered exactly once to an HTTPS receiver.
 // `npm test` runs `ops ledger check` after all of it.
 import { randomUUID } from 'node:crypto';
-import { createClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { Big } from '@platform/money';
 import { collections } from '@platform/proto';
 import {
-  createTestPartner, HttpsReceiver, PartnerHttpClient, runOps, ServiceInstance, startHttpsReceiver, startServiceInstance, TestPartner, waitFor,
+  createTestPartner, HttpsReceiver, PartnerHttpClient, runOps, ServiceInstance, startHttpsReceiver, startServiceInstance, TestPartner, waitFor, clientAs,
 } from '@platform/testing';
 import { CollectionView, configureFees, createCollection, deposit, UUID, usdBalance } from './collections-support';
 
@@ -189,8 +188,8 @@ describe('collections: a ledger outage (issue 7)', () => {
     const http = new PartnerHttpClient(partner);
     const collection = await createCollection(http);
     extra = await startServiceInstance('collections', { LEDGER_GRPC_ADDR: DEAD_LEDGER_ADDRESS, LEDGER_DEADLINE_MS: '1000' });
-    const client = createClient(collections.CollectionsSandboxService, {
-      upstream: 'collections-outage', address: `127.0.0.1:${extra.env.GRPC_PORT}`, logger: createLogger('collections-test', 'error'), deadlineMs: 15_000,
+    const client = clientAs('gateway', collections.CollectionsSandboxService, {
+      upstream: 'collections', address: `127.0.0.1:${extra.env.GRPC_PORT}`, logger: createLogger('collections-test', 'error'), deadlineMs: 15_000,
     });
     try {
       const answer = await client.simulateDeposit({ partnerId: partner.partnerId, collectionId: collection.id, amount: '300.00', depositId: `rails-${randomUUID()}` });

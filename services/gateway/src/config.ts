@@ -1,4 +1,6 @@
-import { commonServiceEnv, hexKey32, hostPort, loadConfigOrExit, port, positiveInt, urlWithProtocol, z } from '@platform/config';
+import {
+  commonServiceEnv, hostPort, listenHost, loadConfigOrExit, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
+} from '@platform/config';
 
 /** Largest request body the gateway reads (contract decisions section 5). A constant: the contract fixes it. */
 export const BODY_BYTES_MAX = 64 * 1024;
@@ -10,10 +12,15 @@ export const configSchema = z.object({
   ...commonServiceEnv,
   /** Partner-plane HTTP port. */
   HTTP_PORT: port(),
+  /** The address the HTTP listener binds: this machine only unless set (Kubernetes sets 0.0.0.0). */
+  HTTP_HOST: listenHost(),
   /** Nonces and rate-limit windows; shared by every gateway replica. */
   REDIS_URL: urlWithProtocol('redis', 'rediss'),
-  /** AES-256-GCM key sealing the credentials' signing secrets at rest. */
-  CREDENTIAL_ENCRYPTION_KEY: hexKey32(),
+  /**
+   * The key ring sealing the credentials' signing secrets at rest (AES-256-GCM):
+   * `<id>:<64 hex>[,<id>:<64 hex>…]`, current key first; a bare 64-hex key is `k0`.
+   */
+  CREDENTIAL_ENCRYPTION_KEY: sealingKeyRing(),
   TRADING_GRPC_ADDR: hostPort(),
   LEDGER_GRPC_ADDR: hostPort(),
   WALLET_REGISTRY_GRPC_ADDR: hostPort(),
@@ -28,7 +35,7 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_MINUTE_DEFAULT: positiveInt().max(RATE_LIMIT_PER_MINUTE_MAX).default(120),
   /** Deadline of every gRPC call to a service behind the gateway. */
   UPSTREAM_DEADLINE_MS: positiveInt().max(UPSTREAM_DEADLINE_MS_MAX).default(5_000),
-});
+}).superRefine(refuseDevelopmentKeysInProduction('CREDENTIAL_ENCRYPTION_KEY'));
 
 export type Config = z.infer<typeof configSchema>;
 

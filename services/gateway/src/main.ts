@@ -1,13 +1,13 @@
 /** Entry point: config → dependencies → gRPC server (operator plane) → HTTP (partner plane) → drain on SIGTERM. */
 import type { Server } from 'node:http';
-import { runService } from '@platform/grpc';
+import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
 import { closeRedis, connectRedis } from './adapters/redis';
 import { RedisRequestAdmission } from './adapters/redis-admission';
 import { StoreReadiness } from './adapters/readiness';
-import { CachedUpstreamHealth, HealthTarget } from './adapters/upstream-health';
-import { createUpstreams, Upstreams } from './adapters/upstreams';
+import { CachedUpstreamHealth } from './adapters/upstream-health';
+import { createUpstreams } from './adapters/upstreams';
 import { readConfig } from './config';
 import { apiKeyPattern, keyModeFor } from './domain/credential-tokens';
 import { createApp } from './http/app';
@@ -18,14 +18,11 @@ import { gatewayDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
 import { readServiceVersion } from './version';
 
-/** An upstream's verdict for /v1/health: its breaker, and a health probe over its own long-lived channel. */
-function healthTarget(name: string, client: Pick<Upstreams['trading'], 'breaker' | 'checkHealth'>): HealthTarget {
-  return { name, breakerOpen: () => client.breaker.opened, probe: (timeoutMs) => client.checkHealth(timeoutMs) };
-}
-
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  // Refuses to start on unusable TLS files, or ones naming another identity.
+  const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const keyMode = keyModeFor(config.PLATFORM_MODE);
   const dataSource = await initializeWithRetry(gatewayDataSource(config.DATABASE_URL), logger);
   const redis = await connectRedis(config.REDIS_URL, logger);
@@ -37,14 +34,15 @@ async function main(): Promise<void> {
     collectionsAddress: config.COLLECTIONS_GRPC_ADDR,
     payoutsAddress: config.PAYOUTS_GRPC_ADDR,
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
-  }, logger);
+  }, tls, logger);
   const credentials = new CachedCredentialLookup(new CredentialsRepository(dataSource), config.CREDENTIAL_ENCRYPTION_KEY, logger);
 
   const server = createServer({
     dataSource,
     logger,
+    tls,
     keyMode,
-    credentialEncryptionKeyHex: config.CREDENTIAL_ENCRYPTION_KEY,
+    sealingKeys: config.CREDENTIAL_ENCRYPTION_KEY,
     rateLimitPerMinuteDefault: config.RATE_LIMIT_PER_MINUTE_DEFAULT,
     onCredentialRevoked: (apiKey) => credentials.forget(apiKey),
   });
@@ -62,12 +60,12 @@ async function main(): Promise<void> {
     collections: upstreams.collections,
     payouts: upstreams.payouts,
     upstreamHealth: new CachedUpstreamHealth([
-      healthTarget('trading', upstreams.trading),
-      healthTarget('ledger', upstreams.ledger),
-      healthTarget('wallet-registry', upstreams.walletRegistry),
-      healthTarget('notifier', upstreams.notifier),
-      healthTarget('collections', upstreams.collections),
-      healthTarget('payouts', upstreams.payouts),
+      { name: 'trading', client: upstreams.trading },
+      { name: 'ledger', client: upstreams.ledger },
+      { name: 'wallet-registry', client: upstreams.walletRegistry },
+      { name: 'notifier', client: upstreams.notifier },
+      { name: 'collections', client: upstreams.collections },
+      { name: 'payouts', client: upstreams.payouts },
     ], logger),
     readiness: new StoreReadiness(redis, dataSource),
   });
@@ -77,9 +75,11 @@ async function main(): Promise<void> {
     logger,
     server,
     grpcPort: config.GRPC_PORT,
+    grpcHost: config.GRPC_HOST,
+    healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     startExtra: async () => {
-      httpServer = await listenHttp(app, config.HTTP_PORT, logger);
+      httpServer = await listenHttp(app, config.HTTP_PORT, logger, config.HTTP_HOST);
     },
     stop: async () => {
       if (httpServer) await closeHttp(httpServer, config.SHUTDOWN_GRACE_MS);

@@ -1,7 +1,8 @@
 /** Wires the operator plane (gateway.v1.PartnerAdmin) into a gRPC server. No I/O here beyond what is passed in. */
-import { createGrpcServer, GrpcServer } from '@platform/grpc';
+import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
+import type { SealingKeyRing } from '@platform/crypto';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import { DataSource, ResealSecretsUseCase } from '@platform/persistence';
 import { gateway } from '@platform/proto';
 import { RATE_LIMIT_PER_MINUTE_MAX } from './config';
 import { KeyMode } from './domain/credential-tokens';
@@ -12,19 +13,23 @@ import { CreatePartnerUseCase } from './usecases/create-partner/create-partner.u
 import { GetPartnerUseCase } from './usecases/get-partner/get-partner.usecase';
 import { IssueCredentialUseCase } from './usecases/issue-credential/issue-credential.usecase';
 import { RevokeCredentialUseCase } from './usecases/revoke-credential/revoke-credential.usecase';
+import { GATEWAY_ACCESS } from './grpc/access';
 
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
+  /** This service's mutual-TLS material (its identity), shared with its clients. */
+  tls: TlsMaterial;
   keyMode: KeyMode;
-  credentialEncryptionKeyHex: string;
+  /** Seals new signing secrets under its current key; opens any key of the ring. */
+  sealingKeys: SealingKeyRing;
   rateLimitPerMinuteDefault: number;
   /** Called once a credential is revoked, so this replica's cache forgets it at once. */
   onCredentialRevoked: (apiKey: string) => void;
 }
 
 export function createServer(deps: ServerDependencies): GrpcServer {
-  const server = createGrpcServer(deps.logger);
+  const server = createGrpcServer(deps.logger, deps.tls);
   const partners = new PartnersRepository(deps.dataSource);
   const credentials = new CredentialsRepository(deps.dataSource);
   server.add(gateway.PartnerAdminService, partnerAdminHandlers({
@@ -35,9 +40,10 @@ export function createServer(deps: ServerDependencies): GrpcServer {
     getPartner: new GetPartnerUseCase(partners),
     issueCredential: new IssueCredentialUseCase(partners, credentials, {
       keyMode: deps.keyMode,
-      encryptionKeyHex: deps.credentialEncryptionKeyHex,
+      sealingKeys: deps.sealingKeys,
     }, deps.logger),
     revokeCredential: new RevokeCredentialUseCase(credentials, deps.onCredentialRevoked, deps.logger),
-  }));
+    resealSecrets: new ResealSecretsUseCase(deps.dataSource, deps.sealingKeys, [{ table: 'credentials', idColumn: 'api_key', column: 'secret_sealed' }], deps.logger.child({ context: 'ResealSecrets' })),
+  }), GATEWAY_ACCESS.PARTNER_ADMIN);
   return server;
 }

@@ -1,6 +1,6 @@
 /** Entry point: config → database and broker → outbox relay → server → listen → drain on SIGTERM. */
 import { AmqpConnection, OutboxRelay } from '@platform/events';
-import { runService } from '@platform/grpc';
+import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
 import { SandboxChainCustodian } from './adapters/chain-custodian/sandbox-chain-custodian';
@@ -12,16 +12,19 @@ import { createServer } from './server';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  // Refuses to start on unusable TLS files, or ones naming another identity.
+  const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(ledgerDataSource(config.DATABASE_URL), logger);
   const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'amqp' }));
   // The relay connects lazily and retries: the ledger serves even while the broker is away,
   // and events wait in the outbox until it returns.
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), { pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
   relay.start();
-  const depositAttribution = new GrpcDepositAttribution(config.TRADING_GRPC_ADDR, logger.child({ context: 'DepositAttribution' }));
+  const depositAttribution = new GrpcDepositAttribution(config.TRADING_GRPC_ADDR, tls, logger.child({ context: 'DepositAttribution' }));
   const { server, sweepers } = createServer({
     dataSource,
     logger,
+    tls,
     custodian: new SandboxChainCustodian(),
     sandbox: config.PLATFORM_MODE === 'sandbox',
     onEventsCommitted: () => relay.kick(),
@@ -36,6 +39,8 @@ async function main(): Promise<void> {
     logger,
     server,
     grpcPort: config.GRPC_PORT,
+    grpcHost: config.GRPC_HOST,
+    healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       await Promise.all(sweepers.map((sweeper) => sweeper.stop()));

@@ -1,5 +1,5 @@
 /** Wires repositories, adapters and use cases into the gRPC server. */
-import { createGrpcServer, GrpcServer } from '@platform/grpc';
+import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
 import { ledger } from '@platform/proto';
@@ -34,10 +34,13 @@ import { PayoutDestinationsRepository } from './persistence/payout-destinations.
 import { FundingSettings, GetFundingInstructionsUseCase } from './usecases/get-funding-instructions/get-funding-instructions.usecase';
 import { ManagePayoutDestinationsUseCase } from './usecases/manage-payout-destinations/manage-payout-destinations.usecase';
 import { SetAccountReadinessUseCase } from './usecases/set-account-readiness/set-account-readiness.usecase';
+import { LEDGER_ACCESS } from './grpc/access';
 
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
+  /** This service's mutual-TLS material (its identity), shared with its clients. */
+  tls: TlsMaterial;
   custodian: ChainCustodian;
   sandbox: boolean;
   /** Called after a transaction that enqueued events commits (kicks the outbox relay). */
@@ -71,7 +74,7 @@ function moneyDependencies(deps: ServerDependencies, accounts: AccountsRepositor
 }
 
 export function createServer(deps: ServerDependencies): LedgerServer {
-  const server = createGrpcServer(deps.logger);
+  const server = createGrpcServer(deps.logger, deps.tls);
   const accounts = new AccountsRepository(deps.dataSource);
   const holds = new HoldsRepository();
   const deposits = new UsdtDepositsRepository();
@@ -93,12 +96,12 @@ export function createServer(deps: ServerDependencies): LedgerServer {
     recordUsdtDeposit,
     claimUsdtDeposit: new ClaimUsdtDepositUseCase(deps.dataSource, deposits),
     paymentReferences: new PaymentReferencesUseCase(deps.dataSource, paymentReferences, kesCredits),
-  }));
+  }), LEDGER_ACCESS.LEDGER);
   if (deps.sandbox) {
     server.add(ledger.LedgerSandboxService, ledgerSandboxHandlers({
       simulateKesCredit: new SimulateKesCreditUseCase(accounts, recordKesCredit, deps.dataSource, paymentReferences),
       simulateUsdtDeposit: new SimulateUsdtDepositUseCase(accounts, recordUsdtDeposit),
-    }));
+    }), LEDGER_ACCESS.LEDGER_SANDBOX);
   }
   const sweep = { intervalMs: deps.holdSweepIntervalMs, batchSize: deps.holdSweepBatchSize };
   const expireHolds = new ExpireHoldsUseCase(deps.dataSource, holds);

@@ -3,23 +3,24 @@
 // several times (also concurrently) credits once, that a reference matching no
 // partner credits nobody, and that bad input is refused whole.
 import { randomUUID } from 'node:crypto';
-import { createClient } from '@platform/grpc';
+import type { PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { Big } from '@platform/money';
 import { ledger } from '@platform/proto';
-import { createTestPartner, loadTestStack, PartnerHttpClient, TestPartner } from '@platform/testing';
+import { createTestPartner, PartnerHttpClient, routedClient, TestPartner } from '@platform/testing';
+import { LEDGER_ACCESS } from '../src/grpc/access';
 
 const logger = createLogger('ledger-int-test', 'error');
 
 describe('KES credits', () => {
   let partner: TestPartner;
   let http: PartnerHttpClient;
-  let ledgerClient: ReturnType<typeof createClient<typeof ledger.LedgerService>>;
+  let ledgerClient: PromiseClient<typeof ledger.LedgerService>;
 
   beforeAll(async () => {
     partner = await createTestPartner();
     http = new PartnerHttpClient(partner);
-    ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: loadTestStack().grpc.ledger, logger });
+    ledgerClient = routedClient(ledger.LedgerService, LEDGER_ACCESS.LEDGER, { upstream: 'ledger', logger });
   });
 
   afterAll(() => ledgerClient.close());

@@ -1,17 +1,19 @@
 /** Helpers for the ledger's integration tests: a gRPC client, funding a partner, and direct checks of svc_ledger. */
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { createClient } from '@platform/grpc';
+import type { PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { ledger } from '@platform/proto';
-import { loadTestStack } from '@platform/testing';
+import { loadTestStack, routedClient } from '@platform/testing';
+import { LEDGER_ACCESS } from '../src/grpc/access';
 
 const logger = createLogger('ledger-int-test', 'error');
 
-export type LedgerClient = ReturnType<typeof createClient<typeof ledger.LedgerService>>;
+export type LedgerClient = PromiseClient<typeof ledger.LedgerService>;
 
-export function ledgerClient(): LedgerClient {
-  return createClient(ledger.LedgerService, { upstream: 'ledger', address: loadTestStack().grpc.ledger, logger });
+/** Each call is made as an identity the ledger's allow-list admits for it (trading for holds and entries, ops for history…). */
+export function ledgerClient(address?: string): LedgerClient {
+  return routedClient(ledger.LedgerService, LEDGER_ACCESS.LEDGER, { upstream: 'ledger', address, logger });
 }
 
 export function ledgerPool(): Pool {

@@ -11,10 +11,13 @@ import { join } from 'node:path';
 import type { Pool } from 'pg';
 import { AppError } from '@platform/errors';
 import { Big } from '@platform/money';
-import { checkHealth, createClient, createGrpcServer, GrpcServer } from '@platform/grpc';
+import { checkHealth, createGrpcServer, GrpcServer, PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { ledger, trading } from '@platform/proto';
-import { createTestPartner, HttpsReceiver, loadTestStack, PartnerHttpClient, runOps, startHttpsReceiver, TestPartner, waitFor } from '@platform/testing';
+import {
+  createTestPartner, HttpsReceiver, loadTestStack, PartnerHttpClient, routedClient, runOps, serviceEnvironment, stackIdentity, startHttpsReceiver, TestPartner, waitFor,
+} from '@platform/testing';
+import { LEDGER_ACCESS } from '../src/grpc/access';
 import { codeOf, expectLedgerBalanced, ledgerPool } from './ledger-support';
 
 const logger = createLogger('ledger-deposit-holds-test', 'error');
@@ -35,27 +38,29 @@ type Answer = trading.OfferUsdtDepositResponse | 'fail';
 describe('USDT deposits held for attribution', () => {
   let fakeTrading: GrpcServer;
   let replica: ChildProcess;
-  let client: ReturnType<typeof createClient<typeof ledger.LedgerService>>;
-  let sandbox: ReturnType<typeof createClient<typeof ledger.LedgerSandboxService>>;
+  let client: PromiseClient<typeof ledger.LedgerService>;
+  let sandbox: PromiseClient<typeof ledger.LedgerSandboxService>;
   let pool: Pool;
   let partner: TestPartner;
   let receiver: HttpsReceiver;
   let nextAnswer: Answer = { decision: 'none' };
 
   beforeAll(async () => {
-    fakeTrading = createGrpcServer(logger);
+    // Plays trading, with trading's certificate: the replica accepts no other identity as trading.
+    fakeTrading = createGrpcServer(logger, stackIdentity('trading'));
     fakeTrading.add(trading.TradingDepositsService, {
       async offerUsdtDeposit() {
         if (nextAnswer === 'fail') throw new AppError('SERVICE_UNAVAILABLE');
         return nextAnswer;
       },
-    });
+    }, { offerUsdtDeposit: ['ledger'] });
     await fakeTrading.listen(FAKE_TRADING_PORT, '127.0.0.1');
     replica = startReplica();
     const address = `127.0.0.1:${REPLICA_GRPC_PORT}`;
-    await waitFor(() => checkHealth(address, HEALTH_PROBE_TIMEOUT_MS), { timeoutMs: REPLICA_START_TIMEOUT_MS, what: 'the ledger replica to serve' });
-    client = createClient(ledger.LedgerService, { upstream: 'ledger-replica', address, logger });
-    sandbox = createClient(ledger.LedgerSandboxService, { upstream: 'ledger-replica', address, logger });
+    const health = stackIdentity('ops').client('ledger');
+    await waitFor(() => checkHealth(address, HEALTH_PROBE_TIMEOUT_MS, health), { timeoutMs: REPLICA_START_TIMEOUT_MS, what: 'the ledger replica to serve' });
+    client = routedClient(ledger.LedgerService, LEDGER_ACCESS.LEDGER, { upstream: 'ledger', address, logger });
+    sandbox = routedClient(ledger.LedgerSandboxService, LEDGER_ACCESS.LEDGER_SANDBOX, { upstream: 'ledger', address, logger });
     pool = ledgerPool();
     partner = await createTestPartner();
     receiver = await startHttpsReceiver();
@@ -75,9 +80,10 @@ describe('USDT deposits held for attribution', () => {
 
   function startReplica(): ChildProcess {
     const stack = loadTestStack();
+    const { TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE } = serviceEnvironment('ledger');
     return spawn(process.execPath, [join(REPO_ROOT, 'services/ledger/dist/main.js')], {
       env: {
-        PATH: process.env.PATH, PLATFORM_MODE: 'sandbox', LOG_LEVEL: 'error', DATABASE_URL: stack.databases.ledger, AMQP_URL: stack.amqpUrl,
+        PATH: process.env.PATH, PLATFORM_MODE: 'sandbox', TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE, LOG_LEVEL: 'error', DATABASE_URL: stack.databases.ledger, AMQP_URL: stack.amqpUrl,
         GRPC_PORT: String(REPLICA_GRPC_PORT), TRADING_GRPC_ADDR: `127.0.0.1:${FAKE_TRADING_PORT}`,
         DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS: String(UNAVAILABLE_HOLD_MS), HOLD_SWEEP_INTERVAL_MS: '250',
       },

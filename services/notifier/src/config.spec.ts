@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '@platform/config';
 import { configSchema } from './config';
 
 const fullEnv = {
-  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_notifier',
+  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_notifier', PLATFORM_MODE: 'sandbox', TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/notifier.pem', TLS_KEY_FILE: '/tls/notifier-key.pem',
   GRPC_PORT: '7006',
 };
 
@@ -41,8 +41,8 @@ describe('notifier configSchema', () => {
   });
 
   it('names every bad variable at once', () => {
-    const problems = problemsOf({ DATABASE_URL: 'http://db/x', GRPC_PORT: 'seven', PLATFORM_MODE: 'live' });
-    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'GRPC_PORT', 'PLATFORM_MODE']);
+    const problems = problemsOf({ DATABASE_URL: 'http://db/x', GRPC_PORT: 'seven', PLATFORM_MODE: 'live', TLS_CA_FILE: 'relative.pem' });
+    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'GRPC_PORT', 'PLATFORM_MODE', 'TLS_CA_FILE', 'TLS_CERT_FILE', 'TLS_KEY_FILE']);
   });
 
   it('requires SMTP settings in production mode only', () => {

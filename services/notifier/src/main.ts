@@ -1,5 +1,5 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
-import { runService } from '@platform/grpc';
+import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
 import type { MailTransport } from './adapters/transport/mail-transport';
@@ -21,14 +21,19 @@ function createTransport(config: Config): MailTransport {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  // Refuses to start on unusable TLS files, or ones naming another identity.
+  const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(notifierDataSource(config.DATABASE_URL), logger);
   const transport = createTransport(config);
-  const server = createServer({ dataSource, logger, transport });
+  const server = createServer({ dataSource, logger,
+tls, transport });
   logger.info('transport selected', { transport: transport.name });
   await runService({
     logger,
     server,
     grpcPort: config.GRPC_PORT,
+    grpcHost: config.GRPC_HOST,
+    healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       transport.close();

@@ -8,10 +8,10 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient } from '@platform/grpc';
+import type { PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { notifier } from '@platform/proto';
-import { createTestPartner, loadTestStack, PartnerHttpClient, runOps, TestPartner } from '@platform/testing';
+import { clientAs, createTestPartner, loadTestStack, PartnerHttpClient, runOps, TestPartner } from '@platform/testing';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -29,13 +29,14 @@ function newCode(): string {
 }
 
 describe('notifier', () => {
-  let client: ReturnType<typeof createClient<typeof notifier.NotifierService>>;
+  let client: PromiseClient<typeof notifier.NotifierService>;
   let partner: TestPartner;
   let http: PartnerHttpClient;
   const codes: string[] = [];
 
   beforeAll(async () => {
-    client = createClient(notifier.NotifierService, { upstream: 'notifier', address: loadTestStack().grpc.notifier, logger });
+    // Sends as payouts does (the notifier admits payouts and wallet-registry).
+    client = clientAs('payouts', notifier.NotifierService, { upstream: 'notifier', logger });
     partner = await createTestPartner({ rateLimitPerMinute: 10_000 });
     http = new PartnerHttpClient(partner);
   });

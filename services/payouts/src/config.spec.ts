@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '@platform/config';
 import { configSchema } from './config';
 
 const fullEnv = {
-  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_payouts',
+  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_payouts', PLATFORM_MODE: 'sandbox', TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/payouts.pem', TLS_KEY_FILE: '/tls/payouts-key.pem',
   GRPC_PORT: '7004',
   AMQP_URL: 'amqp://platform:platform@127.0.0.1:25672/',
   LEDGER_GRPC_ADDR: '127.0.0.1:7002',

@@ -1,4 +1,4 @@
-import { commonServiceEnv, hexKey32, hostPort, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
+import { commonServiceEnv, hexKey32, refuseDevelopmentKeysInProduction, hostPort, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
 
 export const configSchema = z.object({
   ...commonServiceEnv,
@@ -43,7 +43,7 @@ export const configSchema = z.object({
   MOBILE_MONEY_PUSH_LIFETIME_MS: positiveInt().max(60 * 60_000).default(120_000),
   /** Wall-clock: how often each replica books approved prompts (and retries ones the ledger did not take). */
   MOBILE_MONEY_CREDIT_INTERVAL_MS: positiveInt().max(60_000).default(1_000),
-});
+}).superRefine(refuseDevelopmentKeysInProduction('CODE_HASH_KEY'));
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,6 +1,6 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
 import { AmqpConnection, OutboxRelay } from '@platform/events';
-import { createClient, runService } from '@platform/grpc';
+import { createClient, loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry, sleep } from '@platform/persistence';
 import { Big } from '@platform/money';
@@ -17,6 +17,8 @@ const RELAY_DRAIN_MS_MAX = 3_000;
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  // Refuses to start on unusable TLS files, or ones naming another identity.
+  const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(payoutsDataSource(config.DATABASE_URL), logger);
   // The broker is not awaited: events wait in the outbox while it is away, so
   // payouts can serve without it; the connection retries in the background.
@@ -24,14 +26,15 @@ async function main(): Promise<void> {
   void amqp.connect().catch(() => undefined);
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }));
   relay.start();
-  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger });
-  const tradingClient = createClient(trading.TradingLimitsService, { upstream: 'trading', address: config.TRADING_GRPC_ADDR, logger });
-  const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
-  const notifierClient = createClient(notifier.NotifierService, { upstream: 'notifier', address: config.NOTIFIER_GRPC_ADDR, logger });
+  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', tls: tls.client('ledger'), address: config.LEDGER_GRPC_ADDR, logger });
+  const tradingClient = createClient(trading.TradingLimitsService, { upstream: 'trading', tls: tls.client('trading'), address: config.TRADING_GRPC_ADDR, logger });
+  const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', tls: tls.client('wallet-registry'), address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
+  const notifierClient = createClient(notifier.NotifierService, { upstream: 'notifier', tls: tls.client('notifier'), address: config.NOTIFIER_GRPC_ADDR, logger });
   const bank = config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
   const { server, runner, schedulers } = createServer({
     dataSource,
     logger,
+    tls,
     ledger: ledgerClient,
     trading: tradingClient,
     walletRegistry: walletRegistryClient,
@@ -72,6 +75,8 @@ async function main(): Promise<void> {
     logger,
     server,
     grpcPort: config.GRPC_PORT,
+    grpcHost: config.GRPC_HOST,
+    healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       await runner.stop();

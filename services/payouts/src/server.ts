@@ -1,6 +1,6 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
 import type { Big } from '@platform/money';
-import { createGrpcServer, GrpcServer } from '@platform/grpc';
+import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { DataSource, DurableScheduler, SchedulerOptions } from '@platform/persistence';
 import { payouts, payoutsFunding } from '@platform/proto';
@@ -34,6 +34,7 @@ import { CreateMobileMoneyPushUseCase } from './usecases/funding/create-mobile-m
 import { PushCredits } from './usecases/funding/push-credits';
 import { TransferOutcomes } from './usecases/run-payouts/transfer-outcomes';
 import { TransferSteps } from './usecases/run-transfers/transfer-steps';
+import { PAYOUTS_ACCESS } from './grpc/access';
 
 export interface TransferSettings {
   feeKes: Big;
@@ -49,6 +50,8 @@ export interface TransferSettings {
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
+  /** This service's mutual-TLS material (its identity), shared with its clients. */
+  tls: TlsMaterial;
   ledger: LedgerApi;
   trading: TradingLimitsApi;
   walletRegistry: WalletRegistryApi;
@@ -69,7 +72,7 @@ export interface PayoutsServer {
 
 /** Serves payouts.v1.OrderPayouts (sell-order proceeds), Transfers, TransferBatches, UsdtSends, PayoutsOperator and MobileMoneyFunding. */
 export function createServer(deps: ServerDependencies): PayoutsServer {
-  const server = createGrpcServer(deps.logger);
+  const server = createGrpcServer(deps.logger, deps.tls);
   const instructions = new PayoutInstructionsRepository(deps.dataSource);
   const transfers = new TransfersRepository();
   const confirmations = new ConfirmationsRepository();
@@ -107,7 +110,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
   server.add(payouts.OrderPayoutsService, orderPayoutsHandlers({
     payOrderProceeds: new PayOrderProceedsUseCase(instructions, () => runner.kick()),
     instructions,
-  }));
+  }), PAYOUTS_ACCESS.ORDER_PAYOUTS);
   server.add(payouts.TransfersService, transfersHandlers({
     dataSource: deps.dataSource,
     transfers,
@@ -122,7 +125,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
       describe: subjectDescriber(transfers, sends),
       settings: deps.transfers, logger: deps.logger.child({ context: 'ResendConfirmation' }),
     }),
-  }));
+  }), PAYOUTS_ACCESS.TRANSFERS);
   server.add(payouts.TransferBatchesService, transferBatchesHandlers({
     dataSource: deps.dataSource, batches, transfers, confirmations,
     createBatch: new CreateTransferBatchUseCase({
@@ -130,15 +133,15 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
       logger: deps.logger.child({ context: 'CreateTransferBatch' }),
       settings: { ...deps.transfers, perTransferCapKesExceeded: (request) => request.amountKes.gt(deps.transfers.perTransferCapKes) },
     }),
-  }));
+  }), PAYOUTS_ACCESS.TRANSFER_BATCHES);
   server.add(payouts.UsdtSendsService, usdtSendsHandlers({
     dataSource: deps.dataSource, sends, confirmations,
     createUsdtSend: new CreateUsdtSendUseCase({
       dataSource: deps.dataSource, sends, confirmations, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry, codes,
       logger: deps.logger.child({ context: 'CreateUsdtSend' }), settings: deps.transfers,
     }),
-  }));
-  server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({ instructions, stuckAfterMs: deps.runner.stuckAfterMs }));
+  }), PAYOUTS_ACCESS.USDT_SENDS);
+  server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({ instructions, stuckAfterMs: deps.runner.stuckAfterMs }), PAYOUTS_ACCESS.OPERATOR);
   const pushCreditScheduler = addFunding(server, deps);
   return { server, runner, schedulers: [transferScheduler, sendScheduler, batchScheduler, pushCreditScheduler] as Array<DurableScheduler<unknown>> };
 }
@@ -150,9 +153,9 @@ function addFunding(server: GrpcServer, deps: ServerDependencies): DurableSchedu
   const pushCredits = new PushCredits({ pushes, ledger: deps.ledger, logger });
   server.add(payoutsFunding.MobileMoneyFundingService, mobileMoneyFundingHandlers({
     createPush: new CreateMobileMoneyPushUseCase({ pushes, ledger: deps.ledger, bank: deps.bank, lifetimeMs: deps.funding.pushLifetimeMs, logger }),
-  }));
+  }), PAYOUTS_ACCESS.FUNDING);
   server.add(payoutsFunding.MobileMoneyFundingSandboxService, mobileMoneyFundingSandboxHandlers({
     answerPush: deps.funding.mode === 'sandbox' ? new AnswerMobileMoneyPushUseCase(pushes, pushCredits) : null,
-  }));
+  }), PAYOUTS_ACCESS.FUNDING_SANDBOX);
   return new DurableScheduler(deps.dataSource, pushCredits, logger, deps.funding.creditScheduler) as DurableScheduler<unknown>;
 }

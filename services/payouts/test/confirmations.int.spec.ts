@@ -8,10 +8,10 @@
 // the daily cap; a replayed idempotencyKey answers the original (also under
 // concurrency, one transfer and one hold), another body 409; and the daily
 // cap is the one orders count (trading's TradingLimits).
-import { createClient } from '@platform/grpc';
+import type { PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { trading } from '@platform/proto';
-import { loadTestStack, waitFor } from '@platform/testing';
+import { clientAs, loadTestStack, waitFor } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import { eventFor, ISO_MS, kesBalance, latestCode, minus, payoutsPartner, PayoutsPartner, transferBody, transferReaches } from './support';
 
@@ -23,11 +23,11 @@ function wrongCode(code: string): string {
 
 describe('Confirmations and idempotency', () => {
   let ctx: PayoutsPartner;
-  let limits: ReturnType<typeof createClient<typeof trading.TradingLimitsService>>;
+  let limits: PromiseClient<typeof trading.TradingLimitsService>;
 
   beforeAll(async () => {
     ctx = await payoutsPartner({ fundKes: '100000.00' });
-    limits = createClient(trading.TradingLimitsService, { upstream: 'trading', address: loadTestStack().grpc.trading, logger });
+    limits = clientAs('payouts', trading.TradingLimitsService, { upstream: 'trading', logger });
   });
 
   afterAll(async () => {

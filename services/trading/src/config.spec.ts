@@ -5,7 +5,7 @@ import { loadConfig } from '@platform/config';
 import { configSchema, configuredQuoteLifetimeMs, rateFeedConfig } from './config';
 
 const base = {
-  DATABASE_URL: 'postgres://u:p@localhost:5432/svc_trading', GRPC_PORT: '7001', AMQP_URL: 'amqp://localhost:5672', LEDGER_GRPC_ADDR: 'localhost:7002', PAYOUTS_GRPC_ADDR: 'localhost:7004', WALLET_REGISTRY_GRPC_ADDR: 'localhost:7003',
+  DATABASE_URL: 'postgres://u:p@localhost:5432/svc_trading', PLATFORM_MODE: 'sandbox', TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/trading.pem', TLS_KEY_FILE: '/tls/trading-key.pem', GRPC_PORT: '7001', AMQP_URL: 'amqp://localhost:5672', LEDGER_GRPC_ADDR: 'localhost:7002', PAYOUTS_GRPC_ADDR: 'localhost:7004', WALLET_REGISTRY_GRPC_ADDR: 'localhost:7003',
 };
 
 describe('trading config', () => {

@@ -1,6 +1,6 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
 import { AmqpConnection, OutboxRelay } from '@platform/events';
-import { createClient, runService } from '@platform/grpc';
+import { createClient, loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
 import { ledger, payouts, walletRegistry } from '@platform/proto';
@@ -15,6 +15,8 @@ import { createServer } from './server';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  // Refuses to start on unusable TLS files, or ones naming another identity.
+  const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(tradingDataSource(config.DATABASE_URL), logger);
   const rateFeed = createRateFeed(rateFeedConfig(config), {
     overrides: new SandboxRateOverridesRepository(dataSource),
@@ -26,12 +28,13 @@ async function main(): Promise<void> {
   // The relay connects lazily and retries: orders proceed while the broker is away; events wait in the outbox.
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), { pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
   relay.start();
-  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', address: config.LEDGER_GRPC_ADDR, logger });
-  const payoutsClient = createClient(payouts.OrderPayoutsService, { upstream: 'payouts', address: config.PAYOUTS_GRPC_ADDR, logger });
-  const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
+  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', tls: tls.client('ledger'), address: config.LEDGER_GRPC_ADDR, logger });
+  const payoutsClient = createClient(payouts.OrderPayoutsService, { upstream: 'payouts', tls: tls.client('payouts'), address: config.PAYOUTS_GRPC_ADDR, logger });
+  const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', tls: tls.client('wallet-registry'), address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
   const { server, scheduler } = createServer({
     dataSource,
     logger,
+    tls,
     clock: systemClock,
     rateFeed: rateFeed.feed,
     sandboxRateControl: rateFeed.sandboxControl,
@@ -63,6 +66,8 @@ async function main(): Promise<void> {
     logger,
     server,
     grpcPort: config.GRPC_PORT,
+    grpcHost: config.GRPC_HOST,
+    healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       rateFeed.stop();

@@ -1,5 +1,5 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
-import { createGrpcServer, GrpcServer } from '@platform/grpc';
+import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
 import { trading } from '@platform/proto';
@@ -30,6 +30,7 @@ import { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from './usecases/se
 import { SetSandboxRateUseCase } from './usecases/set-sandbox-rate/set-sandbox-rate.usecase';
 import { PayoutsApi, SellOrders } from './usecases/sell-orders/sell-orders';
 import { PayInBuyOrders, WalletRegistryApi } from './usecases/pay-in-buy/pay-in-buy-orders';
+import { TRADING_ACCESS } from './grpc/access';
 
 export interface OrderTimings {
   /** Every delay and window here is already scaled by SANDBOX_TIME_SCALE. */
@@ -47,6 +48,8 @@ export interface OrderTimings {
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
+  /** This service's mutual-TLS material (its identity), shared with its clients. */
+  tls: TlsMaterial;
   clock: Clock;
   rateFeed: RateFeed;
   /** null unless the sandbox feed runs: then the sandbox RPCs answer NOT_FOUND. */
@@ -66,7 +69,7 @@ export interface ServerDependencies {
 }
 
 export function createServer(deps: ServerDependencies): { server: GrpcServer; scheduler: OrderScheduler } {
-  const server = createGrpcServer(deps.logger);
+  const server = createGrpcServer(deps.logger, deps.tls);
   const profiles = new PartnerProfilesRepository(deps.dataSource);
   const switches = new PlatformSwitchesRepository(deps.dataSource);
   const serviceAccounts = new ServiceAccounts(deps.ledger);
@@ -81,13 +84,13 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
       rateStalenessLimitMs: deps.rateStalenessLimitMs,
       settlementEstimateSeconds: deps.settlementEstimateSeconds,
     }),
-  }));
+  }), TRADING_ACCESS.TRADING);
   server.add(trading.TradingAdminService, tradingAdminHandlers({
     configurePartner: new ConfigurePartnerUseCase(profiles),
-  }));
+  }), TRADING_ACCESS.TRADING_ADMIN);
   server.add(trading.TradingSandboxService, tradingSandboxHandlers({
     setSandboxRate: deps.sandboxRateControl ? new SetSandboxRateUseCase(deps.sandboxRateControl) : null,
-  }));
+  }), TRADING_ACCESS.TRADING_SANDBOX);
   const sell = new SellOrders({
     dataSource: deps.dataSource,
     ledger: deps.ledger,
@@ -114,7 +117,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     usdtCustody: deps.usdtCustody,
     onEvents: deps.onEventsCommitted,
   });
-  server.add(trading.TradingDepositsService, tradingDepositsHandlers({ offerUsdtDeposit: new OfferUsdtDepositUseCase(sell) }));
+  server.add(trading.TradingDepositsService, tradingDepositsHandlers({ offerUsdtDeposit: new OfferUsdtDepositUseCase(sell) }), TRADING_ACCESS.TRADING_DEPOSITS);
   server.add(trading.TradingLimitsService, tradingLimitsHandlers({
     reserveDailyCap: new ReserveDailyCapUseCase({
       dataSource: deps.dataSource,
@@ -126,7 +129,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     }),
     releaseDailyCap: new ReleaseDailyCapUseCase(deps.dataSource),
     getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource),
-  }));
+  }), TRADING_ACCESS.TRADING_LIMITS);
   server.add(trading.TradingOrdersService, tradingOrdersHandlers({
     createBuyOrder: new CreateBuyOrderUseCase({
       dataSource: deps.dataSource,
@@ -142,11 +145,11 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     }),
     getOrder: new GetOrderUseCase(deps.dataSource),
     sell,
-  }));
+  }), TRADING_ACCESS.TRADING_ORDERS);
   server.add(trading.TradingOperatorService, tradingOperatorHandlers({
     setPartnerStatus: new SetPartnerStatusUseCase(deps.dataSource),
     setPlatformSwitch: new SetPlatformSwitchUseCase(switches),
-  }));
+  }), TRADING_ACCESS.TRADING_OPERATOR);
   const advance = new AdvanceOrder({
     dataSource: deps.dataSource,
     ledger: deps.ledger,

@@ -6,16 +6,16 @@
 // is harmless), a halted rate refusing USDT valuation, and 20 parallel
 // reservations that together exceed the cap never all passing.
 import { randomUUID } from 'node:crypto';
-import { createClient } from '@platform/grpc';
+import type { PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { trading } from '@platform/proto';
-import { createTestPartner, loadTestStack, PartnerHttpClient, TestPartner } from '@platform/testing';
+import { clientAs, createTestPartner, loadTestStack, PartnerHttpClient, TestPartner } from '@platform/testing';
 
 const logger = createLogger('trading-cap-int-test', 'error');
 const BID = '128.1234';
 const ASK = '130.9876';
 
-type LimitsClient = ReturnType<typeof createClient<typeof trading.TradingLimitsService>>;
+type LimitsClient = PromiseClient<typeof trading.TradingLimitsService>;
 
 async function codeOf(call: Promise<unknown>): Promise<string> {
   try {
@@ -34,7 +34,8 @@ describe('TradingLimits (daily cap)', () => {
   let limits: LimitsClient;
 
   beforeAll(() => {
-    limits = createClient(trading.TradingLimitsService, { upstream: 'trading', address: loadTestStack().grpc.trading, logger });
+    // The cap's caller is payouts.
+    limits = clientAs('payouts', trading.TradingLimitsService, { upstream: 'trading', logger });
   });
 
   it('counts KES and USDT usages, allows reaching the cap exactly and refuses a cent over', async () => {

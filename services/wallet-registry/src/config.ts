@@ -1,4 +1,4 @@
-import { commonServiceEnv, hexKey32, hostPort, loadConfigOrExit, positiveInt, z } from '@platform/config';
+import { commonServiceEnv, hexKey32, refuseDevelopmentKeysInProduction, hostPort, loadConfigOrExit, positiveInt, z } from '@platform/config';
 
 const CODE_TTL_MS_MAX = 24 * 60 * 60 * 1_000;
 const NOTIFIER_DEADLINE_MS_MAX = 30_000;
@@ -13,7 +13,7 @@ export const configSchema = z.object({
   NOTIFIER_GRPC_ADDR: hostPort(),
   /** Deadline of one SendMessage call; a registration waits at most this long for it. */
   NOTIFIER_DEADLINE_MS: positiveInt().max(NOTIFIER_DEADLINE_MS_MAX).default(5_000),
-});
+}).superRefine(refuseDevelopmentKeysInProduction('CODE_HASH_KEY'));
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,5 +1,5 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
-import { createClient, runService } from '@platform/grpc';
+import { createClient, loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
 import { notifier } from '@platform/proto';
@@ -11,9 +11,11 @@ import { createServer } from './server';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  // Refuses to start on unusable TLS files, or ones naming another identity.
+  const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(walletRegistryDataSource(config.DATABASE_URL), logger);
   const notifierClient = createClient(notifier.NotifierService, {
-    upstream: 'notifier',
+    upstream: 'notifier', tls: tls.client('notifier'),
     address: config.NOTIFIER_GRPC_ADDR,
     logger,
     deadlineMs: config.NOTIFIER_DEADLINE_MS,
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
   const server = createServer({
     dataSource,
     logger,
+    tls,
     mode: config.PLATFORM_MODE,
     codeHashKeyHex: config.CODE_HASH_KEY,
     codeTtlMs: effectiveCodeTtlMs(config),
@@ -30,6 +33,8 @@ async function main(): Promise<void> {
     logger,
     server,
     grpcPort: config.GRPC_PORT,
+    grpcHost: config.GRPC_HOST,
+    healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       notifierClient.close();

@@ -1,5 +1,5 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
-import { createGrpcServer, GrpcServer } from '@platform/grpc';
+import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
 import { walletRegistry } from '@platform/proto';
@@ -22,10 +22,13 @@ import { RegisterWalletUseCase } from './usecases/register-wallet/register-walle
 import { RemoveAdminUseCase } from './usecases/remove-admin/remove-admin.usecase';
 import { ReviewWalletUseCase } from './usecases/review-wallet/review-wallet.usecase';
 import { RevokeWalletUseCase } from './usecases/revoke-wallet/revoke-wallet.usecase';
+import { WALLET_REGISTRY_ACCESS } from './grpc/access';
 
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
+  /** This service's mutual-TLS material (its identity), shared with its clients. */
+  tls: TlsMaterial;
   mode: 'sandbox' | 'production';
   codeHashKeyHex: string;
   codeTtlMs: number;
@@ -36,7 +39,7 @@ export interface ServerDependencies {
 export function createServer(deps: ServerDependencies): GrpcServer {
   const { dataSource, logger } = deps;
   const now = deps.now ?? (() => new Date());
-  const server = createGrpcServer(logger);
+  const server = createGrpcServer(logger, deps.tls);
   const settings = new PartnerSettingsRepository(dataSource);
   const admins = new AdministratorsRepository();
   const wallets = new WalletsRepository();
@@ -45,7 +48,7 @@ export function createServer(deps: ServerDependencies): GrpcServer {
   server.add(walletRegistry.WalletRegistryAdminService, walletRegistryAdminHandlers({
     configurePartner: new ConfigurePartnerUseCase(settings),
     reviewWallet,
-  }));
+  }), WALLET_REGISTRY_ACCESS.ADMIN);
   server.add(walletRegistry.WalletRegistryService, walletRegistryHandlers({
     registerAdmin: new RegisterAdminUseCase(dataSource, settings, admins, logger),
     listAdmins: new ListAdminsUseCase(dataSource, admins),
@@ -60,9 +63,9 @@ export function createServer(deps: ServerDependencies): GrpcServer {
     revokeWallet: new RevokeWalletUseCase(dataSource, { wallets, codes }, logger),
     getWalletStatus: new GetWalletStatusUseCase(dataSource, wallets),
     getCodeRecipient: new GetCodeRecipientUseCase(dataSource, admins),
-  }));
+  }), WALLET_REGISTRY_ACCESS.PARTNER);
   server.add(walletRegistry.WalletRegistrySandboxService, walletRegistrySandboxHandlers({
     reviewWallet: deps.mode === 'sandbox' ? reviewWallet : null,
-  }));
+  }), WALLET_REGISTRY_ACCESS.SANDBOX);
   return server;
 }

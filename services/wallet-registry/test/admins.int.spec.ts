@@ -3,10 +3,9 @@
 // of accepted and refused addresses), the idempotent re-registration of one
 // e-mail, removal (204, then 404), the 404s for unknown and foreign ids, and
 // the scopes (wallets to write, read to list).
-import { createClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { walletRegistry } from '@platform/proto';
-import { loadTestStack, runOps, TestPartner } from '@platform/testing';
+import { clientAs, runOps, TestPartner } from '@platform/testing';
 import { partnerWithClient, RecordingClient, UUID } from './helpers';
 
 describe('administrators', () => {
@@ -116,9 +115,8 @@ describe('administrators', () => {
   });
 
   it('names the code recipient for other services: the earliest-registered active administrator', async () => {
-    const registry = createClient(walletRegistry.WalletRegistryService, {
-      upstream: 'wallet-registry', address: loadTestStack().grpc['wallet-registry'], logger: createLogger('admins-int-test', 'error'),
-    });
+    // Asked as payouts asks it.
+    const registry = clientAs('payouts', walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', logger: createLogger('admins-int-test', 'error') });
     try {
       const { partner: own, http: ownHttp, adminDomain } = await partnerWithClient();
       await expect(registry.getCodeRecipient({ partnerId: own.partnerId })).rejects.toThrow('NO_ADMINISTRATOR_REGISTERED');

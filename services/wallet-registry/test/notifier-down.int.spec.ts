@@ -7,10 +7,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import { checkHealth, createClient } from '@platform/grpc';
+import { checkHealth, PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { walletRegistry } from '@platform/proto';
-import { loadTestStack, waitFor } from '@platform/testing';
+import { loadTestStack, routedClient, serviceEnvironment, stackIdentity, waitFor } from '@platform/testing';
+import { WALLET_REGISTRY_ACCESS } from '../src/grpc/access';
 import { newTronAddress, partnerWithClient } from './helpers';
 
 const logger = createLogger('wallet-registry-int-test', 'error');
@@ -22,18 +23,22 @@ const STOP_GRACE_MS = 5_000;
 describe('registration while the notifier is down', () => {
   let child: ChildProcess;
   let address: string;
-  let client: ReturnType<typeof createClient<typeof walletRegistry.WalletRegistryService>>;
+  let client: PromiseClient<typeof walletRegistry.WalletRegistryService>;
 
   beforeAll(async () => {
     const slotBase = PORT_BASE + (Number(process.env.TEST_STACK_SLOT ?? 0) % 10) * PORTS_PER_SLOT;
     const grpcPort = slotBase + randomInt(0, 50);
     const closedPort = slotBase + 50 + randomInt(0, 50);
     address = `127.0.0.1:${grpcPort}`;
+    const own = serviceEnvironment('wallet-registry');
     child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
       env: {
         PATH: process.env.PATH,
         PLATFORM_MODE: 'sandbox',
         LOG_LEVEL: 'error',
+        TLS_CA_FILE: own.TLS_CA_FILE,
+        TLS_CERT_FILE: own.TLS_CERT_FILE,
+        TLS_KEY_FILE: own.TLS_KEY_FILE,
         DATABASE_URL: (loadTestStack().databases as Record<string, string>)['wallet-registry'],
         GRPC_PORT: String(grpcPort),
         NOTIFIER_GRPC_ADDR: `127.0.0.1:${closedPort}`,
@@ -42,8 +47,9 @@ describe('registration while the notifier is down', () => {
       },
       stdio: 'ignore',
     });
-    await waitFor(() => checkHealth(address, HEALTH_TIMEOUT_MS), { timeoutMs: 20_000, what: 'the second wallet-registry to serve' });
-    client = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry-2', address, logger });
+    const health = stackIdentity('ops').client('wallet-registry');
+    await waitFor(() => checkHealth(address, HEALTH_TIMEOUT_MS, health), { timeoutMs: 20_000, what: 'the second wallet-registry to serve' });
+    client = routedClient(walletRegistry.WalletRegistryService, WALLET_REGISTRY_ACCESS.PARTNER, { upstream: 'wallet-registry', address, logger });
   });
 
   afterAll(async () => {

@@ -7,10 +7,11 @@
 // at most five); a removed administrator's code lapsing; expiry; and, last,
 // that no code is readable anywhere but the sandbox outbox: not in any other
 // response of this file, not in any service log.
-import { createClient } from '@platform/grpc';
+import type { PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { walletRegistry } from '@platform/proto';
-import { loadTestStack, runOps, TestPartner } from '@platform/testing';
+import { loadTestStack, routedClient, runOps, TestPartner } from '@platform/testing';
+import { WALLET_REGISTRY_ACCESS } from '../src/grpc/access';
 import { ISO_MS, leaksOf, newTronAddress, partnerWithClient, RecordingClient, serviceLogLines, sleep, UUID } from './helpers';
 
 const VALID_ADDRESS_SHAPE = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
@@ -27,7 +28,7 @@ describe('withdrawal addresses', () => {
   let partner: TestPartner;
   let http: RecordingClient;
   let domain: string;
-  let registry: ReturnType<typeof createClient<typeof walletRegistry.WalletRegistryService>>;
+  let registry: PromiseClient<typeof walletRegistry.WalletRegistryService>;
 
   async function newPartner(admins: string[] = ['jane']) {
     const created = await partnerWithClient();
@@ -49,7 +50,7 @@ describe('withdrawal addresses', () => {
 
   beforeAll(async () => {
     ({ partner, http, adminDomain: domain } = await newPartner(['jane', 'zed']));
-    registry = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', address: loadTestStack().grpc['wallet-registry'], logger });
+    registry = routedClient(walletRegistry.WalletRegistryService, WALLET_REGISTRY_ACCESS.PARTNER, { upstream: 'wallet-registry', logger });
   });
 
   afterAll(() => registry.close());

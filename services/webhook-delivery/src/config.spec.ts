@@ -4,7 +4,7 @@ import { loadConfig } from '@platform/config';
 import { configSchema } from './config';
 
 const minimal = {
-  DATABASE_URL: 'postgres://u:p@localhost:5432/svc_webhook_delivery',
+  DATABASE_URL: 'postgres://u:p@localhost:5432/svc_webhook_delivery', PLATFORM_MODE: 'sandbox', TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/webhook-delivery.pem', TLS_KEY_FILE: '/tls/webhook-delivery-key.pem',
   GRPC_PORT: '7007',
   AMQP_URL: 'amqp://u:p@localhost:5672/',
   WEBHOOK_SECRET_ENCRYPTION_KEY: 'ab'.repeat(32),

@@ -2,7 +2,9 @@
  * Configuration, read once at start; the process refuses to start on any
  * invalid value (exit 78). Every variable and its default is in the README.
  */
-import { commonServiceEnv, hexKey32, loadConfigOrExit, port, positiveInt, urlWithProtocol, z } from '@platform/config';
+import {
+  commonServiceEnv, listenHost, loadConfigOrExit, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
+} from '@platform/config';
 
 /**
  * A lease must outlast one attempt (10 s) plus recording it. 15 s is the floor
@@ -14,10 +16,15 @@ export const DELIVERY_LEASE_MS_MIN = 15_000;
 export const configSchema = z.object({
   ...commonServiceEnv,
   AMQP_URL: urlWithProtocol('amqp', 'amqps'),
-  /** 64 hex characters: seals partners' webhook signing secrets at rest. */
-  WEBHOOK_SECRET_ENCRYPTION_KEY: hexKey32(),
+  /**
+   * The key ring sealing partners' webhook signing secrets at rest (AES-256-GCM):
+   * `<id>:<64 hex>[,<id>:<64 hex>…]`, current key first; a bare 64-hex key is `k0`.
+   */
+  WEBHOOK_SECRET_ENCRYPTION_KEY: sealingKeyRing(),
   /** Prometheus metrics port (GET /metrics). */
   METRICS_PORT: port().default(9107),
+  /** The address the metrics listener binds: this machine only unless set (Kubernetes sets 0.0.0.0). */
+  HTTP_HOST: listenHost(),
   /** Bus messages taken from the queue ahead of their handling, per replica. */
   CONSUMER_PREFETCH: positiveInt().max(1_000).default(256),
   /** Bus events turned into deliveries by one statement, at most. */
@@ -36,7 +43,7 @@ export const configSchema = z.object({
   RECONCILE_INTERVAL_MS: positiveInt().min(100).max(600_000).default(1_000),
   /** A pending delivery due for longer than this is overdue (gauge and alert). */
   DELIVERY_OVERDUE_MS: positiveInt().min(1_000).max(86_400_000).default(60_000),
-});
+}).superRefine(refuseDevelopmentKeysInProduction('WEBHOOK_SECRET_ENCRYPTION_KEY'));
 
 export type Config = z.infer<typeof configSchema>;
 

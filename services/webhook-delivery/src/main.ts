@@ -4,7 +4,7 @@
  * service reports SERVING, so producers never publish into an unbound exchange.
  */
 import { AmqpConnection } from '@platform/events';
-import { runService } from '@platform/grpc';
+import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger, Logger } from '@platform/logger';
 import { DataSource, initializeWithRetry } from '@platform/persistence';
 import { HttpsWebhookSender } from './adapters/https-webhook-sender';
@@ -30,7 +30,7 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
   const attemptDelivery = new AttemptDeliveryUseCase({
     recorder: new BatchedAttemptRecorder(deliveries),
     sender: new HttpsWebhookSender({ mode: config.PLATFORM_MODE, idleConnectionsPerPoolMax: config.ATTEMPTS_IN_FLIGHT_MAX }),
-    secretEncryptionKeyHex: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
+    sealingKeys: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
     timeScale: config.SANDBOX_TIME_SCALE,
     logger: logger.child({ context: 'AttemptDelivery' }),
     metrics,
@@ -60,10 +60,12 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  // Refuses to start on unusable TLS files, or ones naming another identity.
+  const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(webhookDeliveryDataSource(config.DATABASE_URL), logger);
   const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'Amqp' }));
   const metrics = new DeliveryMetrics();
-  const metricsServer = await startMetricsServer(metrics, config.METRICS_PORT);
+  const metricsServer = await startMetricsServer(metrics, config.METRICS_PORT, config.HTTP_HOST);
   const { scheduler, consumer, reconciler } = createWorkers(config, dataSource, amqp, logger, metrics);
   scheduler.start();
   reconciler.start();
@@ -71,8 +73,9 @@ async function main(): Promise<void> {
   const server = createServer({
     dataSource,
     logger,
+    tls,
     mode: config.PLATFORM_MODE,
-    secretEncryptionKeyHex: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
+    sealingKeys: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
     metrics,
   });
   const workGraceMs = Math.max(0, config.SHUTDOWN_GRACE_MS - SHUTDOWN_RESERVE_MS);
@@ -80,6 +83,8 @@ async function main(): Promise<void> {
     logger,
     server,
     grpcPort: config.GRPC_PORT,
+    grpcHost: config.GRPC_HOST,
+    healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
       // Stop taking events and stop claiming at the same time; attempts in flight

@@ -1,7 +1,8 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
-import { createGrpcServer, GrpcServer } from '@platform/grpc';
+import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
+import type { SealingKeyRing } from '@platform/crypto';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import { DataSource, ResealSecretsUseCase } from '@platform/persistence';
 import { webhookDelivery } from '@platform/proto';
 import type { PlatformMode } from './domain/platform-mode';
 import { webhookAdminHandlers } from './grpc/webhook-admin.handlers';
@@ -12,17 +13,20 @@ import { ListDeliveriesUseCase } from './usecases/list-deliveries/list-deliverie
 import { ReplayDeliveriesUseCase } from './usecases/replay-deliveries/replay-deliveries.usecase';
 import { ReplayDeliveryUseCase } from './usecases/replay-delivery/replay-delivery.usecase';
 import { SetEndpointUseCase } from './usecases/set-endpoint/set-endpoint.usecase';
+import { WEBHOOK_DELIVERY_ACCESS } from './grpc/access';
 
 export interface ServerDependencies {
   dataSource: DataSource;
   logger: Logger;
+  /** This service's mutual-TLS material (its identity), shared with its clients. */
+  tls: TlsMaterial;
   mode: PlatformMode;
-  secretEncryptionKeyHex: string;
+  sealingKeys: SealingKeyRing;
   metrics: DeliveryMetrics;
 }
 
 export function createServer(deps: ServerDependencies): GrpcServer {
-  const server = createGrpcServer(deps.logger);
+  const server = createGrpcServer(deps.logger, deps.tls);
   const endpoints = new EndpointsRepository(deps.dataSource);
   const deliveries = new DeliveriesRepository(deps.dataSource);
   server.add(webhookDelivery.WebhookAdminService, webhookAdminHandlers({
@@ -31,12 +35,16 @@ export function createServer(deps: ServerDependencies): GrpcServer {
       endpoints,
       deliveries,
       mode: deps.mode,
-      secretEncryptionKeyHex: deps.secretEncryptionKeyHex,
+      sealingKeys: deps.sealingKeys,
       logger: deps.logger,
     }),
     listDeliveries: new ListDeliveriesUseCase(deliveries),
     replayDelivery: new ReplayDeliveryUseCase(deliveries, deps.metrics, deps.logger.child({ context: 'ReplayDelivery' })),
+    resealSecrets: new ResealSecretsUseCase(deps.dataSource, deps.sealingKeys, [
+      { table: 'endpoints', idColumn: 'partner_id', column: 'secret_sealed' },
+      { table: 'endpoints', idColumn: 'partner_id', column: 'previous_secret_sealed' },
+    ], deps.logger.child({ context: 'ResealSecrets' })),
     replayDeliveries: new ReplayDeliveriesUseCase(deliveries, deps.metrics, deps.logger.child({ context: 'ReplayDeliveries' })),
-  }));
+  }), WEBHOOK_DELIVERY_ACCESS.ADMIN);
   return server;
 }

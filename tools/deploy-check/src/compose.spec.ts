@@ -3,13 +3,17 @@
 // and its migrate-<name> one-shot (which must finish before the service starts),
 // every container has a health check, dependencies come up healthy first, and
 // each container's environment is accepted by that service's configuration schema
-// (`${NAME:-default}` taken at its default, as compose does without a .env file);
-// the infrastructure runs supported release lines; and the one-shot `sandbox-partner`
+// (`${NAME:-default}` taken at its default, as compose does without a .env file;
+// `${NAME:?message}`, a variable compose refuses to start without, given a sample).
+// The keys have no default at all; the gateway is published on 127.0.0.1 only; each
+// container mounts its own identity folder and nothing of another's; the
+// infrastructure runs supported release lines; and the one-shot `sandbox-partner`
 // (the ops tool's image running scripts/sandbox-partner.mjs) waits for a healthy gateway,
-// reaches the services `ops partner create` calls and keeps the credentials in a volume.
+// reaches the services `ops partner create` calls, as the ops identity, and keeps the
+// credentials in a volume.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { migrationEnvSchema } from '@platform/config';
+import { KNOWN_DEVELOPMENT_KEYS, migrationEnvSchema } from '@platform/config';
 import { configProblems, configSchemaOf, readYamlFile, REPO_ROOT, serviceNames } from './repository';
 
 interface ComposeService {
@@ -29,6 +33,11 @@ const INFRASTRUCTURE = ['postgres', 'redis', 'rabbitmq'];
 /** One-shot helpers built from a tool's workspace rather than a service's. */
 const HELPERS = ['sandbox-partner'];
 const DEFAULTED_VARIABLE = /\$\{([A-Z0-9_]+):-([^}]*)\}/g;
+const REQUIRED_VARIABLE = /\$\{([A-Z0-9_]+):\?[^}]*\}/g;
+/** What a `${NAME:?}` variable is set to for the schema check: a well-formed, random-looking key. */
+const REQUIRED_SAMPLE = '3f9a1c7e5b2d4086a1e9c3b7d5f20846e1a3c5b7d9f0213546789abcdef01234';
+/** Variables that hold keys: compose must refuse to start without them, never fall back to a default. */
+const KEY_VARIABLE = /(KEY|SECRET|PASSWORD|TOKEN)/;
 
 const [compose] = readYamlFile(path.join(REPO_ROOT, 'docker-compose.yml')) as { services: Record<string, ComposeService> }[];
 const composeServices = compose.services;
@@ -46,8 +55,8 @@ function environmentOf(name: string): Record<string, string> {
   for (const [key, value] of Object.entries(entry(name).environment ?? {})) {
     if (value === null) continue;
     const text = String(value);
-    if (/\$\{?[A-Z]/.test(text.replace(DEFAULTED_VARIABLE, ''))) throw new Error(`${name}.${key}: a variable without a default (${text})`);
-    env[key] = text.replace(DEFAULTED_VARIABLE, (_match, _name, fallback: string) => fallback);
+    if (/\$\{?[A-Z]/.test(text.replace(DEFAULTED_VARIABLE, '').replace(REQUIRED_VARIABLE, ''))) throw new Error(`${name}.${key}: a variable neither defaulted nor required (${text})`);
+    env[key] = text.replace(DEFAULTED_VARIABLE, (_match, _name, fallback: string) => fallback).replace(REQUIRED_VARIABLE, REQUIRED_SAMPLE);
   }
   return env;
 }
@@ -123,10 +132,58 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('has a health check on every infrastructure container, and publishes only the gateway', () => {
+  it('has a health check on every infrastructure container, and publishes only the gateway, on 127.0.0.1', () => {
     for (const name of INFRASTRUCTURE) expect({ name, health: Boolean(entry(name).healthcheck?.test) }).toEqual({ name, health: true });
     const published = Object.keys(composeServices).filter((name) => (entry(name).ports ?? []).length > 0);
     expect(published).toEqual(['gateway']);
+    expect(entry('gateway').ports).toEqual(['127.0.0.1:8080:8080']);
+  });
+
+  it('refuses to start without its keys: each is required, none has a default', () => {
+    const keyed = Object.entries(composeServices).flatMap(([name, service]) => Object.entries(service.environment ?? {})
+      .filter(([key]) => KEY_VARIABLE.test(key) && !/_FILE$/.test(key)).map(([key, value]) => ({ name, key, value: String(value) })));
+    expect(keyed.length).toBeGreaterThan(0);
+    for (const { name, key, value } of keyed.filter((entry) => !/PASSWORD/.test(entry.key))) {
+      expect({ name, key, required: /^\$\{[A-Z0-9_]+:\?[^}]+\}$/.test(value) }).toEqual({ name, key, required: true });
+    }
+  });
+
+  it.each(services)('mounts the identity folder of %s only, read-only, where its TLS variables point', (service) => {
+    const env = environmentOf(service);
+    const mounts = (entry(service) as ComposeService & { volumes?: string[] }).volumes ?? [];
+    expect(mounts).toEqual([`./.compose/tls/identities/${service}:/run/platform/tls:ro`]);
+    expect([env.TLS_CA_FILE, env.TLS_CERT_FILE, env.TLS_KEY_FILE]).toEqual(['/run/platform/tls/ca.crt', '/run/platform/tls/tls.crt', '/run/platform/tls/tls.key']);
+  });
+});
+
+describe('safe defaults of the services compose runs', () => {
+  /** Each service's keys: the variables compose requires (`${NAME:?}`) and whose names say they hold a key. */
+  const keyed = services.map((service) => ({
+    service,
+    keys: Object.entries(entry(service).environment ?? {})
+      .filter(([key, value]) => KEY_VARIABLE.test(key) && new RegExp(REQUIRED_VARIABLE.source).test(String(value))).map(([key]) => key),
+  })).filter(({ keys }) => keys.length > 0);
+  const refusedNames = (service: string, env: Record<string, string>) => configProblems(configSchemaOf(service), env).map((problem) => problem.split(':')[0]);
+
+  it('names the services that hold keys', () => {
+    expect(keyed.map(({ service }) => service).sort()).toEqual(['gateway', 'payouts', 'wallet-registry', 'webhook-delivery']);
+  });
+
+  it.each(services)('%s does not start without PLATFORM_MODE: there is no default', (service) => {
+    const { PLATFORM_MODE: _mode, ...withoutMode } = environmentOf(service);
+    expect(refusedNames(service, withoutMode)).toContain('PLATFORM_MODE');
+  });
+
+  it.each(keyed)('$service refuses every published development key in production mode, and takes a fresh one', ({ service, keys }) => {
+    for (const key of keys) {
+      for (const developmentKey of KNOWN_DEVELOPMENT_KEYS) {
+        const production = { ...environmentOf(service), PLATFORM_MODE: 'production', [key]: developmentKey };
+        expect({ key, developmentKey, refused: refusedNames(service, production).includes(key) }).toEqual({ key, developmentKey, refused: true });
+        // The sandbox keeps working with them (they are what a laptop's .env may hold).
+        expect(refusedNames(service, { ...production, PLATFORM_MODE: 'sandbox' })).not.toContain(key);
+      }
+      expect(refusedNames(service, { ...environmentOf(service), PLATFORM_MODE: 'production' })).not.toContain(key);
+    }
   });
 });
 
@@ -163,6 +220,8 @@ describe('docker-compose.yml infrastructure and sandbox partner', () => {
       const key = `${peer.toUpperCase().replace(/-/g, '_')}_GRPC_ADDR`;
       expect({ key, address: env[key] }).toEqual({ key, address: `${peer}:${environmentOf(peer).GRPC_PORT}` });
     }
+    expect(helper.volumes).toContain('./.compose/tls/identities/ops:/run/platform/tls:ro');
+    expect([env.TLS_CA_FILE, env.TLS_CERT_FILE, env.TLS_KEY_FILE]).toEqual(['/run/platform/tls/ca.crt', '/run/platform/tls/tls.crt', '/run/platform/tls/tls.key']);
     expect((compose as unknown as { volumes: Record<string, unknown> }).volumes).toHaveProperty('sandbox-partner');
   });
 });

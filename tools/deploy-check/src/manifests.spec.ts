@@ -3,7 +3,10 @@
 // service under services/ gets what it needs to run safely: Deployment, Service,
 // ServiceAccount, ConfigMap, PodDisruptionBudget, migration Job, probes, a tagged
 // image, a locked-down securityContext, requests and limits, and an environment
-// its own configuration schema accepts. Renders for real; no cluster needed.
+// its own configuration schema accepts; its identity (a short-lived cert-manager
+// Certificate naming spiffe://platform/<service>, mounted where its TLS variables
+// point), listeners on the pod's interfaces, and a production-mode base.
+// Renders for real; no cluster needed.
 import { migrationEnvSchema } from '@platform/config';
 import {
   ConfigMapObject, Container, containerEnv, cpuMillicores, podSpecOf, secretRefs, Workload,
@@ -23,6 +26,11 @@ const IMAGE_UID = 1000;
 const PRESTOP_SLEEP_SECONDS_MAX = 10;
 /** Margin runService keeps after SHUTDOWN_GRACE_MS before it exits anyway (libs/grpc). */
 const RUN_SERVICE_EXIT_MARGIN_MS = 2_000;
+const IDENTITY_URI_PREFIX = 'spiffe://platform/';
+/** Identity certificates live days, not years: at most a week, renewed at least a day ahead. */
+const CERTIFICATE_HOURS_MAX = 7 * 24;
+const RENEW_BEFORE_HOURS_MIN = 24;
+const CA_ISSUER = 'platform-ca';
 
 /**
  * Services whose production configuration cannot be valid yet because the real
@@ -153,20 +161,40 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
       expectLockedDown(deployment);
     });
 
-    it('has gRPC health probes (the gateway: HTTP /healthz readiness) and drains within its grace period', () => {
+    it('has gRPC health probes on its plaintext health port (the gateway: HTTP /healthz readiness) and drains within its grace period', () => {
       const objects = objectsOf(overlay);
       const container = serverContainer(objects, service);
       const grpcPort = grpcPortOf(objects, service);
+      const healthPort = Number(containerEnv(container, ofKind<ConfigMapObject>(objects, 'ConfigMap')).HEALTH_PORT);
+      expect(Number.isInteger(healthPort) && healthPort !== grpcPort).toBe(true);
       expect(container.ports).toContainEqual(expect.objectContaining({ name: 'grpc', containerPort: grpcPort }));
-      expect(container.livenessProbe?.grpc?.port).toBe(grpcPort);
-      expect(container.startupProbe?.grpc?.port).toBe(grpcPort);
+      expect(container.ports).toContainEqual(expect.objectContaining({ name: 'health', containerPort: healthPort }));
+      expect(container.livenessProbe?.grpc?.port).toBe(healthPort);
+      expect(container.startupProbe?.grpc?.port).toBe(healthPort);
       if (service === 'gateway') {
         expect(container.readinessProbe?.httpGet).toMatchObject({ path: '/healthz', port: 'http' });
         expect(container.ports).toContainEqual(expect.objectContaining({ name: 'http' }));
       } else {
-        expect(container.readinessProbe?.grpc?.port).toBe(grpcPort);
+        expect(container.readinessProbe?.grpc?.port).toBe(healthPort);
       }
       expectGracefulRollout(objects, service);
+    });
+
+    it('has its own short-lived identity certificate, mounted read-only where its TLS variables point', () => {
+      const objects = objectsOf(overlay);
+      const certificate = named<CertificateObject>(objects, 'Certificate', `${service}-identity`);
+      expectIdentityCertificate(certificate, service);
+      expect(certificate.metadata.labels).toMatchObject({ 'app.kubernetes.io/name': service, 'app.kubernetes.io/component': 'identity' });
+      const container = serverContainer(objects, service);
+      const env = containerEnv(container, ofKind<ConfigMapObject>(objects, 'ConfigMap'));
+      expectMountedIdentity(podSpecOf(named<Workload>(objects, 'Deployment', service)), container, env, certificate.spec.secretName);
+    });
+
+    it('listens on the pod\'s interfaces (the services default to 127.0.0.1 elsewhere)', () => {
+      const objects = objectsOf(overlay);
+      const env = containerEnv(serverContainer(objects, service), ofKind<ConfigMapObject>(objects, 'ConfigMap'));
+      expect({ service, grpcHost: env.GRPC_HOST }).toEqual({ service, grpcHost: '0.0.0.0' });
+      if (env.HTTP_PORT || env.METRICS_PORT) expect({ service, httpHost: env.HTTP_HOST }).toEqual({ service, httpHost: '0.0.0.0' });
     });
 
     it('gets an environment its configuration schema accepts', () => {
@@ -230,6 +258,16 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
     expect(others).toEqual([]);
   });
 
+  it('issues identities from the platform CA, and gives the ops tool its own', () => {
+    const objects = objectsOf(overlay);
+    const issuer = named<K8sObject & { spec: { ca?: { secretName: string } } }>(objects, 'Issuer', CA_ISSUER);
+    const caCertificate = ofKind<CertificateObject>(objects, 'Certificate').find((certificate) => certificate.spec.secretName === issuer.spec.ca?.secretName);
+    expect(caCertificate?.spec.isCA).toBe(true);
+    expectIdentityCertificate(named<CertificateObject>(objects, 'Certificate', 'ops-identity'), 'ops');
+    const identities = ofKind<CertificateObject>(objects, 'Certificate').filter((certificate) => !certificate.spec.isCA);
+    expect(identities.map((certificate) => certificate.spec.uris?.[0]).sort()).toEqual([...services, 'ops'].map((name) => `${IDENTITY_URI_PREFIX}${name}`).sort());
+  });
+
   it('scales the webhook worker with exactly one autoscaler, and pins no replica count for it', () => {
     const objects = objectsOf(overlay);
     const targets = [
@@ -253,6 +291,46 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
     expect(exposed.map(objectName)).toEqual([]);
   });
 });
+
+interface CertificateObject extends K8sObject {
+  spec: {
+    secretName: string; duration?: string; renewBefore?: string; uris?: string[]; usages?: string[]; isCA?: boolean;
+    privateKey?: { rotationPolicy?: string }; issuerRef: { name: string; kind?: string; group?: string };
+  };
+}
+
+/** A cert-manager duration such as "168h" or "48h0m0s" in hours. */
+function hoursOf(duration: string | undefined): number {
+  const match = /^(\d+)h(?:0m(?:0s)?)?$/.exec(duration ?? '');
+  if (!match) throw new Error(`expected a duration in whole hours, got ${duration}`);
+  return Number(match[1]);
+}
+
+function expectIdentityCertificate(certificate: CertificateObject, identity: string): void {
+  const where = `Certificate ${objectName(certificate)}`;
+  const { spec } = certificate;
+  expect({ where, uris: spec.uris }).toEqual({ where, uris: [`${IDENTITY_URI_PREFIX}${identity}`] });
+  expect({ where, issuer: spec.issuerRef }).toMatchObject({ where, issuer: { name: CA_ISSUER, kind: 'Issuer' } });
+  expect({ where, secretName: spec.secretName }).toEqual({ where, secretName: `${identity}-tls` });
+  expect({ where, days: hoursOf(spec.duration) <= CERTIFICATE_HOURS_MAX }).toEqual({ where, days: true });
+  expect({ where, renewAhead: hoursOf(spec.renewBefore) >= RENEW_BEFORE_HOURS_MIN && hoursOf(spec.renewBefore) < hoursOf(spec.duration) })
+    .toEqual({ where, renewAhead: true });
+  expect({ where, usages: spec.usages }).toEqual({ where, usages: expect.arrayContaining(['client auth']) });
+  expect({ where, newKey: spec.privateKey?.rotationPolicy }).toEqual({ where, newKey: 'Always' });
+}
+
+/** The Secret `secretName` is mounted read-only in the folder TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE name. */
+function expectMountedIdentity(pod: Workload['spec']['template']['spec'], container: Container, env: Record<string, string>, secretName: string): void {
+  const volume = pod.volumes?.find((candidate) => candidate.secret?.secretName === secretName);
+  expect({ secretName, mounted: Boolean(volume) }).toEqual({ secretName, mounted: true });
+  const mount = container.volumeMounts?.find((candidate) => candidate.name === volume?.name);
+  expect(mount?.readOnly).toBe(true);
+  expect({
+    ca: env.TLS_CA_FILE, cert: env.TLS_CERT_FILE, key: env.TLS_KEY_FILE,
+  }).toEqual({ ca: `${mount?.mountPath}/ca.crt`, cert: `${mount?.mountPath}/tls.crt`, key: `${mount?.mountPath}/tls.key` });
+  // Group-readable at most: 0440 for the fsGroup, nothing for others.
+  expect(((volume?.secret?.defaultMode ?? 0o644) & 0o037) === 0).toBe(true);
+}
 
 /** kubectl's equality-based label selector (`k=v,k!=v`); `!=` also matches objects without the label. */
 function selectByLabels(objects: K8sObject[], selector: string): K8sObject[] {
@@ -289,6 +367,14 @@ function expectGracefulRollout(objects: K8sObject[], service: string): void {
     .toEqual({ service, drainFits: true });
 }
 
+describe('the base', () => {
+  it('is production-safe on its own: production mode; sandbox is an overlay\'s choice', () => {
+    const objects = renderKustomization('deploy/base');
+    const platform = ofKind<ConfigMapObject>(objects, 'ConfigMap').find((configMap) => configMap.metadata.name?.startsWith('platform-config'));
+    expect(platform?.data?.PLATFORM_MODE).toBe('production');
+  });
+});
+
 describe('webhook worker scalers', () => {
   it.each([...SCALERS])('%s renders alone and matches its schemas', (scaler) => {
     const objects = renderKustomization(`deploy/scalers/${scaler}`);
@@ -314,6 +400,12 @@ describe('the ops tool Job template', () => {
     expect(schemaProblems(job)).toEqual([]);
     expectLockedDown(job);
     expect(podSpecOf(job).serviceAccountName).toBe('ops');
+  });
+
+  it('calls as the ops identity, mounted read-only where its TLS variables point', () => {
+    const [container] = podSpecOf(job).containers;
+    const env = Object.fromEntries((container.env ?? []).map((variable) => [variable.name, variable.value ?? '']));
+    expectMountedIdentity(podSpecOf(job), container, env, 'ops-tls');
   });
 
   it('carries the label every service admits on its gRPC port, and is never retried', () => {

@@ -3,8 +3,10 @@
 // that are configured to call it (a <PEER>_GRPC_ADDR in their environment) and to
 // the ops tool; only the gateway's HTTP port open to the ingress controller; every
 // caller allowed out to its peers; webhook-delivery allowed out to the internet on
-// 443 but never to private or cluster ranges.
-import { ConfigMapObject, containerEnv, podSpecOf, Workload } from './pods';
+// 443 but never to private or cluster ranges; PostgreSQL, Redis and RabbitMQ
+// reachable only at the addresses the overlay names (single-address ipBlocks), and
+// only by the workloads whose Secret holds that store's URL.
+import { ConfigMapObject, containerEnv, podSpecOf, secretRefs, Workload } from './pods';
 import { K8sObject, ofKind, OVERLAYS, Overlay, renderKustomization, serviceNames } from './repository';
 
 interface PeerSelector {
@@ -17,8 +19,13 @@ interface Rule {
   to?: PeerSelector[];
   ports?: { protocol?: string; port?: number | string }[];
 }
+interface Expression {
+  key: string;
+  operator: string;
+  values?: string[];
+}
 interface Policy extends K8sObject {
-  spec: { podSelector: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] }; policyTypes?: string[]; ingress?: Rule[]; egress?: Rule[] };
+  spec: { podSelector: { matchLabels?: Record<string, string>; matchExpressions?: Expression[] }; policyTypes?: string[]; ingress?: Rule[]; egress?: Rule[] };
 }
 
 const INGRESS_CONTROLLER_NAMESPACE = 'ingress-nginx';
@@ -27,6 +34,15 @@ const OPS_LABEL = 'ops';
 /** Ranges webhook-delivery must never reach: RFC 1918, CGNAT, link-local (cloud metadata), loopback. */
 const PRIVATE_IPV4_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8'];
 const PRIVATE_IPV6_RANGES = ['fc00::/7', 'fe80::/10', '::1/128'];
+
+/** The data stores, the Secret key holding each one's URL, and its ports. */
+const DATA_STORES = [
+  { name: 'PostgreSQL', secretKey: 'DATABASE_URL', ports: [5432] },
+  { name: 'Redis', secretKey: 'REDIS_URL', ports: [6379] },
+  { name: 'RabbitMQ', secretKey: 'AMQP_URL', ports: [5672, 5671] },
+];
+/** One address: an IPv4 /32 or an IPv6 /128. */
+const SINGLE_ADDRESS = /^(\d{1,3}(\.\d{1,3}){3}\/32|[0-9a-fA-F:]+\/128)$/;
 
 const services = serviceNames();
 const rendered = new Map<Overlay, K8sObject[]>();
@@ -54,8 +70,11 @@ function serverEnv(objects: K8sObject[], service: string): Record<string, string
 }
 
 function selects(policy: Policy, labels: Record<string, string>): boolean {
-  if (policy.spec.podSelector.matchExpressions?.length) throw new Error(`${policy.metadata.name}: matchExpressions are not checked here`);
-  return Object.entries(policy.spec.podSelector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+  const expressions = policy.spec.podSelector.matchExpressions ?? [];
+  const unsupported = expressions.find((expression) => expression.operator !== 'In');
+  if (unsupported) throw new Error(`${policy.metadata.name}: matchExpressions operator ${unsupported.operator} is not checked here`);
+  return Object.entries(policy.spec.podSelector.matchLabels ?? {}).every(([key, value]) => labels[key] === value)
+    && expressions.every((expression) => (expression.values ?? []).includes(labels[expression.key]));
 }
 
 function policiesFor(objects: K8sObject[], labels: Record<string, string>): Policy[] {
@@ -141,6 +160,29 @@ describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
       const except = block?.except ?? [];
       const required = block?.cidr.includes(':') ? PRIVATE_IPV6_RANGES : PRIVATE_IPV4_RANGES;
       expect({ cidr: block?.cidr, missing: required.filter((range) => !except.includes(range)) }).toEqual({ cidr: block?.cidr, missing: [] });
+    }
+  });
+
+  it('let each workload reach its data stores at their configured addresses only, and no other workload at all', () => {
+    const objects = objectsOf(overlay);
+    const workloads = [...ofKind<Workload>(objects, 'Deployment'), ...ofKind<Workload>(objects, 'Job')];
+    expect(workloads.length).toBeGreaterThan(services.length);
+    for (const workload of workloads) {
+      const labels = workload.spec.template.metadata?.labels ?? {};
+      const reads = new Set(podSpecOf(workload).containers.flatMap((container) => secretRefs(container).map((ref) => ref.key)));
+      for (const store of DATA_STORES) {
+        for (const port of store.ports) {
+          const rules = policiesFor(objects, labels).flatMap((policy) => policy.spec.egress ?? []).filter((rule) => coversPort(rule, port));
+          const where = { workload: workload.metadata.name, store: store.name, port };
+          const destinations = rules.flatMap((rule) => (rule.to?.length ? rule.to.map((peer) => peer.ipBlock?.cidr ?? describePeer(peer)) : ['anywhere']));
+          if (reads.has(store.secretKey)) {
+            expect({ ...where, reachable: destinations.length > 0 }).toEqual({ ...where, reachable: true });
+            expect({ ...where, notAnAddress: destinations.filter((destination) => !SINGLE_ADDRESS.test(destination)) }).toEqual({ ...where, notAnAddress: [] });
+          } else {
+            expect({ ...where, destinations }).toEqual({ ...where, destinations: [] });
+          }
+        }
+      }
     }
   });
 

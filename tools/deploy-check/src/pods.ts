@@ -40,7 +40,7 @@ export interface Container {
     readOnlyRootFilesystem?: boolean;
     capabilities?: { drop?: string[]; add?: string[] };
   };
-  volumeMounts?: { name: string; mountPath: string }[];
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
 }
 
 export interface PodSpec {
@@ -51,7 +51,7 @@ export interface PodSpec {
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; seccompProfile?: { type: string } };
   containers: Container[];
   initContainers?: Container[];
-  volumes?: { name: string; emptyDir?: Record<string, unknown> }[];
+  volumes?: { name: string; emptyDir?: Record<string, unknown>; secret?: { secretName: string; defaultMode?: number } }[];
 }
 
 export interface Workload extends K8sObject {
@@ -68,7 +68,8 @@ export interface ConfigMapObject extends K8sObject {
 }
 
 /** Well-formed stand-ins for Secret keys, so the service's schema can judge the rest. */
-const HEX_KEY_SAMPLE = 'ab'.repeat(32);
+// Random-looking: production mode refuses published and low-entropy keys (libs/config).
+const HEX_KEY_SAMPLE = '3f9a1c7e5b2d4086a1e9c3b7d5f20846e1a3c5b7d9f0213546789abcdef01234';
 export const SECRET_SAMPLES: Record<string, string> = {
   DATABASE_URL: 'postgres://platform:sample@postgres:5432/svc_sample',
   AMQP_URL: 'amqp://platform:sample@rabbitmq:5672/',

@@ -1,7 +1,8 @@
 /**
  * Offline validation of rendered objects against the Kubernetes OpenAPI schemas
- * (the npm package kubernetes-models) and KEDA's CRD schemas
- * (@kubernetes-models/keda, generated from KEDA's CustomResourceDefinitions).
+ * (the npm package kubernetes-models), KEDA's CRD schemas (@kubernetes-models/keda)
+ * and cert-manager's (@kubernetes-models/cert-manager), both generated from the
+ * projects' CustomResourceDefinitions.
  * Only the kinds listed here may appear in deploy/: a new kind must be added on
  * purpose, with its schema.
  *
@@ -9,6 +10,8 @@
  * is caught by the presence checks in manifests.spec.ts for the fields that
  * matter, and by the API server's strict field validation at apply time.
  */
+import { Certificate } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate';
+import { Issuer } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Issuer';
 import { TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
@@ -38,6 +41,8 @@ const MODELS: Record<string, Validatable> = {
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
   'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,
+  'cert-manager.io/v1/Certificate': Certificate,
+  'cert-manager.io/v1/Issuer': Issuer,
 };
 
 export const KNOWN_KINDS = Object.keys(MODELS);

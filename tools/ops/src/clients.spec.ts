@@ -1,8 +1,10 @@
 // Proves how the tool finds a service: <PEER>_GRPC_ADDR wins, else the stack
 // file (OPS_STACK_FILE, default .stack/stack.json under the repository root),
 // and every way of not finding one fails with a message that says what to set.
+// Likewise its TLS identity: TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE
+// together, else the stack file's ops certificate.
 import { CliError } from './cli-error';
-import { AddressSources, resolveAddress, stackFilePath } from './clients';
+import { AddressSources, resolveAddress, resolveTlsFiles, stackFilePath } from './clients';
 
 const repoRoot = '/repo';
 const stack = JSON.stringify({
@@ -89,5 +91,31 @@ describe('resolveAddress', () => {
     const files = { '/repo/.stack/stack.json': JSON.stringify({ grpc: { ledger: 'nowhere', gateway: '127.0.0.1:7000' } }) };
     expect(failure(() => resolveAddress('ledger', sources({}, files))).message).toContain('no host:port at grpc["ledger"]');
     expect(failure(() => resolveAddress('trading', sources({}, files))).message).toContain('no host:port at grpc["trading"]');
+  });
+});
+
+describe('resolveTlsFiles', () => {
+  const withTls = JSON.stringify({
+    grpc: {}, tls: { caFile: '/s/tls/ca.pem', identities: { ops: { certFile: '/s/tls/ops.pem', keyFile: '/s/tls/ops-key.pem' } } },
+  });
+
+  it('takes the three variables together, without reading the stack file', () => {
+    const from = sources({ TLS_CA_FILE: '/m/ca.crt', TLS_CERT_FILE: '/m/tls.crt', TLS_KEY_FILE: '/m/tls.key' });
+    expect(resolveTlsFiles(from)).toEqual({ caFile: '/m/ca.crt', certFile: '/m/tls.crt', keyFile: '/m/tls.key' });
+    expect(from.reads).toEqual([]);
+  });
+
+  it('refuses some of the variables without the others', () => {
+    expect(failure(() => resolveTlsFiles(sources({ TLS_CERT_FILE: '/m/tls.crt' }))).message).toMatch(/set all of TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE or none/);
+  });
+
+  it('falls back to the stack file\'s ops identity', () => {
+    expect(resolveTlsFiles(sources({}, { '/repo/.stack/stack.json': withTls }))).toEqual({
+      caFile: '/s/tls/ca.pem', certFile: '/s/tls/ops.pem', keyFile: '/s/tls/ops-key.pem',
+    });
+  });
+
+  it('says what to set when the stack file has no ops identity', () => {
+    expect(failure(() => resolveTlsFiles(sources({}, { '/repo/.stack/stack.json': stack }))).message).toMatch(/no TLS identity.*"tls" object/);
   });
 });

@@ -4,11 +4,16 @@
  * `npm start` writes (`OPS_STACK_FILE`, default `.stack/stack.json` under the
  * repository root). Clients are made on first use, so a command needs the
  * addresses of only the services it calls.
+ *
+ * The tool speaks mutual TLS as the identity `ops` (spiffe://platform/ops),
+ * the only identity the services' operator RPCs admit: its CA, certificate and
+ * key come from TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE when set, else
+ * from the stack file's `tls` (the local stack issues an ops certificate).
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AppError, isAppError } from '@platform/errors';
-import { createClient, PromiseClient } from '@platform/grpc';
+import { createClient, PromiseClient, TlsFiles, TlsMaterial, TlsMaterialError } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { collections, gateway, ledger, payouts, trading, walletRegistry, webhookDelivery } from '@platform/proto';
 import { CliError, UpstreamError } from './cli-error';
@@ -49,8 +54,8 @@ function configurationError(message: string): CliError {
   return new CliError('CONFIGURATION_ERROR', message);
 }
 
-/** The stack file's `grpc` object; `missing` starts each complaint ("no address for ledger: ..."). */
-function readStackAddresses(file: string, sources: AddressSources, missing: string): Record<string, unknown> {
+/** The stack file's `key` object; `missing` starts each complaint ("no address for ledger: ..."). */
+function readStackSection(file: string, sources: AddressSources, missing: string, key: 'grpc' | 'tls'): Record<string, unknown> {
   let text: string;
   try {
     text = sources.readFile(file);
@@ -60,12 +65,12 @@ function readStackAddresses(file: string, sources: AddressSources, missing: stri
   }
   if (text.length > STACK_FILE_BYTES_MAX) throw configurationError(`${missing}, and ${file} is too large to be a stack file`);
   try {
-    const grpc = (JSON.parse(text) as { grpc?: unknown }).grpc;
-    if (grpc && typeof grpc === 'object' && !Array.isArray(grpc)) return grpc as Record<string, unknown>;
+    const section = (JSON.parse(text) as Record<string, unknown>)[key];
+    if (section && typeof section === 'object' && !Array.isArray(section)) return section as Record<string, unknown>;
   } catch {
     // reported below
   }
-  throw configurationError(`${missing}, and ${file} is not a stack file (expected JSON with a "grpc" object)`);
+  throw configurationError(`${missing}, and ${file} is not a stack file (expected JSON with a "${key}" object)`);
 }
 
 /** The host:port of `upstream`; throws CONFIGURATION_ERROR saying what to set when there is none. */
@@ -78,11 +83,30 @@ export function resolveAddress(upstream: Upstream, sources: AddressSources): str
   }
   const file = stackFilePath(sources.env, sources.repoRoot);
   const missing = `no address for ${stackKey}: ${envName} is not set`;
-  const fromStack = readStackAddresses(file, sources, missing)[stackKey];
+  const fromStack = readStackSection(file, sources, missing, 'grpc')[stackKey];
   if (typeof fromStack !== 'string' || !HOST_PORT.test(fromStack)) {
     throw configurationError(`${missing}, and ${file} has no host:port at grpc["${stackKey}"]`);
   }
   return fromStack;
+}
+
+export const OPS_IDENTITY = 'ops';
+const TLS_VARIABLES = ['TLS_CA_FILE', 'TLS_CERT_FILE', 'TLS_KEY_FILE'] as const;
+
+/** The ops identity's TLS files: all three variables, else the stack file's `tls`. */
+export function resolveTlsFiles(sources: AddressSources): TlsFiles {
+  const [caFile, certFile, keyFile] = TLS_VARIABLES.map((name) => sources.env[name]?.trim() ?? '');
+  const given = [caFile, certFile, keyFile].filter(Boolean).length;
+  if (given === 3) return { caFile, certFile, keyFile };
+  if (given > 0) throw configurationError(`set all of ${TLS_VARIABLES.join(', ')} or none (then the stack file's are used)`);
+  const file = stackFilePath(sources.env, sources.repoRoot);
+  const missing = `no TLS identity: ${TLS_VARIABLES.join(', ')} are not set`;
+  const tls = readStackSection(file, sources, missing, 'tls');
+  const identity = (tls.identities as Record<string, Partial<TlsFiles>> | undefined)?.[OPS_IDENTITY];
+  if (typeof tls.caFile !== 'string' || typeof identity?.certFile !== 'string' || typeof identity.keyFile !== 'string') {
+    throw configurationError(`${missing}, and ${file} has no tls.caFile and tls.identities.${OPS_IDENTITY}`);
+  }
+  return { caFile: tls.caFile, certFile: identity.certFile, keyFile: identity.keyFile };
 }
 
 /** The clients a command may use. An interface, so command specs can pass fakes. */
@@ -102,6 +126,7 @@ type Definition = Parameters<typeof createClient>[0];
 export class GrpcOpsClients implements OpsClients {
   private readonly open = new Map<Definition, PromiseClient<Definition>>();
   private readonly addresses = new Map<Upstream, string>();
+  private tls: TlsMaterial | null = null;
 
   constructor(private readonly sources: AddressSources, private readonly logger: Logger) {}
 
@@ -140,6 +165,20 @@ export class GrpcOpsClients implements OpsClients {
   closeAll(): void {
     for (const client of this.open.values()) client.close();
     this.open.clear();
+    this.tls?.close();
+  }
+
+  /** The ops identity, read once; an unusable certificate is a configuration error naming the reason. */
+  private identity(): TlsMaterial {
+    if (!this.tls) {
+      try {
+        this.tls = new TlsMaterial(resolveTlsFiles(this.sources), { logger: this.logger, expectedIdentity: OPS_IDENTITY });
+      } catch (error) {
+        if (error instanceof TlsMaterialError) throw configurationError(error.message);
+        throw error;
+      }
+    }
+    return this.tls;
   }
 
   private address(upstream: Upstream): string {
@@ -157,7 +196,7 @@ export class GrpcOpsClients implements OpsClients {
     if (existing) return existing as unknown as PromiseClient<D>;
     const address = this.address(upstream);
     const name = UPSTREAMS[upstream].stackKey;
-    const client = createClient(definition, { upstream: name, address, logger: this.logger, deadlineMs: CALL_DEADLINE_MS });
+    const client = createClient(definition, { upstream: name, address, tls: this.identity().client(name), logger: this.logger, deadlineMs: CALL_DEADLINE_MS });
     const wrapped: Record<string, unknown> = { close: () => client.close(), breaker: client.breaker };
     for (const method of Object.keys(definition)) {
       const call = client[method] as (request: unknown) => Promise<unknown>;

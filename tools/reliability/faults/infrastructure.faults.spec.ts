@@ -15,11 +15,10 @@
 //   reconciles, and its outbox relay resumes (a later credit's webhook arrives).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { createClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { ledger } from '@platform/proto';
 import {
-  createTestPartner, HttpResult, HttpsReceiver, loadTestStack, PartnerHttpClient, runOps, stackInfra, startHttpsReceiver, TestPartner, waitFor,
+  createTestPartner, HttpResult, HttpsReceiver, loadTestStack, PartnerHttpClient, runOps, stackInfra, startHttpsReceiver, TestPartner, waitFor, clientAs,
 } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
 
@@ -38,7 +37,8 @@ let partner: TestPartner;
 let client: PartnerHttpClient;
 let receiver: HttpsReceiver;
 let ledgerPool: Pool;
-const ledgerClient = () => createClient(ledger.LedgerService, { upstream: 'ledger', address: loadTestStack().grpc.ledger, logger });
+// Reads accounts and books credits as payouts' mobile-money credits do.
+const ledgerClient = () => clientAs('payouts', ledger.LedgerService, { upstream: 'ledger', logger });
 
 beforeAll(async () => {
   partner = await createTestPartner({ rateLimitPerMinute: RATE_LIMIT_PER_MINUTE });

@@ -14,11 +14,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { tronAddressFromAccountId } from '@platform/chain';
-import { createClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { ledger } from '@platform/proto';
 import {
-  createTestPartner, HttpResult, loadTestStack, PartnerHttpClient, recordSensitive, TestPartner, waitFor,
+  createTestPartner, HttpResult, loadTestStack, PartnerHttpClient, recordSensitive, TestPartner, waitFor, clientAs,
 } from '@platform/testing';
 
 export const BID = '128.0000';
@@ -66,7 +65,8 @@ export async function endPools(pools: MoneyPools | undefined): Promise<void> {
   await Promise.all(Object.values(pools).map((pool) => pool.end()));
 }
 
-export const ledgerClient = () => createClient(ledger.LedgerService, { upstream: 'ledger', address: loadTestStack().grpc.ledger, logger });
+// The ledger's reconciliation is an operator RPC.
+export const ledgerClient = () => clientAs('ops', ledger.LedgerService, { upstream: 'ledger', logger });
 
 /** A fresh partner with a raised rate limit, its rate pinned, and `fundKes` on its KES balance. */
 export async function moneyPartner(fundKes: string, extraArgs: string[] = []): Promise<MoneyPartner> {

@@ -10,15 +10,15 @@ logger.silent = true;
 function setup(options: { serving?: boolean; breakerOpen?: boolean; throws?: boolean } = {}) {
   let nowMs = 0;
   const state = { serving: options.serving ?? true, breakerOpen: options.breakerOpen ?? false, probes: 0 };
-  const probe = async () => {
+  const serving = async () => {
     state.probes += 1;
     if (options.throws) throw new Error('boom');
     return state.serving;
   };
-  const health = new CachedUpstreamHealth(
-    [{ name: 'trading', probe, breakerOpen: () => state.breakerOpen }, { name: 'ledger', probe, breakerOpen: () => false }],
-    logger, () => nowMs,
-  );
+  const health = new CachedUpstreamHealth([
+    { name: 'trading', client: { breaker: { get opened() { return state.breakerOpen; } }, serving } },
+    { name: 'ledger', client: { breaker: { opened: false }, serving } },
+  ], logger, () => nowMs);
   return { health, state, advance: (ms: number) => { nowMs += ms; } };
 }
 

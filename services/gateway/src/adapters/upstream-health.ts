@@ -6,12 +6,10 @@ export const UPSTREAM_HEALTH_TIMEOUT_MS = 500;
 /** Answers are reused this long, so a burst of /v1/health costs one probe per upstream. */
 export const UPSTREAM_HEALTH_CACHE_MS = 1_000;
 
+/** An upstream client: its breaker, and a health check over its own (already open, mutual-TLS) channel. */
 export interface HealthTarget {
   name: string;
-  /** True while the upstream's circuit breaker is open. */
-  breakerOpen: () => boolean;
-  /** grpc.health.v1 Check over the upstream's long-lived channel: true only for SERVING. */
-  probe: (timeoutMs: number) => Promise<boolean>;
+  client: { breaker: { opened: boolean }; serving(timeoutMs: number): Promise<boolean> };
 }
 
 /**
@@ -38,7 +36,7 @@ export class CachedUpstreamHealth implements UpstreamHealth {
 
   private async check(): Promise<'ok' | 'degraded'> {
     const results = await Promise.all(this.targets.map(async (target) => {
-      const healthy = !target.breakerOpen() && (await target.probe(UPSTREAM_HEALTH_TIMEOUT_MS).catch(() => false));
+      const healthy = !target.client.breaker.opened && (await target.client.serving(UPSTREAM_HEALTH_TIMEOUT_MS).catch(() => false));
       return { name: target.name, healthy };
     }));
     const unhealthy = results.filter((result) => !result.healthy).map((result) => result.name);

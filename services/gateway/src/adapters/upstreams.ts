@@ -1,10 +1,12 @@
 /**
- * gRPC clients of the services behind the gateway: one channel and one circuit
+ * gRPC clients of the services behind the gateway (mutual TLS, as the gateway's
+ * identity, which each service's allow-list admits to its partner-facing RPCs
+ * only): one channel and one circuit
  * breaker per upstream service (its service definitions merged), every call
  * with the UPSTREAM_DEADLINE_MS deadline. A service that is down answers
  * SERVICE_UNAVAILABLE quickly (connection refused, deadline or open breaker).
  */
-import { createClient, PromiseClient } from '@platform/grpc';
+import { createClient, PromiseClient, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { collections, ledger, notifier, payouts, payoutsFunding, trading, walletRegistry } from '@platform/proto';
 
@@ -52,13 +54,14 @@ export interface UpstreamSettings {
   deadlineMs: number;
 }
 
-export function createUpstreams(settings: UpstreamSettings, logger: Logger): Upstreams {
-  const tradingClient = createClient(tradingDefinition, { upstream: 'trading', address: settings.tradingAddress, logger, deadlineMs: settings.deadlineMs });
-  const ledgerClient = createClient(ledgerDefinition, { upstream: 'ledger', address: settings.ledgerAddress, logger, deadlineMs: settings.deadlineMs });
-  const walletRegistryClient = createClient(walletRegistryDefinition, { upstream: 'wallet-registry', address: settings.walletRegistryAddress, logger, deadlineMs: settings.deadlineMs });
-  const notifierClient = createClient(notifierDefinition, { upstream: 'notifier', address: settings.notifierAddress, logger, deadlineMs: settings.deadlineMs });
-  const collectionsClient = createClient(collectionsDefinition, { upstream: 'collections', address: settings.collectionsAddress, logger, deadlineMs: settings.deadlineMs });
-  const payoutsClient = createClient(payoutsDefinition, { upstream: 'payouts', address: settings.payoutsAddress, logger, deadlineMs: settings.deadlineMs });
+/** Each upstream is reached as the gateway's identity, and must present its own. */
+export function createUpstreams(settings: UpstreamSettings, tls: TlsMaterial, logger: Logger): Upstreams {
+  const tradingClient = createClient(tradingDefinition, { upstream: 'trading', tls: tls.client('trading'), address: settings.tradingAddress, logger, deadlineMs: settings.deadlineMs });
+  const ledgerClient = createClient(ledgerDefinition, { upstream: 'ledger', tls: tls.client('ledger'), address: settings.ledgerAddress, logger, deadlineMs: settings.deadlineMs });
+  const walletRegistryClient = createClient(walletRegistryDefinition, { upstream: 'wallet-registry', tls: tls.client('wallet-registry'), address: settings.walletRegistryAddress, logger, deadlineMs: settings.deadlineMs });
+  const notifierClient = createClient(notifierDefinition, { upstream: 'notifier', tls: tls.client('notifier'), address: settings.notifierAddress, logger, deadlineMs: settings.deadlineMs });
+  const collectionsClient = createClient(collectionsDefinition, { upstream: 'collections', tls: tls.client('collections'), address: settings.collectionsAddress, logger, deadlineMs: settings.deadlineMs });
+  const payoutsClient = createClient(payoutsDefinition, { upstream: 'payouts', tls: tls.client('payouts'), address: settings.payoutsAddress, logger, deadlineMs: settings.deadlineMs });
   return {
     trading: tradingClient,
     ledger: ledgerClient,

@@ -1,4 +1,5 @@
 import type { AsyncImplementation } from '@platform/grpc';
+import type { ResealSecretsUseCase } from '@platform/persistence';
 import { gateway } from '@platform/proto';
 import type { CreatePartnerUseCase } from '../usecases/create-partner/create-partner.usecase';
 import type { GetPartnerUseCase } from '../usecases/get-partner/get-partner.usecase';
@@ -11,11 +12,13 @@ export function partnerAdminHandlers(deps: {
   getPartner: GetPartnerUseCase;
   issueCredential: IssueCredentialUseCase;
   revokeCredential: RevokeCredentialUseCase;
+  resealSecrets: ResealSecretsUseCase;
 }): AsyncImplementation<typeof gateway.PartnerAdminService> {
   return {
     createPartner: (request) => deps.createPartner.execute(request),
     getPartner: (request) => deps.getPartner.execute(request),
     issueCredential: (request) => deps.issueCredential.execute(request),
     revokeCredential: (request) => deps.revokeCredential.execute(request),
+    resealSecrets: (request) => deps.resealSecrets.execute(request),
   };
 }

@@ -34,7 +34,7 @@ function answerClientError(socket: Duplex): void {
   ].join('\r\n'));
 }
 
-export function listenHttp(app: Express, port: number, logger: Logger, host = '0.0.0.0'): Promise<Server> {
+export function listenHttp(app: Express, port: number, logger: Logger, host = '127.0.0.1'): Promise<Server> {
   const server = createServer({ maxHeaderSize: HEADER_BYTES_MAX, requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, app);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // Invite a body (100 Continue) only when it may be accepted; a declared oversize body
@@ -56,7 +56,7 @@ export function listenHttp(app: Express, port: number, logger: Logger, host = '0
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
-      logger.info('http listening', { httpPort: port });
+      logger.info('http listening', { httpPort: port, httpHost: host });
       resolve(server);
     });
   });

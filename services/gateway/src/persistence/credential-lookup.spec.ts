@@ -2,19 +2,19 @@
 // reread after that (so a revocation bites within 2 s), forgotten at once on
 // this replica's revocation, never cached when unknown (a new credential works
 // at once), bounded in size, and that a database failure fails closed (503).
-import { sealSecret } from '@platform/crypto';
+import { SealingKeyRing } from '@platform/crypto';
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import { CachedCredentialLookup, CREDENTIAL_CACHE_ENTRIES_MAX, CREDENTIAL_CACHE_TTL_MS } from './credential-lookup';
 import type { StoredCredential } from './credentials.repository';
 
-const keyHex = 'ab'.repeat(32);
+const keys = SealingKeyRing.parse('ab'.repeat(32));
 const logger = createLogger('gateway-test');
 logger.silent = true;
 
 function stored(apiKey: string, status: 'active' | 'revoked' = 'active'): StoredCredential {
   return {
-    apiKey, partnerId: '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11', secretSealed: sealSecret('sk_secret', keyHex), scopes: ['read'], status, rateLimitPerMinute: 120,
+    apiKey, partnerId: '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11', secretSealed: keys.seal('sk_secret'), scopes: ['read'], status, rateLimitPerMinute: 120,
   };
 }
 
@@ -26,7 +26,7 @@ function setup() {
     if (this.fail) throw new Error('connection refused');
     return rows.get(apiKey) ?? null;
   } };
-  const lookup = new CachedCredentialLookup(repository, keyHex, logger, () => nowMs);
+  const lookup = new CachedCredentialLookup(repository, keys, logger, () => nowMs);
   return { rows, repository, lookup, advance: (ms: number) => { nowMs += ms; } };
 }
 
@@ -73,7 +73,7 @@ describe('CachedCredentialLookup', () => {
 
   it('refuses a secret sealed with another key (a fault, not a 401)', async () => {
     const { rows, lookup } = setup();
-    rows.set('k3', { ...stored('k3'), secretSealed: sealSecret('sk_secret', 'cd'.repeat(32)) });
+    rows.set('k3', { ...stored('k3'), secretSealed: SealingKeyRing.parse('cd'.repeat(32)).seal('sk_secret') });
     await expect(lookup.find('k3')).rejects.toThrow();
   });
 

@@ -1,4 +1,4 @@
-import { openSecret } from '@platform/crypto';
+import type { SealingKeyRing } from '@platform/crypto';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { AuthenticatedCredential, CredentialLookup } from '../http/dependencies';
@@ -20,7 +20,7 @@ interface Entry {
 
 /**
  * Credentials for authentication: one indexed query, the sealed secret opened
- * with CREDENTIAL_ENCRYPTION_KEY, kept in memory for at most 2 s. Unknown keys
+ * with the CREDENTIAL_ENCRYPTION_KEY ring, kept in memory for at most 2 s. Unknown keys
  * are not cached, so a credential works the moment it is issued. A database
  * that cannot answer fails closed (503).
  */
@@ -30,7 +30,7 @@ export class CachedCredentialLookup implements CredentialLookup {
 
   constructor(
     private readonly repository: Pick<CredentialsRepository, 'findForAuthentication'>,
-    private readonly encryptionKeyHex: string,
+    private readonly sealingKeys: SealingKeyRing,
     private readonly logger: Logger,
     private readonly nowMs: () => number = Date.now,
   ) {}
@@ -60,8 +60,8 @@ export class CachedCredentialLookup implements CredentialLookup {
       throw new AppError('SERVICE_UNAVAILABLE');
     }
     if (!stored) return null;
-    // A secret that does not open means a wrong CREDENTIAL_ENCRYPTION_KEY or a tampered row: a fault, not a 401.
-    const signingSecret = openSecret(stored.secretSealed, this.encryptionKeyHex);
+    // A secret that does not open means a key missing from CREDENTIAL_ENCRYPTION_KEY or a tampered row: a fault, not a 401.
+    const signingSecret = this.sealingKeys.open(stored.secretSealed);
     return {
       apiKey: stored.apiKey,
       partnerId: stored.partnerId,

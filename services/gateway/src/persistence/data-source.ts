@@ -1,5 +1,6 @@
 import { createDataSource, DataSource } from '@platform/persistence';
 import { GatewayV1Migration1732180000000 } from './migrations/1732180000000-gateway-v1';
+import { GatewaySealingKeyIdsMigration1795600000000 } from './migrations/1795600000000-gateway-sealing-key-ids';
 
 export const SERVICE_NAME = 'gateway';
 
@@ -7,6 +8,6 @@ export function gatewayDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [GatewayV1Migration1732180000000],
+    migrations: [GatewayV1Migration1732180000000, GatewaySealingKeyIdsMigration1795600000000],
   });
 }

@@ -1,4 +1,5 @@
 import type { AsyncImplementation } from '@platform/grpc';
+import type { ResealSecretsUseCase } from '@platform/persistence';
 import { webhookDelivery } from '@platform/proto';
 import type { DeliverySummary } from '../persistence/deliveries.repository';
 import type { EndpointRecord } from '../persistence/endpoints.repository';
@@ -13,8 +14,10 @@ export function webhookAdminHandlers(deps: {
   listDeliveries: ListDeliveriesUseCase;
   replayDelivery: ReplayDeliveryUseCase;
   replayDeliveries: ReplayDeliveriesUseCase;
+  resealSecrets: ResealSecretsUseCase;
 }): AsyncImplementation<typeof webhookDelivery.WebhookAdminService> {
   return {
+    resealSecrets: (request) => deps.resealSecrets.execute(request),
     async setEndpoint(request) {
       const endpoint = await deps.setEndpoint.execute({
         partnerId: request.partnerId,

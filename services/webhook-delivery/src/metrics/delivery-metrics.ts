@@ -127,7 +127,7 @@ export class DeliveryMetrics {
 }
 
 /** Serves GET /metrics from the registry; anything else is 404. */
-export async function startMetricsServer(metrics: DeliveryMetrics, port: number): Promise<Server> {
+export async function startMetricsServer(metrics: DeliveryMetrics, port: number, host = '127.0.0.1'): Promise<Server> {
   const server = createServer((request, response) => {
     if (request.method !== 'GET' || request.url !== '/metrics') {
       response.writeHead(404).end();
@@ -140,7 +140,7 @@ export async function startMetricsServer(metrics: DeliveryMetrics, port: number)
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, resolve);
+    server.listen(port, host, resolve);
   });
   return server;
 }

@@ -13,6 +13,7 @@ import { collectionsConfigure } from './collections-configure';
 import { tradingSwitchCommands } from './trading-switches';
 import { walletApprove, walletReject } from './wallet-review';
 import { payoutsStuck } from './payouts-stuck';
+import { secretsReseal } from './secrets-reseal';
 
 export const COMMANDS: readonly AnyCommand[] = [
   partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, deliveriesReplay, walletApprove, walletReject,
@@ -20,6 +21,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   collectionsConfigure,
   ...tradingSwitchCommands,
   payoutsStuck,
+  secretsReseal,
 ];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {

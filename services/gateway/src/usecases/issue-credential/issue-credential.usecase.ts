@@ -1,4 +1,4 @@
-import { sealSecret } from '@platform/crypto';
+import type { SealingKeyRing } from '@platform/crypto';
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { isUniqueViolation } from '@platform/persistence';
@@ -24,7 +24,7 @@ export class IssueCredentialUseCase {
   constructor(
     private readonly partners: PartnersRepository,
     private readonly credentials: CredentialsRepository,
-    private readonly settings: { keyMode: KeyMode; encryptionKeyHex: string },
+    private readonly settings: { keyMode: KeyMode; sealingKeys: SealingKeyRing },
     private readonly logger: Logger,
   ) {}
 
@@ -44,7 +44,7 @@ export class IssueCredentialUseCase {
 
   private async insertNew(partnerId: string, scopes: Scope[]): Promise<IssuedCredential> {
     const signingSecret = generateSigningSecret();
-    const secretSealed = sealSecret(signingSecret, this.settings.encryptionKeyHex);
+    const secretSealed = this.settings.sealingKeys.seal(signingSecret);
     for (let attempt = 1; ; attempt += 1) {
       const apiKey = generateApiKey(this.settings.keyMode);
       try {

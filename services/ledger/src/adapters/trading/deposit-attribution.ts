@@ -4,7 +4,7 @@
  * is "unavailable": the deposit is then held for a short window, never
  * credited on a guess.
  */
-import { createClient, PromiseClient } from '@platform/grpc';
+import { createClient, PromiseClient, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { trading } from '@platform/proto';
 import type { DepositDecision } from '../../domain/deposit-plan';
@@ -21,8 +21,8 @@ export interface DepositAttribution {
 export class GrpcDepositAttribution implements DepositAttribution {
   private readonly client: PromiseClient<typeof trading.TradingDepositsService>;
 
-  constructor(address: string, private readonly logger: Logger) {
-    this.client = createClient(trading.TradingDepositsService, { upstream: 'trading', address, logger, deadlineMs: OFFER_DEADLINE_MS });
+  constructor(address: string, tls: TlsMaterial, private readonly logger: Logger) {
+    this.client = createClient(trading.TradingDepositsService, { upstream: 'trading', tls: tls.client('trading'), address, logger, deadlineMs: OFFER_DEADLINE_MS });
   }
 
   async offer(request: { partnerId: string; txHash: string; usdtAmount: string }): Promise<DepositDecision> {

@@ -4,7 +4,7 @@
 // with the right number and next state, records nothing when aborted at
 // shutdown, and raises the failing-endpoint alert at each multiple of the
 // threshold a recorded run of failures passes through.
-import { sealSecret, verifyWebhookSignature } from '@platform/crypto';
+import { SealingKeyRing, verifyWebhookSignature } from '@platform/crypto';
 import { createLogger } from '@platform/logger';
 import type { OutgoingWebhook, WebhookSender } from '../../adapters/https-webhook-sender';
 import type { AttemptResult } from '../../domain/attempt-outcome';
@@ -14,7 +14,7 @@ import { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import { alertPoints, AttemptDeliveryUseCase } from './attempt-delivery.usecase';
 import type { AttemptRecorder } from './attempt-recorder';
 
-const key = 'cd'.repeat(32);
+const key = SealingKeyRing.parse('cd'.repeat(32));
 const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
 const claimed: ClaimedDelivery = {
   deliveryId: '0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f',
@@ -46,7 +46,7 @@ function build(endpoint: EndpointRecord | null, result: AttemptResult, failureRu
   const metrics = new DeliveryMetrics(false);
   const alerts = jest.spyOn(metrics, 'endpointFailingAlert');
   const useCase = new AttemptDeliveryUseCase({
-    recorder, sender, secretEncryptionKeyHex: key, timeScale: 0.05, logger: createLogger('spec', 'error'), random: () => 0.5, metrics,
+    recorder, sender, sealingKeys: key, timeScale: 0.05, logger: createLogger('spec', 'error'), random: () => 0.5, metrics,
   });
   return { useCase, sent, recorded, alerts, run: (delivery: ClaimedDelivery = claimed) => useCase.execute({ ...delivery, endpoint }) };
 }
@@ -54,7 +54,7 @@ function build(endpoint: EndpointRecord | null, result: AttemptResult, failureRu
 const endpoint = (overrides: Partial<EndpointRecord> = {}): EndpointRecord => ({
   partnerId,
   url: 'https://hooks.example.com/current',
-  secretSealed: sealSecret('current-secret-0001', key),
+  secretSealed: key.seal('current-secret-0001'),
   previousSecretSealed: null,
   previousSecretExpiresAt: null,
   updatedAt: new Date(),
@@ -76,7 +76,7 @@ describe('AttemptDeliveryUseCase', () => {
   });
 
   it('signs with both secrets while the previous one is in its overlap, and only the current one after', async () => {
-    const previousSecretSealed = sealSecret('previous-secret-001', key);
+    const previousSecretSealed = key.seal('previous-secret-001');
     const during = build(endpoint({ previousSecretSealed, previousSecretExpiresAt: new Date(Date.now() + 60_000) }), ok);
     await during.run();
     const signature = during.sent[0]?.headers['X-Service-Signature'] ?? '';

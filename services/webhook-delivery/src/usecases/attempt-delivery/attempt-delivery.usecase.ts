@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openSecret } from '@platform/crypto';
+import type { SealingKeyRing } from '@platform/crypto';
 import { Logger, runWithContext } from '@platform/logger';
 import type { WebhookSender } from '../../adapters/https-webhook-sender';
 import { AttemptResult, errorClassOf, nextDeliveryState, NextDeliveryState } from '../../domain/attempt-outcome';
@@ -20,7 +20,8 @@ export const ENDPOINT_FAILING_ALERT_THRESHOLD = 10;
 export interface AttemptDeliveryDependencies {
   recorder: AttemptRecorder;
   sender: WebhookSender;
-  secretEncryptionKeyHex: string;
+  /** Opens the endpoint's sealed secrets (any key of the ring). */
+  sealingKeys: SealingKeyRing;
   timeScale: number;
   logger: Logger;
   metrics: DeliveryMetrics;
@@ -83,7 +84,7 @@ export class AttemptDeliveryUseCase {
       previous: endpoint.previousSecretSealed,
       previousExpiresAt: endpoint.previousSecretExpiresAt,
     }, nowMs);
-    const secrets = sealed.map((value) => openSecret(value, this.deps.secretEncryptionKeyHex));
+    const secrets = sealed.map((value) => this.deps.sealingKeys.open(value));
     const headers = webhookHeaders({ deliveryId: claimed.deliveryId, eventType: claimed.eventType, body: claimed.body, secrets, nowMs });
     return this.deps.sender.send({ url: endpoint.url, headers, body: claimed.body, signal });
   }

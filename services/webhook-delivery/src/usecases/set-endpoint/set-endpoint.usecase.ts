@@ -1,4 +1,4 @@
-import { constantTimeEqual, openSecret, sealSecret } from '@platform/crypto';
+import { constantTimeEqual, SealingKeyRing } from '@platform/crypto';
 import { validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { DataSource, withTransaction } from '@platform/persistence';
@@ -23,7 +23,8 @@ export interface SetEndpointDependencies {
   endpoints: EndpointsRepository;
   deliveries: DeliveriesRepository;
   mode: PlatformMode;
-  secretEncryptionKeyHex: string;
+  /** Seals the new secret under its current key; opens the stored one under any key of the ring. */
+  sealingKeys: SealingKeyRing;
   logger: Logger;
 }
 
@@ -39,18 +40,17 @@ export class SetEndpointUseCase {
 
   async execute(command: SetEndpointCommand): Promise<EndpointRecord> {
     const { target, overlapSeconds } = this.validate(command);
-    const key = this.deps.secretEncryptionKeyHex;
     let rotated = false;
     let opened = 0;
     const saved = await withTransaction(this.deps.dataSource, async (manager) => {
       const existing = await this.deps.endpoints.findForUpdate(manager, command.partnerId);
-      const sameAsCurrent = existing !== null && constantTimeEqual(openSecret(existing.secretSealed, key), command.signingSecret);
+      const sameAsCurrent = existing !== null && constantTimeEqual(this.deps.sealingKeys.open(existing.secretSealed), command.signingSecret);
       const stored = existing === null ? null : {
         current: existing.secretSealed,
         previous: existing.previousSecretSealed,
         previousExpiresAt: existing.previousSecretExpiresAt,
       };
-      const next = rotateSecrets(stored, sealSecret(command.signingSecret, key), sameAsCurrent, overlapSeconds, Date.now());
+      const next = rotateSecrets(stored, this.deps.sealingKeys.seal(command.signingSecret), sameAsCurrent, overlapSeconds, Date.now());
       rotated = existing !== null && !sameAsCurrent;
       const endpoint = await this.deps.endpoints.upsert(manager, {
         partnerId: command.partnerId,

@@ -1,0 +1,47 @@
+/**
+ * Who may call each ledger RPC (service identities, spiffe://platform/<name>),
+ * enforced by @platform/grpc before any handler runs. Raw money movements
+ * (holds, entries, credits) belong to the services that own the flows: never
+ * the gateway, which reaches read-only partner views and the sandbox only.
+ * Operator RPCs belong to `ops` alone. An RPC without a caller yet lists none.
+ * Amend an entry when a caller starts or stops calling; the tests of each
+ * caller fail when a call it makes is missing here.
+ */
+import type { AccessTable } from '@platform/grpc';
+import type { ledger } from '@platform/proto';
+
+const LEDGER = {
+  openPartnerAccounts: ['ops'],
+  getPartnerAccounts: ['trading', 'payouts', 'collections'],
+  getBalances: ['gateway', 'trading'],
+  // The inbound mobile-money credit (payouts' funding prompt); the bank's own notifications when they arrive.
+  recordKesCredit: ['payouts'],
+  placeHold: ['trading', 'payouts'],
+  postHold: ['trading', 'payouts'],
+  voidHold: ['trading', 'payouts'],
+  getHold: ['trading', 'payouts'],
+  postEntry: ['trading', 'collections'],
+  getServiceAccount: ['trading', 'payouts', 'collections'],
+  listAccountHistory: ['ops'],
+  checkLedger: ['ops'],
+  setKesAccountStatus: ['ops'],
+  allocateDepositAddress: ['ops'],
+  getFundingInstructions: ['gateway', 'trading'],
+  addPayoutDestination: ['ops'],
+  setPayoutDestinationStatus: ['ops'],
+  getPayoutDestination: ['trading', 'payouts'],
+  listPayoutDestinations: ['gateway'],
+  // The chain custodian's inbound notification: no platform service makes it yet.
+  recordUsdtDeposit: [],
+  claimUsdtDeposit: ['trading'],
+  registerPaymentReference: ['trading'],
+  listCreditsByReference: ['trading'],
+} satisfies AccessTable<typeof ledger.LedgerService>;
+
+/** The sandbox's simulated outside world, reached through the gateway's /v1/sandbox routes. */
+const LEDGER_SANDBOX = {
+  simulateKesCredit: ['gateway'],
+  simulateUsdtDeposit: ['gateway'],
+} satisfies AccessTable<typeof ledger.LedgerSandboxService>;
+
+export const LEDGER_ACCESS = { LEDGER, LEDGER_SANDBOX } as const;

@@ -1,0 +1,36 @@
+/**
+ * Who may call each payouts RPC (service identities, spiffe://platform/<name>),
+ * enforced by @platform/grpc before any handler runs. The gateway reaches the
+ * partner-facing transfers, sends, batches and funding prompts; order proceeds
+ * belong to trading; stuck instructions to `ops`. Amend an entry when a caller
+ * starts or stops calling.
+ */
+import type { AccessTable } from '@platform/grpc';
+import type { payouts, payoutsFunding } from '@platform/proto';
+
+export const PAYOUTS_ACCESS = {
+  ORDER_PAYOUTS: {
+    payOrderProceeds: ['trading'],
+    getPayoutInstruction: ['trading'],
+  } satisfies AccessTable<typeof payouts.OrderPayoutsService>,
+  TRANSFERS: {
+    createTransfer: ['gateway'],
+    getTransfer: ['gateway'],
+    confirm: ['gateway'],
+    resendConfirmation: ['gateway'],
+  } satisfies AccessTable<typeof payouts.TransfersService>,
+  OPERATOR: { listStuckInstructions: ['ops'] } satisfies AccessTable<typeof payouts.PayoutsOperatorService>,
+  USDT_SENDS: {
+    createUsdtSend: ['gateway'],
+    getUsdtSend: ['gateway'],
+  } satisfies AccessTable<typeof payouts.UsdtSendsService>,
+  TRANSFER_BATCHES: {
+    createTransferBatch: ['gateway'],
+    getTransferBatch: ['gateway'],
+  } satisfies AccessTable<typeof payouts.TransferBatchesService>,
+  FUNDING: { createMobileMoneyPush: ['gateway'] } satisfies AccessTable<typeof payoutsFunding.MobileMoneyFundingService>,
+  FUNDING_SANDBOX: {
+    approveMobileMoneyPush: ['gateway'],
+    declineMobileMoneyPush: ['gateway'],
+  } satisfies AccessTable<typeof payoutsFunding.MobileMoneyFundingSandboxService>,
+} as const;

@@ -1,0 +1,32 @@
+/**
+ * Who may call each trading RPC (service identities, spiffe://platform/<name>),
+ * enforced by @platform/grpc before any handler runs. The gateway reaches the
+ * partner-facing quote and order use cases and the sandbox rate; switches,
+ * partner status and pricing belong to `ops`; the daily cap to payouts; deposit
+ * matching to the ledger. Amend an entry when a caller starts or stops calling.
+ */
+import type { AccessTable } from '@platform/grpc';
+import type { trading } from '@platform/proto';
+
+export const TRADING_ACCESS = {
+  TRADING: { createQuote: ['gateway'] } satisfies AccessTable<typeof trading.TradingService>,
+  TRADING_ADMIN: { configurePartner: ['ops'] } satisfies AccessTable<typeof trading.TradingAdminService>,
+  TRADING_SANDBOX: { setSandboxRate: ['gateway'] } satisfies AccessTable<typeof trading.TradingSandboxService>,
+  TRADING_DEPOSITS: { offerUsdtDeposit: ['ledger'] } satisfies AccessTable<typeof trading.TradingDepositsService>,
+  TRADING_LIMITS: {
+    reserveDailyCap: ['payouts'],
+    releaseDailyCap: ['payouts'],
+    // Read by the cap's users and by operators looking at a partner.
+    getPartnerLimits: ['payouts', 'ops'],
+  } satisfies AccessTable<typeof trading.TradingLimitsService>,
+  TRADING_ORDERS: {
+    createBuyOrder: ['gateway'],
+    createSellOrder: ['gateway'],
+    getOrder: ['gateway'],
+    attachTxHash: ['gateway'],
+  } satisfies AccessTable<typeof trading.TradingOrdersService>,
+  TRADING_OPERATOR: {
+    setPartnerStatus: ['ops'],
+    setPlatformSwitch: ['ops'],
+  } satisfies AccessTable<typeof trading.TradingOperatorService>,
+} as const;
