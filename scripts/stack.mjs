@@ -94,7 +94,7 @@ async function status() {
     console.log(`${state.running ? '●' : '○'} ${name.padEnd(17)} port ${state.port}${state.pid ? `  pid ${state.pid}` : ''}`);
   }
   for (const service of servicesStatus(profile)) {
-    console.log(`${service.running ? '●' : '○'} ${service.name.padEnd(17)} ${service.grpc}${service.pid ? `  pid ${service.pid}` : ''}`);
+    console.log(`${service.running ? '●' : '○'} ${service.name.padEnd(17)} ${service.grpc}  ${service.metrics}${service.pid ? `  pid ${service.pid}` : ''}`);
   }
   console.log(`gateway: ${profile.gatewayUrl}`);
 }

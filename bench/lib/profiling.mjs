@@ -13,13 +13,16 @@ import { services } from './stack.mjs';
 
 const PROFILED_GATEWAY_PORT = 23903;
 const PROFILED_GATEWAY_GRPC_PORT = 23904;
+const PROFILED_GATEWAY_METRICS_PORT = 23905;
 
 const serviceNamed = (name) => services.SERVICES.find((service) => service.name === name);
 const closed = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve)));
 
 /** A second gateway (same environment, own ports) under --cpu-prof while a signed GET /v1/balances load runs. */
 export async function profileGateway(ctx, credentials) {
-  const env = { ...services.serviceEnvironment(ctx.profile, serviceNamed('gateway')), HTTP_PORT: String(PROFILED_GATEWAY_PORT), GRPC_PORT: String(PROFILED_GATEWAY_GRPC_PORT) };
+  const env = { ...services.serviceEnvironment(ctx.profile, serviceNamed('gateway')), HTTP_PORT: String(PROFILED_GATEWAY_PORT), GRPC_PORT: String(PROFILED_GATEWAY_GRPC_PORT),
+    METRICS_PORT: String(PROFILED_GATEWAY_METRICS_PORT),
+  };
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}`, 'dist/main.js'], { cwd: path.join(REPO_ROOT, 'services', 'gateway'), env, stdio: 'ignore' });
   try {
     await waitForPort(PROFILED_GATEWAY_PORT);

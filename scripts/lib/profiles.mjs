@@ -14,7 +14,6 @@ const PORTS = {
     rabbitDistribution: 25671,
     epmd: 25369,
     gatewayHttp: 8080,
-    webhookDeliveryMetrics: 9107,
     grpc: {
       gateway: 7000,
       trading: 7001,
@@ -25,6 +24,17 @@ const PORTS = {
       notifier: 7006,
       'webhook-delivery': 7007,
     },
+    // Every service's Prometheus endpoint: 9100 + its place, as its gRPC port is 7000 + it.
+    metrics: {
+      gateway: 9100,
+      trading: 9101,
+      ledger: 9102,
+      'wallet-registry': 9103,
+      payouts: 9104,
+      collections: 9105,
+      notifier: 9106,
+      'webhook-delivery': 9107,
+    },
   },
   test: {
     postgres: 21432,
@@ -33,7 +43,6 @@ const PORTS = {
     rabbitDistribution: 21671,
     epmd: 21369,
     gatewayHttp: 18080,
-    webhookDeliveryMetrics: 19107,
     grpc: {
       gateway: 17000,
       trading: 17001,
@@ -43,6 +52,16 @@ const PORTS = {
       collections: 17005,
       notifier: 17006,
       'webhook-delivery': 17007,
+    },
+    metrics: {
+      gateway: 19100,
+      trading: 19101,
+      ledger: 19102,
+      'wallet-registry': 19103,
+      payouts: 19104,
+      collections: 19105,
+      notifier: 19106,
+      'webhook-delivery': 19107,
     },
   },
 };

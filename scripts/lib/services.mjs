@@ -47,6 +47,8 @@ export const SERVICES = Object.freeze(SERVICE_NAMES.map((name) => Object.freeze(
 export const DATABASE_NAMES = SERVICES.map((service) => service.database);
 
 export const grpcPort = (profile, service) => profile.ports.grpc[service.name];
+export const metricsPort = (profile, service) => profile.ports.metrics[service.name];
+export const metricsUrl = (profile, service) => `http://127.0.0.1:${metricsPort(profile, service)}/metrics`;
 export const grpcAddress = (profile, service) => `127.0.0.1:${grpcPort(profile, service)}`;
 export const amqpUrl = (profile) => `amqp://${RABBIT_USER}:${RABBIT_PASSWORD}@127.0.0.1:${profile.ports.amqp}/`;
 export const redisUrl = (profile) => `redis://127.0.0.1:${profile.ports.redis}/0`;
@@ -102,8 +104,8 @@ export function serviceEnvironment(profile, service, env = process.env) {
     AMQP_URL: amqpUrl(profile),
     REDIS_URL: redisUrl(profile),
     GRPC_PORT: String(grpcPort(profile, service)),
+    METRICS_PORT: String(metricsPort(profile, service)),
     ...(service.name === 'gateway' ? { HTTP_PORT: String(profile.ports.gatewayHttp) } : {}),
-    ...(service.name === 'webhook-delivery' ? { METRICS_PORT: String(profile.ports.webhookDeliveryMetrics) } : {}),
     ...peerAddresses(profile),
     CREDENTIAL_ENCRYPTION_KEY: secrets.CREDENTIAL_ENCRYPTION_KEY,
     WEBHOOK_SECRET_ENCRYPTION_KEY: secrets.WEBHOOK_SECRET_ENCRYPTION_KEY,
@@ -142,10 +144,10 @@ export function servicePid(profile, service) {
   return pid && isOurProcess(pid, files.main) ? pid : null;
 }
 
-/** Every port a service listens on: gRPC, plus HTTP for the gateway and metrics for webhook-delivery. */
+/** Every port a service listens on: gRPC and metrics, plus HTTP for the gateway. */
 function servicePorts(profile, service) {
-  const extra = { gateway: [profile.ports.gatewayHttp], 'webhook-delivery': [profile.ports.webhookDeliveryMetrics] };
-  return [grpcPort(profile, service), ...(extra[service.name] ?? [])];
+  const extra = { gateway: [profile.ports.gatewayHttp] };
+  return [grpcPort(profile, service), metricsPort(profile, service), ...(extra[service.name] ?? [])];
 }
 
 async function startService(profile, service) {
@@ -178,7 +180,7 @@ export async function startAll(profile) {
 export function servicesStatus(profile) {
   return SERVICES.map((service) => {
     const pid = servicePid(profile, service);
-    return { name: service.name, pid, running: pid !== null, grpc: grpcAddress(profile, service) };
+    return { name: service.name, pid, running: pid !== null, grpc: grpcAddress(profile, service), metrics: metricsUrl(profile, service) };
   });
 }
 
@@ -264,7 +266,9 @@ export function stackDescription(profile) {
     stackDir: profile.stackDir,
     gatewayUrl: profile.gatewayUrl,
     grpc: Object.fromEntries(SERVICES.map((service) => [service.name, grpcAddress(profile, service)])),
-    webhookDeliveryMetricsUrl: `http://127.0.0.1:${profile.ports.webhookDeliveryMetrics}/metrics`,
+    // Each service's Prometheus endpoint (GET /metrics).
+    metricsUrls: Object.fromEntries(SERVICES.map((service) => [service.name, metricsUrl(profile, service)])),
+    webhookDeliveryMetricsUrl: metricsUrl(profile, SERVICES.find((service) => service.name === 'webhook-delivery')),
     postgres: {
       host: '127.0.0.1',
       port: pg,

@@ -1,9 +1,9 @@
 // Proves that configuration fails fast and lists every problem at once; that
-// PLATFORM_MODE has no default; that listeners default to this machine only;
+// PLATFORM_MODE has no default; that listeners (metrics too) default to this machine only;
 // that TLS paths must be absolute; that a sealing key ring is parsed and
 // validated; and that production mode refuses published development keys.
 import {
-  commonServiceEnv, ConfigError, developmentKeyProblem, hexKey32, loadConfig, refuseDevelopmentKeysInProduction, sealingKeyRing, z,
+  commonServiceEnv, ConfigError, developmentKeyProblem, hexKey32, loadConfig, metricsEnv, refuseDevelopmentKeysInProduction, sealingKeyRing, z,
 } from './index';
 
 const schema = z.object({ ...commonServiceEnv, KEY: hexKey32() });
@@ -31,6 +31,13 @@ describe('loadConfig', () => {
     expect(config.HEALTH_PORT).toBeUndefined();
     expect(config.TLS_RELOAD_INTERVAL_MS).toBe(10_000);
     expect(loadConfig(schema, { ...base, GRPC_HOST: '0.0.0.0' }).GRPC_HOST).toBe('0.0.0.0');
+  });
+
+  it('serves metrics on the service\'s default port, on this machine only unless told', () => {
+    const withMetrics = z.object({ ...commonServiceEnv, ...metricsEnv(9104) });
+    expect(loadConfig(withMetrics, base)).toMatchObject({ METRICS_PORT: 9104, HTTP_HOST: '127.0.0.1' });
+    expect(loadConfig(withMetrics, { ...base, METRICS_PORT: '19304', HTTP_HOST: '0.0.0.0' })).toMatchObject({ METRICS_PORT: 19304, HTTP_HOST: '0.0.0.0' });
+    expect(problemsOf(() => loadConfig(withMetrics, { ...base, METRICS_PORT: '70000' }))).toMatch(/METRICS_PORT/);
   });
 
   it('names every invalid variable in one error', () => {

@@ -140,6 +140,21 @@ export const commonServiceEnv = {
   SHUTDOWN_GRACE_MS: positiveInt().default(10_000),
 };
 
+/**
+ * The Prometheus endpoint every service serves (GET /metrics). Spread into each
+ * service's schema with its own default port: 9100 plus the service's place in
+ * the platform, as its gRPC port is 7000 plus it (gateway 9100 … webhook-delivery
+ * 9107). It binds HTTP_HOST, the address of the services' HTTP listeners.
+ */
+export function metricsEnv(defaultPort: number) {
+  return {
+    /** Prometheus metrics (GET /metrics), plain HTTP. */
+    METRICS_PORT: port().default(defaultPort),
+    /** The address the HTTP listeners (metrics; the gateway's partner API) bind: this machine only unless set (Kubernetes sets 0.0.0.0). */
+    HTTP_HOST: listenHost(),
+  };
+}
+
 export function grpcAddress(name: string) {
   return { [name]: hostPort() };
 }

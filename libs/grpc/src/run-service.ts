@@ -1,10 +1,12 @@
 /**
- * The shape of every service's main: start dependencies, then listen, then
- * report SERVING; on SIGTERM/SIGINT report NOT_SERVING, drain the server,
- * stop background work, close connections, exit. A second signal, or the
- * grace period running out, exits at once.
+ * The shape of every service's main: start dependencies, then the metrics
+ * endpoint, then listen, then report SERVING; on SIGTERM/SIGINT report
+ * NOT_SERVING, drain the server, stop background work, close connections,
+ * stop the metrics endpoint last (the drain stays visible), exit. A second
+ * signal, or the grace period running out, exits at once.
  */
 import type { Logger } from '@platform/logger';
+import { startMetricsServer } from '@platform/metrics';
 import type { GrpcServer } from './server';
 
 export interface ServiceLifecycle {
@@ -16,6 +18,8 @@ export interface ServiceLifecycle {
   /** A plaintext grpc.health.v1-only port for probes without a certificate; none when absent. */
   healthPort?: number;
   shutdownGraceMs: number;
+  /** The Prometheus endpoint (GET /metrics): METRICS_PORT, bound to HTTP_HOST. */
+  metrics: { port: number; host?: string };
   /** Extra listeners (e.g. the gateway's HTTP server), started after gRPC. */
   startExtra?: () => Promise<void>;
   /** Stops background work and closes connections, in reverse order of start. */
@@ -24,11 +28,13 @@ export interface ServiceLifecycle {
 
 export async function runService(lifecycle: ServiceLifecycle): Promise<void> {
   const { logger, server } = lifecycle;
+  // First, so a port clash stops the start before the service says SERVING.
+  const metricsServer = await startMetricsServer(lifecycle.metrics);
   const port = await server.listen(lifecycle.grpcPort, lifecycle.grpcHost);
   const healthPort = lifecycle.healthPort ? await server.listenHealth(lifecycle.healthPort, lifecycle.grpcHost) : undefined;
   await lifecycle.startExtra?.();
   server.health.setServing(true);
-  logger.info('service ready', { grpcPort: port, grpcHost: lifecycle.grpcHost, ...(healthPort ? { healthPort } : {}) });
+  logger.info('service ready', { grpcPort: port, grpcHost: lifecycle.grpcHost, metricsPort: metricsServer.port, ...(healthPort ? { healthPort } : {}) });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -42,6 +48,7 @@ export async function runService(lifecycle: ServiceLifecycle): Promise<void> {
     timer.unref();
     await server.shutdown(lifecycle.shutdownGraceMs);
     await lifecycle.stop();
+    await metricsServer.close();
     logger.info('stopped');
     process.exit(0);
   };

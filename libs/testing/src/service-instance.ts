@@ -62,14 +62,13 @@ export function serviceEnvironment(service: string): Record<string, string> {
 
 /**
  * Starts `node services/<service>/dist/main.js` with the stack's environment plus
- * `overrides`, a fresh GRPC_PORT (and METRICS_PORT when the service has one), and
+ * `overrides`, a fresh GRPC_PORT and METRICS_PORT (unless `overrides` names them), and
  * resolves once its gRPC port accepts connections (the service listens only after
  * its consumers and workers started).
  */
 export async function startServiceInstance(service: string, overrides: Record<string, string> = {}): Promise<ServiceInstance> {
   const base = serviceEnvironment(service);
-  const env: Record<string, string> = { ...base, GRPC_PORT: String(await freePort()), ...overrides };
-  if (base.METRICS_PORT) env.METRICS_PORT = overrides.METRICS_PORT ?? String(await freePort());
+  const env: Record<string, string> = { ...base, GRPC_PORT: String(await freePort()), METRICS_PORT: String(await freePort()), ...overrides };
   const logFile = join(loadTestStack().logsDir, `${service}-extra-${Date.now()}.log`);
   const logFd = openSync(logFile, 'a');
   const child = spawn(process.execPath, [join(REPO_ROOT, 'services', service, 'dist', 'main.js')], {

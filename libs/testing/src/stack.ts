@@ -16,6 +16,8 @@ export interface TestStack {
   /** The stack's time scale for retry delays (0.05 in the test stack). */
   sandboxTimeScale?: number;
   webhookDeliveryMetricsUrl?: string;
+  /** Each service's Prometheus endpoint (http://127.0.0.1:<METRICS_PORT>/metrics), by service name. */
+  metricsUrls?: Record<string, string>;
   /** The stack's PostgreSQL; `urlTemplate` has `{database}` where the database name goes. */
   postgres?: { urlTemplate: string };
   /** Every service's environment (mode 0600), for starting an extra instance. */

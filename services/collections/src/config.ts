@@ -1,4 +1,6 @@
-import { commonServiceEnv, hostPort, loadConfigOrExit, nonNegativeInt, positiveInt, urlWithProtocol, z } from '@platform/config';
+import {
+  commonServiceEnv, hostPort, loadConfigOrExit, metricsEnv, nonNegativeInt, positiveInt, urlWithProtocol, z,
+} from '@platform/config';
 
 const LIFETIME_MS_MAX = 365 * 24 * 60 * 60 * 1_000;
 const FEE_BPS_MAX = 10_000;
@@ -10,6 +12,7 @@ const STEP_BATCH_SIZE_MAX = 500;
 
 export const configSchema = z.object({
   ...commonServiceEnv,
+  ...metricsEnv(9105),
   /** Broker the outbox relay publishes this service's events to. */
   AMQP_URL: urlWithProtocol('amqp', 'amqps'),
   /** The ledger, which holds the partner's USD balance. */

@@ -1,5 +1,5 @@
 import {
-  commonServiceEnv, hostPort, listenHost, loadConfigOrExit, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
+  commonServiceEnv, hostPort, loadConfigOrExit, metricsEnv, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
 } from '@platform/config';
 
 /** Largest request body the gateway reads (contract decisions section 5). A constant: the contract fixes it. */
@@ -12,8 +12,7 @@ export const configSchema = z.object({
   ...commonServiceEnv,
   /** Partner-plane HTTP port. */
   HTTP_PORT: port(),
-  /** The address the HTTP listener binds: this machine only unless set (Kubernetes sets 0.0.0.0). */
-  HTTP_HOST: listenHost(),
+  ...metricsEnv(9100),
   /** Nonces and rate-limit windows; shared by every gateway replica. */
   REDIS_URL: urlWithProtocol('redis', 'rediss'),
   /**

@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
+import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
 import { closeRedis, connectRedis } from './adapters/redis';
 import { RedisRequestAdmission } from './adapters/redis-admission';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const keyMode = keyModeFor(config.PLATFORM_MODE);
   const dataSource = await initializeWithRetry(gatewayDataSource(config.DATABASE_URL), logger);
+  observeDatabasePool(dataSource);
   const redis = await connectRedis(config.REDIS_URL, logger);
   const upstreams = createUpstreams({
     tradingAddress: config.TRADING_GRPC_ADDR,
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
     grpcHost: config.GRPC_HOST,
     healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     startExtra: async () => {
       httpServer = await listenHttp(app, config.HTTP_PORT, logger, config.HTTP_HOST);
     },

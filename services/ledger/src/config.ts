@@ -1,9 +1,10 @@
-import { commonServiceEnv, hostPort, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
+import { commonServiceEnv, hostPort, loadConfigOrExit, metricsEnv, positiveInt, urlWithProtocol, z } from '@platform/config';
 
 const SANDBOX_PAYBILL_NUMBER = '600100';
 
 export const configSchema = z.object({
   ...commonServiceEnv,
+  ...metricsEnv(9102),
   AMQP_URL: urlWithProtocol('amqp', 'amqps'),
   /** Which chain custodian allocates deposit addresses. Only the sandbox one exists so far. */
   CHAIN_CUSTODIAN: z.enum(['sandbox']).default('sandbox'),

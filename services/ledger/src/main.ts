@@ -2,6 +2,7 @@
 import { AmqpConnection, OutboxRelay } from '@platform/events';
 import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
+import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
 import { SandboxChainCustodian } from './adapters/chain-custodian/sandbox-chain-custodian';
 import { GrpcDepositAttribution } from './adapters/trading/deposit-attribution';
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(ledgerDataSource(config.DATABASE_URL), logger);
+  observeDatabasePool(dataSource);
   const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'amqp' }));
   // The relay connects lazily and retries: the ledger serves even while the broker is away,
   // and events wait in the outbox until it returns.
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
     grpcHost: config.GRPC_HOST,
     healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     stop: async () => {
       await Promise.all(sweepers.map((sweeper) => sweeper.stop()));
       depositAttribution.close();

@@ -1,6 +1,7 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
 import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
+import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
 import type { MailTransport } from './adapters/transport/mail-transport';
 import { SandboxTransport } from './adapters/transport/sandbox-transport';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(notifierDataSource(config.DATABASE_URL), logger);
+  observeDatabasePool(dataSource);
   const transport = createTransport(config);
   const server = createServer({ dataSource, logger,
 tls, transport });
@@ -35,6 +37,7 @@ tls, transport });
     grpcHost: config.GRPC_HOST,
     healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     stop: async () => {
       transport.close();
       await dataSource.destroy();

@@ -1,7 +1,10 @@
-import { commonServiceEnv, hexKey32, refuseDevelopmentKeysInProduction, hostPort, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
+import {
+  commonServiceEnv, hexKey32, hostPort, loadConfigOrExit, metricsEnv, positiveInt, refuseDevelopmentKeysInProduction, urlWithProtocol, z,
+} from '@platform/config';
 
 export const configSchema = z.object({
   ...commonServiceEnv,
+  ...metricsEnv(9104),
   /** Broker the outbox relay publishes this service's events to. */
   AMQP_URL: urlWithProtocol('amqp', 'amqps'),
   /** Where payout destinations are resolved. */

@@ -2,6 +2,7 @@
 import { AmqpConnection, OutboxRelay } from '@platform/events';
 import { createClient, loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
+import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry, sleep } from '@platform/persistence';
 import { Big } from '@platform/money';
 import { ledger, notifier, trading, walletRegistry } from '@platform/proto';
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(payoutsDataSource(config.DATABASE_URL), logger);
+  observeDatabasePool(dataSource);
   // The broker is not awaited: events wait in the outbox while it is away, so
   // payouts can serve without it; the connection retries in the background.
   const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'AmqpConnection' }));
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
     grpcHost: config.GRPC_HOST,
     healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     stop: async () => {
       await runner.stop();
       await Promise.all(schedulers.map((scheduler) => scheduler.stop()));

@@ -2,7 +2,7 @@
  * Trading's configuration, read once at start; any problem stops the process
  * before it opens a port. Every variable and its default is listed in README.md.
  */
-import { commonServiceEnv, hostPort, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
+import { commonServiceEnv, hostPort, loadConfigOrExit, metricsEnv, positiveInt, urlWithProtocol, z } from '@platform/config';
 import { parseDecimal, RATE_SCALE } from '@platform/money';
 import type { RateFeedConfig } from './adapters/rate-feed/create-rate-feed';
 import { SPREAD_BPS_MAX } from './adapters/rate-feed/random-walk';
@@ -21,6 +21,7 @@ const positiveRate = () =>
 export const configSchema = z
   .object({
     ...commonServiceEnv,
+    ...metricsEnv(9101),
     /** sandbox: simulated random walk (default); http: a real feed at RATE_FEED_URL. Production requires http. */
     RATE_FEED: z.enum(['sandbox', 'http']).default('sandbox'),
     RATE_FEED_URL: urlWithProtocol('http', 'https').optional(),

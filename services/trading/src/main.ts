@@ -2,6 +2,7 @@
 import { AmqpConnection, OutboxRelay } from '@platform/events';
 import { createClient, loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
+import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
 import { ledger, payouts, walletRegistry } from '@platform/proto';
 import { SandboxKesDebitBank, UnconfiguredKesDebitBank } from './adapters/bank/kes-debit-bank';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(tradingDataSource(config.DATABASE_URL), logger);
+  observeDatabasePool(dataSource);
   const rateFeed = createRateFeed(rateFeedConfig(config), {
     overrides: new SandboxRateOverridesRepository(dataSource),
     clock: systemClock,
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
     grpcHost: config.GRPC_HOST,
     healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     stop: async () => {
       rateFeed.stop();
       await scheduler.stop();

@@ -1,10 +1,13 @@
-import { commonServiceEnv, hexKey32, refuseDevelopmentKeysInProduction, hostPort, loadConfigOrExit, positiveInt, z } from '@platform/config';
+import {
+  commonServiceEnv, hexKey32, hostPort, loadConfigOrExit, metricsEnv, positiveInt, refuseDevelopmentKeysInProduction, z,
+} from '@platform/config';
 
 const CODE_TTL_MS_MAX = 24 * 60 * 60 * 1_000;
 const NOTIFIER_DEADLINE_MS_MAX = 30_000;
 
 export const configSchema = z.object({
   ...commonServiceEnv,
+  ...metricsEnv(9103),
   /** HMAC-SHA256 key (64 hex) under which approval codes are stored; codes are never stored in clear. */
   CODE_HASH_KEY: hexKey32(),
   /** Lifetime of a wallet approval code (multiplied by SANDBOX_TIME_SCALE in sandbox mode). */

@@ -1,6 +1,7 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
 import { createClient, loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
+import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
 import { notifier } from '@platform/proto';
 import { GrpcApprovalCodeSender } from './adapters/notifier/approval-code-sender';
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(walletRegistryDataSource(config.DATABASE_URL), logger);
+  observeDatabasePool(dataSource);
   const notifierClient = createClient(notifier.NotifierService, {
     upstream: 'notifier', tls: tls.client('notifier'),
     address: config.NOTIFIER_GRPC_ADDR,
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
     grpcHost: config.GRPC_HOST,
     healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     stop: async () => {
       notifierClient.close();
       await dataSource.destroy();

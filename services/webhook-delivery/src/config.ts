@@ -3,7 +3,7 @@
  * invalid value (exit 78). Every variable and its default is in the README.
  */
 import {
-  commonServiceEnv, listenHost, loadConfigOrExit, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
+  commonServiceEnv, loadConfigOrExit, metricsEnv, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
 } from '@platform/config';
 
 /**
@@ -21,10 +21,7 @@ export const configSchema = z.object({
    * `<id>:<64 hex>[,<id>:<64 hex>…]`, current key first; a bare 64-hex key is `k0`.
    */
   WEBHOOK_SECRET_ENCRYPTION_KEY: sealingKeyRing(),
-  /** Prometheus metrics port (GET /metrics). */
-  METRICS_PORT: port().default(9107),
-  /** The address the metrics listener binds: this machine only unless set (Kubernetes sets 0.0.0.0). */
-  HTTP_HOST: listenHost(),
+  ...metricsEnv(9107),
   /** Bus messages taken from the queue ahead of their handling, per replica. */
   CONSUMER_PREFETCH: positiveInt().max(1_000).default(256),
   /** Bus events turned into deliveries by one statement, at most. */

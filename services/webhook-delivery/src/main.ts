@@ -1,15 +1,16 @@
 /**
- * Entry point: config → dependencies → metrics server → consumer, scheduler and
- * reconciler → gRPC server → listen → drain on SIGTERM. The queues are declared and consumed before the
+ * Entry point: config → dependencies → consumer, scheduler and reconciler →
+ * gRPC server → metrics endpoint and listen → drain on SIGTERM. The queues are declared and consumed before the
  * service reports SERVING, so producers never publish into an unbound exchange.
  */
 import { AmqpConnection } from '@platform/events';
 import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger, Logger } from '@platform/logger';
+import { observeDatabasePool } from '@platform/metrics';
 import { DataSource, initializeWithRetry } from '@platform/persistence';
 import { HttpsWebhookSender } from './adapters/https-webhook-sender';
 import { Config, readConfig } from './config';
-import { DeliveryMetrics, startMetricsServer } from './metrics/delivery-metrics';
+import { DeliveryMetrics } from './metrics/delivery-metrics';
 import { SERVICE_NAME, webhookDeliveryDataSource } from './persistence/data-source';
 import { DeliveriesRepository } from './persistence/deliveries.repository';
 import { EndpointsRepository } from './persistence/endpoints.repository';
@@ -63,9 +64,9 @@ async function main(): Promise<void> {
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(webhookDeliveryDataSource(config.DATABASE_URL), logger);
+  observeDatabasePool(dataSource);
   const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'Amqp' }));
   const metrics = new DeliveryMetrics();
-  const metricsServer = await startMetricsServer(metrics, config.METRICS_PORT, config.HTTP_HOST);
   const { scheduler, consumer, reconciler } = createWorkers(config, dataSource, amqp, logger, metrics);
   scheduler.start();
   reconciler.start();
@@ -86,11 +87,11 @@ async function main(): Promise<void> {
     grpcHost: config.GRPC_HOST,
     healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     stop: async () => {
       // Stop taking events and stop claiming at the same time; attempts in flight
       // finish within the grace period or keep their lease for another replica.
       await Promise.all([consumer.stop(workGraceMs), scheduler.stop(workGraceMs), reconciler.stop()]);
-      await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       await amqp.close();
       await dataSource.destroy();
     },

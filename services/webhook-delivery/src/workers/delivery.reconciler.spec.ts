@@ -2,6 +2,7 @@
 // ran out are released, counted and the scheduler is kicked; overdue pending
 // deliveries set the gauge; a failing database is logged, never thrown.
 import { createLogger } from '@platform/logger';
+import { Registry } from '@platform/metrics';
 import { DeliveryMetrics } from '../metrics/delivery-metrics';
 import type { DeliveriesRepository } from '../persistence/deliveries.repository';
 import { DeliveryReconciler } from './delivery.reconciler';
@@ -14,7 +15,7 @@ async function sample(metrics: DeliveryMetrics, name: string): Promise<number> {
 }
 
 function build(deliveries: Partial<DeliveriesRepository>) {
-  const metrics = new DeliveryMetrics(false);
+  const metrics = new DeliveryMetrics(new Registry());
   let kicks = 0;
   const reconciler = new DeliveryReconciler(deliveries as DeliveriesRepository, metrics, logger, { intervalMs: 1_000, overdueMs: 60_000 }, () => {
     kicks += 1;

@@ -4,6 +4,7 @@
 // batches and only while due rows may remain, and shutdown lets attempts
 // finish within the grace period and aborts (without recording) the rest.
 import { createLogger } from '@platform/logger';
+import { Registry } from '@platform/metrics';
 import type { NextDeliveryState } from '../domain/attempt-outcome';
 import type { ClaimedDelivery, ClaimOptions, DeliveriesRepository } from '../persistence/deliveries.repository';
 import type { AttemptDeliveryUseCase } from '../usecases/attempt-delivery/attempt-delivery.usecase';
@@ -73,7 +74,7 @@ function build(options: Partial<DeliverySchedulerOptions> = {}) {
     endpointInFlightMax: 4,
     leaseMs: 60_000,
     ...options,
-  }, new DeliveryMetrics(false));
+  }, new DeliveryMetrics(new Registry()));
   return { deliveries, attempts, scheduler };
 }
 

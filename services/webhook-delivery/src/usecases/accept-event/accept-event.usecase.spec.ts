@@ -6,6 +6,7 @@
 // one by one so only the one that cannot be written fails.
 import type { BusEvent } from '@platform/events';
 import { createLogger } from '@platform/logger';
+import { Registry } from '@platform/metrics';
 import type { InsertOutcome, NewDelivery } from '../../persistence/deliveries.repository';
 import { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import { AcceptEventUseCase } from './accept-event.usecase';
@@ -41,7 +42,7 @@ function build(options: { withEndpoint?: Set<string>; endpointAfterInsert?: Set<
   const endpoints = {
     findUrls: async (ids: readonly string[]) => new Map(ids.filter((id) => options.endpointAfterInsert?.has(id)).map((id) => [id, 'https://hooks.example.com/'])),
   };
-  const useCase = new AcceptEventUseCase({ endpoints, deliveries, metrics: new DeliveryMetrics(false), logger: createLogger('spec', 'error') });
+  const useCase = new AcceptEventUseCase({ endpoints, deliveries, metrics: new DeliveryMetrics(new Registry()), logger: createLogger('spec', 'error') });
   return { useCase, rows, statements, opened };
 }
 

@@ -6,6 +6,7 @@
 // threshold a recorded run of failures passes through.
 import { SealingKeyRing, verifyWebhookSignature } from '@platform/crypto';
 import { createLogger } from '@platform/logger';
+import { Registry } from '@platform/metrics';
 import type { OutgoingWebhook, WebhookSender } from '../../adapters/https-webhook-sender';
 import type { AttemptResult } from '../../domain/attempt-outcome';
 import type { AttemptRecord, AttemptRecording, ClaimedDelivery, DeliveryTransition, FailureRun } from '../../persistence/deliveries.repository';
@@ -43,7 +44,7 @@ function build(endpoint: EndpointRecord | null, result: AttemptResult, failureRu
       return { leaseHeld: true, failureRun };
     },
   };
-  const metrics = new DeliveryMetrics(false);
+  const metrics = new DeliveryMetrics(new Registry());
   const alerts = jest.spyOn(metrics, 'endpointFailingAlert');
   const useCase = new AttemptDeliveryUseCase({
     recorder, sender, sealingKeys: key, timeScale: 0.05, logger: createLogger('spec', 'error'), random: () => 0.5, metrics,

@@ -3,6 +3,7 @@
 // over 31 days and an out-of-range limit are refused naming each field.
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
+import { Registry } from '@platform/metrics';
 import { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import type { DeliveriesRepository, RangeReplay } from '../../persistence/deliveries.repository';
 import { ReplayDeliveriesUseCase } from './replay-deliveries.usecase';
@@ -17,7 +18,7 @@ function build() {
       return { replayed: 2, remaining: 0 };
     },
   } as unknown as DeliveriesRepository;
-  return { useCase: new ReplayDeliveriesUseCase(deliveries, new DeliveryMetrics(false), createLogger('spec', 'error')), calls };
+  return { useCase: new ReplayDeliveriesUseCase(deliveries, new DeliveryMetrics(new Registry()), createLogger('spec', 'error')), calls };
 }
 
 async function refusedFields(run: () => Promise<unknown>): Promise<string> {

@@ -3,6 +3,7 @@
 // for an unknown id, and VALIDATION_FAILED naming deliveryId for a malformed one.
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
+import { Registry } from '@platform/metrics';
 import { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import type { DeliveriesRepository, DeliveryStatus } from '../../persistence/deliveries.repository';
 import { ReplayDeliveryUseCase } from './replay-delivery.usecase';
@@ -10,7 +11,7 @@ import { ReplayDeliveryUseCase } from './replay-delivery.usecase';
 const deliveryId = '0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f';
 
 function build(answer: { status: DeliveryStatus; reopened: boolean } | null) {
-  const metrics = new DeliveryMetrics(false);
+  const metrics = new DeliveryMetrics(new Registry());
   const deliveries = { replayOne: async () => answer } as unknown as DeliveriesRepository;
   return { useCase: new ReplayDeliveryUseCase(deliveries, metrics, createLogger('spec', 'error')), metrics };
 }
