@@ -7,11 +7,14 @@
  * circuit breaker per upstream: transport failures trip it, refusals
  * (AppErrors from a healthy service) do not. Whatever fails comes back as an
  * AppError (the refusal, or SERVICE_UNAVAILABLE), so callers never see raw
- * transport errors.
+ * transport errors. Every call is counted and timed by status (call-metrics.ts),
+ * and the breaker reports its state per upstream (@platform/metrics).
  */
 import { Client, ServiceError } from '@grpc/grpc-js';
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@platform/logger';
+import { observeBreaker } from '@platform/metrics';
+import { clientMetricsInterceptor } from './call-metrics';
 import { contextToMetadata } from './context-metadata';
 import { fromClientError, isRefusal } from './errors';
 import { askHealth } from './health';
@@ -74,6 +77,7 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
     'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MAX_MS,
     // The TLS server name: the identity expected, never an IP address.
     'grpc.ssl_target_name_override': options.tls.serverIdentity,
+    interceptors: [clientMetricsInterceptor()],
   });
   const breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
     name: options.upstream,
@@ -86,6 +90,7 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
   breaker.on('open', () => options.logger.warn('circuit breaker opened', { upstream: options.upstream }));
   breaker.on('halfOpen', () => options.logger.info('circuit breaker half-open', { upstream: options.upstream }));
   breaker.on('close', () => options.logger.info('circuit breaker closed', { upstream: options.upstream }));
+  observeBreaker(breaker, options.upstream);
 
   const call = <Req, Res>(method: UnaryMethodDefinition<Req, Res>, request: Req, callOptions: CallOptions = {}) =>
     new Promise<Res>((resolve, reject) => {

@@ -13,3 +13,4 @@ export { assertCompleteTable, decideAccess, PERMISSION_DENIED_DETAILS } from './
 export type { AccessTable } from './access';
 export { loadServiceTls, TlsMaterial, TlsMaterialError, TLS_RELOAD_INTERVAL_MS_DEFAULT } from './tls';
 export type { ClientTls, TlsFiles, TlsOptions, TlsSettings } from './tls';
+export { callLabels, clientMetricsInterceptor, codeName, measuredHandler } from './call-metrics';

@@ -1,7 +1,7 @@
 /**
  * Server bootstrap: register async handlers for a ts-proto service definition,
- * each method behind its allow-list, serve grpc.health.v1, listen over mutual
- * TLS, and drain on shutdown. Handlers receive the decoded request and run
+ * each method behind its allow-list and counted (call-metrics.ts), serve
+ * grpc.health.v1, listen over mutual TLS, and drain on shutdown. Handlers receive the decoded request and run
  * inside the caller's request context (request id and partner id from metadata,
  * the caller's identity from its certificate), so their logs carry them.
  */
@@ -9,6 +9,7 @@ import { Server, ServerCredentials, ServerUnaryCall, sendUnaryData, ServiceDefin
 import { health } from '@platform/proto';
 import { Logger, runWithContext } from '@platform/logger';
 import { AccessTable, assertCompleteTable, decideAccess, permissionDenied } from './access';
+import { measuredHandler } from './call-metrics';
 import { metadataToContext } from './context-metadata';
 import { toServiceError } from './errors';
 import { HealthState } from './health';
@@ -120,7 +121,7 @@ export function createGrpcServer(logger: Logger, tls: TlsMaterial): GrpcServer {
       const handlers: UntypedServiceImplementation = {};
       for (const [name, method] of Object.entries(definition)) {
         const handler = implementation[name as keyof typeof implementation] as (request: unknown) => Promise<unknown>;
-        handlers[name] = unaryHandler(method.path, handler, logger, access[name as keyof typeof access]);
+        handlers[name] = measuredHandler(method.path, unaryHandler(method.path, handler, logger, access[name as keyof typeof access]));
       }
       server.addService(definition as unknown as ServiceDefinition, handlers);
     },

@@ -11,10 +11,12 @@
  * for that one fetch: a quote does not pay a round trip to the provider each,
  * and a burst of quotes is one request, not one each. Only a rate is reused,
  * never a failure. Nothing in this repository serves such a feed: it is the
- * seam where the real market-data provider plugs in (RATE_FEED=http).
+ * seam where the real market-data provider plugs in (RATE_FEED=http). Its
+ * breaker reports as every upstream's does (circuit_breaker_*{upstream="rate-feed"}).
  */
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@platform/logger';
+import { observeBreaker } from '@platform/metrics';
 import { Big, parseDecimal } from '@platform/money';
 import { RATE_KES_MAX } from '../../domain/pricing';
 import type { FeedRate, RateFeed } from './rate-feed';
@@ -108,6 +110,7 @@ export class HttpRateFeed implements RateFeed {
     });
     this.breaker.on('open', () => options.logger.warn('circuit breaker opened', { upstream: 'rate-feed' }));
     this.breaker.on('close', () => options.logger.info('circuit breaker closed', { upstream: 'rate-feed' }));
+    observeBreaker(this.breaker, 'rate-feed');
   }
 
   /**
