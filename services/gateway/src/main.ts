@@ -12,6 +12,7 @@ import { createUpstreams } from './adapters/upstreams';
 import { readConfig } from './config';
 import { apiKeyPattern, keyModeFor } from './domain/credential-tokens';
 import { createApp } from './http/app';
+import { GatewayMetrics } from './http/gateway-metrics';
 import { closeHttp, listenHttp } from './http/http-server';
 import { CachedCredentialLookup } from './persistence/credential-lookup';
 import { CredentialsRepository } from './persistence/credentials.repository';
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
       { name: 'payouts', client: upstreams.payouts },
     ], logger),
     readiness: new StoreReadiness(redis, dataSource),
+    metrics: new GatewayMetrics(),
   });
 
   let httpServer: Server | undefined;

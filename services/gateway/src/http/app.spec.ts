@@ -7,7 +7,9 @@
 // stores that cannot answer fail closed with 503; upstream refusals pass
 // through; unexpected errors never leak; sandbox routes exist only in sandbox;
 // the routes registered from the operation table check the body, then the path
-// id (the operation's own 404), and validate a query against its schema.
+// id (the operation's own 404), and validate a query against its schema; every
+// answer is counted by route template (never the id), method and status, with
+// authentication refusals by reason and partner-limit refusals.
 import { AUTH_FAILURE_RESPONSE_FLOOR_MS } from './middleware/authenticate.middleware';
 import { randomBytes } from 'node:crypto';
 import { request, Server } from 'node:http';
@@ -16,11 +18,13 @@ import { join } from 'node:path';
 import { signedRequestHeaders } from '@platform/crypto';
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
+import { Registry } from '@platform/metrics';
 import type { trading } from '@platform/proto';
 import { apiKeyPattern, generateApiKey, generateSigningSecret } from '../domain/credential-tokens';
 import { SCOPES, Scope } from '../domain/scopes';
 import { createApp } from './app';
 import type { AppDependencies, AuthenticatedCredential } from './dependencies';
+import { GatewayMetrics } from './gateway-metrics';
 
 const logger = createLogger('gateway-test');
 logger.silent = true;
@@ -64,6 +68,7 @@ interface Harness {
   admissionStoreDown: boolean;
   admissionCalls: number;
   createQuote: jest.Mock;
+  metrics: Registry;
 }
 
 /** The wallet registry is exercised by its own integration specs; here every call is unavailable. */
@@ -90,6 +95,7 @@ function harness(mode: 'sandbox' | 'production' = 'sandbox'): Harness {
     admissionCalls: 0,
     createQuote: jest.fn(async () => quote),
     deps: undefined as unknown as AppDependencies,
+    metrics: new Registry(),
   };
   state.deps = {
     logger,
@@ -125,6 +131,7 @@ function harness(mode: 'sandbox' | 'production' = 'sandbox'): Harness {
     notifier: { listSandboxOutbox: async () => { throw new AppError('SERVICE_UNAVAILABLE'); } },
     upstreamHealth: { status: async () => 'ok' },
     readiness: { ready: async () => true },
+    metrics: new GatewayMetrics(state.metrics),
   };
   return state;
 }
@@ -440,5 +447,27 @@ describe('gateway app', () => {
     const down = await send('GET', '/healthz');
     expect(down.status).toBe(503);
     expect(down.body.message).toBe('SERVICE_UNAVAILABLE');
+  });
+
+  it('counts every answer by route template, method and status, refusals by reason and limit, and never labels an id', async () => {
+    const orderId = '0b7e6a3c-1f0e-4c1e-9d59-5a0f7a7b2c11';
+    expect((await signed('GET', `/v1/orders/${orderId}`)).status).toBe(500);
+    expect((await signed('GET', '/v1/orders/not-an-id')).status).toBe(404);
+    expect((await send('GET', '/nope')).status).toBe(404);
+    expect((await send('GET', '/v1/health')).status).toBe(401);
+    for (let index = 0; index < 3; index += 1) await signed('GET', '/v1/health', '', limitedFirst);
+    expect((await signed('GET', '/v1/health', '', limitedFirst)).status).toBe(429);
+    const text = await state.metrics.metrics();
+    expect(text).toContain('gateway_http_requests_total{route="/v1/orders/{id}",method="GET",status="500"} 1');
+    expect(text).toContain('gateway_http_requests_total{route="/v1/orders/{id}",method="GET",status="404"} 1');
+    expect(text).toContain('gateway_http_requests_total{route="unmatched",method="GET",status="404"} 1');
+    expect(text).toContain('gateway_http_requests_total{route="/v1/health",method="GET",status="401"} 1');
+    expect(text).toContain('gateway_http_requests_total{route="/v1/health",method="GET",status="200"} 3');
+    expect(text).toContain('gateway_http_requests_total{route="/v1/health",method="GET",status="429"} 1');
+    expect(text).toContain('gateway_http_request_duration_seconds_count{route="/v1/orders/{id}",method="GET"} 2');
+    expect(text).toContain('gateway_authentication_refusals_total{reason="missing_header"} 1');
+    expect(text).toContain('gateway_rate_limit_refusals_total{limit="partner"} 1');
+    expect(text).not.toContain(orderId);
+    expect(text).not.toContain(limitedFirst.apiKey);
   });
 });

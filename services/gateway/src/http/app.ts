@@ -1,5 +1,6 @@
 /**
  * The partner-plane HTTP app. The pipeline, in order (README explains why):
+ *   0. metrics         every answer counted and timed by route template, method and status
  *   1. request id      X-Request-Id on every response; log context for the rest
  *   2. raw body        at most 64 KiB, kept as exact bytes (the signature covers them)
  *   3. /healthz, /docs, /openapi.json   unauthenticated: readiness and the API reference
@@ -20,9 +21,14 @@ import { authenticate } from './middleware/authenticate.middleware';
 import { rateLimit } from './middleware/rate-limit.middleware';
 import { rawBodyMiddleware } from './middleware/raw-body.middleware';
 import { requestIdMiddleware } from './middleware/request-id.middleware';
+import { requestMetricsMiddleware } from './middleware/request-metrics.middleware';
+import { RouteTemplates } from './gateway-metrics';
 import { healthzHandler } from './routes/health.route';
 import { docsPageHandler, openApiJsonHandler } from './routes/reference.route';
-import { createV1Router } from './routes/v1.router';
+import { createV1Router, registrationOrder, servedOperations } from './routes/v1.router';
+
+/** The unauthenticated routes registered below, outside /v1 (metrics label their answers by these). */
+const OPEN_ROUTES = ['/healthz', '/openapi.json', '/docs'];
 
 export function createApp(deps: AppDependencies): Express {
   const app = express();
@@ -34,6 +40,8 @@ export function createApp(deps: AppDependencies): Express {
   // Every answer is JSON: one serialisation, one write (json-response.ts).
   app.response.json = jsonResponse;
 
+  const routes = new RouteTemplates([...OPEN_ROUTES, ...registrationOrder(servedOperations(deps.mode)).map((operation) => operation.path)]);
+  app.use(requestMetricsMiddleware(deps.metrics, routes));
   app.use(requestIdMiddleware(deps.logger));
   app.use(rawBodyMiddleware());
   app.get('/healthz', healthzHandler(deps.readiness));
@@ -46,9 +54,10 @@ export function createApp(deps: AppDependencies): Express {
       admission: deps.admission,
       apiKeyPattern: deps.apiKeyPattern,
       logger: deps.logger,
+      metrics: deps.metrics,
       nowMs: deps.nowMs ?? Date.now,
     }),
-    rateLimit,
+    rateLimit(deps.metrics),
     createV1Router(deps),
   );
   app.use(notFound);

@@ -10,6 +10,7 @@ import type {
 } from '../adapters/upstreams';
 import type { Admission } from '../domain/rate-limit';
 import type { Scope } from '../domain/scopes';
+import type { GatewayMetrics } from './gateway-metrics';
 
 export interface AuthenticatedCredential {
   apiKey: string;
@@ -84,5 +85,7 @@ export interface AppDependencies {
   payouts: PayoutsApi;
   upstreamHealth: UpstreamHealth;
   readiness: Readiness;
+  /** Requests by route, authentication and rate-limit refusals (gateway-metrics.ts). */
+  metrics: GatewayMetrics;
   nowMs?: () => number;
 }

@@ -4,6 +4,7 @@ import { AppError } from '@platform/errors';
 import { enrichContext, Logger } from '@platform/logger';
 import { AuthFailureReason, AuthHeaders, checkHeaderShapes, isWellFormedApiKey, readAuthHeaders, verifySignature } from '../../domain/request-signature';
 import type { CredentialLookup, RequestAdmission } from '../dependencies';
+import type { GatewayMetrics } from '../gateway-metrics';
 import { rawBodyOf, setPartnerAuth, setRateLimitDecision } from '../locals';
 
 /**
@@ -20,6 +21,7 @@ export interface AuthenticateDependencies {
   admission: RequestAdmission;
   apiKeyPattern: RegExp;
   logger: Logger;
+  metrics: Pick<GatewayMetrics, 'authenticationRefused'>;
   nowMs: () => number;
 }
 
@@ -29,7 +31,7 @@ export interface AuthenticateDependencies {
  * signature (always one HMAC, see request-signature.ts), and only for an
  * authentic request the admission (nonce claim and rate-limit count in one
  * Redis round trip), so a forged request cannot burn a partner's nonce. Every
- * failure is the same 401; the reason is only logged. The rate-limit decision
+ * failure is the same 401; the reason is only logged and counted. The rate-limit decision
  * is left for the next step (rate-limit.middleware.ts), which answers it.
  * A store that cannot answer fails closed (503), never open.
  */
@@ -38,6 +40,7 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
     // Only a well-formed key is logged: a partner pasting its secret into the key header must not leak it.
     const apiKey = isWellFormedApiKey(headers, deps.apiKeyPattern) ? headers.apiKey : undefined;
     deps.logger.warn('request authentication failed', { reason, apiKey });
+    deps.metrics.authenticationRefused(reason);
     const remainingMs = startedAtMs + AUTH_FAILURE_RESPONSE_FLOOR_MS - performance.now();
     if (remainingMs > 0) await sleep(remainingMs);
     throw new AppError('UNAUTHORIZED');

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '@platform/errors';
 import { rateLimitHeaders } from '../../domain/rate-limit';
+import type { GatewayMetrics } from '../gateway-metrics';
 import { rateLimitDecisionOf } from '../locals';
 
 /**
@@ -8,11 +9,16 @@ import { rateLimitDecisionOf } from '../locals';
  * per-minute limit (shared by all its credentials and all gateway replicas):
  * every answer from here on carries RateLimit-Limit, RateLimit-Remaining and
  * RateLimit-Reset; over the limit it is a 429 with Retry-After-partner (see
- * error-envelope.ts).
+ * error-envelope.ts), counted as a partner-limit refusal.
  */
-export const rateLimit: RequestHandler = (_req, res, next) => {
-  const decision = rateLimitDecisionOf(res);
-  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
-  if (!decision.allowed) throw new AppError('RATE_LIMITED', { retryAfterSeconds: decision.retryAfterSeconds });
-  next();
-};
+export function rateLimit(metrics: Pick<GatewayMetrics, 'rateLimitRefused'>): RequestHandler {
+  return (_req, res, next) => {
+    const decision = rateLimitDecisionOf(res);
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
+    if (!decision.allowed) {
+      metrics.rateLimitRefused('partner');
+      throw new AppError('RATE_LIMITED', { retryAfterSeconds: decision.retryAfterSeconds });
+    }
+    next();
+  };
+}

@@ -109,7 +109,7 @@ function operationRoute(operation: Operation, handler: OperationHandler<Operatio
 }
 
 /** Literal paths before parameterised ones, so `/transfers/batch` is never read as an id. */
-function registrationOrder(operations: readonly Operation[]): Operation[] {
+export function registrationOrder(operations: readonly Operation[]): Operation[] {
   return [...operations].sort((left, right) => pathParameterNames(left.path).length - pathParameterNames(right.path).length);
 }
 

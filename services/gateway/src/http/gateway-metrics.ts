@@ -1,0 +1,92 @@
+/**
+ * The partner plane's metrics, beside the platform's shared families:
+ * - gateway_http_requests_total{route, method, status} and
+ *   gateway_http_request_duration_seconds{route, method}: every answer, by the
+ *   route template it was for (`/v1/orders/{id}`, never the path with its id;
+ *   `unmatched` for a path no route has), so the series are bounded by the
+ *   operation table;
+ * - gateway_authentication_refusals_total{reason}: the reason the uniform 401
+ *   hides from the caller (a fixed set; never the key, the signature or the secret);
+ * - gateway_rate_limit_refusals_total{limit}: 429s, by the limit reached
+ *   (`partner`: the partner's per-minute limit).
+ */
+import { counter, histogram, metricsRegistry, MS_PER_SECOND, Registry } from '@platform/metrics';
+import type { AuthFailureReason } from '../domain/request-signature';
+
+/** The label of a path that matches no route (a 404). */
+export const UNMATCHED_ROUTE = 'unmatched';
+/** Every method an answer is labelled with; anything else Node accepts is `other`. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const PARAMETER_SEGMENT = /^\{[A-Za-z]+\}$/;
+
+export type RateLimitKind = 'partner';
+
+function patternOf(template: string): RegExp {
+  const segments = template.split('/').map((segment) => (PARAMETER_SEGMENT.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${segments.join('/')}$`);
+}
+
+/**
+ * The route template a request path is for. Templates are tried in the order
+ * given (literal paths before parameterised ones, as the router registers
+ * them), so `/v1/transfers/batch` is never read as a transfer id.
+ */
+export class RouteTemplates {
+  private readonly routes: Array<{ template: string; pattern: RegExp }>;
+
+  constructor(templates: readonly string[]) {
+    this.routes = [...new Set(templates)].map((template) => ({ template, pattern: patternOf(template) }));
+  }
+
+  of(path: string): string {
+    return this.routes.find((route) => route.pattern.test(path))?.template ?? UNMATCHED_ROUTE;
+  }
+}
+
+export function methodLabel(method: string | undefined): string {
+  return method && METHODS.has(method) ? method : 'other';
+}
+
+export class GatewayMetrics {
+  private readonly requests;
+  private readonly requestSeconds;
+  private readonly authenticationRefusals;
+  private readonly rateLimitRefusals;
+
+  constructor(registry: Registry = metricsRegistry) {
+    this.requests = counter({
+      name: 'gateway_http_requests_total',
+      help: 'Partner API answers, by route template, method and HTTP status (499: the client went away before the answer).',
+      labelNames: ['route', 'method', 'status'] as const,
+    }, registry);
+    this.requestSeconds = histogram({
+      name: 'gateway_http_request_duration_seconds',
+      help: 'Time from a partner API request arriving to its answer being sent, by route template and method.',
+      labelNames: ['route', 'method'] as const,
+    }, registry);
+    this.authenticationRefusals = counter({
+      name: 'gateway_authentication_refusals_total',
+      help: 'Requests refused with the uniform 401, by the reason only the operators see (missing_header, bad_signature, replayed_nonce, …).',
+      labelNames: ['reason'] as const,
+    }, registry);
+    this.rateLimitRefusals = counter({
+      name: 'gateway_rate_limit_refusals_total',
+      help: 'Requests refused with 429, by the limit reached (partner: the partner\'s per-minute limit).',
+      labelNames: ['limit'] as const,
+    }, registry);
+    this.rateLimitRefusals.inc({ limit: 'partner' }, 0);
+  }
+
+  requestAnswered(route: string, method: string, status: number, durationMs: number): void {
+    this.requests.inc({ route, method, status: String(status) });
+    this.requestSeconds.observe({ route, method }, durationMs / MS_PER_SECOND);
+  }
+
+  authenticationRefused(reason: AuthFailureReason): void {
+    this.authenticationRefusals.inc({ reason });
+  }
+
+  rateLimitRefused(limit: RateLimitKind): void {
+    this.rateLimitRefusals.inc({ limit });
+  }
+}
