@@ -1,11 +1,14 @@
 /**
  * One AMQP connection per process, re-established with bounded backoff when
  * the broker goes away. Channels are created on demand from the current
- * connection; users re-create theirs after `reconnected`.
+ * connection; users re-create theirs after `reconnected`. Its state is a
+ * metric: amqp_connection_up (1 while connected), amqp_channels_open, and
+ * amqp_connection_losses_total (closed by the broker or the network, not by us).
  */
 import { EventEmitter } from 'node:events';
 import amqp, { Channel, ChannelModel, ConfirmChannel } from 'amqplib';
 import type { Logger } from '@platform/logger';
+import { counter, gauge, metricsRegistry, Registry } from '@platform/metrics';
 import { PARTNER_EVENTS_EXCHANGE } from './catalogue';
 
 const RECONNECT_DELAY_MS_MAX = 5_000;
@@ -19,13 +22,24 @@ const HEARTBEAT_SECONDS = 15;
  */
 const SOCKET_OPTIONS = { timeout: CONNECT_TIMEOUT_MS, heartbeat: HEARTBEAT_SECONDS, noDelay: true };
 
+function connectionMetrics(registry: Registry) {
+  return {
+    up: gauge({ name: 'amqp_connection_up', help: 'RabbitMQ connection of this process: 1 while connected, 0 while away or reconnecting.' }, registry),
+    channels: gauge({ name: 'amqp_channels_open', help: 'RabbitMQ channels open on this process\'s connection (publishing and consuming).' }, registry),
+    losses: counter({ name: 'amqp_connection_losses_total', help: 'RabbitMQ connections lost (closed by the broker or the network), each followed by reconnecting.' }, registry),
+  };
+}
+
 export class AmqpConnection extends EventEmitter {
   private connection: ChannelModel | null = null;
   private closing = false;
   private connecting: Promise<ChannelModel> | null = null;
+  private readonly metrics: ReturnType<typeof connectionMetrics>;
 
-  constructor(private readonly url: string, private readonly logger: Logger) {
+  constructor(private readonly url: string, private readonly logger: Logger, registry: Registry = metricsRegistry) {
     super();
+    this.metrics = connectionMetrics(registry);
+    this.metrics.up.set(0);
   }
 
   isConnected(): boolean {
@@ -46,6 +60,7 @@ export class AmqpConnection extends EventEmitter {
         connection.on('error', (error) => this.logger.warn('amqp connection error', { error: error.message }));
         connection.on('close', () => this.onClosed());
         this.connection = connection;
+        this.metrics.up.set(1);
         if (attempt > 1) this.logger.info('amqp reconnected', { attempt });
         this.emit('connected', connection);
         return connection;
@@ -60,7 +75,9 @@ export class AmqpConnection extends EventEmitter {
 
   private onClosed(): void {
     this.connection = null;
+    this.metrics.up.set(0);
     if (this.closing) return;
+    this.metrics.losses.inc();
     this.logger.warn('amqp connection closed; reconnecting');
     this.emit('disconnected');
     void this.connect().then(() => this.emit('reconnected'), () => undefined);
@@ -68,15 +85,19 @@ export class AmqpConnection extends EventEmitter {
 
   async createConfirmChannel(): Promise<ConfirmChannel> {
     const connection = await this.connect();
-    const channel = await connection.createConfirmChannel();
-    channel.on('error', (error: Error) => this.logger.warn('amqp channel error', { error: error.message }));
-    return channel;
+    return this.tracked(await connection.createConfirmChannel());
   }
 
   async createChannel(): Promise<Channel> {
     const connection = await this.connect();
-    const channel = await connection.createChannel();
+    return this.tracked(await connection.createChannel());
+  }
+
+  /** Logs the channel's errors and counts it open until it closes (alone, or with its connection). */
+  private tracked<C extends Channel>(channel: C): C {
     channel.on('error', (error: Error) => this.logger.warn('amqp channel error', { error: error.message }));
+    this.metrics.channels.inc();
+    channel.once('close', () => this.metrics.channels.dec());
     return channel;
   }
 
@@ -84,6 +105,7 @@ export class AmqpConnection extends EventEmitter {
     this.closing = true;
     const connection = this.connection;
     this.connection = null;
+    this.metrics.up.set(0);
     if (connection) await connection.close().catch(() => undefined);
   }
 }

@@ -4,16 +4,19 @@
 // them all in one commit; a pass whose confirm fails is rolled back and its
 // rows are published again, with the same message ids, by the next pass, and
 // marked only once confirmed; a kick that arrives while a pass runs is not
-// lost (rows committed meanwhile go out without waiting for the poll); and two
-// relays at once never publish the same row in the same pass.
+// lost (rows committed meanwhile go out without waiting for the poll); two
+// relays at once never publish the same row in the same pass; and a running relay
+// reports its backlog at scrape (even while its pass is stuck) and what it published.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createLogger } from '@platform/logger';
+import { Registry } from '@platform/metrics';
 import { createDataSource, DataSource } from '@platform/persistence';
 import { createScratchDatabase, ScratchDatabase, waitFor } from '@platform/testing';
 import type { AmqpConnection } from '../src/amqp';
 import { enqueueEvent, OUTBOX_TABLE_V1_SQL } from '../src/outbox';
 import { OutboxRelay } from '../src/relay';
+import { RelayMetrics } from '../src/relay-metrics';
 
 const logger = createLogger('relay-spec', 'error');
 const POLL_NEVER_MS = 60_000;
@@ -59,7 +62,7 @@ beforeEach(async () => {
   await db.query('DELETE FROM outbox');
 });
 
-function relayWith(channel: FakeConfirmChannel, options: { batchSize?: number } = {}): OutboxRelay {
+function relayWith(channel: FakeConfirmChannel, options: { batchSize?: number; metrics?: RelayMetrics } = {}): OutboxRelay {
   const amqp = Object.assign(new EventEmitter(), { createConfirmChannel: async () => channel }) as unknown as AmqpConnection;
   return new OutboxRelay(db, amqp, logger, { pollIntervalMs: POLL_NEVER_MS, confirmTimeoutMs: 5_000, ...options });
 }
@@ -131,4 +134,31 @@ it('never lets two relays publish the same row in the same pass', async () => {
   expect(overlap).toEqual([]);
   expect(results[0] + results[1]).toBe(first.published.length + second.published.length);
   expect(first.published.length + second.published.length).toBeLessThanOrEqual(200);
+});
+
+it('reports its backlog at scrape while a pass is stuck, then the batch it published', async () => {
+  const registry = new Registry();
+  const channel = new FakeConfirmChannel();
+  const relay = relayWith(channel, { metrics: new RelayMetrics(registry) });
+  await enqueue(5);
+  let release: () => void = () => undefined;
+  channel.gate = new Promise((resolve) => { release = resolve; });
+  relay.start();
+  try {
+    await waitFor(() => channel.confirmWaits === 1, { timeoutMs: 5_000, what: 'the pass to wait for its confirm' });
+    const stuck = await registry.metrics();
+    expect(stuck).toMatch(/^outbox_unpublished_events 5$/m);
+    expect(Number(/^outbox_oldest_unpublished_age_seconds (\S+)$/m.exec(stuck)?.[1])).toBeGreaterThanOrEqual(0);
+    channel.gate = null;
+    release();
+    await waitFor(async () => (await unpublished()) === 0, { timeoutMs: 5_000, what: 'the batch to be marked published' });
+    const done = await registry.metrics();
+    expect(done).toMatch(/^outbox_unpublished_events 0$/m);
+    expect(done).toMatch(/^outbox_oldest_unpublished_age_seconds 0$/m);
+    expect(done).toMatch(/^outbox_events_published_total 5$/m);
+    expect(done).toMatch(/^outbox_relay_publish_seconds_count 1$/m);
+  } finally {
+    await relay.stop();
+  }
+  expect(await registry.metrics()).not.toMatch(/^outbox_unpublished_events /m);
 });
