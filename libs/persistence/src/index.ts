@@ -125,5 +125,7 @@ export async function queryRows<T = Record<string, unknown>>(manager: EntityMana
 
 // Last: the scheduler uses withTransaction above.
 export { DueWork, DurableScheduler, SchedulerOptions } from './durable-scheduler';
+export { DUE_ROWS_COUNTED_MAX, dueRowsProbe, dueRowsSql } from './due-rows';
+export type { DueRows, DueRowsMeasurement } from './due-rows';
 export { resealColumns, ResealSecretsUseCase, RESEAL_BATCH_SIZE_DEFAULT, RESEAL_BATCH_SIZE_MAX } from './reseal';
 export type { ResealingKeys, ResealOutcome, SealedColumn } from './reseal';

@@ -1,7 +1,7 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import { DataSource, dueRowsProbe } from '@platform/persistence';
 import { collections } from '@platform/proto';
 import type { LedgerCredits } from './adapters/ledger.adapter';
 import type { UsdRails } from './adapters/usd-rails.adapter';
@@ -67,8 +67,8 @@ export function createServer(deps: ServerDependencies): CollectionsServer {
   return {
     server,
     steps: [
-      { name: 'credit', run: () => creditCollections.execute() },
-      { name: 'expire', run: () => expireCollections.execute() },
+      { name: 'credit', worker: 'collection_credit', run: () => creditCollections.execute(), measureDue: dueRowsProbe(dataSource, collectionsRepository.dueForCredit) },
+      { name: 'expire', worker: 'collection_expiry', run: () => expireCollections.execute(), measureDue: dueRowsProbe(dataSource, collectionsRepository.dueForExpiry) },
     ],
   };
 }

@@ -1,7 +1,7 @@
 /** Wires repositories, adapters and use cases into the gRPC server. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import { DataSource, dueRowsProbe } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import type { ChainCustodian } from './adapters/chain-custodian/chain-custodian';
 import { ledgerHandlers, ledgerSandboxHandlers } from './grpc/ledger.handlers';
@@ -109,8 +109,10 @@ export function createServer(deps: ServerDependencies): LedgerServer {
   return {
     server,
     sweepers: [
-      new BatchSweeper('expired holds', (size) => expireHolds.execute(size), deps.logger.child({ context: 'HoldExpirySweeper' }), sweep),
-      new BatchSweeper('held deposits', (size) => releaseDeposits.execute(size), deps.logger.child({ context: 'HeldDepositSweeper' }), sweep),
+      new BatchSweeper('expired holds', (size) => expireHolds.execute(size), deps.logger.child({ context: 'HoldExpirySweeper' }), sweep,
+        { worker: 'expired_holds', measureDue: dueRowsProbe(deps.dataSource, holds.expiredRows) }),
+      new BatchSweeper('held deposits', (size) => releaseDeposits.execute(size), deps.logger.child({ context: 'HeldDepositSweeper' }), sweep,
+        { worker: 'held_deposits', measureDue: dueRowsProbe(deps.dataSource, deposits.heldRows) }),
     ],
   };
 }

@@ -89,18 +89,18 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
   );
   const transferSteps = new TransferSteps({ dataSource: deps.dataSource, transfers, confirmations, ledger: deps.ledger, trading: deps.trading, logger: deps.logger.child({ context: 'TransferSteps' }) });
   const transferScheduler = new DurableScheduler(deps.dataSource, {
-    name: 'transfer', claimDue: (manager, limit, leaseMs) => transfers.claimDue(manager, limit, leaseMs), idOf: (transfer) => transfer.transferId, run: (transfer) => transferSteps.run(transfer),
+    name: 'transfer', dueRows: transfers.dueRows, claimDue: (manager, limit, leaseMs) => transfers.claimDue(manager, limit, leaseMs), idOf: (transfer) => transfer.transferId, run: (transfer) => transferSteps.run(transfer),
   }, deps.logger.child({ context: 'TransferScheduler' }), deps.scheduler);
   const sendSteps = new UsdtSendSteps({
     dataSource: deps.dataSource, sends, confirmations, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry,
     chain: deps.chain, serviceAccounts, logger: deps.logger.child({ context: 'UsdtSendSteps' }), statusPollMs: deps.runner.statusPollMs,
   });
   const sendScheduler = new DurableScheduler(deps.dataSource, {
-    name: 'usdt_send', claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs), idOf: (send) => send.sendId, run: (send) => sendSteps.run(send),
+    name: 'usdt_send', dueRows: sends.dueRows, claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs), idOf: (send) => send.sendId, run: (send) => sendSteps.run(send),
   }, deps.logger.child({ context: 'UsdtSendScheduler' }), deps.scheduler);
   const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
   const batchScheduler = new DurableScheduler(deps.dataSource, {
-    name: 'transfer_batch', claimDue: (manager, limit, leaseMs) => batches.claimDue(manager, limit, leaseMs), idOf: (batch) => batch.batchId,
+    name: 'transfer_batch', dueRows: batches.dueRows, claimDue: (manager, limit, leaseMs) => batches.claimDue(manager, limit, leaseMs), idOf: (batch) => batch.batchId,
     run: (batch) => (batch.status === 'creating' ? batches.deleteCreating(deps.dataSource.manager, batch.batchId) : Promise.resolve()),
   }, deps.logger.child({ context: 'TransferBatchScheduler' }), deps.scheduler);
   const createTransfer = new CreateTransferUseCase({

@@ -7,7 +7,7 @@ import { AmqpConnection } from '@platform/events';
 import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger, Logger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
-import { DataSource, initializeWithRetry } from '@platform/persistence';
+import { DataSource, dueRowsProbe, initializeWithRetry } from '@platform/persistence';
 import { HttpsWebhookSender } from './adapters/https-webhook-sender';
 import { Config, readConfig } from './config';
 import { DeliveryMetrics } from './metrics/delivery-metrics';
@@ -28,6 +28,7 @@ const SHUTDOWN_RESERVE_MS = 1_500;
 function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnection, logger: Logger, metrics: DeliveryMetrics) {
   const endpoints = new EndpointsRepository(dataSource);
   const deliveries = new DeliveriesRepository(dataSource);
+  metrics.scheduler.watchDue(dueRowsProbe(dataSource, deliveries.dueRows));
   const attemptDelivery = new AttemptDeliveryUseCase({
     recorder: new BatchedAttemptRecorder(deliveries),
     sender: new HttpsWebhookSender({ mode: config.PLATFORM_MODE, idleConnectionsPerPoolMax: config.ATTEMPTS_IN_FLIGHT_MAX }),

@@ -1,5 +1,5 @@
 /** SQL for collections and fee terms. Every function takes the manager of the caller's transaction. */
-import type { EntityManager } from '@platform/persistence';
+import type { DueRows, EntityManager } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
 import type { CollectionRecord, CollectionStatus, RefundReason } from '../domain/collection';
 import type { FeeTerms } from '../domain/collection-fee';
@@ -147,6 +147,11 @@ export class CollectionsRepository {
       [id, refund.grossAmount, refund.senderName, refund.depositId, refund.reason, refund.amountMismatch, at],
     );
   }
+
+  /** Where claimDueForCredit finds collections due for crediting: measured for the credit step's metrics. */
+  readonly dueForCredit: DueRows = { table: 'collections', dueColumn: 'next_step_at', where: "status IN ('received', 'crediting')" };
+  /** Where expireDue finds open collections past their lifetime: measured for the expiry step's metrics. */
+  readonly dueForExpiry: DueRows = { table: 'collections', dueColumn: 'expires_at', where: "status = 'open'" };
 
   /**
    * Claims up to `limit` collections due for crediting (received, or crediting

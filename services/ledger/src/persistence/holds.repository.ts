@@ -3,7 +3,7 @@
  * row first, then accounts in id order (journal.repository), so hold work and
  * plain entries queue instead of deadlocking.
  */
-import { DataSource, EntityManager, queryRows } from '@platform/persistence';
+import { DataSource, DueRows, EntityManager, queryRows } from '@platform/persistence';
 import { Big, Currency, formatAmount } from '@platform/money';
 import type { HoldStatus } from '../domain/hold';
 
@@ -87,6 +87,9 @@ export class HoldsRepository {
     const [row] = await manager.query(`SELECT ${COLUMNS} FROM holds WHERE id = $1 FOR UPDATE`, [holdId]);
     return row ? toRecord(row) : null;
   }
+
+  /** Where claimExpired finds overdue holds: measured for the sweeper's metrics. */
+  readonly expiredRows: DueRows = { table: 'holds', dueColumn: 'expires_at', where: "status = 'pending'" };
 
   /** Claims up to `limit` overdue pending holds; rows another replica is sweeping are skipped. */
   async claimExpired(manager: EntityManager, limit: number): Promise<HoldRecord[]> {

@@ -1,5 +1,5 @@
 /** USDT deposit rows. Lock order: the deposit (advisory lock on its hash, or its row) first, then accounts. */
-import { EntityManager, queryRows } from '@platform/persistence';
+import { DueRows, EntityManager, queryRows } from '@platform/persistence';
 import { Big, formatAmount } from '@platform/money';
 
 export type UsdtDepositStatus = 'credited' | 'held_for_attribution' | 'claimed' | 'unattributed';
@@ -62,6 +62,9 @@ export class UsdtDepositsRepository {
     );
     return toRecord(row);
   }
+
+  /** Where claimDue finds held deposits whose window passed: measured for the sweeper's metrics. */
+  readonly heldRows: DueRows = { table: 'usdt_deposits', dueColumn: 'hold_until', where: "status = 'held_for_attribution'" };
 
   /** Held deposits whose window has passed; rows another replica is releasing are skipped. */
   async claimDue(manager: EntityManager, limit: number): Promise<UsdtDepositRecord[]> {

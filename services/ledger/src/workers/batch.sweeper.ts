@@ -3,9 +3,12 @@
  * task (expire overdue holds, credit held deposits whose window passed) until
  * a batch comes back short. The database rows are the timers, so nothing is
  * lost when a replica stops: another (or the next start) picks them up; the
- * tasks claim rows FOR UPDATE SKIP LOCKED, so replicas never collide.
+ * tasks claim rows FOR UPDATE SKIP LOCKED, so replicas never collide. Each
+ * sweeper reports as a worker (@platform/metrics WorkerMetrics): rows handled,
+ * failed sweeps, sweep durations, and its due rows and their lag.
  */
 import type { Logger } from '@platform/logger';
+import { DueBacklog, WorkerMetrics } from '@platform/metrics';
 
 export interface BatchSweeperOptions {
   intervalMs: number;
@@ -18,21 +21,39 @@ const BATCHES_PER_TICK_MAX = 20;
 /** The task: handle at most `batchSize` due rows; answer how many. */
 export type BatchTask = (batchSize: number) => Promise<number>;
 
+/** The sweeper as a worker: its `worker` label and how to measure its due rows. */
+export interface SweptRows {
+  worker: string;
+  measureDue: () => Promise<DueBacklog>;
+}
+
 export class BatchSweeper {
   private timer: NodeJS.Timeout | null = null;
   private tick: Promise<void> = Promise.resolve();
   private running = false;
+  private readonly metrics: WorkerMetrics;
+  private stopWatchingDue: (() => void) | null = null;
 
-  constructor(private readonly what: string, private readonly task: BatchTask, private readonly logger: Logger, private readonly options: BatchSweeperOptions) {}
+  constructor(
+    private readonly what: string,
+    private readonly task: BatchTask,
+    private readonly logger: Logger,
+    private readonly options: BatchSweeperOptions,
+    private readonly swept: SweptRows,
+  ) {
+    this.metrics = new WorkerMetrics(swept.worker);
+  }
 
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopWatchingDue = this.metrics.watchDue(this.swept.measureDue);
     this.schedule();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopWatchingDue?.();
     if (this.timer) clearTimeout(this.timer);
     await this.tick;
   }
@@ -46,11 +67,14 @@ export class BatchSweeper {
 
   private async sweep(): Promise<void> {
     try {
-      for (let batch = 0; batch < BATCHES_PER_TICK_MAX && this.running; batch += 1) {
-        const handled = await this.task(this.options.batchSize);
-        if (handled > 0) this.logger.info(`${this.what} swept`, { count: handled });
-        if (handled < this.options.batchSize) return;
-      }
+      await this.metrics.pass(async () => {
+        for (let batch = 0; batch < BATCHES_PER_TICK_MAX && this.running; batch += 1) {
+          const handled = await this.task(this.options.batchSize);
+          this.metrics.claimed(handled);
+          if (handled > 0) this.logger.info(`${this.what} swept`, { count: handled });
+          if (handled < this.options.batchSize) return;
+        }
+      });
     } catch (error) {
       this.logger.error(`${this.what} sweep failed; retrying next tick`, { error });
     }

@@ -1,5 +1,5 @@
 /** mobile_money_pushes: amounts read back as strings, never JS numbers. */
-import type { DataSource, EntityManager } from '@platform/persistence';
+import type { DataSource, DueRows, EntityManager } from '@platform/persistence';
 import { queryRows, withTransaction } from '@platform/persistence';
 import { Answer, applyAnswer, PushStatus } from '../domain/mobile-money-push';
 
@@ -67,6 +67,9 @@ export class MobileMoneyPushesRepository {
     const [row] = await queryRows<PushRecord>(this.dataSource.manager, `SELECT ${COLUMNS} FROM mobile_money_pushes WHERE push_id = $1`, [pushId]);
     return row ?? null;
   }
+
+  /** Where claimDueCredits finds due rows: measured for this worker's metrics. */
+  readonly dueCreditRows: DueRows = { table: 'mobile_money_pushes', dueColumn: 'next_credit_at' };
 
   /** Claims approved pushes whose credit is due, leased `leaseMs` ahead for this replica. */
   async claimDueCredits(manager: EntityManager, limit: number, leaseMs: number): Promise<PushRecord[]> {

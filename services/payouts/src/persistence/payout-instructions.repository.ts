@@ -1,5 +1,5 @@
 /** payout_instructions: amounts read back as strings, never JS numbers. */
-import type { DataSource, EntityManager } from '@platform/persistence';
+import type { DataSource, DueRows, EntityManager } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
 
 export interface InstructionRecord {
@@ -60,6 +60,9 @@ export class PayoutInstructionsRepository {
     const [row] = await queryRows<InstructionRecord>(this.dataSource.manager, `SELECT ${COLUMNS} FROM payout_instructions WHERE instruction_id = $1`, [instructionId]);
     return row ?? null;
   }
+
+  /** Where claimDue finds due rows: measured for this worker's metrics. */
+  readonly dueRows: DueRows = { table: 'payout_instructions', dueColumn: 'next_attempt_at' };
 
   /** Claims due instructions for this replica, leased `leaseMs` ahead. */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<InstructionRecord[]> {

@@ -1,5 +1,5 @@
 /** transfer_batches and their items. */
-import type { EntityManager } from '@platform/persistence';
+import type { DueRows, EntityManager } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
 
 export interface TransferBatchRecord {
@@ -66,6 +66,9 @@ export class TransferBatchesRepository {
   async deleteCreating(manager: EntityManager, batchId: string): Promise<void> {
     await manager.query("DELETE FROM transfer_batches WHERE batch_id = $1 AND status = 'creating' AND NOT EXISTS (SELECT 1 FROM transfers WHERE batch_id = $1)", [batchId]);
   }
+
+  /** Where claimDue finds due rows: measured for this worker's metrics. */
+  readonly dueRows: DueRows = { table: 'transfer_batches', dueColumn: 'next_action_at' };
 
   /** Abandoned creates past their lease (their items are undone by the transfer scheduler first). */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<TransferBatchRecord[]> {

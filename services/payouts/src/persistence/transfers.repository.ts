@@ -1,5 +1,5 @@
 /** transfers: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
-import type { EntityManager } from '@platform/persistence';
+import type { DueRows, EntityManager } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
 
 export type TransferStatus = 'creating' | 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
@@ -128,6 +128,9 @@ export class TransfersRepository {
       [transferId, outcome.status, outcome.status === 'failed' ? outcome.failureCode : null, outcome.status === 'settled' ? outcome.settledAt : null]);
     return rows.length === 1;
   }
+
+  /** Where claimDue finds due rows: measured for this worker's metrics. */
+  readonly dueRows: DueRows = { table: 'transfers', dueColumn: 'next_action_at' };
 
   /** Claims due transfers (abandoned creates, lapsed codes), leased `leaseMs` ahead. */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<TransferRecord[]> {

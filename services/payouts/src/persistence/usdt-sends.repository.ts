@@ -1,5 +1,5 @@
 /** usdt_sends: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
-import type { EntityManager } from '@platform/persistence';
+import type { DueRows, EntityManager } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
 
 export type UsdtSendStatus = 'creating' | 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
@@ -104,6 +104,9 @@ export class UsdtSendsRepository {
       [sendId, outcome.status, outcome.status === 'failed' ? outcome.failureReason : null, outcome.status === 'settled' ? outcome.settledAt : null]);
     return rows.length === 1;
   }
+
+  /** Where claimDue finds due rows: measured for this worker's metrics. */
+  readonly dueRows: DueRows = { table: 'usdt_sends', dueColumn: 'next_action_at' };
 
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<UsdtSendRecord[]> {
     return queryRows<UsdtSendRecord>(manager,

@@ -2,7 +2,7 @@
  * orders: numeric columns come back as strings, never JS numbers. Methods that
  * must run inside a caller's transaction take its manager.
  */
-import type { EntityManager } from '@platform/persistence';
+import type { DueRows, EntityManager } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
 import type { OrderRecord } from '../domain/order';
 
@@ -164,6 +164,9 @@ export async function updateOrder(
 export async function deleteOrder(manager: EntityManager, orderId: string): Promise<void> {
   await manager.query('DELETE FROM orders WHERE order_id = $1', [orderId]);
 }
+
+/** Where claimDueOrders finds due orders: measured for the order worker's metrics. */
+export const DUE_ORDERS: DueRows = { table: 'orders', dueColumn: 'next_action_at' };
 
 /**
  * Claims up to `limit` due orders for this replica: their timer moves `leaseMs`

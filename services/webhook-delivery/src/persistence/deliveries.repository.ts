@@ -10,7 +10,7 @@
  * commit: events accepted from the bus (insertMany), due deliveries claimed
  * (claimDue, with their endpoints), finished attempts recorded (recordAttempts).
  */
-import type { DataSource, EntityManager } from '@platform/persistence';
+import type { DataSource, DueRows, EntityManager } from '@platform/persistence';
 import type { ErrorClass } from '../domain/attempt-outcome';
 import type { EndpointRecord } from './endpoints.repository';
 
@@ -262,6 +262,12 @@ export class DeliveriesRepository {
     const created = new Map(rows.map((row) => [row.delivery_id, row.status]));
     return deliveries.map((delivery) => created.get(delivery.deliveryId) ?? 'duplicate');
   }
+
+  /**
+   * Where claimDue finds due deliveries, for the scheduler's metrics. Those held
+   * back because their endpoint is at its in-flight cap count as due: they wait.
+   */
+  readonly dueRows: DueRows = { table: 'deliveries', dueColumn: 'next_attempt_at', where: "status = 'pending'" };
 
   /** Takes up to `limit` due deliveries under a fresh lease each, with their endpoints: one statement. */
   async claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]> {

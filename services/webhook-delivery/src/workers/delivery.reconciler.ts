@@ -54,21 +54,27 @@ export class DeliveryReconciler {
 
   async reconcileOnce(): Promise<void> {
     try {
-      const released = await this.deliveries.releaseExpiredLeases();
-      if (released > 0) {
-        this.metrics.leasesReleased(released);
-        this.logger.warn('reclaimed deliveries whose lease ran out', { alert: 'webhook_lease_expired', count: released });
-        this.onReleased();
-      }
-      const overdue = await this.deliveries.overdue(this.options.overdueMs);
-      this.metrics.overdueObserved(overdue.count);
-      if (overdue.count > 0) {
-        this.logger.warn('webhook deliveries overdue for their next attempt', {
-          alert: 'webhook_deliveries_overdue', count: overdue.count, oldestDueAt: overdue.oldestDueAt?.toISOString(),
-        });
-      }
+      await this.metrics.reconciler.pass(() => this.reconcile());
     } catch (error) {
       this.logger.warn('delivery reconciliation failed; will retry', { error: (error as Error).message });
+    }
+  }
+
+  /** Leases run out are the reconciler's claims: deliveries it takes back. */
+  private async reconcile(): Promise<void> {
+    const released = await this.deliveries.releaseExpiredLeases();
+    this.metrics.reconciler.claimed(released);
+    if (released > 0) {
+      this.metrics.leasesReleased(released);
+      this.logger.warn('reclaimed deliveries whose lease ran out', { alert: 'webhook_lease_expired', count: released });
+      this.onReleased();
+    }
+    const overdue = await this.deliveries.overdue(this.options.overdueMs);
+    this.metrics.overdueObserved(overdue.count);
+    if (overdue.count > 0) {
+      this.logger.warn('webhook deliveries overdue for their next attempt', {
+        alert: 'webhook_deliveries_overdue', count: overdue.count, oldestDueAt: overdue.oldestDueAt?.toISOString(),
+      });
     }
   }
 }

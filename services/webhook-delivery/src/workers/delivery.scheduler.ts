@@ -97,7 +97,7 @@ export class DeliveryScheduler {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        await this.claimOnce();
+        await this.metrics.scheduler.pass(() => this.claimOnce());
         // Keep claiming while due rows may remain and a batch's worth of room is free; otherwise wait for a kick or the poll.
         if (this.dueMayRemain && this.capacity() >= this.refillBatchMin) continue;
         await this.idle(this.options.pollIntervalMs);
@@ -118,6 +118,7 @@ export class DeliveryScheduler {
     if (capacity <= 0) return;
     const limit = Math.min(this.options.batchSize, capacity);
     const claimed = await this.deliveries.claimDue({ limit, endpointInFlightMax: this.options.endpointInFlightMax, leaseMs: this.options.leaseMs });
+    this.metrics.scheduler.claimed(claimed.length);
     for (const delivery of claimed) this.track(delivery);
     // More may be due: the claim was full, a kick came while claiming, or an endpoint it served is
     // now at its cap here (its other due rows wait for one of these attempts to finish).

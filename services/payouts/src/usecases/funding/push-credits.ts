@@ -10,7 +10,7 @@
  */
 import type { PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import type { DueWork, EntityManager } from '@platform/persistence';
+import type { DueRows, DueWork, EntityManager } from '@platform/persistence';
 import type { ledger } from '@platform/proto';
 import type { MobileMoneyPushesRepository, PushRecord } from '../../persistence/mobile-money-pushes.repository';
 
@@ -31,6 +31,11 @@ export class PushCredits implements DueWork<PushRecord> {
       logger: Logger;
     },
   ) {}
+
+  /** The approved pushes whose credit is due, as claimDue reads them. */
+  get dueRows(): DueRows {
+    return this.deps.pushes.dueCreditRows;
+  }
 
   /** Books an approved push now; null when the ledger did not take it (the scheduler retries). */
   async creditNow(push: PushRecord): Promise<PushRecord | null> {

@@ -13,13 +13,15 @@
  * when the lease passes. A transfer's instruction takes its destination from
  * the transfer and resolves its hold on completion (TransferOutcomes).
  * Instructions without an answer past `stuckAfterMs` are logged as a warning
- * (and listed by `ops payouts stuck`).
+ * (and listed by `ops payouts stuck`). The runner reports as the `payout` worker
+ * (@platform/metrics WorkerMetrics).
  */
 import { isAppError } from '@platform/errors';
 import type { PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
+import { WorkerMetrics } from '@platform/metrics';
 import type { DataSource } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
+import { dueRowsProbe, withTransaction } from '@platform/persistence';
 import type { ledger } from '@platform/proto';
 import type { BankAdapter } from '../../adapters/bank/bank';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
@@ -44,6 +46,8 @@ export class PayoutRunner {
   private running: Promise<void> | null = null;
   private stopped = true;
   private lastStuckCheckMs = 0;
+  private readonly metrics = new WorkerMetrics('payout');
+  private stopWatchingDue: (() => void) | null = null;
 
   constructor(
     private readonly deps: {
@@ -59,11 +63,14 @@ export class PayoutRunner {
 
   start(): void {
     this.stopped = false;
+    this.stopWatchingDue ??= this.metrics.watchDue(dueRowsProbe(this.deps.dataSource, this.deps.instructions.dueRows));
     this.schedule(this.options.intervalMs);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopWatchingDue?.();
+    this.stopWatchingDue = null;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
   }
@@ -75,17 +82,21 @@ export class PayoutRunner {
     this.schedule(0);
   }
 
-  async tick(): Promise<number> {
-    const due = await withTransaction(this.deps.dataSource, (manager) => this.deps.instructions.claimDue(manager, this.options.batchSize, this.options.leaseMs));
-    for (const instruction of due) {
-      try {
-        await this.step(instruction);
-      } catch (error) {
-        this.deps.logger.error('payout step failed; retried when its lease passes', { instructionId: instruction.instructionId, error });
+  tick(): Promise<number> {
+    return this.metrics.pass(async () => {
+      const due = await withTransaction(this.deps.dataSource, (manager) => this.deps.instructions.claimDue(manager, this.options.batchSize, this.options.leaseMs));
+      this.metrics.claimed(due.length);
+      for (const instruction of due) {
+        try {
+          await this.step(instruction);
+        } catch (error) {
+          this.metrics.failed();
+          this.deps.logger.error('payout step failed; retried when its lease passes', { instructionId: instruction.instructionId, error });
+        }
       }
-    }
-    await this.reportStuck();
-    return due.length;
+      await this.reportStuck();
+      return due.length;
+    });
   }
 
   private async reportStuck(): Promise<void> {

@@ -7,7 +7,7 @@
 import type { Logger } from '@platform/logger';
 import { DataSource, DurableScheduler, SchedulerOptions } from '@platform/persistence';
 import type { OrderRecord } from '../../domain/order';
-import { claimDueOrders } from '../../persistence/orders.repository';
+import { claimDueOrders, DUE_ORDERS } from '../../persistence/orders.repository';
 
 export interface OrderStep {
   run(order: OrderRecord): Promise<void>;
@@ -18,6 +18,7 @@ export type OrderScheduler = DurableScheduler<OrderRecord>;
 export function orderScheduler(dataSource: DataSource, step: OrderStep, logger: Logger, options: SchedulerOptions): OrderScheduler {
   return new DurableScheduler(dataSource, {
     name: 'order',
+    dueRows: DUE_ORDERS,
     claimDue: claimDueOrders,
     idOf: (order) => order.orderId,
     run: (order) => step.run(order),

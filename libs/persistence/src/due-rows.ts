@@ -1,0 +1,46 @@
+/**
+ * How many rows of a worker are due and how late the oldest is, read from the
+ * rows themselves for the worker's metrics (worker_due_rows, worker_lag_seconds).
+ * A row is due when its timer column has passed and it matches the claim's own
+ * condition; a claimed row's timer is moved ahead by its lease, so rows a
+ * replica holds are not due. The query walks the worker's due index in order and
+ * stops at DUE_ROWS_COUNTED_MAX rows, so it stays cheap whatever the backlog.
+ */
+import type { DataSource } from 'typeorm';
+
+/** Due rows counted at most by one measurement. */
+export const DUE_ROWS_COUNTED_MAX = 10_000;
+
+/** Where a worker's timers are: the same table, column and condition as its claim. */
+export interface DueRows {
+  table: string;
+  /** The timer column (`next_action_at`, `expires_at`, …): due once it is in the past. */
+  dueColumn: string;
+  /** Extra SQL condition of the claim (`status = 'pending'`), written in code, never from input. */
+  where?: string;
+}
+
+export interface DueRowsMeasurement {
+  dueRows: number;
+  oldestDueAgeMs: number;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+export function dueRowsSql(rows: DueRows): string {
+  if (!IDENTIFIER.test(rows.table) || !IDENTIFIER.test(rows.dueColumn)) throw new Error(`not an identifier: ${rows.table}.${rows.dueColumn}`);
+  const condition = rows.where ? ` AND (${rows.where})` : '';
+  return `SELECT count(*)::int AS due_rows,
+            COALESCE(floor(extract(epoch FROM now() - min(due_at)) * 1000), 0)::bigint AS oldest_due_age_ms
+     FROM (SELECT ${rows.dueColumn} AS due_at FROM ${rows.table}
+           WHERE ${rows.dueColumn} <= now()${condition} ORDER BY ${rows.dueColumn} LIMIT $1) due`;
+}
+
+/** The measurement of `rows` in `dataSource`, for WorkerMetrics.watchDue. */
+export function dueRowsProbe(dataSource: DataSource, rows: DueRows): () => Promise<DueRowsMeasurement> {
+  const sql = dueRowsSql(rows);
+  return async () => {
+    const [row] = (await dataSource.query(sql, [DUE_ROWS_COUNTED_MAX])) as Array<{ due_rows: number; oldest_due_age_ms: string }>;
+    return { dueRows: row?.due_rows ?? 0, oldestDueAgeMs: Number(row?.oldest_due_age_ms ?? 0) };
+  };
+}
