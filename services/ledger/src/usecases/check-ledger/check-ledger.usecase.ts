@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from '@platform/persistence';
+import { LedgerCheckMetrics } from './ledger-check-metrics';
 
 export interface LedgerCheckResult {
   name: string;
@@ -27,10 +28,16 @@ interface CheckQuery {
 /**
  * The reconciliation report (`ops ledger check`). Every check reads one
  * consistent snapshot (REPEATABLE READ, read only); each row a query returns
- * is a problem. Full scans: an operator's tool, not a request path.
+ * is a problem. Full scans: an operator's tool, not a request path. Every run
+ * is counted by its outcome (ledger-check-metrics.ts), which the alert on a
+ * failing ledger check reads.
  */
 export class CheckLedgerUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly sweepIntervalMs: number) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sweepIntervalMs: number,
+    private readonly metrics: LedgerCheckMetrics = new LedgerCheckMetrics(),
+  ) {}
 
   async execute(): Promise<LedgerReport> {
     const checks = await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
@@ -39,7 +46,9 @@ export class CheckLedgerUseCase {
       for (const check of this.queries()) results.push(await this.run(manager, check));
       return results;
     });
-    return { ok: checks.every((check) => check.ok), checks, checkedAt: new Date().toISOString() };
+    const checkedAt = new Date();
+    this.metrics.ran(checks, checkedAt.getTime());
+    return { ok: checks.every((check) => check.ok), checks, checkedAt: checkedAt.toISOString() };
   }
 
   private async run(manager: EntityManager, check: CheckQuery): Promise<LedgerCheckResult> {
