@@ -3,10 +3,12 @@
 // events were all handled is acked with one `multiple` ack; an event the handler
 // failed (or a whole batch whose handler threw) is requeued after a delay and is
 // never covered by a later batch's `multiple` ack meanwhile; a malformed body is
-// rejected to the dead-letter exchange at once.
+// rejected to the dead-letter exchange at once; and every message is counted by
+// what became of it (acked, requeued, dead_lettered).
 import { EventEmitter } from 'node:events';
 import type { ConsumeMessage } from 'amqplib';
 import { createLogger } from '@platform/logger';
+import { Registry } from '@platform/metrics';
 import type { AmqpConnection } from './amqp';
 import type { BusEvent } from './catalogue';
 import { BatchOutcome, EventConsumer } from './consumer';
@@ -50,10 +52,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function start(handleBatch: (events: BusEvent[]) => Promise<BatchOutcome>, batchSizeMax = 100) {
   const channel = new FakeChannel();
   const amqp = Object.assign(new EventEmitter(), { createChannel: async () => channel }) as unknown as AmqpConnection;
-  const consumer = new EventConsumer(amqp, logger, { queue: 'q', prefetch: 256, batchSizeMax, setup: async () => undefined, handleBatch });
+  const registry = new Registry();
+  const consumer = new EventConsumer(amqp, logger, { queue: 'q', prefetch: 256, batchSizeMax, setup: async () => undefined, handleBatch }, registry);
   await consumer.start();
   const send = (tag: number, body: unknown = event(tag)) => channel.deliver?.(message(tag, body));
-  return { channel, consumer, send };
+  return { channel, consumer, send, registry };
 }
 
 describe('EventConsumer batches', () => {
@@ -127,5 +130,17 @@ describe('EventConsumer batches', () => {
     await sleep(10);
     expect(handled).toEqual(['e-2']);
     expect(channel.settlements).toEqual([{ kind: 'nack', tag: 1, multiple: false, requeue: false }, { kind: 'ack', tag: 2, multiple: true }]);
+  });
+
+  it('counts every message by what became of it', async () => {
+    const { send, registry } = await start(async (events) => events.map((item) => (item.id === 'e-2' ? new Error('database away') : null)));
+    send(1);
+    send(2);
+    send(3, '{');
+    await sleep(20);
+    const text = await registry.metrics();
+    expect(text).toContain('event_consumer_messages_total{queue="q",outcome="acked"} 1');
+    expect(text).toContain('event_consumer_messages_total{queue="q",outcome="requeued"} 1');
+    expect(text).toContain('event_consumer_messages_total{queue="q",outcome="dead_lettered"} 1');
   });
 });

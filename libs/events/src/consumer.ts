@@ -11,10 +11,14 @@
  * keeps failing); a body that is not a bus event is rejected straight to the
  * dead-letter exchange. Acks go out in batches too: one `multiple` ack covers a
  * batch when no earlier message of the channel is still unsettled, so a
- * message waiting for its requeue is never acked by accident.
+ * message waiting for its requeue is never acked by accident. Every message
+ * is counted by what became of it: event_consumer_messages_total{queue,
+ * outcome} with outcome acked, requeued or dead_lettered (a malformed body; a
+ * message requeued past the queue's delivery limit is dead-lettered by the broker).
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '@platform/logger';
+import { counter, metricsRegistry, Registry } from '@platform/metrics';
 import { AmqpConnection } from './amqp';
 import { BusEvent, isPartnerEventType } from './catalogue';
 
@@ -51,8 +55,15 @@ interface Subscription {
 export class EventConsumer {
   private subscription: Subscription | null = null;
   private stopped = false;
+  private readonly messages;
 
-  constructor(private readonly amqp: AmqpConnection, private readonly logger: Logger, private readonly options: ConsumerOptions) {
+  constructor(private readonly amqp: AmqpConnection, private readonly logger: Logger, private readonly options: ConsumerOptions, registry: Registry = metricsRegistry) {
+    this.messages = counter({
+      name: 'event_consumer_messages_total',
+      help: 'Bus messages this consumer settled, by queue and outcome (acked, requeued, dead_lettered).',
+      labelNames: ['queue', 'outcome'] as const,
+    }, registry);
+    for (const outcome of ['acked', 'requeued', 'dead_lettered']) this.messages.inc({ queue: options.queue, outcome }, 0);
     this.amqp.on('reconnected', () => {
       if (!this.stopped) void this.subscribe().catch((error) => this.logger.error('re-subscribe failed', { error }));
     });
@@ -79,6 +90,7 @@ export class EventConsumer {
     const event = parseBusEvent(message.content);
     if (!event) {
       this.logger.error('rejecting malformed event', { queue: this.options.queue, messageId: message.properties.messageId });
+      this.messages.inc({ queue: this.options.queue, outcome: 'dead_lettered' });
       settle(subscription, [message], (channel, settled) => channel.nack(settled, false, false));
       return;
     }
@@ -114,6 +126,8 @@ export class EventConsumer {
     const handled = batch.filter((_, index) => outcomes[index] === null);
     const failed = batch.filter((_, index) => outcomes[index] !== null);
     ackAll(subscription, handled.map((received) => received.message));
+    if (handled.length > 0) this.messages.inc({ queue: this.options.queue, outcome: 'acked' }, handled.length);
+    if (failed.length > 0) this.messages.inc({ queue: this.options.queue, outcome: 'requeued' }, failed.length);
     if (failed.length > 0) this.requeueLater(subscription, failed, outcomes.filter((outcome): outcome is Error => outcome !== null));
   }
 
