@@ -24,7 +24,7 @@ const SOCKET_OPTIONS = { timeout: CONNECT_TIMEOUT_MS, heartbeat: HEARTBEAT_SECON
 
 function connectionMetrics(registry: Registry) {
   return {
-    up: gauge({ name: 'amqp_connection_up', help: 'RabbitMQ connection of this process: 1 while connected, 0 while away or reconnecting.' }, registry),
+    up: gauge({ name: 'amqp_connection_up', help: 'RabbitMQ connection of this process: 1 while connected, 0 while not (a relay connects once it has events to publish; away or reconnecting).' }, registry),
     channels: gauge({ name: 'amqp_channels_open', help: 'RabbitMQ channels open on this process\'s connection (publishing and consuming).' }, registry),
     losses: counter({ name: 'amqp_connection_losses_total', help: 'RabbitMQ connections lost (closed by the broker or the network), each followed by reconnecting.' }, registry),
   };

@@ -1,8 +1,9 @@
 // Proves the rendered NetworkPolicies of every overlay enforce who talks to whom:
 // everything denied by default; each service's gRPC port open only to the services
 // that are configured to call it (a <PEER>_GRPC_ADDR in their environment) and to
-// the ops tool; only the gateway's HTTP port open to the ingress controller; every
-// caller allowed out to its peers; webhook-delivery allowed out to the internet on
+// the ops tool; the gateway's HTTP port open to the ingress controller only and
+// every service's metrics port to the monitoring namespace only, and nothing
+// else to another namespace; every caller allowed out to its peers; webhook-delivery allowed out to the internet on
 // 443 but never to private or cluster ranges; PostgreSQL, Redis and RabbitMQ
 // reachable only at the addresses the overlay names (single-address ipBlocks), and
 // only by the workloads whose Secret holds that store's URL.
@@ -142,12 +143,23 @@ describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
     const objects = objectsOf(overlay);
     const httpPort = Number(serverEnv(objects, 'gateway').HTTP_PORT);
     expect(allowedSources(objects, serverLabels(objects, 'gateway'), httpPort)).toEqual([`namespace:${INGRESS_CONTROLLER_NAMESPACE}`]);
-    const metricsPort = Number(serverEnv(objects, 'webhook-delivery').METRICS_PORT);
-    expect(allowedSources(objects, serverLabels(objects, 'webhook-delivery'), metricsPort)).toEqual([`namespace:${MONITORING_NAMESPACE}`]);
-    for (const service of services.filter((name) => name !== 'gateway' && name !== 'webhook-delivery')) {
-      const sources = policiesFor(objects, serverLabels(objects, service)).flatMap((policy) => policy.spec.ingress ?? []).flatMap((rule) => (rule.from ?? []).map(describePeer));
-      expect({ service, outside: sources.filter((source) => !source.startsWith('pod:')) }).toEqual({ service, outside: [] });
+    for (const service of services) {
+      const outside = policiesFor(objects, serverLabels(objects, service)).flatMap((policy) => policy.spec.ingress ?? [])
+        .filter((rule) => (rule.from ?? []).some((peer) => !describePeer(peer).startsWith('pod:')))
+        .flatMap((rule) => (rule.ports ?? [{}]).map((entry) => `${(rule.from ?? []).map(describePeer).join(',')} → ${entry.port ?? 'every port'}`));
+      const expected = [
+        ...(service === 'gateway' ? [`namespace:${INGRESS_CONTROLLER_NAMESPACE} → ${httpPort}`] : []),
+        `namespace:${MONITORING_NAMESPACE} → ${Number(serverEnv(objects, service).METRICS_PORT)}`,
+      ];
+      expect({ service, outside: outside.sort() }).toEqual({ service, outside: expected.sort() });
     }
+  });
+
+  it.each(services)('open the metrics port of %s to the monitoring namespace only', (service) => {
+    const objects = objectsOf(overlay);
+    const metricsPort = Number(serverEnv(objects, service).METRICS_PORT);
+    expect(Number.isInteger(metricsPort)).toBe(true);
+    expect({ service, sources: allowedSources(objects, serverLabels(objects, service), metricsPort) }).toEqual({ service, sources: [`namespace:${MONITORING_NAMESPACE}`] });
   });
 
   it('let webhook-delivery reach HTTPS on the internet but not private or cluster ranges', () => {

@@ -2,7 +2,8 @@
  * Offline validation of rendered objects against the Kubernetes OpenAPI schemas
  * (the npm package kubernetes-models), KEDA's CRD schemas (@kubernetes-models/keda)
  * and cert-manager's (@kubernetes-models/cert-manager), both generated from the
- * projects' CustomResourceDefinitions.
+ * projects' CustomResourceDefinitions; the Prometheus Operator's kinds by hand
+ * (monitoring-shapes.ts).
  * Only the kinds listed here may appear in deploy/: a new kind must be added on
  * purpose, with its schema.
  *
@@ -24,6 +25,7 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { prometheusRuleProblems, serviceMonitorProblems } from './monitoring-shapes';
 import type { K8sObject } from './repository';
 
 type Validatable = new (data: never) => { validate(): void };
@@ -45,10 +47,18 @@ const MODELS: Record<string, Validatable> = {
   'cert-manager.io/v1/Issuer': Issuer,
 };
 
-export const KNOWN_KINDS = Object.keys(MODELS);
+/** Kinds without a schema package, checked by hand. */
+const SHAPES: Record<string, (object: K8sObject) => string[]> = {
+  'monitoring.coreos.com/v1/ServiceMonitor': serviceMonitorProblems,
+  'monitoring.coreos.com/v1/PrometheusRule': prometheusRuleProblems,
+};
+
+export const KNOWN_KINDS = [...Object.keys(MODELS), ...Object.keys(SHAPES)];
 
 /** Why the object does not match its schema; empty when it does. */
 export function schemaProblems(object: K8sObject): string[] {
+  const shape = SHAPES[`${object.apiVersion}/${object.kind}`];
+  if (shape) return typeof object.metadata?.name === 'string' ? shape(object) : ['metadata.name: missing'];
   const model = MODELS[`${object.apiVersion}/${object.kind}`];
   if (!model) return [`no schema for ${object.apiVersion} ${object.kind} (known: ${KNOWN_KINDS.join(', ')})`];
   try {
