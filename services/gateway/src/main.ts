@@ -10,6 +10,7 @@ import { CachedUpstreamHealth } from './adapters/upstream-health';
 import { createUpstreams } from './adapters/upstreams';
 import { readConfig } from './config';
 import { apiKeyPattern, keyModeFor } from './domain/credential-tokens';
+import { RefusedAuthentications } from './domain/refused-authentications';
 import { createApp } from './http/app';
 import { closeHttp, listenHttp } from './http/http-server';
 import { CachedCredentialLookup } from './persistence/credential-lookup';
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
     apiKeyPattern: apiKeyPattern(keyMode),
     credentials,
     admission: new RedisRequestAdmission(redis, logger),
+    refusedAuthentications: new RefusedAuthentications(config.AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS),
+    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
     trading: upstreams.trading,
     ledger: upstreams.ledger,
     walletRegistry: upstreams.walletRegistry,
