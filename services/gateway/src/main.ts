@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
-import { closeRedis, connectRedis } from './adapters/redis';
+import { checkNoEviction, closeRedis, connectRedis } from './adapters/redis';
 import { RedisRequestAdmission } from './adapters/redis-admission';
 import { StoreReadiness } from './adapters/readiness';
 import { CachedUpstreamHealth } from './adapters/upstream-health';
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   const keyMode = keyModeFor(config.PLATFORM_MODE);
   const dataSource = await initializeWithRetry(gatewayDataSource(config.DATABASE_URL), logger);
   const redis = await connectRedis(config.REDIS_URL, logger);
+  await checkNoEviction(redis, logger);
   const upstreams = createUpstreams({
     tradingAddress: config.TRADING_GRPC_ADDR,
     ledgerAddress: config.LEDGER_GRPC_ADDR,
