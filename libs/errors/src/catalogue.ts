@@ -109,6 +109,8 @@ export const ERROR_CATALOGUE = {
   CONFIRMATION_ALREADY_USED: define(409, FAILED_PRECONDITION, 'The confirmation was already used.'),
   CONFIRMATION_RESEND_COOLDOWN: define(429, RESOURCE_EXHAUSTED, 'The previous code is within its cooldown; see retryAfterSeconds.'),
   CONFIRMATION_RESEND_LIMIT: define(409, FAILED_PRECONDITION, 'No more resends for this confirmation.'),
+  // Ours: 403 and not 429, because waiting does not lift it (an operator does) and clients retry a 429 by themselves.
+  PARTNER_CONFIRMATIONS_LOCKED: define(403, PERMISSION_DENIED, 'Too many wrong codes across all of the partner\'s confirmations (a rolling 24-hour budget); every confirmation and resend is refused, even with the right code, until the service\'s operators clear the lock.'),
 
   // Ledger: internal refusals between services, never shown to partners as such (callers map them,
   // e.g. LEDGER_INSUFFICIENT_FUNDS to INSUFFICIENT_KES_BALANCE).

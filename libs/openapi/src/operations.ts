@@ -28,6 +28,10 @@ const TRANSFER_CREATE_ERRORS: ErrorCode[] = [
   'IDEMPOTENCY_KEY_REUSED', 'NO_ADMINISTRATOR_REGISTERED', 'TRANSFER_EXCEEDS_PER_TRANSFER_CAP', 'DAILY_CAP_EXCEEDED', 'ORDER_DAILY_CAP_RATE_UNAVAILABLE',
   'INSUFFICIENT_KES_BALANCE', 'KILL_SWITCH_ENGAGED', 'PARTNER_SUSPENDED', 'PARTNER_VA_NOT_ALLOCATED', 'PARTNER_VA_ACTIVATING', 'PARTNER_VA_SUSPENDED',
 ];
+/** The partner-wide wrong-code budget, as the confirm operations state it. */
+const WRONG_CODE_BUDGET_TEXT = 'once 20 wrong codes (the service\'s default) fall within 24 hours, every confirmation and resend of the partner '
+  + 'answers 403 PARTNER_CONFIRMATIONS_LOCKED, even with the right code, until the service\'s operators clear the lock (waiting does not lift it); '
+  + 'the wrong code that spends the budget itself still answers CONFIRMATION_CODE_INCORRECT.';
 const REPLAYED = 'Idempotent-Replayed';
 const NEXT_CURSOR = 'X-Next-Cursor';
 const READ_ONLY = 'Reads only; safe to repeat.';
@@ -210,18 +214,22 @@ export const OPERATIONS = defineOperations({
     method: 'post', path: '/v1/confirmations/{id}', tag: 'Confirmations', summary: 'Confirm a transfer, batch or send with its code', scope: 'payouts',
     notFound: 'CONFIRMATION_NOT_FOUND',
     description: 'Hands the subject off for execution; poll the subject or wait for its webhook. Each wrong code counts: the fifth cancels the code, '
-      + 'and from then on every attempt answers CONFIRMATION_LOCKED.',
+      + 'and from then on every attempt answers CONFIRMATION_LOCKED. Wrong codes also count across all of the partner\'s confirmations: '
+      + `${WRONG_CODE_BUDGET_TEXT} A right code never counts.`,
     request: { name: 'ConfirmRequest', schema: confirmRequestSchema },
     success: { 200: { description: 'Confirmed; poll the subject or wait for its webhook', schema: 'ConfirmationResult' } },
-    errors: ['CONFIRMATION_NOT_FOUND', 'CONFIRMATION_CODE_INCORRECT', 'CONFIRMATION_EXPIRED', 'CONFIRMATION_LOCKED', 'CONFIRMATION_ALREADY_USED'],
+    errors: ['CONFIRMATION_NOT_FOUND', 'CONFIRMATION_CODE_INCORRECT', 'CONFIRMATION_EXPIRED', 'CONFIRMATION_LOCKED', 'CONFIRMATION_ALREADY_USED',
+      'PARTNER_CONFIRMATIONS_LOCKED'],
   },
   resendConfirmation: {
     method: 'post', path: '/v1/confirmations/{id}/resend', tag: 'Confirmations', summary: 'Resend the code (no body)', scope: 'payouts',
     notFound: 'CONFIRMATION_NOT_FOUND',
     description: 'A new code with a new `expiresAt`. Cooldown ladder 30 s, 60 s, 120 s, 300 s (429 CONFIRMATION_RESEND_COOLDOWN with '
-      + '`retryAfterSeconds` inside it), then 409 CONFIRMATION_RESEND_LIMIT.',
+      + '`retryAfterSeconds` inside it), then 409 CONFIRMATION_RESEND_LIMIT. A new code brings no new tries: wrong codes count per confirmation '
+      + 'across its codes. While the partner\'s confirmations are locked (403 PARTNER_CONFIRMATIONS_LOCKED, see the confirm operation) no code is sent.',
     success: { 200: { description: 'A new code is out', schema: 'ConfirmationHandle' } },
-    errors: ['CONFIRMATION_NOT_FOUND', 'CONFIRMATION_RESEND_COOLDOWN', 'CONFIRMATION_RESEND_LIMIT', 'CONFIRMATION_EXPIRED', 'CONFIRMATION_ALREADY_USED', 'CONFIRMATION_LOCKED'],
+    errors: ['CONFIRMATION_NOT_FOUND', 'CONFIRMATION_RESEND_COOLDOWN', 'CONFIRMATION_RESEND_LIMIT', 'CONFIRMATION_EXPIRED', 'CONFIRMATION_ALREADY_USED', 'CONFIRMATION_LOCKED',
+      'PARTNER_CONFIRMATIONS_LOCKED'],
   },
 
   createCollection: {
