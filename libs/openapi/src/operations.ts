@@ -8,7 +8,7 @@ import type { ErrorCode } from '@platform/errors';
 import type { z } from 'zod';
 import { defineOperations, OperationSpec } from './contract/operation';
 import {
-  adminRequestSchema, askNotBelowBid, attachTxHashSchema, buyOrderSchema, collectionDepositSchema, collectionListQuerySchema,
+  adminRequestSchema, askNotBelowBid, attachTxHashSchema, buyOrderSchema, collectionDepositSchema, collectionListQuerySchema, orderListQuerySchema,
   collectionRequestSchema, confirmRequestSchema, EXACTLY_ONE_AMOUNT_SCHEMA, exactlyOneAmount, kesCreditSchema, mobileMoneyPushSchema,
   quoteRequestSchema, sandboxRateSchema, sellOrderSchema, transferBatchRequestSchema, transferRequestSchema, usdtDepositSchema,
   usdtSendRequestSchema, walletConfirmSchema, walletRequestSchema,
@@ -73,6 +73,14 @@ export const OPERATIONS = defineOperations({
       'INSUFFICIENT_USDT_BALANCE', 'USDT_COLLECTION_FAILED', 'WALLET_OWNERSHIP_CHECK_FAILED', 'BRIDGE_NOT_CONFIGURED', 'CUSTOMER_WALLETS_DISABLED'],
   },
 
+  listOrders: {
+    method: 'get', path: '/v1/orders', tag: 'Orders', summary: 'List orders (newest first)', scope: 'read',
+    description: 'A page of the partner\'s orders, buys and sells, newest first, filtered by the query; each order exactly as `GET /v1/orders/{id}` '
+      + 'answers it. The next page\'s cursor comes in `X-Next-Cursor` (absent on the last page); orders created while you page come before '
+      + `the first page, so a page never shifts or repeats. Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+    query: orderListQuerySchema,
+    success: { 200: { description: 'A page of orders', schema: 'Order[]', headers: [NEXT_CURSOR] } }, errors: [],
+  },
   getOrder: {
     method: 'get', path: '/v1/orders/{id}', tag: 'Orders', summary: 'Read an order', scope: 'read', notFound: 'ORDER_NOT_FOUND',
     description: `The order as it stands; the shape follows the side and the partner's funding mode. Another partner's order is 404. ${READ_ONLY}`,

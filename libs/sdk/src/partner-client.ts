@@ -38,6 +38,7 @@ export class PartnerClient {
     buy: (request: T.BuyOrderRequest) => this.call<T.Order>('POST', '/v1/orders/buy', { body: request }),
     sell: (request: T.SellOrderRequest) => this.call<T.Order>('POST', '/v1/orders/sell', { body: request }),
     get: (orderId: string) => this.call<T.Order>('GET', `/v1/orders/${id(orderId)}`),
+    list: (query: T.OrderQuery = {}) => this.call<T.Order[]>('GET', '/v1/orders', { query: { ...query } }),
     attachTxHash: (orderId: string, txHash: string) => this.call<T.TxHashAttached>('PATCH', `/v1/orders/${id(orderId)}`, { body: { txHash } }),
   };
 

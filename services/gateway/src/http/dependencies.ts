@@ -59,7 +59,7 @@ export interface Readiness {
  * generated from the protos), so request and response types are never written
  * twice. Each rejects only with an AppError (a refusal or SERVICE_UNAVAILABLE).
  */
-export type TradingApi = Pick<TradingClient, 'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash'>;
+export type TradingApi = Pick<TradingClient, 'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash' | 'listOrders'>;
 export type LedgerApi = Pick<LedgerClient, 'getBalances' | 'simulateKesCredit' | 'getFundingInstructions' | 'listPayoutDestinations' | 'simulateUsdtDeposit'>;
 export type WalletRegistryApi = Pick<WalletRegistryClient,
   'registerAdmin' | 'listAdmins' | 'removeAdmin' | 'registerWallet' | 'confirmWallet' | 'listWallets' | 'revokeWallet' | 'approveWallet'>;

@@ -25,7 +25,7 @@ import { getFundingHandler } from './funding.route';
 import { healthHandler } from './health.route';
 import { answerMobileMoneyPushHandler, createMobileMoneyPushHandler } from './mobile-money-push.route';
 import type { OperationHandler } from './operation';
-import { attachTxHashHandler, createBuyOrderHandler, createSellOrderHandler, getOrderHandler } from './orders.route';
+import { attachTxHashHandler, createBuyOrderHandler, createSellOrderHandler, getOrderHandler, listOrdersHandler } from './orders.route';
 import { listPayoutDestinationsHandler } from './payout-destinations.route';
 import { createQuoteHandler } from './quotes.route';
 import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
@@ -44,6 +44,7 @@ const HANDLERS: HandlerFactories = {
   createBuyOrder: createBuyOrderHandler,
   createSellOrder: createSellOrderHandler,
   getOrder: getOrderHandler,
+  listOrders: listOrdersHandler,
   attachTxHash: attachTxHashHandler,
   listBalances: getBalancesHandler,
   getFundingInstructions: getFundingHandler,
