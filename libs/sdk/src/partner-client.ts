@@ -74,6 +74,7 @@ export class PartnerClient {
   readonly transfers = {
     create: (request: T.TransferRequest) => this.call<T.Transfer>('POST', '/v1/transfers', { body: request }),
     get: (transferId: string) => this.call<T.Transfer>('GET', `/v1/transfers/${id(transferId)}`),
+    list: (query: T.TransferQuery = {}) => this.call<T.Transfer[]>('GET', '/v1/transfers', { query: { ...query } }),
     createBatch: (request: T.TransferBatchRequest) => this.call<T.TransferBatch>('POST', '/v1/transfers/batch', { body: request }),
     getBatch: (batchId: string) => this.call<T.TransferBatch>('GET', `/v1/transfers/batch/${id(batchId)}`),
   };

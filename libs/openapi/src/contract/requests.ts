@@ -10,7 +10,7 @@
 import { parseDecimal, RATE_SCALE } from '@platform/money';
 import { z } from 'zod';
 import { documented } from './documentation';
-import { COLLECTION_STATUSES, ORDER_STATUSES } from './statuses';
+import { COLLECTION_STATUSES, CONFIRMABLE_STATUSES, ORDER_STATUSES } from './statuses';
 import {
   KES_AMOUNT_INPUT, KEY_CHARACTERS, RATE_INPUT, resourceId, SIX_DIGIT_CODE, SOMETHING_VISIBLE, text,
   TRON_ADDRESS_INPUT, TX_HASH_INPUT, USD_AMOUNT_INPUT, USDT_AMOUNT_INPUT, visibleText,
@@ -183,6 +183,13 @@ export const collectionListQuerySchema = z.object({
   reference: z.string().max(32).regex(/^[A-Za-z0-9 -]{1,32}$/)
     .describe('A collection reference as typed (spaces and hyphens allowed for readability)').optional(),
   status: z.enum(COLLECTION_STATUSES).describe('One status').optional(),
+  ...PAGE_QUERY_FIELDS,
+}).strict();
+
+export const transferListQuerySchema = z.object({
+  status: z.enum(CONFIRMABLE_STATUSES).describe('One status').optional(),
+  partnerReference: transferText('The transfers with this partnerReference').optional(),
+  idempotencyKey: transferText('The transfer created with this idempotencyKey (a batch item: every item with that key)').optional(),
   ...PAGE_QUERY_FIELDS,
 }).strict();
 

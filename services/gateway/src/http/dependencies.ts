@@ -66,7 +66,7 @@ export type WalletRegistryApi = Pick<WalletRegistryClient,
 export type NotifierApi = Pick<NotifierClient, 'listSandboxOutbox'>;
 export type CollectionsApi = Pick<CollectionsClient, 'createCollection' | 'getCollection' | 'listCollections' | 'simulateDeposit' | 'expireNow'>;
 export type PayoutsApi = Pick<PayoutsClient,
-  'createTransfer' | 'getTransfer' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
+  'createTransfer' | 'getTransfer' | 'listTransfers' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
   | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'>;
 
 export interface AppDependencies {

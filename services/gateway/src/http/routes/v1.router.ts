@@ -32,7 +32,7 @@ import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route
 import { simulateUsdtDepositHandler } from './sandbox-usdt-deposits.route';
 import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
 import { createTransferBatchHandler, getTransferBatchHandler } from './transfer-batches.route';
-import { confirmHandler, createTransferHandler, getTransferHandler, resendConfirmationHandler } from './transfers.route';
+import { confirmHandler, createTransferHandler, getTransferHandler, listTransfersHandler, resendConfirmationHandler } from './transfers.route';
 import { createUsdtSendHandler, getUsdtSendHandler } from './usdt-sends.route';
 import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
 
@@ -59,6 +59,7 @@ const HANDLERS: HandlerFactories = {
   revokeWallet: revokeWalletHandler,
   createTransfer: createTransferHandler,
   getTransfer: getTransferHandler,
+  listTransfers: listTransfersHandler,
   createTransferBatch: createTransferBatchHandler,
   getTransferBatch: getTransferBatchHandler,
   createUsdtSend: createUsdtSendHandler,
