@@ -8,7 +8,7 @@ import type { ErrorCode } from '@platform/errors';
 import type { z } from 'zod';
 import { defineOperations, OperationSpec } from './contract/operation';
 import {
-  adminRequestSchema, askNotBelowBid, attachTxHashSchema, buyOrderSchema, collectionDepositSchema, collectionListQuerySchema,
+  adminRequestSchema, askNotBelowBid, attachTxHashSchema, buyOrderSchema, collectionDepositSchema, collectionListQuerySchema, orderListQuerySchema, transferListQuerySchema,
   collectionRequestSchema, confirmRequestSchema, EXACTLY_ONE_AMOUNT_SCHEMA, exactlyOneAmount, kesCreditSchema, mobileMoneyPushSchema,
   quoteRequestSchema, sandboxRateSchema, sellOrderSchema, transferBatchRequestSchema, transferRequestSchema, usdtDepositSchema,
   usdtSendRequestSchema, walletConfirmSchema, walletRequestSchema,
@@ -77,6 +77,14 @@ export const OPERATIONS = defineOperations({
       'INSUFFICIENT_USDT_BALANCE', 'USDT_COLLECTION_FAILED', 'WALLET_OWNERSHIP_CHECK_FAILED', 'BRIDGE_NOT_CONFIGURED', 'CUSTOMER_WALLETS_DISABLED'],
   },
 
+  listOrders: {
+    method: 'get', path: '/v1/orders', tag: 'Orders', summary: 'List orders (newest first)', scope: 'read',
+    description: 'A page of the partner\'s orders, buys and sells, newest first, filtered by the query; each order exactly as `GET /v1/orders/{id}` '
+      + 'answers it. The next page\'s cursor comes in `X-Next-Cursor` (absent on the last page); orders created while you page come before '
+      + `the first page, so a page never shifts or repeats. Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+    query: orderListQuerySchema,
+    success: { 200: { description: 'A page of orders', schema: 'Order[]', headers: [NEXT_CURSOR] } }, errors: [],
+  },
   getOrder: {
     method: 'get', path: '/v1/orders/{id}', tag: 'Orders', summary: 'Read an order', scope: 'read', notFound: 'ORDER_NOT_FOUND',
     description: `The order as it stands; the shape follows the side and the partner's funding mode. Another partner's order is 404. ${READ_ONLY}`,
@@ -174,6 +182,14 @@ export const OPERATIONS = defineOperations({
     request: { name: 'TransferRequest', schema: transferRequestSchema },
     success: { 202: { description: 'Awaiting confirmation', schema: 'Transfer', headers: [REPLAYED] } },
     errors: TRANSFER_CREATE_ERRORS,
+  },
+  listTransfers: {
+    method: 'get', path: '/v1/transfers', tag: 'Transfers', summary: 'List transfers (newest first)', scope: 'read',
+    description: 'A page of the partner\'s KES transfers, batch items included, newest first, filtered by the query; each as '
+      + '`GET /v1/transfers/{id}` answers it. The next page\'s cursor comes in `X-Next-Cursor` (absent on the last page); transfers created '
+      + `while you page come before the first page, so a page never shifts or repeats. Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+    query: transferListQuerySchema,
+    success: { 200: { description: 'A page of transfers', schema: 'Transfer[]', headers: [NEXT_CURSOR] } }, errors: [],
   },
   getTransfer: {
     method: 'get', path: '/v1/transfers/{id}', tag: 'Transfers', summary: 'Read a transfer', scope: 'read', notFound: 'TRANSFER_NOT_FOUND',

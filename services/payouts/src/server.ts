@@ -26,6 +26,7 @@ import { ConfirmUseCase } from './usecases/confirm/confirm.usecase';
 import { CreateTransferUseCase } from './usecases/create-transfer/create-transfer.usecase';
 import { CreateTransferBatchUseCase } from './usecases/create-transfer-batch/create-transfer-batch.usecase';
 import { CreateUsdtSendUseCase } from './usecases/create-usdt-send/create-usdt-send.usecase';
+import { ListTransfersUseCase } from './usecases/list-transfers/list-transfers.usecase';
 import { UsdtSendSteps } from './usecases/run-usdt-sends/usdt-send-steps';
 import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order-proceeds.usecase';
 import { subjectDescriber } from './usecases/resend-confirmation/describe-subject';
@@ -131,6 +132,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
       describe: subjectDescriber(transfers, sends),
       settings: deps.transfers, logger: deps.logger.child({ context: 'ResendConfirmation' }),
     }),
+    listTransfers: new ListTransfersUseCase({ dataSource: deps.dataSource, transfers, confirmations }),
   }), PAYOUTS_ACCESS.TRANSFERS);
   server.add(payouts.TransferBatchesService, transferBatchesHandlers({
     dataSource: deps.dataSource, batches, transfers, confirmations,

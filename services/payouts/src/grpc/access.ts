@@ -18,6 +18,7 @@ export const PAYOUTS_ACCESS = {
     getTransfer: ['gateway'],
     confirm: ['gateway'],
     resendConfirmation: ['gateway'],
+    listTransfers: ['gateway'],
   } satisfies AccessTable<typeof payouts.TransfersService>,
   OPERATOR: {
     listStuckInstructions: ['ops'],
