@@ -88,6 +88,7 @@ export const ERROR_CATALOGUE = {
   WALLET_CODE_EXPIRED: define(403, PERMISSION_DENIED, 'The approval code expired or was cancelled.'),
   WALLET_CODE_LOCKED: define(403, PERMISSION_DENIED, 'Too many wrong codes; the code is cancelled.'),
   NO_ADMINISTRATOR_REGISTERED: define(409, FAILED_PRECONDITION, 'No administrator is registered to receive the code.'),
+  ADMIN_LAST_CODE_RECIPIENT: define(409, FAILED_PRECONDITION, 'The administrator is the last one who may receive codes: register another, and remove this one once the new one\'s waiting period has ended.'),
   WALLET_NOT_AWAITING_REVIEW: define(409, FAILED_PRECONDITION, 'Service review (operator `ops wallet approve|reject`, or the sandbox approve helper) of a wallet that is not pending_service_approval; not in the contract, which leaves review outside the interface.'),
 
   // Transfers, sends, confirmations.

@@ -130,25 +130,32 @@ export const OPERATIONS = defineOperations({
 
   registerAdmin: {
     method: 'post', path: '/v1/admins', tag: 'Administrators', summary: 'Register an administrator', scope: 'wallets',
-    description: 'The e-mail domain must equal the partner\'s configured domain exactly. The same e-mail again answers 200 with the existing administrator.',
+    description: 'The e-mail domain must equal the partner\'s configured domain exactly. The same e-mail again answers 200 with the existing administrator. '
+      + 'Every active administrator, the new one included, is e-mailed a notice of the addition (it never carries a code). A new administrator '
+      + 'receives no code during a waiting period (24 hours; in the sandbox × the time scale) unless the partner has no other active administrator: '
+      + 'meanwhile the codes keep going to the administrators who already receive them, who can remove the new one if they did not expect it.',
     request: { name: 'AdminRequest', schema: adminRequestSchema },
     success: { 201: { description: 'Registered', schema: 'Administrator' }, 200: { description: 'Already registered', schema: 'Administrator' } },
     errors: [],
   },
   listAdmins: {
     method: 'get', path: '/v1/admins', tag: 'Administrators', summary: 'Active administrators', scope: 'read',
-    description: `Earliest registered first: the first one receives wallet approval and confirmation codes. ${READ_ONLY}`,
+    description: 'Earliest registered first: the earliest one whose waiting period is over receives wallet approval and confirmation codes. '
+      + READ_ONLY,
     success: { 200: { description: 'Earliest registered first', schema: 'Administrator[]' } }, errors: [],
   },
   removeAdmin: {
     method: 'delete', path: '/v1/admins/{id}', tag: 'Administrators', summary: 'Remove an administrator', scope: 'wallets', notFound: 'ADMIN_NOT_FOUND',
-    description: 'Every wallet approval code already sent to that person lapses. An administrator already removed is 404.',
-    success: { 204: { description: 'Removed' } }, errors: ['ADMIN_NOT_FOUND'],
+    description: 'Every wallet approval code already sent to that person lapses, and every administrator active before the removal, the removed one '
+      + 'included, is e-mailed a notice of it (no code). The last administrator who may receive codes cannot be removed (409 '
+      + 'ADMIN_LAST_CODE_RECIPIENT): register the successor first, and remove this one once the successor\'s waiting period is over. An administrator '
+      + 'still in its waiting period can always be removed. An administrator already removed is 404.',
+    success: { 204: { description: 'Removed' } }, errors: ['ADMIN_NOT_FOUND', 'ADMIN_LAST_CODE_RECIPIENT'],
   },
 
   registerWallet: {
     method: 'post', path: '/v1/wallets', tag: 'Wallets', summary: 'Register a withdrawal address', scope: 'wallets',
-    description: 'A 6-digit code goes to the earliest-registered administrator; after the code, the service reviews the address. The same address '
+    description: 'A 6-digit code goes to the earliest-registered administrator whose waiting period is over; after the code, the service reviews the address. The same address '
       + 'again answers 200 with the same registration (a fresh code only when the last one lapsed).',
     request: { name: 'WalletRequest', schema: walletRequestSchema },
     success: { 201: { description: 'Registered; a code was sent', schema: 'Wallet' }, 200: { description: 'The existing registration', schema: 'Wallet' } },
@@ -297,8 +304,9 @@ export const OPERATIONS = defineOperations({
     success: { 200: { description: 'The wallet, active', schema: 'Wallet' } }, errors: ['WALLET_NOT_FOUND', 'WALLET_NOT_AWAITING_REVIEW'],
   },
   sandboxOutbox: {
-    method: 'get', path: '/v1/sandbox/outbox', tag: 'Sandbox', summary: 'Messages e-mailed to the partner\'s people (codes)', scope: 'sandbox', availability: 'sandbox',
-    description: 'The newest 100 messages, newest first: the only place a sandbox approval or confirmation code can be read.',
+    method: 'get', path: '/v1/sandbox/outbox', tag: 'Sandbox', summary: 'Messages e-mailed to the partner\'s people (codes, notices)', scope: 'sandbox', availability: 'sandbox',
+    description: 'The newest 100 messages, newest first: the only place a sandbox approval or confirmation code can be read. Notices of an '
+      + 'administrator added or removed (`administrator_added`, `administrator_removed`, about `subjectType` `administrator`) have `code` null.',
     success: { 200: { description: 'Newest first, at most 100', schema: 'OutboxEntry[]' } }, errors: [],
   },
   sandboxCollectionDeposit: {

@@ -52,7 +52,7 @@ const amount = (decimals: number, currency: string): Schema => ({
 /** Any currency's amount: 2 (KES, USD) or 6 (USDT) decimals. */
 const ANY_AMOUNT = { type: 'string', maxLength: amountLengthMax(6), pattern: '^(0|[1-9][0-9]*)\\.[0-9]{2,6}$' };
 
-const MESSAGE_KINDS = ['wallet_approval', 'transfer_confirmation', 'usdt_send_confirmation', 'batch_confirmation'];
+const MESSAGE_KINDS = ['wallet_approval', 'transfer_confirmation', 'usdt_send_confirmation', 'batch_confirmation', 'administrator_added', 'administrator_removed'];
 const TRANSFER_RAILS = ['mobile_money', 'pesalink', 'rtgs', 'eft'];
 
 function errorSchemas(errorCodes: string[]): Record<string, Schema> {
