@@ -129,3 +129,7 @@ export { DUE_ROWS_COUNTED_MAX, dueRowsProbe, dueRowsSql } from './due-rows';
 export type { DueRows, DueRowsMeasurement } from './due-rows';
 export { resealColumns, ResealSecretsUseCase, RESEAL_BATCH_SIZE_DEFAULT, RESEAL_BATCH_SIZE_MAX } from './reseal';
 export type { ResealingKeys, ResealOutcome, SealedColumn } from './reseal';
+export {
+  decodeKeysetCursor, encodeKeysetCursor, keysetConditions, keysetTimeSql, pageOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, readPageBounds,
+} from './keyset-page';
+export type { KeysetPosition, PageBounds, PageQuery } from './keyset-page';

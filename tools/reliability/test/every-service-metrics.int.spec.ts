@@ -25,6 +25,7 @@ const UPSTREAMS: Record<string, string[]> = {
 const WORKERS: Record<string, string[]> = {
   trading: ['order'],
   ledger: ['expired_holds', 'held_deposits'],
+  'wallet-registry': ['admin_notice'],
   payouts: ['payout', 'transfer', 'usdt_send', 'transfer_batch', 'mobile_money_credit'],
   collections: ['collection_credit', 'collection_expiry'],
   'webhook-delivery': ['webhook_delivery'],

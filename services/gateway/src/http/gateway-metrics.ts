@@ -8,7 +8,8 @@
  * - gateway_authentication_refusals_total{reason}: the reason the uniform 401
  *   hides from the caller (a fixed set; never the key, the signature or the secret);
  * - gateway_rate_limit_refusals_total{limit}: 429s, by the limit reached
- *   (`partner`: the partner's per-minute limit).
+ *   (`partner`: the partner's per-minute limit; `address`: the refused
+ *   authentications one client address may cause in a minute).
  */
 import { counter, histogram, metricsRegistry, MS_PER_SECOND, Registry } from '@platform/metrics';
 import type { AuthFailureReason } from '../domain/request-signature';
@@ -19,7 +20,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const PARAMETER_SEGMENT = /^\{[A-Za-z]+\}$/;
 
-export type RateLimitKind = 'partner';
+export type RateLimitKind = 'partner' | 'address';
 
 function patternOf(template: string): RegExp {
   const segments = template.split('/').map((segment) => (PARAMETER_SEGMENT.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
@@ -71,10 +72,10 @@ export class GatewayMetrics {
     }, registry);
     this.rateLimitRefusals = counter({
       name: 'gateway_rate_limit_refusals_total',
-      help: 'Requests refused with 429, by the limit reached (partner: the partner\'s per-minute limit).',
+      help: 'Requests refused with 429, by the limit reached (partner: the partner\'s per-minute limit; address: too many refused authentications from one client address).',
       labelNames: ['limit'] as const,
     }, registry);
-    this.rateLimitRefusals.inc({ limit: 'partner' }, 0);
+    for (const limit of ['partner', 'address'] as const) this.rateLimitRefusals.inc({ limit }, 0);
   }
 
   requestAnswered(route: string, method: string, status: number, durationMs: number): void {

@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import { AppError } from '@platform/errors';
 import { enrichContext, Logger } from '@platform/logger';
 import { AuthFailureReason, AuthHeaders, checkHeaderShapes, isWellFormedApiKey, readAuthHeaders, verifySignature } from '../../domain/request-signature';
+import type { RefusedAuthentications } from '../../domain/refused-authentications';
 import type { CredentialLookup, RequestAdmission } from '../dependencies';
 import type { GatewayMetrics } from '../gateway-metrics';
 import { rawBodyOf, setPartnerAuth, setRateLimitDecision } from '../locals';
@@ -19,9 +20,10 @@ export const AUTH_FAILURE_RESPONSE_FLOOR_MS = 25;
 export interface AuthenticateDependencies {
   credentials: CredentialLookup;
   admission: RequestAdmission;
+  refusedAuthentications: RefusedAuthentications;
   apiKeyPattern: RegExp;
   logger: Logger;
-  metrics: Pick<GatewayMetrics, 'authenticationRefused'>;
+  metrics: Pick<GatewayMetrics, 'authenticationRefused' | 'rateLimitRefused'>;
   nowMs: () => number;
 }
 
@@ -34,13 +36,21 @@ export interface AuthenticateDependencies {
  * failure is the same 401; the reason is only logged and counted. The rate-limit decision
  * is left for the next step (rate-limit.middleware.ts), which answers it.
  * A store that cannot answer fails closed (503), never open.
+ *
+ * Before all that, an address that has had too many requests refused in the
+ * last minute is answered 429 at once (domain/refused-authentications.ts):
+ * no lookup, no HMAC, no Redis trip for a prober; counted as a refusal by the
+ * per-address limit.
  */
 export function authenticate(deps: AuthenticateDependencies): RequestHandler {
-  const refuse = async (reason: AuthFailureReason, headers: AuthHeaders, startedAtMs: number): Promise<never> => {
+  const refuse = async (reason: AuthFailureReason, headers: AuthHeaders, address: string, startedAtMs: number): Promise<never> => {
     // Only a well-formed key is logged: a partner pasting its secret into the key header must not leak it.
     const apiKey = isWellFormedApiKey(headers, deps.apiKeyPattern) ? headers.apiKey : undefined;
-    deps.logger.warn('request authentication failed', { reason, apiKey });
+    deps.logger.warn('request authentication failed', { reason, apiKey, sourceAddress: address });
     deps.metrics.authenticationRefused(reason);
+    if (deps.refusedAuthentications.record(address)) {
+      deps.logger.warn('source address reached its limit of refused authentications; refusing it for the rest of the minute', { sourceAddress: address });
+    }
     const remainingMs = startedAtMs + AUTH_FAILURE_RESPONSE_FLOOR_MS - performance.now();
     if (remainingMs > 0) await sleep(remainingMs);
     throw new AppError('UNAUTHORIZED');
@@ -48,6 +58,12 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
 
   return async (req, res, next) => {
     const startedAtMs = performance.now();
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const refusals = deps.refusedAuthentications.verdict(address);
+    if (refusals.limited) {
+      deps.metrics.rateLimitRefused('address');
+      throw new AppError('RATE_LIMITED', { retryAfterSeconds: refusals.retryAfterSeconds });
+    }
     const headers = readAuthHeaders((name) => req.headers[name]);
     const shapeFailure = checkHeaderShapes(headers, deps.apiKeyPattern, deps.nowMs());
     const credential = isWellFormedApiKey(headers, deps.apiKeyPattern) ? await deps.credentials.find(headers.apiKey) : null;
@@ -59,11 +75,11 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
       pathAndQuery: req.originalUrl,
       body: rawBodyOf(res),
     });
-    if (failure !== null || credential === null || headers.nonce === undefined) return refuse(failure ?? 'unknown_api_key', headers, startedAtMs);
+    if (failure !== null || credential === null || headers.nonce === undefined) return refuse(failure ?? 'unknown_api_key', headers, address, startedAtMs);
     const admission = await deps.admission.admit({
       apiKey: credential.apiKey, nonce: headers.nonce, partnerId: credential.partnerId, limitPerMinute: credential.rateLimitPerMinute,
     });
-    if (!admission.nonceFresh) return refuse('replayed_nonce', headers, startedAtMs);
+    if (!admission.nonceFresh) return refuse('replayed_nonce', headers, address, startedAtMs);
     setPartnerAuth(res, {
       partnerId: credential.partnerId,
       apiKey: credential.apiKey,
