@@ -127,3 +127,8 @@ export async function queryRows<T = Record<string, unknown>>(manager: EntityMana
 export { DueWork, DurableScheduler, SchedulerOptions } from './durable-scheduler';
 export { resealColumns, ResealSecretsUseCase, RESEAL_BATCH_SIZE_DEFAULT, RESEAL_BATCH_SIZE_MAX } from './reseal';
 export type { ResealingKeys, ResealOutcome, SealedColumn } from './reseal';
+export {
+  AUDIT_ACTION_PATTERN, AUDIT_DETAILS_BYTES_MAX, AUDIT_PAGE_LIMIT_DEFAULT, AUDIT_PAGE_LIMIT_MAX, AUDIT_RECORDS_TABLE_V1, AUDIT_RECORDS_TABLE_V1_DOWN,
+  auditCursor, auditRow, listAuditRecords, ListAuditRecordsUseCase, OPERATOR_NAME_PATTERN, parseAuditQuery, recordAudit,
+} from './audit';
+export type { AuditActor, AuditEntry, AuditPage, AuditRecord, AuditRow, ListAuditRecordsCommand } from './audit';
