@@ -1,7 +1,7 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import { DataSource, ListAuditRecordsUseCase } from '@platform/persistence';
 import { walletRegistry } from '@platform/proto';
 import type { ApprovalCodeSender } from './adapters/notifier/approval-code-sender';
 import { walletRegistryAdminHandlers } from './grpc/wallet-registry-admin.handlers';
@@ -23,6 +23,7 @@ import { RemoveAdminUseCase } from './usecases/remove-admin/remove-admin.usecase
 import { ReviewWalletUseCase } from './usecases/review-wallet/review-wallet.usecase';
 import { RevokeWalletUseCase } from './usecases/revoke-wallet/revoke-wallet.usecase';
 import { WALLET_REGISTRY_ACCESS } from './grpc/access';
+import { SERVICE_NAME } from './persistence/data-source';
 
 export interface ServerDependencies {
   dataSource: DataSource;
@@ -46,8 +47,9 @@ export function createServer(deps: ServerDependencies): GrpcServer {
   const codes = new WalletCodesRepository();
   const reviewWallet = new ReviewWalletUseCase(dataSource, wallets, logger);
   server.add(walletRegistry.WalletRegistryAdminService, walletRegistryAdminHandlers({
-    configurePartner: new ConfigurePartnerUseCase(settings),
+    configurePartner: new ConfigurePartnerUseCase(dataSource, settings),
     reviewWallet,
+    listAuditRecords: new ListAuditRecordsUseCase(dataSource, SERVICE_NAME),
   }), WALLET_REGISTRY_ACCESS.ADMIN);
   server.add(walletRegistry.WalletRegistryService, walletRegistryHandlers({
     registerAdmin: new RegisterAdminUseCase(dataSource, settings, admins, logger),

@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
-import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import { Logger, maskEmail } from '@platform/logger';
+import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { parseAdminEmail, parseAdminName } from '../../domain/admin-email';
 import { isUuid } from '../../domain/ids';
 import type { Administrator, AdministratorsRepository } from '../../persistence/administrators.repository';
@@ -33,7 +33,11 @@ export class RegisterAdminUseCase {
     const name = parseAdminName(command.name);
     const bad = [...(email ? [] : ['email']), ...(name ? [] : ['name'])];
     if (!email || !name || bad.length > 0) throw validationFailed(bad);
-    const result = await this.admins.insertOrFindActive(this.dataSource.manager, { partnerId: command.partnerId, email, name });
+    const result = await withTransaction(this.dataSource, async (manager) => {
+      const registered = await this.admins.insertOrFindActive(manager, { partnerId: command.partnerId, email, name });
+      if (registered.created) await recordAudit(manager, { action: 'administrator.added', partnerId: command.partnerId, details: { adminId: registered.admin.adminId, email: maskEmail(email) } });
+      return registered;
+    });
     if (result.created) this.logger.info('administrator registered', { adminId: result.admin.adminId });
     return result;
   }

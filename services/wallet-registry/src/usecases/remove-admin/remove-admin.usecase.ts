@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { DataSource, withTransaction } from '@platform/persistence';
+import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
 import type { AdministratorsRepository } from '../../persistence/administrators.repository';
 import type { WalletCodesRepository } from '../../persistence/wallet-codes.repository';
@@ -23,6 +23,7 @@ export class RemoveAdminUseCase {
     const lapsedCodes = await withTransaction(this.dataSource, async (manager) => {
       const removed = await this.admins.remove(manager, command.partnerId, command.adminId);
       if (!removed) throw new AppError('ADMIN_NOT_FOUND');
+      await recordAudit(manager, { action: 'administrator.removed', partnerId: command.partnerId, details: { adminId: command.adminId } });
       return this.codes.lapseForAdmin(manager, command.adminId);
     });
     this.logger.info('administrator removed', { adminId: command.adminId, lapsedCodes });
