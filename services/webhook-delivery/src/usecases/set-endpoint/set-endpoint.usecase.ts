@@ -34,7 +34,7 @@ export interface SetEndpointDependencies {
  * secret is stored sealed and never logged or returned. Deliveries held while
  * the partner had no endpoint (the last HELD_DELIVERY_RETENTION_MS) are opened
  * in the same transaction, so they go out now. The change is audited with the
- * endpoint's host and whether the secret changed, never the URL's path or query
+ * endpoint's host and whether the secret rotated, never the URL's path or query
  * (which may carry a token) nor the secret.
  */
 export class SetEndpointUseCase {
@@ -66,7 +66,8 @@ export class SetEndpointUseCase {
       await recordAudit(manager, {
         action: 'webhook_endpoint.set',
         partnerId: command.partnerId,
-        details: { host: target.hostname, created: existing === null, secretChanged: !sameAsCurrent, heldDeliveriesOpened: opened },
+        // `rotated`: the secret changed, the previous one signing beside it for the overlap (a key named "secret" would be redacted).
+        details: { host: target.hostname, created: existing === null, rotated, heldDeliveriesOpened: opened },
       });
       return endpoint;
     });
