@@ -35,7 +35,9 @@ export class RegisterAdminUseCase {
     if (!email || !name || bad.length > 0) throw validationFailed(bad);
     const result = await withTransaction(this.dataSource, async (manager) => {
       const registered = await this.admins.insertOrFindActive(manager, { partnerId: command.partnerId, email, name });
-      if (registered.created) await recordAudit(manager, { action: 'administrator.added', partnerId: command.partnerId, details: { adminId: registered.admin.adminId, email: maskEmail(email) } });
+      if (registered.created) {
+        await recordAudit(manager, { action: 'administrator.added', partnerId: command.partnerId, details: { adminId: registered.admin.adminId, email: maskEmail(email) } });
+      }
       return registered;
     });
     if (result.created) this.logger.info('administrator registered', { adminId: result.admin.adminId });
