@@ -44,6 +44,9 @@ process.env.STACK_ENV_DELIVERY_LEASE_MS ??= '15000';
 process.env.STACK_ENV_CONFIRMATION_CODE_LIFETIME_MS ??= '200000';
 // A payout step whose bank did not answer is retried after 3 s (the sandbox bank's NOANSWER value).
 process.env.STACK_ENV_PAYOUT_STEP_LEASE_MS ??= '3000';
+// The integration, fuzz and timing specs send thousands of refused requests from 127.0.0.1; the
+// per-address limit itself is proven on an extra gateway with a limit of its own.
+process.env.STACK_ENV_AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS ??= '1000000';
 // A transfer or USDT-send create killed midway is undone after 15 s (the kill spec waits for it; the floor is 10 s).
 process.env.STACK_ENV_TRANSFER_CREATE_LEASE_MS ??= '15000';
 

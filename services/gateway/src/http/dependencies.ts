@@ -9,6 +9,7 @@ import type {
   CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient,
 } from '../adapters/upstreams';
 import type { Admission } from '../domain/rate-limit';
+import type { RefusedAuthentications } from '../domain/refused-authentications';
 import type { Scope } from '../domain/scopes';
 
 export interface AuthenticatedCredential {
@@ -76,6 +77,10 @@ export interface AppDependencies {
   apiKeyPattern: RegExp;
   credentials: CredentialLookup;
   admission: RequestAdmission;
+  /** Refused authentications per source address, on this replica. */
+  refusedAuthentications: RefusedAuthentications;
+  /** Proxies in front that append to X-Forwarded-For; 0 when clients connect directly. */
+  trustedProxyHops: number;
   trading: TradingApi;
   ledger: LedgerApi;
   walletRegistry: WalletRegistryApi;
