@@ -42,6 +42,8 @@ process.env.STACK_ENV_ORDER_PAY_WINDOW_MS ??= '160000';
 process.env.STACK_ENV_DELIVERY_LEASE_MS ??= '15000';
 // Confirmation codes live 200 s × 0.05 = 10 s, so expiry tests finish quickly.
 process.env.STACK_ENV_CONFIRMATION_CODE_LIFETIME_MS ??= '200000';
+// A new administrator waits 200 s × 0.05 = 10 s before it may receive codes, so the specs can see it end.
+process.env.STACK_ENV_ADMIN_WAITING_PERIOD_MS ??= '200000';
 // A payout step whose bank did not answer is retried after 3 s (the sandbox bank's NOANSWER value).
 process.env.STACK_ENV_PAYOUT_STEP_LEASE_MS ??= '3000';
 // The integration, fuzz and timing specs send thousands of refused requests from 127.0.0.1; the

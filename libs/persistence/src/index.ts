@@ -127,3 +127,7 @@ export async function queryRows<T = Record<string, unknown>>(manager: EntityMana
 export { DueWork, DurableScheduler, SchedulerOptions } from './durable-scheduler';
 export { resealColumns, ResealSecretsUseCase, RESEAL_BATCH_SIZE_DEFAULT, RESEAL_BATCH_SIZE_MAX } from './reseal';
 export type { ResealingKeys, ResealOutcome, SealedColumn } from './reseal';
+export {
+  decodeKeysetCursor, encodeKeysetCursor, keysetConditions, keysetTimeSql, pageOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, readPageBounds,
+} from './keyset-page';
+export type { KeysetPosition, PageBounds, PageQuery } from './keyset-page';

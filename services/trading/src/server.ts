@@ -23,6 +23,7 @@ import { ConfigurePartnerUseCase } from './usecases/configure-partner/configure-
 import { CreateBuyOrderUseCase } from './usecases/create-buy-order/create-buy-order.usecase';
 import { CreateQuoteUseCase } from './usecases/create-quote/create-quote.usecase';
 import { GetOrderUseCase } from './usecases/get-order/get-order.usecase';
+import { ListOrdersUseCase } from './usecases/list-orders/list-orders.usecase';
 import { LedgerApi, ServiceAccounts } from './usecases/order-support';
 import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
 import { OrderScheduler, orderScheduler } from './usecases/run-order-steps/order-scheduler';
@@ -144,6 +145,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
       payIn,
     }),
     getOrder: new GetOrderUseCase(deps.dataSource),
+    listOrders: new ListOrdersUseCase(deps.dataSource),
     sell,
   }), TRADING_ACCESS.TRADING_ORDERS);
   server.add(trading.TradingOperatorService, tradingOperatorHandlers({

@@ -59,14 +59,14 @@ export interface Readiness {
  * generated from the protos), so request and response types are never written
  * twice. Each rejects only with an AppError (a refusal or SERVICE_UNAVAILABLE).
  */
-export type TradingApi = Pick<TradingClient, 'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash'>;
+export type TradingApi = Pick<TradingClient, 'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash' | 'listOrders'>;
 export type LedgerApi = Pick<LedgerClient, 'getBalances' | 'simulateKesCredit' | 'getFundingInstructions' | 'listPayoutDestinations' | 'simulateUsdtDeposit'>;
 export type WalletRegistryApi = Pick<WalletRegistryClient,
   'registerAdmin' | 'listAdmins' | 'removeAdmin' | 'registerWallet' | 'confirmWallet' | 'listWallets' | 'revokeWallet' | 'approveWallet'>;
 export type NotifierApi = Pick<NotifierClient, 'listSandboxOutbox'>;
 export type CollectionsApi = Pick<CollectionsClient, 'createCollection' | 'getCollection' | 'listCollections' | 'simulateDeposit' | 'expireNow'>;
 export type PayoutsApi = Pick<PayoutsClient,
-  'createTransfer' | 'getTransfer' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
+  'createTransfer' | 'getTransfer' | 'listTransfers' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
   | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'>;
 
 export interface AppDependencies {

@@ -24,6 +24,7 @@ export const TRADING_ACCESS = {
     createSellOrder: ['gateway'],
     getOrder: ['gateway'],
     attachTxHash: ['gateway'],
+    listOrders: ['gateway'],
   } satisfies AccessTable<typeof trading.TradingOrdersService>,
   TRADING_OPERATOR: {
     setPartnerStatus: ['ops'],

@@ -3,6 +3,7 @@ import type { trading } from '@platform/proto';
 import { OrderRecord, orderView } from '../domain/order';
 import type { CreateBuyOrderUseCase, OrderResult } from '../usecases/create-buy-order/create-buy-order.usecase';
 import type { GetOrderUseCase } from '../usecases/get-order/get-order.usecase';
+import type { ListOrdersUseCase } from '../usecases/list-orders/list-orders.usecase';
 import type { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from '../usecases/set-switches/set-switches.usecase';
 
 export function toOrderMessage(order: OrderRecord): trading.Order {
@@ -36,6 +37,7 @@ export interface SellOrderUseCases {
 export function tradingOrdersHandlers(deps: {
   createBuyOrder: CreateBuyOrderUseCase;
   getOrder: GetOrderUseCase;
+  listOrders: ListOrdersUseCase;
   sell: SellOrderUseCases;
 }): AsyncImplementation<typeof trading.TradingOrdersService> {
   return {
@@ -50,6 +52,10 @@ export function tradingOrdersHandlers(deps: {
     },
     async attachTxHash(request) {
       return toOrderMessage(await deps.sell.attachTxHash(request));
+    },
+    async listOrders(request) {
+      const { orders, nextCursor } = await deps.listOrders.execute(request);
+      return { orders: orders.map(toOrderMessage), nextCursor };
     },
   };
 }

@@ -13,6 +13,7 @@ import { collectionsConfigure } from './collections-configure';
 import { tradingSwitchCommands } from './trading-switches';
 import { walletApprove, walletReject } from './wallet-review';
 import { payoutsStuck } from './payouts-stuck';
+import { confirmationsUnlock } from './confirmations-unlock';
 import { secretsReseal } from './secrets-reseal';
 
 export const COMMANDS: readonly AnyCommand[] = [
@@ -21,6 +22,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   collectionsConfigure,
   ...tradingSwitchCommands,
   payoutsStuck,
+  confirmationsUnlock,
   secretsReseal,
 ];
 
