@@ -130,7 +130,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
       rateStalenessLimitMs: deps.rateStalenessLimitMs,
     }),
     releaseDailyCap: new ReleaseDailyCapUseCase(deps.dataSource),
-    getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource),
+    getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource, deps.clock),
   }), TRADING_ACCESS.TRADING_LIMITS);
   server.add(trading.TradingOrdersService, tradingOrdersHandlers({
     createBuyOrder: new CreateBuyOrderUseCase({
