@@ -88,7 +88,7 @@ export async function attempt(call: () => Promise<HttpResult>): Promise<Attempt>
   }
 }
 
-/** A fresh quote (quotes live 1.5 s on the test stack), then the buy; either step may fail while a service is down. */
+/** A fresh quote (quotes live 5 s on the test stack), then the buy; either step may fail while a service is down. */
 export async function placeBuy(http: PartnerHttpClient, partnerReference: string, kesAmount: string): Promise<Attempt> {
   const quote = await attempt(() => http.post('/v1/quotes', { side: 'buy', kesAmount }));
   if ('failed' in quote || quote.status !== 201) return quote;
