@@ -34,6 +34,9 @@ const FAULT_TEST_TIMEOUT_MS = 180_000;
 // Service settings the integration tests depend on; the caller may override each.
 process.env.STACK_ENV_RATE_STALENESS_LIMIT_MS ??= '3000';
 process.env.STACK_ENV_RATE_TICK_MS ??= '250';
+// Quotes live 100 s × 0.05 = 5 s: at 1.5 s (the default scaled) a quote taken before a burst of
+// parallel orders on a loaded machine could lapse before its order was made.
+process.env.STACK_ENV_QUOTE_TTL_MS ??= '100000';
 // Sell orders wait 100 s × 0.05 = 5 s for their USDT, so expiry tests finish quickly.
 process.env.STACK_ENV_ORDER_SEND_WINDOW_MS ??= '100000';
 // Pay-in buys wait 160 s × 0.05 = 8 s for their payment.

@@ -133,3 +133,8 @@ export {
   decodeKeysetCursor, encodeKeysetCursor, keysetConditions, keysetTimeSql, pageOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, readPageBounds,
 } from './keyset-page';
 export type { KeysetPosition, PageBounds, PageQuery } from './keyset-page';
+export {
+  AUDIT_ACTION_PATTERN, AUDIT_DETAILS_BYTES_MAX, AUDIT_PAGE_LIMIT_DEFAULT, AUDIT_PAGE_LIMIT_MAX, AUDIT_RECORDS_TABLE_V1, AUDIT_RECORDS_TABLE_V1_DOWN,
+  auditCursor, auditRow, listAuditRecords, ListAuditRecordsUseCase, OPERATOR_NAME_PATTERN, parseAuditQuery, recordAudit,
+} from './audit';
+export type { AuditActor, AuditEntry, AuditPage, AuditRecord, AuditRow, ListAuditRecordsCommand } from './audit';

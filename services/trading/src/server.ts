@@ -1,7 +1,7 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import { DataSource, ListAuditRecordsUseCase } from '@platform/persistence';
 import { trading } from '@platform/proto';
 import type { KesDebitBank } from './adapters/bank/kes-debit-bank';
 import type { RateFeed, SandboxRateControl } from './adapters/rate-feed/rate-feed';
@@ -19,6 +19,7 @@ import { OfferUsdtDepositUseCase } from './usecases/offer-usdt-deposit/offer-usd
 import { PartnerProfilesRepository } from './persistence/partner-profiles.repository';
 import { PlatformSwitchesRepository } from './persistence/platform-switches.repository';
 import { QuotesRepository } from './persistence/quotes.repository';
+import { SERVICE_NAME } from './persistence/data-source';
 import { ConfigurePartnerUseCase } from './usecases/configure-partner/configure-partner.usecase';
 import { CreateBuyOrderUseCase } from './usecases/create-buy-order/create-buy-order.usecase';
 import { CreateQuoteUseCase } from './usecases/create-quote/create-quote.usecase';
@@ -87,7 +88,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     }),
   }), TRADING_ACCESS.TRADING);
   server.add(trading.TradingAdminService, tradingAdminHandlers({
-    configurePartner: new ConfigurePartnerUseCase(profiles),
+    configurePartner: new ConfigurePartnerUseCase(deps.dataSource, profiles),
   }), TRADING_ACCESS.TRADING_ADMIN);
   server.add(trading.TradingSandboxService, tradingSandboxHandlers({
     setSandboxRate: deps.sandboxRateControl ? new SetSandboxRateUseCase(deps.sandboxRateControl) : null,
@@ -129,7 +130,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
       rateStalenessLimitMs: deps.rateStalenessLimitMs,
     }),
     releaseDailyCap: new ReleaseDailyCapUseCase(deps.dataSource),
-    getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource),
+    getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource, deps.clock),
   }), TRADING_ACCESS.TRADING_LIMITS);
   server.add(trading.TradingOrdersService, tradingOrdersHandlers({
     createBuyOrder: new CreateBuyOrderUseCase({
@@ -150,7 +151,8 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
   }), TRADING_ACCESS.TRADING_ORDERS);
   server.add(trading.TradingOperatorService, tradingOperatorHandlers({
     setPartnerStatus: new SetPartnerStatusUseCase(deps.dataSource),
-    setPlatformSwitch: new SetPlatformSwitchUseCase(switches),
+    setPlatformSwitch: new SetPlatformSwitchUseCase(deps.dataSource, switches),
+    listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
   }), TRADING_ACCESS.TRADING_OPERATOR);
   const advance = new AdvanceOrder({
     dataSource: deps.dataSource,

@@ -1,7 +1,7 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { DataSource, DurableScheduler, SchedulerOptions } from '@platform/persistence';
+import { DataSource, DurableScheduler, ListAuditRecordsUseCase, SchedulerOptions } from '@platform/persistence';
 import { walletRegistry } from '@platform/proto';
 import type { AdminNoticeSender } from './adapters/notifier/admin-notice-sender';
 import type { ApprovalCodeSender } from './adapters/notifier/approval-code-sender';
@@ -27,6 +27,7 @@ import { ReviewWalletUseCase } from './usecases/review-wallet/review-wallet.usec
 import { RevokeWalletUseCase } from './usecases/revoke-wallet/revoke-wallet.usecase';
 import { SendAdminNoticesUseCase } from './usecases/send-admin-notices/send-admin-notices.usecase';
 import { WALLET_REGISTRY_ACCESS } from './grpc/access';
+import { SERVICE_NAME } from './persistence/data-source';
 
 export interface ServerDependencies {
   dataSource: DataSource;
@@ -57,8 +58,9 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; no
   const notices = new AdminNoticesRepository(dataSource);
   const reviewWallet = new ReviewWalletUseCase(dataSource, wallets, logger);
   server.add(walletRegistry.WalletRegistryAdminService, walletRegistryAdminHandlers({
-    configurePartner: new ConfigurePartnerUseCase(settings),
+    configurePartner: new ConfigurePartnerUseCase(dataSource, settings),
     reviewWallet,
+    listAuditRecords: new ListAuditRecordsUseCase(dataSource, SERVICE_NAME),
   }), WALLET_REGISTRY_ACCESS.ADMIN);
   server.add(walletRegistry.WalletRegistryService, walletRegistryHandlers({
     registerAdmin: new RegisterAdminUseCase(dataSource, { settings, admins, notices }, { waitingPeriodMs: deps.adminWaitingPeriodMs, now }, logger),

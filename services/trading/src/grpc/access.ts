@@ -29,5 +29,6 @@ export const TRADING_ACCESS = {
   TRADING_OPERATOR: {
     setPartnerStatus: ['ops'],
     setPlatformSwitch: ['ops'],
+    listAuditRecords: ['ops'],
   } satisfies AccessTable<typeof trading.TradingOperatorService>,
 } as const;

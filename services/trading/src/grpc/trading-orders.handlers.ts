@@ -1,4 +1,5 @@
 import type { AsyncImplementation } from '@platform/grpc';
+import type { ListAuditRecordsUseCase } from '@platform/persistence';
 import type { trading } from '@platform/proto';
 import { OrderRecord, orderView } from '../domain/order';
 import type { CreateBuyOrderUseCase, OrderResult } from '../usecases/create-buy-order/create-buy-order.usecase';
@@ -64,6 +65,7 @@ export function tradingOrdersHandlers(deps: {
 export function tradingOperatorHandlers(deps: {
   setPartnerStatus: SetPartnerStatusUseCase;
   setPlatformSwitch: SetPlatformSwitchUseCase;
+  listAuditRecords: ListAuditRecordsUseCase;
 }): AsyncImplementation<typeof trading.TradingOperatorService> {
   return {
     async setPartnerStatus(request) {
@@ -72,5 +74,6 @@ export function tradingOperatorHandlers(deps: {
     async setPlatformSwitch(request) {
       return deps.setPlatformSwitch.execute(request);
     },
+    listAuditRecords: (request) => deps.listAuditRecords.execute(request),
   };
 }

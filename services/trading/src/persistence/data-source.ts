@@ -4,6 +4,8 @@ import { DailyCapMigration1732400000000 } from './migrations/1732400000000-daily
 import { OrdersMigration1732500000000 } from './migrations/1732500000000-orders';
 import { PayInOrdersMigration1732600000000 } from './migrations/1732600000000-pay-in-orders';
 import { OrdersPartnerListingMigration1732610000000 } from './migrations/1732610000000-orders-partner-listing';
+import { CapWindowsMigration1732710000000 } from './migrations/1732710000000-cap-windows';
+import { TradingAuditRecordsMigration1795900000000 } from './migrations/1795900000000-trading-audit-records';
 
 export const SERVICE_NAME = 'trading';
 
@@ -11,7 +13,9 @@ export function tradingDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [TradingV1Migration1732300000000, DailyCapMigration1732400000000, OrdersMigration1732500000000, PayInOrdersMigration1732600000000,
-      OrdersPartnerListingMigration1732610000000],
+    migrations: [
+      TradingV1Migration1732300000000, DailyCapMigration1732400000000, OrdersMigration1732500000000, PayInOrdersMigration1732600000000,
+      OrdersPartnerListingMigration1732610000000, CapWindowsMigration1732710000000, TradingAuditRecordsMigration1795900000000,
+    ],
   });
 }

@@ -4,8 +4,8 @@ import type { PartnerSettings } from '../domain/partner-settings';
 export class PartnerSettingsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async upsert(settings: PartnerSettings): Promise<PartnerSettings> {
-    const [row] = await this.dataSource.query(
+  async upsert(settings: PartnerSettings, manager: EntityManager = this.dataSource.manager): Promise<PartnerSettings> {
+    const [row] = await manager.query(
       `INSERT INTO partner_settings (partner_id, admin_domain) VALUES ($1, $2)
        ON CONFLICT (partner_id) DO UPDATE SET admin_domain = EXCLUDED.admin_domain, updated_at = now()
        RETURNING partner_id, admin_domain`,

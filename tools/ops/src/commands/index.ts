@@ -1,5 +1,6 @@
 /** Every command the tool knows, by the words that select it. */
 import type { AnyCommand } from './command';
+import { auditList } from './audit-list';
 import { credentialIssue } from './credential-issue';
 import { credentialRevoke } from './credential-revoke';
 import { deliveriesList } from './deliveries-list';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   payoutsStuck,
   confirmationsUnlock,
   secretsReseal,
+  auditList,
 ];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {

@@ -87,7 +87,8 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
       rateLimitPerMinute: credential.rateLimitPerMinute,
     });
     setRateLimitDecision(res, admission.rateLimit);
-    enrichContext({ partnerId: credential.partnerId });
+    // The API key goes on with the request so the services' audit records name the credential that acted.
+    enrichContext({ partnerId: credential.partnerId, credentialKey: credential.apiKey });
     next();
   };
 }

@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
-import type { Logger } from '@platform/logger';
-import { DataSource, withTransaction } from '@platform/persistence';
+import { Logger, maskEmail } from '@platform/logger';
+import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { parseAdminEmail, parseAdminName } from '../../domain/admin-email';
 import { receivesCodesFrom } from '../../domain/code-eligibility';
 import { isUuid } from '../../domain/ids';
@@ -51,6 +51,7 @@ export class RegisterAdminUseCase {
       const from = receivesCodesFrom(this.settings.now(), active.length, this.settings.waitingPeriodMs);
       const registered = await this.repositories.admins.insertOrFindActive(manager, { partnerId: command.partnerId, email, name, receivesCodesFrom: from });
       if (registered.created) {
+        await recordAudit(manager, { action: 'administrator.added', partnerId: command.partnerId, details: { adminId: registered.admin.adminId, email: maskEmail(email) } });
         await this.repositories.notices.enqueue(manager, {
           partnerId: command.partnerId,
           change: 'added',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
 import { Logger, maskEmail } from '@platform/logger';
-import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
+import { DataSource, EntityManager, recordAudit, withTransaction } from '@platform/persistence';
 import type { ApprovalCodeSender } from '../../adapters/notifier/approval-code-sender';
 import { decideReRegistration, generateCode, hashCode } from '../../domain/approval-code';
 import { chooseCodeRecipient } from '../../domain/code-eligibility';
@@ -53,6 +53,11 @@ export class RegisterWalletUseCase {
     const input = parseWalletInput(command);
     return withTransaction(this.dataSource, async (manager) => {
       const { wallet, created } = await this.repositories.wallets.insertOrLock(manager, command.partnerId, input);
+      if (created) {
+        await recordAudit(manager, {
+          action: 'wallet.registered', partnerId: command.partnerId, details: { walletId: wallet.walletId, chain: wallet.chain, asset: wallet.asset, address: wallet.address },
+        });
+      }
       const now = this.settings.now();
       const latest = created ? null : await this.repositories.codes.latest(manager, wallet.walletId);
       const decision = created ? 'issue_fresh_code' : decideReRegistration(wallet.status, latest, now);

@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { DataSource, withTransaction } from '@platform/persistence';
+import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { removalRefusal } from '../../domain/code-eligibility';
 import { isUuid } from '../../domain/ids';
 import type { AdminNoticesRepository } from '../../persistence/admin-notices.repository';
@@ -40,6 +40,7 @@ export class RemoveAdminUseCase {
       const refusal = removalRefusal(active, adminId, this.now());
       if (refusal) throw new AppError(refusal);
       if (!(await this.repositories.admins.remove(manager, partnerId, adminId))) throw new AppError('ADMIN_NOT_FOUND');
+      await recordAudit(manager, { action: 'administrator.removed', partnerId, details: { adminId } });
       await this.repositories.notices.enqueue(manager, {
         partnerId, change: 'removed', adminId, recipientAdminIds: active.map((admin) => admin.adminId),
       });
