@@ -8,12 +8,13 @@
 //   are passed over (they no longer hold up the rest), and one pass moves every
 //   value that opens; each still opens to its secret, and the unopenable ones are
 //   left as they were;
-// - a second pass moves nothing and ends after one page of unopenable values;
+// - a second pass moves nothing, and each of its pages logs how many values did not
+//   open, naming no value;
 // - a cursor the service did not write is refused as a validation failure.
 import { randomBytes } from 'node:crypto';
 import { SealingKeyRing } from '@platform/crypto';
 import { isAppError } from '@platform/errors';
-import { createLogger } from '@platform/logger';
+import type { Logger } from '@platform/logger';
 import { DataSource, resealColumns, ResealOutcome, ResealSecretsUseCase } from '@platform/persistence';
 import { createScratchDatabase, ScratchDatabase } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
@@ -29,6 +30,14 @@ const oldRing = SealingKeyRing.parse(`old:${key()}`);
 const lostRing = SealingKeyRing.parse(`lost:${key()}`);
 const newRing = SealingKeyRing.parse(`new:${key()}`);
 const ring = SealingKeyRing.parse(`new:${newRing.keysHex[0]},old:${oldRing.keysHex[0]}`);
+
+/** Keeps the use case's log lines, to check what it says about values that do not open (and that it names no value). */
+function recordingLogger(): { logger: Logger; lines: Array<{ level: string; message: string; fields: Record<string, unknown> }> } {
+  const lines: Array<{ level: string; message: string; fields: Record<string, unknown> }> = [];
+  const record = (level: string) => (message: string, fields: Record<string, unknown> = {}) => lines.push({ level, message, fields });
+  const logger = { info: record('info'), warn: record('warn'), error: record('error'), debug: record('debug') } as unknown as Logger;
+  return { logger, lines };
+}
 
 let scratch: ScratchDatabase;
 let db: DataSource;
@@ -91,12 +100,15 @@ it('moves every value that opens in one pass of bounded pages, passing over thos
 });
 
 it('moves nothing on a second pass, whose first page holds only values that do not open', async () => {
-  const useCase = new ResealSecretsUseCase(db, ring, ENDPOINT_SEALED_COLUMNS, createLogger('reseal-paging-spec', 'error'));
+  const { logger, lines } = recordingLogger();
+  const useCase = new ResealSecretsUseCase(db, ring, ENDPOINT_SEALED_COLUMNS, logger);
   const first = await useCase.execute({ batchSize: PAGE, after: '' });
   expect(first).toMatchObject({ currentKeyId: 'new', resealed: 0, remaining: UNOPENABLE });
   expect(first.nextAfter).not.toBe('');
   const second = await useCase.execute({ batchSize: PAGE, after: first.nextAfter });
   expect(second).toEqual({ currentKeyId: 'new', resealed: 0, remaining: UNOPENABLE, nextAfter: '' });
+  expect(lines.filter((line) => line.level === 'error').map((line) => line.fields.unopenable)).toEqual([PAGE, UNOPENABLE - PAGE]);
+  expect(JSON.stringify(lines)).not.toMatch(/v2\.|whsec_|lost-/);
 });
 
 it.each(['garbage', '7:00000000-0000-4000-8000-000000000000', '-1:x', ':x'])('refuses the cursor %s', async (after) => {
