@@ -73,8 +73,12 @@ export async function findOrder(manager: EntityManager, orderId: string, options
   return row ?? null;
 }
 
-export async function findOrderByTxHash(manager: EntityManager, txHash: string): Promise<OrderRecord | null> {
-  const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE tx_hash = $1`, [txHash]);
+/**
+ * The partner's order carrying this hash. A hash is public on the chain, so it
+ * is unique per partner only: a lookup never crosses partners.
+ */
+export async function findOrderByTxHash(manager: EntityManager, partnerId: string, txHash: string): Promise<OrderRecord | null> {
+  const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND tx_hash = $2`, [partnerId, txHash]);
   return row ?? null;
 }
 
