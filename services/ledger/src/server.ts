@@ -1,7 +1,7 @@
 /** Wires repositories, adapters and use cases into the gRPC server. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import { BatchSweeper, DataSource } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import type { ChainCustodian } from './adapters/chain-custodian/chain-custodian';
 import { ledgerHandlers, ledgerSandboxHandlers } from './grpc/ledger.handlers';
@@ -22,7 +22,6 @@ import { PlaceHoldUseCase } from './usecases/place-hold/place-hold.usecase';
 import { PostEntryUseCase } from './usecases/post-entry/post-entry.usecase';
 import { PostHoldUseCase } from './usecases/post-hold/post-hold.usecase';
 import { VoidHoldUseCase } from './usecases/void-hold/void-hold.usecase';
-import { BatchSweeper } from './workers/batch.sweeper';
 import type { DepositAttribution } from './adapters/trading/deposit-attribution';
 import type { DepositHoldLimits } from './domain/deposit-plan';
 import { UsdtDepositsRepository } from './persistence/usdt-deposits.repository';
