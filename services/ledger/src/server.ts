@@ -22,6 +22,7 @@ import { PlaceHoldUseCase } from './usecases/place-hold/place-hold.usecase';
 import { PostEntryUseCase } from './usecases/post-entry/post-entry.usecase';
 import { PostHoldUseCase } from './usecases/post-hold/post-hold.usecase';
 import { VoidHoldUseCase } from './usecases/void-hold/void-hold.usecase';
+import { ListOwnedHoldsUseCase } from './usecases/list-owned-holds/list-owned-holds.usecase';
 import type { DepositAttribution } from './adapters/trading/deposit-attribution';
 import type { DepositHoldLimits } from './domain/deposit-plan';
 import { UsdtDepositsRepository } from './persistence/usdt-deposits.repository';
@@ -66,6 +67,7 @@ function moneyDependencies(deps: ServerDependencies, accounts: AccountsRepositor
     placeHold: new PlaceHoldUseCase(deps.dataSource, holds),
     postHold: new PostHoldUseCase(deps.dataSource, holds),
     voidHold: new VoidHoldUseCase(deps.dataSource, holds),
+    listOwnedHolds: new ListOwnedHoldsUseCase(deps.dataSource, holds),
     postEntry: new PostEntryUseCase(deps.dataSource, entries),
     listAccountHistory: new ListAccountHistoryUseCase(deps.dataSource, entries),
     checkLedger: new CheckLedgerUseCase(deps.dataSource, deps.holdSweepIntervalMs),
