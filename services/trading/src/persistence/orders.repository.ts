@@ -4,7 +4,7 @@
  */
 import type { EntityManager } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
-import type { OrderRecord } from '../domain/order';
+import type { OrderRecord, OrderStatus } from '../domain/order';
 
 export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", partner_reference AS "partnerReference", quote_id AS "quoteId",
   side, funding_mode AS "fundingMode", status, kes_amount::text AS "kesAmount", usdt_amount::text AS "usdtAmount", rate::text AS rate,
@@ -80,6 +80,13 @@ export async function findOrder(manager: EntityManager, orderId: string, options
 export async function findOrderByTxHash(manager: EntityManager, partnerId: string, txHash: string): Promise<OrderRecord | null> {
   const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND tx_hash = $2`, [partnerId, txHash]);
   return row ?? null;
+}
+
+/** The status of each of `orderIds` that exists (hold reconciliation: an id absent from the map has no order). */
+export async function orderStatusesOf(manager: EntityManager, orderIds: string[]): Promise<Map<string, OrderStatus>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await queryRows<{ orderId: string; status: OrderStatus }>(manager, 'SELECT order_id AS "orderId", status FROM orders WHERE order_id = ANY($1::uuid[])', [orderIds]);
+  return new Map(rows.map((row) => [row.orderId, row.status]));
 }
 
 type PaymentFields = 'paymentRailReference' | 'paymentBankTransactionId' | 'paymentMatchedAt' | 'paymentKesAmount';

@@ -18,6 +18,7 @@ import { isUniqueViolation, queryRows, withTransaction } from '@platform/persist
 import type { PromiseClient } from '@platform/grpc';
 import type { payouts } from '@platform/proto';
 import type { Clock } from '../../domain/clock';
+import { orderHoldOwner } from '../../domain/hold-owner';
 import { capAmountKes, OrderRecord, sandboxCollectionAnswer } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
 import {
@@ -102,7 +103,7 @@ export class SellOrders implements DepositMatcher, OrderStep {
     const custody = sandboxCollectionAnswer(order.usdtAmount);
     if (custody !== null) return this.refuseCollection(order, custody);
     try {
-      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: usdtAccountId, amount: formatAmount(new Big(order.usdtAmount), 'USDT'), metadata: { orderId: order.orderId, kind: 'order_sell' } });
+      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: usdtAccountId, amount: formatAmount(new Big(order.usdtAmount), 'USDT'), metadata: { orderId: order.orderId, kind: 'order_sell' }, owner: orderHoldOwner(order.orderId) });
     } catch (error) {
       if (isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS')) return this.refuseCollection(order, 'INSUFFICIENT_USDT_BALANCE');
       throw error;
