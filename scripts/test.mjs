@@ -34,6 +34,9 @@ const FAULT_TEST_TIMEOUT_MS = 180_000;
 // Service settings the integration tests depend on; the caller may override each.
 process.env.STACK_ENV_RATE_STALENESS_LIMIT_MS ??= '3000';
 process.env.STACK_ENV_RATE_TICK_MS ??= '250';
+// Quotes live 100 s × 0.05 = 5 s: at 1.5 s (the default scaled) a quote taken before a burst of
+// parallel orders on a loaded machine could lapse before its order was made.
+process.env.STACK_ENV_QUOTE_TTL_MS ??= '100000';
 // Sell orders wait 100 s × 0.05 = 5 s for their USDT, so expiry tests finish quickly.
 process.env.STACK_ENV_ORDER_SEND_WINDOW_MS ??= '100000';
 // Pay-in buys wait 160 s × 0.05 = 8 s for their payment.
@@ -42,8 +45,13 @@ process.env.STACK_ENV_ORDER_PAY_WINDOW_MS ??= '160000';
 process.env.STACK_ENV_DELIVERY_LEASE_MS ??= '15000';
 // Confirmation codes live 200 s × 0.05 = 10 s, so expiry tests finish quickly.
 process.env.STACK_ENV_CONFIRMATION_CODE_LIFETIME_MS ??= '200000';
+// A new administrator waits 200 s × 0.05 = 10 s before it may receive codes, so the specs can see it end.
+process.env.STACK_ENV_ADMIN_WAITING_PERIOD_MS ??= '200000';
 // A payout step whose bank did not answer is retried after 3 s (the sandbox bank's NOANSWER value).
 process.env.STACK_ENV_PAYOUT_STEP_LEASE_MS ??= '3000';
+// The integration, fuzz and timing specs send thousands of refused requests from 127.0.0.1; the
+// per-address limit itself is proven on an extra gateway with a limit of its own.
+process.env.STACK_ENV_AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS ??= '1000000';
 // A transfer or USDT-send create killed midway is undone after 15 s (the kill spec waits for it; the floor is 10 s).
 process.env.STACK_ENV_TRANSFER_CREATE_LEASE_MS ??= '15000';
 // Payouts and trading look for orphaned ledger holds every 0.5 s among holds at least 2 s old, so the

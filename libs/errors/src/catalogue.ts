@@ -88,6 +88,7 @@ export const ERROR_CATALOGUE = {
   WALLET_CODE_EXPIRED: define(403, PERMISSION_DENIED, 'The approval code expired or was cancelled.'),
   WALLET_CODE_LOCKED: define(403, PERMISSION_DENIED, 'Too many wrong codes; the code is cancelled.'),
   NO_ADMINISTRATOR_REGISTERED: define(409, FAILED_PRECONDITION, 'No administrator is registered to receive the code.'),
+  ADMIN_LAST_CODE_RECIPIENT: define(409, FAILED_PRECONDITION, 'The administrator is the last one who may receive codes: register another, and remove this one once the new one\'s waiting period has ended.'),
   WALLET_NOT_AWAITING_REVIEW: define(409, FAILED_PRECONDITION, 'Service review (operator `ops wallet approve|reject`, or the sandbox approve helper) of a wallet that is not pending_service_approval; not in the contract, which leaves review outside the interface.'),
 
   // Transfers, sends, confirmations.
@@ -109,6 +110,8 @@ export const ERROR_CATALOGUE = {
   CONFIRMATION_ALREADY_USED: define(409, FAILED_PRECONDITION, 'The confirmation was already used.'),
   CONFIRMATION_RESEND_COOLDOWN: define(429, RESOURCE_EXHAUSTED, 'The previous code is within its cooldown; see retryAfterSeconds.'),
   CONFIRMATION_RESEND_LIMIT: define(409, FAILED_PRECONDITION, 'No more resends for this confirmation.'),
+  // Ours: 403 and not 429, because waiting does not lift it (an operator does) and clients retry a 429 by themselves.
+  PARTNER_CONFIRMATIONS_LOCKED: define(403, PERMISSION_DENIED, 'Too many wrong codes across all of the partner\'s confirmations (a rolling 24-hour budget); every confirmation and resend is refused, even with the right code, until the service\'s operators clear the lock.'),
 
   // Ledger: internal refusals between services, never shown to partners as such (callers map them,
   // e.g. LEDGER_INSUFFICIENT_FUNDS to INSUFFICIENT_KES_BALANCE).

@@ -16,6 +16,8 @@ describe('error catalogue', () => {
     expect(ERROR_CATALOGUE.KES_DEBIT_AMBIGUOUS.httpStatus).toBe(503);
     expect(ERROR_CATALOGUE.WALLET_CODE_LOCKED.httpStatus).toBe(403);
     expect(ERROR_CATALOGUE.CONFIRMATION_LOCKED.httpStatus).toBe(409);
+    // Not lifted by waiting, so not a 429 that clients would retry by themselves.
+    expect(ERROR_CATALOGUE.PARTNER_CONFIRMATIONS_LOCKED.httpStatus).toBe(403);
   });
 });
 

@@ -10,6 +10,13 @@ export interface RequestContext {
    * the gRPC server only; an audit record names it as who acted.
    */
   caller?: string;
+  /**
+   * Partner requests: the API key (the credential's public identifier, never
+   * its secret) that signed the request, set by the gateway once authenticated.
+   */
+  credentialKey?: string;
+  /** Operator calls: the operator's name as the ops tool declares it (not authenticated; the caller identity is). */
+  operator?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

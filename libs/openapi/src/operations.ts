@@ -8,7 +8,7 @@ import type { ErrorCode } from '@platform/errors';
 import type { z } from 'zod';
 import { defineOperations, OperationSpec } from './contract/operation';
 import {
-  adminRequestSchema, askNotBelowBid, attachTxHashSchema, buyOrderSchema, collectionDepositSchema, collectionListQuerySchema,
+  adminRequestSchema, askNotBelowBid, attachTxHashSchema, buyOrderSchema, collectionDepositSchema, collectionListQuerySchema, orderListQuerySchema, transferListQuerySchema,
   collectionRequestSchema, confirmRequestSchema, EXACTLY_ONE_AMOUNT_SCHEMA, exactlyOneAmount, kesCreditSchema, mobileMoneyPushSchema,
   quoteRequestSchema, sandboxRateSchema, sellOrderSchema, transferBatchRequestSchema, transferRequestSchema, usdtDepositSchema,
   usdtSendRequestSchema, walletConfirmSchema, walletRequestSchema,
@@ -28,6 +28,10 @@ const TRANSFER_CREATE_ERRORS: ErrorCode[] = [
   'IDEMPOTENCY_KEY_REUSED', 'NO_ADMINISTRATOR_REGISTERED', 'TRANSFER_EXCEEDS_PER_TRANSFER_CAP', 'DAILY_CAP_EXCEEDED', 'ORDER_DAILY_CAP_RATE_UNAVAILABLE',
   'INSUFFICIENT_KES_BALANCE', 'KILL_SWITCH_ENGAGED', 'PARTNER_SUSPENDED', 'PARTNER_VA_NOT_ALLOCATED', 'PARTNER_VA_ACTIVATING', 'PARTNER_VA_SUSPENDED',
 ];
+/** The partner-wide wrong-code budget, as the confirm operations state it. */
+const WRONG_CODE_BUDGET_TEXT = 'once 20 wrong codes (the service\'s default) fall within 24 hours, every confirmation and resend of the partner '
+  + 'answers 403 PARTNER_CONFIRMATIONS_LOCKED, even with the right code, until the service\'s operators clear the lock (waiting does not lift it); '
+  + 'the wrong code that spends the budget itself still answers CONFIRMATION_CODE_INCORRECT.';
 const REPLAYED = 'Idempotent-Replayed';
 const NEXT_CURSOR = 'X-Next-Cursor';
 const READ_ONLY = 'Reads only; safe to repeat.';
@@ -73,6 +77,14 @@ export const OPERATIONS = defineOperations({
       'INSUFFICIENT_USDT_BALANCE', 'USDT_COLLECTION_FAILED', 'WALLET_OWNERSHIP_CHECK_FAILED', 'BRIDGE_NOT_CONFIGURED', 'CUSTOMER_WALLETS_DISABLED'],
   },
 
+  listOrders: {
+    method: 'get', path: '/v1/orders', tag: 'Orders', summary: 'List orders (newest first)', scope: 'read',
+    description: 'A page of the partner\'s orders, buys and sells, newest first, filtered by the query; each order exactly as `GET /v1/orders/{id}` '
+      + 'answers it. The next page\'s cursor comes in `X-Next-Cursor` (absent on the last page); orders created while you page come before '
+      + `the first page, so a page never shifts or repeats. Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+    query: orderListQuerySchema,
+    success: { 200: { description: 'A page of orders', schema: 'Order[]', headers: [NEXT_CURSOR] } }, errors: [],
+  },
   getOrder: {
     method: 'get', path: '/v1/orders/{id}', tag: 'Orders', summary: 'Read an order', scope: 'read', notFound: 'ORDER_NOT_FOUND',
     description: `The order as it stands; the shape follows the side and the partner's funding mode. Another partner's order is 404. ${READ_ONLY}`,
@@ -118,25 +130,32 @@ export const OPERATIONS = defineOperations({
 
   registerAdmin: {
     method: 'post', path: '/v1/admins', tag: 'Administrators', summary: 'Register an administrator', scope: 'wallets',
-    description: 'The e-mail domain must equal the partner\'s configured domain exactly. The same e-mail again answers 200 with the existing administrator.',
+    description: 'The e-mail domain must equal the partner\'s configured domain exactly. The same e-mail again answers 200 with the existing administrator. '
+      + 'Every active administrator, the new one included, is e-mailed a notice of the addition (it never carries a code). A new administrator '
+      + 'receives no code during a waiting period (24 hours; in the sandbox × the time scale) unless the partner has no other active administrator: '
+      + 'meanwhile the codes keep going to the administrators who already receive them, who can remove the new one if they did not expect it.',
     request: { name: 'AdminRequest', schema: adminRequestSchema },
     success: { 201: { description: 'Registered', schema: 'Administrator' }, 200: { description: 'Already registered', schema: 'Administrator' } },
     errors: [],
   },
   listAdmins: {
     method: 'get', path: '/v1/admins', tag: 'Administrators', summary: 'Active administrators', scope: 'read',
-    description: `Earliest registered first: the first one receives wallet approval and confirmation codes. ${READ_ONLY}`,
+    description: 'Earliest registered first: the earliest one whose waiting period is over receives wallet approval and confirmation codes. '
+      + READ_ONLY,
     success: { 200: { description: 'Earliest registered first', schema: 'Administrator[]' } }, errors: [],
   },
   removeAdmin: {
     method: 'delete', path: '/v1/admins/{id}', tag: 'Administrators', summary: 'Remove an administrator', scope: 'wallets', notFound: 'ADMIN_NOT_FOUND',
-    description: 'Every wallet approval code already sent to that person lapses. An administrator already removed is 404.',
-    success: { 204: { description: 'Removed' } }, errors: ['ADMIN_NOT_FOUND'],
+    description: 'Every wallet approval code already sent to that person lapses, and every administrator active before the removal, the removed one '
+      + 'included, is e-mailed a notice of it (no code). The last administrator who may receive codes cannot be removed (409 '
+      + 'ADMIN_LAST_CODE_RECIPIENT): register the successor first, and remove this one once the successor\'s waiting period is over. An administrator '
+      + 'still in its waiting period can always be removed. An administrator already removed is 404.',
+    success: { 204: { description: 'Removed' } }, errors: ['ADMIN_NOT_FOUND', 'ADMIN_LAST_CODE_RECIPIENT'],
   },
 
   registerWallet: {
     method: 'post', path: '/v1/wallets', tag: 'Wallets', summary: 'Register a withdrawal address', scope: 'wallets',
-    description: 'A 6-digit code goes to the earliest-registered administrator; after the code, the service reviews the address. The same address '
+    description: 'A 6-digit code goes to the earliest-registered administrator whose waiting period is over; after the code, the service reviews the address. The same address '
       + 'again answers 200 with the same registration (a fresh code only when the last one lapsed).',
     request: { name: 'WalletRequest', schema: walletRequestSchema },
     success: { 201: { description: 'Registered; a code was sent', schema: 'Wallet' }, 200: { description: 'The existing registration', schema: 'Wallet' } },
@@ -170,6 +189,14 @@ export const OPERATIONS = defineOperations({
     request: { name: 'TransferRequest', schema: transferRequestSchema },
     success: { 202: { description: 'Awaiting confirmation', schema: 'Transfer', headers: [REPLAYED] } },
     errors: TRANSFER_CREATE_ERRORS,
+  },
+  listTransfers: {
+    method: 'get', path: '/v1/transfers', tag: 'Transfers', summary: 'List transfers (newest first)', scope: 'read',
+    description: 'A page of the partner\'s KES transfers, batch items included, newest first, filtered by the query; each as '
+      + '`GET /v1/transfers/{id}` answers it. The next page\'s cursor comes in `X-Next-Cursor` (absent on the last page); transfers created '
+      + `while you page come before the first page, so a page never shifts or repeats. Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+    query: transferListQuerySchema,
+    success: { 200: { description: 'A page of transfers', schema: 'Transfer[]', headers: [NEXT_CURSOR] } }, errors: [],
   },
   getTransfer: {
     method: 'get', path: '/v1/transfers/{id}', tag: 'Transfers', summary: 'Read a transfer', scope: 'read', notFound: 'TRANSFER_NOT_FOUND',
@@ -210,18 +237,22 @@ export const OPERATIONS = defineOperations({
     method: 'post', path: '/v1/confirmations/{id}', tag: 'Confirmations', summary: 'Confirm a transfer, batch or send with its code', scope: 'payouts',
     notFound: 'CONFIRMATION_NOT_FOUND',
     description: 'Hands the subject off for execution; poll the subject or wait for its webhook. Each wrong code counts: the fifth cancels the code, '
-      + 'and from then on every attempt answers CONFIRMATION_LOCKED.',
+      + 'and from then on every attempt answers CONFIRMATION_LOCKED. Wrong codes also count across all of the partner\'s confirmations: '
+      + `${WRONG_CODE_BUDGET_TEXT} A right code never counts.`,
     request: { name: 'ConfirmRequest', schema: confirmRequestSchema },
     success: { 200: { description: 'Confirmed; poll the subject or wait for its webhook', schema: 'ConfirmationResult' } },
-    errors: ['CONFIRMATION_NOT_FOUND', 'CONFIRMATION_CODE_INCORRECT', 'CONFIRMATION_EXPIRED', 'CONFIRMATION_LOCKED', 'CONFIRMATION_ALREADY_USED'],
+    errors: ['CONFIRMATION_NOT_FOUND', 'CONFIRMATION_CODE_INCORRECT', 'CONFIRMATION_EXPIRED', 'CONFIRMATION_LOCKED', 'CONFIRMATION_ALREADY_USED',
+      'PARTNER_CONFIRMATIONS_LOCKED'],
   },
   resendConfirmation: {
     method: 'post', path: '/v1/confirmations/{id}/resend', tag: 'Confirmations', summary: 'Resend the code (no body)', scope: 'payouts',
     notFound: 'CONFIRMATION_NOT_FOUND',
     description: 'A new code with a new `expiresAt`. Cooldown ladder 30 s, 60 s, 120 s, 300 s (429 CONFIRMATION_RESEND_COOLDOWN with '
-      + '`retryAfterSeconds` inside it), then 409 CONFIRMATION_RESEND_LIMIT.',
+      + '`retryAfterSeconds` inside it), then 409 CONFIRMATION_RESEND_LIMIT. A new code brings no new tries: wrong codes count per confirmation '
+      + 'across its codes. While the partner\'s confirmations are locked (403 PARTNER_CONFIRMATIONS_LOCKED, see the confirm operation) no code is sent.',
     success: { 200: { description: 'A new code is out', schema: 'ConfirmationHandle' } },
-    errors: ['CONFIRMATION_NOT_FOUND', 'CONFIRMATION_RESEND_COOLDOWN', 'CONFIRMATION_RESEND_LIMIT', 'CONFIRMATION_EXPIRED', 'CONFIRMATION_ALREADY_USED', 'CONFIRMATION_LOCKED'],
+    errors: ['CONFIRMATION_NOT_FOUND', 'CONFIRMATION_RESEND_COOLDOWN', 'CONFIRMATION_RESEND_LIMIT', 'CONFIRMATION_EXPIRED', 'CONFIRMATION_ALREADY_USED', 'CONFIRMATION_LOCKED',
+      'PARTNER_CONFIRMATIONS_LOCKED'],
   },
 
   createCollection: {
@@ -273,8 +304,9 @@ export const OPERATIONS = defineOperations({
     success: { 200: { description: 'The wallet, active', schema: 'Wallet' } }, errors: ['WALLET_NOT_FOUND', 'WALLET_NOT_AWAITING_REVIEW'],
   },
   sandboxOutbox: {
-    method: 'get', path: '/v1/sandbox/outbox', tag: 'Sandbox', summary: 'Messages e-mailed to the partner\'s people (codes)', scope: 'sandbox', availability: 'sandbox',
-    description: 'The newest 100 messages, newest first: the only place a sandbox approval or confirmation code can be read.',
+    method: 'get', path: '/v1/sandbox/outbox', tag: 'Sandbox', summary: 'Messages e-mailed to the partner\'s people (codes, notices)', scope: 'sandbox', availability: 'sandbox',
+    description: 'The newest 100 messages, newest first: the only place a sandbox approval or confirmation code can be read. Notices of an '
+      + 'administrator added or removed (`administrator_added`, `administrator_removed`, about `subjectType` `administrator`) have `code` null.',
     success: { 200: { description: 'Newest first, at most 100', schema: 'OutboxEntry[]' } }, errors: [],
   },
   sandboxCollectionDeposit: {

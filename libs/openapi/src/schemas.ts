@@ -8,6 +8,7 @@
  * properties: the contract grows additively and clients must ignore new fields.
  */
 import { NO_CONTROL_CHARACTERS } from './contract/fields';
+import { COLLECTION_STATUSES, CONFIRMABLE_STATUSES, ORDER_STATUSES } from './contract/statuses';
 
 type Schema = Record<string, unknown>;
 
@@ -51,10 +52,7 @@ const amount = (decimals: number, currency: string): Schema => ({
 /** Any currency's amount: 2 (KES, USD) or 6 (USDT) decimals. */
 const ANY_AMOUNT = { type: 'string', maxLength: amountLengthMax(6), pattern: '^(0|[1-9][0-9]*)\\.[0-9]{2,6}$' };
 
-const MESSAGE_KINDS = ['wallet_approval', 'transfer_confirmation', 'usdt_send_confirmation', 'batch_confirmation'];
-const COLLECTION_STATUSES = ['open', 'received', 'crediting', 'credited', 'refunded', 'expired'];
-const ORDER_STATUSES = ['awaiting_usdt', 'awaiting_payment', 'funds_reserved', 'settled', 'rejected', 'expired'];
-const CONFIRMABLE_STATUSES = ['awaiting_confirmation', 'confirmed', 'settled', 'failed', 'expired'];
+const MESSAGE_KINDS = ['wallet_approval', 'transfer_confirmation', 'usdt_send_confirmation', 'batch_confirmation', 'administrator_added', 'administrator_removed'];
 const TRANSFER_RAILS = ['mobile_money', 'pesalink', 'rtgs', 'eft'];
 
 function errorSchemas(errorCodes: string[]): Record<string, Schema> {

@@ -1,4 +1,5 @@
 /** The twelve event types, as OpenAPI `webhooks` (what the service POSTs to the partner's endpoint). */
+import { ORDER_STATUSES } from './contract/statuses';
 import { code as codeOf, nullable, ref, text, word as wordOf } from './schemas';
 
 type Schema = Record<string, unknown>;
@@ -10,7 +11,7 @@ const ORDER_DATA: Schema = {
   type: 'object', required: ['orderId', 'partnerReference', 'side', 'status', 'kesAmount', 'feeKesAmount', 'kesTotalAmount', 'usdtAmount', 'rate'],
   properties: {
     orderId: ref('Uuid'), partnerReference: str, side: { type: 'string', enum: ['buy', 'sell'] },
-    status: { type: 'string', enum: ['awaiting_usdt', 'awaiting_payment', 'funds_reserved', 'settled', 'rejected', 'expired'] },
+    status: { type: 'string', enum: [...ORDER_STATUSES] },
     kesAmount: ref('KesAmount'), feeKesAmount: ref('KesAmount'), kesTotalAmount: ref('KesAmount'), usdtAmount: ref('UsdtAmount'), rate: ref('Rate'),
   },
 };

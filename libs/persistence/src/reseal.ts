@@ -7,6 +7,7 @@
  */
 import type { Logger } from '@platform/logger';
 import type { DataSource } from 'typeorm';
+import { recordAudit } from './audit';
 
 /** A text column holding sealed values, and the primary key that identifies its rows. */
 export interface SealedColumn {
@@ -92,7 +93,8 @@ export async function resealColumns(dataSource: DataSource, keys: ResealingKeys,
 
 /**
  * The operator's reseal of one service's sealed columns (its ResealSecrets RPC):
- * a batch per call, logged with counts and key id, never a value.
+ * a batch per call, logged with counts and key id, never a value, and recorded
+ * in the service's audit trail when it moved any.
  */
 export class ResealSecretsUseCase {
   constructor(
@@ -107,6 +109,12 @@ export class ResealSecretsUseCase {
     this.logger.info('secrets resealed under the current key', { currentKeyId: this.keys.currentKeyId, ...outcome });
     if (outcome.unopenable > 0) {
       this.logger.error('sealed secrets that open with no key of the ring were left as they are', { unopenable: outcome.unopenable, currentKeyId: this.keys.currentKeyId });
+    }
+    // Each value was rewritten on its own (compare-and-swap), so the batch is recorded once it is done.
+    if (outcome.resealed > 0) {
+      await recordAudit(this.dataSource.manager, {
+        action: 'secrets.resealed', partnerId: null, details: { currentKeyId: this.keys.currentKeyId, resealed: outcome.resealed, remaining: outcome.remaining },
+      });
     }
     return { currentKeyId: this.keys.currentKeyId, resealed: outcome.resealed, remaining: outcome.remaining };
   }

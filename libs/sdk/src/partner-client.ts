@@ -38,6 +38,7 @@ export class PartnerClient {
     buy: (request: T.BuyOrderRequest) => this.call<T.Order>('POST', '/v1/orders/buy', { body: request }),
     sell: (request: T.SellOrderRequest) => this.call<T.Order>('POST', '/v1/orders/sell', { body: request }),
     get: (orderId: string) => this.call<T.Order>('GET', `/v1/orders/${id(orderId)}`),
+    list: (query: T.OrderQuery = {}) => this.call<T.Order[]>('GET', '/v1/orders', { query: { ...query } }),
     attachTxHash: (orderId: string, txHash: string) => this.call<T.TxHashAttached>('PATCH', `/v1/orders/${id(orderId)}`, { body: { txHash } }),
   };
 
@@ -73,6 +74,7 @@ export class PartnerClient {
   readonly transfers = {
     create: (request: T.TransferRequest) => this.call<T.Transfer>('POST', '/v1/transfers', { body: request }),
     get: (transferId: string) => this.call<T.Transfer>('GET', `/v1/transfers/${id(transferId)}`),
+    list: (query: T.TransferQuery = {}) => this.call<T.Transfer[]>('GET', '/v1/transfers', { query: { ...query } }),
     createBatch: (request: T.TransferBatchRequest) => this.call<T.TransferBatch>('POST', '/v1/transfers/batch', { body: request }),
     getBatch: (batchId: string) => this.call<T.TransferBatch>('GET', `/v1/transfers/batch/${id(batchId)}`),
   };

@@ -61,6 +61,10 @@ export type UsdtSendStatus = UsdtSend['status'];
 export type CollectionRequest = Schemas['CollectionRequest'];
 export type Collection = Schemas['Collection'];
 export type CollectionStatus = Collection['status'];
+/** The transfers list's filters and page (the reference's query parameters). */
+export type TransferQuery = NonNullable<operations['listTransfers']['parameters']['query']>;
+/** The orders list's filters and page (the reference's query parameters). */
+export type OrderQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 /** The list's filters and page (the reference's query parameters). */
 export type CollectionQuery = NonNullable<operations['listCollections']['parameters']['query']>;
 

@@ -7,8 +7,8 @@ import { loadTestStack } from './stack';
 const REPO_ROOT = join(__dirname, '..', '..', '..');
 const OPS_TIMEOUT_MS = 30_000;
 
-/** Runs `ops <args> --json` against the test stack and returns its JSON output. */
-export function runOps<T = Record<string, unknown>>(args: string[]): Promise<T> {
+/** Runs `ops <args> --json` against the test stack and returns its JSON output; `env` adds to its environment (e.g. OPS_OPERATOR). */
+export function runOps<T = Record<string, unknown>>(args: string[], options: { env?: Record<string, string> } = {}): Promise<T> {
   const stackFile = process.env.TEST_STACK_FILE;
   loadTestStack();
   // A secret handed to ops (`webhook set --secret`) must never reach a log either.
@@ -16,7 +16,7 @@ export function runOps<T = Record<string, unknown>>(args: string[]): Promise<T> 
   if (secretIndex >= 0) recordSensitive(args[secretIndex + 1]);
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [join(REPO_ROOT, 'tools/ops/dist/main.js'), ...args, '--json'], {
-      env: { ...process.env, OPS_STACK_FILE: stackFile },
+      env: { ...process.env, ...options.env, OPS_STACK_FILE: stackFile },
       timeout: OPS_TIMEOUT_MS,
     }, (error, stdout, stderr) => {
       if (error) {

@@ -1,7 +1,7 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import { DataSource, ListAuditRecordsUseCase } from '@platform/persistence';
 import { collections } from '@platform/proto';
 import type { LedgerCredits } from './adapters/ledger.adapter';
 import type { UsdRails } from './adapters/usd-rails.adapter';
@@ -10,6 +10,7 @@ import { collectionsAdminHandlers } from './grpc/collections-admin.handlers';
 import { collectionsSandboxHandlers } from './grpc/collections-sandbox.handlers';
 import { collectionsHandlers } from './grpc/collections.handlers';
 import { CollectionsRepository } from './persistence/collections.repository';
+import { SERVICE_NAME } from './persistence/data-source';
 import { DepositsRepository } from './persistence/deposits.repository';
 import type { Step } from './step-scheduler';
 import { ConfigureFeesUseCase } from './usecases/configure-fees/configure-fees.usecase';
@@ -59,7 +60,9 @@ export function createServer(deps: ServerDependencies): CollectionsServer {
     listCollections: new ListCollectionsUseCase({ dataSource, collections: collectionsRepository }),
     rails,
   }), COLLECTIONS_ACCESS.COLLECTIONS);
-  server.add(collections.CollectionsAdminService, collectionsAdminHandlers({ configureFees }), COLLECTIONS_ACCESS.ADMIN);
+  server.add(collections.CollectionsAdminService, collectionsAdminHandlers({
+    configureFees, listAuditRecords: new ListAuditRecordsUseCase(dataSource, SERVICE_NAME),
+  }), COLLECTIONS_ACCESS.ADMIN);
   server.add(collections.CollectionsSandboxService, collectionsSandboxHandlers({
     sandbox: deps.mode === 'sandbox' ? { recordDeposit, creditCollections, expireCollections, getCollection } : null,
     rails,

@@ -1,5 +1,5 @@
 import {
-  commonServiceEnv, hostPort, listenHost, loadConfigOrExit, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
+  commonServiceEnv, hostPort, listenHost, loadConfigOrExit, nonNegativeInt, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
 } from '@platform/config';
 
 /** Largest request body the gateway reads (contract decisions section 5). A constant: the contract fixes it. */
@@ -7,6 +7,9 @@ export const BODY_BYTES_MAX = 64 * 1024;
 /** Upper bound on a partner's per-minute limit; anything larger is an operator typo. */
 export const RATE_LIMIT_PER_MINUTE_MAX = 100_000;
 const UPSTREAM_DEADLINE_MS_MAX = 60_000;
+const AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS_MAX = 1_000_000;
+/** Ingress, then perhaps a cloud load balancer: more hops than that is a misreading of the setup. */
+const TRUSTED_PROXY_HOPS_MAX = 5;
 
 export const configSchema = z.object({
   ...commonServiceEnv,
@@ -35,6 +38,19 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_MINUTE_DEFAULT: positiveInt().max(RATE_LIMIT_PER_MINUTE_MAX).default(120),
   /** Deadline of every gRPC call to a service behind the gateway. */
   UPSTREAM_DEADLINE_MS: positiveInt().max(UPSTREAM_DEADLINE_MS_MAX).default(5_000),
+  /**
+   * Refused authentications one source address may cause on one replica in a
+   * minute before it is answered 429 without a lookup. A partner's own client
+   * with a wrong secret reaches it only if it retries more than once a second.
+   */
+  AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS: positiveInt().max(AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS_MAX).default(60),
+  /**
+   * How many proxies in front of the gateway append to X-Forwarded-For (1 behind
+   * the Kubernetes ingress). 0: the peer address is the client's. The source
+   * address is read this many hops from the right, so a client cannot choose
+   * its own by sending the header.
+   */
+  TRUSTED_PROXY_HOPS: nonNegativeInt().max(TRUSTED_PROXY_HOPS_MAX).default(0),
 }).superRefine(refuseDevelopmentKeysInProduction('CREDENTIAL_ENCRYPTION_KEY'));
 
 export type Config = z.infer<typeof configSchema>;

@@ -3,13 +3,14 @@ import type { Server } from 'node:http';
 import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
-import { closeRedis, connectRedis } from './adapters/redis';
+import { checkNoEviction, closeRedis, connectRedis } from './adapters/redis';
 import { RedisRequestAdmission } from './adapters/redis-admission';
 import { StoreReadiness } from './adapters/readiness';
 import { CachedUpstreamHealth } from './adapters/upstream-health';
 import { createUpstreams } from './adapters/upstreams';
 import { readConfig } from './config';
 import { apiKeyPattern, keyModeFor } from './domain/credential-tokens';
+import { RefusedAuthentications } from './domain/refused-authentications';
 import { createApp } from './http/app';
 import { closeHttp, listenHttp } from './http/http-server';
 import { CachedCredentialLookup } from './persistence/credential-lookup';
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   const keyMode = keyModeFor(config.PLATFORM_MODE);
   const dataSource = await initializeWithRetry(gatewayDataSource(config.DATABASE_URL), logger);
   const redis = await connectRedis(config.REDIS_URL, logger);
+  await checkNoEviction(redis, logger);
   const upstreams = createUpstreams({
     tradingAddress: config.TRADING_GRPC_ADDR,
     ledgerAddress: config.LEDGER_GRPC_ADDR,
@@ -53,6 +55,8 @@ async function main(): Promise<void> {
     apiKeyPattern: apiKeyPattern(keyMode),
     credentials,
     admission: new RedisRequestAdmission(redis, logger),
+    refusedAuthentications: new RefusedAuthentications(config.AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS),
+    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
     trading: upstreams.trading,
     ledger: upstreams.ledger,
     walletRegistry: upstreams.walletRegistry,

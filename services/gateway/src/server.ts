@@ -2,12 +2,13 @@
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { SealingKeyRing } from '@platform/crypto';
 import type { Logger } from '@platform/logger';
-import { DataSource, ResealSecretsUseCase } from '@platform/persistence';
+import { DataSource, ListAuditRecordsUseCase, ResealSecretsUseCase } from '@platform/persistence';
 import { gateway } from '@platform/proto';
 import { RATE_LIMIT_PER_MINUTE_MAX } from './config';
 import { KeyMode } from './domain/credential-tokens';
 import { partnerAdminHandlers } from './grpc/partner-admin.handlers';
 import { CredentialsRepository } from './persistence/credentials.repository';
+import { SERVICE_NAME } from './persistence/data-source';
 import { PartnersRepository } from './persistence/partners.repository';
 import { CreatePartnerUseCase } from './usecases/create-partner/create-partner.usecase';
 import { GetPartnerUseCase } from './usecases/get-partner/get-partner.usecase';
@@ -33,17 +34,18 @@ export function createServer(deps: ServerDependencies): GrpcServer {
   const partners = new PartnersRepository(deps.dataSource);
   const credentials = new CredentialsRepository(deps.dataSource);
   server.add(gateway.PartnerAdminService, partnerAdminHandlers({
-    createPartner: new CreatePartnerUseCase(partners, {
+    createPartner: new CreatePartnerUseCase(deps.dataSource, partners, {
       rateLimitDefault: deps.rateLimitPerMinuteDefault,
       rateLimitMax: RATE_LIMIT_PER_MINUTE_MAX,
     }, deps.logger),
     getPartner: new GetPartnerUseCase(partners),
-    issueCredential: new IssueCredentialUseCase(partners, credentials, {
+    issueCredential: new IssueCredentialUseCase(deps.dataSource, partners, credentials, {
       keyMode: deps.keyMode,
       sealingKeys: deps.sealingKeys,
     }, deps.logger),
-    revokeCredential: new RevokeCredentialUseCase(credentials, deps.onCredentialRevoked, deps.logger),
+    revokeCredential: new RevokeCredentialUseCase(deps.dataSource, credentials, deps.onCredentialRevoked, deps.logger),
     resealSecrets: new ResealSecretsUseCase(deps.dataSource, deps.sealingKeys, [{ table: 'credentials', idColumn: 'api_key', column: 'secret_sealed' }], deps.logger.child({ context: 'ResealSecrets' })),
+    listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
   }), GATEWAY_ACCESS.PARTNER_ADMIN);
   return server;
 }

@@ -1,7 +1,7 @@
 /** Wires repositories, adapters and use cases into the gRPC server. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { BatchSweeper, DataSource } from '@platform/persistence';
+import { BatchSweeper, DataSource, ListAuditRecordsUseCase } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import type { ChainCustodian } from './adapters/chain-custodian/chain-custodian';
 import { ledgerHandlers, ledgerSandboxHandlers } from './grpc/ledger.handlers';
@@ -35,6 +35,7 @@ import { FundingSettings, GetFundingInstructionsUseCase } from './usecases/get-f
 import { ManagePayoutDestinationsUseCase } from './usecases/manage-payout-destinations/manage-payout-destinations.usecase';
 import { SetAccountReadinessUseCase } from './usecases/set-account-readiness/set-account-readiness.usecase';
 import { LEDGER_ACCESS } from './grpc/access';
+import { SERVICE_NAME } from './persistence/data-source';
 
 export interface ServerDependencies {
   dataSource: DataSource;
@@ -90,13 +91,14 @@ export function createServer(deps: ServerDependencies): LedgerServer {
     recordKesCredit,
     money: moneyDependencies(deps, accounts, holds),
     accountsAdmin: {
-      readiness: new SetAccountReadinessUseCase(accounts, deps.custodian),
+      readiness: new SetAccountReadinessUseCase(deps.dataSource, accounts, deps.custodian),
       funding: new GetFundingInstructionsUseCase(accounts, deps.funding),
-      payoutDestinations: new ManagePayoutDestinationsUseCase(accounts, new PayoutDestinationsRepository(deps.dataSource)),
+      payoutDestinations: new ManagePayoutDestinationsUseCase(deps.dataSource, accounts, new PayoutDestinationsRepository(deps.dataSource)),
     },
     recordUsdtDeposit,
     claimUsdtDeposit: new ClaimUsdtDepositUseCase(deps.dataSource, deposits),
     paymentReferences: new PaymentReferencesUseCase(deps.dataSource, paymentReferences, kesCredits),
+    listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
   }), LEDGER_ACCESS.LEDGER);
   if (deps.sandbox) {
     server.add(ledger.LedgerSandboxService, ledgerSandboxHandlers({

@@ -1,7 +1,8 @@
 // Proves, against the real stack, that the notifier sends once per
 // idempotency key (repeats and concurrent repeats send nothing more; a key
 // reused for another message is refused), renders every message kind, refuses
-// malformed requests naming each field, and that the sandbox outbox
+// malformed requests naming each field, sends the administrator notices
+// without a code (and refuses one with a code), and that the sandbox outbox
 // (GET /v1/sandbox/outbox through the gateway) lists only the calling
 // partner's messages, newest first, addresses masked, codes readable, while no
 // code ever reaches a service log.
@@ -106,6 +107,16 @@ describe('notifier', () => {
     }
     const ids = (await outbox()).map((entry) => entry.id);
     expect(ids.slice(0, sent.length)).toEqual([...sent].reverse());
+  });
+
+  it('sends a notice of an administrator change without a code, and refuses one with a code', async () => {
+    const variables = { adminName: 'Nuru', adminEmail: 'nuru@example.com', changedAt: '2026-11-21T10:00:00.000Z', receivesCodesFrom: '2026-11-22T10:00:00.000Z' };
+    const notice = request({ kind: 'administrator_added', subjectType: 'administrator', code: undefined, variables });
+    const sent = await client.sendMessage(notice);
+    const entries = (await outbox()).filter((entry) => entry.subjectId === notice.subjectId);
+    expect(entries).toEqual([expect.objectContaining({ id: sent.messageId, kind: 'administrator_added', code: null, subjectType: 'administrator' })]);
+    await expect(client.sendMessage(request({ kind: 'administrator_removed', subjectType: 'administrator', variables })))
+      .rejects.toThrow('Validation failed on: code');
   });
 
   it('refuses malformed requests naming each field', async () => {

@@ -2,7 +2,7 @@
 // (so the service never opens a port half-configured) and accepts a full
 // environment with the documented defaults filled in.
 import { ConfigError, loadConfig } from '@platform/config';
-import { configSchema } from './config';
+import { configSchema, wrongCodeBudget } from './config';
 
 const fullEnv = {
   DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_payouts', PLATFORM_MODE: 'sandbox', TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/payouts.pem', TLS_KEY_FILE: '/tls/payouts-key.pem',
@@ -43,6 +43,20 @@ describe('payouts configSchema', () => {
     const env: NodeJS.ProcessEnv = { ...fullEnv };
     delete env[name];
     expect(problemsOf(env).some((problem) => problem.startsWith(`${name}:`))).toBe(true);
+  });
+
+  it('bounds the wrong-code budget and its window, defaulting to 20 per 24 hours', () => {
+    const config = loadConfig(configSchema, fullEnv);
+    expect(wrongCodeBudget(config)).toEqual({ wrongCodesMax: 20, windowMs: 86_400_000 });
+    expect(wrongCodeBudget(loadConfig(configSchema, { ...fullEnv, CONFIRMATION_WRONG_CODE_BUDGET: '4', CONFIRMATION_WRONG_CODE_WINDOW_MS: '60000' })))
+      .toEqual({ wrongCodesMax: 4, windowMs: 60_000 });
+    const namesOf = (env: NodeJS.ProcessEnv) => [...new Set(problemsOf(env).map((problem) => problem.split(':')[0]))];
+    for (const budget of ['0', '1001', '2.5', 'many']) {
+      expect(namesOf({ ...fullEnv, CONFIRMATION_WRONG_CODE_BUDGET: budget })).toEqual(['CONFIRMATION_WRONG_CODE_BUDGET']);
+    }
+    for (const windowMs of ['59999', String(30 * 24 * 60 * 60_000 + 1)]) {
+      expect(namesOf({ ...fullEnv, CONFIRMATION_WRONG_CODE_WINDOW_MS: windowMs })).toEqual(['CONFIRMATION_WRONG_CODE_WINDOW_MS']);
+    }
   });
 
   it('names every bad variable at once', () => {

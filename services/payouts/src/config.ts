@@ -1,4 +1,7 @@
 import { commonServiceEnv, hexKey32, refuseDevelopmentKeysInProduction, hostPort, loadConfigOrExit, positiveInt, urlWithProtocol, z } from '@platform/config';
+import {
+  WRONG_CODE_WINDOW_MS_BOUNDS, WRONG_CODE_WINDOW_MS_DEFAULT, WRONG_CODES_MAX_BOUNDS, WRONG_CODES_MAX_DEFAULT, WrongCodeBudgetSettings,
+} from './domain/wrong-code-budget';
 
 export const configSchema = z.object({
   ...commonServiceEnv,
@@ -25,6 +28,10 @@ export const configSchema = z.object({
   CODE_HASH_KEY: hexKey32(),
   /** Scaled by SANDBOX_TIME_SCALE: how long a confirmation code lives (each resend starts it afresh). */
   CONFIRMATION_CODE_LIFETIME_MS: positiveInt().min(1_000).max(24 * 60 * 60_000).default(10 * 60_000),
+  /** Wrong codes a partner may send across all its confirmations within the window; the one that reaches it locks them all until an operator clears it. */
+  CONFIRMATION_WRONG_CODE_BUDGET: positiveInt().min(WRONG_CODES_MAX_BOUNDS.min).max(WRONG_CODES_MAX_BOUNDS.max).default(WRONG_CODES_MAX_DEFAULT),
+  /** Wall-clock, never scaled (a security bound): the rolling window of CONFIRMATION_WRONG_CODE_BUDGET. */
+  CONFIRMATION_WRONG_CODE_WINDOW_MS: positiveInt().min(WRONG_CODE_WINDOW_MS_BOUNDS.min).max(WRONG_CODE_WINDOW_MS_BOUNDS.max).default(WRONG_CODE_WINDOW_MS_DEFAULT),
   /** Flat KES fee per transfer, every rail (2 decimals). */
   TRANSFER_FEE_FLAT_KES: z.string().regex(/^\d{1,9}\.\d{2}$/).default('25.00'),
   /** Per-transfer ceiling, KES (2 decimals): above it TRANSFER_EXCEEDS_PER_TRANSFER_CAP. */
@@ -63,6 +70,11 @@ export function sandboxChainDelayMs(config: Config): number {
 /** The confirmation code lifetime, scaled in sandbox mode. */
 export function confirmationLifetimeMs(config: Config): number {
   return Math.max(1_000, Math.round(config.CONFIRMATION_CODE_LIFETIME_MS * config.SANDBOX_TIME_SCALE));
+}
+
+/** The per-partner budget of wrong confirmation codes. */
+export function wrongCodeBudget(config: Config): WrongCodeBudgetSettings {
+  return { wrongCodesMax: config.CONFIRMATION_WRONG_CODE_BUDGET, windowMs: config.CONFIRMATION_WRONG_CODE_WINDOW_MS };
 }
 
 /** The sandbox bank's settlement delay, scaled in sandbox mode (never below 1 ms). */

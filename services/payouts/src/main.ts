@@ -7,7 +7,7 @@ import { Big } from '@platform/money';
 import { ledger, notifier, trading, walletRegistry } from '@platform/proto';
 import { SandboxBank, UnconfiguredBank } from './adapters/bank/sandbox-bank';
 import { SandboxChainCustodian, UnconfiguredChainCustodian } from './adapters/chain/sandbox-chain-custodian';
-import { confirmationLifetimeMs, pushLifetimeMs, readConfig, sandboxChainDelayMs, sandboxSettleDelayMs } from './config';
+import { confirmationLifetimeMs, pushLifetimeMs, readConfig, sandboxChainDelayMs, sandboxSettleDelayMs, wrongCodeBudget } from './config';
 import { payoutsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
 
@@ -63,6 +63,7 @@ async function main(): Promise<void> {
       minimumUsdt: new Big(config.USDT_SEND_MIN_USDT),
       capUsdt: new Big(config.USDT_SEND_CAP_USDT),
     },
+    wrongCodeBudget: wrongCodeBudget(config),
     funding: {
       mode: config.PLATFORM_MODE,
       pushLifetimeMs: pushLifetimeMs(config),

@@ -6,6 +6,7 @@ import { BatchSweeper, DataSource, DurableScheduler, SchedulerOptions } from '@p
 import { payouts, payoutsFunding } from '@platform/proto';
 import type { BankAdapter, MobileMoneyPushBank } from './adapters/bank/bank';
 import type { ChainCustodian } from './adapters/chain/chain-custodian';
+import type { WrongCodeBudgetSettings } from './domain/wrong-code-budget';
 import { ConfirmationCodeSender } from './adapters/peers/confirmation-code-sender';
 import { LedgerApi, NotifierApi, ServiceAccounts, TradingLimitsApi, WalletRegistryApi } from './adapters/peers/peers';
 import { mobileMoneyFundingHandlers, mobileMoneyFundingSandboxHandlers } from './grpc/funding.handlers';
@@ -20,10 +21,12 @@ import { PayoutInstructionsRepository } from './persistence/payout-instructions.
 import { TransferBatchesRepository } from './persistence/transfer-batches.repository';
 import { TransfersRepository } from './persistence/transfers.repository';
 import { UsdtSendsRepository } from './persistence/usdt-sends.repository';
+import { WrongCodeBudgetsRepository } from './persistence/wrong-code-budgets.repository';
 import { ConfirmUseCase } from './usecases/confirm/confirm.usecase';
 import { CreateTransferUseCase } from './usecases/create-transfer/create-transfer.usecase';
 import { CreateTransferBatchUseCase } from './usecases/create-transfer-batch/create-transfer-batch.usecase';
 import { CreateUsdtSendUseCase } from './usecases/create-usdt-send/create-usdt-send.usecase';
+import { ListTransfersUseCase } from './usecases/list-transfers/list-transfers.usecase';
 import { UsdtSendSteps } from './usecases/run-usdt-sends/usdt-send-steps';
 import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order-proceeds.usecase';
 import { subjectDescriber } from './usecases/resend-confirmation/describe-subject';
@@ -35,6 +38,7 @@ import { PushCredits } from './usecases/funding/push-credits';
 import { TransferOutcomes } from './usecases/run-payouts/transfer-outcomes';
 import { TransferSteps } from './usecases/run-transfers/transfer-steps';
 import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-holds.usecase';
+import { UnlockPartnerConfirmationsUseCase } from './usecases/unlock-partner-confirmations/unlock-partner-confirmations.usecase';
 import { PAYOUTS_ACCESS } from './grpc/access';
 
 export interface TransferSettings {
@@ -62,6 +66,8 @@ export interface ServerDependencies {
   runner: PayoutRunnerOptions;
   scheduler: SchedulerOptions;
   transfers: TransferSettings;
+  /** The per-partner budget of wrong confirmation codes. */
+  wrongCodeBudget: WrongCodeBudgetSettings;
   funding: { mode: 'sandbox' | 'production'; pushLifetimeMs: number; creditScheduler: SchedulerOptions };
   holdReconciler: { intervalMs: number; minAgeMs: number };
 }
@@ -85,6 +91,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
   const confirmations = new ConfirmationsRepository();
   const sends = new UsdtSendsRepository();
   const batches = new TransferBatchesRepository();
+  const budgets = new WrongCodeBudgetsRepository();
   const serviceAccounts = new ServiceAccounts(deps.ledger);
   const transferOutcomes = new TransferOutcomes({
     dataSource: deps.dataSource, transfers, instructions, ledger: deps.ledger, trading: deps.trading,
@@ -124,14 +131,15 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     confirmations,
     createTransfer,
     confirm: new ConfirmUseCase({
-      dataSource: deps.dataSource, confirmations, transfers, sends, instructions, codeHashKeyHex: deps.transfers.codeHashKeyHex,
-      logger: deps.logger.child({ context: 'Confirm' }), onConfirmed: () => runner.kick(),
+      dataSource: deps.dataSource, confirmations, transfers, sends, instructions, budgets, budget: deps.wrongCodeBudget,
+      codeHashKeyHex: deps.transfers.codeHashKeyHex, logger: deps.logger.child({ context: 'Confirm' }), onConfirmed: () => runner.kick(),
     }),
     resend: new ResendConfirmationUseCase({
-      dataSource: deps.dataSource, confirmations, transfers, sends, walletRegistry: deps.walletRegistry, codes,
+      dataSource: deps.dataSource, confirmations, transfers, sends, budgets, walletRegistry: deps.walletRegistry, codes,
       describe: subjectDescriber(transfers, sends),
       settings: deps.transfers, logger: deps.logger.child({ context: 'ResendConfirmation' }),
     }),
+    listTransfers: new ListTransfersUseCase({ dataSource: deps.dataSource, transfers, confirmations }),
   }), PAYOUTS_ACCESS.TRANSFERS);
   server.add(payouts.TransferBatchesService, transferBatchesHandlers({
     dataSource: deps.dataSource, batches, transfers, confirmations,
@@ -148,7 +156,10 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
       logger: deps.logger.child({ context: 'CreateUsdtSend' }), settings: deps.transfers,
     }),
   }), PAYOUTS_ACCESS.USDT_SENDS);
-  server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({ instructions, stuckAfterMs: deps.runner.stuckAfterMs }), PAYOUTS_ACCESS.OPERATOR);
+  server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({
+    instructions, stuckAfterMs: deps.runner.stuckAfterMs,
+    unlockConfirmations: new UnlockPartnerConfirmationsUseCase({ dataSource: deps.dataSource, budgets, logger: deps.logger.child({ context: 'UnlockPartnerConfirmations' }) }),
+  }), PAYOUTS_ACCESS.OPERATOR);
   const pushCreditScheduler = addFunding(server, deps);
   const reconcileHolds = new ReconcileHoldsUseCase({
     dataSource: deps.dataSource, transfers, sends, ledger: deps.ledger, logger: deps.logger.child({ context: 'HoldReconciler' }), minAgeMs: deps.holdReconciler.minAgeMs,

@@ -1,7 +1,7 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { BatchSweeper, DataSource } from '@platform/persistence';
+import { BatchSweeper, DataSource, ListAuditRecordsUseCase } from '@platform/persistence';
 import { trading } from '@platform/proto';
 import type { KesDebitBank } from './adapters/bank/kes-debit-bank';
 import type { RateFeed, SandboxRateControl } from './adapters/rate-feed/rate-feed';
@@ -19,10 +19,12 @@ import { OfferUsdtDepositUseCase } from './usecases/offer-usdt-deposit/offer-usd
 import { PartnerProfilesRepository } from './persistence/partner-profiles.repository';
 import { PlatformSwitchesRepository } from './persistence/platform-switches.repository';
 import { QuotesRepository } from './persistence/quotes.repository';
+import { SERVICE_NAME } from './persistence/data-source';
 import { ConfigurePartnerUseCase } from './usecases/configure-partner/configure-partner.usecase';
 import { CreateBuyOrderUseCase } from './usecases/create-buy-order/create-buy-order.usecase';
 import { CreateQuoteUseCase } from './usecases/create-quote/create-quote.usecase';
 import { GetOrderUseCase } from './usecases/get-order/get-order.usecase';
+import { ListOrdersUseCase } from './usecases/list-orders/list-orders.usecase';
 import { LedgerApi, ServiceAccounts } from './usecases/order-support';
 import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
 import { OrderScheduler, orderScheduler } from './usecases/run-order-steps/order-scheduler';
@@ -92,7 +94,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     }),
   }), TRADING_ACCESS.TRADING);
   server.add(trading.TradingAdminService, tradingAdminHandlers({
-    configurePartner: new ConfigurePartnerUseCase(profiles),
+    configurePartner: new ConfigurePartnerUseCase(deps.dataSource, profiles),
   }), TRADING_ACCESS.TRADING_ADMIN);
   server.add(trading.TradingSandboxService, tradingSandboxHandlers({
     setSandboxRate: deps.sandboxRateControl ? new SetSandboxRateUseCase(deps.sandboxRateControl) : null,
@@ -134,7 +136,7 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
       rateStalenessLimitMs: deps.rateStalenessLimitMs,
     }),
     releaseDailyCap: new ReleaseDailyCapUseCase(deps.dataSource),
-    getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource),
+    getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource, deps.clock),
   }), TRADING_ACCESS.TRADING_LIMITS);
   server.add(trading.TradingOrdersService, tradingOrdersHandlers({
     createBuyOrder: new CreateBuyOrderUseCase({
@@ -150,11 +152,13 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
       payIn,
     }),
     getOrder: new GetOrderUseCase(deps.dataSource),
+    listOrders: new ListOrdersUseCase(deps.dataSource),
     sell,
   }), TRADING_ACCESS.TRADING_ORDERS);
   server.add(trading.TradingOperatorService, tradingOperatorHandlers({
     setPartnerStatus: new SetPartnerStatusUseCase(deps.dataSource),
-    setPlatformSwitch: new SetPlatformSwitchUseCase(switches),
+    setPlatformSwitch: new SetPlatformSwitchUseCase(deps.dataSource, switches),
+    listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
   }), TRADING_ACCESS.TRADING_OPERATOR);
   const advance = new AdvanceOrder({
     dataSource: deps.dataSource,

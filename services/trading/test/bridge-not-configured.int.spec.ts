@@ -34,7 +34,7 @@ describe('BRIDGE_NOT_CONFIGURED', () => {
     const destination = await runOps<{ id: string }>(['payout-destination', 'add', '--partner', p.partner.partnerId, '--account-number', '254712345678', '--account-name', 'Bridge Payee']);
     const client = clientAs('gateway', trading.TradingOrdersService, { upstream: 'trading', address: `127.0.0.1:${instance.env.GRPC_PORT}`, logger });
     // The connection and its TLS handshake before the quote: the test stack's quotes live
-    // 1.5 s, and the same quote must still be live for the sandbox instance below.
+    // 5 s, and the same quote must still be live for the sandbox instance below.
     expect(await client.serving(CONNECT_TIMEOUT_MS)).toBe(true);
     const q = await quote(p.http, 'sell', { usdtAmount: '1.000000' });
     const command = { partnerId: p.partner.partnerId, quoteId: q.quoteId, partnerReference: randomUUID(), payoutAccountId: destination.id };

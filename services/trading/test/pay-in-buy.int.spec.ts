@@ -76,7 +76,7 @@ async function attempt(p: OrderPartner, makeBody: () => Promise<Record<string, u
   }
 }
 
-/** A buy on a fresh quote of this side and amount (a new quote each attempt: a quote lives 1.5 s on the test stack). */
+/** A buy on a fresh quote of this side and amount (a new quote each attempt: a quote lives 5 s on the test stack). */
 async function buyFresh(p: OrderPartner, amount: { kesAmount: string }, body: Record<string, unknown>, side: 'buy' | 'sell' = 'buy') {
   return attempt(p, async () => ({ quoteId: (await quote(p.http, side, amount)).quoteId, ...body }));
 }

@@ -2,6 +2,10 @@ import { commonServiceEnv, hexKey32, refuseDevelopmentKeysInProduction, hostPort
 
 const CODE_TTL_MS_MAX = 24 * 60 * 60 * 1_000;
 const NOTIFIER_DEADLINE_MS_MAX = 30_000;
+const ADMIN_WAITING_PERIOD_MS_MIN = 60_000;
+const ADMIN_WAITING_PERIOD_MS_MAX = 7 * 24 * 60 * 60 * 1_000;
+/** A scaled sandbox waiting period never falls below this, so a test can still observe it. */
+const SCALED_WAITING_PERIOD_MS_MIN = 1_000;
 
 export const configSchema = z.object({
   ...commonServiceEnv,
@@ -13,6 +17,12 @@ export const configSchema = z.object({
   NOTIFIER_GRPC_ADDR: hostPort(),
   /** Deadline of one SendMessage call; a registration waits at most this long for it. */
   NOTIFIER_DEADLINE_MS: positiveInt().max(NOTIFIER_DEADLINE_MS_MAX).default(5_000),
+  /**
+   * How long a newly registered administrator waits before it may receive codes, unless it is the
+   * partner's first (multiplied by SANDBOX_TIME_SCALE in sandbox mode). The other administrators are
+   * told of it meanwhile and can remove it.
+   */
+  ADMIN_WAITING_PERIOD_MS: positiveInt().min(ADMIN_WAITING_PERIOD_MS_MIN).max(ADMIN_WAITING_PERIOD_MS_MAX).default(24 * 60 * 60 * 1_000),
 }).superRefine(refuseDevelopmentKeysInProduction('CODE_HASH_KEY'));
 
 export type Config = z.infer<typeof configSchema>;
@@ -25,4 +35,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function effectiveCodeTtlMs(config: Pick<Config, 'PLATFORM_MODE' | 'SANDBOX_TIME_SCALE' | 'WALLET_CODE_TTL_MS'>): number {
   const scale = config.PLATFORM_MODE === 'sandbox' ? config.SANDBOX_TIME_SCALE : 1;
   return Math.max(1, Math.round(config.WALLET_CODE_TTL_MS * scale));
+}
+
+/** The administrators' waiting period in force: scaled in sandbox mode only, never in production. */
+export function effectiveAdminWaitingPeriodMs(config: Pick<Config, 'PLATFORM_MODE' | 'SANDBOX_TIME_SCALE' | 'ADMIN_WAITING_PERIOD_MS'>): number {
+  if (config.PLATFORM_MODE !== 'sandbox') return config.ADMIN_WAITING_PERIOD_MS;
+  return Math.max(SCALED_WAITING_PERIOD_MS_MIN, Math.round(config.ADMIN_WAITING_PERIOD_MS * config.SANDBOX_TIME_SCALE));
 }

@@ -3,10 +3,24 @@ import { createClient, loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { initializeWithRetry } from '@platform/persistence';
 import { notifier } from '@platform/proto';
+import { GrpcAdminNoticeSender } from './adapters/notifier/admin-notice-sender';
 import { GrpcApprovalCodeSender } from './adapters/notifier/approval-code-sender';
-import { effectiveCodeTtlMs, readConfig } from './config';
+import { effectiveAdminWaitingPeriodMs, effectiveCodeTtlMs, readConfig } from './config';
 import { SERVICE_NAME, walletRegistryDataSource } from './persistence/data-source';
 import { createServer } from './server';
+
+const NOTICE_POLL_INTERVAL_MS = 500;
+const NOTICE_BATCH_SIZE = 10;
+const NOTICE_LEASE_MARGIN_MS = 10_000;
+
+/**
+ * The notices' timer: a pass sends its batch one by one, each bounded by the
+ * notifier deadline, so the lease outlasts a whole pass and another replica
+ * never retakes a notice still being sent (a retake would only be replayed).
+ */
+function noticeSchedulerOptions(notifierDeadlineMs: number) {
+  return { intervalMs: NOTICE_POLL_INTERVAL_MS, batchSize: NOTICE_BATCH_SIZE, leaseMs: NOTICE_BATCH_SIZE * notifierDeadlineMs + NOTICE_LEASE_MARGIN_MS };
+}
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -20,15 +34,19 @@ async function main(): Promise<void> {
     logger,
     deadlineMs: config.NOTIFIER_DEADLINE_MS,
   });
-  const server = createServer({
+  const { server, noticeScheduler } = createServer({
     dataSource,
     logger,
     tls,
     mode: config.PLATFORM_MODE,
     codeHashKeyHex: config.CODE_HASH_KEY,
     codeTtlMs: effectiveCodeTtlMs(config),
+    adminWaitingPeriodMs: effectiveAdminWaitingPeriodMs(config),
     approvalCodeSender: new GrpcApprovalCodeSender(notifierClient, logger),
+    adminNoticeSender: new GrpcAdminNoticeSender(notifierClient),
+    noticeScheduler: noticeSchedulerOptions(config.NOTIFIER_DEADLINE_MS),
   });
+  noticeScheduler.start();
   await runService({
     logger,
     server,
@@ -37,6 +55,7 @@ async function main(): Promise<void> {
     healthPort: config.HEALTH_PORT,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     stop: async () => {
+      await noticeScheduler.stop();
       notifierClient.close();
       await dataSource.destroy();
     },

@@ -2,7 +2,8 @@
 // of spec section 4: the success shapes, the exact-domain e-mail rule (a table
 // of accepted and refused addresses), the idempotent re-registration of one
 // e-mail, removal (204, then 404), the 404s for unknown and foreign ids, and
-// the scopes (wallets to write, read to list).
+// the scopes (wallets to write, read to list). The waiting period, the notices
+// and the last-code-recipient rule: admin-changes.int.spec.ts.
 import { createLogger } from '@platform/logger';
 import { walletRegistry } from '@platform/proto';
 import { clientAs, runOps, TestPartner } from '@platform/testing';
@@ -98,34 +99,37 @@ describe('administrators', () => {
     expect(list.status).toBe(200);
     expect(list.body).toEqual([first.body, second.body]);
 
-    const removed = await own.delete(`/v1/admins/${first.body.adminId}`);
+    // The second is still in its waiting period, so it can go while the first stays the code recipient.
+    const removed = await own.delete(`/v1/admins/${second.body.adminId}`);
     expect(removed.status).toBe(204);
     expect(removed.text).toBe('');
     list = await own.get('/v1/admins');
-    expect(list.body).toEqual([second.body]);
+    expect(list.body).toEqual([first.body]);
 
-    const again = await own.delete(`/v1/admins/${first.body.adminId}`);
+    const again = await own.delete(`/v1/admins/${second.body.adminId}`);
     expect(again.status).toBe(404);
     expect(again.body.message).toBe('ADMIN_NOT_FOUND');
 
     // Once removed, the e-mail may be registered afresh, as a new administrator.
-    const reRegistered = await own.post('/v1/admins', { email: `first@${adminDomain}`, name: 'First Again' });
+    const reRegistered = await own.post('/v1/admins', { email: `second@${adminDomain}`, name: 'Second Again' });
     expect(reRegistered.status).toBe(201);
-    expect(reRegistered.body.adminId).not.toBe(first.body.adminId);
+    expect(reRegistered.body.adminId).not.toBe(second.body.adminId);
   });
 
-  it('names the code recipient for other services: the earliest-registered active administrator', async () => {
+  it('names the code recipient for other services: the earliest-registered administrator past its waiting period', async () => {
     // Asked as payouts asks it.
     const registry = clientAs('payouts', walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', logger: createLogger('admins-int-test', 'error') });
     try {
       const { partner: own, http: ownHttp, adminDomain } = await partnerWithClient();
       await expect(registry.getCodeRecipient({ partnerId: own.partnerId })).rejects.toThrow('NO_ADMINISTRATOR_REGISTERED');
       const first = await ownHttp.post('/v1/admins', { email: `kim@${adminDomain}`, name: 'Kim' });
-      await ownHttp.post('/v1/admins', { email: `lee@${adminDomain}`, name: 'Lee' });
+      const second = await ownHttp.post('/v1/admins', { email: `lee@${adminDomain}`, name: 'Lee' });
       expect(await registry.getCodeRecipient({ partnerId: own.partnerId }))
         .toEqual({ adminId: first.body.adminId, email: `kim@${adminDomain}`, maskedEmail: `k***@${adminDomain}` });
-      await ownHttp.delete(`/v1/admins/${first.body.adminId}`);
-      expect((await registry.getCodeRecipient({ partnerId: own.partnerId })).email).toBe(`lee@${adminDomain}`);
+      // Lee waits, so Kim stays; removing Lee leaves Kim the recipient.
+      expect((await ownHttp.delete(`/v1/admins/${first.body.adminId}`)).body.message).toBe('ADMIN_LAST_CODE_RECIPIENT');
+      expect((await ownHttp.delete(`/v1/admins/${second.body.adminId}`)).status).toBe(204);
+      expect((await registry.getCodeRecipient({ partnerId: own.partnerId })).email).toBe(`kim@${adminDomain}`);
     } finally {
       registry.close();
     }

@@ -2,10 +2,11 @@
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { SealingKeyRing } from '@platform/crypto';
 import type { Logger } from '@platform/logger';
-import { DataSource, ResealSecretsUseCase } from '@platform/persistence';
+import { DataSource, ListAuditRecordsUseCase, ResealSecretsUseCase } from '@platform/persistence';
 import { webhookDelivery } from '@platform/proto';
 import type { PlatformMode } from './domain/platform-mode';
 import { webhookAdminHandlers } from './grpc/webhook-admin.handlers';
+import { SERVICE_NAME } from './persistence/data-source';
 import { DeliveriesRepository } from './persistence/deliveries.repository';
 import { EndpointsRepository } from './persistence/endpoints.repository';
 import type { DeliveryMetrics } from './metrics/delivery-metrics';
@@ -39,12 +40,13 @@ export function createServer(deps: ServerDependencies): GrpcServer {
       logger: deps.logger,
     }),
     listDeliveries: new ListDeliveriesUseCase(deliveries),
-    replayDelivery: new ReplayDeliveryUseCase(deliveries, deps.metrics, deps.logger.child({ context: 'ReplayDelivery' })),
+    replayDelivery: new ReplayDeliveryUseCase(deps.dataSource, deliveries, deps.metrics, deps.logger.child({ context: 'ReplayDelivery' })),
     resealSecrets: new ResealSecretsUseCase(deps.dataSource, deps.sealingKeys, [
       { table: 'endpoints', idColumn: 'partner_id', column: 'secret_sealed' },
       { table: 'endpoints', idColumn: 'partner_id', column: 'previous_secret_sealed' },
     ], deps.logger.child({ context: 'ResealSecrets' })),
-    replayDeliveries: new ReplayDeliveriesUseCase(deliveries, deps.metrics, deps.logger.child({ context: 'ReplayDeliveries' })),
+    replayDeliveries: new ReplayDeliveriesUseCase(deps.dataSource, deliveries, deps.metrics, deps.logger.child({ context: 'ReplayDeliveries' })),
+    listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
   }), WEBHOOK_DELIVERY_ACCESS.ADMIN);
   return server;
 }

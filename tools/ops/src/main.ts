@@ -5,10 +5,12 @@
  * prints its result. Talks to the services' internal gRPC only, never to the
  * partner gateway. Exit status: 0 done, 1 failed, 2 invoked wrongly.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createLogger } from '@platform/logger';
+import { createLogger, RequestContext, runWithContext } from '@platform/logger';
 import { CliError, EXIT_OK, EXIT_USAGE, usageError } from './cli-error';
 import { GrpcOpsClients, OpsClients } from './clients';
 import type { AnyCommand } from './commands/command';
@@ -30,6 +32,33 @@ export interface CliDependencies {
   io: Io;
   /** Called only once a command's flags are valid; closeAll() runs when the command ends. */
   makeClients: () => OpsClients & { closeAll(): void };
+  /**
+   * What every call of the command carries to the services: one request id for
+   * the whole command, and the operator's name, which their audit records keep.
+   */
+  requestContext?: () => RequestContext;
+}
+
+/** What the operator name may look like (a login name or an e-mail address); the services apply the same rule. */
+const OPERATOR_NAME = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
+
+/**
+ * The operator's name for the audit trail: OPS_OPERATOR, else the login name.
+ * A label beside the authenticated identity (the certificate's `ops`), not a
+ * credential. A name that is not plain is a configuration error, never sent.
+ */
+export function operatorName(env: NodeJS.ProcessEnv, loginName: () => string): string | undefined {
+  const configured = env.OPS_OPERATOR?.trim();
+  if (configured) {
+    if (!OPERATOR_NAME.test(configured)) throw new CliError('CONFIGURATION_ERROR', 'OPS_OPERATOR must be 1 to 64 of letters, digits and . _ @ + - (a login name or an e-mail address)');
+    return configured;
+  }
+  try {
+    const login = loginName();
+    return OPERATOR_NAME.test(login) ? login : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Aligned `  --flag   help` lines. */
@@ -63,6 +92,8 @@ export function usageText(command?: AnyCommand): string {
     '',
     'Service addresses: <SERVICE>_GRPC_ADDR (e.g. LEDGER_GRPC_ADDR), else the stack file',
     'OPS_STACK_FILE (default .stack/stack.json, written by `npm start`).',
+    'Audit: each command sends one request id and the operator name (OPS_OPERATOR, else the',
+    'login name) with its calls; the services\' audit trails keep both (`audit list`).',
     'Exit status: 0 done, 1 failed, 2 unknown command or flag.',
     '',
   ].join('\n');
@@ -113,9 +144,10 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
       return EXIT_OK;
     }
     const input = selected.parse(values);
+    const context = deps.requestContext?.() ?? {};
     const clients = deps.makeClients();
     try {
-      const result = await selected.run(input, clients);
+      const result = await runWithContext(context, () => selected.run(input, clients));
       printResult(io, json, result, selected.describe);
       return selected.exitStatus?.(result) ?? EXIT_OK;
     } finally {
@@ -133,7 +165,8 @@ if (require.main === module) {
   const logger = createLogger('ops', 'error');
   logger.silent = true;
   const sources = { env: process.env, repoRoot, readFile: (path: string) => readFileSync(path, 'utf8') };
-  void runCli(process.argv.slice(2), { io: processIo, makeClients: () => new GrpcOpsClients(sources, logger) }).then((status) => {
+  const requestContext = () => ({ requestId: randomUUID(), operator: operatorName(process.env, () => userInfo().username) });
+  void runCli(process.argv.slice(2), { io: processIo, makeClients: () => new GrpcOpsClients(sources, logger), requestContext }).then((status) => {
     process.exitCode = status;
   });
 }

@@ -54,7 +54,7 @@ const FLOWS: readonly MoneyFlow[] = [
     name: 'buy order (debit-first)',
     start: (p, index) => placeBuy(p.http, `parallel-buy-${index}`, ORDER_KES),
     acceptedStatus: 202,
-    // QUOTE_EXPIRED_OR_CONSUMED: the test stack's quotes live 1.5 s, and on a loaded machine
+    // QUOTE_EXPIRED_OR_CONSUMED: the test stack's quotes live 5 s, and on a loaded machine
     // an order queued behind the partner's other operations can outlive its quote (nothing moves then).
     allowedRefusals: ['INSUFFICIENT_KES_BALANCE', 'ORDER_EXCEEDS_DAILY_CAP', 'QUOTE_EXPIRED_OR_CONSUMED'],
   },

@@ -88,7 +88,7 @@ export async function attempt(call: () => Promise<HttpResult>): Promise<Attempt>
   }
 }
 
-/** A fresh quote (quotes live 1.5 s on the test stack), then the buy; either step may fail while a service is down. */
+/** A fresh quote (quotes live 5 s on the test stack), then the buy; either step may fail while a service is down. */
 export async function placeBuy(http: PartnerHttpClient, partnerReference: string, kesAmount: string): Promise<Attempt> {
   const quote = await attempt(() => http.post('/v1/quotes', { side: 'buy', kesAmount }));
   if ('failed' in quote || quote.status !== 201) return quote;
@@ -128,7 +128,7 @@ export function minorUnits(amount: string, scale: number): bigint {
 /**
  * The money of every order is whole (see the file header). Call once no order
  * can move any more (ordersTerminated). `capKes` also asserts the reserved sum
- * stays within the daily cap.
+ * stays within the daily cap and equals what trading's cap window counts.
  */
 export async function expectOrdersWhole(pools: MoneyPools, p: MoneyPartner, capKes?: string): Promise<OrderRow[]> {
   const orders = await ordersOf(pools, p.partner.partnerId);
@@ -159,6 +159,7 @@ export async function expectOrdersWhole(pools: MoneyPools, p: MoneyPartner, capK
   if (capKes !== undefined) {
     const reserved = usages.rows.filter((usage) => usage.released_at === null).reduce((sum, usage) => sum + minorUnits(usage.amount, 2), 0n);
     expect(reserved <= minorUnits(capKes, 2)).toBe(true);
+    expect(await capWindowKes(pools, p.partner.partnerId)).toBe(reserved);
   }
   return orders;
 }
@@ -307,7 +308,8 @@ export function subjectsTerminated(pools: MoneyPools, partnerId: string): Promis
  * one cap usage per subject, unreleased exactly when settled; one hold per
  * settled subject, posted with its entry; a hold of an unsettled subject voided;
  * a hold or usage naming no subject only as the undo of a refused create
- * (released usage, voided hold of the same id); the unreleased usages within `capKes`.
+ * (released usage, voided hold of the same id); the unreleased usages within `capKes`
+ * and equal to what trading's cap window counts.
  */
 export async function expectSubjectsWhole(pools: MoneyPools, partnerId: string, subjects: Subject[], capKes: string): Promise<void> {
   const byId = new Map(subjects.map((subject) => [subject.id, subject]));
@@ -336,6 +338,17 @@ export async function expectSubjectsWhole(pools: MoneyPools, partnerId: string, 
   expect(problems).toEqual([]);
   const reserved = usages.filter((usage) => usage.released_at === null).reduce((sum, usage) => sum + minorUnits(usage.amount, 2), 0n);
   expect(reserved <= minorUnits(capKes, 2)).toBe(true);
+  expect(await capWindowKes(pools, partnerId)).toBe(reserved);
+}
+
+/**
+ * The KES trading's cap window counts for the partner (minor units). Every usage of a
+ * suite is minutes old, inside the window, so it must equal the unreleased usages: the
+ * triggers kept the window through every reservation and release, concurrent ones included.
+ */
+async function capWindowKes(pools: MoneyPools, partnerId: string): Promise<bigint> {
+  const { rows } = await pools.trading.query('SELECT open_kes::text AS "openKes" FROM cap_windows WHERE partner_id = $1', [partnerId]);
+  return minorUnits(rows[0]?.openKes ?? '0', 2);
 }
 
 /** Both balances equal the funding less what settled (orders add USDT; transfers take amount + fee; sends take USDT); nothing held. */

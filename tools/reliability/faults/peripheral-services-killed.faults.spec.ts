@@ -16,7 +16,8 @@
 //   every address returns the wallet answered before the kill or makes it once;
 //   each address has one wallet, pending the partner's approval, with exactly
 //   one live code, and the newest code in the sandbox outbox confirms it.
-//   (The registry has no outbox: it emits no events.)
+//   (The registry emits no events; its only outbox holds the notices of
+//   administrator changes, which the wallets here do not touch.)
 // - the notifier, killed while KES transfers are created (the confirmation code
 //   is sent inside the create): retrying every idempotency key answers 202 once
 //   (the transfer answered before, or a fresh one: a create whose code send

@@ -41,7 +41,7 @@ async function restoreSwitches(): Promise<void> {
   await runOps(['treasury', 'set-state', '--currency', 'USDT', '--state', 'available']);
 }
 
-/** A fresh quote (they live 1.5 s on the test stack) and a buy with it. */
+/** A fresh quote (they live 5 s on the test stack) and a buy with it. */
 async function buy(): Promise<HttpResult> {
   const quote = await p.http.post('/v1/quotes', { side: 'buy', kesAmount: '100.00' });
   if (quote.status !== 201) throw new Error(`quote answered ${quote.status}: ${quote.text}`);

@@ -91,6 +91,7 @@ export const ROUTES: RouteUnderTest[] = [
     method: 'POST', path: '/v1/orders/sell',
     body: { quoteId: field('uuid', randomUUID), partnerReference: field('reference', randomUUID), payoutAccountId: field('uuid', randomUUID) },
   },
+  { method: 'GET', path: '/v1/orders' },
   { method: 'GET', path: '/v1/orders/:id', notFound: 'ORDER_NOT_FOUND', resource: 'order' },
   { method: 'PATCH', path: '/v1/orders/:id', body: { txHash: field('txHash', () => randomBytes(32).toString('hex')) }, notFound: 'ORDER_NOT_FOUND', resource: 'order' },
   { method: 'GET', path: '/v1/collections' },
@@ -120,6 +121,7 @@ export const ROUTES: RouteUnderTest[] = [
       idempotencyKey: field('idempotencyKey', () => `fuzz-${randomBytes(8).toString('hex')}`),
     },
   },
+  { method: 'GET', path: '/v1/transfers' },
   { method: 'GET', path: '/v1/transfers/:id', notFound: 'TRANSFER_NOT_FOUND', resource: 'transfer' },
   {
     method: 'POST', path: '/v1/transfers/batch',

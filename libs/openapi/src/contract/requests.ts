@@ -10,6 +10,7 @@
 import { parseDecimal, RATE_SCALE } from '@platform/money';
 import { z } from 'zod';
 import { documented } from './documentation';
+import { COLLECTION_STATUSES, CONFIRMABLE_STATUSES, ORDER_STATUSES } from './statuses';
 import {
   KES_AMOUNT_INPUT, KEY_CHARACTERS, RATE_INPUT, resourceId, SIX_DIGIT_CODE, SOMETHING_VISIBLE, text,
   TRON_ADDRESS_INPUT, TX_HASH_INPUT, USD_AMOUNT_INPUT, USDT_AMOUNT_INPUT, visibleText,
@@ -131,7 +132,6 @@ export const confirmRequestSchema = named(z.object({ code: SIX_DIGIT_CODE }).str
 // ---------------------------------------------------------------- collections
 
 const COLLECTION_TEXT_LENGTH_MAX = 200;
-export const COLLECTION_STATUSES = ['open', 'received', 'crediting', 'credited', 'refunded', 'expired'] as const;
 
 export const collectionRequestSchema = named(z.object({
   currency: z.literal('USD'),
@@ -169,16 +169,34 @@ function isoTime(description: string) {
     .describe(description);
 }
 
-/** The list's query: each parameter at most once; an unknown or repeated one is refused by name. */
-export const collectionListQuerySchema = z.object({
-  reference: z.string().max(32).regex(/^[A-Za-z0-9 -]{1,32}$/)
-    .describe('A collection reference as typed (spaces and hyphens allowed for readability)').optional(),
-  status: z.enum(COLLECTION_STATUSES).describe('One status').optional(),
+/** Paging and the creation-time window, common to every list. */
+const PAGE_QUERY_FIELDS = {
   from: isoTime('Inclusive lower bound on creation time (ISO 8601: a date, or a date and time with Z or an offset)').optional(),
   to: isoTime('Exclusive upper bound on creation time (ISO 8601)').optional(),
   limit: z.string().regex(/^[1-9]\d{0,2}$/).pipe(z.coerce.number().int().min(1).max(LIST_LIMIT_MAX))
     .describe(`Page size, 1-${LIST_LIMIT_MAX}, default 50`).optional(),
   cursor: z.string().max(200).regex(/^[A-Za-z0-9_-]{1,200}$/).describe('X-Next-Cursor of the previous page, with the same filters').optional(),
+};
+
+/** The list's query: each parameter at most once; an unknown or repeated one is refused by name. */
+export const collectionListQuerySchema = z.object({
+  reference: z.string().max(32).regex(/^[A-Za-z0-9 -]{1,32}$/)
+    .describe('A collection reference as typed (spaces and hyphens allowed for readability)').optional(),
+  status: z.enum(COLLECTION_STATUSES).describe('One status').optional(),
+  ...PAGE_QUERY_FIELDS,
+}).strict();
+
+export const transferListQuerySchema = z.object({
+  status: z.enum(CONFIRMABLE_STATUSES).describe('One status').optional(),
+  partnerReference: transferText('The transfers with this partnerReference').optional(),
+  idempotencyKey: transferText('The transfer created with this idempotencyKey (a batch item: every item with that key)').optional(),
+  ...PAGE_QUERY_FIELDS,
+}).strict();
+
+export const orderListQuerySchema = z.object({
+  status: z.enum(ORDER_STATUSES).describe('One status').optional(),
+  partnerReference: text(PARTNER_REFERENCE_LENGTH_MAX).min(1).describe('The order with this partnerReference (at most one)').optional(),
+  ...PAGE_QUERY_FIELDS,
 }).strict();
 
 // ---------------------------------------------------------------- sandbox

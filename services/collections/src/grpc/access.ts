@@ -14,7 +14,7 @@ export const COLLECTIONS_ACCESS = {
     getCollection: ['gateway'],
     listCollections: ['gateway'],
   } satisfies AccessTable<typeof collections.CollectionsService>,
-  ADMIN: { configureFees: ['ops'] } satisfies AccessTable<typeof collections.CollectionsAdminService>,
+  ADMIN: { configureFees: ['ops'], listAuditRecords: ['ops'] } satisfies AccessTable<typeof collections.CollectionsAdminService>,
   SANDBOX: {
     simulateDeposit: ['gateway'],
     expireNow: ['gateway'],

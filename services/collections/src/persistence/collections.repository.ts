@@ -1,6 +1,6 @@
 /** SQL for collections and fee terms. Every function takes the manager of the caller's transaction. */
-import type { EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import type { EntityManager, PageBounds } from '@platform/persistence';
+import { keysetConditions, queryRows } from '@platform/persistence';
 import type { CollectionRecord, CollectionStatus, RefundReason } from '../domain/collection';
 import type { FeeTerms } from '../domain/collection-fee';
 
@@ -61,11 +61,7 @@ export interface CollectionListFilter {
   partnerId: string;
   reference: string | null;
   status: CollectionStatus | null;
-  from: Date | null;
-  to: Date | null;
-  /** Keyset position: rows strictly after (created_at, id) in newest-first order. */
-  after: { createdAt: Date; id: string } | null;
-  limit: number;
+  page: PageBounds;
 }
 
 export interface AcceptedDeposit {
@@ -107,21 +103,16 @@ export class CollectionsRepository {
   }
 
   async list(manager: EntityManager, filter: CollectionListFilter): Promise<CollectionRecord[]> {
-    const conditions = ['partner_id = $1'];
     const parameters: unknown[] = [filter.partnerId];
+    const conditions = ['partner_id = $1'];
     const add = (sql: (placeholder: string) => string, value: unknown) => {
       parameters.push(value);
       conditions.push(sql(`$${parameters.length}`));
     };
     if (filter.reference !== null) add((p) => `reference = ${p}`, filter.reference);
     if (filter.status !== null) add((p) => `status = ${p}`, filter.status);
-    if (filter.from !== null) add((p) => `created_at >= ${p}`, filter.from);
-    if (filter.to !== null) add((p) => `created_at < ${p}`, filter.to);
-    if (filter.after !== null) {
-      parameters.push(filter.after.createdAt, filter.after.id);
-      conditions.push(`(created_at, id) < ($${parameters.length - 1}, $${parameters.length})`);
-    }
-    parameters.push(filter.limit);
+    conditions.push(...keysetConditions(filter.page, parameters));
+    parameters.push(filter.page.fetchLimit);
     const rows = await queryRows<CollectionRow>(manager,
       `SELECT * FROM collections WHERE ${conditions.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${parameters.length}`, parameters);
     return rows.map(toRecord);

@@ -1,6 +1,7 @@
 import { createDataSource, DataSource } from '@platform/persistence';
 import { CollectionsV1Migration1732190000000 } from './migrations/1732190000000-collections-v1';
 import { OutboxV1Migration1732180000000 } from './migrations/1732180000000-outbox-v1';
+import { CollectionsAuditRecordsMigration1795900000000 } from './migrations/1795900000000-collections-audit-records';
 
 export const SERVICE_NAME = 'collections';
 
@@ -8,6 +9,6 @@ export function collectionsDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [OutboxV1Migration1732180000000, CollectionsV1Migration1732190000000],
+    migrations: [OutboxV1Migration1732180000000, CollectionsV1Migration1732190000000, CollectionsAuditRecordsMigration1795900000000],
   });
 }

@@ -50,3 +50,26 @@ export async function closeRedis(redis: Redis): Promise<void> {
     redis.disconnect();
   }
 }
+
+/** The only eviction policy under which a claimed nonce cannot vanish before it is stale. */
+export const REQUIRED_EVICTION_POLICY = 'noeviction';
+
+/**
+ * Refuses a Redis that may evict keys when full: an evicted nonce could be
+ * replayed, an evicted window would forget a partner's requests. (Every
+ * `volatile-*` policy evicts exactly the keys we keep, those with a TTL.)
+ * Managed Redis often refuses CONFIG; then the check is logged as skipped and
+ * docs/deploying.md is the safeguard.
+ */
+export async function checkNoEviction(redis: Pick<Redis, 'config'>, logger: Logger): Promise<void> {
+  let reply: unknown;
+  try {
+    reply = await redis.config('GET', 'maxmemory-policy');
+  } catch (error) {
+    logger.warn('could not read the Redis eviction policy; it must be noeviction', { error: (error as Error).message });
+    return;
+  }
+  const policy = Array.isArray(reply) ? reply[1] : undefined;
+  if (policy === REQUIRED_EVICTION_POLICY) return;
+  throw new Error(`Redis maxmemory-policy is "${String(policy)}"; nonces and rate-limit windows need "${REQUIRED_EVICTION_POLICY}"`);
+}

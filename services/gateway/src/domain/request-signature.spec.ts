@@ -5,7 +5,9 @@
 // failing or not, computes exactly one HMAC and one constant-time comparison.
 import { hmacSha256Hex, constantTimeEqual, signedRequestHeaders } from '@platform/crypto';
 import { apiKeyPattern, generateApiKey, generateSigningSecret } from './credential-tokens';
-import { AuthHeaders, checkHeaderShapes, readAuthHeaders, SignatureCheck, verifySignature } from './request-signature';
+import {
+  AuthHeaders, checkHeaderShapes, NONCE_CLOCK_SKEW_MARGIN_MS, NONCE_RETENTION_MS, readAuthHeaders, SignatureCheck, verifySignature,
+} from './request-signature';
 
 const pattern = apiKeyPattern('sandbox');
 const apiKey = generateApiKey('sandbox');
@@ -134,6 +136,25 @@ describe('verifySignature', () => {
       expect(calls.secrets).toHaveLength(1);
       expect(calls.secrets[0]).not.toBe(signingSecret);
     }
+  });
+});
+
+describe('NONCE_RETENTION_MS', () => {
+  // The clock readings at which one stamped request is fresh, found by asking the verifier itself.
+  const isFreshAt = (clockMs: number) => checkHeaderShapes(signed(), pattern, clockMs) === null;
+  function freshEdge(from: number, step: number): number {
+    let clockMs = from;
+    while (isFreshAt(clockMs + step)) clockMs += step;
+    return clockMs;
+  }
+
+  it('outlasts every clock reading at which any replica, skewed by up to the margin, finds the request fresh', () => {
+    const earliestMs = freshEdge(nowMs, -1_000);
+    const latestMs = freshEdge(nowMs, 1_000);
+    expect(isFreshAt(earliestMs - 1_000)).toBe(false);
+    expect(isFreshAt(latestMs + 1_000)).toBe(false);
+    // First claimed at the earliest reading on a replica whose clock runs behind by the margin; replayed at the latest on one running ahead.
+    expect(latestMs - earliestMs + NONCE_CLOCK_SKEW_MARGIN_MS).toBeLessThanOrEqual(NONCE_RETENTION_MS);
   });
 });
 

@@ -12,8 +12,18 @@ import { constantTimeEqual, hmacSha256Hex, NONCE_PATTERN, randomToken, REQUEST_T
 export const SIGNATURE_PATTERN = /^v1=[0-9a-f]{64}$/;
 /** Milliseconds since the epoch; 15 digits reach far beyond any plausible clock. */
 const TIMESTAMP_PATTERN = /^[0-9]{1,15}$/;
-/** A nonce stays claimed for twice the tolerance: any replay of it is stale by then. */
-export const NONCE_RETENTION_MS = 2 * REQUEST_TIMESTAMP_TOLERANCE_MS;
+/**
+ * The most two gateway replicas' clocks may disagree (NTP keeps them within
+ * milliseconds; a minute is a clock gone wrong, which operators are alerted to).
+ */
+export const NONCE_CLOCK_SKEW_MARGIN_MS = 60_000;
+/**
+ * A nonce stays claimed for as long as any replica could still find its
+ * timestamp fresh: a timestamp is accepted up to the tolerance either side of
+ * a replica's clock, so one request is acceptable during twice the tolerance,
+ * widened by the skew between replicas. A replay after that is stale everywhere.
+ */
+export const NONCE_RETENTION_MS = 2 * REQUEST_TIMESTAMP_TOLERANCE_MS + NONCE_CLOCK_SKEW_MARGIN_MS;
 // Never a real secret, and different in every process: nothing can be signed with it.
 const DUMMY_SECRET = `sk_${randomToken(32)}`;
 

@@ -14,5 +14,6 @@ export const GATEWAY_ACCESS = {
     issueCredential: ['ops'],
     revokeCredential: ['ops'],
     resealSecrets: ['ops'],
+    listAuditRecords: ['ops'],
   } satisfies AccessTable<typeof gateway.PartnerAdminService>,
 } as const;

@@ -1,5 +1,5 @@
 import type { AsyncImplementation } from '@platform/grpc';
-import type { ResealSecretsUseCase } from '@platform/persistence';
+import type { ListAuditRecordsUseCase, ResealSecretsUseCase } from '@platform/persistence';
 import { gateway } from '@platform/proto';
 import type { CreatePartnerUseCase } from '../usecases/create-partner/create-partner.usecase';
 import type { GetPartnerUseCase } from '../usecases/get-partner/get-partner.usecase';
@@ -13,6 +13,7 @@ export function partnerAdminHandlers(deps: {
   issueCredential: IssueCredentialUseCase;
   revokeCredential: RevokeCredentialUseCase;
   resealSecrets: ResealSecretsUseCase;
+  listAuditRecords: ListAuditRecordsUseCase;
 }): AsyncImplementation<typeof gateway.PartnerAdminService> {
   return {
     createPartner: (request) => deps.createPartner.execute(request),
@@ -20,5 +21,6 @@ export function partnerAdminHandlers(deps: {
     issueCredential: (request) => deps.issueCredential.execute(request),
     revokeCredential: (request) => deps.revokeCredential.execute(request),
     resealSecrets: (request) => deps.resealSecrets.execute(request),
+    listAuditRecords: (request) => deps.listAuditRecords.execute(request),
   };
 }

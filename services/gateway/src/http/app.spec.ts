@@ -18,6 +18,7 @@ import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import type { trading } from '@platform/proto';
 import { apiKeyPattern, generateApiKey, generateSigningSecret } from '../domain/credential-tokens';
+import { RefusedAuthentications } from '../domain/refused-authentications';
 import { SCOPES, Scope } from '../domain/scopes';
 import { createApp } from './app';
 import type { AppDependencies, AuthenticatedCredential } from './dependencies';
@@ -81,7 +82,12 @@ function unavailableWalletRegistry(): AppDependencies['walletRegistry'] {
   };
 }
 
-function harness(mode: 'sandbox' | 'production' = 'sandbox'): Harness {
+interface HarnessOptions {
+  refusalsPerMinutePerAddress?: number;
+  trustedProxyHops?: number;
+}
+
+function harness(mode: 'sandbox' | 'production' = 'sandbox', options: HarnessOptions = {}): Harness {
   const credentials = new Map([full, readOnly, revoked, limitedFirst, limitedSecond].map((item) => [item.apiKey, item]));
   const seen = new Set<string>();
   const counts = new Map<string, number>();
@@ -97,6 +103,8 @@ function harness(mode: 'sandbox' | 'production' = 'sandbox'): Harness {
     version: '9.9.9',
     apiKeyPattern: apiKeyPattern('sandbox'),
     credentials: { find: async (apiKey) => credentials.get(apiKey) ?? null },
+    refusedAuthentications: new RefusedAuthentications(options.refusalsPerMinutePerAddress ?? 1_000),
+    trustedProxyHops: options.trustedProxyHops ?? 0,
     // The script's semantics (domain/rate-limit.ts), in memory: a replay is never counted,
     // a refusal never recorded; the window resets in 42 s.
     admission: {
@@ -244,6 +252,44 @@ describe('gateway app', () => {
       // The floor is measured from inside the server; the client adds transport time on top.
       expect(performance.now() - startedAtMs).toBeGreaterThanOrEqual(AUTH_FAILURE_RESPONSE_FLOOR_MS - 1);
     }
+  });
+
+  it('answers 429 without a lookup to an address past its refused authentications, and only to it', async () => {
+    state = harness('sandbox', { refusalsPerMinutePerAddress: 3, trustedProxyHops: 1 });
+    const lookups = jest.fn(state.deps.credentials.find);
+    state.deps.credentials = { find: lookups };
+    await serve(state);
+    const prober = { 'X-Forwarded-For': '203.0.113.9' };
+    const unknownKey = () => ({
+      ...signedRequestHeaders({ apiKey: generateApiKey('sandbox'), signingSecret: full.signingSecret }, { method: 'GET', pathAndQuery: '/v1/health' }),
+      ...prober,
+    });
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await send('GET', '/v1/health', unknownKey())).status).toBe(401);
+    lookups.mockClear();
+    const limited = await send('GET', '/v1/health', unknownKey());
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ statusCode: 429, message: 'Too Many Requests', error: 'Too Many Requests', requestId: limited.headers['x-request-id'] });
+    expect(Number(limited.headers['retry-after-partner'])).toBeGreaterThanOrEqual(59);
+    expect(lookups).not.toHaveBeenCalled();
+    // Even a valid request from that address waits out the minute.
+    expect((await signed('GET', '/v1/health', '', full, prober)).status).toBe(429);
+    // Another address, told apart by the hop the proxy appended, is unaffected; the header's client-written part is not believed.
+    expect((await signed('GET', '/v1/health', '', full, { 'X-Forwarded-For': '203.0.113.9, 198.51.100.7' })).status).toBe(200);
+  });
+
+  it('counts only refused requests against an address', async () => {
+    state = harness('sandbox', { refusalsPerMinutePerAddress: 2 });
+    await serve(state);
+    for (let request = 0; request < 5; request += 1) expect((await signed('GET', '/v1/health')).status).toBe(200);
+    expect((await send('GET', '/v1/health', {})).status).toBe(401);
+    expect((await signed('GET', '/v1/health')).status).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For when no proxy is trusted', async () => {
+    state = harness('sandbox', { refusalsPerMinutePerAddress: 1 });
+    await serve(state);
+    expect((await send('GET', '/v1/health', { 'X-Forwarded-For': '203.0.113.1' })).status).toBe(401);
+    expect((await signed('GET', '/v1/health', '', full, { 'X-Forwarded-For': '203.0.113.2' })).status).toBe(429);
   });
 
   it('refuses a replayed nonce with the same 401', async () => {

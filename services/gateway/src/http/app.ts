@@ -31,6 +31,8 @@ export function createApp(deps: AppDependencies): Express {
   app.set('etag', false);
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
+  // req.ip: the address that many hops from the right of X-Forwarded-For (a number, never `true`, which would trust the leftmost, client-chosen entry).
+  app.set('trust proxy', deps.trustedProxyHops);
   // Every answer is JSON: one serialisation, one write (json-response.ts).
   app.response.json = jsonResponse;
 
@@ -44,6 +46,7 @@ export function createApp(deps: AppDependencies): Express {
     authenticate({
       credentials: deps.credentials,
       admission: deps.admission,
+      refusedAuthentications: deps.refusedAuthentications,
       apiKeyPattern: deps.apiKeyPattern,
       logger: deps.logger,
       nowMs: deps.nowMs ?? Date.now,

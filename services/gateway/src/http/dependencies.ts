@@ -9,6 +9,7 @@ import type {
   CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient,
 } from '../adapters/upstreams';
 import type { Admission } from '../domain/rate-limit';
+import type { RefusedAuthentications } from '../domain/refused-authentications';
 import type { Scope } from '../domain/scopes';
 
 export interface AuthenticatedCredential {
@@ -58,14 +59,14 @@ export interface Readiness {
  * generated from the protos), so request and response types are never written
  * twice. Each rejects only with an AppError (a refusal or SERVICE_UNAVAILABLE).
  */
-export type TradingApi = Pick<TradingClient, 'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash'>;
+export type TradingApi = Pick<TradingClient, 'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash' | 'listOrders'>;
 export type LedgerApi = Pick<LedgerClient, 'getBalances' | 'simulateKesCredit' | 'getFundingInstructions' | 'listPayoutDestinations' | 'simulateUsdtDeposit'>;
 export type WalletRegistryApi = Pick<WalletRegistryClient,
   'registerAdmin' | 'listAdmins' | 'removeAdmin' | 'registerWallet' | 'confirmWallet' | 'listWallets' | 'revokeWallet' | 'approveWallet'>;
 export type NotifierApi = Pick<NotifierClient, 'listSandboxOutbox'>;
 export type CollectionsApi = Pick<CollectionsClient, 'createCollection' | 'getCollection' | 'listCollections' | 'simulateDeposit' | 'expireNow'>;
 export type PayoutsApi = Pick<PayoutsClient,
-  'createTransfer' | 'getTransfer' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
+  'createTransfer' | 'getTransfer' | 'listTransfers' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
   | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'>;
 
 export interface AppDependencies {
@@ -76,6 +77,10 @@ export interface AppDependencies {
   apiKeyPattern: RegExp;
   credentials: CredentialLookup;
   admission: RequestAdmission;
+  /** Refused authentications per source address, on this replica. */
+  refusedAuthentications: RefusedAuthentications;
+  /** Proxies in front that append to X-Forwarded-For; 0 when clients connect directly. */
+  trustedProxyHops: number;
   trading: TradingApi;
   ledger: LedgerApi;
   walletRegistry: WalletRegistryApi;

@@ -1,11 +1,14 @@
 // Proves the credential cache: a credential is read once per 2 s at most,
 // reread after that (so a revocation bites within 2 s), forgotten at once on
-// this replica's revocation, never cached when unknown (a new credential works
-// at once), bounded in size, and that a database failure fails closed (503).
+// this replica's revocation, an unknown key answered from memory for 1 s (and
+// on forget()), both bounded in size, and that a database failure fails
+// closed (503).
 import { SealingKeyRing } from '@platform/crypto';
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
-import { CachedCredentialLookup, CREDENTIAL_CACHE_ENTRIES_MAX, CREDENTIAL_CACHE_TTL_MS } from './credential-lookup';
+import {
+  CachedCredentialLookup, CREDENTIAL_CACHE_ENTRIES_MAX, CREDENTIAL_CACHE_TTL_MS, UNKNOWN_KEY_CACHE_ENTRIES_MAX, UNKNOWN_KEY_CACHE_TTL_MS,
+} from './credential-lookup';
 import type { StoredCredential } from './credentials.repository';
 
 const keys = SealingKeyRing.parse('ab'.repeat(32));
@@ -58,11 +61,33 @@ describe('CachedCredentialLookup', () => {
     expect(repository.reads).toBe(2);
   });
 
-  it('does not cache an unknown key', async () => {
+  it('answers an unknown key from memory for a second, then asks again', async () => {
+    const { rows, repository, lookup, advance } = setup();
+    expect(await lookup.find('k2')).toBeNull();
+    expect(await lookup.find('k2')).toBeNull();
+    expect(repository.reads).toBe(1);
+    rows.set('k2', stored('k2'));
+    advance(UNKNOWN_KEY_CACHE_TTL_MS);
+    expect(await lookup.find('k2')).not.toBeNull();
+    expect(repository.reads).toBe(2);
+  });
+
+  it('forgets an unknown answer at once on forget()', async () => {
     const { rows, lookup } = setup();
     expect(await lookup.find('k2')).toBeNull();
     rows.set('k2', stored('k2'));
+    lookup.forget('k2');
     expect(await lookup.find('k2')).not.toBeNull();
+  });
+
+  it('bounds the unknown keys it remembers, dropping the oldest', async () => {
+    const { repository, lookup } = setup();
+    for (let index = 0; index <= UNKNOWN_KEY_CACHE_ENTRIES_MAX; index += 1) await lookup.find(`unknown-${index}`);
+    const reads = repository.reads;
+    await lookup.find(`unknown-${UNKNOWN_KEY_CACHE_ENTRIES_MAX}`);
+    expect(repository.reads).toBe(reads);
+    await lookup.find('unknown-0');
+    expect(repository.reads).toBe(reads + 1);
   });
 
   it('fails closed with SERVICE_UNAVAILABLE when the database does not answer', async () => {

@@ -12,6 +12,15 @@ import type { CredentialsRepository } from './credentials.repository';
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
 /** Bounds memory: the oldest entries go first. */
 export const CREDENTIAL_CACHE_ENTRIES_MAX = 10_000;
+/**
+ * How long a key the database does not know is answered "unknown" from
+ * memory. Keys are random and shown only once issued, so no one looks one up
+ * before it exists; a flood of made-up keys costs one query per key per second
+ * instead of one per request.
+ */
+export const UNKNOWN_KEY_CACHE_TTL_MS = 1_000;
+/** Bounds the memory a flood of distinct made-up keys can take. */
+export const UNKNOWN_KEY_CACHE_ENTRIES_MAX = 10_000;
 
 interface Entry {
   credential: AuthenticatedCredential;
@@ -20,13 +29,15 @@ interface Entry {
 
 /**
  * Credentials for authentication: one indexed query, the sealed secret opened
- * with the CREDENTIAL_ENCRYPTION_KEY ring, kept in memory for at most 2 s. Unknown keys
- * are not cached, so a credential works the moment it is issued. A database
- * that cannot answer fails closed (503).
+ * with the CREDENTIAL_ENCRYPTION_KEY ring, kept in memory for at most 2 s; an
+ * unknown key is remembered as unknown for 1 s. A database that cannot answer
+ * fails closed (503).
  */
 export class CachedCredentialLookup implements CredentialLookup {
   // Insertion order is expiry order (one TTL for all), so the oldest entries are first.
   private readonly entries = new Map<string, Entry>();
+  // Unknown key → when that answer expires; insertion order is expiry order here too.
+  private readonly unknownUntilMs = new Map<string, number>();
 
   constructor(
     private readonly repository: Pick<CredentialsRepository, 'findForAuthentication'>,
@@ -39,16 +50,20 @@ export class CachedCredentialLookup implements CredentialLookup {
     const now = this.nowMs();
     const cached = this.entries.get(apiKey);
     if (cached && cached.expiresAtMs > now) return cached.credential;
+    if ((this.unknownUntilMs.get(apiKey) ?? 0) > now) return null;
     const credential = await this.load(apiKey);
     this.evictExpired(now);
     this.entries.delete(apiKey);
+    this.unknownUntilMs.delete(apiKey);
     if (credential) this.remember(apiKey, { credential, expiresAtMs: now + CREDENTIAL_CACHE_TTL_MS });
+    else this.rememberUnknown(apiKey, now + UNKNOWN_KEY_CACHE_TTL_MS);
     return credential;
   }
 
-  /** Forgets a credential at once (called on revocation through this replica). */
+  /** Forgets what is known of a key at once (called on revocation through this replica). */
   forget(apiKey: string): void {
     this.entries.delete(apiKey);
+    this.unknownUntilMs.delete(apiKey);
   }
 
   private async load(apiKey: string): Promise<AuthenticatedCredential | null> {
@@ -80,10 +95,22 @@ export class CachedCredentialLookup implements CredentialLookup {
     this.entries.set(apiKey, entry);
   }
 
+  private rememberUnknown(apiKey: string, untilMs: number): void {
+    if (this.unknownUntilMs.size >= UNKNOWN_KEY_CACHE_ENTRIES_MAX) {
+      const oldest = this.unknownUntilMs.keys().next().value;
+      if (oldest !== undefined) this.unknownUntilMs.delete(oldest);
+    }
+    this.unknownUntilMs.set(apiKey, untilMs);
+  }
+
   private evictExpired(now: number): void {
     for (const [apiKey, entry] of this.entries) {
       if (entry.expiresAtMs > now) break;
       this.entries.delete(apiKey);
+    }
+    for (const [apiKey, untilMs] of this.unknownUntilMs) {
+      if (untilMs > now) break;
+      this.unknownUntilMs.delete(apiKey);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { DataSource, queryRows } from '@platform/persistence';
+import { DataSource, EntityManager, queryRows } from '@platform/persistence';
 import { isScope, Scope } from '../domain/scopes';
 
 export type CredentialStatus = 'active' | 'revoked';
@@ -34,8 +34,8 @@ export type RevokeOutcome = 'revoked' | 'already_revoked' | 'not_found';
 export class CredentialsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(credential: NewCredential): Promise<void> {
-    await this.dataSource.query(
+  async insert(credential: NewCredential, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query(
       `INSERT INTO credentials (api_key, partner_id, secret_sealed, scopes, status) VALUES ($1, $2, $3, $4, 'active')`,
       [credential.apiKey, credential.partnerId, credential.secretSealed, credential.scopes],
     );
@@ -60,12 +60,12 @@ export class CredentialsRepository {
   }
 
   /** Revokes at once and for good; revoking twice is not an error. */
-  async revoke(apiKey: string): Promise<RevokeOutcome> {
-    const revoked = await queryRows(this.dataSource,
-      `UPDATE credentials SET status = 'revoked', revoked_at = now() WHERE api_key = $1 AND status = 'active' RETURNING api_key`,
+  async revoke(apiKey: string, manager: EntityManager = this.dataSource.manager): Promise<{ outcome: RevokeOutcome; partnerId?: string }> {
+    const [revoked] = await queryRows<{ partner_id: string }>(manager,
+      `UPDATE credentials SET status = 'revoked', revoked_at = now() WHERE api_key = $1 AND status = 'active' RETURNING partner_id`,
       [apiKey]);
-    if (revoked.length > 0) return 'revoked';
-    const [existing] = await queryRows(this.dataSource, 'SELECT 1 FROM credentials WHERE api_key = $1', [apiKey]);
-    return existing ? 'already_revoked' : 'not_found';
+    if (revoked) return { outcome: 'revoked', partnerId: revoked.partner_id };
+    const [existing] = await queryRows(manager, 'SELECT 1 FROM credentials WHERE api_key = $1', [apiKey]);
+    return { outcome: existing ? 'already_revoked' : 'not_found' };
   }
 }

@@ -1,6 +1,7 @@
 import { createDataSource, DataSource } from '@platform/persistence';
 import { GatewayV1Migration1732180000000 } from './migrations/1732180000000-gateway-v1';
 import { GatewaySealingKeyIdsMigration1795600000000 } from './migrations/1795600000000-gateway-sealing-key-ids';
+import { GatewayAuditRecordsMigration1795900000000 } from './migrations/1795900000000-gateway-audit-records';
 
 export const SERVICE_NAME = 'gateway';
 
@@ -8,6 +9,6 @@ export function gatewayDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [GatewayV1Migration1732180000000, GatewaySealingKeyIdsMigration1795600000000],
+    migrations: [GatewayV1Migration1732180000000, GatewaySealingKeyIdsMigration1795600000000, GatewayAuditRecordsMigration1795900000000],
   });
 }

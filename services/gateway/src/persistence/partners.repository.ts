@@ -1,4 +1,4 @@
-import { DataSource, queryRows } from '@platform/persistence';
+import { DataSource, EntityManager, queryRows } from '@platform/persistence';
 import type { NewPartner, Partner } from '../domain/partner';
 
 interface PartnerRow {
@@ -18,8 +18,8 @@ export class PartnersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Inserts the partner unless its id exists; null when it already did (also under a concurrent create). */
-  async insertIfAbsent(partner: NewPartner): Promise<Partner | null> {
-    const [row] = await queryRows<PartnerRow>(this.dataSource,
+  async insertIfAbsent(partner: NewPartner, manager: EntityManager = this.dataSource.manager): Promise<Partner | null> {
+    const [row] = await queryRows<PartnerRow>(manager,
       `INSERT INTO partners (partner_id, name, rate_limit_per_minute) VALUES ($1, $2, $3)
        ON CONFLICT (partner_id) DO NOTHING
        RETURNING ${COLUMNS}`,

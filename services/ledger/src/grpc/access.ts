@@ -38,6 +38,7 @@ const LEDGER = {
   claimUsdtDeposit: ['trading'],
   registerPaymentReference: ['trading'],
   listCreditsByReference: ['trading'],
+  listAuditRecords: ['ops'],
 } satisfies AccessTable<typeof ledger.LedgerService>;
 
 /** The sandbox's simulated outside world, reached through the gateway's /v1/sandbox routes. */

@@ -1,5 +1,6 @@
 import { AppError } from '@platform/errors';
 import type { AsyncImplementation } from '@platform/grpc';
+import type { ListAuditRecordsUseCase } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import type { PartnerAccountSet } from '../persistence/accounts.repository';
 import type { KesCreditRecord } from '../persistence/kes-credits.repository';
@@ -54,8 +55,10 @@ export function ledgerHandlers(deps: {
   recordUsdtDeposit: RecordUsdtDepositUseCase;
   claimUsdtDeposit: ClaimUsdtDepositUseCase;
   paymentReferences: PaymentReferencesUseCase;
+  listAuditRecords: ListAuditRecordsUseCase;
 }): AsyncImplementation<typeof ledger.LedgerService> {
   return {
+    listAuditRecords: (request) => deps.listAuditRecords.execute(request),
     registerPaymentReference: async (request) => deps.paymentReferences.register(request),
     listCreditsByReference: async (request) => ({ credits: (await deps.paymentReferences.listCredits(request)).map(toKesCreditMessage) }),
     recordUsdtDeposit: async (request) => toUsdtDepositMessage(await deps.recordUsdtDeposit.execute(request)),

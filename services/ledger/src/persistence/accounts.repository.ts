@@ -80,16 +80,19 @@ export class AccountsRepository {
     return toAccountSet(row);
   }
 
-  async setKesAccountStatus(partnerId: string, status: KesAccountStatus): Promise<PartnerAccountSet | null> {
-    const [row] = await queryRows<Record<string, string | null>>(this.dataSource,
+  async setKesAccountStatus(partnerId: string, status: KesAccountStatus, manager: EntityManager | DataSource = this.dataSource): Promise<PartnerAccountSet | null> {
+    const [row] = await queryRows<Record<string, string | null>>(manager,
       `UPDATE partner_accounts SET kes_account_status = $2 WHERE partner_id = $1 RETURNING ${PARTNER_ACCOUNT_COLUMNS}`, [partnerId, status]);
     return row ? toAccountSet(row) : null;
   }
 
-  /** Sets the deposit address only where none is set yet; answers the row as it stands. */
-  async setDepositAddressIfNone(partnerId: string, address: string): Promise<PartnerAccountSet | null> {
-    await this.dataSource.query('UPDATE partner_accounts SET usdt_deposit_address = $2 WHERE partner_id = $1 AND usdt_deposit_address IS NULL', [partnerId, address]);
-    return this.findPartnerAccounts(partnerId);
+  /** Sets the deposit address only where none is set yet; answers the row as it stands, and whether this call set it. */
+  async setDepositAddressIfNone(
+    partnerId: string, address: string, manager: EntityManager | DataSource = this.dataSource,
+  ): Promise<{ accounts: PartnerAccountSet | null; allocated: boolean }> {
+    const set = await queryRows(manager,
+      'UPDATE partner_accounts SET usdt_deposit_address = $2 WHERE partner_id = $1 AND usdt_deposit_address IS NULL RETURNING partner_id', [partnerId, address]);
+    return { accounts: await this.findPartnerAccounts(partnerId, manager), allocated: set.length > 0 };
   }
 
   /** Balances of a partner's accounts, KES first, then USDT, then USD. One indexed read. */

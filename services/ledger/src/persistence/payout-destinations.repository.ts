@@ -1,5 +1,5 @@
 /** Payout destination rows. account_number is returned to internal callers only; it is never logged. */
-import { DataSource, queryRows } from '@platform/persistence';
+import { DataSource, EntityManager, queryRows } from '@platform/persistence';
 import type { PayoutDestinationStatus, PayoutRail } from '../domain/payout-destination';
 
 export interface PayoutDestinationRecord {
@@ -30,16 +30,16 @@ function toRecord(row: Record<string, string | null>): PayoutDestinationRecord {
 export class PayoutDestinationsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(record: Omit<PayoutDestinationRecord, 'status' | 'createdAt' | 'currency'>): Promise<PayoutDestinationRecord> {
-    const [row] = await this.dataSource.query(
+  async insert(record: Omit<PayoutDestinationRecord, 'status' | 'createdAt' | 'currency'>, manager: EntityManager = this.dataSource.manager): Promise<PayoutDestinationRecord> {
+    const [row] = await manager.query(
       `INSERT INTO payout_destinations (id, partner_id, rail, account_name, account_number, bank_code) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
       [record.id, record.partnerId, record.rail, record.accountName, record.accountNumber, record.bankCode],
     );
     return toRecord(row);
   }
 
-  async setStatus(id: string, status: PayoutDestinationStatus): Promise<PayoutDestinationRecord | null> {
-    const [row] = await queryRows<Record<string, string | null>>(this.dataSource, `UPDATE payout_destinations SET status = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, status]);
+  async setStatus(id: string, status: PayoutDestinationStatus, manager: EntityManager = this.dataSource.manager): Promise<PayoutDestinationRecord | null> {
+    const [row] = await queryRows<Record<string, string | null>>(manager, `UPDATE payout_destinations SET status = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, status]);
     return row ? toRecord(row) : null;
   }
 

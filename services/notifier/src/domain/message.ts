@@ -5,7 +5,11 @@
  */
 import { validationFailed } from '@platform/errors';
 
-export const MESSAGE_KINDS = ['wallet_approval', 'transfer_confirmation', 'usdt_send_confirmation', 'batch_confirmation'] as const;
+/** Kinds whose message carries a one-time code. */
+export const CODE_MESSAGE_KINDS = ['wallet_approval', 'transfer_confirmation', 'usdt_send_confirmation', 'batch_confirmation'] as const;
+/** Notices to every administrator of a change to the administrators: never a code. */
+export const NOTICE_MESSAGE_KINDS = ['administrator_added', 'administrator_removed'] as const;
+export const MESSAGE_KINDS = [...CODE_MESSAGE_KINDS, ...NOTICE_MESSAGE_KINDS] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export const IDEMPOTENCY_KEY_LENGTH_MAX = 200;

@@ -1,7 +1,9 @@
 /**
- * One template per message kind, in code: the subject, and a plain-text body
- * that carries the code. Each kind names the variables it requires; a missing
- * one is a caller bug refused as VALIDATION_FAILED (variables), never a blank.
+ * One template per message kind, in code: the subject, and a plain-text body.
+ * A code kind's body carries the code; a notice kind (an administrator added
+ * or removed) carries none and refuses one, so a notice can never leak a code.
+ * Each kind names the variables it requires; a missing one is a caller bug
+ * refused as VALIDATION_FAILED (variables), never a blank.
  */
 import { validationFailed } from '@platform/errors';
 import type { MessageKind } from './message';
@@ -19,6 +21,11 @@ interface Template {
 }
 
 const FOOTER = 'If you did not expect this message, do not share the code: tell your security team and the service.';
+const NOTICE_FOOTER = [
+  'If you did not expect this change, tell your security team and the service at once: someone may hold your',
+  "organisation's API credential. Revoke it, and remove any administrator you do not recognise.",
+  'This message carries no code and nobody from the service will ask you for one.',
+].join('\n');
 
 const TEMPLATES: Record<MessageKind, Template> = {
   wallet_approval: {
@@ -75,16 +82,39 @@ const TEMPLATES: Record<MessageKind, Template> = {
       FOOTER,
     ].join('\n'),
   },
+  administrator_added: {
+    needsCode: false,
+    variables: ['adminName', 'adminEmail', 'changedAt', 'receivesCodesFrom'],
+    subject: () => 'An administrator was added to your organisation',
+    body: (_code, v) => [
+      `${v.adminName} <${v.adminEmail}> was added as an administrator of your organisation at ${v.changedAt}.`,
+      `They may receive approval and confirmation codes from ${v.receivesCodesFrom}. Until then no code goes to them,`,
+      'and the last administrator who already receives codes cannot be removed.',
+      '',
+      NOTICE_FOOTER,
+    ].join('\n'),
+  },
+  administrator_removed: {
+    needsCode: false,
+    variables: ['adminName', 'adminEmail', 'changedAt'],
+    subject: () => 'An administrator was removed from your organisation',
+    body: (_code, v) => [
+      `${v.adminName} <${v.adminEmail}> was removed as an administrator of your organisation at ${v.changedAt}.`,
+      'Codes already sent to them no longer work, and they receive no new ones.',
+      '',
+      NOTICE_FOOTER,
+    ].join('\n'),
+  },
 };
 
 /** What stands in for the code in every stored body: the code itself is kept only for the sandbox outbox. */
 export const CODE_PLACEHOLDER = '******';
 
-/** Renders `kind`; throws VALIDATION_FAILED naming `code` or `variables` when the template's needs are unmet. */
+/** Renders `kind`; throws VALIDATION_FAILED naming `code` (missing, or given to a notice) or `variables` when the template's needs are unmet. */
 export function renderMessage(kind: MessageKind, code: string | undefined, variables: Record<string, string>): RenderedMessage {
   const template = TEMPLATES[kind];
   const bad: string[] = [];
-  if (template.needsCode && code === undefined) bad.push('code');
+  if (template.needsCode !== (code !== undefined)) bad.push('code');
   if (template.variables.some((name) => variables[name] === undefined || variables[name] === '')) bad.push('variables');
   if (bad.length > 0) throw validationFailed(bad);
   return { subject: template.subject(variables), body: template.body(code ?? '', variables) };

@@ -2,8 +2,8 @@
  * Who may call each payouts RPC (service identities, spiffe://platform/<name>),
  * enforced by @platform/grpc before any handler runs. The gateway reaches the
  * partner-facing transfers, sends, batches and funding prompts; order proceeds
- * belong to trading; stuck instructions to `ops`. Amend an entry when a caller
- * starts or stops calling.
+ * belong to trading; stuck instructions and unlocking a partner's
+ * confirmations to `ops`. Amend an entry when a caller starts or stops calling.
  */
 import type { AccessTable } from '@platform/grpc';
 import type { payouts, payoutsFunding } from '@platform/proto';
@@ -18,8 +18,12 @@ export const PAYOUTS_ACCESS = {
     getTransfer: ['gateway'],
     confirm: ['gateway'],
     resendConfirmation: ['gateway'],
+    listTransfers: ['gateway'],
   } satisfies AccessTable<typeof payouts.TransfersService>,
-  OPERATOR: { listStuckInstructions: ['ops'] } satisfies AccessTable<typeof payouts.PayoutsOperatorService>,
+  OPERATOR: {
+    listStuckInstructions: ['ops'],
+    unlockPartnerConfirmations: ['ops'],
+  } satisfies AccessTable<typeof payouts.PayoutsOperatorService>,
   USDT_SENDS: {
     createUsdtSend: ['gateway'],
     getUsdtSend: ['gateway'],

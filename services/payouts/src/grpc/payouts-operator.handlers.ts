@@ -1,12 +1,17 @@
 import type { AsyncImplementation } from '@platform/grpc';
 import type { payouts } from '@platform/proto';
 import type { PayoutInstructionsRepository } from '../persistence/payout-instructions.repository';
+import type { UnlockPartnerConfirmationsUseCase } from '../usecases/unlock-partner-confirmations/unlock-partner-confirmations.usecase';
 
 /** How many stuck instructions one answer lists. */
 const STUCK_LISTED_MAX = 200;
 
 /** PayoutsOperator: translation only. */
-export function payoutsOperatorHandlers(deps: { instructions: PayoutInstructionsRepository; stuckAfterMs: number }): AsyncImplementation<typeof payouts.PayoutsOperatorService> {
+export function payoutsOperatorHandlers(deps: {
+  instructions: PayoutInstructionsRepository;
+  stuckAfterMs: number;
+  unlockConfirmations: UnlockPartnerConfirmationsUseCase;
+}): AsyncImplementation<typeof payouts.PayoutsOperatorService> {
   return {
     async listStuckInstructions() {
       const rows = await deps.instructions.listStuck(deps.stuckAfterMs, STUCK_LISTED_MAX);
@@ -21,6 +26,15 @@ export function payoutsOperatorHandlers(deps: { instructions: PayoutInstructions
           attempts: row.attempts,
           createdAt: new Date(row.createdAt).toISOString(),
         })),
+      };
+    },
+    async unlockPartnerConfirmations(request) {
+      const cleared = await deps.unlockConfirmations.execute({ partnerId: request.partnerId });
+      return {
+        partnerId: request.partnerId,
+        wasLocked: cleared.lockedAt !== null,
+        lockedAt: cleared.lockedAt ? new Date(cleared.lockedAt).toISOString() : undefined,
+        wrongCodesCleared: cleared.wrongCodesCleared,
       };
     },
   };

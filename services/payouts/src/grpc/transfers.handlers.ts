@@ -8,6 +8,7 @@ import type { ConfirmationsRepository } from '../persistence/confirmations.repos
 import type { TransferRecord, TransfersRepository } from '../persistence/transfers.repository';
 import type { ConfirmUseCase } from '../usecases/confirm/confirm.usecase';
 import type { CreateTransferUseCase } from '../usecases/create-transfer/create-transfer.usecase';
+import type { ListTransfersUseCase } from '../usecases/list-transfers/list-transfers.usecase';
 import type { ResendConfirmationUseCase } from '../usecases/resend-confirmation/resend-confirmation.usecase';
 
 const iso = (value: Date | null): string | undefined => (value ? new Date(value).toISOString() : undefined);
@@ -52,6 +53,7 @@ export function transfersHandlers(deps: {
   createTransfer: CreateTransferUseCase;
   confirm: ConfirmUseCase;
   resend: ResendConfirmationUseCase;
+  listTransfers: ListTransfersUseCase;
 }): AsyncImplementation<typeof payouts.TransfersService> {
   const present = async (row: TransferRecord): Promise<payouts.Transfer> => {
     const confirmation = row.confirmationId ? await deps.confirmations.find(deps.dataSource.manager, row.confirmationId) : null;
@@ -84,6 +86,10 @@ export function transfersHandlers(deps: {
     },
     async resendConfirmation(request) {
       return toHandle(await deps.resend.execute({ partnerId: request.partnerId, confirmationId: request.confirmationId }));
+    },
+    async listTransfers(request) {
+      const { transfers, nextCursor } = await deps.listTransfers.execute(request);
+      return { transfers: transfers.map(({ transfer, confirmation }) => toTransfer(transfer, confirmation)), nextCursor };
     },
   };
 }

@@ -34,6 +34,12 @@ export class ConfirmationsRepository {
     return row ?? null;
   }
 
+  /** The confirmations with these ids, in one query (a page of transfers shows each one's). */
+  async findMany(manager: EntityManager, confirmationIds: readonly string[]): Promise<Confirmation[]> {
+    if (confirmationIds.length === 0) return [];
+    return queryRows<Confirmation>(manager, `SELECT ${COLUMNS} FROM confirmations WHERE confirmation_id = ANY($1::uuid[])`, [confirmationIds]);
+  }
+
   /** The partner's confirmation, row-locked for the rest of the transaction. */
   async lock(manager: EntityManager, partnerId: string, confirmationId: string): Promise<Confirmation | null> {
     const [row] = await queryRows<Confirmation>(manager,

@@ -5,6 +5,8 @@ import { TransfersMigration1732700000000 } from './migrations/1732700000000-tran
 import { UsdtSendsMigration1732800000000 } from './migrations/1732800000000-usdt-sends';
 import { TransferBatchesMigration1732900000000 } from './migrations/1732900000000-transfer-batches';
 import { MobileMoneyPushesMigration1733000000000 } from './migrations/1733000000000-mobile-money-pushes';
+import { TransfersPartnerListingMigration1733010000000 } from './migrations/1733010000000-transfers-partner-listing';
+import { WrongCodeBudgetsMigration1733100000000 } from './migrations/1733100000000-wrong-code-budgets';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -13,6 +15,7 @@ export function payoutsDataSource(url: string): DataSource {
     url,
     applicationName: SERVICE_NAME,
     migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000, TransfersMigration1732700000000, UsdtSendsMigration1732800000000,
-      TransferBatchesMigration1732900000000, MobileMoneyPushesMigration1733000000000],
+      TransferBatchesMigration1732900000000, MobileMoneyPushesMigration1733000000000,
+      TransfersPartnerListingMigration1733010000000, WrongCodeBudgetsMigration1733100000000],
   });
 }

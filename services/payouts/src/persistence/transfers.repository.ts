@@ -1,6 +1,6 @@
 /** transfers: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
-import type { EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import type { EntityManager, PageBounds } from '@platform/persistence';
+import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
 
 export type TransferStatus = 'creating' | 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
 
@@ -34,6 +34,21 @@ const COLUMNS = `transfer_id AS "transferId", partner_id AS "partnerId", idempot
   amount_kes::text AS "amountKes", fee_kes::text AS "feeKes", status, name_verification AS "nameVerification",
   verified_account_name AS "verifiedAccountName", failure_code AS "failureCode", confirmation_id AS "confirmationId",
   kes_account_id AS "kesAccountId", batch_id AS "batchId", created_at AS "createdAt", confirmed_at AS "confirmedAt", settled_at AS "settledAt"`;
+
+/** The transfers a partner may see (a create still running its checks is not one of them). */
+export type VisibleTransferStatus = Exclude<TransferStatus, 'creating'>;
+export const VISIBLE_TRANSFER_STATUSES: readonly VisibleTransferStatus[] = ['awaiting_confirmation', 'confirmed', 'settled', 'failed', 'expired'];
+
+export interface TransferListFilter {
+  partnerId: string;
+  status: VisibleTransferStatus | null;
+  partnerReference: string | null;
+  idempotencyKey: string | null;
+  page: PageBounds;
+}
+
+/** A transfer with its exact position in the newest-first listing. */
+export type ListedTransfer = TransferRecord & { createdAtExact: string };
 
 export type NewTransfer = Pick<TransferRecord, 'transferId' | 'partnerId' | 'idempotencyKey' | 'requestHash' | 'partnerReference' | 'rail'
   | 'accountNumber' | 'accountName' | 'bankCode' | 'amountKes' | 'feeKes'>;
@@ -74,6 +89,25 @@ export class TransfersRepository {
   async findByKey(manager: EntityManager, partnerId: string, idempotencyKey: string): Promise<TransferRecord | null> {
     const [row] = await queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE partner_id = $1 AND idempotency_key = $2 AND batch_id IS NULL`, [partnerId, idempotencyKey]);
     return row ?? null;
+  }
+
+  /** One page of the partner's visible transfers, newest first, along transfers_partner_created_idx. */
+  async listPage(manager: EntityManager, filter: TransferListFilter): Promise<ListedTransfer[]> {
+    const parameters: unknown[] = [filter.partnerId];
+    const conditions = ['partner_id = $1', "status <> 'creating'"];
+    const add = (column: string, value: string | null) => {
+      if (value === null) return;
+      parameters.push(value);
+      conditions.push(`${column} = $${parameters.length}`);
+    };
+    add('status', filter.status);
+    add('partner_reference', filter.partnerReference);
+    add('idempotency_key', filter.idempotencyKey);
+    conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'created_at', id: 'transfer_id' }));
+    parameters.push(filter.page.fetchLimit);
+    return queryRows<ListedTransfer>(manager,
+      `SELECT ${COLUMNS}, ${keysetTimeSql('created_at')} AS "createdAtExact" FROM transfers WHERE ${conditions.join(' AND ')}
+        ORDER BY created_at DESC, transfer_id DESC LIMIT $${parameters.length}`, parameters);
   }
 
   async find(manager: EntityManager, partnerId: string, transferId: string): Promise<TransferRecord | null> {

@@ -11,7 +11,7 @@ import { UUID_PATTERN } from './partner-profile';
 export const CAP_SOURCES = ['order', 'transfer', 'usdt_send'] as const;
 export type CapSource = (typeof CAP_SOURCES)[number];
 
-/** The cap window: a usage counts for this long after it was reserved. */
+/** The cap window: a usage counts for this long after the end of the minute it was reserved in (cap-window.ts). */
 export const DAILY_CAP_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface ReserveDailyCapInput {

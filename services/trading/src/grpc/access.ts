@@ -24,9 +24,11 @@ export const TRADING_ACCESS = {
     createSellOrder: ['gateway'],
     getOrder: ['gateway'],
     attachTxHash: ['gateway'],
+    listOrders: ['gateway'],
   } satisfies AccessTable<typeof trading.TradingOrdersService>,
   TRADING_OPERATOR: {
     setPartnerStatus: ['ops'],
     setPlatformSwitch: ['ops'],
+    listAuditRecords: ['ops'],
   } satisfies AccessTable<typeof trading.TradingOperatorService>,
 } as const;

@@ -1,8 +1,10 @@
 import type { AsyncImplementation } from '@platform/grpc';
+import type { ListAuditRecordsUseCase } from '@platform/persistence';
 import type { trading } from '@platform/proto';
 import { OrderRecord, orderView } from '../domain/order';
 import type { CreateBuyOrderUseCase, OrderResult } from '../usecases/create-buy-order/create-buy-order.usecase';
 import type { GetOrderUseCase } from '../usecases/get-order/get-order.usecase';
+import type { ListOrdersUseCase } from '../usecases/list-orders/list-orders.usecase';
 import type { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from '../usecases/set-switches/set-switches.usecase';
 
 export function toOrderMessage(order: OrderRecord): trading.Order {
@@ -36,6 +38,7 @@ export interface SellOrderUseCases {
 export function tradingOrdersHandlers(deps: {
   createBuyOrder: CreateBuyOrderUseCase;
   getOrder: GetOrderUseCase;
+  listOrders: ListOrdersUseCase;
   sell: SellOrderUseCases;
 }): AsyncImplementation<typeof trading.TradingOrdersService> {
   return {
@@ -51,6 +54,10 @@ export function tradingOrdersHandlers(deps: {
     async attachTxHash(request) {
       return toOrderMessage(await deps.sell.attachTxHash(request));
     },
+    async listOrders(request) {
+      const { orders, nextCursor } = await deps.listOrders.execute(request);
+      return { orders: orders.map(toOrderMessage), nextCursor };
+    },
   };
 }
 
@@ -58,6 +65,7 @@ export function tradingOrdersHandlers(deps: {
 export function tradingOperatorHandlers(deps: {
   setPartnerStatus: SetPartnerStatusUseCase;
   setPlatformSwitch: SetPlatformSwitchUseCase;
+  listAuditRecords: ListAuditRecordsUseCase;
 }): AsyncImplementation<typeof trading.TradingOperatorService> {
   return {
     async setPartnerStatus(request) {
@@ -66,5 +74,6 @@ export function tradingOperatorHandlers(deps: {
     async setPlatformSwitch(request) {
       return deps.setPlatformSwitch.execute(request);
     },
+    listAuditRecords: (request) => deps.listAuditRecords.execute(request),
   };
 }

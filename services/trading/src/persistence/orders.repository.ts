@@ -2,8 +2,8 @@
  * orders: numeric columns come back as strings, never JS numbers. Methods that
  * must run inside a caller's transaction take its manager.
  */
-import type { EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import type { EntityManager, PageBounds } from '@platform/persistence';
+import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
 import type { OrderRecord, OrderStatus } from '../domain/order';
 
 export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", partner_reference AS "partnerReference", quote_id AS "quoteId",
@@ -71,6 +71,35 @@ export async function findOrderByReference(manager: EntityManager, partnerId: st
 export async function findOrder(manager: EntityManager, orderId: string, options: { forUpdate?: boolean } = {}): Promise<OrderRecord | null> {
   const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [orderId]);
   return row ?? null;
+}
+
+export interface OrderListFilter {
+  partnerId: string;
+  status: OrderStatus | null;
+  partnerReference: string | null;
+  page: PageBounds;
+}
+
+/** An order with its exact position in the newest-first listing. */
+export type ListedOrder = OrderRecord & { createdAtExact: string };
+
+/** One page of the partner's orders, newest first, along orders_partner_created_idx. */
+export async function listOrders(manager: EntityManager, filter: OrderListFilter): Promise<ListedOrder[]> {
+  const parameters: unknown[] = [filter.partnerId];
+  const conditions = ['partner_id = $1'];
+  if (filter.status !== null) {
+    parameters.push(filter.status);
+    conditions.push(`status = $${parameters.length}`);
+  }
+  if (filter.partnerReference !== null) {
+    parameters.push(filter.partnerReference);
+    conditions.push(`partner_reference = $${parameters.length}`);
+  }
+  conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'created_at', id: 'order_id' }));
+  parameters.push(filter.page.fetchLimit);
+  return queryRows<ListedOrder>(manager,
+    `SELECT ${ORDER_COLUMNS}, ${keysetTimeSql('created_at')} AS "createdAtExact" FROM orders WHERE ${conditions.join(' AND ')}
+      ORDER BY created_at DESC, order_id DESC LIMIT $${parameters.length}`, parameters);
 }
 
 /**

@@ -2,7 +2,7 @@
  * partner_profiles. Numeric columns are read back as the strings pg returns,
  * never as JS numbers; the fee schedule is read raw, for the domain to judge.
  */
-import type { DataSource } from '@platform/persistence';
+import type { DataSource, EntityManager } from '@platform/persistence';
 import type { RawFeeSchedule } from '../domain/fee-schedule';
 import { FormattedPartnerProfile, formatPartnerProfile, PartnerProfile } from '../domain/partner-profile';
 
@@ -38,9 +38,9 @@ export class PartnerProfilesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Replaces the whole profile (operator action); returns it as stored. */
-  async upsert(profile: PartnerProfile): Promise<FormattedPartnerProfile> {
+  async upsert(profile: PartnerProfile, manager: EntityManager = this.dataSource.manager): Promise<FormattedPartnerProfile> {
     const p = formatPartnerProfile(profile);
-    const [row] = await this.dataSource.query(
+    const [row] = await manager.query(
       `INSERT INTO partner_profiles (partner_id, status, buy_mode, sell_mode, fee_bps, fee_flat_kes, fee_cap_kes, per_order_cap_kes, daily_cap_kes)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (partner_id) DO UPDATE SET

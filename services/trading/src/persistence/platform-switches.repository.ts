@@ -1,5 +1,5 @@
 /** platform_switches: operator switches; an absent row reads as its default. */
-import type { DataSource } from '@platform/persistence';
+import type { DataSource, EntityManager } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
 import { PlatformSwitches, SWITCH_DEFAULTS, SwitchName } from '../domain/platform-switches';
 
@@ -13,8 +13,8 @@ export class PlatformSwitchesRepository {
     return switches;
   }
 
-  async set(name: SwitchName, value: string): Promise<void> {
-    await this.dataSource.query(
+  async set(name: SwitchName, value: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query(
       'INSERT INTO platform_switches (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()',
       [name, value],
     );

@@ -13,6 +13,7 @@ export const WALLET_REGISTRY_ACCESS = {
   ADMIN: {
     configurePartner: ['ops'],
     reviewWallet: ['ops'],
+    listAuditRecords: ['ops'],
   } satisfies AccessTable<typeof walletRegistry.WalletRegistryAdminService>,
   PARTNER: {
     registerAdmin: ['gateway'],

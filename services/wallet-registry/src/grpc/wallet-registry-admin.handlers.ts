@@ -1,5 +1,6 @@
 import { validationFailed } from '@platform/errors';
 import type { AsyncImplementation } from '@platform/grpc';
+import type { ListAuditRecordsUseCase } from '@platform/persistence';
 import { walletRegistry } from '@platform/proto';
 import type { ConfigurePartnerUseCase } from '../usecases/configure-partner/configure-partner.usecase';
 import type { ReviewWalletUseCase } from '../usecases/review-wallet/review-wallet.usecase';
@@ -9,6 +10,7 @@ import { toProtoWallet } from './presenters';
 export function walletRegistryAdminHandlers(deps: {
   configurePartner: ConfigurePartnerUseCase;
   reviewWallet: ReviewWalletUseCase;
+  listAuditRecords: ListAuditRecordsUseCase;
 }): AsyncImplementation<typeof walletRegistry.WalletRegistryAdminService> {
   return {
     async configurePartner(request) {
@@ -18,5 +20,6 @@ export function walletRegistryAdminHandlers(deps: {
     async reviewWallet(request) {
       return toProtoWallet(await deps.reviewWallet.execute(request));
     },
+    listAuditRecords: (request) => deps.listAuditRecords.execute(request),
   };
 }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager, queryRows } from '@platform/persistence';
+import type { CodeEligibility } from '../domain/code-eligibility';
 
-export interface Administrator {
-  adminId: string;
+/** An administrator row; its registration time and waiting period are the CodeEligibility part. */
+export interface Administrator extends CodeEligibility {
   partnerId: string;
   email: string;
   name: string;
   status: 'active' | 'removed';
-  createdAt: Date;
 }
 
 interface AdministratorRow {
@@ -17,24 +17,40 @@ interface AdministratorRow {
   name: string;
   status: 'active' | 'removed';
   created_at: Date;
+  receives_codes_from: Date;
 }
 
-const COLUMNS = 'id, partner_id, email, name, status, created_at';
-/** A partner's active administrators are few; a listing is bounded anyway. */
+const COLUMNS = 'id, partner_id, email, name, status, created_at, receives_codes_from';
+/**
+ * A partner's active administrators are few; a listing is bounded anyway, and
+ * so is every decision taken on one (the code recipient, a removal, the
+ * notices of a change all look at the earliest-registered ADMINS_LISTED_MAX).
+ */
 export const ADMINS_LISTED_MAX = 500;
 
 function toAdministrator(row: AdministratorRow): Administrator {
-  return { adminId: row.id, partnerId: row.partner_id, email: row.email, name: row.name, status: row.status, createdAt: row.created_at };
+  return {
+    adminId: row.id,
+    partnerId: row.partner_id,
+    email: row.email,
+    name: row.name,
+    status: row.status,
+    createdAt: row.created_at,
+    receivesCodesFrom: row.receives_codes_from,
+  };
 }
 
 /** Statements on `administrators`; each runs in the caller's transaction (manager). */
 export class AdministratorsRepository {
   /** Inserts unless an active administrator has the e-mail; then returns that one. */
-  async insertOrFindActive(manager: EntityManager, admin: { partnerId: string; email: string; name: string }): Promise<{ admin: Administrator; created: boolean }> {
+  async insertOrFindActive(
+    manager: EntityManager,
+    admin: { partnerId: string; email: string; name: string; receivesCodesFrom: Date },
+  ): Promise<{ admin: Administrator; created: boolean }> {
     const [inserted] = await queryRows<AdministratorRow>(manager,
-      `INSERT INTO administrators (id, partner_id, email, name, status) VALUES ($1, $2, $3, $4, 'active')
+      `INSERT INTO administrators (id, partner_id, email, name, status, receives_codes_from) VALUES ($1, $2, $3, $4, 'active', $5)
        ON CONFLICT (partner_id, email) WHERE status = 'active' DO NOTHING RETURNING ${COLUMNS}`,
-      [randomUUID(), admin.partnerId, admin.email, admin.name]);
+      [randomUUID(), admin.partnerId, admin.email, admin.name, admin.receivesCodesFrom]);
     if (inserted) return { admin: toAdministrator(inserted), created: true };
     const [existing] = await queryRows<AdministratorRow>(manager,
       `SELECT ${COLUMNS} FROM administrators WHERE partner_id = $1 AND email = $2 AND status = 'active'`, [admin.partnerId, admin.email]);
@@ -42,6 +58,7 @@ export class AdministratorsRepository {
     return { admin: toAdministrator(existing), created: false };
   }
 
+  /** Active administrators, earliest registered first (ties by id). */
   async listActive(manager: EntityManager, partnerId: string): Promise<Administrator[]> {
     const rows = await queryRows<AdministratorRow>(manager,
       `SELECT ${COLUMNS} FROM administrators WHERE partner_id = $1 AND status = 'active' ORDER BY created_at, id LIMIT $2`,
@@ -58,21 +75,13 @@ export class AdministratorsRepository {
   }
 
   /**
-   * The code recipient: the earliest-registered active administrator, held
-   * FOR SHARE so a concurrent removal waits for this transaction and then
-   * lapses the code it issued.
+   * Holds a chosen code recipient FOR SHARE, so a concurrent removal waits for
+   * this transaction and then lapses the code it issued. Null when it was
+   * removed in the meantime (the caller chooses again).
    */
-  async lockCodeRecipient(manager: EntityManager, partnerId: string): Promise<Administrator | null> {
+  async lockActive(manager: EntityManager, adminId: string): Promise<Administrator | null> {
     const [row] = await queryRows<AdministratorRow>(manager,
-      `SELECT ${COLUMNS} FROM administrators WHERE partner_id = $1 AND status = 'active'
-       ORDER BY created_at, id LIMIT 1 FOR SHARE`, [partnerId]);
-    return row ? toAdministrator(row) : null;
-  }
-
-  /** The code recipient, read without a lock (for callers outside a registration). */
-  async firstActive(manager: EntityManager, partnerId: string): Promise<Administrator | null> {
-    const [row] = await queryRows<AdministratorRow>(manager,
-      `SELECT ${COLUMNS} FROM administrators WHERE partner_id = $1 AND status = 'active' ORDER BY created_at, id LIMIT 1`, [partnerId]);
+      `SELECT ${COLUMNS} FROM administrators WHERE id = $1 AND status = 'active' FOR SHARE`, [adminId]);
     return row ? toAdministrator(row) : null;
   }
 

@@ -14,5 +14,6 @@ export const WEBHOOK_DELIVERY_ACCESS = {
     replayDelivery: ['ops'],
     replayDeliveries: ['ops'],
     resealSecrets: ['ops'],
+    listAuditRecords: ['ops'],
   } satisfies AccessTable<typeof webhookDelivery.WebhookAdminService>,
 } as const;

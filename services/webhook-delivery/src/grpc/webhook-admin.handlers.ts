@@ -1,5 +1,5 @@
 import type { AsyncImplementation } from '@platform/grpc';
-import type { ResealSecretsUseCase } from '@platform/persistence';
+import type { ListAuditRecordsUseCase, ResealSecretsUseCase } from '@platform/persistence';
 import { webhookDelivery } from '@platform/proto';
 import type { DeliverySummary } from '../persistence/deliveries.repository';
 import type { EndpointRecord } from '../persistence/endpoints.repository';
@@ -15,9 +15,11 @@ export function webhookAdminHandlers(deps: {
   replayDelivery: ReplayDeliveryUseCase;
   replayDeliveries: ReplayDeliveriesUseCase;
   resealSecrets: ResealSecretsUseCase;
+  listAuditRecords: ListAuditRecordsUseCase;
 }): AsyncImplementation<typeof webhookDelivery.WebhookAdminService> {
   return {
     resealSecrets: (request) => deps.resealSecrets.execute(request),
+    listAuditRecords: (request) => deps.listAuditRecords.execute(request),
     async setEndpoint(request) {
       const endpoint = await deps.setEndpoint.execute({
         partnerId: request.partnerId,

@@ -30,6 +30,13 @@ export interface NewDelivery {
 /** What became of one new delivery: created due now, created held (no endpoint yet), or already there. */
 export type InsertOutcome = 'pending' | 'no_endpoint' | 'duplicate';
 
+/** A single replay: the delivery's status after it, whether this call re-opened it, and its partner. */
+export interface ReplayedDelivery {
+  status: DeliveryStatus;
+  reopened: boolean;
+  partnerId: string;
+}
+
 export interface RangeReplay {
   partnerId: string;
   since: Date;
@@ -323,14 +330,15 @@ export class DeliveriesRepository {
    * when there is no such delivery. A delivery already open (pending, delivering)
    * is left as it is.
    */
-  async replayOne(deliveryId: string): Promise<{ status: DeliveryStatus; reopened: boolean } | null> {
-    const result = (await this.dataSource.query(
-      `${REOPEN_SQL} WHERE delivery_id = $1 AND status = ANY($2::text[]) AND ${HAS_ENDPOINT_OR_NOT_HELD} RETURNING status`,
+  async replayOne(deliveryId: string, manager: EntityManager = this.dataSource.manager): Promise<ReplayedDelivery | null> {
+    const result = (await manager.query(
+      `${REOPEN_SQL} WHERE delivery_id = $1 AND status = ANY($2::text[]) AND ${HAS_ENDPOINT_OR_NOT_HELD} RETURNING partner_id`,
       [deliveryId, REPLAYABLE_STATUSES],
     )) as UpdateResult;
-    if (updatedRows(result).length === 1) return { status: 'pending', reopened: true };
-    const [row] = (await this.dataSource.query('SELECT status FROM deliveries WHERE delivery_id = $1', [deliveryId])) as Array<{ status: DeliveryStatus }>;
-    return row ? { status: row.status, reopened: false } : null;
+    const [reopened] = updatedRows(result) as Array<{ partner_id: string }>;
+    if (reopened) return { status: 'pending', reopened: true, partnerId: reopened.partner_id };
+    const [row] = (await manager.query('SELECT status, partner_id FROM deliveries WHERE delivery_id = $1', [deliveryId])) as Array<{ status: DeliveryStatus; partner_id: string }>;
+    return row ? { status: row.status, reopened: false, partnerId: row.partner_id } : null;
   }
 
   /**
@@ -338,17 +346,17 @@ export class DeliveriesRepository {
    * oldest first. Rows another caller holds are skipped (SKIP LOCKED), never waited on.
    * Returns how many were re-opened and how many still match (left for another run).
    */
-  async replayRange(range: RangeReplay): Promise<{ replayed: number; remaining: number }> {
+  async replayRange(range: RangeReplay, manager: EntityManager = this.dataSource.manager): Promise<{ replayed: number; remaining: number }> {
     const statuses = range.deadOnly ? ['dead'] : REPLAYABLE_STATUSES;
     const match = `partner_id = $1 AND created_at >= $2 AND created_at < $3 AND status = ANY($4::text[]) AND ${HAS_ENDPOINT_OR_NOT_HELD}`;
     const params = [range.partnerId, range.since, range.until, statuses];
-    const result = (await this.dataSource.query(
+    const result = (await manager.query(
       `${REOPEN_SQL} WHERE delivery_id IN (
          SELECT delivery_id FROM deliveries WHERE ${match} ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
        RETURNING delivery_id`,
       [...params, range.limit],
     )) as UpdateResult;
-    const [left] = (await this.dataSource.query(`SELECT count(*)::int AS n FROM deliveries WHERE ${match}`, params)) as Array<{ n: number }>;
+    const [left] = (await manager.query(`SELECT count(*)::int AS n FROM deliveries WHERE ${match}`, params)) as Array<{ n: number }>;
     return { replayed: updatedRows(result).length, remaining: left?.n ?? 0 };
   }
 

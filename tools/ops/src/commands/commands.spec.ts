@@ -1,7 +1,9 @@
-// Proves the flags of `credential issue`, `credential revoke`, `webhook set`
-// and `deliveries list` become exactly the gRPC requests the services expect,
-// with their defaults, and that bad flags are refused before any call.
+// Proves the flags of `credential issue`, `credential revoke`, `webhook set`,
+// `deliveries list` and `confirmations unlock` become exactly the gRPC requests
+// the services expect, with their defaults, and that bad flags are refused
+// before any call.
 import { CliError } from '../cli-error';
+import { parseConfirmationsUnlock } from './confirmations-unlock';
 import { parseCredentialIssue } from './credential-issue';
 import { parseCredentialRevoke } from './credential-revoke';
 import { parseDeliveriesList } from './deliveries-list';
@@ -91,5 +93,13 @@ describe('deliveries replay', () => {
       'Validation failed on: --since (an ISO 8601 UTC time like 2026-01-31T00:00:00Z), --until (required with --partner)',
     );
     expect(refused(() => parseDeliveriesReplay({ delivery, partner }))).toBe('Validation failed on: --partner (not with --delivery)');
+  });
+});
+
+describe('confirmations unlock', () => {
+  it('takes the partner, and nothing else', () => {
+    expect(parseConfirmationsUnlock({ partner })).toEqual({ partnerId: partner });
+    expect(refused(() => parseConfirmationsUnlock({}))).toBe('Validation failed on: --partner (required)');
+    expect(refused(() => parseConfirmationsUnlock({ partner: 'p-1' }))).toBe('Validation failed on: --partner (expected a UUID)');
   });
 });

@@ -1,5 +1,6 @@
 /** Every command the tool knows, by the words that select it. */
 import type { AnyCommand } from './command';
+import { auditList } from './audit-list';
 import { credentialIssue } from './credential-issue';
 import { credentialRevoke } from './credential-revoke';
 import { deliveriesList } from './deliveries-list';
@@ -13,6 +14,7 @@ import { collectionsConfigure } from './collections-configure';
 import { tradingSwitchCommands } from './trading-switches';
 import { walletApprove, walletReject } from './wallet-review';
 import { payoutsStuck } from './payouts-stuck';
+import { confirmationsUnlock } from './confirmations-unlock';
 import { secretsReseal } from './secrets-reseal';
 
 export const COMMANDS: readonly AnyCommand[] = [
@@ -21,7 +23,9 @@ export const COMMANDS: readonly AnyCommand[] = [
   collectionsConfigure,
   ...tradingSwitchCommands,
   payoutsStuck,
+  confirmationsUnlock,
   secretsReseal,
+  auditList,
 ];
 
 export function findCommand(noun: string | undefined, verb: string | undefined): AnyCommand | undefined {

@@ -3,9 +3,10 @@
  * configure`). A partner without terms of its own pays the configured
  * defaults, so `ops partner create` needs no collections step. Terms are
  * copied onto each collection at create: a change applies to new collections.
+ * Each change is audited with the terms set.
  */
 import { validationFailed } from '@platform/errors';
-import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
+import { DataSource, EntityManager, recordAudit, withTransaction } from '@platform/persistence';
 import { FeeTerms, feeTermsValid } from '../../domain/collection-fee';
 import type { CollectionsRepository } from '../../persistence/collections.repository';
 
@@ -40,7 +41,14 @@ export class ConfigureFeesUseCase implements FeeTermsResolver {
     if (bad.length > 0) throw validationFailed(bad);
     const terms: FeeTerms = { percentBps: command.percentBps, flatMinor: BigInt(command.flatMinor), capMinor: BigInt(command.capMinor) };
     if (!feeTermsValid(terms)) throw validationFailed(terms.capMinor < terms.flatMinor ? ['capMinor'] : ['percentBps', 'flatMinor', 'capMinor']);
-    await withTransaction(this.deps.dataSource, (manager) => this.deps.collections.upsertFeeTerms(manager, command.partnerId, terms));
+    await withTransaction(this.deps.dataSource, async (manager) => {
+      await this.deps.collections.upsertFeeTerms(manager, command.partnerId, terms);
+      await recordAudit(manager, {
+        action: 'collection_fees.configured',
+        partnerId: command.partnerId,
+        details: { percentBps: terms.percentBps, flatMinor: terms.flatMinor.toString(), capMinor: terms.capMinor.toString() },
+      });
+    });
     return { partnerId: command.partnerId, terms };
   }
 }

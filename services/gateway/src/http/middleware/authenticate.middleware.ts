@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import { AppError } from '@platform/errors';
 import { enrichContext, Logger } from '@platform/logger';
 import { AuthFailureReason, AuthHeaders, checkHeaderShapes, isWellFormedApiKey, readAuthHeaders, verifySignature } from '../../domain/request-signature';
+import type { RefusedAuthentications } from '../../domain/refused-authentications';
 import type { CredentialLookup, RequestAdmission } from '../dependencies';
 import { rawBodyOf, setPartnerAuth, setRateLimitDecision } from '../locals';
 
@@ -18,6 +19,7 @@ export const AUTH_FAILURE_RESPONSE_FLOOR_MS = 25;
 export interface AuthenticateDependencies {
   credentials: CredentialLookup;
   admission: RequestAdmission;
+  refusedAuthentications: RefusedAuthentications;
   apiKeyPattern: RegExp;
   logger: Logger;
   nowMs: () => number;
@@ -32,12 +34,19 @@ export interface AuthenticateDependencies {
  * failure is the same 401; the reason is only logged. The rate-limit decision
  * is left for the next step (rate-limit.middleware.ts), which answers it.
  * A store that cannot answer fails closed (503), never open.
+ *
+ * Before all that, an address that has had too many requests refused in the
+ * last minute is answered 429 at once (domain/refused-authentications.ts):
+ * no lookup, no HMAC, no Redis trip for a prober.
  */
 export function authenticate(deps: AuthenticateDependencies): RequestHandler {
-  const refuse = async (reason: AuthFailureReason, headers: AuthHeaders, startedAtMs: number): Promise<never> => {
+  const refuse = async (reason: AuthFailureReason, headers: AuthHeaders, address: string, startedAtMs: number): Promise<never> => {
     // Only a well-formed key is logged: a partner pasting its secret into the key header must not leak it.
     const apiKey = isWellFormedApiKey(headers, deps.apiKeyPattern) ? headers.apiKey : undefined;
-    deps.logger.warn('request authentication failed', { reason, apiKey });
+    deps.logger.warn('request authentication failed', { reason, apiKey, sourceAddress: address });
+    if (deps.refusedAuthentications.record(address)) {
+      deps.logger.warn('source address reached its limit of refused authentications; refusing it for the rest of the minute', { sourceAddress: address });
+    }
     const remainingMs = startedAtMs + AUTH_FAILURE_RESPONSE_FLOOR_MS - performance.now();
     if (remainingMs > 0) await sleep(remainingMs);
     throw new AppError('UNAUTHORIZED');
@@ -45,6 +54,9 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
 
   return async (req, res, next) => {
     const startedAtMs = performance.now();
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const refusals = deps.refusedAuthentications.verdict(address);
+    if (refusals.limited) throw new AppError('RATE_LIMITED', { retryAfterSeconds: refusals.retryAfterSeconds });
     const headers = readAuthHeaders((name) => req.headers[name]);
     const shapeFailure = checkHeaderShapes(headers, deps.apiKeyPattern, deps.nowMs());
     const credential = isWellFormedApiKey(headers, deps.apiKeyPattern) ? await deps.credentials.find(headers.apiKey) : null;
@@ -56,11 +68,11 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
       pathAndQuery: req.originalUrl,
       body: rawBodyOf(res),
     });
-    if (failure !== null || credential === null || headers.nonce === undefined) return refuse(failure ?? 'unknown_api_key', headers, startedAtMs);
+    if (failure !== null || credential === null || headers.nonce === undefined) return refuse(failure ?? 'unknown_api_key', headers, address, startedAtMs);
     const admission = await deps.admission.admit({
       apiKey: credential.apiKey, nonce: headers.nonce, partnerId: credential.partnerId, limitPerMinute: credential.rateLimitPerMinute,
     });
-    if (!admission.nonceFresh) return refuse('replayed_nonce', headers, startedAtMs);
+    if (!admission.nonceFresh) return refuse('replayed_nonce', headers, address, startedAtMs);
     setPartnerAuth(res, {
       partnerId: credential.partnerId,
       apiKey: credential.apiKey,
@@ -68,7 +80,8 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
       rateLimitPerMinute: credential.rateLimitPerMinute,
     });
     setRateLimitDecision(res, admission.rateLimit);
-    enrichContext({ partnerId: credential.partnerId });
+    // The API key goes on with the request so the services' audit records name the credential that acted.
+    enrichContext({ partnerId: credential.partnerId, credentialKey: credential.apiKey });
     next();
   };
 }

@@ -1,4 +1,9 @@
-/** Partner administrators (scope wallets for writes, read for GET). The wallet registry applies the strict e-mail rule and the partner's domain. */
+/**
+ * Partner administrators (scope wallets for writes, read for GET). The wallet
+ * registry applies the strict e-mail rule and the partner's domain, the new
+ * administrator's waiting period, the last-code-recipient rule, and e-mails
+ * every administrator of each change.
+ */
 import type { WalletRegistryApi } from '../dependencies';
 import { presentAdmin } from '../wallet-presenters';
 import type { OperationHandler } from './operation';
@@ -19,7 +24,7 @@ export function listAdminsHandler(deps: { walletRegistry: Pick<WalletRegistryApi
   };
 }
 
-/** DELETE /v1/admins/{id} → 204; lapses the administrator's outstanding wallet codes. */
+/** DELETE /v1/admins/{id} → 204; lapses the administrator's outstanding wallet codes; 409 ADMIN_LAST_CODE_RECIPIENT for the last one who may receive codes. */
 export function removeAdminHandler(deps: { walletRegistry: Pick<WalletRegistryApi, 'removeAdmin'> }): OperationHandler<'removeAdmin'> {
   return async ({ partnerId, params }, res) => {
     await deps.walletRegistry.removeAdmin({ partnerId, adminId: params.id });

@@ -9,9 +9,8 @@
 import { AppError } from '@platform/errors';
 import type { collections } from '@platform/proto';
 import type { CollectionsApi } from '../dependencies';
+import { answerPage } from '../paging';
 import type { OperationHandler } from './operation';
-
-export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 
 /** The collection as partners see it: spec fields first, additive ones after; amounts null until received. */
 export function presentCollection(collection: collections.Collection) {
@@ -79,8 +78,7 @@ export function listCollectionsHandler(deps: { collections: Pick<CollectionsApi,
       limit: query.limit ?? 0,
       cursor: query.cursor ?? '',
     });
-    if (result.nextCursor) res.setHeader(NEXT_CURSOR_HEADER, result.nextCursor);
-    res.status(200).json(result.collections.map(presentCollection));
+    answerPage(res, result.collections.map(presentCollection), result.nextCursor);
   };
 }
 

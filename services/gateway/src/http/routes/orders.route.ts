@@ -4,6 +4,7 @@ import { AppError, isErrorCode } from '@platform/errors';
 import type { trading } from '@platform/proto';
 import type { TradingApi } from '../dependencies';
 import { presentOrder } from '../order-presenters';
+import { answerPage } from '../paging';
 import type { OperationHandler } from './operation';
 
 /** A create answers 202 with the order, or, when it was refused after the order came to exist, that refusal (also on replay). */
@@ -45,6 +46,22 @@ export function createSellOrderHandler(deps: { trading: Pick<TradingApi, 'create
 export function getOrderHandler(deps: { trading: Pick<TradingApi, 'getOrder'> }): OperationHandler<'getOrder'> {
   return async ({ partnerId, params }, res) => {
     res.status(200).json(presentOrder(await deps.trading.getOrder({ partnerId, orderId: params.id })));
+  };
+}
+
+/** GET /v1/orders → 200 a page of the partner's orders, newest first. */
+export function listOrdersHandler(deps: { trading: Pick<TradingApi, 'listOrders'> }): OperationHandler<'listOrders'> {
+  return async ({ partnerId, query }, res) => {
+    const result = await deps.trading.listOrders({
+      partnerId,
+      status: query.status,
+      from: query.from,
+      to: query.to,
+      partnerReference: query.partnerReference,
+      limit: query.limit ?? 0,
+      cursor: query.cursor ?? '',
+    });
+    answerPage(res, result.orders.map(presentOrder), result.nextCursor);
   };
 }
 

@@ -8,6 +8,7 @@
 import type { BodyOf } from '@platform/openapi';
 import type { payouts } from '@platform/proto';
 import type { PayoutsApi } from '../dependencies';
+import { answerPage } from '../paging';
 import type { OperationHandler } from './operation';
 
 export type TransferRequestBody = BodyOf<'createTransfer'>;
@@ -66,6 +67,23 @@ export function createTransferHandler(deps: { payouts: Pick<PayoutsApi, 'createT
 export function getTransferHandler(deps: { payouts: Pick<PayoutsApi, 'getTransfer'> }): OperationHandler<'getTransfer'> {
   return async ({ partnerId, params }, res) => {
     res.status(200).json(presentTransfer(await deps.payouts.getTransfer({ partnerId, transferId: params.id })));
+  };
+}
+
+/** GET /v1/transfers → 200 a page of the partner's transfers, newest first. */
+export function listTransfersHandler(deps: { payouts: Pick<PayoutsApi, 'listTransfers'> }): OperationHandler<'listTransfers'> {
+  return async ({ partnerId, query }, res) => {
+    const result = await deps.payouts.listTransfers({
+      partnerId,
+      status: query.status,
+      from: query.from,
+      to: query.to,
+      partnerReference: query.partnerReference,
+      idempotencyKey: query.idempotencyKey,
+      limit: query.limit ?? 0,
+      cursor: query.cursor ?? '',
+    });
+    answerPage(res, result.transfers.map(presentTransfer), result.nextCursor);
   };
 }
 

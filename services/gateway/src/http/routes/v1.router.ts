@@ -25,14 +25,14 @@ import { getFundingHandler } from './funding.route';
 import { healthHandler } from './health.route';
 import { answerMobileMoneyPushHandler, createMobileMoneyPushHandler } from './mobile-money-push.route';
 import type { OperationHandler } from './operation';
-import { attachTxHashHandler, createBuyOrderHandler, createSellOrderHandler, getOrderHandler } from './orders.route';
+import { attachTxHashHandler, createBuyOrderHandler, createSellOrderHandler, getOrderHandler, listOrdersHandler } from './orders.route';
 import { listPayoutDestinationsHandler } from './payout-destinations.route';
 import { createQuoteHandler } from './quotes.route';
 import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
 import { simulateUsdtDepositHandler } from './sandbox-usdt-deposits.route';
 import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
 import { createTransferBatchHandler, getTransferBatchHandler } from './transfer-batches.route';
-import { confirmHandler, createTransferHandler, getTransferHandler, resendConfirmationHandler } from './transfers.route';
+import { confirmHandler, createTransferHandler, getTransferHandler, listTransfersHandler, resendConfirmationHandler } from './transfers.route';
 import { createUsdtSendHandler, getUsdtSendHandler } from './usdt-sends.route';
 import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
 
@@ -44,6 +44,7 @@ const HANDLERS: HandlerFactories = {
   createBuyOrder: createBuyOrderHandler,
   createSellOrder: createSellOrderHandler,
   getOrder: getOrderHandler,
+  listOrders: listOrdersHandler,
   attachTxHash: attachTxHashHandler,
   listBalances: getBalancesHandler,
   getFundingInstructions: getFundingHandler,
@@ -58,6 +59,7 @@ const HANDLERS: HandlerFactories = {
   revokeWallet: revokeWalletHandler,
   createTransfer: createTransferHandler,
   getTransfer: getTransferHandler,
+  listTransfers: listTransfersHandler,
   createTransferBatch: createTransferBatchHandler,
   getTransferBatch: getTransferBatchHandler,
   createUsdtSend: createUsdtSendHandler,

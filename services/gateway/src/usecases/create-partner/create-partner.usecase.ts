@@ -1,5 +1,6 @@
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
+import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { NewPartner, parseNewPartner, Partner, sameAsCreated } from '../../domain/partner';
 import type { PartnersRepository } from '../../persistence/partners.repository';
 
@@ -14,9 +15,11 @@ export interface CreatePartnerCommand {
  * Operator action: enters a partner in the gateway's directory. Idempotent on
  * the caller-made partner id: the same id with the same body returns the
  * original; the same id with another body is IDEMPOTENCY_KEY_REUSED (409).
+ * The creation is audited with the entry; a repeat records nothing.
  */
 export class CreatePartnerUseCase {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly partners: PartnersRepository,
     private readonly limits: { rateLimitDefault: number; rateLimitMax: number },
     private readonly logger: Logger,
@@ -24,7 +27,13 @@ export class CreatePartnerUseCase {
 
   async execute(command: CreatePartnerCommand): Promise<Partner> {
     const partner = parseNewPartner(command, this.limits);
-    const created = await this.partners.insertIfAbsent(partner);
+    const created = await withTransaction(this.dataSource, async (manager) => {
+      const inserted = await this.partners.insertIfAbsent(partner, manager);
+      if (inserted) {
+        await recordAudit(manager, { action: 'partner.created', partnerId: inserted.partnerId, details: { name: inserted.name, rateLimitPerMinute: inserted.rateLimitPerMinute } });
+      }
+      return inserted;
+    });
     if (created) {
       this.logger.info('partner created', { partnerId: created.partnerId, rateLimitPerMinute: created.rateLimitPerMinute });
       return created;

@@ -1,7 +1,7 @@
 import type { SealingKeyRing } from '@platform/crypto';
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { isUniqueViolation } from '@platform/persistence';
+import { DataSource, isUniqueViolation, recordAudit, withTransaction } from '@platform/persistence';
 import { generateApiKey, generateSigningSecret, KeyMode } from '../../domain/credential-tokens';
 import { isUuid } from '../../domain/partner';
 import { parseScopes, Scope } from '../../domain/scopes';
@@ -19,9 +19,13 @@ export interface IssuedCredential {
 // A 143-bit random key colliding is not expected; the bound only keeps the loop finite.
 const ISSUE_ATTEMPTS_MAX = 3;
 
-/** Operator action: a new credential for a partner (a partner may hold several, for rotation). */
+/**
+ * Operator action: a new credential for a partner (a partner may hold several,
+ * for rotation), audited with its API key and scopes (never the secret).
+ */
 export class IssueCredentialUseCase {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly partners: PartnersRepository,
     private readonly credentials: CredentialsRepository,
     private readonly settings: { keyMode: KeyMode; sealingKeys: SealingKeyRing },
@@ -48,7 +52,10 @@ export class IssueCredentialUseCase {
     for (let attempt = 1; ; attempt += 1) {
       const apiKey = generateApiKey(this.settings.keyMode);
       try {
-        await this.credentials.insert({ apiKey, partnerId, secretSealed, scopes });
+        await withTransaction(this.dataSource, async (manager) => {
+          await this.credentials.insert({ apiKey, partnerId, secretSealed, scopes }, manager);
+          await recordAudit(manager, { action: 'credential.issued', partnerId, details: { apiKey, scopes: scopes.join(',') } });
+        });
         this.logger.info('credential issued', { partnerId, apiKey, scopes });
         return { apiKey, signingSecret, scopes, partnerId };
       } catch (error) {

@@ -1,5 +1,5 @@
 import { validationFailed } from '@platform/errors';
-import { DataSource, isUniqueViolation, withTransaction } from '@platform/persistence';
+import { DataSource, isUniqueViolation, recordAudit, withTransaction } from '@platform/persistence';
 import type { ChainCustodian } from '../../adapters/chain-custodian/chain-custodian';
 import { newAccountReference } from '../../domain/account-reference';
 import { isUuid } from '../../domain/ids';
@@ -22,7 +22,8 @@ export interface OpenPartnerAccountsCommand {
  * Operator action at partner creation: opens the partner's KES, USDT and USD
  * accounts, issues its paybill account reference and allocates its USDT deposit
  * address (unless the operator opens it not yet live, or without an address).
- * Idempotent on partner id: a repeat (also a concurrent one) returns the same accounts.
+ * Idempotent on partner id: a repeat (also a concurrent one) returns the same
+ * accounts. The opening is audited with it; a repeat records nothing.
  */
 export class OpenPartnerAccountsUseCase {
   constructor(private readonly dataSource: DataSource, private readonly accounts: AccountsRepository, private readonly custodian: ChainCustodian) {}
@@ -40,7 +41,11 @@ export class OpenPartnerAccountsUseCase {
           await manager.query("SELECT pg_advisory_xact_lock(hashtextextended('open_accounts:' || $1, 0))", [command.partnerId]);
           const raced = await this.accounts.findPartnerAccounts(command.partnerId, manager);
           if (raced) return raced;
-          return this.accounts.createPartnerAccounts(manager, command.partnerId, newAccountReference(), depositAddress, kesAccountStatus);
+          const opened = await this.accounts.createPartnerAccounts(manager, command.partnerId, newAccountReference(), depositAddress, kesAccountStatus);
+          await recordAudit(manager, {
+            action: 'partner_accounts.opened', partnerId: command.partnerId, details: { kesAccountStatus, depositAddress: depositAddress ?? 'none' },
+          });
+          return opened;
         });
       } catch (error) {
         // A reference collision (1 in 32^8 per pair) is retried with a fresh reference.

@@ -6,6 +6,12 @@
  * transfer of the confirmation and hands each to the payout runner as an
  * instruction, in the same transaction (a USDT send becomes due for release):
  * nothing reaches the bank or the chain before this.
+ *
+ * Wrong codes also spend the partner's budget across all its confirmations
+ * (src/domain/wrong-code-budget.ts), counted in the same transaction; once it
+ * is spent every confirmation of the partner answers PARTNER_CONFIRMATIONS_LOCKED,
+ * even with the right code, until an operator clears it. The wrong code that
+ * spends it raises one structured alert, after its count committed.
  */
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
@@ -13,13 +19,16 @@ import type { DataSource, EntityManager } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
 import { CODE_PATTERN, codeMatches, Confirmation, refusalBeforeAttempt } from '../../domain/confirmation-code';
 import { isUuid } from '../../domain/ids';
+import type { WrongCodeBudgetSettings, WrongCodeCount } from '../../domain/wrong-code-budget';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
 import type { TransfersRepository } from '../../persistence/transfers.repository';
 import type { UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
+import type { WrongCodeBudgetsRepository } from '../../persistence/wrong-code-budgets.repository';
 
-type Refusal = 'CONFIRMATION_CODE_INCORRECT' | 'CONFIRMATION_LOCKED' | 'CONFIRMATION_EXPIRED' | 'CONFIRMATION_ALREADY_USED';
-type Outcome = { confirmation: Confirmation; verifiedAt: Date } | { refusal: Refusal };
+type Refusal = 'CONFIRMATION_CODE_INCORRECT' | 'CONFIRMATION_LOCKED' | 'CONFIRMATION_EXPIRED' | 'CONFIRMATION_ALREADY_USED' | 'PARTNER_CONFIRMATIONS_LOCKED';
+/** budget: what counting a wrong code did to the partner's budget, when one was counted. */
+type Outcome = { confirmation: Confirmation; verifiedAt: Date } | { refusal: Refusal; budget?: WrongCodeCount };
 
 export interface ConfirmationResultView {
   confirmationId: string;
@@ -35,6 +44,8 @@ export interface ConfirmDependencies {
   transfers: TransfersRepository;
   sends: UsdtSendsRepository;
   instructions: PayoutInstructionsRepository;
+  budgets: Pick<WrongCodeBudgetsRepository, 'isLocked' | 'countWrongCode'>;
+  budget: WrongCodeBudgetSettings;
   codeHashKeyHex: string;
   logger: Logger;
   /** A confirmed subject is due at once: the payout runner is kicked. */
@@ -52,6 +63,7 @@ export class ConfirmUseCase {
     const outcome = await withTransaction(this.deps.dataSource, (manager) => this.decide(manager, command));
     if ('refusal' in outcome) {
       this.deps.logger.info('confirmation code refused', { confirmationId: command.confirmationId, refusal: outcome.refusal });
+      if (outcome.budget?.lockedNow) this.alertBudgetSpent(command.partnerId, outcome.budget);
       throw new AppError(outcome.refusal);
     }
     this.deps.onConfirmed();
@@ -68,17 +80,34 @@ export class ConfirmUseCase {
   private async decide(manager: EntityManager, command: { partnerId: string; confirmationId: string; code: string }): Promise<Outcome> {
     const confirmation = await this.deps.confirmations.lock(manager, command.partnerId, command.confirmationId);
     if (!confirmation) throw new AppError('CONFIRMATION_NOT_FOUND');
+    // Before anything else about the confirmation: a locked partner learns nothing more, not even whether the code was right.
+    if (await this.deps.budgets.isLocked(manager, command.partnerId)) return { refusal: 'PARTNER_CONFIRMATIONS_LOCKED' };
     const refusal = refusalBeforeAttempt(confirmation, new Date());
     if (refusal) return { refusal };
-    if (!codeMatches(this.deps.codeHashKeyHex, confirmation, command.code)) {
-      const after = await this.deps.confirmations.countWrongAttempt(manager, confirmation.confirmationId);
-      return { refusal: after === null ? 'CONFIRMATION_LOCKED' : 'CONFIRMATION_CODE_INCORRECT' };
-    }
+    if (!codeMatches(this.deps.codeHashKeyHex, confirmation, command.code)) return this.countWrongCode(manager, confirmation);
     const verifiedAt = new Date();
     if (!(await this.deps.confirmations.markUsed(manager, confirmation.confirmationId, verifiedAt))) throw new Error('live confirmation not markable under its lock');
     await this.handOff(manager, confirmation.confirmationId, verifiedAt);
     this.deps.logger.info('confirmation verified', { confirmationId: confirmation.confirmationId, subjectType: confirmation.subjectType, subjectId: confirmation.subjectId });
     return { confirmation, verifiedAt };
+  }
+
+  /** One wrong code: on the confirmation (the fifth locks it) and on the partner's budget (the last locks them all). */
+  private async countWrongCode(manager: EntityManager, confirmation: Confirmation): Promise<Outcome> {
+    const after = await this.deps.confirmations.countWrongAttempt(manager, confirmation.confirmationId);
+    // Not counted on the confirmation (it stopped being live under its lock): not a guess either.
+    if (after === null) return { refusal: 'CONFIRMATION_LOCKED' };
+    const budget = await this.deps.budgets.countWrongCode(manager,
+      { partnerId: confirmation.partnerId, confirmationId: confirmation.confirmationId, countedAt: new Date() }, this.deps.budget);
+    return { refusal: 'CONFIRMATION_CODE_INCORRECT', budget };
+  }
+
+  /** Once per lock, after the count committed. Names the partner, never a code. */
+  private alertBudgetSpent(partnerId: string, budget: WrongCodeCount): void {
+    this.deps.logger.error('wrong confirmation code budget spent: every confirmation of the partner is refused until an operator clears it', {
+      alert: 'confirmation_code_budget_spent', partnerId, wrongCodes: budget.wrongCodesInWindow,
+      wrongCodesMax: this.deps.budget.wrongCodesMax, windowMs: this.deps.budget.windowMs,
+    });
   }
 
   /** Transfers go to the payout runner as instructions; USDT sends become due for release on the send scheduler. */

@@ -5,6 +5,13 @@
  * 429 CONFIRMATION_RESEND_COOLDOWN with retryAfterSeconds. The old code stops
  * working. The message goes out inside the transaction (row locked), so a
  * notifier failure changes nothing; wrong attempts keep counting across codes.
+ *
+ * A resend takes no code, so it cannot probe one and spends no wrong-code
+ * budget; and since attempts count per confirmation across its codes, a fresh
+ * code buys no fresh guesses. But once the partner's budget is spent its
+ * confirmations are refused, so a resend is refused too
+ * (PARTNER_CONFIRMATIONS_LOCKED): a code that cannot be used is not mailed to
+ * the administrators, and whoever holds the credential cannot keep mailing them.
  */
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
@@ -17,12 +24,14 @@ import { isUuid } from '../../domain/ids';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { TransfersRepository } from '../../persistence/transfers.repository';
 import type { UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
+import type { WrongCodeBudgetsRepository } from '../../persistence/wrong-code-budgets.repository';
 
 export interface ResendDependencies {
   dataSource: DataSource;
   confirmations: ConfirmationsRepository;
   transfers: TransfersRepository;
   sends: UsdtSendsRepository;
+  budgets: Pick<WrongCodeBudgetsRepository, 'isLocked'>;
   walletRegistry: Pick<WalletRegistryApi, 'getCodeRecipient'>;
   codes: ConfirmationCodeSender;
   /** What the message says about its subject (amount, destination…), by subject. */
@@ -39,6 +48,7 @@ export class ResendConfirmationUseCase {
     if (!isUuid(command.confirmationId)) throw new AppError('CONFIRMATION_NOT_FOUND');
     const known = await this.deps.confirmations.find(this.deps.dataSource.manager, command.confirmationId);
     if (!known || known.partnerId !== command.partnerId) throw new AppError('CONFIRMATION_NOT_FOUND');
+    if (await this.deps.budgets.isLocked(this.deps.dataSource.manager, command.partnerId)) throw new AppError('PARTNER_CONFIRMATIONS_LOCKED');
     const recipient = await this.deps.walletRegistry.getCodeRecipient({ partnerId: command.partnerId });
     const code = generateCode();
     return withTransaction(this.deps.dataSource, async (manager) => {

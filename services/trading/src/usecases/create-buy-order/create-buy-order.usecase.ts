@@ -143,7 +143,7 @@ export class CreateBuyOrderUseCase {
       await lockPartnerReference(manager, command.partnerId, command.partnerReference);
       const twin = await findOrderByReference(manager, command.partnerId, command.partnerReference);
       if (twin) return { replay: twin };
-      await reserveInTransaction(manager, { usageId: orderId, partnerId: command.partnerId, source: 'order', given: { currency: 'KES', amount: capAmountKes(quote) } }, capAmountKes(quote));
+      await reserveInTransaction(manager, { usageId: orderId, partnerId: command.partnerId, source: 'order', given: { currency: 'KES', amount: capAmountKes(quote) } }, capAmountKes(quote), this.deps.clock.now());
       if (!(await consumeQuote(manager, command.partnerId, quote.quoteId))) throw new AppError('QUOTE_EXPIRED_OR_CONSUMED');
       const order: NewOrder = {
         orderId,

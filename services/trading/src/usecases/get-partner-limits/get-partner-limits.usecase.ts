@@ -1,11 +1,16 @@
-/** A partner's caps and how much of the rolling 24-hour cap is in use. */
+/**
+ * A partner's caps and how much of the rolling 24-hour cap is in use: what a
+ * reservation made now would count (domain/cap-window.ts), read without locks.
+ */
 import { AppError, validationFailed } from '@platform/errors';
 import { Big, formatAmount } from '@platform/money';
 import type { DataSource } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
-import { DAILY_CAP_WINDOW_MS, remainingKes } from '../../domain/daily-cap';
+import type { Clock } from '../../domain/clock';
+import { capWindowStart } from '../../domain/cap-window';
+import { remainingKes } from '../../domain/daily-cap';
 import { UUID_PATTERN } from '../../domain/partner-profile';
-import { sumOpenCapUsages } from '../../persistence/cap-usages.repository';
+import { readOpenCapKes } from '../../persistence/cap-usages.repository';
 
 export interface PartnerLimitsView {
   partnerId: string;
@@ -16,7 +21,10 @@ export interface PartnerLimitsView {
 }
 
 export class GetPartnerLimitsUseCase {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   async execute(input: { partnerId: string }): Promise<PartnerLimitsView> {
     if (!UUID_PATTERN.test(input.partnerId)) throw validationFailed(['partnerId']);
@@ -27,7 +35,7 @@ export class GetPartnerLimitsUseCase {
       [input.partnerId],
     );
     if (!caps) throw new AppError('PARTNER_NOT_FOUND');
-    const used = new Big(await sumOpenCapUsages(manager, input.partnerId, DAILY_CAP_WINDOW_MS));
+    const used = new Big(await readOpenCapKes(manager, input.partnerId, capWindowStart(this.clock.now())));
     const dailyCap = new Big(caps.dailyCapKes);
     return {
       partnerId: input.partnerId,

@@ -103,7 +103,7 @@ export class PayInBuyOrders implements OrderStep {
       const twin = await findOrderByReference(manager, command.partnerId, command.partnerReference);
       if (twin) return { order: twin, refusalCode: twin.refusalCode };
       const capKes = capAmountKes(quote);
-      await reserveInTransaction(manager, { usageId: orderId, partnerId: command.partnerId, source: 'order', given: { currency: 'KES', amount: capKes } }, capKes);
+      await reserveInTransaction(manager, { usageId: orderId, partnerId: command.partnerId, source: 'order', given: { currency: 'KES', amount: capKes } }, capKes, this.deps.clock.now());
       if (!(await consumeQuote(manager, command.partnerId, quote.quoteId))) throw new AppError('QUOTE_EXPIRED_OR_CONSUMED');
       const order = await insertOrder(manager, {
         orderId, partnerId: command.partnerId, partnerReference: command.partnerReference, quoteId: quote.quoteId, side: 'buy', fundingMode: 'pay_in',

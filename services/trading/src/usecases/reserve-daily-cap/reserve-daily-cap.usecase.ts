@@ -1,8 +1,11 @@
 /**
- * Counts a movement against the partner's rolling 24-hour cap (contract
- * decisions section 4). Atomic: the partner's profile row is locked, the open
- * usages of the window summed, and the new usage inserted in one transaction,
- * so concurrent reservations that together exceed the cap cannot all pass.
+ * Counts a movement against the partner's rolling 24-hour cap, shared by
+ * orders, transfers and USDT sends. Atomic: the partner's profile row and then
+ * its cap window are locked, the window moved to the reservation's minute, and
+ * the new usage inserted in one transaction, so concurrent reservations that
+ * together exceed the cap cannot all pass. The work is the same whatever the
+ * partner's volume: a handful of rows by primary key, plus the buckets that
+ * left the window since the last reservation (domain/cap-window.ts).
  * Idempotent on usageId: the same body answers the original usage, a
  * different body DAILY_CAP_USAGE_ID_REUSED.
  *
@@ -19,9 +22,10 @@ import type { DataSource, EntityManager } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
 import type { RateFeed } from '../../adapters/rate-feed/rate-feed';
 import type { Clock } from '../../domain/clock';
-import { assertWithinDailyCap, DAILY_CAP_WINDOW_MS, parseReserveDailyCap, ReserveDailyCapInput, ReserveDailyCapRequest, usdtToCapKes } from '../../domain/daily-cap';
+import { capUsageTime, capWindowStart } from '../../domain/cap-window';
+import { assertWithinDailyCap, parseReserveDailyCap, ReserveDailyCapInput, ReserveDailyCapRequest, usdtToCapKes } from '../../domain/daily-cap';
 import { isRateLive } from '../../domain/rate-freshness';
-import { CapUsageRow, findCapUsage, insertCapUsage, lockPartnerCaps, sumOpenCapUsages } from '../../persistence/cap-usages.repository';
+import { advanceCapWindow, CapUsageRow, findCapUsage, insertCapUsage, lockCapWindow, lockPartnerCaps } from '../../persistence/cap-usages.repository';
 import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
 import { assertPartnerActive, readProfile } from '../order-guards';
 
@@ -63,7 +67,7 @@ export class ReserveDailyCapUseCase {
     if (existing) return capUsageView(sameUsageOrRefuse(existing, request));
     await this.assertMovementAllowed(request.partnerId);
     const amountKes = await this.valueInKes(request);
-    const row = await withTransaction(this.deps.dataSource, (manager) => reserveInTransaction(manager, request, amountKes));
+    const row = await withTransaction(this.deps.dataSource, (manager) => reserveInTransaction(manager, request, amountKes, this.deps.clock.now()));
     return capUsageView(row);
   }
 
@@ -85,16 +89,18 @@ export class ReserveDailyCapUseCase {
 
 /**
  * The reservation itself, for callers already inside a transaction (order
- * creation reserves in the same transaction that consumes the quote).
+ * creation reserves in the same transaction that consumes the quote). `now` is
+ * the caller's clock; the usage counts at `now`, or at the start of the latest
+ * minute the partner's window reached when `now` is earlier.
  */
-export async function reserveInTransaction(manager: EntityManager, request: ReserveDailyCapRequest, amountKes: Big): Promise<CapUsageRow> {
+export async function reserveInTransaction(manager: EntityManager, request: ReserveDailyCapRequest, amountKes: Big, now: Date): Promise<CapUsageRow> {
   const caps = await lockPartnerCaps(manager, request.partnerId);
   if (!caps) throw new AppError('PARTNER_NOT_FOUND');
   // Re-read under the lock: a concurrent twin with the same usageId may have just committed.
   const twin = await findCapUsage(manager, request.usageId);
   if (twin) return sameUsageOrRefuse(twin, request);
-  const usedKes = new Big(await sumOpenCapUsages(manager, request.partnerId, DAILY_CAP_WINDOW_MS));
-  assertWithinDailyCap(request.source, usedKes, amountKes, new Big(caps.dailyCapKes));
+  const window = await openWindowAt(manager, request.partnerId, now);
+  assertWithinDailyCap(request.source, window.openKes, amountKes, new Big(caps.dailyCapKes));
   const row = await insertCapUsage(manager, {
     usageId: request.usageId,
     partnerId: request.partnerId,
@@ -102,9 +108,21 @@ export async function reserveInTransaction(manager: EntityManager, request: Rese
     amountKes: formatAmount(amountKes, 'KES'),
     givenCurrency: request.given.currency,
     givenAmount: formatDecimal(request.given.amount, 6),
+    createdAt: window.usageTime,
   });
   if (!row) throw new Error('cap usage vanished under the partner lock');
   return row;
+}
+
+/** Locks the partner's window and moves it to the usage's minute: the KES in use, and the time the usage counts at. */
+async function openWindowAt(manager: EntityManager, partnerId: string, now: Date): Promise<{ openKes: Big; usageTime: Date }> {
+  const window = await lockCapWindow(manager, partnerId);
+  const usageTime = capUsageTime(now, window?.countedFrom ?? null);
+  // No window yet: nothing of the partner counts; inserting the usage creates it.
+  if (!window) return { openKes: new Big(0), usageTime };
+  const countedFrom = capWindowStart(usageTime);
+  if (countedFrom.getTime() <= window.countedFrom.getTime()) return { openKes: new Big(window.openKes), usageTime };
+  return { openKes: new Big(await advanceCapWindow(manager, partnerId, window.countedFrom, countedFrom)), usageTime };
 }
 
 function sameUsageOrRefuse(row: CapUsageRow, request: ReserveDailyCapRequest): CapUsageRow {

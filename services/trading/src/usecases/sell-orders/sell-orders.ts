@@ -141,7 +141,7 @@ export class SellOrders implements DepositMatcher, OrderStep {
       await lockPartnerReference(manager, command.partnerId, command.partnerReference);
       const twin = await findOrderByReference(manager, command.partnerId, command.partnerReference);
       if (twin) return { ...replayOf(twin), replayed: true };
-      await reserveInTransaction(manager, { usageId: orderId, partnerId: command.partnerId, source: 'order', given: { currency: 'KES', amount: capAmountKes(quote) } }, capAmountKes(quote));
+      await reserveInTransaction(manager, { usageId: orderId, partnerId: command.partnerId, source: 'order', given: { currency: 'KES', amount: capAmountKes(quote) } }, capAmountKes(quote), this.deps.clock.now());
       if (!(await consumeQuote(manager, command.partnerId, quote.quoteId))) throw new AppError('QUOTE_EXPIRED_OR_CONSUMED');
       const order: NewOrder = {
         orderId,

@@ -1,7 +1,6 @@
-/** Operator actions: suspend or resume a partner, and set a platform switch. */
+/** Operator actions: suspend or resume a partner, and set a platform switch; each audited with the change. */
 import { AppError, validationFailed } from '@platform/errors';
-import type { DataSource } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import { DataSource, queryRows, recordAudit, withTransaction } from '@platform/persistence';
 import { parseSwitch } from '../../domain/platform-switches';
 import { PARTNER_STATUSES, UUID_PATTERN } from '../../domain/partner-profile';
 import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
@@ -14,22 +13,29 @@ export class SetPartnerStatusUseCase {
     if (!UUID_PATTERN.test(command.partnerId)) bad.push('partnerId');
     if (!(PARTNER_STATUSES as readonly string[]).includes(command.status)) bad.push('status');
     if (bad.length > 0) throw validationFailed(bad);
-    const [row] = await queryRows<{ status: string }>(
-      this.dataSource.manager,
-      'UPDATE partner_profiles SET status = $2, updated_at = now() WHERE partner_id = $1 RETURNING status',
-      [command.partnerId, command.status],
-    );
-    if (!row) throw new AppError('PARTNER_NOT_FOUND');
-    return { partnerId: command.partnerId, status: row.status };
+    const status = await withTransaction(this.dataSource, async (manager) => {
+      const [row] = await queryRows<{ status: string }>(
+        manager,
+        'UPDATE partner_profiles SET status = $2, updated_at = now() WHERE partner_id = $1 RETURNING status',
+        [command.partnerId, command.status],
+      );
+      if (!row) throw new AppError('PARTNER_NOT_FOUND');
+      await recordAudit(manager, { action: row.status === 'suspended' ? 'partner.suspended' : 'partner.resumed', partnerId: command.partnerId });
+      return row.status;
+    });
+    return { partnerId: command.partnerId, status };
   }
 }
 
 export class SetPlatformSwitchUseCase {
-  constructor(private readonly switches: PlatformSwitchesRepository) {}
+  constructor(private readonly dataSource: DataSource, private readonly switches: PlatformSwitchesRepository) {}
 
   async execute(command: { name: string; value: string }): Promise<{ name: string; value: string }> {
     const parsed = parseSwitch(command.name, command.value);
-    await this.switches.set(parsed.name, parsed.value);
+    await withTransaction(this.dataSource, async (manager) => {
+      await this.switches.set(parsed.name, parsed.value, manager);
+      await recordAudit(manager, { action: 'platform_switch.set', partnerId: null, details: { name: parsed.name, value: parsed.value } });
+    });
     return parsed;
   }
 }

@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
+import { DataSource, EntityManager, recordAudit, withTransaction } from '@platform/persistence';
 import { codeMatches, OTP_PATTERN, refusalBeforeAttempt } from '../../domain/approval-code';
 import { isUuid } from '../../domain/ids';
 import type { Wallet } from '../../domain/wallet';
@@ -53,6 +53,7 @@ export class ConfirmWalletUseCase {
     if (codeMatches(this.settings.codeHashKeyHex, code, command.otp)) {
       if (!(await codes.markUsed(manager, code.codeId))) return { refusal: 'WALLET_CODE_EXPIRED' };
       const confirmed = await wallets.markPartnerApproved(manager, wallet.walletId);
+      await recordAudit(manager, { action: 'wallet.confirmed', partnerId: command.partnerId, details: { walletId: wallet.walletId } });
       this.logger.info('wallet confirmed by administrator', { walletId: wallet.walletId, codeId: code.codeId });
       return { wallet: confirmed };
     }

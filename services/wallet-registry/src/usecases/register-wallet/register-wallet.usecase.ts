@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
 import { Logger, maskEmail } from '@platform/logger';
-import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
+import { DataSource, EntityManager, recordAudit, withTransaction } from '@platform/persistence';
 import type { ApprovalCodeSender } from '../../adapters/notifier/approval-code-sender';
 import { decideReRegistration, generateCode, hashCode } from '../../domain/approval-code';
+import { chooseCodeRecipient } from '../../domain/code-eligibility';
 import { isUuid } from '../../domain/ids';
 import { parseWalletInput, Wallet, WalletInput } from '../../domain/wallet';
 import type { Administrator, AdministratorsRepository } from '../../persistence/administrators.repository';
@@ -29,7 +30,7 @@ export interface RegisterWalletSettings {
   now: () => Date;
 }
 
-/** A concurrent removal can hide the first recipient from a locking read once; one more look sees the next. */
+/** A concurrent removal can take the chosen recipient away before it is locked once; one more look sees the next. */
 const RECIPIENT_LOOKUPS_MAX = 2;
 
 /**
@@ -52,6 +53,11 @@ export class RegisterWalletUseCase {
     const input = parseWalletInput(command);
     return withTransaction(this.dataSource, async (manager) => {
       const { wallet, created } = await this.repositories.wallets.insertOrLock(manager, command.partnerId, input);
+      if (created) {
+        await recordAudit(manager, {
+          action: 'wallet.registered', partnerId: command.partnerId, details: { walletId: wallet.walletId, chain: wallet.chain, asset: wallet.asset, address: wallet.address },
+        });
+      }
       const now = this.settings.now();
       const latest = created ? null : await this.repositories.codes.latest(manager, wallet.walletId);
       const decision = created ? 'issue_fresh_code' : decideReRegistration(wallet.status, latest, now);
@@ -60,15 +66,18 @@ export class RegisterWalletUseCase {
         const email = await this.repositories.admins.findEmail(manager, latest.adminId);
         return { wallet, created, approvalSentTo: email ? maskEmail(email) : undefined, codeIssued: false };
       }
-      const admin = await this.codeRecipient(manager, command.partnerId);
+      const admin = await this.codeRecipient(manager, command.partnerId, now);
       await this.issueCode(manager, wallet, admin, now);
       return { wallet, created, approvalSentTo: maskEmail(admin.email), codeIssued: true };
     });
   }
 
-  private async codeRecipient(manager: EntityManager, partnerId: string): Promise<Administrator> {
+  /** The earliest-registered administrator past its waiting period, held FOR SHARE until the code is issued. */
+  private async codeRecipient(manager: EntityManager, partnerId: string, now: Date): Promise<Administrator> {
     for (let lookup = 1; lookup <= RECIPIENT_LOOKUPS_MAX; lookup += 1) {
-      const admin = await this.repositories.admins.lockCodeRecipient(manager, partnerId);
+      const chosen = chooseCodeRecipient(await this.repositories.admins.listActive(manager, partnerId), now);
+      if (!chosen) break;
+      const admin = await this.repositories.admins.lockActive(manager, chosen.adminId);
       if (admin) return admin;
     }
     throw new AppError('NO_ADMINISTRATOR_REGISTERED');

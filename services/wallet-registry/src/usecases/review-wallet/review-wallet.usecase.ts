@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { DataSource, withTransaction } from '@platform/persistence';
+import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
 import { ReviewDecision, reviewOutcome, Wallet } from '../../domain/wallet';
 import type { WalletsRepository } from '../../persistence/wallets.repository';
@@ -10,6 +10,7 @@ import type { WalletsRepository } from '../../persistence/wallets.repository';
  * it active (screening cleared), reject makes it rejected (screening
  * rejected). Repeating the decision already taken is harmless and answers the
  * wallet; reviewing a wallet in any other state is WALLET_NOT_AWAITING_REVIEW.
+ * The decision is audited with the change; a repeat records nothing.
  */
 export class ReviewWalletUseCase {
   constructor(private readonly dataSource: DataSource, private readonly wallets: WalletsRepository, private readonly logger: Logger) {}
@@ -24,7 +25,9 @@ export class ReviewWalletUseCase {
       if (!current) throw new AppError('WALLET_NOT_FOUND');
       if (current.status === outcome.status) return current;
       if (current.status !== 'pending_service_approval') throw new AppError('WALLET_NOT_AWAITING_REVIEW');
-      return this.wallets.markReviewed(manager, current.walletId, outcome);
+      const reviewed = await this.wallets.markReviewed(manager, current.walletId, outcome);
+      await recordAudit(manager, { action: command.decision === 'approve' ? 'wallet.approved' : 'wallet.rejected', partnerId: command.partnerId, details: { walletId: current.walletId } });
+      return reviewed;
     });
     this.logger.info('wallet reviewed', { walletId: wallet.walletId, decision: command.decision, status: wallet.status });
     return wallet;

@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { DataSource, withTransaction } from '@platform/persistence';
+import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
 import type { WalletCodesRepository } from '../../persistence/wallet-codes.repository';
 import type { WalletsRepository } from '../../persistence/wallets.repository';
@@ -23,6 +23,7 @@ export class RevokeWalletUseCase {
     await withTransaction(this.dataSource, async (manager) => {
       if (!(await this.repositories.wallets.revoke(manager, command.partnerId, command.walletId))) throw new AppError('WALLET_NOT_FOUND');
       await this.repositories.codes.lapseForWallet(manager, command.walletId);
+      await recordAudit(manager, { action: 'wallet.revoked', partnerId: command.partnerId, details: { walletId: command.walletId } });
     });
     this.logger.info('wallet revoked', { walletId: command.walletId });
   }

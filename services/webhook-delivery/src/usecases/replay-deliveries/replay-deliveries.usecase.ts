@@ -1,5 +1,6 @@
 import { validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
+import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
 import type { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import type { DeliveriesRepository } from '../../persistence/deliveries.repository';
@@ -32,10 +33,12 @@ export interface ReplayDeliveriesResult {
  * Operator action: re-opens a partner's deliveries created in [since, until),
  * oldest first, each keeping its delivery id and getting a fresh round of 7
  * attempts: the dead ones (--dead-only), or also the delivered ones and those
- * held while the partner had no endpoint. Bounded per call.
+ * held while the partner had no endpoint. Bounded per call; a call that
+ * re-opened any is audited with them.
  */
 export class ReplayDeliveriesUseCase {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly deliveries: DeliveriesRepository,
     private readonly metrics: DeliveryMetrics,
     private readonly logger: Logger,
@@ -43,7 +46,17 @@ export class ReplayDeliveriesUseCase {
 
   async execute(command: ReplayDeliveriesCommand): Promise<ReplayDeliveriesResult> {
     const { since, until, limit } = this.validate(command);
-    const result = await this.deliveries.replayRange({ partnerId: command.partnerId, since, until, deadOnly: command.deadOnly, limit });
+    const result = await withTransaction(this.dataSource, async (manager) => {
+      const replay = await this.deliveries.replayRange({ partnerId: command.partnerId, since, until, deadOnly: command.deadOnly, limit }, manager);
+      if (replay.replayed > 0) {
+        await recordAudit(manager, {
+          action: 'webhook_deliveries.replayed',
+          partnerId: command.partnerId,
+          details: { since: since.toISOString(), until: until.toISOString(), deadOnly: command.deadOnly, replayed: replay.replayed },
+        });
+      }
+      return replay;
+    });
     this.metrics.deliveriesReplayed(result.replayed);
     this.logger.info('webhook range replay', {
       partnerId: command.partnerId, since: command.since, until: command.until, deadOnly: command.deadOnly, ...result,

@@ -1,18 +1,25 @@
 // Proves the single replay's answers: the status after the call for a re-opened
-// or an already open delivery (counted only when re-opened), DELIVERY_NOT_FOUND
-// for an unknown id, and VALIDATION_FAILED naming deliveryId for a malformed one.
+// or an already open delivery (counted and audited only when re-opened),
+// DELIVERY_NOT_FOUND for an unknown id, and VALIDATION_FAILED naming deliveryId
+// for a malformed one. The transaction is a fake that records its statements.
 import { AppError } from '@platform/errors';
-import { createLogger } from '@platform/logger';
+import { createLogger, runWithContext } from '@platform/logger';
+import type { DataSource } from '@platform/persistence';
 import { DeliveryMetrics } from '../../metrics/delivery-metrics';
-import type { DeliveriesRepository, DeliveryStatus } from '../../persistence/deliveries.repository';
+import type { DeliveriesRepository, ReplayedDelivery } from '../../persistence/deliveries.repository';
 import { ReplayDeliveryUseCase } from './replay-delivery.usecase';
 
 const deliveryId = '0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f';
+const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
 
-function build(answer: { status: DeliveryStatus; reopened: boolean } | null) {
+function build(answer: Omit<ReplayedDelivery, 'partnerId'> | null) {
   const metrics = new DeliveryMetrics(false);
-  const deliveries = { replayOne: async () => answer } as unknown as DeliveriesRepository;
-  return { useCase: new ReplayDeliveryUseCase(deliveries, metrics, createLogger('spec', 'error')), metrics };
+  const deliveries = { replayOne: async () => (answer ? { ...answer, partnerId } : null) } as unknown as DeliveriesRepository;
+  const statements: Array<{ sql: string; parameters: unknown[] }> = [];
+  const manager = { query: async (sql: string, parameters: unknown[]) => statements.push({ sql, parameters }) };
+  const dataSource = { transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager) } as unknown as DataSource;
+  const useCase = new ReplayDeliveryUseCase(dataSource, deliveries, metrics, createLogger('spec', 'error'));
+  return { useCase: { execute: (id: string) => runWithContext({ caller: 'ops', requestId: 'req-1' }, () => useCase.execute(id)) }, metrics, statements };
 }
 
 async function replayCount(metrics: DeliveryMetrics): Promise<number> {
@@ -21,16 +28,20 @@ async function replayCount(metrics: DeliveryMetrics): Promise<number> {
 }
 
 describe('ReplayDeliveryUseCase', () => {
-  it('answers pending for a re-opened delivery and counts it', async () => {
-    const { useCase, metrics } = build({ status: 'pending', reopened: true });
+  it('answers pending for a re-opened delivery, counts it and audits it', async () => {
+    const { useCase, metrics, statements } = build({ status: 'pending', reopened: true });
     expect(await useCase.execute(deliveryId)).toEqual({ deliveryId, status: 'pending' });
     expect(await replayCount(metrics)).toBe(1);
+    expect(statements).toHaveLength(1);
+    expect(statements[0].sql).toMatch(/^INSERT INTO audit_records/);
+    expect(statements[0].parameters.slice(0, 3)).toEqual(['webhook_delivery.replayed', partnerId, 'ops']);
   });
 
-  it('answers the current status of a delivery already open, without counting it', async () => {
-    const { useCase, metrics } = build({ status: 'delivering', reopened: false });
+  it('answers the current status of a delivery already open, without counting or auditing it', async () => {
+    const { useCase, metrics, statements } = build({ status: 'delivering', reopened: false });
     expect(await useCase.execute(deliveryId)).toEqual({ deliveryId, status: 'delivering' });
     expect(await replayCount(metrics)).toBe(0);
+    expect(statements).toHaveLength(0);
   });
 
   it('refuses an unknown and a malformed id', async () => {

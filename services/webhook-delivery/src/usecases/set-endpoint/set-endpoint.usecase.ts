@@ -1,7 +1,7 @@
 import { constantTimeEqual, SealingKeyRing } from '@platform/crypto';
 import { validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { DataSource, withTransaction } from '@platform/persistence';
+import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { isValidSigningSecret, rotateSecrets, rotationOverlapSeconds } from '../../domain/endpoint-secrets';
 import { checkEndpointUrl, EndpointTarget } from '../../domain/endpoint-url';
 import { isUuid } from '../../domain/ids';
@@ -33,7 +33,9 @@ export interface SetEndpointDependencies {
  * secret rotates: the old one keeps signing beside it for the overlap. The
  * secret is stored sealed and never logged or returned. Deliveries held while
  * the partner had no endpoint (the last HELD_DELIVERY_RETENTION_MS) are opened
- * in the same transaction, so they go out now.
+ * in the same transaction, so they go out now. The change is audited with the
+ * endpoint's host and whether the secret rotated, never the URL's path or query
+ * (which may carry a token) nor the secret.
  */
 export class SetEndpointUseCase {
   constructor(private readonly deps: SetEndpointDependencies) {}
@@ -61,6 +63,12 @@ export class SetEndpointUseCase {
       });
       const heldSince = new Date(Date.now() - HELD_DELIVERY_RETENTION_MS);
       opened = await this.deps.deliveries.openHeld(command.partnerId, endpoint.url, heldSince, manager);
+      await recordAudit(manager, {
+        action: 'webhook_endpoint.set',
+        partnerId: command.partnerId,
+        // `rotated`: the secret changed, the previous one signing beside it for the overlap (a key named "secret" would be redacted).
+        details: { host: target.hostname, created: existing === null, rotated, heldDeliveriesOpened: opened },
+      });
       return endpoint;
     });
     this.deps.logger.info('webhook endpoint set', { partnerId: command.partnerId, host: target.hostname, rotated, heldDeliveriesOpened: opened });

@@ -10,8 +10,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * that partner's order: the hash needs to be unique only among the orders of
  * one partner, and every lookup by hash names the partner.
  */
-export class OrdersTxHashPerPartnerMigration1732710000000 implements MigrationInterface {
-  name = 'OrdersTxHashPerPartnerMigration1732710000000';
+export class OrdersTxHashPerPartnerMigration1795917000000 implements MigrationInterface {
+  name = 'OrdersTxHashPerPartnerMigration1795917000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('ALTER TABLE orders ADD CONSTRAINT orders_partner_tx_hash_key UNIQUE (partner_id, tx_hash)');

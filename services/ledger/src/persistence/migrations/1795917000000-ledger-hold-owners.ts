@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * metadata already names (every caller wrote its record's id and kind there),
  * so they are reconciled too; resolved holds keep none, nothing reads it.
  */
-export class LedgerHoldOwnersMigration1732260000005 implements MigrationInterface {
-  name = 'LedgerHoldOwnersMigration1732260000005';
+export class LedgerHoldOwnersMigration1795917000000 implements MigrationInterface {
+  name = 'LedgerHoldOwnersMigration1795917000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`

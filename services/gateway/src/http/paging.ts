@@ -1,0 +1,13 @@
+/**
+ * How every list answers: a bare JSON array, newest first, and the next page's
+ * cursor in X-Next-Cursor, absent on the last page (so a client pages until the
+ * header is gone, and a list grows fields additively).
+ */
+import type { Response } from 'express';
+
+export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
+
+export function answerPage<T>(res: Response, items: readonly T[], nextCursor: string): void {
+  if (nextCursor) res.setHeader(NEXT_CURSOR_HEADER, nextCursor);
+  res.status(200).json(items);
+}
