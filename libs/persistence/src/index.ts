@@ -125,6 +125,7 @@ export async function queryRows<T = Record<string, unknown>>(manager: EntityMana
 
 // Last: the scheduler uses withTransaction above.
 export { DueWork, DurableScheduler, SchedulerOptions } from './durable-scheduler';
+export { BatchSweeper, BatchSweeperOptions, BatchTask } from './batch-sweeper';
 export { resealColumns, ResealSecretsUseCase, RESEAL_BATCH_SIZE_DEFAULT, RESEAL_BATCH_SIZE_MAX } from './reseal';
 export type { ResealingKeys, ResealOutcome, SealedColumn } from './reseal';
 export {

@@ -1,9 +1,11 @@
 /**
- * Runs in every ledger replica: every `intervalMs` it runs a bounded batch
- * task (expire overdue holds, credit held deposits whose window passed) until
- * a batch comes back short. The database rows are the timers, so nothing is
- * lost when a replica stops: another (or the next start) picks them up; the
- * tasks claim rows FOR UPDATE SKIP LOCKED, so replicas never collide.
+ * Runs in every replica: every `intervalMs` it runs a bounded batch task until
+ * a batch comes back short. The ledger's tasks (expire overdue holds, credit
+ * held deposits whose window passed) have database rows as their timers and
+ * claim them FOR UPDATE SKIP LOCKED, so replicas never collide; the hold
+ * owners' reconcilers (payouts, trading) page through their pending holds and
+ * act only through idempotent ledger calls. Nothing is lost when a replica
+ * stops: another (or the next start) picks the work up.
  */
 import type { Logger } from '@platform/logger';
 
