@@ -54,6 +54,10 @@ process.env.STACK_ENV_PAYOUT_STEP_LEASE_MS ??= '3000';
 process.env.STACK_ENV_AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS ??= '1000000';
 // A transfer or USDT-send create killed midway is undone after 15 s (the kill spec waits for it; the floor is 10 s).
 process.env.STACK_ENV_TRANSFER_CREATE_LEASE_MS ??= '15000';
+// Payouts and trading look for orphaned ledger holds every 0.5 s among holds at least 2 s old, so the
+// hold-owner spec sees one voided quickly; every other spec's live holds are looked at too, and kept.
+process.env.STACK_ENV_HOLD_RECONCILE_INTERVAL_MS ??= '500';
+process.env.STACK_ENV_HOLD_RECONCILE_MIN_AGE_MS ??= '2000';
 
 const profile = loadProfile('test');
 const log = (name) => path.join(profile.logsDir, name);

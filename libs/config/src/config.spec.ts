@@ -1,6 +1,7 @@
 // Proves that configuration fails fast and lists every problem at once; that
 // PLATFORM_MODE has no default; that listeners (metrics too) default to this machine only;
-// that TLS paths must be absolute; that a sealing key ring is parsed and
+// that TLS paths must be absolute; that a connection's age is bounded (an hour at
+// most) and defaults to half an hour; that a sealing key ring is parsed and
 // validated; and that production mode refuses published development keys.
 import {
   commonServiceEnv, ConfigError, developmentKeyProblem, hexKey32, loadConfig, metricsEnv, refuseDevelopmentKeysInProduction, sealingKeyRing, z,
@@ -30,6 +31,8 @@ describe('loadConfig', () => {
     expect(config.GRPC_HOST).toBe('127.0.0.1');
     expect(config.HEALTH_PORT).toBeUndefined();
     expect(config.TLS_RELOAD_INTERVAL_MS).toBe(10_000);
+    expect(config.GRPC_MAX_CONNECTION_AGE_MS).toBe(1_800_000);
+    expect(config.GRPC_MAX_CONNECTION_AGE_GRACE_MS).toBe(30_000);
     expect(loadConfig(schema, { ...base, GRPC_HOST: '0.0.0.0' }).GRPC_HOST).toBe('0.0.0.0');
   });
 
@@ -57,6 +60,15 @@ describe('loadConfig', () => {
     const problems = problemsOf(() => loadConfig(schema, { ...base, TLS_CA_FILE: 'tls/ca.pem', TLS_CERT_FILE: undefined }));
     expect(problems).toMatch(/TLS_CA_FILE: expected an absolute path/);
     expect(problems).toMatch(/TLS_CERT_FILE/);
+  });
+
+  it('bounds how long a connection, and so the identity proved at its handshake, is served', () => {
+    expect(loadConfig(schema, { ...base, GRPC_MAX_CONNECTION_AGE_MS: '3600000', GRPC_MAX_CONNECTION_AGE_GRACE_MS: '5000' }))
+      .toMatchObject({ GRPC_MAX_CONNECTION_AGE_MS: 3_600_000, GRPC_MAX_CONNECTION_AGE_GRACE_MS: 5_000 });
+    const problems = problemsOf(() => loadConfig(schema, { ...base, GRPC_MAX_CONNECTION_AGE_MS: '3600001', GRPC_MAX_CONNECTION_AGE_GRACE_MS: '0' }));
+    expect(problems).toMatch(/GRPC_MAX_CONNECTION_AGE_MS/);
+    expect(problems).toMatch(/GRPC_MAX_CONNECTION_AGE_GRACE_MS/);
+    expect(problemsOf(() => loadConfig(schema, { ...base, GRPC_MAX_CONNECTION_AGE_MS: '59999' }))).toMatch(/GRPC_MAX_CONNECTION_AGE_MS/);
   });
 });
 

@@ -136,6 +136,15 @@ export const commonServiceEnv = {
   TLS_KEY_FILE: absolutePath(),
   /** How often the TLS files are checked for a rotation (taken without a restart). */
   TLS_RELOAD_INTERVAL_MS: positiveInt().min(100).max(600_000).default(10_000),
+  /**
+   * How old a peer's connection to the gRPC server may grow before the peer must open a new one
+   * (and so present its current certificate, checked against the current CA): an expired or no
+   * longer trusted identity is served at most this long. At least a minute (each new connection is
+   * a handshake), at most an hour.
+   */
+  GRPC_MAX_CONNECTION_AGE_MS: positiveInt().min(60_000).max(3_600_000).default(1_800_000),
+  /** How long calls in flight on a connection past that age may still finish before it is closed. */
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS: positiveInt().min(5_000).max(300_000).default(30_000),
   /** Upper bound on graceful shutdown before the process exits anyway. */
   SHUTDOWN_GRACE_MS: positiveInt().default(10_000),
 };

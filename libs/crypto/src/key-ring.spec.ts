@@ -1,6 +1,7 @@
 // Proves the sealing key ring: values round-trip and never hold the plain text;
-// a tampered value, a value under a key no longer in the ring, or a value whose
-// key-id header was altered is refused; new values use the current (first) key
+// a tampered value, a value under a key no longer in the ring, a value whose
+// key-id header was altered, or one whose GCM tag was truncated (the prefix of the
+// real tag, which GCM would otherwise accept) is refused; new values use the current (first) key
 // while old ids still open; values sealed before key ids existed still open;
 // reseal moves a value to the current key; configuration text is validated
 // without ever echoing a key.
@@ -70,6 +71,28 @@ describe('SealingKeyRing', () => {
     relabelled[1] = 'b';
     expect(() => ring.open(relabelled.join('.'))).toThrow();
     expect(() => ring.open('v9.a.b.c.d')).toThrow(/malformed/);
+  });
+
+  it('refuses a value whose authentication tag was truncated, though its bytes are those of the real tag', () => {
+    const ring = SealingKeyRing.parse(`k1:${NEW},k0:${OLD}`);
+    const truncate = (sealed: string, tagIndex: number, bytes: number) => {
+      const parts = sealed.split('.');
+      parts[tagIndex] = Buffer.from(parts[tagIndex], 'base64url').subarray(0, bytes).toString('base64url');
+      return parts.join('.');
+    };
+    const sealed = ring.seal('secret');
+    for (const bytes of [4, 8, 12, 15]) {
+      expect(() => ring.open(truncate(sealed, 3, bytes))).toThrow(`sealed value has a ${bytes}-byte authentication tag, not 16`);
+      expect(() => ring.open(truncate(legacySeal('secret', OLD), 2, bytes))).toThrow(/opens with no key of the ring/);
+    }
+    expect(ring.open(truncate(sealed, 3, 16))).toBe('secret');
+  });
+
+  it('refuses a value whose IV is not 12 bytes', () => {
+    const ring = SealingKeyRing.parse(`k1:${NEW}`);
+    const parts = ring.seal('secret').split('.');
+    parts[2] = Buffer.concat([Buffer.from(parts[2], 'base64url'), Buffer.alloc(4)]).toString('base64url');
+    expect(() => ring.open(parts.join('.'))).toThrow('sealed value has a 16-byte IV, not 12');
   });
 
   it.each([

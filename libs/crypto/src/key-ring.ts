@@ -27,6 +27,11 @@ const LEGACY_KEY_ID = 'k0';
 const SEAL_VERSION = 'v2';
 const LEGACY_SEAL_VERSION = 'v1';
 const IV_BYTES = 12;
+/**
+ * GCM's full tag. Node's decipher accepts shorter tags (down to 4 bytes) unless told the length,
+ * and a tag truncated to n bytes is forged with about 2^(8n) tries: every value must carry all 16.
+ */
+const AUTH_TAG_BYTES = 16;
 
 function parseEntry(entry: string): SealingKey {
   const separator = entry.indexOf(':');
@@ -37,10 +42,15 @@ function parseEntry(entry: string): SealingKey {
   return { id, keyHex: keyHex.toLowerCase() };
 }
 
+/** Opens one value; throws when the IV or tag is not of its full length, or GCM does not authenticate it. */
 function decrypt(keyHex: string, iv: string, tag: string, ciphertext: string, associatedData: string | null): string {
-  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), Buffer.from(iv, 'base64url'));
+  const ivBytes = Buffer.from(iv, 'base64url');
+  const tagBytes = Buffer.from(tag, 'base64url');
+  if (ivBytes.length !== IV_BYTES) throw new Error(`sealed value has a ${ivBytes.length}-byte IV, not ${IV_BYTES}`);
+  if (tagBytes.length !== AUTH_TAG_BYTES) throw new Error(`sealed value has a ${tagBytes.length}-byte authentication tag, not ${AUTH_TAG_BYTES}`);
+  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), ivBytes, { authTagLength: AUTH_TAG_BYTES });
   if (associatedData !== null) decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  decipher.setAuthTag(tagBytes);
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
 }
 
@@ -83,7 +93,7 @@ export class SealingKeyRing {
   seal(plain: string): string {
     const header = `${SEAL_VERSION}.${this.currentKeyId}`;
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', Buffer.from(this.keys.get(this.currentKeyId) as string, 'hex'), iv);
+    const cipher = createCipheriv('aes-256-gcm', Buffer.from(this.keys.get(this.currentKeyId) as string, 'hex'), iv, { authTagLength: AUTH_TAG_BYTES });
     cipher.setAAD(Buffer.from(header, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return [header, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');

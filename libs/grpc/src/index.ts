@@ -11,6 +11,9 @@ export { identityFromSubjectAltName, identityOfPeer, identityUri, isPlatformIden
 export type { PlatformIdentity } from './identity';
 export { assertCompleteTable, decideAccess, PERMISSION_DENIED_DETAILS } from './access';
 export type { AccessTable } from './access';
-export { loadServiceTls, TlsMaterial, TlsMaterialError, TLS_RELOAD_INTERVAL_MS_DEFAULT } from './tls';
-export type { ClientTls, TlsFiles, TlsOptions, TlsSettings } from './tls';
+export {
+  loadServiceTls, TlsMaterial, TlsMaterialError, TLS_RELOAD_INTERVAL_MS_DEFAULT, CONNECTION_AGE_MS_DEFAULT, CONNECTION_AGE_MS_MAX,
+  CONNECTION_AGE_GRACE_MS_DEFAULT, CONNECTION_AGE_GRACE_MS_MAX,
+} from './tls';
+export type { ClientTls, ConnectionAge, TlsFiles, TlsOptions, TlsSettings } from './tls';
 export { callLabels, clientMetricsInterceptor, codeName, measuredHandler } from './call-metrics';

@@ -4,6 +4,8 @@
  * grpc.health.v1, listen over mutual TLS, and drain on shutdown. Handlers receive the decoded request and run
  * inside the caller's request context (request id and partner id from metadata,
  * the caller's identity from its certificate), so their logs carry them.
+ * Connections live a bounded time (TlsMaterial.connectionAge), so every peer's
+ * certificate is checked again at least that often.
  */
 import { Server, ServerCredentials, ServerUnaryCall, sendUnaryData, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { health } from '@platform/proto';
@@ -107,7 +109,13 @@ function serviceNameOf(definition: Record<string, { path: string }>): string {
 
 export function createGrpcServer(logger: Logger, tls: TlsMaterial): GrpcServer {
   const options = { 'grpc.max_receive_message_length': GRPC_MESSAGE_BYTES_MAX, 'grpc.max_send_message_length': GRPC_MESSAGE_BYTES_MAX };
-  const server = new Server(options);
+  // A peer's certificate is checked when it connects: closing connections past a bounded age makes
+  // every peer handshake again, so an expired or no longer trusted identity stops being served.
+  const server = new Server({
+    ...options,
+    'grpc.max_connection_age_ms': tls.connectionAge.maxMs,
+    'grpc.max_connection_age_grace_ms': tls.connectionAge.graceMs,
+  });
   const healthState = new HealthState();
   const healthService = health.HealthService as unknown as ServiceDefinition;
   // Health tells only SERVING or not: any caller holding a certificate of the platform's CA may ask.

@@ -35,6 +35,23 @@ export interface TlsOptions {
   /** The identity the certificate must name (the process's own); any platform identity when absent. */
   expectedIdentity?: string;
   nowMs?: () => number;
+  /** How long a server keeps a peer's connection (default 30 minutes, at most an hour); see ConnectionAge. */
+  connectionAge?: Partial<ConnectionAge>;
+}
+
+/**
+ * How long a peer may go on using one connection, and so the certificate it
+ * presented when it opened it. A server checks a client's certificate (issuer,
+ * validity) at the handshake only: without a bound, a client whose certificate
+ * expired, or whose CA was dropped from the trusted bundle, would keep being
+ * served over a connection it opened before. The server sends GOAWAY once a
+ * connection is `maxMs` old (grpc-js adds up to 10 % of jitter), lets calls in
+ * flight finish for `graceMs`, then closes it; the client opens a new one with
+ * its current certificate, checked against the server's current CA.
+ */
+export interface ConnectionAge {
+  maxMs: number;
+  graceMs: number;
 }
 
 /** What a client needs to reach one service: credentials that accept only that service's identity. */
@@ -45,6 +62,11 @@ export interface ClientTls {
 }
 
 export const TLS_RELOAD_INTERVAL_MS_DEFAULT = 10_000;
+export const CONNECTION_AGE_MS_DEFAULT = 30 * 60_000;
+/** An identity the platform no longer trusts is served at most this long (plus jitter and grace). */
+export const CONNECTION_AGE_MS_MAX = 60 * 60_000;
+export const CONNECTION_AGE_GRACE_MS_DEFAULT = 30_000;
+export const CONNECTION_AGE_GRACE_MS_MAX = 5 * 60_000;
 /** A certificate file holds the leaf and perhaps its intermediates; a CA bundle a few roots. */
 const CERTIFICATES_PER_FILE_MAX = 10;
 const TLS_FILE_BYTES_MAX = 256 * 1024;
@@ -113,6 +135,18 @@ function filesSignature(files: TlsFiles): string {
   }).join('|');
 }
 
+/** The connection age a server enforces; throws RangeError outside the bounds. */
+function connectionAgeOf(requested: Partial<ConnectionAge> = {}): ConnectionAge {
+  const age = { maxMs: requested.maxMs ?? CONNECTION_AGE_MS_DEFAULT, graceMs: requested.graceMs ?? CONNECTION_AGE_GRACE_MS_DEFAULT };
+  if (!Number.isInteger(age.maxMs) || age.maxMs <= 0 || age.maxMs > CONNECTION_AGE_MS_MAX) {
+    throw new RangeError(`the maximum connection age is a whole number of milliseconds from 1 to ${CONNECTION_AGE_MS_MAX}, not ${age.maxMs}`);
+  }
+  if (!Number.isInteger(age.graceMs) || age.graceMs <= 0 || age.graceMs > CONNECTION_AGE_GRACE_MS_MAX) {
+    throw new RangeError(`the connection age grace is a whole number of milliseconds from 1 to ${CONNECTION_AGE_GRACE_MS_MAX}, not ${age.graceMs}`);
+  }
+  return age;
+}
+
 function caFingerprint(material: Material): string {
   return createHash('sha256').update(material.ca).digest('hex');
 }
@@ -133,10 +167,13 @@ export class TlsMaterial implements experimental.CertificateProvider {
   private serverCredentialsCache: ServerCredentials | null = null;
   private readonly timer: NodeJS.Timeout;
   private readonly nowMs: () => number;
+  /** How long the process's gRPC server keeps a peer's connection before the peer must handshake again. */
+  readonly connectionAge: ConnectionAge;
 
-  /** Reads the files now; throws TlsMaterialError when they are unusable. */
+  /** Reads the files now; throws TlsMaterialError when they are unusable, RangeError for a connection age out of bounds. */
   constructor(readonly files: TlsFiles, private readonly options: TlsOptions) {
     this.nowMs = options.nowMs ?? Date.now;
+    this.connectionAge = connectionAgeOf(options.connectionAge);
     this.signature = filesSignature(files);
     try {
       this.material = readMaterial(files, options.expectedIdentity, this.nowMs());
@@ -246,16 +283,24 @@ export interface TlsSettings {
   TLS_CERT_FILE: string;
   TLS_KEY_FILE: string;
   TLS_RELOAD_INTERVAL_MS: number;
+  GRPC_MAX_CONNECTION_AGE_MS?: number;
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS?: number;
 }
 
 /**
- * The TLS material of the service `identity` from its configuration. Throws
- * TlsMaterialError (the service does not start) when the files are unusable or
- * name another identity.
+ * The TLS material of the service `identity` from its configuration, with the
+ * connection age its server enforces (the identity a peer proved is trusted
+ * that long). Throws TlsMaterialError (the service does not start) when the
+ * files are unusable or name another identity.
  */
 export function loadServiceTls(settings: TlsSettings, identity: string, logger: Logger): TlsMaterial {
   return new TlsMaterial(
     { caFile: settings.TLS_CA_FILE, certFile: settings.TLS_CERT_FILE, keyFile: settings.TLS_KEY_FILE },
-    { logger: logger.child({ context: 'TlsMaterial' }), reloadIntervalMs: settings.TLS_RELOAD_INTERVAL_MS, expectedIdentity: identity },
+    {
+      logger: logger.child({ context: 'TlsMaterial' }),
+      reloadIntervalMs: settings.TLS_RELOAD_INTERVAL_MS,
+      expectedIdentity: identity,
+      connectionAge: { maxMs: settings.GRPC_MAX_CONNECTION_AGE_MS, graceMs: settings.GRPC_MAX_CONNECTION_AGE_GRACE_MS },
+    },
   );
 }

@@ -1,10 +1,18 @@
 /**
- * Moving secrets sealed at rest to the current key of a sealing key ring, in
- * bounded batches. Each value is opened and sealed again in the process (the
- * key ring does both) and written back only if it is still the value read
- * (compare-and-swap), so a secret changed meanwhile keeps its new value. The
- * caller repeats while `remaining` > 0.
+ * Moving secrets sealed at rest to the current key of a sealing key ring, a
+ * bounded page per call. The rows of each sealed column are walked in primary-key
+ * order (keyset pagination: a page starts after the last key of the previous
+ * one, never at an offset), and only rows not yet under the current key are
+ * read. Each value is opened and sealed again in the process (the key ring does
+ * both) and written back only if it is still the value read (compare-and-swap),
+ * so a secret changed meanwhile keeps its new value. A value that opens with no
+ * key of the ring is left as it is and passed over: the walk goes on after it.
+ *
+ * The caller passes each answer's `nextAfter` to the next call until it comes
+ * back empty (the pass reached the last row); a pass that moved nothing while
+ * values remain means those values do not open.
  */
+import { validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from 'typeorm';
 import { recordAudit } from './audit';
@@ -27,13 +35,23 @@ export interface ResealOutcome {
   remaining: number;
   /** Values that open with no key of the ring (a key dropped too early, or a tampered row): left as they are. */
   unopenable: number;
+  /** Where the next call continues; empty when this one reached the last row of the last column. */
+  nextAfter: string;
 }
 
 export const RESEAL_BATCH_SIZE_DEFAULT = 500;
 export const RESEAL_BATCH_SIZE_MAX = 5_000;
+/** Primary keys here are API keys and partner ids, far shorter; a longer cursor is not one of ours. */
+const CURSOR_CHARS_MAX = 256;
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Sealed values of the current version name their key here: `v2.<key id>.` */
 const currentPrefix = (keys: ResealingKeys) => `v2.${keys.currentKeyId}.`;
+
+/** A position in the walk: the column (its index in the list) and the last primary key done in it. */
+interface Cursor {
+  columnIndex: number;
+  afterId: string | null;
+}
 
 function assertIdentifiers(column: SealedColumn): void {
   for (const name of [column.table, column.idColumn, column.column]) {
@@ -41,14 +59,37 @@ function assertIdentifiers(column: SealedColumn): void {
   }
 }
 
+/** `<column index>:<last primary key>`; empty for the start of a pass. */
+export function encodeResealCursor(cursor: Cursor): string {
+  return cursor.afterId === null ? `${cursor.columnIndex}:` : `${cursor.columnIndex}:${cursor.afterId}`;
+}
+
+/** Reads a cursor this module wrote; anything else is refused as a bad `after`. */
+export function decodeResealCursor(text: string, columnCount: number): Cursor {
+  if (text === '') return { columnIndex: 0, afterId: null };
+  const separator = text.indexOf(':');
+  const columnIndex = Number(text.slice(0, separator));
+  const afterId = text.slice(separator + 1);
+  if (text.length > CURSOR_CHARS_MAX || separator < 1 || !Number.isInteger(columnIndex) || columnIndex < 0 || columnIndex >= columnCount) {
+    throw validationFailed(['after']);
+  }
+  return { columnIndex, afterId: afterId === '' ? null : afterId };
+}
+
 /** Rows of `column` not sealed under the current key: `left(value, n) <> prefix` (no LIKE: `_` is a wildcard there). */
 const notCurrent = (column: SealedColumn) => `${column.column} IS NOT NULL AND left(${column.column}, length($1)) <> $1`;
 
-async function resealBatch(dataSource: DataSource, keys: ResealingKeys, column: SealedColumn, limit: number): Promise<{ resealed: number; unopenable: number }> {
-  const rows = await dataSource.query(
-    `SELECT ${column.idColumn} AS id, ${column.column} AS sealed FROM ${column.table} WHERE ${notCurrent(column)} ORDER BY ${column.idColumn} LIMIT $2`,
-    [currentPrefix(keys), limit],
+/** The next page of one column's rows not under the current key, after `afterId` (from the first row when null). */
+async function pageOf(dataSource: DataSource, keys: ResealingKeys, column: SealedColumn, afterId: string | null, limit: number) {
+  const after = afterId === null ? '' : `AND ${column.idColumn} > $3`;
+  return await dataSource.query(
+    `SELECT ${column.idColumn} AS id, ${column.column} AS sealed FROM ${column.table} WHERE ${notCurrent(column)} ${after} ORDER BY ${column.idColumn} LIMIT $2`,
+    afterId === null ? [currentPrefix(keys), limit] : [currentPrefix(keys), limit, afterId],
   ) as Array<{ id: string; sealed: string }>;
+}
+
+/** Reseals one page's values; those that do not open are counted and left. */
+async function resealRows(dataSource: DataSource, keys: ResealingKeys, column: SealedColumn, rows: Array<{ id: string; sealed: string }>) {
   let resealed = 0;
   let unopenable = 0;
   for (const row of rows) {
@@ -74,26 +115,37 @@ async function countRemaining(dataSource: DataSource, keys: ResealingKeys, colum
   return row.remaining;
 }
 
-/** Reseals at most `batchSize` values across `columns`, in order; then counts what is left. */
-export async function resealColumns(dataSource: DataSource, keys: ResealingKeys, columns: SealedColumn[], batchSize: number): Promise<ResealOutcome> {
+/**
+ * Looks at most at `batchSize` values not under the current key, across `columns` in order,
+ * starting at `after` (a previous outcome's `nextAfter`, or empty); reseals those that open;
+ * then counts what is left.
+ */
+export async function resealColumns(dataSource: DataSource, keys: ResealingKeys, columns: SealedColumn[], batchSize: number, after = ''): Promise<ResealOutcome> {
   columns.forEach(assertIdentifiers);
   const limit = Math.min(Math.max(1, batchSize), RESEAL_BATCH_SIZE_MAX);
+  let cursor: Cursor | null = decodeResealCursor(after, columns.length);
+  let looked = 0;
   let resealed = 0;
   let unopenable = 0;
-  for (const column of columns) {
-    if (resealed + unopenable >= limit) break;
-    const batch = await resealBatch(dataSource, keys, column, limit - resealed - unopenable);
+  while (cursor !== null && looked < limit) {
+    const column = columns[cursor.columnIndex];
+    const rows = await pageOf(dataSource, keys, column, cursor.afterId, limit - looked);
+    const batch = await resealRows(dataSource, keys, column, rows);
+    looked += rows.length;
     resealed += batch.resealed;
     unopenable += batch.unopenable;
+    // A short page is the end of this column; a full one may have rows after it.
+    if (looked < limit) cursor = cursor.columnIndex + 1 < columns.length ? { columnIndex: cursor.columnIndex + 1, afterId: null } : null;
+    else cursor = { columnIndex: cursor.columnIndex, afterId: rows[rows.length - 1].id };
   }
   let remaining = 0;
   for (const column of columns) remaining += await countRemaining(dataSource, keys, column);
-  return { resealed, remaining, unopenable };
+  return { resealed, remaining, unopenable, nextAfter: cursor === null ? '' : encodeResealCursor(cursor) };
 }
 
 /**
  * The operator's reseal of one service's sealed columns (its ResealSecrets RPC):
- * a batch per call, logged with counts and key id, never a value, and recorded
+ * a page per call, logged with counts and key id, never a value, and recorded
  * in the service's audit trail when it moved any.
  */
 export class ResealSecretsUseCase {
@@ -104,9 +156,11 @@ export class ResealSecretsUseCase {
     private readonly logger: Logger,
   ) {}
 
-  async execute(command: { batchSize: number }): Promise<{ currentKeyId: string; resealed: number; remaining: number }> {
-    const outcome = await resealColumns(this.dataSource, this.keys, this.columns, command.batchSize || RESEAL_BATCH_SIZE_DEFAULT);
-    this.logger.info('secrets resealed under the current key', { currentKeyId: this.keys.currentKeyId, ...outcome });
+  async execute(command: { batchSize: number; after?: string }): Promise<{ currentKeyId: string; resealed: number; remaining: number; nextAfter: string }> {
+    const outcome = await resealColumns(this.dataSource, this.keys, this.columns, command.batchSize || RESEAL_BATCH_SIZE_DEFAULT, command.after ?? '');
+    this.logger.info('secrets resealed under the current key', {
+      currentKeyId: this.keys.currentKeyId, resealed: outcome.resealed, remaining: outcome.remaining, unopenable: outcome.unopenable, passEnded: outcome.nextAfter === '',
+    });
     if (outcome.unopenable > 0) {
       this.logger.error('sealed secrets that open with no key of the ring were left as they are', { unopenable: outcome.unopenable, currentKeyId: this.keys.currentKeyId });
     }
@@ -116,6 +170,6 @@ export class ResealSecretsUseCase {
         action: 'secrets.resealed', partnerId: null, details: { currentKeyId: this.keys.currentKeyId, resealed: outcome.resealed, remaining: outcome.remaining },
       });
     }
-    return { currentKeyId: this.keys.currentKeyId, resealed: outcome.resealed, remaining: outcome.remaining };
+    return { currentKeyId: this.keys.currentKeyId, resealed: outcome.resealed, remaining: outcome.remaining, nextAfter: outcome.nextAfter };
   }
 }

@@ -1,7 +1,7 @@
 /** Wires repositories, adapters and use cases into the gRPC server. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { DataSource, dueRowsProbe, ListAuditRecordsUseCase } from '@platform/persistence';
+import { BatchSweeper, DataSource, dueRowsProbe, ListAuditRecordsUseCase } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import type { ChainCustodian } from './adapters/chain-custodian/chain-custodian';
 import { ledgerHandlers, ledgerSandboxHandlers } from './grpc/ledger.handlers';
@@ -22,7 +22,7 @@ import { PlaceHoldUseCase } from './usecases/place-hold/place-hold.usecase';
 import { PostEntryUseCase } from './usecases/post-entry/post-entry.usecase';
 import { PostHoldUseCase } from './usecases/post-hold/post-hold.usecase';
 import { VoidHoldUseCase } from './usecases/void-hold/void-hold.usecase';
-import { BatchSweeper } from './workers/batch.sweeper';
+import { ListOwnedHoldsUseCase } from './usecases/list-owned-holds/list-owned-holds.usecase';
 import type { DepositAttribution } from './adapters/trading/deposit-attribution';
 import type { DepositHoldLimits } from './domain/deposit-plan';
 import { UsdtDepositsRepository } from './persistence/usdt-deposits.repository';
@@ -68,6 +68,7 @@ function moneyDependencies(deps: ServerDependencies, accounts: AccountsRepositor
     placeHold: new PlaceHoldUseCase(deps.dataSource, holds),
     postHold: new PostHoldUseCase(deps.dataSource, holds),
     voidHold: new VoidHoldUseCase(deps.dataSource, holds),
+    listOwnedHolds: new ListOwnedHoldsUseCase(deps.dataSource, holds),
     postEntry: new PostEntryUseCase(deps.dataSource, entries),
     listAccountHistory: new ListAccountHistoryUseCase(deps.dataSource, entries),
     checkLedger: new CheckLedgerUseCase(deps.dataSource, deps.holdSweepIntervalMs),

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', tls: tls.client('wallet-registry'), address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
   const notifierClient = createClient(notifier.NotifierService, { upstream: 'notifier', tls: tls.client('notifier'), address: config.NOTIFIER_GRPC_ADDR, logger });
   const bank = config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
-  const { server, runner, schedulers } = createServer({
+  const { server, runner, schedulers, holdReconciler } = createServer({
     dataSource,
     logger,
     tls,
@@ -71,9 +71,11 @@ async function main(): Promise<void> {
       pushLifetimeMs: pushLifetimeMs(config),
       creditScheduler: { intervalMs: config.MOBILE_MONEY_CREDIT_INTERVAL_MS, batchSize: config.PAYOUT_RUNNER_BATCH_SIZE, leaseMs: config.PAYOUT_STEP_LEASE_MS },
     },
+    holdReconciler: { intervalMs: config.HOLD_RECONCILE_INTERVAL_MS, minAgeMs: config.HOLD_RECONCILE_MIN_AGE_MS },
   });
   runner.start();
   for (const scheduler of schedulers) scheduler.start();
+  holdReconciler.start();
   await runService({
     logger,
     server,
@@ -84,7 +86,7 @@ async function main(): Promise<void> {
     metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     stop: async () => {
       await runner.stop();
-      await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
+      await Promise.all([...schedulers.map((scheduler) => scheduler.stop()), holdReconciler.stop()]);
       ledgerClient.close();
       tradingClient.close();
       walletRegistryClient.close();

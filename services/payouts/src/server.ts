@@ -2,7 +2,7 @@
 import type { Big } from '@platform/money';
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { DataSource, DurableScheduler, SchedulerOptions } from '@platform/persistence';
+import { BatchSweeper, DataSource, DurableScheduler, SchedulerOptions } from '@platform/persistence';
 import { payouts, payoutsFunding } from '@platform/proto';
 import type { BankAdapter, MobileMoneyPushBank } from './adapters/bank/bank';
 import type { ChainCustodian } from './adapters/chain/chain-custodian';
@@ -37,6 +37,7 @@ import { CreateMobileMoneyPushUseCase } from './usecases/funding/create-mobile-m
 import { PushCredits } from './usecases/funding/push-credits';
 import { TransferOutcomes } from './usecases/run-payouts/transfer-outcomes';
 import { TransferSteps } from './usecases/run-transfers/transfer-steps';
+import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-holds.usecase';
 import { UnlockPartnerConfirmationsUseCase } from './usecases/unlock-partner-confirmations/unlock-partner-confirmations.usecase';
 import { PAYOUTS_ACCESS } from './grpc/access';
 
@@ -68,12 +69,18 @@ export interface ServerDependencies {
   /** The per-partner budget of wrong confirmation codes. */
   wrongCodeBudget: WrongCodeBudgetSettings;
   funding: { mode: 'sandbox' | 'production'; pushLifetimeMs: number; creditScheduler: SchedulerOptions };
+  holdReconciler: { intervalMs: number; minAgeMs: number };
 }
+
+/** Holds looked at per ledger call of the hold reconciler (the ledger allows up to 500). */
+const HOLD_RECONCILE_PAGE_SIZE = 100;
 
 export interface PayoutsServer {
   server: GrpcServer;
   runner: PayoutRunner;
   schedulers: Array<DurableScheduler<unknown>>;
+  /** Voids payouts' orphaned ledger holds; started by main, stopped at shutdown. */
+  holdReconciler: BatchSweeper;
 }
 
 /** Serves payouts.v1.OrderPayouts (sell-order proceeds), Transfers, TransferBatches, UsdtSends, PayoutsOperator and MobileMoneyFunding. */
@@ -154,7 +161,14 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     unlockConfirmations: new UnlockPartnerConfirmationsUseCase({ dataSource: deps.dataSource, budgets, logger: deps.logger.child({ context: 'UnlockPartnerConfirmations' }) }),
   }), PAYOUTS_ACCESS.OPERATOR);
   const pushCreditScheduler = addFunding(server, deps);
-  return { server, runner, schedulers: [transferScheduler, sendScheduler, batchScheduler, pushCreditScheduler] as Array<DurableScheduler<unknown>> };
+  const reconcileHolds = new ReconcileHoldsUseCase({
+    dataSource: deps.dataSource, transfers, sends, ledger: deps.ledger, logger: deps.logger.child({ context: 'HoldReconciler' }), minAgeMs: deps.holdReconciler.minAgeMs,
+  });
+  const holdReconciler = new BatchSweeper('payouts holds', (size) => reconcileHolds.execute(size), deps.logger.child({ context: 'HoldReconciler' }),
+    { intervalMs: deps.holdReconciler.intervalMs, batchSize: HOLD_RECONCILE_PAGE_SIZE }, { worker: 'orphaned_holds' });
+  return {
+    server, runner, schedulers: [transferScheduler, sendScheduler, batchScheduler, pushCreditScheduler] as Array<DurableScheduler<unknown>>, holdReconciler,
+  };
 }
 
 /** payouts.v1.MobileMoneyFunding (and its sandbox helpers): the mobile-money funding prompt. */

@@ -59,6 +59,10 @@ export const configSchema = z
     ORDER_SCHEDULER_BATCH_SIZE: positiveInt().max(500).default(50),
     /** Wall-clock: a claimed step is retaken by any replica after this long. */
     ORDER_STEP_LEASE_MS: positiveInt().max(10 * 60_000).default(30_000),
+    /** Wall-clock: how often each replica looks through trading's pending ledger holds for orphans. */
+    HOLD_RECONCILE_INTERVAL_MS: positiveInt().max(60 * 60_000).default(60_000),
+    /** Wall-clock: a hold placed more recently than this is not looked at (nearly every hold resolves on its own well before). */
+    HOLD_RECONCILE_MIN_AGE_MS: positiveInt().max(7 * 24 * 60 * 60_000).default(10 * 60_000),
   })
   .superRefine((config, context) => {
     if (config.PLATFORM_MODE === 'production' && config.RATE_FEED !== 'http') {

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', tls: tls.client('ledger'), address: config.LEDGER_GRPC_ADDR, logger });
   const payoutsClient = createClient(payouts.OrderPayoutsService, { upstream: 'payouts', tls: tls.client('payouts'), address: config.PAYOUTS_GRPC_ADDR, logger });
   const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', tls: tls.client('wallet-registry'), address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
-  const { server, scheduler } = createServer({
+  const { server, scheduler, holdReconciler } = createServer({
     dataSource,
     logger,
     tls,
@@ -62,8 +62,10 @@ async function main(): Promise<void> {
       stepLeaseMs: config.ORDER_STEP_LEASE_MS,
     },
     onEventsCommitted: () => relay.kick(),
+    holdReconciler: { intervalMs: config.HOLD_RECONCILE_INTERVAL_MS, minAgeMs: config.HOLD_RECONCILE_MIN_AGE_MS },
   });
   scheduler.start();
+  holdReconciler.start();
   await runService({
     logger,
     server,
@@ -74,7 +76,7 @@ async function main(): Promise<void> {
     metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     stop: async () => {
       rateFeed.stop();
-      await scheduler.stop();
+      await Promise.all([scheduler.stop(), holdReconciler.stop()]);
       ledgerClient.close();
       payoutsClient.close();
       walletRegistryClient.close();

@@ -1,7 +1,7 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { DataSource, ListAuditRecordsUseCase } from '@platform/persistence';
+import { BatchSweeper, DataSource, ListAuditRecordsUseCase } from '@platform/persistence';
 import { trading } from '@platform/proto';
 import type { KesDebitBank } from './adapters/bank/kes-debit-bank';
 import type { RateFeed, SandboxRateControl } from './adapters/rate-feed/rate-feed';
@@ -28,6 +28,8 @@ import { ListOrdersUseCase } from './usecases/list-orders/list-orders.usecase';
 import { LedgerApi, ServiceAccounts } from './usecases/order-support';
 import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
 import { OrderScheduler, orderScheduler } from './usecases/run-order-steps/order-scheduler';
+import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-holds.usecase';
+import { orderStatusesOf } from './persistence/orders.repository';
 import { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from './usecases/set-switches/set-switches.usecase';
 import { SetSandboxRateUseCase } from './usecases/set-sandbox-rate/set-sandbox-rate.usecase';
 import { PayoutsApi, SellOrders } from './usecases/sell-orders/sell-orders';
@@ -68,9 +70,13 @@ export interface ServerDependencies {
   orders: OrderTimings;
   /** Kicks the outbox relay after a transaction that enqueued events. */
   onEventsCommitted: () => void;
+  holdReconciler: { intervalMs: number; minAgeMs: number };
 }
 
-export function createServer(deps: ServerDependencies): { server: GrpcServer; scheduler: OrderScheduler } {
+/** Holds looked at per ledger call of the hold reconciler (the ledger allows up to 500). */
+const HOLD_RECONCILE_PAGE_SIZE = 100;
+
+export function createServer(deps: ServerDependencies): { server: GrpcServer; scheduler: OrderScheduler; holdReconciler: BatchSweeper } {
   const server = createGrpcServer(deps.logger, deps.tls);
   const profiles = new PartnerProfilesRepository(deps.dataSource);
   const switches = new PlatformSwitchesRepository(deps.dataSource);
@@ -170,5 +176,15 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     batchSize: deps.orders.schedulerBatchSize,
     leaseMs: deps.orders.stepLeaseMs,
   });
-  return { server, scheduler };
+  return { server, scheduler, holdReconciler: holdReconcilerOf(deps) };
+}
+
+/** Voids trading's orphaned ledger holds; started by main, stopped at shutdown. */
+function holdReconcilerOf(deps: ServerDependencies): BatchSweeper {
+  const logger = deps.logger.child({ context: 'HoldReconciler' });
+  const reconcile = new ReconcileHoldsUseCase({
+    orderStatuses: (orderIds) => orderStatusesOf(deps.dataSource.manager, orderIds), ledger: deps.ledger, logger, minAgeMs: deps.holdReconciler.minAgeMs,
+  });
+  return new BatchSweeper('trading holds', (size) => reconcile.execute(size), logger,
+    { intervalMs: deps.holdReconciler.intervalMs, batchSize: HOLD_RECONCILE_PAGE_SIZE }, { worker: 'orphaned_holds' });
 }

@@ -15,7 +15,9 @@
 // (matched by hash; held before the hash and claimed on attach; short →
 // rejected and returned to the USDT balance; excess credited), the proceeds
 // paid out through payouts (settled; a refused payout → rejected), and expiry
-// at sendBefore with order.expired.
+// at sendBefore with order.expired. A hash is public on the chain: another
+// partner attaching it to its own order, before or after the owner, neither
+// blocks the owner's attach nor takes the owner's deposit.
 //
 // The platform-wide operator switches are proven in the serial faults project
 // (tools/reliability/faults/platform-switches.faults.spec.ts).
@@ -323,6 +325,37 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
       return (await balances(p.http)).USDT.available;
     })();
     expect(returned).toBe('9.999999');
+  });
+
+  it('lets no other partner squat a hash: the owner still attaches it and its order settles, attached first or held first', async () => {
+    const owner = await sellPartner();
+    const squatter = await sellPartner();
+    const ownerOrder = await newSell(owner);
+    const squatterOrder = await newSell(squatter);
+    const txHash = hash();
+    // The squatter names the owner's hash first: accepted for its own order, and harmless.
+    expect((await attach(squatter.http, squatterOrder.orderId, txHash)).status).toBe(200);
+    expect((await attach(owner.http, ownerOrder.orderId, txHash)).status).toBe(200);
+    expect((await owner.http.post('/v1/sandbox/usdt-deposits', { txHash, usdtAmount: '10.000000' })).status).toBe(201);
+    await orderUntil(owner.http, ownerOrder.orderId, 'settled');
+    const squatted = await squatter.http.sdk.orders.get(squatterOrder.orderId);
+    expect(squatted).toMatchObject({ status: expect.stringMatching(/^(awaiting_usdt|expired)$/), txHash });
+    expect(await orderEvents(pool, squatterOrder.orderId)).not.toContainEqual(expect.objectContaining({ type: 'order.funds_confirmed' }));
+
+    // The deposit arrives before any hash (held for the owner's open order); the squatter's attach cannot claim it.
+    const heldOrder = await newSell(owner);
+    const lateSquatter = await newSell(squatter);
+    const heldHash = hash();
+    const held = await owner.http.post('/v1/sandbox/usdt-deposits', { txHash: heldHash, usdtAmount: '10.000000' });
+    expect(held.body.status).toBe('held_for_attribution');
+    const squat = await attach(squatter.http, lateSquatter.orderId, heldHash);
+    expect(squat.status).toBe(200);
+    expect(squat.body.status).toBe('awaiting_usdt');
+    const claimed = await attach(owner.http, heldOrder.orderId, heldHash);
+    expect(claimed.status).toBe(200);
+    expect(claimed.body.status).toBe('funds_reserved');
+    await orderUntil(owner.http, heldOrder.orderId, 'settled');
+    expect((await balances(squatter.http)).USDT.available).toBe('0.000000');
   });
 
   it('expires an unfunded order at sendBefore with order.expired and refuses a late hash', async () => {

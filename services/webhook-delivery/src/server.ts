@@ -8,7 +8,7 @@ import type { PlatformMode } from './domain/platform-mode';
 import { webhookAdminHandlers } from './grpc/webhook-admin.handlers';
 import { SERVICE_NAME } from './persistence/data-source';
 import { DeliveriesRepository } from './persistence/deliveries.repository';
-import { EndpointsRepository } from './persistence/endpoints.repository';
+import { ENDPOINT_SEALED_COLUMNS, EndpointsRepository } from './persistence/endpoints.repository';
 import type { DeliveryMetrics } from './metrics/delivery-metrics';
 import { ListDeliveriesUseCase } from './usecases/list-deliveries/list-deliveries.usecase';
 import { ReplayDeliveriesUseCase } from './usecases/replay-deliveries/replay-deliveries.usecase';
@@ -41,10 +41,7 @@ export function createServer(deps: ServerDependencies): GrpcServer {
     }),
     listDeliveries: new ListDeliveriesUseCase(deliveries),
     replayDelivery: new ReplayDeliveryUseCase(deps.dataSource, deliveries, deps.metrics, deps.logger.child({ context: 'ReplayDelivery' })),
-    resealSecrets: new ResealSecretsUseCase(deps.dataSource, deps.sealingKeys, [
-      { table: 'endpoints', idColumn: 'partner_id', column: 'secret_sealed' },
-      { table: 'endpoints', idColumn: 'partner_id', column: 'previous_secret_sealed' },
-    ], deps.logger.child({ context: 'ResealSecrets' })),
+    resealSecrets: new ResealSecretsUseCase(deps.dataSource, deps.sealingKeys, ENDPOINT_SEALED_COLUMNS, deps.logger.child({ context: 'ResealSecrets' })),
     replayDeliveries: new ReplayDeliveriesUseCase(deps.dataSource, deliveries, deps.metrics, deps.logger.child({ context: 'ReplayDeliveries' })),
     listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
   }), WEBHOOK_DELIVERY_ACCESS.ADMIN);

@@ -4,8 +4,12 @@
 // ServiceAccount, ConfigMap, PodDisruptionBudget, migration Job, probes, a tagged
 // image, a locked-down securityContext, requests and limits, and an environment
 // its own configuration schema accepts; its identity (a short-lived cert-manager
-// Certificate naming spiffe://platform/<service>, mounted where its TLS variables
-// point), listeners on the pod's interfaces, and a production-mode base.
+// Certificate naming spiffe://platform/<service>, a new key at every renewal and a
+// bounded history, issued by the environment's own CA and mounted where its TLS
+// variables point), listeners on the pod's interfaces, and a production-mode base.
+// Each environment's CA renders alone (deploy/overlays/<overlay>/ca): a ClusterIssuer
+// whose key Secret lives in cert-manager's namespace, never the application's, kept
+// at renewal (a new CA key would split the platform) and distinct per environment.
 // Renders for real; no cluster needed.
 import { migrationEnvSchema } from '@platform/config';
 import {
@@ -30,7 +34,11 @@ const IDENTITY_URI_PREFIX = 'spiffe://platform/';
 /** Identity certificates live days, not years: at most a week, renewed at least a day ahead. */
 const CERTIFICATE_HOURS_MAX = 7 * 24;
 const RENEW_BEFORE_HOURS_MIN = 24;
-const CA_ISSUER = 'platform-ca';
+/** CertificateRequests kept per Certificate: some history, never unbounded. */
+const REVISION_HISTORY_MAX = 10;
+/** Where cert-manager keeps a ClusterIssuer's Secret (its cluster resource namespace, by default). */
+const CA_NAMESPACE = 'cert-manager';
+const CA_ISSUERS: Record<Overlay, string> = { sandbox: 'platform-ca-sandbox', production: 'platform-ca-production' };
 
 /**
  * Services whose production configuration cannot be valid yet because the real
@@ -44,9 +52,13 @@ const PRODUCTION_GAPS: Record<string, string[]> = {
 
 const services = serviceNames();
 const rendered = new Map<Overlay, K8sObject[]>();
+const renderedCas = new Map<Overlay, K8sObject[]>();
 
 beforeAll(() => {
-  for (const overlay of OVERLAYS) rendered.set(overlay, renderKustomization(`deploy/overlays/${overlay}`));
+  for (const overlay of OVERLAYS) {
+    rendered.set(overlay, renderKustomization(`deploy/overlays/${overlay}`));
+    renderedCas.set(overlay, renderKustomization(`deploy/overlays/${overlay}/ca`));
+  }
 });
 
 function objectsOf(overlay: Overlay): K8sObject[] {
@@ -183,7 +195,7 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
     it('has its own short-lived identity certificate, mounted read-only where its TLS variables point', () => {
       const objects = objectsOf(overlay);
       const certificate = named<CertificateObject>(objects, 'Certificate', `${service}-identity`);
-      expectIdentityCertificate(certificate, service);
+      expectIdentityCertificate(certificate, service, CA_ISSUERS[overlay]);
       expect(certificate.metadata.labels).toMatchObject({ 'app.kubernetes.io/name': service, 'app.kubernetes.io/component': 'identity' });
       const container = serverContainer(objects, service);
       const env = containerEnv(container, ofKind<ConfigMapObject>(objects, 'ConfigMap'));
@@ -258,14 +270,14 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
     expect(others).toEqual([]);
   });
 
-  it('issues identities from the platform CA, and gives the ops tool its own', () => {
+  it('issues identities from its own CA, and gives the ops tool its own, with no issuer or CA key in the namespace', () => {
     const objects = objectsOf(overlay);
-    const issuer = named<K8sObject & { spec: { ca?: { secretName: string } } }>(objects, 'Issuer', CA_ISSUER);
-    const caCertificate = ofKind<CertificateObject>(objects, 'Certificate').find((certificate) => certificate.spec.secretName === issuer.spec.ca?.secretName);
-    expect(caCertificate?.spec.isCA).toBe(true);
-    expectIdentityCertificate(named<CertificateObject>(objects, 'Certificate', 'ops-identity'), 'ops');
-    const identities = ofKind<CertificateObject>(objects, 'Certificate').filter((certificate) => !certificate.spec.isCA);
-    expect(identities.map((certificate) => certificate.spec.uris?.[0]).sort()).toEqual([...services, 'ops'].map((name) => `${IDENTITY_URI_PREFIX}${name}`).sort());
+    expectIdentityCertificate(named<CertificateObject>(objects, 'Certificate', 'ops-identity'), 'ops', CA_ISSUERS[overlay]);
+    const certificates = ofKind<CertificateObject>(objects, 'Certificate');
+    expect(certificates.filter((certificate) => certificate.spec.isCA).map(objectName)).toEqual([]);
+    expect(certificates.map((certificate) => certificate.spec.uris?.[0]).sort()).toEqual([...services, 'ops'].map((name) => `${IDENTITY_URI_PREFIX}${name}`).sort());
+    for (const certificate of certificates) expectIdentityCertificate(certificate, certificate.spec.uris?.[0]?.slice(IDENTITY_URI_PREFIX.length) ?? '', CA_ISSUERS[overlay]);
+    expect(objects.filter((object) => object.kind === 'Issuer' || object.kind === 'ClusterIssuer').map(objectName)).toEqual([]);
   });
 
   it('scales the webhook worker with exactly one autoscaler, and pins no replica count for it', () => {
@@ -295,8 +307,12 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
 interface CertificateObject extends K8sObject {
   spec: {
     secretName: string; duration?: string; renewBefore?: string; uris?: string[]; usages?: string[]; isCA?: boolean;
-    privateKey?: { rotationPolicy?: string }; issuerRef: { name: string; kind?: string; group?: string };
+    revisionHistoryLimit?: number; privateKey?: { rotationPolicy?: string }; issuerRef: { name: string; kind?: string; group?: string };
   };
+}
+
+interface IssuerObject extends K8sObject {
+  spec: { ca?: { secretName: string }; selfSigned?: Record<string, never> };
 }
 
 /** A cert-manager duration such as "168h" or "48h0m0s" in hours. */
@@ -306,17 +322,24 @@ function hoursOf(duration: string | undefined): number {
   return Number(match[1]);
 }
 
-function expectIdentityCertificate(certificate: CertificateObject, identity: string): void {
+function expectRevisionHistory(certificate: CertificateObject): void {
+  const where = `Certificate ${objectName(certificate)}`;
+  const limit = certificate.spec.revisionHistoryLimit;
+  expect({ where, bounded: Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= REVISION_HISTORY_MAX }).toEqual({ where, bounded: true });
+}
+
+function expectIdentityCertificate(certificate: CertificateObject, identity: string, caIssuer: string): void {
   const where = `Certificate ${objectName(certificate)}`;
   const { spec } = certificate;
   expect({ where, uris: spec.uris }).toEqual({ where, uris: [`${IDENTITY_URI_PREFIX}${identity}`] });
-  expect({ where, issuer: spec.issuerRef }).toMatchObject({ where, issuer: { name: CA_ISSUER, kind: 'Issuer' } });
+  expect({ where, issuer: spec.issuerRef }).toEqual({ where, issuer: { group: 'cert-manager.io', kind: 'ClusterIssuer', name: caIssuer } });
   expect({ where, secretName: spec.secretName }).toEqual({ where, secretName: `${identity}-tls` });
   expect({ where, days: hoursOf(spec.duration) <= CERTIFICATE_HOURS_MAX }).toEqual({ where, days: true });
   expect({ where, renewAhead: hoursOf(spec.renewBefore) >= RENEW_BEFORE_HOURS_MIN && hoursOf(spec.renewBefore) < hoursOf(spec.duration) })
     .toEqual({ where, renewAhead: true });
   expect({ where, usages: spec.usages }).toEqual({ where, usages: expect.arrayContaining(['client auth']) });
   expect({ where, newKey: spec.privateKey?.rotationPolicy }).toEqual({ where, newKey: 'Always' });
+  expectRevisionHistory(certificate);
 }
 
 /** The Secret `secretName` is mounted read-only in the folder TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE name. */
@@ -366,6 +389,56 @@ function expectGracefulRollout(objects: K8sObject[], service: string): void {
   expect({ service, drainFits: preStopSeconds * 1000 + shutdownGraceMs + RUN_SERVICE_EXIT_MARGIN_MS < graceSeconds * 1000 })
     .toEqual({ service, drainFits: true });
 }
+
+describe.each([...OVERLAYS])('the CA of %s', (overlay) => {
+  function caObjects(): K8sObject[] {
+    const objects = renderedCas.get(overlay);
+    if (!objects) throw new Error(`the CA of ${overlay} was not rendered`);
+    return objects;
+  }
+
+  function caCertificateOf(objects: K8sObject[]): CertificateObject {
+    const issuer = named<IssuerObject>(objects, 'ClusterIssuer', CA_ISSUERS[overlay]);
+    const certificate = ofKind<CertificateObject>(objects, 'Certificate').find((candidate) => candidate.spec.secretName === issuer.spec.ca?.secretName);
+    if (!certificate) throw new Error(`no Certificate writes the Secret of ClusterIssuer ${CA_ISSUERS[overlay]}`);
+    return certificate;
+  }
+
+  it('renders alone, every object labelled and matching its schema', () => {
+    const objects = caObjects();
+    expect(objects.flatMap((object) => schemaProblems(object).map((problem) => `${object.kind} ${objectName(object)}: ${problem}`))).toEqual([]);
+    expect(objects.filter((object) => object.metadata.labels?.['app.kubernetes.io/part-of'] !== 'partner-payments').map(objectName)).toEqual([]);
+  });
+
+  it('keeps its key in cert-manager\'s namespace, out of every application namespace, behind a ClusterIssuer', () => {
+    const objects = caObjects();
+    const certificate = caCertificateOf(objects);
+    expect(certificate.spec.isCA).toBe(true);
+    expect(certificate.metadata.namespace).toBe(CA_NAMESPACE);
+    expect(Object.values(NAMESPACES)).not.toContain(certificate.metadata.namespace);
+    // Nothing else is namespaced: no Issuer, nothing that lands in an application namespace.
+    expect(objects.filter((object) => object.kind !== 'ClusterIssuer').map((object) => `${object.kind} ${objectName(object)} in ${object.metadata.namespace}`))
+      .toEqual([`Certificate ${objectName(certificate)} in ${CA_NAMESPACE}`]);
+    const bootstrap = named<IssuerObject>(objects, 'ClusterIssuer', certificate.spec.issuerRef.name);
+    expect({ kind: certificate.spec.issuerRef.kind, selfSigned: bootstrap.spec.selfSigned }).toEqual({ kind: 'ClusterIssuer', selfSigned: {} });
+  });
+
+  it('renews the CA with the same key, early enough for every identity to carry the renewed CA first', () => {
+    const certificate = caCertificateOf(caObjects());
+    // A new CA key would leave the services that still hold the previous ca.crt unable to verify the others.
+    expect(certificate.spec.privateKey?.rotationPolicy).toBe('Never');
+    // Every identity is reissued (with the renewed CA in its ca.crt) within its lifetime, before the old CA expires.
+    expect(hoursOf(certificate.spec.renewBefore)).toBeGreaterThan(CERTIFICATE_HOURS_MAX);
+    expect(hoursOf(certificate.spec.renewBefore)).toBeLessThan(hoursOf(certificate.spec.duration));
+    expectRevisionHistory(certificate);
+  });
+});
+
+it('gives each environment a CA of its own', () => {
+  const secrets = OVERLAYS.map((overlay) => named<IssuerObject>(renderedCas.get(overlay) ?? [], 'ClusterIssuer', CA_ISSUERS[overlay]).spec.ca?.secretName);
+  expect(new Set(Object.values(CA_ISSUERS)).size).toBe(OVERLAYS.length);
+  expect(new Set(secrets).size).toBe(OVERLAYS.length);
+});
 
 describe('the base', () => {
   it('is production-safe on its own: production mode; sandbox is an overlay\'s choice', () => {

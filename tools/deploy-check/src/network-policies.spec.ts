@@ -1,14 +1,18 @@
-// Proves the rendered NetworkPolicies of every overlay enforce who talks to whom:
-// everything denied by default; each service's gRPC port open only to the services
-// that are configured to call it (a <PEER>_GRPC_ADDR in their environment) and to
-// the ops tool; the gateway's HTTP port open to the ingress controller only and
-// every service's metrics port to the monitoring namespace only, and nothing
-// else to another namespace; every caller allowed out to its peers; webhook-delivery allowed out to the internet on
-// 443 but never to private or cluster ranges; PostgreSQL, Redis and RabbitMQ
-// reachable only at the addresses the overlay names (single-address ipBlocks), and
-// only by the workloads whose Secret holds that store's URL.
+// Proves the rendered NetworkPolicies of every overlay enforce who talks to whom, and
+// allow no call the services' gRPC allow-lists (services/<service>/src/grpc/access.ts,
+// read from the build) do not: everything denied by default; each service's gRPC port
+// open to exactly the identities its allow-lists admit (services, and the ops tool
+// where it has operator RPCs); each service configured with the address of (a
+// <PEER>_GRPC_ADDR), and let out to, exactly the services whose allow-lists admit it,
+// and the ops tool likewise; only the gateway's HTTP port open to the ingress
+// controller, and every service's metrics port to the monitoring namespace only;
+// webhook-delivery allowed out to the internet on 443 but never to private
+// or cluster ranges; PostgreSQL, Redis and RabbitMQ reachable only at the addresses the
+// overlay names (single-address ipBlocks, never the base's placeholders), every rule
+// that reaches their ports naming addresses only, and only by the workloads whose
+// Secret holds that store's URL.
 import { ConfigMapObject, containerEnv, podSpecOf, secretRefs, Workload } from './pods';
-import { K8sObject, ofKind, OVERLAYS, Overlay, renderKustomization, serviceNames } from './repository';
+import { allowListedCallers, K8sObject, ofKind, OVERLAYS, Overlay, renderKustomization, serviceNames } from './repository';
 
 interface PeerSelector {
   podSelector?: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
@@ -44,6 +48,8 @@ const DATA_STORES = [
 ];
 /** One address: an IPv4 /32 or an IPv6 /128. */
 const SINGLE_ADDRESS = /^(\d{1,3}(\.\d{1,3}){3}\/32|[0-9a-fA-F:]+\/128)$/;
+/** deploy/base/data-stores.yaml's placeholder addresses (192.0.2.0/24, reserved for documentation): an overlay replaces each. */
+const PLACEHOLDER_ADDRESS = /^192\.0\.2\./;
 
 const services = serviceNames();
 const rendered = new Map<Overlay, K8sObject[]>();
@@ -123,19 +129,25 @@ describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
     expect(dns.some((rule) => rule.ports?.some((port) => port.port === 53 && port.protocol === 'UDP'))).toBe(true);
   });
 
-  it.each(services)('open the gRPC port of %s only to its configured callers and the ops tool', (service) => {
+  it.each(services)('open the gRPC port of %s to exactly the identities its allow-lists admit', (service) => {
     const objects = objectsOf(overlay);
-    const expected = [...configuredCallers(objects, service), OPS_LABEL].map((name) => `pod:${name}`).sort();
+    const expected = allowListedCallers(service).map((name) => `pod:${name}`);
     expect({ service, sources: allowedSources(objects, serverLabels(objects, service), grpcPort(objects, service)) })
       .toEqual({ service, sources: expected });
   });
 
-  it.each(services)('let %s out to every peer it is configured to call', (service) => {
+  it.each(services)('configure %s with the address of exactly the services whose allow-lists admit it', (caller) => {
     const objects = objectsOf(overlay);
-    const callees = services.filter((peer) => configuredCallers(objects, peer).includes(service));
-    for (const peer of callees) {
-      expect({ service, peer, reachable: egressReaches(objects, serverLabels(objects, service), serverLabels(objects, peer), grpcPort(objects, peer)) })
-        .toEqual({ service, peer, reachable: true });
+    const configured = services.filter((peer) => configuredCallers(objects, peer).includes(caller));
+    const admitting = services.filter((peer) => peer !== caller && allowListedCallers(peer).includes(caller));
+    expect({ caller, peers: configured }).toEqual({ caller, peers: admitting });
+  });
+
+  it.each(services)('let %s out to exactly the gRPC ports of the services whose allow-lists admit it', (caller) => {
+    const objects = objectsOf(overlay);
+    for (const peer of services.filter((name) => name !== caller)) {
+      const reachable = egressReaches(objects, serverLabels(objects, caller), serverLabels(objects, peer), grpcPort(objects, peer));
+      expect({ caller, peer, reachable }).toEqual({ caller, peer, reachable: allowListedCallers(peer).includes(caller) });
     }
   });
 
@@ -198,11 +210,25 @@ describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
     }
   });
 
-  it('let the ops tool out to every service\'s gRPC port', () => {
+  it('let the ops tool out to exactly the gRPC ports of the services with operator RPCs', () => {
     const objects = objectsOf(overlay);
     for (const service of services) {
-      expect({ service, reachable: egressReaches(objects, { 'app.kubernetes.io/name': OPS_LABEL }, serverLabels(objects, service), grpcPort(objects, service)) })
-        .toEqual({ service, reachable: true });
+      const reachable = egressReaches(objects, { 'app.kubernetes.io/name': OPS_LABEL }, serverLabels(objects, service), grpcPort(objects, service));
+      expect({ service, reachable }).toEqual({ service, reachable: allowListedCallers(service).includes(OPS_LABEL) });
+    }
+  });
+
+  it('name the data stores by address in every rule that reaches their ports, never by the base placeholders', () => {
+    const objects = objectsOf(overlay);
+    const dataPorts = DATA_STORES.flatMap((store) => store.ports);
+    const rules = ofKind<Policy>(objects, 'NetworkPolicy').flatMap((policy) => (policy.spec.egress ?? []).map((rule) => ({ policy: policy.metadata.name, rule })));
+    const reachingStores = rules.filter(({ rule }) => dataPorts.some((port) => coversPort(rule, port)));
+    expect(reachingStores.length).toBeGreaterThanOrEqual(DATA_STORES.length);
+    for (const { policy, rule } of reachingStores) {
+      const destinations = rule.to?.length ? rule.to.map((peer) => peer.ipBlock?.cidr ?? describePeer(peer)) : ['anywhere'];
+      expect({ policy, notAnAddress: destinations.filter((destination) => !SINGLE_ADDRESS.test(destination)) }).toEqual({ policy, notAnAddress: [] });
+      expect({ policy, placeholders: destinations.filter((destination) => PLACEHOLDER_ADDRESS.test(destination)) }).toEqual({ policy, placeholders: [] });
+      expect({ policy, except: rule.to?.flatMap((peer) => peer.ipBlock?.except ?? []) }).toEqual({ policy, except: [] });
     }
   });
 });

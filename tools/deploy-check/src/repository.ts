@@ -1,8 +1,8 @@
 /**
  * What the checks read: the repository's services, deploy/ rendered by
- * `kubectl kustomize`, docker-compose.yml, and each service's configuration
+ * `kubectl kustomize`, docker-compose.yml, each service's configuration
  * schema (its built dist/config.js: the very schema it validates its
- * environment with at start).
+ * environment with at start) and its gRPC allow-lists (dist/grpc/access.js).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -103,6 +103,30 @@ export function configSchemaOf(service: string): SafeParseSchema {
   const module = require(file) as { configSchema?: SafeParseSchema };
   if (!module.configSchema) throw new Error(`services/${service}/src/config.ts exports no configSchema`);
   return module.configSchema;
+}
+
+/**
+ * Every identity a service's allow-lists admit on at least one of its RPCs, from its
+ * build (dist/grpc/access.js: the very tables its server enforces), sorted.
+ */
+export function allowListedCallers(service: string): string[] {
+  const file = path.join(REPO_ROOT, 'services', service, 'dist', 'grpc', 'access.js');
+  if (!existsSync(file)) throw new Error(`${path.relative(REPO_ROOT, file)} is missing: build first (npx turbo run build)`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const tables = Object.entries(require(file) as Record<string, unknown>).filter(([name]) => name.endsWith('_ACCESS'));
+  if (tables.length !== 1) throw new Error(`services/${service}/src/grpc/access.ts exports ${tables.length} *_ACCESS tables, expected one`);
+  const identities = new Set<string>();
+  collectIdentities(tables[0][1], identities);
+  return [...identities].sort();
+}
+
+/** The identities in an access table: arrays of names at any depth (service → method → callers). */
+function collectIdentities(value: unknown, into: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const identity of value) into.add(String(identity));
+  } else if (value !== null && typeof value === 'object') {
+    for (const nested of Object.values(value)) collectIdentities(nested, into);
+  }
 }
 
 /** The variables a schema refuses in this environment, as "NAME: why". Empty when it is accepted. */

@@ -12,7 +12,7 @@
  * matter, and by the API server's strict field validation at apply time.
  */
 import { Certificate } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate';
-import { Issuer } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Issuer';
+import { ClusterIssuer } from '@kubernetes-models/cert-manager/cert-manager.io/v1/ClusterIssuer';
 import { TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
@@ -44,7 +44,7 @@ const MODELS: Record<string, Validatable> = {
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
   'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,
   'cert-manager.io/v1/Certificate': Certificate,
-  'cert-manager.io/v1/Issuer': Issuer,
+  'cert-manager.io/v1/ClusterIssuer': ClusterIssuer,
 };
 
 /** Kinds without a schema package, checked by hand. */

@@ -20,6 +20,8 @@ const LEDGER = {
   postHold: ['trading', 'payouts'],
   voidHold: ['trading', 'payouts'],
   getHold: ['trading', 'payouts'],
+  // Each owner lists only its own pending holds (the owner's service part is the caller's identity).
+  listOwnedHolds: ['trading', 'payouts'],
   postEntry: ['trading', 'collections'],
   getServiceAccount: ['trading', 'payouts', 'collections'],
   listAccountHistory: ['ops'],

@@ -1,6 +1,7 @@
 /** Holds, entries, service accounts, history and the reconciliation report: translation only. */
 import { AppError, validationFailed } from '@platform/errors';
 import type { AsyncImplementation } from '@platform/grpc';
+import { currentContext } from '@platform/logger';
 import { Big, formatAmount, isCurrency } from '@platform/money';
 import { ledger } from '@platform/proto';
 import { SERVICE_ACCOUNT_CODES, ServiceAccountCode } from '../domain/account';
@@ -10,13 +11,14 @@ import type { HoldRecord, HoldsRepository } from '../persistence/holds.repositor
 import type { DataSource } from '@platform/persistence';
 import type { CheckLedgerUseCase } from '../usecases/check-ledger/check-ledger.usecase';
 import type { ListAccountHistoryUseCase } from '../usecases/list-account-history/list-account-history.usecase';
+import type { ListOwnedHoldsUseCase } from '../usecases/list-owned-holds/list-owned-holds.usecase';
 import type { PlaceHoldUseCase } from '../usecases/place-hold/place-hold.usecase';
 import type { PostEntryUseCase } from '../usecases/post-entry/post-entry.usecase';
 import type { PostHoldUseCase } from '../usecases/post-hold/post-hold.usecase';
 import type { VoidHoldUseCase } from '../usecases/void-hold/void-hold.usecase';
 import { isUuid } from '../domain/ids';
 
-type MoneyMethods = 'placeHold' | 'postHold' | 'voidHold' | 'getHold' | 'postEntry' | 'getServiceAccount' | 'listAccountHistory' | 'checkLedger';
+type MoneyMethods = 'placeHold' | 'postHold' | 'voidHold' | 'getHold' | 'listOwnedHolds' | 'postEntry' | 'getServiceAccount' | 'listAccountHistory' | 'checkLedger';
 
 export interface LedgerMoneyDeps {
   dataSource: DataSource;
@@ -25,6 +27,7 @@ export interface LedgerMoneyDeps {
   placeHold: PlaceHoldUseCase;
   postHold: PostHoldUseCase;
   voidHold: VoidHoldUseCase;
+  listOwnedHolds: ListOwnedHoldsUseCase;
   postEntry: PostEntryUseCase;
   listAccountHistory: ListAccountHistoryUseCase;
   checkLedger: CheckLedgerUseCase;
@@ -43,7 +46,15 @@ export function toHoldMessage(hold: HoldRecord): ledger.Hold {
     createdAt: hold.createdAt,
     resolvedAt: hold.resolvedAt ?? undefined,
     metadata: hold.metadata,
+    owner: hold.owner ?? undefined,
   };
+}
+
+/** Who is calling: set from the certificate before any handler runs; an allow-listed call always has one. */
+function callerOf(method: string): string {
+  const { caller } = currentContext();
+  if (!caller) throw new Error(`${method} served without a caller identity`);
+  return caller;
 }
 
 export function toEntryMessage(entry: EntryRecord): ledger.Entry {
@@ -76,6 +87,7 @@ export function ledgerMoneyHandlers(deps: LedgerMoneyDeps): Pick<AsyncImplementa
       return toHoldMessage(await deps.placeHold.execute({
         holdId: request.holdId, accountId: request.accountId, amount: request.amount,
         expiresAt: request.expiresAt ?? null, metadata: request.metadata,
+        owner: request.owner ?? null, caller: currentContext().caller ?? null,
       }));
     },
     async postHold(request) {
@@ -92,6 +104,12 @@ export function ledgerMoneyHandlers(deps: LedgerMoneyDeps): Pick<AsyncImplementa
       const hold = await deps.holds.find(deps.dataSource, request.holdId);
       if (!hold) throw new AppError('LEDGER_HOLD_NOT_FOUND');
       return toHoldMessage(hold);
+    },
+    async listOwnedHolds(request) {
+      const holds = await deps.listOwnedHolds.execute({
+        caller: callerOf('listOwnedHolds'), placedBefore: request.placedBefore, afterHoldId: request.afterHoldId ?? null, limit: request.limit,
+      });
+      return { holds: holds.map(toHoldMessage) };
     },
     async postEntry(request) {
       return toEntryMessage(await deps.postEntry.execute({

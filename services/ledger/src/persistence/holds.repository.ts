@@ -21,6 +21,8 @@ export interface HoldRecord {
   metadata: Record<string, string>;
   requestHash: string;
   resolutionHash: string | null;
+  /** "<service>:<kind>:<id>", or null for a hold placed without one. */
+  owner: string | null;
   /** Read with the row: whether expires_at has passed by the database clock. */
   expiredNow: boolean;
 }
@@ -28,12 +30,12 @@ export interface HoldRecord {
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const COLUMNS = `id, account_id, currency, amount::text AS amount, status, posted_amount::text AS posted_amount,
   ${iso('expires_at')} AS expires_at, entry_id, ${iso('created_at')} AS created_at, ${iso('resolved_at')} AS resolved_at,
-  metadata, request_hash, resolution_hash, (expires_at IS NOT NULL AND expires_at <= now()) AS expired_now`;
+  metadata, request_hash, resolution_hash, owner, (expires_at IS NOT NULL AND expires_at <= now()) AS expired_now`;
 
 interface HoldRow {
   id: string; account_id: string; currency: Currency; amount: string; status: HoldStatus; posted_amount: string;
   expires_at: string | null; entry_id: string | null; created_at: string; resolved_at: string | null;
-  metadata: Record<string, string>; request_hash: string; resolution_hash: string | null; expired_now: boolean;
+  metadata: Record<string, string>; request_hash: string; resolution_hash: string | null; owner: string | null; expired_now: boolean;
 }
 
 function toRecord(row: HoldRow): HoldRecord {
@@ -51,6 +53,7 @@ function toRecord(row: HoldRow): HoldRecord {
     metadata: row.metadata,
     requestHash: row.request_hash,
     resolutionHash: row.resolution_hash,
+    owner: row.owner,
     expiredNow: row.expired_now,
   };
 }
@@ -63,6 +66,7 @@ export interface NewHold {
   expiresAt: string | null;
   metadata: Record<string, string>;
   requestHash: string;
+  owner: string | null;
 }
 
 export interface HoldResolution {
@@ -103,11 +107,36 @@ export class HoldsRepository {
 
   async insert(manager: EntityManager, hold: NewHold): Promise<HoldRecord> {
     const [row] = await manager.query(
-      `INSERT INTO holds (id, account_id, currency, amount, expires_at, metadata, request_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-      [hold.holdId, hold.accountId, hold.currency, hold.amount.toString(), hold.expiresAt, JSON.stringify(hold.metadata), hold.requestHash],
+      `INSERT INTO holds (id, account_id, currency, amount, expires_at, metadata, request_hash, owner)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      [hold.holdId, hold.accountId, hold.currency, hold.amount.toString(), hold.expiresAt, JSON.stringify(hold.metadata), hold.requestHash, hold.owner],
     );
     return toRecord(row);
+  }
+
+  /** Names the owner of a hold placed without one (a retry from a caller that now sends it). */
+  async adoptOwner(manager: EntityManager, holdId: string, owner: string): Promise<HoldRecord> {
+    const [row] = await queryRows<HoldRow>(manager, `UPDATE holds SET owner = $2 WHERE id = $1 AND owner IS NULL RETURNING ${COLUMNS}`, [holdId, owner]);
+    if (!row) throw new Error(`hold ${holdId} already had an owner when adopted`);
+    return toRecord(row);
+  }
+
+  /**
+   * Pending holds whose owner starts with `ownerPrefix`, placed before
+   * `placedBefore`, in id order after `afterHoldId` (exclusive), at most `limit`.
+   */
+  async listOwnedPending(
+    manager: EntityManager | DataSource,
+    query: { ownerPrefix: string; placedBefore: Date; afterHoldId: string | null; limit: number },
+  ): Promise<HoldRecord[]> {
+    const rows = await queryRows<HoldRow>(
+      manager,
+      `SELECT ${COLUMNS} FROM holds
+        WHERE status = 'pending' AND owner IS NOT NULL AND starts_with(owner, $1) AND created_at < $2 AND ($3::uuid IS NULL OR id > $3::uuid)
+        ORDER BY id LIMIT $4`,
+      [query.ownerPrefix, query.placedBefore, query.afterHoldId, query.limit],
+    );
+    return rows.map(toRecord);
   }
 
   async resolve(manager: EntityManager, holdId: string, resolution: HoldResolution): Promise<HoldRecord> {

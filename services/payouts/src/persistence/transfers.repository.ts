@@ -54,6 +54,13 @@ export type NewTransfer = Pick<TransferRecord, 'transferId' | 'partnerId' | 'ide
   | 'accountNumber' | 'accountName' | 'bankCode' | 'amountKes' | 'feeKes'>;
 
 export class TransfersRepository {
+  /** The status of each of `ids` that still exists (hold reconciliation: an id absent from the map has no row). */
+  async statusesOf(manager: EntityManager, ids: string[]): Promise<Map<string, TransferStatus>> {
+    if (ids.length === 0) return new Map();
+    const rows = await queryRows<{ id: string; status: TransferStatus }>(manager, 'SELECT transfer_id AS id, status FROM transfers WHERE transfer_id = ANY($1::uuid[])', [ids]);
+    return new Map(rows.map((row) => [row.id, row.status]));
+  }
+
   /**
    * Claims the idempotency key with a 'creating' row, due for clean-up after
    * `leaseMs` should this create never finish. Null when the key is taken

@@ -30,6 +30,13 @@ const COLUMNS = `send_id AS "sendId", partner_id AS "partnerId", idempotency_key
 export type NewUsdtSend = Pick<UsdtSendRecord, 'sendId' | 'partnerId' | 'idempotencyKey' | 'requestHash' | 'partnerReference' | 'destinationWalletId' | 'usdtAmount'>;
 
 export class UsdtSendsRepository {
+  /** The status of each of `ids` that still exists (hold reconciliation: an id absent from the map has no row). */
+  async statusesOf(manager: EntityManager, ids: string[]): Promise<Map<string, UsdtSendStatus>> {
+    if (ids.length === 0) return new Map();
+    const rows = await queryRows<{ id: string; status: UsdtSendStatus }>(manager, 'SELECT send_id AS id, status FROM usdt_sends WHERE send_id = ANY($1::uuid[])', [ids]);
+    return new Map(rows.map((row) => [row.id, row.status]));
+  }
+
   /** Claims the idempotency key with a 'creating' row (see TransfersRepository.claim). */
   async claim(manager: EntityManager, send: NewUsdtSend, leaseMs: number): Promise<UsdtSendRecord | null> {
     const [row] = await queryRows<UsdtSendRecord>(manager,

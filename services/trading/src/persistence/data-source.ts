@@ -6,6 +6,7 @@ import { PayInOrdersMigration1732600000000 } from './migrations/1732600000000-pa
 import { OrdersPartnerListingMigration1732610000000 } from './migrations/1732610000000-orders-partner-listing';
 import { CapWindowsMigration1732710000000 } from './migrations/1732710000000-cap-windows';
 import { TradingAuditRecordsMigration1795900000000 } from './migrations/1795900000000-trading-audit-records';
+import { OrdersTxHashPerPartnerMigration1795917000000 } from './migrations/1795917000000-orders-tx-hash-per-partner';
 
 export const SERVICE_NAME = 'trading';
 
@@ -16,6 +17,7 @@ export function tradingDataSource(url: string): DataSource {
     migrations: [
       TradingV1Migration1732300000000, DailyCapMigration1732400000000, OrdersMigration1732500000000, PayInOrdersMigration1732600000000,
       OrdersPartnerListingMigration1732610000000, CapWindowsMigration1732710000000, TradingAuditRecordsMigration1795900000000,
+      OrdersTxHashPerPartnerMigration1795917000000,
     ],
   });
 }

@@ -102,9 +102,20 @@ export async function listOrders(manager: EntityManager, filter: OrderListFilter
       ORDER BY created_at DESC, order_id DESC LIMIT $${parameters.length}`, parameters);
 }
 
-export async function findOrderByTxHash(manager: EntityManager, txHash: string): Promise<OrderRecord | null> {
-  const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE tx_hash = $1`, [txHash]);
+/**
+ * The partner's order carrying this hash. A hash is public on the chain, so it
+ * is unique per partner only: a lookup never crosses partners.
+ */
+export async function findOrderByTxHash(manager: EntityManager, partnerId: string, txHash: string): Promise<OrderRecord | null> {
+  const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND tx_hash = $2`, [partnerId, txHash]);
   return row ?? null;
+}
+
+/** The status of each of `orderIds` that exists (hold reconciliation: an id absent from the map has no order). */
+export async function orderStatusesOf(manager: EntityManager, orderIds: string[]): Promise<Map<string, OrderStatus>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await queryRows<{ orderId: string; status: OrderStatus }>(manager, 'SELECT order_id AS "orderId", status FROM orders WHERE order_id = ANY($1::uuid[])', [orderIds]);
+  return new Map(rows.map((row) => [row.orderId, row.status]));
 }
 
 type PaymentFields = 'paymentRailReference' | 'paymentBankTransactionId' | 'paymentMatchedAt' | 'paymentKesAmount';

@@ -16,7 +16,7 @@ import { OrderChanges, updateOrder } from '../persistence/orders.repository';
 export type LedgerApi = Pick<
   PromiseClient<typeof ledger.LedgerService>,
   'getPartnerAccounts' | 'getBalances' | 'placeHold' | 'postHold' | 'voidHold' | 'getServiceAccount' | 'getPayoutDestination' | 'claimUsdtDeposit' | 'postEntry'
-  | 'getFundingInstructions' | 'registerPaymentReference' | 'listCreditsByReference' | 'getHold'
+  | 'getFundingInstructions' | 'registerPaymentReference' | 'listCreditsByReference' | 'getHold' | 'listOwnedHolds'
 >;
 
 export type OrderEventType = 'order.funds_confirmed' | 'order.settled' | 'order.rejected' | 'order.expired';

@@ -1,4 +1,10 @@
-import type { DataSource, EntityManager } from '@platform/persistence';
+import type { DataSource, EntityManager, SealedColumn } from '@platform/persistence';
+
+/** Where endpoint secrets are stored sealed: what `ops secrets reseal` moves to a new key. */
+export const ENDPOINT_SEALED_COLUMNS: SealedColumn[] = [
+  { table: 'endpoints', idColumn: 'partner_id', column: 'secret_sealed' },
+  { table: 'endpoints', idColumn: 'partner_id', column: 'previous_secret_sealed' },
+];
 
 /** An endpoint as stored: secrets stay sealed until the moment they sign. */
 export interface EndpointRecord {

@@ -1,17 +1,20 @@
-// Proves `secrets reseal`: it asks both services (or the one named) batch after
-// batch until nothing is left under an older key, stops when a batch moves
-// nothing (values that open with no key are reported, not retried forever),
-// exits 1 while anything is left, and refuses bad flags before any call.
+// Proves `secrets reseal`: it asks both services (or the one named) page after
+// page, passing each answer's cursor to the next call, until nothing is left under
+// an older key; a pass that moved values while some remain is followed by another
+// from the first row, and a pass that moved nothing ends the run (values that open
+// with no key are reported, not retried forever); a service that does not page
+// (no cursor) is called as before, each call a pass; it exits 1 while anything is
+// left, and refuses bad flags before any call.
 import { CliError, EXIT_FAILED, EXIT_OK } from '../cli-error';
 import type { OpsClients } from '../clients';
 import { parseSecretsReseal, runSecretsReseal, secretsReseal } from './secrets-reseal';
 
-type Answer = { currentKeyId: string; resealed: number; remaining: number };
+type Answer = { currentKeyId: string; resealed: number; remaining: number; nextAfter?: string };
 
 function fakeClients(answers: Record<'gateway' | 'webhook-delivery', Answer[]>) {
-  const calls: Array<{ service: string; batchSize: number }> = [];
-  const next = (service: 'gateway' | 'webhook-delivery') => async (request: { batchSize: number }) => {
-    calls.push({ service, batchSize: request.batchSize });
+  const calls: Array<{ service: string; batchSize: number; after?: string }> = [];
+  const next = (service: 'gateway' | 'webhook-delivery') => async (request: { batchSize: number; after: string }) => {
+    calls.push({ service, batchSize: request.batchSize, ...(request.after ? { after: request.after } : {}) });
     const answer = answers[service].shift();
     if (!answer) throw new Error(`no more answers for ${service}`);
     return answer;
@@ -35,7 +38,7 @@ describe('secrets reseal', () => {
     expect(() => parseSecretsReseal({ 'batch-size': '5001' })).toThrow(CliError);
   });
 
-  it('calls each service until nothing is left, adding up what moved', async () => {
+  it('calls a service that does not page until nothing is left, adding up what moved', async () => {
     const { clients, calls } = fakeClients({
       gateway: [{ currentKeyId: 'k2', resealed: 2, remaining: 1 }, { currentKeyId: 'k2', resealed: 1, remaining: 0 }],
       'webhook-delivery': [{ currentKeyId: 'w2', resealed: 0, remaining: 0 }],
@@ -47,6 +50,41 @@ describe('secrets reseal', () => {
     ]);
     expect(calls).toEqual([{ service: 'gateway', batchSize: 2 }, { service: 'gateway', batchSize: 2 }, { service: 'webhook-delivery', batchSize: 2 }]);
     expect(secretsReseal.exitStatus?.(result)).toBe(EXIT_OK);
+  });
+
+  it('follows the cursor page after page, and starts another pass only after one that moved values', async () => {
+    const { clients, calls } = fakeClients({
+      gateway: [
+        { currentKeyId: 'k2', resealed: 2, remaining: 5, nextAfter: '0:b' },
+        { currentKeyId: 'k2', resealed: 0, remaining: 5, nextAfter: '0:d' },
+        { currentKeyId: 'k2', resealed: 1, remaining: 4, nextAfter: '' },
+        // A second pass moves one value written meanwhile; a third moves nothing: the three left do not open.
+        { currentKeyId: 'k2', resealed: 1, remaining: 3, nextAfter: '0:c' },
+        { currentKeyId: 'k2', resealed: 0, remaining: 3, nextAfter: '' },
+        { currentKeyId: 'k2', resealed: 0, remaining: 3, nextAfter: '' },
+      ],
+      'webhook-delivery': [],
+    });
+    const result = await runSecretsReseal({ services: ['gateway'], batchSize: 2 }, clients);
+    expect(calls).toEqual([
+      { service: 'gateway', batchSize: 2 },
+      { service: 'gateway', batchSize: 2, after: '0:b' },
+      { service: 'gateway', batchSize: 2, after: '0:d' },
+      { service: 'gateway', batchSize: 2 },
+      { service: 'gateway', batchSize: 2, after: '0:c' },
+      { service: 'gateway', batchSize: 2 },
+    ]);
+    expect(result.services).toEqual([{ service: 'gateway', currentKeyId: 'k2', resealed: 4, remaining: 3 }]);
+    expect(secretsReseal.exitStatus?.(result)).toBe(EXIT_FAILED);
+  });
+
+  it('stops mid-pass once nothing is left', async () => {
+    const { clients, calls } = fakeClients({
+      gateway: [{ currentKeyId: 'k2', resealed: 2, remaining: 0, nextAfter: '0:b' }],
+      'webhook-delivery': [],
+    });
+    expect((await runSecretsReseal({ services: ['gateway'], batchSize: 2 }, clients)).services[0].remaining).toBe(0);
+    expect(calls).toHaveLength(1);
   });
 
   it('stops when a batch moves nothing but values remain, and exits 1 naming them', async () => {

@@ -2,7 +2,8 @@
  * `secrets reseal`: after a sealing-key rotation (a new key put first in
  * CREDENTIAL_ENCRYPTION_KEY or WEBHOOK_SECRET_ENCRYPTION_KEY, rolled out to
  * every replica), moves the secrets each service keeps sealed at rest to its
- * new current key, batch after batch, until none is left under an older key.
+ * new current key, a page of rows after another (the service walks its rows in
+ * key order and says where to go on), until none is left under an older key.
  * Then the older key can leave the ring. No secret crosses the wire: each
  * service opens and seals inside itself. Safe to run again at any time.
  */
@@ -47,14 +48,29 @@ function caller(clients: OpsClients, service: SealingService): (request: common.
   return service === 'gateway' ? (request) => clients.partnerAdmin().resealSecrets(request) : (request) => clients.webhookAdmin().resealSecrets(request);
 }
 
-/** Calls one service until nothing is left, or a call reseals nothing (values that do not open stay, and are reported). */
+/**
+ * Walks one service's sealed rows a page per call, passing each answer's cursor to the next
+ * call, until nothing is left under another key. A pass ends when the service answers no
+ * cursor (a service that predates paging never does: each of its calls is a pass). After a
+ * pass that moved values while some remain (written under an older key meanwhile, by a
+ * replica not yet rolled), another pass starts; a pass that moved nothing ends the run: what
+ * remains does not open with the ring, and is reported.
+ */
 async function resealService(clients: OpsClients, service: SealingService, batchSize: number): Promise<ServiceReseal> {
   const call = caller(clients, service);
   let total = 0;
+  let resealedThisPass = 0;
+  let after = '';
   for (let calls = 0; calls < RESEAL_CALLS_MAX; calls += 1) {
-    const answer = await call({ batchSize });
+    const answer = await call({ batchSize, after });
     total += answer.resealed;
-    if (answer.remaining === 0 || answer.resealed === 0) return { service, currentKeyId: answer.currentKeyId, resealed: total, remaining: answer.remaining };
+    resealedThisPass += answer.resealed;
+    const passEnded = !answer.nextAfter;
+    if (answer.remaining === 0 || (passEnded && resealedThisPass === 0)) {
+      return { service, currentKeyId: answer.currentKeyId, resealed: total, remaining: answer.remaining };
+    }
+    after = passEnded ? '' : answer.nextAfter;
+    if (passEnded) resealedThisPass = 0;
   }
   throw new Error(`${service}: still resealing after ${RESEAL_CALLS_MAX} batches`);
 }
@@ -71,7 +87,7 @@ export const secretsReseal = defineCommand<SecretsResealInput, SecretsResealResu
   synopsis: '[--service gateway|webhook-delivery|all] [--batch-size N]',
   flags: {
     service: valueFlag(`S: the service whose secrets move, ${SERVICES.join(', ')} or all (default: all)`),
-    'batch-size': valueFlag(`N: secrets resealed per call, an integer from 1 to ${BATCH_SIZE_MAX} (default: ${BATCH_SIZE_DEFAULT})`),
+    'batch-size': valueFlag(`N: secrets looked at per call, an integer from 1 to ${BATCH_SIZE_MAX} (default: ${BATCH_SIZE_DEFAULT})`),
   },
   parse: parseSecretsReseal,
   run: runSecretsReseal,

@@ -2,6 +2,7 @@ import { AppError, validationFailed } from '@platform/errors';
 import { Big, parseDecimal, parsePositiveAmount } from '@platform/money';
 import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import { holdFits } from '../../domain/hold';
+import { isOwnerOf } from '../../domain/hold-owner';
 import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
@@ -14,6 +15,10 @@ export interface PlaceHoldCommand {
   amount: string;
   expiresAt: string | null;
   metadata: Record<string, string>;
+  /** "<caller>:<kind>:<id>", or null (callers that predate owners). Not part of the request hash. */
+  owner: string | null;
+  /** The identity that placed the hold (its certificate's). */
+  caller: string | null;
 }
 
 /** Decimal places accepted before the account's currency is known (USDT's). */
@@ -32,10 +37,7 @@ export class PlaceHoldUseCase {
     return withTransaction(this.dataSource, async (manager) => {
       await this.holds.lockHoldId(manager, command.holdId);
       const existing = await this.holds.find(manager, command.holdId);
-      if (existing) {
-        if (existing.requestHash !== hash) throw new AppError('LEDGER_ID_REUSED');
-        return existing;
-      }
+      if (existing) return this.retried(manager, existing, command, hash);
       return this.placeNew(manager, command, hash);
     });
   }
@@ -48,6 +50,7 @@ export class PlaceHoldUseCase {
     if (!amount || amount.lte(0)) bad.push('amount');
     if (command.expiresAt !== null && Number.isNaN(Date.parse(command.expiresAt))) bad.push('expiresAt');
     if (!validMetadata(command.metadata)) bad.push('metadata');
+    if (command.owner !== null && !isOwnerOf(command.owner, command.caller)) bad.push('owner');
     if (bad.length > 0) throw validationFailed(bad);
     return requestHash({
       accountId: command.accountId,
@@ -55,6 +58,18 @@ export class PlaceHoldUseCase {
       expiresAt: command.expiresAt === null ? null : new Date(command.expiresAt).toISOString(),
       metadata: command.metadata,
     });
+  }
+
+  /**
+   * The same request again answers the original hold. The owner is compared on
+   * its own, so a caller that starts naming owners can still retry a hold it
+   * placed before: that hold adopts the owner.
+   */
+  private async retried(manager: EntityManager, existing: HoldRecord, command: PlaceHoldCommand, hash: string): Promise<HoldRecord> {
+    if (existing.requestHash !== hash) throw new AppError('LEDGER_ID_REUSED');
+    if (command.owner === null || existing.owner === command.owner) return existing;
+    if (existing.owner !== null) throw new AppError('LEDGER_ID_REUSED');
+    return this.holds.adoptOwner(manager, existing.holdId, command.owner);
   }
 
   private async placeNew(manager: EntityManager, command: PlaceHoldCommand, hash: string): Promise<HoldRecord> {
@@ -75,6 +90,7 @@ export class PlaceHoldUseCase {
       expiresAt: command.expiresAt === null ? null : new Date(command.expiresAt).toISOString(),
       metadata: command.metadata,
       requestHash: hash,
+      owner: command.owner,
     });
   }
 }

@@ -23,6 +23,7 @@ import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-c
 import { mapHoldRefusal, releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
 import type { LedgerApi, TradingLimitsApi, WalletRegistryApi } from '../../adapters/peers/peers';
 import { generateCode, hashCode, resendCooldownMs } from '../../domain/confirmation-code';
+import { holdOwner } from '../../domain/hold-owner';
 import { isUuid, maskAccountNumber } from '../../domain/ids';
 import { holdAmountKes } from '../../domain/transfer-fee';
 import { parseTransferRequest, TransferRequest, TransferRequestInput, transferRequestHash } from '../../domain/transfer-request';
@@ -118,7 +119,10 @@ export class CreateTransferUseCase {
     undo.push(() => voidHoldIdempotently(deps.ledger, transfer.transferId));
     const holdKes = formatAmount(holdAmountKes(request.amountKes, new Big(transfer.feeKes)), 'KES');
     try {
-      await deps.ledger.placeHold({ holdId: transfer.transferId, accountId: accounts.kesAccountId, amount: holdKes, metadata: { transferId: transfer.transferId, kind: 'transfer' } });
+      await deps.ledger.placeHold({
+        holdId: transfer.transferId, accountId: accounts.kesAccountId, amount: holdKes, metadata: { transferId: transfer.transferId, kind: 'transfer' },
+        owner: holdOwner('transfer', transfer.transferId),
+      });
     } catch (error) {
       throw mapHoldRefusal(error, 'INSUFFICIENT_KES_BALANCE');
     }

@@ -18,6 +18,7 @@ import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-c
 import { mapHoldRefusal, releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
 import type { LedgerApi, TradingLimitsApi, WalletRegistryApi } from '../../adapters/peers/peers';
 import { generateCode, hashCode, resendCooldownMs } from '../../domain/confirmation-code';
+import { holdOwner } from '../../domain/hold-owner';
 import { isUuid } from '../../domain/ids';
 import { assertWithinSendBounds, parseUsdtSendRequest, UsdtSendRequest, usdtSendRequestHash } from '../../domain/usdt-send-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
@@ -106,7 +107,10 @@ export class CreateUsdtSendUseCase {
     await deps.trading.reserveDailyCap({ usageId: send.sendId, partnerId: send.partnerId, source: 'usdt_send', amountUsdt: send.usdtAmount });
     undo.push(() => voidHoldIdempotently(deps.ledger, send.sendId));
     try {
-      await deps.ledger.placeHold({ holdId: send.sendId, accountId: accounts.usdtAccountId, amount: send.usdtAmount, metadata: { sendId: send.sendId, kind: 'usdt_send' } });
+      await deps.ledger.placeHold({
+        holdId: send.sendId, accountId: accounts.usdtAccountId, amount: send.usdtAmount, metadata: { sendId: send.sendId, kind: 'usdt_send' },
+        owner: holdOwner('usdt_send', send.sendId),
+      });
     } catch (error) {
       throw mapHoldRefusal(error, 'INSUFFICIENT_USDT_BALANCE');
     }

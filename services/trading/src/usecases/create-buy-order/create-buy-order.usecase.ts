@@ -20,6 +20,7 @@ import type { DataSource } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
 import type { KesDebitBank } from '../../adapters/bank/kes-debit-bank';
 import type { Clock } from '../../domain/clock';
+import { orderHoldOwner } from '../../domain/hold-owner';
 import { capAmountKes, OrderRecord, PARTNER_REFERENCE_LENGTH_MAX } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
 import { parseDecimal } from '@platform/money';
@@ -176,7 +177,7 @@ export class CreateBuyOrderUseCase {
   /** The hold, then the bank's debit; each answer leaves the order where the contract says. */
   private async fund(order: OrderRecord, kesAccountId: string): Promise<OrderResult> {
     try {
-      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: kesAccountId, amount: order.kesTotalAmount, metadata: { orderId: order.orderId, kind: 'order_buy' } });
+      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: kesAccountId, amount: order.kesTotalAmount, metadata: { orderId: order.orderId, kind: 'order_buy' }, owner: orderHoldOwner(order.orderId) });
     } catch (error) {
       if (isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS')) return this.undo(order);
       throw error; // The order stays funds_reserved; the scheduler places the hold (same id, same body) or rejects it.

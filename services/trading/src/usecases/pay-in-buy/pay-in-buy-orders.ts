@@ -30,6 +30,7 @@ import type { DataSource } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
 import type { walletRegistry } from '@platform/proto';
 import type { Clock } from '../../domain/clock';
+import { orderHoldOwner } from '../../domain/hold-owner';
 import { capAmountKes, OrderRecord, PAY_IN_REQUEST_RAIL } from '../../domain/order';
 import { fundingCredit, newPaymentReference, nextPaymentCheck, ReferencedCredit } from '../../domain/pay-in';
 import { UUID_PATTERN } from '../../domain/partner-profile';
@@ -154,7 +155,7 @@ export class PayInBuyOrders implements OrderStep {
   private async holdPayment(order: OrderRecord): Promise<boolean> {
     const accounts = await this.deps.ledger.getPartnerAccounts({ partnerId: order.partnerId });
     try {
-      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: accounts.kesAccountId, amount: order.kesTotalAmount, metadata: { orderId: order.orderId, kind: 'order_buy_pay_in' } });
+      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: accounts.kesAccountId, amount: order.kesTotalAmount, metadata: { orderId: order.orderId, kind: 'order_buy_pay_in' }, owner: orderHoldOwner(order.orderId) });
       return true;
     } catch (error) {
       if (!isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS')) throw error;

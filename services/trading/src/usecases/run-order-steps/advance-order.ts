@@ -11,6 +11,7 @@ import { Big, formatAmount } from '@platform/money';
 import type { DataSource } from '@platform/persistence';
 import type { KesDebitBank } from '../../adapters/bank/kes-debit-bank';
 import type { Clock } from '../../domain/clock';
+import { orderHoldOwner } from '../../domain/hold-owner';
 import type { OrderRecord } from '../../domain/order';
 import { isRefusal, LedgerApi, recordTransition, ServiceAccounts } from '../order-support';
 import type { OrderStep } from './order-scheduler';
@@ -111,7 +112,7 @@ export class AdvanceOrder implements OrderStep {
   /** Places the hold should the create have stopped before it (same id, same body: the original answers). */
   private async ensureHold(order: OrderRecord, kesAccountId: string): Promise<boolean> {
     try {
-      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: kesAccountId, amount: order.kesTotalAmount, metadata: { orderId: order.orderId, kind: 'order_buy' } });
+      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: kesAccountId, amount: order.kesTotalAmount, metadata: { orderId: order.orderId, kind: 'order_buy' }, owner: orderHoldOwner(order.orderId) });
       return true;
     } catch (error) {
       if (!isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS')) throw error;

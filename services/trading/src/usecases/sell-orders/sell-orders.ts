@@ -18,6 +18,7 @@ import { isUniqueViolation, queryRows, withTransaction } from '@platform/persist
 import type { PromiseClient } from '@platform/grpc';
 import type { payouts } from '@platform/proto';
 import type { Clock } from '../../domain/clock';
+import { orderHoldOwner } from '../../domain/hold-owner';
 import { capAmountKes, OrderRecord, sandboxCollectionAnswer } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
 import {
@@ -102,7 +103,7 @@ export class SellOrders implements DepositMatcher, OrderStep {
     const custody = sandboxCollectionAnswer(order.usdtAmount);
     if (custody !== null) return this.refuseCollection(order, custody);
     try {
-      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: usdtAccountId, amount: formatAmount(new Big(order.usdtAmount), 'USDT'), metadata: { orderId: order.orderId, kind: 'order_sell' } });
+      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: usdtAccountId, amount: formatAmount(new Big(order.usdtAmount), 'USDT'), metadata: { orderId: order.orderId, kind: 'order_sell' }, owner: orderHoldOwner(order.orderId) });
     } catch (error) {
       if (isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS')) return this.refuseCollection(order, 'INSUFFICIENT_USDT_BALANCE');
       throw error;
@@ -196,7 +197,8 @@ export class SellOrders implements DepositMatcher, OrderStep {
     if (order.txHash === command.txHash) return order;
     if (order.txHash !== null) throw new AppError('TX_HASH_ALREADY_ATTACHED');
     if (order.status !== 'awaiting_usdt') throw new AppError('ORDER_NOT_AWAITING_USDT');
-    const other = await findOrderByTxHash(manager, command.txHash);
+    // Only the partner's own orders compete for a hash: another partner naming it cannot block this one.
+    const other = await findOrderByTxHash(manager, command.partnerId, command.txHash);
     if (other) throw new AppError('TX_HASH_ALREADY_USED');
     const updated = await updateOrder(manager, order.orderId, 'awaiting_usdt', { txHash: command.txHash });
     if (!updated) throw new Error('order moved under its row lock');
@@ -216,11 +218,15 @@ export class SellOrders implements DepositMatcher, OrderStep {
     }
   }
 
-  /** TradingDeposits.OfferUsdtDeposit: matched by hash, held while hashes may still come, else none. */
+  /**
+   * TradingDeposits.OfferUsdtDeposit: matched by hash, held while hashes may
+   * still come, else none. The partner is the owner of the address the deposit
+   * landed on: only that partner's order may take it.
+   */
   async matchDeposit(command: OfferUsdtDepositCommand): Promise<DepositDecision> {
     const manager = this.deps.dataSource.manager;
-    const order = await findOrderByTxHash(manager, command.txHash);
-    if (order && order.partnerId === command.partnerId && order.side === 'sell') {
+    const order = await findOrderByTxHash(manager, command.partnerId, command.txHash);
+    if (order && order.side === 'sell') {
       if (order.status === 'awaiting_usdt') {
         await this.fund(order, command.usdtAmount);
         return { decision: 'matched', orderId: order.orderId };

@@ -1,11 +1,14 @@
 /**
- * Runs in every ledger replica: every `intervalMs` it runs a bounded batch
- * task (expire overdue holds, credit held deposits whose window passed) until
- * a batch comes back short. The database rows are the timers, so nothing is
- * lost when a replica stops: another (or the next start) picks them up; the
- * tasks claim rows FOR UPDATE SKIP LOCKED, so replicas never collide. Each
- * sweeper reports as a worker (@platform/metrics WorkerMetrics): rows handled,
- * failed sweeps, sweep durations, and its due rows and their lag.
+ * Runs in every replica: every `intervalMs` it runs a bounded batch task until
+ * a batch comes back short. The ledger's tasks (expire overdue holds, credit
+ * held deposits whose window passed) have database rows as their timers and
+ * claim them FOR UPDATE SKIP LOCKED, so replicas never collide; the hold
+ * owners' reconcilers (payouts, trading) page through their pending holds and
+ * act only through idempotent ledger calls. Nothing is lost when a replica
+ * stops: another (or the next start) picks the work up. Each sweeper reports
+ * as a worker (@platform/metrics WorkerMetrics): rows handled, failed sweeps,
+ * sweep durations, and, where its work is rows of its own database, their
+ * number and lag.
  */
 import type { Logger } from '@platform/logger';
 import { DueBacklog, WorkerMetrics } from '@platform/metrics';
@@ -21,10 +24,10 @@ const BATCHES_PER_TICK_MAX = 20;
 /** The task: handle at most `batchSize` due rows; answer how many. */
 export type BatchTask = (batchSize: number) => Promise<number>;
 
-/** The sweeper as a worker: its `worker` label and how to measure its due rows. */
+/** The sweeper as a worker: its `worker` label and, when its work is rows of its own database, how to measure them. */
 export interface SweptRows {
   worker: string;
-  measureDue: () => Promise<DueBacklog>;
+  measureDue?: () => Promise<DueBacklog>;
 }
 
 export class BatchSweeper {
@@ -47,7 +50,7 @@ export class BatchSweeper {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.stopWatchingDue = this.metrics.watchDue(this.swept.measureDue);
+    this.stopWatchingDue = this.swept.measureDue ? this.metrics.watchDue(this.swept.measureDue) : null;
     this.schedule();
   }
 
