@@ -17,19 +17,13 @@ import { collections } from '@platform/proto';
 import {
   createTestPartner, HttpsReceiver, PartnerHttpClient, runOps, ServiceInstance, startHttpsReceiver, startServiceInstance, TestPartner, waitFor, clientAs,
 } from '@platform/testing';
-import { CollectionView, configureFees, createCollection, deposit, UUID, usdBalance } from './collections-support';
+import { CollectionView, configureFees, createCollection, deposit, readCollection, UUID, usdBalance } from './collections-support';
 
 const WEBHOOK_WAIT_MS = 30_000;
 /** After the first delivery, how long a second one would have had to show up. */
 const SECOND_DELIVERY_GRACE_MS = 3_000;
 /** A port in this worktree's range where nothing listens: the "ledger" of the outage replica. */
 const DEAD_LEDGER_ADDRESS = '127.0.0.1:23999';
-
-async function readCollection(http: PartnerHttpClient, id: string): Promise<CollectionView> {
-  const response = await http.get<CollectionView>(`/v1/collections/${id}`);
-  expect(response.status).toBe(200);
-  return response.body;
-}
 
 describe('collections: fees and crediting (issue 7)', () => {
   let partner: TestPartner;

@@ -54,6 +54,12 @@ export async function createCollection(http: PartnerHttpClient, overrides: Recor
   return response.body;
 }
 
+export async function readCollection(http: PartnerHttpClient, id: string): Promise<CollectionView> {
+  const response = await http.get<CollectionView>(`/v1/collections/${id}`);
+  if (response.status !== 200) throw new Error(`GET /v1/collections/${id} answered ${response.status}`);
+  return response.body;
+}
+
 export async function deposit(http: PartnerHttpClient, collectionId: string, body: Record<string, unknown>): Promise<{ status: number; body: DepositView }> {
   const response = await http.post<DepositView>(`/v1/sandbox/collections/${collectionId}/deposits`, body);
   return { status: response.status, body: response.body };
