@@ -16,13 +16,16 @@ export class ConfigError extends Error {
   }
 }
 
+/** Every problem `schema` finds in `env`, as `VARIABLE: why` lines; empty when the environment is valid. */
+export function configProblems(schema: z.ZodTypeAny, env: NodeJS.ProcessEnv = process.env): string[] {
+  const result = schema.safeParse(env);
+  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+}
+
 /** Parses `env` against `schema`; throws ConfigError naming every bad variable. */
 export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const result = schema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    throw new ConfigError(problems);
-  }
+  if (!result.success) throw new ConfigError(configProblems(schema, env));
   return result.data;
 }
 

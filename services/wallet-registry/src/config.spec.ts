@@ -2,7 +2,7 @@
 // bounded (at least a minute, at most a week, so a typo cannot switch the
 // protection off or lock new administrators out for good), scaled by
 // SANDBOX_TIME_SCALE in sandbox mode only, never in production.
-import { ConfigError, loadConfig } from '@platform/config';
+import { configProblems, loadConfig } from '@platform/config';
 import { configSchema, effectiveAdminWaitingPeriodMs } from './config';
 
 const fullEnv = {
@@ -11,15 +11,7 @@ const fullEnv = {
   NOTIFIER_GRPC_ADDR: '127.0.0.1:7006',
 };
 
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadConfig(configSchema, env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (env: NodeJS.ProcessEnv): string[] => configProblems(configSchema, env);
 
 describe('the administrators\' waiting period', () => {
   it('is 24 hours unless configured', () => {
