@@ -125,7 +125,7 @@ export const commonServiceEnv = {
     required_error: 'required (sandbox or production); there is no default',
   }),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
-  /** Multiplies sandbox delays and lifetimes (contract decisions section 8). */
+  /** Multiplies sandbox delays and lifetimes (quotes, confirmations, settlement), so tests can run the sandbox's clock faster. */
   SANDBOX_TIME_SCALE: z.coerce.number().positive().max(100).default(1),
   DATABASE_URL: urlWithProtocol('postgres', 'postgresql'),
   GRPC_PORT: port(),

@@ -51,7 +51,7 @@ export interface RequestSigningParts {
   body: string | Buffer;
 }
 
-/** The six-line string of contract decisions section 1, joined by "\n". */
+/** The six-line canonical string a partner signs (method, path and query, timestamp, nonce, …), joined by "\n". */
 export function requestSigningString(parts: RequestSigningParts): string {
   return [
     REQUEST_SIGNATURE_VERSION,
@@ -90,7 +90,7 @@ export function signedRequestHeaders(
   };
 }
 
-/** Webhook signature over `<timestamp>.<deliveryId>.<raw body>` (contract decisions section 2). */
+/** Webhook signature over `<timestamp>.<deliveryId>.<raw body>` (what partners verify on every webhook). */
 export function webhookSignature(signingSecret: string, timestampMs: string, deliveryId: string, body: string | Buffer): string {
   const signed = Buffer.concat([Buffer.from(`${timestampMs}.${deliveryId}.`, 'utf8'), Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')]);
   return hmacSha256Hex(signingSecret, signed);

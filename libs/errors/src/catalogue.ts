@@ -26,7 +26,7 @@ const UNAVAILABLE = 14;
 const UNAUTHENTICATED = 16;
 
 export const ERROR_CATALOGUE = {
-  // Request shape and plumbing (contract decisions sections 1, 5 and 9).
+  // Request shape and plumbing: validation, authentication, scopes, rate limits.
   VALIDATION_FAILED: define(400, INVALID_ARGUMENT, 'The request failed validation; `message` names every offending field.'),
   UNAUTHORIZED: define(401, UNAUTHENTICATED, 'Authentication failed. Uniform for every reason.'),
   INSUFFICIENT_SCOPE: define(403, PERMISSION_DENIED, 'The credential is authenticated but lacks the scope for this endpoint.'),
@@ -42,7 +42,7 @@ export const ERROR_CATALOGUE = {
   FEE_EXCEEDS_PROCEEDS: define(422, FAILED_PRECONDITION, 'On a sell the fee equals or exceeds what would be paid out. Quote a larger amount.'),
   FEE_PRICING_INVALID: define(503, UNAVAILABLE, "The partner's stored pricing cannot be applied; the service's fault."),
 
-  // Orders (spec section 7).
+  // Orders.
   QUOTE_EXPIRED_OR_CONSUMED: define(409, FAILED_PRECONDITION, 'The quote is past expiresAt or already used. Get a new quote.'),
   QUOTE_SIDE_MISMATCH: define(409, FAILED_PRECONDITION, 'A buy quote on the sell route or the reverse.'),
   ORDER_NOT_FOUND: define(404, NOT_FOUND, 'Unknown order, or another partner\'s.'),
@@ -96,7 +96,7 @@ export const ERROR_CATALOGUE = {
   BATCH_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign batch.'),
   SEND_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign USDT send.'),
   CONFIRMATION_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign confirmation.'),
-  // Ours, after the contract's per-resource pattern (contract decisions section 5): a push id
+  // Ours, after the per-resource not-found pattern of the rest: a push id
   // that is unknown or another partner's, so a partner can tell it from an unknown route.
   MOBILE_MONEY_PUSH_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign mobile-money prompt (sandbox answer helpers).'),
   IDEMPOTENCY_KEY_REUSED: define(409, FAILED_PRECONDITION, 'The idempotencyKey was used with a different body.'),

@@ -93,7 +93,7 @@ export function fromPayload(payload: unknown): AppError | null {
   });
 }
 
-/** HTTP reason phrases used as the envelope's `error` (contract decisions section 9). */
+/** HTTP reason phrases used as the envelope's `error`. */
 export const HTTP_REASON: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'unauthorized',

@@ -25,7 +25,7 @@ const SECOND_DELIVERY_GRACE_MS = 3_000;
 /** A port in this worktree's range where nothing listens: the "ledger" of the outage replica. */
 const DEAD_LEDGER_ADDRESS = '127.0.0.1:23999';
 
-describe('collections: fees and crediting (issue 7)', () => {
+describe('collections: fees and crediting', () => {
   let partner: TestPartner;
   let http: PartnerHttpClient;
 
@@ -91,7 +91,7 @@ describe('collections: fees and crediting (issue 7)', () => {
   });
 });
 
-describe('collections: exactly once (issue 7)', () => {
+describe('collections: exactly once', () => {
   let http: PartnerHttpClient;
   let partner: TestPartner;
 
@@ -138,7 +138,7 @@ describe('collections: exactly once (issue 7)', () => {
   });
 });
 
-describe('collections: refunded and expired (issue 7)', () => {
+describe('collections: refunded and expired', () => {
   let http: PartnerHttpClient;
 
   beforeAll(async () => {
@@ -169,7 +169,7 @@ describe('collections: refunded and expired (issue 7)', () => {
   });
 });
 
-describe('collections: a ledger outage (issue 7)', () => {
+describe('collections: a ledger outage', () => {
   let extra: ServiceInstance | undefined;
 
   afterEach(async () => {
@@ -205,7 +205,7 @@ describe('collections: a ledger outage (issue 7)', () => {
   });
 });
 
-describe('collections: collection.received webhook (issue 7)', () => {
+describe('collections: collection.received webhook', () => {
   let receiver: HttpsReceiver;
 
   beforeEach(async () => {

@@ -18,7 +18,7 @@ function mistype(reference: string): string {
   return reference.slice(0, 3) + replacement + reference.slice(4);
 }
 
-describe('collections: create, read, list (issue 7)', () => {
+describe('collections: create, read, list', () => {
   let partner: TestPartner;
   let http: PartnerHttpClient;
 
@@ -125,7 +125,7 @@ describe('collections: create, read, list (issue 7)', () => {
   });
 });
 
-describe('collections: list filters and pages (issue 7)', () => {
+describe('collections: list filters and pages', () => {
   let http: PartnerHttpClient;
   let made: CollectionView[];
 

@@ -1,4 +1,4 @@
-// Proves the error envelope of spec section 7 on every kind of failure against
+// Proves the error envelope ({statusCode, message, error, requestId}) on every kind of failure against
 // the test stack: unknown routes (inside and outside /v1, and a wrong method),
 // malformed JSON, a wrong content type, a body over 64 KiB (413), validation
 // naming every offending field; and the X-Request-Id rules: kept when valid,

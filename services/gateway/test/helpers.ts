@@ -18,7 +18,7 @@ export function requestIdOf(result: HttpResult): string {
   return requestId;
 }
 
-/** The envelope of spec section 7, with the response's own request id. */
+/** The error envelope ({statusCode, message, error, requestId}), with the response's own request id. */
 export function envelope(result: HttpResult, statusCode: number, message: string, error: string) {
   return { statusCode, message, error, requestId: requestIdOf(result) };
 }

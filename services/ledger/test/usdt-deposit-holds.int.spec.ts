@@ -1,5 +1,5 @@
-// Proves the hold half of the USDT deposit policy, which trading's real answer ("none": no sell orders
-// until issue 5) cannot reach yet. A second ledger replica runs against the stack's own svc_ledger, with
+// Proves the hold half of the USDT deposit policy, which trading's real answer ("none" when no sell order
+// waits for a deposit) does not reach by itself. A second ledger replica runs against the stack's own svc_ledger, with
 // its trading peer played by a gRPC server this test controls: a "hold" answer books the deposit to
 // suspense (the balance unchanged, no event) and the sweeper credits it with one usdt_credit.received
 // once the window passes; a claim before then attributes it to one order only (a second order is refused,

@@ -1,4 +1,4 @@
-// Proves the confirmation rules (contract decisions sections 5 and 9) and
+// Proves the confirmation rules (attempts, lockout, expiry, resends) and
 // transfer idempotency through the gateway against the real stack: five wrong
 // codes answer incorrect and lock (then even the right code is locked), a used
 // code is 409, a malformed one 400 and not counted; the resend ladder (429

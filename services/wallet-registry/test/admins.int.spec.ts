@@ -1,5 +1,5 @@
 // Proves, through the gateway against the real stack, the administrator routes
-// of spec section 4: the success shapes, the exact-domain e-mail rule (a table
+// of the partner API: the success shapes, the exact-domain e-mail rule (a table
 // of accepted and refused addresses), the idempotent re-registration of one
 // e-mail, removal (204, then 404), the 404s for unknown and foreign ids, and
 // the scopes (wallets to write, read to list). The waiting period, the notices
@@ -157,7 +157,7 @@ describe('administrators', () => {
     expect((await new RecordingClient(walletsOnly).get('/v1/admins')).status).toBe(403);
   });
 
-  it('shows exactly the four fields of spec section 2', async () => {
+  it('shows exactly the four documented fields', async () => {
     const list = await http.get('/v1/admins');
     expect(list.body.length).toBeGreaterThan(0);
     for (const admin of list.body) expect(Object.keys(admin).sort()).toEqual(['adminId', 'email', 'name', 'status']);

@@ -1,6 +1,5 @@
 // Proves, through the gateway against the real stack, every row of the
-// withdrawal-address state table (spec section 3) and every refusal of spec
-// section 4 and contract decisions sections 5 and 9: registration and its
+// withdrawal-address state table and every documented refusal: registration and its
 // three re-registration cases, confirmation, service review (sandbox helper
 // and ops), revocation, the 404s; the concurrency cases (parallel
 // registrations of one address make one wallet; ten parallel wrong codes count

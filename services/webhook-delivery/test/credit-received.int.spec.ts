@@ -1,6 +1,6 @@
-// Proves issue 2's done-when through the running test stack, as a partner sees it:
+// Proves the credit.received webhook end to end through the running test stack, as a partner sees it:
 // a sandbox KES credit produces a `credit.received` webhook at an HTTPS endpoint,
-// signed as contract decisions section 2 says (verified over the exact raw body),
+// signed as partners verify it (verified over the exact raw body),
 // with the partner envelope and no partnerId; the operator's `deliveries list`
 // shows it delivered in one attempt. Also: a 500 is retried after the scheduled
 // (time-scaled) delay with the same X-Service-Delivery id, and a 302 counts as a
@@ -70,7 +70,7 @@ function sandboxTimeScale(): number {
   return typeof scale === 'number' && scale > 0 ? scale : 0.05;
 }
 
-describe('credit.received webhook (issue 2)', () => {
+describe('credit.received webhook', () => {
   let partner: TestPartner;
   let receiver: HttpsReceiver;
   let secret: string;

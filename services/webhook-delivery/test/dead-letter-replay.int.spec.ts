@@ -25,7 +25,7 @@ const FULL_SCHEDULE_WAIT_MS = 150_000;
 const DEAD_LETTER_TEST_TIMEOUT_MS = 200_000;
 const WAIT_MS = 20_000;
 
-describe('dead letters and replay (issue 8)', () => {
+describe('dead letters and replay', () => {
   let partner: TestPartner;
   let receiver: HttpsReceiver;
   let secret: string;

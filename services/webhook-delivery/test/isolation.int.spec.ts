@@ -13,7 +13,7 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 const TIMEOUT_RECORDED_WAIT_MS = ATTEMPT_TIMEOUT_MS + 10_000;
 const WAIT_MS = 20_000;
 
-describe('a hanging endpoint (issue 8)', () => {
+describe('a hanging endpoint', () => {
   it('never slows another partner, and its attempts fail as timeouts', async () => {
     const [slowPartner, fastPartner] = await Promise.all([createTestPartner(), createTestPartner()]);
     const [hanging, healthy] = await Promise.all([startHttpsReceiver(), startHttpsReceiver()]);

@@ -47,7 +47,7 @@ async function startBrokerProxy(brokerPort: number) {
   };
 }
 
-describe('an event whose first publish was lost (issue 8)', () => {
+describe('an event whose first publish was lost', () => {
   let scratch: ScratchDatabase;
   let producer: DataSource;
 

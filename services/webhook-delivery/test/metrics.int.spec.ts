@@ -15,7 +15,7 @@ async function scrape(): Promise<string> {
   return response.text();
 }
 
-describe('webhook-delivery metrics (issue 8)', () => {
+describe('webhook-delivery metrics', () => {
   it('exposes deliveries by outcome, attempt latency, queue lag, dead letters and in-flight', async () => {
     const partner = await createTestPartner();
     const receiver = await startHttpsReceiver();

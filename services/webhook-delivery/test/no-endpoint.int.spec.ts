@@ -7,7 +7,7 @@ import { deliveryIdOf, listDeliveries, sandboxKesCredit, setWebhook, signatureVe
 
 const WAIT_MS = 20_000;
 
-describe('events for a partner without an endpoint (issue 8)', () => {
+describe('events for a partner without an endpoint', () => {
   it('holds the delivery and sends it once an endpoint is set', async () => {
     const partner = await createTestPartner();
     await sandboxKesCredit(partner, 'EARLY1');

@@ -36,7 +36,7 @@ function deliveredIn(logFile: string): Set<string> {
   return ids;
 }
 
-describe('several webhook-delivery replicas (issue 8)', () => {
+describe('several webhook-delivery replicas', () => {
   let partner: TestPartner;
   let receiver: HttpsReceiver;
   let extra: ServiceInstance | null = null;

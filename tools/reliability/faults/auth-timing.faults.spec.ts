@@ -1,5 +1,5 @@
 // Proves the timing of the gateway's 401 answers does not reveal which check
-// failed (contract decisions section 1: every authentication failure is the same
+// failed (every authentication failure is the same
 // 401). Method: for each kind of failure (unknown API key, bad signature, stale
 // timestamp, replayed nonce, malformed headers) SAMPLES_PER_KIND signed requests
 // are timed from the client, as an attacker would, interleaved round-robin so

@@ -3,7 +3,7 @@
 // stays down past it (reads answer a clean 503 meanwhile), then restarts. The
 // restarted service's durable scheduler expires the order (status `expired`),
 // releases its share of the daily cap, and enqueues exactly one order.expired
-// carrying the spec section 6 data; a late hash is refused. Runs in the serial
+// carrying its documented data; a late hash is refused. Runs in the serial
 // faults project: it kills a service of the shared test stack.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';

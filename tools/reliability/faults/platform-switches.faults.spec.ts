@@ -1,5 +1,5 @@
 // Proves the operator's platform-wide switches through the gateway, each with exactly the
-// code of spec section 7 on the operations it stops and nothing else stopped:
+// code on the operations it stops and nothing else stopped:
 // - the kill switch ("operator halted USDT/KES movement") refuses buy orders, KES transfers
 //   and USDT sends with 503 KILL_SWITCH_ENGAGED, holding and reserving nothing;
 // - swaps disabled refuses orders with 503 SWAPS_DISABLED while transfers still go through;

@@ -11,7 +11,7 @@ export const STATE_READS = ['/v1/balances', '/v1/wallets', '/v1/admins', '/v1/sa
 const POOL_CONNECTIONS_MAX = 2;
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 
-/** Asserts the envelope of spec section 7: exactly {statusCode, message, error, requestId}, requestId = X-Request-Id. */
+/** Asserts the error envelope: exactly {statusCode, message, error, requestId}, requestId = X-Request-Id. */
 export function expectEnvelope(result: HttpResult, context: string): void {
   const requestId = result.headers.get('x-request-id');
   const body = result.body as Record<string, unknown> | undefined;

@@ -1,7 +1,6 @@
 /**
  * The USD rails (ACH push, FedNow, wire) behind an interface. Each collection
- * gets a dedicated deposit account number (spec section 1: "a reference plus a
- * dedicated USD deposit account"), so a deposit is attributed by the account
+ * gets a reference plus a dedicated USD deposit account number, so a deposit is attributed by the account
  * it lands in; the reference in the payment message is the partner's
  * reconciliation key and a second check.
  */

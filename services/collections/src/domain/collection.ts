@@ -1,5 +1,5 @@
 /**
- * A collection and its state machine. States (spec section 3):
+ * A collection and its state machine. States, as partners see them:
  *
  * | from       | to        | when |
  * |------------|-----------|------|

@@ -1,6 +1,6 @@
 // Proves the administrator e-mail rule: strict dot-atom syntax, ASCII only,
 // length limits, and a domain equal to the partner's (case-insensitive on the
-// domain only), with the lookalikes of spec section 4 refused.
+// domain only), with lookalike domains refused.
 import { parseAdminEmail, parseAdminName } from './admin-email';
 
 const DOMAIN = 'example.com';

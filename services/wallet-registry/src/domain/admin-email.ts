@@ -1,5 +1,5 @@
 /**
- * Administrator e-mail addresses (spec sections 2 and 5.6). The syntax is a
+ * Administrator e-mail addresses: where approval codes go. The syntax is a
  * strict subset of RFC 5321/5322: a dot-atom local part (no quoted strings, no
  * comments), ASCII only, at most 64 characters before the `@` and 254 in all.
  * The domain must EQUAL the partner's configured domain, compared without

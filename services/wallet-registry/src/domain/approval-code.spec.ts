@@ -1,6 +1,6 @@
 // Proves the approval-code rules: codes are 6 digits, hashes are keyed and
 // bound to the issuance, a cancelled code is locked while an expired or lapsed
-// one is expired, and the three re-registration cases of spec section 3.
+// one is expired, and the three re-registration cases (unchanged, the live code again, a fresh code).
 import { randomUUID } from 'node:crypto';
 import { ApprovalCode, codeMatches, decideReRegistration, generateCode, hashCode, refusalBeforeAttempt } from './approval-code';
 
@@ -37,7 +37,7 @@ describe('approval codes', () => {
     expect(refusalBeforeAttempt(null, now)).toBe('WALLET_CODE_EXPIRED');
   });
 
-  it('decides re-registrations as spec section 3 says', () => {
+  it('decides the three re-registration cases', () => {
     expect(decideReRegistration('pending_partner_approval', code(), now)).toBe('return_live_code');
     expect(decideReRegistration('pending_partner_approval', code({ expiresAt: now }), now)).toBe('issue_fresh_code');
     expect(decideReRegistration('pending_partner_approval', code({ status: 'cancelled' }), now)).toBe('issue_fresh_code');

@@ -1,5 +1,5 @@
 /**
- * Wallet approval codes (spec section 3, contract decisions section 9). A code
+ * Wallet approval codes, which an administrator confirms by e-mail. A code
  * is 6 digits from node:crypto, stored only as HMAC-SHA256 under a server key
  * over `<codeId>:<code>` (so a stolen table cannot be brute-forced offline, and
  * equal codes never share a hash). It lapses at its expiry, when its
@@ -59,7 +59,7 @@ export function refusalBeforeAttempt(code: ApprovalCode | null, now: Date): Conf
   return null;
 }
 
-/** What a re-registration of an existing wallet does (spec section 3, the three rows). */
+/** What a re-registration of an existing wallet does (one of three outcomes). */
 export type ReRegistration = 'unchanged' | 'return_live_code' | 'issue_fresh_code';
 
 export function decideReRegistration(walletStatus: string, latestCode: ApprovalCode | null, now: Date): ReRegistration {

@@ -1,5 +1,5 @@
 /**
- * Withdrawal addresses (spec sections 2 and 3). A wallet needs two approvals
+ * Withdrawal addresses (TRON wallets a partner may send USDT to). A wallet needs two approvals
  * before it may receive value: a code confirmed by a partner administrator,
  * then the service's review. Revocation is immediate and irreversible.
  *

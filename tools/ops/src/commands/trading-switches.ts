@@ -1,5 +1,5 @@
 /**
- * Operator switches kept by trading (contract decisions section 7):
+ * Operator switches kept by trading:
  * `partner suspend|resume` (orders refused with PARTNER_SUSPENDED while
  * suspended), `kill-switch on|off` (KILL_SWITCH_ENGAGED), `swaps on|off`
  * (SWAPS_DISABLED) and `treasury set-state` (TREASURY_ACCOUNT_UNAVAILABLE /

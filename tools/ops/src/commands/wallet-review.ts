@@ -1,6 +1,6 @@
 /**
  * `wallet approve` / `wallet reject`: the service's review of a withdrawal
- * address its administrator confirmed (spec section 3). Approve makes it
+ * address its administrator confirmed. Approve makes it
  * active (screening cleared); reject makes it rejected (screening rejected).
  * Repeating the decision already taken is harmless.
  */

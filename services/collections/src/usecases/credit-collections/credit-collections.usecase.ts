@@ -25,7 +25,7 @@ export const RETRY_DELAY_MS_MAX = 60_000;
 const RETRY_EXPONENT_MAX = 16;
 const ERROR_TEXT_LENGTH_MAX = 200;
 
-/** collection.received `data` (spec section 6). */
+/** collection.received `data`, exactly the fields partners receive. */
 export interface CollectionReceivedData {
   collectionId: string;
   reference: string;

@@ -35,7 +35,7 @@ const RECIPIENT_LOOKUPS_MAX = 2;
 
 /**
  * Registers a withdrawal address, or returns the existing registration as
- * spec section 3 says. The code is sent through the notifier INSIDE the
+ * the re-registration rules say (domain/approval-code.ts). The code is sent through the notifier INSIDE the
  * transaction: when the notifier cannot take it, everything rolls back and
  * the partner gets 503 with nothing half-done visible; a retry starts afresh.
  */
