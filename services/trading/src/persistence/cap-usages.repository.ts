@@ -124,17 +124,16 @@ export class CapUsagesRepository {
   /**
    * Marks the usage released (first release wins; the triggers take its KES out
    * of its minute's bucket and the window, once); returns the row as it now
-   * stands, null when unknown. One statement: the row is never read back.
+   * stands, null when unknown. The release answers with RETURNING; only a
+   * usage already released (or unknown) is read, in a statement of its own so
+   * that it sees a release a concurrent twin has just committed.
    */
   async release(manager: EntityManager, usageId: string): Promise<CapUsageRow | null> {
-    const [row] = await queryRows<CapUsageRow>(
+    const [released] = await queryRows<CapUsageRow>(
       manager,
-      `WITH released AS (
-         UPDATE cap_usages SET released_at = now() WHERE usage_id = $1 AND released_at IS NULL RETURNING ${COLUMNS}
-       )
-       SELECT * FROM released UNION ALL SELECT ${COLUMNS} FROM cap_usages WHERE usage_id = $1 AND NOT EXISTS (SELECT 1 FROM released)`,
+      `UPDATE cap_usages SET released_at = now() WHERE usage_id = $1 AND released_at IS NULL RETURNING ${COLUMNS}`,
       [usageId],
     );
-    return row ?? null;
+    return released ?? this.find(manager, usageId);
   }
 }
