@@ -165,7 +165,7 @@ function fundingSchemas(): Record<string, Schema> {
       direction: enumOf(['credit', 'debit'], '`credit` when amount is positive, `debit` when negative'),
       availableAfter: { ...ANY_AMOUNT, description: 'The available balance right after this line; the previous line\'s availableAfter plus this amount, exactly' },
       createdAt: ref('Timestamp'),
-      resourceId: nullable({ type: 'string', maxLength: 64, description: 'The order, transfer, USDT send, collection or credit that moved the balance (null on opening_balance)' }),
+      resourceId: nullable({ type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9-]{1,64}$', description: 'The order, transfer, USDT send, collection or credit that moved the balance (null on opening_balance)' }),
     }, 'One movement of an available balance'),
     MobileMoneyPushOutcome: obj(['pushId', 'status'], {
       pushId: ref('Uuid'), status: word('`approved` or `declined`'), amount: ref('Money'), expiresAt: ref('Timestamp'),
