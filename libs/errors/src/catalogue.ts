@@ -75,6 +75,8 @@ export const ERROR_CATALOGUE = {
   TX_HASH_ALREADY_USED: define(409, FAILED_PRECONDITION, 'The hash is attributed to another order.'),
   PAYOUT_ACCOUNT_NOT_PAYABLE: define(409, FAILED_PRECONDITION, 'The payout account is closed, frozen or unable to receive.'),
   PAYOUT_ACCOUNT_NOT_FOUND: define(404, NOT_FOUND, 'Unknown payout destination.'),
+  // Ours, after the per-resource pattern: a balance's accountId that is unknown, malformed or another partner's.
+  ACCOUNT_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign balance account.'),
   USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED: define(503, UNAVAILABLE, 'No USDT deposit address allocated yet.'),
 
   // Funding.

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { defineOperations, OperationSpec } from './contract/operation';
 import {
   adminRequestSchema, askNotBelowBid, attachTxHashSchema, buyOrderSchema, collectionDepositSchema, collectionListQuerySchema, orderListQuerySchema, transferListQuerySchema,
+  mobileMoneyPushListQuerySchema, statementQuerySchema, transferBatchListQuerySchema, usdtSendListQuerySchema,
   collectionRequestSchema, confirmRequestSchema, EXACTLY_ONE_AMOUNT_SCHEMA, exactlyOneAmount, kesCreditSchema, mobileMoneyPushSchema,
   quoteRequestSchema, sandboxRateSchema, sellOrderSchema, transferBatchRequestSchema, transferRequestSchema, usdtDepositSchema,
   usdtSendRequestSchema, walletConfirmSchema, walletRequestSchema,
@@ -105,6 +106,18 @@ export const OPERATIONS = defineOperations({
     description: `KES, then USDT, then USD; \`available\` is posted minus held. ${READ_ONLY}`,
     success: { 200: { description: 'The balances', schema: 'Balance[]' } }, errors: [],
   },
+  listAccountTransactions: {
+    method: 'get', path: '/v1/balances/{accountId}/transactions', tag: 'Balances and funding', summary: 'Statement of one balance (newest first)',
+    scope: 'read', notFound: 'ACCOUNT_NOT_FOUND',
+    description: 'Every movement of one of the partner\'s balances (an `accountId` from `GET /v1/balances`), newest first: credits, orders, '
+      + 'transfers, USDT sends, collections, reversals, and the holds that take an amount out of `available` until its movement completes. '
+      + 'Each line carries its signed amount, the available balance right after it and the id of the resource that moved it. Within any '
+      + 'window the amounts sum exactly to the change in the available balance: the newest line\'s `availableAfter` minus the oldest line\'s '
+      + '`availableAfter` plus its own `amount`. The next page\'s cursor comes in `X-Next-Cursor`; movements made while you page come before '
+      + `the first page. Another partner's account, or an unknown one, is 404. ${READ_ONLY}`,
+    query: statementQuerySchema,
+    success: { 200: { description: 'A page of statement lines', schema: 'StatementLine[]', headers: [NEXT_CURSOR] } }, errors: ['ACCOUNT_NOT_FOUND'],
+  },
 
   getFundingInstructions: {
     method: 'get', path: '/v1/funding', tag: 'Balances and funding', summary: 'Funding instructions', scope: 'read',
@@ -120,6 +133,14 @@ export const OPERATIONS = defineOperations({
     request: { name: 'MobileMoneyPushRequest', schema: mobileMoneyPushSchema },
     success: { 202: { description: 'The prompt is out', schema: 'MobileMoneyPush' } },
     errors: ['MOBILE_MONEY_PUSH_REJECTED', 'MOBILE_MONEY_PUSH_UNAVAILABLE', 'PARTNER_VA_NOT_ALLOCATED', 'PARTNER_VA_ACTIVATING', 'PARTNER_VA_SUSPENDED'],
+  },
+  listMobileMoneyPushes: {
+    method: 'get', path: '/v1/funding/mobile-money-push', tag: 'Balances and funding', summary: 'List payment prompts (newest first)', scope: 'read',
+    description: 'A page of the partner\'s mobile-money prompts, newest first, each with its status, amount and the payer\'s number masked. '
+      + 'Prompts carry no idempotencyKey or partnerReference, so there is no filter on either. The next page\'s cursor comes in '
+      + `\`X-Next-Cursor\`; prompts made while you page come before the first page. Each parameter at most once. ${READ_ONLY}`,
+    query: mobileMoneyPushListQuerySchema,
+    success: { 200: { description: 'A page of prompts', schema: 'MobileMoneyPushRecord[]', headers: [NEXT_CURSOR] } }, errors: [],
   },
 
   listPayoutDestinations: {
@@ -217,6 +238,14 @@ export const OPERATIONS = defineOperations({
     description: `The batch with every item's outcome. ${READ_ONLY}`,
     success: { 200: { description: 'The batch with every item outcome', schema: 'TransferBatch' } }, errors: ['BATCH_NOT_FOUND'],
   },
+  listTransferBatches: {
+    method: 'get', path: '/v1/transfers/batch', tag: 'Transfers', summary: 'List batches (newest first)', scope: 'read',
+    description: 'A page of the partner\'s batches, newest first, each as `GET /v1/transfers/batch/{id}` answers it; `status` filters on the '
+      + 'batch\'s status as shown there. The next page\'s cursor comes in `X-Next-Cursor`; batches created while you page come before the '
+      + `first page. Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+    query: transferBatchListQuerySchema,
+    success: { 200: { description: 'A page of batches', schema: 'TransferBatch[]', headers: [NEXT_CURSOR] } }, errors: [],
+  },
 
   createUsdtSend: {
     method: 'post', path: '/v1/usdt/sends', tag: 'USDT sends', summary: 'Send USDT to an active wallet (needs a confirmation code)', scope: 'payouts',
@@ -231,6 +260,14 @@ export const OPERATIONS = defineOperations({
     method: 'get', path: '/v1/usdt/sends/{id}', tag: 'USDT sends', summary: 'Read a USDT send', scope: 'read', notFound: 'SEND_NOT_FOUND',
     description: `The send as it stands. ${READ_ONLY}`,
     success: { 200: { description: 'The send', schema: 'UsdtSend' } }, errors: ['SEND_NOT_FOUND'],
+  },
+  listUsdtSends: {
+    method: 'get', path: '/v1/usdt/sends', tag: 'USDT sends', summary: 'List USDT sends (newest first)', scope: 'read',
+    description: 'A page of the partner\'s USDT sends, newest first, filtered by the query; each as `GET /v1/usdt/sends/{id}` answers it. '
+      + 'The next page\'s cursor comes in `X-Next-Cursor`; sends created while you page come before the first page. Each parameter at most '
+      + `once; an unknown one is refused by name. ${READ_ONLY}`,
+    query: usdtSendListQuerySchema,
+    success: { 200: { description: 'A page of sends', schema: 'UsdtSend[]', headers: [NEXT_CURSOR] } }, errors: [],
   },
 
   confirm: {

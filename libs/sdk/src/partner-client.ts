@@ -42,13 +42,20 @@ export class PartnerClient {
     attachTxHash: (orderId: string, txHash: string) => this.call<T.TxHashAttached>('PATCH', `/v1/orders/${id(orderId)}`, { body: { txHash } }),
   };
 
-  readonly balances = { list: () => this.call<T.Balance[]>('GET', '/v1/balances') };
+  readonly balances = {
+    list: () => this.call<T.Balance[]>('GET', '/v1/balances'),
+    /** One page of an account's statement, newest first; the next page's cursor is in X-Next-Cursor. */
+    transactions: (accountId: string, query: T.StatementQuery = {}) =>
+      this.call<T.StatementLine[]>('GET', `/v1/balances/${id(accountId)}/transactions`, { query: { ...query } }),
+  };
 
   readonly funding = {
     instructions: () => this.call<T.FundingInstructions>('GET', '/v1/funding'),
     /** No idempotency key exists: never retried on a 503 (a second prompt could reach the payer). */
     mobileMoneyPush: (request: T.MobileMoneyPushRequest) =>
       this.call<T.MobileMoneyPush>('POST', '/v1/funding/mobile-money-push', { body: request, retrySafety: 'unsafe' }),
+    mobileMoneyPushes: (query: T.MobileMoneyPushQuery = {}) =>
+      this.call<T.MobileMoneyPushRecord[]>('GET', '/v1/funding/mobile-money-push', { query: { ...query } }),
   };
 
   readonly payoutDestinations = { list: () => this.call<T.PayoutDestination[]>('GET', '/v1/payout-destinations') };
@@ -77,11 +84,13 @@ export class PartnerClient {
     list: (query: T.TransferQuery = {}) => this.call<T.Transfer[]>('GET', '/v1/transfers', { query: { ...query } }),
     createBatch: (request: T.TransferBatchRequest) => this.call<T.TransferBatch>('POST', '/v1/transfers/batch', { body: request }),
     getBatch: (batchId: string) => this.call<T.TransferBatch>('GET', `/v1/transfers/batch/${id(batchId)}`),
+    listBatches: (query: T.TransferBatchQuery = {}) => this.call<T.TransferBatch[]>('GET', '/v1/transfers/batch', { query: { ...query } }),
   };
 
   readonly usdtSends = {
     create: (request: T.UsdtSendRequest) => this.call<T.UsdtSend>('POST', '/v1/usdt/sends', { body: request }),
     get: (sendId: string) => this.call<T.UsdtSend>('GET', `/v1/usdt/sends/${id(sendId)}`),
+    list: (query: T.UsdtSendQuery = {}) => this.call<T.UsdtSend[]>('GET', '/v1/usdt/sends', { query: { ...query } }),
   };
 
   readonly confirmations = {

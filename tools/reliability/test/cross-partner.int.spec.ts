@@ -57,6 +57,8 @@ const RESOURCES: Record<ResourceKind, (owner: Owner) => Promise<string>> = {
   confirmation: async (owner) => (await settledTransfer(owner)).confirmation.id,
   usdt_send: async (owner) => settledUsdtSend(owner),
   transfer_batch: async (owner) => settledBatch(owner),
+  // A balance's account: its statement is the owner's alone.
+  account: async ({ client }) => created('balances', await client.get('/v1/balances'), 200)[0].accountId,
 };
 
 /** A one-item batch, confirmed and settled. */

@@ -61,14 +61,16 @@ export interface Readiness {
  * twice. Each rejects only with an AppError (a refusal or SERVICE_UNAVAILABLE).
  */
 export type TradingApi = Pick<TradingClient, 'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash' | 'listOrders'>;
-export type LedgerApi = Pick<LedgerClient, 'getBalances' | 'simulateKesCredit' | 'getFundingInstructions' | 'listPayoutDestinations' | 'simulateUsdtDeposit'>;
+export type LedgerApi = Pick<LedgerClient,
+  'getBalances' | 'listStatement' | 'simulateKesCredit' | 'getFundingInstructions' | 'listPayoutDestinations' | 'simulateUsdtDeposit'>;
 export type WalletRegistryApi = Pick<WalletRegistryClient,
   'registerAdmin' | 'listAdmins' | 'removeAdmin' | 'registerWallet' | 'confirmWallet' | 'listWallets' | 'revokeWallet' | 'approveWallet'>;
 export type NotifierApi = Pick<NotifierClient, 'listSandboxOutbox'>;
 export type CollectionsApi = Pick<CollectionsClient, 'createCollection' | 'getCollection' | 'listCollections' | 'simulateDeposit' | 'expireNow'>;
 export type PayoutsApi = Pick<PayoutsClient,
   'createTransfer' | 'getTransfer' | 'listTransfers' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
-  | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'>;
+  | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'
+  | 'listUsdtSends' | 'listTransferBatches' | 'listMobileMoneyPushes'>;
 
 export interface AppDependencies {
   logger: Logger;
