@@ -6,7 +6,7 @@
  */
 import type { Logger } from '@platform/logger';
 import type {
-  CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient,
+  CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient, WebhookDeliveryClient,
 } from '../adapters/upstreams';
 import type { Admission } from '../domain/rate-limit';
 import type { RefusedAuthentications } from '../domain/refused-authentications';
@@ -69,6 +69,7 @@ export type CollectionsApi = Pick<CollectionsClient, 'createCollection' | 'getCo
 export type PayoutsApi = Pick<PayoutsClient,
   'createTransfer' | 'getTransfer' | 'listTransfers' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
   | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'>;
+export type WebhookDeliveryApi = Pick<WebhookDeliveryClient, 'listEvents' | 'listPartnerDeliveries' | 'retryDelivery'>;
 
 export interface AppDependencies {
   logger: Logger;
@@ -88,6 +89,7 @@ export interface AppDependencies {
   notifier: NotifierApi;
   collections: CollectionsApi;
   payouts: PayoutsApi;
+  webhookDelivery: WebhookDeliveryApi;
   upstreamHealth: UpstreamHealth;
   readiness: Readiness;
   /** Requests by route, authentication and rate-limit refusals (gateway-metrics.ts). */
