@@ -19,7 +19,7 @@ const limit = (description: string) => z.string().regex(/^[1-9]\d{0,2}$/).pipe(z
   .describe(description).optional();
 
 export const eventListQuerySchema = z.object({
-  after: z.string().regex(UUID).describe('The id of the last event you processed (from this feed or a webhook\'s body); absent: from the oldest event kept. '
+  after: z.string().max(36).regex(UUID).describe('The id of the last event you processed (from this feed or a webhook\'s body); absent: from the oldest event kept. '
     + 'An id that is not one of your events answers 400 EVENT_CURSOR_UNKNOWN; one older than the feed keeps, 400 EVENT_CURSOR_EXPIRED').optional(),
   type: z.enum(WEBHOOK_EVENT_TYPES).describe('Only events of this type (the cursor may be an event of any type)').optional(),
   limit: limit(`Page size, 1-${FEED_LIMIT_MAX}, default ${FEED_LIMIT_DEFAULT}`),
