@@ -135,8 +135,12 @@ export const ERROR_CATALOGUE = {
   // Collections.
   COLLECTION_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign collection.'),
 
-  // Webhook delivery (operator plane only, never shown to partners).
-  DELIVERY_NOT_FOUND: define(404, NOT_FOUND, 'Internal (ops replay): unknown webhook delivery id.'),
+  // Webhook delivery. DELIVERY_NOT_FOUND is also the partner's answer for a delivery id that is unknown or another partner's.
+  DELIVERY_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign webhook delivery.'),
+  // The events feed: `after` must be an event of the partner's still within the feed's retention window.
+  EVENT_CURSOR_UNKNOWN: define(400, INVALID_ARGUMENT, 'The `after` event id is not one of this partner\'s events. Page from an id the feed or a webhook gave you, or omit `after` to start from the oldest event kept.'),
+  EVENT_CURSOR_EXPIRED: define(400, INVALID_ARGUMENT, 'The `after` event is older than the feed keeps (at least 30 days). Omit `after` to start from the oldest event kept, and reconcile older activity with the list operations.'),
+  WEBHOOK_RETRY_LIMITED: define(429, RESOURCE_EXHAUSTED, 'Too many webhook delivery retries this minute for this partner; see retryAfterSeconds.'),
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -14,6 +14,7 @@ import {
   quoteRequestSchema, sandboxRateSchema, sellOrderSchema, transferBatchRequestSchema, transferRequestSchema, usdtDepositSchema,
   usdtSendRequestSchema, walletConfirmSchema, walletRequestSchema,
 } from './contract/requests';
+import { eventListQuerySchema, FEED_LIMIT_DEFAULT, webhookDeliveryListQuerySchema } from './contract/event-requests';
 
 /** Every /v1 operation may answer these (authentication, rate limit, scope, body, routing, plumbing). */
 export const COMMON_ERROR_CODES: ErrorCode[] = [
@@ -311,6 +312,38 @@ export const OPERATIONS = defineOperations({
     method: 'get', path: '/v1/collections/{id}', tag: 'Collections', summary: 'Read a collection', scope: 'read', notFound: 'COLLECTION_NOT_FOUND',
     description: `The collection as it stands; amounts are null until a deposit arrives. ${READ_ONLY}`,
     success: { 200: { description: 'The collection', schema: 'Collection' } }, errors: ['COLLECTION_NOT_FOUND'],
+  },
+
+  listEvents: {
+    method: 'get', path: '/v1/events', tag: 'Webhooks', summary: 'The events feed (catch up after downtime)', scope: 'read',
+    description: 'Every event your webhooks carry, oldest first in the order the service accepted them, each exactly the body its webhook '
+      + 'delivers. Kept at least 30 days. To catch up after downtime, page with `after` = the id of the last event you processed, until a page '
+      + 'comes back without `X-Next-Cursor` (it then holds the newest events); paging never skips or repeats an event, even while new ones '
+      + `arrive. \`X-Next-Cursor\` is the id to pass as \`after\` for the next page. \`limit\` defaults to ${FEED_LIMIT_DEFAULT}. `
+      + 'An event you also received by webhook has the same `id`: dedupe on it. Each parameter at most once; an unknown one is refused by name. '
+      + READ_ONLY,
+    query: eventListQuerySchema,
+    success: { 200: { description: 'A page of events, oldest first', schema: 'Event[]', headers: [NEXT_CURSOR] } },
+    errors: ['EVENT_CURSOR_UNKNOWN', 'EVENT_CURSOR_EXPIRED'],
+  },
+  listWebhookDeliveries: {
+    method: 'get', path: '/v1/webhook-deliveries', tag: 'Webhooks', summary: 'List your webhook deliveries (newest first)', scope: 'read',
+    description: 'A page of your webhook deliveries, newest first, optionally one status: each with its delivery id (the X-Service-Delivery '
+      + 'header), event id and type, attempts in the current round, the last answer (HTTP status code, or the class of a failure without one) '
+      + 'and the next attempt\'s time. The next page\'s cursor comes in `X-Next-Cursor` (absent on the last page). Each parameter at most once; '
+      + `an unknown one is refused by name. ${READ_ONLY}`,
+    query: webhookDeliveryListQuerySchema,
+    success: { 200: { description: 'A page of deliveries', schema: 'WebhookDelivery[]', headers: [NEXT_CURSOR] } }, errors: [],
+  },
+  retryWebhookDelivery: {
+    method: 'post', path: '/v1/webhook-deliveries/{id}/retry', tag: 'Webhooks', summary: 'Retry a webhook delivery', scope: 'webhooks',
+    notFound: 'DELIVERY_NOT_FOUND',
+    description: 'A fresh round of 7 attempts, the first due now, for a `dead` or `failing` delivery (or a `held` one once your endpoint is set), '
+      + 'keeping its delivery id, so your receiver dedupes it as before. Safe to repeat: a delivery already `pending` is answered as it is, and so '
+      + 'is a `delivered` one (read it again from the events feed). At most 10 retries that re-open a delivery per minute per partner (the '
+      + 'service\'s default), else 429 WEBHOOK_RETRY_LIMITED with `retryAfterSeconds`; repeats of an open delivery are not counted. No body.',
+    success: { 200: { description: 'The delivery after the retry', schema: 'WebhookDelivery' } },
+    errors: ['DELIVERY_NOT_FOUND', 'WEBHOOK_RETRY_LIMITED'],
   },
 
   sandboxSetRate: {

@@ -6,6 +6,7 @@
  * KES credits) are sent once on a 503.
  */
 import { PartnerClientOptions, PartnerTransport, RawResponse, SendOptions, withMeta, WithMeta } from './client';
+import { eventsApi, webhookDeliveriesApi } from './events';
 import type * as T from './types';
 
 const id = (value: string) => encodeURIComponent(value);
@@ -31,6 +32,11 @@ export class PartnerClient {
   }
 
   readonly health = { get: () => this.call<T.Health>('GET', '/v1/health') };
+
+  /** The events feed: `list` a page, or `for await (const event of client.events.catchUp({ after }))`. */
+  readonly events = eventsApi((method, path, options) => this.call(method, path, options));
+
+  readonly webhookDeliveries = webhookDeliveriesApi((method, path, options) => this.call(method, path, options));
 
   readonly quotes = { create: (request: T.QuoteRequest) => this.call<T.Quote>('POST', '/v1/quotes', { body: request, retrySafety: 'idempotent' }) };
 

@@ -88,6 +88,13 @@ export type OutboxEntry = Schemas['OutboxEntry'];
 export type CollectionDepositRequest = Schemas['CollectionDepositRequest'];
 export type CollectionDeposit = Schemas['CollectionDeposit'];
 
+/** The events feed: each event exactly as its webhook delivers it. */
+export type Event = Schemas['Event'];
+export type EventQuery = NonNullable<operations['listEvents']['parameters']['query']>;
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryStatus = WebhookDelivery['status'];
+export type WebhookDeliveryQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
+
 /** Every refusal's body. */
 export type ErrorBody = Schemas['ErrorEnvelope'];
 /** The stable codes partners branch on. */

@@ -41,7 +41,7 @@ export interface RouteUnderTest {
   resource?: ResourceKind;
 }
 
-export type ResourceKind = 'admin' | 'wallet' | 'order' | 'collection' | 'push' | 'transfer' | 'confirmation' | 'usdt_send' | 'transfer_batch' | 'account';
+export type ResourceKind = 'admin' | 'wallet' | 'order' | 'collection' | 'push' | 'transfer' | 'confirmation' | 'usdt_send' | 'transfer_batch' | 'account' | 'webhook_delivery';
 
 export function newTronAddress(): string {
   return tronAddressFromAccountId(randomBytes(20));
@@ -150,6 +150,9 @@ export const ROUTES: RouteUnderTest[] = [
   },
   { method: 'GET', path: '/v1/usdt/sends' },
   { method: 'GET', path: '/v1/usdt/sends/:id', notFound: 'SEND_NOT_FOUND', resource: 'usdt_send' },
+  { method: 'GET', path: '/v1/events' },
+  { method: 'GET', path: '/v1/webhook-deliveries' },
+  { method: 'POST', path: '/v1/webhook-deliveries/:id/retry', notFound: 'DELIVERY_NOT_FOUND', resource: 'webhook_delivery' },
 ];
 
 /** The routes that name a resource by id. */

@@ -6,7 +6,7 @@
  */
 import type { Logger } from '@platform/logger';
 import type {
-  CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient,
+  CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient, WebhookDeliveryClient,
 } from '../adapters/upstreams';
 import type { Admission } from '../domain/rate-limit';
 import type { RefusedAuthentications } from '../domain/refused-authentications';
@@ -71,6 +71,7 @@ export type PayoutsApi = Pick<PayoutsClient,
   'createTransfer' | 'getTransfer' | 'listTransfers' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
   | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'
   | 'listUsdtSends' | 'listTransferBatches' | 'listMobileMoneyPushes'>;
+export type WebhookDeliveryApi = Pick<WebhookDeliveryClient, 'listEvents' | 'listPartnerDeliveries' | 'retryDelivery'>;
 
 export interface AppDependencies {
   logger: Logger;
@@ -90,6 +91,7 @@ export interface AppDependencies {
   notifier: NotifierApi;
   collections: CollectionsApi;
   payouts: PayoutsApi;
+  webhookDelivery: WebhookDeliveryApi;
   upstreamHealth: UpstreamHealth;
   readiness: Readiness;
   /** Requests by route, authentication and rate-limit refusals (gateway-metrics.ts). */

@@ -35,6 +35,7 @@ import { createTransferBatchHandler, getTransferBatchHandler, listTransferBatche
 import { confirmHandler, createTransferHandler, getTransferHandler, listTransfersHandler, resendConfirmationHandler } from './transfers.route';
 import { createUsdtSendHandler, getUsdtSendHandler, listUsdtSendsHandler } from './usdt-sends.route';
 import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
+import { listEventsHandler, listWebhookDeliveriesHandler, retryWebhookDeliveryHandler } from './webhook-events.route';
 
 type HandlerFactories = { [K in OperationId]: (deps: AppDependencies) => OperationHandler<K> };
 
@@ -73,6 +74,9 @@ const HANDLERS: HandlerFactories = {
   createCollection: createCollectionHandler,
   listCollections: listCollectionsHandler,
   getCollection: getCollectionHandler,
+  listEvents: listEventsHandler,
+  listWebhookDeliveries: listWebhookDeliveriesHandler,
+  retryWebhookDelivery: retryWebhookDeliveryHandler,
   sandboxSetRate: setSandboxRateHandler,
   sandboxKesCredit: simulateKesCreditHandler,
   sandboxUsdtDeposit: simulateUsdtDepositHandler,
