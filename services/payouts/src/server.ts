@@ -144,7 +144,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
   server.add(payouts.TransferBatchesService, transferBatchesHandlers({
     dataSource: deps.dataSource, batches, transfers, confirmations,
     createBatch: new CreateTransferBatchUseCase({
-      dataSource: deps.dataSource, batches, transfers, confirmations, single: createTransfer, walletRegistry: deps.walletRegistry, codes,
+      dataSource: deps.dataSource, batches, transfers, confirmations, bank: deps.bank, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry, codes,
       logger: deps.logger.child({ context: 'CreateTransferBatch' }),
       settings: { ...deps.transfers, perTransferCapKesExceeded: (request) => request.amountKes.gt(deps.transfers.perTransferCapKes) },
     }),
