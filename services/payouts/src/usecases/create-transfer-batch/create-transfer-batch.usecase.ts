@@ -4,7 +4,7 @@
  * shared/transfer-checks.ts); a refused item keeps its failure code and holds
  * nothing, the others proceed under ONE confirmation code (subjectType
  * transfer_batch) sent to the administrator. Idempotent on the batch's
- * idempotencyKey like a single create (createIdempotently). A dependency
+ * idempotencyKey like a single create (claimIdempotently). A dependency
  * failing midway (503) undoes every accepted item.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,7 +12,7 @@ import { sha256Hex } from '@platform/crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { Big } from '@platform/money';
-import { withTransaction } from '@platform/persistence';
+import { claimIdempotently, withTransaction } from '@platform/persistence';
 import type { walletRegistry } from '@platform/proto';
 import { Saga, SagaStep } from '@platform/saga';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
@@ -21,7 +21,6 @@ import { IDEMPOTENCY_KEY_PATTERN, parseTransferRequest, TransferRequest, Transfe
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { BatchItemRecord, TransferBatchesRepository, TransferBatchRecord } from '../../persistence/transfer-batches.repository';
 import type { TransferRecord } from '../../persistence/transfers.repository';
-import { createIdempotently } from '../idempotent-create';
 import { issueConfirmationCode } from '../shared/create-steps';
 import { newTransferRow, TransferCheckDependencies, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
 
@@ -73,10 +72,11 @@ export class CreateTransferBatchUseCase {
     const parsed = parseItems(command.items);
     const requestHash = batchHash(parsed, command.items);
     const { manager } = this.deps.dataSource;
-    const result = await createIdempotently(requestHash, {
-      findByKey: () => this.deps.batches.findByKey(manager, command.partnerId, command.idempotencyKey),
+    const result = await claimIdempotently({
+      requestHash,
+      find: () => this.deps.batches.findByKey(manager, command.partnerId, command.idempotencyKey),
       reread: (existing) => this.deps.batches.find(manager, command.partnerId, existing.batchId),
-      precheck: () => undefined,
+      pending: (row) => row.status === 'creating',
       // Twice a transfer's lease: the scheduler undoes abandoned items before their batch.
       claim: () => this.deps.batches.claim(manager, { batchId: randomUUID(), partnerId: command.partnerId, idempotencyKey: command.idempotencyKey, requestHash, itemCount: parsed.length },
         this.deps.settings.createLeaseMs * 2),

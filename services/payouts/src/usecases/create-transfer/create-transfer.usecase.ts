@@ -11,6 +11,7 @@
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
+import { claimIdempotently } from '@platform/persistence';
 import type { DataSource } from '@platform/persistence';
 import type { walletRegistry } from '@platform/proto';
 import type { BankAdapter } from '../../adapters/bank/bank';
@@ -20,7 +21,6 @@ import { isUuid, maskAccountNumber } from '../../domain/ids';
 import { parseTransferRequest, TransferRequest, TransferRequestInput, transferRequestHash } from '../../domain/transfer-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
-import { createIdempotently } from '../idempotent-create';
 import { issueConfirmationCode } from '../shared/create-steps';
 import { newTransferRow, TransferChecked, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
 
@@ -58,9 +58,11 @@ export class CreateTransferUseCase {
     const request = parseTransferRequest(command);
     const requestHash = transferRequestHash(request);
     const { manager } = this.deps.dataSource;
-    const result = await createIdempotently(requestHash, {
-      findByKey: () => this.deps.transfers.findByKey(manager, command.partnerId, request.idempotencyKey),
+    const result = await claimIdempotently({
+      requestHash,
+      find: () => this.deps.transfers.findByKey(manager, command.partnerId, request.idempotencyKey),
       reread: (existing) => this.deps.transfers.findById(manager, existing.transferId),
+      pending: (row) => row.status === 'creating',
       precheck: () => {
         if (request.amountKes.gt(this.deps.settings.perTransferCapKes)) throw new AppError('TRANSFER_EXCEEDS_PER_TRANSFER_CAP');
       },

@@ -1,5 +1,5 @@
 /**
- * POST /v1/usdt/sends. Idempotent as transfers are (createIdempotently). A
+ * POST /v1/usdt/sends. Idempotent as transfers are (claimIdempotently). A
  * saga of named steps: the destination must be an active wallet of the
  * partner (wallet registry; asked again at release), the code recipient, the
  * shared daily cap (trading values the USDT at the live bid;
@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
+import { claimIdempotently } from '@platform/persistence';
 import type { DataSource } from '@platform/persistence';
 import type { walletRegistry } from '@platform/proto';
 import { Saga } from '@platform/saga';
@@ -21,7 +22,6 @@ import { isUuid } from '../../domain/ids';
 import { assertWithinSendBounds, parseUsdtSendRequest, UsdtSendRequest, usdtSendRequestHash } from '../../domain/usdt-send-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { UsdtSendRecord, UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
-import { createIdempotently } from '../idempotent-create';
 import { claimedRowStep, issueConfirmationCode, placeHoldStep, reserveDailyCapStep } from '../shared/create-steps';
 
 export interface CreateUsdtSendSettings {
@@ -72,9 +72,11 @@ export class CreateUsdtSendUseCase {
     const request = parseUsdtSendRequest(command);
     const requestHash = usdtSendRequestHash(request);
     const { manager } = this.deps.dataSource;
-    const result = await createIdempotently(requestHash, {
-      findByKey: () => this.deps.sends.findByKey(manager, command.partnerId, request.idempotencyKey),
+    const result = await claimIdempotently({
+      requestHash,
+      find: () => this.deps.sends.findByKey(manager, command.partnerId, request.idempotencyKey),
       reread: (existing) => this.deps.sends.findById(manager, existing.sendId),
+      pending: (row) => row.status === 'creating',
       precheck: () => assertWithinSendBounds(request.usdtAmount, { minimumUsdt: this.deps.settings.minimumUsdt, capUsdt: this.deps.settings.capUsdt }),
       claim: () => this.deps.sends.claim(manager, {
         sendId: randomUUID(), partnerId: command.partnerId, idempotencyKey: request.idempotencyKey, requestHash,
