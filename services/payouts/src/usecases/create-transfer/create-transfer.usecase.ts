@@ -12,17 +12,14 @@ import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
 import { claimIdempotently } from '@platform/persistence';
-import type { DataSource } from '@platform/persistence';
 import type { walletRegistry } from '@platform/proto';
-import type { BankAdapter } from '../../adapters/bank/bank';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
-import type { LedgerApi, TradingLimitsApi, WalletRegistryApi } from '../../adapters/peers/peers';
 import { isUuid, maskAccountNumber } from '../../domain/ids';
 import { parseTransferRequest, TransferRequest, TransferRequestInput, transferRequestHash } from '../../domain/transfer-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
-import type { TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
+import type { TransferRecord } from '../../persistence/transfers.repository';
 import { issueConfirmationCode } from '../shared/create-steps';
-import { newTransferRow, TransferChecked, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
+import { newTransferRow, TransferCheckDependencies, TransferChecked, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
 
 type CodeRecipient = walletRegistry.CodeRecipient;
 
@@ -35,14 +32,8 @@ export interface CreateTransferSettings {
   codeHashKeyHex: string;
 }
 
-export interface CreateTransferDependencies {
-  dataSource: DataSource;
-  transfers: TransfersRepository;
+export interface CreateTransferDependencies extends TransferCheckDependencies {
   confirmations: ConfirmationsRepository;
-  bank: Pick<BankAdapter, 'verifyName'>;
-  ledger: Pick<LedgerApi, 'getPartnerAccounts' | 'placeHold' | 'voidHold' | 'getHold'>;
-  trading: TradingLimitsApi;
-  walletRegistry: Pick<WalletRegistryApi, 'getCodeRecipient'>;
   codes: ConfirmationCodeSender;
   logger: Logger;
   settings: CreateTransferSettings;
