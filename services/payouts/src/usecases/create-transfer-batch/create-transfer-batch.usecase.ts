@@ -21,7 +21,7 @@ import { IDEMPOTENCY_KEY_PATTERN, parseTransferRequest, TransferRequest, Transfe
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { BatchItemRecord, TransferBatchesRepository, TransferBatchRecord } from '../../persistence/transfer-batches.repository';
 import type { TransferRecord } from '../../persistence/transfers.repository';
-import { issueConfirmationCode } from '../shared/create-steps';
+import { claimedRowStep, issueConfirmationCode } from '../shared/create-steps';
 import { newTransferRow, TransferCheckDependencies, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
 
 /** Items per batch: each runs the single-transfer checks in turn, inside the gateway's 5 s deadline. */
@@ -97,7 +97,7 @@ export class CreateTransferBatchUseCase {
     const saga = new Saga(({ error }) => deps.logger.warn('refused transfer batch not yet undone; the scheduler finishes it', { batchId: batch.batchId, error }));
     await saga.run([
       // Never fails: the scheduler deletes an abandoned batch row anyway.
-      { name: 'claim the idempotency key', compensate: () => deps.batches.deleteCreating(deps.dataSource.manager, batch.batchId).catch(() => undefined) },
+      claimedRowStep(() => deps.batches.deleteCreating(deps.dataSource.manager, batch.batchId).catch(() => undefined)),
       ...parsed.map((item) => this.itemStep(batch, item, outcome)),
       { name: 'issue the confirmation code', run: () => this.finish(batch, outcome, recipient) },
     ]);
