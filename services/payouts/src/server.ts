@@ -23,7 +23,7 @@ import { TransfersRepository } from './persistence/transfers.repository';
 import { UsdtSendsRepository } from './persistence/usdt-sends.repository';
 import { WrongCodeBudgetsRepository } from './persistence/wrong-code-budgets.repository';
 import { ConfirmUseCase } from './usecases/confirm/confirm.usecase';
-import { CreateTransferUseCase } from './usecases/create-transfer/create-transfer.usecase';
+import { CreateTransferSettings, CreateTransferUseCase } from './usecases/create-transfer/create-transfer.usecase';
 import { CreateTransferBatchUseCase } from './usecases/create-transfer-batch/create-transfer-batch.usecase';
 import { CreateUsdtSendUseCase } from './usecases/create-usdt-send/create-usdt-send.usecase';
 import { ListTransfersUseCase } from './usecases/list-transfers/list-transfers.usecase';
@@ -44,13 +44,7 @@ import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-hold
 import { UnlockPartnerConfirmationsUseCase } from './usecases/unlock-partner-confirmations/unlock-partner-confirmations.usecase';
 import { PAYOUTS_ACCESS } from './grpc/access';
 
-export interface TransferSettings {
-  feeKes: Big;
-  perTransferCapKes: Big;
-  codeLifetimeMs: number;
-  timeScale: number;
-  createLeaseMs: number;
-  codeHashKeyHex: string;
+export interface TransferSettings extends CreateTransferSettings {
   minimumUsdt: Big;
   capUsdt: Big;
 }
@@ -148,7 +142,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     dataSource: deps.dataSource, batches, transfers, confirmations,
     listBatches: new ListTransferBatchesUseCase({ dataSource: deps.dataSource, batches }),
     createBatch: new CreateTransferBatchUseCase({
-      dataSource: deps.dataSource, batches, transfers, confirmations, single: createTransfer, walletRegistry: deps.walletRegistry, codes,
+      dataSource: deps.dataSource, batches, transfers, confirmations, bank: deps.bank, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry, codes,
       logger: deps.logger.child({ context: 'CreateTransferBatch' }),
       settings: { ...deps.transfers, perTransferCapKesExceeded: (request) => request.amountKes.gt(deps.transfers.perTransferCapKes) },
     }),
