@@ -57,3 +57,18 @@ describe('spans without an exporter', () => {
     expect(currentTraceparent()).toBeNull();
   });
 });
+
+describe('ids', () => {
+  it('makes lowercase hex ids, a new trace id per new trace and a new span id per span, across many pool refills', async () => {
+    const traceIds = new Set<string>();
+    const spanIds = new Set<string>();
+    for (let index = 0; index < 2_000; index += 1) {
+      const sent = await inSpan('new', { kind: SpanKind.SERVER }, async () => currentTraceparent());
+      const [, traceId, spanId] = TRACEPARENT.exec(String(sent)) ?? [];
+      traceIds.add(traceId);
+      spanIds.add(spanId);
+    }
+    expect(traceIds.size).toBe(2_000);
+    expect(spanIds.size).toBe(2_000);
+  });
+});

@@ -6,10 +6,10 @@
  *
  * Two modes, chosen by configuration:
  * - no OTLP endpoint (the default, and local stacks): spans are never
- *   recorded. The sampler answers NOT_RECORD, so a span is only its ids: no
- *   attributes kept, no processor, nothing exported. The context still
- *   propagates and log lines still carry the ids, at the cost of two random
- *   ids and one async-context switch per span.
+ *   recorded. A span is only its ids (ids-only-tracer.ts, what the SDK makes
+ *   of an unsampled span, cheaper): no attributes kept, no processor, nothing
+ *   exported. The context still propagates and log lines still carry the ids,
+ *   at the cost of random ids and one async-context switch per span.
  * - an OTLP endpoint: spans of sampled traces are batched and exported over
  *   OTLP/HTTP (`<endpoint>/v1/traces`). A trace the caller marked sampled is
  *   sampled here too; a new trace is sampled with probability `sampleRatio`.
@@ -18,9 +18,8 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler, BatchSpanProcessor, ParentBasedSampler, Sampler, SpanExporter, SpanProcessor, TraceIdRatioBasedSampler, TracerProvider,
-} from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, ParentBasedSampler, SpanExporter, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { idsOnlyTracerProvider } from './ids-only-tracer';
 
 /** Spans waiting for export, at most; beyond it new spans are dropped rather than memory growing. */
 export const EXPORT_QUEUE_SPANS_MAX = 2_048;
@@ -56,30 +55,29 @@ let started: Tracing | null = null;
 /** Registers the global tracer provider, context manager and W3C propagator. Idempotent: a second call returns the first. */
 export function startTracing(options: TracingOptions): Tracing {
   if (started) return started;
-  const exporter = options.exporter ?? (options.otlpEndpoint ? otlpExporter(options.otlpEndpoint) : undefined);
-  const spanProcessors: SpanProcessor[] = exporter ? [new BatchSpanProcessor({
-    exporter,
-    maxQueueSize: EXPORT_QUEUE_SPANS_MAX,
-    maxExportBatchSize: EXPORT_BATCH_SPANS_MAX,
-    scheduledDelayMillis: EXPORT_DELAY_MS,
-    exportTimeoutMillis: EXPORT_TIMEOUT_MS,
-  })] : [];
-  const provider = new TracerProvider({
-    sampler: samplerFor(exporter !== undefined, options.sampleRatio ?? 1),
-    resource: resourceFromAttributes({ 'service.name': options.service }),
-    spanProcessors,
-  });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const exporter = options.exporter ?? (options.otlpEndpoint ? otlpExporter(options.otlpEndpoint) : undefined);
+  if (!exporter) {
+    // Ids only, whatever the caller asked: nothing here could honour a sampled flag.
+    trace.setGlobalTracerProvider(idsOnlyTracerProvider);
+    started = { exporting: false, shutdown: async () => undefined };
+    return started;
+  }
+  const provider = new TracerProvider({
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(options.sampleRatio ?? 1) }),
+    resource: resourceFromAttributes({ 'service.name': options.service }),
+    spanProcessors: [new BatchSpanProcessor({
+      exporter,
+      maxQueueSize: EXPORT_QUEUE_SPANS_MAX,
+      maxExportBatchSize: EXPORT_BATCH_SPANS_MAX,
+      scheduledDelayMillis: EXPORT_DELAY_MS,
+      exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+    })],
+  });
   trace.setGlobalTracerProvider(provider);
-  started = { exporting: exporter !== undefined, shutdown: () => provider.shutdown() };
+  started = { exporting: true, shutdown: () => provider.shutdown() };
   return started;
-}
-
-function samplerFor(exporting: boolean, sampleRatio: number): Sampler {
-  // Not exporting: ids only, whatever the caller asked (nothing here could honour a sampled flag).
-  if (!exporting) return new AlwaysOffSampler();
-  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(sampleRatio) });
 }
 
 /** Loaded only when configured: the exporter and its encoders cost start-up time and memory a local stack never uses. */
