@@ -1,8 +1,9 @@
 // Proves that configuration fails fast and lists every problem at once; that
 // PLATFORM_MODE has no default; that listeners (metrics too) default to this machine only;
 // that TLS paths must be absolute; that a connection's age is bounded (an hour at
-// most) and defaults to half an hour; that a sealing key ring is parsed and
-// validated; and that production mode refuses published development keys.
+// most) and defaults to half an hour; that traces are exported only to a configured
+// http(s) OTLP endpoint, with a sample ratio within 0..1; that a sealing key ring is
+// parsed and validated; and that production mode refuses published development keys.
 import {
   commonServiceEnv, ConfigError, developmentKeyProblem, hexKey32, loadConfig, metricsEnv, refuseDevelopmentKeysInProduction, sealingKeyRing, z,
 } from './index';
@@ -34,6 +35,17 @@ describe('loadConfig', () => {
     expect(config.GRPC_MAX_CONNECTION_AGE_MS).toBe(1_800_000);
     expect(config.GRPC_MAX_CONNECTION_AGE_GRACE_MS).toBe(30_000);
     expect(loadConfig(schema, { ...base, GRPC_HOST: '0.0.0.0' }).GRPC_HOST).toBe('0.0.0.0');
+  });
+
+  it('exports traces only when an http(s) OTLP endpoint is configured, sampling a ratio within 0..1', () => {
+    expect(loadConfig(schema, base).OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(loadConfig(schema, base).OTEL_TRACES_SAMPLER_ARG).toBe(1);
+    const exporting = loadConfig(schema, { ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318', OTEL_TRACES_SAMPLER_ARG: '0.25' });
+    expect(exporting.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
+    expect(exporting.OTEL_TRACES_SAMPLER_ARG).toBe(0.25);
+    const problems = problemsOf(() => loadConfig(schema, { ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318', OTEL_TRACES_SAMPLER_ARG: '2' }));
+    expect(problems).toContain('OTEL_EXPORTER_OTLP_ENDPOINT');
+    expect(problems).toContain('OTEL_TRACES_SAMPLER_ARG');
   });
 
   it('serves metrics on the service\'s default port, on this machine only unless told', () => {

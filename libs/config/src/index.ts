@@ -150,6 +150,14 @@ export const commonServiceEnv = {
   GRPC_MAX_CONNECTION_AGE_GRACE_MS: positiveInt().min(5_000).max(300_000).default(30_000),
   /** Upper bound on graceful shutdown before the process exits anyway. */
   SHUTDOWN_GRACE_MS: positiveInt().default(10_000),
+  /**
+   * OTLP/HTTP base URL traces are exported to (e.g. http://otel-collector:4318; spans go to
+   * `<url>/v1/traces`). Unset: trace ids still propagate and appear in the logs, but no span is
+   * recorded or exported.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlWithProtocol('http', 'https').optional(),
+  /** Share of new traces recorded and exported when exporting, 0..1; a caller's sampled flag is followed whatever it is. */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
 };
 
 /**

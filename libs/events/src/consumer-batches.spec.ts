@@ -3,15 +3,17 @@
 // events were all handled is acked with one `multiple` ack; an event the handler
 // failed (or a whole batch whose handler threw) is requeued after a delay and is
 // never covered by a later batch's `multiple` ack meanwhile; a malformed body is
-// rejected to the dead-letter exchange at once; and every message is counted by
-// what became of it (acked, requeued, dead_lettered).
+// rejected to the dead-letter exchange at once; every message is counted by
+// what became of it (acked, requeued, dead_lettered); and each event reaches the
+// handler with its message's valid traceparent header, a malformed one dropped.
 import { EventEmitter } from 'node:events';
 import type { ConsumeMessage } from 'amqplib';
 import { createLogger } from '@platform/logger';
 import { Registry } from '@platform/metrics';
 import type { AmqpConnection } from './amqp';
 import type { BusEvent } from './catalogue';
-import { BatchOutcome, EventConsumer } from './consumer';
+import { startTracing } from '@platform/tracing';
+import { BatchOutcome, ConsumedEvent, EventConsumer } from './consumer';
 
 const logger = createLogger('consumer-spec', 'error');
 logger.silent = true;
@@ -40,22 +42,22 @@ const event = (index: number): BusEvent => ({
   id: `e-${index}`, type: 'credit.received', createdAt: '2026-01-01T00:00:00.000Z', partnerId: 'p-1', data: { index },
 });
 
-const message = (tag: number, body: unknown): ConsumeMessage => ({
+const message = (tag: number, body: unknown, headers: Record<string, unknown> = {}): ConsumeMessage => ({
   content: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
   fields: { deliveryTag: tag, redelivered: false, exchange: 'x', routingKey: 'k', consumerTag: 'ctag' },
-  properties: { messageId: `m-${tag}`, headers: {} },
+  properties: { messageId: `m-${tag}`, headers },
 } as unknown as ConsumeMessage);
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function start(handleBatch: (events: BusEvent[]) => Promise<BatchOutcome>, batchSizeMax = 100) {
+async function start(handleBatch: (events: ConsumedEvent[]) => Promise<BatchOutcome>, batchSizeMax = 100) {
   const channel = new FakeChannel();
   const amqp = Object.assign(new EventEmitter(), { createChannel: async () => channel }) as unknown as AmqpConnection;
   const registry = new Registry();
   const consumer = new EventConsumer(amqp, logger, { queue: 'q', prefetch: 256, batchSizeMax, setup: async () => undefined, handleBatch }, registry);
   await consumer.start();
-  const send = (tag: number, body: unknown = event(tag)) => channel.deliver?.(message(tag, body));
+  const send = (tag: number, body: unknown = event(tag), headers: Record<string, unknown> = {}) => channel.deliver?.(message(tag, body, headers));
   return { channel, consumer, send, registry };
 }
 
@@ -142,5 +144,21 @@ describe('EventConsumer batches', () => {
     expect(text).toContain('event_consumer_messages_total{queue="q",outcome="acked"} 1');
     expect(text).toContain('event_consumer_messages_total{queue="q",outcome="requeued"} 1');
     expect(text).toContain('event_consumer_messages_total{queue="q",outcome="dead_lettered"} 1');
+  });
+
+  it('hands each event its message\'s valid traceparent, and drops a malformed one', async () => {
+    startTracing({ service: 'consumer-spec' });
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const seen: Array<string | undefined> = [];
+    const { send } = await start(async (events) => {
+      seen.push(...events.map((item) => item.traceparent));
+      return events.map(() => null);
+    });
+    send(1, event(1), { traceparent });
+    send(2, event(2), { traceparent: 'not-a-traceparent' });
+    send(3, event(3));
+    await tick();
+    await tick();
+    expect(seen).toEqual([traceparent, undefined, undefined]);
   });
 });

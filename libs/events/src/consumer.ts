@@ -15,12 +15,18 @@
  * is counted by what became of it: event_consumer_messages_total{queue,
  * outcome} with outcome acked, requeued or dead_lettered (a malformed body; a
  * message requeued past the queue's delivery limit is dead-lettered by the broker).
+ * The handler gets each event with the trace context its producer wrote it in
+ * (the message's W3C `traceparent` header, when valid), to continue that trace.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '@platform/logger';
 import { counter, metricsRegistry, Registry } from '@platform/metrics';
+import { contextFromTraceparent, currentTraceparent, TRACEPARENT } from '@platform/tracing';
 import { AmqpConnection } from './amqp';
 import { BusEvent, isPartnerEventType } from './catalogue';
+
+/** A bus event as consumed: with the traceparent of the span its producer wrote it in, when the message carried a valid one. */
+export type ConsumedEvent = BusEvent & { traceparent?: string };
 
 /** Per event of a batch, in order: null when handled (acked), an Error when it must be tried again (requeued). */
 export type BatchOutcome = Array<Error | null>;
@@ -32,14 +38,14 @@ export interface ConsumerOptions {
   batchSizeMax: number;
   /** Declares the queue and its bindings on a fresh channel. Idempotent. */
   setup: (channel: Channel) => Promise<void>;
-  handleBatch: (events: BusEvent[]) => Promise<BatchOutcome>;
+  handleBatch: (events: ConsumedEvent[]) => Promise<BatchOutcome>;
 }
 
 const REQUEUE_DELAY_MS = 500;
 const DRAIN_POLL_MS = 50;
 
 interface Received {
-  event: BusEvent;
+  event: ConsumedEvent;
   message: ConsumeMessage;
 }
 
@@ -95,7 +101,7 @@ export class EventConsumer {
       return;
     }
     subscription.unsettled.add(message.fields.deliveryTag);
-    subscription.waiting.push({ event, message });
+    subscription.waiting.push({ event: withTraceparent(event, message), message });
     // Messages the broker sends in one burst arrive in the same tick: the next tick sees them all.
     if (!subscription.handling) {
       subscription.handling = true;
@@ -181,6 +187,12 @@ function ackAll(subscription: Subscription, messages: ConsumeMessage[]): void {
   } catch {
     // The channel closed: the broker redelivers unacked messages by itself.
   }
+}
+
+/** The event with the message's traceparent, normalised (a malformed one is dropped). */
+function withTraceparent(event: BusEvent, message: ConsumeMessage): ConsumedEvent {
+  const traceparent = currentTraceparent(contextFromTraceparent(message.properties.headers?.[TRACEPARENT]));
+  return traceparent ? { ...event, traceparent } : event;
 }
 
 export function parseBusEvent(content: Buffer): BusEvent | null {

@@ -4,6 +4,7 @@
  * if and only if the change committed. The relay publishes rows afterwards.
  */
 import { randomUUID } from 'node:crypto';
+import { currentTraceparent } from '@platform/tracing';
 import type { EntityManager } from 'typeorm';
 import type { BusEvent, PartnerEventType } from './catalogue';
 
@@ -26,6 +27,15 @@ export const OUTBOX_TABLE_V1_SQL = `
 `;
 export const OUTBOX_TABLE_V1_DOWN_SQL = 'DROP TABLE outbox';
 
+/**
+ * Version 2: the W3C traceparent of the span that wrote the event (null when
+ * none was active), which the relay publishes as the message's `traceparent`
+ * header so the consumer continues the trace. Nullable, no default: adding it
+ * rewrites nothing. Frozen like version 1.
+ */
+export const OUTBOX_TRACEPARENT_V2_SQL = 'ALTER TABLE outbox ADD COLUMN traceparent text';
+export const OUTBOX_TRACEPARENT_V2_DOWN_SQL = 'ALTER TABLE outbox DROP COLUMN traceparent';
+
 export interface NewEvent<D> {
   partnerId: string;
   type: PartnerEventType;
@@ -35,7 +45,7 @@ export interface NewEvent<D> {
   createdAt?: Date;
 }
 
-/** Writes the event in the caller's transaction. Returns the bus envelope. */
+/** Writes the event in the caller's transaction, with the active trace context. Returns the bus envelope. */
 export async function enqueueEvent<D extends object>(manager: EntityManager, event: NewEvent<D>): Promise<BusEvent<D>> {
   const envelope: BusEvent<D> = {
     id: event.id ?? randomUUID(),
@@ -44,12 +54,13 @@ export async function enqueueEvent<D extends object>(manager: EntityManager, eve
     partnerId: event.partnerId,
     data: event.data,
   };
-  await manager.query('INSERT INTO outbox (id, partner_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)', [
+  await manager.query('INSERT INTO outbox (id, partner_id, type, payload, created_at, traceparent) VALUES ($1, $2, $3, $4, $5, $6)', [
     envelope.id,
     envelope.partnerId,
     envelope.type,
     JSON.stringify(envelope),
     envelope.createdAt,
+    currentTraceparent(),
   ]);
   return envelope;
 }

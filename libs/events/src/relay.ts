@@ -6,6 +6,8 @@
  * instead of vanishing. Rows are claimed with FOR UPDATE SKIP LOCKED, so any
  * number of replicas can relay at once. Delivery is at least once: a crash
  * between confirm and mark re-publishes, and consumers dedupe on event id.
+ * A message carries the W3C `traceparent` header of the span its event was
+ * written in, so the consumer continues that trace.
  *
  * This is also the producing side of reconciliation (spec 6.4): a row whose
  * publish was lost (broker down, no confirm, unroutable) simply stays
@@ -32,6 +34,7 @@
 import type { ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '@platform/logger';
+import { TRACEPARENT } from '@platform/tracing';
 import { AmqpConnection, assertPartnerEventsExchange } from './amqp';
 import { BusEvent, PARTNER_EVENTS_EXCHANGE } from './catalogue';
 import { RelayMetrics } from './relay-metrics';
@@ -71,6 +74,7 @@ export const OUTBOX_COUNTED_MAX = 100_000;
 interface OutboxRow {
   id: string;
   payload: BusEvent;
+  traceparent: string | null;
 }
 
 export class OutboxRelay {
@@ -225,7 +229,7 @@ export class OutboxRelay {
     const channel = await withTimeout(this.ensureChannel(), this.confirmTimeoutMs, 'broker connection');
     return this.dataSource.transaction(async (manager) => {
       const rows: OutboxRow[] = await manager.query(
-        'SELECT id, payload FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED',
+        'SELECT id, payload, traceparent FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED',
         [this.batchSize],
       );
       this.lastBatchUnroutable = false;
@@ -240,7 +244,7 @@ export class OutboxRelay {
           type: row.payload.type,
           contentType: 'application/json',
           timestamp: Math.floor(Date.now() / 1000),
-          headers: { 'partner-id': row.payload.partnerId },
+          headers: messageHeaders(row),
         });
       }
       await withTimeout(channel.waitForConfirms(), this.confirmTimeoutMs, 'publisher confirms');
@@ -264,6 +268,13 @@ export class OutboxRelay {
       return published;
     });
   }
+}
+
+/** The partner, and the trace context the event was written in (W3C `traceparent`), when there was one. */
+function messageHeaders(row: OutboxRow): Record<string, string> {
+  const headers: Record<string, string> = { 'partner-id': row.payload.partnerId };
+  if (row.traceparent) headers[TRACEPARENT] = row.traceparent;
+  return headers;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -5,16 +5,18 @@
 // rows are published again, with the same message ids, by the next pass, and
 // marked only once confirmed; a kick that arrives while a pass runs is not
 // lost (rows committed meanwhile go out without waiting for the poll); two
-// relays at once never publish the same row in the same pass; and a running relay
-// reports its backlog at scrape (even while its pass is stuck) and what it published.
+// relays at once never publish the same row in the same pass; a running relay
+// reports its backlog at scrape (even while its pass is stuck) and what it published;
+// and a message carries the traceparent its event was written in (none outside a span).
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createLogger } from '@platform/logger';
 import { Registry } from '@platform/metrics';
 import { createDataSource, DataSource } from '@platform/persistence';
 import { createScratchDatabase, ScratchDatabase, waitFor } from '@platform/testing';
+import { contextFromTraceparent, inSpan, SpanKind, startTracing } from '@platform/tracing';
 import type { AmqpConnection } from '../src/amqp';
-import { enqueueEvent, OUTBOX_TABLE_V1_SQL } from '../src/outbox';
+import { enqueueEvent, OUTBOX_TABLE_V1_SQL, OUTBOX_TRACEPARENT_V2_SQL } from '../src/outbox';
 import { OutboxRelay } from '../src/relay';
 import { RelayMetrics } from '../src/relay-metrics';
 
@@ -24,13 +26,15 @@ const POLL_NEVER_MS = 60_000;
 /** A confirm channel that records publishes; `failNextConfirms` makes the next waitForConfirms reject (a nack). */
 class FakeConfirmChannel extends EventEmitter {
   published: string[] = [];
+  headers = new Map<string, Record<string, unknown>>();
   confirmWaits = 0;
   failNextConfirms = 0;
   /** While set, waitForConfirms waits for it: a pass held in the middle. */
   gate: Promise<void> | null = null;
   async assertExchange(): Promise<void> {}
-  publish(_exchange: string, _key: string, _content: Buffer, options: { messageId: string }): boolean {
+  publish(_exchange: string, _key: string, _content: Buffer, options: { messageId: string; headers: Record<string, unknown> }): boolean {
     this.published.push(options.messageId);
+    this.headers.set(options.messageId, options.headers);
     return true;
   }
   async waitForConfirms(): Promise<void> {
@@ -51,6 +55,7 @@ beforeAll(async () => {
   scratch = await createScratchDatabase('relay_batches');
   db = await createDataSource({ url: scratch.url, applicationName: 'relay-spec' }).initialize();
   await db.query(OUTBOX_TABLE_V1_SQL);
+  await db.query(OUTBOX_TRACEPARENT_V2_SQL);
 });
 
 afterAll(async () => {
@@ -161,4 +166,15 @@ it('reports its backlog at scrape while a pass is stuck, then the batch it publi
     await relay.stop();
   }
   expect(await registry.metrics()).not.toMatch(/^outbox_unpublished_events /m);
+});
+
+it('publishes each event with the traceparent it was written in, and none for one written outside a span', async () => {
+  startTracing({ service: 'relay-spec' });
+  const partnerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+  const [traced] = await inSpan('request', { kind: SpanKind.SERVER, parent: contextFromTraceparent(`00-${partnerTrace}-00f067aa0ba902b7-01`) }, () => enqueue(1));
+  const [untraced] = await enqueue(1);
+  const channel = new FakeConfirmChannel();
+  expect(await relayWith(channel).publishBatch()).toBe(2);
+  expect(channel.headers.get(traced)?.traceparent).toMatch(new RegExp(`^00-${partnerTrace}-[0-9a-f]{16}-0[01]$`));
+  expect(channel.headers.get(untraced)).toEqual({ 'partner-id': expect.any(String) });
 });

@@ -15,6 +15,7 @@ import CircuitBreaker from 'opossum';
 import type { Logger } from '@platform/logger';
 import { observeBreaker } from '@platform/metrics';
 import { clientMetricsInterceptor } from './call-metrics';
+import { clientTracingInterceptor } from './call-tracing';
 import { contextToMetadata } from './context-metadata';
 import { fromClientError, isRefusal } from './errors';
 import { askHealth } from './health';
@@ -77,7 +78,7 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
     'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MAX_MS,
     // The TLS server name: the identity expected, never an IP address.
     'grpc.ssl_target_name_override': options.tls.serverIdentity,
-    interceptors: [clientMetricsInterceptor()],
+    interceptors: [clientMetricsInterceptor(), clientTracingInterceptor()],
   });
   const breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
     name: options.upstream,

@@ -17,3 +17,4 @@ export {
 } from './tls';
 export type { ClientTls, ConnectionAge, TlsFiles, TlsOptions, TlsSettings } from './tls';
 export { callLabels, clientMetricsInterceptor, codeName, measuredHandler } from './call-metrics';
+export { clientTracingInterceptor, traceparentOf, tracedHandler } from './call-tracing';

@@ -1,9 +1,10 @@
 // Proves what one log line is: a single JSON object on stdout with level,
 // message, service, the request's ids from async context (a field the call gives
-// wins), every field redacted by its own name and the names inside it, errors as
+// wins), the active span's trace and span ids beside them and none outside a span, every field redacted by its own name and the names inside it, errors as
 // name/message/stack, a bigint kept as a string rather than the line lost, the
 // time last; child fields included; levels below the logger's dropped; silent
 // writes nothing.
+import { contextFromTraceparent, inSpan, SpanKind, startTracing } from '@platform/tracing';
 import { createLogger, runWithContext } from './index';
 
 function capture(work: () => void): Array<Record<string, unknown>> {
@@ -32,6 +33,21 @@ describe('createLogger', () => {
     expect(Object.keys(line).slice(0, 2)).toEqual(['level', 'message']);
     expect(Object.keys(line).at(-1)).toBe('timestamp');
     expect(new Date(String(line.timestamp)).toISOString()).toBe(line.timestamp);
+  });
+
+  it('writes the active span\'s trace and span ids beside the request id, and none outside a span', async () => {
+    startTracing({ service: 'svc' });
+    const logger = createLogger('svc', 'info');
+    const parent = contextFromTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
+    const lines: Array<Record<string, unknown>> = [];
+    await runWithContext({ requestId: 'req-1' }, () => inSpan('served', { kind: SpanKind.SERVER, parent }, async () => {
+      lines.push(...capture(() => logger.info('inside')));
+    }));
+    lines.push(...capture(() => logger.info('outside')));
+    expect(lines[0]).toMatchObject({ requestId: 'req-1', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(lines[0].spanId).not.toBe('00f067aa0ba902b7');
+    expect(lines[1]).not.toHaveProperty('traceId');
+    expect(lines[1]).not.toHaveProperty('spanId');
   });
 
   it('keeps a request id the call gives over the context one', () => {

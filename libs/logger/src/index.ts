@@ -1,7 +1,8 @@
 /**
  * Structured JSON logs: one line per event, with the service name, the request
- * id and partner id of the current request (from async context), and every
- * field passed through redaction. Use `createLogger(service)` once per process
+ * id and partner id of the current request (from async context), the trace id
+ * and span id of the active trace span (OpenTelemetry's async context), and
+ * every field passed through redaction. Use `createLogger(service)` once per process
  * and `logger.child({ context: 'OutboxRelay' })` for components.
  *
  * Every request writes at least one line, so the line's cost is on the hot
@@ -11,6 +12,7 @@
  * is buffered in the process and lost with it). About a third of the CPU of
  * the stock format chain and Console transport.
  */
+import { context, trace } from '@opentelemetry/api';
 import winston from 'winston';
 import TransportStream from 'winston-transport';
 import { currentContext } from './context';
@@ -39,8 +41,8 @@ function serialise(record: Record<string, unknown>): string {
 /**
  * The whole line in one pass: level and message first, every other field
  * redacted (as one value each, so a field's own name decides as well as the
- * names inside it), the request's ids from async context where the call did
- * not give them, the time last.
+ * names inside it), the request's ids and the active span's trace and span ids
+ * from async context where the call did not give them, the time last.
  */
 export const jsonLine = winston.format((info: Info) => {
   const record: Record<string, unknown> = { level: info.level, message: info.message };
@@ -55,6 +57,11 @@ export const jsonLine = winston.format((info: Info) => {
   const { requestId, partnerId } = currentContext();
   if (requestId && record.requestId === undefined) record.requestId = requestId;
   if (partnerId && record.partnerId === undefined) record.partnerId = partnerId;
+  const span = trace.getSpanContext(context.active());
+  if (span && record.traceId === undefined && trace.isSpanContextValid(span)) {
+    record.traceId = span.traceId;
+    record.spanId = span.spanId;
+  }
   record.timestamp = new Date().toISOString();
   info[MESSAGE] = serialise(record);
   return info;

@@ -5,6 +5,7 @@ import { createLogger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry, sleep } from '@platform/persistence';
 import { ledger } from '@platform/proto';
+import { startTracing } from '@platform/tracing';
 import { GrpcLedgerCredits } from './adapters/ledger.adapter';
 import { SandboxUsdRails, UnavailableUsdRails } from './adapters/usd-rails.adapter';
 import { effectiveLifetimeMs, readConfig } from './config';
@@ -18,6 +19,7 @@ const RELAY_DRAIN_MS_MAX = 3_000;
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(collectionsDataSource(config.DATABASE_URL), logger);
@@ -64,6 +66,8 @@ async function main(): Promise<void> {
       await relayStopped;
       ledgerClient.close();
       await dataSource.destroy();
+      // Last: spans of the drained calls are exported (bounded) before the process ends.
+      await tracing.shutdown();
     },
   });
 }

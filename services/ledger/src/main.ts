@@ -4,6 +4,7 @@ import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
+import { startTracing } from '@platform/tracing';
 import { SandboxChainCustodian } from './adapters/chain-custodian/sandbox-chain-custodian';
 import { GrpcDepositAttribution } from './adapters/trading/deposit-attribution';
 import { readConfig } from './config';
@@ -13,6 +14,7 @@ import { createServer } from './server';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(ledgerDataSource(config.DATABASE_URL), logger);
@@ -51,6 +53,8 @@ async function main(): Promise<void> {
       await relay.stop();
       await amqp.close();
       await dataSource.destroy();
+      // Last: spans of the drained calls are exported (bounded) before the process ends.
+      await tracing.shutdown();
     },
   });
 }

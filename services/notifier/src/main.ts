@@ -3,6 +3,7 @@ import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
+import { startTracing } from '@platform/tracing';
 import type { MailTransport } from './adapters/transport/mail-transport';
 import { SandboxTransport } from './adapters/transport/sandbox-transport';
 import { SmtpTransport } from './adapters/transport/smtp-transport';
@@ -22,6 +23,7 @@ function createTransport(config: Config): MailTransport {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(notifierDataSource(config.DATABASE_URL), logger);
@@ -41,6 +43,8 @@ tls, transport });
     stop: async () => {
       transport.close();
       await dataSource.destroy();
+      // Last: spans of the drained calls are exported (bounded) before the process ends.
+      await tracing.shutdown();
     },
   });
 }

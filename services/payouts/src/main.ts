@@ -6,6 +6,7 @@ import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry, sleep } from '@platform/persistence';
 import { Big } from '@platform/money';
 import { ledger, notifier, trading, walletRegistry } from '@platform/proto';
+import { startTracing } from '@platform/tracing';
 import { SandboxBank, UnconfiguredBank } from './adapters/bank/sandbox-bank';
 import { SandboxChainCustodian, UnconfiguredChainCustodian } from './adapters/chain/sandbox-chain-custodian';
 import { confirmationLifetimeMs, pushLifetimeMs, readConfig, sandboxChainDelayMs, sandboxSettleDelayMs, wrongCodeBudget } from './config';
@@ -18,6 +19,7 @@ const RELAY_DRAIN_MS_MAX = 3_000;
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(payoutsDataSource(config.DATABASE_URL), logger);
@@ -97,6 +99,8 @@ async function main(): Promise<void> {
       await amqp.close();
       await relayStopped;
       await dataSource.destroy();
+      // Last: spans of the drained calls are exported (bounded) before the process ends.
+      await tracing.shutdown();
     },
   });
 }

@@ -5,6 +5,7 @@ import { createLogger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
 import { ledger, payouts, walletRegistry } from '@platform/proto';
+import { startTracing } from '@platform/tracing';
 import { SandboxKesDebitBank, UnconfiguredKesDebitBank } from './adapters/bank/kes-debit-bank';
 import { createRateFeed } from './adapters/rate-feed/create-rate-feed';
 import { configuredQuoteLifetimeMs, rateFeedConfig, readConfig, scaledMs } from './config';
@@ -16,6 +17,7 @@ import { createServer } from './server';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(tradingDataSource(config.DATABASE_URL), logger);
@@ -83,6 +85,8 @@ async function main(): Promise<void> {
       await relay.stop();
       await amqp.close();
       await dataSource.destroy();
+      // Last: spans of the drained calls are exported (bounded) before the process ends.
+      await tracing.shutdown();
     },
   });
 }

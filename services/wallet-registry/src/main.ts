@@ -4,6 +4,7 @@ import { createLogger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
 import { notifier } from '@platform/proto';
+import { startTracing } from '@platform/tracing';
 import { GrpcAdminNoticeSender } from './adapters/notifier/admin-notice-sender';
 import { GrpcApprovalCodeSender } from './adapters/notifier/approval-code-sender';
 import { effectiveAdminWaitingPeriodMs, effectiveCodeTtlMs, readConfig } from './config';
@@ -26,6 +27,7 @@ function noticeSchedulerOptions(notifierDeadlineMs: number) {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(walletRegistryDataSource(config.DATABASE_URL), logger);
@@ -61,6 +63,8 @@ async function main(): Promise<void> {
       await noticeScheduler.stop();
       notifierClient.close();
       await dataSource.destroy();
+      // Last: spans of the drained calls are exported (bounded) before the process ends.
+      await tracing.shutdown();
     },
   });
 }

@@ -8,6 +8,7 @@ import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger, Logger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
 import { DataSource, dueRowsProbe, initializeWithRetry } from '@platform/persistence';
+import { startTracing } from '@platform/tracing';
 import { HttpsWebhookSender } from './adapters/https-webhook-sender';
 import { Config, readConfig } from './config';
 import { DeliveryMetrics } from './metrics/delivery-metrics';
@@ -69,6 +70,7 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
+  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(webhookDeliveryDataSource(config.DATABASE_URL), logger);
@@ -108,6 +110,8 @@ async function main(): Promise<void> {
       await Promise.all([consumer.stop(workGraceMs), scheduler.stop(workGraceMs), reconciler.stop(), positioner.stop()]);
       await amqp.close();
       await dataSource.destroy();
+      // Last: spans of the drained calls are exported (bounded) before the process ends.
+      await tracing.shutdown();
     },
   });
 }

@@ -7,7 +7,7 @@
 // real broker, so stopping it for this one would break them.
 import { createServer, connect, Server, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
-import { AmqpConnection, enqueueEvent, OUTBOX_TABLE_V1_SQL, OutboxRelay } from '@platform/events';
+import { AmqpConnection, enqueueEvent, OUTBOX_TABLE_V1_SQL, OUTBOX_TRACEPARENT_V2_SQL, OutboxRelay } from '@platform/events';
 import { createLogger } from '@platform/logger';
 import { createDataSource, DataSource } from '@platform/persistence';
 import { createScratchDatabase, createTestPartner, loadTestStack, ScratchDatabase, startHttpsReceiver, waitFor } from '@platform/testing';
@@ -55,6 +55,7 @@ describe('an event whose first publish was lost', () => {
     scratch = await createScratchDatabase('outbox_lost');
     producer = await createDataSource({ url: scratch.url, applicationName: 'lost-publish-spec' }).initialize();
     await producer.query(OUTBOX_TABLE_V1_SQL);
+    await producer.query(OUTBOX_TRACEPARENT_V2_SQL);
   });
 
   afterAll(async () => {

@@ -9,7 +9,8 @@
 // the routes registered from the operation table check the body, then the path
 // id (the operation's own 404), and validate a query against its schema; every
 // answer is counted by route template (never the id), method and status, with
-// authentication refusals by reason and partner-limit refusals.
+// authentication refusals by reason and partner-limit refusals; a partner's valid
+// traceparent is continued into the upstream calls, anything else starts a new trace.
 import { AUTH_FAILURE_RESPONSE_FLOOR_MS } from './middleware/authenticate.middleware';
 import { randomBytes } from 'node:crypto';
 import { request, Server } from 'node:http';
@@ -20,6 +21,7 @@ import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import { Registry } from '@platform/metrics';
 import type { trading } from '@platform/proto';
+import { currentTraceparent, startTracing } from '@platform/tracing';
 import { apiKeyPattern, generateApiKey, generateSigningSecret } from '../domain/credential-tokens';
 import { RefusedAuthentications } from '../domain/refused-authentications';
 import { SCOPES, Scope } from '../domain/scopes';
@@ -439,6 +441,23 @@ describe('gateway app', () => {
       fee: { kesAmount: '10.00', currency: 'KES', percentBps: 100, flatKesAmount: '0.00', capKesAmount: null },
       expiresAt: '2026-11-21T08:00:30.000Z', settlementEstimateSeconds: 60,
     });
+  });
+
+  it('continues a partner\'s valid traceparent into the upstream call, and starts a new trace otherwise', async () => {
+    startTracing({ service: 'gateway-test' });
+    const seen: Array<string | null> = [];
+    state.createQuote.mockImplementation(async () => {
+      seen.push(currentTraceparent());
+      return quote;
+    });
+    const partnerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const body = '{"side":"buy","kesAmount":"1000"}';
+    expect((await signed('POST', '/v1/quotes', body, full, { traceparent: `00-${partnerTrace}-00f067aa0ba902b7-01` })).status).toBe(201);
+    expect((await signed('POST', '/v1/quotes', body, full, { traceparent: `00-${partnerTrace}-00f067aa0ba902b7` })).status).toBe(201);
+    expect(seen[0]).toMatch(new RegExp(`^00-${partnerTrace}-[0-9a-f]{16}-0[01]$`));
+    expect(seen[0]).not.toContain('00f067aa0ba902b7');
+    expect(seen[1]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    expect(seen[1]).not.toContain(partnerTrace);
   });
 
   it('passes an upstream refusal through and hides an unexpected error', async () => {

@@ -44,7 +44,7 @@ export function createApp(deps: AppDependencies): Express {
 
   const routes = new RouteTemplates([...OPEN_ROUTES, ...registrationOrder(servedOperations(deps.mode)).map((operation) => operation.path)]);
   app.use(requestMetricsMiddleware(deps.metrics, routes));
-  app.use(requestIdMiddleware(deps.logger));
+  app.use(requestIdMiddleware(deps.logger, routes));
   app.use(rawBodyMiddleware());
   app.get('/healthz', healthzHandler(deps.readiness));
   app.get('/openapi.json', openApiJsonHandler());

@@ -8,6 +8,7 @@ import { MobileMoneyPushesMigration1733000000000 } from './migrations/1733000000
 import { TransfersPartnerListingMigration1733010000000 } from './migrations/1733010000000-transfers-partner-listing';
 import { WrongCodeBudgetsMigration1733100000000 } from './migrations/1733100000000-wrong-code-budgets';
 import { PartnerListingsMigration1733200000000 } from './migrations/1733200000000-partner-listings';
+import { PayoutsOutboxTraceparentMigration1796000000000 } from './migrations/1796000000000-payouts-outbox-traceparent';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -17,6 +18,7 @@ export function payoutsDataSource(url: string): DataSource {
     applicationName: SERVICE_NAME,
     migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000, TransfersMigration1732700000000, UsdtSendsMigration1732800000000,
       TransferBatchesMigration1732900000000, MobileMoneyPushesMigration1733000000000,
-      TransfersPartnerListingMigration1733010000000, WrongCodeBudgetsMigration1733100000000, PartnerListingsMigration1733200000000],
+      TransfersPartnerListingMigration1733010000000, WrongCodeBudgetsMigration1733100000000, PartnerListingsMigration1733200000000,
+      PayoutsOutboxTraceparentMigration1796000000000],
   });
 }

@@ -7,6 +7,7 @@ import { OrdersPartnerListingMigration1732610000000 } from './migrations/1732610
 import { CapWindowsMigration1732710000000 } from './migrations/1732710000000-cap-windows';
 import { TradingAuditRecordsMigration1795900000000 } from './migrations/1795900000000-trading-audit-records';
 import { OrdersTxHashPerPartnerMigration1795917000000 } from './migrations/1795917000000-orders-tx-hash-per-partner';
+import { TradingOutboxTraceparentMigration1796000000000 } from './migrations/1796000000000-trading-outbox-traceparent';
 
 export const SERVICE_NAME = 'trading';
 
@@ -17,7 +18,7 @@ export function tradingDataSource(url: string): DataSource {
     migrations: [
       TradingV1Migration1732300000000, DailyCapMigration1732400000000, OrdersMigration1732500000000, PayInOrdersMigration1732600000000,
       OrdersPartnerListingMigration1732610000000, CapWindowsMigration1732710000000, TradingAuditRecordsMigration1795900000000,
-      OrdersTxHashPerPartnerMigration1795917000000,
+      OrdersTxHashPerPartnerMigration1795917000000, TradingOutboxTraceparentMigration1796000000000,
     ],
   });
 }

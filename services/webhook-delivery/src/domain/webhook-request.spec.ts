@@ -1,6 +1,7 @@
 // Proves the attempt headers follow contract decisions section 2: the
 // signature covers `<timestamp>.<delivery id>.<raw body>` and verifies with the
-// partner-side helper, and during rotation both secrets sign.
+// partner-side helper, and during rotation both secrets sign; the attempt's
+// traceparent is sent when there is one, and the header left out otherwise.
 import { verifyWebhookSignature } from '@platform/crypto';
 import { webhookHeaders } from './webhook-request';
 
@@ -42,5 +43,13 @@ describe('webhookHeaders', () => {
 
   it('refuses to sign without a secret', () => {
     expect(() => webhookHeaders({ deliveryId, eventType: 'credit.received', body, secrets: [], nowMs })).toThrow();
+  });
+
+  it('sends the attempt\'s traceparent when there is one, and no such header otherwise', () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    expect(webhookHeaders({ deliveryId, eventType: 'credit.received', body, secrets: ['s'.repeat(16)], nowMs, traceparent }).traceparent).toBe(traceparent);
+    for (const none of [undefined, null]) {
+      expect(webhookHeaders({ deliveryId, eventType: 'credit.received', body, secrets: ['s'.repeat(16)], nowMs, traceparent: none })).not.toHaveProperty('traceparent');
+    }
   });
 });

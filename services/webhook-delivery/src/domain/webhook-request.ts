@@ -1,7 +1,9 @@
 /**
  * The headers of one webhook attempt (spec section 5.7, contract decisions
  * section 2). The timestamp is the time of this attempt, so each retry is
- * signed afresh; the delivery id is the same on every attempt.
+ * signed afresh; the delivery id is the same on every attempt. `traceparent`
+ * (W3C trace context, not signed) names the attempt within the trace of the
+ * request that caused the event, so a partner can correlate it with their own.
  */
 import { webhookSignatureHeader } from '@platform/crypto';
 
@@ -14,12 +16,14 @@ export interface WebhookHeadersInput {
   /** Current secret first, then the previous one while its overlap lasts. */
   secrets: string[];
   nowMs: number;
+  /** The attempt's W3C traceparent; the header is left out without one. */
+  traceparent?: string | null;
 }
 
 export function webhookHeaders(input: WebhookHeadersInput): Record<string, string> {
   if (input.secrets.length === 0) throw new Error('webhookHeaders: at least one signing secret is required');
   const timestampMs = String(input.nowMs);
-  return {
+  const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(input.body, 'utf8')),
     'User-Agent': WEBHOOK_USER_AGENT,
@@ -28,4 +32,6 @@ export function webhookHeaders(input: WebhookHeadersInput): Record<string, strin
     'X-Service-Timestamp': timestampMs,
     'X-Service-Signature': webhookSignatureHeader(input.secrets, timestampMs, input.deliveryId, input.body),
   };
+  if (input.traceparent) headers.traceparent = input.traceparent;
+  return headers;
 }

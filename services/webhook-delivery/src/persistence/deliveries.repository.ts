@@ -25,6 +25,8 @@ export interface NewDelivery {
   partnerId: string;
   eventType: string;
   body: string;
+  /** The W3C traceparent the event arrived with, continued by every attempt; null without one. */
+  traceparent: string | null;
 }
 
 /** What became of one new delivery: created due now, created held (no endpoint yet), or already there. */
@@ -71,6 +73,8 @@ export interface ClaimedDelivery {
   /** Operator replays so far: the attempt round this attempt belongs to. */
   replayCount: number;
   leaseId: string;
+  /** The trace the event arrived with, which the attempt continues; null without one. */
+  traceparent: string | null;
   /** The partner's endpoint as it is at the claim, read in the same statement; null when it has none. */
   endpoint: EndpointRecord | null;
 }
@@ -158,6 +162,7 @@ interface ClaimRow {
   attempt_count: number;
   replay_count: number;
   lease_id: string;
+  traceparent: string | null;
   url: string | null;
   secret_sealed: string | null;
   previous_secret_sealed: string | null;
@@ -171,11 +176,12 @@ interface ClaimRow {
 // unique index in the same order and cannot deadlock; an (event, partner) pair
 // already there, or twice in the batch, is skipped.
 const INSERT_MANY_SQL = `
-  INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at)
+  INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at, traceparent)
   SELECT v.delivery_id, v.event_id, v.partner_id, v.event_type, v.body, e.url,
          CASE WHEN e.url IS NULL THEN 'no_endpoint' ELSE 'pending' END,
-         CASE WHEN e.url IS NULL THEN NULL ELSE now() END
-  FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[]) AS v(delivery_id, event_id, partner_id, event_type, body)
+         CASE WHEN e.url IS NULL THEN NULL ELSE now() END,
+         v.traceparent
+  FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[]) AS v(delivery_id, event_id, partner_id, event_type, body, traceparent)
   LEFT JOIN endpoints e ON e.partner_id = v.partner_id
   ORDER BY v.event_id, v.partner_id
   ON CONFLICT (event_id, partner_id) DO NOTHING
@@ -207,7 +213,7 @@ const CLAIM_DUE_SQL = `
     SET status = 'delivering', lease_id = gen_random_uuid(), next_attempt_at = now() + $3 * interval '1 millisecond'
     FROM ranked r
     WHERE d.delivery_id = r.delivery_id AND r.slot <= $1
-    RETURNING d.delivery_id, d.event_id, d.partner_id, d.event_type, d.body, d.attempt_count, d.replay_count, d.lease_id
+    RETURNING d.delivery_id, d.event_id, d.partner_id, d.event_type, d.body, d.attempt_count, d.replay_count, d.lease_id, d.traceparent
   )
   SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.updated_at
   FROM claimed c LEFT JOIN endpoints e ON e.partner_id = c.partner_id`;
@@ -278,6 +284,7 @@ export class DeliveriesRepository {
       deliveries.map((delivery) => delivery.partnerId),
       deliveries.map((delivery) => delivery.eventType),
       deliveries.map((delivery) => delivery.body),
+      deliveries.map((delivery) => delivery.traceparent),
     ])) as Array<{ delivery_id: string; status: 'pending' | 'no_endpoint' }>;
     const created = new Map(rows.map((row) => [row.delivery_id, row.status]));
     return deliveries.map((delivery) => created.get(delivery.deliveryId) ?? 'duplicate');
@@ -449,6 +456,7 @@ const toClaimed = (row: ClaimRow): ClaimedDelivery => ({
   attemptCount: row.attempt_count,
   replayCount: row.replay_count,
   leaseId: row.lease_id,
+  traceparent: row.traceparent,
   endpoint: row.url === null || row.secret_sealed === null ? null : {
     partnerId: row.partner_id,
     url: row.url,

@@ -1,5 +1,6 @@
 // Proves how bus events become deliveries, a batch at a time: one row per
-// (event, partner) with the partner envelope as its body; a redelivered event is a
+// (event, partner) with the partner envelope as its body (never the trace context,
+// which the delivery keeps beside it for its attempts); a redelivered event is a
 // duplicate; a partner without an endpoint gets a held delivery, opened at once if
 // the endpoint appeared meanwhile; a malformed event fails alone (the queue retries,
 // then dead-letters it) and, when the batch statement fails, the events are tried
@@ -54,6 +55,14 @@ describe('AcceptEventUseCase', () => {
     expect(rows[0]).toMatchObject({ eventId: first.id, partnerId, eventType: 'credit.received' });
     expect(rows[0]?.body).toBe('{"id":"0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f","type":"credit.received","createdAt":"2026-01-01T00:00:00.000Z","data":{"transactionId":"t-1"}}');
     expect(rows[0]?.deliveryId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps the trace context the event arrived with beside the body, and null without one', async () => {
+    const { useCase, rows } = build();
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    expect(await useCase.execute([{ ...first, traceparent }, second])).toEqual(['created', 'created']);
+    expect(rows.map((row) => row.traceparent)).toEqual([traceparent, null]);
+    expect(rows[0]?.body).not.toContain('traceparent');
   });
 
   it('ignores the same event arriving again', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BusEvent } from '@platform/events';
+import type { BusEvent, ConsumedEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
 import { isUuid } from '../../domain/ids';
 import { BODY_BYTES_MAX, serialisePartnerEnvelope } from '../../domain/partner-envelope';
@@ -40,7 +40,7 @@ export interface AcceptEventDependencies {
 export class AcceptEventUseCase {
   constructor(private readonly deps: AcceptEventDependencies) {}
 
-  async execute(events: readonly BusEvent[]): Promise<AcceptResult[]> {
+  async execute(events: readonly ConsumedEvent[]): Promise<AcceptResult[]> {
     const results: AcceptResult[] = new Array(events.length);
     const accepted: Array<{ index: number; event: BusEvent; delivery: NewDelivery }> = [];
     for (const [index, event] of events.entries()) {
@@ -97,10 +97,10 @@ export class AcceptEventUseCase {
   }
 }
 
-/** The delivery of a well-formed event; a malformed one is a producer bug, left to the queue to dead-letter. */
-function toNewDelivery(event: BusEvent): NewDelivery | Error {
+/** The delivery of a well-formed event, keeping its trace; a malformed one is a producer bug, left to the queue to dead-letter. */
+function toNewDelivery(event: ConsumedEvent): NewDelivery | Error {
   if (!isUuid(event.id) || !isUuid(event.partnerId)) return new Error(`event ${event.id} has a malformed id or partnerId`);
   const body = serialisePartnerEnvelope(event);
   if (Buffer.byteLength(body, 'utf8') > BODY_BYTES_MAX) return new Error(`event ${event.id} body exceeds ${BODY_BYTES_MAX} bytes`);
-  return { deliveryId: randomUUID(), eventId: event.id, partnerId: event.partnerId, eventType: event.type, body };
+  return { deliveryId: randomUUID(), eventId: event.id, partnerId: event.partnerId, eventType: event.type, body, traceparent: event.traceparent ?? null };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SealingKeyRing } from '@platform/crypto';
 import { Logger, runWithContext } from '@platform/logger';
+import { contextFromTraceparent, currentTraceparent, inSpan, SpanKind } from '@platform/tracing';
 import type { WebhookSender } from '../../adapters/https-webhook-sender';
 import { AttemptResult, errorClassOf, nextDeliveryState, NextDeliveryState } from '../../domain/attempt-outcome';
 import { signingSecrets } from '../../domain/endpoint-secrets';
@@ -37,6 +38,10 @@ export interface AttemptDeliveryDependencies {
  * secrets (as read by the claim, moments before), not those of when the event
  * arrived: a partner who fixes a broken URL or rotates a leaked secret expects
  * the retries to follow.
+ *
+ * Each attempt runs in a span continuing the trace the event arrived with (the
+ * request that caused it), so its log lines carry that trace id, and the
+ * request to the endpoint carries the attempt's W3C `traceparent`.
  */
 export class AttemptDeliveryUseCase {
   private readonly random: RandomUnit;
@@ -47,7 +52,8 @@ export class AttemptDeliveryUseCase {
 
   /** Resolves to the new state, or null when aborted (shutdown) and left to its lease. */
   async execute(claimed: ClaimedDelivery, signal?: AbortSignal): Promise<NextDeliveryState | null> {
-    return runWithContext({ partnerId: claimed.partnerId }, async () => {
+    const span = { kind: SpanKind.CLIENT, parent: contextFromTraceparent(claimed.traceparent) };
+    return inSpan(`webhook ${claimed.eventType}`, span, () => runWithContext({ partnerId: claimed.partnerId }, async () => {
       const attemptNumber = claimed.attemptCount + 1;
       const startedAt = new Date();
       const result = await this.attempt(claimed, signal);
@@ -72,7 +78,7 @@ export class AttemptDeliveryUseCase {
       this.logOutcome(claimed, attemptNumber, result, next, leaseHeld);
       if (leaseHeld) this.observe(claimed, result, next, failureRun);
       return next;
-    });
+    }));
   }
 
   private async attempt(claimed: ClaimedDelivery, signal?: AbortSignal): Promise<AttemptResult> {
@@ -85,7 +91,7 @@ export class AttemptDeliveryUseCase {
       previousExpiresAt: endpoint.previousSecretExpiresAt,
     }, nowMs);
     const secrets = sealed.map((value) => this.deps.sealingKeys.open(value));
-    const headers = webhookHeaders({ deliveryId: claimed.deliveryId, eventType: claimed.eventType, body: claimed.body, secrets, nowMs });
+    const headers = webhookHeaders({ deliveryId: claimed.deliveryId, eventType: claimed.eventType, body: claimed.body, secrets, nowMs, traceparent: currentTraceparent() });
     return this.deps.sender.send({ url: endpoint.url, headers, body: claimed.body, signal });
   }
 
