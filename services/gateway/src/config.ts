@@ -1,5 +1,5 @@
 import {
-  commonServiceEnv, hostPort, loadConfigOrExit, metricsEnv, nonNegativeInt, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
+  commonServiceEnv, grpcTarget, loadConfigOrExit, metricsEnv, nonNegativeInt, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
 } from '@platform/config';
 
 /** Largest request body the gateway reads (contract decisions section 5). A constant: the contract fixes it. */
@@ -23,16 +23,16 @@ export const configSchema = z.object({
    * `<id>:<64 hex>[,<id>:<64 hex>…]`, current key first; a bare 64-hex key is `k0`.
    */
   CREDENTIAL_ENCRYPTION_KEY: sealingKeyRing(),
-  TRADING_GRPC_ADDR: hostPort(),
-  LEDGER_GRPC_ADDR: hostPort(),
-  WALLET_REGISTRY_GRPC_ADDR: hostPort(),
-  NOTIFIER_GRPC_ADDR: hostPort(),
-  COLLECTIONS_GRPC_ADDR: hostPort(),
+  TRADING_GRPC_ADDR: grpcTarget(),
+  LEDGER_GRPC_ADDR: grpcTarget(),
+  WALLET_REGISTRY_GRPC_ADDR: grpcTarget(),
+  NOTIFIER_GRPC_ADDR: grpcTarget(),
+  COLLECTIONS_GRPC_ADDR: grpcTarget(),
   /** Payouts: transfers, confirmations, USDT sends, batches and the mobile-money funding prompt. */
-  PAYOUTS_GRPC_ADDR: hostPort(),
+  PAYOUTS_GRPC_ADDR: grpcTarget(),
   // Webhook-delivery's partner routes arrive with a later issue; its address is read now so
   // a deployment can set it ahead of time.
-  WEBHOOK_DELIVERY_GRPC_ADDR: hostPort().optional(),
+  WEBHOOK_DELIVERY_GRPC_ADDR: grpcTarget().optional(),
   /** Requests per minute for a partner created without its own limit. */
   RATE_LIMIT_PER_MINUTE_DEFAULT: positiveInt().max(RATE_LIMIT_PER_MINUTE_MAX).default(120),
   /** Deadline of every gRPC call to a service behind the gateway. */
