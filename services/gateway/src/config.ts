@@ -1,5 +1,5 @@
 import {
-  commonServiceEnv, grpcTarget, loadConfigOrExit, metricsEnv, nonNegativeInt, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
+  booleanFlag, commonServiceEnv, grpcTarget, loadConfigOrExit, metricsEnv, nonNegativeInt, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
 } from '@platform/config';
 
 /** Largest request body the gateway reads (contract decisions section 5). A constant: the contract fixes it. */
@@ -15,6 +15,12 @@ export const configSchema = z.object({
   ...commonServiceEnv,
   /** Partner-plane HTTP port. */
   HTTP_PORT: port(),
+  /**
+   * Several gateway processes on one machine share HTTP_PORT (SO_REUSEPORT; the kernel
+   * spreads connections over them), as the local stack's replicas do. Off by default:
+   * in Kubernetes each pod has its own address.
+   */
+  HTTP_REUSE_PORT: booleanFlag().default('false'),
   ...metricsEnv(9100),
   /** Nonces and rate-limit windows; shared by every gateway replica. */
   REDIS_URL: urlWithProtocol('redis', 'rediss'),

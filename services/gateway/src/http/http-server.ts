@@ -34,7 +34,8 @@ function answerClientError(socket: Duplex): void {
   ].join('\r\n'));
 }
 
-export function listenHttp(app: Express, port: number, logger: Logger, host = '127.0.0.1'): Promise<Server> {
+/** `reusePort`: share the port with other gateway processes on this machine (local replicas). */
+export function listenHttp(app: Express, port: number, logger: Logger, host = '127.0.0.1', reusePort = false): Promise<Server> {
   const server = createServer({ maxHeaderSize: HEADER_BYTES_MAX, requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, app);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // Invite a body (100 Continue) only when it may be accepted; a declared oversize body
@@ -54,9 +55,9 @@ export function listenHttp(app: Express, port: number, logger: Logger, host = '1
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, reusePort }, () => {
       server.off('error', reject);
-      logger.info('http listening', { httpPort: port, httpHost: host });
+      logger.info('http listening', { httpPort: port, httpHost: host, reusePort });
       resolve(server);
     });
   });
