@@ -4,6 +4,7 @@ import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
+import { CredentialRevocations } from './adapters/credential-revocations';
 import { checkNoEviction, closeRedis, connectRedis } from './adapters/redis';
 import { RedisRequestAdmission } from './adapters/redis-admission';
 import { StoreReadiness } from './adapters/readiness';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
   }, tls, logger);
   const credentials = new CachedCredentialLookup(new CredentialsRepository(dataSource), config.CREDENTIAL_ENCRYPTION_KEY, logger);
+  const revocations = await CredentialRevocations.start(config.REDIS_URL, redis, credentials, logger.child({ context: 'CredentialRevocations' }));
 
   const server = createServer({
     dataSource,
@@ -49,7 +51,10 @@ async function main(): Promise<void> {
     keyMode,
     sealingKeys: config.CREDENTIAL_ENCRYPTION_KEY,
     rateLimitPerMinuteDefault: config.RATE_LIMIT_PER_MINUTE_DEFAULT,
-    onCredentialRevoked: (apiKey) => credentials.forget(apiKey),
+    onCredentialRevoked: async (apiKey) => {
+      credentials.forget(apiKey);
+      await revocations.publish(apiKey);
+    },
   });
   const app = createApp({
     logger,
@@ -88,11 +93,12 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     startExtra: async () => {
-      httpServer = await listenHttp(app, config.HTTP_PORT, logger, config.HTTP_HOST);
+      httpServer = await listenHttp(app, config.HTTP_PORT, logger, config.HTTP_HOST, config.HTTP_REUSE_PORT);
     },
     stop: async () => {
       if (httpServer) await closeHttp(httpServer, config.SHUTDOWN_GRACE_MS);
       upstreams.close();
+      await revocations.close();
       await closeRedis(redis);
       await dataSource.destroy();
     },
