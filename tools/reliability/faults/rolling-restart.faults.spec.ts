@@ -5,8 +5,8 @@
 // `faults` project, alone.
 // With two or more replicas (STACK_REPLICAS=2 npm test) it proves the restart is
 // invisible to partners too: under steady reads that cross the restarted
-// service (balances through ledger, orders through trading), no answer is a
-// 5xx and no connection fails. With one replica the service is away while it
+// service (balances through ledger, orders through trading; the gateway's
+// replicas share the partner port), no answer is a 5xx and no connection fails. With one replica the service is away while it
 // restarts, so that part cannot hold and is not asserted.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -63,7 +63,7 @@ function readUnder(client: PartnerHttpClient, stop: () => boolean): Promise<Tall
   return Promise.all(Array.from({ length: READERS }, (_, index) => reader(index))).then(() => tally);
 }
 
-describe.each(['trading', 'ledger'])('npm run restart -- %s', (service) => {
+describe.each(['trading', 'ledger', 'gateway'])('npm run restart -- %s', (service) => {
   it('replaces each of its replicas, leaves the other services alone, and (with two replicas) no partner notices', async () => {
     const replicaCount = loadTestStack().replicas?.[service]?.length ?? 1;
     const partner = await createTestPartner({ rateLimitPerMinute: PARTNER_REQUESTS_PER_MINUTE });
@@ -80,7 +80,7 @@ describe.each(['trading', 'ledger'])('npm run restart -- %s', (service) => {
     const after = await statusJson();
     console.log(`${service} restarted (${replicaCount} replicas): ${tally.answers} reads, ${tally.serverErrors.length} 5xx, ${tally.connectionErrors.length} connection errors`);
 
-    expect(output).toContain('replicas restarted');
+    expect(output).toContain(`${service} stopped and started`);
     for (const [index, replica] of after[service].entries()) {
       expect({ replica: replica.replica, running: replica.running }).toEqual({ replica: replica.replica, running: true });
       expect(replica.pid).not.toBe(before[service][index].pid);
