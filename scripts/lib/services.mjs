@@ -165,9 +165,12 @@ export function servicePid(profile, service, replica = 1) {
   return pid && isOurProcess(pid, files.main) ? pid : null;
 }
 
-/** Every port a replica listens on alone: gRPC and metrics, plus HTTP for the gateway's first (the others share it). */
+/**
+ * Every port a replica listens on alone: gRPC and metrics, plus HTTP for a single
+ * gateway (several share it, so another replica may hold it while one restarts).
+ */
 function servicePorts(profile, service, replica) {
-  const http = service.name === 'gateway' && replica === 1 ? [profile.ports.gatewayHttp] : [];
+  const http = service.name === 'gateway' && profile.replicas === 1 ? [profile.ports.gatewayHttp] : [];
   return [grpcPort(profile, service, replica), metricsPort(profile, service, replica), ...http];
 }
 

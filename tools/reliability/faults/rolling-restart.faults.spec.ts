@@ -55,7 +55,8 @@ function readUnder(client: PartnerHttpClient, stop: () => boolean): Promise<Tall
         tally.answers += 1;
         if (answer.status >= 500) tally.serverErrors.push(`${path} ${answer.status} ${answer.text.slice(0, 120)}`);
       } catch (error) {
-        tally.connectionErrors.push(`${path} ${(error as Error).message}`);
+        const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+        tally.connectionErrors.push(`${path} ${(error as Error).message}${cause ? ` (${cause.code ?? ''} ${cause.message ?? ''})` : ''} at ${new Date().toISOString()}`);
       }
       await sleep(READ_PAUSE_MS);
     }
