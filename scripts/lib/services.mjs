@@ -23,7 +23,9 @@ const MIGRATION_TIMEOUT_MS = 120_000;
 const READY_TIMEOUT_MS = 60_000;
 const READY_POLL_INTERVAL_MS = 500;
 const HEALTH_CHECK_TIMEOUT_MS = 1_000;
-const SERVICE_STOP_GRACE_MS = 10_000;
+// A service drains within SHUTDOWN_GRACE_MS (10 s) and runService exits 2 s after it at most:
+// a replica restarted or stopped is never killed while it still drains.
+const SERVICE_STOP_GRACE_MS = 15_000;
 const EXTRA_ENV_PREFIX = 'STACK_ENV_';
 
 // Variables a service inherits from the calling shell; everything else it gets is set
@@ -225,7 +227,7 @@ export function servicesStatus(profile) {
 export const allServicesRunning = (profile) => servicesStatus(profile)
   .every((service) => service.replicas.filter(({ replica }) => replica <= profile.replicas).every(({ running }) => running));
 
-/** SIGTERM to every replica of every service, up to 10 s to drain, then SIGKILL. Removes stack.json. */
+/** SIGTERM to every replica of every service, up to 15 s to drain, then SIGKILL. Removes stack.json. */
 export async function stopAll(profile) {
   removeFile(profile.stackFile);
   removeFile(serviceEnvFile(profile));

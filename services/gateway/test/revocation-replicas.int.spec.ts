@@ -47,13 +47,17 @@ describe('revocation across gateway replicas', () => {
         }
       })();
       await sleep(CREDENTIAL_CACHE_TTL_MS / 2);
+      const revokeSentAtMs = Date.now();
       await admin.revokeCredential({ apiKey: issued.apiKey });
       const revokedAtMs = Date.now();
       await sleep(CREDENTIAL_CACHE_TTL_MS / 2);
       asking = false;
       await asker;
 
-      expect(answers.filter((answer) => answer.sentAtMs < revokedAtMs - REACHED_WITHIN_MS).every((answer) => answer.status === 200)).toBe(true);
+      // Before the revocation was asked for, the credential worked (and was cached).
+      const before = answers.filter((answer) => answer.sentAtMs < revokeSentAtMs);
+      expect(before.length).toBeGreaterThan(5);
+      expect(before.filter((answer) => answer.status !== 200)).toEqual([]);
       const late = answers.filter((answer) => answer.sentAtMs >= revokedAtMs + REACHED_WITHIN_MS);
       expect(late.length).toBeGreaterThan(5);
       expect(late.filter((answer) => answer.status !== 401)).toEqual([]);

@@ -63,9 +63,24 @@ export function listenHttp(app: Express, port: number, logger: Logger, host = '1
   });
 }
 
-/** Stops accepting, lets requests in flight finish within graceMs, then cuts what is left. */
-export function closeHttp(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
+/**
+ * How long a draining gateway keeps answering on its connections, each answer
+ * ending its connection, before it stops listening. A client's keep-alive
+ * connections then close after an answer, never under a request it is sending,
+ * and it reconnects to another replica (in Kubernetes the Service has already
+ * moved on; locally the replicas share the port).
+ */
+export const DRAIN_CONNECTION_CLOSE_MS = 500;
+
+/**
+ * Drains: every answer from now on closes its connection; after
+ * DRAIN_CONNECTION_CLOSE_MS stops accepting and closes the idle connections
+ * left, lets requests in flight finish within graceMs, then cuts what is left.
+ */
+export async function closeHttp(server: Server, graceMs: number): Promise<void> {
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => response.setHeader('Connection', 'close'));
+  await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_CONNECTION_CLOSE_MS, graceMs)));
+  await new Promise<void>((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
     timer.unref();
     server.close(() => {
