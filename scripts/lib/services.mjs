@@ -21,6 +21,8 @@ import { RABBIT_PASSWORD, RABBIT_USER } from './rabbitmq.mjs';
 
 const MIGRATION_TIMEOUT_MS = 120_000;
 const READY_TIMEOUT_MS = 60_000;
+/** The callers' longest reconnect backoff (960 ms with jitter), and a handshake on a loaded machine. */
+const CALLERS_RECONNECT_MS = 2_000;
 const READY_POLL_INTERVAL_MS = 500;
 const HEALTH_CHECK_TIMEOUT_MS = 1_000;
 // A service drains within SHUTDOWN_GRACE_MS (10 s) and runService exits 2 s after it at most:
@@ -307,7 +309,10 @@ export async function waitReady(profile, replicas = SERVICES.flatMap((service) =
  */
 export async function restartService(profile, service) {
   const outcomes = [];
-  for (const replica of replicasOf(profile, service)) {
+  for (const [index, replica] of replicasOf(profile, service).entries()) {
+    // Callers reconnect to a replica that is back within a second (their reconnect
+    // backoff, libs/grpc channel.ts): until then the one about to stop may be all they reach.
+    if (index > 0) await sleep(CALLERS_RECONNECT_MS);
     const pid = servicePid(profile, service, replica);
     const stopped = pid ? await stopPid(pid, { graceMs: SERVICE_STOP_GRACE_MS }) : 'not running';
     await startService(profile, service, replica);

@@ -24,8 +24,14 @@ const FAULT_TEST_TIMEOUT_MS = 2 * RESTART_TIMEOUT_MS + 60_000;
 
 interface Tally {
   answers: number;
+  durationsMs: number[];
   serverErrors: string[];
   connectionErrors: string[];
+}
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
 }
 
 function restart(service: string): Promise<string> {
@@ -46,13 +52,15 @@ function statusJson(): Promise<Record<string, Array<{ replica: number; pid: numb
 
 /** Reads in READERS loops until `stop` says so, counting 5xx answers and failed connections. */
 function readUnder(client: PartnerHttpClient, stop: () => boolean): Promise<Tally> {
-  const tally: Tally = { answers: 0, serverErrors: [], connectionErrors: [] };
+  const tally: Tally = { answers: 0, durationsMs: [], serverErrors: [], connectionErrors: [] };
   const reader = async (index: number) => {
     for (let read = index; !stop(); read += 1) {
       const path = READS[read % READS.length];
+      const sentAtMs = Date.now();
       try {
         const answer = await client.get(path);
         tally.answers += 1;
+        tally.durationsMs.push(Date.now() - sentAtMs);
         if (answer.status >= 500) tally.serverErrors.push(`${path} ${answer.status} ${answer.text.slice(0, 120)}`);
       } catch (error) {
         const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
@@ -79,7 +87,8 @@ describe.each(['trading', 'ledger', 'gateway'])('npm run restart -- %s', (servic
     });
     const tally = await reads;
     const after = await statusJson();
-    console.log(`${service} restarted (${replicaCount} replicas): ${tally.answers} reads, ${tally.serverErrors.length} 5xx, ${tally.connectionErrors.length} connection errors`);
+    console.log(`${service} restarted (${replicaCount} replicas): ${tally.answers} reads, ${tally.serverErrors.length} 5xx, `
+      + `${tally.connectionErrors.length} connection errors, p99 ${percentile(tally.durationsMs, 0.99)} ms`);
 
     expect(output).toContain(`${service} stopped and started`);
     for (const [index, replica] of after[service].entries()) {
