@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npm start` / `npm stop` / `npm run status`: the dev stack in .stack/ (PostgreSQL, Redis,
-// RabbitMQ, the eight services and a sandbox partner), on one machine, in sandbox mode.
+// `npm start` / `npm stop` / `npm run status [-- --json]` / `npm run restart -- <service>`: the dev
+// stack in .stack/ (PostgreSQL, Redis, RabbitMQ, the eight services and a sandbox partner), on one
+// machine, in sandbox mode. STACK_REPLICAS=N (default 1) runs N replicas of every service.
+// STACK_PROFILE=test (with TEST_STACK_SLOT) points status, restart and stop at a test stack instead.
 // Node builtins only: this runs before `npm install`.
 import path from 'node:path';
 import { loadProfile } from './lib/profiles.mjs';
@@ -9,14 +11,30 @@ import {
   startPostgres, startRabbit, startRedis, stopInfra, trustedCaFile,
 } from './lib/infra.mjs';
 import {
-  allServicesRunning, DATABASE_NAMES, ensureServiceIdentities, migrateAll, servicesStatus, startAll, stopAll, waitReady, writeStackFile,
+  allServicesRunning, DATABASE_NAMES, ensureServiceIdentities, migrateAll, migrateService, restartService, serviceNamed, servicesStatus,
+  startAll, stopAll, waitReady, writeStackFile,
 } from './lib/services.mjs';
 import { ensureSandboxPartner, signingRecipe } from './lib/partner.mjs';
-import { acquireLock } from './lib/processes.mjs';
+import { acquireLock, readJson } from './lib/processes.mjs';
 import { StepFailed, step } from './lib/steps.mjs';
 import { buildAll, ensureNpmDependencies, ensurePinnedNode } from './lib/workspace.mjs';
 
-const profile = loadProfile('dev');
+/**
+ * The dev profile, with as many replicas as the running stack has (stack.json) unless
+ * STACK_REPLICAS says otherwise: `npm run restart` and `npm run status` need no
+ * STACK_REPLICAS of their own, and a restarted replica is given every peer replica.
+ */
+function stackProfile() {
+  const name = process.env.STACK_PROFILE ?? 'dev';
+  const requested = loadProfile(name);
+  const described = readJson(requested.stackFile)?.replicas;
+  const running = described ? Math.max(...Object.values(described).map((replicas) => replicas.length)) : null;
+  if (!running || running === requested.replicas) return { profile: requested, running };
+  if (process.env.STACK_REPLICAS) return { profile: requested, running };
+  return { profile: loadProfile(name, { ...process.env, STACK_REPLICAS: String(running) }), running };
+}
+
+const { profile, running: runningReplicas } = stackProfile();
 const log = (name) => path.join(profile.logsDir, name);
 
 async function startInfrastructure() {
@@ -66,6 +84,9 @@ Stop with: npm stop`);
 }
 
 async function start() {
+  if (runningReplicas && runningReplicas !== profile.replicas) {
+    throw new Error(`the stack runs ${runningReplicas} replicas of every service: npm stop first to run ${profile.replicas}`);
+  }
   prepareStackFolder(profile);
   await startInfrastructure();
   if (allServicesRunning(profile)) {
@@ -88,23 +109,50 @@ async function stop() {
   await step('infrastructure stopped', async () => (await stopInfra(profile)).join('; '));
 }
 
-async function status() {
+async function status(args) {
   const infra = await infraStatus(profile);
+  const services = servicesStatus(profile);
+  if (args.includes('--json')) {
+    // Each service's replicas: number, pid (null when not running), gRPC address and metrics endpoint.
+    const replicas = Object.fromEntries(services.map((service) => [service.name, service.replicas]));
+    console.log(JSON.stringify({ infrastructure: infra, gatewayUrl: profile.gatewayUrl, services: replicas }, null, 2));
+    return;
+  }
   for (const [name, state] of Object.entries(infra)) {
     console.log(`${state.running ? '●' : '○'} ${name.padEnd(17)} port ${state.port}${state.pid ? `  pid ${state.pid}` : ''}`);
   }
-  for (const service of servicesStatus(profile)) {
-    console.log(`${service.running ? '●' : '○'} ${service.name.padEnd(17)} ${service.grpc}  ${service.metrics}${service.pid ? `  pid ${service.pid}` : ''}`);
+  for (const service of services) {
+    for (const replica of service.replicas) {
+      const name = replica.replica === 1 ? service.name : `${service.name}-${replica.replica}`;
+      console.log(`${replica.running ? '●' : '○'} ${name.padEnd(17)} ${replica.grpc}  ${replica.metrics}${replica.pid ? `  pid ${replica.pid}` : ''}`);
+    }
   }
   console.log(`gateway: ${profile.gatewayUrl}`);
 }
 
-const COMMANDS = { start, stop, status };
+/**
+ * One service's new code, replica after replica: builds that service (and the libraries
+ * it uses) only, applies its own migrations only, then restarts its replicas one at a
+ * time, each drained first and the next only once the new one is ready.
+ */
+async function restart(args) {
+  const service = serviceNamed(args[0] ?? '');
+  await step('built', () => buildAll({ logFile: log('build.log'), only: `@platform/${service.name}-service` }));
+  await step('migrations applied', async () => {
+    await migrateService(profile, service);
+    return `${service.name} migrations applied`;
+  });
+  await step('replicas restarted', async () => `restarted: ${(await restartService(profile, service)).join('; ')}`);
+}
+
+const COMMANDS = { start, stop, status, restart };
+const USAGE = 'usage: node scripts/stack.mjs start|stop|status [--json]|restart <service>';
 
 async function main() {
   const command = COMMANDS[process.argv[2]];
-  if (!command) {
-    console.error('usage: node scripts/stack.mjs start|stop|status');
+  const args = process.argv.slice(3);
+  if (!command || (command === restart && args.length !== 1)) {
+    console.error(USAGE);
     return 2;
   }
   let releaseLock = () => {};
@@ -116,7 +164,7 @@ async function main() {
     }
     // start and stop must not interleave; status only reads.
     if (command !== status) releaseLock = acquireLock(path.join(profile.stackDir, 'stack.lock'), 'npm start/stop');
-    await command();
+    await command(args);
     return 0;
   } catch (error) {
     if (!(error instanceof StepFailed)) console.error(`✘ ${error.message}`);

@@ -104,6 +104,20 @@ function shiftPorts(ports, offset) {
   return shifted;
 }
 
+// STACK_REPLICAS=N runs N copies of every service. Replica r (1-based) of a service listens
+// on its gRPC and metrics ports + 10 × (r - 1); the gateway's replicas share the partner port.
+export const REPLICAS_MAX = 4;
+export const REPLICA_PORT_STEP = 10;
+
+function replicaCount(env) {
+  if (!env.STACK_REPLICAS) return 1;
+  const count = Number(env.STACK_REPLICAS);
+  if (!Number.isInteger(count) || count < 1 || count > REPLICAS_MAX) {
+    throw new Error(`STACK_REPLICAS must be 1..${REPLICAS_MAX}, got "${env.STACK_REPLICAS}"`);
+  }
+  return count;
+}
+
 /** The profile `name` ('dev' or 'test'): folders, ports and defaults, read once. */
 export function loadProfile(name, env = process.env) {
   if (!PORTS[name]) throw new Error(`unknown profile "${name}" (expected ${PROFILE_NAMES.join(' or ')})`);
@@ -116,6 +130,7 @@ export function loadProfile(name, env = process.env) {
     stackDir,
     ports: Object.freeze(ports),
     rabbitNodeName: `${name}${slot || ''}-rabbit@localhost`,
+    replicas: replicaCount(env),
     sandboxTimeScale: env.SANDBOX_TIME_SCALE || SANDBOX_TIME_SCALE_DEFAULTS[name],
     logsDir: path.join(stackDir, 'logs'),
     pidsDir: path.join(stackDir, 'pids'),

@@ -58,8 +58,8 @@ const NO_COMMAND = '<NONEXISTENT>';
 const TASK_LINE = /^(@?[^\s:]+):([a-z:-]+): /;
 
 /** The build's tasks that run a command: their ids, dependencies and whether turbo's cache holds them. */
-async function buildPlan(logFile) {
-  const { stdout } = await run('npx', ['turbo', 'run', 'build', '--dry-run=json'], { cwd: REPO_ROOT, env: TOOL_ENV, timeoutMs: PLAN_TIMEOUT_MS });
+async function buildPlan(logFile, filterArgs) {
+  const { stdout } = await run('npx', ['turbo', 'run', 'build', ...filterArgs, '--dry-run=json'], { cwd: REPO_ROOT, env: TOOL_ENV, timeoutMs: PLAN_TIMEOUT_MS });
   const plan = JSON.parse(stdout.slice(stdout.indexOf('{')));
   const tasks = new Map();
   for (const task of plan.tasks) {
@@ -94,12 +94,13 @@ function progressReporter(tasks, startedAtMs) {
 }
 
 /** Runs turbo with its output grouped by task, into the log and through `onLine`. */
-function runTurboBuild(logFile, onLine) {
+function runTurboBuild(logFile, filterArgs, onLine) {
   ensureDir(path.dirname(logFile));
   const log = createWriteStream(logFile, { flags: 'a' });
-  log.write(`\n$ npx turbo run build --log-order=grouped    # ${new Date().toISOString()}\n`);
+  const args = ['turbo', 'run', 'build', ...filterArgs, '--log-order=grouped'];
+  log.write(`\n$ npx ${args.join(' ')}    # ${new Date().toISOString()}\n`);
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['turbo', 'run', 'build', '--log-order=grouped'], { cwd: REPO_ROOT, env: TOOL_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', args, { cwd: REPO_ROOT, env: TOOL_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
     let pending = '';
     const take = (chunk) => {
       log.write(chunk);
@@ -122,10 +123,14 @@ function runTurboBuild(logFile, onLine) {
   });
 }
 
-/** Builds every workspace with turbo, one progress line per package as it is done. */
-export async function buildAll({ logFile }) {
-  const tasks = await buildPlan(logFile);
+/**
+ * Builds every workspace with turbo, one progress line per package as it is done;
+ * with `only` (a package name), that package and what it depends on, nothing else.
+ */
+export async function buildAll({ logFile, only }) {
+  const filterArgs = only ? [`--filter=${only}`] : [];
+  const tasks = await buildPlan(logFile, filterArgs);
   const built = [...tasks.values()].filter((task) => !task.cached).length;
-  await runTurboBuild(logFile, progressReporter(tasks, Date.now()));
+  await runTurboBuild(logFile, filterArgs, progressReporter(tasks, Date.now()));
   return built === 0 ? `built (all ${tasks.size} from cache)` : `built (${built} of ${tasks.size} packages compiled)`;
 }

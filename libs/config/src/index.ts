@@ -46,6 +46,15 @@ export const port = () => z.coerce.number().int().min(1).max(65535);
 export const positiveInt = () => z.coerce.number().int().positive();
 export const nonNegativeInt = () => z.coerce.number().int().nonnegative();
 export const hostPort = () => z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'expected host:port');
+/**
+ * Every replica of a gRPC upstream (@platform/grpc channel.ts): `host:port`, a
+ * comma-separated list of IPv4 `host:port` (one per replica, the local stack), or
+ * `dns:///<headless Service>:port` (Kubernetes: every ready pod).
+ */
+export const grpcTarget = () => z.string().regex(
+  /^(?:[A-Za-z0-9.-]+:\d{1,5}|(?:\d{1,3}(?:\.\d{1,3}){3}:\d{1,5})(?:,\d{1,3}(?:\.\d{1,3}){3}:\d{1,5})+|dns:\/\/\/[A-Za-z0-9.-]+:\d{1,5})$/,
+  'expected host:port, a comma-separated list of IPv4 host:port, or dns:///host:port',
+);
 export const hexKey32 = () => z.string().regex(/^[0-9a-fA-F]{64}$/, 'expected 64 hex characters (32 bytes)');
 export const booleanFlag = () =>
   z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
@@ -176,7 +185,7 @@ export function metricsEnv(defaultPort: number) {
 }
 
 export function grpcAddress(name: string) {
-  return { [name]: hostPort() };
+  return { [name]: grpcTarget() };
 }
 
 /** What a service's migrate entry point needs: only its database. */

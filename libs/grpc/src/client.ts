@@ -1,5 +1,7 @@
 /**
- * Promise clients for ts-proto service definitions. Every channel is mutual
+ * Promise clients for ts-proto service definitions. Each client spreads its
+ * calls over every replica of its upstream and retries the calls safe to
+ * repeat on another one (channel.ts). Every channel is mutual
  * TLS: the client presents its process's certificate and accepts only a server
  * certificate naming the service it means to reach. Channels stay open between
  * calls (one handshake per connection, not per call). Every call carries a
@@ -16,25 +18,18 @@ import type { Logger } from '@platform/logger';
 import { observeBreaker } from '@platform/metrics';
 import { clientMetricsInterceptor } from './call-metrics';
 import { clientTracingInterceptor } from './call-tracing';
+import { channelOptions, channelTarget } from './channel';
 import { contextToMetadata } from './context-metadata';
 import { fromClientError, isRefusal } from './errors';
 import { askHealth } from './health';
 import type { ClientTls } from './tls';
 
 export const CALL_DEADLINE_MS_DEFAULT = 5_000;
-/**
- * Reconnect backoff of every channel. gRPC's default grows to two minutes while
- * an upstream is away, and a channel in backoff fails every call at once: after
- * a peer's restart its callers would keep answering SERVICE_UNAVAILABLE long
- * after it is back. Capped, a caller reconnects within about two seconds of its
- * return; a reconnect attempt to a peer inside the cluster costs next to nothing.
- */
-const RECONNECT_BACKOFF_INITIAL_MS = 500;
-const RECONNECT_BACKOFF_MAX_MS = 2_000;
 
 export interface ClientOptions {
   /** Name of the upstream for logs and breaker events, e.g. "ledger". */
   upstream: string;
+  /** Every replica of the upstream: host:port, a comma-separated IPv4 list, or dns:///<headless Service>:port (channel.ts). */
   address: string;
   logger: Logger;
   deadlineMs?: number;
@@ -71,13 +66,8 @@ export type PromiseClient<D> = {
 };
 
 export function createClient<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, options: ClientOptions): PromiseClient<D> {
-  const client = new Client(options.address, options.tls.credentials, {
-    'grpc.keepalive_time_ms': 30_000,
-    'grpc.keepalive_timeout_ms': 10_000,
-    'grpc.initial_reconnect_backoff_ms': RECONNECT_BACKOFF_INITIAL_MS,
-    'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MAX_MS,
-    // The TLS server name: the identity expected, never an IP address.
-    'grpc.ssl_target_name_override': options.tls.serverIdentity,
+  const client = new Client(channelTarget(options.address), options.tls.credentials, {
+    ...channelOptions(options.tls.serverIdentity),
     interceptors: [clientMetricsInterceptor(), clientTracingInterceptor()],
   });
   const breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {

@@ -2,6 +2,8 @@ export { createGrpcServer, callerIdentity, unaryHandler, GRPC_HOST_DEFAULT, GRPC
 export type { AsyncImplementation, GrpcServer } from './server';
 export { createClient, CALL_DEADLINE_MS_DEFAULT } from './client';
 export type { ClientOptions, PromiseClient, CallOptions } from './client';
+export { channelTarget, RECONNECT_BACKOFF_MAX_MS } from './channel';
+export { RETRYABLE_METHODS } from './retryable-methods';
 export { askHealth, checkHealth, HealthState } from './health';
 export { fromClientError, isDependencyOutage, isRefusal, toServiceError, ERROR_METADATA_KEY } from './errors';
 export { contextToMetadata, metadataToContext } from './context-metadata';

@@ -19,7 +19,7 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Lo
 const DOWN_MS = 10_000;
 const CALL_EVERY_MS = 100;
 const CALL_DEADLINE_MS = 1_000;
-/** The capped backoff (2 s, with jitter) plus a handshake on a loaded machine. */
+/** The capped backoff (under a second, with jitter) plus a handshake, with room for a loaded machine. */
 const BACK_WITHIN_MS = 4_000;
 
 const request = { idempotencyKey: 'k', partnerId: 'p', kind: 'wallet_approval', recipient: 'a@example.com', subjectType: 'wallet', subjectId: 's', variables: {} };

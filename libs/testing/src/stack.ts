@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 export interface TestStack {
   profile: string;
   gatewayUrl: string;
+  /** The first replica's gRPC address of each service. */
   grpc: Record<string, string>;
+  /** Every replica of each service (STACK_REPLICAS; one each by default). */
+  replicas?: Record<string, Array<{ replica: number; grpc: string; metricsUrl: string }>>;
   tlsDir: string;
   /** The stack's CA and the certificate of every identity (each service, and ops). */
   tls?: { caFile: string; identities: Record<string, { certFile: string; keyFile: string }> };

@@ -1,5 +1,5 @@
 import {
-  commonServiceEnv, hostPort, loadConfigOrExit, metricsEnv, nonNegativeInt, positiveInt, urlWithProtocol, z,
+  commonServiceEnv, grpcTarget, loadConfigOrExit, metricsEnv, nonNegativeInt, positiveInt, urlWithProtocol, z,
 } from '@platform/config';
 
 const LIFETIME_MS_MAX = 365 * 24 * 60 * 60 * 1_000;
@@ -16,7 +16,7 @@ export const configSchema = z.object({
   /** Broker the outbox relay publishes this service's events to. */
   AMQP_URL: urlWithProtocol('amqp', 'amqps'),
   /** The ledger, which holds the partner's USD balance. */
-  LEDGER_GRPC_ADDR: hostPort(),
+  LEDGER_GRPC_ADDR: grpcTarget(),
   /** Deadline of one ledger call; a credit that does not answer in time is retried later. */
   LEDGER_DEADLINE_MS: positiveInt().max(LEDGER_DEADLINE_MS_MAX).default(5_000),
   /** How long a collection stays open for its deposit (multiplied by SANDBOX_TIME_SCALE in sandbox mode). */

@@ -1,5 +1,5 @@
 import {
-  commonServiceEnv, hostPort, loadConfigOrExit, metricsEnv, nonNegativeInt, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
+  booleanFlag, commonServiceEnv, grpcTarget, loadConfigOrExit, metricsEnv, nonNegativeInt, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
 } from '@platform/config';
 
 /** Largest request body the gateway reads (contract decisions section 5). A constant: the contract fixes it. */
@@ -15,6 +15,12 @@ export const configSchema = z.object({
   ...commonServiceEnv,
   /** Partner-plane HTTP port. */
   HTTP_PORT: port(),
+  /**
+   * Several gateway processes on one machine share HTTP_PORT (SO_REUSEPORT; the kernel
+   * spreads connections over them), as the local stack's replicas do. Off by default:
+   * in Kubernetes each pod has its own address.
+   */
+  HTTP_REUSE_PORT: booleanFlag().default('false'),
   ...metricsEnv(9100),
   /** Nonces and rate-limit windows; shared by every gateway replica. */
   REDIS_URL: urlWithProtocol('redis', 'rediss'),
@@ -23,15 +29,15 @@ export const configSchema = z.object({
    * `<id>:<64 hex>[,<id>:<64 hex>…]`, current key first; a bare 64-hex key is `k0`.
    */
   CREDENTIAL_ENCRYPTION_KEY: sealingKeyRing(),
-  TRADING_GRPC_ADDR: hostPort(),
-  LEDGER_GRPC_ADDR: hostPort(),
-  WALLET_REGISTRY_GRPC_ADDR: hostPort(),
-  NOTIFIER_GRPC_ADDR: hostPort(),
-  COLLECTIONS_GRPC_ADDR: hostPort(),
+  TRADING_GRPC_ADDR: grpcTarget(),
+  LEDGER_GRPC_ADDR: grpcTarget(),
+  WALLET_REGISTRY_GRPC_ADDR: grpcTarget(),
+  NOTIFIER_GRPC_ADDR: grpcTarget(),
+  COLLECTIONS_GRPC_ADDR: grpcTarget(),
   /** Payouts: transfers, confirmations, USDT sends, batches and the mobile-money funding prompt. */
-  PAYOUTS_GRPC_ADDR: hostPort(),
+  PAYOUTS_GRPC_ADDR: grpcTarget(),
   /** Webhook delivery: the events feed and the partner's own deliveries (list, retry). */
-  WEBHOOK_DELIVERY_GRPC_ADDR: hostPort(),
+  WEBHOOK_DELIVERY_GRPC_ADDR: grpcTarget(),
   /** Requests per minute for a partner created without its own limit. */
   RATE_LIMIT_PER_MINUTE_DEFAULT: positiveInt().max(RATE_LIMIT_PER_MINUTE_MAX).default(120),
   /** Deadline of every gRPC call to a service behind the gateway. */

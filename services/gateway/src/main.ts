@@ -5,6 +5,7 @@ import { createLogger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
 import { startTracing } from '@platform/tracing';
+import { CredentialRevocations } from './adapters/credential-revocations';
 import { checkNoEviction, closeRedis, connectRedis } from './adapters/redis';
 import { RedisRequestAdmission } from './adapters/redis-admission';
 import { StoreReadiness } from './adapters/readiness';
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
   }, tls, logger);
   const credentials = new CachedCredentialLookup(new CredentialsRepository(dataSource), config.CREDENTIAL_ENCRYPTION_KEY, logger);
+  const revocations = await CredentialRevocations.start(config.REDIS_URL, redis, credentials, logger.child({ context: 'CredentialRevocations' }));
 
   const server = createServer({
     dataSource,
@@ -52,7 +54,10 @@ async function main(): Promise<void> {
     keyMode,
     sealingKeys: config.CREDENTIAL_ENCRYPTION_KEY,
     rateLimitPerMinuteDefault: config.RATE_LIMIT_PER_MINUTE_DEFAULT,
-    onCredentialRevoked: (apiKey) => credentials.forget(apiKey),
+    onCredentialRevoked: async (apiKey) => {
+      credentials.forget(apiKey);
+      await revocations.publish(apiKey);
+    },
   });
   const app = createApp({
     logger,
@@ -92,11 +97,12 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     startExtra: async () => {
-      httpServer = await listenHttp(app, config.HTTP_PORT, logger, config.HTTP_HOST);
+      httpServer = await listenHttp(app, config.HTTP_PORT, logger, config.HTTP_HOST, config.HTTP_REUSE_PORT);
     },
     stop: async () => {
       if (httpServer) await closeHttp(httpServer, config.SHUTDOWN_GRACE_MS);
       upstreams.close();
+      await revocations.close();
       await closeRedis(redis);
       await dataSource.destroy();
       // Last: spans of the drained calls are exported (bounded) before the process ends.

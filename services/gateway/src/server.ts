@@ -25,8 +25,8 @@ export interface ServerDependencies {
   /** Seals new signing secrets under its current key; opens any key of the ring. */
   sealingKeys: SealingKeyRing;
   rateLimitPerMinuteDefault: number;
-  /** Called once a credential is revoked, so this replica's cache forgets it at once. */
-  onCredentialRevoked: (apiKey: string) => void;
+  /** Called once a credential is revoked, so every replica's cache forgets it at once; never throws. */
+  onCredentialRevoked: (apiKey: string) => void | Promise<void>;
 }
 
 export function createServer(deps: ServerDependencies): GrpcServer {

@@ -1,4 +1,4 @@
-import { commonServiceEnv, hostPort, loadConfigOrExit, metricsEnv, positiveInt, urlWithProtocol, z } from '@platform/config';
+import { commonServiceEnv, grpcTarget, loadConfigOrExit, metricsEnv, positiveInt, urlWithProtocol, z } from '@platform/config';
 
 const SANDBOX_PAYBILL_NUMBER = '600100';
 
@@ -14,7 +14,7 @@ export const configSchema = z.object({
   /** Holds expired per transaction by the sweeper. */
   HOLD_SWEEP_BATCH_SIZE: positiveInt().default(100),
   /** Trading, which is offered each inbound USDT deposit before a balance is credited. */
-  TRADING_GRPC_ADDR: hostPort(),
+  TRADING_GRPC_ADDR: grpcTarget(),
   /** How long a USDT deposit waits in suspense when trading could not be asked. */
   DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS: positiveInt().default(60_000),
   /** The longest a USDT deposit is held for attribution, whatever trading asks. */

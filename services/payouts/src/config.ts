@@ -1,5 +1,5 @@
 import {
-  commonServiceEnv, hexKey32, hostPort, loadConfigOrExit, metricsEnv, positiveInt, refuseDevelopmentKeysInProduction, urlWithProtocol, z,
+  commonServiceEnv, hexKey32, grpcTarget, loadConfigOrExit, metricsEnv, positiveInt, refuseDevelopmentKeysInProduction, urlWithProtocol, z,
 } from '@platform/config';
 import {
   WRONG_CODE_WINDOW_MS_BOUNDS, WRONG_CODE_WINDOW_MS_DEFAULT, WRONG_CODES_MAX_BOUNDS, WRONG_CODES_MAX_DEFAULT, WrongCodeBudgetSettings,
@@ -11,7 +11,7 @@ export const configSchema = z.object({
   /** Broker the outbox relay publishes this service's events to. */
   AMQP_URL: urlWithProtocol('amqp', 'amqps'),
   /** Where payout destinations are resolved. */
-  LEDGER_GRPC_ADDR: hostPort(),
+  LEDGER_GRPC_ADDR: grpcTarget(),
   /** Scaled by SANDBOX_TIME_SCALE: the sandbox bank settles an accepted payout this long after submission. */
   SANDBOX_BANK_SETTLE_DELAY_MS: positiveInt().max(24 * 60 * 60_000).default(5_000),
   /** Wall-clock: how often each replica looks for due payout steps. */
@@ -24,9 +24,9 @@ export const configSchema = z.object({
   /** Wall-clock: an instruction with no bank answer this long after it was handed over is reported as stuck. */
   PAYOUT_STUCK_AFTER_MS: positiveInt().max(7 * 24 * 60 * 60_000).default(15 * 60_000),
   /** The shared daily cap (trading), code recipients and wallets (wallet registry), codes (notifier). */
-  TRADING_GRPC_ADDR: hostPort(),
-  WALLET_REGISTRY_GRPC_ADDR: hostPort(),
-  NOTIFIER_GRPC_ADDR: hostPort(),
+  TRADING_GRPC_ADDR: grpcTarget(),
+  WALLET_REGISTRY_GRPC_ADDR: grpcTarget(),
+  NOTIFIER_GRPC_ADDR: grpcTarget(),
   /** 64 hex characters: the HMAC key under which confirmation codes are stored. Rotating it voids every live code. */
   CODE_HASH_KEY: hexKey32(),
   /** Scaled by SANDBOX_TIME_SCALE: how long a confirmation code lives (each resend starts it afresh). */

@@ -2,7 +2,7 @@
  * Trading's configuration, read once at start; any problem stops the process
  * before it opens a port. Every variable and its default is listed in README.md.
  */
-import { commonServiceEnv, hostPort, loadConfigOrExit, metricsEnv, positiveInt, urlWithProtocol, z } from '@platform/config';
+import { commonServiceEnv, grpcTarget, loadConfigOrExit, metricsEnv, positiveInt, urlWithProtocol, z } from '@platform/config';
 import { parseDecimal, RATE_SCALE } from '@platform/money';
 import type { RateFeedConfig } from './adapters/rate-feed/create-rate-feed';
 import { SPREAD_BPS_MAX } from './adapters/rate-feed/random-walk';
@@ -38,10 +38,10 @@ export const configSchema = z
     SETTLEMENT_ESTIMATE_SECONDS: positiveInt().max(SETTLEMENT_ESTIMATE_SECONDS_MAX).default(60),
     AMQP_URL: urlWithProtocol('amqp', 'amqps'),
     OUTBOX_POLL_INTERVAL_MS: positiveInt().default(200),
-    LEDGER_GRPC_ADDR: hostPort(),
-    PAYOUTS_GRPC_ADDR: hostPort(),
+    LEDGER_GRPC_ADDR: grpcTarget(),
+    PAYOUTS_GRPC_ADDR: grpcTarget(),
     /** The release-time wallet check of pay-in buys (GetWalletStatus). */
-    WALLET_REGISTRY_GRPC_ADDR: hostPort(),
+    WALLET_REGISTRY_GRPC_ADDR: grpcTarget(),
     /** Scaled: how long a pay-in buy waits for its payment (payBefore). */
     ORDER_PAY_WINDOW_MS: positiveInt().max(ORDER_DELAY_MS_MAX).default(30 * 60_000),
     /** Wall-clock: how often an awaiting pay-in buy's payment is looked for. */

@@ -1,5 +1,5 @@
 import {
-  commonServiceEnv, hexKey32, hostPort, loadConfigOrExit, metricsEnv, positiveInt, refuseDevelopmentKeysInProduction, z,
+  commonServiceEnv, hexKey32, grpcTarget, loadConfigOrExit, metricsEnv, positiveInt, refuseDevelopmentKeysInProduction, z,
 } from '@platform/config';
 
 const CODE_TTL_MS_MAX = 24 * 60 * 60 * 1_000;
@@ -17,7 +17,7 @@ export const configSchema = z.object({
   /** Lifetime of a wallet approval code (multiplied by SANDBOX_TIME_SCALE in sandbox mode). */
   WALLET_CODE_TTL_MS: positiveInt().max(CODE_TTL_MS_MAX).default(10 * 60 * 1_000),
   /** The notifier, which sends the codes. */
-  NOTIFIER_GRPC_ADDR: hostPort(),
+  NOTIFIER_GRPC_ADDR: grpcTarget(),
   /** Deadline of one SendMessage call; a registration waits at most this long for it. */
   NOTIFIER_DEADLINE_MS: positiveInt().max(NOTIFIER_DEADLINE_MS_MAX).default(5_000),
   /**

@@ -79,6 +79,14 @@ function serverContainer(objects: K8sObject[], service: string): Container {
   return container;
 }
 
+/** What the headless Service check reads of a Service. */
+interface HeadlessServiceSpec {
+  clusterIP?: string;
+  publishNotReadyAddresses?: boolean;
+  selector: Record<string, string>;
+  ports: { name: string; port: number; targetPort?: string | number }[];
+}
+
 function grpcPortOf(objects: K8sObject[], service: string): number {
   const env = containerEnv(serverContainer(objects, service), ofKind<ConfigMapObject>(objects, 'ConfigMap'));
   const port = Number(env.GRPC_PORT);
@@ -217,14 +225,26 @@ describe.each([...OVERLAYS])('overlay %s', (overlay) => {
       expect({ service, refused }).toEqual({ service, refused: expected });
     });
 
-    it('points every gRPC address it is given at that peer\'s Service and port', () => {
+    it('points every gRPC address it is given at that peer\'s headless Service and port, so calls spread over its pods', () => {
       const objects = objectsOf(overlay);
       const env = containerEnv(serverContainer(objects, service), ofKind<ConfigMapObject>(objects, 'ConfigMap'));
       for (const [key, address] of Object.entries(env).filter(([name]) => name.endsWith('_GRPC_ADDR'))) {
-        const [host, port] = address.split(':');
         const peer = key.replace(/_GRPC_ADDR$/, '').toLowerCase().replace(/_/g, '-');
-        expect({ key, host, port: Number(port) }).toEqual({ key, host: peer, port: grpcPortOf(objects, peer) });
+        const [, host, port] = /^dns:\/\/\/([a-z0-9-]+):(\d+)$/.exec(address) ?? [];
+        expect({ key, host, port: Number(port) }).toEqual({ key, host: `${peer}-headless`, port: grpcPortOf(objects, peer) });
       }
+    });
+
+    it('has a headless Service over its ready pods\' gRPC port, which no ServiceMonitor scrapes', () => {
+      const objects = objectsOf(overlay);
+      const headless = named<K8sObject & { spec: HeadlessServiceSpec }>(objects, 'Service', `${service}-headless`);
+      const deployment = named<Workload>(objects, 'Deployment', service);
+      expect(headless.spec.clusterIP).toBe('None');
+      // Not-ready pods (starting, draining) must not be handed out to callers.
+      expect(headless.spec.publishNotReadyAddresses ?? false).toBe(false);
+      expect(headless.spec.selector).toEqual(deployment.spec.selector?.matchLabels);
+      expect(headless.spec.ports).toEqual([expect.objectContaining({ name: 'grpc', port: grpcPortOf(objects, service), targetPort: 'grpc' })]);
+      expect(headless.metadata.labels?.['app.kubernetes.io/component']).not.toBe('server');
     });
 
     it('reads its secrets from its own Secret, by key', () => {

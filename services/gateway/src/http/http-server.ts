@@ -34,7 +34,8 @@ function answerClientError(socket: Duplex): void {
   ].join('\r\n'));
 }
 
-export function listenHttp(app: Express, port: number, logger: Logger, host = '127.0.0.1'): Promise<Server> {
+/** `reusePort`: share the port with other gateway processes on this machine (local replicas). */
+export function listenHttp(app: Express, port: number, logger: Logger, host = '127.0.0.1', reusePort = false): Promise<Server> {
   const server = createServer({ maxHeaderSize: HEADER_BYTES_MAX, requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, app);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // Invite a body (100 Continue) only when it may be accepted; a declared oversize body
@@ -54,17 +55,32 @@ export function listenHttp(app: Express, port: number, logger: Logger, host = '1
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, reusePort }, () => {
       server.off('error', reject);
-      logger.info('http listening', { httpPort: port, httpHost: host });
+      logger.info('http listening', { httpPort: port, httpHost: host, reusePort });
       resolve(server);
     });
   });
 }
 
-/** Stops accepting, lets requests in flight finish within graceMs, then cuts what is left. */
-export function closeHttp(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
+/**
+ * How long a draining gateway keeps answering on its connections, each answer
+ * ending its connection, before it stops listening. A client's keep-alive
+ * connections then close after an answer, never under a request it is sending,
+ * and it reconnects to another replica (in Kubernetes the Service has already
+ * moved on; locally the replicas share the port).
+ */
+export const DRAIN_CONNECTION_CLOSE_MS = 500;
+
+/**
+ * Drains: every answer from now on closes its connection; after
+ * DRAIN_CONNECTION_CLOSE_MS stops accepting and closes the idle connections
+ * left, lets requests in flight finish within graceMs, then cuts what is left.
+ */
+export async function closeHttp(server: Server, graceMs: number): Promise<void> {
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => response.setHeader('Connection', 'close'));
+  await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_CONNECTION_CLOSE_MS, graceMs)));
+  await new Promise<void>((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
     timer.unref();
     server.close(() => {

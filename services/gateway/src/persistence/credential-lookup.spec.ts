@@ -1,6 +1,6 @@
 // Proves the credential cache: a credential is read once per 2 s at most,
 // reread after that (so a revocation bites within 2 s), forgotten at once on
-// this replica's revocation, an unknown key answered from memory for 1 s (and
+// any replica's revocation (forget), wholly after missed revocations (forgetAll), an unknown key answered from memory for 1 s (and
 // on forget()), both bounded in size, and that a database failure fails
 // closed (503).
 import { SealingKeyRing } from '@platform/crypto';
@@ -59,6 +59,18 @@ describe('CachedCredentialLookup', () => {
     lookup.forget('k1');
     await lookup.find('k1');
     expect(repository.reads).toBe(2);
+  });
+
+  it('forgets every key on forgetAll() (revocations may have been missed)', async () => {
+    const { rows, repository, lookup } = setup();
+    rows.set('k1', stored('k1'));
+    rows.set('k3', stored('k3'));
+    await lookup.find('k1');
+    await lookup.find('k3');
+    lookup.forgetAll();
+    await lookup.find('k1');
+    await lookup.find('k3');
+    expect(repository.reads).toBe(4);
   });
 
   it('answers an unknown key from memory for a second, then asks again', async () => {

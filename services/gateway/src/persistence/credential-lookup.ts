@@ -6,8 +6,9 @@ import type { CredentialsRepository } from './credentials.repository';
 
 /**
  * How long an opened credential is reused without reading the database again.
- * This bounds how long a revocation (or a changed rate limit) takes to bite on
- * a replica other than the one that revoked it: at most 2 s.
+ * A revocation reaches every replica at once through Redis
+ * (adapters/credential-revocations.ts); this bounds it when that message is lost,
+ * and bounds how long a changed rate limit takes to bite: at most 2 s.
  */
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
 /** Bounds memory: the oldest entries go first. */
@@ -60,10 +61,16 @@ export class CachedCredentialLookup implements CredentialLookup {
     return credential;
   }
 
-  /** Forgets what is known of a key at once (called on revocation through this replica). */
+  /** Forgets what is known of a key at once (called on revocation, through any replica). */
   forget(apiKey: string): void {
     this.entries.delete(apiKey);
     this.unknownUntilMs.delete(apiKey);
+  }
+
+  /** Forgets every key (revocations may have been missed while the replica could not hear them). */
+  forgetAll(): void {
+    this.entries.clear();
+    this.unknownUntilMs.clear();
   }
 
   private async load(apiKey: string): Promise<AuthenticatedCredential | null> {

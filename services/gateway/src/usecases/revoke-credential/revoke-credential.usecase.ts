@@ -5,16 +5,17 @@ import { API_KEY_PATTERN } from '../../domain/credential-tokens';
 import type { CredentialsRepository } from '../../persistence/credentials.repository';
 
 /**
- * Operator action: revokes a credential, immediately and for good. This
- * replica forgets its cached copy at once; other replicas within their cache
- * lifetime (CREDENTIAL_CACHE_TTL_MS, 2 s). Revoking twice answers the same;
- * the revocation is audited once.
+ * Operator action: revokes a credential, immediately and for good. Once it is
+ * committed, `onRevoked` tells every replica to forget its cached copy (this one
+ * at once, the others through Redis within milliseconds, or within their cache
+ * lifetime, CREDENTIAL_CACHE_TTL_MS, if that message is lost); the answer waits
+ * for it. Revoking twice answers the same; the revocation is audited once.
  */
 export class RevokeCredentialUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly credentials: CredentialsRepository,
-    private readonly onRevoked: (apiKey: string) => void,
+    private readonly onRevoked: (apiKey: string) => void | Promise<void>,
     private readonly logger: Logger,
   ) {}
 
@@ -28,7 +29,7 @@ export class RevokeCredentialUseCase {
       return revocation.outcome;
     });
     if (outcome === 'not_found') throw new AppError('NOT_FOUND');
-    this.onRevoked(command.apiKey);
+    await this.onRevoked(command.apiKey);
     if (outcome === 'revoked') this.logger.info('credential revoked', { apiKey: command.apiKey });
     return { apiKey: command.apiKey, status: 'revoked' };
   }
