@@ -21,7 +21,8 @@ const require = createRequire(import.meta.url);
 const { Big } = require('@platform/money');
 const { tradingDataSource } = require('../services/trading/dist/persistence/data-source.js');
 const { reserveInTransaction } = require('../services/trading/dist/usecases/reserve-daily-cap/reserve-daily-cap.usecase.js');
-const { readOpenCapKes, releaseCapUsage } = require('../services/trading/dist/persistence/cap-usages.repository.js');
+const { CapUsagesRepository } = require('../services/trading/dist/persistence/cap-usages.repository.js');
+const capUsages = new CapUsagesRepository();
 const { capWindowStart } = require('../services/trading/dist/domain/cap-window.js');
 
 const DATABASE = 'bench_cap_window';
@@ -131,11 +132,11 @@ async function main() {
       printReads(`After, a reservation ${label}, its triggers included`, await db.transaction((manager) => reads(manager, reservation)));
     }
     const [{ usageId }] = await db.query('SELECT usage_id AS "usageId" FROM cap_usages WHERE partner_id = $1 ORDER BY created_at DESC LIMIT 1', [PARTNER_ID]);
-    const release = (manager) => releaseCapUsage(manager, usageId);
+    const release = (manager) => capUsages.release(manager, usageId);
     console.log('\nA release of the latest usage');
     printPlans(await explained(db, release));
     printReads('A release, its triggers included', await db.transaction((manager) => reads(manager, release)));
-    const limits = (manager) => readOpenCapKes(manager, PARTNER_ID, capWindowStart(new Date(endAt.getTime() + 3_780_000)));
+    const limits = (manager) => capUsages.readOpenKes(manager, PARTNER_ID, capWindowStart(new Date(endAt.getTime() + 3_780_000)));
     console.log('\nThe limits read (KES in use) one minute after the last reservation');
     printPlans(await explained(db, limits));
     printReads('The limits read', await db.transaction((manager) => reads(manager, limits)));

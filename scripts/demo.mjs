@@ -4,7 +4,8 @@
 // delivery. Steps: an HTTPS webhook receiver registered for the partner; KES funded by a
 // mobile-money prompt; a quote and a buy; an administrator and a wallet, approved; a USDT
 // send confirmed by code; a sell by deposit and hash; a KES transfer confirmed by code; a USD
-// collection received; then balances and a table of every event with its latency.
+// collection received; the endpoint down for a while and the partner catching up from the
+// events feed, then retrying a failing delivery; then balances and a table of every event with its latency.
 //   npm run demo                                   the sandbox partner of .stack/partner.json
 //   npm run demo -- --stack .stack-test-3 --new-partner   another stack, a fresh partner
 //   --admin-domain D (default example.com), --summary-file F (JSON of steps and events)
@@ -114,6 +115,18 @@ async function step(number, title, action, { needs = [] } = {}) {
 function startReceiver(tlsDir, verifier) {
   const events = [];
   const waiters = new Set();
+  // Event ids processed, whichever path brought them (a webhook or the events feed): each is handled once.
+  const processed = new Set();
+  const state = { down: false };
+  /** Handles an event once per id; false when it was handled already. */
+  const handle = (event, via) => {
+    if (processed.has(event.id)) return false;
+    processed.add(event.id);
+    events.push(event);
+    detail(`⇠ ${via} ${event.type} (${describeEvent(event)})${event.latencyMs === undefined ? '' : ` after ${event.latencyMs} ms`}`);
+    for (const waiter of waiters) waiter();
+    return true;
+  };
   const server = createServer({ key: readFileSync(path.join(tlsDir, 'server-key.pem')), cert: readFileSync(path.join(tlsDir, 'server.pem')) }, (req, res) => {
     const chunks = [];
     let size = 0;
@@ -123,15 +136,14 @@ function startReceiver(tlsDir, verifier) {
     });
     req.on('end', async () => {
       const receivedAtMs = Date.now();
+      // The endpoint is "down": every attempt fails, so the service retries and the partner catches up from the feed.
+      if (state.down) return void res.writeHead(503).end('down');
       try {
         // Raw bytes in, verified event out: signature, timestamp tolerance, delivery-id dedupe.
         const verified = await verifier.verify(Buffer.concat(chunks), req.headers);
         res.writeHead(200).end('ok');
         if (verified.duplicate) return;
-        const event = { ...verified.event, deliveryId: verified.deliveryId, receivedAtMs, latencyMs: receivedAtMs - Date.parse(verified.event.createdAt) };
-        events.push(event);
-        detail(`⇠ webhook ${event.type} (${describeEvent(event)}) after ${event.latencyMs} ms`);
-        for (const waiter of waiters) waiter();
+        handle({ ...verified.event, deliveryId: verified.deliveryId, receivedAtMs, latencyMs: receivedAtMs - Date.parse(verified.event.createdAt) }, 'webhook');
       } catch (error) {
         res.writeHead(400).end('refused');
         detail(`⇠ webhook refused: ${error.message}`);
@@ -143,6 +155,8 @@ function startReceiver(tlsDir, verifier) {
     resolve({
       url: `https://localhost:${port}/webhooks`,
       events,
+      state,
+      handle,
       waitFor(predicate, what, timeoutMs = EVENT_TIMEOUT_MS) {
         return new Promise((resolveWait, rejectWait) => {
           const check = () => {
@@ -322,17 +336,41 @@ async function journey(client, receiver, partner, context) {
     const received = await waitEvent('collection.received', (data) => data.collectionId === collection.id);
     detail(`gross ${usd(received.data.gross)}, fee ${usd(received.data.fee)}, net ${usd(received.data.net)} USD`);
   });
+
+  await step(9, 'The webhook endpoint goes down; events keep happening; the partner catches up from the events feed, then retries a delivery',
+    () => catchUpStep(client, receiver), { needs: [WEBHOOK_STEP] });
+}
+
+/** Step 9: the endpoint is down while events happen; the partner pages the feed from the last event it processed. */
+async function catchUpStep(client, receiver) {
+  const lastProcessed = receiver.events.at(-1)?.id;
+  receiver.state.down = true;
+  detail(`endpoint down (answers 503); last event processed: ${lastProcessed ?? 'none'}`);
+  const credits = [];
+  for (const reference of ['MISSED1', 'MISSED2']) credits.push(await client.sandbox.kesCredit({ amount: '10.00', reference }));
+  const failing = await until(() => client.webhookDeliveries.list({ status: 'failing' }), (page) => page.length >= credits.length, 'the missed deliveries failing')
+    .catch(routeServed('GET /v1/webhook-deliveries'));
+  detail(`the service keeps retrying: ${failing.length} deliveries failing, next attempt ${failing[0].nextAttemptAt}`);
+  let caughtUp = 0;
+  for await (const event of client.events.catchUp(lastProcessed ? { after: lastProcessed } : {})) if (receiver.handle(event, 'feed')) caughtUp += 1;
+  const missed = credits.filter((credit) => !receiver.events.some((event) => event.data?.transactionId === credit.transactionId));
+  if (missed.length > 0) throw new Error(`the feed did not carry ${missed.length} missed credit(s)`);
+  detail(`caught up from GET /v1/events: ${caughtUp} event(s) processed once each`);
+  receiver.state.down = false;
+  const retried = await client.webhookDeliveries.retry(failing[0].id);
+  detail(`endpoint back; delivery ${retried.id} retried now (${retried.status}); webhooks for events already processed are acknowledged and ignored`);
 }
 
 function printSummary(balances, events) {
   say('\nBalances');
   for (const balance of balances) say(`  ${balance.currency.padEnd(5)} available ${balance.available.padStart(16)}   held ${balance.held.padStart(14)}`);
-  say('\nWebhooks received (latency: event createdAt → verified at the receiver)');
+  say('\nEvents processed (webhooks with their latency: event createdAt → verified at the receiver; the feed without)');
   say(`  ${'#'.padStart(2)}  ${'type'.padEnd(22)} ${'subject'.padEnd(38)} ${'latency'.padStart(9)}`);
   events.forEach((event, index) => {
     const data = event.data ?? {};
     const subject = data.orderId ?? data.transferId ?? data.sendId ?? data.collectionId ?? data.transactionId ?? data.activityId ?? data.confirmationId ?? '';
-    say(`  ${String(index + 1).padStart(2)}  ${event.type.padEnd(22)} ${String(subject).padEnd(38)} ${`${event.latencyMs} ms`.padStart(9)}`);
+    const latency = event.latencyMs === undefined ? 'feed' : `${event.latencyMs} ms`;
+    say(`  ${String(index + 1).padStart(2)}  ${event.type.padEnd(22)} ${String(subject).padEnd(38)} ${latency.padStart(9)}`);
   });
   say('\nSteps');
   for (const done of steps) say(`  ${{ done: '✔', skipped: '⏭', failed: '✘' }[done.status]} ${done.name}${done.detail ? `: ${done.detail}` : ''}`);

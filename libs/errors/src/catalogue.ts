@@ -75,6 +75,8 @@ export const ERROR_CATALOGUE = {
   TX_HASH_ALREADY_USED: define(409, FAILED_PRECONDITION, 'The hash is attributed to another order.'),
   PAYOUT_ACCOUNT_NOT_PAYABLE: define(409, FAILED_PRECONDITION, 'The payout account is closed, frozen or unable to receive.'),
   PAYOUT_ACCOUNT_NOT_FOUND: define(404, NOT_FOUND, 'Unknown payout destination.'),
+  // Ours, after the per-resource pattern: a balance's accountId that is unknown, malformed or another partner's.
+  ACCOUNT_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign balance account.'),
   USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED: define(503, UNAVAILABLE, 'No USDT deposit address allocated yet.'),
 
   // Funding.
@@ -133,8 +135,12 @@ export const ERROR_CATALOGUE = {
   // Collections.
   COLLECTION_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign collection.'),
 
-  // Webhook delivery (operator plane only, never shown to partners).
-  DELIVERY_NOT_FOUND: define(404, NOT_FOUND, 'Internal (ops replay): unknown webhook delivery id.'),
+  // Webhook delivery. DELIVERY_NOT_FOUND is also the partner's answer for a delivery id that is unknown or another partner's.
+  DELIVERY_NOT_FOUND: define(404, NOT_FOUND, 'Unknown or foreign webhook delivery.'),
+  // The events feed: `after` must be an event of the partner's still within the feed's retention window.
+  EVENT_CURSOR_UNKNOWN: define(400, INVALID_ARGUMENT, 'The `after` event id is not one of this partner\'s events. Page from an id the feed or a webhook gave you, or omit `after` to start from the oldest event kept.'),
+  EVENT_CURSOR_EXPIRED: define(400, INVALID_ARGUMENT, 'The `after` event is older than the feed keeps (at least 30 days). Omit `after` to start from the oldest event kept, and reconcile older activity with the list operations.'),
+  WEBHOOK_RETRY_LIMITED: define(429, RESOURCE_EXHAUSTED, 'Too many webhook delivery retries this minute for this partner; see retryAfterSeconds.'),
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

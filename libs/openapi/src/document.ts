@@ -11,6 +11,7 @@ import type { ZodTypeAny } from 'zod';
 import { pathParameterNames } from './contract/operation';
 import { parameterSchema, requestComponents } from './json-schema';
 import { COMMON_ERROR_CODES, Operation, OPERATION_LIST } from './operations';
+import { eventSchemas } from './event-schemas';
 import { componentSchemas, ref } from './schemas';
 import { webhookPaths } from './webhooks';
 
@@ -73,7 +74,7 @@ const TAGS: Array<[string, string]> = [
   ['Confirmations', 'Codes confirming transfers, batches and sends'],
   ['Collections', 'USD collections: a reference plus a dedicated deposit account'],
   ['Sandbox', 'Sandbox mode only: the simulated outside world (404 in production)'],
-  ['Webhooks', 'Signed events the service POSTs to the partner\'s endpoint'],
+  ['Webhooks', 'Signed events the service POSTs to the partner\'s endpoint; the events feed to catch up; your deliveries and their retry'],
 ];
 
 const SECURITY_REQUIREMENT = [{ ServiceKey: [], ServiceTimestamp: [], ServiceNonce: [], ServiceSignature: [] }];
@@ -248,7 +249,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     paths,
     webhooks: webhookPaths(),
     components: {
-      schemas: { ...componentSchemas(partnerErrorCodes()), ...requestBodyComponents() },
+      schemas: { ...componentSchemas(partnerErrorCodes()), ...eventSchemas(), ...requestBodyComponents() },
       headers: headerComponents(),
       parameters: parameterComponents(),
       securitySchemes: securitySchemes(),

@@ -14,6 +14,7 @@ const WRITE_SCOPE_BY_PREFIX: ReadonlyArray<readonly [string, string]> = [
   ['/v1/quotes', 'trade'], ['/v1/orders', 'trade'],
   ['/v1/transfers', 'payouts'], ['/v1/usdt/sends', 'payouts'], ['/v1/confirmations', 'payouts'],
   ['/v1/wallets', 'wallets'], ['/v1/admins', 'wallets'], ['/v1/funding', 'funding'], ['/v1/collections', 'collections'],
+  ['/v1/webhook-deliveries', 'webhooks'],
 ];
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 

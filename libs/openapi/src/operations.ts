@@ -9,10 +9,12 @@ import type { z } from 'zod';
 import { defineOperations, OperationSpec } from './contract/operation';
 import {
   adminRequestSchema, askNotBelowBid, attachTxHashSchema, buyOrderSchema, collectionDepositSchema, collectionListQuerySchema, orderListQuerySchema, transferListQuerySchema,
+  mobileMoneyPushListQuerySchema, statementQuerySchema, transferBatchListQuerySchema, usdtSendListQuerySchema,
   collectionRequestSchema, confirmRequestSchema, EXACTLY_ONE_AMOUNT_SCHEMA, exactlyOneAmount, kesCreditSchema, mobileMoneyPushSchema,
   quoteRequestSchema, sandboxRateSchema, sellOrderSchema, transferBatchRequestSchema, transferRequestSchema, usdtDepositSchema,
   usdtSendRequestSchema, walletConfirmSchema, walletRequestSchema,
 } from './contract/requests';
+import { eventListQuerySchema, FEED_LIMIT_DEFAULT, webhookDeliveryListQuerySchema } from './contract/event-requests';
 
 /** Every /v1 operation may answer these (authentication, rate limit, scope, body, routing, plumbing). */
 export const COMMON_ERROR_CODES: ErrorCode[] = [
@@ -105,6 +107,18 @@ export const OPERATIONS = defineOperations({
     description: `KES, then USDT, then USD; \`available\` is posted minus held. ${READ_ONLY}`,
     success: { 200: { description: 'The balances', schema: 'Balance[]' } }, errors: [],
   },
+  listAccountTransactions: {
+    method: 'get', path: '/v1/balances/{accountId}/transactions', tag: 'Balances and funding', summary: 'Statement of one balance (newest first)',
+    scope: 'read', notFound: 'ACCOUNT_NOT_FOUND',
+    description: 'Every movement of one of the partner\'s balances (an `accountId` from `GET /v1/balances`), newest first: credits, orders, '
+      + 'transfers, USDT sends, collections, reversals, and the holds that take an amount out of `available` until its movement completes. '
+      + 'Each line carries its signed amount, the available balance right after it and the id of the resource that moved it. Within any '
+      + 'window the amounts sum exactly to the change in the available balance: the newest line\'s `availableAfter` minus the oldest line\'s '
+      + '`availableAfter` plus its own `amount`. The next page\'s cursor comes in `X-Next-Cursor`; movements made while you page come before '
+      + `the first page. Another partner's account, or an unknown one, is 404. ${READ_ONLY}`,
+    query: statementQuerySchema,
+    success: { 200: { description: 'A page of statement lines', schema: 'StatementLine[]', headers: [NEXT_CURSOR] } }, errors: ['ACCOUNT_NOT_FOUND'],
+  },
 
   getFundingInstructions: {
     method: 'get', path: '/v1/funding', tag: 'Balances and funding', summary: 'Funding instructions', scope: 'read',
@@ -120,6 +134,14 @@ export const OPERATIONS = defineOperations({
     request: { name: 'MobileMoneyPushRequest', schema: mobileMoneyPushSchema },
     success: { 202: { description: 'The prompt is out', schema: 'MobileMoneyPush' } },
     errors: ['MOBILE_MONEY_PUSH_REJECTED', 'MOBILE_MONEY_PUSH_UNAVAILABLE', 'PARTNER_VA_NOT_ALLOCATED', 'PARTNER_VA_ACTIVATING', 'PARTNER_VA_SUSPENDED'],
+  },
+  listMobileMoneyPushes: {
+    method: 'get', path: '/v1/funding/mobile-money-push', tag: 'Balances and funding', summary: 'List payment prompts (newest first)', scope: 'read',
+    description: 'A page of the partner\'s mobile-money prompts, newest first, each with its status, amount and the payer\'s number masked. '
+      + 'Prompts carry no idempotencyKey or partnerReference, so there is no filter on either. The next page\'s cursor comes in '
+      + `\`X-Next-Cursor\`; prompts made while you page come before the first page. Each parameter at most once. ${READ_ONLY}`,
+    query: mobileMoneyPushListQuerySchema,
+    success: { 200: { description: 'A page of prompts', schema: 'MobileMoneyPushRecord[]', headers: [NEXT_CURSOR] } }, errors: [],
   },
 
   listPayoutDestinations: {
@@ -217,6 +239,14 @@ export const OPERATIONS = defineOperations({
     description: `The batch with every item's outcome. ${READ_ONLY}`,
     success: { 200: { description: 'The batch with every item outcome', schema: 'TransferBatch' } }, errors: ['BATCH_NOT_FOUND'],
   },
+  listTransferBatches: {
+    method: 'get', path: '/v1/transfers/batch', tag: 'Transfers', summary: 'List batches (newest first)', scope: 'read',
+    description: 'A page of the partner\'s batches, newest first, each as `GET /v1/transfers/batch/{id}` answers it; `status` filters on the '
+      + 'batch\'s status as shown there. The next page\'s cursor comes in `X-Next-Cursor`; batches created while you page come before the '
+      + `first page. Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+    query: transferBatchListQuerySchema,
+    success: { 200: { description: 'A page of batches', schema: 'TransferBatch[]', headers: [NEXT_CURSOR] } }, errors: [],
+  },
 
   createUsdtSend: {
     method: 'post', path: '/v1/usdt/sends', tag: 'USDT sends', summary: 'Send USDT to an active wallet (needs a confirmation code)', scope: 'payouts',
@@ -231,6 +261,14 @@ export const OPERATIONS = defineOperations({
     method: 'get', path: '/v1/usdt/sends/{id}', tag: 'USDT sends', summary: 'Read a USDT send', scope: 'read', notFound: 'SEND_NOT_FOUND',
     description: `The send as it stands. ${READ_ONLY}`,
     success: { 200: { description: 'The send', schema: 'UsdtSend' } }, errors: ['SEND_NOT_FOUND'],
+  },
+  listUsdtSends: {
+    method: 'get', path: '/v1/usdt/sends', tag: 'USDT sends', summary: 'List USDT sends (newest first)', scope: 'read',
+    description: 'A page of the partner\'s USDT sends, newest first, filtered by the query; each as `GET /v1/usdt/sends/{id}` answers it. '
+      + 'The next page\'s cursor comes in `X-Next-Cursor`; sends created while you page come before the first page. Each parameter at most '
+      + `once; an unknown one is refused by name. ${READ_ONLY}`,
+    query: usdtSendListQuerySchema,
+    success: { 200: { description: 'A page of sends', schema: 'UsdtSend[]', headers: [NEXT_CURSOR] } }, errors: [],
   },
 
   confirm: {
@@ -274,6 +312,38 @@ export const OPERATIONS = defineOperations({
     method: 'get', path: '/v1/collections/{id}', tag: 'Collections', summary: 'Read a collection', scope: 'read', notFound: 'COLLECTION_NOT_FOUND',
     description: `The collection as it stands; amounts are null until a deposit arrives. ${READ_ONLY}`,
     success: { 200: { description: 'The collection', schema: 'Collection' } }, errors: ['COLLECTION_NOT_FOUND'],
+  },
+
+  listEvents: {
+    method: 'get', path: '/v1/events', tag: 'Webhooks', summary: 'The events feed (catch up after downtime)', scope: 'read',
+    description: 'Every event your webhooks carry, oldest first in the order the service accepted them, each exactly the body its webhook '
+      + 'delivers. Kept at least 30 days. To catch up after downtime, page with `after` = the id of the last event you processed, until a page '
+      + 'comes back without `X-Next-Cursor` (it then holds the newest events); paging never skips or repeats an event, even while new ones '
+      + `arrive. \`X-Next-Cursor\` is the id to pass as \`after\` for the next page. \`limit\` defaults to ${FEED_LIMIT_DEFAULT}. `
+      + 'An event you also received by webhook has the same `id`: dedupe on it. Each parameter at most once; an unknown one is refused by name. '
+      + READ_ONLY,
+    query: eventListQuerySchema,
+    success: { 200: { description: 'A page of events, oldest first', schema: 'Event[]', headers: [NEXT_CURSOR] } },
+    errors: ['EVENT_CURSOR_UNKNOWN', 'EVENT_CURSOR_EXPIRED'],
+  },
+  listWebhookDeliveries: {
+    method: 'get', path: '/v1/webhook-deliveries', tag: 'Webhooks', summary: 'List your webhook deliveries (newest first)', scope: 'read',
+    description: 'A page of your webhook deliveries, newest first, optionally one status: each with its delivery id (the X-Service-Delivery '
+      + 'header), event id and type, attempts in the current round, the last answer (HTTP status code, or the class of a failure without one) '
+      + 'and the next attempt\'s time. The next page\'s cursor comes in `X-Next-Cursor` (absent on the last page). Each parameter at most once; '
+      + `an unknown one is refused by name. ${READ_ONLY}`,
+    query: webhookDeliveryListQuerySchema,
+    success: { 200: { description: 'A page of deliveries', schema: 'WebhookDelivery[]', headers: [NEXT_CURSOR] } }, errors: [],
+  },
+  retryWebhookDelivery: {
+    method: 'post', path: '/v1/webhook-deliveries/{id}/retry', tag: 'Webhooks', summary: 'Retry a webhook delivery', scope: 'webhooks',
+    notFound: 'DELIVERY_NOT_FOUND',
+    description: 'A fresh round of 7 attempts, the first due now, for a `dead` or `failing` delivery (or a `held` one once your endpoint is set), '
+      + 'keeping its delivery id, so your receiver dedupes it as before. Safe to repeat: a delivery already `pending` is answered as it is, and so '
+      + 'is a `delivered` one (read it again from the events feed). At most 10 retries that re-open a delivery per minute per partner (the '
+      + 'service\'s default), else 429 WEBHOOK_RETRY_LIMITED with `retryAfterSeconds`; repeats of an open delivery are not counted. No body.',
+    success: { 200: { description: 'The delivery after the retry', schema: 'WebhookDelivery' } },
+    errors: ['DELIVERY_NOT_FOUND', 'WEBHOOK_RETRY_LIMITED'],
   },
 
   sandboxSetRate: {

@@ -8,7 +8,9 @@
  * properties: the contract grows additively and clients must ignore new fields.
  */
 import { NO_CONTROL_CHARACTERS } from './contract/fields';
-import { COLLECTION_STATUSES, CONFIRMABLE_STATUSES, ORDER_STATUSES } from './contract/statuses';
+import {
+  BATCH_STATUSES, COLLECTION_STATUSES, CONFIRMABLE_STATUSES, MOBILE_MONEY_PUSH_STATUSES, ORDER_STATUSES, STATEMENT_LINE_TYPES,
+} from './contract/statuses';
 
 type Schema = Record<string, unknown>;
 
@@ -51,6 +53,7 @@ const amount = (decimals: number, currency: string): Schema => ({
 });
 /** Any currency's amount: 2 (KES, USD) or 6 (USDT) decimals. */
 const ANY_AMOUNT = { type: 'string', maxLength: amountLengthMax(6), pattern: '^(0|[1-9][0-9]*)\\.[0-9]{2,6}$' };
+const SIGNED_AMOUNT = { type: 'string', maxLength: 1 + amountLengthMax(6), pattern: '^-?(0|[1-9][0-9]*)\\.[0-9]{2,6}$' };
 
 const MESSAGE_KINDS = ['wallet_approval', 'transfer_confirmation', 'usdt_send_confirmation', 'batch_confirmation', 'administrator_added', 'administrator_removed'];
 const TRANSFER_RAILS = ['mobile_money', 'pesalink', 'rtgs', 'eft'];
@@ -150,6 +153,20 @@ function fundingSchemas(): Record<string, Schema> {
       bankCode: nullable(text(32)), status: enumOf(['active']),
     }),
     MobileMoneyPush: obj(['pushId', 'status'], { pushId: ref('Uuid'), status: word('`pending` on create') }),
+    MobileMoneyPushRecord: obj(['pushId', 'status', 'amount', 'phone', 'createdAt', 'expiresAt'], {
+      pushId: ref('Uuid'), status: enumOf(MOBILE_MONEY_PUSH_STATUSES), amount: ref('Money'), phone: MASKED_ACCOUNT_NUMBER,
+      createdAt: ref('Timestamp'), expiresAt: ref('Timestamp'), answeredAt: nullable(ref('Timestamp')),
+      creditTransactionId: nullable(ref('Uuid')),
+    }, 'A prompt as it stands; creditTransactionId is the transactionId of its credit.received, once credited'),
+    StatementLine: obj(['id', 'accountId', 'currency', 'type', 'amount', 'direction', 'availableAfter', 'createdAt', 'resourceId'], {
+      id: ref('Uuid'), accountId: ref('Uuid'), currency: enumOf(['KES', 'USDT', 'USD']),
+      type: enumOf(STATEMENT_LINE_TYPES, 'What moved the balance'),
+      amount: { ...SIGNED_AMOUNT, description: 'The change in the available balance: negative when it left, in the currency\'s decimals' },
+      direction: enumOf(['credit', 'debit'], '`credit` when amount is positive, `debit` when negative'),
+      availableAfter: { ...ANY_AMOUNT, description: 'The available balance right after this line; the previous line\'s availableAfter plus this amount, exactly' },
+      createdAt: ref('Timestamp'),
+      resourceId: nullable({ type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9-]{1,64}$', description: 'The order, transfer, USDT send, collection or credit that moved the balance (null on opening_balance)' }),
+    }, 'One movement of an available balance'),
     MobileMoneyPushOutcome: obj(['pushId', 'status'], {
       pushId: ref('Uuid'), status: word('`approved` or `declined`'), amount: ref('Money'), expiresAt: ref('Timestamp'),
       answeredAt: nullable(ref('Timestamp')), creditTransactionId: nullable(ref('Uuid')),
@@ -199,7 +216,7 @@ function payoutSchemas(): Record<string, Schema> {
       idempotencyKey,
     }),
     TransferBatch: obj(['id', 'status', 'itemCount', 'acceptedCount', 'failedCount', 'items', 'createdAt'], {
-      id: ref('Uuid'), status: word('`awaiting_confirmation`, then `completed` once every accepted item is settled or failed'),
+      id: ref('Uuid'), status: enumOf(BATCH_STATUSES, '`awaiting_confirmation`, then `confirmed`, and `completed` once every accepted item is settled or failed; `failed` when no item was accepted'),
       itemCount: int(BATCH_ITEMS_MAX), acceptedCount: int(BATCH_ITEMS_MAX), failedCount: int(BATCH_ITEMS_MAX),
       items: array(obj(['idempotencyKey', 'accepted'], {
         transferId: nullable(ref('Uuid')), idempotencyKey, accepted: { type: 'boolean' }, failureCode: nullable(code()),

@@ -139,3 +139,5 @@ export {
   auditCursor, auditRow, listAuditRecords, ListAuditRecordsUseCase, OPERATOR_NAME_PATTERN, parseAuditQuery, recordAudit,
 } from './audit';
 export type { AuditActor, AuditEntry, AuditPage, AuditRecord, AuditRow, ListAuditRecordsCommand } from './audit';
+export { claimIdempotently, CLAIM_ATTEMPTS_MAX, TWIN_POLL_MS, TWIN_WAIT_MS_MAX } from './idempotency';
+export type { IdempotentCreate, IdempotentRow } from './idempotency';

@@ -13,4 +13,6 @@ export { signRequestHeaders, signingString, sha256Hex, hmacSha256Hex, newNonce, 
 export type { Credentials, SigningInput } from './signing';
 export { createWebhookVerifier, inMemoryDeliveryDedupe, webhookSignatureMatches, WEBHOOK_TOLERANCE_MS } from './webhooks';
 export type { WebhookVerifierOptions, VerifiedWebhook, HeaderSource } from './webhooks';
+export { CATCH_UP_PAGES_MAX } from './events';
+export type { CatchUpOptions } from './events';
 export type * from './types';

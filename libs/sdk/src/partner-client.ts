@@ -6,6 +6,7 @@
  * KES credits) are sent once on a 503.
  */
 import { PartnerClientOptions, PartnerTransport, RawResponse, SendOptions, withMeta, WithMeta } from './client';
+import { eventsApi, webhookDeliveriesApi } from './events';
 import type * as T from './types';
 
 const id = (value: string) => encodeURIComponent(value);
@@ -32,6 +33,11 @@ export class PartnerClient {
 
   readonly health = { get: () => this.call<T.Health>('GET', '/v1/health') };
 
+  /** The events feed: `list` a page, or `for await (const event of client.events.catchUp({ after }))`. */
+  readonly events = eventsApi((method, path, options) => this.call(method, path, options));
+
+  readonly webhookDeliveries = webhookDeliveriesApi((method, path, options) => this.call(method, path, options));
+
   readonly quotes = { create: (request: T.QuoteRequest) => this.call<T.Quote>('POST', '/v1/quotes', { body: request, retrySafety: 'idempotent' }) };
 
   readonly orders = {
@@ -42,13 +48,20 @@ export class PartnerClient {
     attachTxHash: (orderId: string, txHash: string) => this.call<T.TxHashAttached>('PATCH', `/v1/orders/${id(orderId)}`, { body: { txHash } }),
   };
 
-  readonly balances = { list: () => this.call<T.Balance[]>('GET', '/v1/balances') };
+  readonly balances = {
+    list: () => this.call<T.Balance[]>('GET', '/v1/balances'),
+    /** One page of an account's statement, newest first; the next page's cursor is in X-Next-Cursor. */
+    transactions: (accountId: string, query: T.StatementQuery = {}) =>
+      this.call<T.StatementLine[]>('GET', `/v1/balances/${id(accountId)}/transactions`, { query: { ...query } }),
+  };
 
   readonly funding = {
     instructions: () => this.call<T.FundingInstructions>('GET', '/v1/funding'),
     /** No idempotency key exists: never retried on a 503 (a second prompt could reach the payer). */
     mobileMoneyPush: (request: T.MobileMoneyPushRequest) =>
       this.call<T.MobileMoneyPush>('POST', '/v1/funding/mobile-money-push', { body: request, retrySafety: 'unsafe' }),
+    mobileMoneyPushes: (query: T.MobileMoneyPushQuery = {}) =>
+      this.call<T.MobileMoneyPushRecord[]>('GET', '/v1/funding/mobile-money-push', { query: { ...query } }),
   };
 
   readonly payoutDestinations = { list: () => this.call<T.PayoutDestination[]>('GET', '/v1/payout-destinations') };
@@ -77,11 +90,13 @@ export class PartnerClient {
     list: (query: T.TransferQuery = {}) => this.call<T.Transfer[]>('GET', '/v1/transfers', { query: { ...query } }),
     createBatch: (request: T.TransferBatchRequest) => this.call<T.TransferBatch>('POST', '/v1/transfers/batch', { body: request }),
     getBatch: (batchId: string) => this.call<T.TransferBatch>('GET', `/v1/transfers/batch/${id(batchId)}`),
+    listBatches: (query: T.TransferBatchQuery = {}) => this.call<T.TransferBatch[]>('GET', '/v1/transfers/batch', { query: { ...query } }),
   };
 
   readonly usdtSends = {
     create: (request: T.UsdtSendRequest) => this.call<T.UsdtSend>('POST', '/v1/usdt/sends', { body: request }),
     get: (sendId: string) => this.call<T.UsdtSend>('GET', `/v1/usdt/sends/${id(sendId)}`),
+    list: (query: T.UsdtSendQuery = {}) => this.call<T.UsdtSend[]>('GET', '/v1/usdt/sends', { query: { ...query } }),
   };
 
   readonly confirmations = {

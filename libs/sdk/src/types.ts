@@ -65,6 +65,16 @@ export type CollectionStatus = Collection['status'];
 export type TransferQuery = NonNullable<operations['listTransfers']['parameters']['query']>;
 /** The orders list's filters and page (the reference's query parameters). */
 export type OrderQuery = NonNullable<operations['listOrders']['parameters']['query']>;
+/** The USDT sends list's filters and page (the reference's query parameters). */
+export type UsdtSendQuery = NonNullable<operations['listUsdtSends']['parameters']['query']>;
+/** The batches list's filters and page (the reference's query parameters). */
+export type TransferBatchQuery = NonNullable<operations['listTransferBatches']['parameters']['query']>;
+/** The payment prompts list's filters and page (the reference's query parameters). */
+export type MobileMoneyPushQuery = NonNullable<operations['listMobileMoneyPushes']['parameters']['query']>;
+export type MobileMoneyPushRecord = Schemas['MobileMoneyPushRecord'];
+/** A statement's window and page (the reference's query parameters). */
+export type StatementQuery = NonNullable<operations['listAccountTransactions']['parameters']['query']>;
+export type StatementLine = Schemas['StatementLine'];
 /** The list's filters and page (the reference's query parameters). */
 export type CollectionQuery = NonNullable<operations['listCollections']['parameters']['query']>;
 
@@ -77,6 +87,13 @@ export type UsdtDeposit = Schemas['UsdtDeposit'];
 export type OutboxEntry = Schemas['OutboxEntry'];
 export type CollectionDepositRequest = Schemas['CollectionDepositRequest'];
 export type CollectionDeposit = Schemas['CollectionDeposit'];
+
+/** The events feed: each event exactly as its webhook delivers it. */
+export type Event = Schemas['Event'];
+export type EventQuery = NonNullable<operations['listEvents']['parameters']['query']>;
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryStatus = WebhookDelivery['status'];
+export type WebhookDeliveryQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
 
 /** Every refusal's body. */
 export type ErrorBody = Schemas['ErrorEnvelope'];

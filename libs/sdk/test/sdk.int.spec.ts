@@ -25,6 +25,12 @@ describe('@platform/sdk against the test stack', () => {
     expect(await sdk.admins.list()).toEqual([]);
     expect(await sdk.wallets.list()).toEqual([]);
     expect(await sdk.collections.list({ limit: 1 })).toEqual([]);
+    expect(await sdk.orders.list()).toEqual([]);
+    expect(await sdk.transfers.list()).toEqual([]);
+    expect(await sdk.transfers.listBatches({ status: 'completed' })).toEqual([]);
+    expect(await sdk.usdtSends.list({ limit: 1 })).toEqual([]);
+    expect(await sdk.funding.mobileMoneyPushes()).toEqual([]);
+    expect(await sdk.balances.transactions(balances[0]!.accountId)).toEqual([]);
     expect(await sdk.sandbox.outbox()).toEqual([]);
   });
 
@@ -35,6 +41,8 @@ describe('@platform/sdk against the test stack', () => {
     expect(quote.$response.status).toBe(201);
     const credit = await sdk.sandbox.kesCredit({ amount: '25' });
     expect(credit.amount).toEqual({ currency: 'KES', value: '25.00' });
+    const [line] = await sdk.balances.transactions(credit.accountId, { limit: 1 });
+    expect(line).toMatchObject({ type: 'credit', amount: '25.00', direction: 'credit', availableAfter: '25.00', resourceId: credit.transactionId });
   });
 
   it('raises PartnerApiError with the code, the fields and the request id', async () => {

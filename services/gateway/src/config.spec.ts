@@ -15,6 +15,7 @@ const fullEnv = {
   NOTIFIER_GRPC_ADDR: '127.0.0.1:7006',
   COLLECTIONS_GRPC_ADDR: '127.0.0.1:7005',
   PAYOUTS_GRPC_ADDR: '127.0.0.1:7004',
+  WEBHOOK_DELIVERY_GRPC_ADDR: '127.0.0.1:7007',
 };
 
 const problemsOf = (env: NodeJS.ProcessEnv): string[] => configProblems(configSchema, env);

@@ -30,9 +30,8 @@ export const configSchema = z.object({
   COLLECTIONS_GRPC_ADDR: hostPort(),
   /** Payouts: transfers, confirmations, USDT sends, batches and the mobile-money funding prompt. */
   PAYOUTS_GRPC_ADDR: hostPort(),
-  // Webhook-delivery's partner routes arrive with a later issue; its address is read now so
-  // a deployment can set it ahead of time.
-  WEBHOOK_DELIVERY_GRPC_ADDR: hostPort().optional(),
+  /** Webhook delivery: the events feed and the partner's own deliveries (list, retry). */
+  WEBHOOK_DELIVERY_GRPC_ADDR: hostPort(),
   /** Requests per minute for a partner created without its own limit. */
   RATE_LIMIT_PER_MINUTE_DEFAULT: positiveInt().max(RATE_LIMIT_PER_MINUTE_MAX).default(120),
   /** Deadline of every gRPC call to a service behind the gateway. */

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     notifierAddress: config.NOTIFIER_GRPC_ADDR,
     collectionsAddress: config.COLLECTIONS_GRPC_ADDR,
     payoutsAddress: config.PAYOUTS_GRPC_ADDR,
+    webhookDeliveryAddress: config.WEBHOOK_DELIVERY_GRPC_ADDR,
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
   }, tls, logger);
   const credentials = new CachedCredentialLookup(new CredentialsRepository(dataSource), config.CREDENTIAL_ENCRYPTION_KEY, logger);
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     notifier: upstreams.notifier,
     collections: upstreams.collections,
     payouts: upstreams.payouts,
+    webhookDelivery: upstreams.webhookDelivery,
     upstreamHealth: new CachedUpstreamHealth([
       { name: 'trading', client: upstreams.trading },
       { name: 'ledger', client: upstreams.ledger },

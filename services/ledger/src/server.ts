@@ -18,6 +18,8 @@ import { HoldsRepository } from './persistence/holds.repository';
 import { CheckLedgerUseCase } from './usecases/check-ledger/check-ledger.usecase';
 import { ExpireHoldsUseCase } from './usecases/expire-holds/expire-holds.usecase';
 import { ListAccountHistoryUseCase } from './usecases/list-account-history/list-account-history.usecase';
+import { ListStatementUseCase } from './usecases/list-statement/list-statement.usecase';
+import { StatementRepository } from './persistence/statement.repository';
 import { PlaceHoldUseCase } from './usecases/place-hold/place-hold.usecase';
 import { PostEntryUseCase } from './usecases/post-entry/post-entry.usecase';
 import { PostHoldUseCase } from './usecases/post-hold/post-hold.usecase';
@@ -88,6 +90,7 @@ export function createServer(deps: ServerDependencies): LedgerServer {
     accounts,
     openPartnerAccounts: new OpenPartnerAccountsUseCase(deps.dataSource, accounts, deps.custodian),
     getBalances: new GetBalancesUseCase(accounts),
+    listStatement: new ListStatementUseCase(new StatementRepository(deps.dataSource)),
     recordKesCredit,
     money: moneyDependencies(deps, accounts, holds),
     accountsAdmin: {

@@ -23,10 +23,13 @@ import { TransfersRepository } from './persistence/transfers.repository';
 import { UsdtSendsRepository } from './persistence/usdt-sends.repository';
 import { WrongCodeBudgetsRepository } from './persistence/wrong-code-budgets.repository';
 import { ConfirmUseCase } from './usecases/confirm/confirm.usecase';
-import { CreateTransferUseCase } from './usecases/create-transfer/create-transfer.usecase';
+import { CreateTransferSettings, CreateTransferUseCase } from './usecases/create-transfer/create-transfer.usecase';
 import { CreateTransferBatchUseCase } from './usecases/create-transfer-batch/create-transfer-batch.usecase';
 import { CreateUsdtSendUseCase } from './usecases/create-usdt-send/create-usdt-send.usecase';
 import { ListTransfersUseCase } from './usecases/list-transfers/list-transfers.usecase';
+import { ListTransferBatchesUseCase } from './usecases/list-transfer-batches/list-transfer-batches.usecase';
+import { ListUsdtSendsUseCase } from './usecases/list-usdt-sends/list-usdt-sends.usecase';
+import { ListMobileMoneyPushesUseCase } from './usecases/funding/list-mobile-money-pushes.usecase';
 import { UsdtSendSteps } from './usecases/run-usdt-sends/usdt-send-steps';
 import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order-proceeds.usecase';
 import { subjectDescriber } from './usecases/resend-confirmation/describe-subject';
@@ -41,13 +44,7 @@ import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-hold
 import { UnlockPartnerConfirmationsUseCase } from './usecases/unlock-partner-confirmations/unlock-partner-confirmations.usecase';
 import { PAYOUTS_ACCESS } from './grpc/access';
 
-export interface TransferSettings {
-  feeKes: Big;
-  perTransferCapKes: Big;
-  codeLifetimeMs: number;
-  timeScale: number;
-  createLeaseMs: number;
-  codeHashKeyHex: string;
+export interface TransferSettings extends CreateTransferSettings {
   minimumUsdt: Big;
   capUsdt: Big;
 }
@@ -143,14 +140,16 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
   }), PAYOUTS_ACCESS.TRANSFERS);
   server.add(payouts.TransferBatchesService, transferBatchesHandlers({
     dataSource: deps.dataSource, batches, transfers, confirmations,
+    listBatches: new ListTransferBatchesUseCase({ dataSource: deps.dataSource, batches }),
     createBatch: new CreateTransferBatchUseCase({
-      dataSource: deps.dataSource, batches, transfers, confirmations, single: createTransfer, walletRegistry: deps.walletRegistry, codes,
+      dataSource: deps.dataSource, batches, transfers, confirmations, bank: deps.bank, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry, codes,
       logger: deps.logger.child({ context: 'CreateTransferBatch' }),
       settings: { ...deps.transfers, perTransferCapKesExceeded: (request) => request.amountKes.gt(deps.transfers.perTransferCapKes) },
     }),
   }), PAYOUTS_ACCESS.TRANSFER_BATCHES);
   server.add(payouts.UsdtSendsService, usdtSendsHandlers({
     dataSource: deps.dataSource, sends, confirmations,
+    listSends: new ListUsdtSendsUseCase({ dataSource: deps.dataSource, sends, confirmations }),
     createUsdtSend: new CreateUsdtSendUseCase({
       dataSource: deps.dataSource, sends, confirmations, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry, codes,
       logger: deps.logger.child({ context: 'CreateUsdtSend' }), settings: deps.transfers,
@@ -177,6 +176,7 @@ function addFunding(server: GrpcServer, deps: ServerDependencies): DurableSchedu
   const logger = deps.logger.child({ context: 'MobileMoneyFunding' });
   const pushCredits = new PushCredits({ pushes, ledger: deps.ledger, logger });
   server.add(payoutsFunding.MobileMoneyFundingService, mobileMoneyFundingHandlers({
+    listPushes: new ListMobileMoneyPushesUseCase({ pushes }),
     createPush: new CreateMobileMoneyPushUseCase({ pushes, ledger: deps.ledger, bank: deps.bank, lifetimeMs: deps.funding.pushLifetimeMs, logger }),
   }), PAYOUTS_ACCESS.FUNDING);
   server.add(payoutsFunding.MobileMoneyFundingSandboxService, mobileMoneyFundingSandboxHandlers({

@@ -12,29 +12,37 @@ import { tradingHandlers } from './grpc/trading.handlers';
 import { tradingDepositsHandlers } from './grpc/trading-deposits.handlers';
 import { tradingLimitsHandlers } from './grpc/trading-limits.handlers';
 import { tradingOperatorHandlers, tradingOrdersHandlers } from './grpc/trading-orders.handlers';
-import { GetPartnerLimitsUseCase } from './usecases/get-partner-limits/get-partner-limits.usecase';
-import { ReleaseDailyCapUseCase } from './usecases/release-daily-cap/release-daily-cap.usecase';
-import { ReserveDailyCapUseCase } from './usecases/reserve-daily-cap/reserve-daily-cap.usecase';
-import { OfferUsdtDepositUseCase } from './usecases/offer-usdt-deposit/offer-usdt-deposit.usecase';
+import { TRADING_ACCESS } from './grpc/access';
+import { CapUsagesRepository } from './persistence/cap-usages.repository';
+import { SERVICE_NAME } from './persistence/data-source';
+import { OrdersRepository } from './persistence/orders.repository';
 import { PartnerProfilesRepository } from './persistence/partner-profiles.repository';
 import { PlatformSwitchesRepository } from './persistence/platform-switches.repository';
 import { QuotesRepository } from './persistence/quotes.repository';
-import { SERVICE_NAME } from './persistence/data-source';
+import { AdvanceDebitFirstBuyUseCase } from './usecases/advance-debit-first-buy/advance-debit-first-buy.usecase';
+import { AdvancePayInBuyUseCase } from './usecases/advance-pay-in-buy/advance-pay-in-buy.usecase';
+import { AdvanceSellOrderUseCase } from './usecases/advance-sell-order/advance-sell-order.usecase';
+import { AttachTxHashUseCase } from './usecases/attach-tx-hash/attach-tx-hash.usecase';
 import { ConfigurePartnerUseCase } from './usecases/configure-partner/configure-partner.usecase';
-import { CreateBuyOrderUseCase } from './usecases/create-buy-order/create-buy-order.usecase';
+import { CreateOrderUseCase } from './usecases/create-order/create-order.usecase';
+import { DebitFirstFunding } from './usecases/create-order/debit-first.funding';
+import { PayInFunding, WalletRegistryApi } from './usecases/create-order/pay-in.funding';
+import { SellBalanceFunding, SellDepositFunding } from './usecases/create-order/sell.funding';
 import { CreateQuoteUseCase } from './usecases/create-quote/create-quote.usecase';
+import { FundSellDepositUseCase } from './usecases/fund-sell-deposit/fund-sell-deposit.usecase';
 import { GetOrderUseCase } from './usecases/get-order/get-order.usecase';
+import { GetPartnerLimitsUseCase } from './usecases/get-partner-limits/get-partner-limits.usecase';
 import { ListOrdersUseCase } from './usecases/list-orders/list-orders.usecase';
-import { LedgerApi, ServiceAccounts } from './usecases/order-support';
+import { OfferUsdtDepositUseCase } from './usecases/offer-usdt-deposit/offer-usdt-deposit.usecase';
+import { LedgerApi, OrderTransitions, PartnerAccountIds, ServiceAccounts } from './usecases/order-support';
+import { PaySellProceedsUseCase, PayoutsApi } from './usecases/pay-sell-proceeds/pay-sell-proceeds.usecase';
+import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-holds.usecase';
+import { ReleaseDailyCapUseCase } from './usecases/release-daily-cap/release-daily-cap.usecase';
+import { ReserveDailyCapUseCase, reserveInTransaction } from './usecases/reserve-daily-cap/reserve-daily-cap.usecase';
 import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
 import { OrderScheduler, orderScheduler } from './usecases/run-order-steps/order-scheduler';
-import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-holds.usecase';
-import { orderStatusesOf } from './persistence/orders.repository';
 import { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from './usecases/set-switches/set-switches.usecase';
 import { SetSandboxRateUseCase } from './usecases/set-sandbox-rate/set-sandbox-rate.usecase';
-import { PayoutsApi, SellOrders } from './usecases/sell-orders/sell-orders';
-import { PayInBuyOrders, WalletRegistryApi } from './usecases/pay-in-buy/pay-in-buy-orders';
-import { TRADING_ACCESS } from './grpc/access';
 
 export interface OrderTimings {
   /** Every delay and window here is already scaled by SANDBOX_TIME_SCALE. */
@@ -76,15 +84,33 @@ export interface ServerDependencies {
 /** Holds looked at per ledger call of the hold reconciler (the ledger allows up to 500). */
 const HOLD_RECONCILE_PAGE_SIZE = 100;
 
+/** The repositories and shared order helpers every order use case is wired with. */
+interface OrderWiring {
+  repositories: { orders: OrdersRepository; quotes: QuotesRepository; profiles: PartnerProfilesRepository; switches: PlatformSwitchesRepository; capUsages: CapUsagesRepository };
+  serviceAccounts: ServiceAccounts;
+  accountIds: PartnerAccountIds;
+  transitions: OrderTransitions;
+}
+
 export function createServer(deps: ServerDependencies): { server: GrpcServer; scheduler: OrderScheduler; holdReconciler: BatchSweeper } {
   const server = createGrpcServer(deps.logger, deps.tls);
-  const profiles = new PartnerProfilesRepository(deps.dataSource);
-  const switches = new PlatformSwitchesRepository(deps.dataSource);
-  const serviceAccounts = new ServiceAccounts(deps.ledger);
+  const repositories = {
+    orders: new OrdersRepository(deps.dataSource),
+    quotes: new QuotesRepository(deps.dataSource),
+    profiles: new PartnerProfilesRepository(deps.dataSource),
+    switches: new PlatformSwitchesRepository(deps.dataSource),
+    capUsages: new CapUsagesRepository(),
+  };
+  const wiring: OrderWiring = {
+    repositories,
+    serviceAccounts: new ServiceAccounts(deps.ledger),
+    accountIds: new PartnerAccountIds(deps.ledger),
+    transitions: new OrderTransitions({ dataSource: deps.dataSource, orders: repositories.orders, capUsages: repositories.capUsages, onEvents: deps.onEventsCommitted }),
+  };
   server.add(trading.TradingService, tradingHandlers({
     createQuote: new CreateQuoteUseCase({
-      profiles,
-      quotes: new QuotesRepository(deps.dataSource),
+      profiles: repositories.profiles,
+      quotes: repositories.quotes,
       rateFeed: deps.rateFeed,
       clock: deps.clock,
       logger: deps.logger.child({ context: 'CreateQuote' }),
@@ -94,42 +120,20 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     }),
   }), TRADING_ACCESS.TRADING);
   server.add(trading.TradingAdminService, tradingAdminHandlers({
-    configurePartner: new ConfigurePartnerUseCase(deps.dataSource, profiles),
+    configurePartner: new ConfigurePartnerUseCase(deps.dataSource, repositories.profiles),
   }), TRADING_ACCESS.TRADING_ADMIN);
   server.add(trading.TradingSandboxService, tradingSandboxHandlers({
     setSandboxRate: deps.sandboxRateControl ? new SetSandboxRateUseCase(deps.sandboxRateControl) : null,
   }), TRADING_ACCESS.TRADING_SANDBOX);
-  const sell = new SellOrders({
-    dataSource: deps.dataSource,
-    ledger: deps.ledger,
-    switches,
-    serviceAccounts,
-    clock: deps.clock,
-    logger: deps.logger.child({ context: 'SellOrders' }),
-    sendWindowMs: deps.orders.sendWindowMs,
-    payouts: deps.payouts,
-    payoutPollMs: deps.orders.payoutPollMs,
-    usdtCustody: deps.usdtCustody,
-    onEvents: deps.onEventsCommitted,
-  });
-  const payIn = new PayInBuyOrders({
-    dataSource: deps.dataSource,
-    ledger: deps.ledger,
-    walletRegistry: deps.walletRegistry,
-    serviceAccounts,
-    clock: deps.clock,
-    logger: deps.logger.child({ context: 'PayInBuyOrders' }),
-    payWindowMs: deps.orders.payWindowMs,
-    paymentPollMs: deps.orders.paymentPollMs,
-    settlementDelayMs: deps.orders.settlementDelayMs,
-    usdtCustody: deps.usdtCustody,
-    onEvents: deps.onEventsCommitted,
-  });
-  server.add(trading.TradingDepositsService, tradingDepositsHandlers({ offerUsdtDeposit: new OfferUsdtDepositUseCase(sell) }), TRADING_ACCESS.TRADING_DEPOSITS);
+  const fundSellDeposit = new FundSellDepositUseCase({ orders: repositories.orders, transitions: wiring.transitions, clock: deps.clock });
+  server.add(trading.TradingDepositsService, tradingDepositsHandlers({
+    offerUsdtDeposit: new OfferUsdtDepositUseCase({ orders: repositories.orders, fundSellDeposit }),
+  }), TRADING_ACCESS.TRADING_DEPOSITS);
   server.add(trading.TradingLimitsService, tradingLimitsHandlers({
     reserveDailyCap: new ReserveDailyCapUseCase({
       dataSource: deps.dataSource,
-      switches,
+      profiles: repositories.profiles,
+      switches: repositories.switches,
       rateFeed: deps.rateFeed,
       clock: deps.clock,
       logger: deps.logger.child({ context: 'ReserveDailyCap' }),
@@ -138,52 +142,72 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     releaseDailyCap: new ReleaseDailyCapUseCase(deps.dataSource),
     getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource, deps.clock),
   }), TRADING_ACCESS.TRADING_LIMITS);
+  const balanceFunding = new SellBalanceFunding(
+    { ledger: deps.ledger, transitions: wiring.transitions, clock: deps.clock, sendWindowMs: deps.orders.sendWindowMs }, deps.usdtCustody,
+  );
   server.add(trading.TradingOrdersService, tradingOrdersHandlers({
-    createBuyOrder: new CreateBuyOrderUseCase({
-      dataSource: deps.dataSource,
-      ledger: deps.ledger,
-      switches,
-      bank: deps.bank,
-      clock: deps.clock,
-      logger: deps.logger.child({ context: 'CreateBuyOrder' }),
-      settlementDelayMs: deps.orders.settlementDelayMs,
-      reconcileDelayMs: deps.orders.reconcileDelayMs,
-      onEvents: deps.onEventsCommitted,
-      payIn,
+    createOrder: createOrderUseCase(deps, wiring, balanceFunding),
+    getOrder: new GetOrderUseCase(repositories.orders),
+    listOrders: new ListOrdersUseCase(repositories.orders),
+    attachTxHash: new AttachTxHashUseCase({
+      dataSource: deps.dataSource, orders: repositories.orders, ledger: deps.ledger, fundSellDeposit, logger: deps.logger.child({ context: 'AttachTxHash' }),
     }),
-    getOrder: new GetOrderUseCase(deps.dataSource),
-    listOrders: new ListOrdersUseCase(deps.dataSource),
-    sell,
   }), TRADING_ACCESS.TRADING_ORDERS);
   server.add(trading.TradingOperatorService, tradingOperatorHandlers({
-    setPartnerStatus: new SetPartnerStatusUseCase(deps.dataSource),
-    setPlatformSwitch: new SetPlatformSwitchUseCase(deps.dataSource, switches),
+    setPartnerStatus: new SetPartnerStatusUseCase(deps.dataSource, repositories.profiles),
+    setPlatformSwitch: new SetPlatformSwitchUseCase(deps.dataSource, repositories.switches),
     listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
   }), TRADING_ACCESS.TRADING_OPERATOR);
-  const advance = new AdvanceOrder({
-    dataSource: deps.dataSource,
-    ledger: deps.ledger,
-    serviceAccounts,
-    bank: deps.bank,
-    clock: deps.clock,
-    logger: deps.logger.child({ context: 'AdvanceOrder' }),
-    settlementDelayMs: deps.orders.settlementDelayMs,
-    onEvents: deps.onEventsCommitted,
-    extraSteps: [sell, payIn],
-  });
-  const scheduler = orderScheduler(deps.dataSource, advance, deps.logger.child({ context: 'OrderScheduler' }), {
+  const scheduler = orderScheduler(deps.dataSource, repositories.orders, orderSteps(deps, wiring, balanceFunding), deps.logger.child({ context: 'OrderScheduler' }), {
     intervalMs: deps.orders.schedulerIntervalMs,
     batchSize: deps.orders.schedulerBatchSize,
     leaseMs: deps.orders.stepLeaseMs,
   });
-  return { server, scheduler, holdReconciler: holdReconcilerOf(deps) };
+  return { server, scheduler, holdReconciler: holdReconcilerOf(deps, repositories.orders) };
+}
+
+/** The one creation path, with a funding strategy for each kind of order. */
+function createOrderUseCase(deps: ServerDependencies, wiring: OrderWiring, balanceFunding: SellBalanceFunding): CreateOrderUseCase {
+  const { repositories } = wiring;
+  const debitFirst = new DebitFirstFunding({
+    dataSource: deps.dataSource, ledger: deps.ledger, bank: deps.bank, transitions: wiring.transitions,
+    orders: repositories.orders, quotes: repositories.quotes, capUsages: repositories.capUsages,
+    clock: deps.clock, logger: deps.logger.child({ context: 'DebitFirstFunding' }),
+    settlementDelayMs: deps.orders.settlementDelayMs, reconcileDelayMs: deps.orders.reconcileDelayMs,
+  });
+  const payIn = new PayInFunding({
+    ledger: deps.ledger, walletRegistry: deps.walletRegistry, payWindowMs: deps.orders.payWindowMs, paymentPollMs: deps.orders.paymentPollMs, usdtCustody: deps.usdtCustody,
+  });
+  const deposit = new SellDepositFunding({ ledger: deps.ledger, transitions: wiring.transitions, clock: deps.clock, sendWindowMs: deps.orders.sendWindowMs });
+  return new CreateOrderUseCase({
+    dataSource: deps.dataSource, quotes: repositories.quotes, orders: repositories.orders, profiles: repositories.profiles, switches: repositories.switches,
+    ledger: deps.ledger, accountIds: wiring.accountIds, reserveCap: reserveInTransaction, clock: deps.clock, strategies: [debitFirst, payIn, deposit, balanceFunding],
+  });
+}
+
+/** The scheduled steps of every kind, dispatched by the order scheduler. */
+function orderSteps(deps: ServerDependencies, wiring: OrderWiring, balanceFunding: SellBalanceFunding): AdvanceOrder {
+  const shared = { serviceAccounts: wiring.serviceAccounts, accountIds: wiring.accountIds, transitions: wiring.transitions, clock: deps.clock };
+  const payProceeds = new PaySellProceedsUseCase({
+    ...shared, ledger: deps.ledger, payouts: deps.payouts, logger: deps.logger.child({ context: 'PaySellProceeds' }), payoutPollMs: deps.orders.payoutPollMs,
+  });
+  return new AdvanceOrder({
+    debitFirstBuy: new AdvanceDebitFirstBuyUseCase({
+      ...shared, ledger: deps.ledger, bank: deps.bank, logger: deps.logger.child({ context: 'AdvanceDebitFirstBuy' }), settlementDelayMs: deps.orders.settlementDelayMs,
+    }),
+    payInBuy: new AdvancePayInBuyUseCase({
+      ...shared, ledger: deps.ledger, walletRegistry: deps.walletRegistry, logger: deps.logger.child({ context: 'AdvancePayInBuy' }),
+      paymentPollMs: deps.orders.paymentPollMs, settlementDelayMs: deps.orders.settlementDelayMs,
+    }),
+    sell: new AdvanceSellOrderUseCase({ ...shared, ledger: deps.ledger, balanceFunding, payProceeds, logger: deps.logger.child({ context: 'AdvanceSellOrder' }) }),
+  });
 }
 
 /** Voids trading's orphaned ledger holds; started by main, stopped at shutdown. */
-function holdReconcilerOf(deps: ServerDependencies): BatchSweeper {
+function holdReconcilerOf(deps: ServerDependencies, orders: OrdersRepository): BatchSweeper {
   const logger = deps.logger.child({ context: 'HoldReconciler' });
   const reconcile = new ReconcileHoldsUseCase({
-    orderStatuses: (orderIds) => orderStatusesOf(deps.dataSource.manager, orderIds), ledger: deps.ledger, logger, minAgeMs: deps.holdReconciler.minAgeMs,
+    orderStatuses: (orderIds) => orders.statusesOf(orderIds), ledger: deps.ledger, logger, minAgeMs: deps.holdReconciler.minAgeMs,
   });
   return new BatchSweeper('trading holds', (size) => reconcile.execute(size), logger,
     { intervalMs: deps.holdReconciler.intervalMs, batchSize: HOLD_RECONCILE_PAGE_SIZE }, { worker: 'orphaned_holds' });

@@ -22,7 +22,16 @@ describe('webhook-delivery config', () => {
       ENDPOINT_IN_FLIGHT_MAX: 4,
       ATTEMPTS_IN_FLIGHT_MAX: 64,
       SANDBOX_TIME_SCALE: 1,
+      EVENT_FEED_RETENTION_DAYS: 30,
+      FEED_POSITION_POLL_MS: 500,
+      FEED_POSITION_BATCH_SIZE: 500,
+      PARTNER_RETRIES_PER_MINUTE: 10,
     });
+  });
+
+  it('refuses a feed retention below the 30 days partners are promised', () => {
+    expect(() => loadConfig(configSchema, { ...minimal, EVENT_FEED_RETENTION_DAYS: '29' })).toThrow(/EVENT_FEED_RETENTION_DAYS/);
+    expect(loadConfig(configSchema, { ...minimal, EVENT_FEED_RETENTION_DAYS: '90' }).EVENT_FEED_RETENTION_DAYS).toBe(90);
   });
 
   it('names every bad variable', () => {

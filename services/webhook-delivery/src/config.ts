@@ -13,6 +13,10 @@ import {
  */
 export const DELIVERY_LEASE_MS_MIN = 15_000;
 
+/** The feed keeps every event at least this long: the partner contract's promise. */
+export const EVENT_FEED_RETENTION_DAYS_MIN = 30;
+export const PARTNER_RETRIES_PER_MINUTE_DEFAULT = 10;
+
 export const configSchema = z.object({
   ...commonServiceEnv,
   AMQP_URL: urlWithProtocol('amqp', 'amqps'),
@@ -40,6 +44,17 @@ export const configSchema = z.object({
   RECONCILE_INTERVAL_MS: positiveInt().min(100).max(600_000).default(1_000),
   /** A pending delivery due for longer than this is overdue (gauge and alert). */
   DELIVERY_OVERDUE_MS: positiveInt().min(1_000).max(86_400_000).default(60_000),
+  /**
+   * How long the events feed serves an event (days since it was created). The
+   * partner contract promises at least 30; older cursors answer EVENT_CURSOR_EXPIRED.
+   */
+  EVENT_FEED_RETENTION_DAYS: positiveInt().min(EVENT_FEED_RETENTION_DAYS_MIN).max(400).default(EVENT_FEED_RETENTION_DAYS_MIN),
+  /** How often each replica gives new events their feed positions when nothing kicked it. */
+  FEED_POSITION_POLL_MS: positiveInt().min(10).max(60_000).default(500),
+  /** Events given positions per step (one short transaction under the feed lock). */
+  FEED_POSITION_BATCH_SIZE: positiveInt().max(5_000).default(500),
+  /** Retries a partner may ask for (POST /v1/webhook-deliveries/{id}/retry) per minute. */
+  PARTNER_RETRIES_PER_MINUTE: positiveInt().max(1_000).default(PARTNER_RETRIES_PER_MINUTE_DEFAULT),
 }).superRefine(refuseDevelopmentKeysInProduction('WEBHOOK_SECRET_ENCRYPTION_KEY'));
 
 export type Config = z.infer<typeof configSchema>;

@@ -14,12 +14,14 @@ import { DeliveryMetrics } from './metrics/delivery-metrics';
 import { SERVICE_NAME, webhookDeliveryDataSource } from './persistence/data-source';
 import { DeliveriesRepository } from './persistence/deliveries.repository';
 import { EndpointsRepository } from './persistence/endpoints.repository';
+import { EventFeedRepository } from './persistence/event-feed.repository';
 import { createServer } from './server';
 import { AcceptEventUseCase } from './usecases/accept-event/accept-event.usecase';
 import { BatchedAttemptRecorder } from './usecases/attempt-delivery/attempt-recorder';
 import { AttemptDeliveryUseCase } from './usecases/attempt-delivery/attempt-delivery.usecase';
 import { DeliveryReconciler } from './workers/delivery.reconciler';
 import { DeliveryScheduler } from './workers/delivery.scheduler';
+import { FeedPositioner } from './workers/feed.positioner';
 import { createPartnerEventsConsumer } from './workers/partner-events.consumer';
 
 /** Kept back from the grace period for closing connections after attempts drain. */
@@ -48,6 +50,10 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
     intervalMs: config.RECONCILE_INTERVAL_MS,
     overdueMs: config.DELIVERY_OVERDUE_MS,
   }, () => scheduler.kick());
+  const positioner = new FeedPositioner(new EventFeedRepository(dataSource), logger.child({ context: 'FeedPositioner' }), {
+    pollIntervalMs: config.FEED_POSITION_POLL_MS,
+    batchSize: config.FEED_POSITION_BATCH_SIZE,
+  });
   const consumer = createPartnerEventsConsumer({
     amqp,
     logger: logger.child({ context: 'PartnerEventsConsumer' }),
@@ -55,8 +61,9 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
     batchSizeMax: config.CONSUMER_BATCH_SIZE,
     acceptEvent: new AcceptEventUseCase({ endpoints, deliveries, metrics, logger: logger.child({ context: 'AcceptEvent' }) }),
     onDeliveryCreated: () => scheduler.kick(),
+    onDeliveryRecorded: () => positioner.kick(),
   });
-  return { scheduler, consumer, reconciler };
+  return { scheduler, consumer, reconciler, positioner };
 }
 
 async function main(): Promise<void> {
@@ -68,9 +75,10 @@ async function main(): Promise<void> {
   observeDatabasePool(dataSource);
   const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'Amqp' }));
   const metrics = new DeliveryMetrics();
-  const { scheduler, consumer, reconciler } = createWorkers(config, dataSource, amqp, logger, metrics);
+  const { scheduler, consumer, reconciler, positioner } = createWorkers(config, dataSource, amqp, logger, metrics);
   scheduler.start();
   reconciler.start();
+  positioner.start();
   await consumer.start();
   const server = createServer({
     dataSource,
@@ -79,6 +87,11 @@ async function main(): Promise<void> {
     mode: config.PLATFORM_MODE,
     sealingKeys: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
     metrics,
+    partnerPlane: {
+      retentionDays: config.EVENT_FEED_RETENTION_DAYS,
+      positionBatchSize: config.FEED_POSITION_BATCH_SIZE,
+      retriesPerMinute: config.PARTNER_RETRIES_PER_MINUTE,
+    },
   });
   const workGraceMs = Math.max(0, config.SHUTDOWN_GRACE_MS - SHUTDOWN_RESERVE_MS);
   await runService({
@@ -92,7 +105,7 @@ async function main(): Promise<void> {
     stop: async () => {
       // Stop taking events and stop claiming at the same time; attempts in flight
       // finish within the grace period or keep their lease for another replica.
-      await Promise.all([consumer.stop(workGraceMs), scheduler.stop(workGraceMs), reconciler.stop()]);
+      await Promise.all([consumer.stop(workGraceMs), scheduler.stop(workGraceMs), reconciler.stop(), positioner.stop()]);
       await amqp.close();
       await dataSource.destroy();
     },

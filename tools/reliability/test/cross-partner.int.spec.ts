@@ -57,6 +57,14 @@ const RESOURCES: Record<ResourceKind, (owner: Owner) => Promise<string>> = {
   confirmation: async (owner) => (await settledTransfer(owner)).confirmation.id,
   usdt_send: async (owner) => settledUsdtSend(owner),
   transfer_batch: async (owner) => settledBatch(owner),
+  // A balance's account: its statement is the owner's alone.
+  account: async ({ client }) => created('balances', await client.get('/v1/balances'), 200)[0].accountId,
+  // The owner has no webhook endpoint, so a credit's delivery is held: nothing about it changes while the intruder probes.
+  webhook_delivery: async ({ client }) => {
+    created('credit', await client.post('/v1/sandbox/kes-credits', { amount: '10.00' }), 201);
+    return waitFor(async () => ((await client.get('/v1/webhook-deliveries')).body as Array<{ id: string; status: string }>)
+      .find((delivery) => delivery.status === 'held')?.id, { what: 'the owner\'s held webhook delivery' });
+  },
 };
 
 /** A one-item batch, confirmed and settled. */

@@ -41,7 +41,7 @@ export interface RouteUnderTest {
   resource?: ResourceKind;
 }
 
-export type ResourceKind = 'admin' | 'wallet' | 'order' | 'collection' | 'push' | 'transfer' | 'confirmation' | 'usdt_send' | 'transfer_batch';
+export type ResourceKind = 'admin' | 'wallet' | 'order' | 'collection' | 'push' | 'transfer' | 'confirmation' | 'usdt_send' | 'transfer_batch' | 'account' | 'webhook_delivery';
 
 export function newTronAddress(): string {
   return tronAddressFromAccountId(randomBytes(20));
@@ -53,6 +53,7 @@ const optional = (kind: FieldKind): BodyField => ({ kind, valid: () => undefined
 export const ROUTES: RouteUnderTest[] = [
   { method: 'GET', path: '/v1/health' },
   { method: 'GET', path: '/v1/balances' },
+  { method: 'GET', path: '/v1/balances/:id/transactions', notFound: 'ACCOUNT_NOT_FOUND', resource: 'account' },
   { method: 'GET', path: '/v1/funding' },
   { method: 'GET', path: '/v1/payout-destinations' },
   { method: 'GET', path: '/v1/admins' },
@@ -109,6 +110,7 @@ export const ROUTES: RouteUnderTest[] = [
     notFound: 'COLLECTION_NOT_FOUND', resource: 'collection',
   },
   { method: 'POST', path: '/v1/sandbox/collections/:id/expire', notFound: 'COLLECTION_NOT_FOUND', resource: 'collection' },
+  { method: 'GET', path: '/v1/funding/mobile-money-push' },
   { method: 'POST', path: '/v1/funding/mobile-money-push', body: { phone: field('phone', () => '0712345678'), amount: field('kes', () => '100.00') } },
   { method: 'POST', path: '/v1/sandbox/mobile-money-pushes/:id/approve', notFound: 'MOBILE_MONEY_PUSH_NOT_FOUND', resource: 'push' },
   { method: 'POST', path: '/v1/sandbox/mobile-money-pushes/:id/decline', notFound: 'MOBILE_MONEY_PUSH_NOT_FOUND', resource: 'push' },
@@ -133,6 +135,7 @@ export const ROUTES: RouteUnderTest[] = [
       }]),
     },
   },
+  { method: 'GET', path: '/v1/transfers/batch' },
   { method: 'GET', path: '/v1/transfers/batch/:id', notFound: 'BATCH_NOT_FOUND', resource: 'transfer_batch' },
   { method: 'POST', path: '/v1/confirmations/:id', body: { code: field('otp', () => '123456') }, notFound: 'CONFIRMATION_NOT_FOUND', resource: 'confirmation' },
   { method: 'POST', path: '/v1/confirmations/:id/resend', notFound: 'CONFIRMATION_NOT_FOUND', resource: 'confirmation' },
@@ -145,7 +148,11 @@ export const ROUTES: RouteUnderTest[] = [
       idempotencyKey: field('idempotencyKey', () => `fuzz-${randomBytes(8).toString('hex')}`),
     },
   },
+  { method: 'GET', path: '/v1/usdt/sends' },
   { method: 'GET', path: '/v1/usdt/sends/:id', notFound: 'SEND_NOT_FOUND', resource: 'usdt_send' },
+  { method: 'GET', path: '/v1/events' },
+  { method: 'GET', path: '/v1/webhook-deliveries' },
+  { method: 'POST', path: '/v1/webhook-deliveries/:id/retry', notFound: 'DELIVERY_NOT_FOUND', resource: 'webhook_delivery' },
 ];
 
 /** The routes that name a resource by id. */

@@ -9,7 +9,7 @@ import type { ErrorCode } from '@platform/errors';
 import type { z } from 'zod';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
-export const SCOPES = ['read', 'trade', 'payouts', 'wallets', 'funding', 'collections', 'sandbox'] as const;
+export const SCOPES = ['read', 'trade', 'payouts', 'wallets', 'funding', 'collections', 'sandbox', 'webhooks'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export interface SuccessAnswer {

@@ -10,7 +10,7 @@
 import { parseDecimal, RATE_SCALE } from '@platform/money';
 import { z } from 'zod';
 import { documented } from './documentation';
-import { COLLECTION_STATUSES, CONFIRMABLE_STATUSES, ORDER_STATUSES } from './statuses';
+import { BATCH_STATUSES, COLLECTION_STATUSES, CONFIRMABLE_STATUSES, MOBILE_MONEY_PUSH_STATUSES, ORDER_STATUSES } from './statuses';
 import {
   KES_AMOUNT_INPUT, KEY_CHARACTERS, RATE_INPUT, resourceId, SIX_DIGIT_CODE, SOMETHING_VISIBLE, text,
   TRON_ADDRESS_INPUT, TX_HASH_INPUT, USD_AMOUNT_INPUT, USDT_AMOUNT_INPUT, visibleText,
@@ -191,6 +191,32 @@ export const transferListQuerySchema = z.object({
   partnerReference: transferText('The transfers with this partnerReference').optional(),
   idempotencyKey: transferText('The transfer created with this idempotencyKey (a batch item: every item with that key)').optional(),
   ...PAGE_QUERY_FIELDS,
+}).strict();
+
+export const usdtSendListQuerySchema = z.object({
+  status: z.enum(CONFIRMABLE_STATUSES).describe('One status').optional(),
+  partnerReference: transferText('The sends with this partnerReference').optional(),
+  idempotencyKey: transferText('The send created with this idempotencyKey (at most one)').optional(),
+  ...PAGE_QUERY_FIELDS,
+}).strict();
+
+export const transferBatchListQuerySchema = z.object({
+  status: z.enum(BATCH_STATUSES).describe('One status, as `GET /v1/transfers/batch/{id}` shows it').optional(),
+  idempotencyKey: transferText('The batch created with this idempotencyKey (at most one; an item\'s key finds nothing here: use `GET /v1/transfers`)').optional(),
+  ...PAGE_QUERY_FIELDS,
+}).strict();
+
+export const mobileMoneyPushListQuerySchema = z.object({
+  status: z.enum(MOBILE_MONEY_PUSH_STATUSES).describe('One status').optional(),
+  ...PAGE_QUERY_FIELDS,
+}).strict();
+
+/** A statement: the window bounds the time of each line (when the balance moved), not of the resource that moved it. */
+export const statementQuerySchema = z.object({
+  from: isoTime('Inclusive lower bound on the time the balance moved (ISO 8601: a date, or a date and time with Z or an offset)').optional(),
+  to: isoTime('Exclusive upper bound on the time the balance moved (ISO 8601)').optional(),
+  limit: PAGE_QUERY_FIELDS.limit,
+  cursor: PAGE_QUERY_FIELDS.cursor,
 }).strict();
 
 export const orderListQuerySchema = z.object({

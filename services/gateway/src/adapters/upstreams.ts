@@ -8,7 +8,7 @@
  */
 import { createClient, PromiseClient, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { collections, ledger, notifier, payouts, payoutsFunding, trading, walletRegistry } from '@platform/proto';
+import { collections, ledger, notifier, payouts, payoutsFunding, trading, walletRegistry, webhookDeliveryPartnerFeed } from '@platform/proto';
 
 /** Merges service definitions of one upstream; a method name in two of them is a programming error. */
 function merge<A extends object, B extends object>(a: A, b: B): A & B {
@@ -27,12 +27,16 @@ const payoutsDefinition = merge(
   merge(payoutsFunding.MobileMoneyFundingService, payoutsFunding.MobileMoneyFundingSandboxService),
 );
 
+/** Webhook delivery's partner RPCs only; its operator RPCs admit `ops` alone. */
+const webhookDeliveryDefinition = webhookDeliveryPartnerFeed.WebhookPartnerService;
+
 export type TradingClient = PromiseClient<typeof tradingDefinition>;
 export type LedgerClient = PromiseClient<typeof ledgerDefinition>;
 export type WalletRegistryClient = PromiseClient<typeof walletRegistryDefinition>;
 export type NotifierClient = PromiseClient<typeof notifierDefinition>;
 export type CollectionsClient = PromiseClient<typeof collectionsDefinition>;
 export type PayoutsClient = PromiseClient<typeof payoutsDefinition>;
+export type WebhookDeliveryClient = PromiseClient<typeof webhookDeliveryDefinition>;
 
 export interface Upstreams {
   trading: TradingClient;
@@ -41,6 +45,7 @@ export interface Upstreams {
   notifier: NotifierClient;
   collections: CollectionsClient;
   payouts: PayoutsClient;
+  webhookDelivery: WebhookDeliveryClient;
   close(): void;
 }
 
@@ -51,6 +56,7 @@ export interface UpstreamSettings {
   notifierAddress: string;
   collectionsAddress: string;
   payoutsAddress: string;
+  webhookDeliveryAddress: string;
   deadlineMs: number;
 }
 
@@ -62,6 +68,9 @@ export function createUpstreams(settings: UpstreamSettings, tls: TlsMaterial, lo
   const notifierClient = createClient(notifierDefinition, { upstream: 'notifier', tls: tls.client('notifier'), address: settings.notifierAddress, logger, deadlineMs: settings.deadlineMs });
   const collectionsClient = createClient(collectionsDefinition, { upstream: 'collections', tls: tls.client('collections'), address: settings.collectionsAddress, logger, deadlineMs: settings.deadlineMs });
   const payoutsClient = createClient(payoutsDefinition, { upstream: 'payouts', tls: tls.client('payouts'), address: settings.payoutsAddress, logger, deadlineMs: settings.deadlineMs });
+  const webhookDeliveryClient = createClient(webhookDeliveryDefinition, {
+    upstream: 'webhook-delivery', tls: tls.client('webhook-delivery'), address: settings.webhookDeliveryAddress, logger, deadlineMs: settings.deadlineMs,
+  });
   return {
     trading: tradingClient,
     ledger: ledgerClient,
@@ -69,6 +78,7 @@ export function createUpstreams(settings: UpstreamSettings, tls: TlsMaterial, lo
     notifier: notifierClient,
     collections: collectionsClient,
     payouts: payoutsClient,
+    webhookDelivery: webhookDeliveryClient,
     close() {
       tradingClient.close();
       ledgerClient.close();
@@ -76,6 +86,7 @@ export function createUpstreams(settings: UpstreamSettings, tls: TlsMaterial, lo
       notifierClient.close();
       collectionsClient.close();
       payoutsClient.close();
+      webhookDeliveryClient.close();
     },
   };
 }

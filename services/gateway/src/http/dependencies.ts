@@ -6,7 +6,7 @@
  */
 import type { Logger } from '@platform/logger';
 import type {
-  CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient,
+  CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient, WebhookDeliveryClient,
 } from '../adapters/upstreams';
 import type { Admission } from '../domain/rate-limit';
 import type { RefusedAuthentications } from '../domain/refused-authentications';
@@ -61,14 +61,17 @@ export interface Readiness {
  * twice. Each rejects only with an AppError (a refusal or SERVICE_UNAVAILABLE).
  */
 export type TradingApi = Pick<TradingClient, 'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash' | 'listOrders'>;
-export type LedgerApi = Pick<LedgerClient, 'getBalances' | 'simulateKesCredit' | 'getFundingInstructions' | 'listPayoutDestinations' | 'simulateUsdtDeposit'>;
+export type LedgerApi = Pick<LedgerClient,
+  'getBalances' | 'listStatement' | 'simulateKesCredit' | 'getFundingInstructions' | 'listPayoutDestinations' | 'simulateUsdtDeposit'>;
 export type WalletRegistryApi = Pick<WalletRegistryClient,
   'registerAdmin' | 'listAdmins' | 'removeAdmin' | 'registerWallet' | 'confirmWallet' | 'listWallets' | 'revokeWallet' | 'approveWallet'>;
 export type NotifierApi = Pick<NotifierClient, 'listSandboxOutbox'>;
 export type CollectionsApi = Pick<CollectionsClient, 'createCollection' | 'getCollection' | 'listCollections' | 'simulateDeposit' | 'expireNow'>;
 export type PayoutsApi = Pick<PayoutsClient,
   'createTransfer' | 'getTransfer' | 'listTransfers' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
-  | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'>;
+  | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'
+  | 'listUsdtSends' | 'listTransferBatches' | 'listMobileMoneyPushes'>;
+export type WebhookDeliveryApi = Pick<WebhookDeliveryClient, 'listEvents' | 'listPartnerDeliveries' | 'retryDelivery'>;
 
 export interface AppDependencies {
   logger: Logger;
@@ -88,6 +91,7 @@ export interface AppDependencies {
   notifier: NotifierApi;
   collections: CollectionsApi;
   payouts: PayoutsApi;
+  webhookDelivery: WebhookDeliveryApi;
   upstreamHealth: UpstreamHealth;
   readiness: Readiness;
   /** Requests by route, authentication and rate-limit refusals (gateway-metrics.ts). */

@@ -25,6 +25,8 @@ const LEDGER = {
   postEntry: ['trading', 'collections'],
   getServiceAccount: ['trading', 'payouts', 'collections'],
   listAccountHistory: ['ops'],
+  // A partner's statement of its own account (GET /v1/balances/{accountId}/transactions).
+  listStatement: ['gateway'],
   checkLedger: ['ops'],
   setKesAccountStatus: ['ops'],
   allocateDepositAddress: ['ops'],

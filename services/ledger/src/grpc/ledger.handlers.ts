@@ -5,6 +5,7 @@ import { ledger } from '@platform/proto';
 import type { PartnerAccountSet } from '../persistence/accounts.repository';
 import type { KesCreditRecord } from '../persistence/kes-credits.repository';
 import type { GetBalancesUseCase } from '../usecases/get-balances/get-balances.usecase';
+import type { ListStatementUseCase } from '../usecases/list-statement/list-statement.usecase';
 import type { OpenPartnerAccountsUseCase } from '../usecases/open-partner-accounts/open-partner-accounts.usecase';
 import type { RecordKesCreditUseCase } from '../usecases/record-kes-credit/record-kes-credit.usecase';
 import type { SimulateKesCreditUseCase } from '../usecases/simulate-kes-credit/simulate-kes-credit.usecase';
@@ -49,6 +50,7 @@ export function ledgerHandlers(deps: {
   accounts: AccountsRepository;
   openPartnerAccounts: OpenPartnerAccountsUseCase;
   getBalances: GetBalancesUseCase;
+  listStatement: ListStatementUseCase;
   recordKesCredit: RecordKesCreditUseCase;
   money: LedgerMoneyDeps;
   accountsAdmin: LedgerAccountsDeps;
@@ -79,6 +81,9 @@ export function ledgerHandlers(deps: {
     },
     async getBalances(request) {
       return { balances: await deps.getBalances.execute({ partnerId: request.partnerId }) };
+    },
+    async listStatement(request) {
+      return deps.listStatement.execute(request);
     },
     async recordKesCredit(request) {
       return toKesCreditMessage(await deps.recordKesCredit.execute({

@@ -6,11 +6,12 @@ import { LedgerUsdtDepositsMigration1732260000002 } from './migrations/173226000
 import { LedgerPaymentReferencesMigration1732260000003 } from './migrations/1732260000003-ledger-payment-references';
 import { LedgerAuditRecordsMigration1795900000000 } from './migrations/1795900000000-ledger-audit-records';
 import { LedgerHoldOwnersMigration1795917000000 } from './migrations/1795917000000-ledger-hold-owners';
+import { LedgerStatementLinesMigration1796000000000 } from './migrations/1796000000000-ledger-statement-lines';
 
 export const SERVICE_NAME = 'ledger';
 
 export function ledgerDataSource(url: string): DataSource {
   return createDataSource({ url, applicationName: SERVICE_NAME, migrations: [LedgerV1Migration1732170000000, LedgerHoldsMigration1732260000000, LedgerFundingMigration1732260000001,
     LedgerUsdtDepositsMigration1732260000002, LedgerPaymentReferencesMigration1732260000003, LedgerAuditRecordsMigration1795900000000,
-    LedgerHoldOwnersMigration1795917000000] });
+    LedgerHoldOwnersMigration1795917000000, LedgerStatementLinesMigration1796000000000] });
 }

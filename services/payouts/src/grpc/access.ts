@@ -27,12 +27,14 @@ export const PAYOUTS_ACCESS = {
   USDT_SENDS: {
     createUsdtSend: ['gateway'],
     getUsdtSend: ['gateway'],
+    listUsdtSends: ['gateway'],
   } satisfies AccessTable<typeof payouts.UsdtSendsService>,
   TRANSFER_BATCHES: {
     createTransferBatch: ['gateway'],
     getTransferBatch: ['gateway'],
+    listTransferBatches: ['gateway'],
   } satisfies AccessTable<typeof payouts.TransferBatchesService>,
-  FUNDING: { createMobileMoneyPush: ['gateway'] } satisfies AccessTable<typeof payoutsFunding.MobileMoneyFundingService>,
+  FUNDING: { createMobileMoneyPush: ['gateway'], listMobileMoneyPushes: ['gateway'] } satisfies AccessTable<typeof payoutsFunding.MobileMoneyFundingService>,
   FUNDING_SANDBOX: {
     approveMobileMoneyPush: ['gateway'],
     declineMobileMoneyPush: ['gateway'],

@@ -4,6 +4,8 @@ import type { payoutsFunding } from '@platform/proto';
 import type { PushRecord } from '../persistence/mobile-money-pushes.repository';
 import type { AnswerMobileMoneyPushUseCase } from '../usecases/funding/answer-mobile-money-push.usecase';
 import type { CreateMobileMoneyPushUseCase } from '../usecases/funding/create-mobile-money-push.usecase';
+import type { ListMobileMoneyPushesUseCase } from '../usecases/funding/list-mobile-money-pushes.usecase';
+import { maskAccountNumber } from '../domain/ids';
 
 function toMessage(row: PushRecord): payoutsFunding.MobileMoneyPush {
   return {
@@ -15,14 +17,22 @@ function toMessage(row: PushRecord): payoutsFunding.MobileMoneyPush {
     expiresAt: new Date(row.expiresAt).toISOString(),
     answeredAt: row.answeredAt ? new Date(row.answeredAt).toISOString() : undefined,
     creditTransactionId: row.creditTransactionId ?? undefined,
+    phoneMasked: maskAccountNumber(row.msisdn),
   };
 }
 
 /** MobileMoneyFunding: translation only. */
-export function mobileMoneyFundingHandlers(deps: { createPush: CreateMobileMoneyPushUseCase }): AsyncImplementation<typeof payoutsFunding.MobileMoneyFundingService> {
+export function mobileMoneyFundingHandlers(deps: {
+  createPush: CreateMobileMoneyPushUseCase;
+  listPushes: ListMobileMoneyPushesUseCase;
+}): AsyncImplementation<typeof payoutsFunding.MobileMoneyFundingService> {
   return {
     async createMobileMoneyPush(request) {
       return toMessage(await deps.createPush.execute({ partnerId: request.partnerId, phone: request.phone, amountKes: request.amountKes }));
+    },
+    async listMobileMoneyPushes(request) {
+      const { pushes, nextCursor } = await deps.listPushes.execute(request);
+      return { pushes: pushes.map(toMessage), nextCursor };
     },
   };
 }

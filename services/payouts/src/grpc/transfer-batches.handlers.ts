@@ -8,6 +8,7 @@ import type { ConfirmationsRepository } from '../persistence/confirmations.repos
 import type { TransferBatchesRepository, TransferBatchRecord } from '../persistence/transfer-batches.repository';
 import type { TransferRecord, TransfersRepository } from '../persistence/transfers.repository';
 import type { CreateTransferBatchUseCase } from '../usecases/create-transfer-batch/create-transfer-batch.usecase';
+import type { ListTransferBatchesUseCase } from '../usecases/list-transfer-batches/list-transfer-batches.usecase';
 import { toHandle } from './transfers.handlers';
 
 const FINAL = new Set(['settled', 'failed', 'expired']);
@@ -27,6 +28,7 @@ export function transferBatchesHandlers(deps: {
   transfers: TransfersRepository;
   confirmations: ConfirmationsRepository;
   createBatch: CreateTransferBatchUseCase;
+  listBatches: ListTransferBatchesUseCase;
 }): AsyncImplementation<typeof payouts.TransferBatchesService> {
   const present = async (batch: TransferBatchRecord): Promise<payouts.TransferBatch> => {
     const { manager } = deps.dataSource;
@@ -65,6 +67,13 @@ export function transferBatchesHandlers(deps: {
       const batch = isUuid(request.batchId) && isUuid(request.partnerId) ? await deps.batches.find(deps.dataSource.manager, request.partnerId, request.batchId) : null;
       if (!batch || batch.status === 'creating') throw new AppError('BATCH_NOT_FOUND');
       return present(batch);
+    },
+    async listTransferBatches(request) {
+      const { batches, nextCursor } = await deps.listBatches.execute(request);
+      // Each as the single read presents it (at most 100 batches of at most 20 items a page).
+      const presented: payouts.TransferBatch[] = [];
+      for (const batch of batches) presented.push(await present(batch));
+      return { batches: presented, nextCursor };
     },
   };
 }

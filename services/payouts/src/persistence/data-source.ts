@@ -7,6 +7,7 @@ import { TransferBatchesMigration1732900000000 } from './migrations/173290000000
 import { MobileMoneyPushesMigration1733000000000 } from './migrations/1733000000000-mobile-money-pushes';
 import { TransfersPartnerListingMigration1733010000000 } from './migrations/1733010000000-transfers-partner-listing';
 import { WrongCodeBudgetsMigration1733100000000 } from './migrations/1733100000000-wrong-code-budgets';
+import { PartnerListingsMigration1733200000000 } from './migrations/1733200000000-partner-listings';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -16,6 +17,6 @@ export function payoutsDataSource(url: string): DataSource {
     applicationName: SERVICE_NAME,
     migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000, TransfersMigration1732700000000, UsdtSendsMigration1732800000000,
       TransferBatchesMigration1732900000000, MobileMoneyPushesMigration1733000000000,
-      TransfersPartnerListingMigration1733010000000, WrongCodeBudgetsMigration1733100000000],
+      TransfersPartnerListingMigration1733010000000, WrongCodeBudgetsMigration1733100000000, PartnerListingsMigration1733200000000],
   });
 }

@@ -1,6 +1,6 @@
 /** mobile_money_pushes: amounts read back as strings, never JS numbers. */
-import type { DataSource, DueRows, EntityManager } from '@platform/persistence';
-import { queryRows, withTransaction } from '@platform/persistence';
+import type { DataSource, DueRows, EntityManager, PageBounds } from '@platform/persistence';
+import { keysetConditions, keysetTimeSql, queryRows, withTransaction } from '@platform/persistence';
 import { Answer, applyAnswer, PushStatus } from '../domain/mobile-money-push';
 
 export interface PushRecord {
@@ -20,6 +20,15 @@ export interface PushRecord {
 const COLUMNS = `push_id AS "pushId", partner_id AS "partnerId", msisdn, amount_kes::text AS "amountKes",
   kes_account_reference AS "kesAccountReference", status, created_at AS "createdAt", expires_at AS "expiresAt",
   answered_at AS "answeredAt", rail_reference AS "railReference", credit_transaction_id AS "creditTransactionId"`;
+
+export interface PushListFilter {
+  partnerId: string;
+  status: PushStatus | null;
+  page: PageBounds;
+}
+
+/** A push with its exact position in the newest-first listing. */
+export type ListedPush = PushRecord & { createdAtExact: string };
 
 export class MobileMoneyPushesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -61,6 +70,21 @@ export class MobileMoneyPushesRepository {
       );
       return updated;
     });
+  }
+
+  /** One page of the partner's prompts, newest first, along mobile_money_pushes_partner_created_idx. */
+  async listPage(filter: PushListFilter): Promise<ListedPush[]> {
+    const parameters: unknown[] = [filter.partnerId];
+    const conditions = ['partner_id = $1'];
+    if (filter.status !== null) {
+      parameters.push(filter.status);
+      conditions.push(`status = $${parameters.length}`);
+    }
+    conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'created_at', id: 'push_id' }));
+    parameters.push(filter.page.fetchLimit);
+    return queryRows<ListedPush>(this.dataSource.manager,
+      `SELECT ${COLUMNS}, ${keysetTimeSql('created_at')} AS "createdAtExact" FROM mobile_money_pushes WHERE ${conditions.join(' AND ')}
+        ORDER BY created_at DESC, push_id DESC LIMIT $${parameters.length}`, parameters);
   }
 
   async find(pushId: string): Promise<PushRecord | null> {

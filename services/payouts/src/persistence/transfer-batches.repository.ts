@@ -1,6 +1,6 @@
 /** transfer_batches and their items. */
-import type { DueRows, EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import type { DueRows, EntityManager, PageBounds } from '@platform/persistence';
+import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
 
 export interface TransferBatchRecord {
   batchId: string;
@@ -23,6 +23,38 @@ export interface BatchItemRecord {
 const COLUMNS = `batch_id AS "batchId", partner_id AS "partnerId", idempotency_key AS "idempotencyKey", request_hash AS "requestHash",
   status, confirmation_id AS "confirmationId", item_count AS "itemCount", created_at AS "createdAt"`;
 
+/** COLUMNS of the batch aliased b (the listing joins its confirmation). */
+const BATCH_COLUMNS = `b.batch_id AS "batchId", b.partner_id AS "partnerId", b.idempotency_key AS "idempotencyKey", b.request_hash AS "requestHash",
+  b.status, b.confirmation_id AS "confirmationId", b.item_count AS "itemCount", b.created_at AS "createdAt"`;
+
+/** A batch's status as partners see it, derived from its confirmation and its transfers (never stored). */
+export type BatchStatus = 'awaiting_confirmation' | 'confirmed' | 'completed' | 'expired' | 'failed';
+export const BATCH_STATUSES: readonly BatchStatus[] = ['awaiting_confirmation', 'confirmed', 'completed', 'expired', 'failed'];
+
+export interface BatchListFilter {
+  partnerId: string;
+  status: BatchStatus | null;
+  idempotencyKey: string | null;
+  page: PageBounds;
+}
+
+/** A batch with its exact position in the newest-first listing. */
+export type ListedBatch = TransferBatchRecord & { createdAtExact: string };
+
+/**
+ * batchStatus (grpc/transfer-batches.handlers.ts) in SQL, so a status filter
+ * runs in the page's query: no confirmation → failed; a used code → completed
+ * once every transfer is final, confirmed before; an expired code, or every
+ * transfer expired → expired; else awaiting_confirmation. Each test is an
+ * index probe on the batch's own transfers (at most 20).
+ */
+const DERIVED_STATUS_SQL = `CASE
+    WHEN b.confirmation_id IS NULL THEN 'failed'
+    WHEN c.status = 'used' THEN CASE WHEN EXISTS (SELECT 1 FROM transfers t WHERE t.batch_id = b.batch_id AND t.status NOT IN ('settled', 'failed', 'expired'))
+      THEN 'confirmed' ELSE 'completed' END
+    WHEN c.status = 'expired' OR NOT EXISTS (SELECT 1 FROM transfers t WHERE t.batch_id = b.batch_id AND t.status <> 'expired') THEN 'expired'
+    ELSE 'awaiting_confirmation' END`;
+
 export class TransferBatchesRepository {
   /** Claims the batch's idempotency key (see TransfersRepository.claim); null when taken. */
   async claim(manager: EntityManager, batch: Pick<TransferBatchRecord, 'batchId' | 'partnerId' | 'idempotencyKey' | 'requestHash' | 'itemCount'>, leaseMs: number): Promise<TransferBatchRecord | null> {
@@ -42,6 +74,27 @@ export class TransferBatchesRepository {
   async find(manager: EntityManager, partnerId: string, batchId: string): Promise<TransferBatchRecord | null> {
     const [row] = await queryRows<TransferBatchRecord>(manager, `SELECT ${COLUMNS} FROM transfer_batches WHERE batch_id = $1 AND partner_id = $2`, [batchId, partnerId]);
     return row ?? null;
+  }
+
+  /** One page of the partner's batches (past their create), newest first, along transfer_batches_partner_created_idx. */
+  async listPage(manager: EntityManager, filter: BatchListFilter): Promise<ListedBatch[]> {
+    const parameters: unknown[] = [filter.partnerId];
+    const conditions = ['b.partner_id = $1', "b.status = 'created'"];
+    if (filter.idempotencyKey !== null) {
+      parameters.push(filter.idempotencyKey);
+      conditions.push(`b.idempotency_key = $${parameters.length}`);
+    }
+    if (filter.status !== null) {
+      parameters.push(filter.status);
+      conditions.push(`(${DERIVED_STATUS_SQL}) = $${parameters.length}`);
+    }
+    conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'b.created_at', id: 'b.batch_id' }));
+    parameters.push(filter.page.fetchLimit);
+    return queryRows<ListedBatch>(manager,
+      `SELECT ${BATCH_COLUMNS}, ${keysetTimeSql('b.created_at')} AS "createdAtExact"
+         FROM transfer_batches b LEFT JOIN confirmations c ON c.confirmation_id = b.confirmation_id
+        WHERE ${conditions.join(' AND ')}
+        ORDER BY b.created_at DESC, b.batch_id DESC LIMIT $${parameters.length}`, parameters);
   }
 
   async items(manager: EntityManager, batchId: string): Promise<BatchItemRecord[]> {

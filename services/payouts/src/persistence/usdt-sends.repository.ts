@@ -1,6 +1,6 @@
 /** usdt_sends: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
-import type { DueRows, EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import type { DueRows, EntityManager, PageBounds } from '@platform/persistence';
+import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
 
 export type UsdtSendStatus = 'creating' | 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
 
@@ -27,6 +27,21 @@ const COLUMNS = `send_id AS "sendId", partner_id AS "partnerId", idempotency_key
   failure_reason AS "failureReason", confirmation_id AS "confirmationId", to_address AS "toAddress", chain_submitted_at AS "chainSubmittedAt",
   created_at AS "createdAt", confirmed_at AS "confirmedAt", settled_at AS "settledAt"`;
 
+/** The sends a partner may see (a create still running its checks is not one of them). */
+export type VisibleUsdtSendStatus = Exclude<UsdtSendStatus, 'creating'>;
+export const VISIBLE_USDT_SEND_STATUSES: readonly VisibleUsdtSendStatus[] = ['awaiting_confirmation', 'confirmed', 'settled', 'failed', 'expired'];
+
+export interface UsdtSendListFilter {
+  partnerId: string;
+  status: VisibleUsdtSendStatus | null;
+  partnerReference: string | null;
+  idempotencyKey: string | null;
+  page: PageBounds;
+}
+
+/** A send with its exact position in the newest-first listing. */
+export type ListedUsdtSend = UsdtSendRecord & { createdAtExact: string };
+
 export type NewUsdtSend = Pick<UsdtSendRecord, 'sendId' | 'partnerId' | 'idempotencyKey' | 'requestHash' | 'partnerReference' | 'destinationWalletId' | 'usdtAmount'>;
 
 export class UsdtSendsRepository {
@@ -45,6 +60,25 @@ export class UsdtSendsRepository {
        ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
       [send.sendId, send.partnerId, send.idempotencyKey, send.requestHash, send.partnerReference, send.destinationWalletId, send.usdtAmount, leaseMs]);
     return row ?? null;
+  }
+
+  /** One page of the partner's visible sends, newest first, along usdt_sends_partner_created_idx. */
+  async listPage(manager: EntityManager, filter: UsdtSendListFilter): Promise<ListedUsdtSend[]> {
+    const parameters: unknown[] = [filter.partnerId];
+    const conditions = ['partner_id = $1', "status <> 'creating'"];
+    const add = (column: string, value: string | null) => {
+      if (value === null) return;
+      parameters.push(value);
+      conditions.push(`${column} = $${parameters.length}`);
+    };
+    add('status', filter.status);
+    add('partner_reference', filter.partnerReference);
+    add('idempotency_key', filter.idempotencyKey);
+    conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'created_at', id: 'send_id' }));
+    parameters.push(filter.page.fetchLimit);
+    return queryRows<ListedUsdtSend>(manager,
+      `SELECT ${COLUMNS}, ${keysetTimeSql('created_at')} AS "createdAtExact" FROM usdt_sends WHERE ${conditions.join(' AND ')}
+        ORDER BY created_at DESC, send_id DESC LIMIT $${parameters.length}`, parameters);
   }
 
   async findByKey(manager: EntityManager, partnerId: string, idempotencyKey: string): Promise<UsdtSendRecord | null> {

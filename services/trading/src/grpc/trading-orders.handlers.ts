@@ -2,7 +2,9 @@ import type { AsyncImplementation } from '@platform/grpc';
 import type { ListAuditRecordsUseCase } from '@platform/persistence';
 import type { trading } from '@platform/proto';
 import { OrderRecord, orderView } from '../domain/order';
-import type { CreateBuyOrderUseCase, OrderResult } from '../usecases/create-buy-order/create-buy-order.usecase';
+import type { AttachTxHashUseCase } from '../usecases/attach-tx-hash/attach-tx-hash.usecase';
+import type { CreateOrderUseCase } from '../usecases/create-order/create-order.usecase';
+import type { OrderResult } from '../usecases/create-order/funding-strategy';
 import type { GetOrderUseCase } from '../usecases/get-order/get-order.usecase';
 import type { ListOrdersUseCase } from '../usecases/list-orders/list-orders.usecase';
 import type { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from '../usecases/set-switches/set-switches.usecase';
@@ -28,31 +30,25 @@ function toResult(result: OrderResult): trading.OrderResult {
   return { order: toOrderMessage(result.order), refusalCode: result.refusalCode ?? undefined };
 }
 
-/** Sell-side use cases arrive with their issue step; until then the RPC does not exist. */
-export interface SellOrderUseCases {
-  createSellOrder(command: trading.CreateSellOrderRequest): Promise<OrderResult>;
-  attachTxHash(command: trading.AttachTxHashRequest): Promise<OrderRecord>;
-}
-
 /** TradingOrders: translation only. */
 export function tradingOrdersHandlers(deps: {
-  createBuyOrder: CreateBuyOrderUseCase;
+  createOrder: CreateOrderUseCase;
   getOrder: GetOrderUseCase;
   listOrders: ListOrdersUseCase;
-  sell: SellOrderUseCases;
+  attachTxHash: AttachTxHashUseCase;
 }): AsyncImplementation<typeof trading.TradingOrdersService> {
   return {
     async createBuyOrder(request) {
-      return toResult(await deps.createBuyOrder.execute(request));
+      return toResult(await deps.createOrder.execute({ side: 'buy', ...request }));
     },
     async createSellOrder(request) {
-      return toResult(await deps.sell.createSellOrder(request));
+      return toResult(await deps.createOrder.execute({ side: 'sell', ...request }));
     },
     async getOrder(request) {
       return toOrderMessage(await deps.getOrder.execute(request));
     },
     async attachTxHash(request) {
-      return toOrderMessage(await deps.sell.attachTxHash(request));
+      return toOrderMessage(await deps.attachTxHash.execute(request));
     },
     async listOrders(request) {
       const { orders, nextCursor } = await deps.listOrders.execute(request);

@@ -1,8 +1,9 @@
 /**
  * orders: numeric columns come back as strings, never JS numbers. Methods that
- * must run inside a caller's transaction take its manager.
+ * must run inside a caller's transaction take its manager; the others read
+ * through the data source unless given one.
  */
-import type { DueRows, EntityManager, PageBounds } from '@platform/persistence';
+import type { DataSource, DueRows, EntityManager, PageBounds } from '@platform/persistence';
 import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
 import type { OrderRecord, OrderStatus } from '../domain/order';
 
@@ -17,62 +18,6 @@ export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", 
   payment_rail_reference AS "paymentRailReference", payment_bank_transaction_id AS "paymentBankTransactionId",
   payment_matched_at AS "paymentMatchedAt", payment_kes_amount::text AS "paymentKesAmount"`;
 
-export interface QuoteRecord {
-  quoteId: string;
-  side: 'buy' | 'sell';
-  kesAmount: string;
-  usdtAmount: string;
-  rate: string;
-  feeKes: string;
-  feeBps: number;
-  feeFlatKes: string;
-  feeCapKes: string | null;
-  kesTotalAmount: string;
-  expiresAt: Date;
-}
-
-const QUOTE_COLUMNS = `quote_id AS "quoteId", side, kes_amount::text AS "kesAmount", usdt_amount::text AS "usdtAmount", rate::text AS rate,
-  fee_kes::text AS "feeKes", fee_bps AS "feeBps", fee_flat_kes::text AS "feeFlatKes", fee_cap_kes::text AS "feeCapKes",
-  kes_total_amount::text AS "kesTotalAmount", expires_at AS "expiresAt"`;
-
-/** The partner's quote, consumed or not; null when unknown or another partner's. */
-export async function findQuote(manager: EntityManager, partnerId: string, quoteId: string): Promise<QuoteRecord | null> {
-  const [row] = await queryRows<QuoteRecord>(manager, `SELECT ${QUOTE_COLUMNS} FROM quotes WHERE quote_id = $1 AND partner_id = $2`, [quoteId, partnerId]);
-  return row ?? null;
-}
-
-/** Consumes the quote for exactly one caller: false when it is already consumed or past its expiry. */
-export async function consumeQuote(manager: EntityManager, partnerId: string, quoteId: string): Promise<boolean> {
-  const rows = await queryRows(
-    manager,
-    'UPDATE quotes SET consumed_at = now() WHERE quote_id = $1 AND partner_id = $2 AND consumed_at IS NULL AND expires_at > now() RETURNING quote_id',
-    [quoteId, partnerId],
-  );
-  return rows.length === 1;
-}
-
-export async function unconsumeQuote(manager: EntityManager, quoteId: string): Promise<void> {
-  await manager.query('UPDATE quotes SET consumed_at = NULL WHERE quote_id = $1', [quoteId]);
-}
-
-/** Serialises creates of one (partner, partnerReference) until the transaction ends. */
-export async function lockPartnerReference(manager: EntityManager, partnerId: string, partnerReference: string): Promise<void> {
-  await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`order:${partnerId}:${partnerReference}`]);
-}
-
-export async function findOrderByReference(manager: EntityManager, partnerId: string, partnerReference: string): Promise<OrderRecord | null> {
-  const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND partner_reference = $2`, [
-    partnerId,
-    partnerReference,
-  ]);
-  return row ?? null;
-}
-
-export async function findOrder(manager: EntityManager, orderId: string, options: { forUpdate?: boolean } = {}): Promise<OrderRecord | null> {
-  const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [orderId]);
-  return row ?? null;
-}
-
 export interface OrderListFilter {
   partnerId: string;
   status: OrderStatus | null;
@@ -83,41 +28,6 @@ export interface OrderListFilter {
 /** An order with its exact position in the newest-first listing. */
 export type ListedOrder = OrderRecord & { createdAtExact: string };
 
-/** One page of the partner's orders, newest first, along orders_partner_created_idx. */
-export async function listOrders(manager: EntityManager, filter: OrderListFilter): Promise<ListedOrder[]> {
-  const parameters: unknown[] = [filter.partnerId];
-  const conditions = ['partner_id = $1'];
-  if (filter.status !== null) {
-    parameters.push(filter.status);
-    conditions.push(`status = $${parameters.length}`);
-  }
-  if (filter.partnerReference !== null) {
-    parameters.push(filter.partnerReference);
-    conditions.push(`partner_reference = $${parameters.length}`);
-  }
-  conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'created_at', id: 'order_id' }));
-  parameters.push(filter.page.fetchLimit);
-  return queryRows<ListedOrder>(manager,
-    `SELECT ${ORDER_COLUMNS}, ${keysetTimeSql('created_at')} AS "createdAtExact" FROM orders WHERE ${conditions.join(' AND ')}
-      ORDER BY created_at DESC, order_id DESC LIMIT $${parameters.length}`, parameters);
-}
-
-/**
- * The partner's order carrying this hash. A hash is public on the chain, so it
- * is unique per partner only: a lookup never crosses partners.
- */
-export async function findOrderByTxHash(manager: EntityManager, partnerId: string, txHash: string): Promise<OrderRecord | null> {
-  const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND tx_hash = $2`, [partnerId, txHash]);
-  return row ?? null;
-}
-
-/** The status of each of `orderIds` that exists (hold reconciliation: an id absent from the map has no order). */
-export async function orderStatusesOf(manager: EntityManager, orderIds: string[]): Promise<Map<string, OrderStatus>> {
-  if (orderIds.length === 0) return new Map();
-  const rows = await queryRows<{ orderId: string; status: OrderStatus }>(manager, 'SELECT order_id AS "orderId", status FROM orders WHERE order_id = ANY($1::uuid[])', [orderIds]);
-  return new Map(rows.map((row) => [row.orderId, row.status]));
-}
-
 type PaymentFields = 'paymentRailReference' | 'paymentBankTransactionId' | 'paymentMatchedAt' | 'paymentKesAmount';
 type PayInFields = 'walletId' | 'paymentReference' | 'paybill' | 'beneficiaryName' | 'payBefore';
 
@@ -125,23 +35,12 @@ type PayInFields = 'walletId' | 'paymentReference' | 'paybill' | 'beneficiaryNam
 export type NewOrder = Omit<OrderRecord, 'txHash' | 'depositUsdtAmount' | 'payoutInstructionId' | 'fundsConfirmedAt' | 'completedAt' | 'createdAt' | 'refusalCode' | PaymentFields | PayInFields>
   & Partial<Pick<OrderRecord, PayInFields>>;
 
-export async function insertOrder(manager: EntityManager, order: NewOrder): Promise<OrderRecord> {
-  const [row] = await queryRows<OrderRecord>(
-    manager,
-    `INSERT INTO orders (order_id, partner_id, partner_reference, quote_id, side, funding_mode, status, kes_amount, usdt_amount, rate, fee_kes, fee_bps,
-                         fee_flat_kes, fee_cap_kes, kes_total_amount, expires_at, kes_debit_status, debit_outcome, deposit_address, send_before,
-                         payout_account_id, next_action_at, wallet_id, payment_reference, paybill, beneficiary_name, pay_before)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
-     RETURNING ${ORDER_COLUMNS}`,
-    [
-      order.orderId, order.partnerId, order.partnerReference, order.quoteId, order.side, order.fundingMode, order.status,
-      order.kesAmount, order.usdtAmount, order.rate, order.feeKes, order.feeBps, order.feeFlatKes, order.feeCapKes, order.kesTotalAmount,
-      order.expiresAt, order.kesDebitStatus, order.debitOutcome, order.depositAddress, order.sendBefore, order.payoutAccountId, order.nextActionAt,
-      order.walletId ?? null, order.paymentReference ?? null, order.paybill ?? null, order.beneficiaryName ?? null, order.payBefore ?? null,
-    ],
-  );
-  return row;
-}
+const INSERT_ORDER_SQL = `
+  INSERT INTO orders (order_id, partner_id, partner_reference, quote_id, side, funding_mode, status, kes_amount, usdt_amount, rate, fee_kes, fee_bps,
+                      fee_flat_kes, fee_cap_kes, kes_total_amount, expires_at, kes_debit_status, debit_outcome, deposit_address, send_before,
+                      payout_account_id, next_action_at, wallet_id, payment_reference, paybill, beneficiary_name, pay_before)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
+  RETURNING ${ORDER_COLUMNS}`;
 
 /** Columns a step may change; only the keys given are written. */
 export interface OrderChanges {
@@ -178,47 +77,129 @@ const CHANGE_COLUMNS: Record<keyof OrderChanges, string> = {
   paymentKesAmount: 'payment_kes_amount',
 };
 
-/**
- * Applies the changes only while the order is still in `expectedStatus`
- * (compare-and-set): null when another step moved it first.
- */
-export async function updateOrder(
-  manager: EntityManager,
-  orderId: string,
-  expectedStatus: OrderRecord['status'],
-  changes: OrderChanges,
-  expectedDebitOutcome?: OrderRecord['debitOutcome'],
-): Promise<OrderRecord | null> {
-  const keys = (Object.keys(changes) as (keyof OrderChanges)[]).filter((key) => changes[key] !== undefined);
-  const sets = keys.map((key, index) => `${CHANGE_COLUMNS[key]} = $${index + 4}`);
-  // $3 NULL means "any debit outcome"; otherwise the outcome must still be the one the caller read.
-  const [row] = await queryRows<OrderRecord>(
-    manager,
-    `UPDATE orders SET ${[...sets, 'updated_at = now()'].join(', ')}
-      WHERE order_id = $1 AND status = $2 AND ($3::text IS NULL OR debit_outcome = $3) RETURNING ${ORDER_COLUMNS}`,
-    [orderId, expectedStatus, expectedDebitOutcome ?? null, ...keys.map((key) => changes[key])],
-  );
-  return row ?? null;
-}
-
-export async function deleteOrder(manager: EntityManager, orderId: string): Promise<void> {
-  await manager.query('DELETE FROM orders WHERE order_id = $1', [orderId]);
-}
-
-/** Where claimDueOrders finds due orders: measured for the order worker's metrics. */
+/** Where claimDue finds due orders: measured for the order worker's metrics. */
 export const DUE_ORDERS: DueRows = { table: 'orders', dueColumn: 'next_action_at' };
 
-/**
- * Claims up to `limit` due orders for this replica: their timer moves `leaseMs`
- * ahead, so no other replica takes them while this one works, and a replica
- * that dies mid-step leaves them to be retaken when the lease passes.
- */
-export async function claimDueOrders(manager: EntityManager, limit: number, leaseMs: number): Promise<OrderRecord[]> {
-  return queryRows<OrderRecord>(
-    manager,
-    `UPDATE orders SET next_action_at = now() + make_interval(secs => $2::double precision / 1000)
-      WHERE order_id IN (SELECT order_id FROM orders WHERE next_action_at <= now() ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-      RETURNING ${ORDER_COLUMNS}`,
-    [limit, leaseMs],
-  );
+export class OrdersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Serialises creates of one (partner, partnerReference) until the transaction ends. */
+  async lockPartnerReference(manager: EntityManager, partnerId: string, partnerReference: string): Promise<void> {
+    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`order:${partnerId}:${partnerReference}`]);
+  }
+
+  async findByReference(partnerId: string, partnerReference: string, manager: EntityManager = this.dataSource.manager): Promise<OrderRecord | null> {
+    const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND partner_reference = $2`, [
+      partnerId,
+      partnerReference,
+    ]);
+    return row ?? null;
+  }
+
+  async find(orderId: string, options: { forUpdate?: boolean; manager?: EntityManager } = {}): Promise<OrderRecord | null> {
+    const manager = options.manager ?? this.dataSource.manager;
+    const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [orderId]);
+    return row ?? null;
+  }
+
+  /** One page of the partner's orders, newest first, along orders_partner_created_idx. */
+  async list(filter: OrderListFilter): Promise<ListedOrder[]> {
+    const parameters: unknown[] = [filter.partnerId];
+    const conditions = ['partner_id = $1'];
+    if (filter.status !== null) {
+      parameters.push(filter.status);
+      conditions.push(`status = $${parameters.length}`);
+    }
+    if (filter.partnerReference !== null) {
+      parameters.push(filter.partnerReference);
+      conditions.push(`partner_reference = $${parameters.length}`);
+    }
+    conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'created_at', id: 'order_id' }));
+    parameters.push(filter.page.fetchLimit);
+    return queryRows<ListedOrder>(this.dataSource.manager,
+      `SELECT ${ORDER_COLUMNS}, ${keysetTimeSql('created_at')} AS "createdAtExact" FROM orders WHERE ${conditions.join(' AND ')}
+        ORDER BY created_at DESC, order_id DESC LIMIT $${parameters.length}`, parameters);
+  }
+
+  /**
+   * The partner's order carrying this hash. A hash is public on the chain, so it
+   * is unique per partner only: a lookup never crosses partners.
+   */
+  async findByTxHash(partnerId: string, txHash: string, manager: EntityManager = this.dataSource.manager): Promise<OrderRecord | null> {
+    const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND tx_hash = $2`, [partnerId, txHash]);
+    return row ?? null;
+  }
+
+  /** The latest sendBefore of the partner's sell orders still awaiting USDT without a hash; null when none is open. */
+  async latestOpenSendBefore(partnerId: string): Promise<Date | null> {
+    const [open] = await queryRows<{ holdUntil: Date | null }>(
+      this.dataSource.manager,
+      `SELECT max(send_before) AS "holdUntil" FROM orders
+        WHERE partner_id = $1 AND status = 'awaiting_usdt' AND tx_hash IS NULL AND send_before > now()`,
+      [partnerId],
+    );
+    return open?.holdUntil ?? null;
+  }
+
+  /** The status of each of `orderIds` that exists (hold reconciliation: an id absent from the map has no order). */
+  async statusesOf(orderIds: string[]): Promise<Map<string, OrderStatus>> {
+    if (orderIds.length === 0) return new Map();
+    const rows = await queryRows<{ orderId: string; status: OrderStatus }>(
+      this.dataSource.manager, 'SELECT order_id AS "orderId", status FROM orders WHERE order_id = ANY($1::uuid[])', [orderIds],
+    );
+    return new Map(rows.map((row) => [row.orderId, row.status]));
+  }
+
+  /** Inserts the order and answers it as stored (RETURNING: never read back). */
+  async insert(manager: EntityManager, order: NewOrder): Promise<OrderRecord> {
+    const [row] = await queryRows<OrderRecord>(manager, INSERT_ORDER_SQL, [
+      order.orderId, order.partnerId, order.partnerReference, order.quoteId, order.side, order.fundingMode, order.status,
+      order.kesAmount, order.usdtAmount, order.rate, order.feeKes, order.feeBps, order.feeFlatKes, order.feeCapKes, order.kesTotalAmount,
+      order.expiresAt, order.kesDebitStatus, order.debitOutcome, order.depositAddress, order.sendBefore, order.payoutAccountId, order.nextActionAt,
+      order.walletId ?? null, order.paymentReference ?? null, order.paybill ?? null, order.beneficiaryName ?? null, order.payBefore ?? null,
+    ]);
+    return row;
+  }
+
+  /**
+   * Applies the changes only while the order is still in `expectedStatus`
+   * (compare-and-set): null when another step moved it first.
+   */
+  async update(
+    manager: EntityManager,
+    orderId: string,
+    expectedStatus: OrderRecord['status'],
+    changes: OrderChanges,
+    expectedDebitOutcome?: OrderRecord['debitOutcome'],
+  ): Promise<OrderRecord | null> {
+    const keys = (Object.keys(changes) as (keyof OrderChanges)[]).filter((key) => changes[key] !== undefined);
+    const sets = keys.map((key, index) => `${CHANGE_COLUMNS[key]} = $${index + 4}`);
+    // $3 NULL means "any debit outcome"; otherwise the outcome must still be the one the caller read.
+    const [row] = await queryRows<OrderRecord>(
+      manager,
+      `UPDATE orders SET ${[...sets, 'updated_at = now()'].join(', ')}
+        WHERE order_id = $1 AND status = $2 AND ($3::text IS NULL OR debit_outcome = $3) RETURNING ${ORDER_COLUMNS}`,
+      [orderId, expectedStatus, expectedDebitOutcome ?? null, ...keys.map((key) => changes[key])],
+    );
+    return row ?? null;
+  }
+
+  async delete(manager: EntityManager, orderId: string): Promise<void> {
+    await manager.query('DELETE FROM orders WHERE order_id = $1', [orderId]);
+  }
+
+  /**
+   * Claims up to `limit` due orders for this replica: their timer moves `leaseMs`
+   * ahead, so no other replica takes them while this one works, and a replica
+   * that dies mid-step leaves them to be retaken when the lease passes.
+   */
+  async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<OrderRecord[]> {
+    return queryRows<OrderRecord>(
+      manager,
+      `UPDATE orders SET next_action_at = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE order_id IN (SELECT order_id FROM orders WHERE next_action_at <= now() ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING ${ORDER_COLUMNS}`,
+      [limit, leaseMs],
+    );
+  }
 }

@@ -3,6 +3,7 @@
  * never as JS numbers; the fee schedule is read raw, for the domain to judge.
  */
 import type { DataSource, EntityManager } from '@platform/persistence';
+import { queryRows } from '@platform/persistence';
 import type { RawFeeSchedule } from '../domain/fee-schedule';
 import { FormattedPartnerProfile, formatPartnerProfile, PartnerProfile } from '../domain/partner-profile';
 
@@ -19,6 +20,14 @@ interface ProfileRow {
 }
 
 const COLUMNS = 'partner_id, status, buy_mode, sell_mode, fee_bps, fee_flat_kes, fee_cap_kes, per_order_cap_kes::text, daily_cap_kes::text';
+
+/** What an order create needs of the profile. */
+export interface PartnerTradingProfile {
+  status: string;
+  buyMode: 'debit_first' | 'pay_in';
+  sellMode: 'deposit' | 'balance';
+  perOrderCapKes: string;
+}
 
 function fromRow(row: ProfileRow): FormattedPartnerProfile {
   return {
@@ -57,5 +66,35 @@ export class PartnerProfilesRepository {
   async findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null> {
     const [row] = await this.dataSource.query('SELECT fee_bps, fee_flat_kes, fee_cap_kes FROM partner_profiles WHERE partner_id = $1', [partnerId]);
     return row ? { feeBps: row.fee_bps, feeFlatKes: row.fee_flat_kes, feeCapKes: row.fee_cap_kes } : null;
+  }
+
+  /** Status, funding modes and per-order cap; null when the partner has no profile. */
+  async findTradingProfile(partnerId: string, manager: EntityManager = this.dataSource.manager): Promise<PartnerTradingProfile | null> {
+    const [row] = await queryRows<PartnerTradingProfile>(
+      manager,
+      'SELECT status, buy_mode AS "buyMode", sell_mode AS "sellMode", per_order_cap_kes::text AS "perOrderCapKes" FROM partner_profiles WHERE partner_id = $1',
+      [partnerId],
+    );
+    return row ?? null;
+  }
+
+  /** The per-order and daily caps, unlocked (a limits read); null when the partner has no profile. */
+  async findCaps(partnerId: string): Promise<{ perOrderCapKes: string; dailyCapKes: string } | null> {
+    const [row] = await queryRows<{ perOrderCapKes: string; dailyCapKes: string }>(
+      this.dataSource.manager,
+      'SELECT per_order_cap_kes::text AS "perOrderCapKes", daily_cap_kes::text AS "dailyCapKes" FROM partner_profiles WHERE partner_id = $1',
+      [partnerId],
+    );
+    return row ?? null;
+  }
+
+  /** Suspends or resumes the partner inside the caller's (audited) transaction; null when the partner has no profile. */
+  async setStatus(manager: EntityManager, partnerId: string, status: string): Promise<string | null> {
+    const [row] = await queryRows<{ status: string }>(
+      manager,
+      'UPDATE partner_profiles SET status = $2, updated_at = now() WHERE partner_id = $1 RETURNING status',
+      [partnerId, status],
+    );
+    return row?.status ?? null;
   }
 }

@@ -1,5 +1,6 @@
-/** quotes: written once at issue; consumed later by an order (consumed_at). */
-import type { DataSource } from '@platform/persistence';
+/** quotes: written once at issue; consumed later by an order (consumed_at). Every statement on quotes lives here. */
+import type { DataSource, EntityManager } from '@platform/persistence';
+import { queryRows } from '@platform/persistence';
 import { formatAmount, formatDecimal, RATE_SCALE } from '@platform/money';
 import type { FeeSchedule } from '../domain/fee-schedule';
 import type { PricedQuote } from '../domain/pricing';
@@ -14,6 +15,25 @@ export interface NewQuote {
   expiresAt: Date;
   createdAt: Date;
 }
+
+/** A stored quote as an order reads it: every amount a string. */
+export interface QuoteRecord {
+  quoteId: string;
+  side: 'buy' | 'sell';
+  kesAmount: string;
+  usdtAmount: string;
+  rate: string;
+  feeKes: string;
+  feeBps: number;
+  feeFlatKes: string;
+  feeCapKes: string | null;
+  kesTotalAmount: string;
+  expiresAt: Date;
+}
+
+const QUOTE_COLUMNS = `quote_id AS "quoteId", side, kes_amount::text AS "kesAmount", usdt_amount::text AS "usdtAmount", rate::text AS rate,
+  fee_kes::text AS "feeKes", fee_bps AS "feeBps", fee_flat_kes::text AS "feeFlatKes", fee_cap_kes::text AS "feeCapKes",
+  kes_total_amount::text AS "kesTotalAmount", expires_at AS "expiresAt"`;
 
 /**
  * A quote is an offer, not a state change anything else depends on until an
@@ -33,6 +53,11 @@ const INSERT_QUOTE_SQL = `
 
 /** Only `query` is used: the data source in service, a transaction's manager where a spec needs one. */
 type Queryable = Pick<DataSource, 'query'>;
+
+/** The rows of a statement, whether pg answered them bare or as [rows, count] (UPDATE … RETURNING through TypeORM). */
+async function rowsOf<T>(queryable: Queryable, sql: string, parameters: unknown[]): Promise<T[]> {
+  return queryRows<T>(queryable as EntityManager, sql, parameters);
+}
 
 export class QuotesRepository {
   /** Given the data source, each insert is its own transaction, so the relaxed flush ends with it. */
@@ -61,5 +86,26 @@ export class QuotesRepository {
         quote.createdAt.toISOString(),
       ],
     );
+  }
+
+  /** The partner's quote, consumed or not; null when unknown or another partner's. */
+  async find(partnerId: string, quoteId: string, manager: Queryable = this.dataSource): Promise<QuoteRecord | null> {
+    const [row] = await rowsOf<QuoteRecord>(manager, `SELECT ${QUOTE_COLUMNS} FROM quotes WHERE quote_id = $1 AND partner_id = $2`, [quoteId, partnerId]);
+    return row ?? null;
+  }
+
+  /** Consumes the quote for exactly one caller, inside the order's transaction: false when already consumed or past its expiry. */
+  async consume(manager: EntityManager, partnerId: string, quoteId: string): Promise<boolean> {
+    const rows = await queryRows(
+      manager,
+      'UPDATE quotes SET consumed_at = now() WHERE quote_id = $1 AND partner_id = $2 AND consumed_at IS NULL AND expires_at > now() RETURNING quote_id',
+      [quoteId, partnerId],
+    );
+    return rows.length === 1;
+  }
+
+  /** Gives a consumed quote back (its order was undone before any value moved). */
+  async unconsume(manager: EntityManager, quoteId: string): Promise<void> {
+    await manager.query('UPDATE quotes SET consumed_at = NULL WHERE quote_id = $1', [quoteId]);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * What every order use case shares: the ledger calls trading makes, the
- * service accounts it posts to, recording a transition with its event in one
- * transaction, and releasing the cap of value that never moved.
+ * service accounts it posts to, and recording a transition with its event and
+ * its cap release in one transaction.
  */
 import { isAppError } from '@platform/errors';
 import { enqueueEvent } from '@platform/events';
@@ -10,8 +10,8 @@ import type { DataSource, EntityManager } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
 import type { ledger } from '@platform/proto';
 import { OrderRecord, OrderStatus, orderEventData } from '../domain/order';
-import { releaseCapUsage } from '../persistence/cap-usages.repository';
-import { OrderChanges, updateOrder } from '../persistence/orders.repository';
+import type { CapUsagesRepository } from '../persistence/cap-usages.repository';
+import type { OrderChanges, OrdersRepository } from '../persistence/orders.repository';
 
 export type LedgerApi = Pick<
   PromiseClient<typeof ledger.LedgerService>,
@@ -25,7 +25,7 @@ export type OrderEventType = 'order.funds_confirmed' | 'order.settled' | 'order.
 export class ServiceAccounts {
   private readonly ids = new Map<string, string>();
 
-  constructor(private readonly ledgerApi: LedgerApi) {}
+  constructor(private readonly ledgerApi: Pick<LedgerApi, 'getServiceAccount'>) {}
 
   async id(code: 'treasury' | 'fee_revenue' | 'suspense' | 'bank_clearing' | 'chain_clearing', currency: 'KES' | 'USDT'): Promise<string> {
     const key = `${code}:${currency}`;
@@ -34,6 +34,36 @@ export class ServiceAccounts {
     const account = await this.ledgerApi.getServiceAccount({ code, currency });
     this.ids.set(key, account.accountId);
     return account.accountId;
+  }
+}
+
+/** Partners whose account ids are remembered at most (a bound on the map, not a cache policy). */
+const PARTNER_ACCOUNTS_REMEMBERED_MAX = 10_000;
+
+/**
+ * A partner's KES and USDT account ids never change once opened, so a step
+ * that only needs the ids (settlement, a returned deposit) asks the ledger once
+ * per partner and process. Readiness is never taken from here: a create asks
+ * the ledger every time and refreshes the ids as it goes.
+ */
+export class PartnerAccountIds {
+  private readonly ids = new Map<string, { kesAccountId: string; usdtAccountId: string }>();
+
+  constructor(private readonly ledgerApi: Pick<LedgerApi, 'getPartnerAccounts'>) {}
+
+  async of(partnerId: string): Promise<{ kesAccountId: string; usdtAccountId: string }> {
+    const known = this.ids.get(partnerId);
+    if (known) return known;
+    return this.remember(partnerId, await this.ledgerApi.getPartnerAccounts({ partnerId }));
+  }
+
+  remember(partnerId: string, accounts: { kesAccountId: string; usdtAccountId: string }): { kesAccountId: string; usdtAccountId: string } {
+    const ids = { kesAccountId: accounts.kesAccountId, usdtAccountId: accounts.usdtAccountId };
+    // Both ids exist once the partner's accounts are opened; an empty one is never remembered.
+    if (!ids.kesAccountId || !ids.usdtAccountId) return ids;
+    if (this.ids.size >= PARTNER_ACCOUNTS_REMEMBERED_MAX) this.ids.delete(this.ids.keys().next().value!);
+    this.ids.set(partnerId, ids);
+    return ids;
   }
 }
 
@@ -47,24 +77,38 @@ export interface Transition {
   releaseCap?: boolean;
 }
 
-/**
- * Applies one transition (compare-and-set on the status) with its event and
- * cap release in one transaction; null when another step moved the order first.
- */
-export async function recordTransition(dataSource: DataSource, order: OrderRecord, transition: Transition, onEvents?: () => void): Promise<OrderRecord | null> {
-  const updated = await withTransaction(dataSource, (manager) => transitionIn(manager, order, transition));
-  if (updated && transition.event) onEvents?.();
-  return updated;
+export interface OrderTransitionsDependencies {
+  dataSource: DataSource;
+  orders: Pick<OrdersRepository, 'update'>;
+  capUsages: Pick<CapUsagesRepository, 'release'>;
+  /** Kicks the outbox relay after a transaction that enqueued an event. */
+  onEvents: () => void;
 }
 
-export async function transitionIn(manager: EntityManager, order: OrderRecord, transition: Transition): Promise<OrderRecord | null> {
-  const updated = await updateOrder(manager, order.orderId, transition.from, transition.changes, transition.fromDebitOutcome);
-  if (!updated) return null;
-  if (transition.event) {
-    await enqueueEvent(manager, { partnerId: order.partnerId, type: transition.event, data: orderEventData(updated, updated.status) });
+/** Every move of an order's status goes through here: compare-and-set, its event and its cap release together. */
+export class OrderTransitions {
+  constructor(private readonly deps: OrderTransitionsDependencies) {}
+
+  /** One transaction; null when another step moved the order first. */
+  async record(order: OrderRecord, transition: Transition): Promise<OrderRecord | null> {
+    const single = !transition.event && !transition.releaseCap;
+    // A bare compare-and-set is one statement: its own transaction, without BEGIN and COMMIT round trips.
+    if (single) return this.deps.orders.update(this.deps.dataSource.manager, order.orderId, transition.from, transition.changes, transition.fromDebitOutcome);
+    const updated = await withTransaction(this.deps.dataSource, (manager) => this.within(manager, order, transition));
+    if (updated && transition.event) this.deps.onEvents();
+    return updated;
   }
-  if (transition.releaseCap) await releaseCapUsage(manager, order.orderId);
-  return updated;
+
+  /** The same inside the caller's transaction (the caller kicks the relay after its commit). */
+  async within(manager: EntityManager, order: OrderRecord, transition: Transition): Promise<OrderRecord | null> {
+    const updated = await this.deps.orders.update(manager, order.orderId, transition.from, transition.changes, transition.fromDebitOutcome);
+    if (!updated) return null;
+    if (transition.event) {
+      await enqueueEvent(manager, { partnerId: order.partnerId, type: transition.event, data: orderEventData(updated, updated.status) });
+    }
+    if (transition.releaseCap) await this.deps.capUsages.release(manager, order.orderId);
+    return updated;
+  }
 }
 
 /** True for a ledger refusal with this code (the gRPC client turns every error into an AppError). */

@@ -1,11 +1,13 @@
 /**
  * Who may call each webhook-delivery RPC (service identities,
  * spiffe://platform/<name>), enforced by @platform/grpc before any handler
- * runs. Every one is an operator action: endpoints and secrets are set, and
- * deliveries listed and replayed, by `ops` alone; the gateway reaches none.
+ * runs. The admin RPCs are operator actions: endpoints and secrets are set, and
+ * deliveries listed and replayed, by `ops` alone. The partner RPCs (the events
+ * feed, a partner's own deliveries and their retry) serve the partner plane,
+ * so the gateway alone calls them, always naming the partner it authenticated.
  */
 import type { AccessTable } from '@platform/grpc';
-import type { webhookDelivery } from '@platform/proto';
+import type { webhookDelivery, webhookDeliveryPartnerFeed } from '@platform/proto';
 
 export const WEBHOOK_DELIVERY_ACCESS = {
   ADMIN: {
@@ -16,4 +18,9 @@ export const WEBHOOK_DELIVERY_ACCESS = {
     resealSecrets: ['ops'],
     listAuditRecords: ['ops'],
   } satisfies AccessTable<typeof webhookDelivery.WebhookAdminService>,
+  PARTNER: {
+    listEvents: ['gateway'],
+    listPartnerDeliveries: ['gateway'],
+    retryDelivery: ['gateway'],
+  } satisfies AccessTable<typeof webhookDeliveryPartnerFeed.WebhookPartnerService>,
 } as const;

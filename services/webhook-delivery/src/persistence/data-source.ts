@@ -2,6 +2,7 @@ import { createDataSource, DataSource } from '@platform/persistence';
 import { WebhookDeliveryV1Migration1732400000000 } from './migrations/1732400000000-webhook-delivery-v1';
 import { WebhookDeliveryReplayMigration1732500000000 } from './migrations/1732500000000-webhook-delivery-replay';
 import { WebhookDeliveryAuditRecordsMigration1795900000000 } from './migrations/1795900000000-webhook-delivery-audit-records';
+import { WebhookDeliveryEventFeedMigration1796400000000 } from './migrations/1796400000000-webhook-delivery-event-feed';
 
 export const SERVICE_NAME = 'webhook-delivery';
 
@@ -9,6 +10,9 @@ export function webhookDeliveryDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [WebhookDeliveryV1Migration1732400000000, WebhookDeliveryReplayMigration1732500000000, WebhookDeliveryAuditRecordsMigration1795900000000],
+    migrations: [
+      WebhookDeliveryV1Migration1732400000000, WebhookDeliveryReplayMigration1732500000000, WebhookDeliveryAuditRecordsMigration1795900000000,
+      WebhookDeliveryEventFeedMigration1796400000000,
+    ],
   });
 }

@@ -37,6 +37,19 @@ export interface ReplayedDelivery {
   partnerId: string;
 }
 
+/** Which deliveries a single replay may re-open, and whose. */
+export interface ReplayScope {
+  /** Only this partner's delivery is seen; absent: any partner's (the operator). */
+  partnerId?: string;
+  /** Also a pending delivery whose attempts of this round failed so far. */
+  reopenFailing: boolean;
+  /** Also a delivered one. */
+  reopenDelivered: boolean;
+}
+
+/** The operator's replay: any partner's dead, delivered or held delivery. */
+export const OPERATOR_REPLAY: ReplayScope = { reopenFailing: false, reopenDelivered: true };
+
 export interface RangeReplay {
   partnerId: string;
   since: Date;
@@ -333,17 +346,26 @@ export class DeliveriesRepository {
   /**
    * Re-opens one delivery with a fresh round of attempts, keeping its delivery id.
    * Returns the status after the call and whether this call re-opened it, or null
-   * when there is no such delivery. A delivery already open (pending, delivering)
-   * is left as it is.
+   * when there is no such delivery (in the scope's partner, when it names one). A
+   * delivery already open (pending, delivering) is left as it is, except a failing
+   * one (pending after a failed attempt) when the scope re-opens failing ones.
    */
-  async replayOne(deliveryId: string, manager: EntityManager = this.dataSource.manager): Promise<ReplayedDelivery | null> {
+  async replayOne(
+    deliveryId: string, manager: EntityManager = this.dataSource.manager, scope: ReplayScope = OPERATOR_REPLAY,
+  ): Promise<ReplayedDelivery | null> {
+    const statuses = REPLAYABLE_STATUSES.filter((status) => status !== 'delivered' || scope.reopenDelivered);
+    const owner = scope.partnerId ?? null;
     const result = (await manager.query(
-      `${REOPEN_SQL} WHERE delivery_id = $1 AND status = ANY($2::text[]) AND ${HAS_ENDPOINT_OR_NOT_HELD} RETURNING partner_id`,
-      [deliveryId, REPLAYABLE_STATUSES],
+      `${REOPEN_SQL} WHERE delivery_id = $1 AND ($3::uuid IS NULL OR partner_id = $3)
+         AND (status = ANY($2::text[]) OR ($4::boolean AND status = 'pending' AND attempt_count > 0)) AND ${HAS_ENDPOINT_OR_NOT_HELD}
+       RETURNING partner_id`,
+      [deliveryId, statuses, owner, scope.reopenFailing],
     )) as UpdateResult;
     const [reopened] = updatedRows(result) as Array<{ partner_id: string }>;
     if (reopened) return { status: 'pending', reopened: true, partnerId: reopened.partner_id };
-    const [row] = (await manager.query('SELECT status, partner_id FROM deliveries WHERE delivery_id = $1', [deliveryId])) as Array<{ status: DeliveryStatus; partner_id: string }>;
+    const [row] = (await manager.query(
+      'SELECT status, partner_id FROM deliveries WHERE delivery_id = $1 AND ($2::uuid IS NULL OR partner_id = $2)', [deliveryId, owner],
+    )) as Array<{ status: DeliveryStatus; partner_id: string }>;
     return row ? { status: row.status, reopened: false, partnerId: row.partner_id } : null;
   }
 

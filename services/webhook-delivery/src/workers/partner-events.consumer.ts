@@ -51,6 +51,8 @@ export interface PartnerEventsConsumerDependencies {
   acceptEvent: AcceptEventUseCase;
   /** Called after a delivery was created, so the first attempt goes out at once. */
   onDeliveryCreated: () => void;
+  /** Called after deliveries were recorded, due or held, so their events reach the feed at once. */
+  onDeliveryRecorded: () => void;
 }
 
 export function createPartnerEventsConsumer(deps: PartnerEventsConsumerDependencies): EventConsumer {
@@ -62,6 +64,7 @@ export function createPartnerEventsConsumer(deps: PartnerEventsConsumerDependenc
     handleBatch: async (events) => {
       const results = await deps.acceptEvent.execute(events);
       if (results.includes('created')) deps.onDeliveryCreated();
+      if (results.includes('created') || results.includes('no_endpoint')) deps.onDeliveryRecorded();
       return results.map((result) => (result instanceof Error ? result : null));
     },
   });

@@ -33,7 +33,7 @@ describe('credential issue', () => {
 
   it('refuses an unknown scope and a missing partner', () => {
     expect(refused(() => parseCredentialIssue({ scopes: 'read,admin' }))).toBe(
-      'Validation failed on: --partner (required), --scopes (comma-separated, from read, trade, payouts, wallets, funding, collections, sandbox)',
+      'Validation failed on: --partner (required), --scopes (comma-separated, from read, trade, payouts, wallets, funding, collections, sandbox, webhooks)',
     );
   });
 });

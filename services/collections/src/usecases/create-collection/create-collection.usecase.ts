@@ -1,13 +1,13 @@
 /**
  * Opens a collection: a unique reference with a check symbol, a dedicated
  * deposit account from the USD rails, and the partner's fee terms frozen onto
- * it. partnerReference is the partner's idempotency key: the same body again
- * returns the original (created = false), also under concurrency (the unique
- * constraint decides the race); another body is IDEMPOTENCY_KEY_REUSED.
+ * it. partnerReference is the partner's idempotency key (claimIdempotently):
+ * the same body again returns the original (created = false), also under
+ * concurrency (the unique constraint decides the race); another body is
+ * IDEMPOTENCY_KEY_REUSED.
  */
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@platform/errors';
-import { DataSource, isUniqueViolation, withTransaction } from '@platform/persistence';
+import { claimIdempotently, DataSource, isUniqueViolation, withTransaction } from '@platform/persistence';
 import type { UsdRails } from '../../adapters/usd-rails.adapter';
 import type { CollectionRecord } from '../../domain/collection';
 import { newCollectionReference } from '../../domain/collection-reference';
@@ -38,25 +38,26 @@ export class CreateCollectionUseCase {
   }) {}
 
   async execute(command: CreateCollectionCommand): Promise<{ collection: CollectionRecord; created: boolean }> {
+    const { manager } = this.deps.dataSource;
     const requestHash = createRequestHash(command);
-    const existing = await this.deps.collections.findByPartnerReference(this.deps.dataSource.manager, command.partnerId, command.partnerReference);
-    if (existing) return this.repeat(existing, requestHash);
+    const { resource, replayed } = await claimIdempotently({
+      requestHash,
+      find: () => this.deps.collections.findByPartnerReference(manager, command.partnerId, command.partnerReference),
+      claim: () => this.insertUnlessTaken(command, requestHash),
+    });
+    return { collection: resource, created: !replayed };
+  }
+
+  /** Null when another create holds the partnerReference (the unique constraint decides the race); a reference clash draws again. */
+  private async insertUnlessTaken(command: CreateCollectionCommand, requestHash: string): Promise<CollectionRecord | null> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return { collection: await this.insertNew(command, requestHash), created: true };
+        return await this.insertNew(command, requestHash);
       } catch (error) {
-        if (isUniqueViolation(error, PARTNER_REFERENCE_CONSTRAINT)) {
-          const winner = await this.deps.collections.findByPartnerReference(this.deps.dataSource.manager, command.partnerId, command.partnerReference);
-          if (winner) return this.repeat(winner, requestHash);
-        }
+        if (isUniqueViolation(error, PARTNER_REFERENCE_CONSTRAINT)) return null;
         if (!isUniqueViolation(error) || attempt >= REFERENCE_ATTEMPTS_MAX) throw error;
       }
     }
-  }
-
-  private repeat(existing: CollectionRecord, requestHash: string): { collection: CollectionRecord; created: boolean } {
-    if (existing.requestHash !== requestHash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-    return { collection: existing, created: false };
   }
 
   private async insertNew(command: CreateCollectionCommand, requestHash: string): Promise<CollectionRecord> {

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
 import { Big, formatAmount, fromMinorUnits, parsePositiveAmount, toMinorUnits } from '@platform/money';
-import { DataSource, EntityManager, isUniqueViolation, withTransaction } from '@platform/persistence';
+import { claimIdempotently, DataSource, EntityManager, isUniqueViolation, withTransaction } from '@platform/persistence';
 import type { UsdRails } from '../../adapters/usd-rails.adapter';
 import type { CollectionRecord, RefundReason } from '../../domain/collection';
 import { applyFee } from '../../domain/collection-fee';
@@ -66,11 +66,16 @@ export class RecordDepositUseCase {
   private async record(manager: EntityManager, command: RecordDepositCommand, amount: Big): Promise<RecordDepositResult> {
     const locked = await this.deps.collections.findForPartner(manager, command.partnerId, command.collectionId, true);
     if (!locked) throw new AppError('COLLECTION_NOT_FOUND');
-    const known = await this.deps.deposits.find(manager, command.depositId);
-    if (known) {
-      if (known.collectionId !== locked.id || !new Big(known.amount).eq(amount)) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-      return { deposit: known, created: false };
-    }
+    // The collection's row lock serialises reports for it: the claim never meets a twin here.
+    const { resource, replayed } = await claimIdempotently({
+      requestHash: depositFingerprint(locked.id, amount),
+      find: async () => fingerprinted(await this.deps.deposits.find(manager, command.depositId)),
+      claim: async () => fingerprinted(await this.recordNew(manager, locked, command, amount)),
+    });
+    return { deposit: resource.deposit, created: !replayed };
+  }
+
+  private async recordNew(manager: EntityManager, locked: CollectionRecord, command: RecordDepositCommand, amount: Big): Promise<DepositRecord> {
     const receivedAt = (this.deps.now ?? (() => new Date()))();
     const collection = await this.expireIfLapsed(manager, locked, receivedAt);
     const grossAmount = formatAmount(amount, 'USD');
@@ -93,7 +98,7 @@ export class RecordDepositUseCase {
       disposition: decision.kind === 'accept' ? 'accepted' : 'refunded', refundReason: decision.kind === 'refund' ? decision.reason : null, receivedAt,
     };
     await this.deps.deposits.insert(manager, deposit);
-    return { deposit, created: true };
+    return deposit;
   }
 
   /** A deposit that arrives after the lifetime but before the expiry sweep finds the collection expired, as the sweep would have left it. */
@@ -111,4 +116,17 @@ export class RecordDepositUseCase {
     if (outcome.kind === 'refund') return { kind: 'refund', reason: outcome.reason, closesCollection: true };
     return { kind: 'accept' };
   }
+}
+
+/**
+ * What a repeat of a rails deposit id must match: the same collection and
+ * amount (another is IDEMPOTENCY_KEY_REUSED). Deposits keep no request hash,
+ * so the fingerprint is made from the stored columns, the amount at USD scale.
+ */
+function depositFingerprint(collectionId: string, amount: Big): string {
+  return JSON.stringify([collectionId, formatAmount(amount, 'USD')]);
+}
+
+function fingerprinted(deposit: DepositRecord | null): { deposit: DepositRecord; requestHash: string } | null {
+  return deposit && { deposit, requestHash: depositFingerprint(deposit.collectionId, new Big(deposit.amount)) };
 }

@@ -5,6 +5,7 @@
  */
 import type { payoutsFunding } from '@platform/proto';
 import type { PayoutsApi } from '../dependencies';
+import { answerPage } from '../paging';
 import type { OperationHandler } from './operation';
 
 /** POST /v1/funding/mobile-money-push → 202 `{pushId, status}` once the prompt is out. */
@@ -24,6 +25,30 @@ export function presentAnsweredPush(push: payoutsFunding.MobileMoneyPush) {
     expiresAt: push.expiresAt,
     answeredAt: push.answeredAt ?? null,
     creditTransactionId: push.creditTransactionId ?? null,
+  };
+}
+
+/** A prompt in the partner's list: the payer's number masked, as payouts sends it. */
+export function presentPush(push: payoutsFunding.MobileMoneyPush) {
+  return {
+    pushId: push.pushId,
+    status: push.status,
+    amount: { currency: 'KES', value: push.amountKes },
+    phone: push.phoneMasked,
+    createdAt: push.createdAt,
+    expiresAt: push.expiresAt,
+    answeredAt: push.answeredAt ?? null,
+    creditTransactionId: push.creditTransactionId ?? null,
+  };
+}
+
+/** GET /v1/funding/mobile-money-push → 200 a page of the partner's prompts, newest first. */
+export function listMobileMoneyPushesHandler(deps: { payouts: Pick<PayoutsApi, 'listMobileMoneyPushes'> }): OperationHandler<'listMobileMoneyPushes'> {
+  return async ({ partnerId, query }, res) => {
+    const result = await deps.payouts.listMobileMoneyPushes({
+      partnerId, status: query.status, from: query.from, to: query.to, limit: query.limit ?? 0, cursor: query.cursor ?? '',
+    });
+    answerPage(res, result.pushes.map(presentPush), result.nextCursor);
   };
 }
 

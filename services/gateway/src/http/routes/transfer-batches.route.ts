@@ -6,6 +6,7 @@
  */
 import type { payouts } from '@platform/proto';
 import type { PayoutsApi } from '../dependencies';
+import { answerPage } from '../paging';
 import type { OperationHandler } from './operation';
 import { presentHandle, toCreateTransferRequest } from './transfers.route';
 
@@ -42,5 +43,21 @@ export function createTransferBatchHandler(deps: { payouts: Pick<PayoutsApi, 'cr
 export function getTransferBatchHandler(deps: { payouts: Pick<PayoutsApi, 'getTransferBatch'> }): OperationHandler<'getTransferBatch'> {
   return async ({ partnerId, params }, res) => {
     res.status(200).json(presentBatch(await deps.payouts.getTransferBatch({ partnerId, batchId: params.id })));
+  };
+}
+
+/** GET /v1/transfers/batch → 200 a page of the partner's batches, newest first. */
+export function listTransferBatchesHandler(deps: { payouts: Pick<PayoutsApi, 'listTransferBatches'> }): OperationHandler<'listTransferBatches'> {
+  return async ({ partnerId, query }, res) => {
+    const result = await deps.payouts.listTransferBatches({
+      partnerId,
+      status: query.status,
+      from: query.from,
+      to: query.to,
+      idempotencyKey: query.idempotencyKey,
+      limit: query.limit ?? 0,
+      cursor: query.cursor ?? '',
+    });
+    answerPage(res, result.batches.map(presentBatch), result.nextCursor);
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { payouts } from '@platform/proto';
 import type { PayoutsApi } from '../dependencies';
+import { answerPage } from '../paging';
 import type { OperationHandler } from './operation';
 import { presentHandle } from './transfers.route';
 
@@ -40,5 +41,22 @@ export function createUsdtSendHandler(deps: { payouts: Pick<PayoutsApi, 'createU
 export function getUsdtSendHandler(deps: { payouts: Pick<PayoutsApi, 'getUsdtSend'> }): OperationHandler<'getUsdtSend'> {
   return async ({ partnerId, params }, res) => {
     res.status(200).json(presentUsdtSend(await deps.payouts.getUsdtSend({ partnerId, sendId: params.id })));
+  };
+}
+
+/** GET /v1/usdt/sends → 200 a page of the partner's sends, newest first. */
+export function listUsdtSendsHandler(deps: { payouts: Pick<PayoutsApi, 'listUsdtSends'> }): OperationHandler<'listUsdtSends'> {
+  return async ({ partnerId, query }, res) => {
+    const result = await deps.payouts.listUsdtSends({
+      partnerId,
+      status: query.status,
+      from: query.from,
+      to: query.to,
+      partnerReference: query.partnerReference,
+      idempotencyKey: query.idempotencyKey,
+      limit: query.limit ?? 0,
+      cursor: query.cursor ?? '',
+    });
+    answerPage(res, result.sends.map(presentUsdtSend), result.nextCursor);
   };
 }

@@ -17,13 +17,13 @@ import { partnerAuthOf, rawBodyOf } from '../locals';
 import { requireScope } from '../middleware/require-scope.middleware';
 import { parseJsonObject, rawQueryOf, validateBody, validateQuery } from '../validation';
 import { listAdminsHandler, registerAdminHandler, removeAdminHandler } from './admins.route';
-import { getBalancesHandler } from './balances.route';
+import { getBalancesHandler, listAccountTransactionsHandler } from './balances.route';
 import {
   createCollectionHandler, getCollectionHandler, listCollectionsHandler, sandboxCollectionDepositHandler, sandboxExpireCollectionHandler,
 } from './collections.route';
 import { getFundingHandler } from './funding.route';
 import { healthHandler } from './health.route';
-import { answerMobileMoneyPushHandler, createMobileMoneyPushHandler } from './mobile-money-push.route';
+import { answerMobileMoneyPushHandler, createMobileMoneyPushHandler, listMobileMoneyPushesHandler } from './mobile-money-push.route';
 import type { OperationHandler } from './operation';
 import { attachTxHashHandler, createBuyOrderHandler, createSellOrderHandler, getOrderHandler, listOrdersHandler } from './orders.route';
 import { listPayoutDestinationsHandler } from './payout-destinations.route';
@@ -31,10 +31,11 @@ import { createQuoteHandler } from './quotes.route';
 import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
 import { simulateUsdtDepositHandler } from './sandbox-usdt-deposits.route';
 import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
-import { createTransferBatchHandler, getTransferBatchHandler } from './transfer-batches.route';
+import { createTransferBatchHandler, getTransferBatchHandler, listTransferBatchesHandler } from './transfer-batches.route';
 import { confirmHandler, createTransferHandler, getTransferHandler, listTransfersHandler, resendConfirmationHandler } from './transfers.route';
-import { createUsdtSendHandler, getUsdtSendHandler } from './usdt-sends.route';
+import { createUsdtSendHandler, getUsdtSendHandler, listUsdtSendsHandler } from './usdt-sends.route';
 import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
+import { listEventsHandler, listWebhookDeliveriesHandler, retryWebhookDeliveryHandler } from './webhook-events.route';
 
 type HandlerFactories = { [K in OperationId]: (deps: AppDependencies) => OperationHandler<K> };
 
@@ -47,8 +48,10 @@ const HANDLERS: HandlerFactories = {
   listOrders: listOrdersHandler,
   attachTxHash: attachTxHashHandler,
   listBalances: getBalancesHandler,
+  listAccountTransactions: listAccountTransactionsHandler,
   getFundingInstructions: getFundingHandler,
   pushMobileMoneyPrompt: createMobileMoneyPushHandler,
+  listMobileMoneyPushes: listMobileMoneyPushesHandler,
   listPayoutDestinations: listPayoutDestinationsHandler,
   registerAdmin: registerAdminHandler,
   listAdmins: listAdminsHandler,
@@ -62,13 +65,18 @@ const HANDLERS: HandlerFactories = {
   listTransfers: listTransfersHandler,
   createTransferBatch: createTransferBatchHandler,
   getTransferBatch: getTransferBatchHandler,
+  listTransferBatches: listTransferBatchesHandler,
   createUsdtSend: createUsdtSendHandler,
   getUsdtSend: getUsdtSendHandler,
+  listUsdtSends: listUsdtSendsHandler,
   confirm: confirmHandler,
   resendConfirmation: resendConfirmationHandler,
   createCollection: createCollectionHandler,
   listCollections: listCollectionsHandler,
   getCollection: getCollectionHandler,
+  listEvents: listEventsHandler,
+  listWebhookDeliveries: listWebhookDeliveriesHandler,
+  retryWebhookDelivery: retryWebhookDeliveryHandler,
   sandboxSetRate: setSandboxRateHandler,
   sandboxKesCredit: simulateKesCreditHandler,
   sandboxUsdtDeposit: simulateUsdtDepositHandler,

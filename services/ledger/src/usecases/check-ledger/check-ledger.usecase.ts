@@ -72,6 +72,13 @@ export class CheckLedgerUseCase {
       { name: 'posting_versions_contiguous', sql: `SELECT 'account ' || a.id || ' version ' || a.version::text || ' but ' || coalesce(p.n, 0)::text || ' postings up to version ' || coalesce(p.top, 0)::text AS problem
           FROM accounts a LEFT JOIN (SELECT account_id, count(*) AS n, max(version_after) AS top, min(version_after) AS bottom FROM postings GROUP BY account_id) p ON p.account_id = a.id
          WHERE coalesce(p.n, 0) <> a.version OR coalesce(p.top, 0) <> a.version OR coalesce(p.bottom, 1) <> 1` },
+      // Each partner account's statement ends at its available balance, and its lines sum to it.
+      { name: 'statement_matches_balances', sql: `SELECT 'account ' || a.id || ' available ' || (a.posted - a.held)::text || ' but its statement ends at '
+            || coalesce(l.available_after, 0)::text || ' and its lines sum to ' || coalesce(s.total, 0)::text AS problem
+          FROM accounts a
+          LEFT JOIN LATERAL (SELECT available_after FROM statement_lines WHERE account_id = a.id ORDER BY created_at DESC, id DESC LIMIT 1) l ON true
+          LEFT JOIN (SELECT account_id, sum(amount) AS total FROM statement_lines GROUP BY account_id) s ON s.account_id = a.id
+         WHERE a.partner_id IS NOT NULL AND (coalesce(l.available_after, 0) <> a.posted - a.held OR coalesce(s.total, 0) <> a.posted - a.held)` },
     ];
   }
 }

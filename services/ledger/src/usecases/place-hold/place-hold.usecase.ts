@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
 import { Big, parseDecimal, parsePositiveAmount } from '@platform/money';
-import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
+import { claimIdempotently, DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import { holdFits } from '../../domain/hold';
 import { isOwnerOf } from '../../domain/hold-owner';
 import { isUuid } from '../../domain/ids';
@@ -35,10 +35,15 @@ export class PlaceHoldUseCase {
   async execute(command: PlaceHoldCommand): Promise<HoldRecord> {
     const hash = this.validate(command);
     return withTransaction(this.dataSource, async (manager) => {
+      // The lock serialises requests for one id: the claim never meets a twin, so only the hash is compared.
       await this.holds.lockHoldId(manager, command.holdId);
-      const existing = await this.holds.find(manager, command.holdId);
-      if (existing) return this.retried(manager, existing, command, hash);
-      return this.placeNew(manager, command, hash);
+      const { resource, replayed } = await claimIdempotently({
+        requestHash: hash,
+        reusedError: 'LEDGER_ID_REUSED',
+        find: () => this.holds.find(manager, command.holdId),
+        claim: () => this.placeNew(manager, command, hash),
+      });
+      return replayed ? this.retried(manager, resource, command) : resource;
     });
   }
 
@@ -65,8 +70,7 @@ export class PlaceHoldUseCase {
    * its own, so a caller that starts naming owners can still retry a hold it
    * placed before: that hold adopts the owner.
    */
-  private async retried(manager: EntityManager, existing: HoldRecord, command: PlaceHoldCommand, hash: string): Promise<HoldRecord> {
-    if (existing.requestHash !== hash) throw new AppError('LEDGER_ID_REUSED');
+  private async retried(manager: EntityManager, existing: HoldRecord, command: PlaceHoldCommand): Promise<HoldRecord> {
     if (command.owner === null || existing.owner === command.owner) return existing;
     if (existing.owner !== null) throw new AppError('LEDGER_ID_REUSED');
     return this.holds.adoptOwner(manager, existing.holdId, command.owner);

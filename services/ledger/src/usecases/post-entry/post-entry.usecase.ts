@@ -1,5 +1,5 @@
 import { AppError, validationFailed } from '@platform/errors';
-import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
+import { claimIdempotently, DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { EntriesRepository, EntryRecord } from '../../persistence/entries.repository';
@@ -29,14 +29,18 @@ export class PostEntryUseCase {
     this.validate(command);
     const hash = requestHash({ kind: command.kind, partnerId: command.partnerId, postings: command.postings, metadata: command.metadata });
     return withTransaction(this.dataSource, async (manager) => {
+      // The lock serialises requests for one id: the claim never meets a twin, so only the hash is compared.
       await this.entries.lockEntryId(manager, command.entryId);
-      const existing = await this.entries.find(manager, command.entryId);
-      if (existing) {
-        if (existing.requestHash !== hash) throw new AppError('LEDGER_ID_REUSED');
-        return existing;
-      }
-      await this.postNew(manager, command, hash);
-      return (await this.entries.find(manager, command.entryId))!;
+      const { resource } = await claimIdempotently({
+        requestHash: hash,
+        reusedError: 'LEDGER_ID_REUSED',
+        find: () => this.entries.find(manager, command.entryId),
+        claim: async () => {
+          await this.postNew(manager, command, hash);
+          return (await this.entries.find(manager, command.entryId))!;
+        },
+      });
+      return resource;
     });
   }
 

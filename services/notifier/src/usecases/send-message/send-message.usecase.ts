@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@platform/errors';
 import { Logger, maskEmail } from '@platform/logger';
-import { DataSource, withTransaction } from '@platform/persistence';
+import { claimIdempotently, DataSource, withTransaction } from '@platform/persistence';
 import type { MailTransport } from '../../adapters/transport/mail-transport';
 import { MessageRequest, parseMessageRequest } from '../../domain/message';
 import { CODE_PLACEHOLDER, renderMessage } from '../../domain/templates';
-import type { MessagesRepository } from '../../persistence/messages.repository';
+import type { MessagesRepository, StoredMessage } from '../../persistence/messages.repository';
 
 export interface SendMessageResult {
   messageId: string;
@@ -14,7 +14,7 @@ export interface SendMessageResult {
 }
 
 /**
- * Sends one message, exactly once per idempotency key. The row is written and
+ * Sends one message, exactly once per idempotency key (claimIdempotently). The row is written and
  * the transport called in one transaction: when the transport fails, nothing
  * is stored and the caller gets SERVICE_UNAVAILABLE (a retry with the same key
  * sends then); when the key was already sent, the stored message is returned
@@ -32,8 +32,26 @@ export class SendMessageUseCase {
     const request = parseMessageRequest(input);
     const rendered = renderMessage(request.kind, request.code, request.variables);
     const messageId = randomUUID();
-    const maskedRecipient = maskEmail(request.recipient);
-    const inserted = await withTransaction(this.dataSource, async (manager) => {
+    const { resource, replayed } = await claimIdempotently<SentMessage>({
+      requestHash: messageFingerprint(request),
+      find: async () => fingerprinted(await this.repository.findByKey(this.dataSource.manager, request.idempotencyKey)),
+      claim: async () => ((await this.insertAndDeliver(messageId, request, rendered)) ? { messageId, recipient: request.recipient, kind: request.kind, requestHash: messageFingerprint(request) } : null),
+    });
+    if (replayed) {
+      this.logger.info('message already sent; not sent again', { messageId: resource.messageId, kind: resource.kind });
+    } else {
+      this.logger.info('message sent', { messageId, kind: request.kind, to: maskEmail(request.recipient), transport: this.transport.name });
+    }
+    return { messageId: resource.messageId, maskedRecipient: maskEmail(resource.recipient), replayed };
+  }
+
+  /**
+   * The row and the transport call in one transaction; false when the key was
+   * taken meanwhile (a concurrent insert of the key waits for the first
+   * transaction and then finds its row).
+   */
+  private async insertAndDeliver(messageId: string, request: MessageRequest, rendered: { subject: string; body: string }): Promise<boolean> {
+    return withTransaction(this.dataSource, async (manager) => {
       const isNew = await this.repository.insertIfNew(manager, {
         messageId,
         idempotencyKey: request.idempotencyKey,
@@ -50,11 +68,6 @@ export class SendMessageUseCase {
       if (isNew) await this.deliver(messageId, request, rendered);
       return isNew;
     });
-    if (inserted) {
-      this.logger.info('message sent', { messageId, kind: request.kind, to: maskedRecipient, transport: this.transport.name });
-      return { messageId, maskedRecipient, replayed: false };
-    }
-    return this.replay(request);
   }
 
   private async deliver(messageId: string, request: MessageRequest, rendered: { subject: string; body: string }): Promise<void> {
@@ -67,15 +80,26 @@ export class SendMessageUseCase {
       throw new AppError('SERVICE_UNAVAILABLE');
     }
   }
+}
 
-  private async replay(request: MessageRequest): Promise<SendMessageResult> {
-    const existing = await this.repository.findByKey(this.dataSource.manager, request.idempotencyKey);
-    if (!existing) throw new Error('idempotency key conflict without a stored message');
-    // A key names one message: reused for another partner, kind or subject it is a caller bug.
-    if (existing.partnerId !== request.partnerId || existing.kind !== request.kind || existing.subjectId !== request.subjectId) {
-      throw new AppError('IDEMPOTENCY_KEY_REUSED');
-    }
-    this.logger.info('message already sent; not sent again', { messageId: existing.messageId, kind: existing.kind });
-    return { messageId: existing.messageId, maskedRecipient: maskEmail(existing.recipient), replayed: true };
-  }
+/**
+ * A key names one message: reused for another partner, kind or subject it is
+ * a caller bug (IDEMPOTENCY_KEY_REUSED). Only these are compared, not the
+ * variables or the code, so a retried call is a repeat; messages keep no
+ * request hash, so the fingerprint is made from the stored columns.
+ */
+function messageFingerprint(message: { partnerId: string; kind: string; subjectId: string | null }): string {
+  return JSON.stringify([message.partnerId, message.kind, message.subjectId]);
+}
+
+/** What a send answers, whether it sent now or found the key already sent. */
+interface SentMessage {
+  messageId: string;
+  recipient: string;
+  kind: string;
+  requestHash: string;
+}
+
+function fingerprinted(message: StoredMessage | null): SentMessage | null {
+  return message && { messageId: message.messageId, recipient: message.recipient, kind: message.kind, requestHash: messageFingerprint(message) };
 }

@@ -1,47 +1,45 @@
 /**
- * POST /v1/transfers/batch (spec sections 2 to 4). At most BATCH_ITEMS_MAX
- * items, each validated and checked exactly as a single transfer would be
- * (CreateTransferUseCase's checks); a refused item keeps its failure code and
- * holds nothing, the others proceed under ONE confirmation code
- * (subjectType transfer_batch) sent to the administrator. Idempotent on the
- * batch's idempotencyKey like a single create (createIdempotently). A
- * dependency failing midway (503) undoes every accepted item.
+ * POST /v1/transfers/batch. At most BATCH_ITEMS_MAX items, each validated and
+ * checked exactly as a single transfer would be (the shared steps of
+ * shared/transfer-checks.ts); a refused item keeps its failure code and holds
+ * nothing, the others proceed under ONE confirmation code (subjectType
+ * transfer_batch) sent to the administrator. Idempotent on the batch's
+ * idempotencyKey like a single create (claimIdempotently). A dependency
+ * failing midway (503) undoes every accepted item.
  */
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@platform/crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
+import type { Big } from '@platform/money';
+import { claimIdempotently, withTransaction } from '@platform/persistence';
 import type { walletRegistry } from '@platform/proto';
+import { Saga, SagaStep } from '@platform/saga';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
-import type { WalletRegistryApi } from '../../adapters/peers/peers';
-import { generateCode, hashCode, resendCooldownMs } from '../../domain/confirmation-code';
 import { isUuid } from '../../domain/ids';
 import { IDEMPOTENCY_KEY_PATTERN, parseTransferRequest, TransferRequest, TransferRequestInput, transferRequestHash } from '../../domain/transfer-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { BatchItemRecord, TransferBatchesRepository, TransferBatchRecord } from '../../persistence/transfer-batches.repository';
-import type { TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
-import type { CreateTransferUseCase } from '../create-transfer/create-transfer.usecase';
-import { createIdempotently } from '../idempotent-create';
+import type { TransferRecord } from '../../persistence/transfers.repository';
+import { claimedRowStep, issueConfirmationCode } from '../shared/create-steps';
+import { newTransferRow, TransferCheckDependencies, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
 
 /** Items per batch: each runs the single-transfer checks in turn, inside the gateway's 5 s deadline. */
 export const BATCH_ITEMS_MAX = 20;
 
-export interface CreateTransferBatchDependencies {
-  dataSource: DataSource;
+export interface CreateTransferBatchDependencies extends TransferCheckDependencies {
   batches: TransferBatchesRepository;
-  transfers: TransfersRepository;
   confirmations: ConfirmationsRepository;
-  single: CreateTransferUseCase;
-  walletRegistry: Pick<WalletRegistryApi, 'getCodeRecipient'>;
   codes: ConfirmationCodeSender;
   logger: Logger;
-  settings: { perTransferCapKesExceeded: (request: TransferRequest) => boolean; codeLifetimeMs: number; timeScale: number; createLeaseMs: number; codeHashKeyHex: string };
+  settings: {
+    feeKes: Big; perTransferCapKesExceeded: (request: TransferRequest) => boolean; codeLifetimeMs: number; timeScale: number; createLeaseMs: number; codeHashKeyHex: string;
+  };
 }
 
 type ParsedItem = { index: number; key: string; request: TransferRequest } | { index: number; key: string; refusal: string };
-interface Accepted { index: number; transfer: TransferRecord; undo: Array<() => Promise<void>> }
+/** What the batch's steps found: every item's outcome, and the transfers accepted. */
+interface BatchOutcome { items: BatchItemRecord[]; accepted: TransferRecord[] }
 
 function parseItems(items: TransferRequestInput[]): ParsedItem[] {
   const bad = items.flatMap((item, index) => (IDEMPOTENCY_KEY_PATTERN.test(item.idempotencyKey) ? [] : [`items[${index}].idempotencyKey`]));
@@ -74,10 +72,11 @@ export class CreateTransferBatchUseCase {
     const parsed = parseItems(command.items);
     const requestHash = batchHash(parsed, command.items);
     const { manager } = this.deps.dataSource;
-    const result = await createIdempotently(requestHash, {
-      findByKey: () => this.deps.batches.findByKey(manager, command.partnerId, command.idempotencyKey),
+    const result = await claimIdempotently({
+      requestHash,
+      find: () => this.deps.batches.findByKey(manager, command.partnerId, command.idempotencyKey),
       reread: (existing) => this.deps.batches.find(manager, command.partnerId, existing.batchId),
-      precheck: () => undefined,
+      pending: (row) => row.status === 'creating',
       // Twice a transfer's lease: the scheduler undoes abandoned items before their batch.
       claim: () => this.deps.batches.claim(manager, { batchId: randomUUID(), partnerId: command.partnerId, idempotencyKey: command.idempotencyKey, requestHash, itemCount: parsed.length },
         this.deps.settings.createLeaseMs * 2),
@@ -86,45 +85,71 @@ export class CreateTransferBatchUseCase {
     return { batch: result.resource, replayed: result.replayed };
   }
 
+  /**
+   * The items in turn, then one code for the accepted ones. The code
+   * recipient is asked first, outside the saga: a failure there leaves the
+   * batch row to the scheduler, as nothing else is held yet.
+   */
   private async create(batch: TransferBatchRecord, parsed: ParsedItem[]): Promise<TransferBatchRecord> {
-    const recipient = await this.deps.walletRegistry.getCodeRecipient({ partnerId: batch.partnerId });
-    const accepted: Accepted[] = [];
-    const items: BatchItemRecord[] = [];
-    try {
-      for (const item of parsed) items.push(await this.runItem(batch, item, accepted));
-      await this.finish(batch, items, accepted, recipient);
-    } catch (error) {
-      for (const item of accepted) await this.deps.single.compensate(item.transfer, item.undo);
-      await this.deps.batches.deleteCreating(this.deps.dataSource.manager, batch.batchId).catch(() => undefined);
-      throw error;
-    }
-    const created = await this.deps.batches.find(this.deps.dataSource.manager, batch.partnerId, batch.batchId);
+    const { deps } = this;
+    const recipient = await deps.walletRegistry.getCodeRecipient({ partnerId: batch.partnerId });
+    const outcome: BatchOutcome = { items: [], accepted: [] };
+    const saga = new Saga(({ error }) => deps.logger.warn('refused transfer batch not yet undone; the scheduler finishes it', { batchId: batch.batchId, error }));
+    await saga.run([
+      // Never fails: the scheduler deletes an abandoned batch row anyway.
+      claimedRowStep(() => deps.batches.deleteCreating(deps.dataSource.manager, batch.batchId).catch(() => undefined)),
+      ...parsed.map((item) => this.itemStep(batch, item, outcome)),
+      { name: 'issue the confirmation code', run: () => this.finish(batch, outcome, recipient) },
+    ]);
+    const created = await deps.batches.find(deps.dataSource.manager, batch.partnerId, batch.batchId);
     if (!created) throw new Error('batch vanished after its create committed');
     return created;
   }
 
-  /** One item, as a single transfer: a partner-facing refusal is kept on the item; a dependency failure aborts the batch. */
-  private async runItem(batch: TransferBatchRecord, item: ParsedItem, accepted: Accepted[]): Promise<BatchItemRecord> {
-    const refused = (failureCode: string): BatchItemRecord => ({ itemIndex: item.index, idempotencyKey: item.key, transferId: null, failureCode });
+  /**
+   * One item, as a single transfer (shared/transfer-checks.ts): a
+   * partner-facing refusal is kept on the item and its own steps undone; a
+   * dependency failure aborts the batch. An accepted item's steps are undone
+   * when a later step of the batch fails; each item reports its own failure to
+   * undo and never stops the others being undone.
+   */
+  private itemStep(batch: TransferBatchRecord, item: ParsedItem, outcome: BatchOutcome): SagaStep {
+    let accepted: Saga | null = null;
+    return {
+      name: `check item ${item.index}`,
+      run: async () => {
+        const checked = await this.runItem(batch, item);
+        outcome.items.push(checked.item);
+        if (checked.accepted) {
+          accepted = checked.accepted.saga;
+          outcome.accepted.push(checked.accepted.transfer);
+        }
+      },
+      compensate: async (cause) => { await accepted?.compensate(cause); },
+    };
+  }
+
+  private async runItem(batch: TransferBatchRecord, item: ParsedItem): Promise<{ item: BatchItemRecord; accepted: { transfer: TransferRecord; saga: Saga } | null }> {
+    const { deps } = this;
+    const refused = (failureCode: string) => ({ item: { itemIndex: item.index, idempotencyKey: item.key, transferId: null, failureCode }, accepted: null });
     if ('refusal' in item) return refused(item.refusal);
-    if (this.deps.settings.perTransferCapKesExceeded(item.request)) return refused('TRANSFER_EXCEEDS_PER_TRANSFER_CAP');
-    const row = this.deps.single.newTransfer(batch.partnerId, item.request, transferRequestHash(item.request));
-    const transfer = await this.deps.transfers.claim(this.deps.dataSource.manager, row, this.deps.settings.createLeaseMs, batch.batchId);
+    if (deps.settings.perTransferCapKesExceeded(item.request)) return refused('TRANSFER_EXCEEDS_PER_TRANSFER_CAP');
+    const row = newTransferRow(batch.partnerId, item.request, transferRequestHash(item.request), deps.settings.feeKes);
+    const transfer = await deps.transfers.claim(deps.dataSource.manager, row, deps.settings.createLeaseMs, batch.batchId);
     if (!transfer) throw new Error(`batch ${batch.batchId} item key claimed twice`);
-    const undo: Array<() => Promise<void>> = [];
+    const saga = transferSaga(deps.logger, transfer.transferId);
     try {
-      await this.deps.single.runChecks(transfer, item.request, undo);
+      await saga.run(transferCheckSteps(deps, transfer, item.request, { recipient: null }));
     } catch (error) {
-      await this.deps.single.compensate(transfer, undo);
       if (isAppError(error) && error.httpStatus < 500) return refused(error.code);
       throw error;
     }
-    accepted.push({ index: item.index, transfer, undo });
-    return { itemIndex: item.index, idempotencyKey: item.key, transferId: transfer.transferId, failureCode: null };
+    return { item: { itemIndex: item.index, idempotencyKey: item.key, transferId: transfer.transferId, failureCode: null }, accepted: { transfer, saga } };
   }
 
-  private async finish(batch: TransferBatchRecord, items: BatchItemRecord[], accepted: Accepted[], recipient: walletRegistry.CodeRecipient): Promise<void> {
+  private async finish(batch: TransferBatchRecord, outcome: BatchOutcome, recipient: walletRegistry.CodeRecipient): Promise<void> {
     const { deps } = this;
+    const { items, accepted } = outcome;
     if (accepted.length === 0) {
       // Nothing to confirm: no code is sent; the batch reads `failed`.
       await withTransaction(deps.dataSource, async (manager) => {
@@ -132,24 +157,15 @@ export class CreateTransferBatchUseCase {
       });
       return;
     }
-    const confirmationId = randomUUID();
-    const code = generateCode();
-    const now = new Date();
-    const expiresAt = new Date(now.getTime() + deps.settings.codeLifetimeMs);
-    await withTransaction(deps.dataSource, async (manager) => {
-      await deps.confirmations.insert(manager, {
-        confirmationId, partnerId: batch.partnerId, subjectType: 'transfer_batch', subjectId: batch.batchId,
-        codeHash: hashCode(deps.settings.codeHashKeyHex, confirmationId, 0, code), deliveredTo: recipient.maskedEmail,
-        expiresAt, resendAvailableAt: new Date(now.getTime() + resendCooldownMs(0, deps.settings.timeScale)),
-      });
-      for (const item of accepted) {
-        if (!(await deps.transfers.markAwaitingConfirmation(manager, item.transfer.transferId, confirmationId, expiresAt))) throw new AppError('SERVICE_UNAVAILABLE');
-      }
-      if (!(await deps.batches.markCreated(manager, batch.batchId, confirmationId, items))) throw new AppError('SERVICE_UNAVAILABLE');
-      await deps.codes.send({
-        confirmationId, issue: 0, partnerId: batch.partnerId, recipient: recipient.email, code, kind: 'batch_confirmation',
-        subjectType: 'transfer_batch', subjectId: batch.batchId, variables: { itemCount: String(accepted.length), expiresAt: expiresAt.toISOString() },
-      });
+    const confirmationId = await issueConfirmationCode(deps, {
+      partnerId: batch.partnerId, subjectType: 'transfer_batch', subjectId: batch.batchId, kind: 'batch_confirmation', recipient,
+      variables: (expiresAt) => ({ itemCount: String(accepted.length), expiresAt: expiresAt.toISOString() }),
+      markAwaiting: async (manager, id, expiresAt) => {
+        for (const transfer of accepted) {
+          if (!(await deps.transfers.markAwaitingConfirmation(manager, transfer.transferId, id, expiresAt))) return false;
+        }
+        return deps.batches.markCreated(manager, batch.batchId, id, items);
+      },
     });
     deps.logger.info('transfer batch awaiting confirmation', { batchId: batch.batchId, confirmationId, accepted: accepted.length, refused: items.length - accepted.length });
   }

@@ -1,29 +1,28 @@
 /**
- * POST /v1/usdt/sends (spec section 4). Idempotent as transfers are
- * (createIdempotently). A saga recording each compensation: the destination
- * must be an active wallet of the partner (wallet registry; asked again at
- * release), the code recipient, the shared daily cap (trading values the USDT
- * at the live bid; ORDER_DAILY_CAP_RATE_UNAVAILABLE without one), the hold on
- * the USDT balance (ledger), the code (notifier). A refusal undoes what was
- * done and frees the key. Nothing reaches the chain before confirmation.
+ * POST /v1/usdt/sends. Idempotent as transfers are (claimIdempotently). A
+ * saga of named steps: the destination must be an active wallet of the
+ * partner (wallet registry; asked again at release), the code recipient, the
+ * shared daily cap (trading values the USDT at the live bid;
+ * ORDER_DAILY_CAP_RATE_UNAVAILABLE without one), the hold on the USDT balance
+ * (ledger), the code (notifier). A refusal undoes what was done and frees the
+ * key. Nothing reaches the chain before confirmation.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
+import { claimIdempotently } from '@platform/persistence';
 import type { DataSource } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
 import type { walletRegistry } from '@platform/proto';
+import { Saga } from '@platform/saga';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
-import { mapHoldRefusal, releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
 import type { LedgerApi, TradingLimitsApi, WalletRegistryApi } from '../../adapters/peers/peers';
-import { generateCode, hashCode, resendCooldownMs } from '../../domain/confirmation-code';
 import { holdOwner } from '../../domain/hold-owner';
 import { isUuid } from '../../domain/ids';
 import { assertWithinSendBounds, parseUsdtSendRequest, UsdtSendRequest, usdtSendRequestHash } from '../../domain/usdt-send-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { UsdtSendRecord, UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
-import { createIdempotently } from '../idempotent-create';
+import { claimedRowStep, issueConfirmationCode, placeHoldStep, reserveDailyCapStep } from '../shared/create-steps';
 
 export interface CreateUsdtSendSettings {
   minimumUsdt: Big;
@@ -73,9 +72,11 @@ export class CreateUsdtSendUseCase {
     const request = parseUsdtSendRequest(command);
     const requestHash = usdtSendRequestHash(request);
     const { manager } = this.deps.dataSource;
-    const result = await createIdempotently(requestHash, {
-      findByKey: () => this.deps.sends.findByKey(manager, command.partnerId, request.idempotencyKey),
+    const result = await claimIdempotently({
+      requestHash,
+      find: () => this.deps.sends.findByKey(manager, command.partnerId, request.idempotencyKey),
       reread: (existing) => this.deps.sends.findById(manager, existing.sendId),
+      pending: (row) => row.status === 'creating',
       precheck: () => assertWithinSendBounds(request.usdtAmount, { minimumUsdt: this.deps.settings.minimumUsdt, capUsdt: this.deps.settings.capUsdt }),
       claim: () => this.deps.sends.claim(manager, {
         sendId: randomUUID(), partnerId: command.partnerId, idempotencyKey: request.idempotencyKey, requestHash,
@@ -86,69 +87,42 @@ export class CreateUsdtSendUseCase {
     return { send: result.resource, replayed: result.replayed };
   }
 
+  /** The checks as a saga, then the code; a refusal undoes what was done, newest first, and frees the key. */
   private async create(send: UsdtSendRecord, request: UsdtSendRequest): Promise<UsdtSendRecord> {
-    const undo: Array<() => Promise<void>> = [];
-    try {
-      const checked = await this.runChecks(send, request, undo);
-      return await this.issueCode(send, request, checked);
-    } catch (error) {
-      await this.compensate(send, undo);
-      throw error;
-    }
+    const { deps } = this;
+    const checked: { wallet: walletRegistry.WalletStatus | null; recipient: walletRegistry.CodeRecipient | null; usdtAccountId: string } = { wallet: null, recipient: null, usdtAccountId: '' };
+    const outcome: { created: UsdtSendRecord | null } = { created: null };
+    const saga = new Saga(({ error }) => deps.logger.warn('refused usdt send not yet undone; the scheduler finishes it', { sendId: send.sendId, error }));
+    await saga.run([
+      claimedRowStep(() => deps.sends.deleteCreating(deps.dataSource.manager, send.sendId)),
+      { name: 'find the active wallet', run: async () => { checked.wallet = await this.activeDestination(send, request); } },
+      { name: 'find the code recipient', run: async () => { checked.recipient = await deps.walletRegistry.getCodeRecipient({ partnerId: send.partnerId }); } },
+      { name: 'find the USDT account', run: async () => { checked.usdtAccountId = (await deps.ledger.getPartnerAccounts({ partnerId: send.partnerId })).usdtAccountId; } },
+      reserveDailyCapStep(deps.trading, { usageId: send.sendId, partnerId: send.partnerId, source: 'usdt_send', amountUsdt: send.usdtAmount }),
+      placeHoldStep(deps.ledger, send.sendId, () => ({
+        accountId: checked.usdtAccountId, amount: send.usdtAmount, metadata: { sendId: send.sendId, kind: 'usdt_send' }, owner: holdOwner('usdt_send', send.sendId),
+      }), 'INSUFFICIENT_USDT_BALANCE'),
+      { name: 'issue the confirmation code', run: async () => { outcome.created = await this.issueCode(send, request, checked.recipient!, checked.wallet!); } },
+    ]);
+    return outcome.created!;
   }
 
-  private async runChecks(send: UsdtSendRecord, request: UsdtSendRequest, undo: Array<() => Promise<void>>) {
-    const { deps } = this;
-    const wallet = await activeWallet(deps.walletRegistry, send.partnerId, request.destinationWalletId);
+  private async activeDestination(send: UsdtSendRecord, request: UsdtSendRequest): Promise<walletRegistry.WalletStatus> {
+    const wallet = await activeWallet(this.deps.walletRegistry, send.partnerId, request.destinationWalletId);
     if (!wallet) throw new AppError('WALLET_NOT_FOUND');
-    const recipient = await deps.walletRegistry.getCodeRecipient({ partnerId: send.partnerId });
-    const accounts = await deps.ledger.getPartnerAccounts({ partnerId: send.partnerId });
-    undo.push(() => releaseCapIdempotently(deps.trading, send.sendId));
-    await deps.trading.reserveDailyCap({ usageId: send.sendId, partnerId: send.partnerId, source: 'usdt_send', amountUsdt: send.usdtAmount });
-    undo.push(() => voidHoldIdempotently(deps.ledger, send.sendId));
-    try {
-      await deps.ledger.placeHold({
-        holdId: send.sendId, accountId: accounts.usdtAccountId, amount: send.usdtAmount, metadata: { sendId: send.sendId, kind: 'usdt_send' },
-        owner: holdOwner('usdt_send', send.sendId),
-      });
-    } catch (error) {
-      throw mapHoldRefusal(error, 'INSUFFICIENT_USDT_BALANCE');
-    }
-    return { recipient, wallet };
+    return wallet;
   }
 
-  private async issueCode(send: UsdtSendRecord, request: UsdtSendRequest, checked: { recipient: walletRegistry.CodeRecipient; wallet: walletRegistry.WalletStatus }): Promise<UsdtSendRecord> {
+  private async issueCode(send: UsdtSendRecord, request: UsdtSendRequest, recipient: walletRegistry.CodeRecipient, wallet: walletRegistry.WalletStatus): Promise<UsdtSendRecord> {
     const { deps } = this;
-    const confirmationId = randomUUID();
-    const code = generateCode();
-    const now = new Date();
-    const expiresAt = new Date(now.getTime() + deps.settings.codeLifetimeMs);
-    await withTransaction(deps.dataSource, async (manager) => {
-      await deps.confirmations.insert(manager, {
-        confirmationId, partnerId: send.partnerId, subjectType: 'usdt_send', subjectId: send.sendId,
-        codeHash: hashCode(deps.settings.codeHashKeyHex, confirmationId, 0, code), deliveredTo: checked.recipient.maskedEmail,
-        expiresAt, resendAvailableAt: new Date(now.getTime() + resendCooldownMs(0, deps.settings.timeScale)),
-      });
-      if (!(await deps.sends.markAwaitingConfirmation(manager, send.sendId, confirmationId, expiresAt, checked.wallet.address))) throw new AppError('SERVICE_UNAVAILABLE');
-      await deps.codes.send({
-        confirmationId, issue: 0, partnerId: send.partnerId, recipient: checked.recipient.email, code, kind: 'usdt_send_confirmation',
-        subjectType: 'usdt_send', subjectId: send.sendId,
-        variables: { amount: formatAmount(request.usdtAmount, 'USDT'), address: checked.wallet.address, expiresAt: expiresAt.toISOString() },
-      });
+    const confirmationId = await issueConfirmationCode(deps, {
+      partnerId: send.partnerId, subjectType: 'usdt_send', subjectId: send.sendId, kind: 'usdt_send_confirmation', recipient,
+      variables: (expiresAt) => ({ amount: formatAmount(request.usdtAmount, 'USDT'), address: wallet.address, expiresAt: expiresAt.toISOString() }),
+      markAwaiting: (manager, id, expiresAt) => deps.sends.markAwaitingConfirmation(manager, send.sendId, id, expiresAt, wallet.address),
     });
     deps.logger.info('usdt send awaiting confirmation', { sendId: send.sendId, confirmationId });
     const created = await deps.sends.findById(deps.dataSource.manager, send.sendId);
     if (!created) throw new Error('usdt send vanished after its create committed');
     return created;
-  }
-
-  /** Best effort: what cannot be undone now is undone by the scheduler when the create's lease passes. */
-  private async compensate(send: UsdtSendRecord, undo: Array<() => Promise<void>>): Promise<void> {
-    try {
-      for (const step of undo.reverse()) await step();
-      await this.deps.sends.deleteCreating(this.deps.dataSource.manager, send.sendId);
-    } catch (error) {
-      this.deps.logger.warn('refused usdt send not yet undone; the scheduler finishes it', { sendId: send.sendId, error });
-    }
   }
 }

@@ -1,11 +1,12 @@
 /**
  * Trading asks for a sell order's KES proceeds to be paid out. Recorded as a
  * pending instruction, due at once; the payout runner drives it through the
- * bank. Idempotent on instructionId: the same body answers the instruction as
- * it stands, a different body PAYOUT_INSTRUCTION_ID_REUSED.
+ * bank. Idempotent on instructionId (claimIdempotently): the same body answers
+ * the instruction as it stands, a different body PAYOUT_INSTRUCTION_ID_REUSED.
  */
-import { AppError, validationFailed } from '@platform/errors';
+import { validationFailed } from '@platform/errors';
 import { Big, formatAmount, parsePositiveAmount } from '@platform/money';
+import { claimIdempotently } from '@platform/persistence';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -27,16 +28,25 @@ export class PayOrderProceedsUseCase {
     if (amount === null) bad.push('amountKes' as never);
     if (bad.length > 0 || amount === null) throw validationFailed(bad);
     const body = { ...command, amountKes: formatAmount(amount, 'KES') };
-    const inserted = await this.instructions.insert(body);
-    if (inserted) {
-      this.onDue();
-      return inserted;
-    }
-    const existing = await this.instructions.find(command.instructionId);
-    if (!existing) throw new Error('payout instruction vanished after a conflicting insert');
-    const same = existing.partnerId === body.partnerId && existing.orderId === body.orderId
-      && existing.payoutDestinationId === body.payoutDestinationId && new Big(existing.amountKes).eq(amount);
-    if (!same) throw new AppError('PAYOUT_INSTRUCTION_ID_REUSED');
-    return existing;
+    const { resource, replayed } = await claimIdempotently({
+      requestHash: instructionFingerprint(body),
+      reusedError: 'PAYOUT_INSTRUCTION_ID_REUSED',
+      find: async () => fingerprinted(await this.instructions.find(command.instructionId)),
+      claim: async () => fingerprinted(await this.instructions.insert(body)),
+    });
+    if (!replayed) this.onDue();
+    return resource.instruction;
   }
+}
+
+/**
+ * What a repeat must match: instructions keep no request hash, so the
+ * fingerprint is made from the stored columns (the amount at KES scale).
+ */
+function instructionFingerprint(instruction: Pick<InstructionRecord, 'partnerId' | 'orderId' | 'payoutDestinationId' | 'amountKes'>): string {
+  return JSON.stringify([instruction.partnerId, instruction.orderId, instruction.payoutDestinationId, formatAmount(new Big(instruction.amountKes), 'KES')]);
+}
+
+function fingerprinted(instruction: InstructionRecord | null): { instruction: InstructionRecord; requestHash: string } | null {
+  return instruction && { instruction, requestHash: instructionFingerprint(instruction) };
 }

@@ -1,16 +1,15 @@
 /** Partner read of one order; another partner's order is as unknown as a missing one. */
 import { AppError } from '@platform/errors';
-import type { DataSource } from '@platform/persistence';
 import type { OrderRecord } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
-import { findOrder } from '../../persistence/orders.repository';
+import type { OrdersRepository } from '../../persistence/orders.repository';
 
 export class GetOrderUseCase {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly orders: Pick<OrdersRepository, 'find'>) {}
 
   async execute(command: { partnerId: string; orderId: string }): Promise<OrderRecord> {
     if (!UUID_PATTERN.test(command.orderId)) throw new AppError('ORDER_NOT_FOUND');
-    const order = await findOrder(this.dataSource.manager, command.orderId);
+    const order = await this.orders.find(command.orderId);
     if (!order || order.partnerId !== command.partnerId) throw new AppError('ORDER_NOT_FOUND');
     return order;
   }

@@ -5,12 +5,12 @@
 import { AppError, validationFailed } from '@platform/errors';
 import { Big, formatAmount } from '@platform/money';
 import type { DataSource } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
 import type { Clock } from '../../domain/clock';
 import { capWindowStart } from '../../domain/cap-window';
 import { remainingKes } from '../../domain/daily-cap';
 import { UUID_PATTERN } from '../../domain/partner-profile';
-import { readOpenCapKes } from '../../persistence/cap-usages.repository';
+import { CapUsagesRepository } from '../../persistence/cap-usages.repository';
+import { PartnerProfilesRepository } from '../../persistence/partner-profiles.repository';
 
 export interface PartnerLimitsView {
   partnerId: string;
@@ -21,21 +21,21 @@ export interface PartnerLimitsView {
 }
 
 export class GetPartnerLimitsUseCase {
+  private readonly profiles: PartnerProfilesRepository;
+  private readonly capUsages = new CapUsagesRepository();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.profiles = new PartnerProfilesRepository(dataSource);
+  }
 
   async execute(input: { partnerId: string }): Promise<PartnerLimitsView> {
     if (!UUID_PATTERN.test(input.partnerId)) throw validationFailed(['partnerId']);
-    const manager = this.dataSource.manager;
-    const [caps] = await queryRows<{ perOrderCapKes: string; dailyCapKes: string }>(
-      manager,
-      'SELECT per_order_cap_kes::text AS "perOrderCapKes", daily_cap_kes::text AS "dailyCapKes" FROM partner_profiles WHERE partner_id = $1',
-      [input.partnerId],
-    );
+    const caps = await this.profiles.findCaps(input.partnerId);
     if (!caps) throw new AppError('PARTNER_NOT_FOUND');
-    const used = new Big(await readOpenCapKes(manager, input.partnerId, capWindowStart(this.clock.now())));
+    const used = new Big(await this.capUsages.readOpenKes(this.dataSource.manager, input.partnerId, capWindowStart(this.clock.now())));
     const dailyCap = new Big(caps.dailyCapKes);
     return {
       partnerId: input.partnerId,

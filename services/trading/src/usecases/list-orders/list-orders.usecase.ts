@@ -5,9 +5,8 @@
  */
 import { validationFailed } from '@platform/errors';
 import { pageOf, readPageBounds } from '@platform/persistence';
-import type { DataSource } from '@platform/persistence';
 import { ORDER_STATUSES, OrderRecord, OrderStatus, PARTNER_REFERENCE_LENGTH_MAX } from '../../domain/order';
-import { listOrders } from '../../persistence/orders.repository';
+import type { OrdersRepository } from '../../persistence/orders.repository';
 
 export interface ListOrdersQuery {
   partnerId: string;
@@ -24,7 +23,7 @@ function isOrderStatus(value: string): value is OrderStatus {
 }
 
 export class ListOrdersUseCase {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly orders: Pick<OrdersRepository, 'list'>) {}
 
   async execute(query: ListOrdersQuery): Promise<{ orders: OrderRecord[]; nextCursor: string }> {
     const bad: string[] = [];
@@ -33,7 +32,7 @@ export class ListOrdersUseCase {
     if (reference !== undefined && (reference.length === 0 || reference.length > PARTNER_REFERENCE_LENGTH_MAX)) bad.push('partnerReference');
     const page = readPageBounds(query, bad);
     if (bad.length > 0) throw validationFailed(bad);
-    const rows = await listOrders(this.dataSource.manager, {
+    const rows = await this.orders.list({
       partnerId: query.partnerId, status: (query.status as OrderStatus | undefined) ?? null, partnerReference: reference ?? null, page,
     });
     const { page: listed, nextCursor } = pageOf(rows, page, (row) => ({ createdAt: row.createdAtExact, id: row.orderId }));

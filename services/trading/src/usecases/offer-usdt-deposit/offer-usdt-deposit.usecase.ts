@@ -1,5 +1,15 @@
+/**
+ * The ledger offers each inbound USDT deposit before crediting a balance: a
+ * sell order awaiting USDT whose attached hash is this one takes it
+ * ("matched"); open sell orders still awaiting a hash ask the ledger to hold
+ * it until the latest of their send-before times ("hold"); otherwise it tops
+ * up the balance ("none"). The partner is the owner of the address the
+ * deposit landed on: only that partner's order may take it.
+ */
 import { validationFailed } from '@platform/errors';
-import { parsePositiveAmount } from '@platform/money';
+import { Big, parsePositiveAmount } from '@platform/money';
+import type { OrdersRepository } from '../../persistence/orders.repository';
+import type { FundSellDepositUseCase } from '../fund-sell-deposit/fund-sell-deposit.usecase';
 
 export interface OfferUsdtDepositCommand {
   partnerId: string;
@@ -12,24 +22,16 @@ export type DepositDecision =
   | { decision: 'hold'; holdUntil: string }
   | { decision: 'none' };
 
-/** Where sell orders decide what a deposit is for (usecases/sell-orders). */
-export interface DepositMatcher {
-  matchDeposit(command: OfferUsdtDepositCommand): Promise<DepositDecision>;
+export interface OfferUsdtDepositDependencies {
+  orders: Pick<OrdersRepository, 'findByTxHash' | 'latestOpenSendBefore'>;
+  fundSellDeposit: Pick<FundSellDepositUseCase, 'execute'>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TX_HASH = /^[0-9a-f]{64}$/;
 
-/**
- * The ledger offers each inbound USDT deposit before crediting a balance: a
- * sell order awaiting USDT whose attached hash is this one takes it
- * ("matched"); open sell orders still awaiting a hash ask the ledger to hold
- * it until the latest of their send-before times ("hold"); otherwise it tops
- * up the balance ("none"). The shape is checked here; the decision is the
- * matcher's.
- */
 export class OfferUsdtDepositUseCase {
-  constructor(private readonly matcher: DepositMatcher) {}
+  constructor(private readonly deps: OfferUsdtDepositDependencies) {}
 
   async execute(command: OfferUsdtDepositCommand): Promise<DepositDecision> {
     const bad: string[] = [];
@@ -37,6 +39,21 @@ export class OfferUsdtDepositUseCase {
     if (!TX_HASH.test(command.txHash)) bad.push('txHash');
     if (!parsePositiveAmount(command.usdtAmount, 'USDT')) bad.push('usdtAmount');
     if (bad.length > 0) throw validationFailed(bad);
-    return this.matcher.matchDeposit(command);
+    return this.decide(command);
+  }
+
+  private async decide(command: OfferUsdtDepositCommand): Promise<DepositDecision> {
+    const order = await this.deps.orders.findByTxHash(command.partnerId, command.txHash);
+    if (order && order.side === 'sell') {
+      if (order.status === 'awaiting_usdt') {
+        await this.deps.fundSellDeposit.execute(order, command.usdtAmount);
+        return { decision: 'matched', orderId: order.orderId };
+      }
+      // A repeated offer of a deposit this order already took answers the same.
+      if (order.depositUsdtAmount !== null && new Big(order.depositUsdtAmount).eq(command.usdtAmount)) return { decision: 'matched', orderId: order.orderId };
+    }
+    const holdUntil = await this.deps.orders.latestOpenSendBefore(command.partnerId);
+    if (holdUntil) return { decision: 'hold', holdUntil: new Date(holdUntil).toISOString() };
+    return { decision: 'none' };
   }
 }

@@ -16,7 +16,7 @@ import type { OrderStatus } from '../../domain/order';
 import type { LedgerApi } from '../order-support';
 
 export interface ReconcileHoldsDependencies {
-  /** The status of each order that exists (persistence/orders.repository.ts orderStatusesOf). */
+  /** The status of each order that exists (OrdersRepository.statusesOf). */
   orderStatuses: (orderIds: string[]) => Promise<Map<string, OrderStatus>>;
   ledger: Pick<LedgerApi, 'listOwnedHolds' | 'voidHold'>;
   logger: Logger;

@@ -6,15 +6,17 @@
 import { validationFailed } from '@platform/errors';
 import type { DataSource } from '@platform/persistence';
 import { UUID_PATTERN } from '../../domain/partner-profile';
-import { releaseCapUsage } from '../../persistence/cap-usages.repository';
+import { CapUsagesRepository } from '../../persistence/cap-usages.repository';
 import { capUsageView, CapUsageView } from '../reserve-daily-cap/reserve-daily-cap.usecase';
 
 export class ReleaseDailyCapUseCase {
+  private readonly capUsages = new CapUsagesRepository();
+
   constructor(private readonly dataSource: DataSource) {}
 
   async execute(input: { usageId: string }): Promise<{ found: boolean; usage: CapUsageView | null }> {
     if (!UUID_PATTERN.test(input.usageId)) throw validationFailed(['usageId']);
-    const row = await releaseCapUsage(this.dataSource.manager, input.usageId);
+    const row = await this.capUsages.release(this.dataSource.manager, input.usageId);
     return { found: row !== null, usage: row ? capUsageView(row) : null };
   }
 }

@@ -25,9 +25,13 @@ import type { Clock } from '../../domain/clock';
 import { capUsageTime, capWindowStart } from '../../domain/cap-window';
 import { assertWithinDailyCap, parseReserveDailyCap, ReserveDailyCapInput, ReserveDailyCapRequest, usdtToCapKes } from '../../domain/daily-cap';
 import { isRateLive } from '../../domain/rate-freshness';
-import { advanceCapWindow, CapUsageRow, findCapUsage, insertCapUsage, lockCapWindow, lockPartnerCaps } from '../../persistence/cap-usages.repository';
+import { CapUsageRow, CapUsagesRepository } from '../../persistence/cap-usages.repository';
+import type { PartnerProfilesRepository } from '../../persistence/partner-profiles.repository';
 import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
-import { assertPartnerActive, readProfile } from '../order-guards';
+import { assertPartnerActive } from '../create-order/order-guards';
+
+/** Stateless (every method takes the transaction): one for the module. */
+const capUsages = new CapUsagesRepository();
 
 export interface CapUsageView {
   usageId: string;
@@ -51,6 +55,7 @@ export function capUsageView(row: CapUsageRow): CapUsageView {
 
 export interface ReserveDailyCapDependencies {
   dataSource: DataSource;
+  profiles: Pick<PartnerProfilesRepository, 'findTradingProfile'>;
   switches: Pick<PlatformSwitchesRepository, 'read'>;
   rateFeed: RateFeed;
   clock: Clock;
@@ -63,7 +68,7 @@ export class ReserveDailyCapUseCase {
 
   async execute(input: ReserveDailyCapInput): Promise<CapUsageView> {
     const request = parseReserveDailyCap(input);
-    const existing = await findCapUsage(this.deps.dataSource.manager, request.usageId);
+    const existing = await capUsages.find(this.deps.dataSource.manager, request.usageId);
     if (existing) return capUsageView(sameUsageOrRefuse(existing, request));
     await this.assertMovementAllowed(request.partnerId);
     const amountKes = await this.valueInKes(request);
@@ -73,7 +78,9 @@ export class ReserveDailyCapUseCase {
 
   private async assertMovementAllowed(partnerId: string): Promise<void> {
     if ((await this.deps.switches.read()).kill_switch === 'on') throw new AppError('KILL_SWITCH_ENGAGED');
-    assertPartnerActive(await readProfile(this.deps.dataSource, partnerId));
+    const profile = await this.deps.profiles.findTradingProfile(partnerId);
+    if (!profile) throw new AppError('PARTNER_NOT_FOUND');
+    assertPartnerActive(profile);
   }
 
   private async valueInKes(request: ReserveDailyCapRequest): Promise<Big> {
@@ -91,17 +98,21 @@ export class ReserveDailyCapUseCase {
  * The reservation itself, for callers already inside a transaction (order
  * creation reserves in the same transaction that consumes the quote). `now` is
  * the caller's clock; the usage counts at `now`, or at the start of the latest
- * minute the partner's window reached when `now` is earlier.
+ * minute the partner's window reached when `now` is earlier. `freshUsageId`:
+ * the caller drew the usage id just now (an order's id), so no twin can exist
+ * and the re-read under the lock is skipped.
  */
-export async function reserveInTransaction(manager: EntityManager, request: ReserveDailyCapRequest, amountKes: Big, now: Date): Promise<CapUsageRow> {
-  const caps = await lockPartnerCaps(manager, request.partnerId);
+export async function reserveInTransaction(
+  manager: EntityManager, request: ReserveDailyCapRequest, amountKes: Big, now: Date, options: { freshUsageId?: boolean } = {},
+): Promise<CapUsageRow> {
+  const caps = await capUsages.lockPartnerCaps(manager, request.partnerId);
   if (!caps) throw new AppError('PARTNER_NOT_FOUND');
   // Re-read under the lock: a concurrent twin with the same usageId may have just committed.
-  const twin = await findCapUsage(manager, request.usageId);
+  const twin = options.freshUsageId ? null : await capUsages.find(manager, request.usageId);
   if (twin) return sameUsageOrRefuse(twin, request);
   const window = await openWindowAt(manager, request.partnerId, now);
   assertWithinDailyCap(request.source, window.openKes, amountKes, new Big(caps.dailyCapKes));
-  const row = await insertCapUsage(manager, {
+  const row = await capUsages.insert(manager, {
     usageId: request.usageId,
     partnerId: request.partnerId,
     source: request.source,
@@ -116,13 +127,13 @@ export async function reserveInTransaction(manager: EntityManager, request: Rese
 
 /** Locks the partner's window and moves it to the usage's minute: the KES in use, and the time the usage counts at. */
 async function openWindowAt(manager: EntityManager, partnerId: string, now: Date): Promise<{ openKes: Big; usageTime: Date }> {
-  const window = await lockCapWindow(manager, partnerId);
+  const window = await capUsages.lockWindow(manager, partnerId);
   const usageTime = capUsageTime(now, window?.countedFrom ?? null);
   // No window yet: nothing of the partner counts; inserting the usage creates it.
   if (!window) return { openKes: new Big(0), usageTime };
   const countedFrom = capWindowStart(usageTime);
   if (countedFrom.getTime() <= window.countedFrom.getTime()) return { openKes: new Big(window.openKes), usageTime };
-  return { openKes: new Big(await advanceCapWindow(manager, partnerId, window.countedFrom, countedFrom)), usageTime };
+  return { openKes: new Big(await capUsages.advanceWindow(manager, partnerId, window.countedFrom, countedFrom)), usageTime };
 }
 
 function sameUsageOrRefuse(row: CapUsageRow, request: ReserveDailyCapRequest): CapUsageRow {

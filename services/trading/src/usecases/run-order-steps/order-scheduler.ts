@@ -7,7 +7,7 @@
 import type { Logger } from '@platform/logger';
 import { DataSource, DurableScheduler, SchedulerOptions } from '@platform/persistence';
 import type { OrderRecord } from '../../domain/order';
-import { claimDueOrders, DUE_ORDERS } from '../../persistence/orders.repository';
+import { DUE_ORDERS, OrdersRepository } from '../../persistence/orders.repository';
 
 export interface OrderStep {
   run(order: OrderRecord): Promise<void>;
@@ -15,11 +15,11 @@ export interface OrderStep {
 
 export type OrderScheduler = DurableScheduler<OrderRecord>;
 
-export function orderScheduler(dataSource: DataSource, step: OrderStep, logger: Logger, options: SchedulerOptions): OrderScheduler {
+export function orderScheduler(dataSource: DataSource, orders: OrdersRepository, step: OrderStep, logger: Logger, options: SchedulerOptions): OrderScheduler {
   return new DurableScheduler(dataSource, {
     name: 'order',
     dueRows: DUE_ORDERS,
-    claimDue: claimDueOrders,
+    claimDue: (manager, limit, leaseMs) => orders.claimDue(manager, limit, leaseMs),
     idOf: (order) => order.orderId,
     run: (order) => step.run(order),
   }, logger, options);

@@ -1,12 +1,13 @@
 /** Operator actions: suspend or resume a partner, and set a platform switch; each audited with the change. */
 import { AppError, validationFailed } from '@platform/errors';
-import { DataSource, queryRows, recordAudit, withTransaction } from '@platform/persistence';
+import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { parseSwitch } from '../../domain/platform-switches';
 import { PARTNER_STATUSES, UUID_PATTERN } from '../../domain/partner-profile';
+import type { PartnerProfilesRepository } from '../../persistence/partner-profiles.repository';
 import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
 
 export class SetPartnerStatusUseCase {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource, private readonly profiles: PartnerProfilesRepository) {}
 
   async execute(command: { partnerId: string; status: string }): Promise<{ partnerId: string; status: string }> {
     const bad: string[] = [];
@@ -14,14 +15,10 @@ export class SetPartnerStatusUseCase {
     if (!(PARTNER_STATUSES as readonly string[]).includes(command.status)) bad.push('status');
     if (bad.length > 0) throw validationFailed(bad);
     const status = await withTransaction(this.dataSource, async (manager) => {
-      const [row] = await queryRows<{ status: string }>(
-        manager,
-        'UPDATE partner_profiles SET status = $2, updated_at = now() WHERE partner_id = $1 RETURNING status',
-        [command.partnerId, command.status],
-      );
-      if (!row) throw new AppError('PARTNER_NOT_FOUND');
-      await recordAudit(manager, { action: row.status === 'suspended' ? 'partner.suspended' : 'partner.resumed', partnerId: command.partnerId });
-      return row.status;
+      const stored = await this.profiles.setStatus(manager, command.partnerId, command.status);
+      if (stored === null) throw new AppError('PARTNER_NOT_FOUND');
+      await recordAudit(manager, { action: stored === 'suspended' ? 'partner.suspended' : 'partner.resumed', partnerId: command.partnerId });
+      return stored;
     });
     return { partnerId: command.partnerId, status };
   }

@@ -1,0 +1,99 @@
+/**
+ * The steps every payout create shares (transfers, batch items, USDT sends):
+ * the daily cap reserved at trading and the hold placed at the ledger, each
+ * with its compensation, the claimed row given up on a refusal, and the
+ * confirmation code issued in the transaction that makes the subject
+ * visible. Compensations are idempotent (adapters/peers/holds.ts): the
+ * scheduler runs them again for a create that died midway.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@platform/errors';
+import type { DataSource, EntityManager } from '@platform/persistence';
+import { withTransaction } from '@platform/persistence';
+import type { walletRegistry } from '@platform/proto';
+import type { SagaStep } from '@platform/saga';
+import type { ConfirmationCodeMessage, ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
+import { mapHoldRefusal, releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
+import type { LedgerApi, TradingLimitsApi } from '../../adapters/peers/peers';
+import { generateCode, hashCode, resendCooldownMs, SubjectType } from '../../domain/confirmation-code';
+import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
+
+type ReserveDailyCapRequest = Parameters<TradingLimitsApi['reserveDailyCap']>[0];
+type PlaceHoldRequest = Parameters<LedgerApi['placeHold']>[0];
+
+/** Only compensates: the row claimed for the key (before the saga) is deleted, so the key is free again. */
+export function claimedRowStep(deleteCreating: () => Promise<unknown>): SagaStep {
+  return { name: 'claim the idempotency key', compensate: async () => { await deleteCreating(); } };
+}
+
+/** The shared daily cap; the usage id is the subject id, so releasing it is idempotent. */
+export function reserveDailyCapStep(trading: TradingLimitsApi, usage: ReserveDailyCapRequest): SagaStep {
+  return {
+    name: 'reserve the daily cap',
+    run: async () => { await trading.reserveDailyCap(usage); },
+    compensate: () => releaseCapIdempotently(trading, usage.usageId),
+  };
+}
+
+/**
+ * The hold; its id is the subject id. `hold` is read when the step runs (the
+ * account is known only then); a short balance is answered in the partner's words.
+ */
+export function placeHoldStep(
+  ledger: Pick<LedgerApi, 'placeHold' | 'voidHold' | 'getHold'>, holdId: string, hold: () => Omit<PlaceHoldRequest, 'holdId'>,
+  insufficientCode: 'INSUFFICIENT_KES_BALANCE' | 'INSUFFICIENT_USDT_BALANCE',
+): SagaStep {
+  return {
+    name: 'place the hold',
+    run: async () => {
+      try {
+        await ledger.placeHold({ holdId, ...hold() });
+      } catch (error) {
+        throw mapHoldRefusal(error, insufficientCode);
+      }
+    },
+    compensate: () => voidHoldIdempotently(ledger, holdId),
+  };
+}
+
+export interface ConfirmationCodeDependencies {
+  dataSource: DataSource;
+  confirmations: ConfirmationsRepository;
+  codes: ConfirmationCodeSender;
+  settings: { codeLifetimeMs: number; timeScale: number; codeHashKeyHex: string };
+}
+
+export interface ConfirmationCodeIssue {
+  partnerId: string;
+  subjectType: SubjectType;
+  subjectId: string;
+  kind: ConfirmationCodeMessage['kind'];
+  recipient: walletRegistry.CodeRecipient;
+  variables: (expiresAt: Date) => Record<string, string>;
+  /** Moves the subject (and its items) to awaiting confirmation; false when a row was no longer where it was expected. */
+  markAwaiting: (manager: EntityManager, confirmationId: string, expiresAt: Date) => Promise<boolean>;
+}
+
+/**
+ * The code goes out inside the transaction that makes the subject visible: a
+ * notifier failure leaves nothing half-done. Answers the confirmation id.
+ */
+export async function issueConfirmationCode(deps: ConfirmationCodeDependencies, issue: ConfirmationCodeIssue): Promise<string> {
+  const confirmationId = randomUUID();
+  const code = generateCode();
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + deps.settings.codeLifetimeMs);
+  await withTransaction(deps.dataSource, async (manager) => {
+    await deps.confirmations.insert(manager, {
+      confirmationId, partnerId: issue.partnerId, subjectType: issue.subjectType, subjectId: issue.subjectId,
+      codeHash: hashCode(deps.settings.codeHashKeyHex, confirmationId, 0, code), deliveredTo: issue.recipient.maskedEmail,
+      expiresAt, resendAvailableAt: new Date(now.getTime() + resendCooldownMs(0, deps.settings.timeScale)),
+    });
+    if (!(await issue.markAwaiting(manager, confirmationId, expiresAt))) throw new AppError('SERVICE_UNAVAILABLE');
+    await deps.codes.send({
+      confirmationId, issue: 0, partnerId: issue.partnerId, recipient: issue.recipient.email, code, kind: issue.kind,
+      subjectType: issue.subjectType, subjectId: issue.subjectId, variables: issue.variables(expiresAt),
+    });
+  });
+  return confirmationId;
+}

@@ -1,0 +1,74 @@
+/**
+ * The scheduled steps of a sell order:
+ * - awaiting_usdt: expired at sendBefore (order.expired, cap given back);
+ * - rejected with a short deposit: the deposit goes back to the USDT balance;
+ * - balance mode whose create stopped before its collection answered: collect now;
+ * - funded: the proceeds are paid (usecases/pay-sell-proceeds).
+ */
+import { Big, formatAmount } from '@platform/money';
+import type { Logger } from '@platform/logger';
+import type { Clock } from '../../domain/clock';
+import type { OrderRecord } from '../../domain/order';
+import type { SellBalanceFunding } from '../create-order/sell.funding';
+import type { LedgerApi, OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
+import type { PaySellProceedsUseCase } from '../pay-sell-proceeds/pay-sell-proceeds.usecase';
+
+export interface AdvanceSellOrderDependencies {
+  ledger: Pick<LedgerApi, 'postEntry'>;
+  serviceAccounts: ServiceAccounts;
+  accountIds: PartnerAccountIds;
+  transitions: OrderTransitions;
+  balanceFunding: Pick<SellBalanceFunding, 'collect'>;
+  payProceeds: Pick<PaySellProceedsUseCase, 'execute'>;
+  clock: Clock;
+  logger: Logger;
+}
+
+export class AdvanceSellOrderUseCase {
+  constructor(private readonly deps: AdvanceSellOrderDependencies) {}
+
+  async execute(order: OrderRecord): Promise<void> {
+    if (order.status === 'awaiting_usdt') return this.expireIfDue(order);
+    if (order.status === 'rejected' && order.depositUsdtAmount !== null) return this.returnDeposit(order);
+    if (order.status === 'funds_reserved' && order.fundingMode === 'balance' && order.debitOutcome === 'pending') return this.resumeCollection(order);
+    if (order.status === 'funds_reserved') return this.deps.payProceeds.execute(order);
+  }
+
+  /** The create stopped before its collection answered: collect now (the hold is idempotent on the order id). */
+  private async resumeCollection(order: OrderRecord): Promise<void> {
+    const accounts = await this.deps.accountIds.of(order.partnerId);
+    const result = await this.deps.balanceFunding.collect(order, accounts.usdtAccountId);
+    if (result.refusalCode !== null) this.deps.logger.warn('balance-mode collection refused on resume', { orderId: order.orderId, code: result.refusalCode });
+  }
+
+  private async expireIfDue(order: OrderRecord): Promise<void> {
+    const now = this.deps.clock.now();
+    if (order.sendBefore && new Date(order.sendBefore).getTime() > now.getTime()) {
+      await this.deps.transitions.record(order, { from: 'awaiting_usdt', changes: { nextActionAt: order.sendBefore } });
+      return;
+    }
+    await this.deps.transitions.record(order, {
+      from: 'awaiting_usdt', changes: { status: 'expired', nextActionAt: null, completedAt: now }, event: 'order.expired', releaseCap: true,
+    });
+  }
+
+  /** A short deposit: the USDT the ledger holds for the order goes back to the partner's USDT balance. */
+  private async returnDeposit(order: OrderRecord): Promise<void> {
+    const [suspense, accounts] = await Promise.all([
+      this.deps.serviceAccounts.id('suspense', 'USDT'),
+      this.deps.accountIds.of(order.partnerId),
+    ]);
+    const amount = formatAmount(new Big(order.depositUsdtAmount!), 'USDT');
+    await this.deps.ledger.postEntry({
+      entryId: order.orderId,
+      kind: 'order_sell_deposit_returned',
+      partnerId: order.partnerId,
+      postings: [
+        { accountId: suspense, amount: `-${amount}` },
+        { accountId: accounts.usdtAccountId, amount },
+      ],
+      metadata: { orderId: order.orderId, txHash: order.txHash ?? '' },
+    });
+    await this.deps.transitions.record(order, { from: 'rejected', changes: { nextActionAt: null } });
+  }
+}

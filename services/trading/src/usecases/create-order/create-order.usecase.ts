@@ -1,0 +1,132 @@
+/**
+ * Partner action: create an order, buy or sell, whatever its funding. ONE path
+ * for every kind; the partner's configured mode picks the funding strategy
+ * (funding-strategy.ts), which adds its own checks and moves the value.
+ *
+ * Refusals in the contract's order: request shape → quote known (404) → the
+ * same partnerReference answers the original → kill switch, swaps → partner
+ * known → the kind's request fields → partner status → the kind's account
+ * checks → treasury → quote side → the kind's checks before the cap
+ * (expected amount; payout account) → per-order cap → the kind's preparation
+ * (a balance read; a wallet and a payment reference) → then ONE transaction,
+ * serialised per partnerReference: daily cap reserved under the partner lock,
+ * quote consumed, order inserted. Only then does the strategy fund the order,
+ * after the commit, so no row lock is ever held across a call to the ledger,
+ * the bank or another service; the order row exists before any hold names it.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError, validationFailed } from '@platform/errors';
+import type { DataSource } from '@platform/persistence';
+import { withTransaction } from '@platform/persistence';
+import type { Clock } from '../../domain/clock';
+import { capAmountKes, OrderRecord, PARTNER_REFERENCE_LENGTH_MAX } from '../../domain/order';
+import { UUID_PATTERN } from '../../domain/partner-profile';
+import type { OrdersRepository } from '../../persistence/orders.repository';
+import type { PartnerProfilesRepository } from '../../persistence/partner-profiles.repository';
+import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
+import type { QuoteRecord, QuotesRepository } from '../../persistence/quotes.repository';
+import type { LedgerApi, PartnerAccountIds } from '../order-support';
+import type { reserveInTransaction } from '../reserve-daily-cap/reserve-daily-cap.usecase';
+import { expectedUsdtOf } from './buy-request';
+import { CreateOrderCommand, FundingFields, FundingStrategy, OrderIntake, OrderResult, selectFunding } from './funding-strategy';
+import { assertPartnerActive, assertPlatformOpen, assertTreasuryAvailable } from './order-guards';
+
+export interface CreateOrderDependencies {
+  dataSource: DataSource;
+  quotes: Pick<QuotesRepository, 'find' | 'consume'>;
+  orders: Pick<OrdersRepository, 'findByReference' | 'lockPartnerReference' | 'insert'>;
+  profiles: Pick<PartnerProfilesRepository, 'findTradingProfile'>;
+  switches: Pick<PlatformSwitchesRepository, 'read'>;
+  ledger: Pick<LedgerApi, 'getPartnerAccounts'>;
+  accountIds: Pick<PartnerAccountIds, 'remember'>;
+  /** The shared daily cap's reservation, inside the order's transaction (reserve-daily-cap). */
+  reserveCap: typeof reserveInTransaction;
+  clock: Clock;
+  /** One per kind: debit-first and pay-in buys, deposit and balance sells. */
+  strategies: readonly FundingStrategy[];
+}
+
+/** The replay of a create answers as the original did: the order, or its refusal. */
+export function replayOf(order: OrderRecord): OrderResult {
+  return { order, refusalCode: order.refusalCode };
+}
+
+export class CreateOrderUseCase {
+  constructor(private readonly deps: CreateOrderDependencies) {}
+
+  async execute(command: CreateOrderCommand): Promise<OrderResult> {
+    assertRequestShape(command);
+    const { quote, original, switches, profile } = await this.readIntake(command);
+    if (!quote) throw new AppError('QUOTE_NOT_FOUND');
+    if (original) return replayOf(original);
+    const treasury = assertPlatformOpen(switches);
+    if (!profile) throw new AppError('PARTNER_NOT_FOUND');
+    const strategy = selectFunding(command.side, profile, this.deps.strategies);
+    strategy.assertRequest(command);
+    assertPartnerActive(profile);
+    const accounts = await this.deps.ledger.getPartnerAccounts({ partnerId: command.partnerId });
+    this.deps.accountIds.remember(command.partnerId, accounts);
+    strategy.assertAccounts(accounts);
+    assertTreasuryAvailable(treasury);
+    if (quote.side !== command.side) throw new AppError('QUOTE_SIDE_MISMATCH');
+    await strategy.assertBeforeCap({ command, quote, profile, accounts });
+    if (capAmountKes(quote).gt(profile.perOrderCapKes)) throw new AppError('ORDER_EXCEEDS_PER_ORDER_CAP');
+    const intake: OrderIntake = { command, quote, profile, accounts, orderId: randomUUID(), now: this.deps.clock.now() };
+    const fields = await strategy.prepare(intake);
+    const created = await this.persist(intake, strategy, fields);
+    // A replay answers as the original did; only the call that created the order funds it.
+    if ('replay' in created) return replayOf(created.replay);
+    return strategy.fund(created.order, intake);
+  }
+
+  /**
+   * The quote, an order already made under the partnerReference, the switches
+   * and the partner's profile: reads only, in one read transaction (one commit
+   * instead of four). Their refusals are judged afterwards, in the contract's order.
+   */
+  private async readIntake(command: CreateOrderCommand) {
+    const quoteKnown = UUID_PATTERN.test(command.quoteId);
+    return withTransaction(this.deps.dataSource, async (manager) => ({
+      quote: quoteKnown ? await this.deps.quotes.find(command.partnerId, command.quoteId, manager) : null,
+      original: quoteKnown ? await this.deps.orders.findByReference(command.partnerId, command.partnerReference, manager) : null,
+      switches: await this.deps.switches.read(manager),
+      profile: await this.deps.profiles.findTradingProfile(command.partnerId, manager),
+    }));
+  }
+
+  /** Cap, quote and order in one transaction, serialised per partnerReference. */
+  private async persist(intake: OrderIntake, strategy: FundingStrategy, fields: FundingFields): Promise<{ order: OrderRecord } | { replay: OrderRecord }> {
+    const { command, quote, orderId } = intake;
+    const capKes = capAmountKes(quote);
+    return withTransaction(this.deps.dataSource, async (manager) => {
+      await this.deps.orders.lockPartnerReference(manager, command.partnerId, command.partnerReference);
+      const twin = await this.deps.orders.findByReference(command.partnerId, command.partnerReference, manager);
+      if (twin) return { replay: twin };
+      const usage = { usageId: orderId, partnerId: command.partnerId, source: 'order' as const, given: { currency: 'KES' as const, amount: capKes } };
+      await this.deps.reserveCap(manager, usage, capKes, this.deps.clock.now(), { freshUsageId: true });
+      if (!(await this.deps.quotes.consume(manager, command.partnerId, quote.quoteId))) throw new AppError('QUOTE_EXPIRED_OR_CONSUMED');
+      const order = await this.deps.orders.insert(manager, {
+        ...quoteTerms(quote), ...fields,
+        orderId, partnerId: command.partnerId, partnerReference: command.partnerReference, side: strategy.side, fundingMode: strategy.fundingMode,
+      });
+      return { order };
+    });
+  }
+}
+
+/** Shape checks needing nothing read: ids, the reference's length, a buy's expected amount. */
+function assertRequestShape(command: CreateOrderCommand): void {
+  const bad: string[] = [];
+  if (!UUID_PATTERN.test(command.partnerId)) bad.push('partnerId');
+  if (command.partnerReference.length === 0 || command.partnerReference.length > PARTNER_REFERENCE_LENGTH_MAX) bad.push('partnerReference');
+  if (bad.length > 0) throw validationFailed(bad);
+  if (command.side === 'buy') expectedUsdtOf(command.expectedUsdtAmount);
+}
+
+/** What the order takes from its quote, as stored. */
+function quoteTerms(quote: QuoteRecord) {
+  return {
+    quoteId: quote.quoteId, kesAmount: quote.kesAmount, usdtAmount: quote.usdtAmount, rate: quote.rate, feeKes: quote.feeKes, feeBps: quote.feeBps,
+    feeFlatKes: quote.feeFlatKes, feeCapKes: quote.feeCapKes, kesTotalAmount: quote.kesTotalAmount, expiresAt: quote.expiresAt,
+  };
+}
