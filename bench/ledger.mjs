@@ -132,7 +132,7 @@ function printTable(results) {
 }
 
 async function main() {
-  const { description, stackFile, stop } = await openStack(loadProfile('test'));
+  const { stackFile, stop } = await openStack(loadProfile('test'));
   let client;
   try {
     // Mutual TLS with the stack's certificates: each call as an identity the ledger admits for it.

@@ -32,7 +32,11 @@ export async function measuredClosedLoop(ctx, partner, title) {
 }
 
 /** JSON-sized: the order ids are only needed while measuring. */
-export const withoutIds = ({ orderIds, ...rest }) => rest;
+export const withoutIds = (load) => {
+  const copy = { ...load };
+  delete copy.orderIds;
+  return copy;
+};
 
 export async function ordersSection(ctx) {
   const { orderClients, orderDurationS, fixedRatePerSecond, fixedRateDurationS } = ctx.options;

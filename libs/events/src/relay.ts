@@ -184,14 +184,13 @@ export class OutboxRelay {
   private idle(ms: number, endsOnKick = true): Promise<void> {
     if (!this.running || (endsOnKick && this.kicked)) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.wake = null;
-        self.wakeOnKick = true;
+        this.wake = null;
+        this.wakeOnKick = true;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wake = done;
       this.wakeOnKick = endsOnKick;
     });

@@ -65,6 +65,7 @@ export type PromiseClient<D> = {
   serving(timeoutMs: number): Promise<boolean>;
 };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- message types differ per method (and sit in contravariant positions): only the shape is constrained
 export function createClient<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, options: ClientOptions): PromiseClient<D> {
   const client = new Client(channelTarget(options.address), options.tls.credentials, {
     ...channelOptions(options.tls.serverIdentity),

@@ -67,6 +67,7 @@ export function unaryHandler<Req, Res>(method: string, handler: (request: Req) =
 }
 
 export interface GrpcServer {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- message types differ per method (and sit in contravariant positions): only the shape is constrained
   add<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, implementation: AsyncImplementation<D>, access: AccessTable<D>): void;
   health: HealthState;
   /** Listens over mutual TLS; resolves to the bound port. */

@@ -5,10 +5,13 @@
  * (redocly.yaml: warnings fail too).
  */
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { OPENAPI_WORKSPACE_DIR } from './paths';
 
 const LINT_TIMEOUT_MS = 120_000;
+
+const require = createRequire(__filename);
 
 function binOf(packageName: string, binName: string): string {
   const manifest = require.resolve(`${packageName}/package.json`);

@@ -13,7 +13,7 @@ import type { Logger } from '@platform/logger';
 import { WorkerMetrics } from '@platform/metrics';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DueRows, dueRowsProbe } from './due-rows';
-import { withTransaction } from './index';
+import { withTransaction } from './data-source';
 
 export interface DueWork<T> {
   /** What the logs and the metrics' `worker` label call it ("order", "transfer", "usdt_send"). */

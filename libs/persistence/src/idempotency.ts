@@ -36,7 +36,7 @@
  * ever pending: the helper then only compares the hash and replays.
  */
 import { AppError, ErrorCode } from '@platform/errors';
-import { sleep } from './index';
+import { sleep } from './data-source';
 
 /** How long a repeat waits for its twin's create to finish (inside the gateway's 5 s deadline), and how often it looks. */
 export const TWIN_WAIT_MS_MAX = 4_000;

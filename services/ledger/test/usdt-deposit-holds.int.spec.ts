@@ -15,7 +15,7 @@ import { checkHealth, createGrpcServer, GrpcServer, PromiseClient } from '@platf
 import { createLogger } from '@platform/logger';
 import { ledger, trading } from '@platform/proto';
 import {
-  createTestPartner, HttpsReceiver, loadTestStack, PartnerHttpClient, routedClient, runOps, serviceEnvironment, stackIdentity, startHttpsReceiver, TestPartner, waitFor,
+  createTestPartner, HttpsReceiver, loadTestStack, routedClient, runOps, serviceEnvironment, stackIdentity, startHttpsReceiver, TestPartner, waitFor,
 } from '@platform/testing';
 import { LEDGER_ACCESS } from '../src/grpc/access';
 import { codeOf, expectLedgerBalanced, ledgerPool } from './ledger-support';

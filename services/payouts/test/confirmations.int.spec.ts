@@ -11,7 +11,7 @@
 import type { PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { trading } from '@platform/proto';
-import { clientAs, loadTestStack, waitFor } from '@platform/testing';
+import { clientAs, waitFor } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import { eventFor, ISO_MS, kesBalance, latestCode, minus, payoutsPartner, PayoutsPartner, transferBody, transferReaches } from './support';
 

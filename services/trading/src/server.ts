@@ -26,7 +26,7 @@ import { AttachTxHashUseCase } from './usecases/attach-tx-hash/attach-tx-hash.us
 import { ConfigurePartnerUseCase } from './usecases/configure-partner/configure-partner.usecase';
 import { CreateOrderUseCase } from './usecases/create-order/create-order.usecase';
 import { DebitFirstFunding } from './usecases/create-order/debit-first.funding';
-import { PayInFunding, WalletRegistryApi } from './usecases/create-order/pay-in.funding';
+import { PayInFunding } from './usecases/create-order/pay-in.funding';
 import { SellBalanceFunding, SellDepositFunding } from './usecases/create-order/sell.funding';
 import { CreateQuoteUseCase } from './usecases/create-quote/create-quote.usecase';
 import { FundSellDepositUseCase } from './usecases/fund-sell-deposit/fund-sell-deposit.usecase';
@@ -34,8 +34,8 @@ import { GetOrderUseCase } from './usecases/get-order/get-order.usecase';
 import { GetPartnerLimitsUseCase } from './usecases/get-partner-limits/get-partner-limits.usecase';
 import { ListOrdersUseCase } from './usecases/list-orders/list-orders.usecase';
 import { OfferUsdtDepositUseCase } from './usecases/offer-usdt-deposit/offer-usdt-deposit.usecase';
-import { LedgerApi, OrderTransitions, PartnerAccountIds, ServiceAccounts } from './usecases/order-support';
-import { PaySellProceedsUseCase, PayoutsApi } from './usecases/pay-sell-proceeds/pay-sell-proceeds.usecase';
+import { OrderTransitions, PartnerAccountIds, ServiceAccounts } from './usecases/order-support';
+import { PaySellProceedsUseCase } from './usecases/pay-sell-proceeds/pay-sell-proceeds.usecase';
 import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-holds.usecase';
 import { ReleaseDailyCapUseCase } from './usecases/release-daily-cap/release-daily-cap.usecase';
 import { ReserveDailyCapUseCase, reserveInTransaction } from './usecases/reserve-daily-cap/reserve-daily-cap.usecase';
@@ -43,6 +43,9 @@ import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
 import { OrderScheduler, orderScheduler } from './usecases/run-order-steps/order-scheduler';
 import { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from './usecases/set-switches/set-switches.usecase';
 import { SetSandboxRateUseCase } from './usecases/set-sandbox-rate/set-sandbox-rate.usecase';
+import type { LedgerApi } from './adapters/peers/peers';
+import type { WalletRegistryApi } from './adapters/peers/peers';
+import type { PayoutsApi } from './adapters/peers/peers';
 
 export interface OrderTimings {
   /** Every delay and window here is already scaled by SANDBOX_TIME_SCALE. */

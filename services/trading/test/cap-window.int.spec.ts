@@ -30,11 +30,14 @@ import { GetPartnerLimitsUseCase } from '../src/usecases/get-partner-limits/get-
 import { ReleaseDailyCapUseCase } from '../src/usecases/release-daily-cap/release-daily-cap.usecase';
 import { reserveInTransaction } from '../src/usecases/reserve-daily-cap/reserve-daily-cap.usecase';
 
+/** A migration class as the data source lists it. */
+type MigrationClass = new () => unknown;
+
 const POOL_SIZE = 12;
 const at = (iso: string) => new Date(iso);
 
 function capDataSource(url: string, withCapWindows = true): DataSource {
-  const migrations = (tradingDataSource(url).options.migrations as Function[]).filter(
+  const migrations = (tradingDataSource(url).options.migrations as MigrationClass[]).filter(
     (migration) => withCapWindows || migration !== CapWindowsMigration1732710000000,
   );
   return createDataSource({ url, applicationName: 'cap-window-spec', migrations, poolSize: POOL_SIZE });

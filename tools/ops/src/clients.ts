@@ -10,7 +10,6 @@
  * key come from TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE when set, else
  * from the stack file's `tls` (the local stack issues an ops certificate).
  */
-import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AppError, isAppError } from '@platform/errors';
 import { createClient, PromiseClient, TlsFiles, TlsMaterial, TlsMaterialError } from '@platform/grpc';

@@ -59,8 +59,6 @@ function badDecimal(scale: number) {
 const failing = (pattern: RegExp, ...extra: fc.Arbitrary<string>[]) =>
   fc.oneof(anyText, longText, ...extra).filter((text) => !pattern.test(text));
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
 /** Raw JSON fragments certainly invalid for a field of `kind` (`adminDomain`: the partner's administrator domain). */
 export function hostileValue(kind: FieldKind, adminDomain: string): fc.Arbitrary<string> {
   const scale = SCALES[kind];

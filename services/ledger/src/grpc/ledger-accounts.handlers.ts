@@ -5,7 +5,7 @@ import type { PayoutDestinationRecord } from '../persistence/payout-destinations
 import type { GetFundingInstructionsUseCase } from '../usecases/get-funding-instructions/get-funding-instructions.usecase';
 import type { ManagePayoutDestinationsUseCase } from '../usecases/manage-payout-destinations/manage-payout-destinations.usecase';
 import type { SetAccountReadinessUseCase } from '../usecases/set-account-readiness/set-account-readiness.usecase';
-import { toPartnerAccountsMessage } from './ledger.handlers';
+import { toPartnerAccountsMessage } from './presenters';
 
 type AccountMethods = 'setKesAccountStatus' | 'allocateDepositAddress' | 'getFundingInstructions' | 'addPayoutDestination'
   | 'setPayoutDestinationStatus' | 'getPayoutDestination' | 'listPayoutDestinations';

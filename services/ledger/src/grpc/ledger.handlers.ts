@@ -2,7 +2,6 @@ import { AppError } from '@platform/errors';
 import type { AsyncImplementation } from '@platform/grpc';
 import type { ListAuditRecordsUseCase } from '@platform/persistence';
 import { ledger } from '@platform/proto';
-import type { PartnerAccountSet } from '../persistence/accounts.repository';
 import type { KesCreditRecord } from '../persistence/kes-credits.repository';
 import type { GetBalancesUseCase } from '../usecases/get-balances/get-balances.usecase';
 import type { ListStatementUseCase } from '../usecases/list-statement/list-statement.usecase';
@@ -12,24 +11,13 @@ import type { SimulateKesCreditUseCase } from '../usecases/simulate-kes-credit/s
 import type { PaymentReferencesUseCase } from '../usecases/payment-references/payment-references.usecase';
 import type { AccountsRepository } from '../persistence/accounts.repository';
 import { LedgerMoneyDeps, ledgerMoneyHandlers } from './ledger-money.handlers';
+import { toPartnerAccountsMessage } from './presenters';
 import { LedgerAccountsDeps, ledgerAccountsHandlers } from './ledger-accounts.handlers';
 import type { KesAccountStatus } from '../domain/account';
 import type { UsdtDepositRecord } from '../persistence/usdt-deposits.repository';
 import type { ClaimUsdtDepositUseCase } from '../usecases/claim-usdt-deposit/claim-usdt-deposit.usecase';
 import type { RecordUsdtDepositUseCase } from '../usecases/record-usdt-deposit/record-usdt-deposit.usecase';
 import type { SimulateUsdtDepositUseCase } from '../usecases/simulate-usdt-deposit/simulate-usdt-deposit.usecase';
-
-export function toPartnerAccountsMessage(set: PartnerAccountSet): ledger.PartnerAccounts {
-  return {
-    partnerId: set.partnerId,
-    kesAccountId: set.kesAccountId,
-    usdtAccountId: set.usdtAccountId,
-    usdAccountId: set.usdAccountId,
-    usdtDepositAddress: set.usdtDepositAddress ?? '',
-    kesAccountReference: set.kesAccountReference,
-    kesAccountStatus: set.kesAccountStatus,
-  };
-}
 
 export function toKesCreditMessage(record: KesCreditRecord): ledger.KesCredit {
   return {

@@ -5,19 +5,12 @@
  */
 import { isAppError } from '@platform/errors';
 import { enqueueEvent } from '@platform/events';
-import type { PromiseClient } from '@platform/grpc';
 import type { DataSource, EntityManager } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
-import type { ledger } from '@platform/proto';
+import type { LedgerApi } from '../adapters/peers/peers';
 import { OrderRecord, OrderStatus, orderEventData } from '../domain/order';
 import type { CapUsagesRepository } from '../persistence/cap-usages.repository';
 import type { OrderChanges, OrdersRepository } from '../persistence/orders.repository';
-
-export type LedgerApi = Pick<
-  PromiseClient<typeof ledger.LedgerService>,
-  'getPartnerAccounts' | 'getBalances' | 'placeHold' | 'postHold' | 'voidHold' | 'getServiceAccount' | 'getPayoutDestination' | 'claimUsdtDeposit' | 'postEntry'
-  | 'getFundingInstructions' | 'registerPaymentReference' | 'listCreditsByReference' | 'getHold' | 'listOwnedHolds'
->;
 
 export type OrderEventType = 'order.funds_confirmed' | 'order.settled' | 'order.rejected' | 'order.expired';
 

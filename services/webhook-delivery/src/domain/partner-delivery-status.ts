@@ -8,7 +8,7 @@
  * - `delivered`, `dead`: closed;
  * - `held`: the event came before the partner had an endpoint.
  */
-import type { DeliveryStatus } from '../persistence/deliveries.repository';
+import type { DeliveryStatus } from './delivery-status';
 
 export const PARTNER_DELIVERY_STATUSES = ['pending', 'failing', 'delivered', 'dead', 'held'] as const;
 export type PartnerDeliveryStatus = (typeof PARTNER_DELIVERY_STATUSES)[number];

@@ -12,9 +12,10 @@
  */
 import type { DataSource, DueRows, EntityManager } from '@platform/persistence';
 import type { ErrorClass } from '../domain/attempt-outcome';
+import type { DeliveryStatus } from '../domain/delivery-status';
 import type { EndpointRecord } from './endpoints.repository';
 
-export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'dead' | 'no_endpoint';
+export type { DeliveryStatus };
 
 /** Statuses an operator replay re-opens; `pending` and `delivering` are already open. */
 export const REPLAYABLE_STATUSES: readonly DeliveryStatus[] = ['dead', 'delivered', 'no_endpoint'];

@@ -11,6 +11,12 @@ export type TradingLimitsApi = Pick<PromiseClient<typeof trading.TradingLimitsSe
 export type WalletRegistryApi = Pick<PromiseClient<typeof walletRegistry.WalletRegistryService>, 'getCodeRecipient' | 'getWalletStatus'>;
 export type NotifierApi = Pick<PromiseClient<typeof notifier.NotifierService>, 'sendMessage'>;
 
+/** The messages those calls answer, under the names use cases read them by (never the generated code itself). */
+export type LedgerHold = ledger.Hold;
+export type LedgerPayoutDestination = ledger.PayoutDestination;
+export type CodeRecipient = walletRegistry.CodeRecipient;
+export type WalletStatus = walletRegistry.WalletStatus;
+
 /** Service account ids never change once opened: read once per process. */
 export class ServiceAccounts {
   private readonly ids = new Map<string, string>();

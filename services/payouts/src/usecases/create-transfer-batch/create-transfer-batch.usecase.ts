@@ -13,7 +13,6 @@ import { AppError, isAppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { Big } from '@platform/money';
 import { claimIdempotently, withTransaction } from '@platform/persistence';
-import type { walletRegistry } from '@platform/proto';
 import { Saga, SagaStep } from '@platform/saga';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
 import { isUuid } from '../../domain/ids';
@@ -23,6 +22,7 @@ import type { BatchItemRecord, TransferBatchesRepository, TransferBatchRecord } 
 import type { TransferRecord } from '../../persistence/transfers.repository';
 import { claimedRowStep, issueConfirmationCode } from '../shared/create-steps';
 import { newTransferRow, TransferCheckDependencies, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
+import type { CodeRecipient } from '../../adapters/peers/peers';
 
 /** Items per batch: each runs the single-transfer checks in turn, inside the gateway's 5 s deadline. */
 export const BATCH_ITEMS_MAX = 20;
@@ -147,7 +147,7 @@ export class CreateTransferBatchUseCase {
     return { item: { itemIndex: item.index, idempotencyKey: item.key, transferId: transfer.transferId, failureCode: null }, accepted: { transfer, saga } };
   }
 
-  private async finish(batch: TransferBatchRecord, outcome: BatchOutcome, recipient: walletRegistry.CodeRecipient): Promise<void> {
+  private async finish(batch: TransferBatchRecord, outcome: BatchOutcome, recipient: CodeRecipient): Promise<void> {
     const { deps } = this;
     const { items, accepted } = outcome;
     if (accepted.length === 0) {

@@ -12,7 +12,6 @@ import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
 import { claimIdempotently } from '@platform/persistence';
-import type { walletRegistry } from '@platform/proto';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
 import { isUuid, maskAccountNumber } from '../../domain/ids';
 import { parseTransferRequest, TransferRequest, TransferRequestInput, transferRequestHash } from '../../domain/transfer-request';
@@ -20,8 +19,7 @@ import type { ConfirmationsRepository } from '../../persistence/confirmations.re
 import type { TransferRecord } from '../../persistence/transfers.repository';
 import { issueConfirmationCode } from '../shared/create-steps';
 import { newTransferRow, TransferCheckDependencies, TransferChecked, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
-
-type CodeRecipient = walletRegistry.CodeRecipient;
+import type { CodeRecipient } from '../../adapters/peers/peers';
 
 export interface CreateTransferSettings {
   feeKes: Big;

@@ -13,10 +13,9 @@ import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
 import { claimIdempotently } from '@platform/persistence';
 import type { DataSource } from '@platform/persistence';
-import type { walletRegistry } from '@platform/proto';
 import { Saga } from '@platform/saga';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
-import type { LedgerApi, TradingLimitsApi, WalletRegistryApi } from '../../adapters/peers/peers';
+import type { CodeRecipient, LedgerApi, TradingLimitsApi, WalletRegistryApi, WalletStatus } from '../../adapters/peers/peers';
 import { holdOwner } from '../../domain/hold-owner';
 import { isUuid } from '../../domain/ids';
 import { assertWithinSendBounds, parseUsdtSendRequest, UsdtSendRequest, usdtSendRequestHash } from '../../domain/usdt-send-request';
@@ -54,7 +53,7 @@ export interface CreateUsdtSendCommand {
 }
 
 /** The wallet the send goes to, active now; anything else names no usable wallet. */
-export async function activeWallet(registry: Pick<WalletRegistryApi, 'getWalletStatus'>, partnerId: string, walletId: string): Promise<walletRegistry.WalletStatus | null> {
+export async function activeWallet(registry: Pick<WalletRegistryApi, 'getWalletStatus'>, partnerId: string, walletId: string): Promise<WalletStatus | null> {
   try {
     const wallet = await registry.getWalletStatus({ partnerId, walletId });
     return wallet.active ? wallet : null;
@@ -90,7 +89,7 @@ export class CreateUsdtSendUseCase {
   /** The checks as a saga, then the code; a refusal undoes what was done, newest first, and frees the key. */
   private async create(send: UsdtSendRecord, request: UsdtSendRequest): Promise<UsdtSendRecord> {
     const { deps } = this;
-    const checked: { wallet: walletRegistry.WalletStatus | null; recipient: walletRegistry.CodeRecipient | null; usdtAccountId: string } = { wallet: null, recipient: null, usdtAccountId: '' };
+    const checked: { wallet: WalletStatus | null; recipient: CodeRecipient | null; usdtAccountId: string } = { wallet: null, recipient: null, usdtAccountId: '' };
     const outcome: { created: UsdtSendRecord | null } = { created: null };
     const saga = new Saga(({ error }) => deps.logger.warn('refused usdt send not yet undone; the scheduler finishes it', { sendId: send.sendId, error }));
     await saga.run([
@@ -107,13 +106,13 @@ export class CreateUsdtSendUseCase {
     return outcome.created!;
   }
 
-  private async activeDestination(send: UsdtSendRecord, request: UsdtSendRequest): Promise<walletRegistry.WalletStatus> {
+  private async activeDestination(send: UsdtSendRecord, request: UsdtSendRequest): Promise<WalletStatus> {
     const wallet = await activeWallet(this.deps.walletRegistry, send.partnerId, request.destinationWalletId);
     if (!wallet) throw new AppError('WALLET_NOT_FOUND');
     return wallet;
   }
 
-  private async issueCode(send: UsdtSendRecord, request: UsdtSendRequest, recipient: walletRegistry.CodeRecipient, wallet: walletRegistry.WalletStatus): Promise<UsdtSendRecord> {
+  private async issueCode(send: UsdtSendRecord, request: UsdtSendRequest, recipient: CodeRecipient, wallet: WalletStatus): Promise<UsdtSendRecord> {
     const { deps } = this;
     const confirmationId = await issueConfirmationCode(deps, {
       partnerId: send.partnerId, subjectType: 'usdt_send', subjectId: send.sendId, kind: 'usdt_send_confirmation', recipient,

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
-import type { PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { formatAmount } from '@platform/money';
-import type { ledger } from '@platform/proto';
 import type { MobileMoneyPushBank } from '../../adapters/bank/bank';
 import { parsePushAmountKes } from '../../domain/mobile-money-push';
 import { maskMsisdn, normaliseKenyanMsisdn } from '../../domain/msisdn';
 import type { MobileMoneyPushesRepository, PushRecord } from '../../persistence/mobile-money-pushes.repository';
+import type { LedgerApi } from '../../adapters/peers/peers';
 
 export interface CreateMobileMoneyPushCommand {
   partnerId: string;
@@ -32,7 +31,7 @@ export class CreateMobileMoneyPushUseCase {
   constructor(
     private readonly deps: {
       pushes: MobileMoneyPushesRepository;
-      ledger: Pick<PromiseClient<typeof ledger.LedgerService>, 'getPartnerAccounts'>;
+      ledger: Pick<LedgerApi, 'getPartnerAccounts'>;
       bank: MobileMoneyPushBank;
       lifetimeMs: number;
       logger: Logger;

@@ -8,11 +8,10 @@
  * id MMP-<pushId>: however often it is asked, the push is credited and
  * credit.received fires exactly once.
  */
-import type { PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import type { DueRows, DueWork, EntityManager } from '@platform/persistence';
-import type { ledger } from '@platform/proto';
 import type { MobileMoneyPushesRepository, PushRecord } from '../../persistence/mobile-money-pushes.repository';
+import type { LedgerApi } from '../../adapters/peers/peers';
 
 /** The rail credit.received names for a credit brought in by a prompt. */
 export const MOBILE_MONEY_PUSH_RAIL = 'mobile_money_push';
@@ -27,7 +26,7 @@ export class PushCredits implements DueWork<PushRecord> {
   constructor(
     private readonly deps: {
       pushes: MobileMoneyPushesRepository;
-      ledger: Pick<PromiseClient<typeof ledger.LedgerService>, 'recordKesCredit'>;
+      ledger: Pick<LedgerApi, 'recordKesCredit'>;
       logger: Logger;
     },
   ) {}

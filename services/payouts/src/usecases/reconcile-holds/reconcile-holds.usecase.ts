@@ -11,8 +11,7 @@
 import { isAppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
-import type { ledger } from '@platform/proto';
-import type { LedgerApi } from '../../adapters/peers/peers';
+import type { LedgerApi, LedgerHold } from '../../adapters/peers/peers';
 import { holdOwner, HoldOwnerKind, holdVerdict, OwnerStatus, parseHoldOwner } from '../../domain/hold-owner';
 import type { TransfersRepository } from '../../persistence/transfers.repository';
 import type { UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
@@ -47,7 +46,7 @@ export class ReconcileHoldsUseCase {
   }
 
   /** Owner status by owner string; an owner whose row is gone is absent. */
-  private async ownerStatuses(holds: ledger.Hold[]): Promise<Map<string, OwnerStatus>> {
+  private async ownerStatuses(holds: LedgerHold[]): Promise<Map<string, OwnerStatus>> {
     const owners = holds.map((hold) => parseHoldOwner(hold.owner)).filter((owner) => owner !== null);
     const ids = (kind: HoldOwnerKind) => owners.filter((owner) => owner.kind === kind).map((owner) => owner.id);
     const { manager } = this.deps.dataSource;
@@ -58,7 +57,7 @@ export class ReconcileHoldsUseCase {
     return statuses;
   }
 
-  private async reconcile(hold: ledger.Hold, statuses: Map<string, OwnerStatus>): Promise<void> {
+  private async reconcile(hold: LedgerHold, statuses: Map<string, OwnerStatus>): Promise<void> {
     if (!parseHoldOwner(hold.owner)) {
       this.deps.logger.error('pending hold with an owner payouts cannot read; left alone', { holdId: hold.holdId, owner: hold.owner });
       return;

@@ -17,15 +17,14 @@
  * (@platform/metrics WorkerMetrics).
  */
 import { isAppError } from '@platform/errors';
-import type { PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { WorkerMetrics } from '@platform/metrics';
 import type { DataSource } from '@platform/persistence';
 import { dueRowsProbe, withTransaction } from '@platform/persistence';
-import type { ledger } from '@platform/proto';
 import type { BankAdapter } from '../../adapters/bank/bank';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
 import type { BankOutcome, TransferOutcomes } from './transfer-outcomes';
+import type { LedgerApi, LedgerPayoutDestination } from '../../adapters/peers/peers';
 
 /** How often each replica looks for stuck instructions, and how many it names per warning. */
 const STUCK_CHECK_INTERVAL_MS = 60_000;
@@ -53,7 +52,7 @@ export class PayoutRunner {
     private readonly deps: {
       dataSource: DataSource;
       instructions: PayoutInstructionsRepository;
-      ledger: Pick<PromiseClient<typeof ledger.LedgerService>, 'getPayoutDestination'>;
+      ledger: Pick<LedgerApi, 'getPayoutDestination'>;
       bank: BankAdapter;
       transferOutcomes: TransferOutcomes;
       logger: Logger;
@@ -132,7 +131,7 @@ export class PayoutRunner {
     if (instruction.status === 'submitted') return this.poll(instruction);
   }
 
-  private async destinationOf(instruction: InstructionRecord): Promise<Pick<ledger.PayoutDestination, 'rail' | 'accountNumber' | 'accountName' | 'bankCode' | 'status'> | 'failed'> {
+  private async destinationOf(instruction: InstructionRecord): Promise<Pick<LedgerPayoutDestination, 'rail' | 'accountNumber' | 'accountName' | 'bankCode' | 'status'> | 'failed'> {
     if (instruction.transferId) {
       const transfer = await this.deps.transferOutcomes.transferOf(instruction);
       return { rail: transfer.rail, accountNumber: transfer.accountNumber, accountName: transfer.accountName, bankCode: transfer.bankCode ?? undefined, status: 'active' };
@@ -161,8 +160,8 @@ export class PayoutRunner {
     await this.deps.instructions.markSubmitted(instruction.instructionId, answer.providerReference, submittedAt, new Date(submittedAt.getTime() + this.options.statusPollMs));
   }
 
-  private async orderDestination(instruction: InstructionRecord): Promise<ledger.PayoutDestination | 'failed'> {
-    let destination: ledger.PayoutDestination;
+  private async orderDestination(instruction: InstructionRecord): Promise<LedgerPayoutDestination | 'failed'> {
+    let destination: LedgerPayoutDestination;
     try {
       destination = await this.deps.ledger.getPayoutDestination({ id: instruction.payoutDestinationId, partnerId: instruction.partnerId });
     } catch (error) {

@@ -10,11 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@platform/errors';
 import type { DataSource, EntityManager } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
-import type { walletRegistry } from '@platform/proto';
 import type { SagaStep } from '@platform/saga';
 import type { ConfirmationCodeMessage, ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
 import { mapHoldRefusal, releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
-import type { LedgerApi, TradingLimitsApi } from '../../adapters/peers/peers';
+import type { CodeRecipient, LedgerApi, TradingLimitsApi } from '../../adapters/peers/peers';
 import { generateCode, hashCode, resendCooldownMs, SubjectType } from '../../domain/confirmation-code';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 
@@ -68,7 +67,7 @@ export interface ConfirmationCodeIssue {
   subjectType: SubjectType;
   subjectId: string;
   kind: ConfirmationCodeMessage['kind'];
-  recipient: walletRegistry.CodeRecipient;
+  recipient: CodeRecipient;
   variables: (expiresAt: Date) => Record<string, string>;
   /** Moves the subject (and its items) to awaiting confirmation; false when a row was no longer where it was expected. */
   markAwaiting: (manager: EntityManager, confirmationId: string, expiresAt: Date) => Promise<boolean>;

@@ -10,10 +10,9 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
 import type { DataSource } from '@platform/persistence';
-import type { walletRegistry } from '@platform/proto';
 import { Saga, SagaStep } from '@platform/saga';
 import type { BankAdapter } from '../../adapters/bank/bank';
-import type { LedgerApi, TradingLimitsApi, WalletRegistryApi } from '../../adapters/peers/peers';
+import type { CodeRecipient, LedgerApi, TradingLimitsApi, WalletRegistryApi } from '../../adapters/peers/peers';
 import { holdOwner } from '../../domain/hold-owner';
 import { holdAmountKes } from '../../domain/transfer-fee';
 import type { TransferRequest } from '../../domain/transfer-request';
@@ -31,7 +30,7 @@ export interface TransferCheckDependencies {
 
 /** What the checks found that the code step needs. */
 export interface TransferChecked {
-  recipient: walletRegistry.CodeRecipient | null;
+  recipient: CodeRecipient | null;
 }
 
 /** The row a transfer (or a batch item) claims for its key. */

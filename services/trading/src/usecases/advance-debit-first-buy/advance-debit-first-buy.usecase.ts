@@ -10,7 +10,8 @@ import type { KesDebitBank } from '../../adapters/bank/kes-debit-bank';
 import type { Clock } from '../../domain/clock';
 import { orderHoldOwner } from '../../domain/hold-owner';
 import type { OrderRecord } from '../../domain/order';
-import { isRefusal, LedgerApi, OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
+import { isRefusal, OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
+import type { LedgerApi } from '../../adapters/peers/peers';
 
 export interface AdvanceDebitFirstBuyDependencies {
   ledger: Pick<LedgerApi, 'placeHold' | 'postHold' | 'voidHold'>;

@@ -16,8 +16,9 @@ import type { Clock } from '../../domain/clock';
 import { orderHoldOwner } from '../../domain/hold-owner';
 import type { OrderRecord } from '../../domain/order';
 import { fundingCredit, nextPaymentCheck, ReferencedCredit } from '../../domain/pay-in';
-import type { WalletRegistryApi } from '../create-order/pay-in.funding';
-import { isRefusal, LedgerApi, OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
+import { isRefusal, OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
+import type { LedgerApi } from '../../adapters/peers/peers';
+import type { WalletRegistryApi } from '../../adapters/peers/peers';
 
 export interface AdvancePayInBuyDependencies {
   ledger: Pick<LedgerApi, 'listCreditsByReference' | 'placeHold' | 'getHold' | 'postHold' | 'voidHold'>;

@@ -10,8 +10,9 @@ import type { Logger } from '@platform/logger';
 import type { Clock } from '../../domain/clock';
 import type { OrderRecord } from '../../domain/order';
 import type { SellBalanceFunding } from '../create-order/sell.funding';
-import type { LedgerApi, OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
+import type { OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
 import type { PaySellProceedsUseCase } from '../pay-sell-proceeds/pay-sell-proceeds.usecase';
+import type { LedgerApi } from '../../adapters/peers/peers';
 
 export interface AdvanceSellOrderDependencies {
   ledger: Pick<LedgerApi, 'postEntry'>;

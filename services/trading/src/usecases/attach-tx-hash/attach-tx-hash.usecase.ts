@@ -12,7 +12,8 @@ import type { OrderRecord } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
 import type { OrdersRepository } from '../../persistence/orders.repository';
 import type { FundSellDepositUseCase } from '../fund-sell-deposit/fund-sell-deposit.usecase';
-import { isRefusal, LedgerApi } from '../order-support';
+import { isRefusal } from '../order-support';
+import type { LedgerApi } from '../../adapters/peers/peers';
 
 export interface AttachTxHashCommand {
   partnerId: string;

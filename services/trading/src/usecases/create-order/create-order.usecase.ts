@@ -25,11 +25,12 @@ import type { OrdersRepository } from '../../persistence/orders.repository';
 import type { PartnerProfilesRepository } from '../../persistence/partner-profiles.repository';
 import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
 import type { QuoteRecord, QuotesRepository } from '../../persistence/quotes.repository';
-import type { LedgerApi, PartnerAccountIds } from '../order-support';
+import type { PartnerAccountIds } from '../order-support';
 import type { reserveInTransaction } from '../reserve-daily-cap/reserve-daily-cap.usecase';
 import { expectedUsdtOf } from './buy-request';
 import { CreateOrderCommand, FundingFields, FundingStrategy, OrderIntake, OrderResult, selectFunding } from './funding-strategy';
 import { assertPartnerActive, assertPlatformOpen, assertTreasuryAvailable } from './order-guards';
+import type { LedgerApi } from '../../adapters/peers/peers';
 
 export interface CreateOrderDependencies {
   dataSource: DataSource;

@@ -12,7 +12,6 @@ import type { Logger } from '@platform/logger';
 import { Big } from '@platform/money';
 import type { DataSource } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
-import type { ledger } from '@platform/proto';
 import type { KesDebitBank } from '../../adapters/bank/kes-debit-bank';
 import type { Clock } from '../../domain/clock';
 import { orderHoldOwner } from '../../domain/hold-owner';
@@ -20,10 +19,11 @@ import type { OrderRecord } from '../../domain/order';
 import type { CapUsagesRepository } from '../../persistence/cap-usages.repository';
 import type { OrdersRepository } from '../../persistence/orders.repository';
 import type { QuotesRepository } from '../../persistence/quotes.repository';
-import { isRefusal, LedgerApi, OrderTransitions } from '../order-support';
+import { isRefusal, OrderTransitions } from '../order-support';
 import { assertExpectedUsdt } from './buy-request';
 import type { CreateOrderCommand, FundingFields, FundingStrategy, OrderIntake, OrderResult } from './funding-strategy';
 import { assertKesAccountReady } from './order-guards';
+import type { LedgerApi, LedgerPartnerAccounts } from '../../adapters/peers/peers';
 
 export interface DebitFirstFundingDependencies {
   dataSource: DataSource;
@@ -55,7 +55,7 @@ export class DebitFirstFunding implements FundingStrategy {
     if (bad.length > 0) throw validationFailed(bad);
   }
 
-  assertAccounts(accounts: ledger.PartnerAccounts): void {
+  assertAccounts(accounts: LedgerPartnerAccounts): void {
     assertKesAccountReady(accounts);
   }
 

@@ -16,11 +16,11 @@
  * - balance sell: the USDT is collected at once with a hold on the partner's
  *   USDT balance; a refused collection rejects the order.
  */
-import type { ledger } from '@platform/proto';
 import type { FundingMode, OrderRecord, OrderSide } from '../../domain/order';
 import type { PartnerTradingProfile } from '../../persistence/partner-profiles.repository';
 import type { NewOrder } from '../../persistence/orders.repository';
 import type { QuoteRecord } from '../../persistence/quotes.repository';
+import type { LedgerPartnerAccounts } from '../../adapters/peers/peers';
 
 interface CreateOrderReferences {
   partnerId: string;
@@ -52,7 +52,7 @@ export interface OrderIntake {
   command: CreateOrderCommand;
   quote: QuoteRecord;
   profile: PartnerTradingProfile;
-  accounts: ledger.PartnerAccounts;
+  accounts: LedgerPartnerAccounts;
   /** Drawn before prepare: a pay-in reference and every ledger id name it. */
   orderId: string;
   now: Date;
@@ -68,7 +68,7 @@ export interface FundingStrategy {
   /** Request fields only this kind takes (or must not be sent), checked once the partner's mode is known. */
   assertRequest(command: CreateOrderCommand): void;
   /** Refusals of the partner's accounts particular to this kind, right after the partner's status. */
-  assertAccounts(accounts: ledger.PartnerAccounts): void;
+  assertAccounts(accounts: LedgerPartnerAccounts): void;
   /** Refusals between the quote's side and the per-order cap (an amount the partner expects, a payout account). */
   assertBeforeCap(intake: Omit<OrderIntake, 'orderId' | 'now'>): Promise<void>;
   /** After every read-only refusal and before the order transaction; answers the kind's columns of the order. */

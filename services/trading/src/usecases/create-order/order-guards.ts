@@ -4,9 +4,9 @@
  * only; nothing is consumed.
  */
 import { AppError } from '@platform/errors';
-import type { ledger } from '@platform/proto';
 import { treasuryRefusal } from '../../domain/platform-switches';
 import type { PlatformSwitches } from '../../domain/platform-switches';
+import type { LedgerPartnerAccounts } from '../../adapters/peers/peers';
 
 const KES_ACCOUNT_REFUSALS: Record<string, 'PARTNER_VA_NOT_ALLOCATED' | 'PARTNER_VA_ACTIVATING' | 'PARTNER_VA_SUSPENDED'> = {
   not_allocated: 'PARTNER_VA_NOT_ALLOCATED',
@@ -26,7 +26,7 @@ export function assertPartnerActive(profile: { status: string }): void {
 }
 
 /** Refuses while the partner's KES account cannot be debited or credited. */
-export function assertKesAccountReady(accounts: Pick<ledger.PartnerAccounts, 'kesAccountStatus'>): void {
+export function assertKesAccountReady(accounts: Pick<LedgerPartnerAccounts, 'kesAccountStatus'>): void {
   const refusal = KES_ACCOUNT_REFUSALS[accounts.kesAccountStatus];
   if (refusal) throw new AppError(refusal);
   if (accounts.kesAccountStatus !== 'active') throw new Error(`unknown KES account status ${accounts.kesAccountStatus}`);

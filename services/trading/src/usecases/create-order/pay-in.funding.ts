@@ -9,17 +9,14 @@
  * payment (usecases/advance-pay-in-buy). Nothing is funded at create.
  */
 import { AppError, validationFailed } from '@platform/errors';
-import type { PromiseClient } from '@platform/grpc';
-import type { ledger, walletRegistry } from '@platform/proto';
 import { OrderRecord, PAY_IN_REQUEST_RAIL } from '../../domain/order';
 import { newPaymentReference, nextPaymentCheck } from '../../domain/pay-in';
 import { UUID_PATTERN } from '../../domain/partner-profile';
-import { isRefusal, LedgerApi } from '../order-support';
+import { isRefusal } from '../order-support';
 import { assertExpectedUsdt } from './buy-request';
 import type { CreateOrderCommand, FundingFields, FundingStrategy, OrderIntake, OrderResult } from './funding-strategy';
 import { assertKesAccountReady } from './order-guards';
-
-export type WalletRegistryApi = Pick<PromiseClient<typeof walletRegistry.WalletRegistryService>, 'getWalletStatus'>;
+import type { LedgerApi, LedgerPartnerAccounts, WalletRegistryApi } from '../../adapters/peers/peers';
 
 /** A freshly drawn reference colliding with a registered one is astronomically rare; a few draws, then a bug. */
 const REFERENCE_DRAWS_MAX = 3;
@@ -50,7 +47,7 @@ export class PayInFunding implements FundingStrategy {
     if (bad.length > 0) throw validationFailed(bad);
   }
 
-  assertAccounts(accounts: ledger.PartnerAccounts): void {
+  assertAccounts(accounts: LedgerPartnerAccounts): void {
     assertKesAccountReady(accounts);
   }
 

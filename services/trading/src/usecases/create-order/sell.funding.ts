@@ -12,13 +12,13 @@
  */
 import { AppError } from '@platform/errors';
 import { Big, formatAmount } from '@platform/money';
-import type { ledger } from '@platform/proto';
 import type { Clock } from '../../domain/clock';
 import { orderHoldOwner } from '../../domain/hold-owner';
 import { OrderRecord, sandboxCollectionAnswer } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
-import { isRefusal, LedgerApi, OrderTransitions } from '../order-support';
+import { isRefusal, OrderTransitions } from '../order-support';
 import type { CreateOrderCommand, FundingFields, FundingStrategy, OrderIntake, OrderResult } from './funding-strategy';
+import type { LedgerApi, LedgerPartnerAccounts } from '../../adapters/peers/peers';
 
 export interface SellFundingDependencies {
   ledger: Pick<LedgerApi, 'getPayoutDestination' | 'placeHold'>;
@@ -37,7 +37,7 @@ abstract class SellFunding implements FundingStrategy {
 
   assertRequest(): void {}
 
-  abstract assertAccounts(accounts: ledger.PartnerAccounts): void;
+  abstract assertAccounts(accounts: LedgerPartnerAccounts): void;
 
   async assertBeforeCap(intake: Pick<OrderIntake, 'command'>): Promise<void> {
     const payoutAccountId = payoutAccountOf(intake.command);
@@ -54,7 +54,7 @@ abstract class SellFunding implements FundingStrategy {
 export class SellDepositFunding extends SellFunding {
   readonly fundingMode = 'deposit';
 
-  assertAccounts(accounts: ledger.PartnerAccounts): void {
+  assertAccounts(accounts: LedgerPartnerAccounts): void {
     if (!accounts.usdtDepositAddress) throw new AppError('USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED');
   }
 

@@ -6,15 +6,12 @@
  * USDT staying with the service in suspense for operators (a balance-mode
  * order's hold is voided: the USDT goes back to the balance).
  */
-import type { PromiseClient } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
-import type { payouts } from '@platform/proto';
 import type { Clock } from '../../domain/clock';
 import type { OrderRecord } from '../../domain/order';
-import type { LedgerApi, OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
-
-export type PayoutsApi = Pick<PromiseClient<typeof payouts.OrderPayoutsService>, 'payOrderProceeds' | 'getPayoutInstruction'>;
+import type { OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
+import type { LedgerApi, PayoutsApi } from '../../adapters/peers/peers';
 
 export interface PaySellProceedsDependencies {
   ledger: Pick<LedgerApi, 'postEntry' | 'postHold' | 'voidHold'>;

@@ -10,10 +10,9 @@
  */
 import { isAppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import type { ledger } from '@platform/proto';
 import { holdVerdict, orderIdOfHoldOwner } from '../../domain/hold-owner';
 import type { OrderStatus } from '../../domain/order';
-import type { LedgerApi } from '../order-support';
+import type { LedgerApi, LedgerHold } from '../../adapters/peers/peers';
 
 export interface ReconcileHoldsDependencies {
   /** The status of each order that exists (OrdersRepository.statusesOf). */
@@ -44,7 +43,7 @@ export class ReconcileHoldsUseCase {
     return holds.length;
   }
 
-  private async reconcile(hold: ledger.Hold, statuses: Map<string, OrderStatus>): Promise<void> {
+  private async reconcile(hold: LedgerHold, statuses: Map<string, OrderStatus>): Promise<void> {
     const orderId = orderIdOfHoldOwner(hold.owner);
     if (orderId === null) {
       this.deps.logger.error('pending hold with an owner trading cannot read; left alone', { holdId: hold.holdId, owner: hold.owner });

@@ -7,7 +7,7 @@
  * once the lease runs out, with the same delivery id.
  */
 import type { AttemptRecording, DeliveriesRepository, FailureRun, RecordedBatch } from '../../persistence/deliveries.repository';
-import { GroupCommit } from '../../workers/group-commit';
+import { GroupCommit } from '@platform/persistence';
 
 /** Attempts recorded in one statement, at most. */
 export const RECORD_BATCH_SIZE_MAX = 200;

@@ -1,0 +1,21 @@
+/**
+ * The calls trading makes to other services, as narrow types so use cases
+ * and tests name exactly what they need, and the messages those calls answer
+ * under the names use cases read them by. Use cases import these, never the
+ * generated gRPC code. Each call rejects only with an AppError.
+ */
+import type { PromiseClient } from '@platform/grpc';
+import type { ledger, payouts, walletRegistry } from '@platform/proto';
+
+export type LedgerApi = Pick<
+  PromiseClient<typeof ledger.LedgerService>,
+  'getPartnerAccounts' | 'getBalances' | 'placeHold' | 'postHold' | 'voidHold' | 'getServiceAccount' | 'getPayoutDestination' | 'claimUsdtDeposit' | 'postEntry'
+  | 'getFundingInstructions' | 'registerPaymentReference' | 'listCreditsByReference' | 'getHold' | 'listOwnedHolds'
+>;
+export type WalletRegistryApi = Pick<PromiseClient<typeof walletRegistry.WalletRegistryService>, 'getWalletStatus'>;
+export type PayoutsApi = Pick<PromiseClient<typeof payouts.OrderPayoutsService>, 'payOrderProceeds' | 'getPayoutInstruction'>;
+
+/** A partner's ledger accounts (ids, currencies, readiness). */
+export type LedgerPartnerAccounts = ledger.PartnerAccounts;
+/** A hold as the ledger lists it (owner, amount, status). */
+export type LedgerHold = ledger.Hold;
