@@ -40,6 +40,12 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // A service reaching into another's files by a relative path is a hidden dependency.
       'import-x/no-relative-packages': 'error',
+    },
+  },
+  {
+    // An underscore marks what is deliberately unused; a rest sibling leaves out what it names.
+    files: ['**/*.{ts,js,mjs,cjs}'],
+    rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
     },
   },
