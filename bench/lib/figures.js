@@ -13,6 +13,10 @@ const TARGETS = Object.freeze({
   'gateway.order.express': { judged: 'ratio', must: ['>=', 0.25], aim: ['>=', 0.35] },
   'gateway.order.halfLoadP99': { judged: 'value', aim: ['<=', 20] },
   'gateway.quote.express': { judged: 'ratio', must: ['>=', 0.2], aim: ['>=', 0.3] },
+  // A page a partner reconciles with (100 events, 100 statement lines) is served within the
+  // budget of one order read: at least 0.8 of GET /v1/orders/{id}'s rate in the same run.
+  'gateway.eventsPage': { judged: 'ratio', must: ['>=', 0.8] },
+  'gateway.statementPage': { judged: 'ratio', must: ['>=', 0.8] },
   'orders.closedLoop': { judged: 'value', must: ['>=', 150], aim: ['>=', 250] },
   'orders.fixedRateP99': { judged: 'value', aim: ['<=', 150] },
   'sequential.health': { judged: 'value', must: ['<=', 2], aim: ['<=', 1] },

@@ -1,7 +1,10 @@
 // Partner reads and writes through the gateway beside their ceilings: signed GET /v1/health,
 // GET /v1/balances, GET /v1/orders/{id} and POST /v1/quotes (autocannon, closed loop) against
 // a bare express and a bare node:http hello-world receiving the same signed requests; then
-// GET /v1/orders/{id} at half the rate it just reached, for its p99 there.
+// GET /v1/orders/{id} at half the rate it just reached, for its p99 there. Last, the pages a
+// partner reconciles with: GET /v1/events?limit=100 and a statement page of 100 lines, each
+// beside GET /v1/orders/{id} of the same run (a page must be served within the budget of one
+// read: at least PAGE_RATE_RATIO_MIN of its rate).
 import { step } from '../../scripts/lib/steps.mjs';
 import { autocannonRequests } from '../lib/http.mjs';
 import { cannon, cannonInvalid, withCeiling } from '../lib/ceilings.mjs';
@@ -12,6 +15,11 @@ import { clockTicksPerSecond, cpuMsBetween, cpuTicksSnapshot } from '../lib/proc
 const SECTION = 'gateway: partner requests beside hello-world ceilings';
 /** The load is shared by this many partners, each far below its rate limit. */
 const PARTNERS = 4;
+/** A full page of the feed and of a statement: every partner gets this many credits, each an event and a posting. */
+const PAGE_SIZE = 100;
+const CREDITS_IN_FLIGHT = 8;
+/** How long the events feed may take to number the credits' events (its positioner runs every 500 ms). */
+const FEED_READY_WAIT_MS = 30_000;
 
 const latencyText = (figure) => `p50 / p99 ${figure.p50Ms} / ${figure.p99Ms} ms`;
 /** Processes shown by name in a CPU-per-request row, the largest first. */
@@ -36,6 +44,60 @@ function cpuRow(name, figure) {
     section: SECTION, value: total, invalid: cannonInvalid(figure),
     figure: `  CPU ms per request, ${name}, every process (${top.map(([process, ms]) => `${process} ${ms.toFixed(2)}`).join(', ')})`,
   };
+}
+
+/** PAGE_SIZE sandbox credits for a partner (a credit.received event and a KES posting each), a few at a time. */
+async function creditsForPages(partner) {
+  let next = 0;
+  const worker = async () => {
+    while (next < PAGE_SIZE) {
+      next += 1;
+      await partner.client.expect('POST', '/v1/sandbox/kes-credits', { amount: '1.00' }, 201);
+    }
+  };
+  await Promise.all(Array.from({ length: CREDITS_IN_FLIGHT }, worker));
+}
+
+/** Resolves once the partner's feed serves a full page (its events numbered), else throws. */
+async function feedFull(partner) {
+  const deadline = Date.now() + FEED_READY_WAIT_MS;
+  for (;;) {
+    const page = await partner.client.get(`/v1/events?limit=${PAGE_SIZE}`);
+    if (page.status === 200 && page.body.length === PAGE_SIZE) return;
+    if (Date.now() > deadline) throw new Error(`the events feed served ${page.status} with ${page.body?.length ?? 0} events, not ${PAGE_SIZE}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function kesAccountOf(partner) {
+  const balances = await partner.client.get('/v1/balances');
+  const kes = Array.isArray(balances.body) ? balances.body.find((balance) => balance.currency === 'KES') : undefined;
+  if (balances.status !== 200 || !kes) throw new Error(`GET /v1/balances answered ${balances.status} without a KES account`);
+  return kes.accountId;
+}
+
+/** GET /v1/events and a statement page, PAGE_SIZE items each, beside GET /v1/orders/{id} of the same run. */
+async function pageRows(ctx, partners, senders, orderRead) {
+  await step(`${PAGE_SIZE} credits per partner for full pages`, () => Promise.all(partners.map(creditsForPages)));
+  await step('events feed numbered', () => Promise.all(partners.map(feedFull)));
+  const accounts = await Promise.all(partners.map(kesAccountOf));
+  const { connections, durationS } = ctx.options;
+  const pages = [
+    [`GET /v1/events?limit=${PAGE_SIZE}`, 'gateway.eventsPage', senders(() => `/v1/events?limit=${PAGE_SIZE}`)],
+    [`GET /v1/balances/{accountId}/transactions?limit=${PAGE_SIZE}`, 'gateway.statementPage',
+      senders((index) => `/v1/balances/${accounts[index]}/transactions?limit=${PAGE_SIZE}`)],
+  ];
+  const figures = {};
+  for (const [name, id, requests] of pages) {
+    const figure = await step(`gateway signed ${name}`, () => measured(ctx, () => cannon(ctx.gatewayUrl, autocannonRequests(requests, 'GET'), { connections, durationS })));
+    figures[name] = figure;
+    ctx.rows.push({
+      section: SECTION, id, figure: `signed ${name}, a page of ${PAGE_SIZE}, req/s (${latencyText(figure)})`, value: figure.requestsPerSecond,
+      ceiling: `signed GET /v1/orders/{id} req/s, same run (${latencyText(orderRead)})`, ceilingValue: orderRead.requestsPerSecond, invalid: cannonInvalid(figure),
+    });
+    ctx.rows.push(cpuRow(name, figure));
+  }
+  return figures;
 }
 
 export async function gatewaySection(ctx) {
@@ -80,5 +142,6 @@ export async function gatewaySection(ctx) {
     section: SECTION, id: 'gateway.order.halfLoadP99', figure: `signed GET /v1/orders/{id} p99 ms at ${halfRate} req/s, half its maximum (p50 ${half.p50Ms} ms)`,
     value: half.p99Ms, invalid: cannonInvalid(half),
   });
-  return { connections, durationS, partners: PARTNERS, ceilings, gateway, halfLoad: half };
+  const pages = await pageRows(ctx, partners, (pathOf) => partners.map((partner, index) => ({ credentials: partner.credentials, path: pathOf(index) })), gateway['GET /v1/orders/{id}']);
+  return { connections, durationS, partners: PARTNERS, ceilings, gateway, halfLoad: half, pages };
 }
