@@ -12,7 +12,7 @@ export { BatchSweeper, BatchSweeperOptions, BatchTask, SweptRows } from './batch
 export { resealColumns, ResealSecretsUseCase, RESEAL_BATCH_SIZE_DEFAULT, RESEAL_BATCH_SIZE_MAX } from './reseal';
 export type { ResealingKeys, ResealOutcome, SealedColumn } from './reseal';
 export {
-  decodeKeysetCursor, encodeKeysetCursor, keysetConditions, keysetTimeSql, pageOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, readPageBounds,
+  decodeKeysetCursor, encodeKeysetCursor, keysetConditions, keysetTimeSql, newestFirstPageSql, pageOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, readPageBounds,
 } from './keyset-page';
 export type { KeysetPosition, PageBounds, PageQuery } from './keyset-page';
 export {

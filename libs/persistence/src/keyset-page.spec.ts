@@ -4,7 +4,7 @@
 // last row of a full page and is empty on the last page; the conditions compare
 // at full precision.
 import {
-  decodeKeysetCursor, encodeKeysetCursor, keysetConditions, pageOf, PAGE_LIMIT_DEFAULT, readPageBounds,
+  decodeKeysetCursor, encodeKeysetCursor, keysetConditions, keysetTimeSql, newestFirstPageSql, pageOf, PAGE_LIMIT_DEFAULT, readPageBounds,
 } from './keyset-page';
 
 const ID = '0b7e6a3c-1f0e-4c1e-9d59-5a0f7a7b2c11';
@@ -66,5 +66,19 @@ describe('keysetConditions', () => {
       'created_at >= $2', 'created_at < $3', '(created_at, id) < ($4::timestamptz, $5::uuid)',
     ]);
     expect(parameters).toEqual(['partner', new Date('2026-11-01T00:00:00.000Z'), new Date('2026-12-01T00:00:00.000Z'), '2026-11-26 07:33:37.123456+00', ID]);
+  });
+});
+
+describe('newestFirstPageSql', () => {
+  it('adds only the filters that are set, then the page bounds and the limit, newest first', () => {
+    const bounds = readPageBounds({ to: '2026-12-01T00:00:00.000Z', limit: 10, cursor: '' }, []);
+    const { sql, parameters } = newestFirstPageSql({
+      table: 'orders', select: 'order_id', where: ['partner_id = $1'], parameters: ['partner'],
+      equals: { status: 'settled', partner_reference: null }, bounds, columns: { createdAt: 'created_at', id: 'order_id' },
+    });
+    expect(sql.replace(/\s+/g, ' ')).toBe(
+      'SELECT order_id, ' + keysetTimeSql('created_at') + ' AS "createdAtExact" FROM orders'
+      + ' WHERE partner_id = $1 AND status = $2 AND created_at < $3 ORDER BY created_at DESC, order_id DESC LIMIT $4');
+    expect(parameters).toEqual(['partner', 'settled', new Date('2026-12-01T00:00:00.000Z'), bounds.fetchLimit]);
   });
 });

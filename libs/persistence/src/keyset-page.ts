@@ -110,3 +110,34 @@ export function keysetConditions(
   }
   return conditions;
 }
+
+/**
+ * One newest-first page of `table` as SQL and its parameters: the rows `where` selects (its
+ * conditions use the first `parameters`), each equality filter that is set (null: no
+ * condition), the page's time window and the rows after its cursor, at most `fetchLimit`.
+ * Every row comes with its exact listing position as "createdAtExact". The partner's index on
+ * (partner_id, created_at DESC, id DESC) serves it whatever the filters.
+ */
+export function newestFirstPageSql(spec: {
+  table: string;
+  select: string;
+  where: string[];
+  parameters: unknown[];
+  equals?: Record<string, unknown>;
+  bounds: PageBounds;
+  columns: { createdAt: string; id: string };
+}): { sql: string; parameters: unknown[] } {
+  const parameters = [...spec.parameters];
+  const conditions = [...spec.where];
+  for (const [column, value] of Object.entries(spec.equals ?? {})) {
+    if (value === null || value === undefined) continue;
+    parameters.push(value);
+    conditions.push(`${column} = $${parameters.length}`);
+  }
+  conditions.push(...keysetConditions(spec.bounds, parameters, spec.columns));
+  parameters.push(spec.bounds.fetchLimit);
+  const { createdAt, id } = spec.columns;
+  const sql = `SELECT ${spec.select}, ${keysetTimeSql(createdAt)} AS "createdAtExact" FROM ${spec.table} WHERE ${conditions.join(' AND ')}
+    ORDER BY ${createdAt} DESC, ${id} DESC LIMIT $${parameters.length}`;
+  return { sql, parameters };
+}

@@ -1,6 +1,6 @@
 /** mobile_money_pushes: amounts read back as strings, never JS numbers. */
 import type { DataSource, DueRows, EntityManager, PageBounds } from '@platform/persistence';
-import { keysetConditions, keysetTimeSql, queryRows, withTransaction } from '@platform/persistence';
+import { newestFirstPageSql, queryRows, withTransaction } from '@platform/persistence';
 import { Answer, applyAnswer, PushStatus } from '../domain/mobile-money-push';
 
 export interface PushRecord {
@@ -74,17 +74,11 @@ export class MobileMoneyPushesRepository {
 
   /** One page of the partner's prompts, newest first, along mobile_money_pushes_partner_created_idx. */
   async listPage(filter: PushListFilter): Promise<ListedPush[]> {
-    const parameters: unknown[] = [filter.partnerId];
-    const conditions = ['partner_id = $1'];
-    if (filter.status !== null) {
-      parameters.push(filter.status);
-      conditions.push(`status = $${parameters.length}`);
-    }
-    conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'created_at', id: 'push_id' }));
-    parameters.push(filter.page.fetchLimit);
-    return queryRows<ListedPush>(this.dataSource.manager,
-      `SELECT ${COLUMNS}, ${keysetTimeSql('created_at')} AS "createdAtExact" FROM mobile_money_pushes WHERE ${conditions.join(' AND ')}
-        ORDER BY created_at DESC, push_id DESC LIMIT $${parameters.length}`, parameters);
+    const { sql, parameters } = newestFirstPageSql({
+      table: 'mobile_money_pushes', select: COLUMNS, where: ['partner_id = $1'], parameters: [filter.partnerId],
+      equals: { status: filter.status }, bounds: filter.page, columns: { createdAt: 'created_at', id: 'push_id' },
+    });
+    return queryRows<ListedPush>(this.dataSource.manager, sql, parameters);
   }
 
   async find(pushId: string): Promise<PushRecord | null> {

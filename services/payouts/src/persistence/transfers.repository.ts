@@ -1,6 +1,6 @@
 /** transfers: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
 import type { DueRows, EntityManager, PageBounds } from '@platform/persistence';
-import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
+import { newestFirstPageSql, queryRows } from '@platform/persistence';
 
 export type TransferStatus = 'creating' | 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
 
@@ -93,21 +93,12 @@ export class TransfersRepository {
 
   /** One page of the partner's visible transfers, newest first, along transfers_partner_created_idx. */
   async listPage(manager: EntityManager, filter: TransferListFilter): Promise<ListedTransfer[]> {
-    const parameters: unknown[] = [filter.partnerId];
-    const conditions = ['partner_id = $1', "status <> 'creating'"];
-    const add = (column: string, value: string | null) => {
-      if (value === null) return;
-      parameters.push(value);
-      conditions.push(`${column} = $${parameters.length}`);
-    };
-    add('status', filter.status);
-    add('partner_reference', filter.partnerReference);
-    add('idempotency_key', filter.idempotencyKey);
-    conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'created_at', id: 'transfer_id' }));
-    parameters.push(filter.page.fetchLimit);
-    return queryRows<ListedTransfer>(manager,
-      `SELECT ${COLUMNS}, ${keysetTimeSql('created_at')} AS "createdAtExact" FROM transfers WHERE ${conditions.join(' AND ')}
-        ORDER BY created_at DESC, transfer_id DESC LIMIT $${parameters.length}`, parameters);
+    const { sql, parameters } = newestFirstPageSql({
+      table: 'transfers', select: COLUMNS, where: ['partner_id = $1', "status <> 'creating'"], parameters: [filter.partnerId],
+      equals: { status: filter.status, partner_reference: filter.partnerReference, idempotency_key: filter.idempotencyKey },
+      bounds: filter.page, columns: { createdAt: 'created_at', id: 'transfer_id' },
+    });
+    return queryRows<ListedTransfer>(manager, sql, parameters);
   }
 
   async find(manager: EntityManager, partnerId: string, transferId: string): Promise<TransferRecord | null> {

@@ -1,6 +1,6 @@
 /** usdt_sends: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
 import type { DueRows, EntityManager, PageBounds } from '@platform/persistence';
-import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
+import { newestFirstPageSql, queryRows } from '@platform/persistence';
 
 export type UsdtSendStatus = 'creating' | 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
 
@@ -64,21 +64,12 @@ export class UsdtSendsRepository {
 
   /** One page of the partner's visible sends, newest first, along usdt_sends_partner_created_idx. */
   async listPage(manager: EntityManager, filter: UsdtSendListFilter): Promise<ListedUsdtSend[]> {
-    const parameters: unknown[] = [filter.partnerId];
-    const conditions = ['partner_id = $1', "status <> 'creating'"];
-    const add = (column: string, value: string | null) => {
-      if (value === null) return;
-      parameters.push(value);
-      conditions.push(`${column} = $${parameters.length}`);
-    };
-    add('status', filter.status);
-    add('partner_reference', filter.partnerReference);
-    add('idempotency_key', filter.idempotencyKey);
-    conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'created_at', id: 'send_id' }));
-    parameters.push(filter.page.fetchLimit);
-    return queryRows<ListedUsdtSend>(manager,
-      `SELECT ${COLUMNS}, ${keysetTimeSql('created_at')} AS "createdAtExact" FROM usdt_sends WHERE ${conditions.join(' AND ')}
-        ORDER BY created_at DESC, send_id DESC LIMIT $${parameters.length}`, parameters);
+    const { sql, parameters } = newestFirstPageSql({
+      table: 'usdt_sends', select: COLUMNS, where: ['partner_id = $1', "status <> 'creating'"], parameters: [filter.partnerId],
+      equals: { status: filter.status, partner_reference: filter.partnerReference, idempotency_key: filter.idempotencyKey },
+      bounds: filter.page, columns: { createdAt: 'created_at', id: 'send_id' },
+    });
+    return queryRows<ListedUsdtSend>(manager, sql, parameters);
   }
 
   async findByKey(manager: EntityManager, partnerId: string, idempotencyKey: string): Promise<UsdtSendRecord | null> {

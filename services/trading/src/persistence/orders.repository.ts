@@ -4,7 +4,7 @@
  * through the data source unless given one.
  */
 import type { DataSource, DueRows, EntityManager, PageBounds } from '@platform/persistence';
-import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
+import { newestFirstPageSql, queryRows } from '@platform/persistence';
 import type { OrderRecord, OrderStatus } from '../domain/order';
 
 export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", partner_reference AS "partnerReference", quote_id AS "quoteId",
@@ -104,21 +104,11 @@ export class OrdersRepository {
 
   /** One page of the partner's orders, newest first, along orders_partner_created_idx. */
   async list(filter: OrderListFilter): Promise<ListedOrder[]> {
-    const parameters: unknown[] = [filter.partnerId];
-    const conditions = ['partner_id = $1'];
-    if (filter.status !== null) {
-      parameters.push(filter.status);
-      conditions.push(`status = $${parameters.length}`);
-    }
-    if (filter.partnerReference !== null) {
-      parameters.push(filter.partnerReference);
-      conditions.push(`partner_reference = $${parameters.length}`);
-    }
-    conditions.push(...keysetConditions(filter.page, parameters, { createdAt: 'created_at', id: 'order_id' }));
-    parameters.push(filter.page.fetchLimit);
-    return queryRows<ListedOrder>(this.dataSource.manager,
-      `SELECT ${ORDER_COLUMNS}, ${keysetTimeSql('created_at')} AS "createdAtExact" FROM orders WHERE ${conditions.join(' AND ')}
-        ORDER BY created_at DESC, order_id DESC LIMIT $${parameters.length}`, parameters);
+    const { sql, parameters } = newestFirstPageSql({
+      table: 'orders', select: ORDER_COLUMNS, where: ['partner_id = $1'], parameters: [filter.partnerId],
+      equals: { status: filter.status, partner_reference: filter.partnerReference }, bounds: filter.page, columns: { createdAt: 'created_at', id: 'order_id' },
+    });
+    return queryRows<ListedOrder>(this.dataSource.manager, sql, parameters);
   }
 
   /**
