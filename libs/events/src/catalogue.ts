@@ -1,5 +1,5 @@
 /**
- * Partner events (spec section 6): the twelve types and their `data` shapes.
+ * Partner events: the twelve types and their `data` shapes.
  * On RabbitMQ each event is published to the `partner.events` topic exchange
  * with the type as routing key; the body is the envelope below, which the
  * webhook worker turns into the partner's envelope by dropping `partnerId`.

@@ -12,7 +12,7 @@ export function maskTail(value: string): string {
 }
 
 /**
- * An e-mail address as partners and logs may see it (contract decisions section 9):
+ * An e-mail address as partners and logs may see it:
  * the first character of the local part, `***`, then `@` and the domain
  * (`j***@example.com`). Anything without a usable `@` masks to `***`.
  */

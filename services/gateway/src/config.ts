@@ -2,7 +2,7 @@ import {
   booleanFlag, commonServiceEnv, grpcTarget, loadConfigOrExit, metricsEnv, nonNegativeInt, port, positiveInt, refuseDevelopmentKeysInProduction, sealingKeyRing, urlWithProtocol, z,
 } from '@platform/config';
 
-/** Largest request body the gateway reads (contract decisions section 5). A constant: the contract fixes it. */
+/** Largest request body the gateway reads. A constant: the contract fixes it. */
 export const BODY_BYTES_MAX = 64 * 1024;
 /** Upper bound on a partner's per-minute limit; anything larger is an operator typo. */
 export const RATE_LIMIT_PER_MINUTE_MAX = 100_000;

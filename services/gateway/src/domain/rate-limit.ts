@@ -1,7 +1,7 @@
 /**
  * Admission of an authentic request, in ONE Redis round trip: its nonce is
- * claimed and, if fresh, the request is counted against the partner rate limit
- * (spec section 8). Both live in Redis, so every gateway replica sees the same
+ * claimed and, if fresh, the request is counted against the partner rate limit.
+ * Both live in Redis, so every gateway replica sees the same
  * nonces and counts the same requests; the Lua script below runs atomically and
  * reads Redis' own clock, so replicas with skewed clocks still agree.
  *

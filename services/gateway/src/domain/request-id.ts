@@ -1,5 +1,5 @@
 /**
- * Request ids (contract decisions sections 5 and 9): a partner's X-Request-Id
+ * Request ids: a partner's X-Request-Id
  * is kept when it is 1..64 safe characters, so partners can correlate; anything
  * else (absent, too long, repeated header, unsafe characters) is replaced by a
  * fresh UUID, so a request id can never inject into logs or headers.

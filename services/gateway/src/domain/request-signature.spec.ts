@@ -1,4 +1,4 @@
-// Proves the request verifier of contract decisions section 1: a correctly
+// Proves the request verifier (the six-line signed string): a correctly
 // signed request passes; every failure reason is detected (missing, malformed,
 // stale or future timestamp, malformed nonce or signature, unknown or revoked
 // key, bad signature, tampered method, path, query or body); and every path,

@@ -1,5 +1,5 @@
 /**
- * Verification of a signed partner request (contract decisions section 1),
+ * Verification of a signed partner request,
  * pure apart from the clock it is given. The caller looks the credential up
  * and, only once this says the request is authentic, claims the nonce.
  *

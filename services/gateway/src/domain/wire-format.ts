@@ -1,5 +1,5 @@
 /**
- * The conventions of spec section 2, asserted on everything the gateway sends
+ * The partner wire conventions (amounts as strings, times as ISO 8601 UTC, …), asserted on everything the gateway sends
  * back: ids UUID-shaped, timestamps ISO 8601 UTC with milliseconds, money a
  * decimal string with exactly its currency's scale. Services format their own
  * values; a value that breaks the convention is a bug upstream, so it stops the

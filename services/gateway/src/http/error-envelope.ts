@@ -1,9 +1,9 @@
 /**
- * The one place where failures become HTTP (spec section 7). Every error body
+ * The one place where failures become HTTP. Every error body
  * is `{statusCode, message, error, requestId, errorCode?, retryAfterSeconds?}`:
  * - an AppError answers its catalogue status with its stable code as `message`
  *   (or the `Validation failed on: …` sentence);
- * - UNAUTHORIZED is the uniform 401 of contract decisions section 1: message
+ * - UNAUTHORIZED is the uniform 401 of every authentication failure: message
  *   "An error occurred", error "unauthorized", nothing else, whatever the reason;
  * - RATE_LIMITED is the partner throttle's 429: message "Too Many Requests", the
  *   wait only in the Retry-After-partner (and standard Retry-After) headers, never

@@ -1,5 +1,5 @@
 /**
- * Orders on the wire (spec section 2, contract decisions section 4): the shape
+ * Orders on the wire: the shape
  * follows the side and the funding mode. Values pass through as trading
  * formatted them, each asserted against the wire conventions.
  */

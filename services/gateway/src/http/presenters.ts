@@ -1,6 +1,5 @@
 /**
- * gRPC answers → the partner JSON of spec section 2 and contract decisions
- * section 5. Values pass through as the services formatted them, each asserted
+ * gRPC answers → the partner JSON. Values pass through as the services formatted them, each asserted
  * against the wire conventions on the way out (domain/wire-format.ts).
  */
 import type { ledger, trading } from '@platform/proto';

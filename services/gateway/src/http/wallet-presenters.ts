@@ -1,7 +1,6 @@
 /**
- * Wallet-registry and notifier answers → the partner JSON of spec section 2
- * (Withdrawal address, Administrator) and contract decisions section 9
- * (sandbox outbox entries), each value asserted on the way out.
+ * Wallet-registry and notifier answers → the partner JSON (withdrawal
+ * addresses, administrators, sandbox outbox entries), each value asserted on the way out.
  */
 import type { notifier, walletRegistry } from '@platform/proto';
 import { WireFormatError, wireNonEmptyString, wireTimestamp, wireUuid } from '../domain/wire-format';

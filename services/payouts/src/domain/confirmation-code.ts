@@ -1,5 +1,5 @@
 /**
- * Confirmation codes (contract decisions sections 5 and 9). A code is 6
+ * Confirmation codes. A code is 6
  * digits from node:crypto, stored only as HMAC-SHA256 under a server key over
  * `<confirmationId>:<issue>:<code>`, so a stolen table cannot be brute-forced
  * offline and equal codes never share a hash. Five wrong codes per

@@ -5,7 +5,7 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 
-/** Account numbers are shown as "****" + last four everywhere (contract decisions section 9). */
+/** Account numbers are shown as "****" + last four everywhere. */
 export function maskAccountNumber(accountNumber: string): string {
   return `****${accountNumber.slice(-4)}`;
 }

@@ -1,5 +1,5 @@
 /**
- * A KES transfer request (spec section 4, Transfers), validated and
+ * A KES transfer request, validated and
  * normalised. Rails: `mobile_money` (a Kenyan MSISDN, normalised to
  * 2547XXXXXXXX / 2541XXXXXXXX, no bankCode) and the bank rails `pesalink`,
  * `rtgs`, `eft` (bankCode required). The request hash covers every field that

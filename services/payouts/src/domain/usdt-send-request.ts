@@ -1,5 +1,5 @@
 /**
- * A USDT send request (spec section 4, USDT sends), validated: an active
+ * A USDT send request, validated: an active
  * wallet id, a positive USDT amount with at most 6 decimals, within the
  * service's minimum and per-send cap. The hash binds the idempotency key.
  */

@@ -13,7 +13,7 @@ import { toHandle } from './transfers.handlers';
 
 const FINAL = new Set(['settled', 'failed', 'expired']);
 
-/** The batch's status, from its confirmation and its transfers (spec section 3 shows only awaiting_confirmation). */
+/** The batch's status, from its confirmation and its transfers (partners otherwise see only awaiting_confirmation). */
 export function batchStatus(confirmation: Confirmation | null, transfers: TransferRecord[]): string {
   if (!confirmation) return 'failed';
   if (confirmation.status === 'used') return transfers.every((transfer) => FINAL.has(transfer.status)) ? 'completed' : 'confirmed';

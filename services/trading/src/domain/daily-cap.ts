@@ -1,5 +1,5 @@
 /**
- * The shared rolling 24-hour cap (contract decisions section 4): orders,
+ * The shared rolling 24-hour cap: orders,
  * transfers and committed USDT sends of one partner, valued in KES, may not
  * exceed the partner's daily_cap_kes over any 24 hours. Pure rules only; the
  * use case does the locking.

@@ -1,5 +1,5 @@
 /**
- * Orders (spec sections 2 and 3, contract decisions section 4): the stored
+ * Orders: the stored
  * record, what partners read, what order.* events carry, and the pure rules
  * the use cases apply. No I/O here.
  */
@@ -133,7 +133,7 @@ export function orderView(order: OrderRecord): OrderView {
   };
 }
 
-/** order.* `data` (spec section 6): status is the one that produced the event; kesTotalAmount is what moved. */
+/** order.* `data`: status is the one that produced the event; kesTotalAmount is what moved. */
 export function orderEventData(order: OrderRecord, status: OrderStatus) {
   return {
     orderId: order.orderId,

@@ -1,6 +1,6 @@
 /**
  * A partner's trading profile: status, funding modes, fee schedule and caps,
- * set by operators (contract decisions sections 4 and 7).
+ * set by operators.
  *
  * ConfigurePartner replaces the whole profile. The operator tool always sends
  * a complete profile (it applies the defaults below itself), so every field is

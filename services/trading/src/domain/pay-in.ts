@@ -1,5 +1,5 @@
 /**
- * Pay-in buy orders (contract decisions section 4, documented for partners):
+ * Pay-in buy orders:
  * the order's payment reference and which payment funds the order. Pure.
  *
  * Payment rules: only a credit that carried the order's payment reference and

@@ -1,5 +1,5 @@
 /**
- * Operator switches stored by trading (contract decisions section 7). Absent
+ * Operator switches stored by trading. Absent
  * rows mean the default: kill switch off, swaps on, treasury accounts available.
  */
 import { validationFailed } from '@platform/errors';

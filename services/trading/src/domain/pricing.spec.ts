@@ -1,4 +1,4 @@
-// Proves every quote rounding rule of contract decisions sections 3 and 9 at its
+// Proves every quote rounding rule at its
 // exact boundaries (exact divisions, one unit either side of a rounding step,
 // caps applying or not, zero parts, a sell fee equal to its principal, feed
 // rates with more than 4 decimals), then checks many seeded-random inputs against

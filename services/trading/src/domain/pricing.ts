@@ -1,5 +1,5 @@
 /**
- * Quote pricing (contract decisions sections 3 and 9). Every function here is
+ * Quote pricing. Every function here is
  * pure and exact: big.js only, explicit rounding directions, every result
  * checked against the rule it implements before it is returned.
  *

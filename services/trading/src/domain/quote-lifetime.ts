@@ -1,5 +1,5 @@
 /**
- * How long a quote lives (contract decisions sections 3 and 8): QUOTE_TTL_MS,
+ * How long a quote lives: QUOTE_TTL_MS,
  * multiplied by SANDBOX_TIME_SCALE in sandbox mode only, never below 1 ms.
  */
 export const QUOTE_LIFETIME_MS_MIN = 1;

@@ -1,4 +1,4 @@
-// Proves the quote request's shape rules (contract decisions section 3): a side,
+// Proves the quote request's shape rules: a side,
 // exactly one amount, strictly positive, at no more than its currency's scale,
 // no sign or exponent; each refusal names its fields.
 import { AppError } from '@platform/errors';

@@ -1,5 +1,5 @@
 /**
- * The shape of a quote request (contract decisions section 3): a side and
+ * The shape of a quote request: a side and
  * exactly one of kesAmount / usdtAmount, each a strictly positive decimal
  * string at no more than its currency's scale (KES 2, USDT 6), no sign, no
  * exponent. The gateway checks the same shape; the service checks it again

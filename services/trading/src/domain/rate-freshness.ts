@@ -1,7 +1,7 @@
 /**
- * Whether a feed observation is live enough to quote from (contract decisions
- * section 3: no live rate, no quote). The staleness limit is wall-clock time
- * and is never scaled by SANDBOX_TIME_SCALE (section 9).
+ * Whether a feed observation is live enough to quote from (no live rate, no
+ * quote). The staleness limit is wall-clock time and is never scaled by
+ * SANDBOX_TIME_SCALE.
  */
 
 /** An observation stamped further ahead of our clock than this is not trusted either. */

@@ -39,7 +39,7 @@ import { checkEndpointUrl, EndpointTarget } from '../domain/endpoint-url';
 import type { PlatformMode } from '../domain/platform-mode';
 import { responseExcerpt } from '../domain/response-excerpt';
 
-/** Per attempt, everything included (spec section 6). Not scaled by SANDBOX_TIME_SCALE. */
+/** Per attempt, everything included. Not scaled by SANDBOX_TIME_SCALE. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const RESPONSE_BYTES_MAX = 4 * 1024;
 /** More addresses than this for one host is refused rather than checked. */

@@ -1,5 +1,5 @@
 /**
- * Which IP addresses a webhook may be sent to (contract decisions section 2).
+ * Which IP addresses a webhook may be sent to.
  * Production sends only to public unicast addresses; sandbox mode also allows
  * loopback so tests and local stacks can run a receiver on the same machine.
  * Everything else (private, shared, link-local including the cloud metadata

@@ -1,5 +1,5 @@
 /**
- * The body a partner receives (spec section 6, Envelope): the bus event
+ * The body a partner receives: the bus event
  * without `partnerId`, keys in the order id, type, createdAt, data. It is
  * serialised once, when the delivery is created, and the stored text is what
  * every attempt sends and signs, so retries carry byte-identical bodies.

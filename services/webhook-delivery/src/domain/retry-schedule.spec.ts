@@ -1,4 +1,4 @@
-// Proves the retry schedule of spec section 6: 7 attempts in total over about
+// Proves the retry schedule: 7 attempts in total over about
 // 30 minutes, each delay within ±20 % of its step, all scaled by
 // SANDBOX_TIME_SCALE, and Retry-After honoured only up to the last step.
 import {

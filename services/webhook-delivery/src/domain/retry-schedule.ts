@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (spec section 6, Delivery): 7 attempts
+ * When a failed delivery is tried again: 7 attempts
  * in total over about 30 minutes, then the delivery is dead. The delay after
  * attempt n is RETRY_DELAYS_MS[n-1] (30 s, 1 min, 2 min, 4 min, 8 min, 15 min:
  * 30.5 min in all), each spread by ±20 % so that endpoints that failed together

@@ -1,4 +1,4 @@
-// Proves the attempt headers follow contract decisions section 2: the
+// Proves the attempt headers partners verify: the
 // signature covers `<timestamp>.<delivery id>.<raw body>` and verifies with the
 // partner-side helper, and during rotation both secrets sign; the attempt's
 // traceparent is sent when there is one, and the header left out otherwise.

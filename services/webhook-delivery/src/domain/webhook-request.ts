@@ -1,6 +1,5 @@
 /**
- * The headers of one webhook attempt (spec section 5.7, contract decisions
- * section 2). The timestamp is the time of this attempt, so each retry is
+ * The headers of one webhook attempt, as partners verify them. The timestamp is the time of this attempt, so each retry is
  * signed afresh; the delivery id is the same on every attempt. `traceparent`
  * (W3C trace context, not signed) names the attempt within the trace of the
  * request that caused the event, so a partner can correlate it with their own.

@@ -28,7 +28,7 @@ export interface AuthenticateDependencies {
 }
 
 /**
- * Every /v1 request: the four signed headers of contract decisions section 1.
+ * Every /v1 request: the four signed headers (key, timestamp, nonce, signature).
  * Order matters: shapes and freshness, then one credential lookup, then the
  * signature (always one HMAC, see request-signature.ts), and only for an
  * authentic request the admission (nonce claim and rate-limit count in one

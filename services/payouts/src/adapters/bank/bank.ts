@@ -2,7 +2,7 @@
  * The bank that sends KES out to a payout destination. Submitting is
  * idempotent on `reference` (our instruction id), so a submit repeated after a
  * crash does not pay twice; the outcome is then read with `status`.
- * Transfers (issue 6) reuse this adapter.
+ * Transfers reuse this adapter.
  */
 export interface BankTransferRequest {
   reference: string;

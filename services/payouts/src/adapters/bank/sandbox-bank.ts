@@ -1,5 +1,5 @@
 /**
- * Sandbox bank (contract decisions section 6): an account number ending
+ * Sandbox bank: an account number ending
  * `0000` is refused with PROVIDER_REJECTED; anything else is accepted and
  * settles `settleDelayMs` (already scaled by SANDBOX_TIME_SCALE) after it was
  * submitted. Stateless: the submission time is ours, stored with the

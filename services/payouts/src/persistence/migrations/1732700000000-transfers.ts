@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * KES transfers and their confirmation codes (issue 6).
+ * KES transfers and their confirmation codes.
  * - confirmations: the code only as an HMAC (code_hash); attempts and resends
  *   bounded by CHECKs, so a counting bug cannot exceed them.
  * - transfers: the idempotency key is claimed by a unique index per partner

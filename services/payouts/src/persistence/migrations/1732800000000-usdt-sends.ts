@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * USDT sends (issue 6). As transfers: the idempotency key claimed by a unique
+ * USDT sends. As transfers: the idempotency key claimed by a unique
  * index per partner, 'creating' internal, next_action_at the durable timer
  * (abandoned create, code expiry, release to the chain, chain status polls).
  * to_address is the wallet's address as checked at release.

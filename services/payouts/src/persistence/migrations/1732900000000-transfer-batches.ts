@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Transfer batches (issue 6): one confirmation for many transfers. The batch
+ * Transfer batches: one confirmation for many transfers. The batch
  * claims its idempotency key as a transfer does; each accepted item is a
  * transfer row with batch_id (its item key unique within the batch, outside
  * the partner's single-transfer keys); refused items are kept in

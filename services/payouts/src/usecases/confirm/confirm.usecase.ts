@@ -1,5 +1,5 @@
 /**
- * POST /v1/confirmations/{id} (contract decisions sections 5 and 9). The
+ * POST /v1/confirmations/{id}. The
  * confirmation row is locked for the whole check; a wrong code is counted by
  * a conditional UPDATE, so parallel guesses never exceed five, and the
  * refusal is thrown after the count commits. The right code confirms every

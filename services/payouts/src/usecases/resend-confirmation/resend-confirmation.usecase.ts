@@ -1,5 +1,5 @@
 /**
- * POST /v1/confirmations/{id}/resend (contract decisions section 5): a fresh
+ * POST /v1/confirmations/{id}/resend: a fresh
  * code with a fresh expiresAt, on the ladder 30 s, 60 s, 120 s, 300 s (scaled
  * by SANDBOX_TIME_SCALE), then CONFIRMATION_RESEND_LIMIT; inside the cooldown
  * 429 CONFIRMATION_RESEND_COOLDOWN with retryAfterSeconds. The old code stops

@@ -9,7 +9,7 @@
  * - confirmed and with the chain: its status is read until confirmed
  *   (the hold posted to chain clearing, usdt_send.settled) or failed.
  * A failure voids the hold and releases the cap BEFORE usdt_send.failed is
- * enqueued (spec section 3). Every step is safe to run again.
+ * enqueued. Every step is safe to run again.
  */
 import { enqueueEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';

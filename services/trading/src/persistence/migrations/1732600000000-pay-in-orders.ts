@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Pay-in buy orders (issue 5): the wallet the USDT goes to, the payment
+ * Pay-in buy orders: the wallet the USDT goes to, the payment
  * reference the ledger registered for the order (unique), the paybill shown in
  * the payment instructions, the payment window (pay_before), and the matched
  * payment (the payer rail's code, the bank's transaction id, when matched, and

@@ -1,6 +1,5 @@
 /**
- * Partner action: price a single-use, time-limited quote (spec section 4,
- * contract decisions section 3). In order, each step refusing on its own:
+ * Partner action: price a single-use, time-limited quote. In order, each step refusing on its own:
  * request shape (400) → the partner's fee schedule (503 FEE_PRICING_INVALID) →
  * a live rate (503 RATE_UNAVAILABLE) → pricing (400 too small/too large,
  * 422 FEE_EXCEEDS_PROCEEDS) → persisted with its expiry → returned.
