@@ -13,6 +13,11 @@
  * - an OTLP endpoint: spans of sampled traces are batched and exported over
  *   OTLP/HTTP (`<endpoint>/v1/traces`). A trace the caller marked sampled is
  *   sampled here too; a new trace is sampled with probability `sampleRatio`.
+ *   The standard instrumentations (instrumentations.ts: a span per PostgreSQL
+ *   query, Redis command and outgoing HTTP request inside a trace) are on in
+ *   this mode only; they are registered before this runs, by `instrument.ts`
+ *   on the first line of each entry point, and their spans reach this provider
+ *   through the global one.
  */
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';

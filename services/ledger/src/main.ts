@@ -1,4 +1,7 @@
 /** Entry point: config → database and broker → outbox relay → server → listen → drain on SIGTERM. */
+// First of all: the standard instrumentations patch pg, ioredis and node:http as they are
+// required, so they register (when spans are exported) before anything else loads.
+import '@platform/tracing/dist/instrument';
 import { AmqpConnection, OutboxRelay } from '@platform/events';
 import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';

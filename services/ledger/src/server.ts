@@ -25,6 +25,7 @@ import { PostEntryUseCase } from './usecases/post-entry/post-entry.usecase';
 import { PostHoldUseCase } from './usecases/post-hold/post-hold.usecase';
 import { VoidHoldUseCase } from './usecases/void-hold/void-hold.usecase';
 import { ListOwnedHoldsUseCase } from './usecases/list-owned-holds/list-owned-holds.usecase';
+import { loggedMoneyMovements, MoneyMovementLog } from './usecases/money-movements';
 import type { DepositAttribution } from './adapters/trading/deposit-attribution';
 import type { DepositHoldLimits } from './domain/deposit-plan';
 import { UsdtDepositsRepository } from './persistence/usdt-deposits.repository';
@@ -61,17 +62,17 @@ export interface LedgerServer {
   sweepers: BatchSweeper[];
 }
 
-function moneyDependencies(deps: ServerDependencies, accounts: AccountsRepository, holds: HoldsRepository) {
+function moneyDependencies(deps: ServerDependencies, accounts: AccountsRepository, holds: HoldsRepository, movements: MoneyMovementLog) {
   const entries = new EntriesRepository();
   return {
     dataSource: deps.dataSource,
     accounts,
     holds,
-    placeHold: new PlaceHoldUseCase(deps.dataSource, holds),
-    postHold: new PostHoldUseCase(deps.dataSource, holds),
-    voidHold: new VoidHoldUseCase(deps.dataSource, holds),
+    placeHold: new PlaceHoldUseCase(deps.dataSource, holds, movements),
+    postHold: new PostHoldUseCase(deps.dataSource, holds, movements),
+    voidHold: new VoidHoldUseCase(deps.dataSource, holds, movements),
     listOwnedHolds: new ListOwnedHoldsUseCase(deps.dataSource, holds),
-    postEntry: new PostEntryUseCase(deps.dataSource, entries),
+    postEntry: new PostEntryUseCase(deps.dataSource, entries, movements),
     listAccountHistory: new ListAccountHistoryUseCase(deps.dataSource, entries),
     checkLedger: new CheckLedgerUseCase(deps.dataSource, deps.holdSweepIntervalMs),
   };
@@ -79,20 +80,21 @@ function moneyDependencies(deps: ServerDependencies, accounts: AccountsRepositor
 
 export function createServer(deps: ServerDependencies): LedgerServer {
   const server = createGrpcServer(deps.logger, deps.tls);
+  const movements = loggedMoneyMovements(deps.logger.child({ context: 'MoneyMovements' }));
   const accounts = new AccountsRepository(deps.dataSource);
   const holds = new HoldsRepository();
   const deposits = new UsdtDepositsRepository();
   const recordUsdtDeposit = new RecordUsdtDepositUseCase(deps.dataSource, accounts, deposits, deps.depositAttribution, deps.depositHoldLimits, deps.onEventsCommitted);
   const kesCredits = new KesCreditsRepository();
   const paymentReferences = new PaymentReferencesRepository();
-  const recordKesCredit = new RecordKesCreditUseCase(deps.dataSource, accounts, kesCredits, deps.onEventsCommitted, paymentReferences);
+  const recordKesCredit = new RecordKesCreditUseCase(deps.dataSource, accounts, kesCredits, deps.onEventsCommitted, paymentReferences, movements);
   server.add(ledger.LedgerService, ledgerHandlers({
     accounts,
     openPartnerAccounts: new OpenPartnerAccountsUseCase(deps.dataSource, accounts, deps.custodian),
     getBalances: new GetBalancesUseCase(accounts),
     listStatement: new ListStatementUseCase(new StatementRepository(deps.dataSource)),
     recordKesCredit,
-    money: moneyDependencies(deps, accounts, holds),
+    money: moneyDependencies(deps, accounts, holds, movements),
     accountsAdmin: {
       readiness: new SetAccountReadinessUseCase(deps.dataSource, accounts, deps.custodian),
       funding: new GetFundingInstructionsUseCase(accounts, deps.funding),
@@ -110,7 +112,7 @@ export function createServer(deps: ServerDependencies): LedgerServer {
     }), LEDGER_ACCESS.LEDGER_SANDBOX);
   }
   const sweep = { intervalMs: deps.holdSweepIntervalMs, batchSize: deps.holdSweepBatchSize };
-  const expireHolds = new ExpireHoldsUseCase(deps.dataSource, holds);
+  const expireHolds = new ExpireHoldsUseCase(deps.dataSource, holds, movements);
   const releaseDeposits = new ReleaseHeldDepositsUseCase(deps.dataSource, accounts, deposits, deps.onEventsCommitted);
   return {
     server,

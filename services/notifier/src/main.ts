@@ -1,4 +1,7 @@
 /** Entry point: config → dependencies → server → listen → drain on SIGTERM. */
+// First of all: the standard instrumentations patch pg, ioredis and node:http as they are
+// required, so they register (when spans are exported) before anything else loads.
+import '@platform/tracing/dist/instrument';
 import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';

@@ -3,6 +3,9 @@
  * gRPC server → metrics endpoint and listen → drain on SIGTERM. The queues are declared and consumed before the
  * service reports SERVING, so producers never publish into an unbound exchange.
  */
+// First of all: the standard instrumentations patch pg, ioredis and node:http as they are
+// required, so they register (when spans are exported) before anything else loads.
+import '@platform/tracing/dist/instrument';
 import { AmqpConnection } from '@platform/events';
 import { loadServiceTls, runService } from '@platform/grpc';
 import { createLogger, Logger } from '@platform/logger';

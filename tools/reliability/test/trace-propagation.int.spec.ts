@@ -1,13 +1,14 @@
 // Proves one partner request's trace crosses the platform, on the running test
 // stack, when the partner sends a W3C traceparent of its own:
 // - a sandbox KES credit: the gateway's access line names the partner's trace;
-//   the ledger writes its credit.received event with that trace (the outbox row's
-//   traceparent: the ledger logs nothing of its own for a credit); webhook-delivery
-//   logs the delivery in that trace; and the webhook request the partner's
-//   receiver gets carries a traceparent of that trace;
-// - a KES transfer: the gateway, payouts (which holds it for confirmation) and
-//   the notifier (which sends the code) each log a line in the partner's trace,
-//   with a span id of its own;
+//   the ledger logs the credit it recorded in that trace (ids, amount and
+//   currency, no account of the partner's) and writes its credit.received event
+//   with that trace (the outbox row's traceparent); webhook-delivery logs the
+//   delivery in that trace; and the webhook request the partner's receiver gets
+//   carries a traceparent of that trace;
+// - a KES transfer: the gateway, payouts (which holds it for confirmation), the
+//   ledger (which places the hold) and the notifier (which sends the code) each
+//   log a line in the partner's trace, with a span id of its own;
 // - a request without a traceparent, or with a malformed one, runs in a new trace
 //   the partner's value does not name.
 // Log lines are read from the stack's service logs, as they are written.
@@ -67,6 +68,9 @@ describe('one partner request\'s trace across the platform', () => {
 
     const access = await lineInTrace('gateway', traceId, (line) => line.message === 'request served');
     expect(access).toMatchObject({ requestId, path: '/v1/sandbox/kes-credits', status: 201, spanId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const recorded = await lineInTrace('ledger', traceId, (line) => line.message === 'KES credit recorded');
+    expect(recorded).toMatchObject({ partnerId: partner.partnerId, matched: true, amount: '100.00', currency: 'KES', transactionId: credit.body.transactionId });
+    expect(recorded.spanId).not.toBe(access.spanId);
 
     const webhook = await waitFor(async () => receiver.requests.find((request) => String(request.headers.traceparent ?? '').includes(traceId)), {
       timeoutMs: WEBHOOK_WAIT_MS, intervalMs: 250, what: `a webhook in trace ${traceId}`,
@@ -101,10 +105,13 @@ describe('one partner request\'s trace across the platform', () => {
     const lines = [
       await lineInTrace('gateway', traceId, (line) => line.message === 'request served'),
       await lineInTrace('payouts', traceId, (line) => line.message === 'transfer awaiting confirmation' && line.transferId === transfer.body.id),
+      // The transfer's hold has the transfer's id.
+      await lineInTrace('ledger', traceId, (line) => line.message === 'hold placed' && line.holdId === transfer.body.id),
       await lineInTrace('notifier', traceId, (line) => line.message === 'message sent'),
     ];
     for (const line of lines) expect(line.requestId).toBe(transfer.headers.get('x-request-id'));
-    expect(new Set(lines.map((line) => line.spanId)).size).toBe(3);
+    expect(lines[2]).toMatchObject({ currency: 'KES', amount: expect.stringMatching(/^\d+\.\d{2}$/) });
+    expect(new Set(lines.map((line) => line.spanId)).size).toBe(4);
   });
 
   it('starts a new trace for a request without a traceparent or with a malformed one', async () => {

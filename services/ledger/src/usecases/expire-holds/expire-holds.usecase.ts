@@ -1,7 +1,8 @@
 import { Big } from '@platform/money';
 import { DataSource, withTransaction } from '@platform/persistence';
-import type { HoldsRepository } from '../../persistence/holds.repository';
+import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
 import { lockAccounts } from '../../persistence/journal.repository';
+import type { MoneyMovementLog } from '../money-movements';
 
 /**
  * Voids overdue pending holds as `expired`, one bounded batch per call. Rows
@@ -10,19 +11,22 @@ import { lockAccounts } from '../../persistence/journal.repository';
  * post (which checks expiry itself) decides.
  */
 export class ExpireHoldsUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository) {}
+  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository, private readonly movements: MoneyMovementLog) {}
 
   /** Expires at most `batchSize` holds; returns how many. */
   async execute(batchSize: number): Promise<number> {
-    return withTransaction(this.dataSource, async (manager) => {
+    const expired = await withTransaction(this.dataSource, async (manager) => {
       const due = await this.holds.claimExpired(manager, batchSize);
-      if (due.length === 0) return 0;
+      if (due.length === 0) return [];
       await lockAccounts(manager, due.map((hold) => hold.accountId));
+      const resolved: HoldRecord[] = [];
       for (const hold of due) {
         await this.holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
-        await this.holds.resolve(manager, hold.holdId, { status: 'expired', postedAmount: new Big(0), entryId: null, resolutionHash: null });
+        resolved.push(await this.holds.resolve(manager, hold.holdId, { status: 'expired', postedAmount: new Big(0), entryId: null, resolutionHash: null }));
       }
-      return due.length;
+      return resolved;
     });
+    for (const hold of expired) this.movements.holdResolved(hold);
+    return expired.length;
   }
 }

@@ -7,6 +7,7 @@ import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
 import { lockCallerAccounts } from '../../persistence/journal.repository';
+import type { MoneyMovementLog } from '../money-movements';
 import { validMetadata } from '../post-entry/postings';
 
 export interface PlaceHoldCommand {
@@ -30,11 +31,11 @@ const AMOUNT_SCALE_MAX = 6;
  * never together exceed its available balance.
  */
 export class PlaceHoldUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository) {}
+  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository, private readonly movements: MoneyMovementLog) {}
 
   async execute(command: PlaceHoldCommand): Promise<HoldRecord> {
     const hash = this.validate(command);
-    return withTransaction(this.dataSource, async (manager) => {
+    const { hold, placed } = await withTransaction(this.dataSource, async (manager) => {
       // The lock serialises requests for one id: the claim never meets a twin, so only the hash is compared.
       await this.holds.lockHoldId(manager, command.holdId);
       const { resource, replayed } = await claimIdempotently({
@@ -43,8 +44,10 @@ export class PlaceHoldUseCase {
         find: () => this.holds.find(manager, command.holdId),
         claim: () => this.placeNew(manager, command, hash),
       });
-      return replayed ? this.retried(manager, resource, command) : resource;
+      return { hold: replayed ? await this.retried(manager, resource, command) : resource, placed: !replayed };
     });
+    if (placed) this.movements.holdPlaced(hold);
+    return hold;
   }
 
   private validate(command: PlaceHoldCommand): string {

@@ -4,6 +4,7 @@ import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { EntriesRepository, EntryRecord } from '../../persistence/entries.repository';
 import { InsufficientFundsError, lockCallerAccounts, postEntry } from '../../persistence/journal.repository';
+import type { MoneyMovementLog } from '../money-movements';
 import { balances, postingsShapeValid, RawPosting, toPostings, validMetadata } from './postings';
 
 export interface PostEntryCommand {
@@ -23,15 +24,15 @@ const KIND = /^[a-z][a-z0-9_]{0,63}$/;
  * below zero refuses the whole entry.
  */
 export class PostEntryUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly entries: EntriesRepository) {}
+  constructor(private readonly dataSource: DataSource, private readonly entries: EntriesRepository, private readonly movements: MoneyMovementLog) {}
 
   async execute(command: PostEntryCommand): Promise<EntryRecord> {
     this.validate(command);
     const hash = requestHash({ kind: command.kind, partnerId: command.partnerId, postings: command.postings, metadata: command.metadata });
-    return withTransaction(this.dataSource, async (manager) => {
+    const { resource, replayed } = await withTransaction(this.dataSource, async (manager) => {
       // The lock serialises requests for one id: the claim never meets a twin, so only the hash is compared.
       await this.entries.lockEntryId(manager, command.entryId);
-      const { resource } = await claimIdempotently({
+      return claimIdempotently({
         requestHash: hash,
         reusedError: 'LEDGER_ID_REUSED',
         find: () => this.entries.find(manager, command.entryId),
@@ -40,8 +41,9 @@ export class PostEntryUseCase {
           return (await this.entries.find(manager, command.entryId))!;
         },
       });
-      return resource;
     });
+    if (!replayed) this.movements.entryPosted(resource);
+    return resource;
   }
 
   private validate(command: PostEntryCommand): void {

@@ -7,6 +7,7 @@ import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
 import { InsufficientFundsError, lockCallerAccounts, postEntry } from '../../persistence/journal.repository';
+import type { MoneyMovementLog } from '../money-movements';
 import { balances, postingsShapeValid, RawPosting, toPostings, validMetadata } from '../post-entry/postings';
 import { releaseHold } from '../void-hold/void-hold.usecase';
 
@@ -28,7 +29,7 @@ const KIND = /^[a-z][a-z0-9_]{0,63}$/;
  * A hold found past its expiry is expired (committed) and the post refused.
  */
 export class PostHoldUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository) {}
+  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository, private readonly movements: MoneyMovementLog) {}
 
   async execute(command: PostHoldCommand): Promise<HoldRecord> {
     this.validate(command);
@@ -38,11 +39,12 @@ export class PostHoldUseCase {
       if (!hold) throw new AppError('LEDGER_HOLD_NOT_FOUND');
       if (hold.status !== 'pending') {
         if (hold.resolutionHash !== hash) throw new AppError('LEDGER_HOLD_ALREADY_RESOLVED');
-        return { hold, expired: false };
+        return { hold, expired: false, resolvedNow: false };
       }
-      if (hold.expiredNow) return { hold: await releaseHold(manager, this.holds, hold, 'expired', null), expired: true };
-      return { hold: await this.post(manager, hold, command, hash), expired: false };
+      if (hold.expiredNow) return { hold: await releaseHold(manager, this.holds, hold, 'expired', null), expired: true, resolvedNow: true };
+      return { hold: await this.post(manager, hold, command, hash), expired: false, resolvedNow: true };
     });
+    if (outcome.resolvedNow) this.movements.holdResolved(outcome.hold);
     // The expiry commits; only then is the late post refused.
     if (outcome.expired) throw new AppError('LEDGER_HOLD_ALREADY_RESOLVED');
     return outcome.hold;

@@ -10,6 +10,7 @@ import type { AccountsRepository, PartnerAccountSet } from '../../persistence/ac
 import type { PaymentReferencesRepository } from '../../persistence/payment-references.repository';
 import { postEntry } from '../../persistence/journal.repository';
 import type { KesCreditRecord, KesCreditsRepository } from '../../persistence/kes-credits.repository';
+import type { MoneyMovementLog } from '../money-movements';
 import type { RecordKesCreditCommand } from './record-kes-credit.command';
 
 const BANK_TRANSACTION_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -32,17 +33,19 @@ export class RecordKesCreditUseCase {
     private readonly credits: KesCreditsRepository,
     private readonly onCommitted: () => void,
     private readonly paymentReferences: PaymentReferencesRepository,
+    private readonly movements: MoneyMovementLog,
   ) {}
 
   async execute(command: RecordKesCreditCommand): Promise<KesCreditRecord> {
     const amount = this.validate(command);
-    const record = await withTransaction(this.dataSource, async (manager) => {
+    const { record, recordedNow } = await withTransaction(this.dataSource, async (manager) => {
       await this.credits.lockBankTransaction(manager, command.bankTransactionId);
       const existing = await this.credits.find(manager, command.bankTransactionId);
-      if (existing) return existing;
-      return this.recordNew(manager, command, amount);
+      if (existing) return { record: existing, recordedNow: false };
+      return { record: await this.recordNew(manager, command, amount), recordedNow: true };
     });
     this.onCommitted();
+    if (recordedNow) this.movements.kesCreditRecorded(record);
     return record;
   }
 

@@ -5,6 +5,7 @@ import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
 import { lockAccounts } from '../../persistence/journal.repository';
+import type { MoneyMovementLog } from '../money-movements';
 
 const VOID_HASH = requestHash({ action: 'void' });
 
@@ -21,16 +22,18 @@ export async function releaseHold(manager: EntityManager, holds: HoldsRepository
  * LEDGER_HOLD_ALREADY_RESOLVED.
  */
 export class VoidHoldUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository) {}
+  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository, private readonly movements: MoneyMovementLog) {}
 
   async execute(command: { holdId: string }): Promise<HoldRecord> {
     if (!isUuid(command.holdId)) throw validationFailed(['holdId']);
-    return withTransaction(this.dataSource, async (manager) => {
-      const hold = await this.holds.findForUpdate(manager, command.holdId);
-      if (!hold) throw new AppError('LEDGER_HOLD_NOT_FOUND');
-      if (hold.status === 'posted') throw new AppError('LEDGER_HOLD_ALREADY_RESOLVED');
-      if (hold.status !== 'pending') return hold;
-      return releaseHold(manager, this.holds, hold, hold.expiredNow ? 'expired' : 'voided', VOID_HASH);
+    const { hold, releasedNow } = await withTransaction(this.dataSource, async (manager) => {
+      const found = await this.holds.findForUpdate(manager, command.holdId);
+      if (!found) throw new AppError('LEDGER_HOLD_NOT_FOUND');
+      if (found.status === 'posted') throw new AppError('LEDGER_HOLD_ALREADY_RESOLVED');
+      if (found.status !== 'pending') return { hold: found, releasedNow: false };
+      return { hold: await releaseHold(manager, this.holds, found, found.expiredNow ? 'expired' : 'voided', VOID_HASH), releasedNow: true };
     });
+    if (releasedNow) this.movements.holdResolved(hold);
+    return hold;
   }
 }
