@@ -1,5 +1,5 @@
 /**
- * A pay-in buy order's payment reference (issue 5): what the payer types as
+ * A pay-in buy order's payment reference: what the payer types as
  * the paybill account number for that one order. 12 digits: a leading 9, 10
  * random digits and a Damm check digit. Twelve digits can never equal an
  * 11-digit partner account reference, and the check digit sends a mistyped

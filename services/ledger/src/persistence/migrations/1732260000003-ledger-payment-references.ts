@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Pay-in buy orders (issue 5): trading registers each order's payment
+ * Pay-in buy orders: trading registers each order's payment
  * reference here, so a paybill credit entered with it lands in that partner's
  * KES account (never suspense). kes_credits.payment_reference records which
  * registered reference a credit carried; trading finds the order's payment by it.

@@ -6,7 +6,7 @@ import { TX_HASH } from '../record-usdt-deposit/record-usdt-deposit.usecase';
 
 /**
  * Trading attributes a held deposit to a sell order once the order's hash is
- * attached (issue 5). One claim wins: the row is locked, and only a deposit
+ * attached. One claim wins: the row is locked, and only a deposit
  * still held may be claimed; the same claim again returns it. The USDT stays
  * in suspense for the order's own entry. A deposit already credited to the
  * balance, or claimed by another order, is LEDGER_DEPOSIT_NOT_CLAIMABLE.

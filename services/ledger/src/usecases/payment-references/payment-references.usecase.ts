@@ -1,5 +1,5 @@
 /**
- * Pay-in buy orders (issue 5): trading registers an order's payment reference
+ * Pay-in buy orders: trading registers an order's payment reference
  * before it hands it to the partner, and later asks which credits carried it.
  */
 import { AppError, validationFailed } from '@platform/errors';

@@ -22,7 +22,7 @@ const RAIL_REFERENCE = /^[A-Za-z0-9._-]{1,64}$/;
  * once per bank transaction id: the credit, its balanced entry (bank clearing
  * → partner KES) and the `credit.received` event commit together. A reference
  * that matches no partner credits suspense and fires nothing, so operators can
- * return or re-attribute it. A registered pay-in order reference (issue 5) is
+ * return or re-attribute it. A registered pay-in order reference is
  * that order's partner's KES account: the credit lands in the partner's balance
  * like any other, and records the reference so trading can match the order.
  */

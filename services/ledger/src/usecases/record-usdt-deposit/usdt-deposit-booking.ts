@@ -8,7 +8,7 @@ import { postEntry } from '../../persistence/journal.repository';
 import type { UsdtDepositRecord } from '../../persistence/usdt-deposits.repository';
 import { requestHash } from '../../domain/request-hash';
 
-/** usdt_credit.received `data` (spec section 6): no sender, chain or counterparty. */
+/** usdt_credit.received `data`: no sender, chain or counterparty. */
 export interface UsdtCreditReceivedData {
   activityId: string;
   amount: { currency: 'USDT'; value: string };
