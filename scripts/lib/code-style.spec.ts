@@ -1,5 +1,6 @@
 /**
- * The code lints clean under eslint.config.mjs: typescript-eslint's recommended rules, no
+ * The code is formatted as Prettier formats it (.prettierrc.json: 120 columns) and lints
+ * clean under eslint.config.mjs: typescript-eslint's recommended rules, no
  * import cycle, no service reaching into another's files, no library importing a service, and
  * the layering (use cases and the domain never see the transport or generated gRPC code; the
  * domain never sees persistence or adapters). Runs the real CLI offline, over every tracked
@@ -14,6 +15,7 @@ const LINT_TIMEOUT_MS = 300_000;
 /** Problems shown in a failure; the count is always given. */
 const SHOWN_PROBLEMS_MAX = 40;
 const LINTED = ['services', 'libs', 'tools', 'proto/src', 'bench', 'scripts'];
+const FORMATTED = LINTED.map((folder) => `${folder}/**/*.{ts,js,mjs,cjs}`);
 
 interface LintResult {
   filePath: string;
@@ -26,6 +28,24 @@ function eslintBin(): string {
   const manifest = require.resolve('eslint/package.json');
   const { bin } = require(manifest) as { bin: Record<string, string> };
   return join(dirname(manifest), bin.eslint);
+}
+
+function prettierBin(): string {
+  const manifest = require.resolve('prettier/package.json');
+  const { bin } = require(manifest) as { bin: Record<string, string> | string };
+  return join(dirname(manifest), typeof bin === 'string' ? bin : bin.prettier);
+}
+
+/** The files Prettier would change (`--list-different`), repository-relative; .prettierignore says what is left alone. */
+function runPrettier(): Promise<{ code: number; unformatted: string[]; text: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [prettierBin(), '--list-different', ...FORMATTED], {
+      cwd: REPO_ROOT, timeout: LINT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024,
+    }, (error, stdout, stderr) => {
+      const unformatted = stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, unformatted, text: stderr });
+    });
+  });
 }
 
 function runEslint(): Promise<{ code: number; results: LintResult[] | null; text: string }> {
@@ -41,6 +61,15 @@ function runEslint(): Promise<{ code: number; results: LintResult[] | null; text
 }
 
 describe('the code', () => {
+  it('is formatted as Prettier formats it (npx prettier --write fixes it)', async () => {
+    const run = await runPrettier();
+    if (run.unformatted.length > 0) {
+      throw new Error(`${run.unformatted.length} file(s) not formatted:\n${run.unformatted.slice(0, SHOWN_PROBLEMS_MAX).join('\n')}`);
+    }
+    if (run.code !== 0) throw new Error(`prettier failed (exit ${run.code}):\n${run.text}`);
+  }, LINT_TIMEOUT_MS);
+
+
   it('lints clean under eslint.config.mjs', async () => {
     const run = await runEslint();
     if (!run.results) throw new Error(`eslint did not answer (exit ${run.code}):\n${run.text}`);
