@@ -20,7 +20,9 @@ import { adminQuery } from './lib/pgbench.mjs';
 const require = createRequire(import.meta.url);
 const { Big } = require('@platform/money');
 const { tradingDataSource } = require('../services/trading/dist/persistence/data-source.js');
-const { reserveInTransaction } = require('../services/trading/dist/usecases/reserve-daily-cap/reserve-daily-cap.usecase.js');
+const {
+  reserveInTransaction,
+} = require('../services/trading/dist/usecases/reserve-daily-cap/reserve-daily-cap.usecase.js');
 const { CapUsagesRepository } = require('../services/trading/dist/persistence/cap-usages.repository.js');
 const capUsages = new CapUsagesRepository();
 const { capWindowStart } = require('../services/trading/dist/domain/cap-window.js');
@@ -43,9 +45,10 @@ async function seed(db, endAt) {
      UNION ALL SELECT $1, 'active', 'debit_first', 'deposit', 50, '0.00', 1000000.00, 100000000.00`,
     [PARTNER_ID],
   );
-  await db.query(`INSERT INTO cap_windows (partner_id, open_kes, counted_from) SELECT partner_id, 0, $1 FROM partner_profiles WHERE partner_id <> $2`, [
-    new Date(endAt.getTime() - 24 * 3_600_000), PARTNER_ID,
-  ]);
+  await db.query(
+    `INSERT INTO cap_windows (partner_id, open_kes, counted_from) SELECT partner_id, 0, $1 FROM partner_profiles WHERE partner_id <> $2`,
+    [new Date(endAt.getTime() - 24 * 3_600_000), PARTNER_ID],
+  );
   // The bench's spacing: 100,000 usages of 100.00 KES, evenly over the 23 hours before endAt.
   await db.query(
     `INSERT INTO cap_usages (usage_id, partner_id, source, amount_kes, given_currency, given_amount, created_at)
@@ -60,10 +63,23 @@ async function reads(manager, work) {
   const before = await manager.query(READS_SQL, [TABLES]);
   await work(manager);
   const after = await manager.query(READS_SQL, [TABLES]);
-  return Object.fromEntries(after.map((row) => {
-    const earlier = before.find((candidate) => candidate.table === row.table) ?? { rows: 0, seqScans: 0, indexScans: 0 };
-    return [row.table, { rows: row.rows - earlier.rows, seqScans: row.seqScans - earlier.seqScans, indexScans: row.indexScans - earlier.indexScans }];
-  }));
+  return Object.fromEntries(
+    after.map((row) => {
+      const earlier = before.find((candidate) => candidate.table === row.table) ?? {
+        rows: 0,
+        seqScans: 0,
+        indexScans: 0,
+      };
+      return [
+        row.table,
+        {
+          rows: row.rows - earlier.rows,
+          seqScans: row.seqScans - earlier.seqScans,
+          indexScans: row.indexScans - earlier.indexScans,
+        },
+      ];
+    }),
+  );
 }
 
 /** A manager whose every statement is first run under EXPLAIN ANALYZE in a savepoint rolled back. */
@@ -71,7 +87,10 @@ function explainingManager(manager, plans) {
   return {
     async query(sql, parameters) {
       await manager.query('SAVEPOINT cap_explain');
-      const plan = await manager.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`, parameters);
+      const plan = await manager.query(
+        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`,
+        parameters,
+      );
       await manager.query('ROLLBACK TO SAVEPOINT cap_explain');
       plans.push({ sql: sql.replace(/\s+/g, ' ').trim(), plan: plan.map((row) => row['QUERY PLAN']).join('\n') });
       return manager.query(sql, parameters);
@@ -84,23 +103,29 @@ class Rollback extends Error {}
 /** The plans of `work`'s statements, in a transaction rolled back afterwards. */
 async function explained(db, work) {
   const plans = [];
-  await db.transaction(async (manager) => {
-    await work(explainingManager(manager, plans));
-    throw new Rollback();
-  }).catch((error) => {
-    if (!(error instanceof Rollback)) throw error;
-  });
+  await db
+    .transaction(async (manager) => {
+      await work(explainingManager(manager, plans));
+      throw new Rollback();
+    })
+    .catch((error) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
   return plans;
 }
 
 function printPlans(plans) {
-  for (const { sql, plan } of plans) console.log(`\n  > ${sql.length > 160 ? `${sql.slice(0, 157)}...` : sql}\n${plan.replace(/^/gm, '    ')}`);
+  for (const { sql, plan } of plans)
+    console.log(`\n  > ${sql.length > 160 ? `${sql.slice(0, 157)}...` : sql}\n${plan.replace(/^/gm, '    ')}`);
 }
 
 function printReads(label, tableReads) {
   const total = Object.values(tableReads).reduce((sum, table) => sum + table.rows, 0);
   console.log(`\n${label}: ${total} rows read`);
-  for (const [table, { rows, seqScans, indexScans }] of Object.entries(tableReads)) console.log(`  ${table.padEnd(18)} ${String(rows).padStart(7)} rows, ${seqScans} sequential scans, ${indexScans} index scans`);
+  for (const [table, { rows, seqScans, indexScans }] of Object.entries(tableReads))
+    console.log(
+      `  ${table.padEnd(18)} ${String(rows).padStart(7)} rows, ${seqScans} sequential scans, ${indexScans} index scans`,
+    );
 }
 
 async function main() {
@@ -115,28 +140,50 @@ async function main() {
     const endAt = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     await seed(db, endAt);
     const [{ server_version: version }] = await db.query('SHOW server_version');
-    console.log(`PostgreSQL ${version}; partner ${PARTNER_ID}: ${USAGES.toLocaleString('en-US')} open usages over the 23 hours before ${endAt.toISOString()}; ${OTHER_PARTNERS.toLocaleString('en-US')} other partners`);
+    console.log(
+      `PostgreSQL ${version}; partner ${PARTNER_ID}: ${USAGES.toLocaleString('en-US')} open usages over the 23 hours before ${endAt.toISOString()}; ${OTHER_PARTNERS.toLocaleString('en-US')} other partners`,
+    );
 
     const oldSum = (manager) => manager.query(OLD_WINDOW_SUM_SQL, [PARTNER_ID, endAt, 24 * 3_600_000]);
     console.log('\nBefore: the window sum every reservation ran under the partner lock');
     printPlans(await explained(db, oldSum));
     printReads('Before, the window sum alone', await db.transaction((manager) => reads(manager, oldSum)));
 
-    for (const [label, offsetMs] of [['at the seeding end', 0], ['one minute later', 60_000], ['62 minutes later (two minutes of usages leave)', 3_720_000]]) {
+    for (const [label, offsetMs] of [
+      ['at the seeding end', 0],
+      ['one minute later', 60_000],
+      ['62 minutes later (two minutes of usages leave)', 3_720_000],
+    ]) {
       const now = new Date(endAt.getTime() + offsetMs);
-      const reservation = (manager) => reserveInTransaction(
-        manager, { usageId: crypto.randomUUID(), partnerId: PARTNER_ID, source: 'order', given: { currency: 'KES', amount: new Big('100.00') } }, new Big('100.00'), now,
-      );
+      const reservation = (manager) =>
+        reserveInTransaction(
+          manager,
+          {
+            usageId: crypto.randomUUID(),
+            partnerId: PARTNER_ID,
+            source: 'order',
+            given: { currency: 'KES', amount: new Big('100.00') },
+          },
+          new Big('100.00'),
+          now,
+        );
       console.log(`\nAfter: a reservation ${label} (${now.toISOString()})`);
       printPlans(await explained(db, reservation));
-      printReads(`After, a reservation ${label}, its triggers included`, await db.transaction((manager) => reads(manager, reservation)));
+      printReads(
+        `After, a reservation ${label}, its triggers included`,
+        await db.transaction((manager) => reads(manager, reservation)),
+      );
     }
-    const [{ usageId }] = await db.query('SELECT usage_id AS "usageId" FROM cap_usages WHERE partner_id = $1 ORDER BY created_at DESC LIMIT 1', [PARTNER_ID]);
+    const [{ usageId }] = await db.query(
+      'SELECT usage_id AS "usageId" FROM cap_usages WHERE partner_id = $1 ORDER BY created_at DESC LIMIT 1',
+      [PARTNER_ID],
+    );
     const release = (manager) => capUsages.release(manager, usageId);
     console.log('\nA release of the latest usage');
     printPlans(await explained(db, release));
     printReads('A release, its triggers included', await db.transaction((manager) => reads(manager, release)));
-    const limits = (manager) => capUsages.readOpenKes(manager, PARTNER_ID, capWindowStart(new Date(endAt.getTime() + 3_780_000)));
+    const limits = (manager) =>
+      capUsages.readOpenKes(manager, PARTNER_ID, capWindowStart(new Date(endAt.getTime() + 3_780_000)));
     console.log('\nThe limits read (KES in use) one minute after the last reservation');
     printPlans(await explained(db, limits));
     printReads('The limits read', await db.transaction((manager) => reads(manager, limits)));

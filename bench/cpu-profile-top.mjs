@@ -29,7 +29,8 @@ for (const node of profile.nodes) {
 }
 const top = [...byFunction.entries()].sort((left, right) => right[1] - left[1]).slice(0, count);
 console.log(`total sampled ${(totalUs / 1000).toFixed(0)} ms`);
-for (const [key, us] of top) console.log(`${((100 * us) / totalUs).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${key}`);
+for (const [key, us] of top)
+  console.log(`${((100 * us) / totalUs).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${key}`);
 
 // The same self time grouped by package (node_modules/<name>), workspace or node internal.
 const byPackage = new Map();
@@ -37,8 +38,15 @@ for (const node of profile.nodes) {
   const us = selfUs.get(node.id) ?? 0;
   const url = node.callFrame.url ?? '';
   const match = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/) ?? url.match(/\/(services|libs)\/([^/]+)\//);
-  const group = match ? (match[2] && match[1] !== undefined && !url.includes('node_modules') ? `${match[1]}/${match[2]}` : match[1])
-    : url.startsWith('node:') ? 'node internals' : node.callFrame.functionName.startsWith('(') ? node.callFrame.functionName : 'native';
+  const group = match
+    ? match[2] && match[1] !== undefined && !url.includes('node_modules')
+      ? `${match[1]}/${match[2]}`
+      : match[1]
+    : url.startsWith('node:')
+      ? 'node internals'
+      : node.callFrame.functionName.startsWith('(')
+        ? node.callFrame.functionName
+        : 'native';
   byPackage.set(group, (byPackage.get(group) ?? 0) + us);
 }
 console.log('\nby package:');

@@ -55,10 +55,29 @@ export async function ledgerCeiling(urlTemplate, clients, durationS) {
     for (const [shape, script] of Object.entries(SCRIPTS)) {
       const file = path.join(folder, `${shape}.sql`);
       writeFileSync(file, script);
-      const output = await runPgbench(['-n', '-f', file, '-c', String(clients), '-j', String(THREADS), '-T', String(durationS), '-M', 'prepared', url]);
+      const output = await runPgbench([
+        '-n',
+        '-f',
+        file,
+        '-c',
+        String(clients),
+        '-j',
+        String(THREADS),
+        '-T',
+        String(durationS),
+        '-M',
+        'prepared',
+        url,
+      ]);
       result[shape] = parsePgbench(output);
     }
-    return { clients, durationS, spreadAccounts: SPREAD_ACCOUNTS, script: 'one transaction: 3 account rows updated, 3 postings inserted', ...result };
+    return {
+      clients,
+      durationS,
+      spreadAccounts: SPREAD_ACCOUNTS,
+      script: 'one transaction: 3 account rows updated, 3 postings inserted',
+      ...result,
+    };
   } finally {
     rmSync(folder, { recursive: true, force: true });
     await adminQuery(urlTemplate, `DROP DATABASE IF EXISTS ${DATABASE}`).catch(() => {});

@@ -43,7 +43,8 @@ const logger = createLogger('bench', 'error');
 // ---------------------------------------------------------------- workload
 
 async function inBatches(items, size, work) {
-  for (let start = 0; start < items.length; start += size) await Promise.all(items.slice(start, start + size).map(work));
+  for (let start = 0; start < items.length; start += size)
+    await Promise.all(items.slice(start, start + size).map(work));
 }
 
 /** Opens and funds `count` partner KES accounts so each covers every operation it may get. */
@@ -53,8 +54,11 @@ async function fundedAccounts(client, count, perAccountKes) {
   await inBatches(partnerIds, SETUP_CONCURRENCY, async (partnerId) => {
     const accounts = await client.openPartnerAccounts({ partnerId });
     await client.recordKesCredit({
-      bankTransactionId: `BENCH-${randomUUID()}`, accountReference: accounts.kesAccountReference, amountKes: perAccountKes,
-      rail: 'mobile_money_paybill', receivedAt: new Date().toISOString(),
+      bankTransactionId: `BENCH-${randomUUID()}`,
+      accountReference: accounts.kesAccountReference,
+      amountKes: perAccountKes,
+      rail: 'mobile_money_paybill',
+      receivedAt: new Date().toISOString(),
     });
     accountIds.push(accounts.kesAccountId);
   });
@@ -64,12 +68,20 @@ async function fundedAccounts(client, count, perAccountKes) {
 async function holdThenPost(client, accountId, legs) {
   const holdId = randomUUID();
   await client.placeHold({ holdId, accountId, amount: OPERATION_AMOUNT_KES, metadata: {} });
-  await client.postHold({ holdId, postAmount: OPERATION_AMOUNT_KES, counterPostings: legs, kind: 'bench_hold_post', metadata: {} });
+  await client.postHold({
+    holdId,
+    postAmount: OPERATION_AMOUNT_KES,
+    counterPostings: legs,
+    kind: 'bench_hold_post',
+    metadata: {},
+  });
 }
 
 async function postEntry(client, accountId, legs) {
   await client.postEntry({
-    entryId: randomUUID(), kind: 'bench_entry', metadata: {},
+    entryId: randomUUID(),
+    kind: 'bench_entry',
+    metadata: {},
     postings: [{ accountId, amount: `-${OPERATION_AMOUNT_KES}` }, ...legs],
   });
 }
@@ -93,7 +105,14 @@ async function drive(operation, pickAccount) {
 
 function scenarioResult(name, { latencies, wallMs }) {
   const { p50Ms, p99Ms } = summarise(latencies);
-  return { scenario: name, operations: latencies.length, concurrency, perSecond: Math.round((latencies.length / wallMs) * 1000), p50Ms, p99Ms };
+  return {
+    scenario: name,
+    operations: latencies.length,
+    concurrency,
+    perSecond: Math.round((latencies.length / wallMs) * 1000),
+    p50Ms,
+    p99Ms,
+  };
 }
 
 async function runScenarios(client) {
@@ -124,9 +143,19 @@ async function runScenarios(client) {
 
 function printTable(results) {
   const header = ['scenario', 'ops', 'in flight', 'ops/s', 'p50 ms', 'p99 ms'];
-  const rows = results.map((r) => [r.scenario, String(r.operations), String(r.concurrency), String(r.perSecond), String(r.p50Ms), String(r.p99Ms)]);
+  const rows = results.map((r) => [
+    r.scenario,
+    String(r.operations),
+    String(r.concurrency),
+    String(r.perSecond),
+    String(r.p50Ms),
+    String(r.p99Ms),
+  ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  const line = (cells) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+      .join('  ');
   console.log(`\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}`);
   rows.forEach((row) => console.log(line(row)));
 }
@@ -137,10 +166,20 @@ async function main() {
   try {
     // Mutual TLS with the stack's certificates: each call as an identity the ledger admits for it.
     process.env.TEST_STACK_FILE = stackFile;
-    client = routedClient(ledger.LedgerService, LEDGER_ACCESS.LEDGER, { upstream: 'ledger', logger, deadlineMs: CALL_DEADLINE_MS });
+    client = routedClient(ledger.LedgerService, LEDGER_ACCESS.LEDGER, {
+      upstream: 'ledger',
+      logger,
+      deadlineMs: CALL_DEADLINE_MS,
+    });
     const results = await runScenarios(client);
     printTable(results);
-    const report = { ranAt: new Date().toISOString(), operationsPerScenario: operations, concurrency, note: 'hold+post = PlaceHold then PostHold (one 3-leg entry); entry = one 3-leg PostEntry', results };
+    const report = {
+      ranAt: new Date().toISOString(),
+      operationsPerScenario: operations,
+      concurrency,
+      note: 'hold+post = PlaceHold then PostHold (one 3-leg entry); entry = one 3-leg PostEntry',
+      results,
+    };
     const folder = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');
     mkdirSync(folder, { recursive: true });
     const file = path.join(folder, `ledger-${report.ranAt.replace(/[:.]/g, '-')}.json`);

@@ -103,8 +103,12 @@ function gitRevision() {
 
 function machine() {
   return {
-    cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
-    kernel: `${os.type()} ${os.release()}`, node: process.version, revision: gitRevision(),
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+    revision: gitRevision(),
   };
 }
 
@@ -123,7 +127,12 @@ async function runSection(name, ctx, report) {
     const cause = error.cause ?? error;
     record.error = cause.stack ?? cause.message;
     console.error(`✘ ${name}: ${cause.message}`);
-    ctx.rows.push({ section: name, figure: `section ${name} failed: ${cause.message.split('\n')[0].slice(0, 160)}`, value: null, invalid: 'section failed' });
+    ctx.rows.push({
+      section: name,
+      figure: `section ${name} failed: ${cause.message.split('\n')[0].slice(0, 160)}`,
+      value: null,
+      invalid: 'section failed',
+    });
   }
   record.durationS = Math.round((Date.now() - startedAtMs) / 1000);
   record.loadAverageAtEnd = loadAverage();
@@ -132,8 +141,18 @@ async function runSection(name, ctx, report) {
 function memoryRows(memory, rows) {
   const section = 'resident memory per service (MiB)';
   for (const [name, idle] of Object.entries(memory.idleKiB)) {
-    rows.push({ section, id: 'memory.idle', figure: `${name} idle`, value: idle === null ? null : Math.round(idle / MIB) });
-    rows.push({ section, id: 'memory.peak', figure: `${name} peak over the run`, value: memory.peakKiB[name] ? Math.round(memory.peakKiB[name] / MIB) : null });
+    rows.push({
+      section,
+      id: 'memory.idle',
+      figure: `${name} idle`,
+      value: idle === null ? null : Math.round(idle / MIB),
+    });
+    rows.push({
+      section,
+      id: 'memory.peak',
+      figure: `${name} peak over the run`,
+      value: memory.peakKiB[name] ? Math.round(memory.peakKiB[name] / MIB) : null,
+    });
   }
 }
 
@@ -141,8 +160,15 @@ function memoryRows(memory, rows) {
 async function profileRun(ctx) {
   const partner = await ctx.newPartner('Bench profiled', { sockets: ctx.options.orderClients });
   await profileGateway(ctx, partner.credentials);
-  await withProfiledServices(ctx, ['trading', 'ledger'], () => step('order load under --cpu-prof (trading, ledger)',
-    () => closedLoop({ partners: [partner], workers: ctx.options.orderClients, durationMs: ctx.options.orderDurationS * 1000 })));
+  await withProfiledServices(ctx, ['trading', 'ledger'], () =>
+    step('order load under --cpu-prof (trading, ledger)', () =>
+      closedLoop({
+        partners: [partner],
+        workers: ctx.options.orderClients,
+        durationMs: ctx.options.orderDurationS * 1000,
+      }),
+    ),
+  );
 }
 
 async function withStack(report, rows) {
@@ -150,7 +176,8 @@ async function withStack(report, rows) {
   const stack = await openStack(profile);
   const cleanups = [() => stack.stop()];
   const stopAll = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(`stopping: ${error.message}`));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error) => console.error(`stopping: ${error.message}`));
     cleanups.length = 0;
   };
   const watchdog = setTimeout(async () => {
@@ -168,16 +195,38 @@ async function withStack(report, rows) {
     report.machine.postgres = await statistics.serverVersion();
     const processes = await stackProcesses(stack.profile);
     report.processes = processes;
-    const memory = startMemorySampler(Object.fromEntries(services.SERVICE_NAMES.map((name) => [name, processes[name]])));
+    const memory = startMemorySampler(
+      Object.fromEntries(services.SERVICE_NAMES.map((name) => [name, processes[name]])),
+    );
     cleanups.push(async () => memory.stop());
     const ctx = {
-      options, profile: stack.profile, stackFile: stack.stackFile, description, gatewayUrl: description.gatewayUrl,
-      receiver, statistics, processes, rows, results: {}, placedOrderIds: [], machine: report.machine, log: (line) => console.log(line),
-      newPartner: (name, { sockets, fundingKes } = {}) => step(`partner ${name}`, () => createBenchPartner({
-        stackFile: stack.stackFile, gatewayUrl: description.gatewayUrl, receiverUrl: receiver.url, name, sockets, fundingKes,
-      })),
+      options,
+      profile: stack.profile,
+      stackFile: stack.stackFile,
+      description,
+      gatewayUrl: description.gatewayUrl,
+      receiver,
+      statistics,
+      processes,
+      rows,
+      results: {},
+      placedOrderIds: [],
+      machine: report.machine,
+      log: (line) => console.log(line),
+      newPartner: (name, { sockets, fundingKes } = {}) =>
+        step(`partner ${name}`, () =>
+          createBenchPartner({
+            stackFile: stack.stackFile,
+            gatewayUrl: description.gatewayUrl,
+            receiverUrl: receiver.url,
+            name,
+            sockets,
+            fundingKes,
+          }),
+        ),
     };
-    for (const name of options.sections.filter((section) => !WITHOUT_STACK.has(section))) await runSection(name, ctx, report);
+    for (const name of options.sections.filter((section) => !WITHOUT_STACK.has(section)))
+      await runSection(name, ctx, report);
     memory.stop();
     memoryRows(memory, rows);
     report.memory = { idleKiB: memory.idleKiB, peakKiB: memory.peakKiB };
@@ -195,14 +244,22 @@ async function main() {
   await continueOnPinnedNode();
   mkdirSync(RESULTS_DIR, { recursive: true });
   const report = {
-    ranAt: new Date().toISOString(), machine: machine(), loadAverageAtStart: loadAverage(), slot: process.env.TEST_STACK_SLOT,
-    options, sections: {}, rows: [],
+    ranAt: new Date().toISOString(),
+    machine: machine(),
+    loadAverageAtStart: loadAverage(),
+    slot: process.env.TEST_STACK_SLOT,
+    options,
+    sections: {},
+    rows: [],
   };
-  console.log(`bench: ${options.sections.join(', ')}; load average ${report.loadAverageAtStart.join(' ')} on ${report.machine.cpus} CPUs`);
+  console.log(
+    `bench: ${options.sections.join(', ')}; load average ${report.loadAverageAtStart.join(' ')} on ${report.machine.cpus} CPUs`,
+  );
   const rows = report.rows;
   let ctx = { rows, results: {}, options, machine: report.machine };
   if (options.sections.some((name) => !WITHOUT_STACK.has(name))) ctx = await withStack(report, rows);
-  for (const name of options.sections.filter((section) => WITHOUT_STACK.has(section))) await runSection(name, ctx, report);
+  for (const name of options.sections.filter((section) => WITHOUT_STACK.has(section)))
+    await runSection(name, ctx, report);
   report.loadAverageAtEnd = loadAverage();
   report.finishedAt = new Date().toISOString();
   report.tally = tally(rows);
@@ -210,9 +267,15 @@ async function main() {
   const file = path.join(RESULTS_DIR, `bench-${report.ranAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   const { machine: facts } = report;
-  console.log(`\nmust-reach figures: ${report.tally.met} met, ${report.tally.notMet} not met, ${report.tally.unjudged} without a valid value`);
-  console.log(`machine: ${facts.cpus} × ${facts.cpuModel}, ${facts.memoryGiB} GiB, ${facts.kernel}, Node ${facts.node}, PostgreSQL ${facts.postgres ?? '?'}; revision ${facts.revision}`);
-  console.log(`load average (1 / 5 / 15 min): ${report.loadAverageAtStart.join(' / ')} at start, ${report.loadAverageAtEnd.join(' / ')} at end`);
+  console.log(
+    `\nmust-reach figures: ${report.tally.met} met, ${report.tally.notMet} not met, ${report.tally.unjudged} without a valid value`,
+  );
+  console.log(
+    `machine: ${facts.cpus} × ${facts.cpuModel}, ${facts.memoryGiB} GiB, ${facts.kernel}, Node ${facts.node}, PostgreSQL ${facts.postgres ?? '?'}; revision ${facts.revision}`,
+  );
+  console.log(
+    `load average (1 / 5 / 15 min): ${report.loadAverageAtStart.join(' / ')} at start, ${report.loadAverageAtEnd.join(' / ')} at end`,
+  );
   console.log(`written ${path.relative(process.cwd(), file)}`);
   if (Object.values(report.sections).some((section) => section.error)) process.exitCode = 1;
 }

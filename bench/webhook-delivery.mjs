@@ -19,7 +19,16 @@ import { createServer } from 'node:https';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadProfile, REPO_ROOT } from '../scripts/lib/profiles.mjs';
-import { ensureDatabases, ensureSecrets, ensureTls, prepareStackFolder, startPostgres, startRabbit, stopInfra, tlsPaths } from '../scripts/lib/infra.mjs';
+import {
+  ensureDatabases,
+  ensureSecrets,
+  ensureTls,
+  prepareStackFolder,
+  startPostgres,
+  startRabbit,
+  stopInfra,
+  tlsPaths,
+} from '../scripts/lib/infra.mjs';
 import { ensureServiceIdentities, SERVICES, serviceEnvironment } from '../scripts/lib/services.mjs';
 import { identityPaths } from '../scripts/lib/identities.mjs';
 import { acquireLock, ensureDir, run, sleep } from '../scripts/lib/processes.mjs';
@@ -52,17 +61,24 @@ const serviceDir = path.join(REPO_ROOT, service.folder);
 function startReceiver() {
   const dir = profile.tlsDir;
   const acks = new Map(); // event id -> ack time (ms, high resolution)
-  const server = createServer({ key: readFileSync(path.join(dir, 'server-key.pem')), cert: readFileSync(path.join(dir, 'server.pem')) }, (req, res) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => setTimeout(() => {
-      res.writeHead(200).end('ok', () => {
-        const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        if (!acks.has(id)) acks.set(id, performance.now());
-      });
-    }, RECEIVER_LATENCY_MS));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, acks, port: server.address().port })));
+  const server = createServer(
+    { key: readFileSync(path.join(dir, 'server-key.pem')), cert: readFileSync(path.join(dir, 'server.pem')) },
+    (req, res) => {
+      const chunks = [];
+      req.on('data', (chunk) => chunks.push(chunk));
+      req.on('end', () =>
+        setTimeout(() => {
+          res.writeHead(200).end('ok', () => {
+            const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            if (!acks.has(id)) acks.set(id, performance.now());
+          });
+        }, RECEIVER_LATENCY_MS),
+      );
+    },
+  );
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, acks, port: server.address().port })),
+  );
 }
 
 // ---------------------------------------------------------------- replicas
@@ -80,16 +96,26 @@ function replicaEnv(index) {
 async function freshDatabase() {
   await ensureDatabases(profile, [service.database], { recreate: true });
   await run(process.execPath, [path.join(serviceDir, 'dist', 'migrate.js')], {
-    cwd: serviceDir, env: replicaEnv(0), logFile: path.join(profile.logsDir, 'bench-migrate.log'), timeoutMs: MIGRATION_TIMEOUT_MS,
+    cwd: serviceDir,
+    env: replicaEnv(0),
+    logFile: path.join(profile.logsDir, 'bench-migrate.log'),
+    timeoutMs: MIGRATION_TIMEOUT_MS,
   });
 }
 
 async function startReplica(index) {
-  const child = spawn(process.execPath, [path.join(serviceDir, 'dist', 'main.js')], { cwd: serviceDir, env: replicaEnv(index), stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(serviceDir, 'dist', 'main.js')], {
+    cwd: serviceDir,
+    env: replicaEnv(index),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`replica ${index} exited with ${child.exitCode}`);
-    const answered = await fetch(`http://127.0.0.1:${PORT_BASE_METRICS + index}/metrics`).then(() => true, () => false);
+    const answered = await fetch(`http://127.0.0.1:${PORT_BASE_METRICS + index}/metrics`).then(
+      () => true,
+      () => false,
+    );
     if (answered) {
       await sleep(1_000); // gRPC listens once the consumer is up
       return child;
@@ -110,13 +136,24 @@ async function stopReplica(child) {
 async function setEndpoints(receiverPort) {
   // Endpoints are set by the operator identity, with the stack's certificate for it.
   const logger = createLogger('bench', 'error');
-  const ops = new TlsMaterial({ caFile: tlsPaths(profile).caFile, ...identityPaths(profile, 'ops') }, { logger, expectedIdentity: 'ops' });
+  const ops = new TlsMaterial(
+    { caFile: tlsPaths(profile).caFile, ...identityPaths(profile, 'ops') },
+    { logger, expectedIdentity: 'ops' },
+  );
   const client = createClient(webhookDelivery.WebhookAdminService, {
-    upstream: 'webhook-delivery', address: `127.0.0.1:${PORT_BASE_GRPC}`, logger, tls: ops.client('webhook-delivery'),
+    upstream: 'webhook-delivery',
+    address: `127.0.0.1:${PORT_BASE_GRPC}`,
+    logger,
+    tls: ops.client('webhook-delivery'),
   });
   const partners = Array.from({ length: PARTNERS }, () => randomUUID());
   for (const [index, partnerId] of partners.entries()) {
-    await client.setEndpoint({ partnerId, url: `https://localhost:${receiverPort}/p/${index}`, signingSecret: `bench-secret-${randomUUID()}`, rotationOverlapSeconds: 0 });
+    await client.setEndpoint({
+      partnerId,
+      url: `https://localhost:${receiverPort}/p/${index}`,
+      signingSecret: `bench-secret-${randomUUID()}`,
+      rotationOverlapSeconds: 0,
+    });
   }
   return partners;
 }
@@ -131,17 +168,25 @@ async function openPublisher() {
 
 function publish(channel, partnerId, sent) {
   const event = {
-    id: randomUUID(), type: 'credit.received', createdAt: new Date().toISOString(), partnerId,
+    id: randomUUID(),
+    type: 'credit.received',
+    createdAt: new Date().toISOString(),
+    partnerId,
     data: { transactionId: randomUUID(), amount: { currency: 'KES', value: '100.00' }, reference: 'BENCH' },
   };
   sent.set(event.id, performance.now());
-  channel.publish('partner.events', event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, contentType: 'application/json' });
+  channel.publish('partner.events', event.type, Buffer.from(JSON.stringify(event)), {
+    persistent: true,
+    messageId: event.id,
+    contentType: 'application/json',
+  });
 }
 
 async function waitAcked(acks, ids) {
   const deadline = Date.now() + DRAIN_TIMEOUT_MS;
   while (ids.some((id) => !acks.has(id))) {
-    if (Date.now() > deadline) throw new Error(`${ids.filter((id) => !acks.has(id)).length} events not delivered in ${DRAIN_TIMEOUT_MS} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${ids.filter((id) => !acks.has(id)).length} events not delivered in ${DRAIN_TIMEOUT_MS} ms`);
     await sleep(50);
   }
 }
@@ -197,12 +242,18 @@ async function runOnce(workers) {
 const machine = () => ({ cpus: os.cpus().length, loadAverage1m: Number(os.loadavg()[0].toFixed(2)) });
 
 function printTable(results) {
-  console.log(`\nwebhook-delivery: ${PARTNERS} endpoints answering 200 after ${RECEIVER_LATENCY_MS} ms; burst ${BURST_EVENTS}; latency at ${LATENCY_RATE_PER_S}/s for ${LATENCY_SECONDS} s`);
-  console.log(`machine: ${machine().cpus} CPUs, load average (1 min) ${machine().loadAverage1m}; everything runs on it`);
+  console.log(
+    `\nwebhook-delivery: ${PARTNERS} endpoints answering 200 after ${RECEIVER_LATENCY_MS} ms; burst ${BURST_EVENTS}; latency at ${LATENCY_RATE_PER_S}/s for ${LATENCY_SECONDS} s`,
+  );
+  console.log(
+    `machine: ${machine().cpus} CPUs, load average (1 min) ${machine().loadAverage1m}; everything runs on it`,
+  );
   console.log('workers | deliveries/s | p50 publish→ack ms | p99 publish→ack ms');
   console.log('--------|--------------|--------------------|-------------------');
   for (const row of results) {
-    console.log(`${String(row.workers).padStart(7)} | ${row.deliveriesPerSecond.toFixed(0).padStart(12)} | ${row.p50Ms.toFixed(1).padStart(18)} | ${row.p99Ms.toFixed(1).padStart(18)}`);
+    console.log(
+      `${String(row.workers).padStart(7)} | ${row.deliveriesPerSecond.toFixed(0).padStart(12)} | ${row.p50Ms.toFixed(1).padStart(18)} | ${row.p99Ms.toFixed(1).padStart(18)}`,
+    );
   }
 }
 
@@ -222,7 +273,10 @@ async function main() {
     const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
     ensureDir(resultsDir);
     const file = path.join(resultsDir, `webhook-delivery-${new Date().toISOString().replaceAll(':', '-')}.json`);
-    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), receiverLatencyMs: RECEIVER_LATENCY_MS, partners: PARTNERS, burstEvents: BURST_EVENTS, latencyRatePerSecond: LATENCY_RATE_PER_S, machine: machine(), results }, null, 2)}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ at: new Date().toISOString(), receiverLatencyMs: RECEIVER_LATENCY_MS, partners: PARTNERS, burstEvents: BURST_EVENTS, latencyRatePerSecond: LATENCY_RATE_PER_S, machine: machine(), results }, null, 2)}\n`,
+    );
     console.log(`\nwritten ${path.relative(process.cwd(), file)}`);
   } finally {
     await stopInfra(profile).catch((error) => console.error(`stopping infrastructure: ${error.message}`));

@@ -23,7 +23,12 @@ import { ensureServiceIdentities } from './lib/services.mjs';
 /** The containers run as the image's `node` user (Dockerfile). */
 const CONTAINER_UID = 1000;
 /** Every `${NAME:?}` key of docker-compose.yml (tools/deploy-check proves the list complete). */
-const COMPOSE_KEYS = ['CREDENTIAL_ENCRYPTION_KEY', 'WEBHOOK_SECRET_ENCRYPTION_KEY', 'CODE_HASH_KEY', 'PAYOUTS_CODE_HASH_KEY'];
+const COMPOSE_KEYS = [
+  'CREDENTIAL_ENCRYPTION_KEY',
+  'WEBHOOK_SECRET_ENCRYPTION_KEY',
+  'CODE_HASH_KEY',
+  'PAYOUTS_CODE_HASH_KEY',
+];
 const KEY_BYTES = 32;
 
 const projectDir = path.resolve(process.env.COMPOSE_SETUP_DIR?.trim() || REPO_ROOT);
@@ -33,8 +38,12 @@ const target = { tlsDir: path.join(composeDir, 'tls'), logsDir: path.join(compos
 /** The names `.env` sets (NAME=value lines; comments and blanks skipped). */
 function namesIn(envFile) {
   if (!existsSync(envFile)) return new Set();
-  return new Set(readFileSync(envFile, 'utf8').split('\n')
-    .map((line) => /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1]).filter(Boolean));
+  return new Set(
+    readFileSync(envFile, 'utf8')
+      .split('\n')
+      .map((line) => /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1])
+      .filter(Boolean),
+  );
 }
 
 /** Appends a fresh key for each key neither `.env` nor the environment sets; resolves to their names. */
@@ -67,4 +76,8 @@ if (isRoot()) {
   }
 }
 console.log(keys.length > 0 ? `keys written to .env: ${keys.join(', ')}` : 'every key is set');
-console.log(issued.length > 0 ? `identity certificates issued: ${issued.join(', ')} (in ${path.relative(process.cwd(), target.tlsDir) || '.'})` : 'every identity certificate is current');
+console.log(
+  issued.length > 0
+    ? `identity certificates issued: ${issued.join(', ')} (in ${path.relative(process.cwd(), target.tlsDir) || '.'})`
+    : 'every identity certificate is current',
+);

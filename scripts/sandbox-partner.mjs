@@ -29,7 +29,9 @@ async function main() {
     stackFile: '/nonexistent/stack.json',
   };
   const { partner, created } = await ensureSandboxPartner(profile);
-  console.log(`Sandbox partner ${partner.partnerId}${created ? ' (new)' : ''}, saved in the volume at ${profile.partnerFile}:`);
+  console.log(
+    `Sandbox partner ${partner.partnerId}${created ? ' (new)' : ''}, saved in the volume at ${profile.partnerFile}:`,
+  );
   console.log(JSON.stringify(partner, null, 2));
   console.log(`\nSign a request (GET /v1/health), in bash on the host:\n${signingRecipe(partner)}`);
 }

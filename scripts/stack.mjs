@@ -7,12 +7,32 @@
 import path from 'node:path';
 import { loadProfile } from './lib/profiles.mjs';
 import {
-  callerCaFile, ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, infraStatus, prepareStackFolder,
-  startPostgres, startRabbit, startRedis, stopInfra, trustedCaFile,
+  callerCaFile,
+  ensureDatabases,
+  ensureInfraInstalled,
+  ensureSecrets,
+  ensureTls,
+  infraStatus,
+  prepareStackFolder,
+  startPostgres,
+  startRabbit,
+  startRedis,
+  stopInfra,
+  trustedCaFile,
 } from './lib/infra.mjs';
 import {
-  allServicesRunning, DATABASE_NAMES, ensureServiceIdentities, migrateAll, migrateService, restartService, serviceNamed, servicesStatus,
-  startAll, stopAll, waitReady, writeStackFile,
+  allServicesRunning,
+  DATABASE_NAMES,
+  ensureServiceIdentities,
+  migrateAll,
+  migrateService,
+  restartService,
+  serviceNamed,
+  servicesStatus,
+  startAll,
+  stopAll,
+  waitReady,
+  writeStackFile,
 } from './lib/services.mjs';
 import { ensureSandboxPartner, signingRecipe } from './lib/partner.mjs';
 import { acquireLock, readJson } from './lib/processes.mjs';
@@ -46,7 +66,10 @@ async function startInfrastructure() {
     const issued = await ensureServiceIdentities(profile);
     // A partner's own CA (NODE_EXTRA_CA_CERTS) is checked and bundled here, before anything starts.
     const trusted = trustedCaFile(profile);
-    const done = trusted === tls.caFile ? 'secrets and TLS' : `secrets and TLS (services trust the stack's CA and ${callerCaFile()})`;
+    const done =
+      trusted === tls.caFile
+        ? 'secrets and TLS'
+        : `secrets and TLS (services trust the stack's CA and ${callerCaFile()})`;
     return issued.length > 0 ? `${done}; identity certificates issued: ${issued.join(', ')}` : done;
   });
   await step('postgres started', () => startPostgres(profile));
@@ -85,7 +108,9 @@ Stop with: npm stop`);
 
 async function start() {
   if (runningReplicas && runningReplicas !== profile.replicas) {
-    throw new Error(`the stack runs ${runningReplicas} replicas of every service: npm stop first to run ${profile.replicas}`);
+    throw new Error(
+      `the stack runs ${runningReplicas} replicas of every service: npm stop first to run ${profile.replicas}`,
+    );
   }
   prepareStackFolder(profile);
   await startInfrastructure();
@@ -104,7 +129,9 @@ async function start() {
 async function stop() {
   await step('services stopped', async () => {
     const stopped = await stopAll(profile);
-    return stopped.length === 0 ? 'no services were running' : `services stopped: ${stopped.map((s) => s.name).join(', ')}`;
+    return stopped.length === 0
+      ? 'no services were running'
+      : `services stopped: ${stopped.map((s) => s.name).join(', ')}`;
   });
   await step('infrastructure stopped', async () => (await stopInfra(profile)).join('; '));
 }
@@ -119,12 +146,16 @@ async function status(args) {
     return;
   }
   for (const [name, state] of Object.entries(infra)) {
-    console.log(`${state.running ? '●' : '○'} ${name.padEnd(17)} port ${state.port}${state.pid ? `  pid ${state.pid}` : ''}`);
+    console.log(
+      `${state.running ? '●' : '○'} ${name.padEnd(17)} port ${state.port}${state.pid ? `  pid ${state.pid}` : ''}`,
+    );
   }
   for (const service of services) {
     for (const replica of service.replicas) {
       const name = replica.replica === 1 ? service.name : `${service.name}-${replica.replica}`;
-      console.log(`${replica.running ? '●' : '○'} ${name.padEnd(17)} ${replica.grpc}  ${replica.metrics}${replica.pid ? `  pid ${replica.pid}` : ''}`);
+      console.log(
+        `${replica.running ? '●' : '○'} ${name.padEnd(17)} ${replica.grpc}  ${replica.metrics}${replica.pid ? `  pid ${replica.pid}` : ''}`,
+      );
     }
   }
   console.log(`gateway: ${profile.gatewayUrl}`);
@@ -168,7 +199,8 @@ async function main() {
     return 0;
   } catch (error) {
     if (!(error instanceof StepFailed)) console.error(`✘ ${error.message}`);
-    if (command === start) console.error('What did start is left running for a look: npm run status; npm stop stops it.');
+    if (command === start)
+      console.error('What did start is left running for a look: npm run status; npm stop stops it.');
     return 1;
   } finally {
     releaseLock();

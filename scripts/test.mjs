@@ -10,11 +10,26 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfile } from './lib/profiles.mjs';
 import {
-  ensureCertificates, ensureDatabases, ensureInfraInstalled, ensureSecrets, ensureTls, prepareStackFolder, startPostgres,
-  startRabbit, startRedis, stopInfra,
+  ensureCertificates,
+  ensureDatabases,
+  ensureInfraInstalled,
+  ensureSecrets,
+  ensureTls,
+  prepareStackFolder,
+  startPostgres,
+  startRabbit,
+  startRedis,
+  stopInfra,
 } from './lib/infra.mjs';
 import {
-  DATABASE_NAMES, ensureServiceIdentities, migrateAll, serviceLogFiles, startAll, stopAll, waitReady, writeStackFile,
+  DATABASE_NAMES,
+  ensureServiceIdentities,
+  migrateAll,
+  serviceLogFiles,
+  startAll,
+  stopAll,
+  waitReady,
+  writeStackFile,
 } from './lib/services.mjs';
 import { acquireLock, readJson, removeFile, tailLines } from './lib/processes.mjs';
 import { StepFailed, step as printedStep } from './lib/steps.mjs';
@@ -105,8 +120,11 @@ function spawnJest(args, env, resultsFile) {
       if ((lingering || overdue) && !killed) {
         killed = true;
         lingered = lingering;
-        console.error(lingering ? 'jest did not exit after its run (open handles?): stopping it'
-          : `jest ran longer than ${JEST_RUN_TIMEOUT_MS / 60_000} min: stopping it`);
+        console.error(
+          lingering
+            ? 'jest did not exit after its run (open handles?): stopping it'
+            : `jest ran longer than ${JEST_RUN_TIMEOUT_MS / 60_000} min: stopping it`,
+        );
         killGroup(child, 'SIGKILL');
       }
     }, JEST_POLL_INTERVAL_MS);
@@ -129,8 +147,16 @@ async function runJest(project, projectArgs, env = process.env) {
   const resultsFile = path.join(profile.stackDir, `jest-${project}.json`);
   removeFile(resultsFile);
   console.log(`\n▶ ${project} tests`);
-  const args = ['--selectProjects', project, '--ci', ...projectArgs, '--passWithNoTests', '--json',
-    `--outputFile=${resultsFile}`, ...jestPassThrough];
+  const args = [
+    '--selectProjects',
+    project,
+    '--ci',
+    ...projectArgs,
+    '--passWithNoTests',
+    '--json',
+    `--outputFile=${resultsFile}`,
+    ...jestPassThrough,
+  ];
   const run = await spawnJest(args, env, resultsFile);
   const results = readJson(resultsFile);
   // A run that finished but lingered is judged by its results, not by the kill.
@@ -155,7 +181,8 @@ async function runJest(project, projectArgs, env = process.env) {
  */
 async function startAsPartnerWithOwnCa() {
   const outside = await ensureCertificates(path.join(profile.stackDir, 'outside-ca'), {
-    caName: 'Sandbox Partner Own CA', logFile: log('tls.log'),
+    caName: 'Sandbox Partner Own CA',
+    logFile: log('tls.log'),
   });
   process.env.NODE_EXTRA_CA_CERTS = outside.caFile;
 }
@@ -165,7 +192,9 @@ async function startTestStack() {
   // Services left by an interrupted earlier run would serve old code: stop them first.
   await step('leftover test services stopped', async () => {
     const stopped = await stopAll(profile);
-    return stopped.length === 0 ? 'no leftover test services' : `stopped leftover ${stopped.map((s) => s.name).join(', ')}`;
+    return stopped.length === 0
+      ? 'no leftover test services'
+      : `stopped leftover ${stopped.map((s) => s.name).join(', ')}`;
   });
   // Each run starts with empty service logs, so an error shown at the end is this run's.
   serviceLogFiles(profile).forEach(removeFile);
@@ -175,7 +204,9 @@ async function startTestStack() {
     await ensureTls(profile);
     const issued = await ensureServiceIdentities(profile);
     await startAsPartnerWithOwnCa();
-    return issued.length > 0 ? `secrets and TLS ready; identity certificates issued: ${issued.join(', ')}` : 'secrets and TLS ready';
+    return issued.length > 0
+      ? `secrets and TLS ready; identity certificates issued: ${issued.join(', ')}`
+      : 'secrets and TLS ready';
   });
   await step('postgres started', () => startPostgres(profile));
   await step('redis started', () => startRedis(profile));
@@ -198,13 +229,20 @@ let stopping = Promise.resolve();
  */
 function stopTestStack() {
   if (!stackStarted) return stopping;
-  stopping = stopping.then(async () => {
-    try {
-      await printedStep('test services stopped', async () => `test services stopped (${(await stopAll(profile)).length})`);
-    } finally {
-      await printedStep('test infrastructure stopped', async () => (await stopInfra(profile)).join('; '));
-    }
-  }).catch(() => { /* step() already printed it */ });
+  stopping = stopping
+    .then(async () => {
+      try {
+        await printedStep(
+          'test services stopped',
+          async () => `test services stopped (${(await stopAll(profile)).length})`,
+        );
+      } finally {
+        await printedStep('test infrastructure stopped', async () => (await stopInfra(profile)).join('; '));
+      }
+    })
+    .catch(() => {
+      /* step() already printed it */
+    });
   return stopping;
 }
 
@@ -232,8 +270,13 @@ async function runEverything(results) {
   await startTestStack();
   const env = { ...process.env, TEST_STACK_FILE: profile.stackFile };
   // Jest 29 takes testTimeout only globally (see jest.config.js), so the 60 s is given here.
-  results.push(await runJest('integration',
-    ['--runInBand=false', '--maxWorkers=2', `--testTimeout=${INTEGRATION_TEST_TIMEOUT_MS}`], env));
+  results.push(
+    await runJest(
+      'integration',
+      ['--runInBand=false', '--maxWorkers=2', `--testTimeout=${INTEGRATION_TEST_TIMEOUT_MS}`],
+      env,
+    ),
+  );
   // Fault tests stop the stack's infrastructure: one at a time, with nothing else running.
   results.push(await runJest('faults', ['--runInBand', `--testTimeout=${FAULT_TEST_TIMEOUT_MS}`], env));
   results.push(await runLedgerCheck());
@@ -248,7 +291,12 @@ function runLogScan() {
   for (const hit of shown) console.error(`✘ ${hit.file}:${hit.line}: ${hit.what}`);
   if (hits.length > 0) console.error(`✘ ${hits.length} sensitive value(s) in the logs`);
   else console.log(`✔ no secret, code or account number in the logs (${values} recorded values and patterns checked)`);
-  return { project: 'log scan', passed: hits.length ? 0 : 1, failed: hits.length ? 1 : 0, exitCode: hits.length ? 1 : 0 };
+  return {
+    project: 'log scan',
+    passed: hits.length ? 0 : 1,
+    failed: hits.length ? 1 : 0,
+    exitCode: hits.length ? 1 : 0,
+  };
 }
 
 /** After the whole suite the ledger must still reconcile: `ops ledger check --json` against the test stack. */
@@ -256,12 +304,22 @@ async function runLedgerCheck() {
   if (interrupted) throw new StepFailed('ledger check: interrupted');
   console.log('\n▶ ops ledger check');
   const { status, stdout } = await new Promise((resolve) => {
-    execFile(process.execPath, [path.join(profile.repoRoot, 'tools/ops/dist/main.js'), 'ledger', 'check', '--json'], {
-      env: { ...process.env, OPS_STACK_FILE: profile.stackFile }, timeout: LEDGER_CHECK_TIMEOUT_MS,
-    }, (error, out) => resolve({ status: error ? (error.code ?? 1) : 0, stdout: out }));
+    execFile(
+      process.execPath,
+      [path.join(profile.repoRoot, 'tools/ops/dist/main.js'), 'ledger', 'check', '--json'],
+      {
+        env: { ...process.env, OPS_STACK_FILE: profile.stackFile },
+        timeout: LEDGER_CHECK_TIMEOUT_MS,
+      },
+      (error, out) => resolve({ status: error ? (error.code ?? 1) : 0, stdout: out }),
+    );
   });
   let report = null;
-  try { report = JSON.parse(stdout); } catch { /* reported below */ }
+  try {
+    report = JSON.parse(stdout);
+  } catch {
+    /* reported below */
+  }
   const ok = status === 0 && report?.ok === true;
   if (!ok) console.error(`✘ ops ledger check failed (exit ${status}): ${stdout}`);
   else console.log(`✔ ledger reconciles (${report.checks.length} checks)`);
@@ -283,7 +341,12 @@ function checkTrackedFiles(trackedAtStart) {
   const changed = changedBetween(trackedAtStart, trackedChanges(profile.repoRoot) ?? new Map());
   for (const file of changed) console.error(`✘ this run changed ${file}`);
   if (changed.length === 0) console.log('✔ no tracked file changed during the run');
-  return { project: 'tracked files', passed: changed.length ? 0 : 1, failed: changed.length ? 1 : 0, exitCode: changed.length ? 1 : 0 };
+  return {
+    project: 'tracked files',
+    passed: changed.length ? 0 : 1,
+    failed: changed.length ? 1 : 0,
+    exitCode: changed.length ? 1 : 0,
+  };
 }
 
 async function main() {

@@ -16,8 +16,10 @@ const SERVER_POLL_MS = 100;
 const SERVER_STOP_TIMEOUT_MS = 5_000;
 
 const SOURCES = {
-  'node:http': (port) => `require('node:http').createServer((req, res) => { req.resume(); res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"status":"ok"}'); }).listen(${port}, '127.0.0.1');`,
-  express: (port) => `const app = require('express')(); app.all('*splat', (req, res) => res.json({ status: 'ok' })); app.listen(${port}, '127.0.0.1');`,
+  'node:http': (port) =>
+    `require('node:http').createServer((req, res) => { req.resume(); res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"status":"ok"}'); }).listen(${port}, '127.0.0.1');`,
+  express: (port) =>
+    `const app = require('express')(); app.all('*splat', (req, res) => res.json({ status: 'ok' })); app.listen(${port}, '127.0.0.1');`,
 };
 
 export async function waitForPort(port, timeoutMs = SERVER_READY_TIMEOUT_MS) {
@@ -32,19 +34,31 @@ export async function waitForPort(port, timeoutMs = SERVER_READY_TIMEOUT_MS) {
 export async function withCeiling(kind, work) {
   const port = CEILING_PORTS[kind];
   // express resolves from the gateway's dependencies: the same version the gateway runs.
-  const child = spawn(process.execPath, ['-e', SOURCES[kind](port)], { cwd: path.join(REPO_ROOT, 'services', 'gateway'), stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', SOURCES[kind](port)], {
+    cwd: path.join(REPO_ROOT, 'services', 'gateway'),
+    stdio: 'ignore',
+  });
   try {
     await waitForPort(port);
     return await work(`http://127.0.0.1:${port}`);
   } finally {
     child.kill('SIGTERM');
-    await Promise.race([new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve))), sleep(SERVER_STOP_TIMEOUT_MS)]);
+    await Promise.race([
+      new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve))),
+      sleep(SERVER_STOP_TIMEOUT_MS),
+    ]);
   }
 }
 
 /** autocannon against `url`: closed loop, or at `overallRate` requests/s across all connections. */
 export async function cannon(url, requests, { connections, durationS, overallRate }) {
-  const result = await autocannon({ url, connections, duration: durationS, requests, ...(overallRate ? { overallRate } : {}) });
+  const result = await autocannon({
+    url,
+    connections,
+    duration: durationS,
+    requests,
+    ...(overallRate ? { overallRate } : {}),
+  });
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,

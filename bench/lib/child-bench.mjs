@@ -11,7 +11,11 @@ const CHILD_TIMEOUT_MS = 20 * 60_000;
 export async function childBench(script, prefix, env) {
   const startedAtMs = Date.now();
   const exitCode = await new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bench', script)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bench', script)], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: 'inherit',
+    });
     const timer = setTimeout(() => child.kill('SIGTERM'), CHILD_TIMEOUT_MS);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -19,8 +23,10 @@ export async function childBench(script, prefix, env) {
     });
   });
   if (exitCode !== 0) throw new Error(`${script} exited with ${exitCode}`);
-  const newest = readdirSync(RESULTS_DIR).filter((name) => name.startsWith(prefix))
-    .map((name) => path.join(RESULTS_DIR, name)).filter((file) => statSync(file).mtimeMs >= startedAtMs)
+  const newest = readdirSync(RESULTS_DIR)
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => path.join(RESULTS_DIR, name))
+    .filter((file) => statSync(file).mtimeMs >= startedAtMs)
     .sort((left, right) => statSync(right).mtimeMs - statSync(left).mtimeMs)[0];
   if (!newest) throw new Error(`${script} wrote no ${prefix}*.json`);
   return JSON.parse(readFileSync(newest, 'utf8'));

@@ -69,7 +69,10 @@ function holdsId(value, ids) {
 }
 
 function replaceIds(textExpression, ids) {
-  return ids.reduce((expression, { id, sql }) => `replace(${expression}, ${literal(id)}, (${sql})::text)`, textExpression);
+  return ids.reduce(
+    (expression, { id, sql }) => `replace(${expression}, ${literal(id)}, (${sql})::text)`,
+    textExpression,
+  );
 }
 
 /**
@@ -81,19 +84,21 @@ function cloneColumns({ columns, template, ids, overrides = {}, shift }) {
   for (const { id } of ids) if (!UUID.test(id)) throw new Error(`template id is not a uuid: ${id}`);
   const unknown = Object.keys(overrides).filter((name) => !columns.some((column) => column.name === name));
   if (unknown.length > 0) throw new Error(`overrides name columns the table lacks: ${unknown.join(', ')}`);
-  return columns.filter((column) => !column.generated || overrides[column.name]).map(({ name, type }) => {
-    const source = `tpl.${identifier(name)}`;
-    if (overrides[name]) return { name, expression: overrides[name] };
-    if (TIME_TYPES.has(type)) return { name, expression: `${source} + ${shift}` };
-    if (!holdsId(template[name], ids)) return { name, expression: source };
-    if (type === 'uuid') {
-      const cases = ids.map(({ id, sql }) => `WHEN ${literal(id)}::uuid THEN ${sql}`).join(' ');
-      return { name, expression: `CASE ${source} ${cases} ELSE ${source} END` };
-    }
-    if (TEXT_TYPES.has(type)) return { name, expression: replaceIds(source, ids) };
-    if (JSON_TYPES.has(type)) return { name, expression: `${replaceIds(`${source}::text`, ids)}::${type}` };
-    throw new Error(`column ${name} (${type}) holds a template id and the clone rule has no way to change it`);
-  });
+  return columns
+    .filter((column) => !column.generated || overrides[column.name])
+    .map(({ name, type }) => {
+      const source = `tpl.${identifier(name)}`;
+      if (overrides[name]) return { name, expression: overrides[name] };
+      if (TIME_TYPES.has(type)) return { name, expression: `${source} + ${shift}` };
+      if (!holdsId(template[name], ids)) return { name, expression: source };
+      if (type === 'uuid') {
+        const cases = ids.map(({ id, sql }) => `WHEN ${literal(id)}::uuid THEN ${sql}`).join(' ');
+        return { name, expression: `CASE ${source} ${cases} ELSE ${source} END` };
+      }
+      if (TEXT_TYPES.has(type)) return { name, expression: replaceIds(source, ids) };
+      if (JSON_TYPES.has(type)) return { name, expression: `${replaceIds(`${source}::text`, ids)}::${type}` };
+      throw new Error(`column ${name} (${type}) holds a template id and the clone rule has no way to change it`);
+    });
 }
 
 /**
@@ -101,7 +106,8 @@ function cloneColumns({ columns, template, ids, overrides = {}, shift }) {
  * `joins` may add relations the overrides read (e.g. locked account balances).
  */
 function cloneInsertSql({ table, selected, where, joins = '', first, last, orderBy = 's.i' }) {
-  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last) || first < 1 || last < first) throw new Error(`bad clone range ${first}..${last}`);
+  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last) || first < 1 || last < first)
+    throw new Error(`bad clone range ${first}..${last}`);
   return `INSERT INTO ${identifier(table)} (${selected.map(({ name }) => identifier(name)).join(', ')})
     SELECT ${selected.map(({ expression }) => expression).join(',\n           ')}
       FROM ${identifier(table)} tpl ${joins}
@@ -119,11 +125,18 @@ function cloneInsertSql({ table, selected, where, joins = '', first, last, order
  */
 function uniqueIndexProblems({ table, indexes, columns, template, ids, overrides = {} }) {
   const generated = new Set(columns.filter((column) => column.generated).map((column) => column.name));
-  const varies = (name, index) => name !== null && (Boolean(overrides[name]) || generated.has(name)
-    || holdsId(template[name], ids) || ((template[name] === null || template[name] === undefined) && !index.nullsNotDistinct));
+  const varies = (name, index) =>
+    name !== null &&
+    (Boolean(overrides[name]) ||
+      generated.has(name) ||
+      holdsId(template[name], ids) ||
+      ((template[name] === null || template[name] === undefined) && !index.nullsNotDistinct));
   return indexes
     .filter((index) => index.predicateApplies && !index.columns.some((name) => varies(name, index)))
-    .map((index) => `${table}: unique index ${index.name} (${index.columns.map((name) => name ?? '<expression>').join(', ')}) would repeat in every clone`);
+    .map(
+      (index) =>
+        `${table}: unique index ${index.name} (${index.columns.map((name) => name ?? '<expression>').join(', ')}) would repeat in every clone`,
+    );
 }
 
 /** Names in `needed` that `columns` lacks. */
@@ -131,4 +144,14 @@ function missingColumns(columns, needed) {
   return needed.filter((name) => !columns.some((column) => column.name === name));
 }
 
-module.exports = { cloneIdSql, cloneId, timeShiftSql, cloneColumns, cloneInsertSql, uniqueIndexProblems, missingColumns, literal, identifier };
+module.exports = {
+  cloneIdSql,
+  cloneId,
+  timeShiftSql,
+  cloneColumns,
+  cloneInsertSql,
+  uniqueIndexProblems,
+  missingColumns,
+  literal,
+  identifier,
+};

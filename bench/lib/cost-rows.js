@@ -21,12 +21,16 @@ function tableRowsRead(cost, database) {
 }
 
 function unfinishedReason(cost) {
-  return cost.unfinished > 0 ? `${cost.unfinished} of ${cost.orders} orders did not end (settled, rejected, expired) with their webhook in time` : undefined;
+  return cost.unfinished > 0
+    ? `${cost.unfinished} of ${cost.orders} orders did not end (settled, rejected, expired) with their webhook in time`
+    : undefined;
 }
 
 /** "800 orders", or "800 orders created, 777 answered 202" when a create failed after making its order. */
 function ordersText(cost) {
-  return cost.answered === undefined || cost.answered === cost.orders ? `${cost.orders} orders` : `${cost.orders} orders created, ${cost.answered} answered 202`;
+  return cost.answered === undefined || cost.answered === cost.orders
+    ? `${cost.orders} orders`
+    : `${cost.orders} orders created, ${cost.answered} answered 202`;
 }
 
 const fixed = (value, digits = 1) => (value ?? 0).toFixed(digits);
@@ -38,27 +42,47 @@ const fixed = (value, digits = 1) => (value ?? 0).toFixed(digits);
 function costRows(cost, { section, judged }) {
   const invalid = unfinishedReason(cost);
   const rows = [];
-  const cpu = Object.entries(cost.cpuMsPerOrder).filter(([name]) => name !== 'total').sort((left, right) => (right[1] ?? 0) - (left[1] ?? 0));
+  const cpu = Object.entries(cost.cpuMsPerOrder)
+    .filter(([name]) => name !== 'total')
+    .sort((left, right) => (right[1] ?? 0) - (left[1] ?? 0));
   rows.push({
-    section, id: judged ? 'cost.cpu.total' : undefined, invalid,
-    figure: `CPU ms per order, every process, settlement and webhooks included (${ordersText(cost)})`, value: cost.cpuMsPerOrder.total,
+    section,
+    id: judged ? 'cost.cpu.total' : undefined,
+    invalid,
+    figure: `CPU ms per order, every process, settlement and webhooks included (${ordersText(cost)})`,
+    value: cost.cpuMsPerOrder.total,
   });
   for (const [name, value] of cpu) rows.push({ section, figure: `  CPU ms per order: ${name}`, value, invalid });
-  rows.push({ section, id: judged ? 'cost.commits.total' : undefined, invalid, figure: 'PostgreSQL commits per order, every service database', value: commitsPerOrder(cost) });
+  rows.push({
+    section,
+    id: judged ? 'cost.commits.total' : undefined,
+    invalid,
+    figure: 'PostgreSQL commits per order, every service database',
+    value: commitsPerOrder(cost),
+  });
   const databases = Object.entries(cost.databases)
-    .filter(([, counters]) => counters.commits >= COMMITS_PER_ORDER_SHOWN_MIN || counters.rowsRead >= ROWS_PER_ORDER_SHOWN_MIN)
+    .filter(
+      ([, counters]) =>
+        counters.commits >= COMMITS_PER_ORDER_SHOWN_MIN || counters.rowsRead >= ROWS_PER_ORDER_SHOWN_MIN,
+    )
     .sort((left, right) => right[1].commits - left[1].commits);
   for (const [database, counters] of databases) {
     rows.push({
-      section, invalid, value: counters.commits,
+      section,
+      invalid,
+      value: counters.commits,
       figure: `  ${database} commits per order (rows read ${fixed(counters.rowsRead)} = returned + fetched, inserted ${fixed(counters.rowsInserted)}, updated ${fixed(counters.rowsUpdated)})`,
     });
   }
   for (const [database, tables] of Object.entries(cost.tables)) {
-    const shown = Object.entries(tables).filter(([, counters]) => counters.rowsRead >= ROWS_PER_ORDER_SHOWN_MIN).sort((left, right) => right[1].rowsRead - left[1].rowsRead);
+    const shown = Object.entries(tables)
+      .filter(([, counters]) => counters.rowsRead >= ROWS_PER_ORDER_SHOWN_MIN)
+      .sort((left, right) => right[1].rowsRead - left[1].rowsRead);
     for (const [table, counters] of shown) {
       rows.push({
-        section, invalid, value: counters.rowsRead,
+        section,
+        invalid,
+        value: counters.rowsRead,
         figure: `  rows read per order ${database}.${table} (sequential scans ${fixed(counters.seqScans, 2)}, index scans ${fixed(counters.indexScans, 2)} per order)`,
       });
     }
@@ -79,28 +103,61 @@ function historyRows({ withHistory, without, count, section }) {
   const failed = failureText(withHistory.load.failures);
   const rows = [
     {
-      section, id: 'volume.ordersPerSecond', unmet: failed ? `failed: ${failed}` : undefined,
+      section,
+      id: 'volume.ordersPerSecond',
+      unmet: failed ? `failed: ${failed}` : undefined,
       figure: `orders/s with ${label} in the partner's 24 h window (${latency(withHistory.load)})`,
-      value: withHistory.load.ordersPerSecond, ceiling: ceiling(`orders/s (${latency(without.load)})`), ceilingValue: without.load.ordersPerSecond,
+      value: withHistory.load.ordersPerSecond,
+      ceiling: ceiling(`orders/s (${latency(without.load)})`),
+      ceilingValue: without.load.ordersPerSecond,
     },
     {
-      section, id: 'volume.tradingRowsRead', invalid, figure: `trading rows read per order, every table, with ${label}`,
-      value: tableRowsRead(withHistory.cost, TRADING_DATABASE), ceiling: ceiling('the same'), ceilingValue: tableRowsRead(without.cost, TRADING_DATABASE),
+      section,
+      id: 'volume.tradingRowsRead',
+      invalid,
+      figure: `trading rows read per order, every table, with ${label}`,
+      value: tableRowsRead(withHistory.cost, TRADING_DATABASE),
+      ceiling: ceiling('the same'),
+      ceilingValue: tableRowsRead(without.cost, TRADING_DATABASE),
     },
   ];
   const databases = new Set([...Object.keys(withHistory.cost.tables), ...Object.keys(without.cost.tables)]);
   for (const database of databases) {
-    const tables = new Set([...Object.keys(withHistory.cost.tables[database] ?? {}), ...Object.keys(without.cost.tables[database] ?? {})]);
+    const tables = new Set([
+      ...Object.keys(withHistory.cost.tables[database] ?? {}),
+      ...Object.keys(without.cost.tables[database] ?? {}),
+    ]);
     for (const table of [...tables].sort()) {
       const value = withHistory.cost.tables[database]?.[table]?.rowsRead ?? 0;
       const zero = without.cost.tables[database]?.[table]?.rowsRead ?? 0;
       if (Math.max(value, zero) < ROWS_PER_ORDER_SHOWN_MIN) continue;
-      rows.push({ section, invalid, figure: `  rows read per order ${database}.${table}, with ${label}`, value, ceiling: ceiling('the same'), ceilingValue: zero });
+      rows.push({
+        section,
+        invalid,
+        figure: `  rows read per order ${database}.${table}, with ${label}`,
+        value,
+        ceiling: ceiling('the same'),
+        ceilingValue: zero,
+      });
     }
   }
   rows.push(
-    { section, invalid, figure: `CPU ms per order, every process, with ${label}`, value: withHistory.cost.cpuMsPerOrder.total, ceiling: ceiling('the same'), ceilingValue: without.cost.cpuMsPerOrder.total },
-    { section, invalid, figure: `PostgreSQL commits per order, with ${label}`, value: commitsPerOrder(withHistory.cost), ceiling: ceiling('the same'), ceilingValue: commitsPerOrder(without.cost) },
+    {
+      section,
+      invalid,
+      figure: `CPU ms per order, every process, with ${label}`,
+      value: withHistory.cost.cpuMsPerOrder.total,
+      ceiling: ceiling('the same'),
+      ceilingValue: without.cost.cpuMsPerOrder.total,
+    },
+    {
+      section,
+      invalid,
+      figure: `PostgreSQL commits per order, with ${label}`,
+      value: commitsPerOrder(withHistory.cost),
+      ceiling: ceiling('the same'),
+      ceilingValue: commitsPerOrder(without.cost),
+    },
   );
   return rows;
 }

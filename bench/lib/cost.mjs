@@ -15,7 +15,15 @@
 import { createRequire } from 'node:module';
 import { sleep } from '../../scripts/lib/processes.mjs';
 import {
-  DATABASE_SNAPSHOT_SQL, STATS_FLUSH_WAIT_MS, TABLE_SNAPSHOT_SQL, databaseCounters, difference, perOperation, perSecond, tableCounters, total,
+  DATABASE_SNAPSHOT_SQL,
+  STATS_FLUSH_WAIT_MS,
+  TABLE_SNAPSHOT_SQL,
+  databaseCounters,
+  difference,
+  perOperation,
+  perSecond,
+  tableCounters,
+  total,
 } from './counters.js';
 import { clockTicksPerSecond, cpuTicksSnapshot } from './proc.js';
 
@@ -55,7 +63,13 @@ export async function openStatistics(urlTemplate, databases) {
   };
 }
 
-const ticksToMs = (snapshot) => Object.fromEntries(Object.entries(snapshot).map(([name, ticks]) => [name, ticks === null ? null : (ticks * 1000) / clockTicksPerSecond()]));
+const ticksToMs = (snapshot) =>
+  Object.fromEntries(
+    Object.entries(snapshot).map(([name, ticks]) => [
+      name,
+      ticks === null ? null : (ticks * 1000) / clockTicksPerSecond(),
+    ]),
+  );
 
 async function snapshot(statistics, processes) {
   const at = Date.now();
@@ -68,7 +82,15 @@ async function snapshot(statistics, processes) {
  * to the ids whose final webhook has not arrived. Resolves to { load, cost } (cost null when
  * no order was created).
  */
-export async function measureOrderCost({ statistics, processes, waitEnded, createdSince, earlierOrderIds = [], load, log = () => {} }) {
+export async function measureOrderCost({
+  statistics,
+  processes,
+  waitEnded,
+  createdSince,
+  earlierOrderIds = [],
+  load,
+  log = () => {},
+}) {
   const unfinishedBefore = await waitEnded(earlierOrderIds, ORDER_END_WAIT_MAX_MS);
   if (unfinishedBefore.length > 0) log(`  ${unfinishedBefore.length} earlier order(s) not ended yet; measuring anyway`);
   await sleep(STATS_FLUSH_WAIT_MS);
@@ -90,10 +112,22 @@ export async function measureOrderCost({ statistics, processes, waitEnded, creat
   const window = { cpuMs: difference(cpuEnd, s1.cpuMs), pg: difference(pgEnd, s1.pg) };
   const cpuWindowSeconds = (cpuEndAt - s1.at) / 1000;
   const pgWindowSeconds = (pgEndAt - s1.at) / 1000;
-  const cpuMsPerOrder = perOperation(window.cpuMs, idle.cpuMs, { windowSeconds: cpuWindowSeconds, idleSeconds, operations: orders });
-  const pgPerOrder = perOperation(window.pg, idle.pg, { windowSeconds: pgWindowSeconds, idleSeconds, operations: orders });
+  const cpuMsPerOrder = perOperation(window.cpuMs, idle.cpuMs, {
+    windowSeconds: cpuWindowSeconds,
+    idleSeconds,
+    operations: orders,
+  });
+  const pgPerOrder = perOperation(window.pg, idle.pg, {
+    windowSeconds: pgWindowSeconds,
+    idleSeconds,
+    operations: orders,
+  });
   const raw = {
-    cpuMsPerOrder: perOperation(window.cpuMs, null, { windowSeconds: cpuWindowSeconds, idleSeconds, operations: orders }),
+    cpuMsPerOrder: perOperation(window.cpuMs, null, {
+      windowSeconds: cpuWindowSeconds,
+      idleSeconds,
+      operations: orders,
+    }),
     pgPerOrder: perOperation(window.pg, null, { windowSeconds: pgWindowSeconds, idleSeconds, operations: orders }),
   };
   return {
@@ -109,7 +143,10 @@ export async function measureOrderCost({ statistics, processes, waitEnded, creat
       cpuMsPerOrder: { ...cpuMsPerOrder, total: total(cpuMsPerOrder) },
       databases: pgPerOrder.databases,
       tables: pgPerOrder.tables,
-      idleBackgroundPerSecond: { cpuMs: perSecond(idle.cpuMs, idleSeconds), databases: perSecond(idle.pg.databases, idleSeconds) },
+      idleBackgroundPerSecond: {
+        cpuMs: perSecond(idle.cpuMs, idleSeconds),
+        databases: perSecond(idle.pg.databases, idleSeconds),
+      },
       raw,
     },
   };

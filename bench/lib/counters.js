@@ -59,7 +59,9 @@ function difference(after, before) {
     if (before === null) return null;
     return after - (before ?? 0);
   }
-  return Object.fromEntries(Object.entries(after).map(([key, value]) => [key, difference(value, isObject(before) ? before[key] : undefined)]));
+  return Object.fromEntries(
+    Object.entries(after).map(([key, value]) => [key, difference(value, isObject(before) ? before[key] : undefined)]),
+  );
 }
 
 /** Sum of the leaves of a counter tree, null leaves skipped. */
@@ -79,7 +81,12 @@ function perOperation(window, idle, { windowSeconds, idleSeconds, operations }) 
     const background = idle === null || idle === undefined || !idleSeconds ? 0 : (idle * windowSeconds) / idleSeconds;
     return Math.max(0, window - background) / operations;
   }
-  return Object.fromEntries(Object.entries(window).map(([key, value]) => [key, perOperation(value, isObject(idle) ? idle[key] : undefined, { windowSeconds, idleSeconds, operations })]));
+  return Object.fromEntries(
+    Object.entries(window).map(([key, value]) => [
+      key,
+      perOperation(value, isObject(idle) ? idle[key] : undefined, { windowSeconds, idleSeconds, operations }),
+    ]),
+  );
 }
 
 /** Per second: each leaf divided by seconds. */
@@ -89,5 +96,13 @@ function perSecond(tree, seconds) {
 }
 
 module.exports = {
-  STATS_FLUSH_WAIT_MS, DATABASE_SNAPSHOT_SQL, TABLE_SNAPSHOT_SQL, databaseCounters, tableCounters, difference, total, perOperation, perSecond,
+  STATS_FLUSH_WAIT_MS,
+  DATABASE_SNAPSHOT_SQL,
+  TABLE_SNAPSHOT_SQL,
+  databaseCounters,
+  tableCounters,
+  difference,
+  total,
+  perOperation,
+  perSecond,
 };

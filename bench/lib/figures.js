@@ -43,7 +43,9 @@ const isNumber = (value) => typeof value === 'number' && Number.isFinite(value);
 
 /** value ÷ ceiling value when both are numbers and the ceiling is positive, else null. */
 function ratioOf(row) {
-  return isNumber(row.value) && isNumber(row.ceilingValue) && row.ceilingValue > 0 ? row.value / row.ceilingValue : null;
+  return isNumber(row.value) && isNumber(row.ceilingValue) && row.ceilingValue > 0
+    ? row.value / row.ceilingValue
+    : null;
 }
 
 function targetText(target, condition) {
@@ -88,8 +90,14 @@ const LEFT_ALIGNED = new Set([0, 2, 7]);
 function rowCells(row, targets = TARGETS) {
   const target = row.id ? targets[row.id] : undefined;
   return [
-    row.figure, formatNumber(row.value), row.ceiling ?? '', formatNumber(row.ceilingValue), formatRatio(ratioOf(row)),
-    targetText(target, target?.must), targetText(target, target?.aim), verdict(row, targets),
+    row.figure,
+    formatNumber(row.value),
+    row.ceiling ?? '',
+    formatNumber(row.ceilingValue),
+    formatRatio(ratioOf(row)),
+    targetText(target, target?.must),
+    targetText(target, target?.aim),
+    verdict(row, targets),
   ];
 }
 
@@ -97,7 +105,11 @@ function rowCells(row, targets = TARGETS) {
 function formatTable(rows, targets = TARGETS) {
   const cells = rows.map((row) => rowCells(row, targets));
   const widths = HEADER.map((title, column) => Math.max(title.length, ...cells.map((row) => row[column].length)));
-  const line = (row) => row.map((cell, column) => (LEFT_ALIGNED.has(column) ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ').trimEnd();
+  const line = (row) =>
+    row
+      .map((cell, column) => (LEFT_ALIGNED.has(column) ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+      .join('  ')
+      .trimEnd();
   const out = [line(HEADER), widths.map((width) => '-'.repeat(width)).join('  ')];
   let section = null;
   rows.forEach((row, index) => {

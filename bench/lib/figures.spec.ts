@@ -13,7 +13,13 @@ describe('the targets table', () => {
 });
 
 describe('ratio and verdict', () => {
-  const health = (value: number, ceilingValue: number) => ({ id: 'gateway.health.express', figure: 'health', value, ceiling: 'express', ceilingValue });
+  const health = (value: number, ceilingValue: number) => ({
+    id: 'gateway.health.express',
+    figure: 'health',
+    value,
+    ceiling: 'express',
+    ceilingValue,
+  });
 
   it('divides the figure by its ceiling when both are numbers', () => {
     expect(ratioOf(health(500, 1000))).toBe(0.5);
@@ -40,13 +46,21 @@ describe('ratio and verdict', () => {
 
   it('says why a figure cannot be judged or fails whatever its value', () => {
     expect(verdict({ ...health(900, 1000), invalid: '3 non-2xx' })).toBe('INVALID: 3 non-2xx');
-    expect(verdict({ id: 'orders.fixedRateP99', figure: 'p99', value: 20, unmet: 'rate not sustained' })).toBe('NOT MET: rate not sustained');
+    expect(verdict({ id: 'orders.fixedRateP99', figure: 'p99', value: 20, unmet: 'rate not sustained' })).toBe(
+      'NOT MET: rate not sustained',
+    );
     expect(verdict({ id: 'sequential.health', figure: 'x', value: null })).toBe('no value');
     expect(verdict({ figure: 'no target', value: 3 })).toBe('');
   });
 
   it('counts must-reach rows met, not met and without a value', () => {
-    const rows = [health(400, 1000), health(600, 1000), { id: 'memory.idle', figure: 'idle', value: null }, { figure: 'untargeted', value: 1 }, { id: 'orders.fixedRateP99', figure: 'aim only', value: 1 }];
+    const rows = [
+      health(400, 1000),
+      health(600, 1000),
+      { id: 'memory.idle', figure: 'idle', value: null },
+      { figure: 'untargeted', value: 1 },
+      { id: 'orders.fixedRateP99', figure: 'aim only', value: 1 },
+    ];
     expect(tally(rows)).toEqual({ met: 1, notMet: 1, unjudged: 1 });
   });
 });
@@ -62,20 +76,47 @@ describe('the printed table', () => {
   });
 
   it('prints each figure beside its ceiling, ratio, targets and verdict', () => {
-    expect(rowCells({ id: 'gateway.quote.express', figure: 'POST /v1/quotes req/s', value: 300, ceiling: 'express req/s', ceilingValue: 2000 }))
-      .toEqual(['POST /v1/quotes req/s', '300', 'express req/s', '2,000', '0.15', 'ratio ≥ 0.2', 'ratio ≥ 0.3', 'NOT MET']);
+    expect(
+      rowCells({
+        id: 'gateway.quote.express',
+        figure: 'POST /v1/quotes req/s',
+        value: 300,
+        ceiling: 'express req/s',
+        ceilingValue: 2000,
+      }),
+    ).toEqual([
+      'POST /v1/quotes req/s',
+      '300',
+      'express req/s',
+      '2,000',
+      '0.15',
+      'ratio ≥ 0.2',
+      'ratio ≥ 0.3',
+      'NOT MET',
+    ]);
   });
 
   it('groups rows under their section titles, columns aligned', () => {
     const text = formatTable([
-      { section: 'gateway', id: 'gateway.health.express', figure: 'health req/s', value: 1400, ceiling: 'express', ceilingValue: 2000 },
+      {
+        section: 'gateway',
+        id: 'gateway.health.express',
+        figure: 'health req/s',
+        value: 1400,
+        ceiling: 'express',
+        ceilingValue: 2000,
+      },
       { section: 'gateway', figure: 'balances req/s', value: 500 },
       { section: 'memory', id: 'memory.idle', figure: 'gateway idle', value: 92 },
     ]);
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^figure\s+value\s+ceiling \(same run\)\s+ceiling value\s+ratio\s+must reach\s+aim\s+verdict$/);
+    expect(lines[0]).toMatch(
+      /^figure\s+value\s+ceiling \(same run\)\s+ceiling value\s+ratio\s+must reach\s+aim\s+verdict$/,
+    );
     expect(lines[2]).toBe('[gateway]');
-    expect(lines[3]).toMatch(/^health req\/s\s+1,400\s+express\s+2,000\s+0\.70\s+ratio ≥ 0\.5\s+ratio ≥ 0\.7\s+met, aim met$/);
+    expect(lines[3]).toMatch(
+      /^health req\/s\s+1,400\s+express\s+2,000\s+0\.70\s+ratio ≥ 0\.5\s+ratio ≥ 0\.7\s+met, aim met$/,
+    );
     expect(lines[5]).toBe('[memory]');
     expect(lines[6]).toMatch(/gateway idle\s+92\s+.*≤ 120\s+met$/);
     expect(lines[3].indexOf('express')).toBe(lines[0].indexOf('ceiling (same run)'));

@@ -37,8 +37,13 @@ export class PartnerClient {
   async send(method, pathAndQuery, body) {
     const text = body === undefined ? '' : JSON.stringify(body);
     const headers = signedRequestHeaders(this.credentials, { method, pathAndQuery, body: text });
-    if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-    const answer = await httpRequest(this.agent, `${this.gatewayUrl}${pathAndQuery}`, { method, headers, body: body === undefined ? undefined : text });
+    if (body !== undefined)
+      Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+    const answer = await httpRequest(this.agent, `${this.gatewayUrl}${pathAndQuery}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : text,
+    });
     let parsed;
     try {
       parsed = answer.text ? JSON.parse(answer.text) : undefined;
@@ -59,7 +64,8 @@ export class PartnerClient {
   /** The request, or an error naming it when the status is not `expected`. */
   async expect(method, pathAndQuery, body, expected) {
     const answer = await this.send(method, pathAndQuery, body);
-    if (answer.status !== expected) throw new Error(`${method} ${pathAndQuery}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    if (answer.status !== expected)
+      throw new Error(`${method} ${pathAndQuery}: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body;
   }
 }
@@ -72,22 +78,24 @@ export class PartnerClient {
 export function autocannonRequests(senders, method, body) {
   const text = body === undefined ? undefined : JSON.stringify(body);
   let next = 0;
-  return [{
-    method,
-    path: senders[0].path,
-    ...(text === undefined ? {} : { body: text }),
-    setupRequest: (request) => {
-      const { credentials, path } = senders[next % senders.length];
-      next += 1;
-      return {
-        ...request,
-        path,
-        headers: {
-          ...request.headers,
-          ...(text === undefined ? {} : { 'content-type': 'application/json' }),
-          ...signedRequestHeaders(credentials, { method, pathAndQuery: path, body: text ?? '' }),
-        },
-      };
+  return [
+    {
+      method,
+      path: senders[0].path,
+      ...(text === undefined ? {} : { body: text }),
+      setupRequest: (request) => {
+        const { credentials, path } = senders[next % senders.length];
+        next += 1;
+        return {
+          ...request,
+          path,
+          headers: {
+            ...request.headers,
+            ...(text === undefined ? {} : { 'content-type': 'application/json' }),
+            ...signedRequestHeaders(credentials, { method, pathAndQuery: path, body: text ?? '' }),
+          },
+        };
+      },
     },
-  }];
+  ];
 }

@@ -64,9 +64,17 @@ export async function closedLoop({ partners, workers, durationMs }) {
   await Promise.all(Array.from({ length: workers }, (_, index) => worker(index)));
   const wallMs = elapsedMs(startedAt);
   return {
-    workers, partners: partners.length, durationMs, wallMs: Math.round(wallMs),
-    orders: orderIds.length, ordersPerSecond: Number(((orderIds.length / wallMs) * 1000).toFixed(1)),
-    latency: summarise(total), quote: summarise(quotes), buy: summarise(buys), failures, orderIds,
+    workers,
+    partners: partners.length,
+    durationMs,
+    wallMs: Math.round(wallMs),
+    orders: orderIds.length,
+    ordersPerSecond: Number(((orderIds.length / wallMs) * 1000).toFixed(1)),
+    latency: summarise(total),
+    quote: summarise(quotes),
+    buy: summarise(buys),
+    failures,
+    orderIds,
   };
 }
 
@@ -105,12 +113,18 @@ export async function fixedRate({ partner, ratePerSecond, durationMs, inFlightMa
   await Promise.all(pending);
   const wallMs = performance.now() - origin;
   return {
-    ratePerSecond, durationMs, planned, skipped, inFlightMax, orders: orderIds.length,
+    ratePerSecond,
+    durationMs,
+    planned,
+    skipped,
+    inFlightMax,
+    orders: orderIds.length,
     achievedPerSecond: Number(((orderIds.length / wallMs) * 1000).toFixed(1)),
-    latency: summarise(latencies), failures, orderIds,
+    latency: summarise(latencies),
+    failures,
+    orderIds,
   };
 }
-
 
 /**
  * The ids of the orders `partnerId` created since `sinceMs`, from trading's own table: a
@@ -121,7 +135,10 @@ export async function ordersCreatedSince(urlTemplate, partnerId, sinceMs) {
   const client = new Client({ connectionString: urlTemplate.replace('{database}', 'svc_trading') });
   await client.connect();
   try {
-    const { rows } = await client.query('SELECT order_id::text AS id FROM orders WHERE partner_id = $1 AND created_at >= to_timestamp($2 / 1000.0)', [partnerId, sinceMs]);
+    const { rows } = await client.query(
+      'SELECT order_id::text AS id FROM orders WHERE partner_id = $1 AND created_at >= to_timestamp($2 / 1000.0)',
+      [partnerId, sinceMs],
+    );
     return rows.map((row) => row.id);
   } finally {
     await client.end();

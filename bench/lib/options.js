@@ -7,7 +7,8 @@ function boundedInt(env, name, fallback, min, max) {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer ${min}..${max}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be an integer ${min}..${max}, got "${raw}"`);
   return value;
 }
 
@@ -17,10 +18,14 @@ function boundedInt(env, name, fallback, min, max) {
  */
 function parseSections(raw, known, defaults) {
   if (raw === undefined || raw.trim() === '') return [...defaults];
-  const asked = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  const asked = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (asked.includes('all')) return [...known];
   const unknown = asked.filter((name) => !known.includes(name));
-  if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')} (expected ${known.join(', ')} or all)`);
+  if (unknown.length > 0)
+    throw new Error(`unknown section(s) ${unknown.join(', ')} (expected ${known.join(', ')} or all)`);
   return known.filter((name) => asked.includes(name));
 }
 

@@ -19,10 +19,38 @@ export const ASK = '130.0000';
  * A new partner ready to order: { partnerId, credentials, client }. `sockets` bounds its
  * keep-alive connections (one per client that will use it at once).
  */
-export async function createBenchPartner({ stackFile, gatewayUrl, receiverUrl, name, fundingKes = [FUNDING_KES_DEFAULT], sockets = 1 }) {
-  const partner = await runOps(stackFile, ['partner', 'create', '--name', name, '--admin-domain', 'bench.example.com',
-    '--rate-limit-per-minute', String(RATE_LIMIT_PER_MINUTE), '--daily-cap-kes', DAILY_CAP_KES, '--per-order-cap-kes', PER_ORDER_CAP_KES]);
-  await runOps(stackFile, ['webhook', 'set', '--partner', partner.partnerId, '--url', receiverUrl, '--secret', `whsec_${randomBytes(24).toString('hex')}`]);
+export async function createBenchPartner({
+  stackFile,
+  gatewayUrl,
+  receiverUrl,
+  name,
+  fundingKes = [FUNDING_KES_DEFAULT],
+  sockets = 1,
+}) {
+  const partner = await runOps(stackFile, [
+    'partner',
+    'create',
+    '--name',
+    name,
+    '--admin-domain',
+    'bench.example.com',
+    '--rate-limit-per-minute',
+    String(RATE_LIMIT_PER_MINUTE),
+    '--daily-cap-kes',
+    DAILY_CAP_KES,
+    '--per-order-cap-kes',
+    PER_ORDER_CAP_KES,
+  ]);
+  await runOps(stackFile, [
+    'webhook',
+    'set',
+    '--partner',
+    partner.partnerId,
+    '--url',
+    receiverUrl,
+    '--secret',
+    `whsec_${randomBytes(24).toString('hex')}`,
+  ]);
   const credentials = { apiKey: partner.apiKey, signingSecret: partner.signingSecret };
   const client = new PartnerClient(gatewayUrl, credentials, keepAliveAgent(sockets));
   await client.expect('POST', '/v1/sandbox/rates', { bid: BID, ask: ASK }, 200);

@@ -18,12 +18,17 @@ const TPCB_SCALE = 10;
 const THREADS = 2;
 
 export function assertPgbench() {
-  if (!existsSync(PGBENCH)) throw new Error(`${PGBENCH} is missing: it ships with Debian's postgresql-15 (scripts/lib/infra.mjs installs postgresql)`);
+  if (!existsSync(PGBENCH))
+    throw new Error(
+      `${PGBENCH} is missing: it ships with Debian's postgresql-15 (scripts/lib/infra.mjs installs postgresql)`,
+    );
 }
 
 export function runPgbench(args) {
   return new Promise((resolve, reject) => {
-    execFile(PGBENCH, args, { timeout: PGBENCH_TIMEOUT_MS }, (error, stdout, stderr) => (error ? reject(new Error(`pgbench: ${stderr || error.message}`)) : resolve(stdout)));
+    execFile(PGBENCH, args, { timeout: PGBENCH_TIMEOUT_MS }, (error, stdout, stderr) =>
+      error ? reject(new Error(`pgbench: ${stderr || error.message}`)) : resolve(stdout),
+    );
   });
 }
 
@@ -46,7 +51,18 @@ export async function tpcbCeiling(urlTemplate, clients, durationS) {
   try {
     const url = urlTemplate.replace('{database}', TPCB_DATABASE);
     await runPgbench(['-i', '-q', '-s', String(TPCB_SCALE), url]);
-    const output = await runPgbench(['-c', String(clients), '-j', String(THREADS), '-T', String(durationS), '-M', 'prepared', '--no-vacuum', url]);
+    const output = await runPgbench([
+      '-c',
+      String(clients),
+      '-j',
+      String(THREADS),
+      '-T',
+      String(durationS),
+      '-M',
+      'prepared',
+      '--no-vacuum',
+      url,
+    ]);
     return { ...parsePgbench(output), scale: TPCB_SCALE, clients, durationS, script: 'tpcb-like' };
   } finally {
     await adminQuery(urlTemplate, `DROP DATABASE IF EXISTS ${TPCB_DATABASE}`).catch(() => {});

@@ -20,7 +20,10 @@ function parseStat(text) {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) throw new Error(`not a /proc stat line: ${text.slice(0, 80)}`);
-  const fields = text.slice(close + 2).trim().split(/\s+/);
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   // fields[0] is field 3 (state); field n of proc(5) is fields[n - 3].
   const field = (n) => Number(fields[n - 3]);
   return {
@@ -63,17 +66,23 @@ function treePids(records, rootPid) {
 function treeTicks(records, rootPid) {
   const pids = new Set(treePids(records, rootPid));
   if (pids.size === 0) return null;
-  return records.filter((record) => pids.has(record.pid))
+  return records
+    .filter((record) => pids.has(record.pid))
     .reduce((sum, record) => sum + record.utime + record.stime + record.cutime + record.cstime, 0);
 }
 
 /** Per name, the CPU ms between two tick snapshots ({ name: ticks }); null where either is. */
 function cpuMsBetween(before, after, clockTicksPerSecond) {
-  return Object.fromEntries(Object.keys(after).map((name) => {
-    const start = before[name];
-    const end = after[name];
-    return [name, start === null || start === undefined || end === null ? null : ((end - start) * 1000) / clockTicksPerSecond];
-  }));
+  return Object.fromEntries(
+    Object.keys(after).map((name) => {
+      const start = before[name];
+      const end = after[name];
+      return [
+        name,
+        start === null || start === undefined || end === null ? null : ((end - start) * 1000) / clockTicksPerSecond,
+      ];
+    }),
+  );
 }
 
 // ---------------------------------------------------------------- readers
@@ -119,4 +128,14 @@ function clockTicksPerSecond() {
   return clockTicks;
 }
 
-module.exports = { parseStat, parseVmRssKiB, treePids, treeTicks, cpuMsBetween, readAllStats, cpuTicksSnapshot, rssKiB, clockTicksPerSecond };
+module.exports = {
+  parseStat,
+  parseVmRssKiB,
+  treePids,
+  treeTicks,
+  cpuMsBetween,
+  readAllStats,
+  cpuTicksSnapshot,
+  rssKiB,
+  clockTicksPerSecond,
+};

@@ -8,13 +8,29 @@ function statLine(pid: number, comm: string, ppid: number, [utime, stime, cutime
 describe('/proc/<pid>/stat parsing', () => {
   it('reads pid, parent and the four CPU fields', () => {
     expect(parseStat(statLine(42, 'node', 1, [11, 22, 33, 44]))).toMatchObject({
-      pid: 42, comm: 'node', state: 'S', ppid: 1, utime: 11, stime: 22, cutime: 33, cstime: 44, startTime: 12345,
+      pid: 42,
+      comm: 'node',
+      state: 'S',
+      ppid: 1,
+      utime: 11,
+      stime: 22,
+      cutime: 33,
+      cstime: 44,
+      startTime: 12345,
     });
   });
 
   it('counts fields from the last parenthesis, so a command name with spaces and parentheses does not shift them', () => {
     const parsed = parseStat(statLine(7, 'postgres: platform svc_trading (idle) x)', 3, [5, 6, 7, 8]));
-    expect(parsed).toMatchObject({ pid: 7, comm: 'postgres: platform svc_trading (idle) x)', ppid: 3, utime: 5, stime: 6, cutime: 7, cstime: 8 });
+    expect(parsed).toMatchObject({
+      pid: 7,
+      comm: 'postgres: platform svc_trading (idle) x)',
+      ppid: 3,
+      utime: 5,
+      stime: 6,
+      cutime: 7,
+      cstime: 8,
+    });
   });
 
   it('refuses a line that is not a stat line', () => {
@@ -56,6 +72,10 @@ describe('CPU of a process tree', () => {
   });
 
   it('turns tick snapshots into milliseconds per name, null where a process was missing', () => {
-    expect(cpuMsBetween({ trading: 100, redis: null, ledger: 5 }, { trading: 150, redis: 3, ledger: 5 }, 100)).toEqual({ trading: 500, redis: null, ledger: 0 });
+    expect(cpuMsBetween({ trading: 100, redis: null, ledger: 5 }, { trading: 150, redis: 3, ledger: 5 }, 100)).toEqual({
+      trading: 500,
+      redis: null,
+      ledger: 0,
+    });
   });
 });

@@ -20,14 +20,26 @@ const closed = (child) => new Promise((resolve) => (child.exitCode !== null ? re
 
 /** A second gateway (same environment, own ports) under --cpu-prof while a signed GET /v1/balances load runs. */
 export async function profileGateway(ctx, credentials) {
-  const env = { ...services.serviceEnvironment(ctx.profile, serviceNamed('gateway')), HTTP_PORT: String(PROFILED_GATEWAY_PORT), GRPC_PORT: String(PROFILED_GATEWAY_GRPC_PORT),
+  const env = {
+    ...services.serviceEnvironment(ctx.profile, serviceNamed('gateway')),
+    HTTP_PORT: String(PROFILED_GATEWAY_PORT),
+    GRPC_PORT: String(PROFILED_GATEWAY_GRPC_PORT),
     METRICS_PORT: String(PROFILED_GATEWAY_METRICS_PORT),
   };
-  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}`, 'dist/main.js'], { cwd: path.join(REPO_ROOT, 'services', 'gateway'), env, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}`, 'dist/main.js'], {
+    cwd: path.join(REPO_ROOT, 'services', 'gateway'),
+    env,
+    stdio: 'ignore',
+  });
   try {
     await waitForPort(PROFILED_GATEWAY_PORT);
-    await step('gateway GET /v1/balances under --cpu-prof', () => cannon(`http://127.0.0.1:${PROFILED_GATEWAY_PORT}`,
-      autocannonRequests([{ credentials, path: '/v1/balances' }], 'GET'), { connections: ctx.options.connections, durationS: ctx.options.durationS }));
+    await step('gateway GET /v1/balances under --cpu-prof', () =>
+      cannon(
+        `http://127.0.0.1:${PROFILED_GATEWAY_PORT}`,
+        autocannonRequests([{ credentials, path: '/v1/balances' }], 'GET'),
+        { connections: ctx.options.connections, durationS: ctx.options.durationS },
+      ),
+    );
   } finally {
     child.kill('SIGTERM');
     await closed(child);
@@ -47,9 +59,15 @@ export async function withProfiledServices(ctx, names, work) {
       const service = serviceNamed(name);
       const pid = services.servicePid(ctx.profile, service);
       if (pid) await stopPid(pid);
-      const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, `cpu-orders-${name}`)}`, 'dist/main.js'], {
-        cwd: path.join(REPO_ROOT, service.folder), env: services.serviceEnvironment(ctx.profile, service), stdio: 'ignore',
-      });
+      const child = spawn(
+        process.execPath,
+        ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, `cpu-orders-${name}`)}`, 'dist/main.js'],
+        {
+          cwd: path.join(REPO_ROOT, service.folder),
+          env: services.serviceEnvironment(ctx.profile, service),
+          stdio: 'ignore',
+        },
+      );
       children.push(child);
       await waitForPort(services.grpcPort(ctx.profile, service));
     }

@@ -14,29 +14,34 @@ const FINAL_EVENTS = new Set(['order.settled', 'order.rejected', 'order.expired'
 export async function startReceiver(tlsDir, { answerAfterMs = 0 } = {}) {
   const ended = new Map(); // orderId → the final event's type
   const counts = { deliveries: 0, byType: {} };
-  const server = createServer({
-    key: readFileSync(path.join(tlsDir, 'server-key.pem')), cert: readFileSync(path.join(tlsDir, 'server.pem')),
-  }, (req, res) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size <= BODY_BYTES_MAX) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      counts.deliveries += 1;
-      try {
-        const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        counts.byType[event.type] = (counts.byType[event.type] ?? 0) + 1;
-        if (FINAL_EVENTS.has(event.type) && event.data?.orderId && !ended.has(event.data.orderId)) ended.set(event.data.orderId, event.type);
-      } catch {
-        // Not an event; answered all the same.
-      }
-      const answer = () => res.writeHead(200).end('ok');
-      if (answerAfterMs > 0) setTimeout(answer, answerAfterMs);
-      else answer();
-    });
-  });
+  const server = createServer(
+    {
+      key: readFileSync(path.join(tlsDir, 'server-key.pem')),
+      cert: readFileSync(path.join(tlsDir, 'server.pem')),
+    },
+    (req, res) => {
+      const chunks = [];
+      let size = 0;
+      req.on('data', (chunk) => {
+        size += chunk.length;
+        if (size <= BODY_BYTES_MAX) chunks.push(chunk);
+      });
+      req.on('end', () => {
+        counts.deliveries += 1;
+        try {
+          const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          counts.byType[event.type] = (counts.byType[event.type] ?? 0) + 1;
+          if (FINAL_EVENTS.has(event.type) && event.data?.orderId && !ended.has(event.data.orderId))
+            ended.set(event.data.orderId, event.type);
+        } catch {
+          // Not an event; answered all the same.
+        }
+        const answer = () => res.writeHead(200).end('ok');
+        if (answerAfterMs > 0) setTimeout(answer, answerAfterMs);
+        else answer();
+      });
+    },
+  );
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   return {
@@ -58,9 +63,10 @@ export async function startReceiver(tlsDir, { answerAfterMs = 0 } = {}) {
       }
       return missing;
     },
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

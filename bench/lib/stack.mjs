@@ -28,11 +28,17 @@ async function ownStack(profile) {
   try {
     await step('infrastructure installed', () => infra.ensureInfraInstalled({ logFile: log('apt.log') }));
     await step('built', () => buildAll({ logFile: log('build.log') }));
-    await step('secrets and TLS', async () => { infra.ensureSecrets(profile); await infra.ensureTls(profile); await services.ensureServiceIdentities(profile); });
+    await step('secrets and TLS', async () => {
+      infra.ensureSecrets(profile);
+      await infra.ensureTls(profile);
+      await services.ensureServiceIdentities(profile);
+    });
     await step('postgres started', () => infra.startPostgres(profile));
     await step('redis started', () => infra.startRedis(profile));
     await step('rabbitmq started', () => infra.startRabbit(profile));
-    await step('databases recreated', () => infra.ensureDatabases(profile, services.DATABASE_NAMES, { recreate: true }));
+    await step('databases recreated', () =>
+      infra.ensureDatabases(profile, services.DATABASE_NAMES, { recreate: true }),
+    );
     await step('migrations applied', () => services.migrateAll(profile));
     await step('services started', async () => `services started: ${(await services.startAll(profile)).join(', ')}`);
     await step('services ready', () => services.waitReady(profile));
@@ -61,7 +67,12 @@ export async function openStack(profile) {
 async function externalStack(file) {
   if (!existsSync(file)) throw new Error(`BENCH_STACK_FILE ${file} does not exist`);
   const stackFile = path.resolve(file);
-  return { profile: profileOf(JSON.parse(readFileSync(stackFile, 'utf8'))), stackFile, stop: async () => {}, own: false };
+  return {
+    profile: profileOf(JSON.parse(readFileSync(stackFile, 'utf8'))),
+    stackFile,
+    stop: async () => {},
+    own: false,
+  };
 }
 
 /**
@@ -69,7 +80,9 @@ async function externalStack(file) {
  * (its backends are its children), the RabbitMQ node (beam) and Redis. Null when not running.
  */
 export async function stackProcesses(profile) {
-  const pids = Object.fromEntries(services.SERVICES.map((service) => [service.name, services.servicePid(profile, service)]));
+  const pids = Object.fromEntries(
+    services.SERVICES.map((service) => [service.name, services.servicePid(profile, service)]),
+  );
   const status = await infra.infraStatus(profile);
   return { ...pids, postgresql: status.postgres.pid, rabbitmq: rabbitPid(profile), redis: redisPid(profile) };
 }
@@ -80,13 +93,20 @@ export async function stackProcesses(profile) {
  */
 export function runOps(stackFile, args, { exitCodes = [0] } = {}) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(REPO_ROOT, 'tools/ops/dist/main.js'), ...args, '--json'], {
-      env: { ...process.env, OPS_STACK_FILE: stackFile }, timeout: OPS_TIMEOUT_MS,
-    }, (error, stdout, stderr) => {
-      const code = error ? error.code : 0;
-      if (!exitCodes.includes(code)) reject(new Error(`ops ${args.slice(0, 2).join(' ')}: ${stderr || error.message}`));
-      else resolve(JSON.parse(stdout));
-    });
+    execFile(
+      process.execPath,
+      [path.join(REPO_ROOT, 'tools/ops/dist/main.js'), ...args, '--json'],
+      {
+        env: { ...process.env, OPS_STACK_FILE: stackFile },
+        timeout: OPS_TIMEOUT_MS,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? error.code : 0;
+        if (!exitCodes.includes(code))
+          reject(new Error(`ops ${args.slice(0, 2).join(' ')}: ${stderr || error.message}`));
+        else resolve(JSON.parse(stdout));
+      },
+    );
   });
 }
 

@@ -27,7 +27,8 @@ describe('failures', () => {
 
 describe("pgbench's report", () => {
   it('reads tps without connection time and the latency average', () => {
-    const output = 'number of transactions actually processed: 19230\nlatency average = 10.402 ms\ninitial connection time = 8.1 ms\ntps = 1922.7131 (without initial connection time)\n';
+    const output =
+      'number of transactions actually processed: 19230\nlatency average = 10.402 ms\ninitial connection time = 8.1 ms\ntps = 1922.7131 (without initial connection time)\n';
     expect(parsePgbench(output)).toEqual({ tps: 1922.7, latencyAverageMs: 10.402 });
   });
 

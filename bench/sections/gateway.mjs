@@ -33,15 +33,25 @@ async function measured(ctx, load) {
   const before = cpuTicksSnapshot(ctx.processes);
   const figure = await load();
   const cpuMs = cpuMsBetween(before, cpuTicksSnapshot(ctx.processes), clockTicksPerSecond());
-  const perRequest = Object.fromEntries(Object.entries(cpuMs).map(([name, ms]) => [name, ms === null || figure.total === 0 ? null : ms / figure.total]));
-  return { ...figure, cpuMsPerRequest: { ...perRequest, total: Object.values(perRequest).reduce((sum, ms) => sum + (ms ?? 0), 0) } };
+  const perRequest = Object.fromEntries(
+    Object.entries(cpuMs).map(([name, ms]) => [name, ms === null || figure.total === 0 ? null : ms / figure.total]),
+  );
+  return {
+    ...figure,
+    cpuMsPerRequest: { ...perRequest, total: Object.values(perRequest).reduce((sum, ms) => sum + (ms ?? 0), 0) },
+  };
 }
 
 function cpuRow(name, figure) {
   const { total, ...byProcess } = figure.cpuMsPerRequest;
-  const top = Object.entries(byProcess).filter(([, ms]) => ms !== null).sort((left, right) => right[1] - left[1]).slice(0, CPU_NAMES_SHOWN);
+  const top = Object.entries(byProcess)
+    .filter(([, ms]) => ms !== null)
+    .sort((left, right) => right[1] - left[1])
+    .slice(0, CPU_NAMES_SHOWN);
   return {
-    section: SECTION, value: total, invalid: cannonInvalid(figure),
+    section: SECTION,
+    value: total,
+    invalid: cannonInvalid(figure),
     figure: `  CPU ms per request, ${name}, every process (${top.map(([process, ms]) => `${process} ${ms.toFixed(2)}`).join(', ')})`,
   };
 }
@@ -64,7 +74,8 @@ async function feedFull(partner) {
   for (;;) {
     const page = await partner.client.get(`/v1/events?limit=${PAGE_SIZE}`);
     if (page.status === 200 && page.body.length === PAGE_SIZE) return;
-    if (Date.now() > deadline) throw new Error(`the events feed served ${page.status} with ${page.body?.length ?? 0} events, not ${PAGE_SIZE}`);
+    if (Date.now() > deadline)
+      throw new Error(`the events feed served ${page.status} with ${page.body?.length ?? 0} events, not ${PAGE_SIZE}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -72,7 +83,8 @@ async function feedFull(partner) {
 async function kesAccountOf(partner) {
   const balances = await partner.client.get('/v1/balances');
   const kes = Array.isArray(balances.body) ? balances.body.find((balance) => balance.currency === 'KES') : undefined;
-  if (balances.status !== 200 || !kes) throw new Error(`GET /v1/balances answered ${balances.status} without a KES account`);
+  if (balances.status !== 200 || !kes)
+    throw new Error(`GET /v1/balances answered ${balances.status} without a KES account`);
   return kes.accountId;
 }
 
@@ -84,16 +96,26 @@ async function pageRows(ctx, partners, senders, orderRead) {
   const { connections, durationS } = ctx.options;
   const pages = [
     [`GET /v1/events?limit=${PAGE_SIZE}`, 'gateway.eventsPage', senders(() => `/v1/events?limit=${PAGE_SIZE}`)],
-    [`GET /v1/balances/{accountId}/transactions?limit=${PAGE_SIZE}`, 'gateway.statementPage',
-      senders((index) => `/v1/balances/${accounts[index]}/transactions?limit=${PAGE_SIZE}`)],
+    [
+      `GET /v1/balances/{accountId}/transactions?limit=${PAGE_SIZE}`,
+      'gateway.statementPage',
+      senders((index) => `/v1/balances/${accounts[index]}/transactions?limit=${PAGE_SIZE}`),
+    ],
   ];
   const figures = {};
   for (const [name, id, requests] of pages) {
-    const figure = await step(`gateway signed ${name}`, () => measured(ctx, () => cannon(ctx.gatewayUrl, autocannonRequests(requests, 'GET'), { connections, durationS })));
+    const figure = await step(`gateway signed ${name}`, () =>
+      measured(ctx, () => cannon(ctx.gatewayUrl, autocannonRequests(requests, 'GET'), { connections, durationS })),
+    );
     figures[name] = figure;
     ctx.rows.push({
-      section: SECTION, id, figure: `signed ${name}, a page of ${PAGE_SIZE}, req/s (${latencyText(figure)})`, value: figure.requestsPerSecond,
-      ceiling: `signed GET /v1/orders/{id} req/s, same run (${latencyText(orderRead)})`, ceilingValue: orderRead.requestsPerSecond, invalid: cannonInvalid(figure),
+      section: SECTION,
+      id,
+      figure: `signed ${name}, a page of ${PAGE_SIZE}, req/s (${latencyText(figure)})`,
+      value: figure.requestsPerSecond,
+      ceiling: `signed GET /v1/orders/{id} req/s, same run (${latencyText(orderRead)})`,
+      ceilingValue: orderRead.requestsPerSecond,
+      invalid: cannonInvalid(figure),
     });
     ctx.rows.push(cpuRow(name, figure));
   }
@@ -103,7 +125,8 @@ async function pageRows(ctx, partners, senders, orderRead) {
 export async function gatewaySection(ctx) {
   const { connections, durationS } = ctx.options;
   const partners = [];
-  for (let index = 0; index < PARTNERS; index += 1) partners.push(await ctx.newPartner(`Bench reads ${index + 1}`, { sockets: 1 }));
+  for (let index = 0; index < PARTNERS; index += 1)
+    partners.push(await ctx.newPartner(`Bench reads ${index + 1}`, { sockets: 1 }));
   const orderIds = [];
   for (const partner of partners) {
     const placed = await quoteAndBuy(partner.client);
@@ -111,37 +134,81 @@ export async function gatewaySection(ctx) {
     orderIds.push(placed.orderId);
   }
   ctx.placedOrderIds.push(...orderIds);
-  const senders = (pathOf) => partners.map((partner, index) => ({ credentials: partner.credentials, path: pathOf(index) }));
-  const health = autocannonRequests(senders(() => '/v1/health'), 'GET');
+  const senders = (pathOf) =>
+    partners.map((partner, index) => ({ credentials: partner.credentials, path: pathOf(index) }));
+  const health = autocannonRequests(
+    senders(() => '/v1/health'),
+    'GET',
+  );
   const ceilings = {};
   for (const kind of ['node:http', 'express']) {
-    ceilings[kind] = await step(`ceiling ${kind} hello-world`, () => withCeiling(kind, (url) => cannon(url, health, { connections, durationS })));
+    ceilings[kind] = await step(`ceiling ${kind} hello-world`, () =>
+      withCeiling(kind, (url) => cannon(url, health, { connections, durationS })),
+    );
   }
   const loads = [
     ['GET /v1/health', 'gateway.health', health],
-    ['GET /v1/balances', null, autocannonRequests(senders(() => '/v1/balances'), 'GET')],
-    ['GET /v1/orders/{id}', 'gateway.order', autocannonRequests(senders((index) => `/v1/orders/${orderIds[index]}`), 'GET')],
-    ['POST /v1/quotes', 'gateway.quote', autocannonRequests(senders(() => '/v1/quotes'), 'POST', { side: 'buy', kesAmount: ORDER_KES })],
+    [
+      'GET /v1/balances',
+      null,
+      autocannonRequests(
+        senders(() => '/v1/balances'),
+        'GET',
+      ),
+    ],
+    [
+      'GET /v1/orders/{id}',
+      'gateway.order',
+      autocannonRequests(
+        senders((index) => `/v1/orders/${orderIds[index]}`),
+        'GET',
+      ),
+    ],
+    [
+      'POST /v1/quotes',
+      'gateway.quote',
+      autocannonRequests(
+        senders(() => '/v1/quotes'),
+        'POST',
+        { side: 'buy', kesAmount: ORDER_KES },
+      ),
+    ],
   ];
   const gateway = {};
   for (const [name, id, requests] of loads) {
-    gateway[name] = await step(`gateway signed ${name}`, () => measured(ctx, () => cannon(ctx.gatewayUrl, requests, { connections, durationS })));
+    gateway[name] = await step(`gateway signed ${name}`, () =>
+      measured(ctx, () => cannon(ctx.gatewayUrl, requests, { connections, durationS })),
+    );
     const figure = gateway[name];
     for (const kind of ['express', 'node:http']) {
       ctx.rows.push({
-        section: SECTION, id: id && kind === 'express' ? `${id}.express` : undefined,
-        figure: `signed ${name} req/s (${latencyText(figure)})`, value: figure.requestsPerSecond,
-        ceiling: `${kind} hello-world req/s (${latencyText(ceilings[kind])})`, ceilingValue: ceilings[kind].requestsPerSecond, invalid: cannonInvalid(figure),
+        section: SECTION,
+        id: id && kind === 'express' ? `${id}.express` : undefined,
+        figure: `signed ${name} req/s (${latencyText(figure)})`,
+        value: figure.requestsPerSecond,
+        ceiling: `${kind} hello-world req/s (${latencyText(ceilings[kind])})`,
+        ceilingValue: ceilings[kind].requestsPerSecond,
+        invalid: cannonInvalid(figure),
       });
     }
     ctx.rows.push(cpuRow(name, figure));
   }
   const halfRate = Math.max(1, Math.round(gateway['GET /v1/orders/{id}'].requestsPerSecond / 2));
-  const half = await step(`gateway signed GET /v1/orders/{id} at ${halfRate} req/s (half its maximum)`, () => cannon(ctx.gatewayUrl, loads[2][2], { connections, durationS, overallRate: halfRate }));
+  const half = await step(`gateway signed GET /v1/orders/{id} at ${halfRate} req/s (half its maximum)`, () =>
+    cannon(ctx.gatewayUrl, loads[2][2], { connections, durationS, overallRate: halfRate }),
+  );
   ctx.rows.push({
-    section: SECTION, id: 'gateway.order.halfLoadP99', figure: `signed GET /v1/orders/{id} p99 ms at ${halfRate} req/s, half its maximum (p50 ${half.p50Ms} ms)`,
-    value: half.p99Ms, invalid: cannonInvalid(half),
+    section: SECTION,
+    id: 'gateway.order.halfLoadP99',
+    figure: `signed GET /v1/orders/{id} p99 ms at ${halfRate} req/s, half its maximum (p50 ${half.p50Ms} ms)`,
+    value: half.p99Ms,
+    invalid: cannonInvalid(half),
   });
-  const pages = await pageRows(ctx, partners, (pathOf) => partners.map((partner, index) => ({ credentials: partner.credentials, path: pathOf(index) })), gateway['GET /v1/orders/{id}']);
+  const pages = await pageRows(
+    ctx,
+    partners,
+    (pathOf) => partners.map((partner, index) => ({ credentials: partner.credentials, path: pathOf(index) })),
+    gateway['GET /v1/orders/{id}'],
+  );
   return { connections, durationS, partners: PARTNERS, ceilings, gateway, halfLoad: half, pages };
 }

@@ -18,15 +18,17 @@ const FIXED_RATE_SHORTFALL_MAX = 0.01;
 export async function measuredClosedLoop(ctx, partner, title) {
   const { orderClients, orderDurationS } = ctx.options;
   const earlier = [...ctx.placedOrderIds];
-  const measured = await step(title, () => measureOrderCost({
-    statistics: ctx.statistics,
-    processes: ctx.processes,
-    waitEnded: ctx.receiver.waitEnded,
-    createdSince: (sinceMs) => ordersCreatedSince(ctx.description.postgres.urlTemplate, partner.partnerId, sinceMs),
-    earlierOrderIds: earlier,
-    log: ctx.log,
-    load: () => closedLoop({ partners: [partner], workers: orderClients, durationMs: orderDurationS * 1000 }),
-  }));
+  const measured = await step(title, () =>
+    measureOrderCost({
+      statistics: ctx.statistics,
+      processes: ctx.processes,
+      waitEnded: ctx.receiver.waitEnded,
+      createdSince: (sinceMs) => ordersCreatedSince(ctx.description.postgres.urlTemplate, partner.partnerId, sinceMs),
+      earlierOrderIds: earlier,
+      log: ctx.log,
+      load: () => closedLoop({ partners: [partner], workers: orderClients, durationMs: orderDurationS * 1000 }),
+    }),
+  );
   ctx.placedOrderIds.push(...measured.created);
   return measured;
 }
@@ -41,40 +43,65 @@ export const withoutIds = (load) => {
 export async function ordersSection(ctx) {
   const { orderClients, orderDurationS, fixedRatePerSecond, fixedRateDurationS } = ctx.options;
   const partner = await ctx.newPartner('Bench orders', { sockets: orderClients });
-  const atZero = await measuredClosedLoop(ctx, partner,
-    `${orderClients} clients, ${orderDurationS} s, then settlement and webhooks (cost measured around it)`);
+  const atZero = await measuredClosedLoop(
+    ctx,
+    partner,
+    `${orderClients} clients, ${orderDurationS} s, then settlement and webhooks (cost measured around it)`,
+  );
   const fixedPartner = await ctx.newPartner('Bench fixed rate', { sockets: FIXED_RATE_IN_FLIGHT_MAX });
-  const fixed = await step(`${fixedRatePerSecond} orders/s for ${fixedRateDurationS} s`, () => fixedRate({
-    partner: fixedPartner, ratePerSecond: fixedRatePerSecond, durationMs: fixedRateDurationS * 1000, inFlightMax: FIXED_RATE_IN_FLIGHT_MAX,
-  }));
+  const fixed = await step(`${fixedRatePerSecond} orders/s for ${fixedRateDurationS} s`, () =>
+    fixedRate({
+      partner: fixedPartner,
+      ratePerSecond: fixedRatePerSecond,
+      durationMs: fixedRateDurationS * 1000,
+      inFlightMax: FIXED_RATE_IN_FLIGHT_MAX,
+    }),
+  );
   const fixedCreated = await ordersCreatedSince(ctx.description.postgres.urlTemplate, fixedPartner.partnerId, 0);
   ctx.placedOrderIds.push(...fixedCreated);
   await step('fixed-rate orders ended', () => ctx.receiver.waitEnded(fixedCreated, ORDER_END_WAIT_MAX_MS));
-  const pgbench = await step(`pgbench tpcb-like, ${orderClients} clients, ${orderDurationS} s, same PostgreSQL`,
-    () => tpcbCeiling(ctx.description.postgres.urlTemplate, orderClients, orderDurationS));
+  const pgbench = await step(`pgbench tpcb-like, ${orderClients} clients, ${orderDurationS} s, same PostgreSQL`, () =>
+    tpcbCeiling(ctx.description.postgres.urlTemplate, orderClients, orderDurationS),
+  );
 
   const load = atZero.load;
   const failed = failureText(load.failures);
   ctx.rows.push(
     {
-      section: SECTION, id: 'orders.closedLoop', unmet: failed ? `failed: ${failed}` : undefined,
+      section: SECTION,
+      id: 'orders.closedLoop',
+      unmet: failed ? `failed: ${failed}` : undefined,
       figure: `orders/s, ${orderClients} closed-loop clients (p50 / p99 ${load.latency.p50Ms} / ${load.latency.p99Ms} ms; quote p50 ${load.quote.p50Ms}, buy p50 ${load.buy.p50Ms})`,
-      value: load.ordersPerSecond, ceiling: `pgbench tpcb-like tps, ${pgbench.clients} clients (latency avg ${pgbench.latencyAverageMs} ms)`, ceilingValue: pgbench.tps,
+      value: load.ordersPerSecond,
+      ceiling: `pgbench tpcb-like tps, ${pgbench.clients} clients (latency avg ${pgbench.latencyAverageMs} ms)`,
+      ceilingValue: pgbench.tps,
     },
     fixedRateRow(fixed),
   );
-  if (atZero.cost) ctx.rows.push(...costRows(atZero.cost, { section: `cost per order, from the ${orderClients}-client run`, judged: true }));
-  return { closedLoop: withoutIds(load), cost: atZero.cost, fixedRate: withoutIds(fixed), pgbench, partnerId: partner.partnerId };
+  if (atZero.cost)
+    ctx.rows.push(
+      ...costRows(atZero.cost, { section: `cost per order, from the ${orderClients}-client run`, judged: true }),
+    );
+  return {
+    closedLoop: withoutIds(load),
+    cost: atZero.cost,
+    fixedRate: withoutIds(fixed),
+    pgbench,
+    partnerId: partner.partnerId,
+  };
 }
 
 function fixedRateRow(fixed) {
   const shortfall = fixed.planned - fixed.orders;
   const failed = failureText(fixed.failures);
   return {
-    section: SECTION, id: 'orders.fixedRateP99',
+    section: SECTION,
+    id: 'orders.fixedRateP99',
     figure: `p99 ms at a fixed ${fixed.ratePerSecond} orders/s, from the planned start (p50 ${fixed.latency.p50Ms}; ${fixed.orders} of ${fixed.planned} placed, achieved ${fixed.achievedPerSecond}/s)`,
     value: fixed.latency.p99Ms,
-    unmet: shortfall > fixed.planned * FIXED_RATE_SHORTFALL_MAX
-      ? `rate not sustained: ${fixed.skipped} skipped at ${fixed.inFlightMax} in flight${failed ? `, ${failed}` : ''}` : undefined,
+    unmet:
+      shortfall > fixed.planned * FIXED_RATE_SHORTFALL_MAX
+        ? `rate not sustained: ${fixed.skipped} skipped at ${fixed.inFlightMax} in flight${failed ? `, ${failed}` : ''}`
+        : undefined,
   };
 }

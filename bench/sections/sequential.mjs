@@ -28,8 +28,18 @@ async function timed(latencies, name, call, expected) {
 
 async function round(client, latencies) {
   await timed(latencies, 'health', () => client.get('/v1/health'), 200);
-  const quote = await timed(latencies, 'quote', () => client.post('/v1/quotes', { side: 'buy', kesAmount: ORDER_KES }), 201);
-  const order = await timed(latencies, 'buy', () => client.post('/v1/orders/buy', { quoteId: quote.quoteId, partnerReference: randomUUID() }), 202);
+  const quote = await timed(
+    latencies,
+    'quote',
+    () => client.post('/v1/quotes', { side: 'buy', kesAmount: ORDER_KES }),
+    201,
+  );
+  const order = await timed(
+    latencies,
+    'buy',
+    () => client.post('/v1/orders/buy', { quoteId: quote.quoteId, partnerReference: randomUUID() }),
+    202,
+  );
   await timed(latencies, 'order', () => client.get(`/v1/orders/${order.orderId}`), 200);
   return order.orderId;
 }
@@ -68,18 +78,39 @@ async function ceilingLatency(credentials, count) {
 export async function sequentialSection(ctx) {
   const count = ctx.options.sequentialRounds;
   const partner = await ctx.newPartner('Bench sequential', { sockets: 1 });
-  const ceiling = await step(`ceiling: node:http hello-world, one client, ${count} requests`, () => ceilingLatency(partner.credentials, count));
+  const ceiling = await step(`ceiling: node:http hello-world, one client, ${count} requests`, () =>
+    ceilingLatency(partner.credentials, count),
+  );
   await step(`warm-up: ${WARMUP_ROUNDS} rounds`, () => rounds(ctx, partner.client, WARMUP_ROUNDS, false));
-  const measured = await step(`one client: ${count} rounds of health, quote, buy, get order`, () => rounds(ctx, partner.client, count, true));
-  const summaries = Object.fromEntries(Object.entries(measured.latencies).map(([name, values]) => [name, summarise(values)]));
+  const measured = await step(`one client: ${count} rounds of health, quote, buy, get order`, () =>
+    rounds(ctx, partner.client, count, true),
+  );
+  const summaries = Object.fromEntries(
+    Object.entries(measured.latencies).map(([name, values]) => [name, summarise(values)]),
+  );
   const failed = failureText(measured.failures);
-  const names = { health: 'signed GET /v1/health', quote: 'signed POST /v1/quotes', buy: 'signed POST /v1/orders/buy', order: 'signed GET /v1/orders/{id}' };
+  const names = {
+    health: 'signed GET /v1/health',
+    quote: 'signed POST /v1/quotes',
+    buy: 'signed POST /v1/orders/buy',
+    order: 'signed GET /v1/orders/{id}',
+  };
   for (const [name, label] of Object.entries(names)) {
     ctx.rows.push({
-      section: SECTION, id: `sequential.${name}`, figure: `${label} p50 ms (p99 ${summaries[name].p99Ms}, ${summaries[name].count} requests)`,
-      value: summaries[name].p50Ms, ceiling: `node:http hello-world p50 ms, same client (p99 ${ceiling.p99Ms})`, ceilingValue: ceiling.p50Ms,
+      section: SECTION,
+      id: `sequential.${name}`,
+      figure: `${label} p50 ms (p99 ${summaries[name].p99Ms}, ${summaries[name].count} requests)`,
+      value: summaries[name].p50Ms,
+      ceiling: `node:http hello-world p50 ms, same client (p99 ${ceiling.p99Ms})`,
+      ceilingValue: ceiling.p50Ms,
       invalid: failed ? `failed: ${failed}` : undefined,
     });
   }
-  return { rounds: measured.rounds, failures: measured.failures, latency: summaries, ceiling, partnerId: partner.partnerId };
+  return {
+    rounds: measured.rounds,
+    failures: measured.failures,
+    latency: summaries,
+    ceiling,
+    partnerId: partner.partnerId,
+  };
 }

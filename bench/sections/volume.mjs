@@ -40,7 +40,10 @@ async function templateOf(urlTemplate, orderId) {
   const client = new Client({ connectionString: urlTemplate.replace('{database}', 'svc_trading') });
   await client.connect();
   try {
-    const { rows } = await client.query('SELECT quote_id::text AS "quoteId", to_json(created_at) #>> \'{}\' AS "createdAtIso" FROM orders WHERE order_id = $1', [orderId]);
+    const { rows } = await client.query(
+      'SELECT quote_id::text AS "quoteId", to_json(created_at) #>> \'{}\' AS "createdAtIso" FROM orders WHERE order_id = $1',
+      [orderId],
+    );
     if (rows.length !== 1) throw new Error(`trading has no order ${orderId}`);
     return { orderId, ...rows[0] };
   } finally {
@@ -53,7 +56,9 @@ async function dailyUsedKes(ctx, partnerId) {
   // Over mutual TLS, as the operator identity (the one trading admits for this read besides payouts).
   process.env.TEST_STACK_FILE = ctx.stackFile;
   const client = clientAs('ops', trading.TradingLimitsService, {
-    upstream: 'trading', logger: createLogger('bench', 'error'), deadlineMs: LIMITS_CALL_DEADLINE_MS,
+    upstream: 'trading',
+    logger: createLogger('bench', 'error'),
+    deadlineMs: LIMITS_CALL_DEADLINE_MS,
   });
   try {
     return { usedKes: (await client.getPartnerLimits({ partnerId })).dailyUsedKes };
@@ -67,14 +72,20 @@ async function dailyUsedKes(ctx, partnerId) {
 /** Stops the run unless the seeded history is what the services see. */
 async function verifySeeding(ctx, partner, tag, clones, usedBefore) {
   const check = await runOps(ctx.stackFile, ['ledger', 'check'], { exitCodes: [0, 1] });
-  if (!check.ok) throw new Error(`the ledger does not reconcile after seeding: ${JSON.stringify(check.checks.filter((entry) => !entry.ok))}`);
+  if (!check.ok)
+    throw new Error(
+      `the ledger does not reconcile after seeding: ${JSON.stringify(check.checks.filter((entry) => !entry.ok))}`,
+    );
   const cloneOrderId = cloneId(tag, 'order', Math.ceil(clones / 2));
   const read = await partner.client.get(`/v1/orders/${cloneOrderId}`);
-  if (read.status !== 200 || read.body.status !== 'settled') throw new Error(`seeded order ${cloneOrderId} reads back ${read.status} ${JSON.stringify(read.body)}`);
+  if (read.status !== 200 || read.body.status !== 'settled')
+    throw new Error(`seeded order ${cloneOrderId} reads back ${read.status} ${JSON.stringify(read.body)}`);
   const after = await dailyUsedKes(ctx, partner.partnerId);
-  if (after.usedKes === null || usedBefore.usedKes === null) return `daily cap not checked: ${after.why ?? usedBefore.why}`;
+  if (after.usedKes === null || usedBefore.usedKes === null)
+    return `daily cap not checked: ${after.why ?? usedBefore.why}`;
   const expected = new Big(usedBefore.usedKes).times(clones + 1);
-  if (!new Big(after.usedKes).eq(expected)) throw new Error(`the daily cap counts ${after.usedKes} KES in use after seeding, expected ${expected.toFixed(2)}`);
+  if (!new Big(after.usedKes).eq(expected))
+    throw new Error(`the daily cap counts ${after.usedKes} KES in use after seeding, expected ${expected.toFixed(2)}`);
   return `ledger reconciles; seeded order reads back settled; daily cap in use ${after.usedKes} KES`;
 }
 
@@ -83,30 +94,54 @@ export async function volumeSection(ctx) {
   const { orderClients, orderDurationS } = ctx.options;
   const without = ctx.results.orders?.cost
     ? { load: ctx.results.orders.closedLoop, cost: ctx.results.orders.cost }
-    : await measuredClosedLoop(ctx, await ctx.newPartner('Bench orders', { sockets: orderClients }), `${orderClients} clients, 0 earlier orders (cost measured)`);
+    : await measuredClosedLoop(
+        ctx,
+        await ctx.newPartner('Bench orders', { sockets: orderClients }),
+        `${orderClients} clients, 0 earlier orders (cost measured)`,
+      );
 
   const partner = await ctx.newPartner('Bench volume', { sockets: orderClients, fundingKes: fundingFor(count) });
   const placed = await quoteAndBuy(partner.client);
   if (placed.failure) throw new Error(`the template order failed: ${placed.failure}`);
   ctx.placedOrderIds.push(placed.orderId);
-  const missing = await step('template order settled and delivered', () => ctx.receiver.waitEnded([placed.orderId], ORDER_END_WAIT_MAX_MS));
+  const missing = await step('template order settled and delivered', () =>
+    ctx.receiver.waitEnded([placed.orderId], ORDER_END_WAIT_MAX_MS),
+  );
   if (missing.length > 0 || ctx.receiver.endings([placed.orderId])['order.settled'] !== 1) {
-    throw new Error(`the template order ${placed.orderId} did not settle in ${ORDER_END_WAIT_MAX_MS} ms (${JSON.stringify(ctx.receiver.endings([placed.orderId]))})`);
+    throw new Error(
+      `the template order ${placed.orderId} did not settle in ${ORDER_END_WAIT_MAX_MS} ms (${JSON.stringify(ctx.receiver.endings([placed.orderId]))})`,
+    );
   }
   const template = await templateOf(ctx.description.postgres.urlTemplate, placed.orderId);
   const usedBefore = await dailyUsedKes(ctx, partner.partnerId);
   const tag = `bench-${Date.now().toString(36)}`;
   const clones = count - 1;
-  const seeded = await step(`seeded ${clones.toLocaleString('en-US')} clones of a settled order in PostgreSQL`, () => seedOrderHistory({
-    urlTemplate: ctx.description.postgres.urlTemplate, databases: services.DATABASE_NAMES, template, count: clones, tag, spanMs: HISTORY_SPAN_MS, log: ctx.log,
-  }));
+  const seeded = await step(`seeded ${clones.toLocaleString('en-US')} clones of a settled order in PostgreSQL`, () =>
+    seedOrderHistory({
+      urlTemplate: ctx.description.postgres.urlTemplate,
+      databases: services.DATABASE_NAMES,
+      template,
+      count: clones,
+      tag,
+      spanMs: HISTORY_SPAN_MS,
+      log: ctx.log,
+    }),
+  );
   const verified = await step('seeded history checked', () => verifySeeding(ctx, partner, tag, clones, usedBefore));
-  const withHistory = await measuredClosedLoop(ctx, partner,
-    `${orderClients} clients, ${orderDurationS} s, ${count.toLocaleString('en-US')} earlier orders (cost measured)`);
+  const withHistory = await measuredClosedLoop(
+    ctx,
+    partner,
+    `${orderClients} clients, ${orderDurationS} s, ${count.toLocaleString('en-US')} earlier orders (cost measured)`,
+  );
   if (!withHistory.cost || !without.cost) throw new Error('a run placed no order: nothing to compare');
   ctx.rows.push(...historyRows({ withHistory, without, count, section: SECTION }));
   return {
-    historyOrders: count, seeded, verified, template, partnerId: partner.partnerId,
-    withHistory: { load: withoutIds(withHistory.load), cost: withHistory.cost }, without: { load: withoutIds(without.load), cost: without.cost },
+    historyOrders: count,
+    seeded,
+    verified,
+    template,
+    partnerId: partner.partnerId,
+    withHistory: { load: withoutIds(withHistory.load), cost: withHistory.cost },
+    without: { load: withoutIds(without.load), cost: without.cost },
   };
 }

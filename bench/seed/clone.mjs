@@ -29,7 +29,12 @@ export async function tableExists(client, table) {
 async function tableShape(client, table) {
   const { rows: columns } = await client.query(COLUMNS_SQL, [table]);
   const { rows: indexes } = await client.query(UNIQUE_INDEXES_SQL, [`public.${table}`]);
-  return { columns: columns.filter((column) => !column.computed).map(({ name, type, generated }) => ({ name, type, generated })), indexes };
+  return {
+    columns: columns
+      .filter((column) => !column.computed)
+      .map(({ name, type, generated }) => ({ name, type, generated })),
+    indexes,
+  };
 }
 
 /** The template rows `where` (alias tpl) selects, as to_jsonb objects. */
@@ -39,11 +44,15 @@ export async function templateRows(client, table, where) {
 }
 
 async function withPredicates(client, table, where, indexes) {
-  return Promise.all(indexes.map(async (index) => {
-    if (!index.predicate) return { ...index, predicateApplies: true };
-    const { rows } = await client.query(`SELECT bool_or(${index.predicate}) AS applies FROM ${identifier(table)} tpl WHERE ${where}`);
-    return { ...index, predicateApplies: rows[0].applies === true };
-  }));
+  return Promise.all(
+    indexes.map(async (index) => {
+      if (!index.predicate) return { ...index, predicateApplies: true };
+      const { rows } = await client.query(
+        `SELECT bool_or(${index.predicate}) AS applies FROM ${identifier(table)} tpl WHERE ${where}`,
+      );
+      return { ...index, predicateApplies: rows[0].applies === true };
+    }),
+  );
 }
 
 /**
@@ -56,17 +65,24 @@ export async function planClone(client, spec, { ids, shift }) {
   const where = `${spec.database}.${spec.table}`;
   if (!(await tableExists(client, spec.table))) throw new SeedSchemaError(`${where} does not exist`);
   const shape = await tableShape(client, spec.table);
-  const missing = missingColumns(shape.columns, [...(spec.requiredColumns ?? []), ...Object.keys(spec.overrides ?? {})]);
+  const missing = missingColumns(shape.columns, [
+    ...(spec.requiredColumns ?? []),
+    ...Object.keys(spec.overrides ?? {}),
+  ]);
   if (missing.length > 0) throw new SeedSchemaError(`${where} lacks ${missing.join(', ')}`);
   const rows = await templateRows(client, spec.table, spec.where);
   const expected = spec.expectedRows ?? 1;
   if (expected === 'some' ? rows.length === 0 : rows.length !== expected) {
-    throw new SeedSchemaError(`${where}: the template order has ${rows.length} row(s) here, the seeder expects ${expected}`);
+    throw new SeedSchemaError(
+      `${where}: the template order has ${rows.length} row(s) here, the seeder expects ${expected}`,
+    );
   }
   const overrides = spec.overrides ?? {};
   const indexes = await withPredicates(client, spec.table, spec.where, shape.indexes);
   // Every template row must be safe to clone: check the indexes against each.
-  const problems = rows.flatMap((template) => uniqueIndexProblems({ table: where, indexes, columns: shape.columns, template, ids, overrides }));
+  const problems = rows.flatMap((template) =>
+    uniqueIndexProblems({ table: where, indexes, columns: shape.columns, template, ids, overrides }),
+  );
   if (problems.length > 0) throw new SeedSchemaError([...new Set(problems)].join('; '));
   // Which columns get an id mapping is decided per template row; union them over the rows.
   const selected = cloneColumns({ columns: shape.columns, template: mergedTemplate(rows), ids, overrides, shift });
@@ -77,12 +93,24 @@ export async function planClone(client, spec, { ids, shift }) {
 function mergedTemplate(rows) {
   if (rows.length === 1) return rows[0];
   const merged = {};
-  for (const row of rows) for (const [key, value] of Object.entries(row)) merged[key] = merged[key] === undefined || merged[key] === null ? value : [merged[key], value];
+  for (const row of rows)
+    for (const [key, value] of Object.entries(row))
+      merged[key] = merged[key] === undefined || merged[key] === null ? value : [merged[key], value];
   return merged;
 }
 
 /** Inserts clones first..last of a planned table (inside the caller's transaction); resolves to rows written. */
 export async function insertClones(client, plan, first, last) {
-  const result = await client.query(cloneInsertSql({ table: plan.table, selected: plan.selected, where: plan.where, joins: plan.joins, first, last, orderBy: plan.orderBy }));
+  const result = await client.query(
+    cloneInsertSql({
+      table: plan.table,
+      selected: plan.selected,
+      where: plan.where,
+      joins: plan.joins,
+      first,
+      last,
+      orderBy: plan.orderBy,
+    }),
+  );
   return result.rowCount;
 }

@@ -39,18 +39,26 @@ const COUNT_MAX = 10_000_000;
 const STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
 async function connect(urlTemplate, database) {
-  const client = new Client({ connectionString: urlTemplate.replace('{database}', database), statement_timeout: STATEMENT_TIMEOUT_MS });
+  const client = new Client({
+    connectionString: urlTemplate.replace('{database}', database),
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+  });
   await client.connect();
   return client;
 }
 
 /** Rows of each table of `client`'s database that mention any of the ids: { table: n } for n > 0. */
 async function rowsMentioning(client, ids) {
-  const { rows: tables } = await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
+  const { rows: tables } = await client.query(
+    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+  );
   const condition = ids.map((_, index) => `strpos(x::text, $${index + 1}) > 0`).join(' OR ');
   const found = {};
   for (const { tablename } of tables) {
-    const { rows } = await client.query(`SELECT count(*)::int AS n FROM ${identifier(tablename)} x WHERE ${condition}`, ids.map(({ id }) => id));
+    const { rows } = await client.query(
+      `SELECT count(*)::int AS n FROM ${identifier(tablename)} x WHERE ${condition}`,
+      ids.map(({ id }) => id),
+    );
     if (rows[0].n > 0) found[tablename] = rows[0].n;
   }
   return found;
@@ -65,7 +73,8 @@ async function assertCoverage(clients, ids, plans) {
       if (NOT_CLONED[name]) continue;
       const plan = plans.find((candidate) => candidate.database === database && candidate.table === table);
       if (!plan) problems.push(`${name} holds ${rows} row(s) of the template order and no seeder clones it`);
-      else if (plan.templateRows !== rows) problems.push(`${name} holds ${rows} row(s) of the template order, the seeder clones ${plan.templateRows}`);
+      else if (plan.templateRows !== rows)
+        problems.push(`${name} holds ${rows} row(s) of the template order, the seeder clones ${plan.templateRows}`);
     }
   }
   if (problems.length > 0) throw new SeedSchemaError(problems.join('; '));
@@ -91,14 +100,19 @@ export async function seedOrderHistory({ urlTemplate, databases, template, count
       const client = clients.get(seeder.database);
       if (!client) throw new Error(`no connection to ${seeder.database}`);
       if (seeder.applies && !(await seeder.applies(client, template))) {
-        if (seeder.required) throw new SeedSchemaError(`${seeder.name}: the template order is not where this seeder looks`);
+        if (seeder.required)
+          throw new SeedSchemaError(`${seeder.name}: the template order is not where this seeder looks`);
         log(`  ${seeder.name}: not in this schema, skipped (the coverage check finds where its rows went)`);
         continue;
       }
       applicable.push(seeder);
     }
-    const ids = [{ id: template.orderId, role: 'order' }, { id: template.quoteId, role: 'quote' }];
-    for (const seeder of applicable) if (seeder.extraIds) ids.push(...(await seeder.extraIds(clients.get(seeder.database), template)));
+    const ids = [
+      { id: template.orderId, role: 'order' },
+      { id: template.quoteId, role: 'quote' },
+    ];
+    for (const seeder of applicable)
+      if (seeder.extraIds) ids.push(...(await seeder.extraIds(clients.get(seeder.database), template)));
     const withSql = ids.map(({ id, role }) => ({ id, role, sql: cloneIdSql(tag, role) }));
 
     const plans = [];
@@ -113,7 +127,10 @@ export async function seedOrderHistory({ urlTemplate, databases, template, count
       const state = seeder.prepare ? await seeder.prepare(client, template, ids) : undefined;
       prepared.set(seeder, state);
       for (const spec of await seeder.plans(template, tag, state)) {
-        plans.push({ ...(await planClone(client, { ...spec, database: seeder.database }, { ids: withSql, shift })), seeder });
+        plans.push({
+          ...(await planClone(client, { ...spec, database: seeder.database }, { ids: withSql, shift })),
+          seeder,
+        });
       }
     }
     await assertCoverage(clients, ids, plans);
@@ -127,14 +144,19 @@ export async function seedOrderHistory({ urlTemplate, databases, template, count
       }
       log(`  cloned ${last.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} orders`);
     }
-    for (const seeder of applicable) if (seeder.finish) await seeder.finish(clients.get(seeder.database), template, count, prepared.get(seeder));
+    for (const seeder of applicable)
+      if (seeder.finish) await seeder.finish(clients.get(seeder.database), template, count, prepared.get(seeder));
     for (const database of open) await clients.get(database).query('COMMIT');
     open.clear();
     // The planner then knows the tables' new sizes, as autovacuum would tell it in time.
     for (const plan of plans) await clients.get(plan.database).query(`VACUUM (ANALYZE) ${identifier(plan.table)}`);
     return { count, rows, durationMs: Date.now() - startedAt };
   } finally {
-    for (const database of open) await clients.get(database).query('ROLLBACK').catch(() => {});
+    for (const database of open)
+      await clients
+        .get(database)
+        .query('ROLLBACK')
+        .catch(() => {});
     await Promise.all([...clients.values()].map((client) => client.end().catch(() => {})));
   }
 }

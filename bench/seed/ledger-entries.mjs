@@ -17,9 +17,13 @@ export const ledgerEntries = {
   required: true,
   /** The settlement entry's id: a clone id of its own (role "entry"). */
   async extraIds(client, template) {
-    const { rows } = await client.query('SELECT entry_id::text AS "entryId", status FROM holds WHERE id = $1', [template.orderId]);
-    if (rows.length !== 1) throw new SeedSchemaError(`svc_ledger.holds has no hold with the order's id ${template.orderId}`);
-    if (rows[0].status !== 'posted' || !rows[0].entryId) throw new SeedSchemaError(`the template order's hold is ${rows[0].status}, not posted with an entry`);
+    const { rows } = await client.query('SELECT entry_id::text AS "entryId", status FROM holds WHERE id = $1', [
+      template.orderId,
+    ]);
+    if (rows.length !== 1)
+      throw new SeedSchemaError(`svc_ledger.holds has no hold with the order's id ${template.orderId}`);
+    if (rows[0].status !== 'posted' || !rows[0].entryId)
+      throw new SeedSchemaError(`the template order's hold is ${rows[0].status}, not posted with an entry`);
     return [{ id: rows[0].entryId, role: 'entry' }];
   },
   /** Locks the accounts the entry moved (in id order, as the ledger does) and reads their balance and version. */
@@ -27,15 +31,24 @@ export const ledgerEntries = {
     const entryId = ids.find((id) => id.role === 'entry').id;
     const { rows } = await client.query(ACCOUNTS_LOCK_SQL, [entryId]);
     const repeated = rows.filter((row) => row.postings !== 1);
-    if (repeated.length > 0) throw new SeedSchemaError(`the settlement entry posts more than once to account(s) ${repeated.map((row) => row.id).join(', ')}: running balances per clone would need another rule`);
+    if (repeated.length > 0)
+      throw new SeedSchemaError(
+        `the settlement entry posts more than once to account(s) ${repeated.map((row) => row.id).join(', ')}: running balances per clone would need another rule`,
+      );
     return { entryId, accounts: rows };
   },
   async plans(template, tag, prepared) {
     const { entryId, accounts } = prepared;
-    const values = accounts.map((row) => `(${literal(row.id)}::uuid, ${literal(row.version)}::bigint, ${literal(row.posted)}::numeric)`).join(', ');
+    const values = accounts
+      .map((row) => `(${literal(row.id)}::uuid, ${literal(row.version)}::bigint, ${literal(row.posted)}::numeric)`)
+      .join(', ');
     return [
       { table: 'entries', where: `tpl.id = ${literal(entryId)}::uuid`, requiredColumns: ['id'] },
-      { table: 'holds', where: `tpl.id = ${literal(template.orderId)}::uuid`, requiredColumns: ['id', 'account_id', 'status', 'entry_id'] },
+      {
+        table: 'holds',
+        where: `tpl.id = ${literal(template.orderId)}::uuid`,
+        requiredColumns: ['id', 'account_id', 'status', 'entry_id'],
+      },
       {
         table: 'postings',
         where: `tpl.entry_id = ${literal(entryId)}::uuid`,
@@ -54,6 +67,7 @@ export const ledgerEntries = {
          FROM postings p WHERE p.entry_id = $1 AND p.account_id = a.id`,
       [prepared.entryId, count],
     );
-    if (result.rowCount !== prepared.accounts.length) throw new Error(`moved ${result.rowCount} accounts, expected ${prepared.accounts.length}`);
+    if (result.rowCount !== prepared.accounts.length)
+      throw new Error(`moved ${result.rowCount} accounts, expected ${prepared.accounts.length}`);
   },
 };

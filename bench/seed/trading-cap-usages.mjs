@@ -32,25 +32,32 @@ export const tradingCapUsages = {
   /** The partner whose window the clones fill; null on a schema without cap windows (the usages alone are the cap there). */
   async prepare(client, template) {
     if (!(await tableExists(client, 'cap_windows'))) return { partnerId: null };
-    const { rows } = await client.query('SELECT partner_id AS "partnerId" FROM cap_usages WHERE usage_id = $1', [template.orderId]);
+    const { rows } = await client.query('SELECT partner_id AS "partnerId" FROM cap_usages WHERE usage_id = $1', [
+      template.orderId,
+    ]);
     return { partnerId: rows[0].partnerId };
   },
   async plans(template) {
-    return [{
-      table: 'cap_usages',
-      where: `tpl.usage_id = ${literal(template.orderId)}::uuid`,
-      requiredColumns: ['usage_id', 'partner_id', 'amount_kes', 'released_at', 'created_at'],
-    }];
+    return [
+      {
+        table: 'cap_usages',
+        where: `tpl.usage_id = ${literal(template.orderId)}::uuid`,
+        requiredColumns: ['usage_id', 'partner_id', 'amount_kes', 'released_at', 'created_at'],
+      },
+    ];
   },
   async finish(client, template, count, prepared) {
     if (prepared.partnerId === null) return;
     const { rows } = await client.query(WINDOW_CHECK_SQL, [prepared.partnerId]);
     const window = rows[0];
-    if (!window) throw new SeedSchemaError(`svc_trading.cap_windows has no window for partner ${prepared.partnerId} after seeding its usages`);
+    if (!window)
+      throw new SeedSchemaError(
+        `svc_trading.cap_windows has no window for partner ${prepared.partnerId} after seeding its usages`,
+      );
     if (!window.agree) {
       throw new SeedSchemaError(
-        `svc_trading.cap_windows counts ${window.windowKes} KES for partner ${prepared.partnerId}, its buckets ${window.bucketsKes}, `
-        + `its open usages from ${new Date(window.countedFrom).toISOString()} ${window.usagesKes}: are the triggers on cap_usages there?`,
+        `svc_trading.cap_windows counts ${window.windowKes} KES for partner ${prepared.partnerId}, its buckets ${window.bucketsKes}, ` +
+          `its open usages from ${new Date(window.countedFrom).toISOString()} ${window.usagesKes}: are the triggers on cap_usages there?`,
       );
     }
   },

@@ -9,7 +9,11 @@ export const tradingOrders = {
   required: true,
   async plans(template, tag) {
     return [
-      { table: 'quotes', where: `tpl.quote_id = ${literal(template.quoteId)}::uuid`, requiredColumns: ['quote_id', 'partner_id', 'consumed_at'] },
+      {
+        table: 'quotes',
+        where: `tpl.quote_id = ${literal(template.quoteId)}::uuid`,
+        requiredColumns: ['quote_id', 'partner_id', 'consumed_at'],
+      },
       {
         table: 'orders',
         where: `tpl.order_id = ${literal(template.orderId)}::uuid`,

@@ -39,45 +39,83 @@ function prettierBin(): string {
 /** The files Prettier would change (`--list-different`), repository-relative; .prettierignore says what is left alone. */
 function runPrettier(): Promise<{ code: number; unformatted: string[]; text: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [prettierBin(), '--list-different', ...FORMATTED], {
-      cwd: REPO_ROOT, timeout: LINT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024,
-    }, (error, stdout, stderr) => {
-      const unformatted = stdout.split('\n').map((line) => line.trim()).filter(Boolean);
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, unformatted, text: stderr });
-    });
+    execFile(
+      process.execPath,
+      [prettierBin(), '--list-different', ...FORMATTED],
+      {
+        cwd: REPO_ROOT,
+        timeout: LINT_TIMEOUT_MS,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const unformatted = stdout
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean);
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, unformatted, text: stderr });
+      },
+    );
   });
 }
 
 function runEslint(): Promise<{ code: number; results: LintResult[] | null; text: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [eslintBin(), '--format', 'json', '--no-warn-ignored', ...LINTED], {
-      cwd: REPO_ROOT, timeout: LINT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024,
-    }, (error, stdout, stderr) => {
-      let results: LintResult[] | null = null;
-      try { results = JSON.parse(stdout) as LintResult[]; } catch { /* reported with the text */ }
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, results, text: `${stdout.slice(0, 2_000)}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      [eslintBin(), '--format', 'json', '--no-warn-ignored', ...LINTED],
+      {
+        cwd: REPO_ROOT,
+        timeout: LINT_TIMEOUT_MS,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        let results: LintResult[] | null = null;
+        try {
+          results = JSON.parse(stdout) as LintResult[];
+        } catch {
+          /* reported with the text */
+        }
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+          results,
+          text: `${stdout.slice(0, 2_000)}${stderr}`,
+        });
+      },
+    );
   });
 }
 
 describe('the code', () => {
-  it('is formatted as Prettier formats it (npx prettier --write fixes it)', async () => {
-    const run = await runPrettier();
-    if (run.unformatted.length > 0) {
-      throw new Error(`${run.unformatted.length} file(s) not formatted:\n${run.unformatted.slice(0, SHOWN_PROBLEMS_MAX).join('\n')}`);
-    }
-    if (run.code !== 0) throw new Error(`prettier failed (exit ${run.code}):\n${run.text}`);
-  }, LINT_TIMEOUT_MS);
+  it(
+    'is formatted as Prettier formats it (npx prettier --write fixes it)',
+    async () => {
+      const run = await runPrettier();
+      if (run.unformatted.length > 0) {
+        throw new Error(
+          `${run.unformatted.length} file(s) not formatted:\n${run.unformatted.slice(0, SHOWN_PROBLEMS_MAX).join('\n')}`,
+        );
+      }
+      if (run.code !== 0) throw new Error(`prettier failed (exit ${run.code}):\n${run.text}`);
+    },
+    LINT_TIMEOUT_MS,
+  );
 
-
-  it('lints clean under eslint.config.mjs', async () => {
-    const run = await runEslint();
-    if (!run.results) throw new Error(`eslint did not answer (exit ${run.code}):\n${run.text}`);
-    const problems = run.results.flatMap((file) => file.messages.map((message) =>
-      `${file.filePath.slice(REPO_ROOT.length + 1)}:${message.line} ${message.ruleId ?? 'parse'}: ${message.message}`));
-    if (problems.length > 0) {
-      throw new Error(`${problems.length} lint problem(s):\n${problems.slice(0, SHOWN_PROBLEMS_MAX).join('\n')}`);
-    }
-    expect(run.code).toBe(0);
-  }, LINT_TIMEOUT_MS);
+  it(
+    'lints clean under eslint.config.mjs',
+    async () => {
+      const run = await runEslint();
+      if (!run.results) throw new Error(`eslint did not answer (exit ${run.code}):\n${run.text}`);
+      const problems = run.results.flatMap((file) =>
+        file.messages.map(
+          (message) =>
+            `${file.filePath.slice(REPO_ROOT.length + 1)}:${message.line} ${message.ruleId ?? 'parse'}: ${message.message}`,
+        ),
+      );
+      if (problems.length > 0) {
+        throw new Error(`${problems.length} lint problem(s):\n${problems.slice(0, SHOWN_PROBLEMS_MAX).join('\n')}`);
+      }
+      expect(run.code).toBe(0);
+    },
+    LINT_TIMEOUT_MS,
+  );
 });

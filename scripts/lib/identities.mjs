@@ -26,17 +26,24 @@ const identitiesDir = (profile) => path.join(tlsPaths(profile).dir, 'identities'
 /** Identity `name`'s folder and files: the trusted CA, its certificate and its key. */
 export function identityPaths(profile, name) {
   const dir = path.join(identitiesDir(profile), name);
-  return { dir, caFile: path.join(dir, 'ca.crt'), certFile: path.join(dir, 'tls.crt'), keyFile: path.join(dir, 'tls.key') };
+  return {
+    dir,
+    caFile: path.join(dir, 'ca.crt'),
+    certFile: path.join(dir, 'tls.crt'),
+    keyFile: path.join(dir, 'tls.key'),
+  };
 }
 
 /** The stack file's `tls` section: the CA and the files of every identity in `names`. */
 export function tlsDescription(profile, names) {
   return {
     caFile: tlsPaths(profile).caFile,
-    identities: Object.fromEntries(names.map((name) => {
-      const { caFile, certFile, keyFile } = identityPaths(profile, name);
-      return [name, { caFile, certFile, keyFile }];
-    })),
+    identities: Object.fromEntries(
+      names.map((name) => {
+        const { caFile, certFile, keyFile } = identityPaths(profile, name);
+        return [name, { caFile, certFile, keyFile }];
+      }),
+    ),
   };
 }
 
@@ -48,23 +55,27 @@ function stillGood(profile, name) {
     if (!readFileSync(caFile).equals(stackCa)) return false;
     const certificate = new X509Certificate(readFileSync(certFile));
     const ca = new X509Certificate(stackCa);
-    return certificate.checkIssued(ca) && certificate.verify(ca.publicKey)
-      && certificate.subjectAltName?.includes(`URI:${IDENTITY_URI_PREFIX}${name}`)
-      && Date.parse(certificate.validTo) - Date.now() > RENEW_BEFORE_EXPIRY_MS;
+    return (
+      certificate.checkIssued(ca) &&
+      certificate.verify(ca.publicKey) &&
+      certificate.subjectAltName?.includes(`URI:${IDENTITY_URI_PREFIX}${name}`) &&
+      Date.parse(certificate.validTo) - Date.now() > RENEW_BEFORE_EXPIRY_MS
+    );
   } catch {
     return false;
   }
 }
 
-const extensions = (name) => [
-  'basicConstraints = critical, CA:FALSE',
-  'keyUsage = critical, digitalSignature, keyEncipherment',
-  'extendedKeyUsage = serverAuth, clientAuth',
-  `subjectAltName = URI:${IDENTITY_URI_PREFIX}${name}, DNS:${name}`,
-  'subjectKeyIdentifier = hash',
-  'authorityKeyIdentifier = keyid, issuer',
-  '',
-].join('\n');
+const extensions = (name) =>
+  [
+    'basicConstraints = critical, CA:FALSE',
+    'keyUsage = critical, digitalSignature, keyEncipherment',
+    'extendedKeyUsage = serverAuth, clientAuth',
+    `subjectAltName = URI:${IDENTITY_URI_PREFIX}${name}, DNS:${name}`,
+    'subjectKeyIdentifier = hash',
+    'authorityKeyIdentifier = keyid, issuer',
+    '',
+  ].join('\n');
 
 /** Issues `name`'s certificate into `scratch` (EC P-256 key, 7 days). */
 async function issue(profile, name, scratch, logFile) {
@@ -72,12 +83,40 @@ async function issue(profile, name, scratch, logFile) {
   const file = (suffix) => path.join(scratch, `${name}${suffix}`);
   copyFileSync(tls.caFile, file('-ca.crt'));
   const openssl = (...args) => run('openssl', args, { logFile });
-  await openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', `/CN=${name}`,
-    '-keyout', file('-key.pem'), '-out', file('.csr'));
+  await openssl(
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-subj',
+    `/CN=${name}`,
+    '-keyout',
+    file('-key.pem'),
+    '-out',
+    file('.csr'),
+  );
   writeFileSync(file('.ext'), extensions(name));
-  await openssl('x509', '-req', '-sha256', '-days', String(IDENTITY_VALIDITY_DAYS), '-in', file('.csr'),
-    '-CA', tls.caFile, '-CAkey', tls.caKeyFile, '-set_serial', `0x${randomBytes(16).toString('hex')}`,
-    '-extfile', file('.ext'), '-out', file('.pem'));
+  await openssl(
+    'x509',
+    '-req',
+    '-sha256',
+    '-days',
+    String(IDENTITY_VALIDITY_DAYS),
+    '-in',
+    file('.csr'),
+    '-CA',
+    tls.caFile,
+    '-CAkey',
+    tls.caKeyFile,
+    '-set_serial',
+    `0x${randomBytes(16).toString('hex')}`,
+    '-extfile',
+    file('.ext'),
+    '-out',
+    file('.pem'),
+  );
   chmodSync(file('-key.pem'), 0o600);
 }
 

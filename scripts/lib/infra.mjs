@@ -111,15 +111,58 @@ const SERVER_EXTENSIONS = [
 async function generateTls(dir, caName, logFile) {
   const file = (name) => path.join(dir, name);
   const openssl = (...args) => run('openssl', args, { logFile });
-  await openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', String(CA_VALIDITY_DAYS),
-    '-subj', `/CN=${caName}`, '-keyout', file('ca-key.pem'), '-out', file('ca.pem'),
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-  await openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost',
-    '-keyout', file('server-key.pem'), '-out', file('server.csr'));
+  await openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-sha256',
+    '-days',
+    String(CA_VALIDITY_DAYS),
+    '-subj',
+    `/CN=${caName}`,
+    '-keyout',
+    file('ca-key.pem'),
+    '-out',
+    file('ca.pem'),
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
+  await openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=localhost',
+    '-keyout',
+    file('server-key.pem'),
+    '-out',
+    file('server.csr'),
+  );
   writeFileSync(file('server.ext'), SERVER_EXTENSIONS);
-  await openssl('x509', '-req', '-sha256', '-days', String(SERVER_VALIDITY_DAYS), '-in', file('server.csr'),
-    '-CA', file('ca.pem'), '-CAkey', file('ca-key.pem'), '-set_serial', `0x${randomBytes(16).toString('hex')}`,
-    '-extfile', file('server.ext'), '-out', file('server.pem'));
+  await openssl(
+    'x509',
+    '-req',
+    '-sha256',
+    '-days',
+    String(SERVER_VALIDITY_DAYS),
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca-key.pem'),
+    '-set_serial',
+    `0x${randomBytes(16).toString('hex')}`,
+    '-extfile',
+    file('server.ext'),
+    '-out',
+    file('server.pem'),
+  );
   for (const name of ['server.csr', 'server.ext']) rmSync(file(name));
 }
 
@@ -177,7 +220,8 @@ function readCallerCa(file) {
   } catch (error) {
     throw new Error(`NODE_EXTRA_CA_CERTS names ${file}, which cannot be read (${error.code ?? error.message})`);
   }
-  if (!text.includes(PEM_CERTIFICATE_HEADER)) throw new Error(`NODE_EXTRA_CA_CERTS names ${file}, which holds no PEM certificate`);
+  if (!text.includes(PEM_CERTIFICATE_HEADER))
+    throw new Error(`NODE_EXTRA_CA_CERTS names ${file}, which holds no PEM certificate`);
   return text;
 }
 
@@ -211,11 +255,17 @@ export async function stopInfra(profile) {
 export async function infraStatus(profile) {
   const pg = existsSync(profile.stackDir) ? await postgresPaths(profile) : null;
   const postgresUp = pg ? await isPostgresRunning(pg) : false;
-  const postgresPid = postgresUp ? Number(readFileSync(path.join(pg.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]) : null;
+  const postgresPid = postgresUp
+    ? Number(readFileSync(path.join(pg.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+    : null;
   return {
     postgres: { port: profile.ports.postgres, pid: postgresPid, running: postgresUp },
     redis: { port: profile.ports.redis, pid: redisPid(profile), running: redisPid(profile) !== null },
-    rabbitmq: { port: profile.ports.amqp, pid: rabbitPid(profile), running: await amqpAnswers(profile.ports.amqp) && rabbitPid(profile) !== null },
+    rabbitmq: {
+      port: profile.ports.amqp,
+      pid: rabbitPid(profile),
+      running: (await amqpAnswers(profile.ports.amqp)) && rabbitPid(profile) !== null,
+    },
     epmd: { port: profile.ports.epmd, pid: epmdPids(profile)[0] ?? null, running: epmdPids(profile).length > 0 },
   };
 }

@@ -43,9 +43,14 @@ function logFiles(dir, sinceMs) {
 /** Where a sensitive value or pattern appears: `[{file, line, what}]` (the value itself is never shown). */
 export function scanLogs(profile, { sinceMs }) {
   const valuesFile = path.join(profile.stackDir, SENSITIVE_VALUES_FILE);
-  const values = existsSync(valuesFile) ? [...new Set(readFileSync(valuesFile, 'utf8').split('\n').filter(Boolean))] : [];
+  const values = existsSync(valuesFile)
+    ? [...new Set(readFileSync(valuesFile, 'utf8').split('\n').filter(Boolean))]
+    : [];
   const matchers = [
-    ...values.map((value, index) => ({ what: `recorded value #${index + 1} (${value.length} chars)`, test: valueMatcher(value) })),
+    ...values.map((value, index) => ({
+      what: `recorded value #${index + 1} (${value.length} chars)`,
+      test: valueMatcher(value),
+    })),
     ...PATTERNS.map(({ name, regex }) => ({ what: name, test: (line) => regex.test(line) })),
   ];
   const hits = [];
@@ -53,7 +58,8 @@ export function scanLogs(profile, { sinceMs }) {
     const lines = readFileSync(file, 'utf8').split('\n');
     lines.forEach((line, index) => {
       for (const matcher of matchers) {
-        if (matcher.test(line)) hits.push({ file: path.relative(profile.repoRoot, file), line: index + 1, what: matcher.what });
+        if (matcher.test(line))
+          hits.push({ file: path.relative(profile.repoRoot, file), line: index + 1, what: matcher.what });
       }
     });
   }

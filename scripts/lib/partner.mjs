@@ -41,7 +41,16 @@ function signedHealthStatus(partner, baseUrl) {
 
 async function createPartner(profile) {
   const ops = path.join(profile.repoRoot, 'tools', 'ops', 'dist', 'main.js');
-  const args = [ops, 'partner', 'create', '--name', SANDBOX_PARTNER.name, '--admin-domain', SANDBOX_PARTNER.adminDomain, '--json'];
+  const args = [
+    ops,
+    'partner',
+    'create',
+    '--name',
+    SANDBOX_PARTNER.name,
+    '--admin-domain',
+    SANDBOX_PARTNER.adminDomain,
+    '--json',
+  ];
   const env = { ...process.env, OPS_STACK_FILE: profile.stackFile };
   const { stdout } = await run(process.execPath, args, { cwd: profile.repoRoot, env, timeoutMs: OPS_TIMEOUT_MS });
   const created = JSON.parse(stdout.trim());

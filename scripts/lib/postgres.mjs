@@ -31,7 +31,9 @@ async function postgresCanReach(dir) {
 }
 
 function postgresHome() {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
   return line?.split(':')[5] || '/var/lib/postgresql';
 }
 
@@ -83,8 +85,17 @@ async function initCluster(pg) {
   await prepareFolders(pg);
   // Local socket: trust, but the socket folder is 0700 and owned by postgres, so only that
   // user (and root) can reach it. TCP: password (scram) for the application role.
-  const args = ['-D', pg.dataDir, '-U', SUPERUSER, '--auth-local=trust', '--auth-host=scram-sha-256',
-    '--encoding=UTF8', '--locale=C', '--no-instructions'];
+  const args = [
+    '-D',
+    pg.dataDir,
+    '-U',
+    SUPERUSER,
+    '--auth-local=trust',
+    '--auth-host=scram-sha-256',
+    '--encoding=UTF8',
+    '--locale=C',
+    '--no-instructions',
+  ];
   await runAsPostgres('initdb', args, { cwd: pg.root, logFile: pg.logFile });
   return true;
 }
@@ -107,27 +118,49 @@ export async function startPostgres(profile) {
   await prepareFolders(pg);
   if (await isPostgresRunning(pg)) return 'postgres already running';
   await assertPortFree(pg.port, 'PostgreSQL');
-  const serverOptions = [`-p ${pg.port}`, `-k ${pg.socketDir}`, '-c listen_addresses=127.0.0.1',
-    '-c unix_socket_permissions=0700'].join(' ');
-  await runAsPostgres('pg_ctl',
+  const serverOptions = [
+    `-p ${pg.port}`,
+    `-k ${pg.socketDir}`,
+    '-c listen_addresses=127.0.0.1',
+    '-c unix_socket_permissions=0700',
+  ].join(' ');
+  await runAsPostgres(
+    'pg_ctl',
     ['start', '-D', pg.dataDir, '-l', pg.logFile, '-o', serverOptions, '-w', '-t', String(PG_START_TIMEOUT_S)],
-    { cwd: pg.root, logFile: pg.logFile });
+    { cwd: pg.root, logFile: pg.logFile },
+  );
   return initialised ? 'postgres initialised and started' : 'postgres started';
 }
 
 export async function stopPostgres(profile) {
   const pg = await postgresPaths(profile);
   if (!(await isPostgresRunning(pg))) return 'postgres not running';
-  await runAsPostgres('pg_ctl', ['stop', '-D', pg.dataDir, '-m', 'fast', '-w', '-t', String(PG_STOP_TIMEOUT_S)],
-    { cwd: pg.root, logFile: pg.logFile });
+  await runAsPostgres('pg_ctl', ['stop', '-D', pg.dataDir, '-m', 'fast', '-w', '-t', String(PG_STOP_TIMEOUT_S)], {
+    cwd: pg.root,
+    logFile: pg.logFile,
+  });
   return 'postgres stopped';
 }
 
 // ---------------------------------------------------------------- role and databases
 
 function psql(pg, statements) {
-  const args = ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', pg.socketDir, '-p', String(pg.port),
-    '-U', SUPERUSER, '-d', 'postgres'];
+  const args = [
+    '-X',
+    '-q',
+    '-A',
+    '-t',
+    '-v',
+    'ON_ERROR_STOP=1',
+    '-h',
+    pg.socketDir,
+    '-p',
+    String(pg.port),
+    '-U',
+    SUPERUSER,
+    '-d',
+    'postgres',
+  ];
   // One -c per statement: each runs in its own transaction, as CREATE DATABASE requires.
   for (const statement of statements) args.push('-c', statement);
   return runAsPostgres('psql', args, { cwd: pg.root });
@@ -154,11 +187,19 @@ export async function ensureDatabases(profile, names, { recreate = false } = {})
   const pg = await postgresPaths(profile);
   try {
     await psql(pg, [ENSURE_ROLE_SQL]);
-    if (recreate) await psql(pg, names.map((name) => `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    if (recreate)
+      await psql(
+        pg,
+        names.map((name) => `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+      );
     const { stdout } = await psql(pg, ['SELECT datname FROM pg_database']);
     const existing = new Set(stdout.split('\n').map((line) => line.trim()));
     const missing = names.filter((name) => !existing.has(name));
-    if (missing.length > 0) await psql(pg, missing.map((name) => `CREATE DATABASE ${name} OWNER ${APP_ROLE}`));
+    if (missing.length > 0)
+      await psql(
+        pg,
+        missing.map((name) => `CREATE DATABASE ${name} OWNER ${APP_ROLE}`),
+      );
     return missing;
   } catch (error) {
     throw new LoggedError(`databases: ${error.message}`, pg.logFile);

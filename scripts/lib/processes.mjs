@@ -185,10 +185,12 @@ export function run(command, args, { cwd, env, logFile, input, timeoutMs } = {})
     child.stderr?.on('data', (chunk) => (stderr += chunk));
     if (input !== undefined) child.stdin.end(input);
     let timedOut = false;
-    const timer = timeoutMs && setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
+    const timer =
+      timeoutMs &&
+      setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, timeoutMs);
     const finish = (error) => {
       clearTimeout(timer);
       if (logFd !== undefined) closeSync(logFd);
@@ -199,7 +201,11 @@ export function run(command, args, { cwd, env, logFile, input, timeoutMs } = {})
     child.on('close', (code, signalName) => {
       if (code === 0) return finish();
       const detail = logFile ? '' : `\n${stderr.trim() || stdout.trim()}`;
-      const status = timedOut ? `killed after ${timeoutMs / 1000} s` : signalName ? `signal ${signalName}` : `exit code ${code}`;
+      const status = timedOut
+        ? `killed after ${timeoutMs / 1000} s`
+        : signalName
+          ? `signal ${signalName}`
+          : `exit code ${code}`;
       finish(new LoggedError(`${path.basename(command)} ${args[0] ?? ''} failed (${status})${detail}`, logFile));
     });
   });

@@ -5,8 +5,19 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  assertPortFree, ensureDir, exchange, findProcesses, isAlive, isOurProcess, LoggedError, processHasEnvironment,
-  readPidFile, removeFile, sleep, stopPid, writePidFile,
+  assertPortFree,
+  ensureDir,
+  exchange,
+  findProcesses,
+  isAlive,
+  isOurProcess,
+  LoggedError,
+  processHasEnvironment,
+  readPidFile,
+  removeFile,
+  sleep,
+  stopPid,
+  writePidFile,
 } from './processes.mjs';
 
 export const RABBITMQ_SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
@@ -52,13 +63,16 @@ export async function amqpAnswers(port) {
 
 function writeConfiguration(profile, rabbit) {
   for (const dir of [rabbit.base, rabbit.home, rabbit.mnesiaBase, rabbit.logBase, profile.pidsDir]) ensureDir(dir);
-  writeFileSync(rabbit.configFile, [
-    `default_user = ${RABBIT_USER}`,
-    `default_pass = ${RABBIT_PASSWORD}`,
-    'loopback_users = none',
-    `listeners.tcp.default = 127.0.0.1:${profile.ports.amqp}`,
-    '',
-  ].join('\n'));
+  writeFileSync(
+    rabbit.configFile,
+    [
+      `default_user = ${RABBIT_USER}`,
+      `default_pass = ${RABBIT_PASSWORD}`,
+      'loopback_users = none',
+      `listeners.tcp.default = 127.0.0.1:${profile.ports.amqp}`,
+      '',
+    ].join('\n'),
+  );
   writeFileSync(rabbit.enabledPluginsFile, '[].\n');
   writeFileSync(rabbit.confEnvFile, '# Intentionally empty: the stack scripts set everything by environment.\n');
 }
@@ -98,7 +112,8 @@ export function rabbitPid(profile) {
 export function epmdPids(profile) {
   const recorded = readPidFile(rabbitPaths(profile).epmdPidFile);
   const found = findProcesses({ comm: 'epmd', envEntry: `ERL_EPMD_PORT=${profile.ports.epmd}` });
-  const ourEpmd = (pid) => pid && isOurProcess(pid, 'epmd') && processHasEnvironment(pid, `ERL_EPMD_PORT=${profile.ports.epmd}`);
+  const ourEpmd = (pid) =>
+    pid && isOurProcess(pid, 'epmd') && processHasEnvironment(pid, `ERL_EPMD_PORT=${profile.ports.epmd}`);
   return [...new Set([recorded, ...found])].filter(ourEpmd);
 }
 

@@ -2,7 +2,15 @@
 // folder. appendonly keeps rate-limit and nonce state across a stop and start.
 import path from 'node:path';
 import {
-  assertPortFree, ensureDir, exchange, isOurProcess, readPidFile, removeFile, run, stopPid, waitFor,
+  assertPortFree,
+  ensureDir,
+  exchange,
+  isOurProcess,
+  readPidFile,
+  removeFile,
+  run,
+  stopPid,
+  waitFor,
 } from './processes.mjs';
 
 const REDIS_READY_TIMEOUT_MS = 10_000;
@@ -36,13 +44,30 @@ export async function startRedis(profile) {
   ensureDir(redis.dataDir);
   ensureDir(path.dirname(redis.pidFile));
   ensureDir(path.dirname(redis.logFile));
-  await run('redis-server', [
-    '--port', String(redis.port), '--bind', '127.0.0.1', '--dir', redis.dataDir,
-    '--daemonize', 'yes', '--pidfile', redis.pidFile, '--logfile', redis.logFile,
-    '--appendonly', 'yes',
-  ], { logFile: redis.logFile });
+  await run(
+    'redis-server',
+    [
+      '--port',
+      String(redis.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      redis.dataDir,
+      '--daemonize',
+      'yes',
+      '--pidfile',
+      redis.pidFile,
+      '--logfile',
+      redis.logFile,
+      '--appendonly',
+      'yes',
+    ],
+    { logFile: redis.logFile },
+  );
   await waitFor(() => answersPing(redis.port), {
-    timeoutMs: REDIS_READY_TIMEOUT_MS, what: 'redis', logFile: redis.logFile,
+    timeoutMs: REDIS_READY_TIMEOUT_MS,
+    what: 'redis',
+    logFile: redis.logFile,
   });
   return 'redis started';
 }

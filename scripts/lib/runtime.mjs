@@ -17,7 +17,8 @@ const RUNTIME_BINARY = path.join(RUNTIME_BIN_DIR, 'node');
 export function pinnedNodeVersion() {
   const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
   const version = manifest.devDependencies?.node;
-  if (!/^\d+\.\d+\.\d+$/.test(version ?? '')) throw new Error(`package.json must pin devDependencies.node to an exact version, not ${version}`);
+  if (!/^\d+\.\d+\.\d+$/.test(version ?? ''))
+    throw new Error(`package.json must pin devDependencies.node to an exact version, not ${version}`);
   return version;
 }
 
@@ -32,7 +33,8 @@ export const onPinnedNode = () => process.version === `v${pinnedNodeVersion()}`;
 export async function continueOnPinnedNode() {
   if (onPinnedNode()) return;
   const version = pinnedNodeVersion();
-  if (!existsSync(RUNTIME_BINARY)) throw new Error(`Node ${version} is not in node_modules (the \`node\` package): run npm install`);
+  if (!existsSync(RUNTIME_BINARY))
+    throw new Error(`Node ${version} is not in node_modules (the \`node\` package): run npm install`);
   console.log(`↻ continuing on Node ${version} (started on ${process.version})`);
   const child = spawn(RUNTIME_BINARY, [...process.execArgv, process.argv[1], ...process.argv.slice(2)], {
     stdio: 'inherit',

@@ -25,22 +25,28 @@ function otherNode(): string | null {
 
 describe('the pinned Node', () => {
   let folder: string;
-  beforeEach(() => { folder = mkdtempSync(join(tmpdir(), 'runtime-spec-')); });
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'runtime-spec-'));
+  });
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
   it('is an exact version installed from the registry, and the one jest runs on under npm test', () => {
     expect(PINNED).toMatch(/^\d+\.\d+\.\d+$/);
     expect(execFileSync(PINNED_BINARY, ['--version'], { encoding: 'utf8' }).trim()).toBe(`v${PINNED}`);
-    if (process.env.TEST_STACK_FILE !== undefined || process.env.npm_lifecycle_event === 'test') expect(process.version).toBe(`v${PINNED}`);
+    if (process.env.TEST_STACK_FILE !== undefined || process.env.npm_lifecycle_event === 'test')
+      expect(process.version).toBe(`v${PINNED}`);
   });
 
   it('a script started on another Node goes on, with its arguments, on the pinned one and exits with its code', () => {
     const script = join(folder, 'script.mjs');
-    writeFileSync(script, `import { continueOnPinnedNode } from '${moduleUrl('runtime.mjs')}';
+    writeFileSync(
+      script,
+      `import { continueOnPinnedNode } from '${moduleUrl('runtime.mjs')}';
 await continueOnPinnedNode();
 console.log(JSON.stringify({ version: process.version, args: process.argv.slice(2), path: process.env.PATH.split(':')[0] }));
 process.exit(7);
-`);
+`,
+    );
     const node = otherNode() ?? PINNED_BINARY;
     const result = spawnSync(node, [script, 'one', 'two'], { encoding: 'utf8' });
     expect(result.status).toBe(7);
@@ -48,7 +54,9 @@ process.exit(7);
     const report = JSON.parse(lines[lines.length - 1]);
     expect(report).toEqual({ version: `v${PINNED}`, args: ['one', 'two'], path: expect.any(String) });
     if (node !== PINNED_BINARY) {
-      expect(lines[0]).toBe(`↻ continuing on Node ${PINNED} (started on ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()})`);
+      expect(lines[0]).toBe(
+        `↻ continuing on Node ${PINNED} (started on ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()})`,
+      );
       // npm and npx started by the script run on the pinned Node too.
       expect(report.path).toBe(join(REPO_ROOT, 'node_modules', 'node', 'bin'));
     } else {
@@ -60,13 +68,35 @@ process.exit(7);
 describe('tracked files changed by a run', () => {
   let repo: string;
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' });
-  const snapshot = () => execFileSync(process.execPath, ['--input-type=module', '-e', `
+  const snapshot = () =>
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
 import { trackedChanges } from '${moduleUrl('tracked-files.mjs')}';
-console.log(JSON.stringify([...trackedChanges(process.argv[1])]));`, repo], { encoding: 'utf8' });
-  const changed = (before: string, after: string) => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', `
+console.log(JSON.stringify([...trackedChanges(process.argv[1])]));`,
+        repo,
+      ],
+      { encoding: 'utf8' },
+    );
+  const changed = (before: string, after: string) =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `
 import { changedBetween } from '${moduleUrl('tracked-files.mjs')}';
 console.log(JSON.stringify(changedBetween(new Map(JSON.parse(process.argv[1])), new Map(JSON.parse(process.argv[2])))));`,
-  before, after], { encoding: 'utf8' }));
+          before,
+          after,
+        ],
+        { encoding: 'utf8' },
+      ),
+    );
 
   beforeEach(() => {
     repo = mkdtempSync(join(tmpdir(), 'tracked-spec-'));
@@ -79,7 +109,7 @@ console.log(JSON.stringify(changedBetween(new Map(JSON.parse(process.argv[1])), 
   afterEach(() => rmSync(repo, { recursive: true, force: true }));
 
   it('names a tracked file the run rewrote, not one already edited before it that the run left alone', () => {
-    writeFileSync(join(repo, 'edited.ts'), 'a developer\'s own edit\n');
+    writeFileSync(join(repo, 'edited.ts'), "a developer's own edit\n");
     const before = snapshot();
     writeFileSync(join(repo, 'untracked.log'), 'output\n');
     expect(changed(before, snapshot())).toEqual([]);

@@ -10,8 +10,18 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
-  assertPortFree, ensureDir, isAlive, isOurProcess, LoggedError, readPidFile, removeFile, run, sleep, stopPid,
-  writeJson, writePidFile,
+  assertPortFree,
+  ensureDir,
+  isAlive,
+  isOurProcess,
+  LoggedError,
+  readPidFile,
+  removeFile,
+  run,
+  sleep,
+  stopPid,
+  writeJson,
+  writePidFile,
 } from './processes.mjs';
 import { callerCaFile, databaseUrl, ensureSecrets, trustedCaFile } from './infra.mjs';
 import { ensureIdentities, identityEnvironment, OPS_IDENTITY, tlsDescription } from './identities.mjs';
@@ -36,7 +46,14 @@ const EXTRA_ENV_PREFIX = 'STACK_ENV_';
 const INHERITED_VARIABLES = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'NODE_OPTIONS'];
 
 export const SERVICE_NAMES = [
-  'gateway', 'trading', 'ledger', 'wallet-registry', 'payouts', 'collections', 'notifier', 'webhook-delivery',
+  'gateway',
+  'trading',
+  'ledger',
+  'wallet-registry',
+  'payouts',
+  'collections',
+  'notifier',
+  'webhook-delivery',
 ];
 
 /** Every identity the stack issues a certificate to: each service, and the ops tool. */
@@ -46,12 +63,16 @@ export const IDENTITY_NAMES = [...SERVICE_NAMES, OPS_IDENTITY];
 export const ensureServiceIdentities = (profile) => ensureIdentities(profile, IDENTITY_NAMES);
 
 /** name, folder (relative to the repository), database and environment-variable prefix. */
-export const SERVICES = Object.freeze(SERVICE_NAMES.map((name) => Object.freeze({
-  name,
-  folder: `services/${name}`,
-  database: `svc_${name.replaceAll('-', '_')}`,
-  envPrefix: name.toUpperCase().replaceAll('-', '_'),
-})));
+export const SERVICES = Object.freeze(
+  SERVICE_NAMES.map((name) =>
+    Object.freeze({
+      name,
+      folder: `services/${name}`,
+      database: `svc_${name.replaceAll('-', '_')}`,
+      envPrefix: name.toUpperCase().replaceAll('-', '_'),
+    }),
+  ),
+);
 
 export const DATABASE_NAMES = SERVICES.map((service) => service.database);
 
@@ -60,11 +81,16 @@ const replicaNumbers = (count) => Array.from({ length: count }, (_, index) => in
 const replicaOffset = (replica) => (replica - 1) * REPLICA_PORT_STEP;
 
 export const grpcPort = (profile, service, replica = 1) => profile.ports.grpc[service.name] + replicaOffset(replica);
-export const metricsPort = (profile, service, replica = 1) => profile.ports.metrics[service.name] + replicaOffset(replica);
-export const metricsUrl = (profile, service, replica = 1) => `http://127.0.0.1:${metricsPort(profile, service, replica)}/metrics`;
+export const metricsPort = (profile, service, replica = 1) =>
+  profile.ports.metrics[service.name] + replicaOffset(replica);
+export const metricsUrl = (profile, service, replica = 1) =>
+  `http://127.0.0.1:${metricsPort(profile, service, replica)}/metrics`;
 export const grpcAddress = (profile, service, replica = 1) => `127.0.0.1:${grpcPort(profile, service, replica)}`;
 /** Every replica of `service` in the profile, as a client's address: one host:port, or a comma-separated list. */
-export const grpcAddresses = (profile, service) => replicaNumbers(profile.replicas).map((replica) => grpcAddress(profile, service, replica)).join(',');
+export const grpcAddresses = (profile, service) =>
+  replicaNumbers(profile.replicas)
+    .map((replica) => grpcAddress(profile, service, replica))
+    .join(',');
 export const amqpUrl = (profile) => `amqp://${RABBIT_USER}:${RABBIT_PASSWORD}@127.0.0.1:${profile.ports.amqp}/`;
 export const redisUrl = (profile) => `redis://127.0.0.1:${profile.ports.redis}/0`;
 
@@ -89,9 +115,11 @@ export function serviceLogFiles(profile) {
 
 /** STACK_ENV_FOO=bar in the caller's environment becomes FOO=bar for every service. */
 export function extraEnvironment(env = process.env) {
-  return Object.fromEntries(Object.entries(env)
-    .filter(([name]) => name.startsWith(EXTRA_ENV_PREFIX) && name.length > EXTRA_ENV_PREFIX.length)
-    .map(([name, value]) => [name.slice(EXTRA_ENV_PREFIX.length), value]));
+  return Object.fromEntries(
+    Object.entries(env)
+      .filter(([name]) => name.startsWith(EXTRA_ENV_PREFIX) && name.length > EXTRA_ENV_PREFIX.length)
+      .map(([name, value]) => [name.slice(EXTRA_ENV_PREFIX.length), value]),
+  );
 }
 
 function peerAddresses(profile) {
@@ -109,7 +137,9 @@ export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4';
 /** The complete environment of one service (replica `replica`) in this profile. */
 export function serviceEnvironment(profile, service, env = process.env, replica = 1) {
   const secrets = ensureSecrets(profile);
-  const inherited = Object.fromEntries(INHERITED_VARIABLES.filter((name) => env[name]).map((name) => [name, env[name]]));
+  const inherited = Object.fromEntries(
+    INHERITED_VARIABLES.filter((name) => env[name]).map((name) => [name, env[name]]),
+  );
   return {
     ...inherited,
     NODE_OPTIONS: [SERVICE_NODE_OPTIONS, env.NODE_OPTIONS].filter(Boolean).join(' '),
@@ -139,7 +169,8 @@ function gatewayHttpEnvironment(profile) {
 }
 
 function assertBuilt(file) {
-  if (!existsSync(file)) throw new Error(`${path.relative(process.cwd(), file)} is missing: build first (npx turbo run build)`);
+  if (!existsSync(file))
+    throw new Error(`${path.relative(process.cwd(), file)} is missing: build first (npx turbo run build)`);
 }
 
 // ---------------------------------------------------------------- migrate
@@ -150,7 +181,9 @@ export async function migrateService(profile, service) {
   const files = servicePaths(profile, service);
   assertBuilt(files.migrate);
   await run(process.execPath, [files.migrate], {
-    cwd: files.dir, env: serviceEnvironment(profile, service), logFile: files.migrateLogFile,
+    cwd: files.dir,
+    env: serviceEnvironment(profile, service),
+    logFile: files.migrateLogFile,
     timeoutMs: MIGRATION_TIMEOUT_MS,
   });
 }
@@ -185,7 +218,10 @@ async function startService(profile, service, replica) {
   for (const port of servicePorts(profile, service, replica)) await assertPortFree(port, replicaName(service, replica));
   const logFd = openSync(files.logFile, 'a');
   const child = spawn(process.execPath, [files.main], {
-    cwd: files.dir, env: serviceEnvironment(profile, service, process.env, replica), detached: true, stdio: ['ignore', logFd, logFd],
+    cwd: files.dir,
+    env: serviceEnvironment(profile, service, process.env, replica),
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
   });
   closeSync(logFd);
   child.unref();
@@ -209,12 +245,20 @@ export async function startAll(profile) {
 
 /** The replicas of a service the profile asks for, and any other still running (started with a larger STACK_REPLICAS). */
 function replicasOf(profile, service) {
-  return replicaNumbers(REPLICAS_MAX).filter((replica) => replica <= profile.replicas || servicePid(profile, service, replica));
+  return replicaNumbers(REPLICAS_MAX).filter(
+    (replica) => replica <= profile.replicas || servicePid(profile, service, replica),
+  );
 }
 
 function replicaStatus(profile, service, replica) {
   const pid = servicePid(profile, service, replica);
-  return { replica, pid, running: pid !== null, grpc: grpcAddress(profile, service, replica), metrics: metricsUrl(profile, service, replica) };
+  return {
+    replica,
+    pid,
+    running: pid !== null,
+    grpc: grpcAddress(profile, service, replica),
+    metrics: metricsUrl(profile, service, replica),
+  };
 }
 
 /** Each service: its first replica's fields (name, pid, running, grpc, metrics), and every replica's under `replicas`. */
@@ -226,32 +270,47 @@ export function servicesStatus(profile) {
   });
 }
 
-export const allServicesRunning = (profile) => servicesStatus(profile)
-  .every((service) => service.replicas.filter(({ replica }) => replica <= profile.replicas).every(({ running }) => running));
+export const allServicesRunning = (profile) =>
+  servicesStatus(profile).every((service) =>
+    service.replicas.filter(({ replica }) => replica <= profile.replicas).every(({ running }) => running),
+  );
 
 /** SIGTERM to every replica of every service, up to 15 s to drain, then SIGKILL. Removes stack.json. */
 export async function stopAll(profile) {
   removeFile(profile.stackFile);
   removeFile(serviceEnvFile(profile));
-  const outcomes = await Promise.all(SERVICES.flatMap((service) => replicaNumbers(REPLICAS_MAX).map(async (replica) => {
-    const pid = servicePid(profile, service, replica);
-    const outcome = pid ? await stopPid(pid, { graceMs: SERVICE_STOP_GRACE_MS }) : 'not running';
-    removeFile(servicePaths(profile, service, replica).pidFile);
-    return { name: replicaName(service, replica), outcome };
-  })));
+  const outcomes = await Promise.all(
+    SERVICES.flatMap((service) =>
+      replicaNumbers(REPLICAS_MAX).map(async (replica) => {
+        const pid = servicePid(profile, service, replica);
+        const outcome = pid ? await stopPid(pid, { graceMs: SERVICE_STOP_GRACE_MS }) : 'not running';
+        removeFile(servicePaths(profile, service, replica).pidFile);
+        return { name: replicaName(service, replica), outcome };
+      }),
+    ),
+  );
   return outcomes.filter(({ outcome }) => outcome !== 'not running');
 }
 
 // ---------------------------------------------------------------- readiness
 
-const SILENT_LOGGER = { debug() {}, info() {}, warn() {}, error() {}, child() { return SILENT_LOGGER; } };
+const SILENT_LOGGER = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return SILENT_LOGGER;
+  },
+};
 
 /** checkHealth(address, service) over mutual TLS, as the ops identity (health admits any identity of the CA). */
 function loadHealthCheck(profile) {
   const helper = path.join(profile.repoRoot, 'libs', 'grpc', 'dist', 'index.js');
   assertBuilt(helper);
   const { checkHealth, TlsMaterial } = createRequire(import.meta.url)(helper);
-  if (typeof checkHealth !== 'function' || typeof TlsMaterial !== 'function') throw new Error(`${helper} does not export checkHealth and TlsMaterial`);
+  if (typeof checkHealth !== 'function' || typeof TlsMaterial !== 'function')
+    throw new Error(`${helper} does not export checkHealth and TlsMaterial`);
   const { identities } = tlsDescription(profile, [OPS_IDENTITY]);
   const tls = new TlsMaterial(identities[OPS_IDENTITY], { logger: SILENT_LOGGER, expectedIdentity: OPS_IDENTITY });
   return (address, serviceName, timeoutMs) => checkHealth(address, timeoutMs, tls.client(serviceName));
@@ -269,7 +328,11 @@ function httpStatus(url, timeoutMs) {
 }
 
 async function isServiceReady(profile, { service, replica }, checkHealth) {
-  const serving = await checkHealth(grpcAddress(profile, service, replica), service.name, HEALTH_CHECK_TIMEOUT_MS).catch(() => false);
+  const serving = await checkHealth(
+    grpcAddress(profile, service, replica),
+    service.name,
+    HEALTH_CHECK_TIMEOUT_MS,
+  ).catch(() => false);
   if (!serving || service.name !== 'gateway') return serving;
   return (await httpStatus(`${profile.gatewayUrl}/healthz`, HEALTH_CHECK_TIMEOUT_MS)) === 200;
 }
@@ -279,21 +342,33 @@ async function isServiceReady(profile, { service, replica }, checkHealth) {
  * answers SERVING on grpc.health.v1 (and the gateway 200 on /healthz). Fails at once
  * when a replica's process exits, naming its log.
  */
-export async function waitReady(profile, replicas = SERVICES.flatMap((service) => replicaNumbers(profile.replicas).map((replica) => ({ service, replica })))) {
+export async function waitReady(
+  profile,
+  replicas = SERVICES.flatMap((service) => replicaNumbers(profile.replicas).map((replica) => ({ service, replica }))),
+) {
   const checkHealth = loadHealthCheck(profile);
   const pending = new Set(replicas);
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  const describe = (items, field) => [...items].map(({ service, replica }) => (field === 'log' ? servicePaths(profile, service, replica).logFile : replicaName(service, replica))).join(', ');
+  const describe = (items, field) =>
+    [...items]
+      .map(({ service, replica }) =>
+        field === 'log' ? servicePaths(profile, service, replica).logFile : replicaName(service, replica),
+      )
+      .join(', ');
   while (pending.size > 0) {
     for (const item of pending) {
       const files = servicePaths(profile, item.service, item.replica);
       const pid = readPidFile(files.pidFile);
-      if (!pid || !isAlive(pid)) throw new LoggedError(`${replicaName(item.service, item.replica)} exited during start`, files.logFile);
+      if (!pid || !isAlive(pid))
+        throw new LoggedError(`${replicaName(item.service, item.replica)} exited during start`, files.logFile);
       if (await isServiceReady(profile, item, checkHealth)) pending.delete(item);
     }
     if (pending.size === 0) break;
     if (Date.now() >= deadline) {
-      throw new LoggedError(`not ready after ${READY_TIMEOUT_MS / 1000} s: ${describe(pending)}`, describe(pending, 'log'));
+      throw new LoggedError(
+        `not ready after ${READY_TIMEOUT_MS / 1000} s: ${describe(pending)}`,
+        describe(pending, 'log'),
+      );
     }
     await sleep(READY_POLL_INTERVAL_MS);
   }
@@ -317,7 +392,9 @@ export async function restartService(profile, service) {
     const stopped = pid ? await stopPid(pid, { graceMs: SERVICE_STOP_GRACE_MS }) : 'not running';
     await startService(profile, service, replica);
     await waitReady(profile, [{ service, replica }]);
-    outcomes.push(`${replicaName(service, replica)} ${stopped === 'not running' ? 'started' : `${stopped} and started`}`);
+    outcomes.push(
+      `${replicaName(service, replica)} ${stopped === 'not running' ? 'started' : `${stopped} and started`}`,
+    );
   }
   return outcomes;
 }
@@ -339,12 +416,22 @@ export function stackDescription(profile) {
     gatewayUrl: profile.gatewayUrl,
     grpc: Object.fromEntries(SERVICES.map((service) => [service.name, grpcAddress(profile, service)])),
     // Every replica's gRPC address and metrics endpoint (STACK_REPLICAS; one each by default).
-    replicas: Object.fromEntries(SERVICES.map((service) => [service.name, replicaNumbers(profile.replicas).map((replica) => ({
-      replica, grpc: grpcAddress(profile, service, replica), metricsUrl: metricsUrl(profile, service, replica),
-    }))])),
+    replicas: Object.fromEntries(
+      SERVICES.map((service) => [
+        service.name,
+        replicaNumbers(profile.replicas).map((replica) => ({
+          replica,
+          grpc: grpcAddress(profile, service, replica),
+          metricsUrl: metricsUrl(profile, service, replica),
+        })),
+      ]),
+    ),
     // Each service's Prometheus endpoint (GET /metrics).
     metricsUrls: Object.fromEntries(SERVICES.map((service) => [service.name, metricsUrl(profile, service)])),
-    webhookDeliveryMetricsUrl: metricsUrl(profile, SERVICES.find((service) => service.name === 'webhook-delivery')),
+    webhookDeliveryMetricsUrl: metricsUrl(
+      profile,
+      SERVICES.find((service) => service.name === 'webhook-delivery'),
+    ),
     postgres: {
       host: '127.0.0.1',
       port: pg,
@@ -376,7 +463,9 @@ const serviceEnvFile = (profile) => path.join(profile.stackDir, 'service-env.jso
  */
 export function writeStackFile(profile) {
   writeJson(profile.stackFile, stackDescription(profile));
-  const environments = Object.fromEntries(SERVICES.map((service) => [service.name, serviceEnvironment(profile, service)]));
+  const environments = Object.fromEntries(
+    SERVICES.map((service) => [service.name, serviceEnvironment(profile, service)]),
+  );
   writeJson(serviceEnvFile(profile), environments, 0o600);
   return profile.stackFile;
 }

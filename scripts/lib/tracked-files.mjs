@@ -11,7 +11,12 @@ import path from 'node:path';
 const GIT_TIMEOUT_MS = 30_000;
 
 function git(repoRoot, args) {
-  return execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', timeout: GIT_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
+  return execFileSync('git', args, {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: GIT_TIMEOUT_MS,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
 }
 
 function contentHash(file) {

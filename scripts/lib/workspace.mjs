@@ -36,7 +36,10 @@ export async function ensureNpmDependencies({ logFile }) {
   const reason = installReason();
   if (!reason) return 'npm dependencies up to date';
   await run('npm', ['ci', '--no-audit', '--no-fund'], {
-    cwd: REPO_ROOT, env: TOOL_ENV, logFile, timeoutMs: INSTALL_TIMEOUT_MS,
+    cwd: REPO_ROOT,
+    env: TOOL_ENV,
+    logFile,
+    timeoutMs: INSTALL_TIMEOUT_MS,
   });
   return `npm ci done (${reason})`;
 }
@@ -59,7 +62,11 @@ const TASK_LINE = /^(@?[^\s:]+):([a-z:-]+): /;
 
 /** The build's tasks that run a command: their ids, dependencies and whether turbo's cache holds them. */
 async function buildPlan(logFile, filterArgs) {
-  const { stdout } = await run('npx', ['turbo', 'run', 'build', ...filterArgs, '--dry-run=json'], { cwd: REPO_ROOT, env: TOOL_ENV, timeoutMs: PLAN_TIMEOUT_MS });
+  const { stdout } = await run('npx', ['turbo', 'run', 'build', ...filterArgs, '--dry-run=json'], {
+    cwd: REPO_ROOT,
+    env: TOOL_ENV,
+    timeoutMs: PLAN_TIMEOUT_MS,
+  });
   const plan = JSON.parse(stdout.slice(stdout.indexOf('{')));
   const tasks = new Map();
   for (const task of plan.tasks) {
@@ -86,9 +93,14 @@ function progressReporter(tasks, startedAtMs) {
     const now = Date.now();
     endedAtMs.set(taskId, now);
     done += 1;
-    const readyAtMs = Math.max(startedAtMs, ...task.dependencies.map((dependency) => endedAtMs.get(dependency) ?? startedAtMs));
+    const readyAtMs = Math.max(
+      startedAtMs,
+      ...task.dependencies.map((dependency) => endedAtMs.get(dependency) ?? startedAtMs),
+    );
     const name = match[2] === 'build' ? match[1] : `${match[1]} ${match[2]}`;
-    const what = task.cached ? 'from cache' : `${match[2] === 'build' ? 'built' : 'done'} in ${((now - readyAtMs) / 1000).toFixed(1)} s`;
+    const what = task.cached
+      ? 'from cache'
+      : `${match[2] === 'build' ? 'built' : 'done'} in ${((now - readyAtMs) / 1000).toFixed(1)} s`;
     stepProgress(`[${String(done).padStart(String(tasks.size).length)}/${tasks.size}] ${name} ${what}`);
   };
 }
@@ -118,7 +130,12 @@ function runTurboBuild(logFile, filterArgs, onLine) {
     child.on('error', (error) => finish(new LoggedError(`turbo: ${error.message}`, logFile)));
     child.on('close', (code, signalName) => {
       if (code === 0) return finish();
-      finish(new LoggedError(`turbo run build failed (${signalName ? `signal ${signalName}` : `exit code ${code}`})`, logFile));
+      finish(
+        new LoggedError(
+          `turbo run build failed (${signalName ? `signal ${signalName}` : `exit code ${code}`})`,
+          logFile,
+        ),
+      );
     });
   });
 }

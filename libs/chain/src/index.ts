@@ -3,4 +3,10 @@
  * and those that accept them from partners (wallet-registry), so there is one
  * implementation of each check.
  */
-export { base58Decode, base58Encode, isValidTronAddress, tronAddressFromAccountId, TRON_ADDRESS_LENGTH } from './tron-address';
+export {
+  base58Decode,
+  base58Encode,
+  isValidTronAddress,
+  tronAddressFromAccountId,
+  TRON_ADDRESS_LENGTH,
+} from './tron-address';

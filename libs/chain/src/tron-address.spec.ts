@@ -34,7 +34,13 @@ describe('TRON addresses', () => {
   });
 
   it('refuses empty, padded and look-alike input', () => {
-    for (const candidate of ['', ` ${KNOWN_VALID}`, `${KNOWN_VALID} `, KNOWN_VALID.toLowerCase(), KNOWN_VALID.replace('q', 'O')]) {
+    for (const candidate of [
+      '',
+      ` ${KNOWN_VALID}`,
+      `${KNOWN_VALID} `,
+      KNOWN_VALID.toLowerCase(),
+      KNOWN_VALID.replace('q', 'O'),
+    ]) {
       expect(isValidTronAddress(candidate)).toBe(false);
     }
   });

@@ -52,5 +52,7 @@ export function isValidTronAddress(address: string): boolean {
   const decoded = base58Decode(address);
   if (!decoded || decoded.length !== 1 + ACCOUNT_ID_BYTES + 4 || decoded[0] !== TRON_VERSION_BYTE) return false;
   const payload = decoded.subarray(0, 1 + ACCOUNT_ID_BYTES);
-  return doubleSha256(payload).subarray(0, 4).equals(decoded.subarray(1 + ACCOUNT_ID_BYTES));
+  return doubleSha256(payload)
+    .subarray(0, 4)
+    .equals(decoded.subarray(1 + ACCOUNT_ID_BYTES));
 }

@@ -5,12 +5,26 @@
 // http(s) OTLP endpoint, with a sample ratio within 0..1; that a sealing key ring is
 // parsed and validated; and that production mode refuses published development keys.
 import {
-  commonServiceEnv, ConfigError, developmentKeyProblem, hexKey32, loadConfig, metricsEnv, refuseDevelopmentKeysInProduction, sealingKeyRing, z,
+  commonServiceEnv,
+  ConfigError,
+  developmentKeyProblem,
+  hexKey32,
+  loadConfig,
+  metricsEnv,
+  refuseDevelopmentKeysInProduction,
+  sealingKeyRing,
+  z,
 } from './index';
 
 const schema = z.object({ ...commonServiceEnv, KEY: hexKey32() });
 const TLS = { TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/service.pem', TLS_KEY_FILE: '/tls/service-key.pem' };
-const base = { DATABASE_URL: 'postgres://u:p@localhost:5432/db', GRPC_PORT: '7001', PLATFORM_MODE: 'sandbox', KEY: 'a'.repeat(64), ...TLS };
+const base = {
+  DATABASE_URL: 'postgres://u:p@localhost:5432/db',
+  GRPC_PORT: '7001',
+  PLATFORM_MODE: 'sandbox',
+  KEY: 'a'.repeat(64),
+  ...TLS,
+};
 const RANDOM_KEY = '3f9a1c7e5b2d4086a1e9c3b7d5f20846e1a3c5b7d9f0213546789abcdef01234';
 
 function problemsOf(run: () => unknown): string {
@@ -40,23 +54,34 @@ describe('loadConfig', () => {
   it('exports traces only when an http(s) OTLP endpoint is configured, sampling a ratio within 0..1', () => {
     expect(loadConfig(schema, base).OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
     expect(loadConfig(schema, base).OTEL_TRACES_SAMPLER_ARG).toBe(1);
-    const exporting = loadConfig(schema, { ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318', OTEL_TRACES_SAMPLER_ARG: '0.25' });
+    const exporting = loadConfig(schema, {
+      ...base,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    });
     expect(exporting.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
     expect(exporting.OTEL_TRACES_SAMPLER_ARG).toBe(0.25);
-    const problems = problemsOf(() => loadConfig(schema, { ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318', OTEL_TRACES_SAMPLER_ARG: '2' }));
+    const problems = problemsOf(() =>
+      loadConfig(schema, { ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318', OTEL_TRACES_SAMPLER_ARG: '2' }),
+    );
     expect(problems).toContain('OTEL_EXPORTER_OTLP_ENDPOINT');
     expect(problems).toContain('OTEL_TRACES_SAMPLER_ARG');
   });
 
-  it('serves metrics on the service\'s default port, on this machine only unless told', () => {
+  it("serves metrics on the service's default port, on this machine only unless told", () => {
     const withMetrics = z.object({ ...commonServiceEnv, ...metricsEnv(9104) });
     expect(loadConfig(withMetrics, base)).toMatchObject({ METRICS_PORT: 9104, HTTP_HOST: '127.0.0.1' });
-    expect(loadConfig(withMetrics, { ...base, METRICS_PORT: '19304', HTTP_HOST: '0.0.0.0' })).toMatchObject({ METRICS_PORT: 19304, HTTP_HOST: '0.0.0.0' });
+    expect(loadConfig(withMetrics, { ...base, METRICS_PORT: '19304', HTTP_HOST: '0.0.0.0' })).toMatchObject({
+      METRICS_PORT: 19304,
+      HTTP_HOST: '0.0.0.0',
+    });
     expect(problemsOf(() => loadConfig(withMetrics, { ...base, METRICS_PORT: '70000' }))).toMatch(/METRICS_PORT/);
   });
 
   it('names every invalid variable in one error', () => {
-    const problems = problemsOf(() => loadConfig(schema, { ...base, DATABASE_URL: 'mysql://x', GRPC_PORT: '99999', KEY: 'short' }));
+    const problems = problemsOf(() =>
+      loadConfig(schema, { ...base, DATABASE_URL: 'mysql://x', GRPC_PORT: '99999', KEY: 'short' }),
+    );
     expect(problems).toContain('DATABASE_URL');
     expect(problems).toContain('GRPC_PORT');
     expect(problems).toContain('KEY');
@@ -69,23 +94,31 @@ describe('loadConfig', () => {
   });
 
   it('requires the three TLS files, as absolute paths', () => {
-    const problems = problemsOf(() => loadConfig(schema, { ...base, TLS_CA_FILE: 'tls/ca.pem', TLS_CERT_FILE: undefined }));
+    const problems = problemsOf(() =>
+      loadConfig(schema, { ...base, TLS_CA_FILE: 'tls/ca.pem', TLS_CERT_FILE: undefined }),
+    );
     expect(problems).toMatch(/TLS_CA_FILE: expected an absolute path/);
     expect(problems).toMatch(/TLS_CERT_FILE/);
   });
 
   it('bounds how long a connection, and so the identity proved at its handshake, is served', () => {
-    expect(loadConfig(schema, { ...base, GRPC_MAX_CONNECTION_AGE_MS: '3600000', GRPC_MAX_CONNECTION_AGE_GRACE_MS: '5000' }))
-      .toMatchObject({ GRPC_MAX_CONNECTION_AGE_MS: 3_600_000, GRPC_MAX_CONNECTION_AGE_GRACE_MS: 5_000 });
-    const problems = problemsOf(() => loadConfig(schema, { ...base, GRPC_MAX_CONNECTION_AGE_MS: '3600001', GRPC_MAX_CONNECTION_AGE_GRACE_MS: '0' }));
+    expect(
+      loadConfig(schema, { ...base, GRPC_MAX_CONNECTION_AGE_MS: '3600000', GRPC_MAX_CONNECTION_AGE_GRACE_MS: '5000' }),
+    ).toMatchObject({ GRPC_MAX_CONNECTION_AGE_MS: 3_600_000, GRPC_MAX_CONNECTION_AGE_GRACE_MS: 5_000 });
+    const problems = problemsOf(() =>
+      loadConfig(schema, { ...base, GRPC_MAX_CONNECTION_AGE_MS: '3600001', GRPC_MAX_CONNECTION_AGE_GRACE_MS: '0' }),
+    );
     expect(problems).toMatch(/GRPC_MAX_CONNECTION_AGE_MS/);
     expect(problems).toMatch(/GRPC_MAX_CONNECTION_AGE_GRACE_MS/);
-    expect(problemsOf(() => loadConfig(schema, { ...base, GRPC_MAX_CONNECTION_AGE_MS: '59999' }))).toMatch(/GRPC_MAX_CONNECTION_AGE_MS/);
+    expect(problemsOf(() => loadConfig(schema, { ...base, GRPC_MAX_CONNECTION_AGE_MS: '59999' }))).toMatch(
+      /GRPC_MAX_CONNECTION_AGE_MS/,
+    );
   });
 });
 
 describe('sealing key rings and development keys', () => {
-  const ringSchema = z.object({ ...commonServiceEnv, SEALING_KEYS: sealingKeyRing(), CODE_KEY: hexKey32() })
+  const ringSchema = z
+    .object({ ...commonServiceEnv, SEALING_KEYS: sealingKeyRing(), CODE_KEY: hexKey32() })
     .superRefine(refuseDevelopmentKeysInProduction('SEALING_KEYS', 'CODE_KEY'));
   const env = { ...base, SEALING_KEYS: `k2:${RANDOM_KEY},k1:${'feedface'.repeat(8)}`, CODE_KEY: RANDOM_KEY };
 
@@ -94,17 +127,23 @@ describe('sealing key rings and development keys', () => {
   });
 
   it('refuses a malformed ring, naming the variable but not the key', () => {
-    const problems = problemsOf(() => loadConfig(ringSchema, { ...env, SEALING_KEYS: `k2:${RANDOM_KEY},k2:${RANDOM_KEY.replace('3', '4')}` }));
+    const problems = problemsOf(() =>
+      loadConfig(ringSchema, { ...env, SEALING_KEYS: `k2:${RANDOM_KEY},k2:${RANDOM_KEY.replace('3', '4')}` }),
+    );
     expect(problems).toMatch(/SEALING_KEYS: .*appears twice/);
     expect(problems).not.toContain(RANDOM_KEY);
   });
 
   it('accepts development keys in sandbox mode and refuses them in production mode, in a ring too', () => {
     expect(() => loadConfig(ringSchema, env)).not.toThrow();
-    const problems = problemsOf(() => loadConfig(ringSchema, { ...env, PLATFORM_MODE: 'production', CODE_KEY: 'c0de'.repeat(16) }));
+    const problems = problemsOf(() =>
+      loadConfig(ringSchema, { ...env, PLATFORM_MODE: 'production', CODE_KEY: 'c0de'.repeat(16) }),
+    );
     expect(problems).toMatch(/SEALING_KEYS: is a published development key/);
     expect(problems).toMatch(/CODE_KEY: is a published development key/);
-    expect(() => loadConfig(ringSchema, { ...env, PLATFORM_MODE: 'production', SEALING_KEYS: RANDOM_KEY })).not.toThrow();
+    expect(() =>
+      loadConfig(ringSchema, { ...env, PLATFORM_MODE: 'production', SEALING_KEYS: RANDOM_KEY }),
+    ).not.toThrow();
   });
 
   it('calls a key of few distinct bytes a development key', () => {

@@ -19,7 +19,9 @@ export class ConfigError extends Error {
 /** Every problem `schema` finds in `env`, as `VARIABLE: why` lines; empty when the environment is valid. */
 export function configProblems(schema: z.ZodTypeAny, env: NodeJS.ProcessEnv = process.env): string[] {
   const result = schema.safeParse(env);
-  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  return result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
 }
 
 /** Parses `env` against `schema`; throws ConfigError naming every bad variable. */
@@ -51,38 +53,56 @@ export const hostPort = () => z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'expe
  * comma-separated list of IPv4 `host:port` (one per replica, the local stack), or
  * `dns:///<headless Service>:port` (Kubernetes: every ready pod).
  */
-export const grpcTarget = () => z.string().regex(
-  /^(?:[A-Za-z0-9.-]+:\d{1,5}|(?:\d{1,3}(?:\.\d{1,3}){3}:\d{1,5})(?:,\d{1,3}(?:\.\d{1,3}){3}:\d{1,5})+|dns:\/\/\/[A-Za-z0-9.-]+:\d{1,5})$/,
-  'expected host:port, a comma-separated list of IPv4 host:port, or dns:///host:port',
-);
+export const grpcTarget = () =>
+  z
+    .string()
+    .regex(
+      /^(?:[A-Za-z0-9.-]+:\d{1,5}|(?:\d{1,3}(?:\.\d{1,3}){3}:\d{1,5})(?:,\d{1,3}(?:\.\d{1,3}){3}:\d{1,5})+|dns:\/\/\/[A-Za-z0-9.-]+:\d{1,5})$/,
+      'expected host:port, a comma-separated list of IPv4 host:port, or dns:///host:port',
+    );
 export const hexKey32 = () => z.string().regex(/^[0-9a-fA-F]{64}$/, 'expected 64 hex characters (32 bytes)');
 export const booleanFlag = () =>
   z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 export const urlWithProtocol = (...protocols: string[]) =>
-  z.string().refine((value) => {
-    try {
-      return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
-    } catch {
-      return false;
-    }
-  }, `expected a ${protocols.join(' or ')} URL`);
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    },
+    `expected a ${protocols.join(' or ')} URL`,
+  );
 
 /** A host name or an IP address to listen on; 0.0.0.0 (all interfaces) only when configured so. */
-export const listenHost = () => z.string().regex(/^[A-Za-z0-9.:-]{1,253}$/, 'expected a host name or an IP address').default('127.0.0.1');
-export const absolutePath = () => z.string().min(1).refine((value) => isAbsolute(value), 'expected an absolute path');
+export const listenHost = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'expected a host name or an IP address')
+    .default('127.0.0.1');
+export const absolutePath = () =>
+  z
+    .string()
+    .min(1)
+    .refine((value) => isAbsolute(value), 'expected an absolute path');
 
 /**
  * A sealing key ring: `<id>:<64 hex>[,<id>:<64 hex>…]`, the current key first
  * (a bare 64-hex key is the ring `k0:<key>`). Parsed into a SealingKeyRing.
  */
-export const sealingKeyRing = () => z.string().transform((text, context) => {
-  try {
-    return SealingKeyRing.parse(text);
-  } catch (error) {
-    context.addIssue({ code: 'custom', message: `expected <id>:<64 hex>[,<id>:<64 hex>…]: ${(error as Error).message}` });
-    return z.NEVER;
-  }
-});
+export const sealingKeyRing = () =>
+  z.string().transform((text, context) => {
+    try {
+      return SealingKeyRing.parse(text);
+    } catch (error) {
+      context.addIssue({
+        code: 'custom',
+        message: `expected <id>:<64 hex>[,<id>:<64 hex>…]: ${(error as Error).message}`,
+      });
+      return z.NEVER;
+    }
+  });
 
 /**
  * Keys that have been published (the compose file's former development
@@ -104,7 +124,8 @@ export function developmentKeyProblem(keyHex: string): string | null {
   const lower = keyHex.toLowerCase();
   if (KNOWN_DEVELOPMENT_KEYS.includes(lower)) return 'is a published development key';
   const distinct = new Set(lower.match(/../g) ?? []).size;
-  if (distinct < DISTINCT_KEY_BYTES_MIN) return `has only ${distinct} distinct bytes: generate it with openssl rand -hex 32`;
+  if (distinct < DISTINCT_KEY_BYTES_MIN)
+    return `has only ${distinct} distinct bytes: generate it with openssl rand -hex 32`;
   return null;
 }
 
@@ -114,7 +135,9 @@ type KeyValue = string | SealingKeyRing;
  * A superRefine step: in production mode, every named key (a 64-hex key or a
  * key ring) must be none of the known development keys.
  */
-export function refuseDevelopmentKeysInProduction<T extends { PLATFORM_MODE: 'sandbox' | 'production' }>(...names: (keyof T & string)[]) {
+export function refuseDevelopmentKeysInProduction<T extends { PLATFORM_MODE: 'sandbox' | 'production' }>(
+  ...names: (keyof T & string)[]
+) {
   return (config: T, context: z.RefinementCtx): void => {
     if (config.PLATFORM_MODE !== 'production') return;
     for (const name of names) {
@@ -122,7 +145,8 @@ export function refuseDevelopmentKeysInProduction<T extends { PLATFORM_MODE: 'sa
       if (value === undefined) continue;
       const keys = typeof value === 'string' ? [value] : value.keysHex;
       const problem = keys.map(developmentKeyProblem).find((found) => found !== null);
-      if (problem) context.addIssue({ code: 'custom', path: [name], message: `${problem}; refused in production mode` });
+      if (problem)
+        context.addIssue({ code: 'custom', path: [name], message: `${problem}; refused in production mode` });
     }
   };
 }

@@ -2,22 +2,38 @@
 // HMACs). Sealing is proven in key-ring.spec.ts.
 import { createHash, createHmac } from 'node:crypto';
 import {
-  constantTimeEqual, dammCheckDigit, randomNumericCode, requestSigningString, signRequest,
-  verifyWebhookSignature, webhookSignatureHeader,
+  constantTimeEqual,
+  dammCheckDigit,
+  randomNumericCode,
+  requestSigningString,
+  signRequest,
+  verifyWebhookSignature,
+  webhookSignatureHeader,
 } from './index';
 
 describe('request signing', () => {
   it('signs the six-line string of the contract', () => {
-    const parts = { timestampMs: '1700000000000', nonce: 'abcdefghijklmnop', method: 'post', pathAndQuery: '/v1/quotes', body: '{"side":"buy"}' };
+    const parts = {
+      timestampMs: '1700000000000',
+      nonce: 'abcdefghijklmnop',
+      method: 'post',
+      pathAndQuery: '/v1/quotes',
+      body: '{"side":"buy"}',
+    };
     const bodyHash = createHash('sha256').update('{"side":"buy"}').digest('hex');
     const expectedString = `v1\n1700000000000\nabcdefghijklmnop\nPOST\n/v1/quotes\n${bodyHash}`;
     expect(requestSigningString(parts)).toBe(expectedString);
-    expect(signRequest('secret', parts)).toBe(`v1=${createHmac('sha256', 'secret').update(expectedString).digest('hex')}`);
+    expect(signRequest('secret', parts)).toBe(
+      `v1=${createHmac('sha256', 'secret').update(expectedString).digest('hex')}`,
+    );
   });
 
   it('hashes the empty string when there is no body', () => {
-    expect(requestSigningString({ timestampMs: '1', nonce: 'n', method: 'GET', pathAndQuery: '/v1/health', body: '' }).split('\n')[5])
-      .toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(
+      requestSigningString({ timestampMs: '1', nonce: 'n', method: 'GET', pathAndQuery: '/v1/health', body: '' }).split(
+        '\n',
+      )[5],
+    ).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 });
 
@@ -61,7 +77,9 @@ describe('dammCheckDigit', () => {
         expect(dammCheckDigit(reference.slice(0, i) + digit + reference.slice(i + 1))).not.toBe(0);
       }
       if (i + 1 < reference.length && reference[i] !== reference[i + 1]) {
-        expect(dammCheckDigit(reference.slice(0, i) + reference[i + 1] + reference[i] + reference.slice(i + 2))).not.toBe(0);
+        expect(
+          dammCheckDigit(reference.slice(0, i) + reference[i + 1] + reference[i] + reference.slice(i + 2)),
+        ).not.toBe(0);
       }
     }
   });

@@ -35,7 +35,9 @@ export function randomToken(bytes = 32): string {
 
 /** A uniformly random numeric code of `digits` digits (leading zeros kept). */
 export function randomNumericCode(digits = 6): string {
-  return randomInt(0, 10 ** digits).toString().padStart(digits, '0');
+  return randomInt(0, 10 ** digits)
+    .toString()
+    .padStart(digits, '0');
 }
 
 export const REQUEST_SIGNATURE_VERSION = 'v1';
@@ -91,18 +93,37 @@ export function signedRequestHeaders(
 }
 
 /** Webhook signature over `<timestamp>.<deliveryId>.<raw body>` (what partners verify on every webhook). */
-export function webhookSignature(signingSecret: string, timestampMs: string, deliveryId: string, body: string | Buffer): string {
-  const signed = Buffer.concat([Buffer.from(`${timestampMs}.${deliveryId}.`, 'utf8'), Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')]);
+export function webhookSignature(
+  signingSecret: string,
+  timestampMs: string,
+  deliveryId: string,
+  body: string | Buffer,
+): string {
+  const signed = Buffer.concat([
+    Buffer.from(`${timestampMs}.${deliveryId}.`, 'utf8'),
+    Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'),
+  ]);
   return hmacSha256Hex(signingSecret, signed);
 }
 
 /** The X-Service-Signature header value for one or (during rotation) two secrets. */
-export function webhookSignatureHeader(secrets: string[], timestampMs: string, deliveryId: string, body: string | Buffer): string {
+export function webhookSignatureHeader(
+  secrets: string[],
+  timestampMs: string,
+  deliveryId: string,
+  body: string | Buffer,
+): string {
   return secrets.map((secret) => `v1=${webhookSignature(secret, timestampMs, deliveryId, body)}`).join(',');
 }
 
 /** Verifies a webhook signature header against a secret: any one `v1=` value matching is enough. */
-export function verifyWebhookSignature(secret: string, header: string, timestampMs: string, deliveryId: string, body: string | Buffer): boolean {
+export function verifyWebhookSignature(
+  secret: string,
+  header: string,
+  timestampMs: string,
+  deliveryId: string,
+  body: string | Buffer,
+): boolean {
   const expected = webhookSignature(secret, timestampMs, deliveryId, body);
   let matched = false;
   for (const part of header.split(',')) {

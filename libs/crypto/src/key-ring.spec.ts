@@ -16,7 +16,12 @@ function legacySeal(plain: string, keyHex: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), iv);
   const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+  return [
+    'v1',
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ciphertext.toString('base64url'),
+  ].join('.');
 }
 
 describe('SealingKeyRing', () => {
@@ -82,7 +87,9 @@ describe('SealingKeyRing', () => {
     };
     const sealed = ring.seal('secret');
     for (const bytes of [4, 8, 12, 15]) {
-      expect(() => ring.open(truncate(sealed, 3, bytes))).toThrow(`sealed value has a ${bytes}-byte authentication tag, not 16`);
+      expect(() => ring.open(truncate(sealed, 3, bytes))).toThrow(
+        `sealed value has a ${bytes}-byte authentication tag, not 16`,
+      );
       expect(() => ring.open(truncate(legacySeal('secret', OLD), 2, bytes))).toThrow(/opens with no key of the ring/);
     }
     expect(ring.open(truncate(sealed, 3, 16))).toBe('secret');
@@ -101,7 +108,10 @@ describe('SealingKeyRing', () => {
     ['a bad id', `bad id:${NEW}`],
     ['a repeated id', `a:${NEW},a:${OLD}`],
     ['a repeated key', `a:${NEW},b:${NEW}`],
-    ['too many keys', Array.from({ length: 9 }, (_, index) => `k${index}:${index.toString(16).padStart(2, '0').repeat(32)}`).join(',')],
+    [
+      'too many keys',
+      Array.from({ length: 9 }, (_, index) => `k${index}:${index.toString(16).padStart(2, '0').repeat(32)}`).join(','),
+    ],
   ])('refuses %s, without echoing a key', (_name, text) => {
     let message = '';
     try {

@@ -47,8 +47,11 @@ function decrypt(keyHex: string, iv: string, tag: string, ciphertext: string, as
   const ivBytes = Buffer.from(iv, 'base64url');
   const tagBytes = Buffer.from(tag, 'base64url');
   if (ivBytes.length !== IV_BYTES) throw new Error(`sealed value has a ${ivBytes.length}-byte IV, not ${IV_BYTES}`);
-  if (tagBytes.length !== AUTH_TAG_BYTES) throw new Error(`sealed value has a ${tagBytes.length}-byte authentication tag, not ${AUTH_TAG_BYTES}`);
-  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), ivBytes, { authTagLength: AUTH_TAG_BYTES });
+  if (tagBytes.length !== AUTH_TAG_BYTES)
+    throw new Error(`sealed value has a ${tagBytes.length}-byte authentication tag, not ${AUTH_TAG_BYTES}`);
+  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), ivBytes, {
+    authTagLength: AUTH_TAG_BYTES,
+  });
   if (associatedData !== null) decipher.setAAD(Buffer.from(associatedData, 'utf8'));
   decipher.setAuthTag(tagBytes);
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
@@ -64,7 +67,8 @@ export class SealingKeyRing {
     const keys = new Map<string, string>();
     for (const entry of entries) {
       if (keys.has(entry.id)) throw new RangeError(`key id ${entry.id} appears twice`);
-      if ([...keys.values()].includes(entry.keyHex)) throw new RangeError(`key ${entry.id} repeats another key of the ring`);
+      if ([...keys.values()].includes(entry.keyHex))
+        throw new RangeError(`key ${entry.id} repeats another key of the ring`);
       keys.set(entry.id, entry.keyHex);
     }
     this.keys = keys;
@@ -93,10 +97,17 @@ export class SealingKeyRing {
   seal(plain: string): string {
     const header = `${SEAL_VERSION}.${this.currentKeyId}`;
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', Buffer.from(this.keys.get(this.currentKeyId) as string, 'hex'), iv, { authTagLength: AUTH_TAG_BYTES });
+    const cipher = createCipheriv('aes-256-gcm', Buffer.from(this.keys.get(this.currentKeyId) as string, 'hex'), iv, {
+      authTagLength: AUTH_TAG_BYTES,
+    });
     cipher.setAAD(Buffer.from(header, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [header, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+    return [
+      header,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      ciphertext.toString('base64url'),
+    ].join('.');
   }
 
   /** Opens a sealed value; throws when its key is not in the ring, or it was tampered with. */

@@ -23,10 +23,12 @@ describe('error catalogue', () => {
 
 describe('AppError', () => {
   it('shows a made-up field name as escaped ASCII, never its raw characters', () => {
-    expect(validationFailed(['destination.accountNumber', 'items[0].amount']).partnerMessage)
-      .toBe('Validation failed on: destination.accountNumber, items[0].amount');
-    expect(validationFailed(['\u2028', 'a b', 'x\u0000\u00e9']).partnerMessage)
-      .toBe('Validation failed on: "\\u2028", "a b", "x\\u0000\\u00e9"');
+    expect(validationFailed(['destination.accountNumber', 'items[0].amount']).partnerMessage).toBe(
+      'Validation failed on: destination.accountNumber, items[0].amount',
+    );
+    expect(validationFailed(['\u2028', 'a b', 'x\u0000\u00e9']).partnerMessage).toBe(
+      'Validation failed on: "\\u2028", "a b", "x\\u0000\\u00e9"',
+    );
   });
 
   it('names every field in the validation message, once each', () => {

@@ -79,7 +79,12 @@ export interface ErrorPayload {
 }
 
 export function toPayload(error: AppError): ErrorPayload {
-  return { code: error.code, fields: error.fields, retryAfterSeconds: error.retryAfterSeconds, errorCode: error.errorCode };
+  return {
+    code: error.code,
+    fields: error.fields,
+    retryAfterSeconds: error.retryAfterSeconds,
+    errorCode: error.errorCode,
+  };
 }
 
 export function fromPayload(payload: unknown): AppError | null {

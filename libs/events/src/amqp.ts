@@ -24,9 +24,27 @@ const SOCKET_OPTIONS = { timeout: CONNECT_TIMEOUT_MS, heartbeat: HEARTBEAT_SECON
 
 function connectionMetrics(registry: Registry) {
   return {
-    up: gauge({ name: 'amqp_connection_up', help: 'RabbitMQ connection of this process: 1 while connected, 0 while not (a relay connects once it has events to publish; away or reconnecting).' }, registry),
-    channels: gauge({ name: 'amqp_channels_open', help: 'RabbitMQ channels open on this process\'s connection (publishing and consuming).' }, registry),
-    losses: counter({ name: 'amqp_connection_losses_total', help: 'RabbitMQ connections lost (closed by the broker or the network), each followed by reconnecting.' }, registry),
+    up: gauge(
+      {
+        name: 'amqp_connection_up',
+        help: 'RabbitMQ connection of this process: 1 while connected, 0 while not (a relay connects once it has events to publish; away or reconnecting).',
+      },
+      registry,
+    ),
+    channels: gauge(
+      {
+        name: 'amqp_channels_open',
+        help: "RabbitMQ channels open on this process's connection (publishing and consuming).",
+      },
+      registry,
+    ),
+    losses: counter(
+      {
+        name: 'amqp_connection_losses_total',
+        help: 'RabbitMQ connections lost (closed by the broker or the network), each followed by reconnecting.',
+      },
+      registry,
+    ),
   };
 }
 
@@ -36,7 +54,11 @@ export class AmqpConnection extends EventEmitter {
   private connecting: Promise<ChannelModel> | null = null;
   private readonly metrics: ReturnType<typeof connectionMetrics>;
 
-  constructor(private readonly url: string, private readonly logger: Logger, registry: Registry = metricsRegistry) {
+  constructor(
+    private readonly url: string,
+    private readonly logger: Logger,
+    registry: Registry = metricsRegistry,
+  ) {
     super();
     this.metrics = connectionMetrics(registry);
     this.metrics.up.set(0);
@@ -66,7 +88,8 @@ export class AmqpConnection extends EventEmitter {
         return connection;
       } catch (error) {
         const delayMs = Math.min(RECONNECT_DELAY_MS_MAX, 100 * 2 ** Math.min(attempt, 6));
-        if (attempt === 1 || attempt % 10 === 0) this.logger.warn('amqp connect failed; retrying', { attempt, delayMs, error: (error as Error).message });
+        if (attempt === 1 || attempt % 10 === 0)
+          this.logger.warn('amqp connect failed; retrying', { attempt, delayMs, error: (error as Error).message });
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
     }
@@ -80,7 +103,10 @@ export class AmqpConnection extends EventEmitter {
     this.metrics.losses.inc();
     this.logger.warn('amqp connection closed; reconnecting');
     this.emit('disconnected');
-    void this.connect().then(() => this.emit('reconnected'), () => undefined);
+    void this.connect().then(
+      () => this.emit('reconnected'),
+      () => undefined,
+    );
   }
 
   async createConfirmChannel(): Promise<ConfirmChannel> {

@@ -39,14 +39,19 @@ class FakeChannel {
 }
 
 const event = (index: number): BusEvent => ({
-  id: `e-${index}`, type: 'credit.received', createdAt: '2026-01-01T00:00:00.000Z', partnerId: 'p-1', data: { index },
+  id: `e-${index}`,
+  type: 'credit.received',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  partnerId: 'p-1',
+  data: { index },
 });
 
-const message = (tag: number, body: unknown, headers: Record<string, unknown> = {}): ConsumeMessage => ({
-  content: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-  fields: { deliveryTag: tag, redelivered: false, exchange: 'x', routingKey: 'k', consumerTag: 'ctag' },
-  properties: { messageId: `m-${tag}`, headers },
-} as unknown as ConsumeMessage);
+const message = (tag: number, body: unknown, headers: Record<string, unknown> = {}): ConsumeMessage =>
+  ({
+    content: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+    fields: { deliveryTag: tag, redelivered: false, exchange: 'x', routingKey: 'k', consumerTag: 'ctag' },
+    properties: { messageId: `m-${tag}`, headers },
+  }) as unknown as ConsumeMessage;
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,9 +60,15 @@ async function start(handleBatch: (events: ConsumedEvent[]) => Promise<BatchOutc
   const channel = new FakeChannel();
   const amqp = Object.assign(new EventEmitter(), { createChannel: async () => channel }) as unknown as AmqpConnection;
   const registry = new Registry();
-  const consumer = new EventConsumer(amqp, logger, { queue: 'q', prefetch: 256, batchSizeMax, setup: async () => undefined, handleBatch }, registry);
+  const consumer = new EventConsumer(
+    amqp,
+    logger,
+    { queue: 'q', prefetch: 256, batchSizeMax, setup: async () => undefined, handleBatch },
+    registry,
+  );
   await consumer.start();
-  const send = (tag: number, body: unknown = event(tag), headers: Record<string, unknown> = {}) => channel.deliver?.(message(tag, body, headers));
+  const send = (tag: number, body: unknown = event(tag), headers: Record<string, unknown> = {}) =>
+    channel.deliver?.(message(tag, body, headers));
   return { channel, consumer, send, registry };
 }
 
@@ -95,7 +106,10 @@ describe('EventConsumer batches', () => {
     for (let tag = 1; tag <= 3; tag += 1) send(tag);
     await sleep(10);
     // e-2 waits for its requeue: the batch's successes are acked one by one, never with a multiple ack past tag 2.
-    expect(channel.settlements).toEqual([{ kind: 'ack', tag: 1, multiple: false }, { kind: 'ack', tag: 3, multiple: false }]);
+    expect(channel.settlements).toEqual([
+      { kind: 'ack', tag: 1, multiple: false },
+      { kind: 'ack', tag: 3, multiple: false },
+    ]);
     send(4);
     await sleep(10);
     expect(channel.settlements.at(-1)).toEqual({ kind: 'ack', tag: 4, multiple: false });
@@ -131,11 +145,16 @@ describe('EventConsumer batches', () => {
     send(2);
     await sleep(10);
     expect(handled).toEqual(['e-2']);
-    expect(channel.settlements).toEqual([{ kind: 'nack', tag: 1, multiple: false, requeue: false }, { kind: 'ack', tag: 2, multiple: true }]);
+    expect(channel.settlements).toEqual([
+      { kind: 'nack', tag: 1, multiple: false, requeue: false },
+      { kind: 'ack', tag: 2, multiple: true },
+    ]);
   });
 
   it('counts every message by what became of it', async () => {
-    const { send, registry } = await start(async (events) => events.map((item) => (item.id === 'e-2' ? new Error('database away') : null)));
+    const { send, registry } = await start(async (events) =>
+      events.map((item) => (item.id === 'e-2' ? new Error('database away') : null)),
+    );
     send(1);
     send(2);
     send(3, '{');
@@ -146,7 +165,7 @@ describe('EventConsumer batches', () => {
     expect(text).toContain('event_consumer_messages_total{queue="q",outcome="dead_lettered"} 1');
   });
 
-  it('hands each event its message\'s valid traceparent, and drops a malformed one', async () => {
+  it("hands each event its message's valid traceparent, and drops a malformed one", async () => {
     startTracing({ service: 'consumer-spec' });
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     const seen: Array<string | undefined> = [];

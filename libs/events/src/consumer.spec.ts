@@ -1,7 +1,13 @@
 // Proves that only well-formed bus events reach a handler.
 import { parseBusEvent } from './consumer';
 
-const good = { id: 'e1', type: 'credit.received', createdAt: '2026-01-01T00:00:00.000Z', partnerId: 'p1', data: { a: 1 } };
+const good = {
+  id: 'e1',
+  type: 'credit.received',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  partnerId: 'p1',
+  data: { a: 1 },
+};
 
 describe('parseBusEvent', () => {
   it('accepts a well-formed event', () => {

@@ -63,13 +63,22 @@ export class EventConsumer {
   private stopped = false;
   private readonly messages;
 
-  constructor(private readonly amqp: AmqpConnection, private readonly logger: Logger, private readonly options: ConsumerOptions, registry: Registry = metricsRegistry) {
-    this.messages = counter({
-      name: 'event_consumer_messages_total',
-      help: 'Bus messages this consumer settled, by queue and outcome (acked, requeued, dead_lettered).',
-      labelNames: ['queue', 'outcome'] as const,
-    }, registry);
-    for (const outcome of ['acked', 'requeued', 'dead_lettered']) this.messages.inc({ queue: options.queue, outcome }, 0);
+  constructor(
+    private readonly amqp: AmqpConnection,
+    private readonly logger: Logger,
+    private readonly options: ConsumerOptions,
+    registry: Registry = metricsRegistry,
+  ) {
+    this.messages = counter(
+      {
+        name: 'event_consumer_messages_total',
+        help: 'Bus messages this consumer settled, by queue and outcome (acked, requeued, dead_lettered).',
+        labelNames: ['queue', 'outcome'] as const,
+      },
+      registry,
+    );
+    for (const outcome of ['acked', 'requeued', 'dead_lettered'])
+      this.messages.inc({ queue: options.queue, outcome }, 0);
     this.amqp.on('reconnected', () => {
       if (!this.stopped) void this.subscribe().catch((error) => this.logger.error('re-subscribe failed', { error }));
     });
@@ -84,18 +93,29 @@ export class EventConsumer {
     await this.options.setup(channel);
     await channel.prefetch(this.options.prefetch);
     const subscription: Subscription = { channel, consumerTag: '', unsettled: new Set(), waiting: [], handling: false };
-    const { consumerTag } = await channel.consume(this.options.queue, (message) => {
-      if (message) this.receive(subscription, message);
-    }, { noAck: false });
+    const { consumerTag } = await channel.consume(
+      this.options.queue,
+      (message) => {
+        if (message) this.receive(subscription, message);
+      },
+      { noAck: false },
+    );
     subscription.consumerTag = consumerTag;
     this.subscription = subscription;
-    this.logger.info('consuming', { queue: this.options.queue, prefetch: this.options.prefetch, batchSizeMax: this.options.batchSizeMax });
+    this.logger.info('consuming', {
+      queue: this.options.queue,
+      prefetch: this.options.prefetch,
+      batchSizeMax: this.options.batchSizeMax,
+    });
   }
 
   private receive(subscription: Subscription, message: ConsumeMessage): void {
     const event = parseBusEvent(message.content);
     if (!event) {
-      this.logger.error('rejecting malformed event', { queue: this.options.queue, messageId: message.properties.messageId });
+      this.logger.error('rejecting malformed event', {
+        queue: this.options.queue,
+        messageId: message.properties.messageId,
+      });
       this.messages.inc({ queue: this.options.queue, outcome: 'dead_lettered' });
       settle(subscription, [message], (channel, settled) => channel.nack(settled, false, false));
       return;
@@ -125,24 +145,45 @@ export class EventConsumer {
     let outcomes: BatchOutcome;
     try {
       outcomes = await this.options.handleBatch(batch.map((received) => received.event));
-      if (outcomes.length !== batch.length) throw new Error(`handler answered ${outcomes.length} outcomes for ${batch.length} events`);
+      if (outcomes.length !== batch.length)
+        throw new Error(`handler answered ${outcomes.length} outcomes for ${batch.length} events`);
     } catch (error) {
       outcomes = batch.map(() => error as Error);
     }
     const handled = batch.filter((_, index) => outcomes[index] === null);
     const failed = batch.filter((_, index) => outcomes[index] !== null);
-    ackAll(subscription, handled.map((received) => received.message));
+    ackAll(
+      subscription,
+      handled.map((received) => received.message),
+    );
     if (handled.length > 0) this.messages.inc({ queue: this.options.queue, outcome: 'acked' }, handled.length);
     if (failed.length > 0) this.messages.inc({ queue: this.options.queue, outcome: 'requeued' }, failed.length);
-    if (failed.length > 0) this.requeueLater(subscription, failed, outcomes.filter((outcome): outcome is Error => outcome !== null));
+    if (failed.length > 0)
+      this.requeueLater(
+        subscription,
+        failed,
+        outcomes.filter((outcome): outcome is Error => outcome !== null),
+      );
   }
 
   private requeueLater(subscription: Subscription, failed: Received[], errors: Error[]): void {
     for (const [index, received] of failed.entries()) {
-      this.logger.warn('event handling failed; requeueing', { eventId: received.event.id, type: received.event.type, error: errors[index]?.message });
+      this.logger.warn('event handling failed; requeueing', {
+        eventId: received.event.id,
+        type: received.event.type,
+        error: errors[index]?.message,
+      });
     }
     // Still unsettled until then, so no batch ack covers them meanwhile.
-    setTimeout(() => settle(subscription, failed.map((received) => received.message), (channel, message) => channel.nack(message, false, true)), REQUEUE_DELAY_MS);
+    setTimeout(
+      () =>
+        settle(
+          subscription,
+          failed.map((received) => received.message),
+          (channel, message) => channel.nack(message, false, true),
+        ),
+      REQUEUE_DELAY_MS,
+    );
   }
 
   /** Stops taking new messages and waits (bounded) for waiting and in-flight ones to be handled. */
@@ -161,7 +202,11 @@ export class EventConsumer {
 }
 
 /** Settles messages one by one (after the channel closed, the broker redelivers them by itself). */
-function settle(subscription: Subscription, messages: ConsumeMessage[], action: (channel: Channel, message: ConsumeMessage) => void): void {
+function settle(
+  subscription: Subscription,
+  messages: ConsumeMessage[],
+  action: (channel: Channel, message: ConsumeMessage) => void,
+): void {
   for (const message of messages) {
     subscription.unsettled.delete(message.fields.deliveryTag);
     try {
@@ -179,7 +224,9 @@ function settle(subscription: Subscription, messages: ConsumeMessage[], action: 
 function ackAll(subscription: Subscription, messages: ConsumeMessage[]): void {
   if (messages.length === 0) return;
   for (const message of messages) subscription.unsettled.delete(message.fields.deliveryTag);
-  const highest = messages.reduce((top, message) => (message.fields.deliveryTag > top.fields.deliveryTag ? message : top));
+  const highest = messages.reduce((top, message) =>
+    message.fields.deliveryTag > top.fields.deliveryTag ? message : top,
+  );
   const earlierUnsettled = [...subscription.unsettled].some((tag) => tag < highest.fields.deliveryTag);
   try {
     if (earlierUnsettled) for (const message of messages) subscription.channel.ack(message);
@@ -199,8 +246,12 @@ export function parseBusEvent(content: Buffer): BusEvent | null {
   try {
     const value = JSON.parse(content.toString('utf8')) as Partial<BusEvent>;
     const valid =
-      typeof value.id === 'string' && isPartnerEventType(value.type) && typeof value.createdAt === 'string' &&
-      typeof value.partnerId === 'string' && typeof value.data === 'object' && value.data !== null;
+      typeof value.id === 'string' &&
+      isPartnerEventType(value.type) &&
+      typeof value.createdAt === 'string' &&
+      typeof value.partnerId === 'string' &&
+      typeof value.data === 'object' &&
+      value.data !== null;
     return valid ? (value as BusEvent) : null;
   } catch {
     return null;

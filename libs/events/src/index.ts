@@ -1,5 +1,11 @@
 export * from './catalogue';
-export { enqueueEvent, OUTBOX_TABLE_V1_SQL, OUTBOX_TABLE_V1_DOWN_SQL, OUTBOX_TRACEPARENT_V2_SQL, OUTBOX_TRACEPARENT_V2_DOWN_SQL } from './outbox';
+export {
+  enqueueEvent,
+  OUTBOX_TABLE_V1_SQL,
+  OUTBOX_TABLE_V1_DOWN_SQL,
+  OUTBOX_TRACEPARENT_V2_SQL,
+  OUTBOX_TRACEPARENT_V2_DOWN_SQL,
+} from './outbox';
 export type { NewEvent } from './outbox';
 export { AmqpConnection, assertPartnerEventsExchange } from './amqp';
 export { OutboxRelay, OUTBOX_COUNTED_MAX } from './relay';

@@ -54,13 +54,16 @@ export async function enqueueEvent<D extends object>(manager: EntityManager, eve
     partnerId: event.partnerId,
     data: event.data,
   };
-  await manager.query('INSERT INTO outbox (id, partner_id, type, payload, created_at, traceparent) VALUES ($1, $2, $3, $4, $5, $6)', [
-    envelope.id,
-    envelope.partnerId,
-    envelope.type,
-    JSON.stringify(envelope),
-    envelope.createdAt,
-    currentTraceparent(),
-  ]);
+  await manager.query(
+    'INSERT INTO outbox (id, partner_id, type, payload, created_at, traceparent) VALUES ($1, $2, $3, $4, $5, $6)',
+    [
+      envelope.id,
+      envelope.partnerId,
+      envelope.type,
+      JSON.stringify(envelope),
+      envelope.createdAt,
+      currentTraceparent(),
+    ],
+  );
   return envelope;
 }

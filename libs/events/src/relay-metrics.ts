@@ -15,20 +15,43 @@ export class RelayMetrics {
   private readonly failures;
 
   constructor(private readonly registry: Registry = metricsRegistry) {
-    this.publishSeconds = histogram({
-      name: 'outbox_relay_publish_seconds',
-      help: 'Time to publish one batch of outbox events and receive the broker\'s confirms.',
-    }, registry);
-    this.published = counter({ name: 'outbox_events_published_total', help: 'Outbox events published, confirmed and marked published.' }, registry);
-    this.failures = counter({ name: 'outbox_relay_failures_total', help: 'Relay passes that failed (broker or database away, confirms late); retried.' }, registry);
+    this.publishSeconds = histogram(
+      {
+        name: 'outbox_relay_publish_seconds',
+        help: "Time to publish one batch of outbox events and receive the broker's confirms.",
+      },
+      registry,
+    );
+    this.published = counter(
+      { name: 'outbox_events_published_total', help: 'Outbox events published, confirmed and marked published.' },
+      registry,
+    );
+    this.failures = counter(
+      {
+        name: 'outbox_relay_failures_total',
+        help: 'Relay passes that failed (broker or database away, confirms late); retried.',
+      },
+      registry,
+    );
   }
 
   /** Measures the backlog at every scrape; returns the function that stops it. */
   watchBacklog(measure: () => Promise<OutboxLag>): () => void {
-    const probes = ScrapeProbes.group('outbox', {
-      unpublished: { name: 'outbox_unpublished_events', help: 'Outbox events not yet published, at scrape (counted up to 100 000).' },
-      oldestAgeSeconds: { name: 'outbox_oldest_unpublished_age_seconds', help: 'Age of the oldest unpublished outbox event, at scrape; 0 when none waits.' },
-    }, [], this.registry);
+    const probes = ScrapeProbes.group(
+      'outbox',
+      {
+        unpublished: {
+          name: 'outbox_unpublished_events',
+          help: 'Outbox events not yet published, at scrape (counted up to 100 000).',
+        },
+        oldestAgeSeconds: {
+          name: 'outbox_oldest_unpublished_age_seconds',
+          help: 'Age of the oldest unpublished outbox event, at scrape; 0 when none waits.',
+        },
+      },
+      [],
+      this.registry,
+    );
     return probes.add({}, async () => {
       const lag = await measure();
       return { unpublished: lag.unpublished, oldestAgeSeconds: lag.oldestAgeMs / MS_PER_SECOND };

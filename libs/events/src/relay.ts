@@ -173,7 +173,10 @@ export class OutboxRelay {
       const lag = await this.measureLag();
       if (lag.oldestAgeMs > this.lagAlertMs) {
         this.logger.warn('outbox events waiting to be published longer than the lag threshold', {
-          alert: 'outbox_publish_lag', unpublished: lag.unpublished, oldestAgeMs: lag.oldestAgeMs, thresholdMs: this.lagAlertMs,
+          alert: 'outbox_publish_lag',
+          unpublished: lag.unpublished,
+          oldestAgeMs: lag.oldestAgeMs,
+          thresholdMs: this.lagAlertMs,
         });
       }
     } catch (error) {
@@ -226,46 +229,53 @@ export class OutboxRelay {
     }
     // The channel comes first, bounded: a transaction holding row locks must never wait on the broker.
     const channel = await withTimeout(this.ensureChannel(), this.confirmTimeoutMs, 'broker connection');
-    return this.dataSource.transaction(async (manager) => {
-      const rows: OutboxRow[] = await manager.query(
-        'SELECT id, payload, traceparent FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED',
-        [this.batchSize],
-      );
-      this.lastBatchUnroutable = false;
-      if (rows.length === 0) return 0;
-      for (const row of rows) this.returned.delete(row.id);
-      const publishedAt = performance.now();
-      for (const row of rows) {
-        channel.publish(PARTNER_EVENTS_EXCHANGE, row.payload.type, Buffer.from(JSON.stringify(row.payload)), {
-          persistent: true,
-          mandatory: true,
-          messageId: row.id,
-          type: row.payload.type,
-          contentType: 'application/json',
-          timestamp: Math.floor(Date.now() / 1000),
-          headers: messageHeaders(row),
-        });
-      }
-      await withTimeout(channel.waitForConfirms(), this.confirmTimeoutMs, 'publisher confirms');
-      this.metrics.batchConfirmed(performance.now() - publishedAt);
-      const routed = rows.filter((row) => !this.returned.has(row.id)).map((row) => row.id);
-      const unroutable = rows.length - routed.length;
-      this.lastBatchUnroutable = unroutable > 0;
-      if (unroutable > 0) {
-        this.logger.warn('outbox events unroutable (no consumer queue bound yet); kept for retry', { count: unroutable });
-        await manager.query(
-          "UPDATE outbox SET publish_attempts = publish_attempts + 1, last_error = 'unroutable' WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))",
-          [rows.map((row) => row.id), routed],
+    return this.dataSource
+      .transaction(async (manager) => {
+        const rows: OutboxRow[] = await manager.query(
+          'SELECT id, payload, traceparent FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED',
+          [this.batchSize],
         );
-      }
-      if (routed.length > 0) {
-        await manager.query('UPDATE outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])', [routed]);
-      }
-      return routed.length;
-    }).then((published) => {
-      this.metrics.eventsPublished(published);
-      return published;
-    });
+        this.lastBatchUnroutable = false;
+        if (rows.length === 0) return 0;
+        for (const row of rows) this.returned.delete(row.id);
+        const publishedAt = performance.now();
+        for (const row of rows) {
+          channel.publish(PARTNER_EVENTS_EXCHANGE, row.payload.type, Buffer.from(JSON.stringify(row.payload)), {
+            persistent: true,
+            mandatory: true,
+            messageId: row.id,
+            type: row.payload.type,
+            contentType: 'application/json',
+            timestamp: Math.floor(Date.now() / 1000),
+            headers: messageHeaders(row),
+          });
+        }
+        await withTimeout(channel.waitForConfirms(), this.confirmTimeoutMs, 'publisher confirms');
+        this.metrics.batchConfirmed(performance.now() - publishedAt);
+        const routed = rows.filter((row) => !this.returned.has(row.id)).map((row) => row.id);
+        const unroutable = rows.length - routed.length;
+        this.lastBatchUnroutable = unroutable > 0;
+        if (unroutable > 0) {
+          this.logger.warn('outbox events unroutable (no consumer queue bound yet); kept for retry', {
+            count: unroutable,
+          });
+          await manager.query(
+            "UPDATE outbox SET publish_attempts = publish_attempts + 1, last_error = 'unroutable' WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))",
+            [rows.map((row) => row.id), routed],
+          );
+        }
+        if (routed.length > 0) {
+          await manager.query(
+            'UPDATE outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])',
+            [routed],
+          );
+        }
+        return routed.length;
+      })
+      .then((published) => {
+        this.metrics.eventsPublished(published);
+        return published;
+      });
   }
 }
 

@@ -32,7 +32,12 @@ class FakeConfirmChannel extends EventEmitter {
   /** While set, waitForConfirms waits for it: a pass held in the middle. */
   gate: Promise<void> | null = null;
   async assertExchange(): Promise<void> {}
-  publish(_exchange: string, _key: string, _content: Buffer, options: { messageId: string; headers: Record<string, unknown> }): boolean {
+  publish(
+    _exchange: string,
+    _key: string,
+    _content: Buffer,
+    options: { messageId: string; headers: Record<string, unknown> },
+  ): boolean {
     this.published.push(options.messageId);
     this.headers.set(options.messageId, options.headers);
     return true;
@@ -67,8 +72,13 @@ beforeEach(async () => {
   await db.query('DELETE FROM outbox');
 });
 
-function relayWith(channel: FakeConfirmChannel, options: { batchSize?: number; metrics?: RelayMetrics } = {}): OutboxRelay {
-  const amqp = Object.assign(new EventEmitter(), { createConfirmChannel: async () => channel }) as unknown as AmqpConnection;
+function relayWith(
+  channel: FakeConfirmChannel,
+  options: { batchSize?: number; metrics?: RelayMetrics } = {},
+): OutboxRelay {
+  const amqp = Object.assign(new EventEmitter(), {
+    createConfirmChannel: async () => channel,
+  }) as unknown as AmqpConnection;
   return new OutboxRelay(db, amqp, logger, { pollIntervalMs: POLL_NEVER_MS, confirmTimeoutMs: 5_000, ...options });
 }
 
@@ -83,7 +93,9 @@ async function enqueue(count: number): Promise<string[]> {
 }
 
 async function unpublished(): Promise<number> {
-  const [row] = (await db.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')) as Array<{ n: number }>;
+  const [row] = (await db.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')) as Array<{
+    n: number;
+  }>;
   return row?.n ?? -1;
 }
 
@@ -107,7 +119,9 @@ it('republishes the whole batch, with the same message ids, when its confirm fai
   expect(channel.published).toHaveLength(40);
   expect(channel.published.slice(20).sort()).toEqual([...ids].sort());
   expect(await unpublished()).toBe(0);
-  const [row] = (await db.query('SELECT min(publish_attempts)::int AS least, max(publish_attempts)::int AS most FROM outbox')) as Array<{ least: number; most: number }>;
+  const [row] = (await db.query(
+    'SELECT min(publish_attempts)::int AS least, max(publish_attempts)::int AS most FROM outbox',
+  )) as Array<{ least: number; most: number }>;
   expect(row).toEqual({ least: 1, most: 1 });
 });
 
@@ -116,15 +130,23 @@ it('keeps a kick that arrives while a pass runs: rows committed meanwhile go out
   const relay = relayWith(channel);
   await enqueue(1);
   let release: () => void = () => undefined;
-  channel.gate = new Promise((resolve) => { release = resolve; });
+  channel.gate = new Promise((resolve) => {
+    release = resolve;
+  });
   relay.start();
   try {
-    await waitFor(() => channel.confirmWaits === 1, { timeoutMs: 5_000, what: 'the first pass to wait for its confirm' });
+    await waitFor(() => channel.confirmWaits === 1, {
+      timeoutMs: 5_000,
+      what: 'the first pass to wait for its confirm',
+    });
     const late = await enqueue(3);
     relay.kick();
     channel.gate = null;
     release();
-    await waitFor(async () => (await unpublished()) === 0, { timeoutMs: 5_000, what: 'the late rows to be published (the poll is 60 s away)' });
+    await waitFor(async () => (await unpublished()) === 0, {
+      timeoutMs: 5_000,
+      what: 'the late rows to be published (the poll is 60 s away)',
+    });
     expect(channel.published.slice(1).sort()).toEqual([...late].sort());
   } finally {
     await relay.stop();
@@ -134,7 +156,10 @@ it('keeps a kick that arrives while a pass runs: rows committed meanwhile go out
 it('never lets two relays publish the same row in the same pass', async () => {
   const [first, second] = [new FakeConfirmChannel(), new FakeConfirmChannel()];
   await enqueue(200);
-  const results = await Promise.all([relayWith(first, { batchSize: 150 }).publishBatch(), relayWith(second, { batchSize: 150 }).publishBatch()]);
+  const results = await Promise.all([
+    relayWith(first, { batchSize: 150 }).publishBatch(),
+    relayWith(second, { batchSize: 150 }).publishBatch(),
+  ]);
   const overlap = first.published.filter((id) => second.published.includes(id));
   expect(overlap).toEqual([]);
   expect(results[0] + results[1]).toBe(first.published.length + second.published.length);
@@ -147,7 +172,9 @@ it('reports its backlog at scrape while a pass is stuck, then the batch it publi
   const relay = relayWith(channel, { metrics: new RelayMetrics(registry) });
   await enqueue(5);
   let release: () => void = () => undefined;
-  channel.gate = new Promise((resolve) => { release = resolve; });
+  channel.gate = new Promise((resolve) => {
+    release = resolve;
+  });
   relay.start();
   try {
     await waitFor(() => channel.confirmWaits === 1, { timeoutMs: 5_000, what: 'the pass to wait for its confirm' });
@@ -156,7 +183,10 @@ it('reports its backlog at scrape while a pass is stuck, then the batch it publi
     expect(Number(/^outbox_oldest_unpublished_age_seconds (\S+)$/m.exec(stuck)?.[1])).toBeGreaterThanOrEqual(0);
     channel.gate = null;
     release();
-    await waitFor(async () => (await unpublished()) === 0, { timeoutMs: 5_000, what: 'the batch to be marked published' });
+    await waitFor(async () => (await unpublished()) === 0, {
+      timeoutMs: 5_000,
+      what: 'the batch to be marked published',
+    });
     const done = await registry.metrics();
     expect(done).toMatch(/^outbox_unpublished_events 0$/m);
     expect(done).toMatch(/^outbox_oldest_unpublished_age_seconds 0$/m);
@@ -171,7 +201,11 @@ it('reports its backlog at scrape while a pass is stuck, then the batch it publi
 it('publishes each event with the traceparent it was written in, and none for one written outside a span', async () => {
   startTracing({ service: 'relay-spec' });
   const partnerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
-  const [traced] = await inSpan('request', { kind: SpanKind.SERVER, parent: contextFromTraceparent(`00-${partnerTrace}-00f067aa0ba902b7-01`) }, () => enqueue(1));
+  const [traced] = await inSpan(
+    'request',
+    { kind: SpanKind.SERVER, parent: contextFromTraceparent(`00-${partnerTrace}-00f067aa0ba902b7-01`) },
+    () => enqueue(1),
+  );
   const [untraced] = await enqueue(1);
   const channel = new FakeConfirmChannel();
   expect(await relayWith(channel).publishBatch()).toBe(2);

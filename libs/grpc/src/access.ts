@@ -27,7 +27,12 @@ export function decideAccess(allowed: readonly string[], caller: string | null):
 }
 
 /** Logs the refusal (event `grpc.permission_denied`) and builds the status sent back. */
-export function permissionDenied(logger: Logger, method: string, caller: string | null, requestId: string | undefined): Partial<ServiceError> {
+export function permissionDenied(
+  logger: Logger,
+  method: string,
+  caller: string | null,
+  requestId: string | undefined,
+): Partial<ServiceError> {
   logger.warn('gRPC call refused: caller not allowed', {
     event: 'grpc.permission_denied',
     method,
@@ -38,7 +43,11 @@ export function permissionDenied(logger: Logger, method: string, caller: string 
 }
 
 /** Checks that a table names an entry for every method of its definition (a guard for tables built at run time). */
-export function assertCompleteTable(serviceName: string, methods: string[], table: Record<string, readonly string[] | undefined>): void {
+export function assertCompleteTable(
+  serviceName: string,
+  methods: string[],
+  table: Record<string, readonly string[] | undefined>,
+): void {
   const missing = methods.filter((method) => !Array.isArray(table[method]));
   if (missing.length > 0) throw new Error(`access table of ${serviceName} has no entry for ${missing.join(', ')}`);
   const unknown = Object.keys(table).filter((method) => !methods.includes(method));

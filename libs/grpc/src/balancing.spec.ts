@@ -22,7 +22,15 @@ const SHARE_MAX = 0.6;
 const USED_AGAIN_WITHIN_MS = 1_500;
 const POLL_EVERY_MS = 20;
 
-const request = { idempotencyKey: 'k', partnerId: 'p', kind: 'wallet_approval', recipient: 'a@example.com', subjectType: 'wallet', subjectId: 's', variables: {} };
+const request = {
+  idempotencyKey: 'k',
+  partnerId: 'p',
+  kind: 'wallet_approval',
+  recipient: 'a@example.com',
+  subjectType: 'wallet',
+  subjectId: 's',
+  variables: {},
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Replica {
@@ -39,12 +47,16 @@ let clientTls: TlsMaterial;
 async function startReplica(port: number): Promise<Replica> {
   const server = createGrpcServer(silent, serverTls);
   const replica = { server, port, served: 0 };
-  server.add(notifier.NotifierService, {
-    sendMessage: async () => {
-      replica.served += 1;
-      return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
+  server.add(
+    notifier.NotifierService,
+    {
+      sendMessage: async () => {
+        replica.served += 1;
+        return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
+      },
     },
-  }, { sendMessage: ['payouts'] });
+    { sendMessage: ['payouts'] },
+  );
   replica.port = await server.listen(port);
   return replica;
 }
@@ -66,8 +78,12 @@ it('spreads calls over both replicas, survives losing one, and uses it again wit
   const first = await startReplica(0);
   const second = await startReplica(0);
   const caller = createClient(notifier.NotifierService, {
-    upstream: 'notifier', address: `127.0.0.1:${first.port},127.0.0.1:${second.port}`, logger: silent,
-    tls: clientTls.client('notifier'), deadlineMs: 2_000, volumeThreshold: 1_000_000,
+    upstream: 'notifier',
+    address: `127.0.0.1:${first.port},127.0.0.1:${second.port}`,
+    logger: silent,
+    tls: clientTls.client('notifier'),
+    deadlineMs: 2_000,
+    volumeThreshold: 1_000_000,
   });
   opened.push(caller);
   // Both connections up before counting (the first calls may all go to whichever connected first).

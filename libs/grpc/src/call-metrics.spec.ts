@@ -20,7 +20,15 @@ import { TlsMaterial } from './tls';
 const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
 (silent as unknown as { child: () => Logger }).child = () => silent;
 
-const request = { idempotencyKey: 'k', partnerId: 'p', kind: 'wallet_approval', recipient: 'a@example.com', subjectType: 'wallet', subjectId: 's', variables: {} };
+const request = {
+  idempotencyKey: 'k',
+  partnerId: 'p',
+  kind: 'wallet_approval',
+  recipient: 'a@example.com',
+  subjectType: 'wallet',
+  subjectId: 's',
+  variables: {},
+};
 const SEND = callLabels(notifier.NotifierService.sendMessage.path);
 
 let dir: string;
@@ -37,7 +45,13 @@ function tlsOf(identity: string): TlsMaterial {
 
 function clientAs(identity: string, address = `127.0.0.1:${port}`) {
   const client = createClient(notifier.NotifierService, {
-    upstream: 'notifier', address, logger: silent, tls: tlsOf(identity).client('notifier'), deadlineMs: 2_000, volumeThreshold: 2, resetTimeoutMs: 60_000,
+    upstream: 'notifier',
+    address,
+    logger: silent,
+    tls: tlsOf(identity).client('notifier'),
+    deadlineMs: 2_000,
+    volumeThreshold: 2,
+    resetTimeoutMs: 60_000,
   });
   opened.push(client);
   return client;
@@ -45,7 +59,9 @@ function clientAs(identity: string, address = `127.0.0.1:${port}`) {
 
 async function sample(name: string, labels: Record<string, string>): Promise<number> {
   const metric = await metricsRegistry.getSingleMetric(name)?.get();
-  const found = metric?.values.find((value) => Object.entries(labels).every(([key, expected]) => value.labels[key] === expected));
+  const found = metric?.values.find((value) =>
+    Object.entries(labels).every(([key, expected]) => value.labels[key] === expected),
+  );
   return found?.value ?? 0;
 }
 
@@ -54,14 +70,18 @@ beforeAll(async () => {
   authority = TestCertificateAuthority.create(path.join(dir, 'ca'));
   server = createGrpcServer(silent, tlsOf('notifier'));
   let calls = 0;
-  server.add(notifier.NotifierService, {
-    // Every second call is refused as a healthy service refuses: a catalogue error.
-    sendMessage: async () => {
-      calls += 1;
-      if (calls % 2 === 0) throw new AppError('VALIDATION_FAILED');
-      return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
+  server.add(
+    notifier.NotifierService,
+    {
+      // Every second call is refused as a healthy service refuses: a catalogue error.
+      sendMessage: async () => {
+        calls += 1;
+        if (calls % 2 === 0) throw new AppError('VALIDATION_FAILED');
+        return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
+      },
     },
-  }, { sendMessage: ['payouts'] });
+    { sendMessage: ['payouts'] },
+  );
   port = await server.listen(0);
 });
 
@@ -86,7 +106,10 @@ it('counts answers and refusals on the server and on the client, by status, and 
     expect(await sample(`grpc_${side}_handled_total`, { ...SEND, grpc_code: 'OK' })).toBe(1);
     expect(await sample(`grpc_${side}_handled_total`, { ...SEND, grpc_code: 'INVALID_ARGUMENT' })).toBe(1);
     const histogram = await metricsRegistry.getSingleMetric(`grpc_${side}_handling_seconds`)?.get();
-    const count = histogram?.values.find((value) => value.metricName === `grpc_${side}_handling_seconds_count` && value.labels.grpc_method === 'SendMessage');
+    const count = histogram?.values.find(
+      (value) =>
+        value.metricName === `grpc_${side}_handling_seconds_count` && value.labels.grpc_method === 'SendMessage',
+    );
     expect(count?.value).toBe(2);
   }
 });

@@ -25,17 +25,41 @@ const HANDLED_LABELS = ['grpc_service', 'grpc_method', 'grpc_code'] as const;
 function families(side: Side, registry: Registry) {
   if (side === 'server') {
     return {
-      handled: counter({ name: 'grpc_server_handled_total', help: 'gRPC calls this service answered, by service, method and status code.', labelNames: HANDLED_LABELS }, registry),
-      seconds: histogram({ name: 'grpc_server_handling_seconds', help: 'Time this service took to answer a gRPC call, by service and method.', labelNames: CALL_LABELS }, registry),
+      handled: counter(
+        {
+          name: 'grpc_server_handled_total',
+          help: 'gRPC calls this service answered, by service, method and status code.',
+          labelNames: HANDLED_LABELS,
+        },
+        registry,
+      ),
+      seconds: histogram(
+        {
+          name: 'grpc_server_handling_seconds',
+          help: 'Time this service took to answer a gRPC call, by service and method.',
+          labelNames: CALL_LABELS,
+        },
+        registry,
+      ),
     };
   }
   return {
-    handled: counter({
-      name: 'grpc_client_handled_total', help: 'gRPC calls this service made to others, by service, method and the status code received.', labelNames: HANDLED_LABELS,
-    }, registry),
-    seconds: histogram({
-      name: 'grpc_client_handling_seconds', help: 'Time a gRPC call this service made took, until its status arrived, by service and method.', labelNames: CALL_LABELS,
-    }, registry),
+    handled: counter(
+      {
+        name: 'grpc_client_handled_total',
+        help: 'gRPC calls this service made to others, by service, method and the status code received.',
+        labelNames: HANDLED_LABELS,
+      },
+      registry,
+    ),
+    seconds: histogram(
+      {
+        name: 'grpc_client_handling_seconds',
+        help: 'Time a gRPC call this service made took, until its status arrived, by service and method.',
+        labelNames: CALL_LABELS,
+      },
+      registry,
+    ),
   };
 }
 
@@ -67,13 +91,17 @@ export function callRecorder(side: Side, registry: Registry = metricsRegistry): 
 type UnaryHandler<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
 
 /** Wraps a registered handler so that the status it answers with is counted and timed. */
-export function measuredHandler<Req, Res>(path: string, handler: UnaryHandler<Req, Res>, registry: Registry = metricsRegistry): UnaryHandler<Req, Res> {
+export function measuredHandler<Req, Res>(
+  path: string,
+  handler: UnaryHandler<Req, Res>,
+  registry: Registry = metricsRegistry,
+): UnaryHandler<Req, Res> {
   const recorder = callRecorder('server', registry);
   const labels = callLabels(path);
   return (call, callback) => {
     const startedAt = performance.now();
     handler(call, (error, ...rest) => {
-      recorder.record(labels, error ? error.code ?? status.UNKNOWN : status.OK, performance.now() - startedAt);
+      recorder.record(labels, error ? (error.code ?? status.UNKNOWN) : status.OK, performance.now() - startedAt);
       callback(error, ...rest);
     });
   };

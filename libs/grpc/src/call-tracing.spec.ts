@@ -23,7 +23,15 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Lo
 const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER = `00-${CALLER_TRACE}-00f067aa0ba902b7-01`;
 const METHOD = 'notifier.v1.Notifier/SendMessage';
-const request = { idempotencyKey: 'k', partnerId: 'p', kind: 'wallet_approval', recipient: 'a@example.com', subjectType: 'wallet', subjectId: 's', variables: {} };
+const request = {
+  idempotencyKey: 'k',
+  partnerId: 'p',
+  kind: 'wallet_approval',
+  recipient: 'a@example.com',
+  subjectType: 'wallet',
+  subjectId: 's',
+  variables: {},
+};
 
 const finished: ReadableSpan[] = [];
 const exporter: SpanExporter = {
@@ -50,15 +58,25 @@ beforeAll(async () => {
     return tls;
   };
   server = createGrpcServer(silent, tlsOf('notifier'));
-  server.add(notifier.NotifierService, {
-    sendMessage: async (received) => {
-      seenByHandler.push(currentTraceparent());
-      if (received.idempotencyKey === 'refused') throw new AppError('VALIDATION_FAILED');
-      return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
+  server.add(
+    notifier.NotifierService,
+    {
+      sendMessage: async (received) => {
+        seenByHandler.push(currentTraceparent());
+        if (received.idempotencyKey === 'refused') throw new AppError('VALIDATION_FAILED');
+        return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
+      },
     },
-  }, { sendMessage: ['payouts'] });
+    { sendMessage: ['payouts'] },
+  );
   const port = await server.listen(0);
-  client = createClient(notifier.NotifierService, { upstream: 'notifier', address: `127.0.0.1:${port}`, logger: silent, tls: tlsOf('payouts').client('notifier'), deadlineMs: 2_000 });
+  client = createClient(notifier.NotifierService, {
+    upstream: 'notifier',
+    address: `127.0.0.1:${port}`,
+    logger: silent,
+    tls: tlsOf('payouts').client('notifier'),
+    deadlineMs: 2_000,
+  });
   opened.push(client);
 });
 
@@ -74,20 +92,28 @@ async function spansOf(kind: SpanKind): Promise<ReadableSpan[]> {
   return finished.filter((span) => span.name === METHOD && span.kind === kind);
 }
 
-it('continues the caller\'s trace through the client span to the server span the handler runs in', async () => {
+it("continues the caller's trace through the client span to the server span the handler runs in", async () => {
   await inSpan('caller', { kind: SpanKind.INTERNAL, parent: contextFromTraceparent(CALLER) }, async () => {
     await client.sendMessage(request);
-    await expect(client.sendMessage({ ...request, idempotencyKey: 'refused' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(client.sendMessage({ ...request, idempotencyKey: 'refused' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
   });
   const [clientOk, clientRefused] = await spansOf(SpanKind.CLIENT);
   const caller = finished.find((span) => span.name === 'caller');
   const [serverOk, serverRefused] = await spansOf(SpanKind.SERVER);
-  for (const span of [clientOk, clientRefused, serverOk, serverRefused]) expect(span.spanContext().traceId).toBe(CALLER_TRACE);
+  for (const span of [clientOk, clientRefused, serverOk, serverRefused])
+    expect(span.spanContext().traceId).toBe(CALLER_TRACE);
   expect(clientOk.parentSpanContext?.spanId).toBe(caller?.spanContext().spanId);
   expect(serverOk.parentSpanContext?.spanId).toBe(clientOk.spanContext().spanId);
   expect(serverRefused.parentSpanContext?.spanId).toBe(clientRefused.spanContext().spanId);
   expect(seenByHandler[0]).toBe(`00-${CALLER_TRACE}-${serverOk.spanContext().spanId}-01`);
-  expect(serverOk.attributes).toMatchObject({ 'rpc.system': 'grpc', 'rpc.service': 'notifier.v1.Notifier', 'rpc.method': 'SendMessage', 'rpc.grpc.status_code': 0 });
+  expect(serverOk.attributes).toMatchObject({
+    'rpc.system': 'grpc',
+    'rpc.service': 'notifier.v1.Notifier',
+    'rpc.method': 'SendMessage',
+    'rpc.grpc.status_code': 0,
+  });
   expect(serverOk.status.code).toBe(SpanStatusCode.UNSET);
   expect(serverRefused.status).toEqual({ code: SpanStatusCode.ERROR, message: 'INVALID_ARGUMENT' });
   expect(clientRefused.status).toEqual({ code: SpanStatusCode.ERROR, message: 'INVALID_ARGUMENT' });

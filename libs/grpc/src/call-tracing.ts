@@ -10,7 +10,16 @@
  * span is recorded (an OTLP endpoint is configured and the trace sampled).
  */
 import { InterceptingCall, Interceptor, Metadata, sendUnaryData, ServerUnaryCall, status } from '@grpc/grpc-js';
-import { contextFromTraceparent, currentTraceparent, endSpan, Span, SpanKind, startSpan, TRACEPARENT, withContext } from '@platform/tracing';
+import {
+  contextFromTraceparent,
+  currentTraceparent,
+  endSpan,
+  Span,
+  SpanKind,
+  startSpan,
+  TRACEPARENT,
+  withContext,
+} from '@platform/tracing';
 import { callLabels, codeName } from './call-metrics';
 
 type UnaryHandler<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
@@ -22,7 +31,12 @@ function spanName(path: string): string {
 function finish(span: Span, path: string, code: number): void {
   if (span.isRecording()) {
     const { grpc_service: service, grpc_method: method } = callLabels(path);
-    span.setAttributes({ 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method, 'rpc.grpc.status_code': code });
+    span.setAttributes({
+      'rpc.system': 'grpc',
+      'rpc.service': service,
+      'rpc.method': method,
+      'rpc.grpc.status_code': code,
+    });
   }
   endSpan(span, code === status.OK ? undefined : codeName(code));
 }
@@ -37,11 +51,16 @@ export function traceparentOf(metadata: Metadata): string | undefined {
 export function tracedHandler<Req, Res>(path: string, handler: UnaryHandler<Req, Res>): UnaryHandler<Req, Res> {
   const name = spanName(path);
   return (call, callback) => {
-    const { span, context } = startSpan(name, { kind: SpanKind.SERVER, parent: contextFromTraceparent(traceparentOf(call.metadata)) });
-    withContext(context, () => handler(call, (error, ...rest) => {
-      finish(span, path, error ? error.code ?? status.UNKNOWN : status.OK);
-      callback(error, ...rest);
-    }));
+    const { span, context } = startSpan(name, {
+      kind: SpanKind.SERVER,
+      parent: contextFromTraceparent(traceparentOf(call.metadata)),
+    });
+    withContext(context, () =>
+      handler(call, (error, ...rest) => {
+        finish(span, path, error ? (error.code ?? status.UNKNOWN) : status.OK);
+        callback(error, ...rest);
+      }),
+    );
   };
 }
 

@@ -29,14 +29,20 @@ describe('channelTarget', () => {
     ['127.0.0.1:7002', '127.0.0.1:7002'],
     ['127.0.0.1:7002,127.0.0.1:7012', 'ipv4:127.0.0.1:7002,127.0.0.1:7012'],
     ['dns:///ledger-headless:7002', 'dns:///ledger-headless:7002'],
-    ['dns:///ledger-headless.payments.svc.cluster.local:7002', 'dns:///ledger-headless.payments.svc.cluster.local:7002'],
+    [
+      'dns:///ledger-headless.payments.svc.cluster.local:7002',
+      'dns:///ledger-headless.payments.svc.cluster.local:7002',
+    ],
   ])('turns %s into %s', (address, target) => {
     expect(channelTarget(address)).toBe(target);
   });
 
-  it.each(['ledger', 'http://ledger:7002', 'ledger:7002,ledger-2:7002', '127.0.0.1:7002,', 'dns://ledger:7002'])('refuses %s', (address) => {
-    expect(() => channelTarget(address)).toThrow(RangeError);
-  });
+  it.each(['ledger', 'http://ledger:7002', 'ledger:7002,ledger-2:7002', '127.0.0.1:7002,', 'dns://ledger:7002'])(
+    'refuses %s',
+    (address) => {
+      expect(() => channelTarget(address)).toThrow(RangeError);
+    },
+  );
 });
 
 describe('channelOptions', () => {
@@ -69,10 +75,17 @@ describe('RETRYABLE_METHODS', () => {
 
   it('leaves partner creates and one-shot operations to their callers', () => {
     const notSafe = [
-      '/payouts.v1.Transfers/CreateTransfer', '/payouts.v1.Transfers/Confirm', '/payouts.v1.UsdtSends/CreateUsdtSend',
-      '/trading.v1.TradingOrders/CreateBuyOrder', '/trading.v1.TradingOrders/CreateSellOrder', '/trading.v1.Trading/CreateQuote',
-      '/collections.v1.Collections/CreateCollection', '/ledger.v1.Ledger/PostHold', '/ledger.v1.Ledger/VoidHold',
-      '/ledger.v1.Ledger/ClaimUsdtDeposit', '/payouts.v1.MobileMoneyFunding/CreateMobileMoneyPush',
+      '/payouts.v1.Transfers/CreateTransfer',
+      '/payouts.v1.Transfers/Confirm',
+      '/payouts.v1.UsdtSends/CreateUsdtSend',
+      '/trading.v1.TradingOrders/CreateBuyOrder',
+      '/trading.v1.TradingOrders/CreateSellOrder',
+      '/trading.v1.Trading/CreateQuote',
+      '/collections.v1.Collections/CreateCollection',
+      '/ledger.v1.Ledger/PostHold',
+      '/ledger.v1.Ledger/VoidHold',
+      '/ledger.v1.Ledger/ClaimUsdtDeposit',
+      '/payouts.v1.MobileMoneyFunding/CreateMobileMoneyPush',
     ];
     for (const path of notSafe) expect(RETRYABLE_METHODS).not.toHaveProperty([path]);
   });

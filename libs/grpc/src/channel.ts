@@ -46,12 +46,16 @@ export function channelTarget(address: string): string {
   const parts = address.split(',');
   if (parts.length > 1) {
     if (!parts.every((part) => IPV4_ADDRESS.test(part))) {
-      throw new RangeError(`a list of replica addresses holds IPv4 host:port entries only, not ${JSON.stringify(address)}`);
+      throw new RangeError(
+        `a list of replica addresses holds IPv4 host:port entries only, not ${JSON.stringify(address)}`,
+      );
     }
     return `ipv4:${parts.join(',')}`;
   }
   if (HOST_PORT.test(address)) return address;
-  throw new RangeError(`not a gRPC address (host:port, a comma-separated IPv4 list, or dns:///host:port): ${JSON.stringify(address)}`);
+  throw new RangeError(
+    `not a gRPC address (host:port, a comma-separated IPv4 list, or dns:///host:port): ${JSON.stringify(address)}`,
+  );
 }
 
 /** `/ledger.v1.Ledger/GetBalances` → { service: 'ledger.v1.Ledger', method: 'GetBalances' }. */
@@ -68,16 +72,18 @@ function methodName(path: string): { service: string; method: string } {
 export function serviceConfig(): object {
   return {
     loadBalancingConfig: [{ round_robin: {} }],
-    methodConfig: [{
-      name: Object.keys(RETRYABLE_METHODS).map(methodName),
-      retryPolicy: {
-        maxAttempts: RETRY_ATTEMPTS_MAX,
-        initialBackoff: '0.05s',
-        maxBackoff: '0.2s',
-        backoffMultiplier: 2,
-        retryableStatusCodes: ['UNAVAILABLE'],
+    methodConfig: [
+      {
+        name: Object.keys(RETRYABLE_METHODS).map(methodName),
+        retryPolicy: {
+          maxAttempts: RETRY_ATTEMPTS_MAX,
+          initialBackoff: '0.05s',
+          maxBackoff: '0.2s',
+          backoffMultiplier: 2,
+          retryableStatusCodes: ['UNAVAILABLE'],
+        },
       },
-    }],
+    ],
   };
 }
 

@@ -66,7 +66,10 @@ export type PromiseClient<D> = {
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- message types differ per method (and sit in contravariant positions): only the shape is constrained
-export function createClient<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, options: ClientOptions): PromiseClient<D> {
+export function createClient<D extends Record<string, UnaryMethodDefinition<any, any>>>(
+  definition: D,
+  options: ClientOptions,
+): PromiseClient<D> {
   const client = new Client(channelTarget(options.address), options.tls.credentials, {
     ...channelOptions(options.tls.serverIdentity),
     interceptors: [clientMetricsInterceptor(), clientTracingInterceptor()],
@@ -87,8 +90,15 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
   const call = <Req, Res>(method: UnaryMethodDefinition<Req, Res>, request: Req, callOptions: CallOptions = {}) =>
     new Promise<Res>((resolve, reject) => {
       const deadline = Date.now() + (callOptions.deadlineMs ?? options.deadlineMs ?? CALL_DEADLINE_MS_DEFAULT);
-      client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, contextToMetadata(), { deadline },
-        (error: ServiceError | null, response?: Res) => (error ? reject(error) : resolve(response as Res)));
+      client.makeUnaryRequest(
+        method.path,
+        method.requestSerialize,
+        method.responseDeserialize,
+        request,
+        contextToMetadata(),
+        { deadline },
+        (error: ServiceError | null, response?: Res) => (error ? reject(error) : resolve(response as Res)),
+      );
     });
 
   const promiseClient: Record<string, unknown> = {

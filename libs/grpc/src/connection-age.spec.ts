@@ -29,7 +29,15 @@ const CALL_DEADLINE_MS = 3_000;
 const AGE: ConnectionAge = { maxMs: 1_000, graceMs: 500 };
 /** grpc-js adds up to 10 % of the age as jitter before it sends GOAWAY. */
 const CONNECTION_CLOSED_WITHIN_MS = AGE.maxMs * 1.1 + AGE.graceMs;
-const request = { idempotencyKey: 'k', partnerId: 'p', kind: 'wallet_approval', recipient: 'a@example.com', subjectType: 'wallet', subjectId: 's', variables: {} };
+const request = {
+  idempotencyKey: 'k',
+  partnerId: 'p',
+  kind: 'wallet_approval',
+  recipient: 'a@example.com',
+  subjectType: 'wallet',
+  subjectId: 's',
+  variables: {},
+};
 
 let dir: string;
 let oldCa: TestCertificateAuthority;
@@ -48,19 +56,27 @@ function material(files: IssuedCertificate, connectionAge?: ConnectionAge): TlsM
 
 async function startServer(name: string, tls: TlsMaterial): Promise<number> {
   const server = createGrpcServer(silent, tls);
-  server.add(notifier.NotifierService, {
-    sendMessage: async () => {
-      served.push(name);
-      return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
+  server.add(
+    notifier.NotifierService,
+    {
+      sendMessage: async () => {
+        served.push(name);
+        return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
+      },
     },
-  }, { sendMessage: ['payouts', 'wallet-registry'] });
+    { sendMessage: ['payouts', 'wallet-registry'] },
+  );
   servers.push(server);
   return server.listen(0);
 }
 
 function client(tls: TlsMaterial, port: number): PromiseClient<typeof notifier.NotifierService> {
   const made = createClient(notifier.NotifierService, {
-    upstream: 'notifier', address: `127.0.0.1:${port}`, logger: silent, tls: tls.client('notifier'), deadlineMs: CALL_DEADLINE_MS,
+    upstream: 'notifier',
+    address: `127.0.0.1:${port}`,
+    logger: silent,
+    tls: tls.client('notifier'),
+    deadlineMs: CALL_DEADLINE_MS,
   });
   opened.push(made);
   return made;
@@ -114,8 +130,13 @@ it('closes connections past their age, so a peer from a dropped CA is refused an
 
   // Connections open while both CAs are trusted.
   const openedAtMs = Date.now();
-  expect(await Promise.all([outcome(staleOnAged.sendMessage(request)), outcome(staleOnUnbounded.sendMessage(request)), outcome(rotating.sendMessage(request))]))
-    .toEqual(['served', 'served', 'served']);
+  expect(
+    await Promise.all([
+      outcome(staleOnAged.sendMessage(request)),
+      outcome(staleOnUnbounded.sendMessage(request)),
+      outcome(rotating.sendMessage(request)),
+    ]),
+  ).toEqual(['served', 'served', 'served']);
 
   // The rotating client gets a certificate from the new CA; then both servers drop the old CA.
   replaceFiles(rotatingFiles, newCa.issue('wallet-registry', { name: 'wallet-registry-next' }));
@@ -125,7 +146,9 @@ it('closes connections past their age, so a peer from a dropped CA is refused an
   expect([agedTls.reloadIfChanged(), unboundedTls.reloadIfChanged()]).toEqual([true, true]);
 
   // Past the age (with jitter and grace) every connection the aged server had open is closed.
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, openedAtMs + CONNECTION_CLOSED_WITHIN_MS + 500 - Date.now())));
+  await new Promise((resolve) =>
+    setTimeout(resolve, Math.max(0, openedAtMs + CONNECTION_CLOSED_WITHIN_MS + 500 - Date.now())),
+  );
   const servedBefore = served.filter((name) => name === 'aged').length;
   expect(await outcome(staleOnAged.sendMessage(request))).toBe('SERVICE_UNAVAILABLE');
   expect(served.filter((name) => name === 'aged').length).toBe(servedBefore);

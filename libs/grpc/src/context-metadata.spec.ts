@@ -5,7 +5,12 @@ import { contextToMetadata, metadataToContext } from './context-metadata';
 
 describe('request context in gRPC metadata', () => {
   it('carries the ids and who acted to the next service', () => {
-    const sent = { requestId: 'req-1', partnerId: '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11', credentialKey: 'pk_test_abc', operator: 'alice' };
+    const sent = {
+      requestId: 'req-1',
+      partnerId: '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11',
+      credentialKey: 'pk_test_abc',
+      operator: 'alice',
+    };
     expect(metadataToContext(contextToMetadata(sent))).toEqual(sent);
   });
 

@@ -25,5 +25,10 @@ export function metadataToContext(metadata: Metadata): RequestContext {
     const [value] = metadata.get(key);
     return typeof value === 'string' && value.length <= 128 ? value : undefined;
   };
-  return { requestId: read(REQUEST_ID), partnerId: read(PARTNER_ID), credentialKey: read(CREDENTIAL_KEY), operator: read(OPERATOR) };
+  return {
+    requestId: read(REQUEST_ID),
+    partnerId: read(PARTNER_ID),
+    credentialKey: read(CREDENTIAL_KEY),
+    operator: read(OPERATOR),
+  };
 }

@@ -11,7 +11,12 @@ import { isDependencyOutage, toServiceError } from './errors';
 function recordingLogger() {
   const calls: Array<{ level: string; message: string }> = [];
   const record = (level: string) => (message: string) => calls.push({ level, message });
-  const logger = { warn: record('warn'), error: record('error'), info: record('info'), debug: record('debug') } as unknown as Logger;
+  const logger = {
+    warn: record('warn'),
+    error: record('error'),
+    info: record('info'),
+    debug: record('debug'),
+  } as unknown as Logger;
   return { logger, calls };
 }
 
@@ -28,7 +33,10 @@ describe('isDependencyOutage', () => {
     ['a connection exception (class 08)', systemError('08006', 'connection failure')],
     ['node-postgres losing its connection', new Error('Connection terminated unexpectedly')],
     ['the pool timing out', new Error('timeout exceeded when trying to connect')],
-    ['TypeORM wrapping a driver error', Object.assign(new Error('query failed'), { driverError: systemError('57P01', 'terminating') })],
+    [
+      'TypeORM wrapping a driver error',
+      Object.assign(new Error('query failed'), { driverError: systemError('57P01', 'terminating') }),
+    ],
     ['an error caused by a refused connection', new Error('wrapped', { cause: systemError('ECONNREFUSED') })],
   ])('is true for %s', (_name, error) => {
     expect(isDependencyOutage(error)).toBe(true);

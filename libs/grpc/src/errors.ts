@@ -13,11 +13,23 @@ import type { Logger } from '@platform/logger';
 export const ERROR_METADATA_KEY = 'x-error';
 
 /** Node socket errors meaning the peer could not be reached or went away. */
-const OUTAGE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN']);
+const OUTAGE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'EAI_AGAIN',
+]);
 /** PostgreSQL: admin/crash shutdown, starting up, too many connections. Class 08 (connection exception) is matched whole. */
 const OUTAGE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** node-postgres and its pool report a lost or never-made connection without a code. */
-const OUTAGE_MESSAGES = [/^Connection terminated/, /^timeout exceeded when trying to connect/, /^Client has encountered a connection error/];
+const OUTAGE_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /^Client has encountered a connection error/,
+];
 const CAUSE_DEPTH_MAX = 3;
 
 /**
@@ -80,7 +92,10 @@ export function fromClientError(error: unknown): AppError {
   if (carried) return carried;
   const code = (error as ServiceError | undefined)?.code;
   const transportFailure =
-    code === status.UNAVAILABLE || code === status.DEADLINE_EXCEEDED || code === status.CANCELLED ||
-    code === status.RESOURCE_EXHAUSTED || (error as { code?: string })?.code === 'EOPENBREAKER';
+    code === status.UNAVAILABLE ||
+    code === status.DEADLINE_EXCEEDED ||
+    code === status.CANCELLED ||
+    code === status.RESOURCE_EXHAUSTED ||
+    (error as { code?: string })?.code === 'EOPENBREAKER';
   return new AppError(transportFailure ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR');
 }

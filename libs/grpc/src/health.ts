@@ -28,8 +28,10 @@ export class HealthState {
 
   implementation() {
     return {
-      check: (_call: ServerUnaryCall<health.HealthCheckRequest, health.HealthCheckResponse>, callback: sendUnaryData<health.HealthCheckResponse>) =>
-        callback(null, { status: this.status() }),
+      check: (
+        _call: ServerUnaryCall<health.HealthCheckRequest, health.HealthCheckResponse>,
+        callback: sendUnaryData<health.HealthCheckResponse>,
+      ) => callback(null, { status: this.status() }),
       watch: (call: ServerWritableStream<health.HealthCheckRequest, health.HealthCheckResponse>) => {
         this.watchers.add(call);
         call.write({ status: this.status() });
@@ -67,7 +69,10 @@ export function askHealth(client: Client, timeoutMs: number): Promise<boolean> {
  * main port), in plaintext otherwise (a health-only port).
  */
 export function checkHealth(address: string, timeoutMs: number, tls?: ClientTls): Promise<boolean> {
-  const client = new Client(address, tls ? tls.credentials : credentials.createInsecure(),
-    tls ? { 'grpc.ssl_target_name_override': tls.serverIdentity } : {});
+  const client = new Client(
+    address,
+    tls ? tls.credentials : credentials.createInsecure(),
+    tls ? { 'grpc.ssl_target_name_override': tls.serverIdentity } : {},
+  );
   return askHealth(client, timeoutMs).finally(() => client.close());
 }

@@ -11,7 +11,15 @@ export const IDENTITY_URI_PREFIX = 'spiffe://platform/';
 
 /** Every identity the platform issues. The operator tool is `ops`. */
 export const PLATFORM_IDENTITIES = [
-  'gateway', 'trading', 'ledger', 'wallet-registry', 'payouts', 'collections', 'notifier', 'webhook-delivery', 'ops',
+  'gateway',
+  'trading',
+  'ledger',
+  'wallet-registry',
+  'payouts',
+  'collections',
+  'notifier',
+  'webhook-delivery',
+  'ops',
 ] as const;
 
 export type PlatformIdentity = (typeof PLATFORM_IDENTITIES)[number];
@@ -35,7 +43,8 @@ export function identityUri(name: string): string {
  */
 export function identityFromSubjectAltName(subjectAltName: string | undefined): string | null {
   if (!subjectAltName) return null;
-  const names = subjectAltName.split(', ')
+  const names = subjectAltName
+    .split(', ')
     .filter((entry) => entry.startsWith(`URI:${IDENTITY_URI_PREFIX}`))
     .map((entry) => entry.slice(`URI:${IDENTITY_URI_PREFIX}`.length));
   if (names.length !== 1 || !IDENTITY_NAME.test(names[0])) return null;

@@ -9,13 +9,26 @@ export { fromClientError, isDependencyOutage, isRefusal, toServiceError, ERROR_M
 export { contextToMetadata, metadataToContext } from './context-metadata';
 export { runService } from './run-service';
 export type { ServiceLifecycle } from './run-service';
-export { identityFromSubjectAltName, identityOfPeer, identityUri, isPlatformIdentity, IDENTITY_URI_PREFIX, PLATFORM_IDENTITIES } from './identity';
+export {
+  identityFromSubjectAltName,
+  identityOfPeer,
+  identityUri,
+  isPlatformIdentity,
+  IDENTITY_URI_PREFIX,
+  PLATFORM_IDENTITIES,
+} from './identity';
 export type { PlatformIdentity } from './identity';
 export { assertCompleteTable, decideAccess, PERMISSION_DENIED_DETAILS } from './access';
 export type { AccessTable } from './access';
 export {
-  loadServiceTls, TlsMaterial, TlsMaterialError, TLS_RELOAD_INTERVAL_MS_DEFAULT, CONNECTION_AGE_MS_DEFAULT, CONNECTION_AGE_MS_MAX,
-  CONNECTION_AGE_GRACE_MS_DEFAULT, CONNECTION_AGE_GRACE_MS_MAX,
+  loadServiceTls,
+  TlsMaterial,
+  TlsMaterialError,
+  TLS_RELOAD_INTERVAL_MS_DEFAULT,
+  CONNECTION_AGE_MS_DEFAULT,
+  CONNECTION_AGE_MS_MAX,
+  CONNECTION_AGE_GRACE_MS_DEFAULT,
+  CONNECTION_AGE_GRACE_MS_MAX,
 } from './tls';
 export type { ClientTls, ConnectionAge, TlsFiles, TlsOptions, TlsSettings } from './tls';
 export { callLabels, clientMetricsInterceptor, codeName, measuredHandler } from './call-metrics';

@@ -26,12 +26,24 @@ import { createGrpcServer, GrpcServer } from './server';
 import { IssuedCertificate, TestCertificateAuthority } from './testing/test-certificates';
 import { TlsMaterial, TlsMaterialError } from './tls';
 
-interface LogLine { level: string; message: string; fields: Record<string, unknown> }
+interface LogLine {
+  level: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
 
 function recordingLogger(): { logger: Logger; lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const record = (level: string) => (message: string, fields: Record<string, unknown> = {}) => lines.push({ level, message, fields });
-  const logger = { info: record('info'), warn: record('warn'), error: record('error'), debug: record('debug') } as unknown as Logger;
+  const record =
+    (level: string) =>
+    (message: string, fields: Record<string, unknown> = {}) =>
+      lines.push({ level, message, fields });
+  const logger = {
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    debug: record('debug'),
+  } as unknown as Logger;
   (logger as unknown as { child: () => Logger }).child = () => logger;
   return { logger, lines };
 }
@@ -53,28 +65,51 @@ const callers: string[] = [];
 const opened: Array<{ close(): void }> = [];
 
 function material(files: IssuedCertificate, expectedIdentity?: string): TlsMaterial {
-  const made = new TlsMaterial(files, { logger: recordingLogger().logger, reloadIntervalMs: RELOAD_INTERVAL_MS, expectedIdentity });
+  const made = new TlsMaterial(files, {
+    logger: recordingLogger().logger,
+    reloadIntervalMs: RELOAD_INTERVAL_MS,
+    expectedIdentity,
+  });
   opened.push(made);
   return made;
 }
 
 function notifierClient(tls: TlsMaterial, serverIdentity = 'notifier'): PromiseClient<typeof notifier.NotifierService> {
   const client = createClient(notifier.NotifierService, {
-    upstream: 'notifier', address: `127.0.0.1:${port}`, logger: recordingLogger().logger, tls: tls.client(serverIdentity), deadlineMs: CALL_DEADLINE_MS,
+    upstream: 'notifier',
+    address: `127.0.0.1:${port}`,
+    logger: recordingLogger().logger,
+    tls: tls.client(serverIdentity),
+    deadlineMs: CALL_DEADLINE_MS,
   });
   opened.push(client);
   return client;
 }
 
-const request = { idempotencyKey: 'k', partnerId: 'p', kind: 'wallet_approval', recipient: 'a@example.com', subjectType: 'wallet', subjectId: 's', variables: {} };
+const request = {
+  idempotencyKey: 'k',
+  partnerId: 'p',
+  kind: 'wallet_approval',
+  recipient: 'a@example.com',
+  subjectType: 'wallet',
+  subjectId: 's',
+  variables: {},
+};
 
 /** Calls SendMessage on a raw channel and resolves to the gRPC status code (0 when it succeeded). */
 function rawCallStatus(channelCredentials: ReturnType<typeof credentials.createSsl>): Promise<number> {
   const client = new Client(`127.0.0.1:${port}`, channelCredentials, { 'grpc.ssl_target_name_override': 'notifier' });
   const method = notifier.NotifierService.sendMessage;
   return new Promise<number>((resolve) => {
-    client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, new Metadata(),
-      { deadline: Date.now() + CALL_DEADLINE_MS }, (error: ServiceError | null) => resolve(error ? error.code : status.OK));
+    client.makeUnaryRequest(
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      request,
+      new Metadata(),
+      { deadline: Date.now() + CALL_DEADLINE_MS },
+      (error: ServiceError | null) => resolve(error ? error.code : status.OK),
+    );
   }).finally(() => client.close());
 }
 
@@ -98,15 +133,23 @@ beforeAll(async () => {
   writeFileSync(bothCaFile, Buffer.concat([readFileSync(authority.caFile), readFileSync(otherAuthority.caFile)]));
   serverFiles = authority.issue('notifier');
   serverLog = recordingLogger();
-  serverTls = new TlsMaterial(serverFiles, { logger: serverLog.logger, reloadIntervalMs: RELOAD_INTERVAL_MS, expectedIdentity: 'notifier' });
+  serverTls = new TlsMaterial(serverFiles, {
+    logger: serverLog.logger,
+    reloadIntervalMs: RELOAD_INTERVAL_MS,
+    expectedIdentity: 'notifier',
+  });
   opened.push(serverTls);
   server = createGrpcServer(serverLog.logger, serverTls);
-  server.add(notifier.NotifierService, {
-    sendMessage: async () => {
-      callers.push(currentContext().caller ?? 'none');
-      return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
+  server.add(
+    notifier.NotifierService,
+    {
+      sendMessage: async () => {
+        callers.push(currentContext().caller ?? 'none');
+        return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
+      },
     },
-  }, { sendMessage: ['payouts', 'wallet-registry'] });
+    { sendMessage: ['payouts', 'wallet-registry'] },
+  );
   port = await server.listen(0);
   healthPort = await server.listenHealth(0);
   server.health.setServing(true);
@@ -131,13 +174,24 @@ describe('per-method allow-lists', () => {
     const code = await rawCallStatus(gatewayTls.client('notifier').credentials as never);
     expect(code).toBe(status.PERMISSION_DENIED);
     const refusals = serverLog.lines.slice(before).filter((line) => line.fields.event === 'grpc.permission_denied');
-    expect(refusals).toEqual([{ level: 'warn', message: 'gRPC call refused: caller not allowed', fields: { event: 'grpc.permission_denied', method: '/notifier.v1.Notifier/SendMessage', caller: 'gateway' } }]);
+    expect(refusals).toEqual([
+      {
+        level: 'warn',
+        message: 'gRPC call refused: caller not allowed',
+        fields: { event: 'grpc.permission_denied', method: '/notifier.v1.Notifier/SendMessage', caller: 'gateway' },
+      },
+    ]);
   });
 
   it('refuses to register a service without an entry for every method', () => {
     const other = createGrpcServer(recordingLogger().logger, serverTls);
-    expect(() => other.add(notifier.NotifierService, { sendMessage: async () => ({ messageId: '', maskedRecipient: '', replayed: false }) }, {} as never))
-      .toThrow(/no entry for sendMessage/);
+    expect(() =>
+      other.add(
+        notifier.NotifierService,
+        { sendMessage: async () => ({ messageId: '', maskedRecipient: '', replayed: false }) },
+        {} as never,
+      ),
+    ).toThrow(/no entry for sendMessage/);
   });
 });
 
@@ -161,7 +215,13 @@ describe('who never reaches a handler', () => {
     const expired = authority.issue('payouts', { days: -1, name: 'payouts-expired' });
     expect(() => material(expired)).toThrow(TlsMaterialError);
     const calls = callers.length;
-    const code = await rawCallStatus(credentials.createSsl(readFileSync(authority.caFile), readFileSync(expired.keyFile), readFileSync(expired.certFile)));
+    const code = await rawCallStatus(
+      credentials.createSsl(
+        readFileSync(authority.caFile),
+        readFileSync(expired.keyFile),
+        readFileSync(expired.certFile),
+      ),
+    );
     expect(code).toBe(status.UNAVAILABLE);
     expect(callers.length).toBe(calls);
   });
@@ -185,16 +245,26 @@ describe('TLS material', () => {
   it('rotates the server certificate by file replacement, without a restart', async () => {
     const seen: string[] = [];
     const watcher = material(authority.issue('payouts', { name: 'payouts-watch' }));
-    const capture = () => new Promise<string>((resolve, reject) => {
-      const socket = connect({
-        host: '127.0.0.1', port, servername: 'notifier', ALPNProtocols: ['h2'], ca: readFileSync(authority.caFile),
-        cert: readFileSync(watcher.files.certFile), key: readFileSync(watcher.files.keyFile), checkServerIdentity: () => undefined,
-      }, () => {
-        resolve(socket.getPeerCertificate().fingerprint256);
-        socket.end();
+    const capture = () =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(
+          {
+            host: '127.0.0.1',
+            port,
+            servername: 'notifier',
+            ALPNProtocols: ['h2'],
+            ca: readFileSync(authority.caFile),
+            cert: readFileSync(watcher.files.certFile),
+            key: readFileSync(watcher.files.keyFile),
+            checkServerIdentity: () => undefined,
+          },
+          () => {
+            resolve(socket.getPeerCertificate().fingerprint256);
+            socket.end();
+          },
+        );
+        socket.on('error', reject);
       });
-      socket.on('error', reject);
-    });
     seen.push(await capture());
     expect(seen[0]).toBe(fingerprintOf(serverFiles.certFile));
     const next = authority.issue('notifier', { name: 'notifier-next' });
@@ -235,7 +305,9 @@ describe('TLS material', () => {
     expect(tls.reloadIfChanged()).toBe(false);
     expect(tls.reloadIfChanged()).toBe(false);
     expect(tls.notAfter).toEqual(before);
-    expect(log.lines.filter((line) => line.message.startsWith('tls material changed')).map((line) => line.fields.reason)).toEqual(['the certificate does not match the key']);
+    expect(
+      log.lines.filter((line) => line.message.startsWith('tls material changed')).map((line) => line.fields.reason),
+    ).toEqual(['the certificate does not match the key']);
     renameSync(mismatched.certFile, files.certFile);
     expect(tls.reloadIfChanged()).toBe(true);
     expect(log.lines.some((line) => line.message === 'tls material reloaded')).toBe(true);
@@ -248,8 +320,15 @@ describe('the plaintext health port', () => {
     const client = new Client(`127.0.0.1:${healthPort}`, credentials.createInsecure());
     const method = notifier.NotifierService.sendMessage;
     const code = await new Promise<number>((resolve) => {
-      client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, new Metadata(),
-        { deadline: Date.now() + CALL_DEADLINE_MS }, (error: ServiceError | null) => resolve(error ? error.code : status.OK));
+      client.makeUnaryRequest(
+        method.path,
+        method.requestSerialize,
+        method.responseDeserialize,
+        request,
+        new Metadata(),
+        { deadline: Date.now() + CALL_DEADLINE_MS },
+        (error: ServiceError | null) => resolve(error ? error.code : status.OK),
+      );
     });
     client.close();
     expect(code).toBe(status.UNIMPLEMENTED);
@@ -257,6 +336,8 @@ describe('the plaintext health port', () => {
 
   it('is not served in plaintext on the TLS port', async () => {
     expect(await checkHealth(`127.0.0.1:${port}`, CALL_DEADLINE_MS)).toBe(false);
-    expect(await checkHealth(`127.0.0.1:${port}`, CALL_DEADLINE_MS, material(authority.issue('ops')).client('notifier'))).toBe(true);
+    expect(
+      await checkHealth(`127.0.0.1:${port}`, CALL_DEADLINE_MS, material(authority.issue('ops')).client('notifier')),
+    ).toBe(true);
   });
 });

@@ -22,7 +22,15 @@ const CALL_DEADLINE_MS = 1_000;
 /** The capped backoff (under a second, with jitter) plus a handshake, with room for a loaded machine. */
 const BACK_WITHIN_MS = 4_000;
 
-const request = { idempotencyKey: 'k', partnerId: 'p', kind: 'wallet_approval', recipient: 'a@example.com', subjectType: 'wallet', subjectId: 's', variables: {} };
+const request = {
+  idempotencyKey: 'k',
+  partnerId: 'p',
+  kind: 'wallet_approval',
+  recipient: 'a@example.com',
+  subjectType: 'wallet',
+  subjectId: 's',
+  variables: {},
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let dir: string;
@@ -30,9 +38,13 @@ const opened: Array<{ close(): void }> = [];
 
 function startServer(serverTls: TlsMaterial, port: number): Promise<{ server: GrpcServer; port: number }> {
   const server = createGrpcServer(silent, serverTls);
-  server.add(notifier.NotifierService, {
-    sendMessage: async () => ({ messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false }),
-  }, { sendMessage: ['payouts'] });
+  server.add(
+    notifier.NotifierService,
+    {
+      sendMessage: async () => ({ messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false }),
+    },
+    { sendMessage: ['payouts'] },
+  );
   return server.listen(port).then((bound) => ({ server, port: bound }));
 }
 
@@ -53,7 +65,12 @@ it('calls a restarted upstream successfully within seconds of its return, after 
   const first = await startServer(serverTls, 0);
   // The breaker never opens here: this measures the channel alone.
   const caller = createClient(notifier.NotifierService, {
-    upstream: 'notifier', address: `127.0.0.1:${first.port}`, logger: silent, tls: clientTls.client('notifier'), deadlineMs: CALL_DEADLINE_MS, volumeThreshold: 1_000_000,
+    upstream: 'notifier',
+    address: `127.0.0.1:${first.port}`,
+    logger: silent,
+    tls: clientTls.client('notifier'),
+    deadlineMs: CALL_DEADLINE_MS,
+    volumeThreshold: 1_000_000,
   });
   opened.push(caller);
   await expect(caller.sendMessage(request)).resolves.toMatchObject({ messageId: 'm-1' });
@@ -62,7 +79,12 @@ it('calls a restarted upstream successfully within seconds of its return, after 
   const downUntil = Date.now() + DOWN_MS;
   let failedWhileDown = 0;
   while (Date.now() < downUntil) {
-    await caller.sendMessage(request).then(() => undefined, () => { failedWhileDown += 1; });
+    await caller.sendMessage(request).then(
+      () => undefined,
+      () => {
+        failedWhileDown += 1;
+      },
+    );
     await sleep(CALL_EVERY_MS);
   }
   expect(failedWhileDown).toBeGreaterThan(0);
@@ -71,7 +93,10 @@ it('calls a restarted upstream successfully within seconds of its return, after 
   const backAt = Date.now();
   let answeredAfterMs: number | null = null;
   while (answeredAfterMs === null && Date.now() - backAt < 4 * BACK_WITHIN_MS) {
-    const answered = await caller.sendMessage(request).then(() => true, () => false);
+    const answered = await caller.sendMessage(request).then(
+      () => true,
+      () => false,
+    );
     if (answered) answeredAfterMs = Date.now() - backAt;
     else await sleep(CALL_EVERY_MS);
   }

@@ -31,10 +31,17 @@ export async function runService(lifecycle: ServiceLifecycle): Promise<void> {
   // First, so a port clash stops the start before the service says SERVING.
   const metricsServer = await startMetricsServer(lifecycle.metrics);
   const port = await server.listen(lifecycle.grpcPort, lifecycle.grpcHost);
-  const healthPort = lifecycle.healthPort ? await server.listenHealth(lifecycle.healthPort, lifecycle.grpcHost) : undefined;
+  const healthPort = lifecycle.healthPort
+    ? await server.listenHealth(lifecycle.healthPort, lifecycle.grpcHost)
+    : undefined;
   await lifecycle.startExtra?.();
   server.health.setServing(true);
-  logger.info('service ready', { grpcPort: port, grpcHost: lifecycle.grpcHost, metricsPort: metricsServer.port, ...(healthPort ? { healthPort } : {}) });
+  logger.info('service ready', {
+    grpcPort: port,
+    grpcHost: lifecycle.grpcHost,
+    metricsPort: metricsServer.port,
+    ...(healthPort ? { healthPort } : {}),
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -7,7 +7,14 @@
  * Connections live a bounded time (TlsMaterial.connectionAge), so every peer's
  * certificate is checked again at least that often.
  */
-import { Server, ServerCredentials, ServerUnaryCall, sendUnaryData, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  ServerUnaryCall,
+  sendUnaryData,
+  ServiceDefinition,
+  UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { health } from '@platform/proto';
 import { Logger, runWithContext } from '@platform/logger';
 import { AccessTable, assertCompleteTable, decideAccess, permissionDenied } from './access';
@@ -49,7 +56,12 @@ export function callerIdentity(call: ServerUnaryCall<unknown, unknown>): string 
  * One method's handler: refuses callers outside `allowed` (PERMISSION_DENIED,
  * logged), runs the rest in their request context and maps failures to statuses.
  */
-export function unaryHandler<Req, Res>(method: string, handler: (request: Req) => Promise<Res>, logger: Logger, allowed: readonly string[]) {
+export function unaryHandler<Req, Res>(
+  method: string,
+  handler: (request: Req) => Promise<Res>,
+  logger: Logger,
+  allowed: readonly string[],
+) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     const context = metadataToContext(call.metadata);
     const decision = decideAccess(allowed, callerIdentity(call as ServerUnaryCall<unknown, unknown>));
@@ -68,7 +80,11 @@ export function unaryHandler<Req, Res>(method: string, handler: (request: Req) =
 
 export interface GrpcServer {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- message types differ per method (and sit in contravariant positions): only the shape is constrained
-  add<D extends Record<string, UnaryMethodDefinition<any, any>>>(definition: D, implementation: AsyncImplementation<D>, access: AccessTable<D>): void;
+  add<D extends Record<string, UnaryMethodDefinition<any, any>>>(
+    definition: D,
+    implementation: AsyncImplementation<D>,
+    access: AccessTable<D>,
+  ): void;
   health: HealthState;
   /** Listens over mutual TLS; resolves to the bound port. */
   listen(port: number, host?: string): Promise<number>;
@@ -110,7 +126,10 @@ function serviceNameOf(definition: Record<string, { path: string }>): string {
 }
 
 export function createGrpcServer(logger: Logger, tls: TlsMaterial): GrpcServer {
-  const options = { 'grpc.max_receive_message_length': GRPC_MESSAGE_BYTES_MAX, 'grpc.max_send_message_length': GRPC_MESSAGE_BYTES_MAX };
+  const options = {
+    'grpc.max_receive_message_length': GRPC_MESSAGE_BYTES_MAX,
+    'grpc.max_send_message_length': GRPC_MESSAGE_BYTES_MAX,
+  };
   // A peer's certificate is checked when it connects: closing connections past a bounded age makes
   // every peer handshake again, so an expired or no longer trusted identity stops being served.
   const server = new Server({
@@ -127,11 +146,18 @@ export function createGrpcServer(logger: Logger, tls: TlsMaterial): GrpcServer {
   return {
     health: healthState,
     add(definition, implementation, access) {
-      assertCompleteTable(serviceNameOf(definition), Object.keys(definition), access as Record<string, readonly string[]>);
+      assertCompleteTable(
+        serviceNameOf(definition),
+        Object.keys(definition),
+        access as Record<string, readonly string[]>,
+      );
       const handlers: UntypedServiceImplementation = {};
       for (const [name, method] of Object.entries(definition)) {
         const handler = implementation[name as keyof typeof implementation] as (request: unknown) => Promise<unknown>;
-        handlers[name] = measuredHandler(method.path, tracedHandler(method.path, unaryHandler(method.path, handler, logger, access[name as keyof typeof access])));
+        handlers[name] = measuredHandler(
+          method.path,
+          tracedHandler(method.path, unaryHandler(method.path, handler, logger, access[name as keyof typeof access])),
+        );
       }
       server.addService(definition as unknown as ServiceDefinition, handlers);
     },

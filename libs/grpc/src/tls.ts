@@ -98,7 +98,8 @@ function readBounded(file: string): Buffer {
 function certificatesIn(pem: Buffer, file: string): X509Certificate[] {
   const blocks = pem.toString('utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) throw new Error(`${file} holds no certificate`);
-  if (blocks.length > CERTIFICATES_PER_FILE_MAX) throw new Error(`${file} holds more than ${CERTIFICATES_PER_FILE_MAX} certificates`);
+  if (blocks.length > CERTIFICATES_PER_FILE_MAX)
+    throw new Error(`${file} holds more than ${CERTIFICATES_PER_FILE_MAX} certificates`);
   return blocks.map((block) => new X509Certificate(block));
 }
 
@@ -116,33 +117,44 @@ function readMaterial(files: TlsFiles, expectedIdentity: string | undefined, now
   }
   const notBeforeMs = Date.parse(leaf.validFrom);
   const notAfterMs = Date.parse(leaf.validTo);
-  if (!(notBeforeMs <= nowMs && nowMs < notAfterMs)) throw new Error(`the certificate is valid from ${leaf.validFrom} to ${leaf.validTo}, not now`);
+  if (!(notBeforeMs <= nowMs && nowMs < notAfterMs))
+    throw new Error(`the certificate is valid from ${leaf.validFrom} to ${leaf.validTo}, not now`);
   const identity = identityFromSubjectAltName(leaf.subjectAltName);
   if (!identity) throw new Error('the certificate names no platform identity (URI SAN spiffe://platform/<name>)');
-  if (expectedIdentity && identity !== expectedIdentity) throw new Error(`the certificate names ${identity}, not ${expectedIdentity}`);
+  if (expectedIdentity && identity !== expectedIdentity)
+    throw new Error(`the certificate names ${identity}, not ${expectedIdentity}`);
   return { ca, cert, key, identity, notAfterMs, fingerprint: leaf.fingerprint256 };
 }
 
 /** Changes when any of the files is replaced or rewritten. */
 function filesSignature(files: TlsFiles): string {
-  return [files.caFile, files.certFile, files.keyFile].map((file) => {
-    try {
-      const stats = statSync(file);
-      return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
-    } catch {
-      return 'missing';
-    }
-  }).join('|');
+  return [files.caFile, files.certFile, files.keyFile]
+    .map((file) => {
+      try {
+        const stats = statSync(file);
+        return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+      } catch {
+        return 'missing';
+      }
+    })
+    .join('|');
 }
 
 /** The connection age a server enforces; throws RangeError outside the bounds. */
 function connectionAgeOf(requested: Partial<ConnectionAge> = {}): ConnectionAge {
-  const age = { maxMs: requested.maxMs ?? CONNECTION_AGE_MS_DEFAULT, graceMs: requested.graceMs ?? CONNECTION_AGE_GRACE_MS_DEFAULT };
+  const age = {
+    maxMs: requested.maxMs ?? CONNECTION_AGE_MS_DEFAULT,
+    graceMs: requested.graceMs ?? CONNECTION_AGE_GRACE_MS_DEFAULT,
+  };
   if (!Number.isInteger(age.maxMs) || age.maxMs <= 0 || age.maxMs > CONNECTION_AGE_MS_MAX) {
-    throw new RangeError(`the maximum connection age is a whole number of milliseconds from 1 to ${CONNECTION_AGE_MS_MAX}, not ${age.maxMs}`);
+    throw new RangeError(
+      `the maximum connection age is a whole number of milliseconds from 1 to ${CONNECTION_AGE_MS_MAX}, not ${age.maxMs}`,
+    );
   }
   if (!Number.isInteger(age.graceMs) || age.graceMs <= 0 || age.graceMs > CONNECTION_AGE_GRACE_MS_MAX) {
-    throw new RangeError(`the connection age grace is a whole number of milliseconds from 1 to ${CONNECTION_AGE_GRACE_MS_MAX}, not ${age.graceMs}`);
+    throw new RangeError(
+      `the connection age grace is a whole number of milliseconds from 1 to ${CONNECTION_AGE_GRACE_MS_MAX}, not ${age.graceMs}`,
+    );
   }
   return age;
 }
@@ -171,7 +183,10 @@ export class TlsMaterial implements experimental.CertificateProvider {
   readonly connectionAge: ConnectionAge;
 
   /** Reads the files now; throws TlsMaterialError when they are unusable, RangeError for a connection age out of bounds. */
-  constructor(readonly files: TlsFiles, private readonly options: TlsOptions) {
+  constructor(
+    readonly files: TlsFiles,
+    private readonly options: TlsOptions,
+  ) {
     this.nowMs = options.nowMs ?? Date.now;
     this.connectionAge = connectionAgeOf(options.connectionAge);
     this.signature = filesSignature(files);
@@ -206,9 +221,14 @@ export class TlsMaterial implements experimental.CertificateProvider {
     if (!client) {
       const checkServerIdentity = (_host: string, certificate: PeerCertificate): Error | undefined => {
         const presented = identityOfPeer(certificate);
-        return presented === serverIdentity ? undefined : new Error(`server identity is ${presented ?? 'none'}, expected ${serverIdentity}`);
+        return presented === serverIdentity
+          ? undefined
+          : new Error(`server identity is ${presented ?? 'none'}, expected ${serverIdentity}`);
       };
-      client = { credentials: experimental.createCertificateProviderChannelCredentials(this, this, { checkServerIdentity }), serverIdentity };
+      client = {
+        credentials: experimental.createCertificateProviderChannelCredentials(this, this, { checkServerIdentity }),
+        serverIdentity,
+      };
       this.clients.set(serverIdentity, client);
     }
     return client;
@@ -225,7 +245,9 @@ export class TlsMaterial implements experimental.CertificateProvider {
     } catch (error) {
       if (this.refusedSignature !== signature) {
         this.refusedSignature = signature;
-        this.options.logger.warn('tls material changed but is not usable; keeping the previous', { reason: (error as Error).message });
+        this.options.logger.warn('tls material changed but is not usable; keeping the previous', {
+          reason: (error as Error).message,
+        });
       }
       return false;
     }
@@ -236,9 +258,13 @@ export class TlsMaterial implements experimental.CertificateProvider {
     this.material = material;
     this.expiryWarned = false;
     if (caChanged) for (const listener of this.caListeners) listener({ caCertificate: material.ca });
-    if (identityChanged) for (const listener of this.identityListeners) listener({ certificate: material.cert, privateKey: material.key });
+    if (identityChanged)
+      for (const listener of this.identityListeners) listener({ certificate: material.cert, privateKey: material.key });
     this.options.logger.info('tls material reloaded', {
-      identity: material.identity, notAfter: new Date(material.notAfterMs).toISOString(), certificateSha256: material.fingerprint, caChanged,
+      identity: material.identity,
+      notAfter: new Date(material.notAfterMs).toISOString(),
+      certificateSha256: material.fingerprint,
+      caChanged,
     });
     return caChanged || identityChanged;
   }
@@ -248,7 +274,8 @@ export class TlsMaterial implements experimental.CertificateProvider {
     if (remainingMs > EXPIRY_WARNING_MS || this.expiryWarned) return;
     this.expiryWarned = true;
     const fields = { identity: this.material.identity, notAfter: new Date(this.material.notAfterMs).toISOString() };
-    if (remainingMs <= 0) this.options.logger.error('service certificate expired and was not replaced: peers refuse this process', fields);
+    if (remainingMs <= 0)
+      this.options.logger.error('service certificate expired and was not replaced: peers refuse this process', fields);
     else this.options.logger.warn('service certificate expires within a day and was not replaced yet', fields);
   }
 

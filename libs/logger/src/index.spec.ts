@@ -28,23 +28,39 @@ function capture(work: () => void): Array<Record<string, unknown>> {
 describe('createLogger', () => {
   it('writes one JSON line with the service, the context ids and the time', () => {
     const logger = createLogger('svc', 'info');
-    const [line] = capture(() => runWithContext({ requestId: 'req-1', partnerId: 'p-1' }, () => logger.info('served', { status: 200 })));
-    expect(line).toEqual({ level: 'info', message: 'served', service: 'svc', status: 200, requestId: 'req-1', partnerId: 'p-1', timestamp: expect.any(String) });
+    const [line] = capture(() =>
+      runWithContext({ requestId: 'req-1', partnerId: 'p-1' }, () => logger.info('served', { status: 200 })),
+    );
+    expect(line).toEqual({
+      level: 'info',
+      message: 'served',
+      service: 'svc',
+      status: 200,
+      requestId: 'req-1',
+      partnerId: 'p-1',
+      timestamp: expect.any(String),
+    });
     expect(Object.keys(line).slice(0, 2)).toEqual(['level', 'message']);
     expect(Object.keys(line).at(-1)).toBe('timestamp');
     expect(new Date(String(line.timestamp)).toISOString()).toBe(line.timestamp);
   });
 
-  it('writes the active span\'s trace and span ids beside the request id, and none outside a span', async () => {
+  it("writes the active span's trace and span ids beside the request id, and none outside a span", async () => {
     startTracing({ service: 'svc' });
     const logger = createLogger('svc', 'info');
     const parent = contextFromTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
     const lines: Array<Record<string, unknown>> = [];
-    await runWithContext({ requestId: 'req-1' }, () => inSpan('served', { kind: SpanKind.SERVER, parent }, async () => {
-      lines.push(...capture(() => logger.info('inside')));
-    }));
+    await runWithContext({ requestId: 'req-1' }, () =>
+      inSpan('served', { kind: SpanKind.SERVER, parent }, async () => {
+        lines.push(...capture(() => logger.info('inside')));
+      }),
+    );
     lines.push(...capture(() => logger.info('outside')));
-    expect(lines[0]).toMatchObject({ requestId: 'req-1', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(lines[0]).toMatchObject({
+      requestId: 'req-1',
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     expect(lines[0].spanId).not.toBe('00f067aa0ba902b7');
     expect(lines[1]).not.toHaveProperty('traceId');
     expect(lines[1]).not.toHaveProperty('spanId');
@@ -52,24 +68,41 @@ describe('createLogger', () => {
 
   it('keeps a request id the call gives over the context one', () => {
     const logger = createLogger('svc', 'info');
-    const [line] = capture(() => runWithContext({ requestId: 'from-context' }, () => logger.info('x', { requestId: 'given' })));
+    const [line] = capture(() =>
+      runWithContext({ requestId: 'from-context' }, () => logger.info('x', { requestId: 'given' })),
+    );
     expect(line.requestId).toBe('given');
   });
 
   it('redacts secrets and codes and masks account numbers, at the top level and inside', () => {
     const logger = createLogger('svc', 'info');
-    const [line] = capture(() => logger.warn('x', {
-      signingSecret: 's3cr3t', code: '123456', accountNumber: '0712345678', nested: { otp: '654321', phone: '254700111222', ok: 'kept' },
-    }));
+    const [line] = capture(() =>
+      logger.warn('x', {
+        signingSecret: 's3cr3t',
+        code: '123456',
+        accountNumber: '0712345678',
+        nested: { otp: '654321', phone: '254700111222', ok: 'kept' },
+      }),
+    );
     const text = JSON.stringify(line);
-    for (const leaked of ['s3cr3t', '123456', '0712345678', '654321', '254700111222']) expect(text).not.toContain(leaked);
-    expect(line).toMatchObject({ signingSecret: '[REDACTED]', code: '[REDACTED]', accountNumber: '****5678', nested: { otp: '[REDACTED]', phone: '****1222', ok: 'kept' } });
+    for (const leaked of ['s3cr3t', '123456', '0712345678', '654321', '254700111222'])
+      expect(text).not.toContain(leaked);
+    expect(line).toMatchObject({
+      signingSecret: '[REDACTED]',
+      code: '[REDACTED]',
+      accountNumber: '****5678',
+      nested: { otp: '[REDACTED]', phone: '****1222', ok: 'kept' },
+    });
   });
 
   it('writes errors as name, message and stack, and a bigint as a string', () => {
     const logger = createLogger('svc', 'info');
     const [line] = capture(() => logger.error('failed', { error: new TypeError('boom'), big: 12345678901234567890n }));
-    expect(line.error).toEqual({ name: 'TypeError', message: 'boom', stack: expect.stringContaining('TypeError: boom') });
+    expect(line.error).toEqual({
+      name: 'TypeError',
+      message: 'boom',
+      stack: expect.stringContaining('TypeError: boom'),
+    });
     expect(line.big).toBe('12345678901234567890');
   });
 

@@ -3,7 +3,8 @@
  * Secrets, signatures, one-time codes and API secrets are replaced; account
  * numbers and phone numbers keep only their last four characters.
  */
-const REDACTED_KEY = /^(.*secret.*|.*password.*|.*signature.*|authorization|otp|code|codeHash|x-service-signature|cookie|token|.*encryptionkey.*)$/i;
+const REDACTED_KEY =
+  /^(.*secret.*|.*password.*|.*signature.*|authorization|otp|code|codeHash|x-service-signature|cookie|token|.*encryptionkey.*)$/i;
 const MASKED_KEY = /^(accountNumber|destinationAccountNumber|account_number|phone|msisdn)$/i;
 const MAX_DEPTH = 6;
 
@@ -28,7 +29,8 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) out[key] = redactField(key, inner, depth + 1);
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>))
+    out[key] = redactField(key, inner, depth + 1);
   return out;
 }
 

@@ -25,22 +25,35 @@ function stateOf(breaker: ObservableBreaker): BreakerState {
 }
 
 /** Reports `breaker`'s state and transitions under `upstream` (the peer's name, e.g. "ledger"). */
-export function observeBreaker(breaker: ObservableBreaker, upstream: string, registry: Registry = metricsRegistry): void {
-  const state = gauge({
-    name: 'circuit_breaker_state',
-    help: 'State of the circuit breaker towards an upstream: 1 for the state it is in (closed, half_open, open), 0 for the others.',
-    labelNames: ['upstream', 'state'] as const,
-  }, registry);
-  const transitions = counter({
-    name: 'circuit_breaker_transitions_total',
-    help: 'Changes of state of the circuit breaker towards an upstream, by the state it went to.',
-    labelNames: ['upstream', 'to'] as const,
-  }, registry);
-  const rejected = counter({
-    name: 'circuit_breaker_rejected_calls_total',
-    help: 'Calls to an upstream refused without being sent because its breaker was open.',
-    labelNames: ['upstream'] as const,
-  }, registry);
+export function observeBreaker(
+  breaker: ObservableBreaker,
+  upstream: string,
+  registry: Registry = metricsRegistry,
+): void {
+  const state = gauge(
+    {
+      name: 'circuit_breaker_state',
+      help: 'State of the circuit breaker towards an upstream: 1 for the state it is in (closed, half_open, open), 0 for the others.',
+      labelNames: ['upstream', 'state'] as const,
+    },
+    registry,
+  );
+  const transitions = counter(
+    {
+      name: 'circuit_breaker_transitions_total',
+      help: 'Changes of state of the circuit breaker towards an upstream, by the state it went to.',
+      labelNames: ['upstream', 'to'] as const,
+    },
+    registry,
+  );
+  const rejected = counter(
+    {
+      name: 'circuit_breaker_rejected_calls_total',
+      help: 'Calls to an upstream refused without being sent because its breaker was open.',
+      labelNames: ['upstream'] as const,
+    },
+    registry,
+  );
   const show = (current: BreakerState) => {
     for (const candidate of STATES) state.set({ upstream, state: candidate }, candidate === current ? 1 : 0);
   };

@@ -22,7 +22,12 @@ export interface PooledDataSource {
 
 function poolOf(dataSource: PooledDataSource): PgPool {
   const pool = (dataSource.driver as { master?: Partial<PgPool> } | undefined)?.master;
-  if (!pool || typeof pool.totalCount !== 'number' || typeof pool.idleCount !== 'number' || typeof pool.waitingCount !== 'number') {
+  if (
+    !pool ||
+    typeof pool.totalCount !== 'number' ||
+    typeof pool.idleCount !== 'number' ||
+    typeof pool.waitingCount !== 'number'
+  ) {
     throw new Error('the data source has no pg pool (not initialised, or not postgres)');
   }
   return pool as PgPool;
@@ -30,14 +35,30 @@ function poolOf(dataSource: PooledDataSource): PgPool {
 
 /** Reports `dataSource`'s pool at every scrape; returns the function that stops it. */
 export function observeDatabasePool(dataSource: PooledDataSource, registry: Registry = metricsRegistry): () => void {
-  const probes = ScrapeProbes.group('db_pool', {
-    inUse: { name: 'db_pool_connections_in_use', help: 'PostgreSQL connections of the pool serving a query or transaction now.' },
-    idle: { name: 'db_pool_connections_idle', help: 'PostgreSQL connections of the pool open and free.' },
-    max: { name: 'db_pool_connections_max', help: 'The pool\'s bound on PostgreSQL connections.' },
-    waiting: { name: 'db_pool_waiting_clients', help: 'Queries and transactions waiting for a free connection of the pool.' },
-  }, [], registry);
+  const probes = ScrapeProbes.group(
+    'db_pool',
+    {
+      inUse: {
+        name: 'db_pool_connections_in_use',
+        help: 'PostgreSQL connections of the pool serving a query or transaction now.',
+      },
+      idle: { name: 'db_pool_connections_idle', help: 'PostgreSQL connections of the pool open and free.' },
+      max: { name: 'db_pool_connections_max', help: "The pool's bound on PostgreSQL connections." },
+      waiting: {
+        name: 'db_pool_waiting_clients',
+        help: 'Queries and transactions waiting for a free connection of the pool.',
+      },
+    },
+    [],
+    registry,
+  );
   return probes.add({}, () => {
     const pool = poolOf(dataSource);
-    return { inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, max: pool.options?.max ?? 0, waiting: pool.waitingCount };
+    return {
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      max: pool.options?.max ?? 0,
+      waiting: pool.waitingCount,
+    };
   });
 }

@@ -1,5 +1,12 @@
 export {
-  collectProcessMetrics, counter, gauge, histogram, LATENCY_SECONDS_BUCKETS, metricsRegistry, MS_PER_SECOND, Registry,
+  collectProcessMetrics,
+  counter,
+  gauge,
+  histogram,
+  LATENCY_SECONDS_BUCKETS,
+  metricsRegistry,
+  MS_PER_SECOND,
+  Registry,
 } from './registry';
 export type { Counter, Gauge, Histogram } from './registry';
 export { METRICS_PATH, startMetricsServer } from './metrics-server';

@@ -28,7 +28,16 @@ describe('startMetricsServer', () => {
 
   it('answers 500 when a family cannot be collected', async () => {
     const registry = new Registry();
-    gauge({ name: 'broken', help: 'Broken.', collect: () => { throw new Error('boom'); } }, registry);
+    gauge(
+      {
+        name: 'broken',
+        help: 'Broken.',
+        collect: () => {
+          throw new Error('boom');
+        },
+      },
+      registry,
+    );
     const server = await startMetricsServer({ port: 0, registry });
     try {
       const response = await fetch(`http://127.0.0.1:${server.port}/metrics`);

@@ -44,7 +44,9 @@ function answer(registry: Registry, request: IncomingMessage, response: ServerRe
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
   const registry = options.registry ?? metricsRegistry;
   collectProcessMetrics(registry);
-  const server: Server = createServer({ requestTimeout: SCRAPE_TIMEOUT_MS }, (request, response) => answer(registry, request, response));
+  const server: Server = createServer({ requestTimeout: SCRAPE_TIMEOUT_MS }, (request, response) =>
+    answer(registry, request, response),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => {
@@ -54,14 +56,15 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   });
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => {
-      const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-      timer.unref();
-      server.close(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-      server.closeIdleConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
   };
 }

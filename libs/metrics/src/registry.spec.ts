@@ -15,8 +15,12 @@ describe('declaring families', () => {
   it('refuses the name as another type, or with other labels', () => {
     const registry = new Registry();
     counter({ name: 'things_total', help: 'Things.', labelNames: ['kind'] }, registry);
-    expect(() => gauge({ name: 'things_total', help: 'Things.', labelNames: ['kind'] }, registry)).toThrow(/another type/);
-    expect(() => counter({ name: 'things_total', help: 'Things.', labelNames: ['colour'] }, registry)).toThrow(/labels \[kind\]/);
+    expect(() => gauge({ name: 'things_total', help: 'Things.', labelNames: ['kind'] }, registry)).toThrow(
+      /another type/,
+    );
+    expect(() => counter({ name: 'things_total', help: 'Things.', labelNames: ['colour'] }, registry)).toThrow(
+      /labels \[kind\]/,
+    );
   });
 
   it('gives histograms the shared latency buckets unless told otherwise', async () => {

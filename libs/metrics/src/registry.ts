@@ -8,7 +8,14 @@
  * upstreams, workers); never ids, keys, URLs or amounts.
  */
 import {
-  collectDefaultMetrics, Counter, CounterConfiguration, Gauge, GaugeConfiguration, Histogram, HistogramConfiguration, Registry,
+  collectDefaultMetrics,
+  Counter,
+  CounterConfiguration,
+  Gauge,
+  GaugeConfiguration,
+  Histogram,
+  HistogramConfiguration,
+  Registry,
 } from 'prom-client';
 
 export { Registry };
@@ -25,28 +32,49 @@ export const MS_PER_SECOND = 1_000;
 type Definition<C> = Omit<C, 'registers'>;
 type MetricClass = typeof Counter | typeof Gauge | typeof Histogram;
 
-function registered<T>(registry: Registry, name: string, kind: MetricClass, labelNames: readonly string[] = []): T | undefined {
+function registered<T>(
+  registry: Registry,
+  name: string,
+  kind: MetricClass,
+  labelNames: readonly string[] = [],
+): T | undefined {
   const metric = registry.getSingleMetric(name);
   if (!metric) return undefined;
   if (!(metric instanceof kind)) throw new Error(`metric ${name} is already registered as another type`);
   const existingLabels = ((metric as unknown as { labelNames?: string[] }).labelNames ?? []).join(',');
-  if (existingLabels !== labelNames.join(',')) throw new Error(`metric ${name} is already registered with labels [${existingLabels}]`);
+  if (existingLabels !== labelNames.join(','))
+    throw new Error(`metric ${name} is already registered with labels [${existingLabels}]`);
   return metric as unknown as T;
 }
 
-export function counter<L extends string = string>(definition: Definition<CounterConfiguration<L>>, registry: Registry = metricsRegistry): Counter<L> {
-  return registered<Counter<L>>(registry, definition.name, Counter, definition.labelNames)
-    ?? new Counter<L>({ ...definition, registers: [registry] });
+export function counter<L extends string = string>(
+  definition: Definition<CounterConfiguration<L>>,
+  registry: Registry = metricsRegistry,
+): Counter<L> {
+  return (
+    registered<Counter<L>>(registry, definition.name, Counter, definition.labelNames) ??
+    new Counter<L>({ ...definition, registers: [registry] })
+  );
 }
 
-export function gauge<L extends string = string>(definition: Definition<GaugeConfiguration<L>>, registry: Registry = metricsRegistry): Gauge<L> {
-  return registered<Gauge<L>>(registry, definition.name, Gauge, definition.labelNames)
-    ?? new Gauge<L>({ ...definition, registers: [registry] });
+export function gauge<L extends string = string>(
+  definition: Definition<GaugeConfiguration<L>>,
+  registry: Registry = metricsRegistry,
+): Gauge<L> {
+  return (
+    registered<Gauge<L>>(registry, definition.name, Gauge, definition.labelNames) ??
+    new Gauge<L>({ ...definition, registers: [registry] })
+  );
 }
 
-export function histogram<L extends string = string>(definition: Definition<HistogramConfiguration<L>>, registry: Registry = metricsRegistry): Histogram<L> {
-  return registered<Histogram<L>>(registry, definition.name, Histogram, definition.labelNames)
-    ?? new Histogram<L>({ buckets: LATENCY_SECONDS_BUCKETS, ...definition, registers: [registry] });
+export function histogram<L extends string = string>(
+  definition: Definition<HistogramConfiguration<L>>,
+  registry: Registry = metricsRegistry,
+): Histogram<L> {
+  return (
+    registered<Histogram<L>>(registry, definition.name, Histogram, definition.labelNames) ??
+    new Histogram<L>({ buckets: LATENCY_SECONDS_BUCKETS, ...definition, registers: [registry] })
+  );
 }
 
 const withProcessMetrics = new WeakSet<Registry>();

@@ -38,14 +38,17 @@ const groups = new WeakMap<Registry, Map<string, ScrapeProbes<string, string>>>(
  * its families concurrently), so a failure is counted in the scrape it left out.
  */
 function failures(registry: Registry) {
-  return counter({
-    name: 'metrics_probe_failures_total',
-    help: 'Measurements taken at scrape time that failed or ran out of time (their series are left out of that scrape), by probe.',
-    labelNames: ['probe'] as const,
-    collect: async () => {
-      await Promise.all([...(groups.get(registry)?.values() ?? [])].map((group) => group.refreshOnce()));
+  return counter(
+    {
+      name: 'metrics_probe_failures_total',
+      help: 'Measurements taken at scrape time that failed or ran out of time (their series are left out of that scrape), by probe.',
+      labelNames: ['probe'] as const,
+      collect: async () => {
+        await Promise.all([...(groups.get(registry)?.values() ?? [])].map((group) => group.refreshOnce()));
+      },
     },
-  }, registry);
+    registry,
+  );
 }
 
 function withTimeout<T>(work: () => Promise<T> | T, timeoutMs: number): Promise<T> {
@@ -70,16 +73,26 @@ export class ScrapeProbes<F extends string, L extends string> {
     private readonly timeoutMs: number,
   ) {
     failures(registry).inc({ probe }, 0);
-    this.gauges = (Object.entries(families) as Array<[F, ProbeFamily]>).map(([key, family]) => [key, gauge<L>({
-      ...family,
-      labelNames,
-      collect: () => this.refreshOnce(),
-    }, registry)]);
+    this.gauges = (Object.entries(families) as Array<[F, ProbeFamily]>).map(([key, family]) => [
+      key,
+      gauge<L>(
+        {
+          ...family,
+          labelNames,
+          collect: () => this.refreshOnce(),
+        },
+        registry,
+      ),
+    ]);
   }
 
   /** The probe group `probe` of the registry, declared on first use. */
   static group<F extends string, L extends string = never>(
-    probe: string, families: Record<F, ProbeFamily>, labelNames: readonly L[] = [], registry: Registry = metricsRegistry, timeoutMs = PROBE_TIMEOUT_MS,
+    probe: string,
+    families: Record<F, ProbeFamily>,
+    labelNames: readonly L[] = [],
+    registry: Registry = metricsRegistry,
+    timeoutMs = PROBE_TIMEOUT_MS,
   ): ScrapeProbes<F, L> {
     const ofRegistry = groups.get(registry) ?? new Map<string, ScrapeProbes<string, string>>();
     groups.set(registry, ofRegistry);
@@ -114,16 +127,18 @@ export class ScrapeProbes<F extends string, L extends string> {
   }
 
   private async refresh(): Promise<void> {
-    await Promise.all([...this.sources.entries()].map(async ([key, source]) => {
-      try {
-        const reading = await withTimeout(source.measure, this.timeoutMs);
-        if (this.sources.get(key) !== source) return;
-        for (const [family, metric] of this.gauges) metric.set(source.labels, reading[family]);
-      } catch {
-        this.drop(source.labels);
-        failures(this.registry).inc({ probe: this.probe });
-      }
-    }));
+    await Promise.all(
+      [...this.sources.entries()].map(async ([key, source]) => {
+        try {
+          const reading = await withTimeout(source.measure, this.timeoutMs);
+          if (this.sources.get(key) !== source) return;
+          for (const [family, metric] of this.gauges) metric.set(source.labels, reading[family]);
+        } catch {
+          this.drop(source.labels);
+          failures(this.registry).inc({ probe: this.probe });
+        }
+      }),
+    );
   }
 
   private drop(labels: Record<L, string>): void {

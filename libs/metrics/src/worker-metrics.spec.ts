@@ -24,7 +24,11 @@ describe('WorkerMetrics', () => {
     const registry = new Registry();
     const worker = new WorkerMetrics('order', registry);
     await expect(worker.pass(async () => 5)).resolves.toBe(5);
-    await expect(worker.pass(async () => { throw new Error('database away'); })).rejects.toThrow('database away');
+    await expect(
+      worker.pass(async () => {
+        throw new Error('database away');
+      }),
+    ).rejects.toThrow('database away');
     const text = await registry.metrics();
     expect(text).toContain('worker_pass_duration_seconds_count{worker="order"} 2');
     expect(text).toContain('worker_failures_total{worker="order"} 1');

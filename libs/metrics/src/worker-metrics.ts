@@ -27,10 +27,21 @@ const PASS_SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 
 type WorkerLabel = 'worker';
 
 function dueProbes(registry: Registry) {
-  return ScrapeProbes.group('worker_due', {
-    dueRows: { name: 'worker_due_rows', help: 'Rows due now that no replica holds, per worker, counted at scrape (up to a bound).' },
-    lagSeconds: { name: 'worker_lag_seconds', help: 'How long the oldest due row has waited past its due time, per worker, at scrape; 0 when none is due.' },
-  }, ['worker'] as const, registry);
+  return ScrapeProbes.group(
+    'worker_due',
+    {
+      dueRows: {
+        name: 'worker_due_rows',
+        help: 'Rows due now that no replica holds, per worker, counted at scrape (up to a bound).',
+      },
+      lagSeconds: {
+        name: 'worker_lag_seconds',
+        help: 'How long the oldest due row has waited past its due time, per worker, at scrape; 0 when none is due.',
+      },
+    },
+    ['worker'] as const,
+    registry,
+  );
 }
 
 export class WorkerMetrics {
@@ -39,14 +50,31 @@ export class WorkerMetrics {
   private readonly passSeconds: Histogram<WorkerLabel>;
 
   /** `worker` names the loop in snake case: "order", "payout", "expired_holds". */
-  constructor(readonly worker: string, private readonly registry: Registry = metricsRegistry) {
-    this.claims = counter({ name: 'worker_claims_total', help: 'Due rows a worker took to work on.', labelNames: ['worker'] as const }, registry);
-    this.failures = counter({
-      name: 'worker_failures_total', help: 'Steps or whole passes of a worker that failed; the rows are retried later.', labelNames: ['worker'] as const,
-    }, registry);
-    this.passSeconds = histogram({
-      name: 'worker_pass_duration_seconds', help: 'How long one pass of a worker took (claim and steps).', labelNames: ['worker'] as const, buckets: PASS_SECONDS_BUCKETS,
-    }, registry);
+  constructor(
+    readonly worker: string,
+    private readonly registry: Registry = metricsRegistry,
+  ) {
+    this.claims = counter(
+      { name: 'worker_claims_total', help: 'Due rows a worker took to work on.', labelNames: ['worker'] as const },
+      registry,
+    );
+    this.failures = counter(
+      {
+        name: 'worker_failures_total',
+        help: 'Steps or whole passes of a worker that failed; the rows are retried later.',
+        labelNames: ['worker'] as const,
+      },
+      registry,
+    );
+    this.passSeconds = histogram(
+      {
+        name: 'worker_pass_duration_seconds',
+        help: 'How long one pass of a worker took (claim and steps).',
+        labelNames: ['worker'] as const,
+        buckets: PASS_SECONDS_BUCKETS,
+      },
+      registry,
+    );
     // Every worker's series exist from the start, so rates and alerts see a zero rather than nothing.
     this.claims.inc({ worker }, 0);
     this.failures.inc({ worker }, 0);

@@ -1,6 +1,16 @@
 // Proves strict parsing at each currency's scale, exact formatting, and rounding
 // that always moves in the named direction.
-import { Big, formatAmount, formatDecimal, fromMinorUnits, parseAmount, parsePositiveAmount, roundDown, roundUp, toMinorUnits } from './index';
+import {
+  Big,
+  formatAmount,
+  formatDecimal,
+  fromMinorUnits,
+  parseAmount,
+  parsePositiveAmount,
+  roundDown,
+  roundUp,
+  toMinorUnits,
+} from './index';
 
 describe('parseAmount', () => {
   it.each([
@@ -14,9 +24,21 @@ describe('parseAmount', () => {
   });
 
   it.each([
-    ['1000.001', 'KES'], ['10.1234567', 'USDT'], ['-1.00', 'KES'], ['+1', 'KES'], ['1e3', 'KES'],
-    ['01.00', 'KES'], ['1.', 'KES'], ['.5', 'KES'], [' 1', 'KES'], ['1,000', 'KES'], ['NaN', 'KES'],
-    ['Infinity', 'KES'], ['', 'KES'], ['1000000000000000', 'KES'], ['0x10', 'KES'],
+    ['1000.001', 'KES'],
+    ['10.1234567', 'USDT'],
+    ['-1.00', 'KES'],
+    ['+1', 'KES'],
+    ['1e3', 'KES'],
+    ['01.00', 'KES'],
+    ['1.', 'KES'],
+    ['.5', 'KES'],
+    [' 1', 'KES'],
+    ['1,000', 'KES'],
+    ['NaN', 'KES'],
+    ['Infinity', 'KES'],
+    ['', 'KES'],
+    ['1000000000000000', 'KES'],
+    ['0x10', 'KES'],
   ] as const)('refuses %p %s', (text, currency) => {
     expect(parseAmount(text, currency)).toBeNull();
   });

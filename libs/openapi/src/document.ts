@@ -16,13 +16,23 @@ import { componentSchemas, ref } from './schemas';
 import { webhookPaths } from './webhooks';
 
 const HTTP_REASON: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large',
-  422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** Codes a partner can receive: the catalogue minus the internal refusals between services. */
 export function partnerErrorCodes(): ErrorCode[] {
-  return (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter((code) => !ERROR_CATALOGUE[code].description.startsWith('Internal'));
+  return (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter(
+    (code) => !ERROR_CATALOGUE[code].description.startsWith('Internal'),
+  );
 }
 
 const SIGNING_DESCRIPTION = [
@@ -54,7 +64,7 @@ const INFO_DESCRIPTION = [
   '- Every failure is `{statusCode, message, error, requestId}` (plus `errorCode`, `retryAfterSeconds` on some); branch on `message`.',
   '- Every response carries `X-Request-Id` (a partner-supplied one of at most 64 `[A-Za-z0-9._:-]` is kept).',
   '- Additive changes (new fields, new event types) come without a new version: ignore what you do not know.',
-  '- Every answer to a signed request carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (the IETF draft\'s names).',
+  "- Every answer to a signed request carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (the IETF draft's names).",
   '- This document is served by the gateway at `/openapi.json` and rendered at `/docs`, without authentication or rate limit.',
   '',
   '## Signing',
@@ -68,13 +78,16 @@ const TAGS: Array<[string, string]> = [
   ['Orders', 'Buy and sell USDT against KES; settlement is signalled by webhook'],
   ['Balances and funding', 'Balances, funding instructions, mobile-money prompts, payout destinations'],
   ['Administrators', 'The people who receive approval and confirmation codes'],
-  ['Wallets', 'Withdrawal addresses: an administrator\'s code, then the service\'s review'],
+  ['Wallets', "Withdrawal addresses: an administrator's code, then the service's review"],
   ['Transfers', 'KES out, single and batch, each confirmed by code'],
   ['USDT sends', 'USDT out to an active wallet, confirmed by code'],
   ['Confirmations', 'Codes confirming transfers, batches and sends'],
   ['Collections', 'USD collections: a reference plus a dedicated deposit account'],
   ['Sandbox', 'Sandbox mode only: the simulated outside world (404 in production)'],
-  ['Webhooks', 'Signed events the service POSTs to the partner\'s endpoint; the events feed to catch up; your deliveries and their retry'],
+  [
+    'Webhooks',
+    "Signed events the service POSTs to the partner's endpoint; the events feed to catch up; your deliveries and their retry",
+  ],
 ];
 
 const SECURITY_REQUIREMENT = [{ ServiceKey: [], ServiceTimestamp: [], ServiceNonce: [], ServiceSignature: [] }];
@@ -109,7 +122,10 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
     const list = byStatus.get(status)!;
     responses[String(status)] = {
       description: `${HTTP_REASON[status] ?? 'Error'}: ${list.map((code) => `\`${code}\``).join(', ')}`,
-      headers: responseHeaders([...RATE_LIMIT_HEADERS, ...(status === 429 ? ['Retry-After-partner', 'Retry-After'] : [])]),
+      headers: responseHeaders([
+        ...RATE_LIMIT_HEADERS,
+        ...(status === 429 ? ['Retry-After-partner', 'Retry-After'] : []),
+      ]),
       content: { 'application/json': { schema: ref('ErrorEnvelope') } },
       'x-error-codes': list,
     };
@@ -119,7 +135,10 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
 
 function pathParameters(operation: Operation): Array<Record<string, unknown>> {
   return pathParameterNames(operation.path).map((name) => ({
-    name, in: 'path', required: true, schema: ref('Uuid'),
+    name,
+    in: 'path',
+    required: true,
+    schema: ref('Uuid'),
     description: `The resource's id (a UUID); one that names nothing of yours answers 404 \`${operation.notFound ?? 'NOT_FOUND'}\``,
   }));
 }
@@ -141,28 +160,44 @@ function operationObject(operation: Operation): Record<string, unknown> {
       ...(answer.schema ? { content: { 'application/json': { schema: schemaOf(answer.schema) } } } : {}),
     };
   }
-  const parameters = [...pathParameters(operation), ...queryParameters(operation.query), { $ref: '#/components/parameters/X-Request-Id' }];
+  const parameters = [
+    ...pathParameters(operation),
+    ...queryParameters(operation.query),
+    { $ref: '#/components/parameters/X-Request-Id' },
+  ];
   return {
     operationId: operation.operationId,
     summary: operation.summary,
-    description: operation.availability === 'sandbox' ? `${operation.description} Sandbox mode only (404 \`NOT_FOUND\` in production).` : operation.description,
+    description:
+      operation.availability === 'sandbox'
+        ? `${operation.description} Sandbox mode only (404 \`NOT_FOUND\` in production).`
+        : operation.description,
     tags: [operation.tag],
     'x-required-scope': operation.scope,
     parameters,
-    ...(operation.request ? { requestBody: { required: true, content: { 'application/json': { schema: ref(operation.request.name) } } } } : {}),
+    ...(operation.request
+      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(operation.request.name) } } } }
+      : {}),
     responses: { ...responses, ...errorResponses(operation.errors) },
   };
 }
 
-const INTEGER_SECONDS = (description: string, maximum: number) => ({ description, schema: { type: 'integer', format: 'int32', minimum: 0, maximum } });
+const INTEGER_SECONDS = (description: string, maximum: number) => ({
+  description,
+  schema: { type: 'integer', format: 'int32', minimum: 0, maximum },
+});
 
 function headerComponents(): Record<string, unknown> {
   return {
     'X-Request-Id': {
-      description: 'The request id (also `requestId` in error bodies): yours when you sent a valid `X-Request-Id`, else a UUID',
+      description:
+        'The request id (also `requestId` in error bodies): yours when you sent a valid `X-Request-Id`, else a UUID',
       schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9._:-]{1,64}$' },
     },
-    'Idempotent-Replayed': { description: '`true` when a repeated create answered with the original', schema: { type: 'string', enum: ['true'] } },
+    'Idempotent-Replayed': {
+      description: '`true` when a repeated create answered with the original',
+      schema: { type: 'string', enum: ['true'] },
+    },
     'X-Next-Cursor': {
       description: 'Present when another page follows: pass it back as `cursor` with the same filters',
       schema: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9_-]{1,200}$' },
@@ -170,15 +205,19 @@ function headerComponents(): Record<string, unknown> {
     'Retry-After-partner': INTEGER_SECONDS('Seconds to wait before retrying (1-60)', 60),
     'Retry-After': INTEGER_SECONDS('The same wait, as the standard header', 60),
     'RateLimit-Limit': {
-      description: 'Requests the partner may make per window (one minute), shared by all its credentials. On every answer to a signed request '
-        + 'that was counted; absent on the uniform 401 (answered before the partner is known) and when the limit could not be read',
+      description:
+        'Requests the partner may make per window (one minute), shared by all its credentials. On every answer to a signed request ' +
+        'that was counted; absent on the uniform 401 (answered before the partner is known) and when the limit could not be read',
       schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100_000 },
     },
     'RateLimit-Remaining': {
-      description: 'Requests left in the current window after this one (0 on the rate limit\'s 429)',
+      description: "Requests left in the current window after this one (0 on the rate limit's 429)",
       schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 100_000 },
     },
-    'RateLimit-Reset': INTEGER_SECONDS('Seconds (1-60) until the oldest request counted in the rolling minute leaves it and a request is free again', 60),
+    'RateLimit-Reset': INTEGER_SECONDS(
+      'Seconds (1-60) until the oldest request counted in the rolling minute leaves it and a request is free again',
+      60,
+    ),
   };
 }
 
@@ -186,17 +225,26 @@ function securitySchemes(): Record<string, unknown> {
   const header = (name: string, description: string) => ({ type: 'apiKey', in: 'header', name, description });
   return {
     ServiceKey: header('X-Service-Key', `The credential's API key. ${SIGNING_DESCRIPTION}`),
-    ServiceTimestamp: header('X-Service-Timestamp', 'Unix milliseconds when the request was signed (within 300 000 ms of the server clock)'),
+    ServiceTimestamp: header(
+      'X-Service-Timestamp',
+      'Unix milliseconds when the request was signed (within 300 000 ms of the server clock)',
+    ),
     ServiceNonce: header('X-Service-Nonce', '16-128 of [A-Za-z0-9_-], single use per key'),
-    ServiceSignature: header('X-Service-Signature', '`v1=` and the lowercase hex HMAC-SHA256 of the six-line signed string (see ServiceKey)'),
+    ServiceSignature: header(
+      'X-Service-Signature',
+      '`v1=` and the lowercase hex HMAC-SHA256 of the six-line signed string (see ServiceKey)',
+    ),
   };
 }
 
 function parameterComponents(): Record<string, unknown> {
   return {
     'X-Request-Id': {
-      name: 'X-Request-Id', in: 'header', required: false,
-      description: 'Your own request id, kept and echoed when it is 1-64 of `A-Z a-z 0-9 . _ : -` (otherwise a UUID is made)',
+      name: 'X-Request-Id',
+      in: 'header',
+      required: false,
+      description:
+        'Your own request id, kept and echoed when it is 1-64 of `A-Z a-z 0-9 . _ : -` (otherwise a UUID is made)',
       schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9._:-]{1,64}$' },
     },
   };
@@ -204,11 +252,16 @@ function parameterComponents(): Record<string, unknown> {
 
 /** Request bodies as components, each with its cross-field rule stated in JSON Schema where it has one. */
 function requestBodyComponents(): Record<string, unknown> {
-  const bodies = Object.fromEntries(OPERATION_LIST.flatMap((operation) => (operation.request ? [[operation.request.name, operation.request.schema]] : [])));
+  const bodies = Object.fromEntries(
+    OPERATION_LIST.flatMap((operation) =>
+      operation.request ? [[operation.request.name, operation.request.schema]] : [],
+    ),
+  );
   const components = requestComponents(bodies);
   for (const operation of OPERATION_LIST) {
     const request = operation.request;
-    if (request?.crossFieldSchema) components[request.name] = { ...components[request.name], ...request.crossFieldSchema };
+    if (request?.crossFieldSchema)
+      components[request.name] = { ...components[request.name], ...request.crossFieldSchema };
   }
   return components;
 }
@@ -217,16 +270,28 @@ function requestBodyComponents(): Record<string, unknown> {
 const SERVERS = [
   {
     url: 'https://{sandboxHost}',
-    description: 'Sandbox: the simulated outside world (bank, chain, USD rails, rate feed, e-mail) and the /v1/sandbox helpers. Audience: partners '
-      + '(external), integrating. Locally, `npm start` serves the same sandbox on http://127.0.0.1:8080 (loopback only).',
+    description:
+      'Sandbox: the simulated outside world (bank, chain, USD rails, rate feed, e-mail) and the /v1/sandbox helpers. Audience: partners ' +
+      '(external), integrating. Locally, `npm start` serves the same sandbox on http://127.0.0.1:8080 (loopback only).',
     'x-internal': false,
-    variables: { sandboxHost: { default: 'sandbox.api.example.com', description: 'The sandbox gateway\'s host, given with sandbox credentials' } },
+    variables: {
+      sandboxHost: {
+        default: 'sandbox.api.example.com',
+        description: "The sandbox gateway's host, given with sandbox credentials",
+      },
+    },
   },
   {
     url: 'https://{productionHost}',
-    description: 'Production: real money. Audience: partners (external), with production credentials. The /v1/sandbox helpers answer 404 here.',
+    description:
+      'Production: real money. Audience: partners (external), with production credentials. The /v1/sandbox helpers answer 404 here.',
     'x-internal': false,
-    variables: { productionHost: { default: 'api.example.com', description: 'The production gateway\'s host, given with production credentials' } },
+    variables: {
+      productionHost: {
+        default: 'api.example.com',
+        description: "The production gateway's host, given with production credentials",
+      },
+    },
   },
 ];
 
@@ -239,7 +304,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Partner API', version: '1.0.0', description: INFO_DESCRIPTION,
+      title: 'Partner API',
+      version: '1.0.0',
+      description: INFO_DESCRIPTION,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       contact: { name: 'Partner support' },
     },

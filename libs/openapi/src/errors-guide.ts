@@ -47,8 +47,13 @@ Every failure answers one JSON shape:
 `;
 
 export function renderErrorsGuide(): string {
-  const codes = partnerErrorCodes().sort((a, b) => ERROR_CATALOGUE[a].httpStatus - ERROR_CATALOGUE[b].httpStatus || a.localeCompare(b));
-  const rows = codes.map((code) => `| \`${code}\` | ${ERROR_CATALOGUE[code].httpStatus} | ${ERROR_CATALOGUE[code].description.replace(/\|/g, '\\|')} |`);
+  const codes = partnerErrorCodes().sort(
+    (a, b) => ERROR_CATALOGUE[a].httpStatus - ERROR_CATALOGUE[b].httpStatus || a.localeCompare(b),
+  );
+  const rows = codes.map(
+    (code) =>
+      `| \`${code}\` | ${ERROR_CATALOGUE[code].httpStatus} | ${ERROR_CATALOGUE[code].description.replace(/\|/g, '\\|')} |`,
+  );
   const statuses = [...new Set(codes.map((code) => ERROR_CATALOGUE[code].httpStatus))].sort();
   const retry = statuses.map((status) => `| ${status} | ${RETRY_ADVICE[status] ?? ''} |`);
   return `${HEADER}${rows.join('\n')}\n\n## Retrying, by status\n\n| Status | Retry |\n|---|---|\n${retry.join('\n')}\n`;

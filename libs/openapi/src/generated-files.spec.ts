@@ -8,7 +8,8 @@ import { renderOpenApiJson } from './document';
 import { renderErrorsGuide } from './errors-guide';
 import { ERRORS_GUIDE_FILE, OPENAPI_JSON_FILE } from './paths';
 
-const FIX = 'stale: run `npx turbo run build --filter=@platform/openapi && npm run generate -w @platform/openapi` and commit the result';
+const FIX =
+  'stale: run `npx turbo run build --filter=@platform/openapi && npm run generate -w @platform/openapi` and commit the result';
 
 describe('generated files', () => {
   it('openapi.json matches the document built from the sources', () => {

@@ -32,7 +32,11 @@ function withDocumentation(schema: Schema | undefined, definition: object): Sche
   if (documentation?.description && result.description === undefined) result.description = documentation.description;
   if (documentation?.example !== undefined) result.example = documentation.example;
   if (result.type === 'integer' && result.format === undefined) {
-    const fitsInt32 = typeof result.minimum === 'number' && typeof result.maximum === 'number' && result.minimum >= INT32_MIN && result.maximum <= INT32_MAX;
+    const fitsInt32 =
+      typeof result.minimum === 'number' &&
+      typeof result.maximum === 'number' &&
+      result.minimum >= INT32_MIN &&
+      result.maximum <= INT32_MAX;
     result.format = fitsInt32 ? 'int32' : 'int64';
   }
   return result;

@@ -21,25 +21,56 @@ function binOf(packageName: string, binName: string): string {
 
 function runCli(script: string, args: string[]): Promise<{ code: number; text: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, ...args], {
-      cwd: OPENAPI_WORKSPACE_DIR,
-      timeout: LINT_TIMEOUT_MS,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-    }, (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, text: `${stdout}${stderr}` }));
+    execFile(
+      process.execPath,
+      [script, ...args],
+      {
+        cwd: OPENAPI_WORKSPACE_DIR,
+        timeout: LINT_TIMEOUT_MS,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, text: `${stdout}${stderr}` }),
+    );
   });
 }
 
 describe('openapi.json lint', () => {
-  it('has no error or warning under Spectral\'s OpenAPI and OWASP rulesets', async () => {
-    const output = await runCli(binOf('@stoplight/spectral-cli', 'spectral'),
-      ['lint', 'openapi.json', '--ruleset', '.spectral.yaml', '--format', 'text', '--fail-severity', 'warn']);
-    // --fail-severity warn: any warning fails too, and a clean run says so in one line.
-    if (output.code !== 0 || !/No results with a severity of 'warn' or higher found/.test(output.text)) throw new Error(`spectral lint failed:\n${output.text}`);
-  }, LINT_TIMEOUT_MS);
+  it(
+    "has no error or warning under Spectral's OpenAPI and OWASP rulesets",
+    async () => {
+      const output = await runCli(binOf('@stoplight/spectral-cli', 'spectral'), [
+        'lint',
+        'openapi.json',
+        '--ruleset',
+        '.spectral.yaml',
+        '--format',
+        'text',
+        '--fail-severity',
+        'warn',
+      ]);
+      // --fail-severity warn: any warning fails too, and a clean run says so in one line.
+      if (output.code !== 0 || !/No results with a severity of 'warn' or higher found/.test(output.text))
+        throw new Error(`spectral lint failed:\n${output.text}`);
+    },
+    LINT_TIMEOUT_MS,
+  );
 
-  it('has no problems under Redocly\'s recommended-strict ruleset', async () => {
-    const output = await runCli(binOf('@redocly/cli', 'redocly'), ['lint', 'openapi.json', '--config', 'redocly.yaml', '--format', 'stylish']);
-    // recommended-strict makes every warning an error, so the exit code and the success line say it all.
-    if (output.code !== 0 || !/Your API description is valid/.test(output.text)) throw new Error(`redocly lint failed:\n${output.text}`);
-  }, LINT_TIMEOUT_MS);
+  it(
+    "has no problems under Redocly's recommended-strict ruleset",
+    async () => {
+      const output = await runCli(binOf('@redocly/cli', 'redocly'), [
+        'lint',
+        'openapi.json',
+        '--config',
+        'redocly.yaml',
+        '--format',
+        'stylish',
+      ]);
+      // recommended-strict makes every warning an error, so the exit code and the success line say it all.
+      if (output.code !== 0 || !/Your API description is valid/.test(output.text))
+        throw new Error(`redocly lint failed:\n${output.text}`);
+    },
+    LINT_TIMEOUT_MS,
+  );
 });

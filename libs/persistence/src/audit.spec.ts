@@ -9,7 +9,15 @@
 import type { EntityManager } from 'typeorm';
 import { AppError } from '@platform/errors';
 import { runWithContext } from '@platform/logger';
-import { AUDIT_PAGE_LIMIT_DEFAULT, AUDIT_PAGE_LIMIT_MAX, auditCursor, auditRow, listAuditRecords, parseAuditQuery, recordAudit } from './audit';
+import {
+  AUDIT_PAGE_LIMIT_DEFAULT,
+  AUDIT_PAGE_LIMIT_MAX,
+  auditCursor,
+  auditRow,
+  listAuditRecords,
+  parseAuditQuery,
+  recordAudit,
+} from './audit';
 
 const PARTNER = '6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const OTHER_PARTNER = '0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d';
@@ -50,20 +58,38 @@ describe('auditRow', () => {
   });
 
   it('keeps secrets and codes out and masks account numbers, whatever a caller passes', () => {
-    const row = auditRow({
-      action: 'webhook_endpoint.set',
-      partnerId: PARTNER,
-      details: { signingSecret: 'whsec-very-secret-value', code: '123456', accountNumber: '0123456789', host: 'hooks.example.com', rotated: true, count: 3 },
-    }, { caller: 'ops' });
+    const row = auditRow(
+      {
+        action: 'webhook_endpoint.set',
+        partnerId: PARTNER,
+        details: {
+          signingSecret: 'whsec-very-secret-value',
+          code: '123456',
+          accountNumber: '0123456789',
+          host: 'hooks.example.com',
+          rotated: true,
+          count: 3,
+        },
+      },
+      { caller: 'ops' },
+    );
     expect(row.details).toEqual({
-      signingSecret: '[REDACTED]', code: '[REDACTED]', accountNumber: '****6789', host: 'hooks.example.com', rotated: 'true', count: '3',
+      signingSecret: '[REDACTED]',
+      code: '[REDACTED]',
+      accountNumber: '****6789',
+      host: 'hooks.example.com',
+      rotated: 'true',
+      count: '3',
     });
     expect(JSON.stringify(row)).not.toContain('whsec-very-secret-value');
     expect(JSON.stringify(row)).not.toContain('0123456789');
   });
 
   it('drops a declared operator name that is not a plain name, and a partner id that is not a UUID', () => {
-    const row = auditRow({ action: 'kill_switch.set', partnerId: null }, { caller: 'ops', operator: 'alice\nforged line', partnerId: 'not-a-uuid' });
+    const row = auditRow(
+      { action: 'kill_switch.set', partnerId: null },
+      { caller: 'ops', operator: 'alice\nforged line', partnerId: 'not-a-uuid' },
+    );
     expect(row.actor).toEqual({ identity: 'ops', operator: '', partnerId: '', credentialKey: '' });
     expect(row.requestId).toBeNull();
   });
@@ -73,7 +99,9 @@ describe('auditRow', () => {
     expect(() => auditRow({ action: 'Credential Issued', partnerId: PARTNER }, { caller: 'ops' })).toThrow(/action/);
     expect(() => auditRow({ action: 'credential.issued', partnerId: 'p1' }, { caller: 'ops' })).toThrow(/UUID/);
     const details = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`key${index}`, 'x'.repeat(200)]));
-    expect(() => auditRow({ action: 'credential.issued', partnerId: PARTNER, details }, { caller: 'ops' })).toThrow(/exceed/);
+    expect(() => auditRow({ action: 'credential.issued', partnerId: PARTNER, details }, { caller: 'ops' })).toThrow(
+      /exceed/,
+    );
   });
 });
 
@@ -81,31 +109,65 @@ describe('recordAudit', () => {
   it('inserts one row on the manager it is given, read from the current request context', async () => {
     const { manager, calls } = fakeManager();
     await runWithContext({ caller: 'ops', requestId: 'req-9', operator: 'bob' }, () =>
-      recordAudit(manager, { action: 'credential.revoked', partnerId: PARTNER, details: { apiKey: 'pk_test_1' } }));
+      recordAudit(manager, { action: 'credential.revoked', partnerId: PARTNER, details: { apiKey: 'pk_test_1' } }),
+    );
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toMatch(/^INSERT INTO audit_records/);
-    expect(calls[0].parameters).toEqual(['credential.revoked', PARTNER, 'ops', 'bob', null, null, 'req-9', '{"apiKey":"pk_test_1"}']);
+    expect(calls[0].parameters).toEqual([
+      'credential.revoked',
+      PARTNER,
+      'ops',
+      'bob',
+      null,
+      null,
+      'req-9',
+      '{"apiKey":"pk_test_1"}',
+    ]);
   });
 });
 
 describe('parseAuditQuery', () => {
   it('reads a partner, an inclusive since and an exclusive until, with the default page size', () => {
-    const query = parseAuditQuery({ partnerId: PARTNER, since: '2026-01-01T00:00:00Z', until: '2026-02-01T00:00:00.000Z' });
+    const query = parseAuditQuery({
+      partnerId: PARTNER,
+      since: '2026-01-01T00:00:00Z',
+      until: '2026-02-01T00:00:00.000Z',
+    });
     expect(query).toEqual({
-      partnerId: PARTNER, since: new Date('2026-01-01T00:00:00Z'), until: new Date('2026-02-01T00:00:00Z'), after: null, limit: AUDIT_PAGE_LIMIT_DEFAULT,
+      partnerId: PARTNER,
+      since: new Date('2026-01-01T00:00:00Z'),
+      until: new Date('2026-02-01T00:00:00Z'),
+      after: null,
+      limit: AUDIT_PAGE_LIMIT_DEFAULT,
     });
   });
 
   it('takes an empty partner as the platform-wide records, and a cursor as the position after a record', () => {
     const cursor = auditCursor({ occurredAt: '2026-01-01T10:00:00.123Z', recordId: '42' });
-    const query = parseAuditQuery({ partnerId: '', since: '', until: '', page: { cursor, limit: AUDIT_PAGE_LIMIT_MAX } });
-    expect(query).toEqual({ partnerId: null, since: null, until: null, after: { occurredAt: new Date('2026-01-01T10:00:00.123Z'), recordId: '42' }, limit: 500 });
+    const query = parseAuditQuery({
+      partnerId: '',
+      since: '',
+      until: '',
+      page: { cursor, limit: AUDIT_PAGE_LIMIT_MAX },
+    });
+    expect(query).toEqual({
+      partnerId: null,
+      since: null,
+      until: null,
+      after: { occurredAt: new Date('2026-01-01T10:00:00.123Z'), recordId: '42' },
+      limit: 500,
+    });
   });
 
   it('refuses every bad field at once', () => {
     let refusal: unknown;
     try {
-      parseAuditQuery({ partnerId: 'nope', since: 'yesterday', until: '2026-01-01T00:00:00Z', page: { cursor: 'x', limit: AUDIT_PAGE_LIMIT_MAX + 1 } });
+      parseAuditQuery({
+        partnerId: 'nope',
+        since: 'yesterday',
+        until: '2026-01-01T00:00:00Z',
+        page: { cursor: 'x', limit: AUDIT_PAGE_LIMIT_MAX + 1 },
+      });
     } catch (error) {
       refusal = error;
     }
@@ -115,32 +177,60 @@ describe('parseAuditQuery', () => {
   });
 
   it('refuses an until that is not after since', () => {
-    expect(() => parseAuditQuery({ partnerId: PARTNER, since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' })).toThrow(AppError);
+    expect(() =>
+      parseAuditQuery({ partnerId: PARTNER, since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' }),
+    ).toThrow(AppError);
   });
 });
 
 describe('listAuditRecords', () => {
   const row = (recordId: string, second: number) => ({
-    record_id: recordId, occurred_at: new Date(`2026-01-01T00:00:0${second}.000Z`), action: 'credential.issued', partner_id: PARTNER,
-    actor_identity: 'ops', actor_operator: null, actor_partner_id: null, actor_credential_key: null, request_id: null, details: { apiKey: 'pk_test_1' },
+    record_id: recordId,
+    occurred_at: new Date(`2026-01-01T00:00:0${second}.000Z`),
+    action: 'credential.issued',
+    partner_id: PARTNER,
+    actor_identity: 'ops',
+    actor_operator: null,
+    actor_partner_id: null,
+    actor_credential_key: null,
+    request_id: null,
+    details: { apiKey: 'pk_test_1' },
   });
 
   it('answers one page and a cursor after its last record when more remain', async () => {
     const { manager, calls } = fakeManager([row('1', 1), row('2', 2), row('3', 3)]);
-    const page = await listAuditRecords(manager, 'gateway', { partnerId: OTHER_PARTNER, since: null, until: null, after: null, limit: 2 });
+    const page = await listAuditRecords(manager, 'gateway', {
+      partnerId: OTHER_PARTNER,
+      since: null,
+      until: null,
+      after: null,
+      limit: 2,
+    });
     expect(calls[0].parameters.at(-1)).toBe(3);
     expect(calls[0].sql).toContain('partner_id = $1::uuid');
     expect(page.records.map((record) => record.recordId)).toEqual(['1', '2']);
     expect(page.records[0]).toEqual({
-      recordId: '1', service: 'gateway', occurredAt: '2026-01-01T00:00:01.000Z', action: 'credential.issued', partnerId: PARTNER,
-      actor: { identity: 'ops', operator: '', partnerId: '', credentialKey: '' }, requestId: '', details: { apiKey: 'pk_test_1' },
+      recordId: '1',
+      service: 'gateway',
+      occurredAt: '2026-01-01T00:00:01.000Z',
+      action: 'credential.issued',
+      partnerId: PARTNER,
+      actor: { identity: 'ops', operator: '', partnerId: '', credentialKey: '' },
+      requestId: '',
+      details: { apiKey: 'pk_test_1' },
     });
     expect(page.page.nextCursor).toBe('2026-01-01T00:00:02.000Z~2');
   });
 
   it('answers no cursor on the last page, and lists the platform-wide records for no partner', async () => {
     const { manager, calls } = fakeManager([row('1', 1)]);
-    const page = await listAuditRecords(manager, 'trading', { partnerId: null, since: null, until: null, after: null, limit: 2 });
+    const page = await listAuditRecords(manager, 'trading', {
+      partnerId: null,
+      since: null,
+      until: null,
+      after: null,
+      limit: 2,
+    });
     expect(calls[0].sql).toContain('partner_id IS NULL');
     expect(page.page.nextCursor).toBe('');
   });

@@ -84,7 +84,8 @@ function auditDetails(details: AuditEntry['details']): Record<string, string> {
     const redacted = redactField(key, String(value));
     out[key] = String(redacted).slice(0, AUDIT_DETAIL_VALUE_CHARS_MAX);
   }
-  if (Buffer.byteLength(JSON.stringify(out)) > AUDIT_DETAILS_BYTES_MAX) throw new Error(`audit details of ${Object.keys(out).length} keys exceed ${AUDIT_DETAILS_BYTES_MAX} bytes`);
+  if (Buffer.byteLength(JSON.stringify(out)) > AUDIT_DETAILS_BYTES_MAX)
+    throw new Error(`audit details of ${Object.keys(out).length} keys exceed ${AUDIT_DETAILS_BYTES_MAX} bytes`);
   return out;
 }
 
@@ -101,8 +102,10 @@ function auditActor(context: RequestContext): AuditActor {
 
 /** The row for `entry` done under `context`; throws on a malformed entry (a bug in the caller). */
 export function auditRow(entry: AuditEntry, context: RequestContext): AuditRow {
-  if (!AUDIT_ACTION_PATTERN.test(entry.action)) throw new Error(`not an audit action name: ${JSON.stringify(entry.action)}`);
-  if (entry.partnerId !== null && !UUID.test(entry.partnerId)) throw new Error('an audit record names a partner by its UUID');
+  if (!AUDIT_ACTION_PATTERN.test(entry.action))
+    throw new Error(`not an audit action name: ${JSON.stringify(entry.action)}`);
+  if (entry.partnerId !== null && !UUID.test(entry.partnerId))
+    throw new Error('an audit record names a partner by its UUID');
   return {
     action: entry.action,
     partnerId: entry.partnerId,
@@ -117,13 +120,25 @@ export function auditRow(entry: AuditEntry, context: RequestContext): AuditRow {
  * change: the record commits with it. The caller is read from the request
  * context of the gRPC call being served.
  */
-export async function recordAudit(manager: EntityManager, entry: AuditEntry, context: RequestContext = currentContext()): Promise<void> {
+export async function recordAudit(
+  manager: EntityManager,
+  entry: AuditEntry,
+  context: RequestContext = currentContext(),
+): Promise<void> {
   const row = auditRow(entry, context);
   await manager.query(
     `INSERT INTO audit_records (action, partner_id, actor_identity, actor_operator, actor_partner_id, actor_credential_key, request_id, details)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [row.action, row.partnerId, row.actor.identity, row.actor.operator || null, row.actor.partnerId || null, row.actor.credentialKey || null,
-      row.requestId, JSON.stringify(row.details)],
+    [
+      row.action,
+      row.partnerId,
+      row.actor.identity,
+      row.actor.operator || null,
+      row.actor.partnerId || null,
+      row.actor.credentialKey || null,
+      row.requestId,
+      JSON.stringify(row.details),
+    ],
   );
 }
 
@@ -252,10 +267,15 @@ export function auditCursor(record: Pick<AuditRecord, 'occurredAt' | 'recordId'>
 }
 
 /** One page, oldest first: by time, then by record id (the order of insertion). */
-export async function listAuditRecords(manager: EntityManager | DataSource, service: string, query: AuditQuery): Promise<AuditPage> {
+export async function listAuditRecords(
+  manager: EntityManager | DataSource,
+  service: string,
+  query: AuditQuery,
+): Promise<AuditPage> {
   // Two conditions rather than `IS NOT DISTINCT FROM`, so both use the (partner_id, occurred_at, record_id) index.
-  const partnerCondition = query.partnerId === null ? '$1::uuid IS NULL AND partner_id IS NULL' : 'partner_id = $1::uuid';
-  const rows = await manager.query(
+  const partnerCondition =
+    query.partnerId === null ? '$1::uuid IS NULL AND partner_id IS NULL' : 'partner_id = $1::uuid';
+  const rows = (await manager.query(
     `SELECT record_id::text AS record_id, occurred_at, action, partner_id, actor_identity, actor_operator, actor_partner_id,
             actor_credential_key, request_id, details
      FROM audit_records
@@ -264,8 +284,15 @@ export async function listAuditRecords(manager: EntityManager | DataSource, serv
        AND ($4::timestamptz IS NULL OR (occurred_at, record_id) > ($4::timestamptz, $5::bigint))
      ORDER BY occurred_at, record_id
      LIMIT $6`,
-    [query.partnerId, query.since, query.until, query.after?.occurredAt ?? null, query.after?.recordId ?? null, query.limit + 1],
-  ) as AuditRecordRow[];
+    [
+      query.partnerId,
+      query.since,
+      query.until,
+      query.after?.occurredAt ?? null,
+      query.after?.recordId ?? null,
+      query.limit + 1,
+    ],
+  )) as AuditRecordRow[];
   const records = rows.slice(0, query.limit).map((row) => toAuditRecord(service, row));
   const more = rows.length > query.limit;
   return { records, page: { nextCursor: more ? auditCursor(records[records.length - 1]) : '' } };
@@ -273,7 +300,10 @@ export async function listAuditRecords(manager: EntityManager | DataSource, serv
 
 /** The operators' ListAuditRecords RPC of one service: one bounded page of its trail. */
 export class ListAuditRecordsUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly service: string) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly service: string,
+  ) {}
 
   async execute(command: ListAuditRecordsCommand): Promise<AuditPage> {
     return listAuditRecords(this.dataSource, this.service, parseAuditQuery(command));

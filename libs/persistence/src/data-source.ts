@@ -45,7 +45,11 @@ export function createDataSource(config: DataSourceConfig): DataSource {
 }
 
 /** Connects, retrying for a bounded time: the database may still be starting. */
-export async function initializeWithRetry(dataSource: DataSource, logger: Logger, timeoutMs = 30_000): Promise<DataSource> {
+export async function initializeWithRetry(
+  dataSource: DataSource,
+  logger: Logger,
+  timeoutMs = 30_000,
+): Promise<DataSource> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -115,8 +119,13 @@ export async function runMigrations(dataSource: DataSource, logger: Logger): Pro
  * driver answers UPDATE/DELETE with `[rows, affectedCount]` but INSERT and
  * SELECT with `rows`; this hides the difference.
  */
-export async function queryRows<T = Record<string, unknown>>(manager: EntityManager | DataSource, sql: string, parameters: unknown[] = []): Promise<T[]> {
+export async function queryRows<T = Record<string, unknown>>(
+  manager: EntityManager | DataSource,
+  sql: string,
+  parameters: unknown[] = [],
+): Promise<T[]> {
   const result: unknown = await manager.query(sql, parameters);
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number')
+    return result[0] as T[];
   return result as T[];
 }

@@ -5,14 +5,20 @@
 import { DUE_ROWS_COUNTED_MAX, dueRowsProbe, dueRowsSql } from './due-rows';
 
 describe('dueRowsSql', () => {
-  it('counts due rows in timer order, bounded, with the claim\'s condition', () => {
+  it("counts due rows in timer order, bounded, with the claim's condition", () => {
     const sql = dueRowsSql({ table: 'holds', dueColumn: 'expires_at', where: "status = 'pending'" });
-    expect(sql).toContain("FROM holds\n           WHERE expires_at <= now() AND (status = 'pending') ORDER BY expires_at LIMIT $1");
-    expect(dueRowsSql({ table: 'orders', dueColumn: 'next_action_at' })).toContain('WHERE next_action_at <= now() ORDER BY next_action_at LIMIT $1');
+    expect(sql).toContain(
+      "FROM holds\n           WHERE expires_at <= now() AND (status = 'pending') ORDER BY expires_at LIMIT $1",
+    );
+    expect(dueRowsSql({ table: 'orders', dueColumn: 'next_action_at' })).toContain(
+      'WHERE next_action_at <= now() ORDER BY next_action_at LIMIT $1',
+    );
   });
 
   it('refuses anything but plain identifiers', () => {
-    expect(() => dueRowsSql({ table: 'orders; DROP TABLE orders', dueColumn: 'next_action_at' })).toThrow(/not an identifier/);
+    expect(() => dueRowsSql({ table: 'orders; DROP TABLE orders', dueColumn: 'next_action_at' })).toThrow(
+      /not an identifier/,
+    );
     expect(() => dueRowsSql({ table: 'orders', dueColumn: 'Next' })).toThrow(/not an identifier/);
   });
 });
@@ -20,7 +26,12 @@ describe('dueRowsSql', () => {
 describe('dueRowsProbe', () => {
   it('passes the bound and reads the row the database answers', async () => {
     const calls: unknown[][] = [];
-    const dataSource = { query: async (_sql: string, parameters: unknown[]) => { calls.push(parameters); return [{ due_rows: 3, oldest_due_age_ms: '1500' }]; } };
+    const dataSource = {
+      query: async (_sql: string, parameters: unknown[]) => {
+        calls.push(parameters);
+        return [{ due_rows: 3, oldest_due_age_ms: '1500' }];
+      },
+    };
     const measure = dueRowsProbe(dataSource as never, { table: 'orders', dueColumn: 'next_action_at' });
     await expect(measure()).resolves.toEqual({ dueRows: 3, oldestDueAgeMs: 1500 });
     expect(calls).toEqual([[DUE_ROWS_COUNTED_MAX]]);

@@ -28,7 +28,8 @@ export interface DueRowsMeasurement {
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 export function dueRowsSql(rows: DueRows): string {
-  if (!IDENTIFIER.test(rows.table) || !IDENTIFIER.test(rows.dueColumn)) throw new Error(`not an identifier: ${rows.table}.${rows.dueColumn}`);
+  if (!IDENTIFIER.test(rows.table) || !IDENTIFIER.test(rows.dueColumn))
+    throw new Error(`not an identifier: ${rows.table}.${rows.dueColumn}`);
   const condition = rows.where ? ` AND (${rows.where})` : '';
   return `SELECT count(*)::int AS due_rows,
             COALESCE(floor(extract(epoch FROM now() - min(due_at)) * 1000), 0)::bigint AS oldest_due_age_ms
@@ -40,7 +41,10 @@ export function dueRowsSql(rows: DueRows): string {
 export function dueRowsProbe(dataSource: DataSource, rows: DueRows): () => Promise<DueRowsMeasurement> {
   const sql = dueRowsSql(rows);
   return async () => {
-    const [row] = (await dataSource.query(sql, [DUE_ROWS_COUNTED_MAX])) as Array<{ due_rows: number; oldest_due_age_ms: string }>;
+    const [row] = (await dataSource.query(sql, [DUE_ROWS_COUNTED_MAX])) as Array<{
+      due_rows: number;
+      oldest_due_age_ms: string;
+    }>;
     return { dueRows: row?.due_rows ?? 0, oldestDueAgeMs: Number(row?.oldest_due_age_ms ?? 0) };
   };
 }

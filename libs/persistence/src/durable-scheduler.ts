@@ -63,7 +63,9 @@ export class DurableScheduler<T> {
 
   tick(): Promise<number> {
     return this.metrics.pass(async () => {
-      const due = await withTransaction(this.dataSource, (manager) => this.work.claimDue(manager, this.options.batchSize, this.options.leaseMs));
+      const due = await withTransaction(this.dataSource, (manager) =>
+        this.work.claimDue(manager, this.options.batchSize, this.options.leaseMs),
+      );
       this.metrics.claimed(due.length);
       for (const item of due) {
         try {
@@ -71,7 +73,10 @@ export class DurableScheduler<T> {
         } catch (error) {
           // The lease brings it back; a persistent failure shows in the logs every lease.
           this.metrics.failed();
-          this.logger.error(`${this.work.name} step failed; retried when its lease passes`, { id: this.work.idOf(item), error });
+          this.logger.error(`${this.work.name} step failed; retried when its lease passes`, {
+            id: this.work.idOf(item),
+            error,
+          });
         }
       }
       return due.length;

@@ -6,7 +6,9 @@ import { GroupCommit } from './group-commit';
 
 function deferred() {
   let release: () => void = () => undefined;
-  const promise = new Promise<void>((resolve) => { release = resolve; });
+  const promise = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   return { promise, release };
 }
 
@@ -34,7 +36,9 @@ describe('GroupCommit', () => {
       sizes.push(items.length);
       return [...items];
     }, 3);
-    expect(await Promise.all(Array.from({ length: 7 }, (_, index) => group.submit(index)))).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(await Promise.all(Array.from({ length: 7 }, (_, index) => group.submit(index)))).toEqual([
+      0, 1, 2, 3, 4, 5, 6,
+    ]);
     expect(sizes).toEqual([3, 3, 1]);
   });
 

@@ -20,8 +20,12 @@ export class GroupCommit<Item, Outcome> {
   private writing = false;
   private scheduled = false;
 
-  constructor(private readonly write: BatchWrite<Item, Outcome>, private readonly batchSizeMax: number) {
-    if (!Number.isInteger(batchSizeMax) || batchSizeMax < 1) throw new Error(`batchSizeMax must be a positive integer, got ${batchSizeMax}`);
+  constructor(
+    private readonly write: BatchWrite<Item, Outcome>,
+    private readonly batchSizeMax: number,
+  ) {
+    if (!Number.isInteger(batchSizeMax) || batchSizeMax < 1)
+      throw new Error(`batchSizeMax must be a positive integer, got ${batchSizeMax}`);
   }
 
   submit(item: Item): Promise<Outcome> {
@@ -51,7 +55,8 @@ export class GroupCommit<Item, Outcome> {
     const batch = this.queue.splice(0, this.batchSizeMax);
     try {
       const outcomes = await this.write(batch.map((waiting) => waiting.item));
-      if (outcomes.length !== batch.length) throw new Error(`batch write answered ${outcomes.length} outcomes for ${batch.length} items`);
+      if (outcomes.length !== batch.length)
+        throw new Error(`batch write answered ${outcomes.length} outcomes for ${batch.length} items`);
       batch.forEach((waiting, index) => waiting.resolve(outcomes[index] as Outcome));
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);

@@ -9,7 +9,11 @@
 import { isAppError } from '@platform/errors';
 import { claimIdempotently, IdempotentCreate } from './idempotency';
 
-interface Row { id: string; requestHash: string; status: 'creating' | 'done' }
+interface Row {
+  id: string;
+  requestHash: string;
+  status: 'creating' | 'done';
+}
 
 class KeyTable {
   row: Row | null = null;
@@ -25,7 +29,11 @@ class KeyTable {
   }
 }
 
-function create(table: KeyTable, requestHash: string, extra: Partial<IdempotentCreate<Row>> = {}): IdempotentCreate<Row> {
+function create(
+  table: KeyTable,
+  requestHash: string,
+  extra: Partial<IdempotentCreate<Row>> = {},
+): IdempotentCreate<Row> {
   return {
     requestHash,
     find: () => table.find(),
@@ -47,14 +55,21 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 describe('claimIdempotently', () => {
   it('claims the key and runs the create for a first request', async () => {
     const table = new KeyTable();
-    const result = await claimIdempotently(create(table, 'h1', { create: async (claimed) => ({ ...claimed, id: `${claimed.id}-created` }) }));
-    expect(result).toEqual({ resource: { id: 'made-by-h1-created', requestHash: 'h1', status: 'done' }, replayed: false });
+    const result = await claimIdempotently(
+      create(table, 'h1', { create: async (claimed) => ({ ...claimed, id: `${claimed.id}-created` }) }),
+    );
+    expect(result).toEqual({
+      resource: { id: 'made-by-h1-created', requestHash: 'h1', status: 'done' },
+      replayed: false,
+    });
   });
 
   it('replays the original for the same request, without claiming or prechecking', async () => {
     const table = new KeyTable();
     await claimIdempotently(create(table, 'h1'));
-    const precheck = jest.fn(() => { throw new Error('a repeat is answered before the body is checked'); });
+    const precheck = jest.fn(() => {
+      throw new Error('a repeat is answered before the body is checked');
+    });
     const result = await claimIdempotently(create(table, 'h1', { precheck }));
     expect(result).toEqual({ resource: { id: 'made-by-h1', requestHash: 'h1', status: 'done' }, replayed: true });
     expect(table.claims).toBe(1);
@@ -65,36 +80,48 @@ describe('claimIdempotently', () => {
     const table = new KeyTable();
     await claimIdempotently(create(table, 'h1'));
     await expect(codeOf(claimIdempotently(create(table, 'h2')))).resolves.toBe('IDEMPOTENCY_KEY_REUSED');
-    await expect(codeOf(claimIdempotently(create(table, 'h2', { reusedError: 'LEDGER_ID_REUSED' })))).resolves.toBe('LEDGER_ID_REUSED');
+    await expect(codeOf(claimIdempotently(create(table, 'h2', { reusedError: 'LEDGER_ID_REUSED' })))).resolves.toBe(
+      'LEDGER_ID_REUSED',
+    );
   });
 
   it('replays the twin that won the claim between the look and the claim', async () => {
     const table = new KeyTable();
     let looks = 0;
-    const result = await claimIdempotently(create(table, 'h1', {
-      // The first look finds nothing; a twin claims before this request does.
-      find: async () => (looks++ === 0 ? null : table.find()),
-      claim: async () => {
-        await table.claim({ id: 'twin', requestHash: 'h1', status: 'done' });
-        return table.claim({ id: 'mine', requestHash: 'h1', status: 'done' });
-      },
-    }));
+    const result = await claimIdempotently(
+      create(table, 'h1', {
+        // The first look finds nothing; a twin claims before this request does.
+        find: async () => (looks++ === 0 ? null : table.find()),
+        claim: async () => {
+          await table.claim({ id: 'twin', requestHash: 'h1', status: 'done' });
+          return table.claim({ id: 'mine', requestHash: 'h1', status: 'done' });
+        },
+      }),
+    );
     expect(result).toEqual({ resource: { id: 'twin', requestHash: 'h1', status: 'done' }, replayed: true });
   });
 
   it('waits for a pending twin and answers its finished row', async () => {
     const table = new KeyTable();
     table.row = { id: 'twin', requestHash: 'h1', status: 'creating' };
-    setTimeout(() => { table.row = { id: 'twin', requestHash: 'h1', status: 'done' }; }, 150);
-    const result = await claimIdempotently(create(table, 'h1', { pending: (row) => row.status === 'creating', reread: () => table.find() }));
+    setTimeout(() => {
+      table.row = { id: 'twin', requestHash: 'h1', status: 'done' };
+    }, 150);
+    const result = await claimIdempotently(
+      create(table, 'h1', { pending: (row) => row.status === 'creating', reread: () => table.find() }),
+    );
     expect(result).toEqual({ resource: { id: 'twin', requestHash: 'h1', status: 'done' }, replayed: true });
   });
 
   it('claims the key again when the pending twin was refused and gave it up', async () => {
     const table = new KeyTable();
     table.row = { id: 'twin', requestHash: 'h1', status: 'creating' };
-    setTimeout(() => { table.row = null; }, 150);
-    const result = await claimIdempotently(create(table, 'h1', { pending: (row) => row.status === 'creating', reread: () => table.find() }));
+    setTimeout(() => {
+      table.row = null;
+    }, 150);
+    const result = await claimIdempotently(
+      create(table, 'h1', { pending: (row) => row.status === 'creating', reread: () => table.find() }),
+    );
     expect(result).toEqual({ resource: { id: 'made-by-h1', requestHash: 'h1', status: 'done' }, replayed: false });
   });
 
@@ -102,7 +129,9 @@ describe('claimIdempotently', () => {
     const table = new KeyTable();
     table.row = { id: 'twin', requestHash: 'h1', status: 'creating' };
     const started = Date.now();
-    const code = await codeOf(claimIdempotently(create(table, 'h1', { pending: () => true, reread: () => table.find(), twinWaitMsMax: 250 })));
+    const code = await codeOf(
+      claimIdempotently(create(table, 'h1', { pending: () => true, reread: () => table.find(), twinWaitMsMax: 250 })),
+    );
     expect(code).toBe('SERVICE_UNAVAILABLE');
     expect(Date.now() - started).toBeLessThan(2_000);
   });
@@ -110,7 +139,15 @@ describe('claimIdempotently', () => {
   it('runs the precheck of a first request before claiming, so a refused body claims nothing', async () => {
     const table = new KeyTable();
     const refusal = new Error('over the cap');
-    await expect(claimIdempotently(create(table, 'h1', { precheck: () => { throw refusal; } }))).rejects.toBe(refusal);
+    await expect(
+      claimIdempotently(
+        create(table, 'h1', {
+          precheck: () => {
+            throw refusal;
+          },
+        }),
+      ),
+    ).rejects.toBe(refusal);
     expect(table.claims).toBe(0);
   });
 });

@@ -68,11 +68,14 @@ export interface IdempotentCreate<R extends IdempotentRow> {
   twinWaitMsMax?: number;
 }
 
-export async function claimIdempotently<R extends IdempotentRow>(create: IdempotentCreate<R>): Promise<{ resource: R; replayed: boolean }> {
+export async function claimIdempotently<R extends IdempotentRow>(
+  create: IdempotentCreate<R>,
+): Promise<{ resource: R; replayed: boolean }> {
   for (let attempt = 1; attempt <= CLAIM_ATTEMPTS_MAX; attempt += 1) {
     const existing = await create.find();
     if (existing) {
-      if (existing.requestHash !== create.requestHash) throw new AppError(create.reusedError ?? 'IDEMPOTENCY_KEY_REUSED');
+      if (existing.requestHash !== create.requestHash)
+        throw new AppError(create.reusedError ?? 'IDEMPOTENCY_KEY_REUSED');
       const finished = await waitForTwin(existing, create);
       if (finished) return { resource: finished, replayed: true };
       continue;

@@ -12,12 +12,31 @@ export { BatchSweeper, BatchSweeperOptions, BatchTask, SweptRows } from './batch
 export { resealColumns, ResealSecretsUseCase, RESEAL_BATCH_SIZE_DEFAULT, RESEAL_BATCH_SIZE_MAX } from './reseal';
 export type { ResealingKeys, ResealOutcome, SealedColumn } from './reseal';
 export {
-  decodeKeysetCursor, encodeKeysetCursor, keysetConditions, keysetTimeSql, newestFirstPageSql, pageOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, readPageBounds,
+  decodeKeysetCursor,
+  encodeKeysetCursor,
+  keysetConditions,
+  keysetTimeSql,
+  newestFirstPageSql,
+  pageOf,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  readPageBounds,
 } from './keyset-page';
 export type { KeysetPosition, PageBounds, PageQuery } from './keyset-page';
 export {
-  AUDIT_ACTION_PATTERN, AUDIT_DETAILS_BYTES_MAX, AUDIT_PAGE_LIMIT_DEFAULT, AUDIT_PAGE_LIMIT_MAX, AUDIT_RECORDS_TABLE_V1, AUDIT_RECORDS_TABLE_V1_DOWN,
-  auditCursor, auditRow, listAuditRecords, ListAuditRecordsUseCase, OPERATOR_NAME_PATTERN, parseAuditQuery, recordAudit,
+  AUDIT_ACTION_PATTERN,
+  AUDIT_DETAILS_BYTES_MAX,
+  AUDIT_PAGE_LIMIT_DEFAULT,
+  AUDIT_PAGE_LIMIT_MAX,
+  AUDIT_RECORDS_TABLE_V1,
+  AUDIT_RECORDS_TABLE_V1_DOWN,
+  auditCursor,
+  auditRow,
+  listAuditRecords,
+  ListAuditRecordsUseCase,
+  OPERATOR_NAME_PATTERN,
+  parseAuditQuery,
+  recordAudit,
 } from './audit';
 export type { AuditActor, AuditEntry, AuditPage, AuditRecord, AuditRow, ListAuditRecordsCommand } from './audit';
 export { GroupCommit } from './group-commit';

@@ -4,15 +4,25 @@
 // last row of a full page and is empty on the last page; the conditions compare
 // at full precision.
 import {
-  decodeKeysetCursor, encodeKeysetCursor, keysetConditions, keysetTimeSql, newestFirstPageSql, pageOf, PAGE_LIMIT_DEFAULT, readPageBounds,
+  decodeKeysetCursor,
+  encodeKeysetCursor,
+  keysetConditions,
+  keysetTimeSql,
+  newestFirstPageSql,
+  pageOf,
+  PAGE_LIMIT_DEFAULT,
+  readPageBounds,
 } from './keyset-page';
 
 const ID = '0b7e6a3c-1f0e-4c1e-9d59-5a0f7a7b2c11';
 
 describe('keyset cursors', () => {
-  it.each(['2026-11-26 07:33:37.123456+00', '2026-11-26 07:33:37+05:30', '2026-11-26T07:33:37.123Z'])('round-trips %s', (createdAt) => {
-    expect(decodeKeysetCursor(encodeKeysetCursor({ createdAt, id: ID }))).toEqual({ createdAt, id: ID });
-  });
+  it.each(['2026-11-26 07:33:37.123456+00', '2026-11-26 07:33:37+05:30', '2026-11-26T07:33:37.123Z'])(
+    'round-trips %s',
+    (createdAt) => {
+      expect(decodeKeysetCursor(encodeKeysetCursor({ createdAt, id: ID }))).toEqual({ createdAt, id: ID });
+    },
+  );
 
   it.each([
     ['not base64url', '***'],
@@ -30,7 +40,13 @@ describe('keyset cursors', () => {
 describe('readPageBounds', () => {
   it('defaults the limit and fetches one more than the page', () => {
     const bad: string[] = [];
-    expect(readPageBounds({ limit: 0, cursor: '' }, bad)).toEqual({ from: null, to: null, after: null, fetchLimit: PAGE_LIMIT_DEFAULT + 1, pageLimit: PAGE_LIMIT_DEFAULT });
+    expect(readPageBounds({ limit: 0, cursor: '' }, bad)).toEqual({
+      from: null,
+      to: null,
+      after: null,
+      fetchLimit: PAGE_LIMIT_DEFAULT + 1,
+      pageLimit: PAGE_LIMIT_DEFAULT,
+    });
     expect(bad).toEqual([]);
   });
 
@@ -43,8 +59,15 @@ describe('readPageBounds', () => {
 
 describe('pageOf', () => {
   const bounds = readPageBounds({ limit: 2, cursor: '' }, []);
-  const rows = [{ at: 'c', id: ID }, { at: 'b', id: ID }, { at: 'a', id: ID }];
-  const position = (row: { at: string; id: string }) => ({ createdAt: `2026-11-26 07:33:3${row.at === 'b' ? 7 : 8}.000001+00`, id: row.id });
+  const rows = [
+    { at: 'c', id: ID },
+    { at: 'b', id: ID },
+    { at: 'a', id: ID },
+  ];
+  const position = (row: { at: string; id: string }) => ({
+    createdAt: `2026-11-26 07:33:3${row.at === 'b' ? 7 : 8}.000001+00`,
+    id: row.id,
+  });
 
   it('gives the page and a cursor at its last row when more follow', () => {
     const { page, nextCursor } = pageOf(rows, bounds, position);
@@ -58,14 +81,25 @@ describe('pageOf', () => {
 });
 
 describe('keysetConditions', () => {
-  it('numbers its parameters after the caller\'s and compares the position at full precision', () => {
+  it("numbers its parameters after the caller's and compares the position at full precision", () => {
     const cursor = encodeKeysetCursor({ createdAt: '2026-11-26 07:33:37.123456+00', id: ID });
-    const bounds = readPageBounds({ from: '2026-11-01T00:00:00.000Z', to: '2026-12-01T00:00:00.000Z', limit: 10, cursor }, []);
+    const bounds = readPageBounds(
+      { from: '2026-11-01T00:00:00.000Z', to: '2026-12-01T00:00:00.000Z', limit: 10, cursor },
+      [],
+    );
     const parameters: unknown[] = ['partner'];
     expect(keysetConditions(bounds, parameters)).toEqual([
-      'created_at >= $2', 'created_at < $3', '(created_at, id) < ($4::timestamptz, $5::uuid)',
+      'created_at >= $2',
+      'created_at < $3',
+      '(created_at, id) < ($4::timestamptz, $5::uuid)',
     ]);
-    expect(parameters).toEqual(['partner', new Date('2026-11-01T00:00:00.000Z'), new Date('2026-12-01T00:00:00.000Z'), '2026-11-26 07:33:37.123456+00', ID]);
+    expect(parameters).toEqual([
+      'partner',
+      new Date('2026-11-01T00:00:00.000Z'),
+      new Date('2026-12-01T00:00:00.000Z'),
+      '2026-11-26 07:33:37.123456+00',
+      ID,
+    ]);
   });
 });
 
@@ -73,12 +107,20 @@ describe('newestFirstPageSql', () => {
   it('adds only the filters that are set, then the page bounds and the limit, newest first', () => {
     const bounds = readPageBounds({ to: '2026-12-01T00:00:00.000Z', limit: 10, cursor: '' }, []);
     const { sql, parameters } = newestFirstPageSql({
-      table: 'orders', select: 'order_id', where: ['partner_id = $1'], parameters: ['partner'],
-      equals: { status: 'settled', partner_reference: null }, bounds, columns: { createdAt: 'created_at', id: 'order_id' },
+      table: 'orders',
+      select: 'order_id',
+      where: ['partner_id = $1'],
+      parameters: ['partner'],
+      equals: { status: 'settled', partner_reference: null },
+      bounds,
+      columns: { createdAt: 'created_at', id: 'order_id' },
     });
     expect(sql.replace(/\s+/g, ' ')).toBe(
-      'SELECT order_id, ' + keysetTimeSql('created_at') + ' AS "createdAtExact" FROM orders'
-      + ' WHERE partner_id = $1 AND status = $2 AND created_at < $3 ORDER BY created_at DESC, order_id DESC LIMIT $4');
+      'SELECT order_id, ' +
+        keysetTimeSql('created_at') +
+        ' AS "createdAtExact" FROM orders' +
+        ' WHERE partner_id = $1 AND status = $2 AND created_at < $3 ORDER BY created_at DESC, order_id DESC LIMIT $4',
+    );
     expect(parameters).toEqual(['partner', 'settled', new Date('2026-12-01T00:00:00.000Z'), bounds.fetchLimit]);
   });
 });

@@ -16,7 +16,8 @@ export const PAGE_LIMIT_MAX = 100;
 const CURSOR_LENGTH_MAX = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** As PostgreSQL prints a timestamptz (`2026-11-26 07:33:37.123456+00`), or ISO 8601 with milliseconds and Z. */
-const POSITION_TIME = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)$/;
+const POSITION_TIME =
+  /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)$/;
 
 export interface KeysetPosition {
   /** The record's created_at as PostgreSQL prints it (or an ISO 8601 time). */
@@ -38,7 +39,9 @@ export function decodeKeysetCursor(cursor: string): KeysetPosition | null {
   if (cursor.length === 0 || cursor.length > CURSOR_LENGTH_MAX || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
   const [createdAt, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   if (rest.length > 0 || !createdAt || !id || !POSITION_TIME.test(createdAt) || !UUID.test(id)) return null;
-  return Number.isNaN(Date.parse(createdAt.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'))) ? null : { createdAt, id };
+  return Number.isNaN(Date.parse(createdAt.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')))
+    ? null
+    : { createdAt, id };
 }
 
 /** A page request as the services receive it (the gateway has validated the shape already). */
@@ -82,7 +85,11 @@ export function readPageBounds(query: PageQuery, bad: string[]): PageBounds {
 }
 
 /** The page and the cursor of the next one ("" on the last page), from rows fetched with `fetchLimit`. */
-export function pageOf<T>(rows: readonly T[], bounds: PageBounds, positionOf: (row: T) => KeysetPosition): { page: T[]; nextCursor: string } {
+export function pageOf<T>(
+  rows: readonly T[],
+  bounds: PageBounds,
+  positionOf: (row: T) => KeysetPosition,
+): { page: T[]; nextCursor: string } {
   const page = rows.slice(0, bounds.pageLimit);
   const last = page[page.length - 1];
   const nextCursor = rows.length > bounds.pageLimit && last !== undefined ? encodeKeysetCursor(positionOf(last)) : '';
@@ -95,7 +102,9 @@ export function pageOf<T>(rows: readonly T[], bounds: PageBounds, positionOf: (r
  * there); ORDER BY created_at DESC, id DESC and LIMIT are the caller's.
  */
 export function keysetConditions(
-  bounds: PageBounds, parameters: unknown[], columns: { createdAt: string; id: string } = { createdAt: 'created_at', id: 'id' },
+  bounds: PageBounds,
+  parameters: unknown[],
+  columns: { createdAt: string; id: string } = { createdAt: 'created_at', id: 'id' },
 ): string[] {
   const conditions: string[] = [];
   const add = (value: unknown) => {
@@ -106,7 +115,9 @@ export function keysetConditions(
   if (bounds.to !== null) conditions.push(`${columns.createdAt} < ${add(bounds.to)}`);
   if (bounds.after !== null) {
     const createdAt = add(bounds.after.createdAt);
-    conditions.push(`(${columns.createdAt}, ${columns.id}) < (${createdAt}::timestamptz, ${add(bounds.after.id)}::uuid)`);
+    conditions.push(
+      `(${columns.createdAt}, ${columns.id}) < (${createdAt}::timestamptz, ${add(bounds.after.id)}::uuid)`,
+    );
   }
   return conditions;
 }

@@ -70,26 +70,44 @@ export function decodeResealCursor(text: string, columnCount: number): Cursor {
   const separator = text.indexOf(':');
   const columnIndex = Number(text.slice(0, separator));
   const afterId = text.slice(separator + 1);
-  if (text.length > CURSOR_CHARS_MAX || separator < 1 || !Number.isInteger(columnIndex) || columnIndex < 0 || columnIndex >= columnCount) {
+  if (
+    text.length > CURSOR_CHARS_MAX ||
+    separator < 1 ||
+    !Number.isInteger(columnIndex) ||
+    columnIndex < 0 ||
+    columnIndex >= columnCount
+  ) {
     throw validationFailed(['after']);
   }
   return { columnIndex, afterId: afterId === '' ? null : afterId };
 }
 
 /** Rows of `column` not sealed under the current key: `left(value, n) <> prefix` (no LIKE: `_` is a wildcard there). */
-const notCurrent = (column: SealedColumn) => `${column.column} IS NOT NULL AND left(${column.column}, length($1)) <> $1`;
+const notCurrent = (column: SealedColumn) =>
+  `${column.column} IS NOT NULL AND left(${column.column}, length($1)) <> $1`;
 
 /** The next page of one column's rows not under the current key, after `afterId` (from the first row when null). */
-async function pageOf(dataSource: DataSource, keys: ResealingKeys, column: SealedColumn, afterId: string | null, limit: number) {
+async function pageOf(
+  dataSource: DataSource,
+  keys: ResealingKeys,
+  column: SealedColumn,
+  afterId: string | null,
+  limit: number,
+) {
   const after = afterId === null ? '' : `AND ${column.idColumn} > $3`;
-  return await dataSource.query(
+  return (await dataSource.query(
     `SELECT ${column.idColumn} AS id, ${column.column} AS sealed FROM ${column.table} WHERE ${notCurrent(column)} ${after} ORDER BY ${column.idColumn} LIMIT $2`,
     afterId === null ? [currentPrefix(keys), limit] : [currentPrefix(keys), limit, afterId],
-  ) as Array<{ id: string; sealed: string }>;
+  )) as Array<{ id: string; sealed: string }>;
 }
 
 /** Reseals one page's values; those that do not open are counted and left. */
-async function resealRows(dataSource: DataSource, keys: ResealingKeys, column: SealedColumn, rows: Array<{ id: string; sealed: string }>) {
+async function resealRows(
+  dataSource: DataSource,
+  keys: ResealingKeys,
+  column: SealedColumn,
+  rows: Array<{ id: string; sealed: string }>,
+) {
   let resealed = 0;
   let unopenable = 0;
   for (const row of rows) {
@@ -101,17 +119,20 @@ async function resealRows(dataSource: DataSource, keys: ResealingKeys, column: S
       continue;
     }
     if (next === null) continue;
-    const [, updated] = await dataSource.query(
+    const [, updated] = (await dataSource.query(
       `UPDATE ${column.table} SET ${column.column} = $1 WHERE ${column.idColumn} = $2 AND ${column.column} = $3`,
       [next, row.id, row.sealed],
-    ) as [unknown, number];
+    )) as [unknown, number];
     resealed += updated;
   }
   return { resealed, unopenable };
 }
 
 async function countRemaining(dataSource: DataSource, keys: ResealingKeys, column: SealedColumn): Promise<number> {
-  const [row] = await dataSource.query(`SELECT count(*)::int AS remaining FROM ${column.table} WHERE ${notCurrent(column)}`, [currentPrefix(keys)]) as Array<{ remaining: number }>;
+  const [row] = (await dataSource.query(
+    `SELECT count(*)::int AS remaining FROM ${column.table} WHERE ${notCurrent(column)}`,
+    [currentPrefix(keys)],
+  )) as Array<{ remaining: number }>;
   return row.remaining;
 }
 
@@ -120,7 +141,13 @@ async function countRemaining(dataSource: DataSource, keys: ResealingKeys, colum
  * starting at `after` (a previous outcome's `nextAfter`, or empty); reseals those that open;
  * then counts what is left.
  */
-export async function resealColumns(dataSource: DataSource, keys: ResealingKeys, columns: SealedColumn[], batchSize: number, after = ''): Promise<ResealOutcome> {
+export async function resealColumns(
+  dataSource: DataSource,
+  keys: ResealingKeys,
+  columns: SealedColumn[],
+  batchSize: number,
+  after = '',
+): Promise<ResealOutcome> {
   columns.forEach(assertIdentifiers);
   const limit = Math.min(Math.max(1, batchSize), RESEAL_BATCH_SIZE_MAX);
   let cursor: Cursor | null = decodeResealCursor(after, columns.length);
@@ -135,7 +162,8 @@ export async function resealColumns(dataSource: DataSource, keys: ResealingKeys,
     resealed += batch.resealed;
     unopenable += batch.unopenable;
     // A short page is the end of this column; a full one may have rows after it.
-    if (looked < limit) cursor = cursor.columnIndex + 1 < columns.length ? { columnIndex: cursor.columnIndex + 1, afterId: null } : null;
+    if (looked < limit)
+      cursor = cursor.columnIndex + 1 < columns.length ? { columnIndex: cursor.columnIndex + 1, afterId: null } : null;
     else cursor = { columnIndex: cursor.columnIndex, afterId: rows[rows.length - 1].id };
   }
   let remaining = 0;
@@ -156,20 +184,43 @@ export class ResealSecretsUseCase {
     private readonly logger: Logger,
   ) {}
 
-  async execute(command: { batchSize: number; after?: string }): Promise<{ currentKeyId: string; resealed: number; remaining: number; nextAfter: string }> {
-    const outcome = await resealColumns(this.dataSource, this.keys, this.columns, command.batchSize || RESEAL_BATCH_SIZE_DEFAULT, command.after ?? '');
+  async execute(command: {
+    batchSize: number;
+    after?: string;
+  }): Promise<{ currentKeyId: string; resealed: number; remaining: number; nextAfter: string }> {
+    const outcome = await resealColumns(
+      this.dataSource,
+      this.keys,
+      this.columns,
+      command.batchSize || RESEAL_BATCH_SIZE_DEFAULT,
+      command.after ?? '',
+    );
     this.logger.info('secrets resealed under the current key', {
-      currentKeyId: this.keys.currentKeyId, resealed: outcome.resealed, remaining: outcome.remaining, unopenable: outcome.unopenable, passEnded: outcome.nextAfter === '',
+      currentKeyId: this.keys.currentKeyId,
+      resealed: outcome.resealed,
+      remaining: outcome.remaining,
+      unopenable: outcome.unopenable,
+      passEnded: outcome.nextAfter === '',
     });
     if (outcome.unopenable > 0) {
-      this.logger.error('sealed secrets that open with no key of the ring were left as they are', { unopenable: outcome.unopenable, currentKeyId: this.keys.currentKeyId });
+      this.logger.error('sealed secrets that open with no key of the ring were left as they are', {
+        unopenable: outcome.unopenable,
+        currentKeyId: this.keys.currentKeyId,
+      });
     }
     // Each value was rewritten on its own (compare-and-swap), so the batch is recorded once it is done.
     if (outcome.resealed > 0) {
       await recordAudit(this.dataSource.manager, {
-        action: 'secrets.resealed', partnerId: null, details: { currentKeyId: this.keys.currentKeyId, resealed: outcome.resealed, remaining: outcome.remaining },
+        action: 'secrets.resealed',
+        partnerId: null,
+        details: { currentKeyId: this.keys.currentKeyId, resealed: outcome.resealed, remaining: outcome.remaining },
       });
     }
-    return { currentKeyId: this.keys.currentKeyId, resealed: outcome.resealed, remaining: outcome.remaining, nextAfter: outcome.nextAfter };
+    return {
+      currentKeyId: this.keys.currentKeyId,
+      resealed: outcome.resealed,
+      remaining: outcome.remaining,
+      nextAfter: outcome.nextAfter,
+    };
   }
 }

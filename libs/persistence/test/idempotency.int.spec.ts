@@ -11,7 +11,11 @@ import { createDataSource, DataSource, queryRows, sleep } from '@platform/persis
 import { createScratchDatabase, ScratchDatabase } from '@platform/testing';
 import { claimIdempotently } from '../src/idempotency';
 
-interface Row { id: string; requestHash: string; status: string }
+interface Row {
+  id: string;
+  requestHash: string;
+  status: string;
+}
 
 const CONCURRENT_REPEATS = 8;
 const CREATE_MS = 300;
@@ -21,8 +25,14 @@ let db: DataSource;
 
 beforeAll(async () => {
   scratch = await createScratchDatabase('idempotency');
-  db = await createDataSource({ url: scratch.url, applicationName: 'idempotency-spec', poolSize: CONCURRENT_REPEATS + 2 }).initialize();
-  await db.query(`CREATE TABLE things (id uuid PRIMARY KEY, key text NOT NULL UNIQUE, request_hash text NOT NULL, status text NOT NULL)`);
+  db = await createDataSource({
+    url: scratch.url,
+    applicationName: 'idempotency-spec',
+    poolSize: CONCURRENT_REPEATS + 2,
+  }).initialize();
+  await db.query(
+    `CREATE TABLE things (id uuid PRIMARY KEY, key text NOT NULL UNIQUE, request_hash text NOT NULL, status text NOT NULL)`,
+  );
 });
 
 afterAll(async () => {
@@ -31,14 +41,21 @@ afterAll(async () => {
 });
 
 async function find(key: string): Promise<Row | null> {
-  const [row] = await queryRows<Row>(db, `SELECT id, request_hash AS "requestHash", status FROM things WHERE key = $1`, [key]);
+  const [row] = await queryRows<Row>(
+    db,
+    `SELECT id, request_hash AS "requestHash", status FROM things WHERE key = $1`,
+    [key],
+  );
   return row ?? null;
 }
 
 async function claim(key: string, requestHash: string): Promise<Row | null> {
-  const [row] = await queryRows<Row>(db,
+  const [row] = await queryRows<Row>(
+    db,
     `INSERT INTO things (id, key, request_hash, status) VALUES ($1, $2, $3, 'creating') ON CONFLICT (key) DO NOTHING
-     RETURNING id, request_hash AS "requestHash", status`, [randomUUID(), key, requestHash]);
+     RETURNING id, request_hash AS "requestHash", status`,
+    [randomUUID(), key, requestHash],
+  );
   return row ?? null;
 }
 
@@ -71,15 +88,25 @@ it('resolves concurrent repeats of one request to one create and one answer', as
   expect(new Set(results.map((result) => result.resource.id))).toEqual(new Set(creates));
   expect(results.filter((result) => !result.replayed)).toHaveLength(1);
   expect(results.every((result) => result.resource.status === 'done')).toBe(true);
-  const [{ count }] = await queryRows<{ count: string }>(db, `SELECT count(*) AS count FROM things WHERE key = $1`, [key]);
+  const [{ count }] = await queryRows<{ count: string }>(db, `SELECT count(*) AS count FROM things WHERE key = $1`, [
+    key,
+  ]);
   expect(count).toBe('1');
 });
 
 it('refuses every other body sent under the key at the same moment', async () => {
   const key = randomUUID();
   const creates: string[] = [];
-  const outcomes = await Promise.allSettled(Array.from({ length: CONCURRENT_REPEATS }, (_, index) => request(key, `body-${index}`, creates)));
-  const codes = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'created' : isAppError(outcome.reason) ? outcome.reason.code : String(outcome.reason)));
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: CONCURRENT_REPEATS }, (_, index) => request(key, `body-${index}`, creates)),
+  );
+  const codes = outcomes.map((outcome) =>
+    outcome.status === 'fulfilled'
+      ? 'created'
+      : isAppError(outcome.reason)
+        ? outcome.reason.code
+        : String(outcome.reason),
+  );
   expect(codes.filter((code) => code === 'created')).toHaveLength(1);
   expect(codes.filter((code) => code === 'IDEMPOTENCY_KEY_REUSED')).toHaveLength(CONCURRENT_REPEATS - 1);
   expect(creates).toHaveLength(1);

@@ -6,7 +6,11 @@
 // before it runs, so a step that failed midway is undone too.
 import { CompensationFailure, Saga, SagaStep } from './index';
 
-function journaled(journal: string[], name: string, options: { fails?: boolean; compensationFails?: boolean } = {}): SagaStep {
+function journaled(
+  journal: string[],
+  name: string,
+  options: { fails?: boolean; compensationFails?: boolean } = {},
+): SagaStep {
   return {
     name,
     run: async () => {
@@ -32,7 +36,17 @@ describe('Saga', () => {
   it('undoes the steps done, newest first, including the failing one, and runs no step after it', async () => {
     const journal: string[] = [];
     const saga = new Saga(() => undefined);
-    const steps = [{ name: 'claim', compensate: async () => { journal.push('undo claim'); } }, journaled(journal, 'a'), journaled(journal, 'b', { fails: true }), journaled(journal, 'c')];
+    const steps = [
+      {
+        name: 'claim',
+        compensate: async () => {
+          journal.push('undo claim');
+        },
+      },
+      journaled(journal, 'a'),
+      journaled(journal, 'b', { fails: true }),
+      journaled(journal, 'c'),
+    ];
     await expect(saga.run(steps)).rejects.toThrow('b failed');
     expect(journal).toEqual(['run a', 'run b', 'undo b', 'undo a', 'undo claim']);
   });
@@ -41,7 +55,11 @@ describe('Saga', () => {
     const journal: string[] = [];
     const failures: CompensationFailure[] = [];
     const saga = new Saga((failure) => failures.push(failure));
-    const steps = [journaled(journal, 'a'), journaled(journal, 'b', { compensationFails: true }), journaled(journal, 'c', { fails: true })];
+    const steps = [
+      journaled(journal, 'a'),
+      journaled(journal, 'b', { compensationFails: true }),
+      journaled(journal, 'c', { fails: true }),
+    ];
     await expect(saga.run(steps)).rejects.toThrow('c failed');
     expect(journal).toEqual(['run a', 'run b', 'run c', 'undo c', 'undo b']);
     expect(failures).toHaveLength(1);
@@ -66,7 +84,16 @@ describe('Saga', () => {
     const journal: string[] = [];
     const saga = new Saga(() => undefined);
     let undoFails = true;
-    await saga.run([{ name: 'a', run: async () => undefined, compensate: async () => { journal.push('undo a'); if (undoFails) throw new Error('down'); } }]);
+    await saga.run([
+      {
+        name: 'a',
+        run: async () => undefined,
+        compensate: async () => {
+          journal.push('undo a');
+          if (undoFails) throw new Error('down');
+        },
+      },
+    ]);
     await expect(saga.compensate(new Error('later'))).resolves.toBe(false);
     undoFails = false;
     await expect(saga.compensate(new Error('later'))).resolves.toBe(true);

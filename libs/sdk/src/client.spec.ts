@@ -16,17 +16,30 @@ function scriptedClient(answers: Answer[]) {
     calls.push({ url, init });
     const answer = answers.shift() ?? { status: 500 };
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
-      status: answer.status, headers: { 'content-type': 'application/json', 'x-request-id': `req-${calls.length}`, ...answer.headers },
+      status: answer.status,
+      headers: { 'content-type': 'application/json', 'x-request-id': `req-${calls.length}`, ...answer.headers },
     });
   }) as unknown as typeof fetch;
   const client = new PartnerClient({
-    baseUrl: 'http://gateway.test/', apiKey: 'pk_test_1', signingSecret: 's3cret', fetch: fetchImpl,
-    sleep: async (ms) => { sleeps.push(ms); }, retry: { baseDelayMs: 10, delayMsMax: 100 },
+    baseUrl: 'http://gateway.test/',
+    apiKey: 'pk_test_1',
+    signingSecret: 's3cret',
+    fetch: fetchImpl,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    retry: { baseDelayMs: 10, delayMsMax: 100 },
   });
   return { client, calls, sleeps };
 }
 
-const envelope = (statusCode: number, message: string, extra: Record<string, unknown> = {}) => ({ statusCode, message, error: 'x', requestId: 'req-e', ...extra });
+const envelope = (statusCode: number, message: string, extra: Record<string, unknown> = {}) => ({
+  statusCode,
+  message,
+  error: 'x',
+  requestId: 'req-e',
+  ...extra,
+});
 
 describe('PartnerClient transport', () => {
   it('retries a rate-limited request after Retry-After-partner, re-signed with a new nonce', async () => {
@@ -45,7 +58,10 @@ describe('PartnerClient transport', () => {
 
   it('sends a mobile-money prompt once on a 503', async () => {
     const { client, calls } = scriptedClient([{ status: 503, body: envelope(503, 'SERVICE_UNAVAILABLE') }]);
-    await expect(client.funding.mobileMoneyPush({ phone: '254700000001', amount: '10.00' })).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    await expect(client.funding.mobileMoneyPush({ phone: '254700000001', amount: '10.00' })).rejects.toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+    });
     expect(calls).toHaveLength(1);
   });
 
@@ -64,19 +80,34 @@ describe('PartnerClient transport', () => {
 
   it('throws typed errors with every field a partner needs', async () => {
     const { client } = scriptedClient([
-      { status: 429, body: envelope(429, 'CONFIRMATION_RESEND_COOLDOWN', { retryAfterSeconds: 120, requestId: 'req-77' }) },
+      {
+        status: 429,
+        body: envelope(429, 'CONFIRMATION_RESEND_COOLDOWN', { retryAfterSeconds: 120, requestId: 'req-77' }),
+      },
       { status: 400, body: envelope(400, 'Validation failed on: side, kesAmount') },
       { status: 401, body: envelope(401, 'An error occurred') },
     ]);
-    const cooldown = await client.confirmations.resend('c-1').catch((error: unknown) => error) as PartnerApiError;
+    const cooldown = (await client.confirmations.resend('c-1').catch((error: unknown) => error)) as PartnerApiError;
     expect(cooldown).toBeInstanceOf(PartnerApiError);
-    expect(cooldown).toMatchObject({ status: 429, code: 'CONFIRMATION_RESEND_COOLDOWN', message: 'CONFIRMATION_RESEND_COOLDOWN', requestId: 'req-77', retryAfterSeconds: 120 });
-    await expect(client.quotes.create({ side: 'buy', kesAmount: '1' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', fields: ['side', 'kesAmount'] });
+    expect(cooldown).toMatchObject({
+      status: 429,
+      code: 'CONFIRMATION_RESEND_COOLDOWN',
+      message: 'CONFIRMATION_RESEND_COOLDOWN',
+      requestId: 'req-77',
+      retryAfterSeconds: 120,
+    });
+    await expect(client.quotes.create({ side: 'buy', kesAmount: '1' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: ['side', 'kesAmount'],
+    });
     await expect(client.balances.list()).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 
   it('encodes path parameters and query values', async () => {
-    const { client, calls } = scriptedClient([{ status: 200, body: [] }, { status: 200, body: {} }]);
+    const { client, calls } = scriptedClient([
+      { status: 200, body: [] },
+      { status: 200, body: {} },
+    ]);
     await client.collections.list({ status: 'open', from: '2026-01-01T13:00+03:00' });
     await client.orders.get('a/b');
     expect(calls[0].url).toBe('http://gateway.test/v1/collections?status=open&from=2026-01-01T13%3A00%2B03%3A00');

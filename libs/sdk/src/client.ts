@@ -4,7 +4,14 @@
  * throws on an HTTP status (tests and tools read raw answers); `call` does.
  */
 import { PartnerApiError } from './errors';
-import { AttemptOutcome, DEFAULT_RETRY_OPTIONS, nextRetryDelayMs, RetryOptions, RetrySafety, retrySafetyOf } from './retry';
+import {
+  AttemptOutcome,
+  DEFAULT_RETRY_OPTIONS,
+  nextRetryDelayMs,
+  RetryOptions,
+  RetrySafety,
+  retrySafetyOf,
+} from './retry';
 import { Credentials, signRequestHeaders } from './signing';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -64,7 +71,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export function buildPathAndQuery(path: string, query?: SendOptions['query']): string {
   if (!query) return path;
-  const parts = Object.entries(query).filter(([, value]) => value !== undefined)
+  const parts = Object.entries(query)
+    .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
   return parts.length === 0 ? path : `${path}?${parts.join('&')}`;
 }
@@ -127,18 +135,34 @@ export class PartnerTransport {
     return response;
   }
 
-  private async attempt<T>(method: string, pathAndQuery: string, text: string, options: SendOptions, attempts: number): Promise<RawResponse<T>> {
-    let headers: Record<string, string> = options.sign === false ? {} : signRequestHeaders(this.options, { method, pathAndQuery, body: text });
+  private async attempt<T>(
+    method: string,
+    pathAndQuery: string,
+    text: string,
+    options: SendOptions,
+    attempts: number,
+  ): Promise<RawResponse<T>> {
+    let headers: Record<string, string> =
+      options.sign === false ? {} : signRequestHeaders(this.options, { method, pathAndQuery, body: text });
     if (text) headers['Content-Type'] = 'application/json';
     headers = { ...headers, ...options.headers };
     if (options.transformHeaders) headers = options.transformHeaders(headers);
     const response = await this.fetchImpl(`${this.baseUrl}${pathAndQuery}`, {
-      method, headers, body: text || undefined, signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      method,
+      headers,
+      body: text || undefined,
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
     const responseText = await response.text();
     return {
-      method, pathAndQuery, status: response.status, headers: response.headers, body: parseBody(responseText) as T, text: responseText,
-      requestId: response.headers.get('x-request-id') ?? undefined, attempts,
+      method,
+      pathAndQuery,
+      status: response.status,
+      headers: response.headers,
+      body: parseBody(responseText) as T,
+      text: responseText,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+      attempts,
     };
   }
 }
@@ -146,7 +170,9 @@ export class PartnerTransport {
 /** The body with its response facts attached, non-enumerable so JSON.stringify and deep equality ignore them. */
 export function withMeta<T>(response: RawResponse<T>): WithMeta<T> {
   const meta: ResponseMeta = {
-    status: response.status, requestId: response.requestId, headers: response.headers,
+    status: response.status,
+    requestId: response.requestId,
+    headers: response.headers,
     replayed: response.headers.get('idempotent-replayed') === 'true',
   };
   const body = (response.body ?? {}) as T;

@@ -32,11 +32,13 @@ export class PartnerApiError extends Error {
     this.name = 'PartnerApiError';
     this.status = status;
     this.body = body;
-    this.requestId = typeof envelope.requestId === 'string' ? envelope.requestId : headers.get('x-request-id') ?? undefined;
+    this.requestId =
+      typeof envelope.requestId === 'string' ? envelope.requestId : (headers.get('x-request-id') ?? undefined);
     this.errorCode = typeof envelope.errorCode === 'string' ? envelope.errorCode : undefined;
     this.fields = message.startsWith(VALIDATION_PREFIX) ? message.slice(VALIDATION_PREFIX.length).split(', ') : [];
     this.code = codeOf(status, message);
-    this.retryAfterSeconds = typeof envelope.retryAfterSeconds === 'number' ? envelope.retryAfterSeconds : retryAfterHeader(headers);
+    this.retryAfterSeconds =
+      typeof envelope.retryAfterSeconds === 'number' ? envelope.retryAfterSeconds : retryAfterHeader(headers);
   }
 }
 

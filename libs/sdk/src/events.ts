@@ -30,7 +30,11 @@ export function eventsApi(call: Call) {
     async *catchUp(options: CatchUpOptions = {}): AsyncGenerator<T.Event, void, undefined> {
       let after = options.after;
       for (let page = 0; page < CATCH_UP_PAGES_MAX; page += 1) {
-        const events = await list({ ...(after ? { after } : {}), ...(options.type ? { type: options.type } : {}), ...(options.limit ? { limit: options.limit } : {}) });
+        const events = await list({
+          ...(after ? { after } : {}),
+          ...(options.type ? { type: options.type } : {}),
+          ...(options.limit ? { limit: options.limit } : {}),
+        });
         for (const event of events) yield event;
         const next = events.$response.headers.get(NEXT_CURSOR_HEADER);
         if (!next) return;
@@ -43,9 +47,12 @@ export function eventsApi(call: Call) {
 export function webhookDeliveriesApi(call: Call) {
   return {
     /** Newest first; X-Next-Cursor in `$response.headers` while more pages follow. */
-    list: (query: T.WebhookDeliveryQuery = {}) => call<T.WebhookDelivery[]>('GET', '/v1/webhook-deliveries', { query: { ...query } }),
+    list: (query: T.WebhookDeliveryQuery = {}) =>
+      call<T.WebhookDelivery[]>('GET', '/v1/webhook-deliveries', { query: { ...query } }),
     /** A fresh round of attempts for a dead or failing delivery, same delivery id; safe to repeat. */
     retry: (deliveryId: string) =>
-      call<T.WebhookDelivery>('POST', `/v1/webhook-deliveries/${encodeURIComponent(deliveryId)}/retry`, { retrySafety: 'idempotent' }),
+      call<T.WebhookDelivery>('POST', `/v1/webhook-deliveries/${encodeURIComponent(deliveryId)}/retry`, {
+        retrySafety: 'idempotent',
+      }),
   };
 }

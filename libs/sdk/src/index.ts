@@ -9,9 +9,22 @@ export { PartnerApiError, isPartnerApiError, WebhookVerificationError, retryAfte
 export type { ErrorEnvelope, WebhookRefusal } from './errors';
 export { DEFAULT_RETRY_OPTIONS, RETRYABLE_503_CODES, backoffMs, nextRetryDelayMs, retrySafetyOf } from './retry';
 export type { RetryOptions, RetrySafety, AttemptOutcome } from './retry';
-export { signRequestHeaders, signingString, sha256Hex, hmacSha256Hex, newNonce, SIGNATURE_VERSION, SIGNING_TOLERANCE_MS } from './signing';
+export {
+  signRequestHeaders,
+  signingString,
+  sha256Hex,
+  hmacSha256Hex,
+  newNonce,
+  SIGNATURE_VERSION,
+  SIGNING_TOLERANCE_MS,
+} from './signing';
 export type { Credentials, SigningInput } from './signing';
-export { createWebhookVerifier, inMemoryDeliveryDedupe, webhookSignatureMatches, WEBHOOK_TOLERANCE_MS } from './webhooks';
+export {
+  createWebhookVerifier,
+  inMemoryDeliveryDedupe,
+  webhookSignatureMatches,
+  WEBHOOK_TOLERANCE_MS,
+} from './webhooks';
 export type { WebhookVerifierOptions, VerifiedWebhook, HeaderSource } from './webhooks';
 export { CATCH_UP_PAGES_MAX } from './events';
 export type { CatchUpOptions } from './events';

@@ -38,14 +38,18 @@ export class PartnerClient {
 
   readonly webhookDeliveries = webhookDeliveriesApi((method, path, options) => this.call(method, path, options));
 
-  readonly quotes = { create: (request: T.QuoteRequest) => this.call<T.Quote>('POST', '/v1/quotes', { body: request, retrySafety: 'idempotent' }) };
+  readonly quotes = {
+    create: (request: T.QuoteRequest) =>
+      this.call<T.Quote>('POST', '/v1/quotes', { body: request, retrySafety: 'idempotent' }),
+  };
 
   readonly orders = {
     buy: (request: T.BuyOrderRequest) => this.call<T.Order>('POST', '/v1/orders/buy', { body: request }),
     sell: (request: T.SellOrderRequest) => this.call<T.Order>('POST', '/v1/orders/sell', { body: request }),
     get: (orderId: string) => this.call<T.Order>('GET', `/v1/orders/${id(orderId)}`),
     list: (query: T.OrderQuery = {}) => this.call<T.Order[]>('GET', '/v1/orders', { query: { ...query } }),
-    attachTxHash: (orderId: string, txHash: string) => this.call<T.TxHashAttached>('PATCH', `/v1/orders/${id(orderId)}`, { body: { txHash } }),
+    attachTxHash: (orderId: string, txHash: string) =>
+      this.call<T.TxHashAttached>('PATCH', `/v1/orders/${id(orderId)}`, { body: { txHash } }),
   };
 
   readonly balances = {
@@ -76,7 +80,8 @@ export class PartnerClient {
 
   readonly wallets = {
     /** Idempotent by address: the same address again answers the existing registration. */
-    register: (request: T.WalletRequest) => this.call<T.Wallet>('POST', '/v1/wallets', { body: request, retrySafety: 'idempotent' }),
+    register: (request: T.WalletRequest) =>
+      this.call<T.Wallet>('POST', '/v1/wallets', { body: request, retrySafety: 'idempotent' }),
     list: () => this.call<T.Wallet[]>('GET', '/v1/wallets'),
     /** Confirming again with the code that confirmed answers 200, so a retry is safe. */
     confirm: (walletId: string, otp: string) =>
@@ -88,9 +93,11 @@ export class PartnerClient {
     create: (request: T.TransferRequest) => this.call<T.Transfer>('POST', '/v1/transfers', { body: request }),
     get: (transferId: string) => this.call<T.Transfer>('GET', `/v1/transfers/${id(transferId)}`),
     list: (query: T.TransferQuery = {}) => this.call<T.Transfer[]>('GET', '/v1/transfers', { query: { ...query } }),
-    createBatch: (request: T.TransferBatchRequest) => this.call<T.TransferBatch>('POST', '/v1/transfers/batch', { body: request }),
+    createBatch: (request: T.TransferBatchRequest) =>
+      this.call<T.TransferBatch>('POST', '/v1/transfers/batch', { body: request }),
     getBatch: (batchId: string) => this.call<T.TransferBatch>('GET', `/v1/transfers/batch/${id(batchId)}`),
-    listBatches: (query: T.TransferBatchQuery = {}) => this.call<T.TransferBatch[]>('GET', '/v1/transfers/batch', { query: { ...query } }),
+    listBatches: (query: T.TransferBatchQuery = {}) =>
+      this.call<T.TransferBatch[]>('GET', '/v1/transfers/batch', { query: { ...query } }),
   };
 
   readonly usdtSends = {
@@ -102,14 +109,20 @@ export class PartnerClient {
   readonly confirmations = {
     /** A code is counted on every try: never retried on a 503. */
     confirm: (confirmationId: string, code: string) =>
-      this.call<T.ConfirmationResult>('POST', `/v1/confirmations/${id(confirmationId)}`, { body: { code }, retrySafety: 'unsafe' }),
+      this.call<T.ConfirmationResult>('POST', `/v1/confirmations/${id(confirmationId)}`, {
+        body: { code },
+        retrySafety: 'unsafe',
+      }),
     resend: (confirmationId: string) =>
-      this.call<T.ConfirmationHandle>('POST', `/v1/confirmations/${id(confirmationId)}/resend`, { retrySafety: 'unsafe' }),
+      this.call<T.ConfirmationHandle>('POST', `/v1/confirmations/${id(confirmationId)}/resend`, {
+        retrySafety: 'unsafe',
+      }),
   };
 
   readonly collections = {
     create: (request: T.CollectionRequest) => this.call<T.Collection>('POST', '/v1/collections', { body: request }),
-    list: (query: T.CollectionQuery = {}) => this.call<T.Collection[]>('GET', '/v1/collections', { query: { ...query } }),
+    list: (query: T.CollectionQuery = {}) =>
+      this.call<T.Collection[]>('GET', '/v1/collections', { query: { ...query } }),
     get: (collectionId: string) => this.call<T.Collection>('GET', `/v1/collections/${id(collectionId)}`),
   };
 
@@ -128,13 +141,20 @@ export class PartnerClient {
     outbox: () => this.call<T.OutboxEntry[]>('GET', '/v1/sandbox/outbox'),
     collectionDeposit: (collectionId: string, request: T.CollectionDepositRequest) =>
       this.call<T.CollectionDeposit>('POST', `/v1/sandbox/collections/${id(collectionId)}/deposits`, {
-        body: request, retrySafety: request.depositId ? 'keyed' : 'unsafe',
+        body: request,
+        retrySafety: request.depositId ? 'keyed' : 'unsafe',
       }),
     expireCollection: (collectionId: string) =>
-      this.call<T.Collection>('POST', `/v1/sandbox/collections/${id(collectionId)}/expire`, { retrySafety: 'idempotent' }),
+      this.call<T.Collection>('POST', `/v1/sandbox/collections/${id(collectionId)}/expire`, {
+        retrySafety: 'idempotent',
+      }),
     approveMobileMoneyPush: (pushId: string) =>
-      this.call<T.MobileMoneyPushOutcome>('POST', `/v1/sandbox/mobile-money-pushes/${id(pushId)}/approve`, { retrySafety: 'idempotent' }),
+      this.call<T.MobileMoneyPushOutcome>('POST', `/v1/sandbox/mobile-money-pushes/${id(pushId)}/approve`, {
+        retrySafety: 'idempotent',
+      }),
     declineMobileMoneyPush: (pushId: string) =>
-      this.call<T.MobileMoneyPushOutcome>('POST', `/v1/sandbox/mobile-money-pushes/${id(pushId)}/decline`, { retrySafety: 'idempotent' }),
+      this.call<T.MobileMoneyPushOutcome>('POST', `/v1/sandbox/mobile-money-pushes/${id(pushId)}/decline`, {
+        retrySafety: 'idempotent',
+      }),
   };
 }

@@ -24,16 +24,24 @@ export interface RetryOptions {
   retryAfterMsMax: number;
 }
 
-export const DEFAULT_RETRY_OPTIONS: RetryOptions = { attemptsMax: 4, baseDelayMs: 250, delayMsMax: 8_000, retryAfterMsMax: 60_000 };
+export const DEFAULT_RETRY_OPTIONS: RetryOptions = {
+  attemptsMax: 4,
+  baseDelayMs: 250,
+  delayMsMax: 8_000,
+  retryAfterMsMax: 60_000,
+};
 
 /** 503 codes the specification marks "retry shortly"; the rest (kill switch, debit failed or ambiguous, a prompt that may be out, …) need a person. */
 export const RETRYABLE_503_CODES: ReadonlySet<string> = new Set([
-  'SERVICE_UNAVAILABLE', 'RATE_UNAVAILABLE', 'ORDER_DAILY_CAP_RATE_UNAVAILABLE', 'PARTNER_VA_ACTIVATING', 'KES_BALANCE_UNREADABLE',
+  'SERVICE_UNAVAILABLE',
+  'RATE_UNAVAILABLE',
+  'ORDER_DAILY_CAP_RATE_UNAVAILABLE',
+  'PARTNER_VA_ACTIVATING',
+  'KES_BALANCE_UNREADABLE',
 ]);
 
 export type AttemptOutcome =
-  | { kind: 'response'; status: number; code?: string; retryAfterSeconds?: number }
-  | { kind: 'network' };
+  { kind: 'response'; status: number; code?: string; retryAfterSeconds?: number } | { kind: 'network' };
 
 /** Keys that make a POST safe to repeat: the server answers a repeat with the original. */
 const IDEMPOTENCY_FIELDS = ['idempotencyKey', 'partnerReference'] as const;
@@ -44,7 +52,9 @@ export function retrySafetyOf(method: string, body: unknown): RetrySafety {
   if (upper !== 'POST') return 'idempotent';
   if (!body || typeof body !== 'object') return 'unsafe';
   const record = body as Record<string, unknown>;
-  return IDEMPOTENCY_FIELDS.some((field) => typeof record[field] === 'string' && (record[field] as string).length > 0) ? 'keyed' : 'unsafe';
+  return IDEMPOTENCY_FIELDS.some((field) => typeof record[field] === 'string' && (record[field] as string).length > 0)
+    ? 'keyed'
+    : 'unsafe';
 }
 
 /** Capped exponential backoff with equal jitter: half fixed, half random. `attempt` counts from 1. */
@@ -55,7 +65,11 @@ export function backoffMs(attempt: number, options: RetryOptions, random: () => 
 
 /** The wait before the next attempt, or null when the outcome goes to the caller. `attempt` is the one that just failed. */
 export function nextRetryDelayMs(
-  outcome: AttemptOutcome, safety: RetrySafety, attempt: number, options: RetryOptions, random: () => number = Math.random,
+  outcome: AttemptOutcome,
+  safety: RetrySafety,
+  attempt: number,
+  options: RetryOptions,
+  random: () => number = Math.random,
 ): number | null {
   if (attempt >= options.attemptsMax) return null;
   const backoff = backoffMs(attempt, options, random);
@@ -63,7 +77,12 @@ export function nextRetryDelayMs(
   const askedMs = outcome.retryAfterSeconds === undefined ? 0 : outcome.retryAfterSeconds * 1000;
   if (askedMs > options.retryAfterMsMax) return null;
   if (outcome.status === 429) return Math.max(backoff, askedMs);
-  if (outcome.status === 503 && safety !== 'unsafe' && outcome.code !== undefined && RETRYABLE_503_CODES.has(outcome.code)) {
+  if (
+    outcome.status === 503 &&
+    safety !== 'unsafe' &&
+    outcome.code !== undefined &&
+    RETRYABLE_503_CODES.has(outcome.code)
+  ) {
     return Math.max(backoff, askedMs);
   }
   return null;

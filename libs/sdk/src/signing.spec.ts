@@ -17,17 +17,35 @@ describe('request signing', () => {
       { method: 'PATCH', pathAndQuery: '/v1/orders/abc', body: '{"txHash":"ünïcode"}' },
     ];
     for (const request of cases) {
-      const ours = signRequestHeaders(credentials, { ...request, timestampMs: 1_700_000_000_000, nonce: 'nonce_0123456789abcdef' });
-      const platform = signedRequestHeaders(credentials, { ...request, nowMs: 1_700_000_000_000, nonce: 'nonce_0123456789abcdef' });
+      const ours = signRequestHeaders(credentials, {
+        ...request,
+        timestampMs: 1_700_000_000_000,
+        nonce: 'nonce_0123456789abcdef',
+      });
+      const platform = signedRequestHeaders(credentials, {
+        ...request,
+        nowMs: 1_700_000_000_000,
+        nonce: 'nonce_0123456789abcdef',
+      });
       expect(ours).toEqual(platform);
     }
   });
 
   it('signs the six lines of the signing scheme', () => {
     const emptyHash = createHash('sha256').update('').digest('hex');
-    expect(signingString('1700000000000', 'n'.repeat(16), 'get', '/v1/health', '')).toBe(`v1\n1700000000000\n${'n'.repeat(16)}\nGET\n/v1/health\n${emptyHash}`);
-    const headers = signRequestHeaders(credentials, { method: 'GET', pathAndQuery: '/v1/health', body: '', timestampMs: 1_700_000_000_000, nonce: 'n'.repeat(16) });
-    const expected = createHmac('sha256', credentials.signingSecret).update(`v1\n1700000000000\n${'n'.repeat(16)}\nGET\n/v1/health\n${emptyHash}`).digest('hex');
+    expect(signingString('1700000000000', 'n'.repeat(16), 'get', '/v1/health', '')).toBe(
+      `v1\n1700000000000\n${'n'.repeat(16)}\nGET\n/v1/health\n${emptyHash}`,
+    );
+    const headers = signRequestHeaders(credentials, {
+      method: 'GET',
+      pathAndQuery: '/v1/health',
+      body: '',
+      timestampMs: 1_700_000_000_000,
+      nonce: 'n'.repeat(16),
+    });
+    const expected = createHmac('sha256', credentials.signingSecret)
+      .update(`v1\n1700000000000\n${'n'.repeat(16)}\nGET\n/v1/health\n${emptyHash}`)
+      .digest('hex');
     expect(headers['X-Service-Signature']).toBe(`v1=${expected}`);
     expect(headers['X-Service-Key']).toBe('pk_test_abc');
   });

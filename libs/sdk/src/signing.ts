@@ -39,7 +39,13 @@ export function newNonce(): string {
 }
 
 /** The six lines joined by "\n" that the signature covers. */
-export function signingString(timestampMs: string, nonce: string, method: string, pathAndQuery: string, body: string | Uint8Array): string {
+export function signingString(
+  timestampMs: string,
+  nonce: string,
+  method: string,
+  pathAndQuery: string,
+  body: string | Uint8Array,
+): string {
   return [SIGNATURE_VERSION, timestampMs, nonce, method.toUpperCase(), pathAndQuery, sha256Hex(body)].join('\n');
 }
 
@@ -47,7 +53,10 @@ export function signingString(timestampMs: string, nonce: string, method: string
 export function signRequestHeaders(credentials: Credentials, input: SigningInput): Record<string, string> {
   const timestampMs = String(input.timestampMs ?? Date.now());
   const nonce = input.nonce ?? newNonce();
-  const signature = hmacSha256Hex(credentials.signingSecret, signingString(timestampMs, nonce, input.method, input.pathAndQuery, input.body));
+  const signature = hmacSha256Hex(
+    credentials.signingSecret,
+    signingString(timestampMs, nonce, input.method, input.pathAndQuery, input.body),
+  );
   return {
     'X-Service-Key': credentials.apiKey,
     'X-Service-Timestamp': timestampMs,

@@ -22,8 +22,14 @@ export type Money = Schemas['Money'];
 type QuoteFields = Schemas['QuoteRequest'];
 /** Exactly one of kesAmount and usdtAmount (the reference's oneOf, kept as a union). */
 export type QuoteRequest =
-  | (Omit<QuoteFields, 'kesAmount' | 'usdtAmount'> & { kesAmount: NonNullable<QuoteFields['kesAmount']>; usdtAmount?: never })
-  | (Omit<QuoteFields, 'kesAmount' | 'usdtAmount'> & { usdtAmount: NonNullable<QuoteFields['usdtAmount']>; kesAmount?: never });
+  | (Omit<QuoteFields, 'kesAmount' | 'usdtAmount'> & {
+      kesAmount: NonNullable<QuoteFields['kesAmount']>;
+      usdtAmount?: never;
+    })
+  | (Omit<QuoteFields, 'kesAmount' | 'usdtAmount'> & {
+      usdtAmount: NonNullable<QuoteFields['usdtAmount']>;
+      kesAmount?: never;
+    });
 export type Quote = Schemas['Quote'];
 
 export type Order = Schemas['Order'];
@@ -101,4 +107,9 @@ export type ErrorBody = Schemas['ErrorEnvelope'];
 export type ErrorCode = Schemas['ErrorCode'];
 
 /** Webhook envelope. `type` is authoritative; ignore unknown types and fields. */
-export interface WebhookEvent<D = Record<string, unknown>> { id: string; type: string; createdAt: Timestamp; data: D }
+export interface WebhookEvent<D = Record<string, unknown>> {
+  id: string;
+  type: string;
+  createdAt: Timestamp;
+  data: D;
+}

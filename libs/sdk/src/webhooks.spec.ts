@@ -10,7 +10,12 @@ import { WebhookVerificationError } from './errors';
 import { createWebhookVerifier, inMemoryDeliveryDedupe } from './webhooks';
 
 const NOW_MS = 1_700_000_000_000;
-const body = JSON.stringify({ id: 'evt-1', type: 'credit.received', createdAt: '2026-01-01T00:00:00.000Z', data: { transactionId: 't-1' } });
+const body = JSON.stringify({
+  id: 'evt-1',
+  type: 'credit.received',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  data: { transactionId: 't-1' },
+});
 
 function delivery(secrets: string[], timestampMs = NOW_MS, deliveryId = 'dlv-1') {
   return {
@@ -33,7 +38,12 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 describe('webhook verifier', () => {
   it('verifies a signed delivery from Node headers and from fetch Headers', async () => {
     const verified = await verifier().verify(Buffer.from(body), delivery(['whsec_current']));
-    expect(verified).toMatchObject({ deliveryId: 'dlv-1', eventHint: 'credit.received', duplicate: false, event: { type: 'credit.received' } });
+    expect(verified).toMatchObject({
+      deliveryId: 'dlv-1',
+      eventHint: 'credit.received',
+      duplicate: false,
+      event: { type: 'credit.received' },
+    });
     const fromFetch = await verifier().verify(body, new Headers(delivery(['whsec_current'])));
     expect(fromFetch.event.id).toBe('evt-1');
   });
@@ -45,15 +55,23 @@ describe('webhook verifier', () => {
   });
 
   it('refuses a wrong secret, a tampered body and a replayed signature on another delivery id', async () => {
-    expect(await refusal(verifier({ secrets: 'whsec_other' }).verify(body, delivery(['whsec_current'])))).toBe('bad_signature');
-    expect(await refusal(verifier().verify(body.replace('t-1', 't-2'), delivery(['whsec_current'])))).toBe('bad_signature');
+    expect(await refusal(verifier({ secrets: 'whsec_other' }).verify(body, delivery(['whsec_current'])))).toBe(
+      'bad_signature',
+    );
+    expect(await refusal(verifier().verify(body.replace('t-1', 't-2'), delivery(['whsec_current'])))).toBe(
+      'bad_signature',
+    );
     const moved = { ...delivery(['whsec_current']), 'x-service-delivery': 'dlv-2' };
     expect(await refusal(verifier().verify(body, moved))).toBe('bad_signature');
   });
 
   it('refuses timestamps outside the tolerance and missing headers', async () => {
-    expect(await refusal(verifier().verify(body, delivery(['whsec_current'], NOW_MS - 300_001)))).toBe('stale_timestamp');
-    expect(await refusal(verifier().verify(body, delivery(['whsec_current'], NOW_MS + 300_001)))).toBe('stale_timestamp');
+    expect(await refusal(verifier().verify(body, delivery(['whsec_current'], NOW_MS - 300_001)))).toBe(
+      'stale_timestamp',
+    );
+    expect(await refusal(verifier().verify(body, delivery(['whsec_current'], NOW_MS + 300_001)))).toBe(
+      'stale_timestamp',
+    );
     await expect(verifier().verify(body, delivery(['whsec_current'], NOW_MS - 299_000))).resolves.toBeDefined();
     const { 'x-service-delivery': _omitted, ...missing } = delivery(['whsec_current']);
     expect(await refusal(verifier().verify(body, missing))).toBe('missing_header');

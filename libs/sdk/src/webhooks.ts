@@ -19,9 +19,7 @@ import type { WebhookEvent } from './types';
 export const WEBHOOK_TOLERANCE_MS = 300_000;
 const SIGNATURE_PARTS_MAX = 8;
 
-export type HeaderSource =
-  | { get(name: string): string | null }
-  | Record<string, string | string[] | undefined>;
+export type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 export interface WebhookVerifierOptions {
   /** The endpoint's signing secret, or both during a rotation overlap. */
@@ -47,9 +45,11 @@ export interface VerifiedWebhook<D = Record<string, unknown>> {
 }
 
 function header(headers: HeaderSource, name: string): string | undefined {
-  if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+  if (typeof (headers as { get?: unknown }).get === 'function')
+    return (headers as { get(n: string): string | null }).get(name) ?? undefined;
   const record = headers as Record<string, string | string[] | undefined>;
-  const value = record[name.toLowerCase()] ?? Object.entries(record).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+  const value =
+    record[name.toLowerCase()] ?? Object.entries(record).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -60,13 +60,24 @@ function constantTimeHexEqual(a: string, b: string): boolean {
 }
 
 /** True when any `v1=` value of the header matches the signature under any secret. */
-export function webhookSignatureMatches(signatureHeader: string, secrets: string[], timestamp: string, deliveryId: string, rawBody: Uint8Array): boolean {
+export function webhookSignatureMatches(
+  signatureHeader: string,
+  secrets: string[],
+  timestamp: string,
+  deliveryId: string,
+  rawBody: Uint8Array,
+): boolean {
   const signed = Buffer.concat([Buffer.from(`${timestamp}.${deliveryId}.`, 'utf8'), rawBody]);
   const expected = secrets.map((secret) => hmacSha256Hex(secret, signed));
-  const given = signatureHeader.split(',').slice(0, SIGNATURE_PARTS_MAX).map((part) => part.trim())
-    .filter((part) => part.startsWith('v1=')).map((part) => part.slice(3));
+  const given = signatureHeader
+    .split(',')
+    .slice(0, SIGNATURE_PARTS_MAX)
+    .map((part) => part.trim())
+    .filter((part) => part.startsWith('v1='))
+    .map((part) => part.slice(3));
   let matched = false;
-  for (const value of given) for (const candidate of expected) if (constantTimeHexEqual(value, candidate)) matched = true;
+  for (const value of given)
+    for (const candidate of expected) if (constantTimeHexEqual(value, candidate)) matched = true;
   return matched;
 }
 
@@ -78,8 +89,15 @@ function parseEvent(rawBody: Buffer): WebhookEvent {
     throw new WebhookVerificationError('malformed_body', 'not JSON');
   }
   const event = parsed as Partial<WebhookEvent>;
-  if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.type !== 'string'
-    || typeof event.createdAt !== 'string' || !event.data || typeof event.data !== 'object') {
+  if (
+    !event ||
+    typeof event !== 'object' ||
+    typeof event.id !== 'string' ||
+    typeof event.type !== 'string' ||
+    typeof event.createdAt !== 'string' ||
+    !event.data ||
+    typeof event.data !== 'object'
+  ) {
     throw new WebhookVerificationError('malformed_body', 'not an event envelope {id, type, createdAt, data}');
   }
   return event as WebhookEvent;
@@ -87,21 +105,30 @@ function parseEvent(rawBody: Buffer): WebhookEvent {
 
 export function createWebhookVerifier(options: WebhookVerifierOptions) {
   const secrets = Array.isArray(options.secrets) ? options.secrets : [options.secrets];
-  if (secrets.length === 0 || secrets.some((secret) => !secret)) throw new Error('createWebhookVerifier: at least one non-empty secret');
+  if (secrets.length === 0 || secrets.some((secret) => !secret))
+    throw new Error('createWebhookVerifier: at least one non-empty secret');
   const toleranceMs = options.toleranceMs ?? WEBHOOK_TOLERANCE_MS;
   const nowMs = options.nowMs ?? Date.now;
   return {
-    async verify<D = Record<string, unknown>>(rawBody: string | Uint8Array, headers: HeaderSource): Promise<VerifiedWebhook<D>> {
+    async verify<D = Record<string, unknown>>(
+      rawBody: string | Uint8Array,
+      headers: HeaderSource,
+    ): Promise<VerifiedWebhook<D>> {
       const signature = header(headers, 'x-service-signature');
       const timestamp = header(headers, 'x-service-timestamp');
       const deliveryId = header(headers, 'x-service-delivery');
-      if (!signature || !timestamp || !deliveryId) throw new WebhookVerificationError('missing_header', 'X-Service-Signature, -Timestamp and -Delivery are required');
+      if (!signature || !timestamp || !deliveryId)
+        throw new WebhookVerificationError(
+          'missing_header',
+          'X-Service-Signature, -Timestamp and -Delivery are required',
+        );
       const timestampMs = /^\d{1,15}$/.test(timestamp) ? Number(timestamp) : NaN;
       if (!Number.isFinite(timestampMs) || Math.abs(nowMs() - timestampMs) > toleranceMs) {
         throw new WebhookVerificationError('stale_timestamp', 'X-Service-Timestamp is outside the tolerance');
       }
       const bytes = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
-      if (!webhookSignatureMatches(signature, secrets, timestamp, deliveryId, bytes)) throw new WebhookVerificationError('bad_signature', 'no signature matches');
+      if (!webhookSignatureMatches(signature, secrets, timestamp, deliveryId, bytes))
+        throw new WebhookVerificationError('bad_signature', 'no signature matches');
       const event = parseEvent(bytes) as WebhookEvent<D>;
       const duplicate = options.seenBefore ? await options.seenBefore(deliveryId) : false;
       return { event, deliveryId, eventHint: header(headers, 'x-service-event'), timestampMs, duplicate };

@@ -37,18 +37,39 @@ describe('@platform/sdk against the test stack', () => {
   it('creates through the typed methods, amounts normalised to their scale', async () => {
     await sdk.sandbox.setRate({ bid: '129', ask: '130' });
     const quote = await sdk.quotes.create({ side: 'buy', kesAmount: '1300' });
-    expect(quote).toMatchObject({ quoteId: expect.stringMatching(UUID), kesAmount: '1300.00', usdtAmount: '10.000000', rate: '130.0000' });
+    expect(quote).toMatchObject({
+      quoteId: expect.stringMatching(UUID),
+      kesAmount: '1300.00',
+      usdtAmount: '10.000000',
+      rate: '130.0000',
+    });
     expect(quote.$response.status).toBe(201);
     const credit = await sdk.sandbox.kesCredit({ amount: '25' });
     expect(credit.amount).toEqual({ currency: 'KES', value: '25.00' });
     const [line] = await sdk.balances.transactions(credit.accountId, { limit: 1 });
-    expect(line).toMatchObject({ type: 'credit', amount: '25.00', direction: 'credit', availableAfter: '25.00', resourceId: credit.transactionId });
+    expect(line).toMatchObject({
+      type: 'credit',
+      amount: '25.00',
+      direction: 'credit',
+      availableAfter: '25.00',
+      resourceId: credit.transactionId,
+    });
   });
 
   it('raises PartnerApiError with the code, the fields and the request id', async () => {
-    const both = await sdk.quotes.create({ side: 'buy', kesAmount: '1', usdtAmount: '1' } as never).catch((error: unknown) => error);
+    const both = await sdk.quotes
+      .create({ side: 'buy', kesAmount: '1', usdtAmount: '1' } as never)
+      .catch((error: unknown) => error);
     expect(both).toBeInstanceOf(PartnerApiError);
-    expect(both).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', fields: ['kesAmount', 'usdtAmount'], requestId: expect.any(String) });
-    await expect(sdk.orders.get('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404, code: 'ORDER_NOT_FOUND' });
+    expect(both).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      fields: ['kesAmount', 'usdtAmount'],
+      requestId: expect.any(String),
+    });
+    await expect(sdk.orders.get('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
+      status: 404,
+      code: 'ORDER_NOT_FOUND',
+    });
   });
 });

@@ -36,14 +36,21 @@ export function stackIdentity(identity: string): TlsMaterial {
     const tls = loadTestStack().tls;
     const files = tls?.identities[identity];
     if (!tls || !files) throw new Error(`the stack file has no TLS identity ${identity}: restart the test stack`);
-    material = new TlsMaterial({ caFile: tls.caFile, ...files }, { logger: defaultLogger(), expectedIdentity: identity });
+    material = new TlsMaterial(
+      { caFile: tls.caFile, ...files },
+      { logger: defaultLogger(), expectedIdentity: identity },
+    );
     materials.set(identity, material);
   }
   return material;
 }
 
 /** A client of `options.upstream` calling as `identity`. */
-export function clientAs<D extends Definition>(identity: string, definition: D, options: TestClientOptions): PromiseClient<D> {
+export function clientAs<D extends Definition>(
+  identity: string,
+  definition: D,
+  options: TestClientOptions,
+): PromiseClient<D> {
   return createClient(definition, {
     upstream: options.upstream,
     address: options.address ?? loadTestStack().grpc[options.upstream],
@@ -57,7 +64,11 @@ export function clientAs<D extends Definition>(identity: string, definition: D, 
  * A client whose every method calls as the first identity `access` admits for
  * it (one channel per identity used). A method nobody may call throws.
  */
-export function routedClient<D extends Definition>(definition: D, access: AccessTable<D>, options: TestClientOptions): PromiseClient<D> {
+export function routedClient<D extends Definition>(
+  definition: D,
+  access: AccessTable<D>,
+  options: TestClientOptions,
+): PromiseClient<D> {
   const byIdentity = new Map<string, PromiseClient<D>>();
   const asIdentity = (identity: string) => {
     let client = byIdentity.get(identity);
@@ -71,12 +82,17 @@ export function routedClient<D extends Definition>(definition: D, access: Access
     close: () => byIdentity.forEach((client) => client.close()),
     serving: (timeoutMs: number) => asIdentity('ops').serving(timeoutMs),
   };
-  Object.defineProperty(routed, 'breaker', { get: () => asIdentity(access[Object.keys(definition)[0] as keyof D][0] ?? 'ops').breaker });
+  Object.defineProperty(routed, 'breaker', {
+    get: () => asIdentity(access[Object.keys(definition)[0] as keyof D][0] ?? 'ops').breaker,
+  });
   for (const method of Object.keys(definition) as (keyof D & string)[]) {
     const [identity] = access[method];
     routed[method] = (request: unknown, callOptions?: unknown) => {
       if (!identity) return Promise.reject(new Error(`no identity may call ${method}`));
-      return (asIdentity(identity)[method] as (request: unknown, options?: unknown) => Promise<unknown>)(request, callOptions);
+      return (asIdentity(identity)[method] as (request: unknown, options?: unknown) => Promise<unknown>)(
+        request,
+        callOptions,
+      );
     };
   }
   return routed as PromiseClient<D>;

@@ -25,8 +25,12 @@ function inspect(response: RawResponse): void {
   // The sandbox outbox is where tests read approval codes; the log scan looks for every one of them.
   if (response.pathAndQuery.startsWith('/v1/sandbox/outbox') && response.status < 300) recordOutboxCodes(response.body);
   assertConformsToOpenApi({
-    method: response.method, pathAndQuery: response.pathAndQuery, status: response.status,
-    contentType: response.headers.get('content-type'), body: response.body, text: response.text,
+    method: response.method,
+    pathAndQuery: response.pathAndQuery,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    body: response.body,
+    text: response.text,
   });
 }
 
@@ -43,11 +47,20 @@ export class PartnerHttpClient {
   constructor(credentials: { apiKey: string; signingSecret: string }, baseUrl?: string) {
     this.baseUrl = baseUrl ?? loadTestStack().gatewayUrl;
     this.sdk = new PartnerClient({
-      baseUrl: this.baseUrl, apiKey: credentials.apiKey, signingSecret: credentials.signingSecret, retry: false, onResponse: inspect,
+      baseUrl: this.baseUrl,
+      apiKey: credentials.apiKey,
+      signingSecret: credentials.signingSecret,
+      retry: false,
+      onResponse: inspect,
     });
   }
 
-  async request<T = any>(method: string, pathAndQuery: string, body?: unknown, options: RequestOptions = {}): Promise<HttpResult<T>> {
+  async request<T = any>(
+    method: string,
+    pathAndQuery: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<HttpResult<T>> {
     const response = await this.sdk.send<T>(method, pathAndQuery, {
       body,
       rawBody: options.rawBody,

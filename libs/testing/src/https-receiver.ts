@@ -45,28 +45,35 @@ export async function startHttpsReceiver(options: HttpsReceiverOptions = {}): Pr
   let holding = false;
   let delayMs = 0;
   const held: Array<() => void> = [];
-  const server = createServer({ key: readFileSync(join(tlsDir, 'server-key.pem')), cert: readFileSync(join(tlsDir, 'server.pem')) }, (req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= BODY_BYTES_MAX) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      requests.push({
-        method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'),
-        receivedAtMs: Date.now(), remotePort: req.socket.remotePort ?? 0,
+  const server = createServer(
+    { key: readFileSync(join(tlsDir, 'server-key.pem')), cert: readFileSync(join(tlsDir, 'server.pem')) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= BODY_BYTES_MAX) chunks.push(chunk);
       });
-      const answer = () => {
-        if (res.destroyed) return;
-        res.writeHead(status, extraHeaders);
-        res.end('ok');
-      };
-      if (holding) held.push(answer);
-      else if (delayMs > 0) setTimeout(answer, delayMs);
-      else answer();
-    });
-  });
+      req.on('end', () => {
+        requests.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          receivedAtMs: Date.now(),
+          remotePort: req.socket.remotePort ?? 0,
+        });
+        const answer = () => {
+          if (res.destroyed) return;
+          res.writeHead(status, extraHeaders);
+          res.end('ok');
+        };
+        if (holding) held.push(answer);
+        else if (delayMs > 0) setTimeout(answer, delayMs);
+        else answer();
+      });
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -84,11 +91,15 @@ export async function startHttpsReceiver(options: HttpsReceiverOptions = {}): Pr
       delayMs = ms;
     },
     waitForRequests(count, timeoutMs = 15_000) {
-      return waitFor(() => (requests.length >= count ? requests.slice(0, count) : undefined), { timeoutMs, what: `${count} webhook request(s)` });
+      return waitFor(() => (requests.length >= count ? requests.slice(0, count) : undefined), {
+        timeoutMs,
+        what: `${count} webhook request(s)`,
+      });
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

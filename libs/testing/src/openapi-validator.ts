@@ -41,14 +41,18 @@ const validators = new Map<string, ValidateFunction>();
 
 function load(): Template[] {
   if (templates) return templates;
-  const document = openApiDocument() as { paths: Record<string, Record<string, OperationObject>>; components: Record<string, unknown> };
+  const document = openApiDocument() as {
+    paths: Record<string, Record<string, OperationObject>>;
+    components: Record<string, unknown>;
+  };
   components = document.components;
-  templates = Object.entries(document.paths).map(([template, operations]) => ({
-    template,
-    operations,
-    parameterCount: (template.match(/\{/g) ?? []).length,
-    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
-  }))
+  templates = Object.entries(document.paths)
+    .map(([template, operations]) => ({
+      template,
+      operations,
+      parameterCount: (template.match(/\{/g) ?? []).length,
+      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
+    }))
     // A literal segment wins over a parameter (`/v1/orders/buy` before `/v1/orders/{id}`).
     .sort((a, b) => a.parameterCount - b.parameterCount);
   return templates;
@@ -69,7 +73,9 @@ function checkBody(key: string, schema: Record<string, unknown> | undefined, res
   if (!response.contentType?.includes('application/json')) return [];
   const validate = validatorFor(key, schema);
   if (validate(response.body)) return [];
-  return (validate.errors ?? []).slice(0, 10).map((error) => `${error.instancePath || '(body)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`);
+  return (validate.errors ?? [])
+    .slice(0, 10)
+    .map((error) => `${error.instancePath || '(body)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`);
 }
 
 /** The catalogue code an error body stands for (the three sentences map to their codes). */
@@ -87,7 +93,9 @@ function checkErrorCode(answer: ResponseObject, operation: string, response: Res
   const documented = answer['x-error-codes'];
   const code = codeOf(response.body);
   if (!documented || code === undefined || documented.includes(code)) return [];
-  return [`refusal ${code} (${response.status}) is not documented for ${operation} (documented: ${documented.join(', ')})`];
+  return [
+    `refusal ${code} (${response.status}) is not documented for ${operation} (documented: ${documented.join(', ')})`,
+  ];
 }
 
 /** The problems of one answer; empty when it conforms. */
@@ -105,13 +113,18 @@ export function openApiViolations(response: ResponseToValidate): string[] {
   if (!answer) return [`status ${response.status} is not documented for ${method.toUpperCase()} ${match.template}`];
   const schema = answer.content?.['application/json']?.schema ?? answer.content?.['text/html']?.schema;
   const operation = `${method.toUpperCase()} ${match.template}`;
-  return [...checkBody(`${operation} ${response.status}`, schema, response), ...checkErrorCode(answer, operation, response)];
+  return [
+    ...checkBody(`${operation} ${response.status}`, schema, response),
+    ...checkErrorCode(answer, operation, response),
+  ];
 }
 
 /** Throws when the answer does not conform, naming the operation and every problem. */
 export function assertConformsToOpenApi(response: ResponseToValidate): void {
   const problems = openApiViolations(response);
   if (problems.length === 0) return;
-  throw new Error(`response does not conform to libs/openapi (${response.method} ${response.pathAndQuery} → ${response.status}):\n  `
-    + `${problems.join('\n  ')}\nbody: ${response.text.slice(0, 500)}`);
+  throw new Error(
+    `response does not conform to libs/openapi (${response.method} ${response.pathAndQuery} → ${response.status}):\n  ` +
+      `${problems.join('\n  ')}\nbody: ${response.text.slice(0, 500)}`,
+  );
 }

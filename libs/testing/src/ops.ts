@@ -8,30 +8,38 @@ const REPO_ROOT = join(__dirname, '..', '..', '..');
 const OPS_TIMEOUT_MS = 30_000;
 
 /** Runs `ops <args> --json` against the test stack and returns its JSON output; `env` adds to its environment (e.g. OPS_OPERATOR). */
-export function runOps<T = Record<string, unknown>>(args: string[], options: { env?: Record<string, string> } = {}): Promise<T> {
+export function runOps<T = Record<string, unknown>>(
+  args: string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<T> {
   const stackFile = process.env.TEST_STACK_FILE;
   loadTestStack();
   // A secret handed to ops (`webhook set --secret`) must never reach a log either.
   const secretIndex = args.indexOf('--secret');
   if (secretIndex >= 0) recordSensitive(args[secretIndex + 1]);
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(REPO_ROOT, 'tools/ops/dist/main.js'), ...args, '--json'], {
-      env: { ...process.env, ...options.env, OPS_STACK_FILE: stackFile },
-      timeout: OPS_TIMEOUT_MS,
-    }, (error, stdout, stderr) => {
-      if (error) {
-        reject(new Error(`ops ${args.join(' ')} failed: ${stderr || stdout || error.message}`));
-        return;
-      }
-      try {
-        const answer = JSON.parse(stdout) as T;
-        // Signing and webhook secrets the tests receive must never reach a log (scripts/test.mjs scans).
-        recordSecretsIn(answer);
-        resolve(answer);
-      } catch {
-        reject(new Error(`ops ${args.join(' ')} printed non-JSON: ${stdout}`));
-      }
-    });
+    execFile(
+      process.execPath,
+      [join(REPO_ROOT, 'tools/ops/dist/main.js'), ...args, '--json'],
+      {
+        env: { ...process.env, ...options.env, OPS_STACK_FILE: stackFile },
+        timeout: OPS_TIMEOUT_MS,
+      },
+      (error, stdout, stderr) => {
+        if (error) {
+          reject(new Error(`ops ${args.join(' ')} failed: ${stderr || stdout || error.message}`));
+          return;
+        }
+        try {
+          const answer = JSON.parse(stdout) as T;
+          // Signing and webhook secrets the tests receive must never reach a log (scripts/test.mjs scans).
+          recordSecretsIn(answer);
+          resolve(answer);
+        } catch {
+          reject(new Error(`ops ${args.join(' ')} printed non-JSON: ${stdout}`));
+        }
+      },
+    );
   });
 }
 
@@ -52,7 +60,14 @@ export interface CreatePartnerOptions {
 
 /** A fresh partner per test file keeps tests independent (own rate limit, balances, rates). */
 export function createTestPartner(options: CreatePartnerOptions = {}): Promise<TestPartner> {
-  const args = ['partner', 'create', '--name', options.name ?? `Test ${randomUUID().slice(0, 8)}`, '--admin-domain', options.adminDomain ?? 'example.com'];
+  const args = [
+    'partner',
+    'create',
+    '--name',
+    options.name ?? `Test ${randomUUID().slice(0, 8)}`,
+    '--admin-domain',
+    options.adminDomain ?? 'example.com',
+  ];
   if (options.rateLimitPerMinute) args.push('--rate-limit-per-minute', String(options.rateLimitPerMinute));
   return runOps<TestPartner>([...args, ...(options.extraArgs ?? [])]);
 }

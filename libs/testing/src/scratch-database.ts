@@ -22,9 +22,14 @@ export function stackDatabaseUrl(name: string): string {
 
 /** `prefix` names the spec: lower-case letters and underscores; a random suffix makes it unique. */
 export async function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
-  if (!/^[a-z_]{1,40}$/.test(prefix)) throw new Error(`scratch database prefix ${prefix} must be lower-case letters and underscores`);
+  if (!/^[a-z_]{1,40}$/.test(prefix))
+    throw new Error(`scratch database prefix ${prefix} must be lower-case letters and underscores`);
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = await createDataSource({ url: stackDatabaseUrl('postgres'), applicationName: `${prefix}-admin`, poolSize: 1 }).initialize();
+  const admin = await createDataSource({
+    url: stackDatabaseUrl('postgres'),
+    applicationName: `${prefix}-admin`,
+    poolSize: 1,
+  }).initialize();
   await admin.query(`CREATE DATABASE ${name}`);
   return {
     name,

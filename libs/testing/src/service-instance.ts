@@ -47,7 +47,10 @@ function portAnswers(port: number): Promise<boolean> {
 
 function exited(child: ChildProcess, timeoutMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return waitFor(() => child.exitCode !== null || child.signalCode !== null, { timeoutMs, what: `process ${child.pid} to exit` }).then(() => undefined);
+  return waitFor(() => child.exitCode !== null || child.signalCode !== null, {
+    timeoutMs,
+    what: `process ${child.pid} to exit`,
+  }).then(() => undefined);
 }
 
 /** The environment of the stack's instance of `service`. */
@@ -66,22 +69,35 @@ export function serviceEnvironment(service: string): Record<string, string> {
  * resolves once its gRPC port accepts connections (the service listens only after
  * its consumers and workers started).
  */
-export async function startServiceInstance(service: string, overrides: Record<string, string> = {}): Promise<ServiceInstance> {
+export async function startServiceInstance(
+  service: string,
+  overrides: Record<string, string> = {},
+): Promise<ServiceInstance> {
   const base = serviceEnvironment(service);
-  const env: Record<string, string> = { ...base, GRPC_PORT: String(await freePort()), METRICS_PORT: String(await freePort()), ...overrides };
+  const env: Record<string, string> = {
+    ...base,
+    GRPC_PORT: String(await freePort()),
+    METRICS_PORT: String(await freePort()),
+    ...overrides,
+  };
   const logFile = join(loadTestStack().logsDir, `${service}-extra-${Date.now()}.log`);
   const logFd = openSync(logFile, 'a');
   const child = spawn(process.execPath, [join(REPO_ROOT, 'services', service, 'dist', 'main.js')], {
-    cwd: join(REPO_ROOT, 'services', service), env, stdio: ['ignore', logFd, logFd],
+    cwd: join(REPO_ROOT, 'services', service),
+    env,
+    stdio: ['ignore', logFd, logFd],
   });
   closeSync(logFd);
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start ${service}`);
   try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}; see ${logFile}`);
-      return portAnswers(Number(env.GRPC_PORT));
-    }, { timeoutMs: READY_TIMEOUT_MS, intervalMs: 200, what: `${service} instance to listen (log ${logFile})` });
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}; see ${logFile}`);
+        return portAnswers(Number(env.GRPC_PORT));
+      },
+      { timeoutMs: READY_TIMEOUT_MS, intervalMs: 200, what: `${service} instance to listen (log ${logFile})` },
+    );
   } catch (error) {
     child.kill('SIGKILL');
     throw error;

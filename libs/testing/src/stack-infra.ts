@@ -13,7 +13,15 @@ import { loadTestStack } from './stack';
 const REPO_ROOT = join(__dirname, '..', '..', '..');
 const INFRA_ACTION_TIMEOUT_MS = 90_000;
 
-type InfraAction = 'stopRedis' | 'startRedis' | 'stopPostgres' | 'startPostgres' | 'stopRabbit' | 'startRabbit' | 'servicePid' | 'startServices';
+type InfraAction =
+  | 'stopRedis'
+  | 'startRedis'
+  | 'stopPostgres'
+  | 'startPostgres'
+  | 'stopRabbit'
+  | 'startRabbit'
+  | 'servicePid'
+  | 'startServices';
 
 const SCRIPT = `
 const [action, argument, expectedStackFile, libUrl] = process.argv.slice(1);
@@ -43,12 +51,18 @@ function runInfra(action: InfraAction, argument = ''): Promise<string> {
   const stackFile = process.env.TEST_STACK_FILE as string;
   const libUrl = pathToFileURL(join(REPO_ROOT, 'scripts', 'lib')).href;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', SCRIPT, action, argument, stackFile, libUrl], {
-      env: process.env, timeout: INFRA_ACTION_TIMEOUT_MS,
-    }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${action} ${argument} failed: ${stderr || stdout || error.message}`));
-      else resolve(stdout.trim());
-    });
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', SCRIPT, action, argument, stackFile, libUrl],
+      {
+        env: process.env,
+        timeout: INFRA_ACTION_TIMEOUT_MS,
+      },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${action} ${argument} failed: ${stderr || stdout || error.message}`));
+        else resolve(stdout.trim());
+      },
+    );
   });
 }
 

@@ -1,5 +1,8 @@
 /** Polls `probe` until it returns a value other than undefined/false, or fails after timeoutMs. */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, options: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -11,5 +14,7 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T
     }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
   }
-  throw new Error(`timed out waiting for ${options.what ?? 'condition'}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+  throw new Error(
+    `timed out waiting for ${options.what ?? 'condition'}${lastError ? `: ${(lastError as Error).message}` : ''}`,
+  );
 }

@@ -1,4 +1,20 @@
-export { startTracing, EXPORT_BATCH_SPANS_MAX, EXPORT_DELAY_MS, EXPORT_QUEUE_SPANS_MAX, EXPORT_TIMEOUT_MS } from './tracing';
+export {
+  startTracing,
+  EXPORT_BATCH_SPANS_MAX,
+  EXPORT_DELAY_MS,
+  EXPORT_QUEUE_SPANS_MAX,
+  EXPORT_TIMEOUT_MS,
+} from './tracing';
 export type { Tracing, TracingOptions } from './tracing';
-export { contextFromTraceparent, currentTraceparent, endSpan, inSpan, SpanKind, startSpan, withContext, TRACEPARENT, TRACEPARENT_CHARS_MAX } from './spans';
+export {
+  contextFromTraceparent,
+  currentTraceparent,
+  endSpan,
+  inSpan,
+  SpanKind,
+  startSpan,
+  withContext,
+  TRACEPARENT,
+  TRACEPARENT_CHARS_MAX,
+} from './spans';
 export type { Context, Span, SpanOptions } from './spans';

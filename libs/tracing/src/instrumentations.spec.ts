@@ -20,7 +20,11 @@ jest.mock('@opentelemetry/instrumentation-http', () => mockRecorded('@openteleme
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { transformFileSync } from '@swc/core';
-import { registerStandardInstrumentations, STANDARD_INSTRUMENTATIONS, unregisterStandardInstrumentations } from './instrumentations';
+import {
+  registerStandardInstrumentations,
+  STANDARD_INSTRUMENTATIONS,
+  unregisterStandardInstrumentations,
+} from './instrumentations';
 
 const SOURCE = path.join(__dirname, 'instrumentations.ts');
 
@@ -30,7 +34,10 @@ const SOURCE = path.join(__dirname, 'instrumentations.ts');
  * ioredis and node:http(s) and reports what is patched and what was loaded.
  */
 function patchedInNode(endpoint: string | undefined): Record<string, boolean> {
-  const { code } = transformFileSync(SOURCE, { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } });
+  const { code } = transformFileSync(SOURCE, {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  });
   const script = `
     const requireHere = require('node:module').createRequire(${JSON.stringify(SOURCE)});
     const module = { exports: {} };
@@ -63,13 +70,30 @@ describe('without an OTLP endpoint', () => {
 describe('with an OTLP endpoint', () => {
   it('registers pg, ioredis and http once, only inside traces, without incoming HTTP spans', () => {
     const instrumentations = registerStandardInstrumentations('http://otel-collector:4318');
-    expect(instrumentations.map((instrumentation) => instrumentation.instrumentationName)).toEqual([...STANDARD_INSTRUMENTATIONS]);
-    expect(mockRequired).toEqual(expect.arrayContaining(['@opentelemetry/instrumentation', ...STANDARD_INSTRUMENTATIONS]));
-    const [pg, ioredis, http] = instrumentations.map((instrumentation) => instrumentation.getConfig() as Record<string, unknown>);
-    expect(pg).toMatchObject({ enabled: true, requireParentSpan: true, ignoreConnectSpans: true, enhancedDatabaseReporting: false });
+    expect(instrumentations.map((instrumentation) => instrumentation.instrumentationName)).toEqual([
+      ...STANDARD_INSTRUMENTATIONS,
+    ]);
+    expect(mockRequired).toEqual(
+      expect.arrayContaining(['@opentelemetry/instrumentation', ...STANDARD_INSTRUMENTATIONS]),
+    );
+    const [pg, ioredis, http] = instrumentations.map(
+      (instrumentation) => instrumentation.getConfig() as Record<string, unknown>,
+    );
+    expect(pg).toMatchObject({
+      enabled: true,
+      requireParentSpan: true,
+      ignoreConnectSpans: true,
+      enhancedDatabaseReporting: false,
+    });
     expect(ioredis).toMatchObject({ enabled: true, requireParentSpan: true });
-    expect((ioredis.dbStatementSerializer as (name: string, args: unknown[]) => string)('get', ['credential:secret-key'])).toBe('get');
-    expect(http).toMatchObject({ enabled: true, disableIncomingRequestInstrumentation: true, requireParentforOutgoingSpans: true });
+    expect(
+      (ioredis.dbStatementSerializer as (name: string, args: unknown[]) => string)('get', ['credential:secret-key']),
+    ).toBe('get');
+    expect(http).toMatchObject({
+      enabled: true,
+      disableIncomingRequestInstrumentation: true,
+      requireParentforOutgoingSpans: true,
+    });
     expect(registerStandardInstrumentations('http://another-collector:4318')).toBe(instrumentations);
   });
 });
@@ -80,6 +104,12 @@ describe('in a Node process', () => {
   });
 
   it('patches pg, ioredis and node:http(s) required after registration with an endpoint', () => {
-    expect(patchedInNode('http://otel-collector:4318')).toEqual({ loaded: true, pg: true, ioredis: true, http: true, https: true });
+    expect(patchedInNode('http://otel-collector:4318')).toEqual({
+      loaded: true,
+      pg: true,
+      ioredis: true,
+      http: true,
+      https: true,
+    });
   });
 });

@@ -42,7 +42,8 @@ export function registerStandardInstrumentations(otlpEndpoint: string | undefine
   if (registered) return registered;
   if (!otlpEndpoint) return [];
   const instrumentations = createInstrumentations();
-  const { registerInstrumentations } = require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
+  const { registerInstrumentations } =
+    require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
   registerInstrumentations({ instrumentations });
   registered = instrumentations;
   return registered;
@@ -55,9 +56,12 @@ export function unregisterStandardInstrumentations(): void {
 }
 
 function createInstrumentations(): Instrumentation[] {
-  const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
-  const { IORedisInstrumentation } = require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
-  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { PgInstrumentation } =
+    require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  const { IORedisInstrumentation } =
+    require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
+  const { HttpInstrumentation } =
+    require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
   return [
     new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true, enhancedDatabaseReporting: false }),
     new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (commandName) => commandName }),

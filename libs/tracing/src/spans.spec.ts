@@ -34,7 +34,11 @@ describe('spans without an exporter', () => {
   });
 
   it('continues a received traceparent in a span of its own', async () => {
-    const sent = await inSpan('continued', { kind: SpanKind.SERVER, parent: contextFromTraceparent(RECEIVED) }, async () => currentTraceparent());
+    const sent = await inSpan(
+      'continued',
+      { kind: SpanKind.SERVER, parent: contextFromTraceparent(RECEIVED) },
+      async () => currentTraceparent(),
+    );
     expect(sent).toMatch(/^00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-00$/);
     expect(sent).not.toContain('00f067aa0ba902b7');
   });
@@ -45,15 +49,19 @@ describe('spans without an exporter', () => {
     ['too long', `${RECEIVED}-${'a'.repeat(64)}`],
     ['not a string', 42],
   ])('starts a new trace for a %s traceparent', async (_name, received) => {
-    const sent = await inSpan('new', { kind: SpanKind.SERVER, parent: contextFromTraceparent(received) }, async () => currentTraceparent());
+    const sent = await inSpan('new', { kind: SpanKind.SERVER, parent: contextFromTraceparent(received) }, async () =>
+      currentTraceparent(),
+    );
     expect(sent).toMatch(TRACEPARENT);
     expect(sent).not.toContain('4bf92f3577b34da6a3ce929d0e0e4736');
   });
 
   it('ends the span and passes the failure on when the work rejects', async () => {
-    await expect(inSpan('failing', { kind: SpanKind.INTERNAL }, async () => {
-      throw new Error('boom');
-    })).rejects.toThrow('boom');
+    await expect(
+      inSpan('failing', { kind: SpanKind.INTERNAL }, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(currentTraceparent()).toBeNull();
   });
 });

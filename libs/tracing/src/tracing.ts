@@ -23,7 +23,13 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ParentBasedSampler, SpanExporter, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import {
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  SpanExporter,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 import { idsOnlyTracerProvider } from './ids-only-tracer';
 
 /** Spans waiting for export, at most; beyond it new spans are dropped rather than memory growing. */
@@ -72,13 +78,15 @@ export function startTracing(options: TracingOptions): Tracing {
   const provider = new TracerProvider({
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(options.sampleRatio ?? 1) }),
     resource: resourceFromAttributes({ 'service.name': options.service }),
-    spanProcessors: [new BatchSpanProcessor({
-      exporter,
-      maxQueueSize: EXPORT_QUEUE_SPANS_MAX,
-      maxExportBatchSize: EXPORT_BATCH_SPANS_MAX,
-      scheduledDelayMillis: EXPORT_DELAY_MS,
-      exportTimeoutMillis: EXPORT_TIMEOUT_MS,
-    })],
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter,
+        maxQueueSize: EXPORT_QUEUE_SPANS_MAX,
+        maxExportBatchSize: EXPORT_BATCH_SPANS_MAX,
+        scheduledDelayMillis: EXPORT_DELAY_MS,
+        exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+      }),
+    ],
   });
   trace.setGlobalTracerProvider(provider);
   started = { exporting: true, shutdown: () => provider.shutdown() };
@@ -87,7 +95,11 @@ export function startTracing(options: TracingOptions): Tracing {
 
 /** Loaded only when configured: the exporter and its encoders cost start-up time and memory a local stack never uses. */
 function otlpExporter(endpoint: string): SpanExporter {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
-  return new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}${OTLP_TRACES_PATH}`, timeoutMillis: EXPORT_TIMEOUT_MS });
+  const { OTLPTraceExporter } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, only when exporting
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  return new OTLPTraceExporter({
+    url: `${endpoint.replace(/\/+$/, '')}${OTLP_TRACES_PATH}`,
+    timeoutMillis: EXPORT_TIMEOUT_MS,
+  });
 }

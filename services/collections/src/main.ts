@@ -22,7 +22,11 @@ const RELAY_DRAIN_MS_MAX = 3_000;
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
+  const tracing = startTracing({
+    service: SERVICE_NAME,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(collectionsDataSource(config.DATABASE_URL), logger);
@@ -33,7 +37,13 @@ async function main(): Promise<void> {
   void amqp.connect().catch(() => undefined);
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }));
   relay.start();
-  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', tls: tls.client('ledger'), address: config.LEDGER_GRPC_ADDR, logger, deadlineMs: config.LEDGER_DEADLINE_MS });
+  const ledgerClient = createClient(ledger.LedgerService, {
+    upstream: 'ledger',
+    tls: tls.client('ledger'),
+    address: config.LEDGER_GRPC_ADDR,
+    logger,
+    deadlineMs: config.LEDGER_DEADLINE_MS,
+  });
   // No production USD rails are integrated yet: production refuses to open collections rather than hand out sandbox instructions.
   const { server, steps } = createServer({
     dataSource,

@@ -44,34 +44,79 @@ export interface CollectionsServer {
 export function createServer(deps: ServerDependencies): CollectionsServer {
   const { dataSource, logger, rails } = deps;
   const collectionsRepository = new CollectionsRepository();
-  const configureFees = new ConfigureFeesUseCase({ dataSource, collections: collectionsRepository, defaults: deps.defaultFeeTerms });
+  const configureFees = new ConfigureFeesUseCase({
+    dataSource,
+    collections: collectionsRepository,
+    defaults: deps.defaultFeeTerms,
+  });
   const getCollection = new GetCollectionUseCase({ dataSource, collections: collectionsRepository });
   const creditCollections = new CreditCollectionsUseCase({
-    dataSource, collections: collectionsRepository, ledger: deps.ledger, logger: logger.child({ context: 'CreditCollections' }), batchSize: deps.stepBatchSize,
+    dataSource,
+    collections: collectionsRepository,
+    ledger: deps.ledger,
+    logger: logger.child({ context: 'CreditCollections' }),
+    batchSize: deps.stepBatchSize,
   });
   const expireCollections = new ExpireCollectionsUseCase({
-    dataSource, collections: collectionsRepository, logger: logger.child({ context: 'ExpireCollections' }), batchSize: deps.stepBatchSize,
+    dataSource,
+    collections: collectionsRepository,
+    logger: logger.child({ context: 'ExpireCollections' }),
+    batchSize: deps.stepBatchSize,
   });
-  const recordDeposit = new RecordDepositUseCase({ dataSource, collections: collectionsRepository, deposits: new DepositsRepository(), rails });
+  const recordDeposit = new RecordDepositUseCase({
+    dataSource,
+    collections: collectionsRepository,
+    deposits: new DepositsRepository(),
+    rails,
+  });
   const server = createGrpcServer(logger, deps.tls);
-  server.add(collections.CollectionsService, collectionsHandlers({
-    createCollection: new CreateCollectionUseCase({ dataSource, collections: collectionsRepository, feeTerms: configureFees, rails, lifetimeMs: deps.lifetimeMs }),
-    getCollection,
-    listCollections: new ListCollectionsUseCase({ dataSource, collections: collectionsRepository }),
-    rails,
-  }), COLLECTIONS_ACCESS.COLLECTIONS);
-  server.add(collections.CollectionsAdminService, collectionsAdminHandlers({
-    configureFees, listAuditRecords: new ListAuditRecordsUseCase(dataSource, SERVICE_NAME),
-  }), COLLECTIONS_ACCESS.ADMIN);
-  server.add(collections.CollectionsSandboxService, collectionsSandboxHandlers({
-    sandbox: deps.mode === 'sandbox' ? { recordDeposit, creditCollections, expireCollections, getCollection } : null,
-    rails,
-  }), COLLECTIONS_ACCESS.SANDBOX);
+  server.add(
+    collections.CollectionsService,
+    collectionsHandlers({
+      createCollection: new CreateCollectionUseCase({
+        dataSource,
+        collections: collectionsRepository,
+        feeTerms: configureFees,
+        rails,
+        lifetimeMs: deps.lifetimeMs,
+      }),
+      getCollection,
+      listCollections: new ListCollectionsUseCase({ dataSource, collections: collectionsRepository }),
+      rails,
+    }),
+    COLLECTIONS_ACCESS.COLLECTIONS,
+  );
+  server.add(
+    collections.CollectionsAdminService,
+    collectionsAdminHandlers({
+      configureFees,
+      listAuditRecords: new ListAuditRecordsUseCase(dataSource, SERVICE_NAME),
+    }),
+    COLLECTIONS_ACCESS.ADMIN,
+  );
+  server.add(
+    collections.CollectionsSandboxService,
+    collectionsSandboxHandlers({
+      sandbox: deps.mode === 'sandbox' ? { recordDeposit, creditCollections, expireCollections, getCollection } : null,
+      rails,
+    }),
+    COLLECTIONS_ACCESS.SANDBOX,
+  );
   return {
     server,
     steps: [
-      { name: 'credit', worker: 'collection_credit', run: () => creditCollections.execute(), measureDue: dueRowsProbe(dataSource, collectionsRepository.dueForCredit) },
-      { name: 'expire', worker: 'collection_expiry', run: () => expireCollections.execute(), measureDue: dueRowsProbe(dataSource, collectionsRepository.dueForExpiry) },
+      {
+        name: 'credit',
+        worker: 'collection_credit',
+        run: () => creditCollections.execute(),
+        measureDue: dueRowsProbe(dataSource, collectionsRepository.dueForCredit),
+      },
+      {
+        name: 'expire',
+        worker: 'collection_expiry',
+        run: () => expireCollections.execute(),
+        measureDue: dueRowsProbe(dataSource, collectionsRepository.dueForExpiry),
+      },
     ],
   };
 }

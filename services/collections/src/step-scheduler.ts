@@ -25,7 +25,11 @@ export class StepScheduler {
   private readonly workers: Map<Step, WorkerMetrics>;
   private stopWatchingDue: Array<() => void> = [];
 
-  constructor(private readonly steps: readonly Step[], private readonly intervalMs: number, private readonly logger: Logger) {
+  constructor(
+    private readonly steps: readonly Step[],
+    private readonly intervalMs: number,
+    private readonly logger: Logger,
+  ) {
     this.workers = new Map(steps.map((step) => [step, new WorkerMetrics(step.worker)]));
   }
 

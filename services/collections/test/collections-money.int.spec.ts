@@ -15,9 +15,26 @@ import { createLogger } from '@platform/logger';
 import { Big } from '@platform/money';
 import { collections } from '@platform/proto';
 import {
-  createTestPartner, HttpsReceiver, PartnerHttpClient, runOps, ServiceInstance, startHttpsReceiver, startServiceInstance, TestPartner, waitFor, clientAs,
+  createTestPartner,
+  HttpsReceiver,
+  PartnerHttpClient,
+  runOps,
+  ServiceInstance,
+  startHttpsReceiver,
+  startServiceInstance,
+  TestPartner,
+  waitFor,
+  clientAs,
 } from '@platform/testing';
-import { CollectionView, configureFees, createCollection, deposit, readCollection, UUID, usdBalance } from './collections-support';
+import {
+  CollectionView,
+  configureFees,
+  createCollection,
+  deposit,
+  readCollection,
+  UUID,
+  usdBalance,
+} from './collections-support';
 
 const WEBHOOK_WAIT_MS = 30_000;
 /** After the first delivery, how long a second one would have had to show up. */
@@ -49,13 +66,26 @@ describe('collections: fees and crediting', () => {
     expect(collection.fee).toEqual({ percentBps: bps, flatMinor: flat, capMinor: cap, currency: 'USD' });
     const result = await deposit(http, collection.id, { amount: gross, senderName: 'Jane Sender' });
     expect(result.status).toBe(201);
-    expect(result.body).toMatchObject({ disposition: 'accepted', refundReason: null, amount: gross, currency: 'USD', depositId: expect.any(String) });
-    const credited = await waitFor(async () => {
-      const current = await readCollection(http, collection.id);
-      return current.status === 'credited' ? current : undefined;
-    }, { timeoutMs: 10_000, what: 'the collection to be credited' });
+    expect(result.body).toMatchObject({
+      disposition: 'accepted',
+      refundReason: null,
+      amount: gross,
+      currency: 'USD',
+      depositId: expect.any(String),
+    });
+    const credited = await waitFor(
+      async () => {
+        const current = await readCollection(http, collection.id);
+        return current.status === 'credited' ? current : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the collection to be credited' },
+    );
     expect(credited).toMatchObject({
-      grossAmount: gross, feeAmount: fee, netAmount: net, senderName: 'Jane Sender', amountMismatch: null,
+      grossAmount: gross,
+      feeAmount: fee,
+      netAmount: net,
+      senderName: 'Jane Sender',
+      amountMismatch: null,
       treasuryCreditTxId: expect.stringMatching(UUID),
     });
     const after = await usdBalance(http);
@@ -68,7 +98,13 @@ describe('collections: fees and crediting', () => {
     const collection = await createCollection(http);
     const result = await deposit(http, collection.id, { amount: '0.30' });
     expect(result.body).toMatchObject({ disposition: 'refunded', refundReason: 'fee_exceeds_amount' });
-    expect(result.body.collection).toMatchObject({ status: 'refunded', refundReason: 'fee_exceeds_amount', grossAmount: '0.30', feeAmount: null, netAmount: null });
+    expect(result.body.collection).toMatchObject({
+      status: 'refunded',
+      refundReason: 'fee_exceeds_amount',
+      grossAmount: '0.30',
+      feeAmount: null,
+      netAmount: null,
+    });
     expect((await usdBalance(http)).available).toBe(before.available);
   });
 
@@ -76,16 +112,35 @@ describe('collections: fees and crediting', () => {
     await configureFees(partner, 0, 0, 0);
     const under = await createCollection(http, { expectedAmount: '100.00' });
     const exact = await createCollection(http, { expectedAmount: '100.00' });
-    expect((await deposit(http, under.id, { amount: '99.00' })).body.collection).toMatchObject({ status: 'credited', amountMismatch: true, netAmount: '99.00' });
-    expect((await deposit(http, exact.id, { amount: '100' })).body.collection).toMatchObject({ status: 'credited', amountMismatch: false, grossAmount: '100.00' });
+    expect((await deposit(http, under.id, { amount: '99.00' })).body.collection).toMatchObject({
+      status: 'credited',
+      amountMismatch: true,
+      netAmount: '99.00',
+    });
+    expect((await deposit(http, exact.id, { amount: '100' })).body.collection).toMatchObject({
+      status: 'credited',
+      amountMismatch: false,
+      grossAmount: '100.00',
+    });
   });
 
   it('refuses bad sandbox deposits, naming each field', async () => {
     const collection = await createCollection(http);
-    for (const [body, field] of [[{}, 'amount'], [{ amount: 5 }, 'amount'], [{ amount: '-1.00' }, 'amount'], [{ amount: '1.001' }, 'amount'],
-      [{ amount: '1.00', depositId: 'bad id' }, 'depositId'], [{ amount: '1.00', senderName: '' }, 'senderName'], [{ amount: '1.00', extra: 1 }, 'extra']] as const) {
+    for (const [body, field] of [
+      [{}, 'amount'],
+      [{ amount: 5 }, 'amount'],
+      [{ amount: '-1.00' }, 'amount'],
+      [{ amount: '1.001' }, 'amount'],
+      [{ amount: '1.00', depositId: 'bad id' }, 'depositId'],
+      [{ amount: '1.00', senderName: '' }, 'senderName'],
+      [{ amount: '1.00', extra: 1 }, 'extra'],
+    ] as const) {
       const response = await http.post(`/v1/sandbox/collections/${collection.id}/deposits`, body);
-      expect({ body, status: response.status, message: response.body.message }).toEqual({ body, status: 400, message: `Validation failed on: ${field}` });
+      expect({ body, status: response.status, message: response.body.message }).toEqual({
+        body,
+        status: 400,
+        message: `Validation failed on: ${field}`,
+      });
     }
     expect((await readCollection(http, collection.id)).status).toBe('open');
   });
@@ -104,15 +159,20 @@ describe('collections: exactly once', () => {
   it('credits a deposit notified again, and concurrently, exactly once', async () => {
     const collection = await createCollection(http);
     const depositId = `rails-${randomUUID()}`;
-    const notifications = await Promise.all([1, 2, 3, 4, 5].map(() => deposit(http, collection.id, { amount: '200.00', depositId })));
+    const notifications = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => deposit(http, collection.id, { amount: '200.00', depositId })),
+    );
     expect(notifications.map((result) => result.status).sort()).toEqual([200, 200, 200, 200, 201]);
     const again = await deposit(http, collection.id, { amount: '200.00', depositId });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ depositId, disposition: 'accepted' });
-    const credited = await waitFor(async () => {
-      const current = await readCollection(http, collection.id);
-      return current.status === 'credited' ? current : undefined;
-    }, { timeoutMs: 10_000, what: 'the collection to be credited' });
+    const credited = await waitFor(
+      async () => {
+        const current = await readCollection(http, collection.id);
+        return current.status === 'credited' ? current : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the collection to be credited' },
+    );
     expect(credited).toMatchObject({ grossAmount: '200.00', feeAmount: '2.30', netAmount: '197.70' });
     expect((await usdBalance(http)).available).toBe('197.70');
     // The same rails id with another amount is not the same deposit.
@@ -128,8 +188,15 @@ describe('collections: exactly once', () => {
     const accepted = results.filter((result) => result.body.disposition === 'accepted');
     const refunded = results.filter((result) => result.body.disposition === 'refunded');
     expect(accepted).toHaveLength(1);
-    expect(refunded.map((result) => result.body.refundReason)).toEqual(['collection_not_open', 'collection_not_open', 'collection_not_open']);
-    await waitFor(async () => (await readCollection(http, collection.id)).status === 'credited', { timeoutMs: 10_000, what: 'credited' });
+    expect(refunded.map((result) => result.body.refundReason)).toEqual([
+      'collection_not_open',
+      'collection_not_open',
+      'collection_not_open',
+    ]);
+    await waitFor(async () => (await readCollection(http, collection.id)).status === 'credited', {
+      timeoutMs: 10_000,
+      what: 'credited',
+    });
     const after = await usdBalance(http);
     expect(new Big(after.available).minus(before.available).toFixed(2)).toBe('49.20'); // 50.00 − (0.50 + 0.30)
     const late = await deposit(http, collection.id, { amount: '10.00' });
@@ -149,7 +216,12 @@ describe('collections: refunded and expired', () => {
     const collection = await createCollection(http);
     const result = await deposit(http, collection.id, { amount: '75.00', senderName: 'Please Return Co' });
     expect(result.body).toMatchObject({ disposition: 'refunded', refundReason: 'returned_by_rails' });
-    expect(result.body.collection).toMatchObject({ status: 'refunded', refundReason: 'returned_by_rails', netAmount: null, treasuryCreditTxId: null });
+    expect(result.body.collection).toMatchObject({
+      status: 'refunded',
+      refundReason: 'returned_by_rails',
+      netAmount: null,
+      treasuryCreditTxId: null,
+    });
     expect((await usdBalance(http)).available).toBe('0.00');
     const listed = await http.get<CollectionView[]>('/v1/collections?status=refunded');
     expect(listed.body.map((item) => item.id)).toEqual([collection.id]);
@@ -165,7 +237,9 @@ describe('collections: refunded and expired', () => {
     expect(result.body).toMatchObject({ disposition: 'refunded', refundReason: 'collection_expired' });
     expect(result.body.collection).toMatchObject({ status: 'expired', grossAmount: null });
     expect((await usdBalance(http)).available).toBe('0.00');
-    expect((await http.get<CollectionView[]>('/v1/collections?status=expired')).body.map((item) => item.id)).toEqual([collection.id]);
+    expect((await http.get<CollectionView[]>('/v1/collections?status=expired')).body.map((item) => item.id)).toEqual([
+      collection.id,
+    ]);
   });
 });
 
@@ -181,12 +255,23 @@ describe('collections: a ledger outage', () => {
     const partner = await createTestPartner();
     const http = new PartnerHttpClient(partner);
     const collection = await createCollection(http);
-    extra = await startServiceInstance('collections', { LEDGER_GRPC_ADDR: DEAD_LEDGER_ADDRESS, LEDGER_DEADLINE_MS: '1000' });
+    extra = await startServiceInstance('collections', {
+      LEDGER_GRPC_ADDR: DEAD_LEDGER_ADDRESS,
+      LEDGER_DEADLINE_MS: '1000',
+    });
     const client = clientAs('gateway', collections.CollectionsSandboxService, {
-      upstream: 'collections', address: `127.0.0.1:${extra.env.GRPC_PORT}`, logger: createLogger('collections-test', 'error'), deadlineMs: 15_000,
+      upstream: 'collections',
+      address: `127.0.0.1:${extra.env.GRPC_PORT}`,
+      logger: createLogger('collections-test', 'error'),
+      deadlineMs: 15_000,
     });
     try {
-      const answer = await client.simulateDeposit({ partnerId: partner.partnerId, collectionId: collection.id, amount: '300.00', depositId: `rails-${randomUUID()}` });
+      const answer = await client.simulateDeposit({
+        partnerId: partner.partnerId,
+        collectionId: collection.id,
+        amount: '300.00',
+        depositId: `rails-${randomUUID()}`,
+      });
       expect(answer.collection?.status).toBe('crediting');
     } finally {
       client.close();
@@ -196,10 +281,13 @@ describe('collections: a ledger outage', () => {
     await extra.stop();
     extra = undefined;
     // Polled gently: the partner's rate limit (120 a minute) covers the reads.
-    const credited = await waitFor(async () => {
-      const current = await readCollection(http, collection.id);
-      return current.status === 'credited' ? current : undefined;
-    }, { timeoutMs: 40_000, intervalMs: 500, what: 'the stack replica to credit the collection' });
+    const credited = await waitFor(
+      async () => {
+        const current = await readCollection(http, collection.id);
+        return current.status === 'credited' ? current : undefined;
+      },
+      { timeoutMs: 40_000, intervalMs: 500, what: 'the stack replica to credit the collection' },
+    );
     expect(credited).toMatchObject({ grossAmount: '300.00', feeAmount: '3.30', netAmount: '296.70' });
     expect((await usdBalance(http)).available).toBe('296.70');
   });
@@ -219,10 +307,21 @@ describe('collections: collection.received webhook', () => {
   it('is delivered exactly once, with the net and the ledger entry id, once the net is in the account', async () => {
     const partner = await createTestPartner();
     const http = new PartnerHttpClient(partner);
-    await runOps(['webhook', 'set', '--partner', partner.partnerId, '--url', receiver.url, '--secret', `whsec_${randomUUID().replace(/-/g, '')}`]);
+    await runOps([
+      'webhook',
+      'set',
+      '--partner',
+      partner.partnerId,
+      '--url',
+      receiver.url,
+      '--secret',
+      `whsec_${randomUUID().replace(/-/g, '')}`,
+    ]);
     const collection = await createCollection(http);
     const depositId = `rails-${randomUUID()}`;
-    await Promise.all([1, 2, 3].map(() => deposit(http, collection.id, { amount: '1000.00', senderName: 'Big Sender LLC', depositId })));
+    await Promise.all(
+      [1, 2, 3].map(() => deposit(http, collection.id, { amount: '1000.00', senderName: 'Big Sender LLC', depositId })),
+    );
     await deposit(http, collection.id, { amount: '5.00' });
     const [request] = await receiver.waitForRequests(1, WEBHOOK_WAIT_MS);
     if (!request) throw new Error('no webhook received');
@@ -230,8 +329,14 @@ describe('collections: collection.received webhook', () => {
     expect(event.type).toBe('collection.received');
     const credited = await readCollection(http, collection.id);
     expect(event.data).toEqual({
-      collectionId: collection.id, reference: collection.reference, gross: '1000.00', fee: '10.30', net: '989.70', currency: 'USD',
-      senderName: 'Big Sender LLC', treasuryCreditTxId: credited.treasuryCreditTxId,
+      collectionId: collection.id,
+      reference: collection.reference,
+      gross: '1000.00',
+      fee: '10.30',
+      net: '989.70',
+      currency: 'USD',
+      senderName: 'Big Sender LLC',
+      treasuryCreditTxId: credited.treasuryCreditTxId,
     });
     expect(credited.status).toBe('credited');
     expect((await usdBalance(http)).available).toBe('989.70');

@@ -46,9 +46,15 @@ export interface DepositView {
   collection: CollectionView;
 }
 
-export async function createCollection(http: PartnerHttpClient, overrides: Record<string, unknown> = {}): Promise<CollectionView> {
+export async function createCollection(
+  http: PartnerHttpClient,
+  overrides: Record<string, unknown> = {},
+): Promise<CollectionView> {
   const response = await http.post<CollectionView>('/v1/collections', {
-    currency: 'USD', partnerReference: `inv-${randomUUID()}`, payerLabel: 'Jane Payer', ...overrides,
+    currency: 'USD',
+    partnerReference: `inv-${randomUUID()}`,
+    payerLabel: 'Jane Payer',
+    ...overrides,
   });
   expect(response.status).toBe(201);
   return response.body;
@@ -60,18 +66,40 @@ export async function readCollection(http: PartnerHttpClient, id: string): Promi
   return response.body;
 }
 
-export async function deposit(http: PartnerHttpClient, collectionId: string, body: Record<string, unknown>): Promise<{ status: number; body: DepositView }> {
+export async function deposit(
+  http: PartnerHttpClient,
+  collectionId: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: DepositView }> {
   const response = await http.post<DepositView>(`/v1/sandbox/collections/${collectionId}/deposits`, body);
   return { status: response.status, body: response.body };
 }
 
-export async function configureFees(partner: TestPartner, bps: number, flatMinor: number, capMinor: number): Promise<void> {
-  await runOps(['collections', 'configure', '--partner', partner.partnerId, '--fee-bps', String(bps),
-    '--fee-flat-minor', String(flatMinor), '--fee-cap-minor', String(capMinor)]);
+export async function configureFees(
+  partner: TestPartner,
+  bps: number,
+  flatMinor: number,
+  capMinor: number,
+): Promise<void> {
+  await runOps([
+    'collections',
+    'configure',
+    '--partner',
+    partner.partnerId,
+    '--fee-bps',
+    String(bps),
+    '--fee-flat-minor',
+    String(flatMinor),
+    '--fee-cap-minor',
+    String(capMinor),
+  ]);
 }
 
-export async function usdBalance(http: PartnerHttpClient): Promise<{ available: string; held: string; accountId: string }> {
-  const response = await http.get<Array<{ accountId: string; currency: string; available: string; held: string }>>('/v1/balances');
+export async function usdBalance(
+  http: PartnerHttpClient,
+): Promise<{ available: string; held: string; accountId: string }> {
+  const response =
+    await http.get<Array<{ accountId: string; currency: string; available: string; held: string }>>('/v1/balances');
   expect(response.status).toBe(200);
   expect(response.body.map((balance) => balance.currency)).toEqual(['KES', 'USDT', 'USD']);
   return response.body[2]!;

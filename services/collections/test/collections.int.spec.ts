@@ -5,11 +5,22 @@
 // ids 404, every list filter and its validation, cursor pagination with the
 // X-Next-Cursor header, and scopes.
 import { createTestPartner, PartnerHttpClient, runOps, TestPartner, waitFor } from '@platform/testing';
-import { CollectionView, createCollection, deposit, ISO_TIMESTAMP_MS, readCollection, REFERENCE, UUID } from './collections-support';
+import {
+  CollectionView,
+  createCollection,
+  deposit,
+  ISO_TIMESTAMP_MS,
+  readCollection,
+  REFERENCE,
+  UUID,
+} from './collections-support';
 
 function abaValid(routing: string): boolean {
   const weights = [3, 7, 1, 3, 7, 1, 3, 7, 1];
-  return /^\d{9}$/.test(routing) && weights.reduce((sum, weight, index) => sum + weight * Number(routing[index]), 0) % 10 === 0;
+  return (
+    /^\d{9}$/.test(routing) &&
+    weights.reduce((sum, weight, index) => sum + weight * Number(routing[index]), 0) % 10 === 0
+  );
 }
 
 /** A reference with one symbol changed: the check symbol must catch it. */
@@ -29,19 +40,43 @@ describe('collections: create, read, list', () => {
 
   it('creates an open collection in the spec shape with default fee terms', async () => {
     const response = await http.post<CollectionView>('/v1/collections', {
-      currency: 'USD', partnerReference: 'inv-shape-1', payerLabel: 'Acme Payer', expectedAmount: '250',
+      currency: 'USD',
+      partnerReference: 'inv-shape-1',
+      payerLabel: 'Acme Payer',
+      expectedAmount: '250',
     });
     expect(response.status).toBe(201);
     const collection = response.body;
     expect(Object.keys(collection).slice(0, 11)).toEqual([
-      'id', 'reference', 'status', 'currency', 'depositInstructions', 'fee', 'expectedAmount', 'grossAmount', 'feeAmount', 'netAmount', 'createdAt',
+      'id',
+      'reference',
+      'status',
+      'currency',
+      'depositInstructions',
+      'fee',
+      'expectedAmount',
+      'grossAmount',
+      'feeAmount',
+      'netAmount',
+      'createdAt',
     ]);
     expect(collection).toMatchObject({
-      id: expect.stringMatching(UUID), reference: expect.stringMatching(REFERENCE), status: 'open', currency: 'USD',
+      id: expect.stringMatching(UUID),
+      reference: expect.stringMatching(REFERENCE),
+      status: 'open',
+      currency: 'USD',
       fee: { percentBps: 100, flatMinor: 30, capMinor: 2500, currency: 'USD' },
-      expectedAmount: '250.00', grossAmount: null, feeAmount: null, netAmount: null,
-      createdAt: expect.stringMatching(ISO_TIMESTAMP_MS), expiresAt: expect.stringMatching(ISO_TIMESTAMP_MS),
-      partnerReference: 'inv-shape-1', payerLabel: 'Acme Payer', amountMismatch: null, senderName: null, treasuryCreditTxId: null,
+      expectedAmount: '250.00',
+      grossAmount: null,
+      feeAmount: null,
+      netAmount: null,
+      createdAt: expect.stringMatching(ISO_TIMESTAMP_MS),
+      expiresAt: expect.stringMatching(ISO_TIMESTAMP_MS),
+      partnerReference: 'inv-shape-1',
+      payerLabel: 'Acme Payer',
+      amountMismatch: null,
+      senderName: null,
+      treasuryCreditTxId: null,
     });
     const instructions = collection.depositInstructions;
     expect(instructions.accountNumber).toMatch(/^\*\*\*\*\d{4}$/);
@@ -72,7 +107,9 @@ describe('collections: create, read, list', () => {
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    const concurrent = await Promise.all([1, 2, 3].map(() => http.post<CollectionView>('/v1/collections', { ...body, partnerReference: 'inv-race-1' })));
+    const concurrent = await Promise.all(
+      [1, 2, 3].map(() => http.post<CollectionView>('/v1/collections', { ...body, partnerReference: 'inv-race-1' })),
+    );
     expect(concurrent.map((response) => response.status).sort()).toEqual([200, 200, 201]);
     expect(new Set(concurrent.map((response) => response.body.id)).size).toBe(1);
     const reused = await http.post('/v1/collections', { ...body, payerLabel: 'Someone Else' });
@@ -95,7 +132,11 @@ describe('collections: create, read, list', () => {
     ];
     for (const [body, field] of cases) {
       const response = await http.post('/v1/collections', body);
-      expect({ body, status: response.status, message: response.body.message }).toEqual({ body, status: 400, message: `Validation failed on: ${field}` });
+      expect({ body, status: response.status, message: response.body.message }).toEqual({
+        body,
+        status: 400,
+        message: `Validation failed on: ${field}`,
+      });
     }
     const several = await http.post('/v1/collections', { currency: 'EUR', expectedAmount: 'x' });
     expect(several.body.message).toBe('Validation failed on: currency, expectedAmount, partnerReference, payerLabel');
@@ -104,9 +145,17 @@ describe('collections: create, read, list', () => {
   it('answers 404 COLLECTION_NOT_FOUND for unknown, malformed and foreign ids', async () => {
     const mine = await createCollection(http);
     const other = new PartnerHttpClient(await createTestPartner());
-    for (const path of [`/v1/collections/${mine.id}`, '/v1/collections/0b6c9d1e-8a2f-4c3b-9d4e-5f6a7b8c9d0e', '/v1/collections/not-a-uuid']) {
+    for (const path of [
+      `/v1/collections/${mine.id}`,
+      '/v1/collections/0b6c9d1e-8a2f-4c3b-9d4e-5f6a7b8c9d0e',
+      '/v1/collections/not-a-uuid',
+    ]) {
       const response = await other.get(path);
-      expect({ path, status: response.status, message: response.body.message }).toEqual({ path, status: 404, message: 'COLLECTION_NOT_FOUND' });
+      expect({ path, status: response.status, message: response.body.message }).toEqual({
+        path,
+        status: 404,
+        message: 'COLLECTION_NOT_FOUND',
+      });
     }
     const foreignDeposit = await other.post(`/v1/sandbox/collections/${mine.id}/deposits`, { amount: '10.00' });
     expect(foreignDeposit.status).toBe(404);
@@ -116,9 +165,24 @@ describe('collections: create, read, list', () => {
   });
 
   it('needs the collections scope to create and read to list', async () => {
-    const readOnly = await runOps<{ apiKey: string; signingSecret: string }>(['credential', 'issue', '--partner', partner.partnerId, '--scopes', 'read']);
-    const reader = new PartnerHttpClient({ ...partner, apiKey: readOnly.apiKey, signingSecret: readOnly.signingSecret });
-    const refused = await reader.post('/v1/collections', { currency: 'USD', partnerReference: 'inv-scope', payerLabel: 'x' });
+    const readOnly = await runOps<{ apiKey: string; signingSecret: string }>([
+      'credential',
+      'issue',
+      '--partner',
+      partner.partnerId,
+      '--scopes',
+      'read',
+    ]);
+    const reader = new PartnerHttpClient({
+      ...partner,
+      apiKey: readOnly.apiKey,
+      signingSecret: readOnly.signingSecret,
+    });
+    const refused = await reader.post('/v1/collections', {
+      currency: 'USD',
+      partnerReference: 'inv-scope',
+      payerLabel: 'x',
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('INSUFFICIENT_SCOPE');
     expect((await reader.get('/v1/collections')).status).toBe(200);
@@ -132,11 +196,15 @@ describe('collections: list filters and pages', () => {
   beforeAll(async () => {
     http = new PartnerHttpClient(await createTestPartner());
     made = [];
-    for (let index = 0; index < 3; index += 1) made.push(await createCollection(http, { partnerReference: `inv-list-${index}` }));
+    for (let index = 0; index < 3; index += 1)
+      made.push(await createCollection(http, { partnerReference: `inv-list-${index}` }));
     expect((await deposit(http, made[0]!.id, { amount: '20.00' })).status).toBe(201);
     // The deposit answer usually shows the collection credited already, but the
     // background credit step may claim the row first; wait for it either way.
-    await waitFor(async () => (await readCollection(http, made[0]!.id)).status === 'credited', { timeoutMs: 10_000, what: 'the collection to be credited' });
+    await waitFor(async () => (await readCollection(http, made[0]!.id)).status === 'credited', {
+      timeoutMs: 10_000,
+      what: 'the collection to be credited',
+    });
   });
 
   const ids = (collections: CollectionView[]) => collections.map((collection) => collection.id);
@@ -149,14 +217,19 @@ describe('collections: list filters and pages', () => {
   });
 
   it('filters by status', async () => {
-    expect(ids((await http.get<CollectionView[]>('/v1/collections?status=open')).body)).toEqual([made[2]!.id, made[1]!.id]);
+    expect(ids((await http.get<CollectionView[]>('/v1/collections?status=open')).body)).toEqual([
+      made[2]!.id,
+      made[1]!.id,
+    ]);
     expect(ids((await http.get<CollectionView[]>('/v1/collections?status=credited')).body)).toEqual([made[0]!.id]);
     expect((await http.get<CollectionView[]>('/v1/collections?status=expired')).body).toEqual([]);
   });
 
   it('filters by reference, as typed (case, hyphens) or exact', async () => {
     const reference = made[1]!.reference;
-    expect(ids((await http.get<CollectionView[]>(`/v1/collections?reference=${reference}`)).body)).toEqual([made[1]!.id]);
+    expect(ids((await http.get<CollectionView[]>(`/v1/collections?reference=${reference}`)).body)).toEqual([
+      made[1]!.id,
+    ]);
     const typed = `${reference.slice(0, 5)}-${reference.slice(5)}`.toLowerCase();
     expect(ids((await http.get<CollectionView[]>(`/v1/collections?reference=${typed}`)).body)).toEqual([made[1]!.id]);
     const mistyped = await http.get(`/v1/collections?reference=${mistype(reference)}`);
@@ -170,7 +243,9 @@ describe('collections: list filters and pages', () => {
     expect(ids(from.body)).toEqual([made[2]!.id, made[1]!.id]);
     const to = await http.get<CollectionView[]>(`/v1/collections?to=${encodeURIComponent(middle)}`);
     expect(ids(to.body)).toEqual([made[0]!.id]);
-    const window = await http.get<CollectionView[]>(`/v1/collections?from=${encodeURIComponent(middle)}&to=${encodeURIComponent(made[2]!.createdAt)}`);
+    const window = await http.get<CollectionView[]>(
+      `/v1/collections?from=${encodeURIComponent(middle)}&to=${encodeURIComponent(made[2]!.createdAt)}`,
+    );
     expect(ids(window.body)).toEqual([made[1]!.id]);
   });
 
@@ -182,20 +257,35 @@ describe('collections: list filters and pages', () => {
     const second = await http.get<CollectionView[]>(`/v1/collections?limit=2&cursor=${cursor}`);
     expect(ids(second.body)).toEqual([made[0]!.id]);
     expect(second.headers.get('x-next-cursor')).toBeNull();
-    const filtered = await http.get<CollectionView[]>(`/v1/collections?status=open&limit=1&cursor=${(await http.get('/v1/collections?status=open&limit=1')).headers.get('x-next-cursor')}`);
+    const filtered = await http.get<CollectionView[]>(
+      `/v1/collections?status=open&limit=1&cursor=${(await http.get('/v1/collections?status=open&limit=1')).headers.get('x-next-cursor')}`,
+    );
     expect(ids(filtered.body)).toEqual([made[1]!.id]);
   });
 
   it('refuses every bad query parameter, naming each', async () => {
     const cases: Array<[string, string]> = [
-      ['status=bogus', 'status'], ['status=OPEN', 'status'], ['from=yesterday', 'from'], ['to=2026-13-01', 'to'],
-      ['from=2026-01-01T10:00', 'from'], ['limit=0', 'limit'], ['limit=101', 'limit'], ['limit=abc', 'limit'],
-      ['cursor=%40%40', 'cursor'], ['cursor=bm90LWEtY3Vyc29y', 'cursor'], ['reference=', 'reference'], ['foo=1', 'foo'],
+      ['status=bogus', 'status'],
+      ['status=OPEN', 'status'],
+      ['from=yesterday', 'from'],
+      ['to=2026-13-01', 'to'],
+      ['from=2026-01-01T10:00', 'from'],
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=abc', 'limit'],
+      ['cursor=%40%40', 'cursor'],
+      ['cursor=bm90LWEtY3Vyc29y', 'cursor'],
+      ['reference=', 'reference'],
+      ['foo=1', 'foo'],
       ['status=open&status=received', 'status'],
     ];
     for (const [query, name] of cases) {
       const response = await http.get(`/v1/collections?${query}`);
-      expect({ query, status: response.status, message: response.body.message }).toEqual({ query, status: 400, message: `Validation failed on: ${name}` });
+      expect({ query, status: response.status, message: response.body.message }).toEqual({
+        query,
+        status: 400,
+        message: `Validation failed on: ${name}`,
+      });
     }
     const several = await http.get('/v1/collections?status=x&from=y&limit=0');
     expect(several.status).toBe(400);

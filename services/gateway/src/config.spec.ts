@@ -4,7 +4,11 @@ import { configProblems, loadConfig } from '@platform/config';
 import { configSchema } from './config';
 
 const fullEnv = {
-  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_gateway', PLATFORM_MODE: 'sandbox', TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/gateway.pem', TLS_KEY_FILE: '/tls/gateway-key.pem',
+  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_gateway',
+  PLATFORM_MODE: 'sandbox',
+  TLS_CA_FILE: '/tls/ca.pem',
+  TLS_CERT_FILE: '/tls/gateway.pem',
+  TLS_KEY_FILE: '/tls/gateway-key.pem',
   GRPC_PORT: '7000',
   HTTP_PORT: '8080',
   REDIS_URL: 'redis://127.0.0.1:25379/0',

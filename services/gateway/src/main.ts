@@ -29,7 +29,11 @@ import { readServiceVersion } from './version';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
+  const tracing = startTracing({
+    service: SERVICE_NAME,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const keyMode = keyModeFor(config.PLATFORM_MODE);
@@ -37,18 +41,31 @@ async function main(): Promise<void> {
   observeDatabasePool(dataSource);
   const redis = await connectRedis(config.REDIS_URL, logger);
   await checkNoEviction(redis, logger);
-  const upstreams = createUpstreams({
-    tradingAddress: config.TRADING_GRPC_ADDR,
-    ledgerAddress: config.LEDGER_GRPC_ADDR,
-    walletRegistryAddress: config.WALLET_REGISTRY_GRPC_ADDR,
-    notifierAddress: config.NOTIFIER_GRPC_ADDR,
-    collectionsAddress: config.COLLECTIONS_GRPC_ADDR,
-    payoutsAddress: config.PAYOUTS_GRPC_ADDR,
-    webhookDeliveryAddress: config.WEBHOOK_DELIVERY_GRPC_ADDR,
-    deadlineMs: config.UPSTREAM_DEADLINE_MS,
-  }, tls, logger);
-  const credentials = new CachedCredentialLookup(new CredentialsRepository(dataSource), config.CREDENTIAL_ENCRYPTION_KEY, logger);
-  const revocations = await CredentialRevocations.start(config.REDIS_URL, redis, credentials, logger.child({ context: 'CredentialRevocations' }));
+  const upstreams = createUpstreams(
+    {
+      tradingAddress: config.TRADING_GRPC_ADDR,
+      ledgerAddress: config.LEDGER_GRPC_ADDR,
+      walletRegistryAddress: config.WALLET_REGISTRY_GRPC_ADDR,
+      notifierAddress: config.NOTIFIER_GRPC_ADDR,
+      collectionsAddress: config.COLLECTIONS_GRPC_ADDR,
+      payoutsAddress: config.PAYOUTS_GRPC_ADDR,
+      webhookDeliveryAddress: config.WEBHOOK_DELIVERY_GRPC_ADDR,
+      deadlineMs: config.UPSTREAM_DEADLINE_MS,
+    },
+    tls,
+    logger,
+  );
+  const credentials = new CachedCredentialLookup(
+    new CredentialsRepository(dataSource),
+    config.CREDENTIAL_ENCRYPTION_KEY,
+    logger,
+  );
+  const revocations = await CredentialRevocations.start(
+    config.REDIS_URL,
+    redis,
+    credentials,
+    logger.child({ context: 'CredentialRevocations' }),
+  );
 
   const server = createServer({
     dataSource,
@@ -78,14 +95,17 @@ async function main(): Promise<void> {
     collections: upstreams.collections,
     payouts: upstreams.payouts,
     webhookDelivery: upstreams.webhookDelivery,
-    upstreamHealth: new CachedUpstreamHealth([
-      { name: 'trading', client: upstreams.trading },
-      { name: 'ledger', client: upstreams.ledger },
-      { name: 'wallet-registry', client: upstreams.walletRegistry },
-      { name: 'notifier', client: upstreams.notifier },
-      { name: 'collections', client: upstreams.collections },
-      { name: 'payouts', client: upstreams.payouts },
-    ], logger),
+    upstreamHealth: new CachedUpstreamHealth(
+      [
+        { name: 'trading', client: upstreams.trading },
+        { name: 'ledger', client: upstreams.ledger },
+        { name: 'wallet-registry', client: upstreams.walletRegistry },
+        { name: 'notifier', client: upstreams.notifier },
+        { name: 'collections', client: upstreams.collections },
+        { name: 'payouts', client: upstreams.payouts },
+      ],
+      logger,
+    ),
     readiness: new StoreReadiness(redis, dataSource),
     metrics: new GatewayMetrics(),
   });

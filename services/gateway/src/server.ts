@@ -33,19 +33,44 @@ export function createServer(deps: ServerDependencies): GrpcServer {
   const server = createGrpcServer(deps.logger, deps.tls);
   const partners = new PartnersRepository(deps.dataSource);
   const credentials = new CredentialsRepository(deps.dataSource);
-  server.add(gateway.PartnerAdminService, partnerAdminHandlers({
-    createPartner: new CreatePartnerUseCase(deps.dataSource, partners, {
-      rateLimitDefault: deps.rateLimitPerMinuteDefault,
-      rateLimitMax: RATE_LIMIT_PER_MINUTE_MAX,
-    }, deps.logger),
-    getPartner: new GetPartnerUseCase(partners),
-    issueCredential: new IssueCredentialUseCase(deps.dataSource, partners, credentials, {
-      keyMode: deps.keyMode,
-      sealingKeys: deps.sealingKeys,
-    }, deps.logger),
-    revokeCredential: new RevokeCredentialUseCase(deps.dataSource, credentials, deps.onCredentialRevoked, deps.logger),
-    resealSecrets: new ResealSecretsUseCase(deps.dataSource, deps.sealingKeys, [{ table: 'credentials', idColumn: 'api_key', column: 'secret_sealed' }], deps.logger.child({ context: 'ResealSecrets' })),
-    listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
-  }), GATEWAY_ACCESS.PARTNER_ADMIN);
+  server.add(
+    gateway.PartnerAdminService,
+    partnerAdminHandlers({
+      createPartner: new CreatePartnerUseCase(
+        deps.dataSource,
+        partners,
+        {
+          rateLimitDefault: deps.rateLimitPerMinuteDefault,
+          rateLimitMax: RATE_LIMIT_PER_MINUTE_MAX,
+        },
+        deps.logger,
+      ),
+      getPartner: new GetPartnerUseCase(partners),
+      issueCredential: new IssueCredentialUseCase(
+        deps.dataSource,
+        partners,
+        credentials,
+        {
+          keyMode: deps.keyMode,
+          sealingKeys: deps.sealingKeys,
+        },
+        deps.logger,
+      ),
+      revokeCredential: new RevokeCredentialUseCase(
+        deps.dataSource,
+        credentials,
+        deps.onCredentialRevoked,
+        deps.logger,
+      ),
+      resealSecrets: new ResealSecretsUseCase(
+        deps.dataSource,
+        deps.sealingKeys,
+        [{ table: 'credentials', idColumn: 'api_key', column: 'secret_sealed' }],
+        deps.logger.child({ context: 'ResealSecrets' }),
+      ),
+      listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
+    }),
+    GATEWAY_ACCESS.PARTNER_ADMIN,
+  );
   return server;
 }

@@ -27,7 +27,12 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const request = (partnerId: string, nonce = randomUUID()) => ({ apiKey: `pk_sandbox_${partnerId}`, nonce, partnerId, limitPerMinute: LIMIT });
+const request = (partnerId: string, nonce = randomUUID()) => ({
+  apiKey: `pk_sandbox_${partnerId}`,
+  nonce,
+  partnerId,
+  limitPerMinute: LIMIT,
+});
 
 it(`admits exactly ${LIMIT} of ${CONCURRENT} concurrent requests, each remaining count once`, async () => {
   const partnerId = randomUUID();
@@ -38,7 +43,9 @@ it(`admits exactly ${LIMIT} of ${CONCURRENT} concurrent requests, each remaining
   });
   const admitted = decisions.filter((decision) => decision.allowed);
   expect(admitted).toHaveLength(LIMIT);
-  expect(admitted.map((decision) => decision.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: LIMIT }, (_, index) => index));
+  expect(admitted.map((decision) => decision.remaining).sort((a, b) => a - b)).toEqual(
+    Array.from({ length: LIMIT }, (_, index) => index),
+  );
   for (const refused of decisions.filter((decision) => !decision.allowed)) {
     expect(refused).toMatchObject({ allowed: false, limit: LIMIT, remaining: 0 });
     if (refused.allowed) continue;
@@ -57,7 +64,10 @@ it('claims one nonce once, whatever the number of concurrent attempts, and count
   expect(results.filter((result) => result.nonceFresh)).toHaveLength(1);
   expect(await redis.zcard(rateLimitKey(partnerId))).toBe(1);
   const [fresh] = results.filter((result) => result.nonceFresh);
-  expect(fresh).toEqual({ nonceFresh: true, rateLimit: { allowed: true, limit: LIMIT, remaining: LIMIT - 1, resetSeconds: 60 } });
+  expect(fresh).toEqual({
+    nonceFresh: true,
+    rateLimit: { allowed: true, limit: LIMIT, remaining: LIMIT - 1, resetSeconds: 60 },
+  });
 });
 
 it('loads the script again after Redis forgot it (NOSCRIPT), admitting the request once', async () => {

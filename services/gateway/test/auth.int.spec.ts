@@ -23,7 +23,12 @@ beforeAll(async () => {
 function healthHeaders(overrides: { apiKey?: string; signingSecret?: string; nowMs?: number; nonce?: string } = {}) {
   return signedRequestHeaders(
     { apiKey: overrides.apiKey ?? partner.apiKey, signingSecret: overrides.signingSecret ?? partner.signingSecret },
-    { method: 'GET', pathAndQuery: '/v1/health', nowMs: overrides.nowMs, nonce: overrides.nonce ?? randomBytes(16).toString('hex') },
+    {
+      method: 'GET',
+      pathAndQuery: '/v1/health',
+      nowMs: overrides.nowMs,
+      nonce: overrides.nonce ?? randomBytes(16).toString('hex'),
+    },
   );
 }
 
@@ -42,18 +47,36 @@ describe('request authentication', () => {
     expect(result.status).toBe(200);
     expect(requestIdOf(result)).toMatch(UUID);
     expect(result.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(result.body).toEqual({ status: expect.stringMatching(/^(ok|degraded)$/), time: expect.stringMatching(ISO_MS), version: expect.any(String) });
+    expect(result.body).toEqual({
+      status: expect.stringMatching(/^(ok|degraded)$/),
+      time: expect.stringMatching(ISO_MS),
+      version: expect.any(String),
+    });
   });
 
   it.each([
     ['a missing key', () => ({ tamper: withoutApiKey })],
     ['no signature headers at all', () => ({ unsigned: true })],
-    ['an unknown key', () => ({ headers: healthHeaders({ apiKey: unknownApiKey(), signingSecret: `sk_${randomBytes(32).toString('base64url')}` }) })],
-    ['a bad signature', () => ({ headers: healthHeaders({ signingSecret: `sk_${randomBytes(32).toString('base64url')}` }) })],
+    [
+      'an unknown key',
+      () => ({
+        headers: healthHeaders({
+          apiKey: unknownApiKey(),
+          signingSecret: `sk_${randomBytes(32).toString('base64url')}`,
+        }),
+      }),
+    ],
+    [
+      'a bad signature',
+      () => ({ headers: healthHeaders({ signingSecret: `sk_${randomBytes(32).toString('base64url')}` }) }),
+    ],
     ['a stale timestamp', () => ({ headers: healthHeaders({ nowMs: Date.now() - BEYOND_TOLERANCE_MS }) })],
     ['a future timestamp', () => ({ headers: healthHeaders({ nowMs: Date.now() + BEYOND_TOLERANCE_MS }) })],
     ['a malformed nonce', () => ({ headers: healthHeaders({ nonce: 'short' }) })],
-    ['a malformed signature', () => ({ tamper: (headers: Record<string, string>) => ({ ...headers, 'X-Service-Signature': 'v1=not-hex' }) })],
+    [
+      'a malformed signature',
+      () => ({ tamper: (headers: Record<string, string>) => ({ ...headers, 'X-Service-Signature': 'v1=not-hex' }) }),
+    ],
   ])('answers the uniform 401 for %s', async (_what, options) => {
     expectUniform401(await client.get('/v1/health', options()));
   });
@@ -65,10 +88,20 @@ describe('request authentication', () => {
   });
 
   it('answers the uniform 401 for a revoked credential, within the cache bound', async () => {
-    const issued = await runOps<{ apiKey: string; signingSecret: string; scopes: string[] }>(['credential', 'issue', '--partner', partner.partnerId]);
+    const issued = await runOps<{ apiKey: string; signingSecret: string; scopes: string[] }>([
+      'credential',
+      'issue',
+      '--partner',
+      partner.partnerId,
+    ]);
     const second = new PartnerHttpClient(issued);
     expect((await second.get('/v1/health')).status).toBe(200);
-    const revoked = await runOps<{ apiKey: string; status: string }>(['credential', 'revoke', '--api-key', issued.apiKey]);
+    const revoked = await runOps<{ apiKey: string; status: string }>([
+      'credential',
+      'revoke',
+      '--api-key',
+      issued.apiKey,
+    ]);
     expect(revoked).toEqual({ apiKey: issued.apiKey, status: 'revoked' });
     await sleep(CREDENTIAL_CACHE_TTL_MS + 100);
     expectUniform401(await second.get('/v1/health'));

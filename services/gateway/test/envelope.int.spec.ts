@@ -29,7 +29,12 @@ describe('error envelope', () => {
     const response = await fetch(`${loadTestStack().gatewayUrl}/nowhere`);
     const body = await response.json();
     expect(response.status).toBe(404);
-    expect(body).toEqual({ statusCode: 404, message: 'NOT_FOUND', error: 'Not Found', requestId: response.headers.get('x-request-id') });
+    expect(body).toEqual({
+      statusCode: 404,
+      message: 'NOT_FOUND',
+      error: 'Not Found',
+      requestId: response.headers.get('x-request-id'),
+    });
   });
 
   it('answers 400 "Validation failed on: body" for malformed JSON', async () => {
@@ -48,7 +53,9 @@ describe('error envelope', () => {
   });
 
   it('answers 413 PAYLOAD_TOO_LARGE for a 65 KiB body', async () => {
-    const result = await client.post('/v1/quotes', undefined, { rawBody: JSON.stringify({ side: 'buy', pad: 'x'.repeat(65 * 1024) }) });
+    const result = await client.post('/v1/quotes', undefined, {
+      rawBody: JSON.stringify({ side: 'buy', pad: 'x'.repeat(65 * 1024) }),
+    });
     expect(result.status).toBe(413);
     expect(result.body).toEqual(envelope(result, 413, 'PAYLOAD_TOO_LARGE', 'Payload Too Large'));
   });

@@ -23,7 +23,10 @@ import type { AppDependencies } from '../src/http/dependencies';
 
 /** Route handlers are factories over their dependencies; none touches them while being registered. */
 function inertDependencies(): AppDependencies {
-  const inert: unknown = new Proxy(() => inert, { get: (_target, key) => (key === 'mode' ? 'sandbox' : inert), apply: () => inert });
+  const inert: unknown = new Proxy(() => inert, {
+    get: (_target, key) => (key === 'mode' ? 'sandbox' : inert),
+    apply: () => inert,
+  });
   return inert as AppDependencies;
 }
 
@@ -32,7 +35,10 @@ const routeKey = (method: string, path: string) => `${method.toLowerCase()} ${pa
 
 const served = servedRoutes(createV1Router(inertDependencies()), '/v1');
 const servedKeys = new Set(served.map((route) => routeKey(route.method, route.path)));
-const documented = OPERATION_LIST.map((operation) => ({ ...operation, key: routeKey(operation.method, operation.path) }));
+const documented = OPERATION_LIST.map((operation) => ({
+  ...operation,
+  key: routeKey(operation.method, operation.path),
+}));
 const documentedKeys = new Set(documented.map((operation) => operation.key));
 
 /** A dummy id in every parameter, a body that fails validation, so nothing is created. */
@@ -61,12 +67,18 @@ describe('OpenAPI conformance: the router', () => {
 describe('OpenAPI conformance: the running gateway', () => {
   const probes = documented.filter((operation) => servedKeys.has(operation.key));
 
-  it.each(probes.map((operation) => [operation.key, operation] as const))('%s answers (not the catch-all 404)', async (_key, operation) => {
-    const body = operation.request ? {} : undefined;
-    const answer = await client.request(operation.method.toUpperCase(), probePath(operation.path), body);
-    expect(answer.headers.get('x-request-id')).toBeTruthy();
-    expect({ status: answer.status, message: answer.body?.message }).not.toEqual({ status: 404, message: 'NOT_FOUND' });
-  });
+  it.each(probes.map((operation) => [operation.key, operation] as const))(
+    '%s answers (not the catch-all 404)',
+    async (_key, operation) => {
+      const body = operation.request ? {} : undefined;
+      const answer = await client.request(operation.method.toUpperCase(), probePath(operation.path), body);
+      expect(answer.headers.get('x-request-id')).toBeTruthy();
+      expect({ status: answer.status, message: answer.body?.message }).not.toEqual({
+        status: 404,
+        message: 'NOT_FOUND',
+      });
+    },
+  );
 });
 
 describe('OpenAPI conformance: the reference', () => {

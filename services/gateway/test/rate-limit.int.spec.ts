@@ -15,7 +15,8 @@ async function sendMany(clients: PartnerHttpClient[], count: number): Promise<Ht
   const results: HttpResult[] = [];
   for (let sent = 0; sent < count; sent += CONCURRENCY) {
     const batch = Array.from({ length: Math.min(CONCURRENCY, count - sent) }, (_, index) =>
-      clients[(sent + index) % clients.length].get('/v1/health'));
+      clients[(sent + index) % clients.length].get('/v1/health'),
+    );
     results.push(...(await Promise.all(batch)));
   }
   return results;
@@ -23,7 +24,9 @@ async function sendMany(clients: PartnerHttpClient[], count: number): Promise<Ht
 
 function expectRateLimited(result: HttpResult): void {
   expect(result.status).toBe(429);
-  expect(result.text).toBe(`{"statusCode":429,"message":"Too Many Requests","error":"Too Many Requests","requestId":"${requestIdOf(result)}"}`);
+  expect(result.text).toBe(
+    `{"statusCode":429,"message":"Too Many Requests","error":"Too Many Requests","requestId":"${requestIdOf(result)}"}`,
+  );
   const retryAfter = result.headers.get('retry-after-partner');
   expect(retryAfter).toMatch(/^\d+$/);
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
@@ -41,14 +44,18 @@ describe('partner rate limit', () => {
   beforeAll(async () => {
     partner = await createTestPartner();
     first = new PartnerHttpClient(partner);
-    second = new PartnerHttpClient(await runOps<{ apiKey: string; signingSecret: string }>(['credential', 'issue', '--partner', partner.partnerId]));
+    second = new PartnerHttpClient(
+      await runOps<{ apiKey: string; signingSecret: string }>(['credential', 'issue', '--partner', partner.partnerId]),
+    );
   });
 
   it('admits 120 requests a minute across the partner credentials and refuses the 121st', async () => {
     const admitted = await sendMany([first, second], DEFAULT_LIMIT_PER_MINUTE);
     expect(admitted.map((result) => result.status)).toEqual(Array(DEFAULT_LIMIT_PER_MINUTE).fill(200));
     // Every admitted answer carries the limit, a distinct remaining count and a reset within the window.
-    expect(admitted.map((result) => result.headers.get('ratelimit-limit'))).toEqual(Array(DEFAULT_LIMIT_PER_MINUTE).fill('120'));
+    expect(admitted.map((result) => result.headers.get('ratelimit-limit'))).toEqual(
+      Array(DEFAULT_LIMIT_PER_MINUTE).fill('120'),
+    );
     const remaining = admitted.map((result) => Number(result.headers.get('ratelimit-remaining'))).sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: DEFAULT_LIMIT_PER_MINUTE }, (_, index) => index));
     for (const result of admitted) {

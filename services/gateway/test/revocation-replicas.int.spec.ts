@@ -5,7 +5,17 @@
 // second replica refuses it within 100 ms of the revocation's answer, although
 // its cached copy had up to CREDENTIAL_CACHE_TTL_MS (2 s) left.
 import { gateway } from '@platform/proto';
-import { clientAs, createTestPartner, freePort, loadTestStack, PartnerHttpClient, runOps, ServiceInstance, startServiceInstance, waitFor } from '@platform/testing';
+import {
+  clientAs,
+  createTestPartner,
+  freePort,
+  loadTestStack,
+  PartnerHttpClient,
+  runOps,
+  ServiceInstance,
+  startServiceInstance,
+  waitFor,
+} from '@platform/testing';
 import { CREDENTIAL_CACHE_TTL_MS, sleep } from './helpers';
 
 const READY_TIMEOUT_MS = 20_000;
@@ -23,7 +33,10 @@ describe('revocation across gateway replicas', () => {
     const url = new URL(loadTestStack().gatewayUrl);
     url.port = String(httpPort);
     instanceUrl = url.origin;
-    await waitFor(async () => (await fetch(`${instanceUrl}/healthz`).catch(() => null))?.status === 200, { timeoutMs: READY_TIMEOUT_MS, what: 'the extra gateway' });
+    await waitFor(async () => (await fetch(`${instanceUrl}/healthz`).catch(() => null))?.status === 200, {
+      timeoutMs: READY_TIMEOUT_MS,
+      what: 'the extra gateway',
+    });
   });
 
   afterAll(async () => instance?.stop());
@@ -31,7 +44,12 @@ describe('revocation across gateway replicas', () => {
   it('refuses a revoked credential on the other replica within 100 ms of the revocation', async () => {
     // Asked every few milliseconds for two seconds: well past the default per-partner limit.
     const partner = await createTestPartner({ rateLimitPerMinute: PARTNER_REQUESTS_PER_MINUTE });
-    const issued = await runOps<{ apiKey: string; signingSecret: string }>(['credential', 'issue', '--partner', partner.partnerId]);
+    const issued = await runOps<{ apiKey: string; signingSecret: string }>([
+      'credential',
+      'issue',
+      '--partner',
+      partner.partnerId,
+    ]);
     const onOther = new PartnerHttpClient(issued, instanceUrl);
     const admin = clientAs('ops', gateway.PartnerAdminService, { upstream: 'gateway' });
     try {

@@ -45,13 +45,20 @@ describe('credential scopes', () => {
     const refused = await tradeOnly.get('/v1/health');
     expect(refused.body).toEqual(envelope(refused, 403, 'INSUFFICIENT_SCOPE', 'Forbidden'));
     // The SDK's typed error carries the same facts.
-    await expect(tradeOnly.sdk.balances.list()).rejects.toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE', requestId: expect.any(String) });
+    await expect(tradeOnly.sdk.balances.list()).rejects.toMatchObject({
+      status: 403,
+      code: 'INSUFFICIENT_SCOPE',
+      requestId: expect.any(String),
+    });
     await expect(tradeOnly.sdk.quotes.create(QUOTE)).resolves.toMatchObject({ side: 'buy', kesAmount: '1000.00' });
   });
 
   it('does not refuse the partner full credential by scope', async () => {
     const full = new PartnerHttpClient(partner).sdk;
-    await expect(full.sandbox.setRate({ bid: '129.0000', ask: '130.0000' })).resolves.toMatchObject({ bid: '129.0000', ask: '130.0000' });
+    await expect(full.sandbox.setRate({ bid: '129.0000', ask: '130.0000' })).resolves.toMatchObject({
+      bid: '129.0000',
+      ask: '130.0000',
+    });
     await expect(full.quotes.create(QUOTE)).resolves.toMatchObject({ rate: '130.0000' });
   });
 

@@ -17,7 +17,11 @@ import { createServer } from './server';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
+  const tracing = startTracing({
+    service: SERVICE_NAME,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(ledgerDataSource(config.DATABASE_URL), logger);
@@ -25,9 +29,15 @@ async function main(): Promise<void> {
   const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'amqp' }));
   // The relay connects lazily and retries: the ledger serves even while the broker is away,
   // and events wait in the outbox until it returns.
-  const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), { pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), {
+    pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+  });
   relay.start();
-  const depositAttribution = new GrpcDepositAttribution(config.TRADING_GRPC_ADDR, tls, logger.child({ context: 'DepositAttribution' }));
+  const depositAttribution = new GrpcDepositAttribution(
+    config.TRADING_GRPC_ADDR,
+    tls,
+    logger.child({ context: 'DepositAttribution' }),
+  );
   const { server, sweepers } = createServer({
     dataSource,
     logger,
@@ -39,7 +49,10 @@ async function main(): Promise<void> {
     holdSweepBatchSize: config.HOLD_SWEEP_BATCH_SIZE,
     funding: { paybillNumber: config.LEDGER_PAYBILL_NUMBER, beneficiaryName: config.LEDGER_BENEFICIARY_NAME },
     depositAttribution,
-    depositHoldLimits: { unavailableHoldMs: config.DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS, holdMaxMs: config.DEPOSIT_HOLD_MAX_MS },
+    depositHoldLimits: {
+      unavailableHoldMs: config.DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS,
+      holdMaxMs: config.DEPOSIT_HOLD_MAX_MS,
+    },
   });
   sweepers.forEach((sweeper) => sweeper.start());
   await runService({

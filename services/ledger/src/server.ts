@@ -34,7 +34,10 @@ import { RecordUsdtDepositUseCase } from './usecases/record-usdt-deposit/record-
 import { ReleaseHeldDepositsUseCase } from './usecases/release-held-deposits/release-held-deposits.usecase';
 import { SimulateUsdtDepositUseCase } from './usecases/simulate-usdt-deposit/simulate-usdt-deposit.usecase';
 import { PayoutDestinationsRepository } from './persistence/payout-destinations.repository';
-import { FundingSettings, GetFundingInstructionsUseCase } from './usecases/get-funding-instructions/get-funding-instructions.usecase';
+import {
+  FundingSettings,
+  GetFundingInstructionsUseCase,
+} from './usecases/get-funding-instructions/get-funding-instructions.usecase';
 import { ManagePayoutDestinationsUseCase } from './usecases/manage-payout-destinations/manage-payout-destinations.usecase';
 import { SetAccountReadinessUseCase } from './usecases/set-account-readiness/set-account-readiness.usecase';
 import { LEDGER_ACCESS } from './grpc/access';
@@ -62,7 +65,12 @@ export interface LedgerServer {
   sweepers: BatchSweeper[];
 }
 
-function moneyDependencies(deps: ServerDependencies, accounts: AccountsRepository, holds: HoldsRepository, movements: MoneyMovementLog) {
+function moneyDependencies(
+  deps: ServerDependencies,
+  accounts: AccountsRepository,
+  holds: HoldsRepository,
+  movements: MoneyMovementLog,
+) {
   const entries = new EntriesRepository();
   return {
     dataSource: deps.dataSource,
@@ -84,32 +92,58 @@ export function createServer(deps: ServerDependencies): LedgerServer {
   const accounts = new AccountsRepository(deps.dataSource);
   const holds = new HoldsRepository();
   const deposits = new UsdtDepositsRepository();
-  const recordUsdtDeposit = new RecordUsdtDepositUseCase(deps.dataSource, accounts, deposits, deps.depositAttribution, deps.depositHoldLimits, deps.onEventsCommitted);
+  const recordUsdtDeposit = new RecordUsdtDepositUseCase(
+    deps.dataSource,
+    accounts,
+    deposits,
+    deps.depositAttribution,
+    deps.depositHoldLimits,
+    deps.onEventsCommitted,
+  );
   const kesCredits = new KesCreditsRepository();
   const paymentReferences = new PaymentReferencesRepository();
-  const recordKesCredit = new RecordKesCreditUseCase(deps.dataSource, accounts, kesCredits, deps.onEventsCommitted, paymentReferences, movements);
-  server.add(ledger.LedgerService, ledgerHandlers({
+  const recordKesCredit = new RecordKesCreditUseCase(
+    deps.dataSource,
     accounts,
-    openPartnerAccounts: new OpenPartnerAccountsUseCase(deps.dataSource, accounts, deps.custodian),
-    getBalances: new GetBalancesUseCase(accounts),
-    listStatement: new ListStatementUseCase(new StatementRepository(deps.dataSource)),
-    recordKesCredit,
-    money: moneyDependencies(deps, accounts, holds, movements),
-    accountsAdmin: {
-      readiness: new SetAccountReadinessUseCase(deps.dataSource, accounts, deps.custodian),
-      funding: new GetFundingInstructionsUseCase(accounts, deps.funding),
-      payoutDestinations: new ManagePayoutDestinationsUseCase(deps.dataSource, accounts, new PayoutDestinationsRepository(deps.dataSource)),
-    },
-    recordUsdtDeposit,
-    claimUsdtDeposit: new ClaimUsdtDepositUseCase(deps.dataSource, deposits),
-    paymentReferences: new PaymentReferencesUseCase(deps.dataSource, paymentReferences, kesCredits),
-    listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
-  }), LEDGER_ACCESS.LEDGER);
+    kesCredits,
+    deps.onEventsCommitted,
+    paymentReferences,
+    movements,
+  );
+  server.add(
+    ledger.LedgerService,
+    ledgerHandlers({
+      accounts,
+      openPartnerAccounts: new OpenPartnerAccountsUseCase(deps.dataSource, accounts, deps.custodian),
+      getBalances: new GetBalancesUseCase(accounts),
+      listStatement: new ListStatementUseCase(new StatementRepository(deps.dataSource)),
+      recordKesCredit,
+      money: moneyDependencies(deps, accounts, holds, movements),
+      accountsAdmin: {
+        readiness: new SetAccountReadinessUseCase(deps.dataSource, accounts, deps.custodian),
+        funding: new GetFundingInstructionsUseCase(accounts, deps.funding),
+        payoutDestinations: new ManagePayoutDestinationsUseCase(
+          deps.dataSource,
+          accounts,
+          new PayoutDestinationsRepository(deps.dataSource),
+        ),
+      },
+      recordUsdtDeposit,
+      claimUsdtDeposit: new ClaimUsdtDepositUseCase(deps.dataSource, deposits),
+      paymentReferences: new PaymentReferencesUseCase(deps.dataSource, paymentReferences, kesCredits),
+      listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
+    }),
+    LEDGER_ACCESS.LEDGER,
+  );
   if (deps.sandbox) {
-    server.add(ledger.LedgerSandboxService, ledgerSandboxHandlers({
-      simulateKesCredit: new SimulateKesCreditUseCase(accounts, recordKesCredit, deps.dataSource, paymentReferences),
-      simulateUsdtDeposit: new SimulateUsdtDepositUseCase(accounts, recordUsdtDeposit),
-    }), LEDGER_ACCESS.LEDGER_SANDBOX);
+    server.add(
+      ledger.LedgerSandboxService,
+      ledgerSandboxHandlers({
+        simulateKesCredit: new SimulateKesCreditUseCase(accounts, recordKesCredit, deps.dataSource, paymentReferences),
+        simulateUsdtDeposit: new SimulateUsdtDepositUseCase(accounts, recordUsdtDeposit),
+      }),
+      LEDGER_ACCESS.LEDGER_SANDBOX,
+    );
   }
   const sweep = { intervalMs: deps.holdSweepIntervalMs, batchSize: deps.holdSweepBatchSize };
   const expireHolds = new ExpireHoldsUseCase(deps.dataSource, holds, movements);
@@ -117,10 +151,20 @@ export function createServer(deps: ServerDependencies): LedgerServer {
   return {
     server,
     sweepers: [
-      new BatchSweeper('expired holds', (size) => expireHolds.execute(size), deps.logger.child({ context: 'HoldExpirySweeper' }), sweep,
-        { worker: 'expired_holds', measureDue: dueRowsProbe(deps.dataSource, holds.expiredRows) }),
-      new BatchSweeper('held deposits', (size) => releaseDeposits.execute(size), deps.logger.child({ context: 'HeldDepositSweeper' }), sweep,
-        { worker: 'held_deposits', measureDue: dueRowsProbe(deps.dataSource, deposits.heldRows) }),
+      new BatchSweeper(
+        'expired holds',
+        (size) => expireHolds.execute(size),
+        deps.logger.child({ context: 'HoldExpirySweeper' }),
+        sweep,
+        { worker: 'expired_holds', measureDue: dueRowsProbe(deps.dataSource, holds.expiredRows) },
+      ),
+      new BatchSweeper(
+        'held deposits',
+        (size) => releaseDeposits.execute(size),
+        deps.logger.child({ context: 'HeldDepositSweeper' }),
+        sweep,
+        { worker: 'held_deposits', measureDue: dueRowsProbe(deps.dataSource, deposits.heldRows) },
+      ),
     ],
   };
 }

@@ -6,7 +6,15 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { Big } from '@platform/money';
 import { createTestPartner, TestPartner } from '@platform/testing';
-import { codeOf, expectLedgerBalanced, fundKes, kesBalance, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
+import {
+  codeOf,
+  expectLedgerBalanced,
+  fundKes,
+  kesBalance,
+  LedgerClient,
+  ledgerClient,
+  ledgerPool,
+} from './ledger-support';
 
 describe('entries and history', () => {
   let client: LedgerClient;
@@ -46,11 +54,22 @@ describe('entries and history', () => {
   it('posts one entry for concurrent retries under one id and refuses a different body', async () => {
     const entryId = randomUUID();
     const before = await kesBalance(client, partner.partnerId);
-    const results = await Promise.all(Array.from({ length: 10 }, () => client.postEntry(transfer(entryId, '100.00', '2.00'))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => client.postEntry(transfer(entryId, '100.00', '2.00'))),
+    );
     expect(new Set(results.map((result) => JSON.stringify(result))).size).toBe(1);
-    expect(results[0]).toMatchObject({ entryId, kind: 'kes_transfer_test', partnerId: partner.partnerId, metadata: { reference: 'T1' } });
+    expect(results[0]).toMatchObject({
+      entryId,
+      kind: 'kes_transfer_test',
+      partnerId: partner.partnerId,
+      metadata: { reference: 'T1' },
+    });
     expect(results[0].postings).toHaveLength(3);
-    expect(results[0].postings[0]).toMatchObject({ accountId: partner.kesAccountId, currency: 'KES', amount: '-100.00' });
+    expect(results[0].postings[0]).toMatchObject({
+      accountId: partner.kesAccountId,
+      currency: 'KES',
+      amount: '-100.00',
+    });
     const rows = await pool.query('SELECT count(*)::int AS n FROM postings WHERE entry_id = $1', [entryId]);
     expect(rows.rows[0].n).toBe(3);
     const after = await kesBalance(client, partner.partnerId);
@@ -68,14 +87,24 @@ describe('entries and history', () => {
   });
 
   it('pages an account history newest first with the balance after each posting', async () => {
-    const history = await client.listAccountHistory({ accountId: partner.kesAccountId, page: { cursor: '', limit: 1 } });
+    const history = await client.listAccountHistory({
+      accountId: partner.kesAccountId,
+      page: { cursor: '', limit: 1 },
+    });
     expect(history.items).toHaveLength(1);
     expect(history.items[0]).toMatchObject({ kind: 'kes_transfer_test', amount: '-100.00', balanceAfter: '900.00' });
     expect(history.page?.nextCursor).not.toBe('');
-    const next = await client.listAccountHistory({ accountId: partner.kesAccountId, page: { cursor: history.page!.nextCursor, limit: 10 } });
-    expect(next.items.map((item) => [item.kind, item.amount, item.balanceAfter])).toEqual([['kes_credit', '1000.00', '1000.00']]);
+    const next = await client.listAccountHistory({
+      accountId: partner.kesAccountId,
+      page: { cursor: history.page!.nextCursor, limit: 10 },
+    });
+    expect(next.items.map((item) => [item.kind, item.amount, item.balanceAfter])).toEqual([
+      ['kes_credit', '1000.00', '1000.00'],
+    ]);
     expect(next.page?.nextCursor).toBe('');
-    expect(await codeOf(client.listAccountHistory({ accountId: partner.kesAccountId, page: { cursor: '', limit: 201 } }))).toBe('VALIDATION_FAILED');
+    expect(
+      await codeOf(client.listAccountHistory({ accountId: partner.kesAccountId, page: { cursor: '', limit: 201 } })),
+    ).toBe('VALIDATION_FAILED');
   });
 
   it('reports a clean reconciliation', async () => {

@@ -9,7 +9,15 @@ import type { Pool } from 'pg';
 import type { PromiseClient } from '@platform/grpc';
 import { ledger } from '@platform/proto';
 import { clientAs, createTestPartner, TestPartner, waitFor } from '@platform/testing';
-import { codeOf, expectLedgerBalanced, fundKes, kesBalance, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
+import {
+  codeOf,
+  expectLedgerBalanced,
+  fundKes,
+  kesBalance,
+  LedgerClient,
+  ledgerClient,
+  ledgerPool,
+} from './ledger-support';
 
 type AsService = PromiseClient<typeof ledger.LedgerService>;
 
@@ -36,16 +44,25 @@ describe('hold owners', () => {
     await pool.end();
   });
 
-  const place = (as: AsService, extra: { holdId?: string; owner?: string; amount?: string } = {}) => as.placeHold({
-    holdId: extra.holdId ?? randomUUID(), accountId: partner.kesAccountId, amount: extra.amount ?? '10.00', metadata: { purpose: 'hold-owner-test' }, owner: extra.owner,
-  });
+  const place = (as: AsService, extra: { holdId?: string; owner?: string; amount?: string } = {}) =>
+    as.placeHold({
+      holdId: extra.holdId ?? randomUUID(),
+      accountId: partner.kesAccountId,
+      amount: extra.amount ?? '10.00',
+      metadata: { purpose: 'hold-owner-test' },
+      owner: extra.owner,
+    });
 
   /** Every pending hold `as` may list, page by page (bounded). */
   async function listed(as: AsService): Promise<string[]> {
     const ids: string[] = [];
     let afterHoldId: string | undefined;
     for (let page = 0; page < 20; page += 1) {
-      const { holds } = await as.listOwnedHolds({ placedBefore: new Date(Date.now() + 60_000).toISOString(), afterHoldId, limit: 500 });
+      const { holds } = await as.listOwnedHolds({
+        placedBefore: new Date(Date.now() + 60_000).toISOString(),
+        afterHoldId,
+        limit: 500,
+      });
       ids.push(...holds.map((hold) => hold.holdId));
       if (holds.length < 500) return ids;
       afterHoldId = holds[holds.length - 1].holdId;
@@ -55,11 +72,19 @@ describe('hold owners', () => {
 
   it("refuses an owner that is malformed or names another service than the caller's", async () => {
     const id = randomUUID();
-    for (const owner of [`payouts:transfer:${id}`, `trading:order:${id}:x`, 'trading:order:', `trading:Order:${id}`, `trading:order:${'a'.repeat(65)}`]) {
+    for (const owner of [
+      `payouts:transfer:${id}`,
+      `trading:order:${id}:x`,
+      'trading:order:',
+      `trading:Order:${id}`,
+      `trading:order:${'a'.repeat(65)}`,
+    ]) {
       expect({ owner, code: await codeOf(place(asTrading, { owner })) }).toEqual({ owner, code: 'VALIDATION_FAILED' });
     }
     expect(await codeOf(asTrading.listOwnedHolds({ placedBefore: 'yesterday', limit: 10 }))).toBe('VALIDATION_FAILED');
-    expect(await codeOf(asTrading.listOwnedHolds({ placedBefore: new Date().toISOString(), limit: 501 }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(asTrading.listOwnedHolds({ placedBefore: new Date().toISOString(), limit: 501 }))).toBe(
+      'VALIDATION_FAILED',
+    );
     expect((await kesBalance(client, partner.partnerId)).held).toBe('0.00');
   });
 
@@ -72,15 +97,22 @@ describe('hold owners', () => {
     const missingTransfer = `payouts:transfer:${randomUUID()}`;
     const adopted = await place(asPayouts, { holdId, owner: missingTransfer });
     expect(adopted).toMatchObject({ holdId, status: 'pending', owner: missingTransfer, amount: '10.00' });
-    expect(await codeOf(place(asPayouts, { holdId, owner: `payouts:usdt_send:${randomUUID()}` }))).toBe('LEDGER_ID_REUSED');
-    expect(await codeOf(place(asPayouts, { holdId, owner: missingTransfer, amount: '11.00' }))).toBe('LEDGER_ID_REUSED');
+    expect(await codeOf(place(asPayouts, { holdId, owner: `payouts:usdt_send:${randomUUID()}` }))).toBe(
+      'LEDGER_ID_REUSED',
+    );
+    expect(await codeOf(place(asPayouts, { holdId, owner: missingTransfer, amount: '11.00' }))).toBe(
+      'LEDGER_ID_REUSED',
+    );
     expect(await listed(asTrading)).not.toContain(holdId);
 
     // No transfer has that id: payouts' reconciler voids the hold once it is old enough (2 s on the test stack).
-    const voided = await waitFor(async () => {
-      const hold = await client.getHold({ holdId });
-      return hold.status === 'pending' ? undefined : hold;
-    }, { what: `hold ${holdId} reconciled`, timeoutMs: 30_000 });
+    const voided = await waitFor(
+      async () => {
+        const hold = await client.getHold({ holdId });
+        return hold.status === 'pending' ? undefined : hold;
+      },
+      { what: `hold ${holdId} reconciled`, timeoutMs: 30_000 },
+    );
     expect(voided).toMatchObject({ status: 'voided', postedAmount: '0.00' });
     expect((await kesBalance(client, partner.partnerId)).held).toBe('0.00');
   });

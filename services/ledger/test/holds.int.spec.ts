@@ -8,7 +8,15 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { Big } from '@platform/money';
 import { createTestPartner, TestPartner, waitFor } from '@platform/testing';
-import { codeOf, expectLedgerBalanced, fundKes, kesBalance, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
+import {
+  codeOf,
+  expectLedgerBalanced,
+  fundKes,
+  kesBalance,
+  LedgerClient,
+  ledgerClient,
+  ledgerPool,
+} from './ledger-support';
 
 describe('holds', () => {
   let client: LedgerClient;
@@ -37,7 +45,13 @@ describe('holds', () => {
   }
 
   const place = (partner: TestPartner, amount: string, extra: { holdId?: string; expiresAt?: string } = {}) =>
-    client.placeHold({ holdId: extra.holdId ?? randomUUID(), accountId: partner.kesAccountId, amount, expiresAt: extra.expiresAt, metadata: { purpose: 'test' } });
+    client.placeHold({
+      holdId: extra.holdId ?? randomUUID(),
+      accountId: partner.kesAccountId,
+      amount,
+      expiresAt: extra.expiresAt,
+      metadata: { purpose: 'test' },
+    });
 
   const postRequest = (holdId: string, postAmount: string, feeKes: string) => ({
     holdId,
@@ -55,15 +69,26 @@ describe('holds', () => {
     const partner = await fundedPartner('1000.00');
     const hold = await place(partner, '400.00');
     expect(hold).toMatchObject({ status: 'pending', amount: '400.00', postedAmount: '0.00', currency: 'KES' });
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '600.00', held: '400.00', posted: '1000.00' });
+    expect(await kesBalance(client, partner.partnerId)).toMatchObject({
+      available: '600.00',
+      held: '400.00',
+      posted: '1000.00',
+    });
 
     const request = postRequest(hold.holdId, '400.00', '4.00');
     const posted = await client.postHold(request);
     expect(posted).toMatchObject({ status: 'posted', postedAmount: '400.00' });
     expect(posted.entryId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '600.00', held: '0.00', posted: '600.00' });
+    expect(await kesBalance(client, partner.partnerId)).toMatchObject({
+      available: '600.00',
+      held: '0.00',
+      posted: '600.00',
+    });
 
-    const postings = await pool.query('SELECT account_id, amount::text AS amount FROM postings WHERE entry_id = $1 ORDER BY postings.amount', [posted.entryId]);
+    const postings = await pool.query(
+      'SELECT account_id, amount::text AS amount FROM postings WHERE entry_id = $1 ORDER BY postings.amount',
+      [posted.entryId],
+    );
     expect(postings.rows).toEqual([
       { account_id: partner.kesAccountId, amount: '-400.000000' },
       { account_id: feeRevenueKes, amount: '4.000000' },
@@ -71,7 +96,9 @@ describe('holds', () => {
     ]);
 
     expect(await client.postHold(request)).toEqual(posted);
-    expect(await codeOf(client.postHold(postRequest(hold.holdId, '300.00', '3.00')))).toBe('LEDGER_HOLD_ALREADY_RESOLVED');
+    expect(await codeOf(client.postHold(postRequest(hold.holdId, '300.00', '3.00')))).toBe(
+      'LEDGER_HOLD_ALREADY_RESOLVED',
+    );
     expect(await codeOf(client.voidHold({ holdId: hold.holdId }))).toBe('LEDGER_HOLD_ALREADY_RESOLVED');
     expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '600.00', held: '0.00' });
   });
@@ -81,15 +108,25 @@ describe('holds', () => {
     const hold = await place(partner, '300.00');
     const posted = await client.postHold(postRequest(hold.holdId, '120.50', '0.50'));
     expect(posted).toMatchObject({ status: 'posted', amount: '300.00', postedAmount: '120.50' });
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '379.50', held: '0.00', posted: '379.50' });
+    expect(await kesBalance(client, partner.partnerId)).toMatchObject({
+      available: '379.50',
+      held: '0.00',
+      posted: '379.50',
+    });
   });
 
   it('refuses a post above the hold, an unbalanced post and a post to an unknown hold', async () => {
     const partner = await fundedPartner('100.00');
     const hold = await place(partner, '50.00');
     expect(await codeOf(client.postHold(postRequest(hold.holdId, '50.01', '0.00')))).toBe('VALIDATION_FAILED');
-    expect(await codeOf(client.postHold({ ...postRequest(hold.holdId, '50.00', '1.00'), counterPostings: [{ accountId: treasuryKes, amount: '49.00' }] })))
-      .toBe('VALIDATION_FAILED');
+    expect(
+      await codeOf(
+        client.postHold({
+          ...postRequest(hold.holdId, '50.00', '1.00'),
+          counterPostings: [{ accountId: treasuryKes, amount: '49.00' }],
+        }),
+      ),
+    ).toBe('VALIDATION_FAILED');
     expect(await codeOf(client.postHold(postRequest(randomUUID(), '1.00', '0.00')))).toBe('LEDGER_HOLD_NOT_FOUND');
     expect(await client.getHold({ holdId: hold.holdId })).toMatchObject({ status: 'pending' });
     await client.voidHold({ holdId: hold.holdId });
@@ -102,21 +139,32 @@ describe('holds', () => {
     const voided = await client.voidHold({ holdId: hold.holdId });
     expect(voided).toMatchObject({ status: 'voided', postedAmount: '0.00' });
     expect(await client.voidHold({ holdId: hold.holdId })).toEqual(voided);
-    expect(await codeOf(client.postHold(postRequest(hold.holdId, '200.00', '0.00')))).toBe('LEDGER_HOLD_ALREADY_RESOLVED');
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '200.00', held: '0.00', posted: '200.00' });
+    expect(await codeOf(client.postHold(postRequest(hold.holdId, '200.00', '0.00')))).toBe(
+      'LEDGER_HOLD_ALREADY_RESOLVED',
+    );
+    expect(await kesBalance(client, partner.partnerId)).toMatchObject({
+      available: '200.00',
+      held: '0.00',
+      posted: '200.00',
+    });
   });
 
   it('expires a hold when its expiry passes, after which it cannot be posted', async () => {
     const partner = await fundedPartner('80.00');
     const hold = await place(partner, '80.00', { expiresAt: new Date(Date.now() + 1_000).toISOString() });
     expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '0.00' });
-    const expired = await waitFor(async () => {
-      const current = await client.getHold({ holdId: hold.holdId });
-      return current.status === 'expired' ? current : undefined;
-    }, { timeoutMs: 10_000, what: 'the hold to expire' });
+    const expired = await waitFor(
+      async () => {
+        const current = await client.getHold({ holdId: hold.holdId });
+        return current.status === 'expired' ? current : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the hold to expire' },
+    );
     expect(expired.resolvedAt).toBeDefined();
     expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '80.00', held: '0.00' });
-    expect(await codeOf(client.postHold(postRequest(hold.holdId, '80.00', '0.00')))).toBe('LEDGER_HOLD_ALREADY_RESOLVED');
+    expect(await codeOf(client.postHold(postRequest(hold.holdId, '80.00', '0.00')))).toBe(
+      'LEDGER_HOLD_ALREADY_RESOLVED',
+    );
     expect((await client.voidHold({ holdId: hold.holdId })).status).toBe('expired');
   });
 
@@ -126,16 +174,24 @@ describe('holds', () => {
       const hold = await place(partner, '100.00');
       const request = postRequest(hold.holdId, '100.00', '1.00');
       const outcomes = await Promise.allSettled([
-        client.postHold(request), client.voidHold({ holdId: hold.holdId }), client.postHold(request), client.voidHold({ holdId: hold.holdId }),
+        client.postHold(request),
+        client.voidHold({ holdId: hold.holdId }),
+        client.postHold(request),
+        client.voidHold({ holdId: hold.holdId }),
       ]);
       const final = await client.getHold({ holdId: hold.holdId });
-      const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled').map((outcome) => (outcome as PromiseFulfilledResult<{ status: string }>).value.status);
+      const winners = outcomes
+        .filter((outcome) => outcome.status === 'fulfilled')
+        .map((outcome) => (outcome as PromiseFulfilledResult<{ status: string }>).value.status);
       expect(winners.length).toBeGreaterThan(0);
       expect(new Set(winners)).toEqual(new Set([final.status]));
       for (const outcome of outcomes) {
-        if (outcome.status === 'rejected') expect((outcome.reason as { code: string }).code).toBe('LEDGER_HOLD_ALREADY_RESOLVED');
+        if (outcome.status === 'rejected')
+          expect((outcome.reason as { code: string }).code).toBe('LEDGER_HOLD_ALREADY_RESOLVED');
       }
-      const entries = await pool.query("SELECT count(*)::int AS n FROM entries WHERE metadata->>'holdId' = $1", [hold.holdId]);
+      const entries = await pool.query("SELECT count(*)::int AS n FROM entries WHERE metadata->>'holdId' = $1", [
+        hold.holdId,
+      ]);
       expect(entries.rows[0].n).toBe(final.status === 'posted' ? 1 : 0);
     }
     const balance = await kesBalance(client, partner.partnerId);
@@ -148,8 +204,14 @@ describe('holds', () => {
     const placed = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected') as PromiseRejectedResult[];
     expect(placed).toHaveLength(25);
-    expect(refused.map((outcome) => (outcome.reason as { code: string }).code)).toEqual(Array(25).fill('LEDGER_INSUFFICIENT_FUNDS'));
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '0.00', held: '250.00', posted: '250.00' });
+    expect(refused.map((outcome) => (outcome.reason as { code: string }).code)).toEqual(
+      Array(25).fill('LEDGER_INSUFFICIENT_FUNDS'),
+    );
+    expect(await kesBalance(client, partner.partnerId)).toMatchObject({
+      available: '0.00',
+      held: '250.00',
+      posted: '250.00',
+    });
   });
 
   it('places one hold for concurrent retries under one id and refuses another body under it', async () => {
@@ -165,8 +227,14 @@ describe('holds', () => {
 
   it('refuses malformed holds naming the fields', async () => {
     const partner = await createTestPartner();
-    expect(await codeOf(client.placeHold({ holdId: 'x', accountId: partner.kesAccountId, amount: '1.001', metadata: {} }))).toBe('VALIDATION_FAILED');
-    expect(await codeOf(client.placeHold({ holdId: randomUUID(), accountId: randomUUID(), amount: '1.00', metadata: {} }))).toBe('LEDGER_ACCOUNT_NOT_FOUND');
-    expect(await codeOf(place(partner, '1.00', { expiresAt: new Date(Date.now() - 1_000).toISOString() }))).toBe('VALIDATION_FAILED');
+    expect(
+      await codeOf(client.placeHold({ holdId: 'x', accountId: partner.kesAccountId, amount: '1.001', metadata: {} })),
+    ).toBe('VALIDATION_FAILED');
+    expect(
+      await codeOf(client.placeHold({ holdId: randomUUID(), accountId: randomUUID(), amount: '1.00', metadata: {} })),
+    ).toBe('LEDGER_ACCOUNT_NOT_FOUND');
+    expect(await codeOf(place(partner, '1.00', { expiresAt: new Date(Date.now() - 1_000).toISOString() }))).toBe(
+      'VALIDATION_FAILED',
+    );
   });
 });

@@ -93,7 +93,11 @@ describe('KES credits', () => {
     const before = await kesBalance();
     const response = await http.post('/v1/sandbox/kes-credits', body);
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: `Validation failed on: ${field}` });
+    expect(response.body).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: `Validation failed on: ${field}`,
+    });
     expect((await kesBalance()).available).toBe(before.available);
   });
 });

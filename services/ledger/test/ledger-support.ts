@@ -52,9 +52,13 @@ export async function codeOf(call: Promise<unknown>): Promise<string> {
  * accounts sum to zero, and every entry's postings sum to zero per currency.
  */
 export async function expectLedgerBalanced(pool: Pool): Promise<void> {
-  const currencies = await pool.query(`SELECT currency, sum(posted)::text AS total FROM accounts GROUP BY currency HAVING sum(posted) <> 0`);
+  const currencies = await pool.query(
+    `SELECT currency, sum(posted)::text AS total FROM accounts GROUP BY currency HAVING sum(posted) <> 0`,
+  );
   expect(currencies.rows).toEqual([]);
-  const entries = await pool.query(`SELECT entry_id, currency FROM postings GROUP BY entry_id, currency HAVING sum(amount) <> 0`);
+  const entries = await pool.query(
+    `SELECT entry_id, currency FROM postings GROUP BY entry_id, currency HAVING sum(amount) <> 0`,
+  );
   expect(entries.rows).toEqual([]);
   const negative = await pool.query(`SELECT id FROM accounts WHERE NOT allow_negative AND posted - held < 0`);
   expect(negative.rows).toEqual([]);

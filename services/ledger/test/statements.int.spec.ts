@@ -21,10 +21,22 @@ const DAY_TIMEOUT_MS = 180_000;
 const CLOCK_MARGIN_MS = 50;
 const SETTLE_WAIT_MS = 30_000;
 
-interface Balance { accountId: string; currency: string; available: string; held: string }
+interface Balance {
+  accountId: string;
+  currency: string;
+  available: string;
+  held: string;
+}
 interface Line {
-  id: string; accountId: string; currency: string; type: string; amount: string; direction: string;
-  availableAfter: string; createdAt: string; resourceId: string | null;
+  id: string;
+  accountId: string;
+  currency: string;
+  type: string;
+  amount: string;
+  direction: string;
+  availableAfter: string;
+  createdAt: string;
+  resourceId: string | null;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,19 +48,29 @@ async function balances(http: PartnerHttpClient): Promise<Record<string, Balance
 }
 
 async function outboxCode(http: PartnerHttpClient, subjectId: string): Promise<string> {
-  const code = await waitFor(async () => {
-    const outbox = await http.get('/v1/sandbox/outbox');
-    return (outbox.body as Array<{ subjectId: string; code: string | null }>).find((entry) => entry.subjectId === subjectId)?.code ?? undefined;
-  }, { what: `the code for ${subjectId}` });
+  const code = await waitFor(
+    async () => {
+      const outbox = await http.get('/v1/sandbox/outbox');
+      return (
+        (outbox.body as Array<{ subjectId: string; code: string | null }>).find(
+          (entry) => entry.subjectId === subjectId,
+        )?.code ?? undefined
+      );
+    },
+    { what: `the code for ${subjectId}` },
+  );
   recordSensitive(code);
   return code;
 }
 
 async function reaches(http: PartnerHttpClient, path: string, statuses: string[]): Promise<Record<string, any>> {
-  return waitFor(async () => {
-    const read = await http.get(path);
-    return statuses.includes(read.body.status) ? read.body : undefined;
-  }, { what: `${path} ${statuses.join('|')}`, timeoutMs: SETTLE_WAIT_MS });
+  return waitFor(
+    async () => {
+      const read = await http.get(path);
+      return statuses.includes(read.body.status) ? read.body : undefined;
+    },
+    { what: `${path} ${statuses.join('|')}`, timeoutMs: SETTLE_WAIT_MS },
+  );
 }
 
 /** Every line of the statement of `accountId` within the query, newest first, `limit` at a time. */
@@ -56,7 +78,9 @@ async function statement(http: PartnerHttpClient, accountId: string, query: stri
   const lines: Line[] = [];
   let cursor: string | null = null;
   do {
-    const page: HttpResult = await http.get(`/v1/balances/${accountId}/transactions?${query}${query ? '&' : ''}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    const page: HttpResult = await http.get(
+      `/v1/balances/${accountId}/transactions?${query}${query ? '&' : ''}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     expect(page.status).toBe(200);
     expect((page.body as Line[]).length).toBeLessThanOrEqual(limit);
     lines.push(...(page.body as Line[]));
@@ -76,7 +100,8 @@ function expectChained(lines: Line[]): void {
 }
 
 const sum = (lines: Line[]) => lines.reduce((total, line) => total.plus(line.amount), new Big(0));
-const window = (from: Date, to: Date) => `from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`;
+const window = (from: Date, to: Date) =>
+  `from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`;
 
 describe('statements', () => {
   let http: PartnerHttpClient;
@@ -88,21 +113,35 @@ describe('statements', () => {
   const resources: Record<string, string> = {};
 
   async function activeWallet(): Promise<string> {
-    const registered = await http.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: tronAddressFromAccountId(randomBytes(20)) });
+    const registered = await http.post('/v1/wallets', {
+      chain: 'tron',
+      asset: 'USDT',
+      address: tronAddressFromAccountId(randomBytes(20)),
+    });
     expect(registered.status).toBe(201);
     const walletId = registered.body.walletId as string;
-    expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp: await outboxCode(http, walletId) })).status).toBe(200);
+    expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp: await outboxCode(http, walletId) })).status).toBe(
+      200,
+    );
     expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
     return walletId;
   }
 
   async function transfer(accountNumber: string): Promise<string> {
     const created = await http.post('/v1/transfers', {
-      rail: 'mobile_money', destination: { accountNumber, accountName: 'Jane Wanjiru' }, amount: { currency: 'KES', value: '100.00' },
+      rail: 'mobile_money',
+      destination: { accountNumber, accountName: 'Jane Wanjiru' },
+      amount: { currency: 'KES', value: '100.00' },
       idempotencyKey: `day-${randomUUID()}`,
     });
     expect(created.status).toBe(202);
-    expect((await http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code: await outboxCode(http, created.body.id) })).status).toBe(200);
+    expect(
+      (
+        await http.post(`/v1/confirmations/${created.body.confirmation.id}`, {
+          code: await outboxCode(http, created.body.id),
+        })
+      ).status,
+    ).toBe(200);
     return created.body.id as string;
   }
 
@@ -111,16 +150,29 @@ describe('statements', () => {
     expect((await http.post('/v1/sandbox/kes-credits', { amount: '1000.00' })).status).toBe(201);
     const quote = await http.post('/v1/quotes', { side: 'buy', kesAmount: '1000.00' });
     expect(quote.status).toBe(201);
-    const order = await http.post('/v1/orders/buy', { quoteId: quote.body.quoteId, partnerReference: `day-${randomUUID()}` });
+    const order = await http.post('/v1/orders/buy', {
+      quoteId: quote.body.quoteId,
+      partnerReference: `day-${randomUUID()}`,
+    });
     expect(order.status).toBe(202);
     resources.order = order.body.orderId;
     resources.transfer = await transfer('254712345678');
     // The sandbox bank refuses an account number ending 0000: the transfer fails and its hold is given back.
     resources.refusedTransfer = await transfer('254712340000');
-    const send = await http.post('/v1/usdt/sends', { destinationWalletId: walletId, usdtAmount: '2.500000', idempotencyKey: `day-${randomUUID()}` });
+    const send = await http.post('/v1/usdt/sends', {
+      destinationWalletId: walletId,
+      usdtAmount: '2.500000',
+      idempotencyKey: `day-${randomUUID()}`,
+    });
     expect(send.status).toBe(202);
     resources.send = send.body.id;
-    expect((await http.post(`/v1/confirmations/${send.body.confirmation.id}`, { code: await outboxCode(http, send.body.id) })).status).toBe(200);
+    expect(
+      (
+        await http.post(`/v1/confirmations/${send.body.confirmation.id}`, {
+          code: await outboxCode(http, send.body.id),
+        })
+      ).status,
+    ).toBe(200);
     await reaches(http, `/v1/orders/${resources.order}`, ['settled']);
     await reaches(http, `/v1/transfers/${resources.transfer}`, ['settled']);
     await reaches(http, `/v1/transfers/${resources.refusedTransfer}`, ['failed']);
@@ -130,7 +182,9 @@ describe('statements', () => {
   beforeAll(async () => {
     const domain = `s${randomUUID().slice(0, 8)}.example.com`;
     const partner = await createTestPartner({
-      adminDomain: domain, rateLimitPerMinute: RATE_LIMIT_PER_MINUTE, extraArgs: ['--daily-cap-kes', CAP_KES, '--per-order-cap-kes', CAP_KES],
+      adminDomain: domain,
+      rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
+      extraArgs: ['--daily-cap-kes', CAP_KES, '--per-order-cap-kes', CAP_KES],
     });
     http = new PartnerHttpClient(partner);
     other = new PartnerHttpClient(await createTestPartner({ rateLimitPerMinute: RATE_LIMIT_PER_MINUTE }));
@@ -138,8 +192,18 @@ describe('statements', () => {
     expect((await http.post('/v1/sandbox/rates', { bid: '128.0000', ask: '130.0000' })).status).toBe(200);
     // Before the day: money on both balances, so the window starts from a balance that is not zero.
     expect((await http.post('/v1/sandbox/kes-credits', { amount: '5000.00' })).status).toBe(201);
-    expect((await http.post('/v1/sandbox/usdt-deposits', { txHash: randomBytes(32).toString('hex'), usdtAmount: '20.000000' })).status).toBe(201);
-    await waitFor(async () => (await balances(http)).USDT!.available === '20.000000' || undefined, { timeoutMs: USDT_CREDIT_WAIT_MS, what: 'the USDT deposit credited' });
+    expect(
+      (
+        await http.post('/v1/sandbox/usdt-deposits', {
+          txHash: randomBytes(32).toString('hex'),
+          usdtAmount: '20.000000',
+        })
+      ).status,
+    ).toBe(201);
+    await waitFor(async () => (await balances(http)).USDT!.available === '20.000000' || undefined, {
+      timeoutMs: USDT_CREDIT_WAIT_MS,
+      what: 'the USDT deposit credited',
+    });
     const walletId = await activeWallet();
     before = await balances(http);
     await sleep(CLOCK_MARGIN_MS);
@@ -151,41 +215,76 @@ describe('statements', () => {
     after = await balances(http);
   }, DAY_TIMEOUT_MS);
 
-  it.each(['KES', 'USDT'])('the %s lines of the day sum exactly to the change of its available balance', async (currency) => {
-    const accountId = before[currency]!.accountId;
-    const day = await statement(http, accountId, window(dayStart, dayEnd), 3);
-    expect(day.length).toBeGreaterThan(0);
-    expect(sum(day).eq(new Big(after[currency]!.available).minus(before[currency]!.available))).toBe(true);
-    expectChained(day);
-    expect(day[0]!.availableAfter).toBe(after[currency]!.available);
-    expect(new Big(day[day.length - 1]!.availableAfter).minus(day[day.length - 1]!.amount).eq(before[currency]!.available)).toBe(true);
-    for (const line of day) expect(line).toMatchObject({ accountId, currency });
-  });
+  it.each(['KES', 'USDT'])(
+    'the %s lines of the day sum exactly to the change of its available balance',
+    async (currency) => {
+      const accountId = before[currency]!.accountId;
+      const day = await statement(http, accountId, window(dayStart, dayEnd), 3);
+      expect(day.length).toBeGreaterThan(0);
+      expect(sum(day).eq(new Big(after[currency]!.available).minus(before[currency]!.available))).toBe(true);
+      expectChained(day);
+      expect(day[0]!.availableAfter).toBe(after[currency]!.available);
+      expect(
+        new Big(day[day.length - 1]!.availableAfter).minus(day[day.length - 1]!.amount).eq(before[currency]!.available),
+      ).toBe(true);
+      for (const line of day) expect(line).toMatchObject({ accountId, currency });
+    },
+  );
 
   it('names each KES movement and the resource that caused it, holds included', async () => {
     const day = await statement(http, before.KES!.accountId, window(dayStart, dayEnd), 100);
-    const of = (resourceId: string | undefined) => day.filter((line) => line.resourceId === resourceId).map((line) => [line.type, line.amount]).reverse();
+    const of = (resourceId: string | undefined) =>
+      day
+        .filter((line) => line.resourceId === resourceId)
+        .map((line) => [line.type, line.amount])
+        .reverse();
     expect(day.filter((line) => line.type === 'credit').map((line) => line.amount)).toEqual(['1000.00']);
     const order = await http.get(`/v1/orders/${resources.order}`);
     const total = order.body.kesTotalAmount as string;
-    expect(of(resources.order)).toEqual([['hold_placed', `-${total}`], ['hold_released', total], ['order', `-${total}`]]);
-    expect(of(resources.transfer)).toEqual([['hold_placed', '-125.00'], ['hold_released', '125.00'], ['transfer', '-125.00']]);
-    expect(of(resources.refusedTransfer)).toEqual([['hold_placed', '-125.00'], ['hold_released', '125.00']]);
+    expect(of(resources.order)).toEqual([
+      ['hold_placed', `-${total}`],
+      ['hold_released', total],
+      ['order', `-${total}`],
+    ]);
+    expect(of(resources.transfer)).toEqual([
+      ['hold_placed', '-125.00'],
+      ['hold_released', '125.00'],
+      ['transfer', '-125.00'],
+    ]);
+    expect(of(resources.refusedTransfer)).toEqual([
+      ['hold_placed', '-125.00'],
+      ['hold_released', '125.00'],
+    ]);
   });
 
   it('names each USDT movement: the bought USDT and the send', async () => {
     const day = await statement(http, before.USDT!.accountId, window(dayStart, dayEnd), 100);
     const order = await http.get(`/v1/orders/${resources.order}`);
-    expect(day.filter((line) => line.resourceId === resources.order).map((line) => [line.type, line.amount])).toEqual([['order', order.body.usdtAmount]]);
-    expect(day.filter((line) => line.resourceId === resources.send).map((line) => [line.type, line.amount]).reverse())
-      .toEqual([['hold_placed', '-2.500000'], ['hold_released', '2.500000'], ['usdt_send', '-2.500000']]);
+    expect(day.filter((line) => line.resourceId === resources.order).map((line) => [line.type, line.amount])).toEqual([
+      ['order', order.body.usdtAmount],
+    ]);
+    expect(
+      day
+        .filter((line) => line.resourceId === resources.send)
+        .map((line) => [line.type, line.amount])
+        .reverse(),
+    ).toEqual([
+      ['hold_placed', '-2.500000'],
+      ['hold_released', '2.500000'],
+      ['usdt_send', '-2.500000'],
+    ]);
   });
 
-  it('the whole statement of a new partner sums to its balance, and the day\'s window leaves out what came before', async () => {
+  it("the whole statement of a new partner sums to its balance, and the day's window leaves out what came before", async () => {
     const all = await statement(http, before.KES!.accountId, '', 100);
     expect(sum(all).eq(after.KES!.available)).toBe(true);
     expectChained(all);
-    const untilDay = await statement(http, before.KES!.accountId, `to=${encodeURIComponent(dayStart.toISOString())}`, 100);
+    const untilDay = await statement(
+      http,
+      before.KES!.accountId,
+      `to=${encodeURIComponent(dayStart.toISOString())}`,
+      100,
+    );
     expect(sum(untilDay).eq(before.KES!.available)).toBe(true);
     expect(untilDay.map((line) => [line.type, line.amount])).toEqual([['credit', '5000.00']]);
   });
@@ -209,7 +308,7 @@ describe('statements', () => {
     expect(new Big(newest.body[0].availableAfter).minus('7.00').eq(whole[0]!.availableAfter)).toBe(true);
   });
 
-  it('answers another partner\'s, an unknown and a malformed account id with the same 404', async () => {
+  it("answers another partner's, an unknown and a malformed account id with the same 404", async () => {
     const foreign = await other.get(`/v1/balances/${before.KES!.accountId}/transactions`);
     const unknown = await other.get(`/v1/balances/${randomUUID()}/transactions`);
     const malformed = await other.get('/v1/balances/not-an-account/transactions');

@@ -15,7 +15,16 @@ import { checkHealth, createGrpcServer, GrpcServer, PromiseClient } from '@platf
 import { createLogger } from '@platform/logger';
 import { ledger, trading } from '@platform/proto';
 import {
-  createTestPartner, HttpsReceiver, loadTestStack, routedClient, runOps, serviceEnvironment, stackIdentity, startHttpsReceiver, TestPartner, waitFor,
+  createTestPartner,
+  HttpsReceiver,
+  loadTestStack,
+  routedClient,
+  runOps,
+  serviceEnvironment,
+  stackIdentity,
+  startHttpsReceiver,
+  TestPartner,
+  waitFor,
 } from '@platform/testing';
 import { LEDGER_ACCESS } from '../src/grpc/access';
 import { codeOf, expectLedgerBalanced, ledgerPool } from './ledger-support';
@@ -48,23 +57,43 @@ describe('USDT deposits held for attribution', () => {
   beforeAll(async () => {
     // Plays trading, with trading's certificate: the replica accepts no other identity as trading.
     fakeTrading = createGrpcServer(logger, stackIdentity('trading'));
-    fakeTrading.add(trading.TradingDepositsService, {
-      async offerUsdtDeposit() {
-        if (nextAnswer === 'fail') throw new AppError('SERVICE_UNAVAILABLE');
-        return nextAnswer;
+    fakeTrading.add(
+      trading.TradingDepositsService,
+      {
+        async offerUsdtDeposit() {
+          if (nextAnswer === 'fail') throw new AppError('SERVICE_UNAVAILABLE');
+          return nextAnswer;
+        },
       },
-    }, { offerUsdtDeposit: ['ledger'] });
+      { offerUsdtDeposit: ['ledger'] },
+    );
     await fakeTrading.listen(FAKE_TRADING_PORT, '127.0.0.1');
     replica = startReplica();
     const address = `127.0.0.1:${REPLICA_GRPC_PORT}`;
     const health = stackIdentity('ops').client('ledger');
-    await waitFor(() => checkHealth(address, HEALTH_PROBE_TIMEOUT_MS, health), { timeoutMs: REPLICA_START_TIMEOUT_MS, what: 'the ledger replica to serve' });
+    await waitFor(() => checkHealth(address, HEALTH_PROBE_TIMEOUT_MS, health), {
+      timeoutMs: REPLICA_START_TIMEOUT_MS,
+      what: 'the ledger replica to serve',
+    });
     client = routedClient(ledger.LedgerService, LEDGER_ACCESS.LEDGER, { upstream: 'ledger', address, logger });
-    sandbox = routedClient(ledger.LedgerSandboxService, LEDGER_ACCESS.LEDGER_SANDBOX, { upstream: 'ledger', address, logger });
+    sandbox = routedClient(ledger.LedgerSandboxService, LEDGER_ACCESS.LEDGER_SANDBOX, {
+      upstream: 'ledger',
+      address,
+      logger,
+    });
     pool = ledgerPool();
     partner = await createTestPartner();
     receiver = await startHttpsReceiver();
-    await runOps(['webhook', 'set', '--partner', partner.partnerId, '--url', receiver.url, '--secret', `whsec_${randomBytes(24).toString('hex')}`]);
+    await runOps([
+      'webhook',
+      'set',
+      '--partner',
+      partner.partnerId,
+      '--url',
+      receiver.url,
+      '--secret',
+      `whsec_${randomBytes(24).toString('hex')}`,
+    ]);
   });
 
   afterEach(() => expectLedgerBalanced(pool));
@@ -83,9 +112,18 @@ describe('USDT deposits held for attribution', () => {
     const { TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE } = serviceEnvironment('ledger');
     return spawn(process.execPath, [join(REPO_ROOT, 'services/ledger/dist/main.js')], {
       env: {
-        PATH: process.env.PATH, PLATFORM_MODE: 'sandbox', TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE, LOG_LEVEL: 'error', DATABASE_URL: stack.databases.ledger, AMQP_URL: stack.amqpUrl,
-        GRPC_PORT: String(REPLICA_GRPC_PORT), TRADING_GRPC_ADDR: `127.0.0.1:${FAKE_TRADING_PORT}`,
-        DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS: String(UNAVAILABLE_HOLD_MS), HOLD_SWEEP_INTERVAL_MS: '250',
+        PATH: process.env.PATH,
+        PLATFORM_MODE: 'sandbox',
+        TLS_CA_FILE,
+        TLS_CERT_FILE,
+        TLS_KEY_FILE,
+        LOG_LEVEL: 'error',
+        DATABASE_URL: stack.databases.ledger,
+        AMQP_URL: stack.amqpUrl,
+        GRPC_PORT: String(REPLICA_GRPC_PORT),
+        TRADING_GRPC_ADDR: `127.0.0.1:${FAKE_TRADING_PORT}`,
+        DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS: String(UNAVAILABLE_HOLD_MS),
+        HOLD_SWEEP_INTERVAL_MS: '250',
       },
       stdio: 'ignore',
     });
@@ -103,7 +141,8 @@ describe('USDT deposits held for attribution', () => {
     return balances.find((balance) => balance.currency === 'USDT')!.available;
   };
 
-  const deposit = (txHash: string, usdtAmount: string) => sandbox.simulateUsdtDeposit({ partnerId: partner.partnerId, txHash, usdtAmount });
+  const deposit = (txHash: string, usdtAmount: string) =>
+    sandbox.simulateUsdtDeposit({ partnerId: partner.partnerId, txHash, usdtAmount });
   const webhooksFor = (activityId: string) => receiver.requests.filter((request) => request.body.includes(activityId));
 
   it('holds a deposit in suspense for its window, then credits it with one event', async () => {
@@ -111,21 +150,38 @@ describe('USDT deposits held for attribution', () => {
     nextAnswer = { decision: 'hold', holdUntil: new Date(Date.now() + SHORT_HOLD_MS).toISOString() };
     const txHash = randomBytes(32).toString('hex');
     const held = await deposit(txHash, '42.000001');
-    expect(held).toMatchObject({ status: 'held_for_attribution', usdtAmount: '42.000001', partnerId: partner.partnerId });
+    expect(held).toMatchObject({
+      status: 'held_for_attribution',
+      usdtAmount: '42.000001',
+      partnerId: partner.partnerId,
+    });
     expect(held.holdUntil).toBeDefined();
     expect(await usdtAvailable()).toBe(before);
     expect(await deposit(txHash, '42.000001')).toEqual(held);
 
-    const credited = await waitFor(async () => {
-      const rows = await pool.query("SELECT status FROM usdt_deposits WHERE tx_hash = $1 AND status = 'credited'", [txHash]);
-      return rows.rowCount === 1 || undefined;
-    }, { timeoutMs: 15_000, what: 'the held deposit to be credited' });
+    const credited = await waitFor(
+      async () => {
+        const rows = await pool.query("SELECT status FROM usdt_deposits WHERE tx_hash = $1 AND status = 'credited'", [
+          txHash,
+        ]);
+        return rows.rowCount === 1 || undefined;
+      },
+      { timeoutMs: 15_000, what: 'the held deposit to be credited' },
+    );
     expect(credited).toBe(true);
     expect(await usdtAvailable()).toBe(new Big(before).plus('42.000001').toFixed(6));
-    await waitFor(() => webhooksFor(held.depositId).length > 0 || undefined, { timeoutMs: WEBHOOK_WAIT_MS, what: 'usdt_credit.received' });
+    await waitFor(() => webhooksFor(held.depositId).length > 0 || undefined, {
+      timeoutMs: WEBHOOK_WAIT_MS,
+      what: 'usdt_credit.received',
+    });
     const body = JSON.parse(webhooksFor(held.depositId)[0].body);
-    expect(body).toMatchObject({ type: 'usdt_credit.received', data: { activityId: held.depositId, amount: { currency: 'USDT', value: '42.000001' } } });
-    expect(await codeOf(client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId: randomUUID() }))).toBe('LEDGER_DEPOSIT_NOT_CLAIMABLE');
+    expect(body).toMatchObject({
+      type: 'usdt_credit.received',
+      data: { activityId: held.depositId, amount: { currency: 'USDT', value: '42.000001' } },
+    });
+    expect(await codeOf(client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId: randomUUID() }))).toBe(
+      'LEDGER_DEPOSIT_NOT_CLAIMABLE',
+    );
   });
 
   it('lets exactly one order claim a held deposit, which is then never credited to the balance', async () => {
@@ -134,14 +190,20 @@ describe('USDT deposits held for attribution', () => {
     const before = await usdtAvailable();
     await deposit(txHash, '5.5');
     const orders = [randomUUID(), randomUUID(), randomUUID()];
-    const outcomes = await Promise.allSettled(orders.map((orderId) => client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId })));
-    const won = outcomes.filter((outcome) => outcome.status === 'fulfilled') as PromiseFulfilledResult<ledger.UsdtDeposit>[];
+    const outcomes = await Promise.allSettled(
+      orders.map((orderId) => client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId })),
+    );
+    const won = outcomes.filter(
+      (outcome) => outcome.status === 'fulfilled',
+    ) as PromiseFulfilledResult<ledger.UsdtDeposit>[];
     expect(won).toHaveLength(1);
     const claim = won[0].value;
     expect(claim).toMatchObject({ status: 'claimed' });
-    expect(await client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId: claim.orderId! })).toEqual(claim);
+    expect(await client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId: claim.orderId! })).toEqual(
+      claim,
+    );
     expect(await usdtAvailable()).toBe(before);
-    const suspense = await pool.query("SELECT status, hold_until FROM usdt_deposits WHERE tx_hash = $1", [txHash]);
+    const suspense = await pool.query('SELECT status, hold_until FROM usdt_deposits WHERE tx_hash = $1', [txHash]);
     expect(suspense.rows).toEqual([{ status: 'claimed', hold_until: null }]);
   });
 
@@ -151,11 +213,19 @@ describe('USDT deposits held for attribution', () => {
     const held = await deposit(txHash, '1.25');
     expect(held.status).toBe('held_for_attribution');
     expect(Date.parse(held.holdUntil!) - Date.now()).toBeLessThanOrEqual(UNAVAILABLE_HOLD_MS);
-    await waitFor(async () => {
-      const rows = await pool.query("SELECT 1 FROM usdt_deposits WHERE tx_hash = $1 AND status = 'credited'", [txHash]);
-      return rows.rowCount === 1 || undefined;
-    }, { timeoutMs: 15_000, what: 'the deposit held for an unavailable trading to be credited' });
-    await waitFor(() => webhooksFor(held.depositId).length > 0 || undefined, { timeoutMs: WEBHOOK_WAIT_MS, what: 'usdt_credit.received' });
+    await waitFor(
+      async () => {
+        const rows = await pool.query("SELECT 1 FROM usdt_deposits WHERE tx_hash = $1 AND status = 'credited'", [
+          txHash,
+        ]);
+        return rows.rowCount === 1 || undefined;
+      },
+      { timeoutMs: 15_000, what: 'the deposit held for an unavailable trading to be credited' },
+    );
+    await waitFor(() => webhooksFor(held.depositId).length > 0 || undefined, {
+      timeoutMs: WEBHOOK_WAIT_MS,
+      what: 'usdt_credit.received',
+    });
     expect(webhooksFor(held.depositId)).toHaveLength(1);
   });
 });

@@ -6,7 +6,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { Big } from '@platform/money';
-import { createTestPartner, HttpsReceiver, PartnerHttpClient, runOps, startHttpsReceiver, TestPartner, waitFor } from '@platform/testing';
+import {
+  createTestPartner,
+  HttpsReceiver,
+  PartnerHttpClient,
+  runOps,
+  startHttpsReceiver,
+  TestPartner,
+  waitFor,
+} from '@platform/testing';
 import { codeOf, expectLedgerBalanced, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
 
 const WEBHOOK_WAIT_MS = 30_000;
@@ -25,7 +33,16 @@ describe('USDT deposits', () => {
     partner = await createTestPartner();
     http = new PartnerHttpClient(partner);
     receiver = await startHttpsReceiver();
-    await runOps(['webhook', 'set', '--partner', partner.partnerId, '--url', receiver.url, '--secret', `whsec_${randomBytes(24).toString('hex')}`]);
+    await runOps([
+      'webhook',
+      'set',
+      '--partner',
+      partner.partnerId,
+      '--url',
+      receiver.url,
+      '--secret',
+      `whsec_${randomBytes(24).toString('hex')}`,
+    ]);
   });
 
   afterEach(() => expectLedgerBalanced(pool));
@@ -46,7 +63,10 @@ describe('USDT deposits', () => {
     const response = await http.post('/v1/sandbox/usdt-deposits', { txHash: `0x${txHash}`, usdtAmount: '125.5' });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
-      activityId: expect.stringMatching(/^[0-9a-f-]{36}$/), txHash, amount: { currency: 'USDT', value: '125.500000' }, status: 'credited',
+      activityId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      txHash,
+      amount: { currency: 'USDT', value: '125.500000' },
+      status: 'credited',
       receivedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
     expect((await usdtBalance()).available).toBe('125.500000');
@@ -55,31 +75,45 @@ describe('USDT deposits', () => {
     if (!request) throw new Error('no webhook received');
     const body = JSON.parse(request.body);
     expect(body.type).toBe('usdt_credit.received');
-    expect(body.data).toEqual({ activityId: response.body.activityId, amount: { currency: 'USDT', value: '125.500000' }, receivedAt: response.body.receivedAt });
+    expect(body.data).toEqual({
+      activityId: response.body.activityId,
+      amount: { currency: 'USDT', value: '125.500000' },
+      receivedAt: response.body.receivedAt,
+    });
     expect(request.body).not.toContain(txHash);
   });
 
   it('credits once when the chain notifies the same hash repeatedly and concurrently', async () => {
     const before = await usdtBalance();
     const txHash = newHash();
-    const results = await Promise.all(Array.from({ length: 6 }, () => http.post('/v1/sandbox/usdt-deposits', { txHash, usdtAmount: '10.000001' })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => http.post('/v1/sandbox/usdt-deposits', { txHash, usdtAmount: '10.000001' })),
+    );
     expect(new Set(results.map((result) => result.body.activityId)).size).toBe(1);
     expect(results.every((result) => result.status === 201)).toBe(true);
     const after = await usdtBalance();
     expect(new Big(after.available).minus(before.available).toFixed(6)).toBe('10.000001');
     const rows = await pool.query('SELECT count(*)::int AS n FROM usdt_deposits WHERE tx_hash = $1', [txHash]);
     expect(rows.rows[0].n).toBe(1);
-    await waitFor(() => receiver.requests.filter((request) => request.body.includes(results[0].body.activityId)).length === 1 || undefined,
-      { timeoutMs: WEBHOOK_WAIT_MS, what: 'the one webhook of the repeated deposit' });
+    await waitFor(
+      () =>
+        receiver.requests.filter((request) => request.body.includes(results[0].body.activityId)).length === 1 ||
+        undefined,
+      { timeoutMs: WEBHOOK_WAIT_MS, what: 'the one webhook of the repeated deposit' },
+    );
   });
 
   it('lets no order claim a deposit already credited to the balance', async () => {
     const txHash = newHash();
     await http.post('/v1/sandbox/usdt-deposits', { txHash, usdtAmount: '1' });
     const orderId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
-    expect(await codeOf(client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId }))).toBe('LEDGER_DEPOSIT_NOT_CLAIMABLE');
+    expect(await codeOf(client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId }))).toBe(
+      'LEDGER_DEPOSIT_NOT_CLAIMABLE',
+    );
     const stranger = await createTestPartner();
-    expect(await codeOf(client.claimUsdtDeposit({ txHash, partnerId: stranger.partnerId, orderId }))).toBe('LEDGER_DEPOSIT_NOT_FOUND');
+    expect(await codeOf(client.claimUsdtDeposit({ txHash, partnerId: stranger.partnerId, orderId }))).toBe(
+      'LEDGER_DEPOSIT_NOT_FOUND',
+    );
   });
 
   it.each([
@@ -96,7 +130,10 @@ describe('USDT deposits', () => {
 
   it('refuses a partner without a deposit address', async () => {
     const bare = await createTestPartner({ extraArgs: ['--deposit-address', 'none'] });
-    const response = await new PartnerHttpClient(bare).post('/v1/sandbox/usdt-deposits', { txHash: newHash(), usdtAmount: '1' });
+    const response = await new PartnerHttpClient(bare).post('/v1/sandbox/usdt-deposits', {
+      txHash: newHash(),
+      usdtAmount: '1',
+    });
     expect(response.status).toBe(503);
     expect(response.body).toMatchObject({ message: 'USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED' });
   });

@@ -5,7 +5,11 @@ import { configProblems, loadConfig } from '@platform/config';
 import { configSchema } from './config';
 
 const fullEnv = {
-  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_notifier', PLATFORM_MODE: 'sandbox', TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/notifier.pem', TLS_KEY_FILE: '/tls/notifier-key.pem',
+  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_notifier',
+  PLATFORM_MODE: 'sandbox',
+  TLS_CA_FILE: '/tls/ca.pem',
+  TLS_CERT_FILE: '/tls/notifier.pem',
+  TLS_KEY_FILE: '/tls/notifier-key.pem',
   GRPC_PORT: '7006',
 };
 
@@ -14,7 +18,11 @@ const problemsOf = (env: NodeJS.ProcessEnv): string[] => configProblems(configSc
 describe('notifier configSchema', () => {
   it('accepts a full environment and fills in the defaults', () => {
     const config = loadConfig(configSchema, {
-      ...fullEnv, PLATFORM_MODE: 'production', LOG_LEVEL: 'debug', SMTP_URL: 'smtps://u:p@mail.example.net:465', SMTP_FROM: 'no-reply@example.net',
+      ...fullEnv,
+      PLATFORM_MODE: 'production',
+      LOG_LEVEL: 'debug',
+      SMTP_URL: 'smtps://u:p@mail.example.net:465',
+      SMTP_FROM: 'no-reply@example.net',
     });
     expect(config).toMatchObject({
       DATABASE_URL: fullEnv.DATABASE_URL,
@@ -33,13 +41,31 @@ describe('notifier configSchema', () => {
   });
 
   it('names every bad variable at once', () => {
-    const problems = problemsOf({ DATABASE_URL: 'http://db/x', GRPC_PORT: 'seven', PLATFORM_MODE: 'live', TLS_CA_FILE: 'relative.pem' });
-    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'GRPC_PORT', 'PLATFORM_MODE', 'TLS_CA_FILE', 'TLS_CERT_FILE', 'TLS_KEY_FILE']);
+    const problems = problemsOf({
+      DATABASE_URL: 'http://db/x',
+      GRPC_PORT: 'seven',
+      PLATFORM_MODE: 'live',
+      TLS_CA_FILE: 'relative.pem',
+    });
+    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual([
+      'DATABASE_URL',
+      'GRPC_PORT',
+      'PLATFORM_MODE',
+      'TLS_CA_FILE',
+      'TLS_CERT_FILE',
+      'TLS_KEY_FILE',
+    ]);
   });
 
   it('requires SMTP settings in production mode only', () => {
-    expect(problemsOf({ ...fullEnv, PLATFORM_MODE: 'production' }).map((problem) => problem.split(':')[0]).sort()).toEqual(['SMTP_FROM', 'SMTP_URL']);
+    expect(
+      problemsOf({ ...fullEnv, PLATFORM_MODE: 'production' })
+        .map((problem) => problem.split(':')[0])
+        .sort(),
+    ).toEqual(['SMTP_FROM', 'SMTP_URL']);
     expect(problemsOf({ ...fullEnv })).toEqual([]);
-    expect(problemsOf({ ...fullEnv, SMTP_URL: 'http://mail.example.net' }).map((problem) => problem.split(':')[0])).toEqual(['SMTP_URL']);
+    expect(
+      problemsOf({ ...fullEnv, SMTP_URL: 'http://mail.example.net' }).map((problem) => problem.split(':')[0]),
+    ).toEqual(['SMTP_URL']);
   });
 });

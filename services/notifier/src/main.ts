@@ -26,14 +26,17 @@ function createTransport(config: Config): MailTransport {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
+  const tracing = startTracing({
+    service: SERVICE_NAME,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(notifierDataSource(config.DATABASE_URL), logger);
   observeDatabasePool(dataSource);
   const transport = createTransport(config);
-  const server = createServer({ dataSource, logger,
-tls, transport });
+  const server = createServer({ dataSource, logger, tls, transport });
   logger.info('transport selected', { transport: transport.name });
   await runService({
     logger,

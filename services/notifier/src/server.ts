@@ -21,12 +21,21 @@ export interface ServerDependencies {
 export function createServer(deps: ServerDependencies): GrpcServer {
   const server = createGrpcServer(deps.logger, deps.tls);
   const messages = new MessagesRepository();
-  server.add(notifier.NotifierService, notifierHandlers({
-    sendMessage: new SendMessageUseCase(deps.dataSource, messages, deps.transport, deps.logger),
-  }), NOTIFIER_ACCESS.NOTIFIER);
+  server.add(
+    notifier.NotifierService,
+    notifierHandlers({
+      sendMessage: new SendMessageUseCase(deps.dataSource, messages, deps.transport, deps.logger),
+    }),
+    NOTIFIER_ACCESS.NOTIFIER,
+  );
   // The outbox exists only where the sandbox transport stored the messages.
-  server.add(notifier.NotifierSandboxService, notifierSandboxHandlers({
-    listSandboxOutbox: deps.transport.name === 'sandbox' ? new ListSandboxOutboxUseCase(deps.dataSource, messages) : null,
-  }), NOTIFIER_ACCESS.SANDBOX);
+  server.add(
+    notifier.NotifierSandboxService,
+    notifierSandboxHandlers({
+      listSandboxOutbox:
+        deps.transport.name === 'sandbox' ? new ListSandboxOutboxUseCase(deps.dataSource, messages) : null,
+    }),
+    NOTIFIER_ACCESS.SANDBOX,
+  );
   return server;
 }

@@ -19,9 +19,23 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const logger = createLogger('notifier-int-test', 'error');
 
 const VARIABLES: Record<string, Record<string, string>> = {
-  wallet_approval: { chain: 'tron', asset: 'USDT', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', expiresAt: '2026-11-21T10:00:00.000Z' },
-  transfer_confirmation: { amount: '1500.00', currency: 'KES', destination: '****5678', expiresAt: '2026-11-21T10:00:00.000Z' },
-  usdt_send_confirmation: { amount: '25.000000', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', expiresAt: '2026-11-21T10:00:00.000Z' },
+  wallet_approval: {
+    chain: 'tron',
+    asset: 'USDT',
+    address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    expiresAt: '2026-11-21T10:00:00.000Z',
+  },
+  transfer_confirmation: {
+    amount: '1500.00',
+    currency: 'KES',
+    destination: '****5678',
+    expiresAt: '2026-11-21T10:00:00.000Z',
+  },
+  usdt_send_confirmation: {
+    amount: '25.000000',
+    address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    expiresAt: '2026-11-21T10:00:00.000Z',
+  },
   batch_confirmation: { itemCount: '3', expiresAt: '2026-11-21T10:00:00.000Z' },
 };
 
@@ -69,20 +83,26 @@ describe('notifier', () => {
   it('sends once per idempotency key, however often and concurrently it is asked', async () => {
     const message = request();
     const first = await client.sendMessage(message);
-    expect(first).toEqual({ messageId: expect.stringMatching(UUID), maskedRecipient: 'j***@example.com', replayed: false });
+    expect(first).toEqual({
+      messageId: expect.stringMatching(UUID),
+      maskedRecipient: 'j***@example.com',
+      replayed: false,
+    });
     const repeats = await Promise.all(Array.from({ length: 5 }, () => client.sendMessage(message)));
     for (const repeat of repeats) expect(repeat).toEqual({ ...first, replayed: true });
     const entries = (await outbox()).filter((entry) => entry.subjectId === message.subjectId);
-    expect(entries).toEqual([{
-      id: first.messageId,
-      kind: 'wallet_approval',
-      to: 'j***@example.com',
-      subject: expect.any(String),
-      code: message.code,
-      subjectType: 'wallet',
-      subjectId: message.subjectId,
-      createdAt: expect.stringMatching(ISO_MS),
-    }]);
+    expect(entries).toEqual([
+      {
+        id: first.messageId,
+        kind: 'wallet_approval',
+        to: 'j***@example.com',
+        subject: expect.any(String),
+        code: message.code,
+        subjectType: 'wallet',
+        subjectId: message.subjectId,
+        createdAt: expect.stringMatching(ISO_MS),
+      },
+    ]);
   });
 
   it('sends once when the same new key arrives concurrently', async () => {
@@ -102,7 +122,11 @@ describe('notifier', () => {
   it('renders every kind and lists them newest first', async () => {
     const sent: string[] = [];
     for (const kind of Object.keys(VARIABLES)) {
-      const message = request({ kind, variables: VARIABLES[kind], subjectType: kind === 'wallet_approval' ? 'wallet' : 'transfer' });
+      const message = request({
+        kind,
+        variables: VARIABLES[kind],
+        subjectType: kind === 'wallet_approval' ? 'wallet' : 'transfer',
+      });
       sent.push((await client.sendMessage(message)).messageId);
     }
     const ids = (await outbox()).map((entry) => entry.id);
@@ -110,25 +134,42 @@ describe('notifier', () => {
   });
 
   it('sends a notice of an administrator change without a code, and refuses one with a code', async () => {
-    const variables = { adminName: 'Nuru', adminEmail: 'nuru@example.com', changedAt: '2026-11-21T10:00:00.000Z', receivesCodesFrom: '2026-11-22T10:00:00.000Z' };
+    const variables = {
+      adminName: 'Nuru',
+      adminEmail: 'nuru@example.com',
+      changedAt: '2026-11-21T10:00:00.000Z',
+      receivesCodesFrom: '2026-11-22T10:00:00.000Z',
+    };
     const notice = request({ kind: 'administrator_added', subjectType: 'administrator', code: undefined, variables });
     const sent = await client.sendMessage(notice);
     const entries = (await outbox()).filter((entry) => entry.subjectId === notice.subjectId);
-    expect(entries).toEqual([expect.objectContaining({ id: sent.messageId, kind: 'administrator_added', code: null, subjectType: 'administrator' })]);
-    await expect(client.sendMessage(request({ kind: 'administrator_removed', subjectType: 'administrator', variables })))
-      .rejects.toThrow('Validation failed on: code');
+    expect(entries).toEqual([
+      expect.objectContaining({
+        id: sent.messageId,
+        kind: 'administrator_added',
+        code: null,
+        subjectType: 'administrator',
+      }),
+    ]);
+    await expect(
+      client.sendMessage(request({ kind: 'administrator_removed', subjectType: 'administrator', variables })),
+    ).rejects.toThrow('Validation failed on: code');
   });
 
   it('refuses malformed requests naming each field', async () => {
     await expect(client.sendMessage(request({ kind: 'sms' }))).rejects.toThrow('Validation failed on: kind');
-    await expect(client.sendMessage(request({ recipient: 'jane@example.com\r\nBcc: x@evil.io' }))).rejects.toThrow('Validation failed on: recipient');
+    await expect(client.sendMessage(request({ recipient: 'jane@example.com\r\nBcc: x@evil.io' }))).rejects.toThrow(
+      'Validation failed on: recipient',
+    );
     await expect(client.sendMessage(request({ code: '12345' }))).rejects.toThrow('Validation failed on: code');
     await expect(client.sendMessage(request({ code: undefined }))).rejects.toThrow('Validation failed on: code');
     await expect(client.sendMessage(request({ variables: {} }))).rejects.toThrow('Validation failed on: variables');
-    await expect(client.sendMessage(request({ idempotencyKey: '', partnerId: 'x' }))).rejects.toThrow('Validation failed on: idempotencyKey, partnerId');
+    await expect(client.sendMessage(request({ idempotencyKey: '', partnerId: 'x' }))).rejects.toThrow(
+      'Validation failed on: idempotencyKey, partnerId',
+    );
   });
 
-  it("shows each partner only its own messages", async () => {
+  it('shows each partner only its own messages', async () => {
     const other = await createTestPartner();
     const otherHttp = new PartnerHttpClient(other);
     const mine = request();
@@ -147,9 +188,12 @@ describe('notifier', () => {
 
   it('never logs a code', () => {
     const { logsDir } = loadTestStack();
-    const lines = readdirSync(logsDir).filter((name) => name.endsWith('.log'))
+    const lines = readdirSync(logsDir)
+      .filter((name) => name.endsWith('.log'))
       .flatMap((name) => readFileSync(join(logsDir, name), 'utf8').split('\n'));
-    const leaks = lines.filter((line) => codes.some((code) => new RegExp(`(?<![0-9A-Za-z])${code}(?![0-9A-Za-z])`).test(line)));
+    const leaks = lines.filter((line) =>
+      codes.some((code) => new RegExp(`(?<![0-9A-Za-z])${code}(?![0-9A-Za-z])`).test(line)),
+    );
     expect(leaks).toEqual([]);
   });
 });

@@ -5,7 +5,11 @@ import { configProblems, loadConfig } from '@platform/config';
 import { configSchema, wrongCodeBudget } from './config';
 
 const fullEnv = {
-  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_payouts', PLATFORM_MODE: 'sandbox', TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/payouts.pem', TLS_KEY_FILE: '/tls/payouts-key.pem',
+  DATABASE_URL: 'postgres://platform:platform@127.0.0.1:25432/svc_payouts',
+  PLATFORM_MODE: 'sandbox',
+  TLS_CA_FILE: '/tls/ca.pem',
+  TLS_CERT_FILE: '/tls/payouts.pem',
+  TLS_KEY_FILE: '/tls/payouts-key.pem',
   GRPC_PORT: '7004',
   AMQP_URL: 'amqp://platform:platform@127.0.0.1:25672/',
   LEDGER_GRPC_ADDR: '127.0.0.1:7002',
@@ -31,7 +35,15 @@ describe('payouts configSchema', () => {
     });
   });
 
-  it.each(['DATABASE_URL', 'GRPC_PORT', 'AMQP_URL', 'CODE_HASH_KEY', 'TRADING_GRPC_ADDR', 'WALLET_REGISTRY_GRPC_ADDR', 'NOTIFIER_GRPC_ADDR'])('refuses an environment without %s', (name) => {
+  it.each([
+    'DATABASE_URL',
+    'GRPC_PORT',
+    'AMQP_URL',
+    'CODE_HASH_KEY',
+    'TRADING_GRPC_ADDR',
+    'WALLET_REGISTRY_GRPC_ADDR',
+    'NOTIFIER_GRPC_ADDR',
+  ])('refuses an environment without %s', (name) => {
     const env: NodeJS.ProcessEnv = { ...fullEnv };
     delete env[name];
     expect(problemsOf(env).some((problem) => problem.startsWith(`${name}:`))).toBe(true);
@@ -40,19 +52,35 @@ describe('payouts configSchema', () => {
   it('bounds the wrong-code budget and its window, defaulting to 20 per 24 hours', () => {
     const config = loadConfig(configSchema, fullEnv);
     expect(wrongCodeBudget(config)).toEqual({ wrongCodesMax: 20, windowMs: 86_400_000 });
-    expect(wrongCodeBudget(loadConfig(configSchema, { ...fullEnv, CONFIRMATION_WRONG_CODE_BUDGET: '4', CONFIRMATION_WRONG_CODE_WINDOW_MS: '60000' })))
-      .toEqual({ wrongCodesMax: 4, windowMs: 60_000 });
+    expect(
+      wrongCodeBudget(
+        loadConfig(configSchema, {
+          ...fullEnv,
+          CONFIRMATION_WRONG_CODE_BUDGET: '4',
+          CONFIRMATION_WRONG_CODE_WINDOW_MS: '60000',
+        }),
+      ),
+    ).toEqual({ wrongCodesMax: 4, windowMs: 60_000 });
     const namesOf = (env: NodeJS.ProcessEnv) => [...new Set(problemsOf(env).map((problem) => problem.split(':')[0]))];
     for (const budget of ['0', '1001', '2.5', 'many']) {
-      expect(namesOf({ ...fullEnv, CONFIRMATION_WRONG_CODE_BUDGET: budget })).toEqual(['CONFIRMATION_WRONG_CODE_BUDGET']);
+      expect(namesOf({ ...fullEnv, CONFIRMATION_WRONG_CODE_BUDGET: budget })).toEqual([
+        'CONFIRMATION_WRONG_CODE_BUDGET',
+      ]);
     }
     for (const windowMs of ['59999', String(30 * 24 * 60 * 60_000 + 1)]) {
-      expect(namesOf({ ...fullEnv, CONFIRMATION_WRONG_CODE_WINDOW_MS: windowMs })).toEqual(['CONFIRMATION_WRONG_CODE_WINDOW_MS']);
+      expect(namesOf({ ...fullEnv, CONFIRMATION_WRONG_CODE_WINDOW_MS: windowMs })).toEqual([
+        'CONFIRMATION_WRONG_CODE_WINDOW_MS',
+      ]);
     }
   });
 
   it('names every bad variable at once', () => {
-    const problems = problemsOf({ ...fullEnv, DATABASE_URL: 'mysql://x/y', GRPC_PORT: '70000', AMQP_URL: 'http://broker/' });
+    const problems = problemsOf({
+      ...fullEnv,
+      DATABASE_URL: 'mysql://x/y',
+      GRPC_PORT: '70000',
+      AMQP_URL: 'http://broker/',
+    });
     expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['AMQP_URL', 'DATABASE_URL', 'GRPC_PORT']);
   });
 });

@@ -1,63 +1,117 @@
 import {
-  commonServiceEnv, hexKey32, grpcTarget, loadConfigOrExit, metricsEnv, positiveInt, refuseDevelopmentKeysInProduction, urlWithProtocol, z,
+  commonServiceEnv,
+  hexKey32,
+  grpcTarget,
+  loadConfigOrExit,
+  metricsEnv,
+  positiveInt,
+  refuseDevelopmentKeysInProduction,
+  urlWithProtocol,
+  z,
 } from '@platform/config';
 import {
-  WRONG_CODE_WINDOW_MS_BOUNDS, WRONG_CODE_WINDOW_MS_DEFAULT, WRONG_CODES_MAX_BOUNDS, WRONG_CODES_MAX_DEFAULT, WrongCodeBudgetSettings,
+  WRONG_CODE_WINDOW_MS_BOUNDS,
+  WRONG_CODE_WINDOW_MS_DEFAULT,
+  WRONG_CODES_MAX_BOUNDS,
+  WRONG_CODES_MAX_DEFAULT,
+  WrongCodeBudgetSettings,
 } from './domain/wrong-code-budget';
 
-export const configSchema = z.object({
-  ...commonServiceEnv,
-  ...metricsEnv(9104),
-  /** Broker the outbox relay publishes this service's events to. */
-  AMQP_URL: urlWithProtocol('amqp', 'amqps'),
-  /** Where payout destinations are resolved. */
-  LEDGER_GRPC_ADDR: grpcTarget(),
-  /** Scaled by SANDBOX_TIME_SCALE: the sandbox bank settles an accepted payout this long after submission. */
-  SANDBOX_BANK_SETTLE_DELAY_MS: positiveInt().max(24 * 60 * 60_000).default(5_000),
-  /** Wall-clock: how often each replica looks for due payout steps. */
-  PAYOUT_RUNNER_INTERVAL_MS: positiveInt().max(60_000).default(500),
-  PAYOUT_RUNNER_BATCH_SIZE: positiveInt().max(500).default(50),
-  /** Wall-clock: a claimed payout step is retaken by any replica after this long. */
-  PAYOUT_STEP_LEASE_MS: positiveInt().max(10 * 60_000).default(30_000),
-  /** Wall-clock: how soon a submitted payout's status is read again. */
-  PAYOUT_STATUS_POLL_MS: positiveInt().max(10 * 60_000).default(250),
-  /** Wall-clock: an instruction with no bank answer this long after it was handed over is reported as stuck. */
-  PAYOUT_STUCK_AFTER_MS: positiveInt().max(7 * 24 * 60 * 60_000).default(15 * 60_000),
-  /** The shared daily cap (trading), code recipients and wallets (wallet registry), codes (notifier). */
-  TRADING_GRPC_ADDR: grpcTarget(),
-  WALLET_REGISTRY_GRPC_ADDR: grpcTarget(),
-  NOTIFIER_GRPC_ADDR: grpcTarget(),
-  /** 64 hex characters: the HMAC key under which confirmation codes are stored. Rotating it voids every live code. */
-  CODE_HASH_KEY: hexKey32(),
-  /** Scaled by SANDBOX_TIME_SCALE: how long a confirmation code lives (each resend starts it afresh). */
-  CONFIRMATION_CODE_LIFETIME_MS: positiveInt().min(1_000).max(24 * 60 * 60_000).default(10 * 60_000),
-  /** Wrong codes a partner may send across all its confirmations within the window; the one that reaches it locks them all until an operator clears it. */
-  CONFIRMATION_WRONG_CODE_BUDGET: positiveInt().min(WRONG_CODES_MAX_BOUNDS.min).max(WRONG_CODES_MAX_BOUNDS.max).default(WRONG_CODES_MAX_DEFAULT),
-  /** Wall-clock, never scaled (a security bound): the rolling window of CONFIRMATION_WRONG_CODE_BUDGET. */
-  CONFIRMATION_WRONG_CODE_WINDOW_MS: positiveInt().min(WRONG_CODE_WINDOW_MS_BOUNDS.min).max(WRONG_CODE_WINDOW_MS_BOUNDS.max).default(WRONG_CODE_WINDOW_MS_DEFAULT),
-  /** Flat KES fee per transfer, every rail (2 decimals). */
-  TRANSFER_FEE_FLAT_KES: z.string().regex(/^\d{1,9}\.\d{2}$/).default('25.00'),
-  /** Per-transfer ceiling, KES (2 decimals): above it TRANSFER_EXCEEDS_PER_TRANSFER_CAP. */
-  TRANSFER_CAP_KES: z.string().regex(/^\d{1,12}\.\d{2}$/).default('1000000.00'),
-  /** The service's bounds on one USDT send (6 decimals). */
-  USDT_SEND_MIN_USDT: z.string().regex(/^\d{1,9}\.\d{6}$/).default('1.000000'),
-  USDT_SEND_CAP_USDT: z.string().regex(/^\d{1,12}\.\d{6}$/).default('100000.000000'),
-  /** Scaled by SANDBOX_TIME_SCALE: the sandbox chain confirms an accepted send this long after submission. */
-  SANDBOX_CHAIN_CONFIRM_DELAY_MS: positiveInt().max(24 * 60 * 60_000).default(5_000),
-  /** Wall-clock: how often each replica looks for due transfer steps (lapsed codes, abandoned creates). */
-  TRANSFER_SCHEDULER_INTERVAL_MS: positiveInt().max(60_000).default(500),
-  TRANSFER_SCHEDULER_BATCH_SIZE: positiveInt().max(500).default(50),
-  /** Wall-clock: a create that has not finished this long after it claimed its key is undone by the scheduler. */
-  TRANSFER_CREATE_LEASE_MS: positiveInt().min(10_000).max(10 * 60_000).default(60_000),
-  /** Scaled by SANDBOX_TIME_SCALE: an unanswered mobile-money prompt expires this long after it was sent. */
-  MOBILE_MONEY_PUSH_LIFETIME_MS: positiveInt().max(60 * 60_000).default(120_000),
-  /** Wall-clock: how often each replica books approved prompts (and retries ones the ledger did not take). */
-  MOBILE_MONEY_CREDIT_INTERVAL_MS: positiveInt().max(60_000).default(1_000),
-  /** Wall-clock: how often each replica looks through payouts' pending ledger holds for orphans. */
-  HOLD_RECONCILE_INTERVAL_MS: positiveInt().max(60 * 60_000).default(60_000),
-  /** Wall-clock: a hold placed more recently than this is not looked at (nearly every hold resolves on its own well before). */
-  HOLD_RECONCILE_MIN_AGE_MS: positiveInt().max(7 * 24 * 60 * 60_000).default(10 * 60_000),
-}).superRefine(refuseDevelopmentKeysInProduction('CODE_HASH_KEY'));
+export const configSchema = z
+  .object({
+    ...commonServiceEnv,
+    ...metricsEnv(9104),
+    /** Broker the outbox relay publishes this service's events to. */
+    AMQP_URL: urlWithProtocol('amqp', 'amqps'),
+    /** Where payout destinations are resolved. */
+    LEDGER_GRPC_ADDR: grpcTarget(),
+    /** Scaled by SANDBOX_TIME_SCALE: the sandbox bank settles an accepted payout this long after submission. */
+    SANDBOX_BANK_SETTLE_DELAY_MS: positiveInt()
+      .max(24 * 60 * 60_000)
+      .default(5_000),
+    /** Wall-clock: how often each replica looks for due payout steps. */
+    PAYOUT_RUNNER_INTERVAL_MS: positiveInt().max(60_000).default(500),
+    PAYOUT_RUNNER_BATCH_SIZE: positiveInt().max(500).default(50),
+    /** Wall-clock: a claimed payout step is retaken by any replica after this long. */
+    PAYOUT_STEP_LEASE_MS: positiveInt()
+      .max(10 * 60_000)
+      .default(30_000),
+    /** Wall-clock: how soon a submitted payout's status is read again. */
+    PAYOUT_STATUS_POLL_MS: positiveInt()
+      .max(10 * 60_000)
+      .default(250),
+    /** Wall-clock: an instruction with no bank answer this long after it was handed over is reported as stuck. */
+    PAYOUT_STUCK_AFTER_MS: positiveInt()
+      .max(7 * 24 * 60 * 60_000)
+      .default(15 * 60_000),
+    /** The shared daily cap (trading), code recipients and wallets (wallet registry), codes (notifier). */
+    TRADING_GRPC_ADDR: grpcTarget(),
+    WALLET_REGISTRY_GRPC_ADDR: grpcTarget(),
+    NOTIFIER_GRPC_ADDR: grpcTarget(),
+    /** 64 hex characters: the HMAC key under which confirmation codes are stored. Rotating it voids every live code. */
+    CODE_HASH_KEY: hexKey32(),
+    /** Scaled by SANDBOX_TIME_SCALE: how long a confirmation code lives (each resend starts it afresh). */
+    CONFIRMATION_CODE_LIFETIME_MS: positiveInt()
+      .min(1_000)
+      .max(24 * 60 * 60_000)
+      .default(10 * 60_000),
+    /** Wrong codes a partner may send across all its confirmations within the window; the one that reaches it locks them all until an operator clears it. */
+    CONFIRMATION_WRONG_CODE_BUDGET: positiveInt()
+      .min(WRONG_CODES_MAX_BOUNDS.min)
+      .max(WRONG_CODES_MAX_BOUNDS.max)
+      .default(WRONG_CODES_MAX_DEFAULT),
+    /** Wall-clock, never scaled (a security bound): the rolling window of CONFIRMATION_WRONG_CODE_BUDGET. */
+    CONFIRMATION_WRONG_CODE_WINDOW_MS: positiveInt()
+      .min(WRONG_CODE_WINDOW_MS_BOUNDS.min)
+      .max(WRONG_CODE_WINDOW_MS_BOUNDS.max)
+      .default(WRONG_CODE_WINDOW_MS_DEFAULT),
+    /** Flat KES fee per transfer, every rail (2 decimals). */
+    TRANSFER_FEE_FLAT_KES: z
+      .string()
+      .regex(/^\d{1,9}\.\d{2}$/)
+      .default('25.00'),
+    /** Per-transfer ceiling, KES (2 decimals): above it TRANSFER_EXCEEDS_PER_TRANSFER_CAP. */
+    TRANSFER_CAP_KES: z
+      .string()
+      .regex(/^\d{1,12}\.\d{2}$/)
+      .default('1000000.00'),
+    /** The service's bounds on one USDT send (6 decimals). */
+    USDT_SEND_MIN_USDT: z
+      .string()
+      .regex(/^\d{1,9}\.\d{6}$/)
+      .default('1.000000'),
+    USDT_SEND_CAP_USDT: z
+      .string()
+      .regex(/^\d{1,12}\.\d{6}$/)
+      .default('100000.000000'),
+    /** Scaled by SANDBOX_TIME_SCALE: the sandbox chain confirms an accepted send this long after submission. */
+    SANDBOX_CHAIN_CONFIRM_DELAY_MS: positiveInt()
+      .max(24 * 60 * 60_000)
+      .default(5_000),
+    /** Wall-clock: how often each replica looks for due transfer steps (lapsed codes, abandoned creates). */
+    TRANSFER_SCHEDULER_INTERVAL_MS: positiveInt().max(60_000).default(500),
+    TRANSFER_SCHEDULER_BATCH_SIZE: positiveInt().max(500).default(50),
+    /** Wall-clock: a create that has not finished this long after it claimed its key is undone by the scheduler. */
+    TRANSFER_CREATE_LEASE_MS: positiveInt()
+      .min(10_000)
+      .max(10 * 60_000)
+      .default(60_000),
+    /** Scaled by SANDBOX_TIME_SCALE: an unanswered mobile-money prompt expires this long after it was sent. */
+    MOBILE_MONEY_PUSH_LIFETIME_MS: positiveInt()
+      .max(60 * 60_000)
+      .default(120_000),
+    /** Wall-clock: how often each replica books approved prompts (and retries ones the ledger did not take). */
+    MOBILE_MONEY_CREDIT_INTERVAL_MS: positiveInt().max(60_000).default(1_000),
+    /** Wall-clock: how often each replica looks through payouts' pending ledger holds for orphans. */
+    HOLD_RECONCILE_INTERVAL_MS: positiveInt()
+      .max(60 * 60_000)
+      .default(60_000),
+    /** Wall-clock: a hold placed more recently than this is not looked at (nearly every hold resolves on its own well before). */
+    HOLD_RECONCILE_MIN_AGE_MS: positiveInt()
+      .max(7 * 24 * 60 * 60_000)
+      .default(10 * 60_000),
+  })
+  .superRefine(refuseDevelopmentKeysInProduction('CODE_HASH_KEY'));
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -12,7 +12,14 @@ import { ledger, notifier, trading, walletRegistry } from '@platform/proto';
 import { startTracing } from '@platform/tracing';
 import { SandboxBank, UnconfiguredBank } from './adapters/bank/sandbox-bank';
 import { SandboxChainCustodian, UnconfiguredChainCustodian } from './adapters/chain/sandbox-chain-custodian';
-import { confirmationLifetimeMs, pushLifetimeMs, readConfig, sandboxChainDelayMs, sandboxSettleDelayMs, wrongCodeBudget } from './config';
+import {
+  confirmationLifetimeMs,
+  pushLifetimeMs,
+  readConfig,
+  sandboxChainDelayMs,
+  sandboxSettleDelayMs,
+  wrongCodeBudget,
+} from './config';
 import { payoutsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
 
@@ -22,7 +29,11 @@ const RELAY_DRAIN_MS_MAX = 3_000;
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
+  const tracing = startTracing({
+    service: SERVICE_NAME,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(payoutsDataSource(config.DATABASE_URL), logger);
@@ -33,11 +44,32 @@ async function main(): Promise<void> {
   void amqp.connect().catch(() => undefined);
   const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }));
   relay.start();
-  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', tls: tls.client('ledger'), address: config.LEDGER_GRPC_ADDR, logger });
-  const tradingClient = createClient(trading.TradingLimitsService, { upstream: 'trading', tls: tls.client('trading'), address: config.TRADING_GRPC_ADDR, logger });
-  const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', tls: tls.client('wallet-registry'), address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
-  const notifierClient = createClient(notifier.NotifierService, { upstream: 'notifier', tls: tls.client('notifier'), address: config.NOTIFIER_GRPC_ADDR, logger });
-  const bank = config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
+  const ledgerClient = createClient(ledger.LedgerService, {
+    upstream: 'ledger',
+    tls: tls.client('ledger'),
+    address: config.LEDGER_GRPC_ADDR,
+    logger,
+  });
+  const tradingClient = createClient(trading.TradingLimitsService, {
+    upstream: 'trading',
+    tls: tls.client('trading'),
+    address: config.TRADING_GRPC_ADDR,
+    logger,
+  });
+  const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, {
+    upstream: 'wallet-registry',
+    tls: tls.client('wallet-registry'),
+    address: config.WALLET_REGISTRY_GRPC_ADDR,
+    logger,
+  });
+  const notifierClient = createClient(notifier.NotifierService, {
+    upstream: 'notifier',
+    tls: tls.client('notifier'),
+    address: config.NOTIFIER_GRPC_ADDR,
+    logger,
+  });
+  const bank =
+    config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
   const { server, runner, schedulers, holdReconciler } = createServer({
     dataSource,
     logger,
@@ -47,7 +79,10 @@ async function main(): Promise<void> {
     walletRegistry: walletRegistryClient,
     notifier: notifierClient,
     bank,
-    chain: config.PLATFORM_MODE === 'sandbox' ? new SandboxChainCustodian(sandboxChainDelayMs(config)) : new UnconfiguredChainCustodian(),
+    chain:
+      config.PLATFORM_MODE === 'sandbox'
+        ? new SandboxChainCustodian(sandboxChainDelayMs(config))
+        : new UnconfiguredChainCustodian(),
     runner: {
       intervalMs: config.PAYOUT_RUNNER_INTERVAL_MS,
       batchSize: config.PAYOUT_RUNNER_BATCH_SIZE,
@@ -74,7 +109,11 @@ async function main(): Promise<void> {
     funding: {
       mode: config.PLATFORM_MODE,
       pushLifetimeMs: pushLifetimeMs(config),
-      creditScheduler: { intervalMs: config.MOBILE_MONEY_CREDIT_INTERVAL_MS, batchSize: config.PAYOUT_RUNNER_BATCH_SIZE, leaseMs: config.PAYOUT_STEP_LEASE_MS },
+      creditScheduler: {
+        intervalMs: config.MOBILE_MONEY_CREDIT_INTERVAL_MS,
+        batchSize: config.PAYOUT_RUNNER_BATCH_SIZE,
+        leaseMs: config.PAYOUT_STEP_LEASE_MS,
+      },
     },
     holdReconciler: { intervalMs: config.HOLD_RECONCILE_INTERVAL_MS, minAgeMs: config.HOLD_RECONCILE_MIN_AGE_MS },
   });

@@ -91,82 +91,224 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
   const budgets = new WrongCodeBudgetsRepository();
   const serviceAccounts = new ServiceAccounts(deps.ledger);
   const transferOutcomes = new TransferOutcomes({
-    dataSource: deps.dataSource, transfers, instructions, ledger: deps.ledger, trading: deps.trading,
-    serviceAccounts, logger: deps.logger.child({ context: 'TransferOutcomes' }),
+    dataSource: deps.dataSource,
+    transfers,
+    instructions,
+    ledger: deps.ledger,
+    trading: deps.trading,
+    serviceAccounts,
+    logger: deps.logger.child({ context: 'TransferOutcomes' }),
   });
   const runner = new PayoutRunner(
-    { dataSource: deps.dataSource, instructions, ledger: deps.ledger, bank: deps.bank, transferOutcomes, logger: deps.logger.child({ context: 'PayoutRunner' }) },
+    {
+      dataSource: deps.dataSource,
+      instructions,
+      ledger: deps.ledger,
+      bank: deps.bank,
+      transferOutcomes,
+      logger: deps.logger.child({ context: 'PayoutRunner' }),
+    },
     deps.runner,
   );
-  const transferSteps = new TransferSteps({ dataSource: deps.dataSource, transfers, confirmations, ledger: deps.ledger, trading: deps.trading, logger: deps.logger.child({ context: 'TransferSteps' }) });
-  const transferScheduler = new DurableScheduler(deps.dataSource, {
-    name: 'transfer', dueRows: transfers.dueRows, claimDue: (manager, limit, leaseMs) => transfers.claimDue(manager, limit, leaseMs), idOf: (transfer) => transfer.transferId, run: (transfer) => transferSteps.run(transfer),
-  }, deps.logger.child({ context: 'TransferScheduler' }), deps.scheduler);
-  const sendSteps = new UsdtSendSteps({
-    dataSource: deps.dataSource, sends, confirmations, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry,
-    chain: deps.chain, serviceAccounts, logger: deps.logger.child({ context: 'UsdtSendSteps' }), statusPollMs: deps.runner.statusPollMs,
-  });
-  const sendScheduler = new DurableScheduler(deps.dataSource, {
-    name: 'usdt_send', dueRows: sends.dueRows, claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs), idOf: (send) => send.sendId, run: (send) => sendSteps.run(send),
-  }, deps.logger.child({ context: 'UsdtSendScheduler' }), deps.scheduler);
-  const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
-  const batchScheduler = new DurableScheduler(deps.dataSource, {
-    name: 'transfer_batch', dueRows: batches.dueRows, claimDue: (manager, limit, leaseMs) => batches.claimDue(manager, limit, leaseMs), idOf: (batch) => batch.batchId,
-    run: (batch) => (batch.status === 'creating' ? batches.deleteCreating(deps.dataSource.manager, batch.batchId) : Promise.resolve()),
-  }, deps.logger.child({ context: 'TransferBatchScheduler' }), deps.scheduler);
-  const createTransfer = new CreateTransferUseCase({
-    dataSource: deps.dataSource, transfers, confirmations, bank: deps.bank, ledger: deps.ledger, trading: deps.trading,
-    walletRegistry: deps.walletRegistry, codes, logger: deps.logger.child({ context: 'CreateTransfer' }), settings: deps.transfers,
-  });
-  server.add(payouts.OrderPayoutsService, orderPayoutsHandlers({
-    payOrderProceeds: new PayOrderProceedsUseCase(instructions, () => runner.kick()),
-    instructions,
-  }), PAYOUTS_ACCESS.ORDER_PAYOUTS);
-  server.add(payouts.TransfersService, transfersHandlers({
+  const transferSteps = new TransferSteps({
     dataSource: deps.dataSource,
     transfers,
     confirmations,
-    createTransfer,
-    confirm: new ConfirmUseCase({
-      dataSource: deps.dataSource, confirmations, transfers, sends, instructions, budgets, budget: deps.wrongCodeBudget,
-      codeHashKeyHex: deps.transfers.codeHashKeyHex, logger: deps.logger.child({ context: 'Confirm' }), onConfirmed: () => runner.kick(),
+    ledger: deps.ledger,
+    trading: deps.trading,
+    logger: deps.logger.child({ context: 'TransferSteps' }),
+  });
+  const transferScheduler = new DurableScheduler(
+    deps.dataSource,
+    {
+      name: 'transfer',
+      dueRows: transfers.dueRows,
+      claimDue: (manager, limit, leaseMs) => transfers.claimDue(manager, limit, leaseMs),
+      idOf: (transfer) => transfer.transferId,
+      run: (transfer) => transferSteps.run(transfer),
+    },
+    deps.logger.child({ context: 'TransferScheduler' }),
+    deps.scheduler,
+  );
+  const sendSteps = new UsdtSendSteps({
+    dataSource: deps.dataSource,
+    sends,
+    confirmations,
+    ledger: deps.ledger,
+    trading: deps.trading,
+    walletRegistry: deps.walletRegistry,
+    chain: deps.chain,
+    serviceAccounts,
+    logger: deps.logger.child({ context: 'UsdtSendSteps' }),
+    statusPollMs: deps.runner.statusPollMs,
+  });
+  const sendScheduler = new DurableScheduler(
+    deps.dataSource,
+    {
+      name: 'usdt_send',
+      dueRows: sends.dueRows,
+      claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs),
+      idOf: (send) => send.sendId,
+      run: (send) => sendSteps.run(send),
+    },
+    deps.logger.child({ context: 'UsdtSendScheduler' }),
+    deps.scheduler,
+  );
+  const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
+  const batchScheduler = new DurableScheduler(
+    deps.dataSource,
+    {
+      name: 'transfer_batch',
+      dueRows: batches.dueRows,
+      claimDue: (manager, limit, leaseMs) => batches.claimDue(manager, limit, leaseMs),
+      idOf: (batch) => batch.batchId,
+      run: (batch) =>
+        batch.status === 'creating'
+          ? batches.deleteCreating(deps.dataSource.manager, batch.batchId)
+          : Promise.resolve(),
+    },
+    deps.logger.child({ context: 'TransferBatchScheduler' }),
+    deps.scheduler,
+  );
+  const createTransfer = new CreateTransferUseCase({
+    dataSource: deps.dataSource,
+    transfers,
+    confirmations,
+    bank: deps.bank,
+    ledger: deps.ledger,
+    trading: deps.trading,
+    walletRegistry: deps.walletRegistry,
+    codes,
+    logger: deps.logger.child({ context: 'CreateTransfer' }),
+    settings: deps.transfers,
+  });
+  server.add(
+    payouts.OrderPayoutsService,
+    orderPayoutsHandlers({
+      payOrderProceeds: new PayOrderProceedsUseCase(instructions, () => runner.kick()),
+      instructions,
     }),
-    resend: new ResendConfirmationUseCase({
-      dataSource: deps.dataSource, confirmations, transfers, sends, budgets, walletRegistry: deps.walletRegistry, codes,
-      describe: subjectDescriber(transfers, sends),
-      settings: deps.transfers, logger: deps.logger.child({ context: 'ResendConfirmation' }),
+    PAYOUTS_ACCESS.ORDER_PAYOUTS,
+  );
+  server.add(
+    payouts.TransfersService,
+    transfersHandlers({
+      dataSource: deps.dataSource,
+      transfers,
+      confirmations,
+      createTransfer,
+      confirm: new ConfirmUseCase({
+        dataSource: deps.dataSource,
+        confirmations,
+        transfers,
+        sends,
+        instructions,
+        budgets,
+        budget: deps.wrongCodeBudget,
+        codeHashKeyHex: deps.transfers.codeHashKeyHex,
+        logger: deps.logger.child({ context: 'Confirm' }),
+        onConfirmed: () => runner.kick(),
+      }),
+      resend: new ResendConfirmationUseCase({
+        dataSource: deps.dataSource,
+        confirmations,
+        transfers,
+        sends,
+        budgets,
+        walletRegistry: deps.walletRegistry,
+        codes,
+        describe: subjectDescriber(transfers, sends),
+        settings: deps.transfers,
+        logger: deps.logger.child({ context: 'ResendConfirmation' }),
+      }),
+      listTransfers: new ListTransfersUseCase({ dataSource: deps.dataSource, transfers, confirmations }),
     }),
-    listTransfers: new ListTransfersUseCase({ dataSource: deps.dataSource, transfers, confirmations }),
-  }), PAYOUTS_ACCESS.TRANSFERS);
-  server.add(payouts.TransferBatchesService, transferBatchesHandlers({
-    dataSource: deps.dataSource, batches, transfers, confirmations,
-    listBatches: new ListTransferBatchesUseCase({ dataSource: deps.dataSource, batches }),
-    createBatch: new CreateTransferBatchUseCase({
-      dataSource: deps.dataSource, batches, transfers, confirmations, bank: deps.bank, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry, codes,
-      logger: deps.logger.child({ context: 'CreateTransferBatch' }),
-      settings: { ...deps.transfers, perTransferCapKesExceeded: (request) => request.amountKes.gt(deps.transfers.perTransferCapKes) },
+    PAYOUTS_ACCESS.TRANSFERS,
+  );
+  server.add(
+    payouts.TransferBatchesService,
+    transferBatchesHandlers({
+      dataSource: deps.dataSource,
+      batches,
+      transfers,
+      confirmations,
+      listBatches: new ListTransferBatchesUseCase({ dataSource: deps.dataSource, batches }),
+      createBatch: new CreateTransferBatchUseCase({
+        dataSource: deps.dataSource,
+        batches,
+        transfers,
+        confirmations,
+        bank: deps.bank,
+        ledger: deps.ledger,
+        trading: deps.trading,
+        walletRegistry: deps.walletRegistry,
+        codes,
+        logger: deps.logger.child({ context: 'CreateTransferBatch' }),
+        settings: {
+          ...deps.transfers,
+          perTransferCapKesExceeded: (request) => request.amountKes.gt(deps.transfers.perTransferCapKes),
+        },
+      }),
     }),
-  }), PAYOUTS_ACCESS.TRANSFER_BATCHES);
-  server.add(payouts.UsdtSendsService, usdtSendsHandlers({
-    dataSource: deps.dataSource, sends, confirmations,
-    listSends: new ListUsdtSendsUseCase({ dataSource: deps.dataSource, sends, confirmations }),
-    createUsdtSend: new CreateUsdtSendUseCase({
-      dataSource: deps.dataSource, sends, confirmations, ledger: deps.ledger, trading: deps.trading, walletRegistry: deps.walletRegistry, codes,
-      logger: deps.logger.child({ context: 'CreateUsdtSend' }), settings: deps.transfers,
+    PAYOUTS_ACCESS.TRANSFER_BATCHES,
+  );
+  server.add(
+    payouts.UsdtSendsService,
+    usdtSendsHandlers({
+      dataSource: deps.dataSource,
+      sends,
+      confirmations,
+      listSends: new ListUsdtSendsUseCase({ dataSource: deps.dataSource, sends, confirmations }),
+      createUsdtSend: new CreateUsdtSendUseCase({
+        dataSource: deps.dataSource,
+        sends,
+        confirmations,
+        ledger: deps.ledger,
+        trading: deps.trading,
+        walletRegistry: deps.walletRegistry,
+        codes,
+        logger: deps.logger.child({ context: 'CreateUsdtSend' }),
+        settings: deps.transfers,
+      }),
     }),
-  }), PAYOUTS_ACCESS.USDT_SENDS);
-  server.add(payouts.PayoutsOperatorService, payoutsOperatorHandlers({
-    instructions, stuckAfterMs: deps.runner.stuckAfterMs,
-    unlockConfirmations: new UnlockPartnerConfirmationsUseCase({ dataSource: deps.dataSource, budgets, logger: deps.logger.child({ context: 'UnlockPartnerConfirmations' }) }),
-  }), PAYOUTS_ACCESS.OPERATOR);
+    PAYOUTS_ACCESS.USDT_SENDS,
+  );
+  server.add(
+    payouts.PayoutsOperatorService,
+    payoutsOperatorHandlers({
+      instructions,
+      stuckAfterMs: deps.runner.stuckAfterMs,
+      unlockConfirmations: new UnlockPartnerConfirmationsUseCase({
+        dataSource: deps.dataSource,
+        budgets,
+        logger: deps.logger.child({ context: 'UnlockPartnerConfirmations' }),
+      }),
+    }),
+    PAYOUTS_ACCESS.OPERATOR,
+  );
   const pushCreditScheduler = addFunding(server, deps);
   const reconcileHolds = new ReconcileHoldsUseCase({
-    dataSource: deps.dataSource, transfers, sends, ledger: deps.ledger, logger: deps.logger.child({ context: 'HoldReconciler' }), minAgeMs: deps.holdReconciler.minAgeMs,
+    dataSource: deps.dataSource,
+    transfers,
+    sends,
+    ledger: deps.ledger,
+    logger: deps.logger.child({ context: 'HoldReconciler' }),
+    minAgeMs: deps.holdReconciler.minAgeMs,
   });
-  const holdReconciler = new BatchSweeper('payouts holds', (size) => reconcileHolds.execute(size), deps.logger.child({ context: 'HoldReconciler' }),
-    { intervalMs: deps.holdReconciler.intervalMs, batchSize: HOLD_RECONCILE_PAGE_SIZE }, { worker: 'orphaned_holds' });
+  const holdReconciler = new BatchSweeper(
+    'payouts holds',
+    (size) => reconcileHolds.execute(size),
+    deps.logger.child({ context: 'HoldReconciler' }),
+    { intervalMs: deps.holdReconciler.intervalMs, batchSize: HOLD_RECONCILE_PAGE_SIZE },
+    { worker: 'orphaned_holds' },
+  );
   return {
-    server, runner, schedulers: [transferScheduler, sendScheduler, batchScheduler, pushCreditScheduler] as Array<DurableScheduler<unknown>>, holdReconciler,
+    server,
+    runner,
+    schedulers: [transferScheduler, sendScheduler, batchScheduler, pushCreditScheduler] as Array<
+      DurableScheduler<unknown>
+    >,
+    holdReconciler,
   };
 }
 
@@ -175,12 +317,31 @@ function addFunding(server: GrpcServer, deps: ServerDependencies): DurableSchedu
   const pushes = new MobileMoneyPushesRepository(deps.dataSource);
   const logger = deps.logger.child({ context: 'MobileMoneyFunding' });
   const pushCredits = new PushCredits({ pushes, ledger: deps.ledger, logger });
-  server.add(payoutsFunding.MobileMoneyFundingService, mobileMoneyFundingHandlers({
-    listPushes: new ListMobileMoneyPushesUseCase({ pushes }),
-    createPush: new CreateMobileMoneyPushUseCase({ pushes, ledger: deps.ledger, bank: deps.bank, lifetimeMs: deps.funding.pushLifetimeMs, logger }),
-  }), PAYOUTS_ACCESS.FUNDING);
-  server.add(payoutsFunding.MobileMoneyFundingSandboxService, mobileMoneyFundingSandboxHandlers({
-    answerPush: deps.funding.mode === 'sandbox' ? new AnswerMobileMoneyPushUseCase(pushes, pushCredits) : null,
-  }), PAYOUTS_ACCESS.FUNDING_SANDBOX);
-  return new DurableScheduler(deps.dataSource, pushCredits, logger, deps.funding.creditScheduler) as DurableScheduler<unknown>;
+  server.add(
+    payoutsFunding.MobileMoneyFundingService,
+    mobileMoneyFundingHandlers({
+      listPushes: new ListMobileMoneyPushesUseCase({ pushes }),
+      createPush: new CreateMobileMoneyPushUseCase({
+        pushes,
+        ledger: deps.ledger,
+        bank: deps.bank,
+        lifetimeMs: deps.funding.pushLifetimeMs,
+        logger,
+      }),
+    }),
+    PAYOUTS_ACCESS.FUNDING,
+  );
+  server.add(
+    payoutsFunding.MobileMoneyFundingSandboxService,
+    mobileMoneyFundingSandboxHandlers({
+      answerPush: deps.funding.mode === 'sandbox' ? new AnswerMobileMoneyPushUseCase(pushes, pushCredits) : null,
+    }),
+    PAYOUTS_ACCESS.FUNDING_SANDBOX,
+  );
+  return new DurableScheduler(
+    deps.dataSource,
+    pushCredits,
+    logger,
+    deps.funding.creditScheduler,
+  ) as DurableScheduler<unknown>;
 }

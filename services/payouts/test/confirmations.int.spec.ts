@@ -13,7 +13,17 @@ import { createLogger } from '@platform/logger';
 import { trading } from '@platform/proto';
 import { clientAs, waitFor } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
-import { eventFor, ISO_MS, kesBalance, latestCode, minus, payoutsPartner, PayoutsPartner, transferBody, transferReaches } from './support';
+import {
+  eventFor,
+  ISO_MS,
+  kesBalance,
+  latestCode,
+  minus,
+  payoutsPartner,
+  PayoutsPartner,
+  transferBody,
+  transferReaches,
+} from './support';
 
 const logger = createLogger('payouts-int-test', 'error');
 
@@ -41,8 +51,12 @@ describe('Confirmations and idempotency', () => {
     const confirmationPath = `/v1/confirmations/${created.body.confirmation.id}`;
     const malformed = await ctx.http.post(confirmationPath, { code: '12345' });
     expect(malformed.status).toBe(400);
-    const answers = await Promise.all(Array.from({ length: 5 }, () => ctx.http.post(confirmationPath, { code: wrongCode(code) })));
-    expect(answers.map((answer) => `${answer.status} ${answer.body.message}`)).toEqual(Array(5).fill('400 CONFIRMATION_CODE_INCORRECT'));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => ctx.http.post(confirmationPath, { code: wrongCode(code) })),
+    );
+    expect(answers.map((answer) => `${answer.status} ${answer.body.message}`)).toEqual(
+      Array(5).fill('400 CONFIRMATION_CODE_INCORRECT'),
+    );
     const right = await ctx.http.post(confirmationPath, { code });
     expect(right.status).toBe(409);
     expect(right.body.message).toBe('CONFIRMATION_LOCKED');
@@ -66,20 +80,29 @@ describe('Confirmations and idempotency', () => {
     expect(early.status).toBe(429);
     expect(early.body.message).toBe('CONFIRMATION_RESEND_COOLDOWN');
     expect(early.body.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    await new Promise((resolve) => setTimeout(resolve, Date.parse(created.body.confirmation.resendAvailableAt) - Date.now() + 50));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Date.parse(created.body.confirmation.resendAvailableAt) - Date.now() + 50),
+    );
     const resent = await ctx.http.post(resendPath);
     expect(resent.status).toBe(200);
     expect(resent.body).toEqual({
-      id: created.body.confirmation.id, channel: 'email', deliveredTo: created.body.confirmation.deliveredTo,
-      expiresAt: expect.stringMatching(ISO_MS), resendAvailableAt: expect.stringMatching(ISO_MS),
+      id: created.body.confirmation.id,
+      channel: 'email',
+      deliveredTo: created.body.confirmation.deliveredTo,
+      expiresAt: expect.stringMatching(ISO_MS),
+      resendAvailableAt: expect.stringMatching(ISO_MS),
     });
-    expect(Date.parse(resent.body.resendAvailableAt) - Date.parse(created.body.confirmation.resendAvailableAt)).toBeGreaterThan(0);
+    expect(
+      Date.parse(resent.body.resendAvailableAt) - Date.parse(created.body.confirmation.resendAvailableAt),
+    ).toBeGreaterThan(0);
     const second = await latestCode(ctx.http, created.body.id, 2);
     if (first !== second) {
       const old = await ctx.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code: first });
       expect(old.body.message).toBe('CONFIRMATION_CODE_INCORRECT');
     }
-    expect((await ctx.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code: second })).status).toBe(200);
+    expect((await ctx.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code: second })).status).toBe(
+      200,
+    );
     const afterUse = await ctx.http.post(resendPath);
     expect(afterUse.status).toBe(409);
     expect(afterUse.body.message).toBe('CONFIRMATION_ALREADY_USED');
@@ -98,7 +121,10 @@ describe('Confirmations and idempotency', () => {
   async function expectExpiry(ctx: PayoutsPartner): Promise<void> {
     const limitsBefore = await limits.getPartnerLimits({ partnerId: ctx.partner.partnerId });
     const before = await kesBalance(ctx.http);
-    const created = await ctx.http.post('/v1/transfers', transferBody({ amount: { currency: 'KES', value: '700.00' } }));
+    const created = await ctx.http.post(
+      '/v1/transfers',
+      transferBody({ amount: { currency: 'KES', value: '700.00' } }),
+    );
     expect(created.status).toBe(202);
     const code = await latestCode(ctx.http, created.body.id);
     const during = await limits.getPartnerLimits({ partnerId: ctx.partner.partnerId });
@@ -115,7 +141,10 @@ describe('Confirmations and idempotency', () => {
     expect(after.dailyUsedKes).toBe(limitsBefore.dailyUsedKes);
     const event = await eventFor(ctx.receiver, 'confirmation.expired', created.body.id);
     expect(event.data).toEqual({
-      confirmationId: created.body.confirmation.id, subjectType: 'transfer', subjectId: created.body.id, expiredAt: expect.stringMatching(ISO_MS),
+      confirmationId: created.body.confirmation.id,
+      subjectType: 'transfer',
+      subjectId: created.body.id,
+      expiredAt: expect.stringMatching(ISO_MS),
     });
   }
 
@@ -152,17 +181,31 @@ describe('Confirmations and idempotency', () => {
     const capped = await payoutsPartner({ fundKes: '5000.00', dailyCapKes: '1000.00' });
     try {
       // An order's usage, as trading records it when an order is created.
-      await limits.reserveDailyCap({ usageId: randomUUID(), partnerId: capped.partner.partnerId, source: 'order', amountKes: '600.00' });
-      const over = await capped.http.post('/v1/transfers', transferBody({ amount: { currency: 'KES', value: '400.01' } }));
+      await limits.reserveDailyCap({
+        usageId: randomUUID(),
+        partnerId: capped.partner.partnerId,
+        source: 'order',
+        amountKes: '600.00',
+      });
+      const over = await capped.http.post(
+        '/v1/transfers',
+        transferBody({ amount: { currency: 'KES', value: '400.01' } }),
+      );
       expect(over.status).toBe(422);
       expect(over.body.message).toBe('DAILY_CAP_EXCEEDED');
       expect((await kesBalance(capped.http)).held).toBe('0.00');
-      const fits = await capped.http.post('/v1/transfers', transferBody({ amount: { currency: 'KES', value: '400.00' } }));
+      const fits = await capped.http.post(
+        '/v1/transfers',
+        transferBody({ amount: { currency: 'KES', value: '400.00' } }),
+      );
       expect(fits.status).toBe(202);
-      const used = await waitFor(async () => {
-        const now = await limits.getPartnerLimits({ partnerId: capped.partner.partnerId });
-        return now.dailyUsedKes === '1000.00' ? now : undefined;
-      }, { what: 'the cap counting the order and the transfer' });
+      const used = await waitFor(
+        async () => {
+          const now = await limits.getPartnerLimits({ partnerId: capped.partner.partnerId });
+          return now.dailyUsedKes === '1000.00' ? now : undefined;
+        },
+        { what: 'the cap counting the order and the transfer' },
+      );
       expect(used.dailyRemainingKes).toBe('0.00');
     } finally {
       await capped.receiver.close();

@@ -30,21 +30,37 @@ describe('hold reconciliation (payouts)', () => {
   });
 
   const place = (owner: string, amount: string) =>
-    asPayouts.placeHold({ holdId: randomUUID(), accountId: ctx.partner.kesAccountId, amount, metadata: { purpose: 'reconciliation-test' }, owner });
+    asPayouts.placeHold({
+      holdId: randomUUID(),
+      accountId: ctx.partner.kesAccountId,
+      amount,
+      metadata: { purpose: 'reconciliation-test' },
+      owner,
+    });
 
-  const resolved = (holdId: string) => waitFor(async () => {
-    const hold = await asPayouts.getHold({ holdId });
-    return hold.status === 'pending' ? undefined : hold;
-  }, { what: `hold ${holdId} resolved`, timeoutMs: 30_000 });
+  const resolved = (holdId: string) =>
+    waitFor(
+      async () => {
+        const hold = await asPayouts.getHold({ holdId });
+        return hold.status === 'pending' ? undefined : hold;
+      },
+      { what: `hold ${holdId} resolved`, timeoutMs: 30_000 },
+    );
 
   async function listedTo(as: LedgerAs, holdId: string): Promise<boolean> {
-    const { holds } = await as.listOwnedHolds({ placedBefore: new Date(Date.now() + 60_000).toISOString(), limit: 500 });
+    const { holds } = await as.listOwnedHolds({
+      placedBefore: new Date(Date.now() + 60_000).toISOString(),
+      limit: 500,
+    });
     return holds.some((hold) => hold.holdId === holdId);
   }
 
-  it('voids a hold whose transfer does not exist, and keeps a confirmed transfer\'s hold until the bank pays it', async () => {
+  it("voids a hold whose transfer does not exist, and keeps a confirmed transfer's hold until the bank pays it", async () => {
     // The sandbox bank takes a NOANSWER payment without answering; the retry, a lease (3 s) later, is answered and paid.
-    const created = await ctx.http.post('/v1/transfers', transferBody({ destination: { accountNumber: '254722222222', accountName: 'NOANSWER Reconcile' } }));
+    const created = await ctx.http.post(
+      '/v1/transfers',
+      transferBody({ destination: { accountNumber: '254722222222', accountName: 'NOANSWER Reconcile' } }),
+    );
     expect(created.status).toBe(202);
     const transferId = created.body.id as string;
     const orphan = await place(`payouts:transfer:${randomUUID()}`, '50.00');
@@ -56,10 +72,18 @@ describe('hold reconciliation (payouts)', () => {
     const code = await latestCode(ctx.http, transferId);
     expect((await ctx.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code })).status).toBe(200);
 
-    expect(await resolved(orphan.holdId)).toMatchObject({ status: 'voided', postedAmount: '0.00', owner: orphan.owner });
+    expect(await resolved(orphan.holdId)).toMatchObject({
+      status: 'voided',
+      postedAmount: '0.00',
+      owner: orphan.owner,
+    });
     // The transfer's own hold was looked at too, older than the orphan: never voided, posted once the bank paid.
     await transferReaches(ctx.http, transferId, 'settled');
-    expect(await asPayouts.getHold({ holdId: transferId })).toMatchObject({ status: 'posted', postedAmount: '125.00', owner: `payouts:transfer:${transferId}` });
+    expect(await asPayouts.getHold({ holdId: transferId })).toMatchObject({
+      status: 'posted',
+      postedAmount: '125.00',
+      owner: `payouts:transfer:${transferId}`,
+    });
     // Its owner is final now: the other hold naming it has no one left to resolve it.
     expect(await resolved(planted.holdId)).toMatchObject({ status: 'voided', postedAmount: '0.00' });
     expect(await kesBalance(ctx.http)).toMatchObject({ held: '0.00', available: '875.00' });

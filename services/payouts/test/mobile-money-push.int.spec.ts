@@ -8,7 +8,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import {
-  createTestPartner, HttpsReceiver, PartnerHttpClient, runOps, startHttpsReceiver, TestPartner, waitFor,
+  createTestPartner,
+  HttpsReceiver,
+  PartnerHttpClient,
+  runOps,
+  startHttpsReceiver,
+  TestPartner,
+  waitFor,
 } from '@platform/testing';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -28,7 +34,16 @@ interface Harness {
 async function newHarness(): Promise<Harness> {
   const partner = await createTestPartner();
   const receiver = await startHttpsReceiver();
-  await runOps(['webhook', 'set', '--partner', partner.partnerId, '--url', receiver.url, '--secret', `whsec_${randomBytes(24).toString('hex')}`]);
+  await runOps([
+    'webhook',
+    'set',
+    '--partner',
+    partner.partnerId,
+    '--url',
+    receiver.url,
+    '--secret',
+    `whsec_${randomBytes(24).toString('hex')}`,
+  ]);
   return { partner, http: new PartnerHttpClient(partner), receiver };
 }
 
@@ -72,16 +87,29 @@ describe('mobile-money funding prompt', () => {
     const before = await kesAvailable(h.http);
     const pushId = await sent(h.http, '+254712345678', '250.50');
 
-    const answers = await Promise.all([1, 2, 3].map(() => h.http.post(`/v1/sandbox/mobile-money-pushes/${pushId}/approve`)));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => h.http.post(`/v1/sandbox/mobile-money-pushes/${pushId}/approve`)),
+    );
     for (const answer of answers) expect(answer.status).toBe(200);
-    const credited = await waitFor(async () => {
-      const again = await h.http.post(`/v1/sandbox/mobile-money-pushes/${pushId}/approve`);
-      return again.body.status === 'credited' ? again.body : undefined;
-    }, { what: 'the push to be credited' });
-    expect(credited).toMatchObject({ pushId, status: 'credited', amount: { currency: 'KES', value: '250.50' }, creditTransactionId: expect.stringMatching(UUID) });
+    const credited = await waitFor(
+      async () => {
+        const again = await h.http.post(`/v1/sandbox/mobile-money-pushes/${pushId}/approve`);
+        return again.body.status === 'credited' ? again.body : undefined;
+      },
+      { what: 'the push to be credited' },
+    );
+    expect(credited).toMatchObject({
+      pushId,
+      status: 'credited',
+      amount: { currency: 'KES', value: '250.50' },
+      creditTransactionId: expect.stringMatching(UUID),
+    });
     expect(new Big(await kesAvailable(h.http)).minus(before).toFixed(2)).toBe('250.50');
 
-    const event = await waitFor(() => creditEvents(h.receiver).find((item) => item.data.transactionId === credited.creditTransactionId), { what: 'credit.received' });
+    const event = await waitFor(
+      () => creditEvents(h.receiver).find((item) => item.data.transactionId === credited.creditTransactionId),
+      { what: 'credit.received' },
+    );
     expect(event.data).toEqual({
       transactionId: credited.creditTransactionId,
       accountId: h.partner.kesAccountId,
@@ -91,7 +119,9 @@ describe('mobile-money funding prompt', () => {
       receivedAt: expect.any(String),
     });
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-    expect(creditEvents(h.receiver).filter((item) => item.data.transactionId === credited.creditTransactionId)).toHaveLength(1);
+    expect(
+      creditEvents(h.receiver).filter((item) => item.data.transactionId === credited.creditTransactionId),
+    ).toHaveLength(1);
 
     const declineAfter = await h.http.post(`/v1/sandbox/mobile-money-pushes/${pushId}/decline`);
     expect(declineAfter.status).toBe(200);
@@ -100,7 +130,8 @@ describe('mobile-money funding prompt', () => {
 
   it('accepts every Kenyan phone format; two calls are two prompts', async () => {
     const ids = [];
-    for (const phone of ['0712345678', '0112345678', '254712345678', '254112345678', '+254712345678', '+254112345678']) ids.push(await sent(h.http, phone));
+    for (const phone of ['0712345678', '0112345678', '254712345678', '254112345678', '+254712345678', '+254112345678'])
+      ids.push(await sent(h.http, phone));
     ids.push(await sent(h.http, '0712345678'));
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -154,20 +185,35 @@ describe('mobile-money funding prompt', () => {
   it('refuses while the KES account is not ready, naming its state', async () => {
     const other = await createTestPartner();
     const http = new PartnerHttpClient(other);
-    for (const [status, code] of [['not_allocated', 'PARTNER_VA_NOT_ALLOCATED'], ['activating', 'PARTNER_VA_ACTIVATING'], ['suspended', 'PARTNER_VA_SUSPENDED']]) {
+    for (const [status, code] of [
+      ['not_allocated', 'PARTNER_VA_NOT_ALLOCATED'],
+      ['activating', 'PARTNER_VA_ACTIVATING'],
+      ['suspended', 'PARTNER_VA_SUSPENDED'],
+    ]) {
       await runOps(['kes-account', 'set-status', '--partner', other.partnerId, '--status', status]);
       expectRefusal(await push(http, '0712345678', '10.00'), 503, code);
     }
   });
 
-  it('answers 404 for an unknown, malformed or another partner\'s push', async () => {
+  it("answers 404 for an unknown, malformed or another partner's push", async () => {
     const pushId = await sent(h.http);
     const stranger = new PartnerHttpClient(await createTestPartner());
-    for (const path of [`/v1/sandbox/mobile-money-pushes/${pushId}/approve`, `/v1/sandbox/mobile-money-pushes/${pushId}/decline`]) {
+    for (const path of [
+      `/v1/sandbox/mobile-money-pushes/${pushId}/approve`,
+      `/v1/sandbox/mobile-money-pushes/${pushId}/decline`,
+    ]) {
       expectRefusal(await stranger.post(path), 404, 'MOBILE_MONEY_PUSH_NOT_FOUND');
     }
-    expectRefusal(await h.http.post(`/v1/sandbox/mobile-money-pushes/${randomUUID()}/approve`), 404, 'MOBILE_MONEY_PUSH_NOT_FOUND');
-    expectRefusal(await h.http.post('/v1/sandbox/mobile-money-pushes/not-a-uuid/approve'), 404, 'MOBILE_MONEY_PUSH_NOT_FOUND');
+    expectRefusal(
+      await h.http.post(`/v1/sandbox/mobile-money-pushes/${randomUUID()}/approve`),
+      404,
+      'MOBILE_MONEY_PUSH_NOT_FOUND',
+    );
+    expectRefusal(
+      await h.http.post('/v1/sandbox/mobile-money-pushes/not-a-uuid/approve'),
+      404,
+      'MOBILE_MONEY_PUSH_NOT_FOUND',
+    );
     const mine = await h.http.post(`/v1/sandbox/mobile-money-pushes/${pushId}/decline`);
     expect(mine.body.status).toBe('declined');
   });

@@ -24,13 +24,21 @@ function ids(result: HttpResult, idField = 'id'): string[] {
 
 /** A wallet through both approvals: the administrator's code, then the sandbox review. */
 async function activeWallet(http: PartnerHttpClient): Promise<string> {
-  const registered = await http.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: tronAddressFromAccountId(randomBytes(20)) });
+  const registered = await http.post('/v1/wallets', {
+    chain: 'tron',
+    asset: 'USDT',
+    address: tronAddressFromAccountId(randomBytes(20)),
+  });
   expect(registered.status).toBe(201);
   const walletId = registered.body.walletId as string;
-  const otp = await waitFor(async () => {
-    const outbox = await http.get('/v1/sandbox/outbox');
-    return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === walletId)?.code;
-  }, { what: 'the wallet approval code' });
+  const otp = await waitFor(
+    async () => {
+      const outbox = await http.get('/v1/sandbox/outbox');
+      return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === walletId)
+        ?.code;
+    },
+    { what: 'the wallet approval code' },
+  );
   recordSensitive(otp);
   expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp })).status).toBe(200);
   expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
@@ -38,7 +46,13 @@ async function activeWallet(http: PartnerHttpClient): Promise<string> {
 }
 
 /** Pages through `path` with `limit`, creating one more resource after the first page; answers the ids seen and the new one's. */
-async function pageWithInsert(http: PartnerHttpClient, path: string, limit: number, create: () => Promise<string>, idField = 'id') {
+async function pageWithInsert(
+  http: PartnerHttpClient,
+  path: string,
+  limit: number,
+  create: () => Promise<string>,
+  idField = 'id',
+) {
   const first = await http.get(`${path}?limit=${limit}`);
   const seen = ids(first, idField);
   const inserted = await create();
@@ -80,9 +94,15 @@ describe('partner lists', () => {
   const pushes: string[] = [];
 
   const sendBody = (partnerReference: string) => ({
-    destinationWalletId: walletId, usdtAmount: '1.000000', idempotencyKey: `send-${randomUUID()}`, partnerReference,
+    destinationWalletId: walletId,
+    usdtAmount: '1.000000',
+    idempotencyKey: `send-${randomUUID()}`,
+    partnerReference,
   });
-  const batchBody = () => ({ idempotencyKey: `batch-${randomUUID()}`, items: [transferBody({ amount: { currency: 'KES', value: '10.00' } })] });
+  const batchBody = () => ({
+    idempotencyKey: `batch-${randomUUID()}`,
+    items: [transferBody({ amount: { currency: 'KES', value: '10.00' } })],
+  });
 
   beforeAll(async () => {
     [p, other] = await Promise.all([payoutsPartner({ fundKes: '100000.00' }), payoutsPartner({ withAdmin: false })]);
@@ -95,28 +115,46 @@ describe('partner lists', () => {
 
   /** Confirms a send or batch at once: its code lives 10 s on the test stack. */
   async function confirmNow(subject: { id: string; confirmation: { id: string } }): Promise<void> {
-    expect((await p.http.post(`/v1/confirmations/${subject.confirmation.id}`, { code: await latestCode(p.http, subject.id) })).status).toBe(200);
+    expect(
+      (
+        await p.http.post(`/v1/confirmations/${subject.confirmation.id}`, {
+          code: await latestCode(p.http, subject.id),
+        })
+      ).status,
+    ).toBe(200);
   }
 
   describe('GET /v1/usdt/sends', () => {
     beforeAll(async () => {
-      const deposit = await p.http.post('/v1/sandbox/usdt-deposits', { txHash: randomBytes(32).toString('hex'), usdtAmount: '100.000000' });
+      const deposit = await p.http.post('/v1/sandbox/usdt-deposits', {
+        txHash: randomBytes(32).toString('hex'),
+        usdtAmount: '100.000000',
+      });
       expect(deposit.status).toBe(201);
       expect((await p.http.post('/v1/sandbox/rates', { bid: '128.0000', ask: '130.0000' })).status).toBe(200);
       // A loaded trading may miss the ledger's deposit offer; the deposit is then credited after 60 s.
-      await waitFor(async () => ((await p.http.get('/v1/balances')).body as Array<{ currency: string; available: string }>)
-        .some((balance) => balance.currency === 'USDT' && balance.available === '100.000000') || undefined, { timeoutMs: USDT_CREDIT_WAIT_MS, what: 'the USDT deposit credited' });
+      await waitFor(
+        async () =>
+          ((await p.http.get('/v1/balances')).body as Array<{ currency: string; available: string }>).some(
+            (balance) => balance.currency === 'USDT' && balance.available === '100.000000',
+          ) || undefined,
+        { timeoutMs: USDT_CREDIT_WAIT_MS, what: 'the USDT deposit credited' },
+      );
       walletId = await activeWallet(p.http);
       for (let index = 0; index < SENDS; index += 1) {
         const body = sendBody(`send-ref-${index}`);
         const answer = await p.http.post('/v1/usdt/sends', body);
         expect(answer.status).toBe(202);
-        sends.push({ id: answer.body.id, idempotencyKey: body.idempotencyKey, partnerReference: body.partnerReference });
+        sends.push({
+          id: answer.body.id,
+          idempotencyKey: body.idempotencyKey,
+          partnerReference: body.partnerReference,
+        });
         if (index === 1) await confirmNow(answer.body);
       }
     }, SETUP_TIMEOUT_MS);
 
-    it('lists the partner\'s sends newest first, each as GET /v1/usdt/sends/{id} shows it', async () => {
+    it("lists the partner's sends newest first, each as GET /v1/usdt/sends/{id} shows it", async () => {
       const page = await p.http.get('/v1/usdt/sends');
       expect(ids(page)).toEqual(sends.map((send) => send.id).reverse());
       expect(page.headers.get('x-next-cursor')).toBeNull();
@@ -136,13 +174,20 @@ describe('partner lists', () => {
 
     it('filters by status, partnerReference, idempotencyKey and creation time', async () => {
       const confirmed = sends[1]!;
-      await waitFor(async () => (await p.http.get(`/v1/usdt/sends/${confirmed.id}`)).body.status === 'settled' || undefined, { what: 'the send settled' });
+      await waitFor(
+        async () => (await p.http.get(`/v1/usdt/sends/${confirmed.id}`)).body.status === 'settled' || undefined,
+        { what: 'the send settled' },
+      );
       expect(ids(await p.http.get('/v1/usdt/sends?status=settled'))).toEqual([confirmed.id]);
       expect(ids(await p.http.get('/v1/usdt/sends?partnerReference=send-ref-2'))).toEqual([sends[2]!.id]);
-      expect(ids(await p.http.get(`/v1/usdt/sends?idempotencyKey=${sends[0]!.idempotencyKey}`))).toEqual([sends[0]!.id]);
+      expect(ids(await p.http.get(`/v1/usdt/sends?idempotencyKey=${sends[0]!.idempotencyKey}`))).toEqual([
+        sends[0]!.id,
+      ]);
       const createdAt = (await p.http.get(`/v1/usdt/sends/${sends[1]!.id}`)).body.createdAt as string;
       expect(ids(await p.http.get(`/v1/usdt/sends?to=${encodeURIComponent(createdAt)}`))).toEqual([sends[0]!.id]);
-      expect(ids(await p.http.get(`/v1/usdt/sends?from=${encodeURIComponent(createdAt)}&partnerReference=send-ref-1`))).toEqual([sends[1]!.id]);
+      expect(
+        ids(await p.http.get(`/v1/usdt/sends?from=${encodeURIComponent(createdAt)}&partnerReference=send-ref-1`)),
+      ).toEqual([sends[1]!.id]);
       expect(ids(await p.http.get('/v1/usdt/sends?from=2000-01-01&to=2000-01-02'))).toEqual([]);
     });
 
@@ -151,9 +196,11 @@ describe('partner lists', () => {
       expect(ids(await other.http.get(`/v1/usdt/sends?idempotencyKey=${sends[0]!.idempotencyKey}`))).toEqual([]);
     });
 
-    it.each([...REFUSALS, [`idempotencyKey=${'k'.repeat(129)}`, 'idempotencyKey'], ['partnerReference=', 'partnerReference']])(
-      'refuses %s, naming it', async (query, name) => expectRefused(p.http, '/v1/usdt/sends', query, name),
-    );
+    it.each([
+      ...REFUSALS,
+      [`idempotencyKey=${'k'.repeat(129)}`, 'idempotencyKey'],
+      ['partnerReference=', 'partnerReference'],
+    ])('refuses %s, naming it', async (query, name) => expectRefused(p.http, '/v1/usdt/sends', query, name));
   });
 
   describe('GET /v1/transfers/batch', () => {
@@ -167,7 +214,7 @@ describe('partner lists', () => {
       }
     }, SETUP_TIMEOUT_MS);
 
-    it('lists the partner\'s batches newest first, each as GET /v1/transfers/batch/{id} shows it', async () => {
+    it("lists the partner's batches newest first, each as GET /v1/transfers/batch/{id} shows it", async () => {
       const page = await p.http.get('/v1/transfers/batch');
       expect(ids(page)).toEqual(batches.map((batch) => batch.id).reverse());
       const single = await p.http.get(`/v1/transfers/batch/${batches[0]!.id}`);
@@ -186,7 +233,10 @@ describe('partner lists', () => {
 
     it('filters by its derived status, idempotencyKey and creation time', async () => {
       const completed = batches[1]!;
-      await waitFor(async () => (await p.http.get(`/v1/transfers/batch/${completed.id}`)).body.status === 'completed' || undefined, { what: 'the batch completed' });
+      await waitFor(
+        async () => (await p.http.get(`/v1/transfers/batch/${completed.id}`)).body.status === 'completed' || undefined,
+        { what: 'the batch completed' },
+      );
       expect(ids(await p.http.get('/v1/transfers/batch?status=completed'))).toEqual([completed.id]);
       // The others wait for their code, or have let it lapse (10 s on the test stack): each is in exactly one of the two.
       const waiting = ids(await p.http.get('/v1/transfers/batch?status=awaiting_confirmation'));
@@ -194,9 +244,13 @@ describe('partner lists', () => {
       expect(waiting).not.toContain(completed.id);
       expect([...waiting, ...expired]).toEqual(expect.arrayContaining([batches[0]!.id, batches[2]!.id]));
       expect(waiting.filter((id) => expired.includes(id))).toEqual([]);
-      expect(ids(await p.http.get(`/v1/transfers/batch?idempotencyKey=${batches[2]!.idempotencyKey}`))).toEqual([batches[2]!.id]);
+      expect(ids(await p.http.get(`/v1/transfers/batch?idempotencyKey=${batches[2]!.idempotencyKey}`))).toEqual([
+        batches[2]!.id,
+      ]);
       const createdAt = (await p.http.get(`/v1/transfers/batch/${batches[1]!.id}`)).body.createdAt as string;
-      expect(ids(await p.http.get(`/v1/transfers/batch?to=${encodeURIComponent(createdAt)}`))).toEqual([batches[0]!.id]);
+      expect(ids(await p.http.get(`/v1/transfers/batch?to=${encodeURIComponent(createdAt)}`))).toEqual([
+        batches[0]!.id,
+      ]);
       expect(ids(await p.http.get('/v1/transfers/batch?from=2000-01-01&to=2000-01-02'))).toEqual([]);
     });
 
@@ -206,36 +260,53 @@ describe('partner lists', () => {
     });
 
     it.each([...REFUSALS, ['status=settled', 'status'], ['partnerReference=x', 'partnerReference']])(
-      'refuses %s, naming it', async (query, name) => expectRefused(p.http, '/v1/transfers/batch', query, name),
+      'refuses %s, naming it',
+      async (query, name) => expectRefused(p.http, '/v1/transfers/batch', query, name),
     );
   });
 
   describe('GET /v1/funding/mobile-money-push', () => {
     beforeAll(async () => {
       for (let index = 0; index < PUSHES; index += 1) {
-        const answer = await p.http.post('/v1/funding/mobile-money-push', { phone: '0712345678', amount: `${10 + index}.00` });
+        const answer = await p.http.post('/v1/funding/mobile-money-push', {
+          phone: '0712345678',
+          amount: `${10 + index}.00`,
+        });
         expect(answer.status).toBe(202);
         pushes.push(answer.body.pushId);
         // Answered at once: an unanswered prompt lapses after 6 s on the test stack.
-        if (index === 1) expect((await p.http.post(`/v1/sandbox/mobile-money-pushes/${answer.body.pushId}/decline`)).body.status).toBe('declined');
+        if (index === 1)
+          expect((await p.http.post(`/v1/sandbox/mobile-money-pushes/${answer.body.pushId}/decline`)).body.status).toBe(
+            'declined',
+          );
       }
     }, SETUP_TIMEOUT_MS);
 
-    it('lists the partner\'s prompts newest first, the payer\'s number masked', async () => {
+    it("lists the partner's prompts newest first, the payer's number masked", async () => {
       const page = await p.http.get('/v1/funding/mobile-money-push');
       expect(ids(page, 'pushId')).toEqual([...pushes].reverse());
       expect(page.body[PUSHES - 1]).toMatchObject({
-        pushId: pushes[0], amount: { currency: 'KES', value: '10.00' }, phone: '****5678', answeredAt: null, creditTransactionId: null,
+        pushId: pushes[0],
+        amount: { currency: 'KES', value: '10.00' },
+        phone: '****5678',
+        answeredAt: null,
+        creditTransactionId: null,
       });
       expect(JSON.stringify(page.body)).not.toContain('712345678');
     });
 
     it('pages by cursor, and a prompt made meanwhile never shifts or repeats a page', async () => {
-      const { seen, inserted } = await pageWithInsert(p.http, '/v1/funding/mobile-money-push', 2, async () => {
-        const answer = await p.http.post('/v1/funding/mobile-money-push', { phone: '0712345678', amount: '99.00' });
-        expect(answer.status).toBe(202);
-        return answer.body.pushId as string;
-      }, 'pushId');
+      const { seen, inserted } = await pageWithInsert(
+        p.http,
+        '/v1/funding/mobile-money-push',
+        2,
+        async () => {
+          const answer = await p.http.post('/v1/funding/mobile-money-push', { phone: '0712345678', amount: '99.00' });
+          expect(answer.status).toBe(202);
+          return answer.body.pushId as string;
+        },
+        'pushId',
+      );
       expect(seen).toEqual([...pushes].reverse());
       expect(ids(await p.http.get('/v1/funding/mobile-money-push?limit=1'), 'pushId')).toEqual([inserted]);
     });
@@ -244,8 +315,12 @@ describe('partner lists', () => {
       expect(ids(await p.http.get('/v1/funding/mobile-money-push?status=declined'), 'pushId')).toEqual([pushes[1]]);
       const all = await p.http.get('/v1/funding/mobile-money-push');
       const createdAt = all.body.find((push: { pushId: string }) => push.pushId === pushes[1]).createdAt as string;
-      expect(ids(await p.http.get(`/v1/funding/mobile-money-push?to=${encodeURIComponent(createdAt)}`), 'pushId')).toEqual([pushes[0]]);
-      expect(ids(await p.http.get('/v1/funding/mobile-money-push?from=2000-01-01&to=2000-01-02'), 'pushId')).toEqual([]);
+      expect(
+        ids(await p.http.get(`/v1/funding/mobile-money-push?to=${encodeURIComponent(createdAt)}`), 'pushId'),
+      ).toEqual([pushes[0]]);
+      expect(ids(await p.http.get('/v1/funding/mobile-money-push?from=2000-01-01&to=2000-01-02'), 'pushId')).toEqual(
+        [],
+      );
     });
 
     it('shows another partner none of them', async () => {
@@ -253,7 +328,8 @@ describe('partner lists', () => {
     });
 
     it.each([...REFUSALS, ['status=settled', 'status'], ['idempotencyKey=k', 'idempotencyKey']])(
-      'refuses %s, naming it', async (query, name) => expectRefused(p.http, '/v1/funding/mobile-money-push', query, name),
+      'refuses %s, naming it',
+      async (query, name) => expectRefused(p.http, '/v1/funding/mobile-money-push', query, name),
     );
   });
 });

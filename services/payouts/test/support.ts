@@ -2,7 +2,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import {
-  createTestPartner, HttpsReceiver, PartnerHttpClient, recordSensitive, runOps, startHttpsReceiver, TestPartner, waitFor,
+  createTestPartner,
+  HttpsReceiver,
+  PartnerHttpClient,
+  recordSensitive,
+  runOps,
+  startHttpsReceiver,
+  TestPartner,
+  waitFor,
 } from '@platform/testing';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -30,7 +37,9 @@ export async function payoutsPartner(setup: PartnerSetup = {}): Promise<PayoutsP
   const domain = `t${randomUUID().slice(0, 8)}.example.com`;
   const cap = setup.dailyCapKes ?? '50000000.00';
   const partner = await createTestPartner({
-    adminDomain: domain, rateLimitPerMinute: TEST_RATE_LIMIT_PER_MINUTE, extraArgs: ['--daily-cap-kes', cap, '--per-order-cap-kes', cap],
+    adminDomain: domain,
+    rateLimitPerMinute: TEST_RATE_LIMIT_PER_MINUTE,
+    extraArgs: ['--daily-cap-kes', cap, '--per-order-cap-kes', cap],
   });
   const http = new PartnerHttpClient(partner);
   if (setup.withAdmin !== false) {
@@ -42,7 +51,16 @@ export async function payoutsPartner(setup: PartnerSetup = {}): Promise<PayoutsP
     if (credit.status !== 201) throw new Error(`credit answered ${credit.status}: ${credit.text}`);
   }
   const receiver = await startHttpsReceiver();
-  await runOps(['webhook', 'set', '--partner', partner.partnerId, '--url', receiver.url, '--secret', `whsec_${randomBytes(24).toString('hex')}`]);
+  await runOps([
+    'webhook',
+    'set',
+    '--partner',
+    partner.partnerId,
+    '--url',
+    receiver.url,
+    '--secret',
+    `whsec_${randomBytes(24).toString('hex')}`,
+  ]);
   return { partner, http, receiver };
 }
 
@@ -58,32 +76,51 @@ export function transferBody(overrides: Record<string, unknown> = {}) {
 
 /** The newest code sent for `subjectId`, once it is there (recorded so the log scan proves it never leaked). */
 export async function latestCode(http: PartnerHttpClient, subjectId: string, issued = 1): Promise<string> {
-  return waitFor(async () => {
-    const outbox = await http.get('/v1/sandbox/outbox');
-    const entries = (outbox.body as Array<{ subjectId: string; code: string | null }>).filter((entry) => entry.subjectId === subjectId);
-    for (const entry of entries) recordSensitive(entry.code);
-    return entries.length >= issued && entries[0].code ? entries[0].code : undefined;
-  }, { what: `confirmation code ${issued} for ${subjectId}` });
+  return waitFor(
+    async () => {
+      const outbox = await http.get('/v1/sandbox/outbox');
+      const entries = (outbox.body as Array<{ subjectId: string; code: string | null }>).filter(
+        (entry) => entry.subjectId === subjectId,
+      );
+      for (const entry of entries) recordSensitive(entry.code);
+      return entries.length >= issued && entries[0].code ? entries[0].code : undefined;
+    },
+    { what: `confirmation code ${issued} for ${subjectId}` },
+  );
 }
 
 export async function kesBalance(http: PartnerHttpClient): Promise<{ available: string; held: string }> {
   const balances = await http.get('/v1/balances');
-  return (balances.body as Array<{ currency: string; available: string; held: string }>).find((balance) => balance.currency === 'KES')!;
+  return (balances.body as Array<{ currency: string; available: string; held: string }>).find(
+    (balance) => balance.currency === 'KES',
+  )!;
 }
 
 export async function transferReaches(http: PartnerHttpClient, transferId: string, status: string) {
-  return waitFor(async () => {
-    const read = await http.get(`/v1/transfers/${transferId}`);
-    return read.body.status === status ? read.body : undefined;
-  }, { what: `transfer ${transferId} ${status}`, timeoutMs: 30_000 });
+  return waitFor(
+    async () => {
+      const read = await http.get(`/v1/transfers/${transferId}`);
+      return read.body.status === status ? read.body : undefined;
+    },
+    { what: `transfer ${transferId} ${status}`, timeoutMs: 30_000 },
+  );
 }
 
 /** The webhook event of `type` about `subjectId`, once delivered. */
-export async function eventFor(receiver: HttpsReceiver, type: string, subjectId: string): Promise<{ type: string; data: Record<string, unknown> }> {
-  return waitFor(() => {
-    const found = receiver.requests.map((request) => JSON.parse(request.body)).find((event) => event.type === type && JSON.stringify(event.data).includes(subjectId));
-    return found ?? undefined;
-  }, { what: `${type} for ${subjectId}`, timeoutMs: WEBHOOK_WAIT_MS });
+export async function eventFor(
+  receiver: HttpsReceiver,
+  type: string,
+  subjectId: string,
+): Promise<{ type: string; data: Record<string, unknown> }> {
+  return waitFor(
+    () => {
+      const found = receiver.requests
+        .map((request) => JSON.parse(request.body))
+        .find((event) => event.type === type && JSON.stringify(event.data).includes(subjectId));
+      return found ?? undefined;
+    },
+    { what: `${type} for ${subjectId}`, timeoutMs: WEBHOOK_WAIT_MS },
+  );
 }
 
 export function minus(a: string, b: string): string {

@@ -30,7 +30,7 @@ describe('GET /v1/transfers', () => {
 
   afterAll(async () => p.receiver.close());
 
-  it('lists the partner\'s transfers newest first, each as GET /v1/transfers/{id} shows it', async () => {
+  it("lists the partner's transfers newest first, each as GET /v1/transfers/{id} shows it", async () => {
     const page = await p.http.get('/v1/transfers');
     expect(ids(page)).toEqual(created.map((transfer) => transfer.id).reverse());
     expect(page.headers.get('x-next-cursor')).toBeNull();
@@ -51,11 +51,15 @@ describe('GET /v1/transfers', () => {
   it('filters by status, partnerReference, idempotencyKey and creation time', async () => {
     const confirmed = created[1]!.id;
     const confirmationId = (await p.http.get(`/v1/transfers/${confirmed}`)).body.confirmation.id;
-    expect((await p.http.post(`/v1/confirmations/${confirmationId}`, { code: await latestCode(p.http, confirmed) })).status).toBe(200);
+    expect(
+      (await p.http.post(`/v1/confirmations/${confirmationId}`, { code: await latestCode(p.http, confirmed) })).status,
+    ).toBe(200);
     await transferReaches(p.http, confirmed, 'settled');
     expect(ids(await p.http.get('/v1/transfers?status=settled'))).toEqual([confirmed]);
     expect(ids(await p.http.get('/v1/transfers?partnerReference=list-2'))).toEqual([created[2]!.id]);
-    expect(ids(await p.http.get(`/v1/transfers?idempotencyKey=${created[3]!.idempotencyKey}`))).toEqual([created[3]!.id]);
+    expect(ids(await p.http.get(`/v1/transfers?idempotencyKey=${created[3]!.idempotencyKey}`))).toEqual([
+      created[3]!.id,
+    ]);
     const createdAt = (await p.http.get(`/v1/transfers/${created[2]!.id}`)).body.createdAt as string;
     const until = await p.http.get(`/v1/transfers?to=${encodeURIComponent(createdAt)}`);
     expect(ids(until)).not.toContain(created[2]!.id);

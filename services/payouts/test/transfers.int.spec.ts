@@ -9,7 +9,17 @@
 // answer at first is asked again with the same reference and pays once.
 import { createTestPartner, PartnerHttpClient, runOps } from '@platform/testing';
 import {
-  eventFor, FEE_KES, ISO_MS, kesBalance, latestCode, minus, payoutsPartner, PayoutsPartner, transferBody, transferReaches, UUID,
+  eventFor,
+  FEE_KES,
+  ISO_MS,
+  kesBalance,
+  latestCode,
+  minus,
+  payoutsPartner,
+  PayoutsPartner,
+  transferBody,
+  transferReaches,
+  UUID,
 } from './support';
 
 describe('KES transfers', () => {
@@ -42,8 +52,11 @@ describe('KES transfers', () => {
       confirmedAt: null,
       settledAt: null,
       confirmation: {
-        id: expect.stringMatching(UUID), channel: 'email', deliveredTo: expect.stringMatching(/^t\*\*\*@t[0-9a-f]{8}\.example\.com$/),
-        expiresAt: expect.stringMatching(ISO_MS), resendAvailableAt: expect.stringMatching(ISO_MS),
+        id: expect.stringMatching(UUID),
+        channel: 'email',
+        deliveredTo: expect.stringMatching(/^t\*\*\*@t[0-9a-f]{8}\.example\.com$/),
+        expiresAt: expect.stringMatching(ISO_MS),
+        resendAvailableAt: expect.stringMatching(ISO_MS),
       },
       idempotencyKey: body.idempotencyKey,
     });
@@ -56,7 +69,11 @@ describe('KES transfers', () => {
     const confirmed = await ctx.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({
-      confirmationId: created.body.confirmation.id, subjectType: 'transfer', subjectId: created.body.id, status: 'confirmed', verifiedAt: expect.stringMatching(ISO_MS),
+      confirmationId: created.body.confirmation.id,
+      subjectType: 'transfer',
+      subjectId: created.body.id,
+      status: 'confirmed',
+      verifiedAt: expect.stringMatching(ISO_MS),
     });
 
     const settled = await transferReaches(ctx.http, created.body.id, 'settled');
@@ -67,41 +84,73 @@ describe('KES transfers', () => {
     expect(minus(before.available, after.available)).toBe('125.00');
     const event = await eventFor(ctx.receiver, 'transfer.settled', created.body.id);
     expect(event.data).toEqual({
-      transferId: created.body.id, partnerReference: 'INV-2026-001', rail: 'mobile_money', status: 'settled',
-      amount: { currency: 'KES', value: '100.00' }, fee: { currency: 'KES', value: FEE_KES },
-      destinationAccountNumber: '****5678', failureCode: null, settledAt: expect.stringMatching(ISO_MS),
+      transferId: created.body.id,
+      partnerReference: 'INV-2026-001',
+      rail: 'mobile_money',
+      status: 'settled',
+      amount: { currency: 'KES', value: '100.00' },
+      fee: { currency: 'KES', value: FEE_KES },
+      destinationAccountNumber: '****5678',
+      failureCode: null,
+      settledAt: expect.stringMatching(ISO_MS),
     });
   });
 
   it('accepts bank rails with a bankCode and a normalised phone number on mobile money', async () => {
-    const bank = await ctx.http.post('/v1/transfers', transferBody({ rail: 'pesalink', destination: { accountNumber: '0123456789', accountName: 'Acme Ltd', bankCode: '01' } }));
+    const bank = await ctx.http.post(
+      '/v1/transfers',
+      transferBody({
+        rail: 'pesalink',
+        destination: { accountNumber: '0123456789', accountName: 'Acme Ltd', bankCode: '01' },
+      }),
+    );
     expect(bank.status).toBe(202);
     expect(bank.body.destination).toEqual({ accountNumber: '****6789', accountName: 'Acme Ltd', bankCode: '01' });
-    const phone = await ctx.http.post('/v1/transfers', transferBody({ destination: { accountNumber: '+254712345679', accountName: 'Jane Wanjiru' } }));
+    const phone = await ctx.http.post(
+      '/v1/transfers',
+      transferBody({ destination: { accountNumber: '+254712345679', accountName: 'Jane Wanjiru' } }),
+    );
     expect(phone.status).toBe(202);
     expect(phone.body.destination.accountNumber).toBe('****5679');
     // One rule for Kenyan numbers across payouts (src/domain/msisdn.ts): spaces and dashes are refused, not guessed at.
-    const spaced = await ctx.http.post('/v1/transfers', transferBody({ destination: { accountNumber: '0712 345 679', accountName: 'Jane Wanjiru' } }));
+    const spaced = await ctx.http.post(
+      '/v1/transfers',
+      transferBody({ destination: { accountNumber: '0712 345 679', accountName: 'Jane Wanjiru' } }),
+    );
     expect(spaced.status).toBe(400);
   });
 
   it('fails a transfer the bank refuses, voiding the hold and firing transfer.failed', async () => {
     const before = await kesBalance(ctx.http);
-    const created = await ctx.http.post('/v1/transfers', transferBody({ destination: { accountNumber: '254711110000', accountName: 'Refused Person' } }));
+    const created = await ctx.http.post(
+      '/v1/transfers',
+      transferBody({ destination: { accountNumber: '254711110000', accountName: 'Refused Person' } }),
+    );
     expect(created.status).toBe(202);
     const code = await latestCode(ctx.http, created.body.id);
     expect((await ctx.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code })).status).toBe(200);
     const failed = await transferReaches(ctx.http, created.body.id, 'failed');
     expect(failed.failureCode).toBe('PROVIDER_REJECTED');
     expect(failed.settledAt).toBeNull();
-    expect(await kesBalance(ctx.http)).toEqual(expect.objectContaining({ available: before.available, held: before.held }));
+    expect(await kesBalance(ctx.http)).toEqual(
+      expect.objectContaining({ available: before.available, held: before.held }),
+    );
     const event = await eventFor(ctx.receiver, 'transfer.failed', created.body.id);
-    expect(event.data).toMatchObject({ transferId: created.body.id, status: 'failed', failureCode: 'PROVIDER_REJECTED', settledAt: null, destinationAccountNumber: '****0000' });
+    expect(event.data).toMatchObject({
+      transferId: created.body.id,
+      status: 'failed',
+      failureCode: 'PROVIDER_REJECTED',
+      settledAt: null,
+      destinationAccountNumber: '****0000',
+    });
   });
 
   it('asks a bank that did not answer again with the same reference, and pays once', async () => {
     const before = await kesBalance(ctx.http);
-    const created = await ctx.http.post('/v1/transfers', transferBody({ destination: { accountNumber: '254722222222', accountName: 'NOANSWER Bank Test' } }));
+    const created = await ctx.http.post(
+      '/v1/transfers',
+      transferBody({ destination: { accountNumber: '254722222222', accountName: 'NOANSWER Bank Test' } }),
+    );
     expect(created.status).toBe(202);
     const code = await latestCode(ctx.http, created.body.id);
     expect((await ctx.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code })).status).toBe(200);
@@ -113,9 +162,21 @@ describe('KES transfers', () => {
 
   it.each([
     ['an unknown rail', { rail: 'carrier_pigeon' }, 'Validation failed on: rail'],
-    ['a bank rail without bankCode', { rail: 'rtgs', destination: { accountNumber: '0123456789', accountName: 'Acme' } }, 'Validation failed on: destination.bankCode'],
-    ['a bankCode on mobile money', { destination: { accountNumber: '254712345678', accountName: 'Jane', bankCode: '01' } }, 'Validation failed on: destination.bankCode'],
-    ['a phone number that is not Kenyan', { destination: { accountNumber: '+14155550100', accountName: 'Jane' } }, 'Validation failed on: destination.accountNumber'],
+    [
+      'a bank rail without bankCode',
+      { rail: 'rtgs', destination: { accountNumber: '0123456789', accountName: 'Acme' } },
+      'Validation failed on: destination.bankCode',
+    ],
+    [
+      'a bankCode on mobile money',
+      { destination: { accountNumber: '254712345678', accountName: 'Jane', bankCode: '01' } },
+      'Validation failed on: destination.bankCode',
+    ],
+    [
+      'a phone number that is not Kenyan',
+      { destination: { accountNumber: '+14155550100', accountName: 'Jane' } },
+      'Validation failed on: destination.accountNumber',
+    ],
     ['three decimals', { amount: { currency: 'KES', value: '10.001' } }, 'Validation failed on: amount.value'],
     ['another currency', { amount: { currency: 'USD', value: '10.00' } }, 'Validation failed on: amount.currency'],
     ['a number amount', { amount: { currency: 'KES', value: 10 } }, 'Validation failed on: amount.value'],
@@ -127,7 +188,12 @@ describe('KES transfers', () => {
   });
 
   it.each([
-    ['an amount over the per-transfer cap', { amount: { currency: 'KES', value: '1000000.01' } }, 422, 'TRANSFER_EXCEEDS_PER_TRANSFER_CAP'],
+    [
+      'an amount over the per-transfer cap',
+      { amount: { currency: 'KES', value: '1000000.01' } },
+      422,
+      'TRANSFER_EXCEEDS_PER_TRANSFER_CAP',
+    ],
     ['more than the balance', { amount: { currency: 'KES', value: '999999.00' } }, 422, 'INSUFFICIENT_KES_BALANCE'],
   ])('refuses %s, holding nothing', async (_what, overrides, status, code) => {
     const before = await kesBalance(ctx.http);
@@ -158,7 +224,10 @@ describe('KES transfers', () => {
     try {
       await runOps(['partner', 'suspend', '--partner', suspended.partner.partnerId]);
       const refused = await suspended.http.post('/v1/transfers', transferBody());
-      expect({ status: refused.status, code: refused.body.message }).toEqual({ status: 409, code: 'PARTNER_SUSPENDED' });
+      expect({ status: refused.status, code: refused.body.message }).toEqual({
+        status: 409,
+        code: 'PARTNER_SUSPENDED',
+      });
       expect((await kesBalance(suspended.http)).held).toBe('0.00');
       await runOps(['partner', 'resume', '--partner', suspended.partner.partnerId]);
       expect((await suspended.http.post('/v1/transfers', transferBody())).status).toBe(202);
@@ -170,7 +239,11 @@ describe('KES transfers', () => {
   it('answers 404 TRANSFER_NOT_FOUND for unknown, malformed and foreign ids', async () => {
     const created = await ctx.http.post('/v1/transfers', transferBody());
     const other = new PartnerHttpClient(await createTestPartner());
-    for (const [client, path] of [[ctx.http, '/v1/transfers/00000000-0000-4000-8000-000000000000'], [ctx.http, '/v1/transfers/nope'], [other, `/v1/transfers/${created.body.id}`]] as const) {
+    for (const [client, path] of [
+      [ctx.http, '/v1/transfers/00000000-0000-4000-8000-000000000000'],
+      [ctx.http, '/v1/transfers/nope'],
+      [other, `/v1/transfers/${created.body.id}`],
+    ] as const) {
       const read = await client.get(path);
       expect(read.status).toBe(404);
       expect(read.body.message).toBe('TRANSFER_NOT_FOUND');
@@ -185,30 +258,54 @@ describe('KES transfers', () => {
     const own = await payoutsPartner({ fundKes: '5000.00', dailyCapKes: '1000.00' });
     try {
       const before = await kesBalance(own.http);
-      const body = transferBody({ amount: { currency: 'KES', value: '700.00' }, destination: { accountNumber: '254712345678', accountName: 'MISMATCH Person' } });
+      const body = transferBody({
+        amount: { currency: 'KES', value: '700.00' },
+        destination: { accountNumber: '254712345678', accountName: 'MISMATCH Person' },
+      });
       const created = await own.http.post('/v1/transfers', body);
       expect(created.status).toBe(202);
       expect(created.body).toMatchObject({
-        status: 'awaiting_confirmation', nameVerification: 'unavailable', verifiedAccountName: null, failureCode: null,
+        status: 'awaiting_confirmation',
+        nameVerification: 'unavailable',
+        verifiedAccountName: null,
+        failureCode: null,
         confirmation: { id: expect.stringMatching(UUID) },
       });
       expect(minus((await kesBalance(own.http)).held, before.held)).toBe('725.00');
-      const overCap = await own.http.post('/v1/transfers', transferBody({ amount: { currency: 'KES', value: '300.01' } }));
-      expect({ status: overCap.status, code: overCap.body.message }).toEqual({ status: 422, code: 'DAILY_CAP_EXCEEDED' });
+      const overCap = await own.http.post(
+        '/v1/transfers',
+        transferBody({ amount: { currency: 'KES', value: '300.01' } }),
+      );
+      expect({ status: overCap.status, code: overCap.body.message }).toEqual({
+        status: 422,
+        code: 'DAILY_CAP_EXCEEDED',
+      });
 
       const code = await latestCode(own.http, created.body.id);
       expect((await own.http.post(`/v1/confirmations/${created.body.confirmation.id}`, { code })).status).toBe(200);
       const failed = await transferReaches(own.http, created.body.id, 'failed');
-      expect(failed).toMatchObject({ failureCode: 'TRANSFER_NAME_MISMATCH', confirmedAt: expect.stringMatching(ISO_MS), settledAt: null });
+      expect(failed).toMatchObject({
+        failureCode: 'TRANSFER_NAME_MISMATCH',
+        confirmedAt: expect.stringMatching(ISO_MS),
+        settledAt: null,
+      });
       const event = await eventFor(own.receiver, 'transfer.failed', created.body.id);
       expect(event.data).toEqual({
-        transferId: created.body.id, partnerReference: body.idempotencyKey, rail: 'mobile_money', status: 'failed',
-        amount: { currency: 'KES', value: '700.00' }, fee: { currency: 'KES', value: FEE_KES },
-        destinationAccountNumber: '****5678', failureCode: 'TRANSFER_NAME_MISMATCH', settledAt: null,
+        transferId: created.body.id,
+        partnerReference: body.idempotencyKey,
+        rail: 'mobile_money',
+        status: 'failed',
+        amount: { currency: 'KES', value: '700.00' },
+        fee: { currency: 'KES', value: FEE_KES },
+        destinationAccountNumber: '****5678',
+        failureCode: 'TRANSFER_NAME_MISMATCH',
+        settledAt: null,
       });
       // The hold is voided (nothing moved) and the cap usage released: the whole cap fits again.
       expect(await kesBalance(own.http)).toEqual(before);
-      expect((await own.http.post('/v1/transfers', transferBody({ amount: { currency: 'KES', value: '1000.00' } }))).status).toBe(202);
+      expect(
+        (await own.http.post('/v1/transfers', transferBody({ amount: { currency: 'KES', value: '1000.00' } }))).status,
+      ).toBe(202);
     } finally {
       await own.receiver.close();
     }

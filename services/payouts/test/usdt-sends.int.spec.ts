@@ -15,18 +15,28 @@ import { eventFor, ISO_MS, latestCode, payoutsPartner, PayoutsPartner, UUID } fr
 
 async function usdtBalance(http: PartnerHttpClient): Promise<{ available: string; held: string }> {
   const balances = await http.get('/v1/balances');
-  return (balances.body as Array<{ currency: string; available: string; held: string }>).find((balance) => balance.currency === 'USDT')!;
+  return (balances.body as Array<{ currency: string; available: string; held: string }>).find(
+    (balance) => balance.currency === 'USDT',
+  )!;
 }
 
 /** A wallet through both approvals: the administrator's code, then the sandbox review. */
 async function activeWallet(http: PartnerHttpClient): Promise<string> {
-  const registered = await http.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: tronAddressFromAccountId(randomBytes(20)) });
+  const registered = await http.post('/v1/wallets', {
+    chain: 'tron',
+    asset: 'USDT',
+    address: tronAddressFromAccountId(randomBytes(20)),
+  });
   expect(registered.status).toBe(201);
   const walletId = registered.body.walletId;
-  const otp = await waitFor(async () => {
-    const outbox = await http.get('/v1/sandbox/outbox');
-    return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === walletId)?.code;
-  }, { what: 'the wallet approval code' });
+  const otp = await waitFor(
+    async () => {
+      const outbox = await http.get('/v1/sandbox/outbox');
+      return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === walletId)
+        ?.code;
+    },
+    { what: 'the wallet approval code' },
+  );
   recordSensitive(otp);
   expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp })).status).toBe(200);
   expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
@@ -34,10 +44,13 @@ async function activeWallet(http: PartnerHttpClient): Promise<string> {
 }
 
 async function sendReaches(http: PartnerHttpClient, sendId: string, status: string) {
-  return waitFor(async () => {
-    const read = await http.get(`/v1/usdt/sends/${sendId}`);
-    return read.body.status === status ? read.body : undefined;
-  }, { what: `send ${sendId} ${status}`, timeoutMs: 30_000 });
+  return waitFor(
+    async () => {
+      const read = await http.get(`/v1/usdt/sends/${sendId}`);
+      return read.body.status === status ? read.body : undefined;
+    },
+    { what: `send ${sendId} ${status}`, timeoutMs: 30_000 },
+  );
 }
 
 describe('USDT sends', () => {
@@ -46,7 +59,10 @@ describe('USDT sends', () => {
 
   beforeAll(async () => {
     ctx = await payoutsPartner();
-    const deposit = await ctx.http.post('/v1/sandbox/usdt-deposits', { txHash: randomBytes(32).toString('hex'), usdtAmount: '1000.000000' });
+    const deposit = await ctx.http.post('/v1/sandbox/usdt-deposits', {
+      txHash: randomBytes(32).toString('hex'),
+      usdtAmount: '1000.000000',
+    });
     expect(deposit.status).toBe(201);
     expect((await ctx.http.post('/v1/sandbox/rates', { bid: '128.0000', ask: '130.0000' })).status).toBe(200);
     walletId = await activeWallet(ctx.http);
@@ -54,7 +70,12 @@ describe('USDT sends', () => {
 
   afterAll(() => ctx.receiver.close());
 
-  const sendBody = (overrides: Record<string, unknown> = {}) => ({ destinationWalletId: walletId, usdtAmount: '10.500000', idempotencyKey: `send-${randomUUID()}`, ...overrides });
+  const sendBody = (overrides: Record<string, unknown> = {}) => ({
+    destinationWalletId: walletId,
+    usdtAmount: '10.500000',
+    idempotencyKey: `send-${randomUUID()}`,
+    ...overrides,
+  });
 
   async function confirm(send: { id: string; confirmation: { id: string } }): Promise<void> {
     const code = await latestCode(ctx.http, send.id);
@@ -67,17 +88,32 @@ describe('USDT sends', () => {
     const created = await ctx.http.post('/v1/usdt/sends', body);
     expect(created.status).toBe(202);
     expect(created.body).toEqual({
-      id: expect.stringMatching(UUID), status: 'awaiting_confirmation', destinationWalletId: walletId, usdtAmount: '10.500000',
-      partnerReference: 'PAYOUT-7', failureReason: null, createdAt: expect.stringMatching(ISO_MS), confirmedAt: null,
-      confirmation: { id: expect.stringMatching(UUID), channel: 'email', deliveredTo: expect.stringContaining('***@'), expiresAt: expect.stringMatching(ISO_MS), resendAvailableAt: expect.stringMatching(ISO_MS) },
-      settledAt: null, idempotencyKey: body.idempotencyKey,
+      id: expect.stringMatching(UUID),
+      status: 'awaiting_confirmation',
+      destinationWalletId: walletId,
+      usdtAmount: '10.500000',
+      partnerReference: 'PAYOUT-7',
+      failureReason: null,
+      createdAt: expect.stringMatching(ISO_MS),
+      confirmedAt: null,
+      confirmation: {
+        id: expect.stringMatching(UUID),
+        channel: 'email',
+        deliveredTo: expect.stringContaining('***@'),
+        expiresAt: expect.stringMatching(ISO_MS),
+        resendAvailableAt: expect.stringMatching(ISO_MS),
+      },
+      settledAt: null,
+      idempotencyKey: body.idempotencyKey,
     });
     expect(new Big((await usdtBalance(ctx.http)).held).minus(before.held).toFixed(6)).toBe('10.500000');
     const replay = await ctx.http.post('/v1/usdt/sends', body);
     expect(replay.status).toBe(202);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.id).toBe(created.body.id);
-    expect((await ctx.http.post('/v1/usdt/sends', { ...body, usdtAmount: '10.600000' })).body.message).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await ctx.http.post('/v1/usdt/sends', { ...body, usdtAmount: '10.600000' })).body.message).toBe(
+      'IDEMPOTENCY_KEY_REUSED',
+    );
 
     await confirm(created.body);
     const settled = await sendReaches(ctx.http, created.body.id, 'settled');
@@ -87,8 +123,12 @@ describe('USDT sends', () => {
     expect(new Big(before.available).minus(after.available).toFixed(6)).toBe('10.500000');
     const event = await eventFor(ctx.receiver, 'usdt_send.settled', created.body.id);
     expect(event.data).toEqual({
-      sendId: created.body.id, partnerReference: 'PAYOUT-7', status: 'settled', amount: { currency: 'USDT', value: '10.500000' },
-      destinationWalletId: walletId, failureReason: null,
+      sendId: created.body.id,
+      partnerReference: 'PAYOUT-7',
+      status: 'settled',
+      amount: { currency: 'USDT', value: '10.500000' },
+      destinationWalletId: walletId,
+      failureReason: null,
     });
   });
 
@@ -101,9 +141,15 @@ describe('USDT sends', () => {
     await confirm(created.body);
     const failed = await sendReaches(ctx.http, created.body.id, 'failed');
     expect(failed.failureReason).toBe('USDT_SEND_DESTINATION_NOT_ACTIVE');
-    expect(await usdtBalance(ctx.http)).toEqual(expect.objectContaining({ available: before.available, held: before.held }));
+    expect(await usdtBalance(ctx.http)).toEqual(
+      expect.objectContaining({ available: before.available, held: before.held }),
+    );
     const event = await eventFor(ctx.receiver, 'usdt_send.failed', created.body.id);
-    expect(event.data).toMatchObject({ sendId: created.body.id, status: 'failed', failureReason: 'USDT_SEND_DESTINATION_NOT_ACTIVE' });
+    expect(event.data).toMatchObject({
+      sendId: created.body.id,
+      status: 'failed',
+      failureReason: 'USDT_SEND_DESTINATION_NOT_ACTIVE',
+    });
   });
 
   it('fails a send the custodian refuses, with the hold voided', async () => {
@@ -112,7 +158,9 @@ describe('USDT sends', () => {
     await confirm(created.body);
     const failed = await sendReaches(ctx.http, created.body.id, 'failed');
     expect(failed.failureReason).toBe('USDT_SEND_CHAIN_REJECTED');
-    expect(await usdtBalance(ctx.http)).toEqual(expect.objectContaining({ available: before.available, held: before.held }));
+    expect(await usdtBalance(ctx.http)).toEqual(
+      expect.objectContaining({ available: before.available, held: before.held }),
+    );
   });
 
   it.each([
@@ -131,7 +179,11 @@ describe('USDT sends', () => {
   });
 
   it('refuses a wallet not yet active with 404 WALLET_NOT_FOUND', async () => {
-    const pending = await ctx.http.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: tronAddressFromAccountId(randomBytes(20)) });
+    const pending = await ctx.http.post('/v1/wallets', {
+      chain: 'tron',
+      asset: 'USDT',
+      address: tronAddressFromAccountId(randomBytes(20)),
+    });
     const refused = await ctx.http.post('/v1/usdt/sends', sendBody({ destinationWalletId: pending.body.walletId }));
     expect(refused.status).toBe(404);
     expect(refused.body.message).toBe('WALLET_NOT_FOUND');
@@ -145,7 +197,12 @@ describe('USDT sends', () => {
     await sendReaches(ctx.http, created.body.id, 'expired');
     expect(await usdtBalance(ctx.http)).toEqual(before);
     const event = await eventFor(ctx.receiver, 'confirmation.expired', created.body.id);
-    expect(event.data).toEqual({ confirmationId: created.body.confirmation.id, subjectType: 'usdt_send', subjectId: created.body.id, expiredAt: expect.stringMatching(ISO_MS) });
+    expect(event.data).toEqual({
+      confirmationId: created.body.confirmation.id,
+      subjectType: 'usdt_send',
+      subjectId: created.body.id,
+      expiredAt: expect.stringMatching(ISO_MS),
+    });
   });
 
   it('answers 404 SEND_NOT_FOUND for unknown and malformed ids', async () => {
@@ -159,12 +216,23 @@ describe('USDT sends', () => {
   it('refuses with 503 ORDER_DAILY_CAP_RATE_UNAVAILABLE when no live rate values the send for the daily cap', async () => {
     const halted = await payoutsPartner();
     try {
-      await halted.http.post('/v1/sandbox/usdt-deposits', { txHash: randomBytes(32).toString('hex'), usdtAmount: '50.000000' });
+      await halted.http.post('/v1/sandbox/usdt-deposits', {
+        txHash: randomBytes(32).toString('hex'),
+        usdtAmount: '50.000000',
+      });
       const wallet = await activeWallet(halted.http);
-      expect((await halted.http.post('/v1/sandbox/rates', { bid: '128.0000', ask: '130.0000', halted: true })).status).toBe(200);
-      const stalenessMs = Number((loadTestStack() as { extraEnv?: Record<string, string> }).extraEnv?.RATE_STALENESS_LIMIT_MS ?? 60_000);
+      expect(
+        (await halted.http.post('/v1/sandbox/rates', { bid: '128.0000', ask: '130.0000', halted: true })).status,
+      ).toBe(200);
+      const stalenessMs = Number(
+        (loadTestStack() as { extraEnv?: Record<string, string> }).extraEnv?.RATE_STALENESS_LIMIT_MS ?? 60_000,
+      );
       await new Promise((resolve) => setTimeout(resolve, stalenessMs + 750));
-      const refused = await halted.http.post('/v1/usdt/sends', { destinationWalletId: wallet, usdtAmount: '5.000000', idempotencyKey: `send-${randomUUID()}` });
+      const refused = await halted.http.post('/v1/usdt/sends', {
+        destinationWalletId: wallet,
+        usdtAmount: '5.000000',
+        idempotencyKey: `send-${randomUUID()}`,
+      });
       expect(refused.status).toBe(503);
       expect(refused.body.message).toBe('ORDER_DAILY_CAP_RATE_UNAVAILABLE');
       expect((await usdtBalance(halted.http)).held).toBe('0.000000');

@@ -39,12 +39,17 @@ interface Created {
 async function createTransfer(ctx: PayoutsPartner): Promise<Created> {
   const created = await ctx.http.post('/v1/transfers', transferBody());
   expect(created.status).toBe(202);
-  return { id: created.body.id, confirmationId: created.body.confirmation.id, code: await latestCode(ctx.http, created.body.id) };
+  return {
+    id: created.body.id,
+    confirmationId: created.body.confirmation.id,
+    code: await latestCode(ctx.http, created.body.id),
+  };
 }
 
 /** The alert lines the extra instance logged for `partnerId`, parsed. */
 function alertLines(partnerId: string): Array<Record<string, unknown>> {
-  return readFileSync(instance.logFile, 'utf8').split('\n')
+  return readFileSync(instance.logFile, 'utf8')
+    .split('\n')
     .filter((line) => line.includes('"confirmation_code_budget_spent"'))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((line) => line.partnerId === partnerId);
@@ -56,8 +61,15 @@ function statusAs(identity: string, request: payouts.UnlockPartnerConfirmationsR
   const channel: ChannelCredentials = stackIdentity(identity).client('payouts').credentials;
   const client = new Client(instanceAddress(), channel, { 'grpc.ssl_target_name_override': 'payouts' });
   return new Promise<number>((resolve) => {
-    client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, new Metadata(),
-      { deadline: Date.now() + CALL_DEADLINE_MS }, (error: ServiceError | null) => resolve(error ? error.code : status.OK));
+    client.makeUnaryRequest(
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      request,
+      new Metadata(),
+      { deadline: Date.now() + CALL_DEADLINE_MS },
+      (error: ServiceError | null) => resolve(error ? error.code : status.OK),
+    );
   }).finally(() => client.close());
 }
 
@@ -67,7 +79,11 @@ describe('the partner-wide budget of wrong confirmation codes', () => {
 
   beforeAll(async () => {
     instance = await startServiceInstance('payouts', { CONFIRMATION_WRONG_CODE_BUDGET: String(BUDGET) });
-    transfers = clientAs('gateway', payouts.TransfersService, { upstream: 'payouts', address: instanceAddress(), logger });
+    transfers = clientAs('gateway', payouts.TransfersService, {
+      upstream: 'payouts',
+      address: instanceAddress(),
+      logger,
+    });
     expect(await transfers.serving(CONNECT_TIMEOUT_MS)).toBe(true);
     ctx = await payoutsPartner({ fundKes: '5000.00' });
   });
@@ -81,33 +97,70 @@ describe('the partner-wide budget of wrong confirmation codes', () => {
   it('locks every confirmation of the partner once the budget is spent, until an operator unlocks it', async () => {
     const [first, second, third] = await Promise.all([createTransfer(ctx), createTransfer(ctx), createTransfer(ctx)]);
     // Four wrong codes at once, two on each of two transfers: each is counted, none lost.
-    const guesses = [first, first, second, second].map((subject) => transfers
-      .confirm({ partnerId: ctx.partner.partnerId, confirmationId: subject.confirmationId, code: wrongCode(subject.code) })
-      .then(() => 'confirmed', (error: unknown) => (isAppError(error) ? error.code : String(error))));
+    const guesses = [first, first, second, second].map((subject) =>
+      transfers
+        .confirm({
+          partnerId: ctx.partner.partnerId,
+          confirmationId: subject.confirmationId,
+          code: wrongCode(subject.code),
+        })
+        .then(
+          () => 'confirmed',
+          (error: unknown) => (isAppError(error) ? error.code : String(error)),
+        ),
+    );
     expect(await Promise.all(guesses)).toEqual(Array(BUDGET).fill('CONFIRMATION_CODE_INCORRECT'));
 
-    const alerts = await waitFor(() => {
-      const lines = alertLines(ctx.partner.partnerId);
-      return lines.length > 0 ? lines : undefined;
-    }, { what: 'the budget-spent alert' });
-    expect(alerts).toEqual([expect.objectContaining({ level: 'error', partnerId: ctx.partner.partnerId, wrongCodes: BUDGET, wrongCodesMax: BUDGET })]);
-    for (const code of [first.code, second.code, wrongCode(first.code)]) expect(JSON.stringify(alerts)).not.toContain(code);
+    const alerts = await waitFor(
+      () => {
+        const lines = alertLines(ctx.partner.partnerId);
+        return lines.length > 0 ? lines : undefined;
+      },
+      { what: 'the budget-spent alert' },
+    );
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        partnerId: ctx.partner.partnerId,
+        wrongCodes: BUDGET,
+        wrongCodesMax: BUDGET,
+      }),
+    ]);
+    for (const code of [first.code, second.code, wrongCode(first.code)])
+      expect(JSON.stringify(alerts)).not.toContain(code);
 
     // The stack's instance (budget 20) reads the same lock: the right code is refused, and no resend goes out.
     const right = await ctx.http.post(`/v1/confirmations/${third.confirmationId}`, { code: third.code });
-    expect({ status: right.status, message: right.body.message }).toEqual({ status: 403, message: 'PARTNER_CONFIRMATIONS_LOCKED' });
+    expect({ status: right.status, message: right.body.message }).toEqual({
+      status: 403,
+      message: 'PARTNER_CONFIRMATIONS_LOCKED',
+    });
     const resend = await ctx.http.post(`/v1/confirmations/${third.confirmationId}/resend`);
-    expect({ status: resend.status, message: resend.body.message }).toEqual({ status: 403, message: 'PARTNER_CONFIRMATIONS_LOCKED' });
+    expect({ status: resend.status, message: resend.body.message }).toEqual({
+      status: 403,
+      message: 'PARTNER_CONFIRMATIONS_LOCKED',
+    });
 
     // Only the operator's identity may lift it.
     expect(await statusAs('gateway', { partnerId: ctx.partner.partnerId })).toBe(status.PERMISSION_DENIED);
     const unlocked = await runOps(['confirmations', 'unlock', '--partner', ctx.partner.partnerId]);
-    expect(unlocked).toEqual({ partnerId: ctx.partner.partnerId, wasLocked: true, lockedAt: expect.stringMatching(ISO_MS), wrongCodesCleared: BUDGET });
-    expect(await runOps(['confirmations', 'unlock', '--partner', ctx.partner.partnerId]))
-      .toEqual({ partnerId: ctx.partner.partnerId, wasLocked: false, wrongCodesCleared: 0 });
+    expect(unlocked).toEqual({
+      partnerId: ctx.partner.partnerId,
+      wasLocked: true,
+      lockedAt: expect.stringMatching(ISO_MS),
+      wrongCodesCleared: BUDGET,
+    });
+    expect(await runOps(['confirmations', 'unlock', '--partner', ctx.partner.partnerId])).toEqual({
+      partnerId: ctx.partner.partnerId,
+      wasLocked: false,
+      wrongCodesCleared: 0,
+    });
 
     const fresh = await createTransfer(ctx);
     const confirmed = await ctx.http.post(`/v1/confirmations/${fresh.confirmationId}`, { code: fresh.code });
-    expect({ status: confirmed.status, subjectId: confirmed.body.subjectId }).toEqual({ status: 200, subjectId: fresh.id });
+    expect({ status: confirmed.status, subjectId: confirmed.body.subjectId }).toEqual({
+      status: 200,
+      subjectId: fresh.id,
+    });
   });
 });

@@ -2,7 +2,15 @@
  * Trading's configuration, read once at start; any problem stops the process
  * before it opens a port. Every variable and its default is listed in README.md.
  */
-import { commonServiceEnv, grpcTarget, loadConfigOrExit, metricsEnv, positiveInt, urlWithProtocol, z } from '@platform/config';
+import {
+  commonServiceEnv,
+  grpcTarget,
+  loadConfigOrExit,
+  metricsEnv,
+  positiveInt,
+  urlWithProtocol,
+  z,
+} from '@platform/config';
 import { parseDecimal, RATE_SCALE } from '@platform/money';
 import type { RateFeedConfig } from './adapters/rate-feed/create-rate-feed';
 import { SPREAD_BPS_MAX } from './adapters/rate-feed/random-walk';
@@ -16,7 +24,12 @@ const SETTLEMENT_ESTIMATE_SECONDS_MAX = 24 * 60 * 60;
 const ORDER_DELAY_MS_MAX = 24 * 60 * 60_000;
 
 const positiveRate = () =>
-  z.string().refine((value) => parseDecimal(value, RATE_SCALE)?.gt(0) === true, `expected a positive decimal with at most ${RATE_SCALE} decimals`);
+  z
+    .string()
+    .refine(
+      (value) => parseDecimal(value, RATE_SCALE)?.gt(0) === true,
+      `expected a positive decimal with at most ${RATE_SCALE} decimals`,
+    );
 
 export const configSchema = z
   .object({
@@ -43,41 +56,71 @@ export const configSchema = z
     /** The release-time wallet check of pay-in buys (GetWalletStatus). */
     WALLET_REGISTRY_GRPC_ADDR: grpcTarget(),
     /** Scaled: how long a pay-in buy waits for its payment (payBefore). */
-    ORDER_PAY_WINDOW_MS: positiveInt().max(ORDER_DELAY_MS_MAX).default(30 * 60_000),
+    ORDER_PAY_WINDOW_MS: positiveInt()
+      .max(ORDER_DELAY_MS_MAX)
+      .default(30 * 60_000),
     /** Wall-clock: how often an awaiting pay-in buy's payment is looked for. */
-    ORDER_PAYMENT_POLL_MS: positiveInt().max(10 * 60_000).default(1_000),
+    ORDER_PAYMENT_POLL_MS: positiveInt()
+      .max(10 * 60_000)
+      .default(1_000),
     /** Wall-clock: how soon a pending sell-proceeds payout is asked about again. */
-    ORDER_PAYOUT_POLL_MS: positiveInt().max(10 * 60_000).default(250),
+    ORDER_PAYOUT_POLL_MS: positiveInt()
+      .max(10 * 60_000)
+      .default(250),
     /** Scaled: an accepted debit-first buy settles this long after its debit. */
     ORDER_SETTLEMENT_DELAY_MS: positiveInt().max(ORDER_DELAY_MS_MAX).default(5_000),
     /** Scaled: an ambiguous (or unanswered) KES debit is first reconciled from the bank's record after this long. */
     ORDER_DEBIT_RECONCILE_DELAY_MS: positiveInt().max(ORDER_DELAY_MS_MAX).default(10_000),
     /** Scaled: how long a sell order waits for its USDT (sendBefore). */
-    ORDER_SEND_WINDOW_MS: positiveInt().max(ORDER_DELAY_MS_MAX).default(30 * 60_000),
+    ORDER_SEND_WINDOW_MS: positiveInt()
+      .max(ORDER_DELAY_MS_MAX)
+      .default(30 * 60_000),
     /** Wall-clock: how often each replica looks for due order steps. */
     ORDER_SCHEDULER_INTERVAL_MS: positiveInt().max(60_000).default(500),
     ORDER_SCHEDULER_BATCH_SIZE: positiveInt().max(500).default(50),
     /** Wall-clock: a claimed step is retaken by any replica after this long. */
-    ORDER_STEP_LEASE_MS: positiveInt().max(10 * 60_000).default(30_000),
+    ORDER_STEP_LEASE_MS: positiveInt()
+      .max(10 * 60_000)
+      .default(30_000),
     /** Wall-clock: how often each replica looks through trading's pending ledger holds for orphans. */
-    HOLD_RECONCILE_INTERVAL_MS: positiveInt().max(60 * 60_000).default(60_000),
+    HOLD_RECONCILE_INTERVAL_MS: positiveInt()
+      .max(60 * 60_000)
+      .default(60_000),
     /** Wall-clock: a hold placed more recently than this is not looked at (nearly every hold resolves on its own well before). */
-    HOLD_RECONCILE_MIN_AGE_MS: positiveInt().max(7 * 24 * 60 * 60_000).default(10 * 60_000),
+    HOLD_RECONCILE_MIN_AGE_MS: positiveInt()
+      .max(7 * 24 * 60 * 60_000)
+      .default(10 * 60_000),
   })
   .superRefine((config, context) => {
     if (config.PLATFORM_MODE === 'production' && config.RATE_FEED !== 'http') {
-      context.addIssue({ code: z.ZodIssueCode.custom, path: ['RATE_FEED'], message: 'must be "http" in production mode' });
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['RATE_FEED'],
+        message: 'must be "http" in production mode',
+      });
     }
     if (config.RATE_FEED === 'http' && !config.RATE_FEED_URL) {
-      context.addIssue({ code: z.ZodIssueCode.custom, path: ['RATE_FEED_URL'], message: 'required when RATE_FEED=http' });
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['RATE_FEED_URL'],
+        message: 'required when RATE_FEED=http',
+      });
     }
     if (config.RATE_FEED === 'http' && config.RATE_FEED_REUSE_MS >= config.RATE_STALENESS_LIMIT_MS) {
       // Otherwise a reused rate could be refused as stale while it is still being reused.
-      context.addIssue({ code: z.ZodIssueCode.custom, path: ['RATE_FEED_REUSE_MS'], message: 'must be below RATE_STALENESS_LIMIT_MS' });
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['RATE_FEED_REUSE_MS'],
+        message: 'must be below RATE_STALENESS_LIMIT_MS',
+      });
     }
     if (config.RATE_FEED === 'sandbox' && config.RATE_TICK_MS >= config.RATE_STALENESS_LIMIT_MS) {
       // Otherwise the sandbox rate would go stale between two ticks.
-      context.addIssue({ code: z.ZodIssueCode.custom, path: ['RATE_TICK_MS'], message: 'must be below RATE_STALENESS_LIMIT_MS' });
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['RATE_TICK_MS'],
+        message: 'must be below RATE_STALENESS_LIMIT_MS',
+      });
     }
   });
 
@@ -90,9 +133,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function rateFeedConfig(config: Config): RateFeedConfig {
   if (config.RATE_FEED === 'http') {
     if (!config.RATE_FEED_URL) throw new Error('RATE_FEED_URL missing after validation');
-    return { kind: 'http', url: config.RATE_FEED_URL, timeoutMs: config.RATE_FEED_TIMEOUT_MS, reuseMs: config.RATE_FEED_REUSE_MS };
+    return {
+      kind: 'http',
+      url: config.RATE_FEED_URL,
+      timeoutMs: config.RATE_FEED_TIMEOUT_MS,
+      reuseMs: config.RATE_FEED_REUSE_MS,
+    };
   }
-  return { kind: 'sandbox', midKes: config.RATE_SANDBOX_MID_KES, spreadBps: config.RATE_SANDBOX_SPREAD_BPS, tickMs: config.RATE_TICK_MS };
+  return {
+    kind: 'sandbox',
+    midKes: config.RATE_SANDBOX_MID_KES,
+    spreadBps: config.RATE_SANDBOX_SPREAD_BPS,
+    tickMs: config.RATE_TICK_MS,
+  };
 }
 
 export function configuredQuoteLifetimeMs(config: Config): number {

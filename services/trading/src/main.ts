@@ -20,7 +20,11 @@ import { createServer } from './server';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
+  const tracing = startTracing({
+    service: SERVICE_NAME,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(tradingDataSource(config.DATABASE_URL), logger);
@@ -33,11 +37,28 @@ async function main(): Promise<void> {
   rateFeed.start();
   const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'amqp' }));
   // The relay connects lazily and retries: orders proceed while the broker is away; events wait in the outbox.
-  const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), { pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+  const relay = new OutboxRelay(dataSource, amqp, logger.child({ context: 'OutboxRelay' }), {
+    pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+  });
   relay.start();
-  const ledgerClient = createClient(ledger.LedgerService, { upstream: 'ledger', tls: tls.client('ledger'), address: config.LEDGER_GRPC_ADDR, logger });
-  const payoutsClient = createClient(payouts.OrderPayoutsService, { upstream: 'payouts', tls: tls.client('payouts'), address: config.PAYOUTS_GRPC_ADDR, logger });
-  const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', tls: tls.client('wallet-registry'), address: config.WALLET_REGISTRY_GRPC_ADDR, logger });
+  const ledgerClient = createClient(ledger.LedgerService, {
+    upstream: 'ledger',
+    tls: tls.client('ledger'),
+    address: config.LEDGER_GRPC_ADDR,
+    logger,
+  });
+  const payoutsClient = createClient(payouts.OrderPayoutsService, {
+    upstream: 'payouts',
+    tls: tls.client('payouts'),
+    address: config.PAYOUTS_GRPC_ADDR,
+    logger,
+  });
+  const walletRegistryClient = createClient(walletRegistry.WalletRegistryService, {
+    upstream: 'wallet-registry',
+    tls: tls.client('wallet-registry'),
+    address: config.WALLET_REGISTRY_GRPC_ADDR,
+    logger,
+  });
   const { server, scheduler, holdReconciler } = createServer({
     dataSource,
     logger,

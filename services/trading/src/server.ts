@@ -89,13 +89,23 @@ const HOLD_RECONCILE_PAGE_SIZE = 100;
 
 /** The repositories and shared order helpers every order use case is wired with. */
 interface OrderWiring {
-  repositories: { orders: OrdersRepository; quotes: QuotesRepository; profiles: PartnerProfilesRepository; switches: PlatformSwitchesRepository; capUsages: CapUsagesRepository };
+  repositories: {
+    orders: OrdersRepository;
+    quotes: QuotesRepository;
+    profiles: PartnerProfilesRepository;
+    switches: PlatformSwitchesRepository;
+    capUsages: CapUsagesRepository;
+  };
   serviceAccounts: ServiceAccounts;
   accountIds: PartnerAccountIds;
   transitions: OrderTransitions;
 }
 
-export function createServer(deps: ServerDependencies): { server: GrpcServer; scheduler: OrderScheduler; holdReconciler: BatchSweeper } {
+export function createServer(deps: ServerDependencies): {
+  server: GrpcServer;
+  scheduler: OrderScheduler;
+  holdReconciler: BatchSweeper;
+} {
   const server = createGrpcServer(deps.logger, deps.tls);
   const repositories = {
     orders: new OrdersRepository(deps.dataSource),
@@ -108,101 +118,200 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; sc
     repositories,
     serviceAccounts: new ServiceAccounts(deps.ledger),
     accountIds: new PartnerAccountIds(deps.ledger),
-    transitions: new OrderTransitions({ dataSource: deps.dataSource, orders: repositories.orders, capUsages: repositories.capUsages, onEvents: deps.onEventsCommitted }),
-  };
-  server.add(trading.TradingService, tradingHandlers({
-    createQuote: new CreateQuoteUseCase({
-      profiles: repositories.profiles,
-      quotes: repositories.quotes,
-      rateFeed: deps.rateFeed,
-      clock: deps.clock,
-      logger: deps.logger.child({ context: 'CreateQuote' }),
-      quoteLifetimeMs: deps.quoteLifetimeMs,
-      rateStalenessLimitMs: deps.rateStalenessLimitMs,
-      settlementEstimateSeconds: deps.settlementEstimateSeconds,
-    }),
-  }), TRADING_ACCESS.TRADING);
-  server.add(trading.TradingAdminService, tradingAdminHandlers({
-    configurePartner: new ConfigurePartnerUseCase(deps.dataSource, repositories.profiles),
-  }), TRADING_ACCESS.TRADING_ADMIN);
-  server.add(trading.TradingSandboxService, tradingSandboxHandlers({
-    setSandboxRate: deps.sandboxRateControl ? new SetSandboxRateUseCase(deps.sandboxRateControl) : null,
-  }), TRADING_ACCESS.TRADING_SANDBOX);
-  const fundSellDeposit = new FundSellDepositUseCase({ orders: repositories.orders, transitions: wiring.transitions, clock: deps.clock });
-  server.add(trading.TradingDepositsService, tradingDepositsHandlers({
-    offerUsdtDeposit: new OfferUsdtDepositUseCase({ orders: repositories.orders, fundSellDeposit }),
-  }), TRADING_ACCESS.TRADING_DEPOSITS);
-  server.add(trading.TradingLimitsService, tradingLimitsHandlers({
-    reserveDailyCap: new ReserveDailyCapUseCase({
+    transitions: new OrderTransitions({
       dataSource: deps.dataSource,
-      profiles: repositories.profiles,
-      switches: repositories.switches,
-      rateFeed: deps.rateFeed,
-      clock: deps.clock,
-      logger: deps.logger.child({ context: 'ReserveDailyCap' }),
-      rateStalenessLimitMs: deps.rateStalenessLimitMs,
+      orders: repositories.orders,
+      capUsages: repositories.capUsages,
+      onEvents: deps.onEventsCommitted,
     }),
-    releaseDailyCap: new ReleaseDailyCapUseCase(deps.dataSource),
-    getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource, deps.clock),
-  }), TRADING_ACCESS.TRADING_LIMITS);
-  const balanceFunding = new SellBalanceFunding(
-    { ledger: deps.ledger, transitions: wiring.transitions, clock: deps.clock, sendWindowMs: deps.orders.sendWindowMs }, deps.usdtCustody,
+  };
+  server.add(
+    trading.TradingService,
+    tradingHandlers({
+      createQuote: new CreateQuoteUseCase({
+        profiles: repositories.profiles,
+        quotes: repositories.quotes,
+        rateFeed: deps.rateFeed,
+        clock: deps.clock,
+        logger: deps.logger.child({ context: 'CreateQuote' }),
+        quoteLifetimeMs: deps.quoteLifetimeMs,
+        rateStalenessLimitMs: deps.rateStalenessLimitMs,
+        settlementEstimateSeconds: deps.settlementEstimateSeconds,
+      }),
+    }),
+    TRADING_ACCESS.TRADING,
   );
-  server.add(trading.TradingOrdersService, tradingOrdersHandlers({
-    createOrder: createOrderUseCase(deps, wiring, balanceFunding),
-    getOrder: new GetOrderUseCase(repositories.orders),
-    listOrders: new ListOrdersUseCase(repositories.orders),
-    attachTxHash: new AttachTxHashUseCase({
-      dataSource: deps.dataSource, orders: repositories.orders, ledger: deps.ledger, fundSellDeposit, logger: deps.logger.child({ context: 'AttachTxHash' }),
+  server.add(
+    trading.TradingAdminService,
+    tradingAdminHandlers({
+      configurePartner: new ConfigurePartnerUseCase(deps.dataSource, repositories.profiles),
     }),
-  }), TRADING_ACCESS.TRADING_ORDERS);
-  server.add(trading.TradingOperatorService, tradingOperatorHandlers({
-    setPartnerStatus: new SetPartnerStatusUseCase(deps.dataSource, repositories.profiles),
-    setPlatformSwitch: new SetPlatformSwitchUseCase(deps.dataSource, repositories.switches),
-    listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
-  }), TRADING_ACCESS.TRADING_OPERATOR);
-  const scheduler = orderScheduler(deps.dataSource, repositories.orders, orderSteps(deps, wiring, balanceFunding), deps.logger.child({ context: 'OrderScheduler' }), {
-    intervalMs: deps.orders.schedulerIntervalMs,
-    batchSize: deps.orders.schedulerBatchSize,
-    leaseMs: deps.orders.stepLeaseMs,
+    TRADING_ACCESS.TRADING_ADMIN,
+  );
+  server.add(
+    trading.TradingSandboxService,
+    tradingSandboxHandlers({
+      setSandboxRate: deps.sandboxRateControl ? new SetSandboxRateUseCase(deps.sandboxRateControl) : null,
+    }),
+    TRADING_ACCESS.TRADING_SANDBOX,
+  );
+  const fundSellDeposit = new FundSellDepositUseCase({
+    orders: repositories.orders,
+    transitions: wiring.transitions,
+    clock: deps.clock,
   });
+  server.add(
+    trading.TradingDepositsService,
+    tradingDepositsHandlers({
+      offerUsdtDeposit: new OfferUsdtDepositUseCase({ orders: repositories.orders, fundSellDeposit }),
+    }),
+    TRADING_ACCESS.TRADING_DEPOSITS,
+  );
+  server.add(
+    trading.TradingLimitsService,
+    tradingLimitsHandlers({
+      reserveDailyCap: new ReserveDailyCapUseCase({
+        dataSource: deps.dataSource,
+        profiles: repositories.profiles,
+        switches: repositories.switches,
+        rateFeed: deps.rateFeed,
+        clock: deps.clock,
+        logger: deps.logger.child({ context: 'ReserveDailyCap' }),
+        rateStalenessLimitMs: deps.rateStalenessLimitMs,
+      }),
+      releaseDailyCap: new ReleaseDailyCapUseCase(deps.dataSource),
+      getPartnerLimits: new GetPartnerLimitsUseCase(deps.dataSource, deps.clock),
+    }),
+    TRADING_ACCESS.TRADING_LIMITS,
+  );
+  const balanceFunding = new SellBalanceFunding(
+    { ledger: deps.ledger, transitions: wiring.transitions, clock: deps.clock, sendWindowMs: deps.orders.sendWindowMs },
+    deps.usdtCustody,
+  );
+  server.add(
+    trading.TradingOrdersService,
+    tradingOrdersHandlers({
+      createOrder: createOrderUseCase(deps, wiring, balanceFunding),
+      getOrder: new GetOrderUseCase(repositories.orders),
+      listOrders: new ListOrdersUseCase(repositories.orders),
+      attachTxHash: new AttachTxHashUseCase({
+        dataSource: deps.dataSource,
+        orders: repositories.orders,
+        ledger: deps.ledger,
+        fundSellDeposit,
+        logger: deps.logger.child({ context: 'AttachTxHash' }),
+      }),
+    }),
+    TRADING_ACCESS.TRADING_ORDERS,
+  );
+  server.add(
+    trading.TradingOperatorService,
+    tradingOperatorHandlers({
+      setPartnerStatus: new SetPartnerStatusUseCase(deps.dataSource, repositories.profiles),
+      setPlatformSwitch: new SetPlatformSwitchUseCase(deps.dataSource, repositories.switches),
+      listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
+    }),
+    TRADING_ACCESS.TRADING_OPERATOR,
+  );
+  const scheduler = orderScheduler(
+    deps.dataSource,
+    repositories.orders,
+    orderSteps(deps, wiring, balanceFunding),
+    deps.logger.child({ context: 'OrderScheduler' }),
+    {
+      intervalMs: deps.orders.schedulerIntervalMs,
+      batchSize: deps.orders.schedulerBatchSize,
+      leaseMs: deps.orders.stepLeaseMs,
+    },
+  );
   return { server, scheduler, holdReconciler: holdReconcilerOf(deps, repositories.orders) };
 }
 
 /** The one creation path, with a funding strategy for each kind of order. */
-function createOrderUseCase(deps: ServerDependencies, wiring: OrderWiring, balanceFunding: SellBalanceFunding): CreateOrderUseCase {
+function createOrderUseCase(
+  deps: ServerDependencies,
+  wiring: OrderWiring,
+  balanceFunding: SellBalanceFunding,
+): CreateOrderUseCase {
   const { repositories } = wiring;
   const debitFirst = new DebitFirstFunding({
-    dataSource: deps.dataSource, ledger: deps.ledger, bank: deps.bank, transitions: wiring.transitions,
-    orders: repositories.orders, quotes: repositories.quotes, capUsages: repositories.capUsages,
-    clock: deps.clock, logger: deps.logger.child({ context: 'DebitFirstFunding' }),
-    settlementDelayMs: deps.orders.settlementDelayMs, reconcileDelayMs: deps.orders.reconcileDelayMs,
+    dataSource: deps.dataSource,
+    ledger: deps.ledger,
+    bank: deps.bank,
+    transitions: wiring.transitions,
+    orders: repositories.orders,
+    quotes: repositories.quotes,
+    capUsages: repositories.capUsages,
+    clock: deps.clock,
+    logger: deps.logger.child({ context: 'DebitFirstFunding' }),
+    settlementDelayMs: deps.orders.settlementDelayMs,
+    reconcileDelayMs: deps.orders.reconcileDelayMs,
   });
   const payIn = new PayInFunding({
-    ledger: deps.ledger, walletRegistry: deps.walletRegistry, payWindowMs: deps.orders.payWindowMs, paymentPollMs: deps.orders.paymentPollMs, usdtCustody: deps.usdtCustody,
+    ledger: deps.ledger,
+    walletRegistry: deps.walletRegistry,
+    payWindowMs: deps.orders.payWindowMs,
+    paymentPollMs: deps.orders.paymentPollMs,
+    usdtCustody: deps.usdtCustody,
   });
-  const deposit = new SellDepositFunding({ ledger: deps.ledger, transitions: wiring.transitions, clock: deps.clock, sendWindowMs: deps.orders.sendWindowMs });
+  const deposit = new SellDepositFunding({
+    ledger: deps.ledger,
+    transitions: wiring.transitions,
+    clock: deps.clock,
+    sendWindowMs: deps.orders.sendWindowMs,
+  });
   return new CreateOrderUseCase({
-    dataSource: deps.dataSource, quotes: repositories.quotes, orders: repositories.orders, profiles: repositories.profiles, switches: repositories.switches,
-    ledger: deps.ledger, accountIds: wiring.accountIds, reserveCap: reserveInTransaction, clock: deps.clock, strategies: [debitFirst, payIn, deposit, balanceFunding],
+    dataSource: deps.dataSource,
+    quotes: repositories.quotes,
+    orders: repositories.orders,
+    profiles: repositories.profiles,
+    switches: repositories.switches,
+    ledger: deps.ledger,
+    accountIds: wiring.accountIds,
+    reserveCap: reserveInTransaction,
+    clock: deps.clock,
+    strategies: [debitFirst, payIn, deposit, balanceFunding],
   });
 }
 
 /** The scheduled steps of every kind, dispatched by the order scheduler. */
 function orderSteps(deps: ServerDependencies, wiring: OrderWiring, balanceFunding: SellBalanceFunding): AdvanceOrder {
-  const shared = { serviceAccounts: wiring.serviceAccounts, accountIds: wiring.accountIds, transitions: wiring.transitions, clock: deps.clock };
+  const shared = {
+    serviceAccounts: wiring.serviceAccounts,
+    accountIds: wiring.accountIds,
+    transitions: wiring.transitions,
+    clock: deps.clock,
+  };
   const payProceeds = new PaySellProceedsUseCase({
-    ...shared, ledger: deps.ledger, payouts: deps.payouts, logger: deps.logger.child({ context: 'PaySellProceeds' }), payoutPollMs: deps.orders.payoutPollMs,
+    ...shared,
+    ledger: deps.ledger,
+    payouts: deps.payouts,
+    logger: deps.logger.child({ context: 'PaySellProceeds' }),
+    payoutPollMs: deps.orders.payoutPollMs,
   });
   return new AdvanceOrder({
     debitFirstBuy: new AdvanceDebitFirstBuyUseCase({
-      ...shared, ledger: deps.ledger, bank: deps.bank, logger: deps.logger.child({ context: 'AdvanceDebitFirstBuy' }), settlementDelayMs: deps.orders.settlementDelayMs,
+      ...shared,
+      ledger: deps.ledger,
+      bank: deps.bank,
+      logger: deps.logger.child({ context: 'AdvanceDebitFirstBuy' }),
+      settlementDelayMs: deps.orders.settlementDelayMs,
     }),
     payInBuy: new AdvancePayInBuyUseCase({
-      ...shared, ledger: deps.ledger, walletRegistry: deps.walletRegistry, logger: deps.logger.child({ context: 'AdvancePayInBuy' }),
-      paymentPollMs: deps.orders.paymentPollMs, settlementDelayMs: deps.orders.settlementDelayMs,
+      ...shared,
+      ledger: deps.ledger,
+      walletRegistry: deps.walletRegistry,
+      logger: deps.logger.child({ context: 'AdvancePayInBuy' }),
+      paymentPollMs: deps.orders.paymentPollMs,
+      settlementDelayMs: deps.orders.settlementDelayMs,
     }),
-    sell: new AdvanceSellOrderUseCase({ ...shared, ledger: deps.ledger, balanceFunding, payProceeds, logger: deps.logger.child({ context: 'AdvanceSellOrder' }) }),
+    sell: new AdvanceSellOrderUseCase({
+      ...shared,
+      ledger: deps.ledger,
+      balanceFunding,
+      payProceeds,
+      logger: deps.logger.child({ context: 'AdvanceSellOrder' }),
+    }),
   });
 }
 
@@ -210,8 +319,16 @@ function orderSteps(deps: ServerDependencies, wiring: OrderWiring, balanceFundin
 function holdReconcilerOf(deps: ServerDependencies, orders: OrdersRepository): BatchSweeper {
   const logger = deps.logger.child({ context: 'HoldReconciler' });
   const reconcile = new ReconcileHoldsUseCase({
-    orderStatuses: (orderIds) => orders.statusesOf(orderIds), ledger: deps.ledger, logger, minAgeMs: deps.holdReconciler.minAgeMs,
+    orderStatuses: (orderIds) => orders.statusesOf(orderIds),
+    ledger: deps.ledger,
+    logger,
+    minAgeMs: deps.holdReconciler.minAgeMs,
   });
-  return new BatchSweeper('trading holds', (size) => reconcile.execute(size), logger,
-    { intervalMs: deps.holdReconciler.intervalMs, batchSize: HOLD_RECONCILE_PAGE_SIZE }, { worker: 'orphaned_holds' });
+  return new BatchSweeper(
+    'trading holds',
+    (size) => reconcile.execute(size),
+    logger,
+    { intervalMs: deps.holdReconciler.intervalMs, batchSize: HOLD_RECONCILE_PAGE_SIZE },
+    { worker: 'orphaned_holds' },
+  );
 }

@@ -60,10 +60,19 @@ async function newPartner(db: DataSource, dailyCapKes: string): Promise<string> 
 }
 
 /** 'reserved', or the refusal's code. */
-async function reserve(db: DataSource, partnerId: string, amountKes: string, now: Date, source: CapSource = 'order', usageId = randomUUID()): Promise<string> {
+async function reserve(
+  db: DataSource,
+  partnerId: string,
+  amountKes: string,
+  now: Date,
+  source: CapSource = 'order',
+  usageId = randomUUID(),
+): Promise<string> {
   const amount = new Big(amountKes);
   try {
-    await withTransaction(db, (manager) => reserveInTransaction(manager, { usageId, partnerId, source, given: { currency: 'KES', amount } }, amount, now));
+    await withTransaction(db, (manager) =>
+      reserveInTransaction(manager, { usageId, partnerId, source, given: { currency: 'KES', amount } }, amount, now),
+    );
     return 'reserved';
   } catch (error) {
     if (isAppError(error)) return error.code;
@@ -75,8 +84,14 @@ async function usedAt(db: DataSource, partnerId: string, now: Date): Promise<str
   return (await new GetPartnerLimitsUseCase(db, { now: () => now }).execute({ partnerId })).dailyUsedKes;
 }
 
-async function windowOf(db: DataSource | EntityManager, partnerId: string): Promise<{ openKes: string; countedFrom: string } | null> {
-  const [row] = await db.query('SELECT open_kes::text AS "openKes", counted_from AS "countedFrom" FROM cap_windows WHERE partner_id = $1', [partnerId]);
+async function windowOf(
+  db: DataSource | EntityManager,
+  partnerId: string,
+): Promise<{ openKes: string; countedFrom: string } | null> {
+  const [row] = await db.query(
+    'SELECT open_kes::text AS "openKes", counted_from AS "countedFrom" FROM cap_windows WHERE partner_id = $1',
+    [partnerId],
+  );
   return row ? { openKes: row.openKes, countedFrom: new Date(row.countedFrom).toISOString() } : null;
 }
 
@@ -130,7 +145,10 @@ describe('the daily cap by the minute', () => {
     expect(await reserve(db, partnerId, '40.00', at('2030-01-02T10:06:00.000Z'))).toBe('reserved');
     expect(await windowOf(db, partnerId)).toEqual({ openKes: '100.00', countedFrom: '2030-01-01T10:06:00.000Z' });
     await expectConsistent(db, partnerId);
-    const [{ buckets }] = await db.query('SELECT count(*)::int AS buckets FROM cap_usage_buckets WHERE partner_id = $1', [partnerId]);
+    const [{ buckets }] = await db.query(
+      'SELECT count(*)::int AS buckets FROM cap_usage_buckets WHERE partner_id = $1',
+      [partnerId],
+    );
     expect(buckets).toBe(2); // the minutes that left were deleted
   });
 
@@ -151,12 +169,23 @@ describe('the daily cap by the minute', () => {
     const partnerId = await newPartner(db, '1000.00');
     const sources: CapSource[] = ['order', 'transfer', 'usdt_send'];
     const outcomes = await Promise.all(
-      Array.from({ length: 50 }, (_, index) => reserve(db, partnerId, '30.00', new Date(Date.parse('2030-01-01T14:59:59.000Z') + index * 40), sources[index % 3])),
+      Array.from({ length: 50 }, (_, index) =>
+        reserve(
+          db,
+          partnerId,
+          '30.00',
+          new Date(Date.parse('2030-01-01T14:59:59.000Z') + index * 40),
+          sources[index % 3],
+        ),
+      ),
     );
     expect(outcomes.filter((outcome) => outcome === 'reserved')).toHaveLength(33);
-    const refusals = outcomes.map((outcome, index) => [outcome, sources[index % 3]]).filter(([outcome]) => outcome !== 'reserved');
+    const refusals = outcomes
+      .map((outcome, index) => [outcome, sources[index % 3]])
+      .filter(([outcome]) => outcome !== 'reserved');
     expect(refusals).toHaveLength(17);
-    for (const [code, source] of refusals) expect(code).toBe(source === 'order' ? 'ORDER_EXCEEDS_DAILY_CAP' : 'DAILY_CAP_EXCEEDED');
+    for (const [code, source] of refusals)
+      expect(code).toBe(source === 'order' ? 'ORDER_EXCEEDS_DAILY_CAP' : 'DAILY_CAP_EXCEEDED');
     expect(await usedAt(db, partnerId, at('2030-01-01T15:00:10.000Z'))).toBe('990.00');
     await expectConsistent(db, partnerId);
   });
@@ -164,11 +193,16 @@ describe('the daily cap by the minute', () => {
   it('gives a released amount back once, even when released twice at once', async () => {
     const partnerId = await newPartner(db, '100.00');
     const usageId = randomUUID();
-    expect(await reserve(db, partnerId, '100.00', at('2030-01-01T16:00:00.000Z'), 'transfer', usageId)).toBe('reserved');
+    expect(await reserve(db, partnerId, '100.00', at('2030-01-01T16:00:00.000Z'), 'transfer', usageId)).toBe(
+      'reserved',
+    );
     const release = new ReleaseDailyCapUseCase(db);
     const [first, second] = await Promise.all([release.execute({ usageId }), release.execute({ usageId })]);
     expect(first).toEqual(second);
-    expect(first).toMatchObject({ found: true, usage: { usageId, amountKes: '100.00', releasedAt: expect.any(String) } });
+    expect(first).toMatchObject({
+      found: true,
+      usage: { usageId, amountKes: '100.00', releasedAt: expect.any(String) },
+    });
     expect(await windowOf(db, partnerId)).toEqual({ openKes: '0.00', countedFrom: '2029-12-31T16:00:00.000Z' });
     await expectConsistent(db, partnerId);
     expect(await reserve(db, partnerId, '100.00', at('2030-01-01T16:00:01.000Z'))).toBe('reserved');
@@ -206,15 +240,19 @@ describe('the daily cap by the minute', () => {
         `INSERT INTO partner_profiles (partner_id, status, buy_mode, sell_mode, fee_bps, fee_flat_kes, per_order_cap_kes, daily_cap_kes)
          SELECT gen_random_uuid(), 'active', 'debit_first', 'deposit', 50, '0.00', 1000.00, 1000.00 FROM generate_series(1, 2000)`,
       );
-      await db.query(`INSERT INTO cap_windows (partner_id, open_kes, counted_from) SELECT partner_id, 0, $1 FROM partner_profiles ON CONFLICT DO NOTHING`, [
-        new Date(now.getTime() - 24 * 3_600_000),
-      ]);
+      await db.query(
+        `INSERT INTO cap_windows (partner_id, open_kes, counted_from) SELECT partner_id, 0, $1 FROM partner_profiles ON CONFLICT DO NOTHING`,
+        [new Date(now.getTime() - 24 * 3_600_000)],
+      );
       // Vacuumed and analysed now, as autovacuum would in time (and so autovacuum has nothing left to start on this database).
-      for (const table of ['partner_profiles', 'cap_windows', 'cap_usages', 'cap_usage_buckets']) await db.query(`VACUUM (ANALYZE) ${table}`);
+      for (const table of ['partner_profiles', 'cap_windows', 'cap_usages', 'cap_usage_buckets'])
+        await db.query(`VACUUM (ANALYZE) ${table}`);
     }, 120_000);
 
     /** Rows each table gave a statement run inside `work`'s transaction (sequential and by index), and its sequential scans. */
-    async function readsOf(work: (manager: EntityManager) => Promise<unknown>): Promise<Record<string, { rows: number; seqScans: number }>> {
+    async function readsOf(
+      work: (manager: EntityManager) => Promise<unknown>,
+    ): Promise<Record<string, { rows: number; seqScans: number }>> {
       return db.transaction(async (manager) => {
         const sql = `SELECT relname AS "table", seq_scan AS "seqScans", coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS rows
                        FROM pg_stat_xact_user_tables WHERE relname IN ('cap_usages', 'cap_usage_buckets', 'cap_windows', 'partner_profiles')`;
@@ -224,14 +262,22 @@ describe('the daily cap by the minute', () => {
         const reads: Record<string, { rows: number; seqScans: number }> = {};
         for (const row of after) {
           const earlier = before.find((candidate) => candidate.table === row.table);
-          reads[row.table] = { rows: Number(row.rows) - Number(earlier?.rows ?? 0), seqScans: Number(row.seqScans) - Number(earlier?.seqScans ?? 0) };
+          reads[row.table] = {
+            rows: Number(row.rows) - Number(earlier?.rows ?? 0),
+            seqScans: Number(row.seqScans) - Number(earlier?.seqScans ?? 0),
+          };
         }
         return reads;
       });
     }
 
     const reservation = (time: Date) => (manager: EntityManager) =>
-      reserveInTransaction(manager, { usageId: randomUUID(), partnerId, source: 'order', given: { currency: 'KES', amount: new Big('100.00') } }, new Big('100.00'), time);
+      reserveInTransaction(
+        manager,
+        { usageId: randomUUID(), partnerId, source: 'order', given: { currency: 'KES', amount: new Big('100.00') } },
+        new Big('100.00'),
+        time,
+      );
 
     it('reads a handful of rows per reservation, each through an index', async () => {
       // The window sum the reservation used to run, for comparison: every open usage of the window.
@@ -296,7 +342,10 @@ describe('the migration to the cap by the minute', () => {
     await usage(active, '40.00', '2 hours', true); // released: never counts
     await usage(active, '50.00', '24 hours 5 minutes'); // outside the window
     await usage(old, '80.00', '3 days');
-    const [{ oldUsageId }] = await before.query('SELECT usage_id AS "oldUsageId" FROM cap_usages WHERE partner_id = $1', [old]);
+    const [{ oldUsageId }] = await before.query(
+      'SELECT usage_id AS "oldUsageId" FROM cap_usages WHERE partner_id = $1',
+      [old],
+    );
     const [{ startedAt }] = await before.query(`SELECT date_trunc('minute', now()) AS "startedAt"`);
     await before.destroy();
 

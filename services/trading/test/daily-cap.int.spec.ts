@@ -42,16 +42,31 @@ describe('TradingLimits (daily cap)', () => {
     const partner = await newPartner('1000.00');
     const http = new PartnerHttpClient(partner);
     expect((await http.post('/v1/sandbox/rates', { bid: BID, ask: ASK })).status).toBe(200);
-    const first = await limits.reserveDailyCap({ usageId: randomUUID(), partnerId: partner.partnerId, source: 'transfer', amountKes: '500.00' });
+    const first = await limits.reserveDailyCap({
+      usageId: randomUUID(),
+      partnerId: partner.partnerId,
+      source: 'transfer',
+      amountKes: '500.00',
+    });
     expect(first).toMatchObject({ partnerId: partner.partnerId, source: 'transfer', amountKes: '500.00' });
     expect(first.releasedAt).toBeUndefined();
     // 1.000001 USDT × 128.1234 = 128.1234012… → 128.13 (rounded up).
-    const usdt = await limits.reserveDailyCap({ usageId: randomUUID(), partnerId: partner.partnerId, source: 'usdt_send', amountUsdt: '1.000001' });
+    const usdt = await limits.reserveDailyCap({
+      usageId: randomUUID(),
+      partnerId: partner.partnerId,
+      source: 'usdt_send',
+      amountUsdt: '1.000001',
+    });
     expect(usdt.amountKes).toBe('128.13');
     const over = { usageId: randomUUID(), partnerId: partner.partnerId, amountKes: '371.88' };
     expect(await codeOf(limits.reserveDailyCap({ ...over, source: 'order' }))).toBe('ORDER_EXCEEDS_DAILY_CAP');
     expect(await codeOf(limits.reserveDailyCap({ ...over, source: 'transfer' }))).toBe('DAILY_CAP_EXCEEDED');
-    await limits.reserveDailyCap({ usageId: randomUUID(), partnerId: partner.partnerId, source: 'order', amountKes: '371.87' });
+    await limits.reserveDailyCap({
+      usageId: randomUUID(),
+      partnerId: partner.partnerId,
+      source: 'order',
+      amountKes: '371.87',
+    });
     expect(await limits.getPartnerLimits({ partnerId: partner.partnerId })).toEqual({
       partnerId: partner.partnerId,
       perOrderCapKes: '1000.00',
@@ -67,7 +82,9 @@ describe('TradingLimits (daily cap)', () => {
     const original = await limits.reserveDailyCap(body);
     expect(await limits.reserveDailyCap(body)).toEqual(original);
     expect(await codeOf(limits.reserveDailyCap({ ...body, amountKes: '99.00' }))).toBe('DAILY_CAP_USAGE_ID_REUSED');
-    expect(await codeOf(limits.reserveDailyCap({ ...body, usageId: randomUUID(), amountKes: '0.01' }))).toBe('ORDER_EXCEEDS_DAILY_CAP');
+    expect(await codeOf(limits.reserveDailyCap({ ...body, usageId: randomUUID(), amountKes: '0.01' }))).toBe(
+      'ORDER_EXCEEDS_DAILY_CAP',
+    );
     const released = await limits.releaseDailyCap({ usageId: body.usageId });
     expect(released.found).toBe(true);
     expect(released.usage?.releasedAt).toEqual(expect.any(String));
@@ -79,20 +96,44 @@ describe('TradingLimits (daily cap)', () => {
   it('refuses bad shapes, unknown partners and USDT without a live rate', async () => {
     const partner = await newPartner('100.00');
     const http = new PartnerHttpClient(partner);
-    expect(await codeOf(limits.reserveDailyCap({ usageId: 'x', partnerId: partner.partnerId, source: 'order', amountKes: '1.00' }))).toBe('VALIDATION_FAILED');
-    expect(await codeOf(limits.reserveDailyCap({ usageId: randomUUID(), partnerId: randomUUID(), source: 'order', amountKes: '1.00' }))).toBe('PARTNER_NOT_FOUND');
+    expect(
+      await codeOf(
+        limits.reserveDailyCap({ usageId: 'x', partnerId: partner.partnerId, source: 'order', amountKes: '1.00' }),
+      ),
+    ).toBe('VALIDATION_FAILED');
+    expect(
+      await codeOf(
+        limits.reserveDailyCap({ usageId: randomUUID(), partnerId: randomUUID(), source: 'order', amountKes: '1.00' }),
+      ),
+    ).toBe('PARTNER_NOT_FOUND');
     expect((await http.post('/v1/sandbox/rates', { bid: BID, ask: ASK, halted: true })).status).toBe(200);
-    const stalenessMs = Number((loadTestStack() as { extraEnv?: Record<string, string> }).extraEnv?.RATE_STALENESS_LIMIT_MS ?? 60_000);
-    await new Promise((resolve) => setTimeout(resolve, stalenessMs + 750));
-    expect(await codeOf(limits.reserveDailyCap({ usageId: randomUUID(), partnerId: partner.partnerId, source: 'usdt_send', amountUsdt: '1.00' }))).toBe(
-      'ORDER_DAILY_CAP_RATE_UNAVAILABLE',
+    const stalenessMs = Number(
+      (loadTestStack() as { extraEnv?: Record<string, string> }).extraEnv?.RATE_STALENESS_LIMIT_MS ?? 60_000,
     );
+    await new Promise((resolve) => setTimeout(resolve, stalenessMs + 750));
+    expect(
+      await codeOf(
+        limits.reserveDailyCap({
+          usageId: randomUUID(),
+          partnerId: partner.partnerId,
+          source: 'usdt_send',
+          amountUsdt: '1.00',
+        }),
+      ),
+    ).toBe('ORDER_DAILY_CAP_RATE_UNAVAILABLE');
   }, 90_000);
 
   it('never lets 20 parallel reservations together exceed the cap', async () => {
     const partner = await newPartner('1000.00');
     const attempts = Array.from({ length: 20 }, () =>
-      codeOf(limits.reserveDailyCap({ usageId: randomUUID(), partnerId: partner.partnerId, source: 'order', amountKes: '150.00' })),
+      codeOf(
+        limits.reserveDailyCap({
+          usageId: randomUUID(),
+          partnerId: partner.partnerId,
+          source: 'order',
+          amountKes: '150.00',
+        }),
+      ),
     );
     const outcomes = await Promise.all(attempts);
     expect(outcomes.filter((code) => code === 'resolved')).toHaveLength(6);

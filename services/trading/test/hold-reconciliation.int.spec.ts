@@ -23,12 +23,22 @@ describe('hold reconciliation (trading)', () => {
   afterAll(() => asTrading.close());
 
   const place = (amount: string, owner?: string) =>
-    asTrading.placeHold({ holdId: randomUUID(), accountId: p.partner.kesAccountId, amount, metadata: { purpose: 'reconciliation-test' }, owner });
+    asTrading.placeHold({
+      holdId: randomUUID(),
+      accountId: p.partner.kesAccountId,
+      amount,
+      metadata: { purpose: 'reconciliation-test' },
+      owner,
+    });
 
-  const resolved = (holdId: string) => waitFor(async () => {
-    const hold = await asTrading.getHold({ holdId });
-    return hold.status === 'pending' ? undefined : hold;
-  }, { what: `hold ${holdId} resolved`, timeoutMs: 30_000 });
+  const resolved = (holdId: string) =>
+    waitFor(
+      async () => {
+        const hold = await asTrading.getHold({ holdId });
+        return hold.status === 'pending' ? undefined : hold;
+      },
+      { what: `hold ${holdId} resolved`, timeoutMs: 30_000 },
+    );
 
   it('voids holds whose order is gone or final, and leaves posted and unowned holds alone', async () => {
     await fundKes(p.http, '1000.00');
@@ -46,7 +56,10 @@ describe('hold reconciliation (trading)', () => {
 
     expect(await resolved(missing.holdId)).toMatchObject({ status: 'voided', postedAmount: '0.00' });
     expect(await resolved(ofSettled.holdId)).toMatchObject({ status: 'voided', postedAmount: '0.00' });
-    expect(await asTrading.getHold({ holdId: orderId })).toMatchObject({ status: 'posted', owner: `trading:order:${orderId}` });
+    expect(await asTrading.getHold({ holdId: orderId })).toMatchObject({
+      status: 'posted',
+      owner: `trading:order:${orderId}`,
+    });
     expect((await asTrading.getHold({ holdId: unowned.holdId })).status).toBe('pending');
     await asTrading.voidHold({ holdId: unowned.holdId });
     expect((await balances(p.http)).KES).toEqual(kesAfterBuy);

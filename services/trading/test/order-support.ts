@@ -5,7 +5,15 @@
  */
 import { Pool } from 'pg';
 import type { QuoteRequest } from '@platform/sdk';
-import { createTestPartner, HttpResult, loadTestStack, PartnerHttpClient, runOps, TestPartner, waitFor } from '@platform/testing';
+import {
+  createTestPartner,
+  HttpResult,
+  loadTestStack,
+  PartnerHttpClient,
+  runOps,
+  TestPartner,
+  waitFor,
+} from '@platform/testing';
 
 export const BID = '128.0000';
 export const ASK = '130.0000';
@@ -27,7 +35,11 @@ export async function fundKes(http: PartnerHttpClient, amount: string): Promise<
   await http.sdk.sandbox.kesCredit({ amount });
 }
 
-export async function quote(http: PartnerHttpClient, side: 'buy' | 'sell', amount: { kesAmount?: string; usdtAmount?: string }): Promise<Record<string, any>> {
+export async function quote(
+  http: PartnerHttpClient,
+  side: 'buy' | 'sell',
+  amount: { kesAmount?: string; usdtAmount?: string },
+): Promise<Record<string, any>> {
   return http.sdk.quotes.create({ side, ...amount } as QuoteRequest);
 }
 
@@ -35,11 +47,19 @@ export async function balances(http: PartnerHttpClient): Promise<Record<string, 
   return Object.fromEntries((await http.sdk.balances.list()).map((balance) => [balance.currency, balance]));
 }
 
-export async function orderUntil(http: PartnerHttpClient, orderId: string, status: string, timeoutMs = 15_000): Promise<Record<string, any>> {
-  return waitFor(async () => {
-    const order = await http.sdk.orders.get(orderId);
-    return order.status === status ? order : undefined;
-  }, { timeoutMs, what: `order ${orderId} ${status}` });
+export async function orderUntil(
+  http: PartnerHttpClient,
+  orderId: string,
+  status: string,
+  timeoutMs = 15_000,
+): Promise<Record<string, any>> {
+  return waitFor(
+    async () => {
+      const order = await http.sdk.orders.get(orderId);
+      return order.status === status ? order : undefined;
+    },
+    { timeoutMs, what: `order ${orderId} ${status}` },
+  );
 }
 
 export function expectRefusal(result: HttpResult, status: number, code: string): void {
@@ -51,8 +71,14 @@ export function tradingPool(): Pool {
 }
 
 /** The order.* events trading enqueued for an order, oldest first. */
-export async function orderEvents(pool: Pool, orderId: string): Promise<{ type: string; data: Record<string, unknown> }[]> {
-  const rows = await pool.query(`SELECT payload FROM outbox WHERE payload->'data'->>'orderId' = $1 ORDER BY created_at, type`, [orderId]);
+export async function orderEvents(
+  pool: Pool,
+  orderId: string,
+): Promise<{ type: string; data: Record<string, unknown> }[]> {
+  const rows = await pool.query(
+    `SELECT payload FROM outbox WHERE payload->'data'->>'orderId' = $1 ORDER BY created_at, type`,
+    [orderId],
+  );
   return rows.rows.map((row) => ({ type: row.payload.type, data: row.payload.data }));
 }
 

@@ -47,14 +47,24 @@ describe('GET /v1/orders', () => {
 
   afterAll(async () => pool.end());
 
-  it('lists the partner\'s orders newest first, each as GET /v1/orders/{id} shows it', async () => {
+  it("lists the partner's orders newest first, each as GET /v1/orders/{id} shows it", async () => {
     const page = await p.http.get('/v1/orders');
     expect(ids(page)).toEqual([...created].reverse());
     expect(page.headers.get('x-next-cursor')).toBeNull();
     const single = await p.http.get(`/v1/orders/${created[0]}`);
     const listed = (page.body as { orderId: string }[]).find((order) => order.orderId === created[0]);
     // Status and debit may move on between the two reads; everything fixed at creation must match.
-    const fixed = ['orderId', 'partnerReference', 'side', 'kesAmount', 'usdtAmount', 'rate', 'kesTotalAmount', 'fee', 'createdAt'];
+    const fixed = [
+      'orderId',
+      'partnerReference',
+      'side',
+      'kesAmount',
+      'usdtAmount',
+      'rate',
+      'kesTotalAmount',
+      'fee',
+      'createdAt',
+    ];
     const pick = (order: Record<string, unknown>) => Object.fromEntries(fixed.map((key) => [key, order[key]]));
     expect(pick(listed as Record<string, unknown>)).toEqual(pick(single.body));
   });
@@ -78,7 +88,9 @@ describe('GET /v1/orders', () => {
     for (let index = 0; index < 3; index += 1) sameMillisecond.push(await buy(p, `same-ms-${index}`));
     // Microseconds apart, in one millisecond: a cursor kept to the millisecond would skip two of them.
     for (const [index, orderId] of sameMillisecond.entries()) {
-      await pool.query(`UPDATE orders SET created_at = '2026-01-01T00:00:00.000${index + 1}00Z' WHERE order_id = $1`, [orderId]);
+      await pool.query(`UPDATE orders SET created_at = '2026-01-01T00:00:00.000${index + 1}00Z' WHERE order_id = $1`, [
+        orderId,
+      ]);
     }
     const window = 'from=2026-01-01&to=2026-01-02&limit=1';
     expect(await allPages(p, window)).toEqual([[sameMillisecond[2]], [sameMillisecond[1]], [sameMillisecond[0]]]);
@@ -87,7 +99,9 @@ describe('GET /v1/orders', () => {
   it('filters by status, partnerReference and creation time', async () => {
     expect(ids(await p.http.get('/v1/orders?partnerReference=list-3'))).toEqual([created[3]]);
     expect(ids(await p.http.get('/v1/orders?partnerReference=unknown'))).toEqual([]);
-    const statuses = new Set((await p.http.get('/v1/orders?limit=100')).body.map((order: { status: string }) => order.status));
+    const statuses = new Set(
+      (await p.http.get('/v1/orders?limit=100')).body.map((order: { status: string }) => order.status),
+    );
     for (const status of statuses) {
       const filtered = await p.http.get(`/v1/orders?status=${status}&limit=100`);
       expect(filtered.body.length).toBeGreaterThan(0);

@@ -25,7 +25,16 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { createTestPartner, PartnerHttpClient } from '@platform/testing';
 import {
-  balances, expectRefusal, fundKes, OrderPartner, orderEvents, orderPartner, orderUntil, ops, quote, tradingPool,
+  balances,
+  expectRefusal,
+  fundKes,
+  OrderPartner,
+  orderEvents,
+  orderPartner,
+  orderUntil,
+  ops,
+  quote,
+  tradingPool,
 } from './order-support';
 
 let pool: Pool;
@@ -63,12 +72,22 @@ describe('POST /v1/orders/buy (debit-first)', () => {
     const orderId = created.body.orderId as string;
     const settled = await orderUntil(p.http, orderId, 'settled');
     expect(settled.kesDebit).toEqual({ status: 'debited' });
-    expect(await balances(p.http)).toMatchObject({ KES: { available: '995.00', held: '0.00' }, USDT: { available: '7.692307' } });
+    expect(await balances(p.http)).toMatchObject({
+      KES: { available: '995.00', held: '0.00' },
+      USDT: { available: '7.692307' },
+    });
     const events = await orderEvents(pool, orderId);
     expect(events.map((event) => event.type)).toEqual(['order.funds_confirmed', 'order.settled']);
     expect(events[1].data).toEqual({
-      orderId, partnerReference: 'buy-1', side: 'buy', status: 'settled',
-      kesAmount: '1000.00', feeKesAmount: '5.00', kesTotalAmount: '1005.00', usdtAmount: '7.692307', rate: '130.0000',
+      orderId,
+      partnerReference: 'buy-1',
+      side: 'buy',
+      status: 'settled',
+      kesAmount: '1000.00',
+      feeKesAmount: '5.00',
+      kesTotalAmount: '1005.00',
+      usdtAmount: '7.692307',
+      rate: '130.0000',
     });
   });
 
@@ -89,7 +108,10 @@ describe('POST /v1/orders/buy (debit-first)', () => {
     const parallel = await Promise.all(quotes.map((q) => buy(p, { quoteId: q.quoteId, partnerReference: 'parallel' })));
     expect(parallel.map((result) => result.status)).toEqual([202, 202, 202, 202, 202]);
     expect(new Set(parallel.map((result) => result.body.orderId)).size).toBe(1);
-    const rows = await pool.query('SELECT count(*)::int AS n FROM orders WHERE partner_id = $1 AND partner_reference = $2', [p.partner.partnerId, 'parallel']);
+    const rows = await pool.query(
+      'SELECT count(*)::int AS n FROM orders WHERE partner_id = $1 AND partner_reference = $2',
+      [p.partner.partnerId, 'parallel'],
+    );
     expect(rows.rows[0].n).toBe(1);
   });
 
@@ -111,7 +133,11 @@ describe('POST /v1/orders/buy (debit-first)', () => {
     const sellQuote = await quote(p.http, 'sell', { kesAmount: '100.00' });
     expectRefusal(await buy(p, { quoteId: sellQuote.quoteId, partnerReference: 'side' }), 409, 'QUOTE_SIDE_MISMATCH');
     const q = await quote(p.http, 'buy', { kesAmount: '800.00' });
-    expectRefusal(await buy(p, { quoteId: q.quoteId, partnerReference: 'exp', expectedUsdtAmount: '1.000000' }), 409, 'EXPECTED_AMOUNT_MISMATCH');
+    expectRefusal(
+      await buy(p, { quoteId: q.quoteId, partnerReference: 'exp', expectedUsdtAmount: '1.000000' }),
+      409,
+      'EXPECTED_AMOUNT_MISMATCH',
+    );
     const big = await quote(p.http, 'buy', { kesAmount: '1000.01' });
     expectRefusal(await buy(p, { quoteId: big.quoteId, partnerReference: 'cap' }), 422, 'ORDER_EXCEEDS_PER_ORDER_CAP');
     expectRefusal(await buy(p, { quoteId: q.quoteId, partnerReference: 'poor' }), 422, 'INSUFFICIENT_KES_BALANCE');
@@ -128,20 +154,32 @@ describe('POST /v1/orders/buy (debit-first)', () => {
     const p = await orderPartner(['--fee-bps', '0', '--daily-cap-kes', '1000.00', '--per-order-cap-kes', '1000.00']);
     await fundKes(p.http, '700.00');
     const quotes = await Promise.all(Array.from({ length: 10 }, () => quote(p.http, 'buy', { kesAmount: '150.00' })));
-    const results = await Promise.all(quotes.map((q, index) => buy(p, { quoteId: q.quoteId, partnerReference: `p-${index}` })));
+    const results = await Promise.all(
+      quotes.map((q, index) => buy(p, { quoteId: q.quoteId, partnerReference: `p-${index}` })),
+    );
     const accepted = results.filter((result) => result.status === 202);
     expect(accepted).toHaveLength(4);
     // A loser is refused by the balance, or by the cap while losers still held their reservations.
-    const codes = new Set(results.filter((result) => result.status !== 202).map((result) => `${result.status} ${result.body.message}`));
-    expect([...codes].every((code) => code === '422 INSUFFICIENT_KES_BALANCE' || code === '422 ORDER_EXCEEDS_DAILY_CAP')).toBe(true);
+    const codes = new Set(
+      results.filter((result) => result.status !== 202).map((result) => `${result.status} ${result.body.message}`),
+    );
+    expect(
+      [...codes].every((code) => code === '422 INSUFFICIENT_KES_BALANCE' || code === '422 ORDER_EXCEEDS_DAILY_CAP'),
+    ).toBe(true);
     const after = await balances(p.http);
     expect(after.KES.available).toBe('100.00');
     await fundKes(p.http, '1000.00');
     const more = await Promise.all(Array.from({ length: 6 }, () => quote(p.http, 'buy', { kesAmount: '150.00' })));
-    const capped = await Promise.all(more.map((q, index) => buy(p, { quoteId: q.quoteId, partnerReference: `c-${index}` })));
+    const capped = await Promise.all(
+      more.map((q, index) => buy(p, { quoteId: q.quoteId, partnerReference: `c-${index}` })),
+    );
     // 4 × 150 already count; 1000 leaves room for 2 more.
     expect(capped.filter((result) => result.status === 202)).toHaveLength(2);
-    expect(capped.filter((result) => result.status === 422).every((result) => result.body.message === 'ORDER_EXCEEDS_DAILY_CAP')).toBe(true);
+    expect(
+      capped
+        .filter((result) => result.status === 422)
+        .every((result) => result.body.message === 'ORDER_EXCEEDS_DAILY_CAP'),
+    ).toBe(true);
   });
 
   it('answers the sandbox bank: .13 ambiguous then reconciled to settled, .14 refused and rejected', async () => {
@@ -150,8 +188,17 @@ describe('POST /v1/orders/buy (debit-first)', () => {
     const ambiguousQuote = await quote(p.http, 'buy', { kesAmount: '100.13' });
     const ambiguous = await buy(p, { quoteId: ambiguousQuote.quoteId, partnerReference: 'amb' });
     expectRefusal(ambiguous, 503, 'KES_DEBIT_AMBIGUOUS');
-    expectRefusal(await buy(p, { quoteId: ambiguousQuote.quoteId, partnerReference: 'amb' }), 503, 'KES_DEBIT_AMBIGUOUS');
-    const [row] = (await pool.query('SELECT order_id FROM orders WHERE partner_id = $1 AND partner_reference = $2', [p.partner.partnerId, 'amb'])).rows;
+    expectRefusal(
+      await buy(p, { quoteId: ambiguousQuote.quoteId, partnerReference: 'amb' }),
+      503,
+      'KES_DEBIT_AMBIGUOUS',
+    );
+    const [row] = (
+      await pool.query('SELECT order_id FROM orders WHERE partner_id = $1 AND partner_reference = $2', [
+        p.partner.partnerId,
+        'amb',
+      ])
+    ).rows;
     const pending = await p.http.get(`/v1/orders/${row.order_id}`);
     expect(pending.body).toMatchObject({ status: 'funds_reserved', kesDebit: { status: 'reserved' } });
     const settled = await orderUntil(p.http, row.order_id, 'settled');
@@ -159,10 +206,19 @@ describe('POST /v1/orders/buy (debit-first)', () => {
 
     const refusedQuote = await quote(p.http, 'buy', { kesAmount: '100.14' });
     expectRefusal(await buy(p, { quoteId: refusedQuote.quoteId, partnerReference: 'ref' }), 503, 'KES_DEBIT_FAILED');
-    const [refused] = (await pool.query('SELECT order_id FROM orders WHERE partner_id = $1 AND partner_reference = $2', [p.partner.partnerId, 'ref'])).rows;
+    const [refused] = (
+      await pool.query('SELECT order_id FROM orders WHERE partner_id = $1 AND partner_reference = $2', [
+        p.partner.partnerId,
+        'ref',
+      ])
+    ).rows;
     const rejected = await p.http.get(`/v1/orders/${refused.order_id}`);
     expect(rejected.body).toMatchObject({ status: 'rejected', kesDebit: { status: 'released' } });
-    expectRefusal(await buy(p, { quoteId: refusedQuote.quoteId, partnerReference: 'ref-2' }), 409, 'QUOTE_EXPIRED_OR_CONSUMED');
+    expectRefusal(
+      await buy(p, { quoteId: refusedQuote.quoteId, partnerReference: 'ref-2' }),
+      409,
+      'QUOTE_EXPIRED_OR_CONSUMED',
+    );
     expect(await balances(p.http)).toMatchObject({ KES: { available: '899.87', held: '0.00' } });
   });
 
@@ -187,10 +243,20 @@ describe('partner switches and account readiness', () => {
     await fundKes(p.http, '500.00');
     const q = await quote(p.http, 'buy', { kesAmount: '100.00' });
     const attempt = () => buy(p, { quoteId: q.quoteId, partnerReference: 'switch' });
-    expect(await ops(['partner', 'suspend', '--partner', p.partner.partnerId])).toEqual({ partnerId: p.partner.partnerId, status: 'suspended' });
+    expect(await ops(['partner', 'suspend', '--partner', p.partner.partnerId])).toEqual({
+      partnerId: p.partner.partnerId,
+      status: 'suspended',
+    });
     expectRefusal(await attempt(), 409, 'PARTNER_SUSPENDED');
-    expect(await ops(['partner', 'resume', '--partner', p.partner.partnerId])).toEqual({ partnerId: p.partner.partnerId, status: 'active' });
-    for (const [status, code] of [['not_allocated', 'PARTNER_VA_NOT_ALLOCATED'], ['activating', 'PARTNER_VA_ACTIVATING'], ['suspended', 'PARTNER_VA_SUSPENDED']]) {
+    expect(await ops(['partner', 'resume', '--partner', p.partner.partnerId])).toEqual({
+      partnerId: p.partner.partnerId,
+      status: 'active',
+    });
+    for (const [status, code] of [
+      ['not_allocated', 'PARTNER_VA_NOT_ALLOCATED'],
+      ['activating', 'PARTNER_VA_ACTIVATING'],
+      ['suspended', 'PARTNER_VA_SUSPENDED'],
+    ]) {
       await ops(['kes-account', 'set-status', '--partner', p.partner.partnerId, '--status', status]);
       expectRefusal(await attempt(), 503, code);
     }
@@ -204,7 +270,16 @@ const hash = () => randomBytes(32).toString('hex');
 
 async function sellPartner(extraArgs: string[] = []): Promise<OrderPartner & { payoutId: string }> {
   const p = await orderPartner(extraArgs);
-  const { id } = await ops<{ id: string }>(['payout-destination', 'add', '--partner', p.partner.partnerId, '--account-number', '254712345678', '--account-name', 'Test Payee']);
+  const { id } = await ops<{ id: string }>([
+    'payout-destination',
+    'add',
+    '--partner',
+    p.partner.partnerId,
+    '--account-number',
+    '254712345678',
+    '--account-name',
+    'Test Payee',
+  ]);
   return { ...p, payoutId: id };
 }
 
@@ -231,8 +306,14 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     const created = await sell(p, { quoteId: q.quoteId, partnerReference: 'sell-1', payoutAccountId: p.payoutId });
     expect(created.status).toBe(202);
     expect(created.body).toMatchObject({
-      status: 'awaiting_usdt', kesAmount: '1280.00', usdtAmount: '10.000000', rate: '128.0000', kesTotalAmount: '1273.60',
-      fee: { kesAmount: '6.40', currency: 'KES', percentBps: 50 }, depositAddress: p.partner.usdtDepositAddress, chain: 'tron',
+      status: 'awaiting_usdt',
+      kesAmount: '1280.00',
+      usdtAmount: '10.000000',
+      rate: '128.0000',
+      kesTotalAmount: '1273.60',
+      fee: { kesAmount: '6.40', currency: 'KES', percentBps: 50 },
+      depositAddress: p.partner.usdtDepositAddress,
+      chain: 'tron',
     });
     expect(Date.parse(created.body.sendBefore)).toBeGreaterThan(Date.now());
     expect(created.body.txHash).toBeUndefined();
@@ -246,18 +327,38 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     const q = await quote(p.http, 'sell', { usdtAmount: '1.000000' });
     expect((await sell(p, { quoteId: q.quoteId, partnerReference: '', payoutAccountId: p.payoutId })).status).toBe(400);
     expect((await sell(p, { quoteId: q.quoteId, partnerReference: 'x' })).status).toBe(400);
-    expectRefusal(await sell(p, { quoteId: randomUUID(), partnerReference: 'x', payoutAccountId: p.payoutId }), 404, 'QUOTE_NOT_FOUND');
-    expectRefusal(await sell(p, { quoteId: q.quoteId, partnerReference: 'x', payoutAccountId: randomUUID() }), 404, 'PAYOUT_ACCOUNT_NOT_FOUND');
+    expectRefusal(
+      await sell(p, { quoteId: randomUUID(), partnerReference: 'x', payoutAccountId: p.payoutId }),
+      404,
+      'QUOTE_NOT_FOUND',
+    );
+    expectRefusal(
+      await sell(p, { quoteId: q.quoteId, partnerReference: 'x', payoutAccountId: randomUUID() }),
+      404,
+      'PAYOUT_ACCOUNT_NOT_FOUND',
+    );
     const buyQuote = await quote(p.http, 'buy', { kesAmount: '100.00' });
-    expectRefusal(await sell(p, { quoteId: buyQuote.quoteId, partnerReference: 'x', payoutAccountId: p.payoutId }), 409, 'QUOTE_SIDE_MISMATCH');
+    expectRefusal(
+      await sell(p, { quoteId: buyQuote.quoteId, partnerReference: 'x', payoutAccountId: p.payoutId }),
+      409,
+      'QUOTE_SIDE_MISMATCH',
+    );
     await ops(['payout-destination', 'set-status', '--id', p.payoutId, '--status', 'frozen']);
-    expectRefusal(await sell(p, { quoteId: q.quoteId, partnerReference: 'x', payoutAccountId: p.payoutId }), 409, 'PAYOUT_ACCOUNT_NOT_PAYABLE');
+    expectRefusal(
+      await sell(p, { quoteId: q.quoteId, partnerReference: 'x', payoutAccountId: p.payoutId }),
+      409,
+      'PAYOUT_ACCOUNT_NOT_PAYABLE',
+    );
 
     const noAddress = await createTestPartner({ extraArgs: ['--deposit-address', 'none'] });
     const http = new PartnerHttpClient(noAddress);
     await http.post('/v1/sandbox/rates', { bid: '128.0000', ask: '130.0000' });
     const q2 = await quote(http, 'sell', { usdtAmount: '1.000000' });
-    const refused = await http.post('/v1/orders/sell', { quoteId: q2.quoteId, partnerReference: 'x', payoutAccountId: randomUUID() });
+    const refused = await http.post('/v1/orders/sell', {
+      quoteId: q2.quoteId,
+      partnerReference: 'x',
+      payoutAccountId: randomUUID(),
+    });
     expectRefusal(refused, 503, 'USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED');
   });
 
@@ -294,8 +395,15 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     const events = await orderEvents(pool, byHash.orderId);
     expect(events.map((event) => event.type)).toEqual(['order.funds_confirmed', 'order.settled']);
     expect(events[1].data).toEqual({
-      orderId: byHash.orderId, partnerReference: byHash.partnerReference, side: 'sell', status: 'settled',
-      kesAmount: '1280.00', feeKesAmount: '6.40', kesTotalAmount: '1273.60', usdtAmount: '10.000000', rate: '128.0000',
+      orderId: byHash.orderId,
+      partnerReference: byHash.partnerReference,
+      side: 'sell',
+      status: 'settled',
+      kesAmount: '1280.00',
+      feeKesAmount: '6.40',
+      kesTotalAmount: '1273.60',
+      usdtAmount: '10.000000',
+      rate: '128.0000',
     });
 
     const late = await newSell(p);
@@ -340,7 +448,9 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     await orderUntil(owner.http, ownerOrder.orderId, 'settled');
     const squatted = await squatter.http.sdk.orders.get(squatterOrder.orderId);
     expect(squatted).toMatchObject({ status: expect.stringMatching(/^(awaiting_usdt|expired)$/), txHash });
-    expect(await orderEvents(pool, squatterOrder.orderId)).not.toContainEqual(expect.objectContaining({ type: 'order.funds_confirmed' }));
+    expect(await orderEvents(pool, squatterOrder.orderId)).not.toContainEqual(
+      expect.objectContaining({ type: 'order.funds_confirmed' }),
+    );
 
     // The deposit arrives before any hash (held for the owner's open order); the squatter's attach cannot claim it.
     const heldOrder = await newSell(owner);
@@ -365,7 +475,12 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expired.sendBefore));
     const events = await orderEvents(pool, order.orderId);
     expect(events.map((event) => event.type)).toEqual(['order.expired']);
-    expect(events[0].data).toMatchObject({ orderId: order.orderId, side: 'sell', status: 'expired', kesTotalAmount: '1273.60' });
+    expect(events[0].data).toMatchObject({
+      orderId: order.orderId,
+      side: 'sell',
+      status: 'expired',
+      kesTotalAmount: '1273.60',
+    });
     expectRefusal(await attach(p.http, order.orderId, hash()), 409, 'ORDER_NOT_AWAITING_USDT');
     const caps = await pool.query('SELECT released_at FROM cap_usages WHERE usage_id = $1', [order.orderId]);
     expect(caps.rows[0].released_at).not.toBeNull();
@@ -380,15 +495,31 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     await orderUntil(p.http, order.orderId, 'settled');
     expect((await balances(p.http)).USDT.available).toBe('0.500000');
 
-    const { id } = await ops<{ id: string }>(['payout-destination', 'add', '--partner', p.partner.partnerId, '--account-number', '254712340000', '--account-name', 'Refused']);
+    const { id } = await ops<{ id: string }>([
+      'payout-destination',
+      'add',
+      '--partner',
+      p.partner.partnerId,
+      '--account-number',
+      '254712340000',
+      '--account-name',
+      'Refused',
+    ]);
     const q = await quote(p.http, 'sell', { usdtAmount: '10.000000' });
-    const refusedPayout = await sell(p, { quoteId: q.quoteId, partnerReference: 'refused-payout', payoutAccountId: id });
+    const refusedPayout = await sell(p, {
+      quoteId: q.quoteId,
+      partnerReference: 'refused-payout',
+      payoutAccountId: id,
+    });
     expect(refusedPayout.status).toBe(202);
     const refusedHash = hash();
     await attach(p.http, refusedPayout.body.orderId, refusedHash);
     await p.http.post('/v1/sandbox/usdt-deposits', { txHash: refusedHash, usdtAmount: '10.000000' });
     await orderUntil(p.http, refusedPayout.body.orderId, 'rejected');
-    expect((await orderEvents(pool, refusedPayout.body.orderId)).map((event) => event.type)).toEqual(['order.funds_confirmed', 'order.rejected']);
+    expect((await orderEvents(pool, refusedPayout.body.orderId)).map((event) => event.type)).toEqual([
+      'order.funds_confirmed',
+      'order.rejected',
+    ]);
     // The USDT stays with the service (suspense), not back on the balance.
     expect((await balances(p.http)).USDT.available).toBe('0.500000');
   });
@@ -396,25 +527,55 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
   it('balance mode: collects the USDT from the custodial balance at create, and refuses what it cannot collect', async () => {
     const p = await sellPartner(['--sell-mode', 'balance']);
     // No sell order awaits a hash: the deposit tops up the USDT balance.
-    expect((await p.http.post('/v1/sandbox/usdt-deposits', { txHash: hash(), usdtAmount: '15.000000' })).status).toBe(201);
+    expect((await p.http.post('/v1/sandbox/usdt-deposits', { txHash: hash(), usdtAmount: '15.000000' })).status).toBe(
+      201,
+    );
     const q = await quote(p.http, 'sell', { usdtAmount: '10.000000' });
     const created = await sell(p, { quoteId: q.quoteId, partnerReference: 'bal', payoutAccountId: p.payoutId });
     expect(created.status).toBe(202);
-    expect(created.body).toMatchObject({ status: 'funds_reserved', usdtAmount: '10.000000', kesTotalAmount: '1273.60' });
+    expect(created.body).toMatchObject({
+      status: 'funds_reserved',
+      usdtAmount: '10.000000',
+      kesTotalAmount: '1273.60',
+    });
     expect(created.body.depositAddress).toBeUndefined();
     await orderUntil(p.http, created.body.orderId, 'settled');
-    expect((await orderEvents(pool, created.body.orderId)).map((event) => event.type)).toEqual(['order.funds_confirmed', 'order.settled']);
+    expect((await orderEvents(pool, created.body.orderId)).map((event) => event.type)).toEqual([
+      'order.funds_confirmed',
+      'order.settled',
+    ]);
     expect((await balances(p.http)).USDT).toMatchObject({ available: '5.000000', held: '0.000000' });
 
     const poor = await quote(p.http, 'sell', { usdtAmount: '6.000000' });
-    expectRefusal(await sell(p, { quoteId: poor.quoteId, partnerReference: 'poor', payoutAccountId: p.payoutId }), 422, 'INSUFFICIENT_USDT_BALANCE');
-    const [row] = (await pool.query('SELECT status FROM orders WHERE partner_id = $1 AND partner_reference = $2', [p.partner.partnerId, 'poor'])).rows;
+    expectRefusal(
+      await sell(p, { quoteId: poor.quoteId, partnerReference: 'poor', payoutAccountId: p.payoutId }),
+      422,
+      'INSUFFICIENT_USDT_BALANCE',
+    );
+    const [row] = (
+      await pool.query('SELECT status FROM orders WHERE partner_id = $1 AND partner_reference = $2', [
+        p.partner.partnerId,
+        'poor',
+      ])
+    ).rows;
     expect(row.status).toBe('rejected');
-    expectRefusal(await sell(p, { quoteId: poor.quoteId, partnerReference: 'poor', payoutAccountId: p.payoutId }), 422, 'INSUFFICIENT_USDT_BALANCE');
+    expectRefusal(
+      await sell(p, { quoteId: poor.quoteId, partnerReference: 'poor', payoutAccountId: p.payoutId }),
+      422,
+      'INSUFFICIENT_USDT_BALANCE',
+    );
     const failed = await quote(p.http, 'sell', { usdtAmount: '1.000013' });
-    expectRefusal(await sell(p, { quoteId: failed.quoteId, partnerReference: 'f13', payoutAccountId: p.payoutId }), 503, 'USDT_COLLECTION_FAILED');
+    expectRefusal(
+      await sell(p, { quoteId: failed.quoteId, partnerReference: 'f13', payoutAccountId: p.payoutId }),
+      503,
+      'USDT_COLLECTION_FAILED',
+    );
     const ownership = await quote(p.http, 'sell', { usdtAmount: '1.000014' });
-    expectRefusal(await sell(p, { quoteId: ownership.quoteId, partnerReference: 'f14', payoutAccountId: p.payoutId }), 503, 'WALLET_OWNERSHIP_CHECK_FAILED');
+    expectRefusal(
+      await sell(p, { quoteId: ownership.quoteId, partnerReference: 'f14', payoutAccountId: p.payoutId }),
+      503,
+      'WALLET_OWNERSHIP_CHECK_FAILED',
+    );
     expect((await balances(p.http)).USDT).toMatchObject({ available: '5.000000', held: '0.000000' });
   });
 });

@@ -16,7 +16,16 @@ import { Pool } from 'pg';
 import { tronAddressFromAccountId } from '@platform/chain';
 import { Big, formatAmount } from '@platform/money';
 import { HttpResult, loadTestStack, PartnerHttpClient, recordSensitive, waitFor } from '@platform/testing';
-import { balances, expectRefusal, OrderPartner, orderEvents, orderPartner, orderUntil, quote, tradingPool } from './order-support';
+import {
+  balances,
+  expectRefusal,
+  OrderPartner,
+  orderEvents,
+  orderPartner,
+  orderUntil,
+  quote,
+  tradingPool,
+} from './order-support';
 
 const PAY_IN = ['--buy-mode', 'pay_in'];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -38,8 +47,13 @@ afterAll(async () => {
 
 /** Registers a wallet, confirms it with the e-mailed code and has the sandbox review approve it (unless asked not to). */
 async function wallet(http: PartnerHttpClient, stage: 'active' | 'pending' = 'active'): Promise<string> {
-  const registered = await http.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: tronAddressFromAccountId(randomBytes(20)) });
-  if (registered.status !== 201) throw new Error(`wallet registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+  const registered = await http.post('/v1/wallets', {
+    chain: 'tron',
+    asset: 'USDT',
+    address: tronAddressFromAccountId(randomBytes(20)),
+  });
+  if (registered.status !== 201)
+    throw new Error(`wallet registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
   const walletId = registered.body.walletId as string;
   if (stage === 'pending') return walletId;
   const outbox = (await http.get('/v1/sandbox/outbox')).body as { subjectId: string; code: string }[];
@@ -52,7 +66,9 @@ async function wallet(http: PartnerHttpClient, stage: 'active' | 'pending' = 'ac
 
 async function payInPartner(extraArgs: string[] = []): Promise<OrderPartner & { walletId: string }> {
   const p = await orderPartner([...PAY_IN, ...extraArgs]);
-  expect((await p.http.post('/v1/admins', { email: `ops-${randomUUID().slice(0, 8)}@example.com`, name: 'Ops' })).status).toBe(201);
+  expect(
+    (await p.http.post('/v1/admins', { email: `ops-${randomUUID().slice(0, 8)}@example.com`, name: 'Ops' })).status,
+  ).toBe(201);
   return { ...p, walletId: await wallet(p.http) };
 }
 
@@ -61,11 +77,19 @@ function buy(p: OrderPartner, body: Record<string, unknown>) {
 }
 
 /** orders.int.spec.ts flips the platform-wide switches while this file runs: a create they refuse is made again once they are back. */
-const SWITCH_REFUSALS = ['KILL_SWITCH_ENGAGED', 'SWAPS_DISABLED', 'TREASURY_ACCOUNT_UNAVAILABLE', 'TREASURY_ACCOUNT_NOT_REGISTERED'];
+const SWITCH_REFUSALS = [
+  'KILL_SWITCH_ENGAGED',
+  'SWAPS_DISABLED',
+  'TREASURY_ACCOUNT_UNAVAILABLE',
+  'TREASURY_ACCOUNT_NOT_REGISTERED',
+];
 const SWITCH_WAIT_MS = 30_000;
 const SWITCH_RETRY_DELAY_MS = 250;
 
-async function attempt(p: OrderPartner, makeBody: () => Promise<Record<string, unknown>>): Promise<{ result: HttpResult; quoteId: string }> {
+async function attempt(
+  p: OrderPartner,
+  makeBody: () => Promise<Record<string, unknown>>,
+): Promise<{ result: HttpResult; quoteId: string }> {
   const deadline = Date.now() + SWITCH_WAIT_MS;
   for (;;) {
     const body = await makeBody();
@@ -77,12 +101,20 @@ async function attempt(p: OrderPartner, makeBody: () => Promise<Record<string, u
 }
 
 /** A buy on a fresh quote of this side and amount (a new quote each attempt: a quote lives 5 s on the test stack). */
-async function buyFresh(p: OrderPartner, amount: { kesAmount: string }, body: Record<string, unknown>, side: 'buy' | 'sell' = 'buy') {
+async function buyFresh(
+  p: OrderPartner,
+  amount: { kesAmount: string },
+  body: Record<string, unknown>,
+  side: 'buy' | 'sell' = 'buy',
+) {
   return attempt(p, async () => ({ quoteId: (await quote(p.http, side, amount)).quoteId, ...body }));
 }
 
 async function consumed(quoteIds: string[]): Promise<number> {
-  const { rows } = await trading.query('SELECT count(*)::int AS n FROM quotes WHERE quote_id = ANY($1::uuid[]) AND consumed_at IS NOT NULL', [quoteIds]);
+  const { rows } = await trading.query(
+    'SELECT count(*)::int AS n FROM quotes WHERE quote_id = ANY($1::uuid[]) AND consumed_at IS NOT NULL',
+    [quoteIds],
+  );
   return rows[0].n;
 }
 
@@ -112,19 +144,34 @@ describe('POST /v1/orders/buy (pay-in)', () => {
 
   it('answers 202 awaiting_payment with instructions, then settles once paid, delivering to the wallet', async () => {
     // fee 50 bps: 1000.00 at 130.0000 → 7.692307 USDT, fee 5.00, total 1005.00.
-    const { result: created } = await buyFresh(p, { kesAmount: '1000.00' }, { partnerReference: 'pay-1', walletId: p.walletId, paymentRail: 'mobile_money', expectedUsdtAmount: '7.692307' });
+    const { result: created } = await buyFresh(
+      p,
+      { kesAmount: '1000.00' },
+      { partnerReference: 'pay-1', walletId: p.walletId, paymentRail: 'mobile_money', expectedUsdtAmount: '7.692307' },
+    );
     expect(created.status).toBe(202);
     const funding = (await p.http.get('/v1/funding')).body.kes[0];
     const reference = created.body.paymentReference as string;
     expect(reference).toMatch(/^9\d{11}$/);
     expect(reference).not.toBe(funding.accountReference);
     expect(created.body).toMatchObject({
-      status: 'awaiting_payment', side: 'buy', kesAmount: '1000.00', usdtAmount: '7.692307', rate: '130.0000', kesTotalAmount: '1005.00',
+      status: 'awaiting_payment',
+      side: 'buy',
+      kesAmount: '1000.00',
+      usdtAmount: '7.692307',
+      rate: '130.0000',
+      kesTotalAmount: '1005.00',
       fee: { kesAmount: '5.00', currency: 'KES', percentBps: 50, flatKesAmount: '0.00', capKesAmount: null },
       walletId: p.walletId,
       paymentInstructions: {
-        rail: 'mobile_money_paybill', paybill: funding.paybill, payTo: funding.paybill, beneficiaryName: funding.beneficiaryName,
-        reference, kesAmount: '1005.00', currency: 'KES', payBefore: created.body.payBefore,
+        rail: 'mobile_money_paybill',
+        paybill: funding.paybill,
+        payTo: funding.paybill,
+        beneficiaryName: funding.beneficiaryName,
+        reference,
+        kesAmount: '1005.00',
+        currency: 'KES',
+        payBefore: created.body.payBefore,
       },
     });
     expect(created.body.payBefore).toMatch(ISO_MS);
@@ -137,22 +184,44 @@ describe('POST /v1/orders/buy (pay-in)', () => {
     await pay(p, '1005.00', reference);
     const settled = await orderUntil(p.http, orderId, 'settled');
     expect(settled.kesDebit).toEqual({ status: 'debited' });
-    expect(settled.payment).toEqual({ railReference: expect.stringMatching(/^SBX[0-9A-F]{10}$/), bankTransactionId: expect.stringMatching(/^SBX-/), matchedAt: expect.stringMatching(ISO_MS) });
+    expect(settled.payment).toEqual({
+      railReference: expect.stringMatching(/^SBX[0-9A-F]{10}$/),
+      bankTransactionId: expect.stringMatching(/^SBX-/),
+      matchedAt: expect.stringMatching(ISO_MS),
+    });
     // The money passed through the partner's KES account; the USDT went to the wallet, not the custodial balance.
-    expect(await balances(p.http)).toMatchObject({ KES: { available: before.KES.available, held: '0.00' }, USDT: { available: before.USDT.available } });
+    expect(await balances(p.http)).toMatchObject({
+      KES: { available: before.KES.available, held: '0.00' },
+      USDT: { available: before.USDT.available },
+    });
     const { rows } = await ledgerDb.query(
-      'SELECT c.account_id, c.payment_reference, a.partner_id FROM kes_credits c JOIN accounts a ON a.id = c.account_id WHERE c.payment_reference = $1', [reference]);
+      'SELECT c.account_id, c.payment_reference, a.partner_id FROM kes_credits c JOIN accounts a ON a.id = c.account_id WHERE c.payment_reference = $1',
+      [reference],
+    );
     const kesAccountId = ((await balances(p.http)).KES as unknown as { accountId: string }).accountId;
     expect(rows).toEqual([{ account_id: kesAccountId, payment_reference: reference, partner_id: p.partner.partnerId }]);
     const events = await orderEvents(trading, orderId);
     expect(events.map((event) => event.type)).toEqual(['order.funds_confirmed', 'order.settled']);
-    const data = { orderId, partnerReference: 'pay-1', side: 'buy', kesAmount: '1000.00', feeKesAmount: '5.00', kesTotalAmount: '1005.00', usdtAmount: '7.692307', rate: '130.0000' };
+    const data = {
+      orderId,
+      partnerReference: 'pay-1',
+      side: 'buy',
+      kesAmount: '1000.00',
+      feeKesAmount: '5.00',
+      kesTotalAmount: '1005.00',
+      usdtAmount: '7.692307',
+      rate: '130.0000',
+    };
     expect(events[0].data).toEqual({ ...data, status: 'funds_reserved' });
     expect(events[1].data).toEqual({ ...data, status: 'settled' });
   });
 
   it('settles an overpayment; the excess stays in the KES balance', async () => {
-    const { result: created } = await buyFresh(p, { kesAmount: '100.00' }, { partnerReference: 'pay-over', walletId: p.walletId });
+    const { result: created } = await buyFresh(
+      p,
+      { kesAmount: '100.00' },
+      { partnerReference: 'pay-over', walletId: p.walletId },
+    );
     expect(created.status).toBe(202);
     const before = await balances(p.http);
     await pay(p, '150.00', created.body.paymentReference);
@@ -162,13 +231,24 @@ describe('POST /v1/orders/buy (pay-in)', () => {
   });
 
   it('returns the original order for the same partnerReference without consuming the repeat quote', async () => {
-    const { result: created } = await buyFresh(p, { kesAmount: '50.00' }, { partnerReference: 'pay-replay', walletId: p.walletId });
+    const { result: created } = await buyFresh(
+      p,
+      { kesAmount: '50.00' },
+      { partnerReference: 'pay-replay', walletId: p.walletId },
+    );
     expect(created.status).toBe(202);
     const repeat = await quote(p.http, 'buy', { kesAmount: '50.00' });
-    const replays = await Promise.all([1, 2].map(() => buy(p, { quoteId: repeat.quoteId, partnerReference: 'pay-replay', walletId: p.walletId })));
-    for (const replay of replays) expect({ status: replay.status, body: replay.body }).toEqual({ status: 202, body: created.body });
+    const replays = await Promise.all(
+      [1, 2].map(() => buy(p, { quoteId: repeat.quoteId, partnerReference: 'pay-replay', walletId: p.walletId })),
+    );
+    for (const replay of replays)
+      expect({ status: replay.status, body: replay.body }).toEqual({ status: 202, body: created.body });
     expect(await consumed([repeat.quoteId])).toBe(0);
-    const { result: other } = await buyFresh(p, { kesAmount: '50.00' }, { partnerReference: 'pay-replay-2', walletId: p.walletId });
+    const { result: other } = await buyFresh(
+      p,
+      { kesAmount: '50.00' },
+      { partnerReference: 'pay-replay-2', walletId: p.walletId },
+    );
     expect(other.status).toBe(202);
     expect(other.body.paymentReference).not.toBe(created.body.paymentReference);
   });
@@ -176,7 +256,11 @@ describe('POST /v1/orders/buy (pay-in)', () => {
   it('expires unpaid and late-paid orders at payBefore; a late payment stays in the KES balance and the cap is released', async () => {
     const orders: Record<string, any>[] = [];
     for (const name of ['unpaid', 'late']) {
-      const { result: created } = await buyFresh(p, { kesAmount: '200.00' }, { partnerReference: `pay-${name}`, walletId: p.walletId });
+      const { result: created } = await buyFresh(
+        p,
+        { kesAmount: '200.00' },
+        { partnerReference: `pay-${name}`, walletId: p.walletId },
+      );
       expect(created.status).toBe(202);
       orders.push(created.body);
     }
@@ -184,7 +268,10 @@ describe('POST /v1/orders/buy (pay-in)', () => {
     await Promise.all(orders.map((order) => orderUntil(p.http, order.orderId, 'expired', EXPIRY_WAIT_MS)));
     const before = await balances(p.http);
     await pay(p, '201.00', late.paymentReference);
-    await waitFor(async () => (kesDelta(before, await balances(p.http)) === '201.00' ? true : undefined), { timeoutMs: 10_000, what: 'late payment in the balance' });
+    await waitFor(async () => (kesDelta(before, await balances(p.http)) === '201.00' ? true : undefined), {
+      timeoutMs: 10_000,
+      what: 'late payment in the balance',
+    });
     // Give the scheduler a few polls: the late payment must not revive the order.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const after = await p.http.get(`/v1/orders/${late.orderId}`);
@@ -197,7 +284,11 @@ describe('POST /v1/orders/buy (pay-in)', () => {
   }, 60_000);
 
   it('a short payment funds nothing: the order expires and the payment stays in the balance', async () => {
-    const { result: created } = await buyFresh(p, { kesAmount: '300.00' }, { partnerReference: 'pay-short', walletId: p.walletId });
+    const { result: created } = await buyFresh(
+      p,
+      { kesAmount: '300.00' },
+      { partnerReference: 'pay-short', walletId: p.walletId },
+    );
     expect(created.body.kesTotalAmount).toBe('301.50');
     const before = await balances(p.http);
     await pay(p, '301.49', created.body.paymentReference);
@@ -211,7 +302,11 @@ describe('POST /v1/orders/buy (pay-in)', () => {
 
   it('rejects when the wallet is revoked before delivery: hold released, the payment stays in the balance', async () => {
     const walletId = await wallet(p.http);
-    const { result: created } = await buyFresh(p, { kesAmount: '400.00' }, { partnerReference: 'pay-revoked', walletId });
+    const { result: created } = await buyFresh(
+      p,
+      { kesAmount: '400.00' },
+      { partnerReference: 'pay-revoked', walletId },
+    );
     expect(created.status).toBe(202);
     expect((await p.http.request('DELETE', `/v1/wallets/${walletId}`)).status).toBe(204);
     const before = await balances(p.http);
@@ -242,7 +337,11 @@ describe('POST /v1/orders/buy (pay-in) refusals', () => {
     const pending = await wallet(p.http, 'pending');
     const refusals: [Record<string, unknown>, number, string][] = [
       [{ partnerReference: 'r-1' }, 400, 'Validation failed on: walletId'],
-      [{ partnerReference: 'r-2', walletId: p.walletId, paymentRail: 'bank' }, 400, 'Validation failed on: paymentRail'],
+      [
+        { partnerReference: 'r-2', walletId: p.walletId, paymentRail: 'bank' },
+        400,
+        'Validation failed on: paymentRail',
+      ],
       [{ partnerReference: 'r-3', walletId: randomUUID() }, 404, 'WALLET_NOT_FOUND'],
       [{ partnerReference: 'r-4', walletId: 'not-a-uuid' }, 404, 'WALLET_NOT_FOUND'],
       [{ partnerReference: 'r-5', walletId: stranger.walletId }, 404, 'WALLET_NOT_FOUND'],
@@ -258,22 +357,47 @@ describe('POST /v1/orders/buy (pay-in) refusals', () => {
     expect(await consumed(quoteIds)).toBe(0);
     const made = await buyFresh(p, ten, { partnerReference: 'r-7', walletId: p.walletId });
     expect(made.result.status).toBe(202);
-    expectRefusal((await attempt(p, async () => ({ quoteId: made.quoteId, partnerReference: 'r-8', walletId: p.walletId }))).result, 409, 'QUOTE_EXPIRED_OR_CONSUMED');
+    expectRefusal(
+      (await attempt(p, async () => ({ quoteId: made.quoteId, partnerReference: 'r-8', walletId: p.walletId }))).result,
+      409,
+      'QUOTE_EXPIRED_OR_CONSUMED',
+    );
   });
 
   it('applies the quote rules and the caps', async () => {
     const mine = { walletId: p.walletId };
-    expectRefusal((await buyFresh(p, { kesAmount: '10.00' }, { partnerReference: 'c-1', ...mine }, 'sell')).result, 409, 'QUOTE_SIDE_MISMATCH');
+    expectRefusal(
+      (await buyFresh(p, { kesAmount: '10.00' }, { partnerReference: 'c-1', ...mine }, 'sell')).result,
+      409,
+      'QUOTE_SIDE_MISMATCH',
+    );
     expectRefusal(await buy(p, { quoteId: randomUUID(), partnerReference: 'c-2', ...mine }), 404, 'QUOTE_NOT_FOUND');
-    expectRefusal((await buyFresh(p, { kesAmount: '10.00' }, { partnerReference: 'c-3', ...mine, expectedUsdtAmount: '1.000000' })).result, 409, 'EXPECTED_AMOUNT_MISMATCH');
-    expectRefusal((await buyFresh(p, { kesAmount: '1500.01' }, { partnerReference: 'c-4', ...mine })).result, 422, 'ORDER_EXCEEDS_PER_ORDER_CAP');
+    expectRefusal(
+      (await buyFresh(p, { kesAmount: '10.00' }, { partnerReference: 'c-3', ...mine, expectedUsdtAmount: '1.000000' }))
+        .result,
+      409,
+      'EXPECTED_AMOUNT_MISMATCH',
+    );
+    expectRefusal(
+      (await buyFresh(p, { kesAmount: '1500.01' }, { partnerReference: 'c-4', ...mine })).result,
+      422,
+      'ORDER_EXCEEDS_PER_ORDER_CAP',
+    );
     expect((await buyFresh(p, { kesAmount: '1500.00' }, { partnerReference: 'c-5', ...mine })).result.status).toBe(202);
-    expectRefusal((await buyFresh(p, { kesAmount: '500.00' }, { partnerReference: 'c-6', ...mine })).result, 422, 'ORDER_EXCEEDS_DAILY_CAP');
+    expectRefusal(
+      (await buyFresh(p, { kesAmount: '500.00' }, { partnerReference: 'c-6', ...mine })).result,
+      422,
+      'ORDER_EXCEEDS_DAILY_CAP',
+    );
   });
 
   it('refuses pay-in fields from a debit-first partner', async () => {
     const debitFirst = await orderPartner();
-    const { result } = await buyFresh(debitFirst, { kesAmount: '10.00' }, { partnerReference: 'd-1', walletId: randomUUID() });
+    const { result } = await buyFresh(
+      debitFirst,
+      { kesAmount: '10.00' },
+      { partnerReference: 'd-1', walletId: randomUUID() },
+    );
     expectRefusal(result, 400, 'Validation failed on: walletId');
   });
 });

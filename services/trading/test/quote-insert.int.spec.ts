@@ -21,7 +21,11 @@ const SESSION_STATE_SQL = `SELECT pg_backend_pid() AS pid, current_setting('sync
 let db: DataSource;
 
 beforeAll(async () => {
-  db = await createDataSource({ url: loadTestStack().databases.trading ?? '', applicationName: 'quote-insert-spec', poolSize: 1 }).initialize();
+  db = await createDataSource({
+    url: loadTestStack().databases.trading ?? '',
+    applicationName: 'quote-insert-spec',
+    poolSize: 1,
+  }).initialize();
 });
 
 afterAll(async () => {
@@ -34,7 +38,14 @@ function newQuote(): NewQuote {
     quoteId: randomUUID(),
     partnerId: randomUUID(),
     pricedBy: 'KES',
-    priced: { side: 'buy', kesAmount: new Big('1000.00'), usdtAmount: new Big('7.694669'), rate: new Big('129.9601'), feeKes: new Big('5.00'), kesTotalAmount: new Big('1005.00') },
+    priced: {
+      side: 'buy',
+      kesAmount: new Big('1000.00'),
+      usdtAmount: new Big('7.694669'),
+      rate: new Big('129.9601'),
+      feeKes: new Big('5.00'),
+      kesTotalAmount: new Big('1005.00'),
+    },
     fee: { percentBps: 50, flatKes: new Big('0'), capKes: null },
     rateObservedAt: createdAt,
     createdAt,
@@ -66,8 +77,18 @@ it('as wired in the service, writes the quote exactly and leaves the next statem
 
   await new QuotesRepository(db).insert(quote);
 
-  const [row] = (await db.query('SELECT kes_amount::text, usdt_amount::text, rate::text, fee_kes::text, kes_total_amount::text, consumed_at FROM quotes WHERE quote_id = $1', [quote.quoteId])) as Array<Record<string, unknown>>;
-  expect(row).toEqual({ kes_amount: '1000.00', usdt_amount: '7.694669', rate: '129.9601', fee_kes: '5.00', kes_total_amount: '1005.00', consumed_at: null });
+  const [row] = (await db.query(
+    'SELECT kes_amount::text, usdt_amount::text, rate::text, fee_kes::text, kes_total_amount::text, consumed_at FROM quotes WHERE quote_id = $1',
+    [quote.quoteId],
+  )) as Array<Record<string, unknown>>;
+  expect(row).toEqual({
+    kes_amount: '1000.00',
+    usdt_amount: '7.694669',
+    rate: '129.9601',
+    fee_kes: '5.00',
+    kes_total_amount: '1005.00',
+    consumed_at: null,
+  });
   expect(await sessionState((sql) => db.query(sql))).toEqual({ pid, synchronous_commit: 'on' });
   // The setting a transaction commits with is the one in force at its COMMIT: read it last thing inside.
   const atCommit = await db.transaction(async (manager) => {

@@ -10,7 +10,14 @@
 // with its sandbox rate pinned at bid 128.1234 / ask 130.9876. Pinned rates have
 // 4 decimals already, so buys quote at 130.9876 and sells at 128.1234.
 import { randomUUID } from 'node:crypto';
-import { createTestPartner, HttpResult, loadTestStack, PartnerHttpClient, TestPartner, TestStack } from '@platform/testing';
+import {
+  createTestPartner,
+  HttpResult,
+  loadTestStack,
+  PartnerHttpClient,
+  TestPartner,
+  TestStack,
+} from '@platform/testing';
 
 interface PgClient {
   connect(): Promise<void>;
@@ -70,7 +77,9 @@ function expectRefusal(result: HttpResult, statusCode: number, error: string, me
 
 beforeAll(async () => {
   stack = loadTestStack() as StackFile;
-  partner = await createTestPartner({ extraArgs: ['--fee-bps', '100', '--fee-flat-kes', '10.00', '--fee-cap-kes', '500.00'] });
+  partner = await createTestPartner({
+    extraArgs: ['--fee-bps', '100', '--fee-flat-kes', '10.00', '--fee-cap-kes', '500.00'],
+  });
   client = new PartnerHttpClient(partner);
   db = new Client({ connectionString: stack.databases.trading });
   await db.connect();
@@ -89,35 +98,77 @@ describe('POST /v1/quotes prices exactly', () => {
       name: 'buy by KES: usdt = floor6(1000.00 / 130.9876) = floor6(7.6343104…)',
       request: { side: 'buy', kesAmount: '1000.00' },
       // fee = ceil2(1000.00 × 0.01) + 10.00 = 20.00; total = 1000.00 + 20.00
-      expected: { side: 'buy', kesAmount: '1000.00', usdtAmount: '7.634310', rate: ASK, kesTotalAmount: '1020.00', feeKes: '20.00' },
+      expected: {
+        side: 'buy',
+        kesAmount: '1000.00',
+        usdtAmount: '7.634310',
+        rate: ASK,
+        kesTotalAmount: '1020.00',
+        feeKes: '20.00',
+      },
     },
     {
       name: 'buy by USDT: kes = ceil2(10.000001 × 130.9876) = ceil2(1309.8761309876)',
       request: { side: 'buy', usdtAmount: '10.000001' },
       // fee = ceil2(13.0988) + 10.00 = 13.10 + 10.00 = 23.10; total = 1309.88 + 23.10
-      expected: { side: 'buy', kesAmount: '1309.88', usdtAmount: '10.000001', rate: ASK, kesTotalAmount: '1332.98', feeKes: '23.10' },
+      expected: {
+        side: 'buy',
+        kesAmount: '1309.88',
+        usdtAmount: '10.000001',
+        rate: ASK,
+        kesTotalAmount: '1332.98',
+        feeKes: '23.10',
+      },
     },
     {
       name: 'sell by USDT: kes = floor2(10.123456 × 128.1234) = floor2(1297.0516024704)',
       request: { side: 'sell', usdtAmount: '10.123456' },
       // fee = ceil2(12.9705) + 10.00 = 12.98 + 10.00 = 22.98; total = 1297.05 − 22.98
-      expected: { side: 'sell', kesAmount: '1297.05', usdtAmount: '10.123456', rate: BID, kesTotalAmount: '1274.07', feeKes: '22.98' },
+      expected: {
+        side: 'sell',
+        kesAmount: '1297.05',
+        usdtAmount: '10.123456',
+        rate: BID,
+        kesTotalAmount: '1274.07',
+        feeKes: '22.98',
+      },
     },
     {
       name: 'sell by KES: usdt = ceil6(2500.55 / 128.1234) = ceil6(19.5167315…)',
       request: { side: 'sell', kesAmount: '2500.55' },
       // fee = ceil2(25.0055) + 10.00 = 25.01 + 10.00 = 35.01; total = 2500.55 − 35.01
-      expected: { side: 'sell', kesAmount: '2500.55', usdtAmount: '19.516732', rate: BID, kesTotalAmount: '2465.54', feeKes: '35.01' },
+      expected: {
+        side: 'sell',
+        kesAmount: '2500.55',
+        usdtAmount: '19.516732',
+        rate: BID,
+        kesTotalAmount: '2465.54',
+        feeKes: '35.01',
+      },
     },
     {
       name: 'buy by KES above the cap: fee = min(500.00, 600.00 + 10.00); usdt = floor6(458.0586252…)',
       request: { side: 'buy', kesAmount: '60000.00' },
-      expected: { side: 'buy', kesAmount: '60000.00', usdtAmount: '458.058625', rate: ASK, kesTotalAmount: '60500.00', feeKes: '500.00' },
+      expected: {
+        side: 'buy',
+        kesAmount: '60000.00',
+        usdtAmount: '458.058625',
+        rate: ASK,
+        kesTotalAmount: '60500.00',
+        feeKes: '500.00',
+      },
     },
     {
       name: 'sell by KES one cent above the fee: fee = ceil2(0.1012) + 10.00 = 10.11; usdt = ceil6(0.0789863…)',
       request: { side: 'sell', kesAmount: '10.12' },
-      expected: { side: 'sell', kesAmount: '10.12', usdtAmount: '0.078987', rate: BID, kesTotalAmount: '0.01', feeKes: '10.11' },
+      expected: {
+        side: 'sell',
+        kesAmount: '10.12',
+        usdtAmount: '0.078987',
+        rate: BID,
+        kesTotalAmount: '0.01',
+        feeKes: '10.11',
+      },
     },
   ])('$name', async ({ request, expected }) => {
     const result = await quote(request);
@@ -210,7 +261,12 @@ describe('POST /v1/quotes answers 503 when the service cannot price', () => {
   ])('FEE_PRICING_INVALID for a stored profile with %s', async (_name, corruption) => {
     await db.query(`UPDATE partner_profiles SET ${corruption} WHERE partner_id = $1`, [partner.partnerId]);
     try {
-      expectRefusal(await quote({ side: 'buy', kesAmount: '1000.00' }), 503, 'Service Unavailable', 'FEE_PRICING_INVALID');
+      expectRefusal(
+        await quote({ side: 'buy', kesAmount: '1000.00' }),
+        503,
+        'Service Unavailable',
+        'FEE_PRICING_INVALID',
+      );
     } finally {
       await db.query(
         "UPDATE partner_profiles SET fee_bps = 100, fee_flat_kes = '10.00', fee_cap_kes = '500.00' WHERE partner_id = $1",
@@ -224,9 +280,17 @@ describe('POST /v1/quotes answers 503 when the service cannot price', () => {
     const parkedId = randomUUID();
     await db.query('UPDATE partner_profiles SET partner_id = $2 WHERE partner_id = $1', [partner.partnerId, parkedId]);
     try {
-      expectRefusal(await quote({ side: 'sell', kesAmount: '1000.00' }), 503, 'Service Unavailable', 'FEE_PRICING_INVALID');
+      expectRefusal(
+        await quote({ side: 'sell', kesAmount: '1000.00' }),
+        503,
+        'Service Unavailable',
+        'FEE_PRICING_INVALID',
+      );
     } finally {
-      await db.query('UPDATE partner_profiles SET partner_id = $1 WHERE partner_id = $2', [partner.partnerId, parkedId]);
+      await db.query('UPDATE partner_profiles SET partner_id = $1 WHERE partner_id = $2', [
+        partner.partnerId,
+        parkedId,
+      ]);
     }
     expect((await quote({ side: 'sell', kesAmount: '1000.00' })).status).toBe(201);
   });
@@ -239,7 +303,12 @@ describe('POST /v1/quotes answers 503 when the service cannot price', () => {
       const staleAtMs = Date.parse(halted.body.observedAt) + stalenessLimitMs() + STALENESS_MARGIN_MS;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, staleAtMs - Date.now())));
       expectRefusal(await quote({ side: 'buy', kesAmount: '1000.00' }), 503, 'Service Unavailable', 'RATE_UNAVAILABLE');
-      expectRefusal(await quote({ side: 'sell', usdtAmount: '1.000000' }), 503, 'Service Unavailable', 'RATE_UNAVAILABLE');
+      expectRefusal(
+        await quote({ side: 'sell', usdtAmount: '1.000000' }),
+        503,
+        'Service Unavailable',
+        'RATE_UNAVAILABLE',
+      );
     } finally {
       await pinRate(false);
     }

@@ -24,19 +24,28 @@ const NOTICE_LEASE_MARGIN_MS = 10_000;
  * never retakes a notice still being sent (a retake would only be replayed).
  */
 function noticeSchedulerOptions(notifierDeadlineMs: number) {
-  return { intervalMs: NOTICE_POLL_INTERVAL_MS, batchSize: NOTICE_BATCH_SIZE, leaseMs: NOTICE_BATCH_SIZE * notifierDeadlineMs + NOTICE_LEASE_MARGIN_MS };
+  return {
+    intervalMs: NOTICE_POLL_INTERVAL_MS,
+    batchSize: NOTICE_BATCH_SIZE,
+    leaseMs: NOTICE_BATCH_SIZE * notifierDeadlineMs + NOTICE_LEASE_MARGIN_MS,
+  };
 }
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
+  const tracing = startTracing({
+    service: SERVICE_NAME,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(walletRegistryDataSource(config.DATABASE_URL), logger);
   observeDatabasePool(dataSource);
   const notifierClient = createClient(notifier.NotifierService, {
-    upstream: 'notifier', tls: tls.client('notifier'),
+    upstream: 'notifier',
+    tls: tls.client('notifier'),
     address: config.NOTIFIER_GRPC_ADDR,
     logger,
     deadlineMs: config.NOTIFIER_DEADLINE_MS,

@@ -47,7 +47,10 @@ export interface ServerDependencies {
 }
 
 /** The gRPC server, and the scheduler of the notices (the entry point starts and stops it). */
-export function createServer(deps: ServerDependencies): { server: GrpcServer; noticeScheduler: DurableScheduler<AdminNotice> } {
+export function createServer(deps: ServerDependencies): {
+  server: GrpcServer;
+  noticeScheduler: DurableScheduler<AdminNotice>;
+} {
   const { dataSource, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const server = createGrpcServer(logger, deps.tls);
@@ -57,29 +60,57 @@ export function createServer(deps: ServerDependencies): { server: GrpcServer; no
   const codes = new WalletCodesRepository();
   const notices = new AdminNoticesRepository(dataSource);
   const reviewWallet = new ReviewWalletUseCase(dataSource, wallets, logger);
-  server.add(walletRegistry.WalletRegistryAdminService, walletRegistryAdminHandlers({
-    configurePartner: new ConfigurePartnerUseCase(dataSource, settings),
-    reviewWallet,
-    listAuditRecords: new ListAuditRecordsUseCase(dataSource, SERVICE_NAME),
-  }), WALLET_REGISTRY_ACCESS.ADMIN);
-  server.add(walletRegistry.WalletRegistryService, walletRegistryHandlers({
-    registerAdmin: new RegisterAdminUseCase(dataSource, { settings, admins, notices }, { waitingPeriodMs: deps.adminWaitingPeriodMs, now }, logger),
-    listAdmins: new ListAdminsUseCase(dataSource, admins),
-    removeAdmin: new RemoveAdminUseCase(dataSource, { settings, admins, codes, notices }, now, logger),
-    registerWallet: new RegisterWalletUseCase(dataSource, { wallets, codes, admins }, deps.approvalCodeSender, {
-      codeHashKeyHex: deps.codeHashKeyHex,
-      codeTtlMs: deps.codeTtlMs,
-      now,
-    }, logger),
-    confirmWallet: new ConfirmWalletUseCase(dataSource, { wallets, codes }, { codeHashKeyHex: deps.codeHashKeyHex, now }, logger),
-    listWallets: new ListWalletsUseCase(dataSource, wallets),
-    revokeWallet: new RevokeWalletUseCase(dataSource, { wallets, codes }, logger),
-    getWalletStatus: new GetWalletStatusUseCase(dataSource, wallets),
-    getCodeRecipient: new GetCodeRecipientUseCase(dataSource, admins, now),
-  }), WALLET_REGISTRY_ACCESS.PARTNER);
-  server.add(walletRegistry.WalletRegistrySandboxService, walletRegistrySandboxHandlers({
-    reviewWallet: deps.mode === 'sandbox' ? reviewWallet : null,
-  }), WALLET_REGISTRY_ACCESS.SANDBOX);
+  server.add(
+    walletRegistry.WalletRegistryAdminService,
+    walletRegistryAdminHandlers({
+      configurePartner: new ConfigurePartnerUseCase(dataSource, settings),
+      reviewWallet,
+      listAuditRecords: new ListAuditRecordsUseCase(dataSource, SERVICE_NAME),
+    }),
+    WALLET_REGISTRY_ACCESS.ADMIN,
+  );
+  server.add(
+    walletRegistry.WalletRegistryService,
+    walletRegistryHandlers({
+      registerAdmin: new RegisterAdminUseCase(
+        dataSource,
+        { settings, admins, notices },
+        { waitingPeriodMs: deps.adminWaitingPeriodMs, now },
+        logger,
+      ),
+      listAdmins: new ListAdminsUseCase(dataSource, admins),
+      removeAdmin: new RemoveAdminUseCase(dataSource, { settings, admins, codes, notices }, now, logger),
+      registerWallet: new RegisterWalletUseCase(
+        dataSource,
+        { wallets, codes, admins },
+        deps.approvalCodeSender,
+        {
+          codeHashKeyHex: deps.codeHashKeyHex,
+          codeTtlMs: deps.codeTtlMs,
+          now,
+        },
+        logger,
+      ),
+      confirmWallet: new ConfirmWalletUseCase(
+        dataSource,
+        { wallets, codes },
+        { codeHashKeyHex: deps.codeHashKeyHex, now },
+        logger,
+      ),
+      listWallets: new ListWalletsUseCase(dataSource, wallets),
+      revokeWallet: new RevokeWalletUseCase(dataSource, { wallets, codes }, logger),
+      getWalletStatus: new GetWalletStatusUseCase(dataSource, wallets),
+      getCodeRecipient: new GetCodeRecipientUseCase(dataSource, admins, now),
+    }),
+    WALLET_REGISTRY_ACCESS.PARTNER,
+  );
+  server.add(
+    walletRegistry.WalletRegistrySandboxService,
+    walletRegistrySandboxHandlers({
+      reviewWallet: deps.mode === 'sandbox' ? reviewWallet : null,
+    }),
+    WALLET_REGISTRY_ACCESS.SANDBOX,
+  );
   const sendNotices = new SendAdminNoticesUseCase(notices, deps.adminNoticeSender, logger);
   return { server, noticeScheduler: new DurableScheduler(dataSource, sendNotices, logger, deps.noticeScheduler) };
 }

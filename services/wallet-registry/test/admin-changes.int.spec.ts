@@ -27,14 +27,20 @@ const SPEC_TIMEOUT_MS = 60_000;
 /** The waiting period in force on the test stack (scaled as the service scales it in sandbox mode). */
 function waitingPeriodMs(): number {
   const env = serviceEnvironment('wallet-registry');
-  const periodMs = Number(env.ADMIN_WAITING_PERIOD_MS ?? WAITING_PERIOD_MS_DEFAULT) * Number(env.SANDBOX_TIME_SCALE ?? 1);
+  const periodMs =
+    Number(env.ADMIN_WAITING_PERIOD_MS ?? WAITING_PERIOD_MS_DEFAULT) * Number(env.SANDBOX_TIME_SCALE ?? 1);
   if (periodMs > WAITING_PERIOD_MS_WAITABLE_MAX) {
-    throw new Error(`the test stack's administrator waiting period (${periodMs} ms) is too long to wait for; run through npm test`);
+    throw new Error(
+      `the test stack's administrator waiting period (${periodMs} ms) is too long to wait for; run through npm test`,
+    );
   }
   return periodMs;
 }
 
-interface Admin { adminId: string; email: string }
+interface Admin {
+  adminId: string;
+  email: string;
+}
 
 async function addAdmin(http: RecordingClient, email: string): Promise<Admin> {
   const created = await http.post('/v1/admins', { email, name: email.split('@')[0] });
@@ -49,10 +55,13 @@ function masked(email: string): string {
 
 /** The notices about `admin` of one kind, once `count` of them are in the outbox. */
 async function noticesAbout(http: RecordingClient, admin: Admin, kind: string, count: number): Promise<OutboxEntry[]> {
-  return waitFor(async () => {
-    const entries = (await http.outbox()).filter((entry) => entry.kind === kind && entry.subjectId === admin.adminId);
-    return entries.length >= count ? entries : undefined;
-  }, { what: `${count} ${kind} notices about ${admin.adminId}` });
+  return waitFor(
+    async () => {
+      const entries = (await http.outbox()).filter((entry) => entry.kind === kind && entry.subjectId === admin.adminId);
+      return entries.length >= count ? entries : undefined;
+    },
+    { what: `${count} ${kind} notices about ${admin.adminId}` },
+  );
 }
 
 async function registerWallet(http: RecordingClient) {
@@ -79,7 +88,10 @@ describe('administrator changes', () => {
 
     const toOf = (entries: OutboxEntry[]) => entries.map((entry) => entry.to).sort();
     expect(toOf(await noticesAbout(http, amina, 'administrator_added', 1))).toEqual([masked(amina.email)]);
-    expect(toOf(await noticesAbout(http, brian, 'administrator_added', 2))).toEqual([masked(amina.email), masked(brian.email)]);
+    expect(toOf(await noticesAbout(http, brian, 'administrator_added', 2))).toEqual([
+      masked(amina.email),
+      masked(brian.email),
+    ]);
     const chrisAdded = await noticesAbout(http, chris, 'administrator_added', 3);
     expect(toOf(chrisAdded)).toEqual([masked(amina.email), masked(brian.email), masked(chris.email)]);
 
@@ -88,14 +100,18 @@ describe('administrator changes', () => {
     expect(toOf(chrisRemoved)).toEqual([masked(amina.email), masked(brian.email), masked(chris.email)]);
 
     for (const entry of [...chrisAdded, ...chrisRemoved]) {
-      expect(entry).toMatchObject({ code: null, subjectType: 'administrator', subject: expect.stringMatching(/administrator was (added to|removed from)/) });
+      expect(entry).toMatchObject({
+        code: null,
+        subjectType: 'administrator',
+        subject: expect.stringMatching(/administrator was (added to|removed from)/),
+      });
     }
     // Each notice once: a retried or re-claimed notice is never mailed twice.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await http.outbox()).filter((entry) => entry.subjectId === chris.adminId)).toHaveLength(6);
   });
 
-  it('gives the partner\'s first administrator codes at once', async () => {
+  it("gives the partner's first administrator codes at once", async () => {
     const { partner, http, adminDomain } = await partnerWithClient();
     const first = await addAdmin(http, `first@${adminDomain}`);
     const wallet = await registerWallet(http);
@@ -105,41 +121,59 @@ describe('administrator changes', () => {
     expect((await registry.getCodeRecipient({ partnerId: partner.partnerId })).adminId).toBe(first.adminId);
   });
 
-  it('sends a new administrator no code during its waiting period while an old one gets them, and keeps the old one until the period ends', async () => {
-    const periodMs = waitingPeriodMs();
-    const { partner, http, adminDomain } = await partnerWithClient();
-    const old = await addAdmin(http, `olga@${adminDomain}`);
-    const added = await addAdmin(http, `nuru@${adminDomain}`);
-    const addedAtMs = Date.now();
+  it(
+    'sends a new administrator no code during its waiting period while an old one gets them, and keeps the old one until the period ends',
+    async () => {
+      const periodMs = waitingPeriodMs();
+      const { partner, http, adminDomain } = await partnerWithClient();
+      const old = await addAdmin(http, `olga@${adminDomain}`);
+      const added = await addAdmin(http, `nuru@${adminDomain}`);
+      const addedAtMs = Date.now();
 
-    // During the period: codes go to the old administrator only, and it cannot be removed.
-    const during = await registerWallet(http);
-    expect(during.approvalSentTo).toBe(masked(old.email));
-    expect((await http.latestCode(during.walletId)).entry.to).toBe(masked(old.email));
-    expect((await registry.getCodeRecipient({ partnerId: partner.partnerId })).adminId).toBe(old.adminId);
-    const refused = await http.delete(`/v1/admins/${old.adminId}`);
-    expect({ status: refused.status, message: refused.body.message }).toEqual({ status: 409, message: 'ADMIN_LAST_CODE_RECIPIENT' });
-    expect((await http.get('/v1/admins')).body.map((admin: Admin) => admin.adminId)).toEqual([old.adminId, added.adminId]);
+      // During the period: codes go to the old administrator only, and it cannot be removed.
+      const during = await registerWallet(http);
+      expect(during.approvalSentTo).toBe(masked(old.email));
+      expect((await http.latestCode(during.walletId)).entry.to).toBe(masked(old.email));
+      expect((await registry.getCodeRecipient({ partnerId: partner.partnerId })).adminId).toBe(old.adminId);
+      const refused = await http.delete(`/v1/admins/${old.adminId}`);
+      expect({ status: refused.status, message: refused.body.message }).toEqual({
+        status: 409,
+        message: 'ADMIN_LAST_CODE_RECIPIENT',
+      });
+      expect((await http.get('/v1/admins')).body.map((admin: Admin) => admin.adminId)).toEqual([
+        old.adminId,
+        added.adminId,
+      ]);
 
-    // The refusal holds for the whole period; then the old one may go.
-    await waitFor(async () => (await http.delete(`/v1/admins/${old.adminId}`)).status === 204,
-      { timeoutMs: periodMs + 15_000, intervalMs: 500, what: 'the old administrator to become removable' });
-    expect(Date.now() - addedAtMs).toBeGreaterThanOrEqual(periodMs - CLOCK_MARGIN_MS);
+      // The refusal holds for the whole period; then the old one may go.
+      await waitFor(async () => (await http.delete(`/v1/admins/${old.adminId}`)).status === 204, {
+        timeoutMs: periodMs + 15_000,
+        intervalMs: 500,
+        what: 'the old administrator to become removable',
+      });
+      expect(Date.now() - addedAtMs).toBeGreaterThanOrEqual(periodMs - CLOCK_MARGIN_MS);
 
-    // After the period: the new administrator receives the codes, and no code before went to it.
-    const after = await registerWallet(http);
-    expect(after.approvalSentTo).toBe(masked(added.email));
-    expect((await http.latestCode(after.walletId)).entry.to).toBe(masked(added.email));
-    expect((await registry.getCodeRecipient({ partnerId: partner.partnerId })).adminId).toBe(added.adminId);
-    const codesToAdded = (await http.outbox()).filter((entry) => entry.code !== null && entry.to === masked(added.email));
-    expect(codesToAdded.map((entry) => entry.subjectId)).toEqual([after.walletId]);
-  }, SPEC_TIMEOUT_MS);
+      // After the period: the new administrator receives the codes, and no code before went to it.
+      const after = await registerWallet(http);
+      expect(after.approvalSentTo).toBe(masked(added.email));
+      expect((await http.latestCode(after.walletId)).entry.to).toBe(masked(added.email));
+      expect((await registry.getCodeRecipient({ partnerId: partner.partnerId })).adminId).toBe(added.adminId);
+      const codesToAdded = (await http.outbox()).filter(
+        (entry) => entry.code !== null && entry.to === masked(added.email),
+      );
+      expect(codesToAdded.map((entry) => entry.subjectId)).toEqual([after.walletId]);
+    },
+    SPEC_TIMEOUT_MS,
+  );
 
   it('always removes a waiting administrator, and never the only one', async () => {
     const { http, adminDomain } = await partnerWithClient();
     const only = await addAdmin(http, `only@${adminDomain}`);
     const refused = await http.delete(`/v1/admins/${only.adminId}`);
-    expect({ status: refused.status, message: refused.body.message }).toEqual({ status: 409, message: 'ADMIN_LAST_CODE_RECIPIENT' });
+    expect({ status: refused.status, message: refused.body.message }).toEqual({
+      status: 409,
+      message: 'ADMIN_LAST_CODE_RECIPIENT',
+    });
 
     const unexpected = await addAdmin(http, `mallory@${adminDomain}`);
     expect((await http.delete(`/v1/admins/${unexpected.adminId}`)).status).toBe(204);

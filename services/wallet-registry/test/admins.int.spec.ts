@@ -21,7 +21,12 @@ describe('administrators', () => {
   it('registers an administrator: 201 with the spec shape', async () => {
     const created = await http.post('/v1/admins', { email: `jane@${domain}`, name: 'Jane Wanjiru' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ adminId: expect.stringMatching(UUID), email: `jane@${domain}`, name: 'Jane Wanjiru', status: 'active' });
+    expect(created.body).toEqual({
+      adminId: expect.stringMatching(UUID),
+      email: `jane@${domain}`,
+      name: 'Jane Wanjiru',
+      status: 'active',
+    });
   });
 
   it('returns the existing administrator (200, unchanged) when the same e-mail is registered again', async () => {
@@ -35,7 +40,9 @@ describe('administrators', () => {
   });
 
   it('registers the same e-mail once under concurrent requests', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, () => http.post('/v1/admins', { email: `race@${domain}`, name: 'Race' })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => http.post('/v1/admins', { email: `race@${domain}`, name: 'Race' })),
+    );
     expect(results.map((result) => result.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((result) => result.body.adminId)).size).toBe(1);
   });
@@ -77,7 +84,11 @@ describe('administrators', () => {
   it('refuses subdomains, lookalikes, quoted local parts and malformed addresses: 400 naming email', async () => {
     for (const email of refused(domain)) {
       const result = await http.post('/v1/admins', { email, name: 'Refused' });
-      expect({ email, status: result.status, message: result.body.message }).toEqual({ email, status: 400, message: 'Validation failed on: email' });
+      expect({ email, status: result.status, message: result.body.message }).toEqual({
+        email,
+        status: 400,
+        message: 'Validation failed on: email',
+      });
     }
   });
 
@@ -118,14 +129,22 @@ describe('administrators', () => {
 
   it('names the code recipient for other services: the earliest-registered administrator past its waiting period', async () => {
     // Asked as payouts asks it.
-    const registry = clientAs('payouts', walletRegistry.WalletRegistryService, { upstream: 'wallet-registry', logger: createLogger('admins-int-test', 'error') });
+    const registry = clientAs('payouts', walletRegistry.WalletRegistryService, {
+      upstream: 'wallet-registry',
+      logger: createLogger('admins-int-test', 'error'),
+    });
     try {
       const { partner: own, http: ownHttp, adminDomain } = await partnerWithClient();
-      await expect(registry.getCodeRecipient({ partnerId: own.partnerId })).rejects.toThrow('NO_ADMINISTRATOR_REGISTERED');
+      await expect(registry.getCodeRecipient({ partnerId: own.partnerId })).rejects.toThrow(
+        'NO_ADMINISTRATOR_REGISTERED',
+      );
       const first = await ownHttp.post('/v1/admins', { email: `kim@${adminDomain}`, name: 'Kim' });
       const second = await ownHttp.post('/v1/admins', { email: `lee@${adminDomain}`, name: 'Lee' });
-      expect(await registry.getCodeRecipient({ partnerId: own.partnerId }))
-        .toEqual({ adminId: first.body.adminId, email: `kim@${adminDomain}`, maskedEmail: `k***@${adminDomain}` });
+      expect(await registry.getCodeRecipient({ partnerId: own.partnerId })).toEqual({
+        adminId: first.body.adminId,
+        email: `kim@${adminDomain}`,
+        maskedEmail: `k***@${adminDomain}`,
+      });
       // Lee waits, so Kim stays; removing Lee leaves Kim the recipient.
       expect((await ownHttp.delete(`/v1/admins/${first.body.adminId}`)).body.message).toBe('ADMIN_LAST_CODE_RECIPIENT');
       expect((await ownHttp.delete(`/v1/admins/${second.body.adminId}`)).status).toBe(204);
@@ -140,20 +159,38 @@ describe('administrators', () => {
     const foreign = await other.http.post('/v1/admins', { email: `someone@${other.adminDomain}`, name: 'Someone' });
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', foreign.body.adminId]) {
       const result = await http.delete(`/v1/admins/${id}`);
-      expect({ id, status: result.status, message: result.body.message }).toEqual({ id, status: 404, message: 'ADMIN_NOT_FOUND' });
+      expect({ id, status: result.status, message: result.body.message }).toEqual({
+        id,
+        status: 404,
+        message: 'ADMIN_NOT_FOUND',
+      });
     }
     expect((await other.http.get('/v1/admins')).body).toEqual([foreign.body]);
   });
 
   it('needs the wallets scope to write and read to list', async () => {
-    const readOnly = await runOps<{ apiKey: string; signingSecret: string }>(['credential', 'issue', '--partner', partner.partnerId, '--scopes', 'read']);
+    const readOnly = await runOps<{ apiKey: string; signingSecret: string }>([
+      'credential',
+      'issue',
+      '--partner',
+      partner.partnerId,
+      '--scopes',
+      'read',
+    ]);
     const reader = new RecordingClient(readOnly);
     const write = await reader.post('/v1/admins', { email: `scoped@${domain}`, name: 'Scoped' });
     expect(write.status).toBe(403);
     expect(write.body.message).toBe('INSUFFICIENT_SCOPE');
     expect((await reader.request('DELETE', '/v1/admins/00000000-0000-4000-8000-000000000000')).status).toBe(403);
     expect((await reader.get('/v1/admins')).status).toBe(200);
-    const walletsOnly = await runOps<{ apiKey: string; signingSecret: string }>(['credential', 'issue', '--partner', partner.partnerId, '--scopes', 'wallets']);
+    const walletsOnly = await runOps<{ apiKey: string; signingSecret: string }>([
+      'credential',
+      'issue',
+      '--partner',
+      partner.partnerId,
+      '--scopes',
+      'wallets',
+    ]);
     expect((await new RecordingClient(walletsOnly).get('/v1/admins')).status).toBe(403);
   });
 

@@ -3,7 +3,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tronAddressFromAccountId } from '@platform/chain';
-import { createTestPartner, HttpResult, loadTestStack, PartnerHttpClient, TestPartner, waitFor } from '@platform/testing';
+import {
+  createTestPartner,
+  HttpResult,
+  loadTestStack,
+  PartnerHttpClient,
+  TestPartner,
+  waitFor,
+} from '@platform/testing';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -37,9 +44,15 @@ export interface OutboxEntry {
 export class RecordingClient extends PartnerHttpClient {
   readonly transcript: string[] = [];
 
-  override async request<T = any>(method: string, pathAndQuery: string, body?: unknown, options?: Parameters<PartnerHttpClient['request']>[3]): Promise<HttpResult<T>> {
+  override async request<T = any>(
+    method: string,
+    pathAndQuery: string,
+    body?: unknown,
+    options?: Parameters<PartnerHttpClient['request']>[3],
+  ): Promise<HttpResult<T>> {
     const result = await super.request<T>(method, pathAndQuery, body, options);
-    if (pathAndQuery !== '/v1/sandbox/outbox') this.transcript.push(`${method} ${pathAndQuery} ${result.status} ${result.text}`);
+    if (pathAndQuery !== '/v1/sandbox/outbox')
+      this.transcript.push(`${method} ${pathAndQuery} ${result.status} ${result.text}`);
     return result;
   }
 
@@ -55,10 +68,15 @@ export class RecordingClient extends PartnerHttpClient {
 
   /** The newest code sent about `walletId`, once it is there. */
   async latestCode(walletId: string): Promise<{ code: string; entry: OutboxEntry }> {
-    return waitFor(async () => {
-      const entry = (await this.outbox()).find((candidate) => candidate.subjectId === walletId && candidate.kind === 'wallet_approval');
-      return entry?.code ? { code: entry.code, entry } : undefined;
-    }, { what: `an approval code for ${walletId}` });
+    return waitFor(
+      async () => {
+        const entry = (await this.outbox()).find(
+          (candidate) => candidate.subjectId === walletId && candidate.kind === 'wallet_approval',
+        );
+        return entry?.code ? { code: entry.code, entry } : undefined;
+      },
+      { what: `an approval code for ${walletId}` },
+    );
   }
 
   async codesFor(walletId: string): Promise<OutboxEntry[]> {
@@ -66,7 +84,9 @@ export class RecordingClient extends PartnerHttpClient {
   }
 }
 
-export async function partnerWithClient(adminDomain = uniqueDomain()): Promise<{ partner: TestPartner; http: RecordingClient; adminDomain: string }> {
+export async function partnerWithClient(
+  adminDomain = uniqueDomain(),
+): Promise<{ partner: TestPartner; http: RecordingClient; adminDomain: string }> {
   const partner = await createTestPartner({ adminDomain, rateLimitPerMinute: TEST_RATE_LIMIT_PER_MINUTE });
   return { partner, http: new RecordingClient(partner), adminDomain };
 }
@@ -87,7 +107,11 @@ export function serviceLogLines(): string[] {
   const { logsDir } = loadTestStack();
   return readdirSync(logsDir)
     .filter((name) => name.endsWith('.log'))
-    .flatMap((name) => readFileSync(join(logsDir, name), 'utf8').split('\n').map((line) => `${name}: ${line}`));
+    .flatMap((name) =>
+      readFileSync(join(logsDir, name), 'utf8')
+        .split('\n')
+        .map((line) => `${name}: ${line}`),
+    );
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -48,8 +48,15 @@ describe('registration while the notifier is down', () => {
       stdio: 'ignore',
     });
     const health = stackIdentity('ops').client('wallet-registry');
-    await waitFor(() => checkHealth(address, HEALTH_TIMEOUT_MS, health), { timeoutMs: 20_000, what: 'the second wallet-registry to serve' });
-    client = routedClient(walletRegistry.WalletRegistryService, WALLET_REGISTRY_ACCESS.PARTNER, { upstream: 'wallet-registry', address, logger });
+    await waitFor(() => checkHealth(address, HEALTH_TIMEOUT_MS, health), {
+      timeoutMs: 20_000,
+      what: 'the second wallet-registry to serve',
+    });
+    client = routedClient(walletRegistry.WalletRegistryService, WALLET_REGISTRY_ACCESS.PARTNER, {
+      upstream: 'wallet-registry',
+      address,
+      logger,
+    });
   });
 
   afterAll(async () => {
@@ -66,11 +73,14 @@ describe('registration while the notifier is down', () => {
     const { partner, http, adminDomain } = await partnerWithClient();
     expect((await http.post('/v1/admins', { email: `ops@${adminDomain}`, name: 'Ops' })).status).toBe(201);
     // The outbox also gets the notice of the administrator's addition; only the wallet's messages count here.
-    const walletMessages = async () => ((await http.get('/v1/sandbox/outbox')).body as Array<{ subjectType: string }>)
-      .filter((entry) => entry.subjectType === 'wallet');
+    const walletMessages = async () =>
+      ((await http.get('/v1/sandbox/outbox')).body as Array<{ subjectType: string }>).filter(
+        (entry) => entry.subjectType === 'wallet',
+      );
     const tron = newTronAddress();
-    await expect(client.registerWallet({ partnerId: partner.partnerId, chain: 'tron', asset: 'USDT', address: tron, label: '' }))
-      .rejects.toThrow('SERVICE_UNAVAILABLE');
+    await expect(
+      client.registerWallet({ partnerId: partner.partnerId, chain: 'tron', asset: 'USDT', address: tron, label: '' }),
+    ).rejects.toThrow('SERVICE_UNAVAILABLE');
     expect((await http.get('/v1/wallets')).body).toEqual([]);
     expect(await walletMessages()).toEqual([]);
 

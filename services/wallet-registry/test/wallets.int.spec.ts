@@ -11,7 +11,16 @@ import { createLogger } from '@platform/logger';
 import { walletRegistry } from '@platform/proto';
 import { loadTestStack, routedClient, runOps, TestPartner, waitFor } from '@platform/testing';
 import { WALLET_REGISTRY_ACCESS } from '../src/grpc/access';
-import { ISO_MS, leaksOf, newTronAddress, partnerWithClient, RecordingClient, serviceLogLines, sleep, UUID } from './helpers';
+import {
+  ISO_MS,
+  leaksOf,
+  newTronAddress,
+  partnerWithClient,
+  RecordingClient,
+  serviceLogLines,
+  sleep,
+  UUID,
+} from './helpers';
 
 const VALID_ADDRESS_SHAPE = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 const WALLET_CODE_TTL_MS_DEFAULT = 10 * 60 * 1_000;
@@ -41,7 +50,8 @@ describe('withdrawal addresses', () => {
     return created;
   }
 
-  const register = (client: RecordingClient, address: string) => client.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address });
+  const register = (client: RecordingClient, address: string) =>
+    client.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address });
 
   async function codeOf(client: RecordingClient, walletId: string): Promise<string> {
     const { code } = await client.latestCode(walletId);
@@ -51,7 +61,10 @@ describe('withdrawal addresses', () => {
 
   beforeAll(async () => {
     ({ partner, http, adminDomain: domain } = await newPartner(['jane', 'zed']));
-    registry = routedClient(walletRegistry.WalletRegistryService, WALLET_REGISTRY_ACCESS.PARTNER, { upstream: 'wallet-registry', logger });
+    registry = routedClient(walletRegistry.WalletRegistryService, WALLET_REGISTRY_ACCESS.PARTNER, {
+      upstream: 'wallet-registry',
+      logger,
+    });
   });
 
   afterAll(() => registry.close());
@@ -88,7 +101,12 @@ describe('withdrawal addresses', () => {
   });
 
   it('keeps an optional label', async () => {
-    const created = await http.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: newTronAddress(), label: 'Treasury cold' });
+    const created = await http.post('/v1/wallets', {
+      chain: 'tron',
+      asset: 'USDT',
+      address: newTronAddress(),
+      label: 'Treasury cold',
+    });
     expect(created.status).toBe(201);
     expect(created.body.label).toBe('Treasury cold');
     await codeOf(http, created.body.walletId);
@@ -105,9 +123,15 @@ describe('withdrawal addresses', () => {
       [{ chain: 'tron', asset: 'USDT', address: flipped }, 'Validation failed on: address'],
       [{ chain: 'tron', asset: 'USDT', address: good.slice(0, 33) }, 'Validation failed on: address'],
       [{ chain: 'tron', asset: 'USDT', address: `${good} ` }, 'Validation failed on: address'],
-      [{ chain: 'tron', asset: 'USDT', address: '0x52908400098527886E0F7030069857D2E4169EE7' }, 'Validation failed on: address'],
+      [
+        { chain: 'tron', asset: 'USDT', address: '0x52908400098527886E0F7030069857D2E4169EE7' },
+        'Validation failed on: address',
+      ],
       [{ chain: 'tron', asset: 'USDT', address: 12 }, 'Validation failed on: address'],
-      [{ chain: 'btc', asset: 'BTC', address: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh' }, 'Validation failed on: chain, asset, address'],
+      [
+        { chain: 'btc', asset: 'BTC', address: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh' },
+        'Validation failed on: chain, asset, address',
+      ],
       [{ asset: 'USDT', address: good }, 'Validation failed on: chain'],
       [{ chain: 'tron', asset: 'USDT', address: good, memo: 'x' }, 'Validation failed on: memo'],
     ];
@@ -115,7 +139,9 @@ describe('withdrawal addresses', () => {
       const result = await http.post('/v1/wallets', body);
       expect({ body, status: result.status, message: result.body.message }).toEqual({ body, status: 400, message });
     }
-    expect((await http.get('/v1/wallets')).body.some((wallet: { address: string }) => wallet.address === good)).toBe(false);
+    expect((await http.get('/v1/wallets')).body.some((wallet: { address: string }) => wallet.address === good)).toBe(
+      false,
+    );
   });
 
   it('answers 409 NO_ADMINISTRATOR_REGISTERED without an administrator, and leaves no wallet behind', async () => {
@@ -195,17 +221,38 @@ describe('withdrawal addresses', () => {
   it('is reviewed by operators: ops wallet approve / reject, screening moving with the status', async () => {
     const toApprove = await confirmedWallet(http);
     const toReject = await confirmedWallet(http);
-    expect(await runOps(['wallet', 'approve', '--partner', partner.partnerId, '--wallet', toApprove])).toEqual({ walletId: toApprove, status: 'active' });
-    expect(await runOps(['wallet', 'reject', '--partner', partner.partnerId, '--wallet', toReject])).toEqual({ walletId: toReject, status: 'rejected' });
-    const list = (await http.get('/v1/wallets')).body as Array<{ walletId: string; address: string; status: string; screeningStatus: string }>;
-    expect(list.find((wallet) => wallet.walletId === toApprove)).toMatchObject({ status: 'active', screeningStatus: 'cleared' });
-    expect(list.find((wallet) => wallet.walletId === toReject)).toMatchObject({ status: 'rejected', screeningStatus: 'rejected' });
+    expect(await runOps(['wallet', 'approve', '--partner', partner.partnerId, '--wallet', toApprove])).toEqual({
+      walletId: toApprove,
+      status: 'active',
+    });
+    expect(await runOps(['wallet', 'reject', '--partner', partner.partnerId, '--wallet', toReject])).toEqual({
+      walletId: toReject,
+      status: 'rejected',
+    });
+    const list = (await http.get('/v1/wallets')).body as Array<{
+      walletId: string;
+      address: string;
+      status: string;
+      screeningStatus: string;
+    }>;
+    expect(list.find((wallet) => wallet.walletId === toApprove)).toMatchObject({
+      status: 'active',
+      screeningStatus: 'cleared',
+    });
+    expect(list.find((wallet) => wallet.walletId === toReject)).toMatchObject({
+      status: 'rejected',
+      screeningStatus: 'rejected',
+    });
 
     // Review only follows the administrator's confirmation, and a decision is never reversed.
     const unconfirmed = await register(http, newTronAddress());
     await codeOf(http, unconfirmed.body.walletId);
-    await expect(runOps(['wallet', 'approve', '--partner', partner.partnerId, '--wallet', unconfirmed.body.walletId])).rejects.toThrow('WALLET_NOT_AWAITING_REVIEW');
-    await expect(runOps(['wallet', 'approve', '--partner', partner.partnerId, '--wallet', toReject])).rejects.toThrow('WALLET_NOT_AWAITING_REVIEW');
+    await expect(
+      runOps(['wallet', 'approve', '--partner', partner.partnerId, '--wallet', unconfirmed.body.walletId]),
+    ).rejects.toThrow('WALLET_NOT_AWAITING_REVIEW');
+    await expect(runOps(['wallet', 'approve', '--partner', partner.partnerId, '--wallet', toReject])).rejects.toThrow(
+      'WALLET_NOT_AWAITING_REVIEW',
+    );
     const early = await http.post(`/v1/sandbox/wallets/${unconfirmed.body.walletId}/approve`);
     expect(early.status).toBe(409);
     expect(early.body.message).toBe('WALLET_NOT_AWAITING_REVIEW');
@@ -220,7 +267,9 @@ describe('withdrawal addresses', () => {
     const created = await register(http, address);
     const walletId = created.body.walletId;
     const code = await codeOf(http, walletId);
-    const guesses = await Promise.all(Array.from({ length: 10 }, () => http.post(`/v1/wallets/${walletId}/confirm`, { otp: wrongCode(code) })));
+    const guesses = await Promise.all(
+      Array.from({ length: 10 }, () => http.post(`/v1/wallets/${walletId}/confirm`, { otp: wrongCode(code) })),
+    );
     const incorrect = guesses.filter((guess) => guess.status === 400 && guess.body.message === 'WALLET_CODE_INCORRECT');
     const locked = guesses.filter((guess) => guess.status === 403 && guess.body.message === 'WALLET_CODE_LOCKED');
     expect(incorrect).toHaveLength(5);
@@ -232,13 +281,19 @@ describe('withdrawal addresses', () => {
 
     const fresh = await register(http, address);
     expect(fresh.status).toBe(200);
-    expect(fresh.body).toMatchObject({ walletId, status: 'pending_partner_approval', approvalSentTo: `j***@${domain}` });
+    expect(fresh.body).toMatchObject({
+      walletId,
+      status: 'pending_partner_approval',
+      approvalSentTo: `j***@${domain}`,
+    });
     const entries = await http.codesFor(walletId);
     expect(entries).toHaveLength(2);
     const freshCode = await codeOf(http, walletId);
     expect(entries[0].code).toBe(freshCode);
     expect(entries[0].createdAt >= entries[1].createdAt).toBe(true);
-    expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp: freshCode })).body.status).toBe('pending_service_approval');
+    expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp: freshCode })).body.status).toBe(
+      'pending_service_approval',
+    );
   });
 
   it('counts wrong codes one by one: four answer incorrect, the fifth answers incorrect and cancels', async () => {
@@ -247,7 +302,11 @@ describe('withdrawal addresses', () => {
     const code = await codeOf(http, walletId);
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       const guess = await http.post(`/v1/wallets/${walletId}/confirm`, { otp: wrongCode(code) });
-      expect({ attempt, status: guess.status, message: guess.body.message }).toEqual({ attempt, status: 400, message: 'WALLET_CODE_INCORRECT' });
+      expect({ attempt, status: guess.status, message: guess.body.message }).toEqual({
+        attempt,
+        status: 400,
+        message: 'WALLET_CODE_INCORRECT',
+      });
     }
     const sixth = await http.post(`/v1/wallets/${walletId}/confirm`, { otp: wrongCode(code) });
     expect(sixth.status).toBe(403);
@@ -263,10 +322,12 @@ describe('withdrawal addresses', () => {
     const [walletId] = [...ids];
     await codeOf(http, walletId);
     expect(await http.codesFor(walletId)).toHaveLength(1);
-    expect((await http.get('/v1/wallets')).body.filter((wallet: { address: string }) => wallet.address === address)).toHaveLength(1);
+    expect(
+      (await http.get('/v1/wallets')).body.filter((wallet: { address: string }) => wallet.address === address),
+    ).toHaveLength(1);
   });
 
-  it("lapses a code when its administrator is removed (403 WALLET_CODE_EXPIRED); the fresh code goes to the next administrator", async () => {
+  it('lapses a code when its administrator is removed (403 WALLET_CODE_EXPIRED); the fresh code goes to the next administrator', async () => {
     const { http: own, adminDomain } = await newPartner(['amina', 'brian']);
     const address = newTronAddress();
     const created = await register(own, address);
@@ -275,8 +336,11 @@ describe('withdrawal addresses', () => {
     const code = await codeOf(own, walletId);
     const [amina] = (await own.get('/v1/admins')).body;
     // Brian must first be past his waiting period: until then Amina is the last who may receive codes.
-    await waitFor(async () => (await own.delete(`/v1/admins/${amina.adminId}`)).status === 204,
-      { timeoutMs: ADMIN_REMOVABLE_WAIT_MS, intervalMs: 500, what: 'Amina to become removable' });
+    await waitFor(async () => (await own.delete(`/v1/admins/${amina.adminId}`)).status === 204, {
+      timeoutMs: ADMIN_REMOVABLE_WAIT_MS,
+      intervalMs: 500,
+      what: 'Amina to become removable',
+    });
 
     const lapsed = await own.post(`/v1/wallets/${walletId}/confirm`, { otp: code });
     expect(lapsed.status).toBe(403);
@@ -292,13 +356,23 @@ describe('withdrawal addresses', () => {
   it('revokes at once and for good: 204; GetWalletStatus says revoked; then 404 everywhere, and the address may be registered anew', async () => {
     const walletId = await confirmedWallet(http);
     await http.post(`/v1/sandbox/wallets/${walletId}/approve`);
-    expect(await registry.getWalletStatus({ partnerId: partner.partnerId, walletId })).toMatchObject({ walletId, status: 'active', active: true });
-    const address = (await http.get('/v1/wallets')).body.find((wallet: { walletId: string }) => wallet.walletId === walletId).address;
+    expect(await registry.getWalletStatus({ partnerId: partner.partnerId, walletId })).toMatchObject({
+      walletId,
+      status: 'active',
+      active: true,
+    });
+    const address = (await http.get('/v1/wallets')).body.find(
+      (wallet: { walletId: string }) => wallet.walletId === walletId,
+    ).address;
 
     const revoked = await http.delete(`/v1/wallets/${walletId}`);
     expect(revoked.status).toBe(204);
     expect(revoked.text).toBe('');
-    expect(await registry.getWalletStatus({ partnerId: partner.partnerId, walletId })).toMatchObject({ walletId, status: 'revoked', active: false });
+    expect(await registry.getWalletStatus({ partnerId: partner.partnerId, walletId })).toMatchObject({
+      walletId,
+      status: 'revoked',
+      active: false,
+    });
 
     for (const result of [
       await http.delete(`/v1/wallets/${walletId}`),
@@ -308,7 +382,9 @@ describe('withdrawal addresses', () => {
       expect(result.status).toBe(404);
       expect(result.body.message).toBe('WALLET_NOT_FOUND');
     }
-    expect((await http.get('/v1/wallets')).body.some((wallet: { walletId: string }) => wallet.walletId === walletId)).toBe(false);
+    expect(
+      (await http.get('/v1/wallets')).body.some((wallet: { walletId: string }) => wallet.walletId === walletId),
+    ).toBe(false);
 
     const anew = await register(http, address);
     expect(anew.status).toBe(201);
@@ -333,13 +409,25 @@ describe('withdrawal addresses', () => {
         await http.delete(`/v1/wallets/${id}`),
         await http.post(`/v1/sandbox/wallets/${id}/approve`),
       ]) {
-        expect({ id, status: result.status, message: result.body.message }).toEqual({ id, status: 404, message: 'WALLET_NOT_FOUND' });
+        expect({ id, status: result.status, message: result.body.message }).toEqual({
+          id,
+          status: 404,
+          message: 'WALLET_NOT_FOUND',
+        });
       }
     }
-    await expect(registry.getWalletStatus({ partnerId: partner.partnerId, walletId: foreign.body.walletId })).rejects.toThrow('WALLET_NOT_FOUND');
+    await expect(
+      registry.getWalletStatus({ partnerId: partner.partnerId, walletId: foreign.body.walletId }),
+    ).rejects.toThrow('WALLET_NOT_FOUND');
     // The foreign wallet is untouched, and the other partner's outbox holds none of ours.
-    expect((await other.http.get('/v1/wallets')).body).toEqual([expect.objectContaining({ walletId: foreign.body.walletId, status: 'pending_partner_approval' })]);
-    expect((await other.http.outbox()).filter((entry) => entry.subjectType === 'wallet').every((entry) => entry.subjectId === foreign.body.walletId)).toBe(true);
+    expect((await other.http.get('/v1/wallets')).body).toEqual([
+      expect.objectContaining({ walletId: foreign.body.walletId, status: 'pending_partner_approval' }),
+    ]);
+    expect(
+      (await other.http.outbox())
+        .filter((entry) => entry.subjectType === 'wallet')
+        .every((entry) => entry.subjectId === foreign.body.walletId),
+    ).toBe(true);
   });
 
   it("lists the partner's wallets newest first with the spec fields", async () => {
@@ -347,28 +435,50 @@ describe('withdrawal addresses', () => {
     expect(list.status).toBe(200);
     expect(list.body.length).toBeGreaterThan(5);
     for (const wallet of list.body) {
-      expect(Object.keys(wallet).sort()).toEqual(['address', 'asset', 'chain', 'createdAt', 'label', 'nextStep', 'screeningStatus', 'status', 'walletId']);
+      expect(Object.keys(wallet).sort()).toEqual([
+        'address',
+        'asset',
+        'chain',
+        'createdAt',
+        'label',
+        'nextStep',
+        'screeningStatus',
+        'status',
+        'walletId',
+      ]);
     }
     const created = list.body.map((wallet: { createdAt: string }) => wallet.createdAt);
     expect([...created].sort().reverse()).toEqual(created);
   });
 
   it('needs wallets to write, read to list, sandbox for the helpers', async () => {
-    const readOnly = new RecordingClient(await runOps(['credential', 'issue', '--partner', partner.partnerId, '--scopes', 'read']) as never);
-    const walletsOnly = new RecordingClient(await runOps(['credential', 'issue', '--partner', partner.partnerId, '--scopes', 'wallets']) as never);
+    const readOnly = new RecordingClient(
+      (await runOps(['credential', 'issue', '--partner', partner.partnerId, '--scopes', 'read'])) as never,
+    );
+    const walletsOnly = new RecordingClient(
+      (await runOps(['credential', 'issue', '--partner', partner.partnerId, '--scopes', 'wallets'])) as never,
+    );
     clients.push(readOnly, walletsOnly);
     expect((await register(readOnly, newTronAddress())).status).toBe(403);
-    expect((await readOnly.post('/v1/wallets/00000000-0000-4000-8000-000000000000/confirm', { otp: '123456' })).status).toBe(403);
+    expect(
+      (await readOnly.post('/v1/wallets/00000000-0000-4000-8000-000000000000/confirm', { otp: '123456' })).status,
+    ).toBe(403);
     expect((await readOnly.delete('/v1/wallets/00000000-0000-4000-8000-000000000000')).status).toBe(403);
     expect((await readOnly.get('/v1/wallets')).status).toBe(200);
     expect((await readOnly.get('/v1/sandbox/outbox')).status).toBe(403);
     expect((await walletsOnly.get('/v1/wallets')).status).toBe(403);
-    expect((await walletsOnly.post('/v1/sandbox/wallets/00000000-0000-4000-8000-000000000000/approve')).status).toBe(403);
+    expect((await walletsOnly.post('/v1/sandbox/wallets/00000000-0000-4000-8000-000000000000/approve')).status).toBe(
+      403,
+    );
   });
 
   it('expires the code after its lifetime (403 WALLET_CODE_EXPIRED); re-registering then sends a fresh code', async () => {
-    const ttlMs = WALLET_CODE_TTL_MS_DEFAULT * Number((loadTestStack() as { sandboxTimeScale?: number }).sandboxTimeScale ?? 1);
-    if (ttlMs > 45_000) throw new Error(`the test stack's code lifetime (${ttlMs} ms) is too long to wait for; run with SANDBOX_TIME_SCALE ≤ 0.075`);
+    const ttlMs =
+      WALLET_CODE_TTL_MS_DEFAULT * Number((loadTestStack() as { sandboxTimeScale?: number }).sandboxTimeScale ?? 1);
+    if (ttlMs > 45_000)
+      throw new Error(
+        `the test stack's code lifetime (${ttlMs} ms) is too long to wait for; run with SANDBOX_TIME_SCALE ≤ 0.075`,
+      );
     const address = newTronAddress();
     const created = await register(http, address);
     const walletId = created.body.walletId;
@@ -389,7 +499,12 @@ describe('withdrawal addresses', () => {
   it('never shows a code outside the sandbox outbox: in no other response and in no service log', async () => {
     const codes = [...codesSeen];
     expect(codes.length).toBeGreaterThan(10);
-    expect(leaksOf(codes, clients.flatMap((client) => client.transcript))).toEqual([]);
+    expect(
+      leaksOf(
+        codes,
+        clients.flatMap((client) => client.transcript),
+      ),
+    ).toEqual([]);
     expect(leaksOf(codes, serviceLogLines())).toEqual([]);
   });
 });

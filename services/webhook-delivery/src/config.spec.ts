@@ -4,7 +4,11 @@ import { loadConfig } from '@platform/config';
 import { configSchema } from './config';
 
 const minimal = {
-  DATABASE_URL: 'postgres://u:p@localhost:5432/svc_webhook_delivery', PLATFORM_MODE: 'sandbox', TLS_CA_FILE: '/tls/ca.pem', TLS_CERT_FILE: '/tls/webhook-delivery.pem', TLS_KEY_FILE: '/tls/webhook-delivery-key.pem',
+  DATABASE_URL: 'postgres://u:p@localhost:5432/svc_webhook_delivery',
+  PLATFORM_MODE: 'sandbox',
+  TLS_CA_FILE: '/tls/ca.pem',
+  TLS_CERT_FILE: '/tls/webhook-delivery.pem',
+  TLS_KEY_FILE: '/tls/webhook-delivery-key.pem',
   GRPC_PORT: '7007',
   AMQP_URL: 'amqp://u:p@localhost:5672/',
   WEBHOOK_SECRET_ENCRYPTION_KEY: 'ab'.repeat(32),
@@ -30,12 +34,23 @@ describe('webhook-delivery config', () => {
   });
 
   it('refuses a feed retention below the 30 days partners are promised', () => {
-    expect(() => loadConfig(configSchema, { ...minimal, EVENT_FEED_RETENTION_DAYS: '29' })).toThrow(/EVENT_FEED_RETENTION_DAYS/);
-    expect(loadConfig(configSchema, { ...minimal, EVENT_FEED_RETENTION_DAYS: '90' }).EVENT_FEED_RETENTION_DAYS).toBe(90);
+    expect(() => loadConfig(configSchema, { ...minimal, EVENT_FEED_RETENTION_DAYS: '29' })).toThrow(
+      /EVENT_FEED_RETENTION_DAYS/,
+    );
+    expect(loadConfig(configSchema, { ...minimal, EVENT_FEED_RETENTION_DAYS: '90' }).EVENT_FEED_RETENTION_DAYS).toBe(
+      90,
+    );
   });
 
   it('names every bad variable', () => {
-    expect(() => loadConfig(configSchema, { ...minimal, AMQP_URL: 'http://x', WEBHOOK_SECRET_ENCRYPTION_KEY: undefined, DELIVERY_LEASE_MS: '5000', METRICS_PORT: '0' }))
-      .toThrow(/AMQP_URL[\s\S]*WEBHOOK_SECRET_ENCRYPTION_KEY[\s\S]*METRICS_PORT[\s\S]*DELIVERY_LEASE_MS/);
+    expect(() =>
+      loadConfig(configSchema, {
+        ...minimal,
+        AMQP_URL: 'http://x',
+        WEBHOOK_SECRET_ENCRYPTION_KEY: undefined,
+        DELIVERY_LEASE_MS: '5000',
+        METRICS_PORT: '0',
+      }),
+    ).toThrow(/AMQP_URL[\s\S]*WEBHOOK_SECRET_ENCRYPTION_KEY[\s\S]*METRICS_PORT[\s\S]*DELIVERY_LEASE_MS/);
   });
 });

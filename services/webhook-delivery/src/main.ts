@@ -31,39 +31,69 @@ import { createPartnerEventsConsumer } from './workers/partner-events.consumer';
 /** Kept back from the grace period for closing connections after attempts drain. */
 const SHUTDOWN_RESERVE_MS = 1_500;
 
-function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnection, logger: Logger, metrics: DeliveryMetrics) {
+function createWorkers(
+  config: Config,
+  dataSource: DataSource,
+  amqp: AmqpConnection,
+  logger: Logger,
+  metrics: DeliveryMetrics,
+) {
   const endpoints = new EndpointsRepository(dataSource);
   const deliveries = new DeliveriesRepository(dataSource);
   metrics.scheduler.watchDue(dueRowsProbe(dataSource, deliveries.dueRows));
   const attemptDelivery = new AttemptDeliveryUseCase({
     recorder: new BatchedAttemptRecorder(deliveries),
-    sender: new HttpsWebhookSender({ mode: config.PLATFORM_MODE, idleConnectionsPerPoolMax: config.ATTEMPTS_IN_FLIGHT_MAX }),
+    sender: new HttpsWebhookSender({
+      mode: config.PLATFORM_MODE,
+      idleConnectionsPerPoolMax: config.ATTEMPTS_IN_FLIGHT_MAX,
+    }),
     sealingKeys: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
     timeScale: config.SANDBOX_TIME_SCALE,
     logger: logger.child({ context: 'AttemptDelivery' }),
     metrics,
   });
-  const scheduler = new DeliveryScheduler(deliveries, attemptDelivery, logger.child({ context: 'DeliveryScheduler' }), {
-    pollIntervalMs: config.SCHEDULER_POLL_MS,
-    batchSize: config.SCHEDULER_BATCH_SIZE,
-    attemptsInFlightMax: config.ATTEMPTS_IN_FLIGHT_MAX,
-    endpointInFlightMax: config.ENDPOINT_IN_FLIGHT_MAX,
-    leaseMs: config.DELIVERY_LEASE_MS,
-  }, metrics);
-  const reconciler = new DeliveryReconciler(deliveries, metrics, logger.child({ context: 'DeliveryReconciler' }), {
-    intervalMs: config.RECONCILE_INTERVAL_MS,
-    overdueMs: config.DELIVERY_OVERDUE_MS,
-  }, () => scheduler.kick());
-  const positioner = new FeedPositioner(new EventFeedRepository(dataSource), logger.child({ context: 'FeedPositioner' }), {
-    pollIntervalMs: config.FEED_POSITION_POLL_MS,
-    batchSize: config.FEED_POSITION_BATCH_SIZE,
-  });
+  const scheduler = new DeliveryScheduler(
+    deliveries,
+    attemptDelivery,
+    logger.child({ context: 'DeliveryScheduler' }),
+    {
+      pollIntervalMs: config.SCHEDULER_POLL_MS,
+      batchSize: config.SCHEDULER_BATCH_SIZE,
+      attemptsInFlightMax: config.ATTEMPTS_IN_FLIGHT_MAX,
+      endpointInFlightMax: config.ENDPOINT_IN_FLIGHT_MAX,
+      leaseMs: config.DELIVERY_LEASE_MS,
+    },
+    metrics,
+  );
+  const reconciler = new DeliveryReconciler(
+    deliveries,
+    metrics,
+    logger.child({ context: 'DeliveryReconciler' }),
+    {
+      intervalMs: config.RECONCILE_INTERVAL_MS,
+      overdueMs: config.DELIVERY_OVERDUE_MS,
+    },
+    () => scheduler.kick(),
+  );
+  const positioner = new FeedPositioner(
+    new EventFeedRepository(dataSource),
+    logger.child({ context: 'FeedPositioner' }),
+    {
+      pollIntervalMs: config.FEED_POSITION_POLL_MS,
+      batchSize: config.FEED_POSITION_BATCH_SIZE,
+    },
+  );
   const consumer = createPartnerEventsConsumer({
     amqp,
     logger: logger.child({ context: 'PartnerEventsConsumer' }),
     prefetch: config.CONSUMER_PREFETCH,
     batchSizeMax: config.CONSUMER_BATCH_SIZE,
-    acceptEvent: new AcceptEventUseCase({ endpoints, deliveries, metrics, logger: logger.child({ context: 'AcceptEvent' }) }),
+    acceptEvent: new AcceptEventUseCase({
+      endpoints,
+      deliveries,
+      metrics,
+      logger: logger.child({ context: 'AcceptEvent' }),
+    }),
     onDeliveryCreated: () => scheduler.kick(),
     onDeliveryRecorded: () => positioner.kick(),
   });
@@ -73,7 +103,11 @@ function createWorkers(config: Config, dataSource: DataSource, amqp: AmqpConnect
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({ service: SERVICE_NAME, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG });
+  const tracing = startTracing({
+    service: SERVICE_NAME,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
   // Refuses to start on unusable TLS files, or ones naming another identity.
   const tls = loadServiceTls(config, SERVICE_NAME, logger);
   const dataSource = await initializeWithRetry(webhookDeliveryDataSource(config.DATABASE_URL), logger);
@@ -110,7 +144,12 @@ async function main(): Promise<void> {
     stop: async () => {
       // Stop taking events and stop claiming at the same time; attempts in flight
       // finish within the grace period or keep their lease for another replica.
-      await Promise.all([consumer.stop(workGraceMs), scheduler.stop(workGraceMs), reconciler.stop(), positioner.stop()]);
+      await Promise.all([
+        consumer.stop(workGraceMs),
+        scheduler.stop(workGraceMs),
+        reconciler.stop(),
+        positioner.stop(),
+      ]);
       await amqp.close();
       await dataSource.destroy();
       // Last: spans of the drained calls are exported (bounded) before the process ends.

@@ -37,29 +37,52 @@ export function createServer(deps: ServerDependencies): GrpcServer {
   const server = createGrpcServer(deps.logger, deps.tls);
   const endpoints = new EndpointsRepository(deps.dataSource);
   const deliveries = new DeliveriesRepository(deps.dataSource);
-  const replayDelivery = new ReplayDeliveryUseCase(deps.dataSource, deliveries, deps.metrics, deps.logger.child({ context: 'ReplayDelivery' }));
+  const replayDelivery = new ReplayDeliveryUseCase(
+    deps.dataSource,
+    deliveries,
+    deps.metrics,
+    deps.logger.child({ context: 'ReplayDelivery' }),
+  );
   const partnerDeliveries = new PartnerDeliveriesRepository(deps.dataSource);
-  server.add(webhookDeliveryPartnerFeed.WebhookPartnerService, webhookPartnerHandlers({
-    listEvents: new ListEventsUseCase(new EventFeedRepository(deps.dataSource), deps.partnerPlane),
-    listDeliveries: new ListPartnerDeliveriesUseCase(partnerDeliveries),
-    replayDelivery,
-    deliveries: partnerDeliveries,
-    retriesPerMinute: deps.partnerPlane.retriesPerMinute,
-  }), WEBHOOK_DELIVERY_ACCESS.PARTNER);
-  server.add(webhookDelivery.WebhookAdminService, webhookAdminHandlers({
-    setEndpoint: new SetEndpointUseCase({
-      dataSource: deps.dataSource,
-      endpoints,
-      deliveries,
-      mode: deps.mode,
-      sealingKeys: deps.sealingKeys,
-      logger: deps.logger,
+  server.add(
+    webhookDeliveryPartnerFeed.WebhookPartnerService,
+    webhookPartnerHandlers({
+      listEvents: new ListEventsUseCase(new EventFeedRepository(deps.dataSource), deps.partnerPlane),
+      listDeliveries: new ListPartnerDeliveriesUseCase(partnerDeliveries),
+      replayDelivery,
+      deliveries: partnerDeliveries,
+      retriesPerMinute: deps.partnerPlane.retriesPerMinute,
     }),
-    listDeliveries: new ListDeliveriesUseCase(deliveries),
-    replayDelivery,
-    resealSecrets: new ResealSecretsUseCase(deps.dataSource, deps.sealingKeys, ENDPOINT_SEALED_COLUMNS, deps.logger.child({ context: 'ResealSecrets' })),
-    replayDeliveries: new ReplayDeliveriesUseCase(deps.dataSource, deliveries, deps.metrics, deps.logger.child({ context: 'ReplayDeliveries' })),
-    listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
-  }), WEBHOOK_DELIVERY_ACCESS.ADMIN);
+    WEBHOOK_DELIVERY_ACCESS.PARTNER,
+  );
+  server.add(
+    webhookDelivery.WebhookAdminService,
+    webhookAdminHandlers({
+      setEndpoint: new SetEndpointUseCase({
+        dataSource: deps.dataSource,
+        endpoints,
+        deliveries,
+        mode: deps.mode,
+        sealingKeys: deps.sealingKeys,
+        logger: deps.logger,
+      }),
+      listDeliveries: new ListDeliveriesUseCase(deliveries),
+      replayDelivery,
+      resealSecrets: new ResealSecretsUseCase(
+        deps.dataSource,
+        deps.sealingKeys,
+        ENDPOINT_SEALED_COLUMNS,
+        deps.logger.child({ context: 'ResealSecrets' }),
+      ),
+      replayDeliveries: new ReplayDeliveriesUseCase(
+        deps.dataSource,
+        deliveries,
+        deps.metrics,
+        deps.logger.child({ context: 'ReplayDeliveries' }),
+      ),
+      listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
+    }),
+    WEBHOOK_DELIVERY_ACCESS.ADMIN,
+  );
   return server;
 }

@@ -8,7 +8,15 @@
 import { randomBytes } from 'node:crypto';
 import { verifyWebhookSignature } from '@platform/crypto';
 import {
-  createTestPartner, HttpsReceiver, loadTestStack, PartnerHttpClient, ReceivedRequest, runOps, startHttpsReceiver, TestPartner, waitFor,
+  createTestPartner,
+  HttpsReceiver,
+  loadTestStack,
+  PartnerHttpClient,
+  ReceivedRequest,
+  runOps,
+  startHttpsReceiver,
+  TestPartner,
+  waitFor,
 } from '@platform/testing';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -43,7 +51,12 @@ function toView(raw: Record<string, unknown>): DeliveryView {
 }
 
 async function listDeliveries(partnerId: string): Promise<DeliveryView[]> {
-  const output = await runOps<{ deliveries: Record<string, unknown>[] }>(['deliveries', 'list', '--partner', partnerId]);
+  const output = await runOps<{ deliveries: Record<string, unknown>[] }>([
+    'deliveries',
+    'list',
+    '--partner',
+    partnerId,
+  ]);
   return output.deliveries.map(toView);
 }
 
@@ -52,17 +65,26 @@ async function setWebhook(partner: TestPartner, url: string, secret: string): Pr
 }
 
 async function sandboxKesCredit(partner: TestPartner, reference: string): Promise<void> {
-  const response = await new PartnerHttpClient(partner).post('/v1/sandbox/kes-credits', { amount: '1500.00', reference });
+  const response = await new PartnerHttpClient(partner).post('/v1/sandbox/kes-credits', {
+    amount: '1500.00',
+    reference,
+  });
   expect([200, 201]).toContain(response.status);
 }
 
 function header(request: ReceivedRequest, name: string): string {
   const value = request.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(',') : value ?? '';
+  return Array.isArray(value) ? value.join(',') : (value ?? '');
 }
 
 function signatureVerifies(request: ReceivedRequest, secret: string): boolean {
-  return verifyWebhookSignature(secret, header(request, 'X-Service-Signature'), header(request, 'X-Service-Timestamp'), header(request, 'X-Service-Delivery'), request.body);
+  return verifyWebhookSignature(
+    secret,
+    header(request, 'X-Service-Signature'),
+    header(request, 'X-Service-Timestamp'),
+    header(request, 'X-Service-Delivery'),
+    request.body,
+  );
 }
 
 function sandboxTimeScale(): number {
@@ -117,11 +139,18 @@ describe('credit.received webhook', () => {
     expect(request.body).not.toContain('partnerId');
     expect(request.body).not.toContain(partner.partnerId);
 
-    const delivery = await waitFor(async () => {
-      const [latest] = await listDeliveries(partner.partnerId);
-      return latest?.status === 'delivered' ? latest : undefined;
-    }, { timeoutMs: 10_000, what: 'the delivery to read delivered' });
-    expect(delivery).toMatchObject({ deliveryId: header(request, 'X-Service-Delivery'), attemptCount: 1, lastStatusCode: 200 });
+    const delivery = await waitFor(
+      async () => {
+        const [latest] = await listDeliveries(partner.partnerId);
+        return latest?.status === 'delivered' ? latest : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the delivery to read delivered' },
+    );
+    expect(delivery).toMatchObject({
+      deliveryId: header(request, 'X-Service-Delivery'),
+      attemptCount: 1,
+      lastStatusCode: 200,
+    });
     expect(receiver.requests).toHaveLength(1);
   });
 
@@ -142,11 +171,18 @@ describe('credit.received webhook', () => {
     const earliestRetryMs = FIRST_RETRY_DELAY_MS * (1 - RETRY_JITTER_RATIO) * sandboxTimeScale() - SCHEDULING_SLACK_MS;
     expect(second.receivedAtMs - first.receivedAtMs).toBeGreaterThanOrEqual(earliestRetryMs);
 
-    const delivery = await waitFor(async () => {
-      const [latest] = await listDeliveries(partner.partnerId);
-      return latest?.status === 'delivered' ? latest : undefined;
-    }, { timeoutMs: 10_000, what: 'the delivery to read delivered' });
-    expect(delivery).toMatchObject({ deliveryId: header(first, 'X-Service-Delivery'), attemptCount: 2, lastStatusCode: 200 });
+    const delivery = await waitFor(
+      async () => {
+        const [latest] = await listDeliveries(partner.partnerId);
+        return latest?.status === 'delivered' ? latest : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the delivery to read delivered' },
+    );
+    expect(delivery).toMatchObject({
+      deliveryId: header(first, 'X-Service-Delivery'),
+      attemptCount: 2,
+      lastStatusCode: 200,
+    });
   });
 
   it('counts a 302 as a failed attempt and never follows it', async () => {
@@ -155,10 +191,13 @@ describe('credit.received webhook', () => {
     const [request] = await receiver.waitForRequests(1, WEBHOOK_WAIT_MS);
     if (!request) throw new Error('no webhook received');
 
-    const delivery = await waitFor(async () => {
-      const [latest] = await listDeliveries(partner.partnerId);
-      return latest && latest.attemptCount >= 1 ? latest : undefined;
-    }, { timeoutMs: 10_000, what: 'the first attempt to be recorded' });
+    const delivery = await waitFor(
+      async () => {
+        const [latest] = await listDeliveries(partner.partnerId);
+        return latest && latest.attemptCount >= 1 ? latest : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the first attempt to be recorded' },
+    );
     expect(delivery.deliveryId).toBe(header(request, 'X-Service-Delivery'));
     expect(delivery.status).not.toBe('delivered');
     expect(delivery).toMatchObject({ lastStatusCode: 302, lastErrorClass: 'redirect' });

@@ -8,7 +8,14 @@
 import { randomUUID } from 'node:crypto';
 import { createTestPartner, HttpsReceiver, runOps, startHttpsReceiver, TestPartner, waitFor } from '@platform/testing';
 import {
-  deliveryIdOf, listDeliveries, opsRefusal, sandboxKesCredit, sandboxTimeScale, setWebhook, signatureVerifies, waitForDelivery,
+  deliveryIdOf,
+  listDeliveries,
+  opsRefusal,
+  sandboxKesCredit,
+  sandboxTimeScale,
+  setWebhook,
+  signatureVerifies,
+  waitForDelivery,
 } from './webhook-test-support';
 
 const ATTEMPTS = 7;
@@ -40,41 +47,67 @@ describe('dead letters and replay', () => {
     await receiver.close();
   });
 
-  it('attempts 7 times on the scaled schedule with one delivery id, dead-letters, then replays with the same id', async () => {
-    const scale = sandboxTimeScale();
-    receiver.respondWith(500);
-    await sandboxKesCredit(partner, 'DEAD7');
-    const attempts = await receiver.waitForRequests(ATTEMPTS, FULL_SCHEDULE_WAIT_MS);
+  it(
+    'attempts 7 times on the scaled schedule with one delivery id, dead-letters, then replays with the same id',
+    async () => {
+      const scale = sandboxTimeScale();
+      receiver.respondWith(500);
+      await sandboxKesCredit(partner, 'DEAD7');
+      const attempts = await receiver.waitForRequests(ATTEMPTS, FULL_SCHEDULE_WAIT_MS);
 
-    const deliveryId = deliveryIdOf(attempts[0]!);
-    expect(attempts.every((request) => deliveryIdOf(request) === deliveryId)).toBe(true);
-    expect(attempts.every((request) => request.body === attempts[0]!.body && signatureVerifies(request, secret))).toBe(true);
-    for (let index = 1; index < ATTEMPTS; index += 1) {
-      const gapMs = attempts[index]!.receivedAtMs - attempts[index - 1]!.receivedAtMs;
-      const baseMs = RETRY_DELAYS_MS[index - 1]! * scale;
-      expect(gapMs).toBeGreaterThanOrEqual(baseMs * (1 - JITTER_RATIO) - EARLY_SLACK_MS);
-      expect(gapMs).toBeLessThanOrEqual(baseMs * (1 + JITTER_RATIO) + LATE_SLACK_MS);
-    }
+      const deliveryId = deliveryIdOf(attempts[0]!);
+      expect(attempts.every((request) => deliveryIdOf(request) === deliveryId)).toBe(true);
+      expect(
+        attempts.every((request) => request.body === attempts[0]!.body && signatureVerifies(request, secret)),
+      ).toBe(true);
+      for (let index = 1; index < ATTEMPTS; index += 1) {
+        const gapMs = attempts[index]!.receivedAtMs - attempts[index - 1]!.receivedAtMs;
+        const baseMs = RETRY_DELAYS_MS[index - 1]! * scale;
+        expect(gapMs).toBeGreaterThanOrEqual(baseMs * (1 - JITTER_RATIO) - EARLY_SLACK_MS);
+        expect(gapMs).toBeLessThanOrEqual(baseMs * (1 + JITTER_RATIO) + LATE_SLACK_MS);
+      }
 
-    const dead = await waitForDelivery(partner.partnerId, (d) => d.deliveryId === deliveryId && d.status === 'dead', 'the delivery to be dead', WAIT_MS);
-    expect(dead).toMatchObject({ attemptCount: ATTEMPTS, lastStatusCode: 500, lastErrorClass: 'http_status', replayCount: 0 });
-    expect((await listDeliveries(partner.partnerId, true)).map((d) => d.deliveryId)).toEqual([deliveryId]);
-    // Dead means no 8th attempt, even after the longest scaled gap would have passed.
-    await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[0]! * scale * 2));
-    expect(receiver.requests).toHaveLength(ATTEMPTS);
+      const dead = await waitForDelivery(
+        partner.partnerId,
+        (d) => d.deliveryId === deliveryId && d.status === 'dead',
+        'the delivery to be dead',
+        WAIT_MS,
+      );
+      expect(dead).toMatchObject({
+        attemptCount: ATTEMPTS,
+        lastStatusCode: 500,
+        lastErrorClass: 'http_status',
+        replayCount: 0,
+      });
+      expect((await listDeliveries(partner.partnerId, true)).map((d) => d.deliveryId)).toEqual([deliveryId]);
+      // Dead means no 8th attempt, even after the longest scaled gap would have passed.
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[0]! * scale * 2));
+      expect(receiver.requests).toHaveLength(ATTEMPTS);
 
-    receiver.respondWith(200);
-    const replay = await runOps<{ deliveryId: string; status: string }>(['deliveries', 'replay', '--delivery', deliveryId]);
-    expect(replay).toEqual({ deliveryId, status: 'pending' });
-    const [, , , , , , , replayed] = await receiver.waitForRequests(ATTEMPTS + 1, WAIT_MS);
-    expect(deliveryIdOf(replayed!)).toBe(deliveryId);
-    expect(replayed!.body).toBe(attempts[0]!.body);
-    expect(signatureVerifies(replayed!, secret)).toBe(true);
-    const delivered = await waitForDelivery(partner.partnerId, (d) => d.deliveryId === deliveryId && d.status === 'delivered', 'the replay to deliver', WAIT_MS);
-    // A replay grants a fresh round: the count restarts, the replay is counted.
-    expect(delivered).toMatchObject({ attemptCount: 1, replayCount: 1, lastStatusCode: 200 });
-    expect(await listDeliveries(partner.partnerId, true)).toEqual([]);
-  }, DEAD_LETTER_TEST_TIMEOUT_MS);
+      receiver.respondWith(200);
+      const replay = await runOps<{ deliveryId: string; status: string }>([
+        'deliveries',
+        'replay',
+        '--delivery',
+        deliveryId,
+      ]);
+      expect(replay).toEqual({ deliveryId, status: 'pending' });
+      const [, , , , , , , replayed] = await receiver.waitForRequests(ATTEMPTS + 1, WAIT_MS);
+      expect(deliveryIdOf(replayed!)).toBe(deliveryId);
+      expect(replayed!.body).toBe(attempts[0]!.body);
+      expect(signatureVerifies(replayed!, secret)).toBe(true);
+      const delivered = await waitForDelivery(
+        partner.partnerId,
+        (d) => d.deliveryId === deliveryId && d.status === 'delivered',
+        'the replay to deliver',
+        WAIT_MS,
+      );
+      // A replay grants a fresh round: the count restarts, the replay is counted.
+      expect(delivered).toMatchObject({ attemptCount: 1, replayCount: 1, lastStatusCode: 200 });
+      expect(await listDeliveries(partner.partnerId, true)).toEqual([]);
+    },
+    DEAD_LETTER_TEST_TIMEOUT_MS,
+  );
 
   it('refuses to replay an unknown delivery id', async () => {
     expect(await opsRefusal(['deliveries', 'replay', '--delivery', randomUUID()])).toContain('DELIVERY_NOT_FOUND');
@@ -84,7 +117,12 @@ describe('dead letters and replay', () => {
     receiver.hold(true);
     await sandboxKesCredit(partner, 'OPEN1');
     const [request] = await receiver.waitForRequests(1, WAIT_MS);
-    const replay = await runOps<{ deliveryId: string; status: string }>(['deliveries', 'replay', '--delivery', deliveryIdOf(request!)]);
+    const replay = await runOps<{ deliveryId: string; status: string }>([
+      'deliveries',
+      'replay',
+      '--delivery',
+      deliveryIdOf(request!),
+    ]);
     expect(replay).toEqual({ deliveryId: deliveryIdOf(request!), status: 'delivering' });
     receiver.hold(false);
     await waitForDelivery(partner.partnerId, (d) => d.status === 'delivered', 'the delivery to finish', WAIT_MS);
@@ -100,7 +138,11 @@ describe('dead letters and replay', () => {
     const until = new Date(Date.now() + 60_000).toISOString();
     const range = ['deliveries', 'replay', '--partner', partner.partnerId, '--since', since, '--until', until];
 
-    expect(await runOps([...range, '--dead-only'])).toEqual({ partnerId: partner.partnerId, replayed: 0, remaining: 0 });
+    expect(await runOps([...range, '--dead-only'])).toEqual({
+      partnerId: partner.partnerId,
+      replayed: 0,
+      remaining: 0,
+    });
     expect(await runOps(range)).toEqual({ partnerId: partner.partnerId, replayed: 2, remaining: 0 });
     const all = await receiver.waitForRequests(4, WAIT_MS);
     const ids = (requests: typeof all) => requests.map(deliveryIdOf).sort();
@@ -111,16 +153,27 @@ describe('dead letters and replay', () => {
 
   it('refuses a reversed range', async () => {
     const now = Date.now();
-    const refusal = await opsRefusal(['deliveries', 'replay', '--partner', partner.partnerId,
-      '--since', new Date(now).toISOString(), '--until', new Date(now - 1_000).toISOString()]);
+    const refusal = await opsRefusal([
+      'deliveries',
+      'replay',
+      '--partner',
+      partner.partnerId,
+      '--since',
+      new Date(now).toISOString(),
+      '--until',
+      new Date(now - 1_000).toISOString(),
+    ]);
     expect(refusal).toContain('VALIDATION_FAILED');
     expect(refusal).toContain('until');
   });
 });
 
 function waitFor2Delivered(partnerId: string) {
-  return waitFor(async () => {
-    const found = await listDeliveries(partnerId);
-    return found.length === 2 && found.every((d) => d.status === 'delivered') ? found : undefined;
-  }, { timeoutMs: WAIT_MS, intervalMs: 250, what: 'both deliveries to be delivered' });
+  return waitFor(
+    async () => {
+      const found = await listDeliveries(partnerId);
+      return found.length === 2 && found.every((d) => d.status === 'delivered') ? found : undefined;
+    },
+    { timeoutMs: WAIT_MS, intervalMs: 250, what: 'both deliveries to be delivered' },
+  );
 }

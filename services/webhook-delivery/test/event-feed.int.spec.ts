@@ -44,7 +44,13 @@ afterAll(async () => {
 
 const newDelivery = (partnerId: string, eventType = 'credit.received'): NewDelivery => {
   const eventId = randomUUID();
-  return { deliveryId: randomUUID(), eventId, partnerId, eventType, body: JSON.stringify({ id: eventId, type: eventType, createdAt: new Date().toISOString(), data: {} }) };
+  return {
+    deliveryId: randomUUID(),
+    eventId,
+    partnerId,
+    eventType,
+    body: JSON.stringify({ id: eventId, type: eventType, createdAt: new Date().toISOString(), data: {} }),
+  };
 };
 
 /** Every event after `after`, page by page, as a partner catching up would read them. */
@@ -69,8 +75,11 @@ describe('the events feed while events arrive', () => {
     await runner.startTransaction();
     try {
       // `early` is inserted first but its transaction stays open; `late` commits at once.
-      await runner.query(`INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, status)
-        VALUES ($1, $2, $3, $4, $5, 'no_endpoint')`, [early.deliveryId, early.eventId, partnerId, early.eventType, early.body]);
+      await runner.query(
+        `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, status)
+        VALUES ($1, $2, $3, $4, $5, 'no_endpoint')`,
+        [early.deliveryId, early.eventId, partnerId, early.eventType, early.body],
+      );
       await deliveries.insertMany([late]);
       await feed.assignPositions(500);
       const first = await drain(partnerId, '');
@@ -122,20 +131,24 @@ describe('the events feed while events arrive', () => {
 });
 
 describe('the feed cursor and filters', () => {
-  it('refuses an unknown cursor, another partner\'s event and an expired one', async () => {
+  it("refuses an unknown cursor, another partner's event and an expired one", async () => {
     const [mine, theirs] = [randomUUID(), randomUUID()];
     const [own, foreign, old] = [newDelivery(mine), newDelivery(theirs), newDelivery(mine)];
     await deliveries.insertMany([own, foreign, old]);
     await feed.assignPositions(500);
-    await db.query(`UPDATE deliveries SET created_at = now() - interval '31 days' WHERE delivery_id = $1`, [old.deliveryId]);
-    const read = (after: string) => listEvents.execute({ partnerId: mine, afterEventId: after, eventType: '', limit: 0 });
+    await db.query(`UPDATE deliveries SET created_at = now() - interval '31 days' WHERE delivery_id = $1`, [
+      old.deliveryId,
+    ]);
+    const read = (after: string) =>
+      listEvents.execute({ partnerId: mine, afterEventId: after, eventType: '', limit: 0 });
     await expect(read(randomUUID())).rejects.toMatchObject({ code: 'EVENT_CURSOR_UNKNOWN' });
     await expect(read(foreign.eventId)).rejects.toMatchObject({ code: 'EVENT_CURSOR_UNKNOWN' });
     await expect(read(old.eventId)).rejects.toMatchObject({ code: 'EVENT_CURSOR_EXPIRED' });
     // The expired event is no longer served from the start either.
     expect((await read('')).events.map((event) => event.eventId)).toEqual([own.eventId]);
-    await expect(listEvents.execute({ partnerId: mine, afterEventId: 'nope', eventType: 'order.unknown', limit: 101 }))
-      .rejects.toMatchObject({ code: 'VALIDATION_FAILED', fields: ['after', 'type', 'limit'] });
+    await expect(
+      listEvents.execute({ partnerId: mine, afterEventId: 'nope', eventType: 'order.unknown', limit: 101 }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', fields: ['after', 'type', 'limit'] });
   });
 
   it('filters by type from a cursor of any type, and positions a cursor the positioner has not reached', async () => {
@@ -149,7 +162,12 @@ describe('the feed cursor and filters', () => {
     // `settled` has no position yet: reading after it runs one step first.
     const page = await listEvents.execute({ partnerId, afterEventId: settled.eventId, eventType: '', limit: 0 });
     expect(page.events).toHaveLength(1);
-    const typed = await listEvents.execute({ partnerId, afterEventId: credit.eventId, eventType: 'order.settled', limit: 0 });
+    const typed = await listEvents.execute({
+      partnerId,
+      afterEventId: credit.eventId,
+      eventType: 'order.settled',
+      limit: 0,
+    });
     expect(typed.events.map((event) => event.eventType)).toEqual(['order.settled', 'order.settled']);
     expect(typed.events[0]).toMatchObject({ eventId: settled.eventId, body: settled.body });
   });
@@ -159,18 +177,25 @@ describe('a partner retrying its own delivery', () => {
   const metrics = new DeliveryMetrics(new Registry());
   const replay = () => new ReplayDeliveryUseCase(db, deliveries, metrics, createLogger('spec', 'error'));
   const retry = (partnerId: string, deliveryId: string, retriesPerMinute = 10) =>
-    runWithContext({ caller: 'gateway', requestId: randomUUID() }, () => replay().execute(deliveryId, { partnerId, retriesPerMinute }));
+    runWithContext({ caller: 'gateway', requestId: randomUUID() }, () =>
+      replay().execute(deliveryId, { partnerId, retriesPerMinute }),
+    );
 
   async function deliveryIn(partnerId: string, status: string, attemptCount: number): Promise<string> {
     const delivery = newDelivery(partnerId);
-    await db.query(`INSERT INTO endpoints (partner_id, url, secret_sealed) VALUES ($1, 'https://hooks.example.com/x', 'sealed') ON CONFLICT DO NOTHING`, [partnerId]);
-    await db.query(`INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count, next_attempt_at)
+    await db.query(
+      `INSERT INTO endpoints (partner_id, url, secret_sealed) VALUES ($1, 'https://hooks.example.com/x', 'sealed') ON CONFLICT DO NOTHING`,
+      [partnerId],
+    );
+    await db.query(
+      `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count, next_attempt_at)
       VALUES ($1, $2, $3, $4, $5, 'https://hooks.example.com/x', $6, $7, CASE WHEN $6 = 'pending' THEN now() + interval '1 hour' END)`,
-    [delivery.deliveryId, delivery.eventId, partnerId, delivery.eventType, delivery.body, status, attemptCount]);
+      [delivery.deliveryId, delivery.eventId, partnerId, delivery.eventType, delivery.body, status, attemptCount],
+    );
     return delivery.deliveryId;
   }
 
-  it('re-opens its dead and failing deliveries once, and answers another partner\'s as unknown', async () => {
+  it("re-opens its dead and failing deliveries once, and answers another partner's as unknown", async () => {
     const [partnerId, other] = [randomUUID(), randomUUID()];
     const dead = await deliveryIn(partnerId, 'dead', 7);
     const failing = await deliveryIn(partnerId, 'pending', 2);
@@ -178,21 +203,34 @@ describe('a partner retrying its own delivery', () => {
     expect(await retry(partnerId, dead)).toEqual({ deliveryId: dead, status: 'pending' });
     expect(await retry(partnerId, failing)).toEqual({ deliveryId: failing, status: 'pending' });
     // Both are due now with a fresh round; asking again changes nothing and spends no retry.
-    const rows = await db.query('SELECT attempt_count, replay_count, next_attempt_at <= now() AS due FROM deliveries WHERE delivery_id = ANY($1)', [[dead, failing]]);
-    expect(rows).toEqual([{ attempt_count: 0, replay_count: 1, due: true }, { attempt_count: 0, replay_count: 1, due: true }]);
+    const rows = await db.query(
+      'SELECT attempt_count, replay_count, next_attempt_at <= now() AS due FROM deliveries WHERE delivery_id = ANY($1)',
+      [[dead, failing]],
+    );
+    expect(rows).toEqual([
+      { attempt_count: 0, replay_count: 1, due: true },
+      { attempt_count: 0, replay_count: 1, due: true },
+    ]);
     expect(await retry(partnerId, dead)).toEqual({ deliveryId: dead, status: 'pending' });
-    const [{ used }] = await db.query('SELECT count(*)::int AS used FROM partner_retries WHERE partner_id = $1', [partnerId]);
+    const [{ used }] = await db.query('SELECT count(*)::int AS used FROM partner_retries WHERE partner_id = $1', [
+      partnerId,
+    ]);
     expect(used).toBe(2);
   });
 
   it('leaves a delivered one as it is, and refuses re-openings past the per-minute limit', async () => {
     const partnerId = randomUUID();
     const delivered = await deliveryIn(partnerId, 'dead', 7);
-    await db.query(`UPDATE deliveries SET status = 'delivered', delivered_at = now() WHERE delivery_id = $1`, [delivered]);
+    await db.query(`UPDATE deliveries SET status = 'delivered', delivered_at = now() WHERE delivery_id = $1`, [
+      delivered,
+    ]);
     expect(await retry(partnerId, delivered, 1)).toEqual({ deliveryId: delivered, status: 'delivered' });
     const [first, second] = [await deliveryIn(partnerId, 'dead', 7), await deliveryIn(partnerId, 'dead', 7)];
     expect(await retry(partnerId, first, 1)).toEqual({ deliveryId: first, status: 'pending' });
-    await expect(retry(partnerId, second, 1)).rejects.toMatchObject({ code: 'WEBHOOK_RETRY_LIMITED', retryAfterSeconds: expect.any(Number) });
+    await expect(retry(partnerId, second, 1)).rejects.toMatchObject({
+      code: 'WEBHOOK_RETRY_LIMITED',
+      retryAfterSeconds: expect.any(Number),
+    });
     const [row] = await db.query('SELECT status FROM deliveries WHERE delivery_id = $1', [second]);
     expect(row.status).toBe('dead');
   });

@@ -29,7 +29,12 @@ describe('a hanging endpoint', () => {
       const [request] = await healthy.waitForRequests(1, WAIT_MS);
       expect(request!.receivedAtMs - postedAtMs).toBeLessThan(OTHER_PARTNER_DELIVERY_MAX_MS);
 
-      const timedOut = await waitForDelivery(slowPartner.partnerId, (d) => d.attemptCount >= 1, 'a hung attempt to be recorded', TIMEOUT_RECORDED_WAIT_MS);
+      const timedOut = await waitForDelivery(
+        slowPartner.partnerId,
+        (d) => d.attemptCount >= 1,
+        'a hung attempt to be recorded',
+        TIMEOUT_RECORDED_WAIT_MS,
+      );
       expect(timedOut.lastErrorClass).toBe('timeout');
       expect(['pending', 'delivering']).toContain(timedOut.status);
       expect(timedOut.lastStatusCode).toBeUndefined();

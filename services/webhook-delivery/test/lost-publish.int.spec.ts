@@ -7,10 +7,23 @@
 // real broker, so stopping it for this one would break them.
 import { createServer, connect, Server, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
-import { AmqpConnection, enqueueEvent, OUTBOX_TABLE_V1_SQL, OUTBOX_TRACEPARENT_V2_SQL, OutboxRelay } from '@platform/events';
+import {
+  AmqpConnection,
+  enqueueEvent,
+  OUTBOX_TABLE_V1_SQL,
+  OUTBOX_TRACEPARENT_V2_SQL,
+  OutboxRelay,
+} from '@platform/events';
 import { createLogger } from '@platform/logger';
 import { createDataSource, DataSource } from '@platform/persistence';
-import { createScratchDatabase, createTestPartner, loadTestStack, ScratchDatabase, startHttpsReceiver, waitFor } from '@platform/testing';
+import {
+  createScratchDatabase,
+  createTestPartner,
+  loadTestStack,
+  ScratchDatabase,
+  startHttpsReceiver,
+  waitFor,
+} from '@platform/testing';
 import { deliveryIdOf, setWebhook, waitForDelivery } from './webhook-test-support';
 
 const DOWN_FOR_MS = 3_000;
@@ -40,10 +53,11 @@ async function startBrokerProxy(brokerPort: number) {
       up = on;
       if (!on) sockets.forEach((socket) => socket.destroy());
     },
-    close: () => new Promise<void>((resolve) => {
-      sockets.forEach((socket) => socket.destroy());
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((socket) => socket.destroy());
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -71,14 +85,21 @@ describe('an event whose first publish was lost', () => {
     brokerUrl.port = String(proxy.port);
     const logger = createLogger('lost-publish-spec', 'error');
     const amqp = new AmqpConnection(brokerUrl.toString(), logger);
-    const relay = new OutboxRelay(producer, amqp, logger, { pollIntervalMs: 100, confirmTimeoutMs: 1_000, lagAlertMs: 500, lagCheckIntervalMs: 200 });
+    const relay = new OutboxRelay(producer, amqp, logger, {
+      pollIntervalMs: 100,
+      confirmTimeoutMs: 1_000,
+      lagAlertMs: 500,
+      lagCheckIntervalMs: 200,
+    });
     try {
       await setWebhook(partner, receiver.url);
-      const event = await producer.transaction((manager) => enqueueEvent(manager, {
-        partnerId: partner.partnerId,
-        type: 'credit.received',
-        data: { transactionId: 'lost-publish', reference: 'LOST1' },
-      }));
+      const event = await producer.transaction((manager) =>
+        enqueueEvent(manager, {
+          partnerId: partner.partnerId,
+          type: 'credit.received',
+          data: { transactionId: 'lost-publish', reference: 'LOST1' },
+        }),
+      );
       relay.start();
       await new Promise((resolve) => setTimeout(resolve, DOWN_FOR_MS));
       const lag = await relay.measureLag();
@@ -88,9 +109,21 @@ describe('an event whose first publish was lost', () => {
 
       proxy.setUp(true);
       const [request] = await receiver.waitForRequests(1, WAIT_MS);
-      expect(JSON.parse(request!.body)).toMatchObject({ id: event.id, type: 'credit.received', createdAt: event.createdAt });
-      await waitFor(async () => (await relay.measureLag()).unpublished === 0, { timeoutMs: WAIT_MS, what: 'the outbox row to be marked published' });
-      await waitForDelivery(partner.partnerId, (d) => d.deliveryId === deliveryIdOf(request!) && d.status === 'delivered', 'the late event to be delivered', WAIT_MS);
+      expect(JSON.parse(request!.body)).toMatchObject({
+        id: event.id,
+        type: 'credit.received',
+        createdAt: event.createdAt,
+      });
+      await waitFor(async () => (await relay.measureLag()).unpublished === 0, {
+        timeoutMs: WAIT_MS,
+        what: 'the outbox row to be marked published',
+      });
+      await waitForDelivery(
+        partner.partnerId,
+        (d) => d.deliveryId === deliveryIdOf(request!) && d.status === 'delivered',
+        'the late event to be delivered',
+        WAIT_MS,
+      );
     } finally {
       await relay.stop();
       await amqp.close();

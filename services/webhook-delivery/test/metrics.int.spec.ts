@@ -23,20 +23,30 @@ describe('webhook-delivery metrics', () => {
     try {
       await setWebhook(partner, receiver.url);
       // Another test may run a second replica that takes our delivery: send until this one made one.
-      text = await waitFor(async () => {
-        await sandboxKesCredit(partner, `METRICS${receiver.requests.length}`);
-        await waitForDelivery(partner.partnerId, (d) => d.status === 'delivered', 'a delivery', 20_000);
-        const scraped = await scrape();
-        return DELIVERED_SAMPLE.test(scraped) ? scraped : undefined;
-      }, { timeoutMs: 45_000, intervalMs: 500, what: 'a delivery counted by the stack replica' });
+      text = await waitFor(
+        async () => {
+          await sandboxKesCredit(partner, `METRICS${receiver.requests.length}`);
+          await waitForDelivery(partner.partnerId, (d) => d.status === 'delivered', 'a delivery', 20_000);
+          const scraped = await scrape();
+          return DELIVERED_SAMPLE.test(scraped) ? scraped : undefined;
+        },
+        { timeoutMs: 45_000, intervalMs: 500, what: 'a delivery counted by the stack replica' },
+      );
     } finally {
       await receiver.close();
     }
     expect(text).toMatch(DELIVERED_SAMPLE);
     expect(text).toMatch(/^webhook_attempt_duration_seconds_count\{result="success"\} [1-9]/m);
     expect(text).toMatch(/^webhook_queue_lag_seconds_count [1-9]/m);
-    for (const name of ['webhook_dead_letters_total', 'webhook_endpoint_failing_alerts_total', 'webhook_leases_reclaimed_total',
-      'webhook_deliveries_overdue', 'webhook_in_flight', 'webhook_replays_total', 'webhook_events_accepted_total']) {
+    for (const name of [
+      'webhook_dead_letters_total',
+      'webhook_endpoint_failing_alerts_total',
+      'webhook_leases_reclaimed_total',
+      'webhook_deliveries_overdue',
+      'webhook_in_flight',
+      'webhook_replays_total',
+      'webhook_events_accepted_total',
+    ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }
     expect(text).not.toContain('https://');

@@ -3,7 +3,14 @@
 // replay leaves it held while there is still nowhere to send it, and `webhook set`
 // sends it, with the delivery id it was recorded under, signed with the new secret.
 import { createTestPartner, runOps, startHttpsReceiver } from '@platform/testing';
-import { deliveryIdOf, listDeliveries, sandboxKesCredit, setWebhook, signatureVerifies, waitForDelivery } from './webhook-test-support';
+import {
+  deliveryIdOf,
+  listDeliveries,
+  sandboxKesCredit,
+  setWebhook,
+  signatureVerifies,
+  waitForDelivery,
+} from './webhook-test-support';
 
 const WAIT_MS = 20_000;
 
@@ -11,10 +18,20 @@ describe('events for a partner without an endpoint', () => {
   it('holds the delivery and sends it once an endpoint is set', async () => {
     const partner = await createTestPartner();
     await sandboxKesCredit(partner, 'EARLY1');
-    const held = await waitForDelivery(partner.partnerId, (d) => d.status === 'no_endpoint', 'the held delivery', WAIT_MS);
+    const held = await waitForDelivery(
+      partner.partnerId,
+      (d) => d.status === 'no_endpoint',
+      'the held delivery',
+      WAIT_MS,
+    );
     expect(held.attemptCount).toBe(0);
 
-    const replay = await runOps<{ deliveryId: string; status: string }>(['deliveries', 'replay', '--delivery', held.deliveryId]);
+    const replay = await runOps<{ deliveryId: string; status: string }>([
+      'deliveries',
+      'replay',
+      '--delivery',
+      held.deliveryId,
+    ]);
     expect(replay).toEqual({ deliveryId: held.deliveryId, status: 'no_endpoint' });
 
     const receiver = await startHttpsReceiver();
@@ -24,7 +41,12 @@ describe('events for a partner without an endpoint', () => {
       expect(deliveryIdOf(request!)).toBe(held.deliveryId);
       expect(signatureVerifies(request!, secret)).toBe(true);
       expect(JSON.parse(request!.body)).toMatchObject({ id: held.eventId, type: 'credit.received' });
-      await waitForDelivery(partner.partnerId, (d) => d.deliveryId === held.deliveryId && d.status === 'delivered', 'the held delivery to be delivered', WAIT_MS);
+      await waitForDelivery(
+        partner.partnerId,
+        (d) => d.deliveryId === held.deliveryId && d.status === 'delivered',
+        'the held delivery to be delivered',
+        WAIT_MS,
+      );
       expect(await listDeliveries(partner.partnerId)).toHaveLength(1);
     } finally {
       await receiver.close();

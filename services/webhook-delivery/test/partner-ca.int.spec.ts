@@ -25,7 +25,8 @@ async function expectDeliveredTo(receiver: HttpsReceiver, reference: string): Pr
 describe('a partner CA given to the stack in NODE_EXTRA_CA_CERTS', () => {
   it('delivers to a receiver whose certificate the partner CA signed', async () => {
     const { callerCaFile } = loadTestStack();
-    if (!callerCaFile) throw new Error('the test stack was started without NODE_EXTRA_CA_CERTS (scripts/test.mjs gives it one)');
+    if (!callerCaFile)
+      throw new Error('the test stack was started without NODE_EXTRA_CA_CERTS (scripts/test.mjs gives it one)');
     const receiver = await startHttpsReceiver({ tlsDir: dirname(callerCaFile) });
     try {
       await expectDeliveredTo(receiver, 'OWNCA1');
@@ -34,7 +35,7 @@ describe('a partner CA given to the stack in NODE_EXTRA_CA_CERTS', () => {
     }
   });
 
-  it('still delivers to a receiver with the stack\'s own certificate', async () => {
+  it("still delivers to a receiver with the stack's own certificate", async () => {
     const receiver = await startHttpsReceiver();
     try {
       await expectDeliveredTo(receiver, 'STACKCA1');

@@ -7,7 +7,14 @@
 // delivery id, idempotent), while another partner's id is 404. Every answer is
 // checked against the OpenAPI document by the test client.
 import { randomUUID } from 'node:crypto';
-import { createTestPartner, HttpsReceiver, PartnerHttpClient, startHttpsReceiver, TestPartner, waitFor } from '@platform/testing';
+import {
+  createTestPartner,
+  HttpsReceiver,
+  PartnerHttpClient,
+  startHttpsReceiver,
+  TestPartner,
+  waitFor,
+} from '@platform/testing';
 import { deliveryIdOf, sandboxKesCredit, setWebhook } from './webhook-test-support';
 
 const ATTEMPTS = 7;
@@ -16,10 +23,23 @@ const FULL_SCHEDULE_WAIT_MS = 150_000;
 const DEAD_TEST_TIMEOUT_MS = 220_000;
 const WAIT_MS = 20_000;
 
-interface FeedEvent { id: string; type: string; createdAt: string; data: Record<string, unknown> }
-interface Delivery { id: string; eventId: string; eventType: string; status: string; attempts: number; lastStatusCode: number | null; nextAttemptAt: string | null }
+interface FeedEvent {
+  id: string;
+  type: string;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+interface Delivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  nextAttemptAt: string | null;
+}
 
-describe('the events feed and a partner\'s webhook deliveries', () => {
+describe("the events feed and a partner's webhook deliveries", () => {
   let partner: TestPartner;
   let other: TestPartner;
   let client: PartnerHttpClient;
@@ -55,7 +75,11 @@ describe('the events feed and a partner\'s webhook deliveries', () => {
 
     // Catching up from the last event processed before the outage: every new event once, oldest first.
     const caughtUp: FeedEvent[] = [];
-    for await (const event of client.sdk.events.catchUp({ ...(before.length ? { after: before[before.length - 1] } : {}), limit: 2 })) caughtUp.push(event as FeedEvent);
+    for await (const event of client.sdk.events.catchUp({
+      ...(before.length ? { after: before[before.length - 1] } : {}),
+      limit: 2,
+    }))
+      caughtUp.push(event as FeedEvent);
     expect(caughtUp.map((event) => event.type)).toEqual(['credit.received', 'credit.received', 'credit.received']);
     const feedText = (await feedAfter(before.length ? `?after=${before[before.length - 1]}` : '')).text;
     for (const attempt of attempts) expect(feedText).toContain(attempt.body);
@@ -68,7 +92,9 @@ describe('the events feed and a partner\'s webhook deliveries', () => {
     expect(last.body).toEqual([]);
     expect(last.headers.get('x-next-cursor')).toBeNull();
     expect((await feedAfter('?type=order.settled')).body).toEqual([]);
-    expect((await feedAfter(`?type=credit.received&after=${caughtUp[0]!.id}`)).body.map((event) => event.id)).toEqual(caughtUp.slice(1).map((event) => event.id));
+    expect((await feedAfter(`?type=credit.received&after=${caughtUp[0]!.id}`)).body.map((event) => event.id)).toEqual(
+      caughtUp.slice(1).map((event) => event.id),
+    );
     // Another partner's feed holds none of them.
     const foreign = await otherClient.get<FeedEvent[]>('/v1/events');
     expect(foreign.body.filter((event) => caughtUp.some((mine) => mine.id === event.id))).toEqual([]);
@@ -77,7 +103,11 @@ describe('the events feed and a partner\'s webhook deliveries', () => {
   it('validates every parameter and refuses unknown or foreign cursors', async () => {
     const refusal = async (path: string, expected: string) => {
       const response = await client.get(path);
-      expect({ path, status: response.status, message: response.body.message }).toEqual({ path, status: 400, message: expected });
+      expect({ path, status: response.status, message: response.body.message }).toEqual({
+        path,
+        status: 400,
+        message: expected,
+      });
     };
     await refusal('/v1/events?after=nope', 'Validation failed on: after');
     await refusal('/v1/events?type=order.unknown', 'Validation failed on: type');
@@ -95,41 +125,65 @@ describe('the events feed and a partner\'s webhook deliveries', () => {
     const [theirs] = (await otherClient.get<FeedEvent[]>('/v1/events')).body;
     if (theirs) await refusal(`/v1/events?after=${theirs.id}`, 'EVENT_CURSOR_UNKNOWN');
     const malformedRetry = await client.post('/v1/webhook-deliveries/not-an-id/retry');
-    expect({ status: malformedRetry.status, message: malformedRetry.body.message }).toEqual({ status: 404, message: 'DELIVERY_NOT_FOUND' });
+    expect({ status: malformedRetry.status, message: malformedRetry.body.message }).toEqual({
+      status: 404,
+      message: 'DELIVERY_NOT_FOUND',
+    });
   });
 
-  it('lists a failing then dead delivery, retries it once the endpoint is fixed with the same id, and hides it from another partner', async () => {
-    const partnerOwn = await createTestPartner();
-    const own = new PartnerHttpClient(partnerOwn);
-    receiver.respondWith(500);
-    await setWebhook(partnerOwn, receiver.url);
-    await sandboxKesCredit(partnerOwn, 'RETRY1');
-    const [firstAttempt] = await receiver.waitForRequests(1, WAIT_MS);
-    const deliveryId = deliveryIdOf(firstAttempt!);
-    const listed = (status: string) => own.get<Delivery[]>(`/v1/webhook-deliveries?status=${status}`).then((response) => response.body);
+  it(
+    'lists a failing then dead delivery, retries it once the endpoint is fixed with the same id, and hides it from another partner',
+    async () => {
+      const partnerOwn = await createTestPartner();
+      const own = new PartnerHttpClient(partnerOwn);
+      receiver.respondWith(500);
+      await setWebhook(partnerOwn, receiver.url);
+      await sandboxKesCredit(partnerOwn, 'RETRY1');
+      const [firstAttempt] = await receiver.waitForRequests(1, WAIT_MS);
+      const deliveryId = deliveryIdOf(firstAttempt!);
+      const listed = (status: string) =>
+        own.get<Delivery[]>(`/v1/webhook-deliveries?status=${status}`).then((response) => response.body);
 
-    const failing = await waitFor(async () => (await listed('failing')).find((delivery) => delivery.id === deliveryId), { timeoutMs: WAIT_MS, what: 'a failing delivery' });
-    expect(failing).toMatchObject({ eventType: 'credit.received', lastStatusCode: 500, status: 'failing' });
-    expect(failing.nextAttemptAt).not.toBeNull();
-    await receiver.waitForRequests(ATTEMPTS, FULL_SCHEDULE_WAIT_MS);
-    const dead = await waitFor(async () => (await listed('dead')).find((delivery) => delivery.id === deliveryId), { timeoutMs: WAIT_MS, what: 'a dead delivery' });
-    expect(dead).toMatchObject({ attempts: ATTEMPTS, nextAttemptAt: null });
+      const failing = await waitFor(
+        async () => (await listed('failing')).find((delivery) => delivery.id === deliveryId),
+        { timeoutMs: WAIT_MS, what: 'a failing delivery' },
+      );
+      expect(failing).toMatchObject({ eventType: 'credit.received', lastStatusCode: 500, status: 'failing' });
+      expect(failing.nextAttemptAt).not.toBeNull();
+      await receiver.waitForRequests(ATTEMPTS, FULL_SCHEDULE_WAIT_MS);
+      const dead = await waitFor(async () => (await listed('dead')).find((delivery) => delivery.id === deliveryId), {
+        timeoutMs: WAIT_MS,
+        what: 'a dead delivery',
+      });
+      expect(dead).toMatchObject({ attempts: ATTEMPTS, nextAttemptAt: null });
 
-    const foreignRetry = await otherClient.post(`/v1/webhook-deliveries/${deliveryId}/retry`);
-    expect({ status: foreignRetry.status, message: foreignRetry.body.message }).toEqual({ status: 404, message: 'DELIVERY_NOT_FOUND' });
-    expect((await otherClient.get<Delivery[]>('/v1/webhook-deliveries')).body.some((delivery) => delivery.id === deliveryId)).toBe(false);
+      const foreignRetry = await otherClient.post(`/v1/webhook-deliveries/${deliveryId}/retry`);
+      expect({ status: foreignRetry.status, message: foreignRetry.body.message }).toEqual({
+        status: 404,
+        message: 'DELIVERY_NOT_FOUND',
+      });
+      expect(
+        (await otherClient.get<Delivery[]>('/v1/webhook-deliveries')).body.some(
+          (delivery) => delivery.id === deliveryId,
+        ),
+      ).toBe(false);
 
-    receiver.respondWith(200);
-    const retried = await own.post<Delivery>(`/v1/webhook-deliveries/${deliveryId}/retry`);
-    expect(retried.status).toBe(200);
-    expect(retried.body).toMatchObject({ id: deliveryId, status: 'pending', attempts: 0 });
-    const [, , , , , , , resent] = await receiver.waitForRequests(ATTEMPTS + 1, WAIT_MS);
-    expect(deliveryIdOf(resent!)).toBe(deliveryId);
-    expect(resent!.body).toBe(firstAttempt!.body);
-    await waitFor(async () => (await listed('delivered')).find((delivery) => delivery.id === deliveryId), { timeoutMs: WAIT_MS, what: 'the retry delivered' });
-    // Asking again answers the delivery as it is and sends nothing more.
-    const again = await own.post<Delivery>(`/v1/webhook-deliveries/${deliveryId}/retry`);
-    expect(again.body).toMatchObject({ id: deliveryId, status: 'delivered' });
-    expect(receiver.requests).toHaveLength(ATTEMPTS + 1);
-  }, DEAD_TEST_TIMEOUT_MS);
+      receiver.respondWith(200);
+      const retried = await own.post<Delivery>(`/v1/webhook-deliveries/${deliveryId}/retry`);
+      expect(retried.status).toBe(200);
+      expect(retried.body).toMatchObject({ id: deliveryId, status: 'pending', attempts: 0 });
+      const [, , , , , , , resent] = await receiver.waitForRequests(ATTEMPTS + 1, WAIT_MS);
+      expect(deliveryIdOf(resent!)).toBe(deliveryId);
+      expect(resent!.body).toBe(firstAttempt!.body);
+      await waitFor(async () => (await listed('delivered')).find((delivery) => delivery.id === deliveryId), {
+        timeoutMs: WAIT_MS,
+        what: 'the retry delivered',
+      });
+      // Asking again answers the delivery as it is and sends nothing more.
+      const again = await own.post<Delivery>(`/v1/webhook-deliveries/${deliveryId}/retry`);
+      expect(again.body).toMatchObject({ id: deliveryId, status: 'delivered' });
+      expect(receiver.requests).toHaveLength(ATTEMPTS + 1);
+    },
+    DEAD_TEST_TIMEOUT_MS,
+  );
 });

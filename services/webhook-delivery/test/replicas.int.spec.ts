@@ -7,7 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  createTestPartner, HttpsReceiver, loadTestStack, ReceivedRequest, ServiceInstance, startHttpsReceiver, startServiceInstance, TestPartner,
+  createTestPartner,
+  HttpsReceiver,
+  loadTestStack,
+  ReceivedRequest,
+  ServiceInstance,
+  startHttpsReceiver,
+  startServiceInstance,
+  TestPartner,
 } from '@platform/testing';
 import { deliveryIdOf, sandboxKesCredit, senderPid, setWebhook, waitForDelivery } from './webhook-test-support';
 
@@ -92,7 +99,12 @@ describe('several webhook-delivery replicas', () => {
     await stopping;
 
     const deliveryId = deliveryIdOf(request);
-    const finished = await waitForDelivery(partner.partnerId, (d) => d.deliveryId === deliveryId && d.status === 'delivered', 'the attempt to be recorded', WAIT_MS);
+    const finished = await waitForDelivery(
+      partner.partnerId,
+      (d) => d.deliveryId === deliveryId && d.status === 'delivered',
+      'the attempt to be recorded',
+      WAIT_MS,
+    );
     expect(finished).toMatchObject({ attemptCount: 1, lastStatusCode: 200 });
     expect(receiver.requests.filter((received) => deliveryIdOf(received) === deliveryId)).toHaveLength(1);
   }, 120_000);
@@ -104,7 +116,12 @@ describe('several webhook-delivery replicas', () => {
     receiver.hold(false);
 
     const deliveryId = deliveryIdOf(victim);
-    const retried = await waitForDelivery(partner.partnerId, (d) => d.deliveryId === deliveryId && d.status === 'delivered', 'the killed attempt to be retried', RECLAIM_WAIT_MS);
+    const retried = await waitForDelivery(
+      partner.partnerId,
+      (d) => d.deliveryId === deliveryId && d.status === 'delivered',
+      'the killed attempt to be retried',
+      RECLAIM_WAIT_MS,
+    );
     // The killed attempt was never recorded; the retry is, under the same id.
     expect(retried).toMatchObject({ attemptCount: 1, lastStatusCode: 200 });
     const sameId = receiver.requests.filter((request) => deliveryIdOf(request) === deliveryId);

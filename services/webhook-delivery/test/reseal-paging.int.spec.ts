@@ -32,10 +32,21 @@ const newRing = SealingKeyRing.parse(`new:${key()}`);
 const ring = SealingKeyRing.parse(`new:${newRing.keysHex[0]},old:${oldRing.keysHex[0]}`);
 
 /** Keeps the use case's log lines, to check what it says about values that do not open (and that it names no value). */
-function recordingLogger(): { logger: Logger; lines: Array<{ level: string; message: string; fields: Record<string, unknown> }> } {
+function recordingLogger(): {
+  logger: Logger;
+  lines: Array<{ level: string; message: string; fields: Record<string, unknown> }>;
+} {
   const lines: Array<{ level: string; message: string; fields: Record<string, unknown> }> = [];
-  const record = (level: string) => (message: string, fields: Record<string, unknown> = {}) => lines.push({ level, message, fields });
-  const logger = { info: record('info'), warn: record('warn'), error: record('error'), debug: record('debug') } as unknown as Logger;
+  const record =
+    (level: string) =>
+    (message: string, fields: Record<string, unknown> = {}) =>
+      lines.push({ level, message, fields });
+  const logger = {
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    debug: record('debug'),
+  } as unknown as Logger;
   return { logger, lines };
 }
 
@@ -45,7 +56,8 @@ let db: DataSource;
 const plain = new Map<string, [string, string | null]>();
 
 /** Ids sort in key order: `00…` (the unopenable) before `f0…` (the rest). */
-const partnerId = (prefix: string, index: number) => `${prefix}000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
+const partnerId = (prefix: string, index: number) =>
+  `${prefix}000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
 
 async function insertEndpoint(id: string, secretSealed: string, previousSealed: string | null): Promise<void> {
   await db.query(
@@ -59,11 +71,19 @@ beforeAll(async () => {
   scratch = await createScratchDatabase('webhook_reseal');
   db = await webhookDeliveryDataSource(scratch.url).initialize();
   await db.runMigrations({ transaction: 'each' });
-  for (let index = 0; index < UNOPENABLE; index += 1) await insertEndpoint(partnerId('00', index), lostRing.seal(`lost-${index}`), null);
+  for (let index = 0; index < UNOPENABLE; index += 1)
+    await insertEndpoint(partnerId('00', index), lostRing.seal(`lost-${index}`), null);
   for (let index = 0; index < ENDPOINTS; index += 1) {
-    const secrets: [string, string | null] = [`whsec_${index}`, index < WITH_PREVIOUS ? `whsec_previous_${index}` : null];
+    const secrets: [string, string | null] = [
+      `whsec_${index}`,
+      index < WITH_PREVIOUS ? `whsec_previous_${index}` : null,
+    ];
     plain.set(partnerId('f0', index), secrets);
-    await insertEndpoint(partnerId('f0', index), oldRing.seal(secrets[0]), secrets[1] === null ? null : oldRing.seal(secrets[1]));
+    await insertEndpoint(
+      partnerId('f0', index),
+      oldRing.seal(secrets[0]),
+      secrets[1] === null ? null : oldRing.seal(secrets[1]),
+    );
   }
 });
 
@@ -89,7 +109,9 @@ it('moves every value that opens in one pass of bounded pages, passing over thos
   expect(outcomes.reduce((sum, outcome) => sum + outcome.unopenable, 0)).toBe(UNOPENABLE);
   expect(outcomes[outcomes.length - 1].remaining).toBe(UNOPENABLE);
 
-  const rows = await db.query('SELECT partner_id, secret_sealed, previous_secret_sealed FROM endpoints ORDER BY partner_id') as Array<{ partner_id: string; secret_sealed: string; previous_secret_sealed: string | null }>;
+  const rows = (await db.query(
+    'SELECT partner_id, secret_sealed, previous_secret_sealed FROM endpoints ORDER BY partner_id',
+  )) as Array<{ partner_id: string; secret_sealed: string; previous_secret_sealed: string | null }>;
   for (const row of rows.slice(0, UNOPENABLE)) expect(row.secret_sealed.startsWith('v2.lost.')).toBe(true);
   for (const row of rows.slice(UNOPENABLE)) {
     const [secret, previous] = plain.get(row.partner_id) ?? [];
@@ -107,7 +129,10 @@ it('moves nothing on a second pass, whose first page holds only values that do n
   expect(first.nextAfter).not.toBe('');
   const second = await useCase.execute({ batchSize: PAGE, after: first.nextAfter });
   expect(second).toEqual({ currentKeyId: 'new', resealed: 0, remaining: UNOPENABLE, nextAfter: '' });
-  expect(lines.filter((line) => line.level === 'error').map((line) => line.fields.unopenable)).toEqual([PAGE, UNOPENABLE - PAGE]);
+  expect(lines.filter((line) => line.level === 'error').map((line) => line.fields.unopenable)).toEqual([
+    PAGE,
+    UNOPENABLE - PAGE,
+  ]);
   expect(JSON.stringify(lines)).not.toMatch(/v2\.|whsec_|lost-/);
 });
 

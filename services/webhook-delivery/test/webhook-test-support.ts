@@ -34,12 +34,23 @@ function toView(raw: Record<string, unknown>): DeliveryView {
 }
 
 export async function listDeliveries(partnerId: string, deadOnly = false): Promise<DeliveryView[]> {
-  const output = await runOps<{ deliveries: Record<string, unknown>[] }>(['deliveries', 'list', '--partner', partnerId, ...(deadOnly ? ['--dead'] : [])]);
+  const output = await runOps<{ deliveries: Record<string, unknown>[] }>([
+    'deliveries',
+    'list',
+    '--partner',
+    partnerId,
+    ...(deadOnly ? ['--dead'] : []),
+  ]);
   return output.deliveries.map(toView);
 }
 
 /** Waits until the partner's delivery `deliveryId` (or the only one) satisfies `accept`. */
-export function waitForDelivery(partnerId: string, accept: (delivery: DeliveryView) => boolean, what: string, timeoutMs = 15_000): Promise<DeliveryView> {
+export function waitForDelivery(
+  partnerId: string,
+  accept: (delivery: DeliveryView) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<DeliveryView> {
   return waitFor(async () => (await listDeliveries(partnerId)).find(accept), { timeoutMs, intervalMs: 250, what });
 }
 
@@ -50,19 +61,28 @@ export async function setWebhook(partner: TestPartner, url: string, secret = new
 
 /** A sandbox KES credit: the ledger emits `credit.received` for the partner. */
 export async function sandboxKesCredit(partner: TestPartner, reference: string): Promise<void> {
-  const response = await new PartnerHttpClient(partner).post('/v1/sandbox/kes-credits', { amount: '100.00', reference });
+  const response = await new PartnerHttpClient(partner).post('/v1/sandbox/kes-credits', {
+    amount: '100.00',
+    reference,
+  });
   expect([200, 201]).toContain(response.status);
 }
 
 export function header(request: ReceivedRequest, name: string): string {
   const value = request.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(',') : value ?? '';
+  return Array.isArray(value) ? value.join(',') : (value ?? '');
 }
 
 export const deliveryIdOf = (request: ReceivedRequest) => header(request, 'X-Service-Delivery');
 
 export function signatureVerifies(request: ReceivedRequest, secret: string): boolean {
-  return verifyWebhookSignature(secret, header(request, 'X-Service-Signature'), header(request, 'X-Service-Timestamp'), deliveryIdOf(request), request.body);
+  return verifyWebhookSignature(
+    secret,
+    header(request, 'X-Service-Signature'),
+    header(request, 'X-Service-Timestamp'),
+    deliveryIdOf(request),
+    request.body,
+  );
 }
 
 export function sandboxTimeScale(): number {

@@ -16,7 +16,8 @@ function documentedKeys(secret: string): string[] {
 }
 
 function envFileKeys(file: string): string[] {
-  return readFileSync(file, 'utf8').split('\n')
+  return readFileSync(file, 'utf8')
+    .split('\n')
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith('#'))
     .map((line) => line.split('=')[0]);
@@ -25,14 +26,26 @@ function envFileKeys(file: string): string[] {
 describe('docs/deploying.md', () => {
   it('lists every Secret key each service reads', () => {
     const deployments = ofKind<Workload>(renderKustomization('deploy/overlays/production'), 'Deployment');
-    const undocumented = deployments.flatMap((deployment) => podSpecOf(deployment).containers.flatMap((container: Container) =>
-      secretRefs(container).filter((ref) => !documentedKeys(ref.secret).includes(ref.key)).map((ref) => `${ref.secret}/${ref.key}`)));
+    const undocumented = deployments.flatMap((deployment) =>
+      podSpecOf(deployment).containers.flatMap((container: Container) =>
+        secretRefs(container)
+          .filter((ref) => !documentedKeys(ref.secret).includes(ref.key))
+          .map((ref) => `${ref.secret}/${ref.key}`),
+      ),
+    );
     expect(undocumented).toEqual([]);
   });
 
-  it('names every variable of platform.env and of each service\'s config.env', () => {
-    const files = [path.join(DEPLOY_DIR, 'base', 'platform.env'), ...serviceNames().map((service) => path.join(DEPLOY_DIR, 'base', service, 'config.env'))];
-    const missing = files.flatMap((file) => envFileKeys(file).filter((key) => !guide.includes(`\`${key}\``)).map((key) => `${path.relative(REPO_ROOT, file)}: ${key}`));
+  it("names every variable of platform.env and of each service's config.env", () => {
+    const files = [
+      path.join(DEPLOY_DIR, 'base', 'platform.env'),
+      ...serviceNames().map((service) => path.join(DEPLOY_DIR, 'base', service, 'config.env')),
+    ];
+    const missing = files.flatMap((file) =>
+      envFileKeys(file)
+        .filter((key) => !guide.includes(`\`${key}\``))
+        .map((key) => `${path.relative(REPO_ROOT, file)}: ${key}`),
+    );
     expect(missing).toEqual([]);
   });
 });

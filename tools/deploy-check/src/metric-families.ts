@@ -24,7 +24,10 @@ const DECLARATION = /\bname:\s*'([a-zA-Z_:][a-zA-Z0-9_:]*)'\s*,\s*help:/g;
 /** The nearest declaring call before a name says its type. */
 const DECLARING_CALL = /\b(counter|gauge|histogram|ScrapeProbes\.group)\s*(?:<[^>]*>)?\(/g;
 const DECLARATION_LOOKBACK_CHARS = 400;
-const SERIES_SUFFIXES: Partial<Record<FamilyType, string[]>> = { histogram: ['_bucket', '_sum', '_count'], summary: ['_sum', '_count'] };
+const SERIES_SUFFIXES: Partial<Record<FamilyType, string[]>> = {
+  histogram: ['_bucket', '_sum', '_count'],
+  summary: ['_sum', '_count'],
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -44,9 +47,17 @@ function typeAt(text: string, index: number): FamilyType {
 /** Families declared in the sources of libs/*\/src and services/*\/src, by name. */
 export function familiesInCode(): Map<string, FamilyType> {
   const families = new Map<string, FamilyType>();
-  const sourceRoots = ['libs', 'services'].flatMap((group) => readdirSync(path.join(REPO_ROOT, group))
-    .map((name) => path.join(REPO_ROOT, group, name, 'src'))
-    .filter((dir) => { try { return statSync(dir).isDirectory(); } catch { return false; } }));
+  const sourceRoots = ['libs', 'services'].flatMap((group) =>
+    readdirSync(path.join(REPO_ROOT, group))
+      .map((name) => path.join(REPO_ROOT, group, name, 'src'))
+      .filter((dir) => {
+        try {
+          return statSync(dir).isDirectory();
+        } catch {
+          return false;
+        }
+      }),
+  );
   for (const file of sourceRoots.flatMap(sourceFiles)) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(DECLARATION)) families.set(match[1], typeAt(text, match.index ?? 0));
@@ -75,8 +86,31 @@ export function seriesNames(families: Map<string, FamilyType>): Set<string> {
 
 /** Aggregations, functions and keywords of PromQL: never metric names. */
 const PROMQL_WORDS = new Set([
-  'sum', 'min', 'max', 'avg', 'count', 'stddev', 'stdvar', 'topk', 'bottomk', 'quantile', 'count_values', 'group',
-  'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan',
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'count',
+  'stddev',
+  'stdvar',
+  'topk',
+  'bottomk',
+  'quantile',
+  'count_values',
+  'group',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'inf',
+  'nan',
 ]);
 
 /**

@@ -7,16 +7,18 @@
 // the code defines (collected from the sources and from prom-client's process
 // metrics; metric-families.ts). Renders for real; no cluster needed.
 import { ConfigMapObject, containerEnv, podSpecOf, Workload } from './pods';
-import {
-  FamilyType, familiesInCode, metricsInExpression, processFamilies, seriesNames,
-} from './metric-families';
+import { FamilyType, familiesInCode, metricsInExpression, processFamilies, seriesNames } from './metric-families';
 import { K8sObject, ofKind, OVERLAYS, Overlay, renderKustomization, serviceNames } from './repository';
 
 interface ServiceObject extends K8sObject {
   spec: { selector: Record<string, string>; ports: { name: string; port: number; targetPort?: number | string }[] };
 }
 interface ServiceMonitor extends K8sObject {
-  spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string; path?: string }[]; namespaceSelector?: unknown };
+  spec: {
+    selector: { matchLabels: Record<string, string> };
+    endpoints: { port: string; path?: string }[];
+    namespaceSelector?: unknown;
+  };
 }
 interface Rule {
   alert?: string;
@@ -94,67 +96,103 @@ describe('metric families collected from the code', () => {
   });
 
   it('reads the metric names of an expression, never its labels, functions or keywords', () => {
-    const expr = 'histogram_quantile(0.95, sum by (le, route) (rate(gateway_http_request_duration_seconds_bucket{status=~"5..", route!="x"}[5m])))'
-      + ' / on (job) group_left max without (pod) (up{job="gateway"}) or vector(0)';
+    const expr =
+      'histogram_quantile(0.95, sum by (le, route) (rate(gateway_http_request_duration_seconds_bucket{status=~"5..", route!="x"}[5m])))' +
+      ' / on (job) group_left max without (pod) (up{job="gateway"}) or vector(0)';
     expect(metricsInExpression(expr).sort()).toEqual(['gateway_http_request_duration_seconds_bucket', 'up']);
   });
 });
 
 describe.each([...OVERLAYS])('monitoring in overlay %s', (overlay) => {
-  it.each(services)('%s serves metrics on METRICS_PORT and a ServiceMonitor scrapes it through its Service', (service) => {
-    const objects = objectsOf(overlay);
-    const deployment = named<Workload>(objects, 'Deployment', service);
-    const container = podSpecOf(deployment).containers.find((candidate) => candidate.name === service);
-    const env = containerEnv(container!, ofKind<ConfigMapObject>(objects, 'ConfigMap'));
-    const port = Number(env.METRICS_PORT);
-    expect({ service, port: Number.isInteger(port), host: env.HTTP_HOST }).toEqual({ service, port: true, host: '0.0.0.0' });
-    expect(container?.ports).toContainEqual(expect.objectContaining({ name: 'metrics', containerPort: port }));
-    const serviceObject = named<ServiceObject>(objects, 'Service', service);
-    expect(serviceObject.spec.ports).toContainEqual(expect.objectContaining({ name: 'metrics', port, targetPort: 'metrics' }));
-    const monitors = ofKind<ServiceMonitor>(objects, 'ServiceMonitor').filter((monitor) => matches(monitor.spec.selector.matchLabels, serviceObject.metadata.labels));
-    expect(monitors.map((monitor) => monitor.metadata.name)).toEqual([service]);
-    const [monitor] = monitors;
-    expect(monitor.metadata.labels?.['app.kubernetes.io/name']).toBe(service);
-    expect(monitor.spec.namespaceSelector).toBeUndefined();
-    expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'metrics', path: '/metrics' })]);
-    // The Service's selector is the pods' labels, so the endpoints Prometheus finds are this service's pods.
-    expect(matches(serviceObject.spec.selector, deployment.spec.template.metadata?.labels)).toBe(true);
-    const scraped = ofKind<ServiceObject>(objects, 'Service').filter((candidate) => matches(monitor.spec.selector.matchLabels, candidate.metadata.labels));
-    expect(scraped.map((candidate) => candidate.metadata.name)).toEqual([service]);
-  });
+  it.each(services)(
+    '%s serves metrics on METRICS_PORT and a ServiceMonitor scrapes it through its Service',
+    (service) => {
+      const objects = objectsOf(overlay);
+      const deployment = named<Workload>(objects, 'Deployment', service);
+      const container = podSpecOf(deployment).containers.find((candidate) => candidate.name === service);
+      const env = containerEnv(container!, ofKind<ConfigMapObject>(objects, 'ConfigMap'));
+      const port = Number(env.METRICS_PORT);
+      expect({ service, port: Number.isInteger(port), host: env.HTTP_HOST }).toEqual({
+        service,
+        port: true,
+        host: '0.0.0.0',
+      });
+      expect(container?.ports).toContainEqual(expect.objectContaining({ name: 'metrics', containerPort: port }));
+      const serviceObject = named<ServiceObject>(objects, 'Service', service);
+      expect(serviceObject.spec.ports).toContainEqual(
+        expect.objectContaining({ name: 'metrics', port, targetPort: 'metrics' }),
+      );
+      const monitors = ofKind<ServiceMonitor>(objects, 'ServiceMonitor').filter((monitor) =>
+        matches(monitor.spec.selector.matchLabels, serviceObject.metadata.labels),
+      );
+      expect(monitors.map((monitor) => monitor.metadata.name)).toEqual([service]);
+      const [monitor] = monitors;
+      expect(monitor.metadata.labels?.['app.kubernetes.io/name']).toBe(service);
+      expect(monitor.spec.namespaceSelector).toBeUndefined();
+      expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'metrics', path: '/metrics' })]);
+      // The Service's selector is the pods' labels, so the endpoints Prometheus finds are this service's pods.
+      expect(matches(serviceObject.spec.selector, deployment.spec.template.metadata?.labels)).toBe(true);
+      const scraped = ofKind<ServiceObject>(objects, 'Service').filter((candidate) =>
+        matches(monitor.spec.selector.matchLabels, candidate.metadata.labels),
+      );
+      expect(scraped.map((candidate) => candidate.metadata.name)).toEqual([service]);
+    },
+  );
 
   it('alerts on what operators page on, each rule reading only families the code defines', () => {
-    const rules = ofKind<PrometheusRule>(objectsOf(overlay), 'PrometheusRule').flatMap((rule) => rule.spec.groups.flatMap((group) => group.rules));
+    const rules = ofKind<PrometheusRule>(objectsOf(overlay), 'PrometheusRule').flatMap((rule) =>
+      rule.spec.groups.flatMap((group) => group.rules),
+    );
     const alerts = new Map(rules.filter((rule) => rule.alert).map((rule) => [rule.alert as string, rule]));
     for (const [alert, family] of Object.entries(REQUIRED_ALERTS)) {
-      expect({ alert, reads: metricsInExpression(alerts.get(alert)?.expr ?? '').includes(family) }).toEqual({ alert, reads: true });
+      expect({ alert, reads: metricsInExpression(alerts.get(alert)?.expr ?? '').includes(family) }).toEqual({
+        alert,
+        reads: true,
+      });
     }
     for (const rule of rules) {
       const where = rule.alert ?? rule.expr;
-      expect({ where, reads: metricsInExpression(rule.expr).length > 0, undefined: undefinedIn(rule.expr) }).toEqual({ where, reads: true, undefined: [] });
+      expect({ where, reads: metricsInExpression(rule.expr).length > 0, undefined: undefinedIn(rule.expr) }).toEqual({
+        where,
+        reads: true,
+        undefined: [],
+      });
     }
   });
 
   it('ships a Grafana dashboard whose every query reads only families the code defines', () => {
-    const dashboards = ofKind<ConfigMapObject>(objectsOf(overlay), 'ConfigMap').filter((configMap) => configMap.metadata.labels?.[DASHBOARD_LABEL] === '1');
+    const dashboards = ofKind<ConfigMapObject>(objectsOf(overlay), 'ConfigMap').filter(
+      (configMap) => configMap.metadata.labels?.[DASHBOARD_LABEL] === '1',
+    );
     expect(dashboards.length).toBeGreaterThan(0);
     for (const configMap of dashboards) {
       for (const [file, text] of Object.entries(configMap.data ?? {})) {
-        const dashboard = JSON.parse(text) as { uid?: string; panels?: Panel[]; templating?: { list?: { definition?: string }[] } };
+        const dashboard = JSON.parse(text) as {
+          uid?: string;
+          panels?: Panel[];
+          templating?: { list?: { definition?: string }[] };
+        };
         expect({ file, uid: typeof dashboard.uid }).toEqual({ file, uid: 'string' });
         const panels = panelsOf(dashboard.panels ?? []).filter((panel) => panel.targets);
         expect(panels.length).toBeGreaterThan(10);
         for (const panel of panels) {
           for (const target of panel.targets ?? []) {
             const expr = target.expr ?? '';
-            expect({ panel: panel.title, reads: metricsInExpression(expr).length > 0, undefined: undefinedIn(expr) })
-              .toEqual({ panel: panel.title, reads: true, undefined: [] });
+            expect({
+              panel: panel.title,
+              reads: metricsInExpression(expr).length > 0,
+              undefined: undefinedIn(expr),
+            }).toEqual({ panel: panel.title, reads: true, undefined: [] });
           }
         }
         // label_values(<series>, <label>): the series must exist too.
         for (const variable of dashboard.templating?.list ?? []) {
           const series = /^label_values\((.*),\s*\w+\)$/.exec(variable.definition ?? '')?.[1];
-          if (series) expect({ variable: variable.definition, undefined: undefinedIn(series) }).toEqual({ variable: variable.definition, undefined: [] });
+          if (series)
+            expect({ variable: variable.definition, undefined: undefinedIn(series) }).toEqual({
+              variable: variable.definition,
+              undefined: [],
+            });
         }
       }
     }

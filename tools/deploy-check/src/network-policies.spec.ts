@@ -12,7 +12,15 @@
 // that reaches their ports naming addresses only, and only by the workloads whose
 // Secret holds that store's URL.
 import { ConfigMapObject, containerEnv, podSpecOf, secretRefs, Workload } from './pods';
-import { allowListedCallers, K8sObject, ofKind, OVERLAYS, Overlay, renderKustomization, serviceNames } from './repository';
+import {
+  allowListedCallers,
+  K8sObject,
+  ofKind,
+  OVERLAYS,
+  Overlay,
+  renderKustomization,
+  serviceNames,
+} from './repository';
 
 interface PeerSelector {
   podSelector?: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
@@ -30,14 +38,26 @@ interface Expression {
   values?: string[];
 }
 interface Policy extends K8sObject {
-  spec: { podSelector: { matchLabels?: Record<string, string>; matchExpressions?: Expression[] }; policyTypes?: string[]; ingress?: Rule[]; egress?: Rule[] };
+  spec: {
+    podSelector: { matchLabels?: Record<string, string>; matchExpressions?: Expression[] };
+    policyTypes?: string[];
+    ingress?: Rule[];
+    egress?: Rule[];
+  };
 }
 
 const INGRESS_CONTROLLER_NAMESPACE = 'ingress-nginx';
 const MONITORING_NAMESPACE = 'monitoring';
 const OPS_LABEL = 'ops';
 /** Ranges webhook-delivery must never reach: RFC 1918, CGNAT, link-local (cloud metadata), loopback. */
-const PRIVATE_IPV4_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8'];
+const PRIVATE_IPV4_RANGES = [
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+  '169.254.0.0/16',
+  '127.0.0.0/8',
+];
 const PRIVATE_IPV6_RANGES = ['fc00::/7', 'fe80::/10', '::1/128'];
 
 /** The data stores, the Secret key holding each one's URL, and its ports. */
@@ -79,9 +99,12 @@ function serverEnv(objects: K8sObject[], service: string): Record<string, string
 function selects(policy: Policy, labels: Record<string, string>): boolean {
   const expressions = policy.spec.podSelector.matchExpressions ?? [];
   const unsupported = expressions.find((expression) => expression.operator !== 'In');
-  if (unsupported) throw new Error(`${policy.metadata.name}: matchExpressions operator ${unsupported.operator} is not checked here`);
-  return Object.entries(policy.spec.podSelector.matchLabels ?? {}).every(([key, value]) => labels[key] === value)
-    && expressions.every((expression) => (expression.values ?? []).includes(labels[expression.key]));
+  if (unsupported)
+    throw new Error(`${policy.metadata.name}: matchExpressions operator ${unsupported.operator} is not checked here`);
+  return (
+    Object.entries(policy.spec.podSelector.matchLabels ?? {}).every(([key, value]) => labels[key] === value) &&
+    expressions.every((expression) => (expression.values ?? []).includes(labels[expression.key]))
+  );
 }
 
 function policiesFor(objects: K8sObject[], labels: Record<string, string>): Policy[] {
@@ -89,18 +112,25 @@ function policiesFor(objects: K8sObject[], labels: Record<string, string>): Poli
 }
 
 function coversPort(rule: Rule, port: number): boolean {
-  return !rule.ports || rule.ports.length === 0 || rule.ports.some((entry) => entry.port === undefined || entry.port === port);
+  return (
+    !rule.ports ||
+    rule.ports.length === 0 ||
+    rule.ports.some((entry) => entry.port === undefined || entry.port === port)
+  );
 }
 
 /** Who may open `port` on pods with `labels`: "pod:<name>", "namespace:<name>", "ip:<cidr>" or "anyone". */
 function allowedSources(objects: K8sObject[], labels: Record<string, string>, port: number): string[] {
-  const rules = policiesFor(objects, labels).flatMap((policy) => policy.spec.ingress ?? []).filter((rule) => coversPort(rule, port));
+  const rules = policiesFor(objects, labels)
+    .flatMap((policy) => policy.spec.ingress ?? [])
+    .filter((rule) => coversPort(rule, port));
   return [...new Set(rules.flatMap((rule) => (rule.from?.length ? rule.from.map(describePeer) : ['anyone'])))].sort();
 }
 
 function describePeer(peer: PeerSelector): string {
   if (peer.ipBlock) return `ip:${peer.ipBlock.cidr}`;
-  if (peer.namespaceSelector) return `namespace:${peer.namespaceSelector.matchLabels?.['kubernetes.io/metadata.name'] ?? 'any'}`;
+  if (peer.namespaceSelector)
+    return `namespace:${peer.namespaceSelector.matchLabels?.['kubernetes.io/metadata.name'] ?? 'any'}`;
   return `pod:${peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] ?? 'any'}`;
 }
 
@@ -114,26 +144,50 @@ function configuredCallers(objects: K8sObject[], service: string): string[] {
   return services.filter((caller) => caller !== service && serverEnv(objects, caller)[addressName] !== undefined);
 }
 
-function egressReaches(objects: K8sObject[], from: Record<string, string>, to: Record<string, string>, port: number): boolean {
-  const rules = policiesFor(objects, from).flatMap((policy) => policy.spec.egress ?? []).filter((rule) => coversPort(rule, port));
-  return rules.some((rule) => !rule.to?.length || rule.to.some((peer) => !peer.namespaceSelector && !peer.ipBlock
-    && Object.entries(peer.podSelector?.matchLabels ?? {}).every(([key, value]) => to[key] === value)));
+function egressReaches(
+  objects: K8sObject[],
+  from: Record<string, string>,
+  to: Record<string, string>,
+  port: number,
+): boolean {
+  const rules = policiesFor(objects, from)
+    .flatMap((policy) => policy.spec.egress ?? [])
+    .filter((rule) => coversPort(rule, port));
+  return rules.some(
+    (rule) =>
+      !rule.to?.length ||
+      rule.to.some(
+        (peer) =>
+          !peer.namespaceSelector &&
+          !peer.ipBlock &&
+          Object.entries(peer.podSelector?.matchLabels ?? {}).every(([key, value]) => to[key] === value),
+      ),
+  );
 }
 
 describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
   it('deny everything by default and allow DNS', () => {
     const policies = ofKind<Policy>(objectsOf(overlay), 'NetworkPolicy');
-    const denyAll = policies.find((policy) => Object.keys(policy.spec.podSelector.matchLabels ?? {}).length === 0 && !policy.spec.ingress && !policy.spec.egress);
+    const denyAll = policies.find(
+      (policy) =>
+        Object.keys(policy.spec.podSelector.matchLabels ?? {}).length === 0 &&
+        !policy.spec.ingress &&
+        !policy.spec.egress,
+    );
     expect(denyAll?.spec.policyTypes?.sort()).toEqual(['Egress', 'Ingress']);
-    const dns = policies.flatMap((policy) => (Object.keys(policy.spec.podSelector.matchLabels ?? {}).length === 0 ? policy.spec.egress ?? [] : []));
+    const dns = policies.flatMap((policy) =>
+      Object.keys(policy.spec.podSelector.matchLabels ?? {}).length === 0 ? (policy.spec.egress ?? []) : [],
+    );
     expect(dns.some((rule) => rule.ports?.some((port) => port.port === 53 && port.protocol === 'UDP'))).toBe(true);
   });
 
   it.each(services)('open the gRPC port of %s to exactly the identities its allow-lists admit', (service) => {
     const objects = objectsOf(overlay);
     const expected = allowListedCallers(service).map((name) => `pod:${name}`);
-    expect({ service, sources: allowedSources(objects, serverLabels(objects, service), grpcPort(objects, service)) })
-      .toEqual({ service, sources: expected });
+    expect({
+      service,
+      sources: allowedSources(objects, serverLabels(objects, service), grpcPort(objects, service)),
+    }).toEqual({ service, sources: expected });
   });
 
   it.each(services)('configure %s with the address of exactly the services whose allow-lists admit it', (caller) => {
@@ -146,19 +200,35 @@ describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
   it.each(services)('let %s out to exactly the gRPC ports of the services whose allow-lists admit it', (caller) => {
     const objects = objectsOf(overlay);
     for (const peer of services.filter((name) => name !== caller)) {
-      const reachable = egressReaches(objects, serverLabels(objects, caller), serverLabels(objects, peer), grpcPort(objects, peer));
-      expect({ caller, peer, reachable }).toEqual({ caller, peer, reachable: allowListedCallers(peer).includes(caller) });
+      const reachable = egressReaches(
+        objects,
+        serverLabels(objects, caller),
+        serverLabels(objects, peer),
+        grpcPort(objects, peer),
+      );
+      expect({ caller, peer, reachable }).toEqual({
+        caller,
+        peer,
+        reachable: allowListedCallers(peer).includes(caller),
+      });
     }
   });
 
   it('open the gateway HTTP port to the ingress controller only, and no other port to another namespace', () => {
     const objects = objectsOf(overlay);
     const httpPort = Number(serverEnv(objects, 'gateway').HTTP_PORT);
-    expect(allowedSources(objects, serverLabels(objects, 'gateway'), httpPort)).toEqual([`namespace:${INGRESS_CONTROLLER_NAMESPACE}`]);
+    expect(allowedSources(objects, serverLabels(objects, 'gateway'), httpPort)).toEqual([
+      `namespace:${INGRESS_CONTROLLER_NAMESPACE}`,
+    ]);
     for (const service of services) {
-      const outside = policiesFor(objects, serverLabels(objects, service)).flatMap((policy) => policy.spec.ingress ?? [])
+      const outside = policiesFor(objects, serverLabels(objects, service))
+        .flatMap((policy) => policy.spec.ingress ?? [])
         .filter((rule) => (rule.from ?? []).some((peer) => !describePeer(peer).startsWith('pod:')))
-        .flatMap((rule) => (rule.ports ?? [{}]).map((entry) => `${(rule.from ?? []).map(describePeer).join(',')} → ${entry.port ?? 'every port'}`));
+        .flatMap((rule) =>
+          (rule.ports ?? [{}]).map(
+            (entry) => `${(rule.from ?? []).map(describePeer).join(',')} → ${entry.port ?? 'every port'}`,
+          ),
+        );
       const expected = [
         ...(service === 'gateway' ? [`namespace:${INGRESS_CONTROLLER_NAMESPACE} → ${httpPort}`] : []),
         `namespace:${MONITORING_NAMESPACE} → ${Number(serverEnv(objects, service).METRICS_PORT)}`,
@@ -171,19 +241,27 @@ describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
     const objects = objectsOf(overlay);
     const metricsPort = Number(serverEnv(objects, service).METRICS_PORT);
     expect(Number.isInteger(metricsPort)).toBe(true);
-    expect({ service, sources: allowedSources(objects, serverLabels(objects, service), metricsPort) }).toEqual({ service, sources: [`namespace:${MONITORING_NAMESPACE}`] });
+    expect({ service, sources: allowedSources(objects, serverLabels(objects, service), metricsPort) }).toEqual({
+      service,
+      sources: [`namespace:${MONITORING_NAMESPACE}`],
+    });
   });
 
   it('let webhook-delivery reach HTTPS on the internet but not private or cluster ranges', () => {
     const objects = objectsOf(overlay);
-    const rules = policiesFor(objects, serverLabels(objects, 'webhook-delivery')).flatMap((policy) => policy.spec.egress ?? []).filter((rule) => coversPort(rule, 443));
+    const rules = policiesFor(objects, serverLabels(objects, 'webhook-delivery'))
+      .flatMap((policy) => policy.spec.egress ?? [])
+      .filter((rule) => coversPort(rule, 443));
     const blocks = rules.flatMap((rule) => rule.to ?? [{}]).map((peer) => peer.ipBlock);
     expect(blocks.length).toBeGreaterThan(0);
     for (const block of blocks) {
       expect(block).toBeDefined();
       const except = block?.except ?? [];
       const required = block?.cidr.includes(':') ? PRIVATE_IPV6_RANGES : PRIVATE_IPV4_RANGES;
-      expect({ cidr: block?.cidr, missing: required.filter((range) => !except.includes(range)) }).toEqual({ cidr: block?.cidr, missing: [] });
+      expect({ cidr: block?.cidr, missing: required.filter((range) => !except.includes(range)) }).toEqual({
+        cidr: block?.cidr,
+        missing: [],
+      });
     }
   });
 
@@ -193,15 +271,24 @@ describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
     expect(workloads.length).toBeGreaterThan(services.length);
     for (const workload of workloads) {
       const labels = workload.spec.template.metadata?.labels ?? {};
-      const reads = new Set(podSpecOf(workload).containers.flatMap((container) => secretRefs(container).map((ref) => ref.key)));
+      const reads = new Set(
+        podSpecOf(workload).containers.flatMap((container) => secretRefs(container).map((ref) => ref.key)),
+      );
       for (const store of DATA_STORES) {
         for (const port of store.ports) {
-          const rules = policiesFor(objects, labels).flatMap((policy) => policy.spec.egress ?? []).filter((rule) => coversPort(rule, port));
+          const rules = policiesFor(objects, labels)
+            .flatMap((policy) => policy.spec.egress ?? [])
+            .filter((rule) => coversPort(rule, port));
           const where = { workload: workload.metadata.name, store: store.name, port };
-          const destinations = rules.flatMap((rule) => (rule.to?.length ? rule.to.map((peer) => peer.ipBlock?.cidr ?? describePeer(peer)) : ['anywhere']));
+          const destinations = rules.flatMap((rule) =>
+            rule.to?.length ? rule.to.map((peer) => peer.ipBlock?.cidr ?? describePeer(peer)) : ['anywhere'],
+          );
           if (reads.has(store.secretKey)) {
             expect({ ...where, reachable: destinations.length > 0 }).toEqual({ ...where, reachable: true });
-            expect({ ...where, notAnAddress: destinations.filter((destination) => !SINGLE_ADDRESS.test(destination)) }).toEqual({ ...where, notAnAddress: [] });
+            expect({
+              ...where,
+              notAnAddress: destinations.filter((destination) => !SINGLE_ADDRESS.test(destination)),
+            }).toEqual({ ...where, notAnAddress: [] });
           } else {
             expect({ ...where, destinations }).toEqual({ ...where, destinations: [] });
           }
@@ -213,7 +300,12 @@ describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
   it('let the ops tool out to exactly the gRPC ports of the services with operator RPCs', () => {
     const objects = objectsOf(overlay);
     for (const service of services) {
-      const reachable = egressReaches(objects, { 'app.kubernetes.io/name': OPS_LABEL }, serverLabels(objects, service), grpcPort(objects, service));
+      const reachable = egressReaches(
+        objects,
+        { 'app.kubernetes.io/name': OPS_LABEL },
+        serverLabels(objects, service),
+        grpcPort(objects, service),
+      );
       expect({ service, reachable }).toEqual({ service, reachable: allowListedCallers(service).includes(OPS_LABEL) });
     }
   });
@@ -221,14 +313,26 @@ describe.each([...OVERLAYS])('network policies of %s', (overlay) => {
   it('name the data stores by address in every rule that reaches their ports, never by the base placeholders', () => {
     const objects = objectsOf(overlay);
     const dataPorts = DATA_STORES.flatMap((store) => store.ports);
-    const rules = ofKind<Policy>(objects, 'NetworkPolicy').flatMap((policy) => (policy.spec.egress ?? []).map((rule) => ({ policy: policy.metadata.name, rule })));
+    const rules = ofKind<Policy>(objects, 'NetworkPolicy').flatMap((policy) =>
+      (policy.spec.egress ?? []).map((rule) => ({ policy: policy.metadata.name, rule })),
+    );
     const reachingStores = rules.filter(({ rule }) => dataPorts.some((port) => coversPort(rule, port)));
     expect(reachingStores.length).toBeGreaterThanOrEqual(DATA_STORES.length);
     for (const { policy, rule } of reachingStores) {
-      const destinations = rule.to?.length ? rule.to.map((peer) => peer.ipBlock?.cidr ?? describePeer(peer)) : ['anywhere'];
-      expect({ policy, notAnAddress: destinations.filter((destination) => !SINGLE_ADDRESS.test(destination)) }).toEqual({ policy, notAnAddress: [] });
-      expect({ policy, placeholders: destinations.filter((destination) => PLACEHOLDER_ADDRESS.test(destination)) }).toEqual({ policy, placeholders: [] });
-      expect({ policy, except: rule.to?.flatMap((peer) => peer.ipBlock?.except ?? []) }).toEqual({ policy, except: [] });
+      const destinations = rule.to?.length
+        ? rule.to.map((peer) => peer.ipBlock?.cidr ?? describePeer(peer))
+        : ['anywhere'];
+      expect({ policy, notAnAddress: destinations.filter((destination) => !SINGLE_ADDRESS.test(destination)) }).toEqual(
+        { policy, notAnAddress: [] },
+      );
+      expect({
+        policy,
+        placeholders: destinations.filter((destination) => PLACEHOLDER_ADDRESS.test(destination)),
+      }).toEqual({ policy, placeholders: [] });
+      expect({ policy, except: rule.to?.flatMap((peer) => peer.ipBlock?.except ?? []) }).toEqual({
+        policy,
+        except: [],
+      });
     }
   });
 });

@@ -51,7 +51,11 @@ export interface PodSpec {
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; seccompProfile?: { type: string } };
   containers: Container[];
   initContainers?: Container[];
-  volumes?: { name: string; emptyDir?: Record<string, unknown>; secret?: { secretName: string; defaultMode?: number } }[];
+  volumes?: {
+    name: string;
+    emptyDir?: Record<string, unknown>;
+    secret?: { secretName: string; defaultMode?: number };
+  }[];
 }
 
 export interface Workload extends K8sObject {
@@ -109,7 +113,10 @@ function resolveVar(variable: EnvVar, configMaps: ConfigMapObject[]): string | u
 export function containerEnv(container: Container, configMaps: ConfigMapObject[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const source of container.envFrom ?? []) {
-    if (source.secretRef) throw new Error(`container ${container.name}: envFrom secretRef hides which keys it needs; use secretKeyRef per variable`);
+    if (source.secretRef)
+      throw new Error(
+        `container ${container.name}: envFrom secretRef hides which keys it needs; use secretKeyRef per variable`,
+      );
     if (source.configMapRef) Object.assign(env, configMapData(configMaps, source.configMapRef.name));
   }
   for (const variable of container.env ?? []) {
@@ -120,7 +127,9 @@ export function containerEnv(container: Container, configMaps: ConfigMapObject[]
 }
 
 /** Names of the Secret keys a container reads, with the Secret they come from. */
-export function secretRefs(container: Container): { variable: string; secret: string; key: string; optional: boolean }[] {
+export function secretRefs(
+  container: Container,
+): { variable: string; secret: string; key: string; optional: boolean }[] {
   return (container.env ?? []).flatMap((variable) => {
     const ref = variable.valueFrom?.secretKeyRef;
     return ref ? [{ variable: variable.name, secret: ref.name, key: ref.key, optional: ref.optional === true }] : [];

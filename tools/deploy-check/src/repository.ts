@@ -23,7 +23,13 @@ const KUSTOMIZE_OUTPUT_BYTES_MAX = 16 * 1024 * 1024;
 export interface K8sObject {
   apiVersion: string;
   kind: string;
-  metadata: { name?: string; generateName?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: {
+    name?: string;
+    generateName?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   [field: string]: unknown;
 }
 
@@ -39,7 +45,8 @@ export function serviceNames(): string[] {
 export function parseYamlDocuments(text: string, source: string): unknown[] {
   // merge: docker-compose.yml shares blocks with YAML merge keys (<<: *anchor).
   return parseAllDocuments(text, { merge: true }).flatMap((document) => {
-    if (document.errors.length > 0) throw new Error(`${source}: ${document.errors.map((error) => error.message).join('; ')}`);
+    if (document.errors.length > 0)
+      throw new Error(`${source}: ${document.errors.map((error) => error.message).join('; ')}`);
     const value = document.toJS();
     return value === null || value === undefined ? [] : [value];
   });
@@ -68,7 +75,9 @@ export function renderKustomization(relativeDir: string): K8sObject[] {
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
     if (failure.code === 'ENOENT') {
-      throw new Error(`${kubectl()} not found: install the Debian package kubernetes-client (npm test does) or set KUBECTL`);
+      throw new Error(
+        `${kubectl()} not found: install the Debian package kubernetes-client (npm test does) or set KUBECTL`,
+      );
     }
     throw new Error(`kubectl kustomize ${relativeDir} failed: ${failure.stderr?.trim() || failure.message}`);
   }
@@ -92,13 +101,16 @@ export function ofKind<T = K8sObject>(objects: K8sObject[], kind: string): T[] {
 }
 
 interface SafeParseSchema {
-  safeParse(env: Record<string, string>): { success: true } | { success: false; error: { issues: { path: (string | number)[]; message: string }[] } };
+  safeParse(
+    env: Record<string, string>,
+  ): { success: true } | { success: false; error: { issues: { path: (string | number)[]; message: string }[] } };
 }
 
 /** The service's configuration schema, from its build (npm test builds before the unit run). */
 export function configSchemaOf(service: string): SafeParseSchema {
   const file = path.join(REPO_ROOT, 'services', service, 'dist', 'config.js');
-  if (!existsSync(file)) throw new Error(`${path.relative(REPO_ROOT, file)} is missing: build first (npx turbo run build)`);
+  if (!existsSync(file))
+    throw new Error(`${path.relative(REPO_ROOT, file)} is missing: build first (npx turbo run build)`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const module = require(file) as { configSchema?: SafeParseSchema };
   if (!module.configSchema) throw new Error(`services/${service}/src/config.ts exports no configSchema`);
@@ -111,10 +123,12 @@ export function configSchemaOf(service: string): SafeParseSchema {
  */
 export function allowListedCallers(service: string): string[] {
   const file = path.join(REPO_ROOT, 'services', service, 'dist', 'grpc', 'access.js');
-  if (!existsSync(file)) throw new Error(`${path.relative(REPO_ROOT, file)} is missing: build first (npx turbo run build)`);
+  if (!existsSync(file))
+    throw new Error(`${path.relative(REPO_ROOT, file)} is missing: build first (npx turbo run build)`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const tables = Object.entries(require(file) as Record<string, unknown>).filter(([name]) => name.endsWith('_ACCESS'));
-  if (tables.length !== 1) throw new Error(`services/${service}/src/grpc/access.ts exports ${tables.length} *_ACCESS tables, expected one`);
+  if (tables.length !== 1)
+    throw new Error(`services/${service}/src/grpc/access.ts exports ${tables.length} *_ACCESS tables, expected one`);
   const identities = new Set<string>();
   collectIdentities(tables[0][1], identities);
   return [...identities].sort();

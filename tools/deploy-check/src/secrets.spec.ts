@@ -5,7 +5,15 @@
 // URL with a password anywhere. Secrets reach pods only through secretKeyRef.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { DEPLOY_DIR, filesUnder, K8sObject, OVERLAYS, parseYamlDocuments, REPO_ROOT, renderKustomization } from './repository';
+import {
+  DEPLOY_DIR,
+  filesUnder,
+  K8sObject,
+  OVERLAYS,
+  parseYamlDocuments,
+  REPO_ROOT,
+  renderKustomization,
+} from './repository';
 
 /** Variable names that hold secrets; they belong in a Secret, never in a ConfigMap. */
 const SECRET_LOOKING_NAME = /(KEY|SECRET|PASSWORD|PASSWD|TOKEN|CREDENTIAL|PRIVATE|DATABASE_URL|AMQP_URL|REDIS_URL)/i;
@@ -26,7 +34,8 @@ function yamlObjects(file: string): K8sObject[] {
 
 /** The keys of an .env file, less those naming a mounted file by its path. */
 function envFileKeys(file: string): string[] {
-  return readFileSync(file, 'utf8').split('\n')
+  return readFileSync(file, 'utf8')
+    .split('\n')
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith('#'))
     .map((line) => [line.split('=')[0], line.slice(line.indexOf('=') + 1)])
@@ -36,11 +45,16 @@ function envFileKeys(file: string): string[] {
 
 describe('no secret value under deploy/', () => {
   it('has no Secret object with data and no secretGenerator', () => {
-    const offenders = files.filter((file) => /\.ya?ml$/.test(file)).flatMap((file) => yamlObjects(file).flatMap((object) => {
-      const record = object as Record<string, unknown>;
-      const isSecretWithData = object.kind === 'Secret' && (record.data !== undefined || record.stringData !== undefined);
-      return isSecretWithData || record.secretGenerator !== undefined ? [relative(file)] : [];
-    }));
+    const offenders = files
+      .filter((file) => /\.ya?ml$/.test(file))
+      .flatMap((file) =>
+        yamlObjects(file).flatMap((object) => {
+          const record = object as Record<string, unknown>;
+          const isSecretWithData =
+            object.kind === 'Secret' && (record.data !== undefined || record.stringData !== undefined);
+          return isSecretWithData || record.secretGenerator !== undefined ? [relative(file)] : [];
+        }),
+      );
     expect(offenders).toEqual([]);
   });
 
@@ -50,8 +64,16 @@ describe('no secret value under deploy/', () => {
       if (file.endsWith('.env')) keys.push(...envFileKeys(file).map((key) => `${relative(file)}: ${key}`));
       if (!/\.ya?ml$/.test(file)) continue;
       for (const object of yamlObjects(file)) {
-        const record = object as Record<string, unknown> & { data?: Record<string, string>; configMapGenerator?: { literals?: string[] }[] };
-        if (object.kind === 'ConfigMap') keys.push(...Object.entries(record.data ?? {}).filter(([key, value]) => !MOUNTED_FILE_PATH(key, value)).map(([key]) => `${relative(file)}: ${key}`));
+        const record = object as Record<string, unknown> & {
+          data?: Record<string, string>;
+          configMapGenerator?: { literals?: string[] }[];
+        };
+        if (object.kind === 'ConfigMap')
+          keys.push(
+            ...Object.entries(record.data ?? {})
+              .filter(([key, value]) => !MOUNTED_FILE_PATH(key, value))
+              .map(([key]) => `${relative(file)}: ${key}`),
+          );
         for (const generator of record.configMapGenerator ?? []) {
           keys.push(...(generator.literals ?? []).map((literal) => `${relative(file)}: ${literal.split('=')[0]}`));
         }
@@ -62,8 +84,14 @@ describe('no secret value under deploy/', () => {
   });
 
   it.each([...OVERLAYS])('renders no secret-looking ConfigMap key in %s', (overlay) => {
-    const configMaps = renderKustomization(`deploy/overlays/${overlay}`).filter((object) => object.kind === 'ConfigMap') as (K8sObject & { data?: Record<string, string> })[];
-    const keys = configMaps.flatMap((configMap) => Object.entries(configMap.data ?? {}).filter(([key, value]) => !MOUNTED_FILE_PATH(key, value)).map(([key]) => key));
+    const configMaps = renderKustomization(`deploy/overlays/${overlay}`).filter(
+      (object) => object.kind === 'ConfigMap',
+    ) as (K8sObject & { data?: Record<string, string> })[];
+    const keys = configMaps.flatMap((configMap) =>
+      Object.entries(configMap.data ?? {})
+        .filter(([key, value]) => !MOUNTED_FILE_PATH(key, value))
+        .map(([key]) => key),
+    );
     expect(keys.filter((key) => SECRET_LOOKING_NAME.test(key))).toEqual([]);
   });
 

@@ -50,7 +50,10 @@ export class UpstreamError extends Error {
     if (this.refusal.code === 'SERVICE_UNAVAILABLE') {
       return `${this.upstream} at ${this.address} did not answer ${this.method} (down, unreachable or too slow)`;
     }
-    const meaning = this.refusal.code === 'VALIDATION_FAILED' ? this.refusal.partnerMessage : ERROR_CATALOGUE[this.refusal.code].description;
+    const meaning =
+      this.refusal.code === 'VALIDATION_FAILED'
+        ? this.refusal.partnerMessage
+        : ERROR_CATALOGUE[this.refusal.code].description;
     return `${this.upstream} refused ${this.method}: ${this.refusal.code}: ${meaning}`;
   }
 }

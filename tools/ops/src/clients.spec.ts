@@ -8,7 +8,13 @@ import { AddressSources, resolveAddress, resolveTlsFiles, stackFilePath } from '
 
 const repoRoot = '/repo';
 const stack = JSON.stringify({
-  grpc: { gateway: '127.0.0.1:7000', trading: '127.0.0.1:7001', ledger: '127.0.0.1:7002', 'wallet-registry': '127.0.0.1:7003', 'webhook-delivery': '127.0.0.1:7007' },
+  grpc: {
+    gateway: '127.0.0.1:7000',
+    trading: '127.0.0.1:7001',
+    ledger: '127.0.0.1:7002',
+    'wallet-registry': '127.0.0.1:7003',
+    'webhook-delivery': '127.0.0.1:7007',
+  },
 });
 
 function sources(env: NodeJS.ProcessEnv, files: Record<string, string> = {}): AddressSources & { reads: string[] } {
@@ -67,7 +73,12 @@ describe('resolveAddress', () => {
   });
 
   it('refuses a malformed environment variable instead of falling back', () => {
-    const error = failure(() => resolveAddress('ledger', sources({ LEDGER_GRPC_ADDR: 'http://ledger:7002' }, { '/repo/.stack/stack.json': stack })));
+    const error = failure(() =>
+      resolveAddress(
+        'ledger',
+        sources({ LEDGER_GRPC_ADDR: 'http://ledger:7002' }, { '/repo/.stack/stack.json': stack }),
+      ),
+    );
     expect(error.message).toContain('LEDGER_GRPC_ADDR must be host:port');
   });
 
@@ -88,15 +99,25 @@ describe('resolveAddress', () => {
   });
 
   it('refuses a stack file without the service or with a malformed address', () => {
-    const files = { '/repo/.stack/stack.json': JSON.stringify({ grpc: { ledger: 'nowhere', gateway: '127.0.0.1:7000' } }) };
-    expect(failure(() => resolveAddress('ledger', sources({}, files))).message).toContain('no host:port at grpc["ledger"]');
-    expect(failure(() => resolveAddress('trading', sources({}, files))).message).toContain('no host:port at grpc["trading"]');
+    const files = {
+      '/repo/.stack/stack.json': JSON.stringify({ grpc: { ledger: 'nowhere', gateway: '127.0.0.1:7000' } }),
+    };
+    expect(failure(() => resolveAddress('ledger', sources({}, files))).message).toContain(
+      'no host:port at grpc["ledger"]',
+    );
+    expect(failure(() => resolveAddress('trading', sources({}, files))).message).toContain(
+      'no host:port at grpc["trading"]',
+    );
   });
 });
 
 describe('resolveTlsFiles', () => {
   const withTls = JSON.stringify({
-    grpc: {}, tls: { caFile: '/s/tls/ca.pem', identities: { ops: { certFile: '/s/tls/ops.pem', keyFile: '/s/tls/ops-key.pem' } } },
+    grpc: {},
+    tls: {
+      caFile: '/s/tls/ca.pem',
+      identities: { ops: { certFile: '/s/tls/ops.pem', keyFile: '/s/tls/ops-key.pem' } },
+    },
   });
 
   it('takes the three variables together, without reading the stack file', () => {
@@ -106,16 +127,22 @@ describe('resolveTlsFiles', () => {
   });
 
   it('refuses some of the variables without the others', () => {
-    expect(failure(() => resolveTlsFiles(sources({ TLS_CERT_FILE: '/m/tls.crt' }))).message).toMatch(/set all of TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE or none/);
+    expect(failure(() => resolveTlsFiles(sources({ TLS_CERT_FILE: '/m/tls.crt' }))).message).toMatch(
+      /set all of TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE or none/,
+    );
   });
 
-  it('falls back to the stack file\'s ops identity', () => {
+  it("falls back to the stack file's ops identity", () => {
     expect(resolveTlsFiles(sources({}, { '/repo/.stack/stack.json': withTls }))).toEqual({
-      caFile: '/s/tls/ca.pem', certFile: '/s/tls/ops.pem', keyFile: '/s/tls/ops-key.pem',
+      caFile: '/s/tls/ca.pem',
+      certFile: '/s/tls/ops.pem',
+      keyFile: '/s/tls/ops-key.pem',
     });
   });
 
   it('says what to set when the stack file has no ops identity', () => {
-    expect(failure(() => resolveTlsFiles(sources({}, { '/repo/.stack/stack.json': stack }))).message).toMatch(/no TLS identity.*"tls" object/);
+    expect(failure(() => resolveTlsFiles(sources({}, { '/repo/.stack/stack.json': stack }))).message).toMatch(
+      /no TLS identity.*"tls" object/,
+    );
   });
 });

@@ -54,15 +54,26 @@ function configurationError(message: string): CliError {
 }
 
 /** The stack file's `key` object; `missing` starts each complaint ("no address for ledger: ..."). */
-function readStackSection(file: string, sources: AddressSources, missing: string, key: 'grpc' | 'tls'): Record<string, unknown> {
+function readStackSection(
+  file: string,
+  sources: AddressSources,
+  missing: string,
+  key: 'grpc' | 'tls',
+): Record<string, unknown> {
   let text: string;
   try {
     text = sources.readFile(file);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
-    throw configurationError(`${missing}, and the stack file ${file} ${reason}; start the stack with \`npm start\` or set the variable`);
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'does not exist'
+        : `cannot be read (${(error as Error).message})`;
+    throw configurationError(
+      `${missing}, and the stack file ${file} ${reason}; start the stack with \`npm start\` or set the variable`,
+    );
   }
-  if (text.length > STACK_FILE_BYTES_MAX) throw configurationError(`${missing}, and ${file} is too large to be a stack file`);
+  if (text.length > STACK_FILE_BYTES_MAX)
+    throw configurationError(`${missing}, and ${file} is too large to be a stack file`);
   try {
     const section = (JSON.parse(text) as Record<string, unknown>)[key];
     if (section && typeof section === 'object' && !Array.isArray(section)) return section as Record<string, unknown>;
@@ -77,7 +88,8 @@ export function resolveAddress(upstream: Upstream, sources: AddressSources): str
   const { envName, stackKey } = UPSTREAMS[upstream];
   const fromEnv = sources.env[envName]?.trim();
   if (fromEnv) {
-    if (!HOST_PORT.test(fromEnv)) throw configurationError(`${envName} must be host:port, got ${JSON.stringify(fromEnv)}`);
+    if (!HOST_PORT.test(fromEnv))
+      throw configurationError(`${envName} must be host:port, got ${JSON.stringify(fromEnv)}`);
     return fromEnv;
   }
   const file = stackFilePath(sources.env, sources.repoRoot);
@@ -97,12 +109,17 @@ export function resolveTlsFiles(sources: AddressSources): TlsFiles {
   const [caFile, certFile, keyFile] = TLS_VARIABLES.map((name) => sources.env[name]?.trim() ?? '');
   const given = [caFile, certFile, keyFile].filter(Boolean).length;
   if (given === 3) return { caFile, certFile, keyFile };
-  if (given > 0) throw configurationError(`set all of ${TLS_VARIABLES.join(', ')} or none (then the stack file's are used)`);
+  if (given > 0)
+    throw configurationError(`set all of ${TLS_VARIABLES.join(', ')} or none (then the stack file's are used)`);
   const file = stackFilePath(sources.env, sources.repoRoot);
   const missing = `no TLS identity: ${TLS_VARIABLES.join(', ')} are not set`;
   const tls = readStackSection(file, sources, missing, 'tls');
   const identity = (tls.identities as Record<string, Partial<TlsFiles>> | undefined)?.[OPS_IDENTITY];
-  if (typeof tls.caFile !== 'string' || typeof identity?.certFile !== 'string' || typeof identity.keyFile !== 'string') {
+  if (
+    typeof tls.caFile !== 'string' ||
+    typeof identity?.certFile !== 'string' ||
+    typeof identity.keyFile !== 'string'
+  ) {
     throw configurationError(`${missing}, and ${file} has no tls.caFile and tls.identities.${OPS_IDENTITY}`);
   }
   return { caFile: tls.caFile, certFile: identity.certFile, keyFile: identity.keyFile };
@@ -127,7 +144,10 @@ export class GrpcOpsClients implements OpsClients {
   private readonly addresses = new Map<Upstream, string>();
   private tls: TlsMaterial | null = null;
 
-  constructor(private readonly sources: AddressSources, private readonly logger: Logger) {}
+  constructor(
+    private readonly sources: AddressSources,
+    private readonly logger: Logger,
+  ) {}
 
   partnerAdmin() {
     return this.client('gateway', gateway.PartnerAdminService);
@@ -171,7 +191,10 @@ export class GrpcOpsClients implements OpsClients {
   private identity(): TlsMaterial {
     if (!this.tls) {
       try {
-        this.tls = new TlsMaterial(resolveTlsFiles(this.sources), { logger: this.logger, expectedIdentity: OPS_IDENTITY });
+        this.tls = new TlsMaterial(resolveTlsFiles(this.sources), {
+          logger: this.logger,
+          expectedIdentity: OPS_IDENTITY,
+        });
       } catch (error) {
         if (error instanceof TlsMaterialError) throw configurationError(error.message);
         throw error;
@@ -195,7 +218,13 @@ export class GrpcOpsClients implements OpsClients {
     if (existing) return existing as unknown as PromiseClient<D>;
     const address = this.address(upstream);
     const name = UPSTREAMS[upstream].stackKey;
-    const client = createClient(definition, { upstream: name, address, tls: this.identity().client(name), logger: this.logger, deadlineMs: CALL_DEADLINE_MS });
+    const client = createClient(definition, {
+      upstream: name,
+      address,
+      tls: this.identity().client(name),
+      logger: this.logger,
+      deadlineMs: CALL_DEADLINE_MS,
+    });
     const wrapped: Record<string, unknown> = { close: () => client.close(), breaker: client.breaker };
     for (const method of Object.keys(definition)) {
       const call = client[method] as (request: unknown) => Promise<unknown>;

@@ -28,10 +28,12 @@ function accepted<T>(read: (flags: FlagReader) => T, values: FlagValues): T {
 describe('FlagReader.kesAmount', () => {
   const read = (positive: boolean) => (flags: FlagReader) => flags.kesAmount('cap', { positive, fallback: '5.00' });
 
-  it.each([['1000', '1000.00'], ['1000.5', '1000.50'], ['0.01', '0.01'], ['999999999999999.99', '999999999999999.99']])(
-    'formats %p as %p',
-    (raw, formatted) => expect(accepted(read(true), { cap: raw })).toBe(formatted),
-  );
+  it.each([
+    ['1000', '1000.00'],
+    ['1000.5', '1000.50'],
+    ['0.01', '0.01'],
+    ['999999999999999.99', '999999999999999.99'],
+  ])('formats %p as %p', (raw, formatted) => expect(accepted(read(true), { cap: raw })).toBe(formatted));
 
   it('uses the default when the flag is absent', () => {
     expect(accepted(read(true), {})).toBe('5.00');
@@ -63,7 +65,9 @@ describe('FlagReader.integer', () => {
 
 describe('FlagReader identifiers and text', () => {
   it('lower-cases a UUID and refuses anything else', () => {
-    expect(accepted((f) => f.uuid('partner', true), { partner: '6F1C1A52-6D0E-4F51-9B6C-2F0D2B8A1E11' })).toBe('6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11');
+    expect(accepted((f) => f.uuid('partner', true), { partner: '6F1C1A52-6D0E-4F51-9B6C-2F0D2B8A1E11' })).toBe(
+      '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11',
+    );
     expect(refusal((f) => f.uuid('partner', true), { partner: 'partner-1' })).toContain('--partner (expected a UUID)');
     expect(refusal((f) => f.uuid('partner', true), {})).toContain('--partner (required)');
     expect(accepted((f) => f.uuid('partner', false), {})).toBeUndefined();
@@ -105,7 +109,9 @@ describe('FlagReader.list', () => {
 
 describe('FlagReader.httpsUrl and secret', () => {
   it('accepts https URLs only', () => {
-    expect(accepted((f) => f.httpsUrl('url', 100), { url: 'https://hooks.example.com/p' })).toBe('https://hooks.example.com/p');
+    expect(accepted((f) => f.httpsUrl('url', 100), { url: 'https://hooks.example.com/p' })).toBe(
+      'https://hooks.example.com/p',
+    );
     for (const bad of ['http://hooks.example.com', 'hooks.example.com', 'https://user:pw@example.com/', 'ftp://x']) {
       expect(refusal((f) => f.httpsUrl('url', 100), { url: bad })).toContain('--url');
     }
@@ -123,10 +129,15 @@ describe('FlagReader.httpsUrl and secret', () => {
 });
 
 it('names every bad flag in one refusal, in the order read', () => {
-  const message = refusal((flags) => {
-    flags.text('name', 10);
-    flags.integer('fee-bps', { min: 0, max: 10 }, 0);
-    flags.kesAmount('cap', { positive: true, fallback: '1.00' });
-  }, { 'fee-bps': '11', cap: '0' });
-  expect(message).toBe('Validation failed on: --name (required), --fee-bps (an integer from 0 to 10), --cap (a KES amount like 1000.00 above zero)');
+  const message = refusal(
+    (flags) => {
+      flags.text('name', 10);
+      flags.integer('fee-bps', { min: 0, max: 10 }, 0);
+      flags.kesAmount('cap', { positive: true, fallback: '1.00' });
+    },
+    { 'fee-bps': '11', cap: '0' },
+  );
+  expect(message).toBe(
+    'Validation failed on: --name (required), --fee-bps (an integer from 0 to 10), --cap (a KES amount like 1000.00 above zero)',
+  );
 });

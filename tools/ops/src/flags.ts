@@ -129,7 +129,8 @@ export class FlagReader {
   secret(flag: string, lengthMin: number, lengthMax: number): string {
     const value = this.raw(flag, true);
     if (value === undefined) return '';
-    if (value.length < lengthMin || value.length > lengthMax) this.refuse(flag, `${lengthMin} to ${lengthMax} characters`);
+    if (value.length < lengthMin || value.length > lengthMax)
+      this.refuse(flag, `${lengthMin} to ${lengthMax} characters`);
     return value;
   }
 }

@@ -35,18 +35,28 @@ function harness(clients: Partial<Record<keyof OpsClients, () => unknown>> = {})
 const issuing = {
   partnerAdmin: () => ({
     issueCredential: async (request: { partnerId: string; scopes: string[] }) => ({
-      apiKey: 'pk_test_1', signingSecret: 'the-signing-secret', scopes: request.scopes.length ? request.scopes : ['read', 'trade'], partnerId: request.partnerId,
+      apiKey: 'pk_test_1',
+      signingSecret: 'the-signing-secret',
+      scopes: request.scopes.length ? request.scopes : ['read', 'trade'],
+      partnerId: request.partnerId,
     }),
   }),
 };
 
 describe('runCli', () => {
   it('prints exactly one JSON object with --json, wherever the flag stands', async () => {
-    for (const argv of [['credential', 'issue', '--partner', partner, '--json'], ['--json', 'credential', 'issue', '--partner', partner]]) {
+    for (const argv of [
+      ['credential', 'issue', '--partner', partner, '--json'],
+      ['--json', 'credential', 'issue', '--partner', partner],
+    ]) {
       const cli = harness(issuing);
       expect(await cli.run(argv)).toBe(0);
       expect(cli.stdout().trim().split('\n')).toHaveLength(1);
-      expect(JSON.parse(cli.stdout())).toEqual({ apiKey: 'pk_test_1', signingSecret: 'the-signing-secret', scopes: ['read', 'trade'] });
+      expect(JSON.parse(cli.stdout())).toEqual({
+        apiKey: 'pk_test_1',
+        signingSecret: 'the-signing-secret',
+        scopes: ['read', 'trade'],
+      });
       expect(cli.stderr()).toBe('');
       expect(cli.closed()).toBe(1);
     }
@@ -80,9 +90,24 @@ describe('runCli', () => {
 
   it('refuses bad values with exit 1 before making any client', async () => {
     const cli = harness();
-    expect(await cli.run(['webhook', 'set', '--partner', partner, '--url', 'http://x.example', '--secret', 'tiny-secret', '--json'])).toBe(1);
+    expect(
+      await cli.run([
+        'webhook',
+        'set',
+        '--partner',
+        partner,
+        '--url',
+        'http://x.example',
+        '--secret',
+        'tiny-secret',
+        '--json',
+      ]),
+    ).toBe(1);
     const { error } = JSON.parse(cli.stdout());
-    expect(error).toEqual({ code: 'VALIDATION_FAILED', message: 'Validation failed on: --url (an https:// URL), --secret (16 to 256 characters)' });
+    expect(error).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'Validation failed on: --url (an https:// URL), --secret (16 to 256 characters)',
+    });
     expect(cli.stdout()).not.toContain('tiny-secret');
     expect(cli.made()).toBe(0);
   });
@@ -135,9 +160,15 @@ describe('every command', () => {
 
   it.each(commands)('%s names the flag and the rule in every refusal of a bad value', async (name, command) => {
     const cli = harness();
-    const valueFlags = Object.entries(command.flags).filter(([, spec]) => spec.type === 'string').map(([flag]) => flag);
+    const valueFlags = Object.entries(command.flags)
+      .filter(([, spec]) => spec.type === 'string')
+      .map(([flag]) => flag);
     if (valueFlags.length === 0) return;
-    const argv = [...name.split(' '), ...valueFlags.flatMap((flag) => [`--${flag}`, `\u0007${'x'.repeat(3_000)}`]), '--json'];
+    const argv = [
+      ...name.split(' '),
+      ...valueFlags.flatMap((flag) => [`--${flag}`, `\u0007${'x'.repeat(3_000)}`]),
+      '--json',
+    ];
     expect(await cli.run(argv)).toBe(1);
     expect(cli.made()).toBe(0);
     const { error } = JSON.parse(cli.stdout()) as { error: { code: string; message: string } };

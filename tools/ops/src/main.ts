@@ -50,7 +50,11 @@ const OPERATOR_NAME = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
 export function operatorName(env: NodeJS.ProcessEnv, loginName: () => string): string | undefined {
   const configured = env.OPS_OPERATOR?.trim();
   if (configured) {
-    if (!OPERATOR_NAME.test(configured)) throw new CliError('CONFIGURATION_ERROR', 'OPS_OPERATOR must be 1 to 64 of letters, digits and . _ @ + - (a login name or an e-mail address)');
+    if (!OPERATOR_NAME.test(configured))
+      throw new CliError(
+        'CONFIGURATION_ERROR',
+        'OPS_OPERATOR must be 1 to 64 of letters, digits and . _ @ + - (a login name or an e-mail address)',
+      );
     return configured;
   }
   try {
@@ -72,28 +76,40 @@ function commandUsage(command: AnyCommand): string {
   const flags = Object.entries(command.flags).map(([name, spec]): [string, string] => [`--${name}`, spec.help]);
   const synopsis = [command.name, command.synopsis, '[--json]'].filter(Boolean).join(' ');
   return [
-    `Usage: npm run -s ops -- ${synopsis}`, '', command.summary, '',
-    'Flags:', ...flagLines([...flags, ...GLOBAL_FLAG_HELP]), '',
-    'Exit status: 0 done, 1 failed, 2 unknown command or flag.', '',
+    `Usage: npm run -s ops -- ${synopsis}`,
+    '',
+    command.summary,
+    '',
+    'Flags:',
+    ...flagLines([...flags, ...GLOBAL_FLAG_HELP]),
+    '',
+    'Exit status: 0 done, 1 failed, 2 unknown command or flag.',
+    '',
   ].join('\n');
 }
 
 export function usageText(command?: AnyCommand): string {
   if (command) return commandUsage(command);
   const width = Math.max(...COMMANDS.map((known) => known.name.length)) + 2;
-  const lines = COMMANDS.flatMap((known) => [`  ${known.name.padEnd(width)}${known.synopsis}`, `  ${''.padEnd(width)}${known.summary}`]);
+  const lines = COMMANDS.flatMap((known) => [
+    `  ${known.name.padEnd(width)}${known.synopsis}`,
+    `  ${''.padEnd(width)}${known.summary}`,
+  ]);
   return [
     'Usage: npm run -s ops -- <command> [flags] [--json]',
     '',
     'Commands:',
     ...lines,
     '',
-    ...flagLines([...GLOBAL_FLAG_HELP, ['<command> --help', 'a command\'s own help: every flag it takes, its value and its rule']]),
+    ...flagLines([
+      ...GLOBAL_FLAG_HELP,
+      ['<command> --help', "a command's own help: every flag it takes, its value and its rule"],
+    ]),
     '',
     'Service addresses: <SERVICE>_GRPC_ADDR (e.g. LEDGER_GRPC_ADDR), else the stack file',
     'OPS_STACK_FILE (default .stack/stack.json, written by `npm start`).',
     'Audit: each command sends one request id and the operator name (OPS_OPERATOR, else the',
-    'login name) with its calls; the services\' audit trails keep both (`audit list`).',
+    "login name) with its calls; the services' audit trails keep both (`audit list`).",
     'Exit status: 0 done, 1 failed, 2 unknown command or flag.',
     '',
   ].join('\n');
@@ -122,8 +138,15 @@ function selectCommand(argv: string[]): Selection {
 
 function parseFlags(command: AnyCommand, flags: string[]): FlagValues {
   try {
-    const options = Object.fromEntries(Object.entries(command.flags).map(([name, spec]) => [name, { type: spec.type }]));
-    const { values } = parseArgs({ args: flags, options: { ...options, ...GLOBAL_OPTIONS }, strict: true, allowPositionals: false });
+    const options = Object.fromEntries(
+      Object.entries(command.flags).map(([name, spec]) => [name, { type: spec.type }]),
+    );
+    const { values } = parseArgs({
+      args: flags,
+      options: { ...options, ...GLOBAL_OPTIONS },
+      strict: true,
+      allowPositionals: false,
+    });
     return values as FlagValues;
   } catch (error) {
     throw usageError(`${command.name}: ${(error as Error).message}`);
@@ -165,8 +188,15 @@ if (require.main === module) {
   const logger = createLogger('ops', 'error');
   logger.silent = true;
   const sources = { env: process.env, repoRoot, readFile: (path: string) => readFileSync(path, 'utf8') };
-  const requestContext = () => ({ requestId: randomUUID(), operator: operatorName(process.env, () => userInfo().username) });
-  void runCli(process.argv.slice(2), { io: processIo, makeClients: () => new GrpcOpsClients(sources, logger), requestContext }).then((status) => {
+  const requestContext = () => ({
+    requestId: randomUUID(),
+    operator: operatorName(process.env, () => userInfo().username),
+  });
+  void runCli(process.argv.slice(2), {
+    io: processIo,
+    makeClients: () => new GrpcOpsClients(sources, logger),
+    requestContext,
+  }).then((status) => {
     process.exitCode = status;
   });
 }

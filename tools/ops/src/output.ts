@@ -30,7 +30,8 @@ export interface ErrorReport {
 /** What went wrong, for any thrown value; an unexpected error is reported as INTERNAL_ERROR. */
 export function errorReport(error: unknown): ErrorReport {
   if (error instanceof CliError) return { code: error.code, message: error.message, ...error.details };
-  if (error instanceof UpstreamError) return { code: error.code, message: error.describe(), upstream: error.upstream, method: error.method };
+  if (error instanceof UpstreamError)
+    return { code: error.code, message: error.describe(), upstream: error.upstream, method: error.method };
   if (isAppError(error)) return { code: error.code, message: error.partnerMessage };
   return { code: 'INTERNAL_ERROR', message: `unexpected error: ${(error as Error)?.message ?? String(error)}` };
 }

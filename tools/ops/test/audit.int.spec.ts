@@ -52,7 +52,14 @@ describe('the audit trail', () => {
     startedAt = new Date().toISOString();
     const domain = `a${randomUUID().slice(0, 8)}.example.com`;
     partner = await createTestPartner({ adminDomain: domain, rateLimitPerMinute: 10_000 });
-    const issued = await asOperator<{ apiKey: string; signingSecret: string }>(['credential', 'issue', '--partner', partner.partnerId, '--scopes', 'read']);
+    const issued = await asOperator<{ apiKey: string; signingSecret: string }>([
+      'credential',
+      'issue',
+      '--partner',
+      partner.partnerId,
+      '--scopes',
+      'read',
+    ]);
     ({ apiKey: issuedKey, signingSecret: issuedSecret } = issued);
     const hook = `https://127.0.0.1:9/audit-hook?token=${urlToken}`;
     await asOperator(['webhook', 'set', '--partner', partner.partnerId, '--url', hook, '--secret', webhookSecret]);
@@ -100,7 +107,9 @@ describe('the audit trail', () => {
   it('names the operator by the ops identity and the declared name, with one request id per command', () => {
     const operatorRecords = listed.records.filter((record) => record.actor.identity === 'ops');
     expect(operatorRecords).toHaveLength(10);
-    expect(operatorRecords.every((record) => typeof record.requestId === 'string' && record.requestId.length > 0)).toBe(true);
+    expect(operatorRecords.every((record) => typeof record.requestId === 'string' && record.requestId.length > 0)).toBe(
+      true,
+    );
     // The five steps of one `partner create` share its request id; each later command has its own.
     const onboarding = new Set(operatorRecords.slice(0, 5).map((record) => record.requestId));
     expect(onboarding.size).toBe(1);
@@ -130,15 +139,21 @@ describe('the audit trail', () => {
   });
 
   it('holds no secret, no URL token and no full e-mail address', () => {
-    for (const secret of [partner.signingSecret, issuedSecret, webhookSecret, rotatedSecret, urlToken, adminEmail]) expect(listedText).not.toContain(secret);
+    for (const secret of [partner.signingSecret, issuedSecret, webhookSecret, rotatedSecret, urlToken, adminEmail])
+      expect(listedText).not.toContain(secret);
   });
 
   it('prints a table without --json', async () => {
     const { execFileSync } = await import('node:child_process');
     const path = await import('node:path');
-    const table = execFileSync(process.execPath, [path.join(__dirname, '..', 'dist', 'main.js'), 'audit', 'list', '--partner', partner.partnerId], {
-      env: { ...process.env, OPS_STACK_FILE: process.env.TEST_STACK_FILE }, encoding: 'utf8',
-    });
+    const table = execFileSync(
+      process.execPath,
+      [path.join(__dirname, '..', 'dist', 'main.js'), 'audit', 'list', '--partner', partner.partnerId],
+      {
+        env: { ...process.env, OPS_STACK_FILE: process.env.TEST_STACK_FILE },
+        encoding: 'utf8',
+      },
+    );
     const lines = table.trim().split('\n');
     expect(lines[0]).toMatch(/^TIME\s+SERVICE\s+ACTION\s+ACTOR\s+REQUEST ID\s+DETAILS$/);
     expect(lines).toHaveLength(listed.records.length + 1);
@@ -148,11 +163,32 @@ describe('the audit trail', () => {
 
   it('bounds the listing by --since, --until and --limit', async () => {
     const suspended = listed.records.find((record) => record.action === 'partner.suspended')!;
-    const since = await runOps<AuditList>(['audit', 'list', '--partner', partner.partnerId, '--since', suspended.occurredAt]);
+    const since = await runOps<AuditList>([
+      'audit',
+      'list',
+      '--partner',
+      partner.partnerId,
+      '--since',
+      suspended.occurredAt,
+    ]);
     expect(since.records.map((record) => record.action)).toEqual(['partner.suspended', 'partner.resumed']);
-    const until = await runOps<AuditList>(['audit', 'list', '--partner', partner.partnerId, '--until', suspended.occurredAt]);
+    const until = await runOps<AuditList>([
+      'audit',
+      'list',
+      '--partner',
+      partner.partnerId,
+      '--until',
+      suspended.occurredAt,
+    ]);
     expect(until.records).toHaveLength(listed.records.length - 2);
-    const limited = await runOps<AuditList & { nextSince?: string }>(['audit', 'list', '--partner', partner.partnerId, '--limit', '3']);
+    const limited = await runOps<AuditList & { nextSince?: string }>([
+      'audit',
+      'list',
+      '--partner',
+      partner.partnerId,
+      '--limit',
+      '3',
+    ]);
     expect(limited.records).toEqual(listed.records.slice(0, 3));
     expect(limited.truncated).toBe(true);
     expect(limited.nextSince).toBe(listed.records[2].occurredAt);
@@ -163,8 +199,14 @@ describe('the audit trail', () => {
     // Swaps are on by default and no integration spec turns them off: setting "on" changes nothing else.
     await asOperator(['swaps', 'on']);
     const platform = await runOps<AuditList>(['audit', 'list', '--platform', '--since', before]);
-    const record = platform.records.find((candidate) => candidate.action === 'platform_switch.set' && candidate.actor.operator === OPERATOR);
-    expect(record).toMatchObject({ service: 'trading', details: { name: 'swaps', value: 'on' }, actor: { identity: 'ops' } });
+    const record = platform.records.find(
+      (candidate) => candidate.action === 'platform_switch.set' && candidate.actor.operator === OPERATOR,
+    );
+    expect(record).toMatchObject({
+      service: 'trading',
+      details: { name: 'swaps', value: 'on' },
+      actor: { identity: 'ops' },
+    });
     expect(record!.partnerId).toBeUndefined();
   });
 
@@ -183,7 +225,11 @@ describe('the audit trail', () => {
 
     afterAll(() => pool.end());
 
-    const count = async () => Number((await pool.query('SELECT count(*) AS n FROM audit_records WHERE partner_id = $1', [partner.partnerId])).rows[0].n);
+    const count = async () =>
+      Number(
+        (await pool.query('SELECT count(*) AS n FROM audit_records WHERE partner_id = $1', [partner.partnerId])).rows[0]
+          .n,
+      );
 
     it('refuses UPDATE, DELETE and TRUNCATE of the audit records, even by the role that owns the table', async () => {
       const before = await count();
@@ -204,7 +250,9 @@ describe('the audit trail', () => {
         await client.query('BEGIN');
         // The owner may grant itself the privileges again; the trigger still refuses. Rolled back either way.
         await client.query('GRANT UPDATE, DELETE, TRUNCATE ON audit_records TO CURRENT_USER');
-        await expect(client.query('DELETE FROM audit_records WHERE partner_id = $1', [partner.partnerId])).rejects.toThrow(/append-only: DELETE refused/);
+        await expect(
+          client.query('DELETE FROM audit_records WHERE partner_id = $1', [partner.partnerId]),
+        ).rejects.toThrow(/append-only: DELETE refused/);
       } finally {
         await client.query('ROLLBACK');
         client.release();

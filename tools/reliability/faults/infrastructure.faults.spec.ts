@@ -18,7 +18,17 @@ import { Pool } from 'pg';
 import { createLogger } from '@platform/logger';
 import { ledger } from '@platform/proto';
 import {
-  createTestPartner, HttpResult, HttpsReceiver, loadTestStack, PartnerHttpClient, runOps, stackInfra, startHttpsReceiver, TestPartner, waitFor, clientAs,
+  createTestPartner,
+  HttpResult,
+  HttpsReceiver,
+  loadTestStack,
+  PartnerHttpClient,
+  runOps,
+  stackInfra,
+  startHttpsReceiver,
+  TestPartner,
+  waitFor,
+  clientAs,
 } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
 
@@ -44,7 +54,16 @@ beforeAll(async () => {
   partner = await createTestPartner({ rateLimitPerMinute: RATE_LIMIT_PER_MINUTE });
   client = new PartnerHttpClient(partner);
   receiver = await startHttpsReceiver();
-  await runOps(['webhook', 'set', '--partner', partner.partnerId, '--url', receiver.url, '--secret', `whsec_${randomBytes(24).toString('hex')}`]);
+  await runOps([
+    'webhook',
+    'set',
+    '--partner',
+    partner.partnerId,
+    '--url',
+    receiver.url,
+    '--secret',
+    `whsec_${randomBytes(24).toString('hex')}`,
+  ]);
   ledgerPool = new Pool({ connectionString: loadTestStack().databases.ledger, max: 1 });
 });
 
@@ -61,7 +80,8 @@ afterAll(async () => {
 async function kesBalance(): Promise<string> {
   const result = await client.get('/v1/balances');
   if (result.status !== 200) throw new Error(`balances: ${result.status} ${result.text}`);
-  return (result.body as Array<{ currency: string; available: string }>).find((balance) => balance.currency === 'KES')!.available;
+  return (result.body as Array<{ currency: string; available: string }>).find((balance) => balance.currency === 'KES')!
+    .available;
 }
 
 function cents(amount: string): bigint {
@@ -70,8 +90,11 @@ function cents(amount: string): bigint {
 }
 
 async function untilServing(path = '/v1/balances'): Promise<void> {
-  await waitFor(async () => ((await client.get(path)).status === 200 ? true : undefined),
-    { timeoutMs: RECOVERY_TIMEOUT_MS, intervalMs: RECOVERY_POLL_MS, what: `${path} to answer 200 again` });
+  await waitFor(async () => ((await client.get(path)).status === 200 ? true : undefined), {
+    timeoutMs: RECOVERY_TIMEOUT_MS,
+    intervalMs: RECOVERY_POLL_MS,
+    what: `${path} to answer 200 again`,
+  });
 }
 
 /** A credit the bank would send: same bank transaction id, same request on every retry. */
@@ -90,15 +113,23 @@ async function creditCommand(): Promise<ledger.RecordKesCreditRequest> {
 async function expectLedgerBalanced(): Promise<void> {
   const currencies = await ledgerPool.query('SELECT currency FROM accounts GROUP BY currency HAVING sum(posted) <> 0');
   expect(currencies.rows).toEqual([]);
-  const entries = await ledgerPool.query('SELECT entry_id FROM postings GROUP BY entry_id, currency HAVING sum(amount) <> 0');
+  const entries = await ledgerPool.query(
+    'SELECT entry_id FROM postings GROUP BY entry_id, currency HAVING sum(amount) <> 0',
+  );
   expect(entries.rows).toEqual([]);
 }
 
 /** Each credit booked exactly once: its bank transaction id has one kes_credits row and one entry. */
 async function expectBookedOnce(commands: ledger.RecordKesCreditRequest[]): Promise<void> {
   const ids = commands.map((command) => command.bankTransactionId);
-  const credits = await ledgerPool.query<{ n: string }>('SELECT count(*)::text AS n FROM kes_credits WHERE bank_transaction_id = ANY($1)', [ids]);
-  const entries = await ledgerPool.query<{ n: string }>(`SELECT count(*)::text AS n FROM entries WHERE metadata->>'bankTransactionId' = ANY($1)`, [ids]);
+  const credits = await ledgerPool.query<{ n: string }>(
+    'SELECT count(*)::text AS n FROM kes_credits WHERE bank_transaction_id = ANY($1)',
+    [ids],
+  );
+  const entries = await ledgerPool.query<{ n: string }>(
+    `SELECT count(*)::text AS n FROM entries WHERE metadata->>'bankTransactionId' = ANY($1)`,
+    [ids],
+  );
   expect(Number(credits.rows[0].n)).toBe(ids.length);
   expect(Number(entries.rows[0].n)).toBe(ids.length);
 }
@@ -132,7 +163,9 @@ describe('Redis down', () => {
     await untilServing();
     // Redis keeps its nonces across the restart (append-only file): the old request stays spent.
     expect((await replay()).status).toBe(401);
-    expect(await kesBalance()).toBe(JSON.parse(before.text).find((balance: { currency: string }) => balance.currency === 'KES').available);
+    expect(await kesBalance()).toBe(
+      JSON.parse(before.text).find((balance: { currency: string }) => balance.currency === 'KES').available,
+    );
   });
 });
 
@@ -141,21 +174,39 @@ describe('PostgreSQL restarted', () => {
     const startBalance = await kesBalance();
     const commands = await Promise.all(Array.from({ length: CREDITS_IN_FLIGHT }, () => creditCommand()));
     const grpc = ledgerClient();
-    const credits = commands.map((command, index) => sleep(index * FAULT_DELAY_MS).then(() => grpc.recordKesCredit(command)).then(() => 'ok', (error: { code?: string }) => error.code ?? 'error'));
-    const reads = Array.from({ length: CREDITS_IN_FLIGHT }, (_, index) => sleep(index * FAULT_DELAY_MS).then(() => client.get('/v1/balances')));
+    const credits = commands.map((command, index) =>
+      sleep(index * FAULT_DELAY_MS)
+        .then(() => grpc.recordKesCredit(command))
+        .then(
+          () => 'ok',
+          (error: { code?: string }) => error.code ?? 'error',
+        ),
+    );
+    const reads = Array.from({ length: CREDITS_IN_FLIGHT }, (_, index) =>
+      sleep(index * FAULT_DELAY_MS).then(() => client.get('/v1/balances')),
+    );
     await sleep(FAULT_DELAY_MS * 2);
     await stackInfra.stopPostgres();
     try {
       const during = await client.get('/v1/balances');
       expectAnsweredOrUnavailable(during, 'GET /v1/balances with PostgreSQL down');
-      for (const [index, read] of (await Promise.all(reads)).entries()) expectAnsweredOrUnavailable(read, `read ${index} in flight`);
+      for (const [index, read] of (await Promise.all(reads)).entries())
+        expectAnsweredOrUnavailable(read, `read ${index} in flight`);
       await Promise.all(credits);
     } finally {
       await stackInfra.startPostgres();
     }
     await untilServing();
     // The bank retries every credit it is not sure of; the ledger books each once.
-    for (const command of commands) await waitFor(() => grpc.recordKesCredit(command).then(() => true, () => undefined), { timeoutMs: RECOVERY_TIMEOUT_MS, what: 'the ledger to take a retried credit' });
+    for (const command of commands)
+      await waitFor(
+        () =>
+          grpc.recordKesCredit(command).then(
+            () => true,
+            () => undefined,
+          ),
+        { timeoutMs: RECOVERY_TIMEOUT_MS, what: 'the ledger to take a retried credit' },
+      );
     await expectBookedOnce(commands);
     expect(cents(await kesBalance())).toBe(cents(startBalance) + BigInt(CREDITS_IN_FLIGHT) * cents(CREDIT_AMOUNT_KES));
     await expectLedgerBalanced();
@@ -167,7 +218,10 @@ function webhooksNaming(id: string) {
 }
 
 async function expectOneWebhook(id: string): Promise<void> {
-  await waitFor(() => (webhooksNaming(id).length > 0 ? true : undefined), { timeoutMs: WEBHOOK_WAIT_MS, what: `the webhook for ${id}` });
+  await waitFor(() => (webhooksNaming(id).length > 0 ? true : undefined), {
+    timeoutMs: WEBHOOK_WAIT_MS,
+    what: `the webhook for ${id}`,
+  });
   await sleep(DUPLICATE_GRACE_MS);
   expect(webhooksNaming(id).map((request) => JSON.parse(request.body).type)).toEqual(['credit.received']);
 }
@@ -194,18 +248,36 @@ describe('the ledger killed with SIGKILL mid-request', () => {
     const startBalance = await kesBalance();
     const commands = await Promise.all(Array.from({ length: CREDITS_IN_FLIGHT }, () => creditCommand()));
     const grpc = ledgerClient();
-    const credits = commands.map((command, index) => sleep(index * FAULT_DELAY_MS).then(() => grpc.recordKesCredit(command)).then(() => 'ok', () => 'failed'));
+    const credits = commands.map((command, index) =>
+      sleep(index * FAULT_DELAY_MS)
+        .then(() => grpc.recordKesCredit(command))
+        .then(
+          () => 'ok',
+          () => 'failed',
+        ),
+    );
     await sleep(FAULT_DELAY_MS * 3);
     await stackInfra.killService('ledger');
     await Promise.all(credits);
     // Whole or absent: no credit row without its entry, no entry without its credit row.
     const ids = commands.map((command) => command.bankTransactionId);
-    const halves = await ledgerPool.query(`SELECT c.bank_transaction_id FROM kes_credits c FULL JOIN entries e ON e.id = c.entry_id
-      WHERE (c.bank_transaction_id = ANY($1) OR e.metadata->>'bankTransactionId' = ANY($1)) AND (c.entry_id IS NULL OR e.id IS NULL)`, [ids]);
+    const halves = await ledgerPool.query(
+      `SELECT c.bank_transaction_id FROM kes_credits c FULL JOIN entries e ON e.id = c.entry_id
+      WHERE (c.bank_transaction_id = ANY($1) OR e.metadata->>'bankTransactionId' = ANY($1)) AND (c.entry_id IS NULL OR e.id IS NULL)`,
+      [ids],
+    );
     expect(halves.rows).toEqual([]);
     await stackInfra.startServices();
     await untilServing();
-    for (const command of commands) await waitFor(() => grpc.recordKesCredit(command).then(() => true, () => undefined), { timeoutMs: RECOVERY_TIMEOUT_MS, what: 'the restarted ledger to take a retried credit' });
+    for (const command of commands)
+      await waitFor(
+        () =>
+          grpc.recordKesCredit(command).then(
+            () => true,
+            () => undefined,
+          ),
+        { timeoutMs: RECOVERY_TIMEOUT_MS, what: 'the restarted ledger to take a retried credit' },
+      );
     await expectBookedOnce(commands);
     expect(cents(await kesBalance())).toBe(cents(startBalance) + BigInt(CREDITS_IN_FLIGHT) * cents(CREDIT_AMOUNT_KES));
     await expectLedgerBalanced();

@@ -19,12 +19,22 @@ export const RECOVERY_POLL_MS = 250;
  * `committed()` reaches `committedBeforeKill`, and resolves to every answer
  * (each attempt ends on its own: an answer, a 503, or a transport failure).
  */
-export async function killAmong(service: string, count: number, attemptAt: (index: number) => Promise<Attempt>,
-  committed: () => Promise<number>, committedBeforeKill: number): Promise<Attempt[]> {
+export async function killAmong(
+  service: string,
+  count: number,
+  attemptAt: (index: number) => Promise<Attempt>,
+  committed: () => Promise<number>,
+  committedBeforeKill: number,
+): Promise<Attempt[]> {
   const kill = await stackInfra.armKill(service);
-  const attempts = Array.from({ length: count }, (_, index) => sleep(index * ATTEMPT_SPACING_MS).then(() => attemptAt(index)));
-  await waitFor(async () => ((await committed()) >= committedBeforeKill ? true : undefined),
-    { timeoutMs: COMMIT_WAIT_MS, intervalMs: COMMIT_POLL_MS, what: `${committedBeforeKill} committed before killing ${service}` });
+  const attempts = Array.from({ length: count }, (_, index) =>
+    sleep(index * ATTEMPT_SPACING_MS).then(() => attemptAt(index)),
+  );
+  await waitFor(async () => ((await committed()) >= committedBeforeKill ? true : undefined), {
+    timeoutMs: COMMIT_WAIT_MS,
+    intervalMs: COMMIT_POLL_MS,
+    what: `${committedBeforeKill} committed before killing ${service}`,
+  });
   kill();
   const answers = await Promise.all(attempts);
   console.log(`${service} killed: answers before the restart: ${answers.map(statusOf).join(', ')}`);
@@ -37,20 +47,26 @@ export async function killAmong(service: string, count: number, attemptAt: (inde
  */
 export function expectCleanAnswers(answers: Attempt[], service: string, accepted: readonly number[]): void {
   for (const [index, answer] of answers.entries()) {
-    if ('failed' in answer) expect({ index, service, answer: statusOf(answer) }).toEqual({ index, service, answer: 'an HTTP answer' });
+    if ('failed' in answer)
+      expect({ index, service, answer: statusOf(answer) }).toEqual({ index, service, answer: 'an HTTP answer' });
     else if (!accepted.includes(answer.status)) {
       expect({ index, status: answer.status }).toEqual({ index, status: 503 });
       expectEnvelope(answer, `attempt ${index} while ${service} died`);
     }
   }
   // The kill landed among the attempts: not every one of them was accepted.
-  expect(answers.filter((answer) => !('failed' in answer) && accepted.includes(answer.status)).length).toBeLessThan(answers.length);
+  expect(answers.filter((answer) => !('failed' in answer) && accepted.includes(answer.status)).length).toBeLessThan(
+    answers.length,
+  );
 }
 
 /** Retries `attempt` until it is accepted; resolves to the accepted answer. */
 export function retryUntilAccepted(what: string, attempt: () => Promise<Attempt>, accepted: readonly number[]) {
-  return waitFor(async () => {
-    const answer = await attempt();
-    return !('failed' in answer) && accepted.includes(answer.status) ? answer : undefined;
-  }, { timeoutMs: RECOVERY_TIMEOUT_MS, intervalMs: RECOVERY_POLL_MS, what: `${what} after the restart` });
+  return waitFor(
+    async () => {
+      const answer = await attempt();
+      return !('failed' in answer) && accepted.includes(answer.status) ? answer : undefined;
+    },
+    { timeoutMs: RECOVERY_TIMEOUT_MS, intervalMs: RECOVERY_POLL_MS, what: `${what} after the restart` },
+  );
 }

@@ -24,8 +24,20 @@
 // the partner's balances and daily cap; money-support.ts reads each kind's
 // subjects (subjectsOf) and checks their holds and cap usages.
 import {
-  Attempt, createAndConfirm, endPools, expectLedgerReconciles, expectSubjectBalancesMatch, expectSubjectsWhole, MoneyPools, moneyPools,
-  PayingPartner, payingPartner, placeBuy, statusOf, subjectsTerminated, transferBody,
+  Attempt,
+  createAndConfirm,
+  endPools,
+  expectLedgerReconciles,
+  expectSubjectBalancesMatch,
+  expectSubjectsWhole,
+  MoneyPools,
+  moneyPools,
+  PayingPartner,
+  payingPartner,
+  placeBuy,
+  statusOf,
+  subjectsTerminated,
+  transferBody,
 } from './money-support';
 
 /** One kind of money movement fired in parallel against the partner. */
@@ -60,26 +72,39 @@ const FLOWS: readonly MoneyFlow[] = [
   },
   {
     name: 'KES transfer, confirmed, paid',
-    start: (p, index) => createAndConfirm(p.http, '/v1/transfers', transferBody(PAID_ACCOUNT, TRANSFER_KES, `inv-paid-${index}`), true),
+    start: (p, index) =>
+      createAndConfirm(p.http, '/v1/transfers', transferBody(PAID_ACCOUNT, TRANSFER_KES, `inv-paid-${index}`), true),
     acceptedStatus: 202,
     allowedRefusals: TRANSFER_REFUSALS,
   },
   {
     name: 'KES transfer, confirmed, refused by the bank',
-    start: (p, index) => createAndConfirm(p.http, '/v1/transfers', transferBody(REFUSED_ACCOUNT, TRANSFER_KES, `inv-refused-${index}`), true),
+    start: (p, index) =>
+      createAndConfirm(
+        p.http,
+        '/v1/transfers',
+        transferBody(REFUSED_ACCOUNT, TRANSFER_KES, `inv-refused-${index}`),
+        true,
+      ),
     acceptedStatus: 202,
     allowedRefusals: TRANSFER_REFUSALS,
   },
   {
     name: 'KES transfer, left to expire',
-    start: (p, index) => createAndConfirm(p.http, '/v1/transfers', transferBody(PAID_ACCOUNT, TRANSFER_KES, `inv-lapsed-${index}`), false),
+    start: (p, index) =>
+      createAndConfirm(p.http, '/v1/transfers', transferBody(PAID_ACCOUNT, TRANSFER_KES, `inv-lapsed-${index}`), false),
     acceptedStatus: 202,
     allowedRefusals: TRANSFER_REFUSALS,
   },
   {
     name: 'USDT send, confirmed',
-    start: (p, index) => createAndConfirm(p.http, '/v1/usdt/sends',
-      { destinationWalletId: p.walletId, usdtAmount: SEND_USDT, idempotencyKey: `inv-send-${index}` }, true),
+    start: (p, index) =>
+      createAndConfirm(
+        p.http,
+        '/v1/usdt/sends',
+        { destinationWalletId: p.walletId, usdtAmount: SEND_USDT, idempotencyKey: `inv-send-${index}` },
+        true,
+      ),
     acceptedStatus: 202,
     // ORDER_DAILY_CAP_RATE_UNAVAILABLE: a send is valued at the latest rate for the cap; the test
     // stack calls a rate older than 3 s stale, which a loaded machine can reach (nothing moves then).
@@ -109,29 +134,38 @@ afterAll(async () => {
 });
 
 describe('money invariants under concurrency', () => {
-  it('keeps the ledger balanced, balances non-negative, the daily cap and every hold whole', async () => {
-    const p = await payingPartner(FUNDING_KES, FUNDING_USDT, DAILY_CAP_KES);
-    const runs = Array.from({ length: OPERATIONS }, (_, index) => {
-      const flow = FLOWS[index % FLOWS.length];
-      return flow.start(p, index).then((answer) => ({ flow, answer }));
-    });
-    const outcomes: string[] = [];
-    let accepted = 0;
-    const answers = await Promise.all(runs);
-    for (const { flow, answer } of answers) {
-      if ('failed' in answer) outcomes.push(`${flow.name}: ${answer.failed}`);
-      else if (answer.status === flow.acceptedStatus) accepted += 1;
-      else if (!flow.allowedRefusals.includes(answer.body?.message)) outcomes.push(`${flow.name}: ${answer.status} ${answer.text.slice(0, 200)}`);
-    }
-    console.log(`money invariants: answers ${JSON.stringify(tallyOf(answers.map(({ flow, answer }) => `${flow.name} ${statusOf(answer)}`)))}`);
-    expect(outcomes).toEqual([]);
-    expect(accepted).toBeGreaterThan(0);
-    const subjects = await subjectsTerminated(pools, p.partner.partnerId);
-    console.log(`money invariants: ended ${JSON.stringify(tallyOf(subjects.map((subject) => `${subject.kind} ${subject.status}`)))}`);
-    await expectSubjectsWhole(pools, p.partner.partnerId, subjects, DAILY_CAP_KES);
-    await expectSubjectBalancesMatch(p.http, FUNDING_KES, FUNDING_USDT, subjects);
-    await expectLedgerReconciles(pools);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'keeps the ledger balanced, balances non-negative, the daily cap and every hold whole',
+    async () => {
+      const p = await payingPartner(FUNDING_KES, FUNDING_USDT, DAILY_CAP_KES);
+      const runs = Array.from({ length: OPERATIONS }, (_, index) => {
+        const flow = FLOWS[index % FLOWS.length];
+        return flow.start(p, index).then((answer) => ({ flow, answer }));
+      });
+      const outcomes: string[] = [];
+      let accepted = 0;
+      const answers = await Promise.all(runs);
+      for (const { flow, answer } of answers) {
+        if ('failed' in answer) outcomes.push(`${flow.name}: ${answer.failed}`);
+        else if (answer.status === flow.acceptedStatus) accepted += 1;
+        else if (!flow.allowedRefusals.includes(answer.body?.message))
+          outcomes.push(`${flow.name}: ${answer.status} ${answer.text.slice(0, 200)}`);
+      }
+      console.log(
+        `money invariants: answers ${JSON.stringify(tallyOf(answers.map(({ flow, answer }) => `${flow.name} ${statusOf(answer)}`)))}`,
+      );
+      expect(outcomes).toEqual([]);
+      expect(accepted).toBeGreaterThan(0);
+      const subjects = await subjectsTerminated(pools, p.partner.partnerId);
+      console.log(
+        `money invariants: ended ${JSON.stringify(tallyOf(subjects.map((subject) => `${subject.kind} ${subject.status}`)))}`,
+      );
+      await expectSubjectsWhole(pools, p.partner.partnerId, subjects, DAILY_CAP_KES);
+      await expectSubjectBalancesMatch(p.http, FUNDING_KES, FUNDING_USDT, subjects);
+      await expectLedgerReconciles(pools);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 function tallyOf(kinds: string[]): Record<string, number> {

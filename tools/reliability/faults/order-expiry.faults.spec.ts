@@ -7,9 +7,7 @@
 // faults project: it kills a service of the shared test stack.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import {
-  createTestPartner, loadTestStack, PartnerHttpClient, runOps, stackInfra, waitFor,
-} from '@platform/testing';
+import { createTestPartner, loadTestStack, PartnerHttpClient, runOps, stackInfra, waitFor } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
 
 const RATE_LIMIT_PER_MINUTE = 100_000;
@@ -35,11 +33,24 @@ describe('trading killed while a sell order waits for its USDT', () => {
     const partner = await createTestPartner({ rateLimitPerMinute: RATE_LIMIT_PER_MINUTE });
     const http = new PartnerHttpClient(partner);
     expect((await http.post('/v1/sandbox/rates', { bid: BID, ask: '130.0000' })).status).toBe(200);
-    const destination = await runOps<{ id: string }>(['payout-destination', 'add', '--partner', partner.partnerId, '--account-number', '254712345678', '--account-name', 'Fault Payee']);
+    const destination = await runOps<{ id: string }>([
+      'payout-destination',
+      'add',
+      '--partner',
+      partner.partnerId,
+      '--account-number',
+      '254712345678',
+      '--account-name',
+      'Fault Payee',
+    ]);
     const quote = await http.post('/v1/quotes', { side: 'sell', usdtAmount: '10.000000' });
     expect(quote.status).toBe(201);
     const partnerReference = randomUUID();
-    const created = await http.post('/v1/orders/sell', { quoteId: quote.body.quoteId, partnerReference, payoutAccountId: destination.id });
+    const created = await http.post('/v1/orders/sell', {
+      quoteId: quote.body.quoteId,
+      partnerReference,
+      payoutAccountId: destination.id,
+    });
     expect(created.status).toBe(202);
     expect(created.body.status).toBe('awaiting_usdt');
     const order = created.body;
@@ -53,13 +64,18 @@ describe('trading killed while a sell order waits for its USDT', () => {
     expect(stillOpen.rows[0].status).toBe('awaiting_usdt');
 
     await stackInfra.startServices();
-    const expired = await waitFor(async () => {
-      const read = await http.get(`/v1/orders/${order.orderId}`);
-      return read.status === 200 && read.body.status === 'expired' ? read.body : undefined;
-    }, { timeoutMs: RECOVERY_TIMEOUT_MS, intervalMs: POLL_MS, what: 'the restarted trading to expire the order' });
+    const expired = await waitFor(
+      async () => {
+        const read = await http.get(`/v1/orders/${order.orderId}`);
+        return read.status === 200 && read.body.status === 'expired' ? read.body : undefined;
+      },
+      { timeoutMs: RECOVERY_TIMEOUT_MS, intervalMs: POLL_MS, what: 'the restarted trading to expire the order' },
+    );
     expect(expired.orderId).toBe(order.orderId);
 
-    const events = await pool.query(`SELECT payload FROM outbox WHERE payload->'data'->>'orderId' = $1`, [order.orderId]);
+    const events = await pool.query(`SELECT payload FROM outbox WHERE payload->'data'->>'orderId' = $1`, [
+      order.orderId,
+    ]);
     expect(events.rows.map((row) => row.payload.type)).toEqual(['order.expired']);
     expect(events.rows[0].payload.data).toEqual({
       orderId: order.orderId,
@@ -74,7 +90,12 @@ describe('trading killed while a sell order waits for its USDT', () => {
     });
     const cap = await pool.query('SELECT released_at FROM cap_usages WHERE usage_id = $1', [order.orderId]);
     expect(cap.rows[0].released_at).not.toBeNull();
-    const late = await http.request('PATCH', `/v1/orders/${order.orderId}`, { txHash: randomBytes(32).toString('hex') });
-    expect({ status: late.status, message: late.body.message }).toEqual({ status: 409, message: 'ORDER_NOT_AWAITING_USDT' });
+    const late = await http.request('PATCH', `/v1/orders/${order.orderId}`, {
+      txHash: randomBytes(32).toString('hex'),
+    });
+    expect({ status: late.status, message: late.body.message }).toEqual({
+      status: 409,
+      message: 'ORDER_NOT_AWAITING_USDT',
+    });
   });
 });

@@ -10,7 +10,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import {
-  createTestPartner, HttpsReceiver, PartnerHttpClient, recordSensitive, runOps, stackInfra, startHttpsReceiver, waitFor,
+  createTestPartner,
+  HttpsReceiver,
+  PartnerHttpClient,
+  recordSensitive,
+  runOps,
+  stackInfra,
+  startHttpsReceiver,
+  waitFor,
 } from '@platform/testing';
 import { sleep } from '../test/support';
 
@@ -30,7 +37,16 @@ beforeAll(async () => {
   const partner = await createTestPartner({ adminDomain: domain, rateLimitPerMinute: RATE_LIMIT_PER_MINUTE });
   client = new PartnerHttpClient(partner);
   receiver = await startHttpsReceiver();
-  await runOps(['webhook', 'set', '--partner', partner.partnerId, '--url', receiver.url, '--secret', `whsec_${randomBytes(24).toString('hex')}`]);
+  await runOps([
+    'webhook',
+    'set',
+    '--partner',
+    partner.partnerId,
+    '--url',
+    receiver.url,
+    '--secret',
+    `whsec_${randomBytes(24).toString('hex')}`,
+  ]);
   expect((await client.post('/v1/admins', { email: `ops@${domain}`, name: 'Ops' })).status).toBe(201);
   expect((await client.post('/v1/sandbox/kes-credits', { amount: '1000.00' })).status).toBe(201);
 });
@@ -47,14 +63,21 @@ async function kesBalance(): Promise<{ available: string; held: string }> {
 
 async function confirmedTransfer(): Promise<string> {
   const created = await client.post('/v1/transfers', {
-    rail: 'mobile_money', destination: { accountNumber: '254733333333', accountName: 'NOANSWER Crash Payee' },
-    amount: { currency: 'KES', value: AMOUNT_KES }, idempotencyKey: `crash-${randomUUID()}`,
+    rail: 'mobile_money',
+    destination: { accountNumber: '254733333333', accountName: 'NOANSWER Crash Payee' },
+    amount: { currency: 'KES', value: AMOUNT_KES },
+    idempotencyKey: `crash-${randomUUID()}`,
   });
   expect(created.status).toBe(202);
-  const code = await waitFor(async () => {
-    const outbox = await client.get('/v1/sandbox/outbox');
-    return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === created.body.id)?.code;
-  }, { what: 'the transfer code' });
+  const code = await waitFor(
+    async () => {
+      const outbox = await client.get('/v1/sandbox/outbox');
+      return (outbox.body as Array<{ subjectId: string; code: string }>).find(
+        (entry) => entry.subjectId === created.body.id,
+      )?.code;
+    },
+    { what: 'the transfer code' },
+  );
   recordSensitive(code);
   expect((await client.post(`/v1/confirmations/${created.body.confirmation.id}`, { code })).status).toBe(200);
   return created.body.id;
@@ -69,19 +92,29 @@ describe('payouts killed between confirmation and the bank answer', () => {
     await stackInfra.killService('payouts');
     await stackInfra.startServices();
 
-    const settled = await waitFor(async () => {
-      const read = await client.get(`/v1/transfers/${transferId}`);
-      return read.body.status === 'settled' ? read.body : undefined;
-    }, { timeoutMs: RECOVERY_TIMEOUT_MS, what: 'the transfer settled after the restart' });
+    const settled = await waitFor(
+      async () => {
+        const read = await client.get(`/v1/transfers/${transferId}`);
+        return read.body.status === 'settled' ? read.body : undefined;
+      },
+      { timeoutMs: RECOVERY_TIMEOUT_MS, what: 'the transfer settled after the restart' },
+    );
     expect(settled.failureCode).toBeNull();
 
     const after = await kesBalance();
-    expect(new Big(before.available).minus(after.available).toFixed(2)).toBe(new Big(AMOUNT_KES).plus(FEE_KES).toFixed(2));
+    expect(new Big(before.available).minus(after.available).toFixed(2)).toBe(
+      new Big(AMOUNT_KES).plus(FEE_KES).toFixed(2),
+    );
     expect(after.held).toBe(before.held);
 
-    await waitFor(() => receiver.requests.some((request) => request.body.includes(transferId)) || undefined, { timeoutMs: RECOVERY_TIMEOUT_MS, what: 'transfer.settled' });
+    await waitFor(() => receiver.requests.some((request) => request.body.includes(transferId)) || undefined, {
+      timeoutMs: RECOVERY_TIMEOUT_MS,
+      what: 'transfer.settled',
+    });
     await sleep(DUPLICATE_GRACE_MS);
-    const events = receiver.requests.map((request) => JSON.parse(request.body)).filter((event) => event.data?.transferId === transferId);
+    const events = receiver.requests
+      .map((request) => JSON.parse(request.body))
+      .filter((event) => event.data?.transferId === transferId);
     expect(events.map((event) => event.type)).toEqual(['transfer.settled']);
 
     // Exits 0 only when no instruction is stuck.

@@ -53,7 +53,11 @@ function transfer(): Promise<HttpResult> {
 }
 
 function send(): Promise<HttpResult> {
-  return p.http.post('/v1/usdt/sends', { destinationWalletId: p.walletId, usdtAmount: '1.000000', idempotencyKey: `switch-${randomUUID()}` });
+  return p.http.post('/v1/usdt/sends', {
+    destinationWalletId: p.walletId,
+    usdtAmount: '1.000000',
+    idempotencyKey: `switch-${randomUUID()}`,
+  });
 }
 
 function outcome(result: HttpResult): { status: number; code: string | undefined } {
@@ -62,45 +66,63 @@ function outcome(result: HttpResult): { status: number; code: string | undefined
 
 async function heldAndReserved(): Promise<{ held: string[]; reservedUsages: number }> {
   const balances = (await p.http.get('/v1/balances')).body as Array<{ currency: string; held: string }>;
-  const { rows } = await pools.trading.query('SELECT count(*)::int AS n FROM cap_usages WHERE partner_id = $1 AND released_at IS NULL', [p.partner.partnerId]);
+  const { rows } = await pools.trading.query(
+    'SELECT count(*)::int AS n FROM cap_usages WHERE partner_id = $1 AND released_at IS NULL',
+    [p.partner.partnerId],
+  );
   return { held: balances.map((balance) => `${balance.currency} ${balance.held}`), reservedUsages: rows[0].n };
 }
 
 describe('platform-wide operator switches', () => {
-  it('the kill switch stops orders, transfers and USDT sends with 503 KILL_SWITCH_ENGAGED, holding nothing', async () => {
-    const before = await heldAndReserved();
-    try {
-      expect(await runOps(['kill-switch', 'on'])).toEqual({ killSwitch: 'on' });
-      expect(outcome(await buy())).toEqual({ status: 503, code: 'KILL_SWITCH_ENGAGED' });
-      expect(outcome(await transfer())).toEqual({ status: 503, code: 'KILL_SWITCH_ENGAGED' });
-      expect(outcome(await send())).toEqual({ status: 503, code: 'KILL_SWITCH_ENGAGED' });
-      expect(await heldAndReserved()).toEqual(before);
-    } finally {
-      await runOps(['kill-switch', 'off']);
-    }
-    expect(outcome(await transfer())).toEqual({ status: 202, code: undefined });
-  }, SWITCHES_TEST_TIMEOUT_MS);
-
-  it('swaps disabled stops orders with 503 SWAPS_DISABLED but not transfers', async () => {
-    try {
-      expect(await runOps(['swaps', 'off'])).toEqual({ swaps: 'off' });
-      expect(outcome(await buy())).toEqual({ status: 503, code: 'SWAPS_DISABLED' });
+  it(
+    'the kill switch stops orders, transfers and USDT sends with 503 KILL_SWITCH_ENGAGED, holding nothing',
+    async () => {
+      const before = await heldAndReserved();
+      try {
+        expect(await runOps(['kill-switch', 'on'])).toEqual({ killSwitch: 'on' });
+        expect(outcome(await buy())).toEqual({ status: 503, code: 'KILL_SWITCH_ENGAGED' });
+        expect(outcome(await transfer())).toEqual({ status: 503, code: 'KILL_SWITCH_ENGAGED' });
+        expect(outcome(await send())).toEqual({ status: 503, code: 'KILL_SWITCH_ENGAGED' });
+        expect(await heldAndReserved()).toEqual(before);
+      } finally {
+        await runOps(['kill-switch', 'off']);
+      }
       expect(outcome(await transfer())).toEqual({ status: 202, code: undefined });
-    } finally {
-      await runOps(['swaps', 'on']);
-    }
-  }, SWITCHES_TEST_TIMEOUT_MS);
+    },
+    SWITCHES_TEST_TIMEOUT_MS,
+  );
 
-  it('a treasury account out stops orders with its state, in the contract order', async () => {
-    try {
-      expect(await runOps(['treasury', 'set-state', '--currency', 'KES', '--state', 'unavailable'])).toEqual({ currency: 'KES', state: 'unavailable' });
-      expect(outcome(await buy())).toEqual({ status: 503, code: 'TREASURY_ACCOUNT_UNAVAILABLE' });
-      await runOps(['treasury', 'set-state', '--currency', 'KES', '--state', 'available']);
-      await runOps(['treasury', 'set-state', '--currency', 'USDT', '--state', 'not_registered']);
-      expect(outcome(await buy())).toEqual({ status: 503, code: 'TREASURY_ACCOUNT_NOT_REGISTERED' });
-    } finally {
-      await restoreSwitches();
-    }
-    expect(outcome(await buy())).toEqual({ status: 202, code: undefined });
-  }, SWITCHES_TEST_TIMEOUT_MS);
+  it(
+    'swaps disabled stops orders with 503 SWAPS_DISABLED but not transfers',
+    async () => {
+      try {
+        expect(await runOps(['swaps', 'off'])).toEqual({ swaps: 'off' });
+        expect(outcome(await buy())).toEqual({ status: 503, code: 'SWAPS_DISABLED' });
+        expect(outcome(await transfer())).toEqual({ status: 202, code: undefined });
+      } finally {
+        await runOps(['swaps', 'on']);
+      }
+    },
+    SWITCHES_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a treasury account out stops orders with its state, in the contract order',
+    async () => {
+      try {
+        expect(await runOps(['treasury', 'set-state', '--currency', 'KES', '--state', 'unavailable'])).toEqual({
+          currency: 'KES',
+          state: 'unavailable',
+        });
+        expect(outcome(await buy())).toEqual({ status: 503, code: 'TREASURY_ACCOUNT_UNAVAILABLE' });
+        await runOps(['treasury', 'set-state', '--currency', 'KES', '--state', 'available']);
+        await runOps(['treasury', 'set-state', '--currency', 'USDT', '--state', 'not_registered']);
+        expect(outcome(await buy())).toEqual({ status: 503, code: 'TREASURY_ACCOUNT_NOT_REGISTERED' });
+      } finally {
+        await restoreSwitches();
+      }
+      expect(outcome(await buy())).toEqual({ status: 202, code: undefined });
+    },
+    SWITCHES_TEST_TIMEOUT_MS,
+  );
 });

@@ -36,17 +36,32 @@ function percentile(values: number[], fraction: number): number {
 
 function restart(service: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(REPO_ROOT, 'scripts', 'stack.mjs'), 'restart', service], {
-      cwd: REPO_ROOT, env: { ...process.env, STACK_PROFILE: 'test' }, timeout: RESTART_TIMEOUT_MS,
-    }, (error, stdout, stderr) => (error ? reject(new Error(`restart ${service} failed: ${stderr || stdout || error.message}`)) : resolve(stdout)));
+    execFile(
+      process.execPath,
+      [join(REPO_ROOT, 'scripts', 'stack.mjs'), 'restart', service],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, STACK_PROFILE: 'test' },
+        timeout: RESTART_TIMEOUT_MS,
+      },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`restart ${service} failed: ${stderr || stdout || error.message}`)) : resolve(stdout),
+    );
   });
 }
 
 function statusJson(): Promise<Record<string, Array<{ replica: number; pid: number | null; running: boolean }>>> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(REPO_ROOT, 'scripts', 'stack.mjs'), 'status', '--json'], {
-      cwd: REPO_ROOT, env: { ...process.env, STACK_PROFILE: 'test' }, timeout: 60_000,
-    }, (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout).services)));
+    execFile(
+      process.execPath,
+      [join(REPO_ROOT, 'scripts', 'stack.mjs'), 'status', '--json'],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, STACK_PROFILE: 'test' },
+        timeout: 60_000,
+      },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout).services)),
+    );
   });
 }
 
@@ -64,7 +79,9 @@ function readUnder(client: PartnerHttpClient, stop: () => boolean): Promise<Tall
         if (answer.status >= 500) tally.serverErrors.push(`${path} ${answer.status} ${answer.text.slice(0, 120)}`);
       } catch (error) {
         const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-        tally.connectionErrors.push(`${path} ${(error as Error).message}${cause ? ` (${cause.code ?? ''} ${cause.message ?? ''})` : ''} at ${new Date().toISOString()}`);
+        tally.connectionErrors.push(
+          `${path} ${(error as Error).message}${cause ? ` (${cause.code ?? ''} ${cause.message ?? ''})` : ''} at ${new Date().toISOString()}`,
+        );
       }
       await sleep(READ_PAUSE_MS);
     }
@@ -73,35 +90,47 @@ function readUnder(client: PartnerHttpClient, stop: () => boolean): Promise<Tall
 }
 
 describe.each(['trading', 'ledger', 'gateway'])('npm run restart -- %s', (service) => {
-  it('replaces each of its replicas, leaves the other services alone, and (with two replicas) no partner notices', async () => {
-    const replicaCount = loadTestStack().replicas?.[service]?.length ?? 1;
-    const partner = await createTestPartner({ rateLimitPerMinute: PARTNER_REQUESTS_PER_MINUTE });
-    const client = new PartnerHttpClient(partner);
-    const before = await statusJson();
-    expect(before[service].filter((replica) => replica.running)).toHaveLength(replicaCount);
+  it(
+    'replaces each of its replicas, leaves the other services alone, and (with two replicas) no partner notices',
+    async () => {
+      const replicaCount = loadTestStack().replicas?.[service]?.length ?? 1;
+      const partner = await createTestPartner({ rateLimitPerMinute: PARTNER_REQUESTS_PER_MINUTE });
+      const client = new PartnerHttpClient(partner);
+      const before = await statusJson();
+      expect(before[service].filter((replica) => replica.running)).toHaveLength(replicaCount);
 
-    let restarting = true;
-    const reads = readUnder(client, () => !restarting);
-    const output = await restart(service).finally(() => {
-      restarting = false;
-    });
-    const tally = await reads;
-    const after = await statusJson();
-    console.log(`${service} restarted (${replicaCount} replicas): ${tally.answers} reads, ${tally.serverErrors.length} 5xx, `
-      + `${tally.connectionErrors.length} connection errors, p99 ${percentile(tally.durationsMs, 0.99)} ms`);
+      let restarting = true;
+      const reads = readUnder(client, () => !restarting);
+      const output = await restart(service).finally(() => {
+        restarting = false;
+      });
+      const tally = await reads;
+      const after = await statusJson();
+      console.log(
+        `${service} restarted (${replicaCount} replicas): ${tally.answers} reads, ${tally.serverErrors.length} 5xx, ` +
+          `${tally.connectionErrors.length} connection errors, p99 ${percentile(tally.durationsMs, 0.99)} ms`,
+      );
 
-    expect(output).toContain(`${service} stopped and started`);
-    for (const [index, replica] of after[service].entries()) {
-      expect({ replica: replica.replica, running: replica.running }).toEqual({ replica: replica.replica, running: true });
-      expect(replica.pid).not.toBe(before[service][index].pid);
-    }
-    for (const other of Object.keys(before).filter((name) => name !== service)) {
-      expect({ other, pids: after[other].map((replica) => replica.pid) }).toEqual({ other, pids: before[other].map((replica) => replica.pid) });
-    }
-    expect(tally.answers).toBeGreaterThan(0);
-    if (replicaCount >= 2) {
-      expect(tally.serverErrors).toEqual([]);
-      expect(tally.connectionErrors).toEqual([]);
-    }
-  }, FAULT_TEST_TIMEOUT_MS);
+      expect(output).toContain(`${service} stopped and started`);
+      for (const [index, replica] of after[service].entries()) {
+        expect({ replica: replica.replica, running: replica.running }).toEqual({
+          replica: replica.replica,
+          running: true,
+        });
+        expect(replica.pid).not.toBe(before[service][index].pid);
+      }
+      for (const other of Object.keys(before).filter((name) => name !== service)) {
+        expect({ other, pids: after[other].map((replica) => replica.pid) }).toEqual({
+          other,
+          pids: before[other].map((replica) => replica.pid),
+        });
+      }
+      expect(tally.answers).toBeGreaterThan(0);
+      if (replicaCount >= 2) {
+        expect(tally.serverErrors).toEqual([]);
+        expect(tally.connectionErrors).toEqual([]);
+      }
+    },
+    FAULT_TEST_TIMEOUT_MS,
+  );
 });

@@ -13,8 +13,18 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import {
-  createTestPartner, freePort, HttpsReceiver, loadTestStack, PartnerHttpClient, runOps, serviceEnvironment, ServiceInstance, startHttpsReceiver,
-  startServiceInstance, TestPartner, waitFor,
+  createTestPartner,
+  freePort,
+  HttpsReceiver,
+  loadTestStack,
+  PartnerHttpClient,
+  runOps,
+  serviceEnvironment,
+  ServiceInstance,
+  startHttpsReceiver,
+  startServiceInstance,
+  TestPartner,
+  waitFor,
 } from '@platform/testing';
 
 const NEW_KEY_ID = 'rotated';
@@ -32,20 +42,29 @@ async function reseal(gatewayPort: string, webhookPort: string): Promise<ResealR
   try {
     return await runOps<ResealResult>(['secrets', 'reseal']);
   } finally {
-    if (saved.gateway === undefined) delete process.env.GATEWAY_GRPC_ADDR; else process.env.GATEWAY_GRPC_ADDR = saved.gateway;
-    if (saved.webhook === undefined) delete process.env.WEBHOOK_DELIVERY_GRPC_ADDR; else process.env.WEBHOOK_DELIVERY_GRPC_ADDR = saved.webhook;
+    if (saved.gateway === undefined) delete process.env.GATEWAY_GRPC_ADDR;
+    else process.env.GATEWAY_GRPC_ADDR = saved.gateway;
+    if (saved.webhook === undefined) delete process.env.WEBHOOK_DELIVERY_GRPC_ADDR;
+    else process.env.WEBHOOK_DELIVERY_GRPC_ADDR = saved.webhook;
   }
 }
 
 /** A replica of the gateway and one of webhook-delivery, each with `ring` as its key ring. */
-async function replicas(credentialRing: string, webhookRing: string): Promise<{ gateway: ServiceInstance; webhook: ServiceInstance; httpPort: number }> {
+async function replicas(
+  credentialRing: string,
+  webhookRing: string,
+): Promise<{ gateway: ServiceInstance; webhook: ServiceInstance; httpPort: number }> {
   const httpPort = await freePort();
-  const gateway = await startServiceInstance('gateway', { CREDENTIAL_ENCRYPTION_KEY: credentialRing, HTTP_PORT: String(httpPort) });
+  const gateway = await startServiceInstance('gateway', {
+    CREDENTIAL_ENCRYPTION_KEY: credentialRing,
+    HTTP_PORT: String(httpPort),
+  });
   const webhook = await startServiceInstance('webhook-delivery', { WEBHOOK_SECRET_ENCRYPTION_KEY: webhookRing });
   return { gateway, webhook, httpPort };
 }
 
-const sealedPrefixes = (rows: Array<{ sealed: string | null }>) => [...new Set(rows.map((row) => row.sealed?.split('.').slice(0, 2).join('.')))].sort();
+const sealedPrefixes = (rows: Array<{ sealed: string | null }>) =>
+  [...new Set(rows.map((row) => row.sealed?.split('.').slice(0, 2).join('.')))].sort();
 
 let partner: TestPartner;
 let receiver: HttpsReceiver;
@@ -77,26 +96,44 @@ async function expectWebhookSignedWithSecret(http: PartnerHttpClient): Promise<v
   const before = receiver.requests.length;
   const credit = await http.post('/v1/sandbox/kes-credits', { amount: '10.00' });
   expect(credit.status).toBeLessThan(300);
-  await waitFor(() => receiver.requests.length > before, { timeoutMs: WEBHOOK_WAIT_MS, what: 'a webhook for the sandbox credit' });
+  await waitFor(() => receiver.requests.length > before, {
+    timeoutMs: WEBHOOK_WAIT_MS,
+    what: 'a webhook for the sandbox credit',
+  });
   const request = receiver.requests[receiver.requests.length - 1];
   const timestamp = request.headers['x-service-timestamp'] as string;
   const deliveryId = request.headers['x-service-delivery'] as string;
-  const expected = createHmac('sha256', webhookSecret).update(`${timestamp}.${deliveryId}.${request.body}`).digest('hex');
+  const expected = createHmac('sha256', webhookSecret)
+    .update(`${timestamp}.${deliveryId}.${request.body}`)
+    .digest('hex');
   expect((request.headers['x-service-signature'] as string).split(',')).toContain(`v1=${expected}`);
 }
 
 it('moves every sealed secret to a new key and back, while the partner keeps working', async () => {
-  const forward = await replicas(`${NEW_KEY_ID}:${newCredentialKey},k0:${oldCredentialKey}`, `${NEW_KEY_ID}:${newWebhookKey},k0:${oldWebhookKey}`);
+  const forward = await replicas(
+    `${NEW_KEY_ID}:${newCredentialKey},k0:${oldCredentialKey}`,
+    `${NEW_KEY_ID}:${newWebhookKey},k0:${oldWebhookKey}`,
+  );
   try {
     const moved = await reseal(forward.gateway.env.GRPC_PORT, forward.webhook.env.GRPC_PORT);
-    expect(moved.services.map(({ service, currentKeyId, remaining }) => ({ service, currentKeyId, remaining }))).toEqual([
+    expect(
+      moved.services.map(({ service, currentKeyId, remaining }) => ({ service, currentKeyId, remaining })),
+    ).toEqual([
       { service: 'gateway', currentKeyId: NEW_KEY_ID, remaining: 0 },
       { service: 'webhook-delivery', currentKeyId: NEW_KEY_ID, remaining: 0 },
     ]);
     expect(moved.services.every((entry) => entry.resealed > 0)).toBe(true);
-    expect(sealedPrefixes((await gatewayPool.query('SELECT secret_sealed AS sealed FROM credentials')).rows)).toEqual([`v2.${NEW_KEY_ID}`]);
-    expect(sealedPrefixes((await webhookPool.query('SELECT secret_sealed AS sealed FROM endpoints')).rows)).toEqual([`v2.${NEW_KEY_ID}`]);
-    expect((await reseal(forward.gateway.env.GRPC_PORT, forward.webhook.env.GRPC_PORT)).services.map((entry) => entry.resealed)).toEqual([0, 0]);
+    expect(sealedPrefixes((await gatewayPool.query('SELECT secret_sealed AS sealed FROM credentials')).rows)).toEqual([
+      `v2.${NEW_KEY_ID}`,
+    ]);
+    expect(sealedPrefixes((await webhookPool.query('SELECT secret_sealed AS sealed FROM endpoints')).rows)).toEqual([
+      `v2.${NEW_KEY_ID}`,
+    ]);
+    expect(
+      (await reseal(forward.gateway.env.GRPC_PORT, forward.webhook.env.GRPC_PORT)).services.map(
+        (entry) => entry.resealed,
+      ),
+    ).toEqual([0, 0]);
     // The replica with the new key first authenticates the partner; its webhook secret still signs.
     const http = new PartnerHttpClient(partner, `http://127.0.0.1:${forward.httpPort}`);
     expect((await http.get('/v1/balances')).status).toBe(200);
@@ -105,17 +142,23 @@ it('moves every sealed secret to a new key and back, while the partner keeps wor
     await forward.webhook.stop();
   }
 
-  const back = await replicas(`k0:${oldCredentialKey},${NEW_KEY_ID}:${newCredentialKey}`, `k0:${oldWebhookKey},${NEW_KEY_ID}:${newWebhookKey}`);
+  const back = await replicas(
+    `k0:${oldCredentialKey},${NEW_KEY_ID}:${newCredentialKey}`,
+    `k0:${oldWebhookKey},${NEW_KEY_ID}:${newWebhookKey}`,
+  );
   try {
     const restored = await reseal(back.gateway.env.GRPC_PORT, back.webhook.env.GRPC_PORT);
     expect(restored.services.map(({ currentKeyId, remaining }) => ({ currentKeyId, remaining }))).toEqual([
-      { currentKeyId: 'k0', remaining: 0 }, { currentKeyId: 'k0', remaining: 0 },
+      { currentKeyId: 'k0', remaining: 0 },
+      { currentKeyId: 'k0', remaining: 0 },
     ]);
   } finally {
     await back.gateway.stop();
     await back.webhook.stop();
   }
-  expect(sealedPrefixes((await gatewayPool.query('SELECT secret_sealed AS sealed FROM credentials')).rows)).toEqual(['v2.k0']);
+  expect(sealedPrefixes((await gatewayPool.query('SELECT secret_sealed AS sealed FROM credentials')).rows)).toEqual([
+    'v2.k0',
+  ]);
   // The stack's own services, whose ring holds only k0, serve the partner again, webhooks included.
   const http = new PartnerHttpClient(partner);
   expect((await http.get('/v1/balances')).status).toBe(200);

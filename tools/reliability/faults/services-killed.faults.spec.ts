@@ -16,12 +16,29 @@
 //   seen by the receiver at least once, and the delivery ends `delivered`.
 import { randomBytes } from 'node:crypto';
 import {
-  createTestPartner, HttpsReceiver, PartnerHttpClient, runOps, stackInfra, startHttpsReceiver, waitFor,
+  createTestPartner,
+  HttpsReceiver,
+  PartnerHttpClient,
+  runOps,
+  stackInfra,
+  startHttpsReceiver,
+  waitFor,
 } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
 import {
-  Attempt, endPools, expectBalancesMatch, expectLedgerReconciles, expectOrdersWhole, MoneyPartner, moneyPartner, MoneyPools, moneyPools,
-  ordersOf, ordersTerminated, placeBuy, statusOf,
+  Attempt,
+  endPools,
+  expectBalancesMatch,
+  expectLedgerReconciles,
+  expectOrdersWhole,
+  MoneyPartner,
+  moneyPartner,
+  MoneyPools,
+  moneyPools,
+  ordersOf,
+  ordersTerminated,
+  placeBuy,
+  statusOf,
 } from './money-support';
 
 const ORDERS_IN_FLIGHT = 12;
@@ -60,7 +77,16 @@ afterAll(async () => {
 });
 
 async function setWebhook(partnerId: string): Promise<void> {
-  await runOps(['webhook', 'set', '--partner', partnerId, '--url', receiver.url, '--secret', `whsec_${randomBytes(24).toString('hex')}`]);
+  await runOps([
+    'webhook',
+    'set',
+    '--partner',
+    partnerId,
+    '--url',
+    receiver.url,
+    '--secret',
+    `whsec_${randomBytes(24).toString('hex')}`,
+  ]);
 }
 
 function webhooksNaming(id: string) {
@@ -71,7 +97,11 @@ function webhooksNaming(id: string) {
 function expectCleanAnswers(answers: Attempt[], service: string): void {
   for (const [index, answer] of answers.entries()) {
     if ('failed' in answer) {
-      expect({ index, service, answer: statusOf(answer) }).toEqual({ index, service: 'gateway', answer: 'transport failure' });
+      expect({ index, service, answer: statusOf(answer) }).toEqual({
+        index,
+        service: 'gateway',
+        answer: 'transport failure',
+      });
     } else if (answer.status !== 202 && answer.status !== 201) {
       expect({ index, status: answer.status }).toEqual({ index, status: 503 });
       expectEnvelope(answer, `order ${index} while ${service} died`);
@@ -83,74 +113,107 @@ function expectCleanAnswers(answers: Attempt[], service: string): void {
 async function retryEach(p: MoneyPartner, references: string[]): Promise<Map<string, string>> {
   const orderIds = new Map<string, string>();
   for (const reference of references) {
-    const order = await waitFor(async () => {
-      const answer = await placeBuy(p.http, reference, ORDER_KES);
-      return !('failed' in answer) && answer.status === 202 ? answer.body : undefined;
-    }, { timeoutMs: RECOVERY_TIMEOUT_MS, intervalMs: RECOVERY_POLL_MS, what: `order ${reference} after the restart` });
+    const order = await waitFor(
+      async () => {
+        const answer = await placeBuy(p.http, reference, ORDER_KES);
+        return !('failed' in answer) && answer.status === 202 ? answer.body : undefined;
+      },
+      { timeoutMs: RECOVERY_TIMEOUT_MS, intervalMs: RECOVERY_POLL_MS, what: `order ${reference} after the restart` },
+    );
     orderIds.set(reference, order.orderId);
   }
   return orderIds;
 }
 
 describe.each(['trading', 'gateway'])('%s killed with SIGKILL while buy orders are created', (service) => {
-  it('leaves every order whole or absent, retries create once, the ledger reconciles and the outbox relay resumes', async () => {
-    const p = await moneyPartner(FUNDING_KES);
-    await setWebhook(p.partner.partnerId);
-    const references = Array.from({ length: ORDERS_IN_FLIGHT }, (_, index) => `kill-${service}-${index}`);
-    const kill = await stackInfra.armKill(service);
-    const attempts = references.map((reference, index) => sleep(index * ORDER_SPACING_MS).then(() => placeBuy(p.http, reference, ORDER_KES)));
-    await waitFor(async () => ((await ordersOf(pools, p.partner.partnerId)).length >= COMMITTED_BEFORE_KILL ? true : undefined),
-      { timeoutMs: COMMIT_WAIT_MS, intervalMs: COMMIT_POLL_MS, what: `${COMMITTED_BEFORE_KILL} orders committed` });
-    kill();
-    const answers = await Promise.all(attempts);
-    console.log(`${service} killed: answers before the restart: ${answers.map(statusOf).join(', ')}`);
-    // The kill landed among the creates: not every one of them was answered.
-    expect(answers.filter((answer) => !('failed' in answer) && answer.status === 202).length).toBeLessThan(ORDERS_IN_FLIGHT);
-    expectCleanAnswers(answers, service);
-    await stackInfra.startServices();
-    const orderIds = await retryEach(p, references);
-    // An order answered before the kill is the one the retry returns.
-    for (const [index, answer] of answers.entries()) {
-      if (!('failed' in answer) && answer.status === 202) expect(orderIds.get(references[index])).toBe(answer.body.orderId);
-    }
-    const orders = await ordersTerminated(pools, p.partner.partnerId);
-    expect(orders.map((order) => order.partnerReference).sort()).toEqual([...references].sort());
-    await expectOrdersWhole(pools, p);
-    await expectBalancesMatch(p, FUNDING_KES, orders);
-    await expectLedgerReconciles(pools);
-    for (const order of orders) {
-      await waitFor(() => (webhooksNaming(order.orderId).some((request) => JSON.parse(request.body).type === `order.${order.status}`) ? true : undefined),
-        { timeoutMs: WEBHOOK_WAIT_MS, what: `the order.${order.status} webhook of ${order.orderId}` });
-    }
-  }, FAULT_TEST_TIMEOUT_MS);
+  it(
+    'leaves every order whole or absent, retries create once, the ledger reconciles and the outbox relay resumes',
+    async () => {
+      const p = await moneyPartner(FUNDING_KES);
+      await setWebhook(p.partner.partnerId);
+      const references = Array.from({ length: ORDERS_IN_FLIGHT }, (_, index) => `kill-${service}-${index}`);
+      const kill = await stackInfra.armKill(service);
+      const attempts = references.map((reference, index) =>
+        sleep(index * ORDER_SPACING_MS).then(() => placeBuy(p.http, reference, ORDER_KES)),
+      );
+      await waitFor(
+        async () => ((await ordersOf(pools, p.partner.partnerId)).length >= COMMITTED_BEFORE_KILL ? true : undefined),
+        { timeoutMs: COMMIT_WAIT_MS, intervalMs: COMMIT_POLL_MS, what: `${COMMITTED_BEFORE_KILL} orders committed` },
+      );
+      kill();
+      const answers = await Promise.all(attempts);
+      console.log(`${service} killed: answers before the restart: ${answers.map(statusOf).join(', ')}`);
+      // The kill landed among the creates: not every one of them was answered.
+      expect(answers.filter((answer) => !('failed' in answer) && answer.status === 202).length).toBeLessThan(
+        ORDERS_IN_FLIGHT,
+      );
+      expectCleanAnswers(answers, service);
+      await stackInfra.startServices();
+      const orderIds = await retryEach(p, references);
+      // An order answered before the kill is the one the retry returns.
+      for (const [index, answer] of answers.entries()) {
+        if (!('failed' in answer) && answer.status === 202)
+          expect(orderIds.get(references[index])).toBe(answer.body.orderId);
+      }
+      const orders = await ordersTerminated(pools, p.partner.partnerId);
+      expect(orders.map((order) => order.partnerReference).sort()).toEqual([...references].sort());
+      await expectOrdersWhole(pools, p);
+      await expectBalancesMatch(p, FUNDING_KES, orders);
+      await expectLedgerReconciles(pools);
+      for (const order of orders) {
+        await waitFor(
+          () =>
+            webhooksNaming(order.orderId).some((request) => JSON.parse(request.body).type === `order.${order.status}`)
+              ? true
+              : undefined,
+          { timeoutMs: WEBHOOK_WAIT_MS, what: `the order.${order.status} webhook of ${order.orderId}` },
+        );
+      }
+    },
+    FAULT_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('the webhook-delivery worker killed with SIGKILL mid-delivery', () => {
-  it('delivers the event after the restart, with one delivery row that ends delivered', async () => {
-    const partner = await createTestPartner();
-    const http = new PartnerHttpClient(partner);
-    await setWebhook(partner.partnerId);
-    receiver.hold(true);
-    let transactionId = '';
-    try {
-      const credit = await http.post('/v1/sandbox/kes-credits', { amount: '9.00' });
-      expect(credit.status).toBe(201);
-      transactionId = credit.body.transactionId;
-      await waitFor(() => (webhooksNaming(transactionId).length > 0 ? true : undefined), { timeoutMs: WEBHOOK_WAIT_MS, what: 'the held delivery' });
-      await stackInfra.killService('webhook-delivery');
-      await sleep(SOCKET_CLOSE_MS);
-    } finally {
-      receiver.hold(false);
-    }
-    const seenBeforeRestart = webhooksNaming(transactionId).length;
-    await stackInfra.startServices();
-    const rows = () => pools.webhooks.query('SELECT delivery_id, status FROM deliveries WHERE partner_id = $1 AND body LIKE $2', [partner.partnerId, `%${transactionId}%`]);
-    await waitFor(async () => ((await rows()).rows.some((row) => row.status === 'delivered') ? true : undefined),
-      { timeoutMs: RECLAIM_WAIT_MS, intervalMs: RECOVERY_POLL_MS, what: 'the reclaimed delivery to be delivered' });
-    expect((await rows()).rows.map((row) => row.status)).toEqual(['delivered']);
-    const received = webhooksNaming(transactionId);
-    expect(received.length).toBeGreaterThan(seenBeforeRestart);
-    // Every attempt is the same delivery: one event id.
-    expect(new Set(received.map((request) => JSON.parse(request.body).id)).size).toBe(1);
-  }, FAULT_TEST_TIMEOUT_MS);
+  it(
+    'delivers the event after the restart, with one delivery row that ends delivered',
+    async () => {
+      const partner = await createTestPartner();
+      const http = new PartnerHttpClient(partner);
+      await setWebhook(partner.partnerId);
+      receiver.hold(true);
+      let transactionId = '';
+      try {
+        const credit = await http.post('/v1/sandbox/kes-credits', { amount: '9.00' });
+        expect(credit.status).toBe(201);
+        transactionId = credit.body.transactionId;
+        await waitFor(() => (webhooksNaming(transactionId).length > 0 ? true : undefined), {
+          timeoutMs: WEBHOOK_WAIT_MS,
+          what: 'the held delivery',
+        });
+        await stackInfra.killService('webhook-delivery');
+        await sleep(SOCKET_CLOSE_MS);
+      } finally {
+        receiver.hold(false);
+      }
+      const seenBeforeRestart = webhooksNaming(transactionId).length;
+      await stackInfra.startServices();
+      const rows = () =>
+        pools.webhooks.query('SELECT delivery_id, status FROM deliveries WHERE partner_id = $1 AND body LIKE $2', [
+          partner.partnerId,
+          `%${transactionId}%`,
+        ]);
+      await waitFor(async () => ((await rows()).rows.some((row) => row.status === 'delivered') ? true : undefined), {
+        timeoutMs: RECLAIM_WAIT_MS,
+        intervalMs: RECOVERY_POLL_MS,
+        what: 'the reclaimed delivery to be delivered',
+      });
+      expect((await rows()).rows.map((row) => row.status)).toEqual(['delivered']);
+      const received = webhooksNaming(transactionId);
+      expect(received.length).toBeGreaterThan(seenBeforeRestart);
+      // Every attempt is the same delivery: one event id.
+      expect(new Set(received.map((request) => JSON.parse(request.body).id)).size).toBe(1);
+    },
+    FAULT_TEST_TIMEOUT_MS,
+  );
 });

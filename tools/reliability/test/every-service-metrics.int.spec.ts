@@ -10,8 +10,23 @@
 // such series is present (a loaded machine may slow one measurement).
 import { createTestPartner, loadTestStack, PartnerHttpClient, waitFor } from '@platform/testing';
 
-const SERVICES = ['gateway', 'trading', 'ledger', 'wallet-registry', 'payouts', 'collections', 'notifier', 'webhook-delivery'];
-const EVERYWHERE = ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'grpc_server_handled_total', 'grpc_server_handling_seconds'];
+const SERVICES = [
+  'gateway',
+  'trading',
+  'ledger',
+  'wallet-registry',
+  'payouts',
+  'collections',
+  'notifier',
+  'webhook-delivery',
+];
+const EVERYWHERE = [
+  'process_cpu_seconds_total',
+  'process_resident_memory_bytes',
+  'nodejs_eventloop_lag_seconds',
+  'grpc_server_handled_total',
+  'grpc_server_handling_seconds',
+];
 const OUTBOX = ['trading', 'ledger', 'payouts', 'collections'];
 const UPSTREAMS: Record<string, string[]> = {
   gateway: ['trading', 'ledger', 'wallet-registry', 'notifier', 'collections', 'payouts'],
@@ -46,21 +61,39 @@ async function scrape(service: string): Promise<string> {
 
 /** A sample line of `family` whose labels include every `label="value"` given. */
 function hasSample(text: string, family: string, labels: string[] = []): boolean {
-  return text.split('\n').some((line) => line.startsWith(`${family}{`) || line.startsWith(`${family} `)
-    ? labels.every((label) => line.includes(label)) : false);
+  return text
+    .split('\n')
+    .some((line) =>
+      line.startsWith(`${family}{`) || line.startsWith(`${family} `)
+        ? labels.every((label) => line.includes(label))
+        : false,
+    );
 }
 
 /** The series a scrape must carry for `service`, as readable names; empty when all are there. */
 function missing(service: string, text: string): string[] {
   const wanted: Array<[string, string[]]> = [
-    ['db_pool_connections_in_use', []], ['db_pool_waiting_clients', []],
-    ...(OUTBOX.includes(service) ? [['outbox_unpublished_events', []], ['outbox_oldest_unpublished_age_seconds', []]] as Array<[string, string[]]> : []),
-    ...(UPSTREAMS[service] ?? []).map((upstream): [string, string[]] => ['circuit_breaker_state', [`upstream="${upstream}"`]]),
+    ['db_pool_connections_in_use', []],
+    ['db_pool_waiting_clients', []],
+    ...(OUTBOX.includes(service)
+      ? ([
+          ['outbox_unpublished_events', []],
+          ['outbox_oldest_unpublished_age_seconds', []],
+        ] as Array<[string, string[]]>)
+      : []),
+    ...(UPSTREAMS[service] ?? []).map((upstream): [string, string[]] => [
+      'circuit_breaker_state',
+      [`upstream="${upstream}"`],
+    ]),
     ...(WORKERS[service] ?? []).flatMap((worker): Array<[string, string[]]> => [
-      ['worker_due_rows', [`worker="${worker}"`]], ['worker_lag_seconds', [`worker="${worker}"`]], ['worker_claims_total', [`worker="${worker}"`]],
+      ['worker_due_rows', [`worker="${worker}"`]],
+      ['worker_lag_seconds', [`worker="${worker}"`]],
+      ['worker_claims_total', [`worker="${worker}"`]],
     ]),
   ];
-  return wanted.filter(([family, labels]) => !hasSample(text, family, labels)).map(([family, labels]) => `${family}{${labels.join(',')}}`);
+  return wanted
+    .filter(([family, labels]) => !hasSample(text, family, labels))
+    .map(([family, labels]) => `${family}{${labels.join(',')}}`);
 }
 
 describe('metrics of every service', () => {
@@ -70,29 +103,52 @@ describe('metrics of every service', () => {
     const client = new PartnerHttpClient(await createTestPartner());
     expect((await client.request('GET', '/v1/balances')).status).toBe(200);
     for (const service of SERVICES) {
-      scraped.set(service, await waitFor(async () => {
-        const text = await scrape(service);
-        return missing(service, text).length === 0 ? text : undefined;
-      }, { timeoutMs: 30_000, intervalMs: 1_000, what: `every expected series of ${service}` }).catch(async () => scrape(service)));
+      scraped.set(
+        service,
+        await waitFor(
+          async () => {
+            const text = await scrape(service);
+            return missing(service, text).length === 0 ? text : undefined;
+          },
+          { timeoutMs: 30_000, intervalMs: 1_000, what: `every expected series of ${service}` },
+        ).catch(async () => scrape(service)),
+      );
     }
   });
 
-  it.each(SERVICES)('%s serves process metrics, gRPC server calls, its pool and, where it has them, outbox, breaker and worker series', (service) => {
-    const text = scraped.get(service) ?? '';
-    for (const family of EVERYWHERE) expect({ service, family, declared: text.includes(`# TYPE ${family} `) }).toEqual({ service, family, declared: true });
-    expect({ service, missing: missing(service, text) }).toEqual({ service, missing: [] });
-    const unexpectedIds = text.split('\n').filter((line) => !line.startsWith('#') && !line.startsWith('webhook_in_flight{') && UUID.test(line));
-    expect({ service, unexpectedIds }).toEqual({ service, unexpectedIds: [] });
-  });
+  it.each(SERVICES)(
+    '%s serves process metrics, gRPC server calls, its pool and, where it has them, outbox, breaker and worker series',
+    (service) => {
+      const text = scraped.get(service) ?? '';
+      for (const family of EVERYWHERE)
+        expect({ service, family, declared: text.includes(`# TYPE ${family} `) }).toEqual({
+          service,
+          family,
+          declared: true,
+        });
+      expect({ service, missing: missing(service, text) }).toEqual({ service, missing: [] });
+      const unexpectedIds = text
+        .split('\n')
+        .filter((line) => !line.startsWith('#') && !line.startsWith('webhook_in_flight{') && UUID.test(line));
+      expect({ service, unexpectedIds }).toEqual({ service, unexpectedIds: [] });
+    },
+  );
 
   it('counts the partner API by route template and its refusals, and the call to the ledger on both sides', () => {
     const gateway = scraped.get('gateway') ?? '';
-    expect(hasSample(gateway, 'gateway_http_requests_total', ['route="/v1/balances"', 'method="GET"', 'status="200"'])).toBe(true);
+    expect(
+      hasSample(gateway, 'gateway_http_requests_total', ['route="/v1/balances"', 'method="GET"', 'status="200"']),
+    ).toBe(true);
     expect(hasSample(gateway, 'gateway_http_request_duration_seconds_count', ['route="/v1/balances"'])).toBe(true);
     expect(gateway).toContain('# TYPE gateway_authentication_refusals_total counter');
     expect(hasSample(gateway, 'gateway_rate_limit_refusals_total', ['limit="partner"'])).toBe(true);
     expect(hasSample(gateway, 'grpc_client_handled_total', ['grpc_method="GetBalances"', 'grpc_code="OK"'])).toBe(true);
-    expect(hasSample(scraped.get('ledger') ?? '', 'grpc_server_handled_total', ['grpc_method="GetBalances"', 'grpc_code="OK"'])).toBe(true);
+    expect(
+      hasSample(scraped.get('ledger') ?? '', 'grpc_server_handled_total', [
+        'grpc_method="GetBalances"',
+        'grpc_code="OK"',
+      ]),
+    ).toBe(true);
   });
 
   it('shows the webhook worker connected to the broker and consuming', () => {

@@ -61,37 +61,81 @@ const params = (numRuns: number) => ({ numRuns, seed, endOnFailure: true });
 const bodyRoutes = ROUTES.filter((route) => route.body);
 
 describe('hostile bodies', () => {
-  it.each(bodyRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s refuses them with a 4xx envelope and writes nothing', async (_name, route) => {
-    await withoutWrites(() => fc.assert(fc.asyncProperty(hostileBody(route, adminDomain), async (body) => {
-      const result = await client.request(route.method, pathOf(route), undefined, { rawBody: body.text, headers: { 'Content-Type': body.contentType } });
-      expectDocumentedRefusal(result, `${route.method} ${route.path} with ${body.what}`, [...REFUSALS, ...(route.alsoAllowed ?? [])]);
-      if (body.what.startsWith('oversized')) expect(result.status).toBe(413);
-    }), params(BODY_RUNS_PER_ROUTE)));
-  }, SPEC_TIMEOUT_MS);
+  it.each(bodyRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s refuses them with a 4xx envelope and writes nothing',
+    async (_name, route) => {
+      await withoutWrites(() =>
+        fc.assert(
+          fc.asyncProperty(hostileBody(route, adminDomain), async (body) => {
+            const result = await client.request(route.method, pathOf(route), undefined, {
+              rawBody: body.text,
+              headers: { 'Content-Type': body.contentType },
+            });
+            expectDocumentedRefusal(result, `${route.method} ${route.path} with ${body.what}`, [
+              ...REFUSALS,
+              ...(route.alsoAllowed ?? []),
+            ]);
+            if (body.what.startsWith('oversized')) expect(result.status).toBe(413);
+          }),
+          params(BODY_RUNS_PER_ROUTE),
+        ),
+      );
+    },
+    SPEC_TIMEOUT_MS,
+  );
 });
 
 describe('hostile path ids', () => {
-  it.each(ID_ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('%s answers 404 for any id naming nothing', async (_name, route) => {
-    const body = route.body ? JSON.stringify(Object.fromEntries(Object.entries(route.body).map(([key, spec]) => [key, spec.valid()]))) : undefined;
-    await withoutWrites(() => fc.assert(fc.asyncProperty(hostileId, async (id) => {
-      const result = await client.request(route.method, withId(route.path, encodeURIComponent(wellFormed(id))), undefined, { rawBody: body });
-      expectDocumentedRefusal(result, `${route.method} ${route.path} with id ${JSON.stringify(id).slice(0, 80)}`, [404]);
-      expect([route.notFound, 'NOT_FOUND']).toContain(result.body.message);
-    }), params(ID_RUNS_PER_ROUTE)));
-  }, SPEC_TIMEOUT_MS);
+  it.each(ID_ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s answers 404 for any id naming nothing',
+    async (_name, route) => {
+      const body = route.body
+        ? JSON.stringify(Object.fromEntries(Object.entries(route.body).map(([key, spec]) => [key, spec.valid()])))
+        : undefined;
+      await withoutWrites(() =>
+        fc.assert(
+          fc.asyncProperty(hostileId, async (id) => {
+            const result = await client.request(
+              route.method,
+              withId(route.path, encodeURIComponent(wellFormed(id))),
+              undefined,
+              { rawBody: body },
+            );
+            expectDocumentedRefusal(
+              result,
+              `${route.method} ${route.path} with id ${JSON.stringify(id).slice(0, 80)}`,
+              [404],
+            );
+            expect([route.notFound, 'NOT_FOUND']).toContain(result.body.message);
+          }),
+          params(ID_RUNS_PER_ROUTE),
+        ),
+      );
+    },
+    SPEC_TIMEOUT_MS,
+  );
 });
 
 describe('hostile query strings', () => {
-  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('%s never answers 5xx', async (_name, route) => {
-    await withoutWrites(() => fc.assert(fc.asyncProperty(hostileQuery, async (query) => {
-      // Writes keep an invalid body, so whatever the query does they must refuse.
-      const rawBody = route.body ? '{}' : undefined;
-      const result = await client.request(route.method, `${pathOf(route)}${query}`, undefined, { rawBody });
-      const context = `${route.method} ${route.path}${query.slice(0, 120)}`;
-      if (route.method === 'GET' && result.status === 200) return;
-      expectDocumentedRefusal(result, context, REFUSALS);
-    }), params(QUERY_RUNS_PER_ROUTE)));
-  }, SPEC_TIMEOUT_MS);
+  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s never answers 5xx',
+    async (_name, route) => {
+      await withoutWrites(() =>
+        fc.assert(
+          fc.asyncProperty(hostileQuery, async (query) => {
+            // Writes keep an invalid body, so whatever the query does they must refuse.
+            const rawBody = route.body ? '{}' : undefined;
+            const result = await client.request(route.method, `${pathOf(route)}${query}`, undefined, { rawBody });
+            const context = `${route.method} ${route.path}${query.slice(0, 120)}`;
+            if (route.method === 'GET' && result.status === 200) return;
+            expectDocumentedRefusal(result, context, REFUSALS);
+          }),
+          params(QUERY_RUNS_PER_ROUTE),
+        ),
+      );
+    },
+    SPEC_TIMEOUT_MS,
+  );
 });
 
 describe('after the fuzz', () => {

@@ -7,7 +7,13 @@ import { Pool } from 'pg';
 import { HttpResult, loadTestStack, PartnerHttpClient } from '@platform/testing';
 
 /** The reads whose answers make up a partner's state as the partner sees it. */
-export const STATE_READS = ['/v1/balances', '/v1/wallets', '/v1/admins', '/v1/sandbox/outbox', '/v1/payout-destinations'] as const;
+export const STATE_READS = [
+  '/v1/balances',
+  '/v1/wallets',
+  '/v1/admins',
+  '/v1/sandbox/outbox',
+  '/v1/payout-destinations',
+] as const;
 const POOL_CONNECTIONS_MAX = 2;
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 
@@ -15,20 +21,31 @@ const IDENT = /^[a-z_][a-z0-9_]*$/;
 export function expectEnvelope(result: HttpResult, context: string): void {
   const requestId = result.headers.get('x-request-id');
   const body = result.body as Record<string, unknown> | undefined;
-  const problem = !requestId ? 'no X-Request-Id'
-    : !body || typeof body !== 'object' ? 'no JSON body'
-      : Object.keys(body).sort().join(',') !== 'error,message,requestId,statusCode' ? `keys ${Object.keys(body).join(',')}`
-        : body.statusCode !== result.status ? `statusCode ${String(body.statusCode)}`
-          : body.requestId !== requestId ? 'requestId differs from X-Request-Id'
-            : typeof body.message !== 'string' || typeof body.error !== 'string' ? 'message/error not strings'
+  const problem = !requestId
+    ? 'no X-Request-Id'
+    : !body || typeof body !== 'object'
+      ? 'no JSON body'
+      : Object.keys(body).sort().join(',') !== 'error,message,requestId,statusCode'
+        ? `keys ${Object.keys(body).join(',')}`
+        : body.statusCode !== result.status
+          ? `statusCode ${String(body.statusCode)}`
+          : body.requestId !== requestId
+            ? 'requestId differs from X-Request-Id'
+            : typeof body.message !== 'string' || typeof body.error !== 'string'
+              ? 'message/error not strings'
               : null;
-  if (problem) throw new Error(`${context}: answer ${result.status} is not the documented envelope (${problem}): ${result.text.slice(0, 300)}`);
+  if (problem)
+    throw new Error(
+      `${context}: answer ${result.status} is not the documented envelope (${problem}): ${result.text.slice(0, 300)}`,
+    );
 }
 
 /** A refusal the contract documents for hostile input: a 4xx envelope, and not an authentication or throttling one. */
 export function expectDocumentedRefusal(result: HttpResult, context: string, allowed: readonly number[]): void {
   if (!allowed.includes(result.status)) {
-    throw new Error(`${context}: answered ${result.status} (expected one of ${allowed.join(', ')}): ${result.text.slice(0, 300)}`);
+    throw new Error(
+      `${context}: answered ${result.status} (expected one of ${allowed.join(', ')}): ${result.text.slice(0, 300)}`,
+    );
   }
   expectEnvelope(result, context);
   if (result.status === 400 && !String(result.body.message).startsWith('Validation failed on: ')) {
@@ -37,7 +54,10 @@ export function expectDocumentedRefusal(result: HttpResult, context: string, all
 }
 
 /** The partner's state as the API shows it (every read in STATE_READS). */
-export async function apiState(client: PartnerHttpClient, reads: readonly string[] = STATE_READS): Promise<Record<string, string>> {
+export async function apiState(
+  client: PartnerHttpClient,
+  reads: readonly string[] = STATE_READS,
+): Promise<Record<string, string>> {
   const state: Record<string, string> = {};
   for (const path of reads) {
     const result = await client.get(path);
@@ -67,17 +87,23 @@ export class PartnerRows {
     const counts: Record<string, number> = {};
     for (const [database, pool] of this.pools) {
       const tables = await pool.query<{ table_name: string }>(
-        `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'partner_id' ORDER BY table_name`);
+        `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'partner_id' ORDER BY table_name`,
+      );
       for (const { table_name: table } of tables.rows) {
         if (!IDENT.test(table)) throw new Error(`unexpected table name ${table}`);
-        const result = await pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table} WHERE partner_id = $1`, [partnerId]);
+        const result = await pool.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM ${table} WHERE partner_id = $1`,
+          [partnerId],
+        );
         counts[`${database}.${table}`] = Number(result.rows[0].n);
       }
     }
     const ledger = this.pools.get('ledger');
     if (ledger) {
       const postings = await ledger.query<{ n: string }>(
-        'SELECT count(*)::text AS n FROM postings p JOIN accounts a ON a.id = p.account_id WHERE a.partner_id = $1', [partnerId]);
+        'SELECT count(*)::text AS n FROM postings p JOIN accounts a ON a.id = p.account_id WHERE a.partner_id = $1',
+        [partnerId],
+      );
       counts['ledger.postings(partner accounts)'] = Number(postings.rows[0].n);
     }
     return counts;

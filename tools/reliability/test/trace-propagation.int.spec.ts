@@ -17,7 +17,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Pool } from 'pg';
 import {
-  createTestPartner, HttpsReceiver, loadTestStack, PartnerHttpClient, runOps, stackDatabaseUrl, startHttpsReceiver, waitFor,
+  createTestPartner,
+  HttpsReceiver,
+  loadTestStack,
+  PartnerHttpClient,
+  runOps,
+  stackDatabaseUrl,
+  startHttpsReceiver,
+  waitFor,
 } from '@platform/testing';
 
 const LOG_WAIT_MS = 20_000;
@@ -41,13 +48,19 @@ function logLines(service: string): LogLine[] {
 }
 
 /** The first line of `service` in `traceId` that `accept` takes, once it is written. */
-function lineInTrace(service: string, traceId: string, accept: (line: LogLine) => boolean = () => true): Promise<LogLine> {
+function lineInTrace(
+  service: string,
+  traceId: string,
+  accept: (line: LogLine) => boolean = () => true,
+): Promise<LogLine> {
   return waitFor(async () => logLines(service).find((line) => line.traceId === traceId && accept(line)), {
-    timeoutMs: LOG_WAIT_MS, intervalMs: 250, what: `a ${service} log line in trace ${traceId}`,
+    timeoutMs: LOG_WAIT_MS,
+    intervalMs: 250,
+    what: `a ${service} log line in trace ${traceId}`,
   });
 }
 
-describe('one partner request\'s trace across the platform', () => {
+describe("one partner request's trace across the platform", () => {
   let receiver: HttpsReceiver;
 
   beforeAll(async () => {
@@ -58,23 +71,53 @@ describe('one partner request\'s trace across the platform', () => {
     await receiver.close();
   });
 
-  it('follows a sandbox KES credit from the gateway through the ledger\'s event to the webhook the partner receives', async () => {
+  it("follows a sandbox KES credit from the gateway through the ledger's event to the webhook the partner receives", async () => {
     const partner = await createTestPartner();
-    await runOps(['webhook', 'set', '--partner', partner.partnerId, '--url', receiver.url, '--secret', `whsec_${randomBytes(24).toString('hex')}`]);
+    await runOps([
+      'webhook',
+      'set',
+      '--partner',
+      partner.partnerId,
+      '--url',
+      receiver.url,
+      '--secret',
+      `whsec_${randomBytes(24).toString('hex')}`,
+    ]);
     const traceId = newTraceId();
-    const credit = await new PartnerHttpClient(partner).request('POST', '/v1/sandbox/kes-credits', { amount: '100.00' }, { headers: { traceparent: traceparentOf(traceId) } });
+    const credit = await new PartnerHttpClient(partner).request(
+      'POST',
+      '/v1/sandbox/kes-credits',
+      { amount: '100.00' },
+      { headers: { traceparent: traceparentOf(traceId) } },
+    );
     expect(credit.status).toBe(201);
     const requestId = credit.headers.get('x-request-id');
 
     const access = await lineInTrace('gateway', traceId, (line) => line.message === 'request served');
-    expect(access).toMatchObject({ requestId, path: '/v1/sandbox/kes-credits', status: 201, spanId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(access).toMatchObject({
+      requestId,
+      path: '/v1/sandbox/kes-credits',
+      status: 201,
+      spanId: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     const recorded = await lineInTrace('ledger', traceId, (line) => line.message === 'KES credit recorded');
-    expect(recorded).toMatchObject({ partnerId: partner.partnerId, matched: true, amount: '100.00', currency: 'KES', transactionId: credit.body.transactionId });
+    expect(recorded).toMatchObject({
+      partnerId: partner.partnerId,
+      matched: true,
+      amount: '100.00',
+      currency: 'KES',
+      transactionId: credit.body.transactionId,
+    });
     expect(recorded.spanId).not.toBe(access.spanId);
 
-    const webhook = await waitFor(async () => receiver.requests.find((request) => String(request.headers.traceparent ?? '').includes(traceId)), {
-      timeoutMs: WEBHOOK_WAIT_MS, intervalMs: 250, what: `a webhook in trace ${traceId}`,
-    });
+    const webhook = await waitFor(
+      async () => receiver.requests.find((request) => String(request.headers.traceparent ?? '').includes(traceId)),
+      {
+        timeoutMs: WEBHOOK_WAIT_MS,
+        intervalMs: 250,
+        what: `a webhook in trace ${traceId}`,
+      },
+    );
     const eventId = (JSON.parse(webhook.body) as { id: string }).id;
     expect(String(webhook.headers.traceparent)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`));
 
@@ -96,17 +139,32 @@ describe('one partner request\'s trace across the platform', () => {
     expect((await http.post('/v1/admins', { email: `treasurer@${domain}`, name: 'Treasurer' })).status).toBe(201);
     expect((await http.post('/v1/sandbox/kes-credits', { amount: '1000.00' })).status).toBe(201);
     const traceId = newTraceId();
-    const transfer = await http.request('POST', '/v1/transfers', {
-      rail: 'mobile_money', destination: { accountNumber: '254712345678', accountName: 'Jane Wanjiru' },
-      amount: { currency: 'KES', value: '100.00' }, idempotencyKey: `key-${randomUUID()}`,
-    }, { headers: { traceparent: traceparentOf(traceId) } });
+    const transfer = await http.request(
+      'POST',
+      '/v1/transfers',
+      {
+        rail: 'mobile_money',
+        destination: { accountNumber: '254712345678', accountName: 'Jane Wanjiru' },
+        amount: { currency: 'KES', value: '100.00' },
+        idempotencyKey: `key-${randomUUID()}`,
+      },
+      { headers: { traceparent: traceparentOf(traceId) } },
+    );
     expect(transfer.status).toBe(202);
 
     const lines = [
       await lineInTrace('gateway', traceId, (line) => line.message === 'request served'),
-      await lineInTrace('payouts', traceId, (line) => line.message === 'transfer awaiting confirmation' && line.transferId === transfer.body.id),
+      await lineInTrace(
+        'payouts',
+        traceId,
+        (line) => line.message === 'transfer awaiting confirmation' && line.transferId === transfer.body.id,
+      ),
       // The transfer's hold has the transfer's id.
-      await lineInTrace('ledger', traceId, (line) => line.message === 'hold placed' && line.holdId === transfer.body.id),
+      await lineInTrace(
+        'ledger',
+        traceId,
+        (line) => line.message === 'hold placed' && line.holdId === transfer.body.id,
+      ),
       await lineInTrace('notifier', traceId, (line) => line.message === 'message sent'),
     ];
     for (const line of lines) expect(line.requestId).toBe(transfer.headers.get('x-request-id'));
@@ -122,9 +180,15 @@ describe('one partner request\'s trace across the platform', () => {
       const answer = await http.request('GET', '/v1/balances', undefined, { headers });
       expect(answer.status).toBe(200);
       const requestId = answer.headers.get('x-request-id');
-      const access = await waitFor(async () => logLines('gateway').find((line) => line.requestId === requestId && line.message === 'request served'), {
-        timeoutMs: LOG_WAIT_MS, intervalMs: 250, what: `the access line of ${requestId}`,
-      });
+      const access = await waitFor(
+        async () =>
+          logLines('gateway').find((line) => line.requestId === requestId && line.message === 'request served'),
+        {
+          timeoutMs: LOG_WAIT_MS,
+          intervalMs: 250,
+          what: `the access line of ${requestId}`,
+        },
+      );
       expect(access.traceId).toMatch(/^[0-9a-f]{32}$/);
       expect(access.traceId).not.toBe(traceId);
     }

@@ -32,7 +32,10 @@ export class TestCertificateAuthority {
   readonly caFile: string;
   private readonly caKeyFile: string;
 
-  private constructor(readonly dir: string, files?: { caFile: string; caKeyFile: string }) {
+  private constructor(
+    readonly dir: string,
+    files?: { caFile: string; caKeyFile: string },
+  ) {
     this.caFile = files?.caFile ?? path.join(dir, 'ca.pem');
     this.caKeyFile = files?.caKeyFile ?? path.join(dir, 'ca-key.pem');
   }
@@ -47,9 +50,28 @@ export class TestCertificateAuthority {
   static create(dir: string, commonName = 'Test CA'): TestCertificateAuthority {
     mkdirSync(dir, { recursive: true });
     const authority = new TestCertificateAuthority(dir);
-    openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-sha256', '-days', '7',
-      '-subj', `/CN=${commonName}`, '-keyout', authority.caKeyFile, '-out', authority.caFile,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+    openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '7',
+      '-subj',
+      `/CN=${commonName}`,
+      '-keyout',
+      authority.caKeyFile,
+      '-out',
+      authority.caFile,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ]);
     return authority;
   }
 
@@ -59,16 +81,49 @@ export class TestCertificateAuthority {
     const files = { certFile: `${stem}.pem`, keyFile: `${stem}-key.pem`, caFile: this.caFile };
     const csr = `${stem}.csr`;
     const extensions = `${stem}.ext`;
-    openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', `/CN=${identity}`, '-keyout', files.keyFile, '-out', csr]);
-    writeFileSync(extensions, [
-      'basicConstraints = critical, CA:FALSE',
-      'keyUsage = critical, digitalSignature, keyEncipherment',
-      'extendedKeyUsage = serverAuth, clientAuth',
-      `subjectAltName = ${identityUri(identity)}`.replace('= ', '= URI:'),
-      '',
-    ].join('\n'));
-    openssl(['x509', '-req', '-sha256', '-days', String(options.days ?? 2), '-in', csr, '-CA', this.caFile, '-CAkey', this.caKeyFile,
-      '-set_serial', `0x${randomBytes(16).toString('hex')}`, '-extfile', extensions, '-out', files.certFile]);
+    openssl([
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-subj',
+      `/CN=${identity}`,
+      '-keyout',
+      files.keyFile,
+      '-out',
+      csr,
+    ]);
+    writeFileSync(
+      extensions,
+      [
+        'basicConstraints = critical, CA:FALSE',
+        'keyUsage = critical, digitalSignature, keyEncipherment',
+        'extendedKeyUsage = serverAuth, clientAuth',
+        `subjectAltName = ${identityUri(identity)}`.replace('= ', '= URI:'),
+        '',
+      ].join('\n'),
+    );
+    openssl([
+      'x509',
+      '-req',
+      '-sha256',
+      '-days',
+      String(options.days ?? 2),
+      '-in',
+      csr,
+      '-CA',
+      this.caFile,
+      '-CAkey',
+      this.caKeyFile,
+      '-set_serial',
+      `0x${randomBytes(16).toString('hex')}`,
+      '-extfile',
+      extensions,
+      '-out',
+      files.certFile,
+    ]);
     return files;
   }
 }

@@ -15,18 +15,42 @@ export const WEBHOOK_DELIVERY_FILTERS = ['delivered', 'failing', 'dead'] as cons
 /** Every status a delivery may read as (the filters, plus the open and held ones). */
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'failing', 'delivered', 'dead', 'held'] as const;
 
-const limit = (description: string) => z.string().regex(/^[1-9]\d{0,2}$/).pipe(z.coerce.number().int().min(1).max(FEED_LIMIT_MAX))
-  .describe(description).optional();
+const limit = (description: string) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/)
+    .pipe(z.coerce.number().int().min(1).max(FEED_LIMIT_MAX))
+    .describe(description)
+    .optional();
 
-export const eventListQuerySchema = z.object({
-  after: z.string().max(36).regex(UUID).describe('The id of the last event you processed (from this feed or a webhook\'s body); absent: from the oldest event kept. '
-    + 'An id that is not one of your events answers 400 EVENT_CURSOR_UNKNOWN; one older than the feed keeps, 400 EVENT_CURSOR_EXPIRED').optional(),
-  type: z.enum(WEBHOOK_EVENT_TYPES).describe('Only events of this type (the cursor may be an event of any type)').optional(),
-  limit: limit(`Page size, 1-${FEED_LIMIT_MAX}, default ${FEED_LIMIT_DEFAULT}`),
-}).strict();
+export const eventListQuerySchema = z
+  .object({
+    after: z
+      .string()
+      .max(36)
+      .regex(UUID)
+      .describe(
+        "The id of the last event you processed (from this feed or a webhook's body); absent: from the oldest event kept. " +
+          'An id that is not one of your events answers 400 EVENT_CURSOR_UNKNOWN; one older than the feed keeps, 400 EVENT_CURSOR_EXPIRED',
+      )
+      .optional(),
+    type: z
+      .enum(WEBHOOK_EVENT_TYPES)
+      .describe('Only events of this type (the cursor may be an event of any type)')
+      .optional(),
+    limit: limit(`Page size, 1-${FEED_LIMIT_MAX}, default ${FEED_LIMIT_DEFAULT}`),
+  })
+  .strict();
 
-export const webhookDeliveryListQuerySchema = z.object({
-  status: z.enum(WEBHOOK_DELIVERY_FILTERS).describe('One status').optional(),
-  limit: limit(`Page size, 1-${FEED_LIMIT_MAX}, default 50`),
-  cursor: z.string().max(200).regex(/^[A-Za-z0-9_-]{1,200}$/).describe('X-Next-Cursor of the previous page, with the same filters').optional(),
-}).strict();
+export const webhookDeliveryListQuerySchema = z
+  .object({
+    status: z.enum(WEBHOOK_DELIVERY_FILTERS).describe('One status').optional(),
+    limit: limit(`Page size, 1-${FEED_LIMIT_MAX}, default 50`),
+    cursor: z
+      .string()
+      .max(200)
+      .regex(/^[A-Za-z0-9_-]{1,200}$/)
+      .describe('X-Next-Cursor of the previous page, with the same filters')
+      .optional(),
+  })
+  .strict();

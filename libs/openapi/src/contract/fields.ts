@@ -7,7 +7,14 @@
  */
 import { isValidTronAddress } from '@platform/chain';
 import {
-  AMOUNT_INTEGER_DIGITS_MAX, CURRENCY_SCALE, Currency, decimalPattern, formatAmount, formatDecimal, parseDecimal, parsePositiveAmount,
+  AMOUNT_INTEGER_DIGITS_MAX,
+  CURRENCY_SCALE,
+  Currency,
+  decimalPattern,
+  formatAmount,
+  formatDecimal,
+  parseDecimal,
+  parsePositiveAmount,
   RATE_SCALE,
 } from '@platform/money';
 import { z } from 'zod';
@@ -53,7 +60,8 @@ const AMOUNT_EXAMPLE: Record<Currency, string> = { KES: '1000.00', USDT: '10.000
 /** A positive amount of `currency` with at most its scale of decimals; normalised to exactly that scale. */
 function positiveAmount(currency: Currency) {
   const scale = CURRENCY_SCALE[currency];
-  const schema = z.string()
+  const schema = z
+    .string()
     .max(amountLengthMax(scale))
     .regex(decimalPattern(scale))
     .refine((value) => parsePositiveAmount(value, currency) !== null, `a positive ${currency} amount`)
@@ -71,7 +79,8 @@ export const USD_AMOUNT_INPUT = positiveAmount('USD');
 
 /** A positive rate with at most 4 decimals; normalised to exactly 4. */
 export const RATE_INPUT = documented(
-  z.string()
+  z
+    .string()
     .max(amountLengthMax(RATE_SCALE))
     .regex(decimalPattern(RATE_SCALE))
     .refine((value) => parseDecimal(value, RATE_SCALE)?.gt(0) === true, 'a positive rate with at most 4 decimals')
@@ -81,7 +90,11 @@ export const RATE_INPUT = documented(
 
 /** 64 lowercase hex characters; a leading 0x is accepted and stripped. */
 export const TX_HASH_INPUT = documented(
-  z.string().max(66).regex(TX_HASH).transform((value) => value.replace(/^0x/, '')),
+  z
+    .string()
+    .max(66)
+    .regex(TX_HASH)
+    .transform((value) => value.replace(/^0x/, '')),
   { description: 'TRON transaction hash: 64 lowercase hex characters; a 0x prefix is accepted and stripped' },
 );
 
@@ -91,4 +104,7 @@ export const TRON_ADDRESS_INPUT = documented(
 );
 
 /** A 6-digit code; a malformed one is refused as a request error and never counted as a guess. */
-export const SIX_DIGIT_CODE = documented(z.string().max(6).regex(SIX_DIGITS), { description: 'The 6-digit code', example: '123456' });
+export const SIX_DIGIT_CODE = documented(z.string().max(6).regex(SIX_DIGITS), {
+  description: 'The 6-digit code',
+  example: '123456',
+});

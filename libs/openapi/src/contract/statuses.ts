@@ -1,5 +1,12 @@
 /** The statuses partners see, stated once for requests (filters), responses and webhooks. */
-export const ORDER_STATUSES = ['awaiting_usdt', 'awaiting_payment', 'funds_reserved', 'settled', 'rejected', 'expired'] as const;
+export const ORDER_STATUSES = [
+  'awaiting_usdt',
+  'awaiting_payment',
+  'funds_reserved',
+  'settled',
+  'rejected',
+  'expired',
+] as const;
 export const COLLECTION_STATUSES = ['open', 'received', 'crediting', 'credited', 'refunded', 'expired'] as const;
 /** Transfers, USDT sends and batches: each waits for a confirmation code, then settles or fails. */
 export const CONFIRMABLE_STATUSES = ['awaiting_confirmation', 'confirmed', 'settled', 'failed', 'expired'] as const;
@@ -9,7 +16,15 @@ export const BATCH_STATUSES = ['awaiting_confirmation', 'confirmed', 'completed'
  * A mobile-money prompt: `pending` (out, unanswered), `approved` (the credit is being booked), `credited`, `declined`,
  * `expired` (unanswered within its lifetime), `rejected` (the bank refused to send it), `unavailable` (the bank did not answer).
  */
-export const MOBILE_MONEY_PUSH_STATUSES = ['pending', 'approved', 'credited', 'declined', 'expired', 'rejected', 'unavailable'] as const;
+export const MOBILE_MONEY_PUSH_STATUSES = [
+  'pending',
+  'approved',
+  'credited',
+  'declined',
+  'expired',
+  'rejected',
+  'unavailable',
+] as const;
 /**
  * What moved a balance, on a statement line. `hold_placed` takes an amount out of
  * available until its movement completes (`hold_released` gives it back, and the
@@ -18,5 +33,15 @@ export const MOBILE_MONEY_PUSH_STATUSES = ['pending', 'approved', 'credited', 'd
  * the service made.
  */
 export const STATEMENT_LINE_TYPES = [
-  'credit', 'order', 'fee', 'transfer', 'usdt_send', 'collection', 'reversal', 'hold_placed', 'hold_released', 'opening_balance', 'adjustment',
+  'credit',
+  'order',
+  'fee',
+  'transfer',
+  'usdt_send',
+  'collection',
+  'reversal',
+  'hold_placed',
+  'hold_released',
+  'opening_balance',
+  'adjustment',
 ] as const;

@@ -40,7 +40,8 @@ export class GrpcLedgerCredits implements LedgerCredits {
       { accountId: clearing, amount: formatAmount(new Big(credit.grossAmount).times(-1), 'USD') },
       { accountId: accounts.usdAccountId, amount: credit.netAmount },
     ];
-    if (new Big(credit.feeAmount).gt(0)) postings.push({ accountId: await this.serviceAccount('fee_revenue'), amount: credit.feeAmount });
+    if (new Big(credit.feeAmount).gt(0))
+      postings.push({ accountId: await this.serviceAccount('fee_revenue'), amount: credit.feeAmount });
     const entry = await this.client.postEntry({
       entryId: credit.entryId,
       kind: CREDIT_ENTRY_KIND,

@@ -28,7 +28,12 @@ describe('collection fee', () => {
   });
 
   it('refunds a deposit the fee would swallow whole', () => {
-    expect(applyFee(30n, terms(100, 30n, 2_500n))).toEqual({ kind: 'refund', reason: 'fee_exceeds_amount', grossMinor: 30n, feeMinor: 31n });
+    expect(applyFee(30n, terms(100, 30n, 2_500n))).toEqual({
+      kind: 'refund',
+      reason: 'fee_exceeds_amount',
+      grossMinor: 30n,
+      feeMinor: 31n,
+    });
     expect(applyFee(31n, terms(0, 31n, 31n)).kind).toBe('refund');
     expect(applyFee(32n, terms(0, 31n, 31n))).toEqual({ kind: 'credit', grossMinor: 32n, feeMinor: 31n, netMinor: 1n });
   });

@@ -23,8 +23,14 @@ export type FeeOutcome =
 
 /** Terms an operator may set: bps 0..10000, 0 ≤ flat ≤ cap ≤ FEE_MINOR_MAX. */
 export function feeTermsValid(terms: FeeTerms): boolean {
-  return Number.isInteger(terms.percentBps) && terms.percentBps >= 0 && terms.percentBps <= FEE_BPS_MAX
-    && terms.flatMinor >= 0n && terms.capMinor >= terms.flatMinor && terms.capMinor <= FEE_MINOR_MAX;
+  return (
+    Number.isInteger(terms.percentBps) &&
+    terms.percentBps >= 0 &&
+    terms.percentBps <= FEE_BPS_MAX &&
+    terms.flatMinor >= 0n &&
+    terms.capMinor >= terms.flatMinor &&
+    terms.capMinor <= FEE_MINOR_MAX
+  );
 }
 
 function ceilDivide(numerator: bigint, denominator: bigint): bigint {

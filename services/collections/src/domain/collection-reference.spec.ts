@@ -10,7 +10,9 @@ describe('collection references', () => {
     const reference = newCollectionReference();
     expect(reference).toMatch(/^[0-9A-HJKMNP-TV-Y]{11}$/);
     expect(normaliseCollectionReference(reference)).toBe(reference);
-    expect(normaliseCollectionReference(` ${reference.slice(0, 5).toLowerCase()}-${reference.slice(5)} `)).toBe(reference);
+    expect(normaliseCollectionReference(` ${reference.slice(0, 5).toLowerCase()}-${reference.slice(5)} `)).toBe(
+      reference,
+    );
     const withLookAlikes = reference.replace(/0/g, 'o').replace(/1/g, 'l');
     expect(normaliseCollectionReference(withLookAlikes)).toBe(reference);
   });
@@ -24,7 +26,11 @@ describe('collection references', () => {
           expect(normaliseCollectionReference(reference.slice(0, i) + symbol + reference.slice(i + 1))).toBeNull();
         }
         if (i < reference.length - 1 && reference[i] !== reference[i + 1]) {
-          expect(normaliseCollectionReference(reference.slice(0, i) + reference[i + 1] + reference[i] + reference.slice(i + 2))).toBeNull();
+          expect(
+            normaliseCollectionReference(
+              reference.slice(0, i) + reference[i + 1] + reference[i] + reference.slice(i + 2),
+            ),
+          ).toBeNull();
         }
       }
     }

@@ -15,7 +15,12 @@
 export const COLLECTION_STATUSES = ['open', 'received', 'crediting', 'credited', 'refunded', 'expired'] as const;
 export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
 
-export const REFUND_REASONS = ['returned_by_rails', 'fee_exceeds_amount', 'collection_expired', 'collection_not_open'] as const;
+export const REFUND_REASONS = [
+  'returned_by_rails',
+  'fee_exceeds_amount',
+  'collection_expired',
+  'collection_not_open',
+] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
 const TRANSITIONS: Readonly<Record<CollectionStatus, readonly CollectionStatus[]>> = {

@@ -5,7 +5,17 @@ import { createHash } from 'node:crypto';
  * partnerReference (same body: the original answer) from a reuse with another
  * body (IDEMPOTENCY_KEY_REUSED). Fields in a fixed order; absent is null.
  */
-export function createRequestHash(request: { currency: string; partnerReference: string; payerLabel: string; expectedAmount: string | null }): string {
-  const canonical = JSON.stringify([request.currency, request.partnerReference, request.payerLabel, request.expectedAmount]);
+export function createRequestHash(request: {
+  currency: string;
+  partnerReference: string;
+  payerLabel: string;
+  expectedAmount: string | null;
+}): string {
+  const canonical = JSON.stringify([
+    request.currency,
+    request.partnerReference,
+    request.payerLabel,
+    request.expectedAmount,
+  ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -4,7 +4,8 @@ import { isValidAbaRoutingNumber, maskAccountNumber } from './routing-number';
 
 describe('ABA routing numbers', () => {
   it('accepts valid numbers', () => {
-    for (const valid of ['011000015', '021000021', '026009593', '121000358']) expect(isValidAbaRoutingNumber(valid)).toBe(true);
+    for (const valid of ['011000015', '021000021', '026009593', '121000358'])
+      expect(isValidAbaRoutingNumber(valid)).toBe(true);
   });
 
   it('refuses every single-digit change, bad shapes and all zeros', () => {
@@ -15,7 +16,8 @@ describe('ABA routing numbers', () => {
         expect(isValidAbaRoutingNumber(valid.slice(0, i) + digit + valid.slice(i + 1))).toBe(false);
       }
     }
-    for (const invalid of ['01100001', '0110000150', '01100001a', '000000000']) expect(isValidAbaRoutingNumber(invalid)).toBe(false);
+    for (const invalid of ['01100001', '0110000150', '01100001a', '000000000'])
+      expect(isValidAbaRoutingNumber(invalid)).toBe(false);
   });
 
   it('masks account numbers to the last four digits', () => {

@@ -14,7 +14,9 @@ export const COLLECTIONS_ACCESS = {
     getCollection: ['gateway'],
     listCollections: ['gateway'],
   } satisfies AccessTable<typeof collections.CollectionsService>,
-  ADMIN: { configureFees: ['ops'], listAuditRecords: ['ops'] } satisfies AccessTable<typeof collections.CollectionsAdminService>,
+  ADMIN: { configureFees: ['ops'], listAuditRecords: ['ops'] } satisfies AccessTable<
+    typeof collections.CollectionsAdminService
+  >,
   SANDBOX: {
     simulateDeposit: ['gateway'],
     expireNow: ['gateway'],

@@ -22,17 +22,30 @@ export interface SandboxUseCases {
  * collection (the scheduler would run it within a tick anyway), so the answer
  * usually shows it credited.
  */
-export function collectionsSandboxHandlers(deps: { sandbox: SandboxUseCases | null; rails: UsdRails }): AsyncImplementation<typeof collections.CollectionsSandboxService> {
+export function collectionsSandboxHandlers(deps: {
+  sandbox: SandboxUseCases | null;
+  rails: UsdRails;
+}): AsyncImplementation<typeof collections.CollectionsSandboxService> {
   return {
     async simulateDeposit(request) {
       if (!deps.sandbox) throw new AppError('NOT_FOUND');
       const result = await deps.sandbox.recordDeposit.execute({
-        partnerId: request.partnerId, collectionId: request.collectionId, depositId: request.depositId, amount: request.amount,
+        partnerId: request.partnerId,
+        collectionId: request.collectionId,
+        depositId: request.depositId,
+        amount: request.amount,
         senderName: request.senderName ?? null,
       });
       await deps.sandbox.creditCollections.execute(request.collectionId);
-      const collection = await deps.sandbox.getCollection.execute({ partnerId: request.partnerId, collectionId: request.collectionId });
-      return { deposit: toProtoDeposit(result.deposit), collection: toProtoCollection(collection, deps.rails), created: result.created };
+      const collection = await deps.sandbox.getCollection.execute({
+        partnerId: request.partnerId,
+        collectionId: request.collectionId,
+      });
+      return {
+        deposit: toProtoDeposit(result.deposit),
+        collection: toProtoCollection(collection, deps.rails),
+        created: result.created,
+      };
     },
     async expireNow(request) {
       if (!deps.sandbox) throw new AppError('NOT_FOUND');

@@ -16,7 +16,10 @@ export function collectionsHandlers(deps: {
   return {
     async createCollection(request) {
       const result = await deps.createCollection.execute({
-        partnerId: request.partnerId, currency: 'USD', partnerReference: request.partnerReference, payerLabel: request.payerLabel,
+        partnerId: request.partnerId,
+        currency: 'USD',
+        partnerReference: request.partnerReference,
+        payerLabel: request.payerLabel,
         expectedAmount: request.expectedAmount ?? null,
       });
       return { collection: toProtoCollection(result.collection, deps.rails), created: result.created };
@@ -26,7 +29,10 @@ export function collectionsHandlers(deps: {
     },
     async listCollections(request) {
       const result = await deps.listCollections.execute(request);
-      return { collections: result.collections.map((record) => toProtoCollection(record, deps.rails)), nextCursor: result.nextCursor };
+      return {
+        collections: result.collections.map((record) => toProtoCollection(record, deps.rails)),
+        nextCursor: result.nextCursor,
+      };
     },
   };
 }

@@ -6,7 +6,12 @@ import type { FeeTerms } from '../domain/collection-fee';
 import type { DepositRecord } from '../persistence/deposits.repository';
 
 export function toProtoFee(terms: FeeTerms): collections.FeeTerms {
-  return { percentBps: terms.percentBps, flatMinor: terms.flatMinor.toString(), capMinor: terms.capMinor.toString(), currency: 'USD' };
+  return {
+    percentBps: terms.percentBps,
+    flatMinor: terms.flatMinor.toString(),
+    capMinor: terms.capMinor.toString(),
+    currency: 'USD',
+  };
 }
 
 const optional = <T>(value: T | null): T | undefined => (value === null ? undefined : value);

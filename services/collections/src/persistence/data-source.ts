@@ -10,6 +10,11 @@ export function collectionsDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [OutboxV1Migration1732180000000, CollectionsV1Migration1732190000000, CollectionsAuditRecordsMigration1795900000000, CollectionsOutboxTraceparentMigration1796000000000],
+    migrations: [
+      OutboxV1Migration1732180000000,
+      CollectionsV1Migration1732190000000,
+      CollectionsAuditRecordsMigration1795900000000,
+      CollectionsOutboxTraceparentMigration1796000000000,
+    ],
   });
 }

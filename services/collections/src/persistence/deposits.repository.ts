@@ -43,6 +43,15 @@ export class DepositsRepository {
     await manager.query(
       `INSERT INTO deposits (deposit_id, collection_id, amount, sender_name, disposition, refund_reason, received_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [deposit.depositId, deposit.collectionId, deposit.amount, deposit.senderName, deposit.disposition, deposit.refundReason, deposit.receivedAt]);
+      [
+        deposit.depositId,
+        deposit.collectionId,
+        deposit.amount,
+        deposit.senderName,
+        deposit.disposition,
+        deposit.refundReason,
+        deposit.receivedAt,
+      ],
+    );
   }
 }

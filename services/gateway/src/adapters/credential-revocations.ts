@@ -36,11 +36,17 @@ export class CredentialRevocations {
    * Subscribes on a connection of its own (a subscribed connection can do nothing
    * else) and resolves once subscribed; `publisher` is the replica's usual connection.
    */
-  static async start(url: string, publisher: Pick<Redis, 'publish'>, cache: ForgettingCache, logger: Logger): Promise<CredentialRevocations> {
+  static async start(
+    url: string,
+    publisher: Pick<Redis, 'publish'>,
+    cache: ForgettingCache,
+    logger: Logger,
+  ): Promise<CredentialRevocations> {
     const subscriber = await connectRedis(url, logger);
     let subscribed = false;
     subscriber.on('message', (channel: string, message: string) => {
-      if (channel !== CREDENTIAL_REVOKED_CHANNEL || message.length === 0 || message.length > MESSAGE_CHARACTERS_MAX) return;
+      if (channel !== CREDENTIAL_REVOKED_CHANNEL || message.length === 0 || message.length > MESSAGE_CHARACTERS_MAX)
+        return;
       cache.forget(message);
     });
     subscriber.on('close', () => {
@@ -62,7 +68,9 @@ export class CredentialRevocations {
     try {
       await this.publisher.publish(CREDENTIAL_REVOKED_CHANNEL, apiKey);
     } catch (error) {
-      this.logger.warn('could not announce a revocation; other replicas learn it within the cache lifetime', { error: (error as Error).message });
+      this.logger.warn('could not announce a revocation; other replicas learn it within the cache lifetime', {
+        error: (error as Error).message,
+      });
     }
   }
 

@@ -15,7 +15,10 @@ function within<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
 
 /** Ready when Redis answers PING and PostgreSQL answers SELECT 1. */
 export class StoreReadiness implements Readiness {
-  constructor(private readonly redis: Redis, private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly dataSource: DataSource,
+  ) {}
 
   async ready(): Promise<boolean> {
     try {

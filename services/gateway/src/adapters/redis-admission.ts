@@ -2,7 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { ADMISSION_SCRIPT, Admission, interpretAdmissionReply, nonceKey, RATE_LIMIT_WINDOW_MS, rateLimitKey } from '../domain/rate-limit';
+import {
+  ADMISSION_SCRIPT,
+  Admission,
+  interpretAdmissionReply,
+  nonceKey,
+  RATE_LIMIT_WINDOW_MS,
+  rateLimitKey,
+} from '../domain/rate-limit';
 import { NONCE_RETENTION_MS } from '../domain/request-signature';
 import type { AdmissionRequest, RequestAdmission } from '../http/dependencies';
 
@@ -19,19 +26,28 @@ function isNoScript(error: unknown): boolean {
  * caught whichever replica it reaches. Redis not answering fails closed (503).
  */
 export class RedisRequestAdmission implements RequestAdmission {
-  constructor(private readonly redis: Redis, private readonly logger: Logger) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+  ) {}
 
   async admit(request: AdmissionRequest): Promise<Admission> {
     // A fresh member per request: two requests in the same millisecond are two entries.
     const args = [
-      nonceKey(request.apiKey, request.nonce), rateLimitKey(request.partnerId),
-      String(NONCE_RETENTION_MS), String(RATE_LIMIT_WINDOW_MS), String(request.limitPerMinute), randomUUID(),
+      nonceKey(request.apiKey, request.nonce),
+      rateLimitKey(request.partnerId),
+      String(NONCE_RETENTION_MS),
+      String(RATE_LIMIT_WINDOW_MS),
+      String(request.limitPerMinute),
+      randomUUID(),
     ];
     let reply: unknown;
     try {
       reply = await this.run(args);
     } catch (error) {
-      this.logger.warn('nonce and rate-limit store unavailable; refusing the request', { error: (error as Error).message });
+      this.logger.warn('nonce and rate-limit store unavailable; refusing the request', {
+        error: (error as Error).message,
+      });
       throw new AppError('SERVICE_UNAVAILABLE');
     }
     return interpretAdmissionReply(reply, request.limitPerMinute);

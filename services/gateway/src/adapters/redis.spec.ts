@@ -15,12 +15,18 @@ describe('checkNoEviction', () => {
   });
 
   it.each(['allkeys-lru', 'volatile-lru', 'volatile-ttl', 'allkeys-random'])('refuses %s', async (policy) => {
-    await expect(checkNoEviction(redisAnswering(policy), logger)).rejects.toThrow(`Redis maxmemory-policy is "${policy}"`);
+    await expect(checkNoEviction(redisAnswering(policy), logger)).rejects.toThrow(
+      `Redis maxmemory-policy is "${policy}"`,
+    );
   });
 
   it('lets a Redis that refuses CONFIG through, with a warning', async () => {
     const warnings = jest.spyOn(logger, 'warn');
-    const managed = { config: jest.fn(async () => { throw new Error("ERR unknown command 'CONFIG'"); }) } as never;
+    const managed = {
+      config: jest.fn(async () => {
+        throw new Error("ERR unknown command 'CONFIG'");
+      }),
+    } as never;
     await expect(checkNoEviction(managed, logger)).resolves.toBeUndefined();
     expect(warnings).toHaveBeenCalledWith(expect.stringContaining('eviction policy'), expect.anything());
   });

@@ -71,5 +71,7 @@ export async function checkNoEviction(redis: Pick<Redis, 'config'>, logger: Logg
   }
   const policy = Array.isArray(reply) ? reply[1] : undefined;
   if (policy === REQUIRED_EVICTION_POLICY) return;
-  throw new Error(`Redis maxmemory-policy is "${String(policy)}"; nonces and rate-limit windows need "${REQUIRED_EVICTION_POLICY}"`);
+  throw new Error(
+    `Redis maxmemory-policy is "${String(policy)}"; nonces and rate-limit windows need "${REQUIRED_EVICTION_POLICY}"`,
+  );
 }

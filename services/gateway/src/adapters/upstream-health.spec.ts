@@ -15,11 +15,31 @@ function setup(options: { serving?: boolean; breakerOpen?: boolean; throws?: boo
     if (options.throws) throw new Error('boom');
     return state.serving;
   };
-  const health = new CachedUpstreamHealth([
-    { name: 'trading', client: { breaker: { get opened() { return state.breakerOpen; } }, serving } },
-    { name: 'ledger', client: { breaker: { opened: false }, serving } },
-  ], logger, () => nowMs);
-  return { health, state, advance: (ms: number) => { nowMs += ms; } };
+  const health = new CachedUpstreamHealth(
+    [
+      {
+        name: 'trading',
+        client: {
+          breaker: {
+            get opened() {
+              return state.breakerOpen;
+            },
+          },
+          serving,
+        },
+      },
+      { name: 'ledger', client: { breaker: { opened: false }, serving } },
+    ],
+    logger,
+    () => nowMs,
+  );
+  return {
+    health,
+    state,
+    advance: (ms: number) => {
+      nowMs += ms;
+    },
+  };
 }
 
 describe('CachedUpstreamHealth', () => {

@@ -35,10 +35,13 @@ export class CachedUpstreamHealth implements UpstreamHealth {
   }
 
   private async check(): Promise<'ok' | 'degraded'> {
-    const results = await Promise.all(this.targets.map(async (target) => {
-      const healthy = !target.client.breaker.opened && (await target.client.serving(UPSTREAM_HEALTH_TIMEOUT_MS).catch(() => false));
-      return { name: target.name, healthy };
-    }));
+    const results = await Promise.all(
+      this.targets.map(async (target) => {
+        const healthy =
+          !target.client.breaker.opened && (await target.client.serving(UPSTREAM_HEALTH_TIMEOUT_MS).catch(() => false));
+        return { name: target.name, healthy };
+      }),
+    );
     const unhealthy = results.filter((result) => !result.healthy).map((result) => result.name);
     const status = unhealthy.length === 0 ? 'ok' : 'degraded';
     if (status !== this.lastStatus) {

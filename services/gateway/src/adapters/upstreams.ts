@@ -8,7 +8,16 @@
  */
 import { createClient, PromiseClient, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { collections, ledger, notifier, payouts, payoutsFunding, trading, walletRegistry, webhookDeliveryPartnerFeed } from '@platform/proto';
+import {
+  collections,
+  ledger,
+  notifier,
+  payouts,
+  payoutsFunding,
+  trading,
+  walletRegistry,
+  webhookDeliveryPartnerFeed,
+} from '@platform/proto';
 
 /** Merges service definitions of one upstream; a method name in two of them is a programming error. */
 function merge<A extends object, B extends object>(a: A, b: B): A & B {
@@ -17,9 +26,15 @@ function merge<A extends object, B extends object>(a: A, b: B): A & B {
   return { ...a, ...b };
 }
 
-const tradingDefinition = merge(merge(trading.TradingService, trading.TradingSandboxService), trading.TradingOrdersService);
+const tradingDefinition = merge(
+  merge(trading.TradingService, trading.TradingSandboxService),
+  trading.TradingOrdersService,
+);
 const ledgerDefinition = merge(ledger.LedgerService, ledger.LedgerSandboxService);
-const walletRegistryDefinition = merge(walletRegistry.WalletRegistryService, walletRegistry.WalletRegistrySandboxService);
+const walletRegistryDefinition = merge(
+  walletRegistry.WalletRegistryService,
+  walletRegistry.WalletRegistrySandboxService,
+);
 const notifierDefinition = notifier.NotifierSandboxService;
 const collectionsDefinition = merge(collections.CollectionsService, collections.CollectionsSandboxService);
 const payoutsDefinition = merge(
@@ -62,14 +77,54 @@ export interface UpstreamSettings {
 
 /** Each upstream is reached as the gateway's identity, and must present its own. */
 export function createUpstreams(settings: UpstreamSettings, tls: TlsMaterial, logger: Logger): Upstreams {
-  const tradingClient = createClient(tradingDefinition, { upstream: 'trading', tls: tls.client('trading'), address: settings.tradingAddress, logger, deadlineMs: settings.deadlineMs });
-  const ledgerClient = createClient(ledgerDefinition, { upstream: 'ledger', tls: tls.client('ledger'), address: settings.ledgerAddress, logger, deadlineMs: settings.deadlineMs });
-  const walletRegistryClient = createClient(walletRegistryDefinition, { upstream: 'wallet-registry', tls: tls.client('wallet-registry'), address: settings.walletRegistryAddress, logger, deadlineMs: settings.deadlineMs });
-  const notifierClient = createClient(notifierDefinition, { upstream: 'notifier', tls: tls.client('notifier'), address: settings.notifierAddress, logger, deadlineMs: settings.deadlineMs });
-  const collectionsClient = createClient(collectionsDefinition, { upstream: 'collections', tls: tls.client('collections'), address: settings.collectionsAddress, logger, deadlineMs: settings.deadlineMs });
-  const payoutsClient = createClient(payoutsDefinition, { upstream: 'payouts', tls: tls.client('payouts'), address: settings.payoutsAddress, logger, deadlineMs: settings.deadlineMs });
+  const tradingClient = createClient(tradingDefinition, {
+    upstream: 'trading',
+    tls: tls.client('trading'),
+    address: settings.tradingAddress,
+    logger,
+    deadlineMs: settings.deadlineMs,
+  });
+  const ledgerClient = createClient(ledgerDefinition, {
+    upstream: 'ledger',
+    tls: tls.client('ledger'),
+    address: settings.ledgerAddress,
+    logger,
+    deadlineMs: settings.deadlineMs,
+  });
+  const walletRegistryClient = createClient(walletRegistryDefinition, {
+    upstream: 'wallet-registry',
+    tls: tls.client('wallet-registry'),
+    address: settings.walletRegistryAddress,
+    logger,
+    deadlineMs: settings.deadlineMs,
+  });
+  const notifierClient = createClient(notifierDefinition, {
+    upstream: 'notifier',
+    tls: tls.client('notifier'),
+    address: settings.notifierAddress,
+    logger,
+    deadlineMs: settings.deadlineMs,
+  });
+  const collectionsClient = createClient(collectionsDefinition, {
+    upstream: 'collections',
+    tls: tls.client('collections'),
+    address: settings.collectionsAddress,
+    logger,
+    deadlineMs: settings.deadlineMs,
+  });
+  const payoutsClient = createClient(payoutsDefinition, {
+    upstream: 'payouts',
+    tls: tls.client('payouts'),
+    address: settings.payoutsAddress,
+    logger,
+    deadlineMs: settings.deadlineMs,
+  });
   const webhookDeliveryClient = createClient(webhookDeliveryDefinition, {
-    upstream: 'webhook-delivery', tls: tls.client('webhook-delivery'), address: settings.webhookDeliveryAddress, logger, deadlineMs: settings.deadlineMs,
+    upstream: 'webhook-delivery',
+    tls: tls.client('webhook-delivery'),
+    address: settings.webhookDeliveryAddress,
+    logger,
+    deadlineMs: settings.deadlineMs,
   });
   return {
     trading: tradingClient,

@@ -19,7 +19,9 @@ function refusal(input: { partnerId: string; name: string; rateLimitPerMinute: n
 describe('parseNewPartner', () => {
   it('trims the name and applies the default limit for 0', () => {
     expect(parseNewPartner({ partnerId, name: '  Acme Ltd ', rateLimitPerMinute: 0 }, limits)).toEqual({
-      partnerId, name: 'Acme Ltd', rateLimitPerMinute: 120,
+      partnerId,
+      name: 'Acme Ltd',
+      rateLimitPerMinute: 120,
     });
     expect(parseNewPartner({ partnerId, name: 'Acme', rateLimitPerMinute: 5 }, limits).rateLimitPerMinute).toBe(5);
   });
@@ -28,7 +30,9 @@ describe('parseNewPartner', () => {
     expect(refusal({ partnerId: 'nope', name: ' ', rateLimitPerMinute: 100_001 })).toBe(
       'Validation failed on: partnerId, name, rateLimitPerMinute',
     );
-    expect(refusal({ partnerId: partnerId.toUpperCase(), name: 'ok', rateLimitPerMinute: 1 })).toBe('Validation failed on: partnerId');
+    expect(refusal({ partnerId: partnerId.toUpperCase(), name: 'ok', rateLimitPerMinute: 1 })).toBe(
+      'Validation failed on: partnerId',
+    );
     expect(refusal({ partnerId, name: 'a\nb', rateLimitPerMinute: 1 })).toBe('Validation failed on: name');
     expect(refusal({ partnerId, name: 'x'.repeat(201), rateLimitPerMinute: 1 })).toBe('Validation failed on: name');
   });

@@ -24,10 +24,12 @@ describe('interpretAdmissionReply', () => {
   it('reads a replayed nonce, an admission and a refusal', () => {
     expect(interpretAdmissionReply([0, 0, 0, 0], 120)).toEqual({ nonceFresh: false });
     expect(interpretAdmissionReply([1, 1, 119, 60_000], 120)).toEqual({
-      nonceFresh: true, rateLimit: { allowed: true, limit: 120, remaining: 119, resetSeconds: 60 },
+      nonceFresh: true,
+      rateLimit: { allowed: true, limit: 120, remaining: 119, resetSeconds: 60 },
     });
     expect(interpretAdmissionReply([1, 0, 0, 12_345], 120)).toEqual({
-      nonceFresh: true, rateLimit: { allowed: false, retryAfterSeconds: 13, limit: 120, remaining: 0, resetSeconds: 13 },
+      nonceFresh: true,
+      rateLimit: { allowed: false, retryAfterSeconds: 13, limit: 120, remaining: 0, resetSeconds: 13 },
     });
   });
 
@@ -39,7 +41,9 @@ describe('interpretAdmissionReply', () => {
 describe('rateLimitHeaders', () => {
   it('names the IETF draft fields', () => {
     expect(rateLimitHeaders({ limit: 120, remaining: 7, resetSeconds: 31 })).toEqual({
-      'RateLimit-Limit': '120', 'RateLimit-Remaining': '7', 'RateLimit-Reset': '31',
+      'RateLimit-Limit': '120',
+      'RateLimit-Remaining': '7',
+      'RateLimit-Reset': '31',
     });
   });
 });

@@ -87,9 +87,8 @@ export function interpretAdmissionReply(reply: unknown, limit: number): Admissio
   const [nonceFresh, admitted, remaining, resetMs] = reply as [number, number, number, number];
   if (nonceFresh !== 1) return { nonceFresh: false };
   const state: RateLimitState = { limit, remaining, resetSeconds: retryAfterSeconds(resetMs) };
-  const rateLimit: RateLimitDecision = admitted === 1
-    ? { allowed: true, ...state }
-    : { allowed: false, retryAfterSeconds: state.resetSeconds, ...state };
+  const rateLimit: RateLimitDecision =
+    admitted === 1 ? { allowed: true, ...state } : { allowed: false, retryAfterSeconds: state.resetSeconds, ...state };
   return { nonceFresh: true, rateLimit };
 }
 

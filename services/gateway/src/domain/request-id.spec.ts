@@ -9,19 +9,12 @@ describe('resolveRequestId', () => {
     expect(resolveRequestId(id)).toBe(id);
   });
 
-  it.each([
-    undefined,
-    '',
-    'A'.repeat(65),
-    'has space',
-    'semi;colon',
-    'new\nline',
-    'ünïcode',
-    'a, b',
-    ['one', 'two'],
-  ])('replaces %p with a UUID', (id) => {
-    expect(resolveRequestId(id as string | string[] | undefined)).toMatch(UUID);
-  });
+  it.each([undefined, '', 'A'.repeat(65), 'has space', 'semi;colon', 'new\nline', 'ünïcode', 'a, b', ['one', 'two']])(
+    'replaces %p with a UUID',
+    (id) => {
+      expect(resolveRequestId(id as string | string[] | undefined)).toMatch(UUID);
+    },
+  );
 
   it('makes a new id each time', () => {
     expect(resolveRequestId(undefined)).not.toBe(resolveRequestId(undefined));

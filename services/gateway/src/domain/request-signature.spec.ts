@@ -6,7 +6,13 @@
 import { hmacSha256Hex, constantTimeEqual, signedRequestHeaders } from '@platform/crypto';
 import { apiKeyPattern, generateApiKey, generateSigningSecret } from './credential-tokens';
 import {
-  AuthHeaders, checkHeaderShapes, NONCE_CLOCK_SKEW_MARGIN_MS, NONCE_RETENTION_MS, readAuthHeaders, SignatureCheck, verifySignature,
+  AuthHeaders,
+  checkHeaderShapes,
+  NONCE_CLOCK_SKEW_MARGIN_MS,
+  NONCE_RETENTION_MS,
+  readAuthHeaders,
+  SignatureCheck,
+  verifySignature,
 } from './request-signature';
 
 const pattern = apiKeyPattern('sandbox');
@@ -19,7 +25,13 @@ const pathAndQuery = '/v1/quotes?x=1';
 function signed(overrides: { nowMs?: number; nonce?: string; secret?: string } = {}): AuthHeaders {
   const headers = signedRequestHeaders(
     { apiKey, signingSecret: overrides.secret ?? signingSecret },
-    { method: 'POST', pathAndQuery, body: body.toString(), nowMs: overrides.nowMs ?? nowMs, nonce: overrides.nonce ?? 'nonce-0123456789abcdef' },
+    {
+      method: 'POST',
+      pathAndQuery,
+      body: body.toString(),
+      nowMs: overrides.nowMs ?? nowMs,
+      nonce: overrides.nonce ?? 'nonce-0123456789abcdef',
+    },
   );
   return readAuthHeaders((name) => Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1]);
 }
@@ -95,7 +107,9 @@ describe('verifySignature', () => {
 
   it('refuses an unknown key and a revoked credential', () => {
     expect(verifySignature(check(signed(), { credential: null }))).toBe('unknown_api_key');
-    expect(verifySignature(check(signed(), { credential: { signingSecret, status: 'revoked' } }))).toBe('revoked_credential');
+    expect(verifySignature(check(signed(), { credential: { signingSecret, status: 'revoked' } }))).toBe(
+      'revoked_credential',
+    );
   });
 
   it('refuses a signature made with another secret', () => {
@@ -130,7 +144,10 @@ describe('verifySignature', () => {
   });
 
   it('signs with a dummy secret, never the real one, when the credential is not usable', () => {
-    for (const item of [check(signed(), { credential: { signingSecret, status: 'revoked' } }), check({ ...signed(), nonce: 'short' })]) {
+    for (const item of [
+      check(signed(), { credential: { signingSecret, status: 'revoked' } }),
+      check({ ...signed(), nonce: 'short' }),
+    ]) {
       const { calls, crypto } = countingCrypto();
       verifySignature(item, crypto);
       expect(calls.secrets).toHaveLength(1);

@@ -7,7 +7,14 @@
  * constant-time comparison is made (with a random dummy secret when there is no
  * usable credential), so the time taken does not reveal which check failed.
  */
-import { constantTimeEqual, hmacSha256Hex, NONCE_PATTERN, randomToken, REQUEST_TIMESTAMP_TOLERANCE_MS, requestSigningString } from '@platform/crypto';
+import {
+  constantTimeEqual,
+  hmacSha256Hex,
+  NONCE_PATTERN,
+  randomToken,
+  REQUEST_TIMESTAMP_TOLERANCE_MS,
+  requestSigningString,
+} from '@platform/crypto';
 
 export const SIGNATURE_PATTERN = /^v1=[0-9a-f]{64}$/;
 /** Milliseconds since the epoch; 15 digits reach far beyond any plausible clock. */
@@ -68,14 +75,22 @@ export function readAuthHeaders(header: (name: string) => string | string[] | un
   };
 }
 
-export function isWellFormedApiKey(headers: AuthHeaders, apiKeyPattern: RegExp): headers is AuthHeaders & { apiKey: string } {
+export function isWellFormedApiKey(
+  headers: AuthHeaders,
+  apiKeyPattern: RegExp,
+): headers is AuthHeaders & { apiKey: string } {
   return typeof headers.apiKey === 'string' && apiKeyPattern.test(headers.apiKey);
 }
 
 /** The first shape or freshness problem of the headers, or null when they are usable. */
-export function checkHeaderShapes(headers: AuthHeaders, apiKeyPattern: RegExp, nowMs: number): AuthFailureReason | null {
+export function checkHeaderShapes(
+  headers: AuthHeaders,
+  apiKeyPattern: RegExp,
+  nowMs: number,
+): AuthFailureReason | null {
   const { apiKey, timestampMs, nonce, signature } = headers;
-  if (apiKey === undefined || timestampMs === undefined || nonce === undefined || signature === undefined) return 'missing_header';
+  if (apiKey === undefined || timestampMs === undefined || nonce === undefined || signature === undefined)
+    return 'missing_header';
   if (!apiKeyPattern.test(apiKey)) return 'malformed_api_key';
   if (!TIMESTAMP_PATTERN.test(timestampMs)) return 'malformed_timestamp';
   if (Math.abs(nowMs - Number(timestampMs)) > REQUEST_TIMESTAMP_TOLERANCE_MS) return 'stale_timestamp';

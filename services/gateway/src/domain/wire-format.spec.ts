@@ -1,7 +1,16 @@
 // Proves the outgoing-value assertions accept exactly the conventions of spec
 // section 2 and refuse anything else (wrong scale, numbers, exponents, local
 // times, upper-case or malformed ids).
-import { wireAmount, wireCurrency, wireDecimal, wireNonNegativeInteger, wireRate, wireTimestamp, WireFormatError, wireUuid } from './wire-format';
+import {
+  wireAmount,
+  wireCurrency,
+  wireDecimal,
+  wireNonNegativeInteger,
+  wireRate,
+  wireTimestamp,
+  WireFormatError,
+  wireUuid,
+} from './wire-format';
 
 describe('wire format', () => {
   it('accepts amounts at exactly their currency scale', () => {
@@ -10,9 +19,12 @@ describe('wire format', () => {
     expect(wireRate('129.5500', 'rate')).toBe('129.5500');
   });
 
-  it.each([['1500'], ['1500.0'], ['1500.000'], ['01.00'], ['-1.00'], ['1e3'], [1500], [null]])('refuses KES %p', (value) => {
-    expect(() => wireAmount(value, 'KES', 'kesAmount')).toThrow(WireFormatError);
-  });
+  it.each([['1500'], ['1500.0'], ['1500.000'], ['01.00'], ['-1.00'], ['1e3'], [1500], [null]])(
+    'refuses KES %p',
+    (value) => {
+      expect(() => wireAmount(value, 'KES', 'kesAmount')).toThrow(WireFormatError);
+    },
+  );
 
   it('refuses a rate without 4 decimals and reports the field, not the value', () => {
     expect(() => wireRate('129.55', 'rate')).toThrow('upstream value of rate is not a decimal string with 4 decimals');

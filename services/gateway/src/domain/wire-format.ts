@@ -34,7 +34,8 @@ export function wireTimestamp(value: unknown, field: string): string {
 }
 
 export function wireDecimal(value: unknown, scale: number, field: string): string {
-  if (typeof value !== 'string' || !exactScale(scale).test(value)) throw new WireFormatError(field, `a decimal string with ${scale} decimals`);
+  if (typeof value !== 'string' || !exactScale(scale).test(value))
+    throw new WireFormatError(field, `a decimal string with ${scale} decimals`);
   return value;
 }
 
@@ -52,7 +53,8 @@ export function wireCurrency(value: unknown, field: string): Currency {
 }
 
 export function wireNonNegativeInteger(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new WireFormatError(field, 'a non-negative integer');
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw new WireFormatError(field, 'a non-negative integer');
   return value;
 }
 

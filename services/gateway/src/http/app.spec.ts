@@ -35,7 +35,11 @@ logger.silent = true;
 const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function credential(scopes: readonly Scope[] = SCOPES, status: 'active' | 'revoked' = 'active', limited = false): AuthenticatedCredential {
+function credential(
+  scopes: readonly Scope[] = SCOPES,
+  status: 'active' | 'revoked' = 'active',
+  limited = false,
+): AuthenticatedCredential {
   return {
     apiKey: generateApiKey('sandbox'),
     signingSecret: generateSigningSecret(),
@@ -76,7 +80,9 @@ interface Harness {
 
 /** The wallet registry is exercised by its own integration specs; here every call is unavailable. */
 function unavailableWalletRegistry(): AppDependencies['walletRegistry'] {
-  const unavailable = async (): Promise<never> => { throw new AppError('SERVICE_UNAVAILABLE'); };
+  const unavailable = async (): Promise<never> => {
+    throw new AppError('SERVICE_UNAVAILABLE');
+  };
   return {
     registerAdmin: unavailable,
     listAdmins: unavailable,
@@ -95,7 +101,9 @@ interface HarnessOptions {
 }
 
 function harness(mode: 'sandbox' | 'production' = 'sandbox', options: HarnessOptions = {}): Harness {
-  const credentials = new Map([full, readOnly, revoked, limitedFirst, limitedSecond].map((item) => [item.apiKey, item]));
+  const credentials = new Map(
+    [full, readOnly, revoked, limitedFirst, limitedSecond].map((item) => [item.apiKey, item]),
+  );
   const seen = new Set<string>();
   const counts = new Map<string, number>();
   const state: Harness = {
@@ -126,19 +134,33 @@ function harness(mode: 'sandbox' | 'production' = 'sandbox', options: HarnessOpt
         const allowed = counted < limit;
         if (allowed) counts.set(id, counted + 1);
         const window = { limit, remaining: Math.max(0, limit - (allowed ? counted + 1 : counted)), resetSeconds: 42 };
-        return { nonceFresh: true, rateLimit: allowed ? { allowed: true, ...window } : { allowed: false, retryAfterSeconds: 42, ...window } };
+        return {
+          nonceFresh: true,
+          rateLimit: allowed ? { allowed: true, ...window } : { allowed: false, retryAfterSeconds: 42, ...window },
+        };
       },
     },
     trading: {
       createQuote: (...args) => state.createQuote(...args),
-      setSandboxRate: async (input) => ({ bid: input.bid, ask: input.ask, halted: input.halted, observedAt: '2026-11-21T08:00:00.000Z' }),
+      setSandboxRate: async (input) => ({
+        bid: input.bid,
+        ask: input.ask,
+        halted: input.halted,
+        observedAt: '2026-11-21T08:00:00.000Z',
+      }),
     },
     ledger: {
       getBalances: async () => ({ balances: [] }),
-      simulateKesCredit: async () => { throw new AppError('SERVICE_UNAVAILABLE'); },
+      simulateKesCredit: async () => {
+        throw new AppError('SERVICE_UNAVAILABLE');
+      },
     },
     walletRegistry: unavailableWalletRegistry(),
-    notifier: { listSandboxOutbox: async () => { throw new AppError('SERVICE_UNAVAILABLE'); } },
+    notifier: {
+      listSandboxOutbox: async () => {
+        throw new AppError('SERVICE_UNAVAILABLE');
+      },
+    },
     upstreamHealth: { status: async () => 'ok' },
     readiness: { ready: async () => true },
     metrics: new GatewayMetrics(state.metrics),
@@ -163,7 +185,12 @@ async function serve(state: Harness): Promise<void> {
   await new Promise((resolve) => server.once('listening', resolve));
 }
 
-function send(method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer[]): Promise<Reply> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer[],
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request({ socketPath, method, path, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -186,13 +213,20 @@ function send(method: string, path: string, headers: Record<string, string> = {}
   });
 }
 
-function signed(method: string, path: string, body = '', who = full, extra: Record<string, string> = {}): Promise<Reply> {
+function signed(
+  method: string,
+  path: string,
+  body = '',
+  who = full,
+  extra: Record<string, string> = {},
+): Promise<Reply> {
   const headers: Record<string, string> = signedRequestHeaders(who, { method, pathAndQuery: path, body });
   if (body) headers['Content-Type'] = 'application/json';
   return send(method, path, { ...headers, ...extra }, body || undefined);
 }
 
-const UNIFORM_401 = (requestId: string) => `{"statusCode":401,"message":"An error occurred","error":"unauthorized","requestId":"${requestId}"}`;
+const UNIFORM_401 = (requestId: string) =>
+  `{"statusCode":401,"message":"An error occurred","error":"unauthorized","requestId":"${requestId}"}`;
 
 let state: Harness;
 beforeEach(async () => {
@@ -207,7 +241,11 @@ describe('gateway app', () => {
   it('answers a signed GET /v1/health with 200, the request id and JSON', async () => {
     const reply = await signed('GET', '/v1/health');
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ status: 'ok', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), version: '9.9.9' });
+    expect(reply.body).toEqual({
+      status: 'ok',
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      version: '9.9.9',
+    });
     expect(reply.headers['x-request-id']).toMatch(UUID);
     expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(reply.headers['x-powered-by']).toBeUndefined();
@@ -227,8 +265,10 @@ describe('gateway app', () => {
   it('answers every authentication failure with the identical 401', async () => {
     const now = Date.now();
     const sign = (options: { nowMs?: number; nonce?: string; secret?: string; apiKey?: string } = {}) =>
-      signedRequestHeaders({ apiKey: options.apiKey ?? full.apiKey, signingSecret: options.secret ?? full.signingSecret },
-        { method: 'GET', pathAndQuery: '/v1/health', nowMs: options.nowMs, nonce: options.nonce });
+      signedRequestHeaders(
+        { apiKey: options.apiKey ?? full.apiKey, signingSecret: options.secret ?? full.signingSecret },
+        { method: 'GET', pathAndQuery: '/v1/health', nowMs: options.nowMs, nonce: options.nonce },
+      );
     const without = (name: string) => Object.fromEntries(Object.entries(sign()).filter(([key]) => key !== name));
     const variants: Record<string, string>[] = [
       {},
@@ -251,10 +291,14 @@ describe('gateway app', () => {
   });
 
   it('holds every refusal to the response floor, so an unknown key answers no faster than a known one', async () => {
-    const unknownKey = signedRequestHeaders({ apiKey: generateApiKey('sandbox'), signingSecret: full.signingSecret },
-      { method: 'GET', pathAndQuery: '/v1/health' });
-    const badSignature = signedRequestHeaders({ apiKey: full.apiKey, signingSecret: generateSigningSecret() },
-      { method: 'GET', pathAndQuery: '/v1/health' });
+    const unknownKey = signedRequestHeaders(
+      { apiKey: generateApiKey('sandbox'), signingSecret: full.signingSecret },
+      { method: 'GET', pathAndQuery: '/v1/health' },
+    );
+    const badSignature = signedRequestHeaders(
+      { apiKey: full.apiKey, signingSecret: generateSigningSecret() },
+      { method: 'GET', pathAndQuery: '/v1/health' },
+    );
     for (const headers of [{}, unknownKey, badSignature]) {
       const startedAtMs = performance.now();
       expect((await send('GET', '/v1/health', headers)).status).toBe(401);
@@ -270,20 +314,31 @@ describe('gateway app', () => {
     await serve(state);
     const prober = { 'X-Forwarded-For': '203.0.113.9' };
     const unknownKey = () => ({
-      ...signedRequestHeaders({ apiKey: generateApiKey('sandbox'), signingSecret: full.signingSecret }, { method: 'GET', pathAndQuery: '/v1/health' }),
+      ...signedRequestHeaders(
+        { apiKey: generateApiKey('sandbox'), signingSecret: full.signingSecret },
+        { method: 'GET', pathAndQuery: '/v1/health' },
+      ),
       ...prober,
     });
-    for (let attempt = 0; attempt < 3; attempt += 1) expect((await send('GET', '/v1/health', unknownKey())).status).toBe(401);
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      expect((await send('GET', '/v1/health', unknownKey())).status).toBe(401);
     lookups.mockClear();
     const limited = await send('GET', '/v1/health', unknownKey());
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ statusCode: 429, message: 'Too Many Requests', error: 'Too Many Requests', requestId: limited.headers['x-request-id'] });
+    expect(limited.body).toEqual({
+      statusCode: 429,
+      message: 'Too Many Requests',
+      error: 'Too Many Requests',
+      requestId: limited.headers['x-request-id'],
+    });
     expect(Number(limited.headers['retry-after-partner'])).toBeGreaterThanOrEqual(59);
     expect(lookups).not.toHaveBeenCalled();
     // Even a valid request from that address waits out the minute.
     expect((await signed('GET', '/v1/health', '', full, prober)).status).toBe(429);
     // Another address, told apart by the hop the proxy appended, is unaffected; the header's client-written part is not believed.
-    expect((await signed('GET', '/v1/health', '', full, { 'X-Forwarded-For': '203.0.113.9, 198.51.100.7' })).status).toBe(200);
+    expect(
+      (await signed('GET', '/v1/health', '', full, { 'X-Forwarded-For': '203.0.113.9, 198.51.100.7' })).status,
+    ).toBe(200);
   });
 
   it('counts only refused requests against an address', async () => {
@@ -313,7 +368,10 @@ describe('gateway app', () => {
     const headers = signedRequestHeaders(full, { method: 'GET', pathAndQuery: '/v1/health?a=1' });
     expect((await send('GET', '/v1/health?a=2', headers)).status).toBe(401);
     const body = '{"side":"buy","kesAmount":"1000.00"}';
-    const quoteHeaders = { ...signedRequestHeaders(full, { method: 'POST', pathAndQuery: '/v1/quotes', body }), 'Content-Type': 'application/json' };
+    const quoteHeaders = {
+      ...signedRequestHeaders(full, { method: 'POST', pathAndQuery: '/v1/quotes', body }),
+      'Content-Type': 'application/json',
+    };
     expect((await send('POST', '/v1/quotes', quoteHeaders, body.replace('1000', '9000'))).status).toBe(401);
   });
 
@@ -321,24 +379,37 @@ describe('gateway app', () => {
     state.admissionStoreDown = true;
     const reply = await signed('GET', '/v1/health');
     expect(reply.status).toBe(503);
-    expect(reply.body).toEqual({ statusCode: 503, message: 'SERVICE_UNAVAILABLE', error: 'Service Unavailable', requestId: reply.headers['x-request-id'] });
+    expect(reply.body).toEqual({
+      statusCode: 503,
+      message: 'SERVICE_UNAVAILABLE',
+      error: 'Service Unavailable',
+      requestId: reply.headers['x-request-id'],
+    });
   });
 
   it('answers 403 INSUFFICIENT_SCOPE outside the credential scopes, before reading the body', async () => {
     const reply = await signed('POST', '/v1/quotes', '{not json', readOnly);
     expect(reply.status).toBe(403);
-    expect(reply.body).toEqual({ statusCode: 403, message: 'INSUFFICIENT_SCOPE', error: 'Forbidden', requestId: reply.headers['x-request-id'] });
+    expect(reply.body).toEqual({
+      statusCode: 403,
+      message: 'INSUFFICIENT_SCOPE',
+      error: 'Forbidden',
+      requestId: reply.headers['x-request-id'],
+    });
     expect((await signed('GET', '/v1/health', '', readOnly)).status).toBe(200);
   });
 
   it('answers 429 past the partner limit, across its credentials, with Retry-After-partner and the exact body', async () => {
-    for (let index = 0; index < 3; index += 1) expect((await signed('GET', '/v1/health', '', limitedFirst)).status).toBe(200);
+    for (let index = 0; index < 3; index += 1)
+      expect((await signed('GET', '/v1/health', '', limitedFirst)).status).toBe(200);
     expect((await signed('GET', '/v1/health')).status).toBe(200);
     const reply = await signed('GET', '/v1/health', '', limitedSecond);
     expect(reply.status).toBe(429);
     expect(reply.headers['retry-after-partner']).toBe('42');
     expect(reply.headers['retry-after']).toBe('42');
-    expect(reply.text).toBe(`{"statusCode":429,"message":"Too Many Requests","error":"Too Many Requests","requestId":"${reply.headers['x-request-id']}"}`);
+    expect(reply.text).toBe(
+      `{"statusCode":429,"message":"Too Many Requests","error":"Too Many Requests","requestId":"${reply.headers['x-request-id']}"}`,
+    );
     expect(reply.headers['ratelimit-limit']).toBe('3');
     expect(reply.headers['ratelimit-remaining']).toBe('0');
     expect(reply.headers['ratelimit-reset']).toBe('42');
@@ -373,7 +444,12 @@ describe('gateway app', () => {
       await send('POST', '/healthz'),
     ]) {
       expect(reply.status).toBe(404);
-      expect(reply.body).toEqual({ statusCode: 404, message: 'NOT_FOUND', error: 'Not Found', requestId: reply.headers['x-request-id'] });
+      expect(reply.body).toEqual({
+        statusCode: 404,
+        message: 'NOT_FOUND',
+        error: 'Not Found',
+        requestId: reply.headers['x-request-id'],
+      });
     }
   });
 
@@ -382,7 +458,9 @@ describe('gateway app', () => {
   });
 
   it('keeps a valid X-Request-Id and replaces an invalid one', async () => {
-    expect((await send('GET', '/nope', { 'X-Request-Id': 'partner-req:1.2_3' })).headers['x-request-id']).toBe('partner-req:1.2_3');
+    expect((await send('GET', '/nope', { 'X-Request-Id': 'partner-req:1.2_3' })).headers['x-request-id']).toBe(
+      'partner-req:1.2_3',
+    );
     const replaced = await send('GET', '/nope', { 'X-Request-Id': 'bad id with spaces' });
     expect(replaced.headers['x-request-id']).toMatch(UUID);
     expect(replaced.body.requestId).toBe(replaced.headers['x-request-id']);
@@ -390,10 +468,25 @@ describe('gateway app', () => {
 
   it('answers 413 for a body over 64 KiB, declared or streamed', async () => {
     const big = 'x'.repeat(65 * 1024);
-    const declared = await send('POST', '/v1/quotes', { 'Content-Type': 'application/json', 'Content-Length': String(big.length) }, big);
+    const declared = await send(
+      'POST',
+      '/v1/quotes',
+      { 'Content-Type': 'application/json', 'Content-Length': String(big.length) },
+      big,
+    );
     expect(declared.status).toBe(413);
-    expect(declared.body).toEqual({ statusCode: 413, message: 'PAYLOAD_TOO_LARGE', error: 'Payload Too Large', requestId: declared.headers['x-request-id'] });
-    const streamed = await send('POST', '/v1/quotes', { 'Content-Type': 'application/json' }, Array.from({ length: 70 }, () => Buffer.alloc(1024, 0x78)));
+    expect(declared.body).toEqual({
+      statusCode: 413,
+      message: 'PAYLOAD_TOO_LARGE',
+      error: 'Payload Too Large',
+      requestId: declared.headers['x-request-id'],
+    });
+    const streamed = await send(
+      'POST',
+      '/v1/quotes',
+      { 'Content-Type': 'application/json' },
+      Array.from({ length: 70 }, () => Buffer.alloc(1024, 0x78)),
+    );
     expect(streamed.status).toBe(413);
   });
 
@@ -409,9 +502,16 @@ describe('gateway app', () => {
   it('answers 400 body for malformed JSON, a wrong content type or a non-object', async () => {
     expect((await signed('POST', '/v1/quotes', '{"side":')).body.message).toBe('Validation failed on: body');
     expect((await signed('POST', '/v1/quotes', '["buy"]')).body.message).toBe('Validation failed on: body');
-    const wrongType = await signed('POST', '/v1/quotes', '{"side":"buy","kesAmount":"1.00"}', full, { 'Content-Type': 'text/plain' });
+    const wrongType = await signed('POST', '/v1/quotes', '{"side":"buy","kesAmount":"1.00"}', full, {
+      'Content-Type': 'text/plain',
+    });
     expect(wrongType.status).toBe(400);
-    expect(wrongType.body).toEqual({ statusCode: 400, message: 'Validation failed on: body', error: 'Bad Request', requestId: wrongType.headers['x-request-id'] });
+    expect(wrongType.body).toEqual({
+      statusCode: 400,
+      message: 'Validation failed on: body',
+      error: 'Bad Request',
+      requestId: wrongType.headers['x-request-id'],
+    });
     expect((await signed('POST', '/v1/quotes')).body.message).toBe('Validation failed on: body');
   });
 
@@ -427,7 +527,11 @@ describe('gateway app', () => {
     ];
     for (const [body, fields] of cases) {
       const reply = await signed('POST', '/v1/quotes', JSON.stringify(body));
-      expect({ body, status: reply.status, message: reply.body.message }).toEqual({ body, status: 400, message: `Validation failed on: ${fields}` });
+      expect({ body, status: reply.status, message: reply.body.message }).toEqual({
+        body,
+        status: 400,
+        message: `Validation failed on: ${fields}`,
+      });
     }
     expect(state.createQuote).not.toHaveBeenCalled();
   });
@@ -435,15 +539,26 @@ describe('gateway app', () => {
   it('creates a quote through trading and answers 201 with the spec shape', async () => {
     const reply = await signed('POST', '/v1/quotes', '{"side":"buy","kesAmount":"1000"}');
     expect(reply.status).toBe(201);
-    expect(state.createQuote).toHaveBeenCalledWith({ partnerId, side: 'buy', kesAmount: '1000.00', usdtAmount: undefined });
+    expect(state.createQuote).toHaveBeenCalledWith({
+      partnerId,
+      side: 'buy',
+      kesAmount: '1000.00',
+      usdtAmount: undefined,
+    });
     expect(reply.body).toEqual({
-      quoteId: quote.quoteId, side: 'buy', kesAmount: '1000.00', usdtAmount: '7.719027', rate: '129.5500', kesTotalAmount: '1010.00',
+      quoteId: quote.quoteId,
+      side: 'buy',
+      kesAmount: '1000.00',
+      usdtAmount: '7.719027',
+      rate: '129.5500',
+      kesTotalAmount: '1010.00',
       fee: { kesAmount: '10.00', currency: 'KES', percentBps: 100, flatKesAmount: '0.00', capKesAmount: null },
-      expiresAt: '2026-11-21T08:00:30.000Z', settlementEstimateSeconds: 60,
+      expiresAt: '2026-11-21T08:00:30.000Z',
+      settlementEstimateSeconds: 60,
     });
   });
 
-  it('continues a partner\'s valid traceparent into the upstream call, and starts a new trace otherwise', async () => {
+  it("continues a partner's valid traceparent into the upstream call, and starts a new trace otherwise", async () => {
     startTracing({ service: 'gateway-test' });
     const seen: Array<string | null> = [];
     state.createQuote.mockImplementation(async () => {
@@ -452,8 +567,13 @@ describe('gateway app', () => {
     });
     const partnerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
     const body = '{"side":"buy","kesAmount":"1000"}';
-    expect((await signed('POST', '/v1/quotes', body, full, { traceparent: `00-${partnerTrace}-00f067aa0ba902b7-01` })).status).toBe(201);
-    expect((await signed('POST', '/v1/quotes', body, full, { traceparent: `00-${partnerTrace}-00f067aa0ba902b7` })).status).toBe(201);
+    expect(
+      (await signed('POST', '/v1/quotes', body, full, { traceparent: `00-${partnerTrace}-00f067aa0ba902b7-01` }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await signed('POST', '/v1/quotes', body, full, { traceparent: `00-${partnerTrace}-00f067aa0ba902b7` })).status,
+    ).toBe(201);
     expect(seen[0]).toMatch(new RegExp(`^00-${partnerTrace}-[0-9a-f]{16}-0[01]$`));
     expect(seen[0]).not.toContain('00f067aa0ba902b7');
     expect(seen[1]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
@@ -463,11 +583,21 @@ describe('gateway app', () => {
   it('passes an upstream refusal through and hides an unexpected error', async () => {
     state.createQuote.mockRejectedValueOnce(new AppError('RATE_UNAVAILABLE'));
     const refused = await signed('POST', '/v1/quotes', '{"side":"buy","kesAmount":"10.00"}');
-    expect(refused.body).toEqual({ statusCode: 503, message: 'RATE_UNAVAILABLE', error: 'Service Unavailable', requestId: refused.headers['x-request-id'] });
+    expect(refused.body).toEqual({
+      statusCode: 503,
+      message: 'RATE_UNAVAILABLE',
+      error: 'Service Unavailable',
+      requestId: refused.headers['x-request-id'],
+    });
     state.createQuote.mockRejectedValueOnce(new Error('secret internals'));
     const broken = await signed('POST', '/v1/quotes', '{"side":"buy","kesAmount":"10.00"}');
     expect(broken.status).toBe(500);
-    expect(broken.body).toEqual({ statusCode: 500, message: 'INTERNAL_ERROR', error: 'Internal Server Error', requestId: broken.headers['x-request-id'] });
+    expect(broken.body).toEqual({
+      statusCode: 500,
+      message: 'INTERNAL_ERROR',
+      error: 'Internal Server Error',
+      requestId: broken.headers['x-request-id'],
+    });
     expect(broken.text).not.toContain('secret');
   });
 
@@ -477,25 +607,44 @@ describe('gateway app', () => {
   });
 
   it('validates the sandbox rate helper', async () => {
-    expect((await signed('POST', '/v1/sandbox/rates', '{"bid":"130.1","ask":"129"}')).body.message).toBe('Validation failed on: ask');
-    expect((await signed('POST', '/v1/sandbox/rates', '{"bid":"1.12345","ask":"x"}')).body.message).toBe('Validation failed on: bid, ask');
+    expect((await signed('POST', '/v1/sandbox/rates', '{"bid":"130.1","ask":"129"}')).body.message).toBe(
+      'Validation failed on: ask',
+    );
+    expect((await signed('POST', '/v1/sandbox/rates', '{"bid":"1.12345","ask":"x"}')).body.message).toBe(
+      'Validation failed on: bid, ask',
+    );
     const reply = await signed('POST', '/v1/sandbox/rates', '{"bid":"129.1","ask":"130","halted":true}');
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ bid: '129.1000', ask: '130.0000', halted: true, observedAt: '2026-11-21T08:00:00.000Z' });
+    expect(reply.body).toEqual({
+      bid: '129.1000',
+      ask: '130.0000',
+      halted: true,
+      observedAt: '2026-11-21T08:00:00.000Z',
+    });
   });
 
-  it('checks the body, then the path id: a malformed id answers the operation\'s own 404', async () => {
+  it("checks the body, then the path id: a malformed id answers the operation's own 404", async () => {
     const malformed = '/v1/confirmations/NOT-A-UUID';
     expect((await signed('POST', malformed, '{"code":"12"}')).body.message).toBe('Validation failed on: code');
     const notFound = await signed('POST', malformed, '{"code":"123456"}');
-    expect({ status: notFound.status, message: notFound.body.message }).toEqual({ status: 404, message: 'CONFIRMATION_NOT_FOUND' });
-    expect((await signed('GET', '/v1/orders/6F1C1A52-6D0E-4F51-9B6C-2F0D2B8A1E11')).body.message).toBe('ORDER_NOT_FOUND');
-    expect((await signed('POST', '/v1/sandbox/mobile-money-pushes/x/approve')).body.message).toBe('MOBILE_MONEY_PUSH_NOT_FOUND');
+    expect({ status: notFound.status, message: notFound.body.message }).toEqual({
+      status: 404,
+      message: 'CONFIRMATION_NOT_FOUND',
+    });
+    expect((await signed('GET', '/v1/orders/6F1C1A52-6D0E-4F51-9B6C-2F0D2B8A1E11')).body.message).toBe(
+      'ORDER_NOT_FOUND',
+    );
+    expect((await signed('POST', '/v1/sandbox/mobile-money-pushes/x/approve')).body.message).toBe(
+      'MOBILE_MONEY_PUSH_NOT_FOUND',
+    );
   });
 
-  it('validates a query against its operation\'s schema, naming unknown and repeated parameters first', async () => {
+  it("validates a query against its operation's schema, naming unknown and repeated parameters first", async () => {
     const reply = await signed('GET', '/v1/collections?limit=0&page=2&status=open&status=expired');
-    expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message: 'Validation failed on: page, status, limit' });
+    expect({ status: reply.status, message: reply.body.message }).toEqual({
+      status: 400,
+      message: 'Validation failed on: page, status, limit',
+    });
   });
 
   it('hides the sandbox helpers in production mode', async () => {

@@ -42,7 +42,10 @@ export function createApp(deps: AppDependencies): Express {
   // Every answer is JSON: one serialisation, one write (json-response.ts).
   app.response.json = jsonResponse;
 
-  const routes = new RouteTemplates([...OPEN_ROUTES, ...registrationOrder(servedOperations(deps.mode)).map((operation) => operation.path)]);
+  const routes = new RouteTemplates([
+    ...OPEN_ROUTES,
+    ...registrationOrder(servedOperations(deps.mode)).map((operation) => operation.path),
+  ]);
   app.use(requestMetricsMiddleware(deps.metrics, routes));
   app.use(requestIdMiddleware(deps.logger, routes));
   app.use(rawBodyMiddleware());

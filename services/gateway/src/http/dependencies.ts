@@ -6,7 +6,13 @@
  */
 import type { Logger } from '@platform/logger';
 import type {
-  CollectionsClient, LedgerClient, NotifierClient, PayoutsClient, TradingClient, WalletRegistryClient, WebhookDeliveryClient,
+  CollectionsClient,
+  LedgerClient,
+  NotifierClient,
+  PayoutsClient,
+  TradingClient,
+  WalletRegistryClient,
+  WebhookDeliveryClient,
 } from '../adapters/upstreams';
 import type { Admission } from '../domain/rate-limit';
 import type { RefusedAuthentications } from '../domain/refused-authentications';
@@ -60,17 +66,53 @@ export interface Readiness {
  * generated from the protos), so request and response types are never written
  * twice. Each rejects only with an AppError (a refusal or SERVICE_UNAVAILABLE).
  */
-export type TradingApi = Pick<TradingClient, 'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash' | 'listOrders'>;
-export type LedgerApi = Pick<LedgerClient,
-  'getBalances' | 'listStatement' | 'simulateKesCredit' | 'getFundingInstructions' | 'listPayoutDestinations' | 'simulateUsdtDeposit'>;
-export type WalletRegistryApi = Pick<WalletRegistryClient,
-  'registerAdmin' | 'listAdmins' | 'removeAdmin' | 'registerWallet' | 'confirmWallet' | 'listWallets' | 'revokeWallet' | 'approveWallet'>;
+export type TradingApi = Pick<
+  TradingClient,
+  'createQuote' | 'setSandboxRate' | 'createBuyOrder' | 'createSellOrder' | 'getOrder' | 'attachTxHash' | 'listOrders'
+>;
+export type LedgerApi = Pick<
+  LedgerClient,
+  | 'getBalances'
+  | 'listStatement'
+  | 'simulateKesCredit'
+  | 'getFundingInstructions'
+  | 'listPayoutDestinations'
+  | 'simulateUsdtDeposit'
+>;
+export type WalletRegistryApi = Pick<
+  WalletRegistryClient,
+  | 'registerAdmin'
+  | 'listAdmins'
+  | 'removeAdmin'
+  | 'registerWallet'
+  | 'confirmWallet'
+  | 'listWallets'
+  | 'revokeWallet'
+  | 'approveWallet'
+>;
 export type NotifierApi = Pick<NotifierClient, 'listSandboxOutbox'>;
-export type CollectionsApi = Pick<CollectionsClient, 'createCollection' | 'getCollection' | 'listCollections' | 'simulateDeposit' | 'expireNow'>;
-export type PayoutsApi = Pick<PayoutsClient,
-  'createTransfer' | 'getTransfer' | 'listTransfers' | 'confirm' | 'resendConfirmation' | 'createUsdtSend' | 'getUsdtSend' | 'createTransferBatch' | 'getTransferBatch'
-  | 'createMobileMoneyPush' | 'approveMobileMoneyPush' | 'declineMobileMoneyPush'
-  | 'listUsdtSends' | 'listTransferBatches' | 'listMobileMoneyPushes'>;
+export type CollectionsApi = Pick<
+  CollectionsClient,
+  'createCollection' | 'getCollection' | 'listCollections' | 'simulateDeposit' | 'expireNow'
+>;
+export type PayoutsApi = Pick<
+  PayoutsClient,
+  | 'createTransfer'
+  | 'getTransfer'
+  | 'listTransfers'
+  | 'confirm'
+  | 'resendConfirmation'
+  | 'createUsdtSend'
+  | 'getUsdtSend'
+  | 'createTransferBatch'
+  | 'getTransferBatch'
+  | 'createMobileMoneyPush'
+  | 'approveMobileMoneyPush'
+  | 'declineMobileMoneyPush'
+  | 'listUsdtSends'
+  | 'listTransferBatches'
+  | 'listMobileMoneyPushes'
+>;
 export type WebhookDeliveryApi = Pick<WebhookDeliveryClient, 'listEvents' | 'listPartnerDeliveries' | 'retryDelivery'>;
 
 export interface AppDependencies {

@@ -11,24 +11,39 @@ logger.silent = true;
 
 describe('toErrorResponse', () => {
   it('answers the uniform 401 byte for byte apart from requestId', () => {
-    const { status, body, headers } = toErrorResponse(new AppError('UNAUTHORIZED', { errorCode: 'X', retryAfterSeconds: 3 }), 'req-1');
+    const { status, body, headers } = toErrorResponse(
+      new AppError('UNAUTHORIZED', { errorCode: 'X', retryAfterSeconds: 3 }),
+      'req-1',
+    );
     expect(status).toBe(401);
-    expect(JSON.stringify(body)).toBe('{"statusCode":401,"message":"An error occurred","error":"unauthorized","requestId":"req-1"}');
+    expect(JSON.stringify(body)).toBe(
+      '{"statusCode":401,"message":"An error occurred","error":"unauthorized","requestId":"req-1"}',
+    );
     expect(headers).toEqual({});
   });
 
   it('answers the rate limit with headers and no retryAfterSeconds in the body', () => {
     const { status, body, headers } = toErrorResponse(new AppError('RATE_LIMITED', { retryAfterSeconds: 17 }), 'req-2');
     expect(status).toBe(429);
-    expect(JSON.stringify(body)).toBe('{"statusCode":429,"message":"Too Many Requests","error":"Too Many Requests","requestId":"req-2"}');
+    expect(JSON.stringify(body)).toBe(
+      '{"statusCode":429,"message":"Too Many Requests","error":"Too Many Requests","requestId":"req-2"}',
+    );
     expect(headers).toEqual({ 'Retry-After-partner': '17', 'Retry-After': '17' });
   });
 
   it('keeps a refusal code, its errorCode and retryAfterSeconds', () => {
-    const { status, body } = toErrorResponse(new AppError('CONFIRMATION_RESEND_COOLDOWN', { retryAfterSeconds: 30, errorCode: 'COOLDOWN' }), 'r');
+    const { status, body } = toErrorResponse(
+      new AppError('CONFIRMATION_RESEND_COOLDOWN', { retryAfterSeconds: 30, errorCode: 'COOLDOWN' }),
+      'r',
+    );
     expect(status).toBe(429);
     expect(body).toEqual({
-      statusCode: 429, message: 'CONFIRMATION_RESEND_COOLDOWN', error: 'Too Many Requests', requestId: 'r', errorCode: 'COOLDOWN', retryAfterSeconds: 30,
+      statusCode: 429,
+      message: 'CONFIRMATION_RESEND_COOLDOWN',
+      error: 'Too Many Requests',
+      requestId: 'r',
+      errorCode: 'COOLDOWN',
+      retryAfterSeconds: 30,
     });
   });
 

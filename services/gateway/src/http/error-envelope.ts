@@ -44,7 +44,12 @@ function messageOf(error: AppError): string {
 /** The status, body and headers answering `error`. Pure. */
 export function toErrorResponse(error: AppError, requestId: string): ErrorResponse {
   const status = error.httpStatus;
-  const body: ErrorEnvelope = { statusCode: status, message: messageOf(error), error: HTTP_REASON[status] ?? 'Error', requestId };
+  const body: ErrorEnvelope = {
+    statusCode: status,
+    message: messageOf(error),
+    error: HTTP_REASON[status] ?? 'Error',
+    requestId,
+  };
   const headers: Record<string, string> = {};
   if (error.code === 'RATE_LIMITED') {
     const seconds = String(error.retryAfterSeconds ?? 1);

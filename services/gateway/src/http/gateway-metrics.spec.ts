@@ -4,7 +4,14 @@
 // fixed set.
 import { methodLabel, RouteTemplates, UNMATCHED_ROUTE } from './gateway-metrics';
 
-const routes = new RouteTemplates(['/healthz', '/v1/transfers/batch', '/v1/transfers/{id}', '/v1/transfers/batch/{id}', '/v1/orders/{id}', '/v1/wallets/{id}/confirm']);
+const routes = new RouteTemplates([
+  '/healthz',
+  '/v1/transfers/batch',
+  '/v1/transfers/{id}',
+  '/v1/transfers/batch/{id}',
+  '/v1/orders/{id}',
+  '/v1/wallets/{id}/confirm',
+]);
 
 describe('RouteTemplates', () => {
   it('labels a path by its template', () => {

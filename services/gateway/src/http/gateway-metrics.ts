@@ -23,7 +23,9 @@ const PARAMETER_SEGMENT = /^\{[A-Za-z]+\}$/;
 export type RateLimitKind = 'partner' | 'address';
 
 function patternOf(template: string): RegExp {
-  const segments = template.split('/').map((segment) => (PARAMETER_SEGMENT.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  const segments = template
+    .split('/')
+    .map((segment) => (PARAMETER_SEGMENT.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return new RegExp(`^${segments.join('/')}$`);
 }
 
@@ -55,26 +57,38 @@ export class GatewayMetrics {
   private readonly rateLimitRefusals;
 
   constructor(registry: Registry = metricsRegistry) {
-    this.requests = counter({
-      name: 'gateway_http_requests_total',
-      help: 'Partner API answers, by route template, method and HTTP status (499: the client went away before the answer).',
-      labelNames: ['route', 'method', 'status'] as const,
-    }, registry);
-    this.requestSeconds = histogram({
-      name: 'gateway_http_request_duration_seconds',
-      help: 'Time from a partner API request arriving to its answer being sent, by route template and method.',
-      labelNames: ['route', 'method'] as const,
-    }, registry);
-    this.authenticationRefusals = counter({
-      name: 'gateway_authentication_refusals_total',
-      help: 'Requests refused with the uniform 401, by the reason only the operators see (missing_header, bad_signature, replayed_nonce, …).',
-      labelNames: ['reason'] as const,
-    }, registry);
-    this.rateLimitRefusals = counter({
-      name: 'gateway_rate_limit_refusals_total',
-      help: 'Requests refused with 429, by the limit reached (partner: the partner\'s per-minute limit; address: too many refused authentications from one client address).',
-      labelNames: ['limit'] as const,
-    }, registry);
+    this.requests = counter(
+      {
+        name: 'gateway_http_requests_total',
+        help: 'Partner API answers, by route template, method and HTTP status (499: the client went away before the answer).',
+        labelNames: ['route', 'method', 'status'] as const,
+      },
+      registry,
+    );
+    this.requestSeconds = histogram(
+      {
+        name: 'gateway_http_request_duration_seconds',
+        help: 'Time from a partner API request arriving to its answer being sent, by route template and method.',
+        labelNames: ['route', 'method'] as const,
+      },
+      registry,
+    );
+    this.authenticationRefusals = counter(
+      {
+        name: 'gateway_authentication_refusals_total',
+        help: 'Requests refused with the uniform 401, by the reason only the operators see (missing_header, bad_signature, replayed_nonce, …).',
+        labelNames: ['reason'] as const,
+      },
+      registry,
+    );
+    this.rateLimitRefusals = counter(
+      {
+        name: 'gateway_rate_limit_refusals_total',
+        help: "Requests refused with 429, by the limit reached (partner: the partner's per-minute limit; address: too many refused authentications from one client address).",
+        labelNames: ['limit'] as const,
+      },
+      registry,
+    );
     for (const limit of ['partner', 'address'] as const) this.rateLimitRefusals.inc({ limit }, 0);
   }
 

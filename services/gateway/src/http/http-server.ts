@@ -21,22 +21,38 @@ const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** A raw 400 envelope for a request Node could not parse; the socket is closed after it. */
 function answerClientError(socket: Duplex): void {
   const requestId = randomUUID();
-  const body = JSON.stringify({ statusCode: 400, message: 'Validation failed on: request', error: HTTP_REASON[400], requestId });
-  socket.end([
-    'HTTP/1.1 400 Bad Request',
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    `X-Request-Id: ${requestId}`,
-    'Cache-Control: no-store',
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n'));
+  const body = JSON.stringify({
+    statusCode: 400,
+    message: 'Validation failed on: request',
+    error: HTTP_REASON[400],
+    requestId,
+  });
+  socket.end(
+    [
+      'HTTP/1.1 400 Bad Request',
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `X-Request-Id: ${requestId}`,
+      'Cache-Control: no-store',
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
 }
 
 /** `reusePort`: share the port with other gateway processes on this machine (local replicas). */
-export function listenHttp(app: Express, port: number, logger: Logger, host = '127.0.0.1', reusePort = false): Promise<Server> {
-  const server = createServer({ maxHeaderSize: HEADER_BYTES_MAX, requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, app);
+export function listenHttp(
+  app: Express,
+  port: number,
+  logger: Logger,
+  host = '127.0.0.1',
+  reusePort = false,
+): Promise<Server> {
+  const server = createServer(
+    { maxHeaderSize: HEADER_BYTES_MAX, requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS },
+    app,
+  );
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // Invite a body (100 Continue) only when it may be accepted; a declared oversize body
   // gets its 413 without being sent at all.
@@ -78,7 +94,9 @@ export const DRAIN_CONNECTION_CLOSE_MS = 500;
  * left, lets requests in flight finish within graceMs, then cuts what is left.
  */
 export async function closeHttp(server: Server, graceMs: number): Promise<void> {
-  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => response.setHeader('Connection', 'close'));
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) =>
+    response.setHeader('Connection', 'close'),
+  );
   await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_CONNECTION_CLOSE_MS, graceMs)));
   await new Promise<void>((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);

@@ -4,7 +4,15 @@
  * formatted them, each asserted against the wire conventions.
  */
 import type { trading } from '@platform/proto';
-import { WireFormatError, wireAmount, wireNonEmptyString, wireNonNegativeInteger, wireRate, wireTimestamp, wireUuid } from '../domain/wire-format';
+import {
+  WireFormatError,
+  wireAmount,
+  wireNonEmptyString,
+  wireNonNegativeInteger,
+  wireRate,
+  wireTimestamp,
+  wireUuid,
+} from '../domain/wire-format';
 
 function wireFee(fee: trading.Fee | undefined) {
   if (!fee) throw new WireFormatError('fee', 'present');
@@ -19,7 +27,8 @@ function wireFee(fee: trading.Fee | undefined) {
 
 /** The mode-specific fields: kesDebit on a debit-first buy; the deposit block on a deposit-mode sell. */
 function modeFields(order: trading.Order): Record<string, unknown> {
-  if (order.fundingMode === 'debit_first') return { kesDebit: { status: wireNonEmptyString(order.kesDebit?.status, 'kesDebit.status') } };
+  if (order.fundingMode === 'debit_first')
+    return { kesDebit: { status: wireNonEmptyString(order.kesDebit?.status, 'kesDebit.status') } };
   if (order.fundingMode === 'deposit') {
     return {
       depositAddress: wireNonEmptyString(order.depositAddress, 'depositAddress'),
@@ -52,13 +61,15 @@ function payInFields(order: trading.Order): Record<string, unknown> {
     },
     payBefore: wireTimestamp(instructions.payBefore, 'payBefore'),
     ...(order.kesDebit ? { kesDebit: { status: wireNonEmptyString(order.kesDebit.status, 'kesDebit.status') } } : {}),
-    ...(order.payment ? {
-      payment: {
-        railReference: order.payment.railReference,
-        bankTransactionId: wireNonEmptyString(order.payment.bankTransactionId, 'payment.bankTransactionId'),
-        matchedAt: wireTimestamp(order.payment.matchedAt, 'payment.matchedAt'),
-      },
-    } : {}),
+    ...(order.payment
+      ? {
+          payment: {
+            railReference: order.payment.railReference,
+            bankTransactionId: wireNonEmptyString(order.payment.bankTransactionId, 'payment.bankTransactionId'),
+            matchedAt: wireTimestamp(order.payment.matchedAt, 'payment.matchedAt'),
+          },
+        }
+      : {}),
   };
 }
 

@@ -4,7 +4,14 @@
  */
 import type { ledger, trading } from '@platform/proto';
 import {
-  WireFormatError, wireAmount, wireCurrency, wireNonEmptyString, wireNonNegativeInteger, wireRate, wireTimestamp, wireUuid,
+  WireFormatError,
+  wireAmount,
+  wireCurrency,
+  wireNonEmptyString,
+  wireNonNegativeInteger,
+  wireRate,
+  wireTimestamp,
+  wireUuid,
 } from '../domain/wire-format';
 
 function wireSide(value: string): 'buy' | 'sell' {

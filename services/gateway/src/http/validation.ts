@@ -72,7 +72,8 @@ function comparePositions(left: number[], right: number[]): number {
 /** Offending paths of zod issues, an unrecognised key being one path per key. */
 function issuePaths(issues: readonly ZodIssue[]): PathSegment[][] {
   return issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path]);
+    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path],
+  );
 }
 
 /** Field names in request order, each once. Sorting is stable, so ties keep the schema's order. */

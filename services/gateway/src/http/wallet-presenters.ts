@@ -7,11 +7,19 @@ import { WireFormatError, wireNonEmptyString, wireTimestamp, wireUuid } from '..
 
 const PARTNER_WALLET_STATUSES = ['pending_partner_approval', 'pending_service_approval', 'active', 'rejected'];
 const SCREENING_STATUSES = ['pending', 'cleared', 'rejected'];
-const MESSAGE_KINDS = ['wallet_approval', 'transfer_confirmation', 'usdt_send_confirmation', 'batch_confirmation', 'administrator_added', 'administrator_removed'];
+const MESSAGE_KINDS = [
+  'wallet_approval',
+  'transfer_confirmation',
+  'usdt_send_confirmation',
+  'batch_confirmation',
+  'administrator_added',
+  'administrator_removed',
+];
 const MASKED_EMAIL = /^[^@*]\*\*\*@[^@]+$/;
 
 function wireOneOf(value: unknown, allowed: readonly string[], field: string): string {
-  if (typeof value !== 'string' || !allowed.includes(value)) throw new WireFormatError(field, `one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !allowed.includes(value))
+    throw new WireFormatError(field, `one of ${allowed.join(', ')}`);
   return value;
 }
 

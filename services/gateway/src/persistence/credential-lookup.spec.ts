@@ -7,7 +7,11 @@ import { SealingKeyRing } from '@platform/crypto';
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import {
-  CachedCredentialLookup, CREDENTIAL_CACHE_ENTRIES_MAX, CREDENTIAL_CACHE_TTL_MS, UNKNOWN_KEY_CACHE_ENTRIES_MAX, UNKNOWN_KEY_CACHE_TTL_MS,
+  CachedCredentialLookup,
+  CREDENTIAL_CACHE_ENTRIES_MAX,
+  CREDENTIAL_CACHE_TTL_MS,
+  UNKNOWN_KEY_CACHE_ENTRIES_MAX,
+  UNKNOWN_KEY_CACHE_TTL_MS,
 } from './credential-lookup';
 import type { StoredCredential } from './credentials.repository';
 
@@ -17,20 +21,36 @@ logger.silent = true;
 
 function stored(apiKey: string, status: 'active' | 'revoked' = 'active'): StoredCredential {
   return {
-    apiKey, partnerId: '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11', secretSealed: keys.seal('sk_secret'), scopes: ['read'], status, rateLimitPerMinute: 120,
+    apiKey,
+    partnerId: '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11',
+    secretSealed: keys.seal('sk_secret'),
+    scopes: ['read'],
+    status,
+    rateLimitPerMinute: 120,
   };
 }
 
 function setup() {
   let nowMs = 1_000_000;
   const rows = new Map<string, StoredCredential>();
-  const repository = { reads: 0, fail: false, async findForAuthentication(apiKey: string) {
-    this.reads += 1;
-    if (this.fail) throw new Error('connection refused');
-    return rows.get(apiKey) ?? null;
-  } };
+  const repository = {
+    reads: 0,
+    fail: false,
+    async findForAuthentication(apiKey: string) {
+      this.reads += 1;
+      if (this.fail) throw new Error('connection refused');
+      return rows.get(apiKey) ?? null;
+    },
+  };
   const lookup = new CachedCredentialLookup(repository, keys, logger, () => nowMs);
-  return { rows, repository, lookup, advance: (ms: number) => { nowMs += ms; } };
+  return {
+    rows,
+    repository,
+    lookup,
+    advance: (ms: number) => {
+      nowMs += ms;
+    },
+  };
 }
 
 describe('CachedCredentialLookup', () => {

@@ -43,11 +43,13 @@ export class CredentialsRepository {
 
   /** The credential and its partner's rate limit: one primary-key lookup joined to one primary-key lookup. */
   async findForAuthentication(apiKey: string): Promise<StoredCredential | null> {
-    const [row] = await queryRows<StoredCredentialRow>(this.dataSource,
+    const [row] = await queryRows<StoredCredentialRow>(
+      this.dataSource,
       `SELECT c.api_key, c.partner_id, c.secret_sealed, c.scopes, c.status, p.rate_limit_per_minute
        FROM credentials c JOIN partners p ON p.partner_id = c.partner_id
        WHERE c.api_key = $1`,
-      [apiKey]);
+      [apiKey],
+    );
     if (!row) return null;
     return {
       apiKey: row.api_key,
@@ -60,10 +62,15 @@ export class CredentialsRepository {
   }
 
   /** Revokes at once and for good; revoking twice is not an error. */
-  async revoke(apiKey: string, manager: EntityManager = this.dataSource.manager): Promise<{ outcome: RevokeOutcome; partnerId?: string }> {
-    const [revoked] = await queryRows<{ partner_id: string }>(manager,
+  async revoke(
+    apiKey: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ outcome: RevokeOutcome; partnerId?: string }> {
+    const [revoked] = await queryRows<{ partner_id: string }>(
+      manager,
       `UPDATE credentials SET status = 'revoked', revoked_at = now() WHERE api_key = $1 AND status = 'active' RETURNING partner_id`,
-      [apiKey]);
+      [apiKey],
+    );
     if (revoked) return { outcome: 'revoked', partnerId: revoked.partner_id };
     const [existing] = await queryRows(manager, 'SELECT 1 FROM credentials WHERE api_key = $1', [apiKey]);
     return { outcome: existing ? 'already_revoked' : 'not_found' };

@@ -11,7 +11,9 @@ export function gatewayDataSource(url: string): DataSource {
     url,
     applicationName: SERVICE_NAME,
     migrations: [
-      GatewayV1Migration1732180000000, GatewaySealingKeyIdsMigration1795600000000, GatewayAuditRecordsMigration1795900000000,
+      GatewayV1Migration1732180000000,
+      GatewaySealingKeyIdsMigration1795600000000,
+      GatewayAuditRecordsMigration1795900000000,
       GatewayWebhooksScopeMigration1796400000000,
     ],
   });

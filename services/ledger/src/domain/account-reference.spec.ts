@@ -19,7 +19,9 @@ describe('account references', () => {
           expect(normaliseAccountReference(reference.slice(0, i) + digit + reference.slice(i + 1))).toBeNull();
         }
         if (i < reference.length - 1 && reference[i] !== reference[i + 1]) {
-          expect(normaliseAccountReference(reference.slice(0, i) + reference[i + 1] + reference[i] + reference.slice(i + 2))).toBeNull();
+          expect(
+            normaliseAccountReference(reference.slice(0, i) + reference[i + 1] + reference[i] + reference.slice(i + 2)),
+          ).toBeNull();
         }
       }
     }

@@ -10,7 +10,14 @@ import type { Currency } from '@platform/money';
 export const PARTNER_CURRENCIES: readonly Currency[] = ['KES', 'USDT', 'USD'];
 
 /** The service's own accounts, one per currency each. */
-export const SERVICE_ACCOUNT_CODES = ['treasury', 'fee_revenue', 'bank_clearing', 'chain_clearing', 'usd_rails_clearing', 'suspense'] as const;
+export const SERVICE_ACCOUNT_CODES = [
+  'treasury',
+  'fee_revenue',
+  'bank_clearing',
+  'chain_clearing',
+  'usd_rails_clearing',
+  'suspense',
+] as const;
 export type ServiceAccountCode = (typeof SERVICE_ACCOUNT_CODES)[number];
 
 export interface AccountState {

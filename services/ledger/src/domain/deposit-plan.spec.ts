@@ -10,18 +10,30 @@ describe('deposit plan', () => {
   });
 
   it('holds until the asked instant, never beyond the maximum, and credits when it has passed', () => {
-    expect(planDeposit({ decision: 'hold', holdUntil: '2026-01-01T00:10:00.000Z' }, now, limits))
-      .toEqual({ status: 'held_for_attribution', holdUntil: '2026-01-01T00:10:00.000Z' });
-    expect(planDeposit({ decision: 'hold', holdUntil: '2026-01-02T00:00:00.000Z' }, now, limits))
-      .toEqual({ status: 'held_for_attribution', holdUntil: '2026-01-01T01:00:00.000Z' });
-    expect(planDeposit({ decision: 'hold', holdUntil: '2025-12-31T00:00:00.000Z' }, now, limits)).toEqual({ status: 'credited' });
+    expect(planDeposit({ decision: 'hold', holdUntil: '2026-01-01T00:10:00.000Z' }, now, limits)).toEqual({
+      status: 'held_for_attribution',
+      holdUntil: '2026-01-01T00:10:00.000Z',
+    });
+    expect(planDeposit({ decision: 'hold', holdUntil: '2026-01-02T00:00:00.000Z' }, now, limits)).toEqual({
+      status: 'held_for_attribution',
+      holdUntil: '2026-01-01T01:00:00.000Z',
+    });
+    expect(planDeposit({ decision: 'hold', holdUntil: '2025-12-31T00:00:00.000Z' }, now, limits)).toEqual({
+      status: 'credited',
+    });
   });
 
   it('holds for the short window when trading did not answer', () => {
-    expect(planDeposit({ decision: 'unavailable' }, now, limits)).toEqual({ status: 'held_for_attribution', holdUntil: '2026-01-01T00:01:00.000Z' });
+    expect(planDeposit({ decision: 'unavailable' }, now, limits)).toEqual({
+      status: 'held_for_attribution',
+      holdUntil: '2026-01-01T00:01:00.000Z',
+    });
   });
 
   it('keeps a matched deposit for its order', () => {
-    expect(planDeposit({ decision: 'matched', orderId: 'o-1' }, now, limits)).toEqual({ status: 'claimed', orderId: 'o-1' });
+    expect(planDeposit({ decision: 'matched', orderId: 'o-1' }, now, limits)).toEqual({
+      status: 'claimed',
+      orderId: 'o-1',
+    });
   });
 });

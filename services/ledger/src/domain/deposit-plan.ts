@@ -26,7 +26,11 @@ export interface DepositHoldLimits {
 export function planDeposit(decision: DepositDecision, nowMs: number, limits: DepositHoldLimits): DepositPlan {
   if (decision.decision === 'matched') return { status: 'claimed', orderId: decision.orderId };
   if (decision.decision === 'none') return { status: 'credited' };
-  const askedMs = decision.decision === 'unavailable' ? nowMs + limits.unavailableHoldMs : Date.parse(decision.holdUntil);
+  const askedMs =
+    decision.decision === 'unavailable' ? nowMs + limits.unavailableHoldMs : Date.parse(decision.holdUntil);
   if (Number.isNaN(askedMs) || askedMs <= nowMs) return { status: 'credited' };
-  return { status: 'held_for_attribution', holdUntil: new Date(Math.min(askedMs, nowMs + limits.holdMaxMs)).toISOString() };
+  return {
+    status: 'held_for_attribution',
+    holdUntil: new Date(Math.min(askedMs, nowMs + limits.holdMaxMs)).toISOString(),
+  };
 }

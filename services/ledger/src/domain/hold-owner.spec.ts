@@ -17,9 +17,20 @@ describe('isOwnerOf', () => {
   });
 
   it('refuses malformed owners', () => {
-    for (const owner of ['', 'payouts', 'payouts:transfer', 'payouts:transfer:', `payouts::${ID}`, `Payouts:transfer:${ID}`,
-      `payouts:Transfer:${ID}`, `payouts:transfer:${ID}:x`, `payouts:transfer:${'a'.repeat(65)}`, `payouts:${'k'.repeat(33)}:${ID}`,
-      `payouts:transfer:${ID} `, `payouts:transfer:a_b`]) {
+    for (const owner of [
+      '',
+      'payouts',
+      'payouts:transfer',
+      'payouts:transfer:',
+      `payouts::${ID}`,
+      `Payouts:transfer:${ID}`,
+      `payouts:Transfer:${ID}`,
+      `payouts:transfer:${ID}:x`,
+      `payouts:transfer:${'a'.repeat(65)}`,
+      `payouts:${'k'.repeat(33)}:${ID}`,
+      `payouts:transfer:${ID} `,
+      `payouts:transfer:a_b`,
+    ]) {
       expect({ owner, accepted: isOwnerOf(owner, 'payouts') }).toEqual({ owner, accepted: false });
     }
   });

@@ -40,9 +40,12 @@ export function assertBalanced(draft: EntryDraft): void {
     if (posting.amount.eq(0)) throw new LedgerInvariantError(`entry ${draft.entryId} has a zero posting`);
     const scale = CURRENCY_SCALE[posting.currency];
     if (!posting.amount.round(scale).eq(posting.amount)) {
-      throw new LedgerInvariantError(`entry ${draft.entryId} posts ${posting.amount.toString()} beyond ${posting.currency} scale`);
+      throw new LedgerInvariantError(
+        `entry ${draft.entryId} posts ${posting.amount.toString()} beyond ${posting.currency} scale`,
+      );
     }
-    if (accounts.has(posting.accountId)) throw new LedgerInvariantError(`entry ${draft.entryId} posts twice to one account`);
+    if (accounts.has(posting.accountId))
+      throw new LedgerInvariantError(`entry ${draft.entryId} posts twice to one account`);
     accounts.add(posting.accountId);
     totals.set(posting.currency, (totals.get(posting.currency) ?? new Big(0)).plus(posting.amount));
   }

@@ -28,10 +28,12 @@ export function payoutDestinationProblems(draft: PayoutDestinationDraft): string
   const rail = draft.rail as PayoutRail;
   if (!PAYOUT_RAILS.includes(rail)) bad.push('rail');
   const name = draft.accountName.trim();
-  if (name.length === 0 || name.length > ACCOUNT_NAME_CHARS_MAX || /[\u0000-\u001f]/.test(name)) bad.push('accountName');
+  if (name.length === 0 || name.length > ACCOUNT_NAME_CHARS_MAX || /[\u0000-\u001f]/.test(name))
+    bad.push('accountName');
   const mobile = rail === 'mobile_money';
   if (!(mobile ? MOBILE_NUMBER : BANK_ACCOUNT_NUMBER).test(draft.accountNumber)) bad.push('accountNumber');
-  if (mobile ? draft.bankCode !== null : !(draft.bankCode !== null && BANK_CODE.test(draft.bankCode))) bad.push('bankCode');
+  if (mobile ? draft.bankCode !== null : !(draft.bankCode !== null && BANK_CODE.test(draft.bankCode)))
+    bad.push('bankCode');
   return bad;
 }
 

@@ -7,26 +7,36 @@
  * this table does not know reads `adjustment` rather than a guess.
  */
 export const STATEMENT_LINE_TYPES = [
-  'credit', 'order', 'fee', 'transfer', 'usdt_send', 'collection', 'reversal', 'hold_placed', 'hold_released', 'opening_balance', 'adjustment',
+  'credit',
+  'order',
+  'fee',
+  'transfer',
+  'usdt_send',
+  'collection',
+  'reversal',
+  'hold_placed',
+  'hold_released',
+  'opening_balance',
+  'adjustment',
 ] as const;
-export type StatementLineType = typeof STATEMENT_LINE_TYPES[number];
+export type StatementLineType = (typeof STATEMENT_LINE_TYPES)[number];
 
 export type StatementLineSource = 'opening_balance' | 'posting' | 'hold_placed' | 'hold_released';
 
 const ENTRY_KIND_TYPES: Readonly<Record<string, StatementLineType>> = {
-  kes_credit: 'credit',                       // a paybill or mobile-money credit (credit.received)
-  usdt_deposit: 'credit',                     // a USDT deposit credited at once (usdt_credit.received)
-  usdt_deposit_released: 'credit',            // a deposit held for attribution, credited when its window passed
+  kes_credit: 'credit', // a paybill or mobile-money credit (credit.received)
+  usdt_deposit: 'credit', // a USDT deposit credited at once (usdt_credit.received)
+  usdt_deposit_released: 'credit', // a deposit held for attribution, credited when its window passed
   order_buy: 'order',
   order_buy_settlement: 'order',
   order_buy_pay_in: 'order',
   order_buy_pay_in_settlement: 'order',
   order_sell: 'order',
   order_sell_settlement: 'order',
-  order_sell_deposit_returned: 'reversal',    // a sell order's USDT given back to the balance
-  transfer: 'transfer',                       // amount and fee in one posting (the fee is on the transfer)
+  order_sell_deposit_returned: 'reversal', // a sell order's USDT given back to the balance
+  transfer: 'transfer', // amount and fee in one posting (the fee is on the transfer)
   usdt_send: 'usdt_send',
-  collection_credit: 'collection',            // a USD collection's net amount (the fee never reaches the account)
+  collection_credit: 'collection', // a USD collection's net amount (the fee never reaches the account)
 };
 
 /** Fallbacks by the words a kind is made of, for kinds added after this table. */

@@ -18,7 +18,16 @@ import type { PostHoldUseCase } from '../usecases/post-hold/post-hold.usecase';
 import type { VoidHoldUseCase } from '../usecases/void-hold/void-hold.usecase';
 import { isUuid } from '../domain/ids';
 
-type MoneyMethods = 'placeHold' | 'postHold' | 'voidHold' | 'getHold' | 'listOwnedHolds' | 'postEntry' | 'getServiceAccount' | 'listAccountHistory' | 'checkLedger';
+type MoneyMethods =
+  | 'placeHold'
+  | 'postHold'
+  | 'voidHold'
+  | 'getHold'
+  | 'listOwnedHolds'
+  | 'postEntry'
+  | 'getServiceAccount'
+  | 'listAccountHistory'
+  | 'checkLedger';
 
 export interface LedgerMoneyDeps {
   dataSource: DataSource;
@@ -68,33 +77,58 @@ export function toEntryMessage(entry: EntryRecord): ledger.Entry {
   };
 }
 
-async function serviceAccount(deps: LedgerMoneyDeps, request: ledger.GetServiceAccountRequest): Promise<ledger.ServiceAccount> {
+async function serviceAccount(
+  deps: LedgerMoneyDeps,
+  request: ledger.GetServiceAccountRequest,
+): Promise<ledger.ServiceAccount> {
   const code = request.code as ServiceAccountCode;
   if (!SERVICE_ACCOUNT_CODES.includes(code) || !isCurrency(request.currency)) {
-    throw validationFailed([...(SERVICE_ACCOUNT_CODES.includes(code) ? [] : ['code']), ...(isCurrency(request.currency) ? [] : ['currency'])]);
+    throw validationFailed([
+      ...(SERVICE_ACCOUNT_CODES.includes(code) ? [] : ['code']),
+      ...(isCurrency(request.currency) ? [] : ['currency']),
+    ]);
   }
   const accountId = await deps.accounts.serviceAccountId(code, request.currency);
-  const [row] = await deps.dataSource.query('SELECT posted::text AS posted, held::text AS held FROM accounts WHERE id = $1', [accountId]);
+  const [row] = await deps.dataSource.query(
+    'SELECT posted::text AS posted, held::text AS held FROM accounts WHERE id = $1',
+    [accountId],
+  );
   return {
-    accountId, code, currency: request.currency,
-    posted: formatAmount(new Big(row.posted), request.currency), held: formatAmount(new Big(row.held), request.currency),
+    accountId,
+    code,
+    currency: request.currency,
+    posted: formatAmount(new Big(row.posted), request.currency),
+    held: formatAmount(new Big(row.held), request.currency),
   };
 }
 
-export function ledgerMoneyHandlers(deps: LedgerMoneyDeps): Pick<AsyncImplementation<typeof ledger.LedgerService>, MoneyMethods> {
+export function ledgerMoneyHandlers(
+  deps: LedgerMoneyDeps,
+): Pick<AsyncImplementation<typeof ledger.LedgerService>, MoneyMethods> {
   return {
     async placeHold(request) {
-      return toHoldMessage(await deps.placeHold.execute({
-        holdId: request.holdId, accountId: request.accountId, amount: request.amount,
-        expiresAt: request.expiresAt ?? null, metadata: request.metadata,
-        owner: request.owner ?? null, caller: currentContext().caller ?? null,
-      }));
+      return toHoldMessage(
+        await deps.placeHold.execute({
+          holdId: request.holdId,
+          accountId: request.accountId,
+          amount: request.amount,
+          expiresAt: request.expiresAt ?? null,
+          metadata: request.metadata,
+          owner: request.owner ?? null,
+          caller: currentContext().caller ?? null,
+        }),
+      );
     },
     async postHold(request) {
-      return toHoldMessage(await deps.postHold.execute({
-        holdId: request.holdId, postAmount: request.postAmount, counterPostings: request.counterPostings,
-        kind: request.kind, metadata: request.metadata,
-      }));
+      return toHoldMessage(
+        await deps.postHold.execute({
+          holdId: request.holdId,
+          postAmount: request.postAmount,
+          counterPostings: request.counterPostings,
+          kind: request.kind,
+          metadata: request.metadata,
+        }),
+      );
     },
     async voidHold(request) {
       return toHoldMessage(await deps.voidHold.execute({ holdId: request.holdId }));
@@ -107,20 +141,30 @@ export function ledgerMoneyHandlers(deps: LedgerMoneyDeps): Pick<AsyncImplementa
     },
     async listOwnedHolds(request) {
       const holds = await deps.listOwnedHolds.execute({
-        caller: callerOf('listOwnedHolds'), placedBefore: request.placedBefore, afterHoldId: request.afterHoldId ?? null, limit: request.limit,
+        caller: callerOf('listOwnedHolds'),
+        placedBefore: request.placedBefore,
+        afterHoldId: request.afterHoldId ?? null,
+        limit: request.limit,
       });
       return { holds: holds.map(toHoldMessage) };
     },
     async postEntry(request) {
-      return toEntryMessage(await deps.postEntry.execute({
-        entryId: request.entryId, kind: request.kind, partnerId: request.partnerId ?? null,
-        postings: request.postings, metadata: request.metadata,
-      }));
+      return toEntryMessage(
+        await deps.postEntry.execute({
+          entryId: request.entryId,
+          kind: request.kind,
+          partnerId: request.partnerId ?? null,
+          postings: request.postings,
+          metadata: request.metadata,
+        }),
+      );
     },
     getServiceAccount: (request) => serviceAccount(deps, request),
     async listAccountHistory(request) {
       const result = await deps.listAccountHistory.execute({
-        accountId: request.accountId, cursor: request.page?.cursor ?? '', limit: request.page?.limit ?? 0,
+        accountId: request.accountId,
+        cursor: request.page?.cursor ?? '',
+        limit: request.page?.limit ?? 0,
       });
       return {
         items: result.items.map(({ postingId: _postingId, ...item }) => item),

@@ -50,17 +50,21 @@ export function ledgerHandlers(deps: {
   return {
     listAuditRecords: (request) => deps.listAuditRecords.execute(request),
     registerPaymentReference: async (request) => deps.paymentReferences.register(request),
-    listCreditsByReference: async (request) => ({ credits: (await deps.paymentReferences.listCredits(request)).map(toKesCreditMessage) }),
+    listCreditsByReference: async (request) => ({
+      credits: (await deps.paymentReferences.listCredits(request)).map(toKesCreditMessage),
+    }),
     recordUsdtDeposit: async (request) => toUsdtDepositMessage(await deps.recordUsdtDeposit.execute(request)),
     claimUsdtDeposit: async (request) => toUsdtDepositMessage(await deps.claimUsdtDeposit.execute(request)),
     ...ledgerMoneyHandlers(deps.money),
     ...ledgerAccountsHandlers(deps.accountsAdmin),
     async openPartnerAccounts(request) {
-      return toPartnerAccountsMessage(await deps.openPartnerAccounts.execute({
-        partnerId: request.partnerId,
-        kesAccountStatus: request.kesAccountStatus as KesAccountStatus | undefined,
-        withoutDepositAddress: request.withoutDepositAddress ?? false,
-      }));
+      return toPartnerAccountsMessage(
+        await deps.openPartnerAccounts.execute({
+          partnerId: request.partnerId,
+          kesAccountStatus: request.kesAccountStatus as KesAccountStatus | undefined,
+          withoutDepositAddress: request.withoutDepositAddress ?? false,
+        }),
+      );
     },
     async getPartnerAccounts(request) {
       const set = await deps.accounts.findPartnerAccounts(request.partnerId);
@@ -74,22 +78,31 @@ export function ledgerHandlers(deps: {
       return deps.listStatement.execute(request);
     },
     async recordKesCredit(request) {
-      return toKesCreditMessage(await deps.recordKesCredit.execute({
-        bankTransactionId: request.bankTransactionId,
-        accountReference: request.accountReference,
-        amountKes: request.amountKes,
-        rail: request.rail,
-        railReference: request.railReference ?? null,
-        receivedAt: request.receivedAt,
-      }));
+      return toKesCreditMessage(
+        await deps.recordKesCredit.execute({
+          bankTransactionId: request.bankTransactionId,
+          accountReference: request.accountReference,
+          amountKes: request.amountKes,
+          rail: request.rail,
+          railReference: request.railReference ?? null,
+          receivedAt: request.receivedAt,
+        }),
+      );
     },
   };
 }
 
 export function toUsdtDepositMessage(record: UsdtDepositRecord): ledger.UsdtDeposit {
   return {
-    depositId: record.depositId, txHash: record.txHash, partnerId: record.partnerId ?? '', usdtAmount: record.usdtAmount, status: record.status,
-    holdUntil: record.holdUntil ?? undefined, orderId: record.orderId ?? undefined, receivedAt: record.receivedAt, creditedAt: record.creditedAt ?? undefined,
+    depositId: record.depositId,
+    txHash: record.txHash,
+    partnerId: record.partnerId ?? '',
+    usdtAmount: record.usdtAmount,
+    status: record.status,
+    holdUntil: record.holdUntil ?? undefined,
+    orderId: record.orderId ?? undefined,
+    receivedAt: record.receivedAt,
+    creditedAt: record.creditedAt ?? undefined,
   };
 }
 
@@ -102,11 +115,13 @@ export function ledgerSandboxHandlers(deps: {
       return toUsdtDepositMessage(await deps.simulateUsdtDeposit.execute(request));
     },
     async simulateKesCredit(request) {
-      return toKesCreditMessage(await deps.simulateKesCredit.execute({
-        partnerId: request.partnerId,
-        amountKes: request.amountKes,
-        railReference: request.railReference ?? null,
-      }));
+      return toKesCreditMessage(
+        await deps.simulateKesCredit.execute({
+          partnerId: request.partnerId,
+          amountKes: request.amountKes,
+          railReference: request.railReference ?? null,
+        }),
+      );
     },
   };
 }

@@ -41,7 +41,9 @@ export class AccountsRepository {
   /** Id of a service account; loaded once (they are created by migration and never change). */
   async serviceAccountId(code: ServiceAccountCode, currency: Currency): Promise<string> {
     if (!this.serviceAccounts) {
-      const rows: { id: string; code: string; currency: string }[] = await this.dataSource.query('SELECT id, code, currency FROM accounts WHERE code IS NOT NULL');
+      const rows: { id: string; code: string; currency: string }[] = await this.dataSource.query(
+        'SELECT id, code, currency FROM accounts WHERE code IS NOT NULL',
+      );
       this.serviceAccounts = new Map(rows.map((row) => [`${row.code}:${row.currency}`, row.id]));
     }
     const id = this.serviceAccounts.get(`${code}:${currency}`);
@@ -49,27 +51,45 @@ export class AccountsRepository {
     return id;
   }
 
-  async findPartnerAccounts(partnerId: string, manager: EntityManager | DataSource = this.dataSource): Promise<PartnerAccountSet | null> {
-    const [row] = await manager.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE partner_id = $1`, [partnerId]);
+  async findPartnerAccounts(
+    partnerId: string,
+    manager: EntityManager | DataSource = this.dataSource,
+  ): Promise<PartnerAccountSet | null> {
+    const [row] = await manager.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE partner_id = $1`, [
+      partnerId,
+    ]);
     return row ? toAccountSet(row) : null;
   }
 
   async findByDepositAddress(address: string): Promise<PartnerAccountSet | null> {
-    const [row] = await this.dataSource.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE usdt_deposit_address = $1`, [address]);
+    const [row] = await this.dataSource.query(
+      `SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE usdt_deposit_address = $1`,
+      [address],
+    );
     return row ? toAccountSet(row) : null;
   }
 
   async findByKesReference(reference: string, manager: EntityManager): Promise<PartnerAccountSet | null> {
-    const [row] = await manager.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE kes_account_reference = $1`, [reference]);
+    const [row] = await manager.query(
+      `SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE kes_account_reference = $1`,
+      [reference],
+    );
     return row ? toAccountSet(row) : null;
   }
 
   async createPartnerAccounts(
-    manager: EntityManager, partnerId: string, kesAccountReference: string, usdtDepositAddress: string | null, kesAccountStatus: KesAccountStatus = 'active',
+    manager: EntityManager,
+    partnerId: string,
+    kesAccountReference: string,
+    usdtDepositAddress: string | null,
+    kesAccountStatus: KesAccountStatus = 'active',
   ): Promise<PartnerAccountSet> {
     const ids: Record<string, string> = {};
     for (const currency of ['KES', 'USDT', 'USD'] as const) {
-      const [row] = await manager.query('INSERT INTO accounts (currency, partner_id, allow_negative) VALUES ($1, $2, false) RETURNING id', [currency, partnerId]);
+      const [row] = await manager.query(
+        'INSERT INTO accounts (currency, partner_id, allow_negative) VALUES ($1, $2, false) RETURNING id',
+        [currency, partnerId],
+      );
       ids[currency] = row.id;
     }
     const [row] = await manager.query(
@@ -80,18 +100,30 @@ export class AccountsRepository {
     return toAccountSet(row);
   }
 
-  async setKesAccountStatus(partnerId: string, status: KesAccountStatus, manager: EntityManager | DataSource = this.dataSource): Promise<PartnerAccountSet | null> {
-    const [row] = await queryRows<Record<string, string | null>>(manager,
-      `UPDATE partner_accounts SET kes_account_status = $2 WHERE partner_id = $1 RETURNING ${PARTNER_ACCOUNT_COLUMNS}`, [partnerId, status]);
+  async setKesAccountStatus(
+    partnerId: string,
+    status: KesAccountStatus,
+    manager: EntityManager | DataSource = this.dataSource,
+  ): Promise<PartnerAccountSet | null> {
+    const [row] = await queryRows<Record<string, string | null>>(
+      manager,
+      `UPDATE partner_accounts SET kes_account_status = $2 WHERE partner_id = $1 RETURNING ${PARTNER_ACCOUNT_COLUMNS}`,
+      [partnerId, status],
+    );
     return row ? toAccountSet(row) : null;
   }
 
   /** Sets the deposit address only where none is set yet; answers the row as it stands, and whether this call set it. */
   async setDepositAddressIfNone(
-    partnerId: string, address: string, manager: EntityManager | DataSource = this.dataSource,
+    partnerId: string,
+    address: string,
+    manager: EntityManager | DataSource = this.dataSource,
   ): Promise<{ accounts: PartnerAccountSet | null; allocated: boolean }> {
-    const set = await queryRows(manager,
-      'UPDATE partner_accounts SET usdt_deposit_address = $2 WHERE partner_id = $1 AND usdt_deposit_address IS NULL RETURNING partner_id', [partnerId, address]);
+    const set = await queryRows(
+      manager,
+      'UPDATE partner_accounts SET usdt_deposit_address = $2 WHERE partner_id = $1 AND usdt_deposit_address IS NULL RETURNING partner_id',
+      [partnerId, address],
+    );
     return { accounts: await this.findPartnerAccounts(partnerId, manager), allocated: set.length > 0 };
   }
 

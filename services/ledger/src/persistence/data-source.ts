@@ -12,8 +12,19 @@ import { LedgerOutboxTraceparentMigration1796000000001 } from './migrations/1796
 export const SERVICE_NAME = 'ledger';
 
 export function ledgerDataSource(url: string): DataSource {
-  return createDataSource({ url, applicationName: SERVICE_NAME, migrations: [LedgerV1Migration1732170000000, LedgerHoldsMigration1732260000000, LedgerFundingMigration1732260000001,
-    LedgerUsdtDepositsMigration1732260000002, LedgerPaymentReferencesMigration1732260000003, LedgerAuditRecordsMigration1795900000000,
-    LedgerHoldOwnersMigration1795917000000, LedgerStatementLinesMigration1796000000000,
-    LedgerOutboxTraceparentMigration1796000000001] });
+  return createDataSource({
+    url,
+    applicationName: SERVICE_NAME,
+    migrations: [
+      LedgerV1Migration1732170000000,
+      LedgerHoldsMigration1732260000000,
+      LedgerFundingMigration1732260000001,
+      LedgerUsdtDepositsMigration1732260000002,
+      LedgerPaymentReferencesMigration1732260000003,
+      LedgerAuditRecordsMigration1795900000000,
+      LedgerHoldOwnersMigration1795917000000,
+      LedgerStatementLinesMigration1796000000000,
+      LedgerOutboxTraceparentMigration1796000000001,
+    ],
+  });
 }

@@ -44,7 +44,13 @@ export class EntriesRepository {
       [entryId],
     );
     if (!entry) return null;
-    const postings: { account_id: string; currency: Currency; amount: string; balance_after: string; version_after: string }[] = await manager.query(
+    const postings: {
+      account_id: string;
+      currency: Currency;
+      amount: string;
+      balance_after: string;
+      version_after: string;
+    }[] = await manager.query(
       `SELECT account_id, currency, amount::text AS amount, balance_after::text AS balance_after, version_after::text AS version_after
          FROM postings WHERE entry_id = $1 ORDER BY id`,
       [entryId],
@@ -67,16 +73,29 @@ export class EntriesRepository {
   }
 
   /** Postings of one account, newest first, strictly before posting id `beforeId` when given. */
-  async history(dataSource: DataSource, accountId: string, beforeId: string | null, limit: number): Promise<HistoryItem[]> {
-    const rows: { id: string; entry_id: string; kind: string; currency: Currency; amount: string; balance_after: string; version_after: string; created_at: string }[] =
-      await dataSource.query(
-        `SELECT p.id::text AS id, p.entry_id, e.kind, p.currency, p.amount::text AS amount, p.balance_after::text AS balance_after,
+  async history(
+    dataSource: DataSource,
+    accountId: string,
+    beforeId: string | null,
+    limit: number,
+  ): Promise<HistoryItem[]> {
+    const rows: {
+      id: string;
+      entry_id: string;
+      kind: string;
+      currency: Currency;
+      amount: string;
+      balance_after: string;
+      version_after: string;
+      created_at: string;
+    }[] = await dataSource.query(
+      `SELECT p.id::text AS id, p.entry_id, e.kind, p.currency, p.amount::text AS amount, p.balance_after::text AS balance_after,
                 p.version_after::text AS version_after, ${ISO('p.created_at')} AS created_at
            FROM postings p JOIN entries e ON e.id = p.entry_id
           WHERE p.account_id = $1 AND ($2::bigint IS NULL OR p.id < $2::bigint)
           ORDER BY p.id DESC LIMIT $3`,
-        [accountId, beforeId, limit],
-      );
+      [accountId, beforeId, limit],
+    );
     return rows.map((row) => ({
       postingId: row.id,
       entryId: row.entry_id,

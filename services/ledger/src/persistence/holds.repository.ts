@@ -33,9 +33,21 @@ const COLUMNS = `id, account_id, currency, amount::text AS amount, status, poste
   metadata, request_hash, resolution_hash, owner, (expires_at IS NOT NULL AND expires_at <= now()) AS expired_now`;
 
 interface HoldRow {
-  id: string; account_id: string; currency: Currency; amount: string; status: HoldStatus; posted_amount: string;
-  expires_at: string | null; entry_id: string | null; created_at: string; resolved_at: string | null;
-  metadata: Record<string, string>; request_hash: string; resolution_hash: string | null; owner: string | null; expired_now: boolean;
+  id: string;
+  account_id: string;
+  currency: Currency;
+  amount: string;
+  status: HoldStatus;
+  posted_amount: string;
+  expires_at: string | null;
+  entry_id: string | null;
+  created_at: string;
+  resolved_at: string | null;
+  metadata: Record<string, string>;
+  request_hash: string;
+  resolution_hash: string | null;
+  owner: string | null;
+  expired_now: boolean;
 }
 
 function toRecord(row: HoldRow): HoldRecord {
@@ -109,14 +121,27 @@ export class HoldsRepository {
     const [row] = await manager.query(
       `INSERT INTO holds (id, account_id, currency, amount, expires_at, metadata, request_hash, owner)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-      [hold.holdId, hold.accountId, hold.currency, hold.amount.toString(), hold.expiresAt, JSON.stringify(hold.metadata), hold.requestHash, hold.owner],
+      [
+        hold.holdId,
+        hold.accountId,
+        hold.currency,
+        hold.amount.toString(),
+        hold.expiresAt,
+        JSON.stringify(hold.metadata),
+        hold.requestHash,
+        hold.owner,
+      ],
     );
     return toRecord(row);
   }
 
   /** Names the owner of a hold placed without one (a retry from a caller that now sends it). */
   async adoptOwner(manager: EntityManager, holdId: string, owner: string): Promise<HoldRecord> {
-    const [row] = await queryRows<HoldRow>(manager, `UPDATE holds SET owner = $2 WHERE id = $1 AND owner IS NULL RETURNING ${COLUMNS}`, [holdId, owner]);
+    const [row] = await queryRows<HoldRow>(
+      manager,
+      `UPDATE holds SET owner = $2 WHERE id = $1 AND owner IS NULL RETURNING ${COLUMNS}`,
+      [holdId, owner],
+    );
     if (!row) throw new Error(`hold ${holdId} already had an owner when adopted`);
     return toRecord(row);
   }

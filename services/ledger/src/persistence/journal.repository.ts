@@ -35,15 +35,31 @@ export async function lockAccounts(manager: EntityManager, accountIds: string[])
     [ids],
   );
   if (rows.length !== ids.length) throw new LedgerInvariantError(`unknown account among ${ids.join(', ')}`);
-  return new Map(rows.map((row) => [row.id, {
-    id: row.id, currency: row.currency, partnerId: row.partner_id, code: row.code,
-    posted: row.posted, held: row.held, version: row.version, allowNegative: row.allow_negative,
-  }]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        currency: row.currency,
+        partnerId: row.partner_id,
+        code: row.code,
+        posted: row.posted,
+        held: row.held,
+        version: row.version,
+        allowNegative: row.allow_negative,
+      },
+    ]),
+  );
 }
 
 /** lockAccounts for ids a caller supplied: an unknown one is the caller's mistake, not an invariant breach. */
-export async function lockCallerAccounts(manager: EntityManager, accountIds: string[]): Promise<Map<string, AccountState>> {
-  const [{ known }] = await manager.query('SELECT count(*)::int AS known FROM accounts WHERE id = ANY($1::uuid[])', [[...new Set(accountIds)]]);
+export async function lockCallerAccounts(
+  manager: EntityManager,
+  accountIds: string[],
+): Promise<Map<string, AccountState>> {
+  const [{ known }] = await manager.query('SELECT count(*)::int AS known FROM accounts WHERE id = ANY($1::uuid[])', [
+    [...new Set(accountIds)],
+  ]);
   if (known !== new Set(accountIds).size) throw new AppError('LEDGER_ACCOUNT_NOT_FOUND');
   return lockAccounts(manager, accountIds);
 }
@@ -86,20 +102,34 @@ function postingRows(draft: EntryDraft, accounts: Map<string, AccountState>): Po
     }
     const next = applyPosting(new Big(account.posted), new Big(account.held), posting.amount, account.allowNegative);
     if (!next) throw new InsufficientFundsError(account.id);
-    return { accountId: account.id, currency: posting.currency, amount: posting.amount.toString(), balanceAfter: next.toString() };
+    return {
+      accountId: account.id,
+      currency: posting.currency,
+      amount: posting.amount.toString(),
+      balanceAfter: next.toString(),
+    };
   });
 }
 
 /** Posts a balanced entry in the caller's transaction. Throws InsufficientFundsError on a floor breach. */
 export async function postEntry(manager: EntityManager, draft: EntryDraft, requestHash: string): Promise<void> {
   assertBalanced(draft);
-  const accounts = await lockAccounts(manager, draft.postings.map((posting) => posting.accountId));
+  const accounts = await lockAccounts(
+    manager,
+    draft.postings.map((posting) => posting.accountId),
+  );
   const rows = postingRows(draft, accounts);
-  await manager.query('INSERT INTO entries (id, kind, partner_id, request_hash, metadata) VALUES ($1, $2, $3, $4, $5)', [
-    draft.entryId, draft.kind, draft.partnerId, requestHash, JSON.stringify(draft.metadata),
-  ]);
+  await manager.query(
+    'INSERT INTO entries (id, kind, partner_id, request_hash, metadata) VALUES ($1, $2, $3, $4, $5)',
+    [draft.entryId, draft.kind, draft.partnerId, requestHash, JSON.stringify(draft.metadata)],
+  );
   const written = await queryRows<{ account_id: string }>(manager, POST_BALANCES_SQL, [
-    draft.entryId, rows.map((row) => row.accountId), rows.map((row) => row.currency), rows.map((row) => row.amount), rows.map((row) => row.balanceAfter),
+    draft.entryId,
+    rows.map((row) => row.accountId),
+    rows.map((row) => row.currency),
+    rows.map((row) => row.amount),
+    rows.map((row) => row.balanceAfter),
   ]);
-  if (written.length !== rows.length) throw new LedgerInvariantError(`entry ${draft.entryId} wrote ${written.length} of ${rows.length} postings`);
+  if (written.length !== rows.length)
+    throw new LedgerInvariantError(`entry ${draft.entryId} wrote ${written.length} of ${rows.length} postings`);
 }

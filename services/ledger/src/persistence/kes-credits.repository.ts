@@ -42,7 +42,9 @@ export class KesCreditsRepository {
   }
 
   async find(manager: EntityManager, bankTransactionId: string): Promise<KesCreditRecord | null> {
-    const [row] = await manager.query(`SELECT ${COLUMNS} FROM kes_credits WHERE bank_transaction_id = $1`, [bankTransactionId]);
+    const [row] = await manager.query(`SELECT ${COLUMNS} FROM kes_credits WHERE bank_transaction_id = $1`, [
+      bankTransactionId,
+    ]);
     return row ? toRecord(row) : null;
   }
 
@@ -50,14 +52,28 @@ export class KesCreditsRepository {
     const [row] = await manager.query(
       `INSERT INTO kes_credits (transaction_id, bank_transaction_id, partner_id, account_id, amount_kes, rail, rail_reference, received_at, entry_id, payment_reference)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
-      [record.transactionId, record.bankTransactionId, record.partnerId, record.accountId, record.amountKes, record.rail,
-        record.railReference, record.receivedAt, record.entryId, record.paymentReference],
+      [
+        record.transactionId,
+        record.bankTransactionId,
+        record.partnerId,
+        record.accountId,
+        record.amountKes,
+        record.rail,
+        record.railReference,
+        record.receivedAt,
+        record.entryId,
+        record.paymentReference,
+      ],
     );
     return toRecord(row);
   }
 
   /** The partner's credits that carried this payment reference, earliest received first, at most CREDITS_PER_REFERENCE_MAX. */
-  async listByPaymentReference(manager: EntityManager, partnerId: string, reference: string): Promise<KesCreditRecord[]> {
+  async listByPaymentReference(
+    manager: EntityManager,
+    partnerId: string,
+    reference: string,
+  ): Promise<KesCreditRecord[]> {
     const rows = await manager.query(
       `SELECT ${COLUMNS} FROM kes_credits WHERE payment_reference = $1 AND partner_id = $2 ORDER BY received_at, bank_transaction_id LIMIT $3`,
       [reference, partnerId, CREDITS_PER_REFERENCE_MAX],

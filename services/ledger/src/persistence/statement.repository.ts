@@ -37,17 +37,24 @@ export class StatementRepository {
 
   /** The currency of the partner's own account, or null when the account is not the partner's. */
   async partnerAccountCurrency(partnerId: string, accountId: string): Promise<Currency | null> {
-    const [row] = await queryRows<{ currency: Currency }>(this.dataSource.manager,
-      'SELECT currency FROM accounts WHERE id = $1 AND partner_id = $2', [accountId, partnerId]);
+    const [row] = await queryRows<{ currency: Currency }>(
+      this.dataSource.manager,
+      'SELECT currency FROM accounts WHERE id = $1 AND partner_id = $2',
+      [accountId, partnerId],
+    );
     return row?.currency ?? null;
   }
 
   /** One page of the account's lines, newest first, along statement_lines_account_time_idx. */
   async page(accountId: string, bounds: PageBounds): Promise<StatementLineRow[]> {
     const parameters: unknown[] = [accountId];
-    const conditions = ['l.account_id = $1', ...keysetConditions(bounds, parameters, { createdAt: 'l.created_at', id: 'l.id' })];
+    const conditions = [
+      'l.account_id = $1',
+      ...keysetConditions(bounds, parameters, { createdAt: 'l.created_at', id: 'l.id' }),
+    ];
     parameters.push(bounds.fetchLimit);
-    return queryRows<StatementLineRow>(this.dataSource.manager,
+    return queryRows<StatementLineRow>(
+      this.dataSource.manager,
       `SELECT l.id AS "lineId", l.account_id AS "accountId", a.currency, l.source, e.kind AS "entryKind",
               l.amount::text AS amount, l.available_after::text AS "availableAfter",
               to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt",
@@ -57,6 +64,8 @@ export class StatementRepository {
          LEFT JOIN entries e ON e.id = l.entry_id
          LEFT JOIN kes_credits kc ON kc.entry_id = l.entry_id
         WHERE ${conditions.join(' AND ')}
-        ORDER BY l.created_at DESC, l.id DESC LIMIT $${parameters.length}`, parameters);
+        ORDER BY l.created_at DESC, l.id DESC LIMIT $${parameters.length}`,
+      parameters,
+    );
   }
 }

@@ -23,9 +23,16 @@ const COLUMNS = `id, tx_hash, to_address, partner_id, amount_usdt::text AS amoun
 
 function toRecord(row: Record<string, string | null>): UsdtDepositRecord {
   return {
-    depositId: row.id!, txHash: row.tx_hash!, toAddress: row.to_address!, partnerId: row.partner_id,
-    usdtAmount: formatAmount(new Big(row.amount_usdt!), 'USDT'), status: row.status as UsdtDepositStatus,
-    holdUntil: row.hold_until, orderId: row.order_id, receivedAt: row.received_at!, creditedAt: row.credited_at,
+    depositId: row.id!,
+    txHash: row.tx_hash!,
+    toAddress: row.to_address!,
+    partnerId: row.partner_id,
+    usdtAmount: formatAmount(new Big(row.amount_usdt!), 'USDT'),
+    status: row.status as UsdtDepositStatus,
+    holdUntil: row.hold_until,
+    orderId: row.order_id,
+    receivedAt: row.received_at!,
+    creditedAt: row.credited_at,
   };
 }
 
@@ -49,7 +56,10 @@ export class UsdtDepositsRepository {
   }
 
   async find(manager: EntityManager, txHash: string, forUpdate = false): Promise<UsdtDepositRecord | null> {
-    const [row] = await manager.query(`SELECT ${COLUMNS} FROM usdt_deposits WHERE chain = 'tron' AND tx_hash = $1${forUpdate ? ' FOR UPDATE' : ''}`, [txHash]);
+    const [row] = await manager.query(
+      `SELECT ${COLUMNS} FROM usdt_deposits WHERE chain = 'tron' AND tx_hash = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+      [txHash],
+    );
     return row ? toRecord(row) : null;
   }
 
@@ -57,14 +67,28 @@ export class UsdtDepositsRepository {
     const [row] = await manager.query(
       `INSERT INTO usdt_deposits (id, chain, tx_hash, to_address, partner_id, amount_usdt, status, hold_until, order_id, received_at, booking_entry_id, credited_at)
        VALUES ($1, 'tron', $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $6 = 'credited' THEN now() END) RETURNING ${COLUMNS}`,
-      [deposit.depositId, deposit.txHash, deposit.toAddress, deposit.partnerId, deposit.amount.toString(), deposit.status, deposit.holdUntil,
-        deposit.orderId, deposit.receivedAt, deposit.bookingEntryId],
+      [
+        deposit.depositId,
+        deposit.txHash,
+        deposit.toAddress,
+        deposit.partnerId,
+        deposit.amount.toString(),
+        deposit.status,
+        deposit.holdUntil,
+        deposit.orderId,
+        deposit.receivedAt,
+        deposit.bookingEntryId,
+      ],
     );
     return toRecord(row);
   }
 
   /** Where claimDue finds held deposits whose window passed: measured for the sweeper's metrics. */
-  readonly heldRows: DueRows = { table: 'usdt_deposits', dueColumn: 'hold_until', where: "status = 'held_for_attribution'" };
+  readonly heldRows: DueRows = {
+    table: 'usdt_deposits',
+    dueColumn: 'hold_until',
+    where: "status = 'held_for_attribution'",
+  };
 
   /** Held deposits whose window has passed; rows another replica is releasing are skipped. */
   async claimDue(manager: EntityManager, limit: number): Promise<UsdtDepositRecord[]> {
@@ -77,17 +101,23 @@ export class UsdtDepositsRepository {
   }
 
   async markCredited(manager: EntityManager, depositId: string, releaseEntryId: string): Promise<UsdtDepositRecord> {
-    const [row] = await queryRows<Record<string, string | null>>(manager,
+    const [row] = await queryRows<Record<string, string | null>>(
+      manager,
       `UPDATE usdt_deposits SET status = 'credited', hold_until = NULL, release_entry_id = $2, credited_at = now()
-        WHERE id = $1 AND status = 'held_for_attribution' RETURNING ${COLUMNS}`, [depositId, releaseEntryId]);
+        WHERE id = $1 AND status = 'held_for_attribution' RETURNING ${COLUMNS}`,
+      [depositId, releaseEntryId],
+    );
     if (!row) throw new Error(`deposit ${depositId} was not held when released`);
     return toRecord(row);
   }
 
   async markClaimed(manager: EntityManager, depositId: string, orderId: string): Promise<UsdtDepositRecord> {
-    const [row] = await queryRows<Record<string, string | null>>(manager,
+    const [row] = await queryRows<Record<string, string | null>>(
+      manager,
       `UPDATE usdt_deposits SET status = 'claimed', hold_until = NULL, order_id = $2
-        WHERE id = $1 AND status = 'held_for_attribution' RETURNING ${COLUMNS}`, [depositId, orderId]);
+        WHERE id = $1 AND status = 'held_for_attribution' RETURNING ${COLUMNS}`,
+      [depositId, orderId],
+    );
     if (!row) throw new Error(`deposit ${depositId} was not held when claimed`);
     return toRecord(row);
   }

@@ -15,7 +15,11 @@ function posting(accountId: string, currency: 'KES' | 'USDT', amount: string) {
 }
 
 const entry: EntryRecord = {
-  entryId: 'c5a9e1d2-3b4f-4a6e-8d7c-9b0a1f2e3d4c', kind: 'kes_transfer', partnerId: PARTNER_ID, requestHash: 'hash', metadata: { note: 'x' },
+  entryId: 'c5a9e1d2-3b4f-4a6e-8d7c-9b0a1f2e3d4c',
+  kind: 'kes_transfer',
+  partnerId: PARTNER_ID,
+  requestHash: 'hash',
+  metadata: { note: 'x' },
   createdAt: '2026-11-26T12:00:00.000Z',
   postings: [
     posting(ACCOUNT_ID, 'KES', '-130'),
@@ -27,14 +31,28 @@ const entry: EntryRecord = {
 };
 
 const hold: HoldRecord = {
-  holdId: 'e7d6c5b4-a392-4817-b6f5-e4d3c2b1a090', accountId: ACCOUNT_ID, currency: 'KES', amount: '130.00', status: 'pending', postedAmount: '0.00',
-  expiresAt: null, entryId: null, createdAt: '2026-11-26T12:00:00.000Z', resolvedAt: null, metadata: {}, requestHash: 'hash', resolutionHash: null,
-  owner: 'payouts:transfer:e7d6c5b4-a392-4817-b6f5-e4d3c2b1a090', expiredNow: false,
+  holdId: 'e7d6c5b4-a392-4817-b6f5-e4d3c2b1a090',
+  accountId: ACCOUNT_ID,
+  currency: 'KES',
+  amount: '130.00',
+  status: 'pending',
+  postedAmount: '0.00',
+  expiresAt: null,
+  entryId: null,
+  createdAt: '2026-11-26T12:00:00.000Z',
+  resolvedAt: null,
+  metadata: {},
+  requestHash: 'hash',
+  resolutionHash: null,
+  owner: 'payouts:transfer:e7d6c5b4-a392-4817-b6f5-e4d3c2b1a090',
+  expiredNow: false,
 };
 
 function capturingLogger() {
   const lines: Array<[string, Record<string, unknown>]> = [];
-  const logger = { info: (message: string, meta: Record<string, unknown>) => lines.push([message, meta]) } as unknown as Logger;
+  const logger = {
+    info: (message: string, meta: Record<string, unknown>) => lines.push([message, meta]),
+  } as unknown as Logger;
   return { lines, movements: loggedMoneyMovements(logger) };
 }
 
@@ -52,16 +70,45 @@ describe('loggedMoneyMovements', () => {
     movements.holdResolved({ ...hold, status: 'posted', postedAmount: '120.00', entryId: entry.entryId });
     movements.holdResolved({ ...hold, status: 'voided' });
     const credit: KesCreditRecord = {
-      transactionId: 'f0e1d2c3-b4a5-4697-8877-665544332211', bankTransactionId: 'SBX123', partnerId: null, accountId: ACCOUNT_ID, amountKes: '100.00',
-      rail: 'mpesa_paybill', railReference: 'REF-TYPED', receivedAt: '2026-11-26T12:00:00.000Z', entryId: entry.entryId, paymentReference: null,
+      transactionId: 'f0e1d2c3-b4a5-4697-8877-665544332211',
+      bankTransactionId: 'SBX123',
+      partnerId: null,
+      accountId: ACCOUNT_ID,
+      amountKes: '100.00',
+      rail: 'mpesa_paybill',
+      railReference: 'REF-TYPED',
+      receivedAt: '2026-11-26T12:00:00.000Z',
+      entryId: entry.entryId,
+      paymentReference: null,
     };
     movements.kesCreditRecorded(credit);
 
-    expect(lines.map(([message]) => message)).toEqual(['entry posted', 'hold placed', 'hold posted', 'hold voided', 'KES credit recorded']);
-    expect(lines[0][1]).toEqual({ entryId: entry.entryId, kind: 'kes_transfer', partnerId: PARTNER_ID, amounts: { KES: '130.00', USDT: '0.500000' } });
+    expect(lines.map(([message]) => message)).toEqual([
+      'entry posted',
+      'hold placed',
+      'hold posted',
+      'hold voided',
+      'KES credit recorded',
+    ]);
+    expect(lines[0][1]).toEqual({
+      entryId: entry.entryId,
+      kind: 'kes_transfer',
+      partnerId: PARTNER_ID,
+      amounts: { KES: '130.00', USDT: '0.500000' },
+    });
     expect(lines[1][1]).toMatchObject({ holdId: hold.holdId, amount: '130.00', currency: 'KES' });
-    expect(lines[2][1]).toMatchObject({ holdId: hold.holdId, amount: '130.00', postedAmount: '120.00', entryId: entry.entryId });
-    expect(lines[4][1]).toMatchObject({ transactionId: credit.transactionId, matched: false, amount: '100.00', currency: 'KES' });
+    expect(lines[2][1]).toMatchObject({
+      holdId: hold.holdId,
+      amount: '130.00',
+      postedAmount: '120.00',
+      entryId: entry.entryId,
+    });
+    expect(lines[4][1]).toMatchObject({
+      transactionId: credit.transactionId,
+      matched: false,
+      amount: '100.00',
+      currency: 'KES',
+    });
     const written = JSON.stringify(lines);
     expect(written).not.toContain(ACCOUNT_ID);
     expect(written).not.toContain('REF-TYPED');

@@ -38,18 +38,40 @@ export function amountsMoved(entry: Pick<EntryRecord, 'postings'>): Partial<Reco
 /** The log of a ledger process, written through its logger. */
 export function loggedMoneyMovements(logger: Logger): MoneyMovementLog {
   return {
-    entryPosted: (entry) => logger.info('entry posted', {
-      entryId: entry.entryId, kind: entry.kind, partnerId: entry.partnerId, amounts: amountsMoved(entry),
-    }),
-    holdPlaced: (hold) => logger.info('hold placed', {
-      holdId: hold.holdId, owner: hold.owner, amount: hold.amount, currency: hold.currency, expiresAt: hold.expiresAt,
-    }),
-    holdResolved: (hold) => logger.info(`hold ${hold.status}`, {
-      holdId: hold.holdId, owner: hold.owner, amount: hold.amount, postedAmount: hold.postedAmount, currency: hold.currency, entryId: hold.entryId,
-    }),
-    kesCreditRecorded: (credit) => logger.info('KES credit recorded', {
-      transactionId: credit.transactionId, bankTransactionId: credit.bankTransactionId, entryId: credit.entryId,
-      partnerId: credit.partnerId, matched: credit.partnerId !== null, amount: credit.amountKes, currency: 'KES', rail: credit.rail,
-    }),
+    entryPosted: (entry) =>
+      logger.info('entry posted', {
+        entryId: entry.entryId,
+        kind: entry.kind,
+        partnerId: entry.partnerId,
+        amounts: amountsMoved(entry),
+      }),
+    holdPlaced: (hold) =>
+      logger.info('hold placed', {
+        holdId: hold.holdId,
+        owner: hold.owner,
+        amount: hold.amount,
+        currency: hold.currency,
+        expiresAt: hold.expiresAt,
+      }),
+    holdResolved: (hold) =>
+      logger.info(`hold ${hold.status}`, {
+        holdId: hold.holdId,
+        owner: hold.owner,
+        amount: hold.amount,
+        postedAmount: hold.postedAmount,
+        currency: hold.currency,
+        entryId: hold.entryId,
+      }),
+    kesCreditRecorded: (credit) =>
+      logger.info('KES credit recorded', {
+        transactionId: credit.transactionId,
+        bankTransactionId: credit.bankTransactionId,
+        entryId: credit.entryId,
+        partnerId: credit.partnerId,
+        matched: credit.partnerId !== null,
+        amount: credit.amountKes,
+        currency: 'KES',
+        rail: credit.rail,
+      }),
   };
 }

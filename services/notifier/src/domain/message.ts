@@ -6,7 +6,12 @@
 import { validationFailed } from '@platform/errors';
 
 /** Kinds whose message carries a one-time code. */
-export const CODE_MESSAGE_KINDS = ['wallet_approval', 'transfer_confirmation', 'usdt_send_confirmation', 'batch_confirmation'] as const;
+export const CODE_MESSAGE_KINDS = [
+  'wallet_approval',
+  'transfer_confirmation',
+  'usdt_send_confirmation',
+  'batch_confirmation',
+] as const;
 /** Notices to every administrator of a change to the administrators: never a code. */
 export const NOTICE_MESSAGE_KINDS = ['administrator_added', 'administrator_removed'] as const;
 export const MESSAGE_KINDS = [...CODE_MESSAGE_KINDS, ...NOTICE_MESSAGE_KINDS] as const;
@@ -41,8 +46,12 @@ export function isMessageKind(value: unknown): value is MessageKind {
 
 function variablesValid(variables: Record<string, string>): boolean {
   const entries = Object.entries(variables);
-  return entries.length <= VARIABLES_COUNT_MAX && entries.every(([name, value]) =>
-    VARIABLE_NAME.test(name) && value.length <= VARIABLE_VALUE_LENGTH_MAX && !CONTROL.test(value));
+  return (
+    entries.length <= VARIABLES_COUNT_MAX &&
+    entries.every(
+      ([name, value]) => VARIABLE_NAME.test(name) && value.length <= VARIABLE_VALUE_LENGTH_MAX && !CONTROL.test(value),
+    )
+  );
 }
 
 /** Validates a send request; throws VALIDATION_FAILED naming every bad field. */

@@ -7,11 +7,20 @@ import { CODE_MESSAGE_KINDS, NOTICE_MESSAGE_KINDS, parseMessageRequest } from '.
 import { renderMessage } from './templates';
 
 const vars = {
-  chain: 'tron', asset: 'USDT', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', expiresAt: '2026-11-21T10:00:00.000Z', amount: '10.00', currency: 'KES',
-  destination: '****5678', itemCount: '3',
+  chain: 'tron',
+  asset: 'USDT',
+  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  expiresAt: '2026-11-21T10:00:00.000Z',
+  amount: '10.00',
+  currency: 'KES',
+  destination: '****5678',
+  itemCount: '3',
 };
 const noticeVars = {
-  adminName: 'Jane Wanjiru', adminEmail: 'jane@example.com', changedAt: '2026-11-21T10:00:00.000Z', receivesCodesFrom: '2026-11-22T10:00:00.000Z',
+  adminName: 'Jane Wanjiru',
+  adminEmail: 'jane@example.com',
+  changedAt: '2026-11-21T10:00:00.000Z',
+  receivesCodesFrom: '2026-11-22T10:00:00.000Z',
 };
 
 describe('renderMessage', () => {
@@ -30,13 +39,19 @@ describe('renderMessage', () => {
   });
 
   it('tells when an added administrator may start receiving codes', () => {
-    expect(renderMessage('administrator_added', undefined, noticeVars).body).toContain(`codes from ${noticeVars.receivesCodesFrom}`);
+    expect(renderMessage('administrator_added', undefined, noticeVars).body).toContain(
+      `codes from ${noticeVars.receivesCodesFrom}`,
+    );
   });
 
   it('refuses a missing code or variable', () => {
     expect(() => renderMessage('wallet_approval', undefined, vars)).toThrow(AppError);
-    expect(() => renderMessage('wallet_approval', '123456', { chain: 'tron' })).toThrow('Validation failed on: variables');
-    expect(() => renderMessage('administrator_added', undefined, { adminName: 'Jane' })).toThrow('Validation failed on: variables');
+    expect(() => renderMessage('wallet_approval', '123456', { chain: 'tron' })).toThrow(
+      'Validation failed on: variables',
+    );
+    expect(() => renderMessage('administrator_added', undefined, { adminName: 'Jane' })).toThrow(
+      'Validation failed on: variables',
+    );
   });
 });
 
@@ -57,8 +72,15 @@ describe('parseMessageRequest', () => {
   });
 
   it('names every bad field', () => {
-    expect(() => parseMessageRequest({
-      ...valid, idempotencyKey: '', kind: 'sms', recipient: 'jane@example.com\r\nBcc: x@evil.io', code: '12345', variables: { 'bad name': 'x' },
-    })).toThrow('Validation failed on: idempotencyKey, kind, recipient, code, variables');
+    expect(() =>
+      parseMessageRequest({
+        ...valid,
+        idempotencyKey: '',
+        kind: 'sms',
+        recipient: 'jane@example.com\r\nBcc: x@evil.io',
+        code: '12345',
+        variables: { 'bad name': 'x' },
+      }),
+    ).toThrow('Validation failed on: idempotencyKey, kind, recipient, code, variables');
   });
 });

@@ -32,78 +32,84 @@ const TEMPLATES: Record<MessageKind, Template> = {
     needsCode: true,
     variables: ['chain', 'asset', 'address', 'expiresAt'],
     subject: () => 'Approve a new withdrawal address',
-    body: (code, v) => [
-      `A new ${v.asset} withdrawal address on ${v.chain} was registered for your organisation:`,
-      '',
-      `  ${v.address}`,
-      '',
-      `Approval code: ${code}`,
-      `It expires at ${v.expiresAt}. Give it to the person registering the address only if you recognise it.`,
-      '',
-      FOOTER,
-    ].join('\n'),
+    body: (code, v) =>
+      [
+        `A new ${v.asset} withdrawal address on ${v.chain} was registered for your organisation:`,
+        '',
+        `  ${v.address}`,
+        '',
+        `Approval code: ${code}`,
+        `It expires at ${v.expiresAt}. Give it to the person registering the address only if you recognise it.`,
+        '',
+        FOOTER,
+      ].join('\n'),
   },
   transfer_confirmation: {
     needsCode: true,
     variables: ['amount', 'currency', 'destination', 'expiresAt'],
     subject: () => 'Confirm a KES transfer',
-    body: (code, v) => [
-      `A transfer of ${v.amount} ${v.currency} to ${v.destination} is waiting for confirmation.`,
-      '',
-      `Confirmation code: ${code}`,
-      `It expires at ${v.expiresAt}.`,
-      '',
-      FOOTER,
-    ].join('\n'),
+    body: (code, v) =>
+      [
+        `A transfer of ${v.amount} ${v.currency} to ${v.destination} is waiting for confirmation.`,
+        '',
+        `Confirmation code: ${code}`,
+        `It expires at ${v.expiresAt}.`,
+        '',
+        FOOTER,
+      ].join('\n'),
   },
   usdt_send_confirmation: {
     needsCode: true,
     variables: ['amount', 'address', 'expiresAt'],
     subject: () => 'Confirm a USDT send',
-    body: (code, v) => [
-      `A send of ${v.amount} USDT to ${v.address} is waiting for confirmation.`,
-      '',
-      `Confirmation code: ${code}`,
-      `It expires at ${v.expiresAt}.`,
-      '',
-      FOOTER,
-    ].join('\n'),
+    body: (code, v) =>
+      [
+        `A send of ${v.amount} USDT to ${v.address} is waiting for confirmation.`,
+        '',
+        `Confirmation code: ${code}`,
+        `It expires at ${v.expiresAt}.`,
+        '',
+        FOOTER,
+      ].join('\n'),
   },
   batch_confirmation: {
     needsCode: true,
     variables: ['itemCount', 'expiresAt'],
     subject: () => 'Confirm a batch of KES transfers',
-    body: (code, v) => [
-      `A batch of ${v.itemCount} transfers is waiting for confirmation.`,
-      '',
-      `Confirmation code: ${code}`,
-      `It expires at ${v.expiresAt}.`,
-      '',
-      FOOTER,
-    ].join('\n'),
+    body: (code, v) =>
+      [
+        `A batch of ${v.itemCount} transfers is waiting for confirmation.`,
+        '',
+        `Confirmation code: ${code}`,
+        `It expires at ${v.expiresAt}.`,
+        '',
+        FOOTER,
+      ].join('\n'),
   },
   administrator_added: {
     needsCode: false,
     variables: ['adminName', 'adminEmail', 'changedAt', 'receivesCodesFrom'],
     subject: () => 'An administrator was added to your organisation',
-    body: (_code, v) => [
-      `${v.adminName} <${v.adminEmail}> was added as an administrator of your organisation at ${v.changedAt}.`,
-      `They may receive approval and confirmation codes from ${v.receivesCodesFrom}. Until then no code goes to them,`,
-      'and the last administrator who already receives codes cannot be removed.',
-      '',
-      NOTICE_FOOTER,
-    ].join('\n'),
+    body: (_code, v) =>
+      [
+        `${v.adminName} <${v.adminEmail}> was added as an administrator of your organisation at ${v.changedAt}.`,
+        `They may receive approval and confirmation codes from ${v.receivesCodesFrom}. Until then no code goes to them,`,
+        'and the last administrator who already receives codes cannot be removed.',
+        '',
+        NOTICE_FOOTER,
+      ].join('\n'),
   },
   administrator_removed: {
     needsCode: false,
     variables: ['adminName', 'adminEmail', 'changedAt'],
     subject: () => 'An administrator was removed from your organisation',
-    body: (_code, v) => [
-      `${v.adminName} <${v.adminEmail}> was removed as an administrator of your organisation at ${v.changedAt}.`,
-      'Codes already sent to them no longer work, and they receive no new ones.',
-      '',
-      NOTICE_FOOTER,
-    ].join('\n'),
+    body: (_code, v) =>
+      [
+        `${v.adminName} <${v.adminEmail}> was removed as an administrator of your organisation at ${v.changedAt}.`,
+        'Codes already sent to them no longer work, and they receive no new ones.',
+        '',
+        NOTICE_FOOTER,
+      ].join('\n'),
   },
 };
 
@@ -111,7 +117,11 @@ const TEMPLATES: Record<MessageKind, Template> = {
 export const CODE_PLACEHOLDER = '******';
 
 /** Renders `kind`; throws VALIDATION_FAILED naming `code` (missing, or given to a notice) or `variables` when the template's needs are unmet. */
-export function renderMessage(kind: MessageKind, code: string | undefined, variables: Record<string, string>): RenderedMessage {
+export function renderMessage(
+  kind: MessageKind,
+  code: string | undefined,
+  variables: Record<string, string>,
+): RenderedMessage {
   const template = TEMPLATES[kind];
   const bad: string[] = [];
   if (template.needsCode !== (code !== undefined)) bad.push('code');

@@ -40,11 +40,16 @@ export function generateCode(): string {
 }
 
 export function hashCode(keyHex: string, confirmationId: string, issue: number, code: string): string {
-  return createHmac('sha256', Buffer.from(keyHex, 'hex')).update(`${confirmationId}:${issue}:${code}`, 'utf8').digest('hex');
+  return createHmac('sha256', Buffer.from(keyHex, 'hex'))
+    .update(`${confirmationId}:${issue}:${code}`, 'utf8')
+    .digest('hex');
 }
 
 export function codeMatches(keyHex: string, confirmation: Confirmation, code: string): boolean {
-  return constantTimeEqual(hashCode(keyHex, confirmation.confirmationId, confirmation.resends, code), confirmation.codeHash);
+  return constantTimeEqual(
+    hashCode(keyHex, confirmation.confirmationId, confirmation.resends, code),
+    confirmation.codeHash,
+  );
 }
 
 /** The cooldown after issue `issue` (0 = the first code), scaled. */
@@ -59,7 +64,8 @@ export type AttemptRefusal = 'CONFIRMATION_ALREADY_USED' | 'CONFIRMATION_LOCKED'
 export function refusalBeforeAttempt(confirmation: Confirmation, now: Date): AttemptRefusal | null {
   if (confirmation.status === 'used') return 'CONFIRMATION_ALREADY_USED';
   if (confirmation.status === 'locked') return 'CONFIRMATION_LOCKED';
-  if (confirmation.status === 'expired' || confirmation.expiresAt.getTime() <= now.getTime()) return 'CONFIRMATION_EXPIRED';
+  if (confirmation.status === 'expired' || confirmation.expiresAt.getTime() <= now.getTime())
+    return 'CONFIRMATION_EXPIRED';
   return null;
 }
 
@@ -74,6 +80,7 @@ export function decideResend(confirmation: Confirmation, now: Date): ResendDecis
   if (before) return { refusal: before };
   if (confirmation.resends >= RESENDS_MAX) return { refusal: 'CONFIRMATION_RESEND_LIMIT' };
   const waitMs = confirmation.resendAvailableAt.getTime() - now.getTime();
-  if (waitMs > 0) return { refusal: 'CONFIRMATION_RESEND_COOLDOWN', retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+  if (waitMs > 0)
+    return { refusal: 'CONFIRMATION_RESEND_COOLDOWN', retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   return { refusal: null };
 }

@@ -13,8 +13,15 @@ describe('hold owners', () => {
   });
 
   it('reads nothing from an absent, foreign or malformed owner', () => {
-    for (const owner of [undefined, '', `trading:order:${ID}`, `payouts:order:${ID}`, 'payouts:transfer:not-a-uuid', `payouts:transfer:${ID}:x`,
-      `payouts:transfer:${ID.toUpperCase()}`]) {
+    for (const owner of [
+      undefined,
+      '',
+      `trading:order:${ID}`,
+      `payouts:order:${ID}`,
+      'payouts:transfer:not-a-uuid',
+      `payouts:transfer:${ID}:x`,
+      `payouts:transfer:${ID.toUpperCase()}`,
+    ]) {
       expect({ owner, parsed: parseHoldOwner(owner) }).toEqual({ owner, parsed: null });
     }
   });
@@ -26,10 +33,12 @@ describe('holdVerdict', () => {
   });
 
   it('voids a hold whose owner is final: its own flow resolved the hold before getting there', () => {
-    for (const status of ['settled', 'failed', 'expired'] as OwnerStatus[]) expect({ status, verdict: holdVerdict(status) }).toEqual({ status, verdict: 'void' });
+    for (const status of ['settled', 'failed', 'expired'] as OwnerStatus[])
+      expect({ status, verdict: holdVerdict(status) }).toEqual({ status, verdict: 'void' });
   });
 
   it('keeps the hold of every live owner, however old', () => {
-    for (const status of ['creating', 'awaiting_confirmation', 'confirmed'] as OwnerStatus[]) expect({ status, verdict: holdVerdict(status) }).toEqual({ status, verdict: 'keep' });
+    for (const status of ['creating', 'awaiting_confirmation', 'confirmed'] as OwnerStatus[])
+      expect({ status, verdict: holdVerdict(status) }).toEqual({ status, verdict: 'keep' });
   });
 });

@@ -24,8 +24,11 @@ describe('applyAnswer', () => {
     expect(applyAnswer('pending', expiresAt, expiresAt, 'approve')).toBe('expired');
   });
 
-  it.each<PushStatus>(['approved', 'credited', 'declined', 'expired', 'rejected', 'unavailable'])('leaves %s unchanged', (status) => {
-    expect(applyAnswer(status, expiresAt, before, 'approve')).toBe(status);
-    expect(applyAnswer(status, expiresAt, before, 'decline')).toBe(status);
-  });
+  it.each<PushStatus>(['approved', 'credited', 'declined', 'expired', 'rejected', 'unavailable'])(
+    'leaves %s unchanged',
+    (status) => {
+      expect(applyAnswer(status, expiresAt, before, 'approve')).toBe(status);
+      expect(applyAnswer(status, expiresAt, before, 'decline')).toBe(status);
+    },
+  );
 });

@@ -10,8 +10,16 @@ import { Big, parsePositiveAmount } from '@platform/money';
 export const PUSH_AMOUNT_KES_MIN = '1.00';
 export const PUSH_AMOUNT_KES_MAX = '250000.00';
 
-export const PUSH_STATUSES = ['pending', 'approved', 'credited', 'declined', 'expired', 'rejected', 'unavailable'] as const;
-export type PushStatus = typeof PUSH_STATUSES[number];
+export const PUSH_STATUSES = [
+  'pending',
+  'approved',
+  'credited',
+  'declined',
+  'expired',
+  'rejected',
+  'unavailable',
+] as const;
+export type PushStatus = (typeof PUSH_STATUSES)[number];
 
 /** The amount as a Big when it is a KES amount within the push limits, else null. */
 export function parsePushAmountKes(value: string): Big | null {

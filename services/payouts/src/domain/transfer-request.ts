@@ -47,7 +47,10 @@ function isRail(value: string): value is TransferRail {
   return (TRANSFER_RAILS as readonly string[]).includes(value);
 }
 
-function destinationFields(input: TransferRequestInput, bad: string[]): { accountNumber: string; bankCode: string | null } {
+function destinationFields(
+  input: TransferRequestInput,
+  bad: string[],
+): { accountNumber: string; bankCode: string | null } {
   if (!isRail(input.rail)) {
     bad.push('rail');
     return { accountNumber: input.accountNumber, bankCode: null };
@@ -68,13 +71,15 @@ export function parseTransferRequest(input: TransferRequestInput, fieldPrefix = 
   const bad: string[] = [];
   const destination = destinationFields(input, bad);
   const accountName = input.accountName.trim();
-  if (accountName.length === 0 || accountName.length > ACCOUNT_NAME_LENGTH_MAX || !PRINTABLE.test(accountName)) bad.push('destination.accountName');
+  if (accountName.length === 0 || accountName.length > ACCOUNT_NAME_LENGTH_MAX || !PRINTABLE.test(accountName))
+    bad.push('destination.accountName');
   if (input.amountCurrency !== 'KES') bad.push('amount.currency');
   const amountKes = parsePositiveAmount(input.amountValue, 'KES');
   if (!amountKes) bad.push('amount.value');
   if (!IDEMPOTENCY_KEY_PATTERN.test(input.idempotencyKey)) bad.push('idempotencyKey');
   const reference = input.partnerReference ?? input.idempotencyKey;
-  if (reference.length === 0 || reference.length > PARTNER_REFERENCE_LENGTH_MAX || !PRINTABLE.test(reference)) bad.push('partnerReference');
+  if (reference.length === 0 || reference.length > PARTNER_REFERENCE_LENGTH_MAX || !PRINTABLE.test(reference))
+    bad.push('partnerReference');
   if (bad.length > 0 || !amountKes) throw validationFailed(bad.map((field) => `${fieldPrefix}${field}`));
   return {
     rail: input.rail as TransferRail,
@@ -89,7 +94,14 @@ export function parseTransferRequest(input: TransferRequestInput, fieldPrefix = 
 
 /** The fingerprint an idempotency key is bound to. */
 export function transferRequestHash(request: TransferRequest): string {
-  return sha256Hex(JSON.stringify([
-    request.rail, request.accountNumber, request.accountName, request.bankCode, formatAmount(request.amountKes, 'KES'), request.partnerReference,
-  ]));
+  return sha256Hex(
+    JSON.stringify([
+      request.rail,
+      request.accountNumber,
+      request.accountName,
+      request.bankCode,
+      formatAmount(request.amountKes, 'KES'),
+      request.partnerReference,
+    ]),
+  );
 }

@@ -6,7 +6,11 @@ import { AppError } from '@platform/errors';
 import { Big } from '@platform/money';
 import { assertWithinSendBounds, parseUsdtSendRequest, usdtSendRequestHash } from './usdt-send-request';
 
-const valid = { destinationWalletId: '11111111-1111-4111-8111-111111111111', usdtAmount: '10.5', idempotencyKey: 'send-1' };
+const valid = {
+  destinationWalletId: '11111111-1111-4111-8111-111111111111',
+  usdtAmount: '10.5',
+  idempotencyKey: 'send-1',
+};
 const bounds = { minimumUsdt: new Big('1.000000'), capUsdt: new Big('100.000000') };
 
 function codeOf(run: () => unknown): string | null {
@@ -21,12 +25,23 @@ function codeOf(run: () => unknown): string | null {
 
 describe('USDT send request', () => {
   it('accepts a valid request, defaulting partnerReference to the key', () => {
-    expect(parseUsdtSendRequest(valid)).toMatchObject({ partnerReference: 'send-1', destinationWalletId: valid.destinationWalletId });
+    expect(parseUsdtSendRequest(valid)).toMatchObject({
+      partnerReference: 'send-1',
+      destinationWalletId: valid.destinationWalletId,
+    });
   });
 
   it('names every offending field', () => {
-    expect(codeOf(() => parseUsdtSendRequest({ destinationWalletId: 'x', usdtAmount: '1.0000001', idempotencyKey: 'a b', partnerReference: '' })))
-      .toBe('destinationWalletId,usdtAmount,idempotencyKey,partnerReference');
+    expect(
+      codeOf(() =>
+        parseUsdtSendRequest({
+          destinationWalletId: 'x',
+          usdtAmount: '1.0000001',
+          idempotencyKey: 'a b',
+          partnerReference: '',
+        }),
+      ),
+    ).toBe('destinationWalletId,usdtAmount,idempotencyKey,partnerReference');
     expect(codeOf(() => parseUsdtSendRequest({ ...valid, usdtAmount: '0' }))).toBe('usdtAmount');
   });
 

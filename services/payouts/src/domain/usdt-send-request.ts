@@ -18,16 +18,27 @@ export interface UsdtSendRequest {
   partnerReference: string;
 }
 
-export function parseUsdtSendRequest(input: { destinationWalletId: string; usdtAmount: string; idempotencyKey: string; partnerReference?: string }): UsdtSendRequest {
+export function parseUsdtSendRequest(input: {
+  destinationWalletId: string;
+  usdtAmount: string;
+  idempotencyKey: string;
+  partnerReference?: string;
+}): UsdtSendRequest {
   const bad: string[] = [];
   if (!isUuid(input.destinationWalletId)) bad.push('destinationWalletId');
   const usdtAmount = parsePositiveAmount(input.usdtAmount, 'USDT');
   if (!usdtAmount) bad.push('usdtAmount');
   if (!IDEMPOTENCY_KEY_PATTERN.test(input.idempotencyKey)) bad.push('idempotencyKey');
   const reference = input.partnerReference ?? input.idempotencyKey;
-  if (reference.length === 0 || reference.length > PARTNER_REFERENCE_LENGTH_MAX || !PRINTABLE.test(reference)) bad.push('partnerReference');
+  if (reference.length === 0 || reference.length > PARTNER_REFERENCE_LENGTH_MAX || !PRINTABLE.test(reference))
+    bad.push('partnerReference');
   if (bad.length > 0 || !usdtAmount) throw validationFailed(bad);
-  return { destinationWalletId: input.destinationWalletId, usdtAmount, idempotencyKey: input.idempotencyKey, partnerReference: reference };
+  return {
+    destinationWalletId: input.destinationWalletId,
+    usdtAmount,
+    idempotencyKey: input.idempotencyKey,
+    partnerReference: reference,
+  };
 }
 
 /** The service's bounds on one send (configuration; documented in docs/api-behaviour.md). */
@@ -37,5 +48,12 @@ export function assertWithinSendBounds(usdtAmount: Big, bounds: { minimumUsdt: B
 }
 
 export function usdtSendRequestHash(request: UsdtSendRequest): string {
-  return sha256Hex(JSON.stringify(['usdt_send', request.destinationWalletId, formatAmount(request.usdtAmount, 'USDT'), request.partnerReference]));
+  return sha256Hex(
+    JSON.stringify([
+      'usdt_send',
+      request.destinationWalletId,
+      formatAmount(request.usdtAmount, 'USDT'),
+      request.partnerReference,
+    ]),
+  );
 }

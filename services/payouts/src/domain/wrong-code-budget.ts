@@ -45,6 +45,10 @@ export interface WrongCodeCount {
 }
 
 /** Whether the count just made should set the lock: spent, and no lock yet. */
-export function shouldLock(wrongCodesInWindow: number, alreadyLocked: boolean, settings: WrongCodeBudgetSettings): boolean {
+export function shouldLock(
+  wrongCodesInWindow: number,
+  alreadyLocked: boolean,
+  settings: WrongCodeBudgetSettings,
+): boolean {
   return !alreadyLocked && isBudgetSpent(wrongCodesInWindow, settings);
 }

@@ -34,7 +34,9 @@ export const PAYOUTS_ACCESS = {
     getTransferBatch: ['gateway'],
     listTransferBatches: ['gateway'],
   } satisfies AccessTable<typeof payouts.TransferBatchesService>,
-  FUNDING: { createMobileMoneyPush: ['gateway'], listMobileMoneyPushes: ['gateway'] } satisfies AccessTable<typeof payoutsFunding.MobileMoneyFundingService>,
+  FUNDING: { createMobileMoneyPush: ['gateway'], listMobileMoneyPushes: ['gateway'] } satisfies AccessTable<
+    typeof payoutsFunding.MobileMoneyFundingService
+  >,
   FUNDING_SANDBOX: {
     approveMobileMoneyPush: ['gateway'],
     declineMobileMoneyPush: ['gateway'],

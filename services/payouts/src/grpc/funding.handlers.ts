@@ -28,7 +28,13 @@ export function mobileMoneyFundingHandlers(deps: {
 }): AsyncImplementation<typeof payoutsFunding.MobileMoneyFundingService> {
   return {
     async createMobileMoneyPush(request) {
-      return toMessage(await deps.createPush.execute({ partnerId: request.partnerId, phone: request.phone, amountKes: request.amountKes }));
+      return toMessage(
+        await deps.createPush.execute({
+          partnerId: request.partnerId,
+          phone: request.phone,
+          amountKes: request.amountKes,
+        }),
+      );
     },
     async listMobileMoneyPushes(request) {
       const { pushes, nextCursor } = await deps.listPushes.execute(request);
@@ -38,10 +44,14 @@ export function mobileMoneyFundingHandlers(deps: {
 }
 
 /** MobileMoneyFundingSandbox: translation only; every call is NOT_FOUND outside sandbox mode. */
-export function mobileMoneyFundingSandboxHandlers(deps: { answerPush: AnswerMobileMoneyPushUseCase | null }): AsyncImplementation<typeof payoutsFunding.MobileMoneyFundingSandboxService> {
+export function mobileMoneyFundingSandboxHandlers(deps: {
+  answerPush: AnswerMobileMoneyPushUseCase | null;
+}): AsyncImplementation<typeof payoutsFunding.MobileMoneyFundingSandboxService> {
   const answer = async (request: payoutsFunding.AnswerMobileMoneyPushRequest, kind: 'approve' | 'decline') => {
     if (!deps.answerPush) throw new AppError('NOT_FOUND');
-    return toMessage(await deps.answerPush.execute({ partnerId: request.partnerId, pushId: request.pushId, answer: kind }));
+    return toMessage(
+      await deps.answerPush.execute({ partnerId: request.partnerId, pushId: request.pushId, answer: kind }),
+    );
   };
   return {
     async approveMobileMoneyPush(request) {

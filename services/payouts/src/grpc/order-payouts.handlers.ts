@@ -19,13 +19,18 @@ function toMessage(row: InstructionRecord): payouts.PayoutInstruction {
 }
 
 /** OrderPayouts: translation only. */
-export function orderPayoutsHandlers(deps: { payOrderProceeds: PayOrderProceedsUseCase; instructions: PayoutInstructionsRepository }): AsyncImplementation<typeof payouts.OrderPayoutsService> {
+export function orderPayoutsHandlers(deps: {
+  payOrderProceeds: PayOrderProceedsUseCase;
+  instructions: PayoutInstructionsRepository;
+}): AsyncImplementation<typeof payouts.OrderPayoutsService> {
   return {
     async payOrderProceeds(request) {
       return toMessage(await deps.payOrderProceeds.execute(request));
     },
     async getPayoutInstruction(request) {
-      const row = /^[0-9a-f-]{36}$/.test(request.instructionId) ? await deps.instructions.find(request.instructionId) : null;
+      const row = /^[0-9a-f-]{36}$/.test(request.instructionId)
+        ? await deps.instructions.find(request.instructionId)
+        : null;
       // Transfers' instructions are not order proceeds: trading never names them.
       if (!row || row.transferId !== null) throw new AppError('PAYOUT_INSTRUCTION_NOT_FOUND');
       return toMessage(row);

@@ -16,8 +16,10 @@ const FINAL = new Set(['settled', 'failed', 'expired']);
 /** The batch's status, from its confirmation and its transfers (partners otherwise see only awaiting_confirmation). */
 export function batchStatus(confirmation: Confirmation | null, transfers: TransferRecord[]): string {
   if (!confirmation) return 'failed';
-  if (confirmation.status === 'used') return transfers.every((transfer) => FINAL.has(transfer.status)) ? 'completed' : 'confirmed';
-  if (confirmation.status === 'expired' || transfers.every((transfer) => transfer.status === 'expired')) return 'expired';
+  if (confirmation.status === 'used')
+    return transfers.every((transfer) => FINAL.has(transfer.status)) ? 'completed' : 'confirmed';
+  if (confirmation.status === 'expired' || transfers.every((transfer) => transfer.status === 'expired'))
+    return 'expired';
   return 'awaiting_confirmation';
 }
 
@@ -43,7 +45,10 @@ export function transferBatchesHandlers(deps: {
       acceptedCount,
       failedCount: items.length - acceptedCount,
       items: items.map((item) => ({
-        transferId: item.transferId ?? undefined, idempotencyKey: item.idempotencyKey, accepted: item.transferId !== null, failureCode: item.failureCode ?? undefined,
+        transferId: item.transferId ?? undefined,
+        idempotencyKey: item.idempotencyKey,
+        accepted: item.transferId !== null,
+        failureCode: item.failureCode ?? undefined,
       })),
       createdAt: new Date(batch.createdAt).toISOString(),
       confirmedAt: confirmation?.verifiedAt ? new Date(confirmation.verifiedAt).toISOString() : undefined,
@@ -57,14 +62,23 @@ export function transferBatchesHandlers(deps: {
         partnerId: request.partnerId,
         idempotencyKey: request.idempotencyKey,
         items: request.items.map((item) => ({
-          rail: item.rail, accountNumber: item.accountNumber, accountName: item.accountName, bankCode: item.bankCode,
-          amountCurrency: item.amountCurrency, amountValue: item.amountValue, idempotencyKey: item.idempotencyKey, partnerReference: item.partnerReference,
+          rail: item.rail,
+          accountNumber: item.accountNumber,
+          accountName: item.accountName,
+          bankCode: item.bankCode,
+          amountCurrency: item.amountCurrency,
+          amountValue: item.amountValue,
+          idempotencyKey: item.idempotencyKey,
+          partnerReference: item.partnerReference,
         })),
       });
       return { batch: await present(result.batch), replayed: result.replayed };
     },
     async getTransferBatch(request) {
-      const batch = isUuid(request.batchId) && isUuid(request.partnerId) ? await deps.batches.find(deps.dataSource.manager, request.partnerId, request.batchId) : null;
+      const batch =
+        isUuid(request.batchId) && isUuid(request.partnerId)
+          ? await deps.batches.find(deps.dataSource.manager, request.partnerId, request.batchId)
+          : null;
       if (!batch || batch.status === 'creating') throw new AppError('BATCH_NOT_FOUND');
       return present(batch);
     },

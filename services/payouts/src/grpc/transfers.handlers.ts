@@ -56,7 +56,9 @@ export function transfersHandlers(deps: {
   listTransfers: ListTransfersUseCase;
 }): AsyncImplementation<typeof payouts.TransfersService> {
   const present = async (row: TransferRecord): Promise<payouts.Transfer> => {
-    const confirmation = row.confirmationId ? await deps.confirmations.find(deps.dataSource.manager, row.confirmationId) : null;
+    const confirmation = row.confirmationId
+      ? await deps.confirmations.find(deps.dataSource.manager, row.confirmationId)
+      : null;
     if (!confirmation) throw new Error(`transfer ${row.transferId} is visible without its confirmation`);
     return toTransfer(row, confirmation);
   };
@@ -76,20 +78,32 @@ export function transfersHandlers(deps: {
       return { transfer: await present(result.transfer), replayed: result.replayed };
     },
     async getTransfer(request) {
-      const row = isUuid(request.transferId) && isUuid(request.partnerId) ? await deps.transfers.find(deps.dataSource.manager, request.partnerId, request.transferId) : null;
+      const row =
+        isUuid(request.transferId) && isUuid(request.partnerId)
+          ? await deps.transfers.find(deps.dataSource.manager, request.partnerId, request.transferId)
+          : null;
       // A create still running its checks is not visible yet.
       if (!row || row.status === 'creating') throw new AppError('TRANSFER_NOT_FOUND');
       return present(row);
     },
     async confirm(request) {
-      return deps.confirm.execute({ partnerId: request.partnerId, confirmationId: request.confirmationId, code: request.code });
+      return deps.confirm.execute({
+        partnerId: request.partnerId,
+        confirmationId: request.confirmationId,
+        code: request.code,
+      });
     },
     async resendConfirmation(request) {
-      return toHandle(await deps.resend.execute({ partnerId: request.partnerId, confirmationId: request.confirmationId }));
+      return toHandle(
+        await deps.resend.execute({ partnerId: request.partnerId, confirmationId: request.confirmationId }),
+      );
     },
     async listTransfers(request) {
       const { transfers, nextCursor } = await deps.listTransfers.execute(request);
-      return { transfers: transfers.map(({ transfer, confirmation }) => toTransfer(transfer, confirmation)), nextCursor };
+      return {
+        transfers: transfers.map(({ transfer, confirmation }) => toTransfer(transfer, confirmation)),
+        nextCursor,
+      };
     },
   };
 }

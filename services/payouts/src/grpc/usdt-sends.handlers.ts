@@ -38,7 +38,9 @@ export function usdtSendsHandlers(deps: {
   listSends: ListUsdtSendsUseCase;
 }): AsyncImplementation<typeof payouts.UsdtSendsService> {
   const present = async (row: UsdtSendRecord): Promise<payouts.UsdtSend> => {
-    const confirmation = row.confirmationId ? await deps.confirmations.find(deps.dataSource.manager, row.confirmationId) : null;
+    const confirmation = row.confirmationId
+      ? await deps.confirmations.find(deps.dataSource.manager, row.confirmationId)
+      : null;
     if (!confirmation) throw new Error(`usdt send ${row.sendId} is visible without its confirmation`);
     return toUsdtSend(row, confirmation);
   };
@@ -54,7 +56,10 @@ export function usdtSendsHandlers(deps: {
       return { send: await present(result.send), replayed: result.replayed };
     },
     async getUsdtSend(request) {
-      const row = isUuid(request.sendId) && isUuid(request.partnerId) ? await deps.sends.find(deps.dataSource.manager, request.partnerId, request.sendId) : null;
+      const row =
+        isUuid(request.sendId) && isUuid(request.partnerId)
+          ? await deps.sends.find(deps.dataSource.manager, request.partnerId, request.sendId)
+          : null;
       if (!row || row.status === 'creating') throw new AppError('SEND_NOT_FOUND');
       return present(row);
     },

@@ -21,60 +21,97 @@ export interface NewConfirmation {
 
 export class ConfirmationsRepository {
   async insert(manager: EntityManager, confirmation: NewConfirmation): Promise<Confirmation> {
-    const [row] = await queryRows<Confirmation>(manager,
+    const [row] = await queryRows<Confirmation>(
+      manager,
       `INSERT INTO confirmations (confirmation_id, partner_id, subject_type, subject_id, code_hash, delivered_to, status, expires_at, resend_available_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'live', $7, $8) RETURNING ${COLUMNS}`,
-      [confirmation.confirmationId, confirmation.partnerId, confirmation.subjectType, confirmation.subjectId, confirmation.codeHash,
-        confirmation.deliveredTo, confirmation.expiresAt, confirmation.resendAvailableAt]);
+      [
+        confirmation.confirmationId,
+        confirmation.partnerId,
+        confirmation.subjectType,
+        confirmation.subjectId,
+        confirmation.codeHash,
+        confirmation.deliveredTo,
+        confirmation.expiresAt,
+        confirmation.resendAvailableAt,
+      ],
+    );
     return row;
   }
 
   async find(manager: EntityManager, confirmationId: string): Promise<Confirmation | null> {
-    const [row] = await queryRows<Confirmation>(manager, `SELECT ${COLUMNS} FROM confirmations WHERE confirmation_id = $1`, [confirmationId]);
+    const [row] = await queryRows<Confirmation>(
+      manager,
+      `SELECT ${COLUMNS} FROM confirmations WHERE confirmation_id = $1`,
+      [confirmationId],
+    );
     return row ?? null;
   }
 
   /** The confirmations with these ids, in one query (a page of transfers shows each one's). */
   async findMany(manager: EntityManager, confirmationIds: readonly string[]): Promise<Confirmation[]> {
     if (confirmationIds.length === 0) return [];
-    return queryRows<Confirmation>(manager, `SELECT ${COLUMNS} FROM confirmations WHERE confirmation_id = ANY($1::uuid[])`, [confirmationIds]);
+    return queryRows<Confirmation>(
+      manager,
+      `SELECT ${COLUMNS} FROM confirmations WHERE confirmation_id = ANY($1::uuid[])`,
+      [confirmationIds],
+    );
   }
 
   /** The partner's confirmation, row-locked for the rest of the transaction. */
   async lock(manager: EntityManager, partnerId: string, confirmationId: string): Promise<Confirmation | null> {
-    const [row] = await queryRows<Confirmation>(manager,
-      `SELECT ${COLUMNS} FROM confirmations WHERE confirmation_id = $1 AND partner_id = $2 FOR UPDATE`, [confirmationId, partnerId]);
+    const [row] = await queryRows<Confirmation>(
+      manager,
+      `SELECT ${COLUMNS} FROM confirmations WHERE confirmation_id = $1 AND partner_id = $2 FOR UPDATE`,
+      [confirmationId, partnerId],
+    );
     return row ?? null;
   }
 
   async markUsed(manager: EntityManager, confirmationId: string, verifiedAt: Date): Promise<boolean> {
-    const rows = await queryRows(manager,
+    const rows = await queryRows(
+      manager,
       "UPDATE confirmations SET status = 'used', verified_at = $2 WHERE confirmation_id = $1 AND status = 'live' RETURNING confirmation_id",
-      [confirmationId, verifiedAt]);
+      [confirmationId, verifiedAt],
+    );
     return rows.length === 1;
   }
 
   /** Counts one wrong code; the fifth locks. Answers the status after counting (null: nothing counted, not live). */
   async countWrongAttempt(manager: EntityManager, confirmationId: string): Promise<'live' | 'locked' | null> {
-    const [row] = await queryRows<{ status: 'live' | 'locked' }>(manager,
+    const [row] = await queryRows<{ status: 'live' | 'locked' }>(
+      manager,
       `UPDATE confirmations SET attempts = attempts + 1, status = CASE WHEN attempts + 1 >= $2 THEN 'locked' ELSE status END
-        WHERE confirmation_id = $1 AND status = 'live' AND attempts < $2 RETURNING status`, [confirmationId, CONFIRMATION_ATTEMPTS_MAX]);
+        WHERE confirmation_id = $1 AND status = 'live' AND attempts < $2 RETURNING status`,
+      [confirmationId, CONFIRMATION_ATTEMPTS_MAX],
+    );
     return row?.status ?? null;
   }
 
-  async reissue(manager: EntityManager, confirmationId: string, codeHash: string, expiresAt: Date, resendAvailableAt: Date): Promise<Confirmation> {
-    const [row] = await queryRows<Confirmation>(manager,
+  async reissue(
+    manager: EntityManager,
+    confirmationId: string,
+    codeHash: string,
+    expiresAt: Date,
+    resendAvailableAt: Date,
+  ): Promise<Confirmation> {
+    const [row] = await queryRows<Confirmation>(
+      manager,
       `UPDATE confirmations SET code_hash = $2, resends = resends + 1, expires_at = $3, resend_available_at = $4
-        WHERE confirmation_id = $1 AND status = 'live' RETURNING ${COLUMNS}`, [confirmationId, codeHash, expiresAt, resendAvailableAt]);
+        WHERE confirmation_id = $1 AND status = 'live' RETURNING ${COLUMNS}`,
+      [confirmationId, codeHash, expiresAt, resendAvailableAt],
+    );
     if (!row) throw new Error('reissue of a confirmation that is not live under its lock');
     return row;
   }
 
   /** live (or locked) → expired. Answers false when it was used meanwhile. */
   async markExpired(manager: EntityManager, confirmationId: string): Promise<boolean> {
-    const [row] = await queryRows<{ status: string }>(manager,
+    const [row] = await queryRows<{ status: string }>(
+      manager,
       "UPDATE confirmations SET status = CASE WHEN status = 'used' THEN status ELSE 'expired' END WHERE confirmation_id = $1 RETURNING status",
-      [confirmationId]);
+      [confirmationId],
+    );
     return row?.status === 'expired';
   }
 

@@ -16,9 +16,17 @@ export function payoutsDataSource(url: string): DataSource {
   return createDataSource({
     url,
     applicationName: SERVICE_NAME,
-    migrations: [OutboxV1Migration1732180000000, PayoutInstructionsMigration1732600000000, TransfersMigration1732700000000, UsdtSendsMigration1732800000000,
-      TransferBatchesMigration1732900000000, MobileMoneyPushesMigration1733000000000,
-      TransfersPartnerListingMigration1733010000000, WrongCodeBudgetsMigration1733100000000, PartnerListingsMigration1733200000000,
-      PayoutsOutboxTraceparentMigration1796000000000],
+    migrations: [
+      OutboxV1Migration1732180000000,
+      PayoutInstructionsMigration1732600000000,
+      TransfersMigration1732700000000,
+      UsdtSendsMigration1732800000000,
+      TransferBatchesMigration1732900000000,
+      MobileMoneyPushesMigration1733000000000,
+      TransfersPartnerListingMigration1733010000000,
+      WrongCodeBudgetsMigration1733100000000,
+      PartnerListingsMigration1733200000000,
+      PayoutsOutboxTraceparentMigration1796000000000,
+    ],
   });
 }

@@ -33,7 +33,9 @@ export type ListedPush = PushRecord & { createdAtExact: string };
 export class MobileMoneyPushesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(push: Pick<PushRecord, 'pushId' | 'partnerId' | 'msisdn' | 'amountKes' | 'kesAccountReference' | 'expiresAt'>): Promise<PushRecord> {
+  async insert(
+    push: Pick<PushRecord, 'pushId' | 'partnerId' | 'msisdn' | 'amountKes' | 'kesAccountReference' | 'expiresAt'>,
+  ): Promise<PushRecord> {
     const [row] = await queryRows<PushRecord>(
       this.dataSource.manager,
       `INSERT INTO mobile_money_pushes (push_id, partner_id, msisdn, amount_kes, kes_account_reference, status, expires_at)
@@ -45,7 +47,10 @@ export class MobileMoneyPushesRepository {
 
   /** The bank's answer to the prompt request: only a pending push moves. */
   async markNotSent(pushId: string, status: 'rejected' | 'unavailable'): Promise<void> {
-    await this.dataSource.query("UPDATE mobile_money_pushes SET status = $2 WHERE push_id = $1 AND status = 'pending'", [pushId, status]);
+    await this.dataSource.query(
+      "UPDATE mobile_money_pushes SET status = $2 WHERE push_id = $1 AND status = 'pending'",
+      [pushId, status],
+    );
   }
 
   /**
@@ -55,7 +60,11 @@ export class MobileMoneyPushesRepository {
    */
   async answer(partnerId: string, pushId: string, answer: Answer, railReference: string): Promise<PushRecord | null> {
     return withTransaction(this.dataSource, async (manager) => {
-      const [row] = await queryRows<PushRecord>(manager, `SELECT ${COLUMNS} FROM mobile_money_pushes WHERE push_id = $1 AND partner_id = $2 FOR UPDATE`, [pushId, partnerId]);
+      const [row] = await queryRows<PushRecord>(
+        manager,
+        `SELECT ${COLUMNS} FROM mobile_money_pushes WHERE push_id = $1 AND partner_id = $2 FOR UPDATE`,
+        [pushId, partnerId],
+      );
       if (!row) return null;
       const [{ now }] = await queryRows<{ now: Date }>(manager, 'SELECT now() AS now', []);
       const next = applyAnswer(row.status, new Date(row.expiresAt), new Date(now), answer);
@@ -75,14 +84,23 @@ export class MobileMoneyPushesRepository {
   /** One page of the partner's prompts, newest first, along mobile_money_pushes_partner_created_idx. */
   async listPage(filter: PushListFilter): Promise<ListedPush[]> {
     const { sql, parameters } = newestFirstPageSql({
-      table: 'mobile_money_pushes', select: COLUMNS, where: ['partner_id = $1'], parameters: [filter.partnerId],
-      equals: { status: filter.status }, bounds: filter.page, columns: { createdAt: 'created_at', id: 'push_id' },
+      table: 'mobile_money_pushes',
+      select: COLUMNS,
+      where: ['partner_id = $1'],
+      parameters: [filter.partnerId],
+      equals: { status: filter.status },
+      bounds: filter.page,
+      columns: { createdAt: 'created_at', id: 'push_id' },
     });
     return queryRows<ListedPush>(this.dataSource.manager, sql, parameters);
   }
 
   async find(pushId: string): Promise<PushRecord | null> {
-    const [row] = await queryRows<PushRecord>(this.dataSource.manager, `SELECT ${COLUMNS} FROM mobile_money_pushes WHERE push_id = $1`, [pushId]);
+    const [row] = await queryRows<PushRecord>(
+      this.dataSource.manager,
+      `SELECT ${COLUMNS} FROM mobile_money_pushes WHERE push_id = $1`,
+      [pushId],
+    );
     return row ?? null;
   }
 

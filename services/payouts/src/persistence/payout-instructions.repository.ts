@@ -30,7 +30,10 @@ export class PayoutInstructionsRepository {
 
   /** Inserts a new instruction, due at once; null when the id exists already. */
   /** A confirmed transfer's instruction, in the confirming transaction; the instruction id is the transfer id (the bank's idempotency key). */
-  async insertForTransfer(manager: EntityManager, transfer: { transferId: string; partnerId: string; amountKes: string }): Promise<void> {
+  async insertForTransfer(
+    manager: EntityManager,
+    transfer: { transferId: string; partnerId: string; amountKes: string },
+  ): Promise<void> {
     await manager.query(
       `INSERT INTO payout_instructions (instruction_id, partner_id, transfer_id, amount_kes, status, next_attempt_at)
        VALUES ($1, $2, $1, $3, 'pending', now()) ON CONFLICT (instruction_id) DO NOTHING`,
@@ -40,24 +43,41 @@ export class PayoutInstructionsRepository {
 
   /** Instructions without a bank answer `olderThanMs` after they were handed over, oldest first. */
   async listStuck(olderThanMs: number, limit: number): Promise<InstructionRecord[]> {
-    return queryRows<InstructionRecord>(this.dataSource.manager,
+    return queryRows<InstructionRecord>(
+      this.dataSource.manager,
       `SELECT ${COLUMNS} FROM payout_instructions WHERE status IN ('pending', 'submitted')
         AND created_at < now() - make_interval(secs => $1::double precision / 1000) ORDER BY created_at LIMIT $2`,
-      [olderThanMs, limit]);
+      [olderThanMs, limit],
+    );
   }
 
-  async insert(instruction: Pick<InstructionRecord, 'instructionId' | 'partnerId' | 'orderId' | 'payoutDestinationId' | 'amountKes'>): Promise<InstructionRecord | null> {
+  async insert(
+    instruction: Pick<
+      InstructionRecord,
+      'instructionId' | 'partnerId' | 'orderId' | 'payoutDestinationId' | 'amountKes'
+    >,
+  ): Promise<InstructionRecord | null> {
     const [row] = await queryRows<InstructionRecord>(
       this.dataSource.manager,
       `INSERT INTO payout_instructions (instruction_id, partner_id, order_id, payout_destination_id, amount_kes, status, next_attempt_at)
        VALUES ($1, $2, $3, $4, $5, 'pending', now()) ON CONFLICT (instruction_id) DO NOTHING RETURNING ${COLUMNS}`,
-      [instruction.instructionId, instruction.partnerId, instruction.orderId, instruction.payoutDestinationId, instruction.amountKes],
+      [
+        instruction.instructionId,
+        instruction.partnerId,
+        instruction.orderId,
+        instruction.payoutDestinationId,
+        instruction.amountKes,
+      ],
     );
     return row ?? null;
   }
 
   async find(instructionId: string): Promise<InstructionRecord | null> {
-    const [row] = await queryRows<InstructionRecord>(this.dataSource.manager, `SELECT ${COLUMNS} FROM payout_instructions WHERE instruction_id = $1`, [instructionId]);
+    const [row] = await queryRows<InstructionRecord>(
+      this.dataSource.manager,
+      `SELECT ${COLUMNS} FROM payout_instructions WHERE instruction_id = $1`,
+      [instructionId],
+    );
     return row ?? null;
   }
 
@@ -76,7 +96,12 @@ export class PayoutInstructionsRepository {
     );
   }
 
-  async markSubmitted(instructionId: string, providerReference: string, submittedAt: Date, nextAttemptAt: Date): Promise<void> {
+  async markSubmitted(
+    instructionId: string,
+    providerReference: string,
+    submittedAt: Date,
+    nextAttemptAt: Date,
+  ): Promise<void> {
     await this.dataSource.query(
       `UPDATE payout_instructions SET status = 'submitted', provider_reference = $2, submitted_at = $3, next_attempt_at = $4
         WHERE instruction_id = $1 AND status = 'pending'`,
@@ -85,11 +110,18 @@ export class PayoutInstructionsRepository {
   }
 
   async reschedule(instructionId: string, nextAttemptAt: Date): Promise<void> {
-    await this.dataSource.query("UPDATE payout_instructions SET next_attempt_at = $2 WHERE instruction_id = $1 AND status IN ('pending', 'submitted')", [instructionId, nextAttemptAt]);
+    await this.dataSource.query(
+      "UPDATE payout_instructions SET next_attempt_at = $2 WHERE instruction_id = $1 AND status IN ('pending', 'submitted')",
+      [instructionId, nextAttemptAt],
+    );
   }
 
   /** Final: settled, or failed with its code. Only from a non-final status. */
-  async complete(instructionId: string, outcome: { status: 'settled' } | { status: 'failed'; failureCode: string }, manager: EntityManager = this.dataSource.manager): Promise<void> {
+  async complete(
+    instructionId: string,
+    outcome: { status: 'settled' } | { status: 'failed'; failureCode: string },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await manager.query(
       `UPDATE payout_instructions SET status = $2, failure_code = $3, completed_at = now(), next_attempt_at = NULL
         WHERE instruction_id = $1 AND status IN ('pending', 'submitted')`,

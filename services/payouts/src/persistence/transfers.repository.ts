@@ -37,7 +37,13 @@ const COLUMNS = `transfer_id AS "transferId", partner_id AS "partnerId", idempot
 
 /** The transfers a partner may see (a create still running its checks is not one of them). */
 export type VisibleTransferStatus = Exclude<TransferStatus, 'creating'>;
-export const VISIBLE_TRANSFER_STATUSES: readonly VisibleTransferStatus[] = ['awaiting_confirmation', 'confirmed', 'settled', 'failed', 'expired'];
+export const VISIBLE_TRANSFER_STATUSES: readonly VisibleTransferStatus[] = [
+  'awaiting_confirmation',
+  'confirmed',
+  'settled',
+  'failed',
+  'expired',
+];
 
 export interface TransferListFilter {
   partnerId: string;
@@ -50,14 +56,30 @@ export interface TransferListFilter {
 /** A transfer with its exact position in the newest-first listing. */
 export type ListedTransfer = TransferRecord & { createdAtExact: string };
 
-export type NewTransfer = Pick<TransferRecord, 'transferId' | 'partnerId' | 'idempotencyKey' | 'requestHash' | 'partnerReference' | 'rail'
-  | 'accountNumber' | 'accountName' | 'bankCode' | 'amountKes' | 'feeKes'>;
+export type NewTransfer = Pick<
+  TransferRecord,
+  | 'transferId'
+  | 'partnerId'
+  | 'idempotencyKey'
+  | 'requestHash'
+  | 'partnerReference'
+  | 'rail'
+  | 'accountNumber'
+  | 'accountName'
+  | 'bankCode'
+  | 'amountKes'
+  | 'feeKes'
+>;
 
 export class TransfersRepository {
   /** The status of each of `ids` that still exists (hold reconciliation: an id absent from the map has no row). */
   async statusesOf(manager: EntityManager, ids: string[]): Promise<Map<string, TransferStatus>> {
     if (ids.length === 0) return new Map();
-    const rows = await queryRows<{ id: string; status: TransferStatus }>(manager, 'SELECT transfer_id AS id, status FROM transfers WHERE transfer_id = ANY($1::uuid[])', [ids]);
+    const rows = await queryRows<{ id: string; status: TransferStatus }>(
+      manager,
+      'SELECT transfer_id AS id, status FROM transfers WHERE transfer_id = ANY($1::uuid[])',
+      [ids],
+    );
     return new Map(rows.map((row) => [row.id, row.status]));
   }
 
@@ -66,20 +88,44 @@ export class TransfersRepository {
    * `leaseMs` should this create never finish. Null when the key is taken
    * (the unique index decides between concurrent twins).
    */
-  async claim(manager: EntityManager, transfer: NewTransfer, leaseMs: number, batchId: string | null = null): Promise<TransferRecord | null> {
-    const conflict = batchId ? '(batch_id, idempotency_key) WHERE batch_id IS NOT NULL' : '(partner_id, idempotency_key) WHERE batch_id IS NULL';
-    const [row] = await queryRows<TransferRecord>(manager,
+  async claim(
+    manager: EntityManager,
+    transfer: NewTransfer,
+    leaseMs: number,
+    batchId: string | null = null,
+  ): Promise<TransferRecord | null> {
+    const conflict = batchId
+      ? '(batch_id, idempotency_key) WHERE batch_id IS NOT NULL'
+      : '(partner_id, idempotency_key) WHERE batch_id IS NULL';
+    const [row] = await queryRows<TransferRecord>(
+      manager,
       `INSERT INTO transfers (transfer_id, partner_id, idempotency_key, request_hash, partner_reference, rail, account_number, account_name,
          bank_code, amount_kes, fee_kes, status, name_verification, next_action_at, batch_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'creating', 'pending', now() + make_interval(secs => $12::double precision / 1000), $13)
        ON CONFLICT ${conflict} DO NOTHING RETURNING ${COLUMNS}`,
-      [transfer.transferId, transfer.partnerId, transfer.idempotencyKey, transfer.requestHash, transfer.partnerReference, transfer.rail,
-        transfer.accountNumber, transfer.accountName, transfer.bankCode, transfer.amountKes, transfer.feeKes, leaseMs, batchId]);
+      [
+        transfer.transferId,
+        transfer.partnerId,
+        transfer.idempotencyKey,
+        transfer.requestHash,
+        transfer.partnerReference,
+        transfer.rail,
+        transfer.accountNumber,
+        transfer.accountName,
+        transfer.bankCode,
+        transfer.amountKes,
+        transfer.feeKes,
+        leaseMs,
+        batchId,
+      ],
+    );
     return row ?? null;
   }
 
   async listByConfirmation(manager: EntityManager, confirmationId: string): Promise<TransferRecord[]> {
-    return queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE confirmation_id = $1`, [confirmationId]);
+    return queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE confirmation_id = $1`, [
+      confirmationId,
+    ]);
   }
 
   async listByBatch(manager: EntityManager, batchId: string): Promise<TransferRecord[]> {
@@ -87,77 +133,138 @@ export class TransfersRepository {
   }
 
   async findByKey(manager: EntityManager, partnerId: string, idempotencyKey: string): Promise<TransferRecord | null> {
-    const [row] = await queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE partner_id = $1 AND idempotency_key = $2 AND batch_id IS NULL`, [partnerId, idempotencyKey]);
+    const [row] = await queryRows<TransferRecord>(
+      manager,
+      `SELECT ${COLUMNS} FROM transfers WHERE partner_id = $1 AND idempotency_key = $2 AND batch_id IS NULL`,
+      [partnerId, idempotencyKey],
+    );
     return row ?? null;
   }
 
   /** One page of the partner's visible transfers, newest first, along transfers_partner_created_idx. */
   async listPage(manager: EntityManager, filter: TransferListFilter): Promise<ListedTransfer[]> {
     const { sql, parameters } = newestFirstPageSql({
-      table: 'transfers', select: COLUMNS, where: ['partner_id = $1', "status <> 'creating'"], parameters: [filter.partnerId],
-      equals: { status: filter.status, partner_reference: filter.partnerReference, idempotency_key: filter.idempotencyKey },
-      bounds: filter.page, columns: { createdAt: 'created_at', id: 'transfer_id' },
+      table: 'transfers',
+      select: COLUMNS,
+      where: ['partner_id = $1', "status <> 'creating'"],
+      parameters: [filter.partnerId],
+      equals: {
+        status: filter.status,
+        partner_reference: filter.partnerReference,
+        idempotency_key: filter.idempotencyKey,
+      },
+      bounds: filter.page,
+      columns: { createdAt: 'created_at', id: 'transfer_id' },
     });
     return queryRows<ListedTransfer>(manager, sql, parameters);
   }
 
   async find(manager: EntityManager, partnerId: string, transferId: string): Promise<TransferRecord | null> {
-    const [row] = await queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE transfer_id = $1 AND partner_id = $2`, [transferId, partnerId]);
+    const [row] = await queryRows<TransferRecord>(
+      manager,
+      `SELECT ${COLUMNS} FROM transfers WHERE transfer_id = $1 AND partner_id = $2`,
+      [transferId, partnerId],
+    );
     return row ?? null;
   }
 
   async findById(manager: EntityManager, transferId: string): Promise<TransferRecord | null> {
-    const [row] = await queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE transfer_id = $1`, [transferId]);
+    const [row] = await queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE transfer_id = $1`, [
+      transferId,
+    ]);
     return row ?? null;
   }
 
   async lockByConfirmation(manager: EntityManager, confirmationId: string): Promise<TransferRecord[]> {
-    return queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE confirmation_id = $1 ORDER BY transfer_id FOR UPDATE`, [confirmationId]);
+    return queryRows<TransferRecord>(
+      manager,
+      `SELECT ${COLUMNS} FROM transfers WHERE confirmation_id = $1 ORDER BY transfer_id FOR UPDATE`,
+      [confirmationId],
+    );
   }
 
-  async recordVerification(manager: EntityManager, transferId: string, nameVerification: string, verifiedAccountName: string | null, kesAccountId: string): Promise<void> {
+  async recordVerification(
+    manager: EntityManager,
+    transferId: string,
+    nameVerification: string,
+    verifiedAccountName: string | null,
+    kesAccountId: string,
+  ): Promise<void> {
     await manager.query(
       "UPDATE transfers SET name_verification = $2, verified_account_name = $3, kes_account_id = $4 WHERE transfer_id = $1 AND status = 'creating'",
-      [transferId, nameVerification, verifiedAccountName, kesAccountId]);
+      [transferId, nameVerification, verifiedAccountName, kesAccountId],
+    );
   }
 
   /** creating → awaiting_confirmation, due when the code expires. False when the create was abandoned meanwhile. */
-  async markAwaitingConfirmation(manager: EntityManager, transferId: string, confirmationId: string, expiresAt: Date): Promise<boolean> {
-    const rows = await queryRows(manager,
+  async markAwaitingConfirmation(
+    manager: EntityManager,
+    transferId: string,
+    confirmationId: string,
+    expiresAt: Date,
+  ): Promise<boolean> {
+    const rows = await queryRows(
+      manager,
       `UPDATE transfers SET status = 'awaiting_confirmation', confirmation_id = $2, next_action_at = $3
-        WHERE transfer_id = $1 AND status = 'creating' RETURNING transfer_id`, [transferId, confirmationId, expiresAt]);
+        WHERE transfer_id = $1 AND status = 'creating' RETURNING transfer_id`,
+      [transferId, confirmationId, expiresAt],
+    );
     return rows.length === 1;
   }
 
   /** A refused or abandoned create leaves nothing behind: the key is free again. */
   async deleteCreating(manager: EntityManager, transferId: string): Promise<boolean> {
-    const rows = await queryRows(manager, "DELETE FROM transfers WHERE transfer_id = $1 AND status = 'creating' RETURNING transfer_id", [transferId]);
+    const rows = await queryRows(
+      manager,
+      "DELETE FROM transfers WHERE transfer_id = $1 AND status = 'creating' RETURNING transfer_id",
+      [transferId],
+    );
     return rows.length === 1;
   }
 
   async markConfirmed(manager: EntityManager, transferId: string, confirmedAt: Date): Promise<boolean> {
-    const rows = await queryRows(manager,
+    const rows = await queryRows(
+      manager,
       `UPDATE transfers SET status = 'confirmed', confirmed_at = $2, next_action_at = NULL
-        WHERE transfer_id = $1 AND status = 'awaiting_confirmation' RETURNING transfer_id`, [transferId, confirmedAt]);
+        WHERE transfer_id = $1 AND status = 'awaiting_confirmation' RETURNING transfer_id`,
+      [transferId, confirmedAt],
+    );
     return rows.length === 1;
   }
 
   async rescheduleExpiry(manager: EntityManager, confirmationId: string, expiresAt: Date): Promise<void> {
-    await manager.query("UPDATE transfers SET next_action_at = $2 WHERE confirmation_id = $1 AND status = 'awaiting_confirmation'", [confirmationId, expiresAt]);
+    await manager.query(
+      "UPDATE transfers SET next_action_at = $2 WHERE confirmation_id = $1 AND status = 'awaiting_confirmation'",
+      [confirmationId, expiresAt],
+    );
   }
 
   async markExpired(manager: EntityManager, transferId: string): Promise<boolean> {
-    const rows = await queryRows(manager,
+    const rows = await queryRows(
+      manager,
       `UPDATE transfers SET status = 'expired', completed_at = now(), next_action_at = NULL
-        WHERE transfer_id = $1 AND status = 'awaiting_confirmation' RETURNING transfer_id`, [transferId]);
+        WHERE transfer_id = $1 AND status = 'awaiting_confirmation' RETURNING transfer_id`,
+      [transferId],
+    );
     return rows.length === 1;
   }
 
-  async markOutcome(manager: EntityManager, transferId: string, outcome: { status: 'settled'; settledAt: Date } | { status: 'failed'; failureCode: string }): Promise<boolean> {
-    const rows = await queryRows(manager,
+  async markOutcome(
+    manager: EntityManager,
+    transferId: string,
+    outcome: { status: 'settled'; settledAt: Date } | { status: 'failed'; failureCode: string },
+  ): Promise<boolean> {
+    const rows = await queryRows(
+      manager,
       `UPDATE transfers SET status = $2, failure_code = $3, settled_at = $4, completed_at = now(), next_action_at = NULL
         WHERE transfer_id = $1 AND status = 'confirmed' RETURNING transfer_id`,
-      [transferId, outcome.status, outcome.status === 'failed' ? outcome.failureCode : null, outcome.status === 'settled' ? outcome.settledAt : null]);
+      [
+        transferId,
+        outcome.status,
+        outcome.status === 'failed' ? outcome.failureCode : null,
+        outcome.status === 'settled' ? outcome.settledAt : null,
+      ],
+    );
     return rows.length === 1;
   }
 
@@ -166,10 +273,13 @@ export class TransfersRepository {
 
   /** Claims due transfers (abandoned creates, lapsed codes), leased `leaseMs` ahead. */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<TransferRecord[]> {
-    return queryRows<TransferRecord>(manager,
+    return queryRows<TransferRecord>(
+      manager,
       `UPDATE transfers SET next_action_at = now() + make_interval(secs => $2::double precision / 1000)
         WHERE transfer_id IN (SELECT transfer_id FROM transfers WHERE next_action_at <= now()
                                ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS}`, [limit, leaseMs]);
+        RETURNING ${COLUMNS}`,
+      [limit, leaseMs],
+    );
   }
 }

@@ -5,7 +5,14 @@
 // reading earlier than the partner's window is counted at the window's latest
 // minute. Then, for seeded-random usage times, that a usage counts at every
 // instant of its own 24 hours and never past its documented end.
-import { CAP_BUCKET_MS, CAP_WINDOW_BUCKETS, capBucketStart, capUsageFreedAt, capUsageTime, capWindowStart } from './cap-window';
+import {
+  CAP_BUCKET_MS,
+  CAP_WINDOW_BUCKETS,
+  capBucketStart,
+  capUsageFreedAt,
+  capUsageTime,
+  capWindowStart,
+} from './cap-window';
 import { DAILY_CAP_WINDOW_MS } from './daily-cap';
 
 const at = (iso: string) => new Date(iso);

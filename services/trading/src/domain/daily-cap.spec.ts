@@ -24,16 +24,18 @@ describe('parseReserveDailyCap', () => {
   });
 
   it('names every bad field', () => {
-    expect(() => parseReserveDailyCap({ usageId: 'x', partnerId: PARTNER, source: 'swap', amountKes: '1.001' })).toThrow(
-      'Validation failed on: usageId, source, amountKes',
-    );
+    expect(() =>
+      parseReserveDailyCap({ usageId: 'x', partnerId: PARTNER, source: 'swap', amountKes: '1.001' }),
+    ).toThrow('Validation failed on: usageId, source, amountKes');
   });
 
   it('needs exactly one amount', () => {
-    expect(() => parseReserveDailyCap({ usageId: USAGE, partnerId: PARTNER, source: 'transfer' })).toThrow('amountKes, amountUsdt');
-    expect(() => parseReserveDailyCap({ usageId: USAGE, partnerId: PARTNER, source: 'transfer', amountKes: '1', amountUsdt: '1' })).toThrow(
+    expect(() => parseReserveDailyCap({ usageId: USAGE, partnerId: PARTNER, source: 'transfer' })).toThrow(
       'amountKes, amountUsdt',
     );
+    expect(() =>
+      parseReserveDailyCap({ usageId: USAGE, partnerId: PARTNER, source: 'transfer', amountKes: '1', amountUsdt: '1' }),
+    ).toThrow('amountKes, amountUsdt');
   });
 });
 
@@ -46,9 +48,15 @@ describe('usdtToCapKes', () => {
 
 describe('assertWithinDailyCap', () => {
   it('allows reaching the cap exactly and refuses a cent over, with the source code', () => {
-    expect(codeOf(() => assertWithinDailyCap('order', new Big('900'), new Big('100'), new Big('1000')))).toBeUndefined();
-    expect(codeOf(() => assertWithinDailyCap('order', new Big('900'), new Big('100.01'), new Big('1000')))).toBe('ORDER_EXCEEDS_DAILY_CAP');
-    expect(codeOf(() => assertWithinDailyCap('usdt_send', new Big('900'), new Big('100.01'), new Big('1000')))).toBe('DAILY_CAP_EXCEEDED');
+    expect(
+      codeOf(() => assertWithinDailyCap('order', new Big('900'), new Big('100'), new Big('1000'))),
+    ).toBeUndefined();
+    expect(codeOf(() => assertWithinDailyCap('order', new Big('900'), new Big('100.01'), new Big('1000')))).toBe(
+      'ORDER_EXCEEDS_DAILY_CAP',
+    );
+    expect(codeOf(() => assertWithinDailyCap('usdt_send', new Big('900'), new Big('100.01'), new Big('1000')))).toBe(
+      'DAILY_CAP_EXCEEDED',
+    );
   });
 
   it('never reports a negative remainder', () => {

@@ -36,10 +36,13 @@ export interface RawFeeSchedule {
 
 export type FeeScheduleField = 'feeBps' | 'feeFlatKes' | 'feeCapKes';
 
-export type FeeScheduleCheck = { schedule: FeeSchedule; badFields: [] } | { schedule: null; badFields: FeeScheduleField[] };
+export type FeeScheduleCheck =
+  { schedule: FeeSchedule; badFields: [] } | { schedule: null; badFields: FeeScheduleField[] };
 
 function parseBps(value: unknown): number | null {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= FEE_SCHEDULE_BPS_MAX ? value : null;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= FEE_SCHEDULE_BPS_MAX
+    ? value
+    : null;
 }
 
 /** Checks every rule and names each field that breaks one. */
@@ -63,15 +66,25 @@ export function checkFeeSchedule(raw: RawFeeSchedule): FeeScheduleCheck {
  * the partner did nothing wrong, the service cannot price for them until an
  * operator fixes the profile. `problems` is for the service's own log only.
  */
-export function storedFeeSchedule(stored: RawFeeSchedule | null): { schedule: FeeSchedule } | { refusal: AppError; problems: string[] } {
+export function storedFeeSchedule(
+  stored: RawFeeSchedule | null,
+): { schedule: FeeSchedule } | { refusal: AppError; problems: string[] } {
   if (stored === null) return { refusal: new AppError('FEE_PRICING_INVALID'), problems: ['no trading profile'] };
   const check = checkFeeSchedule(stored);
-  if (check.schedule === null) return { refusal: new AppError('FEE_PRICING_INVALID'), problems: check.badFields.map((field) => `${field} invalid`) };
+  if (check.schedule === null)
+    return {
+      refusal: new AppError('FEE_PRICING_INVALID'),
+      problems: check.badFields.map((field) => `${field} invalid`),
+    };
   return { schedule: check.schedule };
 }
 
 /** Canonical stored text of a checked schedule ("10" becomes "10.00"). */
-export function formatFeeSchedule(schedule: FeeSchedule): { feeBps: number; feeFlatKes: string; feeCapKes: string | null } {
+export function formatFeeSchedule(schedule: FeeSchedule): {
+  feeBps: number;
+  feeFlatKes: string;
+  feeCapKes: string | null;
+} {
   return {
     feeBps: schedule.percentBps,
     feeFlatKes: formatAmount(schedule.flatKes, 'KES'),

@@ -13,8 +13,15 @@ describe('hold owners', () => {
   });
 
   it('reads nothing from an absent, foreign or malformed owner', () => {
-    for (const owner of [undefined, '', `payouts:transfer:${ID}`, `trading:quote:${ID}`, 'trading:order:not-a-uuid', `trading:order:${ID}:x`,
-      `trading:order:${ID.toUpperCase()}`]) {
+    for (const owner of [
+      undefined,
+      '',
+      `payouts:transfer:${ID}`,
+      `trading:quote:${ID}`,
+      'trading:order:not-a-uuid',
+      `trading:order:${ID}:x`,
+      `trading:order:${ID.toUpperCase()}`,
+    ]) {
       expect({ owner, orderId: orderIdOfHoldOwner(owner) }).toEqual({ owner, orderId: null });
     }
   });
@@ -28,7 +35,12 @@ describe('holdVerdict', () => {
   it('voids the hold of a final order and keeps that of every live one', () => {
     const verdicts = Object.fromEntries(ORDER_STATUSES.map((status) => [status, holdVerdict(status)]));
     expect(verdicts).toEqual({
-      awaiting_usdt: 'keep', awaiting_payment: 'keep', funds_reserved: 'keep', settled: 'void', rejected: 'void', expired: 'void',
+      awaiting_usdt: 'keep',
+      awaiting_payment: 'keep',
+      funds_reserved: 'keep',
+      settled: 'void',
+      rejected: 'void',
+      expired: 'void',
     });
   });
 });

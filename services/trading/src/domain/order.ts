@@ -5,7 +5,14 @@
  */
 import { Big, formatAmount, formatDecimal, RATE_SCALE } from '@platform/money';
 
-export const ORDER_STATUSES = ['awaiting_usdt', 'awaiting_payment', 'funds_reserved', 'settled', 'rejected', 'expired'] as const;
+export const ORDER_STATUSES = [
+  'awaiting_usdt',
+  'awaiting_payment',
+  'funds_reserved',
+  'settled',
+  'rejected',
+  'expired',
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export type OrderSide = 'buy' | 'sell';
 export type FundingMode = 'debit_first' | 'pay_in' | 'deposit' | 'balance';
@@ -170,7 +177,9 @@ export function capAmountKes(order: Pick<OrderRecord, 'kesAmount'>): Big {
  * steered by usdtAmount's last two decimals (documented for partners): `13`
  * collection refused, `14` wallet ownership check failed; otherwise null (go on).
  */
-export function sandboxCollectionAnswer(usdtAmount: string): 'USDT_COLLECTION_FAILED' | 'WALLET_OWNERSHIP_CHECK_FAILED' | null {
+export function sandboxCollectionAnswer(
+  usdtAmount: string,
+): 'USDT_COLLECTION_FAILED' | 'WALLET_OWNERSHIP_CHECK_FAILED' | null {
   const lastTwo = formatAmount(new Big(usdtAmount), 'USDT').slice(-2);
   if (lastTwo === '13') return 'USDT_COLLECTION_FAILED';
   if (lastTwo === '14') return 'WALLET_OWNERSHIP_CHECK_FAILED';
@@ -181,11 +190,18 @@ export function sandboxCollectionAnswer(usdtAmount: string): 'USDT_COLLECTION_FA
 export const PAY_IN_REQUEST_RAIL = 'mobile_money';
 export const PAY_IN_INSTRUCTIONS_RAIL = 'mobile_money_paybill';
 export const PAY_IN_INSTRUCTIONS =
-  'Pay exactly kesAmount with M-Pesa (Lipa na M-Pesa, Pay Bill) to the paybill number before payBefore, entering reference exactly as the account number. '
-  + 'The payment lands in your KES balance and funds this order; a payment that is short or late stays in your KES balance and does not fund it.';
+  'Pay exactly kesAmount with M-Pesa (Lipa na M-Pesa, Pay Bill) to the paybill number before payBefore, entering reference exactly as the account number. ' +
+  'The payment lands in your KES balance and funds this order; a payment that is short or late stays in your KES balance and does not fund it.';
 
 function paymentInstructions(order: OrderRecord): PaymentInstructionsView | null {
-  if (order.fundingMode !== 'pay_in' || !order.paymentReference || !order.paybill || !order.beneficiaryName || !order.payBefore) return null;
+  if (
+    order.fundingMode !== 'pay_in' ||
+    !order.paymentReference ||
+    !order.paybill ||
+    !order.beneficiaryName ||
+    !order.payBefore
+  )
+    return null;
   return {
     rail: PAY_IN_INSTRUCTIONS_RAIL,
     paybill: order.paybill,

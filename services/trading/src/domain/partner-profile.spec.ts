@@ -42,9 +42,19 @@ describe('parsePartnerProfile', () => {
 
   it('accepts every other mode and status, a cap, and a daily cap below the per-order cap', () => {
     const profile = parsePartnerProfile({
-      ...valid, status: 'suspended', buyMode: 'pay_in', sellMode: 'balance', feeFlatKes: '10', feeCapKes: '500', dailyCapKes: '1000',
+      ...valid,
+      status: 'suspended',
+      buyMode: 'pay_in',
+      sellMode: 'balance',
+      feeFlatKes: '10',
+      feeCapKes: '500',
+      dailyCapKes: '1000',
     });
-    expect(formatPartnerProfile(profile)).toMatchObject({ feeFlatKes: '10.00', feeCapKes: '500.00', dailyCapKes: '1000.00' });
+    expect(formatPartnerProfile(profile)).toMatchObject({
+      feeFlatKes: '10.00',
+      feeCapKes: '500.00',
+      dailyCapKes: '1000.00',
+    });
   });
 
   it.each([
@@ -65,7 +75,8 @@ describe('parsePartnerProfile', () => {
   });
 
   it('names every bad field at once, in order', () => {
-    expect(fieldsOf({ ...valid, partnerId: '', status: 'x', feeBps: 20000, dailyCapKes: '-1' }))
-      .toBe('Validation failed on: partnerId, status, feeBps, dailyCapKes');
+    expect(fieldsOf({ ...valid, partnerId: '', status: 'x', feeBps: 20000, dailyCapKes: '-1' })).toBe(
+      'Validation failed on: partnerId, status, feeBps, dailyCapKes',
+    );
   });
 });

@@ -80,7 +80,8 @@ export function parsePartnerProfile(input: PartnerProfileInput): PartnerProfile 
   bad.push(...fee.badFields);
   if (perOrderCapKes === null) bad.push('perOrderCapKes');
   if (dailyCapKes === null) bad.push('dailyCapKes');
-  if (bad.length > 0 || fee.schedule === null || perOrderCapKes === null || dailyCapKes === null) throw validationFailed(bad);
+  if (bad.length > 0 || fee.schedule === null || perOrderCapKes === null || dailyCapKes === null)
+    throw validationFailed(bad);
   return {
     partnerId: input.partnerId,
     status: input.status as PartnerStatus,

@@ -38,7 +38,11 @@ export interface ReferencedCredit {
 }
 
 /** The credit that funds the order, or null (none yet, all short, or all late). */
-export function fundingCredit(credits: readonly ReferencedCredit[], kesTotalAmount: string, payBefore: Date): ReferencedCredit | null {
+export function fundingCredit(
+  credits: readonly ReferencedCredit[],
+  kesTotalAmount: string,
+  payBefore: Date,
+): ReferencedCredit | null {
   const inTime = credits
     .filter((credit) => Date.parse(credit.receivedAt) < payBefore.getTime())
     .sort((a, b) => Date.parse(a.receivedAt) - Date.parse(b.receivedAt));

@@ -13,7 +13,12 @@ export const SWITCH_VALUES = {
 
 export type SwitchName = keyof typeof SWITCH_VALUES;
 
-export const SWITCH_DEFAULTS: Readonly<Record<SwitchName, string>> = { kill_switch: 'off', swaps: 'on', treasury_kes: 'available', treasury_usdt: 'available' };
+export const SWITCH_DEFAULTS: Readonly<Record<SwitchName, string>> = {
+  kill_switch: 'off',
+  swaps: 'on',
+  treasury_kes: 'available',
+  treasury_usdt: 'available',
+};
 
 export type PlatformSwitches = Record<SwitchName, string>;
 
@@ -25,7 +30,9 @@ export function parseSwitch(name: string, value: string): { name: SwitchName; va
 }
 
 /** The treasury refusal for a currency's account state, or null when it is available. */
-export function treasuryRefusal(state: string): 'TREASURY_ACCOUNT_UNAVAILABLE' | 'TREASURY_ACCOUNT_NOT_REGISTERED' | null {
+export function treasuryRefusal(
+  state: string,
+): 'TREASURY_ACCOUNT_UNAVAILABLE' | 'TREASURY_ACCOUNT_NOT_REGISTERED' | null {
   if (state === 'unavailable') return 'TREASURY_ACCOUNT_UNAVAILABLE';
   if (state === 'not_registered') return 'TREASURY_ACCOUNT_NOT_REGISTERED';
   return null;

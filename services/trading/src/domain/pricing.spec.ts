@@ -8,15 +8,28 @@ import { AppError } from '@platform/errors';
 import { Big } from '@platform/money';
 import type { FeeSchedule } from './fee-schedule';
 import {
-  buyKesForUsdt, buyUsdtForKes, feeKes, formatPricedQuote, GivenAmount, KES_AMOUNT_MAX, kesTotal, priceQuote, quoteRate,
-  sellKesForUsdt, sellUsdtForKes, Side, USDT_AMOUNT_MAX,
+  buyKesForUsdt,
+  buyUsdtForKes,
+  feeKes,
+  formatPricedQuote,
+  GivenAmount,
+  KES_AMOUNT_MAX,
+  kesTotal,
+  priceQuote,
+  quoteRate,
+  sellKesForUsdt,
+  sellUsdtForKes,
+  Side,
+  USDT_AMOUNT_MAX,
 } from './pricing';
 
 const b = (value: string) => new Big(value);
 const kes = (amount: string): GivenAmount => ({ currency: 'KES', amount: b(amount) });
 const usdt = (amount: string): GivenAmount => ({ currency: 'USDT', amount: b(amount) });
 const schedule = (percentBps: number, flatKes: string, capKes: string | null): FeeSchedule => ({
-  percentBps, flatKes: b(flatKes), capKes: capKes === null ? null : b(capKes),
+  percentBps,
+  flatKes: b(flatKes),
+  capKes: capKes === null ? null : b(capKes),
 });
 const NO_FEE = schedule(0, '0', null);
 /** The integration tests' partner: 1%, 10.00 flat, capped at 500.00. */
@@ -153,28 +166,44 @@ describe('priceQuote', () => {
 
   it('prices a buy by KES with every field at its exact scale', () => {
     expect(formatPricedQuote(priceQuote('buy', kes('1000.00'), rate, STANDARD_FEE))).toEqual({
-      kesAmount: '1000.00', usdtAmount: '7.634310', rate: '130.9876', feeKes: '20.00', kesTotalAmount: '1020.00',
+      kesAmount: '1000.00',
+      usdtAmount: '7.634310',
+      rate: '130.9876',
+      feeKes: '20.00',
+      kesTotalAmount: '1020.00',
     });
   });
 
   it('prices a buy by USDT', () => {
     // kes = ceil2(1309.8761309876) = 1309.88; fee = ceil2(13.0988) + 10 = 23.10
     expect(formatPricedQuote(priceQuote('buy', usdt('10.000001'), rate, STANDARD_FEE))).toEqual({
-      kesAmount: '1309.88', usdtAmount: '10.000001', rate: '130.9876', feeKes: '23.10', kesTotalAmount: '1332.98',
+      kesAmount: '1309.88',
+      usdtAmount: '10.000001',
+      rate: '130.9876',
+      feeKes: '23.10',
+      kesTotalAmount: '1332.98',
     });
   });
 
   it('prices a sell by USDT', () => {
     // kes = floor2(1297.0516024704) = 1297.05; fee = ceil2(12.9705) + 10 = 22.98
     expect(formatPricedQuote(priceQuote('sell', usdt('10.123456'), sellRate, STANDARD_FEE))).toEqual({
-      kesAmount: '1297.05', usdtAmount: '10.123456', rate: '128.1234', feeKes: '22.98', kesTotalAmount: '1274.07',
+      kesAmount: '1297.05',
+      usdtAmount: '10.123456',
+      rate: '128.1234',
+      feeKes: '22.98',
+      kesTotalAmount: '1274.07',
     });
   });
 
   it('prices a sell by KES', () => {
     // usdt = ceil6(19.51673152…) = 19.516732; fee = ceil2(25.0055) + 10 = 35.01
     expect(formatPricedQuote(priceQuote('sell', kes('2500.55'), sellRate, STANDARD_FEE))).toEqual({
-      kesAmount: '2500.55', usdtAmount: '19.516732', rate: '128.1234', feeKes: '35.01', kesTotalAmount: '2465.54',
+      kesAmount: '2500.55',
+      usdtAmount: '19.516732',
+      rate: '128.1234',
+      feeKes: '35.01',
+      kesTotalAmount: '2465.54',
     });
   });
 
@@ -184,7 +213,9 @@ describe('priceQuote', () => {
     // 10.00: fee = 0.10 + 10 = 10.10 > principal
     expect(refusal(() => priceQuote('sell', kes('10.00'), sellRate, STANDARD_FEE)).code).toBe('FEE_EXCEEDS_PROCEEDS');
     // 0.000079 USDT is worth 0.01 KES, fee 10.01
-    expect(refusal(() => priceQuote('sell', usdt('0.000079'), sellRate, STANDARD_FEE)).code).toBe('FEE_EXCEEDS_PROCEEDS');
+    expect(refusal(() => priceQuote('sell', usdt('0.000079'), sellRate, STANDARD_FEE)).code).toBe(
+      'FEE_EXCEEDS_PROCEEDS',
+    );
   });
 
   it('accepts a sell one cent above that boundary, paying out one cent', () => {
@@ -209,15 +240,20 @@ describe('priceQuote', () => {
   });
 
   it('bounds both legs of one quote', () => {
-    expect(formatPricedQuote(priceQuote('buy', kes(KES_AMOUNT_MAX.toFixed(2)), rate, NO_FEE)).kesAmount).toBe('1000000000000.00');
+    expect(formatPricedQuote(priceQuote('buy', kes(KES_AMOUNT_MAX.toFixed(2)), rate, NO_FEE)).kesAmount).toBe(
+      '1000000000000.00',
+    );
     const overKes = refusal(() => priceQuote('buy', kes('1000000000000.01'), rate, NO_FEE));
     expect(overKes.partnerMessage).toBe('Validation failed on: kesAmount');
     expect(overKes.errorCode).toBe('AMOUNT_ABOVE_QUOTE_MAXIMUM');
-    expect(refusal(() => priceQuote('sell', usdt(USDT_AMOUNT_MAX.plus('0.000001').toFixed(6)), b('0.0001'), NO_FEE)).partnerMessage)
-      .toBe('Validation failed on: usdtAmount');
+    expect(
+      refusal(() => priceQuote('sell', usdt(USDT_AMOUNT_MAX.plus('0.000001').toFixed(6)), b('0.0001'), NO_FEE))
+        .partnerMessage,
+    ).toBe('Validation failed on: usdtAmount');
     // 1e10 USDT at 129.5 is 1.295e12 KES: the computed leg is over, the given field is named
-    expect(refusal(() => priceQuote('buy', usdt('10000000000.000000'), b('129.5000'), NO_FEE)).partnerMessage)
-      .toBe('Validation failed on: usdtAmount');
+    expect(refusal(() => priceQuote('buy', usdt('10000000000.000000'), b('129.5000'), NO_FEE)).partnerMessage).toBe(
+      'Validation failed on: usdtAmount',
+    );
   });
 });
 

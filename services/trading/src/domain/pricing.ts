@@ -149,7 +149,8 @@ function refuseAmount(given: GivenAmount, errorCode: string): AppError {
 export function priceQuote(side: Side, given: GivenAmount, rate: Big, schedule: FeeSchedule): PricedQuote {
   assertRule(given.amount.gt(0), 'the given amount is positive');
   const { kesAmount, usdtAmount } = priceLegs(side, given, rate);
-  if (kesAmount.gt(KES_AMOUNT_MAX) || usdtAmount.gt(USDT_AMOUNT_MAX)) throw refuseAmount(given, 'AMOUNT_ABOVE_QUOTE_MAXIMUM');
+  if (kesAmount.gt(KES_AMOUNT_MAX) || usdtAmount.gt(USDT_AMOUNT_MAX))
+    throw refuseAmount(given, 'AMOUNT_ABOVE_QUOTE_MAXIMUM');
   if (kesAmount.eq(0) || usdtAmount.eq(0)) throw refuseAmount(given, 'AMOUNT_TOO_SMALL_TO_PRICE');
   const fee = feeKes(kesAmount, schedule);
   if (side === 'sell' && fee.gte(kesAmount)) throw new AppError('FEE_EXCEEDS_PROCEEDS');
@@ -157,7 +158,13 @@ export function priceQuote(side: Side, given: GivenAmount, rate: Big, schedule: 
 }
 
 /** Wire form: every amount at its exact scale. */
-export function formatPricedQuote(quote: PricedQuote): { kesAmount: string; usdtAmount: string; rate: string; feeKes: string; kesTotalAmount: string } {
+export function formatPricedQuote(quote: PricedQuote): {
+  kesAmount: string;
+  usdtAmount: string;
+  rate: string;
+  feeKes: string;
+  kesTotalAmount: string;
+} {
   return {
     kesAmount: formatAmount(quote.kesAmount, 'KES'),
     usdtAmount: formatAmount(quote.usdtAmount, 'USDT'),

@@ -42,7 +42,11 @@ export function parseQuoteRequest(input: QuoteRequestInput): QuoteRequest {
   else if (hasUsdt && usdtAmount === null) bad.push('usdtAmount');
   if (bad.length > 0 || !isSide(input.side)) throw validationFailed(bad);
   const given: GivenAmount | null =
-    kesAmount !== null ? { currency: 'KES', amount: kesAmount } : usdtAmount !== null ? { currency: 'USDT', amount: usdtAmount } : null;
+    kesAmount !== null
+      ? { currency: 'KES', amount: kesAmount }
+      : usdtAmount !== null
+        ? { currency: 'USDT', amount: usdtAmount }
+        : null;
   if (given === null) throw new Error('parseQuoteRequest: no amount survived validation');
   return { partnerId: input.partnerId, side: input.side, given };
 }

@@ -21,7 +21,12 @@ function parseRate(value: string): Big | null {
 }
 
 /** Throws VALIDATION_FAILED naming every bad field; an ask below the bid names `ask`. */
-export function parseSandboxRatePin(input: { partnerId: string; bid: string; ask: string; halted: boolean }): SandboxRatePin {
+export function parseSandboxRatePin(input: {
+  partnerId: string;
+  bid: string;
+  ask: string;
+  halted: boolean;
+}): SandboxRatePin {
   const bid = parseRate(input.bid);
   const ask = parseRate(input.ask);
   const bad: string[] = [];

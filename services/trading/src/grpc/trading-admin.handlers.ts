@@ -4,7 +4,9 @@ import { trading } from '@platform/proto';
 import type { ConfigurePartnerUseCase } from '../usecases/configure-partner/configure-partner.usecase';
 
 /** Translates gRPC messages to commands and views back; no decisions here. */
-export function tradingAdminHandlers(deps: { configurePartner: ConfigurePartnerUseCase }): AsyncImplementation<typeof trading.TradingAdminService> {
+export function tradingAdminHandlers(deps: {
+  configurePartner: ConfigurePartnerUseCase;
+}): AsyncImplementation<typeof trading.TradingAdminService> {
   return {
     async configurePartner(request) {
       if (!request.profile) throw validationFailed(['profile']);

@@ -3,7 +3,9 @@ import type { trading } from '@platform/proto';
 import type { OfferUsdtDepositUseCase } from '../usecases/offer-usdt-deposit/offer-usdt-deposit.usecase';
 
 /** TradingDeposits: the ledger's offer of an inbound USDT deposit. Translation only. */
-export function tradingDepositsHandlers(deps: { offerUsdtDeposit: OfferUsdtDepositUseCase }): AsyncImplementation<typeof trading.TradingDepositsService> {
+export function tradingDepositsHandlers(deps: {
+  offerUsdtDeposit: OfferUsdtDepositUseCase;
+}): AsyncImplementation<typeof trading.TradingDepositsService> {
   return {
     async offerUsdtDeposit(request) {
       const decision = await deps.offerUsdtDeposit.execute(request);

@@ -8,7 +8,9 @@ import type { SetSandboxRateUseCase } from '../usecases/set-sandbox-rate/set-san
  * feed (production, or RATE_FEED=http) there is no use case and every call
  * answers NOT_FOUND, as an absent route would.
  */
-export function tradingSandboxHandlers(deps: { setSandboxRate: SetSandboxRateUseCase | null }): AsyncImplementation<typeof trading.TradingSandboxService> {
+export function tradingSandboxHandlers(deps: {
+  setSandboxRate: SetSandboxRateUseCase | null;
+}): AsyncImplementation<typeof trading.TradingSandboxService> {
   return {
     async setSandboxRate(request) {
       if (!deps.setSandboxRate) throw new AppError('NOT_FOUND');

@@ -47,7 +47,10 @@ const COLUMNS = `usage_id AS "usageId", partner_id AS "partnerId", source, amoun
 /** Stateless: every method runs in the caller's transaction (its manager). */
 export class CapUsagesRepository {
   /** The partner's caps, with its profile row locked until the transaction ends; null without a profile. */
-  async lockPartnerCaps(manager: EntityManager, partnerId: string): Promise<{ perOrderCapKes: string; dailyCapKes: string } | null> {
+  async lockPartnerCaps(
+    manager: EntityManager,
+    partnerId: string,
+  ): Promise<{ perOrderCapKes: string; dailyCapKes: string } | null> {
     const [row] = await queryRows<{ perOrderCapKes: string; dailyCapKes: string }>(
       manager,
       'SELECT per_order_cap_kes::text AS "perOrderCapKes", daily_cap_kes::text AS "dailyCapKes" FROM partner_profiles WHERE partner_id = $1 FOR UPDATE',
@@ -75,7 +78,12 @@ export class CapUsagesRepository {
    * those buckets (a primary-key range), so each bucket is read once in its
    * life. Returns the window's KES after the move.
    */
-  async advanceWindow(manager: EntityManager, partnerId: string, countedFrom: Date, newCountedFrom: Date): Promise<string> {
+  async advanceWindow(
+    manager: EntityManager,
+    partnerId: string,
+    countedFrom: Date,
+    newCountedFrom: Date,
+  ): Promise<string> {
     const [row] = await queryRows<{ openKes: string }>(
       manager,
       `WITH expired AS (
@@ -106,7 +114,9 @@ export class CapUsagesRepository {
   }
 
   async find(manager: EntityManager, usageId: string): Promise<CapUsageRow | null> {
-    const [row] = await queryRows<CapUsageRow>(manager, `SELECT ${COLUMNS} FROM cap_usages WHERE usage_id = $1`, [usageId]);
+    const [row] = await queryRows<CapUsageRow>(manager, `SELECT ${COLUMNS} FROM cap_usages WHERE usage_id = $1`, [
+      usageId,
+    ]);
     return row ?? null;
   }
 
@@ -116,7 +126,15 @@ export class CapUsagesRepository {
       manager,
       `INSERT INTO cap_usages (usage_id, partner_id, source, amount_kes, given_currency, given_amount, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (usage_id) DO NOTHING RETURNING ${COLUMNS}`,
-      [usage.usageId, usage.partnerId, usage.source, usage.amountKes, usage.givenCurrency, usage.givenAmount, usage.createdAt],
+      [
+        usage.usageId,
+        usage.partnerId,
+        usage.source,
+        usage.amountKes,
+        usage.givenCurrency,
+        usage.givenAmount,
+        usage.createdAt,
+      ],
     );
     return row ?? null;
   }

@@ -16,9 +16,15 @@ export function tradingDataSource(url: string): DataSource {
     url,
     applicationName: SERVICE_NAME,
     migrations: [
-      TradingV1Migration1732300000000, DailyCapMigration1732400000000, OrdersMigration1732500000000, PayInOrdersMigration1732600000000,
-      OrdersPartnerListingMigration1732610000000, CapWindowsMigration1732710000000, TradingAuditRecordsMigration1795900000000,
-      OrdersTxHashPerPartnerMigration1795917000000, TradingOutboxTraceparentMigration1796000000000,
+      TradingV1Migration1732300000000,
+      DailyCapMigration1732400000000,
+      OrdersMigration1732500000000,
+      PayInOrdersMigration1732600000000,
+      OrdersPartnerListingMigration1732610000000,
+      CapWindowsMigration1732710000000,
+      TradingAuditRecordsMigration1795900000000,
+      OrdersTxHashPerPartnerMigration1795917000000,
+      TradingOutboxTraceparentMigration1796000000000,
     ],
   });
 }

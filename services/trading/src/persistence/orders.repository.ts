@@ -32,8 +32,19 @@ type PaymentFields = 'paymentRailReference' | 'paymentBankTransactionId' | 'paym
 type PayInFields = 'walletId' | 'paymentReference' | 'paybill' | 'beneficiaryName' | 'payBefore';
 
 /** A new order; the pay-in fields are given by pay-in buys only. */
-export type NewOrder = Omit<OrderRecord, 'txHash' | 'depositUsdtAmount' | 'payoutInstructionId' | 'fundsConfirmedAt' | 'completedAt' | 'createdAt' | 'refusalCode' | PaymentFields | PayInFields>
-  & Partial<Pick<OrderRecord, PayInFields>>;
+export type NewOrder = Omit<
+  OrderRecord,
+  | 'txHash'
+  | 'depositUsdtAmount'
+  | 'payoutInstructionId'
+  | 'fundsConfirmedAt'
+  | 'completedAt'
+  | 'createdAt'
+  | 'refusalCode'
+  | PaymentFields
+  | PayInFields
+> &
+  Partial<Pick<OrderRecord, PayInFields>>;
 
 const INSERT_ORDER_SQL = `
   INSERT INTO orders (order_id, partner_id, partner_reference, quote_id, side, funding_mode, status, kes_amount, usdt_amount, rate, fee_kes, fee_bps,
@@ -85,28 +96,47 @@ export class OrdersRepository {
 
   /** Serialises creates of one (partner, partnerReference) until the transaction ends. */
   async lockPartnerReference(manager: EntityManager, partnerId: string, partnerReference: string): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`order:${partnerId}:${partnerReference}`]);
+    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `order:${partnerId}:${partnerReference}`,
+    ]);
   }
 
-  async findByReference(partnerId: string, partnerReference: string, manager: EntityManager = this.dataSource.manager): Promise<OrderRecord | null> {
-    const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND partner_reference = $2`, [
-      partnerId,
-      partnerReference,
-    ]);
+  async findByReference(
+    partnerId: string,
+    partnerReference: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<OrderRecord | null> {
+    const [row] = await queryRows<OrderRecord>(
+      manager,
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND partner_reference = $2`,
+      [partnerId, partnerReference],
+    );
     return row ?? null;
   }
 
-  async find(orderId: string, options: { forUpdate?: boolean; manager?: EntityManager } = {}): Promise<OrderRecord | null> {
+  async find(
+    orderId: string,
+    options: { forUpdate?: boolean; manager?: EntityManager } = {},
+  ): Promise<OrderRecord | null> {
     const manager = options.manager ?? this.dataSource.manager;
-    const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [orderId]);
+    const [row] = await queryRows<OrderRecord>(
+      manager,
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      [orderId],
+    );
     return row ?? null;
   }
 
   /** One page of the partner's orders, newest first, along orders_partner_created_idx. */
   async list(filter: OrderListFilter): Promise<ListedOrder[]> {
     const { sql, parameters } = newestFirstPageSql({
-      table: 'orders', select: ORDER_COLUMNS, where: ['partner_id = $1'], parameters: [filter.partnerId],
-      equals: { status: filter.status, partner_reference: filter.partnerReference }, bounds: filter.page, columns: { createdAt: 'created_at', id: 'order_id' },
+      table: 'orders',
+      select: ORDER_COLUMNS,
+      where: ['partner_id = $1'],
+      parameters: [filter.partnerId],
+      equals: { status: filter.status, partner_reference: filter.partnerReference },
+      bounds: filter.page,
+      columns: { createdAt: 'created_at', id: 'order_id' },
     });
     return queryRows<ListedOrder>(this.dataSource.manager, sql, parameters);
   }
@@ -115,8 +145,16 @@ export class OrdersRepository {
    * The partner's order carrying this hash. A hash is public on the chain, so it
    * is unique per partner only: a lookup never crosses partners.
    */
-  async findByTxHash(partnerId: string, txHash: string, manager: EntityManager = this.dataSource.manager): Promise<OrderRecord | null> {
-    const [row] = await queryRows<OrderRecord>(manager, `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND tx_hash = $2`, [partnerId, txHash]);
+  async findByTxHash(
+    partnerId: string,
+    txHash: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<OrderRecord | null> {
+    const [row] = await queryRows<OrderRecord>(
+      manager,
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND tx_hash = $2`,
+      [partnerId, txHash],
+    );
     return row ?? null;
   }
 
@@ -135,7 +173,9 @@ export class OrdersRepository {
   async statusesOf(orderIds: string[]): Promise<Map<string, OrderStatus>> {
     if (orderIds.length === 0) return new Map();
     const rows = await queryRows<{ orderId: string; status: OrderStatus }>(
-      this.dataSource.manager, 'SELECT order_id AS "orderId", status FROM orders WHERE order_id = ANY($1::uuid[])', [orderIds],
+      this.dataSource.manager,
+      'SELECT order_id AS "orderId", status FROM orders WHERE order_id = ANY($1::uuid[])',
+      [orderIds],
     );
     return new Map(rows.map((row) => [row.orderId, row.status]));
   }
@@ -143,10 +183,33 @@ export class OrdersRepository {
   /** Inserts the order and answers it as stored (RETURNING: never read back). */
   async insert(manager: EntityManager, order: NewOrder): Promise<OrderRecord> {
     const [row] = await queryRows<OrderRecord>(manager, INSERT_ORDER_SQL, [
-      order.orderId, order.partnerId, order.partnerReference, order.quoteId, order.side, order.fundingMode, order.status,
-      order.kesAmount, order.usdtAmount, order.rate, order.feeKes, order.feeBps, order.feeFlatKes, order.feeCapKes, order.kesTotalAmount,
-      order.expiresAt, order.kesDebitStatus, order.debitOutcome, order.depositAddress, order.sendBefore, order.payoutAccountId, order.nextActionAt,
-      order.walletId ?? null, order.paymentReference ?? null, order.paybill ?? null, order.beneficiaryName ?? null, order.payBefore ?? null,
+      order.orderId,
+      order.partnerId,
+      order.partnerReference,
+      order.quoteId,
+      order.side,
+      order.fundingMode,
+      order.status,
+      order.kesAmount,
+      order.usdtAmount,
+      order.rate,
+      order.feeKes,
+      order.feeBps,
+      order.feeFlatKes,
+      order.feeCapKes,
+      order.kesTotalAmount,
+      order.expiresAt,
+      order.kesDebitStatus,
+      order.debitOutcome,
+      order.depositAddress,
+      order.sendBefore,
+      order.payoutAccountId,
+      order.nextActionAt,
+      order.walletId ?? null,
+      order.paymentReference ?? null,
+      order.paybill ?? null,
+      order.beneficiaryName ?? null,
+      order.payBefore ?? null,
     ]);
     return row;
   }

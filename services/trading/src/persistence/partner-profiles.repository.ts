@@ -19,7 +19,8 @@ interface ProfileRow {
   daily_cap_kes: string;
 }
 
-const COLUMNS = 'partner_id, status, buy_mode, sell_mode, fee_bps, fee_flat_kes, fee_cap_kes, per_order_cap_kes::text, daily_cap_kes::text';
+const COLUMNS =
+  'partner_id, status, buy_mode, sell_mode, fee_bps, fee_flat_kes, fee_cap_kes, per_order_cap_kes::text, daily_cap_kes::text';
 
 /** What an order create needs of the profile. */
 export interface PartnerTradingProfile {
@@ -47,7 +48,10 @@ export class PartnerProfilesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Replaces the whole profile (operator action); returns it as stored. */
-  async upsert(profile: PartnerProfile, manager: EntityManager = this.dataSource.manager): Promise<FormattedPartnerProfile> {
+  async upsert(
+    profile: PartnerProfile,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<FormattedPartnerProfile> {
     const p = formatPartnerProfile(profile);
     const [row] = await manager.query(
       `INSERT INTO partner_profiles (partner_id, status, buy_mode, sell_mode, fee_bps, fee_flat_kes, fee_cap_kes, per_order_cap_kes, daily_cap_kes)
@@ -57,19 +61,35 @@ export class PartnerProfilesRepository {
          fee_bps = EXCLUDED.fee_bps, fee_flat_kes = EXCLUDED.fee_flat_kes, fee_cap_kes = EXCLUDED.fee_cap_kes,
          per_order_cap_kes = EXCLUDED.per_order_cap_kes, daily_cap_kes = EXCLUDED.daily_cap_kes, updated_at = now()
        RETURNING ${COLUMNS}`,
-      [p.partnerId, p.status, p.buyMode, p.sellMode, p.feeBps, p.feeFlatKes, p.feeCapKes, p.perOrderCapKes, p.dailyCapKes],
+      [
+        p.partnerId,
+        p.status,
+        p.buyMode,
+        p.sellMode,
+        p.feeBps,
+        p.feeFlatKes,
+        p.feeCapKes,
+        p.perOrderCapKes,
+        p.dailyCapKes,
+      ],
     );
     return fromRow(row as ProfileRow);
   }
 
   /** The stored fee schedule, unjudged; null when the partner has no profile. */
   async findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null> {
-    const [row] = await this.dataSource.query('SELECT fee_bps, fee_flat_kes, fee_cap_kes FROM partner_profiles WHERE partner_id = $1', [partnerId]);
+    const [row] = await this.dataSource.query(
+      'SELECT fee_bps, fee_flat_kes, fee_cap_kes FROM partner_profiles WHERE partner_id = $1',
+      [partnerId],
+    );
     return row ? { feeBps: row.fee_bps, feeFlatKes: row.fee_flat_kes, feeCapKes: row.fee_cap_kes } : null;
   }
 
   /** Status, funding modes and per-order cap; null when the partner has no profile. */
-  async findTradingProfile(partnerId: string, manager: EntityManager = this.dataSource.manager): Promise<PartnerTradingProfile | null> {
+  async findTradingProfile(
+    partnerId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<PartnerTradingProfile | null> {
     const [row] = await queryRows<PartnerTradingProfile>(
       manager,
       'SELECT status, buy_mode AS "buyMode", sell_mode AS "sellMode", per_order_cap_kes::text AS "perOrderCapKes" FROM partner_profiles WHERE partner_id = $1',

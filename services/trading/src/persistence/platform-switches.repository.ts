@@ -7,7 +7,10 @@ export class PlatformSwitchesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async read(manager: EntityManager = this.dataSource.manager): Promise<PlatformSwitches> {
-    const rows = await queryRows<{ name: SwitchName; value: string }>(manager, 'SELECT name, value FROM platform_switches');
+    const rows = await queryRows<{ name: SwitchName; value: string }>(
+      manager,
+      'SELECT name, value FROM platform_switches',
+    );
     const switches: PlatformSwitches = { ...SWITCH_DEFAULTS };
     for (const row of rows) switches[row.name] = row.value;
     return switches;

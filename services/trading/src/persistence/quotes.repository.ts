@@ -66,31 +66,32 @@ export class QuotesRepository {
   /** Money goes in as exact-scale strings, so PostgreSQL never sees a float. One statement, no flush wait (above). */
   async insert(quote: NewQuote): Promise<void> {
     const { priced, fee } = quote;
-    await this.dataSource.query(
-      INSERT_QUOTE_SQL,
-      [
-        quote.quoteId,
-        quote.partnerId,
-        priced.side,
-        quote.pricedBy,
-        formatAmount(priced.kesAmount, 'KES'),
-        formatAmount(priced.usdtAmount, 'USDT'),
-        formatDecimal(priced.rate, RATE_SCALE),
-        formatAmount(priced.feeKes, 'KES'),
-        fee.percentBps,
-        formatAmount(fee.flatKes, 'KES'),
-        fee.capKes === null ? null : formatAmount(fee.capKes, 'KES'),
-        formatAmount(priced.kesTotalAmount, 'KES'),
-        quote.rateObservedAt.toISOString(),
-        quote.expiresAt.toISOString(),
-        quote.createdAt.toISOString(),
-      ],
-    );
+    await this.dataSource.query(INSERT_QUOTE_SQL, [
+      quote.quoteId,
+      quote.partnerId,
+      priced.side,
+      quote.pricedBy,
+      formatAmount(priced.kesAmount, 'KES'),
+      formatAmount(priced.usdtAmount, 'USDT'),
+      formatDecimal(priced.rate, RATE_SCALE),
+      formatAmount(priced.feeKes, 'KES'),
+      fee.percentBps,
+      formatAmount(fee.flatKes, 'KES'),
+      fee.capKes === null ? null : formatAmount(fee.capKes, 'KES'),
+      formatAmount(priced.kesTotalAmount, 'KES'),
+      quote.rateObservedAt.toISOString(),
+      quote.expiresAt.toISOString(),
+      quote.createdAt.toISOString(),
+    ]);
   }
 
   /** The partner's quote, consumed or not; null when unknown or another partner's. */
   async find(partnerId: string, quoteId: string, manager: Queryable = this.dataSource): Promise<QuoteRecord | null> {
-    const [row] = await rowsOf<QuoteRecord>(manager, `SELECT ${QUOTE_COLUMNS} FROM quotes WHERE quote_id = $1 AND partner_id = $2`, [quoteId, partnerId]);
+    const [row] = await rowsOf<QuoteRecord>(
+      manager,
+      `SELECT ${QUOTE_COLUMNS} FROM quotes WHERE quote_id = $1 AND partner_id = $2`,
+      [quoteId, partnerId],
+    );
     return row ?? null;
   }
 

@@ -20,7 +20,10 @@ export class ServiceAccounts {
 
   constructor(private readonly ledgerApi: Pick<LedgerApi, 'getServiceAccount'>) {}
 
-  async id(code: 'treasury' | 'fee_revenue' | 'suspense' | 'bank_clearing' | 'chain_clearing', currency: 'KES' | 'USDT'): Promise<string> {
+  async id(
+    code: 'treasury' | 'fee_revenue' | 'suspense' | 'bank_clearing' | 'chain_clearing',
+    currency: 'KES' | 'USDT',
+  ): Promise<string> {
     const key = `${code}:${currency}`;
     const known = this.ids.get(key);
     if (known) return known;
@@ -50,7 +53,10 @@ export class PartnerAccountIds {
     return this.remember(partnerId, await this.ledgerApi.getPartnerAccounts({ partnerId }));
   }
 
-  remember(partnerId: string, accounts: { kesAccountId: string; usdtAccountId: string }): { kesAccountId: string; usdtAccountId: string } {
+  remember(
+    partnerId: string,
+    accounts: { kesAccountId: string; usdtAccountId: string },
+  ): { kesAccountId: string; usdtAccountId: string } {
     const ids = { kesAccountId: accounts.kesAccountId, usdtAccountId: accounts.usdtAccountId };
     // Both ids exist once the partner's accounts are opened; an empty one is never remembered.
     if (!ids.kesAccountId || !ids.usdtAccountId) return ids;
@@ -86,7 +92,14 @@ export class OrderTransitions {
   async record(order: OrderRecord, transition: Transition): Promise<OrderRecord | null> {
     const single = !transition.event && !transition.releaseCap;
     // A bare compare-and-set is one statement: its own transaction, without BEGIN and COMMIT round trips.
-    if (single) return this.deps.orders.update(this.deps.dataSource.manager, order.orderId, transition.from, transition.changes, transition.fromDebitOutcome);
+    if (single)
+      return this.deps.orders.update(
+        this.deps.dataSource.manager,
+        order.orderId,
+        transition.from,
+        transition.changes,
+        transition.fromDebitOutcome,
+      );
     const updated = await withTransaction(this.deps.dataSource, (manager) => this.within(manager, order, transition));
     if (updated && transition.event) this.deps.onEvents();
     return updated;
@@ -94,10 +107,20 @@ export class OrderTransitions {
 
   /** The same inside the caller's transaction (the caller kicks the relay after its commit). */
   async within(manager: EntityManager, order: OrderRecord, transition: Transition): Promise<OrderRecord | null> {
-    const updated = await this.deps.orders.update(manager, order.orderId, transition.from, transition.changes, transition.fromDebitOutcome);
+    const updated = await this.deps.orders.update(
+      manager,
+      order.orderId,
+      transition.from,
+      transition.changes,
+      transition.fromDebitOutcome,
+    );
     if (!updated) return null;
     if (transition.event) {
-      await enqueueEvent(manager, { partnerId: order.partnerId, type: transition.event, data: orderEventData(updated, updated.status) });
+      await enqueueEvent(manager, {
+        partnerId: order.partnerId,
+        type: transition.event,
+        data: orderEventData(updated, updated.status),
+      });
     }
     if (transition.releaseCap) await this.deps.capUsages.release(manager, order.orderId);
     return updated;

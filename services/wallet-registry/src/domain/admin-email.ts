@@ -20,7 +20,8 @@ const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
  * or null when it is malformed or not on `adminDomain` (already lower case).
  */
 export function parseAdminEmail(candidate: unknown, adminDomain: string): string | null {
-  if (typeof candidate !== 'string' || candidate.length > EMAIL_LENGTH_MAX || !PRINTABLE_ASCII.test(candidate)) return null;
+  if (typeof candidate !== 'string' || candidate.length > EMAIL_LENGTH_MAX || !PRINTABLE_ASCII.test(candidate))
+    return null;
   const at = candidate.indexOf('@');
   // Exactly one `@`: a dot-atom local part cannot hold one, so a second means a quoted or forged address.
   if (at < 1 || at !== candidate.lastIndexOf('@')) return null;

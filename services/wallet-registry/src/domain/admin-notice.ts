@@ -45,7 +45,14 @@ export interface NoticeMessage {
 
 /** The notifier message of a notice: its kind and its template variables (no code, ever). */
 export function noticeMessage(notice: AdminNotice): NoticeMessage {
-  const variables = { adminName: notice.admin.name, adminEmail: notice.admin.email, changedAt: notice.changedAt.toISOString() };
+  const variables = {
+    adminName: notice.admin.name,
+    adminEmail: notice.admin.email,
+    changedAt: notice.changedAt.toISOString(),
+  };
   if (notice.change === 'removed') return { kind: 'administrator_removed', variables };
-  return { kind: 'administrator_added', variables: { ...variables, receivesCodesFrom: notice.admin.receivesCodesFrom.toISOString() } };
+  return {
+    kind: 'administrator_added',
+    variables: { ...variables, receivesCodesFrom: notice.admin.receivesCodesFrom.toISOString() },
+  };
 }

@@ -2,7 +2,14 @@
 // bound to the issuance, a cancelled code is locked while an expired or lapsed
 // one is expired, and the three re-registration cases (unchanged, the live code again, a fresh code).
 import { randomUUID } from 'node:crypto';
-import { ApprovalCode, codeMatches, decideReRegistration, generateCode, hashCode, refusalBeforeAttempt } from './approval-code';
+import {
+  ApprovalCode,
+  codeMatches,
+  decideReRegistration,
+  generateCode,
+  hashCode,
+  refusalBeforeAttempt,
+} from './approval-code';
 
 const KEY = 'ab'.repeat(32);
 const OTHER_KEY = 'cd'.repeat(32);
@@ -10,7 +17,15 @@ const now = new Date('2026-11-21T10:00:00.000Z');
 const later = new Date('2026-11-21T10:10:00.000Z');
 
 function code(overrides: Partial<ApprovalCode> = {}): ApprovalCode {
-  return { codeId: randomUUID(), walletId: randomUUID(), adminId: randomUUID(), status: 'live', attempts: 0, expiresAt: later, ...overrides };
+  return {
+    codeId: randomUUID(),
+    walletId: randomUUID(),
+    adminId: randomUUID(),
+    status: 'live',
+    attempts: 0,
+    expiresAt: later,
+    ...overrides,
+  };
 }
 
 describe('approval codes', () => {
@@ -40,7 +55,9 @@ describe('approval codes', () => {
   it('decides the three re-registration cases', () => {
     expect(decideReRegistration('pending_partner_approval', code(), now)).toBe('return_live_code');
     expect(decideReRegistration('pending_partner_approval', code({ expiresAt: now }), now)).toBe('issue_fresh_code');
-    expect(decideReRegistration('pending_partner_approval', code({ status: 'cancelled' }), now)).toBe('issue_fresh_code');
+    expect(decideReRegistration('pending_partner_approval', code({ status: 'cancelled' }), now)).toBe(
+      'issue_fresh_code',
+    );
     expect(decideReRegistration('pending_partner_approval', code({ status: 'lapsed' }), now)).toBe('issue_fresh_code');
     expect(decideReRegistration('pending_partner_approval', null, now)).toBe('issue_fresh_code');
     for (const status of ['pending_service_approval', 'active', 'rejected']) {

@@ -4,7 +4,13 @@
 // over (a waiting one is skipped even when registered earlier); a waiting
 // administrator can always be removed, the last one who may receive codes never.
 import { randomUUID } from 'node:crypto';
-import { CodeEligibility, chooseCodeRecipient, mayReceiveCodes, receivesCodesFrom, removalRefusal } from './code-eligibility';
+import {
+  CodeEligibility,
+  chooseCodeRecipient,
+  mayReceiveCodes,
+  receivesCodesFrom,
+  removalRefusal,
+} from './code-eligibility';
 
 const HOUR_MS = 60 * 60 * 1_000;
 const WAITING_PERIOD_MS = 24 * HOUR_MS;
@@ -16,7 +22,7 @@ function admin(registeredOffsetMs: number, waitsUntilOffsetMs: number, adminId =
 }
 
 describe('receivesCodesFrom', () => {
-  it('lets the partner\'s first administrator receive codes at once', () => {
+  it("lets the partner's first administrator receive codes at once", () => {
     expect(receivesCodesFrom(now, 0, WAITING_PERIOD_MS)).toEqual(now);
   });
 
@@ -90,7 +96,7 @@ describe('removalRefusal', () => {
     expect(removalRefusal([waiting], waiting.adminId, now)).toBeNull();
   });
 
-  it('lets the old one go once the new one\'s waiting period is over', () => {
+  it("lets the old one go once the new one's waiting period is over", () => {
     expect(removalRefusal([old, waiting], old.adminId, waiting.receivesCodesFrom)).toBeNull();
   });
 

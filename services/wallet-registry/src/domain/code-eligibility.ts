@@ -29,7 +29,8 @@ export interface CodeEligibility {
  * after the waiting period otherwise.
  */
 export function receivesCodesFrom(registeredAt: Date, activeAdministrators: number, waitingPeriodMs: number): Date {
-  if (!Number.isSafeInteger(waitingPeriodMs) || waitingPeriodMs <= 0) throw new Error(`waiting period must be a positive integer, got ${waitingPeriodMs}`);
+  if (!Number.isSafeInteger(waitingPeriodMs) || waitingPeriodMs <= 0)
+    throw new Error(`waiting period must be a positive integer, got ${waitingPeriodMs}`);
   if (activeAdministrators === 0) return registeredAt;
   return new Date(registeredAt.getTime() + waitingPeriodMs);
 }

@@ -14,7 +14,10 @@ describe('parseWalletInput', () => {
     [{ chain: 'TRON', asset: 'USDT', address: VALID, label: '' }, 'Validation failed on: chain'],
     [{ chain: 'tron', asset: 'usdt', address: VALID, label: '' }, 'Validation failed on: asset'],
     [{ chain: 'tron', asset: 'USDT', address: `${VALID.slice(0, 33)}u`, label: '' }, 'Validation failed on: address'],
-    [{ chain: 'eth', asset: 'ETH', address: '0xabc', label: 'x\u0000' }, 'Validation failed on: chain, asset, address, label'],
+    [
+      { chain: 'eth', asset: 'ETH', address: '0xabc', label: 'x\u0000' },
+      'Validation failed on: chain, asset, address, label',
+    ],
   ])('refuses %p', (input, message) => {
     try {
       parseWalletInput(input);

@@ -11,7 +11,13 @@
 import { isValidTronAddress } from '@platform/chain';
 import { validationFailed } from '@platform/errors';
 
-export const WALLET_STATUSES = ['pending_partner_approval', 'pending_service_approval', 'active', 'rejected', 'revoked'] as const;
+export const WALLET_STATUSES = [
+  'pending_partner_approval',
+  'pending_service_approval',
+  'active',
+  'rejected',
+  'revoked',
+] as const;
 export type WalletStatus = (typeof WALLET_STATUSES)[number];
 /** Screening moves with the service's review: pending until reviewed, then cleared or rejected. */
 export type ScreeningStatus = 'pending' | 'cleared' | 'rejected';
@@ -76,5 +82,7 @@ export type ReviewDecision = 'approve' | 'reject';
 
 /** The state a review decision leads to. */
 export function reviewOutcome(decision: ReviewDecision): { status: WalletStatus; screeningStatus: ScreeningStatus } {
-  return decision === 'approve' ? { status: 'active', screeningStatus: 'cleared' } : { status: 'rejected', screeningStatus: 'rejected' };
+  return decision === 'approve'
+    ? { status: 'active', screeningStatus: 'cleared' }
+    : { status: 'rejected', screeningStatus: 'rejected' };
 }

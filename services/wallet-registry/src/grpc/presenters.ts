@@ -18,5 +18,11 @@ export function toProtoWallet(wallet: Wallet): walletRegistry.Wallet {
 }
 
 export function toProtoAdmin(admin: Administrator): walletRegistry.Administrator {
-  return { adminId: admin.adminId, email: admin.email, name: admin.name, status: admin.status, createdAt: admin.createdAt.toISOString() };
+  return {
+    adminId: admin.adminId,
+    email: admin.email,
+    name: admin.name,
+    status: admin.status,
+    createdAt: admin.createdAt.toISOString(),
+  };
 }

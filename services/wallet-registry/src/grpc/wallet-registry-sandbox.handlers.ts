@@ -9,7 +9,9 @@ import { toProtoWallet } from './presenters';
  * mode there is no use case and every call answers NOT_FOUND, as an absent
  * route would.
  */
-export function walletRegistrySandboxHandlers(deps: { reviewWallet: ReviewWalletUseCase | null }): AsyncImplementation<typeof walletRegistry.WalletRegistrySandboxService> {
+export function walletRegistrySandboxHandlers(deps: {
+  reviewWallet: ReviewWalletUseCase | null;
+}): AsyncImplementation<typeof walletRegistry.WalletRegistrySandboxService> {
   return {
     async approveWallet(request) {
       if (!deps.reviewWallet) throw new AppError('NOT_FOUND');

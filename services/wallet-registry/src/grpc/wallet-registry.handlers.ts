@@ -25,7 +25,9 @@ export interface WalletRegistryUseCases {
 }
 
 /** Translates gRPC messages to commands; no decisions here. */
-export function walletRegistryHandlers(deps: WalletRegistryUseCases): AsyncImplementation<typeof walletRegistry.WalletRegistryService> {
+export function walletRegistryHandlers(
+  deps: WalletRegistryUseCases,
+): AsyncImplementation<typeof walletRegistry.WalletRegistryService> {
   return {
     async registerAdmin(request) {
       const { admin, created } = await deps.registerAdmin.execute(request);
@@ -40,7 +42,12 @@ export function walletRegistryHandlers(deps: WalletRegistryUseCases): AsyncImple
     },
     async registerWallet(request) {
       const result = await deps.registerWallet.execute(request);
-      return { wallet: toProtoWallet(result.wallet), created: result.created, approvalSentTo: result.approvalSentTo, codeIssued: result.codeIssued };
+      return {
+        wallet: toProtoWallet(result.wallet),
+        created: result.created,
+        approvalSentTo: result.approvalSentTo,
+        codeIssued: result.codeIssued,
+      };
     },
     async confirmWallet(request) {
       return toProtoWallet(await deps.confirmWallet.execute(request));
@@ -54,7 +61,14 @@ export function walletRegistryHandlers(deps: WalletRegistryUseCases): AsyncImple
     },
     async getWalletStatus(request) {
       const { wallet, active } = await deps.getWalletStatus.execute(request);
-      return { walletId: wallet.walletId, status: wallet.status, active, chain: wallet.chain, asset: wallet.asset, address: wallet.address };
+      return {
+        walletId: wallet.walletId,
+        status: wallet.status,
+        active,
+        chain: wallet.chain,
+        asset: wallet.asset,
+        address: wallet.address,
+      };
     },
     async getCodeRecipient(request) {
       const admin = await deps.getCodeRecipient.execute(request);

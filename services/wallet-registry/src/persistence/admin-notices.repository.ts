@@ -25,7 +25,12 @@ function toNotice(row: DueNoticeRow): AdminNotice {
     change: row.change,
     attempts: row.attempts,
     changedAt: row.created_at,
-    admin: { adminId: row.admin_id, name: row.admin_name, email: row.admin_email, receivesCodesFrom: row.admin_receives_codes_from },
+    admin: {
+      adminId: row.admin_id,
+      name: row.admin_name,
+      email: row.admin_email,
+      receivesCodesFrom: row.admin_receives_codes_from,
+    },
     recipientEmail: row.recipient_email,
   };
 }
@@ -38,7 +43,10 @@ export class AdminNoticesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** One pending notice per administrator to tell, in the caller's transaction; a repeat of the same change adds nothing. */
-  async enqueue(manager: EntityManager, change: { partnerId: string; change: AdminChange; adminId: string; recipientAdminIds: readonly string[] }): Promise<void> {
+  async enqueue(
+    manager: EntityManager,
+    change: { partnerId: string; change: AdminChange; adminId: string; recipientAdminIds: readonly string[] },
+  ): Promise<void> {
     if (change.recipientAdminIds.length === 0) return;
     const ids = change.recipientAdminIds.map(() => randomUUID());
     await manager.query(
@@ -59,7 +67,8 @@ export class AdminNoticesRepository {
    * ahead: a replica that dies mid-send leaves them to be retaken then.
    */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<AdminNotice[]> {
-    const rows = await queryRows<DueNoticeRow>(manager,
+    const rows = await queryRows<DueNoticeRow>(
+      manager,
       `UPDATE admin_notices AS notice
        SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000), attempts = notice.attempts + 1
        FROM administrators AS admin, administrators AS recipient
@@ -69,25 +78,31 @@ export class AdminNoticesRepository {
        RETURNING notice.id, notice.partner_id, notice.change, notice.attempts, notice.created_at, admin.id AS admin_id,
                  admin.name AS admin_name, admin.email AS admin_email, admin.receives_codes_from AS admin_receives_codes_from,
                  recipient.email AS recipient_email`,
-      [limit, leaseMs]);
+      [limit, leaseMs],
+    );
     return rows.map(toNotice);
   }
 
   async markSent(noticeId: string): Promise<void> {
     await this.dataSource.query(
-      `UPDATE admin_notices SET status = 'sent', closed_at = now(), last_error = NULL WHERE id = $1 AND status = 'pending'`, [noticeId]);
+      `UPDATE admin_notices SET status = 'sent', closed_at = now(), last_error = NULL WHERE id = $1 AND status = 'pending'`,
+      [noticeId],
+    );
   }
 
   /** Puts the next try `delayMs` from now, keeping why this one failed. */
   async retryLater(noticeId: string, delayMs: number, error: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE admin_notices SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000), last_error = $3
-       WHERE id = $1 AND status = 'pending'`, [noticeId, delayMs, error.slice(0, LAST_ERROR_LENGTH_MAX)]);
+       WHERE id = $1 AND status = 'pending'`,
+      [noticeId, delayMs, error.slice(0, LAST_ERROR_LENGTH_MAX)],
+    );
   }
 
   async markFailed(noticeId: string, error: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE admin_notices SET status = 'failed', closed_at = now(), last_error = $2 WHERE id = $1 AND status = 'pending'`,
-      [noticeId, error.slice(0, LAST_ERROR_LENGTH_MAX)]);
+      [noticeId, error.slice(0, LAST_ERROR_LENGTH_MAX)],
+    );
   }
 }

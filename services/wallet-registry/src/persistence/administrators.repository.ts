@@ -47,30 +47,40 @@ export class AdministratorsRepository {
     manager: EntityManager,
     admin: { partnerId: string; email: string; name: string; receivesCodesFrom: Date },
   ): Promise<{ admin: Administrator; created: boolean }> {
-    const [inserted] = await queryRows<AdministratorRow>(manager,
+    const [inserted] = await queryRows<AdministratorRow>(
+      manager,
       `INSERT INTO administrators (id, partner_id, email, name, status, receives_codes_from) VALUES ($1, $2, $3, $4, 'active', $5)
        ON CONFLICT (partner_id, email) WHERE status = 'active' DO NOTHING RETURNING ${COLUMNS}`,
-      [randomUUID(), admin.partnerId, admin.email, admin.name, admin.receivesCodesFrom]);
+      [randomUUID(), admin.partnerId, admin.email, admin.name, admin.receivesCodesFrom],
+    );
     if (inserted) return { admin: toAdministrator(inserted), created: true };
-    const [existing] = await queryRows<AdministratorRow>(manager,
-      `SELECT ${COLUMNS} FROM administrators WHERE partner_id = $1 AND email = $2 AND status = 'active'`, [admin.partnerId, admin.email]);
+    const [existing] = await queryRows<AdministratorRow>(
+      manager,
+      `SELECT ${COLUMNS} FROM administrators WHERE partner_id = $1 AND email = $2 AND status = 'active'`,
+      [admin.partnerId, admin.email],
+    );
     if (!existing) throw new Error('administrator conflict without an active row');
     return { admin: toAdministrator(existing), created: false };
   }
 
   /** Active administrators, earliest registered first (ties by id). */
   async listActive(manager: EntityManager, partnerId: string): Promise<Administrator[]> {
-    const rows = await queryRows<AdministratorRow>(manager,
+    const rows = await queryRows<AdministratorRow>(
+      manager,
       `SELECT ${COLUMNS} FROM administrators WHERE partner_id = $1 AND status = 'active' ORDER BY created_at, id LIMIT $2`,
-      [partnerId, ADMINS_LISTED_MAX]);
+      [partnerId, ADMINS_LISTED_MAX],
+    );
     return rows.map(toAdministrator);
   }
 
   /** Marks the administrator removed; null when unknown, foreign or already removed. */
   async remove(manager: EntityManager, partnerId: string, adminId: string): Promise<Administrator | null> {
-    const [row] = await queryRows<AdministratorRow>(manager,
+    const [row] = await queryRows<AdministratorRow>(
+      manager,
       `UPDATE administrators SET status = 'removed', removed_at = now()
-       WHERE id = $1 AND partner_id = $2 AND status = 'active' RETURNING ${COLUMNS}`, [adminId, partnerId]);
+       WHERE id = $1 AND partner_id = $2 AND status = 'active' RETURNING ${COLUMNS}`,
+      [adminId, partnerId],
+    );
     return row ? toAdministrator(row) : null;
   }
 
@@ -80,13 +90,18 @@ export class AdministratorsRepository {
    * removed in the meantime (the caller chooses again).
    */
   async lockActive(manager: EntityManager, adminId: string): Promise<Administrator | null> {
-    const [row] = await queryRows<AdministratorRow>(manager,
-      `SELECT ${COLUMNS} FROM administrators WHERE id = $1 AND status = 'active' FOR SHARE`, [adminId]);
+    const [row] = await queryRows<AdministratorRow>(
+      manager,
+      `SELECT ${COLUMNS} FROM administrators WHERE id = $1 AND status = 'active' FOR SHARE`,
+      [adminId],
+    );
     return row ? toAdministrator(row) : null;
   }
 
   async findEmail(manager: EntityManager, adminId: string): Promise<string | null> {
-    const [row] = await queryRows<{ email: string }>(manager, 'SELECT email FROM administrators WHERE id = $1', [adminId]);
+    const [row] = await queryRows<{ email: string }>(manager, 'SELECT email FROM administrators WHERE id = $1', [
+      adminId,
+    ]);
     return row ? row.email : null;
   }
 }

@@ -11,7 +11,9 @@ export function walletRegistryDataSource(url: string): DataSource {
     url,
     applicationName: SERVICE_NAME,
     migrations: [
-      PartnerSettingsV1Migration1732170000000, AdminsWalletsV1Migration1732190000000, AdminWaitingAndNoticesMigration1733100000000,
+      PartnerSettingsV1Migration1732170000000,
+      AdminsWalletsV1Migration1732190000000,
+      AdminWaitingAndNoticesMigration1733100000000,
       WalletRegistryAuditRecordsMigration1795900000000,
     ],
   });

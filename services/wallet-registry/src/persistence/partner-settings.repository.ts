@@ -21,12 +21,18 @@ export class PartnerSettingsRepository {
    * Null when the partner is not configured (it has no administrators then).
    */
   async lock(manager: EntityManager, partnerId: string): Promise<PartnerSettings | null> {
-    const [row] = await manager.query('SELECT partner_id, admin_domain FROM partner_settings WHERE partner_id = $1 FOR UPDATE', [partnerId]);
+    const [row] = await manager.query(
+      'SELECT partner_id, admin_domain FROM partner_settings WHERE partner_id = $1 FOR UPDATE',
+      [partnerId],
+    );
     return row ? { partnerId: row.partner_id, adminDomain: row.admin_domain } : null;
   }
 
   async find(partnerId: string): Promise<PartnerSettings | null> {
-    const [row] = await this.dataSource.query('SELECT partner_id, admin_domain FROM partner_settings WHERE partner_id = $1', [partnerId]);
+    const [row] = await this.dataSource.query(
+      'SELECT partner_id, admin_domain FROM partner_settings WHERE partner_id = $1',
+      [partnerId],
+    );
     return row ? { partnerId: row.partner_id, adminDomain: row.admin_domain } : null;
   }
 }

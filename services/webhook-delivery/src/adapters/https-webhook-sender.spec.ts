@@ -34,20 +34,45 @@ let connections = 0;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'webhook-sender-spec-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '1', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   cert = readFileSync(join(dir, 'cert.pem'));
   server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       handler(req, res);
     });
   });
-  server.on('secureConnection', () => { connections += 1; });
+  server.on('secureConnection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -78,7 +103,11 @@ describe('HttpsWebhookSender', () => {
     expect(result).toMatchObject({ kind: 'response', statusCode: 204 });
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', path: '/webhooks?x=1', body });
-    expect(received[0]?.headers).toMatchObject({ host: `localhost:${port}`, 'x-service-delivery': 'd-1', 'x-service-signature': 'v1=abc' });
+    expect(received[0]?.headers).toMatchObject({
+      host: `localhost:${port}`,
+      'x-service-delivery': 'd-1',
+      'x-service-signature': 'v1=abc',
+    });
   });
 
   it('does not follow a redirect', async () => {
@@ -92,7 +121,12 @@ describe('HttpsWebhookSender', () => {
   it('reports the status, Retry-After and an excerpt of a failure answer', async () => {
     handler = (_req, res) => res.writeHead(503, { 'Retry-After': '120' }).end('busy, come back later');
     const result = await sandboxSender().send({ url: url(), headers, body });
-    expect(result).toMatchObject({ kind: 'response', statusCode: 503, retryAfter: '120', responseExcerpt: 'busy, come back later' });
+    expect(result).toMatchObject({
+      kind: 'response',
+      statusCode: 503,
+      retryAfter: '120',
+      responseExcerpt: 'busy, come back later',
+    });
   });
 
   it('reads at most 4 KiB of a large answer and keeps 512 bytes', async () => {
@@ -121,7 +155,11 @@ describe('HttpsWebhookSender', () => {
   });
 
   it('classifies an untrusted certificate as tls', async () => {
-    const result = await new HttpsWebhookSender({ mode: 'sandbox', resolveAll: localhostOnly }).send({ url: url(), headers, body });
+    const result = await new HttpsWebhookSender({ mode: 'sandbox', resolveAll: localhostOnly }).send({
+      url: url(),
+      headers,
+      body,
+    });
     expect(result).toMatchObject({ kind: 'failure', errorClass: 'tls' });
     expect(received).toHaveLength(0);
   });
@@ -130,27 +168,49 @@ describe('HttpsWebhookSender', () => {
     const failing: ResolveAll = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
     };
-    const result = await sandboxSender({ resolveAll: failing }).send({ url: 'https://hooks.example.com/', headers, body });
+    const result = await sandboxSender({ resolveAll: failing }).send({
+      url: 'https://hooks.example.com/',
+      headers,
+      body,
+    });
     expect(result).toMatchObject({ kind: 'failure', errorClass: 'dns' });
   });
 
   it('refuses loopback in production without connecting', async () => {
     const production = new HttpsWebhookSender({ mode: 'production', ca: cert, resolveAll: localhostOnly });
-    for (const target of [`https://127.0.0.1:${port}/`, `https://localhost:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`]) {
-      expect(await production.send({ url: target, headers, body })).toMatchObject({ kind: 'failure', errorClass: 'ssrf_refused' });
+    for (const target of [
+      `https://127.0.0.1:${port}/`,
+      `https://localhost:${port}/`,
+      `https://[::ffff:127.0.0.1]:${port}/`,
+    ]) {
+      expect(await production.send({ url: target, headers, body })).toMatchObject({
+        kind: 'failure',
+        errorClass: 'ssrf_refused',
+      });
     }
     expect(received).toHaveLength(0);
   });
 
   it('refuses a public name that resolves to a refused address (checked at every attempt)', async () => {
-    let answer = [{ address: '8.8.8.8', family: 4 }, { address: '10.0.0.7', family: 4 }];
+    let answer = [
+      { address: '8.8.8.8', family: 4 },
+      { address: '10.0.0.7', family: 4 },
+    ];
     const resolveAll: ResolveAll = async () => answer;
     const production = new HttpsWebhookSender({ mode: 'production', resolveAll });
-    expect(await production.send({ url: 'https://hooks.example.com/', headers, body })).toMatchObject({ kind: 'failure', errorClass: 'ssrf_refused' });
+    expect(await production.send({ url: 'https://hooks.example.com/', headers, body })).toMatchObject({
+      kind: 'failure',
+      errorClass: 'ssrf_refused',
+    });
     answer = [{ address: '169.254.169.254', family: 4 }];
-    expect(await production.send({ url: 'https://hooks.example.com/', headers, body })).toMatchObject({ kind: 'failure', errorClass: 'ssrf_refused' });
+    expect(await production.send({ url: 'https://hooks.example.com/', headers, body })).toMatchObject({
+      kind: 'failure',
+      errorClass: 'ssrf_refused',
+    });
     // Sandbox mode allows loopback, but still not the metadata address.
-    expect(await sandboxSender({ resolveAll }).send({ url: 'https://hooks.example.com/', headers, body })).toMatchObject({ errorClass: 'ssrf_refused' });
+    expect(
+      await sandboxSender({ resolveAll }).send({ url: 'https://hooks.example.com/', headers, body }),
+    ).toMatchObject({ errorClass: 'ssrf_refused' });
   });
 
   it('connects to the checked address while keeping the URL host for TLS', async () => {
@@ -163,7 +223,10 @@ describe('HttpsWebhookSender', () => {
   });
 
   it('falls back across the checked addresses (::1 refused, 127.0.0.1 answers)', async () => {
-    const bothFamilies: ResolveAll = async () => [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }];
+    const bothFamilies: ResolveAll = async () => [
+      { address: '::1', family: 6 },
+      { address: '127.0.0.1', family: 4 },
+    ];
     const result = await sandboxSender({ resolveAll: bothFamilies }).send({ url: url(), headers, body });
     expect(result).toMatchObject({ kind: 'response', statusCode: 200 });
   });
@@ -179,12 +242,16 @@ describe('HttpsWebhookSender', () => {
   });
 
   it('refuses a URL that is not https', async () => {
-    expect(await sandboxSender().send({ url: `http://localhost:${port}/`, headers, body })).toMatchObject({ kind: 'failure', errorClass: 'invalid_url' });
+    expect(await sandboxSender().send({ url: `http://localhost:${port}/`, headers, body })).toMatchObject({
+      kind: 'failure',
+      errorClass: 'invalid_url',
+    });
   });
 
   it('keeps the connection alive: attempts to one endpoint share one TLS handshake', async () => {
     const sender = sandboxSender();
-    for (let index = 0; index < 5; index += 1) expect(await sender.send({ url: url(), headers, body })).toMatchObject({ statusCode: 200 });
+    for (let index = 0; index < 5; index += 1)
+      expect(await sender.send({ url: url(), headers, body })).toMatchObject({ statusCode: 200 });
     expect(received).toHaveLength(5);
     expect(connections).toBe(1);
     expect(sender.idleConnectionCount()).toBe(1);
@@ -196,10 +263,16 @@ describe('HttpsWebhookSender', () => {
     expect(await sender.send({ url: url(), headers, body })).toMatchObject({ statusCode: 200 });
     // The name now points at the metadata address: refused before anything is sent, pooled connection or not.
     answer = [{ address: '169.254.169.254', family: 4 }];
-    expect(await sender.send({ url: url(), headers, body })).toMatchObject({ kind: 'failure', errorClass: 'ssrf_refused' });
+    expect(await sender.send({ url: url(), headers, body })).toMatchObject({
+      kind: 'failure',
+      errorClass: 'ssrf_refused',
+    });
     expect(received).toHaveLength(1);
     // Another allowed address set is another pool: a new connection, opened to the addresses just checked.
-    answer = [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }];
+    answer = [
+      { address: '::1', family: 6 },
+      { address: '127.0.0.1', family: 4 },
+    ];
     expect(await sender.send({ url: url(), headers, body })).toMatchObject({ statusCode: 200 });
     expect(connections).toBe(2);
     // The first set again: its idle connection is reused.

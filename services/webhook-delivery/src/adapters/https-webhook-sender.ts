@@ -84,7 +84,10 @@ export interface HttpsWebhookSenderOptions {
 const systemResolveAll: ResolveAll = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 class AttemptFailure extends Error {
-  constructor(readonly errorClass: ErrorClass, detail: string) {
+  constructor(
+    readonly errorClass: ErrorClass,
+    detail: string,
+  ) {
     super(detail);
   }
 }
@@ -112,13 +115,21 @@ export class HttpsWebhookSender implements WebhookSender {
     try {
       const target = checkedTarget(webhook.url, this.options.mode);
       const addresses = await this.resolveChecked(target, deadlineMs);
-      const pooled = await this.post(target, addresses, this.poolFor(target, addresses), webhook, deadlineMs, elapsedMs);
+      const pooled = await this.post(
+        target,
+        addresses,
+        this.poolFor(target, addresses),
+        webhook,
+        deadlineMs,
+        elapsedMs,
+      );
       if (pooled.kind !== 'stale_connection') return pooled;
       const fresh = await this.post(target, addresses, false, webhook, deadlineMs, elapsedMs);
       if (fresh.kind === 'stale_connection') throw new Error('a fresh connection was reported as reused');
       return fresh;
     } catch (error) {
-      if (error instanceof AttemptFailure) return { kind: 'failure', errorClass: error.errorClass, detail: error.message, latencyMs: elapsedMs() };
+      if (error instanceof AttemptFailure)
+        return { kind: 'failure', errorClass: error.errorClass, detail: error.message, latencyMs: elapsedMs() };
       throw error;
     }
   }
@@ -126,12 +137,16 @@ export class HttpsWebhookSender implements WebhookSender {
   /** Idle connections held right now, across pools (for tests and metrics). */
   idleConnectionCount(): number {
     let count = 0;
-    for (const agent of this.pools.values()) for (const sockets of Object.values(agent.freeSockets)) count += sockets?.length ?? 0;
+    for (const agent of this.pools.values())
+      for (const sockets of Object.values(agent.freeSockets)) count += sockets?.length ?? 0;
     return count;
   }
 
   private poolFor(target: EndpointTarget, addresses: LookupAddress[]): Agent {
-    const key = `${target.hostname}|${target.port}|${addresses.map((entry) => entry.address).sort().join(',')}`;
+    const key = `${target.hostname}|${target.port}|${addresses
+      .map((entry) => entry.address)
+      .sort()
+      .join(',')}`;
     const existing = this.pools.get(key);
     if (existing) {
       this.pools.delete(key);
@@ -153,23 +168,34 @@ export class HttpsWebhookSender implements WebhookSender {
   }
 
   private async resolveChecked(target: EndpointTarget, deadlineMs: number): Promise<LookupAddress[]> {
-    if (target.literalAddress !== null) return [{ address: target.literalAddress, family: isIP(target.literalAddress) }];
+    if (target.literalAddress !== null)
+      return [{ address: target.literalAddress, family: isIP(target.literalAddress) }];
     let addresses: LookupAddress[];
     try {
       addresses = await withDeadline(this.resolveAll(target.hostname), deadlineMs);
     } catch (error) {
       if (error instanceof AttemptFailure) throw error;
-      throw new AttemptFailure('dns', `lookup failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new AttemptFailure(
+        'dns',
+        `lookup failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
     if (addresses.length === 0) throw new AttemptFailure('dns', 'lookup returned no address');
-    if (addresses.length > RESOLVED_ADDRESSES_MAX) throw new AttemptFailure('ssrf_refused', `host resolved to ${addresses.length} addresses`);
+    if (addresses.length > RESOLVED_ADDRESSES_MAX)
+      throw new AttemptFailure('ssrf_refused', `host resolved to ${addresses.length} addresses`);
     const refused = addresses.filter((entry) => !isAddressAllowed(entry.address, this.options.mode));
-    if (refused.length > 0) throw new AttemptFailure('ssrf_refused', `host resolves to refused address ${refused[0]?.address}`);
+    if (refused.length > 0)
+      throw new AttemptFailure('ssrf_refused', `host resolves to refused address ${refused[0]?.address}`);
     return addresses;
   }
 
   private post(
-    target: EndpointTarget, addresses: LookupAddress[], agent: Agent | false, webhook: OutgoingWebhook, deadlineMs: number, elapsedMs: () => number,
+    target: EndpointTarget,
+    addresses: LookupAddress[],
+    agent: Agent | false,
+    webhook: OutgoingWebhook,
+    deadlineMs: number,
+    elapsedMs: () => number,
   ): Promise<PostOutcome> {
     return new Promise((resolve) => {
       let response: IncomingMessage | null = null;
@@ -181,27 +207,33 @@ export class HttpsWebhookSender implements WebhookSender {
         webhook.signal?.removeEventListener('abort', onAbort);
         resolve(result);
       };
-      const fail = (errorClass: ErrorClass, detail: string) => finish({ kind: 'failure', errorClass, detail, latencyMs: elapsedMs() });
-      const request = httpsRequest({
-        hostname: target.hostname,
-        port: target.port,
-        path: target.path,
-        method: 'POST',
-        headers: webhook.headers,
-        agent,
-        lookup: pinnedLookup(addresses),
-        ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),
-      }, (incoming) => {
-        response = incoming;
-        const latencyMs = elapsedMs();
-        void readBounded(incoming, RESPONSE_BYTES_MAX).then((body) => finish({
-          kind: 'response',
-          statusCode: incoming.statusCode ?? 0,
-          retryAfter: firstHeader(incoming.headers['retry-after']),
-          responseExcerpt: responseExcerpt(body),
-          latencyMs,
-        }));
-      });
+      const fail = (errorClass: ErrorClass, detail: string) =>
+        finish({ kind: 'failure', errorClass, detail, latencyMs: elapsedMs() });
+      const request = httpsRequest(
+        {
+          hostname: target.hostname,
+          port: target.port,
+          path: target.path,
+          method: 'POST',
+          headers: webhook.headers,
+          agent,
+          lookup: pinnedLookup(addresses),
+          ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),
+        },
+        (incoming) => {
+          response = incoming;
+          const latencyMs = elapsedMs();
+          void readBounded(incoming, RESPONSE_BYTES_MAX).then((body) =>
+            finish({
+              kind: 'response',
+              statusCode: incoming.statusCode ?? 0,
+              retryAfter: firstHeader(incoming.headers['retry-after']),
+              responseExcerpt: responseExcerpt(body),
+              latencyMs,
+            }),
+          );
+        },
+      );
       request.on('socket', (socket) => {
         // A pooled connection was opened through the pinned lookup of this very address set; assert it all the same.
         if (request.reusedSocket && !addresses.some((entry) => entry.address === socket.remoteAddress)) {
@@ -213,7 +245,8 @@ export class HttpsWebhookSender implements WebhookSender {
       request.on('error', (error: NodeJS.ErrnoException) => {
         if (response !== null) return;
         const code = errorCode(error);
-        if (request.reusedSocket && code !== undefined && STALE_CONNECTION_CODES.has(code)) finish({ kind: 'stale_connection' });
+        if (request.reusedSocket && code !== undefined && STALE_CONNECTION_CODES.has(code))
+          finish({ kind: 'stale_connection' });
         else fail(classifyNetworkErrorCode(code), describeError(error));
       });
       const stop = (errorClass: ErrorClass, detail: string) => {
@@ -223,7 +256,10 @@ export class HttpsWebhookSender implements WebhookSender {
           request.destroy();
         }
       };
-      const timer = setTimeout(() => stop('timeout', `no answer within ${this.timeoutMs} ms`), Math.max(0, deadlineMs - performance.now()));
+      const timer = setTimeout(
+        () => stop('timeout', `no answer within ${this.timeoutMs} ms`),
+        Math.max(0, deadlineMs - performance.now()),
+      );
       const onAbort = () => stop('connection', 'attempt aborted (shutting down)');
       if (webhook.signal?.aborted) onAbort();
       webhook.signal?.addEventListener('abort', onAbort, { once: true });
@@ -235,12 +271,19 @@ export class HttpsWebhookSender implements WebhookSender {
 function checkedTarget(url: string, mode: PlatformMode): EndpointTarget {
   const check = checkEndpointUrl(url, mode);
   if (check.ok) return check.target;
-  throw new AttemptFailure(check.problem === 'address_refused' ? 'ssrf_refused' : 'invalid_url', `endpoint URL refused: ${check.problem}`);
+  throw new AttemptFailure(
+    check.problem === 'address_refused' ? 'ssrf_refused' : 'invalid_url',
+    `endpoint URL refused: ${check.problem}`,
+  );
 }
 
 /** A `lookup` for the socket that answers only from addresses already checked. */
 export function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
-  return ((_hostname: string, options: { family?: number | string; all?: boolean }, callback: (...args: unknown[]) => void) => {
+  return ((
+    _hostname: string,
+    options: { family?: number | string; all?: boolean },
+    callback: (...args: unknown[]) => void,
+  ) => {
     const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
     const usable = family === 0 ? addresses : addresses.filter((entry) => entry.family === family);
     const first = usable[0];
@@ -273,7 +316,10 @@ function readBounded(incoming: IncomingMessage, bytesMax: number): Promise<Buffe
 function withDeadline<T>(promise: Promise<T>, deadlineMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AttemptFailure('timeout', 'DNS lookup did not finish in time')), Math.max(0, deadlineMs - performance.now()));
+    timer = setTimeout(
+      () => reject(new AttemptFailure('timeout', 'DNS lookup did not finish in time')),
+      Math.max(0, deadlineMs - performance.now()),
+    );
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -92,13 +92,23 @@ describe('classifyAddress (IPv6)', () => {
 describe('isAddressAllowed', () => {
   it('allows only public addresses in production', () => {
     expect(isAddressAllowed('8.8.8.8', 'production')).toBe(true);
-    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.0.0.1', '169.254.169.254', 'fe80::1', '0.0.0.0', 'nonsense']) {
+    for (const address of [
+      '127.0.0.1',
+      '::1',
+      '::ffff:127.0.0.1',
+      '10.0.0.1',
+      '169.254.169.254',
+      'fe80::1',
+      '0.0.0.0',
+      'nonsense',
+    ]) {
       expect(isAddressAllowed(address, 'production')).toBe(false);
     }
   });
 
   it('also allows loopback, and only loopback, in sandbox mode', () => {
-    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '8.8.8.8']) expect(isAddressAllowed(address, 'sandbox')).toBe(true);
+    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '8.8.8.8'])
+      expect(isAddressAllowed(address, 'sandbox')).toBe(true);
     for (const address of ['10.0.0.1', '192.168.1.1', '169.254.169.254', 'fd00::1', '0.0.0.0', '::']) {
       expect(isAddressAllowed(address, 'sandbox')).toBe(false);
     }

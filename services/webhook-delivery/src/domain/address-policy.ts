@@ -13,15 +13,7 @@
 import type { PlatformMode } from './platform-mode';
 
 export type AddressClass =
-  | 'public'
-  | 'private'
-  | 'loopback'
-  | 'link_local'
-  | 'unspecified'
-  | 'multicast'
-  | 'broadcast'
-  | 'reserved'
-  | 'invalid';
+  'public' | 'private' | 'loopback' | 'link_local' | 'unspecified' | 'multicast' | 'broadcast' | 'reserved' | 'invalid';
 
 /** True when a webhook may connect to an address of this class in this mode. */
 export function isAddressClassAllowed(addressClass: AddressClass, mode: PlatformMode): boolean {
@@ -80,7 +72,7 @@ const IPV4_RANGES: readonly Ipv4Range[] = [
 function classifyIpv4(value: number): AddressClass {
   for (const range of IPV4_RANGES) {
     const mask = range.prefixBits === 0 ? 0 : (0xffffffff << (32 - range.prefixBits)) >>> 0;
-    if (((value & mask) >>> 0) === range.base) return range.addressClass;
+    if ((value & mask) >>> 0 === range.base) return range.addressClass;
   }
   return 'public';
 }

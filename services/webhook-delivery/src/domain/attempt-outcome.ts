@@ -36,25 +36,45 @@ export function errorClassOf(result: AttemptResult): ErrorClass | null {
 }
 
 const TLS_ERROR_CODES = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',
-  'CERT_REVOKED', 'CERT_UNTRUSTED', 'CERT_REJECTED', 'CERT_SIGNATURE_FAILURE', 'HOSTNAME_MISMATCH',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'HOSTNAME_MISMATCH',
 ]);
-const DNS_ERROR_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'ENODATA', 'ESERVFAIL', 'EREFUSED']);
+const DNS_ERROR_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'ENODATA',
+  'ESERVFAIL',
+  'EREFUSED',
+]);
 
 /** Maps a Node socket, DNS or TLS error code to an error class. */
 export function classifyNetworkErrorCode(code: string | undefined): ErrorClass {
   if (code === undefined) return 'connection';
   if (DNS_ERROR_CODES.has(code)) return 'dns';
-  if (TLS_ERROR_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || code.startsWith('CERT_')) return 'tls';
+  if (
+    TLS_ERROR_CODES.has(code) ||
+    code.startsWith('ERR_TLS_') ||
+    code.startsWith('ERR_SSL_') ||
+    code.startsWith('CERT_')
+  )
+    return 'tls';
   if (code.startsWith('HPE_')) return 'protocol';
   return 'connection';
 }
 
-export type NextDeliveryState =
-  | { status: 'delivered' }
-  | { status: 'pending'; delayMs: number }
-  | { status: 'dead' };
+export type NextDeliveryState = { status: 'delivered' } | { status: 'pending'; delayMs: number } | { status: 'dead' };
 
 export interface NextStateInput {
   /** 1-based number of the attempt just made. */

@@ -12,10 +12,13 @@ describe('isValidSigningSecret', () => {
     expect(isValidSigningSecret('whsec_AbC-123.~!'.padEnd(256, 'x'))).toBe(true);
   });
 
-  it.each([['too short', 'a'.repeat(15)], ['too long', 'a'.repeat(257)], ['with a space', 'abcdefgh ijklmnop'], ['with a newline', 'abcdefghijklmnop\n'], ['non-ASCII', 'abcdefghijklmnopé']])(
-    'refuses one %s',
-    (_, secret) => expect(isValidSigningSecret(secret)).toBe(false),
-  );
+  it.each([
+    ['too short', 'a'.repeat(15)],
+    ['too long', 'a'.repeat(257)],
+    ['with a space', 'abcdefgh ijklmnop'],
+    ['with a newline', 'abcdefghijklmnop\n'],
+    ['non-ASCII', 'abcdefghijklmnopé'],
+  ])('refuses one %s', (_, secret) => expect(isValidSigningSecret(secret)).toBe(false));
 });
 
 describe('rotationOverlapSeconds', () => {
@@ -31,12 +34,20 @@ describe('rotationOverlapSeconds', () => {
 
 describe('rotateSecrets', () => {
   it('stores the first secret alone', () => {
-    expect(rotateSecrets(null, 'new', false, 86_400, nowMs)).toEqual({ current: 'new', previous: null, previousExpiresAt: null });
+    expect(rotateSecrets(null, 'new', false, 86_400, nowMs)).toEqual({
+      current: 'new',
+      previous: null,
+      previousExpiresAt: null,
+    });
   });
 
   it('keeps the old secret signing for the overlap when a different one is set', () => {
     const existing = { current: 'old', previous: null, previousExpiresAt: null };
-    expect(rotateSecrets(existing, 'new', false, 3_600, nowMs)).toEqual({ current: 'new', previous: 'old', previousExpiresAt: new Date(nowMs + 3_600_000) });
+    expect(rotateSecrets(existing, 'new', false, 3_600, nowMs)).toEqual({
+      current: 'new',
+      previous: 'old',
+      previousExpiresAt: new Date(nowMs + 3_600_000),
+    });
   });
 
   it('changes nothing when the same secret is set again', () => {

@@ -15,13 +15,18 @@ export const ROTATION_OVERLAP_SECONDS_MAX = 30 * 86_400;
 const SECRET_CHARACTERS = /^[\x21-\x7e]+$/;
 
 export function isValidSigningSecret(secret: string): boolean {
-  return secret.length >= SIGNING_SECRET_LENGTH_MIN && secret.length <= SIGNING_SECRET_LENGTH_MAX && SECRET_CHARACTERS.test(secret);
+  return (
+    secret.length >= SIGNING_SECRET_LENGTH_MIN &&
+    secret.length <= SIGNING_SECRET_LENGTH_MAX &&
+    SECRET_CHARACTERS.test(secret)
+  );
 }
 
 /** 0 means the default; otherwise 1..ROTATION_OVERLAP_SECONDS_MAX. */
 export function rotationOverlapSeconds(requested: number): number {
   if (requested === 0) return ROTATION_OVERLAP_SECONDS_DEFAULT;
-  if (!Number.isInteger(requested) || requested < 0 || requested > ROTATION_OVERLAP_SECONDS_MAX) throw validationFailed(['rotationOverlapSeconds']);
+  if (!Number.isInteger(requested) || requested < 0 || requested > ROTATION_OVERLAP_SECONDS_MAX)
+    throw validationFailed(['rotationOverlapSeconds']);
   return requested;
 }
 
@@ -35,7 +40,13 @@ export interface StoredSecrets<S> {
  * The secrets after setting `next`. `sameAsCurrent` says whether `next` equals
  * the current secret (compared by the caller in constant time).
  */
-export function rotateSecrets<S>(existing: StoredSecrets<S> | null, next: S, sameAsCurrent: boolean, overlapSeconds: number, nowMs: number): StoredSecrets<S> {
+export function rotateSecrets<S>(
+  existing: StoredSecrets<S> | null,
+  next: S,
+  sameAsCurrent: boolean,
+  overlapSeconds: number,
+  nowMs: number,
+): StoredSecrets<S> {
   if (existing === null) return { current: next, previous: null, previousExpiresAt: null };
   if (sameAsCurrent) return existing;
   return { current: next, previous: existing.current, previousExpiresAt: new Date(nowMs + overlapSeconds * 1000) };
@@ -43,6 +54,7 @@ export function rotateSecrets<S>(existing: StoredSecrets<S> | null, next: S, sam
 
 /** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
 export function signingSecrets<S>(stored: StoredSecrets<S>, nowMs: number): S[] {
-  const previousActive = stored.previous !== null && stored.previousExpiresAt !== null && stored.previousExpiresAt.getTime() > nowMs;
+  const previousActive =
+    stored.previous !== null && stored.previousExpiresAt !== null && stored.previousExpiresAt.getTime() > nowMs;
   return previousActive && stored.previous !== null ? [stored.current, stored.previous] : [stored.current];
 }

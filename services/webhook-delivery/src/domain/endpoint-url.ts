@@ -23,7 +23,8 @@ export interface EndpointTarget {
   literalAddress: string | null;
 }
 
-export type EndpointUrlProblem = 'malformed' | 'not_https' | 'credentials' | 'fragment' | 'too_long' | 'address_refused';
+export type EndpointUrlProblem =
+  'malformed' | 'not_https' | 'credentials' | 'fragment' | 'too_long' | 'address_refused';
 
 export type EndpointUrlCheck = { ok: true; target: EndpointTarget } | { ok: false; problem: EndpointUrlProblem };
 

@@ -4,8 +4,13 @@ import { filterCondition, PARTNER_DELIVERY_FILTERS, partnerStatusOf } from './pa
 
 describe('partner delivery status', () => {
   it.each([
-    ['pending', 0, 'pending'], ['delivering', 0, 'pending'], ['pending', 2, 'failing'], ['delivering', 1, 'failing'],
-    ['delivered', 1, 'delivered'], ['dead', 7, 'dead'], ['no_endpoint', 0, 'held'],
+    ['pending', 0, 'pending'],
+    ['delivering', 0, 'pending'],
+    ['pending', 2, 'failing'],
+    ['delivering', 1, 'failing'],
+    ['delivered', 1, 'delivered'],
+    ['dead', 7, 'dead'],
+    ['no_endpoint', 0, 'held'],
   ] as const)('%s after %i failed attempts reads %s', (status, attempts, expected) => {
     expect(partnerStatusOf(status, attempts)).toBe(expected);
   });

@@ -6,7 +6,10 @@
 export const RESPONSE_EXCERPT_BYTES_MAX = 512;
 
 export function responseExcerpt(body: Buffer): string {
-  let text = body.subarray(0, RESPONSE_EXCERPT_BYTES_MAX).toString('utf8').replace(/\u0000/g, '');
+  let text = body
+    .subarray(0, RESPONSE_EXCERPT_BYTES_MAX)
+    .toString('utf8')
+    .replace(/\u0000/g, '');
   // A multi-byte character cut at the boundary decodes to U+FFFD (3 bytes); trim until it fits.
   while (Buffer.byteLength(text, 'utf8') > RESPONSE_EXCERPT_BYTES_MAX) text = text.slice(0, -1);
   return text;

@@ -2,7 +2,12 @@
 // 30 minutes, each delay within ±20 % of its step, all scaled by
 // SANDBOX_TIME_SCALE, and Retry-After honoured only up to the last step.
 import {
-  cryptoRandomUnit, DELIVERY_ATTEMPTS_MAX, honourRetryAfter, RETRY_AFTER_DELAY_MS_MAX, RETRY_DELAYS_MS, retryDelayMs,
+  cryptoRandomUnit,
+  DELIVERY_ATTEMPTS_MAX,
+  honourRetryAfter,
+  RETRY_AFTER_DELAY_MS_MAX,
+  RETRY_DELAYS_MS,
+  retryDelayMs,
 } from './retry-schedule';
 
 const lowest = () => 0;

@@ -30,8 +30,13 @@ export const cryptoRandomUnit: RandomUnit = () => randomInt(0, RANDOM_RESOLUTION
  * Milliseconds to wait after attempt `attemptNumber` (1-based) failed, or null
  * when that was the last attempt and the delivery is dead.
  */
-export function retryDelayMs(attemptNumber: number, timeScale: number, random: RandomUnit = cryptoRandomUnit): number | null {
-  if (!Number.isInteger(attemptNumber) || attemptNumber < 1) throw new RangeError(`attemptNumber must be >= 1, got ${attemptNumber}`);
+export function retryDelayMs(
+  attemptNumber: number,
+  timeScale: number,
+  random: RandomUnit = cryptoRandomUnit,
+): number | null {
+  if (!Number.isInteger(attemptNumber) || attemptNumber < 1)
+    throw new RangeError(`attemptNumber must be >= 1, got ${attemptNumber}`);
   if (attemptNumber >= DELIVERY_ATTEMPTS_MAX) return null;
   const baseMs = RETRY_DELAYS_MS[attemptNumber - 1];
   if (baseMs === undefined) throw new Error(`no retry delay for attempt ${attemptNumber}`);

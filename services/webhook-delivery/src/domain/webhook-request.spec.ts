@@ -11,7 +11,13 @@ const nowMs = 1_767_225_600_000;
 
 describe('webhookHeaders', () => {
   it('carries the delivery id, event type, timestamp, content type and length', () => {
-    const headers = webhookHeaders({ deliveryId, eventType: 'credit.received', body, secrets: ['s'.repeat(16)], nowMs });
+    const headers = webhookHeaders({
+      deliveryId,
+      eventType: 'credit.received',
+      body,
+      secrets: ['s'.repeat(16)],
+      nowMs,
+    });
     expect(headers).toMatchObject({
       'Content-Type': 'application/json',
       'Content-Length': String(Buffer.byteLength(body)),
@@ -34,7 +40,13 @@ describe('webhookHeaders', () => {
   });
 
   it('sends two signatures during rotation, each verifying with its own secret', () => {
-    const headers = webhookHeaders({ deliveryId, eventType: 'credit.received', body, secrets: ['new-secret-0123456', 'old-secret-0123456'], nowMs });
+    const headers = webhookHeaders({
+      deliveryId,
+      eventType: 'credit.received',
+      body,
+      secrets: ['new-secret-0123456', 'old-secret-0123456'],
+      nowMs,
+    });
     const signature = headers['X-Service-Signature'] ?? '';
     expect(signature).toMatch(/^v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     expect(verifyWebhookSignature('new-secret-0123456', signature, String(nowMs), deliveryId, body)).toBe(true);
@@ -45,11 +57,23 @@ describe('webhookHeaders', () => {
     expect(() => webhookHeaders({ deliveryId, eventType: 'credit.received', body, secrets: [], nowMs })).toThrow();
   });
 
-  it('sends the attempt\'s traceparent when there is one, and no such header otherwise', () => {
+  it("sends the attempt's traceparent when there is one, and no such header otherwise", () => {
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-    expect(webhookHeaders({ deliveryId, eventType: 'credit.received', body, secrets: ['s'.repeat(16)], nowMs, traceparent }).traceparent).toBe(traceparent);
+    expect(
+      webhookHeaders({ deliveryId, eventType: 'credit.received', body, secrets: ['s'.repeat(16)], nowMs, traceparent })
+        .traceparent,
+    ).toBe(traceparent);
     for (const none of [undefined, null]) {
-      expect(webhookHeaders({ deliveryId, eventType: 'credit.received', body, secrets: ['s'.repeat(16)], nowMs, traceparent: none })).not.toHaveProperty('traceparent');
+      expect(
+        webhookHeaders({
+          deliveryId,
+          eventType: 'credit.received',
+          body,
+          secrets: ['s'.repeat(16)],
+          nowMs,
+          traceparent: none,
+        }),
+      ).not.toHaveProperty('traceparent');
     }
   });
 });

@@ -30,7 +30,11 @@ export function webhookAdminHandlers(deps: {
       return toEndpointMessage(endpoint);
     },
     async listDeliveries(request) {
-      const deliveries = await deps.listDeliveries.execute({ partnerId: request.partnerId, deadOnly: request.deadOnly, limit: request.limit });
+      const deliveries = await deps.listDeliveries.execute({
+        partnerId: request.partnerId,
+        deadOnly: request.deadOnly,
+        limit: request.limit,
+      });
       return { deliveries: deliveries.map(toDeliveryMessage) };
     },
     async replayDelivery(request) {

@@ -19,20 +19,35 @@ export function webhookPartnerHandlers(deps: {
   return {
     async listEvents(request) {
       const page = await deps.listEvents.execute({
-        partnerId: request.partnerId, afterEventId: request.afterEventId, eventType: request.eventType, limit: request.limit,
+        partnerId: request.partnerId,
+        afterEventId: request.afterEventId,
+        eventType: request.eventType,
+        limit: request.limit,
       });
       return {
-        events: page.events.map((event) => ({ eventId: event.eventId, eventType: event.eventType, envelopeJson: event.body })),
+        events: page.events.map((event) => ({
+          eventId: event.eventId,
+          eventType: event.eventType,
+          envelopeJson: event.body,
+        })),
         nextAfterEventId: page.nextAfterEventId,
         retentionDays: page.retentionDays,
       };
     },
     async listPartnerDeliveries(request) {
-      const page = await deps.listDeliveries.execute({ partnerId: request.partnerId, status: request.status, limit: request.limit, cursor: request.cursor });
+      const page = await deps.listDeliveries.execute({
+        partnerId: request.partnerId,
+        status: request.status,
+        limit: request.limit,
+        cursor: request.cursor,
+      });
       return { deliveries: page.deliveries.map(toPartnerDelivery), nextCursor: page.nextCursor };
     },
     async retryDelivery(request) {
-      await deps.replayDelivery.execute(request.deliveryId, { partnerId: request.partnerId, retriesPerMinute: deps.retriesPerMinute });
+      await deps.replayDelivery.execute(request.deliveryId, {
+        partnerId: request.partnerId,
+        retriesPerMinute: deps.retriesPerMinute,
+      });
       const delivery = await deps.deliveries.get(request.partnerId, request.deliveryId);
       if (!delivery) throw new Error('a delivery just retried could not be read back');
       return toPartnerDelivery(delivery);

@@ -18,52 +18,82 @@ const QUEUE_LAG_SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 
 /** The families of webhook delivery, declared on `registry`. */
 function deliveryFamilies(registry: Registry) {
   return {
-    attempts: counter({
-      name: 'webhook_attempts_total',
-      help: 'Delivery attempts by what the delivery became (delivered, retry, dead) and error class (none on success).',
-      labelNames: ['outcome', 'error_class'] as const,
-    }, registry),
-    attemptSeconds: histogram({
-      name: 'webhook_attempt_duration_seconds',
-      help: 'Duration of one delivery attempt (DNS, connect, TLS, request, response head).',
-      labelNames: ['result'] as const,
-      buckets: ATTEMPT_SECONDS_BUCKETS,
-    }, registry),
-    accepted: counter({
-      name: 'webhook_events_accepted_total',
-      help: 'Bus events turned into deliveries, by outcome (created, duplicate, no_endpoint).',
-      labelNames: ['outcome'] as const,
-    }, registry),
-    queueLag: histogram({
-      name: 'webhook_queue_lag_seconds',
-      help: 'Event createdAt to its delivery row being inserted here (outbox, relay and queue together).',
-      buckets: QUEUE_LAG_SECONDS_BUCKETS,
-    }, registry),
-    deadLetters: counter({
-      name: 'webhook_dead_letters_total',
-      help: 'Deliveries dead-lettered after their last attempt.',
-    }, registry),
-    endpointFailing: counter({
-      name: 'webhook_endpoint_failing_alerts_total',
-      help: 'Alerts raised for an endpoint failing consistently (consecutive failures across deliveries).',
-    }, registry),
-    inFlight: gauge({
-      name: 'webhook_in_flight',
-      help: 'Attempts in flight on this replica, per partner endpoint.',
-      labelNames: ['partner_id'] as const,
-    }, registry),
-    leasesReclaimed: counter({
-      name: 'webhook_leases_reclaimed_total',
-      help: 'Deliveries whose lease ran out (their replica died or stalled) made claimable again.',
-    }, registry),
-    overdue: gauge({
-      name: 'webhook_deliveries_overdue',
-      help: 'Pending deliveries due for longer than the overdue threshold, at the last reconciliation.',
-    }, registry),
-    replayed: counter({
-      name: 'webhook_replays_total',
-      help: 'Deliveries re-opened by an operator replay.',
-    }, registry),
+    attempts: counter(
+      {
+        name: 'webhook_attempts_total',
+        help: 'Delivery attempts by what the delivery became (delivered, retry, dead) and error class (none on success).',
+        labelNames: ['outcome', 'error_class'] as const,
+      },
+      registry,
+    ),
+    attemptSeconds: histogram(
+      {
+        name: 'webhook_attempt_duration_seconds',
+        help: 'Duration of one delivery attempt (DNS, connect, TLS, request, response head).',
+        labelNames: ['result'] as const,
+        buckets: ATTEMPT_SECONDS_BUCKETS,
+      },
+      registry,
+    ),
+    accepted: counter(
+      {
+        name: 'webhook_events_accepted_total',
+        help: 'Bus events turned into deliveries, by outcome (created, duplicate, no_endpoint).',
+        labelNames: ['outcome'] as const,
+      },
+      registry,
+    ),
+    queueLag: histogram(
+      {
+        name: 'webhook_queue_lag_seconds',
+        help: 'Event createdAt to its delivery row being inserted here (outbox, relay and queue together).',
+        buckets: QUEUE_LAG_SECONDS_BUCKETS,
+      },
+      registry,
+    ),
+    deadLetters: counter(
+      {
+        name: 'webhook_dead_letters_total',
+        help: 'Deliveries dead-lettered after their last attempt.',
+      },
+      registry,
+    ),
+    endpointFailing: counter(
+      {
+        name: 'webhook_endpoint_failing_alerts_total',
+        help: 'Alerts raised for an endpoint failing consistently (consecutive failures across deliveries).',
+      },
+      registry,
+    ),
+    inFlight: gauge(
+      {
+        name: 'webhook_in_flight',
+        help: 'Attempts in flight on this replica, per partner endpoint.',
+        labelNames: ['partner_id'] as const,
+      },
+      registry,
+    ),
+    leasesReclaimed: counter(
+      {
+        name: 'webhook_leases_reclaimed_total',
+        help: 'Deliveries whose lease ran out (their replica died or stalled) made claimable again.',
+      },
+      registry,
+    ),
+    overdue: gauge(
+      {
+        name: 'webhook_deliveries_overdue',
+        help: 'Pending deliveries due for longer than the overdue threshold, at the last reconciliation.',
+      },
+      registry,
+    ),
+    replayed: counter(
+      {
+        name: 'webhook_replays_total',
+        help: 'Deliveries re-opened by an operator replay.',
+      },
+      registry,
+    ),
   };
 }
 
@@ -83,14 +113,18 @@ export class DeliveryMetrics {
 
   attemptFinished(outcome: AttemptOutcome, errorClass: ErrorClass | null, latencyMs: number): void {
     this.families.attempts.inc({ outcome, error_class: errorClass ?? 'none' });
-    this.families.attemptSeconds.observe({ result: errorClass === null ? 'success' : 'failure' }, latencyMs / MS_PER_SECOND);
+    this.families.attemptSeconds.observe(
+      { result: errorClass === null ? 'success' : 'failure' },
+      latencyMs / MS_PER_SECOND,
+    );
     if (outcome === 'dead') this.families.deadLetters.inc();
   }
 
   eventAccepted(outcome: AcceptOutcomeLabel, eventCreatedAt: string, nowMs: number): void {
     this.families.accepted.inc({ outcome });
     const createdMs = Date.parse(eventCreatedAt);
-    if (outcome !== 'duplicate' && Number.isFinite(createdMs)) this.families.queueLag.observe(Math.max(0, nowMs - createdMs) / MS_PER_SECOND);
+    if (outcome !== 'duplicate' && Number.isFinite(createdMs))
+      this.families.queueLag.observe(Math.max(0, nowMs - createdMs) / MS_PER_SECOND);
   }
 
   endpointFailingAlert(): void {

@@ -12,8 +12,11 @@ export function webhookDeliveryDataSource(url: string): DataSource {
     url,
     applicationName: SERVICE_NAME,
     migrations: [
-      WebhookDeliveryV1Migration1732400000000, WebhookDeliveryReplayMigration1732500000000, WebhookDeliveryAuditRecordsMigration1795900000000,
-      WebhookDeliveryTraceparentMigration1796000000000, WebhookDeliveryEventFeedMigration1796400000000,
+      WebhookDeliveryV1Migration1732400000000,
+      WebhookDeliveryReplayMigration1732500000000,
+      WebhookDeliveryAuditRecordsMigration1795900000000,
+      WebhookDeliveryTraceparentMigration1796000000000,
+      WebhookDeliveryEventFeedMigration1796400000000,
     ],
   });
 }

@@ -299,7 +299,11 @@ export class DeliveriesRepository {
 
   /** Takes up to `limit` due deliveries under a fresh lease each, with their endpoints: one statement. */
   async claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]> {
-    const rows = (await this.dataSource.query(CLAIM_DUE_SQL, [options.endpointInFlightMax, options.limit, options.leaseMs])) as ClaimRow[];
+    const rows = (await this.dataSource.query(CLAIM_DUE_SQL, [
+      options.endpointInFlightMax,
+      options.limit,
+      options.leaseMs,
+    ])) as ClaimRow[];
     return rows.map(toClaimed);
   }
 
@@ -329,11 +333,13 @@ export class DeliveriesRepository {
       column((r) => r.claimed.replayCount),
     ])) as Array<{ kind: 'moved' | 'counted'; id: string; consecutive_failures: number | null; added: number | null }>;
     const moved = new Set(rows.filter((row) => row.kind === 'moved').map((row) => row.id));
-    const failureRuns = rows.filter((row) => row.kind === 'counted').map((row) => ({
-      partnerId: row.id,
-      consecutiveFailures: Number(row.consecutive_failures),
-      from: Number(row.consecutive_failures) - Number(row.added) + 1,
-    }));
+    const failureRuns = rows
+      .filter((row) => row.kind === 'counted')
+      .map((row) => ({
+        partnerId: row.id,
+        consecutiveFailures: Number(row.consecutive_failures),
+        from: Number(row.consecutive_failures) - Number(row.added) + 1,
+      }));
     return { leaseHeld: recordings.map((recording) => moved.has(recording.claimed.deliveryId)), failureRuns };
   }
 
@@ -359,7 +365,9 @@ export class DeliveriesRepository {
    * one (pending after a failed attempt) when the scope re-opens failing ones.
    */
   async replayOne(
-    deliveryId: string, manager: EntityManager = this.dataSource.manager, scope: ReplayScope = OPERATOR_REPLAY,
+    deliveryId: string,
+    manager: EntityManager = this.dataSource.manager,
+    scope: ReplayScope = OPERATOR_REPLAY,
   ): Promise<ReplayedDelivery | null> {
     const statuses = REPLAYABLE_STATUSES.filter((status) => status !== 'delivered' || scope.reopenDelivered);
     const owner = scope.partnerId ?? null;
@@ -372,7 +380,8 @@ export class DeliveriesRepository {
     const [reopened] = updatedRows(result) as Array<{ partner_id: string }>;
     if (reopened) return { status: 'pending', reopened: true, partnerId: reopened.partner_id };
     const [row] = (await manager.query(
-      'SELECT status, partner_id FROM deliveries WHERE delivery_id = $1 AND ($2::uuid IS NULL OR partner_id = $2)', [deliveryId, owner],
+      'SELECT status, partner_id FROM deliveries WHERE delivery_id = $1 AND ($2::uuid IS NULL OR partner_id = $2)',
+      [deliveryId, owner],
     )) as Array<{ status: DeliveryStatus; partner_id: string }>;
     return row ? { status: row.status, reopened: false, partnerId: row.partner_id } : null;
   }
@@ -382,7 +391,10 @@ export class DeliveriesRepository {
    * oldest first. Rows another caller holds are skipped (SKIP LOCKED), never waited on.
    * Returns how many were re-opened and how many still match (left for another run).
    */
-  async replayRange(range: RangeReplay, manager: EntityManager = this.dataSource.manager): Promise<{ replayed: number; remaining: number }> {
+  async replayRange(
+    range: RangeReplay,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ replayed: number; remaining: number }> {
     const statuses = range.deadOnly ? ['dead'] : REPLAYABLE_STATUSES;
     const match = `partner_id = $1 AND created_at >= $2 AND created_at < $3 AND status = ANY($4::text[]) AND ${HAS_ENDPOINT_OR_NOT_HELD}`;
     const params = [range.partnerId, range.since, range.until, statuses];
@@ -392,7 +404,9 @@ export class DeliveriesRepository {
        RETURNING delivery_id`,
       [...params, range.limit],
     )) as UpdateResult;
-    const [left] = (await manager.query(`SELECT count(*)::int AS n FROM deliveries WHERE ${match}`, params)) as Array<{ n: number }>;
+    const [left] = (await manager.query(`SELECT count(*)::int AS n FROM deliveries WHERE ${match}`, params)) as Array<{
+      n: number;
+    }>;
     return { replayed: updatedRows(result).length, remaining: left?.n ?? 0 };
   }
 
@@ -400,7 +414,12 @@ export class DeliveriesRepository {
    * Opens the deliveries held for a partner without an endpoint, created since
    * `since`, now that it has one (in the caller's transaction when given one).
    */
-  async openHeld(partnerId: string, endpointUrl: string, since: Date, manager: EntityManager = this.dataSource.manager): Promise<number> {
+  async openHeld(
+    partnerId: string,
+    endpointUrl: string,
+    since: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<number> {
     const result = (await manager.query(
       `UPDATE deliveries SET status = 'pending', next_attempt_at = now(), endpoint_url = $3
        WHERE partner_id = $1 AND status = 'no_endpoint' AND created_at >= $2
@@ -458,14 +477,17 @@ const toClaimed = (row: ClaimRow): ClaimedDelivery => ({
   replayCount: row.replay_count,
   leaseId: row.lease_id,
   traceparent: row.traceparent,
-  endpoint: row.url === null || row.secret_sealed === null ? null : {
-    partnerId: row.partner_id,
-    url: row.url,
-    secretSealed: row.secret_sealed,
-    previousSecretSealed: row.previous_secret_sealed,
-    previousSecretExpiresAt: row.previous_secret_expires_at,
-    updatedAt: row.updated_at ?? new Date(0),
-  },
+  endpoint:
+    row.url === null || row.secret_sealed === null
+      ? null
+      : {
+          partnerId: row.partner_id,
+          url: row.url,
+          secretSealed: row.secret_sealed,
+          previousSecretSealed: row.previous_secret_sealed,
+          previousSecretExpiresAt: row.previous_secret_expires_at,
+          updatedAt: row.updated_at ?? new Date(0),
+        },
 });
 
 const toSummary = (row: SummaryRow): DeliverySummary => ({

@@ -40,13 +40,17 @@ export class EndpointsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async find(partnerId: string): Promise<EndpointRecord | null> {
-    const [row] = (await this.dataSource.query(`SELECT ${COLUMNS} FROM endpoints WHERE partner_id = $1`, [partnerId])) as EndpointRow[];
+    const [row] = (await this.dataSource.query(`SELECT ${COLUMNS} FROM endpoints WHERE partner_id = $1`, [
+      partnerId,
+    ])) as EndpointRow[];
     return row ? toRecord(row) : null;
   }
 
   /** Reads and locks the row for the rest of the caller's transaction. */
   async findForUpdate(manager: EntityManager, partnerId: string): Promise<EndpointRecord | null> {
-    const [row] = (await manager.query(`SELECT ${COLUMNS} FROM endpoints WHERE partner_id = $1 FOR UPDATE`, [partnerId])) as EndpointRow[];
+    const [row] = (await manager.query(`SELECT ${COLUMNS} FROM endpoints WHERE partner_id = $1 FOR UPDATE`, [
+      partnerId,
+    ])) as EndpointRow[];
     return row ? toRecord(row) : null;
   }
 
@@ -61,7 +65,13 @@ export class EndpointsRepository {
          previous_secret_expires_at = EXCLUDED.previous_secret_expires_at,
          updated_at = now()
        RETURNING ${COLUMNS}`,
-      [endpoint.partnerId, endpoint.url, endpoint.secretSealed, endpoint.previousSecretSealed, endpoint.previousSecretExpiresAt],
+      [
+        endpoint.partnerId,
+        endpoint.url,
+        endpoint.secretSealed,
+        endpoint.previousSecretSealed,
+        endpoint.previousSecretExpiresAt,
+      ],
     )) as EndpointRow[];
     if (!row) throw new Error('endpoint upsert returned no row');
     return toRecord(row);
@@ -70,7 +80,10 @@ export class EndpointsRepository {
   /** The endpoint URLs of those partners that have one, in one query. */
   async findUrls(partnerIds: readonly string[]): Promise<Map<string, string>> {
     if (partnerIds.length === 0) return new Map();
-    const rows = (await this.dataSource.query('SELECT partner_id, url FROM endpoints WHERE partner_id = ANY($1::uuid[])', [partnerIds])) as Array<{ partner_id: string; url: string }>;
+    const rows = (await this.dataSource.query(
+      'SELECT partner_id, url FROM endpoints WHERE partner_id = ANY($1::uuid[])',
+      [partnerIds],
+    )) as Array<{ partner_id: string; url: string }>;
     return new Map(rows.map((row) => [row.partner_id, row.url]));
   }
 }

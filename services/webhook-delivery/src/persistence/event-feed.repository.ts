@@ -76,7 +76,9 @@ export class EventFeedRepository {
       [partnerId, eventId],
     )) as Array<{ position: string | null; created_at: Date }>;
     if (!row) return { kind: 'unknown' };
-    return row.position === null ? { kind: 'unpositioned', createdAt: row.created_at } : { kind: 'positioned', position: row.position, createdAt: row.created_at };
+    return row.position === null
+      ? { kind: 'unpositioned', createdAt: row.created_at }
+      : { kind: 'positioned', position: row.position, createdAt: row.created_at };
   }
 
   /** Events after the position, in feed order, at most `limit`. */
@@ -89,6 +91,11 @@ export class EventFeedRepository {
        LIMIT $5`,
       [query.partnerId, query.afterPosition, query.eventType, query.notBefore, query.limit],
     )) as Array<{ position: string; event_id: string; event_type: string; body: string }>;
-    return rows.map((row) => ({ position: row.position, eventId: row.event_id, eventType: row.event_type, body: row.body }));
+    return rows.map((row) => ({
+      position: row.position,
+      eventId: row.event_id,
+      eventType: row.event_type,
+      body: row.body,
+    }));
   }
 }

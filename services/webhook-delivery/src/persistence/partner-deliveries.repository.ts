@@ -38,16 +38,22 @@ export class PartnerDeliveriesRepository {
     if (filter !== null) conditions.push(`(${filterCondition(filter)})`);
     conditions.push(...keysetConditions(page, parameters, { createdAt: 'created_at', id: 'delivery_id' }));
     parameters.push(page.fetchLimit);
-    const rows = await queryRows<Row>(this.dataSource,
+    const rows = await queryRows<Row>(
+      this.dataSource,
       `SELECT ${COLUMNS} FROM deliveries WHERE ${conditions.join(' AND ')}
-       ORDER BY created_at DESC, delivery_id DESC LIMIT $${parameters.length}`, parameters);
+       ORDER BY created_at DESC, delivery_id DESC LIMIT $${parameters.length}`,
+      parameters,
+    );
     return rows.map(toRow);
   }
 
   /** One of the partner's deliveries; null when unknown or another partner's. */
   async get(partnerId: string, deliveryId: string): Promise<PartnerDeliveryRow | null> {
-    const [row] = await queryRows<Row>(this.dataSource,
-      `SELECT ${COLUMNS} FROM deliveries WHERE partner_id = $1 AND delivery_id = $2`, [partnerId, deliveryId]);
+    const [row] = await queryRows<Row>(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM deliveries WHERE partner_id = $1 AND delivery_id = $2`,
+      [partnerId, deliveryId],
+    );
     return row ? toRow(row) : null;
   }
 }

@@ -17,9 +17,15 @@ async function sample(metrics: DeliveryMetrics, name: string): Promise<number> {
 function build(deliveries: Partial<DeliveriesRepository>) {
   const metrics = new DeliveryMetrics(new Registry());
   let kicks = 0;
-  const reconciler = new DeliveryReconciler(deliveries as DeliveriesRepository, metrics, logger, { intervalMs: 1_000, overdueMs: 60_000 }, () => {
-    kicks += 1;
-  });
+  const reconciler = new DeliveryReconciler(
+    deliveries as DeliveriesRepository,
+    metrics,
+    logger,
+    { intervalMs: 1_000, overdueMs: 60_000 },
+    () => {
+      kicks += 1;
+    },
+  );
   return { reconciler, metrics, kicks: () => kicks };
 }
 
@@ -36,7 +42,10 @@ describe('DeliveryReconciler', () => {
   });
 
   it('does not kick when nothing was released', async () => {
-    const { reconciler, kicks } = build({ releaseExpiredLeases: async () => 0, overdue: async () => ({ count: 0, oldestDueAt: null }) });
+    const { reconciler, kicks } = build({
+      releaseExpiredLeases: async () => 0,
+      overdue: async () => ({ count: 0, oldestDueAt: null }),
+    });
     await reconciler.reconcileOnce();
     expect(kicks()).toBe(0);
   });

@@ -73,7 +73,9 @@ export class DeliveryReconciler {
     this.metrics.overdueObserved(overdue.count);
     if (overdue.count > 0) {
       this.logger.warn('webhook deliveries overdue for their next attempt', {
-        alert: 'webhook_deliveries_overdue', count: overdue.count, oldestDueAt: overdue.oldestDueAt?.toISOString(),
+        alert: 'webhook_deliveries_overdue',
+        count: overdue.count,
+        oldestDueAt: overdue.oldestDueAt?.toISOString(),
       });
     }
   }

@@ -67,14 +67,20 @@ const until = async (condition: () => boolean, timeoutMs = 2_000) => {
 function build(options: Partial<DeliverySchedulerOptions> = {}) {
   const deliveries = new FakeDeliveries();
   const attempts = new FakeAttempts();
-  const scheduler = new DeliveryScheduler(deliveries as unknown as DeliveriesRepository, attempts as unknown as AttemptDeliveryUseCase, logger, {
-    pollIntervalMs: 60_000,
-    batchSize: 10,
-    attemptsInFlightMax: 2,
-    endpointInFlightMax: 4,
-    leaseMs: 60_000,
-    ...options,
-  }, new DeliveryMetrics(new Registry()));
+  const scheduler = new DeliveryScheduler(
+    deliveries as unknown as DeliveriesRepository,
+    attempts as unknown as AttemptDeliveryUseCase,
+    logger,
+    {
+      pollIntervalMs: 60_000,
+      batchSize: 10,
+      attemptsInFlightMax: 2,
+      endpointInFlightMax: 4,
+      leaseMs: 60_000,
+      ...options,
+    },
+    new DeliveryMetrics(new Registry()),
+  );
   return { deliveries, attempts, scheduler };
 }
 
@@ -135,7 +141,11 @@ describe('DeliveryScheduler', () => {
   });
 
   it('refills freed slots in batches once a quarter of the bound is free, not after every attempt', async () => {
-    const { deliveries, attempts, scheduler } = build({ attemptsInFlightMax: 8, batchSize: 8, endpointInFlightMax: 100 });
+    const { deliveries, attempts, scheduler } = build({
+      attemptsInFlightMax: 8,
+      batchSize: 8,
+      endpointInFlightMax: 100,
+    });
     for (let index = 1; index <= 20; index += 1) deliveries.due.push(delivery(index));
     scheduler.start();
     await until(() => attempts.started.length === 8);
@@ -157,7 +167,11 @@ describe('DeliveryScheduler', () => {
   });
 
   it('does not look again after an attempt when the last claim found everything that was due', async () => {
-    const { deliveries, attempts, scheduler } = build({ attemptsInFlightMax: 8, batchSize: 8, endpointInFlightMax: 100 });
+    const { deliveries, attempts, scheduler } = build({
+      attemptsInFlightMax: 8,
+      batchSize: 8,
+      endpointInFlightMax: 100,
+    });
     deliveries.due.push(delivery(1));
     scheduler.start();
     await until(() => attempts.started.length === 1);
@@ -174,7 +188,11 @@ describe('DeliveryScheduler', () => {
   });
 
   it('refills at once for an endpoint the last claim left at its cap, whose due rows wait for its slots', async () => {
-    const { deliveries, attempts, scheduler } = build({ attemptsInFlightMax: 64, batchSize: 32, endpointInFlightMax: 2 });
+    const { deliveries, attempts, scheduler } = build({
+      attemptsInFlightMax: 64,
+      batchSize: 32,
+      endpointInFlightMax: 2,
+    });
     // The fake hands out what is due regardless of the cap; two due rows, the endpoint's cap is 2.
     deliveries.due.push(delivery(1), delivery(2));
     scheduler.start();

@@ -59,7 +59,10 @@ export class DeliveryScheduler {
   ) {
     // Every attempt listens on the one shutdown signal.
     setMaxListeners(options.attemptsInFlightMax + 16, this.abort.signal);
-    this.refillBatchMin = Math.max(1, Math.min(options.batchSize, Math.floor(options.attemptsInFlightMax * REFILL_SHARE_OF_BOUND)));
+    this.refillBatchMin = Math.max(
+      1,
+      Math.min(options.batchSize, Math.floor(options.attemptsInFlightMax * REFILL_SHARE_OF_BOUND)),
+    );
   }
 
   start(): void {
@@ -89,7 +92,9 @@ export class DeliveryScheduler {
     this.kick();
     await this.loop;
     if (await this.drain(graceMs)) return;
-    this.logger.warn('attempts still in flight at shutdown; aborting them, their leases will expire', { count: this.inFlight.size });
+    this.logger.warn('attempts still in flight at shutdown; aborting them, their leases will expire', {
+      count: this.inFlight.size,
+    });
     this.abort.abort();
     await this.drain(ABORT_SETTLE_MS);
   }
@@ -117,13 +122,21 @@ export class DeliveryScheduler {
     const capacity = this.capacity();
     if (capacity <= 0) return;
     const limit = Math.min(this.options.batchSize, capacity);
-    const claimed = await this.deliveries.claimDue({ limit, endpointInFlightMax: this.options.endpointInFlightMax, leaseMs: this.options.leaseMs });
+    const claimed = await this.deliveries.claimDue({
+      limit,
+      endpointInFlightMax: this.options.endpointInFlightMax,
+      leaseMs: this.options.leaseMs,
+    });
     this.metrics.scheduler.claimed(claimed.length);
     for (const delivery of claimed) this.track(delivery);
     // More may be due: the claim was full, a kick came while claiming, or an endpoint it served is
     // now at its cap here (its other due rows wait for one of these attempts to finish).
-    this.dueMayRemain = claimed.length === limit || this.kicked
-      || claimed.some((delivery) => (this.inFlightByPartner.get(delivery.partnerId) ?? 0) >= this.options.endpointInFlightMax);
+    this.dueMayRemain =
+      claimed.length === limit ||
+      this.kicked ||
+      claimed.some(
+        (delivery) => (this.inFlightByPartner.get(delivery.partnerId) ?? 0) >= this.options.endpointInFlightMax,
+      );
   }
 
   private track(delivery: ClaimedDelivery): void {
@@ -131,9 +144,15 @@ export class DeliveryScheduler {
     this.inFlightByPartner.set(delivery.partnerId, (this.inFlightByPartner.get(delivery.partnerId) ?? 0) + 1);
     const task: Promise<void> = this.attemptDelivery
       .execute(delivery, this.abort.signal)
-      .then(() => undefined, (error: unknown) => {
-        this.logger.error('delivery attempt failed unexpectedly; its lease will expire and it will be retried', { deliveryId: delivery.deliveryId, error });
-      })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.logger.error('delivery attempt failed unexpectedly; its lease will expire and it will be retried', {
+            deliveryId: delivery.deliveryId,
+            error,
+          });
+        },
+      )
       .finally(() => {
         this.metrics.attemptEnded(delivery.partnerId);
         this.inFlight.delete(task);
@@ -175,7 +194,8 @@ export class DeliveryScheduler {
   /** True when every attempt in flight finished within ms. */
   private async drain(ms: number): Promise<boolean> {
     const deadline = Date.now() + ms;
-    while (this.inFlight.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+    while (this.inFlight.size > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
     return this.inFlight.size === 0;
   }
 }

@@ -9,39 +9,57 @@ const logger = createLogger('spec', 'error');
 describe('FeedPositioner', () => {
   it('steps until a step positions less than a batch', async () => {
     const answers = [10, 10, 3, 10];
-    const positioner = new FeedPositioner({ assignPositions: async () => answers.shift() ?? 0 }, logger, { pollIntervalMs: 1_000, batchSize: 10 });
+    const positioner = new FeedPositioner({ assignPositions: async () => answers.shift() ?? 0 }, logger, {
+      pollIntervalMs: 1_000,
+      batchSize: 10,
+    });
     expect(await positioner.passOnce()).toBe(23);
     expect(answers).toEqual([10]);
   });
 
   it('stops a pass at its step limit, so a backlog is worked off over several passes', async () => {
     let steps = 0;
-    const positioner = new FeedPositioner({ assignPositions: async () => ((steps += 1), 5) }, logger, { pollIntervalMs: 1_000, batchSize: 5 });
+    const positioner = new FeedPositioner({ assignPositions: async () => ((steps += 1), 5) }, logger, {
+      pollIntervalMs: 1_000,
+      batchSize: 5,
+    });
     expect(await positioner.passOnce()).toBe(100);
     expect(steps).toBe(20);
   });
 
   it('answers a failing step with what it positioned so far, without throwing', async () => {
     const answers: Array<number | Error> = [4, new Error('database down')];
-    const positioner = new FeedPositioner({
-      assignPositions: async () => {
-        const answer = answers.shift();
-        if (answer instanceof Error) throw answer;
-        return answer ?? 0;
+    const positioner = new FeedPositioner(
+      {
+        assignPositions: async () => {
+          const answer = answers.shift();
+          if (answer instanceof Error) throw answer;
+          return answer ?? 0;
+        },
       },
-    }, logger, { pollIntervalMs: 1_000, batchSize: 4 });
+      logger,
+      { pollIntervalMs: 1_000, batchSize: 4 },
+    );
     expect(await positioner.passOnce()).toBe(4);
   });
 
   it('coalesces kicks during a pass into one more pass', async () => {
     let calls = 0;
     let release: () => void = () => undefined;
-    const positioner = new FeedPositioner({
-      assignPositions: () => {
-        calls += 1;
-        return calls === 1 ? new Promise<number>((resolve) => { release = () => resolve(0); }) : Promise.resolve(0);
+    const positioner = new FeedPositioner(
+      {
+        assignPositions: () => {
+          calls += 1;
+          return calls === 1
+            ? new Promise<number>((resolve) => {
+                release = () => resolve(0);
+              })
+            : Promise.resolve(0);
+        },
       },
-    }, logger, { pollIntervalMs: 60_000, batchSize: 10 });
+      logger,
+      { pollIntervalMs: 60_000, batchSize: 10 },
+    );
     positioner.start();
     positioner.kick();
     positioner.kick();

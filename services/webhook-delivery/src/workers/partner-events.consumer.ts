@@ -14,7 +14,13 @@
  * is committed (or it needs none), so an event is never lost between the bus
  * and the database.
  */
-import { AmqpConnection, assertPartnerEventsExchange, ConsumerOptions, EventConsumer, PARTNER_EVENTS_EXCHANGE } from '@platform/events';
+import {
+  AmqpConnection,
+  assertPartnerEventsExchange,
+  ConsumerOptions,
+  EventConsumer,
+  PARTNER_EVENTS_EXCHANGE,
+} from '@platform/events';
 import type { Logger } from '@platform/logger';
 import type { AcceptEventUseCase } from '../usecases/accept-event/accept-event.usecase';
 

@@ -20,7 +20,10 @@ export interface KesAccountSetStatusInput {
 
 export function parseKesAccountSetStatus(values: FlagValues): KesAccountSetStatusInput {
   const flags = new FlagReader(values);
-  const input = { partnerId: flags.uuid('partner', true), status: flags.choice('status', KES_ACCOUNT_STATUSES, 'active') };
+  const input = {
+    partnerId: flags.uuid('partner', true),
+    status: flags.choice('status', KES_ACCOUNT_STATUSES, 'active'),
+  };
   if (values.status === undefined) flags.refuse('status', 'required');
   flags.done();
   return input;
@@ -33,16 +36,23 @@ export function parseDepositAddressAllocate(values: FlagValues): { partnerId: st
   return input;
 }
 
-const describeAccounts = (accounts: ledger.PartnerAccounts) => [
-  `Partner ${accounts.partnerId}:`,
-  labelled([['KES account status', accounts.kesAccountStatus], ['USDT deposit address', accounts.usdtDepositAddress || '(none)']]),
-].join('\n');
+const describeAccounts = (accounts: ledger.PartnerAccounts) =>
+  [
+    `Partner ${accounts.partnerId}:`,
+    labelled([
+      ['KES account status', accounts.kesAccountStatus],
+      ['USDT deposit address', accounts.usdtDepositAddress || '(none)'],
+    ]),
+  ].join('\n');
 
 export const kesAccountSetStatus = defineCommand<KesAccountSetStatusInput, ledger.PartnerAccounts>({
   name: 'kes-account set-status',
   summary: "Record the bank's state of a partner's KES collection account.",
   synopsis: `--partner ID --status ${KES_ACCOUNT_STATUSES.join('|')}`,
-  flags: { partner: PARTNER_FLAG, status: valueFlag(`${KES_ACCOUNT_STATUSES.join('|')}: the account's state as the bank reports it (required)`) },
+  flags: {
+    partner: PARTNER_FLAG,
+    status: valueFlag(`${KES_ACCOUNT_STATUSES.join('|')}: the account's state as the bank reports it (required)`),
+  },
   parse: parseKesAccountSetStatus,
   run: (input, clients) => clients.ledger().setKesAccountStatus(input),
   describe: describeAccounts,

@@ -99,7 +99,10 @@ export function compareAuditRecords(a: common.AuditRecord, b: common.AuditRecord
 }
 
 /** The first `limit` records of the services' trails merged in time order, and whether more remain. */
-export function mergeAuditTrails(trails: AuditTrail[], limit: number): { records: common.AuditRecord[]; truncated: boolean } {
+export function mergeAuditTrails(
+  trails: AuditTrail[],
+  limit: number,
+): { records: common.AuditRecord[]; truncated: boolean } {
   const merged = trails.flatMap((trail) => trail.records).sort(compareAuditRecords);
   return { records: merged.slice(0, limit), truncated: merged.length > limit || trails.some((trail) => trail.more) };
 }
@@ -111,7 +114,12 @@ export async function readAuditTrail(list: AuditLister, input: AuditListInput): 
   // At most ceil(limit / page) pages: each page but the last adds a full page.
   while (records.length < input.limit) {
     const limit = Math.min(AUDIT_SERVICE_PAGE_LIMIT_MAX, input.limit - records.length);
-    const answer = await list({ partnerId: input.partnerId, since: input.since, until: input.until, page: { cursor, limit } });
+    const answer = await list({
+      partnerId: input.partnerId,
+      since: input.since,
+      until: input.until,
+      page: { cursor, limit },
+    });
     records.push(...answer.records.slice(0, limit));
     cursor = answer.page?.nextCursor ?? '';
     if (cursor === '' || answer.records.length === 0) return { records, more: false };
@@ -148,33 +156,54 @@ function describeActor(actor: AuditRecordView['actor']): string {
 export function describeAuditList(result: AuditListResult): string {
   if (result.records.length === 0) return 'No audit records.';
   const rows = result.records.map((record) => [
-    record.occurredAt, record.service, record.action, describeActor(record.actor), record.requestId ?? '-',
-    Object.entries(record.details).map(([key, value]) => `${key}=${value}`).join(' '),
+    record.occurredAt,
+    record.service,
+    record.action,
+    describeActor(record.actor),
+    record.requestId ?? '-',
+    Object.entries(record.details)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(' '),
   ]);
   const header = ['TIME', 'SERVICE', 'ACTION', 'ACTOR', 'REQUEST ID', 'DETAILS'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ').trimEnd();
-  const more = result.truncated ? [`More records match: run again with --since ${result.nextSince} (records at that instant show again).`] : [];
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column])))
+      .join('  ')
+      .trimEnd();
+  const more = result.truncated
+    ? [`More records match: run again with --since ${result.nextSince} (records at that instant show again).`]
+    : [];
   return [line(header), ...rows.map(line), ...more].join('\n');
 }
 
 export const auditList = defineCommand<AuditListInput, AuditListResult>({
   name: 'audit list',
-  summary: 'The audit trail of operator and security-relevant partner actions (who, when, what, request id), every service merged, oldest first.',
+  summary:
+    'The audit trail of operator and security-relevant partner actions (who, when, what, request id), every service merged, oldest first.',
   synopsis: `--partner ID | --platform [--since ISO] [--until ISO] [--limit 1..${AUDIT_LIST_LIMIT_MAX}]`,
   flags: {
     partner: valueFlag('ID: the records concerning this partner, a UUID (or --platform)'),
     platform: switchFlag('the platform-wide records instead (switches, secret reseals): those concerning no partner'),
-    since: valueFlag('ISO: records at or after this ISO 8601 UTC time, like 2026-01-31T00:00:00Z (default: from the first)'),
+    since: valueFlag(
+      'ISO: records at or after this ISO 8601 UTC time, like 2026-01-31T00:00:00Z (default: from the first)',
+    ),
     until: valueFlag('ISO: records before this ISO 8601 UTC time (default: up to now)'),
-    limit: valueFlag(`N: at most this many records in all, an integer from 1 to ${AUDIT_LIST_LIMIT_MAX} (default ${AUDIT_LIST_LIMIT_DEFAULT})`),
+    limit: valueFlag(
+      `N: at most this many records in all, an integer from 1 to ${AUDIT_LIST_LIMIT_MAX} (default ${AUDIT_LIST_LIMIT_DEFAULT})`,
+    ),
   },
   parse: parseAuditList,
   async run(input, clients) {
     const trails = await Promise.all(auditListers(clients).map(([, list]) => readAuditTrail(list, input)));
     const { records, truncated } = mergeAuditTrails(trails, input.limit);
     const views = records.map(toAuditRecordView);
-    return { records: views, truncated, ...(truncated && views.length > 0 ? { nextSince: views[views.length - 1].occurredAt } : {}) };
+    return {
+      records: views,
+      truncated,
+      ...(truncated && views.length > 0 ? { nextSince: views[views.length - 1].occurredAt } : {}),
+    };
   },
   describe: describeAuditList,
 });

@@ -19,8 +19,14 @@ function refusal(values: Record<string, string>): string {
 
 describe('collections configure', () => {
   it('parses the terms', () => {
-    expect(parseCollectionsConfigure({ partner: PARTNER, 'fee-bps': '150', 'fee-flat-minor': '25', 'fee-cap-minor': '1000' }))
-      .toEqual({ partnerId: PARTNER, percentBps: 150, flatMinor: '25', capMinor: '1000' });
+    expect(
+      parseCollectionsConfigure({
+        partner: PARTNER,
+        'fee-bps': '150',
+        'fee-flat-minor': '25',
+        'fee-cap-minor': '1000',
+      }),
+    ).toEqual({ partnerId: PARTNER, percentBps: 150, flatMinor: '25', capMinor: '1000' });
   });
 
   it('names every missing or bad flag', () => {
@@ -32,7 +38,9 @@ describe('collections configure', () => {
   });
 
   it('refuses a cap below the flat fee', () => {
-    expect(refusal({ partner: PARTNER, 'fee-bps': '0', 'fee-flat-minor': '50', 'fee-cap-minor': '49' })).toContain('--fee-cap-minor');
+    expect(refusal({ partner: PARTNER, 'fee-bps': '0', 'fee-flat-minor': '50', 'fee-cap-minor': '49' })).toContain(
+      '--fee-cap-minor',
+    );
   });
 
   it('calls the collections admin service and reports its answer', async () => {
@@ -45,7 +53,10 @@ describe('collections configure', () => {
         },
       }),
     } as unknown as OpsClients;
-    const result = await collectionsConfigure.run({ partnerId: PARTNER, percentBps: 150, flatMinor: '25', capMinor: '1000' }, clients);
+    const result = await collectionsConfigure.run(
+      { partnerId: PARTNER, percentBps: 150, flatMinor: '25', capMinor: '1000' },
+      clients,
+    );
     expect(calls).toEqual([{ partnerId: PARTNER, percentBps: 150, flatMinor: '25', capMinor: '1000' }]);
     expect(result).toEqual({ partnerId: PARTNER, percentBps: 150, flatMinor: 25, capMinor: 1000, currency: 'USD' });
     expect(collectionsConfigure.describe(result)).toContain('150 bps');

@@ -39,7 +39,8 @@ export function parseCollectionsConfigure(values: FlagValues): CollectionsConfig
     capMinor: String(flags.integer('fee-cap-minor', { min: 0, max: FEE_MINOR_MAX }, 0)),
   };
   for (const flag of required) if (values[flag] === undefined) flags.refuse(flag, 'required');
-  if (!flags.hasProblems() && Number(input.capMinor) < Number(input.flatMinor)) flags.refuse('fee-cap-minor', 'at least --fee-flat-minor');
+  if (!flags.hasProblems() && Number(input.capMinor) < Number(input.flatMinor))
+    flags.refuse('fee-cap-minor', 'at least --fee-flat-minor');
   flags.done();
   return input;
 }
@@ -64,12 +65,19 @@ export const collectionsConfigure = defineCommand<CollectionsConfigureInput, Col
     partner: PARTNER_FLAG,
     'fee-bps': valueFlag(`N: the percentage part in basis points, an integer from 0 to ${FEE_BPS_MAX} (required)`),
     'fee-flat-minor': valueFlag(`N: the flat part in cents, an integer from 0 to ${FEE_MINOR_MAX} (required)`),
-    'fee-cap-minor': valueFlag(`N: the cap in cents, an integer from 0 to ${FEE_MINOR_MAX}, at least --fee-flat-minor (required)`),
+    'fee-cap-minor': valueFlag(
+      `N: the cap in cents, an integer from 0 to ${FEE_MINOR_MAX}, at least --fee-flat-minor (required)`,
+    ),
   },
   parse: parseCollectionsConfigure,
   run: async (input, clients) => toResult(await clients.collectionsAdmin().configureFees(input)),
-  describe: (result) => [
-    `Collection fee terms of partner ${result.partnerId}:`,
-    labelled([['Percent', `${result.percentBps} bps`], ['Flat', `${result.flatMinor} cents`], ['Cap', `${result.capMinor} cents`]]),
-  ].join('\n'),
+  describe: (result) =>
+    [
+      `Collection fee terms of partner ${result.partnerId}:`,
+      labelled([
+        ['Percent', `${result.percentBps} bps`],
+        ['Flat', `${result.flatMinor} cents`],
+        ['Cap', `${result.capMinor} cents`],
+      ]),
+    ].join('\n'),
 });

@@ -18,7 +18,7 @@ export const valueFlag = (help: string): FlagSpec => ({ type: 'string', help });
 /** A flag without a value. */
 export const switchFlag = (help: string): FlagSpec => ({ type: 'boolean', help });
 /** The flag every command with a partner takes. */
-export const PARTNER_FLAG = valueFlag('ID: the partner\'s id, a UUID (required)');
+export const PARTNER_FLAG = valueFlag("ID: the partner's id, a UUID (required)");
 
 export interface Command<Input, Result extends object> {
   /** The words that select it, e.g. "partner create". */

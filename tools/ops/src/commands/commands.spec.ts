@@ -55,11 +55,23 @@ describe('webhook set', () => {
       signingSecret: secret,
       rotationOverlapSeconds: 0,
     });
-    expect(parseWebhookSet({ partner, url: 'https://hooks.example.com/in', secret, 'rotation-overlap-seconds': '3600' }).rotationOverlapSeconds).toBe(3600);
+    expect(
+      parseWebhookSet({ partner, url: 'https://hooks.example.com/in', secret, 'rotation-overlap-seconds': '3600' })
+        .rotationOverlapSeconds,
+    ).toBe(3600);
   });
 
   it('refuses a plain-HTTP URL, a short secret and an unbounded overlap', () => {
-    expect(refused(() => parseWebhookSet({ partner, url: 'http://hooks.example.com', secret: 'short', 'rotation-overlap-seconds': '99999999' }))).toBe(
+    expect(
+      refused(() =>
+        parseWebhookSet({
+          partner,
+          url: 'http://hooks.example.com',
+          secret: 'short',
+          'rotation-overlap-seconds': '99999999',
+        }),
+      ),
+    ).toBe(
       'Validation failed on: --url (an https:// URL), --secret (16 to 256 characters), --rotation-overlap-seconds (an integer from 1 to 2592000)',
     );
   });
@@ -68,12 +80,20 @@ describe('webhook set', () => {
 describe('deliveries list', () => {
   it('lists every status, 100 at most, unless told otherwise', () => {
     expect(parseDeliveriesList({ partner })).toEqual({ partnerId: partner, deadOnly: false, limit: 100 });
-    expect(parseDeliveriesList({ partner, dead: true, limit: '500' })).toEqual({ partnerId: partner, deadOnly: true, limit: 500 });
+    expect(parseDeliveriesList({ partner, dead: true, limit: '500' })).toEqual({
+      partnerId: partner,
+      deadOnly: true,
+      limit: 500,
+    });
   });
 
   it('bounds the limit', () => {
-    expect(refused(() => parseDeliveriesList({ partner, limit: '501' }))).toBe('Validation failed on: --limit (an integer from 1 to 500)');
-    expect(refused(() => parseDeliveriesList({ partner, limit: '0' }))).toBe('Validation failed on: --limit (an integer from 1 to 500)');
+    expect(refused(() => parseDeliveriesList({ partner, limit: '501' }))).toBe(
+      'Validation failed on: --limit (an integer from 1 to 500)',
+    );
+    expect(refused(() => parseDeliveriesList({ partner, limit: '0' }))).toBe(
+      'Validation failed on: --limit (an integer from 1 to 500)',
+    );
   });
 });
 
@@ -82,8 +102,20 @@ describe('deliveries replay', () => {
 
   it('replays one delivery, or a partner range with the default limit', () => {
     expect(parseDeliveriesReplay({ delivery })).toEqual({ kind: 'one', deliveryId: delivery });
-    expect(parseDeliveriesReplay({ partner, since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00.000Z', 'dead-only': true })).toEqual({
-      kind: 'range', partnerId: partner, since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00.000Z', deadOnly: true, limit: 500,
+    expect(
+      parseDeliveriesReplay({
+        partner,
+        since: '2026-01-01T00:00:00Z',
+        until: '2026-01-02T00:00:00.000Z',
+        'dead-only': true,
+      }),
+    ).toEqual({
+      kind: 'range',
+      partnerId: partner,
+      since: '2026-01-01T00:00:00Z',
+      until: '2026-01-02T00:00:00.000Z',
+      deadOnly: true,
+      limit: 500,
     });
   });
 
@@ -92,7 +124,9 @@ describe('deliveries replay', () => {
     expect(refused(() => parseDeliveriesReplay({ partner, since: 'yesterday' }))).toBe(
       'Validation failed on: --since (an ISO 8601 UTC time like 2026-01-31T00:00:00Z), --until (required with --partner)',
     );
-    expect(refused(() => parseDeliveriesReplay({ delivery, partner }))).toBe('Validation failed on: --partner (not with --delivery)');
+    expect(refused(() => parseDeliveriesReplay({ delivery, partner }))).toBe(
+      'Validation failed on: --partner (not with --delivery)',
+    );
   });
 });
 
@@ -100,6 +134,8 @@ describe('confirmations unlock', () => {
   it('takes the partner, and nothing else', () => {
     expect(parseConfirmationsUnlock({ partner })).toEqual({ partnerId: partner });
     expect(refused(() => parseConfirmationsUnlock({}))).toBe('Validation failed on: --partner (required)');
-    expect(refused(() => parseConfirmationsUnlock({ partner: 'p-1' }))).toBe('Validation failed on: --partner (expected a UUID)');
+    expect(refused(() => parseConfirmationsUnlock({ partner: 'p-1' }))).toBe(
+      'Validation failed on: --partner (expected a UUID)',
+    );
   });
 });

@@ -29,7 +29,8 @@ export function parseConfirmationsUnlock(values: FlagValues): ConfirmationsUnloc
 }
 
 function describeUnlock(result: ConfirmationsUnlockResult): string {
-  if (!result.wasLocked) return `Partner ${result.partnerId} was not locked; ${result.wrongCodesCleared} wrong code(s) forgotten.`;
+  if (!result.wasLocked)
+    return `Partner ${result.partnerId} was not locked; ${result.wrongCodesCleared} wrong code(s) forgotten.`;
   return `Partner ${result.partnerId} unlocked (locked since ${result.lockedAt}); ${result.wrongCodesCleared} wrong code(s) forgotten.`;
 }
 
@@ -41,7 +42,12 @@ export const confirmationsUnlock = defineCommand<ConfirmationsUnlockInput, Confi
   parse: parseConfirmationsUnlock,
   async run(input, clients) {
     const result = await clients.payoutsOperator().unlockPartnerConfirmations({ partnerId: input.partnerId });
-    return { partnerId: result.partnerId, wasLocked: result.wasLocked, lockedAt: result.lockedAt, wrongCodesCleared: result.wrongCodesCleared };
+    return {
+      partnerId: result.partnerId,
+      wasLocked: result.wasLocked,
+      lockedAt: result.lockedAt,
+      wrongCodesCleared: result.wrongCodesCleared,
+    };
   },
   describe: describeUnlock,
 });

@@ -4,7 +4,16 @@ import { labelled } from '../output';
 import { defineCommand, PARTNER_FLAG, valueFlag } from './command';
 
 /** Contract decisions section 1. */
-export const CREDENTIAL_SCOPES = ['read', 'trade', 'payouts', 'wallets', 'funding', 'collections', 'sandbox', 'webhooks'] as const;
+export const CREDENTIAL_SCOPES = [
+  'read',
+  'trade',
+  'payouts',
+  'wallets',
+  'funding',
+  'collections',
+  'sandbox',
+  'webhooks',
+] as const;
 export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
 
 export interface CredentialIssueInput {

@@ -41,7 +41,9 @@ export const deliveriesList = defineCommand<DeliveriesListInput, DeliveriesListR
   flags: {
     partner: PARTNER_FLAG,
     dead: switchFlag('only the dead-lettered deliveries'),
-    limit: valueFlag(`N: at most this many, newest first, an integer from 1 to ${LIMIT_MAX} (default ${LIMIT_DEFAULT})`),
+    limit: valueFlag(
+      `N: at most this many, newest first, an integer from 1 to ${LIMIT_MAX} (default ${LIMIT_DEFAULT})`,
+    ),
   },
   parse: parseDeliveriesList,
   async run(input, clients) {

@@ -18,8 +18,7 @@ export type DeliveriesReplayInput =
   | { kind: 'range'; partnerId: string; since: string; until: string; deadOnly: boolean; limit: number };
 
 export type DeliveriesReplayResult =
-  | { deliveryId: string; status: string }
-  | { partnerId: string; replayed: number; remaining: number };
+  { deliveryId: string; status: string } | { partnerId: string; replayed: number; remaining: number };
 
 function isoFlag(flags: FlagReader, values: FlagValues, flag: string): string {
   const value = values[flag];
@@ -27,7 +26,8 @@ function isoFlag(flags: FlagReader, values: FlagValues, flag: string): string {
     flags.refuse(flag, 'required with --partner');
     return '';
   }
-  if (!ISO_UTC.test(value) || Number.isNaN(Date.parse(value))) flags.refuse(flag, 'an ISO 8601 UTC time like 2026-01-31T00:00:00Z');
+  if (!ISO_UTC.test(value) || Number.isNaN(Date.parse(value)))
+    flags.refuse(flag, 'an ISO 8601 UTC time like 2026-01-31T00:00:00Z');
   return value;
 }
 
@@ -53,15 +53,20 @@ export function parseDeliveriesReplay(values: FlagValues): DeliveriesReplayInput
 
 export const deliveriesReplay = defineCommand<DeliveriesReplayInput, DeliveriesReplayResult>({
   name: 'deliveries replay',
-  summary: 'Send webhook deliveries again with the same delivery id: one, or a partner\'s range (--dead-only: dead ones only).',
+  summary:
+    "Send webhook deliveries again with the same delivery id: one, or a partner's range (--dead-only: dead ones only).",
   synopsis: `--delivery ID | --partner ID --since ISO --until ISO [--dead-only] [--limit 1..${RANGE_LIMIT_MAX}]`,
   flags: {
-    delivery: valueFlag('ID: one delivery\'s id, a UUID (or give --partner with --since and --until, not both)'),
+    delivery: valueFlag("ID: one delivery's id, a UUID (or give --partner with --since and --until, not both)"),
     partner: valueFlag('ID: the partner whose deliveries to replay, a UUID (with --since and --until)'),
-    since: valueFlag('ISO: deliveries created at or after this ISO 8601 UTC time, like 2026-01-31T00:00:00Z (required with --partner)'),
+    since: valueFlag(
+      'ISO: deliveries created at or after this ISO 8601 UTC time, like 2026-01-31T00:00:00Z (required with --partner)',
+    ),
     until: valueFlag('ISO: and before this ISO 8601 UTC time (required with --partner)'),
     'dead-only': switchFlag('only the dead-lettered ones (with --partner)'),
-    limit: valueFlag(`N: at most this many, an integer from 1 to ${RANGE_LIMIT_MAX} (default ${RANGE_LIMIT_DEFAULT}; with --partner)`),
+    limit: valueFlag(
+      `N: at most this many, an integer from 1 to ${RANGE_LIMIT_MAX} (default ${RANGE_LIMIT_DEFAULT}; with --partner)`,
+    ),
   },
   parse: parseDeliveriesReplay,
   async run(input, clients) {

@@ -18,8 +18,19 @@ import { confirmationsUnlock } from './confirmations-unlock';
 import { secretsReseal } from './secrets-reseal';
 
 export const COMMANDS: readonly AnyCommand[] = [
-  partnerCreate, credentialIssue, credentialRevoke, webhookSet, deliveriesList, deliveriesReplay, walletApprove, walletReject,
-  ledgerCheck, kesAccountSetStatus, depositAddressAllocate, payoutDestinationAdd, payoutDestinationSetStatus,
+  partnerCreate,
+  credentialIssue,
+  credentialRevoke,
+  webhookSet,
+  deliveriesList,
+  deliveriesReplay,
+  walletApprove,
+  walletReject,
+  ledgerCheck,
+  kesAccountSetStatus,
+  depositAddressAllocate,
+  payoutDestinationAdd,
+  payoutDestinationSetStatus,
   collectionsConfigure,
   ...tradingSwitchCommands,
   payoutsStuck,

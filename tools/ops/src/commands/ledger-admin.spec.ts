@@ -19,7 +19,10 @@ function refused(parse: () => unknown): string {
 
 describe('account readiness commands', () => {
   it('sets a known KES account status and requires one', () => {
-    expect(parseKesAccountSetStatus({ partner, status: 'suspended' })).toEqual({ partnerId: partner, status: 'suspended' });
+    expect(parseKesAccountSetStatus({ partner, status: 'suspended' })).toEqual({
+      partnerId: partner,
+      status: 'suspended',
+    });
     expect(refused(() => parseKesAccountSetStatus({ partner }))).toContain('--status (required)');
     expect(refused(() => parseKesAccountSetStatus({ partner, status: 'open' }))).toContain('--status');
     expect(parseDepositAddressAllocate({ partner })).toEqual({ partnerId: partner });
@@ -38,16 +41,33 @@ describe('account readiness commands', () => {
 
 describe('payout destination commands', () => {
   it('defaults the rail from the bank code', () => {
-    expect(parsePayoutDestinationAdd({ partner, 'account-number': '254712345678', 'account-name': 'Jane' }))
-      .toEqual({ partnerId: partner, rail: 'mobile_money', accountName: 'Jane', accountNumber: '254712345678' });
-    expect(parsePayoutDestinationAdd({ partner, 'account-number': '0123456789', 'account-name': 'Acme', 'bank-code': '01', rail: 'rtgs' }))
-      .toEqual({ partnerId: partner, rail: 'rtgs', accountName: 'Acme', accountNumber: '0123456789', bankCode: '01' });
-    expect(parsePayoutDestinationAdd({ partner, 'account-number': '0123456789', 'account-name': 'Acme', 'bank-code': '01' }).rail).toBe('pesalink');
+    expect(parsePayoutDestinationAdd({ partner, 'account-number': '254712345678', 'account-name': 'Jane' })).toEqual({
+      partnerId: partner,
+      rail: 'mobile_money',
+      accountName: 'Jane',
+      accountNumber: '254712345678',
+    });
+    expect(
+      parsePayoutDestinationAdd({
+        partner,
+        'account-number': '0123456789',
+        'account-name': 'Acme',
+        'bank-code': '01',
+        rail: 'rtgs',
+      }),
+    ).toEqual({ partnerId: partner, rail: 'rtgs', accountName: 'Acme', accountNumber: '0123456789', bankCode: '01' });
+    expect(
+      parsePayoutDestinationAdd({ partner, 'account-number': '0123456789', 'account-name': 'Acme', 'bank-code': '01' })
+        .rail,
+    ).toBe('pesalink');
   });
 
   it('refuses missing fields and unknown statuses', () => {
     expect(refused(() => parsePayoutDestinationAdd({ partner }))).toContain('--account-name');
-    expect(parsePayoutDestinationSetStatus({ id: partner, status: 'frozen' })).toEqual({ id: partner, status: 'frozen' });
+    expect(parsePayoutDestinationSetStatus({ id: partner, status: 'frozen' })).toEqual({
+      id: partner,
+      status: 'frozen',
+    });
     expect(refused(() => parsePayoutDestinationSetStatus({ id: partner, status: 'gone' }))).toContain('--status');
   });
 });

@@ -18,6 +18,8 @@ describe('ledger check', () => {
   it('exits 1 only when a check failed, and says which', () => {
     expect(ledgerCheck.exitStatus!(report(true))).toBe(0);
     expect(ledgerCheck.exitStatus!(report(false))).toBe(1);
-    expect(ledgerCheck.describe(report(false))).toContain('FAIL  no_overdue_holds\n          hold h1 pending past its expiry');
+    expect(ledgerCheck.describe(report(false))).toContain(
+      'FAIL  no_overdue_holds\n          hold h1 pending past its expiry',
+    );
   });
 });

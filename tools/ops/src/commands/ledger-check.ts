@@ -27,6 +27,10 @@ export const ledgerCheck = defineCommand<LedgerCheckInput, ledger.CheckLedgerRes
   flags: {},
   parse: parseLedgerCheck,
   run: (_input, clients) => clients.ledger().checkLedger({}),
-  describe: (report) => [`Ledger ${report.ok ? 'reconciles' : 'DOES NOT reconcile'} (${report.checkedAt}):`, ...report.checks.flatMap(describeCheck)].join('\n'),
+  describe: (report) =>
+    [
+      `Ledger ${report.ok ? 'reconciles' : 'DOES NOT reconcile'} (${report.checkedAt}):`,
+      ...report.checks.flatMap(describeCheck),
+    ].join('\n'),
   exitStatus: (report) => (report.ok ? EXIT_OK : EXIT_FAILED),
 });

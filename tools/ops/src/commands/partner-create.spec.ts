@@ -38,18 +38,21 @@ describe('parsePartnerCreate', () => {
   });
 
   it('reads every flag', () => {
-    const input = parsePartnerCreate({
-      ...required,
-      'partner-id': partnerId.toUpperCase(),
-      'buy-mode': 'pay_in',
-      'sell-mode': 'balance',
-      'per-order-cap-kes': '250000',
-      'daily-cap-kes': '1000000.5',
-      'rate-limit-per-minute': '600',
-      'fee-bps': '0',
-      'fee-flat-kes': '25',
-      'fee-cap-kes': '500.00',
-    }, () => 'never used');
+    const input = parsePartnerCreate(
+      {
+        ...required,
+        'partner-id': partnerId.toUpperCase(),
+        'buy-mode': 'pay_in',
+        'sell-mode': 'balance',
+        'per-order-cap-kes': '250000',
+        'daily-cap-kes': '1000000.5',
+        'rate-limit-per-minute': '600',
+        'fee-bps': '0',
+        'fee-flat-kes': '25',
+        'fee-cap-kes': '500.00',
+      },
+      () => 'never used',
+    );
     expect(input).toMatchObject({
       partnerId,
       buyMode: 'pay_in',
@@ -68,7 +71,15 @@ describe('parsePartnerCreate', () => {
   });
 
   it('names every bad flag at once', () => {
-    expect(validationMessage({ 'buy-mode': 'credit', 'fee-bps': '10001', 'fee-cap-kes': 'unlimited', 'partner-id': 'p1', 'rate-limit-per-minute': '0' })).toBe(
+    expect(
+      validationMessage({
+        'buy-mode': 'credit',
+        'fee-bps': '10001',
+        'fee-cap-kes': 'unlimited',
+        'partner-id': 'p1',
+        'rate-limit-per-minute': '0',
+      }),
+    ).toBe(
       'Validation failed on: --partner-id (expected a UUID), --name (required), --admin-domain (required), ' +
         '--buy-mode (one of debit_first, pay_in), --rate-limit-per-minute (an integer from 1 to 100000), ' +
         '--fee-bps (an integer from 0 to 10000), --fee-cap-kes (a KES amount like 1000.00)',
@@ -92,16 +103,32 @@ function fakeClients(failAt?: string) {
   const calls: Array<[string, unknown]> = [];
   const answer = (name: string, response: unknown) => async (request: unknown) => {
     calls.push([name, request]);
-    if (name === failAt) throw new UpstreamError(name.split('.')[0], '127.0.0.1:1', name.split('.')[1], new AppError('SERVICE_UNAVAILABLE'));
+    if (name === failAt)
+      throw new UpstreamError(
+        name.split('.')[0],
+        '127.0.0.1:1',
+        name.split('.')[1],
+        new AppError('SERVICE_UNAVAILABLE'),
+      );
     return response;
   };
   const clients = {
     partnerAdmin: () => ({
       createPartner: answer('gateway.createPartner', { partnerId }),
-      issueCredential: answer('gateway.issueCredential', { apiKey: 'pk_1', signingSecret: 'secret-1', scopes: ['read'], partnerId }),
+      issueCredential: answer('gateway.issueCredential', {
+        apiKey: 'pk_1',
+        signingSecret: 'secret-1',
+        scopes: ['read'],
+        partnerId,
+      }),
     }),
     tradingAdmin: () => ({ configurePartner: answer('trading.configurePartner', {}) }),
-    ledger: () => ({ openPartnerAccounts: answer('ledger.openPartnerAccounts', { kesAccountId: 'kes-1', usdtDepositAddress: 'TAddress' }) }),
+    ledger: () => ({
+      openPartnerAccounts: answer('ledger.openPartnerAccounts', {
+        kesAccountId: 'kes-1',
+        usdtDepositAddress: 'TAddress',
+      }),
+    }),
     walletRegistryAdmin: () => ({ configurePartner: answer('wallet-registry.configurePartner', {}) }),
     webhookAdmin: () => ({}),
   } as unknown as OpsClients;
@@ -122,12 +149,22 @@ describe('runPartnerCreate', () => {
     });
     expect(calls).toEqual([
       ['gateway.createPartner', { partnerId, name: 'Acme Ltd', rateLimitPerMinute: 60 }],
-      ['trading.configurePartner', {
-        profile: {
-          partnerId, status: 'active', buyMode: 'debit_first', sellMode: 'deposit', feeBps: 50, feeFlatKes: '0.00',
-          feeCapKes: undefined, perOrderCapKes: '1000000.00', dailyCapKes: '5000000.00',
+      [
+        'trading.configurePartner',
+        {
+          profile: {
+            partnerId,
+            status: 'active',
+            buyMode: 'debit_first',
+            sellMode: 'deposit',
+            feeBps: 50,
+            feeFlatKes: '0.00',
+            feeCapKes: undefined,
+            perOrderCapKes: '1000000.00',
+            dailyCapKes: '5000000.00',
+          },
         },
-      }],
+      ],
       ['ledger.openPartnerAccounts', { partnerId }],
       ['wallet-registry.configurePartner', { settings: { partnerId, adminDomain: 'acme.example' } }],
       ['gateway.issueCredential', { partnerId, scopes: [] }],
@@ -137,13 +174,23 @@ describe('runPartnerCreate', () => {
   it('stops at a failed step and says how to resume', async () => {
     const { clients, calls } = fakeClients('ledger.openPartnerAccounts');
     const error = await runPartnerCreate(input, clients).then(
-      () => { throw new Error('expected the run to fail'); },
+      () => {
+        throw new Error('expected the run to fail');
+      },
       (thrown: unknown) => thrown as CliError,
     );
     expect(error).toBeInstanceOf(CliError);
-    expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', exitCode: 1, details: { partnerId, step: 'ledger.openPartnerAccounts' } });
+    expect(error).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      exitCode: 1,
+      details: { partnerId, step: 'ledger.openPartnerAccounts' },
+    });
     expect(error.message).toContain('step 3 of 5 (ledger.openPartnerAccounts) failed');
     expect(error.message).toContain(`re-run with --partner-id ${partnerId}`);
-    expect(calls.map(([name]) => name)).toEqual(['gateway.createPartner', 'trading.configurePartner', 'ledger.openPartnerAccounts']);
+    expect(calls.map(([name]) => name)).toEqual([
+      'gateway.createPartner',
+      'trading.configurePartner',
+      'ledger.openPartnerAccounts',
+    ]);
   });
 });

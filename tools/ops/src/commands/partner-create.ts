@@ -72,12 +72,22 @@ export function parsePartnerCreate(values: FlagValues, makeId: () => string = ra
     sellMode: flags.choice('sell-mode', SELL_MODES, 'deposit'),
     perOrderCapKes: flags.kesAmount('per-order-cap-kes', { positive: true, fallback: PER_ORDER_CAP_KES_DEFAULT }),
     dailyCapKes: flags.kesAmount('daily-cap-kes', { positive: true, fallback: DAILY_CAP_KES_DEFAULT }),
-    rateLimitPerMinute: flags.integer('rate-limit-per-minute', { min: 1, max: RATE_LIMIT_PER_MINUTE_MAX }, RATE_LIMIT_PER_MINUTE_DEFAULT),
+    rateLimitPerMinute: flags.integer(
+      'rate-limit-per-minute',
+      { min: 1, max: RATE_LIMIT_PER_MINUTE_MAX },
+      RATE_LIMIT_PER_MINUTE_DEFAULT,
+    ),
     feeBps: flags.integer('fee-bps', { min: 0, max: FEE_BPS_MAX }, FEE_BPS_DEFAULT),
     feeFlatKes: flags.kesAmount('fee-flat-kes', { positive: false, fallback: FEE_FLAT_KES_DEFAULT }),
     feeCapKes: readFeeCap(flags, values),
-    kesAccountStatus: values['kes-account'] === undefined ? undefined : KES_ACCOUNT_OPENING[flags.choice('kes-account', KES_ACCOUNT_CHOICES, 'active')],
-    withoutDepositAddress: values['deposit-address'] === undefined ? undefined : flags.choice('deposit-address', DEPOSIT_ADDRESS_CHOICES, 'allocate') === 'none',
+    kesAccountStatus:
+      values['kes-account'] === undefined
+        ? undefined
+        : KES_ACCOUNT_OPENING[flags.choice('kes-account', KES_ACCOUNT_CHOICES, 'active')],
+    withoutDepositAddress:
+      values['deposit-address'] === undefined
+        ? undefined
+        : flags.choice('deposit-address', DEPOSIT_ADDRESS_CHOICES, 'allocate') === 'none',
   };
   // Compared only when both caps parsed: a default standing in for a bad value would mislead.
   if (!flags.hasProblems() && new Big(input.perOrderCapKes).gt(input.dailyCapKes)) {
@@ -108,10 +118,15 @@ async function step<T>(index: number, partnerId: string, { name, call }: Step<T>
   } catch (error) {
     const report = errorReport(error);
     const resume = `running again is safe (steps 1 to 4 are idempotent on the partner id): re-run with --partner-id ${partnerId} and the same flags to resume`;
-    throw new CliError(report.code, `step ${index} of ${STEP_COUNT} (${name}) failed: ${report.message}; ${resume}`, EXIT_FAILED, {
-      partnerId,
-      step: name,
-    });
+    throw new CliError(
+      report.code,
+      `step ${index} of ${STEP_COUNT} (${name}) failed: ${report.message}; ${resume}`,
+      EXIT_FAILED,
+      {
+        partnerId,
+        step: name,
+      },
+    );
   }
 }
 
@@ -137,27 +152,34 @@ export async function runPartnerCreate(input: PartnerCreateInput, clients: OpsCl
   });
   await step(2, partnerId, {
     name: 'trading.configurePartner',
-    call: () => trading.configurePartner({
-      profile: {
-        partnerId,
-        status: 'active',
-        buyMode: input.buyMode,
-        sellMode: input.sellMode,
-        feeBps: input.feeBps,
-        feeFlatKes: input.feeFlatKes,
-        feeCapKes: input.feeCapKes,
-        perOrderCapKes: input.perOrderCapKes,
-        dailyCapKes: input.dailyCapKes,
-      },
-    }),
+    call: () =>
+      trading.configurePartner({
+        profile: {
+          partnerId,
+          status: 'active',
+          buyMode: input.buyMode,
+          sellMode: input.sellMode,
+          feeBps: input.feeBps,
+          feeFlatKes: input.feeFlatKes,
+          feeCapKes: input.feeCapKes,
+          perOrderCapKes: input.perOrderCapKes,
+          dailyCapKes: input.dailyCapKes,
+        },
+      }),
   });
-  const accounts = await step(3, partnerId, { name: 'ledger.openPartnerAccounts', call: () => ledger.openPartnerAccounts(accountOpening(input)) });
+  const accounts = await step(3, partnerId, {
+    name: 'ledger.openPartnerAccounts',
+    call: () => ledger.openPartnerAccounts(accountOpening(input)),
+  });
   await step(4, partnerId, {
     name: 'wallet-registry.configurePartner',
     call: () => walletRegistry.configurePartner({ settings: { partnerId, adminDomain: input.adminDomain } }),
   });
   // An empty scope list grants every scope (gateway.v1 IssueCredentialRequest).
-  const credential = await step(5, partnerId, { name: 'gateway.issueCredential', call: () => gateway.issueCredential({ partnerId, scopes: [] }) });
+  const credential = await step(5, partnerId, {
+    name: 'gateway.issueCredential',
+    call: () => gateway.issueCredential({ partnerId, scopes: [] }),
+  });
   return {
     partnerId,
     apiKey: credential.apiKey,
@@ -176,18 +198,32 @@ export const partnerCreate = defineCommand<PartnerCreateInput, PartnerCreateResu
     '[--kes-account active|activating|none] [--deposit-address allocate|none]',
   flags: {
     name: valueFlag(`N: the partner's name, 1 to ${NAME_LENGTH_MAX} characters (required)`),
-    'admin-domain': valueFlag('D: the exact e-mail domain of its administrators, a plain ASCII domain such as example.com (required)'),
+    'admin-domain': valueFlag(
+      'D: the exact e-mail domain of its administrators, a plain ASCII domain such as example.com (required)',
+    ),
     'buy-mode': valueFlag(`${BUY_MODES.join('|')}: how buys are funded (default debit_first)`),
     'sell-mode': valueFlag(`${SELL_MODES.join('|')}: how sells are funded (default deposit)`),
-    'per-order-cap-kes': valueFlag(`X: the per-order cap, a KES amount like 1000.00 above zero, at most the daily cap (default ${PER_ORDER_CAP_KES_DEFAULT})`),
-    'daily-cap-kes': valueFlag(`X: the rolling 24-hour cap, a KES amount above zero (default ${DAILY_CAP_KES_DEFAULT})`),
-    'rate-limit-per-minute': valueFlag(`N: requests a minute, an integer from 1 to ${RATE_LIMIT_PER_MINUTE_MAX} (default: the gateway's, 120)`),
-    'fee-bps': valueFlag(`N: the trading fee's percentage part in basis points, an integer from 0 to ${FEE_BPS_MAX} (default ${FEE_BPS_DEFAULT})`),
+    'per-order-cap-kes': valueFlag(
+      `X: the per-order cap, a KES amount like 1000.00 above zero, at most the daily cap (default ${PER_ORDER_CAP_KES_DEFAULT})`,
+    ),
+    'daily-cap-kes': valueFlag(
+      `X: the rolling 24-hour cap, a KES amount above zero (default ${DAILY_CAP_KES_DEFAULT})`,
+    ),
+    'rate-limit-per-minute': valueFlag(
+      `N: requests a minute, an integer from 1 to ${RATE_LIMIT_PER_MINUTE_MAX} (default: the gateway's, 120)`,
+    ),
+    'fee-bps': valueFlag(
+      `N: the trading fee's percentage part in basis points, an integer from 0 to ${FEE_BPS_MAX} (default ${FEE_BPS_DEFAULT})`,
+    ),
     'fee-flat-kes': valueFlag(`X: the trading fee's flat part, a KES amount (default ${FEE_FLAT_KES_DEFAULT})`),
     'fee-cap-kes': valueFlag(`X|${NO_CAP}: the trading fee's cap, a KES amount, or ${NO_CAP} (default ${NO_CAP})`),
-    'partner-id': valueFlag('UUID: resume a run that stopped half-way, with the partner id it printed (default: a new id)'),
+    'partner-id': valueFlag(
+      'UUID: resume a run that stopped half-way, with the partner id it printed (default: a new id)',
+    ),
     'kes-account': valueFlag(`${KES_ACCOUNT_CHOICES.join('|')}: the KES account's state at opening (default active)`),
-    'deposit-address': valueFlag(`${DEPOSIT_ADDRESS_CHOICES.join('|')}: allocate a USDT deposit address now, or not (default allocate)`),
+    'deposit-address': valueFlag(
+      `${DEPOSIT_ADDRESS_CHOICES.join('|')}: allocate a USDT deposit address now, or not (default allocate)`,
+    ),
   },
   parse: (values) => parsePartnerCreate(values),
   run: runPartnerCreate,

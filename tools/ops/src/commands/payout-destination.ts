@@ -38,7 +38,10 @@ export function parsePayoutDestinationAdd(values: FlagValues): PayoutDestination
   return input;
 }
 
-export function parsePayoutDestinationSetStatus(values: FlagValues): { id: string; status: (typeof PAYOUT_DESTINATION_STATUSES)[number] } {
+export function parsePayoutDestinationSetStatus(values: FlagValues): {
+  id: string;
+  status: (typeof PAYOUT_DESTINATION_STATUSES)[number];
+} {
   const flags = new FlagReader(values);
   const input = { id: flags.uuid('id', true), status: flags.choice('status', PAYOUT_DESTINATION_STATUSES, 'active') };
   if (values.status === undefined) flags.refuse('status', 'required');
@@ -51,21 +54,28 @@ function masked(destination: ledger.PayoutDestination) {
   return { ...destination, accountNumber: `****${destination.accountNumber.slice(-4)}` };
 }
 
-const describeDestination = (destination: ReturnType<typeof masked>) => [
-  `Payout destination ${destination.id}:`,
-  labelled([
-    ['partner', destination.partnerId], ['rail', destination.rail], ['account', `${destination.accountName} ${destination.accountNumber}`],
-    ['bank code', destination.bankCode ?? '-'], ['status', destination.status],
-  ]),
-].join('\n');
+const describeDestination = (destination: ReturnType<typeof masked>) =>
+  [
+    `Payout destination ${destination.id}:`,
+    labelled([
+      ['partner', destination.partnerId],
+      ['rail', destination.rail],
+      ['account', `${destination.accountName} ${destination.accountNumber}`],
+      ['bank code', destination.bankCode ?? '-'],
+      ['status', destination.status],
+    ]),
+  ].join('\n');
 
 export const payoutDestinationAdd = defineCommand<PayoutDestinationAddInput, ReturnType<typeof masked>>({
   name: 'payout-destination add',
-  summary: "Register a KES payout destination for a partner (default rail: mobile_money, or pesalink with --bank-code).",
+  summary:
+    'Register a KES payout destination for a partner (default rail: mobile_money, or pesalink with --bank-code).',
   synopsis: `--partner ID --account-number N --account-name S [--bank-code C] [--rail ${PAYOUT_RAILS.join('|')}]`,
   flags: {
     partner: PARTNER_FLAG,
-    'account-number': valueFlag(`N: the account (or mobile) number, 1 to ${ACCOUNT_NUMBER_CHARS_MAX} characters (required)`),
+    'account-number': valueFlag(
+      `N: the account (or mobile) number, 1 to ${ACCOUNT_NUMBER_CHARS_MAX} characters (required)`,
+    ),
     'account-name': valueFlag(`S: the account holder's name, 1 to ${ACCOUNT_NAME_CHARS_MAX} characters (required)`),
     'bank-code': valueFlag(`C: the bank's code, 1 to ${BANK_CODE_CHARS_MAX} characters (bank rails)`),
     rail: valueFlag(`${PAYOUT_RAILS.join('|')}: the payout rail (default mobile_money, or pesalink with --bank-code)`),
@@ -75,12 +85,15 @@ export const payoutDestinationAdd = defineCommand<PayoutDestinationAddInput, Ret
   describe: describeDestination,
 });
 
-export const payoutDestinationSetStatus = defineCommand<{ id: string; status: (typeof PAYOUT_DESTINATION_STATUSES)[number] }, ReturnType<typeof masked>>({
+export const payoutDestinationSetStatus = defineCommand<
+  { id: string; status: (typeof PAYOUT_DESTINATION_STATUSES)[number] },
+  ReturnType<typeof masked>
+>({
   name: 'payout-destination set-status',
   summary: 'Close, freeze or reactivate a payout destination; payouts to a closed or frozen one are refused.',
   synopsis: `--id ID --status ${PAYOUT_DESTINATION_STATUSES.join('|')}`,
   flags: {
-    id: valueFlag('ID: the payout destination\'s id, a UUID (required)'),
+    id: valueFlag("ID: the payout destination's id, a UUID (required)"),
     status: valueFlag(`${PAYOUT_DESTINATION_STATUSES.join('|')}: its new status (required)`),
   },
   parse: parsePayoutDestinationSetStatus,

@@ -29,8 +29,12 @@ export const payoutsStuck = defineCommand<PayoutsStuckInput, payouts.ListStuckIn
   flags: {},
   parse: parsePayoutsStuck,
   run: (_input, clients) => clients.payoutsOperator().listStuckInstructions({}),
-  describe: (result) => (result.instructions.length === 0
-    ? 'No stuck payout instructions.'
-    : [`${result.instructions.length} stuck payout instruction(s):`, ...result.instructions.map(describeInstruction)].join('\n')),
+  describe: (result) =>
+    result.instructions.length === 0
+      ? 'No stuck payout instructions.'
+      : [
+          `${result.instructions.length} stuck payout instruction(s):`,
+          ...result.instructions.map(describeInstruction),
+        ].join('\n'),
   exitStatus: (result) => (result.instructions.length === 0 ? EXIT_OK : EXIT_FAILED),
 });

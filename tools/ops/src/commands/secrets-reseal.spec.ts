@@ -29,7 +29,10 @@ function fakeClients(answers: Record<'gateway' | 'webhook-delivery', Answer[]>) 
 describe('secrets reseal', () => {
   it('takes both services and 500 a batch by default; one service and a batch size when named', () => {
     expect(parseSecretsReseal({})).toEqual({ services: ['gateway', 'webhook-delivery'], batchSize: 500 });
-    expect(parseSecretsReseal({ service: 'webhook-delivery', 'batch-size': '20' })).toEqual({ services: ['webhook-delivery'], batchSize: 20 });
+    expect(parseSecretsReseal({ service: 'webhook-delivery', 'batch-size': '20' })).toEqual({
+      services: ['webhook-delivery'],
+      batchSize: 20,
+    });
   });
 
   it('refuses an unknown service and a batch size out of bounds', () => {
@@ -40,7 +43,10 @@ describe('secrets reseal', () => {
 
   it('calls a service that does not page until nothing is left, adding up what moved', async () => {
     const { clients, calls } = fakeClients({
-      gateway: [{ currentKeyId: 'k2', resealed: 2, remaining: 1 }, { currentKeyId: 'k2', resealed: 1, remaining: 0 }],
+      gateway: [
+        { currentKeyId: 'k2', resealed: 2, remaining: 1 },
+        { currentKeyId: 'k2', resealed: 1, remaining: 0 },
+      ],
       'webhook-delivery': [{ currentKeyId: 'w2', resealed: 0, remaining: 0 }],
     });
     const result = await runSecretsReseal({ services: ['gateway', 'webhook-delivery'], batchSize: 2 }, clients);
@@ -48,7 +54,11 @@ describe('secrets reseal', () => {
       { service: 'gateway', currentKeyId: 'k2', resealed: 3, remaining: 0 },
       { service: 'webhook-delivery', currentKeyId: 'w2', resealed: 0, remaining: 0 },
     ]);
-    expect(calls).toEqual([{ service: 'gateway', batchSize: 2 }, { service: 'gateway', batchSize: 2 }, { service: 'webhook-delivery', batchSize: 2 }]);
+    expect(calls).toEqual([
+      { service: 'gateway', batchSize: 2 },
+      { service: 'gateway', batchSize: 2 },
+      { service: 'webhook-delivery', batchSize: 2 },
+    ]);
     expect(secretsReseal.exitStatus?.(result)).toBe(EXIT_OK);
   });
 
@@ -88,7 +98,10 @@ describe('secrets reseal', () => {
   });
 
   it('stops when a batch moves nothing but values remain, and exits 1 naming them', async () => {
-    const { clients, calls } = fakeClients({ gateway: [{ currentKeyId: 'k2', resealed: 0, remaining: 4 }], 'webhook-delivery': [] });
+    const { clients, calls } = fakeClients({
+      gateway: [{ currentKeyId: 'k2', resealed: 0, remaining: 4 }],
+      'webhook-delivery': [],
+    });
     const result = await runSecretsReseal({ services: ['gateway'], batchSize: 500 }, clients);
     expect(calls).toHaveLength(1);
     expect(secretsReseal.exitStatus?.(result)).toBe(EXIT_FAILED);

@@ -44,8 +44,13 @@ export function parseSecretsReseal(values: FlagValues): SecretsResealInput {
   return { services: service === 'all' ? [...SERVICES] : [service], batchSize };
 }
 
-function caller(clients: OpsClients, service: SealingService): (request: common.ResealSecretsRequest) => Promise<common.ResealSecretsResponse> {
-  return service === 'gateway' ? (request) => clients.partnerAdmin().resealSecrets(request) : (request) => clients.webhookAdmin().resealSecrets(request);
+function caller(
+  clients: OpsClients,
+  service: SealingService,
+): (request: common.ResealSecretsRequest) => Promise<common.ResealSecretsResponse> {
+  return service === 'gateway'
+    ? (request) => clients.partnerAdmin().resealSecrets(request)
+    : (request) => clients.webhookAdmin().resealSecrets(request);
 }
 
 /**
@@ -83,16 +88,23 @@ export async function runSecretsReseal(input: SecretsResealInput, clients: OpsCl
 
 export const secretsReseal = defineCommand<SecretsResealInput, SecretsResealResult>({
   name: 'secrets reseal',
-  summary: 'Move secrets sealed at rest to each service\'s current sealing key (after a key rotation).',
+  summary: "Move secrets sealed at rest to each service's current sealing key (after a key rotation).",
   synopsis: '[--service gateway|webhook-delivery|all] [--batch-size N]',
   flags: {
     service: valueFlag(`S: the service whose secrets move, ${SERVICES.join(', ')} or all (default: all)`),
-    'batch-size': valueFlag(`N: secrets looked at per call, an integer from 1 to ${BATCH_SIZE_MAX} (default: ${BATCH_SIZE_DEFAULT})`),
+    'batch-size': valueFlag(
+      `N: secrets looked at per call, an integer from 1 to ${BATCH_SIZE_MAX} (default: ${BATCH_SIZE_DEFAULT})`,
+    ),
   },
   parse: parseSecretsReseal,
   run: runSecretsReseal,
-  describe: (result) => result.services.map((entry) => (entry.remaining === 0
-    ? `${entry.service}: ${entry.resealed} resealed; every secret is under key ${entry.currentKeyId}`
-    : `${entry.service}: ${entry.resealed} resealed; ${entry.remaining} still under another key (they do not open with the ring: see the service's log)`)).join('\n'),
+  describe: (result) =>
+    result.services
+      .map((entry) =>
+        entry.remaining === 0
+          ? `${entry.service}: ${entry.resealed} resealed; every secret is under key ${entry.currentKeyId}`
+          : `${entry.service}: ${entry.resealed} resealed; ${entry.remaining} still under another key (they do not open with the ring: see the service's log)`,
+      )
+      .join('\n'),
   exitStatus: (result) => (result.services.every((entry) => entry.remaining === 0) ? EXIT_OK : EXIT_FAILED),
 });

@@ -23,7 +23,10 @@ function partnerStatusCommand(verb: 'suspend' | 'resume'): AnyCommand {
   const status = verb === 'suspend' ? 'suspended' : 'active';
   return defineCommand<{ partnerId: string }, { partnerId: string; status: string }>({
     name: `partner ${verb}`,
-    summary: verb === 'suspend' ? 'Suspend a partner: its order creates are refused with PARTNER_SUSPENDED.' : 'Let a suspended partner create orders again.',
+    summary:
+      verb === 'suspend'
+        ? 'Suspend a partner: its order creates are refused with PARTNER_SUSPENDED.'
+        : 'Let a suspended partner create orders again.',
     synopsis: '--partner ID',
     flags: { partner: PARTNER_FLAG },
     parse: parsePartner,
@@ -42,9 +45,10 @@ function onOffCommand(noun: 'kill-switch' | 'swaps', value: 'on' | 'off'): AnyCo
   const key = noun === 'kill-switch' ? 'killSwitch' : 'swaps';
   return defineCommand<Record<string, never>, Record<string, string>>({
     name: `${noun} ${value}`,
-    summary: noun === 'kill-switch'
-      ? `${value === 'on' ? 'Halt' : 'Resume'} USDT/KES movement platform-wide (orders refused with KILL_SWITCH_ENGAGED while on).`
-      : `${value === 'on' ? 'Enable' : 'Disable'} swaps platform-wide (orders refused with SWAPS_DISABLED while off).`,
+    summary:
+      noun === 'kill-switch'
+        ? `${value === 'on' ? 'Halt' : 'Resume'} USDT/KES movement platform-wide (orders refused with KILL_SWITCH_ENGAGED while on).`
+        : `${value === 'on' ? 'Enable' : 'Disable'} swaps platform-wide (orders refused with SWAPS_DISABLED while off).`,
     synopsis: '',
     flags: {},
     parse: parseNothing,
@@ -63,7 +67,10 @@ export interface TreasurySetStateInput {
 
 export function parseTreasurySetState(values: FlagValues): TreasurySetStateInput {
   const flags = new FlagReader(values);
-  const input = { currency: flags.choice('currency', TREASURY_CURRENCIES, 'KES'), state: flags.choice('state', TREASURY_STATES, 'available') };
+  const input = {
+    currency: flags.choice('currency', TREASURY_CURRENCIES, 'KES'),
+    state: flags.choice('state', TREASURY_STATES, 'available'),
+  };
   if (values.currency === undefined) flags.refuse('currency', 'required');
   if (values.state === undefined) flags.refuse('state', 'required');
   flags.done();
@@ -72,7 +79,8 @@ export function parseTreasurySetState(values: FlagValues): TreasurySetStateInput
 
 export const treasurySetState = defineCommand<TreasurySetStateInput, { currency: string; state: string }>({
   name: 'treasury set-state',
-  summary: "Record the state of the service's settlement (treasury) account of a currency; orders are refused while it is not available.",
+  summary:
+    "Record the state of the service's settlement (treasury) account of a currency; orders are refused while it is not available.",
   synopsis: `--currency ${TREASURY_CURRENCIES.join('|')} --state ${TREASURY_STATES.join('|')}`,
   flags: {
     currency: valueFlag(`${TREASURY_CURRENCIES.join('|')}: the treasury account's currency (required)`),
@@ -80,14 +88,24 @@ export const treasurySetState = defineCommand<TreasurySetStateInput, { currency:
   },
   parse: parseTreasurySetState,
   run: async (input, clients) => {
-    const result = await clients.tradingOperator().setPlatformSwitch({ name: `treasury_${input.currency.toLowerCase()}`, value: input.state });
+    const result = await clients
+      .tradingOperator()
+      .setPlatformSwitch({ name: `treasury_${input.currency.toLowerCase()}`, value: input.state });
     return { currency: input.currency, state: result.value };
   },
-  describe: (result) => labelled([['Treasury account', result.currency], ['State', result.state]]),
+  describe: (result) =>
+    labelled([
+      ['Treasury account', result.currency],
+      ['State', result.state],
+    ]),
 });
 
 export const tradingSwitchCommands: readonly AnyCommand[] = [
-  partnerStatusCommand('suspend'), partnerStatusCommand('resume'),
-  onOffCommand('kill-switch', 'on'), onOffCommand('kill-switch', 'off'), onOffCommand('swaps', 'on'), onOffCommand('swaps', 'off'),
+  partnerStatusCommand('suspend'),
+  partnerStatusCommand('resume'),
+  onOffCommand('kill-switch', 'on'),
+  onOffCommand('kill-switch', 'off'),
+  onOffCommand('swaps', 'on'),
+  onOffCommand('swaps', 'off'),
   treasurySetState,
 ];

@@ -31,7 +31,10 @@ describe('wallet approve / reject', () => {
     const input = parseWalletReview({ partner: partnerId, wallet: walletId });
     expect(await walletApprove.run(input, clientsRecording(calls))).toEqual({ walletId, status: 'active' });
     expect(await walletReject.run(input, clientsRecording(calls))).toEqual({ walletId, status: 'rejected' });
-    expect(calls).toEqual([{ partnerId, walletId, decision: 'approve' }, { partnerId, walletId, decision: 'reject' }]);
+    expect(calls).toEqual([
+      { partnerId, walletId, decision: 'approve' },
+      { partnerId, walletId, decision: 'reject' },
+    ]);
     expect(walletApprove.describe({ walletId, status: 'active' })).toBe(`Wallet ${walletId} is active.`);
   });
 });

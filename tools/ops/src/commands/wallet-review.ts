@@ -29,7 +29,7 @@ function reviewCommand(decision: 'approve' | 'reject', summary: string) {
     name: `wallet ${decision}`,
     summary,
     synopsis: '--partner ID --wallet ID',
-    flags: { partner: PARTNER_FLAG, wallet: valueFlag('ID: the wallet\'s id, a UUID (required)') },
+    flags: { partner: PARTNER_FLAG, wallet: valueFlag("ID: the wallet's id, a UUID (required)") },
     parse: parseWalletReview,
     async run(input, clients) {
       const wallet = await clients.walletRegistryAdmin().reviewWallet({ ...input, decision });
@@ -39,5 +39,11 @@ function reviewCommand(decision: 'approve' | 'reject', summary: string) {
   });
 }
 
-export const walletApprove = reviewCommand('approve', "Approve a wallet awaiting the service's review: it becomes active.");
-export const walletReject = reviewCommand('reject', "Reject a wallet awaiting the service's review: it can never receive value.");
+export const walletApprove = reviewCommand(
+  'approve',
+  "Approve a wallet awaiting the service's review: it becomes active.",
+);
+export const walletReject = reviewCommand(
+  'reject',
+  "Reject a wallet awaiting the service's review: it can never receive value.",
+);

@@ -32,7 +32,11 @@ export function parseWebhookSet(values: FlagValues): WebhookSetInput {
     partnerId: flags.uuid('partner', true),
     url: flags.httpsUrl('url', URL_LENGTH_MAX),
     signingSecret: flags.secret('secret', SECRET_LENGTH_MIN, SECRET_LENGTH_MAX),
-    rotationOverlapSeconds: flags.integer('rotation-overlap-seconds', { min: 1, max: ROTATION_OVERLAP_SECONDS_MAX }, ROTATION_OVERLAP_SECONDS_DEFAULT),
+    rotationOverlapSeconds: flags.integer(
+      'rotation-overlap-seconds',
+      { min: 1, max: ROTATION_OVERLAP_SECONDS_MAX },
+      ROTATION_OVERLAP_SECONDS_DEFAULT,
+    ),
   };
   flags.done();
   return input;
@@ -45,8 +49,12 @@ export const webhookSet = defineCommand<WebhookSetInput, WebhookSetResult>({
   flags: {
     partner: PARTNER_FLAG,
     url: valueFlag(`U: the endpoint, an https:// URL of at most ${URL_LENGTH_MAX} characters (required)`),
-    secret: valueFlag(`S: the signing secret, ${SECRET_LENGTH_MIN} to ${SECRET_LENGTH_MAX} characters, taken exactly as given (required)`),
-    'rotation-overlap-seconds': valueFlag(`N: how long the previous secret keeps signing, an integer from 1 to ${ROTATION_OVERLAP_SECONDS_MAX} (default: the service's, 24 hours)`),
+    secret: valueFlag(
+      `S: the signing secret, ${SECRET_LENGTH_MIN} to ${SECRET_LENGTH_MAX} characters, taken exactly as given (required)`,
+    ),
+    'rotation-overlap-seconds': valueFlag(
+      `N: how long the previous secret keeps signing, an integer from 1 to ${ROTATION_OVERLAP_SECONDS_MAX} (default: the service's, 24 hours)`,
+    ),
   },
   parse: parseWebhookSet,
   async run(input, clients) {

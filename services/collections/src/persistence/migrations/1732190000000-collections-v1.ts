@@ -64,9 +64,15 @@ export class CollectionsV1Migration1732190000000 implements MigrationInterface {
         CONSTRAINT collections_credit_needs_entry CHECK (
           status NOT IN ('received', 'crediting', 'credited') OR (credit_entry_id IS NOT NULL AND net_amount IS NOT NULL))
       )`);
-    await queryRunner.query('CREATE INDEX collections_partner_created_idx ON collections (partner_id, created_at DESC, id DESC)');
-    await queryRunner.query(`CREATE INDEX collections_to_credit_idx ON collections (next_step_at) WHERE status IN ('received', 'crediting')`);
-    await queryRunner.query(`CREATE INDEX collections_open_expiry_idx ON collections (expires_at) WHERE status = 'open'`);
+    await queryRunner.query(
+      'CREATE INDEX collections_partner_created_idx ON collections (partner_id, created_at DESC, id DESC)',
+    );
+    await queryRunner.query(
+      `CREATE INDEX collections_to_credit_idx ON collections (next_step_at) WHERE status IN ('received', 'crediting')`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX collections_open_expiry_idx ON collections (expires_at) WHERE status = 'open'`,
+    );
     await queryRunner.query(`
       CREATE TABLE deposits (
         deposit_id text PRIMARY KEY,

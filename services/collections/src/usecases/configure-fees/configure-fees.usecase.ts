@@ -25,7 +25,9 @@ export interface ConfigureFeesCommand {
 }
 
 export class ConfigureFeesUseCase implements FeeTermsResolver {
-  constructor(private readonly deps: { dataSource: DataSource; collections: CollectionsRepository; defaults: FeeTerms }) {
+  constructor(
+    private readonly deps: { dataSource: DataSource; collections: CollectionsRepository; defaults: FeeTerms },
+  ) {
     if (!feeTermsValid(deps.defaults)) throw new Error('default collection fee terms are invalid');
   }
 
@@ -39,14 +41,23 @@ export class ConfigureFeesUseCase implements FeeTermsResolver {
     if (!MINOR_UNITS.test(command.flatMinor)) bad.push('flatMinor');
     if (!MINOR_UNITS.test(command.capMinor)) bad.push('capMinor');
     if (bad.length > 0) throw validationFailed(bad);
-    const terms: FeeTerms = { percentBps: command.percentBps, flatMinor: BigInt(command.flatMinor), capMinor: BigInt(command.capMinor) };
-    if (!feeTermsValid(terms)) throw validationFailed(terms.capMinor < terms.flatMinor ? ['capMinor'] : ['percentBps', 'flatMinor', 'capMinor']);
+    const terms: FeeTerms = {
+      percentBps: command.percentBps,
+      flatMinor: BigInt(command.flatMinor),
+      capMinor: BigInt(command.capMinor),
+    };
+    if (!feeTermsValid(terms))
+      throw validationFailed(terms.capMinor < terms.flatMinor ? ['capMinor'] : ['percentBps', 'flatMinor', 'capMinor']);
     await withTransaction(this.deps.dataSource, async (manager) => {
       await this.deps.collections.upsertFeeTerms(manager, command.partnerId, terms);
       await recordAudit(manager, {
         action: 'collection_fees.configured',
         partnerId: command.partnerId,
-        details: { percentBps: terms.percentBps, flatMinor: terms.flatMinor.toString(), capMinor: terms.capMinor.toString() },
+        details: {
+          percentBps: terms.percentBps,
+          flatMinor: terms.flatMinor.toString(),
+          capMinor: terms.capMinor.toString(),
+        },
       });
     });
     return { partnerId: command.partnerId, terms };

@@ -28,14 +28,16 @@ const REFERENCE_ATTEMPTS_MAX = 5;
 const PARTNER_REFERENCE_CONSTRAINT = 'collections_partner_reference_key';
 
 export class CreateCollectionUseCase {
-  constructor(private readonly deps: {
-    dataSource: DataSource;
-    collections: CollectionsRepository;
-    feeTerms: FeeTermsResolver;
-    rails: UsdRails;
-    lifetimeMs: number;
-    now?: () => Date;
-  }) {}
+  constructor(
+    private readonly deps: {
+      dataSource: DataSource;
+      collections: CollectionsRepository;
+      feeTerms: FeeTermsResolver;
+      rails: UsdRails;
+      lifetimeMs: number;
+      now?: () => Date;
+    },
+  ) {}
 
   async execute(command: CreateCollectionCommand): Promise<{ collection: CollectionRecord; created: boolean }> {
     const { manager } = this.deps.dataSource;
@@ -49,7 +51,10 @@ export class CreateCollectionUseCase {
   }
 
   /** Null when another create holds the partnerReference (the unique constraint decides the race); a reference clash draws again. */
-  private async insertUnlessTaken(command: CreateCollectionCommand, requestHash: string): Promise<CollectionRecord | null> {
+  private async insertUnlessTaken(
+    command: CreateCollectionCommand,
+    requestHash: string,
+  ): Promise<CollectionRecord | null> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.insertNew(command, requestHash);

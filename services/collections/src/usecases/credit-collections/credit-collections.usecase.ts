@@ -38,22 +38,28 @@ export interface CollectionReceivedData {
 }
 
 export function retryDelayMs(attempts: number): number {
-  return Math.min(RETRY_DELAY_MS_MAX, RETRY_DELAY_MS_BASE * 2 ** Math.min(RETRY_EXPONENT_MAX, Math.max(0, attempts - 1)));
+  return Math.min(
+    RETRY_DELAY_MS_MAX,
+    RETRY_DELAY_MS_BASE * 2 ** Math.min(RETRY_EXPONENT_MAX, Math.max(0, attempts - 1)),
+  );
 }
 
 export class CreditCollectionsUseCase {
-  constructor(private readonly deps: {
-    dataSource: DataSource;
-    collections: CollectionsRepository;
-    ledger: LedgerCredits;
-    logger: Logger;
-    batchSize: number;
-  }) {}
+  constructor(
+    private readonly deps: {
+      dataSource: DataSource;
+      collections: CollectionsRepository;
+      ledger: LedgerCredits;
+      logger: Logger;
+      batchSize: number;
+    },
+  ) {}
 
   /** One step: claims up to batchSize due collections (or just `onlyId`) and credits each. Returns how many were credited. */
   async execute(onlyId?: string): Promise<number> {
     const claimed = await withTransaction(this.deps.dataSource, (manager) =>
-      this.deps.collections.claimDueForCredit(manager, this.deps.batchSize, CREDIT_LEASE_MS, onlyId));
+      this.deps.collections.claimDueForCredit(manager, this.deps.batchSize, CREDIT_LEASE_MS, onlyId),
+    );
     let credited = 0;
     for (const collection of claimed) {
       if (await this.creditOne(collection)) credited += 1;
@@ -66,14 +72,25 @@ export class CreditCollectionsUseCase {
     let entryId: string;
     try {
       entryId = await this.deps.ledger.credit({
-        entryId: collection.creditEntryId!, partnerId: collection.partnerId, collectionId: collection.id, reference: collection.reference,
-        grossAmount: collection.grossAmount!, feeAmount: collection.feeAmount!, netAmount: collection.netAmount!,
+        entryId: collection.creditEntryId!,
+        partnerId: collection.partnerId,
+        collectionId: collection.id,
+        reference: collection.reference,
+        grossAmount: collection.grossAmount!,
+        feeAmount: collection.feeAmount!,
+        netAmount: collection.netAmount!,
       });
     } catch (error) {
       const reason = isAppError(error) ? error.code : (error as Error).message;
       this.deps.logger.warn('collection credit failed; will retry', { collectionId: collection.id, reason, attempts });
       await withTransaction(this.deps.dataSource, (manager) =>
-        this.deps.collections.recordStepFailure(manager, collection.id, retryDelayMs(attempts), reason.slice(0, ERROR_TEXT_LENGTH_MAX)));
+        this.deps.collections.recordStepFailure(
+          manager,
+          collection.id,
+          retryDelayMs(attempts),
+          reason.slice(0, ERROR_TEXT_LENGTH_MAX),
+        ),
+      );
       return false;
     }
     return this.finish(collection, entryId);

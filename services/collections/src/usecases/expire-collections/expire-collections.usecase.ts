@@ -8,16 +8,27 @@ import { DataSource, withTransaction } from '@platform/persistence';
 import type { CollectionsRepository } from '../../persistence/collections.repository';
 
 export class ExpireCollectionsUseCase {
-  constructor(private readonly deps: { dataSource: DataSource; collections: CollectionsRepository; logger: Logger; batchSize: number }) {}
+  constructor(
+    private readonly deps: {
+      dataSource: DataSource;
+      collections: CollectionsRepository;
+      logger: Logger;
+      batchSize: number;
+    },
+  ) {}
 
   async execute(): Promise<number> {
-    const expired = await withTransaction(this.deps.dataSource, (manager) => this.deps.collections.expireDue(manager, this.deps.batchSize));
+    const expired = await withTransaction(this.deps.dataSource, (manager) =>
+      this.deps.collections.expireDue(manager, this.deps.batchSize),
+    );
     if (expired > 0) this.deps.logger.info('collections expired', { count: expired });
     return expired;
   }
 
   /** Sandbox clock: ends the lifetime of one open collection now; the next step expires it. */
   async endLifetimeNow(collectionId: string): Promise<void> {
-    await withTransaction(this.deps.dataSource, (manager) => this.deps.collections.endLifetimeNow(manager, collectionId));
+    await withTransaction(this.deps.dataSource, (manager) =>
+      this.deps.collections.endLifetimeNow(manager, collectionId),
+    );
   }
 }

@@ -11,7 +11,11 @@ export class GetCollectionUseCase {
 
   async execute(query: { partnerId: string; collectionId: string }): Promise<CollectionRecord> {
     if (!UUID.test(query.collectionId) || !UUID.test(query.partnerId)) throw new AppError('COLLECTION_NOT_FOUND');
-    const collection = await this.deps.collections.findForPartner(this.deps.dataSource.manager, query.partnerId, query.collectionId);
+    const collection = await this.deps.collections.findForPartner(
+      this.deps.dataSource.manager,
+      query.partnerId,
+      query.collectionId,
+    );
     if (!collection) throw new AppError('COLLECTION_NOT_FOUND');
     return collection;
   }

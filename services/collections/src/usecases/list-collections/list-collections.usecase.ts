@@ -32,10 +32,16 @@ export class ListCollectionsUseCase {
     const page = readPageBounds(query, bad);
     if (bad.length > 0) throw validationFailed(bad);
     const rows = await this.deps.collections.list(this.deps.dataSource.manager, {
-      partnerId: query.partnerId, reference, status: (query.status as CollectionStatus | undefined) ?? null, page,
+      partnerId: query.partnerId,
+      reference,
+      status: (query.status as CollectionStatus | undefined) ?? null,
+      page,
     });
     // Collections are stamped in milliseconds by this service, so the ISO form is their exact position.
-    const { page: collections, nextCursor } = pageOf(rows, page, (row) => ({ createdAt: row.createdAt.toISOString(), id: row.id }));
+    const { page: collections, nextCursor } = pageOf(rows, page, (row) => ({
+      createdAt: row.createdAt.toISOString(),
+      id: row.id,
+    }));
     return { collections, nextCursor };
   }
 }

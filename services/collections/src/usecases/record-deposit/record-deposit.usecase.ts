@@ -14,7 +14,13 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
 import { Big, formatAmount, fromMinorUnits, parsePositiveAmount, toMinorUnits } from '@platform/money';
-import { claimIdempotently, DataSource, EntityManager, isUniqueViolation, withTransaction } from '@platform/persistence';
+import {
+  claimIdempotently,
+  DataSource,
+  EntityManager,
+  isUniqueViolation,
+  withTransaction,
+} from '@platform/persistence';
 import type { UsdRails } from '../../adapters/usd-rails.adapter';
 import type { CollectionRecord, RefundReason } from '../../domain/collection';
 import { applyFee } from '../../domain/collection-fee';
@@ -40,13 +46,15 @@ const DEPOSIT_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 type Decision = { kind: 'accept' } | { kind: 'refund'; reason: RefundReason; closesCollection: boolean };
 
 export class RecordDepositUseCase {
-  constructor(private readonly deps: {
-    dataSource: DataSource;
-    collections: CollectionsRepository;
-    deposits: DepositsRepository;
-    rails: UsdRails;
-    now?: () => Date;
-  }) {}
+  constructor(
+    private readonly deps: {
+      dataSource: DataSource;
+      collections: CollectionsRepository;
+      deposits: DepositsRepository;
+      rails: UsdRails;
+      now?: () => Date;
+    },
+  ) {}
 
   async execute(command: RecordDepositCommand): Promise<RecordDepositResult> {
     if (!UUID.test(command.collectionId) || !UUID.test(command.partnerId)) throw new AppError('COLLECTION_NOT_FOUND');
@@ -55,7 +63,9 @@ export class RecordDepositUseCase {
     const depositId = command.depositId === '' ? randomUUID() : command.depositId;
     if (!DEPOSIT_ID.test(depositId)) throw validationFailed(['depositId']);
     try {
-      return await withTransaction(this.deps.dataSource, (manager) => this.record(manager, { ...command, depositId }, amount));
+      return await withTransaction(this.deps.dataSource, (manager) =>
+        this.record(manager, { ...command, depositId }, amount),
+      );
     } catch (error) {
       // The same rails id reported for another collection at the same moment.
       if (isUniqueViolation(error)) throw new AppError('IDEMPOTENCY_KEY_REUSED');
@@ -63,7 +73,11 @@ export class RecordDepositUseCase {
     }
   }
 
-  private async record(manager: EntityManager, command: RecordDepositCommand, amount: Big): Promise<RecordDepositResult> {
+  private async record(
+    manager: EntityManager,
+    command: RecordDepositCommand,
+    amount: Big,
+  ): Promise<RecordDepositResult> {
     const locked = await this.deps.collections.findForPartner(manager, command.partnerId, command.collectionId, true);
     if (!locked) throw new AppError('COLLECTION_NOT_FOUND');
     // The collection's row lock serialises reports for it: the claim never meets a twin here.
@@ -75,44 +89,87 @@ export class RecordDepositUseCase {
     return { deposit: resource.deposit, created: !replayed };
   }
 
-  private async recordNew(manager: EntityManager, locked: CollectionRecord, command: RecordDepositCommand, amount: Big): Promise<DepositRecord> {
+  private async recordNew(
+    manager: EntityManager,
+    locked: CollectionRecord,
+    command: RecordDepositCommand,
+    amount: Big,
+  ): Promise<DepositRecord> {
     const receivedAt = (this.deps.now ?? (() => new Date()))();
     const collection = await this.expireIfLapsed(manager, locked, receivedAt);
     const grossAmount = formatAmount(amount, 'USD');
     const decision = this.decide(collection, amount, command.senderName);
     const mismatch = collection.expectedAmount === null ? null : !new Big(collection.expectedAmount).eq(amount);
     if (decision.kind === 'accept') {
-      const outcome = applyFee(toMinorUnits(amount, 'USD'), { percentBps: collection.feePercentBps, flatMinor: collection.feeFlatMinor, capMinor: collection.feeCapMinor });
+      const outcome = applyFee(toMinorUnits(amount, 'USD'), {
+        percentBps: collection.feePercentBps,
+        flatMinor: collection.feeFlatMinor,
+        capMinor: collection.feeCapMinor,
+      });
       if (outcome.kind !== 'credit') throw new Error('decide() accepted a deposit the fee swallows');
-      await this.deps.collections.markReceived(manager, collection.id, {
-        grossAmount, feeAmount: formatAmount(fromMinorUnits(outcome.feeMinor, 'USD'), 'USD'), netAmount: formatAmount(fromMinorUnits(outcome.netMinor, 'USD'), 'USD'),
-        amountMismatch: mismatch, senderName: command.senderName, depositId: command.depositId, creditEntryId: randomUUID(),
-      }, receivedAt);
+      await this.deps.collections.markReceived(
+        manager,
+        collection.id,
+        {
+          grossAmount,
+          feeAmount: formatAmount(fromMinorUnits(outcome.feeMinor, 'USD'), 'USD'),
+          netAmount: formatAmount(fromMinorUnits(outcome.netMinor, 'USD'), 'USD'),
+          amountMismatch: mismatch,
+          senderName: command.senderName,
+          depositId: command.depositId,
+          creditEntryId: randomUUID(),
+        },
+        receivedAt,
+      );
     } else if (decision.closesCollection) {
-      await this.deps.collections.markRefunded(manager, collection.id, {
-        grossAmount, senderName: command.senderName, depositId: command.depositId, reason: decision.reason, amountMismatch: mismatch,
-      }, receivedAt);
+      await this.deps.collections.markRefunded(
+        manager,
+        collection.id,
+        {
+          grossAmount,
+          senderName: command.senderName,
+          depositId: command.depositId,
+          reason: decision.reason,
+          amountMismatch: mismatch,
+        },
+        receivedAt,
+      );
     }
     const deposit: DepositRecord = {
-      depositId: command.depositId, collectionId: collection.id, amount: grossAmount, senderName: command.senderName,
-      disposition: decision.kind === 'accept' ? 'accepted' : 'refunded', refundReason: decision.kind === 'refund' ? decision.reason : null, receivedAt,
+      depositId: command.depositId,
+      collectionId: collection.id,
+      amount: grossAmount,
+      senderName: command.senderName,
+      disposition: decision.kind === 'accept' ? 'accepted' : 'refunded',
+      refundReason: decision.kind === 'refund' ? decision.reason : null,
+      receivedAt,
     };
     await this.deps.deposits.insert(manager, deposit);
     return deposit;
   }
 
   /** A deposit that arrives after the lifetime but before the expiry sweep finds the collection expired, as the sweep would have left it. */
-  private async expireIfLapsed(manager: EntityManager, collection: CollectionRecord, at: Date): Promise<CollectionRecord> {
+  private async expireIfLapsed(
+    manager: EntityManager,
+    collection: CollectionRecord,
+    at: Date,
+  ): Promise<CollectionRecord> {
     if (collection.status !== 'open' || collection.expiresAt > at) return collection;
     await this.deps.collections.expireOne(manager, collection.id);
     return { ...collection, status: 'expired' };
   }
 
   private decide(collection: CollectionRecord, amount: Big, senderName: string | null): Decision {
-    if (collection.status === 'expired') return { kind: 'refund', reason: 'collection_expired', closesCollection: false };
+    if (collection.status === 'expired')
+      return { kind: 'refund', reason: 'collection_expired', closesCollection: false };
     if (collection.status !== 'open') return { kind: 'refund', reason: 'collection_not_open', closesCollection: false };
-    if (this.deps.rails.returnsDeposit({ senderName })) return { kind: 'refund', reason: 'returned_by_rails', closesCollection: true };
-    const outcome = applyFee(toMinorUnits(amount, 'USD'), { percentBps: collection.feePercentBps, flatMinor: collection.feeFlatMinor, capMinor: collection.feeCapMinor });
+    if (this.deps.rails.returnsDeposit({ senderName }))
+      return { kind: 'refund', reason: 'returned_by_rails', closesCollection: true };
+    const outcome = applyFee(toMinorUnits(amount, 'USD'), {
+      percentBps: collection.feePercentBps,
+      flatMinor: collection.feeFlatMinor,
+      capMinor: collection.feeCapMinor,
+    });
     if (outcome.kind === 'refund') return { kind: 'refund', reason: outcome.reason, closesCollection: true };
     return { kind: 'accept' };
   }

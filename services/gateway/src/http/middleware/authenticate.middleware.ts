@@ -2,7 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestHandler } from 'express';
 import { AppError } from '@platform/errors';
 import { enrichContext, Logger } from '@platform/logger';
-import { AuthFailureReason, AuthHeaders, checkHeaderShapes, isWellFormedApiKey, readAuthHeaders, verifySignature } from '../../domain/request-signature';
+import {
+  AuthFailureReason,
+  AuthHeaders,
+  checkHeaderShapes,
+  isWellFormedApiKey,
+  readAuthHeaders,
+  verifySignature,
+} from '../../domain/request-signature';
 import type { RefusedAuthentications } from '../../domain/refused-authentications';
 import type { CredentialLookup, RequestAdmission } from '../dependencies';
 import type { GatewayMetrics } from '../gateway-metrics';
@@ -43,13 +50,21 @@ export interface AuthenticateDependencies {
  * per-address limit.
  */
 export function authenticate(deps: AuthenticateDependencies): RequestHandler {
-  const refuse = async (reason: AuthFailureReason, headers: AuthHeaders, address: string, startedAtMs: number): Promise<never> => {
+  const refuse = async (
+    reason: AuthFailureReason,
+    headers: AuthHeaders,
+    address: string,
+    startedAtMs: number,
+  ): Promise<never> => {
     // Only a well-formed key is logged: a partner pasting its secret into the key header must not leak it.
     const apiKey = isWellFormedApiKey(headers, deps.apiKeyPattern) ? headers.apiKey : undefined;
     deps.logger.warn('request authentication failed', { reason, apiKey, sourceAddress: address });
     deps.metrics.authenticationRefused(reason);
     if (deps.refusedAuthentications.record(address)) {
-      deps.logger.warn('source address reached its limit of refused authentications; refusing it for the rest of the minute', { sourceAddress: address });
+      deps.logger.warn(
+        'source address reached its limit of refused authentications; refusing it for the rest of the minute',
+        { sourceAddress: address },
+      );
     }
     const remainingMs = startedAtMs + AUTH_FAILURE_RESPONSE_FLOOR_MS - performance.now();
     if (remainingMs > 0) await sleep(remainingMs);
@@ -66,7 +81,9 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
     }
     const headers = readAuthHeaders((name) => req.headers[name]);
     const shapeFailure = checkHeaderShapes(headers, deps.apiKeyPattern, deps.nowMs());
-    const credential = isWellFormedApiKey(headers, deps.apiKeyPattern) ? await deps.credentials.find(headers.apiKey) : null;
+    const credential = isWellFormedApiKey(headers, deps.apiKeyPattern)
+      ? await deps.credentials.find(headers.apiKey)
+      : null;
     const failure = verifySignature({
       headers,
       shapeFailure,
@@ -75,9 +92,13 @@ export function authenticate(deps: AuthenticateDependencies): RequestHandler {
       pathAndQuery: req.originalUrl,
       body: rawBodyOf(res),
     });
-    if (failure !== null || credential === null || headers.nonce === undefined) return refuse(failure ?? 'unknown_api_key', headers, address, startedAtMs);
+    if (failure !== null || credential === null || headers.nonce === undefined)
+      return refuse(failure ?? 'unknown_api_key', headers, address, startedAtMs);
     const admission = await deps.admission.admit({
-      apiKey: credential.apiKey, nonce: headers.nonce, partnerId: credential.partnerId, limitPerMinute: credential.rateLimitPerMinute,
+      apiKey: credential.apiKey,
+      nonce: headers.nonce,
+      partnerId: credential.partnerId,
+      limitPerMinute: credential.rateLimitPerMinute,
     });
     if (!admission.nonceFresh) return refuse('replayed_nonce', headers, address, startedAtMs);
     setPartnerAuth(res, {

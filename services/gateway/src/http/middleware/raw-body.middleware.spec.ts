@@ -7,7 +7,9 @@ import { Readable } from 'node:stream';
 import { hasNoBody, readBody } from './raw-body.middleware';
 
 function request(headers: Record<string, string>, chunks: string[] = []): IncomingMessage {
-  return Object.assign(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), { headers }) as unknown as IncomingMessage;
+  return Object.assign(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), {
+    headers,
+  }) as unknown as IncomingMessage;
 }
 
 describe('readBody', () => {
@@ -20,11 +22,20 @@ describe('readBody', () => {
 
   it('reads a framed body to its end, chunked or with a length', async () => {
     expect(hasNoBody(request({ 'transfer-encoding': 'chunked' }))).toBe(false);
-    expect(await readBody(request({ 'transfer-encoding': 'chunked' }, ['{"a":', '1}']), 64)).toEqual({ kind: 'body', body: Buffer.from('{"a":1}') });
-    expect(await readBody(request({ 'content-length': '7' }, ['{"a":1}']), 64)).toEqual({ kind: 'body', body: Buffer.from('{"a":1}') });
+    expect(await readBody(request({ 'transfer-encoding': 'chunked' }, ['{"a":', '1}']), 64)).toEqual({
+      kind: 'body',
+      body: Buffer.from('{"a":1}'),
+    });
+    expect(await readBody(request({ 'content-length': '7' }, ['{"a":1}']), 64)).toEqual({
+      kind: 'body',
+      body: Buffer.from('{"a":1}'),
+    });
   });
 
   it('counts what arrives, not what the framing claims', async () => {
-    expect(await readBody(request({ 'transfer-encoding': 'chunked' }, ['x'.repeat(10), 'y'.repeat(10)]), 16)).toEqual({ kind: 'too_large', drained: true });
+    expect(await readBody(request({ 'transfer-encoding': 'chunked' }, ['x'.repeat(10), 'y'.repeat(10)]), 16)).toEqual({
+      kind: 'too_large',
+      drained: true,
+    });
   });
 });

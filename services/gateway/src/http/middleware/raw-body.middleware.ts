@@ -11,10 +11,7 @@ import { setRawBody } from '../locals';
  */
 export const BODY_DRAIN_BYTES_MAX = 1024 * 1024;
 
-export type BodyRead =
-  | { kind: 'body'; body: Buffer }
-  | { kind: 'too_large'; drained: boolean }
-  | { kind: 'aborted' };
+export type BodyRead = { kind: 'body'; body: Buffer } | { kind: 'too_large'; drained: boolean } | { kind: 'aborted' };
 
 function declaredLength(header: string | undefined): number | null {
   return header !== undefined && /^\d{1,16}$/.test(header) ? Number(header) : null;
@@ -43,7 +40,11 @@ export function hasNoBody(req: IncomingMessage): boolean {
 }
 
 /** Reads at most `limitBytes` of the body, counting what actually arrives, not only Content-Length. */
-export function readBody(req: IncomingMessage, limitBytes: number, drainBytesMax = BODY_DRAIN_BYTES_MAX): Promise<BodyRead> {
+export function readBody(
+  req: IncomingMessage,
+  limitBytes: number,
+  drainBytesMax = BODY_DRAIN_BYTES_MAX,
+): Promise<BodyRead> {
   if (hasNoBody(req)) return Promise.resolve(EMPTY_BODY);
   return new Promise((resolve) => {
     const declared = declaredLength(req.headers['content-length']);
@@ -75,7 +76,10 @@ export function readBody(req: IncomingMessage, limitBytes: number, drainBytesMax
       if (tooLarge) chunks.length = 0;
       else chunks.push(chunk);
     };
-    const onEnd = () => finish(tooLarge ? { kind: 'too_large', drained: true } : { kind: 'body', body: Buffer.concat(chunks, receivedBytes) });
+    const onEnd = () =>
+      finish(
+        tooLarge ? { kind: 'too_large', drained: true } : { kind: 'body', body: Buffer.concat(chunks, receivedBytes) },
+      );
     const onAbort = () => finish({ kind: 'aborted' });
     req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
   });

@@ -20,7 +20,10 @@ export function requestIdMiddleware(logger: Logger, routes: RouteTemplates): Req
   return (req, res, next) => {
     const requestId = resolveRequestId(req.headers['x-request-id']);
     const startedAtMs = Date.now();
-    const { span, context } = startSpan(req.method, { kind: SpanKind.SERVER, parent: contextFromTraceparent(req.headers.traceparent) });
+    const { span, context } = startSpan(req.method, {
+      kind: SpanKind.SERVER,
+      parent: contextFromTraceparent(req.headers.traceparent),
+    });
     const { traceId, spanId } = span.spanContext();
     setRequestId(res, requestId);
     res.setHeader('X-Request-Id', requestId);
@@ -45,9 +48,16 @@ export function requestIdMiddleware(logger: Logger, routes: RouteTemplates): Req
       if (span.isRecording()) {
         const route = routes.of(req.originalUrl.split('?')[0]);
         span.updateName(`${req.method} ${route}`);
-        span.setAttributes({ 'http.request.method': req.method, 'http.route': route, 'http.response.status_code': res.statusCode });
+        span.setAttributes({
+          'http.request.method': req.method,
+          'http.route': route,
+          'http.response.status_code': res.statusCode,
+        });
       }
-      endSpan(span, res.statusCode >= SERVER_ERROR_STATUS_MIN || !res.writableFinished ? `HTTP ${res.statusCode}` : undefined);
+      endSpan(
+        span,
+        res.statusCode >= SERVER_ERROR_STATUS_MIN || !res.writableFinished ? `HTTP ${res.statusCode}` : undefined,
+      );
     });
     withContext(context, () => runWithContext({ requestId }, () => next()));
   };

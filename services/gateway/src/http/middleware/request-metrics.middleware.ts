@@ -16,7 +16,12 @@ export function requestMetricsMiddleware(metrics: GatewayMetrics, routes: RouteT
     res.once('close', () => {
       const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED_STATUS;
       // originalUrl: routers mounted on a prefix rewrite req.url and req.path while they run.
-      metrics.requestAnswered(routes.of(req.originalUrl.split('?')[0]), methodLabel(req.method), status, performance.now() - startedAt);
+      metrics.requestAnswered(
+        routes.of(req.originalUrl.split('?')[0]),
+        methodLabel(req.method),
+        status,
+        performance.now() - startedAt,
+      );
     });
     next();
   };

@@ -27,10 +27,17 @@ export function presentStatementLine(line: ledger.StatementLine) {
 }
 
 /** GET /v1/balances/{accountId}/transactions → 200 a page of the account's statement, newest first. */
-export function listAccountTransactionsHandler(deps: { ledger: Pick<LedgerApi, 'listStatement'> }): OperationHandler<'listAccountTransactions'> {
+export function listAccountTransactionsHandler(deps: {
+  ledger: Pick<LedgerApi, 'listStatement'>;
+}): OperationHandler<'listAccountTransactions'> {
   return async ({ partnerId, params, query }, res) => {
     const result = await deps.ledger.listStatement({
-      partnerId, accountId: params.accountId, from: query.from, to: query.to, limit: query.limit ?? 0, cursor: query.cursor ?? '',
+      partnerId,
+      accountId: params.accountId,
+      from: query.from,
+      to: query.to,
+      limit: query.limit ?? 0,
+      cursor: query.cursor ?? '',
     });
     answerPage(res, result.lines.map(presentStatementLine), result.nextCursor);
   };

@@ -21,8 +21,18 @@ function refusedFields(query: string): string | undefined {
 
 describe('collections list query', () => {
   it('accepts every documented parameter', () => {
-    expect(parseListQuery('reference=ABCDE-12345&status=open&from=2026-01-01&to=2026-01-02T00:00:00%2B03:00&limit=100&cursor=abc_-1'))
-      .toEqual({ reference: 'ABCDE-12345', status: 'open', from: '2026-01-01T00:00:00.000Z', to: '2026-01-01T21:00:00.000Z', limit: 100, cursor: 'abc_-1' });
+    expect(
+      parseListQuery(
+        'reference=ABCDE-12345&status=open&from=2026-01-01&to=2026-01-02T00:00:00%2B03:00&limit=100&cursor=abc_-1',
+      ),
+    ).toEqual({
+      reference: 'ABCDE-12345',
+      status: 'open',
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-01-01T21:00:00.000Z',
+      limit: 100,
+      cursor: 'abc_-1',
+    });
     expect(parseListQuery('')).toEqual({});
   });
 
@@ -46,14 +56,35 @@ describe('collections list query', () => {
 describe('presentCollection', () => {
   it('masks the account number and shows absent amounts as null', () => {
     const view = presentCollection({
-      id: 'c', partnerId: 'p', reference: 'R', status: 'open', currency: 'USD', partnerReference: 'inv', payerLabel: 'Payer',
-      depositInstructions: { beneficiaryName: 'B', bankName: 'Bank', routingNumber: '011000015', accountNumber: '912345678901', rails: ['ach_push'], depositMessage: 'Reference R' },
+      id: 'c',
+      partnerId: 'p',
+      reference: 'R',
+      status: 'open',
+      currency: 'USD',
+      partnerReference: 'inv',
+      payerLabel: 'Payer',
+      depositInstructions: {
+        beneficiaryName: 'B',
+        bankName: 'Bank',
+        routingNumber: '011000015',
+        accountNumber: '912345678901',
+        rails: ['ach_push'],
+        depositMessage: 'Reference R',
+      },
       fee: { percentBps: 100, flatMinor: '30', capMinor: '2500', currency: 'USD' },
-      createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-08T00:00:00.000Z',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: '2026-01-08T00:00:00.000Z',
     });
     expect(view.depositInstructions?.accountNumber).toBe('****8901');
     expect(view.fee).toEqual({ percentBps: 100, flatMinor: 30, capMinor: 2500, currency: 'USD' });
-    expect(view).toMatchObject({ expectedAmount: null, grossAmount: null, feeAmount: null, netAmount: null, amountMismatch: null, treasuryCreditTxId: null });
+    expect(view).toMatchObject({
+      expectedAmount: null,
+      grossAmount: null,
+      feeAmount: null,
+      netAmount: null,
+      amountMismatch: null,
+      treasuryCreditTxId: null,
+    });
     expect(JSON.stringify(view)).not.toContain('912345678901');
   });
 });

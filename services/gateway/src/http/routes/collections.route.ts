@@ -20,21 +20,25 @@ export function presentCollection(collection: collections.Collection) {
     reference: collection.reference,
     status: collection.status,
     currency: collection.currency,
-    depositInstructions: instructions ? {
-      beneficiaryName: instructions.beneficiaryName,
-      bankName: instructions.bankName,
-      routingNumber: instructions.routingNumber,
-      accountNumber: `****${instructions.accountNumber.slice(-4)}`,
-      rails: instructions.rails,
-      depositMessage: instructions.depositMessage,
-    } : null,
+    depositInstructions: instructions
+      ? {
+          beneficiaryName: instructions.beneficiaryName,
+          bankName: instructions.bankName,
+          routingNumber: instructions.routingNumber,
+          accountNumber: `****${instructions.accountNumber.slice(-4)}`,
+          rails: instructions.rails,
+          depositMessage: instructions.depositMessage,
+        }
+      : null,
     // Fee terms are integers of at most 1,000,000,000 minor units (collections enforces it), exact as JSON numbers.
-    fee: collection.fee ? {
-      percentBps: collection.fee.percentBps,
-      flatMinor: Number(collection.fee.flatMinor),
-      capMinor: Number(collection.fee.capMinor),
-      currency: collection.fee.currency,
-    } : null,
+    fee: collection.fee
+      ? {
+          percentBps: collection.fee.percentBps,
+          flatMinor: Number(collection.fee.flatMinor),
+          capMinor: Number(collection.fee.capMinor),
+          currency: collection.fee.currency,
+        }
+      : null,
     expectedAmount: collection.expectedAmount ?? null,
     grossAmount: collection.grossAmount ?? null,
     feeAmount: collection.feeAmount ?? null,
@@ -51,7 +55,9 @@ export function presentCollection(collection: collections.Collection) {
 }
 
 /** POST /v1/collections → 201 a new collection, 200 the original on a repeat. */
-export function createCollectionHandler(deps: { collections: Pick<CollectionsApi, 'createCollection'> }): OperationHandler<'createCollection'> {
+export function createCollectionHandler(deps: {
+  collections: Pick<CollectionsApi, 'createCollection'>;
+}): OperationHandler<'createCollection'> {
   return async ({ partnerId, body }, res) => {
     const result = await deps.collections.createCollection({
       partnerId,
@@ -67,7 +73,9 @@ export function createCollectionHandler(deps: { collections: Pick<CollectionsApi
 }
 
 /** GET /v1/collections → 200 the partner's collections, newest first. */
-export function listCollectionsHandler(deps: { collections: Pick<CollectionsApi, 'listCollections'> }): OperationHandler<'listCollections'> {
+export function listCollectionsHandler(deps: {
+  collections: Pick<CollectionsApi, 'listCollections'>;
+}): OperationHandler<'listCollections'> {
   return async ({ partnerId, query }, res) => {
     const result = await deps.collections.listCollections({
       partnerId,
@@ -83,7 +91,9 @@ export function listCollectionsHandler(deps: { collections: Pick<CollectionsApi,
 }
 
 /** GET /v1/collections/{id} → 200; unknown, malformed or foreign → 404 COLLECTION_NOT_FOUND. */
-export function getCollectionHandler(deps: { collections: Pick<CollectionsApi, 'getCollection'> }): OperationHandler<'getCollection'> {
+export function getCollectionHandler(deps: {
+  collections: Pick<CollectionsApi, 'getCollection'>;
+}): OperationHandler<'getCollection'> {
   return async ({ partnerId, params }, res) => {
     const collection = await deps.collections.getCollection({ partnerId, collectionId: params.id });
     res.status(200).json(presentCollection(collection));
@@ -95,10 +105,16 @@ export function getCollectionHandler(deps: { collections: Pick<CollectionsApi, '
  * → 201 the deposit (200 when depositId repeats a known one), with the
  * collection as it stands after the deposit.
  */
-export function sandboxCollectionDepositHandler(deps: { collections: Pick<CollectionsApi, 'simulateDeposit'> }): OperationHandler<'sandboxCollectionDeposit'> {
+export function sandboxCollectionDepositHandler(deps: {
+  collections: Pick<CollectionsApi, 'simulateDeposit'>;
+}): OperationHandler<'sandboxCollectionDeposit'> {
   return async ({ partnerId, params, body }, res) => {
     const result = await deps.collections.simulateDeposit({
-      partnerId, collectionId: params.id, amount: body.amount, senderName: body.senderName, depositId: body.depositId ?? '',
+      partnerId,
+      collectionId: params.id,
+      amount: body.amount,
+      senderName: body.senderName,
+      depositId: body.depositId ?? '',
     });
     if (!result.deposit || !result.collection) throw new AppError('INTERNAL_ERROR');
     res.status(result.created ? 201 : 200).json({
@@ -116,7 +132,9 @@ export function sandboxCollectionDepositHandler(deps: { collections: Pick<Collec
 }
 
 /** POST /v1/sandbox/collections/{id}/expire → 200: the sandbox clock ends an open collection's lifetime now. */
-export function sandboxExpireCollectionHandler(deps: { collections: Pick<CollectionsApi, 'expireNow'> }): OperationHandler<'sandboxExpireCollection'> {
+export function sandboxExpireCollectionHandler(deps: {
+  collections: Pick<CollectionsApi, 'expireNow'>;
+}): OperationHandler<'sandboxExpireCollection'> {
   return async ({ partnerId, params }, res) => {
     const collection = await deps.collections.expireNow({ partnerId, collectionId: params.id });
     res.status(200).json(presentCollection(collection));

@@ -9,26 +9,40 @@ import type { ledger } from '@platform/proto';
 import type { LedgerApi } from '../dependencies';
 import type { OperationHandler } from './operation';
 
-export const PAYBILL_INSTRUCTIONS = 'Pay with M-Pesa (Lipa na M-Pesa, Pay Bill) to the paybill number, entering accountReference exactly as the account number. '
-  + 'The payment tops up your KES balance; it is not tied to an order.';
-export const USDT_INSTRUCTIONS = 'Send USDT (TRC-20) on TRON to this address. No memo or tag is used. '
-  + 'A deposit whose transaction hash is attached to a sell order settles that order; any other deposit tops up your USDT balance.';
+export const PAYBILL_INSTRUCTIONS =
+  'Pay with M-Pesa (Lipa na M-Pesa, Pay Bill) to the paybill number, entering accountReference exactly as the account number. ' +
+  'The payment tops up your KES balance; it is not tied to an order.';
+export const USDT_INSTRUCTIONS =
+  'Send USDT (TRC-20) on TRON to this address. No memo or tag is used. ' +
+  'A deposit whose transaction hash is attached to a sell order settles that order; any other deposit tops up your USDT balance.';
 
 export function presentFunding(funding: ledger.FundingInstructions) {
   return {
-    kes: funding.kesEntryAvailable ? [{
-      rail: 'mobile_money_paybill',
-      paybill: funding.paybill,
-      accountReference: funding.accountReference,
-      beneficiaryName: funding.beneficiaryName,
-      currency: 'KES',
-      instructions: PAYBILL_INSTRUCTIONS,
-    }] : [],
-    usdt: { chain: 'tron', asset: 'USDT', address: funding.usdtDepositAddress, memo: null, instructions: USDT_INSTRUCTIONS },
+    kes: funding.kesEntryAvailable
+      ? [
+          {
+            rail: 'mobile_money_paybill',
+            paybill: funding.paybill,
+            accountReference: funding.accountReference,
+            beneficiaryName: funding.beneficiaryName,
+            currency: 'KES',
+            instructions: PAYBILL_INSTRUCTIONS,
+          },
+        ]
+      : [],
+    usdt: {
+      chain: 'tron',
+      asset: 'USDT',
+      address: funding.usdtDepositAddress,
+      memo: null,
+      instructions: USDT_INSTRUCTIONS,
+    },
   };
 }
 
-export function getFundingHandler(deps: { ledger: Pick<LedgerApi, 'getFundingInstructions'> }): OperationHandler<'getFundingInstructions'> {
+export function getFundingHandler(deps: {
+  ledger: Pick<LedgerApi, 'getFundingInstructions'>;
+}): OperationHandler<'getFundingInstructions'> {
   return async ({ partnerId }, res) => {
     const funding = await deps.ledger.getFundingInstructions({ partnerId });
     if (funding.usdtDepositAddress === '') throw new AppError('USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED');

@@ -4,7 +4,10 @@ import type { Readiness, UpstreamHealth } from '../dependencies';
 import type { OperationHandler } from './operation';
 
 /** GET /v1/health: always 200; "degraded" when trading or ledger is not answering. */
-export function healthHandler(deps: { upstreamHealth: UpstreamHealth; version: string }): OperationHandler<'getHealth'> {
+export function healthHandler(deps: {
+  upstreamHealth: UpstreamHealth;
+  version: string;
+}): OperationHandler<'getHealth'> {
   return async (_request, res) => {
     const status = await deps.upstreamHealth.status();
     res.status(200).json({ status, time: new Date().toISOString(), version: deps.version });

@@ -9,7 +9,9 @@ import { answerPage } from '../paging';
 import type { OperationHandler } from './operation';
 
 /** POST /v1/funding/mobile-money-push → 202 `{pushId, status}` once the prompt is out. */
-export function createMobileMoneyPushHandler(deps: { payouts: Pick<PayoutsApi, 'createMobileMoneyPush'> }): OperationHandler<'pushMobileMoneyPrompt'> {
+export function createMobileMoneyPushHandler(deps: {
+  payouts: Pick<PayoutsApi, 'createMobileMoneyPush'>;
+}): OperationHandler<'pushMobileMoneyPrompt'> {
   return async ({ partnerId, body }, res) => {
     const push = await deps.payouts.createMobileMoneyPush({ partnerId, phone: body.phone, amountKes: body.amount });
     res.status(202).json({ pushId: push.pushId, status: push.status });
@@ -43,10 +45,17 @@ export function presentPush(push: payoutsFunding.MobileMoneyPush) {
 }
 
 /** GET /v1/funding/mobile-money-push → 200 a page of the partner's prompts, newest first. */
-export function listMobileMoneyPushesHandler(deps: { payouts: Pick<PayoutsApi, 'listMobileMoneyPushes'> }): OperationHandler<'listMobileMoneyPushes'> {
+export function listMobileMoneyPushesHandler(deps: {
+  payouts: Pick<PayoutsApi, 'listMobileMoneyPushes'>;
+}): OperationHandler<'listMobileMoneyPushes'> {
   return async ({ partnerId, query }, res) => {
     const result = await deps.payouts.listMobileMoneyPushes({
-      partnerId, status: query.status, from: query.from, to: query.to, limit: query.limit ?? 0, cursor: query.cursor ?? '',
+      partnerId,
+      status: query.status,
+      from: query.from,
+      to: query.to,
+      limit: query.limit ?? 0,
+      cursor: query.cursor ?? '',
     });
     answerPage(res, result.pushes.map(presentPush), result.nextCursor);
   };
@@ -59,7 +68,10 @@ export function answerMobileMoneyPushHandler(
 ): OperationHandler<'sandboxApproveMobileMoneyPush' | 'sandboxDeclineMobileMoneyPush'> {
   return async ({ partnerId, params }, res) => {
     const request = { partnerId, pushId: params.pushId };
-    const push = answer === 'approve' ? await deps.payouts.approveMobileMoneyPush(request) : await deps.payouts.declineMobileMoneyPush(request);
+    const push =
+      answer === 'approve'
+        ? await deps.payouts.approveMobileMoneyPush(request)
+        : await deps.payouts.declineMobileMoneyPush(request);
     res.status(200).json(presentAnsweredPush(push));
   };
 }

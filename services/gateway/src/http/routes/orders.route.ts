@@ -18,7 +18,9 @@ function answerCreate(res: Response, result: trading.OrderResult): void {
 }
 
 /** POST /v1/orders/buy → 202 buy order. */
-export function createBuyOrderHandler(deps: { trading: Pick<TradingApi, 'createBuyOrder'> }): OperationHandler<'createBuyOrder'> {
+export function createBuyOrderHandler(deps: {
+  trading: Pick<TradingApi, 'createBuyOrder'>;
+}): OperationHandler<'createBuyOrder'> {
   return async ({ partnerId, body }, res) => {
     const result = await deps.trading.createBuyOrder({
       partnerId,
@@ -33,10 +35,15 @@ export function createBuyOrderHandler(deps: { trading: Pick<TradingApi, 'createB
 }
 
 /** POST /v1/orders/sell → 202 sell order awaiting USDT. */
-export function createSellOrderHandler(deps: { trading: Pick<TradingApi, 'createSellOrder'> }): OperationHandler<'createSellOrder'> {
+export function createSellOrderHandler(deps: {
+  trading: Pick<TradingApi, 'createSellOrder'>;
+}): OperationHandler<'createSellOrder'> {
   return async ({ partnerId, body }, res) => {
     const result = await deps.trading.createSellOrder({
-      partnerId, quoteId: body.quoteId, partnerReference: body.partnerReference, payoutAccountId: body.payoutAccountId,
+      partnerId,
+      quoteId: body.quoteId,
+      partnerReference: body.partnerReference,
+      payoutAccountId: body.payoutAccountId,
     });
     answerCreate(res, result);
   };
@@ -66,7 +73,9 @@ export function listOrdersHandler(deps: { trading: Pick<TradingApi, 'listOrders'
 }
 
 /** PATCH /v1/orders/{id} {txHash} → 200 {orderId, status, txHash}. */
-export function attachTxHashHandler(deps: { trading: Pick<TradingApi, 'attachTxHash'> }): OperationHandler<'attachTxHash'> {
+export function attachTxHashHandler(deps: {
+  trading: Pick<TradingApi, 'attachTxHash'>;
+}): OperationHandler<'attachTxHash'> {
   return async ({ partnerId, params, body }, res) => {
     const order = await deps.trading.attachTxHash({ partnerId, orderId: params.id, txHash: body.txHash });
     res.status(200).json({ orderId: order.orderId, status: order.status, txHash: order.txHash });

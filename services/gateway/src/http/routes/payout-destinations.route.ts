@@ -20,7 +20,9 @@ export function presentPayoutDestination(destination: ledger.PayoutDestination) 
   };
 }
 
-export function listPayoutDestinationsHandler(deps: { ledger: Pick<LedgerApi, 'listPayoutDestinations'> }): OperationHandler<'listPayoutDestinations'> {
+export function listPayoutDestinationsHandler(deps: {
+  ledger: Pick<LedgerApi, 'listPayoutDestinations'>;
+}): OperationHandler<'listPayoutDestinations'> {
   return async ({ partnerId }, res) => {
     const { destinations } = await deps.ledger.listPayoutDestinations({ partnerId });
     res.status(200).json(destinations.map(presentPayoutDestination));

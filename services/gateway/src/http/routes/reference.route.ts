@@ -19,9 +19,16 @@ import { openApiDocument, REFERENCE_HTML_FILE } from '@platform/openapi';
 const DOCUMENT_MAX_AGE_SECONDS = 300;
 /** Redoc needs its inline scripts and styles (and may start a worker); anything else stays on this origin. */
 const DOCS_PAGE_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'", "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:", "worker-src 'self' blob:",
-  "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "font-src 'self' data:", "connect-src 'self'",
-  "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 interface StaticAsset {
@@ -32,8 +39,19 @@ interface StaticAsset {
   headers: Record<string, string>;
 }
 
-function asset(body: Buffer, contentType: string, maxAgeSeconds: number, headers: Record<string, string> = {}): StaticAsset {
-  return { body, contentType, maxAgeSeconds, headers, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+function asset(
+  body: Buffer,
+  contentType: string,
+  maxAgeSeconds: number,
+  headers: Record<string, string> = {},
+): StaticAsset {
+  return {
+    body,
+    contentType,
+    maxAgeSeconds,
+    headers,
+    etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
+  };
 }
 
 function serveAsset(load: () => StaticAsset): RequestHandler {
@@ -53,7 +71,9 @@ function serveAsset(load: () => StaticAsset): RequestHandler {
 }
 
 export const openApiJsonHandler = (): RequestHandler =>
-  serveAsset(() => asset(Buffer.from(JSON.stringify(openApiDocument())), 'application/json; charset=utf-8', DOCUMENT_MAX_AGE_SECONDS));
+  serveAsset(() =>
+    asset(Buffer.from(JSON.stringify(openApiDocument())), 'application/json; charset=utf-8', DOCUMENT_MAX_AGE_SECONDS),
+  );
 
 /** Reads the page when the app is built, so a gateway built without it does not start. */
 export const docsPageHandler = (): RequestHandler => {

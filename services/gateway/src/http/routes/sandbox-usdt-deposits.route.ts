@@ -19,9 +19,15 @@ export function presentUsdtDeposit(deposit: ledger.UsdtDeposit) {
   };
 }
 
-export function simulateUsdtDepositHandler(deps: { ledger: Pick<LedgerApi, 'simulateUsdtDeposit'> }): OperationHandler<'sandboxUsdtDeposit'> {
+export function simulateUsdtDepositHandler(deps: {
+  ledger: Pick<LedgerApi, 'simulateUsdtDeposit'>;
+}): OperationHandler<'sandboxUsdtDeposit'> {
   return async ({ partnerId, body }, res) => {
-    const deposit = await deps.ledger.simulateUsdtDeposit({ partnerId, txHash: body.txHash, usdtAmount: body.usdtAmount });
+    const deposit = await deps.ledger.simulateUsdtDeposit({
+      partnerId,
+      txHash: body.txHash,
+      usdtAmount: body.usdtAmount,
+    });
     res.status(201).json(presentUsdtDeposit(deposit));
   };
 }

@@ -18,7 +18,10 @@ export function presentBatch(batch: payouts.TransferBatch) {
     acceptedCount: batch.acceptedCount,
     failedCount: batch.failedCount,
     items: batch.items.map((item) => ({
-      transferId: item.transferId ?? null, idempotencyKey: item.idempotencyKey, accepted: item.accepted, failureCode: item.failureCode ?? null,
+      transferId: item.transferId ?? null,
+      idempotencyKey: item.idempotencyKey,
+      accepted: item.accepted,
+      failureCode: item.failureCode ?? null,
     })),
     createdAt: batch.createdAt,
     confirmedAt: batch.confirmedAt ?? null,
@@ -28,10 +31,14 @@ export function presentBatch(batch: payouts.TransferBatch) {
 }
 
 /** POST /v1/transfers/batch → 202 the batch. */
-export function createTransferBatchHandler(deps: { payouts: Pick<PayoutsApi, 'createTransferBatch'> }): OperationHandler<'createTransferBatch'> {
+export function createTransferBatchHandler(deps: {
+  payouts: Pick<PayoutsApi, 'createTransferBatch'>;
+}): OperationHandler<'createTransferBatch'> {
   return async ({ partnerId, body }, res) => {
     const result = await deps.payouts.createTransferBatch({
-      partnerId, idempotencyKey: body.idempotencyKey, items: body.items.map((item) => toCreateTransferRequest(partnerId, item)),
+      partnerId,
+      idempotencyKey: body.idempotencyKey,
+      items: body.items.map((item) => toCreateTransferRequest(partnerId, item)),
     });
     if (!result.batch) throw new Error('payouts answered without a batch');
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
@@ -40,14 +47,18 @@ export function createTransferBatchHandler(deps: { payouts: Pick<PayoutsApi, 'cr
 }
 
 /** GET /v1/transfers/batch/{id} → 200 the batch with every item's outcome. */
-export function getTransferBatchHandler(deps: { payouts: Pick<PayoutsApi, 'getTransferBatch'> }): OperationHandler<'getTransferBatch'> {
+export function getTransferBatchHandler(deps: {
+  payouts: Pick<PayoutsApi, 'getTransferBatch'>;
+}): OperationHandler<'getTransferBatch'> {
   return async ({ partnerId, params }, res) => {
     res.status(200).json(presentBatch(await deps.payouts.getTransferBatch({ partnerId, batchId: params.id })));
   };
 }
 
 /** GET /v1/transfers/batch → 200 a page of the partner's batches, newest first. */
-export function listTransferBatchesHandler(deps: { payouts: Pick<PayoutsApi, 'listTransferBatches'> }): OperationHandler<'listTransferBatches'> {
+export function listTransferBatchesHandler(deps: {
+  payouts: Pick<PayoutsApi, 'listTransferBatches'>;
+}): OperationHandler<'listTransferBatches'> {
   return async ({ partnerId, query }, res) => {
     const result = await deps.payouts.listTransferBatches({
       partnerId,

@@ -15,7 +15,13 @@ export type TransferRequestBody = BodyOf<'createTransfer'>;
 
 export function presentHandle(handle: payouts.ConfirmationHandle | undefined) {
   if (!handle) throw new Error('payouts answered without a confirmation handle');
-  return { id: handle.id, channel: handle.channel, deliveredTo: handle.deliveredTo, expiresAt: handle.expiresAt, resendAvailableAt: handle.resendAvailableAt };
+  return {
+    id: handle.id,
+    channel: handle.channel,
+    deliveredTo: handle.deliveredTo,
+    expiresAt: handle.expiresAt,
+    resendAvailableAt: handle.resendAvailableAt,
+  };
 }
 
 /** The transfer as partners see it: spec fields first, additive ones after. */
@@ -26,7 +32,11 @@ export function presentTransfer(transfer: payouts.Transfer) {
     rail: transfer.rail,
     amount: { currency: 'KES', value: transfer.amountValue },
     fee: { currency: 'KES', value: transfer.feeValue },
-    destination: { accountNumber: transfer.accountNumberMasked, accountName: transfer.accountName, bankCode: transfer.bankCode ?? null },
+    destination: {
+      accountNumber: transfer.accountNumberMasked,
+      accountName: transfer.accountName,
+      bankCode: transfer.bankCode ?? null,
+    },
     nameVerification: transfer.nameVerification,
     verifiedAccountName: transfer.verifiedAccountName ?? null,
     partnerReference: transfer.partnerReference,
@@ -54,7 +64,9 @@ export function toCreateTransferRequest(partnerId: string, body: TransferRequest
 }
 
 /** POST /v1/transfers → 202 the transfer, awaiting_confirmation. */
-export function createTransferHandler(deps: { payouts: Pick<PayoutsApi, 'createTransfer'> }): OperationHandler<'createTransfer'> {
+export function createTransferHandler(deps: {
+  payouts: Pick<PayoutsApi, 'createTransfer'>;
+}): OperationHandler<'createTransfer'> {
   return async ({ partnerId, body }, res) => {
     const result = await deps.payouts.createTransfer(toCreateTransferRequest(partnerId, body));
     if (!result.transfer) throw new Error('payouts answered without a transfer');
@@ -64,14 +76,18 @@ export function createTransferHandler(deps: { payouts: Pick<PayoutsApi, 'createT
 }
 
 /** GET /v1/transfers/{id} → 200 the transfer. */
-export function getTransferHandler(deps: { payouts: Pick<PayoutsApi, 'getTransfer'> }): OperationHandler<'getTransfer'> {
+export function getTransferHandler(deps: {
+  payouts: Pick<PayoutsApi, 'getTransfer'>;
+}): OperationHandler<'getTransfer'> {
   return async ({ partnerId, params }, res) => {
     res.status(200).json(presentTransfer(await deps.payouts.getTransfer({ partnerId, transferId: params.id })));
   };
 }
 
 /** GET /v1/transfers → 200 a page of the partner's transfers, newest first. */
-export function listTransfersHandler(deps: { payouts: Pick<PayoutsApi, 'listTransfers'> }): OperationHandler<'listTransfers'> {
+export function listTransfersHandler(deps: {
+  payouts: Pick<PayoutsApi, 'listTransfers'>;
+}): OperationHandler<'listTransfers'> {
   return async ({ partnerId, query }, res) => {
     const result = await deps.payouts.listTransfers({
       partnerId,
@@ -91,13 +107,25 @@ export function listTransfersHandler(deps: { payouts: Pick<PayoutsApi, 'listTran
 export function confirmHandler(deps: { payouts: Pick<PayoutsApi, 'confirm'> }): OperationHandler<'confirm'> {
   return async ({ partnerId, params, body }, res) => {
     const result = await deps.payouts.confirm({ partnerId, confirmationId: params.id, code: body.code });
-    res.status(200).json({ confirmationId: result.confirmationId, subjectType: result.subjectType, subjectId: result.subjectId, status: result.status, verifiedAt: result.verifiedAt });
+    res
+      .status(200)
+      .json({
+        confirmationId: result.confirmationId,
+        subjectType: result.subjectType,
+        subjectId: result.subjectId,
+        status: result.status,
+        verifiedAt: result.verifiedAt,
+      });
   };
 }
 
 /** POST /v1/confirmations/{id}/resend, no body → 200 the confirmation handle with its new expiresAt. */
-export function resendConfirmationHandler(deps: { payouts: Pick<PayoutsApi, 'resendConfirmation'> }): OperationHandler<'resendConfirmation'> {
+export function resendConfirmationHandler(deps: {
+  payouts: Pick<PayoutsApi, 'resendConfirmation'>;
+}): OperationHandler<'resendConfirmation'> {
   return async ({ partnerId, params }, res) => {
-    res.status(200).json(presentHandle(await deps.payouts.resendConfirmation({ partnerId, confirmationId: params.id })));
+    res
+      .status(200)
+      .json(presentHandle(await deps.payouts.resendConfirmation({ partnerId, confirmationId: params.id })));
   };
 }

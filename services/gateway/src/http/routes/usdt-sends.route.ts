@@ -28,7 +28,9 @@ export function presentUsdtSend(send: payouts.UsdtSend) {
 }
 
 /** POST /v1/usdt/sends → 202 the send, awaiting_confirmation. */
-export function createUsdtSendHandler(deps: { payouts: Pick<PayoutsApi, 'createUsdtSend'> }): OperationHandler<'createUsdtSend'> {
+export function createUsdtSendHandler(deps: {
+  payouts: Pick<PayoutsApi, 'createUsdtSend'>;
+}): OperationHandler<'createUsdtSend'> {
   return async ({ partnerId, body }, res) => {
     const result = await deps.payouts.createUsdtSend({ partnerId, ...body });
     if (!result.send) throw new Error('payouts answered without a send');
@@ -38,14 +40,18 @@ export function createUsdtSendHandler(deps: { payouts: Pick<PayoutsApi, 'createU
 }
 
 /** GET /v1/usdt/sends/{id} → 200 the send. */
-export function getUsdtSendHandler(deps: { payouts: Pick<PayoutsApi, 'getUsdtSend'> }): OperationHandler<'getUsdtSend'> {
+export function getUsdtSendHandler(deps: {
+  payouts: Pick<PayoutsApi, 'getUsdtSend'>;
+}): OperationHandler<'getUsdtSend'> {
   return async ({ partnerId, params }, res) => {
     res.status(200).json(presentUsdtSend(await deps.payouts.getUsdtSend({ partnerId, sendId: params.id })));
   };
 }
 
 /** GET /v1/usdt/sends → 200 a page of the partner's sends, newest first. */
-export function listUsdtSendsHandler(deps: { payouts: Pick<PayoutsApi, 'listUsdtSends'> }): OperationHandler<'listUsdtSends'> {
+export function listUsdtSendsHandler(deps: {
+  payouts: Pick<PayoutsApi, 'listUsdtSends'>;
+}): OperationHandler<'listUsdtSends'> {
   return async ({ partnerId, query }, res) => {
     const result = await deps.payouts.listUsdtSends({
       partnerId,

@@ -19,20 +19,44 @@ import { parseJsonObject, rawQueryOf, validateBody, validateQuery } from '../val
 import { listAdminsHandler, registerAdminHandler, removeAdminHandler } from './admins.route';
 import { getBalancesHandler, listAccountTransactionsHandler } from './balances.route';
 import {
-  createCollectionHandler, getCollectionHandler, listCollectionsHandler, sandboxCollectionDepositHandler, sandboxExpireCollectionHandler,
+  createCollectionHandler,
+  getCollectionHandler,
+  listCollectionsHandler,
+  sandboxCollectionDepositHandler,
+  sandboxExpireCollectionHandler,
 } from './collections.route';
 import { getFundingHandler } from './funding.route';
 import { healthHandler } from './health.route';
-import { answerMobileMoneyPushHandler, createMobileMoneyPushHandler, listMobileMoneyPushesHandler } from './mobile-money-push.route';
+import {
+  answerMobileMoneyPushHandler,
+  createMobileMoneyPushHandler,
+  listMobileMoneyPushesHandler,
+} from './mobile-money-push.route';
 import type { OperationHandler } from './operation';
-import { attachTxHashHandler, createBuyOrderHandler, createSellOrderHandler, getOrderHandler, listOrdersHandler } from './orders.route';
+import {
+  attachTxHashHandler,
+  createBuyOrderHandler,
+  createSellOrderHandler,
+  getOrderHandler,
+  listOrdersHandler,
+} from './orders.route';
 import { listPayoutDestinationsHandler } from './payout-destinations.route';
 import { createQuoteHandler } from './quotes.route';
 import { setSandboxRateHandler, simulateKesCreditHandler } from './sandbox.route';
 import { simulateUsdtDepositHandler } from './sandbox-usdt-deposits.route';
 import { sandboxApproveWalletHandler, sandboxOutboxHandler } from './sandbox-wallets.route';
-import { createTransferBatchHandler, getTransferBatchHandler, listTransferBatchesHandler } from './transfer-batches.route';
-import { confirmHandler, createTransferHandler, getTransferHandler, listTransfersHandler, resendConfirmationHandler } from './transfers.route';
+import {
+  createTransferBatchHandler,
+  getTransferBatchHandler,
+  listTransferBatchesHandler,
+} from './transfer-batches.route';
+import {
+  confirmHandler,
+  createTransferHandler,
+  getTransferHandler,
+  listTransfersHandler,
+  resendConfirmationHandler,
+} from './transfers.route';
 import { createUsdtSendHandler, getUsdtSendHandler, listUsdtSendsHandler } from './usdt-sends.route';
 import { confirmWalletHandler, listWalletsHandler, registerWalletHandler, revokeWalletHandler } from './wallets.route';
 import { listEventsHandler, listWebhookDeliveriesHandler, retryWebhookDeliveryHandler } from './webhook-events.route';
@@ -105,7 +129,11 @@ function operationRoute(operation: Operation, handler: OperationHandler<Operatio
   return async (req: Request, res: Response) => {
     const request = operation.request;
     const body = request
-      ? validateBody(request.schema, parseJsonObject(rawBodyOf(res), req.headers['content-type']), request.crossFieldCheck)
+      ? validateBody(
+          request.schema,
+          parseJsonObject(rawBodyOf(res), req.headers['content-type']),
+          request.crossFieldCheck,
+        )
       : undefined;
     const query = operation.query ? validateQuery(operation.query, rawQueryOf(req.originalUrl)) : undefined;
     const params: Record<string, string> = {};
@@ -120,7 +148,9 @@ function operationRoute(operation: Operation, handler: OperationHandler<Operatio
 
 /** Literal paths before parameterised ones, so `/transfers/batch` is never read as an id. */
 export function registrationOrder(operations: readonly Operation[]): Operation[] {
-  return [...operations].sort((left, right) => pathParameterNames(left.path).length - pathParameterNames(right.path).length);
+  return [...operations].sort(
+    (left, right) => pathParameterNames(left.path).length - pathParameterNames(right.path).length,
+  );
 }
 
 /** The operations this mode serves: every one in sandbox mode; the sandbox helpers are left out in production. */
@@ -132,7 +162,11 @@ export function createV1Router(deps: AppDependencies): Router {
   const router = Router({ caseSensitive: true, strict: true });
   for (const operation of registrationOrder(servedOperations(deps.mode))) {
     const handler = HANDLERS[operation.operationId](deps) as OperationHandler<OperationId>;
-    router[operation.method](routerPath(operation.path), requireScope(operation.scope), operationRoute(operation, handler));
+    router[operation.method](
+      routerPath(operation.path),
+      requireScope(operation.scope),
+      operationRoute(operation, handler),
+    );
   }
   router.use(notFound);
   return router;

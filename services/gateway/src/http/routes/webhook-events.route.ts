@@ -27,10 +27,15 @@ export function presentWebhookDelivery(delivery: webhookDeliveryPartnerFeed.Part
 }
 
 /** GET /v1/events → 200 a page of events, oldest first; X-Next-Cursor is the `after` of the next page. */
-export function listEventsHandler(deps: { webhookDelivery: Pick<WebhookDeliveryApi, 'listEvents'> }): OperationHandler<'listEvents'> {
+export function listEventsHandler(deps: {
+  webhookDelivery: Pick<WebhookDeliveryApi, 'listEvents'>;
+}): OperationHandler<'listEvents'> {
   return async ({ partnerId, query }, res) => {
     const page = await deps.webhookDelivery.listEvents({
-      partnerId, afterEventId: query.after ?? '', eventType: query.type ?? '', limit: query.limit ?? 0,
+      partnerId,
+      afterEventId: query.after ?? '',
+      eventType: query.type ?? '',
+      limit: query.limit ?? 0,
     });
     if (page.nextAfterEventId) res.setHeader(NEXT_CURSOR_HEADER, page.nextAfterEventId);
     const text = `[${page.events.map((event) => event.envelopeJson).join(',')}]`;
@@ -41,20 +46,27 @@ export function listEventsHandler(deps: { webhookDelivery: Pick<WebhookDeliveryA
 }
 
 /** GET /v1/webhook-deliveries → 200 a page of the partner's deliveries, newest first. */
-export function listWebhookDeliveriesHandler(
-  deps: { webhookDelivery: Pick<WebhookDeliveryApi, 'listPartnerDeliveries'> },
-): OperationHandler<'listWebhookDeliveries'> {
+export function listWebhookDeliveriesHandler(deps: {
+  webhookDelivery: Pick<WebhookDeliveryApi, 'listPartnerDeliveries'>;
+}): OperationHandler<'listWebhookDeliveries'> {
   return async ({ partnerId, query }, res) => {
-    const page = await deps.webhookDelivery.listPartnerDeliveries({ partnerId, status: query.status ?? '', limit: query.limit ?? 0, cursor: query.cursor ?? '' });
+    const page = await deps.webhookDelivery.listPartnerDeliveries({
+      partnerId,
+      status: query.status ?? '',
+      limit: query.limit ?? 0,
+      cursor: query.cursor ?? '',
+    });
     answerPage(res, page.deliveries.map(presentWebhookDelivery), page.nextCursor);
   };
 }
 
 /** POST /v1/webhook-deliveries/{id}/retry, no body → 200 the delivery after the retry. */
-export function retryWebhookDeliveryHandler(
-  deps: { webhookDelivery: Pick<WebhookDeliveryApi, 'retryDelivery'> },
-): OperationHandler<'retryWebhookDelivery'> {
+export function retryWebhookDeliveryHandler(deps: {
+  webhookDelivery: Pick<WebhookDeliveryApi, 'retryDelivery'>;
+}): OperationHandler<'retryWebhookDelivery'> {
   return async ({ partnerId, params }, res) => {
-    res.status(200).json(presentWebhookDelivery(await deps.webhookDelivery.retryDelivery({ partnerId, deliveryId: params.id })));
+    res
+      .status(200)
+      .json(presentWebhookDelivery(await deps.webhookDelivery.retryDelivery({ partnerId, deliveryId: params.id })));
   };
 }

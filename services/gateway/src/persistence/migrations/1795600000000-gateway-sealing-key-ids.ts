@@ -10,11 +10,15 @@ export class GatewaySealingKeyIdsMigration1795600000000 implements MigrationInte
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE credentials DROP CONSTRAINT credentials_secret_sealed_check`);
-    await queryRunner.query(`ALTER TABLE credentials ADD CONSTRAINT credentials_secret_sealed_check CHECK (secret_sealed ~ '^v1\\.|^v2\\.[A-Za-z0-9_-]{1,32}\\.')`);
+    await queryRunner.query(
+      `ALTER TABLE credentials ADD CONSTRAINT credentials_secret_sealed_check CHECK (secret_sealed ~ '^v1\\.|^v2\\.[A-Za-z0-9_-]{1,32}\\.')`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE credentials DROP CONSTRAINT credentials_secret_sealed_check`);
-    await queryRunner.query(`ALTER TABLE credentials ADD CONSTRAINT credentials_secret_sealed_check CHECK (secret_sealed LIKE 'v1.%')`);
+    await queryRunner.query(
+      `ALTER TABLE credentials ADD CONSTRAINT credentials_secret_sealed_check CHECK (secret_sealed LIKE 'v1.%')`,
+    );
   }
 }

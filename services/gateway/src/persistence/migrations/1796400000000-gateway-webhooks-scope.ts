@@ -18,7 +18,9 @@ export class GatewayWebhooksScopeMigration1796400000000 implements MigrationInte
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`UPDATE credentials SET scopes = array_remove(scopes, 'webhooks') WHERE 'webhooks' = ANY(scopes)`);
+    await queryRunner.query(
+      `UPDATE credentials SET scopes = array_remove(scopes, 'webhooks') WHERE 'webhooks' = ANY(scopes)`,
+    );
     await queryRunner.query('ALTER TABLE credentials DROP CONSTRAINT credentials_scopes_check');
     await queryRunner.query(`ALTER TABLE credentials ADD CONSTRAINT credentials_scopes_check CHECK (
       cardinality(scopes) > 0

@@ -30,12 +30,19 @@ export class CreatePartnerUseCase {
     const created = await withTransaction(this.dataSource, async (manager) => {
       const inserted = await this.partners.insertIfAbsent(partner, manager);
       if (inserted) {
-        await recordAudit(manager, { action: 'partner.created', partnerId: inserted.partnerId, details: { name: inserted.name, rateLimitPerMinute: inserted.rateLimitPerMinute } });
+        await recordAudit(manager, {
+          action: 'partner.created',
+          partnerId: inserted.partnerId,
+          details: { name: inserted.name, rateLimitPerMinute: inserted.rateLimitPerMinute },
+        });
       }
       return inserted;
     });
     if (created) {
-      this.logger.info('partner created', { partnerId: created.partnerId, rateLimitPerMinute: created.rateLimitPerMinute });
+      this.logger.info('partner created', {
+        partnerId: created.partnerId,
+        rateLimitPerMinute: created.rateLimitPerMinute,
+      });
       return created;
     }
     return this.originalOf(partner);

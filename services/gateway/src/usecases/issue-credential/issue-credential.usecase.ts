@@ -54,7 +54,11 @@ export class IssueCredentialUseCase {
       try {
         await withTransaction(this.dataSource, async (manager) => {
           await this.credentials.insert({ apiKey, partnerId, secretSealed, scopes }, manager);
-          await recordAudit(manager, { action: 'credential.issued', partnerId, details: { apiKey, scopes: scopes.join(',') } });
+          await recordAudit(manager, {
+            action: 'credential.issued',
+            partnerId,
+            details: { apiKey, scopes: scopes.join(',') },
+          });
         });
         this.logger.info('credential issued', { partnerId, apiKey, scopes });
         return { apiKey, signingSecret, scopes, partnerId };

@@ -24,7 +24,11 @@ export class RevokeCredentialUseCase {
     const outcome = await withTransaction(this.dataSource, async (manager) => {
       const revocation = await this.credentials.revoke(command.apiKey, manager);
       if (revocation.partnerId) {
-        await recordAudit(manager, { action: 'credential.revoked', partnerId: revocation.partnerId, details: { apiKey: command.apiKey } });
+        await recordAudit(manager, {
+          action: 'credential.revoked',
+          partnerId: revocation.partnerId,
+          details: { apiKey: command.apiKey },
+        });
       }
       return revocation.outcome;
     });

@@ -21,20 +21,36 @@ export interface DepositAttribution {
 export class GrpcDepositAttribution implements DepositAttribution {
   private readonly client: PromiseClient<typeof trading.TradingDepositsService>;
 
-  constructor(address: string, tls: TlsMaterial, private readonly logger: Logger) {
-    this.client = createClient(trading.TradingDepositsService, { upstream: 'trading', tls: tls.client('trading'), address, logger, deadlineMs: OFFER_DEADLINE_MS });
+  constructor(
+    address: string,
+    tls: TlsMaterial,
+    private readonly logger: Logger,
+  ) {
+    this.client = createClient(trading.TradingDepositsService, {
+      upstream: 'trading',
+      tls: tls.client('trading'),
+      address,
+      logger,
+      deadlineMs: OFFER_DEADLINE_MS,
+    });
   }
 
   async offer(request: { partnerId: string; txHash: string; usdtAmount: string }): Promise<DepositDecision> {
     try {
       const answer = await this.client.offerUsdtDeposit(request);
-      if (answer.decision === 'matched' && isUuid(answer.orderId)) return { decision: 'matched', orderId: answer.orderId };
-      if (answer.decision === 'hold' && answer.holdUntil && !Number.isNaN(Date.parse(answer.holdUntil))) return { decision: 'hold', holdUntil: answer.holdUntil };
+      if (answer.decision === 'matched' && isUuid(answer.orderId))
+        return { decision: 'matched', orderId: answer.orderId };
+      if (answer.decision === 'hold' && answer.holdUntil && !Number.isNaN(Date.parse(answer.holdUntil)))
+        return { decision: 'hold', holdUntil: answer.holdUntil };
       if (answer.decision === 'none') return { decision: 'none' };
-      this.logger.error('trading answered a malformed deposit decision; holding the deposit', { decision: answer.decision });
+      this.logger.error('trading answered a malformed deposit decision; holding the deposit', {
+        decision: answer.decision,
+      });
       return { decision: 'unavailable' };
     } catch (error) {
-      this.logger.warn('trading did not answer a deposit offer; holding the deposit', { error: (error as Error).message });
+      this.logger.warn('trading did not answer a deposit offer; holding the deposit', {
+        error: (error as Error).message,
+      });
       return { decision: 'unavailable' };
     }
   }

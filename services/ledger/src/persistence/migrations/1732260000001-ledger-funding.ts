@@ -31,6 +31,8 @@ export class LedgerFundingMigration1732260000001 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('DROP TABLE payout_destinations; ALTER TABLE partner_accounts DROP CONSTRAINT partner_accounts_kes_status_check;');
+    await queryRunner.query(
+      'DROP TABLE payout_destinations; ALTER TABLE partner_accounts DROP CONSTRAINT partner_accounts_kes_status_check;',
+    );
   }
 }

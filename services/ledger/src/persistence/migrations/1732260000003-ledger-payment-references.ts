@@ -19,8 +19,12 @@ export class LedgerPaymentReferencesMigration1732260000003 implements MigrationI
         order_id uuid NOT NULL UNIQUE,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await queryRunner.query('ALTER TABLE kes_credits ADD COLUMN payment_reference text REFERENCES payment_references (reference)');
-    await queryRunner.query('CREATE INDEX kes_credits_payment_reference_idx ON kes_credits (payment_reference, received_at) WHERE payment_reference IS NOT NULL');
+    await queryRunner.query(
+      'ALTER TABLE kes_credits ADD COLUMN payment_reference text REFERENCES payment_references (reference)',
+    );
+    await queryRunner.query(
+      'CREATE INDEX kes_credits_payment_reference_idx ON kes_credits (payment_reference, received_at) WHERE payment_reference IS NOT NULL',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

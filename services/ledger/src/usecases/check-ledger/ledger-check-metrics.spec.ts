@@ -9,8 +9,20 @@ describe('LedgerCheckMetrics', () => {
     const registry = new Registry();
     const metrics = new LedgerCheckMetrics(registry);
     expect(await registry.metrics()).toContain('ledger_check_runs_total{result="failed"} 0');
-    metrics.ran([{ name: 'entries_balanced', ok: true }, { name: 'currency_sums_to_zero', ok: true }], 1_700_000_000_000);
-    metrics.ran([{ name: 'entries_balanced', ok: false }, { name: 'currency_sums_to_zero', ok: true }], 1_700_000_060_000);
+    metrics.ran(
+      [
+        { name: 'entries_balanced', ok: true },
+        { name: 'currency_sums_to_zero', ok: true },
+      ],
+      1_700_000_000_000,
+    );
+    metrics.ran(
+      [
+        { name: 'entries_balanced', ok: false },
+        { name: 'currency_sums_to_zero', ok: true },
+      ],
+      1_700_000_060_000,
+    );
     const text = await registry.metrics();
     expect(text).toContain('ledger_check_runs_total{result="passed"} 1');
     expect(text).toContain('ledger_check_runs_total{result="failed"} 1');

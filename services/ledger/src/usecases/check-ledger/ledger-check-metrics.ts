@@ -15,11 +15,29 @@ export class LedgerCheckMetrics {
   private readonly lastRun;
 
   constructor(registry: Registry = metricsRegistry) {
-    this.runs = counter({ name: 'ledger_check_runs_total', help: 'Ledger reconciliation runs, by result (passed, failed).', labelNames: ['result'] as const }, registry);
-    this.failures = counter({
-      name: 'ledger_check_failures_total', help: 'Ledger reconciliation checks that found a problem, by check.', labelNames: ['check'] as const,
-    }, registry);
-    this.lastRun = gauge({ name: 'ledger_check_last_run_timestamp_seconds', help: 'When this replica last ran the ledger reconciliation (Unix time).' }, registry);
+    this.runs = counter(
+      {
+        name: 'ledger_check_runs_total',
+        help: 'Ledger reconciliation runs, by result (passed, failed).',
+        labelNames: ['result'] as const,
+      },
+      registry,
+    );
+    this.failures = counter(
+      {
+        name: 'ledger_check_failures_total',
+        help: 'Ledger reconciliation checks that found a problem, by check.',
+        labelNames: ['check'] as const,
+      },
+      registry,
+    );
+    this.lastRun = gauge(
+      {
+        name: 'ledger_check_last_run_timestamp_seconds',
+        help: 'When this replica last ran the ledger reconciliation (Unix time).',
+      },
+      registry,
+    );
     this.runs.inc({ result: 'passed' }, 0);
     this.runs.inc({ result: 'failed' }, 0);
   }

@@ -12,11 +12,16 @@ import { TX_HASH } from '../record-usdt-deposit/record-usdt-deposit.usecase';
  * balance, or claimed by another order, is LEDGER_DEPOSIT_NOT_CLAIMABLE.
  */
 export class ClaimUsdtDepositUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly deposits: UsdtDepositsRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deposits: UsdtDepositsRepository,
+  ) {}
 
   async execute(command: { txHash: string; partnerId: string; orderId: string }): Promise<UsdtDepositRecord> {
     const bad = [
-      ...(TX_HASH.test(command.txHash) ? [] : ['txHash']), ...(isUuid(command.partnerId) ? [] : ['partnerId']), ...(isUuid(command.orderId) ? [] : ['orderId']),
+      ...(TX_HASH.test(command.txHash) ? [] : ['txHash']),
+      ...(isUuid(command.partnerId) ? [] : ['partnerId']),
+      ...(isUuid(command.orderId) ? [] : ['orderId']),
     ];
     if (bad.length > 0) throw validationFailed(bad);
     return withTransaction(this.dataSource, async (manager) => {

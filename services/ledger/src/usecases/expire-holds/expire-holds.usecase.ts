@@ -11,18 +11,32 @@ import type { MoneyMovementLog } from '../money-movements';
  * post (which checks expiry itself) decides.
  */
 export class ExpireHoldsUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository, private readonly movements: MoneyMovementLog) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly holds: HoldsRepository,
+    private readonly movements: MoneyMovementLog,
+  ) {}
 
   /** Expires at most `batchSize` holds; returns how many. */
   async execute(batchSize: number): Promise<number> {
     const expired = await withTransaction(this.dataSource, async (manager) => {
       const due = await this.holds.claimExpired(manager, batchSize);
       if (due.length === 0) return [];
-      await lockAccounts(manager, due.map((hold) => hold.accountId));
+      await lockAccounts(
+        manager,
+        due.map((hold) => hold.accountId),
+      );
       const resolved: HoldRecord[] = [];
       for (const hold of due) {
         await this.holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
-        resolved.push(await this.holds.resolve(manager, hold.holdId, { status: 'expired', postedAmount: new Big(0), entryId: null, resolutionHash: null }));
+        resolved.push(
+          await this.holds.resolve(manager, hold.holdId, {
+            status: 'expired',
+            postedAmount: new Big(0),
+            entryId: null,
+            resolutionHash: null,
+          }),
+        );
       }
       return resolved;
     });

@@ -23,7 +23,10 @@ export interface FundingInstructionsRecord {
  * could not be credited promptly), and its USDT deposit address once allocated.
  */
 export class GetFundingInstructionsUseCase {
-  constructor(private readonly accounts: AccountsRepository, private readonly settings: FundingSettings) {}
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly settings: FundingSettings,
+  ) {}
 
   async execute(command: { partnerId: string }): Promise<FundingInstructionsRecord> {
     if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);

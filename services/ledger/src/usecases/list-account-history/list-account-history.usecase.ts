@@ -10,9 +10,16 @@ const CURSOR_PATTERN = /^[1-9]\d{0,18}$/;
 
 /** An account's postings, newest first, a bounded page at a time. */
 export class ListAccountHistoryUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly entries: EntriesRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly entries: EntriesRepository,
+  ) {}
 
-  async execute(command: { accountId: string; cursor: string; limit: number }): Promise<{ items: HistoryItem[]; nextCursor: string }> {
+  async execute(command: {
+    accountId: string;
+    cursor: string;
+    limit: number;
+  }): Promise<{ items: HistoryItem[]; nextCursor: string }> {
     const beforeId = this.validate(command);
     const [account] = await this.dataSource.query('SELECT 1 FROM accounts WHERE id = $1', [command.accountId]);
     if (!account) throw new AppError('LEDGER_ACCOUNT_NOT_FOUND');

@@ -22,17 +22,24 @@ export interface ListOwnedHoldsCommand {
  * anything, so calls between the services keep pointing one way.
  */
 export class ListOwnedHoldsUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly holds: HoldsRepository,
+  ) {}
 
   async execute(command: ListOwnedHoldsCommand): Promise<HoldRecord[]> {
     const bad: string[] = [];
     const placedBeforeMs = Date.parse(command.placedBefore);
     if (Number.isNaN(placedBeforeMs)) bad.push('placedBefore');
     if (command.afterHoldId !== null && !isUuid(command.afterHoldId)) bad.push('afterHoldId');
-    if (!Number.isInteger(command.limit) || command.limit < 1 || command.limit > OWNED_HOLDS_LIMIT_MAX) bad.push('limit');
+    if (!Number.isInteger(command.limit) || command.limit < 1 || command.limit > OWNED_HOLDS_LIMIT_MAX)
+      bad.push('limit');
     if (bad.length > 0) throw validationFailed(bad);
     return this.holds.listOwnedPending(this.dataSource, {
-      ownerPrefix: ownerPrefix(command.caller), placedBefore: new Date(placedBeforeMs), afterHoldId: command.afterHoldId, limit: command.limit,
+      ownerPrefix: ownerPrefix(command.caller),
+      placedBefore: new Date(placedBeforeMs),
+      afterHoldId: command.afterHoldId,
+      limit: command.limit,
     });
   }
 }

@@ -11,46 +11,78 @@ import { ListStatementUseCase } from './list-statement.usecase';
 const PARTNER = '11111111-1111-4111-8111-111111111111';
 const ACCOUNT = '22222222-2222-4222-8222-222222222222';
 const LINE = (index: number, overrides: Partial<StatementLineRow> = {}): StatementLineRow => ({
-  lineId: `33333333-3333-4333-8333-33333333333${index}`, accountId: ACCOUNT, currency: 'KES', source: 'posting', entryKind: 'transfer',
-  amount: '-125.000000', availableAfter: '875.000000', createdAt: '2026-11-26T10:00:00.000Z',
-  createdAtExact: `2026-11-26 10:00:00.00000${index}+00`, resourceId: '44444444-4444-4444-8444-444444444444', ...overrides,
+  lineId: `33333333-3333-4333-8333-33333333333${index}`,
+  accountId: ACCOUNT,
+  currency: 'KES',
+  source: 'posting',
+  entryKind: 'transfer',
+  amount: '-125.000000',
+  availableAfter: '875.000000',
+  createdAt: '2026-11-26T10:00:00.000Z',
+  createdAtExact: `2026-11-26 10:00:00.00000${index}+00`,
+  resourceId: '44444444-4444-4444-8444-444444444444',
+  ...overrides,
 });
 
 function useCase(owned: boolean, rows: StatementLineRow[]) {
   const page = jest.fn(async () => rows);
-  const statements = { partnerAccountCurrency: jest.fn(async () => (owned ? 'KES' as const : null)), page } as unknown as StatementRepository;
+  const statements = {
+    partnerAccountCurrency: jest.fn(async () => (owned ? ('KES' as const) : null)),
+    page,
+  } as unknown as StatementRepository;
   return { subject: new ListStatementUseCase(statements), page };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
 
 describe('ListStatementUseCase', () => {
-  it('answers ACCOUNT_NOT_FOUND for an account that is not the partner\'s, and for an id that is not one, reading no line', async () => {
+  it("answers ACCOUNT_NOT_FOUND for an account that is not the partner's, and for an id that is not one, reading no line", async () => {
     const foreign = useCase(false, [LINE(1)]);
-    expect((await refusal(foreign.subject.execute({ partnerId: PARTNER, accountId: ACCOUNT, limit: 0, cursor: '' }))).code).toBe('ACCOUNT_NOT_FOUND');
+    expect(
+      (await refusal(foreign.subject.execute({ partnerId: PARTNER, accountId: ACCOUNT, limit: 0, cursor: '' }))).code,
+    ).toBe('ACCOUNT_NOT_FOUND');
     const malformed = useCase(true, [LINE(1)]);
-    expect((await refusal(malformed.subject.execute({ partnerId: PARTNER, accountId: 'not-an-id', limit: 0, cursor: '' }))).code).toBe('ACCOUNT_NOT_FOUND');
+    expect(
+      (await refusal(malformed.subject.execute({ partnerId: PARTNER, accountId: 'not-an-id', limit: 0, cursor: '' })))
+        .code,
+    ).toBe('ACCOUNT_NOT_FOUND');
     expect(foreign.page).not.toHaveBeenCalled();
     expect(malformed.page).not.toHaveBeenCalled();
   });
 
   it('names every bad paging parameter at once', async () => {
     const { subject } = useCase(true, []);
-    const error = await refusal(subject.execute({ partnerId: PARTNER, accountId: ACCOUNT, from: 'soon', limit: 101, cursor: '!!' }));
+    const error = await refusal(
+      subject.execute({ partnerId: PARTNER, accountId: ACCOUNT, from: 'soon', limit: 101, cursor: '!!' }),
+    );
     expect(error.fields).toEqual(['from', 'limit', 'cursor']);
   });
 
-  it('types each line, formats amounts at the currency\'s scale and pages by the last line shown', async () => {
+  it("types each line, formats amounts at the currency's scale and pages by the last line shown", async () => {
     const { subject, page } = useCase(true, [
       LINE(2),
       LINE(1, { source: 'hold_placed', entryKind: null, amount: '-125.000000', availableAfter: '1000.000000' }),
-      LINE(0, { source: 'opening_balance', entryKind: null, amount: '1125.000000', availableAfter: '1125.000000', resourceId: null }),
+      LINE(0, {
+        source: 'opening_balance',
+        entryKind: null,
+        amount: '1125.000000',
+        availableAfter: '1125.000000',
+        resourceId: null,
+      }),
     ]);
-    const { lines, nextCursor } = await subject.execute({ partnerId: PARTNER, accountId: ACCOUNT, limit: 2, cursor: '' });
+    const { lines, nextCursor } = await subject.execute({
+      partnerId: PARTNER,
+      accountId: ACCOUNT,
+      limit: 2,
+      cursor: '',
+    });
     expect(page).toHaveBeenCalledWith(ACCOUNT, expect.objectContaining({ fetchLimit: 3, pageLimit: 2 }));
     expect(lines.map((line) => [line.type, line.amount, line.availableAfter, line.resourceId])).toEqual([
       ['transfer', '-125.00', '875.00', '44444444-4444-4444-8444-444444444444'],
@@ -61,7 +93,12 @@ describe('ListStatementUseCase', () => {
 
   it('gives no cursor on the last page, and no resource on an opening line', async () => {
     const { subject } = useCase(true, [LINE(0, { source: 'opening_balance', entryKind: null, resourceId: null })]);
-    const { lines, nextCursor } = await subject.execute({ partnerId: PARTNER, accountId: ACCOUNT, limit: 0, cursor: '' });
+    const { lines, nextCursor } = await subject.execute({
+      partnerId: PARTNER,
+      accountId: ACCOUNT,
+      limit: 0,
+      cursor: '',
+    });
     expect(nextCursor).toBe('');
     expect(lines[0]).toMatchObject({ type: 'opening_balance', resourceId: '' });
   });

@@ -41,8 +41,10 @@ export class ListStatementUseCase {
     const bad: string[] = [];
     const bounds = readPageBounds(query, bad);
     if (bad.length > 0) throw validationFailed(bad);
-    const owned = isUuid(query.partnerId) && isUuid(query.accountId)
-      ? await this.statements.partnerAccountCurrency(query.partnerId, query.accountId) : null;
+    const owned =
+      isUuid(query.partnerId) && isUuid(query.accountId)
+        ? await this.statements.partnerAccountCurrency(query.partnerId, query.accountId)
+        : null;
     if (owned === null) throw new AppError('ACCOUNT_NOT_FOUND');
     const rows = await this.statements.page(query.accountId, bounds);
     const { page, nextCursor } = pageOf(rows, bounds, (row) => ({ createdAt: row.createdAtExact, id: row.lineId }));
@@ -54,7 +56,7 @@ export class ListStatementUseCase {
       amount: formatAmount(new Big(row.amount), row.currency),
       availableAfter: formatAmount(new Big(row.availableAfter), row.currency),
       createdAt: row.createdAt,
-      resourceId: row.source === 'opening_balance' ? '' : row.resourceId ?? '',
+      resourceId: row.source === 'opening_balance' ? '' : (row.resourceId ?? ''),
       entryKind: row.entryKind ?? '',
     }));
     return { lines, nextCursor };

@@ -3,9 +3,17 @@ import { AppError, validationFailed } from '@platform/errors';
 import { maskTail } from '@platform/logger';
 import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
-import { PAYOUT_DESTINATION_STATUSES, PayoutDestinationStatus, PayoutRail, payoutDestinationProblems } from '../../domain/payout-destination';
+import {
+  PAYOUT_DESTINATION_STATUSES,
+  PayoutDestinationStatus,
+  PayoutRail,
+  payoutDestinationProblems,
+} from '../../domain/payout-destination';
 import type { AccountsRepository } from '../../persistence/accounts.repository';
-import type { PayoutDestinationRecord, PayoutDestinationsRepository } from '../../persistence/payout-destinations.repository';
+import type {
+  PayoutDestinationRecord,
+  PayoutDestinationsRepository,
+} from '../../persistence/payout-destinations.repository';
 
 export interface AddPayoutDestinationCommand {
   partnerId: string;
@@ -34,14 +42,26 @@ export class ManagePayoutDestinationsUseCase {
     if (bad.length > 0) throw validationFailed(bad);
     if (!(await this.accounts.findPartnerAccounts(command.partnerId))) throw new AppError('PARTNER_NOT_FOUND');
     return withTransaction(this.dataSource, async (manager) => {
-      const added = await this.destinations.insert({
-        id: randomUUID(), partnerId: command.partnerId, rail: command.rail as PayoutRail,
-        accountName: command.accountName.trim(), accountNumber: command.accountNumber, bankCode: command.bankCode,
-      }, manager);
+      const added = await this.destinations.insert(
+        {
+          id: randomUUID(),
+          partnerId: command.partnerId,
+          rail: command.rail as PayoutRail,
+          accountName: command.accountName.trim(),
+          accountNumber: command.accountNumber,
+          bankCode: command.bankCode,
+        },
+        manager,
+      );
       await recordAudit(manager, {
         action: 'payout_destination.added',
         partnerId: added.partnerId,
-        details: { destinationId: added.id, rail: added.rail, accountNumber: maskTail(added.accountNumber), bankCode: added.bankCode ?? 'none' },
+        details: {
+          destinationId: added.id,
+          rail: added.rail,
+          accountNumber: maskTail(added.accountNumber),
+          bankCode: added.bankCode ?? 'none',
+        },
       });
       return added;
     });
@@ -49,12 +69,19 @@ export class ManagePayoutDestinationsUseCase {
 
   async setStatus(command: { id: string; status: string }): Promise<PayoutDestinationRecord> {
     const status = command.status as PayoutDestinationStatus;
-    const bad = [...(isUuid(command.id) ? [] : ['id']), ...(PAYOUT_DESTINATION_STATUSES.includes(status) ? [] : ['status'])];
+    const bad = [
+      ...(isUuid(command.id) ? [] : ['id']),
+      ...(PAYOUT_DESTINATION_STATUSES.includes(status) ? [] : ['status']),
+    ];
     if (bad.length > 0) throw validationFailed(bad);
     return withTransaction(this.dataSource, async (manager) => {
       const updated = await this.destinations.setStatus(command.id, status, manager);
       if (!updated) throw new AppError('PAYOUT_ACCOUNT_NOT_FOUND');
-      await recordAudit(manager, { action: 'payout_destination.status_set', partnerId: updated.partnerId, details: { destinationId: updated.id, status } });
+      await recordAudit(manager, {
+        action: 'payout_destination.status_set',
+        partnerId: updated.partnerId,
+        details: { destinationId: updated.id, status },
+      });
       return updated;
     });
   }

@@ -26,24 +26,43 @@ export interface OpenPartnerAccountsCommand {
  * accounts. The opening is audited with it; a repeat records nothing.
  */
 export class OpenPartnerAccountsUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly accounts: AccountsRepository, private readonly custodian: ChainCustodian) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly accounts: AccountsRepository,
+    private readonly custodian: ChainCustodian,
+  ) {}
 
   async execute(command: OpenPartnerAccountsCommand): Promise<PartnerAccountSet> {
     const kesAccountStatus = command.kesAccountStatus ?? 'active';
-    const bad = [...(isUuid(command.partnerId) ? [] : ['partnerId']), ...(OPENING_STATUSES.includes(kesAccountStatus) ? [] : ['kesAccountStatus'])];
+    const bad = [
+      ...(isUuid(command.partnerId) ? [] : ['partnerId']),
+      ...(OPENING_STATUSES.includes(kesAccountStatus) ? [] : ['kesAccountStatus']),
+    ];
     if (bad.length > 0) throw validationFailed(bad);
     const existing = await this.accounts.findPartnerAccounts(command.partnerId);
     if (existing) return existing;
-    const depositAddress = command.withoutDepositAddress ? null : await this.custodian.allocateDepositAddress(command.partnerId);
+    const depositAddress = command.withoutDepositAddress
+      ? null
+      : await this.custodian.allocateDepositAddress(command.partnerId);
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await withTransaction(this.dataSource, async (manager) => {
-          await manager.query("SELECT pg_advisory_xact_lock(hashtextextended('open_accounts:' || $1, 0))", [command.partnerId]);
+          await manager.query("SELECT pg_advisory_xact_lock(hashtextextended('open_accounts:' || $1, 0))", [
+            command.partnerId,
+          ]);
           const raced = await this.accounts.findPartnerAccounts(command.partnerId, manager);
           if (raced) return raced;
-          const opened = await this.accounts.createPartnerAccounts(manager, command.partnerId, newAccountReference(), depositAddress, kesAccountStatus);
+          const opened = await this.accounts.createPartnerAccounts(
+            manager,
+            command.partnerId,
+            newAccountReference(),
+            depositAddress,
+            kesAccountStatus,
+          );
           await recordAudit(manager, {
-            action: 'partner_accounts.opened', partnerId: command.partnerId, details: { kesAccountStatus, depositAddress: depositAddress ?? 'none' },
+            action: 'partner_accounts.opened',
+            partnerId: command.partnerId,
+            details: { kesAccountStatus, depositAddress: depositAddress ?? 'none' },
           });
           return opened;
         });

@@ -8,7 +8,10 @@ import { withTransaction } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
 import { normalisePaymentReference } from '../../domain/payment-reference';
 import type { KesCreditRecord, KesCreditsRepository } from '../../persistence/kes-credits.repository';
-import type { PaymentReferenceRecord, PaymentReferencesRepository } from '../../persistence/payment-references.repository';
+import type {
+  PaymentReferenceRecord,
+  PaymentReferencesRepository,
+} from '../../persistence/payment-references.repository';
 
 export class PaymentReferencesUseCase {
   constructor(
@@ -27,8 +30,16 @@ export class PaymentReferencesUseCase {
     return withTransaction(this.dataSource, async (manager) => {
       const inserted = await this.references.insert(manager, command);
       if (inserted) return inserted;
-      const existing = (await this.references.find(manager, command.reference)) ?? (await this.references.findByOrder(manager, command.orderId));
-      if (existing && existing.reference === command.reference && existing.partnerId === command.partnerId && existing.orderId === command.orderId) return existing;
+      const existing =
+        (await this.references.find(manager, command.reference)) ??
+        (await this.references.findByOrder(manager, command.orderId));
+      if (
+        existing &&
+        existing.reference === command.reference &&
+        existing.partnerId === command.partnerId &&
+        existing.orderId === command.orderId
+      )
+        return existing;
       throw new AppError('LEDGER_ID_REUSED');
     });
   }

@@ -31,7 +31,11 @@ const AMOUNT_SCALE_MAX = 6;
  * never together exceed its available balance.
  */
 export class PlaceHoldUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository, private readonly movements: MoneyMovementLog) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly holds: HoldsRepository,
+    private readonly movements: MoneyMovementLog,
+  ) {}
 
   async execute(command: PlaceHoldCommand): Promise<HoldRecord> {
     const hash = this.validate(command);
@@ -84,7 +88,8 @@ export class PlaceHoldUseCase {
     const amount = parsePositiveAmount(command.amount, account.currency);
     if (!amount) throw validationFailed(['amount']);
     // Only a new hold must expire in the future; a retry of an old one returned above.
-    if (command.expiresAt !== null && Date.parse(command.expiresAt) <= Date.now()) throw validationFailed(['expiresAt']);
+    if (command.expiresAt !== null && Date.parse(command.expiresAt) <= Date.now())
+      throw validationFailed(['expiresAt']);
     if (!holdFits(new Big(account.posted), new Big(account.held), amount, account.allowNegative)) {
       throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
     }

@@ -24,11 +24,20 @@ const KIND = /^[a-z][a-z0-9_]{0,63}$/;
  * below zero refuses the whole entry.
  */
 export class PostEntryUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly entries: EntriesRepository, private readonly movements: MoneyMovementLog) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly entries: EntriesRepository,
+    private readonly movements: MoneyMovementLog,
+  ) {}
 
   async execute(command: PostEntryCommand): Promise<EntryRecord> {
     this.validate(command);
-    const hash = requestHash({ kind: command.kind, partnerId: command.partnerId, postings: command.postings, metadata: command.metadata });
+    const hash = requestHash({
+      kind: command.kind,
+      partnerId: command.partnerId,
+      postings: command.postings,
+      metadata: command.metadata,
+    });
     const { resource, replayed } = await withTransaction(this.dataSource, async (manager) => {
       // The lock serialises requests for one id: the claim never meets a twin, so only the hash is compared.
       await this.entries.lockEntryId(manager, command.entryId);
@@ -57,11 +66,24 @@ export class PostEntryUseCase {
   }
 
   private async postNew(manager: EntityManager, command: PostEntryCommand, hash: string): Promise<void> {
-    const accounts = await lockCallerAccounts(manager, command.postings.map((posting) => posting.accountId));
+    const accounts = await lockCallerAccounts(
+      manager,
+      command.postings.map((posting) => posting.accountId),
+    );
     const postings = toPostings(command.postings, accounts, 'postings');
     if (!balances(postings)) throw validationFailed(['postings']);
     try {
-      await postEntry(manager, { entryId: command.entryId, kind: command.kind, partnerId: command.partnerId, postings, metadata: command.metadata }, hash);
+      await postEntry(
+        manager,
+        {
+          entryId: command.entryId,
+          kind: command.kind,
+          partnerId: command.partnerId,
+          postings,
+          metadata: command.metadata,
+        },
+        hash,
+      );
     } catch (error) {
       if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
       throw error;

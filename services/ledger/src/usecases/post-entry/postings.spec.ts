@@ -16,21 +16,49 @@ describe('postings', () => {
   });
 
   it('checks shape: count, ids, one posting per account', () => {
-    expect(postingsShapeValid([{ accountId: A, amount: '1' }, { accountId: B, amount: '-1' }], 2)).toBe(true);
-    expect(postingsShapeValid([{ accountId: A, amount: '1' }, { accountId: A, amount: '-1' }], 2)).toBe(false);
+    expect(
+      postingsShapeValid(
+        [
+          { accountId: A, amount: '1' },
+          { accountId: B, amount: '-1' },
+        ],
+        2,
+      ),
+    ).toBe(true);
+    expect(
+      postingsShapeValid(
+        [
+          { accountId: A, amount: '1' },
+          { accountId: A, amount: '-1' },
+        ],
+        2,
+      ),
+    ).toBe(false);
     expect(postingsShapeValid([{ accountId: A, amount: '1' }], 2)).toBe(false);
-    expect(postingsShapeValid([{ accountId: 'nope', amount: '1' }, { accountId: B, amount: '-1' }], 2)).toBe(false);
+    expect(
+      postingsShapeValid(
+        [
+          { accountId: 'nope', amount: '1' },
+          { accountId: B, amount: '-1' },
+        ],
+        2,
+      ),
+    ).toBe(false);
   });
 
   it('balances per currency', () => {
-    expect(balances([
-      { accountId: A, currency: 'KES', amount: new Big('10') },
-      { accountId: B, currency: 'KES', amount: new Big('-10') },
-    ])).toBe(true);
-    expect(balances([
-      { accountId: A, currency: 'KES', amount: new Big('10') },
-      { accountId: B, currency: 'USDT', amount: new Big('-10') },
-    ])).toBe(false);
+    expect(
+      balances([
+        { accountId: A, currency: 'KES', amount: new Big('10') },
+        { accountId: B, currency: 'KES', amount: new Big('-10') },
+      ]),
+    ).toBe(true);
+    expect(
+      balances([
+        { accountId: A, currency: 'KES', amount: new Big('10') },
+        { accountId: B, currency: 'USDT', amount: new Big('-10') },
+      ]),
+    ).toBe(false);
   });
 
   it('bounds metadata', () => {

@@ -18,8 +18,12 @@ const AMOUNT_SCALE_MAX = 6;
 
 export function validMetadata(metadata: Record<string, string>): boolean {
   const entries = Object.entries(metadata);
-  return entries.length <= METADATA_KEYS_MAX
-    && entries.every(([key, value]) => METADATA_KEY.test(key) && typeof value === 'string' && value.length <= METADATA_VALUE_CHARS_MAX);
+  return (
+    entries.length <= METADATA_KEYS_MAX &&
+    entries.every(
+      ([key, value]) => METADATA_KEY.test(key) && typeof value === 'string' && value.length <= METADATA_VALUE_CHARS_MAX,
+    )
+  );
 }
 
 /** A signed decimal string ("-12.50", "3"); null when malformed or beyond `scale`. */
@@ -33,8 +37,12 @@ export function parseSignedAmount(value: string, scale: number): Big | null {
 /** Shape checks that need no account: ids, signed amounts, count, one posting per account. */
 export function postingsShapeValid(raw: RawPosting[], minimum: number): boolean {
   const ids = new Set(raw.map((posting) => posting.accountId));
-  return raw.length >= minimum && raw.length <= POSTINGS_PER_ENTRY_MAX && ids.size === raw.length
-    && raw.every((posting) => isUuid(posting.accountId) && parseSignedAmount(posting.amount, AMOUNT_SCALE_MAX) !== null);
+  return (
+    raw.length >= minimum &&
+    raw.length <= POSTINGS_PER_ENTRY_MAX &&
+    ids.size === raw.length &&
+    raw.every((posting) => isUuid(posting.accountId) && parseSignedAmount(posting.amount, AMOUNT_SCALE_MAX) !== null)
+  );
 }
 
 /** The postings at each account's currency and scale; VALIDATION_FAILED naming `field` otherwise. */
@@ -51,6 +59,7 @@ export function toPostings(raw: RawPosting[], accounts: Map<string, AccountState
 /** Whether postings sum to zero in every currency. */
 export function balances(postings: Posting[]): boolean {
   const totals = new Map<Currency, Big>();
-  for (const posting of postings) totals.set(posting.currency, (totals.get(posting.currency) ?? new Big(0)).plus(posting.amount));
+  for (const posting of postings)
+    totals.set(posting.currency, (totals.get(posting.currency) ?? new Big(0)).plus(posting.amount));
   return [...totals.values()].every((total) => total.eq(0));
 }

@@ -29,11 +29,21 @@ const KIND = /^[a-z][a-z0-9_]{0,63}$/;
  * A hold found past its expiry is expired (committed) and the post refused.
  */
 export class PostHoldUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository, private readonly movements: MoneyMovementLog) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly holds: HoldsRepository,
+    private readonly movements: MoneyMovementLog,
+  ) {}
 
   async execute(command: PostHoldCommand): Promise<HoldRecord> {
     this.validate(command);
-    const hash = requestHash({ action: 'post', postAmount: new Big(command.postAmount).toString(), counterPostings: command.counterPostings, kind: command.kind, metadata: command.metadata });
+    const hash = requestHash({
+      action: 'post',
+      postAmount: new Big(command.postAmount).toString(),
+      counterPostings: command.counterPostings,
+      kind: command.kind,
+      metadata: command.metadata,
+    });
     const outcome = await withTransaction(this.dataSource, async (manager) => {
       const hold = await this.holds.findForUpdate(manager, command.holdId);
       if (!hold) throw new AppError('LEDGER_HOLD_NOT_FOUND');
@@ -41,7 +51,12 @@ export class PostHoldUseCase {
         if (hold.resolutionHash !== hash) throw new AppError('LEDGER_HOLD_ALREADY_RESOLVED');
         return { hold, expired: false, resolvedNow: false };
       }
-      if (hold.expiredNow) return { hold: await releaseHold(manager, this.holds, hold, 'expired', null), expired: true, resolvedNow: true };
+      if (hold.expiredNow)
+        return {
+          hold: await releaseHold(manager, this.holds, hold, 'expired', null),
+          expired: true,
+          resolvedNow: true,
+        };
       return { hold: await this.post(manager, hold, command, hash), expired: false, resolvedNow: true };
     });
     if (outcome.resolvedNow) this.movements.holdResolved(outcome.hold);
@@ -60,21 +75,48 @@ export class PostHoldUseCase {
     if (bad.length > 0) throw validationFailed(bad);
   }
 
-  private async post(manager: EntityManager, hold: HoldRecord, command: PostHoldCommand, hash: string): Promise<HoldRecord> {
+  private async post(
+    manager: EntityManager,
+    hold: HoldRecord,
+    command: PostHoldCommand,
+    hash: string,
+  ): Promise<HoldRecord> {
     const postAmount = parsePositiveAmount(command.postAmount, hold.currency);
     if (!postAmount || !isValidPostAmount(postAmount, new Big(hold.amount))) throw validationFailed(['postAmount']);
-    if (command.counterPostings.some((posting) => posting.accountId === hold.accountId)) throw validationFailed(['counterPostings']);
-    const accounts = await lockCallerAccounts(manager, [hold.accountId, ...command.counterPostings.map((posting) => posting.accountId)]);
-    const postings = [{ accountId: hold.accountId, currency: hold.currency, amount: postAmount.times(-1) }, ...toPostings(command.counterPostings, accounts, 'counterPostings')];
+    if (command.counterPostings.some((posting) => posting.accountId === hold.accountId))
+      throw validationFailed(['counterPostings']);
+    const accounts = await lockCallerAccounts(manager, [
+      hold.accountId,
+      ...command.counterPostings.map((posting) => posting.accountId),
+    ]);
+    const postings = [
+      { accountId: hold.accountId, currency: hold.currency, amount: postAmount.times(-1) },
+      ...toPostings(command.counterPostings, accounts, 'counterPostings'),
+    ];
     if (!balances(postings)) throw validationFailed(['counterPostings']);
     await this.holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
     const entryId = randomUUID();
     try {
-      await postEntry(manager, { entryId, kind: command.kind, partnerId: accounts.get(hold.accountId)!.partnerId, postings, metadata: { ...command.metadata, holdId: hold.holdId } }, hash);
+      await postEntry(
+        manager,
+        {
+          entryId,
+          kind: command.kind,
+          partnerId: accounts.get(hold.accountId)!.partnerId,
+          postings,
+          metadata: { ...command.metadata, holdId: hold.holdId },
+        },
+        hash,
+      );
     } catch (error) {
       if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
       throw error;
     }
-    return this.holds.resolve(manager, hold.holdId, { status: 'posted', postedAmount: postAmount, entryId, resolutionHash: hash });
+    return this.holds.resolve(manager, hold.holdId, {
+      status: 'posted',
+      postedAmount: postAmount,
+      entryId,
+      resolutionHash: hash,
+    });
   }
 }

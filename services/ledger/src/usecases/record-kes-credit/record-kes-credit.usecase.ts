@@ -61,20 +61,32 @@ export class RecordKesCreditUseCase {
     return amount!;
   }
 
-  private async recordNew(manager: EntityManager, command: RecordKesCreditCommand, amount: Big): Promise<KesCreditRecord> {
+  private async recordNew(
+    manager: EntityManager,
+    command: RecordKesCreditCommand,
+    amount: Big,
+  ): Promise<KesCreditRecord> {
     const { partner, paymentReference } = await this.resolve(manager, command.accountReference);
     const creditedAccountId = partner?.kesAccountId ?? (await this.accounts.serviceAccountId('suspense', 'KES'));
     const entryId = randomUUID();
-    await postEntry(manager, {
-      entryId,
-      kind: partner ? 'kes_credit' : 'kes_credit_unmatched',
-      partnerId: partner?.partnerId ?? null,
-      postings: [
-        { accountId: creditedAccountId, currency: 'KES', amount },
-        { accountId: await this.accounts.serviceAccountId('bank_clearing', 'KES'), currency: 'KES', amount: amount.times(-1) },
-      ],
-      metadata: { bankTransactionId: command.bankTransactionId, rail: command.rail },
-    }, sha256Hex(JSON.stringify(command)));
+    await postEntry(
+      manager,
+      {
+        entryId,
+        kind: partner ? 'kes_credit' : 'kes_credit_unmatched',
+        partnerId: partner?.partnerId ?? null,
+        postings: [
+          { accountId: creditedAccountId, currency: 'KES', amount },
+          {
+            accountId: await this.accounts.serviceAccountId('bank_clearing', 'KES'),
+            currency: 'KES',
+            amount: amount.times(-1),
+          },
+        ],
+        metadata: { bankTransactionId: command.bankTransactionId, rail: command.rail },
+      },
+      sha256Hex(JSON.stringify(command)),
+    );
     const record = await this.credits.insert(manager, {
       transactionId: randomUUID(),
       bankTransactionId: command.bankTransactionId,
@@ -105,9 +117,13 @@ export class RecordKesCreditUseCase {
   }
 
   /** The partner the typed reference names: its paybill reference, or a registered order payment reference; neither → null (suspense). */
-  private async resolve(manager: EntityManager, typed: string): Promise<{ partner: PartnerAccountSet | null; paymentReference: string | null }> {
+  private async resolve(
+    manager: EntityManager,
+    typed: string,
+  ): Promise<{ partner: PartnerAccountSet | null; paymentReference: string | null }> {
     const accountReference = normaliseAccountReference(typed);
-    if (accountReference) return { partner: await this.accounts.findByKesReference(accountReference, manager), paymentReference: null };
+    if (accountReference)
+      return { partner: await this.accounts.findByKesReference(accountReference, manager), paymentReference: null };
     const orderReference = normalisePaymentReference(typed);
     const registered = orderReference ? await this.paymentReferences.find(manager, orderReference) : null;
     if (!registered) return { partner: null, paymentReference: null };

@@ -42,7 +42,15 @@ export class RecordUsdtDepositUseCase {
     if (known) return known;
     const partner = await this.accounts.findByDepositAddress(command.toAddress);
     const plan = partner
-      ? planDeposit(await this.attribution.offer({ partnerId: partner.partnerId, txHash: command.txHash, usdtAmount: formatAmount(amount, 'USDT') }), Date.now(), this.limits)
+      ? planDeposit(
+          await this.attribution.offer({
+            partnerId: partner.partnerId,
+            txHash: command.txHash,
+            usdtAmount: formatAmount(amount, 'USDT'),
+          }),
+          Date.now(),
+          this.limits,
+        )
       : null;
     const record = await withTransaction(this.dataSource, async (manager) => {
       await this.deposits.lockTxHash(manager, command.txHash);
@@ -63,19 +71,37 @@ export class RecordUsdtDepositUseCase {
     return amount!;
   }
 
-  private async book(manager: EntityManager, command: RecordUsdtDepositCommand, amount: Big, partner: PartnerAccountSet | null, plan: DepositPlan | null): Promise<UsdtDepositRecord> {
+  private async book(
+    manager: EntityManager,
+    command: RecordUsdtDepositCommand,
+    amount: Big,
+    partner: PartnerAccountSet | null,
+    plan: DepositPlan | null,
+  ): Promise<UsdtDepositRecord> {
     const toBalance = partner !== null && plan?.status === 'credited';
-    const to = toBalance ? await partnerUsdtAccount(this.accounts, manager, partner.partnerId) : await this.accounts.serviceAccountId('suspense', 'USDT');
+    const to = toBalance
+      ? await partnerUsdtAccount(this.accounts, manager, partner.partnerId)
+      : await this.accounts.serviceAccountId('suspense', 'USDT');
     const kind = toBalance ? 'usdt_deposit' : partner ? 'usdt_deposit_held' : 'usdt_deposit_unattributed';
     const bookingEntryId = await moveUsdt(manager, {
-      from: await this.accounts.serviceAccountId('chain_clearing', 'USDT'), to, amount, kind, partnerId: partner?.partnerId ?? null, txHash: command.txHash,
+      from: await this.accounts.serviceAccountId('chain_clearing', 'USDT'),
+      to,
+      amount,
+      kind,
+      partnerId: partner?.partnerId ?? null,
+      txHash: command.txHash,
     });
     const record = await this.deposits.insert(manager, {
-      depositId: randomUUID(), txHash: command.txHash, toAddress: command.toAddress, partnerId: partner?.partnerId ?? null, amount,
+      depositId: randomUUID(),
+      txHash: command.txHash,
+      toAddress: command.toAddress,
+      partnerId: partner?.partnerId ?? null,
+      amount,
       status: plan?.status ?? 'unattributed',
       holdUntil: plan?.status === 'held_for_attribution' ? plan.holdUntil : null,
       orderId: plan?.status === 'claimed' ? plan.orderId : null,
-      receivedAt: new Date(command.receivedAt).toISOString(), bookingEntryId,
+      receivedAt: new Date(command.receivedAt).toISOString(),
+      bookingEntryId,
     });
     if (toBalance) await announceUsdtCredit(manager, record);
     return record;

@@ -17,21 +17,33 @@ export interface UsdtCreditReceivedData {
 
 /** Moves `amount` USDT from one account to another in one entry; returns the entry id. */
 export async function moveUsdt(
-  manager: EntityManager, move: { from: string; to: string; amount: Big; kind: string; partnerId: string | null; txHash: string },
+  manager: EntityManager,
+  move: { from: string; to: string; amount: Big; kind: string; partnerId: string | null; txHash: string },
 ): Promise<string> {
   const entryId = randomUUID();
   const metadata = { txHash: move.txHash };
-  await postEntry(manager, {
-    entryId, kind: move.kind, partnerId: move.partnerId, metadata,
-    postings: [
-      { accountId: move.to, currency: 'USDT', amount: move.amount },
-      { accountId: move.from, currency: 'USDT', amount: move.amount.times(-1) },
-    ],
-  }, requestHash({ kind: move.kind, txHash: move.txHash }));
+  await postEntry(
+    manager,
+    {
+      entryId,
+      kind: move.kind,
+      partnerId: move.partnerId,
+      metadata,
+      postings: [
+        { accountId: move.to, currency: 'USDT', amount: move.amount },
+        { accountId: move.from, currency: 'USDT', amount: move.amount.times(-1) },
+      ],
+    },
+    requestHash({ kind: move.kind, txHash: move.txHash }),
+  );
   return entryId;
 }
 
-export async function partnerUsdtAccount(accounts: AccountsRepository, manager: EntityManager, partnerId: string): Promise<string> {
+export async function partnerUsdtAccount(
+  accounts: AccountsRepository,
+  manager: EntityManager,
+  partnerId: string,
+): Promise<string> {
   const set = await accounts.findPartnerAccounts(partnerId, manager);
   if (!set) throw new Error(`deposit for partner ${partnerId} without accounts`);
   return set.usdtAccountId;
@@ -42,6 +54,10 @@ export async function announceUsdtCredit(manager: EntityManager, deposit: UsdtDe
   await enqueueEvent<UsdtCreditReceivedData>(manager, {
     partnerId: deposit.partnerId!,
     type: 'usdt_credit.received',
-    data: { activityId: deposit.depositId, amount: { currency: 'USDT', value: deposit.usdtAmount }, receivedAt: deposit.receivedAt },
+    data: {
+      activityId: deposit.depositId,
+      amount: { currency: 'USDT', value: deposit.usdtAmount },
+      receivedAt: deposit.receivedAt,
+    },
   });
 }

@@ -25,8 +25,12 @@ export class ReleaseHeldDepositsUseCase {
       const suspense = await this.accounts.serviceAccountId('suspense', 'USDT');
       for (const deposit of due) {
         const entryId = await moveUsdt(manager, {
-          from: suspense, to: await partnerUsdtAccount(this.accounts, manager, deposit.partnerId!), amount: new Big(deposit.usdtAmount),
-          kind: 'usdt_deposit_released', partnerId: deposit.partnerId, txHash: deposit.txHash,
+          from: suspense,
+          to: await partnerUsdtAccount(this.accounts, manager, deposit.partnerId!),
+          amount: new Big(deposit.usdtAmount),
+          kind: 'usdt_deposit_released',
+          partnerId: deposit.partnerId,
+          txHash: deposit.txHash,
         });
         await announceUsdtCredit(manager, await this.deposits.markCredited(manager, deposit.depositId, entryId));
       }

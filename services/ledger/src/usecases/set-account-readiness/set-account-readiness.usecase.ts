@@ -13,15 +13,26 @@ import type { AccountsRepository, PartnerAccountSet } from '../../persistence/ac
  * Each change is audited with it.
  */
 export class SetAccountReadinessUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly accounts: AccountsRepository, private readonly custodian: ChainCustodian) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly accounts: AccountsRepository,
+    private readonly custodian: ChainCustodian,
+  ) {}
 
   async setKesAccountStatus(command: { partnerId: string; status: string }): Promise<PartnerAccountSet> {
-    const bad = [...(isUuid(command.partnerId) ? [] : ['partnerId']), ...(isKesAccountStatus(command.status) ? [] : ['status'])];
+    const bad = [
+      ...(isUuid(command.partnerId) ? [] : ['partnerId']),
+      ...(isKesAccountStatus(command.status) ? [] : ['status']),
+    ];
     if (bad.length > 0) throw validationFailed(bad);
     return withTransaction(this.dataSource, async (manager) => {
       const updated = await this.accounts.setKesAccountStatus(command.partnerId, command.status as never, manager);
       if (!updated) throw new AppError('PARTNER_NOT_FOUND');
-      await recordAudit(manager, { action: 'kes_account.status_set', partnerId: command.partnerId, details: { status: command.status } });
+      await recordAudit(manager, {
+        action: 'kes_account.status_set',
+        partnerId: command.partnerId,
+        details: { status: command.status },
+      });
       return updated;
     });
   }
@@ -34,7 +45,12 @@ export class SetAccountReadinessUseCase {
     const address = await this.custodian.allocateDepositAddress(command.partnerId);
     return withTransaction(this.dataSource, async (manager) => {
       const { accounts, allocated } = await this.accounts.setDepositAddressIfNone(command.partnerId, address, manager);
-      if (allocated) await recordAudit(manager, { action: 'deposit_address.allocated', partnerId: command.partnerId, details: { address } });
+      if (allocated)
+        await recordAudit(manager, {
+          action: 'deposit_address.allocated',
+          partnerId: command.partnerId,
+          details: { address },
+        });
       return accounts!;
     });
   }

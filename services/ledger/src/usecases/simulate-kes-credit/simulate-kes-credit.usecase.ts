@@ -27,7 +27,11 @@ export class SimulateKesCreditUseCase {
     private readonly paymentReferences: PaymentReferencesRepository,
   ) {}
 
-  async execute(command: { partnerId: string; amountKes: string; railReference: string | null }): Promise<KesCreditRecord> {
+  async execute(command: {
+    partnerId: string;
+    amountKes: string;
+    railReference: string | null;
+  }): Promise<KesCreditRecord> {
     const partner = await this.accounts.findPartnerAccounts(command.partnerId);
     if (!partner) throw new AppError('PARTNER_VA_NOT_ALLOCATED');
     const orderReference = await this.ownOrderReference(command.partnerId, command.railReference);
@@ -36,7 +40,9 @@ export class SimulateKesCreditUseCase {
       accountReference: orderReference ?? partner.kesAccountReference,
       amountKes: command.amountKes,
       rail: SANDBOX_PAYBILL_RAIL,
-      railReference: orderReference ? `SBX${randomBytes(SANDBOX_RAIL_CODE_BYTES).toString('hex').toUpperCase()}` : command.railReference,
+      railReference: orderReference
+        ? `SBX${randomBytes(SANDBOX_RAIL_CODE_BYTES).toString('hex').toUpperCase()}`
+        : command.railReference,
       receivedAt: new Date().toISOString(),
     });
   }

@@ -9,7 +9,10 @@ import type { RecordUsdtDepositUseCase } from '../record-usdt-deposit/record-usd
  * deposit address and notifies us through the path a real custodian uses.
  */
 export class SimulateUsdtDepositUseCase {
-  constructor(private readonly accounts: AccountsRepository, private readonly recordUsdtDeposit: RecordUsdtDepositUseCase) {}
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly recordUsdtDeposit: RecordUsdtDepositUseCase,
+  ) {}
 
   async execute(command: { partnerId: string; txHash: string; usdtAmount: string }): Promise<UsdtDepositRecord> {
     if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);
@@ -17,7 +20,10 @@ export class SimulateUsdtDepositUseCase {
     if (!partner) throw new AppError('PARTNER_VA_NOT_ALLOCATED');
     if (!partner.usdtDepositAddress) throw new AppError('USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED');
     return this.recordUsdtDeposit.execute({
-      txHash: command.txHash, toAddress: partner.usdtDepositAddress, usdtAmount: command.usdtAmount, receivedAt: new Date().toISOString(),
+      txHash: command.txHash,
+      toAddress: partner.usdtDepositAddress,
+      usdtAmount: command.usdtAmount,
+      receivedAt: new Date().toISOString(),
     });
   }
 }

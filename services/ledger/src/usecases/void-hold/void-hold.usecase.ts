@@ -10,7 +10,13 @@ import type { MoneyMovementLog } from '../money-movements';
 const VOID_HASH = requestHash({ action: 'void' });
 
 /** Returns a pending hold's amount to available and resolves it; the hold row must be locked. */
-export async function releaseHold(manager: EntityManager, holds: HoldsRepository, hold: HoldRecord, status: 'voided' | 'expired', resolutionHash: string | null): Promise<HoldRecord> {
+export async function releaseHold(
+  manager: EntityManager,
+  holds: HoldsRepository,
+  hold: HoldRecord,
+  status: 'voided' | 'expired',
+  resolutionHash: string | null,
+): Promise<HoldRecord> {
   await lockAccounts(manager, [hold.accountId]);
   await holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
   return holds.resolve(manager, hold.holdId, { status, postedAmount: new Big(0), entryId: null, resolutionHash });
@@ -22,7 +28,11 @@ export async function releaseHold(manager: EntityManager, holds: HoldsRepository
  * LEDGER_HOLD_ALREADY_RESOLVED.
  */
 export class VoidHoldUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly holds: HoldsRepository, private readonly movements: MoneyMovementLog) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly holds: HoldsRepository,
+    private readonly movements: MoneyMovementLog,
+  ) {}
 
   async execute(command: { holdId: string }): Promise<HoldRecord> {
     if (!isUuid(command.holdId)) throw validationFailed(['holdId']);
@@ -31,7 +41,10 @@ export class VoidHoldUseCase {
       if (!found) throw new AppError('LEDGER_HOLD_NOT_FOUND');
       if (found.status === 'posted') throw new AppError('LEDGER_HOLD_ALREADY_RESOLVED');
       if (found.status !== 'pending') return { hold: found, releasedNow: false };
-      return { hold: await releaseHold(manager, this.holds, found, found.expiredNow ? 'expired' : 'voided', VOID_HASH), releasedNow: true };
+      return {
+        hold: await releaseHold(manager, this.holds, found, found.expiredNow ? 'expired' : 'voided', VOID_HASH),
+        releasedNow: true,
+      };
     });
     if (releasedNow) this.movements.holdResolved(hold);
     return hold;

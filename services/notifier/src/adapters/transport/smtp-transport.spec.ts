@@ -30,7 +30,9 @@ describe('SmtpTransport', () => {
     const { port } = server.address() as AddressInfo;
     const transport = new SmtpTransport({ url: `smtp://127.0.0.1:${port}`, from: 'no-reply@example.net' });
     try {
-      await expect(transport.deliver({ messageId: 'm1', to: 'jane@example.com', subject: 'Code', text: 'Approval code: 424242' })).rejects.toThrow();
+      await expect(
+        transport.deliver({ messageId: 'm1', to: 'jane@example.com', subject: 'Code', text: 'Approval code: 424242' }),
+      ).rejects.toThrow();
       expect(received.join('\n')).not.toContain('424242');
       expect(received.some((line) => /^MAIL FROM/i.test(line))).toBe(false);
     } finally {

@@ -23,7 +23,9 @@ export class SmtpTransport implements MailTransport {
       host: url.hostname,
       port: url.port ? Number.parseInt(url.port, 10) : undefined,
       secure: url.protocol === 'smtps:',
-      auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+      auth: url.username
+        ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+        : undefined,
       // Plain smtp:// must still upgrade with STARTTLS: codes never cross the network in clear.
       requireTLS: url.protocol === 'smtp:',
       connectionTimeout: SMTP_CONNECTION_TIMEOUT_MS,

@@ -20,7 +20,10 @@ export interface OutboxEntry {
 
 /** The sandbox outbox of one partner, newest first: addresses masked, codes in clear (sandbox only). */
 export class ListSandboxOutboxUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly repository: MessagesRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly repository: MessagesRepository,
+  ) {}
 
   async execute(command: { partnerId: string; limit: number }): Promise<OutboxEntry[]> {
     if (!UUID.test(command.partnerId)) throw validationFailed(['partnerId']);

@@ -35,12 +35,20 @@ export class SendMessageUseCase {
     const { resource, replayed } = await claimIdempotently<SentMessage>({
       requestHash: messageFingerprint(request),
       find: async () => fingerprinted(await this.repository.findByKey(this.dataSource.manager, request.idempotencyKey)),
-      claim: async () => ((await this.insertAndDeliver(messageId, request, rendered)) ? { messageId, recipient: request.recipient, kind: request.kind, requestHash: messageFingerprint(request) } : null),
+      claim: async () =>
+        (await this.insertAndDeliver(messageId, request, rendered))
+          ? { messageId, recipient: request.recipient, kind: request.kind, requestHash: messageFingerprint(request) }
+          : null,
     });
     if (replayed) {
       this.logger.info('message already sent; not sent again', { messageId: resource.messageId, kind: resource.kind });
     } else {
-      this.logger.info('message sent', { messageId, kind: request.kind, to: maskEmail(request.recipient), transport: this.transport.name });
+      this.logger.info('message sent', {
+        messageId,
+        kind: request.kind,
+        to: maskEmail(request.recipient),
+        transport: this.transport.name,
+      });
     }
     return { messageId: resource.messageId, maskedRecipient: maskEmail(resource.recipient), replayed };
   }
@@ -50,7 +58,11 @@ export class SendMessageUseCase {
    * taken meanwhile (a concurrent insert of the key waits for the first
    * transaction and then finds its row).
    */
-  private async insertAndDeliver(messageId: string, request: MessageRequest, rendered: { subject: string; body: string }): Promise<boolean> {
+  private async insertAndDeliver(
+    messageId: string,
+    request: MessageRequest,
+    rendered: { subject: string; body: string },
+  ): Promise<boolean> {
     return withTransaction(this.dataSource, async (manager) => {
       const isNew = await this.repository.insertIfNew(manager, {
         messageId,
@@ -63,20 +75,34 @@ export class SendMessageUseCase {
         transport: this.transport.name,
         subjectType: request.subjectType,
         subjectId: request.subjectId,
-        code: this.transport.name === 'sandbox' ? request.code ?? null : null,
+        code: this.transport.name === 'sandbox' ? (request.code ?? null) : null,
       });
       if (isNew) await this.deliver(messageId, request, rendered);
       return isNew;
     });
   }
 
-  private async deliver(messageId: string, request: MessageRequest, rendered: { subject: string; body: string }): Promise<void> {
+  private async deliver(
+    messageId: string,
+    request: MessageRequest,
+    rendered: { subject: string; body: string },
+  ): Promise<void> {
     try {
-      await this.transport.deliver({ messageId, to: request.recipient, subject: rendered.subject, text: rendered.body });
+      await this.transport.deliver({
+        messageId,
+        to: request.recipient,
+        subject: rendered.subject,
+        text: rendered.body,
+      });
     } catch (error) {
       // The transport's error may quote the message; only its class and code are logged.
       const { name, code } = error as { name?: string; code?: string };
-      this.logger.warn('transport refused a message', { messageId, kind: request.kind, transport: this.transport.name, error: { name, code } });
+      this.logger.warn('transport refused a message', {
+        messageId,
+        kind: request.kind,
+        transport: this.transport.name,
+        error: { name, code },
+      });
       throw new AppError('SERVICE_UNAVAILABLE');
     }
   }
@@ -101,5 +127,12 @@ interface SentMessage {
 }
 
 function fingerprinted(message: StoredMessage | null): SentMessage | null {
-  return message && { messageId: message.messageId, recipient: message.recipient, kind: message.kind, requestHash: messageFingerprint(message) };
+  return (
+    message && {
+      messageId: message.messageId,
+      recipient: message.recipient,
+      kind: message.kind,
+      requestHash: messageFingerprint(message),
+    }
+  );
 }

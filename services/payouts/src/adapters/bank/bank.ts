@@ -19,9 +19,11 @@ export interface BankTransferRequest {
   checkAccountName: boolean;
 }
 
-export type BankSubmitAnswer = { outcome: 'accepted'; providerReference: string } | { outcome: 'rejected'; failureCode: string };
+export type BankSubmitAnswer =
+  { outcome: 'accepted'; providerReference: string } | { outcome: 'rejected'; failureCode: string };
 
-export type BankTransferStatus = { status: 'pending' } | { status: 'settled' } | { status: 'failed'; failureCode: string };
+export type BankTransferStatus =
+  { status: 'pending' } | { status: 'settled' } | { status: 'failed'; failureCode: string };
 
 /**
  * The beneficiary name lookup at create, where the rail supports it: verified, with the
@@ -31,7 +33,12 @@ export type BankTransferStatus = { status: 'pending' } | { status: 'settled' } |
 export type NameVerification = { outcome: 'verified'; accountName: string } | { outcome: 'unavailable' };
 
 export interface BankAdapter {
-  verifyName(request: { rail: string; accountNumber: string; accountName: string; bankCode: string | null }): Promise<NameVerification>;
+  verifyName(request: {
+    rail: string;
+    accountNumber: string;
+    accountName: string;
+    bankCode: string | null;
+  }): Promise<NameVerification>;
   submit(request: BankTransferRequest): Promise<BankSubmitAnswer>;
   status(request: { providerReference: string; submittedAt: Date }): Promise<BankTransferStatus>;
 }

@@ -4,13 +4,26 @@
 // retry with the same reference answered) and its settlement delay.
 import { SandboxBank } from './sandbox-bank';
 
-const transfer = { reference: 'r1', rail: 'mobile_money', accountName: 'A', bankCode: null, amountKes: '10.00', checkAccountName: true };
+const transfer = {
+  reference: 'r1',
+  rail: 'mobile_money',
+  accountName: 'A',
+  bankCode: null,
+  amountKes: '10.00',
+  checkAccountName: true,
+};
 
 describe('SandboxBank', () => {
   it('refuses an account number ending 0000 and accepts others', async () => {
     const bank = new SandboxBank(1_000);
-    await expect(bank.submit({ ...transfer, accountNumber: '254712340000' })).resolves.toEqual({ outcome: 'rejected', failureCode: 'PROVIDER_REJECTED' });
-    await expect(bank.submit({ ...transfer, accountNumber: '254712345678' })).resolves.toEqual({ outcome: 'accepted', providerReference: 'SBX-r1' });
+    await expect(bank.submit({ ...transfer, accountNumber: '254712340000' })).resolves.toEqual({
+      outcome: 'rejected',
+      failureCode: 'PROVIDER_REJECTED',
+    });
+    await expect(bank.submit({ ...transfer, accountNumber: '254712345678' })).resolves.toEqual({
+      outcome: 'accepted',
+      providerReference: 'SBX-r1',
+    });
   });
 
   it('settles once the delay has passed since submission', async () => {
@@ -23,12 +36,24 @@ describe('SandboxBank', () => {
   it('refuses a MISMATCH name at submission when asked to check it, never at the lookup', async () => {
     const bank = new SandboxBank(1_000);
     await expect(bank.verifyName({ accountName: 'A MISMATCH' })).resolves.toEqual({ outcome: 'unavailable' });
-    await expect(bank.verifyName({ accountName: 'Jane' })).resolves.toEqual({ outcome: 'verified', accountName: 'Jane' });
+    await expect(bank.verifyName({ accountName: 'Jane' })).resolves.toEqual({
+      outcome: 'verified',
+      accountName: 'Jane',
+    });
     const mismatched = { ...transfer, accountNumber: '254712345678', accountName: 'A MISMATCH' };
-    await expect(bank.submit(mismatched)).resolves.toEqual({ outcome: 'rejected', failureCode: 'TRANSFER_NAME_MISMATCH' });
+    await expect(bank.submit(mismatched)).resolves.toEqual({
+      outcome: 'rejected',
+      failureCode: 'TRANSFER_NAME_MISMATCH',
+    });
     // A submission repeated after a crash is refused the same way.
-    await expect(bank.submit(mismatched)).resolves.toEqual({ outcome: 'rejected', failureCode: 'TRANSFER_NAME_MISMATCH' });
-    await expect(bank.submit({ ...mismatched, checkAccountName: false })).resolves.toEqual({ outcome: 'accepted', providerReference: 'SBX-r1' });
+    await expect(bank.submit(mismatched)).resolves.toEqual({
+      outcome: 'rejected',
+      failureCode: 'TRANSFER_NAME_MISMATCH',
+    });
+    await expect(bank.submit({ ...mismatched, checkAccountName: false })).resolves.toEqual({
+      outcome: 'accepted',
+      providerReference: 'SBX-r1',
+    });
   });
 
   it('leaves the first NOANSWER submit unanswered', async () => {

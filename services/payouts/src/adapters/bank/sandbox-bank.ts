@@ -13,7 +13,14 @@
  * same reference is answered, and never pays twice.
  */
 import type {
-  BankAdapter, BankSubmitAnswer, BankTransferRequest, BankTransferStatus, MobileMoneyPushAnswer, MobileMoneyPushBank, MobileMoneyPushRequest, NameVerification,
+  BankAdapter,
+  BankSubmitAnswer,
+  BankTransferRequest,
+  BankTransferStatus,
+  MobileMoneyPushAnswer,
+  MobileMoneyPushBank,
+  MobileMoneyPushRequest,
+  NameVerification,
 } from './bank';
 
 export const SANDBOX_REJECTED_ACCOUNT_SUFFIX = '0000';
@@ -29,7 +36,10 @@ export const SANDBOX_PUSH_UNAVAILABLE_PHONE_SUFFIX = '999';
 export class SandboxBank implements BankAdapter, MobileMoneyPushBank {
   private readonly unanswered = new Set<string>();
 
-  constructor(private readonly settleDelayMs: number, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly settleDelayMs: number,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async verifyName(request: { accountName: string }): Promise<NameVerification> {
     if (request.accountName.includes(SANDBOX_NAME_MISMATCH_MARKER)) return { outcome: 'unavailable' };
@@ -37,8 +47,10 @@ export class SandboxBank implements BankAdapter, MobileMoneyPushBank {
   }
 
   async submit(request: BankTransferRequest): Promise<BankSubmitAnswer> {
-    if (request.checkAccountName && request.accountName.includes(SANDBOX_NAME_MISMATCH_MARKER)) return { outcome: 'rejected', failureCode: 'TRANSFER_NAME_MISMATCH' };
-    if (request.accountNumber.endsWith(SANDBOX_REJECTED_ACCOUNT_SUFFIX)) return { outcome: 'rejected', failureCode: 'PROVIDER_REJECTED' };
+    if (request.checkAccountName && request.accountName.includes(SANDBOX_NAME_MISMATCH_MARKER))
+      return { outcome: 'rejected', failureCode: 'TRANSFER_NAME_MISMATCH' };
+    if (request.accountNumber.endsWith(SANDBOX_REJECTED_ACCOUNT_SUFFIX))
+      return { outcome: 'rejected', failureCode: 'PROVIDER_REJECTED' };
     if (request.accountName.includes(SANDBOX_NO_ANSWER_MARKER) && !this.unanswered.has(request.reference)) {
       if (this.unanswered.size >= UNANSWERED_REFERENCES_MAX) this.unanswered.clear();
       this.unanswered.add(request.reference);

@@ -10,7 +10,8 @@ export interface ChainSendRequest {
 }
 
 export type ChainSendAnswer = { outcome: 'accepted' } | { outcome: 'rejected'; failureReason: string };
-export type ChainSendStatus = { status: 'pending' } | { status: 'confirmed' } | { status: 'failed'; failureReason: string };
+export type ChainSendStatus =
+  { status: 'pending' } | { status: 'confirmed' } | { status: 'failed'; failureReason: string };
 
 export interface ChainCustodian {
   send(request: ChainSendRequest): Promise<ChainSendAnswer>;

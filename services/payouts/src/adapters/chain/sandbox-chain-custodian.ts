@@ -10,15 +10,21 @@ import type { ChainCustodian, ChainSendAnswer, ChainSendRequest, ChainSendStatus
 export const SANDBOX_CHAIN_REJECTED_SUFFIX = '13';
 
 export class SandboxChainCustodian implements ChainCustodian {
-  constructor(private readonly confirmDelayMs: number, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly confirmDelayMs: number,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async send(request: ChainSendRequest): Promise<ChainSendAnswer> {
-    if (request.usdtAmount.endsWith(SANDBOX_CHAIN_REJECTED_SUFFIX)) return { outcome: 'rejected', failureReason: 'USDT_SEND_CHAIN_REJECTED' };
+    if (request.usdtAmount.endsWith(SANDBOX_CHAIN_REJECTED_SUFFIX))
+      return { outcome: 'rejected', failureReason: 'USDT_SEND_CHAIN_REJECTED' };
     return { outcome: 'accepted' };
   }
 
   async status(request: { submittedAt: Date }): Promise<ChainSendStatus> {
-    return this.now().getTime() >= request.submittedAt.getTime() + this.confirmDelayMs ? { status: 'confirmed' } : { status: 'pending' };
+    return this.now().getTime() >= request.submittedAt.getTime() + this.confirmDelayMs
+      ? { status: 'confirmed' }
+      : { status: 'pending' };
   }
 }
 

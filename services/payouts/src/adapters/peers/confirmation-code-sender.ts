@@ -20,7 +20,10 @@ export interface ConfirmationCodeMessage {
 }
 
 export class ConfirmationCodeSender {
-  constructor(private readonly client: NotifierApi, private readonly logger: Logger) {}
+  constructor(
+    private readonly client: NotifierApi,
+    private readonly logger: Logger,
+  ) {}
 
   async send(message: ConfirmationCodeMessage): Promise<void> {
     try {
@@ -38,7 +41,10 @@ export class ConfirmationCodeSender {
       const appError = error instanceof AppError ? error : new AppError('INTERNAL_ERROR');
       if (appError.code === 'SERVICE_UNAVAILABLE') throw appError;
       // Any other refusal is a contract mismatch between the two services: a bug, not the partner's doing.
-      this.logger.error('notifier refused a confirmation message', { confirmationId: message.confirmationId, refusal: appError.code });
+      this.logger.error('notifier refused a confirmation message', {
+        confirmationId: message.confirmationId,
+        refusal: appError.code,
+      });
       throw new AppError('INTERNAL_ERROR');
     }
   }

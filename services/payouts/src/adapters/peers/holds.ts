@@ -7,7 +7,10 @@ import { AppError, isAppError } from '@platform/errors';
 import type { LedgerApi, TradingLimitsApi } from './peers';
 
 /** Voids the hold; a hold never placed, or already voided or expired, is fine. A posted one is a bug. */
-export async function voidHoldIdempotently(ledgerApi: Pick<LedgerApi, 'voidHold' | 'getHold'>, holdId: string): Promise<void> {
+export async function voidHoldIdempotently(
+  ledgerApi: Pick<LedgerApi, 'voidHold' | 'getHold'>,
+  holdId: string,
+): Promise<void> {
   try {
     await ledgerApi.voidHold({ holdId });
   } catch (error) {
@@ -23,7 +26,10 @@ export async function releaseCapIdempotently(trading: TradingLimitsApi, usageId:
 }
 
 /** The ledger's refusal for a short balance, in the partner's words. */
-export function mapHoldRefusal(error: unknown, insufficientCode: 'INSUFFICIENT_KES_BALANCE' | 'INSUFFICIENT_USDT_BALANCE'): unknown {
+export function mapHoldRefusal(
+  error: unknown,
+  insufficientCode: 'INSUFFICIENT_KES_BALANCE' | 'INSUFFICIENT_USDT_BALANCE',
+): unknown {
   if (isAppError(error) && error.code === 'LEDGER_INSUFFICIENT_FUNDS') return new AppError(insufficientCode);
   return error;
 }

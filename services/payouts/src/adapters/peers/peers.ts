@@ -5,10 +5,26 @@
 import type { PromiseClient } from '@platform/grpc';
 import type { ledger, notifier, trading, walletRegistry } from '@platform/proto';
 
-export type LedgerApi = Pick<PromiseClient<typeof ledger.LedgerService>,
-  'getPayoutDestination' | 'getPartnerAccounts' | 'recordKesCredit' | 'placeHold' | 'postHold' | 'voidHold' | 'getHold' | 'listOwnedHolds' | 'getServiceAccount'>;
-export type TradingLimitsApi = Pick<PromiseClient<typeof trading.TradingLimitsService>, 'reserveDailyCap' | 'releaseDailyCap'>;
-export type WalletRegistryApi = Pick<PromiseClient<typeof walletRegistry.WalletRegistryService>, 'getCodeRecipient' | 'getWalletStatus'>;
+export type LedgerApi = Pick<
+  PromiseClient<typeof ledger.LedgerService>,
+  | 'getPayoutDestination'
+  | 'getPartnerAccounts'
+  | 'recordKesCredit'
+  | 'placeHold'
+  | 'postHold'
+  | 'voidHold'
+  | 'getHold'
+  | 'listOwnedHolds'
+  | 'getServiceAccount'
+>;
+export type TradingLimitsApi = Pick<
+  PromiseClient<typeof trading.TradingLimitsService>,
+  'reserveDailyCap' | 'releaseDailyCap'
+>;
+export type WalletRegistryApi = Pick<
+  PromiseClient<typeof walletRegistry.WalletRegistryService>,
+  'getCodeRecipient' | 'getWalletStatus'
+>;
 export type NotifierApi = Pick<PromiseClient<typeof notifier.NotifierService>, 'sendMessage'>;
 
 /** The messages those calls answer, under the names use cases read them by (never the generated code itself). */

@@ -27,7 +27,9 @@ export class PayoutInstructionsMigration1732600000000 implements MigrationInterf
         completed_at timestamptz,
         CHECK ((status = 'failed') = (failure_code IS NOT NULL))
       )`);
-    await queryRunner.query('CREATE INDEX payout_instructions_due_idx ON payout_instructions (next_attempt_at) WHERE next_attempt_at IS NOT NULL');
+    await queryRunner.query(
+      'CREATE INDEX payout_instructions_due_idx ON payout_instructions (next_attempt_at) WHERE next_attempt_at IS NOT NULL',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -58,19 +58,31 @@ export class TransfersMigration1732700000000 implements MigrationInterface {
         next_action_at timestamptz,
         CHECK ((status = 'failed') = (failure_code IS NOT NULL))
       )`);
-    await queryRunner.query('CREATE UNIQUE INDEX transfers_idempotency_key_idx ON transfers (partner_id, idempotency_key)');
-    await queryRunner.query('CREATE INDEX transfers_due_idx ON transfers (next_action_at) WHERE next_action_at IS NOT NULL');
+    await queryRunner.query(
+      'CREATE UNIQUE INDEX transfers_idempotency_key_idx ON transfers (partner_id, idempotency_key)',
+    );
+    await queryRunner.query(
+      'CREATE INDEX transfers_due_idx ON transfers (next_action_at) WHERE next_action_at IS NOT NULL',
+    );
     await queryRunner.query('CREATE INDEX transfers_confirmation_idx ON transfers (confirmation_id)');
-    await queryRunner.query('ALTER TABLE payout_instructions ALTER COLUMN order_id DROP NOT NULL, ALTER COLUMN payout_destination_id DROP NOT NULL');
-    await queryRunner.query('ALTER TABLE payout_instructions ADD COLUMN transfer_id uuid UNIQUE REFERENCES transfers (transfer_id)');
+    await queryRunner.query(
+      'ALTER TABLE payout_instructions ALTER COLUMN order_id DROP NOT NULL, ALTER COLUMN payout_destination_id DROP NOT NULL',
+    );
+    await queryRunner.query(
+      'ALTER TABLE payout_instructions ADD COLUMN transfer_id uuid UNIQUE REFERENCES transfers (transfer_id)',
+    );
     await queryRunner.query(`ALTER TABLE payout_instructions ADD CONSTRAINT payout_instructions_one_source
       CHECK ((transfer_id IS NULL) = (order_id IS NOT NULL AND payout_destination_id IS NOT NULL))`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('DELETE FROM payout_instructions WHERE transfer_id IS NOT NULL');
-    await queryRunner.query('ALTER TABLE payout_instructions DROP CONSTRAINT payout_instructions_one_source, DROP COLUMN transfer_id');
-    await queryRunner.query('ALTER TABLE payout_instructions ALTER COLUMN order_id SET NOT NULL, ALTER COLUMN payout_destination_id SET NOT NULL');
+    await queryRunner.query(
+      'ALTER TABLE payout_instructions DROP CONSTRAINT payout_instructions_one_source, DROP COLUMN transfer_id',
+    );
+    await queryRunner.query(
+      'ALTER TABLE payout_instructions ALTER COLUMN order_id SET NOT NULL, ALTER COLUMN payout_destination_id SET NOT NULL',
+    );
     await queryRunner.query('DROP TABLE transfers');
     await queryRunner.query('DROP TABLE confirmations');
   }

@@ -31,8 +31,12 @@ export class UsdtSendsMigration1732800000000 implements MigrationInterface {
         next_action_at timestamptz,
         CHECK ((status = 'failed') = (failure_reason IS NOT NULL))
       )`);
-    await queryRunner.query('CREATE UNIQUE INDEX usdt_sends_idempotency_key_idx ON usdt_sends (partner_id, idempotency_key)');
-    await queryRunner.query('CREATE INDEX usdt_sends_due_idx ON usdt_sends (next_action_at) WHERE next_action_at IS NOT NULL');
+    await queryRunner.query(
+      'CREATE UNIQUE INDEX usdt_sends_idempotency_key_idx ON usdt_sends (partner_id, idempotency_key)',
+    );
+    await queryRunner.query(
+      'CREATE INDEX usdt_sends_due_idx ON usdt_sends (next_action_at) WHERE next_action_at IS NOT NULL',
+    );
     await queryRunner.query('CREATE INDEX usdt_sends_confirmation_idx ON usdt_sends (confirmation_id)');
   }
 

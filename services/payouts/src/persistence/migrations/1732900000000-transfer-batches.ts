@@ -23,8 +23,12 @@ export class TransferBatchesMigration1732900000000 implements MigrationInterface
         created_at timestamptz NOT NULL DEFAULT now(),
         next_action_at timestamptz
       )`);
-    await queryRunner.query('CREATE UNIQUE INDEX transfer_batches_idempotency_key_idx ON transfer_batches (partner_id, idempotency_key)');
-    await queryRunner.query('CREATE INDEX transfer_batches_due_idx ON transfer_batches (next_action_at) WHERE next_action_at IS NOT NULL');
+    await queryRunner.query(
+      'CREATE UNIQUE INDEX transfer_batches_idempotency_key_idx ON transfer_batches (partner_id, idempotency_key)',
+    );
+    await queryRunner.query(
+      'CREATE INDEX transfer_batches_due_idx ON transfer_batches (next_action_at) WHERE next_action_at IS NOT NULL',
+    );
     await queryRunner.query(`
       CREATE TABLE transfer_batch_items (
         batch_id uuid NOT NULL REFERENCES transfer_batches (batch_id) ON DELETE CASCADE,
@@ -37,16 +41,24 @@ export class TransferBatchesMigration1732900000000 implements MigrationInterface
       )`);
     await queryRunner.query('ALTER TABLE transfers ADD COLUMN batch_id uuid REFERENCES transfer_batches (batch_id)');
     await queryRunner.query('DROP INDEX transfers_idempotency_key_idx');
-    await queryRunner.query('CREATE UNIQUE INDEX transfers_idempotency_key_idx ON transfers (partner_id, idempotency_key) WHERE batch_id IS NULL');
-    await queryRunner.query('CREATE UNIQUE INDEX transfers_batch_item_key_idx ON transfers (batch_id, idempotency_key) WHERE batch_id IS NOT NULL');
+    await queryRunner.query(
+      'CREATE UNIQUE INDEX transfers_idempotency_key_idx ON transfers (partner_id, idempotency_key) WHERE batch_id IS NULL',
+    );
+    await queryRunner.query(
+      'CREATE UNIQUE INDEX transfers_batch_item_key_idx ON transfers (batch_id, idempotency_key) WHERE batch_id IS NOT NULL',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('DELETE FROM payout_instructions WHERE transfer_id IN (SELECT transfer_id FROM transfers WHERE batch_id IS NOT NULL)');
+    await queryRunner.query(
+      'DELETE FROM payout_instructions WHERE transfer_id IN (SELECT transfer_id FROM transfers WHERE batch_id IS NOT NULL)',
+    );
     await queryRunner.query('DELETE FROM transfers WHERE batch_id IS NOT NULL');
     await queryRunner.query('DROP INDEX transfers_batch_item_key_idx');
     await queryRunner.query('DROP INDEX transfers_idempotency_key_idx');
-    await queryRunner.query('CREATE UNIQUE INDEX transfers_idempotency_key_idx ON transfers (partner_id, idempotency_key)');
+    await queryRunner.query(
+      'CREATE UNIQUE INDEX transfers_idempotency_key_idx ON transfers (partner_id, idempotency_key)',
+    );
     await queryRunner.query('ALTER TABLE transfers DROP COLUMN batch_id');
     await queryRunner.query('DROP TABLE transfer_batch_items');
     await queryRunner.query('DROP TABLE transfer_batches');

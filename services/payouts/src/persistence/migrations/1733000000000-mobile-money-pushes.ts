@@ -29,8 +29,12 @@ export class MobileMoneyPushesMigration1733000000000 implements MigrationInterfa
         CHECK ((status = 'credited') = (credit_transaction_id IS NOT NULL)),
         CHECK (status NOT IN ('approved', 'credited') OR rail_reference IS NOT NULL)
       )`);
-    await queryRunner.query('CREATE INDEX mobile_money_pushes_credit_due_idx ON mobile_money_pushes (next_credit_at) WHERE next_credit_at IS NOT NULL');
-    await queryRunner.query("CREATE INDEX mobile_money_pushes_pending_idx ON mobile_money_pushes (expires_at) WHERE status = 'pending'");
+    await queryRunner.query(
+      'CREATE INDEX mobile_money_pushes_credit_due_idx ON mobile_money_pushes (next_credit_at) WHERE next_credit_at IS NOT NULL',
+    );
+    await queryRunner.query(
+      "CREATE INDEX mobile_money_pushes_pending_idx ON mobile_money_pushes (expires_at) WHERE status = 'pending'",
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -10,7 +10,9 @@ export class TransfersPartnerListingMigration1733010000000 implements MigrationI
   transaction = false as const;
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS transfers_partner_created_idx ON transfers (partner_id, created_at DESC, transfer_id DESC)');
+    await queryRunner.query(
+      'CREATE INDEX CONCURRENTLY IF NOT EXISTS transfers_partner_created_idx ON transfers (partner_id, created_at DESC, transfer_id DESC)',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

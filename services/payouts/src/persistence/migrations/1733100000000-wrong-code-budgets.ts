@@ -27,7 +27,9 @@ export class WrongCodeBudgetsMigration1733100000000 implements MigrationInterfac
         confirmation_id uuid NOT NULL,
         counted_at timestamptz NOT NULL
       )`);
-    await queryRunner.query('CREATE INDEX wrong_confirmation_codes_partner_idx ON wrong_confirmation_codes (partner_id, counted_at)');
+    await queryRunner.query(
+      'CREATE INDEX wrong_confirmation_codes_partner_idx ON wrong_confirmation_codes (partner_id, counted_at)',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

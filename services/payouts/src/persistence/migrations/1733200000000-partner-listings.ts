@@ -13,9 +13,15 @@ export class PartnerListingsMigration1733200000000 implements MigrationInterface
   transaction = false as const;
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS usdt_sends_partner_created_idx ON usdt_sends (partner_id, created_at DESC, send_id DESC)');
-    await queryRunner.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS transfer_batches_partner_created_idx ON transfer_batches (partner_id, created_at DESC, batch_id DESC)');
-    await queryRunner.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS mobile_money_pushes_partner_created_idx ON mobile_money_pushes (partner_id, created_at DESC, push_id DESC)');
+    await queryRunner.query(
+      'CREATE INDEX CONCURRENTLY IF NOT EXISTS usdt_sends_partner_created_idx ON usdt_sends (partner_id, created_at DESC, send_id DESC)',
+    );
+    await queryRunner.query(
+      'CREATE INDEX CONCURRENTLY IF NOT EXISTS transfer_batches_partner_created_idx ON transfer_batches (partner_id, created_at DESC, batch_id DESC)',
+    );
+    await queryRunner.query(
+      'CREATE INDEX CONCURRENTLY IF NOT EXISTS mobile_money_pushes_partner_created_idx ON mobile_money_pushes (partner_id, created_at DESC, push_id DESC)',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

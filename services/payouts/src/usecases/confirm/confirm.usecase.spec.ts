@@ -22,22 +22,47 @@ const budget = { wrongCodesMax: 20, windowMs: 86_400_000 };
 function liveConfirmation(): Confirmation {
   const now = new Date();
   return {
-    confirmationId, partnerId, subjectType: 'transfer', subjectId: '33333333-3333-4333-8333-333333333333',
-    codeHash: hashCode(KEY, confirmationId, 0, RIGHT), deliveredTo: 'j***@example.com', status: 'live', attempts: 0, resends: 0,
-    expiresAt: new Date(now.getTime() + 60_000), resendAvailableAt: now, createdAt: now, verifiedAt: null,
+    confirmationId,
+    partnerId,
+    subjectType: 'transfer',
+    subjectId: '33333333-3333-4333-8333-333333333333',
+    codeHash: hashCode(KEY, confirmationId, 0, RIGHT),
+    deliveredTo: 'j***@example.com',
+    status: 'live',
+    attempts: 0,
+    resends: 0,
+    expiresAt: new Date(now.getTime() + 60_000),
+    resendAvailableAt: now,
+    createdAt: now,
+    verifiedAt: null,
   };
 }
 
-interface LogLine { level: string; message: string; fields: Record<string, unknown> }
+interface LogLine {
+  level: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
 
 function harness(options: { partnerLocked?: boolean; spendsBudget?: boolean } = {}) {
   const lines: LogLine[] = [];
-  const record = (level: string) => (message: string, fields: Record<string, unknown> = {}) => lines.push({ level, message, fields });
-  const logger = { info: record('info'), warn: record('warn'), error: record('error'), debug: record('debug') } as unknown as Logger;
+  const record =
+    (level: string) =>
+    (message: string, fields: Record<string, unknown> = {}) =>
+      lines.push({ level, message, fields });
+  const logger = {
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    debug: record('debug'),
+  } as unknown as Logger;
   const counted: WrongCode[] = [];
   const events: string[] = [];
   const manager = {};
-  const dataSource = { manager, transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager) } as unknown as DataSource;
+  const dataSource = {
+    manager,
+    transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager),
+  } as unknown as DataSource;
   const useCase = new ConfirmUseCase({
     dataSource,
     confirmations: {
@@ -58,7 +83,10 @@ function harness(options: { partnerLocked?: boolean; spendsBudget?: boolean } = 
       isLocked: async () => options.partnerLocked ?? false,
       countWrongCode: async (_manager, wrongCode) => {
         counted.push(wrongCode);
-        return { wrongCodesInWindow: options.spendsBudget ? budget.wrongCodesMax : 1, lockedNow: options.spendsBudget ?? false };
+        return {
+          wrongCodesInWindow: options.spendsBudget ? budget.wrongCodesMax : 1,
+          lockedNow: options.spendsBudget ?? false,
+        };
       },
     },
     budget,
@@ -70,10 +98,14 @@ function harness(options: { partnerLocked?: boolean; spendsBudget?: boolean } = 
   return { confirm, counted, events, lines };
 }
 
-const refusalOf = (promise: Promise<unknown>) => promise.then(() => null, (error: AppError) => error.code);
+const refusalOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: AppError) => error.code,
+  );
 
 describe('ConfirmUseCase and the wrong-code budget', () => {
-  it('counts a wrong code on the confirmation, then on the partner\'s budget', async () => {
+  it("counts a wrong code on the confirmation, then on the partner's budget", async () => {
     const h = harness();
     expect(await refusalOf(h.confirm(WRONG))).toBe('CONFIRMATION_CODE_INCORRECT');
     expect(h.events).toEqual(['confirmation attempt counted']);
@@ -101,10 +133,19 @@ describe('ConfirmUseCase and the wrong-code budget', () => {
     const h = harness({ spendsBudget: true });
     expect(await refusalOf(h.confirm(WRONG))).toBe('CONFIRMATION_CODE_INCORRECT');
     const alerts = h.lines.filter((line) => line.fields.alert !== undefined);
-    expect(alerts).toEqual([{
-      level: 'error', message: expect.stringContaining('budget spent'),
-      fields: { alert: 'confirmation_code_budget_spent', partnerId, wrongCodes: 20, wrongCodesMax: 20, windowMs: 86_400_000 },
-    }]);
+    expect(alerts).toEqual([
+      {
+        level: 'error',
+        message: expect.stringContaining('budget spent'),
+        fields: {
+          alert: 'confirmation_code_budget_spent',
+          partnerId,
+          wrongCodes: 20,
+          wrongCodesMax: 20,
+          windowMs: 86_400_000,
+        },
+      },
+    ]);
     expect(JSON.stringify(h.lines)).not.toContain(WRONG);
   });
 });

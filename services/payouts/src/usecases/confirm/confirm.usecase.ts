@@ -26,7 +26,12 @@ import type { TransfersRepository } from '../../persistence/transfers.repository
 import type { UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
 import type { WrongCodeBudgetsRepository } from '../../persistence/wrong-code-budgets.repository';
 
-type Refusal = 'CONFIRMATION_CODE_INCORRECT' | 'CONFIRMATION_LOCKED' | 'CONFIRMATION_EXPIRED' | 'CONFIRMATION_ALREADY_USED' | 'PARTNER_CONFIRMATIONS_LOCKED';
+type Refusal =
+  | 'CONFIRMATION_CODE_INCORRECT'
+  | 'CONFIRMATION_LOCKED'
+  | 'CONFIRMATION_EXPIRED'
+  | 'CONFIRMATION_ALREADY_USED'
+  | 'PARTNER_CONFIRMATIONS_LOCKED';
 /** budget: what counting a wrong code did to the partner's budget, when one was counted. */
 type Outcome = { confirmation: Confirmation; verifiedAt: Date } | { refusal: Refusal; budget?: WrongCodeCount };
 
@@ -62,7 +67,10 @@ export class ConfirmUseCase {
     if (!CODE_PATTERN.test(command.code)) throw validationFailed(['code']);
     const outcome = await withTransaction(this.deps.dataSource, (manager) => this.decide(manager, command));
     if ('refusal' in outcome) {
-      this.deps.logger.info('confirmation code refused', { confirmationId: command.confirmationId, refusal: outcome.refusal });
+      this.deps.logger.info('confirmation code refused', {
+        confirmationId: command.confirmationId,
+        refusal: outcome.refusal,
+      });
       if (outcome.budget?.lockedNow) this.alertBudgetSpent(command.partnerId, outcome.budget);
       throw new AppError(outcome.refusal);
     }
@@ -77,18 +85,28 @@ export class ConfirmUseCase {
     };
   }
 
-  private async decide(manager: EntityManager, command: { partnerId: string; confirmationId: string; code: string }): Promise<Outcome> {
+  private async decide(
+    manager: EntityManager,
+    command: { partnerId: string; confirmationId: string; code: string },
+  ): Promise<Outcome> {
     const confirmation = await this.deps.confirmations.lock(manager, command.partnerId, command.confirmationId);
     if (!confirmation) throw new AppError('CONFIRMATION_NOT_FOUND');
     // Before anything else about the confirmation: a locked partner learns nothing more, not even whether the code was right.
-    if (await this.deps.budgets.isLocked(manager, command.partnerId)) return { refusal: 'PARTNER_CONFIRMATIONS_LOCKED' };
+    if (await this.deps.budgets.isLocked(manager, command.partnerId))
+      return { refusal: 'PARTNER_CONFIRMATIONS_LOCKED' };
     const refusal = refusalBeforeAttempt(confirmation, new Date());
     if (refusal) return { refusal };
-    if (!codeMatches(this.deps.codeHashKeyHex, confirmation, command.code)) return this.countWrongCode(manager, confirmation);
+    if (!codeMatches(this.deps.codeHashKeyHex, confirmation, command.code))
+      return this.countWrongCode(manager, confirmation);
     const verifiedAt = new Date();
-    if (!(await this.deps.confirmations.markUsed(manager, confirmation.confirmationId, verifiedAt))) throw new Error('live confirmation not markable under its lock');
+    if (!(await this.deps.confirmations.markUsed(manager, confirmation.confirmationId, verifiedAt)))
+      throw new Error('live confirmation not markable under its lock');
     await this.handOff(manager, confirmation.confirmationId, verifiedAt);
-    this.deps.logger.info('confirmation verified', { confirmationId: confirmation.confirmationId, subjectType: confirmation.subjectType, subjectId: confirmation.subjectId });
+    this.deps.logger.info('confirmation verified', {
+      confirmationId: confirmation.confirmationId,
+      subjectType: confirmation.subjectType,
+      subjectId: confirmation.subjectId,
+    });
     return { confirmation, verifiedAt };
   }
 
@@ -97,17 +115,26 @@ export class ConfirmUseCase {
     const after = await this.deps.confirmations.countWrongAttempt(manager, confirmation.confirmationId);
     // Not counted on the confirmation (it stopped being live under its lock): not a guess either.
     if (after === null) return { refusal: 'CONFIRMATION_LOCKED' };
-    const budget = await this.deps.budgets.countWrongCode(manager,
-      { partnerId: confirmation.partnerId, confirmationId: confirmation.confirmationId, countedAt: new Date() }, this.deps.budget);
+    const budget = await this.deps.budgets.countWrongCode(
+      manager,
+      { partnerId: confirmation.partnerId, confirmationId: confirmation.confirmationId, countedAt: new Date() },
+      this.deps.budget,
+    );
     return { refusal: 'CONFIRMATION_CODE_INCORRECT', budget };
   }
 
   /** Once per lock, after the count committed. Names the partner, never a code. */
   private alertBudgetSpent(partnerId: string, budget: WrongCodeCount): void {
-    this.deps.logger.error('wrong confirmation code budget spent: every confirmation of the partner is refused until an operator clears it', {
-      alert: 'confirmation_code_budget_spent', partnerId, wrongCodes: budget.wrongCodesInWindow,
-      wrongCodesMax: this.deps.budget.wrongCodesMax, windowMs: this.deps.budget.windowMs,
-    });
+    this.deps.logger.error(
+      'wrong confirmation code budget spent: every confirmation of the partner is refused until an operator clears it',
+      {
+        alert: 'confirmation_code_budget_spent',
+        partnerId,
+        wrongCodes: budget.wrongCodesInWindow,
+        wrongCodesMax: this.deps.budget.wrongCodesMax,
+        windowMs: this.deps.budget.windowMs,
+      },
+    );
   }
 
   /** Transfers go to the payout runner as instructions; USDT sends become due for release on the send scheduler. */

@@ -16,9 +16,19 @@ import { claimIdempotently, withTransaction } from '@platform/persistence';
 import { Saga, SagaStep } from '@platform/saga';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
 import { isUuid } from '../../domain/ids';
-import { IDEMPOTENCY_KEY_PATTERN, parseTransferRequest, TransferRequest, TransferRequestInput, transferRequestHash } from '../../domain/transfer-request';
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  parseTransferRequest,
+  TransferRequest,
+  TransferRequestInput,
+  transferRequestHash,
+} from '../../domain/transfer-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
-import type { BatchItemRecord, TransferBatchesRepository, TransferBatchRecord } from '../../persistence/transfer-batches.repository';
+import type {
+  BatchItemRecord,
+  TransferBatchesRepository,
+  TransferBatchRecord,
+} from '../../persistence/transfer-batches.repository';
 import type { TransferRecord } from '../../persistence/transfers.repository';
 import { claimedRowStep, issueConfirmationCode } from '../shared/create-steps';
 import { newTransferRow, TransferCheckDependencies, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
@@ -33,18 +43,31 @@ export interface CreateTransferBatchDependencies extends TransferCheckDependenci
   codes: ConfirmationCodeSender;
   logger: Logger;
   settings: {
-    feeKes: Big; perTransferCapKesExceeded: (request: TransferRequest) => boolean; codeLifetimeMs: number; timeScale: number; createLeaseMs: number; codeHashKeyHex: string;
+    feeKes: Big;
+    perTransferCapKesExceeded: (request: TransferRequest) => boolean;
+    codeLifetimeMs: number;
+    timeScale: number;
+    createLeaseMs: number;
+    codeHashKeyHex: string;
   };
 }
 
-type ParsedItem = { index: number; key: string; request: TransferRequest } | { index: number; key: string; refusal: string };
+type ParsedItem =
+  { index: number; key: string; request: TransferRequest } | { index: number; key: string; refusal: string };
 /** What the batch's steps found: every item's outcome, and the transfers accepted. */
-interface BatchOutcome { items: BatchItemRecord[]; accepted: TransferRecord[] }
+interface BatchOutcome {
+  items: BatchItemRecord[];
+  accepted: TransferRecord[];
+}
 
 function parseItems(items: TransferRequestInput[]): ParsedItem[] {
-  const bad = items.flatMap((item, index) => (IDEMPOTENCY_KEY_PATTERN.test(item.idempotencyKey) ? [] : [`items[${index}].idempotencyKey`]));
+  const bad = items.flatMap((item, index) =>
+    IDEMPOTENCY_KEY_PATTERN.test(item.idempotencyKey) ? [] : [`items[${index}].idempotencyKey`],
+  );
   const keys = items.map((item) => item.idempotencyKey);
-  keys.forEach((key, index) => { if (keys.indexOf(key) !== index) bad.push(`items[${index}].idempotencyKey`); });
+  keys.forEach((key, index) => {
+    if (keys.indexOf(key) !== index) bad.push(`items[${index}].idempotencyKey`);
+  });
   if (bad.length > 0) throw validationFailed(bad);
   return items.map((item, index) => {
     try {
@@ -57,13 +80,21 @@ function parseItems(items: TransferRequestInput[]): ParsedItem[] {
 }
 
 function batchHash(parsed: ParsedItem[], raw: TransferRequestInput[]): string {
-  return sha256Hex(JSON.stringify(parsed.map((item) => ('request' in item ? transferRequestHash(item.request) : JSON.stringify(raw[item.index])))));
+  return sha256Hex(
+    JSON.stringify(
+      parsed.map((item) => ('request' in item ? transferRequestHash(item.request) : JSON.stringify(raw[item.index]))),
+    ),
+  );
 }
 
 export class CreateTransferBatchUseCase {
   constructor(private readonly deps: CreateTransferBatchDependencies) {}
 
-  async execute(command: { partnerId: string; idempotencyKey: string; items: TransferRequestInput[] }): Promise<{ batch: TransferBatchRecord; replayed: boolean }> {
+  async execute(command: {
+    partnerId: string;
+    idempotencyKey: string;
+    items: TransferRequestInput[];
+  }): Promise<{ batch: TransferBatchRecord; replayed: boolean }> {
     if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);
     const bad: string[] = [];
     if (!IDEMPOTENCY_KEY_PATTERN.test(command.idempotencyKey)) bad.push('idempotencyKey');
@@ -78,8 +109,18 @@ export class CreateTransferBatchUseCase {
       reread: (existing) => this.deps.batches.find(manager, command.partnerId, existing.batchId),
       pending: (row) => row.status === 'creating',
       // Twice a transfer's lease: the scheduler undoes abandoned items before their batch.
-      claim: () => this.deps.batches.claim(manager, { batchId: randomUUID(), partnerId: command.partnerId, idempotencyKey: command.idempotencyKey, requestHash, itemCount: parsed.length },
-        this.deps.settings.createLeaseMs * 2),
+      claim: () =>
+        this.deps.batches.claim(
+          manager,
+          {
+            batchId: randomUUID(),
+            partnerId: command.partnerId,
+            idempotencyKey: command.idempotencyKey,
+            requestHash,
+            itemCount: parsed.length,
+          },
+          this.deps.settings.createLeaseMs * 2,
+        ),
       create: (claimed) => this.create(claimed, parsed),
     });
     return { batch: result.resource, replayed: result.replayed };
@@ -94,7 +135,12 @@ export class CreateTransferBatchUseCase {
     const { deps } = this;
     const recipient = await deps.walletRegistry.getCodeRecipient({ partnerId: batch.partnerId });
     const outcome: BatchOutcome = { items: [], accepted: [] };
-    const saga = new Saga(({ error }) => deps.logger.warn('refused transfer batch not yet undone; the scheduler finishes it', { batchId: batch.batchId, error }));
+    const saga = new Saga(({ error }) =>
+      deps.logger.warn('refused transfer batch not yet undone; the scheduler finishes it', {
+        batchId: batch.batchId,
+        error,
+      }),
+    );
     await saga.run([
       // Never fails: the scheduler deletes an abandoned batch row anyway.
       claimedRowStep(() => deps.batches.deleteCreating(deps.dataSource.manager, batch.batchId).catch(() => undefined)),
@@ -125,17 +171,30 @@ export class CreateTransferBatchUseCase {
           outcome.accepted.push(checked.accepted.transfer);
         }
       },
-      compensate: async (cause) => { await accepted?.compensate(cause); },
+      compensate: async (cause) => {
+        await accepted?.compensate(cause);
+      },
     };
   }
 
-  private async runItem(batch: TransferBatchRecord, item: ParsedItem): Promise<{ item: BatchItemRecord; accepted: { transfer: TransferRecord; saga: Saga } | null }> {
+  private async runItem(
+    batch: TransferBatchRecord,
+    item: ParsedItem,
+  ): Promise<{ item: BatchItemRecord; accepted: { transfer: TransferRecord; saga: Saga } | null }> {
     const { deps } = this;
-    const refused = (failureCode: string) => ({ item: { itemIndex: item.index, idempotencyKey: item.key, transferId: null, failureCode }, accepted: null });
+    const refused = (failureCode: string) => ({
+      item: { itemIndex: item.index, idempotencyKey: item.key, transferId: null, failureCode },
+      accepted: null,
+    });
     if ('refusal' in item) return refused(item.refusal);
     if (deps.settings.perTransferCapKesExceeded(item.request)) return refused('TRANSFER_EXCEEDS_PER_TRANSFER_CAP');
     const row = newTransferRow(batch.partnerId, item.request, transferRequestHash(item.request), deps.settings.feeKes);
-    const transfer = await deps.transfers.claim(deps.dataSource.manager, row, deps.settings.createLeaseMs, batch.batchId);
+    const transfer = await deps.transfers.claim(
+      deps.dataSource.manager,
+      row,
+      deps.settings.createLeaseMs,
+      batch.batchId,
+    );
     if (!transfer) throw new Error(`batch ${batch.batchId} item key claimed twice`);
     const saga = transferSaga(deps.logger, transfer.transferId);
     try {
@@ -144,7 +203,10 @@ export class CreateTransferBatchUseCase {
       if (isAppError(error) && error.httpStatus < 500) return refused(error.code);
       throw error;
     }
-    return { item: { itemIndex: item.index, idempotencyKey: item.key, transferId: transfer.transferId, failureCode: null }, accepted: { transfer, saga } };
+    return {
+      item: { itemIndex: item.index, idempotencyKey: item.key, transferId: transfer.transferId, failureCode: null },
+      accepted: { transfer, saga },
+    };
   }
 
   private async finish(batch: TransferBatchRecord, outcome: BatchOutcome, recipient: CodeRecipient): Promise<void> {
@@ -153,20 +215,31 @@ export class CreateTransferBatchUseCase {
     if (accepted.length === 0) {
       // Nothing to confirm: no code is sent; the batch reads `failed`.
       await withTransaction(deps.dataSource, async (manager) => {
-        if (!(await deps.batches.markCreated(manager, batch.batchId, null, items))) throw new AppError('SERVICE_UNAVAILABLE');
+        if (!(await deps.batches.markCreated(manager, batch.batchId, null, items)))
+          throw new AppError('SERVICE_UNAVAILABLE');
       });
       return;
     }
     const confirmationId = await issueConfirmationCode(deps, {
-      partnerId: batch.partnerId, subjectType: 'transfer_batch', subjectId: batch.batchId, kind: 'batch_confirmation', recipient,
+      partnerId: batch.partnerId,
+      subjectType: 'transfer_batch',
+      subjectId: batch.batchId,
+      kind: 'batch_confirmation',
+      recipient,
       variables: (expiresAt) => ({ itemCount: String(accepted.length), expiresAt: expiresAt.toISOString() }),
       markAwaiting: async (manager, id, expiresAt) => {
         for (const transfer of accepted) {
-          if (!(await deps.transfers.markAwaitingConfirmation(manager, transfer.transferId, id, expiresAt))) return false;
+          if (!(await deps.transfers.markAwaitingConfirmation(manager, transfer.transferId, id, expiresAt)))
+            return false;
         }
         return deps.batches.markCreated(manager, batch.batchId, id, items);
       },
     });
-    deps.logger.info('transfer batch awaiting confirmation', { batchId: batch.batchId, confirmationId, accepted: accepted.length, refused: items.length - accepted.length });
+    deps.logger.info('transfer batch awaiting confirmation', {
+      batchId: batch.batchId,
+      confirmationId,
+      accepted: accepted.length,
+      refused: items.length - accepted.length,
+    });
   }
 }

@@ -14,11 +14,22 @@ import { Big, formatAmount } from '@platform/money';
 import { claimIdempotently } from '@platform/persistence';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
 import { isUuid, maskAccountNumber } from '../../domain/ids';
-import { parseTransferRequest, TransferRequest, TransferRequestInput, transferRequestHash } from '../../domain/transfer-request';
+import {
+  parseTransferRequest,
+  TransferRequest,
+  TransferRequestInput,
+  transferRequestHash,
+} from '../../domain/transfer-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { TransferRecord } from '../../persistence/transfers.repository';
 import { issueConfirmationCode } from '../shared/create-steps';
-import { newTransferRow, TransferCheckDependencies, TransferChecked, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
+import {
+  newTransferRow,
+  TransferCheckDependencies,
+  TransferChecked,
+  transferCheckSteps,
+  transferSaga,
+} from '../shared/transfer-checks';
 import type { CodeRecipient } from '../../adapters/peers/peers';
 
 export interface CreateTransferSettings {
@@ -53,9 +64,15 @@ export class CreateTransferUseCase {
       reread: (existing) => this.deps.transfers.findById(manager, existing.transferId),
       pending: (row) => row.status === 'creating',
       precheck: () => {
-        if (request.amountKes.gt(this.deps.settings.perTransferCapKes)) throw new AppError('TRANSFER_EXCEEDS_PER_TRANSFER_CAP');
+        if (request.amountKes.gt(this.deps.settings.perTransferCapKes))
+          throw new AppError('TRANSFER_EXCEEDS_PER_TRANSFER_CAP');
       },
-      claim: () => this.deps.transfers.claim(manager, newTransferRow(command.partnerId, request, requestHash, this.deps.settings.feeKes), this.deps.settings.createLeaseMs),
+      claim: () =>
+        this.deps.transfers.claim(
+          manager,
+          newTransferRow(command.partnerId, request, requestHash, this.deps.settings.feeKes),
+          this.deps.settings.createLeaseMs,
+        ),
       create: (claimed) => this.create(claimed, request),
     });
     return { transfer: result.resource, replayed: result.replayed };
@@ -67,17 +84,36 @@ export class CreateTransferUseCase {
     const outcome: { created: TransferRecord | null } = { created: null };
     await transferSaga(this.deps.logger, transfer.transferId).run([
       ...transferCheckSteps(this.deps, transfer, request, checked),
-      { name: 'issue the confirmation code', run: async () => { outcome.created = await this.issueCode(transfer, request, checked.recipient!); } },
+      {
+        name: 'issue the confirmation code',
+        run: async () => {
+          outcome.created = await this.issueCode(transfer, request, checked.recipient!);
+        },
+      },
     ]);
     return outcome.created!;
   }
 
-  private async issueCode(transfer: TransferRecord, request: TransferRequest, recipient: CodeRecipient): Promise<TransferRecord> {
+  private async issueCode(
+    transfer: TransferRecord,
+    request: TransferRequest,
+    recipient: CodeRecipient,
+  ): Promise<TransferRecord> {
     const { deps } = this;
     const confirmationId = await issueConfirmationCode(deps, {
-      partnerId: transfer.partnerId, subjectType: 'transfer', subjectId: transfer.transferId, kind: 'transfer_confirmation', recipient,
-      variables: (expiresAt) => ({ amount: formatAmount(request.amountKes, 'KES'), currency: 'KES', destination: maskAccountNumber(request.accountNumber), expiresAt: expiresAt.toISOString() }),
-      markAwaiting: (manager, id, expiresAt) => deps.transfers.markAwaitingConfirmation(manager, transfer.transferId, id, expiresAt),
+      partnerId: transfer.partnerId,
+      subjectType: 'transfer',
+      subjectId: transfer.transferId,
+      kind: 'transfer_confirmation',
+      recipient,
+      variables: (expiresAt) => ({
+        amount: formatAmount(request.amountKes, 'KES'),
+        currency: 'KES',
+        destination: maskAccountNumber(request.accountNumber),
+        expiresAt: expiresAt.toISOString(),
+      }),
+      markAwaiting: (manager, id, expiresAt) =>
+        deps.transfers.markAwaitingConfirmation(manager, transfer.transferId, id, expiresAt),
     });
     deps.logger.info('transfer awaiting confirmation', { transferId: transfer.transferId, confirmationId });
     const created = await deps.transfers.findById(deps.dataSource.manager, transfer.transferId);

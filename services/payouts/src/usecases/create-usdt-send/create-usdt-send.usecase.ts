@@ -15,10 +15,21 @@ import { claimIdempotently } from '@platform/persistence';
 import type { DataSource } from '@platform/persistence';
 import { Saga } from '@platform/saga';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
-import type { CodeRecipient, LedgerApi, TradingLimitsApi, WalletRegistryApi, WalletStatus } from '../../adapters/peers/peers';
+import type {
+  CodeRecipient,
+  LedgerApi,
+  TradingLimitsApi,
+  WalletRegistryApi,
+  WalletStatus,
+} from '../../adapters/peers/peers';
 import { holdOwner } from '../../domain/hold-owner';
 import { isUuid } from '../../domain/ids';
-import { assertWithinSendBounds, parseUsdtSendRequest, UsdtSendRequest, usdtSendRequestHash } from '../../domain/usdt-send-request';
+import {
+  assertWithinSendBounds,
+  parseUsdtSendRequest,
+  UsdtSendRequest,
+  usdtSendRequestHash,
+} from '../../domain/usdt-send-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { UsdtSendRecord, UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
 import { claimedRowStep, issueConfirmationCode, placeHoldStep, reserveDailyCapStep } from '../shared/create-steps';
@@ -53,7 +64,11 @@ export interface CreateUsdtSendCommand {
 }
 
 /** The wallet the send goes to, active now; anything else names no usable wallet. */
-export async function activeWallet(registry: Pick<WalletRegistryApi, 'getWalletStatus'>, partnerId: string, walletId: string): Promise<WalletStatus | null> {
+export async function activeWallet(
+  registry: Pick<WalletRegistryApi, 'getWalletStatus'>,
+  partnerId: string,
+  walletId: string,
+): Promise<WalletStatus | null> {
   try {
     const wallet = await registry.getWalletStatus({ partnerId, walletId });
     return wallet.active ? wallet : null;
@@ -76,11 +91,25 @@ export class CreateUsdtSendUseCase {
       find: () => this.deps.sends.findByKey(manager, command.partnerId, request.idempotencyKey),
       reread: (existing) => this.deps.sends.findById(manager, existing.sendId),
       pending: (row) => row.status === 'creating',
-      precheck: () => assertWithinSendBounds(request.usdtAmount, { minimumUsdt: this.deps.settings.minimumUsdt, capUsdt: this.deps.settings.capUsdt }),
-      claim: () => this.deps.sends.claim(manager, {
-        sendId: randomUUID(), partnerId: command.partnerId, idempotencyKey: request.idempotencyKey, requestHash,
-        partnerReference: request.partnerReference, destinationWalletId: request.destinationWalletId, usdtAmount: formatAmount(request.usdtAmount, 'USDT'),
-      }, this.deps.settings.createLeaseMs),
+      precheck: () =>
+        assertWithinSendBounds(request.usdtAmount, {
+          minimumUsdt: this.deps.settings.minimumUsdt,
+          capUsdt: this.deps.settings.capUsdt,
+        }),
+      claim: () =>
+        this.deps.sends.claim(
+          manager,
+          {
+            sendId: randomUUID(),
+            partnerId: command.partnerId,
+            idempotencyKey: request.idempotencyKey,
+            requestHash,
+            partnerReference: request.partnerReference,
+            destinationWalletId: request.destinationWalletId,
+            usdtAmount: formatAmount(request.usdtAmount, 'USDT'),
+          },
+          this.deps.settings.createLeaseMs,
+        ),
       create: (claimed) => this.create(claimed, request),
     });
     return { send: result.resource, replayed: result.replayed };
@@ -89,19 +118,58 @@ export class CreateUsdtSendUseCase {
   /** The checks as a saga, then the code; a refusal undoes what was done, newest first, and frees the key. */
   private async create(send: UsdtSendRecord, request: UsdtSendRequest): Promise<UsdtSendRecord> {
     const { deps } = this;
-    const checked: { wallet: WalletStatus | null; recipient: CodeRecipient | null; usdtAccountId: string } = { wallet: null, recipient: null, usdtAccountId: '' };
+    const checked: { wallet: WalletStatus | null; recipient: CodeRecipient | null; usdtAccountId: string } = {
+      wallet: null,
+      recipient: null,
+      usdtAccountId: '',
+    };
     const outcome: { created: UsdtSendRecord | null } = { created: null };
-    const saga = new Saga(({ error }) => deps.logger.warn('refused usdt send not yet undone; the scheduler finishes it', { sendId: send.sendId, error }));
+    const saga = new Saga(({ error }) =>
+      deps.logger.warn('refused usdt send not yet undone; the scheduler finishes it', { sendId: send.sendId, error }),
+    );
     await saga.run([
       claimedRowStep(() => deps.sends.deleteCreating(deps.dataSource.manager, send.sendId)),
-      { name: 'find the active wallet', run: async () => { checked.wallet = await this.activeDestination(send, request); } },
-      { name: 'find the code recipient', run: async () => { checked.recipient = await deps.walletRegistry.getCodeRecipient({ partnerId: send.partnerId }); } },
-      { name: 'find the USDT account', run: async () => { checked.usdtAccountId = (await deps.ledger.getPartnerAccounts({ partnerId: send.partnerId })).usdtAccountId; } },
-      reserveDailyCapStep(deps.trading, { usageId: send.sendId, partnerId: send.partnerId, source: 'usdt_send', amountUsdt: send.usdtAmount }),
-      placeHoldStep(deps.ledger, send.sendId, () => ({
-        accountId: checked.usdtAccountId, amount: send.usdtAmount, metadata: { sendId: send.sendId, kind: 'usdt_send' }, owner: holdOwner('usdt_send', send.sendId),
-      }), 'INSUFFICIENT_USDT_BALANCE'),
-      { name: 'issue the confirmation code', run: async () => { outcome.created = await this.issueCode(send, request, checked.recipient!, checked.wallet!); } },
+      {
+        name: 'find the active wallet',
+        run: async () => {
+          checked.wallet = await this.activeDestination(send, request);
+        },
+      },
+      {
+        name: 'find the code recipient',
+        run: async () => {
+          checked.recipient = await deps.walletRegistry.getCodeRecipient({ partnerId: send.partnerId });
+        },
+      },
+      {
+        name: 'find the USDT account',
+        run: async () => {
+          checked.usdtAccountId = (await deps.ledger.getPartnerAccounts({ partnerId: send.partnerId })).usdtAccountId;
+        },
+      },
+      reserveDailyCapStep(deps.trading, {
+        usageId: send.sendId,
+        partnerId: send.partnerId,
+        source: 'usdt_send',
+        amountUsdt: send.usdtAmount,
+      }),
+      placeHoldStep(
+        deps.ledger,
+        send.sendId,
+        () => ({
+          accountId: checked.usdtAccountId,
+          amount: send.usdtAmount,
+          metadata: { sendId: send.sendId, kind: 'usdt_send' },
+          owner: holdOwner('usdt_send', send.sendId),
+        }),
+        'INSUFFICIENT_USDT_BALANCE',
+      ),
+      {
+        name: 'issue the confirmation code',
+        run: async () => {
+          outcome.created = await this.issueCode(send, request, checked.recipient!, checked.wallet!);
+        },
+      },
     ]);
     return outcome.created!;
   }
@@ -112,12 +180,26 @@ export class CreateUsdtSendUseCase {
     return wallet;
   }
 
-  private async issueCode(send: UsdtSendRecord, request: UsdtSendRequest, recipient: CodeRecipient, wallet: WalletStatus): Promise<UsdtSendRecord> {
+  private async issueCode(
+    send: UsdtSendRecord,
+    request: UsdtSendRequest,
+    recipient: CodeRecipient,
+    wallet: WalletStatus,
+  ): Promise<UsdtSendRecord> {
     const { deps } = this;
     const confirmationId = await issueConfirmationCode(deps, {
-      partnerId: send.partnerId, subjectType: 'usdt_send', subjectId: send.sendId, kind: 'usdt_send_confirmation', recipient,
-      variables: (expiresAt) => ({ amount: formatAmount(request.usdtAmount, 'USDT'), address: wallet.address, expiresAt: expiresAt.toISOString() }),
-      markAwaiting: (manager, id, expiresAt) => deps.sends.markAwaitingConfirmation(manager, send.sendId, id, expiresAt, wallet.address),
+      partnerId: send.partnerId,
+      subjectType: 'usdt_send',
+      subjectId: send.sendId,
+      kind: 'usdt_send_confirmation',
+      recipient,
+      variables: (expiresAt) => ({
+        amount: formatAmount(request.usdtAmount, 'USDT'),
+        address: wallet.address,
+        expiresAt: expiresAt.toISOString(),
+      }),
+      markAwaiting: (manager, id, expiresAt) =>
+        deps.sends.markAwaitingConfirmation(manager, send.sendId, id, expiresAt, wallet.address),
     });
     deps.logger.info('usdt send awaiting confirmation', { sendId: send.sendId, confirmationId });
     const created = await deps.sends.findById(deps.dataSource.manager, send.sendId);

@@ -11,7 +11,8 @@ const RAIL_REFERENCE_LENGTH = 10;
 /** A receipt code as the payer's rail makes one (M-Pesa style: 10 upper-case letters and digits). */
 export function sandboxRailReference(): string {
   let code = '';
-  for (let i = 0; i < RAIL_REFERENCE_LENGTH; i += 1) code += RAIL_REFERENCE_ALPHABET[randomInt(RAIL_REFERENCE_ALPHABET.length)];
+  for (let i = 0; i < RAIL_REFERENCE_LENGTH; i += 1)
+    code += RAIL_REFERENCE_ALPHABET[randomInt(RAIL_REFERENCE_ALPHABET.length)];
   return code;
 }
 
@@ -23,7 +24,10 @@ export function sandboxRailReference(): string {
  * else by the credit runner (the push is already durably approved).
  */
 export class AnswerMobileMoneyPushUseCase {
-  constructor(private readonly pushes: MobileMoneyPushesRepository, private readonly credits: Pick<PushCredits, 'creditNow'>) {}
+  constructor(
+    private readonly pushes: MobileMoneyPushesRepository,
+    private readonly credits: Pick<PushCredits, 'creditNow'>,
+  ) {}
 
   async execute(command: { partnerId: string; pushId: string; answer: Answer }): Promise<PushRecord> {
     if (!UUID.test(command.pushId)) throw new AppError('MOBILE_MONEY_PUSH_NOT_FOUND');

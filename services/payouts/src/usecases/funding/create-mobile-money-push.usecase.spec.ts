@@ -17,7 +17,14 @@ function harness(answer: () => Promise<MobileMoneyPushAnswer>, kesAccountStatus 
   const pushes = {
     insert: async (push: PushRecord) => {
       calls.push('insert');
-      return { ...push, status: 'pending', createdAt: new Date(), answeredAt: null, railReference: null, creditTransactionId: null };
+      return {
+        ...push,
+        status: 'pending',
+        createdAt: new Date(),
+        answeredAt: null,
+        railReference: null,
+        creditTransactionId: null,
+      };
     },
     markNotSent: async (pushId: string, status: string) => {
       marked.push([pushId, status]);
@@ -34,38 +41,62 @@ function harness(answer: () => Promise<MobileMoneyPushAnswer>, kesAccountStatus 
   return { useCase, calls, marked };
 }
 
-const codeOf = (promise: Promise<unknown>) => promise.then(() => null, (error: AppError) => error.code);
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: AppError) => error.code,
+  );
 
 describe('CreateMobileMoneyPushUseCase', () => {
   it('stores the push, then sends it; normalises the phone and the amount', async () => {
     const h = harness(async () => ({ outcome: 'sent' }));
     const push = await h.useCase.execute({ partnerId, phone: '+254712345678', amountKes: '10' });
     expect(h.calls).toEqual(['insert', 'push']);
-    expect(push).toMatchObject({ partnerId, msisdn: '254712345678', amountKes: '10.00', kesAccountReference: 'REF123', status: 'pending' });
+    expect(push).toMatchObject({
+      partnerId,
+      msisdn: '254712345678',
+      amountKes: '10.00',
+      kesAccountReference: 'REF123',
+      status: 'pending',
+    });
   });
 
   it.each([
     [async (): Promise<MobileMoneyPushAnswer> => ({ outcome: 'rejected' }), 'rejected', 'MOBILE_MONEY_PUSH_REJECTED'],
-    [async (): Promise<MobileMoneyPushAnswer> => ({ outcome: 'unavailable' }), 'unavailable', 'MOBILE_MONEY_PUSH_UNAVAILABLE'],
-    [async (): Promise<MobileMoneyPushAnswer> => { throw new Error('socket hang up'); }, 'unavailable', 'MOBILE_MONEY_PUSH_UNAVAILABLE'],
+    [
+      async (): Promise<MobileMoneyPushAnswer> => ({ outcome: 'unavailable' }),
+      'unavailable',
+      'MOBILE_MONEY_PUSH_UNAVAILABLE',
+    ],
+    [
+      async (): Promise<MobileMoneyPushAnswer> => {
+        throw new Error('socket hang up');
+      },
+      'unavailable',
+      'MOBILE_MONEY_PUSH_UNAVAILABLE',
+    ],
   ])('marks the push and refuses when the bank answers %#', async (answer, status, code) => {
     const h = harness(answer);
     expect(await codeOf(h.useCase.execute({ partnerId, phone: '0712345678', amountKes: '10.00' }))).toBe(code);
     expect(h.marked).toEqual([[expect.any(String), status]]);
   });
 
-  it.each([['activating', 'PARTNER_VA_ACTIVATING'], ['suspended', 'PARTNER_VA_SUSPENDED'], ['not_allocated', 'PARTNER_VA_NOT_ALLOCATED'], ['', 'PARTNER_VA_NOT_ALLOCATED']])(
-    'refuses a KES account %j with %s before storing anything',
-    async (status, code) => {
-      const h = harness(async () => ({ outcome: 'sent' }), status);
-      expect(await codeOf(h.useCase.execute({ partnerId, phone: '0712345678', amountKes: '10.00' }))).toBe(code);
-      expect(h.calls).toEqual([]);
-    },
-  );
+  it.each([
+    ['activating', 'PARTNER_VA_ACTIVATING'],
+    ['suspended', 'PARTNER_VA_SUSPENDED'],
+    ['not_allocated', 'PARTNER_VA_NOT_ALLOCATED'],
+    ['', 'PARTNER_VA_NOT_ALLOCATED'],
+  ])('refuses a KES account %j with %s before storing anything', async (status, code) => {
+    const h = harness(async () => ({ outcome: 'sent' }), status);
+    expect(await codeOf(h.useCase.execute({ partnerId, phone: '0712345678', amountKes: '10.00' }))).toBe(code);
+    expect(h.calls).toEqual([]);
+  });
 
   it('names a bad phone and a bad amount together', async () => {
     const h = harness(async () => ({ outcome: 'sent' }));
-    const refusal = await h.useCase.execute({ partnerId, phone: '0812345678', amountKes: '0.50' }).catch((error: AppError) => error);
+    const refusal = await h.useCase
+      .execute({ partnerId, phone: '0812345678', amountKes: '0.50' })
+      .catch((error: AppError) => error);
     expect((refusal as AppError).message).toBe('Validation failed on: phone, amount');
     expect(h.calls).toEqual([]);
   });

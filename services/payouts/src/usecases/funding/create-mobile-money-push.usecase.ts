@@ -15,7 +15,9 @@ export interface CreateMobileMoneyPushCommand {
 }
 
 /** Ledger KES account states that cannot take a credit yet, and the 503 each answers. */
-const KES_ACCOUNT_NOT_READY: Readonly<Record<string, 'PARTNER_VA_NOT_ALLOCATED' | 'PARTNER_VA_ACTIVATING' | 'PARTNER_VA_SUSPENDED'>> = {
+const KES_ACCOUNT_NOT_READY: Readonly<
+  Record<string, 'PARTNER_VA_NOT_ALLOCATED' | 'PARTNER_VA_ACTIVATING' | 'PARTNER_VA_SUSPENDED'>
+> = {
   not_allocated: 'PARTNER_VA_NOT_ALLOCATED',
   activating: 'PARTNER_VA_ACTIVATING',
   suspended: 'PARTNER_VA_SUSPENDED',
@@ -60,7 +62,8 @@ export class CreateMobileMoneyPushUseCase {
 
   private async send(push: PushRecord): Promise<void> {
     const log = { pushId: push.pushId, partnerId: push.partnerId, phone: maskMsisdn(push.msisdn) };
-    const answer = await this.deps.bank.pushPrompt({ reference: push.pushId, msisdn: push.msisdn, amountKes: push.amountKes })
+    const answer = await this.deps.bank
+      .pushPrompt({ reference: push.pushId, msisdn: push.msisdn, amountKes: push.amountKes })
       .catch((error: unknown) => {
         this.deps.logger.warn('mobile-money prompt: the bank call failed', { ...log, error });
         return { outcome: 'unavailable' } as const;

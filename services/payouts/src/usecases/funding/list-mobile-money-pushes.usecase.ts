@@ -30,8 +30,15 @@ export class ListMobileMoneyPushesUseCase {
     if (query.status !== undefined && !isPushStatus(query.status)) bad.push('status');
     const page = readPageBounds(query, bad);
     if (bad.length > 0) throw validationFailed(bad);
-    const rows = await this.deps.pushes.listPage({ partnerId: query.partnerId, status: (query.status as PushStatus | undefined) ?? null, page });
-    const { page: listed, nextCursor } = pageOf(rows, page, (row) => ({ createdAt: row.createdAtExact, id: row.pushId }));
+    const rows = await this.deps.pushes.listPage({
+      partnerId: query.partnerId,
+      status: (query.status as PushStatus | undefined) ?? null,
+      page,
+    });
+    const { page: listed, nextCursor } = pageOf(rows, page, (row) => ({
+      createdAt: row.createdAtExact,
+      id: row.pushId,
+    }));
     return { pushes: listed.map(({ createdAtExact: _position, ...push }) => push), nextCursor };
   }
 }

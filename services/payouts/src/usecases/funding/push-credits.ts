@@ -42,7 +42,10 @@ export class PushCredits implements DueWork<PushRecord> {
       await this.run(push);
       return await this.deps.pushes.find(push.pushId);
     } catch (error) {
-      this.deps.logger.warn('mobile-money credit not booked yet; the scheduler retries it', { pushId: push.pushId, error });
+      this.deps.logger.warn('mobile-money credit not booked yet; the scheduler retries it', {
+        pushId: push.pushId,
+        error,
+      });
       return null;
     }
   }
@@ -67,6 +70,10 @@ export class PushCredits implements DueWork<PushRecord> {
       receivedAt: new Date(push.answeredAt ?? Date.now()).toISOString(),
     });
     await this.deps.pushes.markCredited(push.pushId, credit.transactionId);
-    this.deps.logger.info('mobile-money prompt credited', { pushId: push.pushId, partnerId: push.partnerId, transactionId: credit.transactionId });
+    this.deps.logger.info('mobile-money prompt credited', {
+      pushId: push.pushId,
+      partnerId: push.partnerId,
+      transactionId: credit.transactionId,
+    });
   }
 }

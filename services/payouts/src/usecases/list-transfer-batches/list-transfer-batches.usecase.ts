@@ -10,7 +10,10 @@ import { pageOf, readPageBounds } from '@platform/persistence';
 import type { DataSource } from '@platform/persistence';
 import { PARTNER_REFERENCE_LENGTH_MAX } from '../../domain/transfer-request';
 import {
-  BATCH_STATUSES, BatchStatus, TransferBatchesRepository, TransferBatchRecord,
+  BATCH_STATUSES,
+  BatchStatus,
+  TransferBatchesRepository,
+  TransferBatchRecord,
 } from '../../persistence/transfer-batches.repository';
 
 export interface ListTransferBatchesQuery {
@@ -35,7 +38,8 @@ export class ListTransferBatchesUseCase {
     if (query.status !== undefined && !isBatchStatus(query.status)) bad.push('status');
     const key = query.idempotencyKey;
     // A key longer than a batch can hold cannot match, so it is refused rather than answered empty.
-    if (key !== undefined && (key.length === 0 || key.length > PARTNER_REFERENCE_LENGTH_MAX)) bad.push('idempotencyKey');
+    if (key !== undefined && (key.length === 0 || key.length > PARTNER_REFERENCE_LENGTH_MAX))
+      bad.push('idempotencyKey');
     const page = readPageBounds(query, bad);
     if (bad.length > 0) throw validationFailed(bad);
     const rows = await this.deps.batches.listPage(this.deps.dataSource.manager, {
@@ -44,7 +48,10 @@ export class ListTransferBatchesUseCase {
       idempotencyKey: key ?? null,
       page,
     });
-    const { page: listed, nextCursor } = pageOf(rows, page, (row) => ({ createdAt: row.createdAtExact, id: row.batchId }));
+    const { page: listed, nextCursor } = pageOf(rows, page, (row) => ({
+      createdAt: row.createdAtExact,
+      id: row.batchId,
+    }));
     return { batches: listed.map(({ createdAtExact: _position, ...batch }) => batch), nextCursor };
   }
 }

@@ -6,7 +6,13 @@
 import type { DataSource } from '@platform/persistence';
 import type { Confirmation } from '../../domain/confirmation-code';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
-import { ListedTransfer, TransferRecord, TransfersRepository, VISIBLE_TRANSFER_STATUSES, VisibleTransferStatus } from '../../persistence/transfers.repository';
+import {
+  ListedTransfer,
+  TransferRecord,
+  TransfersRepository,
+  VISIBLE_TRANSFER_STATUSES,
+  VisibleTransferStatus,
+} from '../../persistence/transfers.repository';
 import { ConfirmedPayoutList, ConfirmedPayoutListQuery, listConfirmedPage } from '../shared/list-confirmed-page';
 
 export type ListTransfersQuery = ConfirmedPayoutListQuery;
@@ -19,14 +25,24 @@ export interface ListedTransferWithConfirmation {
 export class ListTransfersUseCase {
   private readonly list: ConfirmedPayoutList<VisibleTransferStatus, ListedTransfer>;
 
-  constructor(private readonly deps: { dataSource: DataSource; transfers: TransfersRepository; confirmations: ConfirmationsRepository }) {
+  constructor(
+    private readonly deps: {
+      dataSource: DataSource;
+      transfers: TransfersRepository;
+      confirmations: ConfirmationsRepository;
+    },
+  ) {
     this.list = {
-      kind: 'transfer', statuses: VISIBLE_TRANSFER_STATUSES, idOf: (row) => row.transferId,
+      kind: 'transfer',
+      statuses: VISIBLE_TRANSFER_STATUSES,
+      idOf: (row) => row.transferId,
       listPage: (manager, filter) => deps.transfers.listPage(manager, filter),
     };
   }
 
-  async execute(query: ListTransfersQuery): Promise<{ transfers: ListedTransferWithConfirmation[]; nextCursor: string }> {
+  async execute(
+    query: ListTransfersQuery,
+  ): Promise<{ transfers: ListedTransferWithConfirmation[]; nextCursor: string }> {
     const { items, nextCursor } = await listConfirmedPage(this.deps, this.list, query);
     return { transfers: items.map(({ record, confirmation }) => ({ transfer: record, confirmation })), nextCursor };
   }

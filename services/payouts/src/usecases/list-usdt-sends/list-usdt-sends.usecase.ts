@@ -6,7 +6,13 @@
 import type { DataSource } from '@platform/persistence';
 import type { Confirmation } from '../../domain/confirmation-code';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
-import { ListedUsdtSend, UsdtSendRecord, UsdtSendsRepository, VISIBLE_USDT_SEND_STATUSES, VisibleUsdtSendStatus } from '../../persistence/usdt-sends.repository';
+import {
+  ListedUsdtSend,
+  UsdtSendRecord,
+  UsdtSendsRepository,
+  VISIBLE_USDT_SEND_STATUSES,
+  VisibleUsdtSendStatus,
+} from '../../persistence/usdt-sends.repository';
 import { ConfirmedPayoutList, ConfirmedPayoutListQuery, listConfirmedPage } from '../shared/list-confirmed-page';
 
 export type ListUsdtSendsQuery = ConfirmedPayoutListQuery;
@@ -19,9 +25,17 @@ export interface ListedUsdtSendWithConfirmation {
 export class ListUsdtSendsUseCase {
   private readonly list: ConfirmedPayoutList<VisibleUsdtSendStatus, ListedUsdtSend>;
 
-  constructor(private readonly deps: { dataSource: DataSource; sends: UsdtSendsRepository; confirmations: ConfirmationsRepository }) {
+  constructor(
+    private readonly deps: {
+      dataSource: DataSource;
+      sends: UsdtSendsRepository;
+      confirmations: ConfirmationsRepository;
+    },
+  ) {
     this.list = {
-      kind: 'usdt send', statuses: VISIBLE_USDT_SEND_STATUSES, idOf: (row) => row.sendId,
+      kind: 'usdt send',
+      statuses: VISIBLE_USDT_SEND_STATUSES,
+      idOf: (row) => row.sendId,
       listPage: (manager, filter) => deps.sends.listPage(manager, filter),
     };
   }

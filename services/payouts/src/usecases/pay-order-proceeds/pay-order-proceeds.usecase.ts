@@ -20,11 +20,16 @@ export interface PayOrderProceedsCommand {
 }
 
 export class PayOrderProceedsUseCase {
-  constructor(private readonly instructions: PayoutInstructionsRepository, private readonly onDue: () => void) {}
+  constructor(
+    private readonly instructions: PayoutInstructionsRepository,
+    private readonly onDue: () => void,
+  ) {}
 
   async execute(command: PayOrderProceedsCommand): Promise<InstructionRecord> {
     const amount = parsePositiveAmount(command.amountKes, 'KES');
-    const bad = (['instructionId', 'partnerId', 'orderId', 'payoutDestinationId'] as const).filter((field) => !UUID.test(command[field]));
+    const bad = (['instructionId', 'partnerId', 'orderId', 'payoutDestinationId'] as const).filter(
+      (field) => !UUID.test(command[field]),
+    );
     if (amount === null) bad.push('amountKes' as never);
     if (bad.length > 0 || amount === null) throw validationFailed(bad);
     const body = { ...command, amountKes: formatAmount(amount, 'KES') };
@@ -43,10 +48,19 @@ export class PayOrderProceedsUseCase {
  * What a repeat must match: instructions keep no request hash, so the
  * fingerprint is made from the stored columns (the amount at KES scale).
  */
-function instructionFingerprint(instruction: Pick<InstructionRecord, 'partnerId' | 'orderId' | 'payoutDestinationId' | 'amountKes'>): string {
-  return JSON.stringify([instruction.partnerId, instruction.orderId, instruction.payoutDestinationId, formatAmount(new Big(instruction.amountKes), 'KES')]);
+function instructionFingerprint(
+  instruction: Pick<InstructionRecord, 'partnerId' | 'orderId' | 'payoutDestinationId' | 'amountKes'>,
+): string {
+  return JSON.stringify([
+    instruction.partnerId,
+    instruction.orderId,
+    instruction.payoutDestinationId,
+    formatAmount(new Big(instruction.amountKes), 'KES'),
+  ]);
 }
 
-function fingerprinted(instruction: InstructionRecord | null): { instruction: InstructionRecord; requestHash: string } | null {
+function fingerprinted(
+  instruction: InstructionRecord | null,
+): { instruction: InstructionRecord; requestHash: string } | null {
   return instruction && { instruction, requestHash: instructionFingerprint(instruction) };
 }

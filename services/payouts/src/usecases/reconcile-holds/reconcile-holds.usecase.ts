@@ -37,7 +37,9 @@ export class ReconcileHoldsUseCase {
   async execute(pageSize: number): Promise<number> {
     const now = this.deps.now?.() ?? new Date();
     const { holds } = await this.deps.ledger.listOwnedHolds({
-      placedBefore: new Date(now.getTime() - this.deps.minAgeMs).toISOString(), afterHoldId: this.afterHoldId ?? undefined, limit: pageSize,
+      placedBefore: new Date(now.getTime() - this.deps.minAgeMs).toISOString(),
+      afterHoldId: this.afterHoldId ?? undefined,
+      limit: pageSize,
     });
     this.afterHoldId = holds.length < pageSize ? null : holds[holds.length - 1].holdId;
     const statuses = await this.ownerStatuses(holds);
@@ -50,7 +52,10 @@ export class ReconcileHoldsUseCase {
     const owners = holds.map((hold) => parseHoldOwner(hold.owner)).filter((owner) => owner !== null);
     const ids = (kind: HoldOwnerKind) => owners.filter((owner) => owner.kind === kind).map((owner) => owner.id);
     const { manager } = this.deps.dataSource;
-    const [transfers, sends] = await Promise.all([this.deps.transfers.statusesOf(manager, ids('transfer')), this.deps.sends.statusesOf(manager, ids('usdt_send'))]);
+    const [transfers, sends] = await Promise.all([
+      this.deps.transfers.statusesOf(manager, ids('transfer')),
+      this.deps.sends.statusesOf(manager, ids('usdt_send')),
+    ]);
     const statuses = new Map<string, OwnerStatus>();
     for (const [id, status] of transfers) statuses.set(holdOwner('transfer', id), status);
     for (const [id, status] of sends) statuses.set(holdOwner('usdt_send', id), status);
@@ -59,14 +64,23 @@ export class ReconcileHoldsUseCase {
 
   private async reconcile(hold: LedgerHold, statuses: Map<string, OwnerStatus>): Promise<void> {
     if (!parseHoldOwner(hold.owner)) {
-      this.deps.logger.error('pending hold with an owner payouts cannot read; left alone', { holdId: hold.holdId, owner: hold.owner });
+      this.deps.logger.error('pending hold with an owner payouts cannot read; left alone', {
+        holdId: hold.holdId,
+        owner: hold.owner,
+      });
       return;
     }
     const status = statuses.get(hold.owner!) ?? null;
     if (holdVerdict(status) === 'keep') return;
     try {
       await this.deps.ledger.voidHold({ holdId: hold.holdId });
-      this.deps.logger.warn('orphaned hold voided', { holdId: hold.holdId, owner: hold.owner, ownerStatus: status ?? 'missing', amount: hold.amount, currency: hold.currency });
+      this.deps.logger.warn('orphaned hold voided', {
+        holdId: hold.holdId,
+        owner: hold.owner,
+        ownerStatus: status ?? 'missing',
+        amount: hold.amount,
+        currency: hold.currency,
+      });
     } catch (error) {
       // Resolved since it was listed (its flow posted or voided it): nothing is left to give back.
       if (isAppError(error) && error.code === 'LEDGER_HOLD_ALREADY_RESOLVED') return;

@@ -21,6 +21,13 @@ export function subjectDescriber(transfers: TransfersRepository, sends: UsdtSend
     }
     const transfer = await transfers.findById(manager, confirmation.subjectId);
     if (!transfer) throw new Error(`confirmation ${confirmation.confirmationId} names a missing transfer`);
-    return { kind: 'transfer_confirmation', variables: { amount: transfer.amountKes, currency: 'KES', destination: maskAccountNumber(transfer.accountNumber) } };
+    return {
+      kind: 'transfer_confirmation',
+      variables: {
+        amount: transfer.amountKes,
+        currency: 'KES',
+        destination: maskAccountNumber(transfer.accountNumber),
+      },
+    };
   };
 }

@@ -15,11 +15,21 @@ const confirmationId = '22222222-2222-4222-8222-222222222222';
 function harness(partnerLocked: boolean) {
   const calls: string[] = [];
   const confirmation = {
-    confirmationId, partnerId, subjectType: 'transfer', subjectId: '33333333-3333-4333-8333-333333333333', status: 'live', attempts: 0, resends: 0,
-    expiresAt: new Date(Date.now() + 60_000), resendAvailableAt: new Date(Date.now() - 1_000),
+    confirmationId,
+    partnerId,
+    subjectType: 'transfer',
+    subjectId: '33333333-3333-4333-8333-333333333333',
+    status: 'live',
+    attempts: 0,
+    resends: 0,
+    expiresAt: new Date(Date.now() + 60_000),
+    resendAvailableAt: new Date(Date.now() - 1_000),
   } as Confirmation;
   const manager = {};
-  const dataSource = { manager, transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager) } as unknown as DataSource;
+  const dataSource = {
+    manager,
+    transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager),
+  } as unknown as DataSource;
   const useCase = new ResendConfirmationUseCase({
     dataSource,
     confirmations: {
@@ -48,7 +58,11 @@ function harness(partnerLocked: boolean) {
   return { useCase, calls };
 }
 
-const refusalOf = (promise: Promise<unknown>) => promise.then(() => null, (error: AppError) => error.code);
+const refusalOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: AppError) => error.code,
+  );
 
 describe('ResendConfirmationUseCase and the wrong-code budget', () => {
   it('refuses a locked partner before looking anyone up or mailing a code', async () => {
@@ -59,12 +73,17 @@ describe('ResendConfirmationUseCase and the wrong-code budget', () => {
 
   it('still answers an unknown confirmation as not found', async () => {
     const h = harness(true);
-    expect(await refusalOf(h.useCase.execute({ partnerId, confirmationId: '44444444-4444-4444-8444-444444444444' }))).toBe('CONFIRMATION_NOT_FOUND');
+    expect(
+      await refusalOf(h.useCase.execute({ partnerId, confirmationId: '44444444-4444-4444-8444-444444444444' })),
+    ).toBe('CONFIRMATION_NOT_FOUND');
   });
 
   it('resends for a partner that is not locked', async () => {
     const h = harness(false);
-    await expect(h.useCase.execute({ partnerId, confirmationId })).resolves.toMatchObject({ confirmationId, resends: 1 });
+    await expect(h.useCase.execute({ partnerId, confirmationId })).resolves.toMatchObject({
+      confirmationId,
+      resends: 1,
+    });
     expect(h.calls).toEqual(['recipient', 'code sent']);
   });
 });

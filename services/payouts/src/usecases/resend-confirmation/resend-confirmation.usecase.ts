@@ -35,7 +35,10 @@ export interface ResendDependencies {
   walletRegistry: Pick<WalletRegistryApi, 'getCodeRecipient'>;
   codes: ConfirmationCodeSender;
   /** What the message says about its subject (amount, destination…), by subject. */
-  describe: (manager: EntityManager, confirmation: Confirmation) => Promise<Pick<ConfirmationCodeMessage, 'kind' | 'variables'>>;
+  describe: (
+    manager: EntityManager,
+    confirmation: Confirmation,
+  ) => Promise<Pick<ConfirmationCodeMessage, 'kind' | 'variables'>>;
   settings: { codeHashKeyHex: string; codeLifetimeMs: number; timeScale: number };
   logger: Logger;
 }
@@ -48,7 +51,8 @@ export class ResendConfirmationUseCase {
     if (!isUuid(command.confirmationId)) throw new AppError('CONFIRMATION_NOT_FOUND');
     const known = await this.deps.confirmations.find(this.deps.dataSource.manager, command.confirmationId);
     if (!known || known.partnerId !== command.partnerId) throw new AppError('CONFIRMATION_NOT_FOUND');
-    if (await this.deps.budgets.isLocked(this.deps.dataSource.manager, command.partnerId)) throw new AppError('PARTNER_CONFIRMATIONS_LOCKED');
+    if (await this.deps.budgets.isLocked(this.deps.dataSource.manager, command.partnerId))
+      throw new AppError('PARTNER_CONFIRMATIONS_LOCKED');
     const recipient = await this.deps.walletRegistry.getCodeRecipient({ partnerId: command.partnerId });
     const code = generateCode();
     return withTransaction(this.deps.dataSource, async (manager) => {
@@ -56,19 +60,30 @@ export class ResendConfirmationUseCase {
       if (!confirmation) throw new AppError('CONFIRMATION_NOT_FOUND');
       const now = new Date();
       const decision = decideResend(confirmation, now);
-      if (decision.refusal === 'CONFIRMATION_RESEND_COOLDOWN') throw new AppError(decision.refusal, { retryAfterSeconds: decision.retryAfterSeconds });
+      if (decision.refusal === 'CONFIRMATION_RESEND_COOLDOWN')
+        throw new AppError(decision.refusal, { retryAfterSeconds: decision.retryAfterSeconds });
       if (decision.refusal) throw new AppError(decision.refusal);
       const issue = confirmation.resends + 1;
       const expiresAt = new Date(now.getTime() + this.deps.settings.codeLifetimeMs);
-      const reissued = await this.deps.confirmations.reissue(manager, confirmation.confirmationId,
-        hashCode(this.deps.settings.codeHashKeyHex, confirmation.confirmationId, issue, code), expiresAt,
-        new Date(now.getTime() + resendCooldownMs(issue, this.deps.settings.timeScale)));
+      const reissued = await this.deps.confirmations.reissue(
+        manager,
+        confirmation.confirmationId,
+        hashCode(this.deps.settings.codeHashKeyHex, confirmation.confirmationId, issue, code),
+        expiresAt,
+        new Date(now.getTime() + resendCooldownMs(issue, this.deps.settings.timeScale)),
+      );
       await this.deps.transfers.rescheduleExpiry(manager, confirmation.confirmationId, expiresAt);
       await this.deps.sends.rescheduleExpiry(manager, confirmation.confirmationId, expiresAt);
       const described = await this.deps.describe(manager, confirmation);
       await this.deps.codes.send({
-        confirmationId: confirmation.confirmationId, issue, partnerId: command.partnerId, recipient: recipient.email, code,
-        subjectType: confirmation.subjectType, subjectId: confirmation.subjectId, kind: described.kind,
+        confirmationId: confirmation.confirmationId,
+        issue,
+        partnerId: command.partnerId,
+        recipient: recipient.email,
+        code,
+        subjectType: confirmation.subjectType,
+        subjectId: confirmation.subjectId,
+        kind: described.kind,
         variables: { ...described.variables, expiresAt: expiresAt.toISOString() },
       });
       this.deps.logger.info('confirmation code resent', { confirmationId: confirmation.confirmationId, issue });

@@ -83,14 +83,19 @@ export class PayoutRunner {
 
   tick(): Promise<number> {
     return this.metrics.pass(async () => {
-      const due = await withTransaction(this.deps.dataSource, (manager) => this.deps.instructions.claimDue(manager, this.options.batchSize, this.options.leaseMs));
+      const due = await withTransaction(this.deps.dataSource, (manager) =>
+        this.deps.instructions.claimDue(manager, this.options.batchSize, this.options.leaseMs),
+      );
       this.metrics.claimed(due.length);
       for (const instruction of due) {
         try {
           await this.step(instruction);
         } catch (error) {
           this.metrics.failed();
-          this.deps.logger.error('payout step failed; retried when its lease passes', { instructionId: instruction.instructionId, error });
+          this.deps.logger.error('payout step failed; retried when its lease passes', {
+            instructionId: instruction.instructionId,
+            error,
+          });
         }
       }
       await this.reportStuck();
@@ -104,7 +109,9 @@ export class PayoutRunner {
     const stuck = await this.deps.instructions.listStuck(this.options.stuckAfterMs, STUCK_LISTED_MAX);
     if (stuck.length === 0) return;
     this.deps.logger.warn('payout instructions without a bank answer past the stuck bound; see `ops payouts stuck`', {
-      count: stuck.length, instructionIds: stuck.map((instruction) => instruction.instructionId), stuckAfterMs: this.options.stuckAfterMs,
+      count: stuck.length,
+      instructionIds: stuck.map((instruction) => instruction.instructionId),
+      stuckAfterMs: this.options.stuckAfterMs,
     });
   }
 
@@ -131,10 +138,20 @@ export class PayoutRunner {
     if (instruction.status === 'submitted') return this.poll(instruction);
   }
 
-  private async destinationOf(instruction: InstructionRecord): Promise<Pick<LedgerPayoutDestination, 'rail' | 'accountNumber' | 'accountName' | 'bankCode' | 'status'> | 'failed'> {
+  private async destinationOf(
+    instruction: InstructionRecord,
+  ): Promise<
+    Pick<LedgerPayoutDestination, 'rail' | 'accountNumber' | 'accountName' | 'bankCode' | 'status'> | 'failed'
+  > {
     if (instruction.transferId) {
       const transfer = await this.deps.transferOutcomes.transferOf(instruction);
-      return { rail: transfer.rail, accountNumber: transfer.accountNumber, accountName: transfer.accountName, bankCode: transfer.bankCode ?? undefined, status: 'active' };
+      return {
+        rail: transfer.rail,
+        accountNumber: transfer.accountNumber,
+        accountName: transfer.accountName,
+        bankCode: transfer.bankCode ?? undefined,
+        status: 'active',
+      };
     }
     return this.orderDestination(instruction);
   }
@@ -142,7 +159,8 @@ export class PayoutRunner {
   private async submit(instruction: InstructionRecord): Promise<void> {
     const destination = await this.destinationOf(instruction);
     if (destination === 'failed') return;
-    if (destination.status !== 'active') return this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_PAYABLE' });
+    if (destination.status !== 'active')
+      return this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_PAYABLE' });
     const submittedAt = new Date();
     const answer = await this.deps.bank.submit({
       reference: instruction.instructionId,
@@ -154,16 +172,27 @@ export class PayoutRunner {
       checkAccountName: instruction.transferId !== null,
     });
     if (answer.outcome === 'rejected') {
-      this.deps.logger.info('bank refused a payout', { instructionId: instruction.instructionId, failureCode: answer.failureCode });
+      this.deps.logger.info('bank refused a payout', {
+        instructionId: instruction.instructionId,
+        failureCode: answer.failureCode,
+      });
       return this.finish(instruction, { status: 'failed', failureCode: answer.failureCode });
     }
-    await this.deps.instructions.markSubmitted(instruction.instructionId, answer.providerReference, submittedAt, new Date(submittedAt.getTime() + this.options.statusPollMs));
+    await this.deps.instructions.markSubmitted(
+      instruction.instructionId,
+      answer.providerReference,
+      submittedAt,
+      new Date(submittedAt.getTime() + this.options.statusPollMs),
+    );
   }
 
   private async orderDestination(instruction: InstructionRecord): Promise<LedgerPayoutDestination | 'failed'> {
     let destination: LedgerPayoutDestination;
     try {
-      destination = await this.deps.ledger.getPayoutDestination({ id: instruction.payoutDestinationId, partnerId: instruction.partnerId });
+      destination = await this.deps.ledger.getPayoutDestination({
+        id: instruction.payoutDestinationId,
+        partnerId: instruction.partnerId,
+      });
     } catch (error) {
       if (!(isAppError(error) && error.code === 'PAYOUT_ACCOUNT_NOT_FOUND')) throw error;
       await this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_FOUND' });
@@ -173,8 +202,15 @@ export class PayoutRunner {
   }
 
   private async poll(instruction: InstructionRecord): Promise<void> {
-    const status = await this.deps.bank.status({ providerReference: instruction.providerReference!, submittedAt: new Date(instruction.submittedAt!) });
-    if (status.status === 'pending') return this.deps.instructions.reschedule(instruction.instructionId, new Date(Date.now() + this.options.statusPollMs));
+    const status = await this.deps.bank.status({
+      providerReference: instruction.providerReference!,
+      submittedAt: new Date(instruction.submittedAt!),
+    });
+    if (status.status === 'pending')
+      return this.deps.instructions.reschedule(
+        instruction.instructionId,
+        new Date(Date.now() + this.options.statusPollMs),
+      );
     await this.finish(instruction, status);
   }
 }

@@ -53,7 +53,11 @@ export class TransferOutcomes {
     const settledAt = new Date();
     await withTransaction(this.deps.dataSource, async (manager) => {
       await this.deps.instructions.complete(instruction.instructionId, outcome, manager);
-      const moved = await this.deps.transfers.markOutcome(manager, transfer.transferId, outcome.status === 'settled' ? { status: 'settled', settledAt } : outcome);
+      const moved = await this.deps.transfers.markOutcome(
+        manager,
+        transfer.transferId,
+        outcome.status === 'settled' ? { status: 'settled', settledAt } : outcome,
+      );
       if (!moved) return;
       await enqueueEvent(manager, {
         partnerId: transfer.partnerId,
@@ -71,14 +75,24 @@ export class TransferOutcomes {
         },
       });
     });
-    this.deps.logger.info('transfer completed', { transferId: transfer.transferId, status: outcome.status, failureCode: outcome.status === 'failed' ? outcome.failureCode : undefined });
+    this.deps.logger.info('transfer completed', {
+      transferId: transfer.transferId,
+      status: outcome.status,
+      failureCode: outcome.status === 'failed' ? outcome.failureCode : undefined,
+    });
   }
 
   private async postHold(transfer: TransferRecord): Promise<void> {
     const amount = new Big(transfer.amountKes);
     const fee = new Big(transfer.feeKes);
-    const counterPostings = [{ accountId: await this.deps.serviceAccounts.id('bank_clearing', 'KES'), amount: formatAmount(amount, 'KES') }];
-    if (fee.gt(0)) counterPostings.push({ accountId: await this.deps.serviceAccounts.id('fee_revenue', 'KES'), amount: formatAmount(fee, 'KES') });
+    const counterPostings = [
+      { accountId: await this.deps.serviceAccounts.id('bank_clearing', 'KES'), amount: formatAmount(amount, 'KES') },
+    ];
+    if (fee.gt(0))
+      counterPostings.push({
+        accountId: await this.deps.serviceAccounts.id('fee_revenue', 'KES'),
+        amount: formatAmount(fee, 'KES'),
+      });
     await this.deps.ledger.postHold({
       holdId: transfer.transferId,
       postAmount: formatAmount(holdAmountKes(amount, fee), 'KES'),

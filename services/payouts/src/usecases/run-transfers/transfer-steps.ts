@@ -48,8 +48,12 @@ export class TransferSteps {
   private async expire(transfer: TransferRecord): Promise<void> {
     const confirmationId = transfer.confirmationId;
     if (!confirmationId) throw new Error(`transfer ${transfer.transferId} awaits confirmation without one`);
-    const lapsed = await lapseConfirmation(this.deps.dataSource, this.deps.confirmations, { partnerId: transfer.partnerId, confirmationId },
-      (manager, expiresAt) => this.deps.transfers.rescheduleExpiry(manager, confirmationId, expiresAt));
+    const lapsed = await lapseConfirmation(
+      this.deps.dataSource,
+      this.deps.confirmations,
+      { partnerId: transfer.partnerId, confirmationId },
+      (manager, expiresAt) => this.deps.transfers.rescheduleExpiry(manager, confirmationId, expiresAt),
+    );
     if (!lapsed) return;
     await this.giveBack(transfer);
     await withTransaction(this.deps.dataSource, async (manager) => {
@@ -57,9 +61,17 @@ export class TransferSteps {
       await enqueueEvent(manager, {
         partnerId: transfer.partnerId,
         type: 'confirmation.expired',
-        data: { confirmationId, subjectType: 'transfer', subjectId: transfer.transferId, expiredAt: new Date().toISOString() },
+        data: {
+          confirmationId,
+          subjectType: 'transfer',
+          subjectId: transfer.transferId,
+          expiredAt: new Date().toISOString(),
+        },
       });
     });
-    this.deps.logger.info('transfer expired: code not confirmed in time', { transferId: transfer.transferId, confirmationId });
+    this.deps.logger.info('transfer expired: code not confirmed in time', {
+      transferId: transfer.transferId,
+      confirmationId,
+    });
   }
 }

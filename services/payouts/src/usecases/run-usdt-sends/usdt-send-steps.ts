@@ -61,8 +61,12 @@ export class UsdtSendSteps {
   private async expire(send: UsdtSendRecord): Promise<void> {
     const confirmationId = send.confirmationId;
     if (!confirmationId) throw new Error(`usdt send ${send.sendId} awaits confirmation without one`);
-    const lapsed = await lapseConfirmation(this.deps.dataSource, this.deps.confirmations, { partnerId: send.partnerId, confirmationId },
-      (manager, expiresAt) => this.deps.sends.rescheduleExpiry(manager, confirmationId, expiresAt));
+    const lapsed = await lapseConfirmation(
+      this.deps.dataSource,
+      this.deps.confirmations,
+      { partnerId: send.partnerId, confirmationId },
+      (manager, expiresAt) => this.deps.sends.rescheduleExpiry(manager, confirmationId, expiresAt),
+    );
     if (!lapsed) return;
     await this.giveBack(send);
     await withTransaction(this.deps.dataSource, async (manager) => {
@@ -80,14 +84,32 @@ export class UsdtSendSteps {
     const wallet = await activeWallet(this.deps.walletRegistry, send.partnerId, send.destinationWalletId);
     if (!wallet) return this.fail(send, 'USDT_SEND_DESTINATION_NOT_ACTIVE');
     const submittedAt = new Date();
-    const answer = await this.deps.chain.send({ reference: send.sendId, toAddress: wallet.address, usdtAmount: send.usdtAmount });
+    const answer = await this.deps.chain.send({
+      reference: send.sendId,
+      toAddress: wallet.address,
+      usdtAmount: send.usdtAmount,
+    });
     if (answer.outcome === 'rejected') return this.fail(send, answer.failureReason);
-    await this.deps.sends.markSubmitted(this.deps.dataSource.manager, send.sendId, wallet.address, submittedAt, new Date(submittedAt.getTime() + this.deps.statusPollMs));
+    await this.deps.sends.markSubmitted(
+      this.deps.dataSource.manager,
+      send.sendId,
+      wallet.address,
+      submittedAt,
+      new Date(submittedAt.getTime() + this.deps.statusPollMs),
+    );
   }
 
   private async poll(send: UsdtSendRecord): Promise<void> {
-    const status = await this.deps.chain.status({ reference: send.sendId, submittedAt: new Date(send.chainSubmittedAt!) });
-    if (status.status === 'pending') return this.deps.sends.reschedule(this.deps.dataSource.manager, send.sendId, new Date(Date.now() + this.deps.statusPollMs));
+    const status = await this.deps.chain.status({
+      reference: send.sendId,
+      submittedAt: new Date(send.chainSubmittedAt!),
+    });
+    if (status.status === 'pending')
+      return this.deps.sends.reschedule(
+        this.deps.dataSource.manager,
+        send.sendId,
+        new Date(Date.now() + this.deps.statusPollMs),
+      );
     if (status.status === 'failed') return this.fail(send, status.failureReason);
     return this.settle(send);
   }
@@ -96,7 +118,9 @@ export class UsdtSendSteps {
     await this.deps.ledger.postHold({
       holdId: send.sendId,
       postAmount: send.usdtAmount,
-      counterPostings: [{ accountId: await this.deps.serviceAccounts.id('chain_clearing', 'USDT'), amount: send.usdtAmount }],
+      counterPostings: [
+        { accountId: await this.deps.serviceAccounts.id('chain_clearing', 'USDT'), amount: send.usdtAmount },
+      ],
       kind: 'usdt_send',
       metadata: { sendId: send.sendId },
     });
@@ -108,7 +132,10 @@ export class UsdtSendSteps {
     await this.finish(send, { status: 'failed', failureReason });
   }
 
-  private async finish(send: UsdtSendRecord, outcome: { status: 'settled'; settledAt: Date } | { status: 'failed'; failureReason: string }): Promise<void> {
+  private async finish(
+    send: UsdtSendRecord,
+    outcome: { status: 'settled'; settledAt: Date } | { status: 'failed'; failureReason: string },
+  ): Promise<void> {
     await withTransaction(this.deps.dataSource, async (manager) => {
       if (!(await this.deps.sends.markOutcome(manager, send.sendId, outcome))) return;
       await enqueueEvent(manager, {

@@ -22,14 +22,21 @@ type PlaceHoldRequest = Parameters<LedgerApi['placeHold']>[0];
 
 /** Only compensates: the row claimed for the key (before the saga) is deleted, so the key is free again. */
 export function claimedRowStep(deleteCreating: () => Promise<unknown>): SagaStep {
-  return { name: 'claim the idempotency key', compensate: async () => { await deleteCreating(); } };
+  return {
+    name: 'claim the idempotency key',
+    compensate: async () => {
+      await deleteCreating();
+    },
+  };
 }
 
 /** The shared daily cap; the usage id is the subject id, so releasing it is idempotent. */
 export function reserveDailyCapStep(trading: TradingLimitsApi, usage: ReserveDailyCapRequest): SagaStep {
   return {
     name: 'reserve the daily cap',
-    run: async () => { await trading.reserveDailyCap(usage); },
+    run: async () => {
+      await trading.reserveDailyCap(usage);
+    },
     compensate: () => releaseCapIdempotently(trading, usage.usageId),
   };
 }
@@ -39,7 +46,9 @@ export function reserveDailyCapStep(trading: TradingLimitsApi, usage: ReserveDai
  * account is known only then); a short balance is answered in the partner's words.
  */
 export function placeHoldStep(
-  ledger: Pick<LedgerApi, 'placeHold' | 'voidHold' | 'getHold'>, holdId: string, hold: () => Omit<PlaceHoldRequest, 'holdId'>,
+  ledger: Pick<LedgerApi, 'placeHold' | 'voidHold' | 'getHold'>,
+  holdId: string,
+  hold: () => Omit<PlaceHoldRequest, 'holdId'>,
   insufficientCode: 'INSUFFICIENT_KES_BALANCE' | 'INSUFFICIENT_USDT_BALANCE',
 ): SagaStep {
   return {
@@ -77,21 +86,36 @@ export interface ConfirmationCodeIssue {
  * The code goes out inside the transaction that makes the subject visible: a
  * notifier failure leaves nothing half-done. Answers the confirmation id.
  */
-export async function issueConfirmationCode(deps: ConfirmationCodeDependencies, issue: ConfirmationCodeIssue): Promise<string> {
+export async function issueConfirmationCode(
+  deps: ConfirmationCodeDependencies,
+  issue: ConfirmationCodeIssue,
+): Promise<string> {
   const confirmationId = randomUUID();
   const code = generateCode();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + deps.settings.codeLifetimeMs);
   await withTransaction(deps.dataSource, async (manager) => {
     await deps.confirmations.insert(manager, {
-      confirmationId, partnerId: issue.partnerId, subjectType: issue.subjectType, subjectId: issue.subjectId,
-      codeHash: hashCode(deps.settings.codeHashKeyHex, confirmationId, 0, code), deliveredTo: issue.recipient.maskedEmail,
-      expiresAt, resendAvailableAt: new Date(now.getTime() + resendCooldownMs(0, deps.settings.timeScale)),
+      confirmationId,
+      partnerId: issue.partnerId,
+      subjectType: issue.subjectType,
+      subjectId: issue.subjectId,
+      codeHash: hashCode(deps.settings.codeHashKeyHex, confirmationId, 0, code),
+      deliveredTo: issue.recipient.maskedEmail,
+      expiresAt,
+      resendAvailableAt: new Date(now.getTime() + resendCooldownMs(0, deps.settings.timeScale)),
     });
     if (!(await issue.markAwaiting(manager, confirmationId, expiresAt))) throw new AppError('SERVICE_UNAVAILABLE');
     await deps.codes.send({
-      confirmationId, issue: 0, partnerId: issue.partnerId, recipient: issue.recipient.email, code, kind: issue.kind,
-      subjectType: issue.subjectType, subjectId: issue.subjectId, variables: issue.variables(expiresAt),
+      confirmationId,
+      issue: 0,
+      partnerId: issue.partnerId,
+      recipient: issue.recipient.email,
+      code,
+      kind: issue.kind,
+      subjectType: issue.subjectType,
+      subjectId: issue.subjectId,
+      variables: issue.variables(expiresAt),
     });
   });
   return confirmationId;

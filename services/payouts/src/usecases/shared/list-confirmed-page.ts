@@ -62,11 +62,20 @@ export async function listConfirmedPage<S extends string, R extends ListedRow>(
   if (bad.length > 0) throw validationFailed(bad);
   const manager = deps.dataSource.manager;
   const rows = await list.listPage(manager, {
-    partnerId: query.partnerId, status: status ?? null, partnerReference: query.partnerReference ?? null, idempotencyKey: query.idempotencyKey ?? null, page,
+    partnerId: query.partnerId,
+    status: status ?? null,
+    partnerReference: query.partnerReference ?? null,
+    idempotencyKey: query.idempotencyKey ?? null,
+    page,
   });
-  const { page: listed, nextCursor } = pageOf(rows, page, (row) => ({ createdAt: row.createdAtExact, id: list.idOf(row) }));
+  const { page: listed, nextCursor } = pageOf(rows, page, (row) => ({
+    createdAt: row.createdAtExact,
+    id: list.idOf(row),
+  }));
   const confirmationIds = listed.map((row) => row.confirmationId).filter((id): id is string => id !== null);
-  const confirmations = new Map((await deps.confirmations.findMany(manager, confirmationIds)).map((found) => [found.confirmationId, found]));
+  const confirmations = new Map(
+    (await deps.confirmations.findMany(manager, confirmationIds)).map((found) => [found.confirmationId, found]),
+  );
   const items = listed.map((row) => {
     const { createdAtExact: _position, ...record } = row;
     const confirmation = row.confirmationId ? confirmations.get(row.confirmationId) : undefined;

@@ -17,7 +17,13 @@ const transferId = '33333333-3333-4333-8333-333333333333';
 const partnerId = '11111111-1111-4111-8111-111111111111';
 
 const request: TransferRequest = {
-  rail: 'pesalink', accountNumber: '0123456789', accountName: 'Jane Doe', bankCode: '01', amountKes: new Big('1000.00'), idempotencyKey: 'key-1', partnerReference: 'ref-1',
+  rail: 'pesalink',
+  accountNumber: '0123456789',
+  accountName: 'Jane Doe',
+  bankCode: '01',
+  amountKes: new Big('1000.00'),
+  idempotencyKey: 'key-1',
+  partnerReference: 'ref-1',
 };
 const transfer = { transferId, partnerId, amountKes: '1000.00', feeKes: '50.00' } as TransferRecord;
 
@@ -31,19 +37,38 @@ function harness(fails: { recipient?: boolean; hold?: boolean; voidHold?: boolea
   };
   const deps: TransferCheckDependencies = {
     dataSource: { manager: {} } as DataSource,
-    transfers: { recordVerification: step('recordVerification'), deleteCreating: step('deleteCreating') } as unknown as TransfersRepository,
-    bank: { verifyName: async () => { journal.push('verifyName'); return { outcome: 'verified', accountName: 'Jane Doe' } as never; } },
+    transfers: {
+      recordVerification: step('recordVerification'),
+      deleteCreating: step('deleteCreating'),
+    } as unknown as TransfersRepository,
+    bank: {
+      verifyName: async () => {
+        journal.push('verifyName');
+        return { outcome: 'verified', accountName: 'Jane Doe' } as never;
+      },
+    },
     ledger: {
-      getPartnerAccounts: async () => { journal.push('getPartnerAccounts'); return { kesAccountId: 'kes-account' } as never; },
+      getPartnerAccounts: async () => {
+        journal.push('getPartnerAccounts');
+        return { kesAccountId: 'kes-account' } as never;
+      },
       placeHold: step('placeHold', fails.hold ? new AppError('LEDGER_INSUFFICIENT_FUNDS') : undefined),
       voidHold: step('voidHold', fails.voidHold ? new Error('ledger unreachable') : undefined),
       getHold: step('getHold'),
     },
     trading: { reserveDailyCap: step('reserveDailyCap'), releaseDailyCap: step('releaseDailyCap') },
-    walletRegistry: { getCodeRecipient: step('getCodeRecipient', fails.recipient ? new AppError('NO_ADMINISTRATOR_REGISTERED') : undefined) },
+    walletRegistry: {
+      getCodeRecipient: step(
+        'getCodeRecipient',
+        fails.recipient ? new AppError('NO_ADMINISTRATOR_REGISTERED') : undefined,
+      ),
+    },
   } as TransferCheckDependencies;
-  const logger = { warn: (_message: string, fields: Record<string, unknown>) => warnings.push(fields) } as unknown as Logger;
-  const run = () => transferSaga(logger, transferId).run(transferCheckSteps(deps, transfer, request, { recipient: null }));
+  const logger = {
+    warn: (_message: string, fields: Record<string, unknown>) => warnings.push(fields),
+  } as unknown as Logger;
+  const run = () =>
+    transferSaga(logger, transferId).run(transferCheckSteps(deps, transfer, request, { recipient: null }));
   return { journal, warnings, run };
 }
 
@@ -61,8 +86,15 @@ describe('transferCheckSteps', () => {
     const { journal, warnings, run } = harness({ hold: true });
     await expect(codeOf(run())).resolves.toBe('INSUFFICIENT_KES_BALANCE');
     expect(journal).toEqual([
-      'verifyName', 'getPartnerAccounts', 'recordVerification', 'getCodeRecipient', 'reserveDailyCap', 'placeHold',
-      'voidHold', 'releaseDailyCap', 'deleteCreating',
+      'verifyName',
+      'getPartnerAccounts',
+      'recordVerification',
+      'getCodeRecipient',
+      'reserveDailyCap',
+      'placeHold',
+      'voidHold',
+      'releaseDailyCap',
+      'deleteCreating',
     ]);
     expect(warnings).toEqual([]);
   });

@@ -34,7 +34,12 @@ export interface TransferChecked {
 }
 
 /** The row a transfer (or a batch item) claims for its key. */
-export function newTransferRow(partnerId: string, request: TransferRequest, requestHash: string, feeKes: Big): NewTransfer {
+export function newTransferRow(
+  partnerId: string,
+  request: TransferRequest,
+  requestHash: string,
+  feeKes: Big,
+): NewTransfer {
   return {
     transferId: randomUUID(),
     partnerId,
@@ -52,29 +57,73 @@ export function newTransferRow(partnerId: string, request: TransferRequest, requ
 
 /** A saga for one transfer: a compensation that fails is left to the scheduler, once the create's lease passes. */
 export function transferSaga(logger: Logger, transferId: string): Saga {
-  return new Saga(({ error }) => logger.warn('refused transfer not yet undone; the scheduler finishes it', { transferId, error }));
+  return new Saga(({ error }) =>
+    logger.warn('refused transfer not yet undone; the scheduler finishes it', { transferId, error }),
+  );
 }
 
 /** The claimed row, name lookup, recipient, daily cap and hold; `checked` receives the code recipient. */
-export function transferCheckSteps(deps: TransferCheckDependencies, transfer: TransferRecord, request: TransferRequest, checked: TransferChecked): SagaStep[] {
+export function transferCheckSteps(
+  deps: TransferCheckDependencies,
+  transfer: TransferRecord,
+  request: TransferRequest,
+  checked: TransferChecked,
+): SagaStep[] {
   let kesAccountId = '';
   return [
     claimedRowStep(() => deps.transfers.deleteCreating(deps.dataSource.manager, transfer.transferId)),
-    { name: 'look up the account name', run: async () => { kesAccountId = await recordNameLookup(deps, transfer, request); } },
+    {
+      name: 'look up the account name',
+      run: async () => {
+        kesAccountId = await recordNameLookup(deps, transfer, request);
+      },
+    },
     // No administrator: refused before any value is held.
-    { name: 'find the code recipient', run: async () => { checked.recipient = await deps.walletRegistry.getCodeRecipient({ partnerId: transfer.partnerId }); } },
-    reserveDailyCapStep(deps.trading, { usageId: transfer.transferId, partnerId: transfer.partnerId, source: 'transfer', amountKes: transfer.amountKes }),
-    placeHoldStep(deps.ledger, transfer.transferId, () => ({
-      accountId: kesAccountId, amount: formatAmount(holdAmountKes(request.amountKes, new Big(transfer.feeKes)), 'KES'), metadata: { transferId: transfer.transferId, kind: 'transfer' }, owner: holdOwner('transfer', transfer.transferId),
-    }), 'INSUFFICIENT_KES_BALANCE'),
+    {
+      name: 'find the code recipient',
+      run: async () => {
+        checked.recipient = await deps.walletRegistry.getCodeRecipient({ partnerId: transfer.partnerId });
+      },
+    },
+    reserveDailyCapStep(deps.trading, {
+      usageId: transfer.transferId,
+      partnerId: transfer.partnerId,
+      source: 'transfer',
+      amountKes: transfer.amountKes,
+    }),
+    placeHoldStep(
+      deps.ledger,
+      transfer.transferId,
+      () => ({
+        accountId: kesAccountId,
+        amount: formatAmount(holdAmountKes(request.amountKes, new Big(transfer.feeKes)), 'KES'),
+        metadata: { transferId: transfer.transferId, kind: 'transfer' },
+        owner: holdOwner('transfer', transfer.transferId),
+      }),
+      'INSUFFICIENT_KES_BALANCE',
+    ),
   ];
 }
 
 /** Asks the bank for the name behind the account and records it; answers the partner's KES account. */
-async function recordNameLookup(deps: TransferCheckDependencies, transfer: TransferRecord, request: TransferRequest): Promise<string> {
-  const verification = await deps.bank.verifyName({ rail: request.rail, accountNumber: request.accountNumber, accountName: request.accountName, bankCode: request.bankCode });
+async function recordNameLookup(
+  deps: TransferCheckDependencies,
+  transfer: TransferRecord,
+  request: TransferRequest,
+): Promise<string> {
+  const verification = await deps.bank.verifyName({
+    rail: request.rail,
+    accountNumber: request.accountNumber,
+    accountName: request.accountName,
+    bankCode: request.bankCode,
+  });
   const accounts = await deps.ledger.getPartnerAccounts({ partnerId: transfer.partnerId });
-  await deps.transfers.recordVerification(deps.dataSource.manager, transfer.transferId, verification.outcome,
-    verification.outcome === 'verified' ? verification.accountName : null, accounts.kesAccountId);
+  await deps.transfers.recordVerification(
+    deps.dataSource.manager,
+    transfer.transferId,
+    verification.outcome,
+    verification.outcome === 'verified' ? verification.accountName : null,
+    accounts.kesAccountId,
+  );
   return accounts.kesAccountId;
 }

@@ -23,9 +23,14 @@ export class UnlockPartnerConfirmationsUseCase {
 
   async execute(command: { partnerId: string }): Promise<ClearedLock> {
     if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);
-    const cleared = await withTransaction(this.deps.dataSource, (manager) => this.deps.budgets.clear(manager, command.partnerId, new Date()));
+    const cleared = await withTransaction(this.deps.dataSource, (manager) =>
+      this.deps.budgets.clear(manager, command.partnerId, new Date()),
+    );
     this.deps.logger.warn('partner confirmations unlocked by an operator', {
-      partnerId: command.partnerId, wasLocked: cleared.lockedAt !== null, lockedAt: cleared.lockedAt?.toISOString(), wrongCodesCleared: cleared.wrongCodesCleared,
+      partnerId: command.partnerId,
+      wasLocked: cleared.lockedAt !== null,
+      lockedAt: cleared.lockedAt?.toISOString(),
+      wrongCodesCleared: cleared.wrongCodesCleared,
     });
     return cleared;
   }

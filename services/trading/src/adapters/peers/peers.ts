@@ -9,11 +9,26 @@ import type { ledger, payouts, walletRegistry } from '@platform/proto';
 
 export type LedgerApi = Pick<
   PromiseClient<typeof ledger.LedgerService>,
-  'getPartnerAccounts' | 'getBalances' | 'placeHold' | 'postHold' | 'voidHold' | 'getServiceAccount' | 'getPayoutDestination' | 'claimUsdtDeposit' | 'postEntry'
-  | 'getFundingInstructions' | 'registerPaymentReference' | 'listCreditsByReference' | 'getHold' | 'listOwnedHolds'
+  | 'getPartnerAccounts'
+  | 'getBalances'
+  | 'placeHold'
+  | 'postHold'
+  | 'voidHold'
+  | 'getServiceAccount'
+  | 'getPayoutDestination'
+  | 'claimUsdtDeposit'
+  | 'postEntry'
+  | 'getFundingInstructions'
+  | 'registerPaymentReference'
+  | 'listCreditsByReference'
+  | 'getHold'
+  | 'listOwnedHolds'
 >;
 export type WalletRegistryApi = Pick<PromiseClient<typeof walletRegistry.WalletRegistryService>, 'getWalletStatus'>;
-export type PayoutsApi = Pick<PromiseClient<typeof payouts.OrderPayoutsService>, 'payOrderProceeds' | 'getPayoutInstruction'>;
+export type PayoutsApi = Pick<
+  PromiseClient<typeof payouts.OrderPayoutsService>,
+  'payOrderProceeds' | 'getPayoutInstruction'
+>;
 
 /** A partner's ledger accounts (ids, currencies, readiness). */
 export type LedgerPartnerAccounts = ledger.PartnerAccounts;

@@ -19,13 +19,22 @@ export interface RateFeedHandle {
   stop(): void;
 }
 
-export function createRateFeed(config: RateFeedConfig, deps: { overrides: SandboxRateOverrideStore; clock: Clock; logger: Logger }): RateFeedHandle {
+export function createRateFeed(
+  config: RateFeedConfig,
+  deps: { overrides: SandboxRateOverrideStore; clock: Clock; logger: Logger },
+): RateFeedHandle {
   const logger = deps.logger.child({ context: 'RateFeed' });
   if (config.kind === 'http') {
     const feed = new HttpRateFeed({ url: config.url, timeoutMs: config.timeoutMs, reuseMs: config.reuseMs, logger });
     return { feed, sandboxControl: null, start: () => undefined, stop: () => feed.shutdown() };
   }
   const walk = new RandomWalk({ midKes: new Big(config.midKes), spreadBps: config.spreadBps });
-  const feed = new SandboxRateFeed({ walk, overrides: deps.overrides, clock: deps.clock, tickMs: config.tickMs, logger });
+  const feed = new SandboxRateFeed({
+    walk,
+    overrides: deps.overrides,
+    clock: deps.clock,
+    tickMs: config.tickMs,
+    logger,
+  });
   return { feed, sandboxControl: feed, start: () => feed.start(), stop: () => feed.stop() };
 }

@@ -49,7 +49,13 @@ function respond(body: string, status = 200): Response {
 describe('HttpRateFeed', () => {
   it('answers the parsed rate', async () => {
     const fetchImpl = jest.fn(async () => respond(JSON.stringify(good)));
-    const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs: 0, logger, fetchImpl });
+    const feed = new HttpRateFeed({
+      url: 'https://feed.example/rate',
+      timeoutMs: 1_000,
+      reuseMs: 0,
+      logger,
+      fetchImpl,
+    });
     expect((await feed.latest(partnerId))?.ask.toString()).toBe('130.9876');
     const [url, init] = fetchImpl.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('https://feed.example/rate');
@@ -59,8 +65,18 @@ describe('HttpRateFeed', () => {
   });
 
   it('answers null on an HTTP error, a malformed body or an oversized body', async () => {
-    for (const response of [respond('{}', 500), respond('{"bid":"1"}'), respond('x'.repeat(RATE_FEED_BODY_BYTES_MAX + 1))]) {
-      const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs: 0, logger, fetchImpl: async () => response });
+    for (const response of [
+      respond('{}', 500),
+      respond('{"bid":"1"}'),
+      respond('x'.repeat(RATE_FEED_BODY_BYTES_MAX + 1)),
+    ]) {
+      const feed = new HttpRateFeed({
+        url: 'https://feed.example/rate',
+        timeoutMs: 1_000,
+        reuseMs: 0,
+        logger,
+        fetchImpl: async () => response,
+      });
       expect(await feed.latest(partnerId)).toBeNull();
       feed.shutdown();
     }
@@ -68,8 +84,16 @@ describe('HttpRateFeed', () => {
 
   it('answers null when the feed does not answer in time', async () => {
     const fetchImpl = (_url: unknown, init?: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-    const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 50, reuseMs: 0, logger, fetchImpl: fetchImpl as typeof fetch });
+      new Promise<Response>((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      );
+    const feed = new HttpRateFeed({
+      url: 'https://feed.example/rate',
+      timeoutMs: 50,
+      reuseMs: 0,
+      logger,
+      fetchImpl: fetchImpl as typeof fetch,
+    });
     const startedMs = Date.now();
     expect(await feed.latest(partnerId)).toBeNull();
     expect(Date.now() - startedMs).toBeLessThan(1_000);
@@ -80,7 +104,13 @@ describe('HttpRateFeed', () => {
     const fetchImpl = jest.fn(async () => {
       throw new Error('connection refused');
     });
-    const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs: 0, logger, fetchImpl });
+    const feed = new HttpRateFeed({
+      url: 'https://feed.example/rate',
+      timeoutMs: 1_000,
+      reuseMs: 0,
+      logger,
+      fetchImpl,
+    });
     for (let i = 0; i < 20; i += 1) expect(await feed.latest(partnerId)).toBeNull();
     expect(fetchImpl.mock.calls.length).toBeLessThan(20);
     feed.shutdown();
@@ -90,10 +120,26 @@ describe('HttpRateFeed', () => {
     function controlledFeed(reuseMs: number) {
       let nowMs = 1_000_000;
       const pending: Array<() => void> = [];
-      const fetchImpl = jest.fn(() => new Promise<Response>((resolve) => pending.push(() => resolve(respond(JSON.stringify(good))))));
-      const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs, logger, fetchImpl, nowMs: () => nowMs });
+      const fetchImpl = jest.fn(
+        () => new Promise<Response>((resolve) => pending.push(() => resolve(respond(JSON.stringify(good))))),
+      );
+      const feed = new HttpRateFeed({
+        url: 'https://feed.example/rate',
+        timeoutMs: 1_000,
+        reuseMs,
+        logger,
+        fetchImpl,
+        nowMs: () => nowMs,
+      });
       const answerAll = () => pending.splice(0).forEach((answer) => answer());
-      return { feed, fetchImpl, answerAll, advance: (ms: number) => { nowMs += ms; } };
+      return {
+        feed,
+        fetchImpl,
+        answerAll,
+        advance: (ms: number) => {
+          nowMs += ms;
+        },
+      };
     }
 
     it('answers quotes asking during a fetch with that one fetch', async () => {
@@ -137,7 +183,13 @@ describe('HttpRateFeed', () => {
     it('never reuses a failure: the next quote fetches again', async () => {
       let fail = true;
       const fetchImpl = jest.fn(async () => (fail ? respond('{}', 503) : respond(JSON.stringify(good))));
-      const feed = new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs: 60_000, logger, fetchImpl });
+      const feed = new HttpRateFeed({
+        url: 'https://feed.example/rate',
+        timeoutMs: 1_000,
+        reuseMs: 60_000,
+        logger,
+        fetchImpl,
+      });
       expect(await feed.latest(partnerId)).toBeNull();
       fail = false;
       expect((await feed.latest(partnerId))?.bid.toString()).toBe('128.12345678');

@@ -47,13 +47,16 @@ export function parseFeedResponse(text: string): FeedRate {
   } catch {
     throw new RateFeedResponseError('rate feed: body is not JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new RateFeedResponseError('rate feed: body is not an object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new RateFeedResponseError('rate feed: body is not an object');
   const { bid: rawBid, ask: rawAsk, observedAt: rawObservedAt } = body as Record<string, unknown>;
   const bid = parseFeedRate(rawBid, 'bid');
   const ask = parseFeedRate(rawAsk, 'ask');
   if (ask.lt(bid)) throw new RateFeedResponseError('rate feed: ask below bid');
-  const observedAt = typeof rawObservedAt === 'string' && ISO_UTC_MS.test(rawObservedAt) ? new Date(rawObservedAt) : null;
-  if (observedAt === null || Number.isNaN(observedAt.getTime())) throw new RateFeedResponseError('rate feed: bad observedAt');
+  const observedAt =
+    typeof rawObservedAt === 'string' && ISO_UTC_MS.test(rawObservedAt) ? new Date(rawObservedAt) : null;
+  if (observedAt === null || Number.isNaN(observedAt.getTime()))
+    throw new RateFeedResponseError('rate feed: bad observedAt');
   return { bid, ask, observedAt };
 }
 

@@ -48,7 +48,10 @@ export class SandboxRateFeed implements RateFeed, SandboxRateControl {
   /** Ticks once now, then every tickMs until stop(). */
   start(): void {
     if (this.timer) return;
-    this.deps.logger.info('sandbox rate feed starting', { tickMs: this.deps.tickMs, midKes: this.deps.walk.midKes().toString() });
+    this.deps.logger.info('sandbox rate feed starting', {
+      tickMs: this.deps.tickMs,
+      midKes: this.deps.walk.midKes().toString(),
+    });
     this.tick();
     this.timer = setInterval(() => this.tick(), this.deps.tickMs);
   }
@@ -78,7 +81,11 @@ export class SandboxRateFeed implements RateFeed, SandboxRateControl {
   async pin(pin: SandboxRatePin): Promise<FeedRate> {
     const haltedAt = pin.halted ? this.deps.clock.now() : null;
     await this.deps.overrides.upsert({ partnerId: pin.partnerId, bid: pin.bid, ask: pin.ask, haltedAt });
-    this.deps.logger.info('sandbox rate pinned', { bid: pin.bid.toString(), ask: pin.ask.toString(), halted: pin.halted });
+    this.deps.logger.info('sandbox rate pinned', {
+      bid: pin.bid.toString(),
+      ask: pin.ask.toString(),
+      halted: pin.halted,
+    });
     const rate = await this.latest(pin.partnerId);
     if (rate === null) throw new Error('sandbox rate feed: pinned before the first tick');
     return rate;

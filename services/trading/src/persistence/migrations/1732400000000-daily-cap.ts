@@ -22,7 +22,9 @@ export class DailyCapMigration1732400000000 implements MigrationInterface {
         released_at timestamptz
       )`);
     // The window sum reads only unreleased rows of one partner.
-    await queryRunner.query('CREATE INDEX cap_usages_open_idx ON cap_usages (partner_id, created_at) WHERE released_at IS NULL');
+    await queryRunner.query(
+      'CREATE INDEX cap_usages_open_idx ON cap_usages (partner_id, created_at) WHERE released_at IS NULL',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

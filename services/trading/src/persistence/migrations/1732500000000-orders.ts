@@ -51,7 +51,9 @@ export class OrdersMigration1732500000000 implements MigrationInterface {
             OR (side = 'sell' AND kes_total_amount = kes_amount - fee_kes))
       )`);
     await queryRunner.query('CREATE INDEX orders_due_idx ON orders (next_action_at) WHERE next_action_at IS NOT NULL');
-    await queryRunner.query("CREATE INDEX orders_awaiting_usdt_idx ON orders (partner_id) WHERE status = 'awaiting_usdt'");
+    await queryRunner.query(
+      "CREATE INDEX orders_awaiting_usdt_idx ON orders (partner_id) WHERE status = 'awaiting_usdt'",
+    );
     await queryRunner.query(`
       CREATE TABLE platform_switches (
         name text PRIMARY KEY CHECK (name IN ('kill_switch', 'swaps', 'treasury_kes', 'treasury_usdt')),

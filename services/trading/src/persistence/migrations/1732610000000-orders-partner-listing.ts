@@ -10,7 +10,9 @@ export class OrdersPartnerListingMigration1732610000000 implements MigrationInte
   transaction = false as const;
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS orders_partner_created_idx ON orders (partner_id, created_at DESC, order_id DESC)');
+    await queryRunner.query(
+      'CREATE INDEX CONCURRENTLY IF NOT EXISTS orders_partner_created_idx ON orders (partner_id, created_at DESC, order_id DESC)',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -14,7 +14,9 @@ export class OrdersTxHashPerPartnerMigration1795917000000 implements MigrationIn
   name = 'OrdersTxHashPerPartnerMigration1795917000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE orders ADD CONSTRAINT orders_partner_tx_hash_key UNIQUE (partner_id, tx_hash)');
+    await queryRunner.query(
+      'ALTER TABLE orders ADD CONSTRAINT orders_partner_tx_hash_key UNIQUE (partner_id, tx_hash)',
+    );
     await queryRunner.query('ALTER TABLE orders DROP CONSTRAINT orders_tx_hash_key');
   }
 

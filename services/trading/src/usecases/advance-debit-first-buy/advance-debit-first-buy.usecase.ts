@@ -41,7 +41,11 @@ export class AdvanceDebitFirstBuyUseCase {
     await this.deps.transitions.record(order, {
       from: 'funds_reserved',
       fromDebitOutcome: order.debitOutcome,
-      changes: { debitOutcome: 'accepted', fundsConfirmedAt: now, nextActionAt: new Date(now.getTime() + this.deps.settlementDelayMs) },
+      changes: {
+        debitOutcome: 'accepted',
+        fundsConfirmedAt: now,
+        nextActionAt: new Date(now.getTime() + this.deps.settlementDelayMs),
+      },
       event: 'order.funds_confirmed',
     });
     this.deps.logger.info('ambiguous KES debit reconciled as debited', { orderId: order.orderId });
@@ -54,7 +58,14 @@ export class AdvanceDebitFirstBuyUseCase {
     });
     await this.deps.transitions.record(order, {
       from: 'funds_reserved',
-      changes: { status: 'rejected', debitOutcome: 'refused', kesDebitStatus: 'released', refusalCode: order.refusalCode ?? code, nextActionAt: null, completedAt: this.deps.clock.now() },
+      changes: {
+        status: 'rejected',
+        debitOutcome: 'refused',
+        kesDebitStatus: 'released',
+        refusalCode: order.refusalCode ?? code,
+        nextActionAt: null,
+        completedAt: this.deps.clock.now(),
+      },
       event: 'order.rejected',
       releaseCap: true,
     });
@@ -80,7 +91,11 @@ export class AdvanceDebitFirstBuyUseCase {
   }
 
   /** Posts the order's hold; false when the ledger has no such hold (unless it was just placed, which is a bug). */
-  private async postHold(order: OrderRecord, usdtAccountId: string, options: { holdPlaced?: boolean } = {}): Promise<boolean> {
+  private async postHold(
+    order: OrderRecord,
+    usdtAccountId: string,
+    options: { holdPlaced?: boolean } = {},
+  ): Promise<boolean> {
     const [treasuryKes, feeRevenueKes, treasuryUsdt] = await Promise.all([
       this.deps.serviceAccounts.id('treasury', 'KES'),
       this.deps.serviceAccounts.id('fee_revenue', 'KES'),
@@ -89,13 +104,19 @@ export class AdvanceDebitFirstBuyUseCase {
     const usdt = formatAmount(new Big(order.usdtAmount), 'USDT');
     const counterPostings = [
       { accountId: treasuryKes, amount: formatAmount(new Big(order.kesAmount), 'KES') },
-      ...(new Big(order.feeKes).gt(0) ? [{ accountId: feeRevenueKes, amount: formatAmount(new Big(order.feeKes), 'KES') }] : []),
+      ...(new Big(order.feeKes).gt(0)
+        ? [{ accountId: feeRevenueKes, amount: formatAmount(new Big(order.feeKes), 'KES') }]
+        : []),
       { accountId: treasuryUsdt, amount: `-${usdt}` },
       { accountId: usdtAccountId, amount: usdt },
     ];
     try {
       await this.deps.ledger.postHold({
-        holdId: order.orderId, postAmount: formatAmount(new Big(order.kesTotalAmount), 'KES'), counterPostings, kind: 'order_buy_settlement', metadata: { orderId: order.orderId },
+        holdId: order.orderId,
+        postAmount: formatAmount(new Big(order.kesTotalAmount), 'KES'),
+        counterPostings,
+        kind: 'order_buy_settlement',
+        metadata: { orderId: order.orderId },
       });
       return true;
     } catch (error) {
@@ -107,7 +128,13 @@ export class AdvanceDebitFirstBuyUseCase {
   /** Same id, same body as the create's: the original answers should it exist after all. */
   private async placeHold(order: OrderRecord, kesAccountId: string): Promise<boolean> {
     try {
-      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: kesAccountId, amount: order.kesTotalAmount, metadata: { orderId: order.orderId, kind: 'order_buy' }, owner: orderHoldOwner(order.orderId) });
+      await this.deps.ledger.placeHold({
+        holdId: order.orderId,
+        accountId: kesAccountId,
+        amount: order.kesTotalAmount,
+        metadata: { orderId: order.orderId, kind: 'order_buy' },
+        owner: orderHoldOwner(order.orderId),
+      });
       return true;
     } catch (error) {
       if (!isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS')) throw error;

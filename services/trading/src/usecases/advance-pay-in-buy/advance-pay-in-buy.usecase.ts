@@ -44,7 +44,10 @@ export class AdvancePayInBuyUseCase {
 
   private async lookForPayment(order: OrderRecord): Promise<void> {
     const payBefore = new Date(order.payBefore!);
-    const { credits } = await this.deps.ledger.listCreditsByReference({ partnerId: order.partnerId, reference: order.paymentReference! });
+    const { credits } = await this.deps.ledger.listCreditsByReference({
+      partnerId: order.partnerId,
+      reference: order.paymentReference!,
+    });
     const referenced: ReferencedCredit[] = credits.map((credit) => ({
       bankTransactionId: credit.bankTransactionId ?? '',
       railReference: credit.railReference ?? null,
@@ -55,19 +58,30 @@ export class AdvancePayInBuyUseCase {
     if (credit && (await this.holdPayment(order))) return this.confirmFunds(order, credit);
     const now = this.deps.clock.now();
     if (now.getTime() >= payBefore.getTime()) return this.expire(order);
-    await this.deps.transitions.record(order, { from: 'awaiting_payment', changes: { nextActionAt: nextPaymentCheck(now, this.deps.paymentPollMs, payBefore) } });
+    await this.deps.transitions.record(order, {
+      from: 'awaiting_payment',
+      changes: { nextActionAt: nextPaymentCheck(now, this.deps.paymentPollMs, payBefore) },
+    });
   }
 
   /** The funding payment is in the partner's KES balance: hold the order's total on it (same id, same body: safe to repeat). */
   private async holdPayment(order: OrderRecord): Promise<boolean> {
     const accounts = await this.deps.accountIds.of(order.partnerId);
     try {
-      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: accounts.kesAccountId, amount: order.kesTotalAmount, metadata: { orderId: order.orderId, kind: 'order_buy_pay_in' }, owner: orderHoldOwner(order.orderId) });
+      await this.deps.ledger.placeHold({
+        holdId: order.orderId,
+        accountId: accounts.kesAccountId,
+        amount: order.kesTotalAmount,
+        metadata: { orderId: order.orderId, kind: 'order_buy_pay_in' },
+        owner: orderHoldOwner(order.orderId),
+      });
       return true;
     } catch (error) {
       if (!isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS')) throw error;
       // The partner spent the payment (transfers, debit-first buys) before it could be held: it no longer funds the order.
-      this.deps.logger.warn('pay-in payment arrived but the KES balance no longer covers the order', { orderId: order.orderId });
+      this.deps.logger.warn('pay-in payment arrived but the KES balance no longer covers the order', {
+        orderId: order.orderId,
+      });
       return false;
     }
   }
@@ -77,8 +91,14 @@ export class AdvancePayInBuyUseCase {
     await this.deps.transitions.record(order, {
       from: 'awaiting_payment',
       changes: {
-        status: 'funds_reserved', kesDebitStatus: 'reserved', fundsConfirmedAt: now, nextActionAt: new Date(now.getTime() + this.deps.settlementDelayMs),
-        paymentBankTransactionId: credit.bankTransactionId, paymentRailReference: credit.railReference ?? '', paymentMatchedAt: now, paymentKesAmount: credit.amountKes,
+        status: 'funds_reserved',
+        kesDebitStatus: 'reserved',
+        fundsConfirmedAt: now,
+        nextActionAt: new Date(now.getTime() + this.deps.settlementDelayMs),
+        paymentBankTransactionId: credit.bankTransactionId,
+        paymentRailReference: credit.railReference ?? '',
+        paymentMatchedAt: now,
+        paymentKesAmount: credit.amountKes,
       },
       event: 'order.funds_confirmed',
     });
@@ -115,7 +135,9 @@ export class AdvancePayInBuyUseCase {
       postAmount: formatAmount(new Big(order.kesTotalAmount), 'KES'),
       counterPostings: [
         { accountId: treasuryKes, amount: formatAmount(new Big(order.kesAmount), 'KES') },
-        ...(new Big(order.feeKes).gt(0) ? [{ accountId: feeRevenueKes, amount: formatAmount(new Big(order.feeKes), 'KES') }] : []),
+        ...(new Big(order.feeKes).gt(0)
+          ? [{ accountId: feeRevenueKes, amount: formatAmount(new Big(order.feeKes), 'KES') }]
+          : []),
         { accountId: treasuryUsdt, amount: `-${usdt}` },
         { accountId: chainClearingUsdt, amount: usdt },
       ],
@@ -135,7 +157,8 @@ export class AdvancePayInBuyUseCase {
 
   private async walletStillActive(order: OrderRecord): Promise<boolean> {
     try {
-      return (await this.deps.walletRegistry.getWalletStatus({ partnerId: order.partnerId, walletId: order.walletId! })).active;
+      return (await this.deps.walletRegistry.getWalletStatus({ partnerId: order.partnerId, walletId: order.walletId! }))
+        .active;
     } catch (error) {
       if (isRefusal(error, 'WALLET_NOT_FOUND')) return false;
       throw error;
@@ -154,7 +177,12 @@ export class AdvancePayInBuyUseCase {
   private async markRejected(order: OrderRecord): Promise<void> {
     await this.deps.transitions.record(order, {
       from: 'funds_reserved',
-      changes: { status: 'rejected', kesDebitStatus: 'released', nextActionAt: null, completedAt: this.deps.clock.now() },
+      changes: {
+        status: 'rejected',
+        kesDebitStatus: 'released',
+        nextActionAt: null,
+        completedAt: this.deps.clock.now(),
+      },
       event: 'order.rejected',
       releaseCap: true,
     });

@@ -31,7 +31,8 @@ export class AdvanceSellOrderUseCase {
   async execute(order: OrderRecord): Promise<void> {
     if (order.status === 'awaiting_usdt') return this.expireIfDue(order);
     if (order.status === 'rejected' && order.depositUsdtAmount !== null) return this.returnDeposit(order);
-    if (order.status === 'funds_reserved' && order.fundingMode === 'balance' && order.debitOutcome === 'pending') return this.resumeCollection(order);
+    if (order.status === 'funds_reserved' && order.fundingMode === 'balance' && order.debitOutcome === 'pending')
+      return this.resumeCollection(order);
     if (order.status === 'funds_reserved') return this.deps.payProceeds.execute(order);
   }
 
@@ -39,7 +40,11 @@ export class AdvanceSellOrderUseCase {
   private async resumeCollection(order: OrderRecord): Promise<void> {
     const accounts = await this.deps.accountIds.of(order.partnerId);
     const result = await this.deps.balanceFunding.collect(order, accounts.usdtAccountId);
-    if (result.refusalCode !== null) this.deps.logger.warn('balance-mode collection refused on resume', { orderId: order.orderId, code: result.refusalCode });
+    if (result.refusalCode !== null)
+      this.deps.logger.warn('balance-mode collection refused on resume', {
+        orderId: order.orderId,
+        code: result.refusalCode,
+      });
   }
 
   private async expireIfDue(order: OrderRecord): Promise<void> {
@@ -49,7 +54,10 @@ export class AdvanceSellOrderUseCase {
       return;
     }
     await this.deps.transitions.record(order, {
-      from: 'awaiting_usdt', changes: { status: 'expired', nextActionAt: null, completedAt: now }, event: 'order.expired', releaseCap: true,
+      from: 'awaiting_usdt',
+      changes: { status: 'expired', nextActionAt: null, completedAt: now },
+      event: 'order.expired',
+      releaseCap: true,
     });
   }
 

@@ -45,7 +45,9 @@ export class AttachTxHashUseCase {
   }
 
   private async attachIn(manager: EntityManager, command: AttachTxHashCommand): Promise<OrderRecord> {
-    const order = UUID_PATTERN.test(command.orderId) ? await this.deps.orders.find(command.orderId, { forUpdate: true, manager }) : null;
+    const order = UUID_PATTERN.test(command.orderId)
+      ? await this.deps.orders.find(command.orderId, { forUpdate: true, manager })
+      : null;
     if (!order || order.partnerId !== command.partnerId) throw new AppError('ORDER_NOT_FOUND');
     if (order.side !== 'sell') throw new AppError('ORDER_NOT_SELL_SIDE');
     if (order.txHash === command.txHash) return order;
@@ -62,12 +64,19 @@ export class AttachTxHashUseCase {
   /** The ledger held the deposit before the hash was known: claim it for this order now. */
   private async claimHeldDeposit(order: OrderRecord): Promise<OrderRecord | null> {
     try {
-      const deposit = await this.deps.ledger.claimUsdtDeposit({ txHash: order.txHash!, partnerId: order.partnerId, orderId: order.orderId });
+      const deposit = await this.deps.ledger.claimUsdtDeposit({
+        txHash: order.txHash!,
+        partnerId: order.partnerId,
+        orderId: order.orderId,
+      });
       return await this.deps.fundSellDeposit.execute(order, deposit.usdtAmount);
     } catch (error) {
       // Not arrived yet (the offer will match it), or credited to the balance already (the order waits, then expires).
       if (isRefusal(error, 'LEDGER_DEPOSIT_NOT_FOUND') || isRefusal(error, 'LEDGER_DEPOSIT_NOT_CLAIMABLE')) return null;
-      this.deps.logger.warn('claiming a held deposit failed; the order keeps waiting', { orderId: order.orderId, error });
+      this.deps.logger.warn('claiming a held deposit failed; the order keeps waiting', {
+        orderId: order.orderId,
+        error,
+      });
       return null;
     }
   }

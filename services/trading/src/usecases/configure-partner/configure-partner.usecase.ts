@@ -1,5 +1,10 @@
 import { DataSource, EntityManager, recordAudit, withTransaction } from '@platform/persistence';
-import { FormattedPartnerProfile, parsePartnerProfile, PartnerProfile, PartnerProfileInput } from '../../domain/partner-profile';
+import {
+  FormattedPartnerProfile,
+  parsePartnerProfile,
+  PartnerProfile,
+  PartnerProfileInput,
+} from '../../domain/partner-profile';
 
 /**
  * Operator action: sets a partner's whole trading profile (status, funding
@@ -10,7 +15,9 @@ import { FormattedPartnerProfile, parsePartnerProfile, PartnerProfile, PartnerPr
 export class ConfigurePartnerUseCase {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly profiles: { upsert(profile: PartnerProfile, manager: EntityManager): Promise<FormattedPartnerProfile> },
+    private readonly profiles: {
+      upsert(profile: PartnerProfile, manager: EntityManager): Promise<FormattedPartnerProfile>;
+    },
   ) {}
 
   async execute(command: PartnerProfileInput): Promise<FormattedPartnerProfile> {
@@ -18,7 +25,11 @@ export class ConfigurePartnerUseCase {
     return withTransaction(this.dataSource, async (manager) => {
       const saved = await this.profiles.upsert(profile, manager);
       const { partnerId, feeCapKes, ...terms } = saved;
-      await recordAudit(manager, { action: 'partner_profile.configured', partnerId, details: { ...terms, feeCapKes: feeCapKes ?? 'none' } });
+      await recordAudit(manager, {
+        action: 'partner_profile.configured',
+        partnerId,
+        details: { ...terms, feeCapKes: feeCapKes ?? 'none' },
+      });
       return saved;
     });
   }

@@ -22,29 +22,70 @@ const logger = createLogger('test');
 logger.silent = true;
 
 const quote: QuoteRecord = {
-  quoteId: QUOTE_ID, side: 'buy', kesAmount: '1000.00', usdtAmount: '7.692307', rate: '130.0000', feeKes: '10.00', feeBps: 100,
-  feeFlatKes: '0.00', feeCapKes: null, kesTotalAmount: '1010.00', expiresAt: new Date(NOW.getTime() + 30_000),
+  quoteId: QUOTE_ID,
+  side: 'buy',
+  kesAmount: '1000.00',
+  usdtAmount: '7.692307',
+  rate: '130.0000',
+  feeKes: '10.00',
+  feeBps: 100,
+  feeFlatKes: '0.00',
+  feeCapKes: null,
+  kesTotalAmount: '1010.00',
+  expiresAt: new Date(NOW.getTime() + 30_000),
 };
 
 const buy = (changes: Partial<CreateOrderCommand> = {}): CreateOrderCommand =>
-  ({ side: 'buy', partnerId: PARTNER_ID, quoteId: QUOTE_ID, partnerReference: 'ref-1', ...changes }) as CreateOrderCommand;
+  ({
+    side: 'buy',
+    partnerId: PARTNER_ID,
+    quoteId: QUOTE_ID,
+    partnerReference: 'ref-1',
+    ...changes,
+  }) as CreateOrderCommand;
 
 /** A data source whose transactions run their work at once on a fake manager, counted. */
 function fakeDataSource() {
   const transactions = { count: 0 };
-  const dataSource = { manager: {}, transaction: async (_isolation: string, work: (manager: unknown) => Promise<unknown>) => { transactions.count += 1; return work({}); } };
+  const dataSource = {
+    manager: {},
+    transaction: async (_isolation: string, work: (manager: unknown) => Promise<unknown>) => {
+      transactions.count += 1;
+      return work({});
+    },
+  };
   return { dataSource: dataSource as unknown as DataSource, transactions };
 }
 
 function fakeTransitions() {
-  return { record: jest.fn().mockImplementation(async (order: OrderRecord, transition: { changes: Partial<OrderRecord> }) => ({ ...order, ...transition.changes })) };
+  return {
+    record: jest
+      .fn()
+      .mockImplementation(async (order: OrderRecord, transition: { changes: Partial<OrderRecord> }) => ({
+        ...order,
+        ...transition.changes,
+      })),
+  };
 }
 
 function strategyStub(side: 'buy' | 'sell', fundingMode: FundingStrategy['fundingMode']): jest.Mocked<FundingStrategy> {
   return {
-    side, fundingMode,
-    assertRequest: jest.fn(), assertAccounts: jest.fn(), assertBeforeCap: jest.fn().mockResolvedValue(undefined),
-    prepare: jest.fn().mockResolvedValue({ status: 'funds_reserved', kesDebitStatus: null, debitOutcome: null, depositAddress: null, sendBefore: null, payoutAccountId: null, nextActionAt: null }),
+    side,
+    fundingMode,
+    assertRequest: jest.fn(),
+    assertAccounts: jest.fn(),
+    assertBeforeCap: jest.fn().mockResolvedValue(undefined),
+    prepare: jest
+      .fn()
+      .mockResolvedValue({
+        status: 'funds_reserved',
+        kesDebitStatus: null,
+        debitOutcome: null,
+        depositAddress: null,
+        sendBefore: null,
+        payoutAccountId: null,
+        nextActionAt: null,
+      }),
     fund: jest.fn().mockImplementation(async (order: OrderRecord) => ({ order, refusalCode: null })),
   } as unknown as jest.Mocked<FundingStrategy>;
 }
@@ -54,17 +95,46 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
   const debitFirst = strategyStub('buy', 'debit_first');
   const payIn = strategyStub('buy', 'pay_in');
   const orders = {
-    findByReference: jest.fn().mockResolvedValueOnce(null).mockResolvedValueOnce(options.twin ?? null),
+    findByReference: jest
+      .fn()
+      .mockResolvedValueOnce(null)
+      .mockResolvedValueOnce(options.twin ?? null),
     lockPartnerReference: jest.fn().mockResolvedValue(undefined),
     insert: jest.fn().mockImplementation(async (_manager: unknown, order: OrderRecord) => order),
   };
   const quotes = { find: jest.fn().mockResolvedValue(quote), consume: jest.fn().mockResolvedValue(true) };
   const reserveCap = jest.fn().mockResolvedValue({});
   const useCase = new CreateOrderUseCase({
-    dataSource, quotes, orders, reserveCap,
-    profiles: { findTradingProfile: jest.fn().mockResolvedValue({ status: 'active', buyMode: options.buyMode ?? 'debit_first', sellMode: 'deposit', perOrderCapKes: '5000.00' }) },
-    switches: { read: jest.fn().mockResolvedValue({ kill_switch: 'off', swaps: 'on', treasury_kes: 'available', treasury_usdt: 'available' }) },
-    ledger: { getPartnerAccounts: jest.fn().mockResolvedValue({ partnerId: PARTNER_ID, kesAccountId: 'kes-1', usdtAccountId: 'usdt-1', kesAccountStatus: 'active', usdtDepositAddress: '' }) },
+    dataSource,
+    quotes,
+    orders,
+    reserveCap,
+    profiles: {
+      findTradingProfile: jest
+        .fn()
+        .mockResolvedValue({
+          status: 'active',
+          buyMode: options.buyMode ?? 'debit_first',
+          sellMode: 'deposit',
+          perOrderCapKes: '5000.00',
+        }),
+    },
+    switches: {
+      read: jest
+        .fn()
+        .mockResolvedValue({ kill_switch: 'off', swaps: 'on', treasury_kes: 'available', treasury_usdt: 'available' }),
+    },
+    ledger: {
+      getPartnerAccounts: jest
+        .fn()
+        .mockResolvedValue({
+          partnerId: PARTNER_ID,
+          kesAccountId: 'kes-1',
+          usdtAccountId: 'usdt-1',
+          kesAccountStatus: 'active',
+          usdtDepositAddress: '',
+        }),
+    },
     accountIds: { remember: jest.fn() },
     clock: { now: () => NOW },
     strategies: [debitFirst, payIn, strategyStub('sell', 'deposit'), strategyStub('sell', 'balance')],
@@ -73,7 +143,12 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
 }
 
 describe('selecting the funding strategy', () => {
-  const strategies = [strategyStub('buy', 'debit_first'), strategyStub('buy', 'pay_in'), strategyStub('sell', 'deposit'), strategyStub('sell', 'balance')];
+  const strategies = [
+    strategyStub('buy', 'debit_first'),
+    strategyStub('buy', 'pay_in'),
+    strategyStub('sell', 'deposit'),
+    strategyStub('sell', 'balance'),
+  ];
 
   it.each([
     ['buy', { buyMode: 'debit_first', sellMode: 'balance' }, 'debit_first'],
@@ -86,7 +161,9 @@ describe('selecting the funding strategy', () => {
   });
 
   it('fails loudly when no strategy serves the mode (a wiring bug, never a partner refusal)', () => {
-    expect(() => selectFunding('sell', { buyMode: 'debit_first', sellMode: 'balance' }, strategies.slice(0, 3))).toThrow('no funding strategy');
+    expect(() =>
+      selectFunding('sell', { buyMode: 'debit_first', sellMode: 'balance' }, strategies.slice(0, 3)),
+    ).toThrow('no funding strategy');
   });
 
   it('the creation path asks only the selected strategy, and inserts the order under its side and mode', async () => {
@@ -95,10 +172,20 @@ describe('selecting the funding strategy', () => {
     expect(path.payIn.prepare).toHaveBeenCalledTimes(1);
     expect(path.payIn.fund).toHaveBeenCalledTimes(1);
     expect(path.debitFirst.prepare).not.toHaveBeenCalled();
-    expect(result.order).toMatchObject({ side: 'buy', fundingMode: 'pay_in', quoteId: QUOTE_ID, kesTotalAmount: '1010.00' });
+    expect(result.order).toMatchObject({
+      side: 'buy',
+      fundingMode: 'pay_in',
+      quoteId: QUOTE_ID,
+      kesTotalAmount: '1010.00',
+    });
     // The cap counts the KES principal, under the order's own id, which was drawn just now.
-    expect(path.reserveCap).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ usageId: result.order.orderId, source: 'order' }),
-      expect.anything(), NOW, { freshUsageId: true });
+    expect(path.reserveCap).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({ usageId: result.order.orderId, source: 'order' }),
+      expect.anything(),
+      NOW,
+      { freshUsageId: true },
+    );
     // One read transaction and one order transaction: cap, quote and order commit together.
     expect(path.transactions.count).toBe(2);
   });
@@ -121,28 +208,58 @@ describe('selecting the funding strategy', () => {
   });
 });
 
-describe('the real strategies refuse the other kind\'s request fields', () => {
-  const payIn = new PayInFunding({ ledger: {} as never, walletRegistry: {} as never, payWindowMs: 1, paymentPollMs: 1, usdtCustody: 'sandbox' });
+describe("the real strategies refuse the other kind's request fields", () => {
+  const payIn = new PayInFunding({
+    ledger: {} as never,
+    walletRegistry: {} as never,
+    payWindowMs: 1,
+    paymentPollMs: 1,
+    usdtCustody: 'sandbox',
+  });
 
   it('a debit-first partner may not send walletId or paymentRail; a pay-in partner must send a walletId', () => {
     const debitFirst = debitFirstFunding({}).strategy;
-    expect(() => debitFirst.assertRequest(buy({ walletId: 'w', paymentRail: 'mobile_money' } as never))).toThrow(expect.objectContaining({ fields: ['walletId', 'paymentRail'] }));
+    expect(() => debitFirst.assertRequest(buy({ walletId: 'w', paymentRail: 'mobile_money' } as never))).toThrow(
+      expect.objectContaining({ fields: ['walletId', 'paymentRail'] }),
+    );
     expect(() => payIn.assertRequest(buy())).toThrow(expect.objectContaining({ fields: ['walletId'] }));
-    expect(() => payIn.assertRequest(buy({ walletId: 'w', paymentRail: 'card' } as never))).toThrow(expect.objectContaining({ fields: ['paymentRail'] }));
+    expect(() => payIn.assertRequest(buy({ walletId: 'w', paymentRail: 'card' } as never))).toThrow(
+      expect.objectContaining({ fields: ['paymentRail'] }),
+    );
   });
 
   it('a balance-mode sell without a custodian is refused at the account checks; a deposit sell needs its address', () => {
     const deps = { ledger: {} as never, transitions: fakeTransitions(), clock: { now: () => NOW }, sendWindowMs: 1 };
-    expect(() => new SellBalanceFunding(deps, 'none').assertAccounts()).toThrow(expect.objectContaining({ code: 'BRIDGE_NOT_CONFIGURED' }));
-    expect(() => new SellDepositFunding(deps).assertAccounts({ usdtDepositAddress: '' } as never)).toThrow(expect.objectContaining({ code: 'USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED' }));
+    expect(() => new SellBalanceFunding(deps, 'none').assertAccounts()).toThrow(
+      expect.objectContaining({ code: 'BRIDGE_NOT_CONFIGURED' }),
+    );
+    expect(() => new SellDepositFunding(deps).assertAccounts({ usdtDepositAddress: '' } as never)).toThrow(
+      expect.objectContaining({ code: 'USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED' }),
+    );
   });
 });
 
-const createdOrder = (changes: Partial<OrderRecord> = {}) => ({
-  orderId: 'order-1', partnerId: PARTNER_ID, quoteId: QUOTE_ID, side: 'buy', fundingMode: 'debit_first', status: 'funds_reserved',
-  debitOutcome: 'pending', kesTotalAmount: '1010.00', usdtAmount: '7.692307', ...changes,
-}) as OrderRecord;
-const intake = { command: buy(), quote, profile: {} as never, accounts: { kesAccountId: 'kes-1', usdtAccountId: 'usdt-1' } as never, orderId: 'order-1', now: NOW };
+const createdOrder = (changes: Partial<OrderRecord> = {}) =>
+  ({
+    orderId: 'order-1',
+    partnerId: PARTNER_ID,
+    quoteId: QUOTE_ID,
+    side: 'buy',
+    fundingMode: 'debit_first',
+    status: 'funds_reserved',
+    debitOutcome: 'pending',
+    kesTotalAmount: '1010.00',
+    usdtAmount: '7.692307',
+    ...changes,
+  }) as OrderRecord;
+const intake = {
+  command: buy(),
+  quote,
+  profile: {} as never,
+  accounts: { kesAccountId: 'kes-1', usdtAccountId: 'usdt-1' } as never,
+  orderId: 'order-1',
+  now: NOW,
+};
 
 function debitFirstFunding(answers: { hold?: Error; debit?: 'accepted' | 'ambiguous' | 'refused' }) {
   const { dataSource, transactions } = fakeDataSource();
@@ -152,10 +269,22 @@ function debitFirstFunding(answers: { hold?: Error; debit?: 'accepted' | 'ambigu
     voidHold: jest.fn().mockResolvedValue({}),
   };
   const bank: KesDebitBank = { debit: jest.fn().mockResolvedValue(answers.debit ?? 'accepted'), lookup: jest.fn() };
-  const undo = { capUsages: { release: jest.fn().mockResolvedValue(null) }, orders: { delete: jest.fn() }, quotes: { unconsume: jest.fn() } };
+  const undo = {
+    capUsages: { release: jest.fn().mockResolvedValue(null) },
+    orders: { delete: jest.fn() },
+    quotes: { unconsume: jest.fn() },
+  };
   const transitions = fakeTransitions();
   const strategy = new DebitFirstFunding({
-    dataSource, ledger, bank, transitions, ...undo, clock: { now: () => NOW }, logger, settlementDelayMs: 5_000, reconcileDelayMs: 10_000,
+    dataSource,
+    ledger,
+    bank,
+    transitions,
+    ...undo,
+    clock: { now: () => NOW },
+    logger,
+    settlementDelayMs: 5_000,
+    reconcileDelayMs: 10_000,
   });
   return { strategy, ledger, bank, undo, transitions, transactions };
 }
@@ -163,7 +292,9 @@ function debitFirstFunding(answers: { hold?: Error; debit?: 'accepted' | 'ambigu
 describe('compensation: debit-first buy', () => {
   it('a hold refused for funds undoes the create in one transaction (cap, order, quote) and answers INSUFFICIENT_KES_BALANCE', async () => {
     const path = debitFirstFunding({ hold: new AppError('LEDGER_INSUFFICIENT_FUNDS') });
-    await expect(path.strategy.fund(createdOrder(), intake)).rejects.toMatchObject({ code: 'INSUFFICIENT_KES_BALANCE' });
+    await expect(path.strategy.fund(createdOrder(), intake)).rejects.toMatchObject({
+      code: 'INSUFFICIENT_KES_BALANCE',
+    });
     expect(path.undo.capUsages.release).toHaveBeenCalledWith(expect.anything(), 'order-1');
     expect(path.undo.orders.delete).toHaveBeenCalledWith(expect.anything(), 'order-1');
     expect(path.undo.quotes.unconsume).toHaveBeenCalledWith(expect.anything(), QUOTE_ID);
@@ -183,7 +314,10 @@ describe('compensation: debit-first buy', () => {
     const result = await path.strategy.fund(createdOrder(), intake);
     expect(result.refusalCode).toBe('KES_DEBIT_FAILED');
     expect(path.ledger.voidHold).toHaveBeenCalledWith({ holdId: 'order-1' });
-    expect(path.transitions.record).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ releaseCap: true, changes: expect.objectContaining({ status: 'rejected' }) }));
+    expect(path.transitions.record).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({ releaseCap: true, changes: expect.objectContaining({ status: 'rejected' }) }),
+    );
     expect(path.undo.quotes.unconsume).not.toHaveBeenCalled();
   });
 
@@ -191,21 +325,34 @@ describe('compensation: debit-first buy', () => {
     const path = debitFirstFunding({ debit: 'ambiguous' });
     expect((await path.strategy.fund(createdOrder(), intake)).refusalCode).toBe('KES_DEBIT_AMBIGUOUS');
     expect(path.ledger.voidHold).not.toHaveBeenCalled();
-    expect(path.transitions.record).toHaveBeenCalledWith(expect.anything(), expect.not.objectContaining({ releaseCap: true }));
+    expect(path.transitions.record).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.not.objectContaining({ releaseCap: true }),
+    );
   });
 
   it('an accepted debit confirms the funds with its event, compare-and-set on the pending debit', async () => {
     const path = debitFirstFunding({ debit: 'accepted' });
     expect((await path.strategy.fund(createdOrder(), intake)).refusalCode).toBeNull();
-    expect(path.transitions.record).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ fromDebitOutcome: 'pending', event: 'order.funds_confirmed' }));
+    expect(path.transitions.record).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({ fromDebitOutcome: 'pending', event: 'order.funds_confirmed' }),
+    );
   });
 });
 
 describe('compensation: balance-mode sell', () => {
   function balanceFunding(hold?: Error) {
-    const ledger = { getPayoutDestination: jest.fn(), placeHold: hold ? jest.fn().mockRejectedValue(hold) : jest.fn().mockResolvedValue({}) };
+    const ledger = {
+      getPayoutDestination: jest.fn(),
+      placeHold: hold ? jest.fn().mockRejectedValue(hold) : jest.fn().mockResolvedValue({}),
+    };
     const transitions = fakeTransitions();
-    return { strategy: new SellBalanceFunding({ ledger, transitions, clock: { now: () => NOW }, sendWindowMs: 1 }, 'sandbox'), ledger, transitions };
+    return {
+      strategy: new SellBalanceFunding({ ledger, transitions, clock: { now: () => NOW }, sendWindowMs: 1 }, 'sandbox'),
+      ledger,
+      transitions,
+    };
   }
   const sellOrder = (usdtAmount: string) => createdOrder({ side: 'sell', fundingMode: 'balance', usdtAmount });
 
@@ -213,18 +360,32 @@ describe('compensation: balance-mode sell', () => {
     const path = balanceFunding();
     expect((await path.strategy.collect(sellOrder('5.000013'), 'usdt-1')).refusalCode).toBe('USDT_COLLECTION_FAILED');
     expect(path.ledger.placeHold).not.toHaveBeenCalled();
-    expect(path.transitions.record).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ releaseCap: true, fromDebitOutcome: 'pending' }));
+    expect(path.transitions.record).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({ releaseCap: true, fromDebitOutcome: 'pending' }),
+    );
   });
 
   it('a USDT hold refused for funds rejects the order INSUFFICIENT_USDT_BALANCE, cap given back', async () => {
     const path = balanceFunding(new AppError('LEDGER_INSUFFICIENT_FUNDS'));
-    expect((await path.strategy.collect(sellOrder('5.000000'), 'usdt-1')).refusalCode).toBe('INSUFFICIENT_USDT_BALANCE');
-    expect(path.transitions.record).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ releaseCap: true }));
+    expect((await path.strategy.collect(sellOrder('5.000000'), 'usdt-1')).refusalCode).toBe(
+      'INSUFFICIENT_USDT_BALANCE',
+    );
+    expect(path.transitions.record).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({ releaseCap: true }),
+    );
   });
 
   it('a collected order confirms its funds with the held amount', async () => {
     const path = balanceFunding();
     expect((await path.strategy.collect(sellOrder('5.000000'), 'usdt-1')).refusalCode).toBeNull();
-    expect(path.transitions.record).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ event: 'order.funds_confirmed', changes: expect.objectContaining({ depositUsdtAmount: '5.000000' }) }));
+    expect(path.transitions.record).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({
+        event: 'order.funds_confirmed',
+        changes: expect.objectContaining({ depositUsdtAmount: '5.000000' }),
+      }),
+    );
   });
 });

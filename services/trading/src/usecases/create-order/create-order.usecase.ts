@@ -28,7 +28,14 @@ import type { QuoteRecord, QuotesRepository } from '../../persistence/quotes.rep
 import type { PartnerAccountIds } from '../order-support';
 import type { reserveInTransaction } from '../reserve-daily-cap/reserve-daily-cap.usecase';
 import { expectedUsdtOf } from './buy-request';
-import { CreateOrderCommand, FundingFields, FundingStrategy, OrderIntake, OrderResult, selectFunding } from './funding-strategy';
+import {
+  CreateOrderCommand,
+  FundingFields,
+  FundingStrategy,
+  OrderIntake,
+  OrderResult,
+  selectFunding,
+} from './funding-strategy';
 import { assertPartnerActive, assertPlatformOpen, assertTreasuryAvailable } from './order-guards';
 import type { LedgerApi } from '../../adapters/peers/peers';
 
@@ -72,7 +79,14 @@ export class CreateOrderUseCase {
     if (quote.side !== command.side) throw new AppError('QUOTE_SIDE_MISMATCH');
     await strategy.assertBeforeCap({ command, quote, profile, accounts });
     if (capAmountKes(quote).gt(profile.perOrderCapKes)) throw new AppError('ORDER_EXCEEDS_PER_ORDER_CAP');
-    const intake: OrderIntake = { command, quote, profile, accounts, orderId: randomUUID(), now: this.deps.clock.now() };
+    const intake: OrderIntake = {
+      command,
+      quote,
+      profile,
+      accounts,
+      orderId: randomUUID(),
+      now: this.deps.clock.now(),
+    };
     const fields = await strategy.prepare(intake);
     const created = await this.persist(intake, strategy, fields);
     // A replay answers as the original did; only the call that created the order funds it.
@@ -89,26 +103,43 @@ export class CreateOrderUseCase {
     const quoteKnown = UUID_PATTERN.test(command.quoteId);
     return withTransaction(this.deps.dataSource, async (manager) => ({
       quote: quoteKnown ? await this.deps.quotes.find(command.partnerId, command.quoteId, manager) : null,
-      original: quoteKnown ? await this.deps.orders.findByReference(command.partnerId, command.partnerReference, manager) : null,
+      original: quoteKnown
+        ? await this.deps.orders.findByReference(command.partnerId, command.partnerReference, manager)
+        : null,
       switches: await this.deps.switches.read(manager),
       profile: await this.deps.profiles.findTradingProfile(command.partnerId, manager),
     }));
   }
 
   /** Cap, quote and order in one transaction, serialised per partnerReference. */
-  private async persist(intake: OrderIntake, strategy: FundingStrategy, fields: FundingFields): Promise<{ order: OrderRecord } | { replay: OrderRecord }> {
+  private async persist(
+    intake: OrderIntake,
+    strategy: FundingStrategy,
+    fields: FundingFields,
+  ): Promise<{ order: OrderRecord } | { replay: OrderRecord }> {
     const { command, quote, orderId } = intake;
     const capKes = capAmountKes(quote);
     return withTransaction(this.deps.dataSource, async (manager) => {
       await this.deps.orders.lockPartnerReference(manager, command.partnerId, command.partnerReference);
       const twin = await this.deps.orders.findByReference(command.partnerId, command.partnerReference, manager);
       if (twin) return { replay: twin };
-      const usage = { usageId: orderId, partnerId: command.partnerId, source: 'order' as const, given: { currency: 'KES' as const, amount: capKes } };
+      const usage = {
+        usageId: orderId,
+        partnerId: command.partnerId,
+        source: 'order' as const,
+        given: { currency: 'KES' as const, amount: capKes },
+      };
       await this.deps.reserveCap(manager, usage, capKes, this.deps.clock.now(), { freshUsageId: true });
-      if (!(await this.deps.quotes.consume(manager, command.partnerId, quote.quoteId))) throw new AppError('QUOTE_EXPIRED_OR_CONSUMED');
+      if (!(await this.deps.quotes.consume(manager, command.partnerId, quote.quoteId)))
+        throw new AppError('QUOTE_EXPIRED_OR_CONSUMED');
       const order = await this.deps.orders.insert(manager, {
-        ...quoteTerms(quote), ...fields,
-        orderId, partnerId: command.partnerId, partnerReference: command.partnerReference, side: strategy.side, fundingMode: strategy.fundingMode,
+        ...quoteTerms(quote),
+        ...fields,
+        orderId,
+        partnerId: command.partnerId,
+        partnerReference: command.partnerReference,
+        side: strategy.side,
+        fundingMode: strategy.fundingMode,
       });
       return { order };
     });
@@ -119,7 +150,8 @@ export class CreateOrderUseCase {
 function assertRequestShape(command: CreateOrderCommand): void {
   const bad: string[] = [];
   if (!UUID_PATTERN.test(command.partnerId)) bad.push('partnerId');
-  if (command.partnerReference.length === 0 || command.partnerReference.length > PARTNER_REFERENCE_LENGTH_MAX) bad.push('partnerReference');
+  if (command.partnerReference.length === 0 || command.partnerReference.length > PARTNER_REFERENCE_LENGTH_MAX)
+    bad.push('partnerReference');
   if (bad.length > 0) throw validationFailed(bad);
   if (command.side === 'buy') expectedUsdtOf(command.expectedUsdtAmount);
 }
@@ -127,7 +159,15 @@ function assertRequestShape(command: CreateOrderCommand): void {
 /** What the order takes from its quote, as stored. */
 function quoteTerms(quote: QuoteRecord) {
   return {
-    quoteId: quote.quoteId, kesAmount: quote.kesAmount, usdtAmount: quote.usdtAmount, rate: quote.rate, feeKes: quote.feeKes, feeBps: quote.feeBps,
-    feeFlatKes: quote.feeFlatKes, feeCapKes: quote.feeCapKes, kesTotalAmount: quote.kesTotalAmount, expiresAt: quote.expiresAt,
+    quoteId: quote.quoteId,
+    kesAmount: quote.kesAmount,
+    usdtAmount: quote.usdtAmount,
+    rate: quote.rate,
+    feeKes: quote.feeKes,
+    feeBps: quote.feeBps,
+    feeFlatKes: quote.feeFlatKes,
+    feeCapKes: quote.feeCapKes,
+    kesTotalAmount: quote.kesTotalAmount,
+    expiresAt: quote.expiresAt,
   };
 }

@@ -51,7 +51,10 @@ export class DebitFirstFunding implements FundingStrategy {
   /** The pay-in fields are refused from a debit-first partner, never ignored. */
   assertRequest(command: CreateOrderCommand): void {
     if (command.side !== 'buy') return;
-    const bad = [...(command.walletId !== undefined ? ['walletId'] : []), ...(command.paymentRail !== undefined ? ['paymentRail'] : [])];
+    const bad = [
+      ...(command.walletId !== undefined ? ['walletId'] : []),
+      ...(command.paymentRail !== undefined ? ['paymentRail'] : []),
+    ];
     if (bad.length > 0) throw validationFailed(bad);
   }
 
@@ -66,7 +69,12 @@ export class DebitFirstFunding implements FundingStrategy {
   async prepare(intake: OrderIntake): Promise<FundingFields> {
     await this.assertBalanceCovers(intake.command.partnerId, intake.quote.kesTotalAmount);
     return {
-      status: 'funds_reserved', kesDebitStatus: 'reserved', debitOutcome: 'pending', depositAddress: null, sendBefore: null, payoutAccountId: null,
+      status: 'funds_reserved',
+      kesDebitStatus: 'reserved',
+      debitOutcome: 'pending',
+      depositAddress: null,
+      sendBefore: null,
+      payoutAccountId: null,
       // Should this process stop before the debit is answered, the scheduler reconciles it from the bank's record.
       nextActionAt: new Date(intake.now.getTime() + this.deps.reconcileDelayMs),
     };
@@ -76,8 +84,11 @@ export class DebitFirstFunding implements FundingStrategy {
   async fund(order: OrderRecord, intake: OrderIntake): Promise<OrderResult> {
     try {
       await this.deps.ledger.placeHold({
-        holdId: order.orderId, accountId: intake.accounts.kesAccountId, amount: order.kesTotalAmount,
-        metadata: { orderId: order.orderId, kind: 'order_buy' }, owner: orderHoldOwner(order.orderId),
+        holdId: order.orderId,
+        accountId: intake.accounts.kesAccountId,
+        amount: order.kesTotalAmount,
+        metadata: { orderId: order.orderId, kind: 'order_buy' },
+        owner: orderHoldOwner(order.orderId),
       });
     } catch (error) {
       if (isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS')) return this.undo(order);
@@ -117,7 +128,11 @@ export class DebitFirstFunding implements FundingStrategy {
     const updated = await this.deps.transitions.record(order, {
       from: 'funds_reserved',
       fromDebitOutcome: 'pending',
-      changes: { debitOutcome: 'accepted', fundsConfirmedAt: now, nextActionAt: new Date(now.getTime() + this.deps.settlementDelayMs) },
+      changes: {
+        debitOutcome: 'accepted',
+        fundsConfirmedAt: now,
+        nextActionAt: new Date(now.getTime() + this.deps.settlementDelayMs),
+      },
       event: 'order.funds_confirmed',
     });
     return updated ?? order;
@@ -139,7 +154,14 @@ export class DebitFirstFunding implements FundingStrategy {
     const updated = await this.deps.transitions.record(order, {
       from: 'funds_reserved',
       fromDebitOutcome: 'pending',
-      changes: { status: 'rejected', debitOutcome: 'refused', kesDebitStatus: 'released', refusalCode: 'KES_DEBIT_FAILED', nextActionAt: null, completedAt: this.deps.clock.now() },
+      changes: {
+        status: 'rejected',
+        debitOutcome: 'refused',
+        kesDebitStatus: 'released',
+        refusalCode: 'KES_DEBIT_FAILED',
+        nextActionAt: null,
+        completedAt: this.deps.clock.now(),
+      },
       releaseCap: true,
     });
     return { order: updated ?? order, refusalCode: 'KES_DEBIT_FAILED' };

@@ -39,7 +39,8 @@ export interface CreateSellOrderCommand extends CreateOrderReferences {
   payoutAccountId: string;
 }
 
-export type CreateOrderCommand = ({ side: 'buy' } & CreateBuyOrderCommand) | ({ side: 'sell' } & CreateSellOrderCommand);
+export type CreateOrderCommand =
+  ({ side: 'buy' } & CreateBuyOrderCommand) | ({ side: 'sell' } & CreateSellOrderCommand);
 
 /** The order, and the refusal code the create answered with when it was refused after the order came to exist. */
 export interface OrderResult {
@@ -59,8 +60,11 @@ export interface OrderIntake {
 }
 
 /** The columns of a new order that depend on its kind. */
-export type FundingFields = Pick<NewOrder, 'status' | 'kesDebitStatus' | 'debitOutcome' | 'depositAddress' | 'sendBefore' | 'payoutAccountId' | 'nextActionAt'>
-  & Partial<Pick<NewOrder, 'walletId' | 'paymentReference' | 'paybill' | 'beneficiaryName' | 'payBefore'>>;
+export type FundingFields = Pick<
+  NewOrder,
+  'status' | 'kesDebitStatus' | 'debitOutcome' | 'depositAddress' | 'sendBefore' | 'payoutAccountId' | 'nextActionAt'
+> &
+  Partial<Pick<NewOrder, 'walletId' | 'paymentReference' | 'paybill' | 'beneficiaryName' | 'payBefore'>>;
 
 export interface FundingStrategy {
   readonly side: OrderSide;
@@ -78,7 +82,11 @@ export interface FundingStrategy {
 }
 
 /** The strategy for an order: the side asked for, the mode the partner is configured with. */
-export function selectFunding(side: OrderSide, profile: Pick<PartnerTradingProfile, 'buyMode' | 'sellMode'>, strategies: readonly FundingStrategy[]): FundingStrategy {
+export function selectFunding(
+  side: OrderSide,
+  profile: Pick<PartnerTradingProfile, 'buyMode' | 'sellMode'>,
+  strategies: readonly FundingStrategy[],
+): FundingStrategy {
   const fundingMode: FundingMode = side === 'buy' ? profile.buyMode : profile.sellMode;
   const strategy = strategies.find((candidate) => candidate.side === side && candidate.fundingMode === fundingMode);
   if (!strategy) throw new Error(`no funding strategy for a ${side} order in mode ${fundingMode}`);

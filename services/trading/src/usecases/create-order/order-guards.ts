@@ -8,7 +8,10 @@ import { treasuryRefusal } from '../../domain/platform-switches';
 import type { PlatformSwitches } from '../../domain/platform-switches';
 import type { LedgerPartnerAccounts } from '../../adapters/peers/peers';
 
-const KES_ACCOUNT_REFUSALS: Record<string, 'PARTNER_VA_NOT_ALLOCATED' | 'PARTNER_VA_ACTIVATING' | 'PARTNER_VA_SUSPENDED'> = {
+const KES_ACCOUNT_REFUSALS: Record<
+  string,
+  'PARTNER_VA_NOT_ALLOCATED' | 'PARTNER_VA_ACTIVATING' | 'PARTNER_VA_SUSPENDED'
+> = {
   not_allocated: 'PARTNER_VA_NOT_ALLOCATED',
   activating: 'PARTNER_VA_ACTIVATING',
   suspended: 'PARTNER_VA_SUSPENDED',
@@ -29,7 +32,8 @@ export function assertPartnerActive(profile: { status: string }): void {
 export function assertKesAccountReady(accounts: Pick<LedgerPartnerAccounts, 'kesAccountStatus'>): void {
   const refusal = KES_ACCOUNT_REFUSALS[accounts.kesAccountStatus];
   if (refusal) throw new AppError(refusal);
-  if (accounts.kesAccountStatus !== 'active') throw new Error(`unknown KES account status ${accounts.kesAccountStatus}`);
+  if (accounts.kesAccountStatus !== 'active')
+    throw new Error(`unknown KES account status ${accounts.kesAccountStatus}`);
 }
 
 /** Both legs of a trade settle through the treasury: either currency's account being out refuses. */

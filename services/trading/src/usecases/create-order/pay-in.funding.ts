@@ -65,9 +65,18 @@ export class PayInFunding implements FundingStrategy {
     const paymentReference = await this.registerReference(partnerId, intake.orderId);
     const payBefore = new Date(intake.now.getTime() + this.deps.payWindowMs);
     return {
-      status: 'awaiting_payment', kesDebitStatus: null, debitOutcome: null, depositAddress: null, sendBefore: null, payoutAccountId: null,
+      status: 'awaiting_payment',
+      kesDebitStatus: null,
+      debitOutcome: null,
+      depositAddress: null,
+      sendBefore: null,
+      payoutAccountId: null,
       nextActionAt: nextPaymentCheck(intake.now, this.deps.paymentPollMs, payBefore),
-      walletId, paymentReference, paybill: funding.paybill, beneficiaryName: funding.beneficiaryName, payBefore,
+      walletId,
+      paymentReference,
+      paybill: funding.paybill,
+      beneficiaryName: funding.beneficiaryName,
+      payBefore,
     };
   }
 
@@ -98,6 +107,7 @@ export class PayInFunding implements FundingStrategy {
 
 /** assertRequest has already refused a pay-in buy without one. */
 function walletIdOf(command: CreateOrderCommand): string {
-  if (command.side !== 'buy' || command.walletId === undefined) throw new Error('pay-in buy without a walletId past its request check');
+  if (command.side !== 'buy' || command.walletId === undefined)
+    throw new Error('pay-in buy without a walletId past its request check');
   return command.walletId;
 }

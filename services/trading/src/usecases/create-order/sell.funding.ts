@@ -42,7 +42,10 @@ abstract class SellFunding implements FundingStrategy {
   async assertBeforeCap(intake: Pick<OrderIntake, 'command'>): Promise<void> {
     const payoutAccountId = payoutAccountOf(intake.command);
     if (!UUID_PATTERN.test(payoutAccountId)) throw new AppError('PAYOUT_ACCOUNT_NOT_FOUND');
-    const destination = await this.deps.ledger.getPayoutDestination({ id: payoutAccountId, partnerId: intake.command.partnerId });
+    const destination = await this.deps.ledger.getPayoutDestination({
+      id: payoutAccountId,
+      partnerId: intake.command.partnerId,
+    });
     if (destination.status !== 'active') throw new AppError('PAYOUT_ACCOUNT_NOT_PAYABLE');
   }
 
@@ -61,7 +64,11 @@ export class SellDepositFunding extends SellFunding {
   async prepare(intake: OrderIntake): Promise<FundingFields> {
     const sendBefore = new Date(intake.now.getTime() + this.deps.sendWindowMs);
     return {
-      status: 'awaiting_usdt', kesDebitStatus: null, debitOutcome: null, depositAddress: intake.accounts.usdtDepositAddress, sendBefore,
+      status: 'awaiting_usdt',
+      kesDebitStatus: null,
+      debitOutcome: null,
+      depositAddress: intake.accounts.usdtDepositAddress,
+      sendBefore,
       payoutAccountId: payoutAccountOf(intake.command),
       // The window's timer: unfunded by then, expired.
       nextActionAt: sendBefore,
@@ -77,7 +84,10 @@ export class SellDepositFunding extends SellFunding {
 export class SellBalanceFunding extends SellFunding {
   readonly fundingMode = 'balance';
 
-  constructor(deps: SellFundingDependencies, private readonly usdtCustody: 'sandbox' | 'none') {
+  constructor(
+    deps: SellFundingDependencies,
+    private readonly usdtCustody: 'sandbox' | 'none',
+  ) {
     super(deps);
   }
 
@@ -88,9 +98,13 @@ export class SellBalanceFunding extends SellFunding {
 
   async prepare(intake: OrderIntake): Promise<FundingFields> {
     return {
-      status: 'funds_reserved', kesDebitStatus: null,
+      status: 'funds_reserved',
+      kesDebitStatus: null,
       // 'pending' until the collection answers; should this process stop first, the scheduler resolves it.
-      debitOutcome: 'pending', depositAddress: null, sendBefore: null, payoutAccountId: payoutAccountOf(intake.command),
+      debitOutcome: 'pending',
+      depositAddress: null,
+      sendBefore: null,
+      payoutAccountId: payoutAccountOf(intake.command),
       nextActionAt: new Date(intake.now.getTime() + this.deps.sendWindowMs),
     };
   }
@@ -110,9 +124,16 @@ export class SellBalanceFunding extends SellFunding {
     if (custody !== null) return this.refuseCollection(order, custody);
     const usdt = formatAmount(new Big(order.usdtAmount), 'USDT');
     try {
-      await this.deps.ledger.placeHold({ holdId: order.orderId, accountId: usdtAccountId, amount: usdt, metadata: { orderId: order.orderId, kind: 'order_sell' }, owner: orderHoldOwner(order.orderId) });
+      await this.deps.ledger.placeHold({
+        holdId: order.orderId,
+        accountId: usdtAccountId,
+        amount: usdt,
+        metadata: { orderId: order.orderId, kind: 'order_sell' },
+        owner: orderHoldOwner(order.orderId),
+      });
     } catch (error) {
-      if (isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS')) return this.refuseCollection(order, 'INSUFFICIENT_USDT_BALANCE');
+      if (isRefusal(error, 'LEDGER_INSUFFICIENT_FUNDS'))
+        return this.refuseCollection(order, 'INSUFFICIENT_USDT_BALANCE');
       throw error;
     }
     const now = this.deps.clock.now();
@@ -126,11 +147,20 @@ export class SellBalanceFunding extends SellFunding {
   }
 
   /** The compensation: nothing was collected, so the order is rejected and its cap given back. */
-  private async refuseCollection(order: OrderRecord, code: 'INSUFFICIENT_USDT_BALANCE' | 'USDT_COLLECTION_FAILED' | 'WALLET_OWNERSHIP_CHECK_FAILED'): Promise<OrderResult> {
+  private async refuseCollection(
+    order: OrderRecord,
+    code: 'INSUFFICIENT_USDT_BALANCE' | 'USDT_COLLECTION_FAILED' | 'WALLET_OWNERSHIP_CHECK_FAILED',
+  ): Promise<OrderResult> {
     const updated = await this.deps.transitions.record(order, {
       from: 'funds_reserved',
       fromDebitOutcome: 'pending',
-      changes: { status: 'rejected', debitOutcome: 'refused', refusalCode: code, nextActionAt: null, completedAt: this.deps.clock.now() },
+      changes: {
+        status: 'rejected',
+        debitOutcome: 'refused',
+        refusalCode: code,
+        nextActionAt: null,
+        completedAt: this.deps.clock.now(),
+      },
       releaseCap: true,
     });
     return { order: updated ?? order, refusalCode: code };

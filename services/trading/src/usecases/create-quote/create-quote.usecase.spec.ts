@@ -23,9 +23,18 @@ const STALENESS_LIMIT_MS = 3_000;
 
 function setup(options: { profile?: RawFeeSchedule | null; rate?: FeedRate | null } = {}) {
   const inserted: NewQuote[] = [];
-  const rateFeed = { latest: jest.fn(async () => (options.rate === undefined ? { bid: new Big('128.12345'), ask: new Big('130.98761'), observedAt: NOW } : options.rate)) };
+  const rateFeed = {
+    latest: jest.fn(async () =>
+      options.rate === undefined
+        ? { bid: new Big('128.12345'), ask: new Big('130.98761'), observedAt: NOW }
+        : options.rate,
+    ),
+  };
   const useCase = new CreateQuoteUseCase({
-    profiles: { findFeeSchedule: async () => (options.profile === undefined ? { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' } : options.profile) },
+    profiles: {
+      findFeeSchedule: async () =>
+        options.profile === undefined ? { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' } : options.profile,
+    },
     quotes: { insert: async (quote) => void inserted.push(quote) },
     rateFeed,
     clock: { now: () => NOW },
@@ -64,7 +73,13 @@ describe('CreateQuoteUseCase', () => {
       settlementEstimateSeconds: 60,
     });
     expect(inserted).toHaveLength(1);
-    expect(inserted[0]).toMatchObject({ quoteId: quote.quoteId, partnerId, pricedBy: 'KES', rateObservedAt: NOW, createdAt: NOW });
+    expect(inserted[0]).toMatchObject({
+      quoteId: quote.quoteId,
+      partnerId,
+      pricedBy: 'KES',
+      rateObservedAt: NOW,
+      createdAt: NOW,
+    });
     expect(inserted[0]!.expiresAt.toISOString()).toBe(quote.expiresAt);
   });
 
@@ -78,14 +93,18 @@ describe('CreateQuoteUseCase', () => {
 
   it('checks the request shape before anything else', async () => {
     const { useCase, rateFeed } = setup({ profile: null, rate: null });
-    expect((await refusal(useCase.execute({ partnerId, side: 'buy', kesAmount: '1.001' }))).code).toBe('VALIDATION_FAILED');
+    expect((await refusal(useCase.execute({ partnerId, side: 'buy', kesAmount: '1.001' }))).code).toBe(
+      'VALIDATION_FAILED',
+    );
     expect(rateFeed.latest).not.toHaveBeenCalled();
   });
 
   it('refuses with FEE_PRICING_INVALID without a profile or with a corrupt one, ahead of a missing rate', async () => {
     for (const profile of [null, { feeBps: 100, feeFlatKes: '1.234', feeCapKes: null }]) {
       const { useCase, inserted } = setup({ profile, rate: null });
-      expect((await refusal(useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' }))).code).toBe('FEE_PRICING_INVALID');
+      expect((await refusal(useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' }))).code).toBe(
+        'FEE_PRICING_INVALID',
+      );
       expect(inserted).toHaveLength(0);
     }
   });
@@ -94,7 +113,9 @@ describe('CreateQuoteUseCase', () => {
     const tooOld = new Date(NOW.getTime() - STALENESS_LIMIT_MS - 1);
     for (const rate of [null, { bid: new Big('128'), ask: new Big('130'), observedAt: tooOld }]) {
       const { useCase, inserted } = setup({ rate });
-      expect((await refusal(useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' }))).code).toBe('RATE_UNAVAILABLE');
+      expect((await refusal(useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' }))).code).toBe(
+        'RATE_UNAVAILABLE',
+      );
       expect(inserted).toHaveLength(0);
     }
   });
@@ -107,8 +128,12 @@ describe('CreateQuoteUseCase', () => {
 
   it('persists nothing when pricing refuses', async () => {
     const { useCase, inserted } = setup();
-    expect((await refusal(useCase.execute({ partnerId, side: 'sell', kesAmount: '10.00' }))).code).toBe('FEE_EXCEEDS_PROCEEDS');
-    expect((await refusal(useCase.execute({ partnerId, side: 'sell', usdtAmount: '0.000001' }))).partnerMessage).toBe('Validation failed on: usdtAmount');
+    expect((await refusal(useCase.execute({ partnerId, side: 'sell', kesAmount: '10.00' }))).code).toBe(
+      'FEE_EXCEEDS_PROCEEDS',
+    );
+    expect((await refusal(useCase.execute({ partnerId, side: 'sell', usdtAmount: '0.000001' }))).partnerMessage).toBe(
+      'Validation failed on: usdtAmount',
+    );
     expect(inserted).toHaveLength(0);
   });
 

@@ -76,7 +76,10 @@ export class CreateQuoteUseCase {
     const result = storedFeeSchedule(stored);
     if ('refusal' in result) {
       // The service's fault, not the partner's: loud, so an operator fixes the profile.
-      this.deps.logger.error('stored fee schedule cannot be applied; refusing to quote', { partnerId, problems: result.problems });
+      this.deps.logger.error('stored fee schedule cannot be applied; refusing to quote', {
+        partnerId,
+        problems: result.problems,
+      });
       throw result.refusal;
     }
     return result.schedule;

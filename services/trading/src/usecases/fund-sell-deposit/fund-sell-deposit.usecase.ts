@@ -29,8 +29,17 @@ export class FundSellDepositUseCase {
     const updated = await this.deps.transitions.record(
       order,
       enough
-        ? { from: 'awaiting_usdt', changes: { status: 'funds_reserved', depositUsdtAmount: deposit, fundsConfirmedAt: now, nextActionAt: now }, event: 'order.funds_confirmed' }
-        : { from: 'awaiting_usdt', changes: { status: 'rejected', depositUsdtAmount: deposit, nextActionAt: now, completedAt: now }, event: 'order.rejected', releaseCap: true },
+        ? {
+            from: 'awaiting_usdt',
+            changes: { status: 'funds_reserved', depositUsdtAmount: deposit, fundsConfirmedAt: now, nextActionAt: now },
+            event: 'order.funds_confirmed',
+          }
+        : {
+            from: 'awaiting_usdt',
+            changes: { status: 'rejected', depositUsdtAmount: deposit, nextActionAt: now, completedAt: now },
+            event: 'order.rejected',
+            releaseCap: true,
+          },
     );
     // Only when the compare-and-set lost: the order is read to answer where it went.
     return updated ?? (await this.deps.orders.find(order.orderId)) ?? order;

@@ -35,7 +35,9 @@ export class GetPartnerLimitsUseCase {
     if (!UUID_PATTERN.test(input.partnerId)) throw validationFailed(['partnerId']);
     const caps = await this.profiles.findCaps(input.partnerId);
     if (!caps) throw new AppError('PARTNER_NOT_FOUND');
-    const used = new Big(await this.capUsages.readOpenKes(this.dataSource.manager, input.partnerId, capWindowStart(this.clock.now())));
+    const used = new Big(
+      await this.capUsages.readOpenKes(this.dataSource.manager, input.partnerId, capWindowStart(this.clock.now())),
+    );
     const dailyCap = new Big(caps.dailyCapKes);
     return {
       partnerId: input.partnerId,

@@ -29,13 +29,20 @@ export class ListOrdersUseCase {
     const bad: string[] = [];
     if (query.status !== undefined && !isOrderStatus(query.status)) bad.push('status');
     const reference = query.partnerReference;
-    if (reference !== undefined && (reference.length === 0 || reference.length > PARTNER_REFERENCE_LENGTH_MAX)) bad.push('partnerReference');
+    if (reference !== undefined && (reference.length === 0 || reference.length > PARTNER_REFERENCE_LENGTH_MAX))
+      bad.push('partnerReference');
     const page = readPageBounds(query, bad);
     if (bad.length > 0) throw validationFailed(bad);
     const rows = await this.orders.list({
-      partnerId: query.partnerId, status: (query.status as OrderStatus | undefined) ?? null, partnerReference: reference ?? null, page,
+      partnerId: query.partnerId,
+      status: (query.status as OrderStatus | undefined) ?? null,
+      partnerReference: reference ?? null,
+      page,
     });
-    const { page: listed, nextCursor } = pageOf(rows, page, (row) => ({ createdAt: row.createdAtExact, id: row.orderId }));
+    const { page: listed, nextCursor } = pageOf(rows, page, (row) => ({
+      createdAt: row.createdAtExact,
+      id: row.orderId,
+    }));
     return { orders: listed.map(({ createdAtExact: _position, ...order }) => order), nextCursor };
   }
 }

@@ -18,9 +18,7 @@ export interface OfferUsdtDepositCommand {
 }
 
 export type DepositDecision =
-  | { decision: 'matched'; orderId: string }
-  | { decision: 'hold'; holdUntil: string }
-  | { decision: 'none' };
+  { decision: 'matched'; orderId: string } | { decision: 'hold'; holdUntil: string } | { decision: 'none' };
 
 export interface OfferUsdtDepositDependencies {
   orders: Pick<OrdersRepository, 'findByTxHash' | 'latestOpenSendBefore'>;
@@ -50,7 +48,8 @@ export class OfferUsdtDepositUseCase {
         return { decision: 'matched', orderId: order.orderId };
       }
       // A repeated offer of a deposit this order already took answers the same.
-      if (order.depositUsdtAmount !== null && new Big(order.depositUsdtAmount).eq(command.usdtAmount)) return { decision: 'matched', orderId: order.orderId };
+      if (order.depositUsdtAmount !== null && new Big(order.depositUsdtAmount).eq(command.usdtAmount))
+        return { decision: 'matched', orderId: order.orderId };
     }
     const holdUntil = await this.deps.orders.latestOpenSendBefore(command.partnerId);
     if (holdUntil) return { decision: 'hold', holdUntil: new Date(holdUntil).toISOString() };

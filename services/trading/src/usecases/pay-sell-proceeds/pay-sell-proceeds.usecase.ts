@@ -29,16 +29,23 @@ export class PaySellProceedsUseCase {
   constructor(private readonly deps: PaySellProceedsDependencies) {}
 
   async execute(order: OrderRecord): Promise<void> {
-    const instruction = order.payoutInstructionId === null
-      ? await this.deps.payouts.payOrderProceeds({
-        instructionId: order.orderId, partnerId: order.partnerId, orderId: order.orderId,
-        payoutDestinationId: order.payoutAccountId!, amountKes: formatAmount(new Big(order.kesTotalAmount), 'KES'),
-      })
-      : await this.deps.payouts.getPayoutInstruction({ instructionId: order.payoutInstructionId });
+    const instruction =
+      order.payoutInstructionId === null
+        ? await this.deps.payouts.payOrderProceeds({
+            instructionId: order.orderId,
+            partnerId: order.partnerId,
+            orderId: order.orderId,
+            payoutDestinationId: order.payoutAccountId!,
+            amountKes: formatAmount(new Big(order.kesTotalAmount), 'KES'),
+          })
+        : await this.deps.payouts.getPayoutInstruction({ instructionId: order.payoutInstructionId });
     const pollAt = new Date(this.deps.clock.now().getTime() + this.deps.payoutPollMs);
     if (instruction.status === 'settled') return this.settle(order);
     if (instruction.status === 'failed') return this.rejectUnpaid(order, instruction.failureCode ?? 'UNKNOWN');
-    await this.deps.transitions.record(order, { from: 'funds_reserved', changes: { payoutInstructionId: instruction.instructionId, nextActionAt: pollAt } });
+    await this.deps.transitions.record(order, {
+      from: 'funds_reserved',
+      changes: { payoutInstructionId: instruction.instructionId, nextActionAt: pollAt },
+    });
   }
 
   /**
@@ -48,7 +55,11 @@ export class PaySellProceedsUseCase {
   private async settle(order: OrderRecord): Promise<void> {
     const ids = this.deps.serviceAccounts;
     const [suspense, treasuryUsdt, treasuryKes, feeRevenue, bankClearing, accounts] = await Promise.all([
-      ids.id('suspense', 'USDT'), ids.id('treasury', 'USDT'), ids.id('treasury', 'KES'), ids.id('fee_revenue', 'KES'), ids.id('bank_clearing', 'KES'),
+      ids.id('suspense', 'USDT'),
+      ids.id('treasury', 'USDT'),
+      ids.id('treasury', 'KES'),
+      ids.id('fee_revenue', 'KES'),
+      ids.id('bank_clearing', 'KES'),
       this.deps.accountIds.of(order.partnerId),
     ]);
     const deposit = new Big(order.depositUsdtAmount!);
@@ -66,23 +77,48 @@ export class PaySellProceedsUseCase {
     if (order.fundingMode === 'balance') {
       // ONE entry: the held partner USDT is debited, treasury USDT credited, and the KES legs as for deposits.
       const counterPostings = postings.filter((posting) => posting.accountId !== suspense);
-      await this.deps.ledger.postHold({ holdId: order.orderId, postAmount: usdt(new Big(order.usdtAmount)), counterPostings, kind: 'order_sell_settlement', metadata: { orderId: order.orderId } });
+      await this.deps.ledger.postHold({
+        holdId: order.orderId,
+        postAmount: usdt(new Big(order.usdtAmount)),
+        counterPostings,
+        kind: 'order_sell_settlement',
+        metadata: { orderId: order.orderId },
+      });
     } else {
-      await this.deps.ledger.postEntry({ entryId: order.orderId, kind: 'order_sell_settlement', partnerId: order.partnerId, postings, metadata: { orderId: order.orderId } });
+      await this.deps.ledger.postEntry({
+        entryId: order.orderId,
+        kind: 'order_sell_settlement',
+        partnerId: order.partnerId,
+        postings,
+        metadata: { orderId: order.orderId },
+      });
     }
     await this.deps.transitions.record(order, {
       from: 'funds_reserved',
-      changes: { status: 'settled', payoutInstructionId: order.orderId, nextActionAt: null, completedAt: this.deps.clock.now() },
+      changes: {
+        status: 'settled',
+        payoutInstructionId: order.orderId,
+        nextActionAt: null,
+        completedAt: this.deps.clock.now(),
+      },
       event: 'order.settled',
     });
   }
 
   private async rejectUnpaid(order: OrderRecord, failureCode: string): Promise<void> {
     if (order.fundingMode === 'balance') await this.deps.ledger.voidHold({ holdId: order.orderId });
-    this.deps.logger.warn('sell proceeds payout failed; the USDT stays with the service for operators', { orderId: order.orderId, failureCode });
+    this.deps.logger.warn('sell proceeds payout failed; the USDT stays with the service for operators', {
+      orderId: order.orderId,
+      failureCode,
+    });
     await this.deps.transitions.record(order, {
       from: 'funds_reserved',
-      changes: { status: 'rejected', payoutInstructionId: order.orderId, nextActionAt: null, completedAt: this.deps.clock.now() },
+      changes: {
+        status: 'rejected',
+        payoutInstructionId: order.orderId,
+        nextActionAt: null,
+        completedAt: this.deps.clock.now(),
+      },
       event: 'order.rejected',
       releaseCap: true,
     });

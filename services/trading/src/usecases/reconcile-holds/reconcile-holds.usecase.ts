@@ -34,7 +34,9 @@ export class ReconcileHoldsUseCase {
   async execute(pageSize: number): Promise<number> {
     const now = this.deps.now?.() ?? new Date();
     const { holds } = await this.deps.ledger.listOwnedHolds({
-      placedBefore: new Date(now.getTime() - this.deps.minAgeMs).toISOString(), afterHoldId: this.afterHoldId ?? undefined, limit: pageSize,
+      placedBefore: new Date(now.getTime() - this.deps.minAgeMs).toISOString(),
+      afterHoldId: this.afterHoldId ?? undefined,
+      limit: pageSize,
     });
     this.afterHoldId = holds.length < pageSize ? null : holds[holds.length - 1].holdId;
     const orderIds = holds.map((hold) => orderIdOfHoldOwner(hold.owner)).filter((orderId) => orderId !== null);
@@ -46,14 +48,23 @@ export class ReconcileHoldsUseCase {
   private async reconcile(hold: LedgerHold, statuses: Map<string, OrderStatus>): Promise<void> {
     const orderId = orderIdOfHoldOwner(hold.owner);
     if (orderId === null) {
-      this.deps.logger.error('pending hold with an owner trading cannot read; left alone', { holdId: hold.holdId, owner: hold.owner });
+      this.deps.logger.error('pending hold with an owner trading cannot read; left alone', {
+        holdId: hold.holdId,
+        owner: hold.owner,
+      });
       return;
     }
     const status = statuses.get(orderId) ?? null;
     if (holdVerdict(status) === 'keep') return;
     try {
       await this.deps.ledger.voidHold({ holdId: hold.holdId });
-      this.deps.logger.warn('orphaned hold voided', { holdId: hold.holdId, orderId, orderStatus: status ?? 'missing', amount: hold.amount, currency: hold.currency });
+      this.deps.logger.warn('orphaned hold voided', {
+        holdId: hold.holdId,
+        orderId,
+        orderStatus: status ?? 'missing',
+        amount: hold.amount,
+        currency: hold.currency,
+      });
     } catch (error) {
       // Resolved since it was listed (its order posted or voided it): nothing is left to give back.
       if (isAppError(error) && error.code === 'LEDGER_HOLD_ALREADY_RESOLVED') return;

@@ -23,7 +23,13 @@ import { withTransaction } from '@platform/persistence';
 import type { RateFeed } from '../../adapters/rate-feed/rate-feed';
 import type { Clock } from '../../domain/clock';
 import { capUsageTime, capWindowStart } from '../../domain/cap-window';
-import { assertWithinDailyCap, parseReserveDailyCap, ReserveDailyCapInput, ReserveDailyCapRequest, usdtToCapKes } from '../../domain/daily-cap';
+import {
+  assertWithinDailyCap,
+  parseReserveDailyCap,
+  ReserveDailyCapInput,
+  ReserveDailyCapRequest,
+  usdtToCapKes,
+} from '../../domain/daily-cap';
 import { isRateLive } from '../../domain/rate-freshness';
 import { CapUsageRow, CapUsagesRepository } from '../../persistence/cap-usages.repository';
 import type { PartnerProfilesRepository } from '../../persistence/partner-profiles.repository';
@@ -72,7 +78,9 @@ export class ReserveDailyCapUseCase {
     if (existing) return capUsageView(sameUsageOrRefuse(existing, request));
     await this.assertMovementAllowed(request.partnerId);
     const amountKes = await this.valueInKes(request);
-    const row = await withTransaction(this.deps.dataSource, (manager) => reserveInTransaction(manager, request, amountKes, this.deps.clock.now()));
+    const row = await withTransaction(this.deps.dataSource, (manager) =>
+      reserveInTransaction(manager, request, amountKes, this.deps.clock.now()),
+    );
     return capUsageView(row);
   }
 
@@ -103,7 +111,11 @@ export class ReserveDailyCapUseCase {
  * and the re-read under the lock is skipped.
  */
 export async function reserveInTransaction(
-  manager: EntityManager, request: ReserveDailyCapRequest, amountKes: Big, now: Date, options: { freshUsageId?: boolean } = {},
+  manager: EntityManager,
+  request: ReserveDailyCapRequest,
+  amountKes: Big,
+  now: Date,
+  options: { freshUsageId?: boolean } = {},
 ): Promise<CapUsageRow> {
   const caps = await capUsages.lockPartnerCaps(manager, request.partnerId);
   if (!caps) throw new AppError('PARTNER_NOT_FOUND');
@@ -126,14 +138,21 @@ export async function reserveInTransaction(
 }
 
 /** Locks the partner's window and moves it to the usage's minute: the KES in use, and the time the usage counts at. */
-async function openWindowAt(manager: EntityManager, partnerId: string, now: Date): Promise<{ openKes: Big; usageTime: Date }> {
+async function openWindowAt(
+  manager: EntityManager,
+  partnerId: string,
+  now: Date,
+): Promise<{ openKes: Big; usageTime: Date }> {
   const window = await capUsages.lockWindow(manager, partnerId);
   const usageTime = capUsageTime(now, window?.countedFrom ?? null);
   // No window yet: nothing of the partner counts; inserting the usage creates it.
   if (!window) return { openKes: new Big(0), usageTime };
   const countedFrom = capWindowStart(usageTime);
   if (countedFrom.getTime() <= window.countedFrom.getTime()) return { openKes: new Big(window.openKes), usageTime };
-  return { openKes: new Big(await capUsages.advanceWindow(manager, partnerId, window.countedFrom, countedFrom)), usageTime };
+  return {
+    openKes: new Big(await capUsages.advanceWindow(manager, partnerId, window.countedFrom, countedFrom)),
+    usageTime,
+  };
 }
 
 function sameUsageOrRefuse(row: CapUsageRow, request: ReserveDailyCapRequest): CapUsageRow {

@@ -15,12 +15,23 @@ export interface OrderStep {
 
 export type OrderScheduler = DurableScheduler<OrderRecord>;
 
-export function orderScheduler(dataSource: DataSource, orders: OrdersRepository, step: OrderStep, logger: Logger, options: SchedulerOptions): OrderScheduler {
-  return new DurableScheduler(dataSource, {
-    name: 'order',
-    dueRows: DUE_ORDERS,
-    claimDue: (manager, limit, leaseMs) => orders.claimDue(manager, limit, leaseMs),
-    idOf: (order) => order.orderId,
-    run: (order) => step.run(order),
-  }, logger, options);
+export function orderScheduler(
+  dataSource: DataSource,
+  orders: OrdersRepository,
+  step: OrderStep,
+  logger: Logger,
+  options: SchedulerOptions,
+): OrderScheduler {
+  return new DurableScheduler(
+    dataSource,
+    {
+      name: 'order',
+      dueRows: DUE_ORDERS,
+      claimDue: (manager, limit, leaseMs) => orders.claimDue(manager, limit, leaseMs),
+      idOf: (order) => order.orderId,
+      run: (order) => step.run(order),
+    },
+    logger,
+    options,
+  );
 }

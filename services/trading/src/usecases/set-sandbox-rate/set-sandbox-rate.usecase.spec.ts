@@ -10,9 +10,14 @@ const observedAt = new Date('2024-11-21T08:00:00.000Z');
 describe('SetSandboxRateUseCase', () => {
   it('pins and answers the pinned rate', async () => {
     const pins: SandboxRatePin[] = [];
-    const useCase = new SetSandboxRateUseCase({ pin: async (pin) => (pins.push(pin), { bid: pin.bid, ask: pin.ask, observedAt }) });
+    const useCase = new SetSandboxRateUseCase({
+      pin: async (pin) => (pins.push(pin), { bid: pin.bid, ask: pin.ask, observedAt }),
+    });
     expect(await useCase.execute({ partnerId, bid: '128.1', ask: '130.9876', halted: true })).toEqual({
-      bid: '128.1000', ask: '130.9876', halted: true, observedAt: '2024-11-21T08:00:00.000Z',
+      bid: '128.1000',
+      ask: '130.9876',
+      halted: true,
+      observedAt: '2024-11-21T08:00:00.000Z',
     });
     expect(pins[0]?.halted).toBe(true);
   });
@@ -20,7 +25,9 @@ describe('SetSandboxRateUseCase', () => {
   it('refuses a bad pin without touching the feed', async () => {
     const pin = jest.fn();
     const useCase = new SetSandboxRateUseCase({ pin });
-    await expect(useCase.execute({ partnerId, bid: '130', ask: '128', halted: false })).rejects.toBeInstanceOf(AppError);
+    await expect(useCase.execute({ partnerId, bid: '130', ask: '128', halted: false })).rejects.toBeInstanceOf(
+      AppError,
+    );
     expect(pin).not.toHaveBeenCalled();
   });
 });

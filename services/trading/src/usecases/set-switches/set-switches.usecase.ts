@@ -7,7 +7,10 @@ import type { PartnerProfilesRepository } from '../../persistence/partner-profil
 import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
 
 export class SetPartnerStatusUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly profiles: PartnerProfilesRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly profiles: PartnerProfilesRepository,
+  ) {}
 
   async execute(command: { partnerId: string; status: string }): Promise<{ partnerId: string; status: string }> {
     const bad: string[] = [];
@@ -17,7 +20,10 @@ export class SetPartnerStatusUseCase {
     const status = await withTransaction(this.dataSource, async (manager) => {
       const stored = await this.profiles.setStatus(manager, command.partnerId, command.status);
       if (stored === null) throw new AppError('PARTNER_NOT_FOUND');
-      await recordAudit(manager, { action: stored === 'suspended' ? 'partner.suspended' : 'partner.resumed', partnerId: command.partnerId });
+      await recordAudit(manager, {
+        action: stored === 'suspended' ? 'partner.suspended' : 'partner.resumed',
+        partnerId: command.partnerId,
+      });
       return stored;
     });
     return { partnerId: command.partnerId, status };
@@ -25,13 +31,20 @@ export class SetPartnerStatusUseCase {
 }
 
 export class SetPlatformSwitchUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly switches: PlatformSwitchesRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly switches: PlatformSwitchesRepository,
+  ) {}
 
   async execute(command: { name: string; value: string }): Promise<{ name: string; value: string }> {
     const parsed = parseSwitch(command.name, command.value);
     await withTransaction(this.dataSource, async (manager) => {
       await this.switches.set(parsed.name, parsed.value, manager);
-      await recordAudit(manager, { action: 'platform_switch.set', partnerId: null, details: { name: parsed.name, value: parsed.value } });
+      await recordAudit(manager, {
+        action: 'platform_switch.set',
+        partnerId: null,
+        details: { name: parsed.name, value: parsed.value },
+      });
     });
     return parsed;
   }

@@ -31,7 +31,10 @@ export function approvalIdempotencyKey(codeId: string): string {
 }
 
 export class GrpcApprovalCodeSender implements ApprovalCodeSender {
-  constructor(private readonly client: PromiseClient<typeof notifier.NotifierService>, private readonly logger: Logger) {}
+  constructor(
+    private readonly client: PromiseClient<typeof notifier.NotifierService>,
+    private readonly logger: Logger,
+  ) {}
 
   async send(message: ApprovalCodeMessage): Promise<void> {
     try {
@@ -43,13 +46,21 @@ export class GrpcApprovalCodeSender implements ApprovalCodeSender {
         subjectType: 'wallet',
         subjectId: message.walletId,
         code: message.code,
-        variables: { chain: message.chain, asset: message.asset, address: message.address, expiresAt: message.expiresAt.toISOString() },
+        variables: {
+          chain: message.chain,
+          asset: message.asset,
+          address: message.address,
+          expiresAt: message.expiresAt.toISOString(),
+        },
       });
     } catch (error) {
       const appError = error instanceof AppError ? error : new AppError('INTERNAL_ERROR');
       if (appError.code === 'SERVICE_UNAVAILABLE') throw appError;
       // Any other refusal is a contract mismatch between the two services: a bug, not the partner's doing.
-      this.logger.error('notifier refused a wallet approval message', { codeId: message.codeId, refusal: appError.code });
+      this.logger.error('notifier refused a wallet approval message', {
+        codeId: message.codeId,
+        refusal: appError.code,
+      });
       throw new AppError('INTERNAL_ERROR');
     }
   }

@@ -22,9 +22,13 @@ export class AdminsWalletsV1Migration1732190000000 implements MigrationInterface
         removed_at timestamptz,
         CHECK ((status = 'removed') = (removed_at IS NOT NULL))
       )`);
-    await queryRunner.query(`CREATE UNIQUE INDEX administrators_active_email_unique ON administrators (partner_id, email) WHERE status = 'active'`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX administrators_active_email_unique ON administrators (partner_id, email) WHERE status = 'active'`,
+    );
     // The code recipient is the earliest-registered active administrator.
-    await queryRunner.query(`CREATE INDEX administrators_active_order_idx ON administrators (partner_id, created_at, id) WHERE status = 'active'`);
+    await queryRunner.query(
+      `CREATE INDEX administrators_active_order_idx ON administrators (partner_id, created_at, id) WHERE status = 'active'`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE wallets (
@@ -42,7 +46,9 @@ export class AdminsWalletsV1Migration1732190000000 implements MigrationInterface
         revoked_at timestamptz,
         CHECK ((status = 'revoked') = (revoked_at IS NOT NULL))
       )`);
-    await queryRunner.query(`CREATE UNIQUE INDEX wallets_live_address_unique ON wallets (partner_id, chain, address) WHERE status <> 'revoked'`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX wallets_live_address_unique ON wallets (partner_id, chain, address) WHERE status <> 'revoked'`,
+    );
     await queryRunner.query('CREATE INDEX wallets_partner_created_idx ON wallets (partner_id, created_at DESC)');
 
     await queryRunner.query(`
@@ -59,8 +65,12 @@ export class AdminsWalletsV1Migration1732190000000 implements MigrationInterface
         CHECK ((status = 'live') = (closed_at IS NULL))
       )`);
     await queryRunner.query('CREATE INDEX wallet_codes_wallet_idx ON wallet_codes (wallet_id, created_at DESC)');
-    await queryRunner.query(`CREATE UNIQUE INDEX wallet_codes_one_live_per_wallet ON wallet_codes (wallet_id) WHERE status = 'live'`);
-    await queryRunner.query(`CREATE INDEX wallet_codes_live_admin_idx ON wallet_codes (admin_id) WHERE status = 'live'`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX wallet_codes_one_live_per_wallet ON wallet_codes (wallet_id) WHERE status = 'live'`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX wallet_codes_live_admin_idx ON wallet_codes (admin_id) WHERE status = 'live'`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -15,7 +15,9 @@ export class AdminWaitingAndNoticesMigration1733100000000 implements MigrationIn
   name = 'AdminWaitingAndNoticesMigration1733100000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE administrators ADD COLUMN receives_codes_from timestamptz NOT NULL DEFAULT now()');
+    await queryRunner.query(
+      'ALTER TABLE administrators ADD COLUMN receives_codes_from timestamptz NOT NULL DEFAULT now()',
+    );
     await queryRunner.query('UPDATE administrators SET receives_codes_from = created_at');
 
     await queryRunner.query(`
@@ -34,7 +36,9 @@ export class AdminWaitingAndNoticesMigration1733100000000 implements MigrationIn
         UNIQUE (admin_id, change, recipient_admin_id),
         CHECK ((status = 'pending') = (closed_at IS NULL))
       )`);
-    await queryRunner.query(`CREATE INDEX admin_notices_due_idx ON admin_notices (next_attempt_at) WHERE status = 'pending'`);
+    await queryRunner.query(
+      `CREATE INDEX admin_notices_due_idx ON admin_notices (next_attempt_at) WHERE status = 'pending'`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -38,14 +38,18 @@ export class ConfirmWalletUseCase {
     return outcome.wallet;
   }
 
-  private async decide(manager: EntityManager, command: { partnerId: string; walletId: string; otp: string }): Promise<Outcome> {
+  private async decide(
+    manager: EntityManager,
+    command: { partnerId: string; walletId: string; otp: string },
+  ): Promise<Outcome> {
     const { wallets, codes } = this.repositories;
     const wallet = await wallets.lockLive(manager, command.partnerId, command.walletId);
     if (!wallet) throw new AppError('WALLET_NOT_FOUND');
     const code = await codes.latest(manager, wallet.walletId);
     if (wallet.status !== 'pending_partner_approval') {
       // Retry-safe: the code that confirmed the wallet, sent again, answers the wallet as it stands.
-      if (code && code.status === 'used' && codeMatches(this.settings.codeHashKeyHex, code, command.otp)) return { wallet };
+      if (code && code.status === 'used' && codeMatches(this.settings.codeHashKeyHex, code, command.otp))
+        return { wallet };
       return { refusal: 'WALLET_CODE_EXPIRED' };
     }
     const refusal = refusalBeforeAttempt(code, this.settings.now());
@@ -53,7 +57,11 @@ export class ConfirmWalletUseCase {
     if (codeMatches(this.settings.codeHashKeyHex, code, command.otp)) {
       if (!(await codes.markUsed(manager, code.codeId))) return { refusal: 'WALLET_CODE_EXPIRED' };
       const confirmed = await wallets.markPartnerApproved(manager, wallet.walletId);
-      await recordAudit(manager, { action: 'wallet.confirmed', partnerId: command.partnerId, details: { walletId: wallet.walletId } });
+      await recordAudit(manager, {
+        action: 'wallet.confirmed',
+        partnerId: command.partnerId,
+        details: { walletId: wallet.walletId },
+      });
       this.logger.info('wallet confirmed by administrator', { walletId: wallet.walletId, codeId: code.codeId });
       return { wallet: confirmed };
     }

@@ -11,7 +11,11 @@ import type { Administrator, AdministratorsRepository } from '../../persistence/
  * lives in one place. NO_ADMINISTRATOR_REGISTERED when nobody may receive them.
  */
 export class GetCodeRecipientUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly admins: AdministratorsRepository, private readonly now: () => Date) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly admins: AdministratorsRepository,
+    private readonly now: () => Date,
+  ) {}
 
   async execute(command: { partnerId: string }): Promise<Administrator> {
     if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);

@@ -9,7 +9,10 @@ import type { WalletsRepository } from '../../persistence/wallets.repository';
  * database (no cache), so a wallet revoked a moment ago answers inactive.
  */
 export class GetWalletStatusUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly wallets: WalletsRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly wallets: WalletsRepository,
+  ) {}
 
   async execute(command: { partnerId: string; walletId: string }): Promise<{ wallet: Wallet; active: boolean }> {
     if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);

@@ -5,7 +5,10 @@ import type { Administrator, AdministratorsRepository } from '../../persistence/
 
 /** The partner's active administrators, earliest registered first. */
 export class ListAdminsUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly admins: AdministratorsRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly admins: AdministratorsRepository,
+  ) {}
 
   async execute(command: { partnerId: string }): Promise<Administrator[]> {
     if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);

@@ -6,7 +6,10 @@ import type { WalletsRepository } from '../../persistence/wallets.repository';
 
 /** The partner's wallets, newest first; revoked ones are gone for good. */
 export class ListWalletsUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly wallets: WalletsRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly wallets: WalletsRepository,
+  ) {}
 
   async execute(command: { partnerId: string }): Promise<Wallet[]> {
     if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);

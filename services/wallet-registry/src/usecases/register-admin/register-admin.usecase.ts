@@ -31,7 +31,11 @@ export interface RegisterAdminSettings {
 export class RegisterAdminUseCase {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly repositories: { settings: PartnerSettingsRepository; admins: AdministratorsRepository; notices: AdminNoticesRepository },
+    private readonly repositories: {
+      settings: PartnerSettingsRepository;
+      admins: AdministratorsRepository;
+      notices: AdminNoticesRepository;
+    },
     private readonly settings: RegisterAdminSettings,
     private readonly logger: Logger,
   ) {}
@@ -49,9 +53,18 @@ export class RegisterAdminUseCase {
       await this.repositories.settings.lock(manager, command.partnerId);
       const active = await this.repositories.admins.listActive(manager, command.partnerId);
       const from = receivesCodesFrom(this.settings.now(), active.length, this.settings.waitingPeriodMs);
-      const registered = await this.repositories.admins.insertOrFindActive(manager, { partnerId: command.partnerId, email, name, receivesCodesFrom: from });
+      const registered = await this.repositories.admins.insertOrFindActive(manager, {
+        partnerId: command.partnerId,
+        email,
+        name,
+        receivesCodesFrom: from,
+      });
       if (registered.created) {
-        await recordAudit(manager, { action: 'administrator.added', partnerId: command.partnerId, details: { adminId: registered.admin.adminId, email: maskEmail(email) } });
+        await recordAudit(manager, {
+          action: 'administrator.added',
+          partnerId: command.partnerId,
+          details: { adminId: registered.admin.adminId, email: maskEmail(email) },
+        });
         await this.repositories.notices.enqueue(manager, {
           partnerId: command.partnerId,
           change: 'added',
@@ -62,7 +75,10 @@ export class RegisterAdminUseCase {
       return registered;
     });
     if (result.created) {
-      this.logger.info('administrator registered', { adminId: result.admin.adminId, receivesCodesFrom: result.admin.receivesCodesFrom.toISOString() });
+      this.logger.info('administrator registered', {
+        adminId: result.admin.adminId,
+        receivesCodesFrom: result.admin.receivesCodesFrom.toISOString(),
+      });
     }
     return result;
   }

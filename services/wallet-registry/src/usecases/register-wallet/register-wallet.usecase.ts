@@ -42,7 +42,11 @@ const RECIPIENT_LOOKUPS_MAX = 2;
 export class RegisterWalletUseCase {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly repositories: { wallets: WalletsRepository; codes: WalletCodesRepository; admins: AdministratorsRepository },
+    private readonly repositories: {
+      wallets: WalletsRepository;
+      codes: WalletCodesRepository;
+      admins: AdministratorsRepository;
+    },
     private readonly sender: ApprovalCodeSender,
     private readonly settings: RegisterWalletSettings,
     private readonly logger: Logger,
@@ -55,7 +59,9 @@ export class RegisterWalletUseCase {
       const { wallet, created } = await this.repositories.wallets.insertOrLock(manager, command.partnerId, input);
       if (created) {
         await recordAudit(manager, {
-          action: 'wallet.registered', partnerId: command.partnerId, details: { walletId: wallet.walletId, chain: wallet.chain, asset: wallet.asset, address: wallet.address },
+          action: 'wallet.registered',
+          partnerId: command.partnerId,
+          details: { walletId: wallet.walletId, chain: wallet.chain, asset: wallet.asset, address: wallet.address },
         });
       }
       const now = this.settings.now();
@@ -106,6 +112,11 @@ export class RegisterWalletUseCase {
       address: wallet.address,
       expiresAt,
     });
-    this.logger.info('wallet approval code issued', { walletId: wallet.walletId, codeId, adminId: admin.adminId, expiresAt: expiresAt.toISOString() });
+    this.logger.info('wallet approval code issued', {
+      walletId: wallet.walletId,
+      codeId,
+      adminId: admin.adminId,
+      expiresAt: expiresAt.toISOString(),
+    });
   }
 }

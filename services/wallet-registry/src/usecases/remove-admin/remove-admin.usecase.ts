@@ -42,7 +42,10 @@ export class RemoveAdminUseCase {
       if (!(await this.repositories.admins.remove(manager, partnerId, adminId))) throw new AppError('ADMIN_NOT_FOUND');
       await recordAudit(manager, { action: 'administrator.removed', partnerId, details: { adminId } });
       await this.repositories.notices.enqueue(manager, {
-        partnerId, change: 'removed', adminId, recipientAdminIds: active.map((admin) => admin.adminId),
+        partnerId,
+        change: 'removed',
+        adminId,
+        recipientAdminIds: active.map((admin) => admin.adminId),
       });
       return this.repositories.codes.lapseForAdmin(manager, adminId);
     });

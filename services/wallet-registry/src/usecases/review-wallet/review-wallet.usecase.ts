@@ -13,10 +13,17 @@ import type { WalletsRepository } from '../../persistence/wallets.repository';
  * The decision is audited with the change; a repeat records nothing.
  */
 export class ReviewWalletUseCase {
-  constructor(private readonly dataSource: DataSource, private readonly wallets: WalletsRepository, private readonly logger: Logger) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly wallets: WalletsRepository,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(command: { partnerId: string; walletId: string; decision: string }): Promise<Wallet> {
-    const bad = [...(isUuid(command.partnerId) ? [] : ['partnerId']), ...(isUuid(command.walletId) ? [] : ['walletId'])];
+    const bad = [
+      ...(isUuid(command.partnerId) ? [] : ['partnerId']),
+      ...(isUuid(command.walletId) ? [] : ['walletId']),
+    ];
     if (command.decision !== 'approve' && command.decision !== 'reject') bad.push('decision');
     if (bad.length > 0) throw validationFailed(bad);
     const outcome = reviewOutcome(command.decision as ReviewDecision);
@@ -26,10 +33,18 @@ export class ReviewWalletUseCase {
       if (current.status === outcome.status) return current;
       if (current.status !== 'pending_service_approval') throw new AppError('WALLET_NOT_AWAITING_REVIEW');
       const reviewed = await this.wallets.markReviewed(manager, current.walletId, outcome);
-      await recordAudit(manager, { action: command.decision === 'approve' ? 'wallet.approved' : 'wallet.rejected', partnerId: command.partnerId, details: { walletId: current.walletId } });
+      await recordAudit(manager, {
+        action: command.decision === 'approve' ? 'wallet.approved' : 'wallet.rejected',
+        partnerId: command.partnerId,
+        details: { walletId: current.walletId },
+      });
       return reviewed;
     });
-    this.logger.info('wallet reviewed', { walletId: wallet.walletId, decision: command.decision, status: wallet.status });
+    this.logger.info('wallet reviewed', {
+      walletId: wallet.walletId,
+      decision: command.decision,
+      status: wallet.status,
+    });
     return wallet;
   }
 }

@@ -21,9 +21,14 @@ export class RevokeWalletUseCase {
     if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);
     if (!isUuid(command.walletId)) throw new AppError('WALLET_NOT_FOUND');
     await withTransaction(this.dataSource, async (manager) => {
-      if (!(await this.repositories.wallets.revoke(manager, command.partnerId, command.walletId))) throw new AppError('WALLET_NOT_FOUND');
+      if (!(await this.repositories.wallets.revoke(manager, command.partnerId, command.walletId)))
+        throw new AppError('WALLET_NOT_FOUND');
       await this.repositories.codes.lapseForWallet(manager, command.walletId);
-      await recordAudit(manager, { action: 'wallet.revoked', partnerId: command.partnerId, details: { walletId: command.walletId } });
+      await recordAudit(manager, {
+        action: 'wallet.revoked',
+        partnerId: command.partnerId,
+        details: { walletId: command.walletId },
+      });
     });
     this.logger.info('wallet revoked', { walletId: command.walletId });
   }

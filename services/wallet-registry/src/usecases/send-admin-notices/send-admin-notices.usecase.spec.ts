@@ -15,7 +15,12 @@ const notice: AdminNotice = {
   change: 'removed',
   attempts: 3,
   changedAt: new Date('2026-11-21T10:00:00.000Z'),
-  admin: { adminId: '8f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11', name: 'Jane', email: 'jane@example.com', receivesCodesFrom: new Date('2026-11-21T10:00:00.000Z') },
+  admin: {
+    adminId: '8f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11',
+    name: 'Jane',
+    email: 'jane@example.com',
+    receivesCodesFrom: new Date('2026-11-21T10:00:00.000Z'),
+  },
   recipientEmail: 'kim@example.com',
 };
 
@@ -41,19 +46,25 @@ describe('SendAdminNoticesUseCase', () => {
   });
 
   it('tries an unreachable notifier again after the delay of this attempt', async () => {
-    const { useCase, calls } = setUp(async () => { throw new AppError('SERVICE_UNAVAILABLE'); });
+    const { useCase, calls } = setUp(async () => {
+      throw new AppError('SERVICE_UNAVAILABLE');
+    });
     await useCase.run(notice);
     expect(calls).toEqual([['retry', notice.noticeId, noticeRetryDelayMs(3), 'SERVICE_UNAVAILABLE']]);
   });
 
   it('tries a refusal again too (a notifier not yet upgraded refuses the kind), keeping its code', async () => {
-    const { useCase, calls } = setUp(async () => { throw new AppError('VALIDATION_FAILED', { fields: ['kind'] }); });
+    const { useCase, calls } = setUp(async () => {
+      throw new AppError('VALIDATION_FAILED', { fields: ['kind'] });
+    });
     await useCase.run(notice);
     expect(calls).toEqual([['retry', notice.noticeId, noticeRetryDelayMs(3), 'VALIDATION_FAILED']]);
   });
 
   it('gives a notice up at the last allowed attempt', async () => {
-    const { useCase, calls } = setUp(async () => { throw new Error('socket hang up'); });
+    const { useCase, calls } = setUp(async () => {
+      throw new Error('socket hang up');
+    });
     await useCase.run({ ...notice, attempts: NOTICE_ATTEMPTS_MAX });
     expect(calls).toEqual([['failed', notice.noticeId, 'INTERNAL_ERROR']]);
   });

@@ -37,7 +37,13 @@ export class SendAdminNoticesUseCase implements DueWork<AdminNotice> {
   }
 
   async run(notice: AdminNotice): Promise<void> {
-    const context = { noticeId: notice.noticeId, change: notice.change, adminId: notice.admin.adminId, to: maskEmail(notice.recipientEmail), attempts: notice.attempts };
+    const context = {
+      noticeId: notice.noticeId,
+      change: notice.change,
+      adminId: notice.admin.adminId,
+      to: maskEmail(notice.recipientEmail),
+      attempts: notice.attempts,
+    };
     const refusal = await this.trySend(notice);
     if (refusal === null) {
       await this.notices.markSent(notice.noticeId);

@@ -45,8 +45,12 @@ export class WebhookDeliveryV1Migration1732400000000 implements MigrationInterfa
         CONSTRAINT deliveries_delivered_at CHECK ((status = 'delivered') = (delivered_at IS NOT NULL))
       )`);
     await queryRunner.query(`CREATE INDEX deliveries_due_idx ON deliveries (next_attempt_at) WHERE status = 'pending'`);
-    await queryRunner.query(`CREATE INDEX deliveries_leased_idx ON deliveries (partner_id, next_attempt_at) WHERE status = 'delivering'`);
-    await queryRunner.query('CREATE INDEX deliveries_partner_created_idx ON deliveries (partner_id, created_at DESC, delivery_id DESC)');
+    await queryRunner.query(
+      `CREATE INDEX deliveries_leased_idx ON deliveries (partner_id, next_attempt_at) WHERE status = 'delivering'`,
+    );
+    await queryRunner.query(
+      'CREATE INDEX deliveries_partner_created_idx ON deliveries (partner_id, created_at DESC, delivery_id DESC)',
+    );
     await queryRunner.query(`
       CREATE TABLE delivery_attempts (
         id uuid PRIMARY KEY,
@@ -59,7 +63,9 @@ export class WebhookDeliveryV1Migration1732400000000 implements MigrationInterfa
         response_excerpt text NOT NULL DEFAULT '' CHECK (octet_length(response_excerpt) <= 512),
         CONSTRAINT delivery_attempts_outcome CHECK (status_code IS NOT NULL OR error_class IS NOT NULL)
       )`);
-    await queryRunner.query('CREATE INDEX delivery_attempts_delivery_idx ON delivery_attempts (delivery_id, attempt_number)');
+    await queryRunner.query(
+      'CREATE INDEX delivery_attempts_delivery_idx ON delivery_attempts (delivery_id, attempt_number)',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -21,10 +21,18 @@ export class WebhookDeliveryReplayMigration1732500000000 implements MigrationInt
       CHECK (status IN ('pending', 'delivering', 'delivered', 'dead', 'no_endpoint'))`);
     // A delivery held for a partner without an endpoint had nowhere it was meant to go.
     await queryRunner.query('ALTER TABLE deliveries ALTER COLUMN endpoint_url DROP NOT NULL');
-    await queryRunner.query('ALTER TABLE deliveries ADD COLUMN replay_count integer NOT NULL DEFAULT 0 CHECK (replay_count >= 0)');
-    await queryRunner.query(`CREATE INDEX deliveries_no_endpoint_idx ON deliveries (partner_id, created_at) WHERE status = 'no_endpoint'`);
-    await queryRunner.query('ALTER TABLE delivery_attempts ADD COLUMN round integer NOT NULL DEFAULT 0 CHECK (round >= 0)');
-    await queryRunner.query('ALTER TABLE endpoints ADD COLUMN consecutive_failures integer NOT NULL DEFAULT 0 CHECK (consecutive_failures >= 0)');
+    await queryRunner.query(
+      'ALTER TABLE deliveries ADD COLUMN replay_count integer NOT NULL DEFAULT 0 CHECK (replay_count >= 0)',
+    );
+    await queryRunner.query(
+      `CREATE INDEX deliveries_no_endpoint_idx ON deliveries (partner_id, created_at) WHERE status = 'no_endpoint'`,
+    );
+    await queryRunner.query(
+      'ALTER TABLE delivery_attempts ADD COLUMN round integer NOT NULL DEFAULT 0 CHECK (round >= 0)',
+    );
+    await queryRunner.query(
+      'ALTER TABLE endpoints ADD COLUMN consecutive_failures integer NOT NULL DEFAULT 0 CHECK (consecutive_failures >= 0)',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -32,7 +40,9 @@ export class WebhookDeliveryReplayMigration1732500000000 implements MigrationInt
     await queryRunner.query('ALTER TABLE delivery_attempts DROP COLUMN round');
     await queryRunner.query('DROP INDEX deliveries_no_endpoint_idx');
     await queryRunner.query('ALTER TABLE deliveries DROP COLUMN replay_count');
-    await queryRunner.query(`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT delivery_id FROM deliveries WHERE status = 'no_endpoint')`);
+    await queryRunner.query(
+      `DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT delivery_id FROM deliveries WHERE status = 'no_endpoint')`,
+    );
     await queryRunner.query(`DELETE FROM deliveries WHERE status = 'no_endpoint'`);
     await queryRunner.query('ALTER TABLE deliveries ALTER COLUMN endpoint_url SET NOT NULL');
     await queryRunner.query('ALTER TABLE deliveries DROP CONSTRAINT deliveries_status_check');

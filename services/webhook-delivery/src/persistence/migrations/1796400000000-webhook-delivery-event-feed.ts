@@ -22,10 +22,16 @@ export class WebhookDeliveryEventFeedMigration1796400000000 implements Migration
     await queryRunner.query('ALTER TABLE deliveries ADD COLUMN feed_position bigint CHECK (feed_position >= 1)');
     // The step reads max(feed_position) and finds unpositioned rows oldest first.
     await queryRunner.query('CREATE UNIQUE INDEX deliveries_feed_position_key ON deliveries (feed_position)');
-    await queryRunner.query('CREATE INDEX deliveries_unpositioned_idx ON deliveries (created_at, delivery_id) WHERE feed_position IS NULL');
+    await queryRunner.query(
+      'CREATE INDEX deliveries_unpositioned_idx ON deliveries (created_at, delivery_id) WHERE feed_position IS NULL',
+    );
     // A partner's feed, all types or one.
-    await queryRunner.query('CREATE INDEX deliveries_partner_feed_idx ON deliveries (partner_id, feed_position) WHERE feed_position IS NOT NULL');
-    await queryRunner.query('CREATE INDEX deliveries_partner_type_feed_idx ON deliveries (partner_id, event_type, feed_position) WHERE feed_position IS NOT NULL');
+    await queryRunner.query(
+      'CREATE INDEX deliveries_partner_feed_idx ON deliveries (partner_id, feed_position) WHERE feed_position IS NOT NULL',
+    );
+    await queryRunner.query(
+      'CREATE INDEX deliveries_partner_type_feed_idx ON deliveries (partner_id, event_type, feed_position) WHERE feed_position IS NOT NULL',
+    );
     // Partners' own retries, counted per partner over the last minute.
     await queryRunner.query(`
       CREATE TABLE partner_retries (

@@ -15,7 +15,11 @@ import { AcceptEventUseCase } from './accept-event.usecase';
 const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
 const otherPartnerId = '2a0d3c4e-5f60-4718-8a9b-0c1d2e3f4a5b';
 const event = (id: string, partner = partnerId): BusEvent => ({
-  id, type: 'credit.received', createdAt: '2026-01-01T00:00:00.000Z', partnerId: partner, data: { transactionId: 't-1' },
+  id,
+  type: 'credit.received',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  partnerId: partner,
+  data: { transactionId: 't-1' },
 });
 const first = event('0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f');
 const second = event('1c9a4d2f-6e8b-4d3c-8f2a-4b5c6d7e8f90');
@@ -28,9 +32,11 @@ function build(options: { withEndpoint?: Set<string>; endpointAfterInsert?: Set<
   const deliveries = {
     insertMany: async (batch: readonly NewDelivery[]): Promise<InsertOutcome[]> => {
       statements.push(batch.length);
-      if (options.poison && batch.some((delivery) => delivery.eventId === options.poison)) throw new Error('invalid byte sequence');
+      if (options.poison && batch.some((delivery) => delivery.eventId === options.poison))
+        throw new Error('invalid byte sequence');
       return batch.map((delivery) => {
-        if (rows.some((row) => row.eventId === delivery.eventId && row.partnerId === delivery.partnerId)) return 'duplicate';
+        if (rows.some((row) => row.eventId === delivery.eventId && row.partnerId === delivery.partnerId))
+          return 'duplicate';
         rows.push(delivery);
         return withEndpoint.has(delivery.partnerId) ? 'pending' : 'no_endpoint';
       });
@@ -41,9 +47,15 @@ function build(options: { withEndpoint?: Set<string>; endpointAfterInsert?: Set<
     },
   };
   const endpoints = {
-    findUrls: async (ids: readonly string[]) => new Map(ids.filter((id) => options.endpointAfterInsert?.has(id)).map((id) => [id, 'https://hooks.example.com/'])),
+    findUrls: async (ids: readonly string[]) =>
+      new Map(ids.filter((id) => options.endpointAfterInsert?.has(id)).map((id) => [id, 'https://hooks.example.com/'])),
   };
-  const useCase = new AcceptEventUseCase({ endpoints, deliveries, metrics: new DeliveryMetrics(new Registry()), logger: createLogger('spec', 'error') });
+  const useCase = new AcceptEventUseCase({
+    endpoints,
+    deliveries,
+    metrics: new DeliveryMetrics(new Registry()),
+    logger: createLogger('spec', 'error'),
+  });
   return { useCase, rows, statements, opened };
 }
 
@@ -53,7 +65,9 @@ describe('AcceptEventUseCase', () => {
     expect(await useCase.execute([first, second])).toEqual(['created', 'created']);
     expect(statements).toEqual([2]);
     expect(rows[0]).toMatchObject({ eventId: first.id, partnerId, eventType: 'credit.received' });
-    expect(rows[0]?.body).toBe('{"id":"0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f","type":"credit.received","createdAt":"2026-01-01T00:00:00.000Z","data":{"transactionId":"t-1"}}');
+    expect(rows[0]?.body).toBe(
+      '{"id":"0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f","type":"credit.received","createdAt":"2026-01-01T00:00:00.000Z","data":{"transactionId":"t-1"}}',
+    );
     expect(rows[0]?.deliveryId).toMatch(/^[0-9a-f-]{36}$/);
   });
 

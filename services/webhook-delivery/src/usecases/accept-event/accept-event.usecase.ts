@@ -58,7 +58,11 @@ export class AcceptEventUseCase {
       }
       results[index] = outcome === 'pending' ? 'created' : outcome;
       this.deps.metrics.eventAccepted(outcome === 'pending' ? 'created' : outcome, event.createdAt, Date.now());
-      if (outcome === 'duplicate') this.deps.logger.info('event already has a delivery; duplicate ignored', { eventId: event.id, eventType: event.type });
+      if (outcome === 'duplicate')
+        this.deps.logger.info('event already has a delivery; duplicate ignored', {
+          eventId: event.id,
+          eventType: event.type,
+        });
       if (outcome === 'no_endpoint') held.add(event.partnerId);
     }
     if (held.size > 0) await this.settleHeld(events, results, held);
@@ -72,10 +76,18 @@ export class AcceptEventUseCase {
       return await this.deps.deliveries.insertMany(deliveries);
     } catch (error) {
       if (deliveries.length === 1) return [error as Error];
-      this.deps.logger.warn('batch insert of deliveries failed; inserting one by one', { count: deliveries.length, error: (error as Error).message });
+      this.deps.logger.warn('batch insert of deliveries failed; inserting one by one', {
+        count: deliveries.length,
+        error: (error as Error).message,
+      });
       const outcomes: Array<InsertOutcome | Error> = [];
       for (const delivery of deliveries) {
-        outcomes.push(await this.deps.deliveries.insertMany([delivery]).then(([outcome]) => outcome as InsertOutcome, (failure: unknown) => failure as Error));
+        outcomes.push(
+          await this.deps.deliveries.insertMany([delivery]).then(
+            ([outcome]) => outcome as InsertOutcome,
+            (failure: unknown) => failure as Error,
+          ),
+        );
       }
       return outcomes;
     }
@@ -85,22 +97,40 @@ export class AcceptEventUseCase {
    * An endpoint may have been set between the insert's look-up and its commit,
    * after `webhook set` opened the held rows: look again so none is left behind.
    */
-  private async settleHeld(events: readonly BusEvent[], results: AcceptResult[], partnerIds: Set<string>): Promise<void> {
+  private async settleHeld(
+    events: readonly BusEvent[],
+    results: AcceptResult[],
+    partnerIds: Set<string>,
+  ): Promise<void> {
     const urls = await this.deps.endpoints.findUrls([...partnerIds]);
     const since = new Date(Date.now() - HELD_DELIVERY_RETENTION_MS);
     for (const [partnerId, url] of urls) await this.deps.deliveries.openHeld(partnerId, url, since);
     for (const [index, event] of events.entries()) {
       if (results[index] !== 'no_endpoint') continue;
       if (urls.has(event.partnerId)) results[index] = 'created';
-      else this.deps.logger.info('no webhook endpoint for partner; delivery held until one is set', { eventId: event.id, eventType: event.type, partnerId: event.partnerId });
+      else
+        this.deps.logger.info('no webhook endpoint for partner; delivery held until one is set', {
+          eventId: event.id,
+          eventType: event.type,
+          partnerId: event.partnerId,
+        });
     }
   }
 }
 
 /** The delivery of a well-formed event, keeping its trace; a malformed one is a producer bug, left to the queue to dead-letter. */
 function toNewDelivery(event: ConsumedEvent): NewDelivery | Error {
-  if (!isUuid(event.id) || !isUuid(event.partnerId)) return new Error(`event ${event.id} has a malformed id or partnerId`);
+  if (!isUuid(event.id) || !isUuid(event.partnerId))
+    return new Error(`event ${event.id} has a malformed id or partnerId`);
   const body = serialisePartnerEnvelope(event);
-  if (Buffer.byteLength(body, 'utf8') > BODY_BYTES_MAX) return new Error(`event ${event.id} body exceeds ${BODY_BYTES_MAX} bytes`);
-  return { deliveryId: randomUUID(), eventId: event.id, partnerId: event.partnerId, eventType: event.type, body, traceparent: event.traceparent ?? null };
+  if (Buffer.byteLength(body, 'utf8') > BODY_BYTES_MAX)
+    return new Error(`event ${event.id} body exceeds ${BODY_BYTES_MAX} bytes`);
+  return {
+    deliveryId: randomUUID(),
+    eventId: event.id,
+    partnerId: event.partnerId,
+    eventType: event.type,
+    body,
+    traceparent: event.traceparent ?? null,
+  };
 }

@@ -9,7 +9,13 @@ import { createLogger } from '@platform/logger';
 import { Registry } from '@platform/metrics';
 import type { OutgoingWebhook, WebhookSender } from '../../adapters/https-webhook-sender';
 import type { AttemptResult } from '../../domain/attempt-outcome';
-import type { AttemptRecord, AttemptRecording, ClaimedDelivery, DeliveryTransition, FailureRun } from '../../persistence/deliveries.repository';
+import type {
+  AttemptRecord,
+  AttemptRecording,
+  ClaimedDelivery,
+  DeliveryTransition,
+  FailureRun,
+} from '../../persistence/deliveries.repository';
 import type { EndpointRecord } from '../../persistence/endpoints.repository';
 import { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import { alertPoints, AttemptDeliveryUseCase } from './attempt-delivery.usecase';
@@ -47,9 +53,21 @@ function build(endpoint: EndpointRecord | null, result: AttemptResult, failureRu
   const metrics = new DeliveryMetrics(new Registry());
   const alerts = jest.spyOn(metrics, 'endpointFailingAlert');
   const useCase = new AttemptDeliveryUseCase({
-    recorder, sender, sealingKeys: key, timeScale: 0.05, logger: createLogger('spec', 'error'), random: () => 0.5, metrics,
+    recorder,
+    sender,
+    sealingKeys: key,
+    timeScale: 0.05,
+    logger: createLogger('spec', 'error'),
+    random: () => 0.5,
+    metrics,
   });
-  return { useCase, sent, recorded, alerts, run: (delivery: ClaimedDelivery = claimed) => useCase.execute({ ...delivery, endpoint }) };
+  return {
+    useCase,
+    sent,
+    recorded,
+    alerts,
+    run: (delivery: ClaimedDelivery = claimed) => useCase.execute({ ...delivery, endpoint }),
+  };
 }
 
 const endpoint = (overrides: Partial<EndpointRecord> = {}): EndpointRecord => ({
@@ -62,7 +80,13 @@ const endpoint = (overrides: Partial<EndpointRecord> = {}): EndpointRecord => ({
   ...overrides,
 });
 
-const ok: AttemptResult = { kind: 'response', statusCode: 200, retryAfter: undefined, responseExcerpt: 'ok', latencyMs: 12 };
+const ok: AttemptResult = {
+  kind: 'response',
+  statusCode: 200,
+  retryAfter: undefined,
+  responseExcerpt: 'ok',
+  latencyMs: 12,
+};
 
 describe('AttemptDeliveryUseCase', () => {
   it('signs the stored body and sends it to the current url', async () => {
@@ -73,17 +97,30 @@ describe('AttemptDeliveryUseCase', () => {
     expect(webhook?.body).toBe(claimed.body);
     const headers = webhook?.headers ?? {};
     expect(headers['X-Service-Delivery']).toBe(claimed.deliveryId);
-    expect(verifyWebhookSignature('current-secret-0001', headers['X-Service-Signature'] ?? '', headers['X-Service-Timestamp'] ?? '', claimed.deliveryId, claimed.body)).toBe(true);
+    expect(
+      verifyWebhookSignature(
+        'current-secret-0001',
+        headers['X-Service-Signature'] ?? '',
+        headers['X-Service-Timestamp'] ?? '',
+        claimed.deliveryId,
+        claimed.body,
+      ),
+    ).toBe(true);
   });
 
   it('signs with both secrets while the previous one is in its overlap, and only the current one after', async () => {
     const previousSecretSealed = key.seal('previous-secret-001');
-    const during = build(endpoint({ previousSecretSealed, previousSecretExpiresAt: new Date(Date.now() + 60_000) }), ok);
+    const during = build(
+      endpoint({ previousSecretSealed, previousSecretExpiresAt: new Date(Date.now() + 60_000) }),
+      ok,
+    );
     await during.run();
     const signature = during.sent[0]?.headers['X-Service-Signature'] ?? '';
     expect(signature.split(',')).toHaveLength(2);
     const timestamp = during.sent[0]?.headers['X-Service-Timestamp'] ?? '';
-    expect(verifyWebhookSignature('previous-secret-001', signature, timestamp, claimed.deliveryId, claimed.body)).toBe(true);
+    expect(verifyWebhookSignature('previous-secret-001', signature, timestamp, claimed.deliveryId, claimed.body)).toBe(
+      true,
+    );
 
     const after = build(endpoint({ previousSecretSealed, previousSecretExpiresAt: new Date(Date.now() - 1) }), ok);
     await after.run();
@@ -93,12 +130,24 @@ describe('AttemptDeliveryUseCase', () => {
   it('records the attempt with its number and the delivered state', async () => {
     const { run, recorded } = build(endpoint(), ok);
     expect(await run()).toEqual({ status: 'delivered' });
-    expect(recorded[0]?.attempt).toMatchObject({ attemptNumber: 3, statusCode: 200, errorClass: null, latencyMs: 12, responseExcerpt: 'ok' });
+    expect(recorded[0]?.attempt).toMatchObject({
+      attemptNumber: 3,
+      statusCode: 200,
+      errorClass: null,
+      latencyMs: 12,
+      responseExcerpt: 'ok',
+    });
     expect(recorded[0]?.next).toEqual({ status: 'delivered' });
   });
 
   it('schedules the next attempt (scaled) after a failure', async () => {
-    const failed: AttemptResult = { kind: 'response', statusCode: 500, retryAfter: undefined, responseExcerpt: 'boom', latencyMs: 3 };
+    const failed: AttemptResult = {
+      kind: 'response',
+      statusCode: 500,
+      retryAfter: undefined,
+      responseExcerpt: 'boom',
+      latencyMs: 3,
+    };
     const { run, recorded } = build(endpoint(), failed);
     await run();
     expect(recorded[0]?.attempt).toMatchObject({ statusCode: 500, errorClass: 'http_status' });

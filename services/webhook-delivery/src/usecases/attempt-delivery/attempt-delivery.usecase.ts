@@ -53,62 +53,97 @@ export class AttemptDeliveryUseCase {
   /** Resolves to the new state, or null when aborted (shutdown) and left to its lease. */
   async execute(claimed: ClaimedDelivery, signal?: AbortSignal): Promise<NextDeliveryState | null> {
     const span = { kind: SpanKind.CLIENT, parent: contextFromTraceparent(claimed.traceparent) };
-    return inSpan(`webhook ${claimed.eventType}`, span, () => runWithContext({ partnerId: claimed.partnerId }, async () => {
-      const attemptNumber = claimed.attemptCount + 1;
-      const startedAt = new Date();
-      const result = await this.attempt(claimed, signal);
-      if (signal?.aborted) {
-        this.deps.logger.info('attempt abandoned at shutdown; the lease will expire and another replica retries', { deliveryId: claimed.deliveryId });
-        return null;
-      }
-      const next = nextDeliveryState({ attemptNumber, result, nowMs: Date.now(), timeScale: this.deps.timeScale, random: this.random });
-      const { leaseHeld, failureRun } = await this.deps.recorder.record({
-        claimed,
-        attempt: {
-          attemptId: randomUUID(),
+    return inSpan(`webhook ${claimed.eventType}`, span, () =>
+      runWithContext({ partnerId: claimed.partnerId }, async () => {
+        const attemptNumber = claimed.attemptCount + 1;
+        const startedAt = new Date();
+        const result = await this.attempt(claimed, signal);
+        if (signal?.aborted) {
+          this.deps.logger.info('attempt abandoned at shutdown; the lease will expire and another replica retries', {
+            deliveryId: claimed.deliveryId,
+          });
+          return null;
+        }
+        const next = nextDeliveryState({
           attemptNumber,
-          startedAt,
-          latencyMs: result.latencyMs,
-          statusCode: result.kind === 'response' ? result.statusCode : null,
-          errorClass: errorClassOf(result),
-          responseExcerpt: result.kind === 'response' ? result.responseExcerpt : '',
-        },
-        next,
-      });
-      this.logOutcome(claimed, attemptNumber, result, next, leaseHeld);
-      if (leaseHeld) this.observe(claimed, result, next, failureRun);
-      return next;
-    }));
+          result,
+          nowMs: Date.now(),
+          timeScale: this.deps.timeScale,
+          random: this.random,
+        });
+        const { leaseHeld, failureRun } = await this.deps.recorder.record({
+          claimed,
+          attempt: {
+            attemptId: randomUUID(),
+            attemptNumber,
+            startedAt,
+            latencyMs: result.latencyMs,
+            statusCode: result.kind === 'response' ? result.statusCode : null,
+            errorClass: errorClassOf(result),
+            responseExcerpt: result.kind === 'response' ? result.responseExcerpt : '',
+          },
+          next,
+        });
+        this.logOutcome(claimed, attemptNumber, result, next, leaseHeld);
+        if (leaseHeld) this.observe(claimed, result, next, failureRun);
+        return next;
+      }),
+    );
   }
 
   private async attempt(claimed: ClaimedDelivery, signal?: AbortSignal): Promise<AttemptResult> {
     const { endpoint } = claimed;
-    if (endpoint === null) return { kind: 'failure', errorClass: 'no_endpoint', detail: 'the partner has no endpoint', latencyMs: 0 };
+    if (endpoint === null)
+      return { kind: 'failure', errorClass: 'no_endpoint', detail: 'the partner has no endpoint', latencyMs: 0 };
     const nowMs = Date.now();
-    const sealed = signingSecrets({
-      current: endpoint.secretSealed,
-      previous: endpoint.previousSecretSealed,
-      previousExpiresAt: endpoint.previousSecretExpiresAt,
-    }, nowMs);
+    const sealed = signingSecrets(
+      {
+        current: endpoint.secretSealed,
+        previous: endpoint.previousSecretSealed,
+        previousExpiresAt: endpoint.previousSecretExpiresAt,
+      },
+      nowMs,
+    );
     const secrets = sealed.map((value) => this.deps.sealingKeys.open(value));
-    const headers = webhookHeaders({ deliveryId: claimed.deliveryId, eventType: claimed.eventType, body: claimed.body, secrets, nowMs, traceparent: currentTraceparent() });
+    const headers = webhookHeaders({
+      deliveryId: claimed.deliveryId,
+      eventType: claimed.eventType,
+      body: claimed.body,
+      secrets,
+      nowMs,
+      traceparent: currentTraceparent(),
+    });
     return this.deps.sender.send({ url: endpoint.url, headers, body: claimed.body, signal });
   }
 
   /** Metrics and endpoint health, once the attempt is recorded as this replica's. */
-  private observe(claimed: ClaimedDelivery, result: AttemptResult, next: NextDeliveryState, failureRun: FailureRun | null): void {
+  private observe(
+    claimed: ClaimedDelivery,
+    result: AttemptResult,
+    next: NextDeliveryState,
+    failureRun: FailureRun | null,
+  ): void {
     const errorClass = errorClassOf(result);
     this.deps.metrics.attemptFinished(next.status === 'pending' ? 'retry' : next.status, errorClass, result.latencyMs);
     if (failureRun === null) return;
     for (const consecutiveFailures of alertPoints(failureRun)) {
       this.deps.metrics.endpointFailingAlert();
       this.deps.logger.error('webhook endpoint failing consistently', {
-        alert: 'webhook_endpoint_failing', partnerId: claimed.partnerId, consecutiveFailures, lastErrorClass: errorClass,
+        alert: 'webhook_endpoint_failing',
+        partnerId: claimed.partnerId,
+        consecutiveFailures,
+        lastErrorClass: errorClass,
       });
     }
   }
 
-  private logOutcome(claimed: ClaimedDelivery, attemptNumber: number, result: AttemptResult, next: NextDeliveryState, leaseHeld: boolean): void {
+  private logOutcome(
+    claimed: ClaimedDelivery,
+    attemptNumber: number,
+    result: AttemptResult,
+    next: NextDeliveryState,
+    leaseHeld: boolean,
+  ): void {
     const fields = {
       deliveryId: claimed.deliveryId,
       eventId: claimed.eventId,
@@ -121,10 +156,18 @@ export class AttemptDeliveryUseCase {
       outcome: next.status,
       retryInMs: next.status === 'pending' ? next.delayMs : undefined,
     };
-    if (!leaseHeld) this.deps.logger.warn('webhook attempt finished after its lease was lost; another replica owns the delivery', fields);
+    if (!leaseHeld)
+      this.deps.logger.warn(
+        'webhook attempt finished after its lease was lost; another replica owns the delivery',
+        fields,
+      );
     else if (next.status === 'delivered') this.deps.logger.info('webhook delivered', fields);
     else if (next.status === 'pending') this.deps.logger.warn('webhook attempt failed; will retry', fields);
-    else this.deps.logger.error('webhook delivery dead after its last attempt', { alert: 'webhook_dead_lettered', ...fields });
+    else
+      this.deps.logger.error('webhook delivery dead after its last attempt', {
+        alert: 'webhook_dead_lettered',
+        ...fields,
+      });
   }
 }
 
@@ -135,6 +178,7 @@ export class AttemptDeliveryUseCase {
 export function alertPoints(run: FailureRun): number[] {
   const points: number[] = [];
   const first = Math.max(1, Math.ceil(run.from / ENDPOINT_FAILING_ALERT_THRESHOLD)) * ENDPOINT_FAILING_ALERT_THRESHOLD;
-  for (let value = first; value <= run.consecutiveFailures; value += ENDPOINT_FAILING_ALERT_THRESHOLD) points.push(value);
+  for (let value = first; value <= run.consecutiveFailures; value += ENDPOINT_FAILING_ALERT_THRESHOLD)
+    points.push(value);
   return points;
 }

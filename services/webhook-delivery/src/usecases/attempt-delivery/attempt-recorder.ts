@@ -6,7 +6,12 @@
  * failed is not recorded: its delivery keeps its lease and is attempted again
  * once the lease runs out, with the same delivery id.
  */
-import type { AttemptRecording, DeliveriesRepository, FailureRun, RecordedBatch } from '../../persistence/deliveries.repository';
+import type {
+  AttemptRecording,
+  DeliveriesRepository,
+  FailureRun,
+  RecordedBatch,
+} from '../../persistence/deliveries.repository';
 import { GroupCommit } from '@platform/persistence';
 
 /** Attempts recorded in one statement, at most. */
@@ -27,7 +32,10 @@ export class BatchedAttemptRecorder implements AttemptRecorder {
   private readonly group: GroupCommit<AttemptRecording, RecordedAttempt>;
 
   constructor(deliveries: Pick<DeliveriesRepository, 'recordAttempts'>, batchSizeMax = RECORD_BATCH_SIZE_MAX) {
-    this.group = new GroupCommit(async (recordings) => perAttempt(recordings, await deliveries.recordAttempts(recordings)), batchSizeMax);
+    this.group = new GroupCommit(
+      async (recordings) => perAttempt(recordings, await deliveries.recordAttempts(recordings)),
+      batchSizeMax,
+    );
   }
 
   record(recording: AttemptRecording): Promise<RecordedAttempt> {
@@ -44,6 +52,7 @@ export function perAttempt(recordings: readonly AttemptRecording[], batch: Recor
   });
   return recordings.map((recording, index) => ({
     leaseHeld: batch.leaseHeld[index] === true,
-    failureRun: lastHeld.get(recording.claimed.partnerId) === index ? runs.get(recording.claimed.partnerId) ?? null : null,
+    failureRun:
+      lastHeld.get(recording.claimed.partnerId) === index ? (runs.get(recording.claimed.partnerId) ?? null) : null,
   }));
 }

@@ -10,7 +10,12 @@ const cursorId = '0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f';
 const NOW_MS = Date.parse('2026-11-26T10:00:00.000Z');
 const DAY_MS = 86_400_000;
 
-const event = (n: number): FeedEvent => ({ position: String(n), eventId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, eventType: 'credit.received', body: `{"n":${n}}` });
+const event = (n: number): FeedEvent => ({
+  position: String(n),
+  eventId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  eventType: 'credit.received',
+  body: `{"n":${n}}`,
+});
 
 function build(cursors: CursorPosition[], rows: FeedEvent[] = []) {
   const reads: FeedRead[] = [];
@@ -24,14 +29,29 @@ function build(cursors: CursorPosition[], rows: FeedEvent[] = []) {
   return { useCase, reads, steps: () => steps };
 }
 
-const query = (overrides: Partial<{ afterEventId: string; eventType: string; limit: number }> = {}) =>
-  ({ partnerId, afterEventId: '', eventType: '', limit: 0, ...overrides });
+const query = (overrides: Partial<{ afterEventId: string; eventType: string; limit: number }> = {}) => ({
+  partnerId,
+  afterEventId: '',
+  eventType: '',
+  limit: 0,
+  ...overrides,
+});
 
 describe('ListEventsUseCase', () => {
   it('reads from the start with the default page, and names the next cursor only when more follow', async () => {
     const { useCase, reads } = build([], [event(1), event(2), event(3)]);
-    expect(await useCase.execute(query({ limit: 2 }))).toEqual({ events: [event(1), event(2)], nextAfterEventId: event(2).eventId, retentionDays: 30 });
-    expect(reads[0]).toEqual({ partnerId, afterPosition: '0', eventType: null, notBefore: new Date(NOW_MS - 30 * DAY_MS), limit: 3 });
+    expect(await useCase.execute(query({ limit: 2 }))).toEqual({
+      events: [event(1), event(2)],
+      nextAfterEventId: event(2).eventId,
+      retentionDays: 30,
+    });
+    expect(reads[0]).toEqual({
+      partnerId,
+      afterPosition: '0',
+      eventType: null,
+      notBefore: new Date(NOW_MS - 30 * DAY_MS),
+      limit: 3,
+    });
     expect((await useCase.execute(query({ limit: 5 }))).nextAfterEventId).toBe('');
     expect(reads[1]!.limit).toBe(6);
     await useCase.execute(query({ eventType: 'order.settled' }));
@@ -45,9 +65,13 @@ describe('ListEventsUseCase', () => {
   });
 
   it('refuses an unknown cursor and one older than the retention window', async () => {
-    await expect(build([{ kind: 'unknown' }]).useCase.execute(query({ afterEventId: cursorId }))).rejects.toMatchObject({ code: 'EVENT_CURSOR_UNKNOWN' });
+    await expect(build([{ kind: 'unknown' }]).useCase.execute(query({ afterEventId: cursorId }))).rejects.toMatchObject(
+      { code: 'EVENT_CURSOR_UNKNOWN' },
+    );
     const old = { kind: 'positioned' as const, position: '1', createdAt: new Date(NOW_MS - 31 * DAY_MS) };
-    await expect(build([old]).useCase.execute(query({ afterEventId: cursorId }))).rejects.toMatchObject({ code: 'EVENT_CURSOR_EXPIRED' });
+    await expect(build([old]).useCase.execute(query({ afterEventId: cursorId }))).rejects.toMatchObject({
+      code: 'EVENT_CURSOR_EXPIRED',
+    });
   });
 
   it('positions an unpositioned cursor on demand, or answers an empty page while it still waits', async () => {
@@ -57,12 +81,17 @@ describe('ListEventsUseCase', () => {
     expect(positioned.steps()).toBe(1);
     expect(positioned.reads[0]!.afterPosition).toBe('7');
     const still = build([waiting, waiting], [event(8)]);
-    expect(await still.useCase.execute(query({ afterEventId: cursorId }))).toEqual({ events: [], nextAfterEventId: '', retentionDays: 30 });
+    expect(await still.useCase.execute(query({ afterEventId: cursorId }))).toEqual({
+      events: [],
+      nextAfterEventId: '',
+      retentionDays: 30,
+    });
     expect(still.reads).toEqual([]);
   });
 
   it('names every bad parameter', async () => {
-    await expect(build([]).useCase.execute({ partnerId: 'x', afterEventId: 'y', eventType: 'order.unknown', limit: 101 }))
-      .rejects.toMatchObject({ code: 'VALIDATION_FAILED', fields: ['partnerId', 'after', 'type', 'limit'] });
+    await expect(
+      build([]).useCase.execute({ partnerId: 'x', afterEventId: 'y', eventType: 'order.unknown', limit: 101 }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', fields: ['partnerId', 'after', 'type', 'limit'] });
   });
 });

@@ -47,10 +47,17 @@ export class ListEventsUseCase {
   async execute(query: ListEventsQuery): Promise<EventsPage> {
     const limit = checkQuery(query);
     const notBefore = new Date((this.options.nowMs ?? Date.now)() - this.options.retentionDays * DAY_MS);
-    const afterPosition = query.afterEventId === '' ? '0' : await this.positionOf(query.partnerId, query.afterEventId, notBefore);
+    const afterPosition =
+      query.afterEventId === '' ? '0' : await this.positionOf(query.partnerId, query.afterEventId, notBefore);
     const empty = { events: [], nextAfterEventId: '', retentionDays: this.options.retentionDays };
     if (afterPosition === null) return empty;
-    const rows = await this.feed.read({ partnerId: query.partnerId, afterPosition, eventType: query.eventType || null, notBefore, limit: limit + 1 });
+    const rows = await this.feed.read({
+      partnerId: query.partnerId,
+      afterPosition,
+      eventType: query.eventType || null,
+      notBefore,
+      limit: limit + 1,
+    });
     const events = rows.slice(0, limit);
     const last = events[events.length - 1];
     return { ...empty, events, nextAfterEventId: rows.length > limit && last ? last.eventId : '' };

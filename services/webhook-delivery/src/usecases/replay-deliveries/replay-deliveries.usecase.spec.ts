@@ -22,10 +22,21 @@ function build() {
   } as unknown as DeliveriesRepository;
   const statements: Array<{ sql: string; parameters: unknown[] }> = [];
   const manager = { query: async (sql: string, parameters: unknown[]) => statements.push({ sql, parameters }) };
-  const dataSource = { transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager) } as unknown as DataSource;
-  const useCase = new ReplayDeliveriesUseCase(dataSource, deliveries, new DeliveryMetrics(new Registry()), createLogger('spec', 'error'));
+  const dataSource = {
+    transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager),
+  } as unknown as DataSource;
+  const useCase = new ReplayDeliveriesUseCase(
+    dataSource,
+    deliveries,
+    new DeliveryMetrics(new Registry()),
+    createLogger('spec', 'error'),
+  );
   type Command = Parameters<ReplayDeliveriesUseCase['execute']>[0];
-  return { useCase: { execute: (command: Command) => runWithContext({ caller: 'ops' }, () => useCase.execute(command)) }, calls, statements };
+  return {
+    useCase: { execute: (command: Command) => runWithContext({ caller: 'ops' }, () => useCase.execute(command)) },
+    calls,
+    statements,
+  };
 }
 
 async function refusedFields(run: () => Promise<unknown>): Promise<string> {
@@ -39,22 +50,39 @@ async function refusedFields(run: () => Promise<unknown>): Promise<string> {
 }
 
 describe('ReplayDeliveriesUseCase', () => {
-  const base = { partnerId, since: '2026-01-01T00:00:00.000Z', until: '2026-01-02T00:00:00Z', deadOnly: true, limit: 0 };
+  const base = {
+    partnerId,
+    since: '2026-01-01T00:00:00.000Z',
+    until: '2026-01-02T00:00:00Z',
+    deadOnly: true,
+    limit: 0,
+  };
 
   it('replays a valid range with the default limit, and audits it', async () => {
     const { useCase, calls, statements } = build();
     expect(await useCase.execute(base)).toEqual({ replayed: 2, remaining: 0 });
-    expect(calls[0]).toEqual({ partnerId, since: new Date(base.since), until: new Date(base.until), deadOnly: true, limit: 500 });
+    expect(calls[0]).toEqual({
+      partnerId,
+      since: new Date(base.since),
+      until: new Date(base.until),
+      deadOnly: true,
+      limit: 500,
+    });
     expect(statements).toHaveLength(1);
     expect(statements[0].parameters.slice(0, 3)).toEqual(['webhook_deliveries.replayed', partnerId, 'ops']);
     expect(JSON.parse(statements[0].parameters[7] as string)).toEqual({
-      since: '2026-01-01T00:00:00.000Z', until: '2026-01-02T00:00:00.000Z', deadOnly: 'true', replayed: '2',
+      since: '2026-01-01T00:00:00.000Z',
+      until: '2026-01-02T00:00:00.000Z',
+      deadOnly: 'true',
+      replayed: '2',
     });
   });
 
   it('refuses bad ids, dates, spans and limits', async () => {
     const { useCase, calls } = build();
-    expect(await refusedFields(() => useCase.execute({ ...base, partnerId: 'x', since: 'yesterday' }))).toMatch(/partnerId.*since/);
+    expect(await refusedFields(() => useCase.execute({ ...base, partnerId: 'x', since: 'yesterday' }))).toMatch(
+      /partnerId.*since/,
+    );
     expect(await refusedFields(() => useCase.execute({ ...base, until: base.since }))).toMatch(/until/);
     expect(await refusedFields(() => useCase.execute({ ...base, until: '2026-03-01T00:00:00Z' }))).toMatch(/until/);
     expect(await refusedFields(() => useCase.execute({ ...base, limit: 1001 }))).toMatch(/limit/);

@@ -47,19 +47,31 @@ export class ReplayDeliveriesUseCase {
   async execute(command: ReplayDeliveriesCommand): Promise<ReplayDeliveriesResult> {
     const { since, until, limit } = this.validate(command);
     const result = await withTransaction(this.dataSource, async (manager) => {
-      const replay = await this.deliveries.replayRange({ partnerId: command.partnerId, since, until, deadOnly: command.deadOnly, limit }, manager);
+      const replay = await this.deliveries.replayRange(
+        { partnerId: command.partnerId, since, until, deadOnly: command.deadOnly, limit },
+        manager,
+      );
       if (replay.replayed > 0) {
         await recordAudit(manager, {
           action: 'webhook_deliveries.replayed',
           partnerId: command.partnerId,
-          details: { since: since.toISOString(), until: until.toISOString(), deadOnly: command.deadOnly, replayed: replay.replayed },
+          details: {
+            since: since.toISOString(),
+            until: until.toISOString(),
+            deadOnly: command.deadOnly,
+            replayed: replay.replayed,
+          },
         });
       }
       return replay;
     });
     this.metrics.deliveriesReplayed(result.replayed);
     this.logger.info('webhook range replay', {
-      partnerId: command.partnerId, since: command.since, until: command.until, deadOnly: command.deadOnly, ...result,
+      partnerId: command.partnerId,
+      since: command.since,
+      until: command.until,
+      deadOnly: command.deadOnly,
+      ...result,
     });
     return result;
   }
@@ -71,7 +83,12 @@ export class ReplayDeliveriesUseCase {
     const until = parseIso(command.until);
     if (since === null) bad.push('since');
     if (until === null) bad.push('until');
-    if (since !== null && until !== null && (until <= since || until.getTime() - since.getTime() > RANGE_REPLAY_SPAN_MS_MAX)) bad.push('until');
+    if (
+      since !== null &&
+      until !== null &&
+      (until <= since || until.getTime() - since.getTime() > RANGE_REPLAY_SPAN_MS_MAX)
+    )
+      bad.push('until');
     const limit = command.limit === 0 ? RANGE_REPLAY_LIMIT_DEFAULT : command.limit;
     if (!Number.isInteger(limit) || limit < 1 || limit > RANGE_REPLAY_LIMIT_MAX) bad.push('limit');
     if (bad.length > 0 || since === null || until === null) throw validationFailed(bad);

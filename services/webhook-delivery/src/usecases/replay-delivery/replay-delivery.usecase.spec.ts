@@ -17,12 +17,22 @@ const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
 
 function build(answer: Omit<ReplayedDelivery, 'partnerId'> | null) {
   const metrics = new DeliveryMetrics(new Registry());
-  const deliveries = { replayOne: async () => (answer ? { ...answer, partnerId } : null) } as unknown as DeliveriesRepository;
+  const deliveries = {
+    replayOne: async () => (answer ? { ...answer, partnerId } : null),
+  } as unknown as DeliveriesRepository;
   const statements: Array<{ sql: string; parameters: unknown[] }> = [];
   const manager = { query: async (sql: string, parameters: unknown[]) => statements.push({ sql, parameters }) };
-  const dataSource = { transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager) } as unknown as DataSource;
+  const dataSource = {
+    transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager),
+  } as unknown as DataSource;
   const useCase = new ReplayDeliveryUseCase(dataSource, deliveries, metrics, createLogger('spec', 'error'));
-  return { useCase: { execute: (id: string) => runWithContext({ caller: 'ops', requestId: 'req-1' }, () => useCase.execute(id)) }, metrics, statements };
+  return {
+    useCase: {
+      execute: (id: string) => runWithContext({ caller: 'ops', requestId: 'req-1' }, () => useCase.execute(id)),
+    },
+    metrics,
+    statements,
+  };
 }
 
 async function replayCount(metrics: DeliveryMetrics): Promise<number> {
@@ -59,7 +69,10 @@ describe('ReplayDeliveryUseCase for a partner', () => {
   function buildForPartner(answer: Omit<ReplayedDelivery, 'partnerId'>, usedThisMinute: number) {
     const scopes: ReplayScope[] = [];
     const deliveries = {
-      replayOne: async (_id: string, _manager: unknown, scope: ReplayScope) => (scopes.push(scope), { ...answer, partnerId }),
+      replayOne: async (_id: string, _manager: unknown, scope: ReplayScope) => (
+        scopes.push(scope),
+        { ...answer, partnerId }
+      ),
     } as unknown as DeliveriesRepository;
     const statements: string[] = [];
     const manager = {
@@ -68,13 +81,23 @@ describe('ReplayDeliveryUseCase for a partner', () => {
         return sql.includes('count(*)') ? [{ used: usedThisMinute, wait_seconds: 42 }] : [];
       },
     };
-    const dataSource = { transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager) } as unknown as DataSource;
-    const useCase = new ReplayDeliveryUseCase(dataSource, deliveries, new DeliveryMetrics(new Registry()), createLogger('spec', 'error'));
-    const execute = () => runWithContext({ caller: 'gateway', requestId: 'req-2' }, () => useCase.execute(deliveryId, { partnerId, retriesPerMinute: 3 }));
+    const dataSource = {
+      transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager),
+    } as unknown as DataSource;
+    const useCase = new ReplayDeliveryUseCase(
+      dataSource,
+      deliveries,
+      new DeliveryMetrics(new Registry()),
+      createLogger('spec', 'error'),
+    );
+    const execute = () =>
+      runWithContext({ caller: 'gateway', requestId: 'req-2' }, () =>
+        useCase.execute(deliveryId, { partnerId, retriesPerMinute: 3 }),
+      );
     return { execute, scopes, statements };
   }
 
-  it('asks in the partner\'s scope and spends a retry when it re-opens', async () => {
+  it("asks in the partner's scope and spends a retry when it re-opens", async () => {
     const { execute, scopes, statements } = buildForPartner({ status: 'pending', reopened: true }, 2);
     expect(await execute()).toEqual({ deliveryId, status: 'pending' });
     expect(scopes).toEqual([{ partnerId, reopenFailing: true, reopenDelivered: false }]);
@@ -90,6 +113,10 @@ describe('ReplayDeliveryUseCase for a partner', () => {
   it('refuses a re-opening past the limit, with the wait', async () => {
     const { execute, statements } = buildForPartner({ status: 'pending', reopened: true }, 3);
     await expect(execute()).rejects.toMatchObject({ code: 'WEBHOOK_RETRY_LIMITED', retryAfterSeconds: 42 });
-    expect(statements.some((sql) => sql.startsWith('INSERT INTO partner_retries') || sql.startsWith('INSERT INTO audit_records'))).toBe(false);
+    expect(
+      statements.some(
+        (sql) => sql.startsWith('INSERT INTO partner_retries') || sql.startsWith('INSERT INTO audit_records'),
+      ),
+    ).toBe(false);
   });
 });

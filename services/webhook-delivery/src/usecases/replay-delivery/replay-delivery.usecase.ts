@@ -43,20 +43,32 @@ export class ReplayDeliveryUseCase {
   async execute(deliveryId: string, partner?: PartnerRetry): Promise<ReplayDeliveryResult> {
     if (!isUuid(deliveryId)) throw validationFailed(['deliveryId']);
     if (partner && !isUuid(partner.partnerId)) throw validationFailed(['partnerId']);
-    const scope: ReplayScope = partner ? { partnerId: partner.partnerId, reopenFailing: true, reopenDelivered: false } : OPERATOR_REPLAY;
+    const scope: ReplayScope = partner
+      ? { partnerId: partner.partnerId, reopenFailing: true, reopenDelivered: false }
+      : OPERATOR_REPLAY;
     const replay = await withTransaction(this.dataSource, async (manager) => {
       // One retry decision at a time per partner, so concurrent retries cannot overrun the limit.
-      if (partner) await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`partner-retry:${partner.partnerId}`]);
+      if (partner)
+        await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`partner-retry:${partner.partnerId}`]);
       const replayed = await this.deliveries.replayOne(deliveryId, manager, scope);
       if (replayed?.reopened) {
         if (partner) await this.spendRetry(manager, partner, deliveryId);
-        await recordAudit(manager, { action: 'webhook_delivery.replayed', partnerId: replayed.partnerId, details: { deliveryId, by: partner ? 'partner' : 'operator' } });
+        await recordAudit(manager, {
+          action: 'webhook_delivery.replayed',
+          partnerId: replayed.partnerId,
+          details: { deliveryId, by: partner ? 'partner' : 'operator' },
+        });
       }
       return replayed;
     });
     if (replay === null) throw new AppError('DELIVERY_NOT_FOUND');
     if (replay.reopened) this.metrics.deliveriesReplayed(1);
-    this.logger.info('webhook delivery replay requested', { deliveryId, status: replay.status, reopened: replay.reopened, by: partner ? 'partner' : 'operator' });
+    this.logger.info('webhook delivery replay requested', {
+      deliveryId,
+      status: replay.status,
+      reopened: replay.reopened,
+      by: partner ? 'partner' : 'operator',
+    });
     return { deliveryId, status: replay.status };
   }
 
@@ -68,9 +80,17 @@ export class ReplayDeliveryUseCase {
       [partner.partnerId, RETRY_WINDOW_SECONDS],
     )) as Array<{ used: number; wait_seconds: number | null }>;
     if ((window?.used ?? 0) >= partner.retriesPerMinute) {
-      throw new AppError('WEBHOOK_RETRY_LIMITED', { retryAfterSeconds: Math.max(1, window?.wait_seconds ?? RETRY_WINDOW_SECONDS) });
+      throw new AppError('WEBHOOK_RETRY_LIMITED', {
+        retryAfterSeconds: Math.max(1, window?.wait_seconds ?? RETRY_WINDOW_SECONDS),
+      });
     }
-    await manager.query(`DELETE FROM partner_retries WHERE partner_id = $1 AND requested_at <= now() - $2 * interval '1 second'`, [partner.partnerId, RETRY_WINDOW_SECONDS]);
-    await manager.query('INSERT INTO partner_retries (partner_id, delivery_id) VALUES ($1, $2)', [partner.partnerId, deliveryId]);
+    await manager.query(
+      `DELETE FROM partner_retries WHERE partner_id = $1 AND requested_at <= now() - $2 * interval '1 second'`,
+      [partner.partnerId, RETRY_WINDOW_SECONDS],
+    );
+    await manager.query('INSERT INTO partner_retries (partner_id, delivery_id) VALUES ($1, $2)', [
+      partner.partnerId,
+      deliveryId,
+    ]);
   }
 }

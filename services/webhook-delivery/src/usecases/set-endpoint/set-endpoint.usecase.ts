@@ -46,13 +46,24 @@ export class SetEndpointUseCase {
     let opened = 0;
     const saved = await withTransaction(this.deps.dataSource, async (manager) => {
       const existing = await this.deps.endpoints.findForUpdate(manager, command.partnerId);
-      const sameAsCurrent = existing !== null && constantTimeEqual(this.deps.sealingKeys.open(existing.secretSealed), command.signingSecret);
-      const stored = existing === null ? null : {
-        current: existing.secretSealed,
-        previous: existing.previousSecretSealed,
-        previousExpiresAt: existing.previousSecretExpiresAt,
-      };
-      const next = rotateSecrets(stored, this.deps.sealingKeys.seal(command.signingSecret), sameAsCurrent, overlapSeconds, Date.now());
+      const sameAsCurrent =
+        existing !== null &&
+        constantTimeEqual(this.deps.sealingKeys.open(existing.secretSealed), command.signingSecret);
+      const stored =
+        existing === null
+          ? null
+          : {
+              current: existing.secretSealed,
+              previous: existing.previousSecretSealed,
+              previousExpiresAt: existing.previousSecretExpiresAt,
+            };
+      const next = rotateSecrets(
+        stored,
+        this.deps.sealingKeys.seal(command.signingSecret),
+        sameAsCurrent,
+        overlapSeconds,
+        Date.now(),
+      );
       rotated = existing !== null && !sameAsCurrent;
       const endpoint = await this.deps.endpoints.upsert(manager, {
         partnerId: command.partnerId,
@@ -71,7 +82,12 @@ export class SetEndpointUseCase {
       });
       return endpoint;
     });
-    this.deps.logger.info('webhook endpoint set', { partnerId: command.partnerId, host: target.hostname, rotated, heldDeliveriesOpened: opened });
+    this.deps.logger.info('webhook endpoint set', {
+      partnerId: command.partnerId,
+      host: target.hostname,
+      rotated,
+      heldDeliveriesOpened: opened,
+    });
     return saved;
   }
 
