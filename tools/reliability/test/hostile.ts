@@ -259,15 +259,13 @@ export function hostileBody(route: RouteUnderTest, adminDomain: string): fc.Arbi
       contentType: APPLICATION_JSON,
     }));
   // Last one wins in JSON.parse: the duplicate carries the hostile value.
-  const duplicated = fc
-    .constantFrom(...fields)
-    .chain(([name, spec]) =>
-      hostileValue(spec.kind, adminDomain).map((value) => ({
-        what: `duplicate key ${name}`,
-        text: objectText([...valid(), [name, json(spec.valid() ?? 'x')], [name, value]]),
-        contentType: APPLICATION_JSON,
-      })),
-    );
+  const duplicated = fc.constantFrom(...fields).chain(([name, spec]) =>
+    hostileValue(spec.kind, adminDomain).map((value) => ({
+      what: `duplicate key ${name}`,
+      text: objectText([...valid(), [name, json(spec.valid() ?? 'x')], [name, value]]),
+      contentType: APPLICATION_JSON,
+    })),
+  );
   const malformed = fc
     .oneof(
       fc.nat().map((cut) => {
@@ -305,13 +303,11 @@ export function hostileBody(route: RouteUnderTest, adminDomain: string): fc.Arbi
       'APPLICATION/XML',
     )
     .map((contentType) => ({ what: `content type ${contentType}`, text: validText(), contentType }));
-  const oversized = fc
-    .integer({ min: BODY_LIMIT_BYTES + 1, max: BODY_LIMIT_BYTES * 3 })
-    .map((size) => ({
-      what: `oversized ${size} B`,
-      text: objectText([...valid(), ['pad', json('x'.repeat(size))]]),
-      contentType: APPLICATION_JSON,
-    }));
+  const oversized = fc.integer({ min: BODY_LIMIT_BYTES + 1, max: BODY_LIMIT_BYTES * 3 }).map((size) => ({
+    what: `oversized ${size} B`,
+    text: objectText([...valid(), ['pad', json('x'.repeat(size))]]),
+    contentType: APPLICATION_JSON,
+  }));
   return fc.oneof(
     { arbitrary: brokenFields, weight: 6 },
     { arbitrary: polluted, weight: 1 },

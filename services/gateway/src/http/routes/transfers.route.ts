@@ -107,15 +107,13 @@ export function listTransfersHandler(deps: {
 export function confirmHandler(deps: { payouts: Pick<PayoutsApi, 'confirm'> }): OperationHandler<'confirm'> {
   return async ({ partnerId, params, body }, res) => {
     const result = await deps.payouts.confirm({ partnerId, confirmationId: params.id, code: body.code });
-    res
-      .status(200)
-      .json({
-        confirmationId: result.confirmationId,
-        subjectType: result.subjectType,
-        subjectId: result.subjectId,
-        status: result.status,
-        verifiedAt: result.verifiedAt,
-      });
+    res.status(200).json({
+      confirmationId: result.confirmationId,
+      subjectType: result.subjectType,
+      subjectId: result.subjectId,
+      status: result.status,
+      verifiedAt: result.verifiedAt,
+    });
   };
 }
 

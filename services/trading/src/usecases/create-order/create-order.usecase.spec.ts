@@ -59,12 +59,10 @@ function fakeDataSource() {
 
 function fakeTransitions() {
   return {
-    record: jest
-      .fn()
-      .mockImplementation(async (order: OrderRecord, transition: { changes: Partial<OrderRecord> }) => ({
-        ...order,
-        ...transition.changes,
-      })),
+    record: jest.fn().mockImplementation(async (order: OrderRecord, transition: { changes: Partial<OrderRecord> }) => ({
+      ...order,
+      ...transition.changes,
+    })),
   };
 }
 
@@ -75,17 +73,15 @@ function strategyStub(side: 'buy' | 'sell', fundingMode: FundingStrategy['fundin
     assertRequest: jest.fn(),
     assertAccounts: jest.fn(),
     assertBeforeCap: jest.fn().mockResolvedValue(undefined),
-    prepare: jest
-      .fn()
-      .mockResolvedValue({
-        status: 'funds_reserved',
-        kesDebitStatus: null,
-        debitOutcome: null,
-        depositAddress: null,
-        sendBefore: null,
-        payoutAccountId: null,
-        nextActionAt: null,
-      }),
+    prepare: jest.fn().mockResolvedValue({
+      status: 'funds_reserved',
+      kesDebitStatus: null,
+      debitOutcome: null,
+      depositAddress: null,
+      sendBefore: null,
+      payoutAccountId: null,
+      nextActionAt: null,
+    }),
     fund: jest.fn().mockImplementation(async (order: OrderRecord) => ({ order, refusalCode: null })),
   } as unknown as jest.Mocked<FundingStrategy>;
 }
@@ -110,14 +106,12 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
     orders,
     reserveCap,
     profiles: {
-      findTradingProfile: jest
-        .fn()
-        .mockResolvedValue({
-          status: 'active',
-          buyMode: options.buyMode ?? 'debit_first',
-          sellMode: 'deposit',
-          perOrderCapKes: '5000.00',
-        }),
+      findTradingProfile: jest.fn().mockResolvedValue({
+        status: 'active',
+        buyMode: options.buyMode ?? 'debit_first',
+        sellMode: 'deposit',
+        perOrderCapKes: '5000.00',
+      }),
     },
     switches: {
       read: jest
@@ -125,15 +119,13 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
         .mockResolvedValue({ kill_switch: 'off', swaps: 'on', treasury_kes: 'available', treasury_usdt: 'available' }),
     },
     ledger: {
-      getPartnerAccounts: jest
-        .fn()
-        .mockResolvedValue({
-          partnerId: PARTNER_ID,
-          kesAccountId: 'kes-1',
-          usdtAccountId: 'usdt-1',
-          kesAccountStatus: 'active',
-          usdtDepositAddress: '',
-        }),
+      getPartnerAccounts: jest.fn().mockResolvedValue({
+        partnerId: PARTNER_ID,
+        kesAccountId: 'kes-1',
+        usdtAccountId: 'usdt-1',
+        kesAccountStatus: 'active',
+        usdtDepositAddress: '',
+      }),
     },
     accountIds: { remember: jest.fn() },
     clock: { now: () => NOW },
