@@ -3,11 +3,15 @@
 // each account's running balance and version, so clone i of an account's posting gets
 // version + i and balance + i × amount from the account as locked at seeding, and the
 // accounts move by count × amount at the end: `ops ledger check` reconciles afterwards.
+// Statement lines are not cloned: the ledger's posting trigger appends one per cloned
+// posting to a partner account (dated at seeding, after the template's own lines, each
+// chaining on the one before), and `finish` counts them.
 import { literal } from '../lib/clone-sql.js';
 import { SeedSchemaError } from './clone.mjs';
 
 const ACCOUNTS_LOCK_SQL = `
-  SELECT a.id::text AS id, a.posted::text AS posted, a.version::text AS version,
+  SELECT a.id::text AS id, a.posted::text AS posted, a.version::text AS version, a.partner_id IS NOT NULL AS partner,
+         (SELECT count(*)::int FROM statement_lines l WHERE l.account_id = a.id) AS lines,
          (SELECT count(*)::int FROM postings p WHERE p.entry_id = $1 AND p.account_id = a.id) AS postings
     FROM accounts a WHERE a.id IN (SELECT account_id FROM postings WHERE entry_id = $1) ORDER BY a.id FOR UPDATE`;
 
@@ -69,5 +73,22 @@ export const ledgerEntries = {
     );
     if (result.rowCount !== prepared.accounts.length)
       throw new Error(`moved ${result.rowCount} accounts, expected ${prepared.accounts.length}`);
+    await assertStatementLinesWritten(client, prepared.accounts, count);
   },
 };
+
+/** Each partner account the entry moved has gained one statement line per clone, from the ledger's trigger. */
+async function assertStatementLinesWritten(client, accounts, count) {
+  const partnerAccounts = accounts.filter((row) => row.partner);
+  if (partnerAccounts.length === 0) return;
+  const { rows } = await client.query(
+    'SELECT account_id::text AS id, count(*)::int AS lines FROM statement_lines WHERE account_id = ANY($1::uuid[]) GROUP BY account_id',
+    [partnerAccounts.map((row) => row.id)],
+  );
+  const after = new Map(rows.map((row) => [row.id, row.lines]));
+  const wrong = partnerAccounts.filter((row) => (after.get(row.id) ?? 0) - row.lines !== count);
+  if (wrong.length > 0)
+    throw new Error(
+      `statement lines written while cloning: ${wrong.map((row) => `${row.id} +${(after.get(row.id) ?? 0) - row.lines}`).join(', ')}, expected +${count} each`,
+    );
+}
