@@ -23,3 +23,5 @@ export { clientAs, routedClient, stackIdentity } from './grpc-clients';
 export type { TestClientOptions } from './grpc-clients';
 export { TestCertificateAuthority } from '@platform/grpc/dist/testing/test-certificates';
 export type { IssuedCertificate } from '@platform/grpc/dist/testing/test-certificates';
+export { explaining, growth, rowsExamined, sequentialScans, totalRowsExamined } from './query-plans';
+export type { ExplainedStatement, ExplainingQueryable, PlanNode } from './query-plans';
