@@ -2,7 +2,9 @@
  * The partner plane's operation table: one entry per operation, keyed by its
  * operationId. The gateway registers its routes, their scopes and their request
  * validation from it; the API reference is built from it. Statuses of refusals
- * come from the error catalogue, never from here.
+ * come from the error catalogue, never from here. What every read, every page
+ * of a list and every sandbox helper share is added by read(), page() and
+ * sandbox(), so an entry states only what is its own.
  */
 import type { ErrorCode } from '@platform/errors';
 import type { z } from 'zod';
@@ -86,6 +88,11 @@ const REPLAYED = 'Idempotent-Replayed';
 const NEXT_CURSOR = 'X-Next-Cursor';
 const READ_ONLY = 'Reads only; safe to repeat.';
 
+/** An operation's refusals beyond the common ones: the 404 its notFound names first, then the others. */
+function refusals(notFound: ErrorCode | undefined, errors: ErrorCode[] = []): ErrorCode[] {
+  return notFound ? [notFound, ...errors] : errors;
+}
+
 /** A read of the partner's own data: GET under the read scope, answering 200. */
 interface ReadSpec {
   path: string;
@@ -107,13 +114,31 @@ function read(spec: ReadSpec): OperationSpec {
     scope: 'read',
     description: `${spec.description} ${READ_ONLY}`,
     success: { 200: answer },
-    errors: spec.notFound ? [spec.notFound, ...errors] : errors,
+    errors: refusals(spec.notFound, errors),
   };
 }
 
 /** A read of one page of a list: its query filters and pages it; the next page's cursor comes in X-Next-Cursor. */
 function page<Q extends z.AnyZodObject>(spec: ReadSpec & { query: Q }): OperationSpec & { query: Q } {
   return { ...read({ ...spec, answer: { ...spec.answer, headers: [NEXT_CURSOR] } }), query: spec.query };
+}
+
+type SandboxSpec = Omit<OperationSpec, 'tag' | 'scope' | 'availability' | 'errors'> & {
+  /** Refusals beyond the common ones and `notFound`. */
+  errors?: ErrorCode[];
+};
+
+/** A sandbox helper: listed under Sandbox, needing the sandbox scope, served in sandbox mode only. */
+function sandbox<S extends SandboxSpec>(
+  spec: S,
+): Omit<S, 'errors'> & Pick<OperationSpec, 'tag' | 'scope' | 'availability' | 'errors'> {
+  return {
+    ...spec,
+    tag: 'Sandbox',
+    scope: 'sandbox',
+    availability: 'sandbox',
+    errors: refusals(spec.notFound, spec.errors),
+  };
 }
 
 export const OPERATIONS = defineOperations({
@@ -646,79 +671,59 @@ export const OPERATIONS = defineOperations({
     errors: ['DELIVERY_NOT_FOUND', 'WEBHOOK_RETRY_LIMITED'],
   },
 
-  sandboxSetRate: {
+  sandboxSetRate: sandbox({
     method: 'post',
     path: '/v1/sandbox/rates',
-    tag: 'Sandbox',
     summary: 'Pin the sandbox rate feed',
-    scope: 'sandbox',
-    availability: 'sandbox',
     description:
       "Pins this partner's sandbox rate (ask not below bid). Unpinned, the rate is a random walk around 129.50 with a 50 bps spread.",
     request: { name: 'SandboxRateRequest', schema: sandboxRateSchema, crossFieldCheck: askNotBelowBid },
     success: { 200: { description: 'The pinned rate', schema: 'SandboxRate' } },
-    errors: [],
-  },
-  sandboxKesCredit: {
+  }),
+  sandboxKesCredit: sandbox({
     method: 'post',
     path: '/v1/sandbox/kes-credits',
-    tag: 'Sandbox',
     summary: 'A paybill credit lands in the KES account',
-    scope: 'sandbox',
-    availability: 'sandbox',
     description:
       "The credit clears at once and `credit.received` follows; a `reference` equal to a pay-in order's paymentReference matches that order. " +
       'Each call is another credit.',
     request: { name: 'KesCreditRequest', schema: kesCreditSchema },
     success: { 201: { description: 'The credit', schema: 'KesCredit' } },
     errors: ['PARTNER_VA_NOT_ALLOCATED'],
-  },
-  sandboxUsdtDeposit: {
+  }),
+  sandboxUsdtDeposit: sandbox({
     method: 'post',
     path: '/v1/sandbox/usdt-deposits',
-    tag: 'Sandbox',
     summary: 'A USDT deposit lands on the deposit address',
-    scope: 'sandbox',
-    availability: 'sandbox',
     description:
       'Matched to a sell order by its hash (`claimed`), held while sell orders await a hash (`held_for_attribution`), else credited with ' +
       '`usdt_credit.received`. The same hash again answers the first deposit.',
     request: { name: 'UsdtDepositRequest', schema: usdtDepositSchema },
     success: { 201: { description: 'The deposit', schema: 'UsdtDeposit' } },
     errors: ['USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED'],
-  },
-  sandboxApproveWallet: {
+  }),
+  sandboxApproveWallet: sandbox({
     method: 'post',
     path: '/v1/sandbox/wallets/{id}/approve',
-    tag: 'Sandbox',
     summary: "The service's review approves a wallet",
-    scope: 'sandbox',
-    availability: 'sandbox',
     notFound: 'WALLET_NOT_FOUND',
     description: 'For a wallet an administrator confirmed: it becomes `active` with screening `cleared`.',
     success: { 200: { description: 'The wallet, active', schema: 'Wallet' } },
-    errors: ['WALLET_NOT_FOUND', 'WALLET_NOT_AWAITING_REVIEW'],
-  },
-  sandboxOutbox: {
+    errors: ['WALLET_NOT_AWAITING_REVIEW'],
+  }),
+  sandboxOutbox: sandbox({
     method: 'get',
     path: '/v1/sandbox/outbox',
-    tag: 'Sandbox',
     summary: "Messages e-mailed to the partner's people (codes, notices)",
-    scope: 'sandbox',
-    availability: 'sandbox',
     description:
       'The newest 100 messages, newest first: the only place a sandbox approval or confirmation code can be read. Notices of an ' +
       'administrator added or removed (`administrator_added`, `administrator_removed`, about `subjectType` `administrator`) have `code` null.',
     success: { 200: { description: 'Newest first, at most 100', schema: 'OutboxEntry[]' } },
-    errors: [],
-  },
-  sandboxCollectionDeposit: {
+  }),
+  sandboxCollectionDeposit: sandbox({
     method: 'post',
     path: '/v1/sandbox/collections/{id}/deposits',
-    tag: 'Sandbox',
     summary: 'A USD deposit arrives for a collection',
-    scope: 'sandbox',
-    availability: 'sandbox',
     notFound: 'COLLECTION_NOT_FOUND',
     description:
       'Answers with the deposit and the collection as it stands after it. The same depositId again answers the first deposit (200); ' +
@@ -728,44 +733,32 @@ export const OPERATIONS = defineOperations({
       201: { description: 'The deposit', schema: 'CollectionDeposit' },
       200: { description: 'The same depositId again', schema: 'CollectionDeposit' },
     },
-    errors: ['COLLECTION_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
-  },
-  sandboxExpireCollection: {
+    errors: ['IDEMPOTENCY_KEY_REUSED'],
+  }),
+  sandboxExpireCollection: sandbox({
     method: 'post',
     path: '/v1/sandbox/collections/{id}/expire',
-    tag: 'Sandbox',
     summary: "End an open collection's lifetime now",
-    scope: 'sandbox',
-    availability: 'sandbox',
     notFound: 'COLLECTION_NOT_FOUND',
     description: "The sandbox clock ends an open collection's lifetime now: it reads `expired`.",
     success: { 200: { description: 'The collection', schema: 'Collection' } },
-    errors: ['COLLECTION_NOT_FOUND'],
-  },
-  sandboxApproveMobileMoneyPush: {
+  }),
+  sandboxApproveMobileMoneyPush: sandbox({
     method: 'post',
     path: '/v1/sandbox/mobile-money-pushes/{pushId}/approve',
-    tag: 'Sandbox',
-    availability: 'sandbox',
     notFound: 'MOBILE_MONEY_PUSH_NOT_FOUND',
     summary: 'The payer approves the prompt (credit.received follows)',
-    scope: 'sandbox',
     description: 'The amount lands in the KES account and `credit.received` follows.',
     success: { 200: { description: "The prompt's outcome", schema: 'MobileMoneyPushOutcome' } },
-    errors: ['MOBILE_MONEY_PUSH_NOT_FOUND'],
-  },
-  sandboxDeclineMobileMoneyPush: {
+  }),
+  sandboxDeclineMobileMoneyPush: sandbox({
     method: 'post',
     path: '/v1/sandbox/mobile-money-pushes/{pushId}/decline',
-    tag: 'Sandbox',
-    availability: 'sandbox',
     notFound: 'MOBILE_MONEY_PUSH_NOT_FOUND',
     summary: 'The payer declines the prompt (no event)',
-    scope: 'sandbox',
     description: 'Nothing lands and no event follows.',
     success: { 200: { description: "The prompt's outcome", schema: 'MobileMoneyPushOutcome' } },
-    errors: ['MOBILE_MONEY_PUSH_NOT_FOUND'],
-  },
+  }),
 });
 
 export type OperationId = keyof typeof OPERATIONS;
