@@ -2,11 +2,13 @@
  * The partner plane's operation table: one entry per operation, keyed by its
  * operationId. The gateway registers its routes, their scopes and their request
  * validation from it; the API reference is built from it. Statuses of refusals
- * come from the error catalogue, never from here.
+ * come from the error catalogue, never from here. What every read, every page
+ * of a list and every sandbox helper share is added by read(), page() and
+ * sandbox(), so an entry states only what is its own.
  */
 import type { ErrorCode } from '@platform/errors';
 import type { z } from 'zod';
-import { defineOperations, OperationSpec } from './contract/operation';
+import { defineOperations, OperationSpec, SuccessAnswer } from './contract/operation';
 import {
   adminRequestSchema,
   askNotBelowBid,
@@ -85,6 +87,59 @@ const WRONG_CODE_BUDGET_TEXT =
 const REPLAYED = 'Idempotent-Replayed';
 const NEXT_CURSOR = 'X-Next-Cursor';
 const READ_ONLY = 'Reads only; safe to repeat.';
+
+/** An operation's refusals beyond the common ones: the 404 its notFound names first, then the others. */
+function refusals(notFound: ErrorCode | undefined, errors: ErrorCode[] = []): ErrorCode[] {
+  return notFound ? [notFound, ...errors] : errors;
+}
+
+/** A read of the partner's own data: GET under the read scope, answering 200. */
+interface ReadSpec {
+  path: string;
+  tag: string;
+  summary: string;
+  /** What it answers; the sentence saying it only reads and is safe to repeat is added. */
+  description: string;
+  answer: SuccessAnswer;
+  notFound?: ErrorCode;
+  /** Refusals beyond the common ones and `notFound`. */
+  errors?: ErrorCode[];
+}
+
+function read(spec: ReadSpec): OperationSpec {
+  const { answer, errors = [], ...rest } = spec;
+  return {
+    ...rest,
+    method: 'get',
+    scope: 'read',
+    description: `${spec.description} ${READ_ONLY}`,
+    success: { 200: answer },
+    errors: refusals(spec.notFound, errors),
+  };
+}
+
+/** A read of one page of a list: its query filters and pages it; the next page's cursor comes in X-Next-Cursor. */
+function page<Q extends z.AnyZodObject>(spec: ReadSpec & { query: Q }): OperationSpec & { query: Q } {
+  return { ...read({ ...spec, answer: { ...spec.answer, headers: [NEXT_CURSOR] } }), query: spec.query };
+}
+
+type SandboxSpec = Omit<OperationSpec, 'tag' | 'scope' | 'availability' | 'errors'> & {
+  /** Refusals beyond the common ones and `notFound`. */
+  errors?: ErrorCode[];
+};
+
+/** A sandbox helper: listed under Sandbox, needing the sandbox scope, served in sandbox mode only. */
+function sandbox<S extends SandboxSpec>(
+  spec: S,
+): Omit<S, 'errors'> & Pick<OperationSpec, 'tag' | 'scope' | 'availability' | 'errors'> {
+  return {
+    ...spec,
+    tag: 'Sandbox',
+    scope: 'sandbox',
+    availability: 'sandbox',
+    errors: refusals(spec.notFound, spec.errors),
+  };
+}
 
 export const OPERATIONS = defineOperations({
   getHealth: {
@@ -174,31 +229,26 @@ export const OPERATIONS = defineOperations({
     ],
   },
 
-  listOrders: {
-    method: 'get',
+  listOrders: page({
     path: '/v1/orders',
     tag: 'Orders',
     summary: 'List orders (newest first)',
-    scope: 'read',
     description:
       "A page of the partner's orders, buys and sells, newest first, filtered by the query; each order exactly as `GET /v1/orders/{id}` " +
       "answers it. The next page's cursor comes in `X-Next-Cursor` (absent on the last page); orders created while you page come before " +
-      `the first page, so a page never shifts or repeats. Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+      'the first page, so a page never shifts or repeats. Each parameter at most once; an unknown one is refused by name.',
     query: orderListQuerySchema,
-    success: { 200: { description: 'A page of orders', schema: 'Order[]', headers: [NEXT_CURSOR] } },
-    errors: [],
-  },
-  getOrder: {
-    method: 'get',
+    answer: { description: 'A page of orders', schema: 'Order[]' },
+  }),
+  getOrder: read({
     path: '/v1/orders/{id}',
     tag: 'Orders',
     summary: 'Read an order',
-    scope: 'read',
     notFound: 'ORDER_NOT_FOUND',
-    description: `The order as it stands; the shape follows the side and the partner's funding mode. Another partner's order is 404. ${READ_ONLY}`,
-    success: { 200: { description: 'The order', schema: 'Order' } },
-    errors: ['ORDER_NOT_FOUND'],
-  },
+    description:
+      "The order as it stands; the shape follows the side and the partner's funding mode. Another partner's order is 404.",
+    answer: { description: 'The order', schema: 'Order' },
+  }),
 
   attachTxHash: {
     method: 'patch',
@@ -220,22 +270,17 @@ export const OPERATIONS = defineOperations({
     ],
   },
 
-  listBalances: {
-    method: 'get',
+  listBalances: read({
     path: '/v1/balances',
     tag: 'Balances and funding',
     summary: 'Balances',
-    scope: 'read',
-    description: `KES, then USDT, then USD; \`available\` is posted minus held. ${READ_ONLY}`,
-    success: { 200: { description: 'The balances', schema: 'Balance[]' } },
-    errors: [],
-  },
-  listAccountTransactions: {
-    method: 'get',
+    description: 'KES, then USDT, then USD; `available` is posted minus held.',
+    answer: { description: 'The balances', schema: 'Balance[]' },
+  }),
+  listAccountTransactions: page({
     path: '/v1/balances/{accountId}/transactions',
     tag: 'Balances and funding',
     summary: 'Statement of one balance (newest first)',
-    scope: 'read',
     notFound: 'ACCOUNT_NOT_FOUND',
     description:
       "Every movement of one of the partner's balances (an `accountId` from `GET /v1/balances`), newest first: credits, orders, " +
@@ -243,24 +288,21 @@ export const OPERATIONS = defineOperations({
       'Each line carries its signed amount, the available balance right after it and the id of the resource that moved it. Within any ' +
       "window the amounts sum exactly to the change in the available balance: the newest line's `availableAfter` minus the oldest line's " +
       "`availableAfter` plus its own `amount`. The next page's cursor comes in `X-Next-Cursor`; movements made while you page come before " +
-      `the first page. Another partner's account, or an unknown one, is 404. ${READ_ONLY}`,
+      "the first page. Another partner's account, or an unknown one, is 404.",
     query: statementQuerySchema,
-    success: { 200: { description: 'A page of statement lines', schema: 'StatementLine[]', headers: [NEXT_CURSOR] } },
-    errors: ['ACCOUNT_NOT_FOUND'],
-  },
+    answer: { description: 'A page of statement lines', schema: 'StatementLine[]' },
+  }),
 
-  getFundingInstructions: {
-    method: 'get',
+  getFundingInstructions: read({
     path: '/v1/funding',
     tag: 'Balances and funding',
     summary: 'Funding instructions',
-    scope: 'read',
     description:
       'How to top up the KES balance (the paybill entry, while the KES account is active) and the USDT balance (the permanent ' +
-      `deposit address). Neither is tied to an order. ${READ_ONLY}`,
-    success: { 200: { description: 'How to fund the KES and USDT balances', schema: 'FundingInstructions' } },
+      'deposit address). Neither is tied to an order.',
+    answer: { description: 'How to fund the KES and USDT balances', schema: 'FundingInstructions' },
     errors: ['USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED'],
-  },
+  }),
 
   pushMobileMoneyPrompt: {
     method: 'post',
@@ -281,31 +323,26 @@ export const OPERATIONS = defineOperations({
       'PARTNER_VA_SUSPENDED',
     ],
   },
-  listMobileMoneyPushes: {
-    method: 'get',
+  listMobileMoneyPushes: page({
     path: '/v1/funding/mobile-money-push',
     tag: 'Balances and funding',
     summary: 'List payment prompts (newest first)',
-    scope: 'read',
     description:
       "A page of the partner's mobile-money prompts, newest first, each with its status, amount and the payer's number masked. " +
       "Prompts carry no idempotencyKey or partnerReference, so there is no filter on either. The next page's cursor comes in " +
-      `\`X-Next-Cursor\`; prompts made while you page come before the first page. Each parameter at most once. ${READ_ONLY}`,
+      '`X-Next-Cursor`; prompts made while you page come before the first page. Each parameter at most once.',
     query: mobileMoneyPushListQuerySchema,
-    success: { 200: { description: 'A page of prompts', schema: 'MobileMoneyPushRecord[]', headers: [NEXT_CURSOR] } },
-    errors: [],
-  },
+    answer: { description: 'A page of prompts', schema: 'MobileMoneyPushRecord[]' },
+  }),
 
-  listPayoutDestinations: {
-    method: 'get',
+  listPayoutDestinations: read({
     path: '/v1/payout-destinations',
     tag: 'Balances and funding',
     summary: 'Active payout destinations (read-only)',
-    scope: 'read',
-    description: `The accounts a sell order can pay out to, oldest first, account numbers masked. They are registered by the service, never through this API. ${READ_ONLY}`,
-    success: { 200: { description: 'Active destinations, account numbers masked', schema: 'PayoutDestination[]' } },
-    errors: [],
-  },
+    description:
+      'The accounts a sell order can pay out to, oldest first, account numbers masked. They are registered by the service, never through this API.',
+    answer: { description: 'Active destinations, account numbers masked', schema: 'PayoutDestination[]' },
+  }),
 
   registerAdmin: {
     method: 'post',
@@ -325,18 +362,14 @@ export const OPERATIONS = defineOperations({
     },
     errors: [],
   },
-  listAdmins: {
-    method: 'get',
+  listAdmins: read({
     path: '/v1/admins',
     tag: 'Administrators',
     summary: 'Active administrators',
-    scope: 'read',
     description:
-      'Earliest registered first: the earliest one whose waiting period is over receives wallet approval and confirmation codes. ' +
-      READ_ONLY,
-    success: { 200: { description: 'Earliest registered first', schema: 'Administrator[]' } },
-    errors: [],
-  },
+      'Earliest registered first: the earliest one whose waiting period is over receives wallet approval and confirmation codes.',
+    answer: { description: 'Earliest registered first', schema: 'Administrator[]' },
+  }),
   removeAdmin: {
     method: 'delete',
     path: '/v1/admins/{id}',
@@ -369,16 +402,13 @@ export const OPERATIONS = defineOperations({
     },
     errors: ['NO_ADMINISTRATOR_REGISTERED'],
   },
-  listWallets: {
-    method: 'get',
+  listWallets: read({
     path: '/v1/wallets',
     tag: 'Wallets',
     summary: 'Wallets (revoked ones left out)',
-    scope: 'read',
-    description: `Newest first. Only an \`active\` wallet can receive value. ${READ_ONLY}`,
-    success: { 200: { description: 'Newest first', schema: 'Wallet[]' } },
-    errors: [],
-  },
+    description: 'Newest first. Only an `active` wallet can receive value.',
+    answer: { description: 'Newest first', schema: 'Wallet[]' },
+  }),
   confirmWallet: {
     method: 'post',
     path: '/v1/wallets/{id}/confirm',
@@ -420,31 +450,25 @@ export const OPERATIONS = defineOperations({
     success: { 202: { description: 'Awaiting confirmation', schema: 'Transfer', headers: [REPLAYED] } },
     errors: TRANSFER_CREATE_ERRORS,
   },
-  listTransfers: {
-    method: 'get',
+  listTransfers: page({
     path: '/v1/transfers',
     tag: 'Transfers',
     summary: 'List transfers (newest first)',
-    scope: 'read',
     description:
       "A page of the partner's KES transfers, batch items included, newest first, filtered by the query; each as " +
       "`GET /v1/transfers/{id}` answers it. The next page's cursor comes in `X-Next-Cursor` (absent on the last page); transfers created " +
-      `while you page come before the first page, so a page never shifts or repeats. Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+      'while you page come before the first page, so a page never shifts or repeats. Each parameter at most once; an unknown one is refused by name.',
     query: transferListQuerySchema,
-    success: { 200: { description: 'A page of transfers', schema: 'Transfer[]', headers: [NEXT_CURSOR] } },
-    errors: [],
-  },
-  getTransfer: {
-    method: 'get',
+    answer: { description: 'A page of transfers', schema: 'Transfer[]' },
+  }),
+  getTransfer: read({
     path: '/v1/transfers/{id}',
     tag: 'Transfers',
     summary: 'Read a transfer',
-    scope: 'read',
     notFound: 'TRANSFER_NOT_FOUND',
-    description: `The transfer as it stands. ${READ_ONLY}`,
-    success: { 200: { description: 'The transfer', schema: 'Transfer' } },
-    errors: ['TRANSFER_NOT_FOUND'],
-  },
+    description: 'The transfer as it stands.',
+    answer: { description: 'The transfer', schema: 'Transfer' },
+  }),
   createTransferBatch: {
     method: 'post',
     path: '/v1/transfers/batch',
@@ -459,31 +483,25 @@ export const OPERATIONS = defineOperations({
     success: { 202: { description: 'Awaiting confirmation', schema: 'TransferBatch', headers: [REPLAYED] } },
     errors: TRANSFER_CREATE_ERRORS,
   },
-  getTransferBatch: {
-    method: 'get',
+  getTransferBatch: read({
     path: '/v1/transfers/batch/{id}',
     tag: 'Transfers',
     summary: 'Read a batch',
-    scope: 'read',
     notFound: 'BATCH_NOT_FOUND',
-    description: `The batch with every item's outcome. ${READ_ONLY}`,
-    success: { 200: { description: 'The batch with every item outcome', schema: 'TransferBatch' } },
-    errors: ['BATCH_NOT_FOUND'],
-  },
-  listTransferBatches: {
-    method: 'get',
+    description: "The batch with every item's outcome.",
+    answer: { description: 'The batch with every item outcome', schema: 'TransferBatch' },
+  }),
+  listTransferBatches: page({
     path: '/v1/transfers/batch',
     tag: 'Transfers',
     summary: 'List batches (newest first)',
-    scope: 'read',
     description:
       "A page of the partner's batches, newest first, each as `GET /v1/transfers/batch/{id}` answers it; `status` filters on the " +
       "batch's status as shown there. The next page's cursor comes in `X-Next-Cursor`; batches created while you page come before the " +
-      `first page. Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+      'first page. Each parameter at most once; an unknown one is refused by name.',
     query: transferBatchListQuerySchema,
-    success: { 200: { description: 'A page of batches', schema: 'TransferBatch[]', headers: [NEXT_CURSOR] } },
-    errors: [],
-  },
+    answer: { description: 'A page of batches', schema: 'TransferBatch[]' },
+  }),
 
   createUsdtSend: {
     method: 'post',
@@ -509,31 +527,25 @@ export const OPERATIONS = defineOperations({
       'PARTNER_SUSPENDED',
     ],
   },
-  getUsdtSend: {
-    method: 'get',
+  getUsdtSend: read({
     path: '/v1/usdt/sends/{id}',
     tag: 'USDT sends',
     summary: 'Read a USDT send',
-    scope: 'read',
     notFound: 'SEND_NOT_FOUND',
-    description: `The send as it stands. ${READ_ONLY}`,
-    success: { 200: { description: 'The send', schema: 'UsdtSend' } },
-    errors: ['SEND_NOT_FOUND'],
-  },
-  listUsdtSends: {
-    method: 'get',
+    description: 'The send as it stands.',
+    answer: { description: 'The send', schema: 'UsdtSend' },
+  }),
+  listUsdtSends: page({
     path: '/v1/usdt/sends',
     tag: 'USDT sends',
     summary: 'List USDT sends (newest first)',
-    scope: 'read',
     description:
       "A page of the partner's USDT sends, newest first, filtered by the query; each as `GET /v1/usdt/sends/{id}` answers it. " +
       "The next page's cursor comes in `X-Next-Cursor`; sends created while you page come before the first page. Each parameter at most " +
-      `once; an unknown one is refused by name. ${READ_ONLY}`,
+      'once; an unknown one is refused by name.',
     query: usdtSendListQuerySchema,
-    success: { 200: { description: 'A page of sends', schema: 'UsdtSend[]', headers: [NEXT_CURSOR] } },
-    errors: [],
-  },
+    answer: { description: 'A page of sends', schema: 'UsdtSend[]' },
+  }),
 
   confirm: {
     method: 'post',
@@ -598,63 +610,51 @@ export const OPERATIONS = defineOperations({
     },
     errors: ['IDEMPOTENCY_KEY_REUSED'],
   },
-  listCollections: {
-    method: 'get',
+  listCollections: page({
     path: '/v1/collections',
     tag: 'Collections',
     summary: 'List collections (newest first)',
-    scope: 'read',
     description:
       "A page of the partner's collections, newest first, filtered by the query. The next page's cursor comes in `X-Next-Cursor` " +
-      `(absent on the last page). Each parameter at most once; an unknown one is refused by name. ${READ_ONLY}`,
+      '(absent on the last page). Each parameter at most once; an unknown one is refused by name.',
     query: collectionListQuerySchema,
-    success: { 200: { description: 'A page of collections', schema: 'Collection[]', headers: [NEXT_CURSOR] } },
-    errors: [],
-  },
-  getCollection: {
-    method: 'get',
+    answer: { description: 'A page of collections', schema: 'Collection[]' },
+  }),
+  getCollection: read({
     path: '/v1/collections/{id}',
     tag: 'Collections',
     summary: 'Read a collection',
-    scope: 'read',
     notFound: 'COLLECTION_NOT_FOUND',
-    description: `The collection as it stands; amounts are null until a deposit arrives. ${READ_ONLY}`,
-    success: { 200: { description: 'The collection', schema: 'Collection' } },
-    errors: ['COLLECTION_NOT_FOUND'],
-  },
+    description: 'The collection as it stands; amounts are null until a deposit arrives.',
+    answer: { description: 'The collection', schema: 'Collection' },
+  }),
 
-  listEvents: {
-    method: 'get',
+  listEvents: page({
     path: '/v1/events',
     tag: 'Webhooks',
     summary: 'The events feed (catch up after downtime)',
-    scope: 'read',
     description:
       'Every event your webhooks carry, oldest first in the order the service accepted them, each exactly the body its webhook ' +
       'delivers. Kept at least 30 days. To catch up after downtime, page with `after` = the id of the last event you processed, until a page ' +
       'comes back without `X-Next-Cursor` (it then holds the newest events); paging never skips or repeats an event, even while new ones ' +
       `arrive. \`X-Next-Cursor\` is the id to pass as \`after\` for the next page. \`limit\` defaults to ${FEED_LIMIT_DEFAULT}. ` +
-      'An event you also received by webhook has the same `id`: dedupe on it. Each parameter at most once; an unknown one is refused by name. ' +
-      READ_ONLY,
+      'An event you also received by webhook has the same `id`: dedupe on it. Each parameter at most once; an unknown one is refused by name.',
     query: eventListQuerySchema,
-    success: { 200: { description: 'A page of events, oldest first', schema: 'Event[]', headers: [NEXT_CURSOR] } },
+    answer: { description: 'A page of events, oldest first', schema: 'Event[]' },
     errors: ['EVENT_CURSOR_UNKNOWN', 'EVENT_CURSOR_EXPIRED'],
-  },
-  listWebhookDeliveries: {
-    method: 'get',
+  }),
+  listWebhookDeliveries: page({
     path: '/v1/webhook-deliveries',
     tag: 'Webhooks',
     summary: 'List your webhook deliveries (newest first)',
-    scope: 'read',
     description:
       'A page of your webhook deliveries, newest first, optionally one status: each with its delivery id (the X-Service-Delivery ' +
       'header), event id and type, attempts in the current round, the last answer (HTTP status code, or the class of a failure without one) ' +
       "and the next attempt's time. The next page's cursor comes in `X-Next-Cursor` (absent on the last page). Each parameter at most once; " +
-      `an unknown one is refused by name. ${READ_ONLY}`,
+      'an unknown one is refused by name.',
     query: webhookDeliveryListQuerySchema,
-    success: { 200: { description: 'A page of deliveries', schema: 'WebhookDelivery[]', headers: [NEXT_CURSOR] } },
-    errors: [],
-  },
+    answer: { description: 'A page of deliveries', schema: 'WebhookDelivery[]' },
+  }),
   retryWebhookDelivery: {
     method: 'post',
     path: '/v1/webhook-deliveries/{id}/retry',
@@ -671,79 +671,59 @@ export const OPERATIONS = defineOperations({
     errors: ['DELIVERY_NOT_FOUND', 'WEBHOOK_RETRY_LIMITED'],
   },
 
-  sandboxSetRate: {
+  sandboxSetRate: sandbox({
     method: 'post',
     path: '/v1/sandbox/rates',
-    tag: 'Sandbox',
     summary: 'Pin the sandbox rate feed',
-    scope: 'sandbox',
-    availability: 'sandbox',
     description:
       "Pins this partner's sandbox rate (ask not below bid). Unpinned, the rate is a random walk around 129.50 with a 50 bps spread.",
     request: { name: 'SandboxRateRequest', schema: sandboxRateSchema, crossFieldCheck: askNotBelowBid },
     success: { 200: { description: 'The pinned rate', schema: 'SandboxRate' } },
-    errors: [],
-  },
-  sandboxKesCredit: {
+  }),
+  sandboxKesCredit: sandbox({
     method: 'post',
     path: '/v1/sandbox/kes-credits',
-    tag: 'Sandbox',
     summary: 'A paybill credit lands in the KES account',
-    scope: 'sandbox',
-    availability: 'sandbox',
     description:
       "The credit clears at once and `credit.received` follows; a `reference` equal to a pay-in order's paymentReference matches that order. " +
       'Each call is another credit.',
     request: { name: 'KesCreditRequest', schema: kesCreditSchema },
     success: { 201: { description: 'The credit', schema: 'KesCredit' } },
     errors: ['PARTNER_VA_NOT_ALLOCATED'],
-  },
-  sandboxUsdtDeposit: {
+  }),
+  sandboxUsdtDeposit: sandbox({
     method: 'post',
     path: '/v1/sandbox/usdt-deposits',
-    tag: 'Sandbox',
     summary: 'A USDT deposit lands on the deposit address',
-    scope: 'sandbox',
-    availability: 'sandbox',
     description:
       'Matched to a sell order by its hash (`claimed`), held while sell orders await a hash (`held_for_attribution`), else credited with ' +
       '`usdt_credit.received`. The same hash again answers the first deposit.',
     request: { name: 'UsdtDepositRequest', schema: usdtDepositSchema },
     success: { 201: { description: 'The deposit', schema: 'UsdtDeposit' } },
     errors: ['USDT_DEPOSIT_ADDRESS_NOT_ALLOCATED'],
-  },
-  sandboxApproveWallet: {
+  }),
+  sandboxApproveWallet: sandbox({
     method: 'post',
     path: '/v1/sandbox/wallets/{id}/approve',
-    tag: 'Sandbox',
     summary: "The service's review approves a wallet",
-    scope: 'sandbox',
-    availability: 'sandbox',
     notFound: 'WALLET_NOT_FOUND',
     description: 'For a wallet an administrator confirmed: it becomes `active` with screening `cleared`.',
     success: { 200: { description: 'The wallet, active', schema: 'Wallet' } },
-    errors: ['WALLET_NOT_FOUND', 'WALLET_NOT_AWAITING_REVIEW'],
-  },
-  sandboxOutbox: {
+    errors: ['WALLET_NOT_AWAITING_REVIEW'],
+  }),
+  sandboxOutbox: sandbox({
     method: 'get',
     path: '/v1/sandbox/outbox',
-    tag: 'Sandbox',
     summary: "Messages e-mailed to the partner's people (codes, notices)",
-    scope: 'sandbox',
-    availability: 'sandbox',
     description:
       'The newest 100 messages, newest first: the only place a sandbox approval or confirmation code can be read. Notices of an ' +
       'administrator added or removed (`administrator_added`, `administrator_removed`, about `subjectType` `administrator`) have `code` null.',
     success: { 200: { description: 'Newest first, at most 100', schema: 'OutboxEntry[]' } },
-    errors: [],
-  },
-  sandboxCollectionDeposit: {
+  }),
+  sandboxCollectionDeposit: sandbox({
     method: 'post',
     path: '/v1/sandbox/collections/{id}/deposits',
-    tag: 'Sandbox',
     summary: 'A USD deposit arrives for a collection',
-    scope: 'sandbox',
-    availability: 'sandbox',
     notFound: 'COLLECTION_NOT_FOUND',
     description:
       'Answers with the deposit and the collection as it stands after it. The same depositId again answers the first deposit (200); ' +
@@ -753,44 +733,32 @@ export const OPERATIONS = defineOperations({
       201: { description: 'The deposit', schema: 'CollectionDeposit' },
       200: { description: 'The same depositId again', schema: 'CollectionDeposit' },
     },
-    errors: ['COLLECTION_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
-  },
-  sandboxExpireCollection: {
+    errors: ['IDEMPOTENCY_KEY_REUSED'],
+  }),
+  sandboxExpireCollection: sandbox({
     method: 'post',
     path: '/v1/sandbox/collections/{id}/expire',
-    tag: 'Sandbox',
     summary: "End an open collection's lifetime now",
-    scope: 'sandbox',
-    availability: 'sandbox',
     notFound: 'COLLECTION_NOT_FOUND',
     description: "The sandbox clock ends an open collection's lifetime now: it reads `expired`.",
     success: { 200: { description: 'The collection', schema: 'Collection' } },
-    errors: ['COLLECTION_NOT_FOUND'],
-  },
-  sandboxApproveMobileMoneyPush: {
+  }),
+  sandboxApproveMobileMoneyPush: sandbox({
     method: 'post',
     path: '/v1/sandbox/mobile-money-pushes/{pushId}/approve',
-    tag: 'Sandbox',
-    availability: 'sandbox',
     notFound: 'MOBILE_MONEY_PUSH_NOT_FOUND',
     summary: 'The payer approves the prompt (credit.received follows)',
-    scope: 'sandbox',
     description: 'The amount lands in the KES account and `credit.received` follows.',
     success: { 200: { description: "The prompt's outcome", schema: 'MobileMoneyPushOutcome' } },
-    errors: ['MOBILE_MONEY_PUSH_NOT_FOUND'],
-  },
-  sandboxDeclineMobileMoneyPush: {
+  }),
+  sandboxDeclineMobileMoneyPush: sandbox({
     method: 'post',
     path: '/v1/sandbox/mobile-money-pushes/{pushId}/decline',
-    tag: 'Sandbox',
-    availability: 'sandbox',
     notFound: 'MOBILE_MONEY_PUSH_NOT_FOUND',
     summary: 'The payer declines the prompt (no event)',
-    scope: 'sandbox',
     description: 'Nothing lands and no event follows.',
     success: { 200: { description: "The prompt's outcome", schema: 'MobileMoneyPushOutcome' } },
-    errors: ['MOBILE_MONEY_PUSH_NOT_FOUND'],
-  },
+  }),
 });
 
 export type OperationId = keyof typeof OPERATIONS;

@@ -8,6 +8,7 @@
  * properties: the contract grows additively and clients must ignore new fields.
  */
 import { NO_CONTROL_CHARACTERS } from './contract/fields';
+import { BATCH_ITEMS_MAX } from './contract/requests';
 import {
   BATCH_STATUSES,
   COLLECTION_STATUSES,
@@ -29,15 +30,17 @@ const obj = (required: string[], properties: Record<string, Schema>, description
 });
 const described = (schema: Schema, description?: string): Schema => (description ? { ...schema, description } : schema);
 
+/** A string of at most `maxLength` characters matching `pattern`. */
+const patterned = (maxLength: number, pattern: string, description?: string): Schema =>
+  described({ type: 'string', maxLength, pattern }, description);
+
 /** Human text of at most `maxLength` characters, without control characters (the requests' rule too). */
 export const text = (maxLength: number, description?: string): Schema =>
-  described({ type: 'string', maxLength, pattern: NO_CONTROL_CHARACTERS.source }, description);
+  patterned(maxLength, NO_CONTROL_CHARACTERS.source, description);
 /** A machine word: lower-case letters, digits and underscores (a status or rail the service may add to). */
-export const word = (description?: string): Schema =>
-  described({ type: 'string', maxLength: 64, pattern: '^[a-z0-9_]{1,64}$' }, description);
+export const word = (description?: string): Schema => patterned(64, '^[a-z0-9_]{1,64}$', description);
 /** A stable upper-case code, e.g. a failure code. */
-export const code = (description?: string): Schema =>
-  described({ type: 'string', maxLength: 64, pattern: '^[A-Z0-9_]{1,64}$' }, description);
+export const code = (description?: string): Schema => patterned(64, '^[A-Z0-9_]{1,64}$', description);
 const enumOf = (values: readonly string[], description?: string): Schema =>
   described({ type: 'string', enum: values }, description);
 const int = (maximum: number, description?: string): Schema =>
@@ -48,35 +51,18 @@ const array = (items: Schema, maxItems: number, description?: string): Schema =>
   described({ type: 'array', maxItems, items }, description);
 
 const KEY = '^[A-Za-z0-9._:-]{1,128}$';
-const MASKED_EMAIL = {
-  type: 'string',
-  maxLength: 254,
-  pattern: '^[^@*\\s]\\*\\*\\*@[^@\\s]+$',
-  description: 'Masked e-mail: first character, `***`, `@` and the domain',
-};
-const MASKED_ACCOUNT_NUMBER = {
-  type: 'string',
-  maxLength: 8,
-  pattern: '^\\*{4}[^\\s]{1,4}$',
-  description: 'Masked: `****` and the last four characters',
-};
-const TRON_ADDRESS = {
-  type: 'string',
-  maxLength: 34,
-  pattern: '^T[1-9A-HJ-NP-Za-km-z]{33}$',
-  description: 'TRON base58check address',
-};
-const TX_HASH = {
-  type: 'string',
-  maxLength: 64,
-  pattern: '^[0-9a-f]{64}$',
-  description: 'TRON transaction hash, lowercase hex',
-};
+const MASKED_EMAIL = patterned(
+  254,
+  '^[^@*\\s]\\*\\*\\*@[^@\\s]+$',
+  'Masked e-mail: first character, `***`, `@` and the domain',
+);
+const MASKED_ACCOUNT_NUMBER = patterned(8, '^\\*{4}[^\\s]{1,4}$', 'Masked: `****` and the last four characters');
+const TRON_ADDRESS = patterned(34, '^T[1-9A-HJ-NP-Za-km-z]{33}$', 'TRON base58check address');
+const TX_HASH = patterned(64, '^[0-9a-f]{64}$', 'TRON transaction hash, lowercase hex');
 const BASIS_POINTS_MAX = 10_000;
 /** Collections' fee terms are integers of at most 1,000,000,000 minor units. */
 const MINOR_UNITS_MAX = 1_000_000_000;
 const SECONDS_IN_A_WEEK = 604_800;
-const BATCH_ITEMS_MAX = 20;
 /** Integer digits of any amount (@platform/money bounds every amount to 15). */
 const amountLengthMax = (decimals: number) => 15 + 1 + decimals;
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
+import { PAGE_FIELDS } from './requests';
 
 const FEED_LIMIT_MAX = 100;
 /** The feed's page size when `limit` is absent. */
@@ -45,12 +46,6 @@ export const eventListQuerySchema = z
 export const webhookDeliveryListQuerySchema = z
   .object({
     status: z.enum(WEBHOOK_DELIVERY_FILTERS).describe('One status').optional(),
-    limit: limit(`Page size, 1-${FEED_LIMIT_MAX}, default 50`),
-    cursor: z
-      .string()
-      .max(200)
-      .regex(/^[A-Za-z0-9_-]{1,200}$/)
-      .describe('X-Next-Cursor of the previous page, with the same filters')
-      .optional(),
+    ...PAGE_FIELDS,
   })
   .strict();

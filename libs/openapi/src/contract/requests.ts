@@ -300,12 +300,8 @@ function isoTime(description: string) {
     .describe(description);
 }
 
-/** Paging and the creation-time window, common to every list. */
-const PAGE_QUERY_FIELDS = {
-  from: isoTime(
-    'Inclusive lower bound on creation time (ISO 8601: a date, or a date and time with Z or an offset)',
-  ).optional(),
-  to: isoTime('Exclusive upper bound on creation time (ISO 8601)').optional(),
+/** A page's size and position, common to every list. */
+export const PAGE_FIELDS = {
   limit: z
     .string()
     .regex(/^[1-9]\d{0,2}$/)
@@ -318,6 +314,15 @@ const PAGE_QUERY_FIELDS = {
     .regex(/^[A-Za-z0-9_-]{1,200}$/)
     .describe('X-Next-Cursor of the previous page, with the same filters')
     .optional(),
+};
+
+/** Paging and the creation-time window, common to every list but the statement's. */
+const PAGE_QUERY_FIELDS = {
+  from: isoTime(
+    'Inclusive lower bound on creation time (ISO 8601: a date, or a date and time with Z or an offset)',
+  ).optional(),
+  to: isoTime('Exclusive upper bound on creation time (ISO 8601)').optional(),
+  ...PAGE_FIELDS,
 };
 
 /** The list's query: each parameter at most once; an unknown or repeated one is refused by name. */
@@ -378,8 +383,7 @@ export const statementQuerySchema = z
       'Inclusive lower bound on the time the balance moved (ISO 8601: a date, or a date and time with Z or an offset)',
     ).optional(),
     to: isoTime('Exclusive upper bound on the time the balance moved (ISO 8601)').optional(),
-    limit: PAGE_QUERY_FIELDS.limit,
-    cursor: PAGE_QUERY_FIELDS.cursor,
+    ...PAGE_FIELDS,
   })
   .strict();
 

@@ -11,3 +11,19 @@ export function answerPage<T>(res: Response, items: readonly T[], nextCursor: st
   if (nextCursor) res.setHeader(NEXT_CURSOR_HEADER, nextCursor);
   res.status(200).json(items);
 }
+
+/** A list query's filters every list shares. */
+interface ListWindowQuery {
+  from?: string;
+  to?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/**
+ * The creation-time window and the page of a list query, as the list RPCs take
+ * them: limit 0 asks for the service's default page size, cursor '' for the first page.
+ */
+export function listWindow(query: ListWindowQuery): { from?: string; to?: string; limit: number; cursor: string } {
+  return { from: query.from, to: query.to, limit: query.limit ?? 0, cursor: query.cursor ?? '' };
+}

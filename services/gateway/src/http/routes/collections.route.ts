@@ -9,7 +9,7 @@
 import { AppError } from '@platform/errors';
 import type { collections } from '@platform/proto';
 import type { CollectionsApi } from '../dependencies';
-import { answerPage } from '../paging';
+import { answerPage, listWindow } from '../paging';
 import type { OperationHandler } from './operation';
 
 /** The collection as partners see it: spec fields first, additive ones after; amounts null until received. */
@@ -81,10 +81,7 @@ export function listCollectionsHandler(deps: {
       partnerId,
       reference: query.reference,
       status: query.status,
-      from: query.from,
-      to: query.to,
-      limit: query.limit ?? 0,
-      cursor: query.cursor ?? '',
+      ...listWindow(query),
     });
     answerPage(res, result.collections.map(presentCollection), result.nextCursor);
   };

@@ -5,7 +5,7 @@
  */
 import type { payoutsFunding } from '@platform/proto';
 import type { PayoutsApi } from '../dependencies';
-import { answerPage } from '../paging';
+import { answerPage, listWindow } from '../paging';
 import type { OperationHandler } from './operation';
 
 /** POST /v1/funding/mobile-money-push → 202 `{pushId, status}` once the prompt is out. */
@@ -52,10 +52,7 @@ export function listMobileMoneyPushesHandler(deps: {
     const result = await deps.payouts.listMobileMoneyPushes({
       partnerId,
       status: query.status,
-      from: query.from,
-      to: query.to,
-      limit: query.limit ?? 0,
-      cursor: query.cursor ?? '',
+      ...listWindow(query),
     });
     answerPage(res, result.pushes.map(presentPush), result.nextCursor);
   };

@@ -4,7 +4,7 @@ import { AppError, isErrorCode } from '@platform/errors';
 import type { trading } from '@platform/proto';
 import type { TradingApi } from '../dependencies';
 import { presentOrder } from '../order-presenters';
-import { answerPage } from '../paging';
+import { answerPage, listWindow } from '../paging';
 import type { OperationHandler } from './operation';
 
 /** A create answers 202 with the order, or, when it was refused after the order came to exist, that refusal (also on replay). */
@@ -62,11 +62,8 @@ export function listOrdersHandler(deps: { trading: Pick<TradingApi, 'listOrders'
     const result = await deps.trading.listOrders({
       partnerId,
       status: query.status,
-      from: query.from,
-      to: query.to,
       partnerReference: query.partnerReference,
-      limit: query.limit ?? 0,
-      cursor: query.cursor ?? '',
+      ...listWindow(query),
     });
     answerPage(res, result.orders.map(presentOrder), result.nextCursor);
   };

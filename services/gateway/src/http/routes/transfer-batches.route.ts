@@ -6,7 +6,7 @@
  */
 import type { payouts } from '@platform/proto';
 import type { PayoutsApi } from '../dependencies';
-import { answerPage } from '../paging';
+import { answerPage, listWindow } from '../paging';
 import type { OperationHandler } from './operation';
 import { presentHandle, toCreateTransferRequest } from './transfers.route';
 
@@ -63,11 +63,8 @@ export function listTransferBatchesHandler(deps: {
     const result = await deps.payouts.listTransferBatches({
       partnerId,
       status: query.status,
-      from: query.from,
-      to: query.to,
       idempotencyKey: query.idempotencyKey,
-      limit: query.limit ?? 0,
-      cursor: query.cursor ?? '',
+      ...listWindow(query),
     });
     answerPage(res, result.batches.map(presentBatch), result.nextCursor);
   };

@@ -5,10 +5,10 @@
  * a replay of the same idempotencyKey and body answers the original transfer
  * with 202 and `Idempotent-Replayed: true`.
  */
-import type { BodyOf } from '@platform/openapi';
+import type { BodyOf, QueryOf } from '@platform/openapi';
 import type { payouts } from '@platform/proto';
 import type { PayoutsApi } from '../dependencies';
-import { answerPage } from '../paging';
+import { answerPage, listWindow } from '../paging';
 import type { OperationHandler } from './operation';
 
 export type TransferRequestBody = BodyOf<'createTransfer'>;
@@ -63,6 +63,20 @@ export function toCreateTransferRequest(partnerId: string, body: TransferRequest
   };
 }
 
+/** Transfers and USDT sends are listed by the same filters, named in payouts as in the query. */
+export function toPayoutListRequest(
+  partnerId: string,
+  query: QueryOf<'listTransfers'> | QueryOf<'listUsdtSends'>,
+): payouts.ListTransfersRequest & payouts.ListUsdtSendsRequest {
+  return {
+    partnerId,
+    status: query.status,
+    partnerReference: query.partnerReference,
+    idempotencyKey: query.idempotencyKey,
+    ...listWindow(query),
+  };
+}
+
 /** POST /v1/transfers → 202 the transfer, awaiting_confirmation. */
 export function createTransferHandler(deps: {
   payouts: Pick<PayoutsApi, 'createTransfer'>;
@@ -89,16 +103,7 @@ export function listTransfersHandler(deps: {
   payouts: Pick<PayoutsApi, 'listTransfers'>;
 }): OperationHandler<'listTransfers'> {
   return async ({ partnerId, query }, res) => {
-    const result = await deps.payouts.listTransfers({
-      partnerId,
-      status: query.status,
-      from: query.from,
-      to: query.to,
-      partnerReference: query.partnerReference,
-      idempotencyKey: query.idempotencyKey,
-      limit: query.limit ?? 0,
-      cursor: query.cursor ?? '',
-    });
+    const result = await deps.payouts.listTransfers(toPayoutListRequest(partnerId, query));
     answerPage(res, result.transfers.map(presentTransfer), result.nextCursor);
   };
 }

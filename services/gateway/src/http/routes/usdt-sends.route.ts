@@ -8,7 +8,7 @@ import type { payouts } from '@platform/proto';
 import type { PayoutsApi } from '../dependencies';
 import { answerPage } from '../paging';
 import type { OperationHandler } from './operation';
-import { presentHandle } from './transfers.route';
+import { presentHandle, toPayoutListRequest } from './transfers.route';
 
 /** The send as partners see it: spec fields first, additive ones after. */
 export function presentUsdtSend(send: payouts.UsdtSend) {
@@ -53,16 +53,7 @@ export function listUsdtSendsHandler(deps: {
   payouts: Pick<PayoutsApi, 'listUsdtSends'>;
 }): OperationHandler<'listUsdtSends'> {
   return async ({ partnerId, query }, res) => {
-    const result = await deps.payouts.listUsdtSends({
-      partnerId,
-      status: query.status,
-      from: query.from,
-      to: query.to,
-      partnerReference: query.partnerReference,
-      idempotencyKey: query.idempotencyKey,
-      limit: query.limit ?? 0,
-      cursor: query.cursor ?? '',
-    });
+    const result = await deps.payouts.listUsdtSends(toPayoutListRequest(partnerId, query));
     answerPage(res, result.sends.map(presentUsdtSend), result.nextCursor);
   };
 }
