@@ -38,6 +38,8 @@ export const RETRYABLE_METHODS: Readonly<Record<string, string>> = Object.freeze
   '/ledger.v1.Ledger/PostEntry': 'idempotent on entry_id (same id and body answers the original entry)',
   '/ledger.v1.Ledger/RecordKesCredit': 'idempotent on bank_transaction_id',
   '/ledger.v1.Ledger/RegisterPaymentReference': 'idempotent: the same triple answers the original',
+  '/ledger.v1.Ledger/ExpectUsdtDeposit':
+    'idempotent on order_id: the same registration answers the current state, a claim it made included',
   // trading
   '/trading.v1.TradingOrders/GetOrder': 'read',
   '/trading.v1.TradingOrders/ListOrders': 'read',

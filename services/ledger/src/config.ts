@@ -1,12 +1,4 @@
-import {
-  commonServiceEnv,
-  grpcTarget,
-  loadConfigOrExit,
-  metricsEnv,
-  positiveInt,
-  urlWithProtocol,
-  z,
-} from '@platform/config';
+import { commonServiceEnv, loadConfigOrExit, metricsEnv, positiveInt, urlWithProtocol, z } from '@platform/config';
 
 const SANDBOX_PAYBILL_NUMBER = '600100';
 
@@ -22,11 +14,7 @@ export const configSchema = z
     HOLD_SWEEP_INTERVAL_MS: positiveInt().default(1_000),
     /** Holds expired per transaction by the sweeper. */
     HOLD_SWEEP_BATCH_SIZE: positiveInt().default(100),
-    /** Trading, which is offered each inbound USDT deposit before a balance is credited. */
-    TRADING_GRPC_ADDR: grpcTarget(),
-    /** How long a USDT deposit waits in suspense when trading could not be asked. */
-    DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS: positiveInt().default(60_000),
-    /** The longest a USDT deposit is held for attribution, whatever trading asks. */
+    /** The longest a USDT deposit is held for attribution, whatever the sell orders' send-before times. */
     DEPOSIT_HOLD_MAX_MS: positiveInt().default(24 * 60 * 60_000),
     /** The bank's paybill number partners are told to pay into (GET /v1/funding). */
     LEDGER_PAYBILL_NUMBER: z

@@ -9,7 +9,6 @@ import { observeDatabasePool } from '@platform/metrics';
 import { initializeWithRetry } from '@platform/persistence';
 import { startTracing } from '@platform/tracing';
 import { SandboxChainCustodian } from './adapters/chain-custodian/sandbox-chain-custodian';
-import { GrpcDepositAttribution } from './adapters/trading/deposit-attribution';
 import { readConfig } from './config';
 import { ledgerDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
@@ -33,11 +32,6 @@ async function main(): Promise<void> {
     pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
   });
   relay.start();
-  const depositAttribution = new GrpcDepositAttribution(
-    config.TRADING_GRPC_ADDR,
-    tls,
-    logger.child({ context: 'DepositAttribution' }),
-  );
   const { server, sweepers } = createServer({
     dataSource,
     logger,
@@ -48,11 +42,7 @@ async function main(): Promise<void> {
     holdSweepIntervalMs: config.HOLD_SWEEP_INTERVAL_MS,
     holdSweepBatchSize: config.HOLD_SWEEP_BATCH_SIZE,
     funding: { paybillNumber: config.LEDGER_PAYBILL_NUMBER, beneficiaryName: config.LEDGER_BENEFICIARY_NAME },
-    depositAttribution,
-    depositHoldLimits: {
-      unavailableHoldMs: config.DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS,
-      holdMaxMs: config.DEPOSIT_HOLD_MAX_MS,
-    },
+    depositHoldLimits: { holdMaxMs: config.DEPOSIT_HOLD_MAX_MS },
   });
   sweepers.forEach((sweeper) => sweeper.start());
   await runService({
@@ -65,7 +55,6 @@ async function main(): Promise<void> {
     metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     stop: async () => {
       await Promise.all(sweepers.map((sweeper) => sweeper.stop()));
-      depositAttribution.close();
       await relay.stop();
       await amqp.close();
       await dataSource.destroy();

@@ -26,9 +26,10 @@ import { PostHoldUseCase } from './usecases/post-hold/post-hold.usecase';
 import { VoidHoldUseCase } from './usecases/void-hold/void-hold.usecase';
 import { ListOwnedHoldsUseCase } from './usecases/list-owned-holds/list-owned-holds.usecase';
 import { loggedMoneyMovements, MoneyMovementLog } from './usecases/money-movements';
-import type { DepositAttribution } from './adapters/trading/deposit-attribution';
 import type { DepositHoldLimits } from './domain/deposit-plan';
 import { UsdtDepositsRepository } from './persistence/usdt-deposits.repository';
+import { UsdtDepositExpectationsRepository } from './persistence/usdt-deposit-expectations.repository';
+import { ExpectUsdtDepositUseCase } from './usecases/expect-usdt-deposit/expect-usdt-deposit.usecase';
 import { ClaimUsdtDepositUseCase } from './usecases/claim-usdt-deposit/claim-usdt-deposit.usecase';
 import { RecordUsdtDepositUseCase } from './usecases/record-usdt-deposit/record-usdt-deposit.usecase';
 import { ReleaseHeldDepositsUseCase } from './usecases/release-held-deposits/release-held-deposits.usecase';
@@ -55,7 +56,6 @@ export interface ServerDependencies {
   holdSweepIntervalMs: number;
   holdSweepBatchSize: number;
   funding: FundingSettings;
-  depositAttribution: DepositAttribution;
   depositHoldLimits: DepositHoldLimits;
 }
 
@@ -92,11 +92,12 @@ export function createServer(deps: ServerDependencies): LedgerServer {
   const accounts = new AccountsRepository(deps.dataSource);
   const holds = new HoldsRepository();
   const deposits = new UsdtDepositsRepository();
+  const expectations = new UsdtDepositExpectationsRepository();
   const recordUsdtDeposit = new RecordUsdtDepositUseCase(
     deps.dataSource,
     accounts,
     deposits,
-    deps.depositAttribution,
+    expectations,
     deps.depositHoldLimits,
     deps.onEventsCommitted,
   );
@@ -130,6 +131,7 @@ export function createServer(deps: ServerDependencies): LedgerServer {
       },
       recordUsdtDeposit,
       claimUsdtDeposit: new ClaimUsdtDepositUseCase(deps.dataSource, deposits),
+      expectUsdtDeposit: new ExpectUsdtDepositUseCase(deps.dataSource, expectations, deposits),
       paymentReferences: new PaymentReferencesUseCase(deps.dataSource, paymentReferences, kesCredits),
       listAuditRecords: new ListAuditRecordsUseCase(deps.dataSource, SERVICE_NAME),
     }),

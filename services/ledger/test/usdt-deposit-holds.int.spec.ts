@@ -1,89 +1,63 @@
-// Proves the hold half of the USDT deposit policy, which trading's real answer ("none" when no sell order
-// waits for a deposit) does not reach by itself. A second ledger replica runs against the stack's own svc_ledger, with
-// its trading peer played by a gRPC server this test controls: a "hold" answer books the deposit to
-// suspense (the balance unchanged, no event) and the sweeper credits it with one usdt_credit.received
-// once the window passes; a claim before then attributes it to one order only (a second order is refused,
-// the same claim returns it) and it is never credited; trading not answering holds the deposit for the
-// short window instead of crediting on a guess. The ledger balances after each.
+// Proves the ledger attributes USDT deposits from the expectations trading registers, asking no
+// service: calling ExpectUsdtDeposit as trading would, against the stack's ledger, a deposit arriving
+// while the partner has an open expectation without a hash is held in suspense (balance unchanged, no
+// event) until that expectation's send-before, then credited by the sweeper with one usdt_credit.received;
+// registering the hash of a held deposit claims it for that order only (concurrent orders naming the same
+// hash: one wins, the rest are LEDGER_ID_REUSED; the same registration again answers the claim) and it is
+// never credited; a deposit whose hash an open expectation names is claimed on arrival; a closed
+// expectation claims nothing and answers open: false; bad registrations are refused. The ledger balances
+// after each.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import type { Pool } from 'pg';
-import { AppError } from '@platform/errors';
 import { Big } from '@platform/money';
-import { checkHealth, createGrpcServer, GrpcServer, PromiseClient } from '@platform/grpc';
+import { PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
-import { ledger, trading } from '@platform/proto';
+import { ledger } from '@platform/proto';
 import {
   createTestPartner,
   HttpsReceiver,
-  loadTestStack,
   routedClient,
   runOps,
-  serviceEnvironment,
-  stackIdentity,
   startHttpsReceiver,
   TestPartner,
   waitFor,
 } from '@platform/testing';
 import { LEDGER_ACCESS } from '../src/grpc/access';
-import { codeOf, expectLedgerBalanced, ledgerPool } from './ledger-support';
+import { codeOf, expectLedgerBalanced, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
 
 const logger = createLogger('ledger-deposit-holds-test', 'error');
-const REPO_ROOT = join(__dirname, '..', '..', '..');
-// Ports of this test's own processes: 23000-23999, offset by the test stack slot so parallel stacks differ.
-const PORT_BASE = 23_000 + Number(process.env.TEST_STACK_SLOT ?? 0) * 100;
-const FAKE_TRADING_PORT = PORT_BASE + 71;
-const REPLICA_GRPC_PORT = PORT_BASE + 72;
-const REPLICA_START_TIMEOUT_MS = 30_000;
-const HEALTH_PROBE_TIMEOUT_MS = 1_000;
-const UNAVAILABLE_HOLD_MS = 2_000;
-const SHORT_HOLD_MS = 2_000;
-const LONG_HOLD_MS = 120_000;
+const SHORT_WINDOW_MS = 2_000;
+const LONG_WINDOW_MS = 120_000;
+const CREDIT_WAIT_MS = 15_000;
 const WEBHOOK_WAIT_MS = 30_000;
+const newHash = () => randomBytes(32).toString('hex');
+const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-type Answer = trading.OfferUsdtDepositResponse | 'fail';
-
-describe('USDT deposits held for attribution', () => {
-  let fakeTrading: GrpcServer;
-  let replica: ChildProcess;
-  let client: PromiseClient<typeof ledger.LedgerService>;
+describe('USDT deposits attributed from registered expectations', () => {
+  let client: LedgerClient;
   let sandbox: PromiseClient<typeof ledger.LedgerSandboxService>;
   let pool: Pool;
-  let partner: TestPartner;
   let receiver: HttpsReceiver;
-  let nextAnswer: Answer = { decision: 'none' };
 
   beforeAll(async () => {
-    // Plays trading, with trading's certificate: the replica accepts no other identity as trading.
-    fakeTrading = createGrpcServer(logger, stackIdentity('trading'));
-    fakeTrading.add(
-      trading.TradingDepositsService,
-      {
-        async offerUsdtDeposit() {
-          if (nextAnswer === 'fail') throw new AppError('SERVICE_UNAVAILABLE');
-          return nextAnswer;
-        },
-      },
-      { offerUsdtDeposit: ['ledger'] },
-    );
-    await fakeTrading.listen(FAKE_TRADING_PORT, '127.0.0.1');
-    replica = startReplica();
-    const address = `127.0.0.1:${REPLICA_GRPC_PORT}`;
-    const health = stackIdentity('ops').client('ledger');
-    await waitFor(() => checkHealth(address, HEALTH_PROBE_TIMEOUT_MS, health), {
-      timeoutMs: REPLICA_START_TIMEOUT_MS,
-      what: 'the ledger replica to serve',
-    });
-    client = routedClient(ledger.LedgerService, LEDGER_ACCESS.LEDGER, { upstream: 'ledger', address, logger });
-    sandbox = routedClient(ledger.LedgerSandboxService, LEDGER_ACCESS.LEDGER_SANDBOX, {
-      upstream: 'ledger',
-      address,
-      logger,
-    });
+    client = ledgerClient();
+    sandbox = routedClient(ledger.LedgerSandboxService, LEDGER_ACCESS.LEDGER_SANDBOX, { upstream: 'ledger', logger });
     pool = ledgerPool();
-    partner = await createTestPartner();
     receiver = await startHttpsReceiver();
+  });
+
+  afterEach(() => expectLedgerBalanced(pool));
+
+  afterAll(async () => {
+    client?.close();
+    sandbox?.close();
+    await receiver?.close();
+    await pool?.end();
+  });
+
+  /** A partner of its own per test: its expectations are the only ones the ledger consults. */
+  async function partnerWithWebhooks(): Promise<TestPartner> {
+    const partner = await createTestPartner();
     await runOps([
       'webhook',
       'set',
@@ -94,138 +68,125 @@ describe('USDT deposits held for attribution', () => {
       '--secret',
       `whsec_${randomBytes(24).toString('hex')}`,
     ]);
-  });
-
-  afterEach(() => expectLedgerBalanced(pool));
-
-  afterAll(async () => {
-    client?.close();
-    sandbox?.close();
-    await stopReplica(replica);
-    await fakeTrading?.shutdown(1_000);
-    await receiver?.close();
-    await pool?.end();
-  });
-
-  function startReplica(): ChildProcess {
-    const stack = loadTestStack();
-    const { TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE } = serviceEnvironment('ledger');
-    return spawn(process.execPath, [join(REPO_ROOT, 'services/ledger/dist/main.js')], {
-      env: {
-        PATH: process.env.PATH,
-        PLATFORM_MODE: 'sandbox',
-        TLS_CA_FILE,
-        TLS_CERT_FILE,
-        TLS_KEY_FILE,
-        LOG_LEVEL: 'error',
-        DATABASE_URL: stack.databases.ledger,
-        AMQP_URL: stack.amqpUrl,
-        GRPC_PORT: String(REPLICA_GRPC_PORT),
-        TRADING_GRPC_ADDR: `127.0.0.1:${FAKE_TRADING_PORT}`,
-        DEPOSIT_HOLD_WHEN_TRADING_UNAVAILABLE_MS: String(UNAVAILABLE_HOLD_MS),
-        HOLD_SWEEP_INTERVAL_MS: '250',
-      },
-      stdio: 'ignore',
-    });
+    return partner;
   }
 
-  async function stopReplica(child: ChildProcess | undefined): Promise<void> {
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-
-  const usdtAvailable = async () => {
+  const usdtAvailable = async (partner: TestPartner) => {
     const { balances } = await client.getBalances({ partnerId: partner.partnerId });
     return balances.find((balance) => balance.currency === 'USDT')!.available;
   };
-
-  const deposit = (txHash: string, usdtAmount: string) =>
+  const deposit = (partner: TestPartner, txHash: string, usdtAmount: string) =>
     sandbox.simulateUsdtDeposit({ partnerId: partner.partnerId, txHash, usdtAmount });
   const webhooksFor = (activityId: string) => receiver.requests.filter((request) => request.body.includes(activityId));
+  const statusOf = async (txHash: string) =>
+    (await pool.query('SELECT status FROM usdt_deposits WHERE tx_hash = $1', [txHash])).rows[0]?.status;
 
-  it('holds a deposit in suspense for its window, then credits it with one event', async () => {
-    const before = await usdtAvailable();
-    nextAnswer = { decision: 'hold', holdUntil: new Date(Date.now() + SHORT_HOLD_MS).toISOString() };
-    const txHash = randomBytes(32).toString('hex');
-    const held = await deposit(txHash, '42.000001');
-    expect(held).toMatchObject({
-      status: 'held_for_attribution',
-      usdtAmount: '42.000001',
-      partnerId: partner.partnerId,
+  it('holds a deposit until the send-before of an order without a hash, then credits it with one event', async () => {
+    const partner = await partnerWithWebhooks();
+    const before = await usdtAvailable(partner);
+    const sendBefore = inMs(SHORT_WINDOW_MS);
+    const orderId = randomUUID();
+    expect(await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore })).toMatchObject({
+      orderId,
+      open: true,
     });
-    expect(held.holdUntil).toBeDefined();
-    expect(await usdtAvailable()).toBe(before);
-    expect(await deposit(txHash, '42.000001')).toEqual(held);
+    const txHash = newHash();
+    const held = await deposit(partner, txHash, '42.000001');
+    expect(held).toMatchObject({ status: 'held_for_attribution', usdtAmount: '42.000001', holdUntil: sendBefore });
+    expect(await usdtAvailable(partner)).toBe(before);
+    expect(await deposit(partner, txHash, '42.000001')).toEqual(held);
 
-    const credited = await waitFor(
-      async () => {
-        const rows = await pool.query("SELECT status FROM usdt_deposits WHERE tx_hash = $1 AND status = 'credited'", [
-          txHash,
-        ]);
-        return rows.rowCount === 1 || undefined;
-      },
-      { timeoutMs: 15_000, what: 'the held deposit to be credited' },
-    );
-    expect(credited).toBe(true);
-    expect(await usdtAvailable()).toBe(new Big(before).plus('42.000001').toFixed(6));
+    await waitFor(async () => (await statusOf(txHash)) === 'credited' || undefined, {
+      timeoutMs: CREDIT_WAIT_MS,
+      what: 'the held deposit to be credited',
+    });
+    expect(await usdtAvailable(partner)).toBe(new Big(before).plus('42.000001').toFixed(6));
     await waitFor(() => webhooksFor(held.depositId).length > 0 || undefined, {
       timeoutMs: WEBHOOK_WAIT_MS,
       what: 'usdt_credit.received',
     });
-    const body = JSON.parse(webhooksFor(held.depositId)[0].body);
-    expect(body).toMatchObject({
+    expect(JSON.parse(webhooksFor(held.depositId)[0].body)).toMatchObject({
       type: 'usdt_credit.received',
       data: { activityId: held.depositId, amount: { currency: 'USDT', value: '42.000001' } },
     });
-    expect(await codeOf(client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId: randomUUID() }))).toBe(
-      'LEDGER_DEPOSIT_NOT_CLAIMABLE',
-    );
+    // The window has passed: the hash registered now claims nothing, and the expectation is closed.
+    const late = await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore, txHash });
+    expect(late).toMatchObject({ open: false, txHash });
+    expect(late.deposit).toBeUndefined();
   });
 
-  it('lets exactly one order claim a held deposit, which is then never credited to the balance', async () => {
-    nextAnswer = { decision: 'hold', holdUntil: new Date(Date.now() + LONG_HOLD_MS).toISOString() };
-    const txHash = randomBytes(32).toString('hex');
-    const before = await usdtAvailable();
-    await deposit(txHash, '5.5');
+  it('lets exactly one order claim a held deposit by registering its hash, which is then never credited', async () => {
+    const partner = await partnerWithWebhooks();
+    const sendBefore = inMs(LONG_WINDOW_MS);
     const orders = [randomUUID(), randomUUID(), randomUUID()];
+    for (const orderId of orders) await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore });
+    const txHash = newHash();
+    const before = await usdtAvailable(partner);
+    expect((await deposit(partner, txHash, '5.5')).status).toBe('held_for_attribution');
+
     const outcomes = await Promise.allSettled(
-      orders.map((orderId) => client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId })),
+      orders.map((orderId) => client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore, txHash })),
     );
-    const won = outcomes.filter(
-      (outcome) => outcome.status === 'fulfilled',
-    ) as PromiseFulfilledResult<ledger.UsdtDeposit>[];
+    const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     expect(won).toHaveLength(1);
-    const claim = won[0].value;
-    expect(claim).toMatchObject({ status: 'claimed' });
-    expect(await client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId: claim.orderId! })).toEqual(
-      claim,
-    );
-    expect(await usdtAvailable()).toBe(before);
-    const suspense = await pool.query('SELECT status, hold_until FROM usdt_deposits WHERE tx_hash = $1', [txHash]);
-    expect(suspense.rows).toEqual([{ status: 'claimed', hold_until: null }]);
+    const claim = (won[0] as PromiseFulfilledResult<ledger.UsdtDepositExpectation>).value;
+    expect(claim.deposit).toMatchObject({ status: 'claimed', orderId: claim.orderId, usdtAmount: '5.500000' });
+    for (const lost of outcomes.filter((outcome) => outcome.status === 'rejected'))
+      expect(await codeOf(Promise.reject((lost as PromiseRejectedResult).reason))).toBe('LEDGER_ID_REUSED');
+    expect(
+      await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId: claim.orderId, sendBefore, txHash }),
+    ).toEqual(claim);
+    expect(await usdtAvailable(partner)).toBe(before);
+    const rows = await pool.query('SELECT status, hold_until, order_id FROM usdt_deposits WHERE tx_hash = $1', [
+      txHash,
+    ]);
+    expect(rows.rows).toEqual([{ status: 'claimed', hold_until: null, order_id: claim.orderId }]);
   });
 
-  it('holds for the short window when trading does not answer, then credits the balance', async () => {
-    nextAnswer = 'fail';
-    const txHash = randomBytes(32).toString('hex');
-    const held = await deposit(txHash, '1.25');
-    expect(held.status).toBe('held_for_attribution');
-    expect(Date.parse(held.holdUntil!) - Date.now()).toBeLessThanOrEqual(UNAVAILABLE_HOLD_MS);
-    await waitFor(
-      async () => {
-        const rows = await pool.query("SELECT 1 FROM usdt_deposits WHERE tx_hash = $1 AND status = 'credited'", [
-          txHash,
-        ]);
-        return rows.rowCount === 1 || undefined;
-      },
-      { timeoutMs: 15_000, what: 'the deposit held for an unavailable trading to be credited' },
-    );
-    await waitFor(() => webhooksFor(held.depositId).length > 0 || undefined, {
-      timeoutMs: WEBHOOK_WAIT_MS,
-      what: 'usdt_credit.received',
+  it('claims a deposit on arrival for the open order that registered its hash; another partner naming it gets nothing', async () => {
+    const partner = await partnerWithWebhooks();
+    const squatter = await createTestPartner();
+    const sendBefore = inMs(LONG_WINDOW_MS);
+    const txHash = newHash();
+    const squatterOrder = randomUUID();
+    await client.expectUsdtDeposit({ partnerId: squatter.partnerId, orderId: squatterOrder, sendBefore, txHash });
+    const orderId = randomUUID();
+    await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore, txHash });
+    const before = await usdtAvailable(partner);
+    expect(await deposit(partner, txHash, '7')).toMatchObject({ status: 'claimed', orderId });
+    expect(await usdtAvailable(partner)).toBe(before);
+    const answer = await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore });
+    expect(answer).toMatchObject({
+      open: true,
+      txHash,
+      deposit: { status: 'claimed', orderId, usdtAmount: '7.000000' },
     });
-    expect(webhooksFor(held.depositId)).toHaveLength(1);
+    const squatted = await client.expectUsdtDeposit({
+      partnerId: squatter.partnerId,
+      orderId: squatterOrder,
+      sendBefore,
+      txHash,
+    });
+    expect(squatted.deposit).toBeUndefined();
+  });
+
+  it('credits at once when no expectation is open, and refuses registrations that contradict the first', async () => {
+    const partner = await partnerWithWebhooks();
+    const orderId = randomUUID();
+    const closed = inMs(-1_000);
+    expect(await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore: closed })).toMatchObject(
+      { open: false },
+    );
+    expect((await deposit(partner, newHash(), '1.25')).status).toBe('credited');
+
+    const reused = (request: Partial<ledger.ExpectUsdtDepositRequest>) =>
+      codeOf(client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore: closed, ...request }));
+    expect(await reused({ sendBefore: inMs(60_000) })).toBe('LEDGER_ID_REUSED');
+    expect(await reused({ partnerId: (await createTestPartner()).partnerId })).toBe('LEDGER_ID_REUSED');
+    const hash = newHash();
+    await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore: closed, txHash: hash });
+    expect(await reused({ txHash: newHash() })).toBe('LEDGER_ID_REUSED');
+    expect(await reused({ orderId: randomUUID(), txHash: hash })).toBe('LEDGER_ID_REUSED');
+    expect(await reused({ orderId: 'not-a-uuid', sendBefore: 'soon', txHash: 'AB' })).toBe('VALIDATION_FAILED');
   });
 });

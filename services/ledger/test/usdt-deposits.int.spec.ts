@@ -1,5 +1,5 @@
-// Proves, through the gateway, that a sandbox USDT deposit to the partner's address (trading answering
-// "none": no sell orders exist yet) credits its USDT balance at once and delivers one signed
+// Proves, through the gateway, that a sandbox USDT deposit to the partner's address (no sell order of
+// the partner expects one) credits its USDT balance at once and delivers one signed
 // usdt_credit.received to its HTTPS endpoint; that the chain notifying the same hash again (also
 // concurrently) credits once; that a deposit not held cannot be claimed by an order; that bad input and a
 // partner without an address are refused; and that the ledger still balances.

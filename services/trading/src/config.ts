@@ -63,6 +63,10 @@ export const configSchema = z
     ORDER_PAYMENT_POLL_MS: positiveInt()
       .max(10 * 60_000)
       .default(1_000),
+    /** Wall-clock: how often a sell order awaiting USDT, with a hash attached, asks the ledger whether its deposit came. */
+    ORDER_DEPOSIT_POLL_MS: positiveInt()
+      .max(10 * 60_000)
+      .default(1_000),
     /** Wall-clock: how soon a pending sell-proceeds payout is asked about again. */
     ORDER_PAYOUT_POLL_MS: positiveInt()
       .max(10 * 60_000)

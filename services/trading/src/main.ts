@@ -81,6 +81,7 @@ async function main(): Promise<void> {
       reconcileDelayMs: scaledMs(config, config.ORDER_DEBIT_RECONCILE_DELAY_MS),
       sendWindowMs: scaledMs(config, config.ORDER_SEND_WINDOW_MS),
       payoutPollMs: config.ORDER_PAYOUT_POLL_MS,
+      depositPollMs: config.ORDER_DEPOSIT_POLL_MS,
       payWindowMs: scaledMs(config, config.ORDER_PAY_WINDOW_MS),
       paymentPollMs: config.ORDER_PAYMENT_POLL_MS,
       schedulerIntervalMs: config.ORDER_SCHEDULER_INTERVAL_MS,

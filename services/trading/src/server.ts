@@ -9,7 +9,6 @@ import type { Clock } from './domain/clock';
 import { tradingAdminHandlers } from './grpc/trading-admin.handlers';
 import { tradingSandboxHandlers } from './grpc/trading-sandbox.handlers';
 import { tradingHandlers } from './grpc/trading.handlers';
-import { tradingDepositsHandlers } from './grpc/trading-deposits.handlers';
 import { tradingLimitsHandlers } from './grpc/trading-limits.handlers';
 import { tradingOperatorHandlers, tradingOrdersHandlers } from './grpc/trading-orders.handlers';
 import { TRADING_ACCESS } from './grpc/access';
@@ -33,7 +32,6 @@ import { FundSellDepositUseCase } from './usecases/fund-sell-deposit/fund-sell-d
 import { GetOrderUseCase } from './usecases/get-order/get-order.usecase';
 import { GetPartnerLimitsUseCase } from './usecases/get-partner-limits/get-partner-limits.usecase';
 import { ListOrdersUseCase } from './usecases/list-orders/list-orders.usecase';
-import { OfferUsdtDepositUseCase } from './usecases/offer-usdt-deposit/offer-usdt-deposit.usecase';
 import { OrderTransitions, PartnerAccountIds, ServiceAccounts } from './usecases/order-support';
 import { PaySellProceedsUseCase } from './usecases/pay-sell-proceeds/pay-sell-proceeds.usecase';
 import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-holds.usecase';
@@ -53,6 +51,8 @@ export interface OrderTimings {
   reconcileDelayMs: number;
   sendWindowMs: number;
   payoutPollMs: number;
+  /** How often an awaiting sell order with a hash asks the ledger for its deposit. */
+  depositPollMs: number;
   payWindowMs: number;
   paymentPollMs: number;
   schedulerIntervalMs: number;
@@ -155,18 +155,12 @@ export function createServer(deps: ServerDependencies): {
     }),
     TRADING_ACCESS.TRADING_SANDBOX,
   );
+  // TradingDeposits (the ledger's offer of a deposit) is no longer served: the ledger attributes deposits itself.
   const fundSellDeposit = new FundSellDepositUseCase({
     orders: repositories.orders,
     transitions: wiring.transitions,
     clock: deps.clock,
   });
-  server.add(
-    trading.TradingDepositsService,
-    tradingDepositsHandlers({
-      offerUsdtDeposit: new OfferUsdtDepositUseCase({ orders: repositories.orders, fundSellDeposit }),
-    }),
-    TRADING_ACCESS.TRADING_DEPOSITS,
-  );
   server.add(
     trading.TradingLimitsService,
     tradingLimitsHandlers({
@@ -199,7 +193,9 @@ export function createServer(deps: ServerDependencies): {
         orders: repositories.orders,
         ledger: deps.ledger,
         fundSellDeposit,
+        clock: deps.clock,
         logger: deps.logger.child({ context: 'AttachTxHash' }),
+        depositPollMs: deps.orders.depositPollMs,
       }),
     }),
     TRADING_ACCESS.TRADING_ORDERS,
@@ -216,7 +212,7 @@ export function createServer(deps: ServerDependencies): {
   const scheduler = orderScheduler(
     deps.dataSource,
     repositories.orders,
-    orderSteps(deps, wiring, balanceFunding),
+    orderSteps(deps, wiring, balanceFunding, fundSellDeposit),
     deps.logger.child({ context: 'OrderScheduler' }),
     {
       intervalMs: deps.orders.schedulerIntervalMs,
@@ -275,7 +271,12 @@ function createOrderUseCase(
 }
 
 /** The scheduled steps of every kind, dispatched by the order scheduler. */
-function orderSteps(deps: ServerDependencies, wiring: OrderWiring, balanceFunding: SellBalanceFunding): AdvanceOrder {
+function orderSteps(
+  deps: ServerDependencies,
+  wiring: OrderWiring,
+  balanceFunding: SellBalanceFunding,
+  fundSellDeposit: FundSellDepositUseCase,
+): AdvanceOrder {
   const shared = {
     serviceAccounts: wiring.serviceAccounts,
     accountIds: wiring.accountIds,
@@ -310,7 +311,9 @@ function orderSteps(deps: ServerDependencies, wiring: OrderWiring, balanceFundin
       ledger: deps.ledger,
       balanceFunding,
       payProceeds,
+      fundSellDeposit,
       logger: deps.logger.child({ context: 'AdvanceSellOrder' }),
+      depositPollMs: deps.orders.depositPollMs,
     }),
   });
 }

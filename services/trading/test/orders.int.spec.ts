@@ -11,8 +11,9 @@
 // Sells (deposit mode): the 202 shape (awaiting_usdt, the partner's permanent
 // deposit address, chain tron, sendBefore), every create refusal, PATCH of the
 // hash (0x stripped, same hash 200, a different one, one used elsewhere, a buy
-// order, a foreign order, a malformed hash), the ledger's deposit offers
-// (matched by hash; held before the hash and claimed on attach; short →
+// order, a foreign order, a malformed hash), deposits the ledger attributes from
+// the orders' registered expectations (claimed by hash and found by the
+// scheduler; held before the hash and claimed on attach; short →
 // rejected and returned to the USDT balance; excess credited), the proceeds
 // paid out through payouts (settled; a refused payout → rejected), and expiry
 // at sendBefore with order.expired. A hash is public on the chain: another

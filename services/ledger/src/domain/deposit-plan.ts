@@ -1,15 +1,19 @@
 /**
- * Where an inbound USDT deposit goes, from trading's answer. "none" credits the
- * partner's balance at once; "hold" keeps it in suspense until a bounded
- * instant (so a sell order's hash attached late still finds it); "matched"
- * keeps it in suspense claimed by the order. Trading not answering is a hold
- * for a short window, never a loss and never a guess.
+ * Where an inbound USDT deposit goes, from what the partner's sell orders
+ * registered with the ledger (never from asking trading): an open order that
+ * named the deposit's hash keeps it in suspense, claimed; open orders still
+ * without a hash keep it in suspense until the latest of their send-before
+ * times (bounded), so a hash registered late still finds it; otherwise it is
+ * credited to the partner's balance at once.
  */
-export type DepositDecision =
-  | { decision: 'matched'; orderId: string }
-  | { decision: 'hold'; holdUntil: string }
-  | { decision: 'none' }
-  | { decision: 'unavailable' };
+
+/** What the ledger knows of a partner's sell orders when one of its deposits arrives. */
+export interface ExpectationsOfDeposit {
+  /** The open order whose registered hash is the deposit's, if any. */
+  claimingOrderId: string | null;
+  /** The latest send_before of the partner's open expectations still without a hash. */
+  latestUnhashedSendBefore: string | null;
+}
 
 export type DepositPlan =
   | { status: 'credited' }
@@ -17,20 +21,17 @@ export type DepositPlan =
   | { status: 'claimed'; orderId: string };
 
 export interface DepositHoldLimits {
-  /** How long a deposit waits when trading could not be asked. */
-  unavailableHoldMs: number;
-  /** The longest any hold may last, whatever trading asks. */
+  /** The longest any hold may last, whatever the orders' send-before times. */
   holdMaxMs: number;
 }
 
-export function planDeposit(decision: DepositDecision, nowMs: number, limits: DepositHoldLimits): DepositPlan {
-  if (decision.decision === 'matched') return { status: 'claimed', orderId: decision.orderId };
-  if (decision.decision === 'none') return { status: 'credited' };
-  const askedMs =
-    decision.decision === 'unavailable' ? nowMs + limits.unavailableHoldMs : Date.parse(decision.holdUntil);
-  if (Number.isNaN(askedMs) || askedMs <= nowMs) return { status: 'credited' };
+export function planDeposit(expected: ExpectationsOfDeposit, nowMs: number, limits: DepositHoldLimits): DepositPlan {
+  if (expected.claimingOrderId !== null) return { status: 'claimed', orderId: expected.claimingOrderId };
+  const untilMs =
+    expected.latestUnhashedSendBefore === null ? Number.NaN : Date.parse(expected.latestUnhashedSendBefore);
+  if (Number.isNaN(untilMs) || untilMs <= nowMs) return { status: 'credited' };
   return {
     status: 'held_for_attribution',
-    holdUntil: new Date(Math.min(askedMs, nowMs + limits.holdMaxMs)).toISOString(),
+    holdUntil: new Date(Math.min(untilMs, nowMs + limits.holdMaxMs)).toISOString(),
   };
 }

@@ -37,7 +37,10 @@ const LEDGER = {
   listPayoutDestinations: ['gateway'],
   // The chain custodian's inbound notification: no platform service makes it yet.
   recordUsdtDeposit: [],
+  // Deprecated (ExpectUsdtDeposit claims a held deposit): only a previous trading still calls it during a rolling deploy.
   claimUsdtDeposit: ['trading'],
+  // Deposit-mode sell orders' expectations, registered and followed by trading (the ledger never calls back).
+  expectUsdtDeposit: ['trading'],
   registerPaymentReference: ['trading'],
   listCreditsByReference: ['trading'],
   listAuditRecords: ['ops'],

@@ -16,6 +16,10 @@ import { LedgerAccountsDeps, ledgerAccountsHandlers } from './ledger-accounts.ha
 import type { KesAccountStatus } from '../domain/account';
 import type { UsdtDepositRecord } from '../persistence/usdt-deposits.repository';
 import type { ClaimUsdtDepositUseCase } from '../usecases/claim-usdt-deposit/claim-usdt-deposit.usecase';
+import type {
+  ExpectUsdtDepositUseCase,
+  UsdtDepositExpectation,
+} from '../usecases/expect-usdt-deposit/expect-usdt-deposit.usecase';
 import type { RecordUsdtDepositUseCase } from '../usecases/record-usdt-deposit/record-usdt-deposit.usecase';
 import type { SimulateUsdtDepositUseCase } from '../usecases/simulate-usdt-deposit/simulate-usdt-deposit.usecase';
 
@@ -44,6 +48,7 @@ export function ledgerHandlers(deps: {
   accountsAdmin: LedgerAccountsDeps;
   recordUsdtDeposit: RecordUsdtDepositUseCase;
   claimUsdtDeposit: ClaimUsdtDepositUseCase;
+  expectUsdtDeposit: ExpectUsdtDepositUseCase;
   paymentReferences: PaymentReferencesUseCase;
   listAuditRecords: ListAuditRecordsUseCase;
 }): AsyncImplementation<typeof ledger.LedgerService> {
@@ -55,6 +60,7 @@ export function ledgerHandlers(deps: {
     }),
     recordUsdtDeposit: async (request) => toUsdtDepositMessage(await deps.recordUsdtDeposit.execute(request)),
     claimUsdtDeposit: async (request) => toUsdtDepositMessage(await deps.claimUsdtDeposit.execute(request)),
+    expectUsdtDeposit: async (request) => toExpectationMessage(await deps.expectUsdtDeposit.execute(request)),
     ...ledgerMoneyHandlers(deps.money),
     ...ledgerAccountsHandlers(deps.accountsAdmin),
     async openPartnerAccounts(request) {
@@ -103,6 +109,17 @@ export function toUsdtDepositMessage(record: UsdtDepositRecord): ledger.UsdtDepo
     orderId: record.orderId ?? undefined,
     receivedAt: record.receivedAt,
     creditedAt: record.creditedAt ?? undefined,
+  };
+}
+
+function toExpectationMessage(expectation: UsdtDepositExpectation): ledger.UsdtDepositExpectation {
+  return {
+    partnerId: expectation.partnerId,
+    orderId: expectation.orderId,
+    sendBefore: expectation.sendBefore,
+    txHash: expectation.txHash ?? undefined,
+    open: expectation.open,
+    deposit: expectation.deposit ? toUsdtDepositMessage(expectation.deposit) : undefined,
   };
 }
 

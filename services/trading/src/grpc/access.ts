@@ -2,8 +2,9 @@
  * Who may call each trading RPC (service identities, spiffe://platform/<name>),
  * enforced by @platform/grpc before any handler runs. The gateway reaches the
  * partner-facing quote and order use cases and the sandbox rate; switches,
- * partner status and pricing belong to `ops`; the daily cap to payouts; deposit
- * matching to the ledger. Amend an entry when a caller starts or stops calling.
+ * partner status and pricing belong to `ops`; the daily cap to payouts. Nothing
+ * here admits the ledger: trading calls it, never the reverse (TradingDeposits,
+ * deprecated, is not served). Amend an entry when a caller starts or stops calling.
  */
 import type { AccessTable } from '@platform/grpc';
 import type { trading } from '@platform/proto';
@@ -12,7 +13,6 @@ export const TRADING_ACCESS = {
   TRADING: { createQuote: ['gateway'] } satisfies AccessTable<typeof trading.TradingService>,
   TRADING_ADMIN: { configurePartner: ['ops'] } satisfies AccessTable<typeof trading.TradingAdminService>,
   TRADING_SANDBOX: { setSandboxRate: ['gateway'] } satisfies AccessTable<typeof trading.TradingSandboxService>,
-  TRADING_DEPOSITS: { offerUsdtDeposit: ['ledger'] } satisfies AccessTable<typeof trading.TradingDepositsService>,
   TRADING_LIMITS: {
     reserveDailyCap: ['payouts'],
     releaseDailyCap: ['payouts'],

@@ -158,17 +158,6 @@ export class OrdersRepository {
     return row ?? null;
   }
 
-  /** The latest sendBefore of the partner's sell orders still awaiting USDT without a hash; null when none is open. */
-  async latestOpenSendBefore(partnerId: string): Promise<Date | null> {
-    const [open] = await queryRows<{ holdUntil: Date | null }>(
-      this.dataSource.manager,
-      `SELECT max(send_before) AS "holdUntil" FROM orders
-        WHERE partner_id = $1 AND status = 'awaiting_usdt' AND tx_hash IS NULL AND send_before > now()`,
-      [partnerId],
-    );
-    return open?.holdUntil ?? null;
-  }
-
   /** The status of each of `orderIds` that exists (hold reconciliation: an id absent from the map has no order). */
   async statusesOf(orderIds: string[]): Promise<Map<string, OrderStatus>> {
     if (orderIds.length === 0) return new Map();

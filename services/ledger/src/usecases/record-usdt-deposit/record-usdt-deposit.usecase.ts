@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { validationFailed } from '@platform/errors';
-import { Big, formatAmount, parsePositiveAmount } from '@platform/money';
+import { Big, parsePositiveAmount } from '@platform/money';
 import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
-import type { DepositAttribution } from '../../adapters/trading/deposit-attribution';
 import { DepositHoldLimits, DepositPlan, planDeposit } from '../../domain/deposit-plan';
 import { isValidTronAddress } from '@platform/chain';
 import type { AccountsRepository, PartnerAccountSet } from '../../persistence/accounts.repository';
 import type { UsdtDepositRecord, UsdtDepositsRepository } from '../../persistence/usdt-deposits.repository';
+import type { UsdtDepositExpectationsRepository } from '../../persistence/usdt-deposit-expectations.repository';
 import { announceUsdtCredit, moveUsdt, partnerUsdtAccount } from './usdt-deposit-booking';
 
 export interface RecordUsdtDepositCommand {
@@ -21,9 +21,10 @@ export const TX_HASH = /^[0-9a-f]{64}$/;
 /**
  * Records a USDT deposit the chain reports, exactly once per transaction hash
  * (a second notification, also a concurrent one, returns the first record).
- * The deposit is offered to trading first, outside any transaction; the
- * booking (chain clearing → partner balance or suspense), the deposit row and,
- * when the balance is credited, `usdt_credit.received` then commit together.
+ * Under the hash's lock, the partner's registered expectations say where it
+ * goes (domain/deposit-plan); the booking (chain clearing → partner balance or
+ * suspense), the deposit row and, when the balance is credited,
+ * `usdt_credit.received` commit together. No other service is asked.
  * A deposit to an address of no partner goes to suspense for operators.
  */
 export class RecordUsdtDepositUseCase {
@@ -31,7 +32,7 @@ export class RecordUsdtDepositUseCase {
     private readonly dataSource: DataSource,
     private readonly accounts: AccountsRepository,
     private readonly deposits: UsdtDepositsRepository,
-    private readonly attribution: DepositAttribution,
+    private readonly expectations: UsdtDepositExpectationsRepository,
     private readonly limits: DepositHoldLimits,
     private readonly onCommitted: () => void,
   ) {}
@@ -41,20 +42,18 @@ export class RecordUsdtDepositUseCase {
     const known = await withTransaction(this.dataSource, (manager) => this.deposits.find(manager, command.txHash));
     if (known) return known;
     const partner = await this.accounts.findByDepositAddress(command.toAddress);
-    const plan = partner
-      ? planDeposit(
-          await this.attribution.offer({
-            partnerId: partner.partnerId,
-            txHash: command.txHash,
-            usdtAmount: formatAmount(amount, 'USDT'),
-          }),
-          Date.now(),
-          this.limits,
-        )
-      : null;
     const record = await withTransaction(this.dataSource, async (manager) => {
       await this.deposits.lockTxHash(manager, command.txHash);
-      return (await this.deposits.find(manager, command.txHash)) ?? this.book(manager, command, amount, partner, plan);
+      const again = await this.deposits.find(manager, command.txHash);
+      if (again) return again;
+      const plan = partner
+        ? planDeposit(
+            await this.expectations.ofDeposit(manager, partner.partnerId, command.txHash),
+            Date.now(),
+            this.limits,
+          )
+        : null;
+      return this.book(manager, command, amount, partner, plan);
     });
     this.onCommitted();
     return record;

@@ -16,7 +16,7 @@ export type LedgerApi = Pick<
   | 'voidHold'
   | 'getServiceAccount'
   | 'getPayoutDestination'
-  | 'claimUsdtDeposit'
+  | 'expectUsdtDeposit'
   | 'postEntry'
   | 'getFundingInstructions'
   | 'registerPaymentReference'

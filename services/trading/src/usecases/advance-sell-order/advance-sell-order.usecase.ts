@@ -1,6 +1,9 @@
 /**
  * The scheduled steps of a sell order:
- * - awaiting_usdt: expired at sendBefore (order.expired, cap given back);
+ * - awaiting_usdt: the ledger is asked about the order's deposit
+ *   (usecases/fund-sell-deposit/sell-deposit-expectation): one claimed for it
+ *   funds it; once the ledger no longer takes one (sendBefore passed on its
+ *   clock), expired (order.expired, cap given back); until then, asked again;
  * - rejected with a short deposit: the deposit goes back to the USDT balance;
  * - balance mode whose create stopped before its collection answered: collect now;
  * - funded: the proceeds are paid (usecases/pay-sell-proceeds).
@@ -12,24 +15,29 @@ import type { OrderRecord } from '../../domain/order';
 import type { SellBalanceFunding } from '../create-order/sell.funding';
 import type { OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
 import type { PaySellProceedsUseCase } from '../pay-sell-proceeds/pay-sell-proceeds.usecase';
+import type { FundSellDepositUseCase } from '../fund-sell-deposit/fund-sell-deposit.usecase';
+import { expectSellDeposit, nextDepositCheck } from '../fund-sell-deposit/sell-deposit-expectation';
 import type { LedgerApi } from '../../adapters/peers/peers';
 
 export interface AdvanceSellOrderDependencies {
-  ledger: Pick<LedgerApi, 'postEntry'>;
+  ledger: Pick<LedgerApi, 'postEntry' | 'expectUsdtDeposit'>;
   serviceAccounts: ServiceAccounts;
   accountIds: PartnerAccountIds;
   transitions: OrderTransitions;
   balanceFunding: Pick<SellBalanceFunding, 'collect'>;
   payProceeds: Pick<PaySellProceedsUseCase, 'execute'>;
+  fundSellDeposit: Pick<FundSellDepositUseCase, 'execute'>;
   clock: Clock;
   logger: Logger;
+  /** How soon an awaiting order with a hash asks the ledger again for its deposit. */
+  depositPollMs: number;
 }
 
 export class AdvanceSellOrderUseCase {
   constructor(private readonly deps: AdvanceSellOrderDependencies) {}
 
   async execute(order: OrderRecord): Promise<void> {
-    if (order.status === 'awaiting_usdt') return this.expireIfDue(order);
+    if (order.status === 'awaiting_usdt') return this.followDeposit(order);
     if (order.status === 'rejected' && order.depositUsdtAmount !== null) return this.returnDeposit(order);
     if (order.status === 'funds_reserved' && order.fundingMode === 'balance' && order.debitOutcome === 'pending')
       return this.resumeCollection(order);
@@ -47,10 +55,22 @@ export class AdvanceSellOrderUseCase {
       });
   }
 
-  private async expireIfDue(order: OrderRecord): Promise<void> {
+  /**
+   * Also registers the order's expectation (and hash) when the create or the
+   * attach could not: the call is idempotent. The ledger's `open` is what
+   * expires the order, so a deposit it claimed just before sendBefore is never
+   * stranded by an expiry decided on this replica's clock.
+   */
+  private async followDeposit(order: OrderRecord): Promise<void> {
+    const state = await expectSellDeposit(this.deps.ledger, order);
+    if (state.depositUsdtAmount !== null) {
+      await this.deps.fundSellDeposit.execute(order, state.depositUsdtAmount);
+      return;
+    }
     const now = this.deps.clock.now();
-    if (order.sendBefore && new Date(order.sendBefore).getTime() > now.getTime()) {
-      await this.deps.transitions.record(order, { from: 'awaiting_usdt', changes: { nextActionAt: order.sendBefore } });
+    if (state.open) {
+      const nextActionAt = nextDepositCheck(now, order, this.deps.depositPollMs);
+      await this.deps.transitions.record(order, { from: 'awaiting_usdt', changes: { nextActionAt } });
       return;
     }
     await this.deps.transitions.record(order, {

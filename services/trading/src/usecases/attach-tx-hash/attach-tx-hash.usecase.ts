@@ -1,8 +1,11 @@
 /**
  * PATCH /v1/orders/{id}: a sell order's deposit transaction hash. The same
  * hash again answers the order; a different one is refused, never overwritten;
- * only the partner's own orders compete for a hash. A deposit the ledger is
- * already holding for attribution is claimed at once.
+ * only the partner's own orders compete for a hash. The hash is registered
+ * with the ledger before answering, which claims a deposit it already holds
+ * for attribution at once; a deposit arriving later is claimed by the ledger
+ * and found by the scheduler, which asks every depositPollMs (and registers the
+ * hash itself should the ledger not have answered here).
  */
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
@@ -11,8 +14,9 @@ import { isUniqueViolation, withTransaction } from '@platform/persistence';
 import type { OrderRecord } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
 import type { OrdersRepository } from '../../persistence/orders.repository';
+import type { Clock } from '../../domain/clock';
 import type { FundSellDepositUseCase } from '../fund-sell-deposit/fund-sell-deposit.usecase';
-import { isRefusal } from '../order-support';
+import { expectSellDeposit, nextDepositCheck } from '../fund-sell-deposit/sell-deposit-expectation';
 import type { LedgerApi } from '../../adapters/peers/peers';
 
 export interface AttachTxHashCommand {
@@ -24,9 +28,12 @@ export interface AttachTxHashCommand {
 export interface AttachTxHashDependencies {
   dataSource: DataSource;
   orders: Pick<OrdersRepository, 'find' | 'findByTxHash' | 'update'>;
-  ledger: Pick<LedgerApi, 'claimUsdtDeposit'>;
+  ledger: Pick<LedgerApi, 'expectUsdtDeposit'>;
   fundSellDeposit: Pick<FundSellDepositUseCase, 'execute'>;
+  clock: Clock;
   logger: Logger;
+  /** How soon the scheduler asks the ledger for the order's deposit once it has a hash. */
+  depositPollMs: number;
 }
 
 export class AttachTxHashUseCase {
@@ -41,7 +48,7 @@ export class AttachTxHashUseCase {
       throw error;
     }
     if (attached.status !== 'awaiting_usdt') return attached;
-    return (await this.claimHeldDeposit(attached)) ?? attached;
+    return (await this.registerHash(attached)) ?? attached;
   }
 
   private async attachIn(manager: EntityManager, command: AttachTxHashCommand): Promise<OrderRecord> {
@@ -56,24 +63,28 @@ export class AttachTxHashUseCase {
     // Only the partner's own orders compete for a hash: another partner naming it cannot block this one.
     const other = await this.deps.orders.findByTxHash(command.partnerId, command.txHash, manager);
     if (other) throw new AppError('TX_HASH_ALREADY_USED');
-    const updated = await this.deps.orders.update(manager, order.orderId, 'awaiting_usdt', { txHash: command.txHash });
+    const nextActionAt = nextDepositCheck(
+      this.deps.clock.now(),
+      { ...order, txHash: command.txHash },
+      this.deps.depositPollMs,
+    );
+    const updated = await this.deps.orders.update(manager, order.orderId, 'awaiting_usdt', {
+      txHash: command.txHash,
+      nextActionAt,
+    });
     if (!updated) throw new Error('order moved under its row lock');
     return updated;
   }
 
-  /** The ledger held the deposit before the hash was known: claim it for this order now. */
-  private async claimHeldDeposit(order: OrderRecord): Promise<OrderRecord | null> {
+  /** The hash to the ledger; a deposit it held before the hash was known is claimed for this order now. */
+  private async registerHash(order: OrderRecord): Promise<OrderRecord | null> {
     try {
-      const deposit = await this.deps.ledger.claimUsdtDeposit({
-        txHash: order.txHash!,
-        partnerId: order.partnerId,
-        orderId: order.orderId,
-      });
-      return await this.deps.fundSellDeposit.execute(order, deposit.usdtAmount);
+      const state = await expectSellDeposit(this.deps.ledger, order);
+      if (state.depositUsdtAmount === null) return null;
+      return await this.deps.fundSellDeposit.execute(order, state.depositUsdtAmount);
     } catch (error) {
-      // Not arrived yet (the offer will match it), or credited to the balance already (the order waits, then expires).
-      if (isRefusal(error, 'LEDGER_DEPOSIT_NOT_FOUND') || isRefusal(error, 'LEDGER_DEPOSIT_NOT_CLAIMABLE')) return null;
-      this.deps.logger.warn('claiming a held deposit failed; the order keeps waiting', {
+      // The scheduler registers it on its next check; meanwhile the ledger holds the partner's deposits.
+      this.deps.logger.warn('registering a hash with the ledger failed; the scheduler retries', {
         orderId: order.orderId,
         error,
       });

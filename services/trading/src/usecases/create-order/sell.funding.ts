@@ -2,9 +2,11 @@
  * Sells: the partner's USDT pays, the KES proceeds go to a payout account.
  *
  * - Deposit mode: the order waits awaiting_usdt with the partner's permanent
- *   deposit address and sendBefore; the deposit is matched by its hash
- *   (usecases/attach-tx-hash, usecases/offer-usdt-deposit), expiry and the
- *   proceeds are the scheduler's (usecases/advance-sell-order).
+ *   deposit address and sendBefore. Before the partner is answered, the order's
+ *   expectation is registered with the ledger, which then holds the partner's
+ *   deposits until a hash names one (usecases/attach-tx-hash) and attributes
+ *   them itself; finding the claimed deposit, expiry and the proceeds are the
+ *   scheduler's (usecases/advance-sell-order).
  * - Balance mode: the USDT is collected at create with a ledger hold on the
  *   partner's USDT account (hold id = order id), posted when the proceeds are
  *   paid. A refused collection rejects the order (quote consumed, cap given
@@ -17,11 +19,12 @@ import { orderHoldOwner } from '../../domain/hold-owner';
 import { OrderRecord, sandboxCollectionAnswer } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
 import { isRefusal, OrderTransitions } from '../order-support';
+import { expectSellDeposit } from '../fund-sell-deposit/sell-deposit-expectation';
 import type { CreateOrderCommand, FundingFields, FundingStrategy, OrderIntake, OrderResult } from './funding-strategy';
 import type { LedgerApi, LedgerPartnerAccounts } from '../../adapters/peers/peers';
 
 export interface SellFundingDependencies {
-  ledger: Pick<LedgerApi, 'getPayoutDestination' | 'placeHold'>;
+  ledger: Pick<LedgerApi, 'getPayoutDestination' | 'placeHold' | 'expectUsdtDeposit'>;
   transitions: Pick<OrderTransitions, 'record'>;
   clock: Clock;
   /** How long the partner has to send the USDT (already scaled); a balance-mode order's recovery check after it. */
@@ -75,8 +78,23 @@ export class SellDepositFunding extends SellFunding {
     };
   }
 
-  /** The partner sends the USDT later: the order is answered awaiting_usdt. */
+  /**
+   * The partner sends the USDT later: the order is answered awaiting_usdt once
+   * the ledger knows to expect it (so no deposit meant for it is credited to the
+   * balance on a guess). Should the ledger not answer, the create fails (a
+   * retry by partnerReference answers the order) and the scheduler registers
+   * the order at once.
+   */
   async fund(order: OrderRecord): Promise<OrderResult> {
+    try {
+      await expectSellDeposit(this.deps.ledger, order);
+    } catch (error) {
+      await this.deps.transitions.record(order, {
+        from: 'awaiting_usdt',
+        changes: { nextActionAt: this.deps.clock.now() },
+      });
+      throw error;
+    }
     return { order, refusalCode: null };
   }
 }
