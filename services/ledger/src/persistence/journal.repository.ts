@@ -27,14 +27,13 @@ interface AccountRow {
   allow_negative: boolean;
 }
 
-export async function lockAccounts(manager: EntityManager, accountIds: string[]): Promise<Map<string, AccountState>> {
-  const ids = [...new Set(accountIds)].sort();
+/** The accounts among `ids` that exist, locked in id order. */
+async function selectForUpdate(manager: EntityManager, ids: string[]): Promise<Map<string, AccountState>> {
   const rows: AccountRow[] = await manager.query(
     `SELECT id, currency, partner_id, code, posted::text AS posted, held::text AS held, version::text AS version, allow_negative
        FROM accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
     [ids],
   );
-  if (rows.length !== ids.length) throw new LedgerInvariantError(`unknown account among ${ids.join(', ')}`);
   return new Map(
     rows.map((row) => [
       row.id,
@@ -52,16 +51,29 @@ export async function lockAccounts(manager: EntityManager, accountIds: string[])
   );
 }
 
-/** lockAccounts for ids a caller supplied: an unknown one is the caller's mistake, not an invariant breach. */
+const distinctSorted = (accountIds: string[]) => [...new Set(accountIds)].sort();
+
+export async function lockAccounts(manager: EntityManager, accountIds: string[]): Promise<Map<string, AccountState>> {
+  const ids = distinctSorted(accountIds);
+  const accounts = await selectForUpdate(manager, ids);
+  if (accounts.size !== ids.length) throw new LedgerInvariantError(`unknown account among ${ids.join(', ')}`);
+  return accounts;
+}
+
+/**
+ * lockAccounts for ids a caller supplied: an unknown one is the caller's
+ * mistake, not an invariant breach. One statement: the known accounts it
+ * locked before finding one missing stay locked only until the refusal rolls
+ * the transaction back.
+ */
 export async function lockCallerAccounts(
   manager: EntityManager,
   accountIds: string[],
 ): Promise<Map<string, AccountState>> {
-  const [{ known }] = await manager.query('SELECT count(*)::int AS known FROM accounts WHERE id = ANY($1::uuid[])', [
-    [...new Set(accountIds)],
-  ]);
-  if (known !== new Set(accountIds).size) throw new AppError('LEDGER_ACCOUNT_NOT_FOUND');
-  return lockAccounts(manager, accountIds);
+  const ids = distinctSorted(accountIds);
+  const accounts = await selectForUpdate(manager, ids);
+  if (accounts.size !== ids.length) throw new AppError('LEDGER_ACCOUNT_NOT_FOUND');
+  return accounts;
 }
 
 /**
@@ -111,13 +123,21 @@ function postingRows(draft: EntryDraft, accounts: Map<string, AccountState>): Po
   });
 }
 
-/** Posts a balanced entry in the caller's transaction. Throws InsufficientFundsError on a floor breach. */
-export async function postEntry(manager: EntityManager, draft: EntryDraft, requestHash: string): Promise<void> {
+/**
+ * Posts a balanced entry in the caller's transaction. Throws InsufficientFundsError on a floor breach.
+ * `locked`: the entry's accounts as the caller locked them in this transaction (their state
+ * current, held included), so they are not read and locked a second time; locked here otherwise.
+ */
+export async function postEntry(
+  manager: EntityManager,
+  draft: EntryDraft,
+  requestHash: string,
+  locked?: Map<string, AccountState>,
+): Promise<void> {
   assertBalanced(draft);
-  const accounts = await lockAccounts(
-    manager,
-    draft.postings.map((posting) => posting.accountId),
-  );
+  const accountIds = draft.postings.map((posting) => posting.accountId);
+  const accounts =
+    locked && accountIds.every((id) => locked.has(id)) ? locked : await lockAccounts(manager, accountIds);
   const rows = postingRows(draft, accounts);
   await manager.query(
     'INSERT INTO entries (id, kind, partner_id, request_hash, metadata) VALUES ($1, $2, $3, $4, $5)',
