@@ -77,14 +77,19 @@ export async function lockCallerAccounts(
 }
 
 /**
- * Every posting of one entry in ONE statement: the accounts' new balances and
- * versions, and the postings recording them (in the draft's order). The
- * accounts are locked for the whole transaction, and the hot ones (treasury,
- * fee_revenue) serialise every entry: one round trip instead of two per
- * posting shortens the time each entry holds them.
+ * The entry and every posting of it in ONE statement: the entry row, the
+ * accounts' new balances and versions, and the postings recording them (in the
+ * draft's order). The accounts are locked for the whole transaction, and the
+ * hot ones (treasury, fee_revenue) serialise every entry: one round trip
+ * instead of one per posting and one for the entry shortens the time each
+ * entry holds them. The postings' checks and triggers run at the end of the
+ * statement, when the entry row is there.
  */
-const POST_BALANCES_SQL = `
-  WITH input AS (
+const POST_ENTRY_SQL = `
+  WITH entry AS (
+    INSERT INTO entries (id, kind, partner_id, request_hash, metadata) VALUES ($1, $6, $7, $8, $9)
+    RETURNING id
+  ), input AS (
     SELECT account_id, currency, amount, balance_after, ordinal
       FROM unnest($2::uuid[], $3::text[], $4::numeric[], $5::numeric[]) WITH ORDINALITY AS t(account_id, currency, amount, balance_after, ordinal)
   ), updated AS (
@@ -93,8 +98,8 @@ const POST_BALANCES_SQL = `
     RETURNING accounts.id, accounts.version
   )
   INSERT INTO postings (entry_id, account_id, currency, amount, balance_after, version_after)
-  SELECT $1, input.account_id, input.currency, input.amount, input.balance_after, updated.version
-    FROM input JOIN updated ON updated.id = input.account_id
+  SELECT entry.id, input.account_id, input.currency, input.amount, input.balance_after, updated.version
+    FROM entry, input JOIN updated ON updated.id = input.account_id
    ORDER BY input.ordinal
   RETURNING account_id`;
 
@@ -139,16 +144,16 @@ export async function postEntry(
   const accounts =
     locked && accountIds.every((id) => locked.has(id)) ? locked : await lockAccounts(manager, accountIds);
   const rows = postingRows(draft, accounts);
-  await manager.query(
-    'INSERT INTO entries (id, kind, partner_id, request_hash, metadata) VALUES ($1, $2, $3, $4, $5)',
-    [draft.entryId, draft.kind, draft.partnerId, requestHash, JSON.stringify(draft.metadata)],
-  );
-  const written = await queryRows<{ account_id: string }>(manager, POST_BALANCES_SQL, [
+  const written = await queryRows<{ account_id: string }>(manager, POST_ENTRY_SQL, [
     draft.entryId,
     rows.map((row) => row.accountId),
     rows.map((row) => row.currency),
     rows.map((row) => row.amount),
     rows.map((row) => row.balanceAfter),
+    draft.kind,
+    draft.partnerId,
+    requestHash,
+    JSON.stringify(draft.metadata),
   ]);
   if (written.length !== rows.length)
     throw new LedgerInvariantError(`entry ${draft.entryId} wrote ${written.length} of ${rows.length} postings`);
