@@ -1,7 +1,8 @@
 // Proves service identity over gRPC, against a real server on a loopback port
 // with certificates made by openssl for each test file:
 // - a caller with an allowed identity is served, and its identity is in the
-//   handler's request context;
+//   handler's request context; a connection's certificate is read once, on
+//   its first call, not on every call;
 // - a caller with another platform identity gets PERMISSION_DENIED, and the
 //   server logs one structured security line naming caller and method;
 // - a caller with no certificate, with a certificate from another CA, or with
@@ -15,7 +16,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:tls';
+import { connect, TLSSocket } from 'node:tls';
 import path from 'node:path';
 import { Client, credentials, Metadata, ServiceError, status } from '@grpc/grpc-js';
 import { currentContext, Logger } from '@platform/logger';
@@ -166,6 +167,19 @@ describe('per-method allow-lists', () => {
     const client = notifierClient(material(authority.issue('payouts')));
     await expect(client.sendMessage(request)).resolves.toMatchObject({ messageId: 'm-1' });
     expect(callers[callers.length - 1]).toBe('payouts');
+  });
+
+  it("reads a connection's certificate once, on its first call, and knows the caller on every call after", async () => {
+    const client = notifierClient(material(authority.issue('wallet-registry')));
+    await client.sendMessage(request);
+    const reads = jest.spyOn(TLSSocket.prototype, 'getPeerCertificate');
+    try {
+      for (let call = 0; call < 3; call += 1) await client.sendMessage(request);
+      expect(reads).not.toHaveBeenCalled();
+      expect(callers.slice(-3)).toEqual(['wallet-registry', 'wallet-registry', 'wallet-registry']);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('refuses another platform identity with PERMISSION_DENIED and logs one security line', async () => {

@@ -15,6 +15,7 @@ import {
   ServiceDefinition,
   UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { TLSSocket } from 'node:tls';
 import { health } from '@platform/proto';
 import { Logger, runWithContext } from '@platform/logger';
 import { AccessTable, assertCompleteTable, decideAccess, permissionDenied } from './access';
@@ -47,9 +48,41 @@ export type AsyncImplementation<D> = {
   [K in keyof D]: (request: RequestOf<D[K]>) => Promise<ResponseOf<D[K]>>;
 };
 
+/** How deep grpc-js nests its intercepting calls above the one holding the HTTP/2 stream, at most. */
+const CALL_NESTING_MAX = 8;
+
+/**
+ * The TLS connection a call arrived on, through grpc-js's own call objects
+ * (the call, then its chain of intercepting calls down to the one holding the
+ * HTTP/2 stream); undefined should their shape ever differ.
+ */
+function tlsSocketOf(call: ServerUnaryCall<unknown, unknown>): TLSSocket | undefined {
+  let inner: unknown = (call as { call?: unknown }).call;
+  for (let depth = 0; depth < CALL_NESTING_MAX && inner; depth += 1) {
+    const socket = (inner as { stream?: { session?: { socket?: unknown } } }).stream?.session?.socket;
+    if (socket instanceof TLSSocket) return socket;
+    inner = (inner as { nextCall?: unknown }).nextCall;
+  }
+  return undefined;
+}
+
+/**
+ * The caller identity of each TLS connection, read from its certificate on
+ * the connection's first call. Reading the peer certificate decodes it into a
+ * new object every time (a few percent of a service's CPU when done per call),
+ * and a connection's peer certificate and verdict are settled by its handshake,
+ * before any call: HTTP/2 allows no renegotiation. Forgotten with the connection.
+ */
+const identityByConnection = new WeakMap<TLSSocket, string | null>();
+
 /** The identity of the caller of a gRPC call: its certificate's, or null without one (plaintext). */
 export function callerIdentity(call: ServerUnaryCall<unknown, unknown>): string | null {
-  return identityOfPeer(call.getAuthContext()?.sslPeerCertificate);
+  const socket = tlsSocketOf(call);
+  const known = socket ? identityByConnection.get(socket) : undefined;
+  if (known !== undefined) return known;
+  const identity = identityOfPeer(call.getAuthContext()?.sslPeerCertificate);
+  if (socket) identityByConnection.set(socket, identity);
+  return identity;
 }
 
 /**

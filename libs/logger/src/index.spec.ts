@@ -2,8 +2,8 @@
 // message, service, the request's ids from async context (a field the call gives
 // wins), the active span's trace and span ids beside them and none outside a span, every field redacted by its own name and the names inside it, errors as
 // name/message/stack, a bigint kept as a string rather than the line lost, the
-// time last; child fields included; levels below the logger's dropped; silent
-// writes nothing.
+// time last; child fields included; levels below the logger's dropped before
+// anything is formatted; silent writes nothing.
 import { contextFromTraceparent, inSpan, SpanKind, startTracing } from '@platform/tracing';
 import { createLogger, runWithContext } from './index';
 
@@ -114,6 +114,21 @@ describe('createLogger', () => {
       child.info('shown');
     });
     expect(lines).toEqual([expect.objectContaining({ message: 'shown', context: 'Relay', service: 'svc' })]);
+  });
+
+  it('does not even format a line below its level', () => {
+    const logger = createLogger('svc', 'warn');
+    const serialised = jest.spyOn(JSON, 'stringify');
+    try {
+      const lines = capture(() => {
+        logger.info('below', { field: 'x' });
+        logger.child({ context: 'Relay' }).debug('below too');
+      });
+      expect(lines).toEqual([]);
+      expect(serialised).not.toHaveBeenCalled();
+    } finally {
+      serialised.mockRestore();
+    }
   });
 
   it('writes nothing when silent', () => {

@@ -76,10 +76,16 @@ export class StdoutLineTransport extends TransportStream {
 }
 
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return winston.createLogger({
+  const logger = winston.createLogger({
     level,
     defaultMeta: { service },
     format: jsonLine(),
     transports: [new StdoutLineTransport()],
   });
+  // Winston formats every line (redaction, context, serialisation) before its transports
+  // drop those below their level: a line below the logger's level stops here instead.
+  // Child loggers write through this one.
+  const write = logger.write.bind(logger) as (info: Info) => boolean;
+  logger.write = ((info: Info) => (logger.isLevelEnabled(info.level) ? write(info) : true)) as typeof logger.write;
+  return logger;
 }

@@ -8,6 +8,7 @@ import { LedgerAuditRecordsMigration1795900000000 } from './migrations/179590000
 import { LedgerHoldOwnersMigration1795917000000 } from './migrations/1795917000000-ledger-hold-owners';
 import { LedgerStatementLinesMigration1796000000000 } from './migrations/1796000000000-ledger-statement-lines';
 import { LedgerOutboxTraceparentMigration1796000000001 } from './migrations/1796000000001-ledger-outbox-traceparent';
+import { LedgerStatementLinesOneReadMigration1796000000002 } from './migrations/1796000000002-ledger-statement-lines-one-read';
 import { LedgerUsdtDepositExpectationsMigration1796100000000 } from './migrations/1796100000000-ledger-usdt-deposit-expectations';
 
 export const SERVICE_NAME = 'ledger';
@@ -26,6 +27,7 @@ export function ledgerDataSource(url: string): DataSource {
       LedgerHoldOwnersMigration1795917000000,
       LedgerStatementLinesMigration1796000000000,
       LedgerOutboxTraceparentMigration1796000000001,
+      LedgerStatementLinesOneReadMigration1796000000002,
       LedgerUsdtDepositExpectationsMigration1796100000000,
     ],
   });

@@ -175,8 +175,14 @@ export class HoldsRepository {
     return toRecord(row);
   }
 
-  /** Moves `delta` (signed) into or out of an account's held amount. The account row must be locked. */
-  async changeHeld(manager: EntityManager, accountId: string, delta: Big): Promise<void> {
-    await manager.query('UPDATE accounts SET held = held + $2 WHERE id = $1', [accountId, delta.toString()]);
+  /** Moves `delta` (signed) into or out of an account's held amount and returns the new one. The account row must be locked. */
+  async changeHeld(manager: EntityManager, accountId: string, delta: Big): Promise<string> {
+    const [row] = await queryRows<{ held: string }>(
+      manager,
+      'UPDATE accounts SET held = held + $2 WHERE id = $1 RETURNING held::text AS held',
+      [accountId, delta.toString()],
+    );
+    if (!row) throw new Error(`account ${accountId} vanished while its held amount changed`);
+    return row.held;
   }
 }

@@ -27,14 +27,13 @@ interface AccountRow {
   allow_negative: boolean;
 }
 
-export async function lockAccounts(manager: EntityManager, accountIds: string[]): Promise<Map<string, AccountState>> {
-  const ids = [...new Set(accountIds)].sort();
+/** The accounts among `ids` that exist, locked in id order. */
+async function selectForUpdate(manager: EntityManager, ids: string[]): Promise<Map<string, AccountState>> {
   const rows: AccountRow[] = await manager.query(
     `SELECT id, currency, partner_id, code, posted::text AS posted, held::text AS held, version::text AS version, allow_negative
        FROM accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
     [ids],
   );
-  if (rows.length !== ids.length) throw new LedgerInvariantError(`unknown account among ${ids.join(', ')}`);
   return new Map(
     rows.map((row) => [
       row.id,
@@ -52,27 +51,45 @@ export async function lockAccounts(manager: EntityManager, accountIds: string[])
   );
 }
 
-/** lockAccounts for ids a caller supplied: an unknown one is the caller's mistake, not an invariant breach. */
+const distinctSorted = (accountIds: string[]) => [...new Set(accountIds)].sort();
+
+export async function lockAccounts(manager: EntityManager, accountIds: string[]): Promise<Map<string, AccountState>> {
+  const ids = distinctSorted(accountIds);
+  const accounts = await selectForUpdate(manager, ids);
+  if (accounts.size !== ids.length) throw new LedgerInvariantError(`unknown account among ${ids.join(', ')}`);
+  return accounts;
+}
+
+/**
+ * lockAccounts for ids a caller supplied: an unknown one is the caller's
+ * mistake, not an invariant breach. One statement: the known accounts it
+ * locked before finding one missing stay locked only until the refusal rolls
+ * the transaction back.
+ */
 export async function lockCallerAccounts(
   manager: EntityManager,
   accountIds: string[],
 ): Promise<Map<string, AccountState>> {
-  const [{ known }] = await manager.query('SELECT count(*)::int AS known FROM accounts WHERE id = ANY($1::uuid[])', [
-    [...new Set(accountIds)],
-  ]);
-  if (known !== new Set(accountIds).size) throw new AppError('LEDGER_ACCOUNT_NOT_FOUND');
-  return lockAccounts(manager, accountIds);
+  const ids = distinctSorted(accountIds);
+  const accounts = await selectForUpdate(manager, ids);
+  if (accounts.size !== ids.length) throw new AppError('LEDGER_ACCOUNT_NOT_FOUND');
+  return accounts;
 }
 
 /**
- * Every posting of one entry in ONE statement: the accounts' new balances and
- * versions, and the postings recording them (in the draft's order). The
- * accounts are locked for the whole transaction, and the hot ones (treasury,
- * fee_revenue) serialise every entry: one round trip instead of two per
- * posting shortens the time each entry holds them.
+ * The entry and every posting of it in ONE statement: the entry row, the
+ * accounts' new balances and versions, and the postings recording them (in the
+ * draft's order). The accounts are locked for the whole transaction, and the
+ * hot ones (treasury, fee_revenue) serialise every entry: one round trip
+ * instead of one per posting and one for the entry shortens the time each
+ * entry holds them. The postings' checks and triggers run at the end of the
+ * statement, when the entry row is there.
  */
-const POST_BALANCES_SQL = `
-  WITH input AS (
+const POST_ENTRY_SQL = `
+  WITH entry AS (
+    INSERT INTO entries (id, kind, partner_id, request_hash, metadata) VALUES ($1, $6, $7, $8, $9)
+    RETURNING id
+  ), input AS (
     SELECT account_id, currency, amount, balance_after, ordinal
       FROM unnest($2::uuid[], $3::text[], $4::numeric[], $5::numeric[]) WITH ORDINALITY AS t(account_id, currency, amount, balance_after, ordinal)
   ), updated AS (
@@ -81,8 +98,8 @@ const POST_BALANCES_SQL = `
     RETURNING accounts.id, accounts.version
   )
   INSERT INTO postings (entry_id, account_id, currency, amount, balance_after, version_after)
-  SELECT $1, input.account_id, input.currency, input.amount, input.balance_after, updated.version
-    FROM input JOIN updated ON updated.id = input.account_id
+  SELECT entry.id, input.account_id, input.currency, input.amount, input.balance_after, updated.version
+    FROM entry, input JOIN updated ON updated.id = input.account_id
    ORDER BY input.ordinal
   RETURNING account_id`;
 
@@ -111,24 +128,32 @@ function postingRows(draft: EntryDraft, accounts: Map<string, AccountState>): Po
   });
 }
 
-/** Posts a balanced entry in the caller's transaction. Throws InsufficientFundsError on a floor breach. */
-export async function postEntry(manager: EntityManager, draft: EntryDraft, requestHash: string): Promise<void> {
+/**
+ * Posts a balanced entry in the caller's transaction. Throws InsufficientFundsError on a floor breach.
+ * `locked`: the entry's accounts as the caller locked them in this transaction (their state
+ * current, held included), so they are not read and locked a second time; locked here otherwise.
+ */
+export async function postEntry(
+  manager: EntityManager,
+  draft: EntryDraft,
+  requestHash: string,
+  locked?: Map<string, AccountState>,
+): Promise<void> {
   assertBalanced(draft);
-  const accounts = await lockAccounts(
-    manager,
-    draft.postings.map((posting) => posting.accountId),
-  );
+  const accountIds = draft.postings.map((posting) => posting.accountId);
+  const accounts =
+    locked && accountIds.every((id) => locked.has(id)) ? locked : await lockAccounts(manager, accountIds);
   const rows = postingRows(draft, accounts);
-  await manager.query(
-    'INSERT INTO entries (id, kind, partner_id, request_hash, metadata) VALUES ($1, $2, $3, $4, $5)',
-    [draft.entryId, draft.kind, draft.partnerId, requestHash, JSON.stringify(draft.metadata)],
-  );
-  const written = await queryRows<{ account_id: string }>(manager, POST_BALANCES_SQL, [
+  const written = await queryRows<{ account_id: string }>(manager, POST_ENTRY_SQL, [
     draft.entryId,
     rows.map((row) => row.accountId),
     rows.map((row) => row.currency),
     rows.map((row) => row.amount),
     rows.map((row) => row.balanceAfter),
+    draft.kind,
+    draft.partnerId,
+    requestHash,
+    JSON.stringify(draft.metadata),
   ]);
   if (written.length !== rows.length)
     throw new LedgerInvariantError(`entry ${draft.entryId} wrote ${written.length} of ${rows.length} postings`);

@@ -4,6 +4,7 @@ import { WebhookDeliveryReplayMigration1732500000000 } from './migrations/173250
 import { WebhookDeliveryAuditRecordsMigration1795900000000 } from './migrations/1795900000000-webhook-delivery-audit-records';
 import { WebhookDeliveryTraceparentMigration1796000000000 } from './migrations/1796000000000-webhook-delivery-traceparent';
 import { WebhookDeliveryEventFeedMigration1796400000000 } from './migrations/1796400000000-webhook-delivery-event-feed';
+import { WebhookDeliveryFeedAssignFunctionMigration1796500000000 } from './migrations/1796500000000-webhook-delivery-feed-assign-function';
 
 export const SERVICE_NAME = 'webhook-delivery';
 
@@ -17,6 +18,7 @@ export function webhookDeliveryDataSource(url: string): DataSource {
       WebhookDeliveryAuditRecordsMigration1795900000000,
       WebhookDeliveryTraceparentMigration1796000000000,
       WebhookDeliveryEventFeedMigration1796400000000,
+      WebhookDeliveryFeedAssignFunctionMigration1796500000000,
     ],
   });
 }

@@ -6,10 +6,7 @@
  * strictly in order and a reader paging `position > cursor` never skips a row
  * that commits later with a lower position (see the migration that adds it).
  */
-import { DataSource, withTransaction } from '@platform/persistence';
-
-/** Any constant key shared by every replica: the one lock that serialises position assignment. */
-const FEED_POSITION_LOCK_KEY = 7_007_001;
+import type { DataSource } from '@platform/persistence';
 
 /** Where a cursor event stands in the partner's feed. */
 export type CursorPosition =
@@ -36,37 +33,19 @@ export interface FeedRead {
   limit: number;
 }
 
-// Under the lock: committed rows without a position, oldest first (rows another
-// statement holds are left for the next step rather than waited on, so the step
-// never deadlocks with attempt recording), numbered after the highest position.
-const ASSIGN_SQL = `
-  WITH base AS (SELECT coalesce(max(feed_position), 0) AS top FROM deliveries),
-  next AS (
-    SELECT delivery_id, created_at FROM deliveries
-    WHERE feed_position IS NULL
-    ORDER BY created_at, delivery_id
-    LIMIT $1
-    FOR UPDATE SKIP LOCKED
-  ), numbered AS (
-    SELECT delivery_id, (SELECT top FROM base) + row_number() OVER (ORDER BY created_at, delivery_id) AS position FROM next
-  )
-  UPDATE deliveries d SET feed_position = n.position
-  FROM numbered n WHERE d.delivery_id = n.delivery_id
-  RETURNING d.delivery_id`;
-
 export class EventFeedRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
    * Gives up to `limit` committed, unpositioned deliveries the next positions,
-   * in one transaction holding the feed lock until it commits. Returns how many.
+   * oldest first, in one statement (the assign_feed_positions function: the
+   * feed lock, then the numbering, committed together). Returns how many.
    */
   async assignPositions(limit: number): Promise<number> {
-    return withTransaction(this.dataSource, async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock($1)', [FEED_POSITION_LOCK_KEY]);
-      const result = (await manager.query(ASSIGN_SQL, [limit])) as [unknown[], number];
-      return Array.isArray(result[0]) ? result[0].length : 0;
-    });
+    const [row] = (await this.dataSource.query('SELECT assign_feed_positions($1) AS assigned', [limit])) as Array<{
+      assigned: number;
+    }>;
+    return row?.assigned ?? 0;
   }
 
   /** The cursor event of this partner, if it is one of theirs. */

@@ -83,6 +83,7 @@ export class PostEntryUseCase {
           metadata: command.metadata,
         },
         hash,
+        accounts,
       );
     } catch (error) {
       if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');

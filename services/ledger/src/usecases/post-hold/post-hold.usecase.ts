@@ -94,7 +94,9 @@ export class PostHoldUseCase {
       ...toPostings(command.counterPostings, accounts, 'counterPostings'),
     ];
     if (!balances(postings)) throw validationFailed(['counterPostings']);
-    await this.holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
+    const held = await this.holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
+    // The accounts stay locked: the entry posts against them as they now stand, held released.
+    accounts.set(hold.accountId, { ...accounts.get(hold.accountId)!, held });
     const entryId = randomUUID();
     try {
       await postEntry(
@@ -107,6 +109,7 @@ export class PostHoldUseCase {
           metadata: { ...command.metadata, holdId: hold.holdId },
         },
         hash,
+        accounts,
       );
     } catch (error) {
       if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
