@@ -6,7 +6,8 @@
 // refusals (unknown, another partner's, expired), the type filter and the
 // on-demand positioning of a cursor the positioner has not reached; and a
 // partner's retry: its own dead or failing delivery only, idempotent, limited
-// per minute.
+// per minute; the positioner's backlog (events without a position, the oldest's
+// age) as the reconciler reports it.
 import { randomUUID } from 'node:crypto';
 import { createLogger, runWithContext } from '@platform/logger';
 import { Registry } from '@platform/metrics';
@@ -170,6 +171,25 @@ describe('the feed cursor and filters', () => {
     });
     expect(typed.events.map((event) => event.eventType)).toEqual(['order.settled', 'order.settled']);
     expect(typed.events[0]).toMatchObject({ eventId: settled.eventId, body: settled.body });
+  });
+});
+
+describe("the positioner's backlog", () => {
+  it('counts the events without a position and ages the oldest, and reads none once they are numbered', async () => {
+    await feed.assignPositions(5_000);
+    expect(await feed.unpositioned()).toEqual({ count: 0, oldestAgeSeconds: 0 });
+    const partnerId = randomUUID();
+    const [oldest, newer] = [newDelivery(partnerId), newDelivery(partnerId)];
+    await deliveries.insertMany([oldest, newer]);
+    await db.query(`UPDATE deliveries SET created_at = now() - interval '90 seconds' WHERE delivery_id = $1`, [
+      oldest.deliveryId,
+    ]);
+    const backlog = await feed.unpositioned();
+    expect(backlog.count).toBe(2);
+    expect(backlog.oldestAgeSeconds).toBeGreaterThanOrEqual(90);
+    expect(backlog.oldestAgeSeconds).toBeLessThan(90 + 60);
+    await feed.assignPositions(5_000);
+    expect(await feed.unpositioned()).toEqual({ count: 0, oldestAgeSeconds: 0 });
   });
 });
 

@@ -11,6 +11,17 @@ import { DataSource, withTransaction } from '@platform/persistence';
 /** Any constant key shared by every replica: the one lock that serialises position assignment. */
 const FEED_POSITION_LOCK_KEY = 7_007_001;
 
+/** Unpositioned events counted at most: a backlog past this reads as this many (the age still tells how late the feed is). */
+export const UNPOSITIONED_COUNTED_MAX = 100_000;
+
+/** Events committed but not yet given a feed position: the positioner's backlog. */
+export interface UnpositionedEvents {
+  /** How many, at most UNPOSITIONED_COUNTED_MAX. */
+  count: number;
+  /** How long the oldest has waited, by the database's clock; 0 when none waits. */
+  oldestAgeSeconds: number;
+}
+
 /** Where a cursor event stands in the partner's feed. */
 export type CursorPosition =
   | { kind: 'positioned'; position: string; createdAt: Date }
@@ -67,6 +78,20 @@ export class EventFeedRepository {
       const result = (await manager.query(ASSIGN_SQL, [limit])) as [unknown[], number];
       return Array.isArray(result[0]) ? result[0].length : 0;
     });
+  }
+
+  /**
+   * The positioner's backlog, read along the partial index of unpositioned rows
+   * (deliveries_unpositioned_idx, ordered by created_at): the oldest is its first
+   * entry, and the count walks at most UNPOSITIONED_COUNTED_MAX of them.
+   */
+  async unpositioned(): Promise<UnpositionedEvents> {
+    const [row] = (await this.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM deliveries WHERE feed_position IS NULL LIMIT $1) waiting) AS count,
+              coalesce(extract(epoch FROM clock_timestamp() - (SELECT min(created_at) FROM deliveries WHERE feed_position IS NULL)), 0)::float8 AS oldest_age_seconds`,
+      [UNPOSITIONED_COUNTED_MAX],
+    )) as Array<{ count: number; oldest_age_seconds: number }>;
+    return { count: row?.count ?? 0, oldestAgeSeconds: Math.max(0, row?.oldest_age_seconds ?? 0) };
   }
 
   /** The cursor event of this partner, if it is one of theirs. */
