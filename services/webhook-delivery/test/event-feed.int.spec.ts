@@ -4,7 +4,8 @@
 // insert concurrently, including a writer whose transaction commits after a
 // later one (the case a position taken at insert would get wrong); the cursor
 // refusals (unknown, another partner's, expired), the type filter and the
-// on-demand positioning of a cursor the positioner has not reached; and a
+// on-demand positioning of a cursor the positioner has not reached; the page
+// as one JSON array equal to the per-event page; and a
 // partner's retry: its own dead or failing delivery only, idempotent, limited
 // per minute; the positioner's backlog (events without a position, the oldest's
 // age) as the reconciler reports it.
@@ -190,6 +191,37 @@ describe("the positioner's backlog", () => {
     expect(backlog.oldestAgeSeconds).toBeLessThan(90 + 60);
     await feed.assignPositions(5_000);
     expect(await feed.unpositioned()).toEqual({ count: 0, oldestAgeSeconds: 0 });
+  });
+});
+
+describe('the feed as one JSON array', () => {
+  it('is the per-event page joined byte for byte, with the same next cursor, from any cursor and type', async () => {
+    const partnerId = randomUUID();
+    const written = Array.from({ length: 9 }, (_, index) =>
+      newDelivery(partnerId, index % 3 === 0 ? 'order.settled' : 'credit.received'),
+    );
+    // A body with non-ASCII text and escapes crosses as the same UTF-8 bytes.
+    written[4]!.body = JSON.stringify({
+      id: written[4]!.eventId,
+      type: 'credit.received',
+      data: { note: 'Ksh «1» ✓\n' },
+    });
+    // One at a time, so feed order is the order written (a batch is numbered by delivery id).
+    for (const row of written) await deliveries.insertMany([row]);
+    await feed.assignPositions(500);
+    for (const afterEventId of ['', written[2]!.eventId, written[8]!.eventId])
+      for (const eventType of ['', 'order.settled'])
+        for (const limit of [1, 4, 100]) {
+          const query = { partnerId, afterEventId, eventType, limit };
+          const [events, array] = [await listEvents.execute(query), await listEvents.executeAsJsonArray(query)];
+          expect(array.json).toBe(`[${events.events.map((event) => event.body).join(',')}]`);
+          expect(array.nextAfterEventId).toBe(events.nextAfterEventId);
+        }
+    const first = await listEvents.executeAsJsonArray({ partnerId, afterEventId: '', eventType: '', limit: 4 });
+    expect((JSON.parse(first.json) as Array<{ id: string }>).map((event) => event.id)).toEqual(
+      written.slice(0, 4).map((row) => row.eventId),
+    );
+    expect(first.nextAfterEventId).toBe(written[3]!.eventId);
   });
 });
 

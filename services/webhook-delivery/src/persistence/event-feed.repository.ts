@@ -11,6 +11,16 @@ import { DataSource, withTransaction } from '@platform/persistence';
 /** Any constant key shared by every replica: the one lock that serialises position assignment. */
 const FEED_POSITION_LOCK_KEY = 7_007_001;
 
+/** A page of the feed as the one JSON array the partner receives. */
+export interface FeedJsonPage {
+  /** `[` + the bodies of at most `limit` events in feed order, joined by `,` + `]`. */
+  json: string;
+  /** True when at least one more event follows the page already. */
+  more: boolean;
+  /** The page's last event id when `more`; null otherwise. */
+  lastEventId: string | null;
+}
+
 /** Unpositioned events counted at most: a backlog past this reads as this many (the age still tells how late the feed is). */
 export const UNPOSITIONED_COUNTED_MAX = 100_000;
 
@@ -104,6 +114,29 @@ export class EventFeedRepository {
     return row.position === null
       ? { kind: 'unpositioned', createdAt: row.created_at }
       : { kind: 'positioned', position: row.position, createdAt: row.created_at };
+  }
+
+  /**
+   * The page `read` would answer, built by PostgreSQL as one JSON array text:
+   * one row and one value cross to this process whatever the page size, so no
+   * event is parsed, copied into an object or encoded on its own here or in
+   * the gateway. It reads `limit` + 1 rows (the extra one only says whether
+   * more follow) along the same index as `read`.
+   */
+  async readJsonArray(query: FeedRead): Promise<FeedJsonPage> {
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS fetched,
+              '[' || coalesce(array_to_string((array_agg(body ORDER BY feed_position))[1:$6], ','), '') || ']' AS json,
+              (array_agg(event_id::text ORDER BY feed_position))[$6] AS limit_event_id
+         FROM (SELECT feed_position, event_id, body FROM deliveries
+                WHERE partner_id = $1 AND feed_position IS NOT NULL AND feed_position > $2::bigint
+                  AND ($3::text IS NULL OR event_type = $3) AND created_at >= $4
+                ORDER BY feed_position
+                LIMIT $5) page`,
+      [query.partnerId, query.afterPosition, query.eventType, query.notBefore, query.limit + 1, query.limit],
+    )) as Array<{ fetched: number; json: string; limit_event_id: string | null }>;
+    const more = (row?.fetched ?? 0) > query.limit;
+    return { json: row?.json ?? '[]', more, lastEventId: more ? row!.limit_event_id : null };
   }
 
   /** Events after the position, in feed order, at most `limit`. */
