@@ -22,6 +22,8 @@ process.env.TEST_STACK_SLOT = process.env.BENCH_STACK_SLOT ?? '9';
 const PAGE_SIZE = 100;
 const durationS = boundedInt(process.env, 'BENCH_DURATION_S', 10, 1, 300);
 const connections = boundedInt(process.env, 'BENCH_CONNECTIONS', 32, 1, 512);
+/** A profiled service starting on a busy machine (load 40 and more) can take a minute. */
+const SERVICE_READY_TIMEOUT_MS = 90_000;
 
 async function preparedPartner(stack, receiver) {
   const partner = await createBenchPartner({
@@ -55,13 +57,16 @@ async function main() {
         durationS,
       });
     const ctx = { profile: stack.profile };
-    await withProfiledServices(ctx, ['gateway', 'webhook-delivery', 'ledger'], async () => {
+    const profiled = async () => {
       console.log(await step('events pages under --cpu-prof', () => load(`/v1/events?limit=${PAGE_SIZE}`)));
       console.log(
         await step('statement pages under --cpu-prof', () =>
           load(`/v1/balances/${account}/transactions?limit=${PAGE_SIZE}`),
         ),
       );
+    };
+    await withProfiledServices(ctx, ['gateway', 'webhook-delivery', 'ledger'], profiled, {
+      readyTimeoutMs: SERVICE_READY_TIMEOUT_MS,
     });
   } finally {
     await receiver.close();
