@@ -50,9 +50,10 @@ export async function profileGateway(ctx, credentials) {
  * Replaces the stack's instances of `names` with ones under --cpu-prof (same environment
  * and ports; Node 20 refuses --cpu-prof in NODE_OPTIONS) while `work` runs, then stops them
  * so each writes its profile to bench/results/cpu-orders-<name>/. The stack's own instances
- * are not restarted: profile last.
+ * are not restarted: profile last. `readyTimeoutMs`: how long each may take to listen (a busy
+ * machine starts a service slowly).
  */
-export async function withProfiledServices(ctx, names, work) {
+export async function withProfiledServices(ctx, names, work, { readyTimeoutMs } = {}) {
   const children = [];
   try {
     for (const name of names) {
@@ -69,7 +70,7 @@ export async function withProfiledServices(ctx, names, work) {
         },
       );
       children.push(child);
-      await waitForPort(services.grpcPort(ctx.profile, service));
+      await waitForPort(services.grpcPort(ctx.profile, service), readyTimeoutMs);
     }
     return await work();
   } finally {

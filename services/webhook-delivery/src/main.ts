@@ -65,8 +65,10 @@ function createWorkers(
     },
     metrics,
   );
+  const feed = new EventFeedRepository(dataSource);
   const reconciler = new DeliveryReconciler(
     deliveries,
+    feed,
     metrics,
     logger.child({ context: 'DeliveryReconciler' }),
     {
@@ -75,14 +77,10 @@ function createWorkers(
     },
     () => scheduler.kick(),
   );
-  const positioner = new FeedPositioner(
-    new EventFeedRepository(dataSource),
-    logger.child({ context: 'FeedPositioner' }),
-    {
-      pollIntervalMs: config.FEED_POSITION_POLL_MS,
-      batchSize: config.FEED_POSITION_BATCH_SIZE,
-    },
-  );
+  const positioner = new FeedPositioner(feed, logger.child({ context: 'FeedPositioner' }), {
+    pollIntervalMs: config.FEED_POSITION_POLL_MS,
+    batchSize: config.FEED_POSITION_BATCH_SIZE,
+  });
   const consumer = createPartnerEventsConsumer({
     amqp,
     logger: logger.child({ context: 'PartnerEventsConsumer' }),

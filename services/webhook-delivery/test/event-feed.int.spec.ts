@@ -4,9 +4,11 @@
 // insert concurrently, including a writer whose transaction commits after a
 // later one (the case a position taken at insert would get wrong); the cursor
 // refusals (unknown, another partner's, expired), the type filter and the
-// on-demand positioning of a cursor the positioner has not reached; and a
+// on-demand positioning of a cursor the positioner has not reached; the page
+// as one JSON array equal to the per-event page; and a
 // partner's retry: its own dead or failing delivery only, idempotent, limited
-// per minute.
+// per minute; the positioner's backlog (events without a position, the oldest's
+// age) as the reconciler reports it.
 import { randomUUID } from 'node:crypto';
 import { createLogger, runWithContext } from '@platform/logger';
 import { Registry } from '@platform/metrics';
@@ -170,6 +172,56 @@ describe('the feed cursor and filters', () => {
     });
     expect(typed.events.map((event) => event.eventType)).toEqual(['order.settled', 'order.settled']);
     expect(typed.events[0]).toMatchObject({ eventId: settled.eventId, body: settled.body });
+  });
+});
+
+describe("the positioner's backlog", () => {
+  it('counts the events without a position and ages the oldest, and reads none once they are numbered', async () => {
+    await feed.assignPositions(5_000);
+    expect(await feed.unpositioned()).toEqual({ count: 0, oldestAgeSeconds: 0 });
+    const partnerId = randomUUID();
+    const [oldest, newer] = [newDelivery(partnerId), newDelivery(partnerId)];
+    await deliveries.insertMany([oldest, newer]);
+    await db.query(`UPDATE deliveries SET created_at = now() - interval '90 seconds' WHERE delivery_id = $1`, [
+      oldest.deliveryId,
+    ]);
+    const backlog = await feed.unpositioned();
+    expect(backlog.count).toBe(2);
+    expect(backlog.oldestAgeSeconds).toBeGreaterThanOrEqual(90);
+    expect(backlog.oldestAgeSeconds).toBeLessThan(90 + 60);
+    await feed.assignPositions(5_000);
+    expect(await feed.unpositioned()).toEqual({ count: 0, oldestAgeSeconds: 0 });
+  });
+});
+
+describe('the feed as one JSON array', () => {
+  it('is the per-event page joined byte for byte, with the same next cursor, from any cursor and type', async () => {
+    const partnerId = randomUUID();
+    const written = Array.from({ length: 9 }, (_, index) =>
+      newDelivery(partnerId, index % 3 === 0 ? 'order.settled' : 'credit.received'),
+    );
+    // A body with non-ASCII text and escapes crosses as the same UTF-8 bytes.
+    written[4]!.body = JSON.stringify({
+      id: written[4]!.eventId,
+      type: 'credit.received',
+      data: { note: 'Ksh «1» ✓\n' },
+    });
+    // One at a time, so feed order is the order written (a batch is numbered by delivery id).
+    for (const row of written) await deliveries.insertMany([row]);
+    await feed.assignPositions(500);
+    for (const afterEventId of ['', written[2]!.eventId, written[8]!.eventId])
+      for (const eventType of ['', 'order.settled'])
+        for (const limit of [1, 4, 100]) {
+          const query = { partnerId, afterEventId, eventType, limit };
+          const [events, array] = [await listEvents.execute(query), await listEvents.executeAsJsonArray(query)];
+          expect(array.json).toBe(`[${events.events.map((event) => event.body).join(',')}]`);
+          expect(array.nextAfterEventId).toBe(events.nextAfterEventId);
+        }
+    const first = await listEvents.executeAsJsonArray({ partnerId, afterEventId: '', eventType: '', limit: 4 });
+    expect((JSON.parse(first.json) as Array<{ id: string }>).map((event) => event.id)).toEqual(
+      written.slice(0, 4).map((row) => row.eventId),
+    );
+    expect(first.nextAfterEventId).toBe(written[3]!.eventId);
   });
 });
 

@@ -1,7 +1,8 @@
 // Proves the stack's webhook-delivery replica serves Prometheus metrics on its
 // METRICS_PORT: after a delivery, the outcome counter, attempt latency histogram
 // and queue lag histogram have samples, and the dead-letter, alert, lease and
-// in-flight series are exposed. No series is labelled with a URL.
+// in-flight series and the events feed's backlog gauges are exposed. No series
+// is labelled with a URL.
 import { createTestPartner, loadTestStack, startHttpsReceiver, waitFor } from '@platform/testing';
 import { sandboxKesCredit, setWebhook, waitForDelivery } from './webhook-test-support';
 
@@ -46,6 +47,8 @@ describe('webhook-delivery metrics', () => {
       'webhook_in_flight',
       'webhook_replays_total',
       'webhook_events_accepted_total',
+      'webhook_feed_unpositioned_events',
+      'webhook_feed_unpositioned_oldest_age_seconds',
     ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }

@@ -18,18 +18,29 @@ export function webhookPartnerHandlers(deps: {
 }): AsyncImplementation<typeof webhookDeliveryPartnerFeed.WebhookPartnerService> {
   return {
     async listEvents(request) {
-      const page = await deps.listEvents.execute({
+      const query = {
         partnerId: request.partnerId,
         afterEventId: request.afterEventId,
         eventType: request.eventType,
         limit: request.limit,
-      });
+      };
+      if (request.asJsonArray) {
+        const page = await deps.listEvents.executeAsJsonArray(query);
+        return {
+          events: [],
+          pageJson: Buffer.from(page.json, 'utf8'),
+          nextAfterEventId: page.nextAfterEventId,
+          retentionDays: page.retentionDays,
+        };
+      }
+      const page = await deps.listEvents.execute(query);
       return {
         events: page.events.map((event) => ({
           eventId: event.eventId,
           eventType: event.eventType,
           envelopeJson: event.body,
         })),
+        pageJson: Buffer.alloc(0),
         nextAfterEventId: page.nextAfterEventId,
         retentionDays: page.retentionDays,
       };

@@ -8,6 +8,7 @@
  */
 import { counter, gauge, histogram, metricsRegistry, MS_PER_SECOND, Registry, WorkerMetrics } from '@platform/metrics';
 import type { ErrorClass } from '../domain/attempt-outcome';
+import { UNPOSITIONED_COUNTED_MAX } from '../persistence/event-feed.repository';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'dead';
 export type AcceptOutcomeLabel = 'created' | 'duplicate' | 'no_endpoint';
@@ -87,6 +88,20 @@ function deliveryFamilies(registry: Registry) {
       },
       registry,
     ),
+    feedUnpositioned: gauge(
+      {
+        name: 'webhook_feed_unpositioned_events',
+        help: `Events recorded but not yet given their place in the events feed (partners cannot page to them yet), at the last reconciliation; counted up to ${UNPOSITIONED_COUNTED_MAX}.`,
+      },
+      registry,
+    ),
+    feedUnpositionedAge: gauge(
+      {
+        name: 'webhook_feed_unpositioned_oldest_age_seconds',
+        help: 'How long the oldest event without a feed position has waited for one, at the last reconciliation; 0 when none waits.',
+      },
+      registry,
+    ),
     replayed: counter(
       {
         name: 'webhook_replays_total',
@@ -155,6 +170,11 @@ export class DeliveryMetrics {
 
   overdueObserved(count: number): void {
     this.families.overdue.set(count);
+  }
+
+  feedBacklogObserved(count: number, oldestAgeSeconds: number): void {
+    this.families.feedUnpositioned.set(count);
+    this.families.feedUnpositionedAge.set(oldestAgeSeconds);
   }
 
   deliveriesReplayed(count: number): void {

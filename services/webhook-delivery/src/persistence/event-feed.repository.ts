@@ -8,6 +8,27 @@
  */
 import type { DataSource } from '@platform/persistence';
 
+/** A page of the feed as the one JSON array the partner receives. */
+export interface FeedJsonPage {
+  /** `[` + the bodies of at most `limit` events in feed order, joined by `,` + `]`. */
+  json: string;
+  /** True when at least one more event follows the page already. */
+  more: boolean;
+  /** The page's last event id when `more`; null otherwise. */
+  lastEventId: string | null;
+}
+
+/** Unpositioned events counted at most: a backlog past this reads as this many (the age still tells how late the feed is). */
+export const UNPOSITIONED_COUNTED_MAX = 100_000;
+
+/** Events committed but not yet given a feed position: the positioner's backlog. */
+export interface UnpositionedEvents {
+  /** How many, at most UNPOSITIONED_COUNTED_MAX. */
+  count: number;
+  /** How long the oldest has waited, by the database's clock; 0 when none waits. */
+  oldestAgeSeconds: number;
+}
+
 /** Where a cursor event stands in the partner's feed. */
 export type CursorPosition =
   | { kind: 'positioned'; position: string; createdAt: Date }
@@ -48,6 +69,20 @@ export class EventFeedRepository {
     return row?.assigned ?? 0;
   }
 
+  /**
+   * The positioner's backlog, read along the partial index of unpositioned rows
+   * (deliveries_unpositioned_idx, ordered by created_at): the oldest is its first
+   * entry, and the count walks at most UNPOSITIONED_COUNTED_MAX of them.
+   */
+  async unpositioned(): Promise<UnpositionedEvents> {
+    const [row] = (await this.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM deliveries WHERE feed_position IS NULL LIMIT $1) waiting) AS count,
+              coalesce(extract(epoch FROM clock_timestamp() - (SELECT min(created_at) FROM deliveries WHERE feed_position IS NULL)), 0)::float8 AS oldest_age_seconds`,
+      [UNPOSITIONED_COUNTED_MAX],
+    )) as Array<{ count: number; oldest_age_seconds: number }>;
+    return { count: row?.count ?? 0, oldestAgeSeconds: Math.max(0, row?.oldest_age_seconds ?? 0) };
+  }
+
   /** The cursor event of this partner, if it is one of theirs. */
   async cursorPosition(partnerId: string, eventId: string): Promise<CursorPosition> {
     const [row] = (await this.dataSource.query(
@@ -58,6 +93,29 @@ export class EventFeedRepository {
     return row.position === null
       ? { kind: 'unpositioned', createdAt: row.created_at }
       : { kind: 'positioned', position: row.position, createdAt: row.created_at };
+  }
+
+  /**
+   * The page `read` would answer, built by PostgreSQL as one JSON array text:
+   * one row and one value cross to this process whatever the page size, so no
+   * event is parsed, copied into an object or encoded on its own here or in
+   * the gateway. It reads `limit` + 1 rows (the extra one only says whether
+   * more follow) along the same index as `read`.
+   */
+  async readJsonArray(query: FeedRead): Promise<FeedJsonPage> {
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS fetched,
+              '[' || coalesce(array_to_string((array_agg(body ORDER BY feed_position))[1:$6], ','), '') || ']' AS json,
+              (array_agg(event_id::text ORDER BY feed_position))[$6] AS limit_event_id
+         FROM (SELECT feed_position, event_id, body FROM deliveries
+                WHERE partner_id = $1 AND feed_position IS NOT NULL AND feed_position > $2::bigint
+                  AND ($3::text IS NULL OR event_type = $3) AND created_at >= $4
+                ORDER BY feed_position
+                LIMIT $5) page`,
+      [query.partnerId, query.afterPosition, query.eventType, query.notBefore, query.limit + 1, query.limit],
+    )) as Array<{ fetched: number; json: string; limit_event_id: string | null }>;
+    const more = (row?.fetched ?? 0) > query.limit;
+    return { json: row?.json ?? '[]', more, lastEventId: more ? row!.limit_event_id : null };
   }
 
   /** Events after the position, in feed order, at most `limit`. */

@@ -9,6 +9,10 @@
  *   (gauge) and reported as a structured alert: they are claimable already, so
  *   lateness means the replicas are short of capacity or an endpoint is held at
  *   its in-flight cap.
+ * - Events not yet given a feed position are counted, with the age of the
+ *   oldest (gauges): the positioner normally numbers an event within a second,
+ *   so a growing age means it is stalled and partners paging the events feed
+ *   stop at the last numbered event.
  *
  * The producing services' half of reconciliation is their OutboxRelay: it
  * re-publishes every outbox row the broker never confirmed, and alerts when the
@@ -18,6 +22,7 @@
 import type { Logger } from '@platform/logger';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics';
 import type { DeliveriesRepository } from '../persistence/deliveries.repository';
+import type { EventFeedRepository } from '../persistence/event-feed.repository';
 
 export interface DeliveryReconcilerOptions {
   intervalMs: number;
@@ -31,6 +36,7 @@ export class DeliveryReconciler {
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
+    private readonly feed: Pick<EventFeedRepository, 'unpositioned'>,
     private readonly metrics: DeliveryMetrics,
     private readonly logger: Logger,
     private readonly options: DeliveryReconcilerOptions,
@@ -78,5 +84,7 @@ export class DeliveryReconciler {
         oldestDueAt: overdue.oldestDueAt?.toISOString(),
       });
     }
+    const backlog = await this.feed.unpositioned();
+    this.metrics.feedBacklogObserved(backlog.count, backlog.oldestAgeSeconds);
   }
 }

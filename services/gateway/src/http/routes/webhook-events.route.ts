@@ -3,6 +3,8 @@
  * webhook-delivery. The feed answers each event as the exact bytes its webhook
  * delivers (webhook-delivery stores the serialised envelope once), so a
  * partner's signature-free dedupe and parsing work the same on both paths.
+ * A page crosses from webhook-delivery as those bytes already joined into the
+ * JSON array answered here, so the gateway never parses or re-encodes one.
  */
 import type { webhookDeliveryPartnerFeed } from '@platform/proto';
 import type { WebhookDeliveryApi } from '../dependencies';
@@ -26,6 +28,16 @@ export function presentWebhookDelivery(delivery: webhookDeliveryPartnerFeed.Part
   };
 }
 
+/**
+ * The page's body: webhook-delivery's `page_json` as it came (the array built
+ * once, by its database), or, from a webhook-delivery of the release before it
+ * that answers one message per event, the same array joined here.
+ */
+export function eventsPageBody(page: webhookDeliveryPartnerFeed.ListEventsResponse): Buffer {
+  if (page.pageJson.byteLength > 0) return page.pageJson;
+  return Buffer.from(`[${page.events.map((event) => event.envelopeJson).join(',')}]`, 'utf8');
+}
+
 /** GET /v1/events → 200 a page of events, oldest first; X-Next-Cursor is the `after` of the next page. */
 export function listEventsHandler(deps: {
   webhookDelivery: Pick<WebhookDeliveryApi, 'listEvents'>;
@@ -36,12 +48,13 @@ export function listEventsHandler(deps: {
       afterEventId: query.after ?? '',
       eventType: query.type ?? '',
       limit: query.limit ?? 0,
+      asJsonArray: true,
     });
     if (page.nextAfterEventId) res.setHeader(NEXT_CURSOR_HEADER, page.nextAfterEventId);
-    const text = `[${page.events.map((event) => event.envelopeJson).join(',')}]`;
+    const body = eventsPageBody(page);
     res.status(200).setHeader('Content-Type', JSON_CONTENT_TYPE);
-    res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
-    res.end(text, 'utf8');
+    res.setHeader('Content-Length', body.byteLength);
+    res.end(body);
   };
 }
 

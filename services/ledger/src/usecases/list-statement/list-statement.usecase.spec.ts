@@ -1,6 +1,6 @@
 // Proves the statement use case without a database: an account that is not the
-// caller's (or an id that is not one) is ACCOUNT_NOT_FOUND before any line is
-// read; bad paging parameters are named together; lines come back typed, with
+// caller's (the repository finds no such account of the partner) or an id that
+// is not one (nothing is read) is ACCOUNT_NOT_FOUND; bad paging parameters are named together; lines come back typed, with
 // amounts at the currency's scale, an opening line with no resource, and the
 // next cursor only when a further line was fetched.
 import { AppError } from '@platform/errors';
@@ -25,11 +25,8 @@ const LINE = (index: number, overrides: Partial<StatementLineRow> = {}): Stateme
 });
 
 function useCase(owned: boolean, rows: StatementLineRow[]) {
-  const page = jest.fn(async () => rows);
-  const statements = {
-    partnerAccountCurrency: jest.fn(async () => (owned ? ('KES' as const) : null)),
-    page,
-  } as unknown as StatementRepository;
+  const page = jest.fn(async () => (owned ? { currency: 'KES' as const, rows } : null));
+  const statements = { ownedPage: page } as unknown as StatementRepository;
   return { subject: new ListStatementUseCase(statements), page };
 }
 
@@ -53,7 +50,7 @@ describe('ListStatementUseCase', () => {
       (await refusal(malformed.subject.execute({ partnerId: PARTNER, accountId: 'not-an-id', limit: 0, cursor: '' })))
         .code,
     ).toBe('ACCOUNT_NOT_FOUND');
-    expect(foreign.page).not.toHaveBeenCalled();
+    expect(foreign.page).toHaveBeenCalledTimes(1);
     expect(malformed.page).not.toHaveBeenCalled();
   });
 
@@ -83,7 +80,7 @@ describe('ListStatementUseCase', () => {
       limit: 2,
       cursor: '',
     });
-    expect(page).toHaveBeenCalledWith(ACCOUNT, expect.objectContaining({ fetchLimit: 3, pageLimit: 2 }));
+    expect(page).toHaveBeenCalledWith(PARTNER, ACCOUNT, expect.objectContaining({ fetchLimit: 3, pageLimit: 2 }));
     expect(lines.map((line) => [line.type, line.amount, line.availableAfter, line.resourceId])).toEqual([
       ['transfer', '-125.00', '875.00', '44444444-4444-4444-8444-444444444444'],
       ['hold_placed', '-125.00', '1000.00', '44444444-4444-4444-8444-444444444444'],

@@ -1,7 +1,9 @@
 // Proves the feed read's decisions with a fake feed: a page of `limit` events
 // names the next cursor only when more follow; a cursor that is unknown, expired
 // or still unpositioned is refused, refused, or positioned on demand (an empty
-// page if it still has no position); and every bad parameter is named.
+// page if it still has no position); and every bad parameter is named. The
+// JSON-array form reads the same page (same cursor, type, window and size) and
+// passes the repository's array and next cursor through.
 import type { CursorPosition, EventFeedRepository, FeedEvent, FeedRead } from '../../persistence/event-feed.repository';
 import { ListEventsUseCase } from './list-events.usecase';
 
@@ -20,10 +22,20 @@ const event = (n: number): FeedEvent => ({
 function build(cursors: CursorPosition[], rows: FeedEvent[] = []) {
   const reads: FeedRead[] = [];
   let steps = 0;
-  const feed: Pick<EventFeedRepository, 'assignPositions' | 'cursorPosition' | 'read'> = {
+  const feed: Pick<EventFeedRepository, 'assignPositions' | 'cursorPosition' | 'read' | 'readJsonArray'> = {
     assignPositions: async () => ((steps += 1), 1),
     cursorPosition: async () => cursors.shift() ?? { kind: 'unknown' },
     read: async (query) => (reads.push(query), rows.slice(0, query.limit)),
+    readJsonArray: async (query) => {
+      reads.push(query);
+      const page = rows.slice(0, query.limit);
+      const more = rows.length > query.limit;
+      return {
+        json: `[${page.map((row) => row.body).join(',')}]`,
+        more,
+        lastEventId: more ? page[page.length - 1]!.eventId : null,
+      };
+    },
   };
   const useCase = new ListEventsUseCase(feed, { retentionDays: 30, positionBatchSize: 100, nowMs: () => NOW_MS });
   return { useCase, reads, steps: () => steps };
@@ -87,6 +99,36 @@ describe('ListEventsUseCase', () => {
       retentionDays: 30,
     });
     expect(still.reads).toEqual([]);
+  });
+
+  it('answers the same page as one JSON array, reading the same rows', async () => {
+    const { useCase, reads } = build([], [event(1), event(2), event(3)]);
+    expect(await useCase.executeAsJsonArray(query({ limit: 2, eventType: 'credit.received' }))).toEqual({
+      json: '[{"n":1},{"n":2}]',
+      nextAfterEventId: event(2).eventId,
+      retentionDays: 30,
+    });
+    expect(reads[0]).toEqual({
+      partnerId,
+      afterPosition: '0',
+      eventType: 'credit.received',
+      notBefore: new Date(NOW_MS - 30 * DAY_MS),
+      limit: 2,
+    });
+    expect(await useCase.executeAsJsonArray(query({ limit: 3 }))).toMatchObject({
+      json: '[{"n":1},{"n":2},{"n":3}]',
+      nextAfterEventId: '',
+    });
+    const waiting = { kind: 'unpositioned' as const, createdAt: new Date(NOW_MS) };
+    const still = build([waiting, waiting], [event(8)]);
+    expect(await still.useCase.executeAsJsonArray(query({ afterEventId: cursorId }))).toEqual({
+      json: '[]',
+      nextAfterEventId: '',
+      retentionDays: 30,
+    });
+    await expect(
+      build([{ kind: 'unknown' }]).useCase.executeAsJsonArray(query({ afterEventId: cursorId })),
+    ).rejects.toMatchObject({ code: 'EVENT_CURSOR_UNKNOWN' });
   });
 
   it('names every bad parameter', async () => {

@@ -10,7 +10,7 @@ import { AppError, validationFailed } from '@platform/errors';
 import { isPartnerEventType } from '@platform/events';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
-import type { EventFeedRepository, FeedEvent } from '../../persistence/event-feed.repository';
+import type { EventFeedRepository, FeedEvent, FeedRead } from '../../persistence/event-feed.repository';
 
 const DAY_MS = 86_400_000;
 
@@ -31,6 +31,13 @@ export interface EventsPage {
   retentionDays: number;
 }
 
+/** The same page as the one JSON array the partner receives (`[` + bodies joined by `,` + `]`). */
+export interface EventsJsonPage {
+  json: string;
+  nextAfterEventId: string;
+  retentionDays: number;
+}
+
 export interface ListEventsOptions {
   retentionDays: number;
   /** Rows the on-demand positioning step may position (the positioner's batch). */
@@ -40,27 +47,36 @@ export interface ListEventsOptions {
 
 export class ListEventsUseCase {
   constructor(
-    private readonly feed: Pick<EventFeedRepository, 'assignPositions' | 'cursorPosition' | 'read'>,
+    private readonly feed: Pick<EventFeedRepository, 'assignPositions' | 'cursorPosition' | 'read' | 'readJsonArray'>,
     private readonly options: ListEventsOptions,
   ) {}
 
   async execute(query: ListEventsQuery): Promise<EventsPage> {
+    const empty = { events: [], nextAfterEventId: '', retentionDays: this.options.retentionDays };
+    const read = await this.pageRead(query);
+    if (read === null) return empty;
+    const rows = await this.feed.read({ ...read, limit: read.limit + 1 });
+    const events = rows.slice(0, read.limit);
+    const last = events[events.length - 1];
+    return { ...empty, events, nextAfterEventId: rows.length > read.limit && last ? last.eventId : '' };
+  }
+
+  /** The page `execute` answers, as the JSON array the partner receives, built without handling each event. */
+  async executeAsJsonArray(query: ListEventsQuery): Promise<EventsJsonPage> {
+    const read = await this.pageRead(query);
+    if (read === null) return { json: '[]', nextAfterEventId: '', retentionDays: this.options.retentionDays };
+    const page = await this.feed.readJsonArray(read);
+    return { json: page.json, nextAfterEventId: page.lastEventId ?? '', retentionDays: this.options.retentionDays };
+  }
+
+  /** What a page reads (`limit` events after the cursor's position), or null when the cursor has no position yet. */
+  private async pageRead(query: ListEventsQuery): Promise<FeedRead | null> {
     const limit = checkQuery(query);
     const notBefore = new Date((this.options.nowMs ?? Date.now)() - this.options.retentionDays * DAY_MS);
     const afterPosition =
       query.afterEventId === '' ? '0' : await this.positionOf(query.partnerId, query.afterEventId, notBefore);
-    const empty = { events: [], nextAfterEventId: '', retentionDays: this.options.retentionDays };
-    if (afterPosition === null) return empty;
-    const rows = await this.feed.read({
-      partnerId: query.partnerId,
-      afterPosition,
-      eventType: query.eventType || null,
-      notBefore,
-      limit: limit + 1,
-    });
-    const events = rows.slice(0, limit);
-    const last = events[events.length - 1];
-    return { ...empty, events, nextAfterEventId: rows.length > limit && last ? last.eventId : '' };
+    if (afterPosition === null) return null;
+    return { partnerId: query.partnerId, afterPosition, eventType: query.eventType || null, notBefore, limit };
   }
 
   /**
