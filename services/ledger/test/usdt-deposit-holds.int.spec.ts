@@ -19,12 +19,12 @@ import {
   HttpsReceiver,
   loadTestStack,
   routedClient,
-  runOps,
   serviceEnvironment,
   stackIdentity,
   startHttpsReceiver,
   TestPartner,
   waitFor,
+  setPartnerWebhook,
 } from '@platform/testing';
 import { LEDGER_ACCESS } from '../src/grpc/access';
 import { codeOf, expectLedgerBalanced, ledgerPool } from './ledger-support';
@@ -84,16 +84,7 @@ describe('USDT deposits held for attribution', () => {
     pool = ledgerPool();
     partner = await createTestPartner();
     receiver = await startHttpsReceiver();
-    await runOps([
-      'webhook',
-      'set',
-      '--partner',
-      partner.partnerId,
-      '--url',
-      receiver.url,
-      '--secret',
-      `whsec_${randomBytes(24).toString('hex')}`,
-    ]);
+    await setPartnerWebhook(partner.partnerId, receiver.url);
   });
 
   afterEach(() => expectLedgerBalanced(pool));
