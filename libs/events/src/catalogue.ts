@@ -5,20 +5,10 @@
  * webhook worker turns into the partner's envelope by dropping `partnerId`.
  * Amounts are decimal strings. Receivers ignore unknown fields and types.
  */
-export const PARTNER_EVENT_TYPES = [
-  'order.funds_confirmed',
-  'order.settled',
-  'order.rejected',
-  'order.expired',
-  'credit.received',
-  'transfer.settled',
-  'transfer.failed',
-  'usdt_send.settled',
-  'usdt_send.failed',
-  'usdt_credit.received',
-  'collection.received',
-  'confirmation.expired',
-] as const;
+import { WEBHOOK_EVENT_TYPES } from '@platform/openapi/dist/contract/event-types';
+
+/** The partner contract states the types (its feed filter and webhook documentation read the same list). */
+export const PARTNER_EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 
 export type PartnerEventType = (typeof PARTNER_EVENT_TYPES)[number];
 

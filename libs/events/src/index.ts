@@ -13,3 +13,5 @@ export { RelayMetrics } from './relay-metrics';
 export type { OutboxLag, RelayOptions } from './relay';
 export { EventConsumer, parseBusEvent } from './consumer';
 export type { ConsumedEvent, ConsumerOptions } from './consumer';
+export { startOutboxPublishing } from './outbox-publishing';
+export type { OutboxPublishing, OutboxPublishingOptions } from './outbox-publishing';

@@ -2,18 +2,16 @@
 // keeps answering when one replica goes away (the call that met it is retried on
 // the other), and sends calls to a replica again within a second of its return.
 // Two real servers over mutual TLS on this machine, each counting what it serves.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Logger } from '@platform/logger';
 import { notifier } from '@platform/proto';
 import { createClient } from './client';
-import { createGrpcServer, GrpcServer } from './server';
-import { TestCertificateAuthority } from './testing/test-certificates';
-import { TlsMaterial } from './tls';
-
-const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
-(silent as unknown as { child: () => Logger }).child = () => silent;
+import {
+  createReplicaTls,
+  NotifierReplica,
+  ReplicaTls,
+  SEND_MESSAGE_REQUEST as request,
+  silentLogger as silent,
+  startNotifierReplica,
+} from './testing/notifier-replicas';
 
 const CALLS = 200;
 const SHARE_MIN = 0.4;
@@ -22,56 +20,19 @@ const SHARE_MAX = 0.6;
 const USED_AGAIN_WITHIN_MS = 1_500;
 const POLL_EVERY_MS = 20;
 
-const request = {
-  idempotencyKey: 'k',
-  partnerId: 'p',
-  kind: 'wallet_approval',
-  recipient: 'a@example.com',
-  subjectType: 'wallet',
-  subjectId: 's',
-  variables: {},
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Replica {
-  server: GrpcServer;
-  port: number;
-  served: number;
-}
-
-let dir: string;
-const opened: Array<{ close(): void }> = [];
-let serverTls: TlsMaterial;
-let clientTls: TlsMaterial;
-
-async function startReplica(port: number): Promise<Replica> {
-  const server = createGrpcServer(silent, serverTls);
-  const replica = { server, port, served: 0 };
-  server.add(
-    notifier.NotifierService,
-    {
-      sendMessage: async () => {
-        replica.served += 1;
-        return { messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false };
-      },
-    },
-    { sendMessage: ['payouts'] },
-  );
-  replica.port = await server.listen(port);
-  return replica;
-}
+let tls: ReplicaTls;
+const callers: Array<{ close(): void }> = [];
+const startReplica = (port: number): Promise<NotifierReplica> => startNotifierReplica(tls.serverTls, port);
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'balancing-spec-'));
-  const authority = TestCertificateAuthority.create(path.join(dir, 'ca'));
-  serverTls = new TlsMaterial(authority.issue('notifier'), { logger: silent, expectedIdentity: 'notifier' });
-  clientTls = new TlsMaterial(authority.issue('payouts'), { logger: silent, expectedIdentity: 'payouts' });
-  opened.push(serverTls, clientTls);
+  tls = createReplicaTls('balancing-spec-');
 });
 
 afterAll(() => {
-  for (const item of opened) item.close();
-  rmSync(dir, { recursive: true, force: true });
+  for (const caller of callers) caller.close();
+  tls.close();
 });
 
 it('spreads calls over both replicas, survives losing one, and uses it again within a second of its return', async () => {
@@ -81,11 +42,11 @@ it('spreads calls over both replicas, survives losing one, and uses it again wit
     upstream: 'notifier',
     address: `127.0.0.1:${first.port},127.0.0.1:${second.port}`,
     logger: silent,
-    tls: clientTls.client('notifier'),
+    tls: tls.clientTls.client('notifier'),
     deadlineMs: 2_000,
     volumeThreshold: 1_000_000,
   });
-  opened.push(caller);
+  callers.push(caller);
   // Both connections up before counting (the first calls may all go to whichever connected first).
   await caller.sendMessage(request);
   await sleep(300);

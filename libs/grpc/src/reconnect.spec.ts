@@ -2,18 +2,15 @@
 // long it was down: the channel's reconnect backoff is capped, so a caller does
 // not keep failing fast for tens of seconds after its peer has recovered (the
 // gRPC default backoff grows to two minutes while the peer is away).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Logger } from '@platform/logger';
 import { notifier } from '@platform/proto';
 import { createClient } from './client';
-import { createGrpcServer, GrpcServer } from './server';
-import { TestCertificateAuthority } from './testing/test-certificates';
-import { TlsMaterial } from './tls';
-
-const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
-(silent as unknown as { child: () => Logger }).child = () => silent;
+import {
+  createReplicaTls,
+  ReplicaTls,
+  SEND_MESSAGE_REQUEST as request,
+  silentLogger as silent,
+  startNotifierReplica,
+} from './testing/notifier-replicas';
 
 /** Long enough for the default backoff to have grown past several seconds. */
 const DOWN_MS = 10_000;
@@ -22,57 +19,32 @@ const CALL_DEADLINE_MS = 1_000;
 /** The capped backoff (under a second, with jitter) plus a handshake, with room for a loaded machine. */
 const BACK_WITHIN_MS = 4_000;
 
-const request = {
-  idempotencyKey: 'k',
-  partnerId: 'p',
-  kind: 'wallet_approval',
-  recipient: 'a@example.com',
-  subjectType: 'wallet',
-  subjectId: 's',
-  variables: {},
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let dir: string;
-const opened: Array<{ close(): void }> = [];
-
-function startServer(serverTls: TlsMaterial, port: number): Promise<{ server: GrpcServer; port: number }> {
-  const server = createGrpcServer(silent, serverTls);
-  server.add(
-    notifier.NotifierService,
-    {
-      sendMessage: async () => ({ messageId: 'm-1', maskedRecipient: 'a***@example.com', replayed: false }),
-    },
-    { sendMessage: ['payouts'] },
-  );
-  return server.listen(port).then((bound) => ({ server, port: bound }));
-}
+let tls: ReplicaTls;
+const callers: Array<{ close(): void }> = [];
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'reconnect-spec-'));
+  tls = createReplicaTls('reconnect-spec-');
 });
 
 afterAll(() => {
-  for (const item of opened) item.close();
-  rmSync(dir, { recursive: true, force: true });
+  for (const caller of callers) caller.close();
+  tls.close();
 });
 
 it('calls a restarted upstream successfully within seconds of its return, after a long absence', async () => {
-  const authority = TestCertificateAuthority.create(path.join(dir, 'ca'));
-  const serverTls = new TlsMaterial(authority.issue('notifier'), { logger: silent, expectedIdentity: 'notifier' });
-  const clientTls = new TlsMaterial(authority.issue('payouts'), { logger: silent, expectedIdentity: 'payouts' });
-  opened.push(serverTls, clientTls);
-  const first = await startServer(serverTls, 0);
+  const first = await startNotifierReplica(tls.serverTls, 0);
   // The breaker never opens here: this measures the channel alone.
   const caller = createClient(notifier.NotifierService, {
     upstream: 'notifier',
     address: `127.0.0.1:${first.port}`,
     logger: silent,
-    tls: clientTls.client('notifier'),
+    tls: tls.clientTls.client('notifier'),
     deadlineMs: CALL_DEADLINE_MS,
     volumeThreshold: 1_000_000,
   });
-  opened.push(caller);
+  callers.push(caller);
   await expect(caller.sendMessage(request)).resolves.toMatchObject({ messageId: 'm-1' });
 
   await first.server.shutdown(0);
@@ -89,7 +61,7 @@ it('calls a restarted upstream successfully within seconds of its return, after 
   }
   expect(failedWhileDown).toBeGreaterThan(0);
 
-  const second = await startServer(serverTls, first.port);
+  const second = await startNotifierReplica(tls.serverTls, first.port);
   const backAt = Date.now();
   let answeredAfterMs: number | null = null;
   while (answeredAfterMs === null && Date.now() - backAt < 4 * BACK_WITHIN_MS) {

@@ -2,7 +2,7 @@
 // column in the past plus the claim's own condition, walked in timer order and
 // bounded; and that a table or column that is not a plain identifier is refused
 // (they are written in code, but never interpolated unchecked).
-import { DUE_ROWS_COUNTED_MAX, dueRowsProbe, dueRowsSql } from './due-rows';
+import { claimDueSql, DUE_ROWS_COUNTED_MAX, dueRowsProbe, dueRowsSql } from './due-rows';
 
 describe('dueRowsSql', () => {
   it("counts due rows in timer order, bounded, with the claim's condition", () => {
@@ -20,6 +20,29 @@ describe('dueRowsSql', () => {
       /not an identifier/,
     );
     expect(() => dueRowsSql({ table: 'orders', dueColumn: 'Next' })).toThrow(/not an identifier/);
+  });
+});
+
+describe('claimDueSql', () => {
+  it('locks due rows in timer order, skipping held ones, and leases them ahead with what else the claim sets', () => {
+    const sql = claimDueSql(
+      { table: 'payout_instructions', dueColumn: 'next_attempt_at', where: "status = 'pending'" },
+      { idColumn: 'instruction_id', returning: 'instruction_id', alsoSet: 'attempts = attempts + 1' },
+    );
+    expect(sql.replace(/\s+/g, ' ')).toBe(
+      'UPDATE payout_instructions SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000), ' +
+        'attempts = attempts + 1 WHERE instruction_id IN (SELECT instruction_id FROM payout_instructions ' +
+        "WHERE next_attempt_at <= now() AND (status = 'pending') ORDER BY next_attempt_at LIMIT $1 " +
+        'FOR UPDATE SKIP LOCKED) RETURNING instruction_id',
+    );
+  });
+
+  it('refuses anything but plain identifiers', () => {
+    const claim = { idColumn: 'id', returning: 'id' };
+    expect(() => claimDueSql({ table: 'orders', dueColumn: 'due' }, { ...claim, idColumn: 'id; --' })).toThrow(
+      /not an identifier/,
+    );
+    expect(() => claimDueSql({ table: 'orders x', dueColumn: 'due' }, claim)).toThrow(/not an identifier/);
   });
 });
 

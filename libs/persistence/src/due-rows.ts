@@ -37,6 +37,33 @@ export function dueRowsSql(rows: DueRows): string {
            WHERE ${rows.dueColumn} <= now()${condition} ORDER BY ${rows.dueColumn} LIMIT $1) due`;
 }
 
+/** How a claim takes its due rows: their key, the columns it returns, and what else it sets on each. */
+export interface DueClaim {
+  /** The key column the claim locks rows by. */
+  idColumn: string;
+  /** The RETURNING list (written in code). */
+  returning: string;
+  /** Extra SET assignments (`attempts = attempts + 1`), written in code, never from input. */
+  alsoSet?: string;
+}
+
+/**
+ * The claim of a worker's due rows: locks up to $1 of them in timer order,
+ * skipping rows another replica holds, and leases them $2 ms ahead (their
+ * timer moves, so they are no longer due) in one statement.
+ */
+export function claimDueSql(rows: DueRows, claim: DueClaim): string {
+  if (!IDENTIFIER.test(claim.idColumn)) throw new Error(`not an identifier: ${claim.idColumn}`);
+  dueRowsSql(rows); // checks the table and the timer column
+  const { table, dueColumn } = rows;
+  const condition = rows.where ? ` AND (${rows.where})` : '';
+  const alsoSet = claim.alsoSet ? `, ${claim.alsoSet}` : '';
+  return `UPDATE ${table} SET ${dueColumn} = now() + make_interval(secs => $2::double precision / 1000)${alsoSet}
+        WHERE ${claim.idColumn} IN (SELECT ${claim.idColumn} FROM ${table} WHERE ${dueColumn} <= now()${condition}
+                               ORDER BY ${dueColumn} LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING ${claim.returning}`;
+}
+
 /** The measurement of `rows` in `dataSource`, for WorkerMetrics.watchDue. */
 export function dueRowsProbe(dataSource: DataSource, rows: DueRows): () => Promise<DueRowsMeasurement> {
   const sql = dueRowsSql(rows);

@@ -6,8 +6,8 @@
  */
 export * from './data-source';
 export { DueWork, DurableScheduler, SchedulerOptions } from './durable-scheduler';
-export { DUE_ROWS_COUNTED_MAX, dueRowsProbe, dueRowsSql } from './due-rows';
-export type { DueRows, DueRowsMeasurement } from './due-rows';
+export { claimDueSql, DUE_ROWS_COUNTED_MAX, dueRowsProbe, dueRowsSql } from './due-rows';
+export type { DueClaim, DueRows, DueRowsMeasurement } from './due-rows';
 export { BatchSweeper, BatchSweeperOptions, BatchTask, SweptRows } from './batch-sweeper';
 export { resealColumns, ResealSecretsUseCase, RESEAL_BATCH_SIZE_DEFAULT, RESEAL_BATCH_SIZE_MAX } from './reseal';
 export type { ResealingKeys, ResealOutcome, SealedColumn } from './reseal';

@@ -85,3 +85,6 @@ export class Saga {
     return true;
   }
 }
+
+export { OrphanedHoldsWalk } from './orphaned-holds';
+export type { HoldOwners, OrphanedHoldsDependencies, OwnedHold, OwnedHoldsLedger } from './orphaned-holds';

@@ -5,7 +5,7 @@
  */
 export { loadTestStack } from './stack';
 export type { TestStack } from './stack';
-export { runOps, createTestPartner } from './ops';
+export { runOps, createTestPartner, setPartnerWebhook } from './ops';
 export type { TestPartner, CreatePartnerOptions } from './ops';
 export { PartnerHttpClient } from './http-client';
 export type { HttpResult, RequestOptions } from './http-client';
@@ -20,6 +20,8 @@ export { stackInfra } from './stack-infra';
 export { createScratchDatabase, stackDatabaseUrl } from './scratch-database';
 export type { ScratchDatabase } from './scratch-database';
 export { clientAs, routedClient, stackIdentity } from './grpc-clients';
+export { plantedHolds } from './ledger-holds';
+export type { HoldsLedger, PlantedHolds } from './ledger-holds';
 export type { TestClientOptions } from './grpc-clients';
 export { TestCertificateAuthority } from '@platform/grpc/dist/testing/test-certificates';
 export type { IssuedCertificate } from '@platform/grpc/dist/testing/test-certificates';

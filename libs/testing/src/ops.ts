@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { recordSecretsIn, recordSensitive } from './sensitive';
 import { loadTestStack } from './stack';
@@ -41,6 +41,20 @@ export function runOps<T = Record<string, unknown>>(
       },
     );
   });
+}
+
+/** Points the partner's webhooks at `url` (a test receiver) with a fresh signing secret, as an operator does. */
+export async function setPartnerWebhook(partnerId: string, url: string): Promise<void> {
+  await runOps([
+    'webhook',
+    'set',
+    '--partner',
+    partnerId,
+    '--url',
+    url,
+    '--secret',
+    `whsec_${randomBytes(24).toString('hex')}`,
+  ]);
 }
 
 export interface TestPartner {

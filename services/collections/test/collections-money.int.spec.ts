@@ -18,13 +18,13 @@ import {
   createTestPartner,
   HttpsReceiver,
   PartnerHttpClient,
-  runOps,
   ServiceInstance,
   startHttpsReceiver,
   startServiceInstance,
   TestPartner,
   waitFor,
   clientAs,
+  setPartnerWebhook,
 } from '@platform/testing';
 import {
   CollectionView,
@@ -307,16 +307,7 @@ describe('collections: collection.received webhook', () => {
   it('is delivered exactly once, with the net and the ledger entry id, once the net is in the account', async () => {
     const partner = await createTestPartner();
     const http = new PartnerHttpClient(partner);
-    await runOps([
-      'webhook',
-      'set',
-      '--partner',
-      partner.partnerId,
-      '--url',
-      receiver.url,
-      '--secret',
-      `whsec_${randomUUID().replace(/-/g, '')}`,
-    ]);
+    await setPartnerWebhook(partner.partnerId, receiver.url);
     const collection = await createCollection(http);
     const depositId = `rails-${randomUUID()}`;
     await Promise.all(

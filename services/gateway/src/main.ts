@@ -3,11 +3,7 @@
 // required, so they register (when spans are exported) before anything else loads.
 import '@platform/tracing/dist/instrument';
 import type { Server } from 'node:http';
-import { loadServiceTls, runService } from '@platform/grpc';
-import { createLogger } from '@platform/logger';
-import { observeDatabasePool } from '@platform/metrics';
-import { initializeWithRetry } from '@platform/persistence';
-import { startTracing } from '@platform/tracing';
+import { bootService } from '@platform/grpc';
 import { CredentialRevocations } from './adapters/credential-revocations';
 import { checkNoEviction, closeRedis, connectRedis } from './adapters/redis';
 import { RedisRequestAdmission } from './adapters/redis-admission';
@@ -26,115 +22,95 @@ import { gatewayDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
 import { readServiceVersion } from './version';
 
-async function main(): Promise<void> {
-  const config = readConfig();
-  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({
-    service: SERVICE_NAME,
-    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
-  });
-  // Refuses to start on unusable TLS files, or ones naming another identity.
-  const tls = loadServiceTls(config, SERVICE_NAME, logger);
-  const keyMode = keyModeFor(config.PLATFORM_MODE);
-  const dataSource = await initializeWithRetry(gatewayDataSource(config.DATABASE_URL), logger);
-  observeDatabasePool(dataSource);
-  const redis = await connectRedis(config.REDIS_URL, logger);
-  await checkNoEviction(redis, logger);
-  const upstreams = createUpstreams(
-    {
-      tradingAddress: config.TRADING_GRPC_ADDR,
-      ledgerAddress: config.LEDGER_GRPC_ADDR,
-      walletRegistryAddress: config.WALLET_REGISTRY_GRPC_ADDR,
-      notifierAddress: config.NOTIFIER_GRPC_ADDR,
-      collectionsAddress: config.COLLECTIONS_GRPC_ADDR,
-      payoutsAddress: config.PAYOUTS_GRPC_ADDR,
-      webhookDeliveryAddress: config.WEBHOOK_DELIVERY_GRPC_ADDR,
-      deadlineMs: config.UPSTREAM_DEADLINE_MS,
-    },
-    tls,
-    logger,
-  );
-  const credentials = new CachedCredentialLookup(
-    new CredentialsRepository(dataSource),
-    config.CREDENTIAL_ENCRYPTION_KEY,
-    logger,
-  );
-  const revocations = await CredentialRevocations.start(
-    config.REDIS_URL,
-    redis,
-    credentials,
-    logger.child({ context: 'CredentialRevocations' }),
-  );
-
-  const server = createServer({
-    dataSource,
-    logger,
-    tls,
-    keyMode,
-    sealingKeys: config.CREDENTIAL_ENCRYPTION_KEY,
-    rateLimitPerMinuteDefault: config.RATE_LIMIT_PER_MINUTE_DEFAULT,
-    onCredentialRevoked: async (apiKey) => {
-      credentials.forget(apiKey);
-      await revocations.publish(apiKey);
-    },
-  });
-  const app = createApp({
-    logger,
-    mode: config.PLATFORM_MODE,
-    version: readServiceVersion(),
-    apiKeyPattern: apiKeyPattern(keyMode),
-    credentials,
-    admission: new RedisRequestAdmission(redis, logger),
-    refusedAuthentications: new RefusedAuthentications(config.AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS),
-    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-    trading: upstreams.trading,
-    ledger: upstreams.ledger,
-    walletRegistry: upstreams.walletRegistry,
-    notifier: upstreams.notifier,
-    collections: upstreams.collections,
-    payouts: upstreams.payouts,
-    webhookDelivery: upstreams.webhookDelivery,
-    upstreamHealth: new CachedUpstreamHealth(
-      [
-        { name: 'trading', client: upstreams.trading },
-        { name: 'ledger', client: upstreams.ledger },
-        { name: 'wallet-registry', client: upstreams.walletRegistry },
-        { name: 'notifier', client: upstreams.notifier },
-        { name: 'collections', client: upstreams.collections },
-        { name: 'payouts', client: upstreams.payouts },
-      ],
+bootService({
+  service: SERVICE_NAME,
+  readConfig,
+  dataSource: gatewayDataSource,
+  start: async ({ config, logger, tls, dataSource }) => {
+    const keyMode = keyModeFor(config.PLATFORM_MODE);
+    const redis = await connectRedis(config.REDIS_URL, logger);
+    await checkNoEviction(redis, logger);
+    const upstreams = createUpstreams(
+      {
+        tradingAddress: config.TRADING_GRPC_ADDR,
+        ledgerAddress: config.LEDGER_GRPC_ADDR,
+        walletRegistryAddress: config.WALLET_REGISTRY_GRPC_ADDR,
+        notifierAddress: config.NOTIFIER_GRPC_ADDR,
+        collectionsAddress: config.COLLECTIONS_GRPC_ADDR,
+        payoutsAddress: config.PAYOUTS_GRPC_ADDR,
+        webhookDeliveryAddress: config.WEBHOOK_DELIVERY_GRPC_ADDR,
+        deadlineMs: config.UPSTREAM_DEADLINE_MS,
+      },
+      tls,
       logger,
-    ),
-    readiness: new StoreReadiness(redis, dataSource),
-    metrics: new GatewayMetrics(),
-  });
+    );
+    const credentials = new CachedCredentialLookup(
+      new CredentialsRepository(dataSource),
+      config.CREDENTIAL_ENCRYPTION_KEY,
+      logger,
+    );
+    const revocations = await CredentialRevocations.start(
+      config.REDIS_URL,
+      redis,
+      credentials,
+      logger.child({ context: 'CredentialRevocations' }),
+    );
 
-  let httpServer: Server | undefined;
-  await runService({
-    logger,
-    server,
-    grpcPort: config.GRPC_PORT,
-    grpcHost: config.GRPC_HOST,
-    healthPort: config.HEALTH_PORT,
-    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
-    metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
-    startExtra: async () => {
-      httpServer = await listenHttp(app, config.HTTP_PORT, logger, config.HTTP_HOST, config.HTTP_REUSE_PORT);
-    },
-    stop: async () => {
-      if (httpServer) await closeHttp(httpServer, config.SHUTDOWN_GRACE_MS);
-      upstreams.close();
-      await revocations.close();
-      await closeRedis(redis);
-      await dataSource.destroy();
-      // Last: spans of the drained calls are exported (bounded) before the process ends.
-      await tracing.shutdown();
-    },
-  });
-}
+    const server = createServer({
+      dataSource,
+      logger,
+      tls,
+      keyMode,
+      sealingKeys: config.CREDENTIAL_ENCRYPTION_KEY,
+      rateLimitPerMinuteDefault: config.RATE_LIMIT_PER_MINUTE_DEFAULT,
+      onCredentialRevoked: async (apiKey) => {
+        credentials.forget(apiKey);
+        await revocations.publish(apiKey);
+      },
+    });
+    const app = createApp({
+      logger,
+      mode: config.PLATFORM_MODE,
+      version: readServiceVersion(),
+      apiKeyPattern: apiKeyPattern(keyMode),
+      credentials,
+      admission: new RedisRequestAdmission(redis, logger),
+      refusedAuthentications: new RefusedAuthentications(config.AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS),
+      trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+      trading: upstreams.trading,
+      ledger: upstreams.ledger,
+      walletRegistry: upstreams.walletRegistry,
+      notifier: upstreams.notifier,
+      collections: upstreams.collections,
+      payouts: upstreams.payouts,
+      webhookDelivery: upstreams.webhookDelivery,
+      upstreamHealth: new CachedUpstreamHealth(
+        [
+          { name: 'trading', client: upstreams.trading },
+          { name: 'ledger', client: upstreams.ledger },
+          { name: 'wallet-registry', client: upstreams.walletRegistry },
+          { name: 'notifier', client: upstreams.notifier },
+          { name: 'collections', client: upstreams.collections },
+          { name: 'payouts', client: upstreams.payouts },
+        ],
+        logger,
+      ),
+      readiness: new StoreReadiness(redis, dataSource),
+      metrics: new GatewayMetrics(),
+    });
 
-main().catch((error) => {
-  createLogger(SERVICE_NAME).error('failed to start', { error });
-  process.exit(1);
+    let httpServer: Server | undefined;
+    return {
+      server,
+      startExtra: async () => {
+        httpServer = await listenHttp(app, config.HTTP_PORT, logger, config.HTTP_HOST, config.HTTP_REUSE_PORT);
+      },
+      stop: async () => {
+        if (httpServer) await closeHttp(httpServer, config.SHUTDOWN_GRACE_MS);
+        upstreams.close();
+        await revocations.close();
+        await closeRedis(redis);
+      },
+    };
+  },
 });

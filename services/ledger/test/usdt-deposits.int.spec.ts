@@ -10,10 +10,10 @@ import {
   createTestPartner,
   HttpsReceiver,
   PartnerHttpClient,
-  runOps,
   startHttpsReceiver,
   TestPartner,
   waitFor,
+  setPartnerWebhook,
 } from '@platform/testing';
 import { codeOf, expectLedgerBalanced, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
 
@@ -33,16 +33,7 @@ describe('USDT deposits', () => {
     partner = await createTestPartner();
     http = new PartnerHttpClient(partner);
     receiver = await startHttpsReceiver();
-    await runOps([
-      'webhook',
-      'set',
-      '--partner',
-      partner.partnerId,
-      '--url',
-      receiver.url,
-      '--secret',
-      `whsec_${randomBytes(24).toString('hex')}`,
-    ]);
+    await setPartnerWebhook(partner.partnerId, receiver.url);
   });
 
   afterEach(() => expectLedgerBalanced(pool));

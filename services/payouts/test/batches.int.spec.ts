@@ -16,21 +16,15 @@ import {
   kesBalance,
   latestCode,
   minus,
+  partnerOfBlock,
   payoutsPartner,
-  PayoutsPartner,
   transferBody,
   transferReaches,
   UUID,
 } from './support';
 
 describe('Transfer batches', () => {
-  let ctx: PayoutsPartner;
-
-  beforeAll(async () => {
-    ctx = await payoutsPartner({ fundKes: '50000.00' });
-  });
-
-  afterAll(() => ctx.receiver.close());
+  const ctx = partnerOfBlock({ fundKes: '50000.00' });
 
   const batchBody = () => ({
     idempotencyKey: `batch-${randomUUID()}`,

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PromiseClient } from '@platform/grpc';
 import { ledger } from '@platform/proto';
-import { clientAs, waitFor } from '@platform/testing';
+import { clientAs, plantedHolds } from '@platform/testing';
 import { kesBalance, latestCode, payoutsPartner, PayoutsPartner, transferBody, transferReaches } from './support';
 
 type LedgerAs = PromiseClient<typeof ledger.LedgerService>;
@@ -30,22 +30,8 @@ describe('hold reconciliation (payouts)', () => {
   });
 
   const place = (owner: string, amount: string) =>
-    asPayouts.placeHold({
-      holdId: randomUUID(),
-      accountId: ctx.partner.kesAccountId,
-      amount,
-      metadata: { purpose: 'reconciliation-test' },
-      owner,
-    });
-
-  const resolved = (holdId: string) =>
-    waitFor(
-      async () => {
-        const hold = await asPayouts.getHold({ holdId });
-        return hold.status === 'pending' ? undefined : hold;
-      },
-      { what: `hold ${holdId} resolved`, timeoutMs: 30_000 },
-    );
+    plantedHolds(asPayouts).place(ctx.partner.kesAccountId, amount, owner);
+  const resolved = (holdId: string) => plantedHolds(asPayouts).resolved(holdId);
 
   async function listedTo(as: LedgerAs, holdId: string): Promise<boolean> {
     const { holds } = await as.listOwnedHolds({

@@ -5,13 +5,14 @@
 // decline, a lapsed prompt and a second answer move nothing; two calls are two
 // prompts; every refusal (bad phone or amount, the sandbox bank's rejection and
 // unavailability magic, a KES account not ready, a foreign or unknown push).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import {
   createTestPartner,
   HttpsReceiver,
   PartnerHttpClient,
   runOps,
+  setPartnerWebhook,
   startHttpsReceiver,
   TestPartner,
   waitFor,
@@ -34,16 +35,7 @@ interface Harness {
 async function newHarness(): Promise<Harness> {
   const partner = await createTestPartner();
   const receiver = await startHttpsReceiver();
-  await runOps([
-    'webhook',
-    'set',
-    '--partner',
-    partner.partnerId,
-    '--url',
-    receiver.url,
-    '--secret',
-    `whsec_${randomBytes(24).toString('hex')}`,
-  ]);
+  await setPartnerWebhook(partner.partnerId, receiver.url);
   return { partner, http: new PartnerHttpClient(partner), receiver };
 }
 

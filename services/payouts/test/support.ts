@@ -1,12 +1,12 @@
 /** Shared tools of the payouts integration specs: a funded partner with an administrator, codes from the sandbox outbox, webhooks. */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import {
   createTestPartner,
   HttpsReceiver,
   PartnerHttpClient,
   recordSensitive,
-  runOps,
+  setPartnerWebhook,
   startHttpsReceiver,
   TestPartner,
   waitFor,
@@ -51,17 +51,18 @@ export async function payoutsPartner(setup: PartnerSetup = {}): Promise<PayoutsP
     if (credit.status !== 201) throw new Error(`credit answered ${credit.status}: ${credit.text}`);
   }
   const receiver = await startHttpsReceiver();
-  await runOps([
-    'webhook',
-    'set',
-    '--partner',
-    partner.partnerId,
-    '--url',
-    receiver.url,
-    '--secret',
-    `whsec_${randomBytes(24).toString('hex')}`,
-  ]);
+  await setPartnerWebhook(partner.partnerId, receiver.url);
   return { partner, http, receiver };
+}
+
+/** The partner of a describe block's tests: made before them (payoutsPartner), its receiver closed after them. */
+export function partnerOfBlock(setup: PartnerSetup): PayoutsPartner {
+  const ctx = {} as PayoutsPartner;
+  beforeAll(async () => {
+    Object.assign(ctx, await payoutsPartner(setup));
+  });
+  afterAll(() => ctx.receiver?.close());
+  return ctx;
 }
 
 export function transferBody(overrides: Record<string, unknown> = {}) {

@@ -15,21 +15,15 @@ import {
   kesBalance,
   latestCode,
   minus,
+  partnerOfBlock,
   payoutsPartner,
-  PayoutsPartner,
   transferBody,
   transferReaches,
   UUID,
 } from './support';
 
 describe('KES transfers', () => {
-  let ctx: PayoutsPartner;
-
-  beforeAll(async () => {
-    ctx = await payoutsPartner({ fundKes: '100000.00' });
-  });
-
-  afterAll(() => ctx.receiver.close());
+  const ctx = partnerOfBlock({ fundKes: '100000.00' });
 
   it('creates, confirms and settles a transfer, posting amount + fee once', async () => {
     const before = await kesBalance(ctx.http);

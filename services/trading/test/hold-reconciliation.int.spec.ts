@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PromiseClient } from '@platform/grpc';
 import { ledger } from '@platform/proto';
-import { clientAs, waitFor } from '@platform/testing';
+import { clientAs, plantedHolds } from '@platform/testing';
 import { balances, fundKes, OrderPartner, orderPartner, orderUntil, quote } from './order-support';
 
 type LedgerAs = PromiseClient<typeof ledger.LedgerService>;
@@ -23,22 +23,8 @@ describe('hold reconciliation (trading)', () => {
   afterAll(() => asTrading.close());
 
   const place = (amount: string, owner?: string) =>
-    asTrading.placeHold({
-      holdId: randomUUID(),
-      accountId: p.partner.kesAccountId,
-      amount,
-      metadata: { purpose: 'reconciliation-test' },
-      owner,
-    });
-
-  const resolved = (holdId: string) =>
-    waitFor(
-      async () => {
-        const hold = await asTrading.getHold({ holdId });
-        return hold.status === 'pending' ? undefined : hold;
-      },
-      { what: `hold ${holdId} resolved`, timeoutMs: 30_000 },
-    );
+    plantedHolds(asTrading).place(p.partner.kesAccountId, amount, owner);
+  const resolved = (holdId: string) => plantedHolds(asTrading).resolved(holdId);
 
   it('voids holds whose order is gone or final, and leaves posted and unowned holds alone', async () => {
     await fundKes(p.http, '1000.00');

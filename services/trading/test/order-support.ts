@@ -70,6 +70,19 @@ export function tradingPool(): Pool {
   return new Pool({ connectionString: loadTestStack().databases.trading, max: 2 });
 }
 
+/** The order a partner made under `partnerReference` (read in trading's database: a refused create answers no id). */
+export async function orderByReference(
+  pool: Pool,
+  partnerId: string,
+  partnerReference: string,
+): Promise<{ order_id: string; status: string }> {
+  const { rows } = await pool.query(
+    'SELECT order_id, status FROM orders WHERE partner_id = $1 AND partner_reference = $2',
+    [partnerId, partnerReference],
+  );
+  return rows[0];
+}
+
 /** The order.* events trading enqueued for an order, oldest first. */
 export async function orderEvents(
   pool: Pool,

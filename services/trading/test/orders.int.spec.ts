@@ -29,11 +29,12 @@ import {
   balances,
   expectRefusal,
   fundKes,
-  OrderPartner,
+  ops,
+  orderByReference,
   orderEvents,
+  OrderPartner,
   orderPartner,
   orderUntil,
-  ops,
   quote,
   tradingPool,
 } from './order-support';
@@ -194,12 +195,7 @@ describe('POST /v1/orders/buy (debit-first)', () => {
       503,
       'KES_DEBIT_AMBIGUOUS',
     );
-    const [row] = (
-      await pool.query('SELECT order_id FROM orders WHERE partner_id = $1 AND partner_reference = $2', [
-        p.partner.partnerId,
-        'amb',
-      ])
-    ).rows;
+    const row = await orderByReference(pool, p.partner.partnerId, 'amb');
     const pending = await p.http.get(`/v1/orders/${row.order_id}`);
     expect(pending.body).toMatchObject({ status: 'funds_reserved', kesDebit: { status: 'reserved' } });
     const settled = await orderUntil(p.http, row.order_id, 'settled');
@@ -207,12 +203,7 @@ describe('POST /v1/orders/buy (debit-first)', () => {
 
     const refusedQuote = await quote(p.http, 'buy', { kesAmount: '100.14' });
     expectRefusal(await buy(p, { quoteId: refusedQuote.quoteId, partnerReference: 'ref' }), 503, 'KES_DEBIT_FAILED');
-    const [refused] = (
-      await pool.query('SELECT order_id FROM orders WHERE partner_id = $1 AND partner_reference = $2', [
-        p.partner.partnerId,
-        'ref',
-      ])
-    ).rows;
+    const refused = await orderByReference(pool, p.partner.partnerId, 'ref');
     const rejected = await p.http.get(`/v1/orders/${refused.order_id}`);
     expect(rejected.body).toMatchObject({ status: 'rejected', kesDebit: { status: 'released' } });
     expectRefusal(
@@ -553,12 +544,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
       422,
       'INSUFFICIENT_USDT_BALANCE',
     );
-    const [row] = (
-      await pool.query('SELECT status FROM orders WHERE partner_id = $1 AND partner_reference = $2', [
-        p.partner.partnerId,
-        'poor',
-      ])
-    ).rows;
+    const row = await orderByReference(pool, p.partner.partnerId, 'poor');
     expect(row.status).toBe('rejected');
     expectRefusal(
       await sell(p, { quoteId: poor.quoteId, partnerReference: 'poor', payoutAccountId: p.payoutId }),

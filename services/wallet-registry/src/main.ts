@@ -2,12 +2,8 @@
 // First of all: the standard instrumentations patch pg, ioredis and node:http as they are
 // required, so they register (when spans are exported) before anything else loads.
 import '@platform/tracing/dist/instrument';
-import { createClient, loadServiceTls, runService } from '@platform/grpc';
-import { createLogger } from '@platform/logger';
-import { observeDatabasePool } from '@platform/metrics';
-import { initializeWithRetry } from '@platform/persistence';
+import { bootService } from '@platform/grpc';
 import { notifier } from '@platform/proto';
-import { startTracing } from '@platform/tracing';
 import { GrpcAdminNoticeSender } from './adapters/notifier/admin-notice-sender';
 import { GrpcApprovalCodeSender } from './adapters/notifier/approval-code-sender';
 import { effectiveAdminWaitingPeriodMs, effectiveCodeTtlMs, readConfig } from './config';
@@ -31,57 +27,33 @@ function noticeSchedulerOptions(notifierDeadlineMs: number) {
   };
 }
 
-async function main(): Promise<void> {
-  const config = readConfig();
-  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({
-    service: SERVICE_NAME,
-    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
-  });
-  // Refuses to start on unusable TLS files, or ones naming another identity.
-  const tls = loadServiceTls(config, SERVICE_NAME, logger);
-  const dataSource = await initializeWithRetry(walletRegistryDataSource(config.DATABASE_URL), logger);
-  observeDatabasePool(dataSource);
-  const notifierClient = createClient(notifier.NotifierService, {
-    upstream: 'notifier',
-    tls: tls.client('notifier'),
-    address: config.NOTIFIER_GRPC_ADDR,
-    logger,
-    deadlineMs: config.NOTIFIER_DEADLINE_MS,
-  });
-  const { server, noticeScheduler } = createServer({
-    dataSource,
-    logger,
-    tls,
-    mode: config.PLATFORM_MODE,
-    codeHashKeyHex: config.CODE_HASH_KEY,
-    codeTtlMs: effectiveCodeTtlMs(config),
-    adminWaitingPeriodMs: effectiveAdminWaitingPeriodMs(config),
-    approvalCodeSender: new GrpcApprovalCodeSender(notifierClient, logger),
-    adminNoticeSender: new GrpcAdminNoticeSender(notifierClient),
-    noticeScheduler: noticeSchedulerOptions(config.NOTIFIER_DEADLINE_MS),
-  });
-  noticeScheduler.start();
-  await runService({
-    logger,
-    server,
-    grpcPort: config.GRPC_PORT,
-    grpcHost: config.GRPC_HOST,
-    healthPort: config.HEALTH_PORT,
-    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
-    metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
-    stop: async () => {
-      await noticeScheduler.stop();
-      notifierClient.close();
-      await dataSource.destroy();
-      // Last: spans of the drained calls are exported (bounded) before the process ends.
-      await tracing.shutdown();
-    },
-  });
-}
-
-main().catch((error) => {
-  createLogger(SERVICE_NAME).error('failed to start', { error });
-  process.exit(1);
+bootService({
+  service: SERVICE_NAME,
+  readConfig,
+  dataSource: walletRegistryDataSource,
+  start: async ({ config, logger, tls, dataSource, peer }) => {
+    const notifierClient = peer(notifier.NotifierService, 'notifier', config.NOTIFIER_GRPC_ADDR, {
+      deadlineMs: config.NOTIFIER_DEADLINE_MS,
+    });
+    const { server, noticeScheduler } = createServer({
+      dataSource,
+      logger,
+      tls,
+      mode: config.PLATFORM_MODE,
+      codeHashKeyHex: config.CODE_HASH_KEY,
+      codeTtlMs: effectiveCodeTtlMs(config),
+      adminWaitingPeriodMs: effectiveAdminWaitingPeriodMs(config),
+      approvalCodeSender: new GrpcApprovalCodeSender(notifierClient, logger),
+      adminNoticeSender: new GrpcAdminNoticeSender(notifierClient),
+      noticeScheduler: noticeSchedulerOptions(config.NOTIFIER_DEADLINE_MS),
+    });
+    noticeScheduler.start();
+    return {
+      server,
+      stop: async () => {
+        await noticeScheduler.stop();
+        notifierClient.close();
+      },
+    };
+  },
 });

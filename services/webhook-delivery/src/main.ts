@@ -7,11 +7,9 @@
 // required, so they register (when spans are exported) before anything else loads.
 import '@platform/tracing/dist/instrument';
 import { AmqpConnection } from '@platform/events';
-import { loadServiceTls, runService } from '@platform/grpc';
-import { createLogger, Logger } from '@platform/logger';
-import { observeDatabasePool } from '@platform/metrics';
-import { DataSource, dueRowsProbe, initializeWithRetry } from '@platform/persistence';
-import { startTracing } from '@platform/tracing';
+import { bootService } from '@platform/grpc';
+import { Logger } from '@platform/logger';
+import { DataSource, dueRowsProbe } from '@platform/persistence';
 import { HttpsWebhookSender } from './adapters/https-webhook-sender';
 import { Config, readConfig } from './config';
 import { DeliveryMetrics } from './metrics/delivery-metrics';
@@ -98,65 +96,45 @@ function createWorkers(
   return { scheduler, consumer, reconciler, positioner };
 }
 
-async function main(): Promise<void> {
-  const config = readConfig();
-  const logger = createLogger(SERVICE_NAME, config.LOG_LEVEL);
-  const tracing = startTracing({
-    service: SERVICE_NAME,
-    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
-  });
-  // Refuses to start on unusable TLS files, or ones naming another identity.
-  const tls = loadServiceTls(config, SERVICE_NAME, logger);
-  const dataSource = await initializeWithRetry(webhookDeliveryDataSource(config.DATABASE_URL), logger);
-  observeDatabasePool(dataSource);
-  const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'Amqp' }));
-  const metrics = new DeliveryMetrics();
-  const { scheduler, consumer, reconciler, positioner } = createWorkers(config, dataSource, amqp, logger, metrics);
-  scheduler.start();
-  reconciler.start();
-  positioner.start();
-  await consumer.start();
-  const server = createServer({
-    dataSource,
-    logger,
-    tls,
-    mode: config.PLATFORM_MODE,
-    sealingKeys: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
-    metrics,
-    partnerPlane: {
-      retentionDays: config.EVENT_FEED_RETENTION_DAYS,
-      positionBatchSize: config.FEED_POSITION_BATCH_SIZE,
-      retriesPerMinute: config.PARTNER_RETRIES_PER_MINUTE,
-    },
-  });
-  const workGraceMs = Math.max(0, config.SHUTDOWN_GRACE_MS - SHUTDOWN_RESERVE_MS);
-  await runService({
-    logger,
-    server,
-    grpcPort: config.GRPC_PORT,
-    grpcHost: config.GRPC_HOST,
-    healthPort: config.HEALTH_PORT,
-    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
-    metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
-    stop: async () => {
-      // Stop taking events and stop claiming at the same time; attempts in flight
-      // finish within the grace period or keep their lease for another replica.
-      await Promise.all([
-        consumer.stop(workGraceMs),
-        scheduler.stop(workGraceMs),
-        reconciler.stop(),
-        positioner.stop(),
-      ]);
-      await amqp.close();
-      await dataSource.destroy();
-      // Last: spans of the drained calls are exported (bounded) before the process ends.
-      await tracing.shutdown();
-    },
-  });
-}
-
-main().catch((error) => {
-  createLogger(SERVICE_NAME).error('failed to start', { error });
-  process.exit(1);
+bootService({
+  service: SERVICE_NAME,
+  readConfig,
+  dataSource: webhookDeliveryDataSource,
+  start: async ({ config, logger, tls, dataSource }) => {
+    const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'Amqp' }));
+    const metrics = new DeliveryMetrics();
+    const { scheduler, consumer, reconciler, positioner } = createWorkers(config, dataSource, amqp, logger, metrics);
+    scheduler.start();
+    reconciler.start();
+    positioner.start();
+    await consumer.start();
+    const server = createServer({
+      dataSource,
+      logger,
+      tls,
+      mode: config.PLATFORM_MODE,
+      sealingKeys: config.WEBHOOK_SECRET_ENCRYPTION_KEY,
+      metrics,
+      partnerPlane: {
+        retentionDays: config.EVENT_FEED_RETENTION_DAYS,
+        positionBatchSize: config.FEED_POSITION_BATCH_SIZE,
+        retriesPerMinute: config.PARTNER_RETRIES_PER_MINUTE,
+      },
+    });
+    const workGraceMs = Math.max(0, config.SHUTDOWN_GRACE_MS - SHUTDOWN_RESERVE_MS);
+    return {
+      server,
+      stop: async () => {
+        // Stop taking events and stop claiming at the same time; attempts in flight
+        // finish within the grace period or keep their lease for another replica.
+        await Promise.all([
+          consumer.stop(workGraceMs),
+          scheduler.stop(workGraceMs),
+          reconciler.stop(),
+          positioner.stop(),
+        ]);
+        await amqp.close();
+      },
+    };
+  },
 });

@@ -13,7 +13,7 @@
 // - The ledger killed with SIGKILL mid-request and restarted: no half-written
 //   credit (each credit is whole or absent, retries book it once), the ledger
 //   reconciles, and its outbox relay resumes (a later credit's webhook arrives).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { createLogger } from '@platform/logger';
 import { ledger } from '@platform/proto';
@@ -23,12 +23,12 @@ import {
   HttpsReceiver,
   loadTestStack,
   PartnerHttpClient,
-  runOps,
   stackInfra,
   startHttpsReceiver,
   TestPartner,
   waitFor,
   clientAs,
+  setPartnerWebhook,
 } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
 
@@ -54,16 +54,7 @@ beforeAll(async () => {
   partner = await createTestPartner({ rateLimitPerMinute: RATE_LIMIT_PER_MINUTE });
   client = new PartnerHttpClient(partner);
   receiver = await startHttpsReceiver();
-  await runOps([
-    'webhook',
-    'set',
-    '--partner',
-    partner.partnerId,
-    '--url',
-    receiver.url,
-    '--secret',
-    `whsec_${randomBytes(24).toString('hex')}`,
-  ]);
+  await setPartnerWebhook(partner.partnerId, receiver.url);
   ledgerPool = new Pool({ connectionString: loadTestStack().databases.ledger, max: 1 });
 });
 
@@ -198,20 +189,33 @@ describe('PostgreSQL restarted', () => {
     }
     await untilServing();
     // The bank retries every credit it is not sure of; the ledger books each once.
-    for (const command of commands)
-      await waitFor(
-        () =>
-          grpc.recordKesCredit(command).then(
-            () => true,
-            () => undefined,
-          ),
-        { timeoutMs: RECOVERY_TIMEOUT_MS, what: 'the ledger to take a retried credit' },
-      );
-    await expectBookedOnce(commands);
-    expect(cents(await kesBalance())).toBe(cents(startBalance) + BigInt(CREDITS_IN_FLIGHT) * cents(CREDIT_AMOUNT_KES));
-    await expectLedgerBalanced();
+    await retryEachCreditUntilBookedOnce(grpc, commands, startBalance, 'the ledger to take a retried credit');
   });
 });
+
+/**
+ * Retries every credit until the ledger takes it, as the bank does with a credit it is not sure of;
+ * then each is booked exactly once, the balance grew by all of them and the ledger balances.
+ */
+async function retryEachCreditUntilBookedOnce(
+  grpc: ReturnType<typeof ledgerClient>,
+  commands: ledger.RecordKesCreditRequest[],
+  startBalance: string,
+  what: string,
+): Promise<void> {
+  for (const command of commands)
+    await waitFor(
+      () =>
+        grpc.recordKesCredit(command).then(
+          () => true,
+          () => undefined,
+        ),
+      { timeoutMs: RECOVERY_TIMEOUT_MS, what },
+    );
+  await expectBookedOnce(commands);
+  expect(cents(await kesBalance())).toBe(cents(startBalance) + BigInt(CREDITS_IN_FLIGHT) * cents(CREDIT_AMOUNT_KES));
+  await expectLedgerBalanced();
+}
 
 function webhooksNaming(id: string) {
   return receiver.requests.filter((request) => request.body.includes(id));
@@ -269,18 +273,7 @@ describe('the ledger killed with SIGKILL mid-request', () => {
     expect(halves.rows).toEqual([]);
     await stackInfra.startServices();
     await untilServing();
-    for (const command of commands)
-      await waitFor(
-        () =>
-          grpc.recordKesCredit(command).then(
-            () => true,
-            () => undefined,
-          ),
-        { timeoutMs: RECOVERY_TIMEOUT_MS, what: 'the restarted ledger to take a retried credit' },
-      );
-    await expectBookedOnce(commands);
-    expect(cents(await kesBalance())).toBe(cents(startBalance) + BigInt(CREDITS_IN_FLIGHT) * cents(CREDIT_AMOUNT_KES));
-    await expectLedgerBalanced();
+    await retryEachCreditUntilBookedOnce(grpc, commands, startBalance, 'the restarted ledger to take a retried credit');
     const after = await client.post('/v1/sandbox/kes-credits', { amount: '3.00' });
     expect(after.status).toBe(201);
     await expectOneWebhook(after.body.transactionId);

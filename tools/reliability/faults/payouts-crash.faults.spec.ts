@@ -7,7 +7,7 @@
 // settles exactly once (one debit of amount + fee, one transfer.settled
 // webhook), nothing is left held, nothing is listed as stuck and the ledger
 // reconciles. Runs in the serial faults project (it kills a service).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import {
   createTestPartner,
@@ -18,6 +18,7 @@ import {
   stackInfra,
   startHttpsReceiver,
   waitFor,
+  setPartnerWebhook,
 } from '@platform/testing';
 import { sleep } from '../test/support';
 
@@ -37,16 +38,7 @@ beforeAll(async () => {
   const partner = await createTestPartner({ adminDomain: domain, rateLimitPerMinute: RATE_LIMIT_PER_MINUTE });
   client = new PartnerHttpClient(partner);
   receiver = await startHttpsReceiver();
-  await runOps([
-    'webhook',
-    'set',
-    '--partner',
-    partner.partnerId,
-    '--url',
-    receiver.url,
-    '--secret',
-    `whsec_${randomBytes(24).toString('hex')}`,
-  ]);
+  await setPartnerWebhook(partner.partnerId, receiver.url);
   expect((await client.post('/v1/admins', { email: `ops@${domain}`, name: 'Ops' })).status).toBe(201);
   expect((await client.post('/v1/sandbox/kes-credits', { amount: '1000.00' })).status).toBe(201);
 });

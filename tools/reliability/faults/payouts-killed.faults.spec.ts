@@ -20,8 +20,8 @@
 //   transfer.settled / usdt_send.settled event id per subject reaches the
 //   partner's webhook (payouts' outbox relay resumed).
 // Runs in the serial `faults` project, alone.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { HttpsReceiver, runOps, stackInfra, startHttpsReceiver, waitFor } from '@platform/testing';
+import { randomUUID } from 'node:crypto';
+import { HttpsReceiver, stackInfra, startHttpsReceiver, waitFor, setPartnerWebhook } from '@platform/testing';
 import { sleep } from '../test/support';
 import { expectCleanAnswers, killAmong, RECOVERY_POLL_MS, RECOVERY_TIMEOUT_MS } from './kill-support';
 import {
@@ -94,16 +94,7 @@ describe('payouts killed with SIGKILL while transfers and USDT sends are created
     'answers each key once with one subject that confirms and settles once, with nothing held or reserved for abandoned creates',
     async () => {
       const p = await payingPartner(FUNDING_KES, FUNDING_USDT, DAILY_CAP_KES);
-      await runOps([
-        'webhook',
-        'set',
-        '--partner',
-        p.partner.partnerId,
-        '--url',
-        receiver.url,
-        '--secret',
-        `whsec_${randomBytes(24).toString('hex')}`,
-      ]);
+      await setPartnerWebhook(p.partner.partnerId, receiver.url);
       const keys = Array.from({ length: ATTEMPTS }, (_, index) => `kill-payouts-${randomUUID()}-${index}`);
       const create = (index: number) =>
         attempt(() =>

@@ -28,7 +28,7 @@
 //   and the ledger reconciles. (The notifier has no outbox either.)
 import { randomBytes, randomUUID } from 'node:crypto';
 import { tronAddressFromAccountId } from '@platform/chain';
-import { HttpsReceiver, runOps, stackInfra, startHttpsReceiver, waitFor } from '@platform/testing';
+import { HttpsReceiver, stackInfra, startHttpsReceiver, waitFor, setPartnerWebhook } from '@platform/testing';
 import { expectCleanAnswers, killAmong, RECOVERY_POLL_MS, retryUntilAccepted } from './kill-support';
 import {
   adminPartner,
@@ -86,16 +86,7 @@ describe('collections killed with SIGKILL while collections are created and depo
     'credits every deposit exactly once after the restart and fires collection.received once each',
     async () => {
       const p = await moneyPartner('1.00');
-      await runOps([
-        'webhook',
-        'set',
-        '--partner',
-        p.partner.partnerId,
-        '--url',
-        receiver.url,
-        '--secret',
-        `whsec_${randomBytes(24).toString('hex')}`,
-      ]);
+      await setPartnerWebhook(p.partner.partnerId, receiver.url);
       const runId = randomUUID().slice(0, 8);
       const collectAndDeposit = async (index: number): Promise<Attempt> => {
         const created = await attempt(() =>

@@ -14,15 +14,15 @@
 //   receiver holds the response open), then restarted: once the lease runs out
 //   the event is delivered, with one delivery row for the event and endpoint,
 //   seen by the receiver at least once, and the delivery ends `delivered`.
-import { randomBytes } from 'node:crypto';
+
 import {
   createTestPartner,
   HttpsReceiver,
   PartnerHttpClient,
-  runOps,
   stackInfra,
   startHttpsReceiver,
   waitFor,
+  setPartnerWebhook,
 } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
 import {
@@ -77,16 +77,7 @@ afterAll(async () => {
 });
 
 async function setWebhook(partnerId: string): Promise<void> {
-  await runOps([
-    'webhook',
-    'set',
-    '--partner',
-    partnerId,
-    '--url',
-    receiver.url,
-    '--secret',
-    `whsec_${randomBytes(24).toString('hex')}`,
-  ]);
+  await setPartnerWebhook(partnerId, receiver.url);
 }
 
 function webhooksNaming(id: string) {

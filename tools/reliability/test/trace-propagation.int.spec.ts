@@ -21,10 +21,10 @@ import {
   HttpsReceiver,
   loadTestStack,
   PartnerHttpClient,
-  runOps,
   stackDatabaseUrl,
   startHttpsReceiver,
   waitFor,
+  setPartnerWebhook,
 } from '@platform/testing';
 
 const LOG_WAIT_MS = 20_000;
@@ -73,16 +73,7 @@ describe("one partner request's trace across the platform", () => {
 
   it("follows a sandbox KES credit from the gateway through the ledger's event to the webhook the partner receives", async () => {
     const partner = await createTestPartner();
-    await runOps([
-      'webhook',
-      'set',
-      '--partner',
-      partner.partnerId,
-      '--url',
-      receiver.url,
-      '--secret',
-      `whsec_${randomBytes(24).toString('hex')}`,
-    ]);
+    await setPartnerWebhook(partner.partnerId, receiver.url);
     const traceId = newTraceId();
     const credit = await new PartnerHttpClient(partner).request(
       'POST',

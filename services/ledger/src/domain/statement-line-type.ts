@@ -6,19 +6,9 @@
  * and deposits). The mapping is stated once here and in the README; a kind
  * this table does not know reads `adjustment` rather than a guess.
  */
-export const STATEMENT_LINE_TYPES = [
-  'credit',
-  'order',
-  'fee',
-  'transfer',
-  'usdt_send',
-  'collection',
-  'reversal',
-  'hold_placed',
-  'hold_released',
-  'opening_balance',
-  'adjustment',
-] as const;
+// The partner contract states the types; the ledger only maps its records onto them.
+import type { STATEMENT_LINE_TYPES } from '@platform/openapi/dist/contract/statuses';
+
 export type StatementLineType = (typeof STATEMENT_LINE_TYPES)[number];
 
 export type StatementLineSource = 'opening_balance' | 'posting' | 'hold_placed' | 'hold_released';

@@ -1,6 +1,6 @@
 /** mobile_money_pushes: amounts read back as strings, never JS numbers. */
 import type { DataSource, DueRows, EntityManager, PageBounds } from '@platform/persistence';
-import { newestFirstPageSql, queryRows, withTransaction } from '@platform/persistence';
+import { claimDueSql, newestFirstPageSql, queryRows, withTransaction } from '@platform/persistence';
 import { Answer, applyAnswer, PushStatus } from '../domain/mobile-money-push';
 
 export interface PushRecord {
@@ -20,6 +20,13 @@ export interface PushRecord {
 const COLUMNS = `push_id AS "pushId", partner_id AS "partnerId", msisdn, amount_kes::text AS "amountKes",
   kes_account_reference AS "kesAccountReference", status, created_at AS "createdAt", expires_at AS "expiresAt",
   answered_at AS "answeredAt", rail_reference AS "railReference", credit_transaction_id AS "creditTransactionId"`;
+
+const DUE_CREDIT_ROWS: DueRows = { table: 'mobile_money_pushes', dueColumn: 'next_credit_at' };
+const CLAIM_DUE_CREDITS_SQL = claimDueSql(DUE_CREDIT_ROWS, {
+  idColumn: 'push_id',
+  returning: COLUMNS,
+  alsoSet: 'credit_attempts = credit_attempts + 1',
+});
 
 export interface PushListFilter {
   partnerId: string;
@@ -105,18 +112,11 @@ export class MobileMoneyPushesRepository {
   }
 
   /** Where claimDueCredits finds due rows: measured for this worker's metrics. */
-  readonly dueCreditRows: DueRows = { table: 'mobile_money_pushes', dueColumn: 'next_credit_at' };
+  readonly dueCreditRows: DueRows = DUE_CREDIT_ROWS;
 
   /** Claims approved pushes whose credit is due, leased `leaseMs` ahead for this replica. */
   async claimDueCredits(manager: EntityManager, limit: number, leaseMs: number): Promise<PushRecord[]> {
-    return queryRows<PushRecord>(
-      manager,
-      `UPDATE mobile_money_pushes SET next_credit_at = now() + make_interval(secs => $2::double precision / 1000), credit_attempts = credit_attempts + 1
-        WHERE push_id IN (SELECT push_id FROM mobile_money_pushes WHERE next_credit_at <= now()
-                           ORDER BY next_credit_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS}`,
-      [limit, leaseMs],
-    );
+    return queryRows<PushRecord>(manager, CLAIM_DUE_CREDITS_SQL, [limit, leaseMs]);
   }
 
   async markCredited(pushId: string, creditTransactionId: string): Promise<void> {

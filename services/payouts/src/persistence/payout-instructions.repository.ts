@@ -1,6 +1,6 @@
 /** payout_instructions: amounts read back as strings, never JS numbers. */
 import type { DataSource, DueRows, EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import { claimDueSql, queryRows } from '@platform/persistence';
 
 export interface InstructionRecord {
   instructionId: string;
@@ -24,6 +24,13 @@ export interface InstructionRecord {
 const COLUMNS = `instruction_id AS "instructionId", partner_id AS "partnerId", order_id AS "orderId", payout_destination_id AS "payoutDestinationId",
   transfer_id AS "transferId", amount_kes::text AS "amountKes", status, failure_code AS "failureCode", provider_reference AS "providerReference", submitted_at AS "submittedAt",
   attempts, created_at AS "createdAt", completed_at AS "completedAt"`;
+
+const DUE_ROWS: DueRows = { table: 'payout_instructions', dueColumn: 'next_attempt_at' };
+const CLAIM_DUE_SQL = claimDueSql(DUE_ROWS, {
+  idColumn: 'instruction_id',
+  returning: COLUMNS,
+  alsoSet: 'attempts = attempts + 1',
+});
 
 export class PayoutInstructionsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -82,18 +89,11 @@ export class PayoutInstructionsRepository {
   }
 
   /** Where claimDue finds due rows: measured for this worker's metrics. */
-  readonly dueRows: DueRows = { table: 'payout_instructions', dueColumn: 'next_attempt_at' };
+  readonly dueRows: DueRows = DUE_ROWS;
 
   /** Claims due instructions for this replica, leased `leaseMs` ahead. */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<InstructionRecord[]> {
-    return queryRows<InstructionRecord>(
-      manager,
-      `UPDATE payout_instructions SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000), attempts = attempts + 1
-        WHERE instruction_id IN (SELECT instruction_id FROM payout_instructions WHERE next_attempt_at <= now()
-                                  ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS}`,
-      [limit, leaseMs],
-    );
+    return queryRows<InstructionRecord>(manager, CLAIM_DUE_SQL, [limit, leaseMs]);
   }
 
   async markSubmitted(

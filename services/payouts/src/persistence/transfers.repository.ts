@@ -1,8 +1,15 @@
 /** transfers: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
-import type { DueRows, EntityManager, PageBounds } from '@platform/persistence';
-import { newestFirstPageSql, queryRows } from '@platform/persistence';
+import type { EntityManager } from '@platform/persistence';
+import { queryRows } from '@platform/persistence';
+import {
+  ConfirmableListFilter,
+  ConfirmableRows,
+  ConfirmableStatus,
+  VISIBLE_STATUSES,
+  VisibleStatus,
+} from './confirmable-rows';
 
-export type TransferStatus = 'creating' | 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
+export type TransferStatus = ConfirmableStatus;
 
 export interface TransferRecord {
   transferId: string;
@@ -36,22 +43,9 @@ const COLUMNS = `transfer_id AS "transferId", partner_id AS "partnerId", idempot
   kes_account_id AS "kesAccountId", batch_id AS "batchId", created_at AS "createdAt", confirmed_at AS "confirmedAt", settled_at AS "settledAt"`;
 
 /** The transfers a partner may see (a create still running its checks is not one of them). */
-export type VisibleTransferStatus = Exclude<TransferStatus, 'creating'>;
-export const VISIBLE_TRANSFER_STATUSES: readonly VisibleTransferStatus[] = [
-  'awaiting_confirmation',
-  'confirmed',
-  'settled',
-  'failed',
-  'expired',
-];
-
-export interface TransferListFilter {
-  partnerId: string;
-  status: VisibleTransferStatus | null;
-  partnerReference: string | null;
-  idempotencyKey: string | null;
-  page: PageBounds;
-}
+export type VisibleTransferStatus = VisibleStatus;
+export const VISIBLE_TRANSFER_STATUSES = VISIBLE_STATUSES;
+export type TransferListFilter = ConfirmableListFilter;
 
 /** A transfer with its exact position in the newest-first listing. */
 export type ListedTransfer = TransferRecord & { createdAtExact: string };
@@ -71,16 +65,9 @@ export type NewTransfer = Pick<
   | 'feeKes'
 >;
 
-export class TransfersRepository {
-  /** The status of each of `ids` that still exists (hold reconciliation: an id absent from the map has no row). */
-  async statusesOf(manager: EntityManager, ids: string[]): Promise<Map<string, TransferStatus>> {
-    if (ids.length === 0) return new Map();
-    const rows = await queryRows<{ id: string; status: TransferStatus }>(
-      manager,
-      'SELECT transfer_id AS id, status FROM transfers WHERE transfer_id = ANY($1::uuid[])',
-      [ids],
-    );
-    return new Map(rows.map((row) => [row.id, row.status]));
+export class TransfersRepository extends ConfirmableRows<TransferRecord> {
+  constructor() {
+    super({ table: 'transfers', idColumn: 'transfer_id', columns: COLUMNS, failureColumn: 'failure_code' });
   }
 
   /**
@@ -141,40 +128,6 @@ export class TransfersRepository {
     return row ?? null;
   }
 
-  /** One page of the partner's visible transfers, newest first, along transfers_partner_created_idx. */
-  async listPage(manager: EntityManager, filter: TransferListFilter): Promise<ListedTransfer[]> {
-    const { sql, parameters } = newestFirstPageSql({
-      table: 'transfers',
-      select: COLUMNS,
-      where: ['partner_id = $1', "status <> 'creating'"],
-      parameters: [filter.partnerId],
-      equals: {
-        status: filter.status,
-        partner_reference: filter.partnerReference,
-        idempotency_key: filter.idempotencyKey,
-      },
-      bounds: filter.page,
-      columns: { createdAt: 'created_at', id: 'transfer_id' },
-    });
-    return queryRows<ListedTransfer>(manager, sql, parameters);
-  }
-
-  async find(manager: EntityManager, partnerId: string, transferId: string): Promise<TransferRecord | null> {
-    const [row] = await queryRows<TransferRecord>(
-      manager,
-      `SELECT ${COLUMNS} FROM transfers WHERE transfer_id = $1 AND partner_id = $2`,
-      [transferId, partnerId],
-    );
-    return row ?? null;
-  }
-
-  async findById(manager: EntityManager, transferId: string): Promise<TransferRecord | null> {
-    const [row] = await queryRows<TransferRecord>(manager, `SELECT ${COLUMNS} FROM transfers WHERE transfer_id = $1`, [
-      transferId,
-    ]);
-    return row ?? null;
-  }
-
   async lockByConfirmation(manager: EntityManager, confirmationId: string): Promise<TransferRecord[]> {
     return queryRows<TransferRecord>(
       manager,
@@ -212,16 +165,6 @@ export class TransfersRepository {
     return rows.length === 1;
   }
 
-  /** A refused or abandoned create leaves nothing behind: the key is free again. */
-  async deleteCreating(manager: EntityManager, transferId: string): Promise<boolean> {
-    const rows = await queryRows(
-      manager,
-      "DELETE FROM transfers WHERE transfer_id = $1 AND status = 'creating' RETURNING transfer_id",
-      [transferId],
-    );
-    return rows.length === 1;
-  }
-
   async markConfirmed(manager: EntityManager, transferId: string, confirmedAt: Date): Promise<boolean> {
     const rows = await queryRows(
       manager,
@@ -232,54 +175,15 @@ export class TransfersRepository {
     return rows.length === 1;
   }
 
-  async rescheduleExpiry(manager: EntityManager, confirmationId: string, expiresAt: Date): Promise<void> {
-    await manager.query(
-      "UPDATE transfers SET next_action_at = $2 WHERE confirmation_id = $1 AND status = 'awaiting_confirmation'",
-      [confirmationId, expiresAt],
-    );
-  }
-
-  async markExpired(manager: EntityManager, transferId: string): Promise<boolean> {
-    const rows = await queryRows(
-      manager,
-      `UPDATE transfers SET status = 'expired', completed_at = now(), next_action_at = NULL
-        WHERE transfer_id = $1 AND status = 'awaiting_confirmation' RETURNING transfer_id`,
-      [transferId],
-    );
-    return rows.length === 1;
-  }
-
   async markOutcome(
     manager: EntityManager,
     transferId: string,
     outcome: { status: 'settled'; settledAt: Date } | { status: 'failed'; failureCode: string },
   ): Promise<boolean> {
-    const rows = await queryRows(
-      manager,
-      `UPDATE transfers SET status = $2, failure_code = $3, settled_at = $4, completed_at = now(), next_action_at = NULL
-        WHERE transfer_id = $1 AND status = 'confirmed' RETURNING transfer_id`,
-      [
-        transferId,
-        outcome.status,
-        outcome.status === 'failed' ? outcome.failureCode : null,
-        outcome.status === 'settled' ? outcome.settledAt : null,
-      ],
-    );
-    return rows.length === 1;
-  }
-
-  /** Where claimDue finds due rows: measured for this worker's metrics. */
-  readonly dueRows: DueRows = { table: 'transfers', dueColumn: 'next_action_at' };
-
-  /** Claims due transfers (abandoned creates, lapsed codes), leased `leaseMs` ahead. */
-  async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<TransferRecord[]> {
-    return queryRows<TransferRecord>(
-      manager,
-      `UPDATE transfers SET next_action_at = now() + make_interval(secs => $2::double precision / 1000)
-        WHERE transfer_id IN (SELECT transfer_id FROM transfers WHERE next_action_at <= now()
-                               ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS}`,
-      [limit, leaseMs],
-    );
+    return this.recordOutcome(manager, transferId, {
+      status: outcome.status,
+      failure: outcome.status === 'failed' ? outcome.failureCode : null,
+      settledAt: outcome.status === 'settled' ? outcome.settledAt : null,
+    });
   }
 }

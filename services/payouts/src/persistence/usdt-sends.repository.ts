@@ -1,8 +1,15 @@
 /** usdt_sends: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
-import type { DueRows, EntityManager, PageBounds } from '@platform/persistence';
-import { newestFirstPageSql, queryRows } from '@platform/persistence';
+import type { EntityManager } from '@platform/persistence';
+import { queryRows } from '@platform/persistence';
+import {
+  ConfirmableListFilter,
+  ConfirmableRows,
+  ConfirmableStatus,
+  VISIBLE_STATUSES,
+  VisibleStatus,
+} from './confirmable-rows';
 
-export type UsdtSendStatus = 'creating' | 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
+export type UsdtSendStatus = ConfirmableStatus;
 
 export interface UsdtSendRecord {
   sendId: string;
@@ -28,22 +35,9 @@ const COLUMNS = `send_id AS "sendId", partner_id AS "partnerId", idempotency_key
   created_at AS "createdAt", confirmed_at AS "confirmedAt", settled_at AS "settledAt"`;
 
 /** The sends a partner may see (a create still running its checks is not one of them). */
-export type VisibleUsdtSendStatus = Exclude<UsdtSendStatus, 'creating'>;
-export const VISIBLE_USDT_SEND_STATUSES: readonly VisibleUsdtSendStatus[] = [
-  'awaiting_confirmation',
-  'confirmed',
-  'settled',
-  'failed',
-  'expired',
-];
-
-export interface UsdtSendListFilter {
-  partnerId: string;
-  status: VisibleUsdtSendStatus | null;
-  partnerReference: string | null;
-  idempotencyKey: string | null;
-  page: PageBounds;
-}
+export type VisibleUsdtSendStatus = VisibleStatus;
+export const VISIBLE_USDT_SEND_STATUSES = VISIBLE_STATUSES;
+export type UsdtSendListFilter = ConfirmableListFilter;
 
 /** A send with its exact position in the newest-first listing. */
 export type ListedUsdtSend = UsdtSendRecord & { createdAtExact: string };
@@ -53,16 +47,9 @@ export type NewUsdtSend = Pick<
   'sendId' | 'partnerId' | 'idempotencyKey' | 'requestHash' | 'partnerReference' | 'destinationWalletId' | 'usdtAmount'
 >;
 
-export class UsdtSendsRepository {
-  /** The status of each of `ids` that still exists (hold reconciliation: an id absent from the map has no row). */
-  async statusesOf(manager: EntityManager, ids: string[]): Promise<Map<string, UsdtSendStatus>> {
-    if (ids.length === 0) return new Map();
-    const rows = await queryRows<{ id: string; status: UsdtSendStatus }>(
-      manager,
-      'SELECT send_id AS id, status FROM usdt_sends WHERE send_id = ANY($1::uuid[])',
-      [ids],
-    );
-    return new Map(rows.map((row) => [row.id, row.status]));
+export class UsdtSendsRepository extends ConfirmableRows<UsdtSendRecord> {
+  constructor() {
+    super({ table: 'usdt_sends', idColumn: 'send_id', columns: COLUMNS, failureColumn: 'failure_reason' });
   }
 
   /** Claims the idempotency key with a 'creating' row (see TransfersRepository.claim). */
@@ -86,46 +73,12 @@ export class UsdtSendsRepository {
     return row ?? null;
   }
 
-  /** One page of the partner's visible sends, newest first, along usdt_sends_partner_created_idx. */
-  async listPage(manager: EntityManager, filter: UsdtSendListFilter): Promise<ListedUsdtSend[]> {
-    const { sql, parameters } = newestFirstPageSql({
-      table: 'usdt_sends',
-      select: COLUMNS,
-      where: ['partner_id = $1', "status <> 'creating'"],
-      parameters: [filter.partnerId],
-      equals: {
-        status: filter.status,
-        partner_reference: filter.partnerReference,
-        idempotency_key: filter.idempotencyKey,
-      },
-      bounds: filter.page,
-      columns: { createdAt: 'created_at', id: 'send_id' },
-    });
-    return queryRows<ListedUsdtSend>(manager, sql, parameters);
-  }
-
   async findByKey(manager: EntityManager, partnerId: string, idempotencyKey: string): Promise<UsdtSendRecord | null> {
     const [row] = await queryRows<UsdtSendRecord>(
       manager,
       `SELECT ${COLUMNS} FROM usdt_sends WHERE partner_id = $1 AND idempotency_key = $2`,
       [partnerId, idempotencyKey],
     );
-    return row ?? null;
-  }
-
-  async find(manager: EntityManager, partnerId: string, sendId: string): Promise<UsdtSendRecord | null> {
-    const [row] = await queryRows<UsdtSendRecord>(
-      manager,
-      `SELECT ${COLUMNS} FROM usdt_sends WHERE send_id = $1 AND partner_id = $2`,
-      [sendId, partnerId],
-    );
-    return row ?? null;
-  }
-
-  async findById(manager: EntityManager, sendId: string): Promise<UsdtSendRecord | null> {
-    const [row] = await queryRows<UsdtSendRecord>(manager, `SELECT ${COLUMNS} FROM usdt_sends WHERE send_id = $1`, [
-      sendId,
-    ]);
     return row ?? null;
   }
 
@@ -146,15 +99,6 @@ export class UsdtSendsRepository {
     return rows.length === 1;
   }
 
-  async deleteCreating(manager: EntityManager, sendId: string): Promise<boolean> {
-    const rows = await queryRows(
-      manager,
-      "DELETE FROM usdt_sends WHERE send_id = $1 AND status = 'creating' RETURNING send_id",
-      [sendId],
-    );
-    return rows.length === 1;
-  }
-
   /** awaiting_confirmation → confirmed, due at once for release to the chain. */
   async markConfirmed(manager: EntityManager, confirmationId: string, confirmedAt: Date): Promise<number> {
     const rows = await queryRows(
@@ -164,23 +108,6 @@ export class UsdtSendsRepository {
       [confirmationId, confirmedAt],
     );
     return rows.length;
-  }
-
-  async rescheduleExpiry(manager: EntityManager, confirmationId: string, expiresAt: Date): Promise<void> {
-    await manager.query(
-      "UPDATE usdt_sends SET next_action_at = $2 WHERE confirmation_id = $1 AND status = 'awaiting_confirmation'",
-      [confirmationId, expiresAt],
-    );
-  }
-
-  async markExpired(manager: EntityManager, sendId: string): Promise<boolean> {
-    const rows = await queryRows(
-      manager,
-      `UPDATE usdt_sends SET status = 'expired', completed_at = now(), next_action_at = NULL
-        WHERE send_id = $1 AND status = 'awaiting_confirmation' RETURNING send_id`,
-      [sendId],
-    );
-    return rows.length === 1;
   }
 
   async markSubmitted(
@@ -208,31 +135,10 @@ export class UsdtSendsRepository {
     sendId: string,
     outcome: { status: 'settled'; settledAt: Date } | { status: 'failed'; failureReason: string },
   ): Promise<boolean> {
-    const rows = await queryRows(
-      manager,
-      `UPDATE usdt_sends SET status = $2, failure_reason = $3, settled_at = $4, completed_at = now(), next_action_at = NULL
-        WHERE send_id = $1 AND status = 'confirmed' RETURNING send_id`,
-      [
-        sendId,
-        outcome.status,
-        outcome.status === 'failed' ? outcome.failureReason : null,
-        outcome.status === 'settled' ? outcome.settledAt : null,
-      ],
-    );
-    return rows.length === 1;
-  }
-
-  /** Where claimDue finds due rows: measured for this worker's metrics. */
-  readonly dueRows: DueRows = { table: 'usdt_sends', dueColumn: 'next_action_at' };
-
-  async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<UsdtSendRecord[]> {
-    return queryRows<UsdtSendRecord>(
-      manager,
-      `UPDATE usdt_sends SET next_action_at = now() + make_interval(secs => $2::double precision / 1000)
-        WHERE send_id IN (SELECT send_id FROM usdt_sends WHERE next_action_at <= now()
-                           ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS}`,
-      [limit, leaseMs],
-    );
+    return this.recordOutcome(manager, sendId, {
+      status: outcome.status,
+      failure: outcome.status === 'failed' ? outcome.failureReason : null,
+      settledAt: outcome.status === 'settled' ? outcome.settledAt : null,
+    });
   }
 }

@@ -139,7 +139,8 @@ export interface DeliverySummary {
   deliveredAt: Date | null;
 }
 
-interface SummaryRow {
+/** A delivery's summary columns as PostgreSQL returns them (the operator's and the partner's lists read the same). */
+export interface SummaryRow {
   delivery_id: string;
   event_id: string;
   event_type: string;
@@ -490,7 +491,7 @@ const toClaimed = (row: ClaimRow): ClaimedDelivery => ({
         },
 });
 
-const toSummary = (row: SummaryRow): DeliverySummary => ({
+export const toSummary = (row: SummaryRow): DeliverySummary => ({
   deliveryId: row.delivery_id,
   eventId: row.event_id,
   eventType: row.event_type,

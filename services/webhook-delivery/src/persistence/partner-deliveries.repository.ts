@@ -6,27 +6,15 @@
 import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
 import type { DataSource, KeysetPosition, PageBounds } from '@platform/persistence';
 import { filterCondition, PartnerDeliveryFilter } from '../domain/partner-delivery-status';
-import type { DeliverySummary } from './deliveries.repository';
+import { DeliverySummary, SummaryRow, toSummary } from './deliveries.repository';
 
 export interface PartnerDeliveryRow extends DeliverySummary {
   /** The keyset position of the row (created_at at full precision). */
   position: KeysetPosition;
 }
 
-interface Row {
-  delivery_id: string;
-  event_id: string;
-  event_type: string;
-  partner_id: string;
-  status: DeliverySummary['status'];
-  attempt_count: number;
-  replay_count: number;
-  last_status_code: number | null;
-  last_error_class: string | null;
-  next_attempt_at: Date | null;
-  created_at: Date;
+interface Row extends SummaryRow {
   created_at_position: string;
-  delivered_at: Date | null;
 }
 
 export class PartnerDeliveriesRepository {
@@ -62,17 +50,6 @@ const COLUMNS = `delivery_id, event_id, event_type, partner_id, status, attempt_
   next_attempt_at, created_at, ${keysetTimeSql('created_at')} AS created_at_position, delivered_at`;
 
 const toRow = (row: Row): PartnerDeliveryRow => ({
-  deliveryId: row.delivery_id,
-  eventId: row.event_id,
-  eventType: row.event_type,
-  partnerId: row.partner_id,
-  status: row.status,
-  attemptCount: row.attempt_count,
-  replayCount: row.replay_count,
-  lastStatusCode: row.last_status_code,
-  lastErrorClass: row.last_error_class,
-  nextAttemptAt: row.next_attempt_at,
-  createdAt: row.created_at,
-  deliveredAt: row.delivered_at,
+  ...toSummary(row),
   position: { createdAt: row.created_at_position, id: row.delivery_id },
 });

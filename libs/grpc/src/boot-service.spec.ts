@@ -1,0 +1,87 @@
+// Proves the shared start with its edges faked (logger, tracing, TLS, database, runService):
+// it hands the service its configuration, logger, TLS and connected database, and a peer
+// factory presenting the service's identity to the named upstream; on shutdown the service's
+// own stop runs first, then the database closes, then tracing, last; and a start that fails
+// logs `failed to start` under the service's name and exits 1.
+const journal: string[] = [];
+const logged: Array<{ service: string; message: string }> = [];
+const lifecycles: Array<{ grpcPort: number; stop: () => Promise<void> }> = [];
+const dataSource = { destroy: async () => void journal.push('database closed') };
+const clientCalls: Array<{ upstream: string; address: string; deadlineMs?: number; tls: unknown }> = [];
+
+jest.mock('@platform/logger', () => ({
+  createLogger: (service: string) => ({
+    error: (message: string) => logged.push({ service, message }),
+    child: () => ({}),
+  }),
+}));
+jest.mock('@platform/tracing', () => ({
+  startTracing: () => ({ shutdown: async () => void journal.push('tracing shut down') }),
+}));
+jest.mock('@platform/metrics', () => ({ observeDatabasePool: () => () => undefined }));
+jest.mock('@platform/persistence', () => ({ initializeWithRetry: async (source: unknown) => source }));
+jest.mock('./tls', () => ({ loadServiceTls: () => ({ client: (identity: string) => `tls towards ${identity}` }) }));
+jest.mock('./client', () => ({
+  createClient: (_definition: unknown, options: (typeof clientCalls)[number]) => clientCalls.push(options),
+}));
+jest.mock('./run-service', () => ({
+  runService: async (lifecycle: (typeof lifecycles)[number]) => void lifecycles.push(lifecycle),
+}));
+
+import { bootService, BootConfig } from './boot-service';
+
+const config = { GRPC_PORT: 7123, DATABASE_URL: 'postgres://x/y', LOG_LEVEL: 'info' } as unknown as BootConfig;
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('bootService', () => {
+  beforeEach(() => {
+    journal.length = 0;
+    logged.length = 0;
+    lifecycles.length = 0;
+    clientCalls.length = 0;
+  });
+
+  it("hands the service what it built and stops the service's own work, then the database, then tracing", async () => {
+    bootService({
+      service: 'svc',
+      readConfig: () => config,
+      dataSource: () => dataSource as never,
+      start: ({ config: given, dataSource: connected, peer }) => {
+        expect(given).toBe(config);
+        expect(connected).toBe(dataSource);
+        peer({} as never, 'ledger', 'ledger:7002', { deadlineMs: 500 });
+        return { server: {} as never, stop: async () => void journal.push('service stopped') };
+      },
+    });
+    await settle();
+    expect(clientCalls).toEqual([
+      expect.objectContaining({
+        upstream: 'ledger',
+        address: 'ledger:7002',
+        deadlineMs: 500,
+        tls: 'tls towards ledger',
+      }),
+    ]);
+    expect(lifecycles).toHaveLength(1);
+    expect(lifecycles[0].grpcPort).toBe(7123);
+    await lifecycles[0].stop();
+    expect(journal).toEqual(['service stopped', 'database closed', 'tracing shut down']);
+  });
+
+  it('logs a failed start under the service name and exits 1', async () => {
+    const exit = jest.spyOn(process, 'exit').mockImplementation(() => undefined as never);
+    bootService({
+      service: 'svc',
+      readConfig: () => config,
+      dataSource: () => dataSource as never,
+      start: () => {
+        throw new Error('no broker');
+      },
+    });
+    await settle();
+    expect(logged).toEqual([{ service: 'svc', message: 'failed to start' }]);
+    expect(exit).toHaveBeenCalledWith(1);
+    expect(lifecycles).toHaveLength(0);
+    exit.mockRestore();
+  });
+});
