@@ -8,7 +8,14 @@ import type { BankAdapter, MobileMoneyPushBank } from './adapters/bank/bank';
 import type { ChainCustodian } from './adapters/chain/chain-custodian';
 import type { WrongCodeBudgetSettings } from './domain/wrong-code-budget';
 import { ConfirmationCodeSender } from './adapters/peers/confirmation-code-sender';
-import { LedgerApi, NotifierApi, ServiceAccounts, TradingLimitsApi, WalletRegistryApi } from './adapters/peers/peers';
+import {
+  LedgerApi,
+  NotifierApi,
+  reachableAll,
+  ServiceAccounts,
+  TradingLimitsApi,
+  WalletRegistryApi,
+} from './adapters/peers/peers';
 import { mobileMoneyFundingHandlers, mobileMoneyFundingSandboxHandlers } from './grpc/funding.handlers';
 import { orderPayoutsHandlers } from './grpc/order-payouts.handlers';
 import { payoutsOperatorHandlers } from './grpc/payouts-operator.handlers';
@@ -34,7 +41,7 @@ import { UsdtSendSteps } from './usecases/run-usdt-sends/usdt-send-steps';
 import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order-proceeds.usecase';
 import { subjectDescriber } from './usecases/resend-confirmation/describe-subject';
 import { ResendConfirmationUseCase } from './usecases/resend-confirmation/resend-confirmation.usecase';
-import { PayoutRunner, PayoutRunnerOptions } from './usecases/run-payouts/run-payouts';
+import { PayoutSteps, PayoutStepsOptions } from './usecases/run-payouts/payout-steps';
 import { AnswerMobileMoneyPushUseCase } from './usecases/funding/answer-mobile-money-push.usecase';
 import { CreateMobileMoneyPushUseCase } from './usecases/funding/create-mobile-money-push.usecase';
 import { PushCredits } from './usecases/funding/push-credits';
@@ -43,6 +50,7 @@ import { TransferSteps } from './usecases/run-transfers/transfer-steps';
 import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-holds.usecase';
 import { UnlockPartnerConfirmationsUseCase } from './usecases/unlock-partner-confirmations/unlock-partner-confirmations.usecase';
 import { PAYOUTS_ACCESS } from './grpc/access';
+import { PayoutWorker } from './workers/payout.worker';
 
 export interface TransferSettings extends CreateTransferSettings {
   minimumUsdt: Big;
@@ -60,7 +68,8 @@ export interface ServerDependencies {
   notifier: NotifierApi;
   bank: BankAdapter & MobileMoneyPushBank;
   chain: ChainCustodian;
-  runner: PayoutRunnerOptions;
+  /** The payout worker: its claim (interval, batch, lease) and its steps' timings. */
+  runner: SchedulerOptions & PayoutStepsOptions;
   scheduler: SchedulerOptions;
   transfers: TransferSettings;
   /** The per-partner budget of wrong confirmation codes. */
@@ -74,7 +83,7 @@ const HOLD_RECONCILE_PAGE_SIZE = 100;
 
 export interface PayoutsServer {
   server: GrpcServer;
-  runner: PayoutRunner;
+  runner: PayoutWorker;
   schedulers: Array<DurableScheduler<unknown>>;
   /** Voids payouts' orphaned ledger holds; started by main, stopped at shutdown. */
   holdReconciler: BatchSweeper;
@@ -99,14 +108,22 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     serviceAccounts,
     logger: deps.logger.child({ context: 'TransferOutcomes' }),
   });
-  const runner = new PayoutRunner(
+  const runner = new PayoutWorker(
     {
       dataSource: deps.dataSource,
       instructions,
-      ledger: deps.ledger,
-      bank: deps.bank,
-      transferOutcomes,
-      logger: deps.logger.child({ context: 'PayoutRunner' }),
+      steps: new PayoutSteps(
+        {
+          instructions,
+          ledger: deps.ledger,
+          bank: deps.bank,
+          transferOutcomes,
+          logger: deps.logger.child({ context: 'PayoutSteps' }),
+        },
+        deps.runner,
+      ),
+      ready: reachableAll(deps.ledger, deps.trading, deps.bank),
+      logger: deps.logger.child({ context: 'PayoutWorker' }),
     },
     deps.runner,
   );

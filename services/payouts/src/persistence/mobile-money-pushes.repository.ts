@@ -105,7 +105,12 @@ export class MobileMoneyPushesRepository {
   }
 
   /** Where claimDueCredits finds due rows: measured for this worker's metrics. */
-  readonly dueCreditRows: DueRows = { table: 'mobile_money_pushes', dueColumn: 'next_credit_at' };
+  readonly dueCreditRows: DueRows = {
+    table: 'mobile_money_pushes',
+    dueColumn: 'next_credit_at',
+    idColumn: 'push_id',
+    attemptsColumn: 'credit_attempts',
+  };
 
   /** Claims approved pushes whose credit is due, leased `leaseMs` ahead for this replica. */
   async claimDueCredits(manager: EntityManager, limit: number, leaseMs: number): Promise<PushRecord[]> {

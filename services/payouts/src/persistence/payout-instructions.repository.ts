@@ -82,7 +82,12 @@ export class PayoutInstructionsRepository {
   }
 
   /** Where claimDue finds due rows: measured for this worker's metrics. */
-  readonly dueRows: DueRows = { table: 'payout_instructions', dueColumn: 'next_attempt_at' };
+  readonly dueRows: DueRows = {
+    table: 'payout_instructions',
+    dueColumn: 'next_attempt_at',
+    idColumn: 'instruction_id',
+    attemptsColumn: 'attempts',
+  };
 
   /** Claims due instructions for this replica, leased `leaseMs` ahead. */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<InstructionRecord[]> {

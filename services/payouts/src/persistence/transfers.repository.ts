@@ -269,7 +269,7 @@ export class TransfersRepository {
   }
 
   /** Where claimDue finds due rows: measured for this worker's metrics. */
-  readonly dueRows: DueRows = { table: 'transfers', dueColumn: 'next_action_at' };
+  readonly dueRows: DueRows = { table: 'transfers', dueColumn: 'next_action_at', idColumn: 'transfer_id' };
 
   /** Claims due transfers (abandoned creates, lapsed codes), leased `leaseMs` ahead. */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<TransferRecord[]> {

@@ -223,7 +223,7 @@ export class UsdtSendsRepository {
   }
 
   /** Where claimDue finds due rows: measured for this worker's metrics. */
-  readonly dueRows: DueRows = { table: 'usdt_sends', dueColumn: 'next_action_at' };
+  readonly dueRows: DueRows = { table: 'usdt_sends', dueColumn: 'next_action_at', idColumn: 'send_id' };
 
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<UsdtSendRecord[]> {
     return queryRows<UsdtSendRecord>(
