@@ -51,6 +51,13 @@ import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-hold
 import { UnlockPartnerConfirmationsUseCase } from './usecases/unlock-partner-confirmations/unlock-partner-confirmations.usecase';
 import { PAYOUTS_ACCESS } from './grpc/access';
 import { PayoutWorker } from './workers/payout.worker';
+import {
+  mobileMoneyCreditWorker,
+  orphanedHoldsWorker,
+  transferBatchWorker,
+  transferWorker,
+  usdtSendWorker,
+} from './workers/step.workers';
 
 export interface TransferSettings extends CreateTransferSettings {
   minimumUsdt: Big;
@@ -77,9 +84,6 @@ export interface ServerDependencies {
   funding: { mode: 'sandbox' | 'production'; pushLifetimeMs: number; creditScheduler: SchedulerOptions };
   holdReconciler: { intervalMs: number; minAgeMs: number };
 }
-
-/** Holds looked at per ledger call of the hold reconciler (the ledger allows up to 500). */
-const HOLD_RECONCILE_PAGE_SIZE = 100;
 
 export interface PayoutsServer {
   server: GrpcServer;
@@ -135,18 +139,13 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     trading: deps.trading,
     logger: deps.logger.child({ context: 'TransferSteps' }),
   });
-  const transferScheduler = new DurableScheduler(
-    deps.dataSource,
-    {
-      name: 'transfer',
-      dueRows: transfers.dueRows,
-      claimDue: (manager, limit, leaseMs) => transfers.claimDue(manager, limit, leaseMs),
-      idOf: (transfer) => transfer.transferId,
-      run: (transfer) => transferSteps.run(transfer),
-    },
-    deps.logger.child({ context: 'TransferScheduler' }),
-    deps.scheduler,
-  );
+  const workerContext = { dataSource: deps.dataSource, logger: deps.logger, options: deps.scheduler };
+  const transferScheduler = transferWorker({
+    ...workerContext,
+    transfers,
+    steps: transferSteps,
+    ready: reachableAll(deps.ledger, deps.trading),
+  });
   const sendSteps = new UsdtSendSteps({
     dataSource: deps.dataSource,
     sends,
@@ -159,34 +158,14 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     logger: deps.logger.child({ context: 'UsdtSendSteps' }),
     statusPollMs: deps.runner.statusPollMs,
   });
-  const sendScheduler = new DurableScheduler(
-    deps.dataSource,
-    {
-      name: 'usdt_send',
-      dueRows: sends.dueRows,
-      claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs),
-      idOf: (send) => send.sendId,
-      run: (send) => sendSteps.run(send),
-    },
-    deps.logger.child({ context: 'UsdtSendScheduler' }),
-    deps.scheduler,
-  );
+  const sendScheduler = usdtSendWorker({
+    ...workerContext,
+    sends,
+    steps: sendSteps,
+    ready: reachableAll(deps.ledger, deps.trading, deps.walletRegistry, deps.chain),
+  });
   const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
-  const batchScheduler = new DurableScheduler(
-    deps.dataSource,
-    {
-      name: 'transfer_batch',
-      dueRows: batches.dueRows,
-      claimDue: (manager, limit, leaseMs) => batches.claimDue(manager, limit, leaseMs),
-      idOf: (batch) => batch.batchId,
-      run: (batch) =>
-        batch.status === 'creating'
-          ? batches.deleteCreating(deps.dataSource.manager, batch.batchId)
-          : Promise.resolve(),
-    },
-    deps.logger.child({ context: 'TransferBatchScheduler' }),
-    deps.scheduler,
-  );
+  const batchScheduler = transferBatchWorker({ ...workerContext, batches });
   const createTransfer = new CreateTransferUseCase({
     dataSource: deps.dataSource,
     transfers,
@@ -312,13 +291,12 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     logger: deps.logger.child({ context: 'HoldReconciler' }),
     minAgeMs: deps.holdReconciler.minAgeMs,
   });
-  const holdReconciler = new BatchSweeper(
-    'payouts holds',
-    (size) => reconcileHolds.execute(size),
-    deps.logger.child({ context: 'HoldReconciler' }),
-    { intervalMs: deps.holdReconciler.intervalMs, batchSize: HOLD_RECONCILE_PAGE_SIZE },
-    { worker: 'orphaned_holds' },
-  );
+  const holdReconciler = orphanedHoldsWorker({
+    reconcile: reconcileHolds,
+    logger: deps.logger,
+    intervalMs: deps.holdReconciler.intervalMs,
+    ready: reachableAll(deps.ledger),
+  });
   return {
     server,
     runner,
@@ -355,10 +333,11 @@ function addFunding(server: GrpcServer, deps: ServerDependencies): DurableSchedu
     }),
     PAYOUTS_ACCESS.FUNDING_SANDBOX,
   );
-  return new DurableScheduler(
-    deps.dataSource,
-    pushCredits,
+  return mobileMoneyCreditWorker({
+    dataSource: deps.dataSource,
     logger,
-    deps.funding.creditScheduler,
-  ) as DurableScheduler<unknown>;
+    options: deps.funding.creditScheduler,
+    credits: pushCredits,
+    ready: reachableAll(deps.ledger),
+  });
 }
