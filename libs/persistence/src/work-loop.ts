@@ -2,7 +2,8 @@
  * The one loop every background worker runs on: one pass at a time, the next
  * one after `intervalMs`, at once when the pass says more work waits or when
  * the worker is kicked (work was just created or released), later (doubling up
- * to `backoffMsMax`) after passes that met an unavailable dependency. Before
+ * to `backoffMsMax`) after passes that met an unavailable dependency; a kick
+ * does not cut that wait short, so a flapping peer is not hammered. Before
  * each pass the worker's readiness gate is asked (no network: a gRPC channel's
  * connectivity state, a breaker's state): while it is closed the pass is
  * skipped and the gate asked again after `intervalMs`, so a replica that cannot
@@ -60,6 +61,8 @@ export class WorkLoop {
   private kickedWhileRunning = false;
   private unavailableStreak = 0;
   private gateWasClosed = false;
+  /** Waiting out a backoff: kicks are ignored (the pass at its end sees the work they announced). */
+  private backingOff = false;
 
   constructor(
     private readonly pass: (loop: WorkLoop) => Promise<PassOutcome>,
@@ -81,7 +84,7 @@ export class WorkLoop {
 
   /** Runs a pass soon: now when idle, right after the running pass otherwise (kicks coalesce). */
   kick(): void {
-    if (!this.started) return;
+    if (!this.started || this.backingOff) return;
     if (this.running) {
       this.kickedWhileRunning = true;
       return;
@@ -138,10 +141,13 @@ export class WorkLoop {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.backingOff = false;
       this.kickedWhileRunning = false;
       this.running = this.runOnce().then((outcome) => {
         this.running = null;
-        this.schedule(this.kickedWhileRunning ? 0 : this.delayAfter(outcome));
+        const delayMs = this.delayAfter(outcome);
+        this.backingOff = outcome === 'unavailable';
+        this.schedule(this.kickedWhileRunning && !this.backingOff ? 0 : delayMs);
       });
     }, delayMs);
   }
