@@ -77,6 +77,17 @@ export type PromiseClient<D> = {
 /** Channel states in which a call cannot get through now. */
 const UNREACHABLE_STATES = new Set([connectivityState.TRANSIENT_FAILURE, connectivityState.SHUTDOWN]);
 
+/**
+ * The readiness gate of work that calls `clients`: open while every one of them
+ * looks reachable (PromiseClient.reachable). One that cannot tell (an adapter
+ * without a channel, a fake) counts as reachable; its failures still give a
+ * worker's claim back.
+ */
+export function allReachable(...clients: object[]): () => boolean {
+  return () =>
+    clients.every((client) => (client as Partial<Pick<PromiseClient<object>, 'reachable'>>).reachable?.() ?? true);
+}
+
 /** reachable() of a client: its breaker lets calls through and its channel is not failing to connect. */
 export function isReachable(client: Client, breaker: Pick<CircuitBreaker, 'opened'>): boolean {
   if (breaker.opened) return false;

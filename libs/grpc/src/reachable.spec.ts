@@ -3,7 +3,7 @@
 // idle, connecting or ready channel behind a closed or half-open breaker is
 // reachable, and an idle one is asked to connect.
 import { Client, connectivityState } from '@grpc/grpc-js';
-import { isReachable } from './client';
+import { allReachable, isReachable } from './client';
 
 function clientIn(state: connectivityState, asked: boolean[] = []): Client {
   return {
@@ -35,5 +35,16 @@ describe('isReachable', () => {
     const asked: boolean[] = [];
     isReachable(clientIn(connectivityState.IDLE, asked), { opened: false });
     expect(asked).toEqual([true]);
+  });
+});
+
+describe('allReachable', () => {
+  it('is open only while every client that can tell says reachable; one that cannot tell counts as reachable', () => {
+    const ledger = { reachable: () => true };
+    const trading = { reachable: () => true };
+    const gate = allReachable(ledger, trading, {});
+    expect(gate()).toBe(true);
+    trading.reachable = () => false;
+    expect(gate()).toBe(false);
   });
 });

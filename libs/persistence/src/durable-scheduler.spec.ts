@@ -1,8 +1,9 @@
 // Proves the claim/lease/drain primitive against an in-memory table that behaves
 // like the claim and release statements (timers, leases, attempts counted on
 // claim): due rows are claimed in timer order and each step runs once; a step
-// that meets an unavailable dependency gives its row and the rest of the batch
-// back at once (due now, attempt not counted) without counting a failure; any
+// that meets an unavailable dependency gives its row back at once (due now,
+// attempt not counted) without counting a failure, and the rest of the batch
+// too once the readiness gate closes; any
 // other failure keeps the lease; a closed readiness gate claims nothing; a kick
 // runs a pass before the interval; stop() hands back unstarted rows, waits for
 // the step in flight, and gives up waiting at the drain bound.
@@ -119,7 +120,7 @@ describe('DurableScheduler', () => {
     expect(await scheduler.runOnce()).toBe('idle');
   });
 
-  it('gives the row and the rest of the batch back at once when a dependency is unavailable, counting no failure', async () => {
+  it('gives a row back at once when a dependency is unavailable, counting no failure, and goes on while the gate is open', async () => {
     const table = new FakeTable(['a', 'b', 'c']);
     const ran: string[] = [];
     const scheduler = schedulerOf(
@@ -131,16 +132,37 @@ describe('DurableScheduler', () => {
       { name: 'spec_unavailable' },
     );
     expect(await scheduler.runOnce()).toBe('unavailable');
-    expect(ran).toEqual(['a', 'b']);
+    expect(ran).toEqual(['a', 'b', 'c']);
     const now = Date.now();
-    expect(table.rows.get('a')).toMatchObject({ attempts: 1 });
-    expect(table.rows.get('a')!.dueAtMs).toBeGreaterThan(now);
-    for (const id of ['b', 'c']) {
-      expect(table.rows.get(id)!.dueAtMs).toBeLessThanOrEqual(now);
-      expect(table.rows.get(id)!.attempts).toBe(0);
+    for (const id of ['a', 'c']) {
+      expect(table.rows.get(id)!.dueAtMs).toBeGreaterThan(now);
+      expect(table.rows.get(id)!.attempts).toBe(1);
     }
-    expect(await counter('worker_releases_total', 'spec_unavailable')).toBe(2);
+    expect(table.rows.get('b')!.dueAtMs).toBeLessThanOrEqual(now);
+    expect(table.rows.get('b')!.attempts).toBe(0);
+    expect(await counter('worker_releases_total', 'spec_unavailable')).toBe(1);
     expect(await counter('worker_failures_total', 'spec_unavailable')).toBe(0);
+  });
+
+  it('gives the rest of the batch back, unstarted, once the gate closes mid-batch', async () => {
+    const table = new FakeTable(['a', 'b', 'c']);
+    let reachable = true;
+    const ran: string[] = [];
+    const scheduler = schedulerOf(
+      table,
+      async (row) => {
+        ran.push(row.id);
+        if (row.id === 'a') {
+          reachable = false; // the breaker opened, the channel failed
+          throw new AppError('SERVICE_UNAVAILABLE');
+        }
+      },
+      { name: 'spec_gate_closes', ready: () => reachable },
+    );
+    expect(await scheduler.runOnce()).toBe('unavailable');
+    expect(ran).toEqual(['a']);
+    for (const id of ['a', 'b', 'c']) expect(table.rows.get(id)).toMatchObject({ attempts: 0 });
+    expect(await counter('worker_releases_total', 'spec_gate_closes')).toBe(3);
   });
 
   it('treats a raw gRPC UNAVAILABLE or DEADLINE_EXCEEDED from an adapter as unavailable too', async () => {

@@ -7,10 +7,12 @@
  * each one's step in the claim's order. A step either moves its row on (done,
  * or rescheduled by the step itself) or fails:
  * - failed because a dependency is unavailable (isUnavailable: a gRPC
- *   UNAVAILABLE or DEADLINE_EXCEEDED, an open breaker): the row and the rest of
- *   the batch are given back at once (lease cleared, attempt not counted;
- *   releaseClaims), so a replica with a healthy path takes them within its
- *   interval, and this one backs off;
+ *   UNAVAILABLE or DEADLINE_EXCEEDED, an open breaker): the row is given back
+ *   at once (lease cleared, attempt not counted; releaseClaims), so a replica
+ *   with a healthy path takes it within its interval, and this one backs off
+ *   after the pass. The batch goes on while the readiness gate stays open (rows
+ *   of another kind may not need what failed); once it closes, the rest of the
+ *   batch is given back too;
  * - failed otherwise: the row keeps its lease and is retried when it passes.
  * While the work's readiness gate is closed (a dependency it needs looks
  * unreachable) this replica claims nothing. At stop, rows claimed but not
@@ -99,40 +101,57 @@ export class DurableScheduler<T> {
         this.work.claimDue(manager, this.options.batchSize, this.options.leaseMs),
       );
       this.metrics.claimed(due.length);
-      const unstarted = await this.runSteps(due);
-      if (unstarted.length > 0) await this.giveBack(unstarted);
-      if (unstarted.length > 0 && !this.loop.stopping) return 'unavailable';
+      const { givenBack, metUnavailable } = await this.runSteps(due);
+      await this.giveBack(givenBack);
+      if (metUnavailable) return 'unavailable';
       return due.length === this.options.batchSize ? 'more' : 'idle';
     });
   }
 
-  /** Runs the steps in claim order; answers the rows to give back (an unavailable dependency, or stopping). */
-  private async runSteps(due: T[]): Promise<T[]> {
+  /**
+   * Runs the steps in claim order; answers the rows to give back (those that met
+   * an unavailable dependency, and the rest once stopping or the gate closed).
+   */
+  private async runSteps(due: T[]): Promise<{ givenBack: T[]; metUnavailable: boolean }> {
+    const givenBack: T[] = [];
+    let metUnavailable = false;
     for (const [index, item] of due.entries()) {
-      if (this.loop.stopping) return due.slice(index);
-      try {
-        await this.work.run(item);
-      } catch (error) {
-        if ((this.work.unavailable ?? isUnavailable)(error)) {
-          this.logger.warn(`${this.work.name} step met an unavailable dependency; giving the batch back`, {
-            id: this.work.idOf(item),
-            error: (error as Error).message,
-          });
-          return due.slice(index);
-        }
-        // The lease brings it back; a persistent failure shows in the logs every lease.
-        this.metrics.failed();
-        this.logger.error(`${this.work.name} step failed; retried when its lease passes`, {
-          id: this.work.idOf(item),
-          error,
-        });
+      if (this.loop.stopping || !(this.work.ready?.() ?? true)) {
+        givenBack.push(...due.slice(index));
+        break;
       }
+      if (await this.runStep(item)) continue;
+      givenBack.push(item);
+      metUnavailable = true;
     }
-    return [];
+    return { givenBack, metUnavailable };
+  }
+
+  /** Runs one step; false when it met an unavailable dependency (its row is to be given back). */
+  private async runStep(item: T): Promise<boolean> {
+    try {
+      await this.work.run(item);
+      return true;
+    } catch (error) {
+      if ((this.work.unavailable ?? isUnavailable)(error)) {
+        this.logger.warn(`${this.work.name} step met an unavailable dependency; giving it back`, {
+          id: this.work.idOf(item),
+          error: (error as Error).message,
+        });
+        return false;
+      }
+      // The lease brings it back; a persistent failure shows in the logs every lease.
+      this.metrics.failed();
+      this.logger.error(`${this.work.name} step failed; retried when its lease passes`, {
+        id: this.work.idOf(item),
+        error,
+      });
+      return true;
+    }
   }
 
   private async giveBack(items: T[]): Promise<void> {
-    if (!this.work.dueRows.idColumn) return; // without a key the rows keep their lease
+    if (items.length === 0 || !this.work.dueRows.idColumn) return; // without a key the rows keep their lease
     const released = await releaseClaims(this.dataSource.manager, this.work.dueRows, items.map(this.work.idOf));
     this.metrics.released(released);
   }

@@ -1,6 +1,6 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
 import type { Big } from '@platform/money';
-import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
+import { allReachable, createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { BatchSweeper, DataSource, DurableScheduler, SchedulerOptions } from '@platform/persistence';
 import { payouts, payoutsFunding } from '@platform/proto';
@@ -8,14 +8,7 @@ import type { BankAdapter, MobileMoneyPushBank } from './adapters/bank/bank';
 import type { ChainCustodian } from './adapters/chain/chain-custodian';
 import type { WrongCodeBudgetSettings } from './domain/wrong-code-budget';
 import { ConfirmationCodeSender } from './adapters/peers/confirmation-code-sender';
-import {
-  LedgerApi,
-  NotifierApi,
-  reachableAll,
-  ServiceAccounts,
-  TradingLimitsApi,
-  WalletRegistryApi,
-} from './adapters/peers/peers';
+import { LedgerApi, NotifierApi, ServiceAccounts, TradingLimitsApi, WalletRegistryApi } from './adapters/peers/peers';
 import { mobileMoneyFundingHandlers, mobileMoneyFundingSandboxHandlers } from './grpc/funding.handlers';
 import { orderPayoutsHandlers } from './grpc/order-payouts.handlers';
 import { payoutsOperatorHandlers } from './grpc/payouts-operator.handlers';
@@ -126,7 +119,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
         },
         deps.runner,
       ),
-      ready: reachableAll(deps.ledger, deps.trading, deps.bank),
+      ready: allReachable(deps.ledger, deps.trading, deps.bank),
       logger: deps.logger.child({ context: 'PayoutWorker' }),
     },
     deps.runner,
@@ -144,7 +137,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     ...workerContext,
     transfers,
     steps: transferSteps,
-    ready: reachableAll(deps.ledger, deps.trading),
+    ready: allReachable(deps.ledger, deps.trading),
   });
   const sendSteps = new UsdtSendSteps({
     dataSource: deps.dataSource,
@@ -162,7 +155,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     ...workerContext,
     sends,
     steps: sendSteps,
-    ready: reachableAll(deps.ledger, deps.trading, deps.walletRegistry, deps.chain),
+    ready: allReachable(deps.ledger, deps.trading, deps.walletRegistry, deps.chain),
   });
   const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
   const batchScheduler = transferBatchWorker({ ...workerContext, batches });
@@ -295,7 +288,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     reconcile: reconcileHolds,
     logger: deps.logger,
     intervalMs: deps.holdReconciler.intervalMs,
-    ready: reachableAll(deps.ledger),
+    ready: allReachable(deps.ledger),
   });
   return {
     server,
@@ -338,6 +331,6 @@ function addFunding(server: GrpcServer, deps: ServerDependencies): DurableSchedu
     logger,
     options: deps.funding.creditScheduler,
     credits: pushCredits,
-    ready: reachableAll(deps.ledger),
+    ready: allReachable(deps.ledger),
   });
 }

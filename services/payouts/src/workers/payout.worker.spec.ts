@@ -2,11 +2,11 @@
 // looks unreachable it claims no instruction, so a replica with a healthy path
 // takes them; once reachable it claims and runs the steps; and an instruction
 // whose step meets an unavailable ledger is given back at once (lease cleared,
-// attempt uncounted) together with the rest of its batch.
+// attempt uncounted), with the rest of its batch once the ledger reads unreachable.
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { DataSource, EntityManager } from '@platform/persistence';
-import { reachableAll } from '../adapters/peers/peers';
+import { allReachable } from '@platform/grpc';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../persistence/payout-instructions.repository';
 import { PayoutInstructionsRepository as Repository } from '../persistence/payout-instructions.repository';
 import type { PayoutSteps } from '../usecases/run-payouts/payout-steps';
@@ -42,7 +42,7 @@ function setUp(ids: string[], run: (instruction: InstructionRecord) => Promise<v
       dataSource,
       instructions,
       steps: { run, reportStuck: async () => undefined } as unknown as PayoutSteps,
-      ready: reachableAll(ledger, trading, {}),
+      ready: allReachable(ledger, trading, {}),
       logger,
     },
     { intervalMs: 60_000, batchSize: 10, leaseMs: 30_000 },
@@ -68,11 +68,18 @@ describe('PayoutWorker', () => {
     expect(ran).toEqual(['i1']);
   });
 
-  it('gives an instruction back at once when its step meets an unavailable ledger, with the rest of the batch', async () => {
-    const { worker, released } = setUp(['i1', 'i2', 'i3'], async (instruction) => {
+  it('gives an instruction back at once when its step meets an unavailable ledger, and the rest once the ledger reads unreachable', async () => {
+    const ran: string[] = [];
+    const context = setUp(['i1', 'i2', 'i3', 'i4'], async (instruction) => {
+      ran.push(instruction.instructionId);
       if (instruction.instructionId === 'i2') throw new AppError('SERVICE_UNAVAILABLE');
+      if (instruction.instructionId === 'i3') {
+        context.ledger.reachable = () => false; // its breaker opened
+        throw new AppError('SERVICE_UNAVAILABLE');
+      }
     });
-    expect(await worker.runOnce()).toBe('unavailable');
-    expect(released).toEqual([['i2', 'i3']]);
+    expect(await context.worker.runOnce()).toBe('unavailable');
+    expect(ran).toEqual(['i1', 'i2', 'i3']);
+    expect(context.released).toEqual([['i2', 'i3', 'i4']]);
   });
 });

@@ -27,20 +27,6 @@ export type WalletRegistryApi = Pick<
 >;
 export type NotifierApi = Pick<PromiseClient<typeof notifier.NotifierService>, 'sendMessage'>;
 
-/** What a worker asks of a peer before claiming work that calls it: PromiseClient.reachable (no network). */
-export interface Reachability {
-  reachable?: () => boolean;
-}
-
-/**
- * The readiness gate of work that calls `peers`: open while every one of them
- * looks reachable. A peer that cannot tell (an in-process fake, a sandbox
- * adapter) counts as reachable; its failures still give the claim back.
- */
-export function reachableAll(...peers: object[]): () => boolean {
-  return () => peers.every((peer) => (peer as Reachability).reachable?.() ?? true);
-}
-
 /** The messages those calls answer, under the names use cases read them by (never the generated code itself). */
 export type LedgerHold = ledger.Hold;
 export type LedgerPayoutDestination = ledger.PayoutDestination;
