@@ -41,8 +41,6 @@ export interface DueWork<T> {
   run(item: T): Promise<void>;
   /** True while what the steps need looks reachable (cheap, no network); claims nothing otherwise. */
   ready?: ReadinessGate;
-  /** Which step failures mean "a dependency is unavailable"; default isUnavailable. */
-  unavailable?: (error: unknown) => boolean;
 }
 
 export interface SchedulerOptions {
@@ -133,7 +131,7 @@ export class DurableScheduler<T> {
       await this.work.run(item);
       return true;
     } catch (error) {
-      if ((this.work.unavailable ?? isUnavailable)(error)) {
+      if (isUnavailable(error)) {
         this.logger.warn(`${this.work.name} step met an unavailable dependency; giving it back`, {
           id: this.work.idOf(item),
           error: (error as Error).message,
