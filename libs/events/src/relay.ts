@@ -26,6 +26,19 @@
  * rolls back and its rows are published again, with the same message ids, on
  * the next pass; consumers dedupe on the event id.
  *
+ * Why the relay is not on the shared claim/lease/drain primitive
+ * (@platform/persistence DurableScheduler): its claim is not a lease. A batch's
+ * rows stay locked by one open transaction across the broker's publisher
+ * confirms and are marked published in that same transaction, so a failed or
+ * unconfirmed batch is given back by rolling back, and no replica can ever hold
+ * a row past its own crash (a lease would leave such rows unpublished until it
+ * ran out). Its loop has the same shape as the primitive's WorkLoop: one pass at
+ * a time, at once after a full batch or a kick, the poll interval otherwise, a
+ * fixed backoff after a failed pass that kicks do not cut short, and stop()
+ * waiting for the batch in flight (bounded by the caller, RELAY_DRAIN_MS_MAX in
+ * each service's main). It has no readiness gate of its own: the broker's
+ * connection state is checked first and bounded, before any row is locked.
+ *
  * Metrics (relay-metrics.ts): the backlog (unpublished rows, age of the oldest)
  * measured at each scrape while the relay runs, so it shows even when the relay
  * itself is stuck; the time each batch took to publish and be confirmed; events

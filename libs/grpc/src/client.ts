@@ -11,8 +11,11 @@
  * AppError (the refusal, or SERVICE_UNAVAILABLE), so callers never see raw
  * transport errors. Every call is counted and timed by status (call-metrics.ts),
  * and the breaker reports its state per upstream (@platform/metrics).
+ * `reachable()` tells a worker, without a call, whether calls would get
+ * through now (channel not failing to connect, breaker not open), so it can
+ * leave shared work to replicas that can reach the upstream.
  */
-import { Client, ServiceError } from '@grpc/grpc-js';
+import { Client, connectivityState, ServiceError } from '@grpc/grpc-js';
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@platform/logger';
 import { observeBreaker } from '@platform/metrics';
@@ -63,7 +66,33 @@ export type PromiseClient<D> = {
   breaker: CircuitBreaker;
   /** Asks the upstream's grpc.health.v1 over this client's channel; true only for SERVING. Never throws. */
   serving(timeoutMs: number): Promise<boolean>;
+  /**
+   * False while calls would fail at once: every connection of the channel failing
+   * (TRANSIENT_FAILURE), the channel closed, or the breaker open. No network round
+   * trip; an idle channel is asked to connect, and counts as reachable.
+   */
+  reachable(): boolean;
 };
+
+/** Channel states in which a call cannot get through now. */
+const UNREACHABLE_STATES = new Set([connectivityState.TRANSIENT_FAILURE, connectivityState.SHUTDOWN]);
+
+/**
+ * The readiness gate of work that calls `clients`: open while every one of them
+ * looks reachable (PromiseClient.reachable). One that cannot tell (an adapter
+ * without a channel, a fake) counts as reachable; its failures still give a
+ * worker's claim back.
+ */
+export function allReachable(...clients: object[]): () => boolean {
+  return () =>
+    clients.every((client) => (client as Partial<Pick<PromiseClient<object>, 'reachable'>>).reachable?.() ?? true);
+}
+
+/** reachable() of a client: its breaker lets calls through and its channel is not failing to connect. */
+export function isReachable(client: Client, breaker: Pick<CircuitBreaker, 'opened'>): boolean {
+  if (breaker.opened) return false;
+  return !UNREACHABLE_STATES.has(client.getChannel().getConnectivityState(true));
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- message types differ per method (and sit in contravariant positions): only the shape is constrained
 export function createClient<D extends Record<string, UnaryMethodDefinition<any, any>>>(
@@ -108,6 +137,7 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
     },
     breaker,
     serving: (timeoutMs: number) => askHealth(client, timeoutMs),
+    reachable: () => isReachable(client, breaker),
   };
   for (const [name, method] of Object.entries(definition)) {
     promiseClient[name] = async (request: unknown, callOptions?: CallOptions) => {

@@ -1,6 +1,6 @@
 export { createGrpcServer, callerIdentity, unaryHandler, GRPC_HOST_DEFAULT, GRPC_MESSAGE_BYTES_MAX } from './server';
 export type { AsyncImplementation, GrpcServer } from './server';
-export { createClient, CALL_DEADLINE_MS_DEFAULT } from './client';
+export { allReachable, createClient, isReachable, CALL_DEADLINE_MS_DEFAULT } from './client';
 export type { ClientOptions, PromiseClient, CallOptions } from './client';
 export { channelTarget, RECONNECT_BACKOFF_MAX_MS } from './channel';
 export { RETRYABLE_METHODS } from './retryable-methods';

@@ -1,5 +1,5 @@
 // Proves every worker reports the same families under its own `worker` label:
-// claims, failures (a pass that throws counts one and is rethrown), pass durations,
+// claims, claims given back, failures (a pass that throws counts one and is rethrown), pass durations,
 // and its due rows and lag measured at scrape; and that the series of a worker
 // exist at zero from the start.
 import { Registry } from './registry';
@@ -13,7 +13,10 @@ describe('WorkerMetrics', () => {
     orders.claimed(3);
     orders.claimed(0);
     orders.failed();
+    orders.released(2);
     const text = await registry.metrics();
+    expect(text).toContain('worker_releases_total{worker="order"} 2');
+    expect(text).toContain('worker_releases_total{worker="payout"} 0');
     expect(text).toContain('worker_claims_total{worker="order"} 3');
     expect(text).toContain('worker_failures_total{worker="order"} 1');
     expect(text).toContain('worker_claims_total{worker="payout"} 0');

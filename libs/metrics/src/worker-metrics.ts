@@ -7,6 +7,8 @@
  *   themselves (how many are due and not held by any replica, and how long the
  *   oldest has waited past its due time), so a stalled or dead loop shows;
  * - worker_claims_total: rows taken to work on;
+ * - worker_releases_total: claimed rows given back unworked (a dependency
+ *   unavailable, or the replica stopping), for another replica to take;
  * - worker_failures_total: steps or whole passes that failed (retried later);
  * - worker_pass_duration_seconds: how long each pass took.
  */
@@ -47,6 +49,7 @@ function dueProbes(registry: Registry) {
 export class WorkerMetrics {
   private readonly claims: Counter<WorkerLabel>;
   private readonly failures: Counter<WorkerLabel>;
+  private readonly releases: Counter<WorkerLabel>;
   private readonly passSeconds: Histogram<WorkerLabel>;
 
   /** `worker` names the loop in snake case: "order", "payout", "expired_holds". */
@@ -66,6 +69,14 @@ export class WorkerMetrics {
       },
       registry,
     );
+    this.releases = counter(
+      {
+        name: 'worker_releases_total',
+        help: 'Claimed rows a worker gave back unworked (a dependency unavailable, or stopping) for another replica.',
+        labelNames: ['worker'] as const,
+      },
+      registry,
+    );
     this.passSeconds = histogram(
       {
         name: 'worker_pass_duration_seconds',
@@ -78,10 +89,15 @@ export class WorkerMetrics {
     // Every worker's series exist from the start, so rates and alerts see a zero rather than nothing.
     this.claims.inc({ worker }, 0);
     this.failures.inc({ worker }, 0);
+    this.releases.inc({ worker }, 0);
   }
 
   claimed(count: number): void {
     if (count > 0) this.claims.inc({ worker: this.worker }, count);
+  }
+
+  released(count: number): void {
+    if (count > 0) this.releases.inc({ worker: this.worker }, count);
   }
 
   failed(count = 1): void {

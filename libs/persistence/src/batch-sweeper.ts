@@ -8,14 +8,23 @@
  * stops: another (or the next start) picks the work up. Each sweeper reports
  * as a worker (@platform/metrics WorkerMetrics): rows handled, failed sweeps,
  * sweep durations, and, where its work is rows of its own database, their
- * number and lag.
+ * number and lag. It runs on the shared WorkLoop: kick, readiness gate (a
+ * sweep whose work needs a peer skips while the peer looks unreachable),
+ * backoff after a sweep that met an unavailable dependency (not counted as a
+ * failure: the rows were never leased, nothing waits on them), and a bounded
+ * drain at stop (between batches the sweep stops at once).
  */
 import type { Logger } from '@platform/logger';
 import { DueBacklog, WorkerMetrics } from '@platform/metrics';
+import { isUnavailable, PassOutcome, ReadinessGate, WorkLoop } from './work-loop';
 
 export interface BatchSweeperOptions {
   intervalMs: number;
   batchSize: number;
+  /** How long stop() waits for the batch in flight; default DRAIN_MS_DEFAULT. */
+  drainMs?: number;
+  /** True while what the task needs looks reachable (cheap, no network); sweeps nothing otherwise. */
+  ready?: ReadinessGate;
 }
 
 /** Batches per tick at most, so one tick cannot run unbounded behind a backlog. */
@@ -31,9 +40,7 @@ export interface SweptRows {
 }
 
 export class BatchSweeper {
-  private timer: NodeJS.Timeout | null = null;
-  private tick: Promise<void> = Promise.resolve();
-  private running = false;
+  private readonly loop: WorkLoop;
   private readonly metrics: WorkerMetrics;
   private stopWatchingDue: (() => void) | null = null;
 
@@ -45,41 +52,61 @@ export class BatchSweeper {
     private readonly swept: SweptRows,
   ) {
     this.metrics = new WorkerMetrics(swept.worker);
+    this.loop = new WorkLoop(() => this.sweep(), logger, {
+      name: what,
+      intervalMs: options.intervalMs,
+      drainMs: options.drainMs,
+      ready: options.ready,
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.stopWatchingDue = this.swept.measureDue ? this.metrics.watchDue(this.swept.measureDue) : null;
-    this.schedule();
+    if (this.swept.measureDue) this.stopWatchingDue ??= this.metrics.watchDue(this.swept.measureDue);
+    this.loop.start();
+  }
+
+  /** Sweeps soon (rows became due). */
+  kick(): void {
+    this.loop.kick();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
     this.stopWatchingDue?.();
-    if (this.timer) clearTimeout(this.timer);
-    await this.tick;
+    this.stopWatchingDue = null;
+    await this.loop.stop();
   }
 
-  private schedule(): void {
-    if (!this.running) return;
-    this.timer = setTimeout(() => {
-      this.tick = this.sweep().finally(() => this.schedule());
-    }, this.options.intervalMs);
+  /** One sweep now, gate included (tests and tools). */
+  runOnce(): Promise<PassOutcome | 'gated'> {
+    return this.loop.runOnce();
   }
 
-  private async sweep(): Promise<void> {
+  private async sweep(): Promise<PassOutcome> {
     try {
-      await this.metrics.pass(async () => {
-        for (let batch = 0; batch < BATCHES_PER_TICK_MAX && this.running; batch += 1) {
-          const handled = await this.task(this.options.batchSize);
-          this.metrics.claimed(handled);
-          if (handled > 0) this.logger.info(`${this.what} swept`, { count: handled });
-          if (handled < this.options.batchSize) return;
+      return await this.metrics.pass(async () => {
+        try {
+          await this.batches();
+          return 'idle' as const;
+        } catch (error) {
+          if (!isUnavailable(error)) throw error;
+          this.logger.warn(`${this.what} sweep met an unavailable dependency; backing off`, {
+            error: (error as Error).message,
+          });
+          return 'unavailable' as const;
         }
       });
     } catch (error) {
       this.logger.error(`${this.what} sweep failed; retrying next tick`, { error });
+      return 'idle';
+    }
+  }
+
+  private async batches(): Promise<void> {
+    for (let batch = 0; batch < BATCHES_PER_TICK_MAX && !this.loop.stopping; batch += 1) {
+      const handled = await this.task(this.options.batchSize);
+      this.metrics.claimed(handled);
+      if (handled > 0) this.logger.info(`${this.what} swept`, { count: handled });
+      if (handled < this.options.batchSize) return;
     }
   }
 }

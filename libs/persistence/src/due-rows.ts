@@ -6,7 +6,7 @@
  * replica holds are not due. The query walks the worker's due index in order and
  * stops at DUE_ROWS_COUNTED_MAX rows, so it stays cheap whatever the backlog.
  */
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 /** Due rows counted at most by one measurement. */
 export const DUE_ROWS_COUNTED_MAX = 10_000;
@@ -18,6 +18,10 @@ export interface DueRows {
   dueColumn: string;
   /** Extra SQL condition of the claim (`status = 'pending'`), written in code, never from input. */
   where?: string;
+  /** The row's key: with it, claims a step could not work on are given back at once (releaseClaims). */
+  idColumn?: string;
+  /** A counter the claim raises (`attempts`): lowered again when a claim is given back, so it counts only real tries. */
+  attemptsColumn?: string;
 }
 
 export interface DueRowsMeasurement {
@@ -62,6 +66,29 @@ export function claimDueSql(rows: DueRows, claim: DueClaim): string {
         WHERE ${claim.idColumn} IN (SELECT ${claim.idColumn} FROM ${table} WHERE ${dueColumn} <= now()${condition}
                                ORDER BY ${dueColumn} LIMIT $1 FOR UPDATE SKIP LOCKED)
         RETURNING ${claim.returning}`;
+}
+
+/**
+ * Gives claimed rows back: due now (the lease cleared) and, when the claim
+ * counts attempts, that attempt not counted. Only rows still leased (timer in
+ * the future) and still matching the claim's condition move, so a row a step
+ * finished or moved on meanwhile is left alone.
+ */
+export function releaseClaimsSql(rows: DueRows): string {
+  const identifiers = [rows.table, rows.dueColumn, rows.idColumn ?? '', rows.attemptsColumn ?? 'attempts'];
+  if (!identifiers.every((identifier) => IDENTIFIER.test(identifier)))
+    throw new Error(`not identifiers: ${identifiers.join(', ')}`);
+  const attempts = rows.attemptsColumn ? `, ${rows.attemptsColumn} = greatest(${rows.attemptsColumn} - 1, 0)` : '';
+  const condition = rows.where ? ` AND (${rows.where})` : '';
+  return `UPDATE ${rows.table} SET ${rows.dueColumn} = now()${attempts}
+     WHERE ${rows.idColumn} = ANY($1) AND ${rows.dueColumn} > now()${condition}`;
+}
+
+/** Gives the claimed rows `ids` back (releaseClaimsSql); answers how many moved. */
+export async function releaseClaims(manager: EntityManager, rows: DueRows, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const [, moved] = (await manager.query(releaseClaimsSql(rows), [ids])) as [unknown, number];
+  return moved ?? 0;
 }
 
 /** The measurement of `rows` in `dataSource`, for WorkerMetrics.watchDue. */

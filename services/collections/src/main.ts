@@ -10,7 +10,7 @@ import { SandboxUsdRails, UnavailableUsdRails } from './adapters/usd-rails.adapt
 import { effectiveLifetimeMs, readConfig } from './config';
 import { collectionsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
-import { StepScheduler } from './step-scheduler';
+import { StepScheduler } from './workers/step-scheduler';
 
 /** How long shutdown lets the relay finish its in-flight batch before closing the broker connection under it. */
 const RELAY_DRAIN_MS_MAX = 3_000;

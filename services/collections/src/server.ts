@@ -12,7 +12,7 @@ import { collectionsHandlers } from './grpc/collections.handlers';
 import { CollectionsRepository } from './persistence/collections.repository';
 import { SERVICE_NAME } from './persistence/data-source';
 import { DepositsRepository } from './persistence/deposits.repository';
-import type { Step } from './step-scheduler';
+import type { Step } from './workers/step-scheduler';
 import { ConfigureFeesUseCase } from './usecases/configure-fees/configure-fees.usecase';
 import { CreateCollectionUseCase } from './usecases/create-collection/create-collection.usecase';
 import { CreditCollectionsUseCase } from './usecases/credit-collections/credit-collections.usecase';
@@ -108,13 +108,17 @@ export function createServer(deps: ServerDependencies): CollectionsServer {
       {
         name: 'credit',
         worker: 'collection_credit',
-        run: () => creditCollections.execute(),
+        run: async (stopping) => {
+          const result = await creditCollections.step({ stopping });
+          return { handled: result.credited, unavailable: result.unavailable };
+        },
+        ready: () => deps.ledger.reachable?.() ?? true,
         measureDue: dueRowsProbe(dataSource, collectionsRepository.dueForCredit),
       },
       {
         name: 'expire',
         worker: 'collection_expiry',
-        run: () => expireCollections.execute(),
+        run: async () => ({ handled: await expireCollections.execute(), unavailable: false }),
         measureDue: dueRowsProbe(dataSource, collectionsRepository.dueForExpiry),
       },
     ],

@@ -1,7 +1,7 @@
 /** Wires repositories, adapters and use cases into the gRPC server. */
 import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
-import { BatchSweeper, DataSource, dueRowsProbe, ListAuditRecordsUseCase } from '@platform/persistence';
+import { BatchSweeper, DataSource, ListAuditRecordsUseCase } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import type { ChainCustodian } from './adapters/chain-custodian/chain-custodian';
 import { ledgerHandlers, ledgerSandboxHandlers } from './grpc/ledger.handlers';
@@ -43,6 +43,7 @@ import { ManagePayoutDestinationsUseCase } from './usecases/manage-payout-destin
 import { SetAccountReadinessUseCase } from './usecases/set-account-readiness/set-account-readiness.usecase';
 import { LEDGER_ACCESS } from './grpc/access';
 import { SERVICE_NAME } from './persistence/data-source';
+import { ledgerSweepers } from './workers/sweepers';
 
 export interface ServerDependencies {
   dataSource: DataSource;
@@ -152,21 +153,14 @@ export function createServer(deps: ServerDependencies): LedgerServer {
   const releaseDeposits = new ReleaseHeldDepositsUseCase(deps.dataSource, accounts, deposits, deps.onEventsCommitted);
   return {
     server,
-    sweepers: [
-      new BatchSweeper(
-        'expired holds',
-        (size) => expireHolds.execute(size),
-        deps.logger.child({ context: 'HoldExpirySweeper' }),
-        sweep,
-        { worker: 'expired_holds', measureDue: dueRowsProbe(deps.dataSource, holds.expiredRows) },
-      ),
-      new BatchSweeper(
-        'held deposits',
-        (size) => releaseDeposits.execute(size),
-        deps.logger.child({ context: 'HeldDepositSweeper' }),
-        sweep,
-        { worker: 'held_deposits', measureDue: dueRowsProbe(deps.dataSource, deposits.heldRows) },
-      ),
-    ],
+    sweepers: ledgerSweepers({
+      dataSource: deps.dataSource,
+      logger: deps.logger,
+      sweep,
+      holds,
+      deposits,
+      expireHolds,
+      releaseDeposits,
+    }),
   };
 }

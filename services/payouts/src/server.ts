@@ -1,6 +1,6 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
 import type { Big } from '@platform/money';
-import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
+import { allReachable, createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { BatchSweeper, DataSource, DurableScheduler, SchedulerOptions } from '@platform/persistence';
 import { payouts, payoutsFunding } from '@platform/proto';
@@ -34,7 +34,7 @@ import { UsdtSendSteps } from './usecases/run-usdt-sends/usdt-send-steps';
 import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order-proceeds.usecase';
 import { subjectDescriber } from './usecases/resend-confirmation/describe-subject';
 import { ResendConfirmationUseCase } from './usecases/resend-confirmation/resend-confirmation.usecase';
-import { PayoutRunner, PayoutRunnerOptions } from './usecases/run-payouts/run-payouts';
+import { PayoutSteps, PayoutStepsOptions } from './usecases/run-payouts/payout-steps';
 import { AnswerMobileMoneyPushUseCase } from './usecases/funding/answer-mobile-money-push.usecase';
 import { CreateMobileMoneyPushUseCase } from './usecases/funding/create-mobile-money-push.usecase';
 import { PushCredits } from './usecases/funding/push-credits';
@@ -43,6 +43,14 @@ import { TransferSteps } from './usecases/run-transfers/transfer-steps';
 import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-holds.usecase';
 import { UnlockPartnerConfirmationsUseCase } from './usecases/unlock-partner-confirmations/unlock-partner-confirmations.usecase';
 import { PAYOUTS_ACCESS } from './grpc/access';
+import { PayoutWorker } from './workers/payout.worker';
+import {
+  mobileMoneyCreditWorker,
+  orphanedHoldsWorker,
+  transferBatchWorker,
+  transferWorker,
+  usdtSendWorker,
+} from './workers/step.workers';
 
 export interface TransferSettings extends CreateTransferSettings {
   minimumUsdt: Big;
@@ -60,7 +68,8 @@ export interface ServerDependencies {
   notifier: NotifierApi;
   bank: BankAdapter & MobileMoneyPushBank;
   chain: ChainCustodian;
-  runner: PayoutRunnerOptions;
+  /** The payout worker: its claim (interval, batch, lease) and its steps' timings. */
+  runner: SchedulerOptions & PayoutStepsOptions;
   scheduler: SchedulerOptions;
   transfers: TransferSettings;
   /** The per-partner budget of wrong confirmation codes. */
@@ -69,12 +78,9 @@ export interface ServerDependencies {
   holdReconciler: { intervalMs: number; minAgeMs: number };
 }
 
-/** Holds looked at per ledger call of the hold reconciler (the ledger allows up to 500). */
-const HOLD_RECONCILE_PAGE_SIZE = 100;
-
 export interface PayoutsServer {
   server: GrpcServer;
-  runner: PayoutRunner;
+  runner: PayoutWorker;
   schedulers: Array<DurableScheduler<unknown>>;
   /** Voids payouts' orphaned ledger holds; started by main, stopped at shutdown. */
   holdReconciler: BatchSweeper;
@@ -99,14 +105,22 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     serviceAccounts,
     logger: deps.logger.child({ context: 'TransferOutcomes' }),
   });
-  const runner = new PayoutRunner(
+  const runner = new PayoutWorker(
     {
       dataSource: deps.dataSource,
       instructions,
-      ledger: deps.ledger,
-      bank: deps.bank,
-      transferOutcomes,
-      logger: deps.logger.child({ context: 'PayoutRunner' }),
+      steps: new PayoutSteps(
+        {
+          instructions,
+          ledger: deps.ledger,
+          bank: deps.bank,
+          transferOutcomes,
+          logger: deps.logger.child({ context: 'PayoutSteps' }),
+        },
+        deps.runner,
+      ),
+      ready: allReachable(deps.ledger, deps.trading, deps.bank),
+      logger: deps.logger.child({ context: 'PayoutWorker' }),
     },
     deps.runner,
   );
@@ -118,18 +132,13 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     trading: deps.trading,
     logger: deps.logger.child({ context: 'TransferSteps' }),
   });
-  const transferScheduler = new DurableScheduler(
-    deps.dataSource,
-    {
-      name: 'transfer',
-      dueRows: transfers.dueRows,
-      claimDue: (manager, limit, leaseMs) => transfers.claimDue(manager, limit, leaseMs),
-      idOf: (transfer) => transfer.transferId,
-      run: (transfer) => transferSteps.run(transfer),
-    },
-    deps.logger.child({ context: 'TransferScheduler' }),
-    deps.scheduler,
-  );
+  const workerContext = { dataSource: deps.dataSource, logger: deps.logger, options: deps.scheduler };
+  const transferScheduler = transferWorker({
+    ...workerContext,
+    transfers,
+    steps: transferSteps,
+    ready: allReachable(deps.ledger, deps.trading),
+  });
   const sendSteps = new UsdtSendSteps({
     dataSource: deps.dataSource,
     sends,
@@ -142,34 +151,14 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     logger: deps.logger.child({ context: 'UsdtSendSteps' }),
     statusPollMs: deps.runner.statusPollMs,
   });
-  const sendScheduler = new DurableScheduler(
-    deps.dataSource,
-    {
-      name: 'usdt_send',
-      dueRows: sends.dueRows,
-      claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs),
-      idOf: (send) => send.sendId,
-      run: (send) => sendSteps.run(send),
-    },
-    deps.logger.child({ context: 'UsdtSendScheduler' }),
-    deps.scheduler,
-  );
+  const sendScheduler = usdtSendWorker({
+    ...workerContext,
+    sends,
+    steps: sendSteps,
+    ready: allReachable(deps.ledger, deps.trading, deps.walletRegistry, deps.chain),
+  });
   const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
-  const batchScheduler = new DurableScheduler(
-    deps.dataSource,
-    {
-      name: 'transfer_batch',
-      dueRows: batches.dueRows,
-      claimDue: (manager, limit, leaseMs) => batches.claimDue(manager, limit, leaseMs),
-      idOf: (batch) => batch.batchId,
-      run: (batch) =>
-        batch.status === 'creating'
-          ? batches.deleteCreating(deps.dataSource.manager, batch.batchId)
-          : Promise.resolve(),
-    },
-    deps.logger.child({ context: 'TransferBatchScheduler' }),
-    deps.scheduler,
-  );
+  const batchScheduler = transferBatchWorker({ ...workerContext, batches });
   const createTransfer = new CreateTransferUseCase({
     dataSource: deps.dataSource,
     transfers,
@@ -295,13 +284,12 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     logger: deps.logger.child({ context: 'HoldReconciler' }),
     minAgeMs: deps.holdReconciler.minAgeMs,
   });
-  const holdReconciler = new BatchSweeper(
-    'payouts holds',
-    (size) => reconcileHolds.execute(size),
-    deps.logger.child({ context: 'HoldReconciler' }),
-    { intervalMs: deps.holdReconciler.intervalMs, batchSize: HOLD_RECONCILE_PAGE_SIZE },
-    { worker: 'orphaned_holds' },
-  );
+  const holdReconciler = orphanedHoldsWorker({
+    reconcile: reconcileHolds,
+    logger: deps.logger,
+    intervalMs: deps.holdReconciler.intervalMs,
+    ready: allReachable(deps.ledger),
+  });
   return {
     server,
     runner,
@@ -338,10 +326,11 @@ function addFunding(server: GrpcServer, deps: ServerDependencies): DurableSchedu
     }),
     PAYOUTS_ACCESS.FUNDING_SANDBOX,
   );
-  return new DurableScheduler(
-    deps.dataSource,
-    pushCredits,
+  return mobileMoneyCreditWorker({
+    dataSource: deps.dataSource,
     logger,
-    deps.funding.creditScheduler,
-  ) as DurableScheduler<unknown>;
+    options: deps.funding.creditScheduler,
+    credits: pushCredits,
+    ready: allReachable(deps.ledger),
+  });
 }

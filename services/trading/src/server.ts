@@ -1,5 +1,5 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
-import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
+import { allReachable, createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { BatchSweeper, DataSource, ListAuditRecordsUseCase } from '@platform/persistence';
 import { trading } from '@platform/proto';
@@ -34,11 +34,11 @@ import { GetPartnerLimitsUseCase } from './usecases/get-partner-limits/get-partn
 import { ListOrdersUseCase } from './usecases/list-orders/list-orders.usecase';
 import { OrderTransitions, PartnerAccountIds, ServiceAccounts } from './usecases/order-support';
 import { PaySellProceedsUseCase } from './usecases/pay-sell-proceeds/pay-sell-proceeds.usecase';
-import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-holds.usecase';
 import { ReleaseDailyCapUseCase } from './usecases/release-daily-cap/release-daily-cap.usecase';
 import { ReserveDailyCapUseCase, reserveInTransaction } from './usecases/reserve-daily-cap/reserve-daily-cap.usecase';
 import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
-import { OrderScheduler, orderScheduler } from './usecases/run-order-steps/order-scheduler';
+import { OrderScheduler, orderScheduler } from './workers/order.worker';
+import { orphanedHoldsWorker } from './workers/orphaned-holds.worker';
 import { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from './usecases/set-switches/set-switches.usecase';
 import { SetSandboxRateUseCase } from './usecases/set-sandbox-rate/set-sandbox-rate.usecase';
 import type { LedgerApi } from './adapters/peers/peers';
@@ -83,9 +83,6 @@ export interface ServerDependencies {
   onEventsCommitted: () => void;
   holdReconciler: { intervalMs: number; minAgeMs: number };
 }
-
-/** Holds looked at per ledger call of the hold reconciler (the ledger allows up to 500). */
-const HOLD_RECONCILE_PAGE_SIZE = 100;
 
 /** The repositories and shared order helpers every order use case is wired with. */
 interface OrderWiring {
@@ -219,8 +216,19 @@ export function createServer(deps: ServerDependencies): {
       batchSize: deps.orders.schedulerBatchSize,
       leaseMs: deps.orders.stepLeaseMs,
     },
+    allReachable(deps.ledger),
   );
-  return { server, scheduler, holdReconciler: holdReconcilerOf(deps, repositories.orders) };
+  return {
+    server,
+    scheduler,
+    holdReconciler: orphanedHoldsWorker({
+      orders: repositories.orders,
+      ledger: deps.ledger,
+      logger: deps.logger,
+      intervalMs: deps.holdReconciler.intervalMs,
+      minAgeMs: deps.holdReconciler.minAgeMs,
+    }),
+  };
 }
 
 /** The one creation path, with a funding strategy for each kind of order. */
@@ -316,22 +324,4 @@ function orderSteps(
       depositPollMs: deps.orders.depositPollMs,
     }),
   });
-}
-
-/** Voids trading's orphaned ledger holds; started by main, stopped at shutdown. */
-function holdReconcilerOf(deps: ServerDependencies, orders: OrdersRepository): BatchSweeper {
-  const logger = deps.logger.child({ context: 'HoldReconciler' });
-  const reconcile = new ReconcileHoldsUseCase({
-    orderStatuses: (orderIds) => orders.statusesOf(orderIds),
-    ledger: deps.ledger,
-    logger,
-    minAgeMs: deps.holdReconciler.minAgeMs,
-  });
-  return new BatchSweeper(
-    'trading holds',
-    (size) => reconcile.execute(size),
-    logger,
-    { intervalMs: deps.holdReconciler.intervalMs, batchSize: HOLD_RECONCILE_PAGE_SIZE },
-    { worker: 'orphaned_holds' },
-  );
 }

@@ -4,6 +4,7 @@ import type { Logger } from '@platform/logger';
 import { DataSource, DurableScheduler, ListAuditRecordsUseCase, SchedulerOptions } from '@platform/persistence';
 import { walletRegistry } from '@platform/proto';
 import type { AdminNoticeSender } from './adapters/notifier/admin-notice-sender';
+import { adminNoticeWorker } from './workers/admin-notice.worker';
 import type { ApprovalCodeSender } from './adapters/notifier/approval-code-sender';
 import type { AdminNotice } from './domain/admin-notice';
 import { walletRegistryAdminHandlers } from './grpc/wallet-registry-admin.handlers';
@@ -112,5 +113,8 @@ export function createServer(deps: ServerDependencies): {
     WALLET_REGISTRY_ACCESS.SANDBOX,
   );
   const sendNotices = new SendAdminNoticesUseCase(notices, deps.adminNoticeSender, logger);
-  return { server, noticeScheduler: new DurableScheduler(dataSource, sendNotices, logger, deps.noticeScheduler) };
+  return {
+    server,
+    noticeScheduler: adminNoticeWorker(dataSource, sendNotices, deps.adminNoticeSender, logger, deps.noticeScheduler),
+  };
 }

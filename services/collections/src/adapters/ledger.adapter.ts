@@ -24,6 +24,8 @@ export interface CollectionCredit {
 export interface LedgerCredits {
   /** Posts the credit (idempotent on entryId); resolves with the entry id. Rejects with an AppError. */
   credit(credit: CollectionCredit): Promise<string>;
+  /** True while a credit could get through now (the client's channel and breaker; no network); absent: unknown. */
+  reachable?(): boolean;
 }
 
 const CREDIT_ENTRY_KIND = 'collection_credit';
@@ -31,7 +33,13 @@ const CREDIT_ENTRY_KIND = 'collection_credit';
 export class GrpcLedgerCredits implements LedgerCredits {
   private readonly serviceAccounts = new Map<string, string>();
 
-  constructor(private readonly client: Pick<LedgerClient, 'getPartnerAccounts' | 'getServiceAccount' | 'postEntry'>) {}
+  constructor(
+    private readonly client: Pick<LedgerClient, 'getPartnerAccounts' | 'getServiceAccount' | 'postEntry' | 'reachable'>,
+  ) {}
+
+  reachable(): boolean {
+    return this.client.reachable();
+  }
 
   async credit(credit: CollectionCredit): Promise<string> {
     const accounts = await this.client.getPartnerAccounts({ partnerId: credit.partnerId });

@@ -197,6 +197,8 @@ export class CollectionsRepository {
     table: 'collections',
     dueColumn: 'next_step_at',
     where: "status IN ('received', 'crediting')",
+    idColumn: 'id',
+    attemptsColumn: 'step_attempts',
   };
   /** Where expireDue finds open collections past their lifetime: measured for the expiry step's metrics. */
   readonly dueForExpiry: DueRows = { table: 'collections', dueColumn: 'expires_at', where: "status = 'open'" };

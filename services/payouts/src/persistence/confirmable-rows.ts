@@ -53,7 +53,7 @@ export abstract class ConfirmableRows<Row> {
   private readonly claimDueSql: string;
 
   protected constructor(protected readonly shape: ConfirmableTable) {
-    this.dueRows = { table: shape.table, dueColumn: 'next_action_at' };
+    this.dueRows = { table: shape.table, dueColumn: 'next_action_at', idColumn: shape.idColumn };
     this.claimDueSql = claimDueSql(this.dueRows, { idColumn: shape.idColumn, returning: shape.columns });
   }
 

@@ -21,7 +21,12 @@ const COLUMNS = `push_id AS "pushId", partner_id AS "partnerId", msisdn, amount_
   kes_account_reference AS "kesAccountReference", status, created_at AS "createdAt", expires_at AS "expiresAt",
   answered_at AS "answeredAt", rail_reference AS "railReference", credit_transaction_id AS "creditTransactionId"`;
 
-const DUE_CREDIT_ROWS: DueRows = { table: 'mobile_money_pushes', dueColumn: 'next_credit_at' };
+const DUE_CREDIT_ROWS: DueRows = {
+  table: 'mobile_money_pushes',
+  dueColumn: 'next_credit_at',
+  idColumn: 'push_id',
+  attemptsColumn: 'credit_attempts',
+};
 const CLAIM_DUE_CREDITS_SQL = claimDueSql(DUE_CREDIT_ROWS, {
   idColumn: 'push_id',
   returning: COLUMNS,

@@ -25,7 +25,12 @@ const COLUMNS = `instruction_id AS "instructionId", partner_id AS "partnerId", o
   transfer_id AS "transferId", amount_kes::text AS "amountKes", status, failure_code AS "failureCode", provider_reference AS "providerReference", submitted_at AS "submittedAt",
   attempts, created_at AS "createdAt", completed_at AS "completedAt"`;
 
-const DUE_ROWS: DueRows = { table: 'payout_instructions', dueColumn: 'next_attempt_at' };
+const DUE_ROWS: DueRows = {
+  table: 'payout_instructions',
+  dueColumn: 'next_attempt_at',
+  idColumn: 'instruction_id',
+  attemptsColumn: 'attempts',
+};
 const CLAIM_DUE_SQL = claimDueSql(DUE_ROWS, {
   idColumn: 'instruction_id',
   returning: COLUMNS,

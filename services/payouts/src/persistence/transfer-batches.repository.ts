@@ -164,7 +164,7 @@ export class TransferBatchesRepository {
   }
 
   /** Where claimDue finds due rows: measured for this worker's metrics. */
-  readonly dueRows: DueRows = { table: 'transfer_batches', dueColumn: 'next_action_at' };
+  readonly dueRows: DueRows = { table: 'transfer_batches', dueColumn: 'next_action_at', idColumn: 'batch_id' };
 
   /** Abandoned creates past their lease (their items are undone by the transfer scheduler first). */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<TransferBatchRecord[]> {

@@ -89,7 +89,7 @@ const CHANGE_COLUMNS: Record<keyof OrderChanges, string> = {
 };
 
 /** Where claimDue finds due orders: measured for the order worker's metrics. */
-export const DUE_ORDERS: DueRows = { table: 'orders', dueColumn: 'next_action_at' };
+export const DUE_ORDERS: DueRows = { table: 'orders', dueColumn: 'next_action_at', idColumn: 'order_id' };
 
 export class OrdersRepository {
   constructor(private readonly dataSource: DataSource) {}

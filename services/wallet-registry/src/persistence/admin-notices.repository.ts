@@ -59,7 +59,13 @@ export class AdminNoticesRepository {
   }
 
   /** Where claimDue finds due notices: measured for the notice worker's metrics. */
-  readonly dueRows: DueRows = { table: 'admin_notices', dueColumn: 'next_attempt_at', where: "status = 'pending'" };
+  readonly dueRows: DueRows = {
+    table: 'admin_notices',
+    dueColumn: 'next_attempt_at',
+    where: "status = 'pending'",
+    idColumn: 'id',
+    attemptsColumn: 'attempts',
+  };
 
   /**
    * Claims up to `limit` due notices (FOR UPDATE SKIP LOCKED, so replicas

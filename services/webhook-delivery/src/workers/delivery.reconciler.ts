@@ -18,8 +18,13 @@
  * re-publishes every outbox row the broker never confirmed, and alerts when the
  * oldest unpublished row is older than its lag threshold. No service reads
  * another's tables.
+ *
+ * It runs on the shared WorkLoop (@platform/persistence): one pass at a time,
+ * every interval, and stop() waits for the pass in flight within the drain
+ * bound. It needs only its own database, so it has no readiness gate.
  */
 import type { Logger } from '@platform/logger';
+import { WorkLoop } from '@platform/persistence';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics';
 import type { DeliveriesRepository } from '../persistence/deliveries.repository';
 import type { EventFeedRepository } from '../persistence/event-feed.repository';
@@ -31,8 +36,7 @@ export interface DeliveryReconcilerOptions {
 }
 
 export class DeliveryReconciler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly loop: WorkLoop;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
@@ -42,20 +46,23 @@ export class DeliveryReconciler {
     private readonly options: DeliveryReconcilerOptions,
     /** Called when deliveries became claimable, so the scheduler looks at once. */
     private readonly onReleased: () => void,
-  ) {}
+  ) {
+    this.loop = new WorkLoop(
+      async () => {
+        await this.reconcileOnce();
+        return 'idle';
+      },
+      logger,
+      { name: 'delivery reconciler', intervalMs: options.intervalMs },
+    );
+  }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      // One pass at a time: a slow database never stacks passes up.
-      if (!this.running) this.running = this.reconcileOnce().finally(() => (this.running = null));
-    }, this.options.intervalMs);
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
   }
 
   async reconcileOnce(): Promise<void> {

@@ -14,6 +14,18 @@
  * room there is. Nothing is kept in memory that another replica would need: a
  * replica that dies leaves leases that run out, and the DeliveryReconciler
  * (any replica) makes those deliveries claimable again.
+ *
+ * Why this loop is not the shared DurableScheduler (@platform/persistence),
+ * which runs a batch's steps one after another and passes when they are done:
+ * deliveries are attempted concurrently, up to two bounds, and the claim is
+ * refilled as attempts finish, so the loop is driven by free slots rather than
+ * by passes. It keeps the primitive's contract otherwise: claims FOR UPDATE
+ * SKIP LOCKED with a lease, is kicked awake, and stops by claiming nothing
+ * more and draining what is in flight within a bound (then aborting, the
+ * leases bringing the deliveries back). It has no readiness gate: what an
+ * attempt needs is the partner's endpoint, and an endpoint that does not answer
+ * is that delivery's recorded outcome (retried on its schedule), not a reason
+ * for this replica to leave the shared work to another.
  */
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '@platform/logger';

@@ -62,6 +62,8 @@ describe('FeedPositioner', () => {
     );
     positioner.start();
     positioner.kick();
+    // The kicked pass starts on the next timer turn; the kicks below arrive while it runs.
+    while (calls === 0) await new Promise((resolve) => setTimeout(resolve, 1));
     positioner.kick();
     positioner.kick();
     release();

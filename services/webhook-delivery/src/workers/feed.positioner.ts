@@ -4,9 +4,13 @@
  * step across replicas). Kicked when a batch of deliveries was created, so
  * events reach the feed within milliseconds; the poll catches what a kick
  * missed (a replica that died between the insert and its kick, rows from
- * before the upgrade).
+ * before the upgrade). It runs on the shared WorkLoop (@platform/persistence):
+ * one pass at a time, kicks during a pass coalesce into one more, and stop()
+ * waits for the pass in flight within the drain bound. It needs only its own
+ * database, so it has no readiness gate.
  */
 import type { Logger } from '@platform/logger';
+import { WorkLoop } from '@platform/persistence';
 import type { EventFeedRepository } from '../persistence/event-feed.repository';
 
 export interface FeedPositionerOptions {
@@ -19,41 +23,34 @@ export interface FeedPositionerOptions {
 const STEPS_PER_PASS_MAX = 20;
 
 export class FeedPositioner {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-  private kickedWhileRunning = false;
+  private readonly loop: WorkLoop;
 
   constructor(
     private readonly feed: Pick<EventFeedRepository, 'assignPositions'>,
     private readonly logger: Logger,
     private readonly options: FeedPositionerOptions,
-  ) {}
+  ) {
+    this.loop = new WorkLoop(
+      async () => {
+        await this.passOnce();
+        return 'idle';
+      },
+      logger,
+      { name: 'feed positioner', intervalMs: options.pollIntervalMs },
+    );
+  }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    this.kickedWhileRunning = false;
-    await this.running;
+    await this.loop.stop();
   }
 
   /** One pass now, or right after the running one (kicks during a pass coalesce). */
   kick(): void {
-    if (this.running) {
-      this.kickedWhileRunning = true;
-      return;
-    }
-    this.running = this.passOnce().finally(() => {
-      this.running = null;
-      if (this.kickedWhileRunning && this.timer) {
-        this.kickedWhileRunning = false;
-        this.kick();
-      }
-    });
+    this.loop.kick();
   }
 
   /** Positions rows until a step finds fewer than a batch, at most STEPS_PER_PASS_MAX steps. Never throws. */

@@ -7,13 +7,17 @@
  * retry after a lost answer posts nothing more); then, in one transaction, the
  * row moves crediting → credited and collection.received is written to the
  * outbox. That move happens once (guarded on the status), so the event fires
- * exactly once per collection. A ledger outage leaves the row in `crediting`
- * and the step is retried with backoff until it succeeds.
+ * exactly once per collection. A ledger that refuses or fails leaves the row
+ * in `crediting`, retried with backoff until it succeeds; a ledger that is
+ * unavailable (did not answer, breaker open) gives the row and the rest of the
+ * batch back at once (due now, attempt uncounted) for a replica whose path to
+ * the ledger is healthy, and the step says so, so the worker backs off. When
+ * the worker is stopping, rows not yet started are given back the same way.
  */
 import { enqueueEvent } from '@platform/events';
 import { isAppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { DataSource, withTransaction } from '@platform/persistence';
+import { DataSource, isUnavailable, releaseClaims, withTransaction } from '@platform/persistence';
 import type { LedgerCredits } from '../../adapters/ledger.adapter';
 import type { CollectionRecord } from '../../domain/collection';
 import type { CollectionsRepository } from '../../persistence/collections.repository';
@@ -37,6 +41,12 @@ export interface CollectionReceivedData {
   treasuryCreditTxId: string;
 }
 
+/** What one step did: collections credited, and whether it stopped early because the ledger was unavailable. */
+export interface CreditStepResult {
+  credited: number;
+  unavailable: boolean;
+}
+
 export function retryDelayMs(attempts: number): number {
   return Math.min(
     RETRY_DELAY_MS_MAX,
@@ -57,17 +67,32 @@ export class CreditCollectionsUseCase {
 
   /** One step: claims up to batchSize due collections (or just `onlyId`) and credits each. Returns how many were credited. */
   async execute(onlyId?: string): Promise<number> {
-    const claimed = await withTransaction(this.deps.dataSource, (manager) =>
-      this.deps.collections.claimDueForCredit(manager, this.deps.batchSize, CREDIT_LEASE_MS, onlyId),
-    );
-    let credited = 0;
-    for (const collection of claimed) {
-      if (await this.creditOne(collection)) credited += 1;
-    }
-    return credited;
+    return (await this.step({ onlyId })).credited;
   }
 
-  private async creditOne(collection: CollectionRecord): Promise<boolean> {
+  /** One step, for the worker: stops early (giving the unstarted rows back) when the ledger is unavailable or `stopping()`. */
+  async step(options: { onlyId?: string; stopping?: () => boolean } = {}): Promise<CreditStepResult> {
+    const claimed = await withTransaction(this.deps.dataSource, (manager) =>
+      this.deps.collections.claimDueForCredit(manager, this.deps.batchSize, CREDIT_LEASE_MS, options.onlyId),
+    );
+    let credited = 0;
+    for (const [index, collection] of claimed.entries()) {
+      const outcome = options.stopping?.() ? 'unavailable' : await this.creditOne(collection);
+      if (outcome === 'unavailable') {
+        await this.giveBack(claimed.slice(index));
+        return { credited, unavailable: !options.stopping?.() };
+      }
+      if (outcome === 'credited') credited += 1;
+    }
+    return { credited, unavailable: false };
+  }
+
+  private async giveBack(collections: CollectionRecord[]): Promise<void> {
+    const ids = collections.map((collection) => collection.id);
+    await releaseClaims(this.deps.dataSource.manager, this.deps.collections.dueForCredit, ids);
+  }
+
+  private async creditOne(collection: CollectionRecord): Promise<'credited' | 'not_credited' | 'unavailable'> {
     const attempts = await this.attemptsOf(collection);
     let entryId: string;
     try {
@@ -81,6 +106,12 @@ export class CreditCollectionsUseCase {
         netAmount: collection.netAmount!,
       });
     } catch (error) {
+      if (isUnavailable(error)) {
+        this.deps.logger.warn('ledger unavailable; collection given back for another replica', {
+          collectionId: collection.id,
+        });
+        return 'unavailable';
+      }
       const reason = isAppError(error) ? error.code : (error as Error).message;
       this.deps.logger.warn('collection credit failed; will retry', { collectionId: collection.id, reason, attempts });
       await withTransaction(this.deps.dataSource, (manager) =>
@@ -91,9 +122,9 @@ export class CreditCollectionsUseCase {
           reason.slice(0, ERROR_TEXT_LENGTH_MAX),
         ),
       );
-      return false;
+      return 'not_credited';
     }
-    return this.finish(collection, entryId);
+    return (await this.finish(collection, entryId)) ? 'credited' : 'not_credited';
   }
 
   private async attemptsOf(collection: CollectionRecord): Promise<number> {

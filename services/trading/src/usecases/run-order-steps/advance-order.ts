@@ -4,7 +4,11 @@
  * order id; transitions compare-and-set on the status).
  */
 import type { OrderRecord } from '../../domain/order';
-import type { OrderStep } from './order-scheduler';
+
+/** One step of a due order, run by the order worker (src/workers/order.worker.ts). */
+export interface OrderStep {
+  run(order: OrderRecord): Promise<void>;
+}
 
 export interface OrderStepsByKind {
   debitFirstBuy: { execute(order: OrderRecord): Promise<void> };

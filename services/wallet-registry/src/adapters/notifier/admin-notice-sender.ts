@@ -11,10 +11,16 @@ import { AdminNotice, noticeIdempotencyKey, noticeMessage } from '../../domain/a
 export interface AdminNoticeSender {
   /** Resolves once the notifier has taken the notice; rejects with an AppError (SERVICE_UNAVAILABLE when unreachable). */
   send(notice: AdminNotice): Promise<void>;
+  /** True while a send could get through now (the client's channel and breaker; no network); absent: unknown. */
+  reachable?(): boolean;
 }
 
 export class GrpcAdminNoticeSender implements AdminNoticeSender {
   constructor(private readonly client: PromiseClient<typeof notifier.NotifierService>) {}
+
+  reachable(): boolean {
+    return this.client.reachable();
+  }
 
   async send(notice: AdminNotice): Promise<void> {
     const message = noticeMessage(notice);

@@ -1,7 +1,7 @@
 /**
- * Drives payout instructions through the bank: every replica polls for due
- * instructions, claims a bounded batch (FOR UPDATE SKIP LOCKED, leased by
- * moving the timer ahead) and runs each one's next step:
+ * The steps that drive a payout instruction through the bank; the payout
+ * worker (src/workers/payout.worker.ts) claims due instructions and runs each
+ * one's next step here:
  * - pending: resolve the destination from the ledger (not active → failed
  *   PAYOUT_ACCOUNT_NOT_PAYABLE), submit to the bank (refused → failed with
  *   the bank's code, e.g. TRANSFER_NAME_MISMATCH when its check of a
@@ -10,102 +10,50 @@
  * A step repeated after a crash is safe: the bank is idempotent on the
  * instruction id, and completions only move non-final rows. A bank that does
  * not answer (the submit throws) is asked again, with the same reference,
- * when the lease passes. A transfer's instruction takes its destination from
- * the transfer and resolves its hold on completion (TransferOutcomes).
- * Instructions without an answer past `stuckAfterMs` are logged as a warning
- * (and listed by `ops payouts stuck`). The runner reports as the `payout` worker
- * (@platform/metrics WorkerMetrics).
+ * when the lease passes; one that is unreachable (SERVICE_UNAVAILABLE) makes the
+ * worker give the instruction back at once for a replica with a healthy path.
+ * A transfer's instruction takes its destination from the transfer and
+ * resolves its hold on completion (TransferOutcomes). Instructions without an
+ * answer past `stuckAfterMs` are logged as a warning (reportStuck; listed by
+ * `ops payouts stuck`).
  */
 import { isAppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { WorkerMetrics } from '@platform/metrics';
-import type { DataSource } from '@platform/persistence';
-import { dueRowsProbe, withTransaction } from '@platform/persistence';
 import type { BankAdapter } from '../../adapters/bank/bank';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
 import type { BankOutcome, TransferOutcomes } from './transfer-outcomes';
 import type { LedgerApi, LedgerPayoutDestination } from '../../adapters/peers/peers';
 
-/** How often each replica looks for stuck instructions, and how many it names per warning. */
-const STUCK_CHECK_INTERVAL_MS = 60_000;
+/** Stuck instructions named per warning at most. */
 const STUCK_LISTED_MAX = 20;
 
-export interface PayoutRunnerOptions {
-  intervalMs: number;
-  batchSize: number;
-  leaseMs: number;
+export interface PayoutStepsOptions {
   /** How soon a submitted transfer's status is read again. */
   statusPollMs: number;
   /** An instruction without a bank answer this long after it was handed over is reported as stuck. */
   stuckAfterMs: number;
 }
 
-export class PayoutRunner {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
-  private lastStuckCheckMs = 0;
-  private readonly metrics = new WorkerMetrics('payout');
-  private stopWatchingDue: (() => void) | null = null;
-
+export class PayoutSteps {
   constructor(
     private readonly deps: {
-      dataSource: DataSource;
       instructions: PayoutInstructionsRepository;
       ledger: Pick<LedgerApi, 'getPayoutDestination'>;
       bank: BankAdapter;
       transferOutcomes: TransferOutcomes;
       logger: Logger;
     },
-    private readonly options: PayoutRunnerOptions,
+    private readonly options: PayoutStepsOptions,
   ) {}
 
-  start(): void {
-    this.stopped = false;
-    this.stopWatchingDue ??= this.metrics.watchDue(dueRowsProbe(this.deps.dataSource, this.deps.instructions.dueRows));
-    this.schedule(this.options.intervalMs);
+  /** The instruction's next step: submit a pending one, read a submitted one's status. */
+  async run(instruction: InstructionRecord): Promise<void> {
+    if (instruction.status === 'pending') return this.submit(instruction);
+    if (instruction.status === 'submitted') return this.poll(instruction);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopWatchingDue?.();
-    this.stopWatchingDue = null;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
-  }
-
-  /** Runs a pass soon (a new instruction is due at once). */
-  kick(): void {
-    if (this.stopped || this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.schedule(0);
-  }
-
-  tick(): Promise<number> {
-    return this.metrics.pass(async () => {
-      const due = await withTransaction(this.deps.dataSource, (manager) =>
-        this.deps.instructions.claimDue(manager, this.options.batchSize, this.options.leaseMs),
-      );
-      this.metrics.claimed(due.length);
-      for (const instruction of due) {
-        try {
-          await this.step(instruction);
-        } catch (error) {
-          this.metrics.failed();
-          this.deps.logger.error('payout step failed; retried when its lease passes', {
-            instructionId: instruction.instructionId,
-            error,
-          });
-        }
-      }
-      await this.reportStuck();
-      return due.length;
-    });
-  }
-
-  private async reportStuck(): Promise<void> {
-    if (Date.now() - this.lastStuckCheckMs < STUCK_CHECK_INTERVAL_MS) return;
-    this.lastStuckCheckMs = Date.now();
+  /** Logs the instructions without a bank answer past the stuck bound, if any. */
+  async reportStuck(): Promise<void> {
     const stuck = await this.deps.instructions.listStuck(this.options.stuckAfterMs, STUCK_LISTED_MAX);
     if (stuck.length === 0) return;
     this.deps.logger.warn('payout instructions without a bank answer past the stuck bound; see `ops payouts stuck`', {
@@ -118,24 +66,6 @@ export class PayoutRunner {
   private async finish(instruction: InstructionRecord, outcome: BankOutcome): Promise<void> {
     if (instruction.transferId) return this.deps.transferOutcomes.finish(instruction, outcome);
     return this.deps.instructions.complete(instruction.instructionId, outcome);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.tick()
-        .catch((error) => this.deps.logger.error('payout pass failed', { error }))
-        .then((taken) => {
-          this.running = null;
-          this.schedule(taken === this.options.batchSize ? 0 : this.options.intervalMs);
-        });
-    }, delayMs);
-  }
-
-  private async step(instruction: InstructionRecord): Promise<void> {
-    if (instruction.status === 'pending') return this.submit(instruction);
-    if (instruction.status === 'submitted') return this.poll(instruction);
   }
 
   private async destinationOf(
