@@ -4,6 +4,7 @@ import { WebhookDeliveryReplayMigration1732500000000 } from './migrations/173250
 import { WebhookDeliveryAuditRecordsMigration1795900000000 } from './migrations/1795900000000-webhook-delivery-audit-records';
 import { WebhookDeliveryTraceparentMigration1796000000000 } from './migrations/1796000000000-webhook-delivery-traceparent';
 import { WebhookDeliveryEventFeedMigration1796400000000 } from './migrations/1796400000000-webhook-delivery-event-feed';
+import { WebhookDeliveryPartnerStatusListingMigration1796700000000 } from './migrations/1796700000000-webhook-delivery-partner-status-listing';
 
 export const SERVICE_NAME = 'webhook-delivery';
 
@@ -17,6 +18,7 @@ export function webhookDeliveryDataSource(url: string): DataSource {
       WebhookDeliveryAuditRecordsMigration1795900000000,
       WebhookDeliveryTraceparentMigration1796000000000,
       WebhookDeliveryEventFeedMigration1796400000000,
+      WebhookDeliveryPartnerStatusListingMigration1796700000000,
     ],
   });
 }
