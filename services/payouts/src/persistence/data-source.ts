@@ -9,6 +9,7 @@ import { TransfersPartnerListingMigration1733010000000 } from './migrations/1733
 import { WrongCodeBudgetsMigration1733100000000 } from './migrations/1733100000000-wrong-code-budgets';
 import { PartnerListingsMigration1733200000000 } from './migrations/1733200000000-partner-listings';
 import { PayoutsOutboxTraceparentMigration1796000000000 } from './migrations/1796000000000-payouts-outbox-traceparent';
+import { PayoutsPartnerFilteredListingsMigration1796700000000 } from './migrations/1796700000000-payouts-partner-filtered-listings';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -27,6 +28,7 @@ export function payoutsDataSource(url: string): DataSource {
       WrongCodeBudgetsMigration1733100000000,
       PartnerListingsMigration1733200000000,
       PayoutsOutboxTraceparentMigration1796000000000,
+      PayoutsPartnerFilteredListingsMigration1796700000000,
     ],
   });
 }

@@ -5,6 +5,7 @@ import { WebhookDeliveryAuditRecordsMigration1795900000000 } from './migrations/
 import { WebhookDeliveryTraceparentMigration1796000000000 } from './migrations/1796000000000-webhook-delivery-traceparent';
 import { WebhookDeliveryEventFeedMigration1796400000000 } from './migrations/1796400000000-webhook-delivery-event-feed';
 import { WebhookDeliveryFeedAssignFunctionMigration1796500000000 } from './migrations/1796500000000-webhook-delivery-feed-assign-function';
+import { WebhookDeliveryPartnerStatusListingMigration1796700000000 } from './migrations/1796700000000-webhook-delivery-partner-status-listing';
 
 export const SERVICE_NAME = 'webhook-delivery';
 
@@ -19,6 +20,7 @@ export function webhookDeliveryDataSource(url: string): DataSource {
       WebhookDeliveryTraceparentMigration1796000000000,
       WebhookDeliveryEventFeedMigration1796400000000,
       WebhookDeliveryFeedAssignFunctionMigration1796500000000,
+      WebhookDeliveryPartnerStatusListingMigration1796700000000,
     ],
   });
 }

@@ -1,0 +1,381 @@
+// Proves webhook-delivery's hot reads and writes cost the same whatever the history around
+// them: a scratch database with this service's migrations, endpoints for 10,000 partners,
+// delivered (and some dead) deliveries with their attempts for many of them, all placed in
+// the events feed, and each hot operation run through its own repository with every
+// statement planned by EXPLAIN (ANALYZE). The hot partner's history then grows a
+// hundredfold (other partners' tenfold) and the same operations run again:
+// - no statement reads a table that grows (deliveries, delivery_attempts) sequentially;
+// - rows examined per table stay within 1.2× (and a few rows) of the run before.
+// History stays inside the feed's retention window, as a live partner's does.
+import { randomUUID } from 'node:crypto';
+import { createDataSource, DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
+import {
+  createScratchDatabase,
+  explaining,
+  ExplainingQueryable,
+  growth,
+  PlanNode,
+  ScratchDatabase,
+  sequentialScans,
+  totalRowsExamined,
+} from '@platform/testing';
+import { webhookDeliveryDataSource } from '../src/persistence/data-source';
+import { AttemptRecording, ClaimedDelivery, DeliveriesRepository } from '../src/persistence/deliveries.repository';
+import { EndpointsRepository } from '../src/persistence/endpoints.repository';
+import { EventFeedRepository } from '../src/persistence/event-feed.repository';
+import { PartnerDeliveriesRepository } from '../src/persistence/partner-deliveries.repository';
+
+const GROWING_TABLES = ['deliveries', 'delivery_attempts', 'partner_retries'] as const;
+const PARTNERS_WITH_ENDPOINTS = 10_000;
+const OTHER_PARTNERS = 40;
+/** Deliveries (each with one attempt) per partner before, and added after, for the hot partner and the others. */
+const HISTORY = { hotBefore: 300, hotAdded: 30_000, otherBefore: 100, otherAdded: 1_000 };
+/**
+ * One delivery in this many of the first history is dead; the rest, and all the history added
+ * later, were delivered: dead ones stay rare while history grows, so a page of them must not
+ * cost the partner's whole history.
+ */
+const DEAD_EVERY = 50;
+const SEED_TIMEOUT_MS = 300_000;
+const ENDPOINT_URL = 'https://partner.example/webhooks';
+
+/** What one operation read: sequential scans of growing tables, rows per table, and each scan ("Index Scan x on t"). */
+interface Measured {
+  seqScans: string[];
+  rows: Record<string, number>;
+  scans: string[];
+}
+
+function scansOf(node: PlanNode): string[] {
+  const own = node['Relation Name']
+    ? [`${node['Node Type']}${node['Index Name'] ? ` ${node['Index Name']}` : ''} on ${node['Relation Name']}`]
+    : [];
+  return [...own, ...(node.Plans ?? []).flatMap(scansOf)];
+}
+
+async function migrated(url: string): Promise<DataSource> {
+  const { migrations } = webhookDeliveryDataSource(url).options;
+  // Seeding statements write tens of thousands of rows at once: longer than a service's statement timeout.
+  const db = await createDataSource({
+    url,
+    applicationName: 'query-plans-spec',
+    migrations,
+    poolSize: 4,
+    statementTimeoutMs: SEED_TIMEOUT_MS,
+  }).initialize();
+  await db.runMigrations({ transaction: 'each' });
+  return db;
+}
+
+async function newPartner(db: DataSource): Promise<string> {
+  const partnerId = randomUUID();
+  await db.query(`INSERT INTO endpoints (partner_id, url, secret_sealed) VALUES ($1, $2, 'sealed-secret')`, [
+    partnerId,
+    ENDPOINT_URL,
+  ]);
+  return partnerId;
+}
+
+/**
+ * `count` closed deliveries of `partnerId`, one every `stepMs` back from `before`, each
+ * with the attempt that closed it: every `deadEvery`-th dead (0: none), the rest delivered; event
+ * types alternate between two.
+ */
+async function seedDeliveries(
+  db: DataSource,
+  partnerId: string,
+  { count, before, stepMs, deadEvery }: { count: number; before: Date; stepMs: number; deadEvery: number },
+): Promise<void> {
+  await db.query(
+    `WITH made AS (
+       SELECT gen_random_uuid() AS delivery_id, $2::timestamptz - g * make_interval(secs => $3::double precision / 1000) AS at,
+              CASE WHEN $5::int > 0 AND g % $5::int = 0 THEN 'dead' ELSE 'delivered' END AS status,
+              CASE WHEN g % 2 = 0 THEN 'transfer.completed' ELSE 'order.settled' END AS event_type
+         FROM generate_series(1, $4::int) AS g
+     ), delivered AS (
+       INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count,
+                               last_status_code, last_error_class, last_latency_ms, created_at, delivered_at)
+       SELECT delivery_id, gen_random_uuid(), $1, event_type, '{"id":"seeded","data":{}}', $6, status, 1,
+              CASE WHEN status = 'delivered' THEN 200 END, CASE WHEN status = 'dead' THEN 'timeout' END, 120, at,
+              CASE WHEN status = 'delivered' THEN at + interval '1 second' END
+         FROM made
+       RETURNING delivery_id, status, created_at
+     )
+     INSERT INTO delivery_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, error_class)
+     SELECT gen_random_uuid(), delivery_id, 1, created_at, 120, CASE WHEN status = 'delivered' THEN 200 END,
+            CASE WHEN status = 'dead' THEN 'timeout' END
+       FROM delivered`,
+    [partnerId, before, stepMs, count, deadEvery, ENDPOINT_URL],
+  );
+}
+
+/** Pending deliveries whose attempts failed so far, due later: a partner's few open ones (they do not grow). */
+async function seedFailing(db: DataSource, partnerId: string, count: number): Promise<void> {
+  await db.query(
+    `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count,
+                             next_attempt_at, last_error_class, created_at)
+     SELECT gen_random_uuid(), gen_random_uuid(), $1, 'order.settled', '{}', $3, 'pending', 2, now() + interval '1 hour',
+            'timeout', now() - g * interval '1 minute'
+       FROM generate_series(1, $2::int) AS g`,
+    [partnerId, count, ENDPOINT_URL],
+  );
+}
+
+/** Places every committed delivery in the feed, by the service's own step, then refreshes the statistics. */
+async function positionAndAnalyse(db: DataSource): Promise<void> {
+  await new EventFeedRepository(db).assignPositions(1_000_000);
+  for (const table of ['endpoints', 'deliveries', 'delivery_attempts']) await db.query(`VACUUM (ANALYZE) ${table}`);
+}
+
+/** What the operations share within one measurement: the live batch, what was claimed, cursors. */
+interface Context {
+  live: Array<{ deliveryId: string; eventId: string }>;
+  claimed: ClaimedDelivery[];
+  /** The hot partner's event with 150 events after it in the feed. */
+  feedCursorEventId: string;
+  /** The hot partner's newest event in the feed (a partner polling the tail). */
+  feedTailEventId: string;
+  /** The keyset position of the hot partner's 150th newest delivery. */
+  listCursor: KeysetPosition;
+  deadDeliveryId: string;
+}
+
+type Operation = (queryable: ExplainingQueryable, context: Context) => Promise<unknown>;
+
+const firstPage: PageBounds = { from: null, to: null, after: null, fetchLimit: 101, pageLimit: 100 };
+const RETENTION_MS = 30 * 24 * 3_600_000;
+
+function attempt(claimed: ClaimedDelivery, statusCode: number | null): AttemptRecording['attempt'] {
+  return {
+    attemptId: randomUUID(),
+    attemptNumber: claimed.attemptCount + 1,
+    startedAt: new Date(),
+    latencyMs: 80,
+    statusCode,
+    errorClass: statusCode === null ? 'timeout' : null,
+    responseExcerpt: '',
+  };
+}
+
+function claimedAt(context: Context, index: number): ClaimedDelivery {
+  const claimed = context.claimed[index];
+  if (!claimed) throw new Error(`the claim took ${context.claimed.length} deliveries, not ${index + 1}`);
+  return claimed;
+}
+
+/**
+ * The hot path's statements on the tables that grow, by operation, in the order they run.
+ * Not measured: one event type read from the start of a partner's feed. Once that partner
+ * holds a large share of the table, the planner walks the global position index
+ * (deliveries_feed_position_key) and filters, reading other partners' rows first (150 rows
+ * became 4,159 here when the history grew). No index steers it back; the query itself must
+ * change (ordered so that only the partner's own index gives the order).
+ */
+function operations(partnerId: string, others: readonly string[]): Record<string, Operation> {
+  const deliveries = (q: ExplainingQueryable) => new DeliveriesRepository(q as unknown as DataSource);
+  const endpoints = (q: ExplainingQueryable) => new EndpointsRepository(q as unknown as DataSource);
+  const feed = (q: ExplainingQueryable) => new EventFeedRepository(q as unknown as DataSource);
+  const partnerList = (q: ExplainingQueryable) => new PartnerDeliveriesRepository(q as unknown as DataSource);
+  const manager = (q: ExplainingQueryable) => q as unknown as EntityManager;
+  const notBefore = () => new Date(Date.now() - RETENTION_MS);
+  return {
+    'insert a batch of deliveries with their endpoints': (q, context) =>
+      deliveries(q).insertMany(
+        context.live.map(({ deliveryId, eventId }) => ({
+          deliveryId,
+          eventId,
+          partnerId,
+          eventType: 'transfer.completed',
+          body: '{"id":"live"}',
+          traceparent: null,
+        })),
+      ),
+    'claim due deliveries under the in-flight cap': async (q, context) => {
+      context.claimed = await deliveries(q).claimDue({ limit: 50, endpointInFlightMax: 10, leaseMs: 30_000 });
+    },
+    'record a failed attempt (retry later)': (q, context) =>
+      deliveries(q).recordAttempts([
+        {
+          claimed: claimedAt(context, 0),
+          attempt: attempt(claimedAt(context, 0), null),
+          next: { status: 'pending', delayMs: 3_600_000 },
+        },
+      ]),
+    'mark a delivery delivered': (q, context) =>
+      deliveries(q).recordAttempts([
+        { claimed: claimedAt(context, 1), attempt: attempt(claimedAt(context, 1), 200), next: { status: 'delivered' } },
+      ]),
+    'return expired leases': (q) => deliveries(q).releaseExpiredLeases(),
+    'count overdue deliveries': (q) => deliveries(q).overdue(60_000),
+    'find the partner endpoint': (q) => endpoints(q).find(partnerId),
+    'lock the partner endpoint': (q) => endpoints(q).findForUpdate(manager(q), partnerId),
+    'endpoint urls of a batch of partners': (q) => endpoints(q).findUrls([partnerId, ...others.slice(0, 20)]),
+    'open deliveries held for a new endpoint': (q) =>
+      deliveries(q).openHeld(partnerId, ENDPOINT_URL, notBefore(), manager(q)),
+    'feed: where a cursor event stands': (q, context) => feed(q).cursorPosition(partnerId, context.feedCursorEventId),
+    'feed: first page from the start': (q) =>
+      feed(q).read({ partnerId, afterPosition: '0', eventType: null, notBefore: notBefore(), limit: 100 }),
+    'feed: a full page after a cursor': async (q, context) => {
+      const cursor = await feed(q).cursorPosition(partnerId, context.feedCursorEventId);
+      if (cursor.kind !== 'positioned') throw new Error('the feed cursor has no position');
+      return feed(q).read({
+        partnerId,
+        afterPosition: cursor.position,
+        eventType: null,
+        notBefore: notBefore(),
+        limit: 100,
+      });
+    },
+    'feed: polling the tail': async (q, context) => {
+      const cursor = await feed(q).cursorPosition(partnerId, context.feedTailEventId);
+      if (cursor.kind !== 'positioned') throw new Error('the feed tail has no position');
+      return feed(q).read({
+        partnerId,
+        afterPosition: cursor.position,
+        eventType: null,
+        notBefore: notBefore(),
+        limit: 100,
+      });
+    },
+    'deliveries: newest 100 of a partner': (q) => partnerList(q).list(partnerId, null, firstPage),
+    'deliveries: next page by cursor': (q, context) =>
+      partnerList(q).list(partnerId, null, { ...firstPage, after: context.listCursor }),
+    'deliveries: newest delivered': (q) => partnerList(q).list(partnerId, 'delivered', firstPage),
+    'deliveries: newest dead': (q) => partnerList(q).list(partnerId, 'dead', firstPage),
+    'deliveries: newest failing': (q) => partnerList(q).list(partnerId, 'failing', firstPage),
+    'deliveries: one by id': (q, context) => partnerList(q).get(partnerId, context.deadDeliveryId),
+    'operator: newest dead deliveries of a partner': (q) => deliveries(q).listForPartner(partnerId, true, 100),
+    'replay one dead delivery': (q, context) =>
+      deliveries(q).replayOne(context.deadDeliveryId, manager(q), {
+        partnerId,
+        reopenFailing: true,
+        reopenDelivered: false,
+      }),
+  };
+}
+
+describe('webhook-delivery hot queries against a growing history', () => {
+  let scratch: ScratchDatabase;
+  let db: DataSource;
+  let hotPartner: string;
+  let others: string[];
+
+  async function contextNow(): Promise<Context> {
+    const positioned = (await db.query(
+      `SELECT event_id FROM deliveries WHERE partner_id = $1 AND feed_position IS NOT NULL
+       ORDER BY feed_position DESC LIMIT 151`,
+      [hotPartner],
+    )) as Array<{ event_id: string }>;
+    const newest = await new PartnerDeliveriesRepository(db).list(hotPartner, null, { ...firstPage, fetchLimit: 150 });
+    const [dead] = (await db.query(
+      `SELECT delivery_id FROM deliveries WHERE partner_id = $1 AND status = 'dead' ORDER BY created_at DESC LIMIT 1`,
+      [hotPartner],
+    )) as Array<{ delivery_id: string }>;
+    return {
+      live: [1, 2].map(() => ({ deliveryId: randomUUID(), eventId: randomUUID() })),
+      claimed: [],
+      feedCursorEventId: positioned[150].event_id,
+      feedTailEventId: positioned[0].event_id,
+      listCursor: newest[149].position,
+      deadDeliveryId: dead.delivery_id,
+    };
+  }
+
+  /** Every operation run once, planned: { operation: { seqScans, rows } }. */
+  async function measure(): Promise<Record<string, Measured>> {
+    const context = await contextNow();
+    const queryable = explaining(db);
+    const result: Record<string, Measured> = {};
+    for (const [name, operation] of Object.entries(operations(hotPartner, others))) {
+      queryable.reset();
+      await operation(queryable, context);
+      expect(queryable.explained.length).toBeGreaterThan(0);
+      result[name] = {
+        seqScans: queryable.explained.flatMap((statement) => sequentialScans(statement.plan, GROWING_TABLES)),
+        rows: totalRowsExamined(queryable.explained),
+        scans: queryable.explained.flatMap((statement) => scansOf(statement.plan)),
+      };
+    }
+    expect(context.claimed.map((claimed) => claimed.deliveryId).sort()).toEqual(
+      context.live.map((live) => live.deliveryId).sort(),
+    );
+    // The replayed delivery is due now: closed again, so the next measurement claims only its own batch.
+    await db.query(`UPDATE deliveries SET status = 'dead', next_attempt_at = NULL WHERE delivery_id = $1`, [
+      context.deadDeliveryId,
+    ]);
+    return result;
+  }
+
+  let before: Awaited<ReturnType<typeof measure>>;
+  let after: Awaited<ReturnType<typeof measure>>;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase('webhook_delivery_query_plans');
+    db = await migrated(scratch.url);
+    await db.query(
+      `INSERT INTO endpoints (partner_id, url, secret_sealed)
+       SELECT gen_random_uuid(), $2, 'sealed-secret' FROM generate_series(1, $1::int)`,
+      [PARTNERS_WITH_ENDPOINTS, ENDPOINT_URL],
+    );
+    hotPartner = await newPartner(db);
+    others = [];
+    for (let index = 0; index < OTHER_PARTNERS; index += 1) others.push(await newPartner(db));
+    const now = new Date();
+    // Before: the hot partner's last five hours, the others' last week.
+    await seedDeliveries(db, hotPartner, {
+      count: HISTORY.hotBefore,
+      before: now,
+      stepMs: 60_000,
+      deadEvery: DEAD_EVERY,
+    });
+    await seedFailing(db, hotPartner, 3);
+    for (const partnerId of others)
+      await seedDeliveries(db, partnerId, {
+        count: HISTORY.otherBefore,
+        before: now,
+        stepMs: 6_000_000,
+        deadEvery: DEAD_EVERY,
+      });
+    await positionAndAnalyse(db);
+    before = await measure();
+    // After: 30,000 more for the hot partner over the 21 days before, 1,000 more per other partner over 25 days.
+    await seedDeliveries(db, hotPartner, {
+      count: HISTORY.hotAdded,
+      before: new Date(now.getTime() - HISTORY.hotBefore * 60_000),
+      stepMs: 60_000,
+      deadEvery: 0,
+    });
+    for (const partnerId of others)
+      await seedDeliveries(db, partnerId, {
+        count: HISTORY.otherAdded,
+        before: new Date(now.getTime() - HISTORY.otherBefore * 6_000_000),
+        stepMs: 1_500_000,
+        deadEvery: 0,
+      });
+    await positionAndAnalyse(db);
+    after = await measure();
+  }, SEED_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await db?.destroy();
+    await scratch?.drop();
+  });
+
+  it('seeds the tables the size the planner must plan for', async () => {
+    const [{ deliveries, attempts }] = await db.query(
+      'SELECT (SELECT count(*)::int FROM deliveries) AS deliveries, (SELECT count(*)::int FROM delivery_attempts) AS attempts',
+    );
+    expect(deliveries).toBeGreaterThanOrEqual(HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded);
+    expect(attempts).toBeGreaterThanOrEqual(HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded);
+  });
+
+  it.each(Object.keys(operations(randomUUID(), [])))('%s: reads no growing table sequentially', (name) => {
+    expect({ before: before[name].seqScans, after: after[name].seqScans }).toEqual({ before: [], after: [] });
+  });
+
+  it.each(Object.keys(operations(randomUUID(), [])))('%s: reads as many rows after the history grew', (name) => {
+    const grown = growth(before[name].rows, after[name].rows);
+    // On failure, how the statements read their tables after the history grew.
+    expect({ grown, scans: grown.length > 0 ? after[name].scans : [] }).toEqual({ grown: [], scans: [] });
+  });
+});
