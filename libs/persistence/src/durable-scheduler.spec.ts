@@ -52,7 +52,7 @@ class FakeTable {
     } as unknown as EntityManager;
     return {
       manager,
-      transaction: (_isolation: string, work: (manager: EntityManager) => Promise<unknown>) => work(manager),
+      transaction: (work: (manager: EntityManager) => Promise<unknown>) => work(manager),
     } as unknown as DataSource;
   }
 }

@@ -8,7 +8,14 @@ export * from './data-source';
 export { DueWork, DurableScheduler, SchedulerOptions } from './durable-scheduler';
 export { BACKOFF_MS_MAX_DEFAULT, DRAIN_MS_DEFAULT, isUnavailable, WorkLoop } from './work-loop';
 export type { PassOutcome, ReadinessGate, WorkLoopOptions } from './work-loop';
-export { claimDueSql, DUE_ROWS_COUNTED_MAX, dueRowsProbe, dueRowsSql, releaseClaims, releaseClaimsSql } from './due-rows';
+export {
+  claimDueSql,
+  DUE_ROWS_COUNTED_MAX,
+  dueRowsProbe,
+  dueRowsSql,
+  releaseClaims,
+  releaseClaimsSql,
+} from './due-rows';
 export type { DueClaim, DueRows, DueRowsMeasurement } from './due-rows';
 export { BatchSweeper, BatchSweeperOptions, BatchTask, SweptRows } from './batch-sweeper';
 export { resealColumns, ResealSecretsUseCase, RESEAL_BATCH_SIZE_DEFAULT, RESEAL_BATCH_SIZE_MAX } from './reseal';

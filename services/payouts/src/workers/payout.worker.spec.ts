@@ -26,7 +26,7 @@ function setUp(ids: string[], run: (instruction: InstructionRecord) => Promise<v
   } as unknown as EntityManager;
   const dataSource = {
     manager,
-    transaction: (_isolation: string, work: (m: EntityManager) => Promise<unknown>) => work(manager),
+    transaction: (work: (m: EntityManager) => Promise<unknown>) => work(manager),
   } as unknown as DataSource;
   const instructions = {
     dueRows: new Repository({} as DataSource).dueRows,

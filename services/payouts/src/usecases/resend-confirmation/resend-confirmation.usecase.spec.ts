@@ -28,7 +28,7 @@ function harness(partnerLocked: boolean) {
   const manager = {};
   const dataSource = {
     manager,
-    transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager),
+    transaction: async (work: (m: unknown) => Promise<unknown>) => work(manager),
   } as unknown as DataSource;
   const useCase = new ResendConfirmationUseCase({
     dataSource,

@@ -49,7 +49,7 @@ function fakeDataSource() {
   const transactions = { count: 0 };
   const dataSource = {
     manager: {},
-    transaction: async (_isolation: string, work: (manager: unknown) => Promise<unknown>) => {
+    transaction: async (work: (manager: unknown) => Promise<unknown>) => {
       transactions.count += 1;
       return work({});
     },

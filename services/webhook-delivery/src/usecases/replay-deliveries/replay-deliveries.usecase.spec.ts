@@ -23,7 +23,7 @@ function build() {
   const statements: Array<{ sql: string; parameters: unknown[] }> = [];
   const manager = { query: async (sql: string, parameters: unknown[]) => statements.push({ sql, parameters }) };
   const dataSource = {
-    transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager),
+    transaction: async (work: (m: unknown) => Promise<unknown>) => work(manager),
   } as unknown as DataSource;
   const useCase = new ReplayDeliveriesUseCase(
     dataSource,

@@ -23,7 +23,7 @@ function build(answer: Omit<ReplayedDelivery, 'partnerId'> | null) {
   const statements: Array<{ sql: string; parameters: unknown[] }> = [];
   const manager = { query: async (sql: string, parameters: unknown[]) => statements.push({ sql, parameters }) };
   const dataSource = {
-    transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager),
+    transaction: async (work: (m: unknown) => Promise<unknown>) => work(manager),
   } as unknown as DataSource;
   const useCase = new ReplayDeliveryUseCase(dataSource, deliveries, metrics, createLogger('spec', 'error'));
   return {
@@ -82,7 +82,7 @@ describe('ReplayDeliveryUseCase for a partner', () => {
       },
     };
     const dataSource = {
-      transaction: async (_isolation: string, work: (m: unknown) => Promise<unknown>) => work(manager),
+      transaction: async (work: (m: unknown) => Promise<unknown>) => work(manager),
     } as unknown as DataSource;
     const useCase = new ReplayDeliveryUseCase(
       dataSource,
