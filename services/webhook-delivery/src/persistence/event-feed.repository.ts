@@ -54,24 +54,6 @@ export interface FeedRead {
   limit: number;
 }
 
-/**
- * The partner's events after a position, in feed order: two statements rather than one
- * with "type is null or matches", because a plan made for both cannot use the (partner,
- * type, position) index, and with one partner holding much of the table PostgreSQL then
- * walks the global position index, reading other partners' rows first. Each ORDER BY
- * names its index's leading columns (fixed by the WHERE, so the order is the feed's).
- */
-function feedRange(query: FeedRead): { sql: string; parameters: unknown[] } {
-  const kept = 'partner_id = $1 AND feed_position IS NOT NULL AND feed_position > $2::bigint AND created_at >= $3';
-  const parameters = [query.partnerId, query.afterPosition, query.notBefore];
-  return query.eventType === null
-    ? { sql: `WHERE ${kept} ORDER BY partner_id, feed_position`, parameters }
-    : {
-        sql: `WHERE ${kept} AND event_type = $4 ORDER BY partner_id, event_type, feed_position`,
-        parameters: [...parameters, query.eventType],
-      };
-}
-
 export class EventFeedRepository {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -121,15 +103,16 @@ export class EventFeedRepository {
    * more follow) along the same index as `read`.
    */
   async readJsonArray(query: FeedRead): Promise<FeedJsonPage> {
-    const range = feedRange(query);
-    const fetch = `$${range.parameters.length + 1}`;
-    const limit = `$${range.parameters.length + 2}`;
     const [row] = (await this.dataSource.query(
       `SELECT count(*)::int AS fetched,
-              '[' || coalesce(array_to_string((array_agg(body ORDER BY feed_position))[1:${limit}], ','), '') || ']' AS json,
-              (array_agg(event_id::text ORDER BY feed_position))[${limit}] AS limit_event_id
-         FROM (SELECT feed_position, event_id, body FROM deliveries ${range.sql} LIMIT ${fetch}) page`,
-      [...range.parameters, query.limit + 1, query.limit],
+              '[' || coalesce(array_to_string((array_agg(body ORDER BY feed_position))[1:$6], ','), '') || ']' AS json,
+              (array_agg(event_id::text ORDER BY feed_position))[$6] AS limit_event_id
+         FROM (SELECT feed_position, event_id, body FROM deliveries
+                WHERE partner_id = $1 AND feed_position IS NOT NULL AND feed_position > $2::bigint
+                  AND ($3::text IS NULL OR event_type = $3) AND created_at >= $4
+                ORDER BY feed_position
+                LIMIT $5) page`,
+      [query.partnerId, query.afterPosition, query.eventType, query.notBefore, query.limit + 1, query.limit],
     )) as Array<{ fetched: number; json: string; limit_event_id: string | null }>;
     const more = (row?.fetched ?? 0) > query.limit;
     return { json: row?.json ?? '[]', more, lastEventId: more ? row!.limit_event_id : null };
@@ -137,11 +120,13 @@ export class EventFeedRepository {
 
   /** Events after the position, in feed order, at most `limit`. */
   async read(query: FeedRead): Promise<FeedEvent[]> {
-    const range = feedRange(query);
     const rows = (await this.dataSource.query(
-      `SELECT feed_position::text AS position, event_id, event_type, body FROM deliveries ${range.sql}
-       LIMIT $${range.parameters.length + 1}`,
-      [...range.parameters, query.limit],
+      `SELECT feed_position::text AS position, event_id, event_type, body FROM deliveries
+       WHERE partner_id = $1 AND feed_position IS NOT NULL AND feed_position > $2::bigint
+         AND ($3::text IS NULL OR event_type = $3) AND created_at >= $4
+       ORDER BY feed_position
+       LIMIT $5`,
+      [query.partnerId, query.afterPosition, query.eventType, query.notBefore, query.limit],
     )) as Array<{ position: string; event_id: string; event_type: string; body: string }>;
     return rows.map((row) => ({
       position: row.position,
