@@ -31,7 +31,6 @@ const OUTBOX = ['trading', 'ledger', 'payouts', 'collections'];
 const UPSTREAMS: Record<string, string[]> = {
   gateway: ['trading', 'ledger', 'wallet-registry', 'notifier', 'collections', 'payouts'],
   trading: ['ledger', 'payouts', 'wallet-registry'],
-  ledger: ['trading'],
   'wallet-registry': ['notifier'],
   payouts: ['ledger', 'trading', 'wallet-registry', 'notifier'],
   collections: ['ledger'],
