@@ -25,5 +25,20 @@ export type { HoldsLedger, PlantedHolds } from './ledger-holds';
 export type { TestClientOptions } from './grpc-clients';
 export { TestCertificateAuthority } from '@platform/grpc/dist/testing/test-certificates';
 export type { IssuedCertificate } from '@platform/grpc/dist/testing/test-certificates';
-export { explaining, growth, rowsExamined, sequentialScans, totalRowsExamined } from './query-plans';
-export type { ExplainedStatement, ExplainingQueryable, PlanNode } from './query-plans';
+export {
+  explaining,
+  growth,
+  measureOperations,
+  migratedDataSource,
+  rowsExamined,
+  scansOf,
+  sequentialScans,
+  totalRowsExamined,
+} from './query-plans';
+export type {
+  ExplainedStatement,
+  ExplainingQueryable,
+  MeasuredOperation,
+  PlannedOperation,
+  PlanNode,
+} from './query-plans';

@@ -9,7 +9,7 @@
  *     (filter, index recheck), times loops: what grows when an index does not fit the query.
  * Plans are read from PostgreSQL's JSON format: node names and keys as EXPLAIN writes them.
  */
-import type { DataSource } from '@platform/persistence';
+import { createDataSource, DataSource } from '@platform/persistence';
 
 /** One node of EXPLAIN's JSON plan, the keys this module reads. */
 export interface PlanNode {
@@ -127,4 +127,67 @@ export function explaining(db: DataSource): ExplainingQueryable {
     },
   };
   return queryable;
+}
+
+/** Every table scan of a plan, as "Index Scan <index> on <table>": what a failure message shows. */
+export function scansOf(node: PlanNode): string[] {
+  const own = node['Relation Name']
+    ? [`${node['Node Type']}${node['Index Name'] ? ` ${node['Index Name']}` : ''} on ${node['Relation Name']}`]
+    : [];
+  return [...own, ...(node.Plans ?? []).flatMap(scansOf)];
+}
+
+/** What one operation read: sequential scans of growing tables, rows per table, and each scan. */
+export interface MeasuredOperation {
+  seqScans: string[];
+  rows: Record<string, number>;
+  scans: string[];
+}
+
+export type PlannedOperation<Context> = (queryable: ExplainingQueryable, context: Context) => Promise<unknown>;
+
+/**
+ * Runs each operation once through one explaining stand-in for `db`, in order, and says
+ * what each read. An operation that sent no statement is a mistake in the spec: refused.
+ */
+export async function measureOperations<Context>(
+  db: DataSource,
+  operations: Record<string, PlannedOperation<Context>>,
+  context: Context,
+  growingTables: readonly string[],
+): Promise<Record<string, MeasuredOperation>> {
+  const queryable = explaining(db);
+  const measured: Record<string, MeasuredOperation> = {};
+  for (const [name, operation] of Object.entries(operations)) {
+    queryable.reset();
+    await operation(queryable, context);
+    if (queryable.explained.length === 0) throw new Error(`${name} sent no statement to plan`);
+    measured[name] = {
+      seqScans: queryable.explained.flatMap((statement) => sequentialScans(statement.plan, growingTables)),
+      rows: totalRowsExamined(queryable.explained),
+      scans: queryable.explained.flatMap((statement) => scansOf(statement.plan)),
+    };
+  }
+  return measured;
+}
+
+/**
+ * A service's schema on a scratch database: its own migrations, run as the service runs
+ * them. Seeding writes tens of thousands of rows a statement, so the statement timeout is
+ * the caller's, not a service's.
+ */
+export async function migratedDataSource(
+  url: string,
+  migrations: NonNullable<Parameters<typeof createDataSource>[0]['migrations']>,
+  statementTimeoutMs: number,
+): Promise<DataSource> {
+  const db = await createDataSource({
+    url,
+    applicationName: 'query-plans-spec',
+    migrations,
+    poolSize: 4,
+    statementTimeoutMs,
+  }).initialize();
+  await db.runMigrations({ transaction: 'each' });
+  return db;
 }

@@ -7,16 +7,15 @@
 // - no statement reads a table that grows sequentially;
 // - rows examined per table stay within 1.2× (and a few rows) of the run before.
 import { randomUUID } from 'node:crypto';
-import { createDataSource, DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
+import { DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
 import {
   createScratchDatabase,
-  explaining,
   ExplainingQueryable,
   growth,
-  PlanNode,
+  measureOperations,
+  MeasuredOperation,
+  migratedDataSource,
   ScratchDatabase,
-  sequentialScans,
-  totalRowsExamined,
 } from '@platform/testing';
 import { payoutsDataSource } from '../src/persistence/data-source';
 import { MobileMoneyPushesRepository } from '../src/persistence/mobile-money-pushes.repository';
@@ -47,33 +46,8 @@ const SEED_TIMEOUT_MS = 300_000;
 /** Claims lease an hour ahead, so what one measurement claimed is not due again in the next. */
 const LEASE_MS = 3_600_000;
 
-/** What one operation read: sequential scans of growing tables, rows per table, and each scan ("Index Scan x on t"). */
-interface Measured {
-  seqScans: string[];
-  rows: Record<string, number>;
-  scans: string[];
-}
-
-function scansOf(node: PlanNode): string[] {
-  const own = node['Relation Name']
-    ? [`${node['Node Type']}${node['Index Name'] ? ` ${node['Index Name']}` : ''} on ${node['Relation Name']}`]
-    : [];
-  return [...own, ...(node.Plans ?? []).flatMap(scansOf)];
-}
-
-async function migrated(url: string): Promise<DataSource> {
-  const { migrations } = payoutsDataSource(url).options;
-  // Seeding statements write tens of thousands of rows at once: longer than a service's statement timeout.
-  const db = await createDataSource({
-    url,
-    applicationName: 'query-plans-spec',
-    migrations,
-    poolSize: 4,
-    statementTimeoutMs: SEED_TIMEOUT_MS,
-  }).initialize();
-  await db.runMigrations({ transaction: 'each' });
-  return db;
-}
+const migrated = (url: string) =>
+  migratedDataSource(url, payoutsDataSource(url).options.migrations ?? [], SEED_TIMEOUT_MS);
 
 interface Seed {
   count: number;
@@ -328,20 +302,9 @@ describe('payouts hot queries against a growing history', () => {
   }
 
   /** Every operation run once, planned: { operation: { seqScans, rows } }. */
-  async function measure(): Promise<Record<string, Measured>> {
+  async function measure(): Promise<Record<string, MeasuredOperation>> {
     const live = await liveNow();
-    const queryable = explaining(db);
-    const result: Record<string, Measured> = {};
-    for (const [name, operation] of Object.entries(operations(hotPartner))) {
-      queryable.reset();
-      await operation(queryable, live);
-      expect(queryable.explained.length).toBeGreaterThan(0);
-      result[name] = {
-        seqScans: queryable.explained.flatMap((statement) => sequentialScans(statement.plan, GROWING_TABLES)),
-        rows: totalRowsExamined(queryable.explained),
-        scans: queryable.explained.flatMap((statement) => scansOf(statement.plan)),
-      };
-    }
+    const result = await measureOperations(db, operations(hotPartner), live, GROWING_TABLES);
     return result;
   }
 

@@ -8,15 +8,15 @@
 // - rows examined per table stay within 1.2× (and a few rows) of the run before.
 // The daily cap's reservation is proved the same way in cap-window.int.spec.ts.
 import { randomUUID } from 'node:crypto';
-import { createDataSource, DataSource, EntityManager } from '@platform/persistence';
+import { DataSource, EntityManager } from '@platform/persistence';
 import {
   createScratchDatabase,
-  explaining,
   ExplainingQueryable,
   growth,
+  measureOperations,
+  MeasuredOperation,
+  migratedDataSource,
   ScratchDatabase,
-  sequentialScans,
-  totalRowsExamined,
 } from '@platform/testing';
 import { tradingDataSource } from '../src/persistence/data-source';
 import { OrdersRepository } from '../src/persistence/orders.repository';
@@ -29,12 +29,8 @@ const OTHER_PARTNERS = 40;
 const HISTORY = { hotBefore: 200, hotAdded: 20_000, otherBefore: 100, otherAdded: 1_000 };
 const SEED_TIMEOUT_MS = 240_000;
 
-async function migrated(url: string): Promise<DataSource> {
-  const { migrations } = tradingDataSource(url).options;
-  const db = await createDataSource({ url, applicationName: 'query-plans-spec', migrations, poolSize: 4 }).initialize();
-  await db.runMigrations({ transaction: 'each' });
-  return db;
-}
+const migrated = (url: string) =>
+  migratedDataSource(url, tradingDataSource(url).options.migrations ?? [], SEED_TIMEOUT_MS);
 
 async function newPartner(db: DataSource): Promise<string> {
   const partnerId = randomUUID();
@@ -141,21 +137,9 @@ describe('trading hot queries against a growing history', () => {
   let hotPartner: string;
   let others: string[];
 
-  /** Every operation run once, planned: { operation: { plans, rowsByTable } }. */
-  async function measure(): Promise<Record<string, { seqScans: string[]; rows: Record<string, number> }>> {
-    const ids = await seedLiveOrder(db, hotPartner);
-    const queryable = explaining(db);
-    const result: Record<string, { seqScans: string[]; rows: Record<string, number> }> = {};
-    for (const [name, operation] of Object.entries(operations(hotPartner))) {
-      queryable.reset();
-      await operation(queryable, ids);
-      expect(queryable.explained.length).toBeGreaterThan(0);
-      result[name] = {
-        seqScans: queryable.explained.flatMap((statement) => sequentialScans(statement.plan, GROWING_TABLES)),
-        rows: totalRowsExamined(queryable.explained),
-      };
-    }
-    return result;
+  /** Every operation run once, planned. */
+  async function measure(): Promise<Record<string, MeasuredOperation>> {
+    return measureOperations(db, operations(hotPartner), await seedLiveOrder(db, hotPartner), GROWING_TABLES);
   }
 
   let before: Awaited<ReturnType<typeof measure>>;

@@ -8,16 +8,15 @@
 // - rows examined per table stay within 1.2× (and a few rows) of the run before.
 // History stays inside the feed's retention window, as a live partner's does.
 import { randomUUID } from 'node:crypto';
-import { createDataSource, DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
+import { DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
 import {
   createScratchDatabase,
-  explaining,
   ExplainingQueryable,
   growth,
-  PlanNode,
+  measureOperations,
+  MeasuredOperation,
+  migratedDataSource,
   ScratchDatabase,
-  sequentialScans,
-  totalRowsExamined,
 } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
 import { AttemptRecording, ClaimedDelivery, DeliveriesRepository } from '../src/persistence/deliveries.repository';
@@ -39,33 +38,8 @@ const DEAD_EVERY = 50;
 const SEED_TIMEOUT_MS = 300_000;
 const ENDPOINT_URL = 'https://partner.example/webhooks';
 
-/** What one operation read: sequential scans of growing tables, rows per table, and each scan ("Index Scan x on t"). */
-interface Measured {
-  seqScans: string[];
-  rows: Record<string, number>;
-  scans: string[];
-}
-
-function scansOf(node: PlanNode): string[] {
-  const own = node['Relation Name']
-    ? [`${node['Node Type']}${node['Index Name'] ? ` ${node['Index Name']}` : ''} on ${node['Relation Name']}`]
-    : [];
-  return [...own, ...(node.Plans ?? []).flatMap(scansOf)];
-}
-
-async function migrated(url: string): Promise<DataSource> {
-  const { migrations } = webhookDeliveryDataSource(url).options;
-  // Seeding statements write tens of thousands of rows at once: longer than a service's statement timeout.
-  const db = await createDataSource({
-    url,
-    applicationName: 'query-plans-spec',
-    migrations,
-    poolSize: 4,
-    statementTimeoutMs: SEED_TIMEOUT_MS,
-  }).initialize();
-  await db.runMigrations({ transaction: 'each' });
-  return db;
-}
+const migrated = (url: string) =>
+  migratedDataSource(url, webhookDeliveryDataSource(url).options.migrations ?? [], SEED_TIMEOUT_MS);
 
 async function newPartner(db: DataSource): Promise<string> {
   const partnerId = randomUUID();
@@ -282,20 +256,9 @@ describe('webhook-delivery hot queries against a growing history', () => {
   }
 
   /** Every operation run once, planned: { operation: { seqScans, rows } }. */
-  async function measure(): Promise<Record<string, Measured>> {
+  async function measure(): Promise<Record<string, MeasuredOperation>> {
     const context = await contextNow();
-    const queryable = explaining(db);
-    const result: Record<string, Measured> = {};
-    for (const [name, operation] of Object.entries(operations(hotPartner, others))) {
-      queryable.reset();
-      await operation(queryable, context);
-      expect(queryable.explained.length).toBeGreaterThan(0);
-      result[name] = {
-        seqScans: queryable.explained.flatMap((statement) => sequentialScans(statement.plan, GROWING_TABLES)),
-        rows: totalRowsExamined(queryable.explained),
-        scans: queryable.explained.flatMap((statement) => scansOf(statement.plan)),
-      };
-    }
+    const result = await measureOperations(db, operations(hotPartner, others), context, GROWING_TABLES);
     expect(context.claimed.map((claimed) => claimed.deliveryId).sort()).toEqual(
       context.live.map((live) => live.deliveryId).sort(),
     );
