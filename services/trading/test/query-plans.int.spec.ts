@@ -113,8 +113,7 @@ const operations: Record<string, PlannedOperation<Live>> = {
   'consume the quote': (q, live) => quotes(q).consume(manager(q), live.partnerId, live.quoteId),
   'give the quote back': (q, live) => quotes(q).unconsume(manager(q), live.quoteId),
   'find an order by id': (q, live) => orders(q).find(live.orderId),
-  'find an order by partner reference': (q, live) =>
-    orders(q).findByReference(live.partnerId, `live-${live.orderId}`),
+  'find an order by partner reference': (q, live) => orders(q).findByReference(live.partnerId, `live-${live.orderId}`),
   'list the newest 100 orders': (q, live) =>
     orders(q).list({ partnerId: live.partnerId, status: null, partnerReference: null, page }),
   'list the newest settled orders': (q, live) =>
