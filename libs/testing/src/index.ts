@@ -35,6 +35,8 @@ export {
   sequentialScans,
   totalRowsExamined,
 } from './query-plans';
+export { describeFlatQueries } from './flat-queries';
+export type { FlatQueriesSuite } from './flat-queries';
 export type {
   ExplainedStatement,
   ExplainingQueryable,

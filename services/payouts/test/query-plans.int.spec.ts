@@ -8,15 +8,7 @@
 // - rows examined per table stay within 1.2× (and a few rows) of the run before.
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
-import {
-  createScratchDatabase,
-  ExplainingQueryable,
-  growth,
-  measureOperations,
-  MeasuredOperation,
-  migratedDataSource,
-  ScratchDatabase,
-} from '@platform/testing';
+import { describeFlatQueries, ExplainingQueryable, PlannedOperation } from '@platform/testing';
 import { payoutsDataSource } from '../src/persistence/data-source';
 import { MobileMoneyPushesRepository } from '../src/persistence/mobile-money-pushes.repository';
 import { PayoutInstructionsRepository } from '../src/persistence/payout-instructions.repository';
@@ -45,9 +37,6 @@ const FAILED_EVERY = 50;
 const SEED_TIMEOUT_MS = 300_000;
 /** Claims lease an hour ahead, so what one measurement claimed is not due again in the next. */
 const LEASE_MS = 3_600_000;
-
-const migrated = (url: string) =>
-  migratedDataSource(url, payoutsDataSource(url).options.migrations ?? [], SEED_TIMEOUT_MS);
 
 interface Seed {
   count: number;
@@ -179,7 +168,7 @@ async function seedLive(db: DataSource, partnerId: string): Promise<Omit<Live, '
   return live;
 }
 
-type Operation = (queryable: ExplainingQueryable, live: Live) => Promise<unknown>;
+type Operation = PlannedOperation<Live>;
 
 const page: PageBounds = { from: null, to: null, after: null, fetchLimit: 101, pageLimit: 100 };
 
@@ -273,51 +262,40 @@ function operations(partnerId: string): Record<string, Operation> {
   };
 }
 
-describe('payouts hot queries against a growing history', () => {
-  let scratch: ScratchDatabase;
-  let db: DataSource;
-  let hotPartner: string;
-  let others: string[];
+/** The live rows, and the hot partner's cursors a full page back, for one measurement. */
+async function liveNow(db: DataSource, hotPartner: string): Promise<Live> {
+  const live = await seedLive(db, hotPartner);
+  const tx = db.manager;
+  const at50 = <T extends { createdAtExact: string }>(rows: T[], id: (row: T) => string): KeysetPosition => ({
+    createdAt: rows[49].createdAtExact,
+    id: id(rows[49]),
+  });
+  const wide = { ...page, fetchLimit: 50 };
+  const filter = { partnerId: hotPartner, status: null, partnerReference: null, idempotencyKey: null, page: wide };
+  return {
+    ...live,
+    cursors: {
+      transfers: at50(await new TransfersRepository().listPage(tx, filter), (row) => row.transferId),
+      sends: at50(await new UsdtSendsRepository().listPage(tx, filter), (row) => row.sendId),
+      pushes: at50(
+        await new MobileMoneyPushesRepository(db).listPage({ partnerId: hotPartner, status: null, page: wide }),
+        (row) => row.pushId,
+      ),
+    },
+  };
+}
 
-  async function liveNow(): Promise<Live> {
-    const live = await seedLive(db, hotPartner);
-    const tx = db.manager;
-    const at50 = <T extends { createdAtExact: string }>(rows: T[], id: (row: T) => string): KeysetPosition => ({
-      createdAt: rows[49].createdAtExact,
-      id: id(rows[49]),
-    });
-    const wide = { ...page, fetchLimit: 50 };
-    const filter = { partnerId: hotPartner, status: null, partnerReference: null, idempotencyKey: null, page: wide };
-    return {
-      ...live,
-      cursors: {
-        transfers: at50(await new TransfersRepository().listPage(tx, filter), (row) => row.transferId),
-        sends: at50(await new UsdtSendsRepository().listPage(tx, filter), (row) => row.sendId),
-        pushes: at50(
-          await new MobileMoneyPushesRepository(db).listPage({ partnerId: hotPartner, status: null, page: wide }),
-          (row) => row.pushId,
-        ),
-      },
-    };
-  }
-
-  /** Every operation run once, planned: { operation: { seqScans, rows } }. */
-  async function measure(): Promise<Record<string, MeasuredOperation>> {
-    const live = await liveNow();
-    const result = await measureOperations(db, operations(hotPartner), live, GROWING_TABLES);
-    return result;
-  }
-
-  let before: Awaited<ReturnType<typeof measure>>;
-  let after: Awaited<ReturnType<typeof measure>>;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase('payouts_query_plans');
-    db = await migrated(scratch.url);
-    hotPartner = randomUUID();
-    others = Array.from({ length: OTHER_PARTNERS }, () => randomUUID());
+describeFlatQueries({
+  title: 'payouts hot queries against a growing history',
+  scratchName: 'payouts_query_plans',
+  serviceDataSource: payoutsDataSource,
+  growingTables: GROWING_TABLES,
+  timeoutMs: SEED_TIMEOUT_MS,
+  async seedBefore(db) {
+    const hotPartner = randomUUID();
+    const others = Array.from({ length: OTHER_PARTNERS }, () => randomUUID());
     const now = new Date();
-    // Before: the hot partner's day so far, the others' a little older.
+    // The hot partner's day so far, the others' a little older.
     await seedHistory(db, hotPartner, {
       count: HISTORY.hotBefore,
       before: now,
@@ -333,13 +311,13 @@ describe('payouts hot queries against a growing history', () => {
         first: 1,
         failedEvery: FAILED_EVERY,
       });
-    await analyse(db);
-    before = await measure();
-    // After: 20,000 more for the hot partner over the 24 hours before, 1,000 more per other partner over 90 days.
-    const earlier = new Date(now.getTime() - HISTORY.hotBefore * 60_000);
+    return { hotPartner, others, now };
+  },
+  async seedAdded(db, { hotPartner, others, now }) {
+    // 20,000 more for the hot partner over the 24 hours before, 1,000 more per other partner over 90 days.
     await seedHistory(db, hotPartner, {
       count: HISTORY.hotAdded,
-      before: earlier,
+      before: new Date(now.getTime() - HISTORY.hotBefore * 60_000),
       stepMs: 4_000,
       first: HISTORY.hotBefore + 1,
       failedEvery: 0,
@@ -352,32 +330,14 @@ describe('payouts hot queries against a growing history', () => {
         first: HISTORY.otherBefore + 1,
         failedEvery: 0,
       });
-    await analyse(db);
-    after = await measure();
-  }, SEED_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await db?.destroy();
-    await scratch?.drop();
-  });
-
-  it('seeds the tables the size the planner must plan for', async () => {
-    const [{ transfers, instructions, sends, pushes }] = await db.query(
-      `SELECT (SELECT count(*)::int FROM transfers) AS transfers, (SELECT count(*)::int FROM payout_instructions) AS instructions,
-              (SELECT count(*)::int FROM usdt_sends) AS sends, (SELECT count(*)::int FROM mobile_money_pushes) AS pushes`,
-    );
-    expect(Math.min(transfers, instructions, sends, pushes)).toBeGreaterThanOrEqual(
+  },
+  analyse,
+  liveContext: (db, { hotPartner }) => liveNow(db, hotPartner),
+  operations: ({ hotPartner }) => operations(hotPartner),
+  minimumRows: Object.fromEntries(
+    ['transfers', 'payout_instructions', 'usdt_sends', 'mobile_money_pushes'].map((table) => [
+      table,
       HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded,
-    );
-  });
-
-  it.each(Object.keys(operations(randomUUID())))('%s: reads no growing table sequentially', (name) => {
-    expect({ before: before[name].seqScans, after: after[name].seqScans }).toEqual({ before: [], after: [] });
-  });
-
-  it.each(Object.keys(operations(randomUUID())))('%s: reads as many rows after the history grew', (name) => {
-    const grown = growth(before[name].rows, after[name].rows);
-    // On failure, how the statements read their tables after the history grew.
-    expect({ grown, scans: grown.length > 0 ? after[name].scans : [] }).toEqual({ grown: [], scans: [] });
-  });
+    ]),
+  ),
 });

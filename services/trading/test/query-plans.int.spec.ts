@@ -9,15 +9,7 @@
 // The daily cap's reservation is proved the same way in cap-window.int.spec.ts.
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from '@platform/persistence';
-import {
-  createScratchDatabase,
-  ExplainingQueryable,
-  growth,
-  measureOperations,
-  MeasuredOperation,
-  migratedDataSource,
-  ScratchDatabase,
-} from '@platform/testing';
+import { describeFlatQueries, ExplainingQueryable, PlannedOperation } from '@platform/testing';
 import { tradingDataSource } from '../src/persistence/data-source';
 import { OrdersRepository } from '../src/persistence/orders.repository';
 import { PartnerProfilesRepository } from '../src/persistence/partner-profiles.repository';
@@ -28,9 +20,6 @@ const OTHER_PARTNERS = 40;
 /** Orders (each with its consumed quote) per partner before, and added after, for the hot partner and the others. */
 const HISTORY = { hotBefore: 200, hotAdded: 20_000, otherBefore: 100, otherAdded: 1_000 };
 const SEED_TIMEOUT_MS = 240_000;
-
-const migrated = (url: string) =>
-  migratedDataSource(url, tradingDataSource(url).options.migrations ?? [], SEED_TIMEOUT_MS);
 
 async function newPartner(db: DataSource): Promise<string> {
   const partnerId = randomUUID();
@@ -78,7 +67,7 @@ async function analyse(db: DataSource): Promise<void> {
 }
 
 /** A fresh quote and an order that is due, as the hot path meets them: one of each for the partner. */
-async function seedLiveOrder(db: DataSource, partnerId: string): Promise<{ quoteId: string; orderId: string }> {
+async function seedLiveOrder(db: DataSource, partnerId: string): Promise<Live> {
   const quoteId = randomUUID();
   const orderId = randomUUID();
   await db.query(
@@ -102,67 +91,62 @@ async function seedLiveOrder(db: DataSource, partnerId: string): Promise<{ quote
              now() + interval '30 seconds', 'reserved', 'pending', now() - interval '1 second')`,
     [orderId, partnerId, `live-${orderId}`, orderQuoteId],
   );
-  return { quoteId, orderId };
+  return { partnerId, quoteId, orderId };
 }
 
-type Operation = (queryable: ExplainingQueryable, ids: { quoteId: string; orderId: string }) => Promise<unknown>;
+/** The live rows of the hot partner one measurement works on. */
+interface Live {
+  partnerId: string;
+  quoteId: string;
+  orderId: string;
+}
 
 const page = { from: null, to: null, after: null, fetchLimit: 101, pageLimit: 100 };
 
+const orders = (queryable: ExplainingQueryable) => new OrdersRepository(queryable as unknown as DataSource);
+const quotes = (queryable: ExplainingQueryable) => new QuotesRepository(queryable as unknown as DataSource);
+const manager = (queryable: ExplainingQueryable) => queryable as unknown as EntityManager;
+
 /** The hot path's statements on the tables that grow, by operation. */
-function operations(partnerId: string): Record<string, Operation> {
-  const orders = (queryable: ExplainingQueryable) => new OrdersRepository(queryable as unknown as DataSource);
-  const quotes = (queryable: ExplainingQueryable) => new QuotesRepository(queryable as unknown as DataSource);
-  const manager = (queryable: ExplainingQueryable) => queryable as unknown as EntityManager;
-  return {
-    'read the quote an order names': (q, ids) => quotes(q).find(partnerId, ids.quoteId),
-    'consume the quote': (q, ids) => quotes(q).consume(manager(q), partnerId, ids.quoteId),
-    'give the quote back': (q, ids) => quotes(q).unconsume(manager(q), ids.quoteId),
-    'find an order by id': (q, ids) => orders(q).find(ids.orderId),
-    'find an order by partner reference': (q, ids) => orders(q).findByReference(partnerId, `live-${ids.orderId}`),
-    'list the newest 100 orders': (q) => orders(q).list({ partnerId, status: null, partnerReference: null, page }),
-    'list the newest settled orders': (q) =>
-      orders(q).list({ partnerId, status: 'settled', partnerReference: null, page }),
-    'list by partner reference': (q, ids) =>
-      orders(q).list({ partnerId, status: null, partnerReference: `live-${ids.orderId}`, page }),
-    'claim due orders': (q) => orders(q).claimDue(manager(q), 50, 30_000),
-    'read the partner profile': (q) =>
-      new PartnerProfilesRepository(q as unknown as DataSource).findTradingProfile(partnerId),
-  };
-}
+const operations: Record<string, PlannedOperation<Live>> = {
+  'read the quote an order names': (q, live) => quotes(q).find(live.partnerId, live.quoteId),
+  'consume the quote': (q, live) => quotes(q).consume(manager(q), live.partnerId, live.quoteId),
+  'give the quote back': (q, live) => quotes(q).unconsume(manager(q), live.quoteId),
+  'find an order by id': (q, live) => orders(q).find(live.orderId),
+  'find an order by partner reference': (q, live) => orders(q).findByReference(live.partnerId, `live-${live.orderId}`),
+  'list the newest 100 orders': (q, live) =>
+    orders(q).list({ partnerId: live.partnerId, status: null, partnerReference: null, page }),
+  'list the newest settled orders': (q, live) =>
+    orders(q).list({ partnerId: live.partnerId, status: 'settled', partnerReference: null, page }),
+  'list by partner reference': (q, live) =>
+    orders(q).list({ partnerId: live.partnerId, status: null, partnerReference: `live-${live.orderId}`, page }),
+  'claim due orders': (q) => orders(q).claimDue(manager(q), 50, 30_000),
+  'read the partner profile': (q, live) =>
+    new PartnerProfilesRepository(q as unknown as DataSource).findTradingProfile(live.partnerId),
+};
 
-describe('trading hot queries against a growing history', () => {
-  let scratch: ScratchDatabase;
-  let db: DataSource;
-  let hotPartner: string;
-  let others: string[];
-
-  /** Every operation run once, planned. */
-  async function measure(): Promise<Record<string, MeasuredOperation>> {
-    return measureOperations(db, operations(hotPartner), await seedLiveOrder(db, hotPartner), GROWING_TABLES);
-  }
-
-  let before: Awaited<ReturnType<typeof measure>>;
-  let after: Awaited<ReturnType<typeof measure>>;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase('trading_query_plans');
-    db = await migrated(scratch.url);
-    hotPartner = await newPartner(db);
-    others = [];
+describeFlatQueries({
+  title: 'trading hot queries against a growing history',
+  scratchName: 'trading_query_plans',
+  serviceDataSource: tradingDataSource,
+  growingTables: GROWING_TABLES,
+  timeoutMs: SEED_TIMEOUT_MS,
+  async seedBefore(db) {
+    const hotPartner = await newPartner(db);
+    const others: string[] = [];
     for (let index = 0; index < OTHER_PARTNERS; index += 1) others.push(await newPartner(db));
     const now = new Date();
-    // Before: the hot partner's day so far, the others' a little older.
+    // The hot partner's day so far, the others' a little older.
     await seedOrders(db, hotPartner, { count: HISTORY.hotBefore, before: now, stepMs: 60_000, firstReference: 1 });
     for (const partnerId of others)
       await seedOrders(db, partnerId, { count: HISTORY.otherBefore, before: now, stepMs: 600_000, firstReference: 1 });
-    await analyse(db);
-    before = await measure();
-    // After: 20,000 more for the hot partner over the same 24 hours, 1,000 more per other partner over 90 days.
-    const earlier = new Date(now.getTime() - HISTORY.hotBefore * 60_000);
+    return { hotPartner, others, now };
+  },
+  async seedAdded(db, { hotPartner, others, now }) {
+    // 20,000 more for the hot partner over the same 24 hours, 1,000 more per other partner over 90 days.
     await seedOrders(db, hotPartner, {
       count: HISTORY.hotAdded,
-      before: earlier,
+      before: new Date(now.getTime() - HISTORY.hotBefore * 60_000),
       stepMs: 4_000,
       firstReference: HISTORY.hotBefore + 1,
     });
@@ -173,25 +157,9 @@ describe('trading hot queries against a growing history', () => {
         stepMs: 7_776_000,
         firstReference: HISTORY.otherBefore + 1,
       });
-    await analyse(db);
-    after = await measure();
-  }, SEED_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await db?.destroy();
-    await scratch?.drop();
-  });
-
-  it('seeds the tables the size the planner must plan for', async () => {
-    const [{ orders }] = await db.query('SELECT count(*)::int AS orders FROM orders');
-    expect(orders).toBeGreaterThanOrEqual(HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded);
-  });
-
-  it.each(Object.keys(operations(randomUUID())))('%s: reads no growing table sequentially', (name) => {
-    expect({ before: before[name].seqScans, after: after[name].seqScans }).toEqual({ before: [], after: [] });
-  });
-
-  it.each(Object.keys(operations(randomUUID())))('%s: reads as many rows after the history grew', (name) => {
-    expect(growth(before[name].rows, after[name].rows)).toEqual([]);
-  });
+  },
+  analyse,
+  liveContext: (db, { hotPartner }) => seedLiveOrder(db, hotPartner),
+  operations: () => operations,
+  minimumRows: { orders: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded },
 });

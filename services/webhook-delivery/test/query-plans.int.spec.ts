@@ -9,15 +9,7 @@
 // History stays inside the feed's retention window, as a live partner's does.
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
-import {
-  createScratchDatabase,
-  ExplainingQueryable,
-  growth,
-  measureOperations,
-  MeasuredOperation,
-  migratedDataSource,
-  ScratchDatabase,
-} from '@platform/testing';
+import { describeFlatQueries, ExplainingQueryable, PlannedOperation } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
 import { AttemptRecording, ClaimedDelivery, DeliveriesRepository } from '../src/persistence/deliveries.repository';
 import { EndpointsRepository } from '../src/persistence/endpoints.repository';
@@ -37,9 +29,6 @@ const HISTORY = { hotBefore: 300, hotAdded: 30_000, otherBefore: 100, otherAdded
 const DEAD_EVERY = 50;
 const SEED_TIMEOUT_MS = 300_000;
 const ENDPOINT_URL = 'https://partner.example/webhooks';
-
-const migrated = (url: string) =>
-  migratedDataSource(url, webhookDeliveryDataSource(url).options.migrations ?? [], SEED_TIMEOUT_MS);
 
 async function newPartner(db: DataSource): Promise<string> {
   const partnerId = randomUUID();
@@ -114,7 +103,7 @@ interface Context {
   deadDeliveryId: string;
 }
 
-type Operation = (queryable: ExplainingQueryable, context: Context) => Promise<unknown>;
+type Operation = PlannedOperation<Context>;
 
 const firstPage: PageBounds = { from: null, to: null, after: null, fetchLimit: 101, pageLimit: 100 };
 const RETENTION_MS = 30 * 24 * 3_600_000;
@@ -228,63 +217,45 @@ function operations(partnerId: string, others: readonly string[]): Record<string
   };
 }
 
-describe('webhook-delivery hot queries against a growing history', () => {
-  let scratch: ScratchDatabase;
-  let db: DataSource;
-  let hotPartner: string;
-  let others: string[];
+/** The live batch, cursors into the hot partner's feed and list, and its newest dead delivery. */
+async function contextNow(db: DataSource, hotPartner: string): Promise<Context> {
+  const positioned = (await db.query(
+    `SELECT event_id FROM deliveries WHERE partner_id = $1 AND feed_position IS NOT NULL
+     ORDER BY feed_position DESC LIMIT 151`,
+    [hotPartner],
+  )) as Array<{ event_id: string }>;
+  const newest = await new PartnerDeliveriesRepository(db).list(hotPartner, null, { ...firstPage, fetchLimit: 150 });
+  const [dead] = (await db.query(
+    `SELECT delivery_id FROM deliveries WHERE partner_id = $1 AND status = 'dead' ORDER BY created_at DESC LIMIT 1`,
+    [hotPartner],
+  )) as Array<{ delivery_id: string }>;
+  return {
+    live: [1, 2].map(() => ({ deliveryId: randomUUID(), eventId: randomUUID() })),
+    claimed: [],
+    feedCursorEventId: positioned[150].event_id,
+    feedTailEventId: positioned[0].event_id,
+    listCursor: newest[149].position,
+    deadDeliveryId: dead.delivery_id,
+  };
+}
 
-  async function contextNow(): Promise<Context> {
-    const positioned = (await db.query(
-      `SELECT event_id FROM deliveries WHERE partner_id = $1 AND feed_position IS NOT NULL
-       ORDER BY feed_position DESC LIMIT 151`,
-      [hotPartner],
-    )) as Array<{ event_id: string }>;
-    const newest = await new PartnerDeliveriesRepository(db).list(hotPartner, null, { ...firstPage, fetchLimit: 150 });
-    const [dead] = (await db.query(
-      `SELECT delivery_id FROM deliveries WHERE partner_id = $1 AND status = 'dead' ORDER BY created_at DESC LIMIT 1`,
-      [hotPartner],
-    )) as Array<{ delivery_id: string }>;
-    return {
-      live: [1, 2].map(() => ({ deliveryId: randomUUID(), eventId: randomUUID() })),
-      claimed: [],
-      feedCursorEventId: positioned[150].event_id,
-      feedTailEventId: positioned[0].event_id,
-      listCursor: newest[149].position,
-      deadDeliveryId: dead.delivery_id,
-    };
-  }
-
-  /** Every operation run once, planned: { operation: { seqScans, rows } }. */
-  async function measure(): Promise<Record<string, MeasuredOperation>> {
-    const context = await contextNow();
-    const result = await measureOperations(db, operations(hotPartner, others), context, GROWING_TABLES);
-    expect(context.claimed.map((claimed) => claimed.deliveryId).sort()).toEqual(
-      context.live.map((live) => live.deliveryId).sort(),
-    );
-    // The replayed delivery is due now: closed again, so the next measurement claims only its own batch.
-    await db.query(`UPDATE deliveries SET status = 'dead', next_attempt_at = NULL WHERE delivery_id = $1`, [
-      context.deadDeliveryId,
-    ]);
-    return result;
-  }
-
-  let before: Awaited<ReturnType<typeof measure>>;
-  let after: Awaited<ReturnType<typeof measure>>;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase('webhook_delivery_query_plans');
-    db = await migrated(scratch.url);
+describeFlatQueries({
+  title: 'webhook-delivery hot queries against a growing history',
+  scratchName: 'webhook_delivery_query_plans',
+  serviceDataSource: webhookDeliveryDataSource,
+  growingTables: GROWING_TABLES,
+  timeoutMs: SEED_TIMEOUT_MS,
+  async seedBefore(db) {
     await db.query(
       `INSERT INTO endpoints (partner_id, url, secret_sealed)
        SELECT gen_random_uuid(), $2, 'sealed-secret' FROM generate_series(1, $1::int)`,
       [PARTNERS_WITH_ENDPOINTS, ENDPOINT_URL],
     );
-    hotPartner = await newPartner(db);
-    others = [];
+    const hotPartner = await newPartner(db);
+    const others: string[] = [];
     for (let index = 0; index < OTHER_PARTNERS; index += 1) others.push(await newPartner(db));
     const now = new Date();
-    // Before: the hot partner's last five hours, the others' last week.
+    // The hot partner's last five hours, the others' last week.
     await seedDeliveries(db, hotPartner, {
       count: HISTORY.hotBefore,
       before: now,
@@ -299,9 +270,10 @@ describe('webhook-delivery hot queries against a growing history', () => {
         stepMs: 6_000_000,
         deadEvery: DEAD_EVERY,
       });
-    await positionAndAnalyse(db);
-    before = await measure();
-    // After: 30,000 more for the hot partner over the 21 days before, 1,000 more per other partner over 25 days.
+    return { hotPartner, others, now };
+  },
+  async seedAdded(db, { hotPartner, others, now }) {
+    // 30,000 more for the hot partner over the 21 days before, 1,000 more per other partner over 25 days.
     await seedDeliveries(db, hotPartner, {
       count: HISTORY.hotAdded,
       before: new Date(now.getTime() - HISTORY.hotBefore * 60_000),
@@ -315,30 +287,21 @@ describe('webhook-delivery hot queries against a growing history', () => {
         stepMs: 1_500_000,
         deadEvery: 0,
       });
-    await positionAndAnalyse(db);
-    after = await measure();
-  }, SEED_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await db?.destroy();
-    await scratch?.drop();
-  });
-
-  it('seeds the tables the size the planner must plan for', async () => {
-    const [{ deliveries, attempts }] = await db.query(
-      'SELECT (SELECT count(*)::int FROM deliveries) AS deliveries, (SELECT count(*)::int FROM delivery_attempts) AS attempts',
+  },
+  analyse: positionAndAnalyse,
+  liveContext: (db, { hotPartner }) => contextNow(db, hotPartner),
+  async afterMeasure(db, context) {
+    expect(context.claimed.map((claimed) => claimed.deliveryId).sort()).toEqual(
+      context.live.map((live) => live.deliveryId).sort(),
     );
-    expect(deliveries).toBeGreaterThanOrEqual(HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded);
-    expect(attempts).toBeGreaterThanOrEqual(HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded);
-  });
-
-  it.each(Object.keys(operations(randomUUID(), [])))('%s: reads no growing table sequentially', (name) => {
-    expect({ before: before[name].seqScans, after: after[name].seqScans }).toEqual({ before: [], after: [] });
-  });
-
-  it.each(Object.keys(operations(randomUUID(), [])))('%s: reads as many rows after the history grew', (name) => {
-    const grown = growth(before[name].rows, after[name].rows);
-    // On failure, how the statements read their tables after the history grew.
-    expect({ grown, scans: grown.length > 0 ? after[name].scans : [] }).toEqual({ grown: [], scans: [] });
-  });
+    // The replayed delivery is due now: closed again, so the next measurement claims only its own batch.
+    await db.query(`UPDATE deliveries SET status = 'dead', next_attempt_at = NULL WHERE delivery_id = $1`, [
+      context.deadDeliveryId,
+    ]);
+  },
+  operations: ({ hotPartner, others }) => operations(hotPartner, others),
+  minimumRows: {
+    deliveries: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded,
+    delivery_attempts: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded,
+  },
 });
