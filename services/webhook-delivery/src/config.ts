@@ -8,6 +8,7 @@ import {
   metricsEnv,
   positiveInt,
   refuseDevelopmentKeysInProduction,
+  retentionEnv,
   sealingKeyRing,
   urlWithProtocol,
   z,
@@ -23,6 +24,8 @@ export const DELIVERY_LEASE_MS_MIN = 15_000;
 /** The feed keeps every event at least this long: the partner contract's promise. */
 export const EVENT_FEED_RETENTION_DAYS_MIN = 30;
 export const PARTNER_RETRIES_PER_MINUTE_DEFAULT = 10;
+/** Days a delivery outlives the feed's window, so a cursor just past it answers EVENT_CURSOR_EXPIRED, not UNKNOWN. */
+export const DELIVERY_RETENTION_DAYS_BEYOND_FEED_MIN = 7;
 
 export const configSchema = z
   .object({
@@ -66,8 +69,23 @@ export const configSchema = z
     FEED_POSITION_BATCH_SIZE: positiveInt().max(5_000).default(500),
     /** Retries a partner may ask for (POST /v1/webhook-deliveries/{id}/retry) per minute. */
     PARTNER_RETRIES_PER_MINUTE: positiveInt().max(1_000).default(PARTNER_RETRIES_PER_MINUTE_DEFAULT),
+    /**
+     * Days a finished delivery (and its attempts) is kept after it was created: at least
+     * DELIVERY_RETENTION_DAYS_BEYOND_FEED_MIN beyond EVENT_FEED_RETENTION_DAYS.
+     */
+    DELIVERY_RETENTION_DAYS: positiveInt().max(800).default(60),
+    ...retentionEnv(),
   })
-  .superRefine(refuseDevelopmentKeysInProduction('WEBHOOK_SECRET_ENCRYPTION_KEY'));
+  .superRefine(refuseDevelopmentKeysInProduction('WEBHOOK_SECRET_ENCRYPTION_KEY'))
+  .superRefine((config, context) => {
+    if (config.DELIVERY_RETENTION_DAYS < config.EVENT_FEED_RETENTION_DAYS + DELIVERY_RETENTION_DAYS_BEYOND_FEED_MIN) {
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['DELIVERY_RETENTION_DAYS'],
+        message: `must be at least EVENT_FEED_RETENTION_DAYS + ${DELIVERY_RETENTION_DAYS_BEYOND_FEED_MIN}`,
+      });
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;
 

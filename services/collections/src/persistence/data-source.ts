@@ -3,6 +3,7 @@ import { CollectionsV1Migration1732190000000 } from './migrations/1732190000000-
 import { OutboxV1Migration1732180000000 } from './migrations/1732180000000-outbox-v1';
 import { CollectionsAuditRecordsMigration1795900000000 } from './migrations/1795900000000-collections-audit-records';
 import { CollectionsOutboxTraceparentMigration1796000000000 } from './migrations/1796000000000-collections-outbox-traceparent';
+import { CollectionsOutboxRetentionIndexMigration1797200000000 } from './migrations/1797200000000-collections-outbox-retention-index';
 
 export const SERVICE_NAME = 'collections';
 
@@ -15,6 +16,7 @@ export function collectionsDataSource(url: string): DataSource {
       CollectionsV1Migration1732190000000,
       CollectionsAuditRecordsMigration1795900000000,
       CollectionsOutboxTraceparentMigration1796000000000,
+      CollectionsOutboxRetentionIndexMigration1797200000000,
     ],
   });
 }
