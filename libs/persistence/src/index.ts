@@ -62,3 +62,5 @@ export {
   startRetention,
 } from './retention';
 export type { RetentionOptions, RetentionRule } from './retention';
+export { BoundedCache, CACHE_ENTRIES_MAX_LIMIT, CACHE_TTL_MS_LIMIT } from './bounded-cache';
+export type { BoundedCacheOptions } from './bounded-cache';
