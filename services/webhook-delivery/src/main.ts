@@ -11,7 +11,7 @@ import { bootService } from '@platform/grpc';
 import { Logger } from '@platform/logger';
 import { DataSource, dueRowsProbe, startRetention } from '@platform/persistence';
 import { HttpsWebhookSender } from './adapters/https-webhook-sender';
-import { Config, readConfig } from './config';
+import { Config, deliveryRetentionDays, readConfig } from './config';
 import { DeliveryMetrics } from './metrics/delivery-metrics';
 import { SERVICE_NAME, webhookDeliveryDataSource } from './persistence/data-source';
 import { DeliveriesRepository } from './persistence/deliveries.repository';
@@ -110,7 +110,7 @@ bootService({
     positioner.start();
     const retention = startRetention(
       dataSource,
-      webhookDeliveryRetentionRules({ deliveryRetentionDays: config.DELIVERY_RETENTION_DAYS }),
+      webhookDeliveryRetentionRules({ deliveryRetentionDays: deliveryRetentionDays(config) }),
       logger,
       { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
     );
