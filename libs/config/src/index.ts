@@ -208,6 +208,39 @@ export function metricsEnv(defaultPort: number) {
   };
 }
 
+const HOUR_MS = 60 * 60_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Bounds of the retention settings every service with a retention worker reads. */
+export const RETENTION_INTERVAL_MS_MAX = DAY_MS;
+export const RETENTION_BATCH_SIZE_MAX = 5_000;
+/** A retention window of less than an hour would prune rows an operator may still be looking at. */
+export const RETENTION_WINDOW_MS_MIN = HOUR_MS;
+/** Beyond about thirteen months a window keeps rows no purpose needs; a financial record is never windowed. */
+export const RETENTION_WINDOW_MS_MAX = 400 * DAY_MS;
+
+/** A retention window in ms: at least an hour, at most RETENTION_WINDOW_MS_MAX, with its default. */
+export function retentionWindowMs(defaultMs: number) {
+  return positiveInt().min(RETENTION_WINDOW_MS_MIN).max(RETENTION_WINDOW_MS_MAX).default(defaultMs);
+}
+
+/**
+ * How the retention worker runs (docs/retention.md): how often each replica
+ * looks for rows past their window, and how many rows one delete removes at
+ * most (one short transaction each).
+ */
+export function retentionEnv() {
+  return {
+    RETENTION_INTERVAL_MS: positiveInt().min(1_000).max(RETENTION_INTERVAL_MS_MAX).default(60_000),
+    RETENTION_BATCH_SIZE: positiveInt().max(RETENTION_BATCH_SIZE_MAX).default(500),
+  };
+}
+
+/** How long a published outbox row is kept: nothing reads it once published; it stays for inspection. */
+export function outboxRetentionEnv() {
+  return { OUTBOX_RETENTION_MS: retentionWindowMs(7 * DAY_MS) };
+}
+
 export function grpcAddress(name: string) {
   return { [name]: grpcTarget() };
 }

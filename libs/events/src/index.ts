@@ -5,6 +5,9 @@ export {
   OUTBOX_TABLE_V1_DOWN_SQL,
   OUTBOX_TRACEPARENT_V2_SQL,
   OUTBOX_TRACEPARENT_V2_DOWN_SQL,
+  OUTBOX_PUBLISHED_INDEX_SQL,
+  OUTBOX_PUBLISHED_INDEX_DOWN_SQL,
+  outboxRetentionRule,
 } from './outbox';
 export type { NewEvent } from './outbox';
 export { AmqpConnection, assertPartnerEventsExchange } from './amqp';

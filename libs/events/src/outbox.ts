@@ -36,6 +36,32 @@ export const OUTBOX_TABLE_V1_DOWN_SQL = 'DROP TABLE outbox';
 export const OUTBOX_TRACEPARENT_V2_SQL = 'ALTER TABLE outbox ADD COLUMN traceparent text';
 export const OUTBOX_TRACEPARENT_V2_DOWN_SQL = 'ALTER TABLE outbox DROP COLUMN traceparent';
 
+/**
+ * Published rows by publication time: what the retention worker deletes walks
+ * (docs/retention.md). Built CONCURRENTLY, so the migration that runs it sets
+ * `transaction = false`. Frozen like the table's versions.
+ */
+export const OUTBOX_PUBLISHED_INDEX_SQL =
+  'CREATE INDEX CONCURRENTLY IF NOT EXISTS outbox_published_idx ON outbox (published_at) WHERE published_at IS NOT NULL';
+export const OUTBOX_PUBLISHED_INDEX_DOWN_SQL = 'DROP INDEX CONCURRENTLY IF EXISTS outbox_published_idx';
+
+/**
+ * The outbox's retention rule (@platform/persistence RetentionRule): a row is
+ * deleted `windowMs` after it was published. Nothing reads a published row
+ * (the relay reads unpublished rows only; the events feed is webhook-delivery's
+ * own table), so the window only keeps it for inspection; an unpublished row
+ * is never deleted.
+ */
+export function outboxRetentionRule(windowMs: number) {
+  return {
+    table: 'outbox',
+    idColumn: 'id',
+    timeColumn: 'published_at',
+    where: 'published_at IS NOT NULL',
+    windowMs,
+  };
+}
+
 export interface NewEvent<D> {
   partnerId: string;
   type: PartnerEventType;

@@ -44,3 +44,5 @@ export type {
   PlannedOperation,
   PlanNode,
 } from './query-plans';
+export { describeOutboxRetention, plantOutboxRow, retentionStand } from './retention';
+export type { RetentionStand } from './retention';

@@ -4,7 +4,9 @@ import {
   loadConfigOrExit,
   metricsEnv,
   nonNegativeInt,
+  outboxRetentionEnv,
   positiveInt,
+  retentionEnv,
   urlWithProtocol,
   z,
 } from '@platform/config';
@@ -39,6 +41,8 @@ export const configSchema = z
     STEP_INTERVAL_MS: positiveInt().max(STEP_INTERVAL_MS_MAX).default(1_000),
     /** At most this many collections per step and per kind of work. */
     STEP_BATCH_SIZE: positiveInt().max(STEP_BATCH_SIZE_MAX).default(20),
+    ...retentionEnv(),
+    ...outboxRetentionEnv(),
   })
   .refine((config) => config.COLLECTION_FEE_CAP_MINOR_DEFAULT >= config.COLLECTION_FEE_FLAT_MINOR_DEFAULT, {
     message: 'must be at least COLLECTION_FEE_FLAT_MINOR_DEFAULT',

@@ -4,12 +4,14 @@
 import '@platform/tracing/dist/instrument';
 import { startOutboxPublishing } from '@platform/events';
 import { bootService } from '@platform/grpc';
+import { startRetention } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import { GrpcLedgerCredits } from './adapters/ledger.adapter';
 import { SandboxUsdRails, UnavailableUsdRails } from './adapters/usd-rails.adapter';
 import { effectiveLifetimeMs, readConfig } from './config';
 import { collectionsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
+import { collectionsRetentionRules } from './workers/retention.worker';
 import { StepScheduler } from './workers/step-scheduler';
 
 /** How long shutdown lets the relay finish its in-flight batch before closing the broker connection under it. */
@@ -48,10 +50,16 @@ bootService({
     });
     const scheduler = new StepScheduler(steps, config.STEP_INTERVAL_MS, logger.child({ context: 'StepScheduler' }));
     scheduler.start();
+    const retention = startRetention(
+      dataSource,
+      collectionsRetentionRules({ outboxRetentionMs: config.OUTBOX_RETENTION_MS }),
+      logger,
+      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
+    );
     return {
       server,
       stop: async () => {
-        await scheduler.stop();
+        await Promise.all([scheduler.stop(), retention.stop()]);
         await outbox.stop();
         ledgerClient.close();
       },

@@ -1,4 +1,13 @@
-import { commonServiceEnv, loadConfigOrExit, metricsEnv, positiveInt, urlWithProtocol, z } from '@platform/config';
+import {
+  commonServiceEnv,
+  loadConfigOrExit,
+  metricsEnv,
+  outboxRetentionEnv,
+  positiveInt,
+  retentionEnv,
+  urlWithProtocol,
+  z,
+} from '@platform/config';
 
 const SANDBOX_PAYBILL_NUMBER = '600100';
 
@@ -23,6 +32,8 @@ export const configSchema = z
       .default(SANDBOX_PAYBILL_NUMBER),
     /** The account holder name the payer's rail shows for that paybill. */
     LEDGER_BENEFICIARY_NAME: z.string().min(1).max(100).default('Platform Sandbox Collections'),
+    ...retentionEnv(),
+    ...outboxRetentionEnv(),
   })
   .superRefine((config, context) => {
     // The sandbox paybill must never be shown to partners paying real money.

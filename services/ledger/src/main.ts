@@ -4,10 +4,12 @@
 import '@platform/tracing/dist/instrument';
 import { startOutboxPublishing } from '@platform/events';
 import { bootService } from '@platform/grpc';
+import { startRetention } from '@platform/persistence';
 import { SandboxChainCustodian } from './adapters/chain-custodian/sandbox-chain-custodian';
 import { readConfig } from './config';
 import { ledgerDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
+import { ledgerRetentionRules } from './workers/retention.worker';
 
 bootService({
   service: SERVICE_NAME,
@@ -33,10 +35,16 @@ bootService({
       depositHoldLimits: { holdMaxMs: config.DEPOSIT_HOLD_MAX_MS },
     });
     sweepers.forEach((sweeper) => sweeper.start());
+    const retention = startRetention(
+      dataSource,
+      ledgerRetentionRules({ outboxRetentionMs: config.OUTBOX_RETENTION_MS }),
+      logger,
+      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
+    );
     return {
       server,
       stop: async () => {
-        await Promise.all(sweepers.map((sweeper) => sweeper.stop()));
+        await Promise.all([...sweepers.map((sweeper) => sweeper.stop()), retention.stop()]);
         await outbox.stop();
       },
     };

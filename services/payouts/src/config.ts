@@ -4,7 +4,9 @@ import {
   grpcTarget,
   loadConfigOrExit,
   metricsEnv,
+  outboxRetentionEnv,
   positiveInt,
+  retentionEnv,
   refuseDevelopmentKeysInProduction,
   urlWithProtocol,
   z,
@@ -110,6 +112,8 @@ export const configSchema = z
     HOLD_RECONCILE_MIN_AGE_MS: positiveInt()
       .max(7 * 24 * 60 * 60_000)
       .default(10 * 60_000),
+    ...retentionEnv(),
+    ...outboxRetentionEnv(),
   })
   .superRefine(refuseDevelopmentKeysInProduction('CODE_HASH_KEY'));
 

@@ -5,6 +5,7 @@ import '@platform/tracing/dist/instrument';
 import { startOutboxPublishing } from '@platform/events';
 import { bootService } from '@platform/grpc';
 import { Big } from '@platform/money';
+import { startRetention } from '@platform/persistence';
 import { ledger, notifier, trading, walletRegistry } from '@platform/proto';
 import { SandboxBank, UnconfiguredBank } from './adapters/bank/sandbox-bank';
 import { SandboxChainCustodian, UnconfiguredChainCustodian } from './adapters/chain/sandbox-chain-custodian';
@@ -18,6 +19,7 @@ import {
 } from './config';
 import { payoutsDataSource, SERVICE_NAME } from './persistence/data-source';
 import { createServer } from './server';
+import { payoutsRetentionRules } from './workers/retention.worker';
 
 /** How long shutdown lets the relay finish its in-flight batch before closing the broker connection under it. */
 const RELAY_DRAIN_MS_MAX = 3_000;
@@ -94,11 +96,21 @@ bootService({
     runner.start();
     for (const scheduler of schedulers) scheduler.start();
     holdReconciler.start();
+    const retention = startRetention(
+      dataSource,
+      payoutsRetentionRules({ outboxRetentionMs: config.OUTBOX_RETENTION_MS }),
+      logger,
+      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
+    );
     return {
       server,
       stop: async () => {
         await runner.stop();
-        await Promise.all([...schedulers.map((scheduler) => scheduler.stop()), holdReconciler.stop()]);
+        await Promise.all([
+          ...schedulers.map((scheduler) => scheduler.stop()),
+          holdReconciler.stop(),
+          retention.stop(),
+        ]);
         ledgerClient.close();
         tradingClient.close();
         walletRegistryClient.close();

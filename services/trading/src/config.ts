@@ -7,7 +7,10 @@ import {
   grpcTarget,
   loadConfigOrExit,
   metricsEnv,
+  outboxRetentionEnv,
   positiveInt,
+  retentionEnv,
+  retentionWindowMs,
   urlWithProtocol,
   z,
 } from '@platform/config';
@@ -22,6 +25,7 @@ const RATE_FEED_REUSE_MS_MAX = 5_000;
 const QUOTE_TTL_MS_MAX = 10 * 60_000;
 const SETTLEMENT_ESTIMATE_SECONDS_MAX = 24 * 60 * 60;
 const ORDER_DELAY_MS_MAX = 24 * 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
 
 const positiveRate = () =>
   z
@@ -94,6 +98,10 @@ export const configSchema = z
     HOLD_RECONCILE_MIN_AGE_MS: positiveInt()
       .max(7 * 24 * 60 * 60_000)
       .default(10 * 60_000),
+    ...retentionEnv(),
+    ...outboxRetentionEnv(),
+    /** Wall-clock: a quote never consumed is deleted this long after it expired (consumed quotes are kept with their orders). */
+    QUOTE_RETENTION_MS: retentionWindowMs(DAY_MS),
   })
   .superRefine((config, context) => {
     if (config.PLATFORM_MODE === 'production' && config.RATE_FEED !== 'http') {

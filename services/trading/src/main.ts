@@ -4,6 +4,7 @@
 import '@platform/tracing/dist/instrument';
 import { startOutboxPublishing } from '@platform/events';
 import { bootService } from '@platform/grpc';
+import { startRetention } from '@platform/persistence';
 import { ledger, payouts, walletRegistry } from '@platform/proto';
 import { SandboxKesDebitBank, UnconfiguredKesDebitBank } from './adapters/bank/kes-debit-bank';
 import { createRateFeed } from './adapters/rate-feed/create-rate-feed';
@@ -12,6 +13,7 @@ import { systemClock } from './domain/clock';
 import { SandboxRateOverridesRepository } from './persistence/sandbox-rate-overrides.repository';
 import { SERVICE_NAME, tradingDataSource } from './persistence/data-source';
 import { createServer } from './server';
+import { tradingRetentionRules } from './workers/retention.worker';
 
 bootService({
   service: SERVICE_NAME,
@@ -70,11 +72,20 @@ bootService({
     });
     scheduler.start();
     holdReconciler.start();
+    const retention = startRetention(
+      dataSource,
+      tradingRetentionRules({
+        outboxRetentionMs: config.OUTBOX_RETENTION_MS,
+        quoteRetentionMs: config.QUOTE_RETENTION_MS,
+      }),
+      logger,
+      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
+    );
     return {
       server,
       stop: async () => {
         rateFeed.stop();
-        await Promise.all([scheduler.stop(), holdReconciler.stop()]);
+        await Promise.all([scheduler.stop(), holdReconciler.stop(), retention.stop()]);
         ledgerClient.close();
         payoutsClient.close();
         walletRegistryClient.close();

@@ -1,7 +1,7 @@
 // Proves the service's configuration: defaults for every knob, and refusal of
 // a missing key or a lease too short to outlast one attempt.
 import { loadConfig } from '@platform/config';
-import { configSchema } from './config';
+import { configSchema, deliveryRetentionDays } from './config';
 
 const minimal = {
   DATABASE_URL: 'postgres://u:p@localhost:5432/svc_webhook_delivery',
@@ -52,5 +52,14 @@ describe('webhook-delivery config', () => {
         METRICS_PORT: '0',
       }),
     ).toThrow(/AMQP_URL[\s\S]*WEBHOOK_SECRET_ENCRYPTION_KEY[\s\S]*METRICS_PORT[\s\S]*DELIVERY_LEASE_MS/);
+  });
+
+  it('keeps finished deliveries a month beyond the feed unless told, and never less than a week beyond it', () => {
+    expect(deliveryRetentionDays(loadConfig(configSchema, minimal))).toBe(60);
+    expect(deliveryRetentionDays(loadConfig(configSchema, { ...minimal, EVENT_FEED_RETENTION_DAYS: '90' }))).toBe(120);
+    expect(deliveryRetentionDays(loadConfig(configSchema, { ...minimal, DELIVERY_RETENTION_DAYS: '37' }))).toBe(37);
+    expect(() => loadConfig(configSchema, { ...minimal, DELIVERY_RETENTION_DAYS: '36' })).toThrow(
+      /DELIVERY_RETENTION_DAYS/,
+    );
   });
 });

@@ -8,6 +8,7 @@ import {
   metricsEnv,
   positiveInt,
   refuseDevelopmentKeysInProduction,
+  retentionEnv,
   sealingKeyRing,
   urlWithProtocol,
   z,
@@ -23,6 +24,9 @@ export const DELIVERY_LEASE_MS_MIN = 15_000;
 /** The feed keeps every event at least this long: the partner contract's promise. */
 export const EVENT_FEED_RETENTION_DAYS_MIN = 30;
 export const PARTNER_RETRIES_PER_MINUTE_DEFAULT = 10;
+/** Days a delivery outlives the feed's window, so a cursor just past it answers EVENT_CURSOR_EXPIRED, not UNKNOWN. */
+export const DELIVERY_RETENTION_DAYS_BEYOND_FEED_MIN = 7;
+export const DELIVERY_RETENTION_DAYS_BEYOND_FEED_DEFAULT = 30;
 
 export const configSchema = z
   .object({
@@ -66,11 +70,38 @@ export const configSchema = z
     FEED_POSITION_BATCH_SIZE: positiveInt().max(5_000).default(500),
     /** Retries a partner may ask for (POST /v1/webhook-deliveries/{id}/retry) per minute. */
     PARTNER_RETRIES_PER_MINUTE: positiveInt().max(1_000).default(PARTNER_RETRIES_PER_MINUTE_DEFAULT),
+    /**
+     * Days a finished delivery (and its attempts) is kept after it was created: at least
+     * DELIVERY_RETENTION_DAYS_BEYOND_FEED_MIN beyond EVENT_FEED_RETENTION_DAYS; unset,
+     * DELIVERY_RETENTION_DAYS_BEYOND_FEED_DEFAULT beyond it (deliveryRetentionDays).
+     */
+    DELIVERY_RETENTION_DAYS: positiveInt().max(800).optional(),
+    ...retentionEnv(),
   })
-  .superRefine(refuseDevelopmentKeysInProduction('WEBHOOK_SECRET_ENCRYPTION_KEY'));
+  .superRefine((config, context) => {
+    refuseDevelopmentKeysInProduction<typeof config>('WEBHOOK_SECRET_ENCRYPTION_KEY')(config, context);
+    const deliveryDays = config.DELIVERY_RETENTION_DAYS;
+    if (
+      deliveryDays !== undefined &&
+      deliveryDays < config.EVENT_FEED_RETENTION_DAYS + DELIVERY_RETENTION_DAYS_BEYOND_FEED_MIN
+    ) {
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['DELIVERY_RETENTION_DAYS'],
+        message: `must be at least EVENT_FEED_RETENTION_DAYS + ${DELIVERY_RETENTION_DAYS_BEYOND_FEED_MIN}`,
+      });
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return loadConfigOrExit(configSchema, env);
+}
+
+/** Days a finished delivery is kept: DELIVERY_RETENTION_DAYS, or the feed's window and a month when unset. */
+export function deliveryRetentionDays(config: Config): number {
+  return (
+    config.DELIVERY_RETENTION_DAYS ?? config.EVENT_FEED_RETENTION_DAYS + DELIVERY_RETENTION_DAYS_BEYOND_FEED_DEFAULT
+  );
 }

@@ -9,9 +9,9 @@ import '@platform/tracing/dist/instrument';
 import { AmqpConnection } from '@platform/events';
 import { bootService } from '@platform/grpc';
 import { Logger } from '@platform/logger';
-import { DataSource, dueRowsProbe } from '@platform/persistence';
+import { DataSource, dueRowsProbe, startRetention } from '@platform/persistence';
 import { HttpsWebhookSender } from './adapters/https-webhook-sender';
-import { Config, readConfig } from './config';
+import { Config, deliveryRetentionDays, readConfig } from './config';
 import { DeliveryMetrics } from './metrics/delivery-metrics';
 import { SERVICE_NAME, webhookDeliveryDataSource } from './persistence/data-source';
 import { DeliveriesRepository } from './persistence/deliveries.repository';
@@ -24,6 +24,7 @@ import { AttemptDeliveryUseCase } from './usecases/attempt-delivery/attempt-deli
 import { DeliveryReconciler } from './workers/delivery.reconciler';
 import { DeliveryScheduler } from './workers/delivery.scheduler';
 import { FeedPositioner } from './workers/feed.positioner';
+import { webhookDeliveryRetentionRules } from './workers/retention.worker';
 import { createPartnerEventsConsumer } from './workers/partner-events.consumer';
 
 /** Kept back from the grace period for closing connections after attempts drain. */
@@ -107,6 +108,12 @@ bootService({
     scheduler.start();
     reconciler.start();
     positioner.start();
+    const retention = startRetention(
+      dataSource,
+      webhookDeliveryRetentionRules({ deliveryRetentionDays: deliveryRetentionDays(config) }),
+      logger,
+      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
+    );
     await consumer.start();
     const server = createServer({
       dataSource,
@@ -132,6 +139,7 @@ bootService({
           scheduler.stop(workGraceMs),
           reconciler.stop(),
           positioner.stop(),
+          retention.stop(),
         ]);
         await amqp.close();
       },

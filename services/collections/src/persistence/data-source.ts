@@ -4,6 +4,7 @@ import { OutboxV1Migration1732180000000 } from './migrations/1732180000000-outbo
 import { CollectionsAuditRecordsMigration1795900000000 } from './migrations/1795900000000-collections-audit-records';
 import { CollectionsOutboxTraceparentMigration1796000000000 } from './migrations/1796000000000-collections-outbox-traceparent';
 import { CollectionsStatusListingMigration1796750000000 } from './migrations/1796750000000-collections-status-listing';
+import { CollectionsOutboxRetentionIndexMigration1797200000000 } from './migrations/1797200000000-collections-outbox-retention-index';
 
 export const SERVICE_NAME = 'collections';
 
@@ -17,6 +18,7 @@ export function collectionsDataSource(url: string): DataSource {
       CollectionsAuditRecordsMigration1795900000000,
       CollectionsOutboxTraceparentMigration1796000000000,
       CollectionsStatusListingMigration1796750000000,
+      CollectionsOutboxRetentionIndexMigration1797200000000,
     ],
   });
 }

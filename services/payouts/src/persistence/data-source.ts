@@ -10,6 +10,7 @@ import { WrongCodeBudgetsMigration1733100000000 } from './migrations/17331000000
 import { PartnerListingsMigration1733200000000 } from './migrations/1733200000000-partner-listings';
 import { PayoutsOutboxTraceparentMigration1796000000000 } from './migrations/1796000000000-payouts-outbox-traceparent';
 import { PayoutsPartnerFilteredListingsMigration1796700000000 } from './migrations/1796700000000-payouts-partner-filtered-listings';
+import { PayoutsOutboxRetentionIndexMigration1797200000000 } from './migrations/1797200000000-payouts-outbox-retention-index';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -29,6 +30,7 @@ export function payoutsDataSource(url: string): DataSource {
       PartnerListingsMigration1733200000000,
       PayoutsOutboxTraceparentMigration1796000000000,
       PayoutsPartnerFilteredListingsMigration1796700000000,
+      PayoutsOutboxRetentionIndexMigration1797200000000,
     ],
   });
 }

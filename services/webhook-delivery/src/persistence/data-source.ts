@@ -6,6 +6,7 @@ import { WebhookDeliveryTraceparentMigration1796000000000 } from './migrations/1
 import { WebhookDeliveryEventFeedMigration1796400000000 } from './migrations/1796400000000-webhook-delivery-event-feed';
 import { WebhookDeliveryFeedAssignFunctionMigration1796500000000 } from './migrations/1796500000000-webhook-delivery-feed-assign-function';
 import { WebhookDeliveryPartnerStatusListingMigration1796700000000 } from './migrations/1796700000000-webhook-delivery-partner-status-listing';
+import { WebhookDeliveryRetentionIndexesMigration1797200000000 } from './migrations/1797200000000-webhook-delivery-retention-indexes';
 
 export const SERVICE_NAME = 'webhook-delivery';
 
@@ -21,6 +22,7 @@ export function webhookDeliveryDataSource(url: string): DataSource {
       WebhookDeliveryEventFeedMigration1796400000000,
       WebhookDeliveryFeedAssignFunctionMigration1796500000000,
       WebhookDeliveryPartnerStatusListingMigration1796700000000,
+      WebhookDeliveryRetentionIndexesMigration1797200000000,
     ],
   });
 }

@@ -1,0 +1,16 @@
+/**
+ * The ledger's retention (docs/retention.md): what only serves a window is
+ * deleted after it, in small batches, by every replica (@platform/persistence
+ * startRetention). Entries, postings, holds, credits, deposits and statement lines
+ * are financial records and are kept.
+ *
+ * - outbox: a published event is read by nothing (the relay reads unpublished
+ *   rows only); it stays OUTBOX_RETENTION_MS after publication for inspection.
+ *   An unpublished row is never pruned.
+ */
+import { outboxRetentionRule } from '@platform/events';
+import type { RetentionRule } from '@platform/persistence';
+
+export function ledgerRetentionRules(windows: { outboxRetentionMs: number }): RetentionRule[] {
+  return [outboxRetentionRule(windows.outboxRetentionMs)];
+}
