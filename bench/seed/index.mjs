@@ -151,6 +151,10 @@ export async function seedOrderHistory({ urlTemplate, databases, template, count
         const key = `${plan.database}.${plan.table}`;
         rows[key] = (rows[key] ?? 0) + (await insertClones(clients.get(plan.database), plan, first, last));
       }
+      // State the clones move (account balances) follows each chunk, so the next chunk's triggers see it.
+      for (const seeder of applicable)
+        if (seeder.afterChunk)
+          await seeder.afterChunk(clients.get(seeder.database), template, first, last, prepared.get(seeder));
       log(`  cloned ${last.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} orders`);
     }
     for (const seeder of applicable)
