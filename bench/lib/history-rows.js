@@ -8,6 +8,7 @@ const { failureText } = require('./stats');
 
 /** The history sizes at scale 1 (`--history`); `small` is 1/100 of them, `large` ten times. */
 const HISTORY_SIZES = Object.freeze({
+  partners: 10_000,
   backgroundOrders: 1_000_000,
   hotOrders: 100_000,
   backgroundSpanDays: 90,
@@ -29,10 +30,11 @@ function historyScale(argv) {
   return { name: next, factor: HISTORY_SCALES[next] };
 }
 
-/** Orders to seed at a scale: { backgroundOrders, hotOrders, backgroundSpanDays }, at least 2 orders each. */
+/** What to seed at a scale: { partners, backgroundOrders, hotOrders, backgroundSpanDays }, at least 2 of each. */
 function historySizes(factor) {
   const scaled = (n) => Math.max(2, Math.round(n * factor));
   return {
+    partners: scaled(HISTORY_SIZES.partners),
     backgroundOrders: scaled(HISTORY_SIZES.backgroundOrders),
     hotOrders: scaled(HISTORY_SIZES.hotOrders),
     backgroundSpanDays: HISTORY_SIZES.backgroundSpanDays,
@@ -177,7 +179,7 @@ function seedingRows({ seedings, sizes, growthBytes, ordersSeeded, section }) {
   for (const seeding of seedings) {
     rows.push({
       section,
-      figure: `seeded ${seeding.what}: ${seeding.count.toLocaleString('en-US')} orders over ${seeding.span} in ${(seeding.durationMs / 1000).toFixed(0)} s`,
+      figure: `seeded ${seeding.what}: ${seeding.count.toLocaleString('en-US')} ${seeding.unit ?? 'orders'} over ${seeding.span} in ${(seeding.durationMs / 1000).toFixed(0)} s`,
       value: seeding.count,
     });
   }

@@ -39,8 +39,13 @@ describe('historyScale', () => {
 
 describe('historySizes', () => {
   it('scales the background and the hot partner’s orders', () => {
-    expect(historySizes(1)).toEqual({ backgroundOrders: 1_000_000, hotOrders: 100_000, backgroundSpanDays: 90 });
-    expect(historySizes(0.01)).toMatchObject({ backgroundOrders: 10_000, hotOrders: 1_000 });
+    expect(historySizes(1)).toEqual({
+      partners: 10_000,
+      backgroundOrders: 1_000_000,
+      hotOrders: 100_000,
+      backgroundSpanDays: 90,
+    });
+    expect(historySizes(0.01)).toMatchObject({ partners: 100, backgroundOrders: 10_000, hotOrders: 1_000 });
     expect(historySizes(10)).toMatchObject({ backgroundOrders: 10_000_000, hotOrders: 1_000_000 });
   });
 });

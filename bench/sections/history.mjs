@@ -2,6 +2,8 @@
 // history as on an empty database? The order and read rows of the bench run twice on one
 // stack: first on the empty database, then after seeding PostgreSQL directly through the
 // services' own tables (bench/seed/, the same cloning the volume section uses):
+//   - partners: PARTNERS clones of a partner created with the ops tool (accounts, credentials,
+//     webhook endpoint, profile, settings: every row that mentions it, bench/seed/partners.mjs);
 //   - background: a partner's BACKGROUND orders (quotes, ledger hold/entry/postings and the
 //     statement lines the ledger's trigger writes, cap usages, webhook deliveries and attempts
 //     numbered in the events feed) spread over 90 days before now;
@@ -20,6 +22,7 @@ import { FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
 import { rssKiB } from '../lib/proc.js';
 import { runOps, services } from '../lib/stack.mjs';
 import { HISTORY_SEEDERS, seedOrderHistory } from '../seed/index.mjs';
+import { seedPartners } from '../seed/partners.mjs';
 import { measuredClosedLoop, withoutIds } from './orders.mjs';
 import { createRequire } from 'node:module';
 
@@ -185,6 +188,31 @@ async function seedPartner(ctx, partner, { orders, spanMs, what, span }) {
   return { what, span, count: orders, durationMs: seeded.durationMs, rows: seeded.rows };
 }
 
+/** A partner as the ops tool creates one (webhook endpoint and sandbox rate set, never funded), cloned. */
+async function seedPartnerClones(ctx, sizes) {
+  const template = await ctx.newPartner('History partner template', { fundingKes: [] });
+  const span = `${sizes.backgroundSpanDays} days`;
+  const seeded = await step(`${sizes.partners.toLocaleString('en-US')} partners cloned over ${span}`, () =>
+    seedPartners({
+      urlTemplate: ctx.description.postgres.urlTemplate,
+      databases: services.DATABASE_NAMES,
+      partnerId: template.partnerId,
+      count: sizes.partners,
+      tag: `hist-partner-${Date.now().toString(36)}`,
+      spanMs: sizes.backgroundSpanDays * DAY_MS,
+      log: ctx.log,
+    }),
+  );
+  return {
+    what: 'partners',
+    unit: 'partners',
+    span,
+    count: sizes.partners,
+    durationMs: seeded.durationMs,
+    rows: seeded.rows,
+  };
+}
+
 function memoryRows(processes) {
   return services.SERVICE_NAMES.map((name) => {
     const kiB = processes[name] ? rssKiB(processes[name]) : null;
@@ -202,7 +230,7 @@ export async function historySection(ctx) {
   const urlTemplate = ctx.description.postgres.urlTemplate;
   const { orderClients, orderDurationS } = ctx.options;
   ctx.log(
-    `  history ${scale.name}: ${sizes.backgroundOrders.toLocaleString('en-US')} background orders over ${sizes.backgroundSpanDays} days, ` +
+    `  history ${scale.name}: ${sizes.partners.toLocaleString('en-US')} partners, ${sizes.backgroundOrders.toLocaleString('en-US')} background orders over ${sizes.backgroundSpanDays} days, ` +
       `${sizes.hotOrders.toLocaleString('en-US')} in the hot partner's 24-hour window`,
   );
 
@@ -212,7 +240,7 @@ export async function historySection(ctx) {
   const bytesBefore = await databasesBytes(urlTemplate);
   const background = await ctx.newPartner('History background', { fundingKes: fundingFor(sizes.backgroundOrders) });
   const hot = await ctx.newPartner('History hot', { sockets: orderClients, fundingKes: fundingFor(sizes.hotOrders) });
-  const seedings = [];
+  const seedings = [await seedPartnerClones(ctx, sizes)];
   seedings.push(
     await seedPartner(ctx, background, {
       orders: sizes.backgroundOrders,
