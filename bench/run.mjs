@@ -17,6 +17,8 @@
 //   webhooks    deliveries/s with one and two webhook-delivery workers (after the stack stops)
 //   spread      (optional) the closed loop spread over 8 partners
 //   ledger      (optional) the ledger's money paths over gRPC beside pgbench running the entry shape
+//   history     (`--history`, alone) the order loop and the partner reads on an empty database, then
+//               again after seeding months of history in PostgreSQL (bench/sections/history.mjs)
 // Resident memory of every service (idle at start, peak over the run), the load average at
 // start and end of the run and of each section, and the machine are always reported.
 //
@@ -25,6 +27,9 @@
 //   BENCH_STACK_FILE=.stack/stack.json ...     a started stack instead (webhooks still use BENCH_STACK_SLOT)
 //   BENCH_CPU_PROFILE=1                        afterwards, profiles a second gateway under load and
 //                                              trading + the ledger under the order load (bench/results/)
+//   npm run bench -- --history [small|large]   the history section only: 10,000 partners, 1,000,000
+//                                              background orders over 90 days and 100,000 in the hot
+//                                              partner's window (`small` 1/100 of that, `large` ten times)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -42,7 +47,9 @@ import { createBenchPartner } from './lib/partners.mjs';
 import { profileGateway, withProfiledServices } from './lib/profiling.mjs';
 import { startReceiver } from './lib/receiver.mjs';
 import { openStack, services, stackProcesses } from './lib/stack.mjs';
+import { historyScale } from './lib/history-rows.js';
 import { gatewaySection } from './sections/gateway.mjs';
+import { historySection } from './sections/history.mjs';
 import { ledgerSection } from './sections/ledger.mjs';
 import { ordersSection } from './sections/orders.mjs';
 import { sequentialSection } from './sections/sequential.mjs';
@@ -60,6 +67,8 @@ process.env.STACK_ENV_QUOTE_TTL_MS ??= '600000';
 
 /** The whole run stops (stack stopped, exit 1) past this: a full run takes about 15 minutes. */
 const RUN_TIME_LIMIT_MS = 45 * 60_000;
+/** A history run may take this much longer per unit of scale (seeding, ledger check, ANALYZE). */
+const HISTORY_TIME_LIMIT_MS_PER_SCALE = 3 * 60 * 60_000;
 const MIB = 1024;
 
 const SECTIONS = {
@@ -70,13 +79,17 @@ const SECTIONS = {
   spread: spreadSection,
   ledger: ledgerSection,
   webhooks: webhooksSection,
+  history: historySection,
 };
 const DEFAULT_SECTIONS = ['sequential', 'gateway', 'orders', 'volume', 'webhooks'];
 /** Run after this run's stack is stopped. */
 const WITHOUT_STACK = new Set(['webhooks']);
 
 const env = process.env;
+const history = historyScale(process.argv.slice(2));
+const runTimeLimitMs = RUN_TIME_LIMIT_MS + (history ? history.factor * HISTORY_TIME_LIMIT_MS_PER_SCALE : 0);
 const options = {
+  history,
   durationS: boundedInt(env, 'BENCH_DURATION_S', 10, 1, 300),
   connections: boundedInt(env, 'BENCH_CONNECTIONS', 32, 1, 512),
   orderClients: boundedInt(env, 'BENCH_ORDER_CLIENTS', 20, 1, 256),
@@ -86,7 +99,13 @@ const options = {
   sequentialRounds: boundedInt(env, 'BENCH_SEQUENTIAL_ROUNDS', 200, 10, 5_000),
   historyOrders: boundedInt(env, 'BENCH_HISTORY_ORDERS', 100_000, 2, 10_000_000),
   cpuProfile: env.BENCH_CPU_PROFILE === '1',
-  sections: parseSections(env.BENCH_SECTIONS, Object.keys(SECTIONS), DEFAULT_SECTIONS),
+  sections: history
+    ? ['history']
+    : parseSections(
+        env.BENCH_SECTIONS,
+        Object.keys(SECTIONS).filter((name) => name !== 'history'),
+        DEFAULT_SECTIONS,
+      ),
 };
 
 const loadAverage = () => os.loadavg().map((value) => Number(value.toFixed(2)));
@@ -181,10 +200,10 @@ async function withStack(report, rows) {
     cleanups.length = 0;
   };
   const watchdog = setTimeout(async () => {
-    console.error(`✘ the bench ran past ${RUN_TIME_LIMIT_MS / 60_000} minutes: stopping`);
+    console.error(`✘ the bench ran past ${Math.round(runTimeLimitMs / 60_000)} minutes: stopping`);
     await stopAll();
     process.exit(1);
-  }, RUN_TIME_LIMIT_MS);
+  }, runTimeLimitMs);
   watchdog.unref();
   try {
     const { description } = stack;

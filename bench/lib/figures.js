@@ -30,6 +30,11 @@ const TARGETS = Object.freeze({
   'volume.tradingRowsRead': { judged: 'ratio', must: ['<=', 1.2] },
   // The history bench's "within 15 % of the empty-database run".
   'volume.ordersPerSecond': { judged: 'ratio', must: ['>=', 0.85] },
+  // The history bench (`--history`): every throughput and latency within 15 % of the same run
+  // on an empty database, rows read per order per table within 1.2× of it.
+  'history.throughput': { judged: 'ratio', must: ['>=', 0.85] },
+  'history.latency': { judged: 'ratio', must: ['<=', 1.15] },
+  'history.rowsRead': { judged: 'ratio', must: ['<=', 1.2] },
   'webhooks.oneWorker': { judged: 'value', must: ['>=', 500], aim: ['>=', 1000] },
   'webhooks.twoWorkers': { judged: 'ratio', aim: ['>=', 1.8] },
   'memory.idle': { judged: 'value', must: ['<=', 120] },
@@ -63,7 +68,7 @@ function verdict(row, targets = TARGETS) {
   const target = row.id ? targets[row.id] : undefined;
   if (!target) return '';
   const judged = target.judged === 'ratio' ? ratioOf(row) : row.value;
-  if (!isNumber(judged)) return 'no value';
+  if (!isNumber(judged)) return row.unmet ? `NOT MET: ${row.unmet}` : 'no value';
   if (row.unmet) return `NOT MET: ${row.unmet}`;
   const meets = (condition) => OPERATORS[condition[0]](judged, condition[1]);
   if (target.aim && meets(target.aim)) return target.must ? 'met, aim met' : 'aim met';

@@ -91,14 +91,14 @@ export async function stackProcesses(profile) {
  * `ops <args> --json` against the stack; resolves to its parsed output. A command that
  * reports a failed check by its exit status (ledger check) may list that status in `exitCodes`.
  */
-export function runOps(stackFile, args, { exitCodes = [0] } = {}) {
+export function runOps(stackFile, args, { exitCodes = [0], timeoutMs = OPS_TIMEOUT_MS } = {}) {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [path.join(REPO_ROOT, 'tools/ops/dist/main.js'), ...args, '--json'],
       {
         env: { ...process.env, OPS_STACK_FILE: stackFile },
-        timeout: OPS_TIMEOUT_MS,
+        timeout: timeoutMs,
       },
       (error, stdout, stderr) => {
         const code = error ? error.code : 0;

@@ -2,10 +2,16 @@
 // entry and that entry's postings, and the balances those postings moved. Postings carry
 // each account's running balance and version, so clone i of an account's posting gets
 // version + i and balance + i × amount from the account as locked at seeding, and the
-// accounts move by count × amount at the end: `ops ledger check` reconciles afterwards.
+// accounts move by the chunk's clones × amount after each chunk (`afterChunk`): `ops ledger
+// check` reconciles afterwards.
 // Statement lines are not cloned: the ledger's posting trigger appends one per cloned
 // posting to a partner account (dated at seeding, after the template's own lines, each
-// chaining on the one before), and `finish` counts them.
+// chaining on the one before), and `finish` counts them. The accounts must move with every
+// chunk, not once at the end: the next chunk's cloned holds fire the holds trigger, which
+// appends a line whenever the account's posted − held differs from the last line's
+// available balance. With the accounts left behind, each chunk boundary wrote two lines
+// more than one per posting (a 'hold_placed' line back to the stale balance, then a
+// 'hold_released' line forward again before the chunk's first posting).
 import { literal } from '../lib/clone-sql.js';
 import { SeedSchemaError } from './clone.mjs';
 
@@ -64,15 +70,17 @@ export const ledgerEntries = {
       },
     ];
   },
-  /** Each account moves by count × its posting, its version by count: as if each clone had posted. */
-  async finish(client, template, count, prepared) {
+  /** Each account moves by the chunk's clones × its posting, its version by as many: as if each clone had posted. */
+  async afterChunk(client, template, first, last, prepared) {
     const result = await client.query(
       `UPDATE accounts a SET posted = a.posted + $2::bigint * p.amount, version = a.version + $2::bigint
          FROM postings p WHERE p.entry_id = $1 AND p.account_id = a.id`,
-      [prepared.entryId, count],
+      [prepared.entryId, last - first + 1],
     );
     if (result.rowCount !== prepared.accounts.length)
       throw new Error(`moved ${result.rowCount} accounts, expected ${prepared.accounts.length}`);
+  },
+  async finish(client, template, count, prepared) {
     await assertStatementLinesWritten(client, prepared.accounts, count);
   },
 };

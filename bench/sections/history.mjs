@@ -1,0 +1,296 @@
+// `npm run bench -- --history [small|full|large]`: is the platform as fast with months of
+// history as on an empty database? The order and read rows of the bench run twice on one
+// stack: first on the empty database, then after seeding PostgreSQL directly through the
+// services' own tables (bench/seed/, the same cloning the volume section uses):
+//   - partners: PARTNERS clones of a partner created with the ops tool (accounts, credentials,
+//     webhook endpoint, profile, settings: every row that mentions it, bench/seed/partners.mjs);
+//   - background: a partner's BACKGROUND orders (quotes, ledger hold/entry/postings and the
+//     statement lines the ledger's trigger writes, cap usages, webhook deliveries and attempts
+//     numbered in the events feed) spread over 90 days before now;
+//   - hot: the measured partner with HOT orders inside its 24-hour window (its daily cap counts them).
+// Then the same loads for the hot partner, printed beside the empty run, rows read per order
+// per table beside the empty run's, each service's resident memory after the history run, and
+// every table's size after the seeding with the disk an order takes.
+import { step } from '../../scripts/lib/steps.mjs';
+import { cannon } from '../lib/ceilings.mjs';
+import { cloneId } from '../lib/clone-sql.js';
+import { ORDER_END_WAIT_MAX_MS } from '../lib/cost.mjs';
+import { historyComparisonRows, historySizes, seedingRows } from '../lib/history-rows.js';
+import { autocannonRequests } from '../lib/http.mjs';
+import { quoteAndBuy } from '../lib/load.mjs';
+import { FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
+import { rssKiB } from '../lib/proc.js';
+import { runOps, services } from '../lib/stack.mjs';
+import { HISTORY_SEEDERS, seedOrderHistory } from '../seed/index.mjs';
+import { seedPartners } from '../seed/partners.mjs';
+import { measuredClosedLoop, withoutIds } from './orders.mjs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { Client } = require('pg');
+
+const SECTION = 'history: the same runs on a seeded database beside an empty one';
+const SIZES_SECTION = 'history: seeding and disk';
+const MEMORY_SECTION = 'history: resident memory per service after the history run (MiB)';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The hot partner's clones stay inside its 24-hour window for the whole run. */
+const HOT_SPAN_MS = 23 * 60 * 60 * 1000;
+const KES_PER_ORDER_FUNDED = 101;
+const RUN_FUNDING_KES = 5_000_000;
+const PAGE_SIZE = 100;
+/** The template's deliveries are marked delivered just after the receiver answers. */
+const DELIVERED_WAIT_MS = 30_000;
+/** `ops ledger check` over millions of postings. */
+const LEDGER_CHECK_TIMEOUT_MS = 30 * 60_000;
+const MIB = 1024;
+
+const SIZES_SQL = `
+  SELECT relname AS name, pg_table_size(relid)::bigint AS "tableBytes", pg_indexes_size(relid)::bigint AS "indexBytes",
+         n_live_tup::bigint AS "liveRows"
+    FROM pg_stat_user_tables`;
+
+function fundingFor(orders) {
+  const needed = orders * KES_PER_ORDER_FUNDED + RUN_FUNDING_KES;
+  return Array.from({ length: Math.ceil(needed / Number(FUNDING_KES_DEFAULT)) }, () => FUNDING_KES_DEFAULT);
+}
+
+async function withDatabase(urlTemplate, database, work) {
+  const client = new Client({ connectionString: urlTemplate.replace('{database}', database) });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The service databases' total size in bytes. */
+function databasesBytes(urlTemplate) {
+  return withDatabase(urlTemplate, 'postgres', async (client) => {
+    const { rows } = await client.query(
+      'SELECT sum(pg_database_size(datname))::bigint AS bytes FROM pg_database WHERE datname = ANY($1)',
+      [services.DATABASE_NAMES],
+    );
+    return Number(rows[0].bytes);
+  });
+}
+
+/** { 'db.table': { tableBytes, indexBytes, liveRows } } over every service database (after ANALYZE). */
+async function tableSizes(urlTemplate) {
+  const sizes = {};
+  for (const database of services.DATABASE_NAMES) {
+    await withDatabase(urlTemplate, database, async (client) => {
+      await client.query('ANALYZE');
+      const { rows } = await client.query(SIZES_SQL);
+      for (const row of rows)
+        sizes[`${database}.${row.name}`] = {
+          tableBytes: Number(row.tableBytes),
+          indexBytes: Number(row.indexBytes),
+          liveRows: Number(row.liveRows),
+        };
+    });
+  }
+  return sizes;
+}
+
+/** The KES account a partner's statement pages read. */
+async function kesAccountOf(partner) {
+  const balances = await partner.client.get('/v1/balances');
+  const kes = Array.isArray(balances.body) ? balances.body.find((balance) => balance.currency === 'KES') : undefined;
+  if (balances.status !== 200 || !kes)
+    throw new Error(`GET /v1/balances answered ${balances.status} without a KES account`);
+  return kes.accountId;
+}
+
+/** The read rows of the bench for one partner: an order, its balances, a feed page and a statement page. */
+async function readFigures(ctx, partner, orderId) {
+  const { connections, durationS } = ctx.options;
+  const account = await kesAccountOf(partner);
+  const reads = {
+    'GET /v1/orders/{id}': `/v1/orders/${orderId}`,
+    'GET /v1/balances': '/v1/balances',
+    [`GET /v1/events?limit=${PAGE_SIZE}`]: `/v1/events?limit=${PAGE_SIZE}`,
+    [`GET /v1/balances/{accountId}/transactions?limit=${PAGE_SIZE}`]: `/v1/balances/${account}/transactions?limit=${PAGE_SIZE}`,
+  };
+  const figures = {};
+  for (const [name, path] of Object.entries(reads)) {
+    const requests = autocannonRequests([{ credentials: partner.credentials, path }], 'GET');
+    figures[name] = await step(`signed ${name}`, () => cannon(ctx.gatewayUrl, requests, { connections, durationS }));
+  }
+  return figures;
+}
+
+/** The order loop (its cost measured: rows read per table) and the reads, for one partner. */
+async function measuredRun(ctx, partner, title) {
+  const { load, cost } = await measuredClosedLoop(ctx, partner, title);
+  if (!cost) throw new Error(`${title}: no order was placed`);
+  const reads = await readFigures(ctx, partner, load.orderIds[0]);
+  return { load, cost, reads };
+}
+
+/** A settled order of `partner` whose webhooks are delivered: the template every clone copies. */
+async function templateOrder(ctx, partner) {
+  const placed = await quoteAndBuy(partner.client);
+  if (placed.failure) throw new Error(`the template order failed: ${placed.failure}`);
+  ctx.placedOrderIds.push(placed.orderId);
+  const missing = await ctx.receiver.waitEnded([placed.orderId], ORDER_END_WAIT_MAX_MS);
+  if (missing.length > 0 || ctx.receiver.endings([placed.orderId])['order.settled'] !== 1)
+    throw new Error(`the template order ${placed.orderId} did not settle with its webhook in time`);
+  const urlTemplate = ctx.description.postgres.urlTemplate;
+  await waitDelivered(urlTemplate, placed.orderId);
+  return withDatabase(urlTemplate, 'svc_trading', async (client) => {
+    const { rows } = await client.query(
+      'SELECT quote_id::text AS "quoteId", to_json(created_at) #>> \'{}\' AS "createdAtIso" FROM orders WHERE order_id = $1',
+      [placed.orderId],
+    );
+    return { orderId: placed.orderId, ...rows[0] };
+  });
+}
+
+/** Resolves once every delivery carrying the order is marked delivered. */
+async function waitDelivered(urlTemplate, orderId) {
+  const deadline = Date.now() + DELIVERED_WAIT_MS;
+  await withDatabase(urlTemplate, 'svc_webhook_delivery', async (client) => {
+    for (;;) {
+      const { rows } = await client.query(
+        "SELECT count(*) FILTER (WHERE status <> 'delivered')::int AS open FROM deliveries WHERE strpos(body, $1) > 0",
+        [orderId],
+      );
+      if (rows[0].open === 0) return;
+      if (Date.now() > deadline)
+        throw new Error(`the deliveries of order ${orderId} were not marked delivered in time`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
+}
+
+/** Places a template order for `partner` and clones it `orders − 1` times over `spanMs` before it. */
+async function seedPartner(ctx, partner, { orders, spanMs, what, span }) {
+  const template = await templateOrder(ctx, partner);
+  const tag = `hist-${what.split(' ')[0]}-${Date.now().toString(36)}`;
+  const clones = orders - 1;
+  const seeded = await step(`${what}: ${clones.toLocaleString('en-US')} clones of a settled order over ${span}`, () =>
+    seedOrderHistory({
+      urlTemplate: ctx.description.postgres.urlTemplate,
+      databases: services.DATABASE_NAMES,
+      template,
+      count: clones,
+      tag,
+      spanMs,
+      seeders: HISTORY_SEEDERS,
+      log: ctx.log,
+    }),
+  );
+  const clone = cloneId(tag, 'order', Math.ceil(clones / 2));
+  const read = await partner.client.get(`/v1/orders/${clone}`);
+  if (read.status !== 200 || read.body.status !== 'settled')
+    throw new Error(`seeded order ${clone} reads back ${read.status} ${JSON.stringify(read.body)}`);
+  return { what, span, count: orders, durationMs: seeded.durationMs, rows: seeded.rows };
+}
+
+/** A partner as the ops tool creates one (webhook endpoint and sandbox rate set, never funded), cloned. */
+async function seedPartnerClones(ctx, sizes) {
+  const template = await ctx.newPartner('History partner template', { fundingKes: [] });
+  const span = `${sizes.backgroundSpanDays} days`;
+  const seeded = await step(`${sizes.partners.toLocaleString('en-US')} partners cloned over ${span}`, () =>
+    seedPartners({
+      urlTemplate: ctx.description.postgres.urlTemplate,
+      databases: services.DATABASE_NAMES,
+      partnerId: template.partnerId,
+      count: sizes.partners,
+      tag: `hist-partner-${Date.now().toString(36)}`,
+      spanMs: sizes.backgroundSpanDays * DAY_MS,
+      log: ctx.log,
+    }),
+  );
+  return {
+    what: 'partners',
+    unit: 'partners',
+    span,
+    count: sizes.partners,
+    durationMs: seeded.durationMs,
+    rows: seeded.rows,
+  };
+}
+
+function memoryRows(processes) {
+  return services.SERVICE_NAMES.map((name) => {
+    const kiB = processes[name] ? rssKiB(processes[name]) : null;
+    return {
+      section: MEMORY_SECTION,
+      figure: `${name} after the history run`,
+      value: kiB === null ? null : Math.round(kiB / MIB),
+    };
+  });
+}
+
+export async function historySection(ctx) {
+  const scale = ctx.options.history;
+  const sizes = historySizes(scale.factor);
+  const urlTemplate = ctx.description.postgres.urlTemplate;
+  const { orderClients, orderDurationS } = ctx.options;
+  ctx.log(
+    `  history ${scale.name}: ${sizes.partners.toLocaleString('en-US')} partners, ${sizes.backgroundOrders.toLocaleString('en-US')} background orders over ${sizes.backgroundSpanDays} days, ` +
+      `${sizes.hotOrders.toLocaleString('en-US')} in the hot partner's 24-hour window`,
+  );
+
+  const emptyPartner = await ctx.newPartner('History empty', { sockets: orderClients });
+  const empty = await measuredRun(ctx, emptyPartner, `${orderClients} clients, ${orderDurationS} s, empty database`);
+
+  const bytesBefore = await databasesBytes(urlTemplate);
+  const background = await ctx.newPartner('History background', { fundingKes: fundingFor(sizes.backgroundOrders) });
+  const hot = await ctx.newPartner('History hot', { sockets: orderClients, fundingKes: fundingFor(sizes.hotOrders) });
+  const seedings = [await seedPartnerClones(ctx, sizes)];
+  seedings.push(
+    await seedPartner(ctx, background, {
+      orders: sizes.backgroundOrders,
+      spanMs: sizes.backgroundSpanDays * DAY_MS,
+      what: 'background partner',
+      span: `${sizes.backgroundSpanDays} days`,
+    }),
+  );
+  seedings.push(
+    await seedPartner(ctx, hot, {
+      orders: sizes.hotOrders,
+      spanMs: HOT_SPAN_MS,
+      what: 'hot partner',
+      span: '23 hours',
+    }),
+  );
+  const check = await step('ledger reconciles after seeding', () =>
+    runOps(ctx.stackFile, ['ledger', 'check'], { exitCodes: [0, 1], timeoutMs: LEDGER_CHECK_TIMEOUT_MS }),
+  );
+  if (!check.ok)
+    throw new Error(
+      `the ledger does not reconcile after seeding: ${JSON.stringify(check.checks.filter((c) => !c.ok))}`,
+    );
+  const tables = await step('table and index sizes after seeding', () => tableSizes(urlTemplate));
+  const bytesAfter = await databasesBytes(urlTemplate);
+
+  const label = `${sizes.hotOrders.toLocaleString('en-US')} earlier orders of the partner, ${(sizes.backgroundOrders + sizes.hotOrders).toLocaleString('en-US')} in all`;
+  const seeded = await measuredRun(ctx, hot, `${orderClients} clients, ${orderDurationS} s, ${label}`);
+  const memory = memoryRows(ctx.processes);
+
+  ctx.rows.push(...historyComparisonRows({ seeded, empty, label, section: SECTION }));
+  ctx.rows.push(...memory);
+  ctx.rows.push(
+    ...seedingRows({
+      seedings,
+      sizes: tables,
+      growthBytes: bytesAfter - bytesBefore,
+      ordersSeeded: sizes.backgroundOrders + sizes.hotOrders,
+      section: SIZES_SECTION,
+    }),
+  );
+  const compact = (run) => ({ load: withoutIds(run.load), cost: run.cost, reads: run.reads });
+  return {
+    scale,
+    sizes,
+    seedings,
+    tableSizes: tables,
+    databasesBytes: { before: bytesBefore, after: bytesAfter },
+    empty: compact(empty),
+    seeded: compact(seeded),
+    memoryAfterMiB: Object.fromEntries(memory.map((row) => [row.figure.split(' ')[0], row.value])),
+  };
+}

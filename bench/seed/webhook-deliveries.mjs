@@ -1,0 +1,87 @@
+// webhook-delivery's record of an order's events: the deliveries whose body carries the
+// order (order.created, order.settled, …) and their attempts. Each delivery and each attempt
+// gets a clone id of its own (roles delivery_a…, event_a…, attempt_a…), and each cloned
+// delivery a feed position of its own, above every position taken when the seeding starts
+// (plus FEED_HEADROOM for rows the feed's positioner numbers meanwhile), so the partner's
+// events feed pages through the clones as through its own events. Used by the history bench
+// only: the volume section leaves these rows out (seed/index.mjs, NOT_CLONED).
+import { literal } from '../lib/clone-sql.js';
+import { SeedSchemaError, tableExists } from './clone.mjs';
+
+/** Positions left free above the highest at seeding, for events the positioner numbers while the seeding runs. */
+const FEED_HEADROOM = 1_000_000;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+const letter = (index) => {
+  if (index >= LETTERS.length) throw new SeedSchemaError(`more than ${LETTERS.length} deliveries for one order`);
+  return LETTERS[index];
+};
+
+const inList = (ids) => ids.map((id) => `${literal(id)}::uuid`).join(', ');
+
+export const webhookDeliveries = {
+  name: 'webhook deliveries and attempts of the order',
+  database: 'svc_webhook_delivery',
+  required: true,
+  async applies(client, template) {
+    if (!(await tableExists(client, 'deliveries'))) return false;
+    const { rows } = await client.query('SELECT 1 FROM deliveries WHERE strpos(body, $1) > 0 LIMIT 1', [
+      template.orderId,
+    ]);
+    return rows.length > 0;
+  },
+  /** Every delivery of the order must be over (delivered): a clone of one in flight would be picked up and sent. */
+  async extraIds(client, template) {
+    const { rows: deliveries } = await client.query(
+      `SELECT delivery_id::text AS id, event_id::text AS "eventId", status FROM deliveries
+        WHERE strpos(body, $1) > 0 ORDER BY created_at, delivery_id`,
+      [template.orderId],
+    );
+    const open = deliveries.filter((row) => row.status !== 'delivered');
+    if (open.length > 0)
+      throw new SeedSchemaError(
+        `the template order's deliveries ${open.map((row) => row.id).join(', ')} are not delivered`,
+      );
+    const { rows: attempts } = await client.query(
+      'SELECT id::text AS id FROM delivery_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, attempt_number',
+      [deliveries.map((row) => row.id)],
+    );
+    return [
+      ...deliveries.flatMap((row, index) => [
+        { id: row.id, role: `delivery_${letter(index)}` },
+        { id: row.eventId, role: `event_${letter(index)}` },
+      ]),
+      ...attempts.map((row, index) => ({ id: row.id, role: `attempt_${letter(index)}` })),
+    ];
+  },
+  async prepare(client, template, ids) {
+    const deliveryIds = ids.filter((id) => id.role.startsWith('delivery_')).map((id) => id.id);
+    const attemptIds = ids.filter((id) => id.role.startsWith('attempt_')).map((id) => id.id);
+    const { rows } = await client.query('SELECT coalesce(max(feed_position), 0)::text AS top FROM deliveries');
+    return { deliveryIds, attemptIds, feedBase: BigInt(rows[0].top) + BigInt(FEED_HEADROOM) };
+  },
+  async plans(template, tag, prepared) {
+    const { deliveryIds, attemptIds, feedBase } = prepared;
+    const ranks = deliveryIds.map((id, rank) => `(${literal(id)}::uuid, ${rank})`).join(', ');
+    const plans = [
+      {
+        table: 'deliveries',
+        where: `tpl.delivery_id IN (${inList(deliveryIds)})`,
+        expectedRows: deliveryIds.length,
+        requiredColumns: ['delivery_id', 'event_id', 'partner_id', 'body', 'status', 'feed_position'],
+        joins: `JOIN (VALUES ${ranks}) AS feed(delivery_id, rank) ON feed.delivery_id = tpl.delivery_id`,
+        overrides: { feed_position: `${feedBase}::bigint + (s.i - 1) * ${deliveryIds.length} + feed.rank` },
+        orderBy: 's.i, tpl.delivery_id',
+      },
+    ];
+    if (attemptIds.length > 0)
+      plans.push({
+        table: 'delivery_attempts',
+        where: `tpl.id IN (${inList(attemptIds)})`,
+        expectedRows: attemptIds.length,
+        requiredColumns: ['id', 'delivery_id'],
+        orderBy: 's.i, tpl.id',
+      });
+    return plans;
+  },
+};
