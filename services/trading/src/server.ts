@@ -35,7 +35,7 @@ import { ListOrdersUseCase } from './usecases/list-orders/list-orders.usecase';
 import { OrderTransitions, PartnerAccountIds, ServiceAccounts } from './usecases/order-support';
 import { PaySellProceedsUseCase } from './usecases/pay-sell-proceeds/pay-sell-proceeds.usecase';
 import { ReleaseDailyCapUseCase } from './usecases/release-daily-cap/release-daily-cap.usecase';
-import { ReserveDailyCapUseCase, reserveInTransaction } from './usecases/reserve-daily-cap/reserve-daily-cap.usecase';
+import { ReserveDailyCapUseCase } from './usecases/reserve-daily-cap/reserve-daily-cap.usecase';
 import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
 import { OrderScheduler, orderScheduler } from './workers/order.worker';
 import { orphanedHoldsWorker } from './workers/orphaned-holds.worker';
@@ -118,7 +118,6 @@ export function createServer(deps: ServerDependencies): {
     transitions: new OrderTransitions({
       dataSource: deps.dataSource,
       orders: repositories.orders,
-      capUsages: repositories.capUsages,
       onEvents: deps.onEventsCommitted,
     }),
   };
@@ -272,7 +271,6 @@ function createOrderUseCase(
     switches: repositories.switches,
     ledger: deps.ledger,
     accountIds: wiring.accountIds,
-    reserveCap: reserveInTransaction,
     clock: deps.clock,
     strategies: [debitFirst, payIn, deposit, balanceFunding],
   });

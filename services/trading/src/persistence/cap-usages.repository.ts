@@ -1,14 +1,15 @@
 /**
- * cap_usages, the partner's cap window and the partner row lock the daily cap
- * serialises on. Every reservation method takes the transaction's manager: a
- * reservation is only sound inside the transaction that holds the
- * partner_profiles lock and then the cap_windows lock, in that order (the
- * order the database triggers on cap_usages take them in too).
+ * cap_usages, the partner's cap window and the reservation that serialises on
+ * it. A reservation is one statement, cap_reserve (migrations/
+ * 1796900000000-cap-reserve-one-statement.ts): it locks the partner's
+ * cap_windows row, moves the window to the reservation's minute, checks the
+ * cap and inserts the usage, so the window row is locked only from that
+ * statement to the caller's commit.
  *
- * cap_windows and cap_usage_buckets are kept by those triggers on every
- * insert, release or delete of a usage; this code only moves a window forward
- * (advanceWindow). Times are passed in, never taken from the database's
- * clock, so one clock decides the window (migrations/1732710000000-cap-windows.ts).
+ * cap_windows and cap_usage_buckets are kept by the triggers on cap_usages on
+ * every insert, release or delete of a usage (migrations/1732710000000-cap-windows.ts).
+ * Times are passed in, never taken from the database's clock, so one clock
+ * decides the window.
  */
 import type { EntityManager } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
@@ -31,70 +32,44 @@ export interface NewCapUsage {
   amountKes: string;
   givenCurrency: 'KES' | 'USDT';
   givenAmount: string;
-  /** The time it counts at (its minute's bucket). */
-  createdAt: Date;
-}
-
-/** A partner's window: KES of its unreleased usages in minutes from `countedFrom` on. */
-export interface CapWindowRow {
-  openKes: string;
-  countedFrom: Date;
 }
 
 const COLUMNS = `usage_id AS "usageId", partner_id AS "partnerId", source, amount_kes::text AS "amountKes",
   given_currency AS "givenCurrency", given_amount::text AS "givenAmount", created_at AS "createdAt", released_at AS "releasedAt"`;
 
+/** What cap_reserve answers: the usage counted now, the usage already under this id, or a refusal. */
+export type CapReservation =
+  | { outcome: 'reserved'; usage: CapUsageRow }
+  | { outcome: 'existing'; usage: CapUsageRow }
+  | { outcome: 'exceeded'; usage: null }
+  | { outcome: 'partner_not_found'; usage: null };
+
+const RESERVE_SQL = `SELECT r.outcome, ${COLUMNS}
+  FROM cap_reserve($1::uuid, $2::uuid, $3, $4::numeric, $5, $6::numeric, $7::timestamptz, $8::boolean) r,
+       LATERAL (SELECT (r.counted).*) u`;
+
 /** Stateless: every method runs in the caller's transaction (its manager). */
 export class CapUsagesRepository {
-  /** The partner's caps, with its profile row locked until the transaction ends; null without a profile. */
-  async lockPartnerCaps(
-    manager: EntityManager,
-    partnerId: string,
-  ): Promise<{ perOrderCapKes: string; dailyCapKes: string } | null> {
-    const [row] = await queryRows<{ perOrderCapKes: string; dailyCapKes: string }>(
-      manager,
-      'SELECT per_order_cap_kes::text AS "perOrderCapKes", daily_cap_kes::text AS "dailyCapKes" FROM partner_profiles WHERE partner_id = $1 FOR UPDATE',
-      [partnerId],
-    );
-    return row ?? null;
-  }
-
   /**
-   * The partner's window, locked until the transaction ends (after the partner's
-   * profile row); null when no usage of the partner has been counted yet.
+   * Counts the usage against the partner's cap at `now` (or at the window's
+   * latest minute when `now` is earlier), in one statement. `fresh`: the id was
+   * drawn just now, so no usage can already carry it and none is looked for.
    */
-  async lockWindow(manager: EntityManager, partnerId: string): Promise<CapWindowRow | null> {
-    const [row] = await queryRows<CapWindowRow>(
-      manager,
-      'SELECT open_kes::text AS "openKes", counted_from AS "countedFrom" FROM cap_windows WHERE partner_id = $1 FOR UPDATE',
-      [partnerId],
-    );
-    return row ?? null;
-  }
-
-  /**
-   * Moves the locked window's start from `countedFrom` to `newCountedFrom`: the
-   * buckets in between leave it (deleted, their KES subtracted). Reads only
-   * those buckets (a primary-key range), so each bucket is read once in its
-   * life. Returns the window's KES after the move.
-   */
-  async advanceWindow(
-    manager: EntityManager,
-    partnerId: string,
-    countedFrom: Date,
-    newCountedFrom: Date,
-  ): Promise<string> {
-    const [row] = await queryRows<{ openKes: string }>(
-      manager,
-      `WITH expired AS (
-         DELETE FROM cap_usage_buckets WHERE partner_id = $1 AND bucket_start >= $2 AND bucket_start < $3 RETURNING reserved_kes
-       )
-       UPDATE cap_windows SET open_kes = open_kes - (SELECT coalesce(sum(reserved_kes), 0) FROM expired), counted_from = $3
-        WHERE partner_id = $1 RETURNING open_kes::text AS "openKes"`,
-      [partnerId, countedFrom, newCountedFrom],
-    );
-    if (!row) throw new Error('cap window vanished under its lock');
-    return row.openKes;
+  async reserve(manager: EntityManager, usage: NewCapUsage, now: Date, fresh: boolean): Promise<CapReservation> {
+    const [row] = await queryRows<CapUsageRow & { outcome: CapReservation['outcome'] }>(manager, RESERVE_SQL, [
+      usage.usageId,
+      usage.partnerId,
+      usage.source,
+      usage.amountKes,
+      usage.givenCurrency,
+      usage.givenAmount,
+      now,
+      fresh,
+    ]);
+    if (!row) throw new Error('cap_reserve answered no row');
+    const { outcome, ...counted } = row;
+    if (outcome === 'reserved' || outcome === 'existing') return { outcome, usage: counted };
+    return { outcome, usage: null };
   }
 
   /**
@@ -117,25 +92,6 @@ export class CapUsagesRepository {
     const [row] = await queryRows<CapUsageRow>(manager, `SELECT ${COLUMNS} FROM cap_usages WHERE usage_id = $1`, [
       usageId,
     ]);
-    return row ?? null;
-  }
-
-  /** Inserts the usage (the triggers count it in its minute); null when the usage id already exists (the caller compares bodies). */
-  async insert(manager: EntityManager, usage: NewCapUsage): Promise<CapUsageRow | null> {
-    const [row] = await queryRows<CapUsageRow>(
-      manager,
-      `INSERT INTO cap_usages (usage_id, partner_id, source, amount_kes, given_currency, given_amount, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (usage_id) DO NOTHING RETURNING ${COLUMNS}`,
-      [
-        usage.usageId,
-        usage.partnerId,
-        usage.source,
-        usage.amountKes,
-        usage.givenCurrency,
-        usage.givenAmount,
-        usage.createdAt,
-      ],
-    );
     return row ?? null;
   }
 

@@ -8,6 +8,7 @@ import { CapWindowsMigration1732710000000 } from './migrations/1732710000000-cap
 import { TradingAuditRecordsMigration1795900000000 } from './migrations/1795900000000-trading-audit-records';
 import { OrdersTxHashPerPartnerMigration1795917000000 } from './migrations/1795917000000-orders-tx-hash-per-partner';
 import { TradingOutboxTraceparentMigration1796000000000 } from './migrations/1796000000000-trading-outbox-traceparent';
+import { CapReserveOneStatementMigration1796900000000 } from './migrations/1796900000000-cap-reserve-one-statement';
 import { TradingRetentionIndexesMigration1797200000000 } from './migrations/1797200000000-trading-retention-indexes';
 
 export const SERVICE_NAME = 'trading';
@@ -26,6 +27,7 @@ export function tradingDataSource(url: string): DataSource {
       TradingAuditRecordsMigration1795900000000,
       OrdersTxHashPerPartnerMigration1795917000000,
       TradingOutboxTraceparentMigration1796000000000,
+      CapReserveOneStatementMigration1796900000000,
       TradingRetentionIndexesMigration1797200000000,
     ],
   });

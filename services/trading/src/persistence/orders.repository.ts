@@ -46,12 +46,63 @@ export type NewOrder = Omit<
 > &
   Partial<Pick<OrderRecord, PayInFields>>;
 
-const INSERT_ORDER_SQL = `
-  INSERT INTO orders (order_id, partner_id, partner_reference, quote_id, side, funding_mode, status, kes_amount, usdt_amount, rate, fee_kes, fee_bps,
-                      fee_flat_kes, fee_cap_kes, kes_total_amount, expires_at, kes_debit_status, debit_outcome, deposit_address, send_before,
-                      payout_account_id, next_action_at, wallet_id, payment_reference, paybill, beneficiary_name, pay_before)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
-  RETURNING ${ORDER_COLUMNS}`;
+/** What trading_place_order answers: the order made now, the one made before under the reference, or a refusal. */
+export type OrderPlacement =
+  | { outcome: 'placed'; order: OrderRecord }
+  | { outcome: 'replay'; order: OrderRecord }
+  | { outcome: 'quote_unavailable'; order: null }
+  | { outcome: 'exceeded'; order: null }
+  | { outcome: 'partner_not_found'; order: null };
+
+const PLACE_ORDER_SQL = `SELECT p.outcome, ${ORDER_COLUMNS}
+  FROM trading_place_order($1::jsonb, $2, $3::numeric, $4::timestamptz) p, LATERAL (SELECT (p.placed).*) o`;
+
+/** The new order as the row's columns (jsonb_populate_record reads them by name); money stays strings. */
+function placedColumns(order: NewOrder): Record<string, string | number | null> {
+  const at = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+  return {
+    order_id: order.orderId,
+    partner_id: order.partnerId,
+    partner_reference: order.partnerReference,
+    quote_id: order.quoteId,
+    side: order.side,
+    funding_mode: order.fundingMode,
+    status: order.status,
+    kes_amount: order.kesAmount,
+    usdt_amount: order.usdtAmount,
+    rate: order.rate,
+    fee_kes: order.feeKes,
+    fee_bps: order.feeBps,
+    fee_flat_kes: order.feeFlatKes,
+    fee_cap_kes: order.feeCapKes,
+    kes_total_amount: order.kesTotalAmount,
+    expires_at: at(order.expiresAt),
+    kes_debit_status: order.kesDebitStatus,
+    debit_outcome: order.debitOutcome,
+    deposit_address: order.depositAddress,
+    send_before: at(order.sendBefore),
+    payout_account_id: order.payoutAccountId,
+    next_action_at: at(order.nextActionAt),
+    wallet_id: order.walletId ?? null,
+    payment_reference: order.paymentReference ?? null,
+    paybill: order.paybill ?? null,
+    beneficiary_name: order.beneficiaryName ?? null,
+    pay_before: at(order.payBefore),
+  };
+}
+
+/**
+ * An order event's outbox row, as enqueueEvent (@platform/events) writes it:
+ * the payload is the bus envelope, JSON.
+ */
+export interface OrderOutboxRow {
+  id: string;
+  partnerId: string;
+  type: string;
+  payload: string;
+  createdAt: string;
+  traceparent: string | null;
+}
 
 /** Columns a step may change; only the keys given are written. */
 export interface OrderChanges {
@@ -94,11 +145,24 @@ export const DUE_ORDERS: DueRows = { table: 'orders', dueColumn: 'next_action_at
 export class OrdersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Serialises creates of one (partner, partnerReference) until the transaction ends. */
-  async lockPartnerReference(manager: EntityManager, partnerId: string, partnerReference: string): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `order:${partnerId}:${partnerReference}`,
-    ]);
+  /**
+   * Creates the order in ONE statement (trading_place_order, migrations/
+   * 1796900000000-cap-reserve-one-statement.ts), serialised per
+   * (partner, partnerReference): an order already made under the reference
+   * answers as a replay; otherwise the daily cap is reserved (usage id = order
+   * id, `capKes` counted at `now`), the quote consumed and the order inserted,
+   * or, on a refusal, none of them. No lock outlives the statement.
+   */
+  async place(order: NewOrder, capKes: string, now: Date): Promise<OrderPlacement> {
+    const [row] = await queryRows<OrderRecord & { outcome: OrderPlacement['outcome'] }>(
+      this.dataSource.manager,
+      PLACE_ORDER_SQL,
+      [JSON.stringify(placedColumns(order)), `order:${order.partnerId}:${order.partnerReference}`, capKes, now],
+    );
+    if (!row) throw new Error('trading_place_order answered no row');
+    const { outcome, ...placed } = row;
+    if (outcome === 'placed' || outcome === 'replay') return { outcome, order: placed };
+    return { outcome, order: null };
   }
 
   async findByReference(
@@ -169,43 +233,13 @@ export class OrdersRepository {
     return new Map(rows.map((row) => [row.orderId, row.status]));
   }
 
-  /** Inserts the order and answers it as stored (RETURNING: never read back). */
-  async insert(manager: EntityManager, order: NewOrder): Promise<OrderRecord> {
-    const [row] = await queryRows<OrderRecord>(manager, INSERT_ORDER_SQL, [
-      order.orderId,
-      order.partnerId,
-      order.partnerReference,
-      order.quoteId,
-      order.side,
-      order.fundingMode,
-      order.status,
-      order.kesAmount,
-      order.usdtAmount,
-      order.rate,
-      order.feeKes,
-      order.feeBps,
-      order.feeFlatKes,
-      order.feeCapKes,
-      order.kesTotalAmount,
-      order.expiresAt,
-      order.kesDebitStatus,
-      order.debitOutcome,
-      order.depositAddress,
-      order.sendBefore,
-      order.payoutAccountId,
-      order.nextActionAt,
-      order.walletId ?? null,
-      order.paymentReference ?? null,
-      order.paybill ?? null,
-      order.beneficiaryName ?? null,
-      order.payBefore ?? null,
-    ]);
-    return row;
-  }
-
   /**
    * Applies the changes only while the order is still in `expectedStatus`
-   * (compare-and-set): null when another step moved it first.
+   * (compare-and-set): null when another step moved it first. In the same
+   * statement, only when the order moved: `also.event`, its outbox row, and
+   * `also.releaseCap`, its cap usage (the order id) released (first release
+   * wins; the cap_usages triggers give the KES back). One statement is its own
+   * transaction: no BEGIN and COMMIT round trips, and nothing held between them.
    */
   async update(
     manager: EntityManager,
@@ -213,15 +247,31 @@ export class OrdersRepository {
     expectedStatus: OrderRecord['status'],
     changes: OrderChanges,
     expectedDebitOutcome?: OrderRecord['debitOutcome'],
+    also: { event?: OrderOutboxRow; releaseCap?: boolean } = {},
   ): Promise<OrderRecord | null> {
     const keys = (Object.keys(changes) as (keyof OrderChanges)[]).filter((key) => changes[key] !== undefined);
+    const parameters: unknown[] = [orderId, expectedStatus, expectedDebitOutcome ?? null, ...keys.map((key) => changes[key])];
     const sets = keys.map((key, index) => `${CHANGE_COLUMNS[key]} = $${index + 4}`);
     // $3 NULL means "any debit outcome"; otherwise the outcome must still be the one the caller read.
+    const move = `UPDATE orders SET ${[...sets, 'updated_at = now()'].join(', ')}
+        WHERE order_id = $1 AND status = $2 AND ($3::text IS NULL OR debit_outcome = $3)`;
+    if (!also.event && !also.releaseCap)
+      return (await queryRows<OrderRecord>(manager, `${move} RETURNING ${ORDER_COLUMNS}`, parameters))[0] ?? null;
+    const parts = [`updated AS (${move} RETURNING *)`];
+    if (also.event) {
+      const { event } = also;
+      const first = parameters.push(event.id, event.partnerId, event.type, event.payload, event.createdAt, event.traceparent) - 5;
+      const slots = [0, 1, 2, 3, 4, 5].map((offset) => `$${first + offset}`);
+      parts.push(`event AS (INSERT INTO outbox (id, partner_id, type, payload, created_at, traceparent)
+        SELECT ${slots[0]}::uuid, ${slots[1]}::uuid, ${slots[2]}, ${slots[3]}::jsonb, ${slots[4]}::timestamptz, ${slots[5]} FROM updated)`);
+    }
+    if (also.releaseCap)
+      parts.push(`released AS (UPDATE cap_usages SET released_at = now()
+        WHERE usage_id = $1 AND released_at IS NULL AND EXISTS (SELECT 1 FROM updated))`);
     const [row] = await queryRows<OrderRecord>(
       manager,
-      `UPDATE orders SET ${[...sets, 'updated_at = now()'].join(', ')}
-        WHERE order_id = $1 AND status = $2 AND ($3::text IS NULL OR debit_outcome = $3) RETURNING ${ORDER_COLUMNS}`,
-      [orderId, expectedStatus, expectedDebitOutcome ?? null, ...keys.map((key) => changes[key])],
+      `WITH ${parts.join(',\n')} SELECT ${ORDER_COLUMNS} FROM updated`,
+      parameters,
     );
     return row ?? null;
   }

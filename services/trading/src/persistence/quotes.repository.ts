@@ -1,4 +1,8 @@
-/** quotes: written once at issue; consumed later by an order (consumed_at). Every statement on quotes lives here. */
+/**
+ * quotes: written once at issue; consumed later by an order (consumed_at), in the
+ * statement that places it (trading_place_order, OrdersRepository.place). Every other
+ * statement on quotes lives here.
+ */
 import type { DataSource, EntityManager } from '@platform/persistence';
 import { queryRows } from '@platform/persistence';
 import { formatAmount, formatDecimal, RATE_SCALE } from '@platform/money';
@@ -93,16 +97,6 @@ export class QuotesRepository {
       [quoteId, partnerId],
     );
     return row ?? null;
-  }
-
-  /** Consumes the quote for exactly one caller, inside the order's transaction: false when already consumed or past its expiry. */
-  async consume(manager: EntityManager, partnerId: string, quoteId: string): Promise<boolean> {
-    const rows = await queryRows(
-      manager,
-      'UPDATE quotes SET consumed_at = now() WHERE quote_id = $1 AND partner_id = $2 AND consumed_at IS NULL AND expires_at > now() RETURNING quote_id',
-      [quoteId, partnerId],
-    );
-    return rows.length === 1;
   }
 
   /** Gives a consumed quote back (its order was undone before any value moved). */

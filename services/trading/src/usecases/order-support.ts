@@ -3,14 +3,14 @@
  * service accounts it posts to, and recording a transition with its event and
  * its cap release in one transaction.
  */
+import { randomUUID } from 'node:crypto';
 import { isAppError } from '@platform/errors';
-import { enqueueEvent } from '@platform/events';
+import type { BusEvent } from '@platform/events';
 import type { DataSource, EntityManager } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
+import { currentTraceparent } from '@platform/tracing';
 import type { LedgerApi } from '../adapters/peers/peers';
 import { OrderRecord, OrderStatus, orderEventData } from '../domain/order';
-import type { CapUsagesRepository } from '../persistence/cap-usages.repository';
-import type { OrderChanges, OrdersRepository } from '../persistence/orders.repository';
+import type { OrderChanges, OrderOutboxRow, OrdersRepository } from '../persistence/orders.repository';
 
 export type OrderEventType = 'order.funds_confirmed' | 'order.settled' | 'order.rejected' | 'order.expired';
 
@@ -79,7 +79,6 @@ export interface Transition {
 export interface OrderTransitionsDependencies {
   dataSource: DataSource;
   orders: Pick<OrdersRepository, 'update'>;
-  capUsages: Pick<CapUsagesRepository, 'release'>;
   /** Kicks the outbox relay after a transaction that enqueued an event. */
   onEvents: () => void;
 }
@@ -88,43 +87,51 @@ export interface OrderTransitionsDependencies {
 export class OrderTransitions {
   constructor(private readonly deps: OrderTransitionsDependencies) {}
 
-  /** One transaction; null when another step moved the order first. */
+  /** One statement, its own transaction; null when another step moved the order first. */
   async record(order: OrderRecord, transition: Transition): Promise<OrderRecord | null> {
-    const single = !transition.event && !transition.releaseCap;
-    // A bare compare-and-set is one statement: its own transaction, without BEGIN and COMMIT round trips.
-    if (single)
-      return this.deps.orders.update(
-        this.deps.dataSource.manager,
-        order.orderId,
-        transition.from,
-        transition.changes,
-        transition.fromDebitOutcome,
-      );
-    const updated = await withTransaction(this.deps.dataSource, (manager) => this.within(manager, order, transition));
+    const updated = await this.within(this.deps.dataSource.manager, order, transition);
     if (updated && transition.event) this.deps.onEvents();
     return updated;
   }
 
   /** The same inside the caller's transaction (the caller kicks the relay after its commit). */
   async within(manager: EntityManager, order: OrderRecord, transition: Transition): Promise<OrderRecord | null> {
-    const updated = await this.deps.orders.update(
+    return this.deps.orders.update(
       manager,
       order.orderId,
       transition.from,
       transition.changes,
       transition.fromDebitOutcome,
+      {
+        event: transition.event ? orderOutboxRow(order, transition, transition.event) : undefined,
+        releaseCap: transition.releaseCap,
+      },
     );
-    if (!updated) return null;
-    if (transition.event) {
-      await enqueueEvent(manager, {
-        partnerId: order.partnerId,
-        type: transition.event,
-        data: orderEventData(updated, updated.status),
-      });
-    }
-    if (transition.releaseCap) await this.deps.capUsages.release(manager, order.orderId);
-    return updated;
   }
+}
+
+/**
+ * The event's outbox row, written by the same statement as the move (the bus
+ * envelope enqueueEvent writes, with the active trace context). Its data is
+ * known before the statement: the status the move sets, and fields fixed when
+ * the order was created.
+ */
+function orderOutboxRow(order: OrderRecord, transition: Transition, type: OrderEventType): OrderOutboxRow {
+  const envelope: BusEvent = {
+    id: randomUUID(),
+    type,
+    createdAt: new Date().toISOString(),
+    partnerId: order.partnerId,
+    data: orderEventData(order, transition.changes.status ?? transition.from),
+  };
+  return {
+    id: envelope.id,
+    partnerId: envelope.partnerId,
+    type,
+    payload: JSON.stringify(envelope),
+    createdAt: envelope.createdAt,
+    traceparent: currentTraceparent(),
+  };
 }
 
 /** True for a ledger refusal with this code (the gRPC client turns every error into an AppError). */

@@ -91,20 +91,18 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
   const debitFirst = strategyStub('buy', 'debit_first');
   const payIn = strategyStub('buy', 'pay_in');
   const orders = {
-    findByReference: jest
+    findByReference: jest.fn().mockResolvedValueOnce(null),
+    place: jest
       .fn()
-      .mockResolvedValueOnce(null)
-      .mockResolvedValueOnce(options.twin ?? null),
-    lockPartnerReference: jest.fn().mockResolvedValue(undefined),
-    insert: jest.fn().mockImplementation(async (_manager: unknown, order: OrderRecord) => order),
+      .mockImplementation(async (order: OrderRecord) =>
+        options.twin ? { outcome: 'replay', order: options.twin } : { outcome: 'placed', order },
+      ),
   };
-  const quotes = { find: jest.fn().mockResolvedValue(quote), consume: jest.fn().mockResolvedValue(true) };
-  const reserveCap = jest.fn().mockResolvedValue({});
+  const quotes = { find: jest.fn().mockResolvedValue(quote) };
   const useCase = new CreateOrderUseCase({
     dataSource,
     quotes,
     orders,
-    reserveCap,
     profiles: {
       findTradingProfile: jest.fn().mockResolvedValue({
         status: 'active',
@@ -131,7 +129,7 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
     clock: { now: () => NOW },
     strategies: [debitFirst, payIn, strategyStub('sell', 'deposit'), strategyStub('sell', 'balance')],
   });
-  return { useCase, debitFirst, payIn, orders, quotes, transactions, reserveCap };
+  return { useCase, debitFirst, payIn, orders, quotes, transactions };
 }
 
 describe('selecting the funding strategy', () => {
@@ -170,25 +168,21 @@ describe('selecting the funding strategy', () => {
       quoteId: QUOTE_ID,
       kesTotalAmount: '1010.00',
     });
-    // The cap counts the KES principal, under the order's own id, which was drawn just now.
-    expect(path.reserveCap).toHaveBeenCalledWith(
-      expect.anything(),
-      expect.objectContaining({ usageId: result.order.orderId, source: 'order' }),
-      expect.anything(),
+    // The cap counts the KES principal (not the fee), at the clock's now, in the statement that places the order.
+    expect(path.orders.place).toHaveBeenCalledWith(
+      expect.objectContaining({ orderId: result.order.orderId, partnerReference: 'ref-1' }),
+      '1000.00',
       NOW,
-      { freshUsageId: true },
     );
-    // One read transaction and one order transaction: cap, quote and order commit together.
-    expect(path.transactions.count).toBe(2);
+    // One read transaction; cap, quote and order are one statement, not a transaction of their own.
+    expect(path.transactions.count).toBe(1);
   });
 
   it('a strategy refusing before the transaction leaves the cap, the quote and the orders untouched', async () => {
     const path = creationPath();
     path.debitFirst.prepare.mockRejectedValue(new AppError('INSUFFICIENT_KES_BALANCE'));
     await expect(path.useCase.execute(buy())).rejects.toMatchObject({ code: 'INSUFFICIENT_KES_BALANCE' });
-    expect(path.reserveCap).not.toHaveBeenCalled();
-    expect(path.quotes.consume).not.toHaveBeenCalled();
-    expect(path.orders.insert).not.toHaveBeenCalled();
+    expect(path.orders.place).not.toHaveBeenCalled();
   });
 
   it('a concurrent twin found under the reference lock is answered as the original and never funded again', async () => {
@@ -196,7 +190,17 @@ describe('selecting the funding strategy', () => {
     const path = creationPath({ twin });
     await expect(path.useCase.execute(buy())).resolves.toEqual({ order: twin, refusalCode: null });
     expect(path.debitFirst.fund).not.toHaveBeenCalled();
-    expect(path.quotes.consume).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['exceeded', 'ORDER_EXCEEDS_DAILY_CAP'],
+    ['quote_unavailable', 'QUOTE_EXPIRED_OR_CONSUMED'],
+    ['partner_not_found', 'PARTNER_NOT_FOUND'],
+  ])('a placement refused as %s answers %s and funds nothing', async (outcome, code) => {
+    const path = creationPath();
+    path.orders.place.mockResolvedValue({ outcome, order: null });
+    await expect(path.useCase.execute(buy())).rejects.toMatchObject({ code });
+    expect(path.debitFirst.fund).not.toHaveBeenCalled();
   });
 });
 

@@ -8,9 +8,9 @@
  * known → the kind's request fields → partner status → the kind's account
  * checks → treasury → quote side → the kind's checks before the cap
  * (expected amount; payout account) → per-order cap → the kind's preparation
- * (a balance read; a wallet and a payment reference) → then ONE transaction,
- * serialised per partnerReference: daily cap reserved under the partner lock,
- * quote consumed, order inserted. Only then does the strategy fund the order,
+ * (a balance read; a wallet and a payment reference) → then ONE statement,
+ * serialised per partnerReference: daily cap reserved under the partner's cap
+ * window lock, quote consumed, order inserted. Only then does the strategy fund the order,
  * after the commit, so no row lock is ever held across a call to the ledger,
  * the bank or another service; the order row exists before any hold names it.
  */
@@ -18,7 +18,9 @@ import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
 import type { DataSource } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
+import { formatAmount } from '@platform/money';
 import type { Clock } from '../../domain/clock';
+import { capExceededCode } from '../../domain/daily-cap';
 import { capAmountKes, OrderRecord, PARTNER_REFERENCE_LENGTH_MAX } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
 import type { OrdersRepository } from '../../persistence/orders.repository';
@@ -26,7 +28,6 @@ import type { PartnerProfilesRepository } from '../../persistence/partner-profil
 import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
 import type { QuoteRecord, QuotesRepository } from '../../persistence/quotes.repository';
 import type { PartnerAccountIds } from '../order-support';
-import type { reserveInTransaction } from '../reserve-daily-cap/reserve-daily-cap.usecase';
 import { expectedUsdtOf } from './buy-request';
 import {
   CreateOrderCommand,
@@ -41,14 +42,12 @@ import type { LedgerApi } from '../../adapters/peers/peers';
 
 export interface CreateOrderDependencies {
   dataSource: DataSource;
-  quotes: Pick<QuotesRepository, 'find' | 'consume'>;
-  orders: Pick<OrdersRepository, 'findByReference' | 'lockPartnerReference' | 'insert'>;
+  quotes: Pick<QuotesRepository, 'find'>;
+  orders: Pick<OrdersRepository, 'findByReference' | 'place'>;
   profiles: Pick<PartnerProfilesRepository, 'findTradingProfile'>;
   switches: Pick<PlatformSwitchesRepository, 'read'>;
   ledger: Pick<LedgerApi, 'getPartnerAccounts'>;
   accountIds: Pick<PartnerAccountIds, 'remember'>;
-  /** The shared daily cap's reservation, inside the order's transaction (reserve-daily-cap). */
-  reserveCap: typeof reserveInTransaction;
   clock: Clock;
   /** One per kind: debit-first and pay-in buys, deposit and balance sells. */
   strategies: readonly FundingStrategy[];
@@ -111,28 +110,18 @@ export class CreateOrderUseCase {
     }));
   }
 
-  /** Cap, quote and order in one transaction, serialised per partnerReference. */
+  /**
+   * Cap, quote and order in one statement, serialised per partnerReference
+   * (OrdersRepository.place): no lock waits on a round trip to this process.
+   */
   private async persist(
     intake: OrderIntake,
     strategy: FundingStrategy,
     fields: FundingFields,
   ): Promise<{ order: OrderRecord } | { replay: OrderRecord }> {
     const { command, quote, orderId } = intake;
-    const capKes = capAmountKes(quote);
-    return withTransaction(this.deps.dataSource, async (manager) => {
-      await this.deps.orders.lockPartnerReference(manager, command.partnerId, command.partnerReference);
-      const twin = await this.deps.orders.findByReference(command.partnerId, command.partnerReference, manager);
-      if (twin) return { replay: twin };
-      const usage = {
-        usageId: orderId,
-        partnerId: command.partnerId,
-        source: 'order' as const,
-        given: { currency: 'KES' as const, amount: capKes },
-      };
-      await this.deps.reserveCap(manager, usage, capKes, this.deps.clock.now(), { freshUsageId: true });
-      if (!(await this.deps.quotes.consume(manager, command.partnerId, quote.quoteId)))
-        throw new AppError('QUOTE_EXPIRED_OR_CONSUMED');
-      const order = await this.deps.orders.insert(manager, {
+    const placement = await this.deps.orders.place(
+      {
         ...quoteTerms(quote),
         ...fields,
         orderId,
@@ -140,9 +129,22 @@ export class CreateOrderUseCase {
         partnerReference: command.partnerReference,
         side: strategy.side,
         fundingMode: strategy.fundingMode,
-      });
-      return { order };
-    });
+      },
+      formatAmount(capAmountKes(quote), 'KES'),
+      this.deps.clock.now(),
+    );
+    switch (placement.outcome) {
+      case 'placed':
+        return { order: placement.order };
+      case 'replay':
+        return { replay: placement.order };
+      case 'exceeded':
+        throw new AppError(capExceededCode('order'));
+      case 'quote_unavailable':
+        throw new AppError('QUOTE_EXPIRED_OR_CONSUMED');
+      case 'partner_not_found':
+        throw new AppError('PARTNER_NOT_FOUND');
+    }
   }
 }
 

@@ -1,9 +1,9 @@
 /**
  * Counts a movement against the partner's rolling 24-hour cap, shared by
- * orders, transfers and USDT sends. Atomic: the partner's profile row and then
- * its cap window are locked, the window moved to the reservation's minute, and
- * the new usage inserted in one transaction, so concurrent reservations that
- * together exceed the cap cannot all pass. The work is the same whatever the
+ * orders, transfers and USDT sends. Atomic: the partner's cap window row is
+ * locked, the window moved to the reservation's minute, the cap checked and the
+ * new usage inserted in one statement, so concurrent reservations that together
+ * exceed the cap cannot all pass. The work is the same whatever the
  * partner's volume: a handful of rows by primary key, plus the buckets that
  * left the window since the last reservation (domain/cap-window.ts).
  * Idempotent on usageId: the same body answers the original usage, a
@@ -22,9 +22,8 @@ import type { DataSource, EntityManager } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
 import type { RateFeed } from '../../adapters/rate-feed/rate-feed';
 import type { Clock } from '../../domain/clock';
-import { capUsageTime, capWindowStart } from '../../domain/cap-window';
 import {
-  assertWithinDailyCap,
+  capExceededCode,
   parseReserveDailyCap,
   ReserveDailyCapInput,
   ReserveDailyCapRequest,
@@ -103,56 +102,33 @@ export class ReserveDailyCapUseCase {
 }
 
 /**
- * The reservation itself, for callers already inside a transaction (order
- * creation reserves in the same transaction that consumes the quote). `now` is
+ * The reservation itself, for callers already inside a transaction. `now` is
  * the caller's clock; the usage counts at `now`, or at the start of the latest
- * minute the partner's window reached when `now` is earlier. `freshUsageId`:
- * the caller drew the usage id just now (an order's id), so no twin can exist
- * and the re-read under the lock is skipped.
+ * minute the partner's window reached when `now` is earlier. One statement
+ * (CapUsagesRepository.reserve): the partner's cap window stays locked from it
+ * to the caller's commit, and a twin with the same usageId committed meanwhile
+ * is found under that lock. Orders reserve inside their own single statement
+ * (OrdersRepository.place), under the same rules.
  */
 export async function reserveInTransaction(
   manager: EntityManager,
   request: ReserveDailyCapRequest,
   amountKes: Big,
   now: Date,
-  options: { freshUsageId?: boolean } = {},
 ): Promise<CapUsageRow> {
-  const caps = await capUsages.lockPartnerCaps(manager, request.partnerId);
-  if (!caps) throw new AppError('PARTNER_NOT_FOUND');
-  // Re-read under the lock: a concurrent twin with the same usageId may have just committed.
-  const twin = options.freshUsageId ? null : await capUsages.find(manager, request.usageId);
-  if (twin) return sameUsageOrRefuse(twin, request);
-  const window = await openWindowAt(manager, request.partnerId, now);
-  assertWithinDailyCap(request.source, window.openKes, amountKes, new Big(caps.dailyCapKes));
-  const row = await capUsages.insert(manager, {
+  const usage = {
     usageId: request.usageId,
     partnerId: request.partnerId,
     source: request.source,
     amountKes: formatAmount(amountKes, 'KES'),
     givenCurrency: request.given.currency,
     givenAmount: formatDecimal(request.given.amount, 6),
-    createdAt: window.usageTime,
-  });
-  if (!row) throw new Error('cap usage vanished under the partner lock');
-  return row;
-}
-
-/** Locks the partner's window and moves it to the usage's minute: the KES in use, and the time the usage counts at. */
-async function openWindowAt(
-  manager: EntityManager,
-  partnerId: string,
-  now: Date,
-): Promise<{ openKes: Big; usageTime: Date }> {
-  const window = await capUsages.lockWindow(manager, partnerId);
-  const usageTime = capUsageTime(now, window?.countedFrom ?? null);
-  // No window yet: nothing of the partner counts; inserting the usage creates it.
-  if (!window) return { openKes: new Big(0), usageTime };
-  const countedFrom = capWindowStart(usageTime);
-  if (countedFrom.getTime() <= window.countedFrom.getTime()) return { openKes: new Big(window.openKes), usageTime };
-  return {
-    openKes: new Big(await capUsages.advanceWindow(manager, partnerId, window.countedFrom, countedFrom)),
-    usageTime,
   };
+  const reservation = await capUsages.reserve(manager, usage, now, false);
+  if (reservation.outcome === 'partner_not_found') throw new AppError('PARTNER_NOT_FOUND');
+  if (reservation.outcome === 'exceeded') throw new AppError(capExceededCode(request.source));
+  if (reservation.outcome === 'existing') return sameUsageOrRefuse(reservation.usage, request);
+  return reservation.usage;
 }
 
 function sameUsageOrRefuse(row: CapUsageRow, request: ReserveDailyCapRequest): CapUsageRow {
