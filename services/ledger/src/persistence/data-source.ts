@@ -11,6 +11,7 @@ import { LedgerOutboxTraceparentMigration1796000000001 } from './migrations/1796
 import { LedgerStatementLinesOneReadMigration1796000000002 } from './migrations/1796000000002-ledger-statement-lines-one-read';
 import { LedgerUsdtDepositExpectationsMigration1796100000000 } from './migrations/1796100000000-ledger-usdt-deposit-expectations';
 import { LedgerServiceAccountShardsMigration1797000000000 } from './migrations/1797000000000-ledger-service-account-shards';
+import { LedgerStatementTriggerPartnerPostingsMigration1797000000001 } from './migrations/1797000000001-ledger-statement-trigger-partner-postings';
 
 export const SERVICE_NAME = 'ledger';
 
@@ -31,6 +32,7 @@ export function ledgerDataSource(url: string): DataSource {
       LedgerStatementLinesOneReadMigration1796000000002,
       LedgerUsdtDepositExpectationsMigration1796100000000,
       LedgerServiceAccountShardsMigration1797000000000,
+      LedgerStatementTriggerPartnerPostingsMigration1797000000001,
     ],
   });
 }

@@ -86,6 +86,7 @@ export async function lockCallerAccounts(
  * The postings' checks and triggers run at the end of the statement, when the
  * entry row is there and held has moved, so the statement trigger sees the
  * release before the posting (its hold_released line first, as before).
+ * `for_partner` lets that trigger skip service accounts' postings unrun.
  *
  * `accounts.id = ANY($2)` names the rows to update by their primary key: joined
  * only to the unnest, the planner reads a small accounts table whole (one
@@ -102,10 +103,10 @@ const POST_ENTRY_SQL = `
   ), updated AS (
     UPDATE accounts SET posted = input.balance_after, held = accounts.held + input.held_change, version = accounts.version + 1
       FROM input WHERE accounts.id = ANY($2::uuid[]) AND accounts.id = input.account_id
-    RETURNING accounts.id, accounts.version
+    RETURNING accounts.id, accounts.version, accounts.partner_id IS NOT NULL AS for_partner
   )
-  INSERT INTO postings (entry_id, account_id, currency, amount, balance_after, version_after)
-  SELECT entry.id, input.account_id, input.currency, input.amount, input.balance_after, updated.version
+  INSERT INTO postings (entry_id, account_id, currency, amount, balance_after, version_after, for_partner)
+  SELECT entry.id, input.account_id, input.currency, input.amount, input.balance_after, updated.version, updated.for_partner
     FROM entry, input JOIN updated ON updated.id = input.account_id
    ORDER BY input.ordinal
   RETURNING id::text AS id, account_id, currency, amount::text AS amount, balance_after::text AS balance_after,
