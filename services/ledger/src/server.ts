@@ -21,6 +21,7 @@ import { ListAccountHistoryUseCase } from './usecases/list-account-history/list-
 import { ListStatementUseCase } from './usecases/list-statement/list-statement.usecase';
 import { StatementRepository } from './persistence/statement.repository';
 import { PlaceHoldUseCase } from './usecases/place-hold/place-hold.usecase';
+import { PostingSpreader } from './usecases/post-entry/spread-postings';
 import { PostEntryUseCase } from './usecases/post-entry/post-entry.usecase';
 import { PostHoldUseCase } from './usecases/post-hold/post-hold.usecase';
 import { VoidHoldUseCase } from './usecases/void-hold/void-hold.usecase';
@@ -73,15 +74,16 @@ function moneyDependencies(
   movements: MoneyMovementLog,
 ) {
   const entries = new EntriesRepository();
+  const spreader = new PostingSpreader(accounts);
   return {
     dataSource: deps.dataSource,
     accounts,
     holds,
     placeHold: new PlaceHoldUseCase(deps.dataSource, holds, movements),
-    postHold: new PostHoldUseCase(deps.dataSource, holds, movements),
+    postHold: new PostHoldUseCase(deps.dataSource, holds, movements, spreader),
     voidHold: new VoidHoldUseCase(deps.dataSource, holds, movements),
     listOwnedHolds: new ListOwnedHoldsUseCase(deps.dataSource, holds),
-    postEntry: new PostEntryUseCase(deps.dataSource, entries, movements),
+    postEntry: new PostEntryUseCase(deps.dataSource, entries, movements, spreader),
     listAccountHistory: new ListAccountHistoryUseCase(deps.dataSource, entries),
     checkLedger: new CheckLedgerUseCase(deps.dataSource, deps.holdSweepIntervalMs),
   };

@@ -85,8 +85,10 @@ describe('holds', () => {
       posted: '600.00',
     });
 
+    // Treasury and fee revenue legs land on a shard of each: named here by the account callers know.
     const postings = await pool.query(
-      'SELECT account_id, amount::text AS amount FROM postings WHERE entry_id = $1 ORDER BY postings.amount',
+      `SELECT coalesce(a.shard_of, a.id) AS account_id, p.amount::text AS amount
+         FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.entry_id = $1 ORDER BY p.amount`,
       [posted.entryId],
     );
     expect(postings.rows).toEqual([

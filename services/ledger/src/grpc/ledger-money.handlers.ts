@@ -89,10 +89,8 @@ async function serviceAccount(
     ]);
   }
   const accountId = await deps.accounts.serviceAccountId(code, request.currency);
-  const [row] = await deps.dataSource.query(
-    'SELECT posted::text AS posted, held::text AS held FROM accounts WHERE id = $1',
-    [accountId],
-  );
+  // Summed over the account's shards: the balance the account holds as a whole.
+  const row = await deps.accounts.serviceBalance(accountId);
   return {
     accountId,
     code,

@@ -33,22 +33,69 @@ function toAccountSet(row: Record<string, string | null>): PartnerAccountSet {
   };
 }
 
+/** A service account and the shards its postings are spread over (the base first). */
+export interface ServiceAccountRow {
+  id: string;
+  code: string;
+  currency: Currency;
+  allowNegative: boolean;
+  /** The base and its shards, base first; just the base for an account without shards. */
+  shardIds: string[];
+}
+
 export class AccountsRepository {
-  private serviceAccounts: Map<string, string> | null = null;
+  private serviceAccounts: Promise<Map<string, ServiceAccountRow>> | null = null;
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Id of a service account; loaded once (they are created by migration and never change). */
+  /** Id of a service account (the base of its shards); loaded once (created by migration, never changed). */
   async serviceAccountId(code: ServiceAccountCode, currency: Currency): Promise<string> {
-    if (!this.serviceAccounts) {
-      const rows: { id: string; code: string; currency: string }[] = await this.dataSource.query(
-        'SELECT id, code, currency FROM accounts WHERE code IS NOT NULL',
+    const account = (await this.loadServiceAccounts()).get(`${code}:${currency}`);
+    if (!account) throw new Error(`service account ${code} ${currency} missing: migrations not applied?`);
+    return account.id;
+  }
+
+  /** The service accounts by base id: { base id → row }; loaded once. */
+  async serviceAccountsById(): Promise<Map<string, ServiceAccountRow>> {
+    return new Map([...(await this.loadServiceAccounts()).values()].map((row) => [row.id, row]));
+  }
+
+  /** A service account's posted and held summed over its shards. */
+  async serviceBalance(accountId: string): Promise<{ posted: string; held: string }> {
+    const account = (await this.serviceAccountsById()).get(accountId);
+    if (!account) throw new Error(`service account ${accountId} unknown`);
+    const [row] = await this.dataSource.query(
+      'SELECT sum(posted)::text AS posted, sum(held)::text AS held FROM accounts WHERE id = ANY($1::uuid[])',
+      [account.shardIds],
+    );
+    return { posted: row.posted, held: row.held };
+  }
+
+  private loadServiceAccounts(): Promise<Map<string, ServiceAccountRow>> {
+    this.serviceAccounts ??= this.readServiceAccounts().catch((error) => {
+      this.serviceAccounts = null;
+      throw error;
+    });
+    return this.serviceAccounts;
+  }
+
+  private async readServiceAccounts(): Promise<Map<string, ServiceAccountRow>> {
+    const rows: { id: string; code: string; currency: Currency; allow_negative: boolean; shard_of: string | null }[] =
+      await this.dataSource.query(
+        'SELECT id, code, currency, allow_negative, shard_of FROM accounts WHERE code IS NOT NULL ORDER BY code',
       );
-      this.serviceAccounts = new Map(rows.map((row) => [`${row.code}:${row.currency}`, row.id]));
-    }
-    const id = this.serviceAccounts.get(`${code}:${currency}`);
-    if (!id) throw new Error(`service account ${code} ${currency} missing: migrations not applied?`);
-    return id;
+    const bases = new Map<string, ServiceAccountRow>();
+    for (const row of rows.filter((candidate) => candidate.shard_of === null))
+      bases.set(row.id, {
+        id: row.id,
+        code: row.code,
+        currency: row.currency,
+        allowNegative: row.allow_negative,
+        shardIds: [row.id],
+      });
+    for (const row of rows.filter((candidate) => candidate.shard_of !== null))
+      bases.get(row.shard_of!)?.shardIds.push(row.id);
+    return new Map([...bases.values()].map((row) => [`${row.code}:${row.currency}`, row]));
   }
 
   async findPartnerAccounts(

@@ -10,6 +10,8 @@ import { LedgerStatementLinesMigration1796000000000 } from './migrations/1796000
 import { LedgerOutboxTraceparentMigration1796000000001 } from './migrations/1796000000001-ledger-outbox-traceparent';
 import { LedgerStatementLinesOneReadMigration1796000000002 } from './migrations/1796000000002-ledger-statement-lines-one-read';
 import { LedgerUsdtDepositExpectationsMigration1796100000000 } from './migrations/1796100000000-ledger-usdt-deposit-expectations';
+import { LedgerServiceAccountShardsMigration1797000000000 } from './migrations/1797000000000-ledger-service-account-shards';
+import { LedgerStatementTriggerPartnerPostingsMigration1797000000001 } from './migrations/1797000000001-ledger-statement-trigger-partner-postings';
 import { LedgerOutboxRetentionIndexMigration1797200000000 } from './migrations/1797200000000-ledger-outbox-retention-index';
 
 export const SERVICE_NAME = 'ledger';
@@ -30,6 +32,8 @@ export function ledgerDataSource(url: string): DataSource {
       LedgerOutboxTraceparentMigration1796000000001,
       LedgerStatementLinesOneReadMigration1796000000002,
       LedgerUsdtDepositExpectationsMigration1796100000000,
+      LedgerServiceAccountShardsMigration1797000000000,
+      LedgerStatementTriggerPartnerPostingsMigration1797000000001,
       LedgerOutboxRetentionIndexMigration1797200000000,
     ],
   });

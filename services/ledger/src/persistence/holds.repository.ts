@@ -117,10 +117,20 @@ export class HoldsRepository {
     return rows.map(toRecord);
   }
 
-  async insert(manager: EntityManager, hold: NewHold): Promise<HoldRecord> {
-    const [row] = await manager.query(
-      `INSERT INTO holds (id, account_id, currency, amount, expires_at, metadata, request_hash, owner)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+  /**
+   * A new hold: its amount into the account's held and the hold row, in ONE statement. The
+   * account row must be locked (its floor checked against it). The hold's statement trigger
+   * runs at the end of the statement, so it sees held already moved.
+   */
+  async place(manager: EntityManager, hold: NewHold): Promise<HoldRecord> {
+    const [row] = await queryRows<HoldRow>(
+      manager,
+      `WITH held AS (
+         UPDATE accounts SET held = held + $4::numeric WHERE id = $2::uuid RETURNING id
+       )
+       INSERT INTO holds (id, account_id, currency, amount, expires_at, metadata, request_hash, owner)
+       SELECT $1::uuid, held.id, $3::text, $4::numeric, $5::timestamptz, $6::jsonb, $7::text, $8::text FROM held
+       RETURNING ${COLUMNS}`,
       [
         hold.holdId,
         hold.accountId,
@@ -132,6 +142,7 @@ export class HoldsRepository {
         hold.owner,
       ],
     );
+    if (!row) throw new Error(`account ${hold.accountId} vanished while a hold was placed on it`);
     return toRecord(row);
   }
 
@@ -175,14 +186,28 @@ export class HoldsRepository {
     return toRecord(row);
   }
 
-  /** Moves `delta` (signed) into or out of an account's held amount and returns the new one. The account row must be locked. */
-  async changeHeld(manager: EntityManager, accountId: string, delta: Big): Promise<string> {
-    const [row] = await queryRows<{ held: string }>(
+  /**
+   * Voids or expires a pending hold: its amount out of the account's held and the hold
+   * resolved, in ONE statement (the hold row locked first, then the account by this update:
+   * the lock order). The hold's statement trigger sees held already moved.
+   */
+  async release(
+    manager: EntityManager,
+    hold: Pick<HoldRecord, 'holdId' | 'accountId' | 'amount'>,
+    status: 'voided' | 'expired',
+    resolutionHash: string | null,
+  ): Promise<HoldRecord> {
+    const [row] = await queryRows<HoldRow>(
       manager,
-      'UPDATE accounts SET held = held + $2 WHERE id = $1 RETURNING held::text AS held',
-      [accountId, delta.toString()],
+      `WITH released AS (
+         UPDATE accounts SET held = held - $3::numeric WHERE id = $2::uuid RETURNING id AS released_account_id
+       )
+       UPDATE holds SET status = $4, posted_amount = 0, entry_id = NULL, resolution_hash = $5, resolved_at = now()
+         FROM released WHERE id = $1::uuid AND account_id = released.released_account_id AND status = 'pending'
+       RETURNING ${COLUMNS}`,
+      [hold.holdId, hold.accountId, new Big(hold.amount).toString(), status, resolutionHash],
     );
-    if (!row) throw new Error(`account ${accountId} vanished while its held amount changed`);
-    return row.held;
+    if (!row) throw new Error(`hold ${hold.holdId} was not pending when released`);
+    return toRecord(row);
   }
 }

@@ -78,30 +78,57 @@ export async function lockCallerAccounts(
 
 /**
  * The entry and every posting of it in ONE statement: the entry row, the
- * accounts' new balances and versions, and the postings recording them (in the
- * draft's order). The accounts are locked for the whole transaction, and the
- * hot ones (treasury, fee_revenue) serialise every entry: one round trip
- * instead of one per posting and one for the entry shortens the time each
- * entry holds them. The postings' checks and triggers run at the end of the
- * statement, when the entry row is there.
+ * accounts' new balances and versions (and, for PostHold, the held amount the
+ * posted hold releases), and the postings recording them (in the draft's
+ * order). The accounts are locked for the whole transaction, and the hot ones
+ * (treasury, fee_revenue) serialise every entry: one round trip instead of one
+ * per posting and one for the entry shortens the time each entry holds them.
+ * The postings' checks and triggers run at the end of the statement, when the
+ * entry row is there and held has moved, so the statement trigger sees the
+ * release before the posting (its hold_released line first, as before).
+ * `for_partner` lets that trigger skip service accounts' postings unrun.
+ *
+ * `accounts.id = ANY($2)` names the rows to update by their primary key: joined
+ * only to the unnest, the planner reads a small accounts table whole (one
+ * sequential scan per entry) and would keep doing so as partners are added.
  */
 const POST_ENTRY_SQL = `
   WITH entry AS (
     INSERT INTO entries (id, kind, partner_id, request_hash, metadata) VALUES ($1, $6, $7, $8, $9)
     RETURNING id
   ), input AS (
-    SELECT account_id, currency, amount, balance_after, ordinal
-      FROM unnest($2::uuid[], $3::text[], $4::numeric[], $5::numeric[]) WITH ORDINALITY AS t(account_id, currency, amount, balance_after, ordinal)
+    SELECT account_id, currency, amount, balance_after, held_change, ordinal
+      FROM unnest($2::uuid[], $3::text[], $4::numeric[], $5::numeric[], $10::numeric[])
+           WITH ORDINALITY AS t(account_id, currency, amount, balance_after, held_change, ordinal)
   ), updated AS (
-    UPDATE accounts SET posted = input.balance_after, version = accounts.version + 1
-      FROM input WHERE accounts.id = input.account_id
-    RETURNING accounts.id, accounts.version
+    UPDATE accounts SET posted = input.balance_after, held = accounts.held + input.held_change, version = accounts.version + 1
+      FROM input WHERE accounts.id = ANY($2::uuid[]) AND accounts.id = input.account_id
+    RETURNING accounts.id, accounts.version, accounts.partner_id IS NOT NULL AS for_partner
   )
-  INSERT INTO postings (entry_id, account_id, currency, amount, balance_after, version_after)
-  SELECT entry.id, input.account_id, input.currency, input.amount, input.balance_after, updated.version
+  INSERT INTO postings (entry_id, account_id, currency, amount, balance_after, version_after, for_partner)
+  SELECT entry.id, input.account_id, input.currency, input.amount, input.balance_after, updated.version, updated.for_partner
     FROM entry, input JOIN updated ON updated.id = input.account_id
    ORDER BY input.ordinal
-  RETURNING account_id`;
+  RETURNING id::text AS id, account_id, currency, amount::text AS amount, balance_after::text AS balance_after,
+            version_after::text AS version_after,
+            to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
+
+/** A posting as written, with the time of its entry (the transaction's). */
+export interface WrittenPosting {
+  id: string;
+  account_id: string;
+  currency: string;
+  amount: string;
+  balance_after: string;
+  version_after: string;
+  created_at: string;
+}
+
+/** A posted hold's release, applied in the entry's own statement: the held account and the hold's whole amount. */
+export interface HeldRelease {
+  accountId: string;
+  amount: Big;
+}
 
 interface PostingRow {
   accountId: string;
@@ -132,19 +159,23 @@ function postingRows(draft: EntryDraft, accounts: Map<string, AccountState>): Po
  * Posts a balanced entry in the caller's transaction. Throws InsufficientFundsError on a floor breach.
  * `locked`: the entry's accounts as the caller locked them in this transaction (their state
  * current, held included), so they are not read and locked a second time; locked here otherwise.
+ * `release`: a hold this entry posts, whose amount leaves the account's held in the same
+ * statement (its account must be among `locked`). Answers the postings as written, in the
+ * draft's order, so the caller need not read them back.
  */
 export async function postEntry(
   manager: EntityManager,
   draft: EntryDraft,
   requestHash: string,
   locked?: Map<string, AccountState>,
-): Promise<void> {
+  release?: HeldRelease,
+): Promise<WrittenPosting[]> {
   assertBalanced(draft);
   const accountIds = draft.postings.map((posting) => posting.accountId);
-  const accounts =
-    locked && accountIds.every((id) => locked.has(id)) ? locked : await lockAccounts(manager, accountIds);
+  let accounts = locked && accountIds.every((id) => locked.has(id)) ? locked : await lockAccounts(manager, accountIds);
+  if (release) accounts = releasedHeld(accounts, release);
   const rows = postingRows(draft, accounts);
-  const written = await queryRows<{ account_id: string }>(manager, POST_ENTRY_SQL, [
+  const written = await queryRows<WrittenPosting>(manager, POST_ENTRY_SQL, [
     draft.entryId,
     rows.map((row) => row.accountId),
     rows.map((row) => row.currency),
@@ -154,7 +185,21 @@ export async function postEntry(
     draft.partnerId,
     requestHash,
     JSON.stringify(draft.metadata),
+    rows.map((row) => (release && row.accountId === release.accountId ? release.amount.times(-1).toString() : '0')),
   ]);
   if (written.length !== rows.length)
     throw new LedgerInvariantError(`entry ${draft.entryId} wrote ${written.length} of ${rows.length} postings`);
+  return written.sort((left, right) => Number(BigInt(left.id) - BigInt(right.id)));
+}
+
+/**
+ * The locked accounts with the release applied to the held account's state, computed here:
+ * the row is locked, so its held amount after the entry's statement is exactly this.
+ */
+function releasedHeld(accounts: Map<string, AccountState>, release: HeldRelease): Map<string, AccountState> {
+  const account = accounts.get(release.accountId);
+  if (!account) throw new LedgerInvariantError(`hold release on ${release.accountId}, not among the entry's accounts`);
+  const held = new Big(account.held).minus(release.amount);
+  if (held.lt(0)) throw new LedgerInvariantError(`account ${account.id} held would fall below zero`);
+  return new Map(accounts).set(release.accountId, { ...account, held: held.toString() });
 }

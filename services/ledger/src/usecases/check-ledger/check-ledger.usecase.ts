@@ -97,6 +97,13 @@ export class CheckLedgerUseCase {
           FROM accounts a LEFT JOIN (SELECT account_id, count(*) AS n, max(version_after) AS top, min(version_after) AS bottom FROM postings GROUP BY account_id) p ON p.account_id = a.id
          WHERE coalesce(p.n, 0) <> a.version OR coalesce(p.top, 0) <> a.version OR coalesce(p.bottom, 1) <> 1`,
       },
+      // A shard of a hot service account is one more row of its base: same currency, same floor.
+      {
+        name: 'service_shards_match_base',
+        sql: `SELECT 'shard ' || s.id || ' of ' || b.id || ' differs from its base' AS problem
+          FROM accounts s JOIN accounts b ON b.id = s.shard_of
+         WHERE s.currency <> b.currency OR s.allow_negative <> b.allow_negative OR b.shard_of IS NOT NULL OR b.code IS NULL`,
+      },
       // Each partner account's statement ends at its available balance, and its lines sum to it.
       {
         name: 'statement_matches_balances',

@@ -1,4 +1,3 @@
-import { Big } from '@platform/money';
 import { DataSource, withTransaction } from '@platform/persistence';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
 import { lockAccounts } from '../../persistence/journal.repository';
@@ -27,17 +26,7 @@ export class ExpireHoldsUseCase {
         due.map((hold) => hold.accountId),
       );
       const resolved: HoldRecord[] = [];
-      for (const hold of due) {
-        await this.holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
-        resolved.push(
-          await this.holds.resolve(manager, hold.holdId, {
-            status: 'expired',
-            postedAmount: new Big(0),
-            entryId: null,
-            resolutionHash: null,
-          }),
-        );
-      }
+      for (const hold of due) resolved.push(await this.holds.release(manager, hold, 'expired', null));
       return resolved;
     });
     for (const hold of expired) this.movements.holdResolved(hold);

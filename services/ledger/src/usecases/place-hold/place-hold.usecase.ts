@@ -93,8 +93,7 @@ export class PlaceHoldUseCase {
     if (!holdFits(new Big(account.posted), new Big(account.held), amount, account.allowNegative)) {
       throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
     }
-    await this.holds.changeHeld(manager, account.id, amount);
-    return this.holds.insert(manager, {
+    return this.holds.place(manager, {
       holdId: command.holdId,
       accountId: account.id,
       currency: account.currency,

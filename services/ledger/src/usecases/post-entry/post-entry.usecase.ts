@@ -2,10 +2,16 @@ import { AppError, validationFailed } from '@platform/errors';
 import { claimIdempotently, DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
-import type { EntriesRepository, EntryRecord } from '../../persistence/entries.repository';
-import { InsufficientFundsError, lockCallerAccounts, postEntry } from '../../persistence/journal.repository';
+import { EntriesRepository, EntryRecord, toEntryRecord } from '../../persistence/entries.repository';
+import {
+  InsufficientFundsError,
+  lockCallerAccounts,
+  postEntry,
+  WrittenPosting,
+} from '../../persistence/journal.repository';
 import type { MoneyMovementLog } from '../money-movements';
 import { balances, postingsShapeValid, RawPosting, toPostings, validMetadata } from './postings';
+import type { PostingSpreader } from './spread-postings';
 
 export interface PostEntryCommand {
   entryId: string;
@@ -28,6 +34,7 @@ export class PostEntryUseCase {
     private readonly dataSource: DataSource,
     private readonly entries: EntriesRepository,
     private readonly movements: MoneyMovementLog,
+    private readonly spreader: PostingSpreader,
   ) {}
 
   async execute(command: PostEntryCommand): Promise<EntryRecord> {
@@ -45,10 +52,8 @@ export class PostEntryUseCase {
         requestHash: hash,
         reusedError: 'LEDGER_ID_REUSED',
         find: () => this.entries.find(manager, command.entryId),
-        claim: async () => {
-          await this.postNew(manager, command, hash);
-          return (await this.entries.find(manager, command.entryId))!;
-        },
+        // The entry as written, from the statement that wrote it: not read back.
+        claim: async () => writtenEntry(command, hash, await this.postNew(manager, command, hash)),
       });
     });
     if (!replayed) this.movements.entryPosted(resource);
@@ -65,15 +70,17 @@ export class PostEntryUseCase {
     if (bad.length > 0) throw validationFailed(bad);
   }
 
-  private async postNew(manager: EntityManager, command: PostEntryCommand, hash: string): Promise<void> {
+  private async postNew(manager: EntityManager, command: PostEntryCommand, hash: string): Promise<WrittenPosting[]> {
+    // Treasury and fee revenue legs go to the shard of the entry's partner (of the entry, without one).
+    const spread = await this.spreader.spread(command.postings, command.partnerId ?? command.entryId);
     const accounts = await lockCallerAccounts(
       manager,
-      command.postings.map((posting) => posting.accountId),
+      spread.map((posting) => posting.accountId),
     );
-    const postings = toPostings(command.postings, accounts, 'postings');
+    const postings = toPostings(spread, accounts, 'postings');
     if (!balances(postings)) throw validationFailed(['postings']);
     try {
-      await postEntry(
+      return await postEntry(
         manager,
         {
           entryId: command.entryId,
@@ -90,4 +97,18 @@ export class PostEntryUseCase {
       throw error;
     }
   }
+}
+
+function writtenEntry(command: PostEntryCommand, hash: string, postings: WrittenPosting[]): EntryRecord {
+  return toEntryRecord(
+    {
+      id: command.entryId,
+      kind: command.kind,
+      partner_id: command.partnerId,
+      request_hash: hash,
+      metadata: command.metadata,
+      created_at: postings[0].created_at,
+    },
+    postings,
+  );
 }

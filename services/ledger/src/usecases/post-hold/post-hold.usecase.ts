@@ -9,6 +9,7 @@ import type { HoldRecord, HoldsRepository } from '../../persistence/holds.reposi
 import { InsufficientFundsError, lockCallerAccounts, postEntry } from '../../persistence/journal.repository';
 import type { MoneyMovementLog } from '../money-movements';
 import { balances, postingsShapeValid, RawPosting, toPostings, validMetadata } from '../post-entry/postings';
+import type { PostingSpreader } from '../post-entry/spread-postings';
 import { releaseHold } from '../void-hold/void-hold.usecase';
 
 export interface PostHoldCommand {
@@ -33,6 +34,7 @@ export class PostHoldUseCase {
     private readonly dataSource: DataSource,
     private readonly holds: HoldsRepository,
     private readonly movements: MoneyMovementLog,
+    private readonly spreader: PostingSpreader,
   ) {}
 
   async execute(command: PostHoldCommand): Promise<HoldRecord> {
@@ -85,20 +87,20 @@ export class PostHoldUseCase {
     if (!postAmount || !isValidPostAmount(postAmount, new Big(hold.amount))) throw validationFailed(['postAmount']);
     if (command.counterPostings.some((posting) => posting.accountId === hold.accountId))
       throw validationFailed(['counterPostings']);
+    // Treasury and fee revenue legs go to the shard of the held (partner) account.
+    const counterPostings = await this.spreader.spread(command.counterPostings, hold.accountId);
     const accounts = await lockCallerAccounts(manager, [
       hold.accountId,
-      ...command.counterPostings.map((posting) => posting.accountId),
+      ...counterPostings.map((posting) => posting.accountId),
     ]);
     const postings = [
       { accountId: hold.accountId, currency: hold.currency, amount: postAmount.times(-1) },
-      ...toPostings(command.counterPostings, accounts, 'counterPostings'),
+      ...toPostings(counterPostings, accounts, 'counterPostings'),
     ];
     if (!balances(postings)) throw validationFailed(['counterPostings']);
-    const held = await this.holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
-    // The accounts stay locked: the entry posts against them as they now stand, held released.
-    accounts.set(hold.accountId, { ...accounts.get(hold.accountId)!, held });
     const entryId = randomUUID();
     try {
+      // The hold's whole amount leaves held in the entry's own statement, so any remainder returns to available.
       await postEntry(
         manager,
         {
@@ -110,6 +112,7 @@ export class PostHoldUseCase {
         },
         hash,
         accounts,
+        { accountId: hold.accountId, amount: new Big(hold.amount) },
       );
     } catch (error) {
       if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');

@@ -1,15 +1,16 @@
 import { AppError, validationFailed } from '@platform/errors';
-import { Big } from '@platform/money';
 import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
-import { lockAccounts } from '../../persistence/journal.repository';
 import type { MoneyMovementLog } from '../money-movements';
 
 const VOID_HASH = requestHash({ action: 'void' });
 
-/** Returns a pending hold's amount to available and resolves it; the hold row must be locked. */
+/**
+ * Returns a pending hold's amount to available and resolves it, in one statement that
+ * locks the account after the hold row (the lock order); the hold row must be locked.
+ */
 export async function releaseHold(
   manager: EntityManager,
   holds: HoldsRepository,
@@ -17,9 +18,7 @@ export async function releaseHold(
   status: 'voided' | 'expired',
   resolutionHash: string | null,
 ): Promise<HoldRecord> {
-  await lockAccounts(manager, [hold.accountId]);
-  await holds.changeHeld(manager, hold.accountId, new Big(hold.amount).times(-1));
-  return holds.resolve(manager, hold.holdId, { status, postedAmount: new Big(0), entryId: null, resolutionHash });
+  return holds.release(manager, hold, status, resolutionHash);
 }
 
 /**
