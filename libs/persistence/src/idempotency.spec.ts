@@ -3,7 +3,8 @@
 // claims and creates, a repeat replays the original without claiming, another
 // body under the key is refused with the caller's stable code, a claim lost
 // to a twin replays the twin's row, a pending twin is waited for (and its key
-// claimed again when it was given up), and the wait is bounded.
+// claimed again when it was given up, or taken over at once when its owner
+// released its claim), and the wait is bounded.
 // libs/persistence/test/idempotency.int.spec.ts proves the same races against
 // real PostgreSQL.
 import { isAppError } from '@platform/errors';
@@ -134,6 +135,64 @@ describe('claimIdempotently', () => {
     );
     expect(code).toBe('SERVICE_UNAVAILABLE');
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('takes over a twin its owner gave up, at once, and claims the key afresh', async () => {
+    const table = new KeyTable();
+    table.row = { id: 'abandoned', requestHash: 'h1', status: 'creating' };
+    const started = Date.now();
+    const taken: string[] = [];
+    const result = await claimIdempotently(
+      create(table, 'h1', {
+        pending: (row) => row.status === 'creating',
+        reread: () => table.find(),
+        takeOver: async (row) => {
+          taken.push(row.id);
+          table.row = null;
+          return true;
+        },
+        twinWaitMsMax: 10_000,
+      }),
+    );
+    expect(result).toEqual({ resource: { id: 'made-by-h1', requestHash: 'h1', status: 'done' }, replayed: false });
+    expect(taken).toEqual(['abandoned']);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('keeps waiting for a twin whose owner still holds its claim, and takes it over once released', async () => {
+    const table = new KeyTable();
+    table.row = { id: 'held', requestHash: 'h1', status: 'creating' };
+    let released = false;
+    setTimeout(() => {
+      released = true;
+    }, 250);
+    const attempts: boolean[] = [];
+    const result = await claimIdempotently(
+      create(table, 'h1', {
+        pending: (row) => row.status === 'creating',
+        reread: () => table.find(),
+        takeOver: async () => {
+          attempts.push(released);
+          if (!released) return false;
+          table.row = null;
+          return true;
+        },
+      }),
+    );
+    expect(result.replayed).toBe(false);
+    expect(attempts.filter((tookOver) => !tookOver).length).toBeGreaterThan(1);
+    expect(attempts[attempts.length - 1]).toBe(true);
+  });
+
+  it('never takes over a twin that finished', async () => {
+    const table = new KeyTable();
+    table.row = { id: 'twin', requestHash: 'h1', status: 'done' };
+    const takeOver = jest.fn(async () => true);
+    const result = await claimIdempotently(
+      create(table, 'h1', { pending: (row) => row.status === 'creating', reread: () => table.find(), takeOver }),
+    );
+    expect(result.replayed).toBe(true);
+    expect(takeOver).not.toHaveBeenCalled();
   });
 
   it('runs the precheck of a first request before claiming, so a refused body claims nothing', async () => {

@@ -14,6 +14,12 @@
  *   (a saga of remote calls) marks its row `pending` until done: repeats wait
  *   for it, bounded, and claim the key again if the winner gave it up (its
  *   row deleted on a refusal).
+ * - a twin that gave up: a create whose owner failed on an unreachable
+ *   dependency (and could not undo its steps) releases its claim, and a
+ *   replica that died leaves its claim's lease to pass. A repeat that finds
+ *   such a row takes it over (`takeOver`: undoes what the abandoned attempt
+ *   did and frees the key) and claims the key afresh, instead of answering
+ *   503 until a background sweep gets there.
  *
  * Adopting it in a use case (the key column unique, a request_hash column):
  *
@@ -62,6 +68,13 @@ export interface IdempotentCreate<R extends IdempotentRow> {
   pending?(row: R): boolean;
   /** The row again, or null once its create was refused and the key given up. */
   reread?(row: R): Promise<R | null>;
+  /**
+   * A pending row whose owner gave it up (its claim released, or its lease
+   * passed): undoes what the attempt did and frees the key, answering true;
+   * false while the owner still holds the claim. It must decide atomically
+   * (one taker of many), and be safe beside the owner's own recovery.
+   */
+  takeOver?(row: R): Promise<boolean>;
   /** The stable code a different request under the same key answers. */
   reusedError?: ErrorCode;
   /** Bound on the wait for a pending twin; TWIN_WAIT_MS_MAX by default. */
@@ -78,7 +91,7 @@ export async function claimIdempotently<R extends IdempotentRow>(
         throw new AppError(create.reusedError ?? 'IDEMPOTENCY_KEY_REUSED');
       const finished = await waitForTwin(existing, create);
       if (finished) return { resource: finished, replayed: true };
-      continue;
+      continue; // given up, or taken over: the key is free to claim again
     }
     create.precheck?.();
     const claimed = await create.claim();
@@ -87,12 +100,16 @@ export async function claimIdempotently<R extends IdempotentRow>(
   throw new AppError('SERVICE_UNAVAILABLE');
 }
 
-/** The twin's row once its create has finished; null when its create was refused and the key is free again. */
+/**
+ * The twin's row once its create has finished; null when its create was
+ * refused, or abandoned and taken over here, and the key is free again.
+ */
 async function waitForTwin<R extends IdempotentRow>(existing: R, create: IdempotentCreate<R>): Promise<R | null> {
   if (!create.pending || !create.reread) return existing;
   const deadline = Date.now() + (create.twinWaitMsMax ?? TWIN_WAIT_MS_MAX);
   let current: R | null = existing;
   while (current && create.pending(current)) {
+    if (create.takeOver && (await create.takeOver(current))) return null;
     if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE');
     await sleep(TWIN_POLL_MS);
     current = await create.reread(existing);

@@ -33,8 +33,9 @@ if (profile.stackFile !== expectedStackFile) {
   throw new Error('refusing: profile stack ' + profile.stackFile + ' is not the test stack ' + expectedStackFile);
 }
 if (action === 'servicePid') {
-  const service = services.SERVICES.find((candidate) => candidate.name === argument);
-  const pid = service && services.servicePid(profile, service);
+  const [name, replica = '1'] = argument.split(':');
+  const service = services.SERVICES.find((candidate) => candidate.name === name);
+  const pid = service && services.servicePid(profile, service, Number(replica));
   if (!pid) throw new Error('no running service ' + argument);
   process.stdout.write(String(pid) + '\\n');
 } else if (action === 'startServices') {
@@ -66,9 +67,9 @@ function runInfra(action: InfraAction, argument = ''): Promise<string> {
   });
 }
 
-async function armKill(service: string): Promise<() => number> {
-  const pid = Number(await runInfra('servicePid', service));
-  if (!Number.isSafeInteger(pid) || pid <= 0) throw new Error(`no pid for ${service}`);
+async function armKill(service: string, replica = 1): Promise<() => number> {
+  const pid = Number(await runInfra('servicePid', `${service}:${replica}`));
+  if (!Number.isSafeInteger(pid) || pid <= 0) throw new Error(`no pid for ${service} replica ${replica}`);
   return () => {
     process.kill(pid, 'SIGKILL');
     return pid;
@@ -83,11 +84,12 @@ export const stackInfra = {
   startPostgres: () => runInfra('startPostgres'),
   stopRabbit: () => runInfra('stopRabbit'),
   startRabbit: () => runInfra('startRabbit'),
-  /** SIGKILL to the stack's instance of `service` (its pid file); resolves to the pid killed. */
-  killService: async (service: string) => (await armKill(service))(),
+  /** SIGKILL to the stack's instance of `service` (its pid file; replica 1 unless named); resolves to the pid killed. */
+  killService: async (service: string, replica = 1) => (await armKill(service, replica))(),
   /**
-   * Finds `service`'s pid now and returns the kill, so a spec that must kill at a precise moment pays
-   * the helper process's start-up (hundreds of ms on a loaded machine) before that moment, not in it.
+   * Finds the pid of `service`'s replica `replica` (1 by default) now and returns the kill, so a spec that
+   * must kill at a precise moment pays the helper process's start-up (hundreds of ms on a loaded machine)
+   * before that moment, not in it.
    */
   armKill,
   /** Starts every stack service not running (as `npm test` did) and waits until all are ready. */

@@ -4,12 +4,21 @@
  * header is gone, and a list grows fields additively).
  */
 import type { Response } from 'express';
+import { JSON_CONTENT_TYPE } from './json-response';
 
 export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 
 export function answerPage<T>(res: Response, items: readonly T[], nextCursor: string): void {
   if (nextCursor) res.setHeader(NEXT_CURSOR_HEADER, nextCursor);
   res.status(200).json(items);
+}
+
+/** The same answer as answerPage, for a page a service sent already serialised (the bytes answered as they came). */
+export function answerPageJson(res: Response, pageJson: Uint8Array, nextCursor: string): void {
+  if (nextCursor) res.setHeader(NEXT_CURSOR_HEADER, nextCursor);
+  res.status(200).setHeader('Content-Type', JSON_CONTENT_TYPE);
+  res.setHeader('Content-Length', pageJson.byteLength);
+  res.end(pageJson);
 }
 
 /** A list query's filters every list shares. */

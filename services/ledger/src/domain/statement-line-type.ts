@@ -13,7 +13,7 @@ export type StatementLineType = (typeof STATEMENT_LINE_TYPES)[number];
 
 export type StatementLineSource = 'opening_balance' | 'posting' | 'hold_placed' | 'hold_released';
 
-const ENTRY_KIND_TYPES: Readonly<Record<string, StatementLineType>> = {
+export const ENTRY_KIND_TYPES: Readonly<Record<string, StatementLineType>> = {
   kes_credit: 'credit', // a paybill or mobile-money credit (credit.received)
   usdt_deposit: 'credit', // a USDT deposit credited at once (usdt_credit.received)
   usdt_deposit_released: 'credit', // a deposit held for attribution, credited when its window passed

@@ -81,7 +81,11 @@ export function ledgerHandlers(deps: {
       return { balances: await deps.getBalances.execute({ partnerId: request.partnerId }) };
     },
     async listStatement(request) {
-      return deps.listStatement.execute(request);
+      if (!request.asJsonArray) return { ...(await deps.listStatement.execute(request)), pageJson: Buffer.alloc(0) };
+      const page = await deps.listStatement.executeAsJsonArray(request);
+      return page.json === undefined
+        ? { lines: page.lines, nextCursor: page.nextCursor, pageJson: Buffer.alloc(0) }
+        : { lines: [], nextCursor: page.nextCursor, pageJson: Buffer.from(page.json, 'utf8') };
     },
     async recordKesCredit(request) {
       return toKesCreditMessage(

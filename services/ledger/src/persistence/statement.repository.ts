@@ -79,4 +79,109 @@ export class StatementRepository {
     if (!first) return null;
     return { currency: first.currency, rows: first.lineId === null ? [] : (rows as StatementLineRow[]) };
   }
+
+  /**
+   * The same page as ownedPage, built by the database as the JSON array the
+   * partner receives (see ownedPageJsonSql), or null when the account is not
+   * the partner's.
+   */
+  async ownedPageJson(
+    partnerId: string,
+    accountId: string,
+    bounds: PageBounds,
+    presentation: StatementJsonPresentation,
+  ): Promise<OwnedStatementJsonPage | null> {
+    const parameters: unknown[] = [accountId, partnerId];
+    const conditions = [
+      'l.account_id = a.id',
+      ...keysetConditions(bounds, parameters, { createdAt: 'l.created_at', id: 'l.id' }),
+    ];
+    parameters.push(bounds.fetchLimit, bounds.pageLimit, presentation.typeByEntryKind, presentation.scaleByCurrency);
+    const [row] = await queryRows<{
+      fetched: number;
+      json: string;
+      lastCreatedAtExact: string | null;
+      lastLineId: string | null;
+      exceptional: boolean | null;
+    }>(this.dataSource.manager, ownedPageJsonSql(conditions, parameters.length - 3), parameters);
+    if (!row) return null;
+    const last =
+      row.lastCreatedAtExact !== null && row.lastLineId !== null
+        ? { createdAt: row.lastCreatedAtExact, id: row.lastLineId }
+        : null;
+    return { fetched: row.fetched, json: row.json, last, exceptional: row.exceptional === true };
+  }
+}
+
+/** What the database needs to present a line as the partner sees it: the ledger's mapping tables, as JSON objects. */
+export interface StatementJsonPresentation {
+  /** Entry kind → the line type a posting of that kind reads as (statement-line-type.ts). */
+  typeByEntryKind: string;
+  /** Currency → its decimals (@platform/money). */
+  scaleByCurrency: string;
+}
+
+/**
+ * A page as JSON: `fetched` lines read (one more than the page when another
+ * follows), the page's last line's position, and whether any line needs what
+ * only the ledger's code does (an entry kind the type table does not name, an
+ * amount that is not exact at its currency's scale): then `json` is not to be
+ * answered.
+ */
+export interface OwnedStatementJsonPage {
+  fetched: number;
+  json: string;
+  last: { createdAt: string; id: string } | null;
+  exceptional: boolean;
+}
+
+/**
+ * One statement, the page of ownedPage presented by the database: each line
+ * is the JSON object the partner receives, joined in page order into one
+ * array, so the ledger neither parses nor re-encodes a line. The strings
+ * built by concatenation are uuids, currency codes, type words, decimals and
+ * times, which need no JSON escaping; the resource id is anything an entry's
+ * metadata names, so it goes through to_json, which escapes as JSON.stringify
+ * does. Keys and their order are the gateway's presentStatementLine's:
+ * `direction` is the amount's sign (never 0), and `resourceId` is null for an
+ * opening balance or none. The parameter after the LIMIT's is the page size;
+ * the next two the presentation tables.
+ */
+function ownedPageJsonSql(conditions: string[], fetchLimitIndex: number): string {
+  const pageLimit = `$${fetchLimitIndex + 1}`;
+  const types = `$${fetchLimitIndex + 2}::jsonb`;
+  const scales = `$${fetchLimitIndex + 3}::jsonb`;
+  return `SELECT count(p.id)::int AS fetched,
+       '[' || coalesce(string_agg(p.json, ',' ORDER BY p.n) FILTER (WHERE p.n <= ${pageLimit}), '') || ']' AS json,
+       min(p."createdAtExact") FILTER (WHERE p.n = ${pageLimit}) AS "lastCreatedAtExact",
+       min(p.id::text) FILTER (WHERE p.n = ${pageLimit}) AS "lastLineId",
+       bool_or(p.exceptional) AS exceptional
+  FROM accounts a
+  CROSS JOIN LATERAL (SELECT (${scales} ->> a.currency)::int AS scale) s
+  LEFT JOIN LATERAL (
+    SELECT q.n, q.id, q."createdAtExact",
+           coalesce(q.type IS NULL OR round(q.amount, s.scale) <> q.amount
+             OR round(q.available_after, s.scale) <> q.available_after, true) AS exceptional,
+           '{"id":"' || q.id || '","accountId":"' || a.id || '","currency":"' || a.currency
+             || '","type":"' || coalesce(q.type, '') || '","amount":"' || round(q.amount, s.scale)
+             || '","direction":"' || CASE WHEN q.amount < 0 THEN 'debit' ELSE 'credit' END
+             || '","availableAfter":"' || round(q.available_after, s.scale)
+             || '","createdAt":"' || q."createdAt" || '","resourceId":'
+             || coalesce(to_json(nullif(q."resourceId", ''))::text, 'null') || '}' AS json
+      FROM (
+        SELECT row_number() OVER (ORDER BY l.created_at DESC, l.id DESC) AS n, l.id, l.amount, l.available_after,
+               CASE WHEN l.source <> 'posting' THEN l.source WHEN e.kind IS NULL THEN 'adjustment'
+                    ELSE ${types} ->> e.kind END AS type,
+               to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt",
+               ${keysetTimeSql('l.created_at')} AS "createdAtExact",
+               CASE WHEN l.source = 'opening_balance' THEN NULL ELSE ${RESOURCE_ID_SQL} END AS "resourceId"
+          FROM statement_lines l
+          LEFT JOIN entries e ON e.id = l.entry_id
+          LEFT JOIN kes_credits kc ON kc.entry_id = l.entry_id
+         WHERE ${conditions.join(' AND ')}
+         ORDER BY l.created_at DESC, l.id DESC LIMIT $${fetchLimitIndex}
+      ) q
+  ) p ON true
+ WHERE a.id = $1 AND a.partner_id = $2
+ GROUP BY a.id`;
 }

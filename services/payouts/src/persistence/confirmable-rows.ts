@@ -114,6 +114,35 @@ export abstract class ConfirmableRows<Row> {
     return rows.length === 1;
   }
 
+  /**
+   * A create that failed without undoing all it did (a peer unreachable)
+   * gives its claim up at once: the row is due now, for a repeat of the
+   * request to take over or the scheduler to undo, instead of after its lease.
+   */
+  async releaseCreating(manager: EntityManager, id: string): Promise<void> {
+    const { table, idColumn } = this.shape;
+    await manager.query(
+      `UPDATE ${table} SET next_action_at = now() WHERE ${idColumn} = $1 AND status = 'creating' AND next_action_at > now()`,
+      [id],
+    );
+  }
+
+  /**
+   * Leases an abandoned create's row (claim released, or lease passed) to
+   * this caller for `leaseMs`, to undo it; false while its owner still holds
+   * it or once it is gone. One caller of many wins (the row's lock decides).
+   */
+  async claimAbandoned(manager: EntityManager, id: string, leaseMs: number): Promise<boolean> {
+    const { table, idColumn } = this.shape;
+    const rows = await queryRows(
+      manager,
+      `UPDATE ${table} SET next_action_at = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE ${idColumn} = $1 AND status = 'creating' AND next_action_at <= now() RETURNING ${idColumn}`,
+      [id, leaseMs],
+    );
+    return rows.length === 1;
+  }
+
   async rescheduleExpiry(manager: EntityManager, confirmationId: string, expiresAt: Date): Promise<void> {
     await manager.query(
       `UPDATE ${this.shape.table} SET next_action_at = $2 WHERE confirmation_id = $1 AND status = 'awaiting_confirmation'`,

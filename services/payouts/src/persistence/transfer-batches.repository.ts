@@ -163,6 +163,29 @@ export class TransferBatchesRepository {
     );
   }
 
+  /** A batch create that failed gives its claim and its unfinished items up at once (see ConfirmableRows.releaseCreating). */
+  async releaseCreating(manager: EntityManager, batchId: string): Promise<void> {
+    await manager.query(
+      "UPDATE transfers SET next_action_at = now() WHERE batch_id = $1 AND status = 'creating' AND next_action_at > now()",
+      [batchId],
+    );
+    await manager.query(
+      "UPDATE transfer_batches SET next_action_at = now() WHERE batch_id = $1 AND status = 'creating' AND next_action_at > now()",
+      [batchId],
+    );
+  }
+
+  /** Leases an abandoned batch create to this caller (see ConfirmableRows.claimAbandoned). */
+  async claimAbandoned(manager: EntityManager, batchId: string, leaseMs: number): Promise<boolean> {
+    const rows = await queryRows(
+      manager,
+      `UPDATE transfer_batches SET next_action_at = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE batch_id = $1 AND status = 'creating' AND next_action_at <= now() RETURNING batch_id`,
+      [batchId, leaseMs],
+    );
+    return rows.length === 1;
+  }
+
   /** Where claimDue finds due rows: measured for this worker's metrics. */
   readonly dueRows: DueRows = { table: 'transfer_batches', dueColumn: 'next_action_at', idColumn: 'batch_id' };
 

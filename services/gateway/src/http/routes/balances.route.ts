@@ -1,6 +1,6 @@
 import type { ledger } from '@platform/proto';
 import type { LedgerApi } from '../dependencies';
-import { answerPage } from '../paging';
+import { answerPage, answerPageJson } from '../paging';
 import { presentBalances } from '../presenters';
 import type { OperationHandler } from './operation';
 
@@ -26,7 +26,13 @@ export function presentStatementLine(line: ledger.StatementLine) {
   };
 }
 
-/** GET /v1/balances/{accountId}/transactions → 200 a page of the account's statement, newest first. */
+/**
+ * GET /v1/balances/{accountId}/transactions → 200 a page of the account's
+ * statement, newest first. The ledger answers the page as the JSON array
+ * answered here (built once, by its database), so the gateway neither decodes
+ * nor re-encodes a line; a page the ledger answers as lines (one only its code
+ * can present, or a ledger of the release before) is presented here.
+ */
 export function listAccountTransactionsHandler(deps: {
   ledger: Pick<LedgerApi, 'listStatement'>;
 }): OperationHandler<'listAccountTransactions'> {
@@ -38,7 +44,12 @@ export function listAccountTransactionsHandler(deps: {
       to: query.to,
       limit: query.limit ?? 0,
       cursor: query.cursor ?? '',
+      asJsonArray: true,
     });
-    answerPage(res, result.lines.map(presentStatementLine), result.nextCursor);
+    if (result.pageJson.byteLength === 0) {
+      answerPage(res, result.lines.map(presentStatementLine), result.nextCursor);
+      return;
+    }
+    answerPageJson(res, result.pageJson, result.nextCursor);
   };
 }

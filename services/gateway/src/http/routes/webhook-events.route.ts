@@ -8,8 +8,7 @@
  */
 import type { webhookDeliveryPartnerFeed } from '@platform/proto';
 import type { WebhookDeliveryApi } from '../dependencies';
-import { JSON_CONTENT_TYPE } from '../json-response';
-import { answerPage, NEXT_CURSOR_HEADER } from '../paging';
+import { answerPage, answerPageJson } from '../paging';
 import type { OperationHandler } from './operation';
 
 /** The delivery as partners see it. */
@@ -50,11 +49,7 @@ export function listEventsHandler(deps: {
       limit: query.limit ?? 0,
       asJsonArray: true,
     });
-    if (page.nextAfterEventId) res.setHeader(NEXT_CURSOR_HEADER, page.nextAfterEventId);
-    const body = eventsPageBody(page);
-    res.status(200).setHeader('Content-Type', JSON_CONTENT_TYPE);
-    res.setHeader('Content-Length', body.byteLength);
-    res.end(body);
+    answerPageJson(res, eventsPageBody(page), page.nextAfterEventId);
   };
 }
 

@@ -2,10 +2,16 @@
 // caller's (the repository finds no such account of the partner) or an id that
 // is not one (nothing is read) is ACCOUNT_NOT_FOUND; bad paging parameters are named together; lines come back typed, with
 // amounts at the currency's scale, an opening line with no resource, and the
-// next cursor only when a further line was fetched.
+// next cursor only when a further line was fetched. As a JSON page: the
+// database's array is answered with the cursor of the page's last line, and a
+// page the database flags (a line only this code can present) is read again as lines.
 import { AppError } from '@platform/errors';
 import { decodeKeysetCursor } from '@platform/persistence';
-import type { StatementLineRow, StatementRepository } from '../../persistence/statement.repository';
+import type {
+  OwnedStatementJsonPage,
+  StatementLineRow,
+  StatementRepository,
+} from '../../persistence/statement.repository';
 import { ListStatementUseCase } from './list-statement.usecase';
 
 const PARTNER = '11111111-1111-4111-8111-111111111111';
@@ -24,10 +30,11 @@ const LINE = (index: number, overrides: Partial<StatementLineRow> = {}): Stateme
   ...overrides,
 });
 
-function useCase(owned: boolean, rows: StatementLineRow[]) {
+function useCase(owned: boolean, rows: StatementLineRow[], jsonPage: OwnedStatementJsonPage | null = null) {
   const page = jest.fn(async () => (owned ? { currency: 'KES' as const, rows } : null));
-  const statements = { ownedPage: page } as unknown as StatementRepository;
-  return { subject: new ListStatementUseCase(statements), page };
+  const pageJson = jest.fn(async () => (owned ? jsonPage : null));
+  const statements = { ownedPage: page, ownedPageJson: pageJson } as unknown as StatementRepository;
+  return { subject: new ListStatementUseCase(statements), page, pageJson };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
@@ -98,5 +105,59 @@ describe('ListStatementUseCase', () => {
     });
     expect(nextCursor).toBe('');
     expect(lines[0]).toMatchObject({ type: 'opening_balance', resourceId: '' });
+  });
+
+  it("answers the database's JSON page with the cursor of its last line, and none on the last page", async () => {
+    const last = { createdAt: '2026-11-26 10:00:00.000001+00', id: LINE(1).lineId };
+    const more = useCase(true, [], { fetched: 3, json: '[{"id":"a"},{"id":"b"}]', last, exceptional: false });
+    const query = { partnerId: PARTNER, accountId: ACCOUNT, limit: 2, cursor: '' };
+    const answered = await more.subject.executeAsJsonArray(query);
+    expect(answered).toEqual({ json: '[{"id":"a"},{"id":"b"}]', nextCursor: expect.any(String) });
+    expect(decodeKeysetCursor(answered.nextCursor)).toEqual(last);
+    expect(more.pageJson).toHaveBeenCalledWith(
+      PARTNER,
+      ACCOUNT,
+      expect.objectContaining({ fetchLimit: 3, pageLimit: 2 }),
+      {
+        typeByEntryKind: expect.stringContaining('"transfer":"transfer"'),
+        scaleByCurrency: '{"KES":2,"USDT":6,"USD":2}',
+      },
+    );
+    expect(more.page).not.toHaveBeenCalled();
+    const lastPage = useCase(true, [], { fetched: 2, json: '[{"id":"a"},{"id":"b"}]', last, exceptional: false });
+    expect((await lastPage.subject.executeAsJsonArray(query)).nextCursor).toBe('');
+  });
+
+  it('reads a flagged page again as lines, and refuses as execute does', async () => {
+    const flagged = useCase(true, [LINE(1, { entryKind: 'kes_fee_test' })], {
+      fetched: 1,
+      json: '[]',
+      last: null,
+      exceptional: true,
+    });
+    const answered = await flagged.subject.executeAsJsonArray({
+      partnerId: PARTNER,
+      accountId: ACCOUNT,
+      limit: 0,
+      cursor: '',
+    });
+    expect(answered.json).toBeUndefined();
+    expect(answered.lines?.map((line) => line.type)).toEqual(['fee']);
+    const foreign = useCase(false, []);
+    expect(
+      (
+        await refusal(
+          foreign.subject.executeAsJsonArray({ partnerId: PARTNER, accountId: ACCOUNT, limit: 0, cursor: '' }),
+        )
+      ).code,
+    ).toBe('ACCOUNT_NOT_FOUND');
+    expect(
+      (
+        await refusal(
+          foreign.subject.executeAsJsonArray({ partnerId: PARTNER, accountId: ACCOUNT, limit: 0, cursor: '!' }),
+        )
+      ).fields,
+    ).toEqual(['cursor']);
+    expect(foreign.page).not.toHaveBeenCalled();
   });
 });

@@ -10,11 +10,18 @@
  * unknown one, so account ids of other partners cannot be probed.
  */
 import { AppError, validationFailed } from '@platform/errors';
-import { pageOf, readPageBounds } from '@platform/persistence';
+import { CURRENCY_SCALE } from '@platform/money';
+import { encodeKeysetCursor, type PageBounds, pageOf, readPageBounds } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
-import { statementLineType, StatementLineType } from '../../domain/statement-line-type';
+import { ENTRY_KIND_TYPES, statementLineType, StatementLineType } from '../../domain/statement-line-type';
 import { storedAmountAtScale } from '../../domain/stored-amount';
-import type { StatementRepository } from '../../persistence/statement.repository';
+import type { StatementJsonPresentation, StatementRepository } from '../../persistence/statement.repository';
+
+/** The ledger's mapping tables as the database reads them when it presents a page (one JSON text each, made once). */
+const JSON_PRESENTATION: StatementJsonPresentation = {
+  typeByEntryKind: JSON.stringify(ENTRY_KIND_TYPES),
+  scaleByCurrency: JSON.stringify(CURRENCY_SCALE),
+};
 
 export interface ListStatementQuery {
   partnerId: string;
@@ -37,13 +44,40 @@ export interface StatementLine {
   entryKind: string;
 }
 
+/** A page as the partner receives it: `json` the array of its lines, or, for a page only `execute` can present, its lines. */
+export type StatementJsonPage =
+  | { json: string; lines?: undefined; nextCursor: string }
+  | { json?: undefined; lines: StatementLine[]; nextCursor: string };
+
 export class ListStatementUseCase {
   constructor(private readonly statements: StatementRepository) {}
 
   async execute(query: ListStatementQuery): Promise<{ lines: StatementLine[]; nextCursor: string }> {
-    const bad: string[] = [];
-    const bounds = readPageBounds(query, bad);
-    if (bad.length > 0) throw validationFailed(bad);
+    return this.linesPage(query, checkedBounds(query));
+  }
+
+  /**
+   * The page `execute` answers, as the JSON array the partner receives, built
+   * by the database without the ledger handling each line; a page with a line
+   * only the ledger's code can present (an entry kind named by its words, an
+   * amount needing rounding) is read again and answered as lines.
+   */
+  async executeAsJsonArray(query: ListStatementQuery): Promise<StatementJsonPage> {
+    const bounds = checkedBounds(query);
+    const owned =
+      isUuid(query.partnerId) && isUuid(query.accountId)
+        ? await this.statements.ownedPageJson(query.partnerId, query.accountId, bounds, JSON_PRESENTATION)
+        : null;
+    if (owned === null) throw new AppError('ACCOUNT_NOT_FOUND');
+    if (owned.exceptional) return this.linesPage(query, bounds);
+    const nextCursor = owned.fetched > bounds.pageLimit && owned.last !== null ? encodeKeysetCursor(owned.last) : '';
+    return { json: owned.json, nextCursor };
+  }
+
+  private async linesPage(
+    query: ListStatementQuery,
+    bounds: PageBounds,
+  ): Promise<{ lines: StatementLine[]; nextCursor: string }> {
     const owned =
       isUuid(query.partnerId) && isUuid(query.accountId)
         ? await this.statements.ownedPage(query.partnerId, query.accountId, bounds)
@@ -66,4 +100,12 @@ export class ListStatementUseCase {
     }));
     return { lines, nextCursor };
   }
+}
+
+/** The page's bounds, after checking every parameter (each bad one named). */
+function checkedBounds(query: ListStatementQuery): PageBounds {
+  const bad: string[] = [];
+  const bounds = readPageBounds(query, bad);
+  if (bad.length > 0) throw validationFailed(bad);
+  return bounds;
 }

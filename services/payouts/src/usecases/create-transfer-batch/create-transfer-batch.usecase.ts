@@ -5,7 +5,9 @@
  * nothing, the others proceed under ONE confirmation code (subjectType
  * transfer_batch) sent to the administrator. Idempotent on the batch's
  * idempotencyKey like a single create (claimIdempotently). A dependency
- * failing midway (503) undoes every accepted item.
+ * failing midway (503) undoes every accepted item; what it cannot undo (the
+ * peer unreachable) is released at once, items and batch, and a repeat takes
+ * the attempt over as a single transfer's repeat does.
  */
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@platform/crypto';
@@ -30,7 +32,13 @@ import type {
   TransferBatchRecord,
 } from '../../persistence/transfer-batches.repository';
 import type { TransferRecord } from '../../persistence/transfers.repository';
-import { claimedRowStep, issueConfirmationCode } from '../shared/create-steps';
+import {
+  claimedRowStep,
+  giveBackCreate,
+  issueConfirmationCode,
+  releasingClaimOnFailure,
+  takeOverAbandoned,
+} from '../shared/create-steps';
 import { newTransferRow, TransferCheckDependencies, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
 import type { CodeRecipient } from '../../adapters/peers/peers';
 
@@ -121,9 +129,34 @@ export class CreateTransferBatchUseCase {
           },
           this.deps.settings.createLeaseMs * 2,
         ),
-      create: (claimed) => this.create(claimed, parsed),
+      takeOver: (row) => this.takeOver(row),
+      create: (claimed) =>
+        releasingClaimOnFailure(
+          () => this.create(claimed, parsed),
+          () => this.deps.batches.releaseCreating(manager, claimed.batchId),
+        ),
     });
     return { batch: result.resource, replayed: result.replayed };
+  }
+
+  /** A batch attempt its owner gave up: each unfinished item given back and deleted, then the batch row. */
+  private takeOver(abandoned: TransferBatchRecord): Promise<boolean> {
+    const { deps } = this;
+    const { manager } = deps.dataSource;
+    const { batchId } = abandoned;
+    return takeOverAbandoned({
+      claim: () => deps.batches.claimAbandoned(manager, batchId, deps.settings.createLeaseMs * 2),
+      undo: async () => {
+        const items = await deps.transfers.listByBatch(manager, batchId);
+        for (const item of items.filter((row) => row.status === 'creating')) {
+          await giveBackCreate(deps.ledger, deps.trading, item.transferId);
+          await deps.transfers.deleteCreating(manager, item.transferId);
+        }
+        await deps.batches.deleteCreating(manager, batchId);
+        deps.logger.warn('abandoned transfer batch create taken over by a repeat', { batchId });
+      },
+      release: () => deps.batches.releaseCreating(manager, batchId),
+    });
   }
 
   /**

@@ -5,8 +5,11 @@
  * Then a saga (shared/transfer-checks.ts, the steps a batch item runs too):
  * name lookup, code recipient, the shared daily cap (trading), the hold of
  * amount + fee (ledger); then the code (notifier). A refusal undoes what was
- * done and frees the key; a create that dies midway is undone by the
- * scheduler once its lease passes. Nothing reaches the bank.
+ * done and frees the key. A create that cannot undo its steps (a peer
+ * unreachable) releases its claim at once, and one whose replica died leaves
+ * its lease to pass: a repeat of the request then takes the attempt over
+ * (gives back its hold and cap, frees the key) and creates afresh; the
+ * scheduler undoes it too when no repeat comes. Nothing reaches the bank.
  */
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
@@ -22,7 +25,12 @@ import {
 } from '../../domain/transfer-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { TransferRecord } from '../../persistence/transfers.repository';
-import { issueConfirmationCode } from '../shared/create-steps';
+import {
+  giveBackCreate,
+  issueConfirmationCode,
+  releasingClaimOnFailure,
+  takeOverAbandoned,
+} from '../shared/create-steps';
 import {
   newTransferRow,
   TransferCheckDependencies,
@@ -73,9 +81,30 @@ export class CreateTransferUseCase {
           newTransferRow(command.partnerId, request, requestHash, this.deps.settings.feeKes),
           this.deps.settings.createLeaseMs,
         ),
-      create: (claimed) => this.create(claimed, request),
+      takeOver: (row) => this.takeOver(row),
+      create: (claimed) =>
+        releasingClaimOnFailure(
+          () => this.create(claimed, request),
+          () => this.deps.transfers.releaseCreating(manager, claimed.transferId),
+        ),
     });
     return { transfer: result.resource, replayed: result.replayed };
+  }
+
+  /** An attempt under this key that its owner gave up: its hold and cap given back, its row deleted. */
+  private takeOver(abandoned: TransferRecord): Promise<boolean> {
+    const { deps } = this;
+    const { manager } = deps.dataSource;
+    const id = abandoned.transferId;
+    return takeOverAbandoned({
+      claim: () => deps.transfers.claimAbandoned(manager, id, deps.settings.createLeaseMs),
+      undo: async () => {
+        await giveBackCreate(deps.ledger, deps.trading, id);
+        await deps.transfers.deleteCreating(manager, id);
+        deps.logger.warn('abandoned transfer create taken over by a repeat', { transferId: id });
+      },
+      release: () => deps.transfers.releaseCreating(manager, id),
+    });
   }
 
   /** The checks, then the code; a refusal undoes what was done, newest first, and frees the key. */

@@ -5,7 +5,8 @@
  * shared daily cap (trading values the USDT at the live bid;
  * ORDER_DAILY_CAP_RATE_UNAVAILABLE without one), the hold on the USDT balance
  * (ledger), the code (notifier). A refusal undoes what was done and frees the
- * key. Nothing reaches the chain before confirmation.
+ * key; an attempt given up midway is taken over by a repeat, as a transfer's
+ * is. Nothing reaches the chain before confirmation.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
@@ -32,7 +33,15 @@ import {
 } from '../../domain/usdt-send-request';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { UsdtSendRecord, UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
-import { claimedRowStep, issueConfirmationCode, placeHoldStep, reserveDailyCapStep } from '../shared/create-steps';
+import {
+  claimedRowStep,
+  giveBackCreate,
+  issueConfirmationCode,
+  placeHoldStep,
+  releasingClaimOnFailure,
+  reserveDailyCapStep,
+  takeOverAbandoned,
+} from '../shared/create-steps';
 
 export interface CreateUsdtSendSettings {
   minimumUsdt: Big;
@@ -110,9 +119,30 @@ export class CreateUsdtSendUseCase {
           },
           this.deps.settings.createLeaseMs,
         ),
-      create: (claimed) => this.create(claimed, request),
+      takeOver: (row) => this.takeOver(row),
+      create: (claimed) =>
+        releasingClaimOnFailure(
+          () => this.create(claimed, request),
+          () => this.deps.sends.releaseCreating(manager, claimed.sendId),
+        ),
     });
     return { send: result.resource, replayed: result.replayed };
+  }
+
+  /** An attempt under this key that its owner gave up: its hold and cap given back, its row deleted. */
+  private takeOver(abandoned: UsdtSendRecord): Promise<boolean> {
+    const { deps } = this;
+    const { manager } = deps.dataSource;
+    const id = abandoned.sendId;
+    return takeOverAbandoned({
+      claim: () => deps.sends.claimAbandoned(manager, id, deps.settings.createLeaseMs),
+      undo: async () => {
+        await giveBackCreate(deps.ledger, deps.trading, id);
+        await deps.sends.deleteCreating(manager, id);
+        deps.logger.warn('abandoned usdt send create taken over by a repeat', { sendId: id });
+      },
+      release: () => deps.sends.releaseCreating(manager, id),
+    });
   }
 
   /** The checks as a saga, then the code; a refusal undoes what was done, newest first, and frees the key. */

@@ -120,3 +120,51 @@ export async function issueConfirmationCode(
   });
   return confirmationId;
 }
+
+/**
+ * Runs a create; when it fails with its row still claimed (a compensation
+ * that met an unreachable peer), the claim is released at once, so a repeat
+ * of the request takes the attempt over as soon as the peer is back, rather
+ * than answering 503 until the create's lease passes.
+ */
+export async function releasingClaimOnFailure<T>(create: () => Promise<T>, release: () => Promise<void>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    // A release that fails leaves the lease to pass, as for a replica that died.
+    await release().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** How a repeat takes over one abandoned create (claimIdempotently's `takeOver`). */
+export interface AbandonedCreate {
+  /** Leases the row to this caller when its owner gave it up; false while the owner holds it. */
+  claim(): Promise<boolean>;
+  /** Gives back what the attempt held (idempotent) and deletes its row, freeing the key. */
+  undo(): Promise<void>;
+  /** Gives the lease up again when undoing failed, for the next repeat or the scheduler. */
+  release(): Promise<void>;
+}
+
+/** True once the abandoned attempt is undone and its key free; its failure to undo is the repeat's answer (503). */
+export async function takeOverAbandoned(abandoned: AbandonedCreate): Promise<boolean> {
+  if (!(await abandoned.claim())) return false;
+  try {
+    await abandoned.undo();
+  } catch (error) {
+    await abandoned.release().catch(() => undefined);
+    throw error;
+  }
+  return true;
+}
+
+/** The value a transfer or USDT send create holds, given back: its hold voided and its daily-cap usage released. */
+export async function giveBackCreate(
+  ledger: Pick<LedgerApi, 'voidHold' | 'getHold'>,
+  trading: TradingLimitsApi,
+  subjectId: string,
+): Promise<void> {
+  await voidHoldIdempotently(ledger, subjectId);
+  await releaseCapIdempotently(trading, subjectId);
+}

@@ -1,0 +1,129 @@
+// Proves, against the real ledger and its database, that a statement page the
+// database builds as JSON (as_json_array) is byte for byte the page the gateway
+// makes from the same page's lines (the presentation below restates the
+// gateway's), on every page of a cursor walk and with a resource id that JSON
+// must escape; that it pages by the same cursors; that an empty page is `[]`;
+// that a page holding an entry kind only the ledger's code can type comes back
+// as lines instead; and that another partner's account is refused the same way.
+import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
+import { Big } from '@platform/money';
+import type { ledger } from '@platform/proto';
+import { createTestPartner, TestPartner } from '@platform/testing';
+import { codeOf, expectLedgerBalanced, fundKes, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
+
+/** The gateway's presentStatementLine (services/gateway/src/http/routes/balances.route.ts). */
+function presented(line: ledger.StatementLine) {
+  return {
+    id: line.lineId,
+    accountId: line.accountId,
+    currency: line.currency,
+    type: line.type,
+    amount: line.amount,
+    direction: line.amount.startsWith('-') ? 'debit' : 'credit',
+    availableAfter: line.availableAfter,
+    createdAt: line.createdAt,
+    resourceId: line.resourceId || null,
+  };
+}
+
+/** A resource id with every kind of character JSON escapes or passes through. */
+const ODD_RESOURCE = 'tr "quoted" \\ back\nline\ttab \u0001 é ✓ 😀 </script>';
+
+describe('statement pages as JSON', () => {
+  let client: LedgerClient;
+  let pool: Pool;
+  let treasuryKes: string;
+  let partner: TestPartner;
+
+  beforeAll(async () => {
+    client = ledgerClient();
+    pool = ledgerPool();
+    treasuryKes = (await client.getServiceAccount({ code: 'treasury', currency: 'KES' })).accountId;
+    partner = await createTestPartner();
+    for (const amountKes of ['1000.00', '250.50', '0.01']) await fundKes(client, partner.partnerId, amountKes);
+    const hold = await client.placeHold({
+      holdId: randomUUID(),
+      accountId: partner.kesAccountId,
+      amount: '100.00',
+      metadata: { purpose: 'test' },
+    });
+    await client.voidHold({ holdId: hold.holdId });
+    await client.postEntry(transferEntry('transfer', { transferId: ODD_RESOURCE }, '12.34'));
+  });
+
+  afterAll(async () => {
+    await expectLedgerBalanced(pool);
+    client.close();
+    await pool.end();
+  });
+
+  function transferEntry(kind: string, metadata: Record<string, string>, amountKes: string) {
+    return {
+      entryId: randomUUID(),
+      kind,
+      partnerId: partner.partnerId,
+      metadata,
+      postings: [
+        { accountId: partner.kesAccountId, amount: `-${amountKes}` },
+        { accountId: treasuryKes, amount: new Big(amountKes).toFixed(2) },
+      ],
+    };
+  }
+
+  const page = (cursor: string, asJsonArray: boolean, limit = 2) =>
+    client.listStatement({ partnerId: partner.partnerId, accountId: partner.kesAccountId, limit, cursor, asJsonArray });
+
+  it('answers every page of a walk as the bytes the gateway makes of its lines, by the same cursors', async () => {
+    let cursor = '';
+    let pages = 0;
+    do {
+      const [lines, json] = await Promise.all([page(cursor, false), page(cursor, true)]);
+      expect(json.lines).toEqual([]);
+      expect(Buffer.from(json.pageJson).toString('utf8')).toBe(JSON.stringify(lines.lines.map(presented)));
+      expect(json.nextCursor).toBe(lines.nextCursor);
+      cursor = lines.nextCursor;
+      pages += 1;
+    } while (cursor !== '' && pages < 10);
+    expect(cursor).toBe('');
+    expect(pages).toBeGreaterThanOrEqual(3);
+    const whole = await page('', true, 100);
+    expect(JSON.parse(Buffer.from(whole.pageJson).toString('utf8'))).toContainEqual(
+      expect.objectContaining({ type: 'transfer', resourceId: ODD_RESOURCE, amount: '-12.34', direction: 'debit' }),
+    );
+  });
+
+  it('answers an empty window as [] and refuses an account of another partner in either form', async () => {
+    const empty = await client.listStatement({
+      partnerId: partner.partnerId,
+      accountId: partner.kesAccountId,
+      to: '2001-01-01T00:00:00.000Z',
+      limit: 0,
+      cursor: '',
+      asJsonArray: true,
+    });
+    expect(Buffer.from(empty.pageJson).toString('utf8')).toBe('[]');
+    expect(empty.nextCursor).toBe('');
+    const other = await createTestPartner();
+    for (const asJsonArray of [false, true])
+      expect(
+        await codeOf(
+          client.listStatement({
+            partnerId: other.partnerId,
+            accountId: partner.kesAccountId,
+            limit: 0,
+            cursor: '',
+            asJsonArray,
+          }),
+        ),
+      ).toBe('ACCOUNT_NOT_FOUND');
+  });
+
+  it('answers a page with a kind typed by its words as lines, the same as without as_json_array', async () => {
+    await client.postEntry(transferEntry('kes_fee_test', { reference: 'F1' }, '1.00'));
+    const [lines, json] = await Promise.all([page('', false, 3), page('', true, 3)]);
+    expect(json.pageJson.byteLength).toBe(0);
+    expect(json.lines).toEqual(lines.lines);
+    expect(json.lines[0]).toMatchObject({ type: 'fee', amount: '-1.00' });
+  });
+});
