@@ -36,6 +36,7 @@ bootService({
     });
     const ledgerClient = peer(ledger.LedgerService, 'ledger', config.LEDGER_GRPC_ADDR);
     const tradingClient = peer(trading.TradingLimitsService, 'trading', config.TRADING_GRPC_ADDR);
+    const sellProceedsClient = peer(trading.TradingSellProceedsService, 'trading', config.TRADING_GRPC_ADDR);
     const walletRegistryClient = peer(
       walletRegistry.WalletRegistryService,
       'wallet-registry',
@@ -44,12 +45,13 @@ bootService({
     const notifierClient = peer(notifier.NotifierService, 'notifier', config.NOTIFIER_GRPC_ADDR);
     const bank =
       config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
-    const { server, runner, schedulers, holdReconciler } = createServer({
+    const { server, runner, schedulers, holdReconciler, sellProceeds } = createServer({
       dataSource,
       logger,
       tls,
       ledger: ledgerClient,
       trading: tradingClient,
+      sellProceeds: sellProceedsClient,
       walletRegistry: walletRegistryClient,
       notifier: notifierClient,
       bank,
@@ -90,17 +92,22 @@ bootService({
         },
       },
       holdReconciler: { intervalMs: config.HOLD_RECONCILE_INTERVAL_MS, minAgeMs: config.HOLD_RECONCILE_MIN_AGE_MS },
+      sellProceedsWorker: { intervalMs: config.SELL_PROCEEDS_POLL_MS, batchSize: config.SELL_PROCEEDS_BATCH_SIZE },
     });
     runner.start();
     for (const scheduler of schedulers) scheduler.start();
     holdReconciler.start();
+    sellProceeds.start();
     return {
       server,
       stop: async () => {
+        // Proceeds first: a sweep's instructions are then left to the runner's drain.
+        await sellProceeds.stop();
         await runner.stop();
         await Promise.all([...schedulers.map((scheduler) => scheduler.stop()), holdReconciler.stop()]);
         ledgerClient.close();
         tradingClient.close();
+        sellProceedsClient.close();
         walletRegistryClient.close();
         notifierClient.close();
         await outbox.stop();
