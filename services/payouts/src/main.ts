@@ -35,8 +35,12 @@ bootService({
       relayDrainMsMax: RELAY_DRAIN_MS_MAX,
     });
     const ledgerClient = peer(ledger.LedgerService, 'ledger', config.LEDGER_GRPC_ADDR);
-    const tradingClient = peer(trading.TradingLimitsService, 'trading', config.TRADING_GRPC_ADDR);
-    const sellProceedsClient = peer(trading.TradingSellProceedsService, 'trading', config.TRADING_GRPC_ADDR);
+    // One channel and one breaker for trading: the daily cap and sell orders' proceeds (no method name in both).
+    const tradingClient = peer(
+      { ...trading.TradingLimitsService, ...trading.TradingSellProceedsService },
+      'trading',
+      config.TRADING_GRPC_ADDR,
+    );
     const walletRegistryClient = peer(
       walletRegistry.WalletRegistryService,
       'wallet-registry',
@@ -51,7 +55,7 @@ bootService({
       tls,
       ledger: ledgerClient,
       trading: tradingClient,
-      sellProceeds: sellProceedsClient,
+      sellProceeds: tradingClient,
       walletRegistry: walletRegistryClient,
       notifier: notifierClient,
       bank,
@@ -107,7 +111,6 @@ bootService({
         await Promise.all([...schedulers.map((scheduler) => scheduler.stop()), holdReconciler.stop()]);
         ledgerClient.close();
         tradingClient.close();
-        sellProceedsClient.close();
         walletRegistryClient.close();
         notifierClient.close();
         await outbox.stop();
