@@ -46,6 +46,8 @@ export const RETRYABLE_METHODS: Readonly<Record<string, string>> = Object.freeze
   '/trading.v1.TradingLimits/GetPartnerLimits': 'read',
   '/trading.v1.TradingLimits/ReserveDailyCap': 'idempotent on usage_id',
   '/trading.v1.TradingOperator/ListAuditRecords': 'read',
+  '/trading.v1.TradingSellProceeds/RecordSellProceedsOutcome':
+    'idempotent on order_id: a repeat finds the order moved and changes nothing',
   // payouts
   '/payouts.v1.OrderPayouts/GetPayoutInstruction': 'read',
   '/payouts.v1.OrderPayouts/PayOrderProceeds': 'idempotent on instruction_id',

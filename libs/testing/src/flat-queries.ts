@@ -39,6 +39,8 @@ export interface FlatQueriesSuite<Seeded, Context> {
   operations(seeded: Seeded): Record<string, PlannedOperation<Context>>;
   /** The least rows each of these tables holds once seeded (counted after the grown history). */
   minimumRows: Record<string, number>;
+  /** The service's own further checks of the seeded database, declared as `it` blocks; optional. */
+  moreChecks?(database: () => DataSource): void;
 }
 
 export function describeFlatQueries<Seeded, Context>(suite: FlatQueriesSuite<Seeded, Context>): void {
@@ -97,6 +99,8 @@ export function describeFlatQueries<Seeded, Context>(suite: FlatQueriesSuite<See
       // On failure, how each offender's statements read their tables after the history grew.
       expect(growing).toEqual([]);
     });
+
+    suite.moreChecks?.(() => db);
 
     it('measured the same operations before and after', () => {
       expect(Object.keys(after)).toEqual(Object.keys(before));

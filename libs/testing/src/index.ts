@@ -33,6 +33,7 @@ export {
   rowsExamined,
   scansOf,
   sequentialScans,
+  statementSequentialScans,
   totalRowsExamined,
 } from './query-plans';
 export { describeFlatQueries } from './flat-queries';
@@ -43,6 +44,7 @@ export type {
   MeasuredOperation,
   PlannedOperation,
   PlanNode,
+  TableReads,
 } from './query-plans';
 export { describeOutboxRetention, plantOutboxRow, retentionStand } from './retention';
 export type { RetentionStand } from './retention';

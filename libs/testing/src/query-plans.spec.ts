@@ -1,4 +1,11 @@
-import { growth, PlanNode, rowsExamined, sequentialScans, totalRowsExamined } from './query-plans';
+import {
+  growth,
+  PlanNode,
+  rowsExamined,
+  sequentialScans,
+  statementSequentialScans,
+  totalRowsExamined,
+} from './query-plans';
 
 // Shapes as PostgreSQL 15 writes them for EXPLAIN (ANALYZE, FORMAT JSON).
 const nestedLoop: PlanNode = {
@@ -45,12 +52,27 @@ describe('query plans', () => {
   });
 
   it('sums an operation’s statements per table', () => {
-    const statement = (plan: PlanNode) => ({ sql: '', parameters: [], plan });
+    const statement = (plan: PlanNode) => ({ sql: '', parameters: [], plan, tableReads: {} });
     expect(totalRowsExamined([statement(nestedLoop), statement(bitmap), statement(bitmap)])).toEqual({
       partner_profiles: 50,
       orders: 5,
       quotes: 60,
     });
+  });
+
+  it('counts what a function or trigger read inside a statement, from its transaction’s statistics', () => {
+    const call: PlanNode = { 'Node Type': 'Result', 'Actual Rows': 1, 'Actual Loops': 1 };
+    const statement = {
+      sql: 'SELECT place_order($1)',
+      parameters: [],
+      plan: call,
+      tableReads: { orders: { seqScans: 1, rows: 900 }, quotes: { seqScans: 0, rows: 1 } },
+    };
+    expect(totalRowsExamined([statement])).toEqual({ orders: 900, quotes: 1 });
+    expect(statementSequentialScans(statement, ['orders', 'quotes'])).toEqual(['orders']);
+    // A plan that sees more than the statistics (an index-only scan fetches no heap row) keeps its own count.
+    const planned = { ...statement, plan: nestedLoop, tableReads: { orders: { seqScans: 0, rows: 2 } } };
+    expect(totalRowsExamined([planned])).toEqual({ partner_profiles: 50, orders: 5 });
   });
 
   it('reports growth beyond the ratio and the slack, and nothing within them', () => {

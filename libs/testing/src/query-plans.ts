@@ -8,6 +8,10 @@
  *   - rowsExamined: rows each table's scans produced plus those they read and threw away
  *     (filter, index recheck), times loops: what grows when an index does not fit the query.
  * Plans are read from PostgreSQL's JSON format: node names and keys as EXPLAIN writes them.
+ * A plan does not show what a function or a trigger the statement calls reads, so the same
+ * rolled-back transaction is asked for its own table statistics too (pg_stat_xact_user_tables:
+ * sequential scans, rows read sequentially and fetched by index, per table), and an operation
+ * counts whichever of the two sees more.
  */
 import { createDataSource, DataSource } from '@platform/persistence';
 
@@ -24,10 +28,45 @@ export interface PlanNode {
   Plans?: PlanNode[];
 }
 
+/** What one statement's transaction read of a table, from its own statistics (triggers and functions included). */
+export interface TableReads {
+  seqScans: number;
+  rows: number;
+}
+
 export interface ExplainedStatement {
   sql: string;
   parameters: unknown[];
   plan: PlanNode;
+  /** Per table the statement's transaction touched: { table: reads }. */
+  tableReads: Record<string, TableReads>;
+}
+
+/** This backend's reads per user table not yet flushed to the shared statistics (this transaction's among them). */
+const TRANSACTION_TABLE_READS = `SELECT relname AS "table", seq_scan::int AS "seqScans",
+    (seq_tup_read + coalesce(idx_tup_fetch, 0))::bigint::text AS "rows"
+  FROM pg_stat_xact_user_tables WHERE seq_scan > 0 OR seq_tup_read > 0 OR idx_tup_fetch > 0`;
+
+async function transactionTableReads(runner: {
+  query(sql: string): Promise<unknown>;
+}): Promise<Record<string, TableReads>> {
+  const reads = (await runner.query(TRANSACTION_TABLE_READS)) as Array<{
+    table: string;
+    seqScans: number;
+    rows: string;
+  }>;
+  return Object.fromEntries(reads.map((read) => [read.table, { seqScans: read.seqScans, rows: Number(read.rows) }]));
+}
+
+/** What was read between two readings of the same transaction's statistics, per table read at all. */
+function readsSince(before: Record<string, TableReads>, after: Record<string, TableReads>): Record<string, TableReads> {
+  const since: Record<string, TableReads> = {};
+  for (const [table, reads] of Object.entries(after)) {
+    const seqScans = reads.seqScans - (before[table]?.seqScans ?? 0);
+    const rows = reads.rows - (before[table]?.rows ?? 0);
+    if (seqScans > 0 || rows > 0) since[table] = { seqScans, rows };
+  }
+  return since;
 }
 
 /** Nodes that read a table's rows (a Bitmap Index Scan only reads the index: its heap scan counts). */
@@ -79,12 +118,30 @@ export function growth(
     .map(([table, rows]) => `${table}: ${before[table] ?? 0} → ${rows}`);
 }
 
-/** The sum, per table, of several statements' rows examined (one operation's statements). */
+/**
+ * The sum, per table, of several statements' rows examined (one operation's statements):
+ * for each statement, per table, the larger of what its plan shows and what its
+ * transaction's statistics counted (the latter sees inside functions and triggers).
+ */
 export function totalRowsExamined(statements: readonly ExplainedStatement[]): Record<string, number> {
   const total: Record<string, number> = {};
-  for (const statement of statements)
-    for (const [table, rows] of Object.entries(rowsExamined(statement.plan))) total[table] = (total[table] ?? 0) + rows;
+  for (const statement of statements) {
+    const planned = rowsExamined(statement.plan);
+    const tables = new Set([...Object.keys(planned), ...Object.keys(statement.tableReads ?? {})]);
+    for (const table of tables) {
+      const rows = Math.max(planned[table] ?? 0, statement.tableReads?.[table]?.rows ?? 0);
+      total[table] = (total[table] ?? 0) + rows;
+    }
+  }
   return total;
+}
+
+/** The growing tables a statement read sequentially: in its plan, or inside what it called. */
+export function statementSequentialScans(statement: ExplainedStatement, growing: readonly string[]): string[] {
+  const inside = Object.entries(statement.tableReads ?? {})
+    .filter(([table, reads]) => reads.seqScans > 0 && growing.includes(table))
+    .map(([table]) => table);
+  return [...new Set([...sequentialScans(statement.plan, growing), ...inside])];
 }
 
 /**
@@ -115,10 +172,14 @@ export function explaining(db: DataSource): ExplainingQueryable {
       const runner = db.createQueryRunner();
       try {
         await runner.startTransaction();
+        // The view also holds counts of this connection's earlier transactions not yet flushed: read it on
+        // both sides of the statement, in one transaction (nothing is flushed inside one), and keep the difference.
+        const readsBefore = await transactionTableReads(runner);
         const rows = (await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, parameters)) as Array<{
           'QUERY PLAN': Array<{ Plan: PlanNode }>;
         }>;
-        explained.push({ sql, parameters, plan: rows[0]['QUERY PLAN'][0].Plan });
+        const tableReads = readsSince(readsBefore, await transactionTableReads(runner));
+        explained.push({ sql, parameters, plan: rows[0]['QUERY PLAN'][0].Plan, tableReads });
       } finally {
         if (runner.isTransactionActive) await runner.rollbackTransaction();
         await runner.release();
@@ -163,7 +224,7 @@ export async function measureOperations<Context>(
     await operation(queryable, context);
     if (queryable.explained.length === 0) throw new Error(`${name} sent no statement to plan`);
     measured[name] = {
-      seqScans: queryable.explained.flatMap((statement) => sequentialScans(statement.plan, growingTables)),
+      seqScans: queryable.explained.flatMap((statement) => statementSequentialScans(statement, growingTables)),
       rows: totalRowsExamined(queryable.explained),
       scans: queryable.explained.flatMap((statement) => scansOf(statement.plan)),
     };

@@ -46,7 +46,11 @@ export const configSchema = z
     PAYOUT_STUCK_AFTER_MS: positiveInt()
       .max(7 * 24 * 60 * 60_000)
       .default(15 * 60_000),
-    /** The shared daily cap (trading), code recipients and wallets (wallet registry), codes (notifier). */
+    /** Wall-clock: how often each replica asks trading for sell orders whose KES proceeds are due. */
+    SELL_PROCEEDS_POLL_MS: positiveInt().max(60_000).default(500),
+    /** Sell orders claimed from trading per call (trading answers at most 100). */
+    SELL_PROCEEDS_BATCH_SIZE: positiveInt().max(100).default(50),
+    /** The shared daily cap and sell orders' proceeds (trading), code recipients and wallets (wallet registry), codes (notifier). */
     TRADING_GRPC_ADDR: grpcTarget(),
     WALLET_REGISTRY_GRPC_ADDR: grpcTarget(),
     NOTIFIER_GRPC_ADDR: grpcTarget(),

@@ -37,7 +37,12 @@ bootService({
       relayDrainMsMax: RELAY_DRAIN_MS_MAX,
     });
     const ledgerClient = peer(ledger.LedgerService, 'ledger', config.LEDGER_GRPC_ADDR);
-    const tradingClient = peer(trading.TradingLimitsService, 'trading', config.TRADING_GRPC_ADDR);
+    // One channel and one breaker for trading: the daily cap and sell orders' proceeds (no method name in both).
+    const tradingClient = peer(
+      { ...trading.TradingLimitsService, ...trading.TradingSellProceedsService },
+      'trading',
+      config.TRADING_GRPC_ADDR,
+    );
     const walletRegistryClient = peer(
       walletRegistry.WalletRegistryService,
       'wallet-registry',
@@ -46,12 +51,13 @@ bootService({
     const notifierClient = peer(notifier.NotifierService, 'notifier', config.NOTIFIER_GRPC_ADDR);
     const bank =
       config.PLATFORM_MODE === 'sandbox' ? new SandboxBank(sandboxSettleDelayMs(config)) : new UnconfiguredBank();
-    const { server, runner, schedulers, holdReconciler } = createServer({
+    const { server, runner, schedulers, holdReconciler, sellProceeds } = createServer({
       dataSource,
       logger,
       tls,
       ledger: ledgerClient,
       trading: tradingClient,
+      sellProceeds: tradingClient,
       walletRegistry: walletRegistryClient,
       notifier: notifierClient,
       bank,
@@ -92,6 +98,7 @@ bootService({
         },
       },
       holdReconciler: { intervalMs: config.HOLD_RECONCILE_INTERVAL_MS, minAgeMs: config.HOLD_RECONCILE_MIN_AGE_MS },
+      sellProceedsWorker: { intervalMs: config.SELL_PROCEEDS_POLL_MS, batchSize: config.SELL_PROCEEDS_BATCH_SIZE },
     });
     runner.start();
     for (const scheduler of schedulers) scheduler.start();
@@ -102,9 +109,12 @@ bootService({
       logger,
       { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
     );
+    sellProceeds.start();
     return {
       server,
       stop: async () => {
+        // Proceeds first: a sweep's instructions are then left to the runner's drain.
+        await sellProceeds.stop();
         await runner.stop();
         await Promise.all([
           ...schedulers.map((scheduler) => scheduler.stop()),

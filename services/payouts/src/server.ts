@@ -8,9 +8,15 @@ import type { BankAdapter, MobileMoneyPushBank } from './adapters/bank/bank';
 import type { ChainCustodian } from './adapters/chain/chain-custodian';
 import type { WrongCodeBudgetSettings } from './domain/wrong-code-budget';
 import { ConfirmationCodeSender } from './adapters/peers/confirmation-code-sender';
-import { LedgerApi, NotifierApi, ServiceAccounts, TradingLimitsApi, WalletRegistryApi } from './adapters/peers/peers';
+import {
+  LedgerApi,
+  NotifierApi,
+  ServiceAccounts,
+  TradingLimitsApi,
+  TradingSellProceedsApi,
+  WalletRegistryApi,
+} from './adapters/peers/peers';
 import { mobileMoneyFundingHandlers, mobileMoneyFundingSandboxHandlers } from './grpc/funding.handlers';
-import { orderPayoutsHandlers } from './grpc/order-payouts.handlers';
 import { payoutsOperatorHandlers } from './grpc/payouts-operator.handlers';
 import { transferBatchesHandlers } from './grpc/transfer-batches.handlers';
 import { transfersHandlers } from './grpc/transfers.handlers';
@@ -32,6 +38,7 @@ import { ListUsdtSendsUseCase } from './usecases/list-usdt-sends/list-usdt-sends
 import { ListMobileMoneyPushesUseCase } from './usecases/funding/list-mobile-money-pushes.usecase';
 import { UsdtSendSteps } from './usecases/run-usdt-sends/usdt-send-steps';
 import { PayOrderProceedsUseCase } from './usecases/pay-order-proceeds/pay-order-proceeds.usecase';
+import { PaySellProceedsUseCase } from './usecases/pay-sell-proceeds/pay-sell-proceeds.usecase';
 import { subjectDescriber } from './usecases/resend-confirmation/describe-subject';
 import { ResendConfirmationUseCase } from './usecases/resend-confirmation/resend-confirmation.usecase';
 import { PayoutSteps, PayoutStepsOptions } from './usecases/run-payouts/payout-steps';
@@ -44,6 +51,7 @@ import { ReconcileHoldsUseCase } from './usecases/reconcile-holds/reconcile-hold
 import { UnlockPartnerConfirmationsUseCase } from './usecases/unlock-partner-confirmations/unlock-partner-confirmations.usecase';
 import { PAYOUTS_ACCESS } from './grpc/access';
 import { PayoutWorker } from './workers/payout.worker';
+import { sellProceedsWorker } from './workers/sell-proceeds.worker';
 import {
   mobileMoneyCreditWorker,
   orphanedHoldsWorker,
@@ -64,6 +72,8 @@ export interface ServerDependencies {
   tls: TlsMaterial;
   ledger: LedgerApi;
   trading: TradingLimitsApi;
+  /** Trading's sell orders whose KES proceeds are due: claimed, paid, reported (trading never calls payouts). */
+  sellProceeds: TradingSellProceedsApi;
   walletRegistry: WalletRegistryApi;
   notifier: NotifierApi;
   bank: BankAdapter & MobileMoneyPushBank;
@@ -76,6 +86,8 @@ export interface ServerDependencies {
   wrongCodeBudget: WrongCodeBudgetSettings;
   funding: { mode: 'sandbox' | 'production'; pushLifetimeMs: number; creditScheduler: SchedulerOptions };
   holdReconciler: { intervalMs: number; minAgeMs: number };
+  /** The sell-proceeds worker: how often it asks trading, and how many orders per claim. */
+  sellProceedsWorker: { intervalMs: number; batchSize: number };
 }
 
 export interface PayoutsServer {
@@ -84,9 +96,14 @@ export interface PayoutsServer {
   schedulers: Array<DurableScheduler<unknown>>;
   /** Voids payouts' orphaned ledger holds; started by main, stopped at shutdown. */
   holdReconciler: BatchSweeper;
+  /** Pays sell orders' proceeds claimed from trading; started by main, stopped at shutdown. */
+  sellProceeds: BatchSweeper;
 }
 
-/** Serves payouts.v1.OrderPayouts (sell-order proceeds), Transfers, TransferBatches, UsdtSends, PayoutsOperator and MobileMoneyFunding. */
+/**
+ * Serves payouts.v1 Transfers, TransferBatches, UsdtSends, PayoutsOperator and MobileMoneyFunding.
+ * OrderPayouts (deprecated) is no longer served: sell orders' proceeds are claimed from trading.
+ */
 export function createServer(deps: ServerDependencies): PayoutsServer {
   const server = createGrpcServer(deps.logger, deps.tls);
   const instructions = new PayoutInstructionsRepository(deps.dataSource);
@@ -171,14 +188,17 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
     logger: deps.logger.child({ context: 'CreateTransfer' }),
     settings: deps.transfers,
   });
-  server.add(
-    payouts.OrderPayoutsService,
-    orderPayoutsHandlers({
+  const sellProceeds = sellProceedsWorker({
+    pay: new PaySellProceedsUseCase({
+      trading: deps.sellProceeds,
       payOrderProceeds: new PayOrderProceedsUseCase(instructions, () => runner.kick()),
-      instructions,
+      logger: deps.logger.child({ context: 'PaySellProceeds' }),
     }),
-    PAYOUTS_ACCESS.ORDER_PAYOUTS,
-  );
+    logger: deps.logger,
+    intervalMs: deps.sellProceedsWorker.intervalMs,
+    batchSize: deps.sellProceedsWorker.batchSize,
+    ready: allReachable(deps.sellProceeds),
+  });
   server.add(
     payouts.TransfersService,
     transfersHandlers({
@@ -297,6 +317,7 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
       DurableScheduler<unknown>
     >,
     holdReconciler,
+    sellProceeds,
   };
 }
 

@@ -13,7 +13,6 @@ const base = {
   GRPC_PORT: '7001',
   AMQP_URL: 'amqp://localhost:5672',
   LEDGER_GRPC_ADDR: 'localhost:7002',
-  PAYOUTS_GRPC_ADDR: 'localhost:7004',
   WALLET_REGISTRY_GRPC_ADDR: 'localhost:7003',
 };
 

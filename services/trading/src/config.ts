@@ -56,7 +56,6 @@ export const configSchema = z
     AMQP_URL: urlWithProtocol('amqp', 'amqps'),
     OUTBOX_POLL_INTERVAL_MS: positiveInt().default(200),
     LEDGER_GRPC_ADDR: grpcTarget(),
-    PAYOUTS_GRPC_ADDR: grpcTarget(),
     /** The release-time wallet check of pay-in buys (GetWalletStatus). */
     WALLET_REGISTRY_GRPC_ADDR: grpcTarget(),
     /** Scaled: how long a pay-in buy waits for its payment (payBefore). */
@@ -71,7 +70,7 @@ export const configSchema = z
     ORDER_DEPOSIT_POLL_MS: positiveInt()
       .max(10 * 60_000)
       .default(1_000),
-    /** Wall-clock: how soon a pending sell-proceeds payout is asked about again. */
+    /** Wall-clock: how soon payouts may claim a sell order again after reporting its payout accepted (still with the bank). */
     ORDER_PAYOUT_POLL_MS: positiveInt()
       .max(10 * 60_000)
       .default(250),

@@ -5,7 +5,7 @@ import '@platform/tracing/dist/instrument';
 import { startOutboxPublishing } from '@platform/events';
 import { bootService } from '@platform/grpc';
 import { startRetention } from '@platform/persistence';
-import { ledger, payouts, walletRegistry } from '@platform/proto';
+import { ledger, walletRegistry } from '@platform/proto';
 import { SandboxKesDebitBank, UnconfiguredKesDebitBank } from './adapters/bank/kes-debit-bank';
 import { createRateFeed } from './adapters/rate-feed/create-rate-feed';
 import { configuredQuoteLifetimeMs, rateFeedConfig, readConfig, scaledMs } from './config';
@@ -32,7 +32,6 @@ bootService({
       relay: { pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS },
     });
     const ledgerClient = peer(ledger.LedgerService, 'ledger', config.LEDGER_GRPC_ADDR);
-    const payoutsClient = peer(payouts.OrderPayoutsService, 'payouts', config.PAYOUTS_GRPC_ADDR);
     const walletRegistryClient = peer(
       walletRegistry.WalletRegistryService,
       'wallet-registry',
@@ -49,7 +48,6 @@ bootService({
       rateStalenessLimitMs: config.RATE_STALENESS_LIMIT_MS,
       settlementEstimateSeconds: config.SETTLEMENT_ESTIMATE_SECONDS,
       ledger: ledgerClient,
-      payouts: payoutsClient,
       walletRegistry: walletRegistryClient,
       // The real bank's debit API is not integrated yet: in production every debit is cleanly refused.
       bank: config.PLATFORM_MODE === 'sandbox' ? new SandboxKesDebitBank() : new UnconfiguredKesDebitBank(),
@@ -87,7 +85,6 @@ bootService({
         rateFeed.stop();
         await Promise.all([scheduler.stop(), holdReconciler.stop(), retention.stop()]);
         ledgerClient.close();
-        payoutsClient.close();
         walletRegistryClient.close();
         await outbox.stop();
       },

@@ -11,6 +11,7 @@ import { tradingSandboxHandlers } from './grpc/trading-sandbox.handlers';
 import { tradingHandlers } from './grpc/trading.handlers';
 import { tradingLimitsHandlers } from './grpc/trading-limits.handlers';
 import { tradingOperatorHandlers, tradingOrdersHandlers } from './grpc/trading-orders.handlers';
+import { tradingSellProceedsHandlers } from './grpc/trading-sell-proceeds.handlers';
 import { TRADING_ACCESS } from './grpc/access';
 import { CapUsagesRepository } from './persistence/cap-usages.repository';
 import { SERVICE_NAME } from './persistence/data-source';
@@ -33,7 +34,8 @@ import { GetOrderUseCase } from './usecases/get-order/get-order.usecase';
 import { GetPartnerLimitsUseCase } from './usecases/get-partner-limits/get-partner-limits.usecase';
 import { ListOrdersUseCase } from './usecases/list-orders/list-orders.usecase';
 import { OrderTransitions, PartnerAccountIds, ServiceAccounts } from './usecases/order-support';
-import { PaySellProceedsUseCase } from './usecases/pay-sell-proceeds/pay-sell-proceeds.usecase';
+import { RecordSellProceedsOutcomeUseCase } from './usecases/record-sell-proceeds-outcome/record-sell-proceeds-outcome.usecase';
+import { ClaimDueSellProceedsUseCase } from './usecases/claim-due-sell-proceeds/claim-due-sell-proceeds.usecase';
 import { ReleaseDailyCapUseCase } from './usecases/release-daily-cap/release-daily-cap.usecase';
 import { ReserveDailyCapUseCase } from './usecases/reserve-daily-cap/reserve-daily-cap.usecase';
 import { AdvanceOrder } from './usecases/run-order-steps/advance-order';
@@ -43,13 +45,13 @@ import { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from './usecases/se
 import { SetSandboxRateUseCase } from './usecases/set-sandbox-rate/set-sandbox-rate.usecase';
 import type { LedgerApi } from './adapters/peers/peers';
 import type { WalletRegistryApi } from './adapters/peers/peers';
-import type { PayoutsApi } from './adapters/peers/peers';
 
 export interface OrderTimings {
   /** Every delay and window here is already scaled by SANDBOX_TIME_SCALE. */
   settlementDelayMs: number;
   reconcileDelayMs: number;
   sendWindowMs: number;
+  /** How soon payouts may claim a sell order again after reporting its payout accepted. */
   payoutPollMs: number;
   /** How often an awaiting sell order with a hash asks the ledger for its deposit. */
   depositPollMs: number;
@@ -73,7 +75,6 @@ export interface ServerDependencies {
   rateStalenessLimitMs: number;
   settlementEstimateSeconds: number;
   ledger: LedgerApi;
-  payouts: PayoutsApi;
   walletRegistry: WalletRegistryApi;
   bank: KesDebitBank;
   /** The chain custodian behind balance-mode sells: `none` answers them BRIDGE_NOT_CONFIGURED. */
@@ -205,6 +206,27 @@ export function createServer(deps: ServerDependencies): {
     }),
     TRADING_ACCESS.TRADING_OPERATOR,
   );
+  server.add(
+    trading.TradingSellProceedsService,
+    tradingSellProceedsHandlers({
+      claimDueSellProceeds: new ClaimDueSellProceedsUseCase({
+        dataSource: deps.dataSource,
+        orders: repositories.orders,
+        leaseMs: deps.orders.stepLeaseMs,
+      }),
+      recordSellProceedsOutcome: new RecordSellProceedsOutcomeUseCase({
+        orders: repositories.orders,
+        ledger: deps.ledger,
+        serviceAccounts: wiring.serviceAccounts,
+        accountIds: wiring.accountIds,
+        transitions: wiring.transitions,
+        clock: deps.clock,
+        logger: deps.logger.child({ context: 'RecordSellProceedsOutcome' }),
+        payoutPollMs: deps.orders.payoutPollMs,
+      }),
+    }),
+    TRADING_ACCESS.TRADING_SELL_PROCEEDS,
+  );
   const scheduler = orderScheduler(
     deps.dataSource,
     repositories.orders,
@@ -289,13 +311,6 @@ function orderSteps(
     transitions: wiring.transitions,
     clock: deps.clock,
   };
-  const payProceeds = new PaySellProceedsUseCase({
-    ...shared,
-    ledger: deps.ledger,
-    payouts: deps.payouts,
-    logger: deps.logger.child({ context: 'PaySellProceeds' }),
-    payoutPollMs: deps.orders.payoutPollMs,
-  });
   return new AdvanceOrder({
     debitFirstBuy: new AdvanceDebitFirstBuyUseCase({
       ...shared,
@@ -316,7 +331,6 @@ function orderSteps(
       ...shared,
       ledger: deps.ledger,
       balanceFunding,
-      payProceeds,
       fundSellDeposit,
       logger: deps.logger.child({ context: 'AdvanceSellOrder' }),
       depositPollMs: deps.orders.depositPollMs,

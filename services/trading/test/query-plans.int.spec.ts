@@ -130,8 +130,6 @@ function orderOn(partnerId: string, quoteId: string): NewOrder {
   };
 }
 
-type Operation = (queryable: ExplainingQueryable, ids: { quoteId: string; orderId: string }) => Promise<unknown>;
-
 const page = { from: null, to: null, after: null, fetchLimit: 101, pageLimit: 100 };
 
 const orders = (queryable: ExplainingQueryable) => new OrdersRepository(queryable as unknown as DataSource);
@@ -155,6 +153,7 @@ const operations: Record<string, PlannedOperation<Live>> = {
   'list by partner reference': (q, live) =>
     orders(q).list({ partnerId: live.partnerId, status: null, partnerReference: `live-${live.orderId}`, page }),
   'claim due orders': (q) => orders(q).claimDue(manager(q), 50, 30_000),
+  'claim due sell proceeds': (q) => orders(q).claimDueSellProceeds(manager(q), 50, 30_000),
   'read the partner profile': (q, live) =>
     new PartnerProfilesRepository(q as unknown as DataSource).findTradingProfile(live.partnerId),
 };

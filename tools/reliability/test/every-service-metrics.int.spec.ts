@@ -30,7 +30,7 @@ const EVERYWHERE = [
 const OUTBOX = ['trading', 'ledger', 'payouts', 'collections'];
 const UPSTREAMS: Record<string, string[]> = {
   gateway: ['trading', 'ledger', 'wallet-registry', 'notifier', 'collections', 'payouts'],
-  trading: ['ledger', 'payouts', 'wallet-registry'],
+  trading: ['ledger', 'wallet-registry'],
   'wallet-registry': ['notifier'],
   payouts: ['ledger', 'trading', 'wallet-registry', 'notifier'],
   collections: ['ledger'],

@@ -1,18 +1,16 @@
 /**
  * Who may call each payouts RPC (service identities, spiffe://platform/<name>),
  * enforced by @platform/grpc before any handler runs. The gateway reaches the
- * partner-facing transfers, sends, batches and funding prompts; order proceeds
- * belong to trading; stuck instructions and unlocking a partner's
- * confirmations to `ops`. Amend an entry when a caller starts or stops calling.
+ * partner-facing transfers, sends, batches and funding prompts; stuck
+ * instructions and unlocking a partner's confirmations to `ops`. Nothing here
+ * admits trading: payouts calls it (the daily cap, sell orders' proceeds), never
+ * the reverse (OrderPayouts, deprecated, is not served). Amend an entry when a
+ * caller starts or stops calling.
  */
 import type { AccessTable } from '@platform/grpc';
 import type { payouts, payoutsFunding } from '@platform/proto';
 
 export const PAYOUTS_ACCESS = {
-  ORDER_PAYOUTS: {
-    payOrderProceeds: ['trading'],
-    getPayoutInstruction: ['trading'],
-  } satisfies AccessTable<typeof payouts.OrderPayoutsService>,
   TRANSFERS: {
     createTransfer: ['gateway'],
     getTransfer: ['gateway'],

@@ -2,9 +2,10 @@
  * Who may call each trading RPC (service identities, spiffe://platform/<name>),
  * enforced by @platform/grpc before any handler runs. The gateway reaches the
  * partner-facing quote and order use cases and the sandbox rate; switches,
- * partner status and pricing belong to `ops`; the daily cap to payouts. Nothing
- * here admits the ledger: trading calls it, never the reverse (TradingDeposits,
- * deprecated, is not served). Amend an entry when a caller starts or stops calling.
+ * partner status and pricing belong to `ops`; the daily cap and sell orders'
+ * proceeds to payouts (trading never calls payouts back). Nothing here admits
+ * the ledger: trading calls it, never the reverse (TradingDeposits, deprecated,
+ * is not served). Amend an entry when a caller starts or stops calling.
  */
 import type { AccessTable } from '@platform/grpc';
 import type { trading } from '@platform/proto';
@@ -19,6 +20,11 @@ export const TRADING_ACCESS = {
     // Read by the cap's users and by operators looking at a partner.
     getPartnerLimits: ['payouts', 'ops'],
   } satisfies AccessTable<typeof trading.TradingLimitsService>,
+  // Payouts claims due proceeds and reports each payout's outcome; no one else moves a sell order's payout.
+  TRADING_SELL_PROCEEDS: {
+    claimDueSellProceeds: ['payouts'],
+    recordSellProceedsOutcome: ['payouts'],
+  } satisfies AccessTable<typeof trading.TradingSellProceedsService>,
   TRADING_ORDERS: {
     createBuyOrder: ['gateway'],
     createSellOrder: ['gateway'],

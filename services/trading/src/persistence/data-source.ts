@@ -10,6 +10,7 @@ import { OrdersTxHashPerPartnerMigration1795917000000 } from './migrations/17959
 import { TradingOutboxTraceparentMigration1796000000000 } from './migrations/1796000000000-trading-outbox-traceparent';
 import { CapReserveOneStatementMigration1796900000000 } from './migrations/1796900000000-cap-reserve-one-statement';
 import { TradingRetentionIndexesMigration1797200000000 } from './migrations/1797200000000-trading-retention-indexes';
+import { QuotesWithoutPartnerIndexMigration1797300000000 } from './migrations/1797300000000-quotes-without-partner-index';
 
 export const SERVICE_NAME = 'trading';
 
@@ -29,6 +30,7 @@ export function tradingDataSource(url: string): DataSource {
       TradingOutboxTraceparentMigration1796000000000,
       CapReserveOneStatementMigration1796900000000,
       TradingRetentionIndexesMigration1797200000000,
+      QuotesWithoutPartnerIndexMigration1797300000000,
     ],
   });
 }

@@ -4,7 +4,7 @@
  * through the data source unless given one.
  */
 import type { DataSource, DueRows, EntityManager, PageBounds } from '@platform/persistence';
-import { newestFirstPageSql, queryRows } from '@platform/persistence';
+import { claimDueSql, newestFirstPageSql, queryRows } from '@platform/persistence';
 import type { OrderRecord, OrderStatus } from '../domain/order';
 
 export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", partner_reference AS "partnerReference", quote_id AS "quoteId",
@@ -139,8 +139,28 @@ const CHANGE_COLUMNS: Record<keyof OrderChanges, string> = {
   paymentKesAmount: 'payment_kes_amount',
 };
 
+/**
+ * A funded sell order whose proceeds payouts pays: its timer is payouts' to
+ * claim (ClaimDueSellProceeds), never the order worker's. A balance-mode order
+ * whose collection has not answered yet (`pending`) is still the worker's.
+ */
+const SELL_PROCEEDS_DUE = `side = 'sell' AND status = 'funds_reserved' AND debit_outcome IS DISTINCT FROM 'pending'`;
+
 /** Where claimDue finds due orders: measured for the order worker's metrics. */
-export const DUE_ORDERS: DueRows = { table: 'orders', dueColumn: 'next_action_at', idColumn: 'order_id' };
+export const DUE_ORDERS: DueRows = {
+  table: 'orders',
+  dueColumn: 'next_action_at',
+  idColumn: 'order_id',
+  where: `NOT (${SELL_PROCEEDS_DUE})`,
+};
+
+/** Where claimDueSellProceeds finds sell orders whose proceeds payouts is to pay. */
+export const DUE_SELL_PROCEEDS: DueRows = {
+  table: 'orders',
+  dueColumn: 'next_action_at',
+  idColumn: 'order_id',
+  where: SELL_PROCEEDS_DUE,
+};
 
 export class OrdersRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -283,14 +303,25 @@ export class OrdersRepository {
   /**
    * Claims up to `limit` due orders for this replica: their timer moves `leaseMs`
    * ahead, so no other replica takes them while this one works, and a replica
-   * that dies mid-step leaves them to be retaken when the lease passes.
+   * that dies mid-step leaves them to be retaken when the lease passes. Sell
+   * orders awaiting their proceeds are left to claimDueSellProceeds.
    */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<OrderRecord[]> {
     return queryRows<OrderRecord>(
       manager,
-      `UPDATE orders SET next_action_at = now() + make_interval(secs => $2::double precision / 1000)
-        WHERE order_id IN (SELECT order_id FROM orders WHERE next_action_at <= now() ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${ORDER_COLUMNS}`,
+      claimDueSql(DUE_ORDERS, { idColumn: 'order_id', returning: ORDER_COLUMNS }),
+      [limit, leaseMs],
+    );
+  }
+
+  /**
+   * Claims up to `limit` sell orders whose proceeds are due, for payouts, the
+   * same way: leased `leaseMs` ahead, oldest timer first.
+   */
+  async claimDueSellProceeds(manager: EntityManager, limit: number, leaseMs: number): Promise<OrderRecord[]> {
+    return queryRows<OrderRecord>(
+      manager,
+      claimDueSql(DUE_SELL_PROCEEDS, { idColumn: 'order_id', returning: ORDER_COLUMNS }),
       [limit, leaseMs],
     );
   }

@@ -4,10 +4,10 @@
  * passed. Every step is safe to run again (ledger ids are the order id,
  * transitions compare-and-set on the status), so a replica that dies mid-step
  * leaves the order to be retaken when its lease passes. It claims only while
- * the ledger, which every order's steps call, looks reachable; payouts, which
- * only a sell order's proceeds need, does not gate the claim (buys go on while
- * it is away): a step that meets it, or any peer, unavailable gives its order
- * back at once for a replica with a healthy path.
+ * the ledger, which every order's steps call, looks reachable: a step that
+ * meets a peer unavailable gives its order back at once for a replica with a
+ * healthy path. A funded sell order's proceeds are not its work: payouts claims
+ * them (ClaimDueSellProceeds), so trading never calls payouts.
  */
 import type { Logger } from '@platform/logger';
 import { DataSource, DurableScheduler, ReadinessGate, SchedulerOptions } from '@platform/persistence';

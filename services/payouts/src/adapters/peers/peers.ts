@@ -21,6 +21,11 @@ export type TradingLimitsApi = Pick<
   PromiseClient<typeof trading.TradingLimitsService>,
   'reserveDailyCap' | 'releaseDailyCap'
 >;
+/** Sell orders' proceeds, claimed from trading and reported back (payouts calls trading; never the reverse). */
+export type TradingSellProceedsApi = Pick<
+  PromiseClient<typeof trading.TradingSellProceedsService>,
+  'claimDueSellProceeds' | 'recordSellProceedsOutcome'
+>;
 export type WalletRegistryApi = Pick<
   PromiseClient<typeof walletRegistry.WalletRegistryService>,
   'getCodeRecipient' | 'getWalletStatus'
@@ -31,6 +36,7 @@ export type NotifierApi = Pick<PromiseClient<typeof notifier.NotifierService>, '
 export type LedgerHold = ledger.Hold;
 export type LedgerPayoutDestination = ledger.PayoutDestination;
 export type CodeRecipient = walletRegistry.CodeRecipient;
+export type DueSellProceeds = trading.DueSellProceeds;
 export type WalletStatus = walletRegistry.WalletStatus;
 
 /** Service account ids never change once opened: read once per process. */

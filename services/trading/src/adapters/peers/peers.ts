@@ -2,10 +2,12 @@
  * The calls trading makes to other services, as narrow types so use cases
  * and tests name exactly what they need, and the messages those calls answer
  * under the names use cases read them by. Use cases import these, never the
- * generated gRPC code. Each call rejects only with an AppError.
+ * generated gRPC code. Each call rejects only with an AppError. Trading calls
+ * no service that calls it: payouts (which calls trading for the daily cap
+ * and for sell orders' proceeds) is never called from here.
  */
 import type { PromiseClient } from '@platform/grpc';
-import type { ledger, payouts, walletRegistry } from '@platform/proto';
+import type { ledger, walletRegistry } from '@platform/proto';
 
 export type LedgerApi = Pick<
   PromiseClient<typeof ledger.LedgerService>,
@@ -25,10 +27,6 @@ export type LedgerApi = Pick<
   | 'listOwnedHolds'
 >;
 export type WalletRegistryApi = Pick<PromiseClient<typeof walletRegistry.WalletRegistryService>, 'getWalletStatus'>;
-export type PayoutsApi = Pick<
-  PromiseClient<typeof payouts.OrderPayoutsService>,
-  'payOrderProceeds' | 'getPayoutInstruction'
->;
 
 /** A partner's ledger accounts (ids, currencies, readiness). */
 export type LedgerPartnerAccounts = ledger.PartnerAccounts;

@@ -41,7 +41,6 @@ function setUp(
     accountIds: {} as never,
     transitions: { record } as never,
     balanceFunding: { collect: jest.fn() },
-    payProceeds: { execute: jest.fn() },
     fundSellDeposit,
     clock: { now: () => now },
     logger: { warn: jest.fn() } as unknown as Logger,

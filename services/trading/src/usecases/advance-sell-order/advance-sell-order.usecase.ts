@@ -6,7 +6,8 @@
  *   clock), expired (order.expired, cap given back); until then, asked again;
  * - rejected with a short deposit: the deposit goes back to the USDT balance;
  * - balance mode whose create stopped before its collection answered: collect now;
- * - funded: the proceeds are paid (usecases/pay-sell-proceeds).
+ * A funded order's proceeds are not a step here: payouts claims them from
+ * trading and reports the payout (usecases/record-sell-proceeds-outcome).
  */
 import { Big, formatAmount } from '@platform/money';
 import type { Logger } from '@platform/logger';
@@ -14,7 +15,6 @@ import type { Clock } from '../../domain/clock';
 import type { OrderRecord } from '../../domain/order';
 import type { SellBalanceFunding } from '../create-order/sell.funding';
 import type { OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
-import type { PaySellProceedsUseCase } from '../pay-sell-proceeds/pay-sell-proceeds.usecase';
 import type { FundSellDepositUseCase } from '../fund-sell-deposit/fund-sell-deposit.usecase';
 import { expectSellDeposit, nextDepositCheck } from '../fund-sell-deposit/sell-deposit-expectation';
 import type { LedgerApi } from '../../adapters/peers/peers';
@@ -25,7 +25,6 @@ export interface AdvanceSellOrderDependencies {
   accountIds: PartnerAccountIds;
   transitions: OrderTransitions;
   balanceFunding: Pick<SellBalanceFunding, 'collect'>;
-  payProceeds: Pick<PaySellProceedsUseCase, 'execute'>;
   fundSellDeposit: Pick<FundSellDepositUseCase, 'execute'>;
   clock: Clock;
   logger: Logger;
@@ -41,7 +40,6 @@ export class AdvanceSellOrderUseCase {
     if (order.status === 'rejected' && order.depositUsdtAmount !== null) return this.returnDeposit(order);
     if (order.status === 'funds_reserved' && order.fundingMode === 'balance' && order.debitOutcome === 'pending')
       return this.resumeCollection(order);
-    if (order.status === 'funds_reserved') return this.deps.payProceeds.execute(order);
   }
 
   /** The create stopped before its collection answered: collect now (the hold is idempotent on the order id). */
