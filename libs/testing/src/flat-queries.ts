@@ -108,3 +108,67 @@ export function describeFlatQueries<Seeded, Context>(suite: FlatQueriesSuite<See
     });
   });
 }
+
+/**
+ * How the histories grow in most specs: the hot partner's and each other partner's first
+ * history (one row every `…Before` step back from the start), then more rows further back,
+ * one every `…Added` step before the oldest of the first history.
+ */
+export interface HistoryGrowth {
+  hotBefore: number;
+  hotAdded: number;
+  otherBefore: number;
+  otherAdded: number;
+  stepMs: { hotBefore: number; hotAdded: number; otherBefore: number; otherAdded: number };
+}
+
+/** One partner's rows to seed: `count` of them, one every `stepMs` back from `before`, numbered from `first`. */
+export interface HistorySeed {
+  count: number;
+  before: Date;
+  stepMs: number;
+  first: number;
+  /** True for the first history (where a spec plants its rare rows), false for what is added. */
+  firstHistory: boolean;
+}
+
+export interface PartnerHistories {
+  hotPartner: string;
+  others: readonly string[];
+  /** The start: the first history ends here. */
+  now: Date;
+}
+
+/** Seeds the first histories (`phase` 'before') or the added ones ('added') of the hot partner and the others. */
+export async function seedHistories(
+  db: DataSource,
+  partners: PartnerHistories,
+  growth: HistoryGrowth,
+  phase: 'before' | 'added',
+  seed: (db: DataSource, partnerId: string, history: HistorySeed) => Promise<void>,
+): Promise<void> {
+  const { now } = partners;
+  const seeds =
+    phase === 'before'
+      ? {
+          hot: { count: growth.hotBefore, before: now, stepMs: growth.stepMs.hotBefore, first: 1 },
+          other: { count: growth.otherBefore, before: now, stepMs: growth.stepMs.otherBefore, first: 1 },
+        }
+      : {
+          hot: {
+            count: growth.hotAdded,
+            before: new Date(now.getTime() - growth.hotBefore * growth.stepMs.hotBefore),
+            stepMs: growth.stepMs.hotAdded,
+            first: growth.hotBefore + 1,
+          },
+          other: {
+            count: growth.otherAdded,
+            before: new Date(now.getTime() - growth.otherBefore * growth.stepMs.otherBefore),
+            stepMs: growth.stepMs.otherAdded,
+            first: growth.otherBefore + 1,
+          },
+        };
+  const firstHistory = phase === 'before';
+  await seed(db, partners.hotPartner, { ...seeds.hot, firstHistory });
+  for (const partnerId of partners.others) await seed(db, partnerId, { ...seeds.other, firstHistory });
+}

@@ -36,8 +36,8 @@ export {
   statementSequentialScans,
   totalRowsExamined,
 } from './query-plans';
-export { describeFlatQueries } from './flat-queries';
-export type { FlatQueriesSuite } from './flat-queries';
+export { describeFlatQueries, seedHistories } from './flat-queries';
+export type { FlatQueriesSuite, HistoryGrowth, HistorySeed, PartnerHistories } from './flat-queries';
 export type {
   ExplainedStatement,
   ExplainingQueryable,

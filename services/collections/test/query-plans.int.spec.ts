@@ -6,7 +6,14 @@
 // the same operations run again (libs/testing describeFlatQueries states the checks).
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
-import { describeFlatQueries, ExplainingQueryable, PlannedOperation } from '@platform/testing';
+import {
+  describeFlatQueries,
+  ExplainingQueryable,
+  HistoryGrowth,
+  HistorySeed,
+  PlannedOperation,
+  seedHistories,
+} from '@platform/testing';
 import { collectionsDataSource } from '../src/persistence/data-source';
 import { CollectionsRepository } from '../src/persistence/collections.repository';
 import { DepositsRepository } from '../src/persistence/deposits.repository';
@@ -14,7 +21,14 @@ import { DepositsRepository } from '../src/persistence/deposits.repository';
 const GROWING_TABLES = ['collections', 'deposits'] as const;
 const OTHER_PARTNERS = 40;
 /** Collections (each with its deposit) per partner before, and added after, for the hot partner and the others. */
-const HISTORY = { hotBefore: 200, hotAdded: 20_000, otherBefore: 100, otherAdded: 1_000 };
+const HISTORY: HistoryGrowth = {
+  hotBefore: 200,
+  hotAdded: 20_000,
+  otherBefore: 100,
+  otherAdded: 1_000,
+  // The hot partner's day so far, then 20,000 more over the 24 hours before; the others' a little older, then 90 days.
+  stepMs: { hotBefore: 60_000, hotAdded: 4_000, otherBefore: 600_000, otherAdded: 7_776_000 },
+};
 /**
  * One collection in this many of the first history was refunded, the next one expired; the
  * rest, and all the history added later, were credited: a page of the rare statuses must
@@ -25,18 +39,13 @@ const SEED_TIMEOUT_MS = 240_000;
 /** Claims lease an hour ahead, so what one measurement claimed is not due again in the next. */
 const LEASE_MS = 3_600_000;
 
-interface Seed {
-  count: number;
-  before: Date;
-  stepMs: number;
-  /** References are ref-<partner>-<n> from this n on. */
-  first: number;
-  /** One in this many refunded and the next expired; 0: none. */
-  rareEvery: number;
-}
-
-/** `count` closed collections of the partner, one every `stepMs` back from `before`, with their deposits. */
-async function seedHistory(db: DataSource, partnerId: string, seed: Seed): Promise<void> {
+/**
+ * `count` closed collections of the partner, one every `stepMs` back from `before`, with their
+ * deposits, references ref-<n> from `first` on; in the first history one in RARE_EVERY refunded
+ * and the next expired.
+ */
+async function seedHistory(db: DataSource, partnerId: string, seed: HistorySeed): Promise<void> {
+  const rareEvery = seed.firstHistory ? RARE_EVERY : 0;
   await db.query(
     `WITH made AS (
        SELECT gen_random_uuid() AS id, $2::timestamptz - g * make_interval(secs => $3::double precision / 1000) AS at,
@@ -63,7 +72,7 @@ async function seedHistory(db: DataSource, partnerId: string, seed: Seed): Promi
      SELECT deposit_id, id, 100.00, 'Payer', CASE WHEN status = 'refunded' THEN 'refunded' ELSE 'accepted' END,
             CASE WHEN status = 'refunded' THEN 'amount_mismatch' END, received_at
        FROM collected WHERE deposit_id IS NOT NULL`,
-    [partnerId, seed.before, seed.stepMs, seed.first, seed.count, seed.rareEvery],
+    [partnerId, seed.before, seed.stepMs, seed.first, seed.count, rareEvery],
   );
 }
 
@@ -147,34 +156,12 @@ describeFlatQueries({
   growingTables: GROWING_TABLES,
   timeoutMs: SEED_TIMEOUT_MS,
   async seedBefore(db) {
-    const hotPartner = randomUUID();
     const others = Array.from({ length: OTHER_PARTNERS }, () => randomUUID());
-    const now = new Date();
-    // The hot partner's day so far, the others' a little older.
-    const first = { before: now, first: 1, rareEvery: RARE_EVERY };
-    await seedHistory(db, hotPartner, { ...first, count: HISTORY.hotBefore, stepMs: 60_000 });
-    for (const partnerId of others)
-      await seedHistory(db, partnerId, { ...first, count: HISTORY.otherBefore, stepMs: 600_000 });
-    return { hotPartner, others, now };
+    const partners = { hotPartner: randomUUID(), others, now: new Date() };
+    await seedHistories(db, partners, HISTORY, 'before', seedHistory);
+    return partners;
   },
-  async seedAdded(db, { hotPartner, others, now }) {
-    // 20,000 more for the hot partner over the 24 hours before, 1,000 more per other partner over 90 days.
-    await seedHistory(db, hotPartner, {
-      count: HISTORY.hotAdded,
-      before: new Date(now.getTime() - HISTORY.hotBefore * 60_000),
-      stepMs: 4_000,
-      first: HISTORY.hotBefore + 1,
-      rareEvery: 0,
-    });
-    for (const partnerId of others)
-      await seedHistory(db, partnerId, {
-        count: HISTORY.otherAdded,
-        before: new Date(now.getTime() - HISTORY.otherBefore * 600_000),
-        stepMs: 7_776_000,
-        first: HISTORY.otherBefore + 1,
-        rareEvery: 0,
-      });
-  },
+  seedAdded: (db, partners) => seedHistories(db, partners, HISTORY, 'added', seedHistory),
   analyse,
   liveContext: (db, { hotPartner }) => seedLive(db, hotPartner),
   operations: () => operations,

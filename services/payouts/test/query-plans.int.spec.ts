@@ -8,7 +8,14 @@
 // - rows examined per table stay within 1.2× (and a few rows) of the run before.
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
-import { describeFlatQueries, ExplainingQueryable, PlannedOperation } from '@platform/testing';
+import {
+  describeFlatQueries,
+  ExplainingQueryable,
+  HistoryGrowth,
+  HistorySeed,
+  PlannedOperation,
+  seedHistories,
+} from '@platform/testing';
 import { payoutsDataSource } from '../src/persistence/data-source';
 import { MobileMoneyPushesRepository } from '../src/persistence/mobile-money-pushes.repository';
 import { PayoutInstructionsRepository } from '../src/persistence/payout-instructions.repository';
@@ -27,7 +34,14 @@ const GROWING_TABLES = [
 ] as const;
 const OTHER_PARTNERS = 40;
 /** Rows of each kind per partner before, and added after, for the hot partner and the others. */
-const HISTORY = { hotBefore: 200, hotAdded: 20_000, otherBefore: 100, otherAdded: 1_000 };
+const HISTORY: HistoryGrowth = {
+  hotBefore: 200,
+  hotAdded: 20_000,
+  otherBefore: 100,
+  otherAdded: 1_000,
+  // The hot partner's day so far, then 20,000 more over the 24 hours before; the others' a little older, then 90 days.
+  stepMs: { hotBefore: 60_000, hotAdded: 4_000, otherBefore: 600_000, otherAdded: 7_776_000 },
+};
 /**
  * One row in this many of the first history failed (declined for prompts); the rest, and all
  * the history added later, settled (credited): failures stay rare while history grows, so a
@@ -38,23 +52,15 @@ const SEED_TIMEOUT_MS = 300_000;
 /** Claims lease an hour ahead, so what one measurement claimed is not due again in the next. */
 const LEASE_MS = 3_600_000;
 
-interface Seed {
-  count: number;
-  before: Date;
-  stepMs: number;
-  /** Keys and references are key-<n> and ref-<n> from this n on. */
-  first: number;
-  /** One row in this many failed; 0: none did. */
-  failedEvery: number;
-}
-
 /**
  * `count` finished transfers of the partner (each with its payout instruction), USDT sends
  * and mobile-money prompts and transfer batches, one every `stepMs` back from
- * `before`: every `failedEvery`-th failed (declined), the rest settled (credited).
+ * `before`, keys and references key-<n> and ref-<n> from `first` on: in the first history every
+ * FAILED_EVERY-th failed (declined), the rest (and all that is added) settled (credited).
  */
-async function seedHistory(db: DataSource, partnerId: string, seed: Seed): Promise<void> {
-  const parameters = [partnerId, seed.before, seed.stepMs, seed.first, seed.count, seed.failedEvery];
+async function seedHistory(db: DataSource, partnerId: string, seed: HistorySeed): Promise<void> {
+  const failedEvery = seed.firstHistory ? FAILED_EVERY : 0;
+  const parameters = [partnerId, seed.before, seed.stepMs, seed.first, seed.count, failedEvery];
   const made = `SELECT $2::timestamptz - g * make_interval(secs => $3::double precision / 1000) AS at, $4::int + g - 1 AS n,
                        $6::int > 0 AND g % $6::int = 0 AS failed
                   FROM generate_series(1, $5::int) AS g`;
@@ -292,45 +298,15 @@ describeFlatQueries({
   growingTables: GROWING_TABLES,
   timeoutMs: SEED_TIMEOUT_MS,
   async seedBefore(db) {
-    const hotPartner = randomUUID();
-    const others = Array.from({ length: OTHER_PARTNERS }, () => randomUUID());
-    const now = new Date();
-    // The hot partner's day so far, the others' a little older.
-    await seedHistory(db, hotPartner, {
-      count: HISTORY.hotBefore,
-      before: now,
-      stepMs: 60_000,
-      first: 1,
-      failedEvery: FAILED_EVERY,
-    });
-    for (const partnerId of others)
-      await seedHistory(db, partnerId, {
-        count: HISTORY.otherBefore,
-        before: now,
-        stepMs: 600_000,
-        first: 1,
-        failedEvery: FAILED_EVERY,
-      });
-    return { hotPartner, others, now };
+    const partners = {
+      hotPartner: randomUUID(),
+      others: Array.from({ length: OTHER_PARTNERS }, () => randomUUID()),
+      now: new Date(),
+    };
+    await seedHistories(db, partners, HISTORY, 'before', seedHistory);
+    return partners;
   },
-  async seedAdded(db, { hotPartner, others, now }) {
-    // 20,000 more for the hot partner over the 24 hours before, 1,000 more per other partner over 90 days.
-    await seedHistory(db, hotPartner, {
-      count: HISTORY.hotAdded,
-      before: new Date(now.getTime() - HISTORY.hotBefore * 60_000),
-      stepMs: 4_000,
-      first: HISTORY.hotBefore + 1,
-      failedEvery: 0,
-    });
-    for (const partnerId of others)
-      await seedHistory(db, partnerId, {
-        count: HISTORY.otherAdded,
-        before: new Date(now.getTime() - HISTORY.otherBefore * 600_000),
-        stepMs: 7_776_000,
-        first: HISTORY.otherBefore + 1,
-        failedEvery: 0,
-      });
-  },
+  seedAdded: (db, partners) => seedHistories(db, partners, HISTORY, 'added', seedHistory),
   analyse,
   liveContext: (db, { hotPartner }) => liveNow(db, hotPartner),
   operations: ({ hotPartner }) => operations(hotPartner),

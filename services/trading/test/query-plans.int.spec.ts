@@ -9,7 +9,14 @@
 // The daily cap's reservation is proved the same way in cap-window.int.spec.ts.
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from '@platform/persistence';
-import { describeFlatQueries, ExplainingQueryable, PlannedOperation } from '@platform/testing';
+import {
+  describeFlatQueries,
+  ExplainingQueryable,
+  HistoryGrowth,
+  HistorySeed,
+  PlannedOperation,
+  seedHistories,
+} from '@platform/testing';
 import { tradingDataSource } from '../src/persistence/data-source';
 import { NewOrder, OrdersRepository } from '../src/persistence/orders.repository';
 import { PartnerProfilesRepository } from '../src/persistence/partner-profiles.repository';
@@ -18,7 +25,14 @@ import { QuotesRepository } from '../src/persistence/quotes.repository';
 const GROWING_TABLES = ['quotes', 'orders', 'cap_usages', 'cap_usage_buckets'] as const;
 const OTHER_PARTNERS = 40;
 /** Orders (each with its consumed quote) per partner before, and added after, for the hot partner and the others. */
-const HISTORY = { hotBefore: 200, hotAdded: 20_000, otherBefore: 100, otherAdded: 1_000 };
+const HISTORY: HistoryGrowth = {
+  hotBefore: 200,
+  hotAdded: 20_000,
+  otherBefore: 100,
+  otherAdded: 1_000,
+  // The hot partner's day so far, then 20,000 more over the same 24 hours; the others' a little older, then 90 days.
+  stepMs: { hotBefore: 60_000, hotAdded: 4_000, otherBefore: 600_000, otherAdded: 7_776_000 },
+};
 const SEED_TIMEOUT_MS = 240_000;
 
 async function newPartner(db: DataSource): Promise<string> {
@@ -33,12 +47,12 @@ async function newPartner(db: DataSource): Promise<string> {
 
 /**
  * `count` settled debit-first buys of `partnerId`, each with its consumed quote, one every
- * `stepMs` back from `before`; references ref-<n> from `firstReference` on.
+ * `stepMs` back from `before`; references ref-<n> from `first` on.
  */
 async function seedOrders(
   db: DataSource,
   partnerId: string,
-  { count, before, stepMs, firstReference }: { count: number; before: Date; stepMs: number; firstReference: number },
+  { count, before, stepMs, first }: HistorySeed,
 ): Promise<void> {
   await db.query(
     `WITH made AS (
@@ -58,7 +72,7 @@ async function seedOrders(
             0.50, 50, 0.00, 100.50, at + interval '30 seconds', 'debited', 'accepted', at + interval '2 seconds',
             at + interval '1 second', at + interval '2 seconds'
        FROM made`,
-    [partnerId, before, stepMs, firstReference, count],
+    [partnerId, before, stepMs, first, count],
   );
 }
 
@@ -168,29 +182,11 @@ describeFlatQueries({
     const hotPartner = await newPartner(db);
     const others: string[] = [];
     for (let index = 0; index < OTHER_PARTNERS; index += 1) others.push(await newPartner(db));
-    const now = new Date();
-    // The hot partner's day so far, the others' a little older.
-    await seedOrders(db, hotPartner, { count: HISTORY.hotBefore, before: now, stepMs: 60_000, firstReference: 1 });
-    for (const partnerId of others)
-      await seedOrders(db, partnerId, { count: HISTORY.otherBefore, before: now, stepMs: 600_000, firstReference: 1 });
-    return { hotPartner, others, now };
+    const partners = { hotPartner, others, now: new Date() };
+    await seedHistories(db, partners, HISTORY, 'before', seedOrders);
+    return partners;
   },
-  async seedAdded(db, { hotPartner, others, now }) {
-    // 20,000 more for the hot partner over the same 24 hours, 1,000 more per other partner over 90 days.
-    await seedOrders(db, hotPartner, {
-      count: HISTORY.hotAdded,
-      before: new Date(now.getTime() - HISTORY.hotBefore * 60_000),
-      stepMs: 4_000,
-      firstReference: HISTORY.hotBefore + 1,
-    });
-    for (const partnerId of others)
-      await seedOrders(db, partnerId, {
-        count: HISTORY.otherAdded,
-        before: new Date(now.getTime() - HISTORY.otherBefore * 600_000),
-        stepMs: 7_776_000,
-        firstReference: HISTORY.otherBefore + 1,
-      });
-  },
+  seedAdded: (db, partners) => seedHistories(db, partners, HISTORY, 'added', seedOrders),
   analyse,
   liveContext: (db, { hotPartner }) => seedLiveOrder(db, hotPartner),
   operations: () => operations,

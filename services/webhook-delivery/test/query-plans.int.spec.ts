@@ -9,7 +9,14 @@
 // History stays inside the feed's retention window, as a live partner's does.
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
-import { describeFlatQueries, ExplainingQueryable, PlannedOperation } from '@platform/testing';
+import {
+  describeFlatQueries,
+  ExplainingQueryable,
+  HistoryGrowth,
+  HistorySeed,
+  PlannedOperation,
+  seedHistories,
+} from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
 import { AttemptRecording, ClaimedDelivery, DeliveriesRepository } from '../src/persistence/deliveries.repository';
 import { EndpointsRepository } from '../src/persistence/endpoints.repository';
@@ -20,7 +27,14 @@ const GROWING_TABLES = ['deliveries', 'delivery_attempts', 'partner_retries'] as
 const PARTNERS_WITH_ENDPOINTS = 10_000;
 const OTHER_PARTNERS = 40;
 /** Deliveries (each with one attempt) per partner before, and added after, for the hot partner and the others. */
-const HISTORY = { hotBefore: 300, hotAdded: 30_000, otherBefore: 100, otherAdded: 1_000 };
+const HISTORY: HistoryGrowth = {
+  hotBefore: 300,
+  hotAdded: 30_000,
+  otherBefore: 100,
+  otherAdded: 1_000,
+  // The hot partner's last five hours, then 30,000 more over the 21 days before; the others' last week, then 25 days.
+  stepMs: { hotBefore: 60_000, hotAdded: 60_000, otherBefore: 6_000_000, otherAdded: 1_500_000 },
+};
 /**
  * One delivery in this many of the first history is dead; the rest, and all the history added
  * later, were delivered: dead ones stay rare while history grows, so a page of them must not
@@ -41,14 +55,15 @@ async function newPartner(db: DataSource): Promise<string> {
 
 /**
  * `count` closed deliveries of `partnerId`, one every `stepMs` back from `before`, each
- * with the attempt that closed it: every `deadEvery`-th dead (0: none), the rest delivered; event
- * types alternate between two.
+ * with the attempt that closed it: in the first history every DEAD_EVERY-th dead, the rest
+ * (and all that is added) delivered; event types alternate between two.
  */
 async function seedDeliveries(
   db: DataSource,
   partnerId: string,
-  { count, before, stepMs, deadEvery }: { count: number; before: Date; stepMs: number; deadEvery: number },
+  { count, before, stepMs, firstHistory }: HistorySeed,
 ): Promise<void> {
+  const deadEvery = firstHistory ? DEAD_EVERY : 0;
   await db.query(
     `WITH made AS (
        SELECT gen_random_uuid() AS delivery_id, $2::timestamptz - g * make_interval(secs => $3::double precision / 1000) AS at,
@@ -254,40 +269,12 @@ describeFlatQueries({
     const hotPartner = await newPartner(db);
     const others: string[] = [];
     for (let index = 0; index < OTHER_PARTNERS; index += 1) others.push(await newPartner(db));
-    const now = new Date();
-    // The hot partner's last five hours, the others' last week.
-    await seedDeliveries(db, hotPartner, {
-      count: HISTORY.hotBefore,
-      before: now,
-      stepMs: 60_000,
-      deadEvery: DEAD_EVERY,
-    });
+    const partners = { hotPartner, others, now: new Date() };
+    await seedHistories(db, partners, HISTORY, 'before', seedDeliveries);
     await seedFailing(db, hotPartner, 3);
-    for (const partnerId of others)
-      await seedDeliveries(db, partnerId, {
-        count: HISTORY.otherBefore,
-        before: now,
-        stepMs: 6_000_000,
-        deadEvery: DEAD_EVERY,
-      });
-    return { hotPartner, others, now };
+    return partners;
   },
-  async seedAdded(db, { hotPartner, others, now }) {
-    // 30,000 more for the hot partner over the 21 days before, 1,000 more per other partner over 25 days.
-    await seedDeliveries(db, hotPartner, {
-      count: HISTORY.hotAdded,
-      before: new Date(now.getTime() - HISTORY.hotBefore * 60_000),
-      stepMs: 60_000,
-      deadEvery: 0,
-    });
-    for (const partnerId of others)
-      await seedDeliveries(db, partnerId, {
-        count: HISTORY.otherAdded,
-        before: new Date(now.getTime() - HISTORY.otherBefore * 6_000_000),
-        stepMs: 1_500_000,
-        deadEvery: 0,
-      });
-  },
+  seedAdded: (db, partners) => seedHistories(db, partners, HISTORY, 'added', seedDeliveries),
   analyse: positionAndAnalyse,
   liveContext: (db, { hotPartner }) => contextNow(db, hotPartner),
   async afterMeasure(db, context) {

@@ -270,7 +270,12 @@ export class OrdersRepository {
     also: { event?: OrderOutboxRow; releaseCap?: boolean } = {},
   ): Promise<OrderRecord | null> {
     const keys = (Object.keys(changes) as (keyof OrderChanges)[]).filter((key) => changes[key] !== undefined);
-    const parameters: unknown[] = [orderId, expectedStatus, expectedDebitOutcome ?? null, ...keys.map((key) => changes[key])];
+    const parameters: unknown[] = [
+      orderId,
+      expectedStatus,
+      expectedDebitOutcome ?? null,
+      ...keys.map((key) => changes[key]),
+    ];
     const sets = keys.map((key, index) => `${CHANGE_COLUMNS[key]} = $${index + 4}`);
     // $3 NULL means "any debit outcome"; otherwise the outcome must still be the one the caller read.
     const move = `UPDATE orders SET ${[...sets, 'updated_at = now()'].join(', ')}
@@ -280,7 +285,8 @@ export class OrdersRepository {
     const parts = [`updated AS (${move} RETURNING *)`];
     if (also.event) {
       const { event } = also;
-      const first = parameters.push(event.id, event.partnerId, event.type, event.payload, event.createdAt, event.traceparent) - 5;
+      const first =
+        parameters.push(event.id, event.partnerId, event.type, event.payload, event.createdAt, event.traceparent) - 5;
       const slots = [0, 1, 2, 3, 4, 5].map((offset) => `$${first + offset}`);
       parts.push(`event AS (INSERT INTO outbox (id, partner_id, type, payload, created_at, traceparent)
         SELECT ${slots[0]}::uuid, ${slots[1]}::uuid, ${slots[2]}, ${slots[3]}::jsonb, ${slots[4]}::timestamptz, ${slots[5]} FROM updated)`);
