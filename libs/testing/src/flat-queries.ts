@@ -122,6 +122,19 @@ export interface HistoryGrowth {
   stepMs: { hotBefore: number; hotAdded: number; otherBefore: number; otherAdded: number };
 }
 
+/**
+ * The growth most specs use: the hot partner's day so far (200 rows, one a minute), then
+ * 20,000 more over the 24 hours before it; each other partner's 100 rows a little older,
+ * then 1,000 more spread over 90 days.
+ */
+export const DAY_OF_HOT_HISTORY: HistoryGrowth = {
+  hotBefore: 200,
+  hotAdded: 20_000,
+  otherBefore: 100,
+  otherAdded: 1_000,
+  stepMs: { hotBefore: 60_000, hotAdded: 4_000, otherBefore: 600_000, otherAdded: 7_776_000 },
+};
+
 /** One partner's rows to seed: `count` of them, one every `stepMs` back from `before`, numbered from `first`. */
 export interface HistorySeed {
   count: number;

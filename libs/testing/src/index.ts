@@ -36,7 +36,7 @@ export {
   statementSequentialScans,
   totalRowsExamined,
 } from './query-plans';
-export { describeFlatQueries, seedHistories } from './flat-queries';
+export { DAY_OF_HOT_HISTORY, describeFlatQueries, seedHistories } from './flat-queries';
 export type { FlatQueriesSuite, HistoryGrowth, HistorySeed, PartnerHistories } from './flat-queries';
 export type {
   ExplainedStatement,

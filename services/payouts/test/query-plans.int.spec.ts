@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
 import {
+  DAY_OF_HOT_HISTORY,
   describeFlatQueries,
   ExplainingQueryable,
-  HistoryGrowth,
   HistorySeed,
   PlannedOperation,
   seedHistories,
@@ -34,14 +34,7 @@ const GROWING_TABLES = [
 ] as const;
 const OTHER_PARTNERS = 40;
 /** Rows of each kind per partner before, and added after, for the hot partner and the others. */
-const HISTORY: HistoryGrowth = {
-  hotBefore: 200,
-  hotAdded: 20_000,
-  otherBefore: 100,
-  otherAdded: 1_000,
-  // The hot partner's day so far, then 20,000 more over the 24 hours before; the others' a little older, then 90 days.
-  stepMs: { hotBefore: 60_000, hotAdded: 4_000, otherBefore: 600_000, otherAdded: 7_776_000 },
-};
+const HISTORY = DAY_OF_HOT_HISTORY;
 /**
  * One row in this many of the first history failed (declined for prompts); the rest, and all
  * the history added later, settled (credited): failures stay rare while history grows, so a

@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from '@platform/persistence';
 import {
+  DAY_OF_HOT_HISTORY,
   describeFlatQueries,
   ExplainingQueryable,
-  HistoryGrowth,
   HistorySeed,
   PlannedOperation,
   seedHistories,
@@ -25,14 +25,7 @@ import { QuotesRepository } from '../src/persistence/quotes.repository';
 const GROWING_TABLES = ['quotes', 'orders', 'cap_usages', 'cap_usage_buckets'] as const;
 const OTHER_PARTNERS = 40;
 /** Orders (each with its consumed quote) per partner before, and added after, for the hot partner and the others. */
-const HISTORY: HistoryGrowth = {
-  hotBefore: 200,
-  hotAdded: 20_000,
-  otherBefore: 100,
-  otherAdded: 1_000,
-  // The hot partner's day so far, then 20,000 more over the same 24 hours; the others' a little older, then 90 days.
-  stepMs: { hotBefore: 60_000, hotAdded: 4_000, otherBefore: 600_000, otherAdded: 7_776_000 },
-};
+const HISTORY = DAY_OF_HOT_HISTORY;
 const SEED_TIMEOUT_MS = 240_000;
 
 async function newPartner(db: DataSource): Promise<string> {
