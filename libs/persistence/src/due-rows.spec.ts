@@ -33,7 +33,7 @@ describe('dueRowsSql', () => {
 });
 
 describe('claimDueSql', () => {
-  it('locks due rows in timer order, skipping held ones, and leases them ahead with what else the claim sets', () => {
+  it('locks due rows in timer order, skipping held ones, leases them ahead with what else the claim sets, and answers each lease token', () => {
     const sql = claimDueSql(
       { table: 'payout_instructions', dueColumn: 'next_attempt_at', where: "status = 'pending'" },
       { idColumn: 'instruction_id', returning: 'instruction_id', alsoSet: 'attempts = attempts + 1' },
@@ -42,7 +42,7 @@ describe('claimDueSql', () => {
       'UPDATE payout_instructions SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000), ' +
         'attempts = attempts + 1 WHERE instruction_id IN (SELECT instruction_id FROM payout_instructions ' +
         "WHERE next_attempt_at <= now() AND (status = 'pending') ORDER BY next_attempt_at LIMIT $1 " +
-        'FOR UPDATE SKIP LOCKED) RETURNING instruction_id',
+        'FOR UPDATE SKIP LOCKED) RETURNING instruction_id, next_attempt_at::text AS "leaseToken"',
     );
   });
 

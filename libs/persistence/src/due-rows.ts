@@ -7,6 +7,7 @@
  * stops at DUE_ROWS_COUNTED_MAX rows, so it stays cheap whatever the backlog.
  */
 import type { DataSource, EntityManager } from 'typeorm';
+import { leaseTokenSelect } from './lease';
 
 /** Due rows counted at most by one measurement. */
 export const DUE_ROWS_COUNTED_MAX = 10_000;
@@ -54,7 +55,9 @@ export interface DueClaim {
 /**
  * The claim of a worker's due rows: locks up to $1 of them in timer order,
  * skipping rows another replica holds, and leases them $2 ms ahead (their
- * timer moves, so they are no longer due) in one statement.
+ * timer moves, so they are no longer due) in one statement. Each row comes
+ * back with its lease token (`leaseToken`, the timer value written, lease.ts),
+ * which its owner renews the lease by and fences its final commit with.
  */
 export function claimDueSql(rows: DueRows, claim: DueClaim): string {
   if (!IDENTIFIER.test(claim.idColumn)) throw new Error(`not an identifier: ${claim.idColumn}`);
@@ -65,7 +68,7 @@ export function claimDueSql(rows: DueRows, claim: DueClaim): string {
   return `UPDATE ${table} SET ${dueColumn} = now() + make_interval(secs => $2::double precision / 1000)${alsoSet}
         WHERE ${claim.idColumn} IN (SELECT ${claim.idColumn} FROM ${table} WHERE ${dueColumn} <= now()${condition}
                                ORDER BY ${dueColumn} LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${claim.returning}`;
+        RETURNING ${claim.returning}, ${leaseTokenSelect(dueColumn)}`;
 }
 
 /**

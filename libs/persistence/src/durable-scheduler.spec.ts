@@ -6,13 +6,17 @@
 // too once the readiness gate closes; any
 // other failure keeps the lease; a closed readiness gate claims nothing; a kick
 // runs a pass before the interval; stop() hands back unstarted rows, waits for
-// the step in flight, and gives up waiting at the drain bound.
+// the step in flight, and gives up waiting at the drain bound. Leases: the
+// batch's rows are renewed while a step runs (their timer, the token, moves
+// ahead by compare-and-set); a row taken by another owner before its step is
+// skipped; a step's fenced commit whose lease another owner took is dropped
+// (LeaseLostError: no write, no failure counted, nothing given back).
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { metricsRegistry } from '@platform/metrics';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DurableScheduler, DueWork } from './durable-scheduler';
-import { releaseClaimsSql } from './due-rows';
+import { fenceSql, giveBackHeldSql, LeaseLostError, renewLeasesSql, StepLease } from './lease';
 
 interface Row {
   id: string;
@@ -22,33 +26,62 @@ interface Row {
 
 const LEASE_MS = 60_000;
 
-/** The rows, and the two statements the scheduler sends: the claim (through DueWork) and the release. */
+/**
+ * The rows, and the statements the scheduler sends: the claim (through DueWork),
+ * the give-back, the renewal and the fence, each matching on the row's timer as
+ * its lease token (here the timer's milliseconds as text).
+ */
 class FakeTable {
   readonly rows = new Map<string, Row>();
+  readonly statements: string[] = [];
 
   constructor(ids: string[]) {
     ids.forEach((id, index) => this.rows.set(id, { id, dueAtMs: Date.now() - 1_000 + index, attempts: 0 }));
   }
 
-  claim(limit: number, leaseMs: number): Row[] {
+  claim(limit: number, leaseMs: number): Array<Row & { leaseToken: string }> {
     const now = Date.now();
     const due = [...this.rows.values()]
       .filter((row) => row.dueAtMs <= now)
       .sort((a, b) => a.dueAtMs - b.dueAtMs)
       .slice(0, limit);
     for (const row of due) Object.assign(row, { dueAtMs: now + leaseMs, attempts: row.attempts + 1 });
-    return due.map((row) => ({ ...row }));
+    return due.map((row) => ({ ...row, leaseToken: String(row.dueAtMs) }));
+  }
+
+  /** Another owner takes the row (its timer, the token, moves). */
+  takeOver(id: string): void {
+    this.rows.get(id)!.dueAtMs += 7;
+  }
+
+  private holding(ids: string[], token: string): Row[] {
+    return ids.map((id) => this.rows.get(id)!).filter((row) => String(row.dueAtMs) === token);
+  }
+
+  private query(sql: string, parameters: unknown[]): unknown {
+    this.statements.push(sql);
+    const now = Date.now();
+    if (sql === giveBackHeldSql(DUE_ROWS)) {
+      const moved = this.holding(parameters[0] as string[], parameters[1] as string);
+      for (const row of moved) Object.assign(row, { dueAtMs: now, attempts: Math.max(0, row.attempts - 1) });
+      return [[], moved.length];
+    }
+    if (sql === renewLeasesSql(DUE_ROWS)) {
+      const [ids, token, leaseMs] = parameters as [string[], string, number];
+      const renewed = this.holding(ids, token);
+      for (const row of renewed) row.dueAtMs = Math.max(now + leaseMs, row.dueAtMs + 1);
+      return renewed.map((row) => ({ id: row.id, token: String(row.dueAtMs) }));
+    }
+    if (sql === fenceSql(DUE_ROWS)) {
+      const [id, token] = parameters as [string, string];
+      return this.holding([id], token).map(() => ({ held: 1 }));
+    }
+    throw new Error(`unexpected statement ${sql}`);
   }
 
   dataSource(): DataSource {
     const manager = {
-      query: async (sql: string, [ids]: [string[]]) => {
-        expect(sql).toBe(releaseClaimsSql(DUE_ROWS));
-        const now = Date.now();
-        const moved = ids.map((id) => this.rows.get(id)!).filter((row) => row.dueAtMs > now);
-        for (const row of moved) Object.assign(row, { dueAtMs: now, attempts: Math.max(0, row.attempts - 1) });
-        return [[], moved.length];
-      },
+      query: async (sql: string, parameters: unknown[]) => this.query(sql, parameters),
     } as unknown as EntityManager;
     return {
       manager,
@@ -74,8 +107,14 @@ function deferred() {
 
 function schedulerOf(
   table: FakeTable,
-  run: (row: Row) => Promise<void>,
-  extra: Partial<DueWork<Row>> & { name: string; batchSize?: number; intervalMs?: number; drainMs?: number },
+  run: (row: Row, lease: StepLease) => Promise<void>,
+  extra: Partial<DueWork<Row>> & {
+    name: string;
+    batchSize?: number;
+    intervalMs?: number;
+    drainMs?: number;
+    renewEveryMs?: number;
+  },
 ): DurableScheduler<Row> {
   return new DurableScheduler<Row>(
     table.dataSource(),
@@ -91,6 +130,7 @@ function schedulerOf(
       intervalMs: extra.intervalMs ?? 60_000,
       batchSize: extra.batchSize ?? 10,
       leaseMs: LEASE_MS,
+      renewEveryMs: extra.renewEveryMs,
       drainMs: extra.drainMs,
     },
   );
@@ -263,5 +303,72 @@ describe('DurableScheduler', () => {
     expect(Date.now() - before).toBeLessThan(1_000);
     expect(table.rows.get('a')).toMatchObject({ attempts: 1 });
     expect(table.rows.get('a')!.dueAtMs).toBeGreaterThan(Date.now());
+  });
+
+  it('renews the leases of every row of the batch while a step runs, by compare-and-set on the token', async () => {
+    const table = new FakeTable(['a', 'b']);
+    const claimedUntil: number[] = [];
+    const scheduler = schedulerOf(
+      table,
+      async (row) => {
+        if (row.id !== 'a') return;
+        claimedUntil.push(table.rows.get('a')!.dueAtMs, table.rows.get('b')!.dueAtMs);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      },
+      { name: 'spec_renew', renewEveryMs: 10 },
+    );
+    expect(await scheduler.runOnce()).toBe('idle');
+    expect(table.statements.filter((sql) => sql === renewLeasesSql(DUE_ROWS)).length).toBeGreaterThan(2);
+    expect(table.rows.get('a')!.dueAtMs).toBeGreaterThan(claimedUntil[0]);
+    expect(table.rows.get('b')!.dueAtMs).toBeGreaterThan(claimedUntil[1]);
+  });
+
+  it('skips a row another owner took before its step started', async () => {
+    const table = new FakeTable(['a', 'b']);
+    const ran: string[] = [];
+    const scheduler = schedulerOf(
+      table,
+      async (row) => {
+        ran.push(row.id);
+        if (row.id !== 'a') return;
+        table.takeOver('b');
+        await new Promise((resolve) => setTimeout(resolve, 50)); // a renewal finds b gone
+      },
+      { name: 'spec_taken', renewEveryMs: 10 },
+    );
+    expect(await scheduler.runOnce()).toBe('idle');
+    expect(ran).toEqual(['a']);
+    expect(table.rows.get('b')!.attempts).toBe(1);
+  });
+
+  it("drops a slow step's fenced commit once another owner took its row: no write, no failure, nothing given back", async () => {
+    const table = new FakeTable(['a', 'b']);
+    const written: string[] = [];
+    const scheduler = schedulerOf(
+      table,
+      async (row, lease) => {
+        if (row.id === 'a') table.takeOver('a'); // this owner stalled past its lease; another claimed it
+        await lease.commit(async () => void written.push(row.id));
+      },
+      { name: 'spec_fenced' },
+    );
+    expect(await scheduler.runOnce()).toBe('idle');
+    expect(written).toEqual(['b']);
+    expect(await counter('worker_failures_total', 'spec_fenced')).toBe(0);
+    expect(await counter('worker_releases_total', 'spec_fenced')).toBe(0);
+    expect(table.rows.get('a')!.attempts).toBe(1);
+  });
+
+  it('refuses a lease its owner could lose between two renewals, and a claim that answers no token', async () => {
+    const table = new FakeTable(['a']);
+    expect(() => schedulerOf(table, async () => undefined, { name: 'spec_timing', renewEveryMs: LEASE_MS })).toThrow(
+      /renewEveryMs must be at most/,
+    );
+    const tokenless = schedulerOf(table, async () => undefined, {
+      name: 'spec_tokenless',
+      claimDue: async (_manager, limit, leaseMs) => table.claim(limit, leaseMs).map(({ leaseToken, ...row }) => row),
+    });
+    expect(await tokenless.runOnce()).toBe('idle'); // the pass failed, logged; the loop goes on
+    expect(new LeaseLostError('steps', 'a').message).toMatch(/passed to another owner/);
   });
 });

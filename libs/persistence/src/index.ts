@@ -17,6 +17,22 @@ export {
   releaseClaimsSql,
 } from './due-rows';
 export type { DueClaim, DueRows, DueRowsMeasurement } from './due-rows';
+export {
+  fenceSql,
+  giveBackHeldSql,
+  HeldLeases,
+  isLeaseLost,
+  LEASE_MS_DEFAULT,
+  LEASE_MS_MAX,
+  LEASE_MS_MIN,
+  LEASE_RENEWALS_PER_LEASE_MIN,
+  LeaseLostError,
+  leaseTimingProblem,
+  leaseTokenSelect,
+  renewEveryMsFor,
+  renewLeasesSql,
+} from './lease';
+export type { LeaseTiming, StepLease } from './lease';
 export { BatchSweeper, BatchSweeperOptions, BatchTask, SweptRows } from './batch-sweeper';
 export { resealColumns, ResealSecretsUseCase, RESEAL_BATCH_SIZE_DEFAULT, RESEAL_BATCH_SIZE_MAX } from './reseal';
 export type { ResealingKeys, ResealOutcome, SealedColumn } from './reseal';

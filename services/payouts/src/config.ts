@@ -11,6 +11,7 @@ import {
   urlWithProtocol,
   z,
 } from '@platform/config';
+import { LEASE_MS_DEFAULT, LEASE_MS_MAX, LEASE_MS_MIN, leaseTimingProblem } from '@platform/persistence';
 import {
   WRONG_CODE_WINDOW_MS_BOUNDS,
   WRONG_CODE_WINDOW_MS_DEFAULT,
@@ -34,10 +35,13 @@ export const configSchema = z
     /** Wall-clock: how often each replica looks for due payout steps. */
     PAYOUT_RUNNER_INTERVAL_MS: positiveInt().max(60_000).default(500),
     PAYOUT_RUNNER_BATCH_SIZE: positiveInt().max(500).default(50),
-    /** Wall-clock: a claimed payout step is retaken by any replica after this long. */
-    PAYOUT_STEP_LEASE_MS: positiveInt()
-      .max(10 * 60_000)
-      .default(30_000),
+    /**
+     * Wall-clock: a claimed step (payout, transfer, send, mobile-money credit) is retaken by any
+     * replica this long after its owner's last renewal (a live owner renews every PAYOUT_LEASE_RENEW_MS).
+     */
+    PAYOUT_STEP_LEASE_MS: positiveInt().min(LEASE_MS_MIN).max(LEASE_MS_MAX).default(LEASE_MS_DEFAULT),
+    /** Wall-clock: how often a live owner renews the leases of its claimed steps and running creates; at most half of the shorter lease. */
+    PAYOUT_LEASE_RENEW_MS: positiveInt().max(LEASE_MS_MAX).default(1_000),
     /** Wall-clock: how soon a submitted payout's status is read again. */
     PAYOUT_STATUS_POLL_MS: positiveInt()
       .max(10 * 60_000)
@@ -97,11 +101,11 @@ export const configSchema = z
     /** Wall-clock: how often each replica looks for due transfer steps (lapsed codes, abandoned creates). */
     TRANSFER_SCHEDULER_INTERVAL_MS: positiveInt().max(60_000).default(500),
     TRANSFER_SCHEDULER_BATCH_SIZE: positiveInt().max(500).default(50),
-    /** Wall-clock: a create that has not finished this long after it claimed its key is undone by the scheduler. */
-    TRANSFER_CREATE_LEASE_MS: positiveInt()
-      .min(10_000)
-      .max(10 * 60_000)
-      .default(60_000),
+    /**
+     * Wall-clock: a create whose owner stopped renewing its claim this long ago (its replica died) is
+     * taken over by a repeat or undone by the scheduler (a batch's row: twice this).
+     */
+    TRANSFER_CREATE_LEASE_MS: positiveInt().min(LEASE_MS_MIN).max(LEASE_MS_MAX).default(LEASE_MS_DEFAULT),
     /** Scaled by SANDBOX_TIME_SCALE: an unanswered mobile-money prompt expires this long after it was sent. */
     MOBILE_MONEY_PUSH_LIFETIME_MS: positiveInt()
       .max(60 * 60_000)
@@ -119,7 +123,18 @@ export const configSchema = z
     ...retentionEnv(),
     ...outboxRetentionEnv(),
   })
-  .superRefine(refuseDevelopmentKeysInProduction('CODE_HASH_KEY'));
+  .superRefine(refuseDevelopmentKeysInProduction('CODE_HASH_KEY'))
+  .superRefine((config, context) => {
+    for (const name of ['PAYOUT_STEP_LEASE_MS', 'TRANSFER_CREATE_LEASE_MS'] as const) {
+      const problem = leaseTimingProblem({ leaseMs: config[name], renewEveryMs: config.PAYOUT_LEASE_RENEW_MS });
+      if (problem)
+        context.addIssue({
+          code: 'custom',
+          path: ['PAYOUT_LEASE_RENEW_MS'],
+          message: `PAYOUT_LEASE_RENEW_MS must be at most half of ${name} (${config[name]} ms): ${problem}`,
+        });
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;
 

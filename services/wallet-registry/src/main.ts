@@ -3,6 +3,7 @@
 // required, so they register (when spans are exported) before anything else loads.
 import '@platform/tracing/dist/instrument';
 import { bootService } from '@platform/grpc';
+import { LEASE_MS_DEFAULT } from '@platform/persistence';
 import { notifier } from '@platform/proto';
 import { GrpcAdminNoticeSender } from './adapters/notifier/admin-notice-sender';
 import { GrpcApprovalCodeSender } from './adapters/notifier/approval-code-sender';
@@ -12,19 +13,15 @@ import { createServer } from './server';
 
 const NOTICE_POLL_INTERVAL_MS = 500;
 const NOTICE_BATCH_SIZE = 10;
-const NOTICE_LEASE_MARGIN_MS = 10_000;
 
 /**
  * The notices' timer: a pass sends its batch one by one, each bounded by the
- * notifier deadline, so the lease outlasts a whole pass and another replica
- * never retakes a notice still being sent (a retake would only be replayed).
+ * notifier deadline; the scheduler renews the whole batch's short lease
+ * (LEASE_MS_DEFAULT) while the pass runs, so another replica never retakes a
+ * notice still being sent, and takes a dead replica's notices within seconds.
  */
-function noticeSchedulerOptions(notifierDeadlineMs: number) {
-  return {
-    intervalMs: NOTICE_POLL_INTERVAL_MS,
-    batchSize: NOTICE_BATCH_SIZE,
-    leaseMs: NOTICE_BATCH_SIZE * notifierDeadlineMs + NOTICE_LEASE_MARGIN_MS,
-  };
+function noticeSchedulerOptions() {
+  return { intervalMs: NOTICE_POLL_INTERVAL_MS, batchSize: NOTICE_BATCH_SIZE, leaseMs: LEASE_MS_DEFAULT };
 }
 
 bootService({
@@ -45,7 +42,7 @@ bootService({
       adminWaitingPeriodMs: effectiveAdminWaitingPeriodMs(config),
       approvalCodeSender: new GrpcApprovalCodeSender(notifierClient, logger),
       adminNoticeSender: new GrpcAdminNoticeSender(notifierClient),
-      noticeScheduler: noticeSchedulerOptions(config.NOTIFIER_DEADLINE_MS),
+      noticeScheduler: noticeSchedulerOptions(),
     });
     noticeScheduler.start();
     return {

@@ -106,16 +106,21 @@ export class PayoutInstructionsRepository {
     providerReference: string,
     submittedAt: Date,
     nextAttemptAt: Date,
+    manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
-    await this.dataSource.query(
+    await manager.query(
       `UPDATE payout_instructions SET status = 'submitted', provider_reference = $2, submitted_at = $3, next_attempt_at = $4
         WHERE instruction_id = $1 AND status = 'pending'`,
       [instructionId, providerReference, submittedAt, nextAttemptAt],
     );
   }
 
-  async reschedule(instructionId: string, nextAttemptAt: Date): Promise<void> {
-    await this.dataSource.query(
+  async reschedule(
+    instructionId: string,
+    nextAttemptAt: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(
       "UPDATE payout_instructions SET next_attempt_at = $2 WHERE instruction_id = $1 AND status IN ('pending', 'submitted')",
       [instructionId, nextAttemptAt],
     );

@@ -1,6 +1,6 @@
 /** transfer_batches and their items. */
 import type { DueRows, EntityManager, PageBounds } from '@platform/persistence';
-import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
+import { keysetConditions, keysetTimeSql, leaseTokenSelect, queryRows } from '@platform/persistence';
 
 export interface TransferBatchRecord {
   batchId: string;
@@ -11,6 +11,8 @@ export interface TransferBatchRecord {
   confirmationId: string | null;
   itemCount: number;
   createdAt: Date;
+  /** Only on a claimed row: its lease token (the timer value the claim wrote). */
+  leaseToken?: string;
 }
 
 export interface BatchItemRecord {
@@ -72,7 +74,7 @@ export class TransferBatchesRepository {
       manager,
       `INSERT INTO transfer_batches (batch_id, partner_id, idempotency_key, request_hash, status, item_count, next_action_at)
        VALUES ($1, $2, $3, $4, 'creating', $5, now() + make_interval(secs => $6::double precision / 1000))
-       ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
+       ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING ${COLUMNS}, ${leaseTokenSelect('next_action_at')}`,
       [batch.batchId, batch.partnerId, batch.idempotencyKey, batch.requestHash, batch.itemCount, leaseMs],
     );
     return row ?? null;
@@ -196,7 +198,7 @@ export class TransferBatchesRepository {
       `UPDATE transfer_batches SET next_action_at = now() + make_interval(secs => $2::double precision / 1000)
         WHERE batch_id IN (SELECT batch_id FROM transfer_batches WHERE next_action_at <= now()
                             ORDER BY next_action_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${COLUMNS}`,
+        RETURNING ${COLUMNS}, ${leaseTokenSelect('next_action_at')}`,
       [limit, leaseMs],
     );
   }

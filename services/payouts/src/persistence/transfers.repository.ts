@@ -1,6 +1,6 @@
 /** transfers: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
 import type { EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import { leaseTokenSelect, queryRows } from '@platform/persistence';
 import {
   ConfirmableListFilter,
   ConfirmableRows,
@@ -34,6 +34,8 @@ export interface TransferRecord {
   createdAt: Date;
   confirmedAt: Date | null;
   settledAt: Date | null;
+  /** Only on a claimed row: its lease token (the timer value the claim wrote). */
+  leaseToken?: string;
 }
 
 const COLUMNS = `transfer_id AS "transferId", partner_id AS "partnerId", idempotency_key AS "idempotencyKey", request_hash AS "requestHash",
@@ -89,7 +91,7 @@ export class TransfersRepository extends ConfirmableRows<TransferRecord> {
       `INSERT INTO transfers (transfer_id, partner_id, idempotency_key, request_hash, partner_reference, rail, account_number, account_name,
          bank_code, amount_kes, fee_kes, status, name_verification, next_action_at, batch_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'creating', 'pending', now() + make_interval(secs => $12::double precision / 1000), $13)
-       ON CONFLICT ${conflict} DO NOTHING RETURNING ${COLUMNS}`,
+       ON CONFLICT ${conflict} DO NOTHING RETURNING ${COLUMNS}, ${leaseTokenSelect('next_action_at')}`,
       [
         transfer.transferId,
         transfer.partnerId,

@@ -1,6 +1,6 @@
 /** usdt_sends: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
 import type { EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import { leaseTokenSelect, queryRows } from '@platform/persistence';
 import {
   ConfirmableListFilter,
   ConfirmableRows,
@@ -27,6 +27,8 @@ export interface UsdtSendRecord {
   createdAt: Date;
   confirmedAt: Date | null;
   settledAt: Date | null;
+  /** Only on a claimed row: its lease token (the timer value the claim wrote). */
+  leaseToken?: string;
 }
 
 const COLUMNS = `send_id AS "sendId", partner_id AS "partnerId", idempotency_key AS "idempotencyKey", request_hash AS "requestHash",
@@ -58,7 +60,7 @@ export class UsdtSendsRepository extends ConfirmableRows<UsdtSendRecord> {
       manager,
       `INSERT INTO usdt_sends (send_id, partner_id, idempotency_key, request_hash, partner_reference, destination_wallet_id, usdt_amount, status, next_action_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'creating', now() + make_interval(secs => $8::double precision / 1000))
-       ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
+       ON CONFLICT (partner_id, idempotency_key) DO NOTHING RETURNING ${COLUMNS}, ${leaseTokenSelect('next_action_at')}`,
       [
         send.sendId,
         send.partnerId,

@@ -32,7 +32,9 @@ function setUp(ids: string[], run: (instruction: InstructionRecord) => Promise<v
     dueRows: new Repository({} as DataSource).dueRows,
     claimDue: async () => {
       claims += 1;
-      return ids.map((instructionId) => ({ instructionId, status: 'pending' }) as InstructionRecord);
+      return ids.map(
+        (instructionId) => ({ instructionId, status: 'pending', leaseToken: 'claimed' }) as InstructionRecord,
+      );
     },
   } as unknown as PayoutInstructionsRepository;
   const ledger = { reachable: () => true };

@@ -41,7 +41,7 @@ export class PayoutWorker {
         dueRows: deps.instructions.dueRows,
         claimDue: (manager, limit, leaseMs) => deps.instructions.claimDue(manager, limit, leaseMs),
         idOf: (instruction) => instruction.instructionId,
-        run: (instruction) => deps.steps.run(instruction),
+        run: (instruction, lease) => deps.steps.run(instruction, lease),
         ready: deps.ready,
       },
       deps.logger,

@@ -59,7 +59,7 @@ export function usdtSendWorker(
       dueRows: sends.dueRows,
       claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs),
       idOf: (send) => send.sendId,
-      run: (send) => steps.run(send),
+      run: (send, lease) => steps.run(send, lease),
       ready: context.ready,
     },
     context.logger.child({ context: 'UsdtSendScheduler' }),

@@ -20,6 +20,8 @@ export interface AdminNotice {
   admin: { adminId: string; name: string; email: string; receivesCodesFrom: Date };
   /** Full address of the administrator told: for the notifier only, never logged. */
   recipientEmail: string;
+  /** Only on a claimed notice: its lease token (the timer value the claim wrote; @platform/persistence lease.ts). */
+  leaseToken?: string;
 }
 
 /** How often a notice is tried before it is given up (with an alert): about three and a half days of retries. */

@@ -13,6 +13,7 @@ interface DueNoticeRow {
   admin_email: string;
   admin_receives_codes_from: Date;
   recipient_email: string;
+  lease_token: string;
 }
 
 /** A stored error is a refusal code or a short reason, never a message that could quote an address. */
@@ -32,6 +33,7 @@ function toNotice(row: DueNoticeRow): AdminNotice {
       receivesCodesFrom: row.admin_receives_codes_from,
     },
     recipientEmail: row.recipient_email,
+    leaseToken: row.lease_token,
   };
 }
 
@@ -70,7 +72,9 @@ export class AdminNoticesRepository {
   /**
    * Claims up to `limit` due notices (FOR UPDATE SKIP LOCKED, so replicas
    * share the work) and leases them by moving their next attempt `leaseMs`
-   * ahead: a replica that dies mid-send leaves them to be retaken then.
+   * ahead (renewed by the live owner; a replica that dies mid-send leaves them
+   * to be retaken once its last renewal's lease passed). Each comes with its
+   * lease token, the timer value written.
    */
   async claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<AdminNotice[]> {
     const rows = await queryRows<DueNoticeRow>(
@@ -83,7 +87,7 @@ export class AdminNoticesRepository {
          AND admin.id = notice.admin_id AND recipient.id = notice.recipient_admin_id
        RETURNING notice.id, notice.partner_id, notice.change, notice.attempts, notice.created_at, admin.id AS admin_id,
                  admin.name AS admin_name, admin.email AS admin_email, admin.receives_codes_from AS admin_receives_codes_from,
-                 recipient.email AS recipient_email`,
+                 recipient.email AS recipient_email, notice.next_attempt_at::text AS lease_token`,
       [limit, leaseMs],
     );
     return rows.map(toNotice);

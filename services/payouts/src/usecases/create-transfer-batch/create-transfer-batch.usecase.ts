@@ -14,7 +14,7 @@ import { sha256Hex } from '@platform/crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { Big } from '@platform/money';
-import { claimIdempotently, withTransaction } from '@platform/persistence';
+import { claimIdempotently, HeldLeases, StepLease, withTransaction } from '@platform/persistence';
 import { Saga, SagaStep } from '@platform/saga';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
 import { isUuid } from '../../domain/ids';
@@ -38,6 +38,9 @@ import {
   issueConfirmationCode,
   releasingClaimOnFailure,
   takeOverAbandoned,
+  fenceCreate,
+  releaseHeldClaim,
+  underCreateLease,
 } from '../shared/create-steps';
 import { newTransferRow, TransferCheckDependencies, transferCheckSteps, transferSaga } from '../shared/transfer-checks';
 import type { CodeRecipient } from '../../adapters/peers/peers';
@@ -56,6 +59,7 @@ export interface CreateTransferBatchDependencies extends TransferCheckDependenci
     codeLifetimeMs: number;
     timeScale: number;
     createLeaseMs: number;
+    leaseRenewMs: number;
     codeHashKeyHex: string;
   };
 }
@@ -95,6 +99,12 @@ function batchHash(parsed: ParsedItem[], raw: TransferRequestInput[]): string {
   );
 }
 
+/** What a running batch create holds: its own row's lease (fenced at the end) and its items' (renewed). */
+interface BatchLeases {
+  lease: StepLease;
+  items: HeldLeases;
+}
+
 export class CreateTransferBatchUseCase {
   constructor(private readonly deps: CreateTransferBatchDependencies) {}
 
@@ -131,12 +141,37 @@ export class CreateTransferBatchUseCase {
         ),
       takeOver: (row) => this.takeOver(row),
       create: (claimed) =>
-        releasingClaimOnFailure(
-          () => this.create(claimed, parsed),
-          () => this.deps.batches.releaseCreating(manager, claimed.batchId),
-        ),
+        underCreateLease(this.deps, this.leaseOf(claimed), async (lease) => {
+          // The items' rows are claimed one by one as the batch runs; renewed with the batch's.
+          const items = new HeldLeases(
+            this.deps.dataSource,
+            this.deps.transfers.dueRows,
+            { leaseMs: this.deps.settings.createLeaseMs, renewEveryMs: this.deps.settings.leaseRenewMs },
+            this.deps.logger,
+          );
+          try {
+            return await releasingClaimOnFailure(
+              () => this.create(claimed, parsed, { lease, items }),
+              releaseHeldClaim(lease, (held) => this.deps.batches.releaseCreating(held, claimed.batchId)),
+            );
+          } finally {
+            items.stop();
+          }
+        }),
     });
     return { batch: result.resource, replayed: result.replayed };
+  }
+
+  /** The batch row's lease: twice a transfer's, as the scheduler undoes abandoned items before their batch. */
+  private leaseOf(claimed: TransferBatchRecord) {
+    const { settings, batches } = this.deps;
+    return {
+      rows: batches.dueRows,
+      id: claimed.batchId,
+      token: claimed.leaseToken,
+      leaseMs: settings.createLeaseMs * 2,
+      renewEveryMs: settings.leaseRenewMs,
+    };
   }
 
   /** A batch attempt its owner gave up: each unfinished item given back and deleted, then the batch row. */
@@ -164,7 +199,11 @@ export class CreateTransferBatchUseCase {
    * recipient is asked first, outside the saga: a failure there leaves the
    * batch row to the scheduler, as nothing else is held yet.
    */
-  private async create(batch: TransferBatchRecord, parsed: ParsedItem[]): Promise<TransferBatchRecord> {
+  private async create(
+    batch: TransferBatchRecord,
+    parsed: ParsedItem[],
+    held: BatchLeases,
+  ): Promise<TransferBatchRecord> {
     const { deps } = this;
     const recipient = await deps.walletRegistry.getCodeRecipient({ partnerId: batch.partnerId });
     const outcome: BatchOutcome = { items: [], accepted: [] };
@@ -177,8 +216,8 @@ export class CreateTransferBatchUseCase {
     await saga.run([
       // Never fails: the scheduler deletes an abandoned batch row anyway.
       claimedRowStep(() => deps.batches.deleteCreating(deps.dataSource.manager, batch.batchId).catch(() => undefined)),
-      ...parsed.map((item) => this.itemStep(batch, item, outcome)),
-      { name: 'issue the confirmation code', run: () => this.finish(batch, outcome, recipient) },
+      ...parsed.map((item) => this.itemStep(batch, item, outcome, held.items)),
+      { name: 'issue the confirmation code', run: () => this.finish(batch, outcome, recipient, held.lease) },
     ]);
     const created = await deps.batches.find(deps.dataSource.manager, batch.partnerId, batch.batchId);
     if (!created) throw new Error('batch vanished after its create committed');
@@ -192,12 +231,12 @@ export class CreateTransferBatchUseCase {
    * when a later step of the batch fails; each item reports its own failure to
    * undo and never stops the others being undone.
    */
-  private itemStep(batch: TransferBatchRecord, item: ParsedItem, outcome: BatchOutcome): SagaStep {
+  private itemStep(batch: TransferBatchRecord, item: ParsedItem, outcome: BatchOutcome, items: HeldLeases): SagaStep {
     let accepted: Saga | null = null;
     return {
       name: `check item ${item.index}`,
       run: async () => {
-        const checked = await this.runItem(batch, item);
+        const checked = await this.runItem(batch, item, items);
         outcome.items.push(checked.item);
         if (checked.accepted) {
           accepted = checked.accepted.saga;
@@ -213,6 +252,7 @@ export class CreateTransferBatchUseCase {
   private async runItem(
     batch: TransferBatchRecord,
     item: ParsedItem,
+    items: HeldLeases,
   ): Promise<{ item: BatchItemRecord; accepted: { transfer: TransferRecord; saga: Saga } | null }> {
     const { deps } = this;
     const refused = (failureCode: string) => ({
@@ -229,6 +269,8 @@ export class CreateTransferBatchUseCase {
       batch.batchId,
     );
     if (!transfer) throw new Error(`batch ${batch.batchId} item key claimed twice`);
+    if (!transfer.leaseToken) throw new Error(`batch ${batch.batchId} item claim answered no lease token`);
+    items.hold(transfer.transferId, transfer.leaseToken);
     const saga = transferSaga(deps.logger, transfer.transferId);
     try {
       await saga.run(transferCheckSteps(deps, transfer, item.request, { recipient: null }));
@@ -242,12 +284,18 @@ export class CreateTransferBatchUseCase {
     };
   }
 
-  private async finish(batch: TransferBatchRecord, outcome: BatchOutcome, recipient: CodeRecipient): Promise<void> {
+  private async finish(
+    batch: TransferBatchRecord,
+    outcome: BatchOutcome,
+    recipient: CodeRecipient,
+    lease: StepLease,
+  ): Promise<void> {
     const { deps } = this;
     const { items, accepted } = outcome;
     if (accepted.length === 0) {
       // Nothing to confirm: no code is sent; the batch reads `failed`.
       await withTransaction(deps.dataSource, async (manager) => {
+        await fenceCreate(lease, manager);
         if (!(await deps.batches.markCreated(manager, batch.batchId, null, items)))
           throw new AppError('SERVICE_UNAVAILABLE');
       });
@@ -261,6 +309,7 @@ export class CreateTransferBatchUseCase {
       recipient,
       variables: (expiresAt) => ({ itemCount: String(accepted.length), expiresAt: expiresAt.toISOString() }),
       markAwaiting: async (manager, id, expiresAt) => {
+        await fenceCreate(lease, manager);
         for (const transfer of accepted) {
           if (!(await deps.transfers.markAwaitingConfirmation(manager, transfer.transferId, id, expiresAt)))
             return false;

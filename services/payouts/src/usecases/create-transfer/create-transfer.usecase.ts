@@ -14,7 +14,7 @@
 import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
-import { claimIdempotently } from '@platform/persistence';
+import { claimIdempotently, StepLease } from '@platform/persistence';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
 import { isUuid, maskAccountNumber } from '../../domain/ids';
 import {
@@ -26,10 +26,14 @@ import {
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { TransferRecord } from '../../persistence/transfers.repository';
 import {
+  CreateLeaseSettings,
+  fenceCreate,
   giveBackCreate,
   issueConfirmationCode,
+  releaseHeldClaim,
   releasingClaimOnFailure,
   takeOverAbandoned,
+  underCreateLease,
 } from '../shared/create-steps';
 import {
   newTransferRow,
@@ -40,7 +44,7 @@ import {
 } from '../shared/transfer-checks';
 import type { CodeRecipient } from '../../adapters/peers/peers';
 
-export interface CreateTransferSettings {
+export interface CreateTransferSettings extends CreateLeaseSettings {
   feeKes: Big;
   perTransferCapKes: Big;
   codeLifetimeMs: number;
@@ -83,12 +87,25 @@ export class CreateTransferUseCase {
         ),
       takeOver: (row) => this.takeOver(row),
       create: (claimed) =>
-        releasingClaimOnFailure(
-          () => this.create(claimed, request),
-          () => this.deps.transfers.releaseCreating(manager, claimed.transferId),
+        underCreateLease(this.deps, this.leaseOf(claimed), (lease) =>
+          releasingClaimOnFailure(
+            () => this.create(claimed, request, lease),
+            releaseHeldClaim(lease, (held) => this.deps.transfers.releaseCreating(held, claimed.transferId)),
+          ),
         ),
     });
     return { transfer: result.resource, replayed: result.replayed };
+  }
+
+  private leaseOf(claimed: TransferRecord) {
+    const { settings, transfers } = this.deps;
+    return {
+      rows: transfers.dueRows,
+      id: claimed.transferId,
+      token: claimed.leaseToken,
+      leaseMs: settings.createLeaseMs,
+      renewEveryMs: settings.leaseRenewMs,
+    };
   }
 
   /** An attempt under this key that its owner gave up: its hold and cap given back, its row deleted. */
@@ -108,7 +125,7 @@ export class CreateTransferUseCase {
   }
 
   /** The checks, then the code; a refusal undoes what was done, newest first, and frees the key. */
-  private async create(transfer: TransferRecord, request: TransferRequest): Promise<TransferRecord> {
+  private async create(transfer: TransferRecord, request: TransferRequest, lease: StepLease): Promise<TransferRecord> {
     const checked: TransferChecked = { recipient: null };
     const outcome: { created: TransferRecord | null } = { created: null };
     await transferSaga(this.deps.logger, transfer.transferId).run([
@@ -116,7 +133,7 @@ export class CreateTransferUseCase {
       {
         name: 'issue the confirmation code',
         run: async () => {
-          outcome.created = await this.issueCode(transfer, request, checked.recipient!);
+          outcome.created = await this.issueCode(transfer, request, checked.recipient!, lease);
         },
       },
     ]);
@@ -127,6 +144,7 @@ export class CreateTransferUseCase {
     transfer: TransferRecord,
     request: TransferRequest,
     recipient: CodeRecipient,
+    lease: StepLease,
   ): Promise<TransferRecord> {
     const { deps } = this;
     const confirmationId = await issueConfirmationCode(deps, {
@@ -141,8 +159,10 @@ export class CreateTransferUseCase {
         destination: maskAccountNumber(request.accountNumber),
         expiresAt: expiresAt.toISOString(),
       }),
-      markAwaiting: (manager, id, expiresAt) =>
-        deps.transfers.markAwaitingConfirmation(manager, transfer.transferId, id, expiresAt),
+      markAwaiting: async (manager, id, expiresAt) => {
+        await fenceCreate(lease, manager);
+        return deps.transfers.markAwaitingConfirmation(manager, transfer.transferId, id, expiresAt);
+      },
     });
     deps.logger.info('transfer awaiting confirmation', { transferId: transfer.transferId, confirmationId });
     const created = await deps.transfers.findById(deps.dataSource.manager, transfer.transferId);

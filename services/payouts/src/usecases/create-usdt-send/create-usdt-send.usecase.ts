@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
-import { claimIdempotently } from '@platform/persistence';
+import { claimIdempotently, StepLease } from '@platform/persistence';
 import type { DataSource } from '@platform/persistence';
 import { Saga } from '@platform/saga';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
@@ -41,9 +41,13 @@ import {
   releasingClaimOnFailure,
   reserveDailyCapStep,
   takeOverAbandoned,
+  underCreateLease,
+  CreateLeaseSettings,
+  fenceCreate,
+  releaseHeldClaim,
 } from '../shared/create-steps';
 
-export interface CreateUsdtSendSettings {
+export interface CreateUsdtSendSettings extends CreateLeaseSettings {
   minimumUsdt: Big;
   capUsdt: Big;
   codeLifetimeMs: number;
@@ -121,12 +125,25 @@ export class CreateUsdtSendUseCase {
         ),
       takeOver: (row) => this.takeOver(row),
       create: (claimed) =>
-        releasingClaimOnFailure(
-          () => this.create(claimed, request),
-          () => this.deps.sends.releaseCreating(manager, claimed.sendId),
+        underCreateLease(this.deps, this.leaseOf(claimed), (lease) =>
+          releasingClaimOnFailure(
+            () => this.create(claimed, request, lease),
+            releaseHeldClaim(lease, (held) => this.deps.sends.releaseCreating(held, claimed.sendId)),
+          ),
         ),
     });
     return { send: result.resource, replayed: result.replayed };
+  }
+
+  private leaseOf(claimed: UsdtSendRecord) {
+    const { settings, sends } = this.deps;
+    return {
+      rows: sends.dueRows,
+      id: claimed.sendId,
+      token: claimed.leaseToken,
+      leaseMs: settings.createLeaseMs,
+      renewEveryMs: settings.leaseRenewMs,
+    };
   }
 
   /** An attempt under this key that its owner gave up: its hold and cap given back, its row deleted. */
@@ -146,7 +163,7 @@ export class CreateUsdtSendUseCase {
   }
 
   /** The checks as a saga, then the code; a refusal undoes what was done, newest first, and frees the key. */
-  private async create(send: UsdtSendRecord, request: UsdtSendRequest): Promise<UsdtSendRecord> {
+  private async create(send: UsdtSendRecord, request: UsdtSendRequest, lease: StepLease): Promise<UsdtSendRecord> {
     const { deps } = this;
     const checked: { wallet: WalletStatus | null; recipient: CodeRecipient | null; usdtAccountId: string } = {
       wallet: null,
@@ -197,7 +214,7 @@ export class CreateUsdtSendUseCase {
       {
         name: 'issue the confirmation code',
         run: async () => {
-          outcome.created = await this.issueCode(send, request, checked.recipient!, checked.wallet!);
+          outcome.created = await this.issueCode(send, request, checked.recipient!, checked.wallet!, lease);
         },
       },
     ]);
@@ -215,6 +232,7 @@ export class CreateUsdtSendUseCase {
     request: UsdtSendRequest,
     recipient: CodeRecipient,
     wallet: WalletStatus,
+    lease: StepLease,
   ): Promise<UsdtSendRecord> {
     const { deps } = this;
     const confirmationId = await issueConfirmationCode(deps, {
@@ -228,8 +246,10 @@ export class CreateUsdtSendUseCase {
         address: wallet.address,
         expiresAt: expiresAt.toISOString(),
       }),
-      markAwaiting: (manager, id, expiresAt) =>
-        deps.sends.markAwaitingConfirmation(manager, send.sendId, id, expiresAt, wallet.address),
+      markAwaiting: async (manager, id, expiresAt) => {
+        await fenceCreate(lease, manager);
+        return deps.sends.markAwaitingConfirmation(manager, send.sendId, id, expiresAt, wallet.address);
+      },
     });
     deps.logger.info('usdt send awaiting confirmation', { sendId: send.sendId, confirmationId });
     const created = await deps.sends.findById(deps.dataSource.manager, send.sendId);

@@ -8,7 +8,11 @@
  *   transfer's beneficiary name fails; accepted → submitted);
  * - submitted: read the bank's status (settled / failed / still pending).
  * A step repeated after a crash is safe: the bank is idempotent on the
- * instruction id, and completions only move non-final rows. A bank that does
+ * instruction id, and completions only move non-final rows. Every commit of a
+ * step (submitted, rescheduled, completed) is fenced by the step's lease: a
+ * replica whose lease passed to another (it stalled past the lease) commits
+ * nothing, and one that already knows it lost the lease does not submit, so
+ * one step attempt sends the bank at most one instruction. A bank that does
  * not answer (the submit throws) is asked again, with the same reference,
  * when the lease passes; one that is unreachable (SERVICE_UNAVAILABLE) makes the
  * worker give the instruction back at once for a replica with a healthy path.
@@ -21,6 +25,7 @@ import { isAppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { BankAdapter } from '../../adapters/bank/bank';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
+import type { StepLease } from '@platform/persistence';
 import type { BankOutcome, TransferOutcomes } from './transfer-outcomes';
 import type { LedgerApi, LedgerPayoutDestination } from '../../adapters/peers/peers';
 
@@ -47,9 +52,9 @@ export class PayoutSteps {
   ) {}
 
   /** The instruction's next step: submit a pending one, read a submitted one's status. */
-  async run(instruction: InstructionRecord): Promise<void> {
-    if (instruction.status === 'pending') return this.submit(instruction);
-    if (instruction.status === 'submitted') return this.poll(instruction);
+  async run(instruction: InstructionRecord, lease: StepLease): Promise<void> {
+    if (instruction.status === 'pending') return this.submit(instruction, lease);
+    if (instruction.status === 'submitted') return this.poll(instruction, lease);
   }
 
   /** Logs the instructions without a bank answer past the stuck bound, if any. */
@@ -63,13 +68,14 @@ export class PayoutSteps {
     });
   }
 
-  private async finish(instruction: InstructionRecord, outcome: BankOutcome): Promise<void> {
-    if (instruction.transferId) return this.deps.transferOutcomes.finish(instruction, outcome);
-    return this.deps.instructions.complete(instruction.instructionId, outcome);
+  private async finish(instruction: InstructionRecord, outcome: BankOutcome, lease: StepLease): Promise<void> {
+    if (instruction.transferId) return this.deps.transferOutcomes.finish(instruction, outcome, lease);
+    return lease.commit((manager) => this.deps.instructions.complete(instruction.instructionId, outcome, manager));
   }
 
   private async destinationOf(
     instruction: InstructionRecord,
+    lease: StepLease,
   ): Promise<
     Pick<LedgerPayoutDestination, 'rail' | 'accountNumber' | 'accountName' | 'bankCode' | 'status'> | 'failed'
   > {
@@ -83,14 +89,15 @@ export class PayoutSteps {
         status: 'active',
       };
     }
-    return this.orderDestination(instruction);
+    return this.orderDestination(instruction, lease);
   }
 
-  private async submit(instruction: InstructionRecord): Promise<void> {
-    const destination = await this.destinationOf(instruction);
+  private async submit(instruction: InstructionRecord, lease: StepLease): Promise<void> {
+    const destination = await this.destinationOf(instruction, lease);
     if (destination === 'failed') return;
     if (destination.status !== 'active')
-      return this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_PAYABLE' });
+      return this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_PAYABLE' }, lease);
+    if (!lease.held) return; // another replica has the instruction now, and submits it itself
     const submittedAt = new Date();
     const answer = await this.deps.bank.submit({
       reference: instruction.instructionId,
@@ -106,17 +113,23 @@ export class PayoutSteps {
         instructionId: instruction.instructionId,
         failureCode: answer.failureCode,
       });
-      return this.finish(instruction, { status: 'failed', failureCode: answer.failureCode });
+      return this.finish(instruction, { status: 'failed', failureCode: answer.failureCode }, lease);
     }
-    await this.deps.instructions.markSubmitted(
-      instruction.instructionId,
-      answer.providerReference,
-      submittedAt,
-      new Date(submittedAt.getTime() + this.options.statusPollMs),
+    await lease.commit((manager) =>
+      this.deps.instructions.markSubmitted(
+        instruction.instructionId,
+        answer.providerReference,
+        submittedAt,
+        new Date(submittedAt.getTime() + this.options.statusPollMs),
+        manager,
+      ),
     );
   }
 
-  private async orderDestination(instruction: InstructionRecord): Promise<LedgerPayoutDestination | 'failed'> {
+  private async orderDestination(
+    instruction: InstructionRecord,
+    lease: StepLease,
+  ): Promise<LedgerPayoutDestination | 'failed'> {
     let destination: LedgerPayoutDestination;
     try {
       destination = await this.deps.ledger.getPayoutDestination({
@@ -125,22 +138,25 @@ export class PayoutSteps {
       });
     } catch (error) {
       if (!(isAppError(error) && error.code === 'PAYOUT_ACCOUNT_NOT_FOUND')) throw error;
-      await this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_FOUND' });
+      await this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_FOUND' }, lease);
       return 'failed';
     }
     return destination;
   }
 
-  private async poll(instruction: InstructionRecord): Promise<void> {
+  private async poll(instruction: InstructionRecord, lease: StepLease): Promise<void> {
     const status = await this.deps.bank.status({
       providerReference: instruction.providerReference!,
       submittedAt: new Date(instruction.submittedAt!),
     });
     if (status.status === 'pending')
-      return this.deps.instructions.reschedule(
-        instruction.instructionId,
-        new Date(Date.now() + this.options.statusPollMs),
+      return lease.commit((manager) =>
+        this.deps.instructions.reschedule(
+          instruction.instructionId,
+          new Date(Date.now() + this.options.statusPollMs),
+          manager,
+        ),
       );
-    await this.finish(instruction, status);
+    await this.finish(instruction, status, lease);
   }
 }

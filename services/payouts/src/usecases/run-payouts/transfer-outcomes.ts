@@ -6,15 +6,15 @@
  *   amount to bank clearing and the fee to fee revenue;
  * - failed: the hold is voided and the daily-cap usage released (value never
  *   moved).
- * Then, in one transaction, the instruction completes, the transfer reads
- * settled / failed and transfer.settled / transfer.failed is enqueued. A
- * crash in between repeats the same ledger request (idempotent) next time.
+ * Then, in one transaction fenced by the step's lease, the instruction
+ * completes, the transfer reads settled / failed and transfer.settled /
+ * transfer.failed is enqueued. A crash in between repeats the same ledger
+ * request (idempotent) next time; an owner whose lease passed commits nothing.
  */
 import { enqueueEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
-import type { DataSource } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
+import type { DataSource, StepLease } from '@platform/persistence';
 import { releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
 import type { LedgerApi, ServiceAccounts, TradingLimitsApi } from '../../adapters/peers/peers';
 import { maskAccountNumber } from '../../domain/ids';
@@ -43,7 +43,7 @@ export class TransferOutcomes {
     return transfer;
   }
 
-  async finish(instruction: InstructionRecord, outcome: BankOutcome): Promise<void> {
+  async finish(instruction: InstructionRecord, outcome: BankOutcome, lease: StepLease): Promise<void> {
     const transfer = await this.transferOf(instruction);
     if (outcome.status === 'settled') await this.postHold(transfer);
     else {
@@ -51,7 +51,7 @@ export class TransferOutcomes {
       await releaseCapIdempotently(this.deps.trading, transfer.transferId);
     }
     const settledAt = new Date();
-    await withTransaction(this.deps.dataSource, async (manager) => {
+    await lease.commit(async (manager) => {
       await this.deps.instructions.complete(instruction.instructionId, outcome, manager);
       const moved = await this.deps.transfers.markOutcome(
         manager,

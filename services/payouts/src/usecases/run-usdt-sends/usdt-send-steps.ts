@@ -9,11 +9,14 @@
  * - confirmed and with the chain: its status is read until confirmed
  *   (the hold posted to chain clearing, usdt_send.settled) or failed.
  * A failure voids the hold and releases the cap BEFORE usdt_send.failed is
- * enqueued. Every step is safe to run again.
+ * enqueued. Every step is safe to run again. A confirmed send's commits
+ * (submitted, rescheduled, settled or failed) are fenced by the step's lease:
+ * a replica whose lease passed to another commits none of them, and one that
+ * knows its lease is gone does not ask the custodian at all.
  */
 import { enqueueEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
-import type { DataSource } from '@platform/persistence';
+import type { DataSource, StepLease } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
 import type { ChainCustodian } from '../../adapters/chain/chain-custodian';
 import { releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
@@ -40,10 +43,10 @@ export interface UsdtSendStepsDependencies {
 export class UsdtSendSteps {
   constructor(private readonly deps: UsdtSendStepsDependencies) {}
 
-  async run(send: UsdtSendRecord): Promise<void> {
+  async run(send: UsdtSendRecord, lease: StepLease): Promise<void> {
     if (send.status === 'creating') return this.abandon(send);
     if (send.status === 'awaiting_confirmation') return this.expire(send);
-    if (send.status === 'confirmed') return send.chainSubmittedAt ? this.poll(send) : this.release(send);
+    if (send.status === 'confirmed') return send.chainSubmittedAt ? this.poll(send, lease) : this.release(send, lease);
     // A final send is never due: nothing to do.
   }
 
@@ -80,41 +83,42 @@ export class UsdtSendSteps {
     this.deps.logger.info('usdt send expired: code not confirmed in time', { sendId: send.sendId, confirmationId });
   }
 
-  private async release(send: UsdtSendRecord): Promise<void> {
+  private async release(send: UsdtSendRecord, lease: StepLease): Promise<void> {
     const wallet = await activeWallet(this.deps.walletRegistry, send.partnerId, send.destinationWalletId);
-    if (!wallet) return this.fail(send, 'USDT_SEND_DESTINATION_NOT_ACTIVE');
+    if (!wallet) return this.fail(send, 'USDT_SEND_DESTINATION_NOT_ACTIVE', lease);
+    if (!lease.held) return; // another replica has the send now, and submits it itself
     const submittedAt = new Date();
     const answer = await this.deps.chain.send({
       reference: send.sendId,
       toAddress: wallet.address,
       usdtAmount: send.usdtAmount,
     });
-    if (answer.outcome === 'rejected') return this.fail(send, answer.failureReason);
-    await this.deps.sends.markSubmitted(
-      this.deps.dataSource.manager,
-      send.sendId,
-      wallet.address,
-      submittedAt,
-      new Date(submittedAt.getTime() + this.deps.statusPollMs),
+    if (answer.outcome === 'rejected') return this.fail(send, answer.failureReason, lease);
+    await lease.commit((manager) =>
+      this.deps.sends.markSubmitted(
+        manager,
+        send.sendId,
+        wallet.address,
+        submittedAt,
+        new Date(submittedAt.getTime() + this.deps.statusPollMs),
+      ),
     );
   }
 
-  private async poll(send: UsdtSendRecord): Promise<void> {
+  private async poll(send: UsdtSendRecord, lease: StepLease): Promise<void> {
     const status = await this.deps.chain.status({
       reference: send.sendId,
       submittedAt: new Date(send.chainSubmittedAt!),
     });
     if (status.status === 'pending')
-      return this.deps.sends.reschedule(
-        this.deps.dataSource.manager,
-        send.sendId,
-        new Date(Date.now() + this.deps.statusPollMs),
+      return lease.commit((manager) =>
+        this.deps.sends.reschedule(manager, send.sendId, new Date(Date.now() + this.deps.statusPollMs)),
       );
-    if (status.status === 'failed') return this.fail(send, status.failureReason);
-    return this.settle(send);
+    if (status.status === 'failed') return this.fail(send, status.failureReason, lease);
+    return this.settle(send, lease);
   }
 
-  private async settle(send: UsdtSendRecord): Promise<void> {
+  private async settle(send: UsdtSendRecord, lease: StepLease): Promise<void> {
     await this.deps.ledger.postHold({
       holdId: send.sendId,
       postAmount: send.usdtAmount,
@@ -124,19 +128,20 @@ export class UsdtSendSteps {
       kind: 'usdt_send',
       metadata: { sendId: send.sendId },
     });
-    await this.finish(send, { status: 'settled', settledAt: new Date() });
+    await this.finish(send, { status: 'settled', settledAt: new Date() }, lease);
   }
 
-  private async fail(send: UsdtSendRecord, failureReason: string): Promise<void> {
+  private async fail(send: UsdtSendRecord, failureReason: string, lease: StepLease): Promise<void> {
     await this.giveBack(send);
-    await this.finish(send, { status: 'failed', failureReason });
+    await this.finish(send, { status: 'failed', failureReason }, lease);
   }
 
   private async finish(
     send: UsdtSendRecord,
     outcome: { status: 'settled'; settledAt: Date } | { status: 'failed'; failureReason: string },
+    lease: StepLease,
   ): Promise<void> {
-    await withTransaction(this.deps.dataSource, async (manager) => {
+    await lease.commit(async (manager) => {
       if (!(await this.deps.sends.markOutcome(manager, send.sendId, outcome))) return;
       await enqueueEvent(manager, {
         partnerId: send.partnerId,

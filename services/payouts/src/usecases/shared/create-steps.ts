@@ -8,8 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@platform/errors';
-import type { DataSource, EntityManager } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
+import type { Logger } from '@platform/logger';
+import type { DataSource, DueRows, EntityManager, StepLease } from '@platform/persistence';
+import { HeldLeases, isLeaseLost, withTransaction } from '@platform/persistence';
 import type { SagaStep } from '@platform/saga';
 import type { ConfirmationCodeMessage, ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
 import { mapHoldRefusal, releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
@@ -119,6 +120,61 @@ export async function issueConfirmationCode(
     });
   });
   return confirmationId;
+}
+
+/** A create's lease: how long its claim holds without renewal, and how often its live owner renews it. */
+export interface CreateLeaseSettings {
+  createLeaseMs: number;
+  leaseRenewMs: number;
+}
+
+/**
+ * Runs `work` while holding a create's claimed row under its lease: renewed
+ * every `leaseRenewMs` while the create runs (however long its checks take),
+ * so a repeat or the scheduler takes the row over only once its owner stopped
+ * renewing (it died: within `createLeaseMs`) or released it. The create's
+ * final commit is fenced with the StepLease (fenceCreate).
+ */
+export async function underCreateLease<T>(
+  deps: { dataSource: DataSource; logger: Logger },
+  lease: { rows: DueRows; id: string; token: string | undefined; leaseMs: number; renewEveryMs: number },
+  work: (lease: StepLease) => Promise<T>,
+): Promise<T> {
+  if (!lease.token) throw new Error(`claim of ${lease.rows.table} ${lease.id} answered no lease token`);
+  const leases = new HeldLeases(
+    deps.dataSource,
+    lease.rows,
+    { leaseMs: lease.leaseMs, renewEveryMs: lease.renewEveryMs },
+    deps.logger,
+  );
+  leases.hold(lease.id, lease.token);
+  try {
+    return await work(leases.stepLease(lease.id));
+  } finally {
+    leases.stop();
+  }
+}
+
+/**
+ * The fence of a create's final commit, inside its transaction: a create whose
+ * claim another took over (its owner stalled past the lease) commits nothing
+ * and answers 503, so the partner's repeat reads the new owner's answer.
+ */
+export async function fenceCreate(lease: StepLease, manager: EntityManager): Promise<void> {
+  try {
+    await lease.fence(manager);
+  } catch (error) {
+    if (isLeaseLost(error)) throw new AppError('SERVICE_UNAVAILABLE');
+    throw error;
+  }
+}
+
+/** Releases a failed create's claim only while this owner still holds it (releasingClaimOnFailure's release). */
+export function releaseHeldClaim(
+  lease: StepLease,
+  release: (manager: EntityManager) => Promise<void>,
+): () => Promise<void> {
+  return () => lease.commit(release);
 }
 
 /**
