@@ -62,13 +62,14 @@ process.env.STACK_ENV_DELIVERY_LEASE_MS ??= '15000';
 process.env.STACK_ENV_CONFIRMATION_CODE_LIFETIME_MS ??= '200000';
 // A new administrator waits 200 s × 0.05 = 10 s before it may receive codes, so the specs can see it end.
 process.env.STACK_ENV_ADMIN_WAITING_PERIOD_MS ??= '200000';
-// A payout step whose bank did not answer is retried after 3 s (the sandbox bank's NOANSWER value).
+// A claimed payout step is retaken 3 s after its owner's last renewal (the service's default, stated
+// for the specs that read it): a step whose bank did not answer (NOANSWER) is retried then.
 process.env.STACK_ENV_PAYOUT_STEP_LEASE_MS ??= '3000';
 // The integration, fuzz and timing specs send thousands of refused requests from 127.0.0.1; the
 // per-address limit itself is proven on an extra gateway with a limit of its own.
 process.env.STACK_ENV_AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS ??= '1000000';
-// A transfer or USDT-send create killed midway is undone after 15 s (the kill spec waits for it; the floor is 10 s).
-process.env.STACK_ENV_TRANSFER_CREATE_LEASE_MS ??= '15000';
+// A transfer or USDT-send create killed midway is taken over 3 s after its owner's last renewal (the default).
+process.env.STACK_ENV_TRANSFER_CREATE_LEASE_MS ??= '3000';
 // Payouts and trading look for orphaned ledger holds every 0.5 s among holds at least 2 s old, so the
 // hold-owner spec sees one voided quickly; every other spec's live holds are looked at too, and kept.
 process.env.STACK_ENV_HOLD_RECONCILE_INTERVAL_MS ??= '500';
