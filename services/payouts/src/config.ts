@@ -105,7 +105,10 @@ export const configSchema = z
      * Wall-clock: a create whose owner stopped renewing its claim this long ago (its replica died) is
      * taken over by a repeat or undone by the scheduler (a batch's row: twice this).
      */
-    TRANSFER_CREATE_LEASE_MS: positiveInt().min(LEASE_MS_MIN).max(LEASE_MS_MAX).default(LEASE_MS_DEFAULT),
+    TRANSFER_CREATE_LEASE_MS: positiveInt()
+      .min(LEASE_MS_MIN)
+      .max(LEASE_MS_MAX / 2)
+      .default(LEASE_MS_DEFAULT),
     /** Scaled by SANDBOX_TIME_SCALE: an unanswered mobile-money prompt expires this long after it was sent. */
     MOBILE_MONEY_PUSH_LIFETIME_MS: positiveInt()
       .max(60 * 60_000)
