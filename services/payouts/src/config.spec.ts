@@ -49,6 +49,22 @@ describe('payouts configSchema', () => {
     expect(problemsOf(env).some((problem) => problem.startsWith(`${name}:`))).toBe(true);
   });
 
+  it('leases steps and creates for 3 s renewed every second, and refuses a renewal that could miss a lease', () => {
+    expect(loadConfig(configSchema, fullEnv)).toMatchObject({
+      PAYOUT_STEP_LEASE_MS: 3_000,
+      TRANSFER_CREATE_LEASE_MS: 3_000,
+      PAYOUT_LEASE_RENEW_MS: 1_000,
+    });
+    expect(problemsOf({ ...fullEnv, PAYOUT_LEASE_RENEW_MS: '1600' })[0]).toMatch(
+      /^PAYOUT_LEASE_RENEW_MS: .*at most half of PAYOUT_STEP_LEASE_MS \(3000 ms\)/,
+    );
+    expect(problemsOf({ ...fullEnv, PAYOUT_STEP_LEASE_MS: '10000', PAYOUT_LEASE_RENEW_MS: '2000' })[0]).toMatch(
+      /TRANSFER_CREATE_LEASE_MS \(3000 ms\)/,
+    );
+    expect(problemsOf({ ...fullEnv, TRANSFER_CREATE_LEASE_MS: '500' })[0]).toMatch(/^TRANSFER_CREATE_LEASE_MS:/);
+    expect(problemsOf({ ...fullEnv, PAYOUT_STEP_LEASE_MS: '4000', PAYOUT_LEASE_RENEW_MS: '1500' })).toEqual([]);
+  });
+
   it('bounds the wrong-code budget and its window, defaulting to 20 per 24 hours', () => {
     const config = loadConfig(configSchema, fullEnv);
     expect(wrongCodeBudget(config)).toEqual({ wrongCodesMax: 20, windowMs: 86_400_000 });
