@@ -6,7 +6,9 @@
 // they run, payouts replica 2 is SIGKILLed at a moment when some instruction is
 // held under a lease (its timer more than a second ahead). Then:
 // - every confirmation is answered 200 (one in flight on the dead replica
-//   answers a clean 503 first and is repeated; the partner sees no other failure);
+//   answers a clean 503 first and is repeated; the partner sees no other
+//   failure); a code that lapsed before its confirmation on a loaded machine
+//   (codes live 10 s on the test stack) leaves its transfer expired, out of the wave;
 // - every instruction not final at the kill is final within 5 s of it (the
 //   database's clock on both sides), each transfer settled, one instruction each.
 // With one replica (default `npm test`) there is no partner to take over: the
@@ -108,28 +110,35 @@ describe('a payouts replica SIGKILLed under transfer load', () => {
           `(${Math.round(leased.aheadMs)} ms ahead) and ${open.length} open at the ${kill ? 'kill' : 'check'}; ` +
           `confirmations answered ${answers.map((answer) => answer.statuses.join('→')).join(', ')}`,
       );
-      // Accepted: 200, or (a confirmation that committed as its replica died) a repeat's 409 after a 503.
-      expect(answers.filter((answer) => !confirmed(answer.statuses)).map((answer) => answer.statuses)).toEqual([]);
-      // Only a request in flight on the dead replica may have failed, and cleanly (503, repeated).
-      expect(answers.flatMap((answer) => answer.statuses.slice(0, -1)).filter((status) => status !== '503')).toEqual(
-        [],
-      );
-
+      const lapsed = answers.map((answer) => answer.statuses.at(-1) === '409 CONFIRMATION_EXPIRED');
+      const confirmedIds = ids.filter((_, index) => !lapsed[index]);
       const finished = await allFinal(
-        ids,
+        confirmedIds,
         open.map((row: { id: string }) => row.id),
         killedAt,
       );
       console.log(
         `replica takeover: the last instruction open at the kill finished ${finished.lastAfterKillMs} ms after it ` +
-          `(required ${TAKEOVER_MS_MAX} ms)`,
+          `(required ${TAKEOVER_MS_MAX} ms); ${lapsed.filter(Boolean).length} code(s) lapsed before confirming`,
       );
-      expect(finished.instructions).toBe(TRANSFERS);
+      // Accepted: 200, or (a confirmation that committed as its replica died) a repeat's 409 after a 503.
+      expect(
+        answers
+          .filter((answer, index) => !lapsed[index] && !confirmed(answer.statuses))
+          .map((answer) => answer.statuses),
+      ).toEqual([]);
+      // Only a request in flight on the dead replica may have failed, and cleanly (503, repeated).
+      expect(answers.flatMap((answer) => answer.statuses.slice(0, -1)).filter((status) => status !== '503')).toEqual(
+        [],
+      );
+      expect(confirmedIds.length).toBeGreaterThanOrEqual(TRANSFERS / 2);
+      expect(finished.instructions).toBe(confirmedIds.length);
       const { rows: transfers } = await pools.payouts.query(
-        'SELECT status FROM transfers WHERE transfer_id = ANY($1::uuid[])',
+        'SELECT transfer_id AS id, status FROM transfers WHERE transfer_id = ANY($1::uuid[])',
         [ids],
       );
-      expect(transfers.map((row) => row.status)).toEqual(created.map(() => 'settled'));
+      const statusById = Object.fromEntries(transfers.map((row) => [row.id, row.status]));
+      expect(ids.map((id) => statusById[id])).toEqual(lapsed.map((expired) => (expired ? 'expired' : 'settled')));
       if (!kill) {
         console.log(
           'replica takeover: one payouts replica, no partner to take over: cross-replica bound not asserted (STACK_REPLICAS=2 runs it)',
@@ -147,18 +156,18 @@ function confirmed(statuses: string[]): boolean {
   return last === '200' || (last === '409' && statuses.includes('503'));
 }
 
-/** The transfers, created awaiting confirmation, each with its code. */
+/** The transfers, created at once awaiting confirmation, each with its code (codes live 10 s on the test stack). */
 async function createTransfers(http: Parameters<typeof codeFor>[0]): Promise<Created[]> {
-  const created: Created[] = [];
-  for (let index = 0; index < TRANSFERS; index += 1) {
-    const answer = await attempt(() =>
-      http.post('/v1/transfers', transferBody('254712345678', TRANSFER_KES, `takeover-${randomUUID()}`)),
-    );
-    if ('failed' in answer || answer.status !== 202) throw new Error(`transfer ${index}: ${statusOf(answer)}`);
-    created.push({ id: answer.body.id, confirmationId: answer.body.confirmation.id, code: '' });
-  }
-  for (const transfer of created) transfer.code = await codeFor(http, transfer.id);
-  return created;
+  return Promise.all(
+    Array.from({ length: TRANSFERS }, async (_, index) => {
+      const answer = await attempt(() =>
+        http.post('/v1/transfers', transferBody('254712345678', TRANSFER_KES, `takeover-${randomUUID()}`)),
+      );
+      if ('failed' in answer || answer.status !== 202) throw new Error(`transfer ${index}: ${statusOf(answer)}`);
+      const id = answer.body.id as string;
+      return { id, confirmationId: answer.body.confirmation.id as string, code: await codeFor(http, id) };
+    }),
+  );
 }
 
 /** Confirms until answered definitively: a 503 (the call was on the dead replica) is repeated. */
