@@ -394,11 +394,9 @@ async function restartAndCheckReplacement(service: string): Promise<void> {
             )
             .join('\n'),
       );
-      expect({ serverErrors: steady.serverErrors, connectionErrors: steady.connectionErrors }).toEqual({
-        serverErrors: [],
-        connectionErrors: [],
-      });
-      expect(steady.unexpected).toEqual([]);
+      // Every request of the run, including those a restart's end caught in flight: answered.
+      const notAnswered = load.samples.filter((sample) => sample.outcome !== 'answered');
+      expect(notAnswered.map((sample) => `${sample.phase}: ${sample.outcome}: ${sample.detail}`)).toEqual([]);
       expect(load.repeatMismatches).toEqual([]);
       const subjects = await subjectsTerminated(pools, p.partner.partnerId);
       console.log(`rolling restart: ${subjects.length} orders, transfers and sends, all ended`);
