@@ -24,6 +24,7 @@ import type { trading } from '@platform/proto';
 import { currentTraceparent, startTracing } from '@platform/tracing';
 import { apiKeyPattern, generateApiKey, generateSigningSecret } from '../domain/credential-tokens';
 import { RefusedAuthentications } from '../domain/refused-authentications';
+import { signingKeyOf } from '../domain/request-signature';
 import { SCOPES, Scope } from '../domain/scopes';
 import { createApp } from './app';
 import type { AppDependencies, AuthenticatedCredential } from './dependencies';
@@ -39,10 +40,12 @@ function credential(
   scopes: readonly Scope[] = SCOPES,
   status: 'active' | 'revoked' = 'active',
   limited = false,
-): AuthenticatedCredential {
+): AuthenticatedCredential & { signingSecret: string } {
+  const signingSecret = generateSigningSecret();
   return {
     apiKey: generateApiKey('sandbox'),
-    signingSecret: generateSigningSecret(),
+    signingSecret,
+    signingKey: signingKeyOf(signingSecret),
     partnerId: limited ? limitedPartnerId : partnerId,
     scopes,
     status,
