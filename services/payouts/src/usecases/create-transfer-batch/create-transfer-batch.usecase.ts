@@ -217,7 +217,7 @@ export class CreateTransferBatchUseCase {
       // Never fails: the scheduler deletes an abandoned batch row anyway.
       claimedRowStep(() => deps.batches.deleteCreating(deps.dataSource.manager, batch.batchId).catch(() => undefined)),
       ...parsed.map((item) => this.itemStep(batch, item, outcome, held.items)),
-      { name: 'issue the confirmation code', run: () => this.finish(batch, outcome, recipient, held.lease) },
+      { name: 'issue the confirmation code', run: () => this.finish(batch, outcome, recipient, held) },
     ]);
     const created = await deps.batches.find(deps.dataSource.manager, batch.partnerId, batch.batchId);
     if (!created) throw new Error('batch vanished after its create committed');
@@ -288,9 +288,10 @@ export class CreateTransferBatchUseCase {
     batch: TransferBatchRecord,
     outcome: BatchOutcome,
     recipient: CodeRecipient,
-    lease: StepLease,
+    held: BatchLeases,
   ): Promise<void> {
     const { deps } = this;
+    const { lease } = held;
     const { items, accepted } = outcome;
     if (accepted.length === 0) {
       // Nothing to confirm: no code is sent; the batch reads `failed`.
@@ -311,6 +312,9 @@ export class CreateTransferBatchUseCase {
       markAwaiting: async (manager, id, expiresAt) => {
         await fenceCreate(lease, manager);
         for (const transfer of accepted) {
+          // Each item by its own token too: the transfer scheduler undoes (voids the hold of) an
+          // item whose lease passed, so an item taken over must never be made confirmable.
+          await fenceCreate(held.items.stepLease(transfer.transferId), manager);
           if (!(await deps.transfers.markAwaitingConfirmation(manager, transfer.transferId, id, expiresAt)))
             return false;
         }

@@ -9,12 +9,12 @@
  * - submitted: read the bank's status (settled / failed / still pending).
  * A step repeated after a crash is safe: the bank is idempotent on the
  * instruction id, and completions only move non-final rows. Every commit of a
- * step (submitted, rescheduled, completed) is fenced by the step's lease: a
- * replica whose lease passed to another (it stalled past the lease) commits
- * nothing, and one that already knows it lost the lease does not submit, so
- * one step attempt sends the bank at most one instruction. A bank that does
- * not answer (the submit throws) is asked again, with the same reference,
- * when the lease passes; one that is unreachable (SERVICE_UNAVAILABLE) makes the
+ * step (submitted, rescheduled, completed) is fenced by the step's lease, and
+ * so are the bank's submission and the hold's resolution, made inside the
+ * fenced transaction (the row locked while the token holds): a replica whose
+ * lease passed to another (it stalled past the lease) sends nothing, moves no
+ * money and commits nothing. A bank that does not answer (the submit throws)
+ * is asked again, with the same reference, when the lease passes; one that is unreachable (SERVICE_UNAVAILABLE) makes the
  * worker give the instruction back at once for a replica with a healthy path.
  * A transfer's instruction takes its destination from the transfer and
  * resolves its hold on completion (TransferOutcomes). Instructions without an
@@ -25,7 +25,7 @@ import { isAppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { BankAdapter } from '../../adapters/bank/bank';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
-import type { StepLease } from '@platform/persistence';
+import type { EntityManager, StepLease } from '@platform/persistence';
 import type { BankOutcome, TransferOutcomes } from './transfer-outcomes';
 import type { LedgerApi, LedgerPayoutDestination } from '../../adapters/peers/peers';
 
@@ -69,8 +69,13 @@ export class PayoutSteps {
   }
 
   private async finish(instruction: InstructionRecord, outcome: BankOutcome, lease: StepLease): Promise<void> {
-    if (instruction.transferId) return this.deps.transferOutcomes.finish(instruction, outcome, lease);
-    return lease.commit((manager) => this.deps.instructions.complete(instruction.instructionId, outcome, manager));
+    await lease.commit((manager) => this.finishFenced(manager, instruction, outcome));
+  }
+
+  /** The instruction's outcome (and its transfer's, hold resolved), inside a transaction behind its fence. */
+  private async finishFenced(manager: EntityManager, instruction: InstructionRecord, outcome: BankOutcome): Promise<void> {
+    if (instruction.transferId) return this.deps.transferOutcomes.finishFenced(manager, instruction, outcome);
+    await this.deps.instructions.complete(instruction.instructionId, outcome, manager);
   }
 
   private async destinationOf(
@@ -98,32 +103,34 @@ export class PayoutSteps {
     if (destination.status !== 'active')
       return this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_PAYABLE' }, lease);
     if (!lease.held) return; // another replica has the instruction now, and submits it itself
-    const submittedAt = new Date();
-    const answer = await this.deps.bank.submit({
-      reference: instruction.instructionId,
-      rail: destination.rail,
-      accountNumber: destination.accountNumber,
-      accountName: destination.accountName,
-      bankCode: destination.bankCode ?? null,
-      amountKes: instruction.amountKes,
-      checkAccountName: instruction.transferId !== null,
-    });
-    if (answer.outcome === 'rejected') {
-      this.deps.logger.info('bank refused a payout', {
-        instructionId: instruction.instructionId,
-        failureCode: answer.failureCode,
+    // The bank is asked behind the fence, the instruction's row locked: an owner whose lease
+    // passed sends nothing, and no other replica can take the row while the bank is asked.
+    await lease.commit(async (manager) => {
+      const submittedAt = new Date();
+      const answer = await this.deps.bank.submit({
+        reference: instruction.instructionId,
+        rail: destination.rail,
+        accountNumber: destination.accountNumber,
+        accountName: destination.accountName,
+        bankCode: destination.bankCode ?? null,
+        amountKes: instruction.amountKes,
+        checkAccountName: instruction.transferId !== null,
       });
-      return this.finish(instruction, { status: 'failed', failureCode: answer.failureCode }, lease);
-    }
-    await lease.commit((manager) =>
-      this.deps.instructions.markSubmitted(
+      if (answer.outcome === 'rejected') {
+        this.deps.logger.info('bank refused a payout', {
+          instructionId: instruction.instructionId,
+          failureCode: answer.failureCode,
+        });
+        return this.finishFenced(manager, instruction, { status: 'failed', failureCode: answer.failureCode });
+      }
+      await this.deps.instructions.markSubmitted(
         instruction.instructionId,
         answer.providerReference,
         submittedAt,
         new Date(submittedAt.getTime() + this.options.statusPollMs),
         manager,
-      ),
-    );
+      );
+    });
   }
 
   private async orderDestination(

@@ -6,15 +6,19 @@
  *   amount to bank clearing and the fee to fee revenue;
  * - failed: the hold is voided and the daily-cap usage released (value never
  *   moved).
- * Then, in one transaction fenced by the step's lease, the instruction
- * completes, the transfer reads settled / failed and transfer.settled /
- * transfer.failed is enqueued. A crash in between repeats the same ledger
- * request (idempotent) next time; an owner whose lease passed commits nothing.
+ * Both happen inside the transaction fenced by the step's lease (the
+ * instruction's row locked while its token holds, so no other replica can
+ * claim it meanwhile), in which the instruction then completes, the transfer
+ * reads settled / failed and transfer.settled / transfer.failed is enqueued.
+ * An owner whose lease passed (it stalled past it) touches neither the hold
+ * nor the rows: the new owner resolves the hold itself. A crash between the
+ * ledger's answer and the commit repeats the same ledger request (idempotent)
+ * next time.
  */
 import { enqueueEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
-import type { DataSource, StepLease } from '@platform/persistence';
+import type { DataSource, EntityManager, StepLease } from '@platform/persistence';
 import { releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
 import type { LedgerApi, ServiceAccounts, TradingLimitsApi } from '../../adapters/peers/peers';
 import { maskAccountNumber } from '../../domain/ids';
@@ -37,28 +41,35 @@ export interface TransferOutcomesDependencies {
 export class TransferOutcomes {
   constructor(private readonly deps: TransferOutcomesDependencies) {}
 
-  async transferOf(instruction: InstructionRecord): Promise<TransferRecord> {
-    const transfer = await this.deps.transfers.findById(this.deps.dataSource.manager, instruction.transferId!);
+  async transferOf(
+    instruction: InstructionRecord,
+    manager: EntityManager = this.deps.dataSource.manager,
+  ): Promise<TransferRecord> {
+    const transfer = await this.deps.transfers.findById(manager, instruction.transferId!);
     if (!transfer) throw new Error(`instruction ${instruction.instructionId} names a missing transfer`);
     return transfer;
   }
 
   async finish(instruction: InstructionRecord, outcome: BankOutcome, lease: StepLease): Promise<void> {
-    const transfer = await this.transferOf(instruction);
-    if (outcome.status === 'settled') await this.postHold(transfer);
-    else {
-      await voidHoldIdempotently(this.deps.ledger, transfer.transferId);
-      await releaseCapIdempotently(this.deps.trading, transfer.transferId);
-    }
+    await lease.commit((manager) => this.finishFenced(manager, instruction, outcome));
+  }
+
+  /**
+   * The hold resolved and the outcome committed, inside a transaction already
+   * behind the step's fence (the instruction's row locked while its token
+   * holds): an owner whose lease passed never gets here, so it moves no money.
+   */
+  async finishFenced(manager: EntityManager, instruction: InstructionRecord, outcome: BankOutcome): Promise<void> {
+    const transfer = await this.transferOf(instruction, manager);
     const settledAt = new Date();
-    await lease.commit(async (manager) => {
-      await this.deps.instructions.complete(instruction.instructionId, outcome, manager);
-      const moved = await this.deps.transfers.markOutcome(
-        manager,
-        transfer.transferId,
-        outcome.status === 'settled' ? { status: 'settled', settledAt } : outcome,
-      );
-      if (!moved) return;
+    await this.resolveHold(transfer, outcome);
+    await this.deps.instructions.complete(instruction.instructionId, outcome, manager);
+    const moved = await this.deps.transfers.markOutcome(
+      manager,
+      transfer.transferId,
+      outcome.status === 'settled' ? { status: 'settled', settledAt } : outcome,
+    );
+    if (moved) {
       await enqueueEvent(manager, {
         partnerId: transfer.partnerId,
         type: outcome.status === 'settled' ? 'transfer.settled' : 'transfer.failed',
@@ -74,12 +85,19 @@ export class TransferOutcomes {
           settledAt: outcome.status === 'settled' ? settledAt.toISOString() : null,
         },
       });
-    });
+    }
     this.deps.logger.info('transfer completed', {
       transferId: transfer.transferId,
       status: outcome.status,
       failureCode: outcome.status === 'failed' ? outcome.failureCode : undefined,
     });
+  }
+
+  /** Posts the hold (settled) or voids it and gives the daily cap back (failed); idempotent. */
+  private async resolveHold(transfer: TransferRecord, outcome: BankOutcome): Promise<void> {
+    if (outcome.status === 'settled') return this.postHold(transfer);
+    await voidHoldIdempotently(this.deps.ledger, transfer.transferId);
+    await releaseCapIdempotently(this.deps.trading, transfer.transferId);
   }
 
   private async postHold(transfer: TransferRecord): Promise<void> {

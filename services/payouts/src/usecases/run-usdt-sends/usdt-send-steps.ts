@@ -10,13 +10,15 @@
  *   (the hold posted to chain clearing, usdt_send.settled) or failed.
  * A failure voids the hold and releases the cap BEFORE usdt_send.failed is
  * enqueued. Every step is safe to run again. A confirmed send's commits
- * (submitted, rescheduled, settled or failed) are fenced by the step's lease:
- * a replica whose lease passed to another commits none of them, and one that
- * knows its lease is gone does not ask the custodian at all.
+ * (submitted, rescheduled, settled or failed) are fenced by the step's lease,
+ * and so is its hold's resolution (posted or voided inside the fenced
+ * transaction): a replica whose lease passed to another moves no money and
+ * commits nothing, and one that knows its lease is gone does not ask the
+ * custodian at all.
  */
 import { enqueueEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
-import type { DataSource, StepLease } from '@platform/persistence';
+import type { DataSource, EntityManager, StepLease } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
 import type { ChainCustodian } from '../../adapters/chain/chain-custodian';
 import { releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
@@ -25,6 +27,8 @@ import type { ConfirmationsRepository } from '../../persistence/confirmations.re
 import type { UsdtSendRecord, UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
 import { activeWallet } from '../create-usdt-send/create-usdt-send.usecase';
 import { lapseConfirmation } from '../lapse-confirmation';
+
+type SendOutcome = { status: 'settled'; settledAt: Date } | { status: 'failed'; failureReason: string };
 
 export interface UsdtSendStepsDependencies {
   dataSource: DataSource;
@@ -87,22 +91,27 @@ export class UsdtSendSteps {
     const wallet = await activeWallet(this.deps.walletRegistry, send.partnerId, send.destinationWalletId);
     if (!wallet) return this.fail(send, 'USDT_SEND_DESTINATION_NOT_ACTIVE', lease);
     if (!lease.held) return; // another replica has the send now, and submits it itself
-    const submittedAt = new Date();
-    const answer = await this.deps.chain.send({
-      reference: send.sendId,
-      toAddress: wallet.address,
-      usdtAmount: send.usdtAmount,
-    });
-    if (answer.outcome === 'rejected') return this.fail(send, answer.failureReason, lease);
-    await lease.commit((manager) =>
-      this.deps.sends.markSubmitted(
+    // The custodian is asked behind the fence, the send's row locked: an owner whose lease
+    // passed hands nothing to the chain, and no other replica can take the row meanwhile.
+    await lease.commit(async (manager) => {
+      const submittedAt = new Date();
+      const answer = await this.deps.chain.send({
+        reference: send.sendId,
+        toAddress: wallet.address,
+        usdtAmount: send.usdtAmount,
+      });
+      if (answer.outcome === 'rejected')
+        return this.finishFenced(manager, send, { status: 'failed', failureReason: answer.failureReason }, () =>
+          this.giveBack(send),
+        );
+      await this.deps.sends.markSubmitted(
         manager,
         send.sendId,
         wallet.address,
         submittedAt,
         new Date(submittedAt.getTime() + this.deps.statusPollMs),
-      ),
-    );
+      );
+    });
   }
 
   private async poll(send: UsdtSendRecord, lease: StepLease): Promise<void> {
@@ -119,30 +128,48 @@ export class UsdtSendSteps {
   }
 
   private async settle(send: UsdtSendRecord, lease: StepLease): Promise<void> {
-    await this.deps.ledger.postHold({
-      holdId: send.sendId,
-      postAmount: send.usdtAmount,
-      counterPostings: [
-        { accountId: await this.deps.serviceAccounts.id('chain_clearing', 'USDT'), amount: send.usdtAmount },
-      ],
-      kind: 'usdt_send',
-      metadata: { sendId: send.sendId },
+    await this.finish(send, { status: 'settled', settledAt: new Date() }, lease, async () => {
+      await this.deps.ledger.postHold({
+        holdId: send.sendId,
+        postAmount: send.usdtAmount,
+        counterPostings: [
+          { accountId: await this.deps.serviceAccounts.id('chain_clearing', 'USDT'), amount: send.usdtAmount },
+        ],
+        kind: 'usdt_send',
+        metadata: { sendId: send.sendId },
+      });
     });
-    await this.finish(send, { status: 'settled', settledAt: new Date() }, lease);
   }
 
   private async fail(send: UsdtSendRecord, failureReason: string, lease: StepLease): Promise<void> {
-    await this.giveBack(send);
-    await this.finish(send, { status: 'failed', failureReason }, lease);
+    await this.finish(send, { status: 'failed', failureReason }, lease, () => this.giveBack(send));
   }
 
+  /**
+   * The hold resolved (`resolveHold`: posted, or voided with the cap given
+   * back) and the outcome recorded with its event, in one transaction behind
+   * the step's fence: the send's row stays locked while its token holds, so
+   * an owner whose lease passed (one that found the wallet gone while the new
+   * owner had already handed the send to the chain) voids nothing.
+   */
   private async finish(
     send: UsdtSendRecord,
-    outcome: { status: 'settled'; settledAt: Date } | { status: 'failed'; failureReason: string },
+    outcome: SendOutcome,
     lease: StepLease,
+    resolveHold: () => Promise<void>,
   ): Promise<void> {
-    await lease.commit(async (manager) => {
-      if (!(await this.deps.sends.markOutcome(manager, send.sendId, outcome))) return;
+    await lease.commit((manager) => this.finishFenced(manager, send, outcome, resolveHold));
+  }
+
+  /** `finish`'s work, inside a transaction already behind the send's fence. */
+  private async finishFenced(
+    manager: EntityManager,
+    send: UsdtSendRecord,
+    outcome: SendOutcome,
+    resolveHold: () => Promise<void>,
+  ): Promise<void> {
+    await resolveHold();
+    if (await this.deps.sends.markOutcome(manager, send.sendId, outcome))
       await enqueueEvent(manager, {
         partnerId: send.partnerId,
         type: outcome.status === 'settled' ? 'usdt_send.settled' : 'usdt_send.failed',
@@ -155,7 +182,6 @@ export class UsdtSendSteps {
           failureReason: outcome.status === 'failed' ? outcome.failureReason : null,
         },
       });
-    });
     this.deps.logger.info('usdt send completed', { sendId: send.sendId, status: outcome.status });
   }
 }
