@@ -7,6 +7,9 @@
 // each create refusal (shape, per-transfer cap, balance, no administrator)
 // leaves no hold; unknown and foreign transfers are 404; a bank that does not
 // answer at first is asked again with the same reference and pays once.
+// A test that reads the shared partner's balance before and after must see
+// only its own transfer: tests whose transfers are left unconfirmed (their
+// holds come back when the codes lapse, 10 s later) use a partner of their own.
 import { createTestPartner, PartnerHttpClient, runOps } from '@platform/testing';
 import {
   eventFor,
@@ -91,27 +94,34 @@ describe('KES transfers', () => {
   });
 
   it('accepts bank rails with a bankCode and a normalised phone number on mobile money', async () => {
-    const bank = await ctx.http.post(
-      '/v1/transfers',
-      transferBody({
-        rail: 'pesalink',
-        destination: { accountNumber: '0123456789', accountName: 'Acme Ltd', bankCode: '01' },
-      }),
-    );
-    expect(bank.status).toBe(202);
-    expect(bank.body.destination).toEqual({ accountNumber: '****6789', accountName: 'Acme Ltd', bankCode: '01' });
-    const phone = await ctx.http.post(
-      '/v1/transfers',
-      transferBody({ destination: { accountNumber: '+254712345679', accountName: 'Jane Wanjiru' } }),
-    );
-    expect(phone.status).toBe(202);
-    expect(phone.body.destination.accountNumber).toBe('****5679');
-    // One rule for Kenyan numbers across payouts (src/domain/msisdn.ts): spaces and dashes are refused, not guessed at.
-    const spaced = await ctx.http.post(
-      '/v1/transfers',
-      transferBody({ destination: { accountNumber: '0712 345 679', accountName: 'Jane Wanjiru' } }),
-    );
-    expect(spaced.status).toBe(400);
+    // A partner of its own: these transfers are never confirmed, and their holds come back when
+    // their codes lapse (10 s), which must not fall inside another test's balance reading.
+    const own = await payoutsPartner({ fundKes: '1000.00' });
+    try {
+      const bank = await own.http.post(
+        '/v1/transfers',
+        transferBody({
+          rail: 'pesalink',
+          destination: { accountNumber: '0123456789', accountName: 'Acme Ltd', bankCode: '01' },
+        }),
+      );
+      expect(bank.status).toBe(202);
+      expect(bank.body.destination).toEqual({ accountNumber: '****6789', accountName: 'Acme Ltd', bankCode: '01' });
+      const phone = await own.http.post(
+        '/v1/transfers',
+        transferBody({ destination: { accountNumber: '+254712345679', accountName: 'Jane Wanjiru' } }),
+      );
+      expect(phone.status).toBe(202);
+      expect(phone.body.destination.accountNumber).toBe('****5679');
+      // One rule for Kenyan numbers across payouts (src/domain/msisdn.ts): spaces and dashes are refused, not guessed at.
+      const spaced = await own.http.post(
+        '/v1/transfers',
+        transferBody({ destination: { accountNumber: '0712 345 679', accountName: 'Jane Wanjiru' } }),
+      );
+      expect(spaced.status).toBe(400);
+    } finally {
+      await own.receiver.close();
+    }
   });
 
   it('fails a transfer the bank refuses, voiding the hold and firing transfer.failed', async () => {
@@ -190,15 +200,21 @@ describe('KES transfers', () => {
     ],
     ['more than the balance', { amount: { currency: 'KES', value: '999999.00' } }, 422, 'INSUFFICIENT_KES_BALANCE'],
   ])('refuses %s, holding nothing', async (_what, overrides, status, code) => {
-    const before = await kesBalance(ctx.http);
-    const body = transferBody(overrides);
-    const refused = await ctx.http.post('/v1/transfers', body);
-    expect(refused.status).toBe(status);
-    expect(refused.body.message).toBe(code);
-    expect(await kesBalance(ctx.http)).toEqual(before);
-    // The key was not consumed by a refusal: the same key with a valid body creates.
-    const retried = await ctx.http.post('/v1/transfers', transferBody({ idempotencyKey: body.idempotencyKey }));
-    expect(retried.status).toBe(202);
+    // A partner of its own: the retried transfer's hold comes back when its code lapses (10 s).
+    const own = await payoutsPartner({ fundKes: '100000.00' });
+    try {
+      const before = await kesBalance(own.http);
+      const body = transferBody(overrides);
+      const refused = await own.http.post('/v1/transfers', body);
+      expect(refused.status).toBe(status);
+      expect(refused.body.message).toBe(code);
+      expect(await kesBalance(own.http)).toEqual(before);
+      // The key was not consumed by a refusal: the same key with a valid body creates.
+      const retried = await own.http.post('/v1/transfers', transferBody({ idempotencyKey: body.idempotencyKey }));
+      expect(retried.status).toBe(202);
+    } finally {
+      await own.receiver.close();
+    }
   });
 
   it('refuses a partner without an administrator with 409 NO_ADMINISTRATOR_REGISTERED', async () => {
