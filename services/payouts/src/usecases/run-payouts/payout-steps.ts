@@ -73,7 +73,11 @@ export class PayoutSteps {
   }
 
   /** The instruction's outcome (and its transfer's, hold resolved), inside a transaction behind its fence. */
-  private async finishFenced(manager: EntityManager, instruction: InstructionRecord, outcome: BankOutcome): Promise<void> {
+  private async finishFenced(
+    manager: EntityManager,
+    instruction: InstructionRecord,
+    outcome: BankOutcome,
+  ): Promise<void> {
     if (instruction.transferId) return this.deps.transferOutcomes.finishFenced(manager, instruction, outcome);
     await this.deps.instructions.complete(instruction.instructionId, outcome, manager);
   }

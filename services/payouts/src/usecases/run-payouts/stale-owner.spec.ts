@@ -11,10 +11,7 @@ import type { BankAdapter } from '../../adapters/bank/bank';
 import type { ChainCustodian } from '../../adapters/chain/chain-custodian';
 import type { LedgerApi, ServiceAccounts, TradingLimitsApi, WalletRegistryApi } from '../../adapters/peers/peers';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
-import {
-  InstructionRecord,
-  PayoutInstructionsRepository,
-} from '../../persistence/payout-instructions.repository';
+import { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
 import type { TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
 import { UsdtSendRecord, UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
 import { UsdtSendSteps } from '../run-usdt-sends/usdt-send-steps';
