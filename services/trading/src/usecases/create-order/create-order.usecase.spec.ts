@@ -99,6 +99,15 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
       ),
   };
   const quotes = { find: jest.fn().mockResolvedValue(quote) };
+  const ledger = {
+    getPartnerAccounts: jest.fn().mockResolvedValue({
+      partnerId: PARTNER_ID,
+      kesAccountId: 'kes-1',
+      usdtAccountId: 'usdt-1',
+      kesAccountStatus: 'active',
+      usdtDepositAddress: '',
+    }),
+  };
   const useCase = new CreateOrderUseCase({
     dataSource,
     quotes,
@@ -116,20 +125,12 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
         .fn()
         .mockResolvedValue({ kill_switch: 'off', swaps: 'on', treasury_kes: 'available', treasury_usdt: 'available' }),
     },
-    ledger: {
-      getPartnerAccounts: jest.fn().mockResolvedValue({
-        partnerId: PARTNER_ID,
-        kesAccountId: 'kes-1',
-        usdtAccountId: 'usdt-1',
-        kesAccountStatus: 'active',
-        usdtDepositAddress: '',
-      }),
-    },
+    ledger,
     accountIds: { remember: jest.fn() },
     clock: { now: () => NOW },
     strategies: [debitFirst, payIn, strategyStub('sell', 'deposit'), strategyStub('sell', 'balance')],
   });
-  return { useCase, debitFirst, payIn, orders, quotes, transactions };
+  return { useCase, debitFirst, payIn, orders, quotes, transactions, ledger };
 }
 
 describe('selecting the funding strategy', () => {
@@ -284,6 +285,40 @@ function debitFirstFunding(answers: { hold?: Error; debit?: 'accepted' | 'ambigu
   });
   return { strategy, ledger, bank, undo, transitions, transactions };
 }
+
+describe('debit-first buy: the balance read with the accounts', () => {
+  const withKesAvailable = (available: string) =>
+    ({ ...intake, accounts: { ...intake.accounts, kesBalance: { currency: 'KES', available } } }) as never;
+
+  it('judges the KES balance the accounts read brought, asking the ledger nothing more', async () => {
+    const path = debitFirstFunding({});
+    await expect(path.strategy.prepare(withKesAvailable('1010.00'))).resolves.toMatchObject({
+      status: 'funds_reserved',
+    });
+    await expect(path.strategy.prepare(withKesAvailable('1009.99'))).rejects.toMatchObject({
+      code: 'INSUFFICIENT_KES_BALANCE',
+    });
+    expect(path.ledger.getBalances).not.toHaveBeenCalled();
+  });
+
+  it('reads the balance on its own from a ledger that did not answer it, and an unreadable one refuses 503', async () => {
+    const path = debitFirstFunding({});
+    path.ledger.getBalances.mockResolvedValueOnce({ balances: [{ currency: 'KES', available: '5.00' }] });
+    await expect(path.strategy.prepare(intake as never)).rejects.toMatchObject({ code: 'INSUFFICIENT_KES_BALANCE' });
+    path.ledger.getBalances.mockRejectedValueOnce(new Error('unavailable'));
+    await expect(path.strategy.prepare(intake as never)).rejects.toMatchObject({ code: 'KES_BALANCE_UNREADABLE' });
+  });
+
+  it('the creation path asks the accounts with the KES balance only for the strategy that reads it', async () => {
+    const path = creationPath();
+    Object.assign(path.debitFirst, { readsKesBalance: true });
+    await path.useCase.execute(buy());
+    expect(path.ledger.getPartnerAccounts).toHaveBeenCalledWith({ partnerId: PARTNER_ID, withKesBalance: true });
+    const payInPath = creationPath({ buyMode: 'pay_in' });
+    await payInPath.useCase.execute(buy());
+    expect(payInPath.ledger.getPartnerAccounts).toHaveBeenCalledWith({ partnerId: PARTNER_ID, withKesBalance: false });
+  });
+});
 
 describe('compensation: debit-first buy', () => {
   it('a hold refused for funds undoes the create in one transaction (cap, order, quote) and answers INSUFFICIENT_KES_BALANCE', async () => {

@@ -1,8 +1,9 @@
 /**
  * Debit-first buy: the partner's KES balance pays. Before the order exists the
- * balance is read (a refusal that consumes nothing; the hold is the real
- * guard). After it exists: a ledger hold of kesTotalAmount on the partner's KES
- * account (hold id = order id), then the bank's debit. A hold refused for funds
+ * balance is read, by the same ledger call that reads the accounts' readiness,
+ * and judged at its place in the refusal order (a refusal that consumes
+ * nothing; the hold is the real guard). After it exists: a ledger hold of
+ * kesTotalAmount on the partner's KES account (hold id = order id), then the bank's debit. A hold refused for funds
  * undoes the order (cap and quote given back, row deleted) and answers
  * INSUFFICIENT_KES_BALANCE, as if the balance read had refused. Settlement is
  * the scheduler's (usecases/advance-debit-first-buy).
@@ -45,6 +46,7 @@ export interface DebitFirstFundingDependencies {
 export class DebitFirstFunding implements FundingStrategy {
   readonly side = 'buy';
   readonly fundingMode = 'debit_first';
+  readonly readsKesBalance = true;
 
   constructor(private readonly deps: DebitFirstFundingDependencies) {}
 
@@ -67,7 +69,7 @@ export class DebitFirstFunding implements FundingStrategy {
   }
 
   async prepare(intake: OrderIntake): Promise<FundingFields> {
-    await this.assertBalanceCovers(intake.command.partnerId, intake.quote.kesTotalAmount);
+    await this.assertBalanceCovers(intake, intake.quote.kesTotalAmount);
     return {
       status: 'funds_reserved',
       kesDebitStatus: 'reserved',
@@ -100,17 +102,21 @@ export class DebitFirstFunding implements FundingStrategy {
     return this.refused(order);
   }
 
-  private async assertBalanceCovers(partnerId: string, kesTotalAmount: string): Promise<void> {
-    let available: string | undefined;
+  /** The balance the accounts' read brought; asked separately only of a ledger that did not answer it. */
+  private async assertBalanceCovers(intake: OrderIntake, kesTotalAmount: string): Promise<void> {
+    const available = intake.accounts.kesBalance?.available ?? (await this.readKesAvailable(intake.command.partnerId));
+    if (available === undefined) throw new AppError('KES_BALANCE_UNREADABLE');
+    if (new Big(available).lt(kesTotalAmount)) throw new AppError('INSUFFICIENT_KES_BALANCE');
+  }
+
+  private async readKesAvailable(partnerId: string): Promise<string | undefined> {
     try {
       const { balances } = await this.deps.ledger.getBalances({ partnerId });
-      available = balances.find((balance) => balance.currency === 'KES')?.available;
+      return balances.find((balance) => balance.currency === 'KES')?.available;
     } catch (error) {
       this.deps.logger.warn('KES balance unreadable', { partnerId, error });
       throw new AppError('KES_BALANCE_UNREADABLE');
     }
-    if (available === undefined) throw new AppError('KES_BALANCE_UNREADABLE');
-    if (new Big(available).lt(kesTotalAmount)) throw new AppError('INSUFFICIENT_KES_BALANCE');
   }
 
   /** The compensation: the balance fell between the read and the hold, so the create is undone as if the read had refused. */
