@@ -78,7 +78,7 @@ export interface Transition {
 
 export interface OrderTransitionsDependencies {
   dataSource: DataSource;
-  orders: Pick<OrdersRepository, 'update'>;
+  orders: Pick<OrdersRepository, 'update' | 'updateMany'>;
   /** Kicks the outbox relay after a transaction that enqueued an event. */
   onEvents: () => void;
 }
@@ -92,6 +92,30 @@ export class OrderTransitions {
     const updated = await this.within(this.deps.dataSource.manager, order, transition);
     if (updated && transition.event) this.deps.onEvents();
     return updated;
+  }
+
+  /**
+   * The same move for many orders, each with its own event, in ONE statement
+   * (one commit however many orders): answers the orders that moved. The
+   * transition's changes are the same for every order; releaseCap is not offered.
+   */
+  async recordMany(
+    orders: readonly OrderRecord[],
+    transition: Omit<Transition, 'releaseCap' | 'event'> & { event: OrderEventType },
+  ): Promise<OrderRecord[]> {
+    if (orders.length === 0) return [];
+    const moved = await this.deps.orders.updateMany(
+      this.deps.dataSource.manager,
+      {
+        orderIds: orders.map((order) => order.orderId),
+        events: orders.map((order) => orderOutboxRow(order, transition, transition.event)),
+      },
+      transition.from,
+      transition.changes,
+      transition.fromDebitOutcome,
+    );
+    if (moved.length > 0) this.deps.onEvents();
+    return moved;
   }
 
   /** The same inside the caller's transaction (the caller kicks the relay after its commit). */

@@ -3,6 +3,17 @@
  * - debit pending or ambiguous: the bank's record decides (debited → funds
  *   confirmed; not debited → rejected, hold voided, cap given back);
  * - debit accepted: settle, posting the hold in ONE balanced entry.
+ *
+ * Settlement in rounds: the orders of one scheduler claim whose debit was
+ * accepted are settled together when the first of them is run. Their holds
+ * are posted by concurrent ledger calls (each exactly once: the same request
+ * again answers the posted hold), then ONE statement moves every posted order
+ * to settled with its own `order.settled` outbox row, so a claim of N orders
+ * costs trading one commit instead of N. Each order's step still answers its
+ * own outcome: a post that failed fails that order's step only (its lease
+ * brings it back, and the retry posts the same request again); a failed
+ * statement fails the step of every order it carried, none of them moved. An
+ * order whose hold the ledger does not know takes the one-order path.
  */
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
@@ -24,13 +35,98 @@ export interface AdvanceDebitFirstBuyDependencies {
   settlementDelayMs: number;
 }
 
+/** Ledger posts of one settlement round in flight at once, at most. */
+export const SETTLEMENT_POSTS_IN_FLIGHT_MAX = 8;
+
+/** The debit was accepted: the order is settled by posting its hold. */
+function isSettleReady(order: OrderRecord): boolean {
+  return (
+    order.side === 'buy' &&
+    order.fundingMode === 'debit_first' &&
+    order.status === 'funds_reserved' &&
+    order.debitOutcome === 'accepted'
+  );
+}
+
 export class AdvanceDebitFirstBuyUseCase {
+  /** The settle-ready orders of the scheduler's latest claim and, once started, each one's outcome. */
+  private round: { orderIds: Set<string>; orders: OrderRecord[]; outcomes: Map<string, Promise<void>> | null } | null =
+    null;
+
   constructor(private readonly deps: AdvanceDebitFirstBuyDependencies) {}
+
+  /** The scheduler claimed these orders (its steps follow one by one): the settle-ready ones form the next round. */
+  claimed(orders: readonly OrderRecord[]): void {
+    const ready = orders.filter(isSettleReady);
+    this.round =
+      ready.length > 1
+        ? { orderIds: new Set(ready.map((order) => order.orderId)), orders: ready, outcomes: null }
+        : null;
+  }
 
   async execute(order: OrderRecord): Promise<void> {
     if (order.status !== 'funds_reserved') return;
-    if (order.debitOutcome === 'accepted') return this.settle(order);
+    if (order.debitOutcome === 'accepted') return this.roundOutcome(order) ?? this.settle(order);
     return this.reconcile(order);
+  }
+
+  /** The order's outcome in the current round (the round starts on its first order's step); undefined outside one. */
+  private roundOutcome(order: OrderRecord): Promise<void> | undefined {
+    const round = this.round;
+    if (!round || !round.orderIds.has(order.orderId)) return undefined;
+    round.outcomes ??= this.settleRound(round.orders);
+    return round.outcomes.get(order.orderId);
+  }
+
+  /** Starts the round; answers each order's outcome (already handled, so an order whose step never comes raises nothing). */
+  private settleRound(orders: OrderRecord[]): Map<string, Promise<void>> {
+    const outcomes = this.postAndMove(orders);
+    const byOrder = new Map<string, Promise<void>>();
+    for (const order of orders) {
+      const outcome = outcomes.then((settled) => settled.get(order.orderId) ?? this.settle(order));
+      outcome.catch(() => undefined);
+      byOrder.set(order.orderId, outcome);
+    }
+    return byOrder;
+  }
+
+  /**
+   * Posts every order's hold, then moves the posted ones in one statement.
+   * Answers a settled outcome per order handled here; an order absent from the
+   * answer (its hold unknown to the ledger) takes the one-order path.
+   */
+  private async postAndMove(orders: OrderRecord[]): Promise<Map<string, Promise<void>>> {
+    const outcomes = new Map<string, Promise<void>>();
+    const posted: OrderRecord[] = [];
+    await inBoundedParallel(orders, SETTLEMENT_POSTS_IN_FLIGHT_MAX, async (order) => {
+      try {
+        const accounts = await this.deps.accountIds.of(order.partnerId);
+        if (await this.postHold(order, accounts.usdtAccountId)) posted.push(order);
+      } catch (error) {
+        outcomes.set(order.orderId, Promise.reject(error));
+      }
+    });
+    const moved = this.deps.transitions.recordMany(posted, this.settledTransition());
+    for (const order of posted)
+      outcomes.set(
+        order.orderId,
+        moved.then(() => undefined),
+      );
+    for (const outcome of outcomes.values()) outcome.catch(() => undefined);
+    return outcomes;
+  }
+
+  private settledTransition() {
+    return {
+      from: 'funds_reserved' as const,
+      changes: {
+        status: 'settled' as const,
+        kesDebitStatus: 'debited' as const,
+        nextActionAt: null,
+        completedAt: this.deps.clock.now(),
+      },
+      event: 'order.settled' as const,
+    };
   }
 
   /** The bank's record decides an unanswered or ambiguous debit. */
@@ -83,11 +179,7 @@ export class AdvanceDebitFirstBuyUseCase {
       if (!(await this.placeHold(order, accounts.kesAccountId))) return;
       await this.postHold(order, accounts.usdtAccountId, { holdPlaced: true });
     }
-    await this.deps.transitions.record(order, {
-      from: 'funds_reserved',
-      changes: { status: 'settled', kesDebitStatus: 'debited', nextActionAt: null, completedAt: this.deps.clock.now() },
-      event: 'order.settled',
-    });
+    await this.deps.transitions.record(order, this.settledTransition());
   }
 
   /** Posts the order's hold; false when the ledger has no such hold (unless it was just placed, which is a bug). */
@@ -142,4 +234,17 @@ export class AdvanceDebitFirstBuyUseCase {
       return false;
     }
   }
+}
+
+/** Runs `work` for every item, at most `inFlightMax` at once; resolves when all have ended (work never rejects). */
+async function inBoundedParallel<T>(
+  items: readonly T[],
+  inFlightMax: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlightMax, items.length) }, lane));
 }
