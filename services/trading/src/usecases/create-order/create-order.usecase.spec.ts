@@ -63,6 +63,11 @@ function fakeTransitions() {
       ...order,
       ...transition.changes,
     })),
+    recordMany: jest
+      .fn()
+      .mockImplementation(async (orders: OrderRecord[], transition: { changes: Partial<OrderRecord> }) =>
+        orders.map((order) => ({ ...order, ...transition.changes })),
+      ),
   };
 }
 
@@ -364,11 +369,29 @@ describe('compensation: debit-first buy', () => {
 
   it('an accepted debit confirms the funds with its event, compare-and-set on the pending debit', async () => {
     const path = debitFirstFunding({ debit: 'accepted' });
-    expect((await path.strategy.fund(createdOrder(), intake)).refusalCode).toBeNull();
-    expect(path.transitions.record).toHaveBeenCalledWith(
-      expect.anything(),
+    const result = await path.strategy.fund(createdOrder(), intake);
+    expect(result.refusalCode).toBeNull();
+    expect(result.order.debitOutcome).toBe('accepted');
+    expect(path.transitions.recordMany).toHaveBeenCalledWith(
+      [createdOrder()],
       expect.objectContaining({ fromDebitOutcome: 'pending', event: 'order.funds_confirmed' }),
     );
+  });
+
+  it('creates answered together are confirmed by one statement, each answered with its own order', async () => {
+    const path = debitFirstFunding({ debit: 'accepted' });
+    const orders = ['order-1', 'order-2', 'order-3'].map((orderId) => createdOrder({ orderId }));
+    const results = await Promise.all(orders.map((order) => path.strategy.fund(order, intake)));
+    expect(results.map((result) => result.order.orderId)).toEqual(['order-1', 'order-2', 'order-3']);
+    expect(path.transitions.recordMany).toHaveBeenCalledTimes(1);
+    expect(path.transitions.recordMany.mock.calls[0][0]).toHaveLength(3);
+  });
+
+  it('a confirmation the scheduler made first answers the order as it was read, not moved twice', async () => {
+    const path = debitFirstFunding({ debit: 'accepted' });
+    path.transitions.recordMany.mockResolvedValueOnce([]);
+    const result = await path.strategy.fund(createdOrder(), intake);
+    expect(result.order).toEqual(createdOrder());
   });
 });
 

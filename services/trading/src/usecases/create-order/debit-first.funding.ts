@@ -12,7 +12,7 @@ import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big } from '@platform/money';
 import type { DataSource } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
+import { GroupCommit, withTransaction } from '@platform/persistence';
 import type { KesDebitBank } from '../../adapters/bank/kes-debit-bank';
 import type { Clock } from '../../domain/clock';
 import { orderHoldOwner } from '../../domain/hold-owner';
@@ -30,7 +30,7 @@ export interface DebitFirstFundingDependencies {
   dataSource: DataSource;
   ledger: Pick<LedgerApi, 'getBalances' | 'placeHold' | 'voidHold'>;
   bank: KesDebitBank;
-  transitions: Pick<OrderTransitions, 'record'>;
+  transitions: Pick<OrderTransitions, 'record' | 'recordMany'>;
   /** The undo of a create whose hold was refused. */
   orders: Pick<OrdersRepository, 'delete'>;
   quotes: Pick<QuotesRepository, 'unconsume'>;
@@ -43,12 +43,23 @@ export interface DebitFirstFundingDependencies {
   reconcileDelayMs: number;
 }
 
+/** Funds confirmations written by one statement, at most. */
+export const FUNDS_CONFIRMATIONS_PER_STATEMENT_MAX = 50;
+
 export class DebitFirstFunding implements FundingStrategy {
   readonly side = 'buy';
   readonly fundingMode = 'debit_first';
   readonly readsKesBalance = true;
+  /**
+   * Creates answered by the bank while another confirmation is being written
+   * are confirmed together by the next statement (one commit for all, each
+   * order with its own event); alone, a confirmation waits for nobody.
+   */
+  private readonly confirmations: GroupCommit<OrderRecord, OrderRecord | null>;
 
-  constructor(private readonly deps: DebitFirstFundingDependencies) {}
+  constructor(private readonly deps: DebitFirstFundingDependencies) {
+    this.confirmations = new GroupCommit((orders) => this.confirmMany(orders), FUNDS_CONFIRMATIONS_PER_STATEMENT_MAX);
+  }
 
   /** The pay-in fields are refused from a debit-first partner, never ignored. */
   assertRequest(command: CreateOrderCommand): void {
@@ -130,8 +141,13 @@ export class DebitFirstFunding implements FundingStrategy {
   }
 
   private async accepted(order: OrderRecord): Promise<OrderRecord> {
+    return (await this.confirmations.submit(order)) ?? order;
+  }
+
+  /** Compare-and-set on the pending debit, per order: one the scheduler confirmed first answers null. */
+  private async confirmMany(orders: readonly OrderRecord[]): Promise<(OrderRecord | null)[]> {
     const now = this.deps.clock.now();
-    const updated = await this.deps.transitions.record(order, {
+    const moved = await this.deps.transitions.recordMany(orders, {
       from: 'funds_reserved',
       fromDebitOutcome: 'pending',
       changes: {
@@ -141,7 +157,8 @@ export class DebitFirstFunding implements FundingStrategy {
       },
       event: 'order.funds_confirmed',
     });
-    return updated ?? order;
+    const byId = new Map(moved.map((confirmed) => [confirmed.orderId, confirmed]));
+    return orders.map((order) => byId.get(order.orderId) ?? null);
   }
 
   private async ambiguous(order: OrderRecord): Promise<OrderResult> {
