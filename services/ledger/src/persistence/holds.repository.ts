@@ -104,6 +104,15 @@ export class HoldsRepository {
     return row ? toRecord(row) : null;
   }
 
+  /** Locks these holds in id order, in one statement (a PostHolds batch takes its locks as a single post would). */
+  async findManyForUpdate(manager: EntityManager, holdIds: readonly string[]): Promise<HoldRecord[]> {
+    const rows: HoldRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM holds WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+      [holdIds],
+    );
+    return rows.map(toRecord);
+  }
+
   /** Where claimExpired finds overdue holds: measured for the sweeper's metrics. */
   readonly expiredRows: DueRows = { table: 'holds', dueColumn: 'expires_at', where: "status = 'pending'" };
 
