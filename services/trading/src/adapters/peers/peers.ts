@@ -15,6 +15,7 @@ export type LedgerApi = Pick<
   | 'getBalances'
   | 'placeHold'
   | 'postHold'
+  | 'postHolds'
   | 'voidHold'
   | 'getServiceAccount'
   | 'getPayoutDestination'
@@ -30,5 +31,7 @@ export type WalletRegistryApi = Pick<PromiseClient<typeof walletRegistry.WalletR
 
 /** A partner's ledger accounts (ids, currencies, readiness). */
 export type LedgerPartnerAccounts = ledger.PartnerAccounts;
+/** One hold's post, as PostHold and PostHolds take it. */
+export type LedgerPostHoldRequest = ledger.PostHoldRequest;
 /** A hold as the ledger lists it (owner, amount, status). */
 export type LedgerHold = ledger.Hold;

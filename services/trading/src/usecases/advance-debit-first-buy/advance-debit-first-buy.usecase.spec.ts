@@ -1,11 +1,13 @@
 // Proves settlement in rounds with fakes at the ledger and the transitions:
-// the settle-ready orders of one claim are posted (each by its own request,
-// the same request a retry sends) and moved to settled by ONE transition call
-// on the first order's step; the later orders' steps only wait for their own
-// outcome; a failed post fails that order's step alone; a failed move fails the
-// step of every order it carried, and the retry of the claim posts the same
-// requests again (the ledger answers a repeat with the posted hold) and moves
-// them; an order whose hold the ledger does not know takes the one-order path.
+// the settle-ready orders of one claim are posted by ONE PostHolds call (each
+// by its own request, the same request a retry sends) and moved to settled by
+// ONE transition call on the first order's step; the later orders' steps only
+// wait for their own outcome; a refused post fails that order's step alone; a
+// PostHolds failing as a whole falls back to one PostHold per order; a failed
+// move fails the step of every order it carried, and the retry of the claim
+// posts the same requests again (the ledger answers a repeat with the posted
+// hold) and moves them; an order whose hold the ledger does not know takes the
+// one-order path.
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import type { OrderRecord } from '../../domain/order';
@@ -30,7 +32,7 @@ const order = (index: number, changes: Partial<OrderRecord> = {}) =>
     ...changes,
   }) as OrderRecord;
 
-function settlement(options: { postFails?: Map<string, Error> } = {}) {
+function settlement(options: { postFails?: Map<string, AppError> } = {}) {
   const ledger = {
     placeHold: jest.fn().mockResolvedValue({}),
     postHold: jest.fn().mockImplementation(async (request: { holdId: string }) => {
@@ -38,6 +40,14 @@ function settlement(options: { postFails?: Map<string, Error> } = {}) {
       if (failure) throw failure;
       return {};
     }),
+    postHolds: jest.fn().mockImplementation(async ({ holds }: { holds: { holdId: string }[] }) => ({
+      outcomes: holds.map((request) => {
+        const failure = options.postFails?.get(request.holdId);
+        return failure
+          ? { hold: undefined, errorCode: failure.code }
+          : { hold: { holdId: request.holdId }, errorCode: '' };
+      }),
+    })),
     voidHold: jest.fn().mockResolvedValue({}),
   };
   const transitions = {
@@ -75,15 +85,27 @@ async function runClaim(
   return results;
 }
 
-it('posts every hold of the claim and moves them all to settled in one transition call', async () => {
+const postedHoldIds = (ledger: ReturnType<typeof settlement>['ledger'], call = 0) =>
+  ledger.postHolds.mock.calls[call][0].holds.map((request: { holdId: string }) => request.holdId);
+
+it('posts every hold of the claim in one ledger call and moves them all to settled in one transition call', async () => {
   const { useCase, ledger, transitions } = settlement();
   const orders = [order(1), order(2), order(3)];
   const results = await runClaim(useCase, orders);
   expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
-  expect(ledger.postHold).toHaveBeenCalledTimes(3);
-  expect(ledger.postHold.mock.calls.map(([request]) => request.holdId).sort()).toEqual(
-    orders.map((claimed) => claimed.orderId),
-  );
+  expect(ledger.postHolds).toHaveBeenCalledTimes(1);
+  expect(postedHoldIds(ledger)).toEqual(orders.map((claimed) => claimed.orderId));
+  expect(ledger.postHolds.mock.calls[0][0].holds[0]).toMatchObject({
+    postAmount: '100.50',
+    kind: 'order_buy_settlement',
+    counterPostings: [
+      { accountId: 'treasury-KES', amount: '100.00' },
+      { accountId: 'fee_revenue-KES', amount: '0.50' },
+      { accountId: 'treasury-USDT', amount: '-0.769230' },
+      { accountId: 'usdt-1', amount: '0.769230' },
+    ],
+  });
+  expect(ledger.postHold).not.toHaveBeenCalled();
   expect(transitions.recordMany).toHaveBeenCalledTimes(1);
   expect(transitions.recordMany).toHaveBeenCalledWith(
     expect.arrayContaining(orders),
@@ -96,13 +118,14 @@ it('posts every hold of the claim and moves them all to settled in one transitio
   expect(transitions.record).not.toHaveBeenCalled();
 });
 
-it('a failed post fails that order alone; the others settle in the one move', async () => {
+it('a refused post fails that order alone, with the code the ledger answered; the others settle in the one move', async () => {
   const failing = order(2);
   const { useCase, transitions } = settlement({
-    postFails: new Map([[failing.orderId, new AppError('SERVICE_UNAVAILABLE')]]),
+    postFails: new Map([[failing.orderId, new AppError('LEDGER_HOLD_ALREADY_RESOLVED')]]),
   });
   const results = await runClaim(useCase, [order(1), failing, order(3)]);
   expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'LEDGER_HOLD_ALREADY_RESOLVED' });
   expect(transitions.recordMany).toHaveBeenCalledTimes(1);
   expect(transitions.recordMany.mock.calls[0][0].map((moved: OrderRecord) => moved.orderId).sort()).toEqual([
     order(1).orderId,
@@ -119,9 +142,24 @@ it('a failed move fails every order it carried; the retry posts the same request
   const second = await runClaim(useCase, orders);
   expect(second.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
   // Same hold ids, same bodies: the ledger answers the repeat with the posted hold, never a second entry.
-  const requests = ledger.postHold.mock.calls.map(([request]) => JSON.stringify(request));
-  expect(requests.slice(2).sort()).toEqual(requests.slice(0, 2).sort());
+  const [firstCall, secondCall] = ledger.postHolds.mock.calls.map(([request]) => JSON.stringify(request.holds));
+  expect(secondCall).toEqual(firstCall);
   expect(transitions.recordMany).toHaveBeenCalledTimes(2);
+});
+
+it('a PostHolds failing as a whole falls back to one PostHold per order, and the round still moves once', async () => {
+  const { useCase, ledger, transitions } = settlement();
+  ledger.postHolds.mockRejectedValueOnce(new AppError('SERVICE_UNAVAILABLE'));
+  const orders = [order(1), order(2), order(3)];
+  const results = await runClaim(useCase, orders);
+  expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
+  expect(ledger.postHold.mock.calls.map(([request]) => request.holdId).sort()).toEqual(
+    orders.map((claimed) => claimed.orderId),
+  );
+  expect(JSON.stringify(ledger.postHold.mock.calls[0][0])).toEqual(
+    JSON.stringify(ledger.postHolds.mock.calls[0][0].holds[0]),
+  );
+  expect(transitions.recordMany).toHaveBeenCalledTimes(1);
 });
 
 it('an order whose hold the ledger does not know places it, posts it and settles on its own', async () => {
@@ -129,6 +167,7 @@ it('an order whose hold the ledger does not know places it, posts it and settles
   const { useCase, ledger, transitions } = settlement({
     postFails: new Map([[unknownHold.orderId, new AppError('LEDGER_HOLD_NOT_FOUND')]]),
   });
+  // Alone, the hold is unknown until placed.
   ledger.postHold.mockImplementation(async (request: { holdId: string }) => {
     if (request.holdId === unknownHold.orderId && ledger.placeHold.mock.calls.length === 0)
       throw new AppError('LEDGER_HOLD_NOT_FOUND');

@@ -6,8 +6,10 @@
  *
  * Settlement in rounds: the orders of one scheduler claim whose debit was
  * accepted are settled together when the first of them is run. Their holds
- * are posted by concurrent ledger calls (each exactly once: the same request
- * again answers the posted hold), then ONE statement moves every posted order
+ * are posted by ONE ledger call (PostHolds: one ledger transaction; each post
+ * exactly once, the same request again answers the posted hold; should the
+ * call fail as a whole, each hold is posted by its own call, a few at once),
+ * then ONE statement moves every posted order
  * to settled with its own `order.settled` outbox row, so a claim of N orders
  * costs trading one commit instead of N. Each order's step still answers its
  * own outcome: a post that failed fails that order's step only (its lease
@@ -15,6 +17,7 @@
  * statement fails the step of every order it carried, none of them moved. An
  * order whose hold the ledger does not know takes the one-order path.
  */
+import { AppError, isErrorCode } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
 import type { KesDebitBank } from '../../adapters/bank/kes-debit-bank';
@@ -22,10 +25,10 @@ import type { Clock } from '../../domain/clock';
 import { orderHoldOwner } from '../../domain/hold-owner';
 import type { OrderRecord } from '../../domain/order';
 import { isRefusal, OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
-import type { LedgerApi } from '../../adapters/peers/peers';
+import type { LedgerApi, LedgerPostHoldRequest as PostHoldRequest } from '../../adapters/peers/peers';
 
 export interface AdvanceDebitFirstBuyDependencies {
-  ledger: Pick<LedgerApi, 'placeHold' | 'postHold' | 'voidHold'>;
+  ledger: Pick<LedgerApi, 'placeHold' | 'postHold' | 'postHolds' | 'voidHold'>;
   serviceAccounts: ServiceAccounts;
   accountIds: PartnerAccountIds;
   transitions: OrderTransitions;
@@ -97,14 +100,23 @@ export class AdvanceDebitFirstBuyUseCase {
    */
   private async postAndMove(orders: OrderRecord[]): Promise<Map<string, Promise<void>>> {
     const outcomes = new Map<string, Promise<void>>();
-    const posted: OrderRecord[] = [];
-    await inBoundedParallel(orders, SETTLEMENT_POSTS_IN_FLIGHT_MAX, async (order) => {
-      try {
-        const accounts = await this.deps.accountIds.of(order.partnerId);
-        if (await this.postHold(order, accounts.usdtAccountId)) posted.push(order);
-      } catch (error) {
-        outcomes.set(order.orderId, Promise.reject(error));
-      }
+    const requests = new Map<string, PostHoldRequest>();
+    await Promise.all(
+      orders.map(async (order) => {
+        try {
+          requests.set(order.orderId, await this.postRequest(order));
+        } catch (error) {
+          outcomes.set(order.orderId, Promise.reject(error));
+        }
+      }),
+    );
+    const ready = orders.filter((order) => requests.has(order.orderId));
+    const posted = await this.postTogether(ready, requests, outcomes).catch((error: unknown) => {
+      this.deps.logger.warn('PostHolds failed as a whole; posting the round hold by hold', {
+        orders: ready.length,
+        error: (error as Error).message,
+      });
+      return this.postOneByOne(ready, outcomes);
     });
     const moved = this.deps.transitions.recordMany(posted, this.settledTransition());
     for (const order of posted)
@@ -114,6 +126,43 @@ export class AdvanceDebitFirstBuyUseCase {
       );
     for (const outcome of outcomes.values()) outcome.catch(() => undefined);
     return outcomes;
+  }
+
+  /** One PostHolds call for the round: answers the posted orders and records each refusal as its order's outcome. */
+  private async postTogether(
+    orders: OrderRecord[],
+    requests: Map<string, PostHoldRequest>,
+    outcomes: Map<string, Promise<void>>,
+  ): Promise<OrderRecord[]> {
+    if (orders.length === 0) return [];
+    const { outcomes: answers } = await this.deps.ledger.postHolds({
+      holds: orders.map((order) => requests.get(order.orderId)!),
+    });
+    if (answers.length !== orders.length)
+      throw new Error(`PostHolds answered ${answers.length} outcomes for ${orders.length} holds`);
+    const posted: OrderRecord[] = [];
+    orders.forEach((order, index) => {
+      const answer = answers[index]!;
+      if (answer.hold) posted.push(order);
+      // An unknown hold is left out: its order takes the one-order path (place, then post).
+      else if (answer.errorCode !== 'LEDGER_HOLD_NOT_FOUND')
+        outcomes.set(order.orderId, Promise.reject(refusalOf(answer.errorCode)));
+    });
+    return posted;
+  }
+
+  /** Each hold by its own PostHold call, a few at once: a refusal is its order's outcome. */
+  private async postOneByOne(orders: OrderRecord[], outcomes: Map<string, Promise<void>>): Promise<OrderRecord[]> {
+    const posted: OrderRecord[] = [];
+    await inBoundedParallel(orders, SETTLEMENT_POSTS_IN_FLIGHT_MAX, async (order) => {
+      try {
+        const accounts = await this.deps.accountIds.of(order.partnerId);
+        if (await this.postHold(order, accounts.usdtAccountId)) posted.push(order);
+      } catch (error) {
+        outcomes.set(order.orderId, Promise.reject(error));
+      }
+    });
+    return posted;
   }
 
   private settledTransition() {
@@ -188,10 +237,22 @@ export class AdvanceDebitFirstBuyUseCase {
     usdtAccountId: string,
     options: { holdPlaced?: boolean } = {},
   ): Promise<boolean> {
-    const [treasuryKes, feeRevenueKes, treasuryUsdt] = await Promise.all([
+    try {
+      await this.deps.ledger.postHold(await this.postRequest(order, usdtAccountId));
+      return true;
+    } catch (error) {
+      if (options.holdPlaced || !isRefusal(error, 'LEDGER_HOLD_NOT_FOUND')) throw error;
+      return false;
+    }
+  }
+
+  /** The order's post, the same request whoever sends it and however often (the ledger's exactly-once key). */
+  private async postRequest(order: OrderRecord, usdtAccountId?: string): Promise<PostHoldRequest> {
+    const [treasuryKes, feeRevenueKes, treasuryUsdt, partnerUsdt] = await Promise.all([
       this.deps.serviceAccounts.id('treasury', 'KES'),
       this.deps.serviceAccounts.id('fee_revenue', 'KES'),
       this.deps.serviceAccounts.id('treasury', 'USDT'),
+      usdtAccountId ?? this.deps.accountIds.of(order.partnerId).then((accounts) => accounts.usdtAccountId),
     ]);
     const usdt = formatAmount(new Big(order.usdtAmount), 'USDT');
     const counterPostings = [
@@ -200,21 +261,15 @@ export class AdvanceDebitFirstBuyUseCase {
         ? [{ accountId: feeRevenueKes, amount: formatAmount(new Big(order.feeKes), 'KES') }]
         : []),
       { accountId: treasuryUsdt, amount: `-${usdt}` },
-      { accountId: usdtAccountId, amount: usdt },
+      { accountId: partnerUsdt, amount: usdt },
     ];
-    try {
-      await this.deps.ledger.postHold({
-        holdId: order.orderId,
-        postAmount: formatAmount(new Big(order.kesTotalAmount), 'KES'),
-        counterPostings,
-        kind: 'order_buy_settlement',
-        metadata: { orderId: order.orderId },
-      });
-      return true;
-    } catch (error) {
-      if (options.holdPlaced || !isRefusal(error, 'LEDGER_HOLD_NOT_FOUND')) throw error;
-      return false;
-    }
+    return {
+      holdId: order.orderId,
+      postAmount: formatAmount(new Big(order.kesTotalAmount), 'KES'),
+      counterPostings,
+      kind: 'order_buy_settlement',
+      metadata: { orderId: order.orderId },
+    };
   }
 
   /** Same id, same body as the create's: the original answers should it exist after all. */
@@ -234,6 +289,11 @@ export class AdvanceDebitFirstBuyUseCase {
       return false;
     }
   }
+}
+
+/** The ledger's refusal of one post of a batch, as its own PostHold would have rejected. */
+function refusalOf(code: string): Error {
+  return isErrorCode(code) ? new AppError(code) : new Error(`the ledger refused the post: ${code || 'no code'}`);
 }
 
 /** Runs `work` for every item, at most `inFlightMax` at once; resolves when all have ended (work never rejects). */
