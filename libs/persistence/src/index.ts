@@ -64,3 +64,4 @@ export {
 export type { RetentionOptions, RetentionRule } from './retention';
 export { BoundedCache, CACHE_ENTRIES_MAX_LIMIT, CACHE_TTL_MS_LIMIT } from './bounded-cache';
 export type { BoundedCacheOptions } from './bounded-cache';
+export { preparedStatementName, queryPrepared, queryPreparedArrays } from './prepared-query';

@@ -9,7 +9,7 @@ import '@platform/tracing/dist/instrument';
 import { AmqpConnection } from '@platform/events';
 import { bootService } from '@platform/grpc';
 import { Logger } from '@platform/logger';
-import { DataSource, dueRowsProbe, startRetention } from '@platform/persistence';
+import { DataSource, dueRowsProbe } from '@platform/persistence';
 import { HttpsWebhookSender } from './adapters/https-webhook-sender';
 import { Config, deliveryRetentionDays, readConfig } from './config';
 import { DeliveryMetrics } from './metrics/delivery-metrics';
@@ -101,6 +101,7 @@ bootService({
   service: SERVICE_NAME,
   readConfig,
   dataSource: webhookDeliveryDataSource,
+  retention: (config) => webhookDeliveryRetentionRules({ deliveryRetentionDays: deliveryRetentionDays(config) }),
   start: async ({ config, logger, tls, dataSource }) => {
     const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'Amqp' }));
     const metrics = new DeliveryMetrics();
@@ -108,12 +109,6 @@ bootService({
     scheduler.start();
     reconciler.start();
     positioner.start();
-    const retention = startRetention(
-      dataSource,
-      webhookDeliveryRetentionRules({ deliveryRetentionDays: deliveryRetentionDays(config) }),
-      logger,
-      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
-    );
     await consumer.start();
     const server = createServer({
       dataSource,
@@ -139,7 +134,6 @@ bootService({
           scheduler.stop(workGraceMs),
           reconciler.stop(),
           positioner.stop(),
-          retention.stop(),
         ]);
         await amqp.close();
       },
