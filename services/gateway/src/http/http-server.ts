@@ -88,6 +88,26 @@ export function listenHttp(
  */
 export const DRAIN_CONNECTION_CLOSE_MS = 500;
 
+/** A readiness that the gateway's drain turns to not ready (adapters/readiness.ts). */
+export interface DrainableReadiness {
+  startDraining(): void;
+}
+
+/**
+ * The gateway's drain, from the moment it reports NOT_SERVING: /healthz answers
+ * 503 at once, so load balancers that probe it stop choosing this replica, while
+ * the listener goes on answering (each answer closing its connection) and then
+ * finishes its requests in flight (closeHttp).
+ */
+export async function drainHttp(
+  server: Server | undefined,
+  readiness: DrainableReadiness,
+  graceMs: number,
+): Promise<void> {
+  readiness.startDraining();
+  if (server) await closeHttp(server, graceMs);
+}
+
 /**
  * Drains: every answer from now on closes its connection; after
  * DRAIN_CONNECTION_CLOSE_MS stops accepting and closes the idle connections
