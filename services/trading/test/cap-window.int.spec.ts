@@ -37,6 +37,8 @@ import { reserveInTransaction } from '../src/usecases/reserve-daily-cap/reserve-
 type MigrationClass = new () => unknown;
 
 const POOL_SIZE = 12;
+/** Seeding 100,000 usages is one statement (their triggers included): on a loaded machine it outlasts a service's timeout. */
+const SEED_STATEMENT_TIMEOUT_MS = 90_000;
 const at = (iso: string) => new Date(iso);
 
 /** The cap windows' migration, and those after it that replace the functions it creates. */
@@ -49,7 +51,13 @@ function capDataSource(url: string, withCapWindows = true): DataSource {
   const migrations = (tradingDataSource(url).options.migrations as MigrationClass[]).filter(
     (migration) => withCapWindows || !CAP_WINDOW_MIGRATIONS.includes(migration),
   );
-  return createDataSource({ url, applicationName: 'cap-window-spec', migrations, poolSize: POOL_SIZE });
+  return createDataSource({
+    url,
+    applicationName: 'cap-window-spec',
+    migrations,
+    poolSize: POOL_SIZE,
+    statementTimeoutMs: SEED_STATEMENT_TIMEOUT_MS,
+  });
 }
 
 async function migrated(url: string, withCapWindows = true): Promise<DataSource> {
@@ -131,15 +139,6 @@ describe('the daily cap by the minute', () => {
   });
 
   afterAll(async () => {
-    // Dropping a database waits for a checkpoint; on a loaded machine, after these 100,000 usages and the
-    // other specs' seeding, that one outlasts the dropping connection's statement timeout. Written here first,
-    // without a timeout, the drop's own has little left to write.
-    if (db) {
-      const runner = db.createQueryRunner();
-      await runner.query('SET statement_timeout = 0');
-      await runner.query('CHECKPOINT');
-      await runner.release();
-    }
     await db?.destroy();
     await scratch?.drop();
   });
