@@ -5,7 +5,7 @@
 // shows it delivered in one attempt. Also: a 500 is retried after the scheduled
 // (time-scaled) delay with the same X-Service-Delivery id, and a 302 counts as a
 // failed attempt and is never followed.
-import { createTestPartner, HttpsReceiver, startHttpsReceiver, TestPartner } from '@platform/testing';
+import { createTestPartner, HttpsReceiver, ReceivedRequest, startHttpsReceiver, TestPartner } from '@platform/testing';
 import {
   header,
   newSecret,
@@ -27,6 +27,21 @@ const DELIVERY_LIST_WAIT_MS = 10_000;
 
 /** The credit every test sends (the webhook must carry exactly this amount). */
 const CREDIT_KES = '1500.00';
+
+/** The partner's only delivery ends delivered: the id the receiver saw, after `attempts` attempts, the last answered 200. */
+async function expectDelivered(partnerId: string, request: ReceivedRequest, attempts: number): Promise<void> {
+  const delivery = await waitForDelivery(
+    partnerId,
+    (latest) => latest.status === 'delivered',
+    'the delivery to read delivered',
+    DELIVERY_LIST_WAIT_MS,
+  );
+  expect(delivery).toMatchObject({
+    deliveryId: header(request, 'X-Service-Delivery'),
+    attemptCount: attempts,
+    lastStatusCode: 200,
+  });
+}
 
 describe('credit.received webhook', () => {
   let partner: TestPartner;
@@ -75,17 +90,7 @@ describe('credit.received webhook', () => {
     expect(request.body).not.toContain('partnerId');
     expect(request.body).not.toContain(partner.partnerId);
 
-    const delivery = await waitForDelivery(
-      partner.partnerId,
-      (latest) => latest.status === 'delivered',
-      'the delivery to read delivered',
-      DELIVERY_LIST_WAIT_MS,
-    );
-    expect(delivery).toMatchObject({
-      deliveryId: header(request, 'X-Service-Delivery'),
-      attemptCount: 1,
-      lastStatusCode: 200,
-    });
+    await expectDelivered(partner.partnerId, request, 1);
     expect(receiver.requests).toHaveLength(1);
   });
 
@@ -106,17 +111,7 @@ describe('credit.received webhook', () => {
     const earliestRetryMs = FIRST_RETRY_DELAY_MS * (1 - RETRY_JITTER_RATIO) * sandboxTimeScale() - SCHEDULING_SLACK_MS;
     expect(second.receivedAtMs - first.receivedAtMs).toBeGreaterThanOrEqual(earliestRetryMs);
 
-    const delivery = await waitForDelivery(
-      partner.partnerId,
-      (latest) => latest.status === 'delivered',
-      'the delivery to read delivered',
-      DELIVERY_LIST_WAIT_MS,
-    );
-    expect(delivery).toMatchObject({
-      deliveryId: header(first, 'X-Service-Delivery'),
-      attemptCount: 2,
-      lastStatusCode: 200,
-    });
+    await expectDelivered(partner.partnerId, first, 2);
   });
 
   it('counts a 302 as a failed attempt and never follows it', async () => {
