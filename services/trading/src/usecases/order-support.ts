@@ -14,24 +14,8 @@ import type { OrderChanges, OrderOutboxRow, OrdersRepository } from '../persiste
 
 export type OrderEventType = 'order.funds_confirmed' | 'order.settled' | 'order.rejected' | 'order.expired';
 
-/** Service account ids never change once opened: read once per process. */
-export class ServiceAccounts {
-  private readonly ids = new Map<string, string>();
-
-  constructor(private readonly ledgerApi: Pick<LedgerApi, 'getServiceAccount'>) {}
-
-  async id(
-    code: 'treasury' | 'fee_revenue' | 'suspense' | 'bank_clearing' | 'chain_clearing',
-    currency: 'KES' | 'USDT',
-  ): Promise<string> {
-    const key = `${code}:${currency}`;
-    const known = this.ids.get(key);
-    if (known) return known;
-    const account = await this.ledgerApi.getServiceAccount({ code, currency });
-    this.ids.set(key, account.accountId);
-    return account.accountId;
-  }
-}
+/** The ledger's service accounts, each looked up once per process. */
+export { ServiceAccounts } from '../adapters/peers/peers';
 
 /** Partners whose account ids are remembered at most (a bound on the map, not a cache policy). */
 const PARTNER_ACCOUNTS_REMEMBERED_MAX = 10_000;

@@ -6,9 +6,17 @@ import { isValidPostAmount } from '../../domain/hold';
 import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
-import { InsufficientFundsError, lockCallerAccounts, postEntry } from '../../persistence/journal.repository';
+import { lockCallerAccounts } from '../../persistence/journal.repository';
 import type { MoneyMovementLog } from '../money-movements';
-import { balances, postingsShapeValid, RawPosting, toPostings, validMetadata } from '../post-entry/postings';
+import {
+  balances,
+  ENTRY_KIND,
+  postEntryOrRefuse,
+  postingsShapeValid,
+  RawPosting,
+  toPostings,
+  validMetadata,
+} from '../post-entry/postings';
 import type { PostingSpreader } from '../post-entry/spread-postings';
 import { releaseHold } from '../void-hold/void-hold.usecase';
 
@@ -19,8 +27,6 @@ export interface PostHoldCommand {
   kind: string;
   metadata: Record<string, string>;
 }
-
-const KIND = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** Holds one PostHolds call posts, at most (one transaction holds their accounts' locks). */
 export const POST_HOLDS_PER_CALL_MAX = 50;
@@ -152,7 +158,7 @@ export class PostHoldUseCase {
     if (!isUuid(command.holdId)) bad.push('holdId');
     if (!/^\d{1,15}(\.\d{1,6})?$/.test(command.postAmount)) bad.push('postAmount');
     if (!postingsShapeValid(command.counterPostings, 1)) bad.push('counterPostings');
-    if (!KIND.test(command.kind)) bad.push('kind');
+    if (!ENTRY_KIND.test(command.kind)) bad.push('kind');
     if (!validMetadata(command.metadata)) bad.push('metadata');
     if (bad.length > 0) throw validationFailed(bad);
   }
@@ -179,25 +185,20 @@ export class PostHoldUseCase {
     ];
     if (!balances(postings)) throw validationFailed(['counterPostings']);
     const entryId = randomUUID();
-    try {
-      // The hold's whole amount leaves held in the entry's own statement, so any remainder returns to available.
-      await postEntry(
-        manager,
-        {
-          entryId,
-          kind: command.kind,
-          partnerId: accounts.get(hold.accountId)!.partnerId,
-          postings,
-          metadata: { ...command.metadata, holdId: hold.holdId },
-        },
-        hash,
-        accounts,
-        { accountId: hold.accountId, amount: new Big(hold.amount) },
-      );
-    } catch (error) {
-      if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
-      throw error;
-    }
+    // The hold's whole amount leaves held in the entry's own statement, so any remainder returns to available.
+    await postEntryOrRefuse(
+      manager,
+      {
+        entryId,
+        kind: command.kind,
+        partnerId: accounts.get(hold.accountId)!.partnerId,
+        postings,
+        metadata: { ...command.metadata, holdId: hold.holdId },
+      },
+      hash,
+      accounts,
+      { accountId: hold.accountId, amount: new Big(hold.amount) },
+    );
     return this.holds.resolve(manager, hold.holdId, {
       status: 'posted',
       postedAmount: postAmount,

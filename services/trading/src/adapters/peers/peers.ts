@@ -35,3 +35,6 @@ export type LedgerPartnerAccounts = ledger.PartnerAccounts;
 export type LedgerPostHoldRequest = ledger.PostHoldRequest;
 /** A hold as the ledger lists it (owner, amount, status). */
 export type LedgerHold = ledger.Hold;
+
+/** The ledger's service accounts this service posts to, each asked of the ledger once per process. */
+export { ServiceAccounts } from '@platform/saga';
