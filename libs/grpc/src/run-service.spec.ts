@@ -153,4 +153,23 @@ describe('runService on SIGTERM', () => {
     expect(journal).toContain('logged: draining background work failed; closing anyway');
     expect(journal.slice(-3)).toEqual(['connections closed', 'metrics closed', 'exit 0']);
   });
+
+  it('leaves no exit behind once stopped in time', async () => {
+    // The grace timer (grace + 2 s) would otherwise fire after the exit; where exit is replaced
+    // (here, or in any caller that does not end the process) it would exit 1 later.
+    await runService({
+      logger,
+      server: fakeServer(heldWorker(deferred()).loop, { promise: Promise.resolve(), resolve: () => undefined }),
+      grpcPort: 0,
+      shutdownGraceMs: 0,
+      metrics: { port: 0 },
+      stop: async () => void journal.push('connections closed'),
+    });
+    signals.get('SIGTERM')?.();
+    await settle();
+    await settle();
+    expect(journal.slice(-1)).toEqual(['exit 0']);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect(journal.filter((line) => line.startsWith('exit'))).toEqual(['exit 0']);
+  });
 });
