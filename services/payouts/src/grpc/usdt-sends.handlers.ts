@@ -20,7 +20,8 @@ function toUsdtSend(row: UsdtSendRecord, confirmation: Confirmation): payouts.Us
     destinationWalletId: row.destinationWalletId,
     usdtAmount: row.usdtAmount,
     partnerReference: row.partnerReference,
-    failureReason: row.failureReason ?? undefined,
+    // A confirmed send may carry the failure decided for it while its hold is given back: shown once final.
+    failureReason: row.status === 'failed' ? (row.failureReason ?? undefined) : undefined,
     createdAt: new Date(row.createdAt).toISOString(),
     confirmedAt: iso(row.confirmedAt),
     settledAt: iso(row.settledAt),

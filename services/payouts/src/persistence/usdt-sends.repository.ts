@@ -125,6 +125,21 @@ export class UsdtSendsRepository extends ConfirmableRows<UsdtSendRecord> {
     );
   }
 
+  /**
+   * Records a failure decided before the send reached the chain (it then never
+   * will); the send stays confirmed until its hold is given back. False when
+   * it was handed to the chain meanwhile or is final.
+   */
+  async decideFailure(manager: EntityManager, sendId: string, failureReason: string): Promise<boolean> {
+    const rows = await queryRows(
+      manager,
+      `UPDATE usdt_sends SET failure_reason = $2
+        WHERE send_id = $1 AND status = 'confirmed' AND chain_submitted_at IS NULL RETURNING send_id`,
+      [sendId, failureReason],
+    );
+    return rows.length === 1;
+  }
+
   async reschedule(manager: EntityManager, sendId: string, nextActionAt: Date): Promise<void> {
     await manager.query("UPDATE usdt_sends SET next_action_at = $2 WHERE send_id = $1 AND status = 'confirmed'", [
       sendId,

@@ -7,13 +7,18 @@
  *   the bank's code, e.g. TRANSFER_NAME_MISMATCH when its check of a
  *   transfer's beneficiary name fails; accepted → submitted);
  * - submitted: read the bank's status (settled / failed / still pending).
- * A step repeated after a crash is safe: the bank is idempotent on the
- * instruction id, and completions only move non-final rows. Every commit of a
- * step (submitted, rescheduled, completed) is fenced by the step's lease, and
- * so are the bank's submission and the hold's resolution, made inside the
- * fenced transaction (the row locked while the token holds): a replica whose
- * lease passed to another (it stalled past the lease) sends nothing, moves no
- * money and commits nothing. A bank that does not answer (the submit throws)
+ * No call to the bank or the ledger is made inside a transaction: each is
+ * made first, idempotent on a key stable per step (the bank on the
+ * instruction id, the ledger's post or void on the hold id, the transfer's),
+ * and only its result is committed, in one short transaction fenced by the
+ * step's lease (the row's timer must still read this owner's token). An owner
+ * that stalled past its lease may have made the call, but its commit fails
+ * and it does nothing more; the new owner makes the same call with the same
+ * key, is answered alike, and commits once, so nothing is paid or posted
+ * twice. An outcome that resolves a hold is always the bank's (a transfer's
+ * destination is its own), so any owner resolves the hold the same way; a
+ * failure decided here (an order's destination no longer payable) resolves
+ * no hold. A bank that does not answer (the submit throws)
  * is asked again, with the same reference, when the lease passes; one that is unreachable (SERVICE_UNAVAILABLE) makes the
  * worker give the instruction back at once for a replica with a healthy path.
  * A transfer's instruction takes its destination from the transfer and
@@ -25,7 +30,7 @@ import { isAppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { BankAdapter } from '../../adapters/bank/bank';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
-import type { EntityManager, StepLease } from '@platform/persistence';
+import type { StepLease } from '@platform/persistence';
 import type { BankOutcome, TransferOutcomes } from './transfer-outcomes';
 import type { LedgerApi, LedgerPayoutDestination } from '../../adapters/peers/peers';
 
@@ -69,17 +74,8 @@ export class PayoutSteps {
   }
 
   private async finish(instruction: InstructionRecord, outcome: BankOutcome, lease: StepLease): Promise<void> {
-    await lease.commit((manager) => this.finishFenced(manager, instruction, outcome));
-  }
-
-  /** The instruction's outcome (and its transfer's, hold resolved), inside a transaction behind its fence. */
-  private async finishFenced(
-    manager: EntityManager,
-    instruction: InstructionRecord,
-    outcome: BankOutcome,
-  ): Promise<void> {
-    if (instruction.transferId) return this.deps.transferOutcomes.finishFenced(manager, instruction, outcome);
-    await this.deps.instructions.complete(instruction.instructionId, outcome, manager);
+    if (instruction.transferId) return this.deps.transferOutcomes.finish(instruction, outcome, lease);
+    await lease.commit((manager) => this.deps.instructions.complete(instruction.instructionId, outcome, manager));
   }
 
   private async destinationOf(
@@ -107,34 +103,34 @@ export class PayoutSteps {
     if (destination.status !== 'active')
       return this.finish(instruction, { status: 'failed', failureCode: 'PAYOUT_ACCOUNT_NOT_PAYABLE' }, lease);
     if (!lease.held) return; // another replica has the instruction now, and submits it itself
-    // The bank is asked behind the fence, the instruction's row locked: an owner whose lease
-    // passed sends nothing, and no other replica can take the row while the bank is asked.
-    await lease.commit(async (manager) => {
-      const submittedAt = new Date();
-      const answer = await this.deps.bank.submit({
-        reference: instruction.instructionId,
-        rail: destination.rail,
-        accountNumber: destination.accountNumber,
-        accountName: destination.accountName,
-        bankCode: destination.bankCode ?? null,
-        amountKes: instruction.amountKes,
-        checkAccountName: instruction.transferId !== null,
+    // Asked outside any transaction: the bank pays an instruction id once and answers a repeat alike,
+    // so an owner whose lease passed meanwhile sends nothing new, and its commit below fails.
+    const submittedAt = new Date();
+    const answer = await this.deps.bank.submit({
+      reference: instruction.instructionId,
+      rail: destination.rail,
+      accountNumber: destination.accountNumber,
+      accountName: destination.accountName,
+      bankCode: destination.bankCode ?? null,
+      amountKes: instruction.amountKes,
+      checkAccountName: instruction.transferId !== null,
+    });
+    if (answer.outcome === 'rejected') {
+      this.deps.logger.info('bank refused a payout', {
+        instructionId: instruction.instructionId,
+        failureCode: answer.failureCode,
       });
-      if (answer.outcome === 'rejected') {
-        this.deps.logger.info('bank refused a payout', {
-          instructionId: instruction.instructionId,
-          failureCode: answer.failureCode,
-        });
-        return this.finishFenced(manager, instruction, { status: 'failed', failureCode: answer.failureCode });
-      }
-      await this.deps.instructions.markSubmitted(
+      return this.finish(instruction, { status: 'failed', failureCode: answer.failureCode }, lease);
+    }
+    await lease.commit((manager) =>
+      this.deps.instructions.markSubmitted(
         instruction.instructionId,
         answer.providerReference,
         submittedAt,
         new Date(submittedAt.getTime() + this.options.statusPollMs),
         manager,
-      );
-    });
+      ),
+    );
   }
 
   private async orderDestination(

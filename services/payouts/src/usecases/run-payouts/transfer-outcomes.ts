@@ -6,14 +6,15 @@
  *   amount to bank clearing and the fee to fee revenue;
  * - failed: the hold is voided and the daily-cap usage released (value never
  *   moved).
- * Both happen inside the transaction fenced by the step's lease (the
- * instruction's row locked while its token holds, so no other replica can
- * claim it meanwhile), in which the instruction then completes, the transfer
- * reads settled / failed and transfer.settled / transfer.failed is enqueued.
- * An owner whose lease passed (it stalled past it) touches neither the hold
- * nor the rows: the new owner resolves the hold itself. A crash between the
- * ledger's answer and the commit repeats the same ledger request (idempotent)
- * next time.
+ * The ledger and trading are called first, outside any transaction (each
+ * idempotent on the transfer's id: the same post or void again is answered
+ * alike and moves nothing), then, in one short transaction fenced by the
+ * step's lease, the instruction completes, the transfer reads settled /
+ * failed and transfer.settled / transfer.failed is enqueued. The outcome is
+ * the bank's, the same for every owner, so an owner whose lease passed (it
+ * stalled past it) resolves the hold as the new owner does, once in all, and
+ * its commit fails. A crash between the ledger's answer and the commit
+ * repeats the same ledger request (idempotent) next time.
  */
 import { enqueueEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
@@ -51,18 +52,25 @@ export class TransferOutcomes {
   }
 
   async finish(instruction: InstructionRecord, outcome: BankOutcome, lease: StepLease): Promise<void> {
-    await lease.commit((manager) => this.finishFenced(manager, instruction, outcome));
+    const transfer = await this.transferOf(instruction);
+    if (!lease.held) return; // another replica has the instruction now, and finishes it itself
+    await this.resolveHold(transfer, outcome);
+    await lease.commit((manager) => this.record(manager, instruction, transfer, outcome));
+    this.deps.logger.info('transfer completed', {
+      transferId: transfer.transferId,
+      status: outcome.status,
+      failureCode: outcome.status === 'failed' ? outcome.failureCode : undefined,
+    });
   }
 
-  /**
-   * The hold resolved and the outcome committed, inside a transaction already
-   * behind the step's fence (the instruction's row locked while its token
-   * holds): an owner whose lease passed never gets here, so it moves no money.
-   */
-  async finishFenced(manager: EntityManager, instruction: InstructionRecord, outcome: BankOutcome): Promise<void> {
-    const transfer = await this.transferOf(instruction, manager);
+  /** The outcome committed with its event, inside the transaction behind the step's fence. */
+  private async record(
+    manager: EntityManager,
+    instruction: InstructionRecord,
+    transfer: TransferRecord,
+    outcome: BankOutcome,
+  ): Promise<void> {
     const settledAt = new Date();
-    await this.resolveHold(transfer, outcome);
     await this.deps.instructions.complete(instruction.instructionId, outcome, manager);
     const moved = await this.deps.transfers.markOutcome(
       manager,
@@ -86,11 +94,6 @@ export class TransferOutcomes {
         },
       });
     }
-    this.deps.logger.info('transfer completed', {
-      transferId: transfer.transferId,
-      status: outcome.status,
-      failureCode: outcome.status === 'failed' ? outcome.failureCode : undefined,
-    });
   }
 
   /** Posts the hold (settled) or voids it and gives the daily cap back (failed); idempotent. */

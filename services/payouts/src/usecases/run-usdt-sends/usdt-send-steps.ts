@@ -9,12 +9,20 @@
  * - confirmed and with the chain: its status is read until confirmed
  *   (the hold posted to chain clearing, usdt_send.settled) or failed.
  * A failure voids the hold and releases the cap BEFORE usdt_send.failed is
- * enqueued. Every step is safe to run again. A confirmed send's commits
- * (submitted, rescheduled, settled or failed) are fenced by the step's lease,
- * and so is its hold's resolution (posted or voided inside the fenced
- * transaction): a replica whose lease passed to another moves no money and
- * commits nothing, and one that knows its lease is gone does not ask the
- * custodian at all.
+ * enqueued. Every step is safe to run again. No call to the custodian, the
+ * ledger or trading is made inside a transaction: each is made first,
+ * idempotent on the send id (the custodian sends an id once and answers a
+ * repeat alike; the ledger posts or voids the hold of that id once), and its
+ * result is then committed in one short transaction fenced by the step's
+ * lease (the row's timer must still read this owner's token). An owner that
+ * stalled past its lease may have made the call, but its commit fails and it
+ * does nothing more; the new owner repeats the call with the same id and
+ * commits once. Outcomes read from the chain are the same for every owner; a
+ * failure decided here (the wallet no longer active) is committed first
+ * (failure_reason on the confirmed row, fenced) and only then is the hold
+ * voided, so an owner whose lease passed, while the new owner may have
+ * handed the send to the chain, voids nothing; a send with a decided failure
+ * is never handed to the chain.
  */
 import { enqueueEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
@@ -88,30 +96,40 @@ export class UsdtSendSteps {
   }
 
   private async release(send: UsdtSendRecord, lease: StepLease): Promise<void> {
+    // A failure decided by an earlier owner: the hold is given back, the chain never asked.
+    if (send.failureReason) return this.fail(send, send.failureReason, lease);
     const wallet = await activeWallet(this.deps.walletRegistry, send.partnerId, send.destinationWalletId);
-    if (!wallet) return this.fail(send, 'USDT_SEND_DESTINATION_NOT_ACTIVE', lease);
+    if (!wallet) return this.decideFailure(send, 'USDT_SEND_DESTINATION_NOT_ACTIVE', lease);
     if (!lease.held) return; // another replica has the send now, and submits it itself
-    // The custodian is asked behind the fence, the send's row locked: an owner whose lease
-    // passed hands nothing to the chain, and no other replica can take the row meanwhile.
-    await lease.commit(async (manager) => {
-      const submittedAt = new Date();
-      const answer = await this.deps.chain.send({
-        reference: send.sendId,
-        toAddress: wallet.address,
-        usdtAmount: send.usdtAmount,
-      });
-      if (answer.outcome === 'rejected')
-        return this.finishFenced(manager, send, { status: 'failed', failureReason: answer.failureReason }, () =>
-          this.giveBack(send),
-        );
-      await this.deps.sends.markSubmitted(
+    // Asked outside any transaction: the custodian sends a send id once and answers a repeat
+    // alike, so an owner whose lease passed meanwhile sends nothing new, and its commit fails.
+    const submittedAt = new Date();
+    const answer = await this.deps.chain.send({
+      reference: send.sendId,
+      toAddress: wallet.address,
+      usdtAmount: send.usdtAmount,
+    });
+    if (answer.outcome === 'rejected') return this.fail(send, answer.failureReason, lease);
+    await lease.commit((manager) =>
+      this.deps.sends.markSubmitted(
         manager,
         send.sendId,
         wallet.address,
         submittedAt,
         new Date(submittedAt.getTime() + this.deps.statusPollMs),
-      );
-    });
+      ),
+    );
+  }
+
+  /**
+   * A failure found here, not by the chain: committed first behind the fence
+   * (the send is then never handed to the chain), and only then the hold given
+   * back. An owner whose lease passed commits nothing and so voids nothing.
+   */
+  private async decideFailure(send: UsdtSendRecord, failureReason: string, lease: StepLease): Promise<void> {
+    const decided = await lease.commit((manager) => this.deps.sends.decideFailure(manager, send.sendId, failureReason));
+    if (!decided) return; // handed to the chain meanwhile: its status decides
+    await this.fail(send, failureReason, lease);
   }
 
   private async poll(send: UsdtSendRecord, lease: StepLease): Promise<void> {
@@ -147,10 +165,9 @@ export class UsdtSendSteps {
 
   /**
    * The hold resolved (`resolveHold`: posted, or voided with the cap given
-   * back) and the outcome recorded with its event, in one transaction behind
-   * the step's fence: the send's row stays locked while its token holds, so
-   * an owner whose lease passed (one that found the wallet gone while the new
-   * owner had already handed the send to the chain) voids nothing.
+   * back; idempotent on the send id, and for the same outcome whichever owner
+   * runs it), then the outcome recorded with its event in one short
+   * transaction behind the step's fence.
    */
   private async finish(
     send: UsdtSendRecord,
@@ -158,17 +175,14 @@ export class UsdtSendSteps {
     lease: StepLease,
     resolveHold: () => Promise<void>,
   ): Promise<void> {
-    await lease.commit((manager) => this.finishFenced(manager, send, outcome, resolveHold));
+    if (!lease.held) return; // another replica has the send now, and finishes it itself
+    await resolveHold();
+    await lease.commit((manager) => this.record(manager, send, outcome));
+    this.deps.logger.info('usdt send completed', { sendId: send.sendId, status: outcome.status });
   }
 
-  /** `finish`'s work, inside a transaction already behind the send's fence. */
-  private async finishFenced(
-    manager: EntityManager,
-    send: UsdtSendRecord,
-    outcome: SendOutcome,
-    resolveHold: () => Promise<void>,
-  ): Promise<void> {
-    await resolveHold();
+  /** The outcome and its event, inside the transaction behind the send's fence. */
+  private async record(manager: EntityManager, send: UsdtSendRecord, outcome: SendOutcome): Promise<void> {
     if (await this.deps.sends.markOutcome(manager, send.sendId, outcome))
       await enqueueEvent(manager, {
         partnerId: send.partnerId,
@@ -182,6 +196,5 @@ export class UsdtSendSteps {
           failureReason: outcome.status === 'failed' ? outcome.failureReason : null,
         },
       });
-    this.deps.logger.info('usdt send completed', { sendId: send.sendId, status: outcome.status });
   }
 }
