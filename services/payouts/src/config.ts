@@ -126,8 +126,9 @@ export const configSchema = z
     ...retentionEnv(),
     ...outboxRetentionEnv(),
   })
-  .superRefine(refuseDevelopmentKeysInProduction('CODE_HASH_KEY'))
+  // One refinement, so the schema's variables stay readable through one wrapper (the compose check reads them).
   .superRefine((config, context) => {
+    refuseDevelopmentKeysInProduction<typeof config>('CODE_HASH_KEY')(config, context);
     for (const name of ['PAYOUT_STEP_LEASE_MS', 'TRANSFER_CREATE_LEASE_MS'] as const) {
       const problem = leaseTimingProblem({ leaseMs: config[name], renewEveryMs: config.PAYOUT_LEASE_RENEW_MS });
       if (problem)
