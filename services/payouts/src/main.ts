@@ -111,10 +111,17 @@ bootService({
     return {
       server,
       drain: async () => {
-        // Proceeds first: a sweep's instructions are then left to the runner's drain.
-        await sellProceeds.stop();
-        await runner.stop();
-        await Promise.all([...schedulers.map((scheduler) => scheduler.stop()), holdReconciler.stop()]);
+        // All at once, each within its own drain bound; only proceeds → runner is ordered, so a
+        // sweep's instructions are left to the runner's drain.
+        const proceedsThenRunner = async () => {
+          await sellProceeds.stop();
+          await runner.stop();
+        };
+        await Promise.all([
+          proceedsThenRunner(),
+          ...schedulers.map((scheduler) => scheduler.stop()),
+          holdReconciler.stop(),
+        ]);
       },
       stop: async () => {
         ledgerClient.close();
