@@ -20,8 +20,7 @@ function toUsdtSend(row: UsdtSendRecord, confirmation: Confirmation): payouts.Us
     destinationWalletId: row.destinationWalletId,
     usdtAmount: row.usdtAmount,
     partnerReference: row.partnerReference,
-    // A confirmed send may carry the failure decided for it while its hold is given back: shown once final.
-    failureReason: row.status === 'failed' ? (row.failureReason ?? undefined) : undefined,
+    failureReason: row.failureReason ?? undefined,
     createdAt: new Date(row.createdAt).toISOString(),
     confirmedAt: iso(row.confirmedAt),
     settledAt: iso(row.settledAt),

@@ -11,6 +11,7 @@ import { PartnerListingsMigration1733200000000 } from './migrations/173320000000
 import { PayoutsOutboxTraceparentMigration1796000000000 } from './migrations/1796000000000-payouts-outbox-traceparent';
 import { PayoutsPartnerFilteredListingsMigration1796700000000 } from './migrations/1796700000000-payouts-partner-filtered-listings';
 import { PayoutsOutboxRetentionIndexMigration1797200000000 } from './migrations/1797200000000-payouts-outbox-retention-index';
+import { UsdtSendDecidedFailureMigration1797950000000 } from './migrations/1797950000000-usdt-send-decided-failure';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -31,6 +32,7 @@ export function payoutsDataSource(url: string): DataSource {
       PayoutsOutboxTraceparentMigration1796000000000,
       PayoutsPartnerFilteredListingsMigration1796700000000,
       PayoutsOutboxRetentionIndexMigration1797200000000,
+      UsdtSendDecidedFailureMigration1797950000000,
     ],
   });
 }

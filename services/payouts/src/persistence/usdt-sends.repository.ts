@@ -21,6 +21,8 @@ export interface UsdtSendRecord {
   usdtAmount: string;
   status: UsdtSendStatus;
   failureReason: string | null;
+  /** A failure decided before the chain was asked (the send still confirmed, its hold being given back). */
+  decidedFailureReason: string | null;
   confirmationId: string | null;
   toAddress: string | null;
   chainSubmittedAt: Date | null;
@@ -34,7 +36,8 @@ export interface UsdtSendRecord {
 const COLUMNS = `send_id AS "sendId", partner_id AS "partnerId", idempotency_key AS "idempotencyKey", request_hash AS "requestHash",
   partner_reference AS "partnerReference", destination_wallet_id AS "destinationWalletId", usdt_amount::text AS "usdtAmount", status,
   failure_reason AS "failureReason", confirmation_id AS "confirmationId", to_address AS "toAddress", chain_submitted_at AS "chainSubmittedAt",
-  created_at AS "createdAt", confirmed_at AS "confirmedAt", settled_at AS "settledAt"`;
+  created_at AS "createdAt", confirmed_at AS "confirmedAt", settled_at AS "settledAt",
+  decided_failure_reason AS "decidedFailureReason"`;
 
 /** The sends a partner may see (a create still running its checks is not one of them). */
 export type VisibleUsdtSendStatus = VisibleStatus;
@@ -133,7 +136,7 @@ export class UsdtSendsRepository extends ConfirmableRows<UsdtSendRecord> {
   async decideFailure(manager: EntityManager, sendId: string, failureReason: string): Promise<boolean> {
     const rows = await queryRows(
       manager,
-      `UPDATE usdt_sends SET failure_reason = $2
+      `UPDATE usdt_sends SET decided_failure_reason = $2
         WHERE send_id = $1 AND status = 'confirmed' AND chain_submitted_at IS NULL RETURNING send_id`,
       [sendId, failureReason],
     );

@@ -221,7 +221,7 @@ function usdtSteps(w: World, walletActive: boolean): UsdtSendSteps {
   });
 }
 
-function send(chainSubmittedAt: Date | null, failureReason: string | null = null): UsdtSendRecord {
+function send(chainSubmittedAt: Date | null, decidedFailureReason: string | null = null): UsdtSendRecord {
   return {
     sendId: ID,
     partnerId: ID,
@@ -229,7 +229,8 @@ function send(chainSubmittedAt: Date | null, failureReason: string | null = null
     usdtAmount: '5.000000',
     status: 'confirmed',
     chainSubmittedAt,
-    failureReason,
+    failureReason: null,
+    decidedFailureReason,
   } as UsdtSendRecord;
 }
 

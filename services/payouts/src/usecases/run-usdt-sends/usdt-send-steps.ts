@@ -19,7 +19,7 @@
  * does nothing more; the new owner repeats the call with the same id and
  * commits once. Outcomes read from the chain are the same for every owner; a
  * failure decided here (the wallet no longer active) is committed first
- * (failure_reason on the confirmed row, fenced) and only then is the hold
+ * (decided_failure_reason on the confirmed row, fenced) and only then is the hold
  * voided, so an owner whose lease passed, while the new owner may have
  * handed the send to the chain, voids nothing; a send with a decided failure
  * is never handed to the chain.
@@ -97,7 +97,7 @@ export class UsdtSendSteps {
 
   private async release(send: UsdtSendRecord, lease: StepLease): Promise<void> {
     // A failure decided by an earlier owner: the hold is given back, the chain never asked.
-    if (send.failureReason) return this.fail(send, send.failureReason, lease);
+    if (send.decidedFailureReason) return this.fail(send, send.decidedFailureReason, lease);
     const wallet = await activeWallet(this.deps.walletRegistry, send.partnerId, send.destinationWalletId);
     if (!wallet) return this.decideFailure(send, 'USDT_SEND_DESTINATION_NOT_ACTIVE', lease);
     if (!lease.held) return; // another replica has the send now, and submits it itself
