@@ -1,7 +1,8 @@
 // Proves /v1/health's upstream verdict: ok only when every upstream answers
 // SERVING and no breaker is open; a verdict is reused for 1 s and probes are
 // shared by concurrent callers; past 1 s a request answers with the last
-// verdict while fresh probes run (it never waits for them), past 3 s it waits;
+// verdict and the fresh probes start after it (it never waits for them, one set
+// of probes for all such requests), past 3 s it waits;
 // a breaker that opens degrades the answer at once; a probe that throws counts
 // as unhealthy.
 import { createLogger } from '@platform/logger';
@@ -92,6 +93,8 @@ describe('CachedUpstreamHealth', () => {
     const release = hold();
     expect(await health.status()).toBe('ok');
     expect(await health.status()).toBe('ok');
+    expect(state.probes).toBe(2);
+    await settle();
     expect(state.probes).toBe(4);
     release();
     await settle();

@@ -44,10 +44,10 @@ export class CachedUpstreamHealth implements UpstreamHealth {
     const settled = this.settled;
     const ageMs = settled ? this.nowMs() - settled.atMs : Infinity;
     if (settled && ageMs < UPSTREAM_HEALTH_CACHE_MS) return Promise.resolve(this.withBreakers(settled.status));
-    const probe = this.probe();
-    if (!settled || ageMs >= UPSTREAM_HEALTH_STALE_MS_MAX) return probe;
-    // Nobody waits for this probe: a failure of its own (the probes themselves never throw) must not go unhandled.
-    probe.catch(() => undefined);
+    if (!settled || ageMs >= UPSTREAM_HEALTH_STALE_MS_MAX) return this.probe();
+    // Started once this answer is written, so its six calls do not delay it; nobody waits
+    // for it, so a failure of its own (the probes themselves never throw) must not go unhandled.
+    setImmediate(() => this.probe().catch(() => undefined));
     return Promise.resolve(this.withBreakers(settled.status));
   }
 
