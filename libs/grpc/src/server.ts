@@ -19,6 +19,7 @@ import { TLSSocket } from 'node:tls';
 import { health } from '@platform/proto';
 import { Logger, runWithContext } from '@platform/logger';
 import { AccessTable, assertCompleteTable, decideAccess, permissionDenied } from './access';
+import { answeredAtOnce } from './answer-at-once';
 import { measuredHandler } from './call-metrics';
 import { tracedHandler } from './call-tracing';
 import { metadataToContext } from './context-metadata';
@@ -187,9 +188,11 @@ export function createGrpcServer(logger: Logger, tls: TlsMaterial): GrpcServer {
       const handlers: UntypedServiceImplementation = {};
       for (const [name, method] of Object.entries(definition)) {
         const handler = implementation[name as keyof typeof implementation] as (request: unknown) => Promise<unknown>;
-        handlers[name] = measuredHandler(
-          method.path,
-          tracedHandler(method.path, unaryHandler(method.path, handler, logger, access[name as keyof typeof access])),
+        handlers[name] = answeredAtOnce(
+          measuredHandler(
+            method.path,
+            tracedHandler(method.path, unaryHandler(method.path, handler, logger, access[name as keyof typeof access])),
+          ),
         );
       }
       server.addService(definition as unknown as ServiceDefinition, handlers);

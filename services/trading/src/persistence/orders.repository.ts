@@ -4,7 +4,7 @@
  * through the data source unless given one.
  */
 import type { DataSource, DueRows, EntityManager, PageBounds } from '@platform/persistence';
-import { claimDueSql, newestFirstPageSql, queryRows } from '@platform/persistence';
+import { claimDueSql, newestFirstPageSql, queryPrepared, queryRows } from '@platform/persistence';
 import type { OrderRecord, OrderStatus } from '../domain/order';
 
 export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", partner_reference AS "partnerReference", quote_id AS "quoteId",
@@ -17,6 +17,8 @@ export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", 
   wallet_id AS "walletId", payment_reference AS "paymentReference", paybill, beneficiary_name AS "beneficiaryName", pay_before AS "payBefore",
   payment_rail_reference AS "paymentRailReference", payment_bank_transaction_id AS "paymentBankTransactionId",
   payment_matched_at AS "paymentMatchedAt", payment_kes_amount::text AS "paymentKesAmount"`;
+
+const ORDER_READ_SQL = `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1`;
 
 export interface OrderListFilter {
   partnerId: string;
@@ -208,6 +210,15 @@ export class OrdersRepository {
       `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [orderId],
     );
+    return row ?? null;
+  }
+
+  /**
+   * A partner's read of one order, by its primary key: a named prepared statement on
+   * the pool (bind and run, no TypeORM query runner, no lock), the row as find() gives it.
+   */
+  async read(orderId: string): Promise<OrderRecord | null> {
+    const [row] = await queryPrepared<OrderRecord>(this.dataSource, 'order_read', ORDER_READ_SQL, [orderId]);
     return row ?? null;
   }
 

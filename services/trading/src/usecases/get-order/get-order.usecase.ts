@@ -5,11 +5,11 @@ import { UUID_PATTERN } from '../../domain/partner-profile';
 import type { OrdersRepository } from '../../persistence/orders.repository';
 
 export class GetOrderUseCase {
-  constructor(private readonly orders: Pick<OrdersRepository, 'find'>) {}
+  constructor(private readonly orders: Pick<OrdersRepository, 'read'>) {}
 
   async execute(command: { partnerId: string; orderId: string }): Promise<OrderRecord> {
     if (!UUID_PATTERN.test(command.orderId)) throw new AppError('ORDER_NOT_FOUND');
-    const order = await this.orders.find(command.orderId);
+    const order = await this.orders.read(command.orderId);
     if (!order || order.partnerId !== command.partnerId) throw new AppError('ORDER_NOT_FOUND');
     return order;
   }
