@@ -22,7 +22,8 @@ const FEED_PAGE_OF_TYPE_SQL = `SELECT event_id::text, body FROM deliveries
   LIMIT $4`;
 
 /** Where the page's cursor event stands: its position (null while the positioner has not reached it) and its time. */
-const FEED_CURSOR_SQL = 'SELECT feed_position::text, created_at FROM deliveries WHERE partner_id = $1 AND event_id = $2';
+const FEED_CURSOR_SQL =
+  'SELECT feed_position::text, created_at FROM deliveries WHERE partner_id = $1 AND event_id = $2';
 
 /** A page of the feed as the one JSON array the partner receives. */
 export interface FeedJsonPage {
