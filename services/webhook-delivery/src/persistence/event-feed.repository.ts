@@ -21,6 +21,10 @@ const FEED_PAGE_OF_TYPE_SQL = `SELECT event_id::text, body FROM deliveries
   ORDER BY feed_position
   LIMIT $4`;
 
+/** Where the page's cursor event stands: its position (null while the positioner has not reached it) and its time. */
+const FEED_CURSOR_SQL =
+  'SELECT feed_position::text, created_at FROM deliveries WHERE partner_id = $1 AND event_id = $2';
+
 /** A page of the feed as the one JSON array the partner receives. */
 export interface FeedJsonPage {
   /** `[` + the bodies of at most `limit` events in feed order, joined by `,` + `]`. */
@@ -96,16 +100,21 @@ export class EventFeedRepository {
     return { count: row?.count ?? 0, oldestAgeSeconds: Math.max(0, row?.oldest_age_seconds ?? 0) };
   }
 
-  /** The cursor event of this partner, if it is one of theirs. */
+  /**
+   * The cursor event of this partner, if it is one of theirs: read before
+   * every page after the first, so a prepared statement like the page's
+   * (its plan, a key lookup, made once per connection, not per page).
+   */
   async cursorPosition(partnerId: string, eventId: string): Promise<CursorPosition> {
-    const [row] = (await this.dataSource.query(
-      'SELECT feed_position::text AS position, created_at FROM deliveries WHERE partner_id = $1 AND event_id = $2',
+    const [row] = await queryPreparedArrays<[position: string | null, createdAt: Date]>(
+      this.dataSource,
+      'feed_cursor',
+      FEED_CURSOR_SQL,
       [partnerId, eventId],
-    )) as Array<{ position: string | null; created_at: Date }>;
+    );
     if (!row) return { kind: 'unknown' };
-    return row.position === null
-      ? { kind: 'unpositioned', createdAt: row.created_at }
-      : { kind: 'positioned', position: row.position, createdAt: row.created_at };
+    const [position, createdAt] = row;
+    return position === null ? { kind: 'unpositioned', createdAt } : { kind: 'positioned', position, createdAt };
   }
 
   /**
