@@ -238,5 +238,12 @@ describe('holds', () => {
     expect(await codeOf(place(partner, '1.00', { expiresAt: new Date(Date.now() - 1_000).toISOString() }))).toBe(
       'VALIDATION_FAILED',
     );
+    // More decimals than KES takes, judged once the account's currency is known: nothing held.
+    expect(
+      await codeOf(
+        client.placeHold({ holdId: randomUUID(), accountId: partner.kesAccountId, amount: '1.001', metadata: {} }),
+      ),
+    ).toBe('VALIDATION_FAILED');
+    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ held: '0.00' });
   });
 });

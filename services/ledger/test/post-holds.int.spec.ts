@@ -4,8 +4,8 @@
 // refused request (an unknown hold, a hold voided before) answers its own code
 // while the others post; the same call again answers the posted holds and
 // writes no second entry; the partner's KES balance answered by
-// GetPartnerAccounts with_kes_balance is the one GetBalances answers; and the
-// ledger still balances after.
+// GetPartnerAccounts with_kes_balance is the one GetBalances answers; a hold
+// named twice in one call is posted once; and the ledger still balances after.
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { createTestPartner, TestPartner } from '@platform/testing';
@@ -109,4 +109,19 @@ it('answers the KES balance with the accounts when asked, the same GetBalances a
   expect(accounts.kesBalance).toEqual(await kesBalance(client, partner.partnerId));
   expect(accounts.kesBalance).toMatchObject({ available: '180.00', held: '120.00', posted: '300.00' });
   expect((await client.getPartnerAccounts({ partnerId: partner.partnerId })).kesBalance).toBeUndefined();
+});
+
+it('posts a hold named twice in one call once: the second request answers the posted hold, a different one is refused', async () => {
+  const partner = await fundedPartner('300.00');
+  const holdId = await placed(partner, '120.00');
+  const { outcomes } = await client.postHolds({
+    holds: [postRequest(holdId, '120.00'), postRequest(holdId, '120.00'), postRequest(holdId, '60.00')],
+  });
+  expect(outcomes.map((outcome) => outcome.hold?.status ?? outcome.errorCode)).toEqual([
+    'posted',
+    'posted',
+    'LEDGER_HOLD_ALREADY_RESOLVED',
+  ]);
+  expect(await entriesOf([holdId])).toBe(1);
+  expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '180.00', held: '0.00' });
 });

@@ -171,7 +171,11 @@ function settlementPostings(live: Live, holdAmount: Big) {
   ];
 }
 
-/** Places a hold's row and held amount as PlaceHold does, after locking its account. */
+/**
+ * Places a hold's row and held amount as PlaceHold does, after locking its account: the
+ * statements ledger_place_hold runs inside its one call, one by one here, because EXPLAIN
+ * of the call shows the function and not the reads inside it.
+ */
 async function placeHold(q: ExplainingQueryable, live: Live, holdId: string): Promise<void> {
   await holds.lockHoldId(manager(q), holdId);
   await holds.find(manager(q), holdId);

@@ -13,6 +13,7 @@ import { LedgerUsdtDepositExpectationsMigration1796100000000 } from './migration
 import { LedgerServiceAccountShardsMigration1797000000000 } from './migrations/1797000000000-ledger-service-account-shards';
 import { LedgerStatementTriggerPartnerPostingsMigration1797000000001 } from './migrations/1797000000001-ledger-statement-trigger-partner-postings';
 import { LedgerOutboxRetentionIndexMigration1797200000000 } from './migrations/1797200000000-ledger-outbox-retention-index';
+import { LedgerPlaceHoldOneStatementMigration1797800000000 } from './migrations/1797800000000-ledger-place-hold-one-statement';
 
 export const SERVICE_NAME = 'ledger';
 
@@ -35,6 +36,7 @@ export function ledgerDataSource(url: string): DataSource {
       LedgerServiceAccountShardsMigration1797000000000,
       LedgerStatementTriggerPartnerPostingsMigration1797000000001,
       LedgerOutboxRetentionIndexMigration1797200000000,
+      LedgerPlaceHoldOneStatementMigration1797800000000,
     ],
   });
 }

@@ -3,8 +3,8 @@
  * row first, then accounts in id order (journal.repository), so hold work and
  * plain entries queue instead of deadlocking.
  */
-import { DataSource, DueRows, EntityManager, queryRows } from '@platform/persistence';
-import { Big, Currency, formatAmount } from '@platform/money';
+import { DataSource, DueRows, EntityManager, queryPrepared, queryRows } from '@platform/persistence';
+import { Big, Currency, CURRENCY_SCALE, formatAmount } from '@platform/money';
 import type { HoldStatus } from '../domain/hold';
 
 export interface HoldRecord {
@@ -90,6 +90,29 @@ export interface NewHold {
   owner: string | null;
 }
 
+/** A placement as the use case asks it (ledger_place_hold): the amount as the caller wrote it, its scale checked there. */
+export interface HoldPlacement {
+  holdId: string;
+  accountId: string;
+  amount: string;
+  expiresAt: string | null;
+  /** Judged by the caller's clock; refuses only a new hold. */
+  expiresInPast: boolean;
+  metadata: Record<string, string>;
+  requestHash: string;
+  owner: string | null;
+}
+
+export type PlacementOutcome =
+  | { outcome: 'placed' | 'existing'; hold: HoldRecord }
+  | { outcome: 'account_not_found' | 'bad_amount' | 'expires_in_past' | 'insufficient_funds'; hold: null };
+
+const PLACE_HOLD_SQL = `SELECT p.outcome, ${COLUMNS}
+  FROM ledger_place_hold($1::uuid, $2::uuid, $3::numeric, $4::jsonb, $5::timestamptz, $6::boolean, $7::jsonb, $8::text, $9::text) p,
+       LATERAL (SELECT (p.hold).*) h`;
+
+const SCALES = JSON.stringify(CURRENCY_SCALE);
+
 export interface HoldResolution {
   status: Exclude<HoldStatus, 'pending'>;
   postedAmount: Big;
@@ -162,6 +185,33 @@ export class HoldsRepository {
     );
     if (!row) throw new Error(`account ${hold.accountId} vanished while a hold was placed on it`);
     return toRecord(row);
+  }
+
+  /**
+   * Places the hold, or answers the one already under its id, in ONE statement run on
+   * its own (its own transaction, a named prepared statement): the account row is locked
+   * only for that statement and its commit (migrations/1797800000000).
+   */
+  async placeOrFind(dataSource: DataSource, placement: HoldPlacement): Promise<PlacementOutcome> {
+    const [row] = await queryPrepared<HoldRow & { outcome: PlacementOutcome['outcome'] }>(
+      dataSource,
+      'ledger_place_hold',
+      PLACE_HOLD_SQL,
+      [
+        placement.holdId,
+        placement.accountId,
+        placement.amount,
+        SCALES,
+        placement.expiresAt,
+        placement.expiresInPast,
+        JSON.stringify(placement.metadata),
+        placement.requestHash,
+        placement.owner,
+      ],
+    );
+    if (!row) throw new Error('ledger_place_hold answered no row');
+    if (row.outcome === 'placed' || row.outcome === 'existing') return { outcome: row.outcome, hold: toRecord(row) };
+    return { outcome: row.outcome, hold: null };
   }
 
   /** Names the owner of a hold placed without one (a retry from a caller that now sends it). */

@@ -1,12 +1,10 @@
 import { AppError, validationFailed } from '@platform/errors';
-import { Big, parseDecimal, parsePositiveAmount } from '@platform/money';
-import { claimIdempotently, DataSource, EntityManager, withTransaction } from '@platform/persistence';
-import { holdFits } from '../../domain/hold';
+import { parseDecimal } from '@platform/money';
+import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import { isOwnerOf } from '../../domain/hold-owner';
 import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
-import { lockCallerAccounts } from '../../persistence/journal.repository';
 import type { MoneyMovementLog } from '../money-movements';
 import { validMetadata } from '../post-entry/postings';
 
@@ -28,7 +26,9 @@ const AMOUNT_SCALE_MAX = 6;
 /**
  * Reserves an amount on one account: held += amount, exactly once per caller
  * id. The account row is locked, so concurrent holds on one account queue and
- * never together exceed its available balance.
+ * never together exceed its available balance; the whole placement is one
+ * statement (HoldsRepository.placeOrFind), so that lock lasts one statement
+ * and its commit.
  */
 export class PlaceHoldUseCase {
   constructor(
@@ -39,19 +39,44 @@ export class PlaceHoldUseCase {
 
   async execute(command: PlaceHoldCommand): Promise<HoldRecord> {
     const hash = this.validate(command);
-    const { hold, placed } = await withTransaction(this.dataSource, async (manager) => {
-      // The lock serialises requests for one id: the claim never meets a twin, so only the hash is compared.
-      await this.holds.lockHoldId(manager, command.holdId);
-      const { resource, replayed } = await claimIdempotently({
-        requestHash: hash,
-        reusedError: 'LEDGER_ID_REUSED',
-        find: () => this.holds.find(manager, command.holdId),
-        claim: () => this.placeNew(manager, command, hash),
-      });
-      return { hold: replayed ? await this.retried(manager, resource, command) : resource, placed: !replayed };
+    const placement = await this.holds.placeOrFind(this.dataSource, {
+      holdId: command.holdId,
+      accountId: command.accountId,
+      amount: command.amount,
+      expiresAt: command.expiresAt === null ? null : new Date(command.expiresAt).toISOString(),
+      // Only a new hold must expire in the future; a retry of an old one is answered before this is looked at.
+      expiresInPast: command.expiresAt !== null && Date.parse(command.expiresAt) <= Date.now(),
+      metadata: command.metadata,
+      requestHash: hash,
+      owner: command.owner,
     });
-    if (placed) this.movements.holdPlaced(hold);
-    return hold;
+    switch (placement.outcome) {
+      case 'placed':
+        this.movements.holdPlaced(placement.hold);
+        return placement.hold;
+      case 'existing':
+        return this.replayed(placement.hold, command, hash);
+      case 'account_not_found':
+        throw new AppError('LEDGER_ACCOUNT_NOT_FOUND');
+      case 'bad_amount':
+        throw validationFailed(['amount']);
+      case 'expires_in_past':
+        throw validationFailed(['expiresAt']);
+      case 'insufficient_funds':
+        throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
+    }
+  }
+
+  /** The same request again answers the original hold; another request under its id is refused. */
+  private async replayed(existing: HoldRecord, command: PlaceHoldCommand, hash: string): Promise<HoldRecord> {
+    if (existing.requestHash !== hash) throw new AppError('LEDGER_ID_REUSED');
+    if (command.owner === null || existing.owner === command.owner) return existing;
+    // Rare (a caller that started naming owners retries an old hold): under the id's lock, as a placement is.
+    return withTransaction(this.dataSource, async (manager) => {
+      await this.holds.lockHoldId(manager, command.holdId);
+      const current = (await this.holds.find(manager, command.holdId))!;
+      return this.retried(manager, current, command);
+    });
   }
 
   private validate(command: PlaceHoldCommand): string {
@@ -81,27 +106,5 @@ export class PlaceHoldUseCase {
     if (command.owner === null || existing.owner === command.owner) return existing;
     if (existing.owner !== null) throw new AppError('LEDGER_ID_REUSED');
     return this.holds.adoptOwner(manager, existing.holdId, command.owner);
-  }
-
-  private async placeNew(manager: EntityManager, command: PlaceHoldCommand, hash: string): Promise<HoldRecord> {
-    const account = (await lockCallerAccounts(manager, [command.accountId])).get(command.accountId)!;
-    const amount = parsePositiveAmount(command.amount, account.currency);
-    if (!amount) throw validationFailed(['amount']);
-    // Only a new hold must expire in the future; a retry of an old one returned above.
-    if (command.expiresAt !== null && Date.parse(command.expiresAt) <= Date.now())
-      throw validationFailed(['expiresAt']);
-    if (!holdFits(new Big(account.posted), new Big(account.held), amount, account.allowNegative)) {
-      throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
-    }
-    return this.holds.place(manager, {
-      holdId: command.holdId,
-      accountId: account.id,
-      currency: account.currency,
-      amount,
-      expiresAt: command.expiresAt === null ? null : new Date(command.expiresAt).toISOString(),
-      metadata: command.metadata,
-      requestHash: hash,
-      owner: command.owner,
-    });
   }
 }

@@ -86,12 +86,13 @@ export class PostHoldUseCase {
       }
     });
     const outcomes = await withTransaction(this.dataSource, async (manager) => {
-      await this.lockInOrder(
+      const locked = await this.lockInOrder(
         manager,
         items.filter((item): item is CheckedCommand => !isAppError(item)),
       );
       const resolved: Array<Resolution | AppError> = [];
-      for (const item of items) resolved.push(isAppError(item) ? item : await this.refusedOrResolved(manager, item));
+      for (const item of items)
+        resolved.push(isAppError(item) ? item : await this.refusedOrResolved(manager, item, takeLocked(locked, item)));
       return resolved;
     });
     return outcomes.map((outcome) => {
@@ -113,8 +114,17 @@ export class PostHoldUseCase {
     return { command, hash };
   }
 
-  private async resolveWithin(manager: EntityManager, { command, hash }: CheckedCommand): Promise<Resolution> {
-    const hold = await this.holds.findForUpdate(manager, command.holdId);
+  /**
+   * `locked`: the hold as this transaction locked and read it, not yet touched since (a
+   * batch's first post of that id): not read a second time, one round trip fewer per post
+   * while the batch holds its accounts' locks. Read and locked here otherwise.
+   */
+  private async resolveWithin(
+    manager: EntityManager,
+    { command, hash }: CheckedCommand,
+    locked?: HoldRecord,
+  ): Promise<Resolution> {
+    const hold = locked ?? (await this.holds.findForUpdate(manager, command.holdId));
     if (!hold) throw new AppError('LEDGER_HOLD_NOT_FOUND');
     if (hold.status !== 'pending') {
       if (hold.resolutionHash !== hash) throw new AppError('LEDGER_HOLD_ALREADY_RESOLVED');
@@ -130,9 +140,13 @@ export class PostHoldUseCase {
   }
 
   /** One post of a batch: its refusal before any write is its answer; insufficient funds fail the batch (a write failed). */
-  private async refusedOrResolved(manager: EntityManager, item: CheckedCommand): Promise<Resolution | AppError> {
+  private async refusedOrResolved(
+    manager: EntityManager,
+    item: CheckedCommand,
+    locked: HoldRecord | undefined,
+  ): Promise<Resolution | AppError> {
     try {
-      return await this.resolveWithin(manager, item);
+      return await this.resolveWithin(manager, item, locked);
     } catch (error) {
       if (isAppError(error) && error.code !== 'LEDGER_INSUFFICIENT_FUNDS') return error;
       throw error;
@@ -140,7 +154,10 @@ export class PostHoldUseCase {
   }
 
   /** The batch's holds in id order, then every account their posts move, in id order (lockCallerAccounts sorts). */
-  private async lockInOrder(manager: EntityManager, items: readonly CheckedCommand[]): Promise<void> {
+  private async lockInOrder(
+    manager: EntityManager,
+    items: readonly CheckedCommand[],
+  ): Promise<Map<string, HoldRecord>> {
     const locked = await this.holds.findManyForUpdate(manager, [...new Set(items.map((item) => item.command.holdId))]);
     const holds = new Map(locked.map((hold) => [hold.holdId, hold]));
     const accountIds: string[] = [];
@@ -151,6 +168,7 @@ export class PostHoldUseCase {
       accountIds.push(hold.accountId, ...counterPostings.map((posting) => posting.accountId));
     }
     if (accountIds.length > 0) await lockCallerAccounts(manager, accountIds);
+    return holds;
   }
 
   private validate(command: PostHoldCommand): void {
@@ -206,4 +224,14 @@ export class PostHoldUseCase {
       resolutionHash: hash,
     });
   }
+}
+
+/**
+ * The batch's locked read of the item's hold, given out once: a second post of the same id
+ * in the batch reads the hold again, as the first post left it.
+ */
+function takeLocked(locked: Map<string, HoldRecord>, item: CheckedCommand): HoldRecord | undefined {
+  const hold = locked.get(item.command.holdId);
+  locked.delete(item.command.holdId);
+  return hold;
 }
