@@ -14,7 +14,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { tronAddressFromAccountId } from '@platform/chain';
 import { Big, formatAmount } from '@platform/money';
-import { HttpResult, PartnerHttpClient, recordSensitive, waitFor } from '@platform/testing';
+import { HttpResult, PartnerHttpClient, sandboxCode, waitFor } from '@platform/testing';
 import {
   balances,
   expectRefusal,
@@ -44,9 +44,7 @@ async function wallet(http: PartnerHttpClient, stage: 'active' | 'pending' = 'ac
     throw new Error(`wallet registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
   const walletId = registered.body.walletId as string;
   if (stage === 'pending') return walletId;
-  const outbox = (await http.get('/v1/sandbox/outbox')).body as { subjectId: string; code: string }[];
-  const code = outbox.find((entry) => entry.subjectId === walletId)!.code;
-  recordSensitive(code);
+  const code = await sandboxCode(http.sdk, walletId);
   expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp: code })).status).toBe(200);
   expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
   return walletId;
