@@ -25,11 +25,12 @@
  * given back, pass durations, and its due rows and their lag.
  */
 import type { Logger } from '@platform/logger';
-import { WorkerMetrics } from '@platform/metrics';
+import type { DueBacklog } from '@platform/metrics';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DueRows, dueRowsProbe, releaseClaims } from './due-rows';
 import { withTransaction } from './data-source';
-import { isUnavailable, PassOutcome, ReadinessGate, WorkLoop } from './work-loop';
+import { MeteredWorker } from './metered-worker';
+import { isUnavailable, PassOutcome, ReadinessGate } from './work-loop';
 
 export interface DueWork<T> {
   /** What the logs and the metrics' `worker` label call it ("order", "transfer", "usdt_send"). */
@@ -51,19 +52,14 @@ export interface SchedulerOptions {
   drainMs?: number;
 }
 
-export class DurableScheduler<T> {
-  private readonly loop: WorkLoop;
-  private readonly metrics: WorkerMetrics;
-  private stopWatchingDue: (() => void) | null = null;
-
+export class DurableScheduler<T> extends MeteredWorker {
   constructor(
     private readonly dataSource: DataSource,
     private readonly work: DueWork<T>,
     private readonly logger: Logger,
     private readonly options: SchedulerOptions,
   ) {
-    this.metrics = new WorkerMetrics(work.name);
-    this.loop = new WorkLoop(() => this.pass(), logger, {
+    super(work.name, logger, {
       name: work.name,
       intervalMs: options.intervalMs,
       drainMs: options.drainMs,
@@ -71,29 +67,11 @@ export class DurableScheduler<T> {
     });
   }
 
-  start(): void {
-    this.stopWatchingDue ??= this.metrics.watchDue(dueRowsProbe(this.dataSource, this.work.dueRows));
-    this.loop.start();
+  protected dueProbe(): () => Promise<DueBacklog> {
+    return dueRowsProbe(this.dataSource, this.work.dueRows);
   }
 
-  /** Runs a pass soon (new work is due at once). */
-  kick(): void {
-    this.loop.kick();
-  }
-
-  /** Stops claiming; gives back what was claimed and not started; waits for the step in flight within the drain bound. */
-  async stop(): Promise<void> {
-    this.stopWatchingDue?.();
-    this.stopWatchingDue = null;
-    await this.loop.stop();
-  }
-
-  /** One pass now, gate included (tests and tools; the loop runs it on its own). */
-  runOnce(): Promise<PassOutcome | 'gated'> {
-    return this.loop.runOnce();
-  }
-
-  private async pass(): Promise<PassOutcome> {
+  protected async pass(): Promise<PassOutcome> {
     return this.metrics.pass(async () => {
       const due = await withTransaction(this.dataSource, (manager) =>
         this.work.claimDue(manager, this.options.batchSize, this.options.leaseMs),
