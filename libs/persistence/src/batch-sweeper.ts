@@ -15,8 +15,9 @@
  * drain at stop (between batches the sweep stops at once).
  */
 import type { Logger } from '@platform/logger';
-import { DueBacklog, WorkerMetrics } from '@platform/metrics';
-import { isUnavailable, PassOutcome, ReadinessGate, WorkLoop } from './work-loop';
+import type { DueBacklog } from '@platform/metrics';
+import { MeteredWorker } from './metered-worker';
+import { isUnavailable, PassOutcome, ReadinessGate } from './work-loop';
 
 export interface BatchSweeperOptions {
   intervalMs: number;
@@ -39,11 +40,7 @@ export interface SweptRows {
   measureDue?: () => Promise<DueBacklog>;
 }
 
-export class BatchSweeper {
-  private readonly loop: WorkLoop;
-  private readonly metrics: WorkerMetrics;
-  private stopWatchingDue: (() => void) | null = null;
-
+export class BatchSweeper extends MeteredWorker {
   constructor(
     private readonly what: string,
     private readonly task: BatchTask,
@@ -51,8 +48,7 @@ export class BatchSweeper {
     private readonly options: BatchSweeperOptions,
     private readonly swept: SweptRows,
   ) {
-    this.metrics = new WorkerMetrics(swept.worker);
-    this.loop = new WorkLoop(() => this.sweep(), logger, {
+    super(swept.worker, logger, {
       name: what,
       intervalMs: options.intervalMs,
       drainMs: options.drainMs,
@@ -60,28 +56,11 @@ export class BatchSweeper {
     });
   }
 
-  start(): void {
-    if (this.swept.measureDue) this.stopWatchingDue ??= this.metrics.watchDue(this.swept.measureDue);
-    this.loop.start();
+  protected dueProbe(): (() => Promise<DueBacklog>) | undefined {
+    return this.swept.measureDue;
   }
 
-  /** Sweeps soon (rows became due). */
-  kick(): void {
-    this.loop.kick();
-  }
-
-  async stop(): Promise<void> {
-    this.stopWatchingDue?.();
-    this.stopWatchingDue = null;
-    await this.loop.stop();
-  }
-
-  /** One sweep now, gate included (tests and tools). */
-  runOnce(): Promise<PassOutcome | 'gated'> {
-    return this.loop.runOnce();
-  }
-
-  private async sweep(): Promise<PassOutcome> {
+  protected async pass(): Promise<PassOutcome> {
     try {
       return await this.metrics.pass(async () => {
         try {

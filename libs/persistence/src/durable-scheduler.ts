@@ -35,12 +35,13 @@
  * given back, pass durations, and its due rows and their lag.
  */
 import type { Logger } from '@platform/logger';
-import { WorkerMetrics } from '@platform/metrics';
+import type { DueBacklog } from '@platform/metrics';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DueRows, dueRowsProbe } from './due-rows';
 import { withTransaction } from './data-source';
 import { HeldLeases, isLeaseLost, LEASE_MS_DEFAULT, renewEveryMsFor, StepLease } from './lease';
-import { isUnavailable, PassOutcome, ReadinessGate, WorkLoop } from './work-loop';
+import { MeteredWorker } from './metered-worker';
+import { isUnavailable, PassOutcome, ReadinessGate } from './work-loop';
 
 export interface DueWork<T> {
   /** What the logs and the metrics' `worker` label call it ("order", "transfer", "usdt_send"). */
@@ -69,12 +70,9 @@ export interface SchedulerOptions {
   drainMs?: number;
 }
 
-export class DurableScheduler<T> {
-  private readonly loop: WorkLoop;
-  private readonly metrics: WorkerMetrics;
+export class DurableScheduler<T> extends MeteredWorker {
   private readonly leaseMs: number;
   private readonly renewEveryMs: number;
-  private stopWatchingDue: (() => void) | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -82,42 +80,23 @@ export class DurableScheduler<T> {
     private readonly logger: Logger,
     private readonly options: SchedulerOptions,
   ) {
-    this.metrics = new WorkerMetrics(work.name);
-    this.leaseMs = options.leaseMs ?? LEASE_MS_DEFAULT;
-    this.renewEveryMs = options.renewEveryMs ?? renewEveryMsFor(this.leaseMs);
-    // Checks the lease's timing and the rows' key once, at construction (a bad one stops the start).
-    new HeldLeases(dataSource, work.dueRows, { leaseMs: this.leaseMs, renewEveryMs: this.renewEveryMs }, logger);
-    this.loop = new WorkLoop(() => this.pass(), logger, {
+    super(work.name, logger, {
       name: work.name,
       intervalMs: options.intervalMs,
       drainMs: options.drainMs,
       ready: work.ready,
     });
+    this.leaseMs = options.leaseMs ?? LEASE_MS_DEFAULT;
+    this.renewEveryMs = options.renewEveryMs ?? renewEveryMsFor(this.leaseMs);
+    // Checks the lease's timing and the rows' key once, at construction (a bad one stops the start).
+    new HeldLeases(dataSource, work.dueRows, { leaseMs: this.leaseMs, renewEveryMs: this.renewEveryMs }, logger);
   }
 
-  start(): void {
-    this.stopWatchingDue ??= this.metrics.watchDue(dueRowsProbe(this.dataSource, this.work.dueRows));
-    this.loop.start();
+  protected dueProbe(): () => Promise<DueBacklog> {
+    return dueRowsProbe(this.dataSource, this.work.dueRows);
   }
 
-  /** Runs a pass soon (new work is due at once). */
-  kick(): void {
-    this.loop.kick();
-  }
-
-  /** Stops claiming; gives back what was claimed and not started; waits for the step in flight within the drain bound. */
-  async stop(): Promise<void> {
-    this.stopWatchingDue?.();
-    this.stopWatchingDue = null;
-    await this.loop.stop();
-  }
-
-  /** One pass now, gate included (tests and tools; the loop runs it on its own). */
-  runOnce(): Promise<PassOutcome | 'gated'> {
-    return this.loop.runOnce();
-  }
-
-  private async pass(): Promise<PassOutcome> {
+  protected async pass(): Promise<PassOutcome> {
     return this.metrics.pass(async () => {
       const due = await withTransaction(this.dataSource, (manager) =>
         this.work.claimDue(manager, this.options.batchSize, this.leaseMs),

@@ -3,40 +3,19 @@
 // unbalanced entry and an overdraft are refused whole; that an account's history pages
 // newest first with each posting's balance after; and that the ledger balances after.
 import { randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
 import { Big } from '@platform/money';
 import { createTestPartner, TestPartner } from '@platform/testing';
-import {
-  codeOf,
-  expectLedgerBalanced,
-  fundKes,
-  kesBalance,
-  LedgerClient,
-  ledgerClient,
-  ledgerPool,
-} from './ledger-support';
+import { codeOf, fundKes, kesBalance, useLedgerSpec } from './ledger-support';
 
 describe('entries and history', () => {
-  let client: LedgerClient;
-  let pool: Pool;
-  let treasuryKes: string;
+  const spec = useLedgerSpec();
   let feeRevenueKes: string;
   let partner: TestPartner;
 
   beforeAll(async () => {
-    client = ledgerClient();
-    pool = ledgerPool();
-    treasuryKes = (await client.getServiceAccount({ code: 'treasury', currency: 'KES' })).accountId;
-    feeRevenueKes = (await client.getServiceAccount({ code: 'fee_revenue', currency: 'KES' })).accountId;
+    feeRevenueKes = (await spec.client.getServiceAccount({ code: 'fee_revenue', currency: 'KES' })).accountId;
     partner = await createTestPartner();
-    await fundKes(client, partner.partnerId, '1000.00');
-  });
-
-  afterEach(() => expectLedgerBalanced(pool));
-
-  afterAll(async () => {
-    client.close();
-    await pool.end();
+    await fundKes(spec.client, partner.partnerId, '1000.00');
   });
 
   const transfer = (entryId: string, amountKes: string, feeKes: string) => ({
@@ -46,16 +25,16 @@ describe('entries and history', () => {
     metadata: { reference: 'T1' },
     postings: [
       { accountId: partner.kesAccountId, amount: `-${amountKes}` },
-      { accountId: treasuryKes, amount: new Big(amountKes).minus(feeKes).toFixed(2) },
+      { accountId: spec.treasuryKes, amount: new Big(amountKes).minus(feeKes).toFixed(2) },
       { accountId: feeRevenueKes, amount: feeKes },
     ],
   });
 
   it('posts one entry for concurrent retries under one id and refuses a different body', async () => {
     const entryId = randomUUID();
-    const before = await kesBalance(client, partner.partnerId);
+    const before = await kesBalance(spec.client, partner.partnerId);
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => client.postEntry(transfer(entryId, '100.00', '2.00'))),
+      Array.from({ length: 10 }, () => spec.client.postEntry(transfer(entryId, '100.00', '2.00'))),
     );
     expect(new Set(results.map((result) => JSON.stringify(result))).size).toBe(1);
     expect(results[0]).toMatchObject({
@@ -70,31 +49,33 @@ describe('entries and history', () => {
       currency: 'KES',
       amount: '-100.00',
     });
-    const rows = await pool.query('SELECT count(*)::int AS n FROM postings WHERE entry_id = $1', [entryId]);
+    const rows = await spec.pool.query('SELECT count(*)::int AS n FROM postings WHERE entry_id = $1', [entryId]);
     expect(rows.rows[0].n).toBe(3);
-    const after = await kesBalance(client, partner.partnerId);
+    const after = await kesBalance(spec.client, partner.partnerId);
     expect(new Big(before.available).minus(after.available).toFixed(2)).toBe('100.00');
-    expect(await codeOf(client.postEntry(transfer(entryId, '100.00', '3.00')))).toBe('LEDGER_ID_REUSED');
+    expect(await codeOf(spec.client.postEntry(transfer(entryId, '100.00', '3.00')))).toBe('LEDGER_ID_REUSED');
   });
 
   it('refuses an overdraft and an unbalanced entry whole', async () => {
-    const before = await kesBalance(client, partner.partnerId);
-    expect(await codeOf(client.postEntry(transfer(randomUUID(), '5000.00', '1.00')))).toBe('LEDGER_INSUFFICIENT_FUNDS');
+    const before = await kesBalance(spec.client, partner.partnerId);
+    expect(await codeOf(spec.client.postEntry(transfer(randomUUID(), '5000.00', '1.00')))).toBe(
+      'LEDGER_INSUFFICIENT_FUNDS',
+    );
     const unbalanced = transfer(randomUUID(), '10.00', '1.00');
     unbalanced.postings[2].amount = '2.00';
-    expect(await codeOf(client.postEntry(unbalanced))).toBe('VALIDATION_FAILED');
-    expect(await kesBalance(client, partner.partnerId)).toEqual(before);
+    expect(await codeOf(spec.client.postEntry(unbalanced))).toBe('VALIDATION_FAILED');
+    expect(await kesBalance(spec.client, partner.partnerId)).toEqual(before);
   });
 
   it('pages an account history newest first with the balance after each posting', async () => {
-    const history = await client.listAccountHistory({
+    const history = await spec.client.listAccountHistory({
       accountId: partner.kesAccountId,
       page: { cursor: '', limit: 1 },
     });
     expect(history.items).toHaveLength(1);
     expect(history.items[0]).toMatchObject({ kind: 'kes_transfer_test', amount: '-100.00', balanceAfter: '900.00' });
     expect(history.page?.nextCursor).not.toBe('');
-    const next = await client.listAccountHistory({
+    const next = await spec.client.listAccountHistory({
       accountId: partner.kesAccountId,
       page: { cursor: history.page!.nextCursor, limit: 10 },
     });
@@ -103,12 +84,14 @@ describe('entries and history', () => {
     ]);
     expect(next.page?.nextCursor).toBe('');
     expect(
-      await codeOf(client.listAccountHistory({ accountId: partner.kesAccountId, page: { cursor: '', limit: 201 } })),
+      await codeOf(
+        spec.client.listAccountHistory({ accountId: partner.kesAccountId, page: { cursor: '', limit: 201 } }),
+      ),
     ).toBe('VALIDATION_FAILED');
   });
 
   it('reports a clean reconciliation', async () => {
-    const report = await client.checkLedger({});
+    const report = await spec.client.checkLedger({});
     expect(report.checks.filter((check) => !check.ok)).toEqual([]);
     expect(report.ok).toBe(true);
   });

@@ -5,43 +5,28 @@
 // pending holds only, never one placed without an owner; and an adopted owner is reconciled
 // like any other (payouts voids a hold whose transfer does not exist).
 import { randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
 import type { PromiseClient } from '@platform/grpc';
 import { ledger } from '@platform/proto';
 import { clientAs, createTestPartner, TestPartner, waitFor } from '@platform/testing';
-import {
-  codeOf,
-  expectLedgerBalanced,
-  fundKes,
-  kesBalance,
-  LedgerClient,
-  ledgerClient,
-  ledgerPool,
-} from './ledger-support';
+import { codeOf, fundKes, kesBalance, useLedgerSpec } from './ledger-support';
 
 type AsService = PromiseClient<typeof ledger.LedgerService>;
 
 describe('hold owners', () => {
-  let client: LedgerClient;
+  const spec = useLedgerSpec();
   let asPayouts: AsService;
   let asTrading: AsService;
-  let pool: Pool;
   let partner: TestPartner;
 
   beforeAll(async () => {
-    client = ledgerClient();
     asPayouts = clientAs('payouts', ledger.LedgerService, { upstream: 'ledger' });
     asTrading = clientAs('trading', ledger.LedgerService, { upstream: 'ledger' });
-    pool = ledgerPool();
     partner = await createTestPartner();
-    await fundKes(client, partner.partnerId, '1000.00');
+    await fundKes(spec.client, partner.partnerId, '1000.00');
   });
 
-  afterEach(() => expectLedgerBalanced(pool));
-
   afterAll(async () => {
-    for (const each of [client, asPayouts, asTrading]) each.close();
-    await pool.end();
+    for (const each of [asPayouts, asTrading]) each.close();
   });
 
   const place = (as: AsService, extra: { holdId?: string; owner?: string; amount?: string } = {}) =>
@@ -85,7 +70,7 @@ describe('hold owners', () => {
     expect(await codeOf(asTrading.listOwnedHolds({ placedBefore: new Date().toISOString(), limit: 501 }))).toBe(
       'VALIDATION_FAILED',
     );
-    expect((await kesBalance(client, partner.partnerId)).held).toBe('0.00');
+    expect((await kesBalance(spec.client, partner.partnerId)).held).toBe('0.00');
   });
 
   it('lets a retry adopt an owner, refuses a retry naming another, and reconciles the adopted owner', async () => {
@@ -108,20 +93,20 @@ describe('hold owners', () => {
     // No transfer has that id: payouts' reconciler voids the hold once it is old enough (2 s on the test stack).
     const voided = await waitFor(
       async () => {
-        const hold = await client.getHold({ holdId });
+        const hold = await spec.client.getHold({ holdId });
         return hold.status === 'pending' ? undefined : hold;
       },
       { what: `hold ${holdId} reconciled`, timeoutMs: 30_000 },
     );
     expect(voided).toMatchObject({ status: 'voided', postedAmount: '0.00' });
-    expect((await kesBalance(client, partner.partnerId)).held).toBe('0.00');
+    expect((await kesBalance(spec.client, partner.partnerId)).held).toBe('0.00');
   });
 
   it('never lists a hold placed without an owner, so no reconciler touches it', async () => {
     const hold = await place(asTrading);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(await listed(asTrading)).not.toContain(hold.holdId);
-    expect((await client.getHold({ holdId: hold.holdId })).status).toBe('pending');
-    await client.voidHold({ holdId: hold.holdId });
+    expect((await spec.client.getHold({ holdId: hold.holdId })).status).toBe('pending');
+    await spec.client.voidHold({ holdId: hold.holdId });
   });
 });

@@ -5,47 +5,26 @@
 // balance; that concurrent retries under one hold id place one hold and a different body
 // under a used id is refused; and that the ledger still balances in every currency after.
 import { randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
 import { Big } from '@platform/money';
 import { createTestPartner, TestPartner, waitFor } from '@platform/testing';
-import {
-  codeOf,
-  expectLedgerBalanced,
-  fundKes,
-  kesBalance,
-  LedgerClient,
-  ledgerClient,
-  ledgerPool,
-} from './ledger-support';
+import { codeOf, fundKes, kesBalance, useLedgerSpec } from './ledger-support';
 
 describe('holds', () => {
-  let client: LedgerClient;
-  let pool: Pool;
-  let treasuryKes: string;
+  const spec = useLedgerSpec();
   let feeRevenueKes: string;
 
   beforeAll(async () => {
-    client = ledgerClient();
-    pool = ledgerPool();
-    treasuryKes = (await client.getServiceAccount({ code: 'treasury', currency: 'KES' })).accountId;
-    feeRevenueKes = (await client.getServiceAccount({ code: 'fee_revenue', currency: 'KES' })).accountId;
-  });
-
-  afterEach(() => expectLedgerBalanced(pool));
-
-  afterAll(async () => {
-    client.close();
-    await pool.end();
+    feeRevenueKes = (await spec.client.getServiceAccount({ code: 'fee_revenue', currency: 'KES' })).accountId;
   });
 
   async function fundedPartner(amountKes: string): Promise<TestPartner> {
     const partner = await createTestPartner();
-    await fundKes(client, partner.partnerId, amountKes);
+    await fundKes(spec.client, partner.partnerId, amountKes);
     return partner;
   }
 
   const place = (partner: TestPartner, amount: string, extra: { holdId?: string; expiresAt?: string } = {}) =>
-    client.placeHold({
+    spec.client.placeHold({
       holdId: extra.holdId ?? randomUUID(),
       accountId: partner.kesAccountId,
       amount,
@@ -60,7 +39,7 @@ describe('holds', () => {
     metadata: {},
     // A zero leg is no posting: a fee of 0 leaves only the treasury leg.
     counterPostings: [
-      { accountId: treasuryKes, amount: new Big(postAmount).minus(feeKes).toFixed(2) },
+      { accountId: spec.treasuryKes, amount: new Big(postAmount).minus(feeKes).toFixed(2) },
       { accountId: feeRevenueKes, amount: feeKes },
     ].filter((posting) => !new Big(posting.amount).eq(0)),
   });
@@ -69,24 +48,24 @@ describe('holds', () => {
     const partner = await fundedPartner('1000.00');
     const hold = await place(partner, '400.00');
     expect(hold).toMatchObject({ status: 'pending', amount: '400.00', postedAmount: '0.00', currency: 'KES' });
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({
       available: '600.00',
       held: '400.00',
       posted: '1000.00',
     });
 
     const request = postRequest(hold.holdId, '400.00', '4.00');
-    const posted = await client.postHold(request);
+    const posted = await spec.client.postHold(request);
     expect(posted).toMatchObject({ status: 'posted', postedAmount: '400.00' });
     expect(posted.entryId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({
       available: '600.00',
       held: '0.00',
       posted: '600.00',
     });
 
     // Treasury and fee revenue legs land on a shard of each: named here by the account callers know.
-    const postings = await pool.query(
+    const postings = await spec.pool.query(
       `SELECT coalesce(a.shard_of, a.id) AS account_id, p.amount::text AS amount
          FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.entry_id = $1 ORDER BY p.amount`,
       [posted.entryId],
@@ -94,23 +73,23 @@ describe('holds', () => {
     expect(postings.rows).toEqual([
       { account_id: partner.kesAccountId, amount: '-400.000000' },
       { account_id: feeRevenueKes, amount: '4.000000' },
-      { account_id: treasuryKes, amount: '396.000000' },
+      { account_id: spec.treasuryKes, amount: '396.000000' },
     ]);
 
-    expect(await client.postHold(request)).toEqual(posted);
-    expect(await codeOf(client.postHold(postRequest(hold.holdId, '300.00', '3.00')))).toBe(
+    expect(await spec.client.postHold(request)).toEqual(posted);
+    expect(await codeOf(spec.client.postHold(postRequest(hold.holdId, '300.00', '3.00')))).toBe(
       'LEDGER_HOLD_ALREADY_RESOLVED',
     );
-    expect(await codeOf(client.voidHold({ holdId: hold.holdId }))).toBe('LEDGER_HOLD_ALREADY_RESOLVED');
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '600.00', held: '0.00' });
+    expect(await codeOf(spec.client.voidHold({ holdId: hold.holdId }))).toBe('LEDGER_HOLD_ALREADY_RESOLVED');
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({ available: '600.00', held: '0.00' });
   });
 
   it('posts part of a hold and returns the rest to available', async () => {
     const partner = await fundedPartner('500.00');
     const hold = await place(partner, '300.00');
-    const posted = await client.postHold(postRequest(hold.holdId, '120.50', '0.50'));
+    const posted = await spec.client.postHold(postRequest(hold.holdId, '120.50', '0.50'));
     expect(posted).toMatchObject({ status: 'posted', amount: '300.00', postedAmount: '120.50' });
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({
       available: '379.50',
       held: '0.00',
       posted: '379.50',
@@ -120,31 +99,31 @@ describe('holds', () => {
   it('refuses a post above the hold, an unbalanced post and a post to an unknown hold', async () => {
     const partner = await fundedPartner('100.00');
     const hold = await place(partner, '50.00');
-    expect(await codeOf(client.postHold(postRequest(hold.holdId, '50.01', '0.00')))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(spec.client.postHold(postRequest(hold.holdId, '50.01', '0.00')))).toBe('VALIDATION_FAILED');
     expect(
       await codeOf(
-        client.postHold({
+        spec.client.postHold({
           ...postRequest(hold.holdId, '50.00', '1.00'),
-          counterPostings: [{ accountId: treasuryKes, amount: '49.00' }],
+          counterPostings: [{ accountId: spec.treasuryKes, amount: '49.00' }],
         }),
       ),
     ).toBe('VALIDATION_FAILED');
-    expect(await codeOf(client.postHold(postRequest(randomUUID(), '1.00', '0.00')))).toBe('LEDGER_HOLD_NOT_FOUND');
-    expect(await client.getHold({ holdId: hold.holdId })).toMatchObject({ status: 'pending' });
-    await client.voidHold({ holdId: hold.holdId });
+    expect(await codeOf(spec.client.postHold(postRequest(randomUUID(), '1.00', '0.00')))).toBe('LEDGER_HOLD_NOT_FOUND');
+    expect(await spec.client.getHold({ holdId: hold.holdId })).toMatchObject({ status: 'pending' });
+    await spec.client.voidHold({ holdId: hold.holdId });
   });
 
   it('voids exactly once, and a voided hold cannot be posted', async () => {
     const partner = await fundedPartner('200.00');
     const hold = await place(partner, '200.00');
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '0.00', held: '200.00' });
-    const voided = await client.voidHold({ holdId: hold.holdId });
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({ available: '0.00', held: '200.00' });
+    const voided = await spec.client.voidHold({ holdId: hold.holdId });
     expect(voided).toMatchObject({ status: 'voided', postedAmount: '0.00' });
-    expect(await client.voidHold({ holdId: hold.holdId })).toEqual(voided);
-    expect(await codeOf(client.postHold(postRequest(hold.holdId, '200.00', '0.00')))).toBe(
+    expect(await spec.client.voidHold({ holdId: hold.holdId })).toEqual(voided);
+    expect(await codeOf(spec.client.postHold(postRequest(hold.holdId, '200.00', '0.00')))).toBe(
       'LEDGER_HOLD_ALREADY_RESOLVED',
     );
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({
       available: '200.00',
       held: '0.00',
       posted: '200.00',
@@ -154,20 +133,20 @@ describe('holds', () => {
   it('expires a hold when its expiry passes, after which it cannot be posted', async () => {
     const partner = await fundedPartner('80.00');
     const hold = await place(partner, '80.00', { expiresAt: new Date(Date.now() + 1_000).toISOString() });
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '0.00' });
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({ available: '0.00' });
     const expired = await waitFor(
       async () => {
-        const current = await client.getHold({ holdId: hold.holdId });
+        const current = await spec.client.getHold({ holdId: hold.holdId });
         return current.status === 'expired' ? current : undefined;
       },
       { timeoutMs: 10_000, what: 'the hold to expire' },
     );
     expect(expired.resolvedAt).toBeDefined();
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '80.00', held: '0.00' });
-    expect(await codeOf(client.postHold(postRequest(hold.holdId, '80.00', '0.00')))).toBe(
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({ available: '80.00', held: '0.00' });
+    expect(await codeOf(spec.client.postHold(postRequest(hold.holdId, '80.00', '0.00')))).toBe(
       'LEDGER_HOLD_ALREADY_RESOLVED',
     );
-    expect((await client.voidHold({ holdId: hold.holdId })).status).toBe('expired');
+    expect((await spec.client.voidHold({ holdId: hold.holdId })).status).toBe('expired');
   });
 
   it('resolves a hold once when posts and voids race', async () => {
@@ -176,12 +155,12 @@ describe('holds', () => {
       const hold = await place(partner, '100.00');
       const request = postRequest(hold.holdId, '100.00', '1.00');
       const outcomes = await Promise.allSettled([
-        client.postHold(request),
-        client.voidHold({ holdId: hold.holdId }),
-        client.postHold(request),
-        client.voidHold({ holdId: hold.holdId }),
+        spec.client.postHold(request),
+        spec.client.voidHold({ holdId: hold.holdId }),
+        spec.client.postHold(request),
+        spec.client.voidHold({ holdId: hold.holdId }),
       ]);
-      const final = await client.getHold({ holdId: hold.holdId });
+      const final = await spec.client.getHold({ holdId: hold.holdId });
       const winners = outcomes
         .filter((outcome) => outcome.status === 'fulfilled')
         .map((outcome) => (outcome as PromiseFulfilledResult<{ status: string }>).value.status);
@@ -191,12 +170,12 @@ describe('holds', () => {
         if (outcome.status === 'rejected')
           expect((outcome.reason as { code: string }).code).toBe('LEDGER_HOLD_ALREADY_RESOLVED');
       }
-      const entries = await pool.query("SELECT count(*)::int AS n FROM entries WHERE metadata->>'holdId' = $1", [
+      const entries = await spec.pool.query("SELECT count(*)::int AS n FROM entries WHERE metadata->>'holdId' = $1", [
         hold.holdId,
       ]);
       expect(entries.rows[0].n).toBe(final.status === 'posted' ? 1 : 0);
     }
-    const balance = await kesBalance(client, partner.partnerId);
+    const balance = await kesBalance(spec.client, partner.partnerId);
     expect(balance.held).toBe('0.00');
   });
 
@@ -209,7 +188,7 @@ describe('holds', () => {
     expect(refused.map((outcome) => (outcome.reason as { code: string }).code)).toEqual(
       Array(25).fill('LEDGER_INSUFFICIENT_FUNDS'),
     );
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({
       available: '0.00',
       held: '250.00',
       posted: '250.00',
@@ -221,19 +200,23 @@ describe('holds', () => {
     const holdId = randomUUID();
     const results = await Promise.all(Array.from({ length: 10 }, () => place(partner, '30.00', { holdId })));
     expect(new Set(results.map((result) => JSON.stringify(result))).size).toBe(1);
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '70.00', held: '30.00' });
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({ available: '70.00', held: '30.00' });
     expect(await codeOf(place(partner, '31.00', { holdId }))).toBe('LEDGER_ID_REUSED');
     expect(await codeOf(place(partner, '1000.00'))).toBe('LEDGER_INSUFFICIENT_FUNDS');
-    await client.voidHold({ holdId });
+    await spec.client.voidHold({ holdId });
   });
 
   it('refuses malformed holds naming the fields', async () => {
     const partner = await createTestPartner();
     expect(
-      await codeOf(client.placeHold({ holdId: 'x', accountId: partner.kesAccountId, amount: '1.001', metadata: {} })),
+      await codeOf(
+        spec.client.placeHold({ holdId: 'x', accountId: partner.kesAccountId, amount: '1.001', metadata: {} }),
+      ),
     ).toBe('VALIDATION_FAILED');
     expect(
-      await codeOf(client.placeHold({ holdId: randomUUID(), accountId: randomUUID(), amount: '1.00', metadata: {} })),
+      await codeOf(
+        spec.client.placeHold({ holdId: randomUUID(), accountId: randomUUID(), amount: '1.00', metadata: {} }),
+      ),
     ).toBe('LEDGER_ACCOUNT_NOT_FOUND');
     expect(await codeOf(place(partner, '1.00', { expiresAt: new Date(Date.now() - 1_000).toISOString() }))).toBe(
       'VALIDATION_FAILED',

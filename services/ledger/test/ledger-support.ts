@@ -63,3 +63,30 @@ export async function expectLedgerBalanced(pool: Pool): Promise<void> {
   const negative = await pool.query(`SELECT id FROM accounts WHERE NOT allow_negative AND posted - held < 0`);
   expect(negative.rows).toEqual([]);
 }
+
+/** What a ledger spec shares: a client, a pool on svc_ledger and the treasury's KES account, all set in beforeAll. */
+export interface LedgerSpec {
+  client: LedgerClient;
+  pool: Pool;
+  treasuryKes: string;
+}
+
+/**
+ * Registers a spec's shared hooks: opens the client and pool before all, checks the ledger balanced
+ * after each test (or once after all, for specs whose tests read the same history), closes both after all.
+ */
+export function useLedgerSpec(options: { balancedAfter: 'each' | 'all' } = { balancedAfter: 'each' }): LedgerSpec {
+  const spec = {} as LedgerSpec;
+  beforeAll(async () => {
+    spec.client = ledgerClient();
+    spec.pool = ledgerPool();
+    spec.treasuryKes = (await spec.client.getServiceAccount({ code: 'treasury', currency: 'KES' })).accountId;
+  });
+  if (options.balancedAfter === 'each') afterEach(() => expectLedgerBalanced(spec.pool));
+  afterAll(async () => {
+    if (options.balancedAfter === 'all') await expectLedgerBalanced(spec.pool);
+    spec.client?.close();
+    await spec.pool?.end();
+  });
+  return spec;
+}

@@ -7,36 +7,22 @@
 // GetPartnerAccounts with_kes_balance is the one GetBalances answers; a hold
 // named twice in one call is posted once; and the ledger still balances after.
 import { randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
 import { createTestPartner, TestPartner } from '@platform/testing';
-import { expectLedgerBalanced, fundKes, kesBalance, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
+import { fundKes, kesBalance, useLedgerSpec } from './ledger-support';
 
-let client: LedgerClient;
-let pool: Pool;
-let treasuryKes: string;
+const spec = useLedgerSpec();
 
-beforeAll(async () => {
-  client = ledgerClient();
-  pool = ledgerPool();
-  treasuryKes = (await client.getServiceAccount({ code: 'treasury', currency: 'KES' })).accountId;
-});
-
-afterEach(() => expectLedgerBalanced(pool));
-
-afterAll(async () => {
-  client.close();
-  await pool.end();
-});
+beforeAll(async () => {});
 
 async function fundedPartner(amountKes: string): Promise<TestPartner> {
   const partner = await createTestPartner();
-  await fundKes(client, partner.partnerId, amountKes);
+  await fundKes(spec.client, partner.partnerId, amountKes);
   return partner;
 }
 
 async function placed(partner: TestPartner, amount: string): Promise<string> {
   const holdId = randomUUID();
-  await client.placeHold({ holdId, accountId: partner.kesAccountId, amount, metadata: { purpose: 'test' } });
+  await spec.client.placeHold({ holdId, accountId: partner.kesAccountId, amount, metadata: { purpose: 'test' } });
   return holdId;
 }
 
@@ -45,11 +31,11 @@ const postRequest = (holdId: string, amount: string) => ({
   postAmount: amount,
   kind: 'kes_debit_test',
   metadata: {},
-  counterPostings: [{ accountId: treasuryKes, amount }],
+  counterPostings: [{ accountId: spec.treasuryKes, amount }],
 });
 
 async function entriesOf(holdIds: string[]): Promise<number> {
-  const { rows } = await pool.query(
+  const { rows } = await spec.pool.query(
     `SELECT count(*)::int AS entries FROM entries WHERE metadata->>'holdId' = ANY($1)`,
     [holdIds],
   );
@@ -60,7 +46,7 @@ it('posts each hold of the call exactly once, answers each refusal alone, and a 
   const [first, second] = await Promise.all([fundedPartner('1000.00'), fundedPartner('500.00')]);
   const holds = [await placed(first, '100.00'), await placed(second, '50.00'), await placed(first, '25.50')];
   const voided = await placed(second, '10.00');
-  await client.voidHold({ holdId: voided });
+  await spec.client.voidHold({ holdId: voided });
   const unknown = randomUUID();
   const requests = [
     postRequest(holds[0]!, '100.00'),
@@ -70,7 +56,7 @@ it('posts each hold of the call exactly once, answers each refusal alone, and a 
     postRequest(holds[2]!, '25.50'),
   ];
 
-  const { outcomes } = await client.postHolds({ holds: requests });
+  const { outcomes } = await spec.client.postHolds({ holds: requests });
   expect(outcomes.map((outcome) => outcome.hold?.status ?? outcome.errorCode)).toEqual([
     'posted',
     'LEDGER_HOLD_NOT_FOUND',
@@ -79,21 +65,21 @@ it('posts each hold of the call exactly once, answers each refusal alone, and a 
     'posted',
   ]);
   expect(await entriesOf(holds)).toBe(3);
-  expect(await kesBalance(client, first.partnerId)).toMatchObject({ available: '874.50', held: '0.00' });
-  expect(await kesBalance(client, second.partnerId)).toMatchObject({ available: '450.00', held: '0.00' });
+  expect(await kesBalance(spec.client, first.partnerId)).toMatchObject({ available: '874.50', held: '0.00' });
+  expect(await kesBalance(spec.client, second.partnerId)).toMatchObject({ available: '450.00', held: '0.00' });
 
-  const again = await client.postHolds({ holds: requests });
+  const again = await spec.client.postHolds({ holds: requests });
   expect(again.outcomes.map((outcome) => outcome.hold?.entryId ?? outcome.errorCode)).toEqual(
     outcomes.map((outcome) => outcome.hold?.entryId ?? outcome.errorCode),
   );
   expect(await entriesOf(holds)).toBe(3);
   // A single post of the same request answers the same posted hold.
-  expect(await client.postHold(requests[0]!)).toEqual(outcomes[0]!.hold);
+  expect(await spec.client.postHold(requests[0]!)).toEqual(outcomes[0]!.hold);
 });
 
 it('refuses an empty call or one over the bound', async () => {
   const codeOf = (holds: ReturnType<typeof postRequest>[]) =>
-    client.postHolds({ holds }).then(
+    spec.client.postHolds({ holds }).then(
       () => 'resolved',
       (error: { code?: string }) => error.code,
     );
@@ -104,11 +90,11 @@ it('refuses an empty call or one over the bound', async () => {
 it('answers the KES balance with the accounts when asked, the same GetBalances answers', async () => {
   const partner = await fundedPartner('300.00');
   await placed(partner, '120.00');
-  const accounts = await client.getPartnerAccounts({ partnerId: partner.partnerId, withKesBalance: true });
+  const accounts = await spec.client.getPartnerAccounts({ partnerId: partner.partnerId, withKesBalance: true });
   expect(accounts.kesAccountId).toBe(partner.kesAccountId);
-  expect(accounts.kesBalance).toEqual(await kesBalance(client, partner.partnerId));
+  expect(accounts.kesBalance).toEqual(await kesBalance(spec.client, partner.partnerId));
   expect(accounts.kesBalance).toMatchObject({ available: '180.00', held: '120.00', posted: '300.00' });
-  expect((await client.getPartnerAccounts({ partnerId: partner.partnerId })).kesBalance).toBeUndefined();
+  expect((await spec.client.getPartnerAccounts({ partnerId: partner.partnerId })).kesBalance).toBeUndefined();
 });
 
 it('posts a hold named twice in one call once: the second request answers the posted hold, a different one is refused', async () => {

@@ -6,11 +6,10 @@
 // that a page holding an entry kind only the ledger's code can type comes back
 // as lines instead; and that another partner's account is refused the same way.
 import { randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
 import { Big } from '@platform/money';
 import type { ledger } from '@platform/proto';
 import { createTestPartner, TestPartner } from '@platform/testing';
-import { codeOf, expectLedgerBalanced, fundKes, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
+import { codeOf, fundKes, useLedgerSpec } from './ledger-support';
 
 /** The gateway's presentStatementLine (services/gateway/src/http/routes/balances.route.ts). */
 function presented(line: ledger.StatementLine) {
@@ -31,31 +30,20 @@ function presented(line: ledger.StatementLine) {
 const ODD_RESOURCE = 'tr "quoted" \\ back\nline\ttab \u0001 é ✓ 😀 </script>';
 
 describe('statement pages as JSON', () => {
-  let client: LedgerClient;
-  let pool: Pool;
-  let treasuryKes: string;
+  const spec = useLedgerSpec({ balancedAfter: 'all' });
   let partner: TestPartner;
 
   beforeAll(async () => {
-    client = ledgerClient();
-    pool = ledgerPool();
-    treasuryKes = (await client.getServiceAccount({ code: 'treasury', currency: 'KES' })).accountId;
     partner = await createTestPartner();
-    for (const amountKes of ['1000.00', '250.50', '0.01']) await fundKes(client, partner.partnerId, amountKes);
-    const hold = await client.placeHold({
+    for (const amountKes of ['1000.00', '250.50', '0.01']) await fundKes(spec.client, partner.partnerId, amountKes);
+    const hold = await spec.client.placeHold({
       holdId: randomUUID(),
       accountId: partner.kesAccountId,
       amount: '100.00',
       metadata: { purpose: 'test' },
     });
-    await client.voidHold({ holdId: hold.holdId });
-    await client.postEntry(transferEntry('transfer', { transferId: ODD_RESOURCE }, '12.34'));
-  });
-
-  afterAll(async () => {
-    await expectLedgerBalanced(pool);
-    client.close();
-    await pool.end();
+    await spec.client.voidHold({ holdId: hold.holdId });
+    await spec.client.postEntry(transferEntry('transfer', { transferId: ODD_RESOURCE }, '12.34'));
   });
 
   function transferEntry(kind: string, metadata: Record<string, string>, amountKes: string) {
@@ -66,13 +54,19 @@ describe('statement pages as JSON', () => {
       metadata,
       postings: [
         { accountId: partner.kesAccountId, amount: `-${amountKes}` },
-        { accountId: treasuryKes, amount: new Big(amountKes).toFixed(2) },
+        { accountId: spec.treasuryKes, amount: new Big(amountKes).toFixed(2) },
       ],
     };
   }
 
   const page = (cursor: string, asJsonArray: boolean, limit = 2) =>
-    client.listStatement({ partnerId: partner.partnerId, accountId: partner.kesAccountId, limit, cursor, asJsonArray });
+    spec.client.listStatement({
+      partnerId: partner.partnerId,
+      accountId: partner.kesAccountId,
+      limit,
+      cursor,
+      asJsonArray,
+    });
 
   it('answers every page of a walk as the bytes the gateway makes of its lines, by the same cursors', async () => {
     let cursor = '';
@@ -94,7 +88,7 @@ describe('statement pages as JSON', () => {
   });
 
   it('answers an empty window as [] and refuses an account of another partner in either form', async () => {
-    const empty = await client.listStatement({
+    const empty = await spec.client.listStatement({
       partnerId: partner.partnerId,
       accountId: partner.kesAccountId,
       to: '2001-01-01T00:00:00.000Z',
@@ -108,7 +102,7 @@ describe('statement pages as JSON', () => {
     for (const asJsonArray of [false, true])
       expect(
         await codeOf(
-          client.listStatement({
+          spec.client.listStatement({
             partnerId: other.partnerId,
             accountId: partner.kesAccountId,
             limit: 0,
@@ -120,7 +114,7 @@ describe('statement pages as JSON', () => {
   });
 
   it('answers a page with a kind typed by its words as lines, the same as without as_json_array', async () => {
-    await client.postEntry(transferEntry('kes_fee_test', { reference: 'F1' }, '1.00'));
+    await spec.client.postEntry(transferEntry('kes_fee_test', { reference: 'F1' }, '1.00'));
     const [lines, json] = await Promise.all([page('', false, 3), page('', true, 3)]);
     expect(json.pageJson.byteLength).toBe(0);
     expect(json.lines).toEqual(lines.lines);

@@ -10,7 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { tronAddressFromAccountId } from '@platform/chain';
 import { Big } from '@platform/money';
-import { createTestPartner, HttpResult, PartnerHttpClient, recordSensitive, waitFor } from '@platform/testing';
+import { createTestPartner, HttpResult, PartnerHttpClient, sandboxCode, waitFor } from '@platform/testing';
 
 const RATE_LIMIT_PER_MINUTE = 100_000;
 const CAP_KES = '50000000.00';
@@ -45,22 +45,6 @@ async function balances(http: PartnerHttpClient): Promise<Record<string, Balance
   const answer = await http.get('/v1/balances');
   expect(answer.status).toBe(200);
   return Object.fromEntries((answer.body as Balance[]).map((balance) => [balance.currency, balance]));
-}
-
-async function outboxCode(http: PartnerHttpClient, subjectId: string): Promise<string> {
-  const code = await waitFor(
-    async () => {
-      const outbox = await http.get('/v1/sandbox/outbox');
-      return (
-        (outbox.body as Array<{ subjectId: string; code: string | null }>).find(
-          (entry) => entry.subjectId === subjectId,
-        )?.code ?? undefined
-      );
-    },
-    { what: `the code for ${subjectId}` },
-  );
-  recordSensitive(code);
-  return code;
 }
 
 async function reaches(http: PartnerHttpClient, path: string, statuses: string[]): Promise<Record<string, any>> {
@@ -120,9 +104,9 @@ describe('statements', () => {
     });
     expect(registered.status).toBe(201);
     const walletId = registered.body.walletId as string;
-    expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp: await outboxCode(http, walletId) })).status).toBe(
-      200,
-    );
+    expect(
+      (await http.post(`/v1/wallets/${walletId}/confirm`, { otp: await sandboxCode(http.sdk, walletId) })).status,
+    ).toBe(200);
     expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
     return walletId;
   }
@@ -138,7 +122,7 @@ describe('statements', () => {
     expect(
       (
         await http.post(`/v1/confirmations/${created.body.confirmation.id}`, {
-          code: await outboxCode(http, created.body.id),
+          code: await sandboxCode(http.sdk, created.body.id),
         })
       ).status,
     ).toBe(200);
@@ -169,7 +153,7 @@ describe('statements', () => {
     expect(
       (
         await http.post(`/v1/confirmations/${send.body.confirmation.id}`, {
-          code: await outboxCode(http, send.body.id),
+          code: await sandboxCode(http.sdk, send.body.id),
         })
       ).status,
     ).toBe(200);

@@ -8,7 +8,6 @@
 // expectation claims nothing and answers open: false; bad registrations are refused. The ledger balances
 // after each.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
 import { Big } from '@platform/money';
 import { PromiseClient } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
@@ -23,7 +22,7 @@ import {
   waitFor,
 } from '@platform/testing';
 import { LEDGER_ACCESS } from '../src/grpc/access';
-import { codeOf, expectLedgerBalanced, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
+import { codeOf, useLedgerSpec } from './ledger-support';
 
 const logger = createLogger('ledger-deposit-holds-test', 'error');
 const SHORT_WINDOW_MS = 2_000;
@@ -34,25 +33,18 @@ const newHash = () => randomBytes(32).toString('hex');
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 describe('USDT deposits attributed from registered expectations', () => {
-  let client: LedgerClient;
+  const spec = useLedgerSpec();
   let sandbox: PromiseClient<typeof ledger.LedgerSandboxService>;
-  let pool: Pool;
   let receiver: HttpsReceiver;
 
   beforeAll(async () => {
-    client = ledgerClient();
     sandbox = routedClient(ledger.LedgerSandboxService, LEDGER_ACCESS.LEDGER_SANDBOX, { upstream: 'ledger', logger });
-    pool = ledgerPool();
     receiver = await startHttpsReceiver();
   });
 
-  afterEach(() => expectLedgerBalanced(pool));
-
   afterAll(async () => {
-    client?.close();
     sandbox?.close();
     await receiver?.close();
-    await pool?.end();
   });
 
   /** A partner of its own per test: its expectations are the only ones the ledger consults. */
@@ -72,21 +64,21 @@ describe('USDT deposits attributed from registered expectations', () => {
   }
 
   const usdtAvailable = async (partner: TestPartner) => {
-    const { balances } = await client.getBalances({ partnerId: partner.partnerId });
+    const { balances } = await spec.client.getBalances({ partnerId: partner.partnerId });
     return balances.find((balance) => balance.currency === 'USDT')!.available;
   };
   const deposit = (partner: TestPartner, txHash: string, usdtAmount: string) =>
     sandbox.simulateUsdtDeposit({ partnerId: partner.partnerId, txHash, usdtAmount });
   const webhooksFor = (activityId: string) => receiver.requests.filter((request) => request.body.includes(activityId));
   const statusOf = async (txHash: string) =>
-    (await pool.query('SELECT status FROM usdt_deposits WHERE tx_hash = $1', [txHash])).rows[0]?.status;
+    (await spec.pool.query('SELECT status FROM usdt_deposits WHERE tx_hash = $1', [txHash])).rows[0]?.status;
 
   it('holds a deposit until the send-before of an order without a hash, then credits it with one event', async () => {
     const partner = await partnerWithWebhooks();
     const before = await usdtAvailable(partner);
     const sendBefore = inMs(SHORT_WINDOW_MS);
     const orderId = randomUUID();
-    expect(await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore })).toMatchObject({
+    expect(await spec.client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore })).toMatchObject({
       orderId,
       open: true,
     });
@@ -110,7 +102,7 @@ describe('USDT deposits attributed from registered expectations', () => {
       data: { activityId: held.depositId, amount: { currency: 'USDT', value: '42.000001' } },
     });
     // The window has passed: the hash registered now claims nothing, and the expectation is closed.
-    const late = await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore, txHash });
+    const late = await spec.client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore, txHash });
     expect(late).toMatchObject({ open: false, txHash });
     expect(late.deposit).toBeUndefined();
   });
@@ -119,13 +111,16 @@ describe('USDT deposits attributed from registered expectations', () => {
     const partner = await partnerWithWebhooks();
     const sendBefore = inMs(LONG_WINDOW_MS);
     const orders = [randomUUID(), randomUUID(), randomUUID()];
-    for (const orderId of orders) await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore });
+    for (const orderId of orders)
+      await spec.client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore });
     const txHash = newHash();
     const before = await usdtAvailable(partner);
     expect((await deposit(partner, txHash, '5.5')).status).toBe('held_for_attribution');
 
     const outcomes = await Promise.allSettled(
-      orders.map((orderId) => client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore, txHash })),
+      orders.map((orderId) =>
+        spec.client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore, txHash }),
+      ),
     );
     const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     expect(won).toHaveLength(1);
@@ -134,10 +129,10 @@ describe('USDT deposits attributed from registered expectations', () => {
     for (const lost of outcomes.filter((outcome) => outcome.status === 'rejected'))
       expect(await codeOf(Promise.reject((lost as PromiseRejectedResult).reason))).toBe('LEDGER_ID_REUSED');
     expect(
-      await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId: claim.orderId, sendBefore, txHash }),
+      await spec.client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId: claim.orderId, sendBefore, txHash }),
     ).toEqual(claim);
     expect(await usdtAvailable(partner)).toBe(before);
-    const rows = await pool.query('SELECT status, hold_until, order_id FROM usdt_deposits WHERE tx_hash = $1', [
+    const rows = await spec.pool.query('SELECT status, hold_until, order_id FROM usdt_deposits WHERE tx_hash = $1', [
       txHash,
     ]);
     expect(rows.rows).toEqual([{ status: 'claimed', hold_until: null, order_id: claim.orderId }]);
@@ -149,19 +144,19 @@ describe('USDT deposits attributed from registered expectations', () => {
     const sendBefore = inMs(LONG_WINDOW_MS);
     const txHash = newHash();
     const squatterOrder = randomUUID();
-    await client.expectUsdtDeposit({ partnerId: squatter.partnerId, orderId: squatterOrder, sendBefore, txHash });
+    await spec.client.expectUsdtDeposit({ partnerId: squatter.partnerId, orderId: squatterOrder, sendBefore, txHash });
     const orderId = randomUUID();
-    await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore, txHash });
+    await spec.client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore, txHash });
     const before = await usdtAvailable(partner);
     expect(await deposit(partner, txHash, '7')).toMatchObject({ status: 'claimed', orderId });
     expect(await usdtAvailable(partner)).toBe(before);
-    const answer = await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore });
+    const answer = await spec.client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore });
     expect(answer).toMatchObject({
       open: true,
       txHash,
       deposit: { status: 'claimed', orderId, usdtAmount: '7.000000' },
     });
-    const squatted = await client.expectUsdtDeposit({
+    const squatted = await spec.client.expectUsdtDeposit({
       partnerId: squatter.partnerId,
       orderId: squatterOrder,
       sendBefore,
@@ -174,17 +169,17 @@ describe('USDT deposits attributed from registered expectations', () => {
     const partner = await partnerWithWebhooks();
     const orderId = randomUUID();
     const closed = inMs(-1_000);
-    expect(await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore: closed })).toMatchObject(
-      { open: false },
-    );
+    expect(
+      await spec.client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore: closed }),
+    ).toMatchObject({ open: false });
     expect((await deposit(partner, newHash(), '1.25')).status).toBe('credited');
 
     const reused = (request: Partial<ledger.ExpectUsdtDepositRequest>) =>
-      codeOf(client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore: closed, ...request }));
+      codeOf(spec.client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore: closed, ...request }));
     expect(await reused({ sendBefore: inMs(60_000) })).toBe('LEDGER_ID_REUSED');
     expect(await reused({ partnerId: (await createTestPartner()).partnerId })).toBe('LEDGER_ID_REUSED');
     const hash = newHash();
-    await client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore: closed, txHash: hash });
+    await spec.client.expectUsdtDeposit({ partnerId: partner.partnerId, orderId, sendBefore: closed, txHash: hash });
     expect(await reused({ txHash: newHash() })).toBe('LEDGER_ID_REUSED');
     expect(await reused({ orderId: randomUUID(), txHash: hash })).toBe('LEDGER_ID_REUSED');
     expect(await reused({ orderId: 'not-a-uuid', sendBefore: 'soon', txHash: 'AB' })).toBe('VALIDATION_FAILED');

@@ -4,7 +4,6 @@
 // concurrently) credits once; that a deposit not held cannot be claimed by an order; that bad input and a
 // partner without an address are refused; and that the ledger still balances.
 import { randomBytes } from 'node:crypto';
-import type { Pool } from 'pg';
 import { Big } from '@platform/money';
 import {
   createTestPartner,
@@ -15,33 +14,26 @@ import {
   waitFor,
   setPartnerWebhook,
 } from '@platform/testing';
-import { codeOf, expectLedgerBalanced, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
+import { codeOf, useLedgerSpec } from './ledger-support';
 
 const WEBHOOK_WAIT_MS = 30_000;
 const newHash = () => randomBytes(32).toString('hex');
 
 describe('USDT deposits', () => {
-  let client: LedgerClient;
-  let pool: Pool;
+  const spec = useLedgerSpec();
   let partner: TestPartner;
   let http: PartnerHttpClient;
   let receiver: HttpsReceiver;
 
   beforeAll(async () => {
-    client = ledgerClient();
-    pool = ledgerPool();
     partner = await createTestPartner();
     http = new PartnerHttpClient(partner);
     receiver = await startHttpsReceiver();
     await setPartnerWebhook(partner.partnerId, receiver.url);
   });
 
-  afterEach(() => expectLedgerBalanced(pool));
-
   afterAll(async () => {
     await receiver.close();
-    client.close();
-    await pool.end();
   });
 
   const usdtBalance = async () => {
@@ -84,7 +76,7 @@ describe('USDT deposits', () => {
     expect(results.every((result) => result.status === 201)).toBe(true);
     const after = await usdtBalance();
     expect(new Big(after.available).minus(before.available).toFixed(6)).toBe('10.000001');
-    const rows = await pool.query('SELECT count(*)::int AS n FROM usdt_deposits WHERE tx_hash = $1', [txHash]);
+    const rows = await spec.pool.query('SELECT count(*)::int AS n FROM usdt_deposits WHERE tx_hash = $1', [txHash]);
     expect(rows.rows[0].n).toBe(1);
     await waitFor(
       () =>
@@ -98,11 +90,11 @@ describe('USDT deposits', () => {
     const txHash = newHash();
     await http.post('/v1/sandbox/usdt-deposits', { txHash, usdtAmount: '1' });
     const orderId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
-    expect(await codeOf(client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId }))).toBe(
+    expect(await codeOf(spec.client.claimUsdtDeposit({ txHash, partnerId: partner.partnerId, orderId }))).toBe(
       'LEDGER_DEPOSIT_NOT_CLAIMABLE',
     );
     const stranger = await createTestPartner();
-    expect(await codeOf(client.claimUsdtDeposit({ txHash, partnerId: stranger.partnerId, orderId }))).toBe(
+    expect(await codeOf(spec.client.claimUsdtDeposit({ txHash, partnerId: stranger.partnerId, orderId }))).toBe(
       'LEDGER_DEPOSIT_NOT_FOUND',
     );
   });

@@ -6,9 +6,8 @@
 // resource has them; another partner sees none; every bad parameter is
 // refused with its name.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tronAddressFromAccountId } from '@platform/chain';
-import { HttpResult, PartnerHttpClient, recordSensitive, waitFor } from '@platform/testing';
-import { latestCode, payoutsPartner, PayoutsPartner, transferBody } from './support';
+import { HttpResult, PartnerHttpClient, waitFor } from '@platform/testing';
+import { activeWallet, latestCode, payoutsPartner, PayoutsPartner, transferBody } from './support';
 
 const SENDS = 3;
 const BATCHES = 3;
@@ -20,29 +19,6 @@ const SETUP_TIMEOUT_MS = 120_000;
 function ids(result: HttpResult, idField = 'id'): string[] {
   expect(result.status).toBe(200);
   return (result.body as Record<string, string>[]).map((item) => item[idField]!);
-}
-
-/** A wallet through both approvals: the administrator's code, then the sandbox review. */
-async function activeWallet(http: PartnerHttpClient): Promise<string> {
-  const registered = await http.post('/v1/wallets', {
-    chain: 'tron',
-    asset: 'USDT',
-    address: tronAddressFromAccountId(randomBytes(20)),
-  });
-  expect(registered.status).toBe(201);
-  const walletId = registered.body.walletId as string;
-  const otp = await waitFor(
-    async () => {
-      const outbox = await http.get('/v1/sandbox/outbox');
-      return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === walletId)
-        ?.code;
-    },
-    { what: 'the wallet approval code' },
-  );
-  recordSensitive(otp);
-  expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp })).status).toBe(200);
-  expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
-  return walletId;
 }
 
 /** Pages through `path` with `limit`, creating one more resource after the first page; answers the ids seen and the new one's. */

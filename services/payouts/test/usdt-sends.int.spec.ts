@@ -10,37 +10,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { tronAddressFromAccountId } from '@platform/chain';
 import { Big } from '@platform/money';
-import { loadTestStack, PartnerHttpClient, recordSensitive, waitFor } from '@platform/testing';
-import { eventFor, ISO_MS, latestCode, payoutsPartner, PayoutsPartner, UUID } from './support';
+import { loadTestStack, PartnerHttpClient, waitFor } from '@platform/testing';
+import { activeWallet, eventFor, ISO_MS, latestCode, payoutsPartner, PayoutsPartner, UUID } from './support';
 
 async function usdtBalance(http: PartnerHttpClient): Promise<{ available: string; held: string }> {
   const balances = await http.get('/v1/balances');
   return (balances.body as Array<{ currency: string; available: string; held: string }>).find(
     (balance) => balance.currency === 'USDT',
   )!;
-}
-
-/** A wallet through both approvals: the administrator's code, then the sandbox review. */
-async function activeWallet(http: PartnerHttpClient): Promise<string> {
-  const registered = await http.post('/v1/wallets', {
-    chain: 'tron',
-    asset: 'USDT',
-    address: tronAddressFromAccountId(randomBytes(20)),
-  });
-  expect(registered.status).toBe(201);
-  const walletId = registered.body.walletId;
-  const otp = await waitFor(
-    async () => {
-      const outbox = await http.get('/v1/sandbox/outbox');
-      return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === walletId)
-        ?.code;
-    },
-    { what: 'the wallet approval code' },
-  );
-  recordSensitive(otp);
-  expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp })).status).toBe(200);
-  expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
-  return walletId;
 }
 
 async function sendReaches(http: PartnerHttpClient, sendId: string, status: string) {

@@ -70,6 +70,25 @@ export function tradingPool(): Pool {
   return new Pool({ connectionString: loadTestStack().databases.trading, max: 2 });
 }
 
+/** The pools a spec reads trading's and the ledger's databases through, set in beforeAll. */
+export interface OrderSpecPools {
+  trading: Pool;
+  ledger: Pool;
+}
+
+/** Registers a spec's hooks that open a pool on svc_trading and one on svc_ledger before all and end both after all. */
+export function useOrderSpecPools(): OrderSpecPools {
+  const pools = {} as OrderSpecPools;
+  beforeAll(() => {
+    pools.trading = tradingPool();
+    pools.ledger = new Pool({ connectionString: loadTestStack().databases.ledger, max: 2 });
+  });
+  afterAll(async () => {
+    await Promise.all([pools.trading?.end(), pools.ledger?.end()]);
+  });
+  return pools;
+}
+
 /** The order a partner made under `partnerReference` (read in trading's database: a refused create answers no id). */
 export async function orderByReference(
   pool: Pool,

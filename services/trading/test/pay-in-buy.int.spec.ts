@@ -12,10 +12,9 @@
 // unknown / foreign / not yet active, caps, quote rules, a debit-first partner
 // sending pay-in fields). The ledger check after npm test proves every entry balanced.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
 import { tronAddressFromAccountId } from '@platform/chain';
 import { Big, formatAmount } from '@platform/money';
-import { HttpResult, loadTestStack, PartnerHttpClient, recordSensitive, waitFor } from '@platform/testing';
+import { HttpResult, PartnerHttpClient, sandboxCode, waitFor } from '@platform/testing';
 import {
   balances,
   expectRefusal,
@@ -24,7 +23,7 @@ import {
   orderPartner,
   orderUntil,
   quote,
-  tradingPool,
+  useOrderSpecPools,
 } from './order-support';
 
 const PAY_IN = ['--buy-mode', 'pay_in'];
@@ -32,18 +31,7 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The test stack's pay window is 8 s; expiry is waited for with room to spare. */
 const EXPIRY_WAIT_MS = 25_000;
 
-let trading: Pool;
-let ledgerDb: Pool;
-
-beforeAll(() => {
-  trading = tradingPool();
-  ledgerDb = new Pool({ connectionString: loadTestStack().databases.ledger, max: 2 });
-});
-
-afterAll(async () => {
-  await trading.end();
-  await ledgerDb.end();
-});
+const pools = useOrderSpecPools();
 
 /** Registers a wallet, confirms it with the e-mailed code and has the sandbox review approve it (unless asked not to). */
 async function wallet(http: PartnerHttpClient, stage: 'active' | 'pending' = 'active'): Promise<string> {
@@ -56,9 +44,7 @@ async function wallet(http: PartnerHttpClient, stage: 'active' | 'pending' = 'ac
     throw new Error(`wallet registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
   const walletId = registered.body.walletId as string;
   if (stage === 'pending') return walletId;
-  const outbox = (await http.get('/v1/sandbox/outbox')).body as { subjectId: string; code: string }[];
-  const code = outbox.find((entry) => entry.subjectId === walletId)!.code;
-  recordSensitive(code);
+  const code = await sandboxCode(http.sdk, walletId);
   expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp: code })).status).toBe(200);
   expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
   return walletId;
@@ -111,7 +97,7 @@ async function buyFresh(
 }
 
 async function consumed(quoteIds: string[]): Promise<number> {
-  const { rows } = await trading.query(
+  const { rows } = await pools.trading.query(
     'SELECT count(*)::int AS n FROM quotes WHERE quote_id = ANY($1::uuid[]) AND consumed_at IS NOT NULL',
     [quoteIds],
   );
@@ -131,7 +117,7 @@ function kesDelta(before: Balances, after: Balances): string {
 }
 
 async function capReleased(orderId: string): Promise<boolean> {
-  const { rows } = await trading.query('SELECT released_at FROM cap_usages WHERE usage_id = $1', [orderId]);
+  const { rows } = await pools.trading.query('SELECT released_at FROM cap_usages WHERE usage_id = $1', [orderId]);
   return rows[0].released_at !== null;
 }
 
@@ -194,13 +180,13 @@ describe('POST /v1/orders/buy (pay-in)', () => {
       KES: { available: before.KES.available, held: '0.00' },
       USDT: { available: before.USDT.available },
     });
-    const { rows } = await ledgerDb.query(
+    const { rows } = await pools.ledger.query(
       'SELECT c.account_id, c.payment_reference, a.partner_id FROM kes_credits c JOIN accounts a ON a.id = c.account_id WHERE c.payment_reference = $1',
       [reference],
     );
     const kesAccountId = ((await balances(p.http)).KES as unknown as { accountId: string }).accountId;
     expect(rows).toEqual([{ account_id: kesAccountId, payment_reference: reference, partner_id: p.partner.partnerId }]);
-    const events = await orderEvents(trading, orderId);
+    const events = await orderEvents(pools.trading, orderId);
     expect(events.map((event) => event.type)).toEqual(['order.funds_confirmed', 'order.settled']);
     const data = {
       orderId,
@@ -278,7 +264,7 @@ describe('POST /v1/orders/buy (pay-in)', () => {
     expect(after.body.status).toBe('expired');
     expect(after.body.payment).toBeUndefined();
     for (const order of [unpaid, late]) {
-      expect((await orderEvents(trading, order.orderId)).map((event) => event.type)).toEqual(['order.expired']);
+      expect((await orderEvents(pools.trading, order.orderId)).map((event) => event.type)).toEqual(['order.expired']);
       expect(await capReleased(order.orderId)).toBe(true);
     }
   }, 60_000);
@@ -295,7 +281,9 @@ describe('POST /v1/orders/buy (pay-in)', () => {
     await pay(p, '0.01', created.body.paymentReference); // payments never add up
     const expired = await orderUntil(p.http, created.body.orderId, 'expired', EXPIRY_WAIT_MS);
     expect(expired.payment).toBeUndefined();
-    expect((await orderEvents(trading, created.body.orderId)).map((event) => event.type)).toEqual(['order.expired']);
+    expect((await orderEvents(pools.trading, created.body.orderId)).map((event) => event.type)).toEqual([
+      'order.expired',
+    ]);
     expect(await capReleased(created.body.orderId)).toBe(true);
     expect(kesDelta(before, await balances(p.http))).toBe('301.50');
   }, 60_000);
@@ -314,7 +302,7 @@ describe('POST /v1/orders/buy (pay-in)', () => {
     const rejected = await orderUntil(p.http, created.body.orderId, 'rejected');
     expect(rejected.kesDebit).toEqual({ status: 'released' });
     expect(rejected.payment.bankTransactionId).toMatch(/^SBX-/);
-    const events = await orderEvents(trading, created.body.orderId);
+    const events = await orderEvents(pools.trading, created.body.orderId);
     expect(events.map((event) => event.type)).toEqual(['order.funds_confirmed', 'order.rejected']);
     expect(events[1].data).toMatchObject({ status: 'rejected', kesTotalAmount: '402.00' });
     expect(await capReleased(created.body.orderId)).toBe(true);

@@ -6,24 +6,21 @@
 // exactly eight orders' worth (nothing held, nothing posted twice), with the
 // ledger balanced. The orders are created together so their settlement timers
 // fall due together and one claim carries several of them.
-import { Pool } from 'pg';
 import { Big } from '@platform/money';
-import { loadTestStack } from '@platform/testing';
-import { balances, fundKes, ops, orderEvents, orderPartner, orderUntil, quote, tradingPool } from './order-support';
+import {
+  balances,
+  fundKes,
+  ops,
+  orderEvents,
+  orderPartner,
+  orderUntil,
+  quote,
+  useOrderSpecPools,
+} from './order-support';
 
 const ORDERS = 8;
 
-let trading: Pool;
-let ledgerDb: Pool;
-
-beforeAll(() => {
-  trading = tradingPool();
-  ledgerDb = new Pool({ connectionString: loadTestStack().databases.ledger, max: 2 });
-});
-
-afterAll(async () => {
-  await Promise.all([trading.end(), ledgerDb.end()]);
-});
+const pools = useOrderSpecPools();
 
 it('settles buys created together exactly once each: one entry per hold, one settled event per order', async () => {
   const p = await orderPartner();
@@ -40,17 +37,17 @@ it('settles buys created together exactly once each: one entry per hold, one set
   expect(settled).toHaveLength(ORDERS);
 
   for (const { orderId } of orders) {
-    const types = (await orderEvents(trading, orderId)).map((event) => event.type);
+    const types = (await orderEvents(pools.trading, orderId)).map((event) => event.type);
     expect(types.sort()).toEqual(['order.funds_confirmed', 'order.settled']);
   }
-  const { rows: entries } = await ledgerDb.query(
+  const { rows: entries } = await pools.ledger.query(
     `SELECT metadata->>'holdId' AS "holdId", count(*)::int AS entries FROM entries
       WHERE kind = 'order_buy_settlement' AND metadata->>'holdId' = ANY($1) GROUP BY 1`,
     [orders.map(({ orderId }) => orderId)],
   );
   expect(entries).toHaveLength(ORDERS);
   expect(entries.every((row) => row.entries === 1)).toBe(true);
-  const { rows: holds } = await ledgerDb.query(
+  const { rows: holds } = await pools.ledger.query(
     'SELECT status, count(*)::int AS holds FROM holds WHERE id::text = ANY($1) GROUP BY status',
     [orders.map(({ orderId }) => orderId)],
   );

@@ -18,19 +18,16 @@
 //   balance is the funding less what settled, the ledger reconciles.
 // Runs in the serial `faults` project, alone.
 import { randomUUID } from 'node:crypto';
-import { loadTestStack, stackInfra, waitFor } from '@platform/testing';
+import { stackInfra } from '@platform/testing';
 import { sleep } from '../test/support';
-import { expectCleanAnswers } from './kill-support';
+import { expectCleanAnswers, killAmong, killStand } from './kill-support';
 import {
   attempt,
   Attempt,
   codeFor,
-  endPools,
   expectLedgerReconciles,
   expectSubjectBalancesMatch,
   expectSubjectsWhole,
-  MoneyPools,
-  moneyPools,
   PayingPartner,
   payingPartner,
   statusOf,
@@ -39,10 +36,8 @@ import {
 } from './money-support';
 
 const ATTEMPTS = 12;
-const ATTEMPT_SPACING_MS = 100;
 /** Trading dies once this many transfers are whole: the others are in flight or start after. */
 const COMMITTED_BEFORE_KILL = 2;
-const COMMIT_WAIT_MS = 20_000;
 const TRANSFER_KES = '100.00';
 const FUNDING_KES = '5000.00';
 const FUNDING_USDT = '10.000000';
@@ -65,16 +60,7 @@ interface Twin {
   elapsedMs: number;
 }
 
-let pools: MoneyPools;
-
-beforeAll(() => {
-  pools = moneyPools();
-});
-
-afterAll(async () => {
-  await stackInfra.startServices();
-  await endPools(pools);
-});
+const stand = killStand();
 
 const COMMITTED_SQL =
   "SELECT count(*)::int AS n FROM transfers WHERE partner_id = $1 AND status = 'awaiting_confirmation'";
@@ -102,13 +88,17 @@ describe('a transfer whose create died with trading', () => {
       const create = (index: number) =>
         attempt(() => p.http.post('/v1/transfers', transferBody('254712345678', TRANSFER_KES, keys[index])));
 
-      const answers = await killTradingAmong(p, create);
+      const answers = await killAmong(
+        'trading',
+        ATTEMPTS,
+        create,
+        async () => (await stand.pools.payouts.query(COMMITTED_SQL, [p.partner.partnerId])).rows[0].n,
+        COMMITTED_BEFORE_KILL,
+      );
       expectCleanAnswers(answers, 'trading', [202]);
       // A loaded payouts may still run creates the gateway gave up on: each ends on trading's absence.
       const creating = await abandonedCreates(p);
-      console.log(
-        `trading killed: answers ${answers.map(statusOf).join(', ')}; ${creating.length} create(s) abandoned`,
-      );
+      console.log(`trading killed: ${creating.length} create(s) abandoned`);
       // The kill caught creates after their claim, and each gave its claim up at once.
       expect(creating.length).toBeGreaterThan(0);
       expect(creating.filter((row) => !row.released).map((row) => row.key)).toEqual([]);
@@ -148,12 +138,12 @@ describe('a transfer whose create died with trading', () => {
         twins.map(([twin]) => twin.answer),
         answers.map((answer) => !('failed' in answer) && answer.status === 202),
       );
-      const subjects = await subjectsTerminated(pools, p.partner.partnerId);
+      const subjects = await subjectsTerminated(stand.pools, p.partner.partnerId);
       const statusById = Object.fromEntries(subjects.map((subject) => [subject.id, subject.status]));
       expect(transferIds.map((id) => statusById[id])).toEqual(finals);
-      await expectSubjectsWhole(pools, p.partner.partnerId, subjects, DAILY_CAP_KES);
+      await expectSubjectsWhole(stand.pools, p.partner.partnerId, subjects, DAILY_CAP_KES);
       await expectSubjectBalancesMatch(p.http, FUNDING_KES, FUNDING_USDT, subjects);
-      await expectLedgerReconciles(pools);
+      await expectLedgerReconciles(stand.pools);
     },
     FAULT_TEST_TIMEOUT_MS,
   );
@@ -164,7 +154,7 @@ describe('a transfer whose create died with trading', () => {
  * they stand after RELEASE_WAIT_MS for the assertion to name the unreleased.
  */
 async function abandonedCreates(p: PayingPartner): Promise<CreatingRow[]> {
-  const read = async () => (await pools.payouts.query(CREATING_SQL, [p.partner.partnerId])).rows as CreatingRow[];
+  const read = async () => (await stand.pools.payouts.query(CREATING_SQL, [p.partner.partnerId])).rows as CreatingRow[];
   const startedAtMs = Date.now();
   let rows = await read();
   while (rows.some((row) => !row.released) && Date.now() - startedAtMs < RELEASE_WAIT_MS) {
@@ -172,26 +162,6 @@ async function abandonedCreates(p: PayingPartner): Promise<CreatingRow[]> {
     rows = await read();
   }
   return rows;
-}
-
-/** Starts the creates ATTEMPT_SPACING_MS apart and SIGKILLs every trading replica once some are whole. */
-async function killTradingAmong(p: PayingPartner, create: (index: number) => Promise<Attempt>): Promise<Attempt[]> {
-  const replicaCount = loadTestStack().replicas?.trading?.length ?? 1;
-  const kills = await Promise.all(
-    Array.from({ length: replicaCount }, (_, index) => stackInfra.armKill('trading', index + 1)),
-  );
-  const attempts = Array.from({ length: ATTEMPTS }, (_, index) =>
-    sleep(index * ATTEMPT_SPACING_MS).then(() => create(index)),
-  );
-  await waitFor(
-    async () => {
-      const { rows } = await pools.payouts.query(COMMITTED_SQL, [p.partner.partnerId]);
-      return rows[0].n >= COMMITTED_BEFORE_KILL ? true : undefined;
-    },
-    { timeoutMs: COMMIT_WAIT_MS, intervalMs: 10, what: `${COMMITTED_BEFORE_KILL} transfers before the kill` },
-  );
-  for (const kill of kills) kill();
-  return Promise.all(attempts);
 }
 
 /** Repeats the key's create until it is answered definitively (not a 503, not a lost connection). */
@@ -208,7 +178,7 @@ async function repeat(create: (index: number) => Promise<Attempt>, index: number
 
 /** Exactly one transfer row per key (an abandoned attempt's row is gone), and it is the one answered. */
 async function expectOneRowPerKey(p: PayingPartner, keys: string[], transferIds: string[]): Promise<void> {
-  const { rows } = await pools.payouts.query(
+  const { rows } = await stand.pools.payouts.query(
     'SELECT idempotency_key AS key, transfer_id AS id FROM transfers WHERE partner_id = $1',
     [p.partner.partnerId],
   );
@@ -219,7 +189,7 @@ async function expectOneRowPerKey(p: PayingPartner, keys: string[], transferIds:
 
 /** Every hold still pending is a current transfer's (its id): no abandoned attempt's hold stayed beside its retry's. */
 async function expectPendingHoldsOnlyOfTransfers(p: PayingPartner, transferIds: string[]): Promise<void> {
-  const { rows } = await pools.ledger.query(
+  const { rows } = await stand.pools.ledger.query(
     "SELECT h.id FROM holds h JOIN accounts a ON a.id = h.account_id WHERE a.partner_id = $1 AND h.status = 'pending'",
     [p.partner.partnerId],
   );

@@ -10,7 +10,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestPartner, PartnerHttpClient, runOps, stackInfra, waitFor } from '@platform/testing';
 import { sleep } from '../test/support';
-import { endPools, expectLedgerReconciles, moneyPools, MoneyPools } from './money-support';
+import { killStand } from './kill-support';
+import { expectLedgerReconciles } from './money-support';
 
 const RECOVERY_TIMEOUT_MS = 60_000;
 /** How long payouts stays away with the order funded: several of its poll intervals and trading's scheduler passes. */
@@ -18,16 +19,7 @@ const PAYOUTS_AWAY_MS = 3_000;
 /** Time a second, unwanted order.settled would have had to be written. */
 const DUPLICATE_GRACE_MS = 2_000;
 
-let pools: MoneyPools;
-
-beforeAll(() => {
-  pools = moneyPools();
-});
-
-afterAll(async () => {
-  await stackInfra.startServices();
-  await endPools(pools);
-});
+const stand = killStand();
 
 async function balanceSellPartner(): Promise<{ http: PartnerHttpClient; partnerId: string; payoutId: string }> {
   const partner = await createTestPartner({ extraArgs: ['--sell-mode', 'balance'], rateLimitPerMinute: 1000 });
@@ -52,7 +44,7 @@ async function balanceSellPartner(): Promise<{ http: PartnerHttpClient; partnerI
 }
 
 async function orderEventTypes(orderId: string): Promise<string[]> {
-  const rows = await pools.trading.query(
+  const rows = await stand.pools.trading.query(
     `SELECT payload->>'type' AS type FROM outbox WHERE payload->'data'->>'orderId' = $1 ORDER BY created_at, type`,
     [orderId],
   );
@@ -89,7 +81,7 @@ describe('sell proceeds while payouts is away', () => {
     expect(settled.kesTotalAmount).toBe('1273.60');
     await sleep(DUPLICATE_GRACE_MS);
     expect(await orderEventTypes(orderId)).toEqual(['order.funds_confirmed', 'order.settled']);
-    const instructions = await pools.payouts.query(
+    const instructions = await stand.pools.payouts.query(
       'SELECT instruction_id, status, amount_kes::text AS amount FROM payout_instructions WHERE order_id = $1',
       [orderId],
     );
@@ -103,6 +95,6 @@ describe('sell proceeds while payouts is away', () => {
       available: '5.000000',
       held: '0.000000',
     });
-    await expectLedgerReconciles(pools);
+    await expectLedgerReconciles(stand.pools);
   });
 });
