@@ -134,14 +134,18 @@ export function retentionSweepers(
   });
 }
 
-/** The sweepers of `rules`, started; stop() stops them all (each waits for its batch in flight). */
+/** The sweepers of `rules` (and the maintenance of `partitions`), started; stop() stops them all (each waits for its batch in flight). */
 export function startRetention(
   dataSource: DataSource,
   rules: readonly RetentionRule[],
   logger: Logger,
   options: RetentionOptions,
+  partitions: readonly PartitionRule[] = [],
 ): { sweepers: BatchSweeper[]; stop(): Promise<void> } {
-  const sweepers = retentionSweepers(dataSource, rules, logger, options);
+  const sweepers = [
+    ...partitions.map((rule) => partitionSweeper(dataSource, rule, logger, options)),
+    ...retentionSweepers(dataSource, rules, logger, options),
+  ];
   for (const sweeper of sweepers) sweeper.start();
   return {
     sweepers,
@@ -149,4 +153,187 @@ export function startRetention(
       await Promise.all(sweepers.map((sweeper) => sweeper.stop()));
     },
   };
+}
+
+/**
+ * Tables partitioned by week on their time column (docs/retention.md, "Partitions"): the
+ * maintenance step keeps `aheadCount` weekly partitions ready beyond the current one, and
+ * drops a week once all of it is past its window, the first table's partition and the
+ * others' of the same week together (a delivery's attempts are filed under its week).
+ * A week whose first table still holds a row matching one of `holds` (an unfinished
+ * delivery) is kept whatever its age: the rows that finish are pruned by a batch rule,
+ * and the week is dropped once none holds it.
+ */
+export interface PartitionRule {
+  /** Partitioned parents, each with weekly partitions named `<table>_YYYYMMDD` (the Monday, UTC) and the same bounds. */
+  tables: readonly string[];
+  /** Weekly partitions kept ahead of the current week: inserts find their partition while maintenance is down this long. */
+  aheadCount: number;
+  /** A week is dropped once its end is this far in the past. */
+  windowMs: number;
+  /** Conditions on the first table's rows, each one an indexed probe, that keep a week from being dropped. */
+  holds: readonly string[];
+}
+
+export const WEEK_MS = 7 * 24 * 60 * 60_000;
+/** Weeks dropped per maintenance pass at most; the next pass follows at the next interval. */
+const WEEKS_DROPPED_PER_PASS_MAX = 8;
+/** How long a partition's creation or drop waits for its lock before the pass gives up (retried next pass). */
+const PARTITION_LOCK_TIMEOUT = '2s';
+const WEEK_SUFFIX = /_(\d{4})(\d{2})(\d{2})$/;
+
+/** The Monday 00:00 UTC starting the week of `instantMs`. */
+export function weekStartMs(instantMs: number): number {
+  const day = new Date(instantMs);
+  const midnight = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate());
+  return midnight - ((day.getUTCDay() + 6) % 7) * 24 * 60 * 60_000;
+}
+
+/** `<table>_YYYYMMDD` of the week starting at `startMs`. */
+export function weekPartitionName(table: string, startMs: number): string {
+  return `${table}_${new Date(startMs).toISOString().slice(0, 10).replaceAll('-', '')}`;
+}
+
+function partitionIdentifiers(rule: PartitionRule): void {
+  const bad = rule.tables.find((name) => !IDENTIFIER.test(name));
+  if (bad !== undefined || rule.tables.length === 0) throw new Error(`not an identifier: ${bad ?? '(no table)'}`);
+  if (!Number.isSafeInteger(rule.aheadCount) || rule.aheadCount < 1) throw new Error('aheadCount must be at least 1');
+  if (!Number.isSafeInteger(rule.windowMs) || rule.windowMs <= 0) throw new Error('windowMs must be positive');
+}
+
+/** The weekly partitions of `table` (not its default), by their Monday, oldest first. */
+export async function weeklyPartitions(dataSource: Pick<DataSource, 'query'>, table: string): Promise<number[]> {
+  const rows = (await dataSource.query(
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = $1::regclass`,
+    [table],
+  )) as Array<{ name: string }>;
+  return rows
+    .filter((row) => row.name.startsWith(`${table}_`))
+    .map((row) => WEEK_SUFFIX.exec(row.name))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+    .sort((a, b) => a - b);
+}
+
+async function inTransaction(
+  dataSource: DataSource,
+  work: (query: (sql: string) => Promise<unknown>) => Promise<boolean>,
+) {
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.startTransaction();
+    await runner.query(`SET LOCAL lock_timeout = '${PARTITION_LOCK_TIMEOUT}'`);
+    const commit = await work((sql) => runner.query(sql));
+    if (commit) await runner.commitTransaction();
+    else await runner.rollbackTransaction();
+    return commit;
+  } catch (error) {
+    if (runner.isTransactionActive) await runner.rollbackTransaction();
+    throw error;
+  } finally {
+    await runner.release();
+  }
+}
+
+/** Creates the week starting at `startMs` in every table of `rule`, in one transaction. */
+export async function createWeek(dataSource: DataSource, rule: PartitionRule, startMs: number): Promise<void> {
+  partitionIdentifiers(rule);
+  const from = new Date(startMs).toISOString();
+  const to = new Date(startMs + WEEK_MS).toISOString();
+  await inTransaction(dataSource, async (query) => {
+    for (const table of rule.tables)
+      await query(
+        `CREATE TABLE IF NOT EXISTS ${weekPartitionName(table, startMs)} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}')`,
+      );
+    return true;
+  });
+}
+
+/**
+ * Drops the week starting at `startMs` from every table of `rule` in one transaction, unless a
+ * row of the first table's partition matches one of `rule.holds`: the partition is locked
+ * against writes first (SHARE), so no row becomes unfinished between the look and the drop.
+ * Answers whether it dropped.
+ */
+export async function dropWeek(dataSource: DataSource, rule: PartitionRule, startMs: number): Promise<boolean> {
+  partitionIdentifiers(rule);
+  const first = weekPartitionName(rule.tables[0]!, startMs);
+  return inTransaction(dataSource, async (query) => {
+    await query(`LOCK TABLE ${first} IN SHARE MODE`);
+    for (const hold of rule.holds) {
+      const [row] = (await query(`SELECT EXISTS (SELECT 1 FROM ${first} WHERE ${hold}) AS held`)) as Array<{
+        held: boolean;
+      }>;
+      if (row?.held) return false;
+    }
+    for (const table of [...rule.tables].reverse()) await query(`DROP TABLE ${weekPartitionName(table, startMs)}`);
+    return true;
+  });
+}
+
+/**
+ * One maintenance pass: the weeks up to `aheadCount` past the current one created (after the
+ * newest there is, never behind it: a week behind would have to be checked against the
+ * default partition), then the weeks wholly past the window dropped unless held. Answers
+ * how many weeks it created or dropped.
+ */
+export async function maintainPartitions(
+  dataSource: DataSource,
+  rule: PartitionRule,
+  logger: Logger,
+  nowMs: number = Date.now(),
+): Promise<number> {
+  const weeks = await weeklyPartitions(dataSource, rule.tables[0]!);
+  const lastWanted = weekStartMs(nowMs) + rule.aheadCount * WEEK_MS;
+  let changed = 0;
+  for (let start = (weeks.at(-1) ?? weekStartMs(nowMs) - WEEK_MS) + WEEK_MS; start <= lastWanted; start += WEEK_MS) {
+    await createWeek(dataSource, rule, start);
+    changed += 1;
+  }
+  const expired = weeks
+    .filter((start) => start + WEEK_MS <= nowMs - rule.windowMs)
+    .slice(0, WEEKS_DROPPED_PER_PASS_MAX);
+  for (const start of expired) {
+    if (await dropWeek(dataSource, rule, start)) changed += 1;
+    else
+      logger.info('partition past its window kept: it holds unfinished rows, pruned by batch', {
+        partition: weekPartitionName(rule.tables[0]!, start),
+      });
+  }
+  return changed;
+}
+
+/** Weeks past their window still there (held, or not yet dropped), and how long past it the oldest is. */
+async function expiredWeeks(
+  dataSource: DataSource,
+  rule: PartitionRule,
+): Promise<{ dueRows: number; oldestDueAgeMs: number }> {
+  const nowMs = Date.now();
+  const expired = (await weeklyPartitions(dataSource, rule.tables[0]!)).filter(
+    (start) => start + WEEK_MS <= nowMs - rule.windowMs,
+  );
+  return {
+    dueRows: expired.length,
+    oldestDueAgeMs: expired.length === 0 ? 0 : nowMs - rule.windowMs - (expired[0]! + WEEK_MS),
+  };
+}
+
+/** The partition maintenance of `rule` as a BatchSweeper (worker `partitions_<first table>`), one pass per interval. */
+export function partitionSweeper(
+  dataSource: DataSource,
+  rule: PartitionRule,
+  logger: Logger,
+  options: RetentionOptions,
+): BatchSweeper {
+  partitionIdentifiers(rule);
+  const child = logger.child({ context: 'PartitionMaintenance', table: rule.tables[0] });
+  return new BatchSweeper(
+    `partitions of ${rule.tables.join(', ')}`,
+    // A pass does what is due and answers less than the batch size, so the sweeper waits for the next interval.
+    async () => Math.min(await maintainPartitions(dataSource, rule, child), options.batchSize - 1),
+    child,
+    { intervalMs: options.intervalMs, batchSize: options.batchSize },
+    { worker: `partitions_${rule.tables[0]}`, measureDue: () => expiredWeeks(dataSource, rule) },
+  );
 }

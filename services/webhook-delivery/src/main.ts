@@ -24,7 +24,7 @@ import { AttemptDeliveryUseCase } from './usecases/attempt-delivery/attempt-deli
 import { DeliveryReconciler } from './workers/delivery.reconciler';
 import { DeliveryScheduler } from './workers/delivery.scheduler';
 import { FeedPositioner } from './workers/feed.positioner';
-import { webhookDeliveryRetentionRules } from './workers/retention.worker';
+import { webhookDeliveryPartitionRules, webhookDeliveryRetentionRules } from './workers/retention.worker';
 import { createPartnerEventsConsumer } from './workers/partner-events.consumer';
 
 /** Kept back from the grace period for closing connections after attempts drain. */
@@ -108,11 +108,16 @@ bootService({
     scheduler.start();
     reconciler.start();
     positioner.start();
+    const windows = {
+      deliveryRetentionDays: deliveryRetentionDays(config),
+      partitionsAheadWeeks: config.DELIVERY_PARTITIONS_AHEAD_WEEKS,
+    };
     const retention = startRetention(
       dataSource,
-      webhookDeliveryRetentionRules({ deliveryRetentionDays: deliveryRetentionDays(config) }),
+      webhookDeliveryRetentionRules(windows),
       logger,
       { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
+      webhookDeliveryPartitionRules(windows),
     );
     await consumer.start();
     const server = createServer({

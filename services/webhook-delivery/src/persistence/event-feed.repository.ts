@@ -76,8 +76,8 @@ export class EventFeedRepository {
    */
   async unpositioned(): Promise<UnpositionedEvents> {
     const [row] = (await this.dataSource.query(
-      `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM deliveries WHERE feed_position IS NULL LIMIT $1) waiting) AS count,
-              coalesce(extract(epoch FROM clock_timestamp() - (SELECT min(created_at) FROM deliveries WHERE feed_position IS NULL)), 0)::float8 AS oldest_age_seconds`,
+      `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM webhook_deliveries WHERE feed_position IS NULL LIMIT $1) waiting) AS count,
+              coalesce(extract(epoch FROM clock_timestamp() - (SELECT min(created_at) FROM webhook_deliveries WHERE feed_position IS NULL)), 0)::float8 AS oldest_age_seconds`,
       [UNPOSITIONED_COUNTED_MAX],
     )) as Array<{ count: number; oldest_age_seconds: number }>;
     return { count: row?.count ?? 0, oldestAgeSeconds: Math.max(0, row?.oldest_age_seconds ?? 0) };
@@ -86,7 +86,7 @@ export class EventFeedRepository {
   /** The cursor event of this partner, if it is one of theirs. */
   async cursorPosition(partnerId: string, eventId: string): Promise<CursorPosition> {
     const [row] = (await this.dataSource.query(
-      'SELECT feed_position::text AS position, created_at FROM deliveries WHERE partner_id = $1 AND event_id = $2',
+      'SELECT feed_position::text AS position, created_at FROM webhook_deliveries WHERE partner_id = $1 AND event_id = $2',
       [partnerId, eventId],
     )) as Array<{ position: string | null; created_at: Date }>;
     if (!row) return { kind: 'unknown' };
@@ -107,7 +107,7 @@ export class EventFeedRepository {
       `SELECT count(*)::int AS fetched,
               '[' || coalesce(array_to_string((array_agg(body ORDER BY feed_position))[1:$6], ','), '') || ']' AS json,
               (array_agg(event_id::text ORDER BY feed_position))[$6] AS limit_event_id
-         FROM (SELECT feed_position, event_id, body FROM deliveries
+         FROM (SELECT feed_position, event_id, body FROM webhook_deliveries
                 WHERE partner_id = $1 AND feed_position IS NOT NULL AND feed_position > $2::bigint
                   AND ($3::text IS NULL OR event_type = $3) AND created_at >= $4
                 ORDER BY feed_position
@@ -121,7 +121,7 @@ export class EventFeedRepository {
   /** Events after the position, in feed order, at most `limit`. */
   async read(query: FeedRead): Promise<FeedEvent[]> {
     const rows = (await this.dataSource.query(
-      `SELECT feed_position::text AS position, event_id, event_type, body FROM deliveries
+      `SELECT feed_position::text AS position, event_id, event_type, body FROM webhook_deliveries
        WHERE partner_id = $1 AND feed_position IS NOT NULL AND feed_position > $2::bigint
          AND ($3::text IS NULL OR event_type = $3) AND created_at >= $4
        ORDER BY feed_position

@@ -4,33 +4,81 @@
  * (EVENT_FEED_RETENTION_DAYS) and some time beyond, so a cursor just past the
  * window still answers EVENT_CURSOR_EXPIRED rather than EVENT_CURSOR_UNKNOWN
  * (DELIVERY_RETENTION_DAYS, validated longer). Only finished deliveries with a
- * feed position are pruned: delivered, dead, or held without an endpoint (a
+ * feed position are removed: delivered, dead, or held without an endpoint (a
  * held delivery is reopened only within its first 72 hours); one still pending
- * or being delivered is never pruned, whatever its age. Its attempts and the
- * partner retries that name it go in the same statement. Endpoints and audit
+ * or being delivered is never removed, whatever its age. Endpoints and audit
  * records are kept.
+ *
+ * Deliveries and their attempts are partitioned by week (the weekly-partitions
+ * migration), so most rows go by dropping a week:
+ * - the partition rule keeps DELIVERY_PARTITIONS_AHEAD_WEEKS weeks ready ahead and
+ *   drops a week of deliveries with its attempts once the whole week is past the
+ *   window, unless it still holds an unfinished delivery;
+ * - batch rules delete what no drop removes: the rows recorded before the
+ *   partitioning (the default partitions `deliveries` and `delivery_attempts`,
+ *   also where an event older than every week lands), at the window; and finished
+ *   rows of a week kept for an unfinished one, a week and a day later than the
+ *   window, so that batches never race a drop that is about to happen.
  *
  * Runs in every replica on the shared work loop (@platform/persistence startRetention).
  */
-import type { RetentionRule } from '@platform/persistence';
+import { type PartitionRule, type RetentionRule, WEEK_MS } from '@platform/persistence';
 
 const DAY_MS = 24 * 60 * 60_000;
 
 /** A delivery no worker and no reopening will touch again. */
 export const FINISHED_DELIVERY = `status IN ('delivered', 'dead', 'no_endpoint') AND feed_position IS NOT NULL`;
 
-export function webhookDeliveryRetentionRules(windows: { deliveryRetentionDays: number }): RetentionRule[] {
+/** What keeps a week of deliveries from being dropped: one unfinished delivery, each probe along a partial index. */
+export const UNFINISHED_DELIVERY_PROBES = [`status = 'pending'`, `status = 'delivering'`, 'feed_position IS NULL'];
+
+/** How much later than the window the batch rule reaches into the weekly partitions: a week, and a day of margin. */
+export const BATCH_LAG_BEHIND_DROPS_MS = WEEK_MS + DAY_MS;
+
+export interface DeliveryWindows {
+  deliveryRetentionDays: number;
+  partitionsAheadWeeks: number;
+}
+
+export function webhookDeliveryRetentionRules(
+  windows: Pick<DeliveryWindows, 'deliveryRetentionDays'>,
+): RetentionRule[] {
+  const windowMs = windows.deliveryRetentionDays * DAY_MS;
   return [
     {
+      // The default partitions, under the names the tables had before (the previous release prunes them so too).
       table: 'deliveries',
       idColumn: 'delivery_id',
       timeColumn: 'created_at',
       where: FINISHED_DELIVERY,
-      windowMs: windows.deliveryRetentionDays * DAY_MS,
+      windowMs,
       dependents: [
         { table: 'delivery_attempts', column: 'delivery_id' },
         { table: 'partner_retries', column: 'delivery_id' },
       ],
+    },
+    {
+      // Finished rows left in a week kept for an unfinished delivery.
+      table: 'webhook_deliveries',
+      idColumn: 'delivery_id',
+      timeColumn: 'created_at',
+      where: FINISHED_DELIVERY,
+      windowMs: windowMs + BATCH_LAG_BEHIND_DROPS_MS,
+      dependents: [
+        { table: 'webhook_delivery_attempts', column: 'delivery_id' },
+        { table: 'partner_retries', column: 'delivery_id' },
+      ],
+    },
+  ];
+}
+
+export function webhookDeliveryPartitionRules(windows: DeliveryWindows): PartitionRule[] {
+  return [
+    {
+      tables: ['webhook_deliveries', 'webhook_delivery_attempts'],
+      aheadCount: windows.partitionsAheadWeeks,
+      windowMs: windows.deliveryRetentionDays * DAY_MS,
+      holds: UNFINISHED_DELIVERY_PROBES,
     },
   ];
 }
