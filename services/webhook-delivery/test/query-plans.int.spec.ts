@@ -8,7 +8,15 @@
 // - rows examined per table stay within 1.2× (and a few rows) of the run before.
 // History stays inside the feed's retention window, as a live partner's does.
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
+import {
+  DataSource,
+  EntityManager,
+  KeysetPosition,
+  PageBounds,
+  WEEK_MS,
+  weekPartitionName,
+  weekStartMs,
+} from '@platform/persistence';
 import {
   describeFlatQueries,
   ExplainingQueryable,
@@ -23,7 +31,21 @@ import { EndpointsRepository } from '../src/persistence/endpoints.repository';
 import { EventFeedRepository } from '../src/persistence/event-feed.repository';
 import { PartnerDeliveriesRepository } from '../src/persistence/partner-deliveries.repository';
 
-const GROWING_TABLES = ['deliveries', 'delivery_attempts', 'partner_retries'] as const;
+/**
+ * Deliveries and attempts are partitioned by week: a plan names the partition it reads. History before
+ * this week's Monday sits in the default partitions (`deliveries`, `delivery_attempts`), live rows in
+ * the weekly ones; every one of them counts as growing.
+ */
+const WEEKS_AROUND_NOW = Array.from({ length: 12 }, (_, index) => weekStartMs(Date.now()) + (index - 6) * WEEK_MS);
+const GROWING_TABLES = [
+  'deliveries',
+  'delivery_attempts',
+  'partner_retries',
+  ...WEEKS_AROUND_NOW.flatMap((start) => [
+    weekPartitionName('webhook_deliveries', start),
+    weekPartitionName('webhook_delivery_attempts', start),
+  ]),
+];
 const PARTNERS_WITH_ENDPOINTS = 10_000;
 const OTHER_PARTNERS = 40;
 /** Deliveries (each with one attempt) per partner before, and added after, for the hot partner and the others. */
@@ -71,7 +93,7 @@ async function seedDeliveries(
               CASE WHEN g % 2 = 0 THEN 'transfer.completed' ELSE 'order.settled' END AS event_type
          FROM generate_series(1, $4::int) AS g
      ), delivered AS (
-       INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count,
+       INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count,
                                last_status_code, last_error_class, last_latency_ms, created_at, delivered_at)
        SELECT delivery_id, gen_random_uuid(), $1, event_type, '{"id":"seeded","data":{}}', $6, status, 1,
               CASE WHEN status = 'delivered' THEN 200 END, CASE WHEN status = 'dead' THEN 'timeout' END, 120, at,
@@ -79,7 +101,7 @@ async function seedDeliveries(
          FROM made
        RETURNING delivery_id, status, created_at
      )
-     INSERT INTO delivery_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, error_class)
+     INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, error_class)
      SELECT gen_random_uuid(), delivery_id, 1, created_at, 120, CASE WHEN status = 'delivered' THEN 200 END,
             CASE WHEN status = 'dead' THEN 'timeout' END
        FROM delivered`,
@@ -90,7 +112,7 @@ async function seedDeliveries(
 /** Pending deliveries whose attempts failed so far, due later: a partner's few open ones (they do not grow). */
 async function seedFailing(db: DataSource, partnerId: string, count: number): Promise<void> {
   await db.query(
-    `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count,
+    `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count,
                              next_attempt_at, last_error_class, created_at)
      SELECT gen_random_uuid(), gen_random_uuid(), $1, 'order.settled', '{}', $3, 'pending', 2, now() + interval '1 hour',
             'timeout', now() - g * interval '1 minute'
@@ -102,7 +124,8 @@ async function seedFailing(db: DataSource, partnerId: string, count: number): Pr
 /** Places every committed delivery in the feed, by the service's own step, then refreshes the statistics. */
 async function positionAndAnalyse(db: DataSource): Promise<void> {
   await new EventFeedRepository(db).assignPositions(1_000_000);
-  for (const table of ['endpoints', 'deliveries', 'delivery_attempts']) await db.query(`VACUUM (ANALYZE) ${table}`);
+  for (const table of ['endpoints', 'webhook_deliveries', 'delivery_attempts', 'deliveries'])
+    await db.query(`VACUUM (ANALYZE) ${table}`);
 }
 
 /** What the operations share within one measurement: the live batch, what was claimed, cursors. */
@@ -166,6 +189,7 @@ function operations(partnerId: string, others: readonly string[]): Record<string
           eventType: 'transfer.completed',
           body: '{"id":"live"}',
           traceparent: null,
+          createdAt: new Date(),
         })),
       ),
     'claim due deliveries under the in-flight cap': async (q, context) => {
@@ -235,13 +259,13 @@ function operations(partnerId: string, others: readonly string[]): Record<string
 /** The live batch, cursors into the hot partner's feed and list, and its newest dead delivery. */
 async function contextNow(db: DataSource, hotPartner: string): Promise<Context> {
   const positioned = (await db.query(
-    `SELECT event_id FROM deliveries WHERE partner_id = $1 AND feed_position IS NOT NULL
+    `SELECT event_id FROM webhook_deliveries WHERE partner_id = $1 AND feed_position IS NOT NULL
      ORDER BY feed_position DESC LIMIT 151`,
     [hotPartner],
   )) as Array<{ event_id: string }>;
   const newest = await new PartnerDeliveriesRepository(db).list(hotPartner, null, { ...firstPage, fetchLimit: 150 });
   const [dead] = (await db.query(
-    `SELECT delivery_id FROM deliveries WHERE partner_id = $1 AND status = 'dead' ORDER BY created_at DESC LIMIT 1`,
+    `SELECT delivery_id FROM webhook_deliveries WHERE partner_id = $1 AND status = 'dead' ORDER BY created_at DESC LIMIT 1`,
     [hotPartner],
   )) as Array<{ delivery_id: string }>;
   return {
@@ -282,7 +306,7 @@ describeFlatQueries({
       context.live.map((live) => live.deliveryId).sort(),
     );
     // The replayed delivery is due now: closed again, so the next measurement claims only its own batch.
-    await db.query(`UPDATE deliveries SET status = 'dead', next_attempt_at = NULL WHERE delivery_id = $1`, [
+    await db.query(`UPDATE webhook_deliveries SET status = 'dead', next_attempt_at = NULL WHERE delivery_id = $1`, [
       context.deadDeliveryId,
     ]);
   },
