@@ -1,0 +1,55 @@
+// Proves the weekly partition arithmetic without a database: weeks start on Monday
+// 00:00 UTC whatever the instant (Sunday night included), partitions are named after
+// their Monday, and a maintenance pass creates only the weeks after the newest one
+// there, up to the weeks ahead, never one behind it. (Creating and dropping against
+// PostgreSQL, a week held by an unfinished delivery included, is webhook-delivery's.)
+import type { Logger } from '@platform/logger';
+import type { DataSource } from 'typeorm';
+import { maintainPartitions, PartitionRule, WEEK_MS, weekPartitionName, weekStartMs } from './retention';
+
+const MONDAY = Date.UTC(2026, 10, 23);
+
+describe('weekly partitions', () => {
+  it('starts a week on Monday 00:00 UTC', () => {
+    expect(weekStartMs(Date.UTC(2026, 10, 23, 0, 0, 0))).toBe(MONDAY);
+    expect(weekStartMs(Date.UTC(2026, 10, 26, 19, 30))).toBe(MONDAY);
+    expect(weekStartMs(Date.UTC(2026, 10, 29, 23, 59, 59, 999))).toBe(MONDAY);
+    expect(weekStartMs(Date.UTC(2026, 10, 30))).toBe(MONDAY + WEEK_MS);
+  });
+
+  it('names a partition after its Monday', () => {
+    expect(weekPartitionName('webhook_deliveries', MONDAY)).toBe('webhook_deliveries_20261123');
+  });
+
+  it('creates the weeks after the newest up to the weeks ahead, and none behind it', async () => {
+    const statements: string[] = [];
+    const runner = {
+      startTransaction: async () => undefined,
+      commitTransaction: async () => undefined,
+      rollbackTransaction: async () => undefined,
+      release: async () => undefined,
+      isTransactionActive: false,
+      query: async (sql: string) => statements.push(sql),
+    };
+    const dataSource = {
+      // The newest week there is the one after this Monday's; an older one was dropped.
+      query: async () => [{ name: 'webhook_deliveries_20261130' }, { name: 'webhook_deliveries_default' }],
+      createQueryRunner: () => runner,
+    } as unknown as DataSource;
+    const rule: PartitionRule = {
+      tables: ['webhook_deliveries', 'webhook_delivery_attempts'],
+      aheadCount: 3,
+      windowMs: 60 * 86_400_000,
+      holds: [],
+    };
+    const logger = { info: () => undefined } as unknown as Logger;
+    expect(await maintainPartitions(dataSource, rule, logger, Date.UTC(2026, 10, 26))).toBe(2);
+    const created = statements.filter((sql) => sql.startsWith('CREATE TABLE')).map((sql) => sql.split(' ')[5]);
+    expect(created).toEqual([
+      'webhook_deliveries_20261207',
+      'webhook_delivery_attempts_20261207',
+      'webhook_deliveries_20261214',
+      'webhook_delivery_attempts_20261214',
+    ]);
+  });
+});
