@@ -207,8 +207,11 @@ describe('the feed as one JSON array', () => {
       type: 'credit.received',
       data: { note: 'Ksh «1» ✓\n' },
     });
-    // One at a time, so feed order is the order written (a batch is numbered by delivery id).
-    for (const row of written) await deliveries.insertMany([row]);
+    // One at a time, each event created a millisecond after the one before, so feed order is the
+    // order written (a step numbers by creation time, then delivery id).
+    const firstCreatedMs = Date.now();
+    for (const [index, row] of written.entries())
+      await deliveries.insertMany([{ ...row, createdAt: new Date(firstCreatedMs + index) }]);
     await feed.assignPositions(500);
     for (const afterEventId of ['', written[2]!.eventId, written[8]!.eventId])
       for (const eventType of ['', 'order.settled'])

@@ -101,8 +101,9 @@ async function seedDeliveries(
          FROM made
        RETURNING delivery_id, status, created_at
      )
-     INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, error_class)
-     SELECT gen_random_uuid(), delivery_id, 1, created_at, 120, CASE WHEN status = 'delivered' THEN 200 END,
+     INSERT INTO webhook_delivery_attempts (id, delivery_id, delivery_created_at, attempt_number, started_at, latency_ms,
+                                            status_code, error_class)
+     SELECT gen_random_uuid(), delivery_id, created_at, 1, created_at, 120, CASE WHEN status = 'delivered' THEN 200 END,
             CASE WHEN status = 'dead' THEN 'timeout' END
        FROM delivered`,
     [partnerId, before, stepMs, count, deadEvery, ENDPOINT_URL],
