@@ -7,21 +7,31 @@
 // bench/results/cpu-orders-<service>/; rank them with bench/cpu-profile-top.mjs. An extra run
 // for looking, never a measured figure (the profiler costs CPU of its own).
 //   BENCH_STACK_SLOT=1 node bench/pages-profile.mjs
+// BENCH_PAGES_MODE=cpu measures instead of profiling: the CPU every stack process spends per
+// request (from /proc, robust to a busy machine, unlike requests per second), for
+// GET /v1/orders/{id} and both pages interleaved, BENCH_ROUNDS rounds of BENCH_DURATION_S each,
+// the median per process printed. BENCH_STACK_FILE=.stack-test-N/stack.json measures a running
+// stack (restarted services and all) instead of starting one.
+//   BENCH_PAGES_MODE=cpu BENCH_STACK_SLOT=1 node bench/pages-profile.mjs
 import { continueOnPinnedNode } from '../scripts/lib/runtime.mjs';
 import { loadProfile } from '../scripts/lib/profiles.mjs';
 import { step } from '../scripts/lib/steps.mjs';
 import { cannon } from './lib/ceilings.mjs';
 import { autocannonRequests } from './lib/http.mjs';
 import { boundedInt } from './lib/options.js';
+import { quoteAndBuy } from './lib/load.mjs';
 import { createBenchPartner } from './lib/partners.mjs';
+import { clockTicksPerSecond, cpuMsBetween, cpuTicksSnapshot } from './lib/proc.js';
 import { withProfiledServices } from './lib/profiling.mjs';
 import { startReceiver } from './lib/receiver.mjs';
-import { openStack } from './lib/stack.mjs';
+import { openStack, stackProcesses } from './lib/stack.mjs';
 
 process.env.TEST_STACK_SLOT = process.env.BENCH_STACK_SLOT ?? '9';
 const PAGE_SIZE = 100;
 const durationS = boundedInt(process.env, 'BENCH_DURATION_S', 10, 1, 300);
 const connections = boundedInt(process.env, 'BENCH_CONNECTIONS', 32, 1, 512);
+const rounds = boundedInt(process.env, 'BENCH_ROUNDS', 5, 1, 50);
+const mode = process.env.BENCH_PAGES_MODE ?? 'profile';
 /** A profiled service starting on a busy machine (load 40 and more) can take a minute. */
 const SERVICE_READY_TIMEOUT_MS = 90_000;
 
@@ -45,6 +55,75 @@ async function preparedPartner(stack, receiver) {
   return { partner, account };
 }
 
+const median = (values) => {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/** CPU ms of every stack process over `work`, and how long it took. */
+async function cpuOver(processes, work) {
+  const before = cpuTicksSnapshot(processes);
+  const startedAt = performance.now();
+  const result = await work();
+  const elapsedMs = performance.now() - startedAt;
+  const cpuMs = cpuMsBetween(before, cpuTicksSnapshot(processes), clockTicksPerSecond());
+  return { result, elapsedMs, cpuMs };
+}
+
+/**
+ * CPU ms per request of every stack process over one load, less what the process spends
+ * idle in the same time (its timers, pollers and positioner: `idleMsPerMs` from a quiet
+ * interval of the same round), so a low rate on a busy machine does not inflate the figure.
+ */
+async function cpuPerRequest(processes, load, idleMsPerMs) {
+  const { result: figure, elapsedMs, cpuMs } = await cpuOver(processes, load);
+  if (figure.non2xx > 0 || figure.errors > 0) throw new Error(`the load failed: ${JSON.stringify(figure)}`);
+  const perRequest = Object.fromEntries(
+    Object.entries(cpuMs).map(([name, ms]) => [
+      name,
+      Math.max(0, (ms ?? 0) - (idleMsPerMs[name] ?? 0) * elapsedMs) / figure.total,
+    ]),
+  );
+  return { requests: figure.total, perRequest };
+}
+
+/** CPU ms per ms of every stack process with no load, over BENCH_DURATION_S. */
+async function idleRate(processes) {
+  const { elapsedMs, cpuMs } = await cpuOver(
+    processes,
+    () => new Promise((resolve) => setTimeout(resolve, durationS * 1000)),
+  );
+  return Object.fromEntries(Object.entries(cpuMs).map(([name, ms]) => [name, (ms ?? 0) / elapsedMs]));
+}
+
+/** The interleaved measurement of BENCH_PAGES_MODE=cpu: medians per process and load, printed. */
+async function measureCpu(stack, load, paths) {
+  const processes = await stackProcesses(stack.profile);
+  const samples = Object.fromEntries(Object.keys(paths).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    const idle = await step(`round ${round + 1}: idle`, () => idleRate(processes));
+    for (const [name, path] of Object.entries(paths))
+      samples[name].push(
+        await step(`round ${round + 1}: ${name}`, () => cpuPerRequest(processes, () => load(path), idle)),
+      );
+  }
+  for (const [name, measured] of Object.entries(samples)) {
+    const byProcess = Object.keys(processes).map((process) => [
+      process,
+      median(measured.map((sample) => sample.perRequest[process])),
+    ]);
+    const total = median(
+      measured.map((sample) => Object.values(sample.perRequest).reduce((sum, value) => sum + value, 0)),
+    );
+    const shown = byProcess
+      .filter(([, ms]) => ms >= 0.05)
+      .sort((left, right) => right[1] - left[1])
+      .map(([process, ms]) => `${process} ${ms.toFixed(2)}`);
+    const requests = measured.map((sample) => sample.requests).join('/');
+    console.log(`${name}: CPU ms per request ${total.toFixed(2)} (${shown.join(', ')}); requests ${requests}`);
+  }
+}
+
 async function main() {
   await continueOnPinnedNode();
   const stack = await openStack(loadProfile('test'));
@@ -56,6 +135,18 @@ async function main() {
         connections,
         durationS,
       });
+    if (mode === 'cpu') {
+      const placed = await step('an order to read', () => quoteAndBuy(partner.client));
+      if (placed.failure) throw new Error(`an order to read could not be placed: ${placed.failure}`);
+      await measureCpu(stack, load, {
+        'GET /v1/orders/{id}': `/v1/orders/${placed.orderId}`,
+        // A page of one: the same path with ~1/100 of the bytes, so the difference is what a page's size costs.
+        'events page of 1': '/v1/events?limit=1',
+        'events page of 100': `/v1/events?limit=${PAGE_SIZE}`,
+        'statement page of 100': `/v1/balances/${account}/transactions?limit=${PAGE_SIZE}`,
+      });
+      return;
+    }
     const ctx = { profile: stack.profile };
     const profiled = async () => {
       console.log(await step('events pages under --cpu-prof', () => load(`/v1/events?limit=${PAGE_SIZE}`)));

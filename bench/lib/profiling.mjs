@@ -7,7 +7,9 @@ import { REPO_ROOT } from '../../scripts/lib/profiles.mjs';
 import { stopPid } from '../../scripts/lib/processes.mjs';
 import { step } from '../../scripts/lib/steps.mjs';
 import { cannon, waitForPort } from './ceilings.mjs';
-import { autocannonRequests } from './http.mjs';
+import { autocannonRequests, keepAliveAgent, PartnerClient } from './http.mjs';
+import { quoteAndBuy } from './load.mjs';
+import { ORDER_KES } from './partners.mjs';
 import { RESULTS_DIR } from './child-bench.mjs';
 import { services } from './stack.mjs';
 
@@ -18,7 +20,24 @@ const PROFILED_GATEWAY_METRICS_PORT = 23905;
 const serviceNamed = (name) => services.SERVICES.find((service) => service.name === name);
 const closed = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve)));
 
-/** A second gateway (same environment, own ports) under --cpu-prof while a signed GET /v1/balances load runs. */
+/** The signed loads a profiled gateway serves, one after another: the per-request path of each partner call the bench rates. */
+async function profiledLoads(ctx, credentials) {
+  const placed = await quoteAndBuy(new PartnerClient(ctx.gatewayUrl, credentials, keepAliveAgent(1)));
+  if (placed.failure) throw new Error(`an order to read could not be placed: ${placed.failure}`);
+  const sender = (path) => [{ credentials, path }];
+  return [
+    ['GET /v1/health', autocannonRequests(sender('/v1/health'), 'GET')],
+    ['GET /v1/balances', autocannonRequests(sender('/v1/balances'), 'GET')],
+    ['GET /v1/orders/{id}', autocannonRequests(sender(`/v1/orders/${placed.orderId}`), 'GET')],
+    ['POST /v1/quotes', autocannonRequests(sender('/v1/quotes'), 'POST', { side: 'buy', kesAmount: ORDER_KES })],
+  ];
+}
+
+/**
+ * A second gateway (same environment and Node flags, own ports) under --cpu-prof while
+ * signed GET /v1/health, GET /v1/balances, GET /v1/orders/{id} and POST /v1/quotes loads run
+ * in turn: one profile of the whole per-request path (bench/cpu-profile-top.mjs ranks it).
+ */
 export async function profileGateway(ctx, credentials) {
   const env = {
     ...services.serviceEnvironment(ctx.profile, serviceNamed('gateway')),
@@ -26,6 +45,7 @@ export async function profileGateway(ctx, credentials) {
     GRPC_PORT: String(PROFILED_GATEWAY_GRPC_PORT),
     METRICS_PORT: String(PROFILED_GATEWAY_METRICS_PORT),
   };
+  const loads = await profiledLoads(ctx, credentials);
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}`, 'dist/main.js'], {
     cwd: path.join(REPO_ROOT, 'services', 'gateway'),
     env,
@@ -33,13 +53,14 @@ export async function profileGateway(ctx, credentials) {
   });
   try {
     await waitForPort(PROFILED_GATEWAY_PORT);
-    await step('gateway GET /v1/balances under --cpu-prof', () =>
-      cannon(
-        `http://127.0.0.1:${PROFILED_GATEWAY_PORT}`,
-        autocannonRequests([{ credentials, path: '/v1/balances' }], 'GET'),
-        { connections: ctx.options.connections, durationS: ctx.options.durationS },
-      ),
-    );
+    for (const [name, requests] of loads) {
+      await step(`gateway ${name} under --cpu-prof`, () =>
+        cannon(`http://127.0.0.1:${PROFILED_GATEWAY_PORT}`, requests, {
+          connections: ctx.options.connections,
+          durationS: ctx.options.durationS,
+        }),
+      );
+    }
   } finally {
     child.kill('SIGTERM');
     await closed(child);

@@ -10,16 +10,13 @@
 //     (the daily cap moving to another service, say) therefore stops the seeding with its
 //     name, instead of a history the code would not see.
 // Each database's clones are written in one transaction (the ledger's accounts locked).
-import { createRequire } from 'node:module';
 import { cloneIdSql, identifier, timeShiftSql } from '../lib/clone-sql.js';
-import { insertClones, planClone, SeedSchemaError } from './clone.mjs';
+import { planClone, SeedSchemaError } from './clone.mjs';
 import { ledgerEntries } from './ledger-entries.mjs';
 import { tradingCapUsages } from './trading-cap-usages.mjs';
 import { tradingOrders } from './trading-orders.mjs';
+import { analyseCloned, cloneInChunks, withSeeding } from './seeding.mjs';
 import { webhookDeliveries } from './webhook-deliveries.mjs';
-
-const require = createRequire(import.meta.url);
-const { Client } = require('pg');
 
 export { SeedSchemaError };
 
@@ -45,19 +42,7 @@ export const WRITTEN_BY_TRIGGERS = Object.freeze({
     "the ledger's posting trigger appends one line per cloned posting to a partner account; the ledger seeder counts them",
 });
 
-/** Clones per INSERT: bounds a statement's memory and shows progress. */
-const CLONE_CHUNK = 20_000;
 const COUNT_MAX = 10_000_000;
-const STATEMENT_TIMEOUT_MS = 10 * 60_000;
-
-async function connect(urlTemplate, database) {
-  const client = new Client({
-    connectionString: urlTemplate.replace('{database}', database),
-    statement_timeout: STATEMENT_TIMEOUT_MS,
-  });
-  await client.connect();
-  return client;
-}
 
 /** Rows of each table of `client`'s database that mention any of the ids: { table: n } for n > 0. */
 async function rowsMentioning(client, ids) {
@@ -129,10 +114,7 @@ export async function seedOrderHistory({
 }) {
   if (!Number.isInteger(count) || count < 1 || count > COUNT_MAX) throw new Error(`count must be 1..${COUNT_MAX}`);
   const startedAt = Date.now();
-  const clients = new Map();
-  for (const database of databases) clients.set(database, await connect(urlTemplate, database));
-  const open = new Set();
-  try {
+  return withSeeding(urlTemplate, databases, async ({ clients, begin, commit }) => {
     const anchorMs = Date.parse(template.createdAtIso);
     const stepMs = Math.max(1, Math.floor(spanMs / count));
     const shift = timeShiftSql({ endMs: anchorMs - stepMs, stepMs, count, anchorIso: template.createdAtIso });
@@ -160,11 +142,7 @@ export async function seedOrderHistory({
     const prepared = new Map();
     for (const seeder of applicable) {
       const client = clients.get(seeder.database);
-      if (!open.has(seeder.database)) {
-        await client.query('BEGIN');
-        await client.query('SET LOCAL synchronous_commit = off');
-        open.add(seeder.database);
-      }
+      await begin(seeder.database);
       const state = seeder.prepare ? await seeder.prepare(client, template, ids) : undefined;
       prepared.set(seeder, state);
       for (const spec of await seeder.plans(template, tag, state)) {
@@ -176,33 +154,21 @@ export async function seedOrderHistory({
     }
     await assertCoverage(clients, ids, plans);
 
-    const rows = {};
-    for (let first = 1; first <= count; first += CLONE_CHUNK) {
-      const last = Math.min(count, first + CLONE_CHUNK - 1);
-      for (const plan of plans) {
-        const key = `${plan.database}.${plan.table}`;
-        rows[key] = (rows[key] ?? 0) + (await insertClones(clients.get(plan.database), plan, first, last));
-      }
-      // State the clones move (account balances) follows each chunk, so the next chunk's triggers see it.
-      for (const seeder of applicable)
-        if (seeder.afterChunk)
-          await seeder.afterChunk(clients.get(seeder.database), template, first, last, prepared.get(seeder));
-      if (last < count) await analyseWritten(clients, plans);
-      log(`  cloned ${last.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} orders`);
-    }
+    const rows = await cloneInChunks(clients, plans, count, {
+      what: 'orders',
+      log,
+      afterChunk: async (first, last) => {
+        // State the clones move (account balances) follows each chunk, so the next chunk's triggers see it.
+        for (const seeder of applicable)
+          if (seeder.afterChunk)
+            await seeder.afterChunk(clients.get(seeder.database), template, first, last, prepared.get(seeder));
+        if (last < count) await analyseWritten(clients, plans);
+      },
+    });
     for (const seeder of applicable)
       if (seeder.finish) await seeder.finish(clients.get(seeder.database), template, count, prepared.get(seeder));
-    for (const database of open) await clients.get(database).query('COMMIT');
-    open.clear();
-    // The planner then knows the tables' new sizes, as autovacuum would tell it in time.
-    for (const plan of plans) await clients.get(plan.database).query(`VACUUM (ANALYZE) ${identifier(plan.table)}`);
+    await commit();
+    await analyseCloned(clients, plans);
     return { count, rows, durationMs: Date.now() - startedAt };
-  } finally {
-    for (const database of open)
-      await clients
-        .get(database)
-        .query('ROLLBACK')
-        .catch(() => {});
-    await Promise.all([...clients.values()].map((client) => client.end().catch(() => {})));
-  }
+  });
 }

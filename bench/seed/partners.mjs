@@ -7,12 +7,9 @@
 // clone; outbox rows (events already published) are left out. Columns unique without an id
 // in them get a value per clone from CLONE_VALUES; any other unique index that would repeat
 // stops the seeding before it writes (clone.mjs), naming the index.
-import { createRequire } from 'node:module';
 import { cloneIdSql, identifier, literal, timeShiftSql } from '../lib/clone-sql.js';
-import { insertClones, planClone, SeedSchemaError } from './clone.mjs';
-
-const require = createRequire(import.meta.url);
-const { Client } = require('pg');
+import { planClone, SeedSchemaError } from './clone.mjs';
+import { analyseCloned, cloneInChunks, withSeeding } from './seeding.mjs';
 
 /** Per database.table: { column: SQL of clone s.i's value } for columns unique without an id in them. */
 const CLONE_VALUES = Object.freeze({
@@ -29,8 +26,6 @@ const CLONE_VALUES = Object.freeze({
 });
 const SKIPPED_TABLES = new Set(['outbox']);
 const DISCOVERY_ROUNDS_MAX = 4;
-const CLONE_CHUNK = 20_000;
-const STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
 const PRIMARY_KEY_SQL = `
   SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type
@@ -120,17 +115,7 @@ async function insertOrder(client, tables) {
  */
 export async function seedPartners({ urlTemplate, databases, partnerId, count, tag, spanMs, log = () => {} }) {
   const startedAt = Date.now();
-  const clients = new Map();
-  for (const database of databases) {
-    const client = new Client({
-      connectionString: urlTemplate.replace('{database}', database),
-      statement_timeout: STATEMENT_TIMEOUT_MS,
-    });
-    await client.connect();
-    clients.set(database, client);
-  }
-  const open = new Set();
-  try {
+  return withSeeding(urlTemplate, databases, async ({ clients, begin, commit }) => {
     const { ids, tables } = await discover(clients, partnerId);
     log(`  the partner's rows: ${tables.map((entry) => `${entry.database}.${entry.table} ${entry.rows}`).join(', ')}`);
     const withSql = ids.map(({ id, role }) => ({ id, role, sql: cloneIdSql(tag, role) }));
@@ -141,9 +126,7 @@ export async function seedPartners({ urlTemplate, databases, partnerId, count, t
     for (const [database, client] of clients) {
       const own = tables.filter((entry) => entry.database === database);
       if (own.length === 0) continue;
-      await client.query('BEGIN');
-      await client.query('SET LOCAL synchronous_commit = off');
-      open.add(database);
+      await begin(database);
       for (const entry of await insertOrder(client, own)) {
         const values = CLONE_VALUES[`${database}.${entry.table}`] ?? {};
         const overrides = Object.fromEntries(Object.entries(values).map(([column, sql]) => [column, sql(tag)]));
@@ -156,25 +139,9 @@ export async function seedPartners({ urlTemplate, databases, partnerId, count, t
         );
       }
     }
-    const rows = {};
-    for (let first = 1; first <= count; first += CLONE_CHUNK) {
-      const last = Math.min(count, first + CLONE_CHUNK - 1);
-      for (const plan of plans) {
-        const key = `${plan.database}.${plan.table}`;
-        rows[key] = (rows[key] ?? 0) + (await insertClones(clients.get(plan.database), plan, first, last));
-      }
-      log(`  cloned ${last.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} partners`);
-    }
-    for (const database of open) await clients.get(database).query('COMMIT');
-    open.clear();
-    for (const plan of plans) await clients.get(plan.database).query(`VACUUM (ANALYZE) ${identifier(plan.table)}`);
+    const rows = await cloneInChunks(clients, plans, count, { what: 'partners', log });
+    await commit();
+    await analyseCloned(clients, plans);
     return { count, rows, durationMs: Date.now() - startedAt };
-  } finally {
-    for (const database of open)
-      await clients
-        .get(database)
-        .query('ROLLBACK')
-        .catch(() => {});
-    await Promise.all([...clients.values()].map((client) => client.end().catch(() => {})));
-  }
+  });
 }

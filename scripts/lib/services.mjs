@@ -5,7 +5,7 @@
 // <service>-<r>.pid, <service>-<r>.log and ports + 10 × (r - 1). Each client is given
 // every replica of its peer (a comma-separated list) and balances over them.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -134,6 +134,18 @@ function peerAddresses(profile) {
  */
 export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4';
 
+/**
+ * A service's Node flags: the NODE_OPTIONS line of its deploy/base/<service>/config.env
+ * when it has one (Kubernetes sets it from the same file, through the service's ConfigMap,
+ * over the image's default: the flags are written once for both), else SERVICE_NODE_OPTIONS.
+ */
+export function serviceNodeOptions(profile, service) {
+  const file = path.join(profile.repoRoot, 'deploy', 'base', service.name, 'config.env');
+  if (!existsSync(file)) return SERVICE_NODE_OPTIONS;
+  const line = readFileSync(file, 'utf8').match(/^NODE_OPTIONS=(.*)$/m);
+  return line ? line[1].trim() : SERVICE_NODE_OPTIONS;
+}
+
 /** The complete environment of one service (replica `replica`) in this profile. */
 export function serviceEnvironment(profile, service, env = process.env, replica = 1) {
   const secrets = ensureSecrets(profile);
@@ -142,7 +154,7 @@ export function serviceEnvironment(profile, service, env = process.env, replica 
   );
   return {
     ...inherited,
-    NODE_OPTIONS: [SERVICE_NODE_OPTIONS, env.NODE_OPTIONS].filter(Boolean).join(' '),
+    NODE_OPTIONS: [serviceNodeOptions(profile, service), env.NODE_OPTIONS].filter(Boolean).join(' '),
     PLATFORM_MODE: 'sandbox',
     LOG_LEVEL: 'info',
     ...identityEnvironment(profile, service.name),

@@ -1,13 +1,16 @@
 // Proves the shared start with its edges faked (logger, tracing, TLS, database, runService):
 // it hands the service its configuration, logger, TLS and connected database, and a peer
 // factory presenting the service's identity to the named upstream; on shutdown the service's
-// own stop runs first, then the database closes, then tracing, last; and a start that fails
-// logs `failed to start` under the service's name and exits 1.
+// own stop runs first, then the database closes, then tracing, last; a service naming its
+// retention rules has them run on its RETENTION_INTERVAL_MS and RETENTION_BATCH_SIZE, stopped
+// before the database closes; and a start that fails logs `failed to start` under the
+// service's name and exits 1.
 const journal: string[] = [];
 const logged: Array<{ service: string; message: string }> = [];
 const lifecycles: Array<{ grpcPort: number; stop: () => Promise<void> }> = [];
 const dataSource = { destroy: async () => void journal.push('database closed') };
 const clientCalls: Array<{ upstream: string; address: string; deadlineMs?: number; tls: unknown }> = [];
+const retentionStarts: Array<{ rules: unknown; options: unknown }> = [];
 
 jest.mock('@platform/logger', () => ({
   createLogger: (service: string) => ({
@@ -19,7 +22,13 @@ jest.mock('@platform/tracing', () => ({
   startTracing: () => ({ shutdown: async () => void journal.push('tracing shut down') }),
 }));
 jest.mock('@platform/metrics', () => ({ observeDatabasePool: () => () => undefined }));
-jest.mock('@platform/persistence', () => ({ initializeWithRetry: async (source: unknown) => source }));
+jest.mock('@platform/persistence', () => ({
+  initializeWithRetry: async (source: unknown) => source,
+  startRetention: (_dataSource: unknown, rules: unknown, _logger: unknown, options: unknown) => {
+    retentionStarts.push({ rules, options });
+    return { sweepers: [], stop: async () => void journal.push('retention stopped') };
+  },
+}));
 jest.mock('./tls', () => ({ loadServiceTls: () => ({ client: (identity: string) => `tls towards ${identity}` }) }));
 jest.mock('./client', () => ({
   createClient: (_definition: unknown, options: (typeof clientCalls)[number]) => clientCalls.push(options),
@@ -39,6 +48,7 @@ describe('bootService', () => {
     logged.length = 0;
     lifecycles.length = 0;
     clientCalls.length = 0;
+    retentionStarts.length = 0;
   });
 
   it("hands the service what it built and stops the service's own work, then the database, then tracing", async () => {
@@ -66,6 +76,28 @@ describe('bootService', () => {
     expect(lifecycles[0].grpcPort).toBe(7123);
     await lifecycles[0].stop();
     expect(journal).toEqual(['service stopped', 'database closed', 'tracing shut down']);
+    expect(retentionStarts).toEqual([]);
+  });
+
+  it("runs the service's retention rules on its retention settings and stops them before the database closes", async () => {
+    const rules = [{ table: 'outbox', idColumn: 'id', timeColumn: 'published_at', windowMs: 3_600_000 }];
+    const retentionConfig = {
+      ...config,
+      RETENTION_INTERVAL_MS: 60_000,
+      RETENTION_BATCH_SIZE: 500,
+      WINDOW_MS: 3_600_000,
+    };
+    bootService({
+      service: 'svc',
+      readConfig: () => retentionConfig,
+      dataSource: () => dataSource as never,
+      retention: (given) => rules.map((rule) => ({ ...rule, windowMs: given.WINDOW_MS })),
+      start: () => ({ server: {} as never, stop: async () => void journal.push('service stopped') }),
+    });
+    await settle();
+    expect(retentionStarts).toEqual([{ rules, options: { intervalMs: 60_000, batchSize: 500 } }]);
+    await lifecycles[0].stop();
+    expect(journal).toEqual(['service stopped', 'retention stopped', 'database closed', 'tracing shut down']);
   });
 
   it('logs a failed start under the service name and exits 1', async () => {

@@ -3,13 +3,14 @@
  * read and validate the configuration, create the logger, start tracing, load
  * the TLS identity (refusing another service's), connect the database (retrying
  * while it starts) and watch its pool; then the service's own dependencies and
- * server; then runService. On shutdown the service's own stop runs first, then
- * the database closes, then tracing exports what is queued, last. A failed start
- * logs `failed to start` and exits 1.
+ * server; then its retention sweepers, when it names tables to prune; then
+ * runService. On shutdown the service's own stop runs (the retention sweepers
+ * stop beside it), then the database closes, then tracing exports what is
+ * queued, last. A failed start logs `failed to start` and exits 1.
  */
 import { createLogger, Logger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
-import { DataSource, initializeWithRetry } from '@platform/persistence';
+import { DataSource, initializeWithRetry, RetentionRule, startRetention } from '@platform/persistence';
 import { startTracing } from '@platform/tracing';
 import { ClientOptions, createClient, PromiseClient } from './client';
 import { runService, ServiceLifecycle } from './run-service';
@@ -28,6 +29,12 @@ export interface BootConfig extends TlsSettings {
   SHUTDOWN_GRACE_MS: number;
   METRICS_PORT: number;
   HTTP_HOST?: string;
+}
+
+/** The variables of libs/config `retentionEnv` a service with retention reads. */
+export interface RetentionConfig {
+  RETENTION_INTERVAL_MS: number;
+  RETENTION_BATCH_SIZE: number;
 }
 
 /** What the shared start hands a service to build on. */
@@ -61,6 +68,12 @@ export interface ServiceBoot<C extends BootConfig> {
   /** The service's data source, not yet connected. */
   dataSource: (databaseUrl: string) => DataSource;
   start: (context: BootContext<C>) => Promise<StartedService> | StartedService;
+  /**
+   * The service's tables pruned past their window (docs/retention.md), when it has any: one
+   * sweeper each, every RETENTION_INTERVAL_MS, at most RETENTION_BATCH_SIZE rows a statement.
+   * They start once the service's own work has, and stop beside it.
+   */
+  retention?: C extends RetentionConfig ? (config: C) => readonly RetentionRule[] : never;
 }
 
 /** Runs a service's main: starts it, serves it until a signal, or logs the failed start and exits 1. */
@@ -86,6 +99,7 @@ async function startService<C extends BootConfig>(boot: ServiceBoot<C>): Promise
   const peer: BootContext<C>['peer'] = (definition, upstream, address, options) =>
     createClient(definition, { upstream, tls: tls.client(upstream), address, logger, ...options });
   const started = await boot.start({ config, logger, tls, dataSource, peer });
+  const retention = startServiceRetention(boot, config, dataSource, logger);
   await runService({
     logger,
     server: started.server,
@@ -96,10 +110,26 @@ async function startService<C extends BootConfig>(boot: ServiceBoot<C>): Promise
     metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     startExtra: started.startExtra,
     stop: async () => {
-      await started.stop();
+      await Promise.all([started.stop(), retention?.stop()]);
       await dataSource.destroy();
       // Last: spans of the drained calls are exported (bounded) before the process ends.
       await tracing.shutdown();
     },
+  });
+}
+
+function startServiceRetention<C extends BootConfig>(
+  boot: ServiceBoot<C>,
+  config: C,
+  dataSource: DataSource,
+  logger: Logger,
+): ReturnType<typeof startRetention> | undefined {
+  if (!boot.retention) return undefined;
+  // `retention` is typed only where the configuration has the retention variables.
+  const retentionConfig = config as C & RetentionConfig;
+  const rules = boot.retention as unknown as (config: C & RetentionConfig) => readonly RetentionRule[];
+  return startRetention(dataSource, rules(retentionConfig), logger, {
+    intervalMs: retentionConfig.RETENTION_INTERVAL_MS,
+    batchSize: retentionConfig.RETENTION_BATCH_SIZE,
   });
 }

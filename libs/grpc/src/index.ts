@@ -10,7 +10,7 @@ export { contextToMetadata, metadataToContext } from './context-metadata';
 export { runService } from './run-service';
 export type { ServiceLifecycle } from './run-service';
 export { bootService } from './boot-service';
-export type { BootConfig, BootContext, ServiceBoot, StartedService } from './boot-service';
+export type { BootConfig, BootContext, RetentionConfig, ServiceBoot, StartedService } from './boot-service';
 export {
   identityFromSubjectAltName,
   identityOfPeer,

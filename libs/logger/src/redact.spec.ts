@@ -1,5 +1,7 @@
-// Proves that secrets, codes and account numbers never survive redaction, at any depth.
-import { maskEmail, redact } from './redact';
+// Proves that secrets, codes and account numbers never survive redaction, at any depth,
+// and that a field name's verdict, remembered after its first use, is the same on every
+// later use, also once more names were seen than are remembered.
+import { maskEmail, redact, redactField } from './redact';
 
 describe('redact', () => {
   it('removes secrets, signatures and codes and masks account numbers', () => {
@@ -24,6 +26,22 @@ describe('redact', () => {
     let deep: Record<string, unknown> = { secret: 'x' };
     for (let i = 0; i < 10; i += 1) deep = { next: deep };
     expect(JSON.stringify(redact([deep]))).not.toContain('"x"');
+  });
+
+  it('judges a field name the same on every use', () => {
+    for (let use = 0; use < 3; use += 1) {
+      expect(redactField('signingSecret', 's3cr3t')).toBe('[REDACTED]');
+      expect(redactField('accountNumber', 12345678)).toBe(12345678);
+      expect(redactField('accountNumber', '0712345678')).toBe('****5678');
+      expect(redactField('amount', '10.00')).toBe('10.00');
+    }
+  });
+
+  it('still redacts by name once more names were seen than it remembers', () => {
+    for (let index = 0; index < 5_000; index += 1) redactField(`field${index}`, index);
+    expect(redactField('webhookSecretNew', 'x')).toBe('[REDACTED]');
+    expect(redactField('msisdn', '254700111222')).toBe('****1222');
+    expect(redactField('plainAfterTheBound', 'kept')).toBe('kept');
   });
 });
 

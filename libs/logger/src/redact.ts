@@ -7,6 +7,24 @@ const REDACTED_KEY =
   /^(.*secret.*|.*password.*|.*signature.*|authorization|otp|code|codeHash|x-service-signature|cookie|token|.*encryptionkey.*)$/i;
 const MASKED_KEY = /^(accountNumber|destinationAccountNumber|account_number|phone|msisdn)$/i;
 const MAX_DEPTH = 6;
+/**
+ * What each field name was judged to be, so the two patterns run once per name,
+ * not once per line: log fields are the code's own few names. Bounded, since
+ * nested objects can bring names of their own; past the bound a name is judged
+ * afresh each time.
+ */
+const KEY_VERDICTS_MAX = 2_048;
+type KeyVerdict = 'redacted' | 'masked' | 'plain';
+const keyVerdicts = new Map<string, KeyVerdict>();
+
+function verdictOf(key: string): KeyVerdict {
+  let verdict = keyVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = REDACTED_KEY.test(key) ? 'redacted' : MASKED_KEY.test(key) ? 'masked' : 'plain';
+    if (keyVerdicts.size < KEY_VERDICTS_MAX) keyVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
 
 export function maskTail(value: string): string {
   return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
@@ -36,7 +54,8 @@ export function redact(value: unknown, depth = 0): unknown {
 
 /** One field as it may be logged: judged by its name, then its value (at `depth` inside the record). */
 export function redactField(key: string, value: unknown, depth = 1): unknown {
-  if (REDACTED_KEY.test(key)) return '[REDACTED]';
-  if (MASKED_KEY.test(key) && typeof value === 'string') return maskTail(value);
+  const verdict = verdictOf(key);
+  if (verdict === 'redacted') return '[REDACTED]';
+  if (verdict === 'masked' && typeof value === 'string') return maskTail(value);
   return redact(value, depth);
 }

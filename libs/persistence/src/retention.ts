@@ -12,6 +12,12 @@
  * `retention_<table>`: worker_claims_total counts rows pruned,
  * worker_due_rows and worker_lag_seconds the rows past their window not yet
  * pruned and how long past it the oldest is).
+ *
+ * A rule whose table is partitioned by week (`partitionedByWeek`) is removed a
+ * week at a time instead: a second sweeper (`partitions_<table>`) keeps weeks
+ * ready ahead and drops a week once it is wholly past the window, and the batch
+ * sweeper only reaches, a week and a day later, the rows a drop left behind (a
+ * week kept because it held a row still needed).
  */
 import type { Logger } from '@platform/logger';
 import type { DataSource } from 'typeorm';
@@ -34,6 +40,24 @@ export interface RetentionRule {
   windowMs: number;
   /** Tables whose rows reference this one (`delivery_attempts.delivery_id`): deleted with the rows they reference. */
   dependents?: ReadonlyArray<{ table: string; column: string }>;
+  /** The table is partitioned by week on `timeColumn`: a week past the window is dropped whole (see WeeklyPartitioning). */
+  partitionedByWeek?: WeeklyPartitioning;
+}
+
+/** How a table partitioned by week on its rule's time column is kept (docs/retention.md, "Partitions"). */
+export interface WeeklyPartitioning {
+  /**
+   * Tables partitioned with the same weekly bounds on their own copy of the key (a delivery's
+   * attempts on its `created_at`), whose week is created and dropped with the table's.
+   */
+  alongside: readonly string[];
+  /** Weekly partitions kept ready beyond the current week: inserts find theirs while maintenance is down this long. */
+  aheadCount: number;
+  /**
+   * Conditions on the table's rows, each an indexed probe, any one of which keeps a week from being
+   * dropped (a row still needed: what `where` leaves out, stated so that an index answers it).
+   */
+  holds: readonly string[];
 }
 
 export interface RetentionOptions {
@@ -88,9 +112,13 @@ export function overdueSql(rule: RetentionRule): string {
      FROM (${candidates(rule, '$2')}) overdue`;
 }
 
-/** The instant before which a row of `rule` is past its window. */
+/**
+ * The instant before which a row of `rule` is deleted by batch: its window, or for a table
+ * partitioned by week a week and a day later, so that batches only reach the rows of a week
+ * kept past its window (held), never a week that is about to be dropped whole.
+ */
 export function retentionCutoff(rule: RetentionRule, nowMs: number): Date {
-  return new Date(nowMs - rule.windowMs);
+  return new Date(nowMs - rule.windowMs - (rule.partitionedByWeek ? BATCH_LAG_BEHIND_DROPS_MS : 0));
 }
 
 /** Deletes one batch of `rule`'s rows past their window; answers how many. */
@@ -115,37 +143,45 @@ export function retentionSweepers(
 ): BatchSweeper[] {
   if (!Number.isSafeInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > RETENTION_BATCH_SIZE_MAX)
     throw new Error(`retention batchSize must be 1..${RETENTION_BATCH_SIZE_MAX}`);
-  return rules.map((rule) => {
-    const sql = overdueSql(rule);
-    const measureDue = async () => {
-      const [row] = (await dataSource.query(sql, [retentionCutoff(rule, Date.now()), DUE_ROWS_COUNTED_MAX])) as Array<{
-        due_rows: number;
-        oldest_due_age_ms: string;
-      }>;
-      return { dueRows: row?.due_rows ?? 0, oldestDueAgeMs: Number(row?.oldest_due_age_ms ?? 0) };
-    };
-    return new BatchSweeper(
-      `retention of ${rule.table}`,
-      (batchSize) => pruneBatch(dataSource, rule, batchSize),
-      logger.child({ context: 'RetentionSweeper', table: rule.table }),
-      { intervalMs: options.intervalMs, batchSize: options.batchSize },
-      { worker: `retention_${rule.table}`, measureDue },
-    );
+  return rules.flatMap((rule) => {
+    const partitions = rule.partitionedByWeek
+      ? [partitionSweeper(dataSource, partitionRuleOf(rule, rule.partitionedByWeek), logger, options)]
+      : [];
+    return [...partitions, batchSweeper(dataSource, rule, logger, options)];
   });
 }
 
-/** The sweepers of `rules` (and the maintenance of `partitions`), started; stop() stops them all (each waits for its batch in flight). */
+function batchSweeper(
+  dataSource: DataSource,
+  rule: RetentionRule,
+  logger: Logger,
+  options: RetentionOptions,
+): BatchSweeper {
+  const sql = overdueSql(rule);
+  const measureDue = async () => {
+    const [row] = (await dataSource.query(sql, [retentionCutoff(rule, Date.now()), DUE_ROWS_COUNTED_MAX])) as Array<{
+      due_rows: number;
+      oldest_due_age_ms: string;
+    }>;
+    return { dueRows: row?.due_rows ?? 0, oldestDueAgeMs: Number(row?.oldest_due_age_ms ?? 0) };
+  };
+  return new BatchSweeper(
+    `retention of ${rule.table}`,
+    (batchSize) => pruneBatch(dataSource, rule, batchSize),
+    logger.child({ context: 'RetentionSweeper', table: rule.table }),
+    { intervalMs: options.intervalMs, batchSize: options.batchSize },
+    { worker: `retention_${rule.table}`, measureDue },
+  );
+}
+
+/** The sweepers of `rules`, started; stop() stops them all (each waits for its batch in flight). */
 export function startRetention(
   dataSource: DataSource,
   rules: readonly RetentionRule[],
   logger: Logger,
   options: RetentionOptions,
-  partitions: readonly PartitionRule[] = [],
 ): { sweepers: BatchSweeper[]; stop(): Promise<void> } {
-  const sweepers = [
-    ...partitions.map((rule) => partitionSweeper(dataSource, rule, logger, options)),
-    ...retentionSweepers(dataSource, rules, logger, options),
-  ];
+  const sweepers = retentionSweepers(dataSource, rules, logger, options);
   for (const sweeper of sweepers) sweeper.start();
   return {
     sweepers,
@@ -176,6 +212,18 @@ export interface PartitionRule {
 }
 
 export const WEEK_MS = 7 * 24 * 60 * 60_000;
+/** How much later than the window batches reach into a table partitioned by week: a week, and a day of margin. */
+export const BATCH_LAG_BEHIND_DROPS_MS = WEEK_MS + 24 * 60 * 60_000;
+
+/** The partition maintenance of a rule partitioned by week: its table first, then those partitioned alongside. */
+export function partitionRuleOf(rule: RetentionRule, partitioning: WeeklyPartitioning): PartitionRule {
+  return {
+    tables: [rule.table, ...partitioning.alongside],
+    aheadCount: partitioning.aheadCount,
+    windowMs: rule.windowMs,
+    holds: partitioning.holds,
+  };
+}
 /** Weeks dropped per maintenance pass at most; the next pass follows at the next interval. */
 const WEEKS_DROPPED_PER_PASS_MAX = 8;
 /** How long a partition's creation or drop waits for its lock before the pass gives up (retried next pass). */

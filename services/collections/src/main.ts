@@ -4,7 +4,6 @@
 import '@platform/tracing/dist/instrument';
 import { startOutboxPublishing } from '@platform/events';
 import { bootService } from '@platform/grpc';
-import { startRetention } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import { GrpcLedgerCredits } from './adapters/ledger.adapter';
 import { SandboxUsdRails, UnavailableUsdRails } from './adapters/usd-rails.adapter';
@@ -21,6 +20,7 @@ bootService({
   service: SERVICE_NAME,
   readConfig,
   dataSource: collectionsDataSource,
+  retention: (config) => collectionsRetentionRules({ outboxRetentionMs: config.OUTBOX_RETENTION_MS }),
   start: async ({ config, logger, tls, dataSource, peer }) => {
     // The broker is not awaited: events wait in the outbox while it is away, so
     // collections can serve without it; the connection retries in the background.
@@ -50,16 +50,10 @@ bootService({
     });
     const scheduler = new StepScheduler(steps, config.STEP_INTERVAL_MS, logger.child({ context: 'StepScheduler' }));
     scheduler.start();
-    const retention = startRetention(
-      dataSource,
-      collectionsRetentionRules({ outboxRetentionMs: config.OUTBOX_RETENTION_MS }),
-      logger,
-      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
-    );
     return {
       server,
       stop: async () => {
-        await Promise.all([scheduler.stop(), retention.stop()]);
+        await scheduler.stop();
         await outbox.stop();
         ledgerClient.close();
       },

@@ -4,7 +4,6 @@
 import '@platform/tracing/dist/instrument';
 import { startOutboxPublishing } from '@platform/events';
 import { bootService } from '@platform/grpc';
-import { startRetention } from '@platform/persistence';
 import { SandboxChainCustodian } from './adapters/chain-custodian/sandbox-chain-custodian';
 import { readConfig } from './config';
 import { ledgerDataSource, SERVICE_NAME } from './persistence/data-source';
@@ -15,6 +14,7 @@ bootService({
   service: SERVICE_NAME,
   readConfig,
   dataSource: ledgerDataSource,
+  retention: (config) => ledgerRetentionRules({ outboxRetentionMs: config.OUTBOX_RETENTION_MS }),
   start: async ({ config, logger, tls, dataSource }) => {
     // The relay connects lazily and retries: the ledger serves even while the broker is away,
     // and events wait in the outbox until it returns.
@@ -35,16 +35,10 @@ bootService({
       depositHoldLimits: { holdMaxMs: config.DEPOSIT_HOLD_MAX_MS },
     });
     sweepers.forEach((sweeper) => sweeper.start());
-    const retention = startRetention(
-      dataSource,
-      ledgerRetentionRules({ outboxRetentionMs: config.OUTBOX_RETENTION_MS }),
-      logger,
-      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
-    );
     return {
       server,
       stop: async () => {
-        await Promise.all([...sweepers.map((sweeper) => sweeper.stop()), retention.stop()]);
+        await Promise.all(sweepers.map((sweeper) => sweeper.stop()));
         await outbox.stop();
       },
     };

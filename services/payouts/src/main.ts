@@ -5,7 +5,6 @@ import '@platform/tracing/dist/instrument';
 import { startOutboxPublishing } from '@platform/events';
 import { bootService } from '@platform/grpc';
 import { Big } from '@platform/money';
-import { startRetention } from '@platform/persistence';
 import { ledger, notifier, trading, walletRegistry } from '@platform/proto';
 import { SandboxBank, UnconfiguredBank } from './adapters/bank/sandbox-bank';
 import { SandboxChainCustodian, UnconfiguredChainCustodian } from './adapters/chain/sandbox-chain-custodian';
@@ -28,6 +27,7 @@ bootService({
   service: SERVICE_NAME,
   readConfig,
   dataSource: payoutsDataSource,
+  retention: (config) => payoutsRetentionRules({ outboxRetentionMs: config.OUTBOX_RETENTION_MS }),
   start: async ({ config, logger, tls, dataSource, peer }) => {
     // The broker is not awaited: events wait in the outbox while it is away, so
     // payouts can serve without it; the connection retries in the background.
@@ -103,12 +103,6 @@ bootService({
     runner.start();
     for (const scheduler of schedulers) scheduler.start();
     holdReconciler.start();
-    const retention = startRetention(
-      dataSource,
-      payoutsRetentionRules({ outboxRetentionMs: config.OUTBOX_RETENTION_MS }),
-      logger,
-      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
-    );
     sellProceeds.start();
     return {
       server,
@@ -116,11 +110,7 @@ bootService({
         // Proceeds first: a sweep's instructions are then left to the runner's drain.
         await sellProceeds.stop();
         await runner.stop();
-        await Promise.all([
-          ...schedulers.map((scheduler) => scheduler.stop()),
-          holdReconciler.stop(),
-          retention.stop(),
-        ]);
+        await Promise.all([...schedulers.map((scheduler) => scheduler.stop()), holdReconciler.stop()]);
         ledgerClient.close();
         tradingClient.close();
         walletRegistryClient.close();

@@ -4,7 +4,6 @@
 import '@platform/tracing/dist/instrument';
 import { startOutboxPublishing } from '@platform/events';
 import { bootService } from '@platform/grpc';
-import { startRetention } from '@platform/persistence';
 import { ledger, walletRegistry } from '@platform/proto';
 import { SandboxKesDebitBank, UnconfiguredKesDebitBank } from './adapters/bank/kes-debit-bank';
 import { createRateFeed } from './adapters/rate-feed/create-rate-feed';
@@ -19,6 +18,11 @@ bootService({
   service: SERVICE_NAME,
   readConfig,
   dataSource: tradingDataSource,
+  retention: (config) =>
+    tradingRetentionRules({
+      outboxRetentionMs: config.OUTBOX_RETENTION_MS,
+      quoteRetentionMs: config.QUOTE_RETENTION_MS,
+    }),
   start: async ({ config, logger, tls, dataSource, peer }) => {
     const rateFeed = createRateFeed(rateFeedConfig(config), {
       overrides: new SandboxRateOverridesRepository(dataSource),
@@ -70,20 +74,11 @@ bootService({
     });
     scheduler.start();
     holdReconciler.start();
-    const retention = startRetention(
-      dataSource,
-      tradingRetentionRules({
-        outboxRetentionMs: config.OUTBOX_RETENTION_MS,
-        quoteRetentionMs: config.QUOTE_RETENTION_MS,
-      }),
-      logger,
-      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
-    );
     return {
       server,
       stop: async () => {
         rateFeed.stop();
-        await Promise.all([scheduler.stop(), holdReconciler.stop(), retention.stop()]);
+        await Promise.all([scheduler.stop(), holdReconciler.stop()]);
         ledgerClient.close();
         walletRegistryClient.close();
         await outbox.stop();

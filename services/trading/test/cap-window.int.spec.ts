@@ -7,7 +7,7 @@
 // - Edges: a usage counts until the start of its minute + 24 h + 1 min and not an
 //   instant longer; reaching the cap exactly passes, a cent over refuses with the
 //   source's code; a clock behind the partner's window counts at the window's
-//   latest minute instead of moving it back.
+//   latest minute instead of moving it back, and one at or past it at its own time.
 // - Concurrency: 50 reservations at once (across a minute boundary, orders,
 //   transfers and sends sharing the cap) never exceed it and exactly
 //   floor(cap / amount) pass; a release called twice at once gives the amount
@@ -154,14 +154,26 @@ describe('the daily cap by the minute', () => {
 
   it('counts a reservation whose clock is behind the window at the window latest minute, never moving it back', async () => {
     const partnerId = await newPartner(db, '100.00');
-    expect(await reserve(db, partnerId, '50.00', at('2030-01-01T12:00:30.000Z'))).toBe('reserved');
-    const usageId = randomUUID();
-    expect(await reserve(db, partnerId, '50.00', at('2030-01-01T11:57:10.000Z'), 'transfer', usageId)).toBe('reserved');
-    const [usage] = await db.query('SELECT created_at AS "createdAt" FROM cap_usages WHERE usage_id = $1', [usageId]);
-    expect(new Date(usage.createdAt).toISOString()).toBe('2030-01-01T12:00:00.000Z');
+    const [first, behind, later] = [randomUUID(), randomUUID(), randomUUID()];
+    // No window yet: counted at its own clock, to the millisecond.
+    expect(await reserve(db, partnerId, '50.00', at('2030-01-01T12:00:30.123Z'), 'order', first)).toBe('reserved');
+    expect(await reserve(db, partnerId, '50.00', at('2030-01-01T11:57:10.000Z'), 'transfer', behind)).toBe('reserved');
     expect(await windowOf(db, partnerId)).toEqual({ openKes: '100.00', countedFrom: '2029-12-31T12:00:00.000Z' });
     expect(await reserve(db, partnerId, '100.00', at('2030-01-02T12:00:59.999Z'))).toBe('ORDER_EXCEEDS_DAILY_CAP');
-    expect(await reserve(db, partnerId, '100.00', at('2030-01-02T12:01:00.000Z'))).toBe('reserved');
+    expect(await reserve(db, partnerId, '100.00', at('2030-01-02T12:01:00.000Z'), 'order', later)).toBe('reserved');
+    // Behind the latest minute: its start; at or past it: the clock.
+    const usages: Array<{ usageId: string; createdAt: Date | string }> = await db.query(
+      'SELECT usage_id AS "usageId", created_at AS "createdAt" FROM cap_usages WHERE usage_id = ANY($1)',
+      [[first, behind, later]],
+    );
+    const createdAt = Object.fromEntries(
+      usages.map((usage) => [usage.usageId, new Date(usage.createdAt).toISOString()]),
+    );
+    expect([createdAt[first], createdAt[behind], createdAt[later]]).toEqual([
+      '2030-01-01T12:00:30.123Z',
+      '2030-01-01T12:00:00.000Z',
+      '2030-01-02T12:01:00.000Z',
+    ]);
     await expectConsistent(db, partnerId);
   });
 

@@ -16,7 +16,8 @@
 // scheduler; held before the hash and claimed on attach; short →
 // rejected and returned to the USDT balance; excess credited), the proceeds
 // paid out through payouts (settled; a refused payout → rejected), and expiry
-// at sendBefore with order.expired. A hash is public on the chain: another
+// at sendBefore with order.expired (that order is made when the sells begin, so
+// its sendBefore passes while they run). A hash is public on the chain: another
 // partner attaching it to its own order, before or after the owner, neither
 // blocks the owner's attach nor takes the owner's deposit.
 //
@@ -48,6 +49,12 @@ beforeAll(() => {
 afterAll(async () => {
   await pool.end();
 });
+
+/** Started now, awaited by a test later: a failure meanwhile is that test's, not an unhandled rejection. */
+function started<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
 
 function buy(p: OrderPartner, body: Record<string, unknown>) {
   return p.http.post('/v1/orders/buy', body);
@@ -215,8 +222,7 @@ describe('POST /v1/orders/buy (debit-first)', () => {
   });
 
   it('reads 404 for unknown or foreign orders', async () => {
-    const p = await orderPartner();
-    const other = await orderPartner();
+    const [p, other] = await Promise.all([orderPartner(), orderPartner()]);
     await fundKes(other.http, '200.00');
     const q = await quote(other.http, 'buy', { kesAmount: '100.00' });
     const created = await buy(other, { quoteId: q.quoteId, partnerReference: 'mine' });
@@ -291,6 +297,18 @@ async function newSell(p: OrderPartner & { payoutId: string }, usdtAmount = '10.
 }
 
 describe('POST /v1/orders/sell (deposit mode)', () => {
+  /** Made before the tests, so its sendBefore passes while they run rather than in its own test. */
+  let unfunded: Promise<{ p: OrderPartner & { payoutId: string }; order: Record<string, any> }>;
+
+  beforeAll(() => {
+    unfunded = started(
+      (async () => {
+        const p = await sellPartner();
+        return { p, order: await newSell(p) };
+      })(),
+    );
+  });
+
   it('answers awaiting_usdt with the permanent deposit address and sendBefore', async () => {
     // fee 50 bps: 10 USDT at 128.0000 → 1280.00, fee 6.40, total 1273.60.
     const p = await sellPartner();
@@ -428,8 +446,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
   });
 
   it('lets no other partner squat a hash: the owner still attaches it and its order settles, attached first or held first', async () => {
-    const owner = await sellPartner();
-    const squatter = await sellPartner();
+    const [owner, squatter] = await Promise.all([sellPartner(), sellPartner()]);
     const ownerOrder = await newSell(owner);
     const squatterOrder = await newSell(squatter);
     const txHash = hash();
@@ -461,8 +478,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
   });
 
   it('expires an unfunded order at sendBefore with order.expired and refuses a late hash', async () => {
-    const p = await sellPartner();
-    const order = await newSell(p);
+    const { p, order } = await unfunded;
     const expired = await orderUntil(p.http, order.orderId, 'expired', 20_000);
     expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expired.sendBefore));
     const events = await orderEvents(pool, order.orderId);

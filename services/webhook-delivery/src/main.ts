@@ -9,7 +9,7 @@ import '@platform/tracing/dist/instrument';
 import { AmqpConnection } from '@platform/events';
 import { bootService } from '@platform/grpc';
 import { Logger } from '@platform/logger';
-import { DataSource, dueRowsProbe, startRetention } from '@platform/persistence';
+import { DataSource, dueRowsProbe } from '@platform/persistence';
 import { HttpsWebhookSender } from './adapters/https-webhook-sender';
 import { Config, deliveryRetentionDays, readConfig } from './config';
 import { DeliveryMetrics } from './metrics/delivery-metrics';
@@ -24,7 +24,7 @@ import { AttemptDeliveryUseCase } from './usecases/attempt-delivery/attempt-deli
 import { DeliveryReconciler } from './workers/delivery.reconciler';
 import { DeliveryScheduler } from './workers/delivery.scheduler';
 import { FeedPositioner } from './workers/feed.positioner';
-import { webhookDeliveryPartitionRules, webhookDeliveryRetentionRules } from './workers/retention.worker';
+import { webhookDeliveryRetentionRules } from './workers/retention.worker';
 import { createPartnerEventsConsumer } from './workers/partner-events.consumer';
 
 /** Kept back from the grace period for closing connections after attempts drain. */
@@ -101,6 +101,11 @@ bootService({
   service: SERVICE_NAME,
   readConfig,
   dataSource: webhookDeliveryDataSource,
+  retention: (config) =>
+    webhookDeliveryRetentionRules({
+      deliveryRetentionDays: deliveryRetentionDays(config),
+      partitionsAheadWeeks: config.DELIVERY_PARTITIONS_AHEAD_WEEKS,
+    }),
   start: async ({ config, logger, tls, dataSource }) => {
     const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'Amqp' }));
     const metrics = new DeliveryMetrics();
@@ -108,17 +113,6 @@ bootService({
     scheduler.start();
     reconciler.start();
     positioner.start();
-    const windows = {
-      deliveryRetentionDays: deliveryRetentionDays(config),
-      partitionsAheadWeeks: config.DELIVERY_PARTITIONS_AHEAD_WEEKS,
-    };
-    const retention = startRetention(
-      dataSource,
-      webhookDeliveryRetentionRules(windows),
-      logger,
-      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE },
-      webhookDeliveryPartitionRules(windows),
-    );
     await consumer.start();
     const server = createServer({
       dataSource,
@@ -144,7 +138,6 @@ bootService({
           scheduler.stop(workGraceMs),
           reconciler.stop(),
           positioner.stop(),
-          retention.stop(),
         ]);
         await amqp.close();
       },

@@ -3,7 +3,7 @@
  * some of them are committed, check what was answered meanwhile, and retry
  * until each attempt is answered after the restart. Every wait is bounded.
  */
-import { stackInfra, waitFor } from '@platform/testing';
+import { loadTestStack, stackInfra, waitFor } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
 import { Attempt, statusOf } from './money-support';
 
@@ -26,7 +26,12 @@ export async function killAmong(
   committed: () => Promise<number>,
   committedBeforeKill: number,
 ): Promise<Attempt[]> {
-  const kill = await stackInfra.armKill(service);
+  // Every replica: with several (STACK_REPLICAS=2) one killed alone would leave the service up.
+  const replicas = loadTestStack().replicas?.[service]?.length ?? 1;
+  const kills = await Promise.all(
+    Array.from({ length: replicas }, (_, index) => stackInfra.armKill(service, index + 1)),
+  );
+  const kill = () => kills.forEach((killReplica) => killReplica());
   const attempts = Array.from({ length: count }, (_, index) =>
     sleep(index * ATTEMPT_SPACING_MS).then(() => attemptAt(index)),
   );

@@ -18,6 +18,7 @@
 import {
   createTestPartner,
   HttpsReceiver,
+  loadTestStack,
   PartnerHttpClient,
   stackInfra,
   startHttpsReceiver,
@@ -182,7 +183,10 @@ describe('the webhook-delivery worker killed with SIGKILL mid-delivery', () => {
           timeoutMs: WEBHOOK_WAIT_MS,
           what: 'the held delivery',
         });
-        await stackInfra.killService('webhook-delivery');
+        // Every replica: with several, the held attempt may be another replica's, which would answer it.
+        const replicas = loadTestStack().replicas?.['webhook-delivery']?.length ?? 1;
+        for (let replica = 1; replica <= replicas; replica += 1)
+          await stackInfra.killService('webhook-delivery', replica);
         await sleep(SOCKET_CLOSE_MS);
       } finally {
         receiver.hold(false);

@@ -58,12 +58,14 @@ export async function apiState(
   client: PartnerHttpClient,
   reads: readonly string[] = STATE_READS,
 ): Promise<Record<string, string>> {
+  // Read at once: the answers are the same in any order, and a snapshot is taken twice per fuzzed route.
+  const answers = await Promise.all(reads.map((path) => client.get(path)));
   const state: Record<string, string> = {};
-  for (const path of reads) {
-    const result = await client.get(path);
+  reads.forEach((path, index) => {
+    const result = answers[index]!;
     if (result.status !== 200) throw new Error(`GET ${path} answered ${result.status}: ${result.text}`);
     state[path] = result.text;
-  }
+  });
   return state;
 }
 
@@ -84,20 +86,24 @@ export class PartnerRows {
   }
 
   async counts(partnerId: string): Promise<Record<string, number>> {
-    const counts: Record<string, number> = {};
-    for (const [database, pool] of this.pools) {
-      const tables = await pool.query<{ table_name: string }>(
-        `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'partner_id' ORDER BY table_name`,
-      );
-      for (const { table_name: table } of tables.rows) {
-        if (!IDENT.test(table)) throw new Error(`unexpected table name ${table}`);
-        const result = await pool.query<{ n: string }>(
-          `SELECT count(*)::text AS n FROM ${table} WHERE partner_id = $1`,
+    // One statement per database, the databases at once: the same counts as a query per table, in far fewer round trips.
+    const perDatabase = await Promise.all(
+      [...this.pools].map(async ([database, pool]) => {
+        const tables = await pool.query<{ table_name: string }>(
+          `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'partner_id' ORDER BY table_name`,
+        );
+        const names = tables.rows.map((row) => row.table_name);
+        const bad = names.find((table) => !IDENT.test(table));
+        if (bad !== undefined) throw new Error(`unexpected table name ${bad}`);
+        if (names.length === 0) return [];
+        const result = await pool.query<Record<string, string>>(
+          `SELECT ${names.map((table) => `(SELECT count(*) FROM ${table} WHERE partner_id = $1)::text AS "${table}"`).join(', ')}`,
           [partnerId],
         );
-        counts[`${database}.${table}`] = Number(result.rows[0].n);
-      }
-    }
+        return names.map((table) => [`${database}.${table}`, Number(result.rows[0]![table])] as const);
+      }),
+    );
+    const counts: Record<string, number> = Object.fromEntries(perDatabase.flat());
     const ledger = this.pools.get('ledger');
     if (ledger) {
       const postings = await ledger.query<{ n: string }>(

@@ -35,8 +35,12 @@ type LogLine = Record<string, unknown>;
 const newTraceId = () => randomBytes(16).toString('hex');
 const traceparentOf = (traceId: string) => `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
 
+/** Every replica's log of `service` (replica r > 1 writes <service>-<r>.log): the balancer may pick any. */
 function logLines(service: string): LogLine[] {
-  const text = readFileSync(path.join(loadTestStack().logsDir, `${service}.log`), 'utf8');
+  const stack = loadTestStack();
+  const replicas = stack.replicas?.[service]?.length ?? 1;
+  const files = Array.from({ length: replicas }, (_, index) => (index === 0 ? service : `${service}-${index + 1}`));
+  const text = files.map((file) => readFileSync(path.join(stack.logsDir, `${file}.log`), 'utf8')).join('\n');
   return text.split('\n').flatMap((line) => {
     if (!line.startsWith('{')) return [];
     try {

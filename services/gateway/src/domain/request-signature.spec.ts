@@ -1,9 +1,17 @@
 // Proves the request verifier (the six-line signed string): a correctly
 // signed request passes; every failure reason is detected (missing, malformed,
 // stale or future timestamp, malformed nonce or signature, unknown or revoked
-// key, bad signature, tampered method, path, query or body); and every path,
-// failing or not, computes exactly one HMAC and one constant-time comparison.
-import { hmacSha256Hex, constantTimeEqual, signedRequestHeaders } from '@platform/crypto';
+// key, bad signature, tampered method, path, query or body); every path,
+// failing or not, computes exactly one HMAC and one constant-time comparison;
+// and the string it verifies is byte for byte the one @platform/crypto signs.
+import type { KeyObject } from 'node:crypto';
+import {
+  constantTimeEqual,
+  hmacSha256Hex,
+  requestSigningString,
+  RequestSigningParts,
+  signedRequestHeaders,
+} from '@platform/crypto';
 import { apiKeyPattern, generateApiKey, generateSigningSecret } from './credential-tokens';
 import {
   AuthHeaders,
@@ -12,12 +20,15 @@ import {
   NONCE_RETENTION_MS,
   readAuthHeaders,
   SignatureCheck,
+  signingKeyOf,
+  signingStringOf,
   verifySignature,
 } from './request-signature';
 
 const pattern = apiKeyPattern('sandbox');
 const apiKey = generateApiKey('sandbox');
 const signingSecret = generateSigningSecret();
+const signingKey = signingKeyOf(signingSecret);
 const nowMs = 1_760_000_000_000;
 const body = Buffer.from('{"side":"buy","kesAmount":"1000.00"}');
 const pathAndQuery = '/v1/quotes?x=1';
@@ -40,7 +51,7 @@ function check(headers: AuthHeaders, overrides: Partial<SignatureCheck> = {}): S
   return {
     headers,
     shapeFailure: checkHeaderShapes(headers, pattern, nowMs),
-    credential: { signingSecret, status: 'active' },
+    credential: { signingKey, status: 'active' },
     method: 'POST',
     pathAndQuery,
     body,
@@ -53,7 +64,8 @@ function countingCrypto() {
   return {
     calls,
     crypto: {
-      hmacSha256Hex: (secret: string, data: string) => {
+      hmacSha256Hex: (key: KeyObject, data: string) => {
+        const secret = key.export().toString('utf8');
         calls.hmac += 1;
         calls.secrets.push(secret);
         return hmacSha256Hex(secret, data);
@@ -107,7 +119,7 @@ describe('verifySignature', () => {
 
   it('refuses an unknown key and a revoked credential', () => {
     expect(verifySignature(check(signed(), { credential: null }))).toBe('unknown_api_key');
-    expect(verifySignature(check(signed(), { credential: { signingSecret, status: 'revoked' } }))).toBe(
+    expect(verifySignature(check(signed(), { credential: { signingKey, status: 'revoked' } }))).toBe(
       'revoked_credential',
     );
   });
@@ -133,7 +145,7 @@ describe('verifySignature', () => {
       check({ ...signed(), nonce: 'short' }),
       check(signed({ nowMs: nowMs - 400_000 })),
       check(signed(), { credential: null }),
-      check(signed(), { credential: { signingSecret, status: 'revoked' } }),
+      check(signed(), { credential: { signingKey, status: 'revoked' } }),
       check(signed({ secret: generateSigningSecret() })),
     ];
     for (const item of cases) {
@@ -145,7 +157,7 @@ describe('verifySignature', () => {
 
   it('signs with a dummy secret, never the real one, when the credential is not usable', () => {
     for (const item of [
-      check(signed(), { credential: { signingSecret, status: 'revoked' } }),
+      check(signed(), { credential: { signingKey, status: 'revoked' } }),
       check({ ...signed(), nonce: 'short' }),
     ]) {
       const { calls, crypto } = countingCrypto();
@@ -153,6 +165,25 @@ describe('verifySignature', () => {
       expect(calls.secrets).toHaveLength(1);
       expect(calls.secrets[0]).not.toBe(signingSecret);
     }
+  });
+});
+
+describe('signingStringOf', () => {
+  it.each<[string, RequestSigningParts & { body: Buffer }]>([
+    [
+      'a GET without a body',
+      { timestampMs: '1', nonce: 'n', method: 'GET', pathAndQuery: '/v1/health', body: Buffer.alloc(0) },
+    ],
+    [
+      'a POST with a JSON body',
+      { timestampMs: String(nowMs), nonce: 'nonce-0123456789abcdef', method: 'POST', pathAndQuery, body },
+    ],
+    [
+      'a lower-case method and a query',
+      { timestampMs: '7', nonce: 'x', method: 'patch', pathAndQuery: '/v1/a?b=c&d', body: Buffer.from('é') },
+    ],
+  ])('writes what @platform/crypto signs, for %s', (_what, parts) => {
+    expect(signingStringOf(parts)).toBe(requestSigningString(parts));
   });
 });
 

@@ -4,16 +4,22 @@
  * and, only once this says the request is authentic, claims the nonce.
  *
  * Timing: whatever fails, exactly one HMAC is computed and exactly one
- * constant-time comparison is made (with a random dummy secret when there is no
+ * constant-time comparison is made (with a random dummy key when there is no
  * usable credential), so the time taken does not reveal which check failed.
+ *
+ * Cost: this runs on every request. The HMAC key is a KeyObject prepared once
+ * per credential (signingKeyOf, when the credential is loaded into the cache):
+ * Node checks a string or Buffer key's type and copies it into a new key on
+ * every createHmac, which cost more than the HMAC itself. The body's SHA-256
+ * is one-shot, and a constant for the empty body of a GET.
  */
+import { createHmac, createSecretKey, hash, KeyObject } from 'node:crypto';
 import {
   constantTimeEqual,
-  hmacSha256Hex,
   NONCE_PATTERN,
   randomToken,
+  REQUEST_SIGNATURE_VERSION,
   REQUEST_TIMESTAMP_TOLERANCE_MS,
-  requestSigningString,
 } from '@platform/crypto';
 
 export const SIGNATURE_PATTERN = /^v1=[0-9a-f]{64}$/;
@@ -31,8 +37,30 @@ export const NONCE_CLOCK_SKEW_MARGIN_MS = 60_000;
  * widened by the skew between replicas. A replay after that is stale everywhere.
  */
 export const NONCE_RETENTION_MS = 2 * REQUEST_TIMESTAMP_TOLERANCE_MS + NONCE_CLOCK_SKEW_MARGIN_MS;
+
+/** The HMAC key of a signing secret (its UTF-8 bytes, as partners sign with it), prepared once. */
+export function signingKeyOf(signingSecret: string): KeyObject {
+  return createSecretKey(Buffer.from(signingSecret, 'utf8'));
+}
+
 // Never a real secret, and different in every process: nothing can be signed with it.
-const DUMMY_SECRET = `sk_${randomToken(32)}`;
+const DUMMY_KEY = signingKeyOf(`sk_${randomToken(32)}`);
+const EMPTY_BODY_SHA256_HEX = hash('sha256', '', 'hex');
+
+/**
+ * The six-line string a partner signs, as @platform/crypto's requestSigningString
+ * writes it (the spec proves them equal), with the body hashed in one shot.
+ */
+export function signingStringOf(parts: {
+  timestampMs: string;
+  nonce: string;
+  method: string;
+  pathAndQuery: string;
+  body: Buffer;
+}): string {
+  const bodyHex = parts.body.length === 0 ? EMPTY_BODY_SHA256_HEX : hash('sha256', parts.body, 'hex');
+  return `${REQUEST_SIGNATURE_VERSION}\n${parts.timestampMs}\n${parts.nonce}\n${parts.method.toUpperCase()}\n${parts.pathAndQuery}\n${bodyHex}`;
+}
 
 /** Why a request was refused; logged, never returned (the 401 is uniform). */
 export type AuthFailureReason =
@@ -100,7 +128,8 @@ export function checkHeaderShapes(
 }
 
 export interface VerifiableCredential {
-  signingSecret: string;
+  /** signingKeyOf(the credential's signing secret). */
+  signingKey: KeyObject;
   status: 'active' | 'revoked';
 }
 
@@ -117,24 +146,27 @@ export interface SignatureCheck {
 }
 
 export interface SignatureCrypto {
-  hmacSha256Hex: (secret: string, data: string) => string;
+  hmacSha256Hex: (key: KeyObject, data: string) => string;
   constantTimeEqual: (a: string, b: string) => boolean;
 }
 
-const nodeCrypto: SignatureCrypto = { hmacSha256Hex, constantTimeEqual };
+const nodeCrypto: SignatureCrypto = {
+  hmacSha256Hex: (key, data) => createHmac('sha256', key).update(data).digest('hex'),
+  constantTimeEqual,
+};
 
 /** Null when the request is authentic (nonce not yet claimed), else the reason to log. */
 export function verifySignature(check: SignatureCheck, crypto: SignatureCrypto = nodeCrypto): AuthFailureReason | null {
   const { headers, shapeFailure, credential } = check;
-  const signingString = requestSigningString({
+  const signingString = signingStringOf({
     timestampMs: headers.timestampMs ?? '',
     nonce: headers.nonce ?? '',
     method: check.method,
     pathAndQuery: check.pathAndQuery,
     body: check.body,
   });
-  const secret = shapeFailure === null && credential?.status === 'active' ? credential.signingSecret : DUMMY_SECRET;
-  const expected = `v1=${crypto.hmacSha256Hex(secret, signingString)}`;
+  const key = shapeFailure === null && credential?.status === 'active' ? credential.signingKey : DUMMY_KEY;
+  const expected = `${REQUEST_SIGNATURE_VERSION}=${crypto.hmacSha256Hex(key, signingString)}`;
   const matches = crypto.constantTimeEqual(headers.signature ?? '', expected);
   if (shapeFailure !== null) return shapeFailure;
   if (credential === null) return 'unknown_api_key';

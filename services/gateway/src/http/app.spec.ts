@@ -24,6 +24,7 @@ import type { trading } from '@platform/proto';
 import { currentTraceparent, startTracing } from '@platform/tracing';
 import { apiKeyPattern, generateApiKey, generateSigningSecret } from '../domain/credential-tokens';
 import { RefusedAuthentications } from '../domain/refused-authentications';
+import { signingKeyOf } from '../domain/request-signature';
 import { SCOPES, Scope } from '../domain/scopes';
 import { createApp } from './app';
 import type { AppDependencies, AuthenticatedCredential } from './dependencies';
@@ -39,10 +40,12 @@ function credential(
   scopes: readonly Scope[] = SCOPES,
   status: 'active' | 'revoked' = 'active',
   limited = false,
-): AuthenticatedCredential {
+): AuthenticatedCredential & { signingSecret: string } {
+  const signingSecret = generateSigningSecret();
   return {
     apiKey: generateApiKey('sandbox'),
-    signingSecret: generateSigningSecret(),
+    signingSecret,
+    signingKey: signingKeyOf(signingSecret),
     partnerId: limited ? limitedPartnerId : partnerId,
     scopes,
     status,
@@ -451,6 +454,26 @@ describe('gateway app', () => {
         requestId: reply.headers['x-request-id'],
       });
     }
+  });
+
+  it('serves HEAD of a /v1 operation by its GET, without a body', async () => {
+    const get = await signed('GET', '/v1/health');
+    const head = await signed('HEAD', '/v1/health');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+  });
+
+  it('matches a path as sent: an id is decoded, a literal segment is not, a broken escape is 400', async () => {
+    const malformedEscape = await signed('GET', '/v1/orders/%E0%A4%A');
+    expect({ status: malformedEscape.status, message: malformedEscape.body.message }).toEqual({
+      status: 400,
+      message: 'Validation failed on: path',
+    });
+    expect((await signed('GET', '/v1/%68ealth')).body.message).toBe('NOT_FOUND');
+    expect((await signed('GET', '/v1/orders/%4E%4F')).body.message).toBe('ORDER_NOT_FOUND');
+    // A literal path of another method falls through to the parameterised one of this method.
+    expect((await signed('GET', '/v1/orders/buy')).body.message).toBe('ORDER_NOT_FOUND');
   });
 
   it('authenticates before answering 404 under /v1', async () => {

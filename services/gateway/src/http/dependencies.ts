@@ -4,6 +4,7 @@
  * implementation fails closed: when its store cannot answer it throws
  * AppError SERVICE_UNAVAILABLE, never lets a request through unchecked.
  */
+import type { KeyObject } from 'node:crypto';
 import type { Logger } from '@platform/logger';
 import type {
   CollectionsClient,
@@ -22,8 +23,8 @@ import type { GatewayMetrics } from './gateway-metrics';
 export interface AuthenticatedCredential {
   apiKey: string;
   partnerId: string;
-  /** Opened from its sealed form; kept in memory only, never logged. */
-  signingSecret: string;
+  /** The signing secret, opened from its sealed form, as an HMAC key (signingKeyOf); kept in memory only, never logged. */
+  signingKey: KeyObject;
   scopes: readonly Scope[];
   status: 'active' | 'revoked';
   rateLimitPerMinute: number;

@@ -13,21 +13,14 @@
  */
 import { counter, histogram, metricsRegistry, MS_PER_SECOND, Registry } from '@platform/metrics';
 import type { AuthFailureReason } from '../domain/request-signature';
+import { PathTemplate, PathTemplateIndex } from './path-templates';
 
 /** The label of a path that matches no route (a 404). */
 export const UNMATCHED_ROUTE = 'unmatched';
 /** Every method an answer is labelled with; anything else Node accepts is `other`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-const PARAMETER_SEGMENT = /^\{[A-Za-z]+\}$/;
 
 export type RateLimitKind = 'partner' | 'address';
-
-function patternOf(template: string): RegExp {
-  const segments = template
-    .split('/')
-    .map((segment) => (PARAMETER_SEGMENT.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  return new RegExp(`^${segments.join('/')}$`);
-}
 
 /**
  * The route template a request path is for. Templates are tried in the order
@@ -35,14 +28,17 @@ function patternOf(template: string): RegExp {
  * them), so `/v1/transfers/batch` is never read as a transfer id.
  */
 export class RouteTemplates {
-  private readonly routes: Array<{ template: string; pattern: RegExp }>;
+  private readonly index: PathTemplateIndex<{ path: PathTemplate }>;
 
   constructor(templates: readonly string[]) {
-    this.routes = [...new Set(templates)].map((template) => ({ template, pattern: patternOf(template) }));
+    this.index = new PathTemplateIndex(
+      [...new Set(templates)].map((template) => ({ path: new PathTemplate(template) })),
+    );
   }
 
   of(path: string): string {
-    return this.routes.find((route) => route.pattern.test(path))?.template ?? UNMATCHED_ROUTE;
+    const { segments, items } = this.index.candidates(path);
+    return items.find((item) => item.path.fit(segments) !== null)?.path.template ?? UNMATCHED_ROUTE;
   }
 }
 

@@ -57,7 +57,7 @@ describe('CachedCredentialLookup', () => {
   it('opens the sealed secret and reuses the answer within the TTL', async () => {
     const { rows, repository, lookup, advance } = setup();
     rows.set('k1', stored('k1'));
-    expect((await lookup.find('k1'))?.signingSecret).toBe('sk_secret');
+    expect((await lookup.find('k1'))?.signingKey.export().toString('utf8')).toBe('sk_secret');
     advance(CREDENTIAL_CACHE_TTL_MS - 1);
     await lookup.find('k1');
     expect(repository.reads).toBe(1);

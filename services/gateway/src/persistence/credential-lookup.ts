@@ -2,6 +2,7 @@ import type { SealingKeyRing } from '@platform/crypto';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { BoundedCache } from '@platform/persistence';
+import { signingKeyOf } from '../domain/request-signature';
 import type { AuthenticatedCredential, CredentialLookup } from '../http/dependencies';
 import type { CredentialsRepository } from './credentials.repository';
 
@@ -82,11 +83,11 @@ export class CachedCredentialLookup implements CredentialLookup {
     }
     if (!stored) return null;
     // A secret that does not open means a key missing from CREDENTIAL_ENCRYPTION_KEY or a tampered row: a fault, not a 401.
-    const signingSecret = this.sealingKeys.open(stored.secretSealed);
+    const signingKey = signingKeyOf(this.sealingKeys.open(stored.secretSealed));
     return {
       apiKey: stored.apiKey,
       partnerId: stored.partnerId,
-      signingSecret,
+      signingKey,
       scopes: stored.scopes,
       status: stored.status,
       rateLimitPerMinute: stored.rateLimitPerMinute,

@@ -5,7 +5,7 @@
  * primary key or index to the entry or credit that caused it.
  */
 import type { DataSource, PageBounds } from '@platform/persistence';
-import { keysetConditions, keysetTimeSql, queryRows } from '@platform/persistence';
+import { keysetConditions, keysetTimeSql, queryPrepared, queryRows } from '@platform/persistence';
 import type { Currency } from '@platform/money';
 import type { StatementLineSource } from '../domain/statement-line-type';
 
@@ -97,13 +97,14 @@ export class StatementRepository {
       ...keysetConditions(bounds, parameters, { createdAt: 'l.created_at', id: 'l.id' }),
     ];
     parameters.push(bounds.fetchLimit, bounds.pageLimit, presentation.typeByEntryKind, presentation.scaleByCurrency);
-    const [row] = await queryRows<{
+    // Prepared: its planning cost more than its execution, and the generic plan is the same index range at any size.
+    const [row] = await queryPrepared<{
       fetched: number;
       json: string;
       lastCreatedAtExact: string | null;
       lastLineId: string | null;
       exceptional: boolean | null;
-    }>(this.dataSource.manager, ownedPageJsonSql(conditions, parameters.length - 3), parameters);
+    }>(this.dataSource, 'statement_page', ownedPageJsonSql(conditions, parameters.length - 3), parameters);
     if (!row) return null;
     const last =
       row.lastCreatedAtExact !== null && row.lastLineId !== null

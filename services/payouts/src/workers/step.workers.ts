@@ -11,7 +11,16 @@
  * cleared, attempt uncounted) for a replica with a healthy path.
  */
 import type { Logger } from '@platform/logger';
-import { BatchSweeper, DataSource, DurableScheduler, ReadinessGate, SchedulerOptions } from '@platform/persistence';
+import {
+  BatchSweeper,
+  DataSource,
+  DueRows,
+  DueWork,
+  DurableScheduler,
+  EntityManager,
+  ReadinessGate,
+  SchedulerOptions,
+} from '@platform/persistence';
 import type { TransferBatchesRepository } from '../persistence/transfer-batches.repository';
 import type { TransfersRepository } from '../persistence/transfers.repository';
 import type { UsdtSendsRepository } from '../persistence/usdt-sends.repository';
@@ -29,42 +38,58 @@ interface WorkerContext {
   options: SchedulerOptions;
 }
 
+/** Where one worker's rows are: their timers, and the claim of a due batch (a repository, or PushCredits). */
+interface ClaimedRows<T> {
+  readonly dueRows: DueRows;
+  claimDue(manager: EntityManager, limit: number, leaseMs: number): Promise<T[]>;
+}
+
+/** One kind of due row on the shared scheduler: claimed from `rows`, each one's step run by `work`. */
+function stepScheduler<T>(
+  context: WorkerContext,
+  rows: ClaimedRows<T>,
+  work: Omit<DueWork<T>, 'dueRows' | 'claimDue'>,
+  logger: Logger,
+): DurableScheduler<unknown> {
+  return new DurableScheduler<T>(
+    context.dataSource,
+    {
+      ...work,
+      dueRows: rows.dueRows,
+      claimDue: (manager, limit, leaseMs) => rows.claimDue(manager, limit, leaseMs),
+    },
+    logger,
+    context.options,
+  ) as DurableScheduler<unknown>;
+}
+
 export function transferWorker(
   context: WorkerContext & { transfers: TransfersRepository; steps: TransferSteps; ready: ReadinessGate },
 ): DurableScheduler<unknown> {
-  const { transfers, steps } = context;
-  return new DurableScheduler(
-    context.dataSource,
+  const { steps } = context;
+  return stepScheduler(
+    context,
+    context.transfers,
     {
       name: 'transfer',
-      dueRows: transfers.dueRows,
-      claimDue: (manager, limit, leaseMs) => transfers.claimDue(manager, limit, leaseMs),
       idOf: (transfer) => transfer.transferId,
       run: (transfer) => steps.run(transfer),
       ready: context.ready,
     },
     context.logger.child({ context: 'TransferScheduler' }),
-    context.options,
-  ) as DurableScheduler<unknown>;
+  );
 }
 
 export function usdtSendWorker(
   context: WorkerContext & { sends: UsdtSendsRepository; steps: UsdtSendSteps; ready: ReadinessGate },
 ): DurableScheduler<unknown> {
-  const { sends, steps } = context;
-  return new DurableScheduler(
-    context.dataSource,
-    {
-      name: 'usdt_send',
-      dueRows: sends.dueRows,
-      claimDue: (manager, limit, leaseMs) => sends.claimDue(manager, limit, leaseMs),
-      idOf: (send) => send.sendId,
-      run: (send) => steps.run(send),
-      ready: context.ready,
-    },
+  const { steps } = context;
+  return stepScheduler(
+    context,
+    context.sends,
+    { name: 'usdt_send', idOf: (send) => send.sendId, run: (send) => steps.run(send), ready: context.ready },
     context.logger.child({ context: 'UsdtSendScheduler' }),
-    context.options,
-  ) as DurableScheduler<unknown>;
+  );
 }
 
 /** Abandoned batch creates: deleted once their lease passed (their items are undone by the transfer worker first). */
@@ -72,38 +97,29 @@ export function transferBatchWorker(
   context: WorkerContext & { batches: TransferBatchesRepository },
 ): DurableScheduler<unknown> {
   const { batches, dataSource } = context;
-  return new DurableScheduler(
-    dataSource,
+  return stepScheduler(
+    context,
+    batches,
     {
       name: 'transfer_batch',
-      dueRows: batches.dueRows,
-      claimDue: (manager, limit, leaseMs) => batches.claimDue(manager, limit, leaseMs),
       idOf: (batch) => batch.batchId,
       run: (batch) =>
         batch.status === 'creating' ? batches.deleteCreating(dataSource.manager, batch.batchId) : Promise.resolve(),
     },
     context.logger.child({ context: 'TransferBatchScheduler' }),
-    context.options,
-  ) as DurableScheduler<unknown>;
+  );
 }
 
 export function mobileMoneyCreditWorker(
   context: WorkerContext & { credits: PushCredits; ready: ReadinessGate },
 ): DurableScheduler<unknown> {
   const { credits } = context;
-  return new DurableScheduler(
-    context.dataSource,
-    {
-      name: credits.name,
-      dueRows: credits.dueRows,
-      claimDue: (manager, limit, leaseMs) => credits.claimDue(manager, limit, leaseMs),
-      idOf: (push) => credits.idOf(push),
-      run: (push) => credits.run(push),
-      ready: context.ready,
-    },
+  return stepScheduler(
+    context,
+    credits,
+    { name: credits.name, idOf: (push) => credits.idOf(push), run: (push) => credits.run(push), ready: context.ready },
     context.logger,
-    context.options,
-  ) as DurableScheduler<unknown>;
+  );
 }
 
 export function orphanedHoldsWorker(context: {

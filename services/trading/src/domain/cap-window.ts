@@ -16,8 +16,10 @@
  * - A partner's window only moves forward. A reservation whose clock reads
  *   earlier than the latest minute already counted (another replica's clock
  *   ahead, or a transaction that waited for the partner's lock) is counted at
- *   the start of that latest minute instead (`capUsageTime`), so every usage's
- *   own 24 hours is inside the window it was checked against.
+ *   the start of that latest minute instead, so every usage's own 24 hours is
+ *   inside the window it was checked against. Only the database applies this
+ *   rule (cap_window_lock, under the window's lock; test/cap-window.int.spec.ts
+ *   proves it).
  */
 import { DAILY_CAP_WINDOW_MS } from './daily-cap';
 
@@ -37,18 +39,6 @@ export function capBucketStart(at: Date): Date {
 /** The first minute a reservation counted at `at` sees. */
 export function capWindowStart(at: Date): Date {
   return new Date(capBucketStart(at).getTime() - DAILY_CAP_WINDOW_MS);
-}
-
-/**
- * The time a reservation is counted at: the clock's `now`, or the start of the
- * latest minute the partner's window was moved to when `now` is earlier.
- * `countedFrom` is the partner's window start as stored; null when the partner
- * has no window yet.
- */
-export function capUsageTime(now: Date, countedFrom: Date | null): Date {
-  if (countedFrom === null) return now;
-  const latestMinuteMs = countedFrom.getTime() + DAILY_CAP_WINDOW_MS;
-  return now.getTime() >= latestMinuteMs ? now : new Date(latestMinuteMs);
 }
 
 /** When a usage counted at `createdAt` stops counting: its minute's start + 24 h + 1 min. */

@@ -1,20 +1,11 @@
 // Proves the pure daily cap rules: request shape, USDT valuation rounding up,
-// the boundary (equal passes, a cent over refuses) and the per-source code.
-import { AppError } from '@platform/errors';
+// the remainder never below zero. The boundary (equal passes, a cent over
+// refuses with the source's code) is the database's: test/cap-window.int.spec.ts.
 import { Big } from '@platform/money';
-import { assertWithinDailyCap, parseReserveDailyCap, remainingKes, usdtToCapKes } from './daily-cap';
+import { parseReserveDailyCap, remainingKes, usdtToCapKes } from './daily-cap';
 
 const USAGE = '11111111-1111-4111-8111-111111111111';
 const PARTNER = '22222222-2222-4222-8222-222222222222';
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    return (error as AppError).code;
-  }
-  return undefined;
-}
 
 describe('parseReserveDailyCap', () => {
   it('accepts a KES usage', () => {
@@ -46,19 +37,7 @@ describe('usdtToCapKes', () => {
   });
 });
 
-describe('assertWithinDailyCap', () => {
-  it('allows reaching the cap exactly and refuses a cent over, with the source code', () => {
-    expect(
-      codeOf(() => assertWithinDailyCap('order', new Big('900'), new Big('100'), new Big('1000'))),
-    ).toBeUndefined();
-    expect(codeOf(() => assertWithinDailyCap('order', new Big('900'), new Big('100.01'), new Big('1000')))).toBe(
-      'ORDER_EXCEEDS_DAILY_CAP',
-    );
-    expect(codeOf(() => assertWithinDailyCap('usdt_send', new Big('900'), new Big('100.01'), new Big('1000')))).toBe(
-      'DAILY_CAP_EXCEEDED',
-    );
-  });
-
+describe('remainingKes', () => {
   it('never reports a negative remainder', () => {
     expect(remainingKes(new Big('100'), new Big('150'))).toBe('0.00');
     expect(remainingKes(new Big('100'), new Big('25.5'))).toBe('74.50');

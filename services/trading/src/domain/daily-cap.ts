@@ -1,10 +1,11 @@
 /**
  * The shared rolling 24-hour cap: orders,
  * transfers and committed USDT sends of one partner, valued in KES, may not
- * exceed the partner's daily_cap_kes over any 24 hours. Pure rules only; the
- * use case does the locking.
+ * exceed the partner's daily_cap_kes over any 24 hours (reaching it exactly
+ * passes). Pure rules only; the check itself is the database's, under the
+ * partner's window lock (cap_reserve, test/cap-window.int.spec.ts).
  */
-import { AppError, ErrorCode, validationFailed } from '@platform/errors';
+import { ErrorCode, validationFailed } from '@platform/errors';
 import { Big, formatAmount, parsePositiveAmount, roundUp } from '@platform/money';
 import { UUID_PATTERN } from './partner-profile';
 
@@ -58,11 +59,6 @@ export function usdtToCapKes(amountUsdt: Big, bid: Big): Big {
 /** The refusal a breach gets: orders have their own code in the contract. */
 export function capExceededCode(source: CapSource): ErrorCode {
   return source === 'order' ? 'ORDER_EXCEEDS_DAILY_CAP' : 'DAILY_CAP_EXCEEDED';
-}
-
-/** Throws the source's cap refusal when used + amount would exceed the cap (equal is allowed). */
-export function assertWithinDailyCap(source: CapSource, usedKes: Big, amountKes: Big, dailyCapKes: Big): void {
-  if (usedKes.plus(amountKes).gt(dailyCapKes)) throw new AppError(capExceededCode(source));
 }
 
 export function remainingKes(dailyCapKes: Big, usedKes: Big): string {

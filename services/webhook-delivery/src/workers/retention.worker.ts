@@ -11,18 +11,18 @@
  *
  * Deliveries and their attempts are partitioned by week (the weekly-partitions
  * migration), so most rows go by dropping a week:
- * - the partition rule keeps DELIVERY_PARTITIONS_AHEAD_WEEKS weeks ready ahead and
- *   drops a week of deliveries with its attempts once the whole week is past the
- *   window, unless it still holds an unfinished delivery;
- * - batch rules delete what no drop removes: the rows recorded before the
- *   partitioning (the default partitions `deliveries` and `delivery_attempts`,
- *   also where an event older than every week lands), at the window; and finished
- *   rows of a week kept for an unfinished one, a week and a day later than the
- *   window, so that batches never race a drop that is about to happen.
+ * - the `webhook_deliveries` rule is partitioned by week: its maintenance keeps
+ *   DELIVERY_PARTITIONS_AHEAD_WEEKS weeks ready ahead and drops a week of deliveries
+ *   with its attempts once the whole week is past the window, unless it still holds
+ *   an unfinished delivery; its batches delete the finished rows of such a kept
+ *   week, a week and a day later than the window, so that they never race a drop
+ *   that is about to happen;
+ * - the `deliveries` rule deletes, by batch at the window, the rows recorded before
+ *   the partitioning (the default partitions `deliveries` and `delivery_attempts`).
  *
  * Runs in every replica on the shared work loop (@platform/persistence startRetention).
  */
-import { type PartitionRule, type RetentionRule, WEEK_MS } from '@platform/persistence';
+import type { RetentionRule } from '@platform/persistence';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -32,17 +32,12 @@ export const FINISHED_DELIVERY = `status IN ('delivered', 'dead', 'no_endpoint')
 /** What keeps a week of deliveries from being dropped: one unfinished delivery, each probe along a partial index. */
 export const UNFINISHED_DELIVERY_PROBES = [`status = 'pending'`, `status = 'delivering'`, 'feed_position IS NULL'];
 
-/** How much later than the window the batch rule reaches into the weekly partitions: a week, and a day of margin. */
-export const BATCH_LAG_BEHIND_DROPS_MS = WEEK_MS + DAY_MS;
-
 export interface DeliveryWindows {
   deliveryRetentionDays: number;
   partitionsAheadWeeks: number;
 }
 
-export function webhookDeliveryRetentionRules(
-  windows: Pick<DeliveryWindows, 'deliveryRetentionDays'>,
-): RetentionRule[] {
+export function webhookDeliveryRetentionRules(windows: DeliveryWindows): RetentionRule[] {
   const windowMs = windows.deliveryRetentionDays * DAY_MS;
   return [
     {
@@ -58,27 +53,21 @@ export function webhookDeliveryRetentionRules(
       ],
     },
     {
-      // Finished rows left in a week kept for an unfinished delivery.
+      // Weeks dropped whole; batches only for the finished rows of a week kept for an unfinished delivery.
       table: 'webhook_deliveries',
       idColumn: 'delivery_id',
       timeColumn: 'created_at',
       where: FINISHED_DELIVERY,
-      windowMs: windowMs + BATCH_LAG_BEHIND_DROPS_MS,
+      windowMs,
       dependents: [
         { table: 'webhook_delivery_attempts', column: 'delivery_id' },
         { table: 'partner_retries', column: 'delivery_id' },
       ],
-    },
-  ];
-}
-
-export function webhookDeliveryPartitionRules(windows: DeliveryWindows): PartitionRule[] {
-  return [
-    {
-      tables: ['webhook_deliveries', 'webhook_delivery_attempts'],
-      aheadCount: windows.partitionsAheadWeeks,
-      windowMs: windows.deliveryRetentionDays * DAY_MS,
-      holds: UNFINISHED_DELIVERY_PROBES,
+      partitionedByWeek: {
+        alongside: ['webhook_delivery_attempts'],
+        aheadCount: windows.partitionsAheadWeeks,
+        holds: UNFINISHED_DELIVERY_PROBES,
+      },
     },
   ];
 }

@@ -1,33 +1,20 @@
 /**
- * The routes a router actually serves, read from the router itself (never a
- * hand-kept list), in OpenAPI form: `{method: 'get', path: '/v1/orders/{id}'}`.
- * The OpenAPI conformance test compares it with the document both ways.
+ * The routes the /v1 handler actually serves, read from the handler itself
+ * (the same compiled routes it dispatches on, never a hand-kept list), in
+ * OpenAPI form: `{method: 'get', path: '/v1/orders/{id}'}`. The OpenAPI
+ * conformance test compares it with the document both ways.
  */
-import type { Router } from 'express';
-
 export interface ServedRoute {
   method: string;
   path: string;
 }
 
-interface RouteLayer {
-  route?: { path: unknown; methods?: Record<string, boolean> };
+/** What v1.router.ts attaches to its handler: each route it dispatches to, its path below the mount. */
+export interface RouteTable {
+  readonly routes: readonly ServedRoute[];
 }
 
-/** Express `:id` parameters become OpenAPI `{id}`. */
-export function toOpenApiPath(expressPath: string): string {
-  return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-}
-
-export function servedRoutes(router: Router, mountPath: string): ServedRoute[] {
-  const routes: ServedRoute[] = [];
-  for (const layer of (router as unknown as { stack: RouteLayer[] }).stack) {
-    const route = layer.route;
-    if (!route || typeof route.path !== 'string') continue;
-    for (const [method, enabled] of Object.entries(route.methods ?? {})) {
-      // `_all` marks router.all(); HEAD is answered by every GET implicitly.
-      if (enabled && method !== '_all') routes.push({ method, path: toOpenApiPath(`${mountPath}${route.path}`) });
-    }
-  }
-  return routes;
+export function servedRoutes(router: RouteTable, mountPath: string): ServedRoute[] {
+  // HEAD is answered by every GET implicitly, as it is not an operation of its own.
+  return router.routes.map((route) => ({ method: route.method.toLowerCase(), path: `${mountPath}${route.path}` }));
 }
