@@ -1,11 +1,24 @@
 // Proves the weekly partition arithmetic without a database: weeks start on Monday
 // 00:00 UTC whatever the instant (Sunday night included), partitions are named after
 // their Monday, and a maintenance pass creates only the weeks after the newest one
-// there, up to the weeks ahead, never one behind it. (Creating and dropping against
-// PostgreSQL, a week held by an unfinished delivery included, is webhook-delivery's.)
+// there, up to the weeks ahead, never one behind it; a retention rule partitioned by
+// week gets its maintenance beside its batches, which reach a week and a day behind
+// the window. (Creating and dropping against PostgreSQL, a week held by an unfinished
+// delivery included, is webhook-delivery's.)
 import type { Logger } from '@platform/logger';
 import type { DataSource } from 'typeorm';
-import { maintainPartitions, PartitionRule, WEEK_MS, weekPartitionName, weekStartMs } from './retention';
+import {
+  BATCH_LAG_BEHIND_DROPS_MS,
+  maintainPartitions,
+  PartitionRule,
+  partitionRuleOf,
+  RetentionRule,
+  retentionCutoff,
+  retentionSweepers,
+  WEEK_MS,
+  weekPartitionName,
+  weekStartMs,
+} from './retention';
 
 const MONDAY = Date.UTC(2026, 10, 23);
 
@@ -51,5 +64,43 @@ describe('weekly partitions', () => {
       'webhook_deliveries_20261214',
       'webhook_delivery_attempts_20261214',
     ]);
+  });
+
+  describe('a retention rule partitioned by week', () => {
+    const deliveries: RetentionRule = {
+      table: 'webhook_deliveries',
+      idColumn: 'delivery_id',
+      timeColumn: 'created_at',
+      where: "status = 'delivered'",
+      windowMs: 60 * 86_400_000,
+      partitionedByWeek: { alongside: ['webhook_delivery_attempts'], aheadCount: 4, holds: ["status = 'pending'"] },
+    };
+
+    it('names its table first, then those partitioned alongside, with its window', () => {
+      expect(partitionRuleOf(deliveries, deliveries.partitionedByWeek!)).toEqual({
+        tables: ['webhook_deliveries', 'webhook_delivery_attempts'],
+        aheadCount: 4,
+        windowMs: deliveries.windowMs,
+        holds: ["status = 'pending'"],
+      });
+    });
+
+    it('gets a maintenance sweeper beside its batches, whose cutoff is a week and a day behind the window', () => {
+      const dataSource = { query: async () => [] } as unknown as DataSource;
+      const logger = { info: () => undefined, child: () => logger } as unknown as Logger;
+      const sweepers = retentionSweepers(dataSource, [deliveries], logger, { intervalMs: 1_000, batchSize: 10 });
+      // Its description, which its logs and the loop name it by.
+      expect(sweepers.map((sweeper) => (sweeper as unknown as { what: string }).what)).toEqual([
+        'partitions of webhook_deliveries, webhook_delivery_attempts',
+        'retention of webhook_deliveries',
+      ]);
+      const nowMs = Date.UTC(2026, 10, 26);
+      expect(retentionCutoff(deliveries, nowMs).getTime()).toBe(
+        nowMs - deliveries.windowMs - BATCH_LAG_BEHIND_DROPS_MS,
+      );
+      expect(BATCH_LAG_BEHIND_DROPS_MS).toBe(WEEK_MS + 86_400_000);
+      const { partitionedByWeek: _, ...unpartitioned } = deliveries;
+      expect(retentionCutoff(unpartitioned, nowMs).getTime()).toBe(nowMs - deliveries.windowMs);
+    });
   });
 });

@@ -300,24 +300,38 @@ export async function createWeek(dataSource: DataSource, rule: PartitionRule, st
 
 /**
  * Drops the week starting at `startMs` from every table of `rule` in one transaction, unless a
- * row of the first table's partition matches one of `rule.holds`: the partition is locked
- * against writes first (SHARE), so no row becomes unfinished between the look and the drop.
- * Answers whether it dropped.
+ * row of the first table's partition matches one of `rule.holds`. A held week is recognised
+ * without any lock (it stays held until its rows finish, which a later pass sees); otherwise
+ * the parents are locked (ACCESS EXCLUSIVE, which the drop takes anyway: the parents first,
+ * in the order writers take them, so a writer cannot deadlock with the drop) and the week
+ * looked at again, so no row becomes unfinished between the look and the drop. Answers
+ * whether it dropped.
  */
 export async function dropWeek(dataSource: DataSource, rule: PartitionRule, startMs: number): Promise<boolean> {
   partitionIdentifiers(rule);
   const first = weekPartitionName(rule.tables[0]!, startMs);
+  if (await weekHeld(dataSource, first, rule.holds)) return false;
   return inTransaction(dataSource, async (query) => {
-    await query(`LOCK TABLE ${first} IN SHARE MODE`);
-    for (const hold of rule.holds) {
-      const [row] = (await query(`SELECT EXISTS (SELECT 1 FROM ${first} WHERE ${hold}) AS held`)) as Array<{
-        held: boolean;
-      }>;
-      if (row?.held) return false;
-    }
+    await query(`LOCK TABLE ${rule.tables.join(', ')} IN ACCESS EXCLUSIVE MODE`);
+    if (await weekHeld({ query }, first, rule.holds)) return false;
     for (const table of [...rule.tables].reverse()) await query(`DROP TABLE ${weekPartitionName(table, startMs)}`);
     return true;
   });
+}
+
+/** Whether a row of `partition` matches one of `holds` (each an indexed probe). */
+async function weekHeld(
+  runner: { query(sql: string): Promise<unknown> },
+  partition: string,
+  holds: readonly string[],
+): Promise<boolean> {
+  for (const hold of holds) {
+    const [row] = (await runner.query(`SELECT EXISTS (SELECT 1 FROM ${partition} WHERE ${hold}) AS held`)) as Array<{
+      held: boolean;
+    }>;
+    if (row?.held) return true;
+  }
+  return false;
 }
 
 /**

@@ -194,10 +194,10 @@ describe('the webhook-delivery worker killed with SIGKILL mid-delivery', () => {
       const seenBeforeRestart = webhooksNaming(transactionId).length;
       await stackInfra.startServices();
       const rows = () =>
-        pools.webhooks.query('SELECT delivery_id, status FROM deliveries WHERE partner_id = $1 AND body LIKE $2', [
-          partner.partnerId,
-          `%${transactionId}%`,
-        ]);
+        pools.webhooks.query(
+          'SELECT delivery_id, status FROM webhook_deliveries WHERE partner_id = $1 AND body LIKE $2',
+          [partner.partnerId, `%${transactionId}%`],
+        );
       await waitFor(async () => ((await rows()).rows.some((row) => row.status === 'delivered') ? true : undefined), {
         timeoutMs: RECLAIM_WAIT_MS,
         intervalMs: RECOVERY_POLL_MS,

@@ -22,8 +22,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - Uniqueness on a partitioned table must include the partition key: (event_id,
  *   partner_id, created_at) is the delivery-per-event-and-partner key (created_at
  *   is a function of the event), (delivery_id, created_at) the row key, and
- *   (feed_position, created_at) the feed position's (positions stay unique through
- *   the serialised step that gives them, max + 1 under one lock).
+ *   (feed_position + 0, created_at) the feed position's (positions stay unique through
+ *   the serialised step that gives them, max + 1 under one lock). That last one is
+ *   on an expression so that only a partner's own index gives the feed's order; the
+ *   plain position index of the default partition is dropped for the same reason.
  * - Foreign keys to a partitioned table would make every partition drop scan the
  *   referencing table under a lock that stops inserts, so attempts and partner
  *   retries no longer reference deliveries: attempts are written by the statement
@@ -35,7 +37,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * rows, no lock that blocks writes), one validating scan for each CHECK (SHARE
  * UPDATE EXCLUSIVE: reads and writes go on), then one short transaction of catalog
  * changes (attaching a table whose CHECK already proves its rows fit needs no scan;
- * the parents' indexes adopt the existing ones, none is built). Nothing is copied.
+ * the parents' indexes adopt the existing ones, none is built), then the old position
+ * index dropped CONCURRENTLY. Nothing is copied.
  */
 const CUTOVER_WEEKS_AHEAD_SQL = `date_trunc('week', now() AT TIME ZONE 'UTC' + interval '7 days') AT TIME ZONE 'UTC' + interval '7 days'`;
 const THIS_WEEK_SQL = `date_trunc('week', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
@@ -45,14 +48,24 @@ const WEEKS_CREATED = 5;
 const LEGACY_INDEXES = [
   'CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS deliveries_id_created_key ON deliveries (delivery_id, created_at)',
   'CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS deliveries_event_partner_created_key ON deliveries (event_id, partner_id, created_at)',
-  'CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS deliveries_feed_position_created_key ON deliveries (feed_position, created_at)',
+  'CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS deliveries_feed_top_created_key ON deliveries ((feed_position + 0), created_at)',
 ];
+
+/**
+ * The position index of 1796400000000, dropped once the parent's (above) serves the feed step:
+ * left on the default partition, the planner would walk it for a partner holding much of the
+ * table and filter every other partner's rows out (thousands of rows for a page of a hundred).
+ */
+const LEGACY_POSITION_INDEX_DROP = 'DROP INDEX CONCURRENTLY IF EXISTS deliveries_feed_position_key';
 
 /** The parents' indexes: each adopts the equal index of the default partition (built above or by earlier migrations). */
 const PARENT_INDEXES = [
   'CREATE UNIQUE INDEX webhook_deliveries_id_key ON webhook_deliveries (delivery_id, created_at)',
   'CREATE UNIQUE INDEX webhook_deliveries_event_partner_key ON webhook_deliveries (event_id, partner_id, created_at)',
-  'CREATE UNIQUE INDEX webhook_deliveries_feed_position_key ON webhook_deliveries (feed_position, created_at)',
+  // On `feed_position + 0`, not the column: it answers the feed step's max(feed_position + 0) and keeps
+  // positions unique per week, but cannot give the feed's order by feed_position, so a partner's page
+  // is always read along the partner's own index (partner_feed_idx), however much of a week one partner holds.
+  'CREATE UNIQUE INDEX webhook_deliveries_feed_top_key ON webhook_deliveries ((feed_position + 0), created_at)',
   `CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`,
   `CREATE INDEX webhook_deliveries_leased_idx ON webhook_deliveries (partner_id, next_attempt_at) WHERE status = 'delivering'`,
   'CREATE INDEX webhook_deliveries_partner_created_idx ON webhook_deliveries (partner_id, created_at DESC, delivery_id DESC)',
@@ -73,7 +86,7 @@ const ASSIGN_FEED_POSITIONS = `
     assigned integer;
   BEGIN
     PERFORM pg_advisory_xact_lock(7007001);
-    WITH base AS (SELECT coalesce(max(feed_position), 0) AS top FROM webhook_deliveries),
+    WITH base AS (SELECT coalesce(max(feed_position + 0), 0) AS top FROM webhook_deliveries),
     next AS (
       SELECT delivery_id, created_at FROM webhook_deliveries
        WHERE feed_position IS NULL
@@ -108,6 +121,7 @@ export class WebhookDeliveryWeeklyPartitionsMigration1797500000000 implements Mi
       await queryRunner.rollbackTransaction();
       throw error;
     }
+    await queryRunner.query(LEGACY_POSITION_INDEX_DROP);
   }
 
   /** The first weekly partition's start, stated as a CHECK on both tables (NOT VALID: validated after, without blocking). */
@@ -175,9 +189,12 @@ export class WebhookDeliveryWeeklyPartitionsMigration1797500000000 implements Mi
     for (const name of [
       'deliveries_id_created_key',
       'deliveries_event_partner_created_key',
-      'deliveries_feed_position_created_key',
+      'deliveries_feed_top_created_key',
     ])
       await queryRunner.query(`DROP INDEX ${name}`);
+    await queryRunner.query(
+      'CREATE UNIQUE INDEX IF NOT EXISTS deliveries_feed_position_key ON deliveries (feed_position)',
+    );
     await queryRunner.query('ALTER TABLE delivery_attempts DROP COLUMN delivery_created_at');
     await queryRunner.query(
       'ALTER TABLE partner_retries ADD CONSTRAINT partner_retries_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES deliveries (delivery_id) NOT VALID',
