@@ -21,11 +21,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   before the upgrade is still recognised when its message is redelivered after.
  * - Uniqueness on a partitioned table must include the partition key: (event_id,
  *   partner_id, created_at) is the delivery-per-event-and-partner key (created_at
- *   is a function of the event), (delivery_id, created_at) the row key, and
- *   (feed_position + 0, created_at) the feed position's (positions stay unique through
- *   the serialised step that gives them, max + 1 under one lock). That last one is
- *   on an expression so that only a partner's own index gives the feed's order; the
- *   plain position index of the default partition is dropped for the same reason.
+ *   is a function of the event), (delivery_id, created_at) the row key. Feed
+ *   positions stay unique through the serialised step that gives them (max + 1
+ *   under one lock); no unique index restates it (one could only be unique per
+ *   week). The index that step reads its top from is on `feed_position + 0`, so
+ *   that only a partner's own index gives the feed's order; the plain position
+ *   index of the default partition is dropped for the same reason.
  * - Foreign keys to a partitioned table would make every partition drop scan the
  *   referencing table under a lock that stops inserts, so attempts and partner
  *   retries no longer reference deliveries: attempts are written by the statement
@@ -33,7 +34,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   serve a one-minute count.
  *
  * Cost on a large table (the deploy runs it while the previous release serves):
- * three unique indexes built CONCURRENTLY on `deliveries` (minutes per 10 million
+ * three indexes built CONCURRENTLY on `deliveries` (minutes per 10 million
  * rows, no lock that blocks writes), one validating scan for each CHECK (SHARE
  * UPDATE EXCLUSIVE: reads and writes go on), then one short transaction of catalog
  * changes (attaching a table whose CHECK already proves its rows fit needs no scan;
@@ -48,7 +49,7 @@ const WEEKS_CREATED = 5;
 const LEGACY_INDEXES = [
   'CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS deliveries_id_created_key ON deliveries (delivery_id, created_at)',
   'CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS deliveries_event_partner_created_key ON deliveries (event_id, partner_id, created_at)',
-  'CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS deliveries_feed_top_created_key ON deliveries ((feed_position + 0), created_at)',
+  'CREATE INDEX CONCURRENTLY IF NOT EXISTS deliveries_feed_top_idx ON deliveries ((feed_position + 0))',
 ];
 
 /**
@@ -62,10 +63,10 @@ const LEGACY_POSITION_INDEX_DROP = 'DROP INDEX CONCURRENTLY IF EXISTS deliveries
 const PARENT_INDEXES = [
   'CREATE UNIQUE INDEX webhook_deliveries_id_key ON webhook_deliveries (delivery_id, created_at)',
   'CREATE UNIQUE INDEX webhook_deliveries_event_partner_key ON webhook_deliveries (event_id, partner_id, created_at)',
-  // On `feed_position + 0`, not the column: it answers the feed step's max(feed_position + 0) and keeps
-  // positions unique per week, but cannot give the feed's order by feed_position, so a partner's page
-  // is always read along the partner's own index (partner_feed_idx), however much of a week one partner holds.
-  'CREATE UNIQUE INDEX webhook_deliveries_feed_top_key ON webhook_deliveries ((feed_position + 0), created_at)',
+  // On `feed_position + 0`, not the column: it answers the feed step's max(feed_position + 0) but cannot
+  // give the feed's order by feed_position, so a partner's page is always read along the partner's own
+  // index (partner_feed_idx), however much of a week one partner holds.
+  'CREATE INDEX webhook_deliveries_feed_top_idx ON webhook_deliveries ((feed_position + 0))',
   `CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`,
   `CREATE INDEX webhook_deliveries_leased_idx ON webhook_deliveries (partner_id, next_attempt_at) WHERE status = 'delivering'`,
   'CREATE INDEX webhook_deliveries_partner_created_idx ON webhook_deliveries (partner_id, created_at DESC, delivery_id DESC)',
@@ -189,7 +190,7 @@ export class WebhookDeliveryWeeklyPartitionsMigration1797500000000 implements Mi
     for (const name of [
       'deliveries_id_created_key',
       'deliveries_event_partner_created_key',
-      'deliveries_feed_top_created_key',
+      'deliveries_feed_top_idx',
     ])
       await queryRunner.query(`DROP INDEX ${name}`);
     await queryRunner.query(
