@@ -108,7 +108,7 @@ describe('weekly partitions of deliveries (webhook-delivery)', () => {
     );
 
     await stand.db.query(
-      `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now() WHERE delivery_id = $1`,
+      `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), next_attempt_at = NULL WHERE delivery_id = $1`,
       [unfinished],
     );
     await stand.sweep(rules, 10);

@@ -57,9 +57,9 @@ describe('weekly partitions migration on a database holding deliveries', () => {
       before.push(row);
       await earlier.query(
         `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at,
-                                 created_at, feed_position)
+                                 created_at, delivered_at, feed_position)
          VALUES ($1, $2, $3, 'order.settled', '{}', 'https://example.test/hook', $4, CASE WHEN $4 = 'pending' THEN now() END,
-                 $5, $6)`,
+                 $5, CASE WHEN $4 = 'delivered' THEN $5::timestamptz END, $6)`,
         [row.id, row.eventId, partnerId, status, row.createdAt, positioned ? before.length : null],
       );
       await earlier.query(
@@ -154,8 +154,8 @@ describe('weekly partitions migration on a database holding deliveries', () => {
       1,
     );
     await db.query(
-      `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, status, created_at)
-       VALUES ($1, $2, $3, 'order.settled', '{}', 'delivered', now())`,
+      `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, status, created_at, delivered_at)
+       VALUES ($1, $2, $3, 'order.settled', '{}', 'delivered', now(), now())`,
       [randomUUID(), randomUUID(), before[0]!.partnerId],
     );
     expect(await new EventFeedRepository(db).assignPositions(100)).toBe(1);
