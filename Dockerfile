@@ -69,9 +69,14 @@ RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE
 ARG WORKSPACE=services/${SERVICE}
-# A 4 MiB young-generation semi-space (V8's default is 16 MiB) keeps a busy service's
-# resident memory about 30 MiB lower; scripts/lib/services.mjs sets the same for local stacks.
-ENV NODE_OPTIONS=--max-semi-space-size=4
+# Node flags of every service; scripts/lib/services.mjs sets the same for local stacks. A 4 MiB
+# young-generation semi-space (V8's default is 16 MiB) keeps a busy service's resident memory
+# about 30 MiB lower. An old generation of at most 256 MiB: far above what a service keeps alive
+# (35-60 MiB after a full collection), but V8 sizes the old generation's growth between full
+# collections by it; with no ceiling it lets the heap grow to about 4x what survived, and the
+# request objects a busy service promotes (they live across an upstream call) piled up to a
+# 185-300 MiB resident peak under load (docs/performance.md).
+ENV NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=256"
 ENV NODE_ENV=production \
     SERVICE=${SERVICE} \
     SERVICE_ENTRY=/app/${WORKSPACE}/dist/main.js

@@ -40,7 +40,8 @@ async function preparedPartner(stack, receiver) {
     stackFile: stack.stackFile,
     gatewayUrl: stack.description.gatewayUrl,
     receiverUrl: receiver.url,
-    name: 'Bench pages profiled',
+    // Its own name each run: a second run on a kept stack (BENCH_STACK_FILE) must not meet the first run's partner.
+    name: `Bench pages profiled ${Date.now()}`,
   });
   for (let index = 0; index < PAGE_SIZE; index += 1)
     await partner.client.expect('POST', '/v1/sandbox/kes-credits', { amount: '1.00' }, 201);

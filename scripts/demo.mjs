@@ -21,8 +21,12 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SDK_ENTRY = path.join(REPO_ROOT, 'libs/sdk/dist/index.js');
+/** Reading codes from the sandbox outbox: the same polling as the integration specs (libs/testing, built). */
+const SANDBOX_OUTBOX_ENTRY = path.join(REPO_ROOT, 'libs/testing/dist/sandbox-outbox.js');
 const OPS_ENTRY = path.join(REPO_ROOT, 'tools/ops/dist/main.js');
 const OPS_TIMEOUT_MS = 60_000;
+/** Loads the built workspaces (CommonJS) once main has checked they exist. */
+const require = createRequire(import.meta.url);
 /** Every wait for a webhook or a state, at time scale 1 (sandbox settlement takes seconds). */
 const EVENT_TIMEOUT_MS = 120_000;
 const POLL_INTERVAL_MS = 500;
@@ -203,16 +207,22 @@ function startReceiver(tlsDir, verifier) {
   );
 }
 
-function describeEvent(event) {
-  const data = event.data ?? {};
-  const id =
+/** The id of what an event is about, whichever kind it is (undefined for none). */
+function subjectIdOf(data) {
+  return (
     data.orderId ??
     data.transferId ??
     data.sendId ??
     data.collectionId ??
     data.transactionId ??
     data.activityId ??
-    data.confirmationId;
+    data.confirmationId
+  );
+}
+
+function describeEvent(event) {
+  const data = event.data ?? {};
+  const id = subjectIdOf(data);
   const amount = data.kesTotalAmount
     ? `${data.kesTotalAmount} KES`
     : data.amount?.value
@@ -245,12 +255,8 @@ async function until(read, done, what, timeoutMs = EVENT_TIMEOUT_MS) {
 
 /** The newest code e-mailed about `subjectId` (the sandbox outbox is the only place codes can be read). */
 async function codeFor(client, subjectId) {
-  const entry = await until(
-    async () => (await client.sandbox.outbox()).find((message) => message.subjectId === subjectId && message.code),
-    Boolean,
-    `a code for ${subjectId}`,
-    30_000,
-  );
+  const { sandboxCodeMessage } = require(SANDBOX_OUTBOX_ENTRY);
+  const entry = await sandboxCodeMessage(client, subjectId, { intervalMs: POLL_INTERVAL_MS });
   detail(`code e-mailed to ${entry.to} (${entry.kind}), read from GET /v1/sandbox/outbox`);
   return entry.code;
 }
@@ -521,16 +527,7 @@ function printSummary(balances, events) {
   say('\nEvents processed (webhooks with their latency: event createdAt → verified at the receiver; the feed without)');
   say(`  ${'#'.padStart(2)}  ${'type'.padEnd(22)} ${'subject'.padEnd(38)} ${'latency'.padStart(9)}`);
   events.forEach((event, index) => {
-    const data = event.data ?? {};
-    const subject =
-      data.orderId ??
-      data.transferId ??
-      data.sendId ??
-      data.collectionId ??
-      data.transactionId ??
-      data.activityId ??
-      data.confirmationId ??
-      '';
+    const subject = subjectIdOf(event.data ?? {}) ?? '';
     const latency = event.latencyMs === undefined ? 'feed' : `${event.latencyMs} ms`;
     say(
       `  ${String(index + 1).padStart(2)}  ${event.type.padEnd(22)} ${String(subject).padEnd(38)} ${latency.padStart(9)}`,
@@ -545,8 +542,8 @@ function printSummary(balances, events) {
 
 async function main() {
   const options = parseArguments(process.argv.slice(2));
-  if (!existsSync(SDK_ENTRY) || !existsSync(OPS_ENTRY)) fail('build first: npm run build');
-  const require = createRequire(import.meta.url);
+  if (![SDK_ENTRY, OPS_ENTRY, SANDBOX_OUTBOX_ENTRY].every((entry) => existsSync(entry)))
+    fail('build first: npm run build');
   const { PartnerClient, createWebhookVerifier, inMemoryDeliveryDedupe } = require(SDK_ENTRY);
   const stackFile = path.join(options.stackDir, 'stack.json');
   if (!existsSync(stackFile)) fail(`no stack at ${options.stackDir}: start one with npm start`);

@@ -19,9 +19,14 @@
  * Batches: one pass claims up to `batchSize` rows, publishes them all and waits
  * for the broker's confirms once; one UPDATE and one commit mark them. A kick
  * (a transaction that enqueued events committed) that arrives while a pass runs
- * is kept, so the next pass starts at once and takes everything committed
- * meanwhile: under load, passes follow one another and each carries many rows.
- * A pass that finds nothing costs one indexed query, no transaction. If any
+ * is kept, so the next pass starts as soon as it may and takes everything
+ * committed meanwhile. Passes begin at least `passSpacingMsMin` apart: a pass is
+ * a commit whatever it carries, so under a steady stream of kicks (every order
+ * step kicks) the spacing, not the event rate, bounds the relay's commits, and
+ * each pass carries what the spacing gathered; after a quiet spell a kick is
+ * served at once. A poll that nobody kicked first asks whether anything waits
+ * (one indexed query, no transaction); a kicked pass, or the one after a full
+ * batch, goes straight to its transaction, since rows almost surely wait. If any
  * confirm of a pass fails (a nack, a timeout, a closed channel), the whole pass
  * rolls back and its rows are published again, with the same message ids, on
  * the next pass; consumers dedupe on the event id.
@@ -57,6 +62,8 @@ export interface RelayOptions {
   batchSize?: number;
   /** How often to look for rows when nobody kicked the relay. */
   pollIntervalMs?: number;
+  /** Least time between the starts of two passes (each pass is one commit), however often kicked. */
+  passSpacingMsMin?: number;
   /** Upper bound on waiting for broker confirms of one batch. */
   confirmTimeoutMs?: number;
   /** Oldest unpublished row older than this raises the lag alert. */
@@ -77,6 +84,12 @@ export interface OutboxLag {
 
 const BATCH_SIZE_DEFAULT = 100;
 const POLL_INTERVAL_MS_DEFAULT = 200;
+/**
+ * 25 ms: at most 40 passes (commits) a second under any event rate, and an
+ * event waits at most that long behind the previous pass; 300 events a second
+ * go out about 8 to a pass.
+ */
+export const PASS_SPACING_MS_MIN_DEFAULT = 25;
 const CONFIRM_TIMEOUT_MS_DEFAULT = 5_000;
 const ERROR_BACKOFF_MS = 1_000;
 const LAG_ALERT_MS_DEFAULT = 30_000;
@@ -101,8 +114,12 @@ export class OutboxRelay {
   private loop: Promise<void> | null = null;
   private readonly returned = new Set<string>();
   private lastBatchUnroutable = false;
+  /** The last pass was full: rows almost surely wait, so the next pass skips asking. */
+  private lastBatchFull = false;
+  private lastPassStartedMs = 0;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
+  private readonly passSpacingMsMin: number;
   private readonly confirmTimeoutMs: number;
   private readonly lagAlertMs: number;
   private readonly lagCheckIntervalMs: number;
@@ -118,6 +135,7 @@ export class OutboxRelay {
   ) {
     this.batchSize = options.batchSize ?? BATCH_SIZE_DEFAULT;
     this.pollIntervalMs = options.pollIntervalMs ?? POLL_INTERVAL_MS_DEFAULT;
+    this.passSpacingMsMin = options.passSpacingMsMin ?? PASS_SPACING_MS_MIN_DEFAULT;
     this.confirmTimeoutMs = options.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS_DEFAULT;
     this.lagAlertMs = options.lagAlertMs ?? LAG_ALERT_MS_DEFAULT;
     this.lagCheckIntervalMs = options.lagCheckIntervalMs ?? LAG_CHECK_INTERVAL_MS_DEFAULT;
@@ -150,6 +168,8 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     while (this.running) {
       await this.watchLag();
+      await this.keepPassSpacing();
+      if (!this.running) break;
       try {
         const published = await this.publishBatch();
         if (published >= this.batchSize) continue;
@@ -197,6 +217,13 @@ export class OutboxRelay {
     }
   }
 
+  /** Waits until `passSpacingMsMin` has passed since the previous pass began (stop ends the wait, kicks do not). */
+  private async keepPassSpacing(): Promise<void> {
+    const waitMs = this.lastPassStartedMs + this.passSpacingMsMin - Date.now();
+    if (waitMs > 0) await this.idle(waitMs, false);
+    this.lastPassStartedMs = Date.now();
+  }
+
   private idle(ms: number, endsOnKick = true): Promise<void> {
     if (!this.running || (endsOnKick && this.kicked)) return Promise.resolve();
     return new Promise((resolve) => {
@@ -234,9 +261,11 @@ export class OutboxRelay {
 
   /** Publishes one batch; returns how many rows were marked published. */
   async publishBatch(): Promise<number> {
+    const rowsExpected = this.kicked || this.lastBatchFull;
     this.kicked = false;
+    this.lastBatchFull = false;
     // Nothing waiting (the common idle poll): one indexed query, no transaction, no broker.
-    if (!(await this.anyUnpublished())) {
+    if (!rowsExpected && !(await this.anyUnpublished())) {
       this.lastBatchUnroutable = false;
       return 0;
     }
@@ -286,6 +315,7 @@ export class OutboxRelay {
         return routed.length;
       })
       .then((published) => {
+        this.lastBatchFull = published >= this.batchSize;
         this.metrics.eventsPublished(published);
         return published;
       });

@@ -4,7 +4,9 @@
 // them all in one commit; a pass whose confirm fails is rolled back and its
 // rows are published again, with the same message ids, by the next pass, and
 // marked only once confirmed; a kick that arrives while a pass runs is not
-// lost (rows committed meanwhile go out without waiting for the poll); two
+// lost (rows committed meanwhile go out without waiting for the poll); a stream
+// of kicks is served by passes at least the spacing apart, each carrying what
+// the spacing gathered, while a lone kick after a quiet spell is served at once; two
 // relays at once never publish the same row in the same pass; a running relay
 // reports its backlog at scrape (even while its pass is stuck) and what it published;
 // and a message carries the traceparent its event was written in (none outside a span).
@@ -74,7 +76,7 @@ beforeEach(async () => {
 
 function relayWith(
   channel: FakeConfirmChannel,
-  options: { batchSize?: number; metrics?: RelayMetrics } = {},
+  options: { batchSize?: number; metrics?: RelayMetrics; passSpacingMsMin?: number } = {},
 ): OutboxRelay {
   const amqp = Object.assign(new EventEmitter(), {
     createConfirmChannel: async () => channel,
@@ -148,6 +150,37 @@ it('keeps a kick that arrives while a pass runs: rows committed meanwhile go out
       what: 'the late rows to be published (the poll is 60 s away)',
     });
     expect(channel.published.slice(1).sort()).toEqual([...late].sort());
+  } finally {
+    await relay.stop();
+  }
+});
+
+it('serves a stream of kicks with passes at least the spacing apart, and a lone kick after quiet at once', async () => {
+  const channel = new FakeConfirmChannel();
+  const spacingMs = 400;
+  const relay = relayWith(channel, { passSpacingMsMin: spacingMs });
+  relay.start();
+  try {
+    // The first pass (at start) finds nothing; a kick after the spacing is served without waiting.
+    await new Promise((resolve) => setTimeout(resolve, spacingMs + 50));
+    const lone = await enqueue(1);
+    const kickedAtMs = Date.now();
+    relay.kick();
+    await waitFor(async () => (await unpublished()) === 0, { timeoutMs: 5_000, what: 'the lone event' });
+    expect(Date.now() - kickedAtMs).toBeLessThan(spacingMs);
+    expect(channel.published).toEqual(lone);
+    // Ten events kicked one by one 20 ms apart: the passes are spaced, so they share few passes.
+    const passesBefore = channel.confirmWaits;
+    const stream: string[] = [];
+    for (let index = 0; index < 10; index += 1) {
+      stream.push(...(await enqueue(1)));
+      relay.kick();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await waitFor(async () => (await unpublished()) === 0, { timeoutMs: 5_000, what: 'the stream of events' });
+    expect(channel.published.slice(1).sort()).toEqual([...stream].sort());
+    // 10 events over ≥ 200 ms with passes ≥ 400 ms apart: two or three passes, never one per event.
+    expect(channel.confirmWaits - passesBefore).toBeLessThanOrEqual(3);
   } finally {
     await relay.stop();
   }

@@ -1,13 +1,14 @@
 // Proves the shared start with its edges faked (logger, tracing, TLS, database, runService):
 // it hands the service its configuration, logger, TLS and connected database, and a peer
 // factory presenting the service's identity to the named upstream; on shutdown the service's
-// own stop runs first, then the database closes, then tracing, last; a service naming its
-// retention rules has them run on its RETENTION_INTERVAL_MS and RETENTION_BATCH_SIZE, stopped
-// before the database closes; and a start that fails logs `failed to start` under the
-// service's name and exits 1.
+// drain is what runService calls at NOT_SERVING (its workers stop claiming), and the stop after
+// it runs the service's own stop, then closes the database, then tracing, last; a service naming
+// its retention rules has them run on its RETENTION_INTERVAL_MS and RETENTION_BATCH_SIZE, stopped
+// in the drain, before the database closes; and a start that fails logs `failed to start` under
+// the service's name and exits 1.
 const journal: string[] = [];
 const logged: Array<{ service: string; message: string }> = [];
-const lifecycles: Array<{ grpcPort: number; stop: () => Promise<void> }> = [];
+const lifecycles: Array<{ grpcPort: number; drain: () => Promise<unknown>; stop: () => Promise<void> }> = [];
 const dataSource = { destroy: async () => void journal.push('database closed') };
 const clientCalls: Array<{ upstream: string; address: string; deadlineMs?: number; tls: unknown }> = [];
 const retentionStarts: Array<{ rules: unknown; options: unknown }> = [];
@@ -51,7 +52,7 @@ describe('bootService', () => {
     retentionStarts.length = 0;
   });
 
-  it("hands the service what it built and stops the service's own work, then the database, then tracing", async () => {
+  it("hands the service what it built; drains the service's work, then stops it, the database, then tracing", async () => {
     bootService({
       service: 'svc',
       readConfig: () => config,
@@ -60,7 +61,11 @@ describe('bootService', () => {
         expect(given).toBe(config);
         expect(connected).toBe(dataSource);
         peer({} as never, 'ledger', 'ledger:7002', { deadlineMs: 500 });
-        return { server: {} as never, stop: async () => void journal.push('service stopped') };
+        return {
+          server: {} as never,
+          drain: async () => void journal.push('service drained'),
+          stop: async () => void journal.push('service stopped'),
+        };
       },
     });
     await settle();
@@ -74,12 +79,14 @@ describe('bootService', () => {
     ]);
     expect(lifecycles).toHaveLength(1);
     expect(lifecycles[0].grpcPort).toBe(7123);
+    await lifecycles[0].drain();
+    expect(journal).toEqual(['service drained']);
     await lifecycles[0].stop();
-    expect(journal).toEqual(['service stopped', 'database closed', 'tracing shut down']);
+    expect(journal).toEqual(['service drained', 'service stopped', 'database closed', 'tracing shut down']);
     expect(retentionStarts).toEqual([]);
   });
 
-  it("runs the service's retention rules on its retention settings and stops them before the database closes", async () => {
+  it("runs the service's retention rules on its retention settings and stops them in its drain", async () => {
     const rules = [{ table: 'outbox', idColumn: 'id', timeColumn: 'published_at', windowMs: 3_600_000 }];
     const retentionConfig = {
       ...config,
@@ -96,8 +103,11 @@ describe('bootService', () => {
     });
     await settle();
     expect(retentionStarts).toEqual([{ rules, options: { intervalMs: 60_000, batchSize: 500 } }]);
+    // A service without a drain of its own still has its sweepers stopped there.
+    await lifecycles[0].drain();
+    expect(journal).toEqual(['retention stopped']);
     await lifecycles[0].stop();
-    expect(journal).toEqual(['service stopped', 'retention stopped', 'database closed', 'tracing shut down']);
+    expect(journal).toEqual(['retention stopped', 'service stopped', 'database closed', 'tracing shut down']);
   });
 
   it('logs a failed start under the service name and exits 1', async () => {

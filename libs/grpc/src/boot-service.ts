@@ -4,9 +4,11 @@
  * the TLS identity (refusing another service's), connect the database (retrying
  * while it starts) and watch its pool; then the service's own dependencies and
  * server; then its retention sweepers, when it names tables to prune; then
- * runService. On shutdown the service's own stop runs (the retention sweepers
- * stop beside it), then the database closes, then tracing exports what is
- * queued, last. A failed start logs `failed to start` and exits 1.
+ * runService. On shutdown, as soon as the service reports NOT_SERVING, its own
+ * drain runs and the retention sweepers stop beside it (no new claims while the
+ * server drains its calls); then the service's own stop, then the database
+ * closes, then tracing exports what is queued, last. A failed start logs
+ * `failed to start` and exits 1.
  */
 import { createLogger, Logger } from '@platform/logger';
 import { observeDatabasePool } from '@platform/metrics';
@@ -57,7 +59,14 @@ export interface StartedService {
   server: GrpcServer;
   /** Extra listeners (e.g. the gateway's HTTP server), started after gRPC. */
   startExtra?: ServiceLifecycle['startExtra'];
-  /** Stops the service's own background work and connections; the database and tracing close after it. */
+  /**
+   * Stops taking new work as soon as the service reports NOT_SERVING, beside the
+   * server's drain: workers stop claiming (handing back what they have not started),
+   * consumers stop consuming, the gateway reports not ready. Its promise ends once
+   * what was held is finished (bounded). Absent when the service has no such work.
+   */
+  drain?: () => Promise<unknown>;
+  /** Closes the service's connections once drained; the database and tracing close after it. */
   stop: () => Promise<void>;
 }
 
@@ -71,7 +80,7 @@ export interface ServiceBoot<C extends BootConfig> {
   /**
    * The service's tables pruned past their window (docs/retention.md), when it has any: one
    * sweeper each, every RETENTION_INTERVAL_MS, at most RETENTION_BATCH_SIZE rows a statement.
-   * They start once the service's own work has, and stop beside it.
+   * They start once the service's own work has, and stop beside its drain.
    */
   retention?: C extends RetentionConfig ? (config: C) => readonly RetentionRule[] : never;
 }
@@ -109,8 +118,9 @@ async function startService<C extends BootConfig>(boot: ServiceBoot<C>): Promise
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     metrics: { port: config.METRICS_PORT, host: config.HTTP_HOST },
     startExtra: started.startExtra,
+    drain: () => Promise.all([started.drain?.(), retention?.stop()]),
     stop: async () => {
-      await Promise.all([started.stop(), retention?.stop()]);
+      await started.stop();
       await dataSource.destroy();
       // Last: spans of the drained calls are exported (bounded) before the process ends.
       await tracing.shutdown();

@@ -3,7 +3,13 @@
 // ready replica back within a second, and a retry table naming only RPCs that
 // exist, kept out of the partner creates.
 import * as proto from '@platform/proto';
-import { channelOptions, channelTarget, RECONNECT_BACKOFF_MAX_MS, serviceConfig } from './channel';
+import {
+  channelOptions,
+  channelTarget,
+  FLOW_CONTROL_WINDOW_BYTES,
+  RECONNECT_BACKOFF_MAX_MS,
+  serviceConfig,
+} from './channel';
 import { RETRYABLE_METHODS } from './retryable-methods';
 
 /** grpc-js adds up to 20 % of jitter to every backoff step. */
@@ -51,6 +57,11 @@ describe('channelOptions', () => {
     expect(options['grpc.max_reconnect_backoff_ms']).toBe(RECONNECT_BACKOFF_MAX_MS);
     expect(RECONNECT_BACKOFF_MAX_MS * (1 + JITTER_FRACTION)).toBeLessThan(1_000);
     expect(options['grpc.initial_reconnect_backoff_ms']).toBeLessThanOrEqual(RECONNECT_BACKOFF_MAX_MS);
+  });
+
+  it('takes in a large answer without waiting for window updates (HTTP/2 default: 64 KiB a connection)', () => {
+    expect(channelOptions('ledger')['grpc-node.flow_control_window']).toBe(FLOW_CONTROL_WINDOW_BYTES);
+    expect(FLOW_CONTROL_WINDOW_BYTES).toBeGreaterThan(64 * 1024);
   });
 
   it('sends the upstream identity as the TLS server name, whatever the address', () => {

@@ -35,6 +35,17 @@ export const KEEPALIVE_TIMEOUT_MS = 10_000;
 export const DNS_RESOLUTION_INTERVAL_MS_MIN = 1_000;
 /** One call in all: the first attempt and two more, each on the next ready replica. */
 export const RETRY_ATTEMPTS_MAX = 3;
+/**
+ * How much answer data a connection takes in before its sender must wait for a
+ * window update, per call and for the connection. HTTP/2's default, 64 KiB for
+ * the whole connection, made every answer larger than a few KiB (a page of 100
+ * events or statement lines is 25–40 KiB) cross in pieces, each waiting for the
+ * client's update: measured on two grpc-js processes over TLS, 8 calls at once,
+ * a 36 KB answer cost the client 2.7–3.2 ms and the server 2.0–2.3 ms of CPU
+ * with it, 1.8–1.9 and 1.0 with this window, against 1.4–1.5 and 0.8 for a
+ * 400-byte answer. Bounded: each message is at most 4 MiB anyway.
+ */
+export const FLOW_CONTROL_WINDOW_BYTES = 1024 * 1024;
 
 const IPV4_ADDRESS = /^(?:\d{1,3}\.){3}\d{1,3}:\d{1,5}$/;
 const HOST_PORT = /^[A-Za-z0-9.-]+:\d{1,5}$/;
@@ -100,6 +111,7 @@ export function channelOptions(serverIdentity: string): ChannelOptions {
     'grpc.initial_reconnect_backoff_ms': RECONNECT_BACKOFF_INITIAL_MS,
     'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MAX_MS,
     'grpc.dns_min_time_between_resolutions_ms': DNS_RESOLUTION_INTERVAL_MS_MIN,
+    'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW_BYTES,
     // The TLS server name: the identity expected, never an IP address.
     'grpc.ssl_target_name_override': serverIdentity,
   };

@@ -1,9 +1,11 @@
 /**
  * The shape of every service's main: start dependencies, then the metrics
  * endpoint, then listen, then report SERVING; on SIGTERM/SIGINT report
- * NOT_SERVING, drain the server, stop background work, close connections,
- * stop the metrics endpoint last (the drain stays visible), exit. A second
- * signal, or the grace period running out, exits at once.
+ * NOT_SERVING, then at once stop taking new work (the service's drain: its
+ * workers stop claiming, its consumers stop consuming) while the server drains
+ * its calls in flight, then close connections, then stop the metrics endpoint
+ * last (the drain stays visible), exit. A second signal, or the grace period
+ * running out, exits at once.
  */
 import type { Logger } from '@platform/logger';
 import { startMetricsServer } from '@platform/metrics';
@@ -22,7 +24,13 @@ export interface ServiceLifecycle {
   metrics: { port: number; host?: string };
   /** Extra listeners (e.g. the gateway's HTTP server), started after gRPC. */
   startExtra?: () => Promise<void>;
-  /** Stops background work and closes connections, in reverse order of start. */
+  /**
+   * Stops taking new work, finishing what is held: called as soon as the service
+   * reports NOT_SERVING, beside the server's drain, so a sibling replica takes
+   * the shared work at once rather than after this replica's calls end.
+   */
+  drain?: () => Promise<unknown>;
+  /** Closes connections, in reverse order of start, once the drain and the server's drain are over. */
   stop: () => Promise<void>;
 }
 
@@ -53,12 +61,26 @@ export async function runService(lifecycle: ServiceLifecycle): Promise<void> {
       process.exit(1);
     }, lifecycle.shutdownGraceMs + 2_000);
     timer.unref();
-    await server.shutdown(lifecycle.shutdownGraceMs);
+    server.health.setServing(false);
+    // Started before the server's drain so no claim begins after NOT_SERVING; both bounded by the grace.
+    const drained = drainWork(lifecycle);
+    await Promise.all([server.shutdown(lifecycle.shutdownGraceMs), drained]);
     await lifecycle.stop();
     await metricsServer.close();
+    // Stopped in time: no exit(1) may follow, even where exit does not end the process (a test).
+    clearTimeout(timer);
     logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** The service's drain; a failure is logged, and the connections are still closed after it. */
+async function drainWork(lifecycle: ServiceLifecycle): Promise<void> {
+  try {
+    await lifecycle.drain?.();
+  } catch (error) {
+    lifecycle.logger.error('draining background work failed; closing anyway', { error });
+  }
 }

@@ -88,3 +88,5 @@ export class Saga {
 
 export { OrphanedHoldsWalk } from './orphaned-holds';
 export type { HoldOwners, OrphanedHoldsDependencies, OwnedHold, OwnedHoldsLedger } from './orphaned-holds';
+export { ServiceAccounts } from './service-accounts';
+export type { ServiceAccountCode, ServiceAccountCurrency, ServiceAccountsLedger } from './service-accounts';

@@ -5,7 +5,7 @@
  */
 export { loadTestStack } from './stack';
 export type { TestStack } from './stack';
-export { runOps, createTestPartner, setPartnerWebhook } from './ops';
+export { runOps, createTestPartner, newWebhookSecret, setPartnerWebhook } from './ops';
 export type { TestPartner, CreatePartnerOptions } from './ops';
 export { PartnerHttpClient } from './http-client';
 export type { HttpResult, RequestOptions } from './http-client';
@@ -13,6 +13,8 @@ export { assertConformsToOpenApi, openApiViolations } from './openapi-validator'
 export { startHttpsReceiver } from './https-receiver';
 export type { HttpsReceiver, HttpsReceiverOptions, ReceivedRequest } from './https-receiver';
 export { waitFor } from './wait';
+export { SANDBOX_CODE_WAIT_MS, sandboxCode, sandboxCodeMessage } from './sandbox-outbox';
+export type { SandboxCodeOptions } from './sandbox-outbox';
 export { freePort, serviceEnvironment, startServiceInstance } from './service-instance';
 export type { ServiceInstance } from './service-instance';
 export { recordSensitive, SENSITIVE_VALUES_FILE } from './sensitive';

@@ -43,18 +43,18 @@ export function runOps<T = Record<string, unknown>>(
   });
 }
 
-/** Points the partner's webhooks at `url` (a test receiver) with a fresh signing secret, as an operator does. */
-export async function setPartnerWebhook(partnerId: string, url: string): Promise<void> {
-  await runOps([
-    'webhook',
-    'set',
-    '--partner',
-    partnerId,
-    '--url',
-    url,
-    '--secret',
-    `whsec_${randomBytes(24).toString('hex')}`,
-  ]);
+/** A fresh webhook signing secret in the form partners are given (`whsec_` and 48 hex digits). */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('hex')}`;
+}
+
+/**
+ * Points the partner's webhooks at `url` (a test receiver) with `secret` (a fresh one by
+ * default), as an operator does; resolves to the secret, for checking signatures.
+ */
+export async function setPartnerWebhook(partnerId: string, url: string, secret = newWebhookSecret()): Promise<string> {
+  await runOps(['webhook', 'set', '--partner', partnerId, '--url', url, '--secret', secret]);
+  return secret;
 }
 
 export interface TestPartner {

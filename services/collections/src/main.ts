@@ -52,8 +52,8 @@ bootService({
     scheduler.start();
     return {
       server,
+      drain: () => scheduler.stop(),
       stop: async () => {
-        await scheduler.stop();
         await outbox.stop();
         ledgerClient.close();
       },

@@ -15,7 +15,7 @@ import { apiKeyPattern, keyModeFor } from './domain/credential-tokens';
 import { RefusedAuthentications } from './domain/refused-authentications';
 import { createApp } from './http/app';
 import { GatewayMetrics } from './http/gateway-metrics';
-import { closeHttp, listenHttp } from './http/http-server';
+import { drainHttp, listenHttp } from './http/http-server';
 import { CachedCredentialLookup } from './persistence/credential-lookup';
 import { CredentialsRepository } from './persistence/credentials.repository';
 import { gatewayDataSource, SERVICE_NAME } from './persistence/data-source';
@@ -56,6 +56,7 @@ bootService({
       logger.child({ context: 'CredentialRevocations' }),
     );
 
+    const readiness = new StoreReadiness(redis, dataSource);
     const server = createServer({
       dataSource,
       logger,
@@ -95,7 +96,7 @@ bootService({
         ],
         logger,
       ),
-      readiness: new StoreReadiness(redis, dataSource),
+      readiness,
       metrics: new GatewayMetrics(),
     });
 
@@ -105,8 +106,8 @@ bootService({
       startExtra: async () => {
         httpServer = await listenHttp(app, config.HTTP_PORT, logger, config.HTTP_HOST, config.HTTP_REUSE_PORT);
       },
+      drain: () => drainHttp(httpServer, readiness, config.SHUTDOWN_GRACE_MS),
       stop: async () => {
-        if (httpServer) await closeHttp(httpServer, config.SHUTDOWN_GRACE_MS);
         upstreams.close();
         await revocations.close();
         await closeRedis(redis);

@@ -37,8 +37,8 @@ bootService({
     sweepers.forEach((sweeper) => sweeper.start());
     return {
       server,
+      drain: () => Promise.all(sweepers.map((sweeper) => sweeper.stop())),
       stop: async () => {
-        await Promise.all(sweepers.map((sweeper) => sweeper.stop()));
         await outbox.stop();
       },
     };

@@ -106,11 +106,13 @@ bootService({
     sellProceeds.start();
     return {
       server,
-      stop: async () => {
+      drain: async () => {
         // Proceeds first: a sweep's instructions are then left to the runner's drain.
         await sellProceeds.stop();
         await runner.stop();
         await Promise.all([...schedulers.map((scheduler) => scheduler.stop()), holdReconciler.stop()]);
+      },
+      stop: async () => {
         ledgerClient.close();
         tradingClient.close();
         walletRegistryClient.close();

@@ -76,9 +76,9 @@ bootService({
     holdReconciler.start();
     return {
       server,
+      drain: () => Promise.all([scheduler.stop(), holdReconciler.stop()]),
       stop: async () => {
         rateFeed.stop();
-        await Promise.all([scheduler.stop(), holdReconciler.stop()]);
         ledgerClient.close();
         walletRegistryClient.close();
         await outbox.stop();

@@ -4,9 +4,15 @@
 // run through its own repository with every statement planned by EXPLAIN (ANALYZE). The
 // hot partner's history then grows a hundredfold (other partners' tenfold) and the same
 // operations run again:
-// - no statement reads a table that grows (quotes, orders, cap_usages) sequentially;
+// - no statement reads a table that grows (quotes, orders, the cap's usages, buckets and windows,
+//   partner profiles) sequentially;
 // - rows examined per table stay within 1.2× (and a few rows) of the run before.
-// The daily cap's reservation is proved the same way in cap-window.int.spec.ts.
+// Every seeded order counts against its partner's daily cap (its usage, its minute's bucket), and
+// 10,000 partners have a cap window, so placing an order meets the cap tables production has. The
+// hot partner's quotes in flight (issued, not yet consumed, placed after the statistics were taken)
+// grow twentyfold too: consuming a quote reads it by its key, not every quote in flight.
+// The daily cap's reservation is proved with plans as a long-lived connection keeps them in
+// cap-window.int.spec.ts.
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from '@platform/persistence';
 import {
@@ -17,13 +23,26 @@ import {
   PlannedOperation,
   seedHistories,
 } from '@platform/testing';
+import { capWindowStart } from '../src/domain/cap-window';
+import { CapUsagesRepository } from '../src/persistence/cap-usages.repository';
 import { tradingDataSource } from '../src/persistence/data-source';
 import { NewOrder, OrdersRepository } from '../src/persistence/orders.repository';
 import { PartnerProfilesRepository } from '../src/persistence/partner-profiles.repository';
 import { QuotesRepository } from '../src/persistence/quotes.repository';
 
-const GROWING_TABLES = ['quotes', 'orders', 'cap_usages', 'cap_usage_buckets'] as const;
+const GROWING_TABLES = [
+  'quotes',
+  'orders',
+  'cap_usages',
+  'cap_usage_buckets',
+  'cap_windows',
+  'partner_profiles',
+] as const;
 const OTHER_PARTNERS = 40;
+/** Partners with a cap window and no history: the windows table as 10,000 partners make it. */
+const IDLE_PARTNERS = 10_000;
+/** The hot partner's quotes issued and not yet consumed before each measurement (more the second time). */
+const QUOTES_IN_FLIGHT = [20, 400];
 /** Orders (each with its consumed quote) per partner before, and added after, for the hot partner and the others. */
 const HISTORY = DAY_OF_HOT_HISTORY;
 const SEED_TIMEOUT_MS = 240_000;
@@ -67,10 +86,53 @@ async function seedOrders(
        FROM made`,
     [partnerId, before, stepMs, first, count],
   );
+  // Each order's daily-cap usage, as the order's creation counted it (the triggers fill the buckets and the
+  // window); only those of the last day, as older ones leave the window anyway.
+  await db.query(
+    `INSERT INTO cap_usages (usage_id, partner_id, source, amount_kes, given_currency, given_amount, created_at)
+     SELECT o.order_id, o.partner_id, 'order', o.kes_total_amount, 'KES', o.kes_total_amount, o.created_at
+       FROM orders o
+      WHERE o.partner_id = $1 AND o.created_at > now() - interval '25 hours'
+        AND NOT EXISTS (SELECT 1 FROM cap_usages u WHERE u.usage_id = o.order_id)`,
+    [partnerId],
+  );
 }
 
+/** Partners with a cap window of their own and nothing else. */
+async function seedIdlePartners(db: DataSource, count: number): Promise<void> {
+  await db.query(
+    `WITH made AS (
+       INSERT INTO partner_profiles (partner_id, status, buy_mode, sell_mode, fee_bps, fee_flat_kes, per_order_cap_kes, daily_cap_kes)
+       SELECT gen_random_uuid(), 'active', 'debit_first', 'deposit', 50, '0.00', 1000000.00, 100000000.00
+         FROM generate_series(1, $1::int)
+       RETURNING partner_id
+     )
+     INSERT INTO cap_windows (partner_id, open_kes, counted_from)
+     SELECT partner_id, 0, cap_bucket_start(now()) - interval '24 hours' FROM made`,
+    [count],
+  );
+}
+
+/**
+ * Every window moved to the current minute (its expired minutes dropped), as the partner's next
+ * reservation would, then the statistics.
+ */
 async function analyse(db: DataSource): Promise<void> {
-  for (const table of ['partner_profiles', 'quotes', 'orders']) await db.query(`VACUUM (ANALYZE) ${table}`);
+  await db.query('SELECT cap_window_lock(w.partner_id, now()) FROM cap_windows w');
+  for (const table of ['partner_profiles', 'quotes', 'orders', 'cap_usages', 'cap_usage_buckets', 'cap_windows'])
+    await db.query(`VACUUM (ANALYZE) ${table}`);
+}
+
+/** `count` quotes of the partner issued just now and not consumed: orders on their way. */
+async function seedQuotesInFlight(db: DataSource, partnerId: string, count: number): Promise<void> {
+  await db.query(
+    `INSERT INTO quotes (quote_id, partner_id, side, priced_by, kes_amount, usdt_amount, rate, fee_kes, fee_bps, fee_flat_kes,
+                         kes_total_amount, rate_observed_at, expires_at, created_at)
+     SELECT gen_random_uuid(), $1, 'buy', 'KES', 100.00, 0.769231, 130.0000, 0.50, 50, 0.00, 100.50, now(),
+            now() + interval '30 seconds', now()
+       FROM generate_series(1, $2::int)`,
+    [partnerId, count],
+  );
 }
 
 /** A fresh quote and an order that is due, as the hot path meets them: one of each for the partner. */
@@ -163,6 +225,8 @@ const operations: Record<string, PlannedOperation<Live>> = {
   'claim due sell proceeds': (q) => orders(q).claimDueSellProceeds(manager(q), 50, 30_000),
   'read the partner profile': (q, live) =>
     new PartnerProfilesRepository(q as unknown as DataSource).findTradingProfile(live.partnerId),
+  'read the daily cap in use (GetPartnerLimits)': (q, live) =>
+    new CapUsagesRepository().readOpenKes(manager(q), live.partnerId, capWindowStart(new Date())),
 };
 
 describeFlatQueries({
@@ -175,13 +239,22 @@ describeFlatQueries({
     const hotPartner = await newPartner(db);
     const others: string[] = [];
     for (let index = 0; index < OTHER_PARTNERS; index += 1) others.push(await newPartner(db));
-    const partners = { hotPartner, others, now: new Date() };
+    await seedIdlePartners(db, IDLE_PARTNERS);
+    const partners = { hotPartner, others, now: new Date(), measurements: 0 };
     await seedHistories(db, partners, HISTORY, 'before', seedOrders);
     return partners;
   },
   seedAdded: (db, partners) => seedHistories(db, partners, HISTORY, 'added', seedOrders),
   analyse,
-  liveContext: (db, { hotPartner }) => seedLiveOrder(db, hotPartner),
+  async liveContext(db, partners) {
+    await seedQuotesInFlight(db, partners.hotPartner, QUOTES_IN_FLIGHT[partners.measurements++]);
+    return seedLiveOrder(db, partners.hotPartner);
+  },
   operations: () => operations,
-  minimumRows: { orders: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded },
+  minimumRows: {
+    orders: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded,
+    cap_usages: HISTORY.hotAdded,
+    cap_usage_buckets: 1_000,
+    cap_windows: IDLE_PARTNERS,
+  },
 });

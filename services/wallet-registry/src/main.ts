@@ -50,8 +50,8 @@ bootService({
     noticeScheduler.start();
     return {
       server,
+      drain: () => noticeScheduler.stop(),
       stop: async () => {
-        await noticeScheduler.stop();
         notifierClient.close();
       },
     };

@@ -130,7 +130,7 @@ bootService({
     const workGraceMs = Math.max(0, config.SHUTDOWN_GRACE_MS - SHUTDOWN_RESERVE_MS);
     return {
       server,
-      stop: async () => {
+      drain: async () => {
         // Stop taking events and stop claiming at the same time; attempts in flight
         // finish within the grace period or keep their lease for another replica.
         await Promise.all([
@@ -139,6 +139,8 @@ bootService({
           reconciler.stop(),
           positioner.stop(),
         ]);
+      },
+      stop: async () => {
         await amqp.close();
       },
     };

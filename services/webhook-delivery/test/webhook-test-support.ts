@@ -4,9 +4,17 @@
  * request headers as the partner's receiver sees them.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { verifyWebhookSignature } from '@platform/crypto';
-import { loadTestStack, PartnerHttpClient, ReceivedRequest, runOps, TestPartner, waitFor } from '@platform/testing';
+import {
+  loadTestStack,
+  newWebhookSecret,
+  PartnerHttpClient,
+  ReceivedRequest,
+  runOps,
+  setPartnerWebhook,
+  TestPartner,
+  waitFor,
+} from '@platform/testing';
 
 export interface DeliveryView {
   deliveryId: string;
@@ -18,7 +26,7 @@ export interface DeliveryView {
   lastErrorClass?: string;
 }
 
-export const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
+export const newSecret = newWebhookSecret;
 
 function toView(raw: Record<string, unknown>): DeliveryView {
   const pick = (camel: string, snake: string) => raw[camel] ?? raw[snake];
@@ -54,15 +62,14 @@ export function waitForDelivery(
   return waitFor(async () => (await listDeliveries(partnerId)).find(accept), { timeoutMs, intervalMs: 250, what });
 }
 
-export async function setWebhook(partner: TestPartner, url: string, secret = newSecret()): Promise<string> {
-  await runOps(['webhook', 'set', '--partner', partner.partnerId, '--url', url, '--secret', secret]);
-  return secret;
+export function setWebhook(partner: TestPartner, url: string, secret = newSecret()): Promise<string> {
+  return setPartnerWebhook(partner.partnerId, url, secret);
 }
 
 /** A sandbox KES credit: the ledger emits `credit.received` for the partner. */
-export async function sandboxKesCredit(partner: TestPartner, reference: string): Promise<void> {
+export async function sandboxKesCredit(partner: TestPartner, reference: string, amountKes = '100.00'): Promise<void> {
   const response = await new PartnerHttpClient(partner).post('/v1/sandbox/kes-credits', {
-    amount: '100.00',
+    amount: amountKes,
     reference,
   });
   expect([200, 201]).toContain(response.status);

@@ -3,9 +3,9 @@
  * some of them are committed, check what was answered meanwhile, and retry
  * until each attempt is answered after the restart. Every wait is bounded.
  */
-import { loadTestStack, stackInfra, waitFor } from '@platform/testing';
+import { HttpsReceiver, loadTestStack, stackInfra, startHttpsReceiver, waitFor } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
-import { Attempt, statusOf } from './money-support';
+import { Attempt, endPools, MoneyPools, moneyPools, statusOf } from './money-support';
 
 /** Attempts start this far apart, so the kill lands among them. */
 const ATTEMPT_SPACING_MS = 100;
@@ -13,6 +13,31 @@ const COMMIT_POLL_MS = 10;
 const COMMIT_WAIT_MS = 20_000;
 export const RECOVERY_TIMEOUT_MS = 60_000;
 export const RECOVERY_POLL_MS = 250;
+
+/** What a kill spec reads and listens with: read-only pools of the stack's databases and a webhook receiver. */
+export interface KillStand {
+  pools: MoneyPools;
+  receiver: HttpsReceiver;
+}
+
+/**
+ * The file's stand, opened before its tests and closed after them, once whatever a
+ * failed test left killed is started again (a no-op when every test ran to its end).
+ * Its fields are set when the file's tests run, not when this returns.
+ */
+export function killStand(): KillStand {
+  const stand = {} as KillStand;
+  beforeAll(async () => {
+    stand.pools = moneyPools();
+    stand.receiver = await startHttpsReceiver();
+  });
+  afterAll(async () => {
+    await stackInfra.startServices();
+    await stand.receiver?.close();
+    await endPools(stand.pools);
+  });
+  return stand;
+}
 
 /**
  * Starts `count` attempts ATTEMPT_SPACING_MS apart, SIGKILLs `service` once

@@ -21,7 +21,7 @@ import {
   HttpResult,
   loadTestStack,
   PartnerHttpClient,
-  recordSensitive,
+  sandboxCode,
   TestPartner,
   waitFor,
   clientAs,
@@ -222,10 +222,8 @@ export async function expectLedgerReconciles(pools: MoneyPools): Promise<void> {
 
 /** Statuses after which a transfer's or a send's money no longer moves. */
 const PAYOUT_TERMINAL_STATUSES = ['settled', 'failed', 'expired'];
-const CODE_WAIT_MS = 30_000;
 /** A deposit held because trading did not answer is credited after 60 s; plus a margin. */
 const USDT_CREDIT_WAIT_MS = 75_000;
-const CODE_POLL_MS = 200;
 
 /** A money movement of any kind, as its own service stored it. */
 export interface Subject {
@@ -308,19 +306,9 @@ async function expectStatus(call: Promise<HttpResult>, status: number, what: str
   return result;
 }
 
-/** The newest code sent about `subjectId` (recorded, so the log scan proves it never leaked). */
+/** The newest code sent about `subjectId` (the client records it, so the log scan proves it never leaked). */
 export function codeFor(http: PartnerHttpClient, subjectId: string): Promise<string> {
-  return waitFor(
-    async () => {
-      const outbox = await http.get('/v1/sandbox/outbox');
-      const entry = (outbox.body as Array<{ subjectId: string; code: string | null }>).find(
-        (candidate) => candidate.subjectId === subjectId,
-      );
-      if (entry?.code) recordSensitive(entry.code);
-      return entry?.code ?? undefined;
-    },
-    { timeoutMs: CODE_WAIT_MS, intervalMs: CODE_POLL_MS, what: `the code for ${subjectId}` },
-  );
+  return sandboxCode(http.sdk, subjectId);
 }
 
 /**

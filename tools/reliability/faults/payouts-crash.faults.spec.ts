@@ -13,8 +13,8 @@ import {
   createTestPartner,
   HttpsReceiver,
   PartnerHttpClient,
-  recordSensitive,
   runOps,
+  sandboxCode,
   stackInfra,
   startHttpsReceiver,
   waitFor,
@@ -61,16 +61,7 @@ async function confirmedTransfer(): Promise<string> {
     idempotencyKey: `crash-${randomUUID()}`,
   });
   expect(created.status).toBe(202);
-  const code = await waitFor(
-    async () => {
-      const outbox = await client.get('/v1/sandbox/outbox');
-      return (outbox.body as Array<{ subjectId: string; code: string }>).find(
-        (entry) => entry.subjectId === created.body.id,
-      )?.code;
-    },
-    { what: 'the transfer code' },
-  );
-  recordSensitive(code);
+  const code = await sandboxCode(client.sdk, created.body.id);
   expect((await client.post(`/v1/confirmations/${created.body.confirmation.id}`, { code })).status).toBe(200);
   return created.body.id;
 }

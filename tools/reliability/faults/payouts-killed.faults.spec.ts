@@ -21,20 +21,17 @@
 //   partner's webhook (payouts' outbox relay resumed).
 // Runs in the serial `faults` project, alone.
 import { randomUUID } from 'node:crypto';
-import { HttpsReceiver, stackInfra, startHttpsReceiver, waitFor, setPartnerWebhook } from '@platform/testing';
+import { stackInfra, waitFor, setPartnerWebhook } from '@platform/testing';
 import { sleep } from '../test/support';
-import { expectCleanAnswers, killAmong, RECOVERY_POLL_MS, RECOVERY_TIMEOUT_MS } from './kill-support';
+import { expectCleanAnswers, killAmong, killStand, RECOVERY_POLL_MS, RECOVERY_TIMEOUT_MS } from './kill-support';
 import {
   attempt,
   Attempt,
   codeFor,
-  endPools,
   expectLedgerReconciles,
   expectSubjectBalancesMatch,
   expectSubjectsWhole,
   minorUnits,
-  MoneyPools,
-  moneyPools,
   PayingPartner,
   payingPartner,
   subjectsTerminated,
@@ -71,20 +68,7 @@ interface Outcome {
   final: 'settled' | 'expired';
 }
 
-let pools: MoneyPools;
-let receiver: HttpsReceiver;
-
-beforeAll(async () => {
-  pools = moneyPools();
-  receiver = await startHttpsReceiver();
-});
-
-afterAll(async () => {
-  // Whatever a failed test left killed is started again (a no-op when all run).
-  await stackInfra.startServices();
-  await receiver?.close();
-  await endPools(pools);
-});
+const stand = killStand();
 
 const COMMITTED_SQL = `SELECT (SELECT count(*) FROM transfers WHERE partner_id = $1 AND status = 'awaiting_confirmation')
   + (SELECT count(*) FROM usdt_sends WHERE partner_id = $1 AND status = 'awaiting_confirmation') AS n`;
@@ -94,7 +78,7 @@ describe('payouts killed with SIGKILL while transfers and USDT sends are created
     'answers each key once with one subject that confirms and settles once, with nothing held or reserved for abandoned creates',
     async () => {
       const p = await payingPartner(FUNDING_KES, FUNDING_USDT, DAILY_CAP_KES);
-      await setPartnerWebhook(p.partner.partnerId, receiver.url);
+      await setPartnerWebhook(p.partner.partnerId, stand.receiver.url);
       const keys = Array.from({ length: ATTEMPTS }, (_, index) => `kill-payouts-${randomUUID()}-${index}`);
       const create = (index: number) =>
         attempt(() =>
@@ -110,7 +94,7 @@ describe('payouts killed with SIGKILL while transfers and USDT sends are created
         'payouts',
         ATTEMPTS,
         create,
-        async () => Number((await pools.payouts.query(COMMITTED_SQL, [p.partner.partnerId])).rows[0].n),
+        async () => Number((await stand.pools.payouts.query(COMMITTED_SQL, [p.partner.partnerId])).rows[0].n),
         COMMITTED_BEFORE_KILL,
       );
       expectCleanAnswers(answers, 'payouts', [202]);
@@ -127,12 +111,12 @@ describe('payouts killed with SIGKILL while transfers and USDT sends are created
         accepted.map((outcome) => outcome.subject),
       );
 
-      const subjects = await subjectsTerminated(pools, p.partner.partnerId);
+      const subjects = await subjectsTerminated(stand.pools, p.partner.partnerId);
       const kindOf = (index: number) => (SEND_INDEXES.has(index) ? 'usdt_send' : 'transfer');
       expect(subjects.map((subject) => `${subject.kind} ${subject.status}`).sort()).toEqual(
         accepted.map((outcome, index) => `${kindOf(index)} ${outcome.final}`).sort(),
       );
-      await expectSubjectsWhole(pools, p.partner.partnerId, subjects, DAILY_CAP_KES);
+      await expectSubjectsWhole(stand.pools, p.partner.partnerId, subjects, DAILY_CAP_KES);
       await logAbandonedCreates(
         p,
         subjects.map((subject) => subject.id),
@@ -153,7 +137,7 @@ describe('payouts killed with SIGKILL while transfers and USDT sends are created
           (subject) => subject.kind === 'usdt_send' && minorUnits(subject.usdtDebit, 6) !== minorUnits(SEND_USDT, 6),
         ),
       ).toEqual([]);
-      await expectLedgerReconciles(pools);
+      await expectLedgerReconciles(stand.pools);
       await expectOneSettledEach(
         accepted.map(({ subject, final }, index) => ({
           id: subject.id,
@@ -206,7 +190,7 @@ async function acceptAndConfirm(
 /** How many creates the kill caught after they reserved the cap (undone since: their usage released, naming nothing). */
 async function logAbandonedCreates(p: PayingPartner, subjectIds: string[]): Promise<void> {
   const usages = (
-    await pools.trading.query('SELECT usage_id FROM cap_usages WHERE partner_id = $1', [p.partner.partnerId])
+    await stand.pools.trading.query('SELECT usage_id FROM cap_usages WHERE partner_id = $1', [p.partner.partnerId])
   ).rows;
   const undone = usages.filter((usage) => !subjectIds.includes(usage.usage_id)).length;
   console.log(
@@ -217,7 +201,7 @@ async function logAbandonedCreates(p: PayingPartner, subjectIds: string[]): Prom
 /** Exactly one transfer or send per key (a unique index guards it; this reads it back), and it is the one answered. */
 async function expectOneRowPerKey(p: PayingPartner, keys: string[], accepted: Accepted[]): Promise<void> {
   const rows = (
-    await pools.payouts.query(
+    await stand.pools.payouts.query(
       `SELECT idempotency_key AS key, transfer_id AS id FROM transfers WHERE partner_id = $1
      UNION ALL SELECT idempotency_key, send_id FROM usdt_sends WHERE partner_id = $1`,
       [p.partner.partnerId],
@@ -231,7 +215,7 @@ async function expectOneRowPerKey(p: PayingPartner, keys: string[], accepted: Ac
 /** Each subject's settled event reaches the webhook as exactly one event id, and no other event names it. */
 async function expectOneSettledEach(expected: Array<{ id: string; type: string }>): Promise<void> {
   const eventsOf = (subjectId: string) =>
-    receiver.requests
+    stand.receiver.requests
       .map((request) => JSON.parse(request.body))
       .filter((event) => JSON.stringify(event.data).includes(subjectId));
   for (const { id, type } of expected) {

@@ -28,14 +28,13 @@
 //   and the ledger reconciles. (The notifier has no outbox either.)
 import { randomBytes, randomUUID } from 'node:crypto';
 import { tronAddressFromAccountId } from '@platform/chain';
-import { HttpsReceiver, stackInfra, startHttpsReceiver, waitFor, setPartnerWebhook } from '@platform/testing';
-import { expectCleanAnswers, killAmong, RECOVERY_POLL_MS, retryUntilAccepted } from './kill-support';
+import { stackInfra, waitFor, setPartnerWebhook } from '@platform/testing';
+import { expectCleanAnswers, killAmong, killStand, RECOVERY_POLL_MS, retryUntilAccepted } from './kill-support';
 import {
   adminPartner,
   attempt,
   Attempt,
   codeFor,
-  endPools,
   expectLedgerReconciles,
   expectSubjectBalancesMatch,
   expectSubjectsWhole,
@@ -43,7 +42,6 @@ import {
   MoneyPartner,
   moneyPartner,
   MoneyPools,
-  moneyPools,
   subjectsTerminated,
   transferBody,
 } from './money-support';
@@ -63,20 +61,7 @@ const FUNDING_KES = '5000.00';
 const DAILY_CAP_KES = '100000.00';
 const FAULT_TEST_TIMEOUT_MS = 180_000;
 
-let pools: MoneyPools;
-let receiver: HttpsReceiver;
-
-beforeAll(async () => {
-  pools = moneyPools();
-  receiver = await startHttpsReceiver();
-});
-
-afterAll(async () => {
-  // Whatever a failed test left killed is started again (a no-op when all run).
-  await stackInfra.startServices();
-  await receiver?.close();
-  await endPools(pools);
-});
+const stand = killStand();
 
 const count = async (pool: MoneyPools[keyof MoneyPools], sql: string, partnerId: string) =>
   Number((await pool.query(sql, [partnerId])).rows[0].n);
@@ -86,7 +71,7 @@ describe('collections killed with SIGKILL while collections are created and depo
     'credits every deposit exactly once after the restart and fires collection.received once each',
     async () => {
       const p = await moneyPartner('1.00');
-      await setPartnerWebhook(p.partner.partnerId, receiver.url);
+      await setPartnerWebhook(p.partner.partnerId, stand.receiver.url);
       const runId = randomUUID().slice(0, 8);
       const collectAndDeposit = async (index: number): Promise<Attempt> => {
         const created = await attempt(() =>
@@ -110,7 +95,7 @@ describe('collections killed with SIGKILL while collections are created and depo
         collectAndDeposit,
         () =>
           count(
-            pools.collections,
+            stand.pools.collections,
             'SELECT count(*) AS n FROM deposits d JOIN collections c ON c.id = d.collection_id WHERE c.partner_id = $1',
             p.partner.partnerId,
           ),
@@ -125,7 +110,7 @@ describe('collections killed with SIGKILL while collections are created and depo
       const collections = await waitFor(
         async () => {
           const rows = (
-            await pools.collections.query(
+            await stand.pools.collections.query(
               'SELECT id, status, net_amount::text AS net, credit_entry_id FROM collections WHERE partner_id = $1',
               [p.partner.partnerId],
             )
@@ -136,7 +121,7 @@ describe('collections killed with SIGKILL while collections are created and depo
       );
       expect(collections.filter((row) => !row.credit_entry_id)).toEqual([]);
       const deposits = (
-        await pools.collections.query(
+        await stand.pools.collections.query(
           `SELECT d.collection_id, d.disposition FROM deposits d JOIN collections c ON c.id = d.collection_id WHERE c.partner_id = $1`,
           [p.partner.partnerId],
         )
@@ -147,7 +132,7 @@ describe('collections killed with SIGKILL while collections are created and depo
         p,
         collections.reduce((sum, row) => sum + minorUnits(row.net, 2), 0n),
       );
-      await expectLedgerReconciles(pools);
+      await expectLedgerReconciles(stand.pools);
       await expectOneReceivedEach(collections.map((row) => row.id));
     },
     FAULT_TEST_TIMEOUT_MS,
@@ -168,7 +153,7 @@ async function expectUsdBalance(p: MoneyPartner, netMinor: bigint): Promise<void
 async function expectOneReceivedEach(collectionIds: string[]): Promise<void> {
   const eventIds = (collectionId: string) =>
     new Set(
-      receiver.requests
+      stand.receiver.requests
         .map((request) => JSON.parse(request.body))
         .filter((event) => event.type === 'collection.received' && JSON.stringify(event.data).includes(collectionId))
         .map((event) => event.id),
@@ -196,7 +181,11 @@ describe('wallet-registry killed with SIGKILL while wallets are registered', () 
         ATTEMPTS,
         register,
         () =>
-          count(pools.walletRegistry, 'SELECT count(*) AS n FROM wallets WHERE partner_id = $1', p.partner.partnerId),
+          count(
+            stand.pools.walletRegistry,
+            'SELECT count(*) AS n FROM wallets WHERE partner_id = $1',
+            p.partner.partnerId,
+          ),
         COMMITTED_BEFORE_KILL,
       );
       expectCleanAnswers(answers, 'wallet-registry', [200, 201]);
@@ -212,7 +201,7 @@ describe('wallet-registry killed with SIGKILL while wallets are registered', () 
         walletIds.push(wallet.body.walletId);
       }
       const wallets = (
-        await pools.walletRegistry.query(
+        await stand.pools.walletRegistry.query(
           `SELECT w.id, w.address, w.status, (SELECT count(*) FROM wallet_codes c WHERE c.wallet_id = w.id AND c.status = 'live')::int AS live
          FROM wallets w WHERE w.partner_id = $1`,
           [p.partner.partnerId],
@@ -247,7 +236,7 @@ describe('the notifier killed with SIGKILL while KES transfers send their codes'
         create,
         () =>
           count(
-            pools.payouts,
+            stand.pools.payouts,
             `SELECT count(*) AS n FROM transfers WHERE partner_id = $1 AND status = 'awaiting_confirmation'`,
             p.partner.partnerId,
           ),
@@ -265,7 +254,7 @@ describe('the notifier killed with SIGKILL while KES transfers send their codes'
         transfers.push(transfer.body);
       }
       const rows = (
-        await pools.payouts.query('SELECT transfer_id, status FROM transfers WHERE partner_id = $1', [
+        await stand.pools.payouts.query('SELECT transfer_id, status FROM transfers WHERE partner_id = $1', [
           p.partner.partnerId,
         ])
       ).rows;
@@ -290,7 +279,7 @@ describe('the notifier killed with SIGKILL while KES transfers send their codes'
         });
         expect({ transfer: transfer.id, status: confirmed.status }).toEqual({ transfer: transfer.id, status: 200 });
       }
-      const subjects = await subjectsTerminated(pools, p.partner.partnerId);
+      const subjects = await subjectsTerminated(stand.pools, p.partner.partnerId);
       expect(
         subjects
           .map((subject) => ({ id: subject.id, status: subject.status }))
@@ -301,7 +290,7 @@ describe('the notifier killed with SIGKILL while KES transfers send their codes'
           .sort((a, b) => a.id.localeCompare(b.id)),
       );
       expect(subjects.filter((subject) => subject.status === 'settled').length).toBeGreaterThan(0);
-      await expectSubjectsWhole(pools, p.partner.partnerId, subjects, DAILY_CAP_KES);
+      await expectSubjectsWhole(stand.pools, p.partner.partnerId, subjects, DAILY_CAP_KES);
       await expectSubjectBalancesMatch(p.http, FUNDING_KES, '0', subjects);
       const settled = subjects.filter((subject) => subject.status === 'settled');
       expect(
@@ -310,7 +299,7 @@ describe('the notifier killed with SIGKILL while KES transfers send their codes'
             minorUnits(subject.kesDebit, 2) === minorUnits(TRANSFER_KES, 2) + minorUnits(TRANSFER_FEE_KES, 2),
         ),
       ).toBe(true);
-      await expectLedgerReconciles(pools);
+      await expectLedgerReconciles(stand.pools);
     },
     FAULT_TEST_TIMEOUT_MS,
   );

@@ -17,25 +17,21 @@
 
 import {
   createTestPartner,
-  HttpsReceiver,
   loadTestStack,
   PartnerHttpClient,
   stackInfra,
-  startHttpsReceiver,
   waitFor,
   setPartnerWebhook,
 } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
+import { killStand } from './kill-support';
 import {
   Attempt,
-  endPools,
   expectBalancesMatch,
   expectLedgerReconciles,
   expectOrdersWhole,
   MoneyPartner,
   moneyPartner,
-  MoneyPools,
-  moneyPools,
   ordersOf,
   ordersTerminated,
   placeBuy,
@@ -60,29 +56,18 @@ const RECLAIM_WAIT_MS = 45_000;
 const SOCKET_CLOSE_MS = 500;
 const FAULT_TEST_TIMEOUT_MS = 150_000;
 
-let pools: MoneyPools;
-let receiver: HttpsReceiver;
-
-beforeAll(async () => {
-  pools = moneyPools();
-  receiver = await startHttpsReceiver();
-});
+const stand = killStand();
 
 // Whatever a failed test left killed is started again before the next test (a no-op when all run),
 // so one failure is not repeated by every test after it.
 afterEach(() => stackInfra.startServices());
 
-afterAll(async () => {
-  await receiver?.close();
-  await endPools(pools);
-});
-
 async function setWebhook(partnerId: string): Promise<void> {
-  await setPartnerWebhook(partnerId, receiver.url);
+  await setPartnerWebhook(partnerId, stand.receiver.url);
 }
 
 function webhooksNaming(id: string) {
-  return receiver.requests.filter((request) => request.body.includes(id));
+  return stand.receiver.requests.filter((request) => request.body.includes(id));
 }
 
 /** Each answer given while the service died: an order, a clean 503, or (the gateway itself dying) no answer. */
@@ -129,7 +114,8 @@ describe.each(['trading', 'gateway'])('%s killed with SIGKILL while buy orders a
         sleep(index * ORDER_SPACING_MS).then(() => placeBuy(p.http, reference, ORDER_KES)),
       );
       await waitFor(
-        async () => ((await ordersOf(pools, p.partner.partnerId)).length >= COMMITTED_BEFORE_KILL ? true : undefined),
+        async () =>
+          (await ordersOf(stand.pools, p.partner.partnerId)).length >= COMMITTED_BEFORE_KILL ? true : undefined,
         { timeoutMs: COMMIT_WAIT_MS, intervalMs: COMMIT_POLL_MS, what: `${COMMITTED_BEFORE_KILL} orders committed` },
       );
       kill();
@@ -147,11 +133,11 @@ describe.each(['trading', 'gateway'])('%s killed with SIGKILL while buy orders a
         if (!('failed' in answer) && answer.status === 202)
           expect(orderIds.get(references[index])).toBe(answer.body.orderId);
       }
-      const orders = await ordersTerminated(pools, p.partner.partnerId);
+      const orders = await ordersTerminated(stand.pools, p.partner.partnerId);
       expect(orders.map((order) => order.partnerReference).sort()).toEqual([...references].sort());
-      await expectOrdersWhole(pools, p);
+      await expectOrdersWhole(stand.pools, p);
       await expectBalancesMatch(p, FUNDING_KES, orders);
-      await expectLedgerReconciles(pools);
+      await expectLedgerReconciles(stand.pools);
       for (const order of orders) {
         await waitFor(
           () =>
@@ -173,7 +159,7 @@ describe('the webhook-delivery worker killed with SIGKILL mid-delivery', () => {
       const partner = await createTestPartner();
       const http = new PartnerHttpClient(partner);
       await setWebhook(partner.partnerId);
-      receiver.hold(true);
+      stand.receiver.hold(true);
       let transactionId = '';
       try {
         const credit = await http.post('/v1/sandbox/kes-credits', { amount: '9.00' });
@@ -189,12 +175,12 @@ describe('the webhook-delivery worker killed with SIGKILL mid-delivery', () => {
           await stackInfra.killService('webhook-delivery', replica);
         await sleep(SOCKET_CLOSE_MS);
       } finally {
-        receiver.hold(false);
+        stand.receiver.hold(false);
       }
       const seenBeforeRestart = webhooksNaming(transactionId).length;
       await stackInfra.startServices();
       const rows = () =>
-        pools.webhooks.query(
+        stand.pools.webhooks.query(
           'SELECT delivery_id, status FROM webhook_deliveries WHERE partner_id = $1 AND body LIKE $2',
           [partner.partnerId, `%${transactionId}%`],
         );

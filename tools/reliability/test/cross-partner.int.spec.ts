@@ -5,7 +5,7 @@
 // unchanged. Table-driven: a new kind of resource is one entry in RESOURCES,
 // a new id route one entry in routes.ts.
 import { randomUUID } from 'node:crypto';
-import { createTestPartner, PartnerHttpClient, runOps, waitFor } from '@platform/testing';
+import { createTestPartner, PartnerHttpClient, runOps, sandboxCode, waitFor } from '@platform/testing';
 import { ID_ROUTES, newTronAddress, ResourceKind, validBody, withId } from './routes';
 import { apiState, expectEnvelope } from './support';
 
@@ -119,23 +119,14 @@ async function settledBatch({ client }: Owner): Promise<string> {
     ],
   });
   if (batch.status !== 202) throw new Error(`batch: ${batch.status} ${batch.text}`);
-  await client.post(`/v1/confirmations/${batch.body.confirmation.id}`, { code: await codeFor(client, batch.body.id) });
+  await client.post(`/v1/confirmations/${batch.body.confirmation.id}`, {
+    code: await sandboxCode(client.sdk, batch.body.id),
+  });
   await waitFor(
     async () => (await client.get(`/v1/transfers/batch/${batch.body.id}`)).body.status === 'completed' || undefined,
     { what: 'the owner batch completed' },
   );
   return batch.body.id;
-}
-
-async function codeFor(client: PartnerHttpClient, subjectId: string): Promise<string> {
-  return waitFor(
-    async () => {
-      const outbox = await client.get('/v1/sandbox/outbox');
-      return (outbox.body as Array<{ subjectId: string; code: string }>).find((entry) => entry.subjectId === subjectId)
-        ?.code;
-    },
-    { what: `the owner's code for ${subjectId}` },
-  );
 }
 
 /** A USDT send to an active wallet, confirmed and settled, so nothing about it changes while the intruder probes. */
@@ -156,7 +147,7 @@ async function settledUsdtSend({ client }: Owner): Promise<string> {
   const wallet = await client.post('/v1/wallets', { chain: 'tron', asset: 'USDT', address: newTronAddress() });
   if (wallet.status !== 201) throw new Error(`wallet: ${wallet.status} ${wallet.text}`);
   await client.post(`/v1/wallets/${wallet.body.walletId}/confirm`, {
-    otp: await codeFor(client, wallet.body.walletId),
+    otp: await sandboxCode(client.sdk, wallet.body.walletId),
   });
   await client.post(`/v1/sandbox/wallets/${wallet.body.walletId}/approve`);
   const send = await client.post('/v1/usdt/sends', {
@@ -165,7 +156,9 @@ async function settledUsdtSend({ client }: Owner): Promise<string> {
     idempotencyKey: `owner-${randomUUID()}`,
   });
   if (send.status !== 202) throw new Error(`send: ${send.status} ${send.text}`);
-  await client.post(`/v1/confirmations/${send.body.confirmation.id}`, { code: await codeFor(client, send.body.id) });
+  await client.post(`/v1/confirmations/${send.body.confirmation.id}`, {
+    code: await sandboxCode(client.sdk, send.body.id),
+  });
   await waitFor(
     async () => (await client.get(`/v1/usdt/sends/${send.body.id}`)).body.status === 'settled' || undefined,
     { what: 'the owner send settled' },
@@ -184,15 +177,7 @@ async function settledTransfer({ client }: Owner): Promise<{ id: string; confirm
     idempotencyKey: `owner-${randomUUID()}`,
   });
   if (created.status !== 202) throw new Error(`transfer: ${created.status} ${created.text}`);
-  const code = await waitFor(
-    async () => {
-      const outbox = await client.get('/v1/sandbox/outbox');
-      return (outbox.body as Array<{ subjectId: string; code: string }>).find(
-        (entry) => entry.subjectId === created.body.id,
-      )?.code;
-    },
-    { what: 'the owner transfer code' },
-  );
+  const code = await sandboxCode(client.sdk, created.body.id);
   const confirmed = await client.post(`/v1/confirmations/${created.body.confirmation.id}`, { code });
   if (confirmed.status !== 200) throw new Error(`confirm: ${confirmed.status} ${confirmed.text}`);
   await waitFor(

@@ -8,6 +8,7 @@
 import type { PromiseClient } from '@platform/grpc';
 import { Big, formatAmount } from '@platform/money';
 import { ledger } from '@platform/proto';
+import { ServiceAccounts } from '@platform/saga';
 
 export type LedgerClient = PromiseClient<typeof ledger.LedgerService>;
 
@@ -31,11 +32,13 @@ export interface LedgerCredits {
 const CREDIT_ENTRY_KIND = 'collection_credit';
 
 export class GrpcLedgerCredits implements LedgerCredits {
-  private readonly serviceAccounts = new Map<string, string>();
+  private readonly serviceAccounts: ServiceAccounts;
 
   constructor(
     private readonly client: Pick<LedgerClient, 'getPartnerAccounts' | 'getServiceAccount' | 'postEntry' | 'reachable'>,
-  ) {}
+  ) {
+    this.serviceAccounts = new ServiceAccounts(client);
+  }
 
   reachable(): boolean {
     return this.client.reachable();
@@ -43,13 +46,13 @@ export class GrpcLedgerCredits implements LedgerCredits {
 
   async credit(credit: CollectionCredit): Promise<string> {
     const accounts = await this.client.getPartnerAccounts({ partnerId: credit.partnerId });
-    const clearing = await this.serviceAccount('usd_rails_clearing');
+    const clearing = await this.serviceAccounts.id('usd_rails_clearing', 'USD');
     const postings = [
       { accountId: clearing, amount: formatAmount(new Big(credit.grossAmount).times(-1), 'USD') },
       { accountId: accounts.usdAccountId, amount: credit.netAmount },
     ];
     if (new Big(credit.feeAmount).gt(0))
-      postings.push({ accountId: await this.serviceAccount('fee_revenue'), amount: credit.feeAmount });
+      postings.push({ accountId: await this.serviceAccounts.id('fee_revenue', 'USD'), amount: credit.feeAmount });
     const entry = await this.client.postEntry({
       entryId: credit.entryId,
       kind: CREDIT_ENTRY_KIND,
@@ -58,14 +61,5 @@ export class GrpcLedgerCredits implements LedgerCredits {
       metadata: { collectionId: credit.collectionId, reference: credit.reference },
     });
     return entry.entryId;
-  }
-
-  // Service account ids never change once opened, so one lookup per process is enough.
-  private async serviceAccount(code: string): Promise<string> {
-    const cached = this.serviceAccounts.get(code);
-    if (cached) return cached;
-    const account = await this.client.getServiceAccount({ code, currency: 'USD' });
-    this.serviceAccounts.set(code, account.accountId);
-    return account.accountId;
   }
 }

@@ -13,14 +13,22 @@ function within<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Ready when Redis answers PING and PostgreSQL answers SELECT 1. */
+/** Ready when Redis answers PING and PostgreSQL answers SELECT 1, until the gateway starts draining. */
 export class StoreReadiness implements Readiness {
+  private draining = false;
+
   constructor(
     private readonly redis: Redis,
     private readonly dataSource: DataSource,
   ) {}
 
+  /** Not ready from now on, whatever the stores answer: load balancers send new requests elsewhere. */
+  startDraining(): void {
+    this.draining = true;
+  }
+
   async ready(): Promise<boolean> {
+    if (this.draining) return false;
     try {
       await within(Promise.all([this.redis.ping(), this.dataSource.query('SELECT 1')]), READINESS_TIMEOUT_MS);
       return true;

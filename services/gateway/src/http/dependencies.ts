@@ -58,7 +58,7 @@ export interface UpstreamHealth {
 }
 
 export interface Readiness {
-  /** True when Redis and the database answer; never throws. */
+  /** True when Redis and the database answer and the gateway is not draining; never throws. */
   ready(): Promise<boolean>;
 }
 

@@ -41,6 +41,23 @@ function answerClientError(socket: Duplex): void {
   );
 }
 
+/** The responses each listener has not finished, so a drain can make them close their connection too. */
+const responsesInFlight = new WeakMap<Server, Set<ServerResponse>>();
+
+function trackResponses(server: Server): void {
+  const responses = new Set<ServerResponse>();
+  responsesInFlight.set(server, responses);
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    responses.add(response);
+    response.once('close', () => responses.delete(response));
+  });
+}
+
+/** Unless its head is out already (answers are one write, so rarely), the answer ends its connection. */
+function closeAfterAnswer(response: ServerResponse): void {
+  if (!response.headersSent) response.setHeader('Connection', 'close');
+}
+
 /** `reusePort`: share the port with other gateway processes on this machine (local replicas). */
 export function listenHttp(
   app: Express,
@@ -54,6 +71,7 @@ export function listenHttp(
     app,
   );
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  trackResponses(server);
   // Invite a body (100 Continue) only when it may be accepted; a declared oversize body
   // gets its 413 without being sent at all.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -88,14 +106,36 @@ export function listenHttp(
  */
 export const DRAIN_CONNECTION_CLOSE_MS = 500;
 
+/** A readiness that the gateway's drain turns to not ready (adapters/readiness.ts). */
+export interface DrainableReadiness {
+  startDraining(): void;
+}
+
 /**
- * Drains: every answer from now on closes its connection; after
- * DRAIN_CONNECTION_CLOSE_MS stops accepting and closes the idle connections
- * left, lets requests in flight finish within graceMs, then cuts what is left.
+ * The gateway's drain, from the moment it reports NOT_SERVING: /healthz answers
+ * 503 at once, so load balancers that probe it stop choosing this replica, while
+ * the listener goes on answering (each answer closing its connection) and then
+ * finishes its requests in flight (closeHttp).
+ */
+export async function drainHttp(
+  server: Server | undefined,
+  readiness: DrainableReadiness,
+  graceMs: number,
+): Promise<void> {
+  readiness.startDraining();
+  if (server) await closeHttp(server, graceMs);
+}
+
+/**
+ * Drains: every answer from now on closes its connection, those of the requests
+ * already in flight included; after DRAIN_CONNECTION_CLOSE_MS stops accepting and
+ * closes the idle connections left, lets requests in flight finish within
+ * graceMs, then cuts what is left.
  */
 export async function closeHttp(server: Server, graceMs: number): Promise<void> {
+  for (const response of responsesInFlight.get(server) ?? []) closeAfterAnswer(response);
   server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) =>
-    response.setHeader('Connection', 'close'),
+    closeAfterAnswer(response),
   );
   await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_CONNECTION_CLOSE_MS, graceMs)));
   await new Promise<void>((resolve) => {

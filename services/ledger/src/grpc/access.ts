@@ -18,6 +18,8 @@ const LEDGER = {
   recordKesCredit: ['payouts'],
   placeHold: ['trading', 'payouts'],
   postHold: ['trading', 'payouts'],
+  // Trading's settlement rounds (debit-first buys posted together).
+  postHolds: ['trading'],
   voidHold: ['trading', 'payouts'],
   getHold: ['trading', 'payouts'],
   // Each owner lists only its own pending holds (the owner's service part is the caller's identity).

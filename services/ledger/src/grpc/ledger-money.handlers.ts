@@ -1,5 +1,5 @@
 /** Holds, entries, service accounts, history and the reconciliation report: translation only. */
-import { AppError, validationFailed } from '@platform/errors';
+import { AppError, isAppError, validationFailed } from '@platform/errors';
 import type { AsyncImplementation } from '@platform/grpc';
 import { currentContext } from '@platform/logger';
 import { Big, formatAmount, isCurrency } from '@platform/money';
@@ -21,6 +21,7 @@ import { isUuid } from '../domain/ids';
 type MoneyMethods =
   | 'placeHold'
   | 'postHold'
+  | 'postHolds'
   | 'voidHold'
   | 'getHold'
   | 'listOwnedHolds'
@@ -127,6 +128,24 @@ export function ledgerMoneyHandlers(
           metadata: request.metadata,
         }),
       );
+    },
+    async postHolds(request) {
+      const outcomes = await deps.postHold.executeMany(
+        request.holds.map((hold) => ({
+          holdId: hold.holdId,
+          postAmount: hold.postAmount,
+          counterPostings: hold.counterPostings,
+          kind: hold.kind,
+          metadata: hold.metadata,
+        })),
+      );
+      return {
+        outcomes: outcomes.map((outcome) =>
+          isAppError(outcome)
+            ? { hold: undefined, errorCode: outcome.code }
+            : { hold: toHoldMessage(outcome), errorCode: '' },
+        ),
+      };
     },
     async voidHold(request) {
       return toHoldMessage(await deps.voidHold.execute({ holdId: request.holdId }));

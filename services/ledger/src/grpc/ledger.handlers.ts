@@ -3,7 +3,7 @@ import type { AsyncImplementation } from '@platform/grpc';
 import type { ListAuditRecordsUseCase } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import type { KesCreditRecord } from '../persistence/kes-credits.repository';
-import type { GetBalancesUseCase } from '../usecases/get-balances/get-balances.usecase';
+import { type GetBalancesUseCase, toPartnerBalance } from '../usecases/get-balances/get-balances.usecase';
 import type { ListStatementUseCase } from '../usecases/list-statement/list-statement.usecase';
 import type { OpenPartnerAccountsUseCase } from '../usecases/open-partner-accounts/open-partner-accounts.usecase';
 import type { RecordKesCreditUseCase } from '../usecases/record-kes-credit/record-kes-credit.usecase';
@@ -73,6 +73,11 @@ export function ledgerHandlers(deps: {
       );
     },
     async getPartnerAccounts(request) {
+      if (request.withKesBalance) {
+        const found = await deps.accounts.findPartnerAccountsWithKesBalance(request.partnerId);
+        if (!found) throw new AppError('PARTNER_VA_NOT_ALLOCATED');
+        return { ...toPartnerAccountsMessage(found.accounts), kesBalance: toPartnerBalance(found.kesBalance) };
+      }
       const set = await deps.accounts.findPartnerAccounts(request.partnerId);
       if (!set) throw new AppError('PARTNER_VA_NOT_ALLOCATED');
       return toPartnerAccountsMessage(set);

@@ -108,6 +108,28 @@ export class AccountsRepository {
     return row ? toAccountSet(row) : null;
   }
 
+  /**
+   * The partner's accounts and its KES account's balance, in one indexed
+   * statement (the partner's row, then the KES account by primary key).
+   */
+  async findPartnerAccountsWithKesBalance(
+    partnerId: string,
+  ): Promise<{ accounts: PartnerAccountSet; kesBalance: BalanceRow } | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT ${PARTNER_ACCOUNT_COLUMNS.split(', ')
+        .map((column) => `p.${column}`)
+        .join(', ')}, a.posted::text AS kes_posted, a.held::text AS kes_held
+       FROM partner_accounts p JOIN accounts a ON a.id = p.kes_account_id WHERE p.partner_id = $1`,
+      [partnerId],
+    );
+    if (!row) return null;
+    const accounts = toAccountSet(row);
+    return {
+      accounts,
+      kesBalance: { accountId: accounts.kesAccountId, currency: 'KES', posted: row.kes_posted, held: row.kes_held },
+    };
+  }
+
   async findByDepositAddress(address: string): Promise<PartnerAccountSet | null> {
     const [row] = await this.dataSource.query(
       `SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE usdt_deposit_address = $1`,

@@ -32,6 +32,15 @@ const COLUMNS = `id, account_id, currency, amount::text AS amount, status, poste
   ${iso('expires_at')} AS expires_at, entry_id, ${iso('created_at')} AS created_at, ${iso('resolved_at')} AS resolved_at,
   metadata, request_hash, resolution_hash, owner, (expires_at IS NOT NULL AND expires_at <= now()) AS expired_now`;
 
+/**
+ * The status of hold $1 as its primary key finds it, for a resolving update's WHERE:
+ * compared there as `(SELECT status FROM was) = 'pending'`, a value and not a condition
+ * on the table's column, it cannot make a partial index of pending holds usable, so the
+ * update reads its one row by the primary key however many holds are pending. The
+ * caller holds the row's lock: the status read is the status updated.
+ */
+const PENDING_BY_KEY = 'was AS (SELECT status FROM holds WHERE id = $1::uuid)';
+
 interface HoldRow {
   id: string;
   account_id: string;
@@ -102,6 +111,15 @@ export class HoldsRepository {
   async findForUpdate(manager: EntityManager, holdId: string): Promise<HoldRecord | null> {
     const [row] = await manager.query(`SELECT ${COLUMNS} FROM holds WHERE id = $1 FOR UPDATE`, [holdId]);
     return row ? toRecord(row) : null;
+  }
+
+  /** Locks these holds in id order, in one statement (a PostHolds batch takes its locks as a single post would). */
+  async findManyForUpdate(manager: EntityManager, holdIds: readonly string[]): Promise<HoldRecord[]> {
+    const rows: HoldRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM holds WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+      [holdIds],
+    );
+    return rows.map(toRecord);
   }
 
   /** Where claimExpired finds overdue holds: measured for the sweeper's metrics. */
@@ -175,11 +193,18 @@ export class HoldsRepository {
     return rows.map(toRecord);
   }
 
+  /**
+   * Resolves a pending hold (the caller holds its row lock). Found by its primary key
+   * alone: `status = 'pending'` in the WHERE would let the planner walk a partial index
+   * of pending holds instead (every hold in flight, the more the busier the partner), so
+   * the status is compared as read by a key lookup of its own (see PENDING_BY_KEY).
+   */
   async resolve(manager: EntityManager, holdId: string, resolution: HoldResolution): Promise<HoldRecord> {
     const [row] = await queryRows<HoldRow>(
       manager,
-      `UPDATE holds SET status = $2, posted_amount = $3, entry_id = $4, resolution_hash = $5, resolved_at = now()
-        WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
+      `WITH ${PENDING_BY_KEY}
+       UPDATE holds SET status = $2, posted_amount = $3, entry_id = $4, resolution_hash = $5, resolved_at = now()
+        WHERE id = $1 AND (SELECT status FROM was) = 'pending' RETURNING ${COLUMNS}`,
       [holdId, resolution.status, resolution.postedAmount.toString(), resolution.entryId, resolution.resolutionHash],
     );
     if (!row) throw new Error(`hold ${holdId} was not pending when resolved`);
@@ -189,7 +214,8 @@ export class HoldsRepository {
   /**
    * Voids or expires a pending hold: its amount out of the account's held and the hold
    * resolved, in ONE statement (the hold row locked first, then the account by this update:
-   * the lock order). The hold's statement trigger sees held already moved.
+   * the lock order). The hold's statement trigger sees held already moved. The hold is
+   * found by its primary key alone, its status compared as read (see resolve).
    */
   async release(
     manager: EntityManager,
@@ -199,11 +225,12 @@ export class HoldsRepository {
   ): Promise<HoldRecord> {
     const [row] = await queryRows<HoldRow>(
       manager,
-      `WITH released AS (
+      `WITH ${PENDING_BY_KEY}, released AS (
          UPDATE accounts SET held = held - $3::numeric WHERE id = $2::uuid RETURNING id AS released_account_id
        )
        UPDATE holds SET status = $4, posted_amount = 0, entry_id = NULL, resolution_hash = $5, resolved_at = now()
-         FROM released WHERE id = $1::uuid AND account_id = released.released_account_id AND status = 'pending'
+         FROM released
+        WHERE id = $1::uuid AND account_id = released.released_account_id AND (SELECT status FROM was) = 'pending'
        RETURNING ${COLUMNS}`,
       [hold.holdId, hold.accountId, new Big(hold.amount).toString(), status, resolutionHash],
     );

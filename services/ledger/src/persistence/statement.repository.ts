@@ -145,8 +145,10 @@ export interface OwnedStatementJsonPage {
  * metadata names, so it goes through to_json, which escapes as JSON.stringify
  * does. Keys and their order are the gateway's presentStatementLine's:
  * `direction` is the amount's sign (never 0), and `resourceId` is null for an
- * opening balance or none. The parameter after the LIMIT's is the page size;
- * the next two the presentation tables.
+ * opening balance or none. Each amount is rounded once (the value written is
+ * the one compared for exactness), and the cursor's exact time is formatted
+ * for the page's last line only, not for every line. The parameter after the
+ * LIMIT's is the page size; the next two the presentation tables.
  */
 function ownedPageJsonSql(conditions: string[], fetchLimitIndex: number): string {
   const pageLimit = `$${fetchLimitIndex + 1}`;
@@ -154,27 +156,28 @@ function ownedPageJsonSql(conditions: string[], fetchLimitIndex: number): string
   const scales = `$${fetchLimitIndex + 3}::jsonb`;
   return `SELECT count(p.id)::int AS fetched,
        '[' || coalesce(string_agg(p.json, ',' ORDER BY p.n) FILTER (WHERE p.n <= ${pageLimit}), '') || ']' AS json,
-       min(p."createdAtExact") FILTER (WHERE p.n = ${pageLimit}) AS "lastCreatedAtExact",
+       ${keysetTimeSql(`(min(p.created_at) FILTER (WHERE p.n = ${pageLimit}))`)} AS "lastCreatedAtExact",
        min(p.id::text) FILTER (WHERE p.n = ${pageLimit}) AS "lastLineId",
        bool_or(p.exceptional) AS exceptional
   FROM accounts a
   CROSS JOIN LATERAL (SELECT (${scales} ->> a.currency)::int AS scale) s
   LEFT JOIN LATERAL (
-    SELECT q.n, q.id, q."createdAtExact",
-           coalesce(q.type IS NULL OR round(q.amount, s.scale) <> q.amount
-             OR round(q.available_after, s.scale) <> q.available_after, true) AS exceptional,
+    SELECT q.n, q.id, q.created_at,
+           coalesce(q.type IS NULL OR q.amount_at_scale <> q.amount
+             OR q.available_after_at_scale <> q.available_after, true) AS exceptional,
            '{"id":"' || q.id || '","accountId":"' || a.id || '","currency":"' || a.currency
-             || '","type":"' || coalesce(q.type, '') || '","amount":"' || round(q.amount, s.scale)
+             || '","type":"' || coalesce(q.type, '') || '","amount":"' || q.amount_at_scale
              || '","direction":"' || CASE WHEN q.amount < 0 THEN 'debit' ELSE 'credit' END
-             || '","availableAfter":"' || round(q.available_after, s.scale)
+             || '","availableAfter":"' || q.available_after_at_scale
              || '","createdAt":"' || q."createdAt" || '","resourceId":'
              || coalesce(to_json(nullif(q."resourceId", ''))::text, 'null') || '}' AS json
       FROM (
-        SELECT row_number() OVER (ORDER BY l.created_at DESC, l.id DESC) AS n, l.id, l.amount, l.available_after,
+        SELECT row_number() OVER (ORDER BY l.created_at DESC, l.id DESC) AS n, l.id, l.created_at,
+               l.amount, round(l.amount, s.scale) AS amount_at_scale,
+               l.available_after, round(l.available_after, s.scale) AS available_after_at_scale,
                CASE WHEN l.source <> 'posting' THEN l.source WHEN e.kind IS NULL THEN 'adjustment'
                     ELSE ${types} ->> e.kind END AS type,
                to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt",
-               ${keysetTimeSql('l.created_at')} AS "createdAtExact",
                CASE WHEN l.source = 'opening_balance' THEN NULL ELSE ${RESOURCE_ID_SQL} END AS "resourceId"
           FROM statement_lines l
           LEFT JOIN entries e ON e.id = l.entry_id

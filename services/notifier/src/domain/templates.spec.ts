@@ -44,6 +44,24 @@ describe('renderMessage', () => {
     );
   });
 
+  it.each([
+    ['transfer_confirmation', 'A transfer of 10.00 KES to ****5678 is waiting for confirmation.'],
+    [
+      'usdt_send_confirmation',
+      'A send of 10.00 USDT to TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t is waiting for confirmation.',
+    ],
+    ['batch_confirmation', 'A batch of 3 transfers is waiting for confirmation.'],
+  ] as const)('renders %s as what waits, the code, its expiry and the footer, line by line', (kind, waiting) => {
+    expect(renderMessage(kind, '042517', vars).body.split('\n')).toEqual([
+      waiting,
+      '',
+      'Confirmation code: 042517',
+      'It expires at 2026-11-21T10:00:00.000Z.',
+      '',
+      'If you did not expect this message, do not share the code: tell your security team and the service.',
+    ]);
+  });
+
   it('refuses a missing code or variable', () => {
     expect(() => renderMessage('wallet_approval', undefined, vars)).toThrow(AppError);
     expect(() => renderMessage('wallet_approval', '123456', { chain: 'tron' })).toThrow(

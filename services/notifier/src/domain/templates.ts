@@ -27,6 +27,11 @@ const NOTICE_FOOTER = [
   'This message carries no code and nobody from the service will ask you for one.',
 ].join('\n');
 
+/** A confirmation's body: what waits, then its code and when the code lapses. */
+function confirmationBody(waiting: string, code: string, expiresAt: string): string {
+  return [waiting, '', `Confirmation code: ${code}`, `It expires at ${expiresAt}.`, '', FOOTER].join('\n');
+}
+
 const TEMPLATES: Record<MessageKind, Template> = {
   wallet_approval: {
     needsCode: true,
@@ -49,42 +54,25 @@ const TEMPLATES: Record<MessageKind, Template> = {
     variables: ['amount', 'currency', 'destination', 'expiresAt'],
     subject: () => 'Confirm a KES transfer',
     body: (code, v) =>
-      [
+      confirmationBody(
         `A transfer of ${v.amount} ${v.currency} to ${v.destination} is waiting for confirmation.`,
-        '',
-        `Confirmation code: ${code}`,
-        `It expires at ${v.expiresAt}.`,
-        '',
-        FOOTER,
-      ].join('\n'),
+        code,
+        v.expiresAt,
+      ),
   },
   usdt_send_confirmation: {
     needsCode: true,
     variables: ['amount', 'address', 'expiresAt'],
     subject: () => 'Confirm a USDT send',
     body: (code, v) =>
-      [
-        `A send of ${v.amount} USDT to ${v.address} is waiting for confirmation.`,
-        '',
-        `Confirmation code: ${code}`,
-        `It expires at ${v.expiresAt}.`,
-        '',
-        FOOTER,
-      ].join('\n'),
+      confirmationBody(`A send of ${v.amount} USDT to ${v.address} is waiting for confirmation.`, code, v.expiresAt),
   },
   batch_confirmation: {
     needsCode: true,
     variables: ['itemCount', 'expiresAt'],
     subject: () => 'Confirm a batch of KES transfers',
     body: (code, v) =>
-      [
-        `A batch of ${v.itemCount} transfers is waiting for confirmation.`,
-        '',
-        `Confirmation code: ${code}`,
-        `It expires at ${v.expiresAt}.`,
-        '',
-        FOOTER,
-      ].join('\n'),
+      confirmationBody(`A batch of ${v.itemCount} transfers is waiting for confirmation.`, code, v.expiresAt),
   },
   administrator_added: {
     needsCode: false,

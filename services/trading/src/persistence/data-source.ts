@@ -11,6 +11,7 @@ import { TradingOutboxTraceparentMigration1796000000000 } from './migrations/179
 import { CapReserveOneStatementMigration1796900000000 } from './migrations/1796900000000-cap-reserve-one-statement';
 import { TradingRetentionIndexesMigration1797200000000 } from './migrations/1797200000000-trading-retention-indexes';
 import { QuotesWithoutPartnerIndexMigration1797300000000 } from './migrations/1797300000000-quotes-without-partner-index';
+import { CapAndQuoteByKeyMigration1797700000000 } from './migrations/1797700000000-cap-and-quote-by-key';
 
 export const SERVICE_NAME = 'trading';
 
@@ -31,6 +32,7 @@ export function tradingDataSource(url: string): DataSource {
       CapReserveOneStatementMigration1796900000000,
       TradingRetentionIndexesMigration1797200000000,
       QuotesWithoutPartnerIndexMigration1797300000000,
+      CapAndQuoteByKeyMigration1797700000000,
     ],
   });
 }

@@ -302,6 +302,54 @@ export class OrdersRepository {
     return row ?? null;
   }
 
+  /**
+   * The same move for many orders in ONE statement (one commit): each order
+   * that is still in `expectedStatus` (and, when given, `expectedDebitOutcome`)
+   * takes `changes`, and its own outbox row (`events[i]` for `orderIds[i]`) is
+   * written only when it moved. Answers the orders that moved; one moved by
+   * another step first is simply absent.
+   */
+  async updateMany(
+    manager: EntityManager,
+    moves: { orderIds: string[]; events: OrderOutboxRow[] },
+    expectedStatus: OrderRecord['status'],
+    changes: OrderChanges,
+    expectedDebitOutcome?: OrderRecord['debitOutcome'],
+  ): Promise<OrderRecord[]> {
+    const { orderIds, events } = moves;
+    if (orderIds.length !== events.length) throw new Error('updateMany needs one event per order');
+    if (orderIds.length === 0) return [];
+    const keys = (Object.keys(changes) as (keyof OrderChanges)[]).filter((key) => changes[key] !== undefined);
+    const parameters: unknown[] = [
+      orderIds,
+      events.map((event) => event.id),
+      events.map((event) => event.partnerId),
+      events.map((event) => event.type),
+      events.map((event) => event.payload),
+      events.map((event) => event.createdAt),
+      events.map((event) => event.traceparent),
+      expectedStatus,
+      expectedDebitOutcome ?? null,
+      ...keys.map((key) => changes[key]),
+    ];
+    const sets = keys.map((key, index) => `${CHANGE_COLUMNS[key]} = $${index + 10}`);
+    return queryRows<OrderRecord>(
+      manager,
+      `WITH moves AS (
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::jsonb[], $6::timestamptz[], $7::text[])
+             AS m(moved_order_id, event_id, event_partner_id, event_type, event_payload, event_created_at, event_traceparent)),
+         updated AS (
+           UPDATE orders SET ${[...sets, 'updated_at = now()'].join(', ')} FROM moves
+            WHERE order_id = moved_order_id AND status = $8 AND ($9::text IS NULL OR debit_outcome = $9)
+            RETURNING orders.*, event_id, event_partner_id, event_type, event_payload, event_created_at, event_traceparent),
+         event AS (
+           INSERT INTO outbox (id, partner_id, type, payload, created_at, traceparent)
+           SELECT event_id, event_partner_id, event_type, event_payload, event_created_at, event_traceparent FROM updated)
+         SELECT ${ORDER_COLUMNS} FROM updated`,
+      parameters,
+    );
+  }
+
   async delete(manager: EntityManager, orderId: string): Promise<void> {
     await manager.query('DELETE FROM orders WHERE order_id = $1', [orderId]);
   }

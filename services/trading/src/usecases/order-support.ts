@@ -14,24 +14,8 @@ import type { OrderChanges, OrderOutboxRow, OrdersRepository } from '../persiste
 
 export type OrderEventType = 'order.funds_confirmed' | 'order.settled' | 'order.rejected' | 'order.expired';
 
-/** Service account ids never change once opened: read once per process. */
-export class ServiceAccounts {
-  private readonly ids = new Map<string, string>();
-
-  constructor(private readonly ledgerApi: Pick<LedgerApi, 'getServiceAccount'>) {}
-
-  async id(
-    code: 'treasury' | 'fee_revenue' | 'suspense' | 'bank_clearing' | 'chain_clearing',
-    currency: 'KES' | 'USDT',
-  ): Promise<string> {
-    const key = `${code}:${currency}`;
-    const known = this.ids.get(key);
-    if (known) return known;
-    const account = await this.ledgerApi.getServiceAccount({ code, currency });
-    this.ids.set(key, account.accountId);
-    return account.accountId;
-  }
-}
+/** The ledger's service accounts, each looked up once per process. */
+export { ServiceAccounts } from '../adapters/peers/peers';
 
 /** Partners whose account ids are remembered at most (a bound on the map, not a cache policy). */
 const PARTNER_ACCOUNTS_REMEMBERED_MAX = 10_000;
@@ -78,7 +62,7 @@ export interface Transition {
 
 export interface OrderTransitionsDependencies {
   dataSource: DataSource;
-  orders: Pick<OrdersRepository, 'update'>;
+  orders: Pick<OrdersRepository, 'update' | 'updateMany'>;
   /** Kicks the outbox relay after a transaction that enqueued an event. */
   onEvents: () => void;
 }
@@ -92,6 +76,30 @@ export class OrderTransitions {
     const updated = await this.within(this.deps.dataSource.manager, order, transition);
     if (updated && transition.event) this.deps.onEvents();
     return updated;
+  }
+
+  /**
+   * The same move for many orders, each with its own event, in ONE statement
+   * (one commit however many orders): answers the orders that moved. The
+   * transition's changes are the same for every order; releaseCap is not offered.
+   */
+  async recordMany(
+    orders: readonly OrderRecord[],
+    transition: Omit<Transition, 'releaseCap' | 'event'> & { event: OrderEventType },
+  ): Promise<OrderRecord[]> {
+    if (orders.length === 0) return [];
+    const moved = await this.deps.orders.updateMany(
+      this.deps.dataSource.manager,
+      {
+        orderIds: orders.map((order) => order.orderId),
+        events: orders.map((order) => orderOutboxRow(order, transition, transition.event)),
+      },
+      transition.from,
+      transition.changes,
+      transition.fromDebitOutcome,
+    );
+    if (moved.length > 0) this.deps.onEvents();
+    return moved;
   }
 
   /** The same inside the caller's transaction (the caller kicks the relay after its commit). */

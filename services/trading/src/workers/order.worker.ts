@@ -6,7 +6,9 @@
  * leaves the order to be retaken when its lease passes. It claims only while
  * the ledger, which every order's steps call, looks reachable: a step that
  * meets a peer unavailable gives its order back at once for a replica with a
- * healthy path. A funded sell order's proceeds are not its work: payouts claims
+ * healthy path. The step hears of each claim before its orders run, so the
+ * debit-first buys due to settle are settled in one round (their transitions
+ * in one statement). A funded sell order's proceeds are not its work: payouts claims
  * them (ClaimDueSellProceeds), so trading never calls payouts.
  */
 import type { Logger } from '@platform/logger';
@@ -30,7 +32,11 @@ export function orderScheduler(
     {
       name: 'order',
       dueRows: DUE_ORDERS,
-      claimDue: (manager, limit, leaseMs) => orders.claimDue(manager, limit, leaseMs),
+      claimDue: async (manager, limit, leaseMs) => {
+        const claimed = await orders.claimDue(manager, limit, leaseMs);
+        step.claimed(claimed);
+        return claimed;
+      },
       idOf: (order) => order.orderId,
       run: (order) => step.run(order),
       ready,

@@ -1,6 +1,6 @@
 import { AppError } from '@platform/errors';
 import { Big, formatAmount } from '@platform/money';
-import type { AccountsRepository } from '../../persistence/accounts.repository';
+import type { AccountsRepository, BalanceRow } from '../../persistence/accounts.repository';
 
 export interface PartnerBalance {
   accountId: string;
@@ -17,16 +17,19 @@ export class GetBalancesUseCase {
   async execute(command: { partnerId: string }): Promise<PartnerBalance[]> {
     const rows = await this.accounts.partnerBalances(command.partnerId);
     if (rows.length === 0) throw new AppError('PARTNER_VA_NOT_ALLOCATED');
-    return rows.map((row) => {
-      const posted = new Big(row.posted);
-      const held = new Big(row.held);
-      return {
-        accountId: row.accountId,
-        currency: row.currency,
-        available: formatAmount(posted.minus(held), row.currency),
-        held: formatAmount(held, row.currency),
-        posted: formatAmount(posted, row.currency),
-      };
-    });
+    return rows.map(toPartnerBalance);
   }
+}
+
+/** available = posted − held, each at the currency's scale. */
+export function toPartnerBalance(row: BalanceRow): PartnerBalance {
+  const posted = new Big(row.posted);
+  const held = new Big(row.held);
+  return {
+    accountId: row.accountId,
+    currency: row.currency,
+    available: formatAmount(posted.minus(held), row.currency),
+    held: formatAmount(held, row.currency),
+    posted: formatAmount(posted, row.currency),
+  };
 }

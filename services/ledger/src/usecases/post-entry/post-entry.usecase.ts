@@ -1,16 +1,19 @@
-import { AppError, validationFailed } from '@platform/errors';
+import { validationFailed } from '@platform/errors';
 import { claimIdempotently, DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import { EntriesRepository, EntryRecord, toEntryRecord } from '../../persistence/entries.repository';
-import {
-  InsufficientFundsError,
-  lockCallerAccounts,
-  postEntry,
-  WrittenPosting,
-} from '../../persistence/journal.repository';
+import { lockCallerAccounts, WrittenPosting } from '../../persistence/journal.repository';
 import type { MoneyMovementLog } from '../money-movements';
-import { balances, postingsShapeValid, RawPosting, toPostings, validMetadata } from './postings';
+import {
+  balances,
+  ENTRY_KIND,
+  postEntryOrRefuse,
+  postingsShapeValid,
+  RawPosting,
+  toPostings,
+  validMetadata,
+} from './postings';
 import type { PostingSpreader } from './spread-postings';
 
 export interface PostEntryCommand {
@@ -20,8 +23,6 @@ export interface PostEntryCommand {
   postings: RawPosting[];
   metadata: Record<string, string>;
 }
-
-const KIND = /^[a-z][a-z0-9_]{0,63}$/;
 
 /**
  * Posts one balanced entry chosen by a caller (a transfer with its fee legs),
@@ -63,7 +64,7 @@ export class PostEntryUseCase {
   private validate(command: PostEntryCommand): void {
     const bad: string[] = [];
     if (!isUuid(command.entryId)) bad.push('entryId');
-    if (!KIND.test(command.kind)) bad.push('kind');
+    if (!ENTRY_KIND.test(command.kind)) bad.push('kind');
     if (command.partnerId !== null && !isUuid(command.partnerId)) bad.push('partnerId');
     if (!postingsShapeValid(command.postings, 2)) bad.push('postings');
     if (!validMetadata(command.metadata)) bad.push('metadata');
@@ -79,23 +80,18 @@ export class PostEntryUseCase {
     );
     const postings = toPostings(spread, accounts, 'postings');
     if (!balances(postings)) throw validationFailed(['postings']);
-    try {
-      return await postEntry(
-        manager,
-        {
-          entryId: command.entryId,
-          kind: command.kind,
-          partnerId: command.partnerId,
-          postings,
-          metadata: command.metadata,
-        },
-        hash,
-        accounts,
-      );
-    } catch (error) {
-      if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
-      throw error;
-    }
+    return postEntryOrRefuse(
+      manager,
+      {
+        entryId: command.entryId,
+        kind: command.kind,
+        partnerId: command.partnerId,
+        postings,
+        metadata: command.metadata,
+      },
+      hash,
+      accounts,
+    );
   }
 }
 

@@ -1,15 +1,22 @@
-/** Turns caller-supplied postings into checked domain postings; shared by PostEntry and PostHold. */
-import { validationFailed } from '@platform/errors';
+/**
+ * Turns caller-supplied postings into checked domain postings and writes their
+ * entry, refusing one that would take a partner account below zero; shared by
+ * PostEntry and PostHold.
+ */
+import { AppError, validationFailed } from '@platform/errors';
 import { Big, Currency, parseAmount, parseDecimal } from '@platform/money';
 import type { AccountState } from '../../domain/account';
 import { isUuid } from '../../domain/ids';
 import { POSTINGS_PER_ENTRY_MAX, Posting } from '../../domain/journal';
+import { InsufficientFundsError, postEntry, WrittenPosting } from '../../persistence/journal.repository';
 
 export interface RawPosting {
   accountId: string;
   amount: string;
 }
 
+/** An entry's kind, as its caller names it (`collection_credit`, `transfer_settlement`). */
+export const ENTRY_KIND = /^[a-z][a-z0-9_]{0,63}$/;
 const METADATA_KEYS_MAX = 20;
 const METADATA_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 const METADATA_VALUE_CHARS_MAX = 256;
@@ -62,4 +69,14 @@ export function balances(postings: Posting[]): boolean {
   for (const posting of postings)
     totals.set(posting.currency, (totals.get(posting.currency) ?? new Big(0)).plus(posting.amount));
   return [...totals.values()].every((total) => total.eq(0));
+}
+
+/** Writes the entry (postEntry); one that would take a partner account below zero is LEDGER_INSUFFICIENT_FUNDS. */
+export async function postEntryOrRefuse(...args: Parameters<typeof postEntry>): Promise<WrittenPosting[]> {
+  try {
+    return await postEntry(...args);
+  } catch (error) {
+    if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
+    throw error;
+  }
 }

@@ -39,18 +39,5 @@ export type CodeRecipient = walletRegistry.CodeRecipient;
 export type DueSellProceeds = trading.DueSellProceeds;
 export type WalletStatus = walletRegistry.WalletStatus;
 
-/** Service account ids never change once opened: read once per process. */
-export class ServiceAccounts {
-  private readonly ids = new Map<string, string>();
-
-  constructor(private readonly ledgerApi: Pick<LedgerApi, 'getServiceAccount'>) {}
-
-  async id(code: 'fee_revenue' | 'bank_clearing' | 'chain_clearing', currency: 'KES' | 'USDT'): Promise<string> {
-    const key = `${code}:${currency}`;
-    const known = this.ids.get(key);
-    if (known) return known;
-    const account = await this.ledgerApi.getServiceAccount({ code, currency });
-    this.ids.set(key, account.accountId);
-    return account.accountId;
-  }
-}
+/** The ledger's service accounts this service posts to, each asked of the ledger once per process. */
+export { ServiceAccounts } from '@platform/saga';

@@ -15,6 +15,7 @@ export type LedgerApi = Pick<
   | 'getBalances'
   | 'placeHold'
   | 'postHold'
+  | 'postHolds'
   | 'voidHold'
   | 'getServiceAccount'
   | 'getPayoutDestination'
@@ -30,5 +31,10 @@ export type WalletRegistryApi = Pick<PromiseClient<typeof walletRegistry.WalletR
 
 /** A partner's ledger accounts (ids, currencies, readiness). */
 export type LedgerPartnerAccounts = ledger.PartnerAccounts;
+/** One hold's post, as PostHold and PostHolds take it. */
+export type LedgerPostHoldRequest = ledger.PostHoldRequest;
 /** A hold as the ledger lists it (owner, amount, status). */
 export type LedgerHold = ledger.Hold;
+
+/** The ledger's service accounts this service posts to, each asked of the ledger once per process. */
+export { ServiceAccounts } from '@platform/saga';

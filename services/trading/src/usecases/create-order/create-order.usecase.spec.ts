@@ -63,6 +63,11 @@ function fakeTransitions() {
       ...order,
       ...transition.changes,
     })),
+    recordMany: jest
+      .fn()
+      .mockImplementation(async (orders: OrderRecord[], transition: { changes: Partial<OrderRecord> }) =>
+        orders.map((order) => ({ ...order, ...transition.changes })),
+      ),
   };
 }
 
@@ -99,6 +104,15 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
       ),
   };
   const quotes = { find: jest.fn().mockResolvedValue(quote) };
+  const ledger = {
+    getPartnerAccounts: jest.fn().mockResolvedValue({
+      partnerId: PARTNER_ID,
+      kesAccountId: 'kes-1',
+      usdtAccountId: 'usdt-1',
+      kesAccountStatus: 'active',
+      usdtDepositAddress: '',
+    }),
+  };
   const useCase = new CreateOrderUseCase({
     dataSource,
     quotes,
@@ -116,20 +130,12 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
         .fn()
         .mockResolvedValue({ kill_switch: 'off', swaps: 'on', treasury_kes: 'available', treasury_usdt: 'available' }),
     },
-    ledger: {
-      getPartnerAccounts: jest.fn().mockResolvedValue({
-        partnerId: PARTNER_ID,
-        kesAccountId: 'kes-1',
-        usdtAccountId: 'usdt-1',
-        kesAccountStatus: 'active',
-        usdtDepositAddress: '',
-      }),
-    },
+    ledger,
     accountIds: { remember: jest.fn() },
     clock: { now: () => NOW },
     strategies: [debitFirst, payIn, strategyStub('sell', 'deposit'), strategyStub('sell', 'balance')],
   });
-  return { useCase, debitFirst, payIn, orders, quotes, transactions };
+  return { useCase, debitFirst, payIn, orders, quotes, transactions, ledger };
 }
 
 describe('selecting the funding strategy', () => {
@@ -285,6 +291,40 @@ function debitFirstFunding(answers: { hold?: Error; debit?: 'accepted' | 'ambigu
   return { strategy, ledger, bank, undo, transitions, transactions };
 }
 
+describe('debit-first buy: the balance read with the accounts', () => {
+  const withKesAvailable = (available: string) =>
+    ({ ...intake, accounts: { ...intake.accounts, kesBalance: { currency: 'KES', available } } }) as never;
+
+  it('judges the KES balance the accounts read brought, asking the ledger nothing more', async () => {
+    const path = debitFirstFunding({});
+    await expect(path.strategy.prepare(withKesAvailable('1010.00'))).resolves.toMatchObject({
+      status: 'funds_reserved',
+    });
+    await expect(path.strategy.prepare(withKesAvailable('1009.99'))).rejects.toMatchObject({
+      code: 'INSUFFICIENT_KES_BALANCE',
+    });
+    expect(path.ledger.getBalances).not.toHaveBeenCalled();
+  });
+
+  it('reads the balance on its own from a ledger that did not answer it, and an unreadable one refuses 503', async () => {
+    const path = debitFirstFunding({});
+    path.ledger.getBalances.mockResolvedValueOnce({ balances: [{ currency: 'KES', available: '5.00' }] });
+    await expect(path.strategy.prepare(intake as never)).rejects.toMatchObject({ code: 'INSUFFICIENT_KES_BALANCE' });
+    path.ledger.getBalances.mockRejectedValueOnce(new Error('unavailable'));
+    await expect(path.strategy.prepare(intake as never)).rejects.toMatchObject({ code: 'KES_BALANCE_UNREADABLE' });
+  });
+
+  it('the creation path asks the accounts with the KES balance only for the strategy that reads it', async () => {
+    const path = creationPath();
+    Object.assign(path.debitFirst, { readsKesBalance: true });
+    await path.useCase.execute(buy());
+    expect(path.ledger.getPartnerAccounts).toHaveBeenCalledWith({ partnerId: PARTNER_ID, withKesBalance: true });
+    const payInPath = creationPath({ buyMode: 'pay_in' });
+    await payInPath.useCase.execute(buy());
+    expect(payInPath.ledger.getPartnerAccounts).toHaveBeenCalledWith({ partnerId: PARTNER_ID, withKesBalance: false });
+  });
+});
+
 describe('compensation: debit-first buy', () => {
   it('a hold refused for funds undoes the create in one transaction (cap, order, quote) and answers INSUFFICIENT_KES_BALANCE', async () => {
     const path = debitFirstFunding({ hold: new AppError('LEDGER_INSUFFICIENT_FUNDS') });
@@ -329,11 +369,29 @@ describe('compensation: debit-first buy', () => {
 
   it('an accepted debit confirms the funds with its event, compare-and-set on the pending debit', async () => {
     const path = debitFirstFunding({ debit: 'accepted' });
-    expect((await path.strategy.fund(createdOrder(), intake)).refusalCode).toBeNull();
-    expect(path.transitions.record).toHaveBeenCalledWith(
-      expect.anything(),
+    const result = await path.strategy.fund(createdOrder(), intake);
+    expect(result.refusalCode).toBeNull();
+    expect(result.order.debitOutcome).toBe('accepted');
+    expect(path.transitions.recordMany).toHaveBeenCalledWith(
+      [createdOrder()],
       expect.objectContaining({ fromDebitOutcome: 'pending', event: 'order.funds_confirmed' }),
     );
+  });
+
+  it('creates answered together are confirmed by one statement, each answered with its own order', async () => {
+    const path = debitFirstFunding({ debit: 'accepted' });
+    const orders = ['order-1', 'order-2', 'order-3'].map((orderId) => createdOrder({ orderId }));
+    const results = await Promise.all(orders.map((order) => path.strategy.fund(order, intake)));
+    expect(results.map((result) => result.order.orderId)).toEqual(['order-1', 'order-2', 'order-3']);
+    expect(path.transitions.recordMany).toHaveBeenCalledTimes(1);
+    expect(path.transitions.recordMany.mock.calls[0][0]).toHaveLength(3);
+  });
+
+  it('a confirmation the scheduler made first answers the order as it was read, not moved twice', async () => {
+    const path = debitFirstFunding({ debit: 'accepted' });
+    path.transitions.recordMany.mockResolvedValueOnce([]);
+    const result = await path.strategy.fund(createdOrder(), intake);
+    expect(result.order).toEqual(createdOrder());
   });
 });
 

@@ -71,7 +71,10 @@ export class CreateOrderUseCase {
     const strategy = selectFunding(command.side, profile, this.deps.strategies);
     strategy.assertRequest(command);
     assertPartnerActive(profile);
-    const accounts = await this.deps.ledger.getPartnerAccounts({ partnerId: command.partnerId });
+    const accounts = await this.deps.ledger.getPartnerAccounts({
+      partnerId: command.partnerId,
+      withKesBalance: strategy.readsKesBalance === true,
+    });
     this.deps.accountIds.remember(command.partnerId, accounts);
     strategy.assertAccounts(accounts);
     assertTreasuryAvailable(treasury);

@@ -1,8 +1,9 @@
 /**
  * Debit-first buy: the partner's KES balance pays. Before the order exists the
- * balance is read (a refusal that consumes nothing; the hold is the real
- * guard). After it exists: a ledger hold of kesTotalAmount on the partner's KES
- * account (hold id = order id), then the bank's debit. A hold refused for funds
+ * balance is read, by the same ledger call that reads the accounts' readiness,
+ * and judged at its place in the refusal order (a refusal that consumes
+ * nothing; the hold is the real guard). After it exists: a ledger hold of
+ * kesTotalAmount on the partner's KES account (hold id = order id), then the bank's debit. A hold refused for funds
  * undoes the order (cap and quote given back, row deleted) and answers
  * INSUFFICIENT_KES_BALANCE, as if the balance read had refused. Settlement is
  * the scheduler's (usecases/advance-debit-first-buy).
@@ -11,7 +12,7 @@ import { AppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { Big } from '@platform/money';
 import type { DataSource } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
+import { GroupCommit, withTransaction } from '@platform/persistence';
 import type { KesDebitBank } from '../../adapters/bank/kes-debit-bank';
 import type { Clock } from '../../domain/clock';
 import { orderHoldOwner } from '../../domain/hold-owner';
@@ -29,7 +30,7 @@ export interface DebitFirstFundingDependencies {
   dataSource: DataSource;
   ledger: Pick<LedgerApi, 'getBalances' | 'placeHold' | 'voidHold'>;
   bank: KesDebitBank;
-  transitions: Pick<OrderTransitions, 'record'>;
+  transitions: Pick<OrderTransitions, 'record' | 'recordMany'>;
   /** The undo of a create whose hold was refused. */
   orders: Pick<OrdersRepository, 'delete'>;
   quotes: Pick<QuotesRepository, 'unconsume'>;
@@ -42,11 +43,23 @@ export interface DebitFirstFundingDependencies {
   reconcileDelayMs: number;
 }
 
+/** Funds confirmations written by one statement, at most. */
+export const FUNDS_CONFIRMATIONS_PER_STATEMENT_MAX = 50;
+
 export class DebitFirstFunding implements FundingStrategy {
   readonly side = 'buy';
   readonly fundingMode = 'debit_first';
+  readonly readsKesBalance = true;
+  /**
+   * Creates answered by the bank while another confirmation is being written
+   * are confirmed together by the next statement (one commit for all, each
+   * order with its own event); alone, a confirmation waits for nobody.
+   */
+  private readonly confirmations: GroupCommit<OrderRecord, OrderRecord | null>;
 
-  constructor(private readonly deps: DebitFirstFundingDependencies) {}
+  constructor(private readonly deps: DebitFirstFundingDependencies) {
+    this.confirmations = new GroupCommit((orders) => this.confirmMany(orders), FUNDS_CONFIRMATIONS_PER_STATEMENT_MAX);
+  }
 
   /** The pay-in fields are refused from a debit-first partner, never ignored. */
   assertRequest(command: CreateOrderCommand): void {
@@ -67,7 +80,7 @@ export class DebitFirstFunding implements FundingStrategy {
   }
 
   async prepare(intake: OrderIntake): Promise<FundingFields> {
-    await this.assertBalanceCovers(intake.command.partnerId, intake.quote.kesTotalAmount);
+    await this.assertBalanceCovers(intake, intake.quote.kesTotalAmount);
     return {
       status: 'funds_reserved',
       kesDebitStatus: 'reserved',
@@ -100,17 +113,21 @@ export class DebitFirstFunding implements FundingStrategy {
     return this.refused(order);
   }
 
-  private async assertBalanceCovers(partnerId: string, kesTotalAmount: string): Promise<void> {
-    let available: string | undefined;
+  /** The balance the accounts' read brought; asked separately only of a ledger that did not answer it. */
+  private async assertBalanceCovers(intake: OrderIntake, kesTotalAmount: string): Promise<void> {
+    const available = intake.accounts.kesBalance?.available ?? (await this.readKesAvailable(intake.command.partnerId));
+    if (available === undefined) throw new AppError('KES_BALANCE_UNREADABLE');
+    if (new Big(available).lt(kesTotalAmount)) throw new AppError('INSUFFICIENT_KES_BALANCE');
+  }
+
+  private async readKesAvailable(partnerId: string): Promise<string | undefined> {
     try {
       const { balances } = await this.deps.ledger.getBalances({ partnerId });
-      available = balances.find((balance) => balance.currency === 'KES')?.available;
+      return balances.find((balance) => balance.currency === 'KES')?.available;
     } catch (error) {
       this.deps.logger.warn('KES balance unreadable', { partnerId, error });
       throw new AppError('KES_BALANCE_UNREADABLE');
     }
-    if (available === undefined) throw new AppError('KES_BALANCE_UNREADABLE');
-    if (new Big(available).lt(kesTotalAmount)) throw new AppError('INSUFFICIENT_KES_BALANCE');
   }
 
   /** The compensation: the balance fell between the read and the hold, so the create is undone as if the read had refused. */
@@ -124,8 +141,13 @@ export class DebitFirstFunding implements FundingStrategy {
   }
 
   private async accepted(order: OrderRecord): Promise<OrderRecord> {
+    return (await this.confirmations.submit(order)) ?? order;
+  }
+
+  /** Compare-and-set on the pending debit, per order: one the scheduler confirmed first answers null. */
+  private async confirmMany(orders: readonly OrderRecord[]): Promise<(OrderRecord | null)[]> {
     const now = this.deps.clock.now();
-    const updated = await this.deps.transitions.record(order, {
+    const moved = await this.deps.transitions.recordMany(orders, {
       from: 'funds_reserved',
       fromDebitOutcome: 'pending',
       changes: {
@@ -135,7 +157,8 @@ export class DebitFirstFunding implements FundingStrategy {
       },
       event: 'order.funds_confirmed',
     });
-    return updated ?? order;
+    const byId = new Map(moved.map((confirmed) => [confirmed.orderId, confirmed]));
+    return orders.map((order) => byId.get(order.orderId) ?? null);
   }
 
   private async ambiguous(order: OrderRecord): Promise<OrderResult> {

@@ -69,6 +69,8 @@ export type FundingFields = Pick<
 export interface FundingStrategy {
   readonly side: OrderSide;
   readonly fundingMode: FundingMode;
+  /** The accounts' read also brings the KES balance (one ledger call for readiness and funds). */
+  readonly readsKesBalance?: boolean;
   /** Request fields only this kind takes (or must not be sent), checked once the partner's mode is known. */
   assertRequest(command: CreateOrderCommand): void;
   /** Refusals of the partner's accounts particular to this kind, right after the partner's status. */

@@ -7,17 +7,23 @@ import type { OrderRecord } from '../../domain/order';
 
 /** One step of a due order, run by the order worker (src/workers/order.worker.ts). */
 export interface OrderStep {
+  /** The orders one claim took, before their steps run one by one (a kind may serve several in one go). */
+  claimed(orders: readonly OrderRecord[]): void;
   run(order: OrderRecord): Promise<void>;
 }
 
 export interface OrderStepsByKind {
-  debitFirstBuy: { execute(order: OrderRecord): Promise<void> };
+  debitFirstBuy: { claimed(orders: readonly OrderRecord[]): void; execute(order: OrderRecord): Promise<void> };
   payInBuy: { execute(order: OrderRecord): Promise<void> };
   sell: { execute(order: OrderRecord): Promise<void> };
 }
 
 export class AdvanceOrder implements OrderStep {
   constructor(private readonly steps: OrderStepsByKind) {}
+
+  claimed(orders: readonly OrderRecord[]): void {
+    this.steps.debitFirstBuy.claimed(orders);
+  }
 
   async run(order: OrderRecord): Promise<void> {
     if (order.side === 'sell') return this.steps.sell.execute(order);

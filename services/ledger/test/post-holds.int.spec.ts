@@ -1,0 +1,112 @@
+// Proves, against the real ledger, that PostHolds posts several holds exactly
+// as PostHold would post each alone, in one transaction: every hold of two
+// partners posted by one entry each, the balances moved by exactly that; a
+// refused request (an unknown hold, a hold voided before) answers its own code
+// while the others post; the same call again answers the posted holds and
+// writes no second entry; the partner's KES balance answered by
+// GetPartnerAccounts with_kes_balance is the one GetBalances answers; and the
+// ledger still balances after.
+import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
+import { createTestPartner, TestPartner } from '@platform/testing';
+import { expectLedgerBalanced, fundKes, kesBalance, LedgerClient, ledgerClient, ledgerPool } from './ledger-support';
+
+let client: LedgerClient;
+let pool: Pool;
+let treasuryKes: string;
+
+beforeAll(async () => {
+  client = ledgerClient();
+  pool = ledgerPool();
+  treasuryKes = (await client.getServiceAccount({ code: 'treasury', currency: 'KES' })).accountId;
+});
+
+afterEach(() => expectLedgerBalanced(pool));
+
+afterAll(async () => {
+  client.close();
+  await pool.end();
+});
+
+async function fundedPartner(amountKes: string): Promise<TestPartner> {
+  const partner = await createTestPartner();
+  await fundKes(client, partner.partnerId, amountKes);
+  return partner;
+}
+
+async function placed(partner: TestPartner, amount: string): Promise<string> {
+  const holdId = randomUUID();
+  await client.placeHold({ holdId, accountId: partner.kesAccountId, amount, metadata: { purpose: 'test' } });
+  return holdId;
+}
+
+const postRequest = (holdId: string, amount: string) => ({
+  holdId,
+  postAmount: amount,
+  kind: 'kes_debit_test',
+  metadata: {},
+  counterPostings: [{ accountId: treasuryKes, amount }],
+});
+
+async function entriesOf(holdIds: string[]): Promise<number> {
+  const { rows } = await pool.query(
+    `SELECT count(*)::int AS entries FROM entries WHERE metadata->>'holdId' = ANY($1)`,
+    [holdIds],
+  );
+  return rows[0].entries;
+}
+
+it('posts each hold of the call exactly once, answers each refusal alone, and a repeat writes nothing', async () => {
+  const [first, second] = await Promise.all([fundedPartner('1000.00'), fundedPartner('500.00')]);
+  const holds = [await placed(first, '100.00'), await placed(second, '50.00'), await placed(first, '25.50')];
+  const voided = await placed(second, '10.00');
+  await client.voidHold({ holdId: voided });
+  const unknown = randomUUID();
+  const requests = [
+    postRequest(holds[0]!, '100.00'),
+    postRequest(unknown, '1.00'),
+    postRequest(holds[1]!, '50.00'),
+    postRequest(voided, '10.00'),
+    postRequest(holds[2]!, '25.50'),
+  ];
+
+  const { outcomes } = await client.postHolds({ holds: requests });
+  expect(outcomes.map((outcome) => outcome.hold?.status ?? outcome.errorCode)).toEqual([
+    'posted',
+    'LEDGER_HOLD_NOT_FOUND',
+    'posted',
+    'LEDGER_HOLD_ALREADY_RESOLVED',
+    'posted',
+  ]);
+  expect(await entriesOf(holds)).toBe(3);
+  expect(await kesBalance(client, first.partnerId)).toMatchObject({ available: '874.50', held: '0.00' });
+  expect(await kesBalance(client, second.partnerId)).toMatchObject({ available: '450.00', held: '0.00' });
+
+  const again = await client.postHolds({ holds: requests });
+  expect(again.outcomes.map((outcome) => outcome.hold?.entryId ?? outcome.errorCode)).toEqual(
+    outcomes.map((outcome) => outcome.hold?.entryId ?? outcome.errorCode),
+  );
+  expect(await entriesOf(holds)).toBe(3);
+  // A single post of the same request answers the same posted hold.
+  expect(await client.postHold(requests[0]!)).toEqual(outcomes[0]!.hold);
+});
+
+it('refuses an empty call or one over the bound', async () => {
+  const codeOf = (holds: ReturnType<typeof postRequest>[]) =>
+    client.postHolds({ holds }).then(
+      () => 'resolved',
+      (error: { code?: string }) => error.code,
+    );
+  expect(await codeOf([])).toBe('VALIDATION_FAILED');
+  expect(await codeOf(Array.from({ length: 51 }, () => postRequest(randomUUID(), '1.00')))).toBe('VALIDATION_FAILED');
+});
+
+it('answers the KES balance with the accounts when asked, the same GetBalances answers', async () => {
+  const partner = await fundedPartner('300.00');
+  await placed(partner, '120.00');
+  const accounts = await client.getPartnerAccounts({ partnerId: partner.partnerId, withKesBalance: true });
+  expect(accounts.kesAccountId).toBe(partner.kesAccountId);
+  expect(accounts.kesBalance).toEqual(await kesBalance(client, partner.partnerId));
+  expect(accounts.kesBalance).toMatchObject({ available: '180.00', held: '120.00', posted: '300.00' });
+  expect((await client.getPartnerAccounts({ partnerId: partner.partnerId })).kesBalance).toBeUndefined();
+});
