@@ -28,7 +28,10 @@ export interface NewDelivery {
   body: string;
   /** The W3C traceparent the event arrived with, continued by every attempt; null without one. */
   traceparent: string | null;
-  /** When the event was created (its `createdAt`): the delivery's `created_at` and partition key. */
+  /**
+   * When the event was created (its `createdAt`): the delivery's `created_at` and partition key, unless
+   * the event is older than LATE_EVENT_FILED_WITHIN_DAYS (then filed at that floor's week; the body keeps it).
+   */
   createdAt: Date;
 }
 
@@ -177,6 +180,19 @@ interface ClaimRow {
   updated_at: Date | null;
 }
 
+/**
+ * How far back an event's own creation time still files its delivery: a delivery is filed
+ * (`created_at`, the partition key) at its event's creation time, or, for an event older
+ * than this (replayed, or held back long upstream), at the Monday starting the week this
+ * many days ago. That week is never dropped: a week goes once its end is past the delivery
+ * window, which is never shorter than the feed's shortest window and the week beyond it
+ * (37 days, config.ts), a day more than this. Without it, a late event would be filed in a
+ * week already dropped, which no partition takes, and would never be delivered.
+ */
+export const LATE_EVENT_FILED_WITHIN_DAYS = 36;
+
+const LATE_EVENT_FLOOR_SQL = `date_trunc('week', (now() - interval '${LATE_EVENT_FILED_WITHIN_DAYS} days') AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
 // One statement: the endpoint URL comes from the endpoints table as of this
 // statement (null: held as no_endpoint, no timer). Rows go in sorted by
 // (event, partner), so two replicas inserting overlapping batches take the
@@ -185,15 +201,26 @@ interface ClaimRow {
 // creation time, which its id fixes, so the partitioned table's key (event, partner,
 // created_at) recognises a redelivered event; ON CONFLICT names no index so that the
 // unique (event, partner) of the rows recorded before the partitioning also counts.
+// A late event (older than the floor above) is filed at the floor instead, a key that
+// moves once a week, so it is first looked up by (event, partner) in every partition
+// (an index probe each; only late events pay it): a redelivery after the floor moved
+// is still a duplicate.
 const INSERT_MANY_SQL = `
+  WITH v AS (
+    SELECT v.*, greatest(v.created_at, f.floor) AS filed_at, v.created_at < f.floor AS late
+    FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+         AS v(delivery_id, event_id, partner_id, event_type, body, traceparent, created_at)
+    CROSS JOIN (SELECT ${LATE_EVENT_FLOOR_SQL} AS floor) f
+  )
   INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at, traceparent, created_at)
   SELECT v.delivery_id, v.event_id, v.partner_id, v.event_type, v.body, e.url,
          CASE WHEN e.url IS NULL THEN 'no_endpoint' ELSE 'pending' END,
          CASE WHEN e.url IS NULL THEN NULL ELSE now() END,
-         v.traceparent, v.created_at
-  FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-       AS v(delivery_id, event_id, partner_id, event_type, body, traceparent, created_at)
+         v.traceparent, v.filed_at
+  FROM v
   LEFT JOIN endpoints e ON e.partner_id = v.partner_id
+  WHERE NOT (v.late AND EXISTS (
+    SELECT 1 FROM webhook_deliveries x WHERE x.event_id = v.event_id AND x.partner_id = v.partner_id))
   ORDER BY v.event_id, v.partner_id
   ON CONFLICT DO NOTHING
   RETURNING delivery_id, status`;
