@@ -64,6 +64,13 @@ describe('weekly partitions', () => {
       'webhook_deliveries_20261214',
       'webhook_delivery_attempts_20261214',
     ]);
+    // Each as a plain table, then attached (SHARE UPDATE EXCLUSIVE on the parent), never PARTITION OF (ACCESS EXCLUSIVE).
+    expect(statements.some((sql) => sql.includes('PARTITION OF'))).toBe(false);
+    const attached = statements.filter((sql) => sql.includes('ATTACH PARTITION'));
+    expect(attached).toHaveLength(4);
+    expect(attached[0]).toContain(
+      "ALTER TABLE webhook_deliveries ATTACH PARTITION webhook_deliveries_20261207 FOR VALUES FROM ('2026-12-07T00:00:00.000Z') TO ('2026-12-14T00:00:00.000Z')",
+    );
   });
 
   describe('a retention rule partitioned by week', () => {

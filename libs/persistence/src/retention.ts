@@ -284,16 +284,32 @@ async function inTransaction(
   }
 }
 
-/** Creates the week starting at `startMs` in every table of `rule`, in one transaction. */
+/**
+ * Creates the week starting at `startMs` in every table of `rule`, in one transaction: each as a
+ * plain table shaped like its parent, then attached. Attaching takes SHARE UPDATE EXCLUSIVE on the
+ * parent, which inserts, claims and reads do not wait for (CREATE TABLE … PARTITION OF would take
+ * ACCESS EXCLUSIVE and stop them all while it waits for its lock). The parent's indexes are built
+ * on the empty table as it is attached. A default partition is locked for the attach and scanned
+ * for rows of the new week unless its constraints exclude them: weeks are only created after the
+ * newest, beyond the default's CHECK, so the scan is skipped. A week another replica created
+ * meanwhile is left as it is.
+ */
 export async function createWeek(dataSource: DataSource, rule: PartitionRule, startMs: number): Promise<void> {
   partitionIdentifiers(rule);
   const from = new Date(startMs).toISOString();
   const to = new Date(startMs + WEEK_MS).toISOString();
   await inTransaction(dataSource, async (query) => {
-    for (const table of rule.tables)
+    for (const table of rule.tables) {
+      const week = weekPartitionName(table, startMs);
+      await query(`CREATE TABLE IF NOT EXISTS ${week} (LIKE ${table} INCLUDING ALL EXCLUDING INDEXES)`);
       await query(
-        `CREATE TABLE IF NOT EXISTS ${weekPartitionName(table, startMs)} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}')`,
+        `DO $attach$ BEGIN
+           IF NOT (SELECT relispartition FROM pg_class WHERE oid = '${week}'::regclass) THEN
+             ALTER TABLE ${table} ATTACH PARTITION ${week} FOR VALUES FROM ('${from}') TO ('${to}');
+           END IF;
+         END $attach$`,
       );
+    }
     return true;
   });
 }
