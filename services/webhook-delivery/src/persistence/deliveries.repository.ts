@@ -203,8 +203,8 @@ const LATE_EVENT_FLOOR_SQL = `date_trunc('week', (now() - interval '${LATE_EVENT
 // unique (event, partner) of the rows recorded before the partitioning also counts.
 // A late event (older than the floor above) is filed at the floor instead, a key that
 // moves once a week, so it is first looked up by (event, partner) in every partition
-// (an index probe each; only late events pay it): a redelivery after the floor moved
-// is still a duplicate.
+// (an index probe each, a lateral join so that only late events pay it): a redelivery
+// after the floor moved is still a duplicate.
 const INSERT_MANY_SQL = `
   WITH v AS (
     SELECT v.*, greatest(v.created_at, f.floor) AS filed_at, v.created_at < f.floor AS late
@@ -219,8 +219,11 @@ const INSERT_MANY_SQL = `
          v.traceparent, v.filed_at
   FROM v
   LEFT JOIN endpoints e ON e.partner_id = v.partner_id
-  WHERE NOT (v.late AND EXISTS (
-    SELECT 1 FROM webhook_deliveries x WHERE x.event_id = v.event_id AND x.partner_id = v.partner_id))
+  LEFT JOIN LATERAL (
+    SELECT true AS known FROM webhook_deliveries x
+     WHERE v.late AND x.event_id = v.event_id AND x.partner_id = v.partner_id LIMIT 1
+  ) k ON true
+  WHERE k.known IS NULL
   ORDER BY v.event_id, v.partner_id
   ON CONFLICT DO NOTHING
   RETURNING delivery_id, status`;
