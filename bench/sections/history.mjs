@@ -153,7 +153,7 @@ async function waitDelivered(urlTemplate, orderId) {
   await withDatabase(urlTemplate, 'svc_webhook_delivery', async (client) => {
     for (;;) {
       const { rows } = await client.query(
-        "SELECT count(*) FILTER (WHERE status <> 'delivered')::int AS open FROM deliveries WHERE strpos(body, $1) > 0",
+        "SELECT count(*) FILTER (WHERE status <> 'delivered')::int AS open FROM webhook_deliveries WHERE strpos(body, $1) > 0",
         [orderId],
       );
       if (rows[0].open === 0) return;

@@ -29,8 +29,9 @@ export const HISTORY_SEEDERS = [...SEEDERS, webhookDeliveries];
 export const NOT_CLONED = Object.freeze({
   'svc_trading.outbox': 'events already published: the relay reads only unpublished rows',
   'svc_ledger.outbox': 'events already published: the relay reads only unpublished rows',
-  'svc_webhook_delivery.deliveries': 'deliveries of past events: read per event, never by the order path',
-  'svc_webhook_delivery.delivery_attempts': 'attempts of past deliveries: read per delivery, never by the order path',
+  'svc_webhook_delivery.webhook_deliveries': 'deliveries of past events: read per event, never by the order path',
+  'svc_webhook_delivery.webhook_delivery_attempts':
+    'attempts of past deliveries: read per delivery, never by the order path',
 });
 
 /**
@@ -46,8 +47,10 @@ const COUNT_MAX = 10_000_000;
 
 /** Rows of each table of `client`'s database that mention any of the ids: { table: n } for n > 0. */
 async function rowsMentioning(client, ids) {
+  // A partition's rows are counted once, through its partitioned parent (what the seeders clone into).
   const { rows: tables } = await client.query(
-    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+    `SELECT t.tablename FROM pg_tables t JOIN pg_class c ON c.oid = format('%I.%I', t.schemaname, t.tablename)::regclass
+      WHERE t.schemaname = 'public' AND NOT c.relispartition ORDER BY t.tablename`,
   );
   const condition = ids.map((_, index) => `strpos(x::text, $${index + 1}) > 0`).join(' OR ');
   const found = {};

@@ -3,7 +3,10 @@
 // gets a clone id of its own (roles delivery_a…, event_a…, attempt_a…), and each cloned
 // delivery a feed position of its own, above every position taken when the seeding starts
 // (plus FEED_HEADROOM for rows the feed's positioner numbers meanwhile), so the partner's
-// events feed pages through the clones as through its own events. Used by the history bench
+// events feed pages through the clones as through its own events. Rows go in through the
+// partitioned parents (`webhook_deliveries`, `webhook_delivery_attempts`), so each lands in its
+// week; an attempt's `delivery_created_at` is its delivery's `created_at`, moved by the same
+// shift as every time column, so it is filed in its delivery's week. Used by the history bench
 // only: the volume section leaves these rows out (seed/index.mjs, NOT_CLONED).
 import { literal } from '../lib/clone-sql.js';
 import { SeedSchemaError, tableExists } from './clone.mjs';
@@ -24,8 +27,8 @@ export const webhookDeliveries = {
   database: 'svc_webhook_delivery',
   required: true,
   async applies(client, template) {
-    if (!(await tableExists(client, 'deliveries'))) return false;
-    const { rows } = await client.query('SELECT 1 FROM deliveries WHERE strpos(body, $1) > 0 LIMIT 1', [
+    if (!(await tableExists(client, 'webhook_deliveries'))) return false;
+    const { rows } = await client.query('SELECT 1 FROM webhook_deliveries WHERE strpos(body, $1) > 0 LIMIT 1', [
       template.orderId,
     ]);
     return rows.length > 0;
@@ -33,7 +36,7 @@ export const webhookDeliveries = {
   /** Every delivery of the order must be over (delivered): a clone of one in flight would be picked up and sent. */
   async extraIds(client, template) {
     const { rows: deliveries } = await client.query(
-      `SELECT delivery_id::text AS id, event_id::text AS "eventId", status FROM deliveries
+      `SELECT delivery_id::text AS id, event_id::text AS "eventId", status FROM webhook_deliveries
         WHERE strpos(body, $1) > 0 ORDER BY created_at, delivery_id`,
       [template.orderId],
     );
@@ -43,7 +46,7 @@ export const webhookDeliveries = {
         `the template order's deliveries ${open.map((row) => row.id).join(', ')} are not delivered`,
       );
     const { rows: attempts } = await client.query(
-      'SELECT id::text AS id FROM delivery_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, attempt_number',
+      'SELECT id::text AS id FROM webhook_delivery_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, attempt_number',
       [deliveries.map((row) => row.id)],
     );
     return [
@@ -57,7 +60,7 @@ export const webhookDeliveries = {
   async prepare(client, template, ids) {
     const deliveryIds = ids.filter((id) => id.role.startsWith('delivery_')).map((id) => id.id);
     const attemptIds = ids.filter((id) => id.role.startsWith('attempt_')).map((id) => id.id);
-    const { rows } = await client.query('SELECT coalesce(max(feed_position), 0)::text AS top FROM deliveries');
+    const { rows } = await client.query('SELECT coalesce(max(feed_position + 0), 0)::text AS top FROM webhook_deliveries');
     return { deliveryIds, attemptIds, feedBase: BigInt(rows[0].top) + BigInt(FEED_HEADROOM) };
   },
   async plans(template, tag, prepared) {
@@ -65,7 +68,7 @@ export const webhookDeliveries = {
     const ranks = deliveryIds.map((id, rank) => `(${literal(id)}::uuid, ${rank})`).join(', ');
     const plans = [
       {
-        table: 'deliveries',
+        table: 'webhook_deliveries',
         where: `tpl.delivery_id IN (${inList(deliveryIds)})`,
         expectedRows: deliveryIds.length,
         requiredColumns: ['delivery_id', 'event_id', 'partner_id', 'body', 'status', 'feed_position'],
@@ -76,10 +79,10 @@ export const webhookDeliveries = {
     ];
     if (attemptIds.length > 0)
       plans.push({
-        table: 'delivery_attempts',
+        table: 'webhook_delivery_attempts',
         where: `tpl.id IN (${inList(attemptIds)})`,
         expectedRows: attemptIds.length,
-        requiredColumns: ['id', 'delivery_id'],
+        requiredColumns: ['id', 'delivery_id', 'delivery_created_at'],
         orderBy: 's.i, tpl.id',
       });
     return plans;

@@ -69,15 +69,25 @@ export type { BatchWrite } from './group-commit';
 export { claimIdempotently, CLAIM_ATTEMPTS_MAX, TWIN_POLL_MS, TWIN_WAIT_MS_MAX } from './idempotency';
 export type { IdempotentCreate, IdempotentRow } from './idempotency';
 export {
+  BATCH_LAG_BEHIND_DROPS_MS,
+  createWeek,
+  dropWeek,
+  maintainPartitions,
   overdueSql,
+  partitionRuleOf,
+  partitionSweeper,
   pruneBatch,
   pruneSql,
   RETENTION_BATCH_SIZE_MAX,
   retentionCutoff,
   retentionSweepers,
   startRetention,
+  WEEK_MS,
+  weekPartitionName,
+  weeklyPartitions,
+  weekStartMs,
 } from './retention';
-export type { RetentionOptions, RetentionRule } from './retention';
+export type { PartitionRule, RetentionOptions, RetentionRule, WeeklyPartitioning } from './retention';
 export { BoundedCache, CACHE_ENTRIES_MAX_LIMIT, CACHE_TTL_MS_LIMIT } from './bounded-cache';
 export type { BoundedCacheOptions } from './bounded-cache';
 export { preparedStatementName, queryPrepared, queryPreparedArrays } from './prepared-query';

@@ -12,6 +12,12 @@
  * `retention_<table>`: worker_claims_total counts rows pruned,
  * worker_due_rows and worker_lag_seconds the rows past their window not yet
  * pruned and how long past it the oldest is).
+ *
+ * A rule whose table is partitioned by week (`partitionedByWeek`) is removed a
+ * week at a time instead: a second sweeper (`partitions_<table>`) keeps weeks
+ * ready ahead and drops a week once it is wholly past the window, and the batch
+ * sweeper only reaches, a week and a day later, the rows a drop left behind (a
+ * week kept because it held a row still needed).
  */
 import type { Logger } from '@platform/logger';
 import type { DataSource } from 'typeorm';
@@ -34,6 +40,24 @@ export interface RetentionRule {
   windowMs: number;
   /** Tables whose rows reference this one (`delivery_attempts.delivery_id`): deleted with the rows they reference. */
   dependents?: ReadonlyArray<{ table: string; column: string }>;
+  /** The table is partitioned by week on `timeColumn`: a week past the window is dropped whole (see WeeklyPartitioning). */
+  partitionedByWeek?: WeeklyPartitioning;
+}
+
+/** How a table partitioned by week on its rule's time column is kept (docs/retention.md, "Partitions"). */
+export interface WeeklyPartitioning {
+  /**
+   * Tables partitioned with the same weekly bounds on their own copy of the key (a delivery's
+   * attempts on its `created_at`), whose week is created and dropped with the table's.
+   */
+  alongside: readonly string[];
+  /** Weekly partitions kept ready beyond the current week: inserts find theirs while maintenance is down this long. */
+  aheadCount: number;
+  /**
+   * Conditions on the table's rows, each an indexed probe, any one of which keeps a week from being
+   * dropped (a row still needed: what `where` leaves out, stated so that an index answers it).
+   */
+  holds: readonly string[];
 }
 
 export interface RetentionOptions {
@@ -88,9 +112,13 @@ export function overdueSql(rule: RetentionRule): string {
      FROM (${candidates(rule, '$2')}) overdue`;
 }
 
-/** The instant before which a row of `rule` is past its window. */
+/**
+ * The instant before which a row of `rule` is deleted by batch: its window, or for a table
+ * partitioned by week a week and a day later, so that batches only reach the rows of a week
+ * kept past its window (held), never a week that is about to be dropped whole.
+ */
 export function retentionCutoff(rule: RetentionRule, nowMs: number): Date {
-  return new Date(nowMs - rule.windowMs);
+  return new Date(nowMs - rule.windowMs - (rule.partitionedByWeek ? BATCH_LAG_BEHIND_DROPS_MS : 0));
 }
 
 /** Deletes one batch of `rule`'s rows past their window; answers how many. */
@@ -115,23 +143,35 @@ export function retentionSweepers(
 ): BatchSweeper[] {
   if (!Number.isSafeInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > RETENTION_BATCH_SIZE_MAX)
     throw new Error(`retention batchSize must be 1..${RETENTION_BATCH_SIZE_MAX}`);
-  return rules.map((rule) => {
-    const sql = overdueSql(rule);
-    const measureDue = async () => {
-      const [row] = (await dataSource.query(sql, [retentionCutoff(rule, Date.now()), DUE_ROWS_COUNTED_MAX])) as Array<{
-        due_rows: number;
-        oldest_due_age_ms: string;
-      }>;
-      return { dueRows: row?.due_rows ?? 0, oldestDueAgeMs: Number(row?.oldest_due_age_ms ?? 0) };
-    };
-    return new BatchSweeper(
-      `retention of ${rule.table}`,
-      (batchSize) => pruneBatch(dataSource, rule, batchSize),
-      logger.child({ context: 'RetentionSweeper', table: rule.table }),
-      { intervalMs: options.intervalMs, batchSize: options.batchSize },
-      { worker: `retention_${rule.table}`, measureDue },
-    );
+  return rules.flatMap((rule) => {
+    const partitions = rule.partitionedByWeek
+      ? [partitionSweeper(dataSource, partitionRuleOf(rule, rule.partitionedByWeek), logger, options)]
+      : [];
+    return [...partitions, batchSweeper(dataSource, rule, logger, options)];
   });
+}
+
+function batchSweeper(
+  dataSource: DataSource,
+  rule: RetentionRule,
+  logger: Logger,
+  options: RetentionOptions,
+): BatchSweeper {
+  const sql = overdueSql(rule);
+  const measureDue = async () => {
+    const [row] = (await dataSource.query(sql, [retentionCutoff(rule, Date.now()), DUE_ROWS_COUNTED_MAX])) as Array<{
+      due_rows: number;
+      oldest_due_age_ms: string;
+    }>;
+    return { dueRows: row?.due_rows ?? 0, oldestDueAgeMs: Number(row?.oldest_due_age_ms ?? 0) };
+  };
+  return new BatchSweeper(
+    `retention of ${rule.table}`,
+    (batchSize) => pruneBatch(dataSource, rule, batchSize),
+    logger.child({ context: 'RetentionSweeper', table: rule.table }),
+    { intervalMs: options.intervalMs, batchSize: options.batchSize },
+    { worker: `retention_${rule.table}`, measureDue },
+  );
 }
 
 /** The sweepers of `rules`, started; stop() stops them all (each waits for its batch in flight). */
@@ -149,4 +189,229 @@ export function startRetention(
       await Promise.all(sweepers.map((sweeper) => sweeper.stop()));
     },
   };
+}
+
+/**
+ * Tables partitioned by week on their time column (docs/retention.md, "Partitions"): the
+ * maintenance step keeps `aheadCount` weekly partitions ready beyond the current one, and
+ * drops a week once all of it is past its window, the first table's partition and the
+ * others' of the same week together (a delivery's attempts are filed under its week).
+ * A week whose first table still holds a row matching one of `holds` (an unfinished
+ * delivery) is kept whatever its age: the rows that finish are pruned by a batch rule,
+ * and the week is dropped once none holds it.
+ */
+export interface PartitionRule {
+  /** Partitioned parents, each with weekly partitions named `<table>_YYYYMMDD` (the Monday, UTC) and the same bounds. */
+  tables: readonly string[];
+  /** Weekly partitions kept ahead of the current week: inserts find their partition while maintenance is down this long. */
+  aheadCount: number;
+  /** A week is dropped once its end is this far in the past. */
+  windowMs: number;
+  /** Conditions on the first table's rows, each one an indexed probe, that keep a week from being dropped. */
+  holds: readonly string[];
+}
+
+export const WEEK_MS = 7 * 24 * 60 * 60_000;
+/** How much later than the window batches reach into a table partitioned by week: a week, and a day of margin. */
+export const BATCH_LAG_BEHIND_DROPS_MS = WEEK_MS + 24 * 60 * 60_000;
+
+/** The partition maintenance of a rule partitioned by week: its table first, then those partitioned alongside. */
+export function partitionRuleOf(rule: RetentionRule, partitioning: WeeklyPartitioning): PartitionRule {
+  return {
+    tables: [rule.table, ...partitioning.alongside],
+    aheadCount: partitioning.aheadCount,
+    windowMs: rule.windowMs,
+    holds: partitioning.holds,
+  };
+}
+/** Weeks dropped per maintenance pass at most; the next pass follows at the next interval. */
+const WEEKS_DROPPED_PER_PASS_MAX = 8;
+/** How long a partition's creation or drop waits for its lock before the pass gives up (retried next pass). */
+const PARTITION_LOCK_TIMEOUT = '2s';
+const WEEK_SUFFIX = /_(\d{4})(\d{2})(\d{2})$/;
+
+/** The Monday 00:00 UTC starting the week of `instantMs`. */
+export function weekStartMs(instantMs: number): number {
+  const day = new Date(instantMs);
+  const midnight = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate());
+  return midnight - ((day.getUTCDay() + 6) % 7) * 24 * 60 * 60_000;
+}
+
+/** `<table>_YYYYMMDD` of the week starting at `startMs`. */
+export function weekPartitionName(table: string, startMs: number): string {
+  return `${table}_${new Date(startMs).toISOString().slice(0, 10).replaceAll('-', '')}`;
+}
+
+function partitionIdentifiers(rule: PartitionRule): void {
+  const bad = rule.tables.find((name) => !IDENTIFIER.test(name));
+  if (bad !== undefined || rule.tables.length === 0) throw new Error(`not an identifier: ${bad ?? '(no table)'}`);
+  if (!Number.isSafeInteger(rule.aheadCount) || rule.aheadCount < 1) throw new Error('aheadCount must be at least 1');
+  if (!Number.isSafeInteger(rule.windowMs) || rule.windowMs <= 0) throw new Error('windowMs must be positive');
+}
+
+/** The weekly partitions of `table` (not its default), by their Monday, oldest first. */
+export async function weeklyPartitions(dataSource: Pick<DataSource, 'query'>, table: string): Promise<number[]> {
+  const rows = (await dataSource.query(
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = $1::regclass`,
+    [table],
+  )) as Array<{ name: string }>;
+  return rows
+    .filter((row) => row.name.startsWith(`${table}_`))
+    .map((row) => WEEK_SUFFIX.exec(row.name))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+    .sort((a, b) => a - b);
+}
+
+async function inTransaction(
+  dataSource: DataSource,
+  work: (query: (sql: string) => Promise<unknown>) => Promise<boolean>,
+) {
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.startTransaction();
+    await runner.query(`SET LOCAL lock_timeout = '${PARTITION_LOCK_TIMEOUT}'`);
+    const commit = await work((sql) => runner.query(sql));
+    if (commit) await runner.commitTransaction();
+    else await runner.rollbackTransaction();
+    return commit;
+  } catch (error) {
+    if (runner.isTransactionActive) await runner.rollbackTransaction();
+    throw error;
+  } finally {
+    await runner.release();
+  }
+}
+
+/**
+ * Creates the week starting at `startMs` in every table of `rule`, in one transaction: each as a
+ * plain table shaped like its parent, then attached. Attaching takes SHARE UPDATE EXCLUSIVE on the
+ * parent, which inserts, claims and reads do not wait for (CREATE TABLE … PARTITION OF would take
+ * ACCESS EXCLUSIVE and stop them all while it waits for its lock). The parent's indexes are built
+ * on the empty table as it is attached. A default partition is locked for the attach and scanned
+ * for rows of the new week unless its constraints exclude them: weeks are only created after the
+ * newest, beyond the default's CHECK, so the scan is skipped. A week another replica created
+ * meanwhile is left as it is.
+ */
+export async function createWeek(dataSource: DataSource, rule: PartitionRule, startMs: number): Promise<void> {
+  partitionIdentifiers(rule);
+  const from = new Date(startMs).toISOString();
+  const to = new Date(startMs + WEEK_MS).toISOString();
+  await inTransaction(dataSource, async (query) => {
+    for (const table of rule.tables) {
+      const week = weekPartitionName(table, startMs);
+      await query(`CREATE TABLE IF NOT EXISTS ${week} (LIKE ${table} INCLUDING ALL EXCLUDING INDEXES)`);
+      await query(
+        `DO $attach$ BEGIN
+           IF NOT (SELECT relispartition FROM pg_class WHERE oid = '${week}'::regclass) THEN
+             ALTER TABLE ${table} ATTACH PARTITION ${week} FOR VALUES FROM ('${from}') TO ('${to}');
+           END IF;
+         END $attach$`,
+      );
+    }
+    return true;
+  });
+}
+
+/**
+ * Drops the week starting at `startMs` from every table of `rule` in one transaction, unless a
+ * row of the first table's partition matches one of `rule.holds`. A held week is recognised
+ * without any lock (it stays held until its rows finish, which a later pass sees); otherwise
+ * the parents are locked (ACCESS EXCLUSIVE, which the drop takes anyway: the parents first,
+ * in the order writers take them, so a writer cannot deadlock with the drop) and the week
+ * looked at again, so no row becomes unfinished between the look and the drop. Answers
+ * whether it dropped.
+ */
+export async function dropWeek(dataSource: DataSource, rule: PartitionRule, startMs: number): Promise<boolean> {
+  partitionIdentifiers(rule);
+  const first = weekPartitionName(rule.tables[0]!, startMs);
+  if (await weekHeld(dataSource, first, rule.holds)) return false;
+  return inTransaction(dataSource, async (query) => {
+    await query(`LOCK TABLE ${rule.tables.join(', ')} IN ACCESS EXCLUSIVE MODE`);
+    if (await weekHeld({ query }, first, rule.holds)) return false;
+    for (const table of [...rule.tables].reverse()) await query(`DROP TABLE ${weekPartitionName(table, startMs)}`);
+    return true;
+  });
+}
+
+/** Whether a row of `partition` matches one of `holds` (each an indexed probe). */
+async function weekHeld(
+  runner: { query(sql: string): Promise<unknown> },
+  partition: string,
+  holds: readonly string[],
+): Promise<boolean> {
+  for (const hold of holds) {
+    const [row] = (await runner.query(`SELECT EXISTS (SELECT 1 FROM ${partition} WHERE ${hold}) AS held`)) as Array<{
+      held: boolean;
+    }>;
+    if (row?.held) return true;
+  }
+  return false;
+}
+
+/**
+ * One maintenance pass: the weeks up to `aheadCount` past the current one created (after the
+ * newest there is, never behind it: a week behind would have to be checked against the
+ * default partition), then the weeks wholly past the window dropped unless held. Answers
+ * how many weeks it created or dropped.
+ */
+export async function maintainPartitions(
+  dataSource: DataSource,
+  rule: PartitionRule,
+  logger: Logger,
+  nowMs: number = Date.now(),
+): Promise<number> {
+  const weeks = await weeklyPartitions(dataSource, rule.tables[0]!);
+  const lastWanted = weekStartMs(nowMs) + rule.aheadCount * WEEK_MS;
+  let changed = 0;
+  for (let start = (weeks.at(-1) ?? weekStartMs(nowMs) - WEEK_MS) + WEEK_MS; start <= lastWanted; start += WEEK_MS) {
+    await createWeek(dataSource, rule, start);
+    changed += 1;
+  }
+  const expired = weeks
+    .filter((start) => start + WEEK_MS <= nowMs - rule.windowMs)
+    .slice(0, WEEKS_DROPPED_PER_PASS_MAX);
+  for (const start of expired) {
+    if (await dropWeek(dataSource, rule, start)) changed += 1;
+    else
+      logger.info('partition past its window kept: it holds unfinished rows, pruned by batch', {
+        partition: weekPartitionName(rule.tables[0]!, start),
+      });
+  }
+  return changed;
+}
+
+/** Weeks past their window still there (held, or not yet dropped), and how long past it the oldest is. */
+async function expiredWeeks(
+  dataSource: DataSource,
+  rule: PartitionRule,
+): Promise<{ dueRows: number; oldestDueAgeMs: number }> {
+  const nowMs = Date.now();
+  const expired = (await weeklyPartitions(dataSource, rule.tables[0]!)).filter(
+    (start) => start + WEEK_MS <= nowMs - rule.windowMs,
+  );
+  return {
+    dueRows: expired.length,
+    oldestDueAgeMs: expired.length === 0 ? 0 : nowMs - rule.windowMs - (expired[0]! + WEEK_MS),
+  };
+}
+
+/** The partition maintenance of `rule` as a BatchSweeper (worker `partitions_<first table>`), one pass per interval. */
+export function partitionSweeper(
+  dataSource: DataSource,
+  rule: PartitionRule,
+  logger: Logger,
+  options: RetentionOptions,
+): BatchSweeper {
+  partitionIdentifiers(rule);
+  const child = logger.child({ context: 'PartitionMaintenance', table: rule.tables[0] });
+  return new BatchSweeper(
+    `partitions of ${rule.tables.join(', ')}`,
+    // A pass does what is due and answers less than the batch size, so the sweeper waits for the next interval.
+    async () => Math.min(await maintainPartitions(dataSource, rule, child), options.batchSize - 1),
+    child,
+    { intervalMs: options.intervalMs, batchSize: options.batchSize },
+    { worker: `partitions_${rule.tables[0]}`, measureDue: () => expiredWeeks(dataSource, rule) },
+  );
 }

@@ -2,6 +2,7 @@
 // a missing key or a lease too short to outlast one attempt.
 import { loadConfig } from '@platform/config';
 import { configSchema, deliveryRetentionDays } from './config';
+import { LATE_EVENT_FILED_WITHIN_DAYS } from './persistence/deliveries.repository';
 
 const minimal = {
   DATABASE_URL: 'postgres://u:p@localhost:5432/svc_webhook_delivery',
@@ -61,5 +62,15 @@ describe('webhook-delivery config', () => {
     expect(() => loadConfig(configSchema, { ...minimal, DELIVERY_RETENTION_DAYS: '36' })).toThrow(
       /DELIVERY_RETENTION_DAYS/,
     );
+  });
+
+  it('never drops the week a late event is filed in: the shortest delivery window allowed is a day longer than its floor', () => {
+    const shortest = deliveryRetentionDays(
+      loadConfig(configSchema, { ...minimal, DELIVERY_RETENTION_DAYS: String(LATE_EVENT_FILED_WITHIN_DAYS + 1) }),
+    );
+    expect(shortest).toBe(LATE_EVENT_FILED_WITHIN_DAYS + 1);
+    expect(() =>
+      loadConfig(configSchema, { ...minimal, DELIVERY_RETENTION_DAYS: String(LATE_EVENT_FILED_WITHIN_DAYS) }),
+    ).toThrow(/DELIVERY_RETENTION_DAYS/);
   });
 });

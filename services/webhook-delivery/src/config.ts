@@ -76,6 +76,11 @@ export const configSchema = z
      * DELIVERY_RETENTION_DAYS_BEYOND_FEED_DEFAULT beyond it (deliveryRetentionDays).
      */
     DELIVERY_RETENTION_DAYS: positiveInt().max(800).optional(),
+    /**
+     * Weekly partitions of deliveries and attempts kept ready beyond the current week: events
+     * still find their partition if partition maintenance fails for this long (docs/retention.md).
+     */
+    DELIVERY_PARTITIONS_AHEAD_WEEKS: positiveInt().min(2).max(26).default(4),
     ...retentionEnv(),
   })
   .superRefine((config, context) => {

@@ -101,7 +101,11 @@ bootService({
   service: SERVICE_NAME,
   readConfig,
   dataSource: webhookDeliveryDataSource,
-  retention: (config) => webhookDeliveryRetentionRules({ deliveryRetentionDays: deliveryRetentionDays(config) }),
+  retention: (config) =>
+    webhookDeliveryRetentionRules({
+      deliveryRetentionDays: deliveryRetentionDays(config),
+      partitionsAheadWeeks: config.DELIVERY_PARTITIONS_AHEAD_WEEKS,
+    }),
   start: async ({ config, logger, tls, dataSource }) => {
     const amqp = new AmqpConnection(config.AMQP_URL, logger.child({ context: 'Amqp' }));
     const metrics = new DeliveryMetrics();

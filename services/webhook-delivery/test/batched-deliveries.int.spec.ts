@@ -43,20 +43,24 @@ async function addEndpoint(partnerId: string): Promise<void> {
   ]);
 }
 
+const EVENT_CREATED_AT = new Date();
 const newDelivery = (eventId: string, partnerId: string): NewDelivery => ({
   deliveryId: randomUUID(),
   eventId,
   partnerId,
   eventType: 'credit.received',
   body: `{"id":"${eventId}"}`,
+  // The event's creation time, fixed by its id as a producer's outbox fixes it: a duplicate carries the same.
+  createdAt: EVENT_CREATED_AT,
 });
 
 async function rowsOf(
   partnerId: string,
 ): Promise<Array<{ event_id: string; status: string; endpoint_url: string | null }>> {
-  return db.query('SELECT event_id, status, endpoint_url FROM deliveries WHERE partner_id = $1 ORDER BY event_id', [
-    partnerId,
-  ]);
+  return db.query(
+    'SELECT event_id, status, endpoint_url FROM webhook_deliveries WHERE partner_id = $1 ORDER BY event_id',
+    [partnerId],
+  );
 }
 
 describe('insertMany', () => {
@@ -109,7 +113,7 @@ describe('insertMany', () => {
 /** Claims take due rows of any partner: start each claiming test with none left from the others. */
 async function clearDue(): Promise<void> {
   await db.query(
-    "UPDATE deliveries SET status = 'dead', next_attempt_at = NULL, lease_id = NULL WHERE status IN ('pending', 'delivering')",
+    "UPDATE webhook_deliveries SET status = 'dead', next_attempt_at = NULL, lease_id = NULL WHERE status IN ('pending', 'delivering')",
   );
 }
 
@@ -192,11 +196,13 @@ describe('recordAttempts', () => {
     const [kept, lost] = await claimAll(partnerId, 2);
     if (!kept || !lost) throw new Error('expected two claimed deliveries');
     // Another replica took `lost` over after its lease ran out.
-    await db.query(`UPDATE deliveries SET lease_id = gen_random_uuid() WHERE delivery_id = $1`, [lost.deliveryId]);
+    await db.query(`UPDATE webhook_deliveries SET lease_id = gen_random_uuid() WHERE delivery_id = $1`, [
+      lost.deliveryId,
+    ]);
     const batch = await deliveries.recordAttempts([recording(kept, true), recording(lost, true)]);
     expect(batch.leaseHeld).toEqual([true, false]);
     const statuses = (await db.query(
-      'SELECT delivery_id, status, attempt_count FROM deliveries WHERE partner_id = $1',
+      'SELECT delivery_id, status, attempt_count FROM webhook_deliveries WHERE partner_id = $1',
       [partnerId],
     )) as Array<{ delivery_id: string; status: string; attempt_count: number }>;
     expect(statuses.find((row) => row.delivery_id === kept.deliveryId)).toMatchObject({
@@ -208,7 +214,7 @@ describe('recordAttempts', () => {
       attempt_count: 0,
     });
     const [{ count }] = (await db.query(
-      'SELECT count(*)::int AS count FROM delivery_attempts WHERE delivery_id = ANY($1::uuid[])',
+      'SELECT count(*)::int AS count FROM webhook_delivery_attempts WHERE delivery_id = ANY($1::uuid[])',
       [[kept.deliveryId, lost.deliveryId]],
     )) as Array<{ count: number }>;
     expect(count).toBe(2);

@@ -52,6 +52,7 @@ const newDelivery = (partnerId: string, eventType = 'credit.received'): NewDeliv
     partnerId,
     eventType,
     body: JSON.stringify({ id: eventId, type: eventType, createdAt: new Date().toISOString(), data: {} }),
+    createdAt: new Date(),
   };
 };
 
@@ -78,7 +79,7 @@ describe('the events feed while events arrive', () => {
     try {
       // `early` is inserted first but its transaction stays open; `late` commits at once.
       await runner.query(
-        `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, status)
+        `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, status)
         VALUES ($1, $2, $3, $4, $5, 'no_endpoint')`,
         [early.deliveryId, early.eventId, partnerId, early.eventType, early.body],
       );
@@ -138,7 +139,7 @@ describe('the feed cursor and filters', () => {
     const [own, foreign, old] = [newDelivery(mine), newDelivery(theirs), newDelivery(mine)];
     await deliveries.insertMany([own, foreign, old]);
     await feed.assignPositions(500);
-    await db.query(`UPDATE deliveries SET created_at = now() - interval '31 days' WHERE delivery_id = $1`, [
+    await db.query(`UPDATE webhook_deliveries SET created_at = now() - interval '31 days' WHERE delivery_id = $1`, [
       old.deliveryId,
     ]);
     const read = (after: string) =>
@@ -182,7 +183,7 @@ describe("the positioner's backlog", () => {
     const partnerId = randomUUID();
     const [oldest, newer] = [newDelivery(partnerId), newDelivery(partnerId)];
     await deliveries.insertMany([oldest, newer]);
-    await db.query(`UPDATE deliveries SET created_at = now() - interval '90 seconds' WHERE delivery_id = $1`, [
+    await db.query(`UPDATE webhook_deliveries SET created_at = now() - interval '90 seconds' WHERE delivery_id = $1`, [
       oldest.deliveryId,
     ]);
     const backlog = await feed.unpositioned();
@@ -206,8 +207,11 @@ describe('the feed as one JSON array', () => {
       type: 'credit.received',
       data: { note: 'Ksh «1» ✓\n' },
     });
-    // One at a time, so feed order is the order written (a batch is numbered by delivery id).
-    for (const row of written) await deliveries.insertMany([row]);
+    // One at a time, each event created a millisecond after the one before, so feed order is the
+    // order written (a step numbers by creation time, then delivery id).
+    const firstCreatedMs = Date.now();
+    for (const [index, row] of written.entries())
+      await deliveries.insertMany([{ ...row, createdAt: new Date(firstCreatedMs + index) }]);
     await feed.assignPositions(500);
     for (const afterEventId of ['', written[2]!.eventId, written[8]!.eventId])
       for (const eventType of ['', 'order.settled'])
@@ -240,7 +244,7 @@ describe('a partner retrying its own delivery', () => {
       [partnerId],
     );
     await db.query(
-      `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count, next_attempt_at)
+      `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count, next_attempt_at)
       VALUES ($1, $2, $3, $4, $5, 'https://hooks.example.com/x', $6, $7, CASE WHEN $6 = 'pending' THEN now() + interval '1 hour' END)`,
       [delivery.deliveryId, delivery.eventId, partnerId, delivery.eventType, delivery.body, status, attemptCount],
     );
@@ -256,7 +260,7 @@ describe('a partner retrying its own delivery', () => {
     expect(await retry(partnerId, failing)).toEqual({ deliveryId: failing, status: 'pending' });
     // Both are due now with a fresh round; asking again changes nothing and spends no retry.
     const rows = await db.query(
-      'SELECT attempt_count, replay_count, next_attempt_at <= now() AS due FROM deliveries WHERE delivery_id = ANY($1)',
+      'SELECT attempt_count, replay_count, next_attempt_at <= now() AS due FROM webhook_deliveries WHERE delivery_id = ANY($1)',
       [[dead, failing]],
     );
     expect(rows).toEqual([
@@ -273,7 +277,7 @@ describe('a partner retrying its own delivery', () => {
   it('leaves a delivered one as it is, and refuses re-openings past the per-minute limit', async () => {
     const partnerId = randomUUID();
     const delivered = await deliveryIn(partnerId, 'dead', 7);
-    await db.query(`UPDATE deliveries SET status = 'delivered', delivered_at = now() WHERE delivery_id = $1`, [
+    await db.query(`UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now() WHERE delivery_id = $1`, [
       delivered,
     ]);
     expect(await retry(partnerId, delivered, 1)).toEqual({ deliveryId: delivered, status: 'delivered' });
@@ -283,7 +287,7 @@ describe('a partner retrying its own delivery', () => {
       code: 'WEBHOOK_RETRY_LIMITED',
       retryAfterSeconds: expect.any(Number),
     });
-    const [row] = await db.query('SELECT status FROM deliveries WHERE delivery_id = $1', [second]);
+    const [row] = await db.query('SELECT status FROM webhook_deliveries WHERE delivery_id = $1', [second]);
     expect(row.status).toBe('dead');
   });
 });

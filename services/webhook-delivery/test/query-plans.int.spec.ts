@@ -8,7 +8,14 @@
 // - rows examined per table stay within 1.2× (and a few rows) of the run before.
 // History stays inside the feed's retention window, as a live partner's does.
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, KeysetPosition, PageBounds } from '@platform/persistence';
+import {
+  DataSource,
+  EntityManager,
+  KeysetPosition,
+  PageBounds,
+  weekPartitionName,
+  weekStartMs,
+} from '@platform/persistence';
 import {
   describeFlatQueries,
   ExplainingQueryable,
@@ -23,7 +30,18 @@ import { EndpointsRepository } from '../src/persistence/endpoints.repository';
 import { EventFeedRepository } from '../src/persistence/event-feed.repository';
 import { PartnerDeliveriesRepository } from '../src/persistence/partner-deliveries.repository';
 
-const GROWING_TABLES = ['deliveries', 'delivery_attempts', 'partner_retries'] as const;
+/**
+ * Deliveries and attempts are partitioned by week: a plan names the partition it reads. History before
+ * this week's Monday sits in the default partitions (`deliveries`, `delivery_attempts`), live rows in
+ * the weekly ones. The default partitions grow, and so does each weekly partition that holds rows;
+ * the weeks kept ready ahead hold none yet, and the planner rightly reads an empty table in one step,
+ * so those join the list only once they hold rows (each analysis adds them, WEEKLY_PARTITIONS_HOLDING_ROWS).
+ */
+const GROWING_TABLES = ['deliveries', 'delivery_attempts', 'partner_retries'];
+const WEEKLY_PARTITIONS_HOLDING_ROWS = `
+  SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+   WHERE i.inhparent IN ('webhook_deliveries'::regclass, 'webhook_delivery_attempts'::regclass)
+     AND c.relname ~ '_[0-9]{8}$' AND c.reltuples > 0`;
 const PARTNERS_WITH_ENDPOINTS = 10_000;
 const OTHER_PARTNERS = 40;
 /** Deliveries (each with one attempt) per partner before, and added after, for the hot partner and the others. */
@@ -71,7 +89,7 @@ async function seedDeliveries(
               CASE WHEN g % 2 = 0 THEN 'transfer.completed' ELSE 'order.settled' END AS event_type
          FROM generate_series(1, $4::int) AS g
      ), delivered AS (
-       INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count,
+       INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count,
                                last_status_code, last_error_class, last_latency_ms, created_at, delivered_at)
        SELECT delivery_id, gen_random_uuid(), $1, event_type, '{"id":"seeded","data":{}}', $6, status, 1,
               CASE WHEN status = 'delivered' THEN 200 END, CASE WHEN status = 'dead' THEN 'timeout' END, 120, at,
@@ -79,8 +97,9 @@ async function seedDeliveries(
          FROM made
        RETURNING delivery_id, status, created_at
      )
-     INSERT INTO delivery_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, error_class)
-     SELECT gen_random_uuid(), delivery_id, 1, created_at, 120, CASE WHEN status = 'delivered' THEN 200 END,
+     INSERT INTO webhook_delivery_attempts (id, delivery_id, delivery_created_at, attempt_number, started_at, latency_ms,
+                                            status_code, error_class)
+     SELECT gen_random_uuid(), delivery_id, created_at, 1, created_at, 120, CASE WHEN status = 'delivered' THEN 200 END,
             CASE WHEN status = 'dead' THEN 'timeout' END
        FROM delivered`,
     [partnerId, before, stepMs, count, deadEvery, ENDPOINT_URL],
@@ -90,7 +109,7 @@ async function seedDeliveries(
 /** Pending deliveries whose attempts failed so far, due later: a partner's few open ones (they do not grow). */
 async function seedFailing(db: DataSource, partnerId: string, count: number): Promise<void> {
   await db.query(
-    `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count,
+    `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, attempt_count,
                              next_attempt_at, last_error_class, created_at)
      SELECT gen_random_uuid(), gen_random_uuid(), $1, 'order.settled', '{}', $3, 'pending', 2, now() + interval '1 hour',
             'timeout', now() - g * interval '1 minute'
@@ -99,10 +118,17 @@ async function seedFailing(db: DataSource, partnerId: string, count: number): Pr
   );
 }
 
-/** Places every committed delivery in the feed, by the service's own step, then refreshes the statistics. */
+/**
+ * Places every committed delivery in the feed, by the service's own step, then refreshes the statistics
+ * (of every partition: VACUUM of a partitioned table covers its partitions) and counts the weekly
+ * partitions now holding rows among the growing tables.
+ */
 async function positionAndAnalyse(db: DataSource): Promise<void> {
   await new EventFeedRepository(db).assignPositions(1_000_000);
-  for (const table of ['endpoints', 'deliveries', 'delivery_attempts']) await db.query(`VACUUM (ANALYZE) ${table}`);
+  for (const table of ['endpoints', 'webhook_deliveries', 'webhook_delivery_attempts', 'partner_retries'])
+    await db.query(`VACUUM (ANALYZE) ${table}`);
+  const holding = (await db.query(WEEKLY_PARTITIONS_HOLDING_ROWS)) as Array<{ name: string }>;
+  for (const { name } of holding) if (!GROWING_TABLES.includes(name)) GROWING_TABLES.push(name);
 }
 
 /** What the operations share within one measurement: the live batch, what was claimed, cursors. */
@@ -143,11 +169,11 @@ function claimedAt(context: Context, index: number): ClaimedDelivery {
 
 /**
  * The hot path's statements on the tables that grow, by operation, in the order they run.
- * Not measured: one event type read from the start of a partner's feed. Once that partner
- * holds a large share of the table, the planner walks the global position index
- * (deliveries_feed_position_key) and filters, reading other partners' rows first (150 rows
- * became 4,159 here when the history grew). No index steers it back; the query itself must
- * change (ordered so that only the partner's own index gives the order).
+ * The feed's pages, from the start or of one event type, are read along the partner's own
+ * indexes: no other index gives the feed's order (the position index the feed step reads its
+ * top from is on `feed_position + 0`). With a plain position index, a partner holding a large
+ * share of a partition had the planner walk it and filter out every other partner's rows
+ * (a first page went from 303 to 11,000 rows examined when the history grew).
  */
 function operations(partnerId: string, others: readonly string[]): Record<string, Operation> {
   const deliveries = (q: ExplainingQueryable) => new DeliveriesRepository(q as unknown as DataSource);
@@ -166,6 +192,7 @@ function operations(partnerId: string, others: readonly string[]): Record<string
           eventType: 'transfer.completed',
           body: '{"id":"live"}',
           traceparent: null,
+          createdAt: new Date(),
         })),
       ),
     'claim due deliveries under the in-flight cap': async (q, context) => {
@@ -193,6 +220,14 @@ function operations(partnerId: string, others: readonly string[]): Record<string
     'feed: where a cursor event stands': (q, context) => feed(q).cursorPosition(partnerId, context.feedCursorEventId),
     'feed: first page from the start': (q) =>
       feed(q).read({ partnerId, afterPosition: '0', eventType: null, notBefore: notBefore(), limit: 100 }),
+    'feed: one event type from the start': (q) =>
+      feed(q).read({
+        partnerId,
+        afterPosition: '0',
+        eventType: 'transfer.completed',
+        notBefore: notBefore(),
+        limit: 100,
+      }),
     'feed: a full page after a cursor': async (q, context) => {
       const cursor = await feed(q).cursorPosition(partnerId, context.feedCursorEventId);
       if (cursor.kind !== 'positioned') throw new Error('the feed cursor has no position');
@@ -235,13 +270,13 @@ function operations(partnerId: string, others: readonly string[]): Record<string
 /** The live batch, cursors into the hot partner's feed and list, and its newest dead delivery. */
 async function contextNow(db: DataSource, hotPartner: string): Promise<Context> {
   const positioned = (await db.query(
-    `SELECT event_id FROM deliveries WHERE partner_id = $1 AND feed_position IS NOT NULL
+    `SELECT event_id FROM webhook_deliveries WHERE partner_id = $1 AND feed_position IS NOT NULL
      ORDER BY feed_position DESC LIMIT 151`,
     [hotPartner],
   )) as Array<{ event_id: string }>;
   const newest = await new PartnerDeliveriesRepository(db).list(hotPartner, null, { ...firstPage, fetchLimit: 150 });
   const [dead] = (await db.query(
-    `SELECT delivery_id FROM deliveries WHERE partner_id = $1 AND status = 'dead' ORDER BY created_at DESC LIMIT 1`,
+    `SELECT delivery_id FROM webhook_deliveries WHERE partner_id = $1 AND status = 'dead' ORDER BY created_at DESC LIMIT 1`,
     [hotPartner],
   )) as Array<{ delivery_id: string }>;
   return {
@@ -282,13 +317,31 @@ describeFlatQueries({
       context.live.map((live) => live.deliveryId).sort(),
     );
     // The replayed delivery is due now: closed again, so the next measurement claims only its own batch.
-    await db.query(`UPDATE deliveries SET status = 'dead', next_attempt_at = NULL WHERE delivery_id = $1`, [
+    await db.query(`UPDATE webhook_deliveries SET status = 'dead', next_attempt_at = NULL WHERE delivery_id = $1`, [
       context.deadDeliveryId,
     ]);
   },
   operations: ({ hotPartner, others }) => operations(hotPartner, others),
+  // Counted over the partitioned tables: the default partitions and every week.
   minimumRows: {
-    deliveries: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded,
-    delivery_attempts: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded,
+    webhook_deliveries: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded,
+    webhook_delivery_attempts: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded,
+  },
+  moreChecks(database) {
+    it('seeds this week into weekly partitions of both tables, which count as growing', async () => {
+      const thisWeek = weekStartMs(Date.now());
+      const [row] = (await database().query(
+        `SELECT (SELECT count(*) FROM ${weekPartitionName('webhook_deliveries', thisWeek)})::int AS deliveries,
+                (SELECT count(*) FROM ${weekPartitionName('webhook_delivery_attempts', thisWeek)})::int AS attempts`,
+      )) as Array<{ deliveries: number; attempts: number }>;
+      expect(row!.deliveries).toBeGreaterThan(0);
+      expect(row!.attempts).toBeGreaterThan(0);
+      expect(GROWING_TABLES).toEqual(
+        expect.arrayContaining([
+          weekPartitionName('webhook_deliveries', thisWeek),
+          weekPartitionName('webhook_delivery_attempts', thisWeek),
+        ]),
+      );
+    });
   },
 });

@@ -12,7 +12,7 @@ import { webhookDeliveryRetentionRules } from '../src/workers/retention.worker';
 
 const DAY_MS = 24 * 60 * 60_000;
 const RETENTION_DAYS = 37;
-const [rule] = webhookDeliveryRetentionRules({ deliveryRetentionDays: RETENTION_DAYS });
+const [rule] = webhookDeliveryRetentionRules({ deliveryRetentionDays: RETENTION_DAYS, partitionsAheadWeeks: 4 });
 
 type Planted = { status: 'pending' | 'delivered' | 'dead' | 'no_endpoint'; ageDays: number; positioned?: boolean };
 

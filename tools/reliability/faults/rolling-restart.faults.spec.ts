@@ -461,7 +461,7 @@ async function expectEveryEventDelivered(
   const undelivered = async () =>
     (
       await pools.webhooks.query(
-        `SELECT delivery_id, event_type, status FROM deliveries WHERE partner_id = $1 AND status <> 'delivered'`,
+        `SELECT delivery_id, event_type, status FROM webhook_deliveries WHERE partner_id = $1 AND status <> 'delivered'`,
         [partnerId],
       )
     ).rows;

@@ -181,7 +181,7 @@ describe('the webhook-delivery worker killed with SIGKILL mid-delivery', () => {
       await stackInfra.startServices();
       const rows = () =>
         stand.pools.webhooks.query(
-          'SELECT delivery_id, status FROM deliveries WHERE partner_id = $1 AND body LIKE $2',
+          'SELECT delivery_id, status FROM webhook_deliveries WHERE partner_id = $1 AND body LIKE $2',
           [partner.partnerId, `%${transactionId}%`],
         );
       await waitFor(async () => ((await rows()).rows.some((row) => row.status === 'delivered') ? true : undefined), {

@@ -7,6 +7,7 @@ import { WebhookDeliveryEventFeedMigration1796400000000 } from './migrations/179
 import { WebhookDeliveryFeedAssignFunctionMigration1796500000000 } from './migrations/1796500000000-webhook-delivery-feed-assign-function';
 import { WebhookDeliveryPartnerStatusListingMigration1796700000000 } from './migrations/1796700000000-webhook-delivery-partner-status-listing';
 import { WebhookDeliveryRetentionIndexesMigration1797200000000 } from './migrations/1797200000000-webhook-delivery-retention-indexes';
+import { WebhookDeliveryWeeklyPartitionsMigration1797500000000 } from './migrations/1797500000000-webhook-delivery-weekly-partitions';
 
 export const SERVICE_NAME = 'webhook-delivery';
 
@@ -23,6 +24,7 @@ export function webhookDeliveryDataSource(url: string): DataSource {
       WebhookDeliveryFeedAssignFunctionMigration1796500000000,
       WebhookDeliveryPartnerStatusListingMigration1796700000000,
       WebhookDeliveryRetentionIndexesMigration1797200000000,
+      WebhookDeliveryWeeklyPartitionsMigration1797500000000,
     ],
   });
 }

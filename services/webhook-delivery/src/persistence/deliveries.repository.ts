@@ -28,6 +28,11 @@ export interface NewDelivery {
   body: string;
   /** The W3C traceparent the event arrived with, continued by every attempt; null without one. */
   traceparent: string | null;
+  /**
+   * When the event was created (its `createdAt`): the delivery's `created_at` and partition key, unless
+   * the event is older than LATE_EVENT_FILED_WITHIN_DAYS (then filed at that floor's week; the body keeps it).
+   */
+  createdAt: Date;
 }
 
 /** What became of one new delivery: created due now, created held (no endpoint yet), or already there. */
@@ -65,6 +70,8 @@ export interface RangeReplay {
 /** A delivery this replica holds the lease on. */
 export interface ClaimedDelivery {
   deliveryId: string;
+  /** The delivery's `created_at`: with the id, its key in the partitioned table (its attempts are filed under it). */
+  createdAt: Date;
   eventId: string;
   partnerId: string;
   eventType: string;
@@ -102,7 +109,7 @@ export type DeliveryTransition = { status: 'delivered' } | { status: 'pending'; 
 
 /** One finished attempt to record, with the lease it was made under. */
 export interface AttemptRecording {
-  claimed: Pick<ClaimedDelivery, 'deliveryId' | 'partnerId' | 'leaseId' | 'replayCount'>;
+  claimed: Pick<ClaimedDelivery, 'deliveryId' | 'createdAt' | 'partnerId' | 'leaseId' | 'replayCount'>;
   attempt: AttemptRecord;
   next: DeliveryTransition;
 }
@@ -157,6 +164,7 @@ export interface SummaryRow {
 
 interface ClaimRow {
   delivery_id: string;
+  created_at: Date;
   event_id: string;
   partner_id: string;
   event_type: string;
@@ -172,21 +180,52 @@ interface ClaimRow {
   updated_at: Date | null;
 }
 
+/**
+ * How far back an event's own creation time still files its delivery: a delivery is filed
+ * (`created_at`, the partition key) at its event's creation time, or, for an event older
+ * than this (replayed, or held back long upstream), at the Monday starting the week this
+ * many days ago. That week is never dropped: a week goes once its end is past the delivery
+ * window, which is never shorter than the feed's shortest window and the week beyond it
+ * (37 days, config.ts), a day more than this. Without it, a late event would be filed in a
+ * week already dropped, which no partition takes, and would never be delivered.
+ */
+export const LATE_EVENT_FILED_WITHIN_DAYS = 36;
+
+const LATE_EVENT_FLOOR_SQL = `date_trunc('week', (now() - interval '${LATE_EVENT_FILED_WITHIN_DAYS} days') AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
 // One statement: the endpoint URL comes from the endpoints table as of this
 // statement (null: held as no_endpoint, no timer). Rows go in sorted by
 // (event, partner), so two replicas inserting overlapping batches take the
 // unique index in the same order and cannot deadlock; an (event, partner) pair
-// already there, or twice in the batch, is skipped.
+// already there, or twice in the batch, is skipped. `created_at` is the event's own
+// creation time, which its id fixes, so the partitioned table's key (event, partner,
+// created_at) recognises a redelivered event; ON CONFLICT names no index so that the
+// unique (event, partner) of the rows recorded before the partitioning also counts.
+// A late event (older than the floor above) is filed at the floor instead, a key that
+// moves once a week, so it is first looked up by (event, partner) in every partition
+// (an index probe each, a lateral join so that only late events pay it): a redelivery
+// after the floor moved is still a duplicate.
 const INSERT_MANY_SQL = `
-  INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at, traceparent)
+  WITH v AS (
+    SELECT v.*, greatest(v.created_at, f.floor) AS filed_at, v.created_at < f.floor AS late
+    FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+         AS v(delivery_id, event_id, partner_id, event_type, body, traceparent, created_at)
+    CROSS JOIN (SELECT ${LATE_EVENT_FLOOR_SQL} AS floor) f
+  )
+  INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at, traceparent, created_at)
   SELECT v.delivery_id, v.event_id, v.partner_id, v.event_type, v.body, e.url,
          CASE WHEN e.url IS NULL THEN 'no_endpoint' ELSE 'pending' END,
          CASE WHEN e.url IS NULL THEN NULL ELSE now() END,
-         v.traceparent
-  FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[]) AS v(delivery_id, event_id, partner_id, event_type, body, traceparent)
+         v.traceparent, v.filed_at
+  FROM v
   LEFT JOIN endpoints e ON e.partner_id = v.partner_id
+  LEFT JOIN LATERAL (
+    SELECT true AS known FROM webhook_deliveries x
+     WHERE v.late AND x.event_id = v.event_id AND x.partner_id = v.partner_id LIMIT 1
+  ) k ON true
+  WHERE k.known IS NULL
   ORDER BY v.event_id, v.partner_id
-  ON CONFLICT (event_id, partner_id) DO NOTHING
+  ON CONFLICT DO NOTHING
   RETURNING delivery_id, status`;
 
 // One statement: due pending rows of partners below their in-flight cap, in
@@ -197,10 +236,10 @@ const INSERT_MANY_SQL = `
 // Rows locked but over the cap are released when the statement ends.
 const CLAIM_DUE_SQL = `
   WITH locked AS (
-    SELECT d.delivery_id, d.partner_id, d.next_attempt_at, f.in_flight
-    FROM deliveries d
+    SELECT d.delivery_id, d.created_at, d.partner_id, d.next_attempt_at, f.in_flight
+    FROM webhook_deliveries d
     CROSS JOIN LATERAL (
-      SELECT count(*)::int AS in_flight FROM deliveries x
+      SELECT count(*)::int AS in_flight FROM webhook_deliveries x
       WHERE x.partner_id = d.partner_id AND x.status = 'delivering' AND x.next_attempt_at > now()
     ) f
     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND f.in_flight < $1
@@ -208,14 +247,14 @@ const CLAIM_DUE_SQL = `
     LIMIT $2
     FOR UPDATE OF d SKIP LOCKED
   ), ranked AS (
-    SELECT delivery_id, in_flight + row_number() OVER (PARTITION BY partner_id ORDER BY next_attempt_at, delivery_id) AS slot
+    SELECT delivery_id, created_at, in_flight + row_number() OVER (PARTITION BY partner_id ORDER BY next_attempt_at, delivery_id) AS slot
     FROM locked
   ), claimed AS (
-    UPDATE deliveries d
+    UPDATE webhook_deliveries d
     SET status = 'delivering', lease_id = gen_random_uuid(), next_attempt_at = now() + $3 * interval '1 millisecond'
     FROM ranked r
-    WHERE d.delivery_id = r.delivery_id AND r.slot <= $1
-    RETURNING d.delivery_id, d.event_id, d.partner_id, d.event_type, d.body, d.attempt_count, d.replay_count, d.lease_id, d.traceparent
+    WHERE d.delivery_id = r.delivery_id AND d.created_at = r.created_at AND r.slot <= $1
+    RETURNING d.delivery_id, d.created_at, d.event_id, d.partner_id, d.event_type, d.body, d.attempt_count, d.replay_count, d.lease_id, d.traceparent
   )
   SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.updated_at
   FROM claimed c LEFT JOIN endpoints e ON e.partner_id = c.partner_id`;
@@ -230,11 +269,11 @@ const RECORD_ATTEMPTS_SQL = `
   WITH v AS (
     SELECT * FROM unnest(
       $1::int[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::bigint[], $7::uuid[], $8::int[], $9::timestamptz[],
-      $10::int[], $11::int[], $12::text[], $13::text[], $14::int[]
+      $10::int[], $11::int[], $12::text[], $13::text[], $14::int[], $15::timestamptz[]
     ) AS v(ordinal, delivery_id, partner_id, lease_id, status, delay_ms, attempt_id, attempt_number, started_at,
-           latency_ms, status_code, error_class, response_excerpt, round)
+           latency_ms, status_code, error_class, response_excerpt, round, created_at)
   ), moved AS (
-    UPDATE deliveries d SET
+    UPDATE webhook_deliveries d SET
       status = v.status,
       attempt_count = d.attempt_count + 1,
       next_attempt_at = CASE WHEN v.status = 'pending' THEN now() + v.delay_ms * interval '1 millisecond' ELSE NULL END,
@@ -244,11 +283,13 @@ const RECORD_ATTEMPTS_SQL = `
       last_error_class = v.error_class,
       last_latency_ms = v.latency_ms
     FROM v
-    WHERE d.delivery_id = v.delivery_id AND d.lease_id = v.lease_id AND d.status = 'delivering'
+    WHERE d.delivery_id = v.delivery_id AND d.created_at = v.created_at AND d.lease_id = v.lease_id AND d.status = 'delivering'
     RETURNING d.delivery_id
   ), attempts AS (
-    INSERT INTO delivery_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, error_class, response_excerpt, round)
-    SELECT attempt_id, delivery_id, attempt_number, started_at, latency_ms, status_code, error_class, response_excerpt, round FROM v
+    INSERT INTO webhook_delivery_attempts (id, delivery_id, delivery_created_at, attempt_number, started_at, latency_ms, status_code,
+                                           error_class, response_excerpt, round)
+    SELECT attempt_id, delivery_id, created_at, attempt_number, started_at, latency_ms, status_code, error_class, response_excerpt, round
+    FROM v
   ), held AS (
     SELECT v.partner_id, v.ordinal, v.error_class IS NULL AS success,
            max(v.ordinal) FILTER (WHERE v.error_class IS NULL) OVER (PARTITION BY v.partner_id) AS last_success
@@ -287,6 +328,7 @@ export class DeliveriesRepository {
       deliveries.map((delivery) => delivery.eventType),
       deliveries.map((delivery) => delivery.body),
       deliveries.map((delivery) => delivery.traceparent),
+      deliveries.map((delivery) => delivery.createdAt),
     ])) as Array<{ delivery_id: string; status: 'pending' | 'no_endpoint' }>;
     const created = new Map(rows.map((row) => [row.delivery_id, row.status]));
     return deliveries.map((delivery) => created.get(delivery.deliveryId) ?? 'duplicate');
@@ -296,7 +338,11 @@ export class DeliveriesRepository {
    * Where claimDue finds due deliveries, for the scheduler's metrics. Those held
    * back because their endpoint is at its in-flight cap count as due: they wait.
    */
-  readonly dueRows: DueRows = { table: 'deliveries', dueColumn: 'next_attempt_at', where: "status = 'pending'" };
+  readonly dueRows: DueRows = {
+    table: 'webhook_deliveries',
+    dueColumn: 'next_attempt_at',
+    where: "status = 'pending'",
+  };
 
   /** Takes up to `limit` due deliveries under a fresh lease each, with their endpoints: one statement. */
   async claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]> {
@@ -332,6 +378,7 @@ export class DeliveriesRepository {
       column((r) => r.attempt.errorClass),
       column((r) => r.attempt.responseExcerpt),
       column((r) => r.claimed.replayCount),
+      column((r) => r.claimed.createdAt),
     ])) as Array<{ kind: 'moved' | 'counted'; id: string; consecutive_failures: number | null; added: number | null }>;
     const moved = new Set(rows.filter((row) => row.kind === 'moved').map((row) => row.id));
     const failureRuns = rows
@@ -349,7 +396,7 @@ export class DeliveriesRepository {
     const rows = (await this.dataSource.query(
       `SELECT delivery_id, event_id, event_type, partner_id, status, attempt_count, replay_count, last_status_code, last_error_class,
               next_attempt_at, created_at, delivered_at
-       FROM deliveries
+       FROM webhook_deliveries
        WHERE partner_id = $1 AND ($2::boolean = false OR status = 'dead')
        ORDER BY created_at DESC, delivery_id DESC
        LIMIT $3`,
@@ -381,7 +428,7 @@ export class DeliveriesRepository {
     const [reopened] = updatedRows(result) as Array<{ partner_id: string }>;
     if (reopened) return { status: 'pending', reopened: true, partnerId: reopened.partner_id };
     const [row] = (await manager.query(
-      'SELECT status, partner_id FROM deliveries WHERE delivery_id = $1 AND ($2::uuid IS NULL OR partner_id = $2)',
+      'SELECT status, partner_id FROM webhook_deliveries WHERE delivery_id = $1 AND ($2::uuid IS NULL OR partner_id = $2)',
       [deliveryId, owner],
     )) as Array<{ status: DeliveryStatus; partner_id: string }>;
     return row ? { status: row.status, reopened: false, partnerId: row.partner_id } : null;
@@ -401,11 +448,14 @@ export class DeliveriesRepository {
     const params = [range.partnerId, range.since, range.until, statuses];
     const result = (await manager.query(
       `${REOPEN_SQL} WHERE delivery_id IN (
-         SELECT delivery_id FROM deliveries WHERE ${match} ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
+         SELECT delivery_id FROM webhook_deliveries WHERE ${match} ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
        RETURNING delivery_id`,
       [...params, range.limit],
     )) as UpdateResult;
-    const [left] = (await manager.query(`SELECT count(*)::int AS n FROM deliveries WHERE ${match}`, params)) as Array<{
+    const [left] = (await manager.query(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${match}`,
+      params,
+    )) as Array<{
       n: number;
     }>;
     return { replayed: updatedRows(result).length, remaining: left?.n ?? 0 };
@@ -422,7 +472,7 @@ export class DeliveriesRepository {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<number> {
     const result = (await manager.query(
-      `UPDATE deliveries SET status = 'pending', next_attempt_at = now(), endpoint_url = $3
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), endpoint_url = $3
        WHERE partner_id = $1 AND status = 'no_endpoint' AND created_at >= $2
        RETURNING delivery_id`,
       [partnerId, since, endpointUrl],
@@ -433,7 +483,7 @@ export class DeliveriesRepository {
   /** Returns deliveries whose lease ran out (their replica died) to pending, due at once. */
   async releaseExpiredLeases(): Promise<number> {
     const result = (await this.dataSource.query(
-      `UPDATE deliveries SET status = 'pending', lease_id = NULL
+      `UPDATE webhook_deliveries SET status = 'pending', lease_id = NULL
        WHERE status = 'delivering' AND next_attempt_at <= now()
        RETURNING delivery_id`,
     )) as UpdateResult;
@@ -443,7 +493,7 @@ export class DeliveriesRepository {
   /** Pending deliveries due for longer than `overdueMs`, and the oldest due time among them. */
   async overdue(overdueMs: number): Promise<{ count: number; oldestDueAt: Date | null }> {
     const [row] = (await this.dataSource.query(
-      `SELECT count(*)::int AS count, min(next_attempt_at) AS oldest FROM deliveries
+      `SELECT count(*)::int AS count, min(next_attempt_at) AS oldest FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at < now() - $1 * interval '1 millisecond'`,
       [overdueMs],
     )) as Array<{ count: number; oldest: Date | null }>;
@@ -455,8 +505,8 @@ export class DeliveriesRepository {
 // with the same delivery id; the attempts of earlier rounds stay as history.
 // A held (no_endpoint) delivery stays held while the partner still has no endpoint:
 // opening it would only spend its attempts on failing as no_endpoint.
-const HAS_ENDPOINT_OR_NOT_HELD = `(status <> 'no_endpoint' OR EXISTS (SELECT 1 FROM endpoints e WHERE e.partner_id = deliveries.partner_id))`;
-const REOPEN_SQL = `UPDATE deliveries SET status = 'pending', attempt_count = 0, replay_count = replay_count + 1,
+const HAS_ENDPOINT_OR_NOT_HELD = `(status <> 'no_endpoint' OR EXISTS (SELECT 1 FROM endpoints e WHERE e.partner_id = webhook_deliveries.partner_id))`;
+const REOPEN_SQL = `UPDATE webhook_deliveries SET status = 'pending', attempt_count = 0, replay_count = replay_count + 1,
   next_attempt_at = now(), lease_id = NULL, delivered_at = NULL`;
 
 // TypeORM's postgres driver answers an UPDATE (or DELETE) with [rows, affectedCount]
@@ -470,6 +520,7 @@ function updatedRows(result: UpdateResult): unknown[] {
 
 const toClaimed = (row: ClaimRow): ClaimedDelivery => ({
   deliveryId: row.delivery_id,
+  createdAt: row.created_at,
   eventId: row.event_id,
   partnerId: row.partner_id,
   eventType: row.event_type,

@@ -9,13 +9,13 @@
 import { type DataSource, queryPreparedArrays } from '@platform/persistence';
 
 /** A page of the feed: events after a position, oldest first, $4 of them (the partner's feed index). */
-const FEED_PAGE_SQL = `SELECT event_id::text, body FROM deliveries
+const FEED_PAGE_SQL = `SELECT event_id::text, body FROM webhook_deliveries
   WHERE partner_id = $1 AND feed_position IS NOT NULL AND feed_position > $2::bigint AND created_at >= $3
   ORDER BY feed_position
   LIMIT $4`;
 
 /** The same page of one event type only (the partner's type index). */
-const FEED_PAGE_OF_TYPE_SQL = `SELECT event_id::text, body FROM deliveries
+const FEED_PAGE_OF_TYPE_SQL = `SELECT event_id::text, body FROM webhook_deliveries
   WHERE partner_id = $1 AND feed_position IS NOT NULL AND feed_position > $2::bigint AND created_at >= $3
     AND event_type = $5
   ORDER BY feed_position
@@ -23,7 +23,7 @@ const FEED_PAGE_OF_TYPE_SQL = `SELECT event_id::text, body FROM deliveries
 
 /** Where the page's cursor event stands: its position (null while the positioner has not reached it) and its time. */
 const FEED_CURSOR_SQL =
-  'SELECT feed_position::text, created_at FROM deliveries WHERE partner_id = $1 AND event_id = $2';
+  'SELECT feed_position::text, created_at FROM webhook_deliveries WHERE partner_id = $1 AND event_id = $2';
 
 /** A page of the feed as the one JSON array the partner receives. */
 export interface FeedJsonPage {
@@ -93,8 +93,8 @@ export class EventFeedRepository {
    */
   async unpositioned(): Promise<UnpositionedEvents> {
     const [row] = (await this.dataSource.query(
-      `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM deliveries WHERE feed_position IS NULL LIMIT $1) waiting) AS count,
-              coalesce(extract(epoch FROM clock_timestamp() - (SELECT min(created_at) FROM deliveries WHERE feed_position IS NULL)), 0)::float8 AS oldest_age_seconds`,
+      `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM webhook_deliveries WHERE feed_position IS NULL LIMIT $1) waiting) AS count,
+              coalesce(extract(epoch FROM clock_timestamp() - (SELECT min(created_at) FROM webhook_deliveries WHERE feed_position IS NULL)), 0)::float8 AS oldest_age_seconds`,
       [UNPOSITIONED_COUNTED_MAX],
     )) as Array<{ count: number; oldest_age_seconds: number }>;
     return { count: row?.count ?? 0, oldestAgeSeconds: Math.max(0, row?.oldest_age_seconds ?? 0) };
@@ -147,7 +147,7 @@ export class EventFeedRepository {
   /** Events after the position, in feed order, at most `limit`. */
   async read(query: FeedRead): Promise<FeedEvent[]> {
     const rows = (await this.dataSource.query(
-      `SELECT feed_position::text AS position, event_id, event_type, body FROM deliveries
+      `SELECT feed_position::text AS position, event_id, event_type, body FROM webhook_deliveries
        WHERE partner_id = $1 AND feed_position IS NOT NULL AND feed_position > $2::bigint
          AND ($3::text IS NULL OR event_type = $3) AND created_at >= $4
        ORDER BY feed_position

@@ -28,7 +28,7 @@ export class PartnerDeliveriesRepository {
     parameters.push(page.fetchLimit);
     const rows = await queryRows<Row>(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM deliveries WHERE ${conditions.join(' AND ')}
+      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${conditions.join(' AND ')}
        ORDER BY created_at DESC, delivery_id DESC LIMIT $${parameters.length}`,
       parameters,
     );
@@ -39,7 +39,7 @@ export class PartnerDeliveriesRepository {
   async get(partnerId: string, deliveryId: string): Promise<PartnerDeliveryRow | null> {
     const [row] = await queryRows<Row>(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM deliveries WHERE partner_id = $1 AND delivery_id = $2`,
+      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE partner_id = $1 AND delivery_id = $2`,
       [partnerId, deliveryId],
     );
     return row ? toRow(row) : null;

@@ -15,6 +15,7 @@ const logger = createLogger('webhook-delivery-spec', 'error');
 
 const delivery = (index: number): ClaimedDelivery => ({
   deliveryId: `d-${index}`,
+  createdAt: new Date('2026-01-01T00:00:00.000Z'),
   eventId: `e-${index}`,
   partnerId: 'p-1',
   eventType: 'credit.received',

@@ -122,6 +122,10 @@ export class AcceptEventUseCase {
 function toNewDelivery(event: ConsumedEvent): NewDelivery | Error {
   if (!isUuid(event.id) || !isUuid(event.partnerId))
     return new Error(`event ${event.id} has a malformed id or partnerId`);
+  // The event's creation time keys its deliveries (and picks their weekly partition): the
+  // producer's outbox row fixes it, so every redelivery of the event carries the same one.
+  const createdAt = new Date(event.createdAt);
+  if (Number.isNaN(createdAt.getTime())) return new Error(`event ${event.id} has a malformed createdAt`);
   const body = serialisePartnerEnvelope(event);
   if (Buffer.byteLength(body, 'utf8') > BODY_BYTES_MAX)
     return new Error(`event ${event.id} body exceeds ${BODY_BYTES_MAX} bytes`);
@@ -132,5 +136,6 @@ function toNewDelivery(event: ConsumedEvent): NewDelivery | Error {
     eventType: event.type,
     body,
     traceparent: event.traceparent ?? null,
+    createdAt,
   };
 }

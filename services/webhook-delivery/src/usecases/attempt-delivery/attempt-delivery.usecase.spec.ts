@@ -25,6 +25,7 @@ const key = SealingKeyRing.parse('cd'.repeat(32));
 const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
 const claimed: ClaimedDelivery = {
   deliveryId: '0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f',
+  createdAt: new Date('2026-01-01T00:00:00.000Z'),
   eventId: '1c9a4d2f-6e8b-4d3c-8f2a-4b5c6d7e8f90',
   partnerId,
   eventType: 'credit.received',

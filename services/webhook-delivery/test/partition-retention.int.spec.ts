@@ -1,0 +1,138 @@
+// Proves the weekly partitions of deliveries and attempts against PostgreSQL, on a scratch
+// database migrated by this service's migrations and swept with its own rules, as its
+// retention worker sweeps them: weeks are created ahead of the current one; a week wholly
+// past DELIVERY_RETENTION_DAYS whose deliveries are all finished is dropped from both tables;
+// a week past it holding an unfinished delivery is kept (its finished rows go by batch) until
+// that delivery finishes, then dropped; weeks inside the window and this week are not touched;
+// and a sweep run again changes nothing. Earlier weeks are created here as the worker would
+// have created them then (a scratch database starts at this week).
+import { randomUUID } from 'node:crypto';
+import {
+  createWeek,
+  partitionRuleOf,
+  RetentionRule,
+  WEEK_MS,
+  weeklyPartitions,
+  weekStartMs,
+} from '@platform/persistence';
+import { RetentionStand, retentionStand } from '@platform/testing';
+import { webhookDeliveryDataSource } from '../src/persistence/data-source';
+import { webhookDeliveryRetentionRules } from '../src/workers/retention.worker';
+
+const DAY_MS = 24 * 60 * 60_000;
+const RETENTION_DAYS = 37;
+/** More than the five weeks the migration creates, so that a sweep must create the rest. */
+const AHEAD_WEEKS = 7;
+const rules = webhookDeliveryRetentionRules({
+  deliveryRetentionDays: RETENTION_DAYS,
+  partitionsAheadWeeks: AHEAD_WEEKS,
+});
+const partitioned = rules.find((rule) => rule.partitionedByWeek) as RetentionRule & {
+  partitionedByWeek: NonNullable<RetentionRule['partitionedByWeek']>;
+};
+
+const thisWeek = weekStartMs(Date.now());
+/** Wholly past the window whatever the weekday (it ended at least 49 days ago). */
+const pastWeek = thisWeek - 9 * WEEK_MS;
+/** Also wholly past it: the week that holds an unfinished delivery. */
+const heldWeek = thisWeek - 8 * WEEK_MS;
+/** Inside the window whatever the weekday (it ends at most 28 days ago). */
+const recentWeek = thisWeek - 4 * WEEK_MS;
+
+type Status = 'pending' | 'delivered' | 'dead';
+
+describe('weekly partitions of deliveries (webhook-delivery)', () => {
+  let stand: RetentionStand;
+  let position = 0;
+
+  beforeAll(async () => {
+    stand = await retentionStand('webhook_delivery_partitions', webhookDeliveryDataSource);
+    const rule = partitionRuleOf(partitioned, partitioned.partitionedByWeek);
+    for (const start of [pastWeek, heldWeek, recentWeek]) await createWeek(stand.db, rule, start);
+  });
+  afterAll(() => stand?.drop());
+
+  /** A delivery of `status` created at `createdAtMs`, with one attempt filed under its week. */
+  async function plant(status: Status, createdAtMs: number): Promise<string> {
+    const deliveryId = randomUUID();
+    const createdAt = new Date(createdAtMs);
+    position += 1;
+    await stand.db.query(
+      `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status,
+                                       next_attempt_at, created_at, delivered_at, feed_position, attempt_count)
+       VALUES ($1, $2, $3, 'order.settled', '{}', 'https://example.test/hook', $4,
+               CASE WHEN $4 = 'pending' THEN now() + interval '1 hour' END, $5,
+               CASE WHEN $4 = 'delivered' THEN $5::timestamptz END, $6, 1)`,
+      [deliveryId, randomUUID(), randomUUID(), status, createdAt, position],
+    );
+    await stand.db.query(
+      `INSERT INTO webhook_delivery_attempts (id, delivery_id, delivery_created_at, attempt_number, started_at, latency_ms, status_code)
+       VALUES ($1, $2, $3, 1, $3, 12, 500)`,
+      [randomUUID(), deliveryId, createdAt],
+    );
+    return deliveryId;
+  }
+
+  const weeksOf = (table: string) => weeklyPartitions(stand.db, table);
+
+  async function remaining(table: string, ids: string[]): Promise<string[]> {
+    const rows = (await stand.db.query(`SELECT DISTINCT delivery_id FROM ${table} WHERE delivery_id = ANY($1)`, [
+      ids,
+    ])) as Array<{ delivery_id: string }>;
+    return rows.map((row) => row.delivery_id).sort();
+  }
+
+  /** Every planted delivery still there, in both tables (the same ids: attempts go with their delivery). */
+  async function remainingEverywhere(ids: string[]): Promise<string[]> {
+    const deliveries = await remaining('webhook_deliveries', ids);
+    expect(await remaining('webhook_delivery_attempts', ids)).toEqual(deliveries);
+    return deliveries;
+  }
+
+  it('creates weeks ahead, drops a finished week past the window, keeps a held one until it finishes', async () => {
+    const past = [await plant('delivered', pastWeek + DAY_MS), await plant('dead', pastWeek + 2 * DAY_MS)];
+    const heldFinished = [await plant('delivered', heldWeek + DAY_MS), await plant('dead', heldWeek + 3 * DAY_MS)];
+    const unfinished = await plant('pending', heldWeek + 2 * DAY_MS);
+    const recent = [await plant('delivered', recentWeek + DAY_MS), await plant('dead', recentWeek + 2 * DAY_MS)];
+    const current = [await plant('delivered', Date.now() - 60_000), await plant('pending', Date.now() - 30_000)];
+    const kept = [...recent, ...current];
+
+    await stand.sweep(rules, 10);
+
+    const ahead = Array.from({ length: AHEAD_WEEKS + 1 }, (_, index) => thisWeek + index * WEEK_MS);
+    for (const table of ['webhook_deliveries', 'webhook_delivery_attempts'])
+      expect(await weeksOf(table)).toEqual([heldWeek, recentWeek, ...ahead]);
+    // The held week stays, with its unfinished delivery; its finished rows went by batch.
+    expect(await remainingEverywhere([...past, ...heldFinished, unfinished, ...kept])).toEqual(
+      [unfinished, ...kept].sort(),
+    );
+
+    await stand.db.query(
+      `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), next_attempt_at = NULL WHERE delivery_id = $1`,
+      [unfinished],
+    );
+    await stand.sweep(rules, 10);
+
+    for (const table of ['webhook_deliveries', 'webhook_delivery_attempts'])
+      expect(await weeksOf(table)).toEqual([recentWeek, ...ahead]);
+    expect(await remainingEverywhere([unfinished, ...kept])).toEqual([...kept].sort());
+
+    // Run again: nothing more to create or drop, nothing else deleted.
+    await stand.sweep(rules, 10);
+    for (const table of ['webhook_deliveries', 'webhook_delivery_attempts'])
+      expect(await weeksOf(table)).toEqual([recentWeek, ...ahead]);
+    expect(await remainingEverywhere(kept)).toEqual([...kept].sort());
+  });
+
+  it('keeps a week past the window while one delivery in it has no feed position yet', async () => {
+    const start = thisWeek - 10 * WEEK_MS;
+    await createWeek(stand.db, partitionRuleOf(partitioned, partitioned.partitionedByWeek), start);
+    const unpositioned = await plant('delivered', start + DAY_MS);
+    await stand.db.query('UPDATE webhook_deliveries SET feed_position = NULL WHERE delivery_id = $1', [unpositioned]);
+
+    await stand.sweep(rules, 10);
+
+    expect((await weeksOf('webhook_deliveries'))[0]).toBe(start);
+    expect(await remainingEverywhere([unpositioned])).toEqual([unpositioned]);
+  });
+});
