@@ -60,7 +60,9 @@ export const webhookDeliveries = {
   async prepare(client, template, ids) {
     const deliveryIds = ids.filter((id) => id.role.startsWith('delivery_')).map((id) => id.id);
     const attemptIds = ids.filter((id) => id.role.startsWith('attempt_')).map((id) => id.id);
-    const { rows } = await client.query('SELECT coalesce(max(feed_position + 0), 0)::text AS top FROM webhook_deliveries');
+    const { rows } = await client.query(
+      'SELECT coalesce(max(feed_position + 0), 0)::text AS top FROM webhook_deliveries',
+    );
     return { deliveryIds, attemptIds, feedBase: BigInt(rows[0].top) + BigInt(FEED_HEADROOM) };
   },
   async plans(template, tag, prepared) {

@@ -48,20 +48,27 @@ describe('a late event, after its week was dropped', () => {
 
   beforeAll(async () => {
     scratch = await createScratchDatabase('webhook_delivery_late_events');
-    db = await createDataSource({ url: scratch.url, applicationName: 'late-events-spec', migrations: ALL, poolSize: 2 })
-      .initialize();
+    db = await createDataSource({
+      url: scratch.url,
+      applicationName: 'late-events-spec',
+      migrations: ALL,
+      poolSize: 2,
+    }).initialize();
     await db.runMigrations({ transaction: 'each' });
     // Partitioned twelve weeks ago: the default partition holds what came before; the weeks since
     // whose end is past the window were dropped, the later ones are there.
     const thisWeek = weekStartMs(Date.now());
     const cutover = new Date(thisWeek - 12 * WEEK_MS).toISOString();
     await db.query('ALTER TABLE deliveries DROP CONSTRAINT deliveries_before_partitions');
-    await db.query(`ALTER TABLE deliveries ADD CONSTRAINT deliveries_before_partitions CHECK (created_at < '${cutover}')`);
+    await db.query(
+      `ALTER TABLE deliveries ADD CONSTRAINT deliveries_before_partitions CHECK (created_at < '${cutover}')`,
+    );
     for (let start = weekStartMs(Date.now() - WINDOW_DAYS * DAY_MS); start < thisWeek; start += WEEK_MS)
       await createWeek(db, rule, start);
-    await db.query(`INSERT INTO endpoints (partner_id, url, secret_sealed) VALUES ($1, 'https://example.test/hook', 's')`, [
-      partnerId,
-    ]);
+    await db.query(
+      `INSERT INTO endpoints (partner_id, url, secret_sealed) VALUES ($1, 'https://example.test/hook', 's')`,
+      [partnerId],
+    );
     deliveries = new DeliveriesRepository(db);
   });
 
@@ -71,9 +78,11 @@ describe('a late event, after its week was dropped', () => {
   });
 
   const filedAt = async (eventId: string) =>
-    ((await db.query('SELECT created_at FROM webhook_deliveries WHERE event_id = $1', [eventId])) as Array<{
-      created_at: Date;
-    }>).map((row) => row.created_at.getTime());
+    (
+      (await db.query('SELECT created_at FROM webhook_deliveries WHERE event_id = $1', [eventId])) as Array<{
+        created_at: Date;
+      }>
+    ).map((row) => row.created_at.getTime());
 
   it('is filed in a week retention keeps, claimed and delivered', async () => {
     const eventId = randomUUID();

@@ -187,11 +187,7 @@ export class WebhookDeliveryWeeklyPartitionsMigration1797500000000 implements Mi
     await queryRunner.query('DROP TABLE webhook_deliveries');
     await queryRunner.query('ALTER TABLE deliveries DROP CONSTRAINT deliveries_before_partitions');
     await queryRunner.query('ALTER TABLE delivery_attempts DROP CONSTRAINT delivery_attempts_before_partitions');
-    for (const name of [
-      'deliveries_id_created_key',
-      'deliveries_event_partner_created_key',
-      'deliveries_feed_top_idx',
-    ])
+    for (const name of ['deliveries_id_created_key', 'deliveries_event_partner_created_key', 'deliveries_feed_top_idx'])
       await queryRunner.query(`DROP INDEX ${name}`);
     await queryRunner.query(
       'CREATE UNIQUE INDEX IF NOT EXISTS deliveries_feed_position_key ON deliveries (feed_position)',
