@@ -151,10 +151,20 @@ export function statementSequentialScans(statement: ExplainedStatement, growing:
 export interface ExplainingQueryable {
   query(sql: string, parameters?: unknown[]): Promise<unknown>;
   readonly manager: ExplainingQueryable;
+  /**
+   * Where @platform/persistence's named prepared statements find the pool
+   * (`driver.master`): they are planned and run like any other statement here.
+   */
+  readonly driver: { master: PreparedStatementPool };
   /** Every statement run so far, with its plan, oldest first. */
   readonly explained: ExplainedStatement[];
   /** Forgets the statements recorded so far (between two measured operations). */
   reset(): void;
+}
+
+/** The part of node-postgres's pool that a named prepared statement is sent through. */
+interface PreparedStatementPool {
+  query(config: { text: string; values?: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
 }
 
 /** A stand-in for `db` that plans every statement before running it (see the header). */
@@ -163,6 +173,14 @@ export function explaining(db: DataSource): ExplainingQueryable {
   const queryable: ExplainingQueryable = {
     get manager() {
       return queryable;
+    },
+    driver: {
+      master: {
+        async query({ text, values, rowMode }) {
+          const rows = (await queryable.query(text, values)) as Array<Record<string, unknown>>;
+          return { rows: rowMode === 'array' ? rows.map((row) => Object.values(row)) : rows };
+        },
+      },
     },
     explained,
     reset() {
