@@ -224,9 +224,9 @@ describe('holds', () => {
     // More decimals than KES takes, judged once the account's currency is known: nothing held.
     expect(
       await codeOf(
-        client.placeHold({ holdId: randomUUID(), accountId: partner.kesAccountId, amount: '1.001', metadata: {} }),
+        spec.client.placeHold({ holdId: randomUUID(), accountId: partner.kesAccountId, amount: '1.001', metadata: {} }),
       ),
     ).toBe('VALIDATION_FAILED');
-    expect(await kesBalance(client, partner.partnerId)).toMatchObject({ held: '0.00' });
+    expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({ held: '0.00' });
   });
 });

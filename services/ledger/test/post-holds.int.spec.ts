@@ -100,7 +100,7 @@ it('answers the KES balance with the accounts when asked, the same GetBalances a
 it('posts a hold named twice in one call once: the second request answers the posted hold, a different one is refused', async () => {
   const partner = await fundedPartner('300.00');
   const holdId = await placed(partner, '120.00');
-  const { outcomes } = await client.postHolds({
+  const { outcomes } = await spec.client.postHolds({
     holds: [postRequest(holdId, '120.00'), postRequest(holdId, '120.00'), postRequest(holdId, '60.00')],
   });
   expect(outcomes.map((outcome) => outcome.hold?.status ?? outcome.errorCode)).toEqual([
@@ -109,5 +109,5 @@ it('posts a hold named twice in one call once: the second request answers the po
     'LEDGER_HOLD_ALREADY_RESOLVED',
   ]);
   expect(await entriesOf([holdId])).toBe(1);
-  expect(await kesBalance(client, partner.partnerId)).toMatchObject({ available: '180.00', held: '0.00' });
+  expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({ available: '180.00', held: '0.00' });
 });
