@@ -141,37 +141,29 @@ export class CreateTransferBatchUseCase {
         ),
       takeOver: (row) => this.takeOver(row),
       create: (claimed) =>
-        underCreateLease(this.deps, this.leaseOf(claimed), async (lease) => {
-          // The items' rows are claimed one by one as the batch runs; renewed with the batch's.
-          const items = new HeldLeases(
-            this.deps.dataSource,
-            this.deps.transfers.dueRows,
-            { leaseMs: this.deps.settings.createLeaseMs, renewEveryMs: this.deps.settings.leaseRenewMs },
-            this.deps.logger,
-          );
-          try {
-            return await releasingClaimOnFailure(
-              () => this.create(claimed, parsed, { lease, items }),
-              releaseHeldClaim(lease, (held) => this.deps.batches.releaseCreating(held, claimed.batchId)),
+        underCreateLease(
+          this.deps,
+          { rows: this.deps.batches.dueRows, id: claimed.batchId, token: claimed.leaseToken, leaseMultiple: 2 },
+          async (lease) => {
+            // The items' rows are claimed one by one as the batch runs; renewed with the batch's.
+            const items = new HeldLeases(
+              this.deps.dataSource,
+              this.deps.transfers.dueRows,
+              { leaseMs: this.deps.settings.createLeaseMs, renewEveryMs: this.deps.settings.leaseRenewMs },
+              this.deps.logger,
             );
-          } finally {
-            items.stop();
-          }
-        }),
+            try {
+              return await releasingClaimOnFailure(
+                () => this.create(claimed, parsed, { lease, items }),
+                releaseHeldClaim(lease, (held) => this.deps.batches.releaseCreating(held, claimed.batchId)),
+              );
+            } finally {
+              items.stop();
+            }
+          },
+        ),
     });
     return { batch: result.resource, replayed: result.replayed };
-  }
-
-  /** The batch row's lease: twice a transfer's, as the scheduler undoes abandoned items before their batch. */
-  private leaseOf(claimed: TransferBatchRecord) {
-    const { settings, batches } = this.deps;
-    return {
-      rows: batches.dueRows,
-      id: claimed.batchId,
-      token: claimed.leaseToken,
-      leaseMs: settings.createLeaseMs * 2,
-      renewEveryMs: settings.leaseRenewMs,
-    };
   }
 
   /** A batch attempt its owner gave up: each unfinished item given back and deleted, then the batch row. */

@@ -87,25 +87,17 @@ export class CreateTransferUseCase {
         ),
       takeOver: (row) => this.takeOver(row),
       create: (claimed) =>
-        underCreateLease(this.deps, this.leaseOf(claimed), (lease) =>
-          releasingClaimOnFailure(
-            () => this.create(claimed, request, lease),
-            releaseHeldClaim(lease, (held) => this.deps.transfers.releaseCreating(held, claimed.transferId)),
-          ),
+        underCreateLease(
+          this.deps,
+          { rows: this.deps.transfers.dueRows, id: claimed.transferId, token: claimed.leaseToken },
+          (lease) =>
+            releasingClaimOnFailure(
+              () => this.create(claimed, request, lease),
+              releaseHeldClaim(lease, (held) => this.deps.transfers.releaseCreating(held, claimed.transferId)),
+            ),
         ),
     });
     return { transfer: result.resource, replayed: result.replayed };
-  }
-
-  private leaseOf(claimed: TransferRecord) {
-    const { settings, transfers } = this.deps;
-    return {
-      rows: transfers.dueRows,
-      id: claimed.transferId,
-      token: claimed.leaseToken,
-      leaseMs: settings.createLeaseMs,
-      renewEveryMs: settings.leaseRenewMs,
-    };
   }
 
   /** An attempt under this key that its owner gave up: its hold and cap given back, its row deleted. */

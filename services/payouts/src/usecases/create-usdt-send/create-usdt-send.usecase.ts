@@ -125,25 +125,17 @@ export class CreateUsdtSendUseCase {
         ),
       takeOver: (row) => this.takeOver(row),
       create: (claimed) =>
-        underCreateLease(this.deps, this.leaseOf(claimed), (lease) =>
-          releasingClaimOnFailure(
-            () => this.create(claimed, request, lease),
-            releaseHeldClaim(lease, (held) => this.deps.sends.releaseCreating(held, claimed.sendId)),
-          ),
+        underCreateLease(
+          this.deps,
+          { rows: this.deps.sends.dueRows, id: claimed.sendId, token: claimed.leaseToken },
+          (lease) =>
+            releasingClaimOnFailure(
+              () => this.create(claimed, request, lease),
+              releaseHeldClaim(lease, (held) => this.deps.sends.releaseCreating(held, claimed.sendId)),
+            ),
         ),
     });
     return { send: result.resource, replayed: result.replayed };
-  }
-
-  private leaseOf(claimed: UsdtSendRecord) {
-    const { settings, sends } = this.deps;
-    return {
-      rows: sends.dueRows,
-      id: claimed.sendId,
-      token: claimed.leaseToken,
-      leaseMs: settings.createLeaseMs,
-      renewEveryMs: settings.leaseRenewMs,
-    };
   }
 
   /** An attempt under this key that its owner gave up: its hold and cap given back, its row deleted. */

@@ -128,6 +128,15 @@ export interface CreateLeaseSettings {
   leaseRenewMs: number;
 }
 
+/** The row a create claimed: its table's due rows, its id, the claim's lease token. */
+export interface CreateClaim {
+  rows: DueRows;
+  id: string;
+  token: string | undefined;
+  /** The create lease's multiple: a batch's row holds twice a transfer's, as its items are undone first. */
+  leaseMultiple?: number;
+}
+
 /**
  * Runs `work` while holding a create's claimed row under its lease: renewed
  * every `leaseRenewMs` while the create runs (however long its checks take),
@@ -136,20 +145,19 @@ export interface CreateLeaseSettings {
  * final commit is fenced with the StepLease (fenceCreate).
  */
 export async function underCreateLease<T>(
-  deps: { dataSource: DataSource; logger: Logger },
-  lease: { rows: DueRows; id: string; token: string | undefined; leaseMs: number; renewEveryMs: number },
+  deps: { dataSource: DataSource; logger: Logger; settings: CreateLeaseSettings },
+  claim: CreateClaim,
   work: (lease: StepLease) => Promise<T>,
 ): Promise<T> {
-  if (!lease.token) throw new Error(`claim of ${lease.rows.table} ${lease.id} answered no lease token`);
-  const leases = new HeldLeases(
-    deps.dataSource,
-    lease.rows,
-    { leaseMs: lease.leaseMs, renewEveryMs: lease.renewEveryMs },
-    deps.logger,
-  );
-  leases.hold(lease.id, lease.token);
+  if (!claim.token) throw new Error(`claim of ${claim.rows.table} ${claim.id} answered no lease token`);
+  const timing = {
+    leaseMs: deps.settings.createLeaseMs * (claim.leaseMultiple ?? 1),
+    renewEveryMs: deps.settings.leaseRenewMs,
+  };
+  const leases = new HeldLeases(deps.dataSource, claim.rows, timing, deps.logger);
+  leases.hold(claim.id, claim.token);
   try {
-    return await work(leases.stepLease(lease.id));
+    return await work(leases.stepLease(claim.id));
   } finally {
     leases.stop();
   }
