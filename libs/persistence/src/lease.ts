@@ -201,7 +201,7 @@ export class HeldLeases {
    * release of the claim) is fenced by the same token.
    */
   async fence(manager: EntityManager, id: string): Promise<void> {
-    await this.renewing;
+    await this.renewalsSettled();
     const token = this.tokens.get(id);
     this.renewed.delete(id);
     if (this.renewed.size === 0) this.stop();
@@ -211,7 +211,7 @@ export class HeldLeases {
 
   /** Gives `ids` back (due now, uncounted) where their lease still holds; answers how many moved. */
   async giveBack(ids: readonly string[]): Promise<number> {
-    await this.renewing;
+    await this.renewalsSettled();
     let moved = 0;
     for (const [token, group] of this.groupByToken(ids.filter((id) => this.tokens.has(id)))) {
       for (const id of group) this.drop(id);
@@ -222,6 +222,20 @@ export class HeldLeases {
       moved += count ?? 0;
     }
     return moved;
+  }
+
+  /**
+   * Waits until no renewal is in flight or queued. A tick that queued one while
+   * the awaited renewal ended would otherwise start it (reading the token about
+   * to be fenced) before the caller's next step: its UPDATE moves the timer, and
+   * the fence, holding the old token, finds its own live lease taken.
+   */
+  private async renewalsSettled(): Promise<void> {
+    let awaited: Promise<void>;
+    do {
+      awaited = this.renewing;
+      await awaited;
+    } while (awaited !== this.renewing);
   }
 
   /** One renewal now (tests; the timer runs it otherwise). */
