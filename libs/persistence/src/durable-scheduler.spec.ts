@@ -70,7 +70,8 @@ class FakeTable {
       const [ids, token, leaseMs] = parameters as [string[], string, number];
       const renewed = this.holding(ids, token);
       for (const row of renewed) row.dueAtMs = Math.max(now + leaseMs, row.dueAtMs + 1);
-      return renewed.map((row) => ({ id: row.id, token: String(row.dueAtMs) }));
+      // As TypeORM answers an UPDATE … RETURNING: [rows, count].
+      return [renewed.map((row) => ({ id: row.id, token: String(row.dueAtMs) })), renewed.length];
     }
     if (sql === fenceSql(DUE_ROWS)) {
       const [id, token] = parameters as [string, string];

@@ -25,10 +25,11 @@ function fakeRow(token: string) {
   const row = { token, renewals: 0 };
   const query = async (sql: string, parameters: unknown[]) => {
     if (sql === renewLeasesSql(ROWS)) {
-      if (parameters[1] !== row.token) return [];
+      // As TypeORM answers an UPDATE … RETURNING: [rows, count].
+      if (parameters[1] !== row.token) return [[], 0];
       row.renewals += 1;
       row.token = `${token}+${row.renewals}`;
-      return [{ id: 'a', token: row.token }];
+      return [[{ id: 'a', token: row.token }], 1];
     }
     if (sql === fenceSql(ROWS)) return parameters[1] === row.token ? [{ held: 1 }] : [];
     if (sql === giveBackHeldSql(ROWS)) return [[], parameters[1] === row.token ? 1 : 0];

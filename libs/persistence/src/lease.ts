@@ -25,7 +25,7 @@
 import type { Logger } from '@platform/logger';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DueRows } from './due-rows';
-import { withTransaction } from './data-source';
+import { queryRows, withTransaction } from './data-source';
 
 /** A claim's lease when the caller names none: short, so a dead owner's rows are retaken within seconds. */
 export const LEASE_MS_DEFAULT = 3_000;
@@ -259,11 +259,12 @@ export class HeldLeases {
     const held = [...this.renewed].filter((id) => !this.lost.has(id));
     for (const [token, group] of this.groupByToken(held)) {
       try {
-        const renewed = (await this.dataSource.manager.query(this.renewSql, [
+        // queryRows: TypeORM answers an UPDATE … RETURNING as [rows, count], not as rows.
+        const renewed = await queryRows<{ id: string; token: string }>(this.dataSource.manager, this.renewSql, [
           group,
           token,
           this.timing.leaseMs,
-        ])) as Array<{ id: string; token: string }>;
+        ]);
         this.record(group, renewed);
       } catch (error) {
         // The next tick tries again; the lease outlasts at least one missed renewal.
