@@ -2,8 +2,8 @@
  * The steps every payout create shares (transfers, batch items, USDT sends):
  * the daily cap reserved at trading and the hold placed at the ledger, each
  * with its compensation, the claimed row given up on a refusal, and the
- * confirmation code issued in the transaction that makes the subject
- * visible. Compensations are idempotent (adapters/peers/holds.ts): the
+ * confirmation code sent, then recorded in the transaction that makes the
+ * subject visible. Compensations are idempotent (adapters/peers/holds.ts): the
  * scheduler runs them again for a create that died midway.
  */
 import { randomUUID } from 'node:crypto';
@@ -84,8 +84,13 @@ export interface ConfirmationCodeIssue {
 }
 
 /**
- * The code goes out inside the transaction that makes the subject visible: a
- * notifier failure leaves nothing half-done. Answers the confirmation id.
+ * Sends the code, then commits the confirmation that makes the subject
+ * visible: no transaction (and no lock on the create's row) is held across the
+ * notifier call. The notifier is idempotent on the confirmation id and issue,
+ * so a retried send sends once. A notifier failure commits nothing (the saga
+ * undoes the create); a commit that fails after the send (the create's lease
+ * passed to another owner) leaves a code for a confirmation that was never
+ * recorded, which no confirmation can match. Answers the confirmation id.
  */
 export async function issueConfirmationCode(
   deps: ConfirmationCodeDependencies,
@@ -95,6 +100,17 @@ export async function issueConfirmationCode(
   const code = generateCode();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + deps.settings.codeLifetimeMs);
+  await deps.codes.send({
+    confirmationId,
+    issue: 0,
+    partnerId: issue.partnerId,
+    recipient: issue.recipient.email,
+    code,
+    kind: issue.kind,
+    subjectType: issue.subjectType,
+    subjectId: issue.subjectId,
+    variables: issue.variables(expiresAt),
+  });
   await withTransaction(deps.dataSource, async (manager) => {
     await deps.confirmations.insert(manager, {
       confirmationId,
@@ -107,17 +123,6 @@ export async function issueConfirmationCode(
       resendAvailableAt: new Date(now.getTime() + resendCooldownMs(0, deps.settings.timeScale)),
     });
     if (!(await issue.markAwaiting(manager, confirmationId, expiresAt))) throw new AppError('SERVICE_UNAVAILABLE');
-    await deps.codes.send({
-      confirmationId,
-      issue: 0,
-      partnerId: issue.partnerId,
-      recipient: issue.recipient.email,
-      code,
-      kind: issue.kind,
-      subjectType: issue.subjectType,
-      subjectId: issue.subjectId,
-      variables: issue.variables(expiresAt),
-    });
   });
   return confirmationId;
 }
