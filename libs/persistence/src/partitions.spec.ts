@@ -91,6 +91,7 @@ describe('weekly partitions', () => {
       const answer = async (sql: string) => {
         statements.push(sql.replace(/\s+/g, ' ').trim());
         if (sql.includes("= 'DEFAULT'")) return [{ found: options.defaults }];
+        if (sql.includes('pg_try_advisory_lock')) return [{ locked: true }];
         if (sql.includes('AS held')) return [{ held: detached && options.heldAfterDetach }];
         if (sql.includes('inhdetachpending')) return [{ attached: true, pending: false }];
         if (sql.includes('relispartition AS attached')) return [{ attached: !detached }];
@@ -122,6 +123,7 @@ describe('weekly partitions', () => {
       ]);
       expect(statements.some((sql) => sql.startsWith('LOCK TABLE'))).toBe(false);
       expect(statements).toContain("SET lock_timeout = '2s'");
+      expect(statements.at(-2)).toBe("SELECT pg_advisory_unlock(hashtext('partition webhook_deliveries_20260907'))");
       expect(statements.at(-1)).toBe('RESET lock_timeout');
     });
 

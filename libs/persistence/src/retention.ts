@@ -334,7 +334,7 @@ export async function dropWeek(dataSource: DataSource, rule: PartitionRule, star
   if (await hasDefaultPartition(dataSource, rule.tables)) return !held && dropWeekLocked(dataSource, rule, startMs);
   if (!held) return dropWeekDetached(dataSource, rule, startMs);
   // A week a stopped pass detached may have been held meanwhile: it goes back where its rows are read.
-  await onOwnSession(dataSource, (query) => attachBack(query, rule.tables[0]!, startMs));
+  await onOwnSession(dataSource, first, (query) => attachBack(query, rule.tables[0]!, startMs));
   return false;
 }
 
@@ -368,7 +368,7 @@ async function dropWeekLocked(dataSource: DataSource, rule: PartitionRule, start
 async function dropWeekDetached(dataSource: DataSource, rule: PartitionRule, startMs: number): Promise<boolean> {
   const [firstTable, ...alongside] = rule.tables as [string, ...string[]];
   const first = weekPartitionName(firstTable, startMs);
-  return onOwnSession(dataSource, async (query) => {
+  const dropped = await onOwnSession(dataSource, first, async (query) => {
     await detachWeek(query, firstTable, startMs);
     if (await weekHeld({ query }, first, rule.holds)) {
       await attachBack(query, firstTable, startMs);
@@ -379,6 +379,7 @@ async function dropWeekDetached(dataSource: DataSource, rule: PartitionRule, sta
       await query(`DROP TABLE IF EXISTS ${weekPartitionName(table, startMs)}`);
     return true;
   });
+  return dropped === true;
 }
 
 /**
@@ -414,16 +415,26 @@ async function detachWeek(
   await query(`ALTER TABLE ${table} DETACH PARTITION ${week} ${state.pending ? 'FINALIZE' : 'CONCURRENTLY'}`);
 }
 
-/** Work on one connection outside any transaction, with the partition lock timeout, reset before it goes back to the pool. */
+/**
+ * Work on one connection outside any transaction, with the partition lock timeout, reset before
+ * it goes back to the pool, under a session advisory lock named after `week`: replicas running the
+ * same pass take turns instead of racing one detach (`undefined`: another replica has it now).
+ */
 async function onOwnSession<T>(
   dataSource: DataSource,
+  week: string,
   work: (query: (sql: string) => Promise<unknown>) => Promise<T>,
-): Promise<T> {
+): Promise<T | undefined> {
   const runner = dataSource.createQueryRunner();
+  const key = `hashtext('partition ${week}')`;
+  let locked = false;
   try {
     await runner.query(`SET lock_timeout = '${PARTITION_LOCK_TIMEOUT}'`);
-    return await work((sql) => runner.query(sql));
+    const [row] = (await runner.query(`SELECT pg_try_advisory_lock(${key}) AS locked`)) as Array<{ locked: boolean }>;
+    locked = row?.locked === true;
+    return locked ? await work((sql) => runner.query(sql)) : undefined;
   } finally {
+    if (locked) await runner.query(`SELECT pg_advisory_unlock(${key})`).catch(() => undefined);
     await runner.query('RESET lock_timeout').catch(() => undefined);
     await runner.release();
   }
@@ -496,7 +507,7 @@ export async function maintainPartitions(
   for (const start of expired) {
     if (await dropWeek(dataSource, rule, start)) changed += 1;
     else
-      logger.info('partition past its window kept: it holds unfinished rows, pruned by batch', {
+      logger.info('partition past its window kept: it holds unfinished rows (pruned by batch), or another replica drops it', {
         partition: weekPartitionName(rule.tables[0]!, start),
       });
   }
