@@ -21,6 +21,7 @@ const { webhookDeliveryRetentionRules } = require('../services/webhook-delivery/
 const READER_HOLD_MS = 1_000;
 const WRITER_LOCK_TIMEOUT = '500ms';
 const LEGACY_ROWS = Number(process.env.LEGACY_ROWS ?? 20_000);
+const SEED_CHUNK = 2_000;
 
 const [, weekly] = webhookDeliveryRetentionRules({ deliveryRetentionDays: 60, partitionsAheadWeeks: 4 });
 const rule = partitionRuleOf(weekly, weekly.partitionedByWeek);
@@ -35,9 +36,27 @@ async function migrated(prefix, migrations) {
   return { scratch, db };
 }
 
+async function hasDefault(db) {
+  const [row] = await db.query(
+    `SELECT count(*)::int AS n FROM pg_class WHERE relname = 'deliveries' AND pg_get_expr(relpartbound, oid) = 'DEFAULT'`,
+  );
+  return row.n > 0;
+}
+
 /** One week past the window dropped while a reader holds the parent and a writer inserts and claims. */
 async function dropUnderLoad(db) {
   const start = weekStartMs(Date.now()) - 12 * WEEK_MS;
+  if (!(await hasDefault(db))) {
+    // As if partitioned twenty weeks ago: the (empty) tables from before end there.
+    const cutover = new Date(start - 8 * WEEK_MS).toISOString();
+    for (const [parent, table] of [
+      ['webhook_deliveries', 'deliveries'],
+      ['webhook_delivery_attempts', 'delivery_attempts'],
+    ]) {
+      await db.query(`ALTER TABLE ${parent} DETACH PARTITION ${table}`);
+      await db.query(`ALTER TABLE ${parent} ATTACH PARTITION ${table} FOR VALUES FROM (MINVALUE) TO ('${cutover}')`);
+    }
+  }
   await createWeek(db, rule, start);
   const partnerId = randomUUID();
   await db.query(`INSERT INTO endpoints (partner_id, url, secret_sealed) VALUES ($1, 'https://example.test/hook', 's')`, [
@@ -97,17 +116,21 @@ async function main() {
     const { scratch, db } = await migrated('bench_drop_before', (all) => all.slice(0, -1));
     results.before = await dropUnderLoad(db);
     // The last migration on LEGACY_ROWS deliveries and attempts recorded before the partitioning.
-    await db.query(
-      `INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, status, created_at, delivered_at, feed_position)
-       SELECT gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 'order.settled', repeat('x', 400), 'delivered',
-              now() - (i || ' minutes')::interval, now(), NULL
-         FROM generate_series(1, $1) i`,
-      [LEGACY_ROWS],
-    );
-    await db.query(
-      `INSERT INTO delivery_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code)
-       SELECT gen_random_uuid(), delivery_id, 1, created_at, 10, 200 FROM ONLY deliveries`,
-    );
+    console.log(JSON.stringify({ before: results.before, after: results.after }));
+    // In statements of SEED_CHUNK rows: the data source's statement timeout bounds each.
+    for (let first = 1; first <= LEGACY_ROWS; first += SEED_CHUNK) {
+      await db.query(
+        `WITH d AS (
+           INSERT INTO deliveries (delivery_id, event_id, partner_id, event_type, body, status, created_at, delivered_at, feed_position)
+           SELECT gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 'order.settled', repeat('x', 400), 'delivered',
+                  date_trunc('week', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - (i || ' minutes')::interval, now(), NULL
+             FROM generate_series($1::int, $2::int) i
+           RETURNING delivery_id, created_at)
+         INSERT INTO delivery_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code)
+         SELECT gen_random_uuid(), delivery_id, 1, created_at, 10, 200 FROM d`,
+        [first, Math.min(LEGACY_ROWS, first + SEED_CHUNK - 1)],
+      );
+    }
     const { DataSource } = require('typeorm');
     const options = webhookDeliveryDataSource(scratch.url).options;
     const all = new DataSource({ ...options, logging: false });

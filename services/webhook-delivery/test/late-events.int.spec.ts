@@ -23,6 +23,7 @@ import {
   NewDelivery,
 } from '../src/persistence/deliveries.repository';
 import { webhookDeliveryRetentionRules } from '../src/workers/retention.worker';
+import { partitionedSince } from './webhook-test-support';
 
 type Migrations = NonNullable<Parameters<typeof createDataSource>[0]['migrations']>;
 const ALL = webhookDeliveryDataSource('postgres://unused/unused').options.migrations as Migrations;
@@ -60,14 +61,7 @@ describe('a late event, after its week was dropped', () => {
     // partition: nothing outside the ranges there is takes a row); the weeks since whose end is past
     // the window were dropped, the later ones are there.
     const thisWeek = weekStartMs(Date.now());
-    const cutover = new Date(thisWeek - 12 * WEEK_MS).toISOString();
-    for (const [parent, table] of [
-      ['webhook_deliveries', 'deliveries'],
-      ['webhook_delivery_attempts', 'delivery_attempts'],
-    ] as const) {
-      await db.query(`ALTER TABLE ${parent} DETACH PARTITION ${table}`);
-      await db.query(`ALTER TABLE ${parent} ATTACH PARTITION ${table} FOR VALUES FROM (MINVALUE) TO ('${cutover}')`);
-    }
+    await partitionedSince(db, thisWeek - 12 * WEEK_MS);
     for (let start = weekStartMs(Date.now() - WINDOW_DAYS * DAY_MS); start < thisWeek; start += WEEK_MS)
       await createWeek(db, rule, start);
     await db.query(

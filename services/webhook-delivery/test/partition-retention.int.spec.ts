@@ -5,7 +5,8 @@
 // a week past it holding an unfinished delivery is kept (its finished rows go by batch) until
 // that delivery finishes, then dropped; weeks inside the window and this week are not touched;
 // and a sweep run again changes nothing. Earlier weeks are created here as the worker would
-// have created them then (a scratch database starts at this week).
+// have created them then (a scratch database starts at this week: its tables from before, the
+// range below the first week, are made to end twenty weeks ago).
 import { randomUUID } from 'node:crypto';
 import {
   createWeek,
@@ -23,6 +24,7 @@ import { RetentionStand, retentionStand } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
 import { DeliveriesRepository } from '../src/persistence/deliveries.repository';
 import { webhookDeliveryRetentionRules } from '../src/workers/retention.worker';
+import { partitionedSince } from './webhook-test-support';
 
 const DAY_MS = 24 * 60 * 60_000;
 const RETENTION_DAYS = 37;
@@ -52,6 +54,7 @@ describe('weekly partitions of deliveries (webhook-delivery)', () => {
 
   beforeAll(async () => {
     stand = await retentionStand('webhook_delivery_partitions', webhookDeliveryDataSource);
+    await partitionedSince(stand.db, thisWeek - 20 * WEEK_MS);
     const rule = partitionRuleOf(partitioned, partitioned.partitionedByWeek);
     for (const start of [pastWeek, heldWeek, recentWeek]) await createWeek(stand.db, rule, start);
   });

@@ -13,10 +13,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - attempts filed under their delivery's `created_at`: the attempts recorded before the
  *   partitioning have none (NULL goes to no range partition). Backfilled in batches of
  *   BACKFILL_BATCH rows along the primary key (one short transaction each; run again, it only
- *   fills what is still empty), from the delivery's row in `deliveries`; an attempt whose delivery
- *   is gone keeps its own start, bounded below the first week, and goes with that range. A trigger
- *   fills it for rows the release before the partitioning still writes into `delivery_attempts`
- *   during the rollout.
+ *   fills what is still empty), from the delivery's row in `deliveries` (which their foreign key
+ *   keeps there). A trigger fills it for rows the release before the partitioning still writes
+ *   into `delivery_attempts` during the rollout.
  * - a CHECK stating the range on attempts (NOT VALID, then validated: a scan under SHARE UPDATE
  *   EXCLUSIVE, writes go on), so that attaching skips its scan; `deliveries` has one already.
  * Then one short transaction per table (`lock_timeout` LOCK_TIMEOUT, retried): detach the default
@@ -28,9 +27,9 @@ const LOCK_TIMEOUT = '3s';
 const SWAP_TRIES = 20;
 const SWAP_RETRY_DELAY_MS = 1_000;
 
-const FILL_FROM_DELIVERY = (cutover: string, attempt: string) =>
-  `coalesce((SELECT d.created_at FROM ONLY deliveries d WHERE d.delivery_id = ${attempt}.delivery_id),
-            least(${attempt}.started_at, '${cutover}'::timestamptz - interval '1 microsecond'))`;
+/** Its delivery's `created_at`: the attempts from before reference `deliveries` (their foreign key still holds). */
+const FILL_FROM_DELIVERY = (attempt: string) =>
+  `(SELECT d.created_at FROM ONLY deliveries d WHERE d.delivery_id = ${attempt}.delivery_id)`;
 
 const PARTS = [
   { parent: 'webhook_deliveries', table: 'deliveries' },
@@ -46,13 +45,13 @@ export class WebhookDeliveryBoundedPartitionsMigration1798400000000 implements M
     await queryRunner.query(`CREATE OR REPLACE FUNCTION delivery_attempts_file_under_delivery() RETURNS trigger
       LANGUAGE plpgsql AS $$
       BEGIN
-        NEW.delivery_created_at := ${FILL_FROM_DELIVERY(cutover, 'NEW')};
+        NEW.delivery_created_at := ${FILL_FROM_DELIVERY('NEW')};
         RETURN NEW;
       END $$`);
     await queryRunner.query(`DROP TRIGGER IF EXISTS delivery_attempts_file_under_delivery ON delivery_attempts`);
     await queryRunner.query(`CREATE TRIGGER delivery_attempts_file_under_delivery BEFORE INSERT ON delivery_attempts
       FOR EACH ROW WHEN (NEW.delivery_created_at IS NULL) EXECUTE FUNCTION delivery_attempts_file_under_delivery()`);
-    await this.backfill(queryRunner, cutover);
+    await this.backfill(queryRunner);
     await queryRunner.query(`ALTER TABLE delivery_attempts DROP CONSTRAINT IF EXISTS delivery_attempts_bounded`);
     await queryRunner.query(`ALTER TABLE delivery_attempts ADD CONSTRAINT delivery_attempts_bounded
       CHECK (delivery_created_at IS NOT NULL AND delivery_created_at < '${cutover}') NOT VALID`);
@@ -79,14 +78,14 @@ export class WebhookDeliveryBoundedPartitionsMigration1798400000000 implements M
   }
 
   /** Attempts without `delivery_created_at`, filled a batch at a time along the primary key. */
-  private async backfill(queryRunner: QueryRunner, cutover: string): Promise<void> {
+  private async backfill(queryRunner: QueryRunner): Promise<void> {
     let after: string | null = null;
     for (;;) {
       const [row] = (await queryRunner.query(
         `WITH batch AS (
            SELECT id FROM ONLY delivery_attempts WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT ${BACKFILL_BATCH}
          ), filled AS (
-           UPDATE delivery_attempts a SET delivery_created_at = ${FILL_FROM_DELIVERY(cutover, 'a')}
+           UPDATE delivery_attempts a SET delivery_created_at = ${FILL_FROM_DELIVERY('a')}
              FROM batch WHERE a.id = batch.id AND a.delivery_created_at IS NULL
          )
          SELECT (SELECT id FROM batch ORDER BY id DESC LIMIT 1)::text AS last, (SELECT count(*)::int FROM batch) AS walked`,
