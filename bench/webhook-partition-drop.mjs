@@ -59,9 +59,10 @@ async function dropUnderLoad(db) {
   }
   await createWeek(db, rule, start);
   const partnerId = randomUUID();
-  await db.query(`INSERT INTO endpoints (partner_id, url, secret_sealed) VALUES ($1, 'https://example.test/hook', 's')`, [
-    partnerId,
-  ]);
+  await db.query(
+    `INSERT INTO endpoints (partner_id, url, secret_sealed) VALUES ($1, 'https://example.test/hook', 's')`,
+    [partnerId],
+  );
   const reader = db.createQueryRunner();
   await reader.startTransaction();
   await reader.query('SELECT count(*) FROM webhook_deliveries');
@@ -81,7 +82,15 @@ async function dropUnderLoad(db) {
     for (const statement of [
       () =>
         repository.insertMany([
-          { deliveryId: randomUUID(), eventId: randomUUID(), partnerId, eventType: 'order.settled', body: '{}', traceparent: null, createdAt: new Date() },
+          {
+            deliveryId: randomUUID(),
+            eventId: randomUUID(),
+            partnerId,
+            eventType: 'order.settled',
+            body: '{}',
+            traceparent: null,
+            createdAt: new Date(),
+          },
         ]),
       () => repository.claimDue({ limit: 10, endpointInFlightMax: 10_000, leaseMs: 30_000 }),
     ]) {

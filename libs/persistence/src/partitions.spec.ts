@@ -114,7 +114,9 @@ describe('weekly partitions', () => {
     it('without a DEFAULT partition: detaches concurrently outside a transaction, deliveries first, then drops', async () => {
       const { dataSource, statements } = database({ defaults: false, heldAfterDetach: false });
       expect(await dropWeek(dataSource, rule, monday)).toBe(true);
-      const ddl = statements.filter((sql) => sql.startsWith('ALTER TABLE') || sql.startsWith('DROP') || sql === 'BEGIN');
+      const ddl = statements.filter(
+        (sql) => sql.startsWith('ALTER TABLE') || sql.startsWith('DROP') || sql === 'BEGIN',
+      );
       expect(ddl).toEqual([
         'ALTER TABLE webhook_deliveries DETACH PARTITION webhook_deliveries_20260907 CONCURRENTLY',
         'ALTER TABLE webhook_delivery_attempts DETACH PARTITION webhook_delivery_attempts_20260907 CONCURRENTLY',

@@ -507,9 +507,12 @@ export async function maintainPartitions(
   for (const start of expired) {
     if (await dropWeek(dataSource, rule, start)) changed += 1;
     else
-      logger.info('partition past its window kept: it holds unfinished rows (pruned by batch), or another replica drops it', {
-        partition: weekPartitionName(rule.tables[0]!, start),
-      });
+      logger.info(
+        'partition past its window kept: it holds unfinished rows (pruned by batch), or another replica drops it',
+        {
+          partition: weekPartitionName(rule.tables[0]!, start),
+        },
+      );
   }
   return changed;
 }

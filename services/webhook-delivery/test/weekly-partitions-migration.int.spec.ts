@@ -17,7 +17,9 @@ import { EventFeedRepository } from '../src/persistence/event-feed.repository';
 type Migrations = NonNullable<Parameters<typeof createDataSource>[0]['migrations']>;
 const ALL = webhookDeliveryDataSource('postgres://unused/unused').options.migrations as Migrations;
 const PARTITIONING = 'WebhookDeliveryWeeklyPartitionsMigration1797500000000';
-const PARTITIONING_INDEX = ALL.findIndex((migration) => (migration as { name?: string }).name?.startsWith(PARTITIONING));
+const PARTITIONING_INDEX = ALL.findIndex((migration) =>
+  (migration as { name?: string }).name?.startsWith(PARTITIONING),
+);
 /** Up to this migration: the ones after it have their own specs (bounded-partitions-migration). */
 const UP_TO_PARTITIONING = ALL.slice(0, PARTITIONING_INDEX + 1);
 const HOUR_MS = 60 * 60_000;
