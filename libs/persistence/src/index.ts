@@ -71,6 +71,7 @@ export type { IdempotentCreate, IdempotentRow } from './idempotency';
 export {
   BATCH_LAG_BEHIND_DROPS_MS,
   createWeek,
+  detachedWeeks,
   dropWeek,
   maintainPartitions,
   overdueSql,

@@ -3,12 +3,15 @@
 // their Monday, and a maintenance pass creates only the weeks after the newest one
 // there, up to the weeks ahead, never one behind it; a retention rule partitioned by
 // week gets its maintenance beside its batches, which reach a week and a day behind
-// the window. (Creating and dropping against PostgreSQL, a week held by an unfinished
+// the window; a week is dropped by a concurrent detach outside any transaction (deliveries first,
+// attached back if held once detached), or under ACCESS EXCLUSIVE only beside a DEFAULT partition,
+// where PostgreSQL refuses the concurrent one. (Creating and dropping against PostgreSQL, a week held by an unfinished
 // delivery included, is webhook-delivery's.)
 import type { Logger } from '@platform/logger';
 import type { DataSource } from 'typeorm';
 import {
   BATCH_LAG_BEHIND_DROPS_MS,
+  dropWeek,
   maintainPartitions,
   PartitionRule,
   partitionRuleOf,
@@ -71,6 +74,81 @@ describe('weekly partitions', () => {
     expect(attached[0]).toContain(
       "ALTER TABLE webhook_deliveries ATTACH PARTITION webhook_deliveries_20261207 FOR VALUES FROM ('2026-12-07T00:00:00.000Z') TO ('2026-12-14T00:00:00.000Z')",
     );
+  });
+
+  describe('dropping a week', () => {
+    const rule: PartitionRule = {
+      tables: ['webhook_deliveries', 'webhook_delivery_attempts'],
+      aheadCount: 3,
+      windowMs: 60 * 86_400_000,
+      holds: ["status = 'pending'"],
+    };
+
+    /** A database whose answers depend on the statement: `defaults` DEFAULT partitions, the week held or not. */
+    function database(options: { defaults: boolean; heldAfterDetach: boolean }) {
+      const statements: string[] = [];
+      let detached = false;
+      const answer = async (sql: string) => {
+        statements.push(sql.replace(/\s+/g, ' ').trim());
+        if (sql.includes("= 'DEFAULT'")) return [{ found: options.defaults }];
+        if (sql.includes('pg_try_advisory_lock')) return [{ locked: true }];
+        if (sql.includes('AS held')) return [{ held: detached && options.heldAfterDetach }];
+        if (sql.includes('inhdetachpending')) return [{ attached: true, pending: false }];
+        if (sql.includes('relispartition AS attached')) return [{ attached: !detached }];
+        if (sql.includes('DETACH PARTITION webhook_deliveries_')) detached = true;
+        return [];
+      };
+      const runner = {
+        startTransaction: async () => statements.push('BEGIN'),
+        commitTransaction: async () => statements.push('COMMIT'),
+        rollbackTransaction: async () => statements.push('ROLLBACK'),
+        release: async () => undefined,
+        isTransactionActive: false,
+        query: answer,
+      };
+      const dataSource = { query: answer, createQueryRunner: () => runner } as unknown as DataSource;
+      return { dataSource, statements };
+    }
+    const monday = Date.UTC(2026, 8, 7);
+
+    it('without a DEFAULT partition: detaches concurrently outside a transaction, deliveries first, then drops', async () => {
+      const { dataSource, statements } = database({ defaults: false, heldAfterDetach: false });
+      expect(await dropWeek(dataSource, rule, monday)).toBe(true);
+      const ddl = statements.filter(
+        (sql) => sql.startsWith('ALTER TABLE') || sql.startsWith('DROP') || sql === 'BEGIN',
+      );
+      expect(ddl).toEqual([
+        'ALTER TABLE webhook_deliveries DETACH PARTITION webhook_deliveries_20260907 CONCURRENTLY',
+        'ALTER TABLE webhook_delivery_attempts DETACH PARTITION webhook_delivery_attempts_20260907 CONCURRENTLY',
+        'DROP TABLE IF EXISTS webhook_delivery_attempts_20260907',
+        'DROP TABLE IF EXISTS webhook_deliveries_20260907',
+      ]);
+      expect(statements.some((sql) => sql.startsWith('LOCK TABLE'))).toBe(false);
+      expect(statements).toContain("SET lock_timeout = '2s'");
+      expect(statements.at(-2)).toBe("SELECT pg_advisory_unlock(hashtext('partition webhook_deliveries_20260907'))");
+      expect(statements.at(-1)).toBe('RESET lock_timeout');
+    });
+
+    it('attaches the deliveries back, and keeps the week, when one became unfinished before the detach', async () => {
+      const { dataSource, statements } = database({ defaults: false, heldAfterDetach: true });
+      expect(await dropWeek(dataSource, rule, monday)).toBe(false);
+      const ddl = statements.filter((sql) => sql.startsWith('ALTER TABLE') || sql.startsWith('DROP'));
+      expect(ddl).toEqual([
+        'ALTER TABLE webhook_deliveries DETACH PARTITION webhook_deliveries_20260907 CONCURRENTLY',
+        "ALTER TABLE webhook_deliveries ATTACH PARTITION webhook_deliveries_20260907 FOR VALUES FROM ('2026-09-07T00:00:00.000Z') TO ('2026-09-14T00:00:00.000Z')",
+      ]);
+    });
+
+    it('beside a DEFAULT partition: one transaction under ACCESS EXCLUSIVE (no concurrent detach there)', async () => {
+      const { dataSource, statements } = database({ defaults: true, heldAfterDetach: false });
+      expect(await dropWeek(dataSource, rule, monday)).toBe(true);
+      expect(statements.filter((sql) => sql.startsWith('LOCK TABLE') || sql.startsWith('DROP'))).toEqual([
+        'LOCK TABLE webhook_deliveries, webhook_delivery_attempts IN ACCESS EXCLUSIVE MODE',
+        'DROP TABLE webhook_delivery_attempts_20260907',
+        'DROP TABLE webhook_deliveries_20260907',
+      ]);
+      expect(statements.some((sql) => sql.includes('CONCURRENTLY'))).toBe(false);
+    });
   });
 
   describe('a retention rule partitioned by week', () => {

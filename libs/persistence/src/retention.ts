@@ -256,8 +256,11 @@ export async function weeklyPartitions(dataSource: Pick<DataSource, 'query'>, ta
       WHERE i.inhparent = $1::regclass`,
     [table],
   )) as Array<{ name: string }>;
+  return mondaysOf(rows.filter((row) => row.name.startsWith(`${table}_`)));
+}
+
+function mondaysOf(rows: ReadonlyArray<{ name: string }>): number[] {
   return rows
-    .filter((row) => row.name.startsWith(`${table}_`))
     .map((row) => WEEK_SUFFIX.exec(row.name))
     .filter((match): match is RegExpExecArray => match !== null)
     .map((match) => Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
@@ -315,24 +318,150 @@ export async function createWeek(dataSource: DataSource, rule: PartitionRule, st
 }
 
 /**
- * Drops the week starting at `startMs` from every table of `rule` in one transaction, unless a
- * row of the first table's partition matches one of `rule.holds`. A held week is recognised
- * without any lock (it stays held until its rows finish, which a later pass sees); otherwise
- * the parents are locked (ACCESS EXCLUSIVE, which the drop takes anyway: the parents first,
- * in the order writers take them, so a writer cannot deadlock with the drop) and the week
- * looked at again, so no row becomes unfinished between the look and the drop. Answers
- * whether it dropped.
+ * Drops the week starting at `startMs` from every table of `rule`, unless a row of the first
+ * table's partition matches one of `rule.holds`. A held week is recognised without any lock (it
+ * stays held until its rows finish, which a later pass sees). Answers whether it dropped.
+ *
+ * Without a default partition (the tables' normal state: docs/retention.md, "Partitions") the
+ * week is detached CONCURRENTLY, which never takes a lock on the parent that inserts, claims or
+ * reads wait for; otherwise under ACCESS EXCLUSIVE on the parents (PostgreSQL refuses a
+ * concurrent detach beside a default partition).
  */
 export async function dropWeek(dataSource: DataSource, rule: PartitionRule, startMs: number): Promise<boolean> {
   partitionIdentifiers(rule);
   const first = weekPartitionName(rule.tables[0]!, startMs);
-  if (await weekHeld(dataSource, first, rule.holds)) return false;
+  const held = await weekHeld(dataSource, first, rule.holds);
+  if (await hasDefaultPartition(dataSource, rule.tables)) return !held && dropWeekLocked(dataSource, rule, startMs);
+  if (!held) return dropWeekDetached(dataSource, rule, startMs);
+  // A week a stopped pass detached may have been held meanwhile: it goes back where its rows are read.
+  await onOwnSession(dataSource, first, (query) => attachBack(query, rule.tables[0]!, startMs));
+  return false;
+}
+
+/**
+ * The week dropped in one transaction: the parents locked (ACCESS EXCLUSIVE, which the drop takes
+ * anyway: the parents first, in the order writers take them, so a writer cannot deadlock with the
+ * drop) and the week looked at again, so no row becomes unfinished between the look and the drop.
+ */
+async function dropWeekLocked(dataSource: DataSource, rule: PartitionRule, startMs: number): Promise<boolean> {
+  const first = weekPartitionName(rule.tables[0]!, startMs);
   return inTransaction(dataSource, async (query) => {
     await query(`LOCK TABLE ${rule.tables.join(', ')} IN ACCESS EXCLUSIVE MODE`);
     if (await weekHeld({ query }, first, rule.holds)) return false;
     for (const table of [...rule.tables].reverse()) await query(`DROP TABLE ${weekPartitionName(table, startMs)}`);
     return true;
   });
+}
+
+/**
+ * The week detached from each parent with DETACH PARTITION … CONCURRENTLY, then dropped, each
+ * statement on its own (a concurrent detach cannot run inside a transaction). Its first step
+ * takes SHARE UPDATE EXCLUSIVE on the parent (inserts, claims and reads go on); its second waits
+ * for the transactions that may still use the week and then locks only the detached table. The
+ * first table goes first and is looked at again once detached, when no statement can change it
+ * any more: a row that became unfinished meanwhile (an operator's replay) gets its week attached
+ * back (no scan: the detach left a CHECK of the bounds) and the week is kept; otherwise the
+ * tables alongside are detached and all dropped. Each step waits for its locks `lock_timeout` at
+ * most; a pass stopped part-way is resumed by the next (a detach left pending is finalised, a
+ * week detached but not dropped is found by `detachedWeeks`).
+ */
+async function dropWeekDetached(dataSource: DataSource, rule: PartitionRule, startMs: number): Promise<boolean> {
+  const [firstTable, ...alongside] = rule.tables as [string, ...string[]];
+  const first = weekPartitionName(firstTable, startMs);
+  const dropped = await onOwnSession(dataSource, first, async (query) => {
+    await detachWeek(query, firstTable, startMs);
+    if (await weekHeld({ query }, first, rule.holds)) {
+      await attachBack(query, firstTable, startMs);
+      return false;
+    }
+    for (const table of alongside) await detachWeek(query, table, startMs);
+    for (const table of [...rule.tables].reverse())
+      await query(`DROP TABLE IF EXISTS ${weekPartitionName(table, startMs)}`);
+    return true;
+  });
+  return dropped === true;
+}
+
+/**
+ * Attaches `table`'s week back if it is detached (SHARE UPDATE EXCLUSIVE on the parent; the CHECK a
+ * concurrent detach leaves spares the scan). A detach left pending is finalised first.
+ */
+async function attachBack(query: (sql: string) => Promise<unknown>, table: string, startMs: number): Promise<void> {
+  await detachWeek(query, table, startMs, 'pending only');
+  const week = weekPartitionName(table, startMs);
+  const [state] = (await query(
+    `SELECT relispartition AS attached FROM pg_class WHERE oid = to_regclass('${week}')`,
+  )) as Array<{ attached: boolean }>;
+  if (state === undefined || state.attached) return;
+  const from = new Date(startMs).toISOString();
+  const to = new Date(startMs + WEEK_MS).toISOString();
+  await query(`ALTER TABLE ${table} ATTACH PARTITION ${week} FOR VALUES FROM ('${from}') TO ('${to}')`);
+}
+
+/** Detaches `table`'s week concurrently, or finalises a detach a stopped pass left pending; nothing if already detached. */
+async function detachWeek(
+  query: (sql: string) => Promise<unknown>,
+  table: string,
+  startMs: number,
+  which: 'attached or pending' | 'pending only' = 'attached or pending',
+): Promise<void> {
+  const week = weekPartitionName(table, startMs);
+  const [state] = (await query(
+    `SELECT c.relispartition AS attached, coalesce(i.inhdetachpending, false) AS pending
+       FROM pg_class c LEFT JOIN pg_inherits i ON i.inhrelid = c.oid
+      WHERE c.oid = to_regclass('${week}')`,
+  )) as Array<{ attached: boolean; pending: boolean }>;
+  if (!state?.attached || (which === 'pending only' && !state.pending)) return;
+  await query(`ALTER TABLE ${table} DETACH PARTITION ${week} ${state.pending ? 'FINALIZE' : 'CONCURRENTLY'}`);
+}
+
+/**
+ * Work on one connection outside any transaction, with the partition lock timeout, reset before
+ * it goes back to the pool, under a session advisory lock named after `week`: replicas running the
+ * same pass take turns instead of racing one detach (`undefined`: another replica has it now).
+ */
+async function onOwnSession<T>(
+  dataSource: DataSource,
+  week: string,
+  work: (query: (sql: string) => Promise<unknown>) => Promise<T>,
+): Promise<T | undefined> {
+  const runner = dataSource.createQueryRunner();
+  const key = `hashtext('partition ${week}')`;
+  let locked = false;
+  try {
+    await runner.query(`SET lock_timeout = '${PARTITION_LOCK_TIMEOUT}'`);
+    const [row] = (await runner.query(`SELECT pg_try_advisory_lock(${key}) AS locked`)) as Array<{ locked: boolean }>;
+    locked = row?.locked === true;
+    return locked ? await work((sql) => runner.query(sql)) : undefined;
+  } finally {
+    if (locked) await runner.query(`SELECT pg_advisory_unlock(${key})`).catch(() => undefined);
+    await runner.query('RESET lock_timeout').catch(() => undefined);
+    await runner.release();
+  }
+}
+
+/** Whether one of `tables` has a DEFAULT partition. */
+async function hasDefaultPartition(dataSource: Pick<DataSource, 'query'>, tables: readonly string[]): Promise<boolean> {
+  const [row] = (await dataSource.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                     WHERE i.inhparent = ANY($1::regclass[]) AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT') AS found`,
+    [tables],
+  )) as Array<{ found: boolean }>;
+  return row?.found === true;
+}
+
+/**
+ * Weeks of `table` detached but not dropped (a drop stopped between its steps), by their Monday:
+ * tables named `<table>_YYYYMMDD` that are no partition.
+ */
+export async function detachedWeeks(dataSource: Pick<DataSource, 'query'>, table: string): Promise<number[]> {
+  const rows = (await dataSource.query(
+    `SELECT relname AS name FROM pg_class
+      WHERE relkind = 'r' AND NOT relispartition AND relnamespace = current_schema()::regnamespace
+        AND relname ~ ('^' || $1 || '_[0-9]{8}$')`,
+    [table],
+  )) as Array<{ name: string }>;
+  return mondaysOf(rows);
 }
 
 /** Whether a row of `partition` matches one of `holds` (each an indexed probe). */
@@ -369,15 +498,21 @@ export async function maintainPartitions(
     await createWeek(dataSource, rule, start);
     changed += 1;
   }
-  const expired = weeks
+  // With the weeks a stopped pass detached but did not drop, which are past the window too.
+  const leftover = await detachedWeeks(dataSource, rule.tables[0]!);
+  const expired = [...new Set([...weeks, ...leftover])]
+    .sort((a, b) => a - b)
     .filter((start) => start + WEEK_MS <= nowMs - rule.windowMs)
     .slice(0, WEEKS_DROPPED_PER_PASS_MAX);
   for (const start of expired) {
     if (await dropWeek(dataSource, rule, start)) changed += 1;
     else
-      logger.info('partition past its window kept: it holds unfinished rows, pruned by batch', {
-        partition: weekPartitionName(rule.tables[0]!, start),
-      });
+      logger.info(
+        'partition past its window kept: it holds unfinished rows (pruned by batch), or another replica drops it',
+        {
+          partition: weekPartitionName(rule.tables[0]!, start),
+        },
+      );
   }
   return changed;
 }

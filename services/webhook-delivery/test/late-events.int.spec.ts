@@ -3,7 +3,8 @@
 // the delivery window are gone, as in production after retention ran, such an event is filed in a
 // week retention keeps, claimed and delivered, and its redelivery is recognised, even once the week
 // a late event is filed in has moved on. Filed at its own creation time, it would fall in no week
-// and the insert would fail (its message dead-lettered).
+// and the insert would fail (its message dead-lettered): there is no DEFAULT partition. An event
+// dated far ahead (a producer's clock) is filed at next week's start, which is always created.
 import { randomUUID } from 'node:crypto';
 import {
   createDataSource,
@@ -22,6 +23,7 @@ import {
   NewDelivery,
 } from '../src/persistence/deliveries.repository';
 import { webhookDeliveryRetentionRules } from '../src/workers/retention.worker';
+import { partitionedSince } from './webhook-test-support';
 
 type Migrations = NonNullable<Parameters<typeof createDataSource>[0]['migrations']>;
 const ALL = webhookDeliveryDataSource('postgres://unused/unused').options.migrations as Migrations;
@@ -55,14 +57,11 @@ describe('a late event, after its week was dropped', () => {
       poolSize: 2,
     }).initialize();
     await db.runMigrations({ transaction: 'each' });
-    // Partitioned twelve weeks ago: the default partition holds what came before; the weeks since
-    // whose end is past the window were dropped, the later ones are there.
+    // Partitioned twelve weeks ago: the tables from before hold the range below that (no DEFAULT
+    // partition: nothing outside the ranges there is takes a row); the weeks since whose end is past
+    // the window were dropped, the later ones are there.
     const thisWeek = weekStartMs(Date.now());
-    const cutover = new Date(thisWeek - 12 * WEEK_MS).toISOString();
-    await db.query('ALTER TABLE deliveries DROP CONSTRAINT deliveries_before_partitions');
-    await db.query(
-      `ALTER TABLE deliveries ADD CONSTRAINT deliveries_before_partitions CHECK (created_at < '${cutover}')`,
-    );
+    await partitionedSince(db, thisWeek - 12 * WEEK_MS);
     for (let start = weekStartMs(Date.now() - WINDOW_DAYS * DAY_MS); start < thisWeek; start += WEEK_MS)
       await createWeek(db, rule, start);
     await db.query(
@@ -130,6 +129,36 @@ describe('a late event, after its week was dropped', () => {
     ]);
     expect(await deliveries.insertMany([delivery(eventId, createdAt)])).toEqual(['duplicate']);
     expect(await filedAt(eventId)).toHaveLength(1);
+  });
+
+  it('has no DEFAULT partition to fall back on: a week not created refuses a row', async () => {
+    const [row] = (await db.query(
+      `SELECT count(*)::int AS defaults FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent IN ('webhook_deliveries'::regclass, 'webhook_delivery_attempts'::regclass)
+          AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT'`,
+    )) as Array<{ defaults: number }>;
+    expect(row!.defaults).toBe(0);
+    await expect(
+      db.query(
+        `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, status, created_at)
+         VALUES ($1, $2, $3, 'order.settled', '{}', 'no_endpoint', now() - interval '70 days')`,
+        [randomUUID(), randomUUID(), partnerId],
+      ),
+    ).rejects.toThrow(/no partition/);
+  });
+
+  it('files an event dated two weeks ahead or more at the start of next week, and recognises its redelivery', async () => {
+    const nextWeek = weekStartMs(Date.now()) + WEEK_MS;
+    const early = randomUUID();
+    const createdAt = new Date(Date.now() + 400 * DAY_MS); // far past the weeks created ahead
+    expect(await deliveries.insertMany([delivery(early, createdAt)])).toEqual(['pending']);
+    expect(await deliveries.insertMany([delivery(early, createdAt)])).toEqual(['duplicate']);
+    expect(await filedAt(early)).toEqual([nextWeek]);
+    // Just before the week after next: its own week (next week) is there, filed as it is.
+    const edge = randomUUID();
+    const edgeAt = new Date(nextWeek + WEEK_MS - 1);
+    expect(await deliveries.insertMany([delivery(edge, edgeAt)])).toEqual(['pending']);
+    expect(await filedAt(edge)).toEqual([edgeAt.getTime()]);
   });
 
   it('files an event within the window at its own creation time', async () => {

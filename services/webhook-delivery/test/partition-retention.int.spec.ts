@@ -5,19 +5,26 @@
 // a week past it holding an unfinished delivery is kept (its finished rows go by batch) until
 // that delivery finishes, then dropped; weeks inside the window and this week are not touched;
 // and a sweep run again changes nothing. Earlier weeks are created here as the worker would
-// have created them then (a scratch database starts at this week).
+// have created them then (a scratch database starts at this week: its tables from before, the
+// range below the first week, are made to end twenty weeks ago).
 import { randomUUID } from 'node:crypto';
 import {
   createWeek,
+  DataSource,
+  detachedWeeks,
+  dropWeek,
   partitionRuleOf,
   RetentionRule,
   WEEK_MS,
   weeklyPartitions,
+  weekPartitionName,
   weekStartMs,
 } from '@platform/persistence';
 import { RetentionStand, retentionStand } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
+import { DeliveriesRepository } from '../src/persistence/deliveries.repository';
 import { webhookDeliveryRetentionRules } from '../src/workers/retention.worker';
+import { partitionedSince } from './webhook-test-support';
 
 const DAY_MS = 24 * 60 * 60_000;
 const RETENTION_DAYS = 37;
@@ -47,6 +54,7 @@ describe('weekly partitions of deliveries (webhook-delivery)', () => {
 
   beforeAll(async () => {
     stand = await retentionStand('webhook_delivery_partitions', webhookDeliveryDataSource);
+    await partitionedSince(stand.db, thisWeek - 20 * WEEK_MS);
     const rule = partitionRuleOf(partitioned, partitioned.partitionedByWeek);
     for (const start of [pastWeek, heldWeek, recentWeek]) await createWeek(stand.db, rule, start);
   });
@@ -134,5 +142,123 @@ describe('weekly partitions of deliveries (webhook-delivery)', () => {
 
     expect((await weeksOf('webhook_deliveries'))[0]).toBe(start);
     expect(await remainingEverywhere([unpositioned])).toEqual([unpositioned]);
+  });
+  describe('a week detached concurrently (no DEFAULT partition)', () => {
+    const rule = () => partitionRuleOf(partitioned, partitioned.partitionedByWeek);
+    const partnerId = randomUUID();
+
+    /** A connection of its own, with `setting` for every statement it runs. */
+    async function session(setting: string) {
+      const runner = stand.db.createQueryRunner();
+      await runner.query(setting);
+      return runner;
+    }
+
+    it('drops a week past the window while deliveries keep being inserted and claimed, none waiting past 500 ms for a lock', async () => {
+      const start = thisWeek - 11 * WEEK_MS;
+      await createWeek(stand.db, rule(), start);
+      const finished = await plant('delivered', start + DAY_MS);
+      await stand.db.query(
+        `INSERT INTO endpoints (partner_id, url, secret_sealed) VALUES ($1, 'https://example.test/hook', 's')
+         ON CONFLICT DO NOTHING`,
+        [partnerId],
+      );
+      // A reader whose transaction still uses every week (as a long read would): the detach waits for it.
+      const reader = await session('SET lock_timeout = 0');
+      await reader.startTransaction();
+      await reader.query('SELECT count(*) FROM webhook_deliveries');
+      // The writer: the service's own insert and claim, failing rather than waiting 500 ms for a lock.
+      const writer = await session(`SET lock_timeout = '500ms'`);
+      const repository = new DeliveriesRepository({
+        query: (sql: string, parameters?: unknown[]) => writer.query(sql, parameters),
+      } as unknown as DataSource);
+      let settled = false;
+      const drop = dropWeek(stand.db, rule(), start).finally(() => {
+        settled = true;
+      });
+      const releaseReader = new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => reader.commitTransaction());
+      let inserted = 0;
+      let claimed = 0;
+      try {
+        while (!settled) {
+          const outcome = await repository.insertMany([
+            {
+              deliveryId: randomUUID(),
+              eventId: randomUUID(),
+              partnerId,
+              eventType: 'order.settled',
+              body: '{}',
+              traceparent: null,
+              createdAt: new Date(),
+            },
+          ]);
+          expect(outcome).toEqual(['pending']);
+          inserted += 1;
+          claimed += (await repository.claimDue({ limit: 10, endpointInFlightMax: 1_000, leaseMs: 30_000 })).length;
+        }
+        expect(await drop).toBe(true);
+      } finally {
+        await releaseReader;
+        await reader.release();
+        await writer.query('RESET lock_timeout');
+        await writer.release();
+      }
+      // The detach waited for the reader (a second), the writer went on meanwhile.
+      expect(inserted).toBeGreaterThan(1);
+      expect(claimed).toBe(inserted);
+      expect(await weeksOf('webhook_deliveries')).not.toContain(start);
+      expect(await weeksOf('webhook_delivery_attempts')).not.toContain(start);
+      expect(await remainingEverywhere([finished])).toEqual([]);
+      expect(await detachedWeeks(stand.db, 'webhook_deliveries')).toEqual([]);
+    }, 30_000);
+
+    it('finishes a drop a stopped pass left part-way: a detach left pending, a week detached but not dropped', async () => {
+      const pending = thisWeek - 12 * WEEK_MS;
+      const detached = thisWeek - 13 * WEEK_MS;
+      for (const start of [pending, detached]) await createWeek(stand.db, rule(), start);
+      const rows = [await plant('delivered', pending + DAY_MS), await plant('dead', detached + DAY_MS)];
+      // A detach cancelled while it waits for a reader stays pending.
+      const reader = await session('SET lock_timeout = 0');
+      await reader.startTransaction();
+      await reader.query('SELECT count(*) FROM webhook_deliveries');
+      const cancelled = await session(`SET statement_timeout = '300ms'`);
+      await expect(
+        cancelled.query(
+          `ALTER TABLE webhook_deliveries DETACH PARTITION ${weekPartitionName('webhook_deliveries', pending)} CONCURRENTLY`,
+        ),
+      ).rejects.toThrow();
+      await reader.commitTransaction();
+      await reader.release();
+      await cancelled.query('RESET statement_timeout');
+      await cancelled.release();
+      await stand.db.query(
+        `ALTER TABLE webhook_deliveries DETACH PARTITION ${weekPartitionName('webhook_deliveries', detached)}`,
+      );
+      expect(await detachedWeeks(stand.db, 'webhook_deliveries')).toEqual([detached]);
+
+      await stand.sweep(rules, 10);
+
+      for (const table of ['webhook_deliveries', 'webhook_delivery_attempts']) {
+        expect(await weeksOf(table)).not.toContain(pending);
+        expect(await weeksOf(table)).not.toContain(detached);
+        expect(await detachedWeeks(stand.db, table)).toEqual([]);
+      }
+      expect(await remainingEverywhere(rows)).toEqual([]);
+    }, 30_000);
+
+    it('attaches a detached week back when a delivery in it is unfinished, and keeps it', async () => {
+      const start = thisWeek - 14 * WEEK_MS;
+      await createWeek(stand.db, rule(), start);
+      const unfinished = await plant('pending', start + DAY_MS);
+      await stand.db.query(
+        `ALTER TABLE webhook_deliveries DETACH PARTITION ${weekPartitionName('webhook_deliveries', start)}`,
+      );
+
+      await stand.sweep(rules, 10);
+
+      expect(await weeksOf('webhook_deliveries')).toContain(start);
+      expect(await detachedWeeks(stand.db, 'webhook_deliveries')).toEqual([]);
+      expect(await remainingEverywhere([unfinished])).toEqual([unfinished]);
+    }, 30_000);
   });
 });

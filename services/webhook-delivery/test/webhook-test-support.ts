@@ -116,3 +116,20 @@ export function senderPid(port: number): Promise<number | null> {
     });
   });
 }
+
+/**
+ * As if the tables had been partitioned at `cutoverMs` (a Monday): the tables from before, the
+ * range below the first week, made to end there, so that the specs can create the weeks since as
+ * the retention worker would have. A scratch database starts partitioned this week; its tables
+ * from before are empty, so the attach's check of their rows costs nothing.
+ */
+export async function partitionedSince(db: { query(sql: string): Promise<unknown> }, cutoverMs: number): Promise<void> {
+  const cutover = new Date(cutoverMs).toISOString();
+  for (const [parent, table] of [
+    ['webhook_deliveries', 'deliveries'],
+    ['webhook_delivery_attempts', 'delivery_attempts'],
+  ] as const) {
+    await db.query(`ALTER TABLE ${parent} DETACH PARTITION ${table}`);
+    await db.query(`ALTER TABLE ${parent} ATTACH PARTITION ${table} FOR VALUES FROM (MINVALUE) TO ('${cutover}')`);
+  }
+}

@@ -8,6 +8,7 @@ import { WebhookDeliveryFeedAssignFunctionMigration1796500000000 } from './migra
 import { WebhookDeliveryPartnerStatusListingMigration1796700000000 } from './migrations/1796700000000-webhook-delivery-partner-status-listing';
 import { WebhookDeliveryRetentionIndexesMigration1797200000000 } from './migrations/1797200000000-webhook-delivery-retention-indexes';
 import { WebhookDeliveryWeeklyPartitionsMigration1797500000000 } from './migrations/1797500000000-webhook-delivery-weekly-partitions';
+import { WebhookDeliveryBoundedPartitionsMigration1798400000000 } from './migrations/1798400000000-webhook-delivery-bounded-partitions';
 
 export const SERVICE_NAME = 'webhook-delivery';
 
@@ -25,6 +26,7 @@ export function webhookDeliveryDataSource(url: string): DataSource {
       WebhookDeliveryPartnerStatusListingMigration1796700000000,
       WebhookDeliveryRetentionIndexesMigration1797200000000,
       WebhookDeliveryWeeklyPartitionsMigration1797500000000,
+      WebhookDeliveryBoundedPartitionsMigration1798400000000,
     ],
   });
 }

@@ -30,7 +30,8 @@ export interface NewDelivery {
   traceparent: string | null;
   /**
    * When the event was created (its `createdAt`): the delivery's `created_at` and partition key, unless
-   * the event is older than LATE_EVENT_FILED_WITHIN_DAYS (then filed at that floor's week; the body keeps it).
+   * the event is older than LATE_EVENT_FILED_WITHIN_DAYS (then filed at that floor's week) or dated two weeks
+   * ahead or more (then filed at next week's start); the body keeps it.
    */
   createdAt: Date;
 }
@@ -193,6 +194,14 @@ export const LATE_EVENT_FILED_WITHIN_DAYS = 36;
 
 const LATE_EVENT_FLOOR_SQL = `date_trunc('week', (now() - interval '${LATE_EVENT_FILED_WITHIN_DAYS} days') AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
 
+/**
+ * The other end: an event dated at or after the Monday starting the week after next (a producer's
+ * clock far ahead) is filed at next week's Monday. The retention worker keeps at least two weeks
+ * ahead of this one created (DELIVERY_PARTITIONS_AHEAD_WEEKS ≥ 2), and there is no DEFAULT
+ * partition, so a week not created would refuse the insert and the event would never be delivered.
+ */
+const EARLY_EVENT_CEILING_SQL = `date_trunc('week', (now() + interval '14 days') AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
 // One statement: the endpoint URL comes from the endpoints table as of this
 // statement (null: held as no_endpoint, no timer). Rows go in sorted by
 // (event, partner), so two replicas inserting overlapping batches take the
@@ -201,16 +210,20 @@ const LATE_EVENT_FLOOR_SQL = `date_trunc('week', (now() - interval '${LATE_EVENT
 // creation time, which its id fixes, so the partitioned table's key (event, partner,
 // created_at) recognises a redelivered event; ON CONFLICT names no index so that the
 // unique (event, partner) of the rows recorded before the partitioning also counts.
-// A late event (older than the floor above) is filed at the floor instead, a key that
-// moves once a week, so it is first looked up by (event, partner) in every partition
-// (an index probe each, a lateral join so that only late events pay it): a redelivery
-// after the floor moved is still a duplicate.
+// A late event (older than the floor above) is filed at the floor instead, and an early one
+// (at or after the ceiling) a week before the ceiling: keys that move once a week, so such an
+// event is first looked up by (event, partner) in every partition (an index probe each, a
+// lateral join so that only they pay it): a redelivery after the key moved is still a duplicate.
 const INSERT_MANY_SQL = `
   WITH v AS (
-    SELECT v.*, greatest(v.created_at, f.floor) AS filed_at, v.created_at < f.floor AS late
+    SELECT v.*,
+           CASE WHEN v.created_at < f.floor THEN f.floor
+                WHEN v.created_at >= f.ceiling THEN f.ceiling - interval '7 days'
+                ELSE v.created_at END AS filed_at,
+           v.created_at < f.floor OR v.created_at >= f.ceiling AS late
     FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
          AS v(delivery_id, event_id, partner_id, event_type, body, traceparent, created_at)
-    CROSS JOIN (SELECT ${LATE_EVENT_FLOOR_SQL} AS floor) f
+    CROSS JOIN (SELECT ${LATE_EVENT_FLOOR_SQL} AS floor, ${EARLY_EVENT_CEILING_SQL} AS ceiling) f
   )
   INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at, traceparent, created_at)
   SELECT v.delivery_id, v.event_id, v.partner_id, v.event_type, v.body, e.url,

@@ -14,11 +14,12 @@
  * - the `webhook_deliveries` rule is partitioned by week: its maintenance keeps
  *   DELIVERY_PARTITIONS_AHEAD_WEEKS weeks ready ahead and drops a week of deliveries
  *   with its attempts once the whole week is past the window, unless it still holds
- *   an unfinished delivery; its batches delete the finished rows of such a kept
- *   week, a week and a day later than the window, so that they never race a drop
- *   that is about to happen;
+ *   an unfinished delivery: detached CONCURRENTLY (the parents have no DEFAULT
+ *   partition), so inserts and claims go on; its batches delete the finished rows of
+ *   such a kept week, a week and a day later than the window, so that they never race
+ *   a drop that is about to happen;
  * - the `deliveries` rule deletes, by batch at the window, the rows recorded before
- *   the partitioning (the default partitions `deliveries` and `delivery_attempts`).
+ *   the partitioning (`deliveries` and `delivery_attempts`, the range below the first week).
  *
  * Runs in every replica on the shared work loop (@platform/persistence startRetention).
  */
@@ -41,7 +42,7 @@ export function webhookDeliveryRetentionRules(windows: DeliveryWindows): Retenti
   const windowMs = windows.deliveryRetentionDays * DAY_MS;
   return [
     {
-      // The default partitions, under the names the tables had before (the previous release prunes them so too).
+      // The range below the first week, under the names the tables had before (the previous release prunes them so too).
       table: 'deliveries',
       idColumn: 'delivery_id',
       timeColumn: 'created_at',
