@@ -14,6 +14,11 @@ const TRANSPORT = [
   { group: ['@platform/proto', '@platform/proto/*', '@grpc/grpc-js'], message: 'Generated gRPC types stay in handlers and adapters; use cases see ports (adapters/peers) and domain types.' },
 ];
 
+/** A service's code and specs reach another service over gRPC only, never by importing its package. */
+const OTHER_SERVICES = [
+  { group: ['@platform/*-service', '@platform/*-service/*'], message: 'Services never import each other: call the peer through a port (adapters/peers), or move shared code into a library.' },
+];
+
 /** What the domain may not reach besides the transport: it is pure rules over values. */
 const OUTSIDE_THE_DOMAIN = [
   { group: ['**/usecases/*', '**/usecases/**'], message: 'The domain is used by use cases, not the reverse.' },
@@ -50,20 +55,25 @@ export default tseslint.config(
     },
   },
   {
+    // A later block's options for the same rule replace an earlier one's, so each names every pattern it keeps.
+    files: ['services/*/src/**/*.ts', 'services/*/test/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: OTHER_SERVICES }] },
+  },
+  {
     files: ['services/*/src/usecases/**/*.ts'],
     ignores: ['**/*.spec.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: TRANSPORT }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...TRANSPORT, ...OTHER_SERVICES] }] },
   },
   {
     files: ['services/*/src/domain/**/*.ts'],
     ignores: ['**/*.spec.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...TRANSPORT, ...OUTSIDE_THE_DOMAIN] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...TRANSPORT, ...OUTSIDE_THE_DOMAIN, ...OTHER_SERVICES] }] },
   },
   {
     files: ['libs/*/src/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/services/**'], message: 'A library serves every service and imports none.' }],
+        patterns: [{ group: ['**/services/**', '@platform/*-service', '@platform/*-service/*'], message: 'A library serves every service and imports none.' }],
       }],
     },
   },

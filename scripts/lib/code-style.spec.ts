@@ -6,7 +6,8 @@
  * domain never sees persistence or adapters). Runs the real CLI offline, over every tracked
  * TypeScript source (generated code and build output are ignored by the config).
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -16,6 +17,13 @@ const LINT_TIMEOUT_MS = 300_000;
 const SHOWN_PROBLEMS_MAX = 40;
 const LINTED = ['services', 'libs', 'tools', 'proto/src', 'bench', 'scripts'];
 const FORMATTED = LINTED.map((folder) => `${folder}/**/*.{ts,js,mjs,cjs}`);
+
+/**
+ * What no source may cite: partners never see the issue tracker or the internal notes on the contract, and a
+ * reader should not need them, so a comment states the rule itself. Tracked sources and protos, generated code aside.
+ */
+const CITATIONS = [/\bissues? #?\d+/i, /\bspec(ification)? section\b/i, /\bcontract[- ]decisions?\b/i];
+const CITATION_CHECKED = /\.(ts|js|mjs|cjs|proto)$/;
 
 interface LintResult {
   filePath: string;
@@ -86,6 +94,23 @@ function runEslint(): Promise<{ code: number; results: LintResult[] | null; text
   });
 }
 
+/** `file:line text` for every line of a tracked source that cites an issue or a section of the internal notes. */
+function citations(): string[] {
+  const tracked = execFileSync('git', ['ls-files', '-z', '--', ...LINTED, 'proto'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((file) => CITATION_CHECKED.test(file) && !file.includes('/gen/'));
+  return tracked.flatMap((file) =>
+    readFileSync(join(REPO_ROOT, file), 'utf8')
+      .split('\n')
+      .flatMap((line, index) =>
+        CITATIONS.some((pattern) => pattern.test(line)) ? [`${file}:${index + 1} ${line.trim()}`] : [],
+      ),
+  );
+}
+
 describe('the code', () => {
   // Both tools read every file and each uses one core: they run at once, each test awaiting its own.
   let prettier: ReturnType<typeof runPrettier>;
@@ -128,4 +153,13 @@ describe('the code', () => {
     },
     LINT_TIMEOUT_MS,
   );
+
+  it('cites no issue number and no section of the internal notes: comments say the thing itself', () => {
+    expect(citations()).toEqual([]);
+  });
+
+  it('tracks no generated code: src/gen is made by codegen from the protos', () => {
+    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\0');
+    expect(tracked.filter((file) => file.includes('/src/gen/'))).toEqual([]);
+  });
 });

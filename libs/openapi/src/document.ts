@@ -6,7 +6,7 @@
  * libs/openapi/openapi.json (`npm run generate -w @platform/openapi`); a unit
  * test fails when the committed file is stale.
  */
-import { ERROR_CATALOGUE, ErrorCode } from '@platform/errors';
+import { ERROR_CATALOGUE, ErrorCode, HTTP_REASON as ENVELOPE_ERROR } from '@platform/errors';
 import type { ZodTypeAny } from 'zod';
 import { pathParameterNames } from './contract/operation';
 import { parameterSchema, requestComponents } from './json-schema';
@@ -15,18 +15,11 @@ import { eventSchemas } from './event-schemas';
 import { componentSchemas, ref } from './schemas';
 import { webhookPaths } from './webhooks';
 
-const HTTP_REASON: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
+/**
+ * The reason phrase that opens each error response's description: the envelope's `error` for that status, but
+ * 401 by its standard phrase (the envelope's lower-case `unauthorized` is a value on the wire, not prose).
+ */
+const HTTP_REASON: Readonly<Record<number, string>> = { ...ENVELOPE_ERROR, 401: 'Unauthorized' };
 
 /** Codes a partner can receive: the catalogue minus the internal refusals between services. */
 export function partnerErrorCodes(): ErrorCode[] {

@@ -13,6 +13,8 @@ export { assertConformsToOpenApi, openApiViolations } from './openapi-validator'
 export { startHttpsReceiver } from './https-receiver';
 export type { HttpsReceiver, HttpsReceiverOptions, ReceivedRequest } from './https-receiver';
 export { waitFor } from './wait';
+export { partnerWallet } from './wallets';
+export type { WalletStage } from './wallets';
 export { SANDBOX_CODE_WAIT_MS, sandboxCode, sandboxCodeMessage } from './sandbox-outbox';
 export type { SandboxCodeOptions } from './sandbox-outbox';
 export { freePort, serviceEnvironment, startServiceInstance } from './service-instance';

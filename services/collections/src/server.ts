@@ -16,10 +16,12 @@ import type { Step } from './workers/step-scheduler';
 import { ConfigureFeesUseCase } from './usecases/configure-fees/configure-fees.usecase';
 import { CreateCollectionUseCase } from './usecases/create-collection/create-collection.usecase';
 import { CreditCollectionsUseCase } from './usecases/credit-collections/credit-collections.usecase';
+import { ExpireCollectionNowUseCase } from './usecases/expire-collection-now/expire-collection-now.usecase';
 import { ExpireCollectionsUseCase } from './usecases/expire-collections/expire-collections.usecase';
 import { GetCollectionUseCase } from './usecases/get-collection/get-collection.usecase';
 import { ListCollectionsUseCase } from './usecases/list-collections/list-collections.usecase';
 import { RecordDepositUseCase } from './usecases/record-deposit/record-deposit.usecase';
+import { SimulateDepositUseCase } from './usecases/simulate-deposit/simulate-deposit.usecase';
 import { COLLECTIONS_ACCESS } from './grpc/access';
 
 export interface ServerDependencies {
@@ -69,6 +71,7 @@ export function createServer(deps: ServerDependencies): CollectionsServer {
     deposits: new DepositsRepository(),
     rails,
   });
+  const sandbox = deps.mode === 'sandbox';
   const server = createGrpcServer(logger, deps.tls);
   server.add(
     collections.CollectionsService,
@@ -97,7 +100,8 @@ export function createServer(deps: ServerDependencies): CollectionsServer {
   server.add(
     collections.CollectionsSandboxService,
     collectionsSandboxHandlers({
-      sandbox: deps.mode === 'sandbox' ? { recordDeposit, creditCollections, expireCollections, getCollection } : null,
+      simulateDeposit: sandbox ? new SimulateDepositUseCase({ recordDeposit, creditCollections, getCollection }) : null,
+      expireCollectionNow: sandbox ? new ExpireCollectionNowUseCase({ getCollection, expireCollections }) : null,
       rails,
     }),
     COLLECTIONS_ACCESS.SANDBOX,

@@ -8,9 +8,15 @@
 // repeat while new movements land; another partner's, an unknown and a
 // malformed account id answer the same 404; every bad parameter is named.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tronAddressFromAccountId } from '@platform/chain';
 import { Big } from '@platform/money';
-import { createTestPartner, HttpResult, PartnerHttpClient, sandboxCode, waitFor } from '@platform/testing';
+import {
+  createTestPartner,
+  HttpResult,
+  PartnerHttpClient,
+  partnerWallet,
+  sandboxCode,
+  waitFor,
+} from '@platform/testing';
 
 const RATE_LIMIT_PER_MINUTE = 100_000;
 const CAP_KES = '50000000.00';
@@ -96,21 +102,6 @@ describe('statements', () => {
   let dayEnd: Date;
   const resources: Record<string, string> = {};
 
-  async function activeWallet(): Promise<string> {
-    const registered = await http.post('/v1/wallets', {
-      chain: 'tron',
-      asset: 'USDT',
-      address: tronAddressFromAccountId(randomBytes(20)),
-    });
-    expect(registered.status).toBe(201);
-    const walletId = registered.body.walletId as string;
-    expect(
-      (await http.post(`/v1/wallets/${walletId}/confirm`, { otp: await sandboxCode(http.sdk, walletId) })).status,
-    ).toBe(200);
-    expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
-    return walletId;
-  }
-
   async function transfer(accountNumber: string): Promise<string> {
     const created = await http.post('/v1/transfers', {
       rail: 'mobile_money',
@@ -188,7 +179,7 @@ describe('statements', () => {
       timeoutMs: USDT_CREDIT_WAIT_MS,
       what: 'the USDT deposit credited',
     });
-    const walletId = await activeWallet();
+    const walletId = await partnerWallet(http);
     before = await balances(http);
     await sleep(CLOCK_MARGIN_MS);
     dayStart = new Date();

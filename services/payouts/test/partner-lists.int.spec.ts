@@ -6,8 +6,8 @@
 // resource has them; another partner sees none; every bad parameter is
 // refused with its name.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { HttpResult, PartnerHttpClient, waitFor } from '@platform/testing';
-import { activeWallet, latestCode, payoutsPartner, PayoutsPartner, transferBody } from './support';
+import { HttpResult, PartnerHttpClient, partnerWallet, waitFor } from '@platform/testing';
+import { latestCode, payoutsPartner, PayoutsPartner, transferBody } from './support';
 
 const SENDS = 3;
 const BATCHES = 3;
@@ -116,7 +116,7 @@ describe('partner lists', () => {
           ) || undefined,
         { timeoutMs: USDT_CREDIT_WAIT_MS, what: 'the USDT deposit credited' },
       );
-      walletId = await activeWallet(p.http);
+      walletId = await partnerWallet(p.http);
       for (let index = 0; index < SENDS; index += 1) {
         const body = sendBody(`send-ref-${index}`);
         const answer = await p.http.post('/v1/usdt/sends', body);

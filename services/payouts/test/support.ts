@@ -1,13 +1,11 @@
 /** Shared tools of the payouts integration specs: a funded partner with an administrator, codes from the sandbox outbox, webhooks. */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { tronAddressFromAccountId } from '@platform/chain';
+import { randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import {
   createTestPartner,
   HttpsReceiver,
   PartnerHttpClient,
   recordSensitive,
-  sandboxCode,
   setPartnerWebhook,
   startHttpsReceiver,
   TestPartner,
@@ -90,21 +88,6 @@ export async function latestCode(http: PartnerHttpClient, subjectId: string, iss
     },
     { what: `confirmation code ${issued} for ${subjectId}` },
   );
-}
-
-/** A wallet through both approvals: the administrator's code, then the sandbox review. */
-export async function activeWallet(http: PartnerHttpClient): Promise<string> {
-  const registered = await http.post('/v1/wallets', {
-    chain: 'tron',
-    asset: 'USDT',
-    address: tronAddressFromAccountId(randomBytes(20)),
-  });
-  expect(registered.status).toBe(201);
-  const walletId = registered.body.walletId as string;
-  const otp = await sandboxCode(http.sdk, walletId);
-  expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp })).status).toBe(200);
-  expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
-  return walletId;
 }
 
 export async function kesBalance(http: PartnerHttpClient): Promise<{ available: string; held: string }> {

@@ -10,8 +10,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { tronAddressFromAccountId } from '@platform/chain';
 import { Big } from '@platform/money';
-import { loadTestStack, PartnerHttpClient, waitFor } from '@platform/testing';
-import { activeWallet, eventFor, ISO_MS, latestCode, payoutsPartner, PayoutsPartner, UUID } from './support';
+import { loadTestStack, PartnerHttpClient, partnerWallet, waitFor } from '@platform/testing';
+import { eventFor, ISO_MS, latestCode, payoutsPartner, PayoutsPartner, UUID } from './support';
 
 async function usdtBalance(http: PartnerHttpClient): Promise<{ available: string; held: string }> {
   const balances = await http.get('/v1/balances');
@@ -42,7 +42,7 @@ describe('USDT sends', () => {
     });
     expect(deposit.status).toBe(201);
     expect((await ctx.http.post('/v1/sandbox/rates', { bid: '128.0000', ask: '130.0000' })).status).toBe(200);
-    walletId = await activeWallet(ctx.http);
+    walletId = await partnerWallet(ctx.http);
   });
 
   afterAll(() => ctx.receiver.close());
@@ -110,7 +110,7 @@ describe('USDT sends', () => {
   });
 
   it('asks the wallet registry again at release: a wallet revoked meanwhile fails the send, hold voided', async () => {
-    const doomed = await activeWallet(ctx.http);
+    const doomed = await partnerWallet(ctx.http);
     const before = await usdtBalance(ctx.http);
     const created = await ctx.http.post('/v1/usdt/sends', sendBody({ destinationWalletId: doomed }));
     expect(created.status).toBe(202);
@@ -197,7 +197,7 @@ describe('USDT sends', () => {
         txHash: randomBytes(32).toString('hex'),
         usdtAmount: '50.000000',
       });
-      const wallet = await activeWallet(halted.http);
+      const wallet = await partnerWallet(halted.http);
       expect(
         (await halted.http.post('/v1/sandbox/rates', { bid: '128.0000', ask: '130.0000', halted: true })).status,
       ).toBe(200);

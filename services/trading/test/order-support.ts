@@ -66,10 +66,6 @@ export function expectRefusal(result: HttpResult, status: number, code: string):
   expect({ status: result.status, message: result.body?.message }).toEqual({ status, message: code });
 }
 
-export function tradingPool(): Pool {
-  return new Pool({ connectionString: loadTestStack().databases.trading, max: 2 });
-}
-
 /** The pools a spec reads trading's and the ledger's databases through, set in beforeAll. */
 export interface OrderSpecPools {
   trading: Pool;
@@ -80,7 +76,7 @@ export interface OrderSpecPools {
 export function useOrderSpecPools(): OrderSpecPools {
   const pools = {} as OrderSpecPools;
   beforeAll(() => {
-    pools.trading = tradingPool();
+    pools.trading = new Pool({ connectionString: loadTestStack().databases.trading, max: 2 });
     pools.ledger = new Pool({ connectionString: loadTestStack().databases.ledger, max: 2 });
   });
   afterAll(async () => {

@@ -3,9 +3,8 @@
 // orders arrive; cursors exact to the microsecond (three orders in one
 // millisecond page one by one); the status, partnerReference and [from, to)
 // filters; another partner sees none of them; every bad parameter is named.
-import type { Pool } from 'pg';
 import type { HttpResult } from '@platform/testing';
-import { fundKes, orderPartner, OrderPartner, quote, tradingPool } from './order-support';
+import { fundKes, orderPartner, OrderPartner, quote, useOrderSpecPools } from './order-support';
 
 const ORDERS = 5;
 
@@ -34,18 +33,15 @@ async function allPages(p: OrderPartner, query: string): Promise<string[][]> {
 
 describe('GET /v1/orders', () => {
   let p: OrderPartner;
-  let pool: Pool;
+  const pools = useOrderSpecPools();
   // Oldest first.
   const created: string[] = [];
 
   beforeAll(async () => {
-    pool = tradingPool();
     p = await orderPartner();
     await fundKes(p.http, '100000.00');
     for (let index = 0; index < ORDERS; index += 1) created.push(await buy(p, `list-${index}`));
   });
-
-  afterAll(async () => pool.end());
 
   it("lists the partner's orders newest first, each as GET /v1/orders/{id} shows it", async () => {
     const page = await p.http.get('/v1/orders');
@@ -88,9 +84,10 @@ describe('GET /v1/orders', () => {
     for (let index = 0; index < 3; index += 1) sameMillisecond.push(await buy(p, `same-ms-${index}`));
     // Microseconds apart, in one millisecond: a cursor kept to the millisecond would skip two of them.
     for (const [index, orderId] of sameMillisecond.entries()) {
-      await pool.query(`UPDATE orders SET created_at = '2026-01-01T00:00:00.000${index + 1}00Z' WHERE order_id = $1`, [
-        orderId,
-      ]);
+      await pools.trading.query(
+        `UPDATE orders SET created_at = '2026-01-01T00:00:00.000${index + 1}00Z' WHERE order_id = $1`,
+        [orderId],
+      );
     }
     const window = 'from=2026-01-01&to=2026-01-02&limit=1';
     expect(await allPages(p, window)).toEqual([[sameMillisecond[2]], [sameMillisecond[1]], [sameMillisecond[0]]]);

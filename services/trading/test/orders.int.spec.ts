@@ -24,7 +24,6 @@
 // The platform-wide operator switches are proven in the serial faults project
 // (tools/reliability/faults/platform-switches.faults.spec.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
 import { createTestPartner, PartnerHttpClient } from '@platform/testing';
 import {
   balances,
@@ -37,18 +36,10 @@ import {
   orderPartner,
   orderUntil,
   quote,
-  tradingPool,
+  useOrderSpecPools,
 } from './order-support';
 
-let pool: Pool;
-
-beforeAll(() => {
-  pool = tradingPool();
-});
-
-afterAll(async () => {
-  await pool.end();
-});
+const pools = useOrderSpecPools();
 
 /** Started now, awaited by a test later: a failure meanwhile is that test's, not an unhandled rejection. */
 function started<T>(promise: Promise<T>): Promise<T> {
@@ -85,7 +76,7 @@ describe('POST /v1/orders/buy (debit-first)', () => {
       KES: { available: '995.00', held: '0.00' },
       USDT: { available: '7.692307' },
     });
-    const events = await orderEvents(pool, orderId);
+    const events = await orderEvents(pools.trading, orderId);
     expect(events.map((event) => event.type)).toEqual(['order.funds_confirmed', 'order.settled']);
     expect(events[1].data).toEqual({
       orderId,
@@ -117,7 +108,7 @@ describe('POST /v1/orders/buy (debit-first)', () => {
     const parallel = await Promise.all(quotes.map((q) => buy(p, { quoteId: q.quoteId, partnerReference: 'parallel' })));
     expect(parallel.map((result) => result.status)).toEqual([202, 202, 202, 202, 202]);
     expect(new Set(parallel.map((result) => result.body.orderId)).size).toBe(1);
-    const rows = await pool.query(
+    const rows = await pools.trading.query(
       'SELECT count(*)::int AS n FROM orders WHERE partner_id = $1 AND partner_reference = $2',
       [p.partner.partnerId, 'parallel'],
     );
@@ -202,7 +193,7 @@ describe('POST /v1/orders/buy (debit-first)', () => {
       503,
       'KES_DEBIT_AMBIGUOUS',
     );
-    const row = await orderByReference(pool, p.partner.partnerId, 'amb');
+    const row = await orderByReference(pools.trading, p.partner.partnerId, 'amb');
     const pending = await p.http.get(`/v1/orders/${row.order_id}`);
     expect(pending.body).toMatchObject({ status: 'funds_reserved', kesDebit: { status: 'reserved' } });
     const settled = await orderUntil(p.http, row.order_id, 'settled');
@@ -210,7 +201,7 @@ describe('POST /v1/orders/buy (debit-first)', () => {
 
     const refusedQuote = await quote(p.http, 'buy', { kesAmount: '100.14' });
     expectRefusal(await buy(p, { quoteId: refusedQuote.quoteId, partnerReference: 'ref' }), 503, 'KES_DEBIT_FAILED');
-    const refused = await orderByReference(pool, p.partner.partnerId, 'ref');
+    const refused = await orderByReference(pools.trading, p.partner.partnerId, 'ref');
     const rejected = await p.http.get(`/v1/orders/${refused.order_id}`);
     expect(rejected.body).toMatchObject({ status: 'rejected', kesDebit: { status: 'released' } });
     expectRefusal(
@@ -402,7 +393,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     await attach(p.http, byHash.orderId, txHash);
     expect((await p.http.post('/v1/sandbox/usdt-deposits', { txHash, usdtAmount: '10.000000' })).status).toBe(201);
     await orderUntil(p.http, byHash.orderId, 'settled');
-    const events = await orderEvents(pool, byHash.orderId);
+    const events = await orderEvents(pools.trading, byHash.orderId);
     expect(events.map((event) => event.type)).toEqual(['order.funds_confirmed', 'order.settled']);
     expect(events[1].data).toEqual({
       orderId: byHash.orderId,
@@ -431,7 +422,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     await attach(p.http, short.orderId, shortHash);
     await p.http.post('/v1/sandbox/usdt-deposits', { txHash: shortHash, usdtAmount: '9.999999' });
     await orderUntil(p.http, short.orderId, 'rejected');
-    expect((await orderEvents(pool, short.orderId)).map((event) => event.type)).toEqual(['order.rejected']);
+    expect((await orderEvents(pools.trading, short.orderId)).map((event) => event.type)).toEqual(['order.rejected']);
     // The short deposit goes back to the partner's USDT balance.
     await orderUntil(p.http, short.orderId, 'rejected');
     const returned = await (async () => {
@@ -457,7 +448,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     await orderUntil(owner.http, ownerOrder.orderId, 'settled');
     const squatted = await squatter.http.sdk.orders.get(squatterOrder.orderId);
     expect(squatted).toMatchObject({ status: expect.stringMatching(/^(awaiting_usdt|expired)$/), txHash });
-    expect(await orderEvents(pool, squatterOrder.orderId)).not.toContainEqual(
+    expect(await orderEvents(pools.trading, squatterOrder.orderId)).not.toContainEqual(
       expect.objectContaining({ type: 'order.funds_confirmed' }),
     );
 
@@ -481,7 +472,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     const { p, order } = await unfunded;
     const expired = await orderUntil(p.http, order.orderId, 'expired', 20_000);
     expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expired.sendBefore));
-    const events = await orderEvents(pool, order.orderId);
+    const events = await orderEvents(pools.trading, order.orderId);
     expect(events.map((event) => event.type)).toEqual(['order.expired']);
     expect(events[0].data).toMatchObject({
       orderId: order.orderId,
@@ -490,7 +481,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
       kesTotalAmount: '1273.60',
     });
     expectRefusal(await attach(p.http, order.orderId, hash()), 409, 'ORDER_NOT_AWAITING_USDT');
-    const caps = await pool.query('SELECT released_at FROM cap_usages WHERE usage_id = $1', [order.orderId]);
+    const caps = await pools.trading.query('SELECT released_at FROM cap_usages WHERE usage_id = $1', [order.orderId]);
     expect(caps.rows[0].released_at).not.toBeNull();
   });
 
@@ -524,7 +515,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     await attach(p.http, refusedPayout.body.orderId, refusedHash);
     await p.http.post('/v1/sandbox/usdt-deposits', { txHash: refusedHash, usdtAmount: '10.000000' });
     await orderUntil(p.http, refusedPayout.body.orderId, 'rejected');
-    expect((await orderEvents(pool, refusedPayout.body.orderId)).map((event) => event.type)).toEqual([
+    expect((await orderEvents(pools.trading, refusedPayout.body.orderId)).map((event) => event.type)).toEqual([
       'order.funds_confirmed',
       'order.rejected',
     ]);
@@ -548,7 +539,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
     });
     expect(created.body.depositAddress).toBeUndefined();
     await orderUntil(p.http, created.body.orderId, 'settled');
-    expect((await orderEvents(pool, created.body.orderId)).map((event) => event.type)).toEqual([
+    expect((await orderEvents(pools.trading, created.body.orderId)).map((event) => event.type)).toEqual([
       'order.funds_confirmed',
       'order.settled',
     ]);
@@ -560,7 +551,7 @@ describe('POST /v1/orders/sell (deposit mode)', () => {
       422,
       'INSUFFICIENT_USDT_BALANCE',
     );
-    const row = await orderByReference(pool, p.partner.partnerId, 'poor');
+    const row = await orderByReference(pools.trading, p.partner.partnerId, 'poor');
     expect(row.status).toBe('rejected');
     expectRefusal(
       await sell(p, { quoteId: poor.quoteId, partnerReference: 'poor', payoutAccountId: p.payoutId }),

@@ -11,10 +11,9 @@
 // replay by partnerReference, and the create refusals (request fields, wallet
 // unknown / foreign / not yet active, caps, quote rules, a debit-first partner
 // sending pay-in fields). The ledger check after npm test proves every entry balanced.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { tronAddressFromAccountId } from '@platform/chain';
+import { randomUUID } from 'node:crypto';
 import { Big, formatAmount } from '@platform/money';
-import { HttpResult, PartnerHttpClient, sandboxCode, waitFor } from '@platform/testing';
+import { HttpResult, partnerWallet, waitFor } from '@platform/testing';
 import {
   balances,
   expectRefusal,
@@ -33,29 +32,12 @@ const EXPIRY_WAIT_MS = 25_000;
 
 const pools = useOrderSpecPools();
 
-/** Registers a wallet, confirms it with the e-mailed code and has the sandbox review approve it (unless asked not to). */
-async function wallet(http: PartnerHttpClient, stage: 'active' | 'pending' = 'active'): Promise<string> {
-  const registered = await http.post('/v1/wallets', {
-    chain: 'tron',
-    asset: 'USDT',
-    address: tronAddressFromAccountId(randomBytes(20)),
-  });
-  if (registered.status !== 201)
-    throw new Error(`wallet registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
-  const walletId = registered.body.walletId as string;
-  if (stage === 'pending') return walletId;
-  const code = await sandboxCode(http.sdk, walletId);
-  expect((await http.post(`/v1/wallets/${walletId}/confirm`, { otp: code })).status).toBe(200);
-  expect((await http.post(`/v1/sandbox/wallets/${walletId}/approve`)).status).toBe(200);
-  return walletId;
-}
-
 async function payInPartner(extraArgs: string[] = []): Promise<OrderPartner & { walletId: string }> {
   const p = await orderPartner([...PAY_IN, ...extraArgs]);
   expect(
     (await p.http.post('/v1/admins', { email: `ops-${randomUUID().slice(0, 8)}@example.com`, name: 'Ops' })).status,
   ).toBe(201);
-  return { ...p, walletId: await wallet(p.http) };
+  return { ...p, walletId: await partnerWallet(p.http) };
 }
 
 function buy(p: OrderPartner, body: Record<string, unknown>) {
@@ -289,7 +271,7 @@ describe('POST /v1/orders/buy (pay-in)', () => {
   }, 60_000);
 
   it('rejects when the wallet is revoked before delivery: hold released, the payment stays in the balance', async () => {
-    const walletId = await wallet(p.http);
+    const walletId = await partnerWallet(p.http);
     const { result: created } = await buyFresh(
       p,
       { kesAmount: '400.00' },
@@ -322,7 +304,7 @@ describe('POST /v1/orders/buy (pay-in) refusals', () => {
   it('refuses bad request fields, unknown, foreign and not yet active wallets, consuming nothing', async () => {
     const ten = { kesAmount: '10.00' };
     const stranger = await payInPartner();
-    const pending = await wallet(p.http, 'pending');
+    const pending = await partnerWallet(p.http, 'registered');
     const refusals: [Record<string, unknown>, number, string][] = [
       [{ partnerReference: 'r-1' }, 400, 'Validation failed on: walletId'],
       [

@@ -12,7 +12,8 @@ import type { RemoveAdminUseCase } from '../usecases/remove-admin/remove-admin.u
 import type { RevokeWalletUseCase } from '../usecases/revoke-wallet/revoke-wallet.usecase';
 import { toProtoAdmin, toProtoWallet } from './presenters';
 
-export interface WalletRegistryUseCases {
+/** Translates gRPC messages to commands; no decisions here. */
+export function walletRegistryHandlers(deps: {
   registerAdmin: RegisterAdminUseCase;
   listAdmins: ListAdminsUseCase;
   removeAdmin: RemoveAdminUseCase;
@@ -22,12 +23,7 @@ export interface WalletRegistryUseCases {
   revokeWallet: RevokeWalletUseCase;
   getWalletStatus: GetWalletStatusUseCase;
   getCodeRecipient: GetCodeRecipientUseCase;
-}
-
-/** Translates gRPC messages to commands; no decisions here. */
-export function walletRegistryHandlers(
-  deps: WalletRegistryUseCases,
-): AsyncImplementation<typeof walletRegistry.WalletRegistryService> {
+}): AsyncImplementation<typeof walletRegistry.WalletRegistryService> {
   return {
     async registerAdmin(request) {
       const { admin, created } = await deps.registerAdmin.execute(request);

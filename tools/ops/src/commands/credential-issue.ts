@@ -3,7 +3,7 @@ import { FlagReader, FlagValues } from '../flags';
 import { labelled } from '../output';
 import { defineCommand, PARTNER_FLAG, valueFlag } from './command';
 
-/** Contract decisions section 1. */
+/** The scopes a partner credential may carry, as the partner contract names them; the gateway refuses any other. */
 export const CREDENTIAL_SCOPES = [
   'read',
   'trade',

@@ -28,7 +28,7 @@ export const SANDBOX_NAME_MISMATCH_MARKER = 'MISMATCH';
 export const SANDBOX_NO_ANSWER_MARKER = 'NOANSWER';
 /** Bounds the memory of unanswered references (sandbox only). */
 const UNANSWERED_REFERENCES_MAX = 10_000;
-/** Contract decisions section 6: a phone number ending 000 is declined (MOBILE_MONEY_PUSH_REJECTED). */
+/** Documented to partners: a phone number ending 000 is declined (MOBILE_MONEY_PUSH_REJECTED). */
 export const SANDBOX_PUSH_REJECTED_PHONE_SUFFIX = '000';
 /** Ours: a phone number ending 999 gets no answer from the bank (MOBILE_MONEY_PUSH_UNAVAILABLE). */
 export const SANDBOX_PUSH_UNAVAILABLE_PHONE_SUFFIX = '999';
