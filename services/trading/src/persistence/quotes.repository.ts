@@ -1,10 +1,10 @@
 /**
  * quotes: written once at issue; consumed later by an order (consumed_at), in the
- * statement that places it (trading_place_order, OrdersRepository.place). Every other
+ * statement that places it (trading_place_order, OrdersRepository.place), and read by
+ * an order's create with the rest of its intake (OrderIntakeRepository). Every other
  * statement on quotes lives here.
  */
 import type { DataSource, EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
 import { formatAmount, formatDecimal, RATE_SCALE } from '@platform/money';
 import type { FeeSchedule } from '../domain/fee-schedule';
 import type { PricedQuote } from '../domain/pricing';
@@ -35,10 +35,6 @@ export interface QuoteRecord {
   expiresAt: Date;
 }
 
-const QUOTE_COLUMNS = `quote_id AS "quoteId", side, kes_amount::text AS "kesAmount", usdt_amount::text AS "usdtAmount", rate::text AS rate,
-  fee_kes::text AS "feeKes", fee_bps AS "feeBps", fee_flat_kes::text AS "feeFlatKes", fee_cap_kes::text AS "feeCapKes",
-  kes_total_amount::text AS "kesTotalAmount", expires_at AS "expiresAt"`;
-
 /**
  * A quote is an offer, not a state change anything else depends on until an
  * order consumes it, so its insert does not wait for the disk flush
@@ -57,11 +53,6 @@ const INSERT_QUOTE_SQL = `
 
 /** Only `query` is used: the data source in service, a transaction's manager where a spec needs one. */
 type Queryable = Pick<DataSource, 'query'>;
-
-/** The rows of a statement, whether pg answered them bare or as [rows, count] (UPDATE … RETURNING through TypeORM). */
-async function rowsOf<T>(queryable: Queryable, sql: string, parameters: unknown[]): Promise<T[]> {
-  return queryRows<T>(queryable as EntityManager, sql, parameters);
-}
 
 export class QuotesRepository {
   /** Given the data source, each insert is its own transaction, so the relaxed flush ends with it. */
@@ -87,16 +78,6 @@ export class QuotesRepository {
       quote.expiresAt.toISOString(),
       quote.createdAt.toISOString(),
     ]);
-  }
-
-  /** The partner's quote, consumed or not; null when unknown or another partner's. */
-  async find(partnerId: string, quoteId: string, manager: Queryable = this.dataSource): Promise<QuoteRecord | null> {
-    const [row] = await rowsOf<QuoteRecord>(
-      manager,
-      `SELECT ${QUOTE_COLUMNS} FROM quotes WHERE quote_id = $1 AND partner_id = $2`,
-      [quoteId, partnerId],
-    );
-    return row ?? null;
   }
 
   /** Gives a consumed quote back (its order was undone before any value moved). */
