@@ -15,6 +15,7 @@ import { tradingSellProceedsHandlers } from './grpc/trading-sell-proceeds.handle
 import { TRADING_ACCESS } from './grpc/access';
 import { CapUsagesRepository } from './persistence/cap-usages.repository';
 import { SERVICE_NAME } from './persistence/data-source';
+import { OrderIntakeRepository } from './persistence/order-intake.repository';
 import { OrdersRepository } from './persistence/orders.repository';
 import { PartnerProfilesRepository } from './persistence/partner-profiles.repository';
 import { PlatformSwitchesRepository } from './persistence/platform-switches.repository';
@@ -286,11 +287,8 @@ function createOrderUseCase(
     sendWindowMs: deps.orders.sendWindowMs,
   });
   return new CreateOrderUseCase({
-    dataSource: deps.dataSource,
-    quotes: repositories.quotes,
+    intake: new OrderIntakeRepository(deps.dataSource),
     orders: repositories.orders,
-    profiles: repositories.profiles,
-    switches: repositories.switches,
     ledger: deps.ledger,
     accountIds: wiring.accountIds,
     clock: deps.clock,

@@ -26,6 +26,7 @@ import {
 import { capWindowStart } from '../src/domain/cap-window';
 import { CapUsagesRepository } from '../src/persistence/cap-usages.repository';
 import { tradingDataSource } from '../src/persistence/data-source';
+import { OrderIntakeRepository } from '../src/persistence/order-intake.repository';
 import { NewOrder, OrdersRepository } from '../src/persistence/orders.repository';
 import { PartnerProfilesRepository } from '../src/persistence/partner-profiles.repository';
 import { QuotesRepository } from '../src/persistence/quotes.repository';
@@ -207,14 +208,15 @@ const manager = (queryable: ExplainingQueryable) => queryable as unknown as Enti
 
 /** The hot path's statements on the tables that grow, by operation. */
 const operations: Record<string, PlannedOperation<Live>> = {
-  'read the quote an order names': (q, live) => quotes(q).find(live.partnerId, live.quoteId),
+  // One statement: the quote, the order already made under the reference, the switches and the profile.
+  "read an order's intake (quote, reference, switches, profile)": (q, live) =>
+    new OrderIntakeRepository(q as unknown as DataSource).read(live.partnerId, live.quoteId, `live-${live.orderId}`),
   // One statement (trading_place_order): the cap, the quote and the order inside it are counted from the
   // transaction's own table statistics, as the statements a trigger or function runs are.
   'place an order on the quote': (q, live) =>
     orders(q).place(orderOn(live.partnerId, live.quoteId), '100.00', new Date()),
   'give the quote back': (q, live) => quotes(q).unconsume(manager(q), live.quoteId),
   'find an order by id': (q, live) => orders(q).find(live.orderId),
-  'find an order by partner reference': (q, live) => orders(q).findByReference(live.partnerId, `live-${live.orderId}`),
   'list the newest 100 orders': (q, live) =>
     orders(q).list({ partnerId: live.partnerId, status: null, partnerReference: null, page }),
   'list the newest settled orders': (q, live) =>

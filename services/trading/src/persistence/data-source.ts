@@ -12,6 +12,7 @@ import { CapReserveOneStatementMigration1796900000000 } from './migrations/17969
 import { TradingRetentionIndexesMigration1797200000000 } from './migrations/1797200000000-trading-retention-indexes';
 import { QuotesWithoutPartnerIndexMigration1797300000000 } from './migrations/1797300000000-quotes-without-partner-index';
 import { CapAndQuoteByKeyMigration1797700000000 } from './migrations/1797700000000-cap-and-quote-by-key';
+import { PlaceOrderGenericPlansMigration1798100000000 } from './migrations/1798100000000-place-order-generic-plans';
 
 export const SERVICE_NAME = 'trading';
 
@@ -33,6 +34,7 @@ export function tradingDataSource(url: string): DataSource {
       TradingRetentionIndexesMigration1797200000000,
       QuotesWithoutPartnerIndexMigration1797300000000,
       CapAndQuoteByKeyMigration1797700000000,
+      PlaceOrderGenericPlansMigration1798100000000,
     ],
   });
 }

@@ -173,11 +173,13 @@ export class OrdersRepository {
    * (partner, partnerReference): an order already made under the reference
    * answers as a replay; otherwise the daily cap is reserved (usage id = order
    * id, `capKes` counted at `now`), the quote consumed and the order inserted,
-   * or, on a refusal, none of them. No lock outlives the statement.
+   * or, on a refusal, none of them. No lock outlives the statement. A named
+   * prepared statement on the pool: a function call, planned once per connection.
    */
   async place(order: NewOrder, capKes: string, now: Date): Promise<OrderPlacement> {
-    const [row] = await queryRows<OrderRecord & { outcome: OrderPlacement['outcome'] }>(
-      this.dataSource.manager,
+    const [row] = await queryPrepared<OrderRecord & { outcome: OrderPlacement['outcome'] }>(
+      this.dataSource,
+      'order_place',
       PLACE_ORDER_SQL,
       [JSON.stringify(placedColumns(order)), `order:${order.partnerId}:${order.partnerReference}`, capKes, now],
     );
@@ -185,19 +187,6 @@ export class OrdersRepository {
     const { outcome, ...placed } = row;
     if (outcome === 'placed' || outcome === 'replay') return { outcome, order: placed };
     return { outcome, order: null };
-  }
-
-  async findByReference(
-    partnerId: string,
-    partnerReference: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<OrderRecord | null> {
-    const [row] = await queryRows<OrderRecord>(
-      manager,
-      `SELECT ${ORDER_COLUMNS} FROM orders WHERE partner_id = $1 AND partner_reference = $2`,
-      [partnerId, partnerReference],
-    );
-    return row ?? null;
   }
 
   async find(
@@ -292,7 +281,10 @@ export class OrdersRepository {
     const move = `UPDATE orders SET ${[...sets, 'updated_at = now()'].join(', ')}
         WHERE order_id = $1 AND status = $2 AND ($3::text IS NULL OR debit_outcome = $3)`;
     if (!also.event && !also.releaseCap)
-      return (await queryRows<OrderRecord>(manager, `${move} RETURNING ${ORDER_COLUMNS}`, parameters))[0] ?? null;
+      return (
+        (await this.rowsOf<OrderRecord>(manager, 'order_move', `${move} RETURNING ${ORDER_COLUMNS}`, parameters))[0] ??
+        null
+      );
     const parts = [`updated AS (${move} RETURNING *)`];
     if (also.event) {
       const { event } = also;
@@ -305,8 +297,9 @@ export class OrdersRepository {
     if (also.releaseCap)
       parts.push(`released AS (UPDATE cap_usages SET released_at = now()
         WHERE usage_id = $1 AND released_at IS NULL AND EXISTS (SELECT 1 FROM updated))`);
-    const [row] = await queryRows<OrderRecord>(
+    const [row] = await this.rowsOf<OrderRecord>(
       manager,
+      'order_move',
       `WITH ${parts.join(',\n')} SELECT ${ORDER_COLUMNS} FROM updated`,
       parameters,
     );
@@ -344,8 +337,9 @@ export class OrdersRepository {
       ...keys.map((key) => changes[key]),
     ];
     const sets = keys.map((key, index) => `${CHANGE_COLUMNS[key]} = $${index + 10}`);
-    return queryRows<OrderRecord>(
+    return this.rowsOf<OrderRecord>(
       manager,
+      'orders_move',
       `WITH moves AS (
            SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::jsonb[], $6::timestamptz[], $7::text[])
              AS m(moved_order_id, event_id, event_partner_id, event_type, event_payload, event_created_at, event_traceparent)),
@@ -359,6 +353,17 @@ export class OrdersRepository {
          SELECT ${ORDER_COLUMNS} FROM updated`,
       parameters,
     );
+  }
+
+  /**
+   * A move's rows. Outside a caller's transaction (given the data source's own
+   * manager) the statement runs as a named prepared statement on the pool: a
+   * connection plans each move's text once (a handful of texts, one per kind of
+   * move), every read in it by primary key. Inside one, through its manager.
+   */
+  private async rowsOf<T>(manager: EntityManager, purpose: string, sql: string, parameters: unknown[]): Promise<T[]> {
+    if (manager === this.dataSource.manager) return queryPrepared<T>(this.dataSource, purpose, sql, parameters);
+    return queryRows<T>(manager, sql, parameters);
   }
 
   async delete(manager: EntityManager, orderId: string): Promise<void> {

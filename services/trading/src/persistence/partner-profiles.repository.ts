@@ -3,7 +3,7 @@
  * never as JS numbers; the fee schedule is read raw, for the domain to judge.
  */
 import type { DataSource, EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import { queryPrepared, queryRows } from '@platform/persistence';
 import type { RawFeeSchedule } from '../domain/fee-schedule';
 import { FormattedPartnerProfile, formatPartnerProfile, PartnerProfile } from '../domain/partner-profile';
 
@@ -76,9 +76,11 @@ export class PartnerProfilesRepository {
     return fromRow(row as ProfileRow);
   }
 
-  /** The stored fee schedule, unjudged; null when the partner has no profile. */
+  /** The stored fee schedule, unjudged; null when the partner has no profile. Every quote's read: prepared, by primary key. */
   async findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null> {
-    const [row] = await this.dataSource.query(
+    const [row] = await queryPrepared<Pick<ProfileRow, 'fee_bps' | 'fee_flat_kes' | 'fee_cap_kes'>>(
+      this.dataSource,
+      'fee_schedule_read',
       'SELECT fee_bps, fee_flat_kes, fee_cap_kes FROM partner_profiles WHERE partner_id = $1',
       [partnerId],
     );

@@ -1,10 +1,11 @@
 /**
  * quotes: written once at issue; consumed later by an order (consumed_at), in the
- * statement that places it (trading_place_order, OrdersRepository.place). Every other
+ * statement that places it (trading_place_order, OrdersRepository.place), and read by
+ * an order's create with the rest of its intake (OrderIntakeRepository). Every other
  * statement on quotes lives here.
  */
 import type { DataSource, EntityManager } from '@platform/persistence';
-import { queryRows } from '@platform/persistence';
+import { queryPrepared } from '@platform/persistence';
 import { formatAmount, formatDecimal, RATE_SCALE } from '@platform/money';
 import type { FeeSchedule } from '../domain/fee-schedule';
 import type { PricedQuote } from '../domain/pricing';
@@ -35,10 +36,6 @@ export interface QuoteRecord {
   expiresAt: Date;
 }
 
-const QUOTE_COLUMNS = `quote_id AS "quoteId", side, kes_amount::text AS "kesAmount", usdt_amount::text AS "usdtAmount", rate::text AS rate,
-  fee_kes::text AS "feeKes", fee_bps AS "feeBps", fee_flat_kes::text AS "feeFlatKes", fee_cap_kes::text AS "feeCapKes",
-  kes_total_amount::text AS "kesTotalAmount", expires_at AS "expiresAt"`;
-
 /**
  * A quote is an offer, not a state change anything else depends on until an
  * order consumes it, so its insert does not wait for the disk flush
@@ -55,52 +52,53 @@ const INSERT_QUOTE_SQL = `
                       fee_cap_kes, kes_total_amount, rate_observed_at, expires_at, created_at)
   SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM flush`;
 
-/** Only `query` is used: the data source in service, a transaction's manager where a spec needs one. */
+/** The data source in service (its pool for the insert), a transaction's manager where a spec needs one. */
 type Queryable = Pick<DataSource, 'query'>;
-
-/** The rows of a statement, whether pg answered them bare or as [rows, count] (UPDATE … RETURNING through TypeORM). */
-async function rowsOf<T>(queryable: Queryable, sql: string, parameters: unknown[]): Promise<T[]> {
-  return queryRows<T>(queryable as EntityManager, sql, parameters);
-}
 
 export class QuotesRepository {
   /** Given the data source, each insert is its own transaction, so the relaxed flush ends with it. */
   constructor(private readonly dataSource: Queryable) {}
 
-  /** Money goes in as exact-scale strings, so PostgreSQL never sees a float. One statement, no flush wait (above). */
+  /**
+   * Money goes in as exact-scale strings, so PostgreSQL never sees a float. One statement, no flush wait (above):
+   * given the data source, a named prepared statement on the pool (parsed once per connection); given a
+   * transaction's manager, through it.
+   */
   async insert(quote: NewQuote): Promise<void> {
-    const { priced, fee } = quote;
-    await this.dataSource.query(INSERT_QUOTE_SQL, [
-      quote.quoteId,
-      quote.partnerId,
-      priced.side,
-      quote.pricedBy,
-      formatAmount(priced.kesAmount, 'KES'),
-      formatAmount(priced.usdtAmount, 'USDT'),
-      formatDecimal(priced.rate, RATE_SCALE),
-      formatAmount(priced.feeKes, 'KES'),
-      fee.percentBps,
-      formatAmount(fee.flatKes, 'KES'),
-      fee.capKes === null ? null : formatAmount(fee.capKes, 'KES'),
-      formatAmount(priced.kesTotalAmount, 'KES'),
-      quote.rateObservedAt.toISOString(),
-      quote.expiresAt.toISOString(),
-      quote.createdAt.toISOString(),
-    ]);
-  }
-
-  /** The partner's quote, consumed or not; null when unknown or another partner's. */
-  async find(partnerId: string, quoteId: string, manager: Queryable = this.dataSource): Promise<QuoteRecord | null> {
-    const [row] = await rowsOf<QuoteRecord>(
-      manager,
-      `SELECT ${QUOTE_COLUMNS} FROM quotes WHERE quote_id = $1 AND partner_id = $2`,
-      [quoteId, partnerId],
-    );
-    return row ?? null;
+    const values = insertValues(quote);
+    if (isDataSource(this.dataSource)) await queryPrepared(this.dataSource, 'quote_insert', INSERT_QUOTE_SQL, values);
+    else await this.dataSource.query(INSERT_QUOTE_SQL, values);
   }
 
   /** Gives a consumed quote back (its order was undone before any value moved). */
   async unconsume(manager: EntityManager, quoteId: string): Promise<void> {
     await manager.query('UPDATE quotes SET consumed_at = NULL WHERE quote_id = $1', [quoteId]);
   }
+}
+
+/** The insert's parameters, in INSERT_QUOTE_SQL's order. */
+function insertValues(quote: NewQuote): unknown[] {
+  const { priced, fee } = quote;
+  return [
+    quote.quoteId,
+    quote.partnerId,
+    priced.side,
+    quote.pricedBy,
+    formatAmount(priced.kesAmount, 'KES'),
+    formatAmount(priced.usdtAmount, 'USDT'),
+    formatDecimal(priced.rate, RATE_SCALE),
+    formatAmount(priced.feeKes, 'KES'),
+    fee.percentBps,
+    formatAmount(fee.flatKes, 'KES'),
+    fee.capKes === null ? null : formatAmount(fee.capKes, 'KES'),
+    formatAmount(priced.kesTotalAmount, 'KES'),
+    quote.rateObservedAt.toISOString(),
+    quote.expiresAt.toISOString(),
+    quote.createdAt.toISOString(),
+  ];
+}
+
+/** The data source (it has a pool), not a transaction's manager. */
+function isDataSource(queryable: Queryable): queryable is DataSource {
+  return 'driver' in queryable;
 }

@@ -1,6 +1,7 @@
 /** sandbox_rate_overrides: per-partner rate pins, shared by every trading replica. */
 import { Big, formatDecimal, RATE_SCALE } from '@platform/money';
 import type { DataSource } from '@platform/persistence';
+import { queryPrepared } from '@platform/persistence';
 import type { SandboxRateOverride, SandboxRateOverrideStore } from '../adapters/rate-feed/sandbox-rate-feed';
 
 interface OverrideRow {
@@ -17,12 +18,15 @@ function fromRow(row: OverrideRow): SandboxRateOverride {
 export class SandboxRateOverridesRepository implements SandboxRateOverrideStore {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** Every sandbox quote's read: a named prepared statement, by primary key. */
   async find(partnerId: string): Promise<SandboxRateOverride | null> {
-    const [row] = await this.dataSource.query(
+    const [row] = await queryPrepared<OverrideRow>(
+      this.dataSource,
+      'sandbox_rate_read',
       'SELECT partner_id, bid::text, ask::text, halted_at FROM sandbox_rate_overrides WHERE partner_id = $1',
       [partnerId],
     );
-    return row ? fromRow(row as OverrideRow) : null;
+    return row ? fromRow(row) : null;
   }
 
   async upsert(override: SandboxRateOverride): Promise<SandboxRateOverride> {

@@ -91,19 +91,35 @@ function strategyStub(side: 'buy' | 'sell', fundingMode: FundingStrategy['fundin
   } as unknown as jest.Mocked<FundingStrategy>;
 }
 
-function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: OrderRecord | null } = {}) {
-  const { dataSource, transactions } = fakeDataSource();
+function creationPath(
+  options: { buyMode?: 'debit_first' | 'pay_in'; twin?: OrderRecord | null; original?: OrderRecord } = {},
+) {
+  const { transactions } = fakeDataSource();
   const debitFirst = strategyStub('buy', 'debit_first');
   const payIn = strategyStub('buy', 'pay_in');
   const orders = {
-    findByReference: jest.fn().mockResolvedValueOnce(null),
+    find: jest
+      .fn()
+      .mockImplementation(async (orderId: string) => (options.original?.orderId === orderId ? options.original : null)),
     place: jest
       .fn()
       .mockImplementation(async (order: OrderRecord) =>
         options.twin ? { outcome: 'replay', order: options.twin } : { outcome: 'placed', order },
       ),
   };
-  const quotes = { find: jest.fn().mockResolvedValue(quote) };
+  const intake = {
+    read: jest.fn().mockImplementation(async (_partnerId: string, quoteId: string | null) => ({
+      quote: quoteId === QUOTE_ID ? quote : null,
+      originalOrderId: options.original?.orderId ?? null,
+      switches: { kill_switch: 'off', swaps: 'on', treasury_kes: 'available', treasury_usdt: 'available' },
+      profile: {
+        status: 'active',
+        buyMode: options.buyMode ?? 'debit_first',
+        sellMode: 'deposit',
+        perOrderCapKes: '5000.00',
+      },
+    })),
+  };
   const ledger = {
     getPartnerAccounts: jest.fn().mockResolvedValue({
       partnerId: PARTNER_ID,
@@ -114,28 +130,14 @@ function creationPath(options: { buyMode?: 'debit_first' | 'pay_in'; twin?: Orde
     }),
   };
   const useCase = new CreateOrderUseCase({
-    dataSource,
-    quotes,
+    intake,
     orders,
-    profiles: {
-      findTradingProfile: jest.fn().mockResolvedValue({
-        status: 'active',
-        buyMode: options.buyMode ?? 'debit_first',
-        sellMode: 'deposit',
-        perOrderCapKes: '5000.00',
-      }),
-    },
-    switches: {
-      read: jest
-        .fn()
-        .mockResolvedValue({ kill_switch: 'off', swaps: 'on', treasury_kes: 'available', treasury_usdt: 'available' }),
-    },
     ledger,
     accountIds: { remember: jest.fn() },
     clock: { now: () => NOW },
     strategies: [debitFirst, payIn, strategyStub('sell', 'deposit'), strategyStub('sell', 'balance')],
   });
-  return { useCase, debitFirst, payIn, orders, quotes, transactions, ledger };
+  return { useCase, debitFirst, payIn, orders, intake, transactions, ledger };
 }
 
 describe('selecting the funding strategy', () => {
@@ -180,14 +182,33 @@ describe('selecting the funding strategy', () => {
       '1000.00',
       NOW,
     );
-    // One read transaction; cap, quote and order are one statement, not a transaction of their own.
-    expect(path.transactions.count).toBe(1);
+    // The reads are one statement, and cap, quote and order another: no transaction of their own.
+    expect(path.intake.read).toHaveBeenCalledWith(PARTNER_ID, QUOTE_ID, 'ref-1');
+    expect(path.transactions.count).toBe(0);
   });
 
   it('a strategy refusing before the transaction leaves the cap, the quote and the orders untouched', async () => {
     const path = creationPath();
     path.debitFirst.prepare.mockRejectedValue(new AppError('INSUFFICIENT_KES_BALANCE'));
     await expect(path.useCase.execute(buy())).rejects.toMatchObject({ code: 'INSUFFICIENT_KES_BALANCE' });
+    expect(path.orders.place).not.toHaveBeenCalled();
+  });
+
+  it('an order already made under the reference is read whole by id and answered, never placed or funded again', async () => {
+    const original = { orderId: 'original', refusalCode: 'KES_DEBIT_FAILED' } as OrderRecord;
+    const path = creationPath({ original });
+    await expect(path.useCase.execute(buy())).resolves.toEqual({ order: original, refusalCode: 'KES_DEBIT_FAILED' });
+    expect(path.orders.find).toHaveBeenCalledWith('original');
+    expect(path.orders.place).not.toHaveBeenCalled();
+    expect(path.debitFirst.fund).not.toHaveBeenCalled();
+  });
+
+  it('a quote id that is not a uuid reads no quote and is refused as unknown', async () => {
+    const path = creationPath();
+    await expect(path.useCase.execute(buy({ quoteId: 'not-a-uuid' }))).rejects.toMatchObject({
+      code: 'QUOTE_NOT_FOUND',
+    });
+    expect(path.intake.read).toHaveBeenCalledWith(PARTNER_ID, null, 'ref-1');
     expect(path.orders.place).not.toHaveBeenCalled();
   });
 

@@ -16,17 +16,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
-import type { DataSource } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
 import { formatAmount } from '@platform/money';
 import type { Clock } from '../../domain/clock';
 import { capExceededCode } from '../../domain/daily-cap';
 import { capAmountKes, OrderRecord, PARTNER_REFERENCE_LENGTH_MAX } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
+import type { OrderIntakeRepository } from '../../persistence/order-intake.repository';
 import type { OrdersRepository } from '../../persistence/orders.repository';
-import type { PartnerProfilesRepository } from '../../persistence/partner-profiles.repository';
-import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
-import type { QuoteRecord, QuotesRepository } from '../../persistence/quotes.repository';
+import type { QuoteRecord } from '../../persistence/quotes.repository';
 import type { PartnerAccountIds } from '../order-support';
 import { expectedUsdtOf } from './buy-request';
 import {
@@ -41,11 +38,10 @@ import { assertPartnerActive, assertPlatformOpen, assertTreasuryAvailable } from
 import type { LedgerApi } from '../../adapters/peers/peers';
 
 export interface CreateOrderDependencies {
-  dataSource: DataSource;
-  quotes: Pick<QuotesRepository, 'find'>;
-  orders: Pick<OrdersRepository, 'findByReference' | 'place'>;
-  profiles: Pick<PartnerProfilesRepository, 'findTradingProfile'>;
-  switches: Pick<PlatformSwitchesRepository, 'read'>;
+  /** The quote, the reference's order, the switches and the profile, read by one statement. */
+  intake: Pick<OrderIntakeRepository, 'read'>;
+  /** `find`: the original order of a replay, read whole. */
+  orders: Pick<OrdersRepository, 'find' | 'place'>;
   ledger: Pick<LedgerApi, 'getPartnerAccounts'>;
   accountIds: Pick<PartnerAccountIds, 'remember'>;
   clock: Clock;
@@ -98,19 +94,22 @@ export class CreateOrderUseCase {
 
   /**
    * The quote, an order already made under the partnerReference, the switches
-   * and the partner's profile: reads only, in one read transaction (one commit
-   * instead of four). Their refusals are judged afterwards, in the contract's order.
+   * and the partner's profile: reads only, one statement (OrderIntakeRepository).
+   * Their refusals are judged afterwards, in the contract's order. A replay
+   * (rare) reads its original order whole by id.
    */
   private async readIntake(command: CreateOrderCommand) {
     const quoteKnown = UUID_PATTERN.test(command.quoteId);
-    return withTransaction(this.deps.dataSource, async (manager) => ({
-      quote: quoteKnown ? await this.deps.quotes.find(command.partnerId, command.quoteId, manager) : null,
-      original: quoteKnown
-        ? await this.deps.orders.findByReference(command.partnerId, command.partnerReference, manager)
-        : null,
-      switches: await this.deps.switches.read(manager),
-      profile: await this.deps.profiles.findTradingProfile(command.partnerId, manager),
-    }));
+    const read = await this.deps.intake.read(
+      command.partnerId,
+      quoteKnown ? command.quoteId : null,
+      command.partnerReference,
+    );
+    const original =
+      quoteKnown && read.quote && read.originalOrderId !== null
+        ? await this.deps.orders.find(read.originalOrderId)
+        : null;
+    return { quote: read.quote, original, switches: read.switches, profile: read.profile };
   }
 
   /**
