@@ -155,10 +155,7 @@ describe('metrics of every service', () => {
     expect(hasSample(gateway, 'gateway_rate_limit_refusals_total', ['limit="partner"'])).toBe(true);
     expect(hasSample(gateway, 'grpc_client_handled_total', ['grpc_method="GetBalances"', 'grpc_code="OK"'])).toBe(true);
     expect(
-      hasSample(anyReplica('ledger'), 'grpc_server_handled_total', [
-        'grpc_method="GetBalances"',
-        'grpc_code="OK"',
-      ]),
+      hasSample(anyReplica('ledger'), 'grpc_server_handled_total', ['grpc_method="GetBalances"', 'grpc_code="OK"']),
     ).toBe(true);
   });
 
