@@ -37,7 +37,6 @@ import { scanLogs, SENSITIVE_VALUES_FILE } from './lib/log-scan.mjs';
 import { changedBetween, trackedChanges } from './lib/tracked-files.mjs';
 import { buildAll, ensureNpmDependencies, ensurePinnedNode } from './lib/workspace.mjs';
 
-const JEST_RUN_TIMEOUT_MS = 30 * 60_000;
 // Jest writes its results file when the run ends; a test that leaks a handle keeps it alive after.
 const JEST_EXIT_GRACE_MS = 15_000;
 const JEST_POLL_INTERVAL_MS = 500;
@@ -76,6 +75,10 @@ process.env.STACK_ENV_HOLD_RECONCILE_INTERVAL_MS ??= '500';
 process.env.STACK_ENV_HOLD_RECONCILE_MIN_AGE_MS ??= '2000';
 
 const profile = loadProfile('test');
+// Bound on one jest run. Each replica is another full set of services on the same cores
+// (STACK_REPLICAS=2 runs 16), so the bound grows with them: a two-replica integration run
+// on a loaded 2-core machine went past 30 minutes with nothing hung.
+const JEST_RUN_TIMEOUT_MS = 30 * 60_000 * profile.replicas;
 const log = (name) => path.join(profile.logsDir, name);
 const jestPassThrough = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--'));
 const skipIntegration = process.env.TEST_SKIP_INTEGRATION === '1';

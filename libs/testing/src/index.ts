@@ -3,7 +3,7 @@
  * started (described by TEST_STACK_FILE) exactly as a partner or an operator
  * would: signed HTTP to the gateway, the `ops` CLI, HTTPS webhook receivers.
  */
-export { loadTestStack } from './stack';
+export { loadTestStack, readServiceLogs, serviceLogFiles } from './stack';
 export type { TestStack } from './stack';
 export { runOps, createTestPartner, newWebhookSecret, setPartnerWebhook } from './ops';
 export type { TestPartner, CreatePartnerOptions } from './ops';

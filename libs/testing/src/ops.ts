@@ -17,6 +17,7 @@ export function runOps<T = Record<string, unknown>>(
   // A secret handed to ops (`webhook set --secret`) must never reach a log either.
   const secretIndex = args.indexOf('--secret');
   if (secretIndex >= 0) recordSensitive(args[secretIndex + 1]);
+  const startedAtMs = Date.now();
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -27,7 +28,16 @@ export function runOps<T = Record<string, unknown>>(
       },
       (error, stdout, stderr) => {
         if (error) {
-          reject(new Error(`ops ${args.join(' ')} failed: ${stderr || stdout || error.message}`));
+          // How it ended tells a slow or lingering process (killed at the timeout) from a failed command.
+          const ended = error.killed
+            ? `killed by ${error.signal} at the ${OPS_TIMEOUT_MS} ms timeout`
+            : `exit ${error.code}`;
+          const tookMs = Date.now() - startedAtMs;
+          reject(
+            new Error(
+              `ops ${args.join(' ')} failed (${ended}, after ${tookMs} ms): ${stderr || stdout || error.message}`,
+            ),
+          );
           return;
         }
         try {

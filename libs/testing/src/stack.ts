@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 export interface TestStack {
   profile: string;
@@ -36,4 +37,24 @@ export function loadTestStack(): TestStack {
   if (!file) throw new Error('TEST_STACK_FILE is not set: integration tests run through `npm test`');
   cached = JSON.parse(readFileSync(file, 'utf8')) as TestStack;
   return cached;
+}
+
+/**
+ * The log files of every replica of `service` the stack runs (replica r > 1
+ * writes <service>-<r>.log): the balancer may send a call to any of them, so a
+ * spec looking for a service's log line reads them all.
+ */
+export function serviceLogFiles(service: string): string[] {
+  const stack = loadTestStack();
+  const replicas = stack.replicas?.[service]?.map((entry) => entry.replica) ?? [1];
+  return replicas.map((replica) =>
+    path.join(stack.logsDir, replica === 1 ? `${service}.log` : `${service}-${replica}.log`),
+  );
+}
+
+/** Every replica's log of `service`, concatenated (a file not written yet reads as empty). */
+export function readServiceLogs(service: string): string {
+  return serviceLogFiles(service)
+    .map((file) => (existsSync(file) ? readFileSync(file, 'utf8') : ''))
+    .join('\n');
 }

@@ -1,19 +1,27 @@
-// Proves the stack's webhook-delivery replica serves Prometheus metrics on its
-// METRICS_PORT: after a delivery, the outcome counter, attempt latency histogram
-// and queue lag histogram have samples, and the dead-letter, alert, lease and
-// in-flight series and the events feed's backlog gauges are exposed. No series
-// is labelled with a URL.
+// Proves the stack's webhook-delivery replicas serve Prometheus metrics on their
+// METRICS_PORTs: after a delivery, the replica that made it has samples of the
+// outcome counter, attempt latency histogram and queue lag histogram, and the
+// dead-letter, alert, lease and in-flight series and the events feed's backlog
+// gauges are exposed. No series is labelled with a URL.
 import { createTestPartner, loadTestStack, startHttpsReceiver, waitFor } from '@platform/testing';
 import { sandboxKesCredit, setWebhook, waitForDelivery } from './webhook-test-support';
 
 const DELIVERED_SAMPLE = /^webhook_attempts_total\{outcome="delivered",error_class="none"\} [1-9]/m;
 
-async function scrape(): Promise<string> {
-  const url = loadTestStack().webhookDeliveryMetricsUrl;
-  if (!url) throw new Error('the stack file has no webhookDeliveryMetricsUrl');
-  const response = await fetch(url);
-  expect(response.status).toBe(200);
-  return response.text();
+/** Every replica's scrape (one unless the stack runs STACK_REPLICAS): any of them may make the delivery. */
+async function scrapeEach(): Promise<string[]> {
+  const stack = loadTestStack();
+  const urls = stack.replicas?.['webhook-delivery']?.map((replica) => replica.metricsUrl) ?? [
+    stack.webhookDeliveryMetricsUrl,
+  ];
+  if (urls.some((url) => !url)) throw new Error('the stack file has no webhook-delivery metrics URL');
+  return Promise.all(
+    urls.map(async (url) => {
+      const response = await fetch(url!);
+      expect(response.status).toBe(200);
+      return response.text();
+    }),
+  );
 }
 
 describe('webhook-delivery metrics', () => {
@@ -28,10 +36,9 @@ describe('webhook-delivery metrics', () => {
         async () => {
           await sandboxKesCredit(partner, `METRICS${receiver.requests.length}`);
           await waitForDelivery(partner.partnerId, (d) => d.status === 'delivered', 'a delivery', 20_000);
-          const scraped = await scrape();
-          return DELIVERED_SAMPLE.test(scraped) ? scraped : undefined;
+          return (await scrapeEach()).find((scraped) => DELIVERED_SAMPLE.test(scraped));
         },
-        { timeoutMs: 45_000, intervalMs: 500, what: 'a delivery counted by the stack replica' },
+        { timeoutMs: 45_000, intervalMs: 500, what: 'a delivery counted by a stack replica' },
       );
     } finally {
       await receiver.close();

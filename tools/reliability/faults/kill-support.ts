@@ -40,6 +40,24 @@ export function killStand(): KillStand {
 }
 
 /**
+ * Finds the pid of every replica of `service` now and returns the kill of them
+ * all: with several (STACK_REPLICAS=2) one killed alone would leave the service
+ * up, and a spec about the service dying would prove nothing.
+ */
+export async function armKillEveryReplica(service: string): Promise<() => void> {
+  const replicas = loadTestStack().replicas?.[service]?.length ?? 1;
+  const kills = await Promise.all(
+    Array.from({ length: replicas }, (_, index) => stackInfra.armKill(service, index + 1)),
+  );
+  return () => kills.forEach((killReplica) => killReplica());
+}
+
+/** SIGKILL to every replica of `service` (the service is down until stackInfra.startServices()). */
+export async function killEveryReplica(service: string): Promise<void> {
+  (await armKillEveryReplica(service))();
+}
+
+/**
  * Starts `count` attempts ATTEMPT_SPACING_MS apart, SIGKILLs `service` once
  * `committed()` reaches `committedBeforeKill`, and resolves to every answer
  * (each attempt ends on its own: an answer, a 503, or a transport failure).
@@ -51,12 +69,7 @@ export async function killAmong(
   committed: () => Promise<number>,
   committedBeforeKill: number,
 ): Promise<Attempt[]> {
-  // Every replica: with several (STACK_REPLICAS=2) one killed alone would leave the service up.
-  const replicas = loadTestStack().replicas?.[service]?.length ?? 1;
-  const kills = await Promise.all(
-    Array.from({ length: replicas }, (_, index) => stackInfra.armKill(service, index + 1)),
-  );
-  const kill = () => kills.forEach((killReplica) => killReplica());
+  const kill = await armKillEveryReplica(service);
   const attempts = Array.from({ length: count }, (_, index) =>
     sleep(index * ATTEMPT_SPACING_MS).then(() => attemptAt(index)),
   );

@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { createTestPartner, loadTestStack, PartnerHttpClient, runOps, stackInfra, waitFor } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
+import { killEveryReplica } from './kill-support';
 
 const RATE_LIMIT_PER_MINUTE = 100_000;
 const RECOVERY_TIMEOUT_MS = 60_000;
@@ -55,7 +56,7 @@ describe('trading killed while a sell order waits for its USDT', () => {
     expect(created.body.status).toBe('awaiting_usdt');
     const order = created.body;
 
-    await stackInfra.killService('trading');
+    await killEveryReplica('trading');
     const whileDown = await http.get(`/v1/orders/${order.orderId}`);
     expect(whileDown.status).toBe(503);
     expectEnvelope(whileDown, 'GET order while trading is down');

@@ -21,6 +21,7 @@ import {
   setPartnerWebhook,
 } from '@platform/testing';
 import { sleep } from '../test/support';
+import { killEveryReplica } from './kill-support';
 
 const RATE_LIMIT_PER_MINUTE = 100_000;
 const RECOVERY_TIMEOUT_MS = 60_000;
@@ -72,7 +73,7 @@ describe('payouts killed between confirmation and the bank answer', () => {
     const transferId = await confirmedTransfer();
     // The runner takes the instruction at once; the sandbox bank does not answer this first submission.
     await sleep(500);
-    await stackInfra.killService('payouts');
+    await killEveryReplica('payouts');
     await stackInfra.startServices();
 
     const settled = await waitFor(

@@ -10,7 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestPartner, PartnerHttpClient, runOps, stackInfra, waitFor } from '@platform/testing';
 import { sleep } from '../test/support';
-import { killStand } from './kill-support';
+import { killEveryReplica, killStand } from './kill-support';
 import { expectLedgerReconciles } from './money-support';
 
 const RECOVERY_TIMEOUT_MS = 60_000;
@@ -54,7 +54,7 @@ async function orderEventTypes(orderId: string): Promise<string[]> {
 describe('sell proceeds while payouts is away', () => {
   it('pays the proceeds once payouts is back, exactly once', async () => {
     const p = await balanceSellPartner();
-    await stackInfra.killService('payouts');
+    await killEveryReplica('payouts');
 
     const quote = await p.http.sdk.quotes.create({ side: 'sell', usdtAmount: '10.000000' });
     const created = await p.http.post('/v1/orders/sell', {

@@ -24,7 +24,7 @@ import {
   setPartnerWebhook,
 } from '@platform/testing';
 import { expectEnvelope, sleep } from '../test/support';
-import { killStand } from './kill-support';
+import { armKillEveryReplica, killStand } from './kill-support';
 import {
   Attempt,
   expectBalancesMatch,
@@ -109,7 +109,7 @@ describe.each(['trading', 'gateway'])('%s killed with SIGKILL while buy orders a
       const p = await moneyPartner(FUNDING_KES);
       await setWebhook(p.partner.partnerId);
       const references = Array.from({ length: ORDERS_IN_FLIGHT }, (_, index) => `kill-${service}-${index}`);
-      const kill = await stackInfra.armKill(service);
+      const kill = await armKillEveryReplica(service);
       const attempts = references.map((reference, index) =>
         sleep(index * ORDER_SPACING_MS).then(() => placeBuy(p.http, reference, ORDER_KES)),
       );

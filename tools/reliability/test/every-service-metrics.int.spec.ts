@@ -46,15 +46,18 @@ const WORKERS: Record<string, string[]> = {
 };
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
-function metricsUrl(service: string): string {
-  const url = loadTestStack().metricsUrls?.[service];
-  if (!url) throw new Error(`the stack file names no metrics URL for ${service}: restart the test stack`);
-  return url;
+/** Every replica's metrics endpoint of `service` (one unless the stack runs STACK_REPLICAS). */
+function metricsUrls(service: string): string[] {
+  const stack = loadTestStack();
+  const urls = stack.replicas?.[service]?.map((replica) => replica.metricsUrl) ?? [stack.metricsUrls?.[service]];
+  if (urls.length === 0 || urls.some((url) => !url))
+    throw new Error(`the stack file names no metrics URL for ${service}: restart the test stack`);
+  return urls as string[];
 }
 
-async function scrape(service: string): Promise<string> {
-  const response = await fetch(metricsUrl(service));
-  expect({ service, status: response.status }).toEqual({ service, status: 200 });
+async function scrape(url: string): Promise<string> {
+  const response = await fetch(url);
+  expect({ url, status: response.status }).toEqual({ url, status: 200 });
   return response.text();
 }
 
@@ -96,45 +99,54 @@ function missing(service: string, text: string): string[] {
 }
 
 describe('metrics of every service', () => {
-  const scraped = new Map<string, string>();
+  /** Each service's scrapes, one per replica: every replica must carry the series of its own process. */
+  const scraped = new Map<string, string[]>();
+  /** All of a service's replicas together: a request is served by one of them, whichever the balancer picked. */
+  const anyReplica = (service: string) => (scraped.get(service) ?? []).join('\n');
 
   beforeAll(async () => {
     const client = new PartnerHttpClient(await createTestPartner());
     expect((await client.request('GET', '/v1/balances')).status).toBe(200);
     for (const service of SERVICES) {
-      scraped.set(
-        service,
-        await waitFor(
-          async () => {
-            const text = await scrape(service);
-            return missing(service, text).length === 0 ? text : undefined;
-          },
-          { timeoutMs: 30_000, intervalMs: 1_000, what: `every expected series of ${service}` },
-        ).catch(async () => scrape(service)),
-      );
+      const texts: string[] = [];
+      for (const url of metricsUrls(service)) {
+        texts.push(
+          await waitFor(
+            async () => {
+              const text = await scrape(url);
+              return missing(service, text).length === 0 ? text : undefined;
+            },
+            { timeoutMs: 30_000, intervalMs: 1_000, what: `every expected series of ${service} at ${url}` },
+          ).catch(async () => scrape(url)),
+        );
+      }
+      scraped.set(service, texts);
     }
   });
 
   it.each(SERVICES)(
     '%s serves process metrics, gRPC server calls, its pool and, where it has them, outbox, breaker and worker series',
     (service) => {
-      const text = scraped.get(service) ?? '';
-      for (const family of EVERYWHERE)
-        expect({ service, family, declared: text.includes(`# TYPE ${family} `) }).toEqual({
-          service,
-          family,
-          declared: true,
-        });
-      expect({ service, missing: missing(service, text) }).toEqual({ service, missing: [] });
-      const unexpectedIds = text
-        .split('\n')
-        .filter((line) => !line.startsWith('#') && !line.startsWith('webhook_in_flight{') && UUID.test(line));
-      expect({ service, unexpectedIds }).toEqual({ service, unexpectedIds: [] });
+      const texts = scraped.get(service) ?? [];
+      expect(texts.length).toBeGreaterThan(0);
+      for (const text of texts) {
+        for (const family of EVERYWHERE)
+          expect({ service, family, declared: text.includes(`# TYPE ${family} `) }).toEqual({
+            service,
+            family,
+            declared: true,
+          });
+        expect({ service, missing: missing(service, text) }).toEqual({ service, missing: [] });
+        const unexpectedIds = text
+          .split('\n')
+          .filter((line) => !line.startsWith('#') && !line.startsWith('webhook_in_flight{') && UUID.test(line));
+        expect({ service, unexpectedIds }).toEqual({ service, unexpectedIds: [] });
+      }
     },
   );
 
   it('counts the partner API by route template and its refusals, and the call to the ledger on both sides', () => {
-    const gateway = scraped.get('gateway') ?? '';
+    const gateway = anyReplica('gateway');
     expect(
       hasSample(gateway, 'gateway_http_requests_total', ['route="/v1/balances"', 'method="GET"', 'status="200"']),
     ).toBe(true);
@@ -143,17 +155,17 @@ describe('metrics of every service', () => {
     expect(hasSample(gateway, 'gateway_rate_limit_refusals_total', ['limit="partner"'])).toBe(true);
     expect(hasSample(gateway, 'grpc_client_handled_total', ['grpc_method="GetBalances"', 'grpc_code="OK"'])).toBe(true);
     expect(
-      hasSample(scraped.get('ledger') ?? '', 'grpc_server_handled_total', [
-        'grpc_method="GetBalances"',
-        'grpc_code="OK"',
-      ]),
+      hasSample(anyReplica('ledger'), 'grpc_server_handled_total', ['grpc_method="GetBalances"', 'grpc_code="OK"']),
     ).toBe(true);
   });
 
   it('shows the webhook worker connected to the broker and consuming', () => {
-    const webhooks = scraped.get('webhook-delivery') ?? '';
-    expect(webhooks).toMatch(/^amqp_connection_up 1$/m);
-    expect(hasSample(webhooks, 'amqp_channels_open')).toBe(true);
+    for (const replica of scraped.get('webhook-delivery') ?? []) {
+      expect(replica).toMatch(/^amqp_connection_up 1$/m);
+      expect(hasSample(replica, 'amqp_channels_open')).toBe(true);
+    }
+    // Messages and reconciler claims go to whichever replica took them.
+    const webhooks = anyReplica('webhook-delivery');
     expect(hasSample(webhooks, 'event_consumer_messages_total', ['outcome="acked"'])).toBe(true);
     expect(hasSample(webhooks, 'worker_claims_total', ['worker="delivery_reconciler"'])).toBe(true);
   });

@@ -18,6 +18,7 @@ import { gateway, health, ledger, webhookDelivery } from '@platform/proto';
 import {
   createTestPartner,
   loadTestStack,
+  readServiceLogs,
   stackIdentity,
   TestCertificateAuthority,
   TestPartner,
@@ -69,8 +70,8 @@ const checkHealth = (service: string, channel: ChannelCredentials) =>
 const asIdentity = (identity: string, service: string) => stackIdentity(identity).client(service).credentials;
 
 function securityLines(service: string, caller: string, method: string): number {
-  const log = readFileSync(path.join(loadTestStack().logsDir, `${service}.log`), 'utf8');
-  return log
+  // Every replica's log: the balancer may have sent the refused call to any of them.
+  return readServiceLogs(service)
     .split('\n')
     .filter(
       (line) =>

@@ -13,14 +13,12 @@
 //   the partner's value does not name.
 // Log lines are read from the stack's service logs, as they are written.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Pool } from 'pg';
 import {
   createTestPartner,
   HttpsReceiver,
-  loadTestStack,
   PartnerHttpClient,
+  readServiceLogs,
   stackDatabaseUrl,
   startHttpsReceiver,
   waitFor,
@@ -35,12 +33,9 @@ type LogLine = Record<string, unknown>;
 const newTraceId = () => randomBytes(16).toString('hex');
 const traceparentOf = (traceId: string) => `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
 
-/** Every replica's log of `service` (replica r > 1 writes <service>-<r>.log): the balancer may pick any. */
+/** Every replica's log of `service`: the balancer may pick any. */
 function logLines(service: string): LogLine[] {
-  const stack = loadTestStack();
-  const replicas = stack.replicas?.[service]?.length ?? 1;
-  const files = Array.from({ length: replicas }, (_, index) => (index === 0 ? service : `${service}-${index + 1}`));
-  const text = files.map((file) => readFileSync(path.join(stack.logsDir, `${file}.log`), 'utf8')).join('\n');
+  const text = readServiceLogs(service);
   return text.split('\n').flatMap((line) => {
     if (!line.startsWith('{')) return [];
     try {
