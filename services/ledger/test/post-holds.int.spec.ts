@@ -5,7 +5,10 @@
 // while the others post; the same call again answers the posted holds and
 // writes no second entry; the partner's KES balance answered by
 // GetPartnerAccounts with_kes_balance is the one GetBalances answers; a hold
-// named twice in one call is posted once; and the ledger still balances after.
+// named twice in one call is posted once; several holds of one account posted in
+// one call (one statement for all their entries) leave the same postings,
+// balances and statement lines as the same posts one by one; and the ledger
+// still balances after.
 import { randomUUID } from 'node:crypto';
 import { createTestPartner, TestPartner } from '@platform/testing';
 import { fundKes, kesBalance, useLedgerSpec } from './ledger-support';
@@ -110,4 +113,74 @@ it('posts a hold named twice in one call once: the second request answers the po
   ]);
   expect(await entriesOf([holdId])).toBe(1);
   expect(await kesBalance(spec.client, partner.partnerId)).toMatchObject({ available: '180.00', held: '0.00' });
+});
+
+/** An account's statement lines and postings, hold ids named by their place in `holdIds` (comparable across partners). */
+async function historyOf(accountId: string, holdIds: string[]): Promise<{ lines: unknown[]; postings: unknown[] }> {
+  const lines = await spec.pool.query(
+    `SELECT source, amount::text, available_after::text, hold_id::text, entry_id IS NOT NULL AS has_entry
+       FROM statement_lines WHERE account_id = $1 ORDER BY created_at, id`,
+    [accountId],
+  );
+  const postings = await spec.pool.query(
+    `SELECT amount::text, balance_after::text, version_after::text, held_after::text, for_partner
+       FROM postings WHERE account_id = $1 ORDER BY version_after`,
+    [accountId],
+  );
+  return {
+    lines: lines.rows.map(({ hold_id: holdId, ...line }) => ({
+      ...line,
+      hold: holdId ? holdIds.indexOf(holdId) : null,
+    })),
+    postings: postings.rows,
+  };
+}
+
+it('posts several holds of one account in one call exactly as the same posts one by one: postings, balances, statement lines', async () => {
+  const [alone, together] = await Promise.all([fundedPartner('1000.00'), fundedPartner('1000.00')]);
+  const holdsOf = async (partner: TestPartner) => [
+    await placed(partner, '100.00'),
+    await placed(partner, '50.00'),
+    await placed(partner, '30.00'),
+    await placed(partner, '20.00'),
+  ];
+  const [aloneHolds, togetherHolds] = [await holdsOf(alone), await holdsOf(together)];
+  // The first posted in part, the second whole, the third left pending, the fourth voided before.
+  const requests = (holds: string[]) => [postRequest(holds[0]!, '80.00'), postRequest(holds[1]!, '50.00')];
+  await spec.client.voidHold({ holdId: aloneHolds[3]! });
+  await spec.client.voidHold({ holdId: togetherHolds[3]! });
+
+  for (const request of requests(aloneHolds)) await spec.client.postHold(request);
+  const { outcomes } = await spec.client.postHolds({ holds: requests(togetherHolds) });
+  expect(outcomes.map((outcome) => outcome.hold?.status ?? outcome.errorCode)).toEqual(['posted', 'posted']);
+
+  const balance = await kesBalance(spec.client, together.partnerId);
+  expect(balance).toMatchObject({ posted: '870.00', held: '30.00', available: '840.00' });
+  expect({ ...(await kesBalance(spec.client, alone.partnerId)), accountId: '' }).toEqual({ ...balance, accountId: '' });
+  const aloneHistory = await historyOf(alone.kesAccountId, aloneHolds);
+  const togetherHistory = await historyOf(together.kesAccountId, togetherHolds);
+  expect(togetherHistory).toEqual(aloneHistory);
+  // Each posting's held after its own entry: 50 and 30 still held after the first, 30 after the second.
+  expect(togetherHistory.postings.slice(-2)).toEqual([
+    {
+      amount: '-80.000000',
+      balance_after: '920.000000',
+      version_after: '2',
+      held_after: '80.000000',
+      for_partner: true,
+    },
+    {
+      amount: '-50.000000',
+      balance_after: '870.000000',
+      version_after: '3',
+      held_after: '30.000000',
+      for_partner: true,
+    },
+  ]);
+  expect(togetherHistory.lines.slice(-4)).toEqual([
+    { source: 'hold_released', amount: '100.000000', available_after: '920.000000', hold: 0, has_entry: false },
+    { source: 'posting', amount: '-80.000000', available_after: '840.000000', hold: null, has_entry: true },
+    { source: 'hold_released', amount: '50.000000', available_after: '890.000000', hold: 1, has_entry: false },
+    { source: 'posting', amount: '-50.000000', available_after: '840.000000', hold: null, has_entry: true },
+  ]);
 });
