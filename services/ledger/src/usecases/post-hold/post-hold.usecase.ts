@@ -164,7 +164,8 @@ export class PostHoldUseCase {
       return postedHere ? { written: hold.holdId, resolvedNow: false } : { hold, expired: false, resolvedNow: false };
     }
     try {
-      const { draft, postAmount } = holdEntry(hold, command, plan.spread, plan.batch.state);
+      const postAmount = checkedPostAmount(hold, command);
+      const draft = holdEntry(hold, command, postAmount, plan.spread, plan.batch.state);
       plan.batch.add(draft, hash, { accountId: hold.accountId, amount: new Big(hold.amount) });
       plan.posts.push({ holdId: hold.holdId, postedAmount: postAmount, entryId: draft.entryId, resolutionHash: hash });
     } catch (error) {
@@ -246,13 +247,15 @@ export class PostHoldUseCase {
     command: PostHoldCommand,
     hash: string,
   ): Promise<HoldRecord> {
+    // The request is refused before any account is spread or locked, as it always was.
+    const postAmount = checkedPostAmount(hold, command);
     // Treasury and fee revenue legs go to the shard of the held (partner) account.
     const counterPostings = await this.spreader.spread(command.counterPostings, hold.accountId);
     const accounts = await lockCallerAccounts(manager, [
       hold.accountId,
       ...counterPostings.map((posting) => posting.accountId),
     ]);
-    const { draft, postAmount } = holdEntry(hold, command, counterPostings, accounts);
+    const draft = holdEntry(hold, command, postAmount, counterPostings, accounts);
     // The hold's whole amount leaves held in the entry's own statement, so any remainder returns to available.
     await postEntryOrRefuse(manager, draft, hash, accounts, {
       accountId: hold.accountId,
@@ -268,34 +271,40 @@ export class PostHoldUseCase {
 }
 
 /**
- * The entry that posts `hold` as `command` asks: the held account debited postAmount, the
- * counter-postings (already spread over shards) crediting the rest, balanced. Refuses,
- * before anything is written, a post amount outside (0, amount], a counter-posting on the
- * held account, an unbalanced or mis-scaled one. `accounts`: every account it moves.
+ * The post amount `command` asks of `hold`, refused (before anything is spread, locked or
+ * written) outside (0, amount] or mis-scaled, as is a counter-posting on the held account.
  */
-function holdEntry(
-  hold: HoldRecord,
-  command: PostHoldCommand,
-  counterPostings: RawPosting[],
-  accounts: ReadonlyMap<string, AccountState>,
-): { draft: EntryDraft; postAmount: Big } {
+function checkedPostAmount(hold: HoldRecord, command: PostHoldCommand): Big {
   const postAmount = parsePositiveAmount(command.postAmount, hold.currency);
   if (!postAmount || !isValidPostAmount(postAmount, new Big(hold.amount))) throw validationFailed(['postAmount']);
   if (command.counterPostings.some((posting) => posting.accountId === hold.accountId))
     throw validationFailed(['counterPostings']);
+  return postAmount;
+}
+
+/**
+ * The entry that posts `hold` for `postAmount` (checkedPostAmount): the held account debited
+ * it, the counter-postings (already spread over shards) crediting the rest, balanced.
+ * Refuses, before anything is written, an unbalanced or mis-scaled counter-posting.
+ * `accounts`: every account it moves.
+ */
+function holdEntry(
+  hold: HoldRecord,
+  command: PostHoldCommand,
+  postAmount: Big,
+  counterPostings: RawPosting[],
+  accounts: ReadonlyMap<string, AccountState>,
+): EntryDraft {
   const postings = [
     { accountId: hold.accountId, currency: hold.currency, amount: postAmount.times(-1) },
     ...toPostings(counterPostings, accounts, 'counterPostings'),
   ];
   if (!balances(postings)) throw validationFailed(['counterPostings']);
   return {
-    draft: {
-      entryId: randomUUID(),
-      kind: command.kind,
-      partnerId: accounts.get(hold.accountId)!.partnerId,
-      postings,
-      metadata: { ...command.metadata, holdId: hold.holdId },
-    },
-    postAmount,
+    entryId: randomUUID(),
+    kind: command.kind,
+    partnerId: accounts.get(hold.accountId)!.partnerId,
+    postings,
+    metadata: { ...command.metadata, holdId: hold.holdId },
   };
 }
