@@ -75,20 +75,32 @@ function statementOnPosting(heldSql: string): string {
       END $$`;
 }
 
+/** How long a DDL statement here may wait for its table's lock before the migration fails. */
+const LOCK_TIMEOUT = '5s';
+
 export class LedgerPostingsHeldAfterMigration1798200000000 implements MigrationInterface {
   name = 'LedgerPostingsHeldAfterMigration1798200000000';
 
+  /**
+   * Holds first, then postings: the order PostHold locks them in, so the migration's ACCESS
+   * EXCLUSIVE locks cannot deadlock against a post in flight. The lock timeout (this
+   * migration's transaction only) fails the migration fast on a busy table, to be rerun,
+   * instead of queueing every posting behind it while it waits.
+   */
   async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
     await queryRunner.query(`
-      ALTER TABLE postings ADD COLUMN held_after numeric(30, 6);
       DROP TRIGGER holds_statement_resolved ON holds;
       CREATE TRIGGER holds_statement_resolved AFTER UPDATE OF status ON holds FOR EACH ROW
         WHEN (OLD.status = 'pending' AND NEW.status IN ('voided', 'expired')) EXECUTE FUNCTION statement_on_hold();
+      ALTER TABLE postings ADD COLUMN held_after numeric(30, 6);
     `);
     await queryRunner.query(statementOnPosting(HELD_FROM_POSTING));
   }
 
+  /** Holds, then postings, under the same lock timeout, as up. */
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
     await queryRunner.query(statementOnPosting(HELD_BY_READ));
     await queryRunner.query(`
       DROP TRIGGER holds_statement_resolved ON holds;
