@@ -39,6 +39,19 @@ interface Resolution {
   resolvedNow: boolean;
 }
 
+/** A post of the round, answered by its hold's record once written. */
+interface Planned {
+  written: string;
+  resolvedNow: boolean;
+}
+
+/** A settlement round's posts not yet written (batch, posts) and the holds its posts resolved so far. */
+interface Round {
+  batch: EntryBatch;
+  posts: PostedHold[];
+  resolved: Map<string, HoldRecord>;
+}
+
 interface CheckedCommand {
   command: PostHoldCommand;
   hash: string;
@@ -74,7 +87,8 @@ export class PostHoldUseCase {
    * every account any of them moves, in id order, so the batch takes its locks
    * in the order a single post does and never waits on itself; the entries are
    * then written in one statement and the holds resolved in one more, however
-   * many (postBatch). A refusal raised before anything of its post is written
+   * many (postBatch; an overdue hold's expiry, rare, writes the posts before it
+   * first). A refusal raised before anything of its post is written
    * answers that request alone; any other failure (a posting the balances
    * refuse, a database error) rolls the whole batch back and fails the call.
    */
@@ -97,11 +111,14 @@ export class PostHoldUseCase {
   }
 
   /**
-   * The batch in one transaction: every hold locked, then every account, in id order; the
-   * overdue holds expired; each request answered in turn against the holds and balances as
-   * the requests before it left them; then every post written at once, its entries in ONE
-   * statement (EntryBatch) and its holds resolved in one more. A hold named twice is posted
-   * by its first request; the second is answered as a repeat of it would be.
+   * The batch in one transaction: every hold locked, then every account, in id order; each
+   * request answered in turn against the holds and balances as the requests before it left
+   * them; the posts written together, their entries in ONE statement (EntryBatch) and their
+   * holds resolved in one more. An overdue hold is expired at its own request's turn, after
+   * the posts before it are written, so its release line, the held the postings before and
+   * after it record and the funds later requests find are those of one-by-one posting. A
+   * hold named twice is posted by its first request; the second is answered as a repeat of
+   * it would be.
    */
   private async postBatch(
     manager: EntityManager,
@@ -109,65 +126,76 @@ export class PostHoldUseCase {
   ): Promise<Array<Resolution | AppError>> {
     const checked = items.filter((item): item is CheckedCommand => !isAppError(item));
     const { holds, accounts, spreads } = await this.lockInOrder(manager, checked);
-    const batch = new EntryBatch(accounts);
-    const expired = await this.expireOverdue(manager, holds, batch);
-    const posts: PostedHold[] = [];
-    const answers = items.map((item) =>
-      isAppError(item) ? item : this.planned(item, holds, expired, { batch, posts, spread: spreads.get(item) ?? [] }),
-    );
-    await batch.write(manager);
-    const resolved = new Map(
-      (await this.holds.resolvePostedMany(manager, posts)).map((hold) => [hold.holdId, hold] as const),
-    );
+    const round: Round = { batch: new EntryBatch(accounts), posts: [], resolved: new Map() };
+    const answers: Array<Resolution | AppError | Planned> = [];
+    for (const item of items) {
+      const hold = isAppError(item) ? undefined : holds.get(item.command.holdId);
+      if (isAppError(item)) answers.push(item);
+      else if (hold?.status === 'pending' && hold.expiredNow)
+        answers.push(await this.expiredAtTurn(manager, hold, holds, round));
+      else answers.push(this.planned(item, holds, round, spreads.get(item) ?? []));
+    }
+    await this.written(manager, round);
     return answers.map((answer) =>
       'written' in answer
-        ? { hold: resolved.get(answer.written)!, expired: false, resolvedNow: answer.resolvedNow }
+        ? { hold: round.resolved.get(answer.written)!, expired: false, resolvedNow: answer.resolvedNow }
         : answer,
     );
   }
 
-  /** Expires each overdue pending hold of the batch now (each its own statement: rare), before anything is posted. */
-  private async expireOverdue(
-    manager: EntityManager,
-    holds: Map<string, HoldRecord>,
-    batch: EntryBatch,
-  ): Promise<Set<string>> {
-    const expired = new Set<string>();
-    for (const hold of [...holds.values()].filter(
-      (candidate) => candidate.status === 'pending' && candidate.expiredNow,
-    )) {
-      holds.set(hold.holdId, await releaseHold(manager, this.holds, hold, 'expired', null));
-      batch.released(hold.accountId, new Big(hold.amount));
-      expired.add(hold.holdId);
-    }
-    return expired;
+  /**
+   * Writes the posts planned so far (entries in one statement, holds resolved in one more)
+   * and starts the next part of the round from the balances they left.
+   */
+  private async written(manager: EntityManager, round: Round): Promise<void> {
+    await round.batch.write(manager);
+    for (const hold of await this.holds.resolvePostedMany(manager, round.posts)) round.resolved.set(hold.holdId, hold);
+    round.batch = new EntryBatch(new Map(round.batch.state));
+    round.posts = [];
   }
 
   /**
-   * One request of the batch answered as PostHold would answer it alone at its turn: a
-   * post is added to the batch (written later) and the hold counts as posted for the
-   * requests after it. A refusal before any write is its answer; insufficient funds fail
-   * the batch (as a write refused by the balances does).
+   * An overdue hold expired at its request's turn, as PostHold alone would then: the posts
+   * before it written first (their lines come before its release line), and its release
+   * counted in the held and available the requests after it see.
+   */
+  private async expiredAtTurn(
+    manager: EntityManager,
+    hold: HoldRecord,
+    holds: Map<string, HoldRecord>,
+    round: Round,
+  ): Promise<Resolution> {
+    await this.written(manager, round);
+    const expired = await releaseHold(manager, this.holds, hold, 'expired', null);
+    round.batch.released(hold.accountId, new Big(hold.amount));
+    holds.set(hold.holdId, expired);
+    return { hold: expired, expired: true, resolvedNow: true };
+  }
+
+  /**
+   * One request of the batch answered as PostHold would answer it alone at its turn (its
+   * hold not overdue): a post is added to the round (written later) and the hold counts as
+   * posted for the requests after it. A refusal before any write is its answer;
+   * insufficient funds fail the batch (as a write refused by the balances does).
    */
   private planned(
     { command, hash }: CheckedCommand,
     holds: Map<string, HoldRecord>,
-    expired: Set<string>,
-    plan: { batch: EntryBatch; posts: PostedHold[]; spread: RawPosting[] },
-  ): Resolution | AppError | { written: string; resolvedNow: boolean } {
+    round: Round,
+    spread: RawPosting[],
+  ): Resolution | AppError | Planned {
     const hold = holds.get(command.holdId);
     if (!hold) return new AppError('LEDGER_HOLD_NOT_FOUND');
-    if (expired.delete(hold.holdId)) return { hold, expired: true, resolvedNow: true };
     if (hold.status !== 'pending') {
       if (hold.resolutionHash !== hash) return new AppError('LEDGER_HOLD_ALREADY_RESOLVED');
-      const postedHere = plan.posts.some((post) => post.holdId === hold.holdId);
+      const postedHere = round.resolved.has(hold.holdId) || round.posts.some((post) => post.holdId === hold.holdId);
       return postedHere ? { written: hold.holdId, resolvedNow: false } : { hold, expired: false, resolvedNow: false };
     }
     try {
       const postAmount = checkedPostAmount(hold, command);
-      const draft = holdEntry(hold, command, postAmount, plan.spread, plan.batch.state);
-      plan.batch.add(draft, hash, { accountId: hold.accountId, amount: new Big(hold.amount) });
-      plan.posts.push({ holdId: hold.holdId, postedAmount: postAmount, entryId: draft.entryId, resolutionHash: hash });
+      const draft = holdEntry(hold, command, postAmount, spread, round.batch.state);
+      round.batch.add(draft, hash, { accountId: hold.accountId, amount: new Big(hold.amount) });
+      round.posts.push({ holdId: hold.holdId, postedAmount: postAmount, entryId: draft.entryId, resolutionHash: hash });
     } catch (error) {
       if (error instanceof InsufficientFundsError) throw new AppError('LEDGER_INSUFFICIENT_FUNDS');
       if (isAppError(error)) return error;
