@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench:ledger`: throughput and latency of the ledger's money paths over gRPC.
-// Scenarios: holds placed then posted (one entry each, with a fee leg), and plain balanced
-// entries (PostEntry), each against ONE hot account and spread over 1,000 accounts.
+// Scenarios: holds placed then posted (one entry each, with a fee leg), holds placed then
+// posted in rounds (one PostHolds call per ROUND_HOLDS holds, as trading settles), and plain
+// balanced entries (PostEntry), each against ONE hot account and spread over 1,000 accounts
+// (the rounds against the hot account only: a round is one partner's).
 // Prints a table and writes JSON to bench/results/ (git-ignored). Never part of `npm test`.
 //
 //   BENCH_STACK_FILE=.stack/stack.json npm run bench:ledger   against a started stack (npm start)
@@ -35,6 +37,8 @@ const CALL_DEADLINE_MS = 30_000;
 /** Each operation moves this much; every account is funded to cover all it could be asked for. */
 const OPERATION_AMOUNT_KES = '10.00';
 const FEE_KES = '0.10';
+/** Holds posted by one PostHolds call in the rounds scenario (one operation there). */
+const ROUND_HOLDS = 10;
 
 const operations = boundedInt(process.env, 'BENCH_OPERATIONS', OPERATIONS_DEFAULT, 1, OPERATIONS_MAX);
 const concurrency = boundedInt(process.env, 'BENCH_CONCURRENCY', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX);
@@ -75,6 +79,26 @@ async function holdThenPost(client, accountId, legs) {
     kind: 'bench_hold_post',
     metadata: {},
   });
+}
+
+/** ROUND_HOLDS holds placed on one account, then posted by ONE PostHolds call, as a settlement round posts them. */
+async function holdsThenPostRound(client, accountId, legs) {
+  const holdIds = Array.from({ length: ROUND_HOLDS }, () => randomUUID());
+  await Promise.all(
+    holdIds.map((holdId) => client.placeHold({ holdId, accountId, amount: OPERATION_AMOUNT_KES, metadata: {} })),
+  );
+  const { outcomes } = await client.postHolds({
+    holds: holdIds.map((holdId) => ({
+      holdId,
+      postAmount: OPERATION_AMOUNT_KES,
+      counterPostings: legs,
+      kind: 'bench_hold_post',
+      metadata: {},
+    })),
+  });
+  const refused = outcomes.filter((outcome) => !outcome.hold);
+  if (refused.length > 0)
+    throw new Error(`PostHolds refused ${refused.length} of ${ROUND_HOLDS}: ${refused[0].errorCode}`);
 }
 
 async function postEntry(client, accountId, legs) {
@@ -122,8 +146,8 @@ async function runScenarios(client) {
     { accountId: treasury, amount: new Big(OPERATION_AMOUNT_KES).minus(FEE_KES).toFixed(2) },
     { accountId: feeRevenue, amount: FEE_KES },
   ];
-  // The hot account takes every operation of two scenarios; spread accounts take at most all of them too.
-  const coverKes = new Big(OPERATION_AMOUNT_KES).times(operations * 2).toFixed(2);
+  // The hot account takes every operation of every scenario; spread accounts take at most all of them too.
+  const coverKes = new Big(OPERATION_AMOUNT_KES).times(operations * (2 + ROUND_HOLDS)).toFixed(2);
   console.log(`▶ funding 1 hot account and ${SPREAD_ACCOUNTS} spread accounts`);
   const [hot] = await fundedAccounts(client, 1, coverKes);
   const spread = await fundedAccounts(client, SPREAD_ACCOUNTS, coverKes);
@@ -132,6 +156,7 @@ async function runScenarios(client) {
   for (const [name, operation, pick] of [
     ['hold+post, 1 hot account', (id) => holdThenPost(client, id, legs), () => hot],
     [`hold+post, ${SPREAD_ACCOUNTS} accounts`, (id) => holdThenPost(client, id, legs), anySpread],
+    [`${ROUND_HOLDS} holds + one PostHolds, 1 hot account`, (id) => holdsThenPostRound(client, id, legs), () => hot],
     ['entry, 1 hot account', (id) => postEntry(client, id, legs), () => hot],
     [`entry, ${SPREAD_ACCOUNTS} accounts`, (id) => postEntry(client, id, legs), anySpread],
   ]) {
@@ -177,7 +202,7 @@ async function main() {
       ranAt: new Date().toISOString(),
       operationsPerScenario: operations,
       concurrency,
-      note: 'hold+post = PlaceHold then PostHold (one 3-leg entry); entry = one 3-leg PostEntry',
+      note: `hold+post = PlaceHold then PostHold (one 3-leg entry); ${ROUND_HOLDS} holds + one PostHolds = ${ROUND_HOLDS} PlaceHolds then one PostHolds posting them all (an operation is the round); entry = one 3-leg PostEntry`,
       results,
     };
     const folder = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');

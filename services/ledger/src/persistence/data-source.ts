@@ -14,6 +14,7 @@ import { LedgerServiceAccountShardsMigration1797000000000 } from './migrations/1
 import { LedgerStatementTriggerPartnerPostingsMigration1797000000001 } from './migrations/1797000000001-ledger-statement-trigger-partner-postings';
 import { LedgerOutboxRetentionIndexMigration1797200000000 } from './migrations/1797200000000-ledger-outbox-retention-index';
 import { LedgerPlaceHoldOneStatementMigration1797800000000 } from './migrations/1797800000000-ledger-place-hold-one-statement';
+import { LedgerPostingsHeldAfterMigration1798200000000 } from './migrations/1798200000000-ledger-postings-held-after';
 
 export const SERVICE_NAME = 'ledger';
 
@@ -37,6 +38,7 @@ export function ledgerDataSource(url: string): DataSource {
       LedgerStatementTriggerPartnerPostingsMigration1797000000001,
       LedgerOutboxRetentionIndexMigration1797200000000,
       LedgerPlaceHoldOneStatementMigration1797800000000,
+      LedgerPostingsHeldAfterMigration1798200000000,
     ],
   });
 }

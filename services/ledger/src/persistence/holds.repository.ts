@@ -120,6 +120,14 @@ export interface HoldResolution {
   resolutionHash: string | null;
 }
 
+/** A hold a settlement round posted: its entry and the request that resolved it. */
+export interface PostedHold {
+  holdId: string;
+  postedAmount: Big;
+  entryId: string;
+  resolutionHash: string;
+}
+
 export class HoldsRepository {
   /** Serialises placements of one hold id (the row does not exist yet to lock). */
   async lockHoldId(manager: EntityManager, holdId: string): Promise<void> {
@@ -259,6 +267,35 @@ export class HoldsRepository {
     );
     if (!row) throw new Error(`hold ${holdId} was not pending when resolved`);
     return toRecord(row);
+  }
+
+  /**
+   * Resolves pending holds as posted, each by its entry, in ONE statement (a settlement
+   * round's: the caller holds every row's lock). Each hold found by its primary key, its
+   * status compared as read by a materialised key lookup of its own (see PENDING_BY_KEY).
+   * Answers the holds as resolved, in no particular order.
+   */
+  async resolvePostedMany(manager: EntityManager, posted: readonly PostedHold[]): Promise<HoldRecord[]> {
+    if (posted.length === 0) return [];
+    const rows = await queryRows<HoldRow>(
+      manager,
+      `WITH was AS MATERIALIZED (SELECT id AS was_id, status AS was_status FROM holds WHERE id = ANY($1::uuid[]))
+       UPDATE holds SET status = 'posted', posted_amount = r.r_posted_amount, entry_id = r.r_entry_id,
+              resolution_hash = r.r_resolution_hash, resolved_at = now()
+         FROM unnest($1::uuid[], $2::numeric[], $3::uuid[], $4::text[]) AS r(r_id, r_posted_amount, r_entry_id, r_resolution_hash)
+         JOIN was ON was.was_id = r.r_id
+        WHERE holds.id = ANY($1::uuid[]) AND holds.id = r.r_id AND was.was_status = 'pending'
+       RETURNING ${COLUMNS}`,
+      [
+        posted.map((hold) => hold.holdId),
+        posted.map((hold) => hold.postedAmount.toString()),
+        posted.map((hold) => hold.entryId),
+        posted.map((hold) => hold.resolutionHash),
+      ],
+    );
+    if (rows.length !== posted.length)
+      throw new Error(`${posted.length - rows.length} holds were not pending when posted`);
+    return rows.map(toRecord);
   }
 
   /**

@@ -53,7 +53,7 @@ export function postingsShapeValid(raw: RawPosting[], minimum: number): boolean 
 }
 
 /** The postings at each account's currency and scale; VALIDATION_FAILED naming `field` otherwise. */
-export function toPostings(raw: RawPosting[], accounts: Map<string, AccountState>, field: string): Posting[] {
+export function toPostings(raw: RawPosting[], accounts: ReadonlyMap<string, AccountState>, field: string): Posting[] {
   return raw.map((posting) => {
     const account = accounts.get(posting.accountId)!;
     const negative = posting.amount.startsWith('-');
