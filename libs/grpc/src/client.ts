@@ -28,6 +28,13 @@ import { askHealth } from './health';
 import type { ClientTls } from './tls';
 
 export const CALL_DEADLINE_MS_DEFAULT = 5_000;
+/**
+ * How long an open breaker refuses calls before one probe goes through. Short:
+ * an upstream that restarted is used again within about a second of being ready
+ * (a breaker that opened just as it came back would otherwise refuse every call
+ * for as long as this lasts), and one probe a second costs a dead upstream nothing.
+ */
+export const BREAKER_RESET_MS_DEFAULT = 1_000;
 
 export interface ClientOptions {
   /** Name of the upstream for logs and breaker events, e.g. "ledger". */
@@ -107,7 +114,7 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
     name: options.upstream,
     timeout: false, // the gRPC deadline bounds each call
     errorThresholdPercentage: options.errorThresholdPercentage ?? 50,
-    resetTimeout: options.resetTimeoutMs ?? 5_000,
+    resetTimeout: options.resetTimeoutMs ?? BREAKER_RESET_MS_DEFAULT,
     volumeThreshold: options.volumeThreshold ?? 10,
     errorFilter: (error: unknown) => isRefusal(error),
   });
