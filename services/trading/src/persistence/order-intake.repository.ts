@@ -22,18 +22,9 @@ export interface OrderIntakeRead {
   profile: PartnerTradingProfile | null;
 }
 
-interface IntakeRow {
+/** The quote's columns (its id null when no quote was found) beside the rest of the intake. */
+interface IntakeRow extends Omit<QuoteRecord, 'quoteId'> {
   quoteId: string | null;
-  side: 'buy' | 'sell';
-  kesAmount: string;
-  usdtAmount: string;
-  rate: string;
-  feeKes: string;
-  feeBps: number;
-  feeFlatKes: string;
-  feeCapKes: string | null;
-  kesTotalAmount: string;
-  expiresAt: Date;
   originalOrderId: string | null;
   switches: Partial<Record<SwitchName, string>>;
   profileStatus: string | null;
@@ -84,17 +75,6 @@ export class OrderIntakeRepository {
 }
 
 function quoteOf(row: IntakeRow): QuoteRecord {
-  return {
-    quoteId: row.quoteId!,
-    side: row.side,
-    kesAmount: row.kesAmount,
-    usdtAmount: row.usdtAmount,
-    rate: row.rate,
-    feeKes: row.feeKes,
-    feeBps: row.feeBps,
-    feeFlatKes: row.feeFlatKes,
-    feeCapKes: row.feeCapKes,
-    kesTotalAmount: row.kesTotalAmount,
-    expiresAt: row.expiresAt,
-  };
+  const { quoteId, originalOrderId, switches, profileStatus, buyMode, sellMode, perOrderCapKes, ...quote } = row;
+  return { ...quote, quoteId: quoteId! };
 }
