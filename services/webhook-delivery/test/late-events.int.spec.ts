@@ -23,7 +23,7 @@ import {
   NewDelivery,
 } from '../src/persistence/deliveries.repository';
 import { webhookDeliveryRetentionRules } from '../src/workers/retention.worker';
-import { partitionedSince } from './webhook-test-support';
+import { deliveredRecordings, partitionedSince } from './webhook-test-support';
 
 type Migrations = NonNullable<Parameters<typeof createDataSource>[0]['migrations']>;
 const ALL = webhookDeliveryDataSource('postgres://unused/unused').options.migrations as Migrations;
@@ -95,21 +95,7 @@ describe('a late event, after its week was dropped', () => {
     expect(filed! + WEEK_MS).toBeGreaterThan(Date.now() - WINDOW_DAYS * DAY_MS); // not a week the next pass drops
     const claimed = await deliveries.claimDue({ limit: 10, endpointInFlightMax: 10, leaseMs: 30_000 });
     expect(claimed.map((c) => c.eventId)).toEqual([eventId]);
-    await deliveries.recordAttempts(
-      claimed.map((c) => ({
-        claimed: c,
-        attempt: {
-          attemptId: randomUUID(),
-          attemptNumber: c.attemptCount + 1,
-          startedAt: new Date(),
-          latencyMs: 5,
-          statusCode: 200,
-          errorClass: null,
-          responseExcerpt: '',
-        },
-        next: { status: 'delivered' as const },
-      })),
-    );
+    await deliveries.recordAttempts(deliveredRecordings(claimed));
     const [row] = (await db.query(
       `SELECT d.status, (SELECT count(*)::int FROM webhook_delivery_attempts a WHERE a.delivery_id = d.delivery_id) AS attempts
          FROM webhook_deliveries d WHERE d.event_id = $1`,

@@ -4,6 +4,7 @@
  * request headers as the partner's receiver sees them.
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { verifyWebhookSignature } from '@platform/crypto';
 import {
   loadTestStack,
@@ -15,6 +16,7 @@ import {
   TestPartner,
   waitFor,
 } from '@platform/testing';
+import type { AttemptRecording, ClaimedDelivery } from '../src/persistence/deliveries.repository';
 
 export interface DeliveryView {
   deliveryId: string;
@@ -132,4 +134,21 @@ export async function partitionedSince(db: { query(sql: string): Promise<unknown
     await db.query(`ALTER TABLE ${parent} DETACH PARTITION ${table}`);
     await db.query(`ALTER TABLE ${parent} ATTACH PARTITION ${table} FOR VALUES FROM (MINVALUE) TO ('${cutover}')`);
   }
+}
+
+/** Each claimed delivery recorded as the worker records a first-time success: a 200 after 5 ms, delivered. */
+export function deliveredRecordings(claimed: ClaimedDelivery[]): AttemptRecording[] {
+  return claimed.map((c) => ({
+    claimed: c,
+    attempt: {
+      attemptId: randomUUID(),
+      attemptNumber: c.attemptCount + 1,
+      startedAt: new Date(),
+      latencyMs: 5,
+      statusCode: 200,
+      errorClass: null,
+      responseExcerpt: '',
+    },
+    next: { status: 'delivered' as const },
+  }));
 }

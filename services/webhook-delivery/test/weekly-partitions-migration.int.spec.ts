@@ -13,6 +13,7 @@ import { createScratchDatabase, ScratchDatabase } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
 import { DeliveriesRepository, NewDelivery } from '../src/persistence/deliveries.repository';
 import { EventFeedRepository } from '../src/persistence/event-feed.repository';
+import { deliveredRecordings } from './webhook-test-support';
 
 type Migrations = NonNullable<Parameters<typeof createDataSource>[0]['migrations']>;
 const ALL = webhookDeliveryDataSource('postgres://unused/unused').options.migrations as Migrations;
@@ -126,21 +127,7 @@ describe('weekly partitions migration on a database holding deliveries', () => {
     expect(await repository.insertMany([delivery(randomUUID(), new Date())])).toEqual(['pending']);
     const claimed = await repository.claimDue({ limit: 10, endpointInFlightMax: 10, leaseMs: 30_000 });
     expect(claimed.map((c) => c.deliveryId)).toContain(before[1]!.id);
-    await repository.recordAttempts(
-      claimed.map((c) => ({
-        claimed: c,
-        attempt: {
-          attemptId: randomUUID(),
-          attemptNumber: c.attemptCount + 1,
-          startedAt: new Date(),
-          latencyMs: 5,
-          statusCode: 200,
-          errorClass: null,
-          responseExcerpt: '',
-        },
-        next: { status: 'delivered' as const },
-      })),
-    );
+    await repository.recordAttempts(deliveredRecordings(claimed));
     expect(await count(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`)).toBe(4);
     await new EventFeedRepository(db).assignPositions(100);
     const positions = (await db.query(
