@@ -27,13 +27,11 @@ import type { ConfirmationsRepository } from '../../persistence/confirmations.re
 import type { TransferRecord } from '../../persistence/transfers.repository';
 import {
   CreateLeaseSettings,
+  createUnderHeldClaim,
   fenceCreate,
   giveBackCreate,
   issueConfirmationCode,
-  releaseHeldClaim,
-  releasingClaimOnFailure,
   takeOverAbandoned,
-  underCreateLease,
 } from '../shared/create-steps';
 import {
   newTransferRow,
@@ -87,14 +85,11 @@ export class CreateTransferUseCase {
         ),
       takeOver: (row) => this.takeOver(row),
       create: (claimed) =>
-        underCreateLease(
+        createUnderHeldClaim(
           this.deps,
           { rows: this.deps.transfers.dueRows, id: claimed.transferId, token: claimed.leaseToken },
-          (lease) =>
-            releasingClaimOnFailure(
-              () => this.create(claimed, request, lease),
-              releaseHeldClaim(lease, (held) => this.deps.transfers.releaseCreating(held, claimed.transferId)),
-            ),
+          (held) => this.deps.transfers.releaseCreating(held, claimed.transferId),
+          (lease) => this.create(claimed, request, lease),
         ),
     });
     return { transfer: result.resource, replayed: result.replayed };

@@ -38,13 +38,11 @@ import {
   giveBackCreate,
   issueConfirmationCode,
   placeHoldStep,
-  releasingClaimOnFailure,
   reserveDailyCapStep,
   takeOverAbandoned,
-  underCreateLease,
   CreateLeaseSettings,
+  createUnderHeldClaim,
   fenceCreate,
-  releaseHeldClaim,
 } from '../shared/create-steps';
 
 export interface CreateUsdtSendSettings extends CreateLeaseSettings {
@@ -125,14 +123,11 @@ export class CreateUsdtSendUseCase {
         ),
       takeOver: (row) => this.takeOver(row),
       create: (claimed) =>
-        underCreateLease(
+        createUnderHeldClaim(
           this.deps,
           { rows: this.deps.sends.dueRows, id: claimed.sendId, token: claimed.leaseToken },
-          (lease) =>
-            releasingClaimOnFailure(
-              () => this.create(claimed, request, lease),
-              releaseHeldClaim(lease, (held) => this.deps.sends.releaseCreating(held, claimed.sendId)),
-            ),
+          (held) => this.deps.sends.releaseCreating(held, claimed.sendId),
+          (lease) => this.create(claimed, request, lease),
         ),
     });
     return { send: result.resource, replayed: result.replayed };

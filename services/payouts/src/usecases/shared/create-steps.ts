@@ -206,6 +206,22 @@ export async function releasingClaimOnFailure<T>(create: () => Promise<T>, relea
   }
 }
 
+/**
+ * A transfer's or send's create: run under its claim's lease (underCreateLease),
+ * the claim released at once behind the lease's fence when the create fails
+ * (releasingClaimOnFailure, releaseHeldClaim).
+ */
+export function createUnderHeldClaim<T>(
+  deps: { dataSource: DataSource; logger: Logger; settings: CreateLeaseSettings },
+  claim: CreateClaim,
+  releaseCreating: (manager: EntityManager) => Promise<void>,
+  create: (lease: StepLease) => Promise<T>,
+): Promise<T> {
+  return underCreateLease(deps, claim, (lease) =>
+    releasingClaimOnFailure(() => create(lease), releaseHeldClaim(lease, releaseCreating)),
+  );
+}
+
 /** How a repeat takes over one abandoned create (claimIdempotently's `takeOver`). */
 export interface AbandonedCreate {
   /** Leases the row to this caller when its owner gave it up; false while the owner holds it. */
