@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:https';
@@ -17,7 +18,10 @@ export interface ReceivedRequest {
 }
 
 export interface HttpsReceiver {
+  /** Unique to this receiver: a port the OS hands out again never makes it another test's endpoint. */
   url: string;
+  /** The path of `url`; only requests under it are recorded. */
+  path: string;
   requests: ReceivedRequest[];
   /** Status (and optional extra headers) to answer with from now on. */
   respondWith(status: number, headers?: Record<string, string>): void;
@@ -36,9 +40,16 @@ export interface HttpsReceiverOptions {
   tlsDir?: string;
 }
 
-/** A local HTTPS endpoint with the test stack's certificate (trusted by the services through NODE_EXTRA_CA_CERTS), or another one. */
+/**
+ * A local HTTPS endpoint with the test stack's certificate (trusted by the services through NODE_EXTRA_CA_CERTS), or another one.
+ *
+ * Its path is unique: a closed receiver's port may be handed to the next one, and the webhook worker keeps retrying the
+ * old partner's endpoint there. Those retries are answered 404 and never recorded, so each test sees only its own partner's
+ * deliveries.
+ */
 export async function startHttpsReceiver(options: HttpsReceiverOptions = {}): Promise<HttpsReceiver> {
   const tlsDir = options.tlsDir ?? loadTestStack().tlsDir;
+  const path = `/webhooks/${randomUUID()}`;
   const requests: ReceivedRequest[] = [];
   let status = 200;
   let extraHeaders: Record<string, string> = {};
@@ -55,6 +66,10 @@ export async function startHttpsReceiver(options: HttpsReceiverOptions = {}): Pr
         if (size <= BODY_BYTES_MAX) chunks.push(chunk);
       });
       req.on('end', () => {
+        if (!(req.url ?? '').startsWith(path)) {
+          res.writeHead(404).end('not this receiver');
+          return;
+        }
         requests.push({
           method: req.method ?? '',
           path: req.url ?? '',
@@ -77,7 +92,8 @@ export async function startHttpsReceiver(options: HttpsReceiverOptions = {}): Pr
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `https://localhost:${port}/webhooks`,
+    url: `https://localhost:${port}${path}`,
+    path,
     requests,
     respondWith(nextStatus, headers = {}) {
       status = nextStatus;

@@ -65,7 +65,7 @@ describe('credit.received webhook', () => {
     if (!request) throw new Error('no webhook received');
 
     expect(request.method).toBe('POST');
-    expect(request.path).toBe('/webhooks');
+    expect(request.path).toBe(receiver.path);
     expect(header(request, 'Content-Type')).toMatch(/^application\/json/);
     expect(header(request, 'X-Service-Event')).toBe('credit.received');
     expect(header(request, 'X-Service-Delivery')).toMatch(UUID);
@@ -129,6 +129,6 @@ describe('credit.received webhook', () => {
     expect(delivery.deliveryId).toBe(header(request, 'X-Service-Delivery'));
     expect(delivery.status).not.toBe('delivered');
     expect(delivery).toMatchObject({ lastStatusCode: 302, lastErrorClass: 'redirect' });
-    expect(receiver.requests.every((received) => received.path === '/webhooks')).toBe(true);
+    expect(receiver.requests.every((received) => received.path === receiver.path)).toBe(true);
   });
 });
