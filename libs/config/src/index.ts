@@ -236,6 +236,23 @@ export function retentionEnv() {
   };
 }
 
+/**
+ * How each replica looks for its service's pending ledger holds that nothing will resolve (orphans of a create that
+ * died between placing a hold and recording it). Wall-clock.
+ */
+export function holdReconcileEnv() {
+  return {
+    /** How often each replica looks through the service's pending ledger holds for orphans. */
+    HOLD_RECONCILE_INTERVAL_MS: positiveInt()
+      .max(60 * 60_000)
+      .default(60_000),
+    /** A hold placed more recently than this is not looked at (nearly every hold resolves on its own well before). */
+    HOLD_RECONCILE_MIN_AGE_MS: positiveInt()
+      .max(7 * 24 * 60 * 60_000)
+      .default(10 * 60_000),
+  };
+}
+
 /** How long a published outbox row is kept: nothing reads it once published; it stays for inspection. */
 export function outboxRetentionEnv() {
   return { OUTBOX_RETENTION_MS: retentionWindowMs(7 * DAY_MS) };

@@ -1,6 +1,7 @@
 import {
   commonServiceEnv,
   hexKey32,
+  holdReconcileEnv,
   grpcTarget,
   loadConfigOrExit,
   metricsEnv,
@@ -115,14 +116,7 @@ export const configSchema = z
       .default(120_000),
     /** Wall-clock: how often each replica books approved prompts (and retries ones the ledger did not take). */
     MOBILE_MONEY_CREDIT_INTERVAL_MS: positiveInt().max(60_000).default(1_000),
-    /** Wall-clock: how often each replica looks through payouts' pending ledger holds for orphans. */
-    HOLD_RECONCILE_INTERVAL_MS: positiveInt()
-      .max(60 * 60_000)
-      .default(60_000),
-    /** Wall-clock: a hold placed more recently than this is not looked at (nearly every hold resolves on its own well before). */
-    HOLD_RECONCILE_MIN_AGE_MS: positiveInt()
-      .max(7 * 24 * 60 * 60_000)
-      .default(10 * 60_000),
+    ...holdReconcileEnv(),
     ...retentionEnv(),
     ...outboxRetentionEnv(),
   })

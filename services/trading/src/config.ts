@@ -5,6 +5,7 @@
 import {
   commonServiceEnv,
   grpcTarget,
+  holdReconcileEnv,
   loadConfigOrExit,
   metricsEnv,
   outboxRetentionEnv,
@@ -89,14 +90,7 @@ export const configSchema = z
     ORDER_STEP_LEASE_MS: positiveInt()
       .max(10 * 60_000)
       .default(30_000),
-    /** Wall-clock: how often each replica looks through trading's pending ledger holds for orphans. */
-    HOLD_RECONCILE_INTERVAL_MS: positiveInt()
-      .max(60 * 60_000)
-      .default(60_000),
-    /** Wall-clock: a hold placed more recently than this is not looked at (nearly every hold resolves on its own well before). */
-    HOLD_RECONCILE_MIN_AGE_MS: positiveInt()
-      .max(7 * 24 * 60 * 60_000)
-      .default(10 * 60_000),
+    ...holdReconcileEnv(),
     ...retentionEnv(),
     ...outboxRetentionEnv(),
     /** Wall-clock: a quote never consumed is deleted this long after it expired (consumed quotes are kept with their orders). */
