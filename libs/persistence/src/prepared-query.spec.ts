@@ -87,6 +87,13 @@ describe('queryPreparedIn', () => {
     expect(sent).toEqual([expect.objectContaining({ text: 'SELECT 3 AS n' })]);
   });
 
+  it("runs on a stand-in's pool when the manager is itself a stand-in for the data source", async () => {
+    const { dataSource, sent } = fakeDataSource([{ n: 5 }]);
+    const manager = dataSource as unknown as EntityManager;
+    await expect(queryPreparedIn(manager, 'probe', 'SELECT 5 AS n', [])).resolves.toEqual([{ n: 5 }]);
+    expect(sent).toEqual([expect.objectContaining({ text: 'SELECT 5 AS n' })]);
+  });
+
   it('refuses a transaction that has ended', async () => {
     const { manager, sent } = fakeTransaction([], true);
     await expect(queryPreparedIn(manager, 'probe', 'SELECT 4', [])).rejects.toThrow(/ended/);

@@ -91,7 +91,8 @@ export async function queryPreparedIn<T>(
   values: unknown[],
 ): Promise<T[]> {
   const runner = manager.queryRunner;
-  if (!runner) return queryPrepared<T>(manager.connection, purpose, text, values);
+  // Outside a transaction: the data source's pool (a test's stand-in for a data source is its own manager).
+  if (!runner) return queryPrepared<T>(manager.connection ?? (manager as unknown as DataSource), purpose, text, values);
   if (runner.isReleased) throw new Error('the transaction has ended (its query runner is released)');
   const client = (await runner.connect()) as PgPool;
   const result = await client.query({ name: preparedStatementName(purpose, text), text, values });
