@@ -7,12 +7,14 @@
 //   BENCH_STACK_SLOT=2 node bench/orders-profile.mjs
 //     cost (the default): CPU ms per order of every stack process from /proc and commits per
 //     order per database (bench/lib/cost.mjs, the bench's own measurement, robust to a busy
-//     machine), and each of trading's statements per order from pg_stat_statements: calls,
-//     execution and planning time (the idle background's statements, measured just before
-//     over as long, taken off). BENCH_ROUNDS rounds, each printed.
+//     machine), and each statement per order of the databases in BENCH_STATEMENTS_DATABASES
+//     (default svc_trading,svc_ledger,svc_webhook_delivery) from pg_stat_statements: calls,
+//     execution and planning time, rows (the idle background's statements, measured just
+//     before over as long, taken off). BENCH_ROUNDS rounds, each printed.
 //   BENCH_ORDERS_MODE=profile BENCH_STACK_SLOT=2 node bench/orders-profile.mjs   (or cost,profile: both, profile last)
-//     trading replaced by an instance under `node --cpu-prof` during the same load; its
-//     profile lands in bench/results/cpu-orders-trading/ and its top self time is printed
+//     the services in BENCH_PROFILED_SERVICES (default trading; e.g. ledger,webhook-delivery)
+//     replaced by instances under `node --cpu-prof` during the same load; each profile lands in
+//     bench/results/cpu-orders-<service>/ and its top self time is printed
 //     (bench/cpu-profile-top.mjs). An extra run for looking: the profiler costs CPU of its own.
 //
 // pg_stat_statements must be loaded by the stack's PostgreSQL and readable by the stack's user
@@ -54,8 +56,14 @@ const WARM_UP_S = 5;
 const modes = (process.env.BENCH_ORDERS_MODE ?? 'cost').split(',');
 if (modes.some((mode) => !['cost', 'profile'].includes(mode)))
   throw new Error(`BENCH_ORDERS_MODE is cost, profile or cost,profile, not ${modes.join(',')}`);
-/** The database whose statements are listed. */
-const STATEMENTS_DATABASE = 'svc_trading';
+/** The databases whose statements are listed, each on its own. */
+const STATEMENTS_DATABASES = (
+  process.env.BENCH_STATEMENTS_DATABASES ?? 'svc_trading,svc_ledger,svc_webhook_delivery'
+).split(',');
+/** The services run under --cpu-prof in the profile mode. */
+const PROFILED_SERVICES = (process.env.BENCH_PROFILED_SERVICES ?? 'trading').split(',');
+if (PROFILED_SERVICES.some((name) => !services.SERVICES.some((service) => service.name === name)))
+  throw new Error(`BENCH_PROFILED_SERVICES names services of the stack, not ${PROFILED_SERVICES.join(',')}`);
 /** Statements listed per round, at most (by total time). */
 const STATEMENTS_SHOWN_MAX = 30;
 /** A profiled service starting on a busy machine (load 40 and more) can take a minute. */
@@ -65,7 +73,7 @@ const STATEMENTS_SQL = `
   SELECT s.query, s.calls::float8 AS calls, s.total_exec_time AS "execMs", s.total_plan_time AS "planMs",
          s.plans::float8 AS plans, s.rows::float8 AS rows
     FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-   WHERE d.datname = $1`;
+   WHERE d.datname = ANY($1::text[])`;
 
 /** pg_stat_statements through the `postgres` database, or null when the server has not loaded it or we may not read it. */
 async function openStatements(urlTemplate) {
@@ -79,7 +87,9 @@ async function openStatements(urlTemplate) {
     return null;
   }
   const read = async () => {
-    const result = await client.query(STATEMENTS_SQL, [STATEMENTS_DATABASE]);
+    const result = await client.query(STATEMENTS_SQL.replace('s.query,', "d.datname || ': ' || s.query AS query,"), [
+      STATEMENTS_DATABASES,
+    ]);
     return new Map(result.rows.map((row) => [row.query, row]));
   };
   return {
@@ -112,9 +122,17 @@ function statementsPerOrder(loaded, idle, orders) {
 }
 
 function printStatements(perOrder) {
+  for (const database of STATEMENTS_DATABASES)
+    printDatabaseStatements(
+      database,
+      perOrder.filter((row) => row.query.startsWith(`${database}: `)),
+    );
+}
+
+function printDatabaseStatements(database, perOrder) {
   const sum = (field) => perOrder.reduce((total, row) => total + row[field], 0);
   console.log(
-    `${STATEMENTS_DATABASE} per order: ${sum('calls').toFixed(2)} statements, exec ${sum('execMs').toFixed(3)} ms, plan ${sum('planMs').toFixed(3)} ms`,
+    `${database} per order: ${sum('calls').toFixed(2)} statements, exec ${sum('execMs').toFixed(3)} ms, plan ${sum('planMs').toFixed(3)} ms, rows ${sum('rows').toFixed(2)}`,
   );
   console.log('calls/order  exec ms/order  mean exec ms  plan ms/order  rows/order  statement');
   for (const row of perOrder.slice(0, STATEMENTS_SHOWN_MAX))
@@ -212,14 +230,14 @@ async function profileRound(ctx, partner) {
   let loadStartedAt;
   await withProfiledServices(
     { profile: ctx.profile },
-    ['trading'],
+    PROFILED_SERVICES,
     async () => {
       // The gateway reconnects to the new instance and its code warms up before anything is measured.
       await step(`warm-up under the profiler, ${WARM_UP_S} s`, () =>
         closedLoop({ partners: [partner], workers: clients, durationMs: WARM_UP_S * 1000 }),
       );
       loadStartedAt = performance.now();
-      load = await step(`${clients} clients, ${durationS} s, trading under --cpu-prof`, () =>
+      load = await step(`${clients} clients, ${durationS} s, ${PROFILED_SERVICES.join(', ')} under --cpu-prof`, () =>
         closedLoop({ partners: [partner], workers: clients, durationMs: durationS * 1000 }),
       );
       const created = await ordersCreatedSince(ctx.urlTemplate, partner.partnerId, Date.now() - durationS * 2000);
@@ -237,7 +255,7 @@ async function profileRound(ctx, partner) {
   console.log(
     `orders/s ${load.ordersPerSecond} under the profiler (${load.orders} orders), failures ${JSON.stringify(load.failures)}`,
   );
-  printProfileTop(path.join(RESULTS_DIR, 'cpu-orders-trading'), loadMs);
+  for (const name of PROFILED_SERVICES) printProfileTop(path.join(RESULTS_DIR, `cpu-orders-${name}`), loadMs);
 }
 
 async function main() {

@@ -91,4 +91,4 @@ export {
 export type { PartitionRule, RetentionOptions, RetentionRule, WeeklyPartitioning } from './retention';
 export { BoundedCache, CACHE_ENTRIES_MAX_LIMIT, CACHE_TTL_MS_LIMIT } from './bounded-cache';
 export type { BoundedCacheOptions } from './bounded-cache';
-export { preparedStatementName, queryPrepared, queryPreparedArrays } from './prepared-query';
+export { preparedStatementName, queryPrepared, queryPreparedArrays, queryPreparedIn } from './prepared-query';

@@ -14,9 +14,9 @@
  * transaction, and the rows as the pg driver gives them.
  */
 import { createHash } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
-/** The part of pg's Pool this needs (TypeORM's postgres driver keeps it as `master`). */
+/** The part of pg's Pool, or of one of its clients, this needs (TypeORM's postgres driver keeps the pool as `master`). */
 interface PgPool {
   query(config: { name: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
 }
@@ -71,5 +71,30 @@ export async function queryPreparedArrays<T extends unknown[]>(
     values,
     rowMode: 'array',
   });
+  return result.rows as T[];
+}
+
+/**
+ * The rows of `text` run as the named prepared statement `purpose` in the
+ * transaction `manager` belongs to: on that transaction's own connection (its
+ * query runner's pg client), so the statement sees and holds what the
+ * transaction does. A hot statement run in a short transaction (a settlement
+ * round's locks and writes) is then parsed and planned once per connection,
+ * not once per run. A manager outside any transaction (the data source's own)
+ * runs it on the pool, as queryPrepared. The same rule holds for the plan as
+ * for queryPrepared: only a statement whose generic plan is right at any size.
+ */
+export async function queryPreparedIn<T>(
+  manager: EntityManager,
+  purpose: string,
+  text: string,
+  values: unknown[],
+): Promise<T[]> {
+  const runner = manager.queryRunner;
+  // Outside a transaction: the data source's pool (a test's stand-in for a data source is its own manager).
+  if (!runner) return queryPrepared<T>(manager.connection ?? (manager as unknown as DataSource), purpose, text, values);
+  if (runner.isReleased) throw new Error('the transaction has ended (its query runner is released)');
+  const client = (await runner.connect()) as PgPool;
+  const result = await client.query({ name: preparedStatementName(purpose, text), text, values });
   return result.rows as T[];
 }

@@ -169,8 +169,13 @@ describe('weekly partitions of deliveries (webhook-delivery)', () => {
       await reader.query('SELECT count(*) FROM webhook_deliveries');
       // The writer: the service's own insert and claim, failing rather than waiting 500 ms for a lock.
       const writer = await session(`SET lock_timeout = '500ms'`);
+      // Its hot statements are named prepared statements sent to the pool: here, to the writer's session.
+      const onWriter = async ({ text, values }: { text: string; values?: unknown[] }) => ({
+        rows: (await writer.query(text, values)) as unknown[],
+      });
       const repository = new DeliveriesRepository({
         query: (sql: string, parameters?: unknown[]) => writer.query(sql, parameters),
+        driver: { master: { query: onWriter } },
       } as unknown as DataSource);
       let settled = false;
       const drop = dropWeek(stand.db, rule(), start).finally(() => {

@@ -1,4 +1,4 @@
-import { DataSource, EntityManager, queryRows } from '@platform/persistence';
+import { DataSource, EntityManager, queryPrepared, queryRows } from '@platform/persistence';
 import type { Currency } from '@platform/money';
 import type { KesAccountStatus, ServiceAccountCode } from '../domain/account';
 
@@ -32,6 +32,14 @@ function toAccountSet(row: Record<string, string | null>): PartnerAccountSet {
     kesAccountStatus: row.kes_account_status as KesAccountStatus,
   };
 }
+
+const PARTNER_ACCOUNTS_SQL = `SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE partner_id = $1`;
+
+const PARTNER_ACCOUNTS_WITH_KES_SQL = `
+  SELECT ${PARTNER_ACCOUNT_COLUMNS.split(', ')
+    .map((column) => `p.${column}`)
+    .join(', ')}, a.posted::text AS kes_posted, a.held::text AS kes_held
+    FROM partner_accounts p JOIN accounts a ON a.id = p.kes_account_id WHERE p.partner_id = $1`;
 
 /** A service account and the shards its postings are spread over (the base first). */
 export interface ServiceAccountRow {
@@ -98,35 +106,45 @@ export class AccountsRepository {
     return new Map([...bases.values()].map((row) => [`${row.code}:${row.currency}`, row]));
   }
 
+  /**
+   * The partner's accounts. Every order asks (GetPartnerAccounts): outside a caller's
+   * transaction, a named prepared statement on the pool (by primary key).
+   */
   async findPartnerAccounts(
     partnerId: string,
     manager: EntityManager | DataSource = this.dataSource,
   ): Promise<PartnerAccountSet | null> {
-    const [row] = await manager.query(`SELECT ${PARTNER_ACCOUNT_COLUMNS} FROM partner_accounts WHERE partner_id = $1`, [
-      partnerId,
-    ]);
+    const [row] =
+      manager === this.dataSource
+        ? await queryPrepared<Record<string, string | null>>(
+            this.dataSource,
+            'partner_accounts',
+            PARTNER_ACCOUNTS_SQL,
+            [partnerId],
+          )
+        : await manager.query(PARTNER_ACCOUNTS_SQL, [partnerId]);
     return row ? toAccountSet(row) : null;
   }
 
   /**
    * The partner's accounts and its KES account's balance, in one indexed
-   * statement (the partner's row, then the KES account by primary key).
+   * statement (the partner's row, then the KES account by primary key). Every
+   * order's first ledger call: a named prepared statement on the pool.
    */
   async findPartnerAccountsWithKesBalance(
     partnerId: string,
   ): Promise<{ accounts: PartnerAccountSet; kesBalance: BalanceRow } | null> {
-    const [row] = await this.dataSource.query(
-      `SELECT ${PARTNER_ACCOUNT_COLUMNS.split(', ')
-        .map((column) => `p.${column}`)
-        .join(', ')}, a.posted::text AS kes_posted, a.held::text AS kes_held
-       FROM partner_accounts p JOIN accounts a ON a.id = p.kes_account_id WHERE p.partner_id = $1`,
+    const [row] = await queryPrepared<Record<string, string | null>>(
+      this.dataSource,
+      'partner_accounts_kes',
+      PARTNER_ACCOUNTS_WITH_KES_SQL,
       [partnerId],
     );
     if (!row) return null;
     const accounts = toAccountSet(row);
     return {
       accounts,
-      kesBalance: { accountId: accounts.kesAccountId, currency: 'KES', posted: row.kes_posted, held: row.kes_held },
+      kesBalance: { accountId: accounts.kesAccountId, currency: 'KES', posted: row.kes_posted!, held: row.kes_held! },
     };
   }
 

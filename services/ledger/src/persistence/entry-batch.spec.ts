@@ -42,14 +42,16 @@ const settlement = (entryId: string, amount: string) => ({
   metadata: {},
 });
 
+/** A transaction's manager whose connection captures the prepared statement the batch sends on it. */
 function capturingManager(): { manager: EntityManager; parameters: () => unknown[][] } {
   const calls: unknown[][] = [];
-  const manager = {
-    query: async (_sql: string, parameters: unknown[]) => {
-      calls.push(parameters);
-      return (parameters[9] as string[]).map((_, index) => ({ id: String(index + 1) }));
+  const client = {
+    query: async ({ values }: { values: unknown[] }) => {
+      calls.push(values);
+      return { rows: (values[9] as string[]).map((_, index) => ({ id: String(index + 1) })) };
     },
-  } as unknown as EntityManager;
+  };
+  const manager = { queryRunner: { isReleased: false, connect: async () => client } } as unknown as EntityManager;
   return { manager, parameters: () => calls };
 }
 

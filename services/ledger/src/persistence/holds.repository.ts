@@ -3,7 +3,7 @@
  * row first, then accounts in id order (journal.repository), so hold work and
  * plain entries queue instead of deadlocking.
  */
-import { DataSource, DueRows, EntityManager, queryPrepared, queryRows } from '@platform/persistence';
+import { DataSource, DueRows, EntityManager, queryPrepared, queryPreparedIn, queryRows } from '@platform/persistence';
 import { Big, Currency, CURRENCY_SCALE, formatAmount } from '@platform/money';
 import type { HoldStatus } from '../domain/hold';
 
@@ -128,6 +128,17 @@ export interface PostedHold {
   resolutionHash: string;
 }
 
+const HOLDS_LOCK_MANY_SQL = `SELECT ${COLUMNS} FROM holds WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`;
+
+const RESOLVE_POSTED_MANY_SQL = `
+  WITH was AS MATERIALIZED (SELECT id AS was_id, status AS was_status FROM holds WHERE id = ANY($1::uuid[]))
+  UPDATE holds SET status = 'posted', posted_amount = r.r_posted_amount, entry_id = r.r_entry_id,
+         resolution_hash = r.r_resolution_hash, resolved_at = now()
+    FROM unnest($1::uuid[], $2::numeric[], $3::uuid[], $4::text[]) AS r(r_id, r_posted_amount, r_entry_id, r_resolution_hash)
+    JOIN was ON was.was_id = r.r_id
+   WHERE holds.id = ANY($1::uuid[]) AND holds.id = r.r_id AND was.was_status = 'pending'
+  RETURNING ${COLUMNS}`;
+
 export class HoldsRepository {
   /** Serialises placements of one hold id (the row does not exist yet to lock). */
   async lockHoldId(manager: EntityManager, holdId: string): Promise<void> {
@@ -144,12 +155,13 @@ export class HoldsRepository {
     return row ? toRecord(row) : null;
   }
 
-  /** Locks these holds in id order, in one statement (a PostHolds batch takes its locks as a single post would). */
+  /**
+   * Locks these holds in id order, in one statement (a PostHolds batch takes its locks as a
+   * single post would). A settlement round's first statement: prepared on its transaction's
+   * connection (the primary key serves it whatever the ids).
+   */
   async findManyForUpdate(manager: EntityManager, holdIds: readonly string[]): Promise<HoldRecord[]> {
-    const rows: HoldRow[] = await manager.query(
-      `SELECT ${COLUMNS} FROM holds WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-      [holdIds],
-    );
+    const rows = await queryPreparedIn<HoldRow>(manager, 'holds_lock_many', HOLDS_LOCK_MANY_SQL, [holdIds]);
     return rows.map(toRecord);
   }
 
@@ -277,22 +289,13 @@ export class HoldsRepository {
    */
   async resolvePostedMany(manager: EntityManager, posted: readonly PostedHold[]): Promise<HoldRecord[]> {
     if (posted.length === 0) return [];
-    const rows = await queryRows<HoldRow>(
-      manager,
-      `WITH was AS MATERIALIZED (SELECT id AS was_id, status AS was_status FROM holds WHERE id = ANY($1::uuid[]))
-       UPDATE holds SET status = 'posted', posted_amount = r.r_posted_amount, entry_id = r.r_entry_id,
-              resolution_hash = r.r_resolution_hash, resolved_at = now()
-         FROM unnest($1::uuid[], $2::numeric[], $3::uuid[], $4::text[]) AS r(r_id, r_posted_amount, r_entry_id, r_resolution_hash)
-         JOIN was ON was.was_id = r.r_id
-        WHERE holds.id = ANY($1::uuid[]) AND holds.id = r.r_id AND was.was_status = 'pending'
-       RETURNING ${COLUMNS}`,
-      [
-        posted.map((hold) => hold.holdId),
-        posted.map((hold) => hold.postedAmount.toString()),
-        posted.map((hold) => hold.entryId),
-        posted.map((hold) => hold.resolutionHash),
-      ],
-    );
+    // The round's last statement, prepared on its transaction's connection like the first.
+    const rows = await queryPreparedIn<HoldRow>(manager, 'holds_resolve_posted', RESOLVE_POSTED_MANY_SQL, [
+      posted.map((hold) => hold.holdId),
+      posted.map((hold) => hold.postedAmount.toString()),
+      posted.map((hold) => hold.entryId),
+      posted.map((hold) => hold.resolutionHash),
+    ]);
     if (rows.length !== posted.length)
       throw new Error(`${posted.length - rows.length} holds were not pending when posted`);
     return rows.map(toRecord);

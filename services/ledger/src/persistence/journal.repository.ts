@@ -4,7 +4,7 @@
  * posting records the account's balance and version after it, for audit.
  */
 import { AppError } from '@platform/errors';
-import { EntityManager, queryRows } from '@platform/persistence';
+import { EntityManager, queryPreparedIn } from '@platform/persistence';
 import { Big } from '@platform/money';
 import { AccountState } from '../domain/account';
 import { applyPosting, assertBalanced, EntryDraft, LedgerInvariantError } from '../domain/journal';
@@ -27,13 +27,16 @@ interface AccountRow {
   allow_negative: boolean;
 }
 
-/** The accounts among `ids` that exist, locked in id order. */
+const LOCK_ACCOUNTS_SQL = `
+  SELECT id, currency, partner_id, code, posted::text AS posted, held::text AS held, version::text AS version, allow_negative
+    FROM accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`;
+
+/**
+ * The accounts among `ids` that exist, locked in id order. Every entry and settlement round
+ * runs it: prepared on the transaction's connection (by primary key whatever the ids).
+ */
 async function selectForUpdate(manager: EntityManager, ids: string[]): Promise<Map<string, AccountState>> {
-  const rows: AccountRow[] = await manager.query(
-    `SELECT id, currency, partner_id, code, posted::text AS posted, held::text AS held, version::text AS version, allow_negative
-       FROM accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-    [ids],
-  );
+  const rows = await queryPreparedIn<AccountRow>(manager, 'accounts_lock', LOCK_ACCOUNTS_SQL, [ids]);
   return new Map(
     rows.map((row) => [
       row.id,
@@ -178,7 +181,7 @@ export async function postEntry(
   let accounts = locked && accountIds.every((id) => locked.has(id)) ? locked : await lockAccounts(manager, accountIds);
   if (release) accounts = releasedHeld(accounts, release);
   const rows = postingRows(draft, accounts);
-  const written = await queryRows<WrittenPosting>(manager, POST_ENTRY_SQL, [
+  const written = await queryPreparedIn<WrittenPosting>(manager, 'entry_post', POST_ENTRY_SQL, [
     draft.entryId,
     rows.map((row) => row.accountId),
     rows.map((row) => row.currency),
@@ -296,11 +299,11 @@ export class EntryBatch {
     this.entries.push({ draft, requestHash });
   }
 
-  /** Writes every entry added, in one statement; nothing when none was. */
+  /** Writes every entry added, in one statement (prepared on the transaction's connection); nothing when none was. */
   async write(manager: EntityManager): Promise<void> {
     if (this.entries.length === 0) return;
     const moved = [...this.moved].sort().map((id) => this.accounts.get(id)!);
-    const written = await queryRows<{ id: string }>(manager, POST_ENTRIES_SQL, [
+    const written = await queryPreparedIn<{ id: string }>(manager, 'entries_post_batch', POST_ENTRIES_SQL, [
       this.entries.map(({ draft }) => draft.entryId),
       this.entries.map(({ draft }) => draft.kind),
       this.entries.map(({ draft }) => draft.partnerId),

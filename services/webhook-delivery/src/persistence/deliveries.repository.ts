@@ -9,7 +9,14 @@
  * The hot statements each serve a whole batch in one round trip and one
  * commit: events accepted from the bus (insertMany), due deliveries claimed
  * (claimDue, with their endpoints), finished attempts recorded (recordAttempts).
+ * Each runs as a named prepared statement on the pool: planned afresh, each
+ * cost more than it ran (it plans every weekly partition, twice for the claim's
+ * in-flight count), and no parameter of theirs picks an index or a partition
+ * at plan time (the partitions are pruned, if at all, by the joined values as
+ * the statement runs), so the generic plan is the custom one. Creating or
+ * dropping a week invalidates the plan and the next run plans again.
  */
+import { queryPrepared } from '@platform/persistence';
 import type { DataSource, DueRows, EntityManager } from '@platform/persistence';
 import type { ErrorClass } from '../domain/attempt-outcome';
 import type { DeliveryStatus } from '../domain/delivery-status';
@@ -334,15 +341,20 @@ export class DeliveriesRepository {
    */
   async insertMany(deliveries: readonly NewDelivery[]): Promise<InsertOutcome[]> {
     if (deliveries.length === 0) return [];
-    const rows = (await this.dataSource.query(INSERT_MANY_SQL, [
-      deliveries.map((delivery) => delivery.deliveryId),
-      deliveries.map((delivery) => delivery.eventId),
-      deliveries.map((delivery) => delivery.partnerId),
-      deliveries.map((delivery) => delivery.eventType),
-      deliveries.map((delivery) => delivery.body),
-      deliveries.map((delivery) => delivery.traceparent),
-      deliveries.map((delivery) => delivery.createdAt),
-    ])) as Array<{ delivery_id: string; status: 'pending' | 'no_endpoint' }>;
+    const rows = await queryPrepared<{ delivery_id: string; status: 'pending' | 'no_endpoint' }>(
+      this.dataSource,
+      'deliveries_insert',
+      INSERT_MANY_SQL,
+      [
+        deliveries.map((delivery) => delivery.deliveryId),
+        deliveries.map((delivery) => delivery.eventId),
+        deliveries.map((delivery) => delivery.partnerId),
+        deliveries.map((delivery) => delivery.eventType),
+        deliveries.map((delivery) => delivery.body),
+        deliveries.map((delivery) => delivery.traceparent),
+        deliveries.map((delivery) => delivery.createdAt),
+      ],
+    );
     const created = new Map(rows.map((row) => [row.delivery_id, row.status]));
     return deliveries.map((delivery) => created.get(delivery.deliveryId) ?? 'duplicate');
   }
@@ -359,11 +371,11 @@ export class DeliveriesRepository {
 
   /** Takes up to `limit` due deliveries under a fresh lease each, with their endpoints: one statement. */
   async claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]> {
-    const rows = (await this.dataSource.query(CLAIM_DUE_SQL, [
+    const rows = await queryPrepared<ClaimRow>(this.dataSource, 'deliveries_claim_due', CLAIM_DUE_SQL, [
       options.endpointInFlightMax,
       options.limit,
       options.leaseMs,
-    ])) as ClaimRow[];
+    ]);
     return rows.map(toClaimed);
   }
 
@@ -376,7 +388,12 @@ export class DeliveriesRepository {
   async recordAttempts(recordings: readonly AttemptRecording[]): Promise<RecordedBatch> {
     if (recordings.length === 0) return { leaseHeld: [], failureRuns: [] };
     const column = <T>(pick: (recording: AttemptRecording) => T) => recordings.map(pick);
-    const rows = (await this.dataSource.query(RECORD_ATTEMPTS_SQL, [
+    const rows = await queryPrepared<{
+      kind: 'moved' | 'counted';
+      id: string;
+      consecutive_failures: number | null;
+      added: number | null;
+    }>(this.dataSource, 'attempts_record', RECORD_ATTEMPTS_SQL, [
       recordings.map((_, index) => index),
       column((r) => r.claimed.deliveryId),
       column((r) => r.claimed.partnerId),
@@ -392,7 +409,7 @@ export class DeliveriesRepository {
       column((r) => r.attempt.responseExcerpt),
       column((r) => r.claimed.replayCount),
       column((r) => r.claimed.createdAt),
-    ])) as Array<{ kind: 'moved' | 'counted'; id: string; consecutive_failures: number | null; added: number | null }>;
+    ]);
     const moved = new Set(rows.filter((row) => row.kind === 'moved').map((row) => row.id));
     const failureRuns = rows
       .filter((row) => row.kind === 'counted')
