@@ -103,7 +103,7 @@ async function analyseWritten(clients, plans) {
  * Seeds `count` clones of `template` ({ orderId, quoteId, createdAtIso }) spread evenly over
  * `spanMs` before the template. `databases`: every service database (for the coverage check);
  * `seeders`: SEEDERS, or HISTORY_SEEDERS to clone the order's webhook deliveries as well.
- * Resolves to { count, rows: { 'db.table': n }, durationMs }.
+ * Resolves to { count, rows: { 'db.table': n }, timings: { step: ms }, durationMs }.
  */
 export async function seedOrderHistory({
   urlTemplate,
@@ -146,7 +146,7 @@ export async function seedOrderHistory({
     for (const seeder of applicable) {
       const client = clients.get(seeder.database);
       await begin(seeder.database);
-      const state = seeder.prepare ? await seeder.prepare(client, template, ids) : undefined;
+      const state = seeder.prepare ? await seeder.prepare(client, template, ids, tag) : undefined;
       prepared.set(seeder, state);
       for (const spec of await seeder.plans(template, tag, state)) {
         plans.push({
@@ -157,21 +157,28 @@ export async function seedOrderHistory({
     }
     await assertCoverage(clients, ids, plans);
 
+    const timings = {};
     const rows = await cloneInChunks(clients, plans, count, {
       what: 'orders',
       log,
-      afterChunk: async (first, last) => {
+      timings,
+      afterChunk: async (first, last, timed) => {
         // State the clones move (account balances) follows each chunk, so the next chunk's triggers see it.
         for (const seeder of applicable)
           if (seeder.afterChunk)
-            await seeder.afterChunk(clients.get(seeder.database), template, first, last, prepared.get(seeder));
-        if (last < count) await analyseWritten(clients, plans);
+            await seeder.afterChunk(clients.get(seeder.database), template, first, last, prepared.get(seeder), timed);
+        if (last < count) await timed('ANALYZE between chunks', () => analyseWritten(clients, plans));
       },
     });
+    const finishedAt = Date.now();
     for (const seeder of applicable)
       if (seeder.finish) await seeder.finish(clients.get(seeder.database), template, count, prepared.get(seeder));
+    timings['checks before the commit'] = Date.now() - finishedAt;
+    const commitAt = Date.now();
     await commit();
-    await analyseCloned(clients, plans);
-    return { count, rows, durationMs: Date.now() - startedAt };
+    timings.commit = Date.now() - commitAt;
+    await analyseCloned(clients, plans, timings);
+    log(`  seeding milliseconds: ${JSON.stringify(timings)}`);
+    return { count, rows, timings, durationMs: Date.now() - startedAt };
   });
 }
