@@ -40,7 +40,7 @@ export const NOT_CLONED = Object.freeze({
  */
 export const WRITTEN_BY_TRIGGERS = Object.freeze({
   'svc_ledger.statement_lines':
-    "the ledger's posting trigger appends one line per cloned posting to a partner account; the ledger seeder counts them",
+    "the ledger's posting trigger appends one line per posting to a partner account; the ledger seeder writes the clones' set-based and checks them",
 });
 
 const COUNT_MAX = 10_000_000;
@@ -78,25 +78,6 @@ async function assertCoverage(clients, ids, plans) {
     }
   }
   if (problems.length > 0) throw new SeedSchemaError(problems.join('; '));
-}
-
-/**
- * ANALYZE, inside the seeding's transaction (it samples the transaction's own rows), of every
- * table cloned into and every table the triggers write. The triggers' queries (the ledger's
- * "last statement line of the account") are planned once per connection from the statistics
- * of the table as it was, a few hundred rows: planned as a sequential scan, each posting of
- * the next chunk would read every line written so far (the 1,000,000-order seeding took three
- * minutes for its second chunk of 20,000 where the first took under two). New statistics
- * invalidate those plans.
- */
-async function analyseWritten(clients, plans) {
-  const tables = new Map();
-  for (const plan of plans) tables.set(`${plan.database}.${plan.table}`, plan);
-  for (const name of Object.keys(WRITTEN_BY_TRIGGERS)) {
-    const [database, table] = name.split('.');
-    if (plans.some((plan) => plan.database === database)) tables.set(name, { database, table });
-  }
-  for (const { database, table } of tables.values()) await clients.get(database).query(`ANALYZE ${identifier(table)}`);
 }
 
 /**
@@ -167,7 +148,6 @@ export async function seedOrderHistory({
         for (const seeder of applicable)
           if (seeder.afterChunk)
             await seeder.afterChunk(clients.get(seeder.database), template, first, last, prepared.get(seeder), timed);
-        if (last < count) await timed('ANALYZE between chunks', () => analyseWritten(clients, plans));
       },
     });
     const finishedAt = Date.now();

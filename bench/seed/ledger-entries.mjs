@@ -193,6 +193,13 @@ export const ledgerEntries = {
   /** Each account moves by the chunk's clones × its posting, its version by as many: as if each clone had posted. */
   async afterChunk(client, template, first, last, prepared, timed = (name, work) => work()) {
     await timed('svc_ledger.statement_lines (set-based)', () => client.query(prepared.linesSql, [first, last]));
+    // The next chunk's lines query reads postings by entry and each account's last line: planned from the
+    // statistics of tables grown by every chunk's postings and lines inside this uncommitted
+    // transaction (autovacuum cannot see them), so sampled here. No other table needs it: the triggers
+    // that planned reads from them per row are off, and the rest are statement-level.
+    await timed('ANALYZE postings, statement_lines between chunks', () =>
+      client.query('ANALYZE postings, statement_lines'),
+    );
     const result = await client.query(
       `UPDATE accounts a SET posted = a.posted + $2::bigint * p.amount, version = a.version + $2::bigint
          FROM postings p WHERE p.entry_id = $1 AND p.account_id = a.id`,
