@@ -85,4 +85,27 @@ describe('seedingRows', () => {
     expect(rows.find((row) => row.figure.startsWith('disk MiB per million'))!.value).toBe(1000);
     expect(rows.find((row) => row.figure.startsWith('disk GiB projected'))!.value).toBeCloseTo(97.7, 1);
   });
+
+  it('prints each seeding step of at least half a second in seconds, longest first', () => {
+    const rows = seedingRows({
+      seedings: [
+        {
+          what: 'hot partner',
+          span: '23 hours',
+          count: 1000,
+          durationMs: 4000,
+          timings: { 'svc_ledger.postings': 1500, commit: 20, 'svc_trading.orders': 2250 },
+        },
+      ],
+      sizes: {},
+      growthBytes: 0,
+      ordersSeeded: 1000,
+      section: 'sizes',
+    });
+    const steps = rows.filter((row) => row.figure.startsWith('  hot partner:'));
+    expect(steps.map((row) => [row.figure, row.value])).toEqual([
+      ['  hot partner: svc_trading.orders, s', 2.3],
+      ['  hot partner: svc_ledger.postings, s', 1.5],
+    ]);
+  });
 });

@@ -40,7 +40,7 @@ export const NOT_CLONED = Object.freeze({
  */
 export const WRITTEN_BY_TRIGGERS = Object.freeze({
   'svc_ledger.statement_lines':
-    "the ledger's posting trigger appends one line per cloned posting to a partner account; the ledger seeder counts them",
+    "the ledger's posting trigger appends one line per posting to a partner account; the ledger seeder writes the clones' set-based and checks them",
 });
 
 const COUNT_MAX = 10_000_000;
@@ -81,29 +81,10 @@ async function assertCoverage(clients, ids, plans) {
 }
 
 /**
- * ANALYZE, inside the seeding's transaction (it samples the transaction's own rows), of every
- * table cloned into and every table the triggers write. The triggers' queries (the ledger's
- * "last statement line of the account") are planned once per connection from the statistics
- * of the table as it was, a few hundred rows: planned as a sequential scan, each posting of
- * the next chunk would read every line written so far (the 1,000,000-order seeding took three
- * minutes for its second chunk of 20,000 where the first took under two). New statistics
- * invalidate those plans.
- */
-async function analyseWritten(clients, plans) {
-  const tables = new Map();
-  for (const plan of plans) tables.set(`${plan.database}.${plan.table}`, plan);
-  for (const name of Object.keys(WRITTEN_BY_TRIGGERS)) {
-    const [database, table] = name.split('.');
-    if (plans.some((plan) => plan.database === database)) tables.set(name, { database, table });
-  }
-  for (const { database, table } of tables.values()) await clients.get(database).query(`ANALYZE ${identifier(table)}`);
-}
-
-/**
  * Seeds `count` clones of `template` ({ orderId, quoteId, createdAtIso }) spread evenly over
  * `spanMs` before the template. `databases`: every service database (for the coverage check);
  * `seeders`: SEEDERS, or HISTORY_SEEDERS to clone the order's webhook deliveries as well.
- * Resolves to { count, rows: { 'db.table': n }, durationMs }.
+ * Resolves to { count, rows: { 'db.table': n }, timings: { step: ms }, durationMs }.
  */
 export async function seedOrderHistory({
   urlTemplate,
@@ -146,7 +127,7 @@ export async function seedOrderHistory({
     for (const seeder of applicable) {
       const client = clients.get(seeder.database);
       await begin(seeder.database);
-      const state = seeder.prepare ? await seeder.prepare(client, template, ids) : undefined;
+      const state = seeder.prepare ? await seeder.prepare(client, template, ids, tag) : undefined;
       prepared.set(seeder, state);
       for (const spec of await seeder.plans(template, tag, state)) {
         plans.push({
@@ -157,21 +138,27 @@ export async function seedOrderHistory({
     }
     await assertCoverage(clients, ids, plans);
 
+    const timings = {};
     const rows = await cloneInChunks(clients, plans, count, {
       what: 'orders',
       log,
-      afterChunk: async (first, last) => {
+      timings,
+      afterChunk: async (first, last, timed) => {
         // State the clones move (account balances) follows each chunk, so the next chunk's triggers see it.
         for (const seeder of applicable)
           if (seeder.afterChunk)
-            await seeder.afterChunk(clients.get(seeder.database), template, first, last, prepared.get(seeder));
-        if (last < count) await analyseWritten(clients, plans);
+            await seeder.afterChunk(clients.get(seeder.database), template, first, last, prepared.get(seeder), timed);
       },
     });
+    const finishedAt = Date.now();
     for (const seeder of applicable)
       if (seeder.finish) await seeder.finish(clients.get(seeder.database), template, count, prepared.get(seeder));
+    timings['checks before the commit'] = Date.now() - finishedAt;
+    const commitAt = Date.now();
     await commit();
-    await analyseCloned(clients, plans);
-    return { count, rows, durationMs: Date.now() - startedAt };
+    timings.commit = Date.now() - commitAt;
+    await analyseCloned(clients, plans, timings);
+    log(`  seeding milliseconds: ${JSON.stringify(timings)}`);
+    return { count, rows, timings, durationMs: Date.now() - startedAt };
   });
 }

@@ -111,7 +111,7 @@ async function insertOrder(client, tables) {
 
 /**
  * Seeds `count` clones of the partner `partnerId`, created at moments spread over `spanMs`
- * before it. Resolves to { count, rows: { 'db.table': n }, durationMs }.
+ * before it. Resolves to { count, rows: { 'db.table': n }, timings: { step: ms }, durationMs }.
  */
 export async function seedPartners({ urlTemplate, databases, partnerId, count, tag, spanMs, log = () => {} }) {
   const startedAt = Date.now();
@@ -139,9 +139,11 @@ export async function seedPartners({ urlTemplate, databases, partnerId, count, t
         );
       }
     }
-    const rows = await cloneInChunks(clients, plans, count, { what: 'partners', log });
+    const timings = {};
+    const rows = await cloneInChunks(clients, plans, count, { what: 'partners', log, timings });
     await commit();
-    await analyseCloned(clients, plans);
-    return { count, rows, durationMs: Date.now() - startedAt };
+    await analyseCloned(clients, plans, timings);
+    log(`  seeding milliseconds: ${JSON.stringify(timings)}`);
+    return { count, rows, timings, durationMs: Date.now() - startedAt };
   });
 }

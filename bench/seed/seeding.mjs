@@ -56,24 +56,40 @@ export async function withSeeding(urlTemplate, databases, work) {
 
 /**
  * Inserts clones 1…`count` of every plan, CLONE_CHUNK at a time, plan after plan; after each
- * chunk `afterChunk(first, last)` (state the next chunk's triggers must see), then a progress
- * line naming `what` was cloned. Resolves to the rows written, { 'db.table': n }.
+ * chunk `afterChunk(first, last, timed)` (state the next chunk's triggers must see; `timed(name,
+ * work)` adds work's milliseconds to `timings[name]`), then a progress line naming `what` was
+ * cloned. Resolves to the rows written, { 'db.table': n }; `timings` gains each table's insert
+ * milliseconds, { 'db.table': ms }.
  */
-export async function cloneInChunks(clients, plans, count, { what, log, afterChunk = async () => {} }) {
+export async function cloneInChunks(clients, plans, count, { what, log, afterChunk = async () => {}, timings = {} }) {
   const rows = {};
+  const timed = async (name, work) => {
+    const startedAt = Date.now();
+    try {
+      return await work();
+    } finally {
+      timings[name] = (timings[name] ?? 0) + (Date.now() - startedAt);
+    }
+  };
   for (let first = 1; first <= count; first += CLONE_CHUNK) {
     const last = Math.min(count, first + CLONE_CHUNK - 1);
     for (const plan of plans) {
       const key = `${plan.database}.${plan.table}`;
-      rows[key] = (rows[key] ?? 0) + (await insertClones(clients.get(plan.database), plan, first, last));
+      const written = await timed(key, () => insertClones(clients.get(plan.database), plan, first, last));
+      rows[key] = (rows[key] ?? 0) + written;
     }
-    await afterChunk(first, last);
+    await afterChunk(first, last, timed);
     log(`  cloned ${last.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} ${what}`);
   }
   return rows;
 }
 
 /** After the commit: the planner then knows the cloned tables' new sizes, as autovacuum would tell it in time. */
-export async function analyseCloned(clients, plans) {
-  for (const plan of plans) await clients.get(plan.database).query(`VACUUM (ANALYZE) ${identifier(plan.table)}`);
+export async function analyseCloned(clients, plans, timings = {}) {
+  for (const plan of plans) {
+    const startedAt = Date.now();
+    await clients.get(plan.database).query(`VACUUM (ANALYZE) ${identifier(plan.table)}`);
+    const name = `VACUUM (ANALYZE) ${plan.database}.${plan.table}`;
+    timings[name] = (timings[name] ?? 0) + (Date.now() - startedAt);
+  }
 }
