@@ -13,6 +13,8 @@
 // the median per process printed. BENCH_STACK_FILE=.stack-test-N/stack.json measures a running
 // stack (restarted services and all) instead of starting one.
 //   BENCH_PAGES_MODE=cpu BENCH_STACK_SLOT=1 node bench/pages-profile.mjs
+// BENCH_PAGES_LOADS=reads measures (or profiles) the partner read path instead of the pages:
+// signed GET /v1/orders/{id} and POST /v1/quotes, with the gateway and trading under --cpu-prof.
 import { continueOnPinnedNode } from '../scripts/lib/runtime.mjs';
 import { loadProfile } from '../scripts/lib/profiles.mjs';
 import { step } from '../scripts/lib/steps.mjs';
@@ -32,6 +34,10 @@ const durationS = boundedInt(process.env, 'BENCH_DURATION_S', 10, 1, 300);
 const connections = boundedInt(process.env, 'BENCH_CONNECTIONS', 32, 1, 512);
 const rounds = boundedInt(process.env, 'BENCH_ROUNDS', 5, 1, 50);
 const mode = process.env.BENCH_PAGES_MODE ?? 'profile';
+const loads = process.env.BENCH_PAGES_LOADS ?? 'pages';
+if (!['pages', 'reads'].includes(loads)) throw new Error(`BENCH_PAGES_LOADS must be pages or reads, not ${loads}`);
+/** The quote each POST /v1/quotes asks for: the bench's order size. */
+const QUOTE_BODY = { side: 'buy', kesAmount: '100.00' };
 /** A profiled service starting on a busy machine (load 40 and more) can take a minute. */
 const SERVICE_READY_TIMEOUT_MS = 90_000;
 
@@ -43,6 +49,8 @@ async function preparedPartner(stack, receiver) {
     // Its own name each run: a second run on a kept stack (BENCH_STACK_FILE) must not meet the first run's partner.
     name: `Bench pages profiled ${Date.now()}`,
   });
+  // The read path needs no page to read: its partner gets only the order placed below.
+  if (loads === 'reads') return { partner, account: null };
   for (let index = 0; index < PAGE_SIZE; index += 1)
     await partner.client.expect('POST', '/v1/sandbox/kes-credits', { amount: '1.00' }, 201);
   for (let tries = 0; ; tries += 1) {
@@ -101,6 +109,8 @@ async function idleRate(processes) {
 async function measureCpu(stack, load, paths) {
   const processes = await stackProcesses(stack.profile);
   const samples = Object.fromEntries(Object.keys(paths).map((name) => [name, []]));
+  // One uncounted load of each first: a service just (re)started spends its first requests compiling.
+  for (const [name, path] of Object.entries(paths)) await step(`warm-up: ${name}`, () => load(path));
   for (let round = 0; round < rounds; round += 1) {
     const idle = await step(`round ${round + 1}: idle`, () => idleRate(processes));
     for (const [name, path] of Object.entries(paths))
@@ -130,36 +140,43 @@ async function main() {
   const stack = await openStack(loadProfile('test'));
   const receiver = await startReceiver(stack.description.tlsDir);
   try {
-    const { partner, account } = await step('partner with 100 credits', () => preparedPartner(stack, receiver));
-    const load = (path) =>
-      cannon(stack.description.gatewayUrl, autocannonRequests([{ credentials: partner.credentials, path }], 'GET'), {
-        connections,
-        durationS,
-      });
+    const { partner, account } = await step('partner (with 100 credits for the pages)', () =>
+      preparedPartner(stack, receiver),
+    );
+    // A path is a GET; `POST <path>` is a POST of the bench's quote.
+    const load = (target) => {
+      const [method, path] = target.startsWith('POST ') ? ['POST', target.slice(5)] : ['GET', target];
+      const body = method === 'POST' ? QUOTE_BODY : undefined;
+      return cannon(
+        stack.description.gatewayUrl,
+        autocannonRequests([{ credentials: partner.credentials, path }], method, body),
+        { connections, durationS },
+      );
+    };
+    const placed = await step('an order to read', () => quoteAndBuy(partner.client));
+    if (placed.failure) throw new Error(`an order to read could not be placed: ${placed.failure}`);
+    const orderRead = `/v1/orders/${placed.orderId}`;
+    const targets =
+      loads === 'reads'
+        ? { 'GET /v1/orders/{id}': orderRead, 'POST /v1/quotes': 'POST /v1/quotes' }
+        : {
+            'GET /v1/orders/{id}': orderRead,
+            // A page of one: the same path with ~1/100 of the bytes, so the difference is what a page's size costs.
+            'events page of 1': '/v1/events?limit=1',
+            'events page of 100': `/v1/events?limit=${PAGE_SIZE}`,
+            'statement page of 100': `/v1/balances/${account}/transactions?limit=${PAGE_SIZE}`,
+          };
     if (mode === 'cpu') {
-      const placed = await step('an order to read', () => quoteAndBuy(partner.client));
-      if (placed.failure) throw new Error(`an order to read could not be placed: ${placed.failure}`);
-      await measureCpu(stack, load, {
-        'GET /v1/orders/{id}': `/v1/orders/${placed.orderId}`,
-        // A page of one: the same path with ~1/100 of the bytes, so the difference is what a page's size costs.
-        'events page of 1': '/v1/events?limit=1',
-        'events page of 100': `/v1/events?limit=${PAGE_SIZE}`,
-        'statement page of 100': `/v1/balances/${account}/transactions?limit=${PAGE_SIZE}`,
-      });
+      await measureCpu(stack, load, targets);
       return;
     }
     const ctx = { profile: stack.profile };
+    const profiledNames = Object.keys(targets).filter((name) => loads === 'reads' || name.includes('page of 100'));
     const profiled = async () => {
-      console.log(await step('events pages under --cpu-prof', () => load(`/v1/events?limit=${PAGE_SIZE}`)));
-      console.log(
-        await step('statement pages under --cpu-prof', () =>
-          load(`/v1/balances/${account}/transactions?limit=${PAGE_SIZE}`),
-        ),
-      );
+      for (const name of profiledNames) console.log(await step(`${name} under --cpu-prof`, () => load(targets[name])));
     };
-    await withProfiledServices(ctx, ['gateway', 'webhook-delivery', 'ledger'], profiled, {
-      readyTimeoutMs: SERVICE_READY_TIMEOUT_MS,
-    });
+    const profiledServices = loads === 'reads' ? ['gateway', 'trading'] : ['gateway', 'webhook-delivery', 'ledger'];
+    await withProfiledServices(ctx, profiledServices, profiled, { readyTimeoutMs: SERVICE_READY_TIMEOUT_MS });
   } finally {
     await receiver.close();
     await stack.stop();

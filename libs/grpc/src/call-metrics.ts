@@ -5,14 +5,14 @@
  *   grpc_server_handling_seconds{grpc_service, grpc_method}: each handler that
  *   createGrpcServer registers reports the status it answered with, access
  *   refusals included;
- * - grpc_client_handled_total and grpc_client_handling_seconds, same labels: a
- *   grpc-js interceptor on every channel createClient opens reports the status
- *   each call received (deadlines and transport failures included). A call an
+ * - grpc_client_handled_total and grpc_client_handling_seconds, same labels:
+ *   every call of a client createClient makes reports the status it received
+ *   (deadlines and transport failures included). A call an
  *   open breaker refused was never sent: circuit_breaker_rejected_calls_total.
  * Labels come from the method path (`/ledger.v1.LedgerService/PlaceHold`), a
  * set the protos bound, and the status code's name.
  */
-import { InterceptingCall, Interceptor, sendUnaryData, ServerUnaryCall, status } from '@grpc/grpc-js';
+import { sendUnaryData, ServerUnaryCall, status } from '@grpc/grpc-js';
 import { counter, histogram, metricsRegistry, MS_PER_SECOND, Registry } from '@platform/metrics';
 
 type Side = 'server' | 'client';
@@ -107,21 +107,24 @@ export function measuredHandler<Req, Res>(
   };
 }
 
-/** The client side: counts and times every call of the channel it is given to, by the status received. */
-export function clientMetricsInterceptor(registry: Registry = metricsRegistry): Interceptor {
+/**
+ * The client side: a function that starts timing one call of a method path and
+ * returns what records it, by the status the caller received. createClient calls
+ * it around each call (no grpc-js interceptor: each interceptor adds a layer of
+ * intercepting call, listener and metadata hand-offs to every call).
+ */
+export function clientCallTimer(registry: Registry = metricsRegistry): (path: string) => (code: number) => void {
   const recorder = callRecorder('client', registry);
-  return (options, nextCall) => {
-    const labels = callLabels(options.method_definition.path);
+  // Method paths come from the protos' service definitions: a bounded set.
+  const labelsByPath = new Map<string, Record<CallLabel, string>>();
+  return (path) => {
+    let labels = labelsByPath.get(path);
+    if (labels === undefined) {
+      labels = callLabels(path);
+      labelsByPath.set(path, labels);
+    }
+    const known = labels;
     const startedAt = performance.now();
-    return new InterceptingCall(nextCall(options), {
-      start(metadata, _listener, next) {
-        next(metadata, {
-          onReceiveStatus(received, nextStatus) {
-            recorder.record(labels, received.code, performance.now() - startedAt);
-            nextStatus(received);
-          },
-        });
-      },
-    });
+    return (code) => recorder.record(known, code, performance.now() - startedAt);
   };
 }

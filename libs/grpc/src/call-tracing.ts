@@ -1,15 +1,14 @@
 /**
  * Trace context across every gRPC call of the platform, in the shape of the
- * call metrics beside it: a grpc-js interceptor on every channel createClient
- * opens starts a CLIENT span per call and sends its W3C `traceparent` in the
- * call's metadata; each handler createGrpcServer registers runs in a SERVER
+ * call metrics beside it: every call of a client createClient makes starts a
+ * CLIENT span and sends its W3C `traceparent` in the call's metadata; each handler createGrpcServer registers runs in a SERVER
  * span continuing the traceparent received (a new trace when there is none or
  * it is invalid). Log lines written while serving carry the trace's ids.
  * Span names are the method path without its leading slash
  * (`ledger.v1.LedgerService/PlaceHold`); attributes are written only when the
  * span is recorded (an OTLP endpoint is configured and the trace sampled).
  */
-import { InterceptingCall, Interceptor, Metadata, sendUnaryData, ServerUnaryCall, status } from '@grpc/grpc-js';
+import { Metadata, sendUnaryData, ServerUnaryCall, status } from '@grpc/grpc-js';
 import {
   contextFromTraceparent,
   currentTraceparent,
@@ -64,22 +63,14 @@ export function tracedHandler<Req, Res>(path: string, handler: UnaryHandler<Req,
   };
 }
 
-/** The client side: a span per call of the channel it is given to, its traceparent sent in the metadata, ended by the status received. */
-export function clientTracingInterceptor(): Interceptor {
-  return (options, nextCall) => {
-    const path = options.method_definition.path;
-    const { span, context } = startSpan(spanName(path), { kind: SpanKind.CLIENT });
-    return new InterceptingCall(nextCall(options), {
-      start(metadata, _listener, next) {
-        const traceparent = currentTraceparent(context);
-        if (traceparent) metadata.set(TRACEPARENT, traceparent);
-        next(metadata, {
-          onReceiveStatus(received, nextStatus) {
-            finish(span, path, received.code);
-            nextStatus(received);
-          },
-        });
-      },
-    });
-  };
+/**
+ * The client side of one call: starts a CLIENT span (a child of the active
+ * context), sends its traceparent in `metadata`, and returns what ends the span
+ * with the status the caller received.
+ */
+export function startClientSpan(path: string, metadata: Metadata): (code: number) => void {
+  const { span, context } = startSpan(spanName(path), { kind: SpanKind.CLIENT });
+  const traceparent = currentTraceparent(context);
+  if (traceparent) metadata.set(TRACEPARENT, traceparent);
+  return (code) => finish(span, path, code);
 }

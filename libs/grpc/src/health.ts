@@ -3,7 +3,15 @@
  * our start-up scripts call Check; a service reports SERVING only once its
  * dependencies are connected, and NOT_SERVING as soon as it starts draining.
  */
-import { credentials, Client, Metadata, ServerWritableStream, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
+import {
+  credentials,
+  Client,
+  Metadata,
+  ServerWritableStream,
+  ServerUnaryCall,
+  sendUnaryData,
+  status,
+} from '@grpc/grpc-js';
 import { health } from '@platform/proto';
 import type { ClientTls } from './tls';
 
@@ -47,18 +55,29 @@ export class HealthState {
   }
 }
 
+/**
+ * Told of a call about to start, with the metadata it will send (to add to);
+ * returns what is told the status the call ended with.
+ */
+export type CallObserver = (path: string, metadata: Metadata) => (code: number) => void;
+
 /** Asks grpc.health.v1 Check over an existing channel; true only for SERVING. Never throws. */
-export function askHealth(client: Client, timeoutMs: number): Promise<boolean> {
+export function askHealth(client: Client, timeoutMs: number, observe?: CallObserver): Promise<boolean> {
   const definition = health.HealthService.check;
+  const metadata = new Metadata();
+  const ended = observe?.(definition.path, metadata);
   return new Promise((resolve) => {
     client.makeUnaryRequest(
       definition.path,
       definition.requestSerialize,
       definition.responseDeserialize,
       { service: '' },
-      new Metadata(),
+      metadata,
       { deadline: Date.now() + timeoutMs },
-      (error, response) => resolve(!error && response?.status === ServingStatus.SERVING),
+      (error, response) => {
+        ended?.(error ? error.code : status.OK);
+        resolve(!error && response?.status === ServingStatus.SERVING);
+      },
     );
   });
 }
