@@ -209,4 +209,29 @@ describe('claimIdempotently', () => {
     ).rejects.toBe(refusal);
     expect(table.claims).toBe(0);
   });
+
+  it('waits for an asynchronous precheck: a refusal it reads claims nothing, a pass claims once', async () => {
+    const refused = new KeyTable();
+    const refusal = new Error('partner suspended');
+    await expect(
+      claimIdempotently(create(refused, 'h1', { precheck: async () => Promise.reject(refusal) })),
+    ).rejects.toBe(refusal);
+    expect(refused.claims).toBe(0);
+    const passed = new KeyTable();
+    const order: string[] = [];
+    const result = await claimIdempotently(
+      create(passed, 'h1', {
+        precheck: async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          order.push('precheck');
+        },
+        claim: async () => {
+          order.push('claim');
+          return passed.claim({ id: 'made', requestHash: 'h1', status: 'done' });
+        },
+      }),
+    );
+    expect(result).toEqual({ resource: { id: 'made', requestHash: 'h1', status: 'done' }, replayed: false });
+    expect(order).toEqual(['precheck', 'claim']);
+  });
 });

@@ -62,8 +62,13 @@ export interface IdempotentCreate<R extends IdempotentRow> {
   claim(): Promise<R | null>;
   /** The work after the claim, answering the finished row; without it the claimed row is the result. */
   create?(claimed: R): Promise<R>;
-  /** Refusals that depend on the body alone, made before a key is claimed (a repeat is answered first). */
-  precheck?(): void;
+  /**
+   * Refusals made before a key is claimed: a repeat is answered first, and a
+   * refused request claims nothing. It may read (a create whose refusals come
+   * after the repeat check in the caller's contract); it runs once per claim
+   * attempt, so work it prepares is kept by the caller, not redone.
+   */
+  precheck?(): void | Promise<void>;
   /** True while the row's create is still running; repeats wait for it. Needs `reread`. */
   pending?(row: R): boolean;
   /** The row again, or null once its create was refused and the key given up. */
@@ -93,7 +98,7 @@ export async function claimIdempotently<R extends IdempotentRow>(
       if (finished) return { resource: finished, replayed: true };
       continue; // given up, or taken over: the key is free to claim again
     }
-    create.precheck?.();
+    await create.precheck?.();
     const claimed = await create.claim();
     if (claimed) return { resource: create.create ? await create.create(claimed) : claimed, replayed: false };
   }

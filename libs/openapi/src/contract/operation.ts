@@ -7,10 +7,11 @@
  */
 import type { ErrorCode } from '@platform/errors';
 import type { z } from 'zod';
+import type { Scope } from './scopes';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
-export const SCOPES = ['read', 'trade', 'payouts', 'wallets', 'funding', 'collections', 'sandbox', 'webhooks'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES } from './scopes';
+export type { Scope } from './scopes';
 
 export interface SuccessAnswer {
   description: string;

@@ -56,6 +56,14 @@ export type OrderPlacement =
   | { outcome: 'exceeded'; order: null }
   | { outcome: 'partner_not_found'; order: null };
 
+/**
+ * The key an order is created under: one order per (partner, partnerReference).
+ * The placement serialises on it, and it is the whole identity of the request.
+ */
+export function orderReferenceKey(partnerId: string, partnerReference: string): string {
+  return `order:${partnerId}:${partnerReference}`;
+}
+
 const PLACE_ORDER_SQL = `SELECT p.outcome, ${ORDER_COLUMNS}
   FROM trading_place_order($1::jsonb, $2, $3::numeric, $4::timestamptz) p, LATERAL (SELECT (p.placed).*) o`;
 
@@ -181,7 +189,7 @@ export class OrdersRepository {
       this.dataSource,
       'order_place',
       PLACE_ORDER_SQL,
-      [JSON.stringify(placedColumns(order)), `order:${order.partnerId}:${order.partnerReference}`, capKes, now],
+      [JSON.stringify(placedColumns(order)), orderReferenceKey(order.partnerId, order.partnerReference), capKes, now],
     );
     if (!row) throw new Error('trading_place_order answered no row');
     const { outcome, ...placed } = row;

@@ -1,25 +1,14 @@
 /** `credential issue`: a new API key and signing secret for a partner (rotation: several may be active at once). */
+// The partner contract's list of scopes, from its own module: an ops call loads no zod schema.
+import { SCOPES, type Scope } from '@platform/openapi/dist/contract/scopes';
 import { FlagReader, FlagValues } from '../flags';
 import { labelled } from '../output';
 import { defineCommand, PARTNER_FLAG, valueFlag } from './command';
 
-/** The scopes a partner credential may carry, as the partner contract names them; the gateway refuses any other. */
-export const CREDENTIAL_SCOPES = [
-  'read',
-  'trade',
-  'payouts',
-  'wallets',
-  'funding',
-  'collections',
-  'sandbox',
-  'webhooks',
-] as const;
-export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
-
 export interface CredentialIssueInput {
   partnerId: string;
   /** Empty: every scope. */
-  scopes: CredentialScope[];
+  scopes: Scope[];
 }
 
 export interface CredentialIssueResult {
@@ -30,7 +19,7 @@ export interface CredentialIssueResult {
 
 export function parseCredentialIssue(values: FlagValues): CredentialIssueInput {
   const flags = new FlagReader(values);
-  const input = { partnerId: flags.uuid('partner', true), scopes: flags.list('scopes', CREDENTIAL_SCOPES) };
+  const input = { partnerId: flags.uuid('partner', true), scopes: flags.list('scopes', SCOPES) };
   flags.done();
   return input;
 }
@@ -38,10 +27,10 @@ export function parseCredentialIssue(values: FlagValues): CredentialIssueInput {
 export const credentialIssue = defineCommand<CredentialIssueInput, CredentialIssueResult>({
   name: 'credential issue',
   summary: 'Issue a new API key and signing secret (all scopes unless narrowed).',
-  synopsis: `--partner ID [--scopes ${CREDENTIAL_SCOPES.join(',')}]`,
+  synopsis: `--partner ID [--scopes ${SCOPES.join(',')}]`,
   flags: {
     partner: PARTNER_FLAG,
-    scopes: valueFlag(`LIST: comma-separated, from ${CREDENTIAL_SCOPES.join(', ')} (default: all of them)`),
+    scopes: valueFlag(`LIST: comma-separated, from ${SCOPES.join(', ')} (default: all of them)`),
   },
   parse: parseCredentialIssue,
   async run(input, clients) {

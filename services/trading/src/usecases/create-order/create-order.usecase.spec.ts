@@ -44,6 +44,9 @@ const buy = (changes: Partial<CreateOrderCommand> = {}): CreateOrderCommand =>
     ...changes,
   }) as CreateOrderCommand;
 
+/** The key of `buy()`'s request: an order found under it carries it. */
+const underRef1 = { partnerId: PARTNER_ID, partnerReference: 'ref-1' };
+
 /** A data source whose transactions run their work at once on a fake manager, counted. */
 function fakeDataSource() {
   const transactions = { count: 0 };
@@ -195,7 +198,7 @@ describe('selecting the funding strategy', () => {
   });
 
   it('an order already made under the reference is read whole by id and answered, never placed or funded again', async () => {
-    const original = { orderId: 'original', refusalCode: 'KES_DEBIT_FAILED' } as OrderRecord;
+    const original = { ...underRef1, orderId: 'original', refusalCode: 'KES_DEBIT_FAILED' } as OrderRecord;
     const path = creationPath({ original });
     await expect(path.useCase.execute(buy())).resolves.toEqual({ order: original, refusalCode: 'KES_DEBIT_FAILED' });
     expect(path.orders.find).toHaveBeenCalledWith('original');
@@ -213,7 +216,7 @@ describe('selecting the funding strategy', () => {
   });
 
   it('a concurrent twin found under the reference lock is answered as the original and never funded again', async () => {
-    const twin = { orderId: 'twin', refusalCode: null } as OrderRecord;
+    const twin = { ...underRef1, orderId: 'twin', refusalCode: null } as OrderRecord;
     const path = creationPath({ twin });
     await expect(path.useCase.execute(buy())).resolves.toEqual({ order: twin, refusalCode: null });
     expect(path.debitFirst.fund).not.toHaveBeenCalled();
@@ -227,6 +230,67 @@ describe('selecting the funding strategy', () => {
     const path = creationPath();
     path.orders.place.mockResolvedValue({ outcome, order: null });
     await expect(path.useCase.execute(buy())).rejects.toMatchObject({ code });
+    expect(path.debitFirst.fund).not.toHaveBeenCalled();
+  });
+});
+
+describe('idempotent on the partnerReference through claimIdempotently, with no round trip of its own', () => {
+  it('a first request reads once and places once: no replay read, no second placement', async () => {
+    const path = creationPath();
+    await path.useCase.execute(buy());
+    expect(path.intake.read).toHaveBeenCalledTimes(1);
+    expect(path.orders.find).not.toHaveBeenCalled();
+    expect(path.orders.place).toHaveBeenCalledTimes(1);
+    expect(path.ledger.getPartnerAccounts).toHaveBeenCalledTimes(1);
+    expect(path.debitFirst.fund).toHaveBeenCalledTimes(1);
+  });
+
+  it('a repeat whatever its quote and fields answers the original before any other refusal, reading nothing more', async () => {
+    const original = { ...underRef1, orderId: 'original', quoteId: 'another-quote', refusalCode: null } as OrderRecord;
+    const path = creationPath({ original });
+    path.intake.read.mockImplementation(async () => ({
+      quote: { ...quote, side: 'sell' },
+      originalOrderId: 'original',
+      switches: { kill_switch: 'on', swaps: 'off', treasury_kes: 'unavailable', treasury_usdt: 'available' },
+      profile: null,
+    }));
+    await expect(path.useCase.execute(buy({ expectedUsdtAmount: '1.000000' }))).resolves.toEqual({
+      order: original,
+      refusalCode: null,
+    });
+    expect(path.ledger.getPartnerAccounts).not.toHaveBeenCalled();
+    expect(path.debitFirst.prepare).not.toHaveBeenCalled();
+    expect(path.orders.place).not.toHaveBeenCalled();
+  });
+
+  it('a placement that lost the key to a twin answers the twin it returned: one placement, no read of the twin', async () => {
+    const twin = { ...underRef1, orderId: 'twin', refusalCode: null } as OrderRecord;
+    const path = creationPath({ twin });
+    await expect(path.useCase.execute(buy())).resolves.toEqual({ order: twin, refusalCode: null });
+    expect(path.orders.place).toHaveBeenCalledTimes(1);
+    expect(path.orders.find).not.toHaveBeenCalled();
+    expect(path.intake.read).toHaveBeenCalledTimes(1);
+    expect(path.debitFirst.prepare).toHaveBeenCalledTimes(1);
+  });
+
+  it('a twin gone between the intake read and its whole read is no repeat: the request is judged and placed', async () => {
+    const path = creationPath();
+    path.intake.read.mockImplementation(async () => ({
+      quote,
+      originalOrderId: 'undone-by-its-refused-hold',
+      switches: { kill_switch: 'off', swaps: 'on', treasury_kes: 'available', treasury_usdt: 'available' },
+      profile: { status: 'active', buyMode: 'debit_first', sellMode: 'deposit', perOrderCapKes: '5000.00' },
+    }));
+    const result = await path.useCase.execute(buy());
+    expect(path.orders.find).toHaveBeenCalledWith('undone-by-its-refused-hold');
+    expect(path.orders.place).toHaveBeenCalledTimes(1);
+    expect(path.debitFirst.fund).toHaveBeenCalledWith(result.order, expect.anything());
+  });
+
+  it("never answers an order of another partner or reference as this request's original (refused, not replayed)", async () => {
+    const foreign = { partnerId: 'another-partner', partnerReference: 'ref-1', orderId: 'foreign' } as OrderRecord;
+    const path = creationPath({ twin: foreign });
+    await expect(path.useCase.execute(buy())).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
     expect(path.debitFirst.fund).not.toHaveBeenCalled();
   });
 });

@@ -10,19 +10,22 @@
  * (expected amount; payout account) → per-order cap → the kind's preparation
  * (a balance read; a wallet and a payment reference) → then ONE statement,
  * serialised per partnerReference: daily cap reserved under the partner's cap
- * window lock, quote consumed, order inserted. Only then does the strategy fund the order,
+ * window lock, quote consumed, order inserted. The repeat check, the claim of
+ * the reference and a concurrent repeat's answer are claimIdempotently's, as
+ * for every create. Only then does the strategy fund the order,
  * after the commit, so no row lock is ever held across a call to the ledger,
  * the bank or another service; the order row exists before any hold names it.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
 import { formatAmount } from '@platform/money';
+import { claimIdempotently } from '@platform/persistence';
 import type { Clock } from '../../domain/clock';
 import { capExceededCode } from '../../domain/daily-cap';
 import { capAmountKes, OrderRecord, PARTNER_REFERENCE_LENGTH_MAX } from '../../domain/order';
 import { UUID_PATTERN } from '../../domain/partner-profile';
-import type { OrderIntakeRepository } from '../../persistence/order-intake.repository';
-import type { OrdersRepository } from '../../persistence/orders.repository';
+import type { OrderIntakeRead, OrderIntakeRepository } from '../../persistence/order-intake.repository';
+import { orderReferenceKey, type OrdersRepository } from '../../persistence/orders.repository';
 import type { QuoteRecord } from '../../persistence/quotes.repository';
 import type { PartnerAccountIds } from '../order-support';
 import { expectedUsdtOf } from './buy-request';
@@ -54,14 +57,83 @@ export function replayOf(order: OrderRecord): OrderResult {
   return { order, refusalCode: order.refusalCode };
 }
 
+/**
+ * Under the contract an order's partnerReference is its whole identity: a
+ * repeat answers the original order whatever quote or fields it brings (and
+ * its own quote is not consumed). So the request an order's key names is the
+ * key itself, (partner, partnerReference): a repeat always matches its
+ * original, and the helper's refusal of a different request under a taken key
+ * never applies to orders.
+ */
+interface KeyedOrder {
+  requestHash: string;
+  order: OrderRecord;
+}
+
+const keyed = (order: OrderRecord): KeyedOrder => ({
+  requestHash: orderReferenceKey(order.partnerId, order.partnerReference),
+  order,
+});
+
+/** What the judging of a first request hands the placement and the funding. */
+interface Placing {
+  strategy: FundingStrategy;
+  intake: OrderIntake;
+  fields: FundingFields;
+}
+
 export class CreateOrderUseCase {
   constructor(private readonly deps: CreateOrderDependencies) {}
 
+  /**
+   * Idempotent on (partner, partnerReference) through claimIdempotently, with
+   * no round trip of its own: `find` answers the order the intake read found
+   * under the key (or the twin a lost placement found), the refusals after
+   * the repeat check are its precheck, and the placement statement is its
+   * claim, answering null when a twin holds the key (the statement serialises
+   * the key and returns the twin, which the next `find` answers).
+   */
   async execute(command: CreateOrderCommand): Promise<OrderResult> {
     assertRequestShape(command);
-    const { quote, original, switches, profile } = await this.readIntake(command);
+    const read = await this.readIntake(command);
+    const { quote } = read;
     if (!quote) throw new AppError('QUOTE_NOT_FOUND');
-    if (original) return replayOf(original);
+    let seen: OrderRecord | null = read.original;
+    let placing: Placing | null = null;
+    const { resource, replayed } = await claimIdempotently<KeyedOrder>({
+      requestHash: orderReferenceKey(command.partnerId, command.partnerReference),
+      find: async () => {
+        const order = seen;
+        seen = null;
+        return order && keyed(order);
+      },
+      // Kept across claim attempts: the ledger's read and the kind's preparation are made once.
+      precheck: async () => {
+        placing ??= await this.judge(command, { ...read, quote });
+      },
+      claim: async () => {
+        const placement = await this.persist(placing!);
+        if ('replay' in placement) {
+          seen = placement.replay;
+          return null;
+        }
+        return keyed(placement.order);
+      },
+    });
+    // A replay answers as the original did; only the call that created the order funds it.
+    if (replayed) return replayOf(resource.order);
+    return placing!.strategy.fund(resource.order, placing!.intake);
+  }
+
+  /**
+   * Every refusal after the repeat check, in the contract's order, then the
+   * kind's preparation: what the placement needs, or the refusal.
+   */
+  private async judge(
+    command: CreateOrderCommand,
+    read: Pick<OrderIntakeRead, 'switches' | 'profile'> & { quote: QuoteRecord },
+  ): Promise<Placing> {
+    const { quote, switches, profile } = read;
     const treasury = assertPlatformOpen(switches);
     if (!profile) throw new AppError('PARTNER_NOT_FOUND');
     const strategy = selectFunding(command.side, profile, this.deps.strategies);
@@ -85,11 +157,7 @@ export class CreateOrderUseCase {
       orderId: randomUUID(),
       now: this.deps.clock.now(),
     };
-    const fields = await strategy.prepare(intake);
-    const created = await this.persist(intake, strategy, fields);
-    // A replay answers as the original did; only the call that created the order funds it.
-    if ('replay' in created) return replayOf(created.replay);
-    return strategy.fund(created.order, intake);
+    return { strategy, intake, fields: await strategy.prepare(intake) };
   }
 
   /**
@@ -115,12 +183,13 @@ export class CreateOrderUseCase {
   /**
    * Cap, quote and order in one statement, serialised per partnerReference
    * (OrdersRepository.place): no lock waits on a round trip to this process.
+   * The order it made, or the twin it found holding the key.
    */
-  private async persist(
-    intake: OrderIntake,
-    strategy: FundingStrategy,
-    fields: FundingFields,
-  ): Promise<{ order: OrderRecord } | { replay: OrderRecord }> {
+  private async persist({
+    intake,
+    strategy,
+    fields,
+  }: Placing): Promise<{ order: OrderRecord } | { replay: OrderRecord }> {
     const { command, quote, orderId } = intake;
     const placement = await this.deps.orders.place(
       {
