@@ -188,8 +188,9 @@ describe('mobile-money funding prompt', () => {
   });
 
   it("answers 404 for an unknown, malformed or another partner's push", async () => {
-    const pushId = await sent(h.http);
+    // The stranger first: creating a partner can outlast the push's scaled lifetime on a loaded machine.
     const stranger = new PartnerHttpClient(await createTestPartner());
+    const pushId = await sent(h.http);
     for (const path of [
       `/v1/sandbox/mobile-money-pushes/${pushId}/approve`,
       `/v1/sandbox/mobile-money-pushes/${pushId}/decline`,

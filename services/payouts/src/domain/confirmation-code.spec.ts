@@ -26,6 +26,8 @@ function confirmation(overrides: Partial<Confirmation> = {}): Confirmation {
     status: 'live',
     attempts: 0,
     resends: 0,
+    codeIssue: 0,
+    lastIssue: 0,
     expiresAt: new Date(now.getTime() + 60_000),
     resendAvailableAt: new Date(now.getTime() + 30_000),
     createdAt: now,
@@ -39,7 +41,7 @@ describe('confirmation codes', () => {
     expect(generateCode()).toMatch(/^\d{6}$/);
     expect(codeMatches(KEY, confirmation(), '123456')).toBe(true);
     expect(codeMatches(KEY, confirmation(), '123457')).toBe(false);
-    expect(codeMatches(KEY, confirmation({ resends: 1 }), '123456')).toBe(false);
+    expect(codeMatches(KEY, confirmation({ codeIssue: 1, lastIssue: 1 }), '123456')).toBe(false);
   });
 
   it('refuses used, locked and expired confirmations in that order', () => {

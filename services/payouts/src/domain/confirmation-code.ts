@@ -28,7 +28,12 @@ export interface Confirmation {
   deliveredTo: string;
   status: ConfirmationStatus;
   attempts: number;
+  /** Resends that stand (a resend whose code was not sent is given back): the ladder and the limit count these. */
   resends: number;
+  /** The issue of the code in codeHash (0: the first code). */
+  codeIssue: number;
+  /** The highest issue ever given a code, sent or not: the next resend takes the one after. */
+  lastIssue: number;
   expiresAt: Date;
   resendAvailableAt: Date;
   createdAt: Date;
@@ -47,14 +52,14 @@ export function hashCode(keyHex: string, confirmationId: string, issue: number, 
 
 export function codeMatches(keyHex: string, confirmation: Confirmation, code: string): boolean {
   return constantTimeEqual(
-    hashCode(keyHex, confirmation.confirmationId, confirmation.resends, code),
+    hashCode(keyHex, confirmation.confirmationId, confirmation.codeIssue, code),
     confirmation.codeHash,
   );
 }
 
-/** The cooldown after issue `issue` (0 = the first code), scaled. */
-export function resendCooldownMs(issue: number, timeScale: number): number {
-  const seconds = RESEND_LADDER_SECONDS[Math.min(issue, RESENDS_MAX - 1)];
+/** The cooldown after resend `resends` (0 = the first code), scaled. */
+export function resendCooldownMs(resends: number, timeScale: number): number {
+  const seconds = RESEND_LADDER_SECONDS[Math.min(resends, RESENDS_MAX - 1)];
   return Math.max(1, Math.round(seconds * 1000 * timeScale));
 }
 

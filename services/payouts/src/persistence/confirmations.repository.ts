@@ -5,7 +5,8 @@ import type { Confirmation, SubjectType } from '../domain/confirmation-code';
 import { CONFIRMATION_ATTEMPTS_MAX } from '../domain/confirmation-code';
 
 const COLUMNS = `confirmation_id AS "confirmationId", partner_id AS "partnerId", subject_type AS "subjectType", subject_id AS "subjectId",
-  code_hash AS "codeHash", delivered_to AS "deliveredTo", status, attempts, resends, expires_at AS "expiresAt",
+  code_hash AS "codeHash", delivered_to AS "deliveredTo", status, attempts, resends, code_issue AS "codeIssue",
+  last_issue AS "lastIssue", expires_at AS "expiresAt",
   resend_available_at AS "resendAvailableAt", created_at AS "createdAt", verified_at AS "verifiedAt"`;
 
 export interface NewConfirmation {
@@ -15,6 +16,14 @@ export interface NewConfirmation {
   subjectId: string;
   codeHash: string;
   deliveredTo: string;
+  expiresAt: Date;
+  resendAvailableAt: Date;
+}
+
+/** A code as a confirmation holds it: its issue, its HMAC, its expiry and the cooldown before the next. */
+export interface IssuedCode {
+  issue: number;
+  codeHash: string;
   expiresAt: Date;
   resendAvailableAt: Date;
 }
@@ -88,21 +97,42 @@ export class ConfirmationsRepository {
     return row?.status ?? null;
   }
 
-  async reissue(
-    manager: EntityManager,
-    confirmationId: string,
-    codeHash: string,
-    expiresAt: Date,
-    resendAvailableAt: Date,
-  ): Promise<Confirmation> {
+  /**
+   * A fresh code under a fresh issue, counted as a resend. Answers null when
+   * the confirmation is no longer live or the issue was already handed out.
+   */
+  async reissue(manager: EntityManager, confirmationId: string, code: IssuedCode): Promise<Confirmation | null> {
     const [row] = await queryRows<Confirmation>(
       manager,
-      `UPDATE confirmations SET code_hash = $2, resends = resends + 1, expires_at = $3, resend_available_at = $4
-        WHERE confirmation_id = $1 AND status = 'live' RETURNING ${COLUMNS}`,
-      [confirmationId, codeHash, expiresAt, resendAvailableAt],
+      `UPDATE confirmations SET code_hash = $3, code_issue = $2, last_issue = $2, resends = resends + 1,
+          expires_at = $4, resend_available_at = $5
+        WHERE confirmation_id = $1 AND status = 'live' AND last_issue < $2 RETURNING ${COLUMNS}`,
+      [confirmationId, code.issue, code.codeHash, code.expiresAt, code.resendAvailableAt],
     );
-    if (!row) throw new Error('reissue of a confirmation that is not live under its lock');
-    return row;
+    return row ?? null;
+  }
+
+  /**
+   * Gives back the resend that issued `issue` (its code was not sent): the
+   * previous code, expiry and cooldown stand again and it no longer counts.
+   * Fenced on the issue and on the confirmation being live, so it undoes
+   * neither a later resend nor a confirmation made meanwhile. Answers whether
+   * it gave the resend back.
+   */
+  async giveBackResend(
+    manager: EntityManager,
+    confirmationId: string,
+    issue: number,
+    previous: IssuedCode,
+  ): Promise<boolean> {
+    const rows = await queryRows(
+      manager,
+      `UPDATE confirmations SET code_hash = $4, code_issue = $3, resends = resends - 1,
+          expires_at = $5, resend_available_at = $6
+        WHERE confirmation_id = $1 AND code_issue = $2 AND status = 'live' AND resends > 0 RETURNING confirmation_id`,
+      [confirmationId, issue, previous.issue, previous.codeHash, previous.expiresAt, previous.resendAvailableAt],
+    );
+    return rows.length === 1;
   }
 
   /** live (or locked) → expired. Answers false when it was used meanwhile. */

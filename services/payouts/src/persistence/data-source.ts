@@ -12,6 +12,7 @@ import { PayoutsOutboxTraceparentMigration1796000000000 } from './migrations/179
 import { PayoutsPartnerFilteredListingsMigration1796700000000 } from './migrations/1796700000000-payouts-partner-filtered-listings';
 import { PayoutsOutboxRetentionIndexMigration1797200000000 } from './migrations/1797200000000-payouts-outbox-retention-index';
 import { UsdtSendDecidedFailureMigration1797950000000 } from './migrations/1797950000000-usdt-send-decided-failure';
+import { ConfirmationCodeIssueMigration1798900000000 } from './migrations/1798900000000-confirmation-code-issue';
 
 export const SERVICE_NAME = 'payouts';
 
@@ -33,6 +34,7 @@ export function payoutsDataSource(url: string): DataSource {
       PayoutsPartnerFilteredListingsMigration1796700000000,
       PayoutsOutboxRetentionIndexMigration1797200000000,
       UsdtSendDecidedFailureMigration1797950000000,
+      ConfirmationCodeIssueMigration1798900000000,
     ],
   });
 }

@@ -31,6 +31,8 @@ function liveConfirmation(): Confirmation {
     status: 'live',
     attempts: 0,
     resends: 0,
+    codeIssue: 0,
+    lastIssue: 0,
     expiresAt: new Date(now.getTime() + 60_000),
     resendAvailableAt: now,
     createdAt: now,

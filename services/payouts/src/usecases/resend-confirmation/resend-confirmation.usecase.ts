@@ -3,8 +3,19 @@
  * code with a fresh expiresAt, on the ladder 30 s, 60 s, 120 s, 300 s (scaled
  * by SANDBOX_TIME_SCALE), then CONFIRMATION_RESEND_LIMIT; inside the cooldown
  * 429 CONFIRMATION_RESEND_COOLDOWN with retryAfterSeconds. The old code stops
- * working. The message goes out inside the transaction (row locked), so a
- * notifier failure changes nothing; wrong attempts keep counting across codes.
+ * working; wrong attempts keep counting across codes.
+ *
+ * No transaction or row lock is held across the notifier call. One short
+ * transaction, under the confirmation's lock, takes the cooldown and records
+ * the new code under a new issue, so of concurrent resends one sends and the
+ * others meet the cooldown; then the code is sent (the notifier is idempotent
+ * on the confirmation id and issue, and an issue is never handed out twice);
+ * a failed send gives the resend back in a second short transaction, fenced on
+ * its issue: the previous code, expiry and cooldown stand again, it does not
+ * count towards the limit, and the partner, answered the notifier's error
+ * (503), may resend at once. Should the give-back fail too, or the process
+ * stop between the commit and the send, the new code stands unsent and the
+ * partner resends once its cooldown has passed.
  *
  * A resend takes no code, so it cannot probe one and spends no wrong-code
  * budget; and since attempts count per confirmation across its codes, a fresh
@@ -21,7 +32,7 @@ import type { ConfirmationCodeSender, ConfirmationCodeMessage } from '../../adap
 import type { WalletRegistryApi } from '../../adapters/peers/peers';
 import { Confirmation, decideResend, generateCode, hashCode, resendCooldownMs } from '../../domain/confirmation-code';
 import { isUuid } from '../../domain/ids';
-import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
+import type { ConfirmationsRepository, IssuedCode } from '../../persistence/confirmations.repository';
 import type { TransfersRepository } from '../../persistence/transfers.repository';
 import type { UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
 import type { WrongCodeBudgetsRepository } from '../../persistence/wrong-code-budgets.repository';
@@ -43,6 +54,13 @@ export interface ResendDependencies {
   logger: Logger;
 }
 
+/** What the first transaction recorded: the new code to send, and the one it replaced in case the send fails. */
+interface Reissued {
+  confirmation: Confirmation;
+  previous: IssuedCode;
+  message: ConfirmationCodeMessage;
+}
+
 export class ResendConfirmationUseCase {
   constructor(private readonly deps: ResendDependencies) {}
 
@@ -54,40 +72,104 @@ export class ResendConfirmationUseCase {
     if (await this.deps.budgets.isLocked(this.deps.dataSource.manager, command.partnerId))
       throw new AppError('PARTNER_CONFIRMATIONS_LOCKED');
     const recipient = await this.deps.walletRegistry.getCodeRecipient({ partnerId: command.partnerId });
+    const reissued = await withTransaction(this.deps.dataSource, (manager) =>
+      this.reissue(manager, command, recipient.email),
+    );
+    const { confirmationId } = reissued.confirmation;
+    const issue = reissued.message.issue;
+    try {
+      await this.deps.codes.send(reissued.message);
+    } catch (error) {
+      await this.giveBack(reissued);
+      throw error;
+    }
+    this.deps.logger.info('confirmation code resent', { confirmationId, issue });
+    return reissued.confirmation;
+  }
+
+  /** Under the confirmation's lock: the refusals, then the new code recorded with its cooldown. */
+  private async reissue(
+    manager: EntityManager,
+    command: { partnerId: string; confirmationId: string },
+    recipient: string,
+  ): Promise<Reissued> {
+    const confirmation = await this.deps.confirmations.lock(manager, command.partnerId, command.confirmationId);
+    if (!confirmation) throw new AppError('CONFIRMATION_NOT_FOUND');
+    const now = new Date();
+    const decision = decideResend(confirmation, now);
+    if (decision.refusal === 'CONFIRMATION_RESEND_COOLDOWN')
+      throw new AppError(decision.refusal, { retryAfterSeconds: decision.retryAfterSeconds });
+    if (decision.refusal) throw new AppError(decision.refusal);
     const code = generateCode();
-    return withTransaction(this.deps.dataSource, async (manager) => {
-      const confirmation = await this.deps.confirmations.lock(manager, command.partnerId, command.confirmationId);
-      if (!confirmation) throw new AppError('CONFIRMATION_NOT_FOUND');
-      const now = new Date();
-      const decision = decideResend(confirmation, now);
-      if (decision.refusal === 'CONFIRMATION_RESEND_COOLDOWN')
-        throw new AppError(decision.refusal, { retryAfterSeconds: decision.retryAfterSeconds });
-      if (decision.refusal) throw new AppError(decision.refusal);
-      const issue = confirmation.resends + 1;
-      const expiresAt = new Date(now.getTime() + this.deps.settings.codeLifetimeMs);
-      const reissued = await this.deps.confirmations.reissue(
-        manager,
-        confirmation.confirmationId,
-        hashCode(this.deps.settings.codeHashKeyHex, confirmation.confirmationId, issue, code),
-        expiresAt,
-        new Date(now.getTime() + resendCooldownMs(issue, this.deps.settings.timeScale)),
-      );
-      await this.deps.transfers.rescheduleExpiry(manager, confirmation.confirmationId, expiresAt);
-      await this.deps.sends.rescheduleExpiry(manager, confirmation.confirmationId, expiresAt);
-      const described = await this.deps.describe(manager, confirmation);
-      await this.deps.codes.send({
+    const issue = confirmation.lastIssue + 1;
+    const expiresAt = new Date(now.getTime() + this.deps.settings.codeLifetimeMs);
+    const reissued = await this.deps.confirmations.reissue(manager, confirmation.confirmationId, {
+      issue,
+      codeHash: hashCode(this.deps.settings.codeHashKeyHex, confirmation.confirmationId, issue, code),
+      expiresAt,
+      resendAvailableAt: new Date(
+        now.getTime() + resendCooldownMs(confirmation.resends + 1, this.deps.settings.timeScale),
+      ),
+    });
+    if (!reissued) throw new Error('reissue of a confirmation that is not live under its lock');
+    await this.rescheduleSubjects(manager, confirmation.confirmationId, expiresAt);
+    const described = await this.deps.describe(manager, confirmation);
+    return {
+      confirmation: reissued,
+      previous: {
+        issue: confirmation.codeIssue,
+        codeHash: confirmation.codeHash,
+        expiresAt: confirmation.expiresAt,
+        resendAvailableAt: confirmation.resendAvailableAt,
+      },
+      message: {
         confirmationId: confirmation.confirmationId,
         issue,
         partnerId: command.partnerId,
-        recipient: recipient.email,
+        recipient,
         code,
         subjectType: confirmation.subjectType,
         subjectId: confirmation.subjectId,
         kind: described.kind,
         variables: { ...described.variables, expiresAt: expiresAt.toISOString() },
+      },
+    };
+  }
+
+  /** The code did not go out: the resend is given back unless a later one or a confirmation came first. */
+  private async giveBack(reissued: Reissued): Promise<void> {
+    const { confirmationId } = reissued.confirmation;
+    const issue = reissued.message.issue;
+    try {
+      const givenBack = await withTransaction(this.deps.dataSource, async (manager) => {
+        const restored = await this.deps.confirmations.giveBackResend(
+          manager,
+          confirmationId,
+          issue,
+          reissued.previous,
+        );
+        if (restored) await this.rescheduleSubjects(manager, confirmationId, reissued.previous.expiresAt);
+        return restored;
       });
-      this.deps.logger.info('confirmation code resent', { confirmationId: confirmation.confirmationId, issue });
-      return reissued;
-    });
+      this.deps.logger.warn('confirmation code not sent; the resend is given back', {
+        confirmationId,
+        issue,
+        givenBack,
+      });
+    } catch (error) {
+      // The caller still gets the notifier's error; the cooldown then stands until it passes.
+      this.deps.logger.error('confirmation code not sent and the resend could not be given back', {
+        confirmationId,
+        issue,
+        // Only the class and SQL state: a driver's message may quote the row.
+        error: { name: (error as { name?: string }).name, sqlState: (error as { code?: string }).code },
+      });
+    }
+  }
+
+  /** The subject lapses when its code does: moved with each code the confirmation holds. */
+  private async rescheduleSubjects(manager: EntityManager, confirmationId: string, expiresAt: Date): Promise<void> {
+    await this.deps.transfers.rescheduleExpiry(manager, confirmationId, expiresAt);
+    await this.deps.sends.rescheduleExpiry(manager, confirmationId, expiresAt);
   }
 }
