@@ -12,6 +12,13 @@
  *
  * It goes to the pool directly, outside TypeORM's query runner: no
  * transaction, and the rows as the pg driver gives them.
+ *
+ * A connection keeps its prepared statements for its life. PostgreSQL replans
+ * one when a table it reads changes (a partition created or dropped), but a
+ * migration that changes the type of a column a statement returns makes every
+ * such connection refuse it ("cached plan must not change result type") until
+ * the service restarts: such a migration ships with the statement's text
+ * changed (its name follows its text) or with the services restarted after it.
  */
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';

@@ -11,7 +11,9 @@
 // - The give-back is fenced: it changes nothing once a later resend recorded
 //   another code or the confirmation was used.
 // - Migration: a confirmation resent before it keeps its code (its issue was
-//   its count of resends).
+//   its count of resends); a resend by a replica of the release before
+//   (code_hash and resends only) keeps the issue with its code, so this
+//   release matches that code and numbers the next issue after it.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
@@ -201,5 +203,30 @@ describe('resend: the code sent between two short transactions', () => {
     } finally {
       await older.drop();
     }
+  });
+
+  it('matches a code a replica of the release before resent, and numbers the next issue after it', async () => {
+    const subject = await liveConfirmation();
+    const sent: ConfirmationCodeMessage[] = [];
+    await resendUseCase(async (message) => {
+      sent.push(message);
+    }).execute(subject);
+    expect(await row(subject.confirmationId)).toMatchObject({ resends: 1, codeIssue: 1, lastIssue: 1 });
+
+    const oldReleaseCode = '135790';
+    await db.query(
+      `UPDATE confirmations SET code_hash = $2, resends = resends + 1, resend_available_at = now() - interval '1 second'
+        WHERE confirmation_id = $1`,
+      [subject.confirmationId, hashCode(KEY, subject.confirmationId, 2, oldReleaseCode)],
+    );
+    const afterOldResend = await row(subject.confirmationId);
+    expect(afterOldResend).toMatchObject({ resends: 2, codeIssue: 2, lastIssue: 2 });
+    expect(codeMatches(KEY, afterOldResend!, oldReleaseCode)).toBe(true);
+
+    await resendUseCase(async (message) => {
+      sent.push(message);
+    }).execute(subject);
+    expect(sent.map((message) => message.issue)).toEqual([1, 3]);
+    expect(await row(subject.confirmationId)).toMatchObject({ resends: 3, codeIssue: 3, lastIssue: 3 });
   });
 });

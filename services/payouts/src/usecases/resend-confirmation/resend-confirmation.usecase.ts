@@ -15,7 +15,9 @@
  * count towards the limit, and the partner, answered the notifier's error
  * (503), may resend at once. Should the give-back fail too, or the process
  * stop between the commit and the send, the new code stands unsent and the
- * partner resends once its cooldown has passed.
+ * partner resends once its cooldown has passed. The old code stops working at
+ * the commit: a confirmation that brings it while the send is out is refused
+ * and counted as a wrong attempt, even if a failed send then gives it back.
  *
  * A resend takes no code, so it cannot probe one and spends no wrong-code
  * budget; and since attempts count per confirmation across its codes, a fresh
