@@ -5,6 +5,12 @@
  * that moved the money chose (PostEntry, PostHold, or the ledger's own credits
  * and deposits). The mapping is stated once here and in the README; a kind
  * this table does not know reads `adjustment` rather than a guess.
+ *
+ * The database keeps a copy of this table (and of the currencies' scales) to
+ * write each line's presented object when the line is written (migration
+ * 1799100000000-ledger-statement-lines-presented): a change here ships with a
+ * migration that restates that copy and writes the lines' objects again;
+ * statement-json.int.spec.ts fails until it does.
  */
 // The partner contract states the types; the ledger only maps its records onto them.
 import type { STATEMENT_LINE_TYPES } from '@platform/openapi/dist/contract/statuses';

@@ -15,6 +15,7 @@ import { LedgerStatementTriggerPartnerPostingsMigration1797000000001 } from './m
 import { LedgerOutboxRetentionIndexMigration1797200000000 } from './migrations/1797200000000-ledger-outbox-retention-index';
 import { LedgerPlaceHoldOneStatementMigration1797800000000 } from './migrations/1797800000000-ledger-place-hold-one-statement';
 import { LedgerPostingsHeldAfterMigration1798200000000 } from './migrations/1798200000000-ledger-postings-held-after';
+import { LedgerStatementLinesPresentedMigration1799100000000 } from './migrations/1799100000000-ledger-statement-lines-presented';
 
 export const SERVICE_NAME = 'ledger';
 
@@ -39,6 +40,7 @@ export function ledgerDataSource(url: string): DataSource {
       LedgerOutboxRetentionIndexMigration1797200000000,
       LedgerPlaceHoldOneStatementMigration1797800000000,
       LedgerPostingsHeldAfterMigration1798200000000,
+      LedgerStatementLinesPresentedMigration1799100000000,
     ],
   });
 }

@@ -81,22 +81,21 @@ export class StatementRepository {
   }
 
   /**
-   * The same page as ownedPage, built by the database as the JSON array the
-   * partner receives (see ownedPageJsonSql), or null when the account is not
-   * the partner's.
+   * The same page as ownedPage, as the JSON array the partner receives: the
+   * lines' stored objects (statement_lines.presented) joined in page order,
+   * or null when the account is not the partner's.
    */
   async ownedPageJson(
     partnerId: string,
     accountId: string,
     bounds: PageBounds,
-    presentation: StatementJsonPresentation,
   ): Promise<OwnedStatementJsonPage | null> {
     const parameters: unknown[] = [accountId, partnerId];
     const conditions = [
       'l.account_id = a.id',
       ...keysetConditions(bounds, parameters, { createdAt: 'l.created_at', id: 'l.id' }),
     ];
-    parameters.push(bounds.fetchLimit, bounds.pageLimit, presentation.typeByEntryKind, presentation.scaleByCurrency);
+    parameters.push(bounds.fetchLimit, bounds.pageLimit);
     // Prepared: its planning cost more than its execution, and the generic plan is the same index range at any size.
     const [row] = await queryPrepared<{
       fetched: number;
@@ -104,7 +103,7 @@ export class StatementRepository {
       lastCreatedAtExact: string | null;
       lastLineId: string | null;
       exceptional: boolean | null;
-    }>(this.dataSource, 'statement_page', ownedPageJsonSql(conditions, parameters.length - 3), parameters);
+    }>(this.dataSource, 'statement_page', ownedPageJsonSql(conditions, parameters.length - 1), parameters);
     if (!row) return null;
     const last =
       row.lastCreatedAtExact !== null && row.lastLineId !== null
@@ -114,19 +113,12 @@ export class StatementRepository {
   }
 }
 
-/** What the database needs to present a line as the partner sees it: the ledger's mapping tables, as JSON objects. */
-export interface StatementJsonPresentation {
-  /** Entry kind → the line type a posting of that kind reads as (statement-line-type.ts). */
-  typeByEntryKind: string;
-  /** Currency → its decimals (@platform/money). */
-  scaleByCurrency: string;
-}
-
 /**
  * A page as JSON: `fetched` lines read (one more than the page when another
- * follows), the page's last line's position, and whether any line needs what
- * only the ledger's code does (an entry kind the type table does not name, an
- * amount that is not exact at its currency's scale): then `json` is not to be
+ * follows), the page's last line's position, and whether any line of the page
+ * has no stored object (one only the ledger's code presents: an entry kind
+ * the type table does not name, an amount that is not exact at its currency's
+ * scale; or one the backfill has not reached): then `json` is not to be
  * answered.
  */
 export interface OwnedStatementJsonPage {
@@ -137,54 +129,27 @@ export interface OwnedStatementJsonPage {
 }
 
 /**
- * One statement, the page of ownedPage presented by the database: each line
- * is the JSON object the partner receives, joined in page order into one
- * array, so the ledger neither parses nor re-encodes a line. The strings
- * built by concatenation are uuids, currency codes, type words, decimals and
- * times, which need no JSON escaping; the resource id is anything an entry's
- * metadata names, so it goes through to_json, which escapes as JSON.stringify
- * does. Keys and their order are the gateway's presentStatementLine's:
- * `direction` is the amount's sign (never 0), and `resourceId` is null for an
- * opening balance or none. Each amount is rounded once (the value written is
- * the one compared for exactness), and the cursor's exact time is formatted
- * for the page's last line only, not for every line. The parameter after the
- * LIMIT's is the page size; the next two the presentation tables.
+ * One statement, the page of ownedPage as the lines' stored objects (written
+ * with each line by the statement-lines-presented migration's trigger) joined
+ * into one array in page order, so neither the database nor the ledger builds
+ * or parses a line at read. A line without its object (one only the ledger's
+ * code can present, or not yet written by that migration's backfill) flags the
+ * page. The cursor's exact time is formatted for the page's last line only.
+ * The parameter after the LIMIT's is the page size.
  */
 function ownedPageJsonSql(conditions: string[], fetchLimitIndex: number): string {
   const pageLimit = `$${fetchLimitIndex + 1}`;
-  const types = `$${fetchLimitIndex + 2}::jsonb`;
-  const scales = `$${fetchLimitIndex + 3}::jsonb`;
   return `SELECT count(p.id)::int AS fetched,
-       '[' || coalesce(string_agg(p.json, ',' ORDER BY p.n) FILTER (WHERE p.n <= ${pageLimit}), '') || ']' AS json,
+       '[' || coalesce(string_agg(p.presented, ',' ORDER BY p.n) FILTER (WHERE p.n <= ${pageLimit}), '') || ']' AS json,
        ${keysetTimeSql(`(min(p.created_at) FILTER (WHERE p.n = ${pageLimit}))`)} AS "lastCreatedAtExact",
        min(p.id::text) FILTER (WHERE p.n = ${pageLimit}) AS "lastLineId",
-       bool_or(p.exceptional) AS exceptional
+       bool_or(p.presented IS NULL) FILTER (WHERE p.n <= ${pageLimit}) AS exceptional
   FROM accounts a
-  CROSS JOIN LATERAL (SELECT (${scales} ->> a.currency)::int AS scale) s
   LEFT JOIN LATERAL (
-    SELECT q.n, q.id, q.created_at,
-           coalesce(q.type IS NULL OR q.amount_at_scale <> q.amount
-             OR q.available_after_at_scale <> q.available_after, true) AS exceptional,
-           '{"id":"' || q.id || '","accountId":"' || a.id || '","currency":"' || a.currency
-             || '","type":"' || coalesce(q.type, '') || '","amount":"' || q.amount_at_scale
-             || '","direction":"' || CASE WHEN q.amount < 0 THEN 'debit' ELSE 'credit' END
-             || '","availableAfter":"' || q.available_after_at_scale
-             || '","createdAt":"' || q."createdAt" || '","resourceId":'
-             || coalesce(to_json(nullif(q."resourceId", ''))::text, 'null') || '}' AS json
-      FROM (
-        SELECT row_number() OVER (ORDER BY l.created_at DESC, l.id DESC) AS n, l.id, l.created_at,
-               l.amount, round(l.amount, s.scale) AS amount_at_scale,
-               l.available_after, round(l.available_after, s.scale) AS available_after_at_scale,
-               CASE WHEN l.source <> 'posting' THEN l.source WHEN e.kind IS NULL THEN 'adjustment'
-                    ELSE ${types} ->> e.kind END AS type,
-               to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt",
-               CASE WHEN l.source = 'opening_balance' THEN NULL ELSE ${RESOURCE_ID_SQL} END AS "resourceId"
-          FROM statement_lines l
-          LEFT JOIN entries e ON e.id = l.entry_id
-          LEFT JOIN kes_credits kc ON kc.entry_id = l.entry_id
-         WHERE ${conditions.join(' AND ')}
-         ORDER BY l.created_at DESC, l.id DESC LIMIT $${fetchLimitIndex}
-      ) q
+    SELECT row_number() OVER (ORDER BY l.created_at DESC, l.id DESC) AS n, l.id, l.created_at, l.presented
+      FROM statement_lines l
+     WHERE ${conditions.join(' AND ')}
+     ORDER BY l.created_at DESC, l.id DESC LIMIT $${fetchLimitIndex}
   ) p ON true
  WHERE a.id = $1 AND a.partner_id = $2
  GROUP BY a.id`;

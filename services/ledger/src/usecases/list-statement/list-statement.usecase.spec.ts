@@ -118,10 +118,6 @@ describe('ListStatementUseCase', () => {
       PARTNER,
       ACCOUNT,
       expect.objectContaining({ fetchLimit: 3, pageLimit: 2 }),
-      {
-        typeByEntryKind: expect.stringContaining('"transfer":"transfer"'),
-        scaleByCurrency: '{"KES":2,"USDT":6,"USD":2}',
-      },
     );
     expect(more.page).not.toHaveBeenCalled();
     const lastPage = useCase(true, [], { fetched: 2, json: '[{"id":"a"},{"id":"b"}]', last, exceptional: false });

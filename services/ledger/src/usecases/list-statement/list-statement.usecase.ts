@@ -10,18 +10,11 @@
  * unknown one, so account ids of other partners cannot be probed.
  */
 import { AppError, validationFailed } from '@platform/errors';
-import { CURRENCY_SCALE } from '@platform/money';
 import { encodeKeysetCursor, type PageBounds, pageOf, readPageBounds } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
-import { ENTRY_KIND_TYPES, statementLineType, StatementLineType } from '../../domain/statement-line-type';
+import { statementLineType, StatementLineType } from '../../domain/statement-line-type';
 import { storedAmountAtScale } from '../../domain/stored-amount';
-import type { StatementJsonPresentation, StatementRepository } from '../../persistence/statement.repository';
-
-/** The ledger's mapping tables as the database reads them when it presents a page (one JSON text each, made once). */
-const JSON_PRESENTATION: StatementJsonPresentation = {
-  typeByEntryKind: JSON.stringify(ENTRY_KIND_TYPES),
-  scaleByCurrency: JSON.stringify(CURRENCY_SCALE),
-};
+import type { StatementRepository } from '../../persistence/statement.repository';
 
 export interface ListStatementQuery {
   partnerId: string;
@@ -57,16 +50,17 @@ export class ListStatementUseCase {
   }
 
   /**
-   * The page `execute` answers, as the JSON array the partner receives, built
-   * by the database without the ledger handling each line; a page with a line
-   * only the ledger's code can present (an entry kind named by its words, an
-   * amount needing rounding) is read again and answered as lines.
+   * The page `execute` answers, as the JSON array the partner receives, made
+   * of the objects stored with the lines without the ledger handling each
+   * line; a page with a line only the ledger's code can present (an entry
+   * kind named by its words, an amount needing rounding, a line the backfill
+   * has not reached) is read again and answered as lines.
    */
   async executeAsJsonArray(query: ListStatementQuery): Promise<StatementJsonPage> {
     const bounds = checkedBounds(query);
     const owned =
       isUuid(query.partnerId) && isUuid(query.accountId)
-        ? await this.statements.ownedPageJson(query.partnerId, query.accountId, bounds, JSON_PRESENTATION)
+        ? await this.statements.ownedPageJson(query.partnerId, query.accountId, bounds)
         : null;
     if (owned === null) throw new AppError('ACCOUNT_NOT_FOUND');
     if (owned.exceptional) return this.linesPage(query, bounds);
