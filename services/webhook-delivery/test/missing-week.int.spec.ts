@@ -30,7 +30,7 @@ import { DeliveriesRepository, LATE_EVENT_FILED_WITHIN_DAYS } from '../src/persi
 import { EndpointsRepository } from '../src/persistence/endpoints.repository';
 import { AcceptEventUseCase } from '../src/usecases/accept-event/accept-event.usecase';
 import { webhookDeliveryRetentionRules } from '../src/workers/retention.worker';
-import { deliveredRecordings, partitionedSince } from './webhook-test-support';
+import { deliveredRecordings, newDelivery, partitionedSince } from './webhook-test-support';
 
 type Migrations = NonNullable<Parameters<typeof createDataSource>[0]['migrations']>;
 const ALL = webhookDeliveryDataSource('postgres://unused/unused').options.migrations as Migrations;
@@ -116,22 +116,10 @@ describe('an event whose week is missing', () => {
   }
 
   it('is refused by PostgreSQL when inserted alone: no partition takes the row', async () => {
-    const refused = await new DeliveriesRepository(db)
-      .insertMany([
-        {
-          deliveryId: randomUUID(),
-          eventId: randomUUID(),
-          partnerId,
-          eventType: 'credit.received',
-          body: '{}',
-          traceparent: null,
-          createdAt: new Date(),
-        },
-      ])
-      .then(
-        () => null,
-        (error: unknown) => error,
-      );
+    const refused = await new DeliveriesRepository(db).insertMany([newDelivery(partnerId, new Date())]).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(isNoPartitionForRow(refused)).toBe(true);
     expect(await weeklyPartitions(db, 'webhook_deliveries')).not.toContain(thisWeek);
   });

@@ -22,7 +22,13 @@ import { RetentionStand, retentionStand } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
 import { DeliveriesRepository, LATE_EVENT_FILED_WITHIN_DAYS } from '../src/persistence/deliveries.repository';
 import { webhookDeliveryRetentionRules } from '../src/workers/retention.worker';
-import { deliveredRecordings, partitionedSince } from './webhook-test-support';
+import {
+  deliveredRecordings,
+  newDelivery,
+  partitionedSince,
+  PlantedDelivery,
+  plantDelivery,
+} from './webhook-test-support';
 
 const DAY_MS = 24 * 60 * 60_000;
 const RETENTION_DAYS = 37;
@@ -31,8 +37,6 @@ const [rangeRule, weeklyRule] = rules as [RetentionRule, RetentionRule];
 const thisWeek = weekStartMs(Date.now());
 /** The first week: the range below ends there, wholly past the window. */
 const cutover = thisWeek - 10 * WEEK_MS;
-
-type Status = 'pending' | 'delivered' | 'dead' | 'no_endpoint';
 
 describe('the range below the first week (webhook-delivery)', () => {
   let stand: RetentionStand;
@@ -52,30 +56,8 @@ describe('the range below the first week (webhook-delivery)', () => {
   afterAll(() => stand?.drop());
 
   /** A delivery of `status` created at `createdAtMs` (below the first week: in the range), one attempt, one partner retry. */
-  async function plant(status: Status, createdAtMs: number): Promise<string> {
-    const deliveryId = randomUUID();
-    const createdAt = new Date(createdAtMs);
-    position += 1;
-    await stand.db.query(
-      `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status,
-                                       next_attempt_at, created_at, delivered_at, feed_position, attempt_count)
-       VALUES ($1, $2, $3, 'order.settled', '{}', CASE WHEN $4 = 'no_endpoint' THEN NULL ELSE 'https://example.test/hook' END,
-               $4, CASE WHEN $4 = 'pending' THEN now() + interval '1 hour' END, $5,
-               CASE WHEN $4 = 'delivered' THEN $5::timestamptz END, $6, 1)`,
-      [deliveryId, randomUUID(), randomUUID(), status, createdAt, position],
-    );
-    await stand.db.query(
-      `INSERT INTO webhook_delivery_attempts (id, delivery_id, delivery_created_at, attempt_number, started_at, latency_ms, status_code)
-       VALUES ($1, $2, $3, 1, $3, 12, 500)`,
-      [randomUUID(), deliveryId, createdAt],
-    );
-    await stand.db.query('INSERT INTO partner_retries (partner_id, delivery_id, requested_at) VALUES ($1, $2, $3)', [
-      randomUUID(),
-      deliveryId,
-      createdAt,
-    ]);
-    return deliveryId;
-  }
+  const plant = (status: PlantedDelivery['status'], createdAtMs: number) =>
+    plantDelivery(stand.db, { status, createdAtMs, feedPosition: (position += 1), partnerRetry: true });
 
   async function remaining(table: string, ids: string[]): Promise<string[]> {
     const rows = (await stand.db.query(`SELECT DISTINCT delivery_id FROM ${table} WHERE delivery_id = ANY($1)`, [
@@ -137,15 +119,9 @@ describe('the range below the first week (webhook-delivery)', () => {
 
     // A new event and a late one (filed at the floor, a week kept) are delivered as before.
     const deliveries = new DeliveriesRepository(stand.db);
-    const events = [Date.now(), Date.now() - 80 * DAY_MS].map((createdAtMs) => ({
-      deliveryId: randomUUID(),
-      eventId: randomUUID(),
-      partnerId,
-      eventType: 'order.settled',
-      body: '{}',
-      traceparent: null,
-      createdAt: new Date(createdAtMs),
-    }));
+    const events = [Date.now(), Date.now() - 80 * DAY_MS].map((createdAtMs) =>
+      newDelivery(partnerId, new Date(createdAtMs)),
+    );
     expect(await deliveries.insertMany(events)).toEqual(['pending', 'pending']);
     const claimed = await deliveries.claimDue({ limit: 10, endpointInFlightMax: 10, leaseMs: 30_000 });
     expect(claimed.map((c) => c.eventId).sort()).toEqual(events.map((e) => e.eventId).sort());
