@@ -70,10 +70,6 @@ export { claimIdempotently, CLAIM_ATTEMPTS_MAX, TWIN_POLL_MS, TWIN_WAIT_MS_MAX }
 export type { IdempotentCreate, IdempotentRow } from './idempotency';
 export {
   BATCH_LAG_BEHIND_DROPS_MS,
-  createWeek,
-  detachedWeeks,
-  dropWeek,
-  maintainPartitions,
   overdueSql,
   partitionRuleOf,
   partitionSweeper,
@@ -83,12 +79,24 @@ export {
   retentionCutoff,
   retentionSweepers,
   startRetention,
+} from './retention';
+export type { RetentionOptions, RetentionRule, WeeklyPartitioning } from './retention';
+export {
+  createMissingWeeks,
+  createWeek,
+  detachedWeeks,
+  dropWeek,
+  expiredPartitions,
+  isNoPartitionForRow,
+  maintainPartitions,
+  rangeBelowEndMs,
   WEEK_MS,
+  WEEKS_CREATED_ON_DEMAND_MAX,
   weekPartitionName,
   weeklyPartitions,
   weekStartMs,
-} from './retention';
-export type { PartitionRule, RetentionOptions, RetentionRule, WeeklyPartitioning } from './retention';
+} from './partitions';
+export type { PartitionRule } from './partitions';
 export { BoundedCache, CACHE_ENTRIES_MAX_LIMIT, CACHE_TTL_MS_LIMIT } from './bounded-cache';
 export type { BoundedCacheOptions } from './bounded-cache';
 export { preparedStatementName, queryPrepared, queryPreparedArrays, queryPreparedIn } from './prepared-query';

@@ -24,7 +24,7 @@ import { RetentionStand, retentionStand } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
 import { DeliveriesRepository } from '../src/persistence/deliveries.repository';
 import { webhookDeliveryRetentionRules } from '../src/workers/retention.worker';
-import { partitionedSince } from './webhook-test-support';
+import { newDelivery, partitionedSince, plantDelivery } from './webhook-test-support';
 
 const DAY_MS = 24 * 60 * 60_000;
 const RETENTION_DAYS = 37;
@@ -61,25 +61,8 @@ describe('weekly partitions of deliveries (webhook-delivery)', () => {
   afterAll(() => stand?.drop());
 
   /** A delivery of `status` created at `createdAtMs`, with one attempt filed under its week. */
-  async function plant(status: Status, createdAtMs: number): Promise<string> {
-    const deliveryId = randomUUID();
-    const createdAt = new Date(createdAtMs);
-    position += 1;
-    await stand.db.query(
-      `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status,
-                                       next_attempt_at, created_at, delivered_at, feed_position, attempt_count)
-       VALUES ($1, $2, $3, 'order.settled', '{}', 'https://example.test/hook', $4,
-               CASE WHEN $4 = 'pending' THEN now() + interval '1 hour' END, $5,
-               CASE WHEN $4 = 'delivered' THEN $5::timestamptz END, $6, 1)`,
-      [deliveryId, randomUUID(), randomUUID(), status, createdAt, position],
-    );
-    await stand.db.query(
-      `INSERT INTO webhook_delivery_attempts (id, delivery_id, delivery_created_at, attempt_number, started_at, latency_ms, status_code)
-       VALUES ($1, $2, $3, 1, $3, 12, 500)`,
-      [randomUUID(), deliveryId, createdAt],
-    );
-    return deliveryId;
-  }
+  const plant = (status: Status, createdAtMs: number) =>
+    plantDelivery(stand.db, { status, createdAtMs, feedPosition: (position += 1) });
 
   const weeksOf = (table: string) => weeklyPartitions(stand.db, table);
 
@@ -186,17 +169,7 @@ describe('weekly partitions of deliveries (webhook-delivery)', () => {
       let claimed = 0;
       try {
         while (!settled) {
-          const outcome = await repository.insertMany([
-            {
-              deliveryId: randomUUID(),
-              eventId: randomUUID(),
-              partnerId,
-              eventType: 'order.settled',
-              body: '{}',
-              traceparent: null,
-              createdAt: new Date(),
-            },
-          ]);
+          const outcome = await repository.insertMany([newDelivery(partnerId, new Date())]);
           expect(outcome).toEqual(['pending']);
           inserted += 1;
           claimed += (await repository.claimDue({ limit: 10, endpointInFlightMax: 1_000, leaseMs: 30_000 })).length;

@@ -16,7 +16,7 @@ import {
   TestPartner,
   waitFor,
 } from '@platform/testing';
-import type { AttemptRecording, ClaimedDelivery } from '../src/persistence/deliveries.repository';
+import type { AttemptRecording, ClaimedDelivery, NewDelivery } from '../src/persistence/deliveries.repository';
 
 export interface DeliveryView {
   deliveryId: string;
@@ -151,4 +151,59 @@ export function deliveredRecordings(claimed: ClaimedDelivery[]): AttemptRecordin
     },
     next: { status: 'delivered' as const },
   }));
+}
+
+/** A new delivery of an event of `partnerId` created at `createdAt`, as the accept path makes one. */
+export function newDelivery(partnerId: string, createdAt: Date, eventId: string = randomUUID()): NewDelivery {
+  return {
+    deliveryId: randomUUID(),
+    eventId,
+    partnerId,
+    eventType: 'order.settled',
+    body: '{}',
+    traceparent: null,
+    createdAt,
+  };
+}
+
+export interface PlantedDelivery {
+  status: 'pending' | 'delivered' | 'dead' | 'no_endpoint';
+  createdAtMs: number;
+  /** Unique per spec database (a counter): the feed's positions are. */
+  feedPosition: number;
+  /** Also a partner retry naming it. */
+  partnerRetry?: boolean;
+}
+
+/**
+ * A delivery written through the partitioned parents (so it lands in its week, or in the range below
+ * the first week), in the feed, with one attempt filed under its week: a pending one is due in an
+ * hour, a delivered one was delivered when created, one held has no endpoint. Answers its id.
+ */
+export async function plantDelivery(
+  db: { query(sql: string, parameters?: unknown[]): Promise<unknown> },
+  planted: PlantedDelivery,
+): Promise<string> {
+  const deliveryId = randomUUID();
+  const createdAt = new Date(planted.createdAtMs);
+  await db.query(
+    `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status,
+                                     next_attempt_at, created_at, delivered_at, feed_position, attempt_count)
+     VALUES ($1, $2, $3, 'order.settled', '{}', CASE WHEN $4 = 'no_endpoint' THEN NULL ELSE 'https://example.test/hook' END,
+             $4, CASE WHEN $4 = 'pending' THEN now() + interval '1 hour' END, $5,
+             CASE WHEN $4 = 'delivered' THEN $5::timestamptz END, $6, 1)`,
+    [deliveryId, randomUUID(), randomUUID(), planted.status, createdAt, planted.feedPosition],
+  );
+  await db.query(
+    `INSERT INTO webhook_delivery_attempts (id, delivery_id, delivery_created_at, attempt_number, started_at, latency_ms, status_code)
+     VALUES ($1, $2, $3, 1, $3, 12, 500)`,
+    [randomUUID(), deliveryId, createdAt],
+  );
+  if (planted.partnerRetry)
+    await db.query('INSERT INTO partner_retries (partner_id, delivery_id, requested_at) VALUES ($1, $2, $3)', [
+      randomUUID(),
+      deliveryId,
+      createdAt,
+    ]);
+  return deliveryId;
 }

@@ -16,7 +16,7 @@
  * the statement runs), so the generic plan is the custom one. Creating or
  * dropping a week invalidates the plan and the next run plans again.
  */
-import { queryPrepared } from '@platform/persistence';
+import { createMissingWeeks, queryPrepared, weekPartitionName } from '@platform/persistence';
 import type { DataSource, DueRows, EntityManager } from '@platform/persistence';
 import type { ErrorClass } from '../domain/attempt-outcome';
 import type { DeliveryStatus } from '../domain/delivery-status';
@@ -204,10 +204,34 @@ const LATE_EVENT_FLOOR_SQL = `date_trunc('week', (now() - interval '${LATE_EVENT
 /**
  * The other end: an event dated at or after the Monday starting the week after next (a producer's
  * clock far ahead) is filed at next week's Monday. The retention worker keeps at least two weeks
- * ahead of this one created (DELIVERY_PARTITIONS_AHEAD_WEEKS ≥ 2), and there is no DEFAULT
- * partition, so a week not created would refuse the insert and the event would never be delivered.
+ * ahead of this one created (DELIVERY_PARTITIONS_AHEAD_WEEKS ≥ 2); there is no DEFAULT partition,
+ * so a week missing all the same refuses the insert until the accept path creates it
+ * (createFiledWeeks). Floor and ceiling bound the weeks a row may need to eight: no date, however
+ * absurd, makes a partition outside them.
  */
 const EARLY_EVENT_CEILING_SQL = `date_trunc('week', (now() + interval '14 days') AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
+/**
+ * The rows of `source` (aliased v, with the event's `created_at`) with the time each is filed at
+ * (`filed_at`, the partition key: its own, or the floor or the week before the ceiling) and whether
+ * that moved it (`late`). One expression for the insert and for the weeks it needs.
+ */
+const filed = (source: string) => `
+    SELECT v.*,
+           CASE WHEN v.created_at < f.floor THEN f.floor
+                WHEN v.created_at >= f.ceiling THEN f.ceiling - interval '7 days'
+                ELSE v.created_at END AS filed_at,
+           v.created_at < f.floor OR v.created_at >= f.ceiling AS late
+    FROM ${source}
+    CROSS JOIN (SELECT ${LATE_EVENT_FLOOR_SQL} AS floor, ${EARLY_EVENT_CEILING_SQL} AS ceiling) f`;
+
+/** The Mondays (ms, UTC) of the weeks the events created at $1 are filed in. */
+const FILED_WEEKS_SQL = `
+  SELECT DISTINCT (extract(epoch FROM date_trunc('week', filed_at AT TIME ZONE 'UTC')) * 1000)::bigint AS week_start_ms
+  FROM (${filed('unnest($1::timestamptz[]) AS v(created_at)')}) v`;
+
+/** The tables partitioned by week together, deliveries first (an attempt is filed under its delivery's week). */
+const WEEKLY_TABLES = { tables: ['webhook_deliveries', 'webhook_delivery_attempts'] } as const;
 
 // One statement: the endpoint URL comes from the endpoints table as of this
 // statement (null: held as no_endpoint, no timer). Rows go in sorted by
@@ -222,16 +246,8 @@ const EARLY_EVENT_CEILING_SQL = `date_trunc('week', (now() + interval '14 days')
 // event is first looked up by (event, partner) in every partition (an index probe each, a
 // lateral join so that only they pay it): a redelivery after the key moved is still a duplicate.
 const INSERT_MANY_SQL = `
-  WITH v AS (
-    SELECT v.*,
-           CASE WHEN v.created_at < f.floor THEN f.floor
-                WHEN v.created_at >= f.ceiling THEN f.ceiling - interval '7 days'
-                ELSE v.created_at END AS filed_at,
-           v.created_at < f.floor OR v.created_at >= f.ceiling AS late
-    FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-         AS v(delivery_id, event_id, partner_id, event_type, body, traceparent, created_at)
-    CROSS JOIN (SELECT ${LATE_EVENT_FLOOR_SQL} AS floor, ${EARLY_EVENT_CEILING_SQL} AS ceiling) f
-  )
+  WITH v AS (${filed(`unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+         AS v(delivery_id, event_id, partner_id, event_type, body, traceparent, created_at)`)})
   INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at, traceparent, created_at)
   SELECT v.delivery_id, v.event_id, v.partner_id, v.event_type, v.body, e.url,
          CASE WHEN e.url IS NULL THEN 'no_endpoint' ELSE 'pending' END,
@@ -357,6 +373,24 @@ export class DeliveriesRepository {
     );
     const created = new Map(rows.map((row) => [row.delivery_id, row.status]));
     return deliveries.map((delivery) => created.get(delivery.deliveryId) ?? 'duplicate');
+  }
+
+  /**
+   * Creates the weeks the deliveries are filed in that are missing (in deliveries or attempts), for
+   * an insert that found no partition for a row (partition maintenance stopped longer than the weeks
+   * ahead, a clock jump): each as the retention worker creates it. The filing bounds the weeks (from
+   * the late-event floor to next week). Answers the partitions created.
+   */
+  async createFiledWeeks(deliveries: readonly NewDelivery[]): Promise<string[]> {
+    const rows = (await this.dataSource.query(FILED_WEEKS_SQL, [
+      deliveries.map((delivery) => delivery.createdAt),
+    ])) as Array<{ week_start_ms: string }>;
+    const created = await createMissingWeeks(
+      this.dataSource,
+      WEEKLY_TABLES,
+      rows.map((row) => Number(row.week_start_ms)),
+    );
+    return created.map((start) => weekPartitionName(WEEKLY_TABLES.tables[0], start));
   }
 
   /**

@@ -19,7 +19,10 @@
  *   such a kept week, a week and a day later than the window, so that they never race
  *   a drop that is about to happen;
  * - the `deliveries` rule deletes, by batch at the window, the rows recorded before
- *   the partitioning (`deliveries` and `delivery_attempts`, the range below the first week).
+ *   the partitioning (`deliveries` and `delivery_attempts`, the range below the first week),
+ *   until the maintenance drops that range as it drops a week: once its end (the first
+ *   week's start) is past the window and no delivery in it is unfinished. Then the database
+ *   holds only weeks, and the rule finds no table.
  *
  * Runs in every replica on the shared work loop (@platform/persistence startRetention).
  */
@@ -52,6 +55,7 @@ export function webhookDeliveryRetentionRules(windows: DeliveryWindows): Retenti
         { table: 'delivery_attempts', column: 'delivery_id' },
         { table: 'partner_retries', column: 'delivery_id' },
       ],
+      untilDropped: true,
     },
     {
       // Weeks dropped whole; batches only for the finished rows of a week kept for an unfinished delivery.
@@ -68,6 +72,7 @@ export function webhookDeliveryRetentionRules(windows: DeliveryWindows): Retenti
         alongside: ['webhook_delivery_attempts'],
         aheadCount: windows.partitionsAheadWeeks,
         holds: UNFINISHED_DELIVERY_PROBES,
+        below: ['deliveries', 'delivery_attempts'],
       },
     },
   ];

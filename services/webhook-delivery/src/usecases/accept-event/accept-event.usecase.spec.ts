@@ -4,7 +4,9 @@
 // duplicate; a partner without an endpoint gets a held delivery, opened at once if
 // the endpoint appeared meanwhile; a malformed event fails alone (the queue retries,
 // then dead-letters it) and, when the batch statement fails, the events are tried
-// one by one so only the one that cannot be written fails.
+// one by one so only the one that cannot be written fails; a batch refused for a
+// week that is missing gets its weeks created and is tried once more (and, if they
+// cannot be created, goes back to the queue, the weeks asked for once per batch).
 import type { BusEvent } from '@platform/events';
 import { createLogger } from '@platform/logger';
 import { Registry } from '@platform/metrics';
@@ -24,14 +26,35 @@ const event = (id: string, partner = partnerId): BusEvent => ({
 const first = event('0b8f3c1e-5d7a-4c2b-9e1f-3a4b5c6d7e8f');
 const second = event('1c9a4d2f-6e8b-4d3c-8f2a-4b5c6d7e8f90');
 
-function build(options: { withEndpoint?: Set<string>; endpointAfterInsert?: Set<string>; poison?: string } = {}) {
+/** PostgreSQL's refusal of a row whose week is not there. */
+const noPartition = () =>
+  Object.assign(new Error('no partition of relation "webhook_deliveries" found for row'), { code: '23514' });
+
+function build(
+  options: {
+    withEndpoint?: Set<string>;
+    endpointAfterInsert?: Set<string>;
+    poison?: string;
+    /** The week is missing: created when asked for, or its creation fails. */
+    missingWeek?: 'created when asked' | 'cannot be created';
+  } = {},
+) {
   const rows: NewDelivery[] = [];
   const statements: number[] = [];
   const opened: string[] = [];
+  const weeksAskedFor: number[] = [];
+  let weekThere = options.missingWeek === undefined;
   const withEndpoint = options.withEndpoint ?? new Set([partnerId, otherPartnerId]);
   const deliveries = {
+    createFiledWeeks: async (batch: readonly NewDelivery[]): Promise<string[]> => {
+      weeksAskedFor.push(batch.length);
+      if (options.missingWeek === 'cannot be created') throw new Error('canceling statement due to lock timeout');
+      weekThere = true;
+      return ['webhook_deliveries_20251229'];
+    },
     insertMany: async (batch: readonly NewDelivery[]): Promise<InsertOutcome[]> => {
       statements.push(batch.length);
+      if (!weekThere) throw noPartition();
       if (options.poison && batch.some((delivery) => delivery.eventId === options.poison))
         throw new Error('invalid byte sequence');
       return batch.map((delivery) => {
@@ -56,7 +79,7 @@ function build(options: { withEndpoint?: Set<string>; endpointAfterInsert?: Set<
     metrics: new DeliveryMetrics(new Registry()),
     logger: createLogger('spec', 'error'),
   });
-  return { useCase, rows, statements, opened };
+  return { useCase, rows, statements, opened, weeksAskedFor };
 }
 
 describe('AcceptEventUseCase', () => {
@@ -109,5 +132,22 @@ describe('AcceptEventUseCase', () => {
     expect(results[0]).toBeInstanceOf(Error);
     expect(results[1]).toBe('created');
     expect(statements).toEqual([2, 1, 1]);
+  });
+
+  it('creates the weeks of a batch refused for a missing week and tries it once more, each event written once', async () => {
+    const { useCase, rows, statements, weeksAskedFor } = build({ missingWeek: 'created when asked' });
+    expect(await useCase.execute([first, second])).toEqual(['created', 'created']);
+    expect(weeksAskedFor).toEqual([2]);
+    expect(statements).toEqual([2, 2]);
+    expect(rows.map((row) => row.eventId)).toEqual([first.id, second.id]);
+  });
+
+  it('leaves the batch to the queue when its missing week cannot be created, asking for it once', async () => {
+    const { useCase, rows, statements, weeksAskedFor } = build({ missingWeek: 'cannot be created' });
+    const results = await useCase.execute([first, second]);
+    expect(results.every((result) => result instanceof Error)).toBe(true);
+    expect(weeksAskedFor).toEqual([2]);
+    expect(statements).toEqual([2, 1, 1]);
+    expect(rows).toEqual([]);
   });
 });

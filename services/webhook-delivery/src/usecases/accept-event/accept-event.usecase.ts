@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BusEvent, ConsumedEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
+import { isNoPartitionForRow } from '@platform/persistence';
 import { isUuid } from '../../domain/ids';
 import { BODY_BYTES_MAX, serialisePartnerEnvelope } from '../../domain/partner-envelope';
 import type { DeliveryMetrics } from '../../metrics/delivery-metrics';
@@ -18,7 +19,7 @@ export const HELD_DELIVERY_RETENTION_MS = 72 * 60 * 60_000;
 
 export interface AcceptEventDependencies {
   endpoints: Pick<EndpointsRepository, 'findUrls'>;
-  deliveries: Pick<DeliveriesRepository, 'insertMany' | 'openHeld'>;
+  deliveries: Pick<DeliveriesRepository, 'insertMany' | 'openHeld' | 'createFiledWeeks'>;
   metrics: DeliveryMetrics;
   logger: Logger;
 }
@@ -36,6 +37,11 @@ export interface AcceptEventDependencies {
  * One bad event never holds back the others: a malformed one fails alone, and
  * when the batch statement fails the events are tried one by one, so only the
  * event that cannot be written goes back to the queue.
+ *
+ * A week an event is filed in may be missing (partition maintenance stopped
+ * longer than the weeks it keeps ahead, a clock jump): the batch then creates
+ * it and is tried once more, rather than going back to the queue until the
+ * maintenance runs again (docs/retention.md, "Partitions").
  */
 export class AcceptEventUseCase {
   constructor(private readonly deps: AcceptEventDependencies) {}
@@ -73,7 +79,7 @@ export class AcceptEventUseCase {
   private async insert(deliveries: NewDelivery[]): Promise<Array<InsertOutcome | Error>> {
     if (deliveries.length === 0) return [];
     try {
-      return await this.deps.deliveries.insertMany(deliveries);
+      return await this.insertCreatingWeeks(deliveries);
     } catch (error) {
       if (deliveries.length === 1) return [error as Error];
       this.deps.logger.warn('batch insert of deliveries failed; inserting one by one', {
@@ -90,6 +96,26 @@ export class AcceptEventUseCase {
         );
       }
       return outcomes;
+    }
+  }
+
+  /**
+   * The batch's statement; refused for a week that is missing, the weeks it is filed in created
+   * (idempotent: a replica racing here takes turns on the week's lock) and the statement tried once
+   * more. The refused statement wrote nothing, and the retry skips what another replica wrote
+   * meanwhile as duplicates, so no event is lost or written twice.
+   */
+  private async insertCreatingWeeks(deliveries: NewDelivery[]): Promise<InsertOutcome[]> {
+    try {
+      return await this.deps.deliveries.insertMany(deliveries);
+    } catch (error) {
+      if (!isNoPartitionForRow(error)) throw error;
+      const created = await this.deps.deliveries.createFiledWeeks(deliveries);
+      this.deps.logger.warn('a week deliveries are filed in was missing: created it, batch tried again', {
+        partitions: created,
+        count: deliveries.length,
+      });
+      return this.deps.deliveries.insertMany(deliveries);
     }
   }
 
