@@ -268,13 +268,18 @@ describe('the daily cap by the minute', () => {
 
   describe("an order's placement (trading_place_order)", () => {
     const orders = () => new OrdersRepository(db);
+    const PLACEMENT_TEXT_START = 'SELECT p.outcome, order_id AS %';
 
-    /** Resolves once a placement of this database waits on a lock (the partner's cap window, held by the test). */
+    /**
+     * Resolves once a placement of this database waits on a lock (the partner's cap window, held by the test).
+     * pg_stat_activity keeps a statement's first kilobyte only: the placement is known by its beginning.
+     */
     async function placementWaiting(): Promise<void> {
       for (let attempt = 0; attempt < LOCK_WAIT_POLLS_MAX; attempt += 1) {
         const [{ waiting }] = await db.query(
           `SELECT count(*)::int AS waiting FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%trading_place_order(%'`,
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
+          [PLACEMENT_TEXT_START],
         );
         if (waiting > 0) return;
         await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_POLL_MS));
