@@ -11,6 +11,11 @@
 //     (default svc_trading,svc_ledger,svc_webhook_delivery) from pg_stat_statements: calls,
 //     execution and planning time, rows (the idle background's statements, measured just
 //     before over as long, taken off). BENCH_ROUNDS rounds, each printed.
+//     BENCH_ORDER_CLIENTS may list several counts (1,20): the rounds run for each in turn. While
+//     the statements are measured, pg_stat_activity is sampled every BENCH_WAIT_SAMPLE_MS (default
+//     50) for the same databases: per statement, how many samples found a backend running it and
+//     how many found it waiting on a lock, by wait event (transactionid or tuple: a row another
+//     transaction holds; advisory), the queue behind a partner's serialised rows.
 //   BENCH_ORDERS_MODE=profile BENCH_STACK_SLOT=2 node bench/orders-profile.mjs   (or cost,profile: both, profile last)
 //     the services in BENCH_PROFILED_SERVICES (default trading; e.g. ledger,webhook-delivery)
 //     replaced by instances under `node --cpu-prof` during the same load; each profile lands in
@@ -49,7 +54,13 @@ const { Client } = require('pg');
 process.env.TEST_STACK_SLOT = process.env.BENCH_STACK_SLOT ?? '9';
 // As the bench's own stack: quotes live long enough for a loaded machine's quote + buy.
 process.env.STACK_ENV_QUOTE_TTL_MS ??= '600000';
-const clients = boundedInt(process.env, 'BENCH_ORDER_CLIENTS', 20, 1, 256);
+/** Closed-loop clients of each round, in turn (a comma list: 1,20). */
+const clientCounts = (process.env.BENCH_ORDER_CLIENTS ?? '20')
+  .split(',')
+  .map((count) => boundedInt({ BENCH_ORDER_CLIENTS: count.trim() }, 'BENCH_ORDER_CLIENTS', 20, 1, 256));
+/** The partner's sockets, the warm-up and the profiled run: the most clients asked for. */
+const clients = Math.max(...clientCounts);
+const waitSampleMs = boundedInt(process.env, 'BENCH_WAIT_SAMPLE_MS', 50, 10, 1000);
 const durationS = boundedInt(process.env, 'BENCH_ORDER_DURATION_S', 20, 1, 300);
 const rounds = boundedInt(process.env, 'BENCH_ROUNDS', 1, 1, 10);
 const WARM_UP_S = 5;
@@ -75,6 +86,42 @@ const STATEMENTS_SQL = `
     FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
    WHERE d.datname = ANY($1::text[])`;
 
+/** Backends of the listed databases running a statement, and what they wait on (null: not waiting). */
+const ACTIVITY_SQL = `
+  SELECT a.datname || ': ' || left(regexp_replace(a.query, '\\s+', ' ', 'g'), 90) AS query,
+         CASE WHEN a.wait_event_type = 'Lock' THEN a.wait_event END AS "lockWait"
+    FROM pg_stat_activity a
+   WHERE a.datname = ANY($1::text[]) AND a.state = 'active' AND a.pid <> pg_backend_pid()`;
+
+/**
+ * Samples pg_stat_activity every `waitSampleMs` until stopped: per statement (its first 90
+ * characters), the samples that found a backend running it and those that found it waiting
+ * on a lock, by wait event.
+ */
+function sampleActivity(client) {
+  const byQuery = new Map();
+  let samples = 0;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const { rows } = await client.query(ACTIVITY_SQL, [STATEMENTS_DATABASES]);
+      samples += 1;
+      for (const row of rows) {
+        const seen = byQuery.get(row.query) ?? { running: 0, lockWaits: {} };
+        seen.running += 1;
+        if (row.lockWait) seen.lockWaits[row.lockWait] = (seen.lockWaits[row.lockWait] ?? 0) + 1;
+        byQuery.set(row.query, seen);
+      }
+      await sleep(waitSampleMs);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    return { samples, byQuery };
+  };
+}
+
 /** pg_stat_statements through the `postgres` database, or null when the server has not loaded it or we may not read it. */
 async function openStatements(urlTemplate) {
   const client = new Client({ connectionString: urlTemplate.replace('{database}', 'postgres') });
@@ -86,6 +133,8 @@ async function openStatements(urlTemplate) {
     await client.end();
     return null;
   }
+  const sampler = new Client({ connectionString: urlTemplate.replace('{database}', 'postgres') });
+  await sampler.connect();
   const read = async () => {
     const result = await client.query(STATEMENTS_SQL.replace('s.query,', "d.datname || ': ' || s.query AS query,"), [
       STATEMENTS_DATABASES,
@@ -97,10 +146,17 @@ async function openStatements(urlTemplate) {
     async over(work) {
       await client.query('SELECT pg_stat_statements_reset()');
       const startedAt = Date.now();
-      const result = await work();
-      return { result, seconds: (Date.now() - startedAt) / 1000, statements: await read() };
+      const stopSampling = sampleActivity(sampler);
+      let result;
+      let activity;
+      try {
+        result = await work();
+      } finally {
+        activity = await stopSampling();
+      }
+      return { result, seconds: (Date.now() - startedAt) / 1000, statements: await read(), activity };
     },
-    close: () => client.end(),
+    close: () => Promise.all([client.end(), sampler.end()]),
   };
 }
 
@@ -141,6 +197,18 @@ function printDatabaseStatements(database, perOrder) {
     );
 }
 
+/** The statements most often found running, with the samples that found them waiting on a lock. */
+function printActivity({ samples, byQuery }) {
+  console.log(
+    `pg_stat_activity, ${samples} samples every ${waitSampleMs} ms: samples running (of which waiting on a lock, by event)`,
+  );
+  const rows = [...byQuery].sort((left, right) => right[1].running - left[1].running).slice(0, STATEMENTS_SHOWN_MAX);
+  for (const [query, seen] of rows) {
+    const waits = Object.entries(seen.lockWaits).map(([event, count]) => `${event} ${count}`);
+    console.log(`${String(seen.running).padStart(6)}  ${(waits.join(', ') || '-').padEnd(32)}  ${query}`);
+  }
+}
+
 function printCost(cost) {
   const shown = Object.entries(cost.cpuMsPerOrder)
     .filter(([name, ms]) => name !== 'total' && ms !== null && ms >= 0.05)
@@ -153,7 +221,7 @@ function printCost(cost) {
   console.log(`commits per order: ${commits}`);
 }
 
-async function costRound(ctx, partner, round) {
+async function costRound(ctx, partner, round, clients) {
   const idle = ctx.statements
     ? await step(`round ${round}: idle statements, ${durationS} s`, () =>
         ctx.statements.over(() => sleep(durationS * 1000)),
@@ -190,8 +258,10 @@ async function costRound(ctx, partner, round) {
   const statements = loaded ? statementsPerOrder(loaded, idle, cost.orders) : null;
   if (statements) printStatements(statements);
   else console.log('pg_stat_statements is not loaded by this PostgreSQL: statements left out (see the header)');
+  if (loaded) printActivity(loaded.activity);
   const { orderIds, ...loadFigures } = load;
-  return { load: loadFigures, cost, statements };
+  const activity = loaded && { samples: loaded.activity.samples, byQuery: Object.fromEntries(loaded.activity.byQuery) };
+  return { clients, load: loadFigures, cost, statements, activity };
 }
 
 /**
@@ -272,7 +342,7 @@ async function main() {
     ranAt: new Date().toISOString(),
     loadAverageAtStart: os.loadavg(),
     modes,
-    clients,
+    clients: clientCounts,
     durationS,
     rounds: [],
   };
@@ -306,7 +376,9 @@ async function main() {
       placed: warm.orderIds,
     };
     if (modes.includes('cost'))
-      for (let round = 1; round <= rounds; round += 1) report.rounds.push(await costRound(ctx, partner, round));
+      for (const roundClients of clientCounts)
+        for (let round = 1; round <= rounds; round += 1)
+          report.rounds.push(await costRound(ctx, partner, round, roundClients));
     // Last: the profiled instance replaces the stack's trading, which is not restarted.
     if (modes.includes('profile')) await profileRound(ctx, partner);
     report.loadAverageAtEnd = os.loadavg();

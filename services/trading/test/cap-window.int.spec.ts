@@ -12,6 +12,10 @@
 //   transfers and sends sharing the cap) never exceed it and exactly
 //   floor(cap / amount) pass; a release called twice at once gives the amount
 //   back once; a release after the usage's minute left the window changes nothing.
+// - An order's placement locks the partner's window last: while another transaction holds
+//   the window, the waiting placement already holds its quote; a reservation committed while
+//   it waited refuses it under the lock, leaving no order, no usage and its quote usable; the
+//   refusals come in their order (partner, cap, quote) and neither takes nor creates the window.
 // - Constant work: with 100,000 open usages of the partner, a reservation reads a
 //   handful of rows (the removed window sum read every one of them) and never
 //   scans cap_usages or the buckets sequentially, also with the generic plans a
@@ -27,11 +31,13 @@ import { createDataSource, DataSource, EntityManager, withTransaction } from '@p
 import { createScratchDatabase, ScratchDatabase } from '@platform/testing';
 import type { CapSource } from '../src/domain/daily-cap';
 import { tradingDataSource } from '../src/persistence/data-source';
+import { OrdersRepository } from '../src/persistence/orders.repository';
 import { CapWindowsMigration1732710000000 } from '../src/persistence/migrations/1732710000000-cap-windows';
 import { CapAndQuoteByKeyMigration1797700000000 } from '../src/persistence/migrations/1797700000000-cap-and-quote-by-key';
 import { GetPartnerLimitsUseCase } from '../src/usecases/get-partner-limits/get-partner-limits.usecase';
 import { ReleaseDailyCapUseCase } from '../src/usecases/release-daily-cap/release-daily-cap.usecase';
 import { reserveInTransaction } from '../src/usecases/reserve-daily-cap/reserve-daily-cap.usecase';
+import { buyOrderOn, insertBuyQuote } from './placed-order';
 
 /** A migration class as the data source lists it. */
 type MigrationClass = new () => unknown;
@@ -40,6 +46,15 @@ const POOL_SIZE = 12;
 /** Seeding 100,000 usages is one statement (their triggers included): on a loaded machine it outlasts a service's timeout. */
 const SEED_STATEMENT_TIMEOUT_MS = 90_000;
 const at = (iso: string) => new Date(iso);
+/** How often, and how many times, a spec looks for a placement waiting on the cap window (5 s in all). */
+const LOCK_WAIT_POLL_MS = 25;
+const LOCK_WAIT_POLLS_MAX = 200;
+
+/** Started now, awaited by the test later: a failure meanwhile is that test's, not an unhandled rejection. */
+function started<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
 
 /** The cap windows' migration, and those after it that replace the functions it creates. */
 const CAP_WINDOW_MIGRATIONS: readonly MigrationClass[] = [
@@ -249,6 +264,112 @@ describe('the daily cap by the minute', () => {
     expect((await new ReleaseDailyCapUseCase(db).execute({ usageId })).found).toBe(true);
     expect(await windowOf(db, partnerId)).toEqual({ openKes: '100.00', countedFrom: '2030-01-01T18:01:00.000Z' });
     await expectConsistent(db, partnerId);
+  });
+
+  describe("an order's placement (trading_place_order)", () => {
+    const orders = () => new OrdersRepository(db);
+    const PLACEMENT_TEXT_START = 'SELECT p.outcome, order_id AS %';
+
+    /**
+     * Resolves once a placement of this database waits on a lock (the partner's cap window, held by the test).
+     * pg_stat_activity keeps a statement's first kilobyte only: the placement is known by its beginning.
+     */
+    async function placementWaiting(): Promise<void> {
+      for (let attempt = 0; attempt < LOCK_WAIT_POLLS_MAX; attempt += 1) {
+        const [{ waiting }] = await db.query(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
+          [PLACEMENT_TEXT_START],
+        );
+        if (waiting > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_POLL_MS));
+      }
+      throw new Error('the placement never waited for the cap window');
+    }
+
+    /** A transaction of the test's own, rolled back when `work` leaves it open. */
+    async function inTransaction(
+      work: (runner: ReturnType<DataSource['createQueryRunner']>) => Promise<void>,
+    ): Promise<void> {
+      const runner = db.createQueryRunner();
+      await runner.connect();
+      try {
+        await runner.startTransaction();
+        await work(runner);
+      } finally {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
+      }
+    }
+
+    it('consumes the quote and writes the order before it waits for the partner cap window', async () => {
+      const partnerId = await newPartner(db, '1000.00');
+      const now = new Date();
+      expect(await reserve(db, partnerId, '100.00', now, 'transfer')).toBe('reserved');
+      const quoteId = await insertBuyQuote(db, partnerId);
+      await inTransaction(async (holder) => {
+        await holder.query('SELECT 1 FROM cap_windows WHERE partner_id = $1 FOR UPDATE', [partnerId]);
+        const placing = started(orders().place(buyOrderOn(partnerId, quoteId), '100.50', now));
+        await placementWaiting();
+        // The placement already holds its quote: the window is the last thing it waits for.
+        await expect(db.query('SELECT 1 FROM quotes WHERE quote_id = $1 FOR UPDATE NOWAIT', [quoteId])).rejects.toThrow(
+          'could not obtain lock',
+        );
+        await holder.commitTransaction();
+        expect(await placing).toMatchObject({ outcome: 'placed', order: { quoteId } });
+      });
+      expect(await usedAt(db, partnerId, now)).toBe('200.50');
+      await expectConsistent(db, partnerId);
+    });
+
+    it('refuses under the lock when a reservation committed meanwhile took the room, leaving no order and the quote usable', async () => {
+      const partnerId = await newPartner(db, '150.00');
+      const now = new Date();
+      const quoteId = await insertBuyQuote(db, partnerId);
+      const order = buyOrderOn(partnerId, quoteId);
+      await inTransaction(async (holder) => {
+        // Not committed yet: the placement's read of the window still finds the whole cap free.
+        const amount = new Big('100.00');
+        const usage = {
+          usageId: randomUUID(),
+          partnerId,
+          source: 'transfer' as const,
+          given: { currency: 'KES' as const, amount },
+        };
+        await reserveInTransaction(holder.manager, usage, amount, now);
+        const placing = started(orders().place(order, '100.50', now));
+        await placementWaiting();
+        await holder.commitTransaction();
+        expect(await placing).toEqual({ outcome: 'exceeded', order: null });
+      });
+      const left = await db.query(
+        `SELECT (SELECT consumed_at FROM quotes WHERE quote_id = $1) AS "consumedAt",
+                (SELECT count(*)::int FROM orders WHERE order_id = $2) AS orders,
+                (SELECT count(*)::int FROM cap_usages WHERE usage_id = $2) AS usages`,
+        [quoteId, order.orderId],
+      );
+      expect(left).toEqual([{ consumedAt: null, orders: 0, usages: 0 }]);
+      expect(await usedAt(db, partnerId, now)).toBe('100.00');
+      await expectConsistent(db, partnerId);
+      // The quote given back serves an order the cap allows.
+      expect((await orders().place(buyOrderOn(partnerId, quoteId), '50.00', now)).outcome).toBe('placed');
+    });
+
+    it('answers the cap before the quote, and refuses either without taking or creating the window', async () => {
+      const partnerId = await newPartner(db, '100.00');
+      const now = new Date();
+      const consumed = await insertBuyQuote(db, partnerId, true);
+      const outcome = async (capKes: string, partner = partnerId) =>
+        (await orders().place(buyOrderOn(partner, consumed), capKes, now)).outcome;
+      expect(await outcome('1.00', randomUUID())).toBe('partner_not_found');
+      expect(await outcome('100.01')).toBe('exceeded');
+      expect(await outcome('100.00')).toBe('quote_unavailable');
+      expect(await windowOf(db, partnerId)).toBeNull();
+      const usable = await insertBuyQuote(db, partnerId);
+      expect((await orders().place(buyOrderOn(partnerId, usable), '100.00', now)).outcome).toBe('placed');
+      expect(await outcome('0.01')).toBe('exceeded');
+      await expectConsistent(db, partnerId);
+    });
   });
 
   describe('with 100,000 open usages of the partner', () => {

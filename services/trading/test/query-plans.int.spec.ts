@@ -27,9 +27,10 @@ import { capWindowStart } from '../src/domain/cap-window';
 import { CapUsagesRepository } from '../src/persistence/cap-usages.repository';
 import { tradingDataSource } from '../src/persistence/data-source';
 import { OrderIntakeRepository } from '../src/persistence/order-intake.repository';
-import { NewOrder, OrdersRepository } from '../src/persistence/orders.repository';
+import { OrdersRepository } from '../src/persistence/orders.repository';
 import { PartnerProfilesRepository } from '../src/persistence/partner-profiles.repository';
 import { QuotesRepository } from '../src/persistence/quotes.repository';
+import { buyOrderOn } from './placed-order';
 
 const GROWING_TABLES = [
   'quotes',
@@ -171,35 +172,6 @@ interface Live {
   orderId: string;
 }
 
-/** A debit-first buy of 100.00 KES on the seeded quote, under a reference of its own. */
-function orderOn(partnerId: string, quoteId: string): NewOrder {
-  const orderId = randomUUID();
-  return {
-    orderId,
-    partnerId,
-    partnerReference: `placed-${orderId}`,
-    quoteId,
-    side: 'buy',
-    fundingMode: 'debit_first',
-    status: 'funds_reserved',
-    kesAmount: '100.00',
-    usdtAmount: '0.769231',
-    rate: '130.0000',
-    feeKes: '0.50',
-    feeBps: 50,
-    feeFlatKes: '0.00',
-    feeCapKes: null,
-    kesTotalAmount: '100.50',
-    expiresAt: new Date(Date.now() + 30_000),
-    kesDebitStatus: 'reserved',
-    debitOutcome: 'pending',
-    depositAddress: null,
-    sendBefore: null,
-    payoutAccountId: null,
-    nextActionAt: null,
-  };
-}
-
 const page = { from: null, to: null, after: null, fetchLimit: 101, pageLimit: 100 };
 
 const orders = (queryable: ExplainingQueryable) => new OrdersRepository(queryable as unknown as DataSource);
@@ -214,7 +186,7 @@ const operations: Record<string, PlannedOperation<Live>> = {
   // One statement (trading_place_order): the cap, the quote and the order inside it are counted from the
   // transaction's own table statistics, as the statements a trigger or function runs are.
   'place an order on the quote': (q, live) =>
-    orders(q).place(orderOn(live.partnerId, live.quoteId), '100.00', new Date()),
+    orders(q).place(buyOrderOn(live.partnerId, live.quoteId), '100.00', new Date()),
   'give the quote back': (q, live) => quotes(q).unconsume(manager(q), live.quoteId),
   'find an order by id': (q, live) => orders(q).find(live.orderId),
   'list the newest 100 orders': (q, live) =>

@@ -13,6 +13,7 @@ import { TradingRetentionIndexesMigration1797200000000 } from './migrations/1797
 import { QuotesWithoutPartnerIndexMigration1797300000000 } from './migrations/1797300000000-quotes-without-partner-index';
 import { CapAndQuoteByKeyMigration1797700000000 } from './migrations/1797700000000-cap-and-quote-by-key';
 import { PlaceOrderGenericPlansMigration1798100000000 } from './migrations/1798100000000-place-order-generic-plans';
+import { PlaceOrderCapLastMigration1799200000000 } from './migrations/1799200000000-place-order-cap-last';
 
 export const SERVICE_NAME = 'trading';
 
@@ -35,6 +36,7 @@ export function tradingDataSource(url: string): DataSource {
       QuotesWithoutPartnerIndexMigration1797300000000,
       CapAndQuoteByKeyMigration1797700000000,
       PlaceOrderGenericPlansMigration1798100000000,
+      PlaceOrderCapLastMigration1799200000000,
     ],
   });
 }

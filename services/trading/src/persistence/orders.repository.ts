@@ -177,12 +177,14 @@ export class OrdersRepository {
 
   /**
    * Creates the order in ONE statement (trading_place_order, migrations/
-   * 1796900000000-cap-reserve-one-statement.ts), serialised per
+   * 1799200000000-place-order-cap-last.ts), serialised per
    * (partner, partnerReference): an order already made under the reference
-   * answers as a replay; otherwise the daily cap is reserved (usage id = order
-   * id, `capKes` counted at `now`), the quote consumed and the order inserted,
-   * or, on a refusal, none of them. No lock outlives the statement. A named
-   * prepared statement on the pool: a function call, planned once per connection.
+   * answers as a replay; otherwise the quote is consumed, the order inserted
+   * and, last, the daily cap reserved (usage id = order id, `capKes` counted
+   * at `now`), so the partner's cap window is locked only for the
+   * reservation and the commit; on a refusal none of them is left. No lock
+   * outlives the statement. A named prepared statement on the pool: a
+   * function call, planned once per connection.
    */
   async place(order: NewOrder, capKes: string, now: Date): Promise<OrderPlacement> {
     const [row] = await queryPrepared<OrderRecord & { outcome: OrderPlacement['outcome'] }>(

@@ -9,8 +9,9 @@
  * checks → treasury → quote side → the kind's checks before the cap
  * (expected amount; payout account) → per-order cap → the kind's preparation
  * (a balance read; a wallet and a payment reference) → then ONE statement,
- * serialised per partnerReference: daily cap reserved under the partner's cap
- * window lock, quote consumed, order inserted. The repeat check, the claim of
+ * serialised per partnerReference: quote consumed, order inserted, and last
+ * the daily cap reserved under the partner's cap window lock (refusals in the
+ * same order: daily cap, then quote). The repeat check, the claim of
  * the reference and a concurrent repeat's answer are claimIdempotently's, as
  * for every create. Only then does the strategy fund the order,
  * after the commit, so no row lock is ever held across a call to the ledger,
@@ -181,7 +182,7 @@ export class CreateOrderUseCase {
   }
 
   /**
-   * Cap, quote and order in one statement, serialised per partnerReference
+   * Quote, order and cap in one statement, serialised per partnerReference
    * (OrdersRepository.place): no lock waits on a round trip to this process.
    * The order it made, or the twin it found holding the key.
    */
