@@ -14,6 +14,7 @@ import {
   COLLECTION_STATUSES,
   CONFIRMABLE_STATUSES,
   KES_DEBIT_STATUSES,
+  MESSAGE_KINDS,
   MOBILE_MONEY_PUSH_STATUSES,
   ORDER_STATUSES,
   STATEMENT_LINE_TYPES,
@@ -85,14 +86,6 @@ const SIGNED_AMOUNT = {
   pattern: '^-?(0|[1-9][0-9]*)\\.[0-9]{2,6}$',
 };
 
-const MESSAGE_KINDS = [
-  'wallet_approval',
-  'transfer_confirmation',
-  'usdt_send_confirmation',
-  'batch_confirmation',
-  'administrator_added',
-  'administrator_removed',
-];
 const TRANSFER_RAILS = ['mobile_money', 'pesalink', 'rtgs', 'eft'];
 
 function errorSchemas(errorCodes: string[]): Record<string, Schema> {

@@ -56,6 +56,16 @@ export type WebhookDeliveryFilter = (typeof WEBHOOK_DELIVERY_FILTERS)[number];
 /** Every status a delivery may read as (the filters, plus the open and held ones). */
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'failing', 'delivered', 'dead', 'held'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+/** What a message in the sandbox outbox is about: a code (wallet approval, confirmations) or a notice to administrators. */
+export const MESSAGE_KINDS = [
+  'wallet_approval',
+  'transfer_confirmation',
+  'usdt_send_confirmation',
+  'batch_confirmation',
+  'administrator_added',
+  'administrator_removed',
+] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
 /**
  * What moved a balance, on a statement line. `hold_placed` takes an amount out of
  * available until its movement completes (`hold_released` gives it back, and the

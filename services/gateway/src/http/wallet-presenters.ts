@@ -3,17 +3,9 @@
  * addresses, administrators, sandbox outbox entries), each value asserted on the way out.
  */
 import type { notifier, walletRegistry } from '@platform/proto';
-import { WALLET_SCREENING_STATUSES, WALLET_STATUSES } from '@platform/openapi/dist/contract/statuses';
+import { MESSAGE_KINDS, WALLET_SCREENING_STATUSES, WALLET_STATUSES } from '@platform/openapi/dist/contract/statuses';
 import { WireFormatError, wireNonEmptyString, wireTimestamp, wireUuid } from '../domain/wire-format';
 
-const MESSAGE_KINDS = [
-  'wallet_approval',
-  'transfer_confirmation',
-  'usdt_send_confirmation',
-  'batch_confirmation',
-  'administrator_added',
-  'administrator_removed',
-];
 const MASKED_EMAIL = /^[^@*]\*\*\*@[^@]+$/;
 
 function wireOneOf(value: unknown, allowed: readonly string[], field: string): string {
