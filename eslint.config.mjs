@@ -19,6 +19,14 @@ const OTHER_SERVICES = [
   { group: ['@platform/*-service', '@platform/*-service/*'], message: 'Services never import each other: call the peer through a port (adapters/peers), or move shared code into a library.' },
 ];
 
+/**
+ * The partner contract's package loads zod and builds the OpenAPI document: only the gateway serves it. Any other
+ * service reads the contract's lists (statuses, scopes) by their own path, modules that load nothing.
+ */
+const CONTRACT_LISTS_ONLY = [
+  { regex: '^@platform/openapi(?!/dist/contract/(statuses|scopes)$)', message: 'Outside the gateway, import only @platform/openapi/dist/contract/statuses or /scopes: the package index loads zod and the whole contract.' },
+];
+
 /** What the domain may not reach besides the transport: it is pure rules over values. */
 const OUTSIDE_THE_DOMAIN = [
   { group: ['**/usecases/*', '**/usecases/**'], message: 'The domain is used by use cases, not the reverse.' },
@@ -60,14 +68,19 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: OTHER_SERVICES }] },
   },
   {
+    files: ['services/*/src/**/*.ts'],
+    ignores: ['services/gateway/**', '**/*.spec.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...OTHER_SERVICES, ...CONTRACT_LISTS_ONLY] }] },
+  },
+  {
     files: ['services/*/src/usecases/**/*.ts'],
     ignores: ['**/*.spec.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...TRANSPORT, ...OTHER_SERVICES] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...TRANSPORT, ...OTHER_SERVICES, ...CONTRACT_LISTS_ONLY] }] },
   },
   {
     files: ['services/*/src/domain/**/*.ts'],
     ignores: ['**/*.spec.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...TRANSPORT, ...OUTSIDE_THE_DOMAIN, ...OTHER_SERVICES] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...TRANSPORT, ...OUTSIDE_THE_DOMAIN, ...OTHER_SERVICES, ...CONTRACT_LISTS_ONLY] }] },
   },
   {
     files: ['libs/*/src/**/*.ts'],

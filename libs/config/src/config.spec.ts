@@ -3,7 +3,8 @@
 // that TLS paths must be absolute; that a connection's age is bounded (an hour at
 // most) and defaults to half an hour; that traces are exported only to a configured
 // http(s) OTLP endpoint, with a sample ratio within 0..1; that a sealing key ring is
-// parsed and validated; and that production mode refuses published development keys.
+// parsed and validated; that production mode refuses published development keys; and that
+// sandbox delays are scaled in sandbox mode only, never below their floor.
 import {
   commonServiceEnv,
   ConfigError,
@@ -12,6 +13,7 @@ import {
   loadConfig,
   metricsEnv,
   refuseDevelopmentKeysInProduction,
+  sandboxScaledMs,
   sealingKeyRing,
   z,
 } from './index';
@@ -149,5 +151,21 @@ describe('sealing key rings and development keys', () => {
   it('calls a key of few distinct bytes a development key', () => {
     expect(developmentKeyProblem('01'.repeat(32))).toMatch(/distinct bytes/);
     expect(developmentKeyProblem(RANDOM_KEY)).toBeNull();
+  });
+});
+
+describe('sandboxScaledMs', () => {
+  it('scales in sandbox mode, rounded to whole milliseconds', () => {
+    expect(sandboxScaledMs({ PLATFORM_MODE: 'sandbox', SANDBOX_TIME_SCALE: 0.05 }, 200_001)).toBe(10_000);
+    expect(sandboxScaledMs({ PLATFORM_MODE: 'sandbox', SANDBOX_TIME_SCALE: 2 }, 1_500)).toBe(3_000);
+  });
+
+  it('runs production on the configured value, whatever the scale', () => {
+    expect(sandboxScaledMs({ PLATFORM_MODE: 'production', SANDBOX_TIME_SCALE: 0.001 }, 200_000, 1_000)).toBe(200_000);
+  });
+
+  it('never scales below the floor', () => {
+    expect(sandboxScaledMs({ PLATFORM_MODE: 'sandbox', SANDBOX_TIME_SCALE: 0.001 }, 100)).toBe(1);
+    expect(sandboxScaledMs({ PLATFORM_MODE: 'sandbox', SANDBOX_TIME_SCALE: 0.001 }, 60_000, 1_000)).toBe(1_000);
   });
 });

@@ -194,6 +194,19 @@ export const commonServiceEnv = {
 };
 
 /**
+ * A sandbox delay or lifetime as it runs: multiplied by SANDBOX_TIME_SCALE in sandbox mode only
+ * (production runs on the configured value as it is), in whole milliseconds, never below `scaledMsMin`.
+ */
+export function sandboxScaledMs(
+  config: { PLATFORM_MODE: 'sandbox' | 'production'; SANDBOX_TIME_SCALE: number },
+  ms: number,
+  scaledMsMin = 1,
+): number {
+  if (config.PLATFORM_MODE !== 'sandbox') return ms;
+  return Math.max(scaledMsMin, Math.round(ms * config.SANDBOX_TIME_SCALE));
+}
+
+/**
  * The Prometheus endpoint every service serves (GET /metrics). Spread into each
  * service's schema with its own default port: 9100 plus the service's place in
  * the platform, as its gRPC port is 7000 plus it (gateway 9100 … webhook-delivery

@@ -2,7 +2,7 @@
  * Response schemas of the events feed and of the partner's webhook deliveries.
  * An event in the feed is exactly the envelope its webhook delivers.
  */
-import { WEBHOOK_DELIVERY_STATUSES } from './contract/event-requests';
+import { WEBHOOK_DELIVERY_STATUSES } from './contract/statuses';
 import { WEBHOOK_EVENT_TYPES } from './contract/event-types';
 import { nullable, ref, word } from './schemas';
 

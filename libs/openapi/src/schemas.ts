@@ -13,9 +13,14 @@ import {
   BATCH_STATUSES,
   COLLECTION_STATUSES,
   CONFIRMABLE_STATUSES,
+  KES_DEBIT_STATUSES,
+  MESSAGE_KINDS,
   MOBILE_MONEY_PUSH_STATUSES,
   ORDER_STATUSES,
   STATEMENT_LINE_TYPES,
+  USDT_DEPOSIT_STATUSES,
+  WALLET_SCREENING_STATUSES,
+  WALLET_STATUSES,
 } from './contract/statuses';
 
 type Schema = Record<string, unknown>;
@@ -81,14 +86,6 @@ const SIGNED_AMOUNT = {
   pattern: '^-?(0|[1-9][0-9]*)\\.[0-9]{2,6}$',
 };
 
-const MESSAGE_KINDS = [
-  'wallet_approval',
-  'transfer_confirmation',
-  'usdt_send_confirmation',
-  'batch_confirmation',
-  'administrator_added',
-  'administrator_removed',
-];
 const TRANSFER_RAILS = ['mobile_money', 'pesalink', 'rtgs', 'eft'];
 
 function errorSchemas(errorCodes: string[]): Record<string, Schema> {
@@ -225,7 +222,7 @@ function tradingSchemas(): Record<string, Schema> {
         createdAt: ref('Timestamp'),
         kesDebit: obj(
           ['status'],
-          { status: enumOf(['reserved', 'debited', 'released', 'reversal_pending', 'reversed']) },
+          { status: enumOf(KES_DEBIT_STATUSES) },
           'Debit-first buys (pay-in buys once the payment is held)',
         ),
         depositAddress: {
@@ -390,7 +387,7 @@ function fundingSchemas(): Record<string, Schema> {
       activityId: ref('Uuid'),
       txHash: TX_HASH,
       amount: ref('Money'),
-      status: enumOf(['credited', 'held_for_attribution', 'claimed']),
+      status: enumOf(USDT_DEPOSIT_STATUSES),
       receivedAt: ref('Timestamp'),
     }),
   };
@@ -412,8 +409,8 @@ function walletSchemas(): Record<string, Schema> {
         asset: enumOf(['USDT']),
         address: TRON_ADDRESS,
         label: text(100),
-        status: enumOf(['pending_partner_approval', 'pending_service_approval', 'active', 'rejected']),
-        screeningStatus: enumOf(['pending', 'cleared', 'rejected']),
+        status: enumOf(WALLET_STATUSES),
+        screeningStatus: enumOf(WALLET_SCREENING_STATUSES),
         createdAt: ref('Timestamp'),
         nextStep: text(1_000, 'What happens next, in words'),
         approvalSentTo: {

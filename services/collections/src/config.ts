@@ -7,6 +7,7 @@ import {
   outboxRetentionEnv,
   positiveInt,
   retentionEnv,
+  sandboxScaledMs,
   urlWithProtocol,
   z,
 } from '@platform/config';
@@ -59,6 +60,5 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function effectiveLifetimeMs(
   config: Pick<Config, 'PLATFORM_MODE' | 'SANDBOX_TIME_SCALE' | 'COLLECTION_LIFETIME_MS'>,
 ): number {
-  const scale = config.PLATFORM_MODE === 'sandbox' ? config.SANDBOX_TIME_SCALE : 1;
-  return Math.max(1, Math.round(config.COLLECTION_LIFETIME_MS * scale));
+  return sandboxScaledMs(config, config.COLLECTION_LIFETIME_MS);
 }

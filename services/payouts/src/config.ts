@@ -9,6 +9,7 @@ import {
   positiveInt,
   retentionEnv,
   refuseDevelopmentKeysInProduction,
+  sandboxScaledMs,
   urlWithProtocol,
   z,
 } from '@platform/config';
@@ -162,6 +163,5 @@ export function sandboxSettleDelayMs(config: Config): number {
 
 /** The mobile-money prompt's lifetime, scaled in sandbox mode (never below 1 ms). */
 export function pushLifetimeMs(config: Config): number {
-  const scale = config.PLATFORM_MODE === 'sandbox' ? config.SANDBOX_TIME_SCALE : 1;
-  return Math.max(1, Math.round(config.MOBILE_MONEY_PUSH_LIFETIME_MS * scale));
+  return sandboxScaledMs(config, config.MOBILE_MONEY_PUSH_LIFETIME_MS);
 }

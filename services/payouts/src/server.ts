@@ -176,15 +176,19 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
   });
   const codes = new ConfirmationCodeSender(deps.notifier, deps.logger.child({ context: 'ConfirmationCodeSender' }));
   const batchScheduler = transferBatchWorker({ ...workerContext, batches });
-  const createTransfer = new CreateTransferUseCase({
+  // What every create (a transfer, a batch, a USDT send) runs its shared steps with: claim, cap, hold, code.
+  const createSteps = {
     dataSource: deps.dataSource,
-    transfers,
     confirmations,
-    bank: deps.bank,
     ledger: deps.ledger,
     trading: deps.trading,
     walletRegistry: deps.walletRegistry,
     codes,
+  };
+  const createTransfer = new CreateTransferUseCase({
+    ...createSteps,
+    transfers,
+    bank: deps.bank,
     logger: deps.logger.child({ context: 'CreateTransfer' }),
     settings: deps.transfers,
   });
@@ -243,15 +247,10 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
       confirmations,
       listBatches: new ListTransferBatchesUseCase({ dataSource: deps.dataSource, batches }),
       createBatch: new CreateTransferBatchUseCase({
-        dataSource: deps.dataSource,
+        ...createSteps,
         batches,
         transfers,
-        confirmations,
         bank: deps.bank,
-        ledger: deps.ledger,
-        trading: deps.trading,
-        walletRegistry: deps.walletRegistry,
-        codes,
         logger: deps.logger.child({ context: 'CreateTransferBatch' }),
         settings: {
           ...deps.transfers,
@@ -269,13 +268,8 @@ export function createServer(deps: ServerDependencies): PayoutsServer {
       confirmations,
       listSends: new ListUsdtSendsUseCase({ dataSource: deps.dataSource, sends, confirmations }),
       createUsdtSend: new CreateUsdtSendUseCase({
-        dataSource: deps.dataSource,
+        ...createSteps,
         sends,
-        confirmations,
-        ledger: deps.ledger,
-        trading: deps.trading,
-        walletRegistry: deps.walletRegistry,
-        codes,
         logger: deps.logger.child({ context: 'CreateUsdtSend' }),
         settings: deps.transfers,
       }),

@@ -6,6 +6,7 @@ import {
   metricsEnv,
   positiveInt,
   refuseDevelopmentKeysInProduction,
+  sandboxScaledMs,
   z,
 } from '@platform/config';
 
@@ -52,14 +53,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function effectiveCodeTtlMs(
   config: Pick<Config, 'PLATFORM_MODE' | 'SANDBOX_TIME_SCALE' | 'WALLET_CODE_TTL_MS'>,
 ): number {
-  const scale = config.PLATFORM_MODE === 'sandbox' ? config.SANDBOX_TIME_SCALE : 1;
-  return Math.max(1, Math.round(config.WALLET_CODE_TTL_MS * scale));
+  return sandboxScaledMs(config, config.WALLET_CODE_TTL_MS);
 }
 
 /** The administrators' waiting period in force: scaled in sandbox mode only, never in production. */
 export function effectiveAdminWaitingPeriodMs(
   config: Pick<Config, 'PLATFORM_MODE' | 'SANDBOX_TIME_SCALE' | 'ADMIN_WAITING_PERIOD_MS'>,
 ): number {
-  if (config.PLATFORM_MODE !== 'sandbox') return config.ADMIN_WAITING_PERIOD_MS;
-  return Math.max(SCALED_WAITING_PERIOD_MS_MIN, Math.round(config.ADMIN_WAITING_PERIOD_MS * config.SANDBOX_TIME_SCALE));
+  return sandboxScaledMs(config, config.ADMIN_WAITING_PERIOD_MS, SCALED_WAITING_PERIOD_MS_MIN);
 }

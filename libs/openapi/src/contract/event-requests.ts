@@ -6,15 +6,12 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
 import { PAGE_FIELDS } from './requests';
+import { WEBHOOK_DELIVERY_FILTERS } from './statuses';
 
 const FEED_LIMIT_MAX = 100;
 /** The feed's page size when `limit` is absent. */
 export const FEED_LIMIT_DEFAULT = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** The statuses a partner may list its deliveries by. */
-export const WEBHOOK_DELIVERY_FILTERS = ['delivered', 'failing', 'dead'] as const;
-/** Every status a delivery may read as (the filters, plus the open and held ones). */
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'failing', 'delivered', 'dead', 'held'] as const;
 
 const limit = (description: string) =>
   z

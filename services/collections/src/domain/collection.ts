@@ -12,8 +12,10 @@
  * credited, refunded and expired are terminal. A deposit for a collection that
  * is not open is returned to the payer and changes nothing here.
  */
-export const COLLECTION_STATUSES = ['open', 'received', 'crediting', 'credited', 'refunded', 'expired'] as const;
-export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
+// The partner contract states the statuses; the transitions between them are collections' own.
+import { COLLECTION_STATUSES, type CollectionStatus } from '@platform/openapi/dist/contract/statuses';
+
+export { COLLECTION_STATUSES, type CollectionStatus };
 
 export const REFUND_REASONS = [
   'returned_by_rails',

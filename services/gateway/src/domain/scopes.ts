@@ -4,7 +4,7 @@
  * operation table (@platform/openapi), which the router registers routes from.
  */
 import { validationFailed } from '@platform/errors';
-import { SCOPES, Scope } from '@platform/openapi';
+import { SCOPES, type Scope } from '@platform/openapi/dist/contract/scopes';
 
 export { SCOPES };
 export type { Scope };

@@ -3,18 +3,9 @@
  * addresses, administrators, sandbox outbox entries), each value asserted on the way out.
  */
 import type { notifier, walletRegistry } from '@platform/proto';
+import { MESSAGE_KINDS, WALLET_SCREENING_STATUSES, WALLET_STATUSES } from '@platform/openapi/dist/contract/statuses';
 import { WireFormatError, wireNonEmptyString, wireTimestamp, wireUuid } from '../domain/wire-format';
 
-const PARTNER_WALLET_STATUSES = ['pending_partner_approval', 'pending_service_approval', 'active', 'rejected'];
-const SCREENING_STATUSES = ['pending', 'cleared', 'rejected'];
-const MESSAGE_KINDS = [
-  'wallet_approval',
-  'transfer_confirmation',
-  'usdt_send_confirmation',
-  'batch_confirmation',
-  'administrator_added',
-  'administrator_removed',
-];
 const MASKED_EMAIL = /^[^@*]\*\*\*@[^@]+$/;
 
 function wireOneOf(value: unknown, allowed: readonly string[], field: string): string {
@@ -46,8 +37,8 @@ export function presentWallet(wallet: walletRegistry.Wallet | undefined) {
     asset: wireNonEmptyString(wallet.asset, 'asset'),
     address: wireNonEmptyString(wallet.address, 'address'),
     label: wallet.label,
-    status: wireOneOf(wallet.status, PARTNER_WALLET_STATUSES, 'status'),
-    screeningStatus: wireOneOf(wallet.screeningStatus, SCREENING_STATUSES, 'screeningStatus'),
+    status: wireOneOf(wallet.status, WALLET_STATUSES, 'status'),
+    screeningStatus: wireOneOf(wallet.screeningStatus, WALLET_SCREENING_STATUSES, 'screeningStatus'),
     createdAt: wireTimestamp(wallet.createdAt, 'createdAt'),
     nextStep: wireNonEmptyString(wallet.nextStep, 'nextStep'),
   };

@@ -1,8 +1,10 @@
 /** USDT deposit rows. Lock order: the deposit (advisory lock on its hash, or its row) first, then accounts. */
 import { DueRows, EntityManager, queryRows } from '@platform/persistence';
 import { Big, formatAmount } from '@platform/money';
+import type { UsdtDepositStatus as PartnerDepositStatus } from '@platform/openapi/dist/contract/statuses';
 
-export type UsdtDepositStatus = 'credited' | 'held_for_attribution' | 'claimed' | 'unattributed';
+/** The statuses partners see, and `unattributed`: a deposit to no partner's address, which no partner sees. */
+export type UsdtDepositStatus = PartnerDepositStatus | 'unattributed';
 
 export interface UsdtDepositRecord {
   depositId: string;

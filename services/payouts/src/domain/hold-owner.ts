@@ -12,16 +12,16 @@
  * as long as it takes: a confirmed transfer waits on the bank, and its hold is
  * posted when the bank answers. Time alone never voids one.
  */
+import { type ConfirmableStatus, isFinal } from './confirmable-status';
 import { isUuid } from './ids';
 
 export type HoldOwnerKind = 'transfer' | 'usdt_send';
 /** The statuses transfers and USDT sends share. */
-export type OwnerStatus = 'creating' | 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
+export type OwnerStatus = ConfirmableStatus;
 export type HoldVerdict = 'keep' | 'void';
 
 const SERVICE = 'payouts';
 const KINDS: readonly HoldOwnerKind[] = ['transfer', 'usdt_send'];
-const FINAL_STATUSES: ReadonlySet<OwnerStatus> = new Set(['settled', 'failed', 'expired']);
 
 export function holdOwner(kind: HoldOwnerKind, id: string): string {
   return `${SERVICE}:${kind}:${id}`;
@@ -36,5 +36,5 @@ export function parseHoldOwner(owner: string | undefined): { kind: HoldOwnerKind
 
 /** What to do with a pending hold whose owner reads `status` (null: the row no longer exists). */
 export function holdVerdict(status: OwnerStatus | null): HoldVerdict {
-  return status === null || FINAL_STATUSES.has(status) ? 'void' : 'keep';
+  return status === null || isFinal(status) ? 'void' : 'keep';
 }

@@ -6,20 +6,14 @@
  * payer could never approve is refused at once.
  */
 import { Big, parsePositiveAmount } from '@platform/money';
+// The partner contract states the statuses; what an answer does to each is payouts' own.
+import { MOBILE_MONEY_PUSH_STATUSES, type MobileMoneyPushStatus } from '@platform/openapi/dist/contract/statuses';
 
 export const PUSH_AMOUNT_KES_MIN = '1.00';
 export const PUSH_AMOUNT_KES_MAX = '250000.00';
 
-export const PUSH_STATUSES = [
-  'pending',
-  'approved',
-  'credited',
-  'declined',
-  'expired',
-  'rejected',
-  'unavailable',
-] as const;
-export type PushStatus = (typeof PUSH_STATUSES)[number];
+export const PUSH_STATUSES = MOBILE_MONEY_PUSH_STATUSES;
+export type PushStatus = MobileMoneyPushStatus;
 
 /** The amount as a Big when it is a KES amount within the push limits, else null. */
 export function parsePushAmountKes(value: string): Big | null {

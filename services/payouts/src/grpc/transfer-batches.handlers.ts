@@ -2,22 +2,25 @@ import { AppError } from '@platform/errors';
 import type { AsyncImplementation } from '@platform/grpc';
 import type { DataSource } from '@platform/persistence';
 import type { payouts } from '@platform/proto';
+import { isFinal } from '../domain/confirmable-status';
 import type { Confirmation } from '../domain/confirmation-code';
 import { isUuid } from '../domain/ids';
 import type { ConfirmationsRepository } from '../persistence/confirmations.repository';
-import type { TransferBatchesRepository, TransferBatchRecord } from '../persistence/transfer-batches.repository';
+import type {
+  BatchStatus,
+  TransferBatchesRepository,
+  TransferBatchRecord,
+} from '../persistence/transfer-batches.repository';
 import type { TransferRecord, TransfersRepository } from '../persistence/transfers.repository';
 import type { CreateTransferBatchUseCase } from '../usecases/create-transfer-batch/create-transfer-batch.usecase';
 import type { ListTransferBatchesUseCase } from '../usecases/list-transfer-batches/list-transfer-batches.usecase';
 import { toHandle } from './transfers.handlers';
 
-const FINAL = new Set(['settled', 'failed', 'expired']);
-
 /** The batch's status, from its confirmation and its transfers (partners otherwise see only awaiting_confirmation). */
-export function batchStatus(confirmation: Confirmation | null, transfers: TransferRecord[]): string {
+export function batchStatus(confirmation: Confirmation | null, transfers: TransferRecord[]): BatchStatus {
   if (!confirmation) return 'failed';
   if (confirmation.status === 'used')
-    return transfers.every((transfer) => FINAL.has(transfer.status)) ? 'completed' : 'confirmed';
+    return transfers.every((transfer) => isFinal(transfer.status)) ? 'completed' : 'confirmed';
   if (confirmation.status === 'expired' || transfers.every((transfer) => transfer.status === 'expired'))
     return 'expired';
   return 'awaiting_confirmation';

@@ -7,18 +7,7 @@
  */
 import type { DueRows, EntityManager, PageBounds } from '@platform/persistence';
 import { claimDueSql, newestFirstPageSql, queryRows } from '@platform/persistence';
-
-export type ConfirmableStatus = 'creating' | 'awaiting_confirmation' | 'confirmed' | 'settled' | 'failed' | 'expired';
-
-/** The rows a partner may see (a create still running its checks is not one of them). */
-export type VisibleStatus = Exclude<ConfirmableStatus, 'creating'>;
-export const VISIBLE_STATUSES: readonly VisibleStatus[] = [
-  'awaiting_confirmation',
-  'confirmed',
-  'settled',
-  'failed',
-  'expired',
-];
+import type { ConfirmableStatus, VisibleStatus } from '../domain/confirmable-status';
 
 export interface ConfirmableListFilter {
   partnerId: string;

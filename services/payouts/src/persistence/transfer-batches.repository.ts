@@ -1,6 +1,7 @@
 /** transfer_batches and their items. */
 import type { DueRows, EntityManager, PageBounds } from '@platform/persistence';
 import { keysetConditions, keysetTimeSql, leaseTokenSelect, queryRows } from '@platform/persistence';
+import { BATCH_STATUSES, type BatchStatus } from '@platform/openapi/dist/contract/statuses';
 
 export interface TransferBatchRecord {
   batchId: string;
@@ -30,14 +31,7 @@ const BATCH_COLUMNS = `b.batch_id AS "batchId", b.partner_id AS "partnerId", b.i
   b.status, b.confirmation_id AS "confirmationId", b.item_count AS "itemCount", b.created_at AS "createdAt"`;
 
 /** A batch's status as partners see it, derived from its confirmation and its transfers (never stored). */
-export type BatchStatus = 'awaiting_confirmation' | 'confirmed' | 'completed' | 'expired' | 'failed';
-export const BATCH_STATUSES: readonly BatchStatus[] = [
-  'awaiting_confirmation',
-  'confirmed',
-  'completed',
-  'expired',
-  'failed',
-];
+export { BATCH_STATUSES, type BatchStatus };
 
 export interface BatchListFilter {
   partnerId: string;

@@ -1,13 +1,8 @@
 /** transfers: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
 import type { EntityManager } from '@platform/persistence';
 import { leaseTokenSelect, queryRows } from '@platform/persistence';
-import {
-  ConfirmableListFilter,
-  ConfirmableRows,
-  ConfirmableStatus,
-  VISIBLE_STATUSES,
-  VisibleStatus,
-} from './confirmable-rows';
+import type { ConfirmableStatus } from '../domain/confirmable-status';
+import { ConfirmableListFilter, ConfirmableRows } from './confirmable-rows';
 
 export type TransferStatus = ConfirmableStatus;
 
@@ -44,9 +39,6 @@ const COLUMNS = `transfer_id AS "transferId", partner_id AS "partnerId", idempot
   verified_account_name AS "verifiedAccountName", failure_code AS "failureCode", confirmation_id AS "confirmationId",
   kes_account_id AS "kesAccountId", batch_id AS "batchId", created_at AS "createdAt", confirmed_at AS "confirmedAt", settled_at AS "settledAt"`;
 
-/** The transfers a partner may see (a create still running its checks is not one of them). */
-export type VisibleTransferStatus = VisibleStatus;
-export const VISIBLE_TRANSFER_STATUSES = VISIBLE_STATUSES;
 export type TransferListFilter = ConfirmableListFilter;
 
 /** A transfer with its exact position in the newest-first listing. */

@@ -1,13 +1,8 @@
 /** usdt_sends: amounts read back as strings, never JS numbers. Transitions compare-and-set on the status. */
 import type { EntityManager } from '@platform/persistence';
 import { leaseTokenSelect, queryRows } from '@platform/persistence';
-import {
-  ConfirmableListFilter,
-  ConfirmableRows,
-  ConfirmableStatus,
-  VISIBLE_STATUSES,
-  VisibleStatus,
-} from './confirmable-rows';
+import type { ConfirmableStatus } from '../domain/confirmable-status';
+import { ConfirmableListFilter, ConfirmableRows } from './confirmable-rows';
 
 export type UsdtSendStatus = ConfirmableStatus;
 
@@ -39,9 +34,6 @@ const COLUMNS = `send_id AS "sendId", partner_id AS "partnerId", idempotency_key
   created_at AS "createdAt", confirmed_at AS "confirmedAt", settled_at AS "settledAt",
   decided_failure_reason AS "decidedFailureReason"`;
 
-/** The sends a partner may see (a create still running its checks is not one of them). */
-export type VisibleUsdtSendStatus = VisibleStatus;
-export const VISIBLE_USDT_SEND_STATUSES = VISIBLE_STATUSES;
 export type UsdtSendListFilter = ConfirmableListFilter;
 
 /** A send with its exact position in the newest-first listing. */

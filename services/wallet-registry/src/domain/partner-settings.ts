@@ -1,11 +1,11 @@
 import { validationFailed } from '@platform/errors';
+import { isUuid } from './ids';
 
 export interface PartnerSettings {
   partnerId: string;
   adminDomain: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // LDH labels (RFC 1123), at least two labels, ASCII only: a unicode or
 // punycode-confusable domain is refused rather than normalised.
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -14,7 +14,7 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}
 export function parsePartnerSettings(input: { partnerId: string; adminDomain: string }): PartnerSettings {
   const adminDomain = input.adminDomain.trim().toLowerCase();
   const bad: string[] = [];
-  if (!UUID.test(input.partnerId)) bad.push('partnerId');
+  if (!isUuid(input.partnerId)) bad.push('partnerId');
   if (!DOMAIN.test(adminDomain)) bad.push('adminDomain');
   if (bad.length > 0) throw validationFailed(bad);
   return { partnerId: input.partnerId, adminDomain };

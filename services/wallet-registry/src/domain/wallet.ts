@@ -10,17 +10,16 @@
  */
 import { isValidTronAddress } from '@platform/chain';
 import { validationFailed } from '@platform/errors';
+// The partner contract states the statuses partners see; the registry adds `revoked`, which they never see.
+import {
+  WALLET_STATUSES as PARTNER_WALLET_STATUSES,
+  type WalletScreeningStatus,
+} from '@platform/openapi/dist/contract/statuses';
 
-export const WALLET_STATUSES = [
-  'pending_partner_approval',
-  'pending_service_approval',
-  'active',
-  'rejected',
-  'revoked',
-] as const;
+export const WALLET_STATUSES = [...PARTNER_WALLET_STATUSES, 'revoked'] as const;
 export type WalletStatus = (typeof WALLET_STATUSES)[number];
 /** Screening moves with the service's review: pending until reviewed, then cleared or rejected. */
-export type ScreeningStatus = 'pending' | 'cleared' | 'rejected';
+export type ScreeningStatus = WalletScreeningStatus;
 
 export const SUPPORTED_CHAIN = 'tron';
 export const SUPPORTED_ASSET = 'USDT';

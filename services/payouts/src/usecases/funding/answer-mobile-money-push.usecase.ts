@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { AppError } from '@platform/errors';
+import { isUuid } from '../../domain/ids';
 import type { Answer } from '../../domain/mobile-money-push';
 import type { MobileMoneyPushesRepository, PushRecord } from '../../persistence/mobile-money-pushes.repository';
 import type { PushCredits } from './push-credits';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RAIL_REFERENCE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const RAIL_REFERENCE_LENGTH = 10;
 
@@ -30,7 +30,7 @@ export class AnswerMobileMoneyPushUseCase {
   ) {}
 
   async execute(command: { partnerId: string; pushId: string; answer: Answer }): Promise<PushRecord> {
-    if (!UUID.test(command.pushId)) throw new AppError('MOBILE_MONEY_PUSH_NOT_FOUND');
+    if (!isUuid(command.pushId)) throw new AppError('MOBILE_MONEY_PUSH_NOT_FOUND');
     const push = await this.pushes.answer(command.partnerId, command.pushId, command.answer, sandboxRailReference());
     if (!push) throw new AppError('MOBILE_MONEY_PUSH_NOT_FOUND');
     if (push.status !== 'approved') return push;

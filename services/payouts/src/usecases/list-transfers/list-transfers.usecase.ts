@@ -5,14 +5,9 @@
  */
 import type { DataSource } from '@platform/persistence';
 import type { Confirmation } from '../../domain/confirmation-code';
+import { VISIBLE_STATUSES, VisibleStatus } from '../../domain/confirmable-status';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
-import {
-  ListedTransfer,
-  TransferRecord,
-  TransfersRepository,
-  VISIBLE_TRANSFER_STATUSES,
-  VisibleTransferStatus,
-} from '../../persistence/transfers.repository';
+import { ListedTransfer, TransferRecord, TransfersRepository } from '../../persistence/transfers.repository';
 import { ConfirmedPayoutList, ConfirmedPayoutListQuery, listConfirmedPage } from '../shared/list-confirmed-page';
 
 export type ListTransfersQuery = ConfirmedPayoutListQuery;
@@ -23,7 +18,7 @@ export interface ListedTransferWithConfirmation {
 }
 
 export class ListTransfersUseCase {
-  private readonly list: ConfirmedPayoutList<VisibleTransferStatus, ListedTransfer>;
+  private readonly list: ConfirmedPayoutList<VisibleStatus, ListedTransfer>;
 
   constructor(
     private readonly deps: {
@@ -34,7 +29,7 @@ export class ListTransfersUseCase {
   ) {
     this.list = {
       kind: 'transfer',
-      statuses: VISIBLE_TRANSFER_STATUSES,
+      statuses: VISIBLE_STATUSES,
       idOf: (row) => row.transferId,
       listPage: (manager, filter) => deps.transfers.listPage(manager, filter),
     };

@@ -5,14 +5,9 @@
  */
 import type { DataSource } from '@platform/persistence';
 import type { Confirmation } from '../../domain/confirmation-code';
+import { VISIBLE_STATUSES, VisibleStatus } from '../../domain/confirmable-status';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
-import {
-  ListedUsdtSend,
-  UsdtSendRecord,
-  UsdtSendsRepository,
-  VISIBLE_USDT_SEND_STATUSES,
-  VisibleUsdtSendStatus,
-} from '../../persistence/usdt-sends.repository';
+import { ListedUsdtSend, UsdtSendRecord, UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
 import { ConfirmedPayoutList, ConfirmedPayoutListQuery, listConfirmedPage } from '../shared/list-confirmed-page';
 
 export type ListUsdtSendsQuery = ConfirmedPayoutListQuery;
@@ -23,7 +18,7 @@ export interface ListedUsdtSendWithConfirmation {
 }
 
 export class ListUsdtSendsUseCase {
-  private readonly list: ConfirmedPayoutList<VisibleUsdtSendStatus, ListedUsdtSend>;
+  private readonly list: ConfirmedPayoutList<VisibleStatus, ListedUsdtSend>;
 
   constructor(
     private readonly deps: {
@@ -34,7 +29,7 @@ export class ListUsdtSendsUseCase {
   ) {
     this.list = {
       kind: 'usdt send',
-      statuses: VISIBLE_USDT_SEND_STATUSES,
+      statuses: VISIBLE_STATUSES,
       idOf: (row) => row.sendId,
       listPage: (manager, filter) => deps.sends.listPage(manager, filter),
     };

@@ -7,9 +7,8 @@
 import { validationFailed } from '@platform/errors';
 import { Big, formatAmount, parsePositiveAmount } from '@platform/money';
 import { claimIdempotently } from '@platform/persistence';
+import { isUuid } from '../../domain/ids';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface PayOrderProceedsCommand {
   instructionId: string;
@@ -28,7 +27,7 @@ export class PayOrderProceedsUseCase {
   async execute(command: PayOrderProceedsCommand): Promise<InstructionRecord> {
     const amount = parsePositiveAmount(command.amountKes, 'KES');
     const bad = (['instructionId', 'partnerId', 'orderId', 'payoutDestinationId'] as const).filter(
-      (field) => !UUID.test(command[field]),
+      (field) => !isUuid(command[field]),
     );
     if (amount === null) bad.push('amountKes' as never);
     if (bad.length > 0 || amount === null) throw validationFailed(bad);

@@ -1,8 +1,7 @@
 /**
  * The time-driven steps of a USDT send, run by the durable scheduler:
- * - creating past its lease: undone (hold voided, cap released, row removed);
- * - awaiting_confirmation past the code's expiry: expired with
- *   confirmation.expired (subjectType usdt_send), hold and cap given back;
+ * - creating past its lease, or awaiting_confirmation past the code's expiry:
+ *   undone or expired exactly as a transfer is (usecases/shared/unconfirmed-steps.ts);
  * - confirmed, not yet with the chain: the wallet is asked again (not active:
  *   failed USDT_SEND_DESTINATION_NOT_ACTIVE), then the custodian sends,
  *   idempotent on the send id; refused: failed with its reason;
@@ -25,74 +24,43 @@
  * is never handed to the chain.
  */
 import { enqueueEvent } from '@platform/events';
-import type { Logger } from '@platform/logger';
-import type { DataSource, EntityManager, StepLease } from '@platform/persistence';
-import { withTransaction } from '@platform/persistence';
+import type { EntityManager, StepLease } from '@platform/persistence';
 import type { ChainCustodian } from '../../adapters/chain/chain-custodian';
-import { releaseCapIdempotently, voidHoldIdempotently } from '../../adapters/peers/holds';
-import type { LedgerApi, ServiceAccounts, TradingLimitsApi, WalletRegistryApi } from '../../adapters/peers/peers';
-import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
+import type { LedgerApi, ServiceAccounts, WalletRegistryApi } from '../../adapters/peers/peers';
 import type { UsdtSendRecord, UsdtSendsRepository } from '../../persistence/usdt-sends.repository';
 import { activeWallet } from '../create-usdt-send/create-usdt-send.usecase';
-import { lapseConfirmation } from '../lapse-confirmation';
+import { UnconfirmedSteps, UnconfirmedStepsDependencies } from '../shared/unconfirmed-steps';
 
 type SendOutcome = { status: 'settled'; settledAt: Date } | { status: 'failed'; failureReason: string };
 
-export interface UsdtSendStepsDependencies {
-  dataSource: DataSource;
+export interface UsdtSendStepsDependencies extends UnconfirmedStepsDependencies {
   sends: UsdtSendsRepository;
-  confirmations: ConfirmationsRepository;
   ledger: Pick<LedgerApi, 'voidHold' | 'getHold' | 'postHold'>;
-  trading: TradingLimitsApi;
   walletRegistry: Pick<WalletRegistryApi, 'getWalletStatus'>;
   chain: ChainCustodian;
   serviceAccounts: ServiceAccounts;
-  logger: Logger;
   /** How soon a submitted send's chain status is read again. */
   statusPollMs: number;
 }
 
 export class UsdtSendSteps {
-  constructor(private readonly deps: UsdtSendStepsDependencies) {}
+  private readonly unconfirmed: UnconfirmedSteps<UsdtSendRecord>;
+
+  constructor(private readonly deps: UsdtSendStepsDependencies) {
+    this.unconfirmed = new UnconfirmedSteps(deps, {
+      rows: deps.sends,
+      subjectType: 'usdt_send',
+      noun: 'usdt send',
+      idField: 'sendId',
+      idOf: (send) => send.sendId,
+    });
+  }
 
   async run(send: UsdtSendRecord, lease: StepLease): Promise<void> {
-    if (send.status === 'creating') return this.abandon(send);
-    if (send.status === 'awaiting_confirmation') return this.expire(send);
+    if (send.status === 'creating') return this.unconfirmed.abandon(send);
+    if (send.status === 'awaiting_confirmation') return this.unconfirmed.expire(send);
     if (send.status === 'confirmed') return send.chainSubmittedAt ? this.poll(send, lease) : this.release(send, lease);
     // A final send is never due: nothing to do.
-  }
-
-  private async giveBack(send: UsdtSendRecord): Promise<void> {
-    await voidHoldIdempotently(this.deps.ledger, send.sendId);
-    await releaseCapIdempotently(this.deps.trading, send.sendId);
-  }
-
-  private async abandon(send: UsdtSendRecord): Promise<void> {
-    await this.giveBack(send);
-    await this.deps.sends.deleteCreating(this.deps.dataSource.manager, send.sendId);
-    this.deps.logger.warn('abandoned usdt send create undone', { sendId: send.sendId });
-  }
-
-  private async expire(send: UsdtSendRecord): Promise<void> {
-    const confirmationId = send.confirmationId;
-    if (!confirmationId) throw new Error(`usdt send ${send.sendId} awaits confirmation without one`);
-    const lapsed = await lapseConfirmation(
-      this.deps.dataSource,
-      this.deps.confirmations,
-      { partnerId: send.partnerId, confirmationId },
-      (manager, expiresAt) => this.deps.sends.rescheduleExpiry(manager, confirmationId, expiresAt),
-    );
-    if (!lapsed) return;
-    await this.giveBack(send);
-    await withTransaction(this.deps.dataSource, async (manager) => {
-      if (!(await this.deps.sends.markExpired(manager, send.sendId))) return;
-      await enqueueEvent(manager, {
-        partnerId: send.partnerId,
-        type: 'confirmation.expired',
-        data: { confirmationId, subjectType: 'usdt_send', subjectId: send.sendId, expiredAt: new Date().toISOString() },
-      });
-    });
-    this.deps.logger.info('usdt send expired: code not confirmed in time', { sendId: send.sendId, confirmationId });
   }
 
   private async release(send: UsdtSendRecord, lease: StepLease): Promise<void> {
@@ -160,7 +128,7 @@ export class UsdtSendSteps {
   }
 
   private async fail(send: UsdtSendRecord, failureReason: string, lease: StepLease): Promise<void> {
-    await this.finish(send, { status: 'failed', failureReason }, lease, () => this.giveBack(send));
+    await this.finish(send, { status: 'failed', failureReason }, lease, () => this.unconfirmed.giveBack(send));
   }
 
   /**
