@@ -4,19 +4,13 @@
  * the use cases apply. No I/O here.
  */
 import { Big, formatAmount, formatDecimal, RATE_SCALE } from '@platform/money';
+// The partner contract states the statuses; its light module loads no zod.
+import { ORDER_STATUSES, type KesDebitStatus, type OrderStatus } from '@platform/openapi/dist/contract/statuses';
 
-export const ORDER_STATUSES = [
-  'awaiting_usdt',
-  'awaiting_payment',
-  'funds_reserved',
-  'settled',
-  'rejected',
-  'expired',
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, type KesDebitStatus, type OrderStatus };
+
 export type OrderSide = 'buy' | 'sell';
 export type FundingMode = 'debit_first' | 'pay_in' | 'deposit' | 'balance';
-export type KesDebitStatus = 'reserved' | 'debited' | 'released' | 'reversal_pending' | 'reversed';
 /** Where the (simulated) bank's debit of a debit-first buy stands. */
 export type DebitOutcome = 'pending' | 'accepted' | 'ambiguous' | 'refused';
 
