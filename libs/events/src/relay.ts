@@ -17,8 +17,18 @@
  * `lagCheckIntervalMs`, whether or not the broker answers.
  *
  * Batches: one pass claims up to `batchSize` rows, publishes them all and waits
- * for the broker's confirms once; one UPDATE and one commit mark them. A kick
- * (a transaction that enqueued events committed) that arrives while a pass runs
+ * for the broker's confirms once, then commits. The claim marks the rows
+ * published in the statement that locks and returns them (`UPDATE … RETURNING`
+ * along the partial index of unpublished rows), inside the pass's transaction:
+ * the mark becomes visible only with the commit that follows the confirms, and a
+ * failed pass (or a relay that dies before its commit) rolls the mark back with
+ * the locks, so a row is published as before and no later. A pass is three
+ * round trips (BEGIN, the claim, COMMIT) and one commit; rows the broker could
+ * not route are put back unpublished by one more statement before the commit.
+ * The claim and the idle poll run as named prepared statements (parsed and
+ * planned once per connection).
+ *
+ * A kick (a transaction that enqueued events committed) that arrives while a pass runs
  * is kept, so the next pass starts as soon as it may and takes everything
  * committed meanwhile. Passes begin at least `passSpacingMsMin` apart: a pass is
  * a commit whatever it carries, so under a steady stream of kicks (every order
@@ -52,6 +62,7 @@
 import type { ConfirmChannel, Message } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '@platform/logger';
+import { queryPrepared, queryPreparedIn } from '@platform/persistence';
 import { TRACEPARENT } from '@platform/tracing';
 import { AmqpConnection, assertPartnerEventsExchange } from './amqp';
 import { BusEvent, PARTNER_EVENTS_EXCHANGE } from './catalogue';
@@ -97,6 +108,29 @@ const LAG_CHECK_INTERVAL_MS_DEFAULT = 10_000;
 /** Unpublished rows counted at most by one lag measurement, so it stays cheap whatever the backlog. */
 export const OUTBOX_COUNTED_MAX = 100_000;
 
+/**
+ * The claim: up to `batchSize` unpublished rows, oldest first, locked (rows
+ * another relay holds are skipped), marked published and returned in creation
+ * order. The batch size is written into the text (a whole number checked at
+ * construction) so that no parameter is left for a generic plan to guess at.
+ */
+function outboxClaimSql(batchSize: number): string {
+  return `WITH claimed AS (
+    SELECT id FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
+  ), marked AS (
+    UPDATE outbox o SET published_at = now(), publish_attempts = o.publish_attempts + 1
+    FROM claimed c WHERE o.id = c.id
+    RETURNING o.id, o.payload, o.traceparent, o.created_at
+  )
+  SELECT id, payload, traceparent FROM marked ORDER BY created_at`;
+}
+
+/** The claim's rows the broker could not route: unpublished again, the attempt (counted by the claim) kept with its error. */
+const OUTBOX_UNROUTABLE_SQL =
+  "UPDATE outbox SET published_at = NULL, last_error = 'unroutable' WHERE id = ANY($1::uuid[])";
+
+const OUTBOX_ANY_UNPUBLISHED_SQL = 'SELECT 1 FROM outbox WHERE published_at IS NULL LIMIT 1';
+
 interface OutboxRow {
   id: string;
   payload: BusEvent;
@@ -118,6 +152,7 @@ export class OutboxRelay {
   private lastBatchFull = false;
   private lastPassStartedMs = 0;
   private readonly batchSize: number;
+  private readonly claimSql: string;
   private readonly pollIntervalMs: number;
   private readonly passSpacingMsMin: number;
   private readonly confirmTimeoutMs: number;
@@ -134,6 +169,9 @@ export class OutboxRelay {
     options: RelayOptions = {},
   ) {
     this.batchSize = options.batchSize ?? BATCH_SIZE_DEFAULT;
+    if (!Number.isSafeInteger(this.batchSize) || this.batchSize < 1)
+      throw new Error(`the relay's batch size is a positive whole number, not ${this.batchSize}`);
+    this.claimSql = outboxClaimSql(this.batchSize);
     this.pollIntervalMs = options.pollIntervalMs ?? POLL_INTERVAL_MS_DEFAULT;
     this.passSpacingMsMin = options.passSpacingMsMin ?? PASS_SPACING_MS_MIN_DEFAULT;
     this.confirmTimeoutMs = options.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS_DEFAULT;
@@ -255,7 +293,12 @@ export class OutboxRelay {
 
   /** True when some row waits to be published (the partial index on unpublished rows answers it). */
   private async anyUnpublished(): Promise<boolean> {
-    const rows = (await this.dataSource.query('SELECT 1 FROM outbox WHERE published_at IS NULL LIMIT 1')) as unknown[];
+    const rows = await queryPrepared<unknown>(
+      this.dataSource,
+      'outbox_any_unpublished',
+      OUTBOX_ANY_UNPUBLISHED_SQL,
+      [],
+    );
     return rows.length > 0;
   }
 
@@ -273,10 +316,7 @@ export class OutboxRelay {
     const channel = await withTimeout(this.ensureChannel(), this.confirmTimeoutMs, 'broker connection');
     return this.dataSource
       .transaction(async (manager) => {
-        const rows: OutboxRow[] = await manager.query(
-          'SELECT id, payload, traceparent FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED',
-          [this.batchSize],
-        );
+        const rows = await queryPreparedIn<OutboxRow>(manager, 'outbox_claim', this.claimSql, []);
         this.lastBatchUnroutable = false;
         if (rows.length === 0) return 0;
         for (const row of rows) this.returned.delete(row.id);
@@ -294,25 +334,15 @@ export class OutboxRelay {
         }
         await withTimeout(channel.waitForConfirms(), this.confirmTimeoutMs, 'publisher confirms');
         this.metrics.batchConfirmed(performance.now() - publishedAt);
-        const routed = rows.filter((row) => !this.returned.has(row.id)).map((row) => row.id);
-        const unroutable = rows.length - routed.length;
-        this.lastBatchUnroutable = unroutable > 0;
-        if (unroutable > 0) {
+        const unroutable = rows.filter((row) => this.returned.has(row.id)).map((row) => row.id);
+        this.lastBatchUnroutable = unroutable.length > 0;
+        if (unroutable.length > 0) {
           this.logger.warn('outbox events unroutable (no consumer queue bound yet); kept for retry', {
-            count: unroutable,
+            count: unroutable.length,
           });
-          await manager.query(
-            "UPDATE outbox SET publish_attempts = publish_attempts + 1, last_error = 'unroutable' WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))",
-            [rows.map((row) => row.id), routed],
-          );
+          await manager.query(OUTBOX_UNROUTABLE_SQL, [unroutable]);
         }
-        if (routed.length > 0) {
-          await manager.query(
-            'UPDATE outbox SET published_at = now(), publish_attempts = publish_attempts + 1 WHERE id = ANY($1::uuid[])',
-            [routed],
-          );
-        }
-        return routed.length;
+        return rows.length - unroutable.length;
       })
       .then((published) => {
         this.lastBatchFull = published >= this.batchSize;

@@ -9,7 +9,12 @@
 // the spacing gathered, while a lone kick after a quiet spell is served at once; two
 // relays at once never publish the same row in the same pass; a running relay
 // reports its backlog at scrape (even while its pass is stuck) and what it published;
-// and a message carries the traceparent its event was written in (none outside a span).
+// a message carries the traceparent its event was written in (none outside a span).
+// The claim marks its rows published in the pass's own transaction, so: rows the
+// broker could not route are left unpublished with the attempt and its error; a
+// relay whose database connection dies while it waits for confirms (a crash between
+// publish and mark) leaves its rows unpublished for the next pass; a batch goes
+// out in the order its events were created.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createLogger } from '@platform/logger';
@@ -34,6 +39,8 @@ class FakeConfirmChannel extends EventEmitter {
   /** While set, waitForConfirms waits for it: a pass held in the middle. */
   gate: Promise<void> | null = null;
   async assertExchange(): Promise<void> {}
+  /** Message ids the broker returns as unroutable (no queue bound), as RabbitMQ does for `mandatory`. */
+  unroutable = new Set<string>();
   publish(
     _exchange: string,
     _key: string,
@@ -42,6 +49,7 @@ class FakeConfirmChannel extends EventEmitter {
   ): boolean {
     this.published.push(options.messageId);
     this.headers.set(options.messageId, options.headers);
+    if (this.unroutable.has(options.messageId)) this.emit('return', { properties: { messageId: options.messageId } });
     return true;
   }
   async waitForConfirms(): Promise<void> {
@@ -84,11 +92,20 @@ function relayWith(
   return new OutboxRelay(db, amqp, logger, { pollIntervalMs: POLL_NEVER_MS, confirmTimeoutMs: 5_000, ...options });
 }
 
-async function enqueue(count: number): Promise<string[]> {
+async function enqueue(
+  count: number,
+  createdAt: (index: number) => Date | undefined = () => undefined,
+): Promise<string[]> {
   const ids: string[] = [];
   await db.transaction(async (manager) => {
     for (let index = 0; index < count; index += 1) {
-      ids.push((await enqueueEvent(manager, { partnerId: randomUUID(), type: 'credit.received', data: { index } })).id);
+      const event = {
+        partnerId: randomUUID(),
+        type: 'credit.received' as const,
+        data: { index },
+        createdAt: createdAt(index),
+      };
+      ids.push((await enqueueEvent(manager, event)).id);
     }
   });
   return ids;
@@ -244,4 +261,56 @@ it('publishes each event with the traceparent it was written in, and none for on
   expect(await relayWith(channel).publishBatch()).toBe(2);
   expect(channel.headers.get(traced)?.traceparent).toMatch(new RegExp(`^00-${partnerTrace}-[0-9a-f]{16}-0[01]$`));
   expect(channel.headers.get(untraced)).toEqual({ 'partner-id': expect.any(String) });
+});
+
+it('leaves the rows the broker could not route unpublished, with the attempt and its error, and marks the rest', async () => {
+  const channel = new FakeConfirmChannel();
+  const ids = await enqueue(6);
+  const unroutable = ids.slice(0, 2);
+  for (const id of unroutable) channel.unroutable.add(id);
+  expect(await relayWith(channel).publishBatch()).toBe(4);
+  const rows = (await db.query(
+    'SELECT id, published_at IS NOT NULL AS published, publish_attempts, last_error FROM outbox ORDER BY id',
+  )) as Array<{ id: string; published: boolean; publish_attempts: number; last_error: string | null }>;
+  for (const row of rows) {
+    const routed = !unroutable.includes(row.id);
+    expect(row).toEqual({
+      id: row.id,
+      published: routed,
+      publish_attempts: 1,
+      last_error: routed ? null : 'unroutable',
+    });
+  }
+});
+
+it('leaves its rows unpublished when its database connection dies while it waits for confirms', async () => {
+  const channel = new FakeConfirmChannel();
+  const ids = await enqueue(5);
+  let release: () => void = () => undefined;
+  channel.gate = new Promise((resolve) => {
+    release = resolve;
+  });
+  const pass = relayWith(channel).publishBatch();
+  await waitFor(() => channel.confirmWaits === 1, { timeoutMs: 5_000, what: 'the pass to wait for its confirm' });
+  // The claim has marked the rows in the open transaction; the process holding it dies (its backend goes).
+  const [killed] = (await db.query(
+    "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'",
+  )) as Array<{ n: number }>;
+  expect(killed?.n).toBe(1);
+  channel.gate = null;
+  release();
+  await expect(pass).rejects.toThrow();
+  expect(await unpublished()).toBe(5);
+  const next = new FakeConfirmChannel();
+  expect(await relayWith(next).publishBatch()).toBe(5);
+  expect(next.published.sort()).toEqual([...ids].sort());
+});
+
+it('publishes a batch in the order its events were created', async () => {
+  const channel = new FakeConfirmChannel();
+  const baseMs = Date.parse('2026-11-27T10:00:00.000Z');
+  // Written newest first: the creation times, not the order of the writes, decide.
+  const ids = await enqueue(8, (index) => new Date(baseMs - index * 1_000));
+  expect(await relayWith(channel).publishBatch()).toBe(8);
+  expect(channel.published).toEqual([...ids].reverse());
 });
