@@ -111,16 +111,20 @@ export const OUTBOX_COUNTED_MAX = 100_000;
 /**
  * The claim: up to `batchSize` unpublished rows, oldest first, locked (rows
  * another relay holds are skipped), marked published and returned in creation
- * order. The batch size is written into the text (a whole number checked at
- * construction) so that no parameter is left for a generic plan to guess at.
+ * order. The locked ids are handed to the UPDATE as an array (`= ANY(ARRAY(…))`,
+ * computed once before it), so the rows are found by primary key whatever the
+ * table's size: joined to the sub-select instead, the planner may read the
+ * whole table to hash-join a batch it expects to be large. The batch size is
+ * written into the text (a whole number checked at construction) so that no
+ * parameter is left for a generic plan to guess at.
  */
-function outboxClaimSql(batchSize: number): string {
-  return `WITH claimed AS (
-    SELECT id FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
-  ), marked AS (
-    UPDATE outbox o SET published_at = now(), publish_attempts = o.publish_attempts + 1
-    FROM claimed c WHERE o.id = c.id
-    RETURNING o.id, o.payload, o.traceparent, o.created_at
+export function outboxClaimSql(batchSize: number): string {
+  return `WITH marked AS (
+    UPDATE outbox SET published_at = now(), publish_attempts = publish_attempts + 1
+    WHERE id = ANY(ARRAY(
+      SELECT id FROM outbox WHERE published_at IS NULL ORDER BY created_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
+    ))
+    RETURNING id, payload, traceparent, created_at
   )
   SELECT id, payload, traceparent FROM marked ORDER BY created_at`;
 }

@@ -14,7 +14,8 @@
 // broker could not route are left unpublished with the attempt and its error; a
 // relay whose database connection dies while it waits for confirms (a crash between
 // publish and mark) leaves its rows unpublished for the next pass; a batch goes
-// out in the order its events were created.
+// out in the order its events were created; and the claim finds its rows by index
+// however many published rows the table keeps (no sequential read of the outbox).
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createLogger } from '@platform/logger';
@@ -24,7 +25,7 @@ import { createScratchDatabase, ScratchDatabase, waitFor } from '@platform/testi
 import { contextFromTraceparent, inSpan, SpanKind, startTracing } from '@platform/tracing';
 import type { AmqpConnection } from '../src/amqp';
 import { enqueueEvent, OUTBOX_TABLE_V1_SQL, OUTBOX_TRACEPARENT_V2_SQL } from '../src/outbox';
-import { OutboxRelay } from '../src/relay';
+import { OutboxRelay, outboxClaimSql } from '../src/relay';
 import { RelayMetrics } from '../src/relay-metrics';
 
 const logger = createLogger('relay-spec', 'error');
@@ -313,4 +314,25 @@ it('publishes a batch in the order its events were created', async () => {
   const ids = await enqueue(8, (index) => new Date(baseMs - index * 1_000));
   expect(await relayWith(channel).publishBatch()).toBe(8);
   expect(channel.published).toEqual([...ids].reverse());
+});
+
+it('claims along the indexes, not by reading the whole outbox, however many published rows it keeps', async () => {
+  await db.query(
+    `INSERT INTO outbox (id, partner_id, type, payload, created_at, published_at, publish_attempts)
+     SELECT gen_random_uuid(), gen_random_uuid(), 'credit.received', '{}', now() - g * interval '1 second', now(), 1
+     FROM generate_series(1, 20000) AS g`,
+  );
+  await enqueue(3);
+  await db.query('ANALYZE outbox');
+  const [{ 'QUERY PLAN': plan }] = (await db.query(`EXPLAIN (FORMAT JSON) ${outboxClaimSql(100)}`)) as Array<{
+    'QUERY PLAN': unknown;
+  }>;
+  const scans: string[] = [];
+  const walk = (node: { 'Node Type'?: string; 'Relation Name'?: string; Plans?: unknown[] }) => {
+    if (node['Relation Name'] === 'outbox') scans.push(node['Node Type'] ?? '');
+    for (const child of node.Plans ?? []) walk(child as typeof node);
+  };
+  walk((plan as Array<{ Plan: Parameters<typeof walk>[0] }>)[0]!.Plan);
+  expect(scans.length).toBeGreaterThan(0);
+  expect(scans).not.toContain('Seq Scan');
 });
