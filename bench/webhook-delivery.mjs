@@ -10,6 +10,10 @@
 // Per run: PARTNERS partners, each with its own endpoint path. Throughput: BURST_EVENTS
 // events published at once, deliveries/s = events / (last ack − first publish). Latency:
 // LATENCY_RATE_PER_S events/s for LATENCY_SECONDS, publish → receiver's 200, p50 and p99.
+// Commits per delivery: svc_webhook_delivery's commits (pg_stat_database) over the burst,
+// from a snapshot taken once the statistics of the work before it were flushed to one taken
+// as long after the last ack, ÷ BURST_EVENTS: a count, so it holds on a loaded machine
+// (the replicas' idle polls over those seconds included).
 // Prints a table; writes JSON to bench/results/ (git-ignored).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +36,7 @@ import {
 import { ensureServiceIdentities, SERVICES, serviceEnvironment } from '../scripts/lib/services.mjs';
 import { identityPaths } from '../scripts/lib/identities.mjs';
 import { acquireLock, ensureDir, run, sleep } from '../scripts/lib/processes.mjs';
+import { openStatistics } from './lib/cost.mjs';
 
 const RECEIVER_LATENCY_MS = 20;
 const PARTNERS = 16;
@@ -51,6 +56,7 @@ const amqplib = require(path.join(REPO_ROOT, 'node_modules', 'amqplib'));
 const { createClient, TlsMaterial } = require(path.join(REPO_ROOT, 'libs', 'grpc', 'dist', 'index.js'));
 const { webhookDelivery } = require(path.join(REPO_ROOT, 'proto', 'dist', 'index.js'));
 const { createLogger } = require(path.join(REPO_ROOT, 'libs', 'logger', 'dist', 'index.js'));
+const { STATS_FLUSH_WAIT_MS, difference } = require('./lib/counters.js');
 
 const profile = loadProfile('test');
 const service = SERVICES.find((candidate) => candidate.name === 'webhook-delivery');
@@ -193,15 +199,27 @@ async function waitAcked(acks, ids) {
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-async function throughput(channel, partners, acks) {
+/** The service database's commits so far, once what came before was flushed to the statistics. */
+async function commitsFlushed(statistics) {
+  await sleep(STATS_FLUSH_WAIT_MS);
+  const snapshot = await statistics.snapshot();
+  return snapshot.databases[service.database];
+}
+
+async function throughput(channel, partners, acks, statistics) {
   const sent = new Map();
+  const before = await commitsFlushed(statistics);
   const startMs = performance.now();
   for (let index = 0; index < BURST_EVENTS; index += 1) publish(channel, partners[index % partners.length], sent);
   await channel.waitForConfirms();
   const ids = [...sent.keys()];
   await waitAcked(acks, ids);
   const endMs = Math.max(...ids.map((id) => acks.get(id)));
-  return BURST_EVENTS / ((endMs - startMs) / 1_000);
+  const burst = difference(await commitsFlushed(statistics), before);
+  return {
+    deliveriesPerSecond: BURST_EVENTS / ((endMs - startMs) / 1_000),
+    commitsPerDelivery: burst.commits / BURST_EVENTS,
+  };
 }
 
 async function latency(channel, partners, acks) {
@@ -223,14 +241,24 @@ async function runOnce(workers) {
   const receiver = await startReceiver();
   const replicas = [];
   const publisher = { connection: null };
+  const databaseUrl = serviceEnvironment(profile, service).DATABASE_URL;
+  const statistics = await openStatistics(databaseUrl.replace(`/${service.database}`, '/{database}'), [
+    service.database,
+  ]);
   try {
     for (let index = 0; index < workers; index += 1) replicas.push(await startReplica(index));
     const partners = await setEndpoints(receiver.port);
     Object.assign(publisher, await openPublisher());
-    const deliveriesPerSecond = await throughput(publisher.channel, partners, receiver.acks);
+    const { deliveriesPerSecond, commitsPerDelivery } = await throughput(
+      publisher.channel,
+      partners,
+      receiver.acks,
+      statistics,
+    );
     const { p50Ms, p99Ms } = await latency(publisher.channel, partners, receiver.acks);
-    return { workers, deliveriesPerSecond, p50Ms, p99Ms };
+    return { workers, deliveriesPerSecond, commitsPerDelivery, p50Ms, p99Ms };
   } finally {
+    await statistics.close().catch(() => undefined);
     await publisher.connection?.close().catch(() => undefined);
     await Promise.all(replicas.map(stopReplica));
     await new Promise((resolve) => receiver.server.close(resolve));
@@ -248,11 +276,11 @@ function printTable(results) {
   console.log(
     `machine: ${machine().cpus} CPUs, load average (1 min) ${machine().loadAverage1m}; everything runs on it`,
   );
-  console.log('workers | deliveries/s | p50 publish→ack ms | p99 publish→ack ms');
-  console.log('--------|--------------|--------------------|-------------------');
+  console.log('workers | deliveries/s | commits per delivery | p50 publish→ack ms | p99 publish→ack ms');
+  console.log('--------|--------------|----------------------|--------------------|-------------------');
   for (const row of results) {
     console.log(
-      `${String(row.workers).padStart(7)} | ${row.deliveriesPerSecond.toFixed(0).padStart(12)} | ${row.p50Ms.toFixed(1).padStart(18)} | ${row.p99Ms.toFixed(1).padStart(18)}`,
+      `${String(row.workers).padStart(7)} | ${row.deliveriesPerSecond.toFixed(0).padStart(12)} | ${row.commitsPerDelivery.toFixed(2).padStart(20)} | ${row.p50Ms.toFixed(1).padStart(18)} | ${row.p99Ms.toFixed(1).padStart(18)}`,
     );
   }
 }
