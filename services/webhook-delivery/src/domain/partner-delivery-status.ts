@@ -8,14 +8,16 @@
  * - `delivered`, `dead`: closed;
  * - `held`: the event came before the partner had an endpoint.
  */
+// The partner contract states both lists; its light module loads no zod.
+import {
+  WEBHOOK_DELIVERY_FILTERS as PARTNER_DELIVERY_FILTERS,
+  WEBHOOK_DELIVERY_STATUSES as PARTNER_DELIVERY_STATUSES,
+  type WebhookDeliveryFilter as PartnerDeliveryFilter,
+  type WebhookDeliveryStatus as PartnerDeliveryStatus,
+} from '@platform/openapi/dist/contract/statuses';
 import type { DeliveryStatus } from './delivery-status';
 
-export const PARTNER_DELIVERY_STATUSES = ['pending', 'failing', 'delivered', 'dead', 'held'] as const;
-export type PartnerDeliveryStatus = (typeof PARTNER_DELIVERY_STATUSES)[number];
-
-/** The statuses a partner may filter its list by. */
-export const PARTNER_DELIVERY_FILTERS = ['delivered', 'failing', 'dead'] as const;
-export type PartnerDeliveryFilter = (typeof PARTNER_DELIVERY_FILTERS)[number];
+export { PARTNER_DELIVERY_FILTERS, PARTNER_DELIVERY_STATUSES, type PartnerDeliveryFilter, type PartnerDeliveryStatus };
 
 export function isPartnerDeliveryFilter(value: string): value is PartnerDeliveryFilter {
   return (PARTNER_DELIVERY_FILTERS as readonly string[]).includes(value);
