@@ -5,17 +5,22 @@
  */
 import { validationFailed } from '@platform/errors';
 
-/** Kinds whose message carries a one-time code. */
-export const CODE_MESSAGE_KINDS = [
-  'wallet_approval',
-  'transfer_confirmation',
-  'usdt_send_confirmation',
-  'batch_confirmation',
-] as const;
+// The partner contract states the kinds (the sandbox outbox shows them); its light module loads no zod.
+import { MESSAGE_KINDS, type MessageKind } from '@platform/openapi/dist/contract/statuses';
+
+export { MESSAGE_KINDS, type MessageKind };
+
 /** Notices to every administrator of a change to the administrators: never a code. */
-export const NOTICE_MESSAGE_KINDS = ['administrator_added', 'administrator_removed'] as const;
-export const MESSAGE_KINDS = [...CODE_MESSAGE_KINDS, ...NOTICE_MESSAGE_KINDS] as const;
-export type MessageKind = (typeof MESSAGE_KINDS)[number];
+export const NOTICE_MESSAGE_KINDS = [
+  'administrator_added',
+  'administrator_removed',
+] as const satisfies readonly MessageKind[];
+type NoticeMessageKind = (typeof NOTICE_MESSAGE_KINDS)[number];
+/** Kinds whose message carries a one-time code: every other kind. */
+export const CODE_MESSAGE_KINDS: readonly Exclude<MessageKind, NoticeMessageKind>[] = MESSAGE_KINDS.filter(
+  (kind): kind is Exclude<MessageKind, NoticeMessageKind> =>
+    !(NOTICE_MESSAGE_KINDS as readonly string[]).includes(kind),
+);
 
 export const IDEMPOTENCY_KEY_LENGTH_MAX = 200;
 export const RECIPIENT_LENGTH_MAX = 254;
