@@ -10,6 +10,7 @@ import {
   RECONNECT_BACKOFF_MAX_MS,
   serviceConfig,
 } from './channel';
+import { serverOptions } from './server';
 import { RETRYABLE_METHODS } from './retryable-methods';
 
 /** grpc-js adds up to 20 % of jitter to every backoff step. */
@@ -62,6 +63,11 @@ describe('channelOptions', () => {
   it('takes in a large answer without waiting for window updates (HTTP/2 default: 64 KiB a connection)', () => {
     expect(channelOptions('ledger')['grpc-node.flow_control_window']).toBe(FLOW_CONTROL_WINDOW_BYTES);
     expect(FLOW_CONTROL_WINDOW_BYTES).toBeGreaterThan(64 * 1024);
+  });
+
+  it('keeps no channelz bookkeeping per call (no process serves channelz)', () => {
+    expect(channelOptions('ledger')['grpc.enable_channelz']).toBe(0);
+    expect(serverOptions()['grpc.enable_channelz']).toBe(0);
   });
 
   it('sends the upstream identity as the TLS server name, whatever the address', () => {

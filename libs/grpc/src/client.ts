@@ -11,11 +11,12 @@
  * AppError (the refusal, or SERVICE_UNAVAILABLE), so callers never see raw
  * transport errors. Every call is counted and timed by status (call-metrics.ts),
  * and the breaker reports its state per upstream (@platform/metrics).
- * `reachable()` tells a worker, without a call, whether calls would get
+ * Calls are made straight on the channel (unary-call.ts), beneath grpc-js's
+ * Client layers. `reachable()` tells a worker, without a call, whether calls would get
  * through now (channel not failing to connect, breaker not open), so it can
  * leave shared work to replicas that can reach the upstream.
  */
-import { Client, connectivityState, ServiceError, status } from '@grpc/grpc-js';
+import { Client, connectivityState, status } from '@grpc/grpc-js';
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@platform/logger';
 import { observeBreaker } from '@platform/metrics';
@@ -26,6 +27,7 @@ import { contextToMetadata } from './context-metadata';
 import { fromClientError, isRefusal } from './errors';
 import { askHealth, CallObserver } from './health';
 import type { ClientTls } from './tls';
+import { unaryCall, UnaryMethod } from './unary-call';
 
 export const CALL_DEADLINE_MS_DEFAULT = 5_000;
 /**
@@ -51,12 +53,6 @@ export interface ClientOptions {
   volumeThreshold?: number;
   /** The process's credentials towards this upstream (TlsMaterial.client(<upstream identity>)). */
   tls: ClientTls;
-}
-
-interface UnaryMethodDefinition<Req, Res> {
-  path: string;
-  requestSerialize: (value: Req) => Buffer;
-  responseDeserialize: (buffer: Buffer) => Res;
 }
 
 type RequestOf<M> = M extends { requestSerialize: (value: infer Req) => Buffer } ? Req : never;
@@ -102,7 +98,7 @@ export function isReachable(client: Client, breaker: Pick<CircuitBreaker, 'opene
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- message types differ per method (and sit in contravariant positions): only the shape is constrained
-export function createClient<D extends Record<string, UnaryMethodDefinition<any, any>>>(
+export function createClient<D extends Record<string, UnaryMethod<any, any>>>(
   definition: D,
   options: ClientOptions,
 ): PromiseClient<D> {
@@ -136,24 +132,17 @@ export function createClient<D extends Record<string, UnaryMethodDefinition<any,
     };
   };
 
-  const call = <Req, Res>(method: UnaryMethodDefinition<Req, Res>, request: Req, callOptions: CallOptions = {}) =>
+  const channel = client.getChannel();
+  const call = <Req, Res>(method: UnaryMethod<Req, Res>, request: Req, callOptions: CallOptions = {}) =>
     new Promise<Res>((resolve, reject) => {
       const deadline = Date.now() + (callOptions.deadlineMs ?? options.deadlineMs ?? CALL_DEADLINE_MS_DEFAULT);
       const metadata = contextToMetadata();
       const ended = observe(method.path, metadata);
-      client.makeUnaryRequest(
-        method.path,
-        method.requestSerialize,
-        method.responseDeserialize,
-        request,
-        metadata,
-        { deadline },
-        (error: ServiceError | null, response?: Res) => {
-          ended(error ? error.code : status.OK);
-          if (error) reject(error);
-          else resolve(response as Res);
-        },
-      );
+      unaryCall(channel, method, request, metadata, deadline, (error, response) => {
+        ended(error ? error.code : status.OK);
+        if (error) reject(error);
+        else resolve(response as Res);
+      });
     });
 
   const promiseClient: Record<string, unknown> = {

@@ -14,6 +14,7 @@ import {
 } from '@grpc/grpc-js';
 import { health } from '@platform/proto';
 import type { ClientTls } from './tls';
+import { unaryCall } from './unary-call';
 
 const { HealthCheckResponse_ServingStatus: ServingStatus } = health;
 
@@ -67,18 +68,10 @@ export function askHealth(client: Client, timeoutMs: number, observe?: CallObser
   const metadata = new Metadata();
   const ended = observe?.(definition.path, metadata);
   return new Promise((resolve) => {
-    client.makeUnaryRequest(
-      definition.path,
-      definition.requestSerialize,
-      definition.responseDeserialize,
-      { service: '' },
-      metadata,
-      { deadline: Date.now() + timeoutMs },
-      (error, response) => {
-        ended?.(error ? error.code : status.OK);
-        resolve(!error && response?.status === ServingStatus.SERVING);
-      },
-    );
+    unaryCall(client.getChannel(), definition, { service: '' }, metadata, Date.now() + timeoutMs, (error, response) => {
+      ended?.(error ? error.code : status.OK);
+      resolve(!error && response?.status === ServingStatus.SERVING);
+    });
   });
 }
 

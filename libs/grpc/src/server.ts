@@ -10,6 +10,7 @@
 import {
   Server,
   ServerCredentials,
+  ServerOptions,
   ServerUnaryCall,
   sendUnaryData,
   ServiceDefinition,
@@ -26,7 +27,7 @@ import { metadataToContext } from './context-metadata';
 import { toServiceError } from './errors';
 import { HealthState } from './health';
 import { identityOfPeer } from './identity';
-import type { TlsMaterial } from './tls';
+import type { ConnectionAge, TlsMaterial } from './tls';
 
 /** Bounds on what one server accepts. */
 export const GRPC_MESSAGE_BYTES_MAX = 4 * 1024 * 1024;
@@ -159,18 +160,27 @@ function serviceNameOf(definition: Record<string, { path: string }>): string {
   return first ? first.path.split('/')[1] : '(empty service)';
 }
 
-export function createGrpcServer(logger: Logger, tls: TlsMaterial): GrpcServer {
-  const options = {
+/** Options of every server: the health-only listener's, and with a connection age the main one's. */
+export function serverOptions(connectionAge?: ConnectionAge): ServerOptions {
+  return {
     'grpc.max_receive_message_length': GRPC_MESSAGE_BYTES_MAX,
     'grpc.max_send_message_length': GRPC_MESSAGE_BYTES_MAX,
+    // Channelz (grpc-js's introspection service) is served by no process of the platform, yet
+    // grpc-js counts every call and message for it when on, as it is by default.
+    'grpc.enable_channelz': 0,
+    // A peer's certificate is checked when it connects: closing connections past a bounded age makes
+    // every peer handshake again, so an expired or no longer trusted identity stops being served.
+    ...(connectionAge
+      ? {
+          'grpc.max_connection_age_ms': connectionAge.maxMs,
+          'grpc.max_connection_age_grace_ms': connectionAge.graceMs,
+        }
+      : {}),
   };
-  // A peer's certificate is checked when it connects: closing connections past a bounded age makes
-  // every peer handshake again, so an expired or no longer trusted identity stops being served.
-  const server = new Server({
-    ...options,
-    'grpc.max_connection_age_ms': tls.connectionAge.maxMs,
-    'grpc.max_connection_age_grace_ms': tls.connectionAge.graceMs,
-  });
+}
+
+export function createGrpcServer(logger: Logger, tls: TlsMaterial): GrpcServer {
+  const server = new Server(serverOptions(tls.connectionAge));
   const healthState = new HealthState();
   const healthService = health.HealthService as unknown as ServiceDefinition;
   // Health tells only SERVING or not: any caller holding a certificate of the platform's CA may ask.
@@ -201,7 +211,7 @@ export function createGrpcServer(logger: Logger, tls: TlsMaterial): GrpcServer {
       return bind(server, `${host}:${port}`, tls.serverCredentials());
     },
     async listenHealth(port, host = GRPC_HOST_DEFAULT) {
-      healthServer = new Server(options);
+      healthServer = new Server(serverOptions());
       healthServer.addService(healthService, healthState.implementation() as unknown as UntypedServiceImplementation);
       return bind(healthServer, `${host}:${port}`, ServerCredentials.createInsecure());
     },
