@@ -57,10 +57,13 @@ export const jsonLine = winston.format((info: Info) => {
   const { requestId, partnerId } = currentContext();
   if (requestId && record.requestId === undefined) record.requestId = requestId;
   if (partnerId && record.partnerId === undefined) record.partnerId = partnerId;
-  const span = trace.getSpanContext(context.active());
-  if (span && record.traceId === undefined && trace.isSpanContextValid(span)) {
-    record.traceId = span.traceId;
-    record.spanId = span.spanId;
+  // A line that names its trace (the gateway's access line) skips the context lookup.
+  if (record.traceId === undefined) {
+    const span = trace.getSpanContext(context.active());
+    if (span && trace.isSpanContextValid(span)) {
+      record.traceId = span.traceId;
+      record.spanId = span.spanId;
+    }
   }
   record.timestamp = new Date().toISOString();
   info[MESSAGE] = serialise(record);

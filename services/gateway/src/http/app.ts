@@ -1,7 +1,8 @@
 /**
  * The partner-plane HTTP app. The pipeline, in order (README explains why):
- *   0. metrics         every answer counted and timed by route template, method and status
- *   1. request id      X-Request-Id on every response; log context for the rest
+ *   1. request id      X-Request-Id on every response; log context and trace span for the
+ *                      rest; once answered, counted and timed by route template, method and
+ *                      status, and one access-log line
  *   2. raw body        at most 64 KiB, kept as exact bytes (the signature covers them)
  *   3. /healthz, /docs, /openapi.json   unauthenticated: readiness and the API reference
  *   4. authenticate    /v1 only: signed headers, credential, signature, then the
@@ -13,15 +14,15 @@
  *   9. errors          the one envelope mapping (error-envelope.ts)
  * createApp returns the app; main listens.
  */
-import express, { Express } from 'express';
+import express, { Express, RequestHandler } from 'express';
 import type { AppDependencies } from './dependencies';
 import { errorHandler, notFound } from './error-envelope';
 import { jsonResponse } from './json-response';
 import { authenticate } from './middleware/authenticate.middleware';
 import { rateLimit } from './middleware/rate-limit.middleware';
 import { rawBodyMiddleware } from './middleware/raw-body.middleware';
+import { inOrder } from './pipeline';
 import { requestIdMiddleware } from './middleware/request-id.middleware';
-import { requestMetricsMiddleware } from './middleware/request-metrics.middleware';
 import { RouteTemplates } from './gateway-metrics';
 import { healthzHandler } from './routes/health.route';
 import { docsPageHandler, openApiJsonHandler } from './routes/reference.route';
@@ -29,6 +30,21 @@ import { createV1Router, registrationOrder, servedOperations } from './routes/v1
 
 /** The unauthenticated routes registered below, outside /v1 (metrics label their answers by these). */
 const OPEN_ROUTES = ['/healthz', '/openapi.json', '/docs'];
+const V1_MOUNT = '/v1';
+
+/**
+ * Where a request goes by its path, exactly (case-sensitive, no trailing slash, as the
+ * app's routing settings say): `/v1` and everything below it to the partner plane, an
+ * open route's path to its GET (which answers HEAD too), anything else on to the 404.
+ */
+function byPath(openRoutes: ReadonlyMap<string, RequestHandler>, partnerPlane: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const path = req.path;
+    if (path === V1_MOUNT || path.startsWith(`${V1_MOUNT}/`)) return partnerPlane(req, res, next);
+    const open = req.method === 'GET' || req.method === 'HEAD' ? openRoutes.get(path) : undefined;
+    return open ? open(req, res, next) : next();
+  };
+}
 
 export function createApp(deps: AppDependencies): Express {
   const app = express();
@@ -46,14 +62,7 @@ export function createApp(deps: AppDependencies): Express {
     ...OPEN_ROUTES,
     ...registrationOrder(servedOperations(deps.mode)).map((operation) => operation.path),
   ]);
-  app.use(requestMetricsMiddleware(deps.metrics, routes));
-  app.use(requestIdMiddleware(deps.logger, routes));
-  app.use(rawBodyMiddleware());
-  app.get('/healthz', healthzHandler(deps.readiness));
-  app.get('/openapi.json', openApiJsonHandler());
-  app.get('/docs', docsPageHandler());
-  app.use(
-    '/v1',
+  const partnerPlane = inOrder([
     authenticate({
       credentials: deps.credentials,
       admission: deps.admission,
@@ -65,6 +74,19 @@ export function createApp(deps: AppDependencies): Express {
     }),
     rateLimit(deps.metrics),
     createV1Router(deps),
+  ]);
+  const openRoutes = new Map<string, RequestHandler>([
+    ['/healthz', healthzHandler(deps.readiness)],
+    ['/openapi.json', openApiJsonHandler()],
+    ['/docs', docsPageHandler()],
+  ]);
+  // One Express middleware runs every step: Express' router would walk a layer per step and route.
+  app.use(
+    inOrder([
+      requestIdMiddleware(deps.logger, routes, deps.metrics),
+      rawBodyMiddleware(),
+      byPath(openRoutes, partnerPlane),
+    ]),
   );
   app.use(notFound);
   app.use(errorHandler(deps.logger));

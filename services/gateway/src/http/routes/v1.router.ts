@@ -147,7 +147,7 @@ export function servesMethod(routeMethod: string, requestMethod: string): boolea
  * names nothing: the operation's 404), then the handler.
  */
 function operationRoute(operation: Operation, handler: OperationHandler<OperationId>): OperationRoute {
-  const path = new PathTemplate(mountedPath(operation.path));
+  const path = new PathTemplate(operation.path);
   return {
     path,
     method: operation.method.toUpperCase(),
@@ -187,8 +187,9 @@ export function servedOperations(mode: AppDependencies['mode']): Operation[] {
 }
 
 /**
- * Mounted at /v1: the first operation (in registration order) whose method and path fit,
- * else 404. The handler carries the routes it dispatches to (route-table.ts reads them).
+ * Run for every request under /v1 (app.ts), after authentication and the rate limit: the
+ * first operation (in registration order) whose method and whole path fit, else 404. The
+ * handler carries the routes it dispatches to, below /v1 (route-table.ts reads them).
  */
 export function createV1Router(deps: AppDependencies): RequestHandler & RouteTable {
   const compiled = registrationOrder(servedOperations(deps.mode)).map((operation) =>
@@ -205,6 +206,6 @@ export function createV1Router(deps: AppDependencies): RequestHandler & RouteTab
     return notFound(req, res, next);
   };
   return Object.assign(handler, {
-    routes: compiled.map((route) => ({ method: route.method, path: route.path.template })),
+    routes: compiled.map((route) => ({ method: route.method, path: mountedPath(route.path.template) })),
   });
 }
