@@ -165,9 +165,11 @@ export function serverOptions(connectionAge?: ConnectionAge): ServerOptions {
   return {
     'grpc.max_receive_message_length': GRPC_MESSAGE_BYTES_MAX,
     'grpc.max_send_message_length': GRPC_MESSAGE_BYTES_MAX,
-    // Channelz (grpc-js's introspection service) is served by no process of the platform, yet
-    // grpc-js counts every call and message for it when on, as it is by default.
-    'grpc.enable_channelz': 0,
+    // Channelz stays on for servers although no process serves it: grpc-js's server records its
+    // open connections only in its channelz session handler, and `forceShutdown()` (the end of a
+    // drain's grace) cancels the calls still open by walking that record. With channelz off it
+    // would find none, and a caller would wait for its deadline instead of hearing CANCELLED.
+    // Clients keep it off (channel.ts): their per-call bookkeeping is where it costs.
     // A peer's certificate is checked when it connects: closing connections past a bounded age makes
     // every peer handshake again, so an expired or no longer trusted identity stops being served.
     ...(connectionAge
