@@ -4,7 +4,7 @@
  * created empty, dropped (with any connection left to it) by `drop`.
  */
 import { randomBytes } from 'node:crypto';
-import { createDataSource } from '@platform/persistence';
+import { createDataSource, sqlState } from '@platform/persistence';
 import { loadTestStack } from './stack';
 
 export interface ScratchDatabase {
@@ -36,10 +36,29 @@ export async function createScratchDatabase(prefix: string): Promise<ScratchData
     url: stackDatabaseUrl(name),
     async drop() {
       try {
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropDatabase(admin, name);
       } finally {
         await admin.destroy();
       }
     },
   };
+}
+
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+async function dropDatabase(admin: { query(sql: string, parameters?: unknown[]): Promise<unknown> }, name: string) {
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } catch (error) {
+    // PostgreSQL 15 refuses FORCE while an autovacuum worker is in the database: the worker's
+    // backend has no role ours may signal. A plain DROP signals autovacuum itself and waits up to
+    // 5 s for every backend to leave, so end the spec's own leftover connections, then drop.
+    if (sqlState(error) !== INSUFFICIENT_PRIVILEGE) throw error;
+    await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = $1 AND pid <> pg_backend_pid() AND usename = current_user`,
+      [name],
+    );
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  }
 }
