@@ -61,6 +61,19 @@ function timeShiftSql({ endMs, stepMs, count, anchorIso }) {
   return `(to_timestamp((${endMs}::bigint - (${count}::bigint - s.i + 1) * ${stepMs}::bigint) / 1000.0) - ${literal(anchorIso)}::timestamptz)`;
 }
 
+/** Clones kept within a window are this much younger than its edge, so none falls out of it while the bench runs. */
+const WINDOW_MARGIN_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The first clone (1-based) of `count`, the last at `endMs` and `stepMs` apart, that is
+ * younger than `windowMs` before `nowMs` by WINDOW_MARGIN_MS; count + 1 when none is.
+ */
+function firstCloneWithin({ count, endMs, stepMs, windowMs, nowMs }) {
+  const cutoffMs = nowMs - windowMs + WINDOW_MARGIN_MS;
+  if (endMs < cutoffMs) return count + 1;
+  return Math.max(1, count + 1 - Math.floor((endMs - cutoffMs) / stepMs));
+}
+
 /** Does the template's value (from to_jsonb of the row) hold one of the ids? */
 function holdsId(value, ids) {
   if (value === null || value === undefined) return false;
@@ -148,6 +161,7 @@ module.exports = {
   cloneIdSql,
   cloneId,
   timeShiftSql,
+  firstCloneWithin,
   cloneColumns,
   cloneInsertSql,
   uniqueIndexProblems,

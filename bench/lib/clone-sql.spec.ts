@@ -8,6 +8,7 @@ import {
   literal,
   missingColumns,
   timeShiftSql,
+  firstCloneWithin,
   uniqueIndexProblems,
 } from './clone-sql';
 
@@ -188,5 +189,27 @@ describe('unique indexes under cloning', () => {
       'version_after',
       'balance_after',
     ]);
+  });
+});
+
+describe('firstCloneWithin', () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+  const nowMs = 1_800_000_000_000;
+  // 90 clones a day apart, the last one a day before now: clone i is (91 − i) days old.
+  const clones = { count: 90, endMs: nowMs - DAY_MS, stepMs: DAY_MS, nowMs };
+  const ageDays = (i: number) => (nowMs - (clones.endMs - (clones.count - i + 1) * clones.stepMs)) / DAY_MS;
+
+  it('keeps exactly the clones a day younger than the window', () => {
+    const first = firstCloneWithin({ ...clones, windowMs: 60 * DAY_MS });
+    expect(ageDays(first)).toBeLessThanOrEqual(59);
+    expect(ageDays(first - 1)).toBeGreaterThan(59);
+  });
+
+  it('keeps every clone when the window is longer than the span', () => {
+    expect(firstCloneWithin({ ...clones, windowMs: 400 * DAY_MS })).toBe(1);
+  });
+
+  it('keeps none when even the newest is past the window', () => {
+    expect(firstCloneWithin({ ...clones, endMs: nowMs - 70 * DAY_MS, windowMs: 60 * DAY_MS })).toBe(91);
   });
 });

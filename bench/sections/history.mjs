@@ -23,8 +23,11 @@ import { rssKiB } from '../lib/proc.js';
 import { runOps, services } from '../lib/stack.mjs';
 import { HISTORY_SEEDERS, seedOrderHistory } from '../seed/index.mjs';
 import { seedPartners } from '../seed/partners.mjs';
+import { webhookDeliveries } from '../seed/webhook-deliveries.mjs';
 import { measuredClosedLoop, withoutIds } from './orders.mjs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
@@ -129,6 +132,17 @@ async function retentionCaughtUp(ctx) {
   return { durationMs: Date.now() - startedAt, dueAtStart };
 }
 
+/**
+ * How long the stack's webhook-delivery keeps a finished delivery, from the environment the
+ * stack started it with (service-env.json beside stack.json) read by the service's own config.
+ */
+function deliveryWindowMs(ctx) {
+  const environments = JSON.parse(readFileSync(path.join(ctx.description.stackDir, 'service-env.json'), 'utf8'));
+  const { loadConfig } = require('../../libs/config/dist/index.js');
+  const { configSchema, deliveryRetentionDays } = require('../../services/webhook-delivery/dist/config.js');
+  return deliveryRetentionDays(loadConfig(configSchema, environments['webhook-delivery'])) * DAY_MS;
+}
+
 /** The KES account a partner's statement pages read. */
 async function kesAccountOf(partner) {
   const balances = await partner.client.get('/v1/balances');
@@ -214,6 +228,8 @@ async function seedPartner(ctx, partner, { orders, spanMs, what, span }) {
       tag,
       spanMs,
       seeders: HISTORY_SEEDERS,
+      // Deliveries past their window are what retention leaves out: not written at all.
+      windowsMs: new Map([[webhookDeliveries, deliveryWindowMs(ctx)]]),
       log: ctx.log,
     }),
   );

@@ -99,15 +99,20 @@ function mergedTemplate(rows) {
   return merged;
 }
 
-/** Inserts clones first..last of a planned table (inside the caller's transaction); resolves to rows written. */
+/**
+ * Inserts clones first..last of a planned table (inside the caller's transaction); resolves to rows written.
+ * `plan.firstClone`, when set, leaves out the clones before it (older than the table's retention window).
+ */
 export async function insertClones(client, plan, first, last) {
+  const from = Math.max(first, plan.firstClone ?? 1);
+  if (from > last) return 0;
   const result = await client.query(
     cloneInsertSql({
       table: plan.table,
       selected: plan.selected,
       where: plan.where,
       joins: plan.joins,
-      first,
+      first: from,
       last,
       orderBy: plan.orderBy,
     }),

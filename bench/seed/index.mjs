@@ -10,7 +10,7 @@
 //     (the daily cap moving to another service, say) therefore stops the seeding with its
 //     name, instead of a history the code would not see.
 // Each database's clones are written in one transaction (the ledger's accounts locked).
-import { cloneIdSql, identifier, timeShiftSql } from '../lib/clone-sql.js';
+import { cloneIdSql, firstCloneWithin, identifier, timeShiftSql } from '../lib/clone-sql.js';
 import { planClone, SeedSchemaError } from './clone.mjs';
 import { ledgerEntries } from './ledger-entries.mjs';
 import { tradingCapUsages } from './trading-cap-usages.mjs';
@@ -84,6 +84,9 @@ async function assertCoverage(clients, ids, plans) {
  * Seeds `count` clones of `template` ({ orderId, quoteId, createdAtIso }) spread evenly over
  * `spanMs` before the template. `databases`: every service database (for the coverage check);
  * `seeders`: SEEDERS, or HISTORY_SEEDERS to clone the order's webhook deliveries as well.
+ * `windowsMs`: Map(seeder → its tables' retention window): that seeder writes only the clones
+ * inside it, as the tables hold after retention has run (writing the older ones would only
+ * have retention delete them again, in batches, before anything can be measured).
  * Resolves to { count, rows: { 'db.table': n }, timings: { step: ms }, durationMs }.
  */
 export async function seedOrderHistory({
@@ -94,6 +97,7 @@ export async function seedOrderHistory({
   tag,
   spanMs,
   seeders = SEEDERS,
+  windowsMs = new Map(),
   log = () => {},
 }) {
   if (!Number.isInteger(count) || count < 1 || count > COUNT_MAX) throw new Error(`count must be 1..${COUNT_MAX}`);
@@ -101,7 +105,13 @@ export async function seedOrderHistory({
   return withSeeding(urlTemplate, databases, async ({ clients, begin, commit }) => {
     const anchorMs = Date.parse(template.createdAtIso);
     const stepMs = Math.max(1, Math.floor(spanMs / count));
-    const shift = timeShiftSql({ endMs: anchorMs - stepMs, stepMs, count, anchorIso: template.createdAtIso });
+    const endMs = anchorMs - stepMs;
+    const shift = timeShiftSql({ endMs, stepMs, count, anchorIso: template.createdAtIso });
+    const nowMs = Date.now();
+    const firstCloneOf = (seeder) =>
+      windowsMs.has(seeder)
+        ? firstCloneWithin({ count, endMs, stepMs, windowMs: windowsMs.get(seeder), nowMs })
+        : undefined;
     const applicable = [];
     for (const seeder of seeders) {
       const client = clients.get(seeder.database);
@@ -133,6 +143,7 @@ export async function seedOrderHistory({
         plans.push({
           ...(await planClone(client, { ...spec, database: seeder.database }, { ids: withSql, shift })),
           seeder,
+          firstClone: firstCloneOf(seeder),
         });
       }
     }
