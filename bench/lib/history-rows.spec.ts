@@ -66,6 +66,28 @@ describe('historyComparisonRows', () => {
     expect(verdictOf('svc_trading.cap_usages')).toBe('NOT MET');
   });
 
+  it('judges rows read against the partner without earlier orders on the seeded database when there is one', () => {
+    const rows = historyComparisonRows({
+      seeded: run({ capUsages: 10 }),
+      empty: run({ capUsages: 4 }),
+      fresh: run({ capUsages: 9 }),
+      label: '100 earlier orders',
+      section: 'history',
+    }).filter((row) => row.figure.includes('svc_trading.cap_usages'));
+    expect(rows.map((row) => [row.ceilingValue, row.id ? verdict(row) : 'not judged'])).toEqual([
+      [9, 'met'],
+      [4, 'not judged'],
+    ]);
+    const fresher = historyComparisonRows({
+      seeded: run({ capUsages: 12 }),
+      empty: run({ capUsages: 12 }),
+      fresh: run({ capUsages: 9 }),
+      label: '100 earlier orders',
+      section: 'history',
+    }).find((row) => row.id === 'history.rowsRead' && row.figure.includes('svc_trading.cap_usages'))!;
+    expect(verdict(fresher)).toBe('NOT MET');
+  });
+
   it('fails a table read only with history', () => {
     const row = rowsOf(run({ deliveries: 3 })).find((candidate) => candidate.figure.includes('deliveries'))!;
     expect(verdict(row)).toBe('NOT MET: read only with history');

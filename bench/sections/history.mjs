@@ -9,7 +9,8 @@
 //     numbered in the events feed) spread over 90 days before now;
 //   - hot: the measured partner with HOT orders inside its 24-hour window (its daily cap counts them).
 // Then the same loads for the hot partner, printed beside the empty run, rows read per order
-// per table beside the empty run's, each service's resident memory after the history run, and
+// per table beside those of a partner without earlier orders on the seeded database (and,
+// unjudged, the empty run's), each service's resident memory after the history run, and
 // every table's size after the seeding with the disk an order takes.
 import { step } from '../../scripts/lib/steps.mjs';
 import { cannon } from '../lib/ceilings.mjs';
@@ -325,10 +326,17 @@ export async function historySection(ctx) {
   const bytesAfter = await databasesBytes(urlTemplate);
 
   const label = `${sizes.hotOrders.toLocaleString('en-US')} earlier orders of the partner, ${(sizes.backgroundOrders + sizes.hotOrders).toLocaleString('en-US')} in all`;
+  // The rows-read baseline: the same loop for a partner with no earlier orders, on the seeded database.
+  const freshPartner = await ctx.newPartner('History fresh', { sockets: orderClients });
+  const fresh = await measuredClosedLoop(
+    ctx,
+    freshPartner,
+    `${orderClients} clients, ${orderDurationS} s, no earlier orders of the partner, seeded database`,
+  );
   const seeded = await measuredRun(ctx, hot, `${orderClients} clients, ${orderDurationS} s, ${label}`);
   const memory = memoryRows(ctx.processes);
 
-  ctx.rows.push(...historyComparisonRows({ seeded, empty, label, section: SECTION }));
+  ctx.rows.push(...historyComparisonRows({ seeded, empty, fresh, label, section: SECTION }));
   ctx.rows.push(...memory);
   ctx.rows.push(
     ...seedingRows({
@@ -348,6 +356,7 @@ export async function historySection(ctx) {
     tableSizes: tables,
     databasesBytes: { before: bytesBefore, after: bytesAfter },
     empty: compact(empty),
+    fresh: { load: withoutIds(fresh.load), cost: fresh.cost },
     seeded: compact(seeded),
     memoryAfterMiB: Object.fromEntries(memory.map((row) => [row.figure.split(' ')[0], row.value])),
   };
