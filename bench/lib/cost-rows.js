@@ -93,9 +93,11 @@ function costRows(cost, { section, judged }) {
 /**
  * The same load with `count` earlier orders in the partner's window beside it with none:
  * orders/s, rows read per order in trading (in total and per table, every database), CPU
- * and commits per order. Ceiling column = the run without history.
+ * and commits per order. Ceiling column = the run without history (`without`: a partner with
+ * none, measured on the same database just before). `earlier`, when given (the orders
+ * section's run, before the seeding and the sections between), is printed beside, unjudged.
  */
-function historyRows({ withHistory, without, count, section }) {
+function historyRows({ withHistory, without, earlier, count, section }) {
   const label = `${count.toLocaleString('en-US')} earlier orders`;
   const ceiling = (what) => `${what}, 0 earlier orders`;
   const latency = (load) => `p50 / p99 ${load.latency.p50Ms} / ${load.latency.p99Ms} ms`;
@@ -111,6 +113,17 @@ function historyRows({ withHistory, without, count, section }) {
       ceiling: ceiling(`orders/s (${latency(without.load)})`),
       ceilingValue: without.load.ordersPerSecond,
     },
+    ...(earlier
+      ? [
+          {
+            section,
+            figure: `  orders/s with ${label}, beside the orders section's run (before the seeding)`,
+            value: withHistory.load.ordersPerSecond,
+            ceiling: `orders/s (${latency(earlier.load)}), orders section`,
+            ceilingValue: earlier.load.ordersPerSecond,
+          },
+        ]
+      : []),
     {
       section,
       id: 'volume.tradingRowsRead',

@@ -85,6 +85,21 @@ describe('history rows', () => {
     });
   });
 
+  it("prints the orders section's earlier run beside, unjudged, when given", () => {
+    const rows = historyRows({
+      withHistory: run(30, cost()),
+      without: run(32, cost()),
+      earlier: run(40, cost()),
+      count: 100_000,
+      section: 'volume',
+    });
+    expect(rows[0]).toMatchObject({ id: 'volume.ordersPerSecond', value: 30, ceilingValue: 32 });
+    expect(rows[1]).toMatchObject({ value: 30, ceilingValue: 40 });
+    expect(rows[1].id).toBeUndefined();
+    expect(rows[1].figure).toContain("beside the orders section's run");
+    expect(rows.filter((row) => row.id === 'volume.tradingRowsRead')).toHaveLength(1);
+  });
+
   it('fails the throughput comparison whatever its value when orders failed under history', () => {
     const rows = historyRows({
       withHistory: run(40, cost(), { 'buy 503': 23 }),
