@@ -100,6 +100,26 @@ describe('history rows', () => {
     expect(rows.filter((row) => row.id === 'volume.tradingRowsRead')).toHaveLength(1);
   });
 
+  it('judges trading rows read over the tables holding the partner orders when named, every table beside', () => {
+    const withHistory = run(30, cost({ trading: 45 }));
+    withHistory.cost.tables.svc_trading.outbox.rowsRead = 20;
+    const rows = historyRows({
+      withHistory,
+      without: run(32, cost({ trading: 45 })),
+      historyTables: ['orders', 'cap_usages'],
+      count: 100_000,
+      section: 'volume',
+    });
+    const judged = rows.filter((row) => row.id === 'volume.tradingRowsRead');
+    expect(judged).toHaveLength(1);
+    expect(judged[0]).toMatchObject({ value: 45, ceilingValue: 45 });
+    expect(judged[0].figure).toContain('(orders, cap_usages)');
+    expect(rows.find((row) => row.figure.startsWith('  trading rows read per order, every table'))).toMatchObject({
+      value: 65,
+      ceilingValue: 45.25,
+    });
+  });
+
   it('fails the throughput comparison whatever its value when orders failed under history', () => {
     const rows = historyRows({
       withHistory: run(40, cost(), { 'buy 503': 23 }),

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { step } from '../../scripts/lib/steps.mjs';
 import { cloneId } from '../lib/clone-sql.js';
-import { historyRows } from '../lib/cost-rows.js';
+import { historyRows, TRADING_DATABASE } from '../lib/cost-rows.js';
 import { quoteAndBuy } from '../lib/load.mjs';
 import { FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
 import { runOps, services } from '../lib/stack.mjs';
@@ -139,7 +139,10 @@ export async function volumeSection(ctx) {
     `${orderClients} clients, ${orderDurationS} s, ${count.toLocaleString('en-US')} earlier orders (cost measured)`,
   );
   if (!withHistory.cost || !without.cost) throw new Error('a run placed no order: nothing to compare');
-  ctx.rows.push(...historyRows({ withHistory, without, earlier, count, section: SECTION }));
+  const historyTables = Object.keys(seeded.rows)
+    .filter((name) => name.startsWith(`${TRADING_DATABASE}.`))
+    .map((name) => name.slice(TRADING_DATABASE.length + 1));
+  ctx.rows.push(...historyRows({ withHistory, without, earlier, historyTables, count, section: SECTION }));
   return {
     historyOrders: count,
     seeded,
