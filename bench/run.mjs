@@ -28,8 +28,9 @@
 //   BENCH_CPU_PROFILE=1                        afterwards, profiles a second gateway under load and
 //                                              trading + the ledger under the order load (bench/results/)
 //   npm run bench -- --history [small|large]   the history section only: 10,000 partners, 1,000,000
-//                                              background orders over 90 days and 100,000 in the hot
-//                                              partner's window (`small` 1/100 of that, `large` ten times)
+//                                              background orders and 1,000,000 transfers over 90 days
+//                                              and 100,000 orders in the hot partner's window (`small`
+//                                              1/100 of that, `large` ten times)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

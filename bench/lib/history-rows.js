@@ -10,6 +10,7 @@ const { failureText } = require('./stats');
 const HISTORY_SIZES = Object.freeze({
   partners: 10_000,
   backgroundOrders: 1_000_000,
+  backgroundTransfers: 1_000_000,
   hotOrders: 100_000,
   backgroundSpanDays: 90,
 });
@@ -30,12 +31,13 @@ function historyScale(argv) {
   return { name: next, factor: HISTORY_SCALES[next] };
 }
 
-/** What to seed at a scale: { partners, backgroundOrders, hotOrders, backgroundSpanDays }, at least 2 of each. */
+/** What to seed at a scale: { partners, backgroundOrders, backgroundTransfers, hotOrders, backgroundSpanDays }, at least 2 of each. */
 function historySizes(factor) {
   const scaled = (n) => Math.max(2, Math.round(n * factor));
   return {
     partners: scaled(HISTORY_SIZES.partners),
     backgroundOrders: scaled(HISTORY_SIZES.backgroundOrders),
+    backgroundTransfers: scaled(HISTORY_SIZES.backgroundTransfers),
     hotOrders: scaled(HISTORY_SIZES.hotOrders),
     backgroundSpanDays: HISTORY_SIZES.backgroundSpanDays,
   };
@@ -201,12 +203,13 @@ function rowsReadRows({ seeded, baseline, baselineName, judged, label, section, 
  * index size after it, the time each seeding step took (`timings`: { step: ms }), and the
  * databases' growth per million orders projected to 100 million.
  * sizes: { 'db.table': { tableBytes, indexBytes, liveRows } }; growthBytes: databases' size
- * after − before the seeding; ordersSeeded: every seeded order.
+ * after − before the orders' seeding (partners included); ordersSeeded: every seeded order;
+ * transfers (optional): { growthBytes, count } of the transfers' seeding, which follows it.
  */
 /** Seeding steps shorter than this are left out of the printed table (they stay in the results file). */
 const SEEDING_STEP_SHOWN_MIN_MS = 500;
 
-function seedingRows({ seedings, sizes, growthBytes, ordersSeeded, section }) {
+function seedingRows({ seedings, sizes, growthBytes, ordersSeeded, transfers, section }) {
   const rows = [];
   for (const seeding of seedings) {
     rows.push({
@@ -244,7 +247,17 @@ function seedingRows({ seedings, sizes, growthBytes, ordersSeeded, section }) {
       value: perMillion === null ? null : Number(((perMillion * (ORDERS_PROJECTED / 1_000_000)) / 2 ** 30).toFixed(1)),
     },
   );
+  if (transfers) rows.push(transferDiskRow(transfers, section));
   return rows;
+}
+
+/** The disk a million transfers take: the databases' growth over the transfers' own seeding. */
+function transferDiskRow({ growthBytes, count }, section) {
+  return {
+    section,
+    figure: `disk MiB per million transfers (service databases' growth over the transfers' seeding ÷ ${count.toLocaleString('en-US')} transfers)`,
+    value: count > 0 ? Math.round(((growthBytes / count) * 1_000_000) / MIB) : null,
+  };
 }
 
 module.exports = {

@@ -38,15 +38,25 @@ describe('historyScale', () => {
 });
 
 describe('historySizes', () => {
-  it('scales the background and the hot partner’s orders', () => {
+  it('scales the background partner’s orders and transfers and the hot partner’s orders', () => {
     expect(historySizes(1)).toEqual({
       partners: 10_000,
       backgroundOrders: 1_000_000,
+      backgroundTransfers: 1_000_000,
       hotOrders: 100_000,
       backgroundSpanDays: 90,
     });
-    expect(historySizes(0.01)).toMatchObject({ partners: 100, backgroundOrders: 10_000, hotOrders: 1_000 });
-    expect(historySizes(10)).toMatchObject({ backgroundOrders: 10_000_000, hotOrders: 1_000_000 });
+    expect(historySizes(0.01)).toMatchObject({
+      partners: 100,
+      backgroundOrders: 10_000,
+      backgroundTransfers: 10_000,
+      hotOrders: 1_000,
+    });
+    expect(historySizes(10)).toMatchObject({
+      backgroundOrders: 10_000_000,
+      backgroundTransfers: 10_000_000,
+      hotOrders: 1_000_000,
+    });
   });
 });
 
@@ -106,6 +116,20 @@ describe('seedingRows', () => {
     expect(rows.find((row) => row.figure.startsWith('  svc_trading.orders'))!.value).toBe(3);
     expect(rows.find((row) => row.figure.startsWith('disk MiB per million'))!.value).toBe(1000);
     expect(rows.find((row) => row.figure.startsWith('disk GiB projected'))!.value).toBeCloseTo(97.7, 1);
+    expect(rows.some((row) => row.figure.includes('transfers'))).toBe(false);
+  });
+
+  it('gives the transfers’ disk per million from their own seeding’s growth, apart from the orders’', () => {
+    const rows = seedingRows({
+      seedings: [],
+      sizes: {},
+      growthBytes: 500 * 2 ** 20,
+      ordersSeeded: 500_000,
+      transfers: { growthBytes: 30 * 2 ** 20, count: 10_000 },
+      section: 'sizes',
+    });
+    expect(rows.find((row) => row.figure.startsWith('disk MiB per million orders'))!.value).toBe(1000);
+    expect(rows.find((row) => row.figure.startsWith('disk MiB per million transfers'))!.value).toBe(3000);
   });
 
   it('prints each seeding step of at least half a second in seconds, longest first', () => {

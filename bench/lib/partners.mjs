@@ -6,6 +6,8 @@ import { keepAliveAgent, PartnerClient } from './http.mjs';
 import { runOps } from './stack.mjs';
 
 export const RATE_LIMIT_PER_MINUTE = 100_000;
+/** Every bench partner's administrators' e-mail domain (a partner's administrators must be on its own). */
+export const BENCH_ADMIN_DOMAIN = 'bench.example.com';
 export const DAILY_CAP_KES = '100000000.00';
 export const PER_ORDER_CAP_KES = '1000000.00';
 /** 99,502 orders of ORDER_KES with their fee: more than any bounded run places. */
@@ -33,7 +35,7 @@ export async function createBenchPartner({
     '--name',
     name,
     '--admin-domain',
-    'bench.example.com',
+    BENCH_ADMIN_DOMAIN,
     '--rate-limit-per-minute',
     String(RATE_LIMIT_PER_MINUTE),
     '--daily-cap-kes',

@@ -7,7 +7,10 @@
 //   - background: a partner's BACKGROUND orders (quotes, ledger hold/entry/postings and the
 //     statement lines the ledger's trigger writes, cap usages, webhook deliveries and attempts
 //     numbered in the events feed) spread over 90 days before now;
-//   - hot: the measured partner with HOT orders inside its 24-hour window (its daily cap counts them).
+//   - hot: the measured partner with HOT orders inside its 24-hour window (its daily cap counts them);
+//   - transfers: the background partner's TRANSFERS payouts transfers over the same 90 days (the
+//     confirmation, transfer and payout instruction, the cap usage, the ledger hold/entry/postings
+//     and statement lines, the code's notifier message, the webhook deliveries and attempts).
 // Then the same loads for the hot partner, printed beside the empty run, rows read per order
 // per table beside those of a partner without earlier orders on the seeded database (and,
 // unjudged, the empty run's), each service's resident memory after the history run, and
@@ -19,19 +22,22 @@ import { ORDER_END_WAIT_MAX_MS } from '../lib/cost.mjs';
 import { historyComparisonRows, historySizes, seedingRows } from '../lib/history-rows.js';
 import { autocannonRequests } from '../lib/http.mjs';
 import { quoteAndBuy } from '../lib/load.mjs';
-import { FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
+import { BENCH_ADMIN_DOMAIN, FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
 import { rssKiB } from '../lib/proc.js';
 import { runOps, services } from '../lib/stack.mjs';
-import { HISTORY_SEEDERS, seedOrderHistory } from '../seed/index.mjs';
+import { HISTORY_SEEDERS, orderTemplate, seedHistory, TRANSFER_SEEDERS, transferTemplate } from '../seed/index.mjs';
 import { seedPartners } from '../seed/partners.mjs';
 import { webhookDeliveries } from '../seed/webhook-deliveries.mjs';
 import { measuredClosedLoop, withoutIds } from './orders.mjs';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
+const { sandboxCode } = require('@platform/testing');
+const { Big } = require('@platform/money');
 
 const SECTION = 'history: the same runs on a seeded database beside an empty one';
 const SIZES_SECTION = 'history: seeding and disk';
@@ -40,6 +46,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The hot partner's clones stay inside its 24-hour window for the whole run. */
 const HOT_SPAN_MS = 23 * 60 * 60 * 1000;
 const KES_PER_ORDER_FUNDED = 101;
+/** What each seeded transfer sends; with the flat fee (25 KES by default) it must stay within KES_PER_TRANSFER_FUNDED. */
+const TRANSFER_KES = '10.00';
+const KES_PER_TRANSFER_FUNDED = 50;
+/** The template transfer's payee: a valid sandbox number the sandbox bank settles. */
+const TRANSFER_DESTINATION = { accountNumber: '254712345678', accountName: 'Bench Payee' };
 const RUN_FUNDING_KES = 5_000_000;
 const PAGE_SIZE = 100;
 /** The template's deliveries are marked delivered just after the receiver answers. */
@@ -58,8 +69,8 @@ const SIZES_SQL = `
          n_live_tup::bigint AS "liveRows"
     FROM pg_stat_user_tables`;
 
-function fundingFor(orders) {
-  const needed = orders * KES_PER_ORDER_FUNDED + RUN_FUNDING_KES;
+function fundingFor(orders, transfers = 0) {
+  const needed = orders * KES_PER_ORDER_FUNDED + transfers * KES_PER_TRANSFER_FUNDED + RUN_FUNDING_KES;
   return Array.from({ length: Math.ceil(needed / Number(FUNDING_KES_DEFAULT)) }, () => FUNDING_KES_DEFAULT);
 }
 
@@ -184,61 +195,154 @@ async function templateOrder(ctx, partner) {
   const placed = await quoteAndBuy(partner.client);
   if (placed.failure) throw new Error(`the template order failed: ${placed.failure}`);
   ctx.placedOrderIds.push(placed.orderId);
-  const missing = await ctx.receiver.waitEnded([placed.orderId], ORDER_END_WAIT_MAX_MS);
-  if (missing.length > 0 || ctx.receiver.endings([placed.orderId])['order.settled'] !== 1)
-    throw new Error(`the template order ${placed.orderId} did not settle with its webhook in time`);
-  const urlTemplate = ctx.description.postgres.urlTemplate;
-  await waitDelivered(urlTemplate, placed.orderId);
-  return withDatabase(urlTemplate, 'svc_trading', async (client) => {
+  await endedAndDelivered(ctx, placed.orderId, 'order.settled');
+  return withDatabase(ctx.description.postgres.urlTemplate, 'svc_trading', async (client) => {
     const { rows } = await client.query(
       'SELECT quote_id::text AS "quoteId", to_json(created_at) #>> \'{}\' AS "createdAtIso" FROM orders WHERE order_id = $1',
       [placed.orderId],
     );
-    return { orderId: placed.orderId, ...rows[0] };
+    return orderTemplate({ orderId: placed.orderId, ...rows[0] });
   });
 }
 
-/** Resolves once every delivery carrying the order is marked delivered. */
-async function waitDelivered(urlTemplate, orderId) {
+/**
+ * A transfer of `partner` placed through the gateway, confirmed with the code read from its
+ * sandbox outbox, settled by the sandbox bank and its webhooks delivered: the template every
+ * transfer clone copies. The partner gets an administrator first (codes go to one).
+ */
+async function templateTransfer(ctx, partner) {
+  await partner.client.expect(
+    'POST',
+    '/v1/admins',
+    { email: `bench-admin@${BENCH_ADMIN_DOMAIN}`, name: 'Bench Administrator' },
+    201,
+  );
+  const created = await partner.client.expect(
+    'POST',
+    '/v1/transfers',
+    {
+      rail: 'mobile_money',
+      destination: TRANSFER_DESTINATION,
+      amount: { currency: 'KES', value: TRANSFER_KES },
+      idempotencyKey: `bench-template-${randomUUID()}`,
+    },
+    202,
+  );
+  const takenKes = new Big(created.amount.value).plus(created.fee.value);
+  if (takenKes.gt(KES_PER_TRANSFER_FUNDED))
+    throw new Error(
+      `a transfer takes ${takenKes.toFixed(2)} KES with its fee, the bench funds ${KES_PER_TRANSFER_FUNDED} per transfer`,
+    );
+  const outbox = { sandbox: { outbox: () => partner.client.expect('GET', '/v1/sandbox/outbox', undefined, 200) } };
+  const code = await sandboxCode(outbox, created.id);
+  await partner.client.expect('POST', `/v1/confirmations/${created.confirmation.id}`, { code }, 200);
+  await endedAndDelivered(ctx, created.id, 'transfer.settled');
+  return withDatabase(ctx.description.postgres.urlTemplate, 'svc_payouts', async (client) => {
+    const { rows } = await client.query(
+      'SELECT confirmation_id::text AS "confirmationId", to_json(created_at) #>> \'{}\' AS "createdAtIso" FROM transfers WHERE transfer_id = $1',
+      [created.id],
+    );
+    return transferTemplate({ transferId: created.id, ...rows[0] });
+  });
+}
+
+/** Resolves once the order's or transfer's final webhook, `finalEvent`, reached the receiver and every delivery about it is marked delivered. */
+async function endedAndDelivered(ctx, subjectId, finalEvent) {
+  const missing = await ctx.receiver.waitEnded([subjectId], ORDER_END_WAIT_MAX_MS);
+  if (missing.length > 0 || ctx.receiver.endings([subjectId])[finalEvent] !== 1)
+    throw new Error(`the template ${subjectId} did not reach ${finalEvent} with its webhook in time`);
+  await waitDelivered(ctx.description.postgres.urlTemplate, subjectId);
+}
+
+/** Resolves once every delivery carrying the id is marked delivered. */
+async function waitDelivered(urlTemplate, subjectId) {
   const deadline = Date.now() + DELIVERED_WAIT_MS;
   await withDatabase(urlTemplate, 'svc_webhook_delivery', async (client) => {
     for (;;) {
       const { rows } = await client.query(
         "SELECT count(*) FILTER (WHERE status <> 'delivered')::int AS open FROM webhook_deliveries WHERE strpos(body, $1) > 0",
-        [orderId],
+        [subjectId],
       );
       if (rows[0].open === 0) return;
-      if (Date.now() > deadline)
-        throw new Error(`the deliveries of order ${orderId} were not marked delivered in time`);
+      if (Date.now() > deadline) throw new Error(`the deliveries of ${subjectId} were not marked delivered in time`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   });
 }
 
+/**
+ * Clones `template` `records − 1` times over `spanMs` before it through `seeders`; resolves to
+ * the seeding's row of the sizes table, with the tag and clone count for reading clones back.
+ */
+async function seedClones(ctx, template, { records, spanMs, what, span, seeders }) {
+  const tag = `hist-${what.split(' ')[0]}-${template.kind}-${Date.now().toString(36)}`;
+  const clones = records - 1;
+  const seeded = await step(
+    `${what}: ${clones.toLocaleString('en-US')} clones of a settled ${template.kind} over ${span}`,
+    () =>
+      seedHistory({
+        urlTemplate: ctx.description.postgres.urlTemplate,
+        databases: services.DATABASE_NAMES,
+        template,
+        count: clones,
+        tag,
+        spanMs,
+        seeders,
+        // Deliveries past their window are what retention leaves out: not written at all.
+        windowsMs: new Map([[webhookDeliveries, deliveryWindowMs(ctx)]]),
+        log: ctx.log,
+      }),
+  );
+  const { durationMs, rows, timings } = seeded;
+  return { what, span, unit: `${template.kind}s`, count: records, durationMs, rows, timings, tag, clones };
+}
+
 /** Places a template order for `partner` and clones it `orders − 1` times over `spanMs` before it. */
 async function seedPartner(ctx, partner, { orders, spanMs, what, span }) {
   const template = await templateOrder(ctx, partner);
-  const tag = `hist-${what.split(' ')[0]}-${Date.now().toString(36)}`;
-  const clones = orders - 1;
-  const seeded = await step(`${what}: ${clones.toLocaleString('en-US')} clones of a settled order over ${span}`, () =>
-    seedOrderHistory({
-      urlTemplate: ctx.description.postgres.urlTemplate,
-      databases: services.DATABASE_NAMES,
-      template,
-      count: clones,
-      tag,
-      spanMs,
-      seeders: HISTORY_SEEDERS,
-      // Deliveries past their window are what retention leaves out: not written at all.
-      windowsMs: new Map([[webhookDeliveries, deliveryWindowMs(ctx)]]),
-      log: ctx.log,
-    }),
-  );
-  const clone = cloneId(tag, 'order', Math.ceil(clones / 2));
+  const seeding = await seedClones(ctx, template, { records: orders, spanMs, what, span, seeders: HISTORY_SEEDERS });
+  const clone = cloneId(seeding.tag, 'order', Math.ceil(seeding.clones / 2));
   const read = await partner.client.get(`/v1/orders/${clone}`);
   if (read.status !== 200 || read.body.status !== 'settled')
     throw new Error(`seeded order ${clone} reads back ${read.status} ${JSON.stringify(read.body)}`);
-  return { what, span, count: orders, durationMs: seeded.durationMs, rows: seeded.rows, timings: seeded.timings };
+  return seeding;
+}
+
+/** Places a template transfer for `partner` and clones it `transfers − 1` times over `spanMs` before it. */
+async function seedTransfers(ctx, partner, { transfers, spanMs, what, span }) {
+  const template = await templateTransfer(ctx, partner);
+  const seeding = await seedClones(ctx, template, {
+    records: transfers,
+    spanMs,
+    what,
+    span,
+    seeders: TRANSFER_SEEDERS,
+  });
+  return { ...seeding, templateId: template.transferId };
+}
+
+/**
+ * Stops the run unless the seeded transfers are what the gateway answers: a clone reads back
+ * settled, and the partner's list (newest first) is the template, then the newest clones in order.
+ */
+async function checkTransfersRead(partner, seeding) {
+  const clone = cloneId(seeding.tag, 'transfer', Math.ceil(seeding.clones / 2));
+  const read = await partner.client.get(`/v1/transfers/${clone}`);
+  if (read.status !== 200 || read.body.status !== 'settled')
+    throw new Error(`seeded transfer ${clone} reads back ${read.status} ${JSON.stringify(read.body)}`);
+  const page = await partner.client.get(`/v1/transfers?limit=${PAGE_SIZE}`);
+  const expected = [
+    seeding.templateId,
+    ...Array.from({ length: Math.min(PAGE_SIZE, seeding.count) - 1 }, (_, index) =>
+      cloneId(seeding.tag, 'transfer', seeding.clones - index),
+    ),
+  ];
+  const listed = Array.isArray(page.body) ? page.body.map((transfer) => transfer.id) : [];
+  if (page.status !== 200 || listed.join() !== expected.join())
+    throw new Error(
+      `GET /v1/transfers answered ${page.status} with ${listed.length} transfers, not the template and the newest clones in order`,
+    );
+  return `seeded transfer ${clone} reads back settled; GET /v1/transfers lists the newest ${listed.length} in order`;
 }
 
 /** A partner as the ops tool creates one (webhook endpoint and sandbox rate set, never funded), cloned. */
@@ -278,29 +382,28 @@ function memoryRows(processes) {
   });
 }
 
-export async function historySection(ctx) {
-  const scale = ctx.options.history;
-  const sizes = historySizes(scale.factor);
+/**
+ * Every seeding, partners and orders first, the background partner's transfers last (the
+ * databases' size taken before, between and after, so each gets its disk of its own).
+ * Resolves to { background, hot, seedings, bytes: { before, afterOrders, afterTransfers } }.
+ */
+async function seedAll(ctx, sizes) {
   const urlTemplate = ctx.description.postgres.urlTemplate;
-  const { orderClients, orderDurationS } = ctx.options;
-  ctx.log(
-    `  history ${scale.name}: ${sizes.partners.toLocaleString('en-US')} partners, ${sizes.backgroundOrders.toLocaleString('en-US')} background orders over ${sizes.backgroundSpanDays} days, ` +
-      `${sizes.hotOrders.toLocaleString('en-US')} in the hot partner's 24-hour window`,
-  );
-
-  const emptyPartner = await ctx.newPartner('History empty', { sockets: orderClients });
-  const empty = await measuredRun(ctx, emptyPartner, `${orderClients} clients, ${orderDurationS} s, empty database`);
-
-  const bytesBefore = await databasesBytes(urlTemplate);
-  const background = await ctx.newPartner('History background', { fundingKes: fundingFor(sizes.backgroundOrders) });
-  const hot = await ctx.newPartner('History hot', { sockets: orderClients, fundingKes: fundingFor(sizes.hotOrders) });
+  const before = await databasesBytes(urlTemplate);
+  const background = await ctx.newPartner('History background', {
+    fundingKes: fundingFor(sizes.backgroundOrders, sizes.backgroundTransfers),
+  });
+  const hot = await ctx.newPartner('History hot', {
+    sockets: ctx.options.orderClients,
+    fundingKes: fundingFor(sizes.hotOrders),
+  });
+  const backgroundSpan = { spanMs: sizes.backgroundSpanDays * DAY_MS, span: `${sizes.backgroundSpanDays} days` };
   const seedings = [await seedPartnerClones(ctx, sizes)];
   seedings.push(
     await seedPartner(ctx, background, {
       orders: sizes.backgroundOrders,
-      spanMs: sizes.backgroundSpanDays * DAY_MS,
       what: 'background partner',
-      span: `${sizes.backgroundSpanDays} days`,
+      ...backgroundSpan,
     }),
   );
   seedings.push(
@@ -311,6 +414,33 @@ export async function historySection(ctx) {
       span: '23 hours',
     }),
   );
+  const afterOrders = await databasesBytes(urlTemplate);
+  seedings.push(
+    await seedTransfers(ctx, background, {
+      transfers: sizes.backgroundTransfers,
+      what: 'background partner transfers',
+      ...backgroundSpan,
+    }),
+  );
+  const afterTransfers = await databasesBytes(urlTemplate);
+  return { background, hot, seedings, bytes: { before, afterOrders, afterTransfers } };
+}
+
+export async function historySection(ctx) {
+  const scale = ctx.options.history;
+  const sizes = historySizes(scale.factor);
+  const urlTemplate = ctx.description.postgres.urlTemplate;
+  const { orderClients, orderDurationS } = ctx.options;
+  ctx.log(
+    `  history ${scale.name}: ${sizes.partners.toLocaleString('en-US')} partners, ${sizes.backgroundOrders.toLocaleString('en-US')} background orders ` +
+      `and ${sizes.backgroundTransfers.toLocaleString('en-US')} transfers over ${sizes.backgroundSpanDays} days, ` +
+      `${sizes.hotOrders.toLocaleString('en-US')} in the hot partner's 24-hour window`,
+  );
+
+  const emptyPartner = await ctx.newPartner('History empty', { sockets: orderClients });
+  const empty = await measuredRun(ctx, emptyPartner, `${orderClients} clients, ${orderDurationS} s, empty database`);
+
+  const { background, hot, seedings, bytes } = await seedAll(ctx, sizes);
   const check = await step('ledger reconciles after seeding', () =>
     runOps(ctx.stackFile, ['ledger', 'check'], { exitCodes: [0, 1], timeoutMs: LEDGER_CHECK_TIMEOUT_MS }),
   );
@@ -318,12 +448,15 @@ export async function historySection(ctx) {
     throw new Error(
       `the ledger does not reconcile after seeding: ${JSON.stringify(check.checks.filter((c) => !c.ok))}`,
     );
+  // The step's line is the check's answer (a clone read back, the list page in order).
+  const transfersRead = await step('seeded transfers read back through the gateway', () =>
+    checkTransfersRead(background, seedings.at(-1)),
+  );
   const retention = await step('retention caught up with the seeded history', () => retentionCaughtUp(ctx));
   ctx.log(
     `  retention: ${(retention.durationMs / 1000).toFixed(0)} s, due at start ${JSON.stringify(retention.dueAtStart)}`,
   );
   const tables = await step('table and index sizes after seeding', () => tableSizes(urlTemplate));
-  const bytesAfter = await databasesBytes(urlTemplate);
 
   const label = `${sizes.hotOrders.toLocaleString('en-US')} earlier orders of the partner, ${(sizes.backgroundOrders + sizes.hotOrders).toLocaleString('en-US')} in all`;
   // The rows-read baseline: the same loop for a partner with no earlier orders, on the seeded database.
@@ -342,8 +475,9 @@ export async function historySection(ctx) {
     ...seedingRows({
       seedings,
       sizes: tables,
-      growthBytes: bytesAfter - bytesBefore,
+      growthBytes: bytes.afterOrders - bytes.before,
       ordersSeeded: sizes.backgroundOrders + sizes.hotOrders,
+      transfers: { growthBytes: bytes.afterTransfers - bytes.afterOrders, count: sizes.backgroundTransfers },
       section: SIZES_SECTION,
     }),
   );
@@ -354,7 +488,8 @@ export async function historySection(ctx) {
     seedings,
     retention,
     tableSizes: tables,
-    databasesBytes: { before: bytesBefore, after: bytesAfter },
+    databasesBytes: bytes,
+    transfersRead,
     empty: compact(empty),
     fresh: { load: withoutIds(fresh.load), cost: fresh.cost },
     seeded: compact(seeded),

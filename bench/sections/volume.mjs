@@ -11,7 +11,7 @@ import { quoteAndBuy } from '../lib/load.mjs';
 import { FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
 import { runOps, services } from '../lib/stack.mjs';
 import { ORDER_END_WAIT_MAX_MS } from '../lib/cost.mjs';
-import { seedOrderHistory } from '../seed/index.mjs';
+import { orderTemplate, seedHistory } from '../seed/index.mjs';
 import { measuredClosedLoop, withoutIds } from './orders.mjs';
 
 const require = createRequire(import.meta.url);
@@ -45,7 +45,7 @@ async function templateOf(urlTemplate, orderId) {
       [orderId],
     );
     if (rows.length !== 1) throw new Error(`trading has no order ${orderId}`);
-    return { orderId, ...rows[0] };
+    return orderTemplate({ orderId, ...rows[0] });
   } finally {
     await client.end();
   }
@@ -113,7 +113,7 @@ export async function volumeSection(ctx) {
   const tag = `bench-${Date.now().toString(36)}`;
   const clones = count - 1;
   const seeded = await step(`seeded ${clones.toLocaleString('en-US')} clones of a settled order in PostgreSQL`, () =>
-    seedOrderHistory({
+    seedHistory({
       urlTemplate: ctx.description.postgres.urlTemplate,
       databases: services.DATABASE_NAMES,
       template,

@@ -20,6 +20,15 @@ const UNIQUE_INDEXES_SQL = `
     FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
    WHERE i.indrelid = $1::regclass AND i.indisunique`;
 
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Ids of several rows of one kind, each with a clone role of its own: `${prefix}_a`, `${prefix}_b`, … (at most 26). */
+export function lettered(prefix, ids) {
+  if (ids.length > LETTERS.length)
+    throw new SeedSchemaError(`the template has ${ids.length} ${prefix} rows, at most ${LETTERS.length} can be cloned`);
+  return ids.map((id, index) => ({ id, role: `${prefix}_${LETTERS[index]}` }));
+}
+
 export async function tableExists(client, table) {
   const { rows } = await client.query("SELECT to_regclass('public.' || $1) IS NOT NULL AS present", [table]);
   return rows[0].present;
@@ -73,9 +82,7 @@ export async function planClone(client, spec, { ids, shift }) {
   const rows = await templateRows(client, spec.table, spec.where);
   const expected = spec.expectedRows ?? 1;
   if (expected === 'some' ? rows.length === 0 : rows.length !== expected) {
-    throw new SeedSchemaError(
-      `${where}: the template order has ${rows.length} row(s) here, the seeder expects ${expected}`,
-    );
+    throw new SeedSchemaError(`${where}: the template has ${rows.length} row(s) here, the seeder expects ${expected}`);
   }
   const overrides = spec.overrides ?? {};
   const indexes = await withPredicates(client, spec.table, spec.where, shape.indexes);

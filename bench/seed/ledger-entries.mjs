@@ -1,6 +1,7 @@
-// The ledger's record of a settled order: its hold (hold id = order id), the settlement
-// entry and that entry's postings, and the balances those postings moved. Postings carry
-// each account's running balance and version, so clone i of an account's posting gets
+// The ledger's record of a settled order or transfer: its hold (hold id = the template's
+// subject id: the order's, the transfer's), the entry that posted it and that entry's
+// postings, and the balances those postings moved. Postings carry each account's running
+// balance and version, so clone i of an account's posting gets
 // version + i and balance + i × amount from the account as locked at seeding, and the
 // accounts move by the chunk's clones × amount after each chunk (`afterChunk`): `ops ledger
 // check` reconciles afterwards.
@@ -139,15 +140,15 @@ export const ledgerEntries = {
   name: 'ledger hold, settlement entry and postings',
   database: 'svc_ledger',
   required: true,
-  /** The settlement entry's id: a clone id of its own (role "entry"). */
+  /** The entry that posted the template's hold: a clone id of its own (role "entry"). */
   async extraIds(client, template) {
     const { rows } = await client.query('SELECT entry_id::text AS "entryId", status FROM holds WHERE id = $1', [
-      template.orderId,
+      template.subjectId,
     ]);
     if (rows.length !== 1)
-      throw new SeedSchemaError(`svc_ledger.holds has no hold with the order's id ${template.orderId}`);
+      throw new SeedSchemaError(`svc_ledger.holds has no hold with the ${template.kind}'s id ${template.subjectId}`);
     if (rows[0].status !== 'posted' || !rows[0].entryId)
-      throw new SeedSchemaError(`the template order's hold is ${rows[0].status}, not posted with an entry`);
+      throw new SeedSchemaError(`the template ${template.kind}'s hold is ${rows[0].status}, not posted with an entry`);
     return [{ id: rows[0].entryId, role: 'entry' }];
   },
   /** Locks the accounts the entry moved (in id order, as the ledger does) and reads their balance and version. */
@@ -157,10 +158,10 @@ export const ledgerEntries = {
     const repeated = rows.filter((row) => row.postings !== 1);
     if (repeated.length > 0)
       throw new SeedSchemaError(
-        `the settlement entry posts more than once to account(s) ${repeated.map((row) => row.id).join(', ')}: running balances per clone would need another rule`,
+        `the template's entry posts more than once to account(s) ${repeated.map((row) => row.id).join(', ')}: running balances per clone would need another rule`,
       );
     const { rows: held } = await client.query('SELECT account_id::text AS id FROM holds WHERE id = $1', [
-      template.orderId,
+      template.subjectId,
     ]);
     const watched = [...new Set([...rows.map((row) => row.id), ...held.map((row) => row.id)])];
     await setStatementTriggers(client, false);
@@ -176,7 +177,7 @@ export const ledgerEntries = {
       { table: 'entries', where: `tpl.id = ${literal(entryId)}::uuid`, requiredColumns: ['id'] },
       {
         table: 'holds',
-        where: `tpl.id = ${literal(template.orderId)}::uuid`,
+        where: `tpl.id = ${literal(template.subjectId)}::uuid`,
         requiredColumns: ['id', 'account_id', 'status', 'entry_id'],
       },
       {

@@ -1,4 +1,4 @@
-// What every seeding of the service databases shares (seedOrderHistory, seedPartners): a
+// What every seeding of the service databases shares (seedHistory, seedPartners): a
 // connection per database, each database's clones written in one transaction of its own
 // (synchronous_commit off: a crash loses only the seeding, which is run again), the clones
 // inserted in chunks, the tables analysed once committed; on failure every open transaction

@@ -1,4 +1,5 @@
-// The rolling 24-hour cap's usages in trading (usage id = order id). A reservation reads the
+// The rolling 24-hour cap's usages in trading (usage id = the template's subject id: an
+// order's, or a transfer's, which payouts reserves through trading). A reservation reads the
 // partner's window (cap_windows: its total; cap_usage_buckets: KES per minute), which the
 // database's triggers on cap_usages keep: each chunk of clones inserted here is counted in its
 // minutes' buckets and the window total by the statement that inserts it (one change per minute
@@ -6,7 +7,7 @@
 // commits, that the window holds exactly the partner's open usages from its first minute on, so
 // a history the code would not see (triggers missing, say) stops the run. Absent when the cap
 // lives elsewhere: then the coverage check (seed/index.mjs) names the table that holds the
-// order's usage instead.
+// usage instead.
 import { literal } from '../lib/clone-sql.js';
 import { SeedSchemaError, tableExists } from './clone.mjs';
 
@@ -26,14 +27,14 @@ export const tradingCapUsages = {
   required: false,
   async applies(client, template) {
     if (!(await tableExists(client, 'cap_usages'))) return false;
-    const { rows } = await client.query('SELECT 1 FROM cap_usages WHERE usage_id = $1', [template.orderId]);
+    const { rows } = await client.query('SELECT 1 FROM cap_usages WHERE usage_id = $1', [template.subjectId]);
     return rows.length > 0;
   },
   /** The partner whose window the clones fill; null on a schema without cap windows (the usages alone are the cap there). */
   async prepare(client, template) {
     if (!(await tableExists(client, 'cap_windows'))) return { partnerId: null };
     const { rows } = await client.query('SELECT partner_id AS "partnerId" FROM cap_usages WHERE usage_id = $1', [
-      template.orderId,
+      template.subjectId,
     ]);
     return { partnerId: rows[0].partnerId };
   },
@@ -41,7 +42,7 @@ export const tradingCapUsages = {
     return [
       {
         table: 'cap_usages',
-        where: `tpl.usage_id = ${literal(template.orderId)}::uuid`,
+        where: `tpl.usage_id = ${literal(template.subjectId)}::uuid`,
         requiredColumns: ['usage_id', 'partner_id', 'amount_kes', 'released_at', 'created_at'],
       },
     ];
