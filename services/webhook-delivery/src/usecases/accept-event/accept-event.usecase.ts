@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BusEvent, ConsumedEvent } from '@platform/events';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { isNoPartitionForRow } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import { BODY_BYTES_MAX, serialisePartnerEnvelope } from '../../domain/partner-envelope';
 import type { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import type { DeliveriesRepository, InsertOutcome, NewDelivery } from '../../persistence/deliveries.repository';
