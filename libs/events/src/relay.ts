@@ -9,7 +9,7 @@
  * A message carries the W3C `traceparent` header of the span its event was
  * written in, so the consumer continues that trace.
  *
- * This is also the producing side of reconciliation (spec 6.4): a row whose
+ * This is also the producing side of reconciliation (an event is sent late, never lost): a row whose
  * publish was lost (broker down, no confirm, unroutable) simply stays
  * unpublished and is published again on a later pass. The relay watches its
  * own lag: when the oldest unpublished row is older than `lagAlertMs` it logs a

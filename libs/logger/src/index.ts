@@ -21,6 +21,8 @@ import { redactField } from './redact';
 export { currentContext, enrichContext, runWithContext } from './context';
 export type { RequestContext } from './context';
 export { maskEmail, maskTail, redact, redactField } from './redact';
+export { recordingLogger } from './recording-logger';
+export type { RecordedLogLine } from './recording-logger';
 
 export type Logger = winston.Logger;
 

@@ -7,6 +7,7 @@
  * validates the answers it sees against these. Objects allow additional
  * properties: the contract grows additively and clients must ignore new fields.
  */
+import { UUID_LENGTH, UUID_PATTERN } from '@platform/ids';
 import { NO_CONTROL_CHARACTERS } from './contract/fields';
 import { BATCH_ITEMS_MAX } from './contract/requests';
 import {
@@ -130,8 +131,8 @@ function scalarSchemas(): Record<string, Schema> {
     Uuid: {
       type: 'string',
       format: 'uuid',
-      maxLength: 36,
-      pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+      maxLength: UUID_LENGTH,
+      pattern: UUID_PATTERN.source,
       example: '6f1c2d3e-4a5b-4c6d-8e7f-901234567890',
     },
     Timestamp: {

@@ -15,6 +15,7 @@
  * never lands in a record even by mistake.
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { currentContext, redactField, RequestContext } from '@platform/logger';
 import type { DataSource, EntityManager } from 'typeorm';
 
@@ -27,7 +28,6 @@ export const AUDIT_PAGE_LIMIT_DEFAULT = 100;
 export const AUDIT_PAGE_LIMIT_MAX = 500;
 /** What the declared operator name may look like (a login name or an e-mail address). */
 export const OPERATOR_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)~(\d{1,19})$/;
 
@@ -95,7 +95,7 @@ function auditActor(context: RequestContext): AuditActor {
   return {
     identity: context.caller,
     operator: context.operator && OPERATOR_NAME_PATTERN.test(context.operator) ? context.operator : '',
-    partnerId: context.partnerId && UUID.test(context.partnerId) ? context.partnerId : '',
+    partnerId: context.partnerId && isUuid(context.partnerId) ? context.partnerId : '',
     credentialKey: context.credentialKey ?? '',
   };
 }
@@ -104,7 +104,7 @@ function auditActor(context: RequestContext): AuditActor {
 export function auditRow(entry: AuditEntry, context: RequestContext): AuditRow {
   if (!AUDIT_ACTION_PATTERN.test(entry.action))
     throw new Error(`not an audit action name: ${JSON.stringify(entry.action)}`);
-  if (entry.partnerId !== null && !UUID.test(entry.partnerId))
+  if (entry.partnerId !== null && !isUuid(entry.partnerId))
     throw new Error('an audit record names a partner by its UUID');
   return {
     action: entry.action,
@@ -211,7 +211,7 @@ function parseIso(value: string): Date | null {
 /** Validates a listing request; every bad field at once, as VALIDATION_FAILED. */
 export function parseAuditQuery(command: ListAuditRecordsCommand): AuditQuery {
   const bad: string[] = [];
-  if (command.partnerId !== '' && !UUID.test(command.partnerId)) bad.push('partnerId');
+  if (command.partnerId !== '' && !isUuid(command.partnerId)) bad.push('partnerId');
   const since = command.since === '' ? null : parseIso(command.since);
   const until = command.until === '' ? null : parseIso(command.until);
   if (command.since !== '' && since === null) bad.push('since');

@@ -11,10 +11,11 @@
  * through keysetTimeSql for the cursor; the conditions compare with `$n::timestamptz`.
  * Cursors holding an ISO 8601 time with milliseconds (made before) still read.
  */
+import { isUuid } from '@platform/ids';
+
 export const PAGE_LIMIT_DEFAULT = 50;
 export const PAGE_LIMIT_MAX = 100;
 const CURSOR_LENGTH_MAX = 200;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** As PostgreSQL prints a timestamptz (`2026-11-26 07:33:37.123456+00`), or ISO 8601 with milliseconds and Z. */
 const POSITION_TIME =
   /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)$/;
@@ -38,7 +39,7 @@ export function encodeKeysetCursor(position: KeysetPosition): string {
 export function decodeKeysetCursor(cursor: string): KeysetPosition | null {
   if (cursor.length === 0 || cursor.length > CURSOR_LENGTH_MAX || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
   const [createdAt, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !createdAt || !id || !POSITION_TIME.test(createdAt) || !UUID.test(id)) return null;
+  if (rest.length > 0 || !createdAt || !id || !POSITION_TIME.test(createdAt) || !isUuid(id)) return null;
   return Number.isNaN(Date.parse(createdAt.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')))
     ? null
     : { createdAt, id };

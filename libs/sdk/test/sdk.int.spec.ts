@@ -3,10 +3,9 @@
 // validated against the reference by PartnerHttpClient), a quote and a sandbox
 // credit go through with amounts normalised to their scale, and refusals arrive
 // as PartnerApiError with the fields a partner branches on.
+import { UUID_PATTERN } from '@platform/ids';
 import { PartnerApiError, PartnerClient } from '@platform/sdk';
 import { createTestPartner, PartnerHttpClient } from '@platform/testing';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let sdk: PartnerClient;
 
@@ -38,7 +37,7 @@ describe('@platform/sdk against the test stack', () => {
     await sdk.sandbox.setRate({ bid: '129', ask: '130' });
     const quote = await sdk.quotes.create({ side: 'buy', kesAmount: '1300' });
     expect(quote).toMatchObject({
-      quoteId: expect.stringMatching(UUID),
+      quoteId: expect.stringMatching(UUID_PATTERN),
       kesAmount: '1300.00',
       usdtAmount: '10.000000',
       rate: '130.0000',

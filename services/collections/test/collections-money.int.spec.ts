@@ -13,6 +13,7 @@
 // `npm test` runs `ops ledger check` after all of it.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { UUID_PATTERN } from '@platform/ids';
 import { createLogger } from '@platform/logger';
 import { Big } from '@platform/money';
 import { collections } from '@platform/proto';
@@ -34,7 +35,6 @@ import {
   createCollection,
   deposit,
   readCollection,
-  UUID,
   usdBalance,
 } from './collections-support';
 
@@ -102,7 +102,7 @@ describe('collections: fees and crediting', () => {
       netAmount: net,
       senderName: 'Jane Sender',
       amountMismatch: null,
-      treasuryCreditTxId: expect.stringMatching(UUID),
+      treasuryCreditTxId: expect.stringMatching(UUID_PATTERN),
     });
     const after = await usdBalance(http);
     expect(new Big(after.available).minus(before.available).toFixed(2)).toBe(net);

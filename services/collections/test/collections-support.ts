@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { PartnerHttpClient, runOps, TestPartner } from '@platform/testing';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO_TIMESTAMP_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const REFERENCE = /^[0-9A-HJKMNP-TV-Y]{11}$/;
 

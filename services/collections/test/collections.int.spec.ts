@@ -4,6 +4,7 @@
 // partnerReference, every body refusal, GET by id with foreign and malformed
 // ids 404, every list filter and its validation, cursor pagination with the
 // X-Next-Cursor header, and scopes.
+import { UUID_PATTERN } from '@platform/ids';
 import { createTestPartner, PartnerHttpClient, runOps, TestPartner, waitFor } from '@platform/testing';
 import {
   CollectionView,
@@ -12,7 +13,6 @@ import {
   ISO_TIMESTAMP_MS,
   readCollection,
   REFERENCE,
-  UUID,
 } from './collections-support';
 
 function abaValid(routing: string): boolean {
@@ -61,7 +61,7 @@ describe('collections: create, read, list', () => {
       'createdAt',
     ]);
     expect(collection).toMatchObject({
-      id: expect.stringMatching(UUID),
+      id: expect.stringMatching(UUID_PATTERN),
       reference: expect.stringMatching(REFERENCE),
       status: 'open',
       currency: 'USD',

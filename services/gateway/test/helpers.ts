@@ -2,7 +2,6 @@
 import { randomInt } from 'node:crypto';
 import type { HttpResult } from '@platform/testing';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** The gateway keeps an opened credential at most this long (persistence/credential-lookup.ts). */

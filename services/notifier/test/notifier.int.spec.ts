@@ -10,11 +10,11 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PromiseClient } from '@platform/grpc';
+import { UUID_PATTERN } from '@platform/ids';
 import { createLogger } from '@platform/logger';
 import { notifier } from '@platform/proto';
 import { clientAs, createTestPartner, loadTestStack, PartnerHttpClient, runOps, TestPartner } from '@platform/testing';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const logger = createLogger('notifier-int-test', 'error');
 
@@ -84,7 +84,7 @@ describe('notifier', () => {
     const message = request();
     const first = await client.sendMessage(message);
     expect(first).toEqual({
-      messageId: expect.stringMatching(UUID),
+      messageId: expect.stringMatching(UUID_PATTERN),
       maskedRecipient: 'j***@example.com',
       replayed: false,
     });

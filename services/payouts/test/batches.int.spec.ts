@@ -9,6 +9,7 @@
 // batch code expires every item with confirmation.expired and gives back the
 // holds; unknown and foreign batches are 404 BATCH_NOT_FOUND.
 import { randomUUID } from 'node:crypto';
+import { UUID_PATTERN } from '@platform/ids';
 import { createTestPartner, PartnerHttpClient } from '@platform/testing';
 import {
   eventFor,
@@ -20,7 +21,6 @@ import {
   payoutsPartner,
   transferBody,
   transferReaches,
-  UUID,
 } from './support';
 
 describe('Transfer batches', () => {
@@ -47,26 +47,26 @@ describe('Transfer batches', () => {
     const created = await ctx.http.post('/v1/transfers/batch', body);
     expect(created.status).toBe(202);
     expect(created.body).toEqual({
-      id: expect.stringMatching(UUID),
+      id: expect.stringMatching(UUID_PATTERN),
       status: 'awaiting_confirmation',
       itemCount: 5,
       acceptedCount: 3,
       failedCount: 2,
       items: [
         {
-          transferId: expect.stringMatching(UUID),
+          transferId: expect.stringMatching(UUID_PATTERN),
           idempotencyKey: body.items[0].idempotencyKey,
           accepted: true,
           failureCode: null,
         },
         {
-          transferId: expect.stringMatching(UUID),
+          transferId: expect.stringMatching(UUID_PATTERN),
           idempotencyKey: body.items[1].idempotencyKey,
           accepted: true,
           failureCode: null,
         },
         {
-          transferId: expect.stringMatching(UUID),
+          transferId: expect.stringMatching(UUID_PATTERN),
           idempotencyKey: body.items[2].idempotencyKey,
           accepted: true,
           failureCode: null,
@@ -87,7 +87,7 @@ describe('Transfer batches', () => {
       createdAt: expect.stringMatching(ISO_MS),
       confirmedAt: null,
       confirmation: {
-        id: expect.stringMatching(UUID),
+        id: expect.stringMatching(UUID_PATTERN),
         channel: 'email',
         deliveredTo: expect.stringContaining('***@'),
         expiresAt: expect.stringMatching(ISO_MS),
@@ -144,7 +144,7 @@ describe('Transfer batches', () => {
       expect(created.body).toMatchObject({ status: 'awaiting_confirmation', acceptedCount: 2, failedCount: 0 });
       const [paid, mismatched] = created.body.items;
       expect(mismatched).toEqual({
-        transferId: expect.stringMatching(UUID),
+        transferId: expect.stringMatching(UUID_PATTERN),
         idempotencyKey: body.items[1].idempotencyKey,
         accepted: true,
         failureCode: null,

@@ -6,6 +6,7 @@
 // prompts; every refusal (bad phone or amount, the sandbox bank's rejection and
 // unavailability magic, a KES account not ready, a foreign or unknown push).
 import { randomUUID } from 'node:crypto';
+import { UUID_PATTERN } from '@platform/ids';
 import { Big } from '@platform/money';
 import {
   createTestPartner,
@@ -18,7 +19,6 @@ import {
   waitFor,
 } from '@platform/testing';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The test stack runs SANDBOX_TIME_SCALE 0.05: the default 120 s lifetime is 6 s. */
 const PUSH_LIFETIME_MS = 6_000;
 const LIFETIME_SLACK_MS = 1_500;
@@ -58,7 +58,7 @@ async function push(http: PartnerHttpClient, phone: string, amount: string) {
 async function sent(http: PartnerHttpClient, phone = '0712345678', amount = '150.00'): Promise<string> {
   const response = await push(http, phone, amount);
   expect(response.status).toBe(202);
-  expect(response.body).toEqual({ pushId: expect.stringMatching(UUID), status: 'pending' });
+  expect(response.body).toEqual({ pushId: expect.stringMatching(UUID_PATTERN), status: 'pending' });
   return response.body.pushId;
 }
 
@@ -94,7 +94,7 @@ describe('mobile-money funding prompt', () => {
       pushId,
       status: 'credited',
       amount: { currency: 'KES', value: '250.50' },
-      creditTransactionId: expect.stringMatching(UUID),
+      creditTransactionId: expect.stringMatching(UUID_PATTERN),
     });
     expect(new Big(await kesAvailable(h.http)).minus(before).toFixed(2)).toBe('250.50');
 

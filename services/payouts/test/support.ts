@@ -12,7 +12,6 @@ import {
   waitFor,
 } from '@platform/testing';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Tests send bursts; a generous limit keeps the partner throttle out of them. */
 const TEST_RATE_LIMIT_PER_MINUTE = 100_000;

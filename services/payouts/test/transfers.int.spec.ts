@@ -10,6 +10,7 @@
 // A test that reads the shared partner's balance before and after must see
 // only its own transfer: tests whose transfers are left unconfirmed (their
 // holds come back when the codes lapse, 10 s later) use a partner of their own.
+import { UUID_PATTERN } from '@platform/ids';
 import { createTestPartner, PartnerHttpClient, runOps } from '@platform/testing';
 import {
   eventFor,
@@ -22,7 +23,6 @@ import {
   payoutsPartner,
   transferBody,
   transferReaches,
-  UUID,
 } from './support';
 
 describe('KES transfers', () => {
@@ -35,7 +35,7 @@ describe('KES transfers', () => {
     expect(created.status).toBe(202);
     expect(created.headers.get('idempotent-replayed')).toBeNull();
     expect(created.body).toEqual({
-      id: expect.stringMatching(UUID),
+      id: expect.stringMatching(UUID_PATTERN),
       status: 'awaiting_confirmation',
       rail: 'mobile_money',
       amount: { currency: 'KES', value: '100.00' },
@@ -49,7 +49,7 @@ describe('KES transfers', () => {
       confirmedAt: null,
       settledAt: null,
       confirmation: {
-        id: expect.stringMatching(UUID),
+        id: expect.stringMatching(UUID_PATTERN),
         channel: 'email',
         deliveredTo: expect.stringMatching(/^t\*\*\*@t[0-9a-f]{8}\.example\.com$/),
         expiresAt: expect.stringMatching(ISO_MS),
@@ -279,7 +279,7 @@ describe('KES transfers', () => {
         nameVerification: 'unavailable',
         verifiedAccountName: null,
         failureCode: null,
-        confirmation: { id: expect.stringMatching(UUID) },
+        confirmation: { id: expect.stringMatching(UUID_PATTERN) },
       });
       expect(minus((await kesBalance(own.http)).held, before.held)).toBe('725.00');
       const overCap = await own.http.post(

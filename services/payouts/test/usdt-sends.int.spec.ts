@@ -9,9 +9,10 @@
 // (subjectType usdt_send); replays answer the original; unknown ids are 404.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { tronAddressFromAccountId } from '@platform/chain';
+import { UUID_PATTERN } from '@platform/ids';
 import { Big } from '@platform/money';
 import { loadTestStack, PartnerHttpClient, partnerWallet, waitFor } from '@platform/testing';
-import { eventFor, ISO_MS, latestCode, payoutsPartner, PayoutsPartner, UUID } from './support';
+import { eventFor, ISO_MS, latestCode, payoutsPartner, PayoutsPartner } from './support';
 
 async function usdtBalance(http: PartnerHttpClient): Promise<{ available: string; held: string }> {
   const balances = await http.get('/v1/balances');
@@ -65,7 +66,7 @@ describe('USDT sends', () => {
     const created = await ctx.http.post('/v1/usdt/sends', body);
     expect(created.status).toBe(202);
     expect(created.body).toEqual({
-      id: expect.stringMatching(UUID),
+      id: expect.stringMatching(UUID_PATTERN),
       status: 'awaiting_confirmation',
       destinationWalletId: walletId,
       usdtAmount: '10.500000',
@@ -74,7 +75,7 @@ describe('USDT sends', () => {
       createdAt: expect.stringMatching(ISO_MS),
       confirmedAt: null,
       confirmation: {
-        id: expect.stringMatching(UUID),
+        id: expect.stringMatching(UUID_PATTERN),
         channel: 'email',
         deliveredTo: expect.stringContaining('***@'),
         expiresAt: expect.stringMatching(ISO_MS),

@@ -10,6 +10,7 @@
 // with its sandbox rate pinned at bid 128.1234 / ask 130.9876. Pinned rates have
 // 4 decimals already, so buys quote at 130.9876 and sells at 128.1234.
 import { randomUUID } from 'node:crypto';
+import { UUID_PATTERN } from '@platform/ids';
 import {
   createTestPartner,
   HttpResult,
@@ -175,7 +176,7 @@ describe('POST /v1/quotes prices exactly', () => {
     expect(result.status).toBe(201);
     const { feeKes, ...amounts } = expected;
     expect(result.body).toEqual({
-      quoteId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+      quoteId: expect.stringMatching(UUID_PATTERN),
       ...amounts,
       fee: { kesAmount: feeKes, ...FEE_SCHEDULE },
       expiresAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),

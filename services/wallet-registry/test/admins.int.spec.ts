@@ -4,10 +4,11 @@
 // e-mail, removal (204, then 404), the 404s for unknown and foreign ids, and
 // the scopes (wallets to write, read to list). The waiting period, the notices
 // and the last-code-recipient rule: admin-changes.int.spec.ts.
+import { UUID_PATTERN } from '@platform/ids';
 import { createLogger } from '@platform/logger';
 import { walletRegistry } from '@platform/proto';
 import { clientAs, runOps, TestPartner } from '@platform/testing';
-import { partnerWithClient, RecordingClient, UUID } from './helpers';
+import { partnerWithClient, RecordingClient } from './helpers';
 
 describe('administrators', () => {
   let partner: TestPartner;
@@ -22,7 +23,7 @@ describe('administrators', () => {
     const created = await http.post('/v1/admins', { email: `jane@${domain}`, name: 'Jane Wanjiru' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      adminId: expect.stringMatching(UUID),
+      adminId: expect.stringMatching(UUID_PATTERN),
       email: `jane@${domain}`,
       name: 'Jane Wanjiru',
       status: 'active',

@@ -9,20 +9,12 @@
 // clock (a code's lifetime, a new administrator's waiting period) start it in
 // beforeAll, so it runs while the tests before theirs do.
 import type { PromiseClient } from '@platform/grpc';
+import { UUID_PATTERN } from '@platform/ids';
 import { createLogger } from '@platform/logger';
 import { walletRegistry } from '@platform/proto';
 import { loadTestStack, routedClient, runOps, TestPartner, waitFor } from '@platform/testing';
 import { WALLET_REGISTRY_ACCESS } from '../src/grpc/access';
-import {
-  ISO_MS,
-  leaksOf,
-  newTronAddress,
-  partnerWithClient,
-  RecordingClient,
-  serviceLogLines,
-  sleep,
-  UUID,
-} from './helpers';
+import { ISO_MS, leaksOf, newTronAddress, partnerWithClient, RecordingClient, serviceLogLines, sleep } from './helpers';
 
 const VALID_ADDRESS_SHAPE = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 const WALLET_CODE_TTL_MS_DEFAULT = 10 * 60 * 1_000;
@@ -98,7 +90,7 @@ describe('withdrawal addresses', () => {
     const created = await register(http, address);
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      walletId: expect.stringMatching(UUID),
+      walletId: expect.stringMatching(UUID_PATTERN),
       chain: 'tron',
       asset: 'USDT',
       address,
@@ -111,7 +103,7 @@ describe('withdrawal addresses', () => {
     });
     const [entry] = await http.codesFor(created.body.walletId);
     expect(entry).toEqual({
-      id: expect.stringMatching(UUID),
+      id: expect.stringMatching(UUID_PATTERN),
       kind: 'wallet_approval',
       to: `j***@${domain}`,
       subject: expect.any(String),

@@ -5,6 +5,7 @@
 // shows it delivered in one attempt. Also: a 500 is retried after the scheduled
 // (time-scaled) delay with the same X-Service-Delivery id, and a 302 counts as a
 // failed attempt and is never followed.
+import { UUID_PATTERN } from '@platform/ids';
 import { createTestPartner, HttpsReceiver, ReceivedRequest, startHttpsReceiver, TestPartner } from '@platform/testing';
 import {
   header,
@@ -16,7 +17,6 @@ import {
   waitForDelivery,
 } from './webhook-test-support';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_TIMESTAMP_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TIMESTAMP_TOLERANCE_MS = 5 * 60_000;
 const FIRST_RETRY_DELAY_MS = 30_000;
@@ -68,7 +68,7 @@ describe('credit.received webhook', () => {
     expect(request.path).toBe(receiver.path);
     expect(header(request, 'Content-Type')).toMatch(/^application\/json/);
     expect(header(request, 'X-Service-Event')).toBe('credit.received');
-    expect(header(request, 'X-Service-Delivery')).toMatch(UUID);
+    expect(header(request, 'X-Service-Delivery')).toMatch(UUID_PATTERN);
     expect(Math.abs(Date.now() - Number(header(request, 'X-Service-Timestamp')))).toBeLessThan(TIMESTAMP_TOLERANCE_MS);
     expect(header(request, 'X-Service-Signature')).toMatch(/^v1=[0-9a-f]{64}$/);
     expect(signatureVerifies(request, secret)).toBe(true);
@@ -76,7 +76,7 @@ describe('credit.received webhook', () => {
 
     const body = JSON.parse(request.body) as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(['id', 'type', 'createdAt', 'data']);
-    expect(body.id).toMatch(UUID);
+    expect(body.id).toMatch(UUID_PATTERN);
     expect(body.type).toBe('credit.received');
     expect(body.createdAt).toMatch(ISO_TIMESTAMP_MS);
     expect(body.data).toMatchObject({

@@ -1,5 +1,5 @@
 // Proves that an event whose first publish was lost is delivered late rather than
-// never (spec 6.4). A producer's outbox (in a scratch database) is relayed by the
+// never. A producer's outbox (in a scratch database) is relayed by the
 // real OutboxRelay through a TCP proxy in front of the stack's RabbitMQ. While the
 // proxy refuses connections (the broker is down for the producer) the event stays
 // unpublished and the relay's lag grows; once the broker is back, the same relay

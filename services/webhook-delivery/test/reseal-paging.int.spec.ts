@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { SealingKeyRing } from '@platform/crypto';
 import { isAppError } from '@platform/errors';
-import type { Logger } from '@platform/logger';
+import { recordingLogger } from '@platform/logger';
 import { DataSource, resealColumns, ResealOutcome, ResealSecretsUseCase } from '@platform/persistence';
 import { createScratchDatabase, ScratchDatabase } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
@@ -30,25 +30,6 @@ const oldRing = SealingKeyRing.parse(`old:${key()}`);
 const lostRing = SealingKeyRing.parse(`lost:${key()}`);
 const newRing = SealingKeyRing.parse(`new:${key()}`);
 const ring = SealingKeyRing.parse(`new:${newRing.keysHex[0]},old:${oldRing.keysHex[0]}`);
-
-/** Keeps the use case's log lines, to check what it says about values that do not open (and that it names no value). */
-function recordingLogger(): {
-  logger: Logger;
-  lines: Array<{ level: string; message: string; fields: Record<string, unknown> }>;
-} {
-  const lines: Array<{ level: string; message: string; fields: Record<string, unknown> }> = [];
-  const record =
-    (level: string) =>
-    (message: string, fields: Record<string, unknown> = {}) =>
-      lines.push({ level, message, fields });
-  const logger = {
-    info: record('info'),
-    warn: record('warn'),
-    error: record('error'),
-    debug: record('debug'),
-  } as unknown as Logger;
-  return { logger, lines };
-}
 
 let scratch: ScratchDatabase;
 let db: DataSource;

@@ -5,12 +5,12 @@
  * Money stays a decimal string: parsed strictly by @platform/money and
  * re-formatted at the currency's exact scale.
  */
+import { isUuid } from '@platform/ids';
 import { formatAmount, parseAmount } from '@platform/money';
 import { CliError } from './cli-error';
 
 export type FlagValues = Record<string, string | boolean | undefined>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** LDH labels, at least two, ASCII only: the rule the wallet registry applies to the admin domain. */
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 /** Counts and limits are small integers (at most 9 digits); money never goes through here. */
@@ -66,7 +66,7 @@ export class FlagReader {
   uuid(flag: string, required: boolean): string | undefined {
     const value = this.raw(flag, required)?.trim().toLowerCase();
     if (value === undefined) return undefined;
-    if (!UUID.test(value)) this.refuse(flag, 'expected a UUID');
+    if (!isUuid(value)) this.refuse(flag, 'expected a UUID');
     return value;
   }
 

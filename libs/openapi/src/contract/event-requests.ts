@@ -3,6 +3,7 @@
  * deliveries. Each parameter at most once; an unknown or repeated one is
  * refused by name, like every list.
  */
+import { UUID_LENGTH, UUID_PATTERN } from '@platform/ids';
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
 import { PAGE_FIELDS } from './requests';
@@ -11,7 +12,6 @@ import { WEBHOOK_DELIVERY_FILTERS } from './statuses';
 const FEED_LIMIT_MAX = 100;
 /** The feed's page size when `limit` is absent. */
 export const FEED_LIMIT_DEFAULT = 50;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const limit = (description: string) =>
   z
@@ -25,8 +25,8 @@ export const eventListQuerySchema = z
   .object({
     after: z
       .string()
-      .max(36)
-      .regex(UUID)
+      .max(UUID_LENGTH)
+      .regex(UUID_PATTERN)
       .describe(
         "The id of the last event you processed (from this feed or a webhook's body); absent: from the oldest event kept. " +
           'An id that is not one of your events answers 400 EVENT_CURSOR_UNKNOWN; one older than the feed keeps, 400 EVENT_CURSOR_EXPIRED',

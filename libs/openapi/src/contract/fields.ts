@@ -26,7 +26,6 @@ export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]
 export const SOMETHING_VISIBLE = /\S/;
 /** Both of the above: visible text without control characters. */
 const VISIBLE_TEXT = /^(?=[\s\S]*\S)[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Partner-chosen keys: letters, digits and `._:-`. */
 export const KEY_CHARACTERS = /^[A-Za-z0-9._:-]{1,64}$/;
 export const SIX_DIGITS = /^[0-9]{6}$/;

@@ -4,6 +4,7 @@
  * recognised: same id and same body is the same partner.
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 
 export interface NewPartner {
   partnerId: string;
@@ -15,14 +16,9 @@ export interface Partner extends NewPartner {
   createdAt: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const PARTNER_NAME_CHARS_MAX = 200;
 // No control characters: the name ends up in logs and operator screens.
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 /**
  * Normalises an operator's create request. A limit of 0 means the configured

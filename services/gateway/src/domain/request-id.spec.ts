@@ -1,8 +1,7 @@
 // Proves which partner-supplied request ids are kept and that every other
 // value is replaced by a fresh UUID.
+import { UUID_PATTERN } from '@platform/ids';
 import { resolveRequestId } from './request-id';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('resolveRequestId', () => {
   it.each(['abc', 'req-1.2:3_4', 'A'.repeat(64), '0'])('keeps %p', (id) => {
@@ -12,7 +11,7 @@ describe('resolveRequestId', () => {
   it.each([undefined, '', 'A'.repeat(65), 'has space', 'semi;colon', 'new\nline', 'ünïcode', 'a, b', ['one', 'two']])(
     'replaces %p with a UUID',
     (id) => {
-      expect(resolveRequestId(id as string | string[] | undefined)).toMatch(UUID);
+      expect(resolveRequestId(id as string | string[] | undefined)).toMatch(UUID_PATTERN);
     },
   );
 

@@ -5,9 +5,9 @@
  * values; a value that breaks the convention is a bug upstream, so it stops the
  * response (500) rather than reach a partner.
  */
+import { isUuid } from '@platform/ids';
 import { Currency, CURRENCY_SCALE, isCurrency, RATE_SCALE } from '@platform/money';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function exactScale(scale: number): RegExp {
@@ -22,7 +22,7 @@ export class WireFormatError extends Error {
 }
 
 export function wireUuid(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !UUID.test(value)) throw new WireFormatError(field, 'a UUID');
+  if (!isUuid(value)) throw new WireFormatError(field, 'a UUID');
   return value;
 }
 

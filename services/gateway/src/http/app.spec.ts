@@ -11,6 +11,7 @@
 // answer is counted by route template (never the id), method and status, with
 // authentication refusals by reason and partner-limit refusals; a partner's valid
 // traceparent is continued into the upstream calls, anything else starts a new trace.
+import { UUID_PATTERN } from '@platform/ids';
 import { AUTH_FAILURE_RESPONSE_FLOOR_MS } from './middleware/authenticate.middleware';
 import { randomBytes } from 'node:crypto';
 import { request, Server } from 'node:http';
@@ -34,7 +35,6 @@ const logger = createLogger('gateway-test');
 logger.silent = true;
 
 const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function credential(
   scopes: readonly Scope[] = SCOPES,
@@ -249,7 +249,7 @@ describe('gateway app', () => {
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       version: '9.9.9',
     });
-    expect(reply.headers['x-request-id']).toMatch(UUID);
+    expect(reply.headers['x-request-id']).toMatch(UUID_PATTERN);
     expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(reply.headers['x-powered-by']).toBeUndefined();
     expect(reply.headers['cache-control']).toBe('no-store');
@@ -485,7 +485,7 @@ describe('gateway app', () => {
       'partner-req:1.2_3',
     );
     const replaced = await send('GET', '/nope', { 'X-Request-Id': 'bad id with spaces' });
-    expect(replaced.headers['x-request-id']).toMatch(UUID);
+    expect(replaced.headers['x-request-id']).toMatch(UUID_PATTERN);
     expect(replaced.body.requestId).toBe(replaced.headers['x-request-id']);
   });
 

@@ -1,6 +1,7 @@
 /** Holds, entries, service accounts, history and the reconciliation report: translation only. */
 import { AppError, isAppError, validationFailed } from '@platform/errors';
 import type { AsyncImplementation } from '@platform/grpc';
+import { isUuid } from '@platform/ids';
 import { currentContext } from '@platform/logger';
 import { Big, formatAmount, isCurrency } from '@platform/money';
 import { ledger } from '@platform/proto';
@@ -16,7 +17,6 @@ import type { PlaceHoldUseCase } from '../usecases/place-hold/place-hold.usecase
 import type { PostEntryUseCase } from '../usecases/post-entry/post-entry.usecase';
 import type { PostHoldUseCase } from '../usecases/post-hold/post-hold.usecase';
 import type { VoidHoldUseCase } from '../usecases/void-hold/void-hold.usecase';
-import { isUuid } from '../domain/ids';
 
 type MoneyMethods =
   | 'placeHold'

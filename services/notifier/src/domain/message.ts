@@ -4,6 +4,7 @@
  * and templates can trust their input.
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 
 // The partner contract states the kinds (the sandbox outbox shows them); its light module loads no zod.
 import { MESSAGE_KINDS, type MessageKind } from '@platform/openapi/dist/contract/statuses';
@@ -27,7 +28,6 @@ export const RECIPIENT_LENGTH_MAX = 254;
 export const VARIABLES_COUNT_MAX = 20;
 export const VARIABLE_VALUE_LENGTH_MAX = 500;
 const SUBJECT_TYPE = /^[a-z_]{1,40}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CODE = /^\d{6}$/;
 // The sender already applied its own rule (e.g. the partner's domain); here only a sane, header-safe address.
 const RECIPIENT = /^[\x21-\x3f\x41-\x7e]+@[A-Za-z0-9.-]+$/;
@@ -64,11 +64,11 @@ export function parseMessageRequest(input: Omit<MessageRequest, 'kind'> & { kind
   const bad: string[] = [];
   const key = input.idempotencyKey;
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_LENGTH_MAX || CONTROL.test(key)) bad.push('idempotencyKey');
-  if (!UUID.test(input.partnerId)) bad.push('partnerId');
+  if (!isUuid(input.partnerId)) bad.push('partnerId');
   if (!isMessageKind(input.kind)) bad.push('kind');
   if (input.recipient.length > RECIPIENT_LENGTH_MAX || !RECIPIENT.test(input.recipient)) bad.push('recipient');
   if (!SUBJECT_TYPE.test(input.subjectType)) bad.push('subjectType');
-  if (!UUID.test(input.subjectId)) bad.push('subjectId');
+  if (!isUuid(input.subjectId)) bad.push('subjectId');
   if (input.code !== undefined && !CODE.test(input.code)) bad.push('code');
   if (!variablesValid(input.variables)) bad.push('variables');
   if (bad.length > 0) throw validationFailed(bad);

@@ -12,8 +12,8 @@
  * as long as it takes: a confirmed transfer waits on the bank, and its hold is
  * posted when the bank answers. Time alone never voids one.
  */
+import { isUuid } from '@platform/ids';
 import { type ConfirmableStatus, isFinal } from './confirmable-status';
-import { isUuid } from './ids';
 
 export type HoldOwnerKind = 'transfer' | 'usdt_send';
 /** The statuses transfers and USDT sends share. */

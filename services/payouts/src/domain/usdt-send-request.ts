@@ -5,8 +5,8 @@
  */
 import { sha256Hex } from '@platform/crypto';
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Big, formatAmount, parsePositiveAmount } from '@platform/money';
-import { isUuid } from './ids';
 import { IDEMPOTENCY_KEY_PATTERN, PARTNER_REFERENCE_LENGTH_MAX } from './transfer-request';
 
 const PRINTABLE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]+$/;

@@ -1,10 +1,10 @@
 import { AppError } from '@platform/errors';
 import type { AsyncImplementation } from '@platform/grpc';
+import { isUuid } from '@platform/ids';
 import type { DataSource } from '@platform/persistence';
 import type { payouts } from '@platform/proto';
 import { isFinal } from '../domain/confirmable-status';
 import type { Confirmation } from '../domain/confirmation-code';
-import { isUuid } from '../domain/ids';
 import type { ConfirmationsRepository } from '../persistence/confirmations.repository';
 import type {
   BatchStatus,

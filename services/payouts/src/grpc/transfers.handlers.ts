@@ -1,9 +1,10 @@
 import { AppError } from '@platform/errors';
 import type { AsyncImplementation } from '@platform/grpc';
+import { isUuid } from '@platform/ids';
 import type { DataSource } from '@platform/persistence';
 import type { payouts } from '@platform/proto';
 import type { Confirmation } from '../domain/confirmation-code';
-import { isUuid, maskAccountNumber } from '../domain/ids';
+import { maskAccountNumber } from '../domain/ids';
 import type { ConfirmationsRepository } from '../persistence/confirmations.repository';
 import type { TransferRecord, TransfersRepository } from '../persistence/transfers.repository';
 import type { ConfirmUseCase } from '../usecases/confirm/confirm.usecase';

@@ -1,8 +1,8 @@
 import { AppError } from '@platform/errors';
 import type { AsyncImplementation } from '@platform/grpc';
+import { isUuid } from '@platform/ids';
 import type { DataSource } from '@platform/persistence';
 import type { payouts } from '@platform/proto';
-import { isUuid } from '../domain/ids';
 import type { ConfirmationsRepository } from '../persistence/confirmations.repository';
 import type { UsdtSendRecord, UsdtSendsRepository } from '../persistence/usdt-sends.repository';
 import type { Confirmation } from '../domain/confirmation-code';

@@ -6,8 +6,8 @@
  * partner's window lock (cap_reserve, test/cap-window.int.spec.ts).
  */
 import { ErrorCode, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Big, formatAmount, parsePositiveAmount, roundUp } from '@platform/money';
-import { UUID_PATTERN } from './partner-profile';
 
 export const CAP_SOURCES = ['order', 'transfer', 'usdt_send'] as const;
 export type CapSource = (typeof CAP_SOURCES)[number];
@@ -33,8 +33,8 @@ export interface ReserveDailyCapRequest {
 /** Checks the shape; throws VALIDATION_FAILED naming every bad field. */
 export function parseReserveDailyCap(input: ReserveDailyCapInput): ReserveDailyCapRequest {
   const bad: string[] = [];
-  if (!UUID_PATTERN.test(input.usageId)) bad.push('usageId');
-  if (!UUID_PATTERN.test(input.partnerId)) bad.push('partnerId');
+  if (!isUuid(input.usageId)) bad.push('usageId');
+  if (!isUuid(input.partnerId)) bad.push('partnerId');
   if (!(CAP_SOURCES as readonly string[]).includes(input.source)) bad.push('source');
   const hasKes = input.amountKes !== undefined;
   const hasUsdt = input.amountUsdt !== undefined;

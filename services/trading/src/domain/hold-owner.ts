@@ -14,8 +14,8 @@
  * funded sell waits on its proceeds payout and posts the hold when paid. Time
  * alone never voids one.
  */
+import { isUuid } from '@platform/ids';
 import { OrderStatus, TERMINAL_STATUSES } from './order';
-import { UUID_PATTERN } from './partner-profile';
 
 export type HoldVerdict = 'keep' | 'void';
 
@@ -29,7 +29,7 @@ export function orderHoldOwner(orderId: string): string {
 export function orderIdOfHoldOwner(owner: string | undefined): string | null {
   if (!owner?.startsWith(PREFIX)) return null;
   const orderId = owner.slice(PREFIX.length);
-  return UUID_PATTERN.test(orderId) ? orderId : null;
+  return isUuid(orderId) ? orderId : null;
 }
 
 /** What to do with a pending hold whose order reads `status` (null: the order no longer exists). */

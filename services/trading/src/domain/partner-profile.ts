@@ -10,6 +10,7 @@
  * flat part).
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Big, formatAmount, parsePositiveAmount } from '@platform/money';
 import { checkFeeSchedule, FeeSchedule, formatFeeSchedule } from './fee-schedule';
 
@@ -56,8 +57,6 @@ export interface PartnerProfileInput {
   dailyCapKes: string;
 }
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 function oneOf<T extends string>(values: readonly T[], value: string): value is T {
   return (values as readonly string[]).includes(value);
 }
@@ -73,7 +72,7 @@ export function parsePartnerProfile(input: PartnerProfileInput): PartnerProfile 
   const perOrderCapKes = parsePositiveAmount(input.perOrderCapKes, 'KES');
   const dailyCapKes = parsePositiveAmount(input.dailyCapKes, 'KES');
   const bad: string[] = [];
-  if (!UUID_PATTERN.test(input.partnerId)) bad.push('partnerId');
+  if (!isUuid(input.partnerId)) bad.push('partnerId');
   if (!oneOf(PARTNER_STATUSES, input.status)) bad.push('status');
   if (!oneOf(BUY_MODES, input.buyMode)) bad.push('buyMode');
   if (!oneOf(SELL_MODES, input.sellMode)) bad.push('sellMode');

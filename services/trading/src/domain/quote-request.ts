@@ -6,8 +6,8 @@
  * because it trusts no caller with money.
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { parsePositiveAmount } from '@platform/money';
-import { UUID_PATTERN } from './partner-profile';
 import type { GivenAmount, Side } from './pricing';
 
 export interface QuoteRequestInput {
@@ -31,7 +31,7 @@ function isSide(value: string): value is Side {
 /** Throws VALIDATION_FAILED naming every bad field; both or neither amount names both. */
 export function parseQuoteRequest(input: QuoteRequestInput): QuoteRequest {
   const bad: string[] = [];
-  if (!UUID_PATTERN.test(input.partnerId)) bad.push('partnerId');
+  if (!isUuid(input.partnerId)) bad.push('partnerId');
   if (!isSide(input.side)) bad.push('side');
   const hasKes = input.kesAmount !== undefined;
   const hasUsdt = input.usdtAmount !== undefined;

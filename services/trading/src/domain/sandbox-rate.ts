@@ -4,8 +4,8 @@
  * exactly as given), bid > 0, ask >= bid, neither above RATE_KES_MAX.
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Big, parseDecimal, RATE_SCALE } from '@platform/money';
-import { UUID_PATTERN } from './partner-profile';
 import { RATE_KES_MAX } from './pricing';
 
 export interface SandboxRatePin {
@@ -30,7 +30,7 @@ export function parseSandboxRatePin(input: {
   const bid = parseRate(input.bid);
   const ask = parseRate(input.ask);
   const bad: string[] = [];
-  if (!UUID_PATTERN.test(input.partnerId)) bad.push('partnerId');
+  if (!isUuid(input.partnerId)) bad.push('partnerId');
   if (bid === null) bad.push('bid');
   if (ask === null || (bid !== null && ask.lt(bid))) bad.push('ask');
   if (bad.length > 0 || bid === null || ask === null) throw validationFailed(bad);

@@ -1,5 +1,5 @@
 import { validationFailed } from '@platform/errors';
-import { isUuid } from './ids';
+import { isUuid } from '@platform/ids';
 
 export interface PartnerSettings {
   partnerId: string;

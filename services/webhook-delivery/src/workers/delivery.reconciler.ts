@@ -1,5 +1,6 @@
 /**
- * Runs in every replica: reconciliation of the delivery schedule (spec 6.4).
+ * Runs in every replica: reconciliation of the delivery schedule, so that no
+ * delivery is stranded by a replica that died and lateness is seen.
  *
  * - Deliveries left `delivering` past their lease (their replica died or
  *   stalled) go back to `pending`, due at once, so any replica claims them with

@@ -6,11 +6,11 @@
  * Each change is audited with the terms set.
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { DataSource, EntityManager, recordAudit, withTransaction } from '@platform/persistence';
 import { FeeTerms, feeTermsValid } from '../../domain/collection-fee';
 import type { CollectionsRepository } from '../../persistence/collections.repository';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MINOR_UNITS = /^(0|[1-9]\d{0,11})$/;
 
 export interface FeeTermsResolver {
@@ -37,7 +37,7 @@ export class ConfigureFeesUseCase implements FeeTermsResolver {
 
   async execute(command: ConfigureFeesCommand): Promise<{ partnerId: string; terms: FeeTerms }> {
     const bad: string[] = [];
-    if (!UUID.test(command.partnerId)) bad.push('partnerId');
+    if (!isUuid(command.partnerId)) bad.push('partnerId');
     if (!MINOR_UNITS.test(command.flatMinor)) bad.push('flatMinor');
     if (!MINOR_UNITS.test(command.capMinor)) bad.push('capMinor');
     if (bad.length > 0) throw validationFailed(bad);

@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Big, formatAmount, fromMinorUnits, parsePositiveAmount, toMinorUnits } from '@platform/money';
 import {
   claimIdempotently,
@@ -40,7 +41,6 @@ export interface RecordDepositResult {
   created: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DEPOSIT_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 type Decision = { kind: 'accept' } | { kind: 'refund'; reason: RefundReason; closesCollection: boolean };
@@ -57,7 +57,7 @@ export class RecordDepositUseCase {
   ) {}
 
   async execute(command: RecordDepositCommand): Promise<RecordDepositResult> {
-    if (!UUID.test(command.collectionId) || !UUID.test(command.partnerId)) throw new AppError('COLLECTION_NOT_FOUND');
+    if (!isUuid(command.collectionId) || !isUuid(command.partnerId)) throw new AppError('COLLECTION_NOT_FOUND');
     const amount = parsePositiveAmount(command.amount, 'USD');
     if (!amount) throw validationFailed(['amount']);
     const depositId = command.depositId === '' ? randomUUID() : command.depositId;

@@ -16,6 +16,7 @@
  */
 import { Request, RequestHandler, Response } from 'express';
 import { AppError } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Operation, OPERATION_LIST, OperationId, pathParameterNames } from '@platform/openapi';
 import type { AppDependencies } from '../dependencies';
 import { notFound } from '../error-envelope';
@@ -120,7 +121,6 @@ const HANDLERS: HandlerFactories = {
   sandboxDeclineMobileMoneyPush: (deps) => answerMobileMoneyPushHandler(deps, 'decline'),
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const V1_PREFIX = /^\/v1(?=\/)/;
 
 /** `/v1/orders/{id}` → `/orders/{id}`: the template below the /v1 mount. */
@@ -166,7 +166,7 @@ function operationRoute(operation: Operation, handler: OperationHandler<Operatio
       const query = operation.query ? validateQuery(operation.query, rawQueryOf(req.originalUrl)) : undefined;
       const params: Record<string, string> = {};
       path.parameterNames.forEach((name, index) => {
-        if (!UUID.test(decoded[index])) throw new AppError(operation.notFound ?? 'NOT_FOUND');
+        if (!isUuid(decoded[index])) throw new AppError(operation.notFound ?? 'NOT_FOUND');
         params[name] = decoded[index];
       });
       await handler({ partnerId, body, query, params } as never, res);

@@ -1,5 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
-import { isUuid, Partner } from '../../domain/partner';
+import { isUuid } from '@platform/ids';
+import { Partner } from '../../domain/partner';
 import type { PartnersRepository } from '../../persistence/partners.repository';
 
 /** Operator query: one partner's directory entry. */

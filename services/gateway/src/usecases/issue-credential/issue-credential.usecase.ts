@@ -1,9 +1,9 @@
 import type { SealingKeyRing } from '@platform/crypto';
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { DataSource, isUniqueViolation, recordAudit, withTransaction } from '@platform/persistence';
 import { generateApiKey, generateSigningSecret, KeyMode } from '../../domain/credential-tokens';
-import { isUuid } from '../../domain/partner';
 import { parseScopes, Scope } from '../../domain/scopes';
 import type { CredentialsRepository } from '../../persistence/credentials.repository';
 import type { PartnersRepository } from '../../persistence/partners.repository';

@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { DataSource, withTransaction } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import type { UsdtDepositRecord, UsdtDepositsRepository } from '../../persistence/usdt-deposits.repository';
 import { TX_HASH } from '../record-usdt-deposit/record-usdt-deposit.usecase';
 

@@ -9,8 +9,8 @@
  * the same transaction, for an open expectation of the same partner only.
  */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import type {
   UsdtDepositExpectationRecord,
   UsdtDepositExpectationsRepository,

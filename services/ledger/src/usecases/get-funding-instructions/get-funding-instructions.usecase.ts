@@ -1,5 +1,5 @@
 import { AppError, validationFailed } from '@platform/errors';
-import { isUuid } from '../../domain/ids';
+import { isUuid } from '@platform/ids';
 import type { AccountsRepository } from '../../persistence/accounts.repository';
 
 export interface FundingSettings {

@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { DataSource } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import type { EntriesRepository, HistoryItem } from '../../persistence/entries.repository';
 
 export const HISTORY_LIMIT_DEFAULT = 50;

@@ -1,7 +1,7 @@
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { DataSource } from '@platform/persistence';
 import { ownerPrefix } from '../../domain/hold-owner';
-import { isUuid } from '../../domain/ids';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
 
 /** The largest page one call returns. */

@@ -10,8 +10,8 @@
  * unknown one, so account ids of other partners cannot be probed.
  */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { encodeKeysetCursor, type PageBounds, pageOf, readPageBounds } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import { statementLineType, StatementLineType } from '../../domain/statement-line-type';
 import { storedAmountAtScale } from '../../domain/stored-amount';
 import type { StatementRepository } from '../../persistence/statement.repository';

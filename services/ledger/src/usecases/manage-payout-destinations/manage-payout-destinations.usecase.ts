@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { maskTail } from '@platform/logger';
 import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import {
   PAYOUT_DESTINATION_STATUSES,
   PayoutDestinationStatus,

@@ -1,8 +1,8 @@
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { DataSource, isUniqueViolation, recordAudit, withTransaction } from '@platform/persistence';
 import type { ChainCustodian } from '../../adapters/chain-custodian/chain-custodian';
 import { newAccountReference } from '../../domain/account-reference';
-import { isUuid } from '../../domain/ids';
 import type { AccountsRepository, PartnerAccountSet } from '../../persistence/accounts.repository';
 import type { KesAccountStatus } from '../../domain/account';
 

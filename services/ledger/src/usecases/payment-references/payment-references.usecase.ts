@@ -3,9 +3,9 @@
  * before it hands it to the partner, and later asks which credits carried it.
  */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { DataSource } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import { normalisePaymentReference } from '../../domain/payment-reference';
 import type { KesCreditRecord, KesCreditsRepository } from '../../persistence/kes-credits.repository';
 import type {

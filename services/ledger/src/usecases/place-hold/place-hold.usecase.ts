@@ -1,8 +1,8 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { parseDecimal } from '@platform/money';
 import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import { isOwnerOf } from '../../domain/hold-owner';
-import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
 import type { MoneyMovementLog } from '../money-movements';

@@ -1,6 +1,6 @@
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { claimIdempotently, DataSource, EntityManager, withTransaction } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import { EntriesRepository, EntryRecord, toEntryRecord } from '../../persistence/entries.repository';
 import { lockCallerAccounts, WrittenPosting } from '../../persistence/journal.repository';

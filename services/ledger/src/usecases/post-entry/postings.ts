@@ -4,9 +4,9 @@
  * PostEntry and PostHold.
  */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Big, Currency, parseAmount, parseDecimal } from '@platform/money';
 import type { AccountState } from '../../domain/account';
-import { isUuid } from '../../domain/ids';
 import { POSTINGS_PER_ENTRY_MAX, Posting } from '../../domain/journal';
 import { InsufficientFundsError, postEntry, WrittenPosting } from '../../persistence/journal.repository';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Big, parsePositiveAmount } from '@platform/money';
 import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
 import { isValidPostAmount } from '../../domain/hold';
-import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { HoldRecord, HoldsRepository, PostedHold } from '../../persistence/holds.repository';
 import type { AccountState } from '../../domain/account';

@@ -1,8 +1,8 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import type { ChainCustodian } from '../../adapters/chain-custodian/chain-custodian';
 import { isKesAccountStatus } from '../../domain/account';
-import { isUuid } from '../../domain/ids';
 import type { AccountsRepository, PartnerAccountSet } from '../../persistence/accounts.repository';
 
 /**

@@ -1,5 +1,5 @@
 import { AppError, validationFailed } from '@platform/errors';
-import { isUuid } from '../../domain/ids';
+import { isUuid } from '@platform/ids';
 import type { AccountsRepository } from '../../persistence/accounts.repository';
 import type { UsdtDepositRecord } from '../../persistence/usdt-deposits.repository';
 import type { RecordUsdtDepositUseCase } from '../record-usdt-deposit/record-usdt-deposit.usecase';

@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { DataSource, EntityManager, withTransaction } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import { requestHash } from '../../domain/request-hash';
 import type { HoldRecord, HoldsRepository } from '../../persistence/holds.repository';
 import type { MoneyMovementLog } from '../money-movements';

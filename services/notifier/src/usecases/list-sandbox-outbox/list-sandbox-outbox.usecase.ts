@@ -1,11 +1,11 @@
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { maskEmail } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
 import type { MessagesRepository } from '../../persistence/messages.repository';
 
 export const OUTBOX_ENTRIES_DEFAULT = 50;
 export const OUTBOX_ENTRIES_MAX = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface OutboxEntry {
   id: string;
@@ -26,7 +26,7 @@ export class ListSandboxOutboxUseCase {
   ) {}
 
   async execute(command: { partnerId: string; limit: number }): Promise<OutboxEntry[]> {
-    if (!UUID.test(command.partnerId)) throw validationFailed(['partnerId']);
+    if (!isUuid(command.partnerId)) throw validationFailed(['partnerId']);
     const limit = command.limit === 0 ? OUTBOX_ENTRIES_DEFAULT : Math.min(command.limit, OUTBOX_ENTRIES_MAX);
     const messages = await this.repository.listSandbox(this.dataSource.manager, command.partnerId, limit);
     return messages.map((message) => ({

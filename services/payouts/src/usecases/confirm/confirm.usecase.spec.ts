@@ -6,7 +6,7 @@
 // code that spends the budget still answers CONFIRMATION_CODE_INCORRECT and
 // raises exactly one structured alert naming the partner, never the code.
 import type { AppError } from '@platform/errors';
-import type { Logger } from '@platform/logger';
+import { recordingLogger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
 import { Confirmation, hashCode } from '../../domain/confirmation-code';
 import type { WrongCode } from '../../persistence/wrong-code-budgets.repository';
@@ -40,24 +40,8 @@ function liveConfirmation(): Confirmation {
   };
 }
 
-interface LogLine {
-  level: string;
-  message: string;
-  fields: Record<string, unknown>;
-}
-
 function harness(options: { partnerLocked?: boolean; spendsBudget?: boolean } = {}) {
-  const lines: LogLine[] = [];
-  const record =
-    (level: string) =>
-    (message: string, fields: Record<string, unknown> = {}) =>
-      lines.push({ level, message, fields });
-  const logger = {
-    info: record('info'),
-    warn: record('warn'),
-    error: record('error'),
-    debug: record('debug'),
-  } as unknown as Logger;
+  const { logger, lines } = recordingLogger();
   const counted: WrongCode[] = [];
   const events: string[] = [];
   const manager = {};

@@ -14,11 +14,11 @@
  * spends it raises one structured alert, after its count committed.
  */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import type { DataSource, EntityManager } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
 import { CODE_PATTERN, codeMatches, Confirmation, refusalBeforeAttempt } from '../../domain/confirmation-code';
-import { isUuid } from '../../domain/ids';
 import type { WrongCodeBudgetSettings, WrongCodeCount } from '../../domain/wrong-code-budget';
 import type { ConfirmationsRepository } from '../../persistence/confirmations.repository';
 import type { PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';

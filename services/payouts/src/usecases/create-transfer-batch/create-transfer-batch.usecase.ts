@@ -12,12 +12,12 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@platform/crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import type { Big } from '@platform/money';
 import { claimIdempotently, HeldLeases, StepLease, withTransaction } from '@platform/persistence';
 import { Saga, SagaStep } from '@platform/saga';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
-import { isUuid } from '../../domain/ids';
 import {
   IDEMPOTENCY_KEY_PATTERN,
   parseTransferRequest,

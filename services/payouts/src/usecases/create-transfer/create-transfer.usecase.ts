@@ -12,11 +12,12 @@
  * scheduler undoes it too when no repeat comes. Nothing reaches the bank.
  */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
 import { claimIdempotently, StepLease } from '@platform/persistence';
 import type { ConfirmationCodeSender } from '../../adapters/peers/confirmation-code-sender';
-import { isUuid, maskAccountNumber } from '../../domain/ids';
+import { maskAccountNumber } from '../../domain/ids';
 import {
   parseTransferRequest,
   TransferRequest,

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
 import { claimIdempotently, StepLease } from '@platform/persistence';
@@ -24,7 +25,6 @@ import type {
   WalletStatus,
 } from '../../adapters/peers/peers';
 import { holdOwner } from '../../domain/hold-owner';
-import { isUuid } from '../../domain/ids';
 import {
   assertWithinSendBounds,
   parseUsdtSendRequest,

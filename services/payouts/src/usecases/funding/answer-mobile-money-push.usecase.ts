@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { AppError } from '@platform/errors';
-import { isUuid } from '../../domain/ids';
+import { isUuid } from '@platform/ids';
 import type { Answer } from '../../domain/mobile-money-push';
 import type { MobileMoneyPushesRepository, PushRecord } from '../../persistence/mobile-money-pushes.repository';
 import type { PushCredits } from './push-credits';

@@ -5,9 +5,9 @@
  * the instruction as it stands, a different body PAYOUT_INSTRUCTION_ID_REUSED.
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Big, formatAmount, parsePositiveAmount } from '@platform/money';
 import { claimIdempotently } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import type { InstructionRecord, PayoutInstructionsRepository } from '../../persistence/payout-instructions.repository';
 
 export interface PayOrderProceedsCommand {

@@ -27,13 +27,13 @@
  * the administrators, and whoever holds the credential cannot keep mailing them.
  */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import type { DataSource, EntityManager } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
 import type { ConfirmationCodeSender, ConfirmationCodeMessage } from '../../adapters/peers/confirmation-code-sender';
 import type { WalletRegistryApi } from '../../adapters/peers/peers';
 import { Confirmation, decideResend, generateCode, hashCode, resendCooldownMs } from '../../domain/confirmation-code';
-import { isUuid } from '../../domain/ids';
 import type { ConfirmationsRepository, IssuedCode } from '../../persistence/confirmations.repository';
 import type { TransfersRepository } from '../../persistence/transfers.repository';
 import type { UsdtSendsRepository } from '../../persistence/usdt-sends.repository';

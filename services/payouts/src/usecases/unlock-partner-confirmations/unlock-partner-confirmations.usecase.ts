@@ -6,10 +6,10 @@
  * (in the fresh budget). Harmless to repeat.
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import type { DataSource } from '@platform/persistence';
 import { withTransaction } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import type { ClearedLock, WrongCodeBudgetsRepository } from '../../persistence/wrong-code-budgets.repository';
 
 export interface UnlockPartnerConfirmationsDependencies {

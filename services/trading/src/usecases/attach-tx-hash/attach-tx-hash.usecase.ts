@@ -8,11 +8,11 @@
  * hash itself should the ledger not have answered here).
  */
 import { AppError } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import type { DataSource, EntityManager } from '@platform/persistence';
 import { isUniqueViolation, withTransaction } from '@platform/persistence';
 import type { OrderRecord } from '../../domain/order';
-import { UUID_PATTERN } from '../../domain/partner-profile';
 import type { OrdersRepository } from '../../persistence/orders.repository';
 import type { Clock } from '../../domain/clock';
 import type { FundSellDepositUseCase } from '../fund-sell-deposit/fund-sell-deposit.usecase';
@@ -52,7 +52,7 @@ export class AttachTxHashUseCase {
   }
 
   private async attachIn(manager: EntityManager, command: AttachTxHashCommand): Promise<OrderRecord> {
-    const order = UUID_PATTERN.test(command.orderId)
+    const order = isUuid(command.orderId)
       ? await this.deps.orders.find(command.orderId, { forUpdate: true, manager })
       : null;
     if (!order || order.partnerId !== command.partnerId) throw new AppError('ORDER_NOT_FOUND');

@@ -19,12 +19,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { formatAmount } from '@platform/money';
 import { claimIdempotently } from '@platform/persistence';
 import type { Clock } from '../../domain/clock';
 import { capExceededCode } from '../../domain/daily-cap';
 import { capAmountKes, OrderRecord, PARTNER_REFERENCE_LENGTH_MAX } from '../../domain/order';
-import { UUID_PATTERN } from '../../domain/partner-profile';
 import type { OrderIntakeRead, OrderIntakeRepository } from '../../persistence/order-intake.repository';
 import { orderReferenceKey, type OrdersRepository } from '../../persistence/orders.repository';
 import type { QuoteRecord } from '../../persistence/quotes.repository';
@@ -168,7 +168,7 @@ export class CreateOrderUseCase {
    * (rare) reads its original order whole by id.
    */
   private async readIntake(command: CreateOrderCommand) {
-    const quoteKnown = UUID_PATTERN.test(command.quoteId);
+    const quoteKnown = isUuid(command.quoteId);
     const read = await this.deps.intake.read(
       command.partnerId,
       quoteKnown ? command.quoteId : null,
@@ -223,7 +223,7 @@ export class CreateOrderUseCase {
 /** Shape checks needing nothing read: ids, the reference's length, a buy's expected amount. */
 function assertRequestShape(command: CreateOrderCommand): void {
   const bad: string[] = [];
-  if (!UUID_PATTERN.test(command.partnerId)) bad.push('partnerId');
+  if (!isUuid(command.partnerId)) bad.push('partnerId');
   if (command.partnerReference.length === 0 || command.partnerReference.length > PARTNER_REFERENCE_LENGTH_MAX)
     bad.push('partnerReference');
   if (bad.length > 0) throw validationFailed(bad);

@@ -9,9 +9,9 @@
  * payment (usecases/advance-pay-in-buy). Nothing is funded at create.
  */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { OrderRecord, PAY_IN_REQUEST_RAIL } from '../../domain/order';
 import { newPaymentReference, nextPaymentCheck } from '../../domain/pay-in';
-import { UUID_PATTERN } from '../../domain/partner-profile';
 import { isRefusal } from '../order-support';
 import { assertExpectedUsdt } from './buy-request';
 import type { CreateOrderCommand, FundingFields, FundingStrategy, OrderIntake, OrderResult } from './funding-strategy';
@@ -87,7 +87,7 @@ export class PayInFunding implements FundingStrategy {
 
   private async assertDeliverable(partnerId: string, walletId: string): Promise<void> {
     if (this.deps.usdtCustody === 'none') throw new AppError('BRIDGE_NOT_CONFIGURED');
-    if (!UUID_PATTERN.test(walletId)) throw new AppError('WALLET_NOT_FOUND');
+    if (!isUuid(walletId)) throw new AppError('WALLET_NOT_FOUND');
     const status = await this.deps.walletRegistry.getWalletStatus({ partnerId, walletId });
     if (!status.active) throw new AppError('WALLET_OWNERSHIP_CHECK_FAILED');
   }

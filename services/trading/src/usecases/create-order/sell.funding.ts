@@ -13,11 +13,11 @@
  *   back, nothing collected, no event).
  */
 import { AppError } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Big, formatAmount } from '@platform/money';
 import type { Clock } from '../../domain/clock';
 import { orderHoldOwner } from '../../domain/hold-owner';
 import { OrderRecord, sandboxCollectionAnswer } from '../../domain/order';
-import { UUID_PATTERN } from '../../domain/partner-profile';
 import { isRefusal, OrderTransitions } from '../order-support';
 import { expectSellDeposit } from '../fund-sell-deposit/sell-deposit-expectation';
 import type { CreateOrderCommand, FundingFields, FundingStrategy, OrderIntake, OrderResult } from './funding-strategy';
@@ -44,7 +44,7 @@ abstract class SellFunding implements FundingStrategy {
 
   async assertBeforeCap(intake: Pick<OrderIntake, 'command'>): Promise<void> {
     const payoutAccountId = payoutAccountOf(intake.command);
-    if (!UUID_PATTERN.test(payoutAccountId)) throw new AppError('PAYOUT_ACCOUNT_NOT_FOUND');
+    if (!isUuid(payoutAccountId)) throw new AppError('PAYOUT_ACCOUNT_NOT_FOUND');
     const destination = await this.deps.ledger.getPayoutDestination({
       id: payoutAccountId,
       partnerId: intake.command.partnerId,

@@ -1,14 +1,14 @@
 /** Partner read of one order; another partner's order is as unknown as a missing one. */
 import { AppError } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { OrderRecord } from '../../domain/order';
-import { UUID_PATTERN } from '../../domain/partner-profile';
 import type { OrdersRepository } from '../../persistence/orders.repository';
 
 export class GetOrderUseCase {
   constructor(private readonly orders: Pick<OrdersRepository, 'read'>) {}
 
   async execute(command: { partnerId: string; orderId: string }): Promise<OrderRecord> {
-    if (!UUID_PATTERN.test(command.orderId)) throw new AppError('ORDER_NOT_FOUND');
+    if (!isUuid(command.orderId)) throw new AppError('ORDER_NOT_FOUND');
     const order = await this.orders.read(command.orderId);
     if (!order || order.partnerId !== command.partnerId) throw new AppError('ORDER_NOT_FOUND');
     return order;

@@ -3,12 +3,12 @@
  * reservation made now would count (domain/cap-window.ts), read without locks.
  */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Big, formatAmount } from '@platform/money';
 import type { DataSource } from '@platform/persistence';
 import type { Clock } from '../../domain/clock';
 import { capWindowStart } from '../../domain/cap-window';
 import { remainingKes } from '../../domain/daily-cap';
-import { UUID_PATTERN } from '../../domain/partner-profile';
 import { CapUsagesRepository } from '../../persistence/cap-usages.repository';
 import { PartnerProfilesRepository } from '../../persistence/partner-profiles.repository';
 
@@ -32,7 +32,7 @@ export class GetPartnerLimitsUseCase {
   }
 
   async execute(input: { partnerId: string }): Promise<PartnerLimitsView> {
-    if (!UUID_PATTERN.test(input.partnerId)) throw validationFailed(['partnerId']);
+    if (!isUuid(input.partnerId)) throw validationFailed(['partnerId']);
     const caps = await this.profiles.findCaps(input.partnerId);
     if (!caps) throw new AppError('PARTNER_NOT_FOUND');
     const used = new Big(

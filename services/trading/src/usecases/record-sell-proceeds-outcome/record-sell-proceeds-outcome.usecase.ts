@@ -15,11 +15,11 @@
  * changes nothing and answers the order as it stands.
  */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { Big, formatAmount } from '@platform/money';
 import type { Clock } from '../../domain/clock';
 import type { OrderRecord, OrderStatus } from '../../domain/order';
-import { UUID_PATTERN } from '../../domain/partner-profile';
 import type { OrdersRepository } from '../../persistence/orders.repository';
 import type { OrderTransitions, PartnerAccountIds, ServiceAccounts } from '../order-support';
 import type { LedgerApi } from '../../adapters/peers/peers';
@@ -155,7 +155,7 @@ export class RecordSellProceedsOutcomeUseCase {
 /** The instruction is always the order's own id: anything else is not a report about this order's payout. */
 function validOutcome(command: RecordSellProceedsOutcomeCommand): SellProceedsOutcome {
   const bad: string[] = [];
-  if (!UUID_PATTERN.test(command.orderId)) bad.push('orderId');
+  if (!isUuid(command.orderId)) bad.push('orderId');
   if (command.instructionId !== command.orderId) bad.push('instructionId');
   if (!(SELL_PROCEEDS_OUTCOMES as readonly string[]).includes(command.outcome)) bad.push('outcome');
   if (command.outcome === 'failed' && !command.failureCode) bad.push('failureCode');

@@ -4,8 +4,8 @@
  * usage, changes nothing.
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { DataSource } from '@platform/persistence';
-import { UUID_PATTERN } from '../../domain/partner-profile';
 import { CapUsagesRepository } from '../../persistence/cap-usages.repository';
 import { capUsageView, CapUsageView } from '../reserve-daily-cap/reserve-daily-cap.usecase';
 
@@ -15,7 +15,7 @@ export class ReleaseDailyCapUseCase {
   constructor(private readonly dataSource: DataSource) {}
 
   async execute(input: { usageId: string }): Promise<{ found: boolean; usage: CapUsageView | null }> {
-    if (!UUID_PATTERN.test(input.usageId)) throw validationFailed(['usageId']);
+    if (!isUuid(input.usageId)) throw validationFailed(['usageId']);
     const row = await this.capUsages.release(this.dataSource.manager, input.usageId);
     return { found: row !== null, usage: row ? capUsageView(row) : null };
   }

@@ -1,8 +1,9 @@
 /** Operator actions: suspend or resume a partner, and set a platform switch; each audited with the change. */
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { parseSwitch } from '../../domain/platform-switches';
-import { PARTNER_STATUSES, UUID_PATTERN } from '../../domain/partner-profile';
+import { PARTNER_STATUSES } from '../../domain/partner-profile';
 import type { PartnerProfilesRepository } from '../../persistence/partner-profiles.repository';
 import type { PlatformSwitchesRepository } from '../../persistence/platform-switches.repository';
 
@@ -14,7 +15,7 @@ export class SetPartnerStatusUseCase {
 
   async execute(command: { partnerId: string; status: string }): Promise<{ partnerId: string; status: string }> {
     const bad: string[] = [];
-    if (!UUID_PATTERN.test(command.partnerId)) bad.push('partnerId');
+    if (!isUuid(command.partnerId)) bad.push('partnerId');
     if (!(PARTNER_STATUSES as readonly string[]).includes(command.status)) bad.push('status');
     if (bad.length > 0) throw validationFailed(bad);
     const status = await withTransaction(this.dataSource, async (manager) => {

@@ -1,8 +1,8 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { DataSource, EntityManager, recordAudit, withTransaction } from '@platform/persistence';
 import { codeMatches, OTP_PATTERN, refusalBeforeAttempt } from '../../domain/approval-code';
-import { isUuid } from '../../domain/ids';
 import type { Wallet } from '../../domain/wallet';
 import type { WalletCodesRepository } from '../../persistence/wallet-codes.repository';
 import type { WalletsRepository } from '../../persistence/wallets.repository';

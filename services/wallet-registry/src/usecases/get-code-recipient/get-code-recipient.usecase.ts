@@ -1,7 +1,7 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { DataSource } from '@platform/persistence';
 import { chooseCodeRecipient } from '../../domain/code-eligibility';
-import { isUuid } from '../../domain/ids';
 import type { Administrator, AdministratorsRepository } from '../../persistence/administrators.repository';
 
 /**

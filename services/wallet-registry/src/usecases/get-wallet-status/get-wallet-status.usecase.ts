@@ -1,6 +1,6 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { DataSource } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import { isActive, Wallet } from '../../domain/wallet';
 import type { WalletsRepository } from '../../persistence/wallets.repository';
 

@@ -1,6 +1,6 @@
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { DataSource } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import type { Administrator, AdministratorsRepository } from '../../persistence/administrators.repository';
 
 /** The partner's active administrators, earliest registered first. */

@@ -1,9 +1,9 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Logger, maskEmail } from '@platform/logger';
 import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { parseAdminEmail, parseAdminName } from '../../domain/admin-email';
 import { receivesCodesFrom } from '../../domain/code-eligibility';
-import { isUuid } from '../../domain/ids';
 import type { AdminNoticesRepository } from '../../persistence/admin-notices.repository';
 import type { Administrator, AdministratorsRepository } from '../../persistence/administrators.repository';
 import type { PartnerSettingsRepository } from '../../persistence/partner-settings.repository';

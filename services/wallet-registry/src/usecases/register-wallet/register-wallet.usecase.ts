@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { Logger, maskEmail } from '@platform/logger';
 import { DataSource, EntityManager, recordAudit, withTransaction } from '@platform/persistence';
 import type { ApprovalCodeSender } from '../../adapters/notifier/approval-code-sender';
 import { decideReRegistration, generateCode, hashCode } from '../../domain/approval-code';
 import { chooseCodeRecipient } from '../../domain/code-eligibility';
-import { isUuid } from '../../domain/ids';
 import { parseWalletInput, Wallet, WalletInput } from '../../domain/wallet';
 import type { Administrator, AdministratorsRepository } from '../../persistence/administrators.repository';
 import type { WalletCodesRepository } from '../../persistence/wallet-codes.repository';

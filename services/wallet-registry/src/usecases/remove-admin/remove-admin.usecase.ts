@@ -1,8 +1,8 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { removalRefusal } from '../../domain/code-eligibility';
-import { isUuid } from '../../domain/ids';
 import type { AdminNoticesRepository } from '../../persistence/admin-notices.repository';
 import type { AdministratorsRepository } from '../../persistence/administrators.repository';
 import type { PartnerSettingsRepository } from '../../persistence/partner-settings.repository';

@@ -1,7 +1,7 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import type { WalletCodesRepository } from '../../persistence/wallet-codes.repository';
 import type { WalletsRepository } from '../../persistence/wallets.repository';
 

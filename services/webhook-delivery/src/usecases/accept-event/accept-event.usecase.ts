@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BusEvent, ConsumedEvent } from '@platform/events';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { isNoPartitionForRow } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import { BODY_BYTES_MAX, serialisePartnerEnvelope } from '../../domain/partner-envelope';
 import type { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import type { DeliveriesRepository, InsertOutcome, NewDelivery } from '../../persistence/deliveries.repository';
@@ -32,7 +32,7 @@ export interface AcceptEventDependencies {
  * A partner without an endpoint yet still gets the delivery, held as
  * `no_endpoint` with no timer: setting an endpoint opens the held deliveries of
  * the last HELD_DELIVERY_RETENTION_MS, and a replay opens any of them, so an
- * event is sent late rather than never (spec 6.4).
+ * event is sent late rather than never.
  *
  * One bad event never holds back the others: a malformed one fails alone, and
  * when the batch statement fails the events are tried one by one, so only the

@@ -1,5 +1,5 @@
 import { validationFailed } from '@platform/errors';
-import { isUuid } from '../../domain/ids';
+import { isUuid } from '@platform/ids';
 import type { DeliveriesRepository, DeliverySummary } from '../../persistence/deliveries.repository';
 
 export const LIST_LIMIT_DEFAULT = 100;

@@ -8,8 +8,8 @@
  */
 import { AppError, validationFailed } from '@platform/errors';
 import { isPartnerEventType } from '@platform/events';
+import { isUuid } from '@platform/ids';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import type { EventFeedRepository, FeedEvent, FeedRead } from '../../persistence/event-feed.repository';
 
 const DAY_MS = 86_400_000;

@@ -5,8 +5,8 @@
  * bad parameter.
  */
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import { pageOf, readPageBounds } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import { isPartnerDeliveryFilter } from '../../domain/partner-delivery-status';
 import type { PartnerDeliveriesRepository, PartnerDeliveryRow } from '../../persistence/partner-deliveries.repository';
 

@@ -1,7 +1,7 @@
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import type { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import type { DeliveriesRepository } from '../../persistence/deliveries.repository';
 

@@ -1,7 +1,7 @@
 import { AppError, validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { DataSource, EntityManager, recordAudit, withTransaction } from '@platform/persistence';
-import { isUuid } from '../../domain/ids';
 import type { DeliveryMetrics } from '../../metrics/delivery-metrics';
 import { OPERATOR_REPLAY } from '../../persistence/deliveries.repository';
 import type { DeliveriesRepository, DeliveryStatus, ReplayScope } from '../../persistence/deliveries.repository';

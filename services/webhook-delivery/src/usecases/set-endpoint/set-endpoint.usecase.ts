@@ -1,10 +1,10 @@
 import { constantTimeEqual, SealingKeyRing } from '@platform/crypto';
 import { validationFailed } from '@platform/errors';
+import { isUuid } from '@platform/ids';
 import type { Logger } from '@platform/logger';
 import { DataSource, recordAudit, withTransaction } from '@platform/persistence';
 import { isValidSigningSecret, rotateSecrets, rotationOverlapSeconds } from '../../domain/endpoint-secrets';
 import { checkEndpointUrl, EndpointTarget } from '../../domain/endpoint-url';
-import { isUuid } from '../../domain/ids';
 import type { PlatformMode } from '../../domain/platform-mode';
 import type { DeliveriesRepository } from '../../persistence/deliveries.repository';
 import type { EndpointRecord, EndpointsRepository } from '../../persistence/endpoints.repository';
