@@ -44,6 +44,7 @@ describe('historySizes', () => {
       backgroundOrders: 1_000_000,
       hotOrders: 100_000,
       backgroundSpanDays: 90,
+      webhookDeliveries: 1_000_000,
     });
     expect(historySizes(0.01)).toMatchObject({ partners: 100, backgroundOrders: 10_000, hotOrders: 1_000 });
     expect(historySizes(10)).toMatchObject({ backgroundOrders: 10_000_000, hotOrders: 1_000_000 });
