@@ -8,13 +8,21 @@ import { historySizes } from '../lib/history-rows.js';
 import { webhookHistoryEnv, webhookHistoryRows } from '../lib/webhook-history.js';
 
 const SECTION = 'history: webhook delivery on a seeded database beside an empty one';
+/** The seeded child's time limit: the plain child's, plus this per unit of scale (it seeds once per worker count). */
+const SEEDED_TIMEOUT_MS = 20 * 60_000;
+const SEEDED_TIMEOUT_MS_PER_SCALE = 40 * 60_000;
 
 export async function historyWebhooksSection(ctx) {
   const { partners, webhookDeliveries } = historySizes(ctx.options.history.factor);
-  const run = (deliveries) =>
-    childBench('webhook-delivery.mjs', 'webhook-delivery-', webhookHistoryEnv({ deliveries, partners }));
-  const empty = await run(0);
-  const seeded = await run(webhookDeliveries);
+  const run = (deliveries, timeoutMs) =>
+    childBench('webhook-delivery.mjs', 'webhook-delivery-', webhookHistoryEnv({ deliveries, partners }), {
+      timeoutMs,
+    });
+  const empty = await run(0); // the plain child's time limit
+  const seeded = await run(
+    webhookDeliveries,
+    SEEDED_TIMEOUT_MS + ctx.options.history.factor * SEEDED_TIMEOUT_MS_PER_SCALE,
+  );
   const label = `${webhookDeliveries.toLocaleString('en-US')} earlier deliveries over ${partners.toLocaleString('en-US')} partners`;
   ctx.rows.push(...webhookHistoryRows({ seeded, empty, label, section: SECTION }));
   return { empty, seeded };
