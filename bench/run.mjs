@@ -18,7 +18,9 @@
 //   spread      (optional) the closed loop spread over 8 partners
 //   ledger      (optional) the ledger's money paths over gRPC beside pgbench running the entry shape
 //   history     (`--history`, alone) the order loop and the partner reads on an empty database, then
-//               again after seeding months of history in PostgreSQL (bench/sections/history.mjs)
+//               again after seeding months of history in PostgreSQL (bench/sections/history.mjs); after
+//               the stack stops, the webhook rows without and with a seeded history of deliveries
+//               (bench/sections/history-webhooks.mjs)
 // Resident memory of every service (idle at start, peak over the run), the load average at
 // start and end of the run and of each section, and the machine are always reported.
 //
@@ -51,6 +53,7 @@ import { openStack, services, stackProcesses } from './lib/stack.mjs';
 import { historyScale } from './lib/history-rows.js';
 import { gatewaySection } from './sections/gateway.mjs';
 import { historySection } from './sections/history.mjs';
+import { historyWebhooksSection } from './sections/history-webhooks.mjs';
 import { ledgerSection } from './sections/ledger.mjs';
 import { ordersSection } from './sections/orders.mjs';
 import { sequentialSection } from './sections/sequential.mjs';
@@ -81,10 +84,13 @@ const SECTIONS = {
   ledger: ledgerSection,
   webhooks: webhooksSection,
   history: historySection,
+  historyWebhooks: historyWebhooksSection,
 };
 const DEFAULT_SECTIONS = ['sequential', 'gateway', 'orders', 'volume', 'webhooks'];
 /** Run after this run's stack is stopped. */
-const WITHOUT_STACK = new Set(['webhooks']);
+const WITHOUT_STACK = new Set(['webhooks', 'historyWebhooks']);
+/** `--history` runs these alone. */
+const HISTORY_SECTIONS = ['history', 'historyWebhooks'];
 
 const env = process.env;
 const history = historyScale(process.argv.slice(2));
@@ -101,10 +107,10 @@ const options = {
   historyOrders: boundedInt(env, 'BENCH_HISTORY_ORDERS', 100_000, 2, 10_000_000),
   cpuProfile: env.BENCH_CPU_PROFILE === '1',
   sections: history
-    ? ['history']
+    ? HISTORY_SECTIONS
     : parseSections(
         env.BENCH_SECTIONS,
-        Object.keys(SECTIONS).filter((name) => name !== 'history'),
+        Object.keys(SECTIONS).filter((name) => !HISTORY_SECTIONS.includes(name)),
         DEFAULT_SECTIONS,
       ),
 };

@@ -14,6 +14,14 @@
 // from a snapshot taken once the statistics of the work before it were flushed to one taken
 // as long after the last ack, ÷ BURST_EVENTS: a count, so it holds on a loaded machine
 // (the replicas' idle polls over those seconds included).
+// Rows read per delivery per table: svc_webhook_delivery's pg_stat_user_tables over the same
+// window, ÷ BURST_EVENTS.
+//
+// History mode (BENCH_WEBHOOK_HISTORY_DELIVERIES > 0, over BENCH_WEBHOOK_HISTORY_PARTNERS
+// partners, bench/lib/webhook-history.js): once the endpoints are set, each run first seeds that
+// many finished deliveries with their attempts, spread over the delivery retention window (a
+// day inside it), in chunks of one transaction each, then VACUUM ANALYZE; the measured partners
+// are the history's first partners. `npm run bench -- --history` runs it beside a run without.
 // Prints a table; writes JSON to bench/results/ (git-ignored).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -57,6 +65,17 @@ const { createClient, TlsMaterial } = require(path.join(REPO_ROOT, 'libs', 'grpc
 const { webhookDelivery } = require(path.join(REPO_ROOT, 'proto', 'dist', 'index.js'));
 const { createLogger } = require(path.join(REPO_ROOT, 'libs', 'logger', 'dist', 'index.js'));
 const { STATS_FLUSH_WAIT_MS, difference } = require('./lib/counters.js');
+const {
+  SEED_DELIVERIES_SQL,
+  SEED_ENDPOINTS_SQL,
+  historyChunks,
+  historySpan,
+  rowsReadPerDelivery,
+  webhookHistoryOptions,
+} = require('./lib/webhook-history.js');
+const { Client } = require(path.join(REPO_ROOT, 'node_modules', 'pg'));
+
+const history = webhookHistoryOptions(process.env);
 
 const profile = loadProfile('test');
 const service = SERVICES.find((candidate) => candidate.name === 'webhook-delivery');
@@ -199,26 +218,29 @@ async function waitAcked(acks, ids) {
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-/** The service database's commits so far, once what came before was flushed to the statistics. */
-async function commitsFlushed(statistics) {
+/** The service database's counters so far (commits; rows per table), once what came before was flushed to the statistics. */
+async function countersFlushed(statistics) {
   await sleep(STATS_FLUSH_WAIT_MS);
   const snapshot = await statistics.snapshot();
-  return snapshot.databases[service.database];
+  return { database: snapshot.databases[service.database], tables: snapshot.tables[service.database] };
 }
 
 async function throughput(channel, partners, acks, statistics) {
   const sent = new Map();
-  const before = await commitsFlushed(statistics);
+  const before = await countersFlushed(statistics);
   const startMs = performance.now();
   for (let index = 0; index < BURST_EVENTS; index += 1) publish(channel, partners[index % partners.length], sent);
   await channel.waitForConfirms();
   const ids = [...sent.keys()];
   await waitAcked(acks, ids);
   const endMs = Math.max(...ids.map((id) => acks.get(id)));
-  const burst = difference(await commitsFlushed(statistics), before);
+  const burst = difference(await countersFlushed(statistics), before);
   return {
     deliveriesPerSecond: BURST_EVENTS / ((endMs - startMs) / 1_000),
-    commitsPerDelivery: burst.commits / BURST_EVENTS,
+    commitsPerDelivery: burst.database.commits / BURST_EVENTS,
+    rowsReadPerDelivery: rowsReadPerDelivery(burst.tables, BURST_EVENTS),
+    // Scans and rows behind those figures (sequential or by index), for the tables read at all.
+    burstTables: Object.fromEntries(Object.entries(burst.tables).filter(([, counters]) => counters.rowsRead > 0)),
   };
 }
 
@@ -236,6 +258,84 @@ async function latency(channel, partners, acks) {
   return { p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
 }
 
+// ---------------------------------------------------------------- history
+
+/** How long the service keeps a finished delivery, read by its own config from the replicas' environment. */
+function deliveryWindowMs() {
+  const { loadConfig } = require(path.join(REPO_ROOT, 'libs', 'config', 'dist', 'index.js'));
+  const { configSchema, deliveryRetentionDays } = require(path.join(serviceDir, 'dist', 'config.js'));
+  return deliveryRetentionDays(loadConfig(configSchema, replicaEnv(0))) * 24 * 60 * 60 * 1000;
+}
+
+/** Where the seeded rows landed (rows per partition of both parents) and whether any is past the window. */
+async function seededPlacement(client, windowMs) {
+  // reltuples: the estimate the VACUUM ANALYZE just before made exact enough to say where rows are.
+  const { rows } = await client.query(
+    `SELECT c.relname AS name, c.reltuples::bigint AS rows FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent IN ('webhook_deliveries'::regclass, 'webhook_delivery_attempts'::regclass)`,
+  );
+  const [outside] = (
+    await client.query(
+      `SELECT count(*)::int AS rows FROM webhook_deliveries WHERE created_at < now() - $1 * interval '1 millisecond'`,
+      [windowMs],
+    )
+  ).rows;
+  // Retention would delete such rows during the measured burst, and its reads would count.
+  if (outside.rows > 0) throw new Error(`${outside.rows} seeded deliveries are past the delivery window`);
+  return {
+    rowsPerPartition: Object.fromEntries(
+      rows.filter((row) => Number(row.rows) > 0).map((row) => [row.name, Number(row.rows)]),
+    ),
+    pastWindow: outside.rows,
+  };
+}
+
+/**
+ * Seeds the history (see the header) once the measured partners' endpoints are set; resolves
+ * to what was seeded and how long it took.
+ */
+async function seedHistory(databaseUrl, partners, receiverPort) {
+  const startedAtMs = Date.now();
+  const windowMs = deliveryWindowMs();
+  const { startMs, stepMs } = historySpan({ nowMs: startedAtMs, windowMs, deliveries: history.deliveries });
+  const urlPrefix = `https://localhost:${receiverPort}/history/`;
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(SEED_ENDPOINTS_SQL, [history.partners, urlPrefix, partners[0], partners.length]);
+    const { rows } = await client.query(
+      'SELECT coalesce(max(feed_position + 0), 0)::text AS top FROM webhook_deliveries',
+    );
+    for (const chunk of historyChunks(history.deliveries)) {
+      await client.query(SEED_DELIVERIES_SQL, [
+        chunk.first,
+        chunk.count,
+        history.partners,
+        startMs,
+        stepMs,
+        rows[0].top,
+        urlPrefix,
+        partners,
+      ]);
+      console.log(
+        `  history: ${(chunk.first + chunk.count).toLocaleString('en-US')} of ${history.deliveries.toLocaleString('en-US')} deliveries`,
+      );
+    }
+    const vacuumStartedAtMs = Date.now();
+    await client.query('VACUUM ANALYZE');
+    const vacuumAnalyzeMs = Date.now() - vacuumStartedAtMs;
+    return {
+      ...history,
+      windowDays: windowMs / (24 * 60 * 60 * 1000),
+      seedMs: vacuumStartedAtMs - startedAtMs,
+      vacuumAnalyzeMs,
+      ...(await seededPlacement(client, windowMs)),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
 async function runOnce(workers) {
   await freshDatabase();
   const receiver = await startReceiver();
@@ -248,15 +348,25 @@ async function runOnce(workers) {
   try {
     for (let index = 0; index < workers; index += 1) replicas.push(await startReplica(index));
     const partners = await setEndpoints(receiver.port);
+    const seeded = history ? await seedHistory(databaseUrl, partners, receiver.port) : null;
     Object.assign(publisher, await openPublisher());
-    const { deliveriesPerSecond, commitsPerDelivery } = await throughput(
-      publisher.channel,
-      partners,
-      receiver.acks,
-      statistics,
-    );
+    const {
+      deliveriesPerSecond,
+      commitsPerDelivery,
+      rowsReadPerDelivery: rowsRead,
+      burstTables,
+    } = await throughput(publisher.channel, partners, receiver.acks, statistics);
     const { p50Ms, p99Ms } = await latency(publisher.channel, partners, receiver.acks);
-    return { workers, deliveriesPerSecond, commitsPerDelivery, p50Ms, p99Ms };
+    return {
+      workers,
+      deliveriesPerSecond,
+      commitsPerDelivery,
+      p50Ms,
+      p99Ms,
+      rowsReadPerDelivery: rowsRead,
+      burstTables,
+      seeded,
+    };
   } finally {
     await statistics.close().catch(() => undefined);
     await publisher.connection?.close().catch(() => undefined);
@@ -273,6 +383,10 @@ function printTable(results) {
   console.log(
     `\nwebhook-delivery: ${PARTNERS} endpoints answering 200 after ${RECEIVER_LATENCY_MS} ms; burst ${BURST_EVENTS}; latency at ${LATENCY_RATE_PER_S}/s for ${LATENCY_SECONDS} s`,
   );
+  if (history)
+    console.log(
+      `history: ${history.deliveries.toLocaleString('en-US')} delivered deliveries with their attempts over ${history.partners.toLocaleString('en-US')} partners, seeded before each run`,
+    );
   console.log(
     `machine: ${machine().cpus} CPUs, load average (1 min) ${machine().loadAverage1m}; everything runs on it`,
   );
@@ -281,6 +395,12 @@ function printTable(results) {
   for (const row of results) {
     console.log(
       `${String(row.workers).padStart(7)} | ${row.deliveriesPerSecond.toFixed(0).padStart(12)} | ${row.commitsPerDelivery.toFixed(2).padStart(20)} | ${row.p50Ms.toFixed(1).padStart(18)} | ${row.p99Ms.toFixed(1).padStart(18)}`,
+    );
+  }
+  for (const row of results) {
+    const tables = Object.entries(row.rowsReadPerDelivery).filter(([, rows]) => rows >= 0.05);
+    console.log(
+      `rows read per delivery, ${row.workers} worker(s): ${tables.map(([table, rows]) => `${table} ${rows.toFixed(2)}`).join(', ')}`,
     );
   }
 }
@@ -303,7 +423,7 @@ async function main() {
     const file = path.join(resultsDir, `webhook-delivery-${new Date().toISOString().replaceAll(':', '-')}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ at: new Date().toISOString(), receiverLatencyMs: RECEIVER_LATENCY_MS, partners: PARTNERS, burstEvents: BURST_EVENTS, latencyRatePerSecond: LATENCY_RATE_PER_S, machine: machine(), results }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), receiverLatencyMs: RECEIVER_LATENCY_MS, partners: PARTNERS, burstEvents: BURST_EVENTS, history, latencyRatePerSecond: LATENCY_RATE_PER_S, machine: machine(), results }, null, 2)}\n`,
     );
     console.log(`\nwritten ${path.relative(process.cwd(), file)}`);
   } finally {

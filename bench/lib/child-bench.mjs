@@ -8,7 +8,8 @@ import { REPO_ROOT } from '../../scripts/lib/profiles.mjs';
 export const RESULTS_DIR = path.join(REPO_ROOT, 'bench', 'results');
 const CHILD_TIMEOUT_MS = 20 * 60_000;
 
-export async function childBench(script, prefix, env) {
+/** `timeoutMs`: how long the child may run before it is stopped (a seeded history takes longer). */
+export async function childBench(script, prefix, env, { timeoutMs = CHILD_TIMEOUT_MS } = {}) {
   const startedAtMs = Date.now();
   const exitCode = await new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bench', script)], {
@@ -16,7 +17,7 @@ export async function childBench(script, prefix, env) {
       env: { ...process.env, ...env },
       stdio: 'inherit',
     });
-    const timer = setTimeout(() => child.kill('SIGTERM'), CHILD_TIMEOUT_MS);
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve(code ?? 1);

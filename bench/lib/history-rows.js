@@ -13,6 +13,8 @@ const HISTORY_SIZES = Object.freeze({
   backgroundTransfers: 1_000_000,
   hotOrders: 100_000,
   backgroundSpanDays: 90,
+  /** Finished webhook deliveries (each with its attempt) seeded before the webhook rows, over `partners`. */
+  webhookDeliveries: 1_000_000,
 });
 const HISTORY_SCALES = Object.freeze({ small: 0.01, full: 1, large: 10 });
 /** Tables read less than this per order in both runs are left out of the printed table (kept in the JSON). */
@@ -31,7 +33,7 @@ function historyScale(argv) {
   return { name: next, factor: HISTORY_SCALES[next] };
 }
 
-/** What to seed at a scale: { partners, backgroundOrders, backgroundTransfers, hotOrders, backgroundSpanDays }, at least 2 of each. */
+/** What to seed at a scale: { partners, backgroundOrders, backgroundTransfers, hotOrders, backgroundSpanDays, webhookDeliveries }, at least 2 of each. */
 function historySizes(factor) {
   const scaled = (n) => Math.max(2, Math.round(n * factor));
   return {
@@ -40,6 +42,7 @@ function historySizes(factor) {
     backgroundTransfers: scaled(HISTORY_SIZES.backgroundTransfers),
     hotOrders: scaled(HISTORY_SIZES.hotOrders),
     backgroundSpanDays: HISTORY_SIZES.backgroundSpanDays,
+    webhookDeliveries: scaled(HISTORY_SIZES.webhookDeliveries),
   };
 }
 

@@ -45,6 +45,7 @@ describe('historySizes', () => {
       backgroundTransfers: 1_000_000,
       hotOrders: 100_000,
       backgroundSpanDays: 90,
+      webhookDeliveries: 1_000_000,
     });
     expect(historySizes(0.01)).toMatchObject({
       partners: 100,
