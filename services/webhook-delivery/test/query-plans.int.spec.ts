@@ -36,8 +36,10 @@ import { PartnerDeliveriesRepository } from '../src/persistence/partner-deliveri
  * the weekly ones. The default partitions grow, and so does each weekly partition that holds rows;
  * the weeks kept ready ahead hold none yet, and the planner rightly reads an empty table in one step,
  * so those join the list only once they hold rows (each analysis adds them, WEEKLY_PARTITIONS_HOLDING_ROWS).
+ * `endpoints` grows with the partners (one row each, 10,000 here), not with their history: no
+ * statement of a batch may read it whole.
  */
-const GROWING_TABLES = ['deliveries', 'delivery_attempts', 'partner_retries'];
+const GROWING_TABLES = ['deliveries', 'delivery_attempts', 'partner_retries', 'endpoints'];
 const WEEKLY_PARTITIONS_HOLDING_ROWS = `
   SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
    WHERE i.inhparent IN ('webhook_deliveries'::regclass, 'webhook_delivery_attempts'::regclass)
@@ -60,6 +62,8 @@ const HISTORY: HistoryGrowth = {
  */
 const DEAD_EVERY = 50;
 const SEED_TIMEOUT_MS = 300_000;
+/** The accept path's batch at its default size (CONSUMER_BATCH_SIZE). */
+const ACCEPT_BATCH = 128;
 const ENDPOINT_URL = 'https://partner.example/webhooks';
 
 async function newPartner(db: DataSource): Promise<string> {
@@ -191,6 +195,19 @@ function operations(partnerId: string, others: readonly string[]): Record<string
           partnerId,
           eventType: 'transfer.completed',
           body: '{"id":"live"}',
+          traceparent: null,
+          createdAt: new Date(),
+        })),
+      ),
+    // Partners without an endpoint, so these are held (no_endpoint) and the claim below takes only the live batch.
+    'insert a full batch of deliveries for partners without an endpoint': (q) =>
+      deliveries(q).insertMany(
+        Array.from({ length: ACCEPT_BATCH }, () => ({
+          deliveryId: randomUUID(),
+          eventId: randomUUID(),
+          partnerId: randomUUID(),
+          eventType: 'transfer.completed',
+          body: '{"id":"held"}',
           traceparent: null,
           createdAt: new Date(),
         })),

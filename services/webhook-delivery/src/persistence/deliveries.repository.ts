@@ -230,6 +230,14 @@ const FILED_WEEKS_SQL = `
   SELECT DISTINCT (extract(epoch FROM date_trunc('week', filed_at AT TIME ZONE 'UTC')) * 1000)::bigint AS week_start_ms
   FROM (${filed('unnest($1::timestamptz[]) AS v(created_at)')}) v`;
 
+/**
+ * A partner's endpoint (`columns` of alias e) looked up by its key, once per row of the
+ * statement's batch. LIMIT 1 (the key is unique anyway) keeps the planner from flattening it
+ * into a join it may then run as a hash of every endpoint: one row per partner, 10,000 and more.
+ */
+const ENDPOINT_OF = (columns: string, partnerId: string) =>
+  `SELECT ${columns} FROM endpoints e WHERE e.partner_id = ${partnerId} LIMIT 1`;
+
 /** The tables partitioned by week together, deliveries first (an attempt is filed under its delivery's week). */
 const WEEKLY_TABLES = { tables: ['webhook_deliveries', 'webhook_delivery_attempts'] } as const;
 
@@ -245,6 +253,8 @@ const WEEKLY_TABLES = { tables: ['webhook_deliveries', 'webhook_delivery_attempt
 // (at or after the ceiling) a week before the ceiling: keys that move once a week, so such an
 // event is first looked up by (event, partner) in every partition (an index probe each, a
 // lateral join so that only they pay it): a redelivery after the key moved is still a duplicate.
+// The endpoint is looked up per row by its key (ENDPOINT_OF): joined plainly, a batch of a
+// hundred rows or more had the planner hash the whole endpoints table, one row per partner.
 const INSERT_MANY_SQL = `
   WITH v AS (${filed(`unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
          AS v(delivery_id, event_id, partner_id, event_type, body, traceparent, created_at)`)})
@@ -254,7 +264,7 @@ const INSERT_MANY_SQL = `
          CASE WHEN e.url IS NULL THEN NULL ELSE now() END,
          v.traceparent, v.filed_at
   FROM v
-  LEFT JOIN endpoints e ON e.partner_id = v.partner_id
+  LEFT JOIN LATERAL (${ENDPOINT_OF('e.url', 'v.partner_id')}) e ON true
   LEFT JOIN LATERAL (
     SELECT true AS known FROM webhook_deliveries x
      WHERE v.late AND x.event_id = v.event_id AND x.partner_id = v.partner_id LIMIT 1
@@ -293,7 +303,11 @@ const CLAIM_DUE_SQL = `
     RETURNING d.delivery_id, d.created_at, d.event_id, d.partner_id, d.event_type, d.body, d.attempt_count, d.replay_count, d.lease_id, d.traceparent
   )
   SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.updated_at
-  FROM claimed c LEFT JOIN endpoints e ON e.partner_id = c.partner_id`;
+  FROM claimed c
+  LEFT JOIN LATERAL (${ENDPOINT_OF(
+    'e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.updated_at',
+    'c.partner_id',
+  )}) e ON true`;
 
 // One statement for a batch of finished attempts: every attempt kept as
 // history; each delivery moved on only if this replica still holds its lease;
