@@ -3,7 +3,7 @@
 // message with the page as a view of the received buffer (no copy), reads what
 // it does not expect (the page before another field, the page twice) exactly as
 // the generated decoder does, and that grpc-js copies a serialised answer before
-// its sendMessage returns: the reused scratch buffer is overwritten right after
+// the next one is serialised: the reused scratch buffer is overwritten right after
 // each answer, and the client still receives every answer intact.
 import { ServerUnaryCall, ServiceDefinition, sendUnaryData, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { ledger, webhookDeliveryPartnerFeed } from '@platform/proto';
@@ -111,22 +111,46 @@ describe('pageAnswerCodec', () => {
     );
   });
 
-  it('replaces only the named method of a definition', () => {
-    const definition = withPageAnswer(ledger.LedgerService, 'listStatement', ledger.ListStatementResponse, 'pageJson');
-    expect(definition.listStatement.path).toBe(ledger.LedgerService.listStatement.path);
-    expect(definition.listStatement.responseSerialize).not.toBe(ledger.LedgerService.listStatement.responseSerialize);
-    expect(definition.getBalances).toBe(ledger.LedgerService.getBalances);
+  it("replaces only the named method of a definition, and on each side only that side's codec", () => {
+    const args = [ledger.LedgerService, 'listStatement', ledger.ListStatementResponse, 'pageJson'] as const;
+    const served = withPageAnswer(...args, 'serve');
+    const read = withPageAnswer(...args, 'read');
+    const original = ledger.LedgerService.listStatement;
+    expect(served.listStatement.path).toBe(original.path);
+    expect(served.listStatement.responseSerialize).not.toBe(original.responseSerialize);
+    expect(served.listStatement.responseDeserialize).toBe(original.responseDeserialize);
+    expect(read.listStatement.responseSerialize).toBe(original.responseSerialize);
+    expect(read.listStatement.responseDeserialize).not.toBe(original.responseDeserialize);
+    expect(served.getBalances).toBe(ledger.LedgerService.getBalances);
+  });
+
+  it('leaves a message with a field numbered 0 to the generated decoder, which stops there', () => {
+    // Field 2 "c", a zero tag, then field 3: the generated decoder ends at the zero tag.
+    const odd = Buffer.from([0x12, 0x01, 0x63, 0x00, 0x00, 0x1a, 0x03, 0x5b, 0x31, 0x5d]);
+    expect(lastFieldOf(odd, 3)).toBeNull();
+    const read = withPageAnswer(
+      ledger.LedgerService,
+      'listStatement',
+      ledger.ListStatementResponse,
+      'pageJson',
+      'read',
+    );
+    expect(read.listStatement.responseDeserialize(odd)).toEqual(ledger.ListStatementResponse.decode(odd));
   });
 });
 
 describe('answers serialised into the reused scratch buffer, over grpc-js', () => {
-  const definition = withPageAnswer(
+  const args = [
     webhookDeliveryPartnerFeed.WebhookPartnerService,
     'listEvents',
     webhookDeliveryPartnerFeed.ListEventsResponse,
     'pageJson',
-  );
-  const method = definition.listEvents;
+  ] as const;
+  // The server's serialiser and the client's reader, as a service and the gateway each set theirs.
+  const method = {
+    ...withPageAnswer(...args, 'serve').listEvents,
+    responseDeserialize: withPageAnswer(...args, 'read').listEvents.responseDeserialize,
+  };
   let pair: InsecurePair;
 
   /** Each request's answer is its own page: its limit's digit repeated. */

@@ -14,11 +14,18 @@
  * worker threads.
  *
  * - Serialising writes the other fields (the generated encoder) and the page
- *   into one reused scratch buffer and returns a view of it: grpc-js copies
- *   the serialised answer into its frame before its `sendMessage` returns
- *   (page-answer.spec.ts fails first should that change), so nothing of the
- *   view is read after the next answer is serialised.
- * - Reading keeps the page as a view of the frame grpc-js received.
+ *   into one reused scratch buffer and returns a view of it, valid only until
+ *   the next answer is serialised anywhere in the process. That is safe because
+ *   grpc-js (1.14, pinned) copies what the serialiser returns into its frame in
+ *   the same synchronous step that called it (server-interceptors.js
+ *   `serializeMessage`), and because servers never compress answers (an
+ *   asynchronous compression would read the view later: `serverOptions` must
+ *   not set `grpc.default_compression_algorithm`). page-answer.spec.ts fails
+ *   should a copy be put off past the current task.
+ * - Reading keeps the page as a view of the frame grpc-js received (a buffer
+ *   it allocated for that frame and never writes again).
+ * - A server replaces only the serialiser, a client only the reader
+ *   (`withPageAnswer`'s `side`), so the scratch never serves a client.
  *
  * Same bytes on the wire as the generated codec: it writes fields in field
  * number order, and the page is the message's last field.
@@ -99,6 +106,8 @@ export function lastFieldOf(
     if (tag === null) return null;
     const number = Math.floor(tag.value / 8);
     const wireType = tag.value % 8;
+    // Field 0 does not exist: the generated decoder stops there, so leave such a message to it.
+    if (number === 0) return null;
     let valueStart = tag.next;
     if (wireType === WIRE_VARINT) {
       const value = readVarint(message, tag.next);
@@ -162,12 +171,18 @@ export function pageAnswerCodec<Res, K extends keyof Res>(codec: MessageCodec<Re
   };
 }
 
-/** `definition` with `method`'s answer serialised and read by pageAnswerCodec. */
+/**
+ * `definition` with `method`'s answer serialised by pageAnswerCodec (`side` 'serve': a server's
+ * definition) or read by it ('read': a client's).
+ */
 export function withPageAnswer<D extends Record<string, object>, Res, K extends keyof Res>(
   definition: D,
   method: keyof D,
   codec: MessageCodec<Res>,
   key: K,
+  side: 'serve' | 'read',
 ): D {
-  return { ...definition, [method]: { ...definition[method], ...pageAnswerCodec(codec, key) } };
+  const { responseSerialize, responseDeserialize } = pageAnswerCodec(codec, key);
+  const replaced = side === 'serve' ? { responseSerialize } : { responseDeserialize };
+  return { ...definition, [method]: { ...definition[method], ...replaced } };
 }

@@ -116,7 +116,7 @@ export function createServer(deps: ServerDependencies): LedgerServer {
   );
   server.add(
     // A statement page goes out as its JSON bytes with fewer copies than the generated codec makes.
-    withPageAnswer(ledger.LedgerService, 'listStatement', ledger.ListStatementResponse, 'pageJson'),
+    withPageAnswer(ledger.LedgerService, 'listStatement', ledger.ListStatementResponse, 'pageJson', 'serve'),
     ledgerHandlers({
       accounts,
       openPartnerAccounts: new OpenPartnerAccountsUseCase(deps.dataSource, accounts, deps.custodian),

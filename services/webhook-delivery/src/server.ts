@@ -51,6 +51,7 @@ export function createServer(deps: ServerDependencies): GrpcServer {
       'listEvents',
       webhookDeliveryPartnerFeed.ListEventsResponse,
       'pageJson',
+      'serve',
     ),
     webhookPartnerHandlers({
       listEvents: new ListEventsUseCase(new EventFeedRepository(deps.dataSource), deps.partnerPlane),

@@ -32,7 +32,7 @@ const tradingDefinition = merge(
 );
 // The pages are read as views of the frame they came in (pageAnswerCodec), not copied out of it.
 const ledgerDefinition = merge(
-  withPageAnswer(ledger.LedgerService, 'listStatement', ledger.ListStatementResponse, 'pageJson'),
+  withPageAnswer(ledger.LedgerService, 'listStatement', ledger.ListStatementResponse, 'pageJson', 'read'),
   ledger.LedgerSandboxService,
 );
 const walletRegistryDefinition = merge(
@@ -52,6 +52,7 @@ const webhookDeliveryDefinition = withPageAnswer(
   'listEvents',
   webhookDeliveryPartnerFeed.ListEventsResponse,
   'pageJson',
+  'read',
 );
 
 export type TradingClient = PromiseClient<typeof tradingDefinition>;
