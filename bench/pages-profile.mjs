@@ -15,6 +15,7 @@
 //   BENCH_PAGES_MODE=cpu BENCH_STACK_SLOT=1 node bench/pages-profile.mjs
 // BENCH_PAGES_LOADS=reads measures (or profiles) the partner read path instead of the pages:
 // signed GET /v1/orders/{id} and POST /v1/quotes, with the gateway and trading under --cpu-prof.
+import { readdirSync, readFileSync } from 'node:fs';
 import { continueOnPinnedNode } from '../scripts/lib/runtime.mjs';
 import { loadProfile } from '../scripts/lib/profiles.mjs';
 import { step } from '../scripts/lib/steps.mjs';
@@ -23,7 +24,7 @@ import { autocannonRequests } from './lib/http.mjs';
 import { boundedInt } from './lib/options.js';
 import { quoteAndBuy } from './lib/load.mjs';
 import { createBenchPartner } from './lib/partners.mjs';
-import { clockTicksPerSecond, cpuMsBetween, cpuTicksSnapshot } from './lib/proc.js';
+import { clockTicksPerSecond, cpuMsBetween, cpuTicksSnapshot, parseStat } from './lib/proc.js';
 import { withProfiledServices } from './lib/profiling.mjs';
 import { startReceiver } from './lib/receiver.mjs';
 import { openStack, stackProcesses } from './lib/stack.mjs';
@@ -69,14 +70,55 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
-/** CPU ms of every stack process over `work`, and how long it took. */
+/** The services whose threads and system calls are counted besides their CPU. */
+const COUNTED_SERVICES = ['gateway', 'trading', 'webhook-delivery', 'ledger'];
+
+/**
+ * Counts of one Node process that hold on a busy machine: its main thread's CPU ticks and the
+ * other threads' (V8's garbage-collection helpers, libuv's pool), its read and write system
+ * calls (/proc/<pid>/io, every thread) and its main thread's voluntary context switches (each
+ * a wake-up from epoll).
+ */
+function processCounts(pid) {
+  const counts = { mainTicks: 0, otherTicks: 0, reads: 0, writes: 0, wakeUps: 0 };
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    counts.reads = Number(io.match(/^syscr: (\d+)$/m)[1]);
+    counts.writes = Number(io.match(/^syscw: (\d+)$/m)[1]);
+    counts.wakeUps = Number(
+      readFileSync(`/proc/${pid}/status`, 'utf8').match(/^voluntary_ctxt_switches:\s+(\d+)$/m)[1],
+    );
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const stat = parseStat(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8'));
+      counts[Number(task) === pid ? 'mainTicks' : 'otherTicks'] += stat.utime + stat.stime;
+    }
+  } catch {
+    // Gone: counted as nothing.
+  }
+  return counts;
+}
+
+const countsSnapshot = (processes) =>
+  Object.fromEntries(
+    COUNTED_SERVICES.filter((name) => processes[name]).map((name) => [name, processCounts(processes[name])]),
+  );
+
+/** CPU ms of every stack process over `work`, how long it took, and the counted services' counts. */
 async function cpuOver(processes, work) {
   const before = cpuTicksSnapshot(processes);
+  const countsBefore = countsSnapshot(processes);
   const startedAt = performance.now();
   const result = await work();
   const elapsedMs = performance.now() - startedAt;
   const cpuMs = cpuMsBetween(before, cpuTicksSnapshot(processes), clockTicksPerSecond());
-  return { result, elapsedMs, cpuMs };
+  const countsAfter = countsSnapshot(processes);
+  const counts = Object.fromEntries(
+    Object.entries(countsAfter).map(([name, after]) => [
+      name,
+      Object.fromEntries(Object.entries(after).map(([key, value]) => [key, value - countsBefore[name][key]])),
+    ]),
+  );
+  return { result, elapsedMs, cpuMs, counts };
 }
 
 /**
@@ -85,7 +127,7 @@ async function cpuOver(processes, work) {
  * interval of the same round), so a low rate on a busy machine does not inflate the figure.
  */
 async function cpuPerRequest(processes, load, idleMsPerMs) {
-  const { result: figure, elapsedMs, cpuMs } = await cpuOver(processes, load);
+  const { result: figure, elapsedMs, cpuMs, counts } = await cpuOver(processes, load);
   if (figure.non2xx > 0 || figure.errors > 0) throw new Error(`the load failed: ${JSON.stringify(figure)}`);
   const perRequest = Object.fromEntries(
     Object.entries(cpuMs).map(([name, ms]) => [
@@ -93,7 +135,20 @@ async function cpuPerRequest(processes, load, idleMsPerMs) {
       Math.max(0, (ms ?? 0) - (idleMsPerMs[name] ?? 0) * elapsedMs) / figure.total,
     ]),
   );
-  return { requests: figure.total, perRequest };
+  const ticksToMs = 1000 / clockTicksPerSecond();
+  const countsPerRequest = Object.fromEntries(
+    Object.entries(counts).map(([name, count]) => [
+      name,
+      {
+        mainMs: (count.mainTicks * ticksToMs) / figure.total,
+        otherMs: (count.otherTicks * ticksToMs) / figure.total,
+        reads: count.reads / figure.total,
+        writes: count.writes / figure.total,
+        wakeUps: count.wakeUps / figure.total,
+      },
+    ]),
+  );
+  return { requests: figure.total, perRequest, countsPerRequest };
 }
 
 /** CPU ms per ms of every stack process with no load, over BENCH_DURATION_S. */
@@ -132,6 +187,15 @@ async function measureCpu(stack, load, paths) {
       .map(([process, ms]) => `${process} ${ms.toFixed(2)}`);
     const requests = measured.map((sample) => sample.requests).join('/');
     console.log(`${name}: CPU ms per request ${total.toFixed(2)} (${shown.join(', ')}); requests ${requests}`);
+    // Not idle-subtracted: counts of the busiest services, medians per request.
+    for (const service of COUNTED_SERVICES) {
+      const of = (key) => median(measured.map((sample) => sample.countsPerRequest[service]?.[key] ?? 0));
+      if (of('mainMs') + of('otherMs') < 0.05) continue;
+      console.log(
+        `  ${service}: main thread ${of('mainMs').toFixed(3)} ms, other threads ${of('otherMs').toFixed(3)} ms, ` +
+          `reads ${of('reads').toFixed(2)}, writes ${of('writes').toFixed(2)}, wake-ups ${of('wakeUps').toFixed(2)} per request`,
+      );
+    }
   }
 }
 
@@ -171,9 +235,15 @@ async function main() {
       return;
     }
     const ctx = { profile: stack.profile };
-    const profiledNames = Object.keys(targets).filter((name) => loads === 'reads' || name.includes('page of 100'));
+    // Every load, the order read and the page of one too: each process's part of a page over them is what
+    // a page's size costs. Each load's CLOCK_MONOTONIC window is printed for cpu-profile-top.mjs --window.
     const profiled = async () => {
-      for (const name of profiledNames) console.log(await step(`${name} under --cpu-prof`, () => load(targets[name])));
+      for (const [name, target] of Object.entries(targets)) {
+        const fromUs = process.hrtime.bigint() / 1000n;
+        const figure = await step(`${name} under --cpu-prof`, () => load(target));
+        const toUs = process.hrtime.bigint() / 1000n;
+        console.log(`${name}: ${figure.total} requests, --window=${fromUs}-${toUs} --per=${figure.total}`);
+      }
     };
     const profiledServices = loads === 'reads' ? ['gateway', 'trading'] : ['gateway', 'webhook-delivery', 'ledger'];
     await withProfiledServices(ctx, profiledServices, profiled, { readyTimeoutMs: SERVICE_READY_TIMEOUT_MS });

@@ -83,7 +83,14 @@ export async function withProfiledServices(ctx, names, work, { readyTimeoutMs } 
       if (pid) await stopPid(pid);
       const child = spawn(
         process.execPath,
-        ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, `cpu-orders-${name}`)}`, 'dist/main.js'],
+        [
+          '--cpu-prof',
+          `--cpu-prof-dir=${path.join(RESULTS_DIR, `cpu-orders-${name}`)}`,
+          ...(process.env.BENCH_CPU_PROFILE_INTERVAL_US
+            ? [`--cpu-prof-interval=${process.env.BENCH_CPU_PROFILE_INTERVAL_US}`]
+            : []),
+          'dist/main.js',
+        ],
         {
           cwd: path.join(REPO_ROOT, service.folder),
           env: services.serviceEnvironment(ctx.profile, service),

@@ -170,6 +170,8 @@ export function serverOptions(connectionAge?: ConnectionAge): ServerOptions {
     // drain's grace) cancels the calls still open by walking that record. With channelz off it
     // would find none, and a caller would wait for its deadline instead of hearing CANCELLED.
     // Clients keep it off (channel.ts): their per-call bookkeeping is where it costs.
+    // No answer compression (`grpc.default_compression_algorithm` unset): page answers are serialised
+    // into a reused buffer that grpc-js copies at once only when it does not compress (page-answer.ts).
     // A peer's certificate is checked when it connects: closing connections past a bounded age makes
     // every peer handshake again, so an expired or no longer trusted identity stops being served.
     ...(connectionAge

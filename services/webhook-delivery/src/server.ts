@@ -1,5 +1,5 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
-import { createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
+import { createGrpcServer, GrpcServer, TlsMaterial, withPageAnswer } from '@platform/grpc';
 import type { SealingKeyRing } from '@platform/crypto';
 import type { Logger } from '@platform/logger';
 import { DataSource, ListAuditRecordsUseCase, ResealSecretsUseCase } from '@platform/persistence';
@@ -45,7 +45,14 @@ export function createServer(deps: ServerDependencies): GrpcServer {
   );
   const partnerDeliveries = new PartnerDeliveriesRepository(deps.dataSource);
   server.add(
-    webhookDeliveryPartnerFeed.WebhookPartnerService,
+    // An events page goes out as its JSON bytes with fewer copies than the generated codec makes.
+    withPageAnswer(
+      webhookDeliveryPartnerFeed.WebhookPartnerService,
+      'listEvents',
+      webhookDeliveryPartnerFeed.ListEventsResponse,
+      'pageJson',
+      'serve',
+    ),
     webhookPartnerHandlers({
       listEvents: new ListEventsUseCase(new EventFeedRepository(deps.dataSource), deps.partnerPlane),
       listDeliveries: new ListPartnerDeliveriesUseCase(partnerDeliveries),

@@ -6,7 +6,7 @@
  * with the UPSTREAM_DEADLINE_MS deadline. A service that is down answers
  * SERVICE_UNAVAILABLE quickly (connection refused, deadline or open breaker).
  */
-import { createClient, PromiseClient, TlsMaterial } from '@platform/grpc';
+import { createClient, PromiseClient, TlsMaterial, withPageAnswer } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import {
   collections,
@@ -30,7 +30,11 @@ const tradingDefinition = merge(
   merge(trading.TradingService, trading.TradingSandboxService),
   trading.TradingOrdersService,
 );
-const ledgerDefinition = merge(ledger.LedgerService, ledger.LedgerSandboxService);
+// The pages are read as views of the frame they came in (pageAnswerCodec), not copied out of it.
+const ledgerDefinition = merge(
+  withPageAnswer(ledger.LedgerService, 'listStatement', ledger.ListStatementResponse, 'pageJson', 'read'),
+  ledger.LedgerSandboxService,
+);
 const walletRegistryDefinition = merge(
   walletRegistry.WalletRegistryService,
   walletRegistry.WalletRegistrySandboxService,
@@ -43,7 +47,13 @@ const payoutsDefinition = merge(
 );
 
 /** Webhook delivery's partner RPCs only; its operator RPCs admit `ops` alone. */
-const webhookDeliveryDefinition = webhookDeliveryPartnerFeed.WebhookPartnerService;
+const webhookDeliveryDefinition = withPageAnswer(
+  webhookDeliveryPartnerFeed.WebhookPartnerService,
+  'listEvents',
+  webhookDeliveryPartnerFeed.ListEventsResponse,
+  'pageJson',
+  'read',
+);
 
 export type TradingClient = PromiseClient<typeof tradingDefinition>;
 export type LedgerClient = PromiseClient<typeof ledgerDefinition>;
