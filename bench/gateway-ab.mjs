@@ -62,42 +62,43 @@ const BUILDS = { base: baseDir, new: REPO_ROOT };
 const closed = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve)));
 const median = (values) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
 
-function startProcess(root, folder, env, profileDir) {
-  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  return spawn(process.execPath, [...flags, 'dist/main.js'], { cwd: path.join(root, folder), env, stdio: 'ignore' });
+/** One service of a build on its own ports (`overrides`), under --cpu-prof when AB_PROFILE names the build. */
+async function startService(profile, build, name, overrides, readyPort) {
+  const service = services.serviceNamed(name);
+  const flags =
+    profiled === build ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, `ab-${build}-${name}`)}`] : [];
+  const child = spawn(process.execPath, [...flags, 'dist/main.js'], {
+    cwd: path.join(BUILDS[build], service.folder),
+    env: { ...services.serviceEnvironment(profile, service), ...overrides },
+    stdio: 'ignore',
+  });
+  await waitForPort(readyPort, READY_TIMEOUT_MS);
+  return child;
 }
 
 /** One build's trading and gateway on their own ports, the gateway calling that trading. */
 async function startBuild(profile, build) {
   const ports = PORTS[build];
-  const trading = services.serviceNamed('trading');
-  const gateway = services.serviceNamed('gateway');
-  const profileDir = (name) => (profiled === build ? path.join(RESULTS_DIR, `ab-${build}-${name}`) : undefined);
-  const tradingChild = startProcess(
-    BUILDS[build],
-    trading.folder,
-    {
-      ...services.serviceEnvironment(profile, trading),
-      GRPC_PORT: String(ports.tradingGrpc),
-      METRICS_PORT: String(ports.tradingMetrics),
-    },
-    profileDir('trading'),
+  const trading = await startService(
+    profile,
+    build,
+    'trading',
+    { GRPC_PORT: String(ports.tradingGrpc), METRICS_PORT: String(ports.tradingMetrics) },
+    ports.tradingGrpc,
   );
-  await waitForPort(ports.tradingGrpc, READY_TIMEOUT_MS);
-  const gatewayChild = startProcess(
-    BUILDS[build],
-    gateway.folder,
+  const gateway = await startService(
+    profile,
+    build,
+    'gateway',
     {
-      ...services.serviceEnvironment(profile, gateway),
       HTTP_PORT: String(ports.http),
       GRPC_PORT: String(ports.gatewayGrpc),
       METRICS_PORT: String(ports.gatewayMetrics),
       TRADING_GRPC_ADDR: `127.0.0.1:${ports.tradingGrpc}`,
     },
-    profileDir('gateway'),
+    ports.http,
   );
-  await waitForPort(ports.http, READY_TIMEOUT_MS);
-  return { url: `http://127.0.0.1:${ports.http}`, children: { gateway: gatewayChild, trading: tradingChild } };
+  return { url: `http://127.0.0.1:${ports.http}`, children: { gateway, trading } };
 }
 
 function startExpress() {
