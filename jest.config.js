@@ -25,6 +25,9 @@ const common = {
   rootDir: __dirname,
   roots,
   testPathIgnorePatterns: ignored,
+  // The bench's output (git-ignored) may hold a copy of built packages (a before/after comparison's
+  // "before"), whose package.json names would otherwise collide with the workspaces' own.
+  modulePathIgnorePatterns: ['<rootDir>/bench/results/'],
 };
 
 module.exports = {
@@ -32,7 +35,12 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,services,tools}/*/src/**/*.spec.ts', '<rootDir>/proto/src/**/*.spec.ts', '<rootDir>/bench/lib/**/*.spec.ts', '<rootDir>/scripts/lib/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/{libs,services,tools}/*/src/**/*.spec.ts',
+        '<rootDir>/proto/src/**/*.spec.ts',
+        '<rootDir>/bench/lib/**/*.spec.ts',
+        '<rootDir>/scripts/lib/**/*.spec.ts',
+      ],
       // `.int.spec.ts` files also end in `.spec.ts`; they belong to the integration project only.
       testPathIgnorePatterns: [...ignored, '\\.int\\.spec\\.ts$'],
     },

@@ -76,8 +76,11 @@ function libs(variant) {
   const { channelOptions } = require(path.join(grpcDist(variant), 'channel.js'));
   const { serverOptions } = require(path.join(grpcDist(variant), 'server.js'));
   const { trading } = require(path.join(REPO_ROOT, 'proto', 'dist', 'index.js'));
-  const logger = require(path.join(REPO_ROOT, 'libs', 'logger', 'dist', 'index.js'));
-  const tracing = require(path.join(REPO_ROOT, 'libs', 'tracing', 'dist', 'index.js'));
+  // The logger and tracing the variant's libs/grpc itself resolves: a base tree with its own copies
+  // (node_modules/@platform/* beside it) is measured with them, a bare dist copy with this checkout's.
+  const beside = (name) => require(require.resolve(name, { paths: [grpcDist(variant)] }));
+  const logger = beside('@platform/logger');
+  const tracing = beside('@platform/tracing');
   return { grpc, channelOptions, serverOptions, trading, logger, tracing };
 }
 

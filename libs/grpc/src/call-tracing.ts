@@ -8,8 +8,9 @@
  * (`ledger.v1.LedgerService/PlaceHold`); attributes are written only when the
  * span is recorded (an OTLP endpoint is configured and the trace sampled).
  */
-import { Metadata, sendUnaryData, ServerUnaryCall, status } from '@grpc/grpc-js';
+import { Metadata, status } from '@grpc/grpc-js';
 import {
+  Context,
   contextFromTraceparent,
   currentTraceparent,
   endSpan,
@@ -17,11 +18,8 @@ import {
   SpanKind,
   startSpan,
   TRACEPARENT,
-  withContext,
 } from '@platform/tracing';
 import { callLabels, codeName } from './call-metrics';
-
-type UnaryHandler<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
 
 function spanName(path: string): string {
   return path.startsWith('/') ? path.slice(1) : path;
@@ -46,20 +44,25 @@ export function traceparentOf(metadata: Metadata): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Wraps a registered handler so that it runs in a span continuing the caller's trace, ended with the status it answers. */
-export function tracedHandler<Req, Res>(path: string, handler: UnaryHandler<Req, Res>): UnaryHandler<Req, Res> {
+/** A SERVER span of one call and the context it is active in. */
+export interface ServerSpan {
+  context: Context;
+  /** Ends the span with the status answered. */
+  end(code: number): void;
+}
+
+/**
+ * For the method `path`: what starts the SERVER span of one of its calls, continuing
+ * the traceparent in the caller's metadata (a new trace without a valid one).
+ */
+export function serverSpans(path: string): (metadata: Metadata) => ServerSpan {
   const name = spanName(path);
-  return (call, callback) => {
+  return (metadata) => {
     const { span, context } = startSpan(name, {
       kind: SpanKind.SERVER,
-      parent: contextFromTraceparent(traceparentOf(call.metadata)),
+      parent: contextFromTraceparent(traceparentOf(metadata)),
     });
-    withContext(context, () =>
-      handler(call, (error, ...rest) => {
-        finish(span, path, error ? (error.code ?? status.UNKNOWN) : status.OK);
-        callback(error, ...rest);
-      }),
-    );
+    return { context, end: (code) => finish(span, path, code) };
   };
 }
 

@@ -34,5 +34,5 @@ export {
   CONNECTION_AGE_GRACE_MS_MAX,
 } from './tls';
 export type { ClientTls, ConnectionAge, TlsFiles, TlsOptions, TlsSettings } from './tls';
-export { callLabels, clientCallTimer, codeName, measuredHandler } from './call-metrics';
-export { startClientSpan, traceparentOf, tracedHandler } from './call-tracing';
+export { callLabels, clientCallTimer, codeName, serverCallTimer } from './call-metrics';
+export { serverSpans, startClientSpan, traceparentOf } from './call-tracing';

@@ -14,15 +14,18 @@ import {
   ServerUnaryCall,
   sendUnaryData,
   ServiceDefinition,
+  status,
   UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { TLSSocket } from 'node:tls';
 import { health } from '@platform/proto';
 import { Logger, runWithContext } from '@platform/logger';
+import { metricsRegistry, Registry } from '@platform/metrics';
+import { withContext } from '@platform/tracing';
 import { AccessTable, assertCompleteTable, decideAccess, permissionDenied } from './access';
 import { answeredAtOnce } from './answer-at-once';
-import { measuredHandler } from './call-metrics';
-import { tracedHandler } from './call-tracing';
+import { serverCallTimer } from './call-metrics';
+import { serverSpans } from './call-tracing';
 import { metadataToContext } from './context-metadata';
 import { toServiceError } from './errors';
 import { HealthState } from './health';
@@ -88,27 +91,44 @@ export function callerIdentity(call: ServerUnaryCall<unknown, unknown>): string 
 }
 
 /**
- * One method's handler: refuses callers outside `allowed` (PERMISSION_DENIED,
- * logged), runs the rest in their request context and maps failures to statuses.
+ * One method's handler: counted and timed by the status it answers
+ * (call-metrics.ts), run in a SERVER span continuing the caller's trace
+ * (call-tracing.ts); refuses callers outside `allowed` (PERMISSION_DENIED,
+ * logged), runs the rest in their request context and maps failures to
+ * statuses. One function per call does all of it: a wrapper per concern added
+ * a callback closure and an argument spread to every call of every service.
  */
 export function unaryHandler<Req, Res>(
   method: string,
   handler: (request: Req) => Promise<Res>,
   logger: Logger,
   allowed: readonly string[],
+  registry: Registry = metricsRegistry,
 ) {
+  const startTimer = serverCallTimer(method, registry);
+  const startSpan = serverSpans(method);
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
-    const context = metadataToContext(call.metadata);
-    const decision = decideAccess(allowed, callerIdentity(call as ServerUnaryCall<unknown, unknown>));
-    if (!decision.allowed) {
-      callback(permissionDenied(logger, method, decision.caller, context.requestId));
-      return;
-    }
-    runWithContext({ ...context, caller: decision.caller ?? undefined }, () => {
-      handler(call.request).then(
-        (response) => callback(null, response),
-        (error: unknown) => callback(toServiceError(error, logger, method)),
-      );
+    const recordCall = startTimer();
+    const span = startSpan(call.metadata);
+    const answer: sendUnaryData<Res> = (error, ...rest) => {
+      const code = error ? (error.code ?? status.UNKNOWN) : status.OK;
+      span.end(code);
+      recordCall(code);
+      callback(error, ...rest);
+    };
+    withContext(span.context, () => {
+      const context = metadataToContext(call.metadata);
+      const decision = decideAccess(allowed, callerIdentity(call as ServerUnaryCall<unknown, unknown>));
+      if (!decision.allowed) {
+        answer(permissionDenied(logger, method, decision.caller, context.requestId));
+        return;
+      }
+      runWithContext({ ...context, caller: decision.caller ?? undefined }, () => {
+        handler(call.request).then(
+          (response) => answer(null, response),
+          (error: unknown) => answer(toServiceError(error, logger, method)),
+        );
+      });
     });
   };
 }
@@ -203,10 +223,7 @@ export function createGrpcServer(logger: Logger, tls: TlsMaterial): GrpcServer {
       for (const [name, method] of Object.entries(definition)) {
         const handler = implementation[name as keyof typeof implementation] as (request: unknown) => Promise<unknown>;
         handlers[name] = answeredAtOnce(
-          measuredHandler(
-            method.path,
-            tracedHandler(method.path, unaryHandler(method.path, handler, logger, access[name as keyof typeof access])),
-          ),
+          unaryHandler(method.path, handler, logger, access[name as keyof typeof access]),
         );
       }
       server.addService(definition as unknown as ServiceDefinition, handlers);

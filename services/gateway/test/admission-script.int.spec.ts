@@ -77,3 +77,22 @@ it('loads the script again after Redis forgot it (NOSCRIPT), admitting the reque
   expect(result).toMatchObject({ nonceFresh: true, rateLimit: { allowed: true, remaining: LIMIT - 1 } });
   expect(await redis.zcard(rateLimitKey(partnerId))).toBe(1);
 });
+
+it('sends the admissions of requests that arrive together in one socket write, each answered as alone', async () => {
+  const partnerId = randomUUID();
+  await admission.admit(request(partnerId)); // the script is loaded, the connection up
+  const socket = redis.stream as unknown as { _write: () => void; _writev: (chunks: unknown[]) => void };
+  const writes = jest.spyOn(socket, '_write');
+  const batches = jest.spyOn(socket, '_writev');
+  try {
+    const results = await Promise.all(Array.from({ length: 20 }, () => admission.admit(request(partnerId))));
+    expect(writes).not.toHaveBeenCalled();
+    expect(batches).toHaveBeenCalledTimes(1);
+    expect(batches.mock.calls[0][0]).toHaveLength(20);
+    const remaining = results.map((result) => (result.nonceFresh ? result.rateLimit.remaining : -1));
+    expect(remaining.sort((a, b) => b - a)).toEqual(Array.from({ length: 20 }, (_, index) => LIMIT - 2 - index));
+  } finally {
+    writes.mockRestore();
+    batches.mockRestore();
+  }
+});

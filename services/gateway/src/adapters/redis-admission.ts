@@ -12,6 +12,7 @@ import {
 } from '../domain/rate-limit';
 import { NONCE_RETENTION_MS } from '../domain/request-signature';
 import type { AdmissionRequest, RequestAdmission } from '../http/dependencies';
+import { CoalescedWrites } from './redis';
 
 const SCRIPT_SHA1 = createHash('sha1').update(ADMISSION_SCRIPT).digest('hex');
 
@@ -24,12 +25,18 @@ function isNoScript(error: unknown): boolean {
  * one atomic script: one Redis round trip per request. Nonces are single-use
  * per API key for NONCE_RETENTION_MS, shared by every replica, so a replay is
  * caught whichever replica it reaches. Redis not answering fails closed (503).
+ * The admissions of requests that arrive together share one socket write
+ * (CoalescedWrites).
  */
 export class RedisRequestAdmission implements RequestAdmission {
+  private readonly writes: CoalescedWrites;
+
   constructor(
     private readonly redis: Redis,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.writes = new CoalescedWrites(redis);
+  }
 
   async admit(request: AdmissionRequest): Promise<Admission> {
     // A fresh member per request: two requests in the same millisecond are two entries.
@@ -55,6 +62,7 @@ export class RedisRequestAdmission implements RequestAdmission {
 
   private async run(args: string[]): Promise<unknown> {
     try {
+      this.writes.hold();
       return await this.redis.evalsha(SCRIPT_SHA1, 2, ...args);
     } catch (error) {
       // First use on this Redis (or after a flush): load the script by sending it whole.
