@@ -132,3 +132,27 @@ it('counts an unreachable upstream as UNAVAILABLE, then its breaker open and the
   expect(await sample('circuit_breaker_transitions_total', { upstream: 'notifier', to: 'open' })).toBe(1);
   expect(await sample('circuit_breaker_rejected_calls_total', { upstream: 'notifier' })).toBeGreaterThanOrEqual(1);
 });
+
+it('answers and counts a handler that throws before it returns a promise as one that rejects', async () => {
+  const throwing = createGrpcServer(silent, tlsOf('notifier'));
+  throwing.add(
+    notifier.NotifierService,
+    {
+      sendMessage: (() => {
+        throw new AppError('VALIDATION_FAILED');
+      }) as never,
+    },
+    { sendMessage: ['payouts'] },
+  );
+  const throwingPort = await throwing.listen(0);
+  try {
+    const refused = { ...SEND, grpc_code: 'INVALID_ARGUMENT' };
+    const before = await sample('grpc_server_handled_total', refused);
+    await expect(clientAs('payouts', `127.0.0.1:${throwingPort}`).sendMessage(request)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    expect(await sample('grpc_server_handled_total', refused)).toBe(before + 1);
+  } finally {
+    await throwing.shutdown(0);
+  }
+});

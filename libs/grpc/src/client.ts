@@ -115,9 +115,9 @@ export function createClient<D extends Record<string, UnaryMethod<any, any>>>(
     resetTimeout: options.resetTimeoutMs ?? BREAKER_RESET_MS_DEFAULT,
     volumeThreshold: options.volumeThreshold ?? 10,
     errorFilter: (error: unknown) => isRefusal(error),
-    // Only counts decide the breaker. Left on, opossum keeps every call's latency and once a second
-    // concatenates and sorts the last 10 s of them for percentiles and a snapshot nobody reads
-    // (thousands a second on a busy gateway): calls are timed by grpc_client_handling_seconds.
+    // Only counts decide the breaker. Left on, opossum once a second concatenates and sorts the
+    // last 10 s of call latencies (thousands a second on a busy gateway) for percentiles and a
+    // snapshot nobody reads: calls are timed by grpc_client_handling_seconds.
     rollingPercentilesEnabled: false,
     enableSnapshots: false,
   });

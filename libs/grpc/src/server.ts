@@ -90,6 +90,15 @@ export function callerIdentity(call: ServerUnaryCall<unknown, unknown>): string 
   return identity;
 }
 
+/** The handler's promise; one that throws before returning one is answered like one that rejects. */
+function started<Req, Res>(handler: (request: Req) => Promise<Res>, request: Req): Promise<Res> {
+  try {
+    return handler(request);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
  * One method's handler: counted and timed by the status it answers
  * (call-metrics.ts), run in a SERVER span continuing the caller's trace
@@ -124,7 +133,7 @@ export function unaryHandler<Req, Res>(
         return;
       }
       runWithContext({ ...context, caller: decision.caller ?? undefined }, () => {
-        handler(call.request).then(
+        started(handler, call.request).then(
           (response) => answer(null, response),
           (error: unknown) => answer(toServiceError(error, logger, method)),
         );

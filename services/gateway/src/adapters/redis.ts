@@ -56,24 +56,46 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
  * connection that then fails is failed as any command in flight is (nothing is
  * re-sent, see connectRedis).
  */
+/** Commands one write carries at most: bounds how long the first of a busy pass waits. */
+export const COALESCED_COMMANDS_MAX = 64;
+
 export class CoalescedWrites {
   private corked: Writable | null = null;
+  private held = 0;
 
-  constructor(private readonly redis: Pick<Redis, 'stream'>) {}
+  /**
+   * `redis.stream` is read at each hold and relies on ioredis 5 writing a command to it
+   * synchronously in `sendCommand` (redis.spec.ts covers this class; recheck on an upgrade).
+   */
+  constructor(
+    private readonly redis: Pick<Redis, 'stream'>,
+    private readonly commandsPerWriteMax = COALESCED_COMMANDS_MAX,
+  ) {}
 
-  /** Call before sending a command: holds this pass's writes back until the pass is over. */
+  /**
+   * Call before sending a command: holds this pass's writes back until the pass is over,
+   * at most `commandsPerWriteMax` of them in one write (a busy pass sends several).
+   */
   hold(): void {
-    if (this.corked !== null) return;
+    if (this.corked !== null && this.held < this.commandsPerWriteMax) {
+      this.held += 1;
+      return;
+    }
+    if (this.corked !== null) this.release();
+    // A reconnecting connection's new stream is corked only from the next hold on; the
+    // release uncorks the stream it corked, whatever ioredis holds by then.
     const stream = this.redis.stream as Writable | undefined;
     if (!stream?.writable) return;
     stream.cork();
     this.corked = stream;
+    this.held = 1;
     setImmediate(this.release);
   }
 
   private readonly release = (): void => {
     const stream = this.corked;
     this.corked = null;
+    this.held = 0;
     stream?.uncork();
   };
 }
