@@ -5,20 +5,12 @@
 // PostgreSQL-restart fault test: a refused database connection answered 500.
 import { status } from '@grpc/grpc-js';
 import { AppError } from '@platform/errors';
-import type { Logger } from '@platform/logger';
+import { recordingLogger } from '@platform/logger';
 import { isDependencyOutage, toServiceError } from './errors';
 
-function recordingLogger() {
-  const calls: Array<{ level: string; message: string }> = [];
-  const record = (level: string) => (message: string) => calls.push({ level, message });
-  const logger = {
-    warn: record('warn'),
-    error: record('error'),
-    info: record('info'),
-    debug: record('debug'),
-  } as unknown as Logger;
-  return { logger, calls };
-}
+/** The level and message of each line logged, in order. */
+const levelsAndMessages = (lines: ReturnType<typeof recordingLogger>['lines']) =>
+  lines.map(({ level, message }) => ({ level, message }));
 
 function systemError(code: string, message = `connect ${code} 127.0.0.1:5432`): Error {
   return Object.assign(new Error(message), { code });
@@ -55,26 +47,26 @@ describe('isDependencyOutage', () => {
 
 describe('toServiceError', () => {
   it('sends a dependency outage as SERVICE_UNAVAILABLE and logs a warning', () => {
-    const { logger, calls } = recordingLogger();
+    const { logger, lines } = recordingLogger();
     const sent = toServiceError(systemError('ECONNREFUSED'), logger, '/ledger.v1.Ledger/GetBalances');
     expect(sent.code).toBe(status.UNAVAILABLE);
     expect(sent.details).toBe('SERVICE_UNAVAILABLE');
-    expect(calls).toEqual([{ level: 'warn', message: 'dependency unavailable in gRPC handler' }]);
+    expect(levelsAndMessages(lines)).toEqual([{ level: 'warn', message: 'dependency unavailable in gRPC handler' }]);
   });
 
   it('sends anything unexpected as INTERNAL_ERROR and logs an error', () => {
-    const { logger, calls } = recordingLogger();
+    const { logger, lines } = recordingLogger();
     const sent = toServiceError(new TypeError('bug'), logger, '/x');
     expect(sent.code).toBe(status.INTERNAL);
     expect(sent.details).toBe('INTERNAL_ERROR');
-    expect(calls).toEqual([{ level: 'error', message: 'unhandled error in gRPC handler' }]);
+    expect(levelsAndMessages(lines)).toEqual([{ level: 'error', message: 'unhandled error in gRPC handler' }]);
   });
 
   it('keeps a refusal as it is, without logging', () => {
-    const { logger, calls } = recordingLogger();
+    const { logger, lines } = recordingLogger();
     const sent = toServiceError(new AppError('QUOTE_NOT_FOUND'), logger, '/x');
     expect(sent.code).toBe(status.NOT_FOUND);
     expect(sent.details).toBe('QUOTE_NOT_FOUND');
-    expect(calls).toEqual([]);
+    expect(levelsAndMessages(lines)).toEqual([]);
   });
 });

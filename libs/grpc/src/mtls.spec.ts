@@ -18,36 +18,15 @@ import { X509Certificate } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { connect, TLSSocket } from 'node:tls';
 import path from 'node:path';
-import { Client, credentials, Metadata, ServiceError, status } from '@grpc/grpc-js';
-import { currentContext, Logger } from '@platform/logger';
+import { ChannelCredentials, credentials, status } from '@grpc/grpc-js';
+import { currentContext, recordingLogger } from '@platform/logger';
 import { notifier } from '@platform/proto';
 import { createClient, PromiseClient } from './client';
 import { checkHealth } from './health';
 import { createGrpcServer, GrpcServer } from './server';
+import { rawCallStatus } from './testing/raw-call';
 import { IssuedCertificate, TestCertificateAuthority } from './testing/test-certificates';
 import { TlsMaterial, TlsMaterialError } from './tls';
-
-interface LogLine {
-  level: string;
-  message: string;
-  fields: Record<string, unknown>;
-}
-
-function recordingLogger(): { logger: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const record =
-    (level: string) =>
-    (message: string, fields: Record<string, unknown> = {}) =>
-      lines.push({ level, message, fields });
-  const logger = {
-    info: record('info'),
-    warn: record('warn'),
-    error: record('error'),
-    debug: record('debug'),
-  } as unknown as Logger;
-  (logger as unknown as { child: () => Logger }).child = () => logger;
-  return { logger, lines };
-}
 
 const RELOAD_INTERVAL_MS = 100;
 const CALL_DEADLINE_MS = 3_000;
@@ -97,22 +76,18 @@ const request = {
   variables: {},
 };
 
-/** Calls SendMessage on a raw channel and resolves to the gRPC status code (0 when it succeeded). */
-function rawCallStatus(channelCredentials: ReturnType<typeof credentials.createSsl>): Promise<number> {
-  const client = new Client(`127.0.0.1:${port}`, channelCredentials, { 'grpc.ssl_target_name_override': 'notifier' });
-  const method = notifier.NotifierService.sendMessage;
-  return new Promise<number>((resolve) => {
-    client.makeUnaryRequest(
-      method.path,
-      method.requestSerialize,
-      method.responseDeserialize,
-      request,
-      new Metadata(),
-      { deadline: Date.now() + CALL_DEADLINE_MS },
-      (error: ServiceError | null) => resolve(error ? error.code : status.OK),
-    );
-  }).finally(() => client.close());
-}
+/** SendMessage on a raw channel with these credentials: the gRPC status code (0 when it succeeded). */
+const sendMessageStatus = (channelCredentials: ChannelCredentials) =>
+  rawCallStatus(
+    {
+      address: `127.0.0.1:${port}`,
+      credentials: channelCredentials,
+      serverName: 'notifier',
+      deadlineMs: CALL_DEADLINE_MS,
+    },
+    notifier.NotifierService.sendMessage,
+    request,
+  );
 
 const reloads = () => serverLog.lines.filter((line) => line.message === 'tls material reloaded').length;
 
@@ -185,7 +160,7 @@ describe('per-method allow-lists', () => {
   it('refuses another platform identity with PERMISSION_DENIED and logs one security line', async () => {
     const gatewayTls = material(authority.issue('gateway'));
     const before = serverLog.lines.length;
-    const code = await rawCallStatus(gatewayTls.client('notifier').credentials as never);
+    const code = await sendMessageStatus(gatewayTls.client('notifier').credentials as never);
     expect(code).toBe(status.PERMISSION_DENIED);
     const refusals = serverLog.lines.slice(before).filter((line) => line.fields.event === 'grpc.permission_denied');
     expect(refusals).toEqual([
@@ -212,8 +187,8 @@ describe('per-method allow-lists', () => {
 describe('who never reaches a handler', () => {
   it('a client without a certificate, or in plaintext', async () => {
     const calls = callers.length;
-    expect(await rawCallStatus(credentials.createSsl(readFileSync(authority.caFile)))).toBe(status.UNAVAILABLE);
-    expect(await rawCallStatus(credentials.createInsecure() as never)).toBe(status.UNAVAILABLE);
+    expect(await sendMessageStatus(credentials.createSsl(readFileSync(authority.caFile)))).toBe(status.UNAVAILABLE);
+    expect(await sendMessageStatus(credentials.createInsecure() as never)).toBe(status.UNAVAILABLE);
     expect(callers.length).toBe(calls);
   });
 
@@ -229,7 +204,7 @@ describe('who never reaches a handler', () => {
     const expired = authority.issue('payouts', { days: -1, name: 'payouts-expired' });
     expect(() => material(expired)).toThrow(TlsMaterialError);
     const calls = callers.length;
-    const code = await rawCallStatus(
+    const code = await sendMessageStatus(
       credentials.createSsl(
         readFileSync(authority.caFile),
         readFileSync(expired.keyFile),
@@ -331,20 +306,16 @@ describe('TLS material', () => {
 describe('the plaintext health port', () => {
   it('answers grpc.health.v1 and serves nothing else', async () => {
     expect(await checkHealth(`127.0.0.1:${healthPort}`, CALL_DEADLINE_MS)).toBe(true);
-    const client = new Client(`127.0.0.1:${healthPort}`, credentials.createInsecure());
-    const method = notifier.NotifierService.sendMessage;
-    const code = await new Promise<number>((resolve) => {
-      client.makeUnaryRequest(
-        method.path,
-        method.requestSerialize,
-        method.responseDeserialize,
-        request,
-        new Metadata(),
-        { deadline: Date.now() + CALL_DEADLINE_MS },
-        (error: ServiceError | null) => resolve(error ? error.code : status.OK),
-      );
-    });
-    client.close();
+    const code = await rawCallStatus(
+      {
+        address: `127.0.0.1:${healthPort}`,
+        credentials: credentials.createInsecure(),
+        serverName: 'notifier',
+        deadlineMs: CALL_DEADLINE_MS,
+      },
+      notifier.NotifierService.sendMessage,
+      request,
+    );
     expect(code).toBe(status.UNIMPLEMENTED);
   });
 

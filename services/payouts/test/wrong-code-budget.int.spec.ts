@@ -10,9 +10,10 @@
 // the lock; `ops confirmations unlock` does (repeating it is harmless), and a
 // right code confirms again.
 import { readFileSync } from 'node:fs';
-import { ChannelCredentials, Client, Metadata, ServiceError, status } from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
 import { isAppError } from '@platform/errors';
 import type { PromiseClient } from '@platform/grpc';
+import { rawCallStatus } from '@platform/grpc/dist/testing/raw-call';
 import { createLogger } from '@platform/logger';
 import { payouts } from '@platform/proto';
 import { clientAs, runOps, ServiceInstance, stackIdentity, startServiceInstance, waitFor } from '@platform/testing';
@@ -57,20 +58,16 @@ function alertLines(partnerId: string): Array<Record<string, unknown>> {
 
 /** One UnlockPartnerConfirmations call as `identity` on a fresh channel to the extra instance; resolves to its gRPC status code (0 when it succeeded). */
 function statusAs(identity: string, request: payouts.UnlockPartnerConfirmationsRequest): Promise<number> {
-  const method = payouts.PayoutsOperatorService.unlockPartnerConfirmations;
-  const channel: ChannelCredentials = stackIdentity(identity).client('payouts').credentials;
-  const client = new Client(instanceAddress(), channel, { 'grpc.ssl_target_name_override': 'payouts' });
-  return new Promise<number>((resolve) => {
-    client.makeUnaryRequest(
-      method.path,
-      method.requestSerialize,
-      method.responseDeserialize,
-      request,
-      new Metadata(),
-      { deadline: Date.now() + CALL_DEADLINE_MS },
-      (error: ServiceError | null) => resolve(error ? error.code : status.OK),
-    );
-  }).finally(() => client.close());
+  return rawCallStatus(
+    {
+      address: instanceAddress(),
+      credentials: stackIdentity(identity).client('payouts').credentials,
+      serverName: 'payouts',
+      deadlineMs: CALL_DEADLINE_MS,
+    },
+    payouts.PayoutsOperatorService.unlockPartnerConfirmations,
+    request,
+  );
 }
 
 describe('the partner-wide budget of wrong confirmation codes', () => {

@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ChannelCredentials, Client, credentials, Metadata, ServiceError, status } from '@grpc/grpc-js';
+import { ChannelCredentials, credentials, status } from '@grpc/grpc-js';
+import { rawCallStatus, type RawMethod } from '@platform/grpc/dist/testing/raw-call';
 import { Pool } from 'pg';
 import { gateway, health, ledger, webhookDelivery } from '@platform/proto';
 import {
@@ -38,31 +39,18 @@ const SERVICES = [
 const CALL_DEADLINE_MS = 5_000;
 const LOG_WAIT_MS = 10_000;
 
-interface Method<Req, Res> {
-  path: string;
-  requestSerialize: (value: Req) => Buffer;
-  responseDeserialize: (buffer: Buffer) => Res;
-}
-
 /** One call on a fresh channel; resolves to its gRPC status code (0 when it succeeded). */
 function statusOf<Req, Res>(
   service: string,
   channel: ChannelCredentials,
-  method: Method<Req, Res>,
+  method: RawMethod<Req, Res>,
   request: Req,
 ): Promise<number> {
-  const client = new Client(loadTestStack().grpc[service], channel, { 'grpc.ssl_target_name_override': service });
-  return new Promise<number>((resolve) => {
-    client.makeUnaryRequest(
-      method.path,
-      method.requestSerialize,
-      method.responseDeserialize,
-      request,
-      new Metadata(),
-      { deadline: Date.now() + CALL_DEADLINE_MS },
-      (error: ServiceError | null) => resolve(error ? error.code : status.OK),
-    );
-  }).finally(() => client.close());
+  return rawCallStatus(
+    { address: loadTestStack().grpc[service], credentials: channel, serverName: service, deadlineMs: CALL_DEADLINE_MS },
+    method,
+    request,
+  );
 }
 
 const checkHealth = (service: string, channel: ChannelCredentials) =>
