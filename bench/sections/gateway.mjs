@@ -14,9 +14,9 @@ import { clockTicksPerSecond, cpuMsBetween, cpuTicksSnapshot } from '../lib/proc
 
 const SECTION = 'gateway: partner requests beside hello-world ceilings';
 /** The load is shared by this many partners, each far below its rate limit. */
-const PARTNERS = 4;
+export const PARTNERS = 4;
 /** A full page of the feed and of a statement: every partner gets this many credits, each an event and a posting. */
-const PAGE_SIZE = 100;
+export const PAGE_SIZE = 100;
 const CREDITS_IN_FLIGHT = 8;
 /** How long the events feed may take to number the credits' events (its positioner runs every 500 ms). */
 const FEED_READY_WAIT_MS = 30_000;
@@ -57,7 +57,7 @@ function cpuRow(name, figure) {
 }
 
 /** PAGE_SIZE sandbox credits for a partner (a credit.received event and a KES posting each), a few at a time. */
-async function creditsForPages(partner) {
+export async function creditsForPages(partner) {
   let next = 0;
   const worker = async () => {
     while (next < PAGE_SIZE) {
@@ -69,7 +69,7 @@ async function creditsForPages(partner) {
 }
 
 /** Resolves once the partner's feed serves a full page (its events numbered), else throws. */
-async function feedFull(partner) {
+export async function feedFull(partner) {
   const deadline = Date.now() + FEED_READY_WAIT_MS;
   for (;;) {
     const page = await partner.client.get(`/v1/events?limit=${PAGE_SIZE}`);
@@ -80,7 +80,7 @@ async function feedFull(partner) {
   }
 }
 
-async function kesAccountOf(partner) {
+export async function kesAccountOf(partner) {
   const balances = await partner.client.get('/v1/balances');
   const kes = Array.isArray(balances.body) ? balances.body.find((balance) => balance.currency === 'KES') : undefined;
   if (balances.status !== 200 || !kes)

@@ -136,16 +136,32 @@ function peerAddresses(profile) {
 export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4 --max-old-space-size=256';
 
 /**
- * A service's Node flags: the NODE_OPTIONS line of its deploy/base/<service>/config.env
- * when it has one (Kubernetes sets it from the same file, through the service's ConfigMap,
- * over the image's default: the flags are written once for both), else SERVICE_NODE_OPTIONS.
+ * Variables a service's deploy/base/<service>/config.env may set for the process itself
+ * rather than for the service's configuration: Node's flags, and glibc malloc's arena count
+ * (read by the C library when the process starts; docs/deploying.md says why the gateway
+ * sets it). Kubernetes sets them from the same file, through the service's
+ * ConfigMap; the local stack reads the same lines, so both run the process alike.
  */
-export function serviceNodeOptions(profile, service) {
+export const RUNTIME_VARIABLES = Object.freeze(['NODE_OPTIONS', 'MALLOC_ARENA_MAX']);
+
+/**
+ * A service's runtime variables: those of RUNTIME_VARIABLES its config.env sets, and
+ * NODE_OPTIONS always (SERVICE_NODE_OPTIONS, the image's, when the file names none: a line
+ * there replaces the image's).
+ */
+export function serviceRuntimeEnvironment(profile, service) {
   const file = path.join(profile.repoRoot, 'deploy', 'base', service.name, 'config.env');
-  if (!existsSync(file)) return SERVICE_NODE_OPTIONS;
-  const line = readFileSync(file, 'utf8').match(/^NODE_OPTIONS=(.*)$/m);
-  return line ? line[1].trim() : SERVICE_NODE_OPTIONS;
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const values = {};
+  for (const name of RUNTIME_VARIABLES) {
+    const line = new RegExp(`^${name}=(.*)$`, 'm').exec(text);
+    if (line) values[name] = line[1].trim();
+  }
+  return { ...values, NODE_OPTIONS: values.NODE_OPTIONS ?? SERVICE_NODE_OPTIONS };
 }
+
+/** A service's Node flags (serviceRuntimeEnvironment's NODE_OPTIONS). */
+export const serviceNodeOptions = (profile, service) => serviceRuntimeEnvironment(profile, service).NODE_OPTIONS;
 
 /** The complete environment of one service (replica `replica`) in this profile. */
 export function serviceEnvironment(profile, service, env = process.env, replica = 1) {
@@ -153,9 +169,11 @@ export function serviceEnvironment(profile, service, env = process.env, replica 
   const inherited = Object.fromEntries(
     INHERITED_VARIABLES.filter((name) => env[name]).map((name) => [name, env[name]]),
   );
+  const runtime = serviceRuntimeEnvironment(profile, service);
   return {
     ...inherited,
-    NODE_OPTIONS: [serviceNodeOptions(profile, service), env.NODE_OPTIONS].filter(Boolean).join(' '),
+    ...runtime,
+    NODE_OPTIONS: [runtime.NODE_OPTIONS, env.NODE_OPTIONS].filter(Boolean).join(' '),
     PLATFORM_MODE: 'sandbox',
     LOG_LEVEL: 'info',
     ...identityEnvironment(profile, service.name),
