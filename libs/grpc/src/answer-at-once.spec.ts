@@ -4,39 +4,21 @@
 // status sent together with the message (not once the write has completed);
 // an error keeps its status; a message that cannot be serialised is answered
 // INTERNAL, once, and the server goes on serving.
-import {
-  credentials,
-  Metadata,
-  sendUnaryData,
-  Server,
-  ServerCredentials,
-  ServerUnaryCall,
-  ServiceError,
-  status,
-  Client,
-} from '@grpc/grpc-js';
+import { Metadata, sendUnaryData, ServerUnaryCall, ServiceError, status } from '@grpc/grpc-js';
 import { answeredAtOnce, answersAtOnce } from './answer-at-once';
+import { InsecurePair, startInsecurePair, stringMethod } from './testing/insecure-server';
 
 const encode = (value: string) => {
   if (value === 'unserialisable') throw new Error('cannot serialise');
   return Buffer.from(value, 'utf8');
 };
 const decode = (buffer: Buffer) => buffer.toString('utf8');
-const METHOD = {
-  path: '/test.Echo/Say',
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: encode,
-  requestDeserialize: decode,
-  responseSerialize: encode,
-  responseDeserialize: decode,
-} as const;
+const METHOD = stringMethod('/test.Echo/Say', { requestSerialize: encode, responseSerialize: encode });
 
 type Handler = (call: ServerUnaryCall<string, string>, callback: sendUnaryData<string>) => void;
 
 describe('answeredAtOnce', () => {
-  let server: Server;
-  let client: Client;
+  let pair: InsecurePair;
   const seen: { atOnce: boolean[]; statusWithMessage: boolean[] } = { atOnce: [], statusWithMessage: [] };
 
   const answer: Handler = (call, callback) => {
@@ -57,24 +39,14 @@ describe('answeredAtOnce', () => {
   };
 
   beforeAll(async () => {
-    server = new Server();
-    server.addService({ say: METHOD }, { say: answeredAtOnce(answer) });
-    const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
-        error ? reject(error) : resolve(bound),
-      ),
-    );
-    client = new Client(`127.0.0.1:${port}`, credentials.createInsecure());
+    pair = await startInsecurePair({ say: METHOD }, { say: answeredAtOnce(answer) });
   });
 
-  afterAll(() => {
-    client.close();
-    server.forceShutdown();
-  });
+  afterAll(() => pair.close());
 
   const say = (text: string) =>
     new Promise<string>((resolve, reject) =>
-      client.makeUnaryRequest(
+      pair.client.makeUnaryRequest(
         METHOD.path,
         encode,
         decode,

@@ -2,49 +2,25 @@
 // its drain's grace ends (`forceShutdown`): the caller hears at once instead of
 // waiting for its deadline. grpc-js records a server's open connections only
 // while channelz is on, so this fails if serverOptions() turns channelz off.
-import {
-  Client,
-  credentials,
-  Metadata,
-  sendUnaryData,
-  Server,
-  ServerCredentials,
-  ServerUnaryCall,
-  ServiceError,
-} from '@grpc/grpc-js';
+import { Metadata, sendUnaryData, ServerUnaryCall, ServiceError } from '@grpc/grpc-js';
 import { serverOptions } from './server';
+import { startInsecurePair, stringMethod } from './testing/insecure-server';
 import { unaryCall, UnaryMethod } from './unary-call';
 
-const NEVER_ANSWERED: UnaryMethod<string, string> = {
-  path: '/test.Hang/Wait',
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: (value: string) => Buffer.from(value, 'utf8'),
-  requestDeserialize: (buffer: Buffer) => buffer.toString('utf8'),
-  responseSerialize: (value: string) => Buffer.from(value, 'utf8'),
-  responseDeserialize: (buffer: Buffer) => buffer.toString('utf8'),
-};
+const NEVER_ANSWERED: UnaryMethod<string, string> = stringMethod('/test.Hang/Wait');
 const CALL_DEADLINE_MS = 10_000;
 /** Far below the deadline: the call must end because of the shutdown, not the deadline. */
 const ENDED_WITHIN_MS = 2_000;
 
 describe('forceShutdown with our server options', () => {
   it('ends a call still open at once', async () => {
-    const server = new Server(serverOptions());
     let received: () => void = () => {};
     const callReceived = new Promise<void>((resolve) => (received = resolve));
-    server.addService(
-      { wait: NEVER_ANSWERED },
-      {
-        wait: (_call: ServerUnaryCall<string, string>, _callback: sendUnaryData<string>) => received(),
-      },
+    const { server, client, close } = await startInsecurePair(
+      { wait: stringMethod('/test.Hang/Wait') },
+      { wait: (_call: ServerUnaryCall<string, string>, _callback: sendUnaryData<string>) => received() },
+      serverOptions(),
     );
-    const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
-        error ? reject(error) : resolve(bound),
-      ),
-    );
-    const client = new Client(`127.0.0.1:${port}`, credentials.createInsecure());
     try {
       const ended = new Promise<{ error: ServiceError | null; atMs: number }>((resolve) =>
         unaryCall(client.getChannel(), NEVER_ANSWERED, 'wait', new Metadata(), Date.now() + CALL_DEADLINE_MS, (error) =>
@@ -58,8 +34,7 @@ describe('forceShutdown with our server options', () => {
       expect(error).not.toBeNull();
       expect(atMs - shutdownAtMs).toBeLessThan(ENDED_WITHIN_MS);
     } finally {
-      client.close();
-      server.forceShutdown();
+      close();
     }
   });
 });

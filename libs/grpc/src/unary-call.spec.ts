@@ -4,37 +4,21 @@
 // that cannot be serialised, a response that cannot be parsed and an answer
 // without a message each reported once as a ServiceError, never thrown; the
 // deadline bounding the call; and `done` never called before unaryCall returns.
-import {
-  Client,
-  credentials,
-  Metadata,
-  sendUnaryData,
-  Server,
-  ServerCredentials,
-  ServerUnaryCall,
-  ServiceError,
-  status,
-} from '@grpc/grpc-js';
+import { Metadata, sendUnaryData, ServerUnaryCall, ServiceError, status } from '@grpc/grpc-js';
+import { InsecurePair, startInsecurePair, stringMethod } from './testing/insecure-server';
 import { unaryCall, UnaryMethod } from './unary-call';
 
-const encode = (value: string) => {
-  if (value === 'unserialisable') throw new Error('cannot serialise');
-  return Buffer.from(value, 'utf8');
-};
-const decode = (buffer: Buffer) => {
-  const text = buffer.toString('utf8');
-  if (text === 'unparsable') throw new Error('cannot parse');
-  return text;
-};
-const DEFINITION = {
-  path: '/test.Echo/Say',
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: encode,
-  requestDeserialize: (buffer: Buffer) => buffer.toString('utf8'),
-  responseSerialize: (value: string) => Buffer.from(value, 'utf8'),
-  responseDeserialize: decode,
-} as const;
+const DEFINITION = stringMethod('/test.Echo/Say', {
+  requestSerialize: (value) => {
+    if (value === 'unserialisable') throw new Error('cannot serialise');
+    return Buffer.from(value, 'utf8');
+  },
+  responseDeserialize: (buffer) => {
+    const text = buffer.toString('utf8');
+    if (text === 'unparsable') throw new Error('cannot parse');
+    return text;
+  },
+});
 const METHOD: UnaryMethod<string, string> = DEFINITION;
 
 function answer(call: ServerUnaryCall<string, string>, callback: sendUnaryData<string>): void {
@@ -53,31 +37,20 @@ function answer(call: ServerUnaryCall<string, string>, callback: sendUnaryData<s
 }
 
 describe('unaryCall', () => {
-  let server: Server;
-  let client: Client;
+  let pair: InsecurePair;
 
   beforeAll(async () => {
-    server = new Server();
-    server.addService({ say: DEFINITION }, { say: answer });
-    const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
-        error ? reject(error) : resolve(bound),
-      ),
-    );
-    client = new Client(`127.0.0.1:${port}`, credentials.createInsecure());
+    pair = await startInsecurePair({ say: DEFINITION }, { say: answer });
   });
 
-  afterAll(() => {
-    client.close();
-    server.forceShutdown();
-  });
+  afterAll(() => pair.close());
 
   function call(request: string, metadata = new Metadata(), deadlineMs = 5_000) {
     return new Promise<{ error: ServiceError | null; response?: string; calls: number; sync: boolean }>((resolve) => {
       let calls = 0;
       let returned = false;
       let sync = false;
-      unaryCall(client.getChannel(), METHOD, request, metadata, Date.now() + deadlineMs, (error, response) => {
+      unaryCall(pair.client.getChannel(), METHOD, request, metadata, Date.now() + deadlineMs, (error, response) => {
         calls += 1;
         sync = !returned;
         // A second call of `done` would change `calls` after this resolves: checked below by waiting.

@@ -8,9 +8,32 @@ import {
   credentials,
   Server,
   ServerCredentials,
+  ServerOptions,
   ServiceDefinition,
   UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+
+/** A unary method whose messages are UTF-8 strings; `codec` replaces a step (one that refuses a value, say). */
+export function stringMethod(
+  path: string,
+  codec: {
+    requestSerialize?: (value: string) => Buffer;
+    responseSerialize?: (value: string) => Buffer;
+    responseDeserialize?: (buffer: Buffer) => string;
+  } = {},
+) {
+  const encode = (value: string) => Buffer.from(value, 'utf8');
+  const decode = (buffer: Buffer) => buffer.toString('utf8');
+  return {
+    path,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: codec.requestSerialize ?? encode,
+    requestDeserialize: decode,
+    responseSerialize: codec.responseSerialize ?? encode,
+    responseDeserialize: codec.responseDeserialize ?? decode,
+  } as const;
+}
 
 export interface InsecurePair {
   server: Server;
@@ -21,8 +44,9 @@ export interface InsecurePair {
 export async function startInsecurePair(
   definition: ServiceDefinition,
   implementation: UntypedServiceImplementation,
+  options?: ServerOptions,
 ): Promise<InsecurePair> {
-  const server = new Server();
+  const server = new Server(options);
   server.addService(definition, implementation);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
