@@ -45,6 +45,7 @@ import { ensureServiceIdentities, SERVICES, serviceEnvironment } from '../script
 import { identityPaths } from '../scripts/lib/identities.mjs';
 import { acquireLock, ensureDir, run, sleep } from '../scripts/lib/processes.mjs';
 import { openStatistics } from './lib/cost.mjs';
+import { deliveryWindowMs } from './lib/retention-window.js';
 
 const RECEIVER_LATENCY_MS = 20;
 const PARTNERS = 16;
@@ -260,13 +261,6 @@ async function latency(channel, partners, acks) {
 
 // ---------------------------------------------------------------- history
 
-/** How long the service keeps a finished delivery, read by its own config from the replicas' environment. */
-function deliveryWindowMs() {
-  const { loadConfig } = require(path.join(REPO_ROOT, 'libs', 'config', 'dist', 'index.js'));
-  const { configSchema, deliveryRetentionDays } = require(path.join(serviceDir, 'dist', 'config.js'));
-  return deliveryRetentionDays(loadConfig(configSchema, replicaEnv(0))) * 24 * 60 * 60 * 1000;
-}
-
 /** Where the seeded rows landed (rows per partition of both parents) and whether any is past the window. */
 async function seededPlacement(client, windowMs) {
   // reltuples: the estimate the VACUUM ANALYZE just before made exact enough to say where rows are.
@@ -296,7 +290,7 @@ async function seededPlacement(client, windowMs) {
  */
 async function seedHistory(databaseUrl, partners, receiverPort) {
   const startedAtMs = Date.now();
-  const windowMs = deliveryWindowMs();
+  const windowMs = deliveryWindowMs(replicaEnv(0));
   const { startMs, stepMs } = historySpan({ nowMs: startedAtMs, windowMs, deliveries: history.deliveries });
   const urlPrefix = `https://localhost:${receiverPort}/history/`;
   const client = new Client({ connectionString: databaseUrl });

@@ -13,6 +13,8 @@
 // Pure SQL text building and checks (unit-tested); bench/seed/ runs them.
 'use strict';
 
+const { WINDOW_MARGIN_MS } = require('./retention-window');
+
 const { createHash } = require('node:crypto');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -60,9 +62,6 @@ function timeShiftSql({ endMs, stepMs, count, anchorIso }) {
   if (Number.isNaN(Date.parse(anchorIso))) throw new Error(`anchor is not a time: ${anchorIso}`);
   return `(to_timestamp((${endMs}::bigint - (${count}::bigint - s.i + 1) * ${stepMs}::bigint) / 1000.0) - ${literal(anchorIso)}::timestamptz)`;
 }
-
-/** Clones kept within a window are this much younger than its edge, so none falls out of it while the bench runs. */
-const WINDOW_MARGIN_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The first clone (1-based) of `count`, the last at `endMs` and `stepMs` apart, that is

@@ -10,10 +10,8 @@
 'use strict';
 
 const { boundedInt } = require('./options');
+const { WINDOW_MARGIN_MS } = require('./retention-window');
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** Seeded rows stay this far inside the retention window, so retention has nothing to delete. */
-const WINDOW_MARGIN_MS = DAY_MS;
 /** Deliveries (and as many attempts) per statement, each its own transaction. */
 const CHUNK_DELIVERIES = 50_000;
 const DELIVERIES_MAX = 20_000_000;

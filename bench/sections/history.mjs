@@ -21,6 +21,7 @@ import { cloneId } from '../lib/clone-sql.js';
 import { ORDER_END_WAIT_MAX_MS } from '../lib/cost.mjs';
 import { historyComparisonRows, historySizes, seedingRows } from '../lib/history-rows.js';
 import { autocannonRequests } from '../lib/http.mjs';
+import { deliveryWindowMs } from '../lib/retention-window.js';
 import { quoteAndBuy } from '../lib/load.mjs';
 import { BENCH_ADMIN_DOMAIN, FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
 import { rssKiB } from '../lib/proc.js';
@@ -148,11 +149,9 @@ async function retentionCaughtUp(ctx) {
  * How long the stack's webhook-delivery keeps a finished delivery, from the environment the
  * stack started it with (service-env.json beside stack.json) read by the service's own config.
  */
-function deliveryWindowMs(ctx) {
+function stackDeliveryWindowMs(ctx) {
   const environments = JSON.parse(readFileSync(path.join(ctx.description.stackDir, 'service-env.json'), 'utf8'));
-  const { loadConfig } = require('../../libs/config/dist/index.js');
-  const { configSchema, deliveryRetentionDays } = require('../../services/webhook-delivery/dist/config.js');
-  return deliveryRetentionDays(loadConfig(configSchema, environments['webhook-delivery'])) * DAY_MS;
+  return deliveryWindowMs(environments['webhook-delivery']);
 }
 
 /** The KES account a partner's statement pages read. */
@@ -289,7 +288,7 @@ async function seedClones(ctx, template, { records, spanMs, what, span, seeders 
         spanMs,
         seeders,
         // Deliveries past their window are what retention leaves out: not written at all.
-        windowsMs: new Map([[webhookDeliveries, deliveryWindowMs(ctx)]]),
+        windowsMs: new Map([[webhookDeliveries, stackDeliveryWindowMs(ctx)]]),
         log: ctx.log,
       }),
   );
