@@ -33,6 +33,9 @@
 //                                              background orders and 1,000,000 transfers over 90 days
 //                                              and 100,000 orders in the hot partner's window (`small`
 //                                              1/100 of that, `large` ten times)
+//   BENCH_SECTIONS=historyWebhooks npm run bench -- --history   one of its two parts (history or
+//                                              historyWebhooks), e.g. the webhook rows alone after a
+//                                              change to the delivery path (no stack started)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -107,7 +110,7 @@ const options = {
   historyOrders: boundedInt(env, 'BENCH_HISTORY_ORDERS', 100_000, 2, 10_000_000),
   cpuProfile: env.BENCH_CPU_PROFILE === '1',
   sections: history
-    ? HISTORY_SECTIONS
+    ? parseSections(env.BENCH_SECTIONS, HISTORY_SECTIONS, HISTORY_SECTIONS)
     : parseSections(
         env.BENCH_SECTIONS,
         Object.keys(SECTIONS).filter((name) => !HISTORY_SECTIONS.includes(name)),
