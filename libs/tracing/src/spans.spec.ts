@@ -128,3 +128,42 @@ describe("the traceparent read and written as @opentelemetry/core's W3C propagat
     expect(currentTraceparent(suppressTracing(contextFromTraceparent(RECEIVED)))).toBeNull();
   });
 });
+
+describe('the traceparent read by position', () => {
+  const propagator = new W3CTraceContextPropagator();
+  const getter = { keys: () => ['traceparent'], get: (carrier: Record<string, string>, key: string) => carrier[key] };
+  const VALID = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  // Every character of a valid traceparent replaced in turn by each of these: hex digits of both
+  // cases, zero, the separator, a space, a newline, a letter past f.
+  const REPLACEMENTS = ['0', '1', '9', 'a', 'f', 'A', 'F', 'g', '-', ' ', '\n', 'z'];
+
+  it('reads each one-character change of a valid traceparent as the propagator does', () => {
+    let compared = 0;
+    for (let index = 0; index < VALID.length; index += 1) {
+      for (const replacement of REPLACEMENTS) {
+        const received = `${VALID.slice(0, index)}${replacement}${VALID.slice(index + 1)}`;
+        const expected = trace.getSpanContext(propagator.extract(ROOT_CONTEXT, { traceparent: received }, getter));
+        const actual = trace.getSpanContext(contextFromTraceparent(received));
+        expect({ received, context: actual === undefined ? undefined : { ...actual } }).toEqual({
+          received,
+          context: expected,
+        });
+        compared += 1;
+      }
+    }
+    expect(compared).toBe(VALID.length * REPLACEMENTS.length);
+  });
+
+  it('reads all-zero ids and flags as the propagator does', () => {
+    for (const received of [
+      '00-00000000000000000000000000000000-00f067aa0ba902b7-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-ff',
+    ]) {
+      const expected = trace.getSpanContext(propagator.extract(ROOT_CONTEXT, { traceparent: received }, getter));
+      const actual = trace.getSpanContext(contextFromTraceparent(received));
+      expect(actual === undefined ? undefined : { ...actual }).toEqual(expected);
+    }
+  });
+});

@@ -37,9 +37,59 @@ const TRACEPARENT_VERSION = '00';
 const TRACEPARENT_PATTERN =
   /^\s?((?!ff)[\da-f]{2})-((?![0]{32})[\da-f]{32})-((?![0]{16})[\da-f]{16})-([\da-f]{2})(-.*)?\s?$/;
 
+/** Length of a version 00 traceparent, and where its fields start. */
+const TRACEPARENT_V00_CHARS = 55;
+const TRACE_ID_AT = 3;
+const SPAN_ID_AT = 36;
+const FLAGS_AT = 53;
+const CHAR_0 = 48;
+const CHAR_9 = 57;
+const CHAR_A = 97;
+const CHAR_F = 102;
+const CHAR_DASH = 45;
+
+/** How many of `text[from, to)` are lowercase hex digits other than 0; -1 when one is not a lowercase hex digit. */
+function nonZeroHexDigits(text: string, from: number, to: number): number {
+  let nonZero = 0;
+  for (let index = from; index < to; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < CHAR_0 || (code > CHAR_9 && code < CHAR_A) || code > CHAR_F) return -1;
+    if (code !== CHAR_0) nonZero += 1;
+  }
+  return nonZero;
+}
+
+/**
+ * The span context of a valid version 00 traceparent of exactly 55 characters (what every
+ * caller of the platform sends), read by position; null for anything else, which the
+ * pattern decides. The pattern alone cost more than the rest of a server span.
+ */
+function spanContextOfPlainTraceparent(traceparent: string): CheckedSpanContext | null {
+  if (
+    traceparent.length !== TRACEPARENT_V00_CHARS ||
+    !traceparent.startsWith(`${TRACEPARENT_VERSION}-`) ||
+    traceparent.charCodeAt(SPAN_ID_AT - 1) !== CHAR_DASH ||
+    traceparent.charCodeAt(FLAGS_AT - 1) !== CHAR_DASH ||
+    nonZeroHexDigits(traceparent, TRACE_ID_AT, SPAN_ID_AT - 1) < 1 ||
+    nonZeroHexDigits(traceparent, SPAN_ID_AT, FLAGS_AT - 1) < 1 ||
+    nonZeroHexDigits(traceparent, FLAGS_AT, TRACEPARENT_V00_CHARS) < 0
+  ) {
+    return null;
+  }
+  return new CheckedSpanContext(
+    traceparent.slice(TRACE_ID_AT, SPAN_ID_AT - 1),
+    traceparent.slice(SPAN_ID_AT, FLAGS_AT - 1),
+    parseInt(traceparent.slice(FLAGS_AT), 16),
+    undefined,
+    true,
+  );
+}
+
 /** The context a received traceparent continues; the root context (a new trace) when it is absent or invalid. */
 export function contextFromTraceparent(traceparent: unknown): Context {
   if (typeof traceparent !== 'string' || traceparent.length > TRACEPARENT_CHARS_MAX) return ROOT_CONTEXT;
+  const plain = spanContextOfPlainTraceparent(traceparent);
+  if (plain !== null) return trace.setSpanContext(ROOT_CONTEXT, plain);
   const match = TRACEPARENT_PATTERN.exec(traceparent);
   if (match === null || (match[1] === TRACEPARENT_VERSION && match[5])) return ROOT_CONTEXT;
   const received = new CheckedSpanContext(match[2], match[3], parseInt(match[4], 16), undefined, true);
