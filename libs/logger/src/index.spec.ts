@@ -3,7 +3,9 @@
 // wins), the active span's trace and span ids beside them and none outside a span, every field redacted by its own name and the names inside it, errors as
 // name/message/stack, a bigint kept as a string rather than the line lost, the
 // time last; child fields included; levels below the logger's dropped before
-// anything is formatted; silent writes nothing.
+// anything is formatted; silent writes nothing. The common call, `logger.info(message,
+// fields)` on the logger createLogger made, is written without winston's `log`: its
+// line is compared, field by field and in order, with the one `log` makes of the same call.
 import { contextFromTraceparent, inSpan, SpanKind, startTracing } from '@platform/tracing';
 import { createLogger, runWithContext } from './index';
 
@@ -135,5 +137,49 @@ describe('createLogger', () => {
     const logger = createLogger('svc', 'info');
     logger.silent = true;
     expect(capture(() => logger.error('quiet'))).toEqual([]);
+  });
+
+  describe('the common call written without winston', () => {
+    const withoutTime = (line: Record<string, unknown>) => ({ ...line, timestamp: undefined });
+    const secretHolder = { apiSecret: 's3cr3t', nested: { accountNumber: '0123456789', otp: '123456' } };
+
+    it.each([
+      ['plain fields', 'request served', { method: 'GET', status: 200, durationMs: 3 }],
+      ['secrets and numbers inside', 'paid', { payout: secretHolder, signature: 'abc', msisdn: '254700000001' }],
+      ['a field named like a default one', 'moved', { service: 'other', requestId: 'given' }],
+      ['a level field', 'levelled', { level: 'fatal', status: 1 }],
+      ['an array', 'listed', ['a', 'b']],
+      ['a printf token', 'at 50% done', { share: 50 }],
+      ['a message field', 'outer', { message: 'inner' }],
+      ['an error', 'failed', new TypeError('boom')],
+      ['a cause', 'failed', { cause: 'upstream' }],
+    ])('writes %s as winston does', (_name, message, fields) => {
+      const logger = createLogger('svc', 'info');
+      const lines = capture(() =>
+        runWithContext({ requestId: 'req-1', partnerId: 'p-1' }, () => {
+          logger.info(message, fields);
+          logger.log('info', message, fields);
+        }),
+      );
+      expect(lines).toHaveLength(2);
+      expect(Object.keys(lines[0])).toEqual(Object.keys(lines[1]));
+      expect(withoutTime(lines[0])).toEqual(withoutTime(lines[1]));
+    });
+
+    it('keeps the level, silence and child fields', () => {
+      const logger = createLogger('svc', 'warn');
+      const child = logger.child({ context: 'Relay' });
+      const lines = capture(() => {
+        logger.info('below', { field: 'x' });
+        logger.warn('shown', { field: 'x' });
+        child.warn('from the child', { field: 'y' });
+        logger.silent = true;
+        logger.error('quiet', { field: 'z' });
+      });
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 'warn', message: 'shown', service: 'svc', field: 'x' }),
+        expect.objectContaining({ level: 'warn', message: 'from the child', context: 'Relay', field: 'y' }),
+      ]);
+    });
   });
 });

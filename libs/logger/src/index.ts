@@ -40,22 +40,19 @@ function serialise(record: Record<string, unknown>): string {
   }
 }
 
-/**
- * The whole line in one pass: level and message first, every other field
- * redacted (as one value each, so a field's own name decides as well as the
- * names inside it), the request's ids and the active span's trace and span ids
- * from async context where the call did not give them, the time last.
- */
-export const jsonLine = winston.format((info: Info) => {
-  const record: Record<string, unknown> = { level: info.level, message: info.message };
-  if (info.message instanceof Error) {
-    record.message = info.message.message;
-    record.stack = info.message.stack;
-  }
-  for (const key of Object.keys(info)) {
+/** Each of `fields`' own fields but level and message, redacted (as one value each), into `record`, in order. */
+function addRedacted(record: Record<string, unknown>, fields: object): void {
+  for (const key of Object.keys(fields)) {
     if (key === 'level' || key === 'message') continue;
-    record[key] = redactField(key, info[key]);
+    record[key] = redactField(key, (fields as Record<string, unknown>)[key]);
   }
+}
+
+/**
+ * A record's line: the request's ids and the active span's trace and span ids
+ * from async context where the record does not give them, the time last.
+ */
+function finishedLine(record: Record<string, unknown>): string {
   const { requestId, partnerId } = currentContext();
   if (requestId && record.requestId === undefined) record.requestId = requestId;
   if (partnerId && record.partnerId === undefined) record.partnerId = partnerId;
@@ -68,7 +65,22 @@ export const jsonLine = winston.format((info: Info) => {
     }
   }
   record.timestamp = new Date().toISOString();
-  info[MESSAGE] = serialise(record);
+  return serialise(record);
+}
+
+/**
+ * The whole line in one pass: level and message first, every other field
+ * redacted (as one value each, so a field's own name decides as well as the
+ * names inside it), then what finishedLine adds.
+ */
+export const jsonLine = winston.format((info: Info) => {
+  const record: Record<string, unknown> = { level: info.level, message: info.message };
+  if (info.message instanceof Error) {
+    record.message = info.message.message;
+    record.stack = info.message.stack;
+  }
+  addRedacted(record, info);
+  info[MESSAGE] = finishedLine(record);
   return info;
 });
 
@@ -76,6 +88,54 @@ export const jsonLine = winston.format((info: Info) => {
 export function writeLine(format: winston.Logform.Format, info: Info): void {
   const formatted = format.transform(info, {}) as Info | false;
   if (formatted) process.stdout.write(`${String(formatted[MESSAGE])}\n`);
+}
+
+/** What winston would read as a printf token in a message (its `formatRegExp` is /%[scdjifoO%]/g): any `%`. */
+const MAY_HOLD_TOKENS = '%';
+
+/**
+ * Whether winston's `log(level, message, fields)` would write `fields` as they
+ * are: a message with no printf token, and fields that are a plain object
+ * naming no message, stack or cause (winston appends or copies those).
+ */
+function plainCall(message: unknown, fields: unknown): fields is object {
+  return (
+    typeof message === 'string' &&
+    !message.includes(MAY_HOLD_TOKENS) &&
+    typeof fields === 'object' &&
+    fields !== null &&
+    !('message' in fields) &&
+    !('stack' in fields) &&
+    !('cause' in fields)
+  );
+}
+
+/**
+ * The level methods of `logger` itself (`logger.info(message, fields)`, the
+ * shape nearly every line has, the gateway's access line among them) build the
+ * line's record straight from the default fields and the call's: the record,
+ * its order and its redaction are those winston's `log` and jsonLine make
+ * (index.spec.ts compares them), without winston's printf scan, its merged
+ * copy of the fields and the format's call. Any other shape, and every call
+ * through a child logger (whose own fields winston merges), goes through
+ * winston as before.
+ */
+function writeCommonCallsDirectly(logger: winston.Logger): void {
+  const levelMethods = logger as unknown as Record<string, (...args: unknown[]) => winston.Logger>;
+  for (const level of Object.keys(logger.levels)) {
+    const throughWinston = levelMethods[level];
+    levelMethods[level] = function levelMethod(this: unknown, ...args: unknown[]) {
+      if (this !== logger || args.length !== 2 || !plainCall(args[0], args[1])) {
+        return throughWinston.apply(this, args);
+      }
+      if (logger.silent || !logger.isLevelEnabled(level)) return logger;
+      const record: Record<string, unknown> = { level, message: args[0] };
+      if (logger.defaultMeta) addRedacted(record, logger.defaultMeta as object);
+      addRedacted(record, args[1]);
+      process.stdout.write(`${finishedLine(record)}\n`);
+      return logger;
+    };
+  }
 }
 
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
@@ -88,5 +148,6 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
     if (!logger.silent && logger.isLevelEnabled(info.level)) writeLine(format, info);
     return true;
   }) as typeof logger.write;
+  writeCommonCallsDirectly(logger);
   return logger;
 }

@@ -7,6 +7,7 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { Context, context, Span, SpanOptions, trace, TraceFlags, Tracer, TracerProvider } from '@opentelemetry/api';
+import { CheckedSpanContext, isValidSpanContext } from './span-context';
 
 const TRACE_ID_BYTES = 16;
 const SPAN_ID_BYTES = 8;
@@ -31,13 +32,16 @@ function randomHex(bytes: number): string {
 class IdsOnlyTracer implements Tracer {
   startSpan(_name: string, options: SpanOptions = {}, parentContext: Context = context.active()): Span {
     const parent = options.root ? undefined : trace.getSpanContext(parentContext);
-    const continued = parent !== undefined && trace.isSpanContextValid(parent);
-    return trace.wrapSpanContext({
-      traceId: continued ? parent.traceId : randomHex(TRACE_ID_BYTES),
-      spanId: randomHex(SPAN_ID_BYTES),
-      traceFlags: TraceFlags.NONE,
-      traceState: continued ? parent.traceState : undefined,
-    });
+    const continued = parent !== undefined && isValidSpanContext(parent);
+    return trace.wrapSpanContext(
+      new CheckedSpanContext(
+        continued ? parent.traceId : randomHex(TRACE_ID_BYTES),
+        randomHex(SPAN_ID_BYTES),
+        TraceFlags.NONE,
+        continued ? parent.traceState : undefined,
+        false,
+      ),
+    );
   }
 
   startActiveSpan<F extends (span: Span) => unknown>(name: string, ...rest: unknown[]): ReturnType<F> {
