@@ -4,7 +4,7 @@ export { allReachable, createClient, isReachable, CALL_DEADLINE_MS_DEFAULT } fro
 export type { ClientOptions, PromiseClient, CallOptions } from './client';
 export { channelTarget, RECONNECT_BACKOFF_MAX_MS } from './channel';
 export { RETRYABLE_METHODS } from './retryable-methods';
-export { pageAnswerCodec, withPageAnswer } from './page-answer';
+export { pageAnswerCodec, pageText, withPageAnswer } from './page-answer';
 export { askHealth, checkHealth, HealthState } from './health';
 export { fromClientError, isDependencyOutage, isRefusal, toServiceError, ERROR_METADATA_KEY } from './errors';
 export { contextToMetadata, metadataToContext } from './context-metadata';

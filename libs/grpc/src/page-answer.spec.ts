@@ -4,10 +4,12 @@
 // it does not expect (the page before another field, the page twice) exactly as
 // the generated decoder does, and that grpc-js copies a serialised answer before
 // the next one is serialised: the reused scratch buffer is overwritten right after
-// each answer, and the client still receives every answer intact.
+// each answer, and the client still receives every answer intact. A page given as
+// text (pageText) is written as the same bytes as its UTF-8 Buffer, alone and
+// over grpc-js beside pages given as Buffers.
 import { ServerUnaryCall, ServiceDefinition, sendUnaryData, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { ledger, webhookDeliveryPartnerFeed } from '@platform/proto';
-import { lastFieldOf, pageAnswerCodec, withPageAnswer } from './page-answer';
+import { lastFieldOf, pageAnswerCodec, pageText, withPageAnswer } from './page-answer';
 import { answeredAtOnce } from './answer-at-once';
 import { InsecurePair, startInsecurePair } from './testing/insecure-server';
 
@@ -76,6 +78,21 @@ describe('pageAnswerCodec', () => {
       webhookDeliveryPartnerFeed.ListEventsResponse.decode(generated),
     );
   });
+
+  it.each([...statementAnswers, ...eventsAnswers])(
+    'writes a page given as text (%s) as the same bytes as its UTF-8 Buffer',
+    (_, answer) => {
+      const asText = { ...answer, pageJson: pageText(Buffer.from(answer.pageJson).toString('utf8')) };
+      const [codec, generated] =
+        'lines' in answer
+          ? [statementCodec, ledger.ListStatementResponse.encode(answer).finish()]
+          : [eventsCodec, webhookDeliveryPartnerFeed.ListEventsResponse.encode(answer).finish()];
+      const written = (codec as typeof eventsCodec).responseSerialize(
+        asText as webhookDeliveryPartnerFeed.ListEventsResponse,
+      );
+      expect(Buffer.compare(written, Buffer.from(generated))).toBe(0);
+    },
+  );
 
   it('reads the page as a view of the received buffer, not a copy', () => {
     const received = Buffer.from(statementCodec.responseSerialize(statementAnswers[0]![1]));
@@ -179,7 +196,11 @@ describe('answers serialised into the reused scratch buffer, over grpc-js', () =
         events: [],
         nextAfterEventId: 'next',
         retentionDays: 30,
-        pageJson: pageFor(call.request.limit),
+        // Odd requests' pages as text, written straight into the scratch.
+        pageJson:
+          call.request.limit % 2 === 1
+            ? pageText(pageFor(call.request.limit).toString('utf8'))
+            : pageFor(call.request.limit),
       });
     // Answered the way every platform server answers (answer-at-once.ts), and the way grpc-js does alone.
     pair = await startInsecurePair(

@@ -186,6 +186,18 @@ function operations(partnerId: string, others: readonly string[]): Record<string
   const partnerList = (q: ExplainingQueryable) => new PartnerDeliveriesRepository(q as unknown as DataSource);
   const manager = (q: ExplainingQueryable) => q as unknown as EntityManager;
   const notBefore = () => new Date(Date.now() - RETENTION_MS);
+  /** A page of 100 of the hot partner's feed, as the lines path (`read`) or the gateway's (`readJsonArray`) reads it. */
+  const feedPage = (
+    q: ExplainingQueryable,
+    how: 'read' | 'readJsonArray',
+    afterPosition: string,
+    eventType: string | null = null,
+  ) => feed(q)[how]({ partnerId, afterPosition, eventType, notBefore: notBefore(), limit: 100 });
+  const positionOf = async (q: ExplainingQueryable, eventId: string) => {
+    const cursor = await feed(q).cursorPosition(partnerId, eventId);
+    if (cursor.kind !== 'positioned') throw new Error(`the feed event ${eventId} has no position`);
+    return cursor.position;
+  };
   return {
     'insert a batch of deliveries with their endpoints': (q, context) =>
       deliveries(q).insertMany(
@@ -235,38 +247,16 @@ function operations(partnerId: string, others: readonly string[]): Record<string
     'open deliveries held for a new endpoint': (q) =>
       deliveries(q).openHeld(partnerId, ENDPOINT_URL, notBefore(), manager(q)),
     'feed: where a cursor event stands': (q, context) => feed(q).cursorPosition(partnerId, context.feedCursorEventId),
-    'feed: first page from the start': (q) =>
-      feed(q).read({ partnerId, afterPosition: '0', eventType: null, notBefore: notBefore(), limit: 100 }),
-    'feed: one event type from the start': (q) =>
-      feed(q).read({
-        partnerId,
-        afterPosition: '0',
-        eventType: 'transfer.completed',
-        notBefore: notBefore(),
-        limit: 100,
-      }),
-    'feed: a full page after a cursor': async (q, context) => {
-      const cursor = await feed(q).cursorPosition(partnerId, context.feedCursorEventId);
-      if (cursor.kind !== 'positioned') throw new Error('the feed cursor has no position');
-      return feed(q).read({
-        partnerId,
-        afterPosition: cursor.position,
-        eventType: null,
-        notBefore: notBefore(),
-        limit: 100,
-      });
-    },
-    'feed: polling the tail': async (q, context) => {
-      const cursor = await feed(q).cursorPosition(partnerId, context.feedTailEventId);
-      if (cursor.kind !== 'positioned') throw new Error('the feed tail has no position');
-      return feed(q).read({
-        partnerId,
-        afterPosition: cursor.position,
-        eventType: null,
-        notBefore: notBefore(),
-        limit: 100,
-      });
-    },
+    'feed: first page from the start': (q) => feedPage(q, 'read', '0'),
+    'feed: one event type from the start': (q) => feedPage(q, 'read', '0', 'transfer.completed'),
+    'feed: a full page after a cursor': async (q, context) =>
+      feedPage(q, 'read', await positionOf(q, context.feedCursorEventId)),
+    'feed: first page from the start as the JSON array': (q) => feedPage(q, 'readJsonArray', '0'),
+    'feed: one event type from the start as the JSON array': (q) =>
+      feedPage(q, 'readJsonArray', '0', 'transfer.completed'),
+    'feed: a full page after a cursor as the JSON array': async (q, context) =>
+      feedPage(q, 'readJsonArray', await positionOf(q, context.feedCursorEventId)),
+    'feed: polling the tail': async (q, context) => feedPage(q, 'read', await positionOf(q, context.feedTailEventId)),
     'deliveries: newest 100 of a partner': (q) => partnerList(q).list(partnerId, null, firstPage),
     'deliveries: next page by cursor': (q, context) =>
       partnerList(q).list(partnerId, null, { ...firstPage, after: context.listCursor }),

@@ -1,5 +1,5 @@
 import { AppError } from '@platform/errors';
-import type { AsyncImplementation } from '@platform/grpc';
+import { type AsyncImplementation, pageText } from '@platform/grpc';
 import type { ListAuditRecordsUseCase } from '@platform/persistence';
 import { ledger } from '@platform/proto';
 import type { KesCreditRecord } from '../persistence/kes-credits.repository';
@@ -90,7 +90,7 @@ export function ledgerHandlers(deps: {
       const page = await deps.listStatement.executeAsJsonArray(request);
       return page.json === undefined
         ? { lines: page.lines, nextCursor: page.nextCursor, pageJson: Buffer.alloc(0) }
-        : { lines: [], nextCursor: page.nextCursor, pageJson: Buffer.from(page.json, 'utf8') };
+        : { lines: [], nextCursor: page.nextCursor, pageJson: pageText(page.json) };
     },
     async recordKesCredit(request) {
       return toKesCreditMessage(

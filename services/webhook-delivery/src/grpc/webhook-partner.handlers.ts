@@ -1,4 +1,4 @@
-import type { AsyncImplementation } from '@platform/grpc';
+import { type AsyncImplementation, pageText } from '@platform/grpc';
 import type { webhookDeliveryPartnerFeed } from '@platform/proto';
 import { partnerStatusOf } from '../domain/partner-delivery-status';
 import type { DeliverySummary } from '../persistence/deliveries.repository';
@@ -28,7 +28,7 @@ export function webhookPartnerHandlers(deps: {
         const page = await deps.listEvents.executeAsJsonArray(query);
         return {
           events: [],
-          pageJson: Buffer.from(page.json, 'utf8'),
+          pageJson: pageText(page.json),
           nextAfterEventId: page.nextAfterEventId,
           retentionDays: page.retentionDays,
         };
