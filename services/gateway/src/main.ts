@@ -9,6 +9,7 @@ import { checkNoEviction, closeRedis, connectRedis } from './adapters/redis';
 import { RedisRequestAdmission } from './adapters/redis-admission';
 import { StoreReadiness } from './adapters/readiness';
 import { CachedUpstreamHealth } from './adapters/upstream-health';
+import { coalescedOrderReads } from './adapters/order-reads';
 import { createUpstreams } from './adapters/upstreams';
 import { readConfig } from './config';
 import { apiKeyPattern, keyModeFor } from './domain/credential-tokens';
@@ -78,7 +79,14 @@ bootService({
       admission: new RedisRequestAdmission(redis, logger),
       refusedAuthentications: new RefusedAuthentications(config.AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS),
       trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-      trading: upstreams.trading,
+      trading: {
+        ...upstreams.trading,
+        getOrder: coalescedOrderReads(upstreams.trading, {
+          batchItemsMax: config.ORDER_READ_BATCH_ITEMS_MAX,
+          windowMs: config.ORDER_READ_BATCH_WINDOW_MS,
+          deadlineMs: config.UPSTREAM_DEADLINE_MS,
+        }),
+      },
       ledger: upstreams.ledger,
       walletRegistry: upstreams.walletRegistry,
       notifier: upstreams.notifier,

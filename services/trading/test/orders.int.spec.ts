@@ -221,6 +221,44 @@ describe('POST /v1/orders/buy (debit-first)', () => {
     expectRefusal(await p.http.get(`/v1/orders/${randomUUID()}`), 404, 'ORDER_NOT_FOUND');
     expectRefusal(await p.http.get('/v1/orders/not-a-uuid'), 404, 'ORDER_NOT_FOUND');
   });
+
+  it("answers concurrent reads each as its own, whether or not they shared a batch: own 200, another partner's 404", async () => {
+    // The gateway sends the reads made in one pass to trading as one GetOrders call
+    // (adapters/order-reads.ts): fired together, each partner's reads of both orders
+    // are likely to share batches; whatever the grouping, each answer is its own.
+    const [p, other] = await Promise.all([orderPartner(), orderPartner()]);
+    await Promise.all([fundKes(p.http, '200.00'), fundKes(other.http, '200.00')]);
+    const [mine, theirs] = await Promise.all(
+      [p, other].map(async (partner) => {
+        const q = await quote(partner.http, 'buy', { kesAmount: '100.00' });
+        const created = await buy(partner, { quoteId: q.quoteId, partnerReference: 'concurrent-read' });
+        expect(created.status).toBe(202);
+        return created.body.orderId as string;
+      }),
+    );
+    const rounds = 5;
+    const reads = await Promise.all(
+      Array.from({ length: rounds }, () => [
+        p.http.get(`/v1/orders/${mine}`),
+        p.http.get(`/v1/orders/${theirs}`),
+        other.http.get(`/v1/orders/${theirs}`),
+        other.http.get(`/v1/orders/${mine}`),
+        p.http.get(`/v1/orders/${randomUUID()}`),
+      ]).flat(),
+    );
+    for (let round = 0; round < rounds; round += 1) {
+      const [ownOfP, foreignToP, ownOfOther, foreignToOther, missing] = reads.slice(round * 5, round * 5 + 5);
+      expect(ownOfP.status).toBe(200);
+      expect(ownOfP.body).toMatchObject({ orderId: mine, partnerReference: 'concurrent-read' });
+      expect(ownOfOther.status).toBe(200);
+      expect(ownOfOther.body).toMatchObject({ orderId: theirs, partnerReference: 'concurrent-read' });
+      expectRefusal(foreignToP, 404, 'ORDER_NOT_FOUND');
+      expectRefusal(foreignToOther, 404, 'ORDER_NOT_FOUND');
+      expectRefusal(missing, 404, 'ORDER_NOT_FOUND');
+      for (const refused of [foreignToP, foreignToOther, missing])
+        expect(refused.body.requestId).toBe(refused.headers.get('x-request-id'));
+    }
+  });
 });
 
 describe('partner switches and account readiness', () => {

@@ -29,6 +29,8 @@ export const TRADING_ACCESS = {
     createBuyOrder: ['gateway'],
     createSellOrder: ['gateway'],
     getOrder: ['gateway'],
+    // The gateway's coalesced GetOrder reads; each item is checked against its own partner.
+    getOrders: ['gateway'],
     attachTxHash: ['gateway'],
     listOrders: ['gateway'],
   } satisfies AccessTable<typeof trading.TradingOrdersService>,

@@ -1,0 +1,160 @@
+/**
+ * Calls of one method made close together, sent as one batch RPC. Most of a
+ * unary call's cost on both sides is the HTTP/2 stream itself (the session's
+ * request, headers, writes, close), whatever the message: N calls made in the
+ * same event-loop pass and sent as one batch pay for one stream instead of N.
+ *
+ * A coalescer collects the items its callers give it and sends them together
+ * at the end of the current pass (setImmediate: after the I/O callbacks and the
+ * promise continuations that run in this pass, so a lone caller waits no timer),
+ * or after a window of at most COALESCING_WINDOW_MS_MAX when one is set, or at
+ * once when `batchItemsMax` items are waiting. Each caller gets its own
+ * answer or its own error (one item's refusal does not touch its neighbours);
+ * a batch that fails as a whole (transport, deadline, an open breaker) fails
+ * each of its items with that one error, as a single call would have failed.
+ * The batch's deadline is its earliest item's. Every batch's size is observed
+ * in grpc_client_batch_items{method}.
+ *
+ * A batch RPC's answer per item travels as an ItemAnswer: the value, or the
+ * refusal as the AppError payload the `x-error` trailer of a single call
+ * carries (itemRefusal / fromItemRefusal), so the caller rebuilds the same
+ * AppError a single call would have given it.
+ */
+import { AppError, fromPayload, isAppError, toPayload } from '@platform/errors';
+import { histogram, metricsRegistry, Registry } from '@platform/metrics';
+
+/** The most items one batch RPC carries: a batch server refuses more, a coalescer's setting is checked against it. */
+export const COALESCED_BATCH_ITEMS_MAX = 256;
+/** The longest a coalescer may wait for more items after the first (ms); 0 is the end of the current pass. */
+export const COALESCING_WINDOW_MS_MAX = 1;
+
+const BATCH_ITEMS_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+export interface CoalescingSettings {
+  /** Items that send a batch at once, 1..COALESCED_BATCH_ITEMS_MAX. */
+  batchItemsMax: number;
+  /** 0: the batch leaves at the end of the pass its first item came in; else that many ms later (≤ COALESCING_WINDOW_MS_MAX). */
+  windowMs: number;
+}
+
+/** Refuses settings out of their bounds (a configuration error, found at start). */
+export function checkCoalescingSettings(settings: CoalescingSettings): CoalescingSettings {
+  const { batchItemsMax, windowMs } = settings;
+  if (!Number.isInteger(batchItemsMax) || batchItemsMax < 1 || batchItemsMax > COALESCED_BATCH_ITEMS_MAX)
+    throw new Error(`batchItemsMax must be an integer in 1..${COALESCED_BATCH_ITEMS_MAX}, not ${batchItemsMax}`);
+  if (!Number.isInteger(windowMs) || windowMs < 0 || windowMs > COALESCING_WINDOW_MS_MAX)
+    throw new Error(`windowMs must be an integer in 0..${COALESCING_WINDOW_MS_MAX}, not ${windowMs}`);
+  return settings;
+}
+
+/** One item's outcome in a batch: its answer or its own error. */
+export type ItemOutcome<A> = { answer: A } | { error: unknown };
+
+export interface CoalescedCallOptions<I, A> extends CoalescingSettings {
+  /** The batch RPC's method name, the histogram's label (a bounded set: one per coalescer). */
+  method: string;
+  /** The deadline of an item given none (the standard call deadline), ms. */
+  deadlineMs: number;
+  /**
+   * Sends one batch, bounded by `deadlineMs` (the earliest item's, from now);
+   * answers one outcome per item, in the items' order. A rejection fails every item.
+   */
+  send(items: readonly I[], deadlineMs: number): Promise<readonly ItemOutcome<A>[]>;
+  registry?: Registry;
+}
+
+interface Waiting<I, A> {
+  item: I;
+  deadlineAtMs: number;
+  resolve(answer: A): void;
+  reject(error: unknown): void;
+}
+
+export type CoalescedCall<I, A> = (item: I, options?: { deadlineMs?: number }) => Promise<A>;
+
+function batchItemsHistogram(registry: Registry) {
+  return histogram(
+    {
+      name: 'grpc_client_batch_items',
+      help: 'Items per batch RPC a coalescer sent, by method.',
+      labelNames: ['method'] as const,
+      buckets: BATCH_ITEMS_BUCKETS,
+    },
+    registry,
+  );
+}
+
+/** Settles each waiting caller with its outcome; answers that do not match the items fail them all. */
+function settle<I, A>(batch: readonly Waiting<I, A>[], outcomes: readonly ItemOutcome<A>[]): void {
+  if (outcomes.length !== batch.length) {
+    const error = new Error(`batch answered ${outcomes.length} outcomes for ${batch.length} items`);
+    for (const waiting of batch) waiting.reject(error);
+    return;
+  }
+  outcomes.forEach((outcome, index) => {
+    if ('error' in outcome) batch[index].reject(outcome.error);
+    else batch[index].resolve(outcome.answer);
+  });
+}
+
+/** A function that makes single calls, each sent in a batch with the calls made beside it (see above). */
+export function coalescedCall<I, A>(options: CoalescedCallOptions<I, A>): CoalescedCall<I, A> {
+  const { batchItemsMax, windowMs } = checkCoalescingSettings(options);
+  const batchItems = batchItemsHistogram(options.registry ?? metricsRegistry).labels(options.method);
+  let waiting: Waiting<I, A>[] = [];
+  let timer: NodeJS.Immediate | NodeJS.Timeout | null = null;
+
+  const flush = () => {
+    if (timer) {
+      if (windowMs === 0) clearImmediate(timer as NodeJS.Immediate);
+      else clearTimeout(timer as NodeJS.Timeout);
+      timer = null;
+    }
+    const batch = waiting;
+    waiting = [];
+    if (batch.length === 0) return;
+    batchItems.observe(batch.length);
+    const deadlineAtMs = Math.min(...batch.map((entry) => entry.deadlineAtMs));
+    const failAll = (error: unknown) => {
+      for (const entry of batch) entry.reject(error);
+    };
+    let sent: Promise<readonly ItemOutcome<A>[]>;
+    try {
+      sent = options.send(
+        batch.map((entry) => entry.item),
+        Math.max(1, deadlineAtMs - Date.now()),
+      );
+    } catch (error) {
+      failAll(error);
+      return;
+    }
+    sent.then((outcomes) => settle(batch, outcomes), failAll);
+  };
+
+  return (item, callOptions = {}) =>
+    new Promise<A>((resolve, reject) => {
+      const deadlineAtMs = Date.now() + (callOptions.deadlineMs ?? options.deadlineMs);
+      waiting.push({ item, deadlineAtMs, resolve, reject });
+      if (waiting.length >= batchItemsMax) flush();
+      else if (!timer) timer = windowMs === 0 ? setImmediate(flush) : setTimeout(flush, windowMs);
+    });
+}
+
+/**
+ * One item's refusal as a batch RPC carries it: the AppError payload, JSON, as the
+ * `x-error` trailer of a single call. Anything else is not a refusal: it is thrown,
+ * and fails the batch as it would have failed a single call.
+ */
+export function itemRefusal(error: unknown): string {
+  if (!isAppError(error)) throw error;
+  return JSON.stringify(toPayload(error));
+}
+
+/** The AppError an item's refusal carried; an unreadable one is INTERNAL_ERROR. */
+export function fromItemRefusal(refusal: string): AppError {
+  try {
+    return fromPayload(JSON.parse(refusal)) ?? new AppError('INTERNAL_ERROR');
+  } catch {
+    return new AppError('INTERNAL_ERROR');
+  }
+}
