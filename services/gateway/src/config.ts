@@ -56,15 +56,16 @@ export const configSchema = z
     /** Deadline of every gRPC call to a service behind the gateway. */
     UPSTREAM_DEADLINE_MS: positiveInt().max(UPSTREAM_DEADLINE_MS_MAX).default(5_000),
     /**
-     * `GET /v1/orders/{id}` reads made in one event-loop pass go to trading as one
-     * GetOrders call (adapters/order-reads.ts): at most this many items a call.
+     * `GET /v1/orders/{id}` reads and `POST /v1/quotes` made in one event-loop pass go
+     * to trading as one GetOrders or CreateQuotes call (adapters/coalesced-trading.ts):
+     * at most this many items a call.
      */
-    ORDER_READ_BATCH_ITEMS_MAX: positiveInt().max(COALESCED_BATCH_ITEMS_MAX).default(64),
+    TRADING_BATCH_ITEMS_MAX: positiveInt().max(COALESCED_BATCH_ITEMS_MAX).default(64),
     /**
-     * How long (ms) a batch of order reads waits for more after its first; 0: it
-     * leaves at the end of the pass its first read was made in (no timer).
+     * How long (ms) such a batch waits for more after its first item; 0: it leaves
+     * at the end of the pass its first item came in (no timer).
      */
-    ORDER_READ_BATCH_WINDOW_MS: nonNegativeInt().max(COALESCING_WINDOW_MS_MAX).default(0),
+    TRADING_BATCH_WINDOW_MS: nonNegativeInt().max(COALESCING_WINDOW_MS_MAX).default(0),
     /**
      * Refused authentications one source address may cause on one replica in a
      * minute before it is answered 429 without a lookup. A partner's own client

@@ -9,7 +9,7 @@ import { checkNoEviction, closeRedis, connectRedis } from './adapters/redis';
 import { RedisRequestAdmission } from './adapters/redis-admission';
 import { StoreReadiness } from './adapters/readiness';
 import { CachedUpstreamHealth } from './adapters/upstream-health';
-import { coalescedOrderReads } from './adapters/order-reads';
+import { coalescedOrderReads, coalescedQuotes } from './adapters/coalesced-trading';
 import { createUpstreams } from './adapters/upstreams';
 import { readConfig } from './config';
 import { apiKeyPattern, keyModeFor } from './domain/credential-tokens';
@@ -58,6 +58,11 @@ bootService({
     );
 
     const readiness = new StoreReadiness(redis, dataSource);
+    const tradingBatches = {
+      batchItemsMax: config.TRADING_BATCH_ITEMS_MAX,
+      windowMs: config.TRADING_BATCH_WINDOW_MS,
+      deadlineMs: config.UPSTREAM_DEADLINE_MS,
+    };
     const server = createServer({
       dataSource,
       logger,
@@ -81,11 +86,8 @@ bootService({
       trustedProxyHops: config.TRUSTED_PROXY_HOPS,
       trading: {
         ...upstreams.trading,
-        getOrder: coalescedOrderReads(upstreams.trading, {
-          batchItemsMax: config.ORDER_READ_BATCH_ITEMS_MAX,
-          windowMs: config.ORDER_READ_BATCH_WINDOW_MS,
-          deadlineMs: config.UPSTREAM_DEADLINE_MS,
-        }),
+        getOrder: coalescedOrderReads(upstreams.trading, tradingBatches),
+        createQuote: coalescedQuotes(upstreams.trading, tradingBatches),
       },
       ledger: upstreams.ledger,
       walletRegistry: upstreams.walletRegistry,

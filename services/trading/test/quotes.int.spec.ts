@@ -4,7 +4,8 @@
 // unconsumed with its expiry, every 400 naming its fields, 422
 // FEE_EXCEEDS_PROCEEDS at and below its boundary, 503 FEE_PRICING_INVALID for a
 // corrupt or missing profile row, and 503 RATE_UNAVAILABLE once a halted rate
-// outlives the staleness limit.
+// outlives the staleness limit. Quotes asked at once (which the gateway sends to
+// trading in shared CreateQuotes calls) are each priced and refused on their own.
 //
 // The partner is this file's own: fee 100 bps + 10.00 flat, capped at 500.00,
 // with its sandbox rate pinned at bid 128.1234 / ask 130.9876. Pinned rates have
@@ -249,6 +250,42 @@ describe('POST /v1/quotes refuses a sell whose fee swallows the proceeds', () =>
     const result = await quote({ side: 'buy', kesAmount: '10.00' });
     expect(result.status).toBe(201);
     expect(result.body.kesTotalAmount).toBe('20.10');
+  });
+});
+
+describe('POST /v1/quotes asked at once', () => {
+  it('prices each exactly and refuses each on its own, whether or not they shared a batch', async () => {
+    const rounds = 4;
+    const results = await Promise.all(
+      Array.from({ length: rounds }, () => [
+        quote({ side: 'buy', kesAmount: '1000.00' }),
+        quote({ side: 'sell', usdtAmount: '0.000001' }),
+        quote({ side: 'sell', kesAmount: '10.00' }),
+        quote({ side: 'sell', usdtAmount: '10.123456' }),
+      ]).flat(),
+    );
+    const quoteIds = new Set<string>();
+    for (let round = 0; round < rounds; round += 1) {
+      const [buy, tooSmall, feeTooHigh, sell] = results.slice(round * 4, round * 4 + 4);
+      expect(buy.status).toBe(201);
+      expect(buy.body).toMatchObject({ usdtAmount: '7.634310', rate: ASK, kesTotalAmount: '1020.00' });
+      expectRefusal(tooSmall, 400, 'Bad Request', 'Validation failed on: usdtAmount');
+      expectRefusal(feeTooHigh, 422, 'Unprocessable Entity', 'FEE_EXCEEDS_PROCEEDS');
+      expect(sell.status).toBe(201);
+      expect(sell.body).toMatchObject({ kesAmount: '1297.05', rate: BID, kesTotalAmount: '1274.07' });
+      for (const priced of [buy, sell]) {
+        quoteIds.add(priced.body.quoteId);
+        const expiresAtMs = Date.parse(priced.body.expiresAt);
+        expect(expiresAtMs).toBeGreaterThanOrEqual(priced.startedMs + quoteLifetimeMs() - CLOCK_SLACK_MS);
+        expect(expiresAtMs).toBeLessThanOrEqual(priced.finishedMs + quoteLifetimeMs() + CLOCK_SLACK_MS);
+      }
+    }
+    const { rows } = await db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM quotes WHERE quote_id = ANY($1::uuid[]) AND partner_id = $2',
+      [[...quoteIds], partner.partnerId],
+    );
+    expect(quoteIds.size).toBe(rounds * 2);
+    expect(rows[0]!.count).toBe(rounds * 2);
   });
 });
 

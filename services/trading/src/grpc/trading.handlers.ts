@@ -1,20 +1,43 @@
-import type { AsyncImplementation } from '@platform/grpc';
+import { AsyncImplementation, COALESCED_BATCH_ITEMS_MAX, itemRefusal } from '@platform/grpc';
+import { enrichContext } from '@platform/logger';
 import { trading } from '@platform/proto';
-import type { CreateQuoteUseCase } from '../usecases/create-quote/create-quote.usecase';
+import type { CreateQuoteUseCase, QuoteOutcome, QuoteView } from '../usecases/create-quote/create-quote.usecase';
 
-/** Translates gRPC messages to commands and views back; no decisions here. */
+function toQuoteMessage(quote: QuoteView): trading.Quote {
+  return { ...quote, fee: { ...quote.fee, capKesAmount: quote.fee.capKesAmount ?? undefined } };
+}
+
+function toQuotesAnswer(outcome: QuoteOutcome): trading.CreateQuotesAnswer {
+  if ('quote' in outcome) return { outcome: { $case: 'quote', quote: toQuoteMessage(outcome.quote) } };
+  return { outcome: { $case: 'refusal', refusal: itemRefusal(outcome.refusal) } };
+}
+
+function toCommand(request: trading.CreateQuoteRequest) {
+  return {
+    partnerId: request.partnerId,
+    side: request.side,
+    kesAmount: request.kesAmount,
+    usdtAmount: request.usdtAmount,
+  };
+}
+
+/**
+ * Translates gRPC messages to commands and views back; no decisions here. A batch
+ * names no one request in its metadata: its log context takes its items' request
+ * ids, comma-separated.
+ */
 export function tradingHandlers(deps: {
   createQuote: CreateQuoteUseCase;
 }): AsyncImplementation<typeof trading.TradingService> {
   return {
     async createQuote(request) {
-      const quote = await deps.createQuote.execute({
-        partnerId: request.partnerId,
-        side: request.side,
-        kesAmount: request.kesAmount,
-        usdtAmount: request.usdtAmount,
-      });
-      return { ...quote, fee: { ...quote.fee, capKesAmount: quote.fee.capKesAmount ?? undefined } };
+      return toQuoteMessage(await deps.createQuote.execute(toCommand(request)));
+    },
+    async createQuotes(request) {
+      enrichContext({ requestId: request.items.map((item) => item.requestId).join(',') });
+      const commands = request.items.map((item) => toCommand(item.request ?? trading.CreateQuoteRequest.create()));
+      const outcomes = await deps.createQuote.executeMany(commands, COALESCED_BATCH_ITEMS_MAX);
+      return { answers: outcomes.map(toQuotesAnswer) };
     },
   };
 }

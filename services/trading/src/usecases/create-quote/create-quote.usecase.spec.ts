@@ -2,7 +2,10 @@
 // refusals (shape, then fee schedule, then rate, then pricing), the staleness
 // limit at its boundary, what is persisted (exact strings, expiry, single-use
 // row) and the returned view. Pricing arithmetic itself is proved in
-// domain/pricing.spec.ts.
+// domain/pricing.spec.ts. Many requests together (executeMany): each priced as
+// alone and refused on its own, the priced ones stored in one insert, one bad row
+// falling back to single inserts without failing its neighbours, a failure that
+// is not a refusal failing the batch, and more than the bound refused whole.
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import { Big } from '@platform/money';
@@ -21,8 +24,16 @@ const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
 const NOW = new Date('2024-11-21T08:00:00.000Z');
 const STALENESS_LIMIT_MS = 3_000;
 
-function setup(options: { profile?: RawFeeSchedule | null; rate?: FeedRate | null } = {}) {
+function setup(
+  options: {
+    profile?: RawFeeSchedule | null;
+    rate?: FeedRate | null;
+    insertMany?: (quotes: readonly NewQuote[]) => Promise<void>;
+    insert?: (quote: NewQuote) => Promise<void>;
+  } = {},
+) {
   const inserted: NewQuote[] = [];
+  const batches: number[] = [];
   const rateFeed = {
     latest: jest.fn(async () =>
       options.rate === undefined
@@ -35,7 +46,17 @@ function setup(options: { profile?: RawFeeSchedule | null; rate?: FeedRate | nul
       findFeeSchedule: async () =>
         options.profile === undefined ? { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' } : options.profile,
     },
-    quotes: { insert: async (quote) => void inserted.push(quote) },
+    quotes: {
+      insert: async (quote) => {
+        await options.insert?.(quote);
+        inserted.push(quote);
+      },
+      insertMany: async (quotes) => {
+        batches.push(quotes.length);
+        await options.insertMany?.(quotes);
+        inserted.push(...quotes);
+      },
+    },
     rateFeed,
     clock: { now: () => NOW },
     logger: silentLogger(),
@@ -43,7 +64,7 @@ function setup(options: { profile?: RawFeeSchedule | null; rate?: FeedRate | nul
     rateStalenessLimitMs: STALENESS_LIMIT_MS,
     settlementEstimateSeconds: 60,
   });
-  return { useCase, inserted, rateFeed };
+  return { useCase, inserted, batches, rateFeed };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
@@ -142,5 +163,87 @@ describe('CreateQuoteUseCase', () => {
     const first = await useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' });
     const second = await useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' });
     expect(first.quoteId).not.toBe(second.quoteId);
+  });
+});
+
+describe('CreateQuoteUseCase.executeMany', () => {
+  const ITEMS_MAX = 8;
+  const codeOrAmount = (outcome: { quote: { kesTotalAmount: string } } | { refusal: AppError }) =>
+    'quote' in outcome ? outcome.quote.kesTotalAmount : outcome.refusal.code;
+
+  it('prices each as alone, refuses each on its own, and stores the priced ones in one insert', async () => {
+    const { useCase, inserted, batches } = setup();
+    const outcomes = await useCase.executeMany(
+      [
+        { partnerId, side: 'buy', kesAmount: '1000.00' },
+        { partnerId, side: 'buy', kesAmount: '1000.001' },
+        { partnerId, side: 'buy', kesAmount: '2000.00' },
+      ],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['1020.00', 'VALIDATION_FAILED', '2030.00']);
+    expect(batches).toEqual([2]);
+    expect(inserted.map((quote) => quote.quoteId)).toEqual(
+      outcomes.flatMap((outcome) => ('quote' in outcome ? [outcome.quote.quoteId] : [])),
+    );
+    const [first] = outcomes as Array<{ quote: { expiresAt: string } }>;
+    expect(first.quote.expiresAt).toBe('2024-11-21T08:00:01.500Z');
+  });
+
+  it('falls back to single inserts when the batch insert fails: one bad row fails only its own item', async () => {
+    const { useCase, batches } = setup({
+      insertMany: async () => {
+        throw new Error('check constraint');
+      },
+      insert: async (quote) => {
+        if (quote.priced.kesAmount.eq(new Big('2000.00'))) throw new Error('check constraint');
+      },
+    });
+    const outcomes = await useCase.executeMany(
+      [
+        { partnerId, side: 'buy', kesAmount: '1000.00' },
+        { partnerId, side: 'buy', kesAmount: '2000.00' },
+      ],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['1020.00', 'INTERNAL_ERROR']);
+    expect(batches).toEqual([2]);
+  });
+
+  it('fails the batch when nothing could be stored, or a step failed with what is not a refusal', async () => {
+    const down = new Error('Connection terminated');
+    const storeDown = setup({
+      insertMany: async () => {
+        throw down;
+      },
+      insert: async () => {
+        throw down;
+      },
+    });
+    await expect(
+      storeDown.useCase.executeMany(
+        [
+          { partnerId, side: 'buy', kesAmount: '1000.00' },
+          { partnerId, side: 'buy', kesAmount: '2000.00' },
+        ],
+        ITEMS_MAX,
+      ),
+    ).rejects.toBe(down);
+    const feedDown = setup();
+    feedDown.rateFeed.latest.mockRejectedValueOnce(down);
+    await expect(
+      feedDown.useCase.executeMany([{ partnerId, side: 'buy', kesAmount: '1000.00' }], ITEMS_MAX),
+    ).rejects.toBe(down);
+    expect(feedDown.inserted).toEqual([]);
+  });
+
+  it('refuses more items than one batch may carry, whole', async () => {
+    const { useCase, inserted } = setup();
+    const commands = Array.from({ length: ITEMS_MAX + 1 }, () => ({ partnerId, side: 'buy', kesAmount: '1000.00' }));
+    await expect(useCase.executeMany(commands, ITEMS_MAX)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: ['items'],
+    });
+    expect(inserted).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  * reads, one round trip of waiting); the refusals keep that order.
  */
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@platform/errors';
+import { AppError, isAppError, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { formatAmount } from '@platform/money';
 import type { FeedRate, RateFeed } from '../../adapters/rate-feed/rate-feed';
@@ -34,9 +34,12 @@ export interface QuoteView {
   settlementEstimateSeconds: number;
 }
 
+/** One item of a batch: its quote, or its own refusal. */
+export type QuoteOutcome = { quote: QuoteView } | { refusal: AppError };
+
 export interface CreateQuoteDependencies {
   profiles: { findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null> };
-  quotes: { insert(quote: NewQuote): Promise<void> };
+  quotes: { insert(quote: NewQuote): Promise<void>; insertMany(quotes: readonly NewQuote[]): Promise<void> };
   rateFeed: RateFeed;
   clock: Clock;
   logger: Logger;
@@ -49,6 +52,61 @@ export class CreateQuoteUseCase {
   constructor(private readonly deps: CreateQuoteDependencies) {}
 
   async execute(command: CreateQuoteCommand): Promise<QuoteView> {
+    const quote = await this.price(command);
+    await this.deps.quotes.insert(quote);
+    return this.view(quote);
+  }
+
+  /**
+   * Many requests together (the gateway's coalesced quotes): each priced exactly as
+   * execute prices it and refused on its own; the priced ones stored in one insert
+   * and one commit (storeAll). More than `itemsMax` are refused whole. A failure that
+   * is not a refusal (a bug, the database unreachable) fails the batch, as it would
+   * have failed a single call.
+   */
+  async executeMany(commands: readonly CreateQuoteCommand[], itemsMax: number): Promise<QuoteOutcome[]> {
+    if (commands.length > itemsMax) throw validationFailed(['items']);
+    const priced = await Promise.allSettled(commands.map((command) => this.price(command)));
+    const failure = priced.find((result) => result.status === 'rejected' && !isAppError(result.reason));
+    if (failure) throw (failure as PromiseRejectedResult).reason;
+    const quotes = priced.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const unstored = await this.storeAll(quotes);
+    return priced.map((result) => {
+      if (result.status === 'rejected') return { refusal: result.reason as AppError };
+      return unstored.has(result.value)
+        ? { refusal: new AppError('INTERNAL_ERROR') }
+        : { quote: this.view(result.value) };
+    });
+  }
+
+  /**
+   * One insert for all; if it fails, each alone, so one bad row cannot fail its
+   * neighbours. Answers the quotes left unstored (each logged); when none could be
+   * stored, the batch fails with the first error, as a single call would.
+   */
+  private async storeAll(quotes: readonly NewQuote[]): Promise<Set<NewQuote>> {
+    if (quotes.length === 0) return new Set();
+    try {
+      await this.deps.quotes.insertMany(quotes);
+      return new Set();
+    } catch (batchError) {
+      if (quotes.length === 1) throw batchError;
+      this.deps.logger.warn('quotes insert failed; inserting each alone', { quotes: quotes.length, error: batchError });
+    }
+    const inserted = await Promise.allSettled(quotes.map((quote) => this.deps.quotes.insert(quote)));
+    const failed = inserted.flatMap((result, index) => (result.status === 'rejected' ? [{ index, result }] : []));
+    if (failed.length === quotes.length) throw failed[0].result.reason;
+    for (const { index, result } of failed)
+      this.deps.logger.error('quote insert failed', {
+        quoteId: quotes[index].quoteId,
+        partnerId: quotes[index].partnerId,
+        error: result.reason,
+      });
+    return new Set(failed.map(({ index }) => quotes[index]));
+  }
+
+  /** Every step before the insert: shape, fee schedule, live rate, pricing, expiry. */
+  private async price(command: CreateQuoteCommand): Promise<NewQuote> {
     const request = parseQuoteRequest(command);
     const [storedSchedule, latestRate] = await Promise.all([
       this.deps.profiles.findFeeSchedule(request.partnerId),
@@ -68,8 +126,7 @@ export class CreateQuoteUseCase {
       createdAt,
       expiresAt: quoteExpiresAt(createdAt, this.deps.quoteLifetimeMs),
     };
-    await this.deps.quotes.insert(quote);
-    return this.view(quote);
+    return quote;
   }
 
   private feeSchedule(partnerId: string, stored: RawFeeSchedule | null): FeeSchedule {

@@ -4,11 +4,13 @@
 // each read gets its own order or its own refusal rebuilt whole (a foreign
 // order's ORDER_NOT_FOUND beside an own order's answer); a failed call fails
 // every read with the same error; the call's deadline is the standard one.
+// Quotes the same way: one CreateQuotes call, one item's VALIDATION_FAILED
+// (its fields kept) beside its neighbour's quote.
 import { AppError } from '@platform/errors';
 import { itemRefusal } from '@platform/grpc';
 import { currentContext, RequestContext, runWithContext } from '@platform/logger';
 import type { trading } from '@platform/proto';
-import { coalescedOrderReads } from './order-reads';
+import { coalescedOrderReads, coalescedQuotes } from './coalesced-trading';
 
 const PARTNER_A = '6a1f0c55-2b7e-4c1e-8a37-0b1c2d3e4f50';
 const PARTNER_B = 'c5d0e4a2-1111-4a2b-9c3d-000000000001';
@@ -95,5 +97,42 @@ describe('coalescedOrderReads', () => {
   it('answers INTERNAL_ERROR to an item trading answered with neither an order nor a refusal', async () => {
     const { readAs } = reads(async () => ({ answers: [{ outcome: undefined }] }));
     await expect(readAs('req-a', PARTNER_A, ORDER_A)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+  });
+});
+
+describe('coalescedQuotes', () => {
+  it("sends quotes asked together as one call, each answered as its own: a quote beside a neighbour's refusal", async () => {
+    const calls: trading.CreateQuotesItem[][] = [];
+    const createQuote = coalescedQuotes(
+      {
+        createQuotes: async (request) => {
+          calls.push(request.items);
+          return {
+            answers: request.items.map(({ request: item }) =>
+              item?.kesAmount === 'bad'
+                ? {
+                    outcome: {
+                      $case: 'refusal',
+                      refusal: itemRefusal(new AppError('VALIDATION_FAILED', { fields: ['kesAmount'] })),
+                    },
+                  }
+                : { outcome: { $case: 'quote', quote: { quoteId: `q-${item?.partnerId}` } as trading.Quote } },
+            ),
+          };
+        },
+      },
+      { batchItemsMax: 64, windowMs: 0, deadlineMs: 5_000 },
+    );
+    const ask = (requestId: string, partnerId: string, kesAmount: string) =>
+      runWithContext({ requestId, partnerId }, () => createQuote({ partnerId, side: 'buy', kesAmount }));
+    const [good, bad] = await Promise.allSettled([ask('req-a', PARTNER_A, '100.00'), ask('req-b', PARTNER_B, 'bad')]);
+    expect(good).toEqual({ status: 'fulfilled', value: { quoteId: `q-${PARTNER_A}` } });
+    expect((bad as PromiseRejectedResult).reason).toMatchObject({ code: 'VALIDATION_FAILED', fields: ['kesAmount'] });
+    expect(calls).toEqual([
+      [
+        { request: { partnerId: PARTNER_A, side: 'buy', kesAmount: '100.00' }, requestId: 'req-a' },
+        { request: { partnerId: PARTNER_B, side: 'buy', kesAmount: 'bad' }, requestId: 'req-b' },
+      ],
+    ]);
   });
 });

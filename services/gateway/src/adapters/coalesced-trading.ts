@@ -1,0 +1,94 @@
+/**
+ * The routes' GetOrder reads and CreateQuote calls, sent to trading in batches:
+ * the calls of one kind made in one event-loop pass (concurrent requests whose
+ * credential and admission answered together) leave as one GetOrders or
+ * CreateQuotes call, one HTTP/2 stream on each side instead of one per call
+ * (coalesced-call.ts, @platform/grpc). A lone call leaves at the end of its
+ * pass, with no timer. Each call is answered as the single RPC would answer
+ * it: its own order or quote, or its own refusal (another partner's order is
+ * ORDER_NOT_FOUND, checked by trading per item; one quote's VALIDATION_FAILED
+ * leaves its neighbours priced); a batch that fails as a whole (trading
+ * unreachable, deadline, open breaker) fails each call with the
+ * SERVICE_UNAVAILABLE a single call would have given it.
+ *
+ * A batch is sent outside any one request's context: its metadata names no
+ * request and no partner (the batch spans several); each item carries its own
+ * partner id and request id, and trading logs the batch under the items'
+ * request ids. Its client span is the child of the span of the request whose
+ * call opened the batch (the trace context active when it was scheduled); the
+ * other requests' calls are found by their request ids.
+ */
+import { AppError } from '@platform/errors';
+import { coalescedCall, CoalescingSettings, fromItemRefusal, ItemOutcome } from '@platform/grpc';
+import { currentContext, RequestContext, runWithContext } from '@platform/logger';
+import { trading } from '@platform/proto';
+import type { TradingClient } from './upstreams';
+
+export type CoalescedTradingSettings = CoalescingSettings & { deadlineMs: number };
+
+/** A batch's own context: no request, partner, key or operator of one item. */
+const BATCH_CONTEXT: RequestContext = {
+  requestId: undefined,
+  partnerId: undefined,
+  credentialKey: undefined,
+  operator: undefined,
+};
+
+/** An item answered without its value: its refusal rebuilt, or, answered with nothing, a bug (INTERNAL_ERROR). */
+function refusalOf(outcome: { $case: 'refusal'; refusal: string } | undefined): ItemOutcome<never> {
+  return { error: outcome ? fromItemRefusal(outcome.refusal) : new AppError('INTERNAL_ERROR') };
+}
+
+/** A coalescer whose batch leaves outside the requests' context. */
+function batched<I, V>(
+  path: string,
+  settings: CoalescedTradingSettings,
+  send: (items: I[], deadlineMs: number) => Promise<ItemOutcome<V>[]>,
+) {
+  return coalescedCall<I, V>({
+    method: path,
+    batchItemsMax: settings.batchItemsMax,
+    windowMs: settings.windowMs,
+    deadlineMs: settings.deadlineMs,
+    send: (items, deadlineMs) => runWithContext(BATCH_CONTEXT, () => send([...items], deadlineMs)),
+  });
+}
+
+const requestIdNow = () => currentContext().requestId ?? '';
+
+/** GetOrder, made through trading's GetOrders in batches of the reads made together. */
+export function coalescedOrderReads(
+  client: Pick<TradingClient, 'getOrders'>,
+  settings: CoalescedTradingSettings,
+): TradingClient['getOrder'] {
+  const read = batched<trading.GetOrdersItem, trading.Order>(
+    trading.TradingOrdersService.getOrders.path,
+    settings,
+    async (items, deadlineMs) => {
+      const response = await client.getOrders({ items }, { deadlineMs });
+      return response.answers.map(({ outcome }) =>
+        outcome?.$case === 'order' ? { answer: outcome.order } : refusalOf(outcome),
+      );
+    },
+  );
+  return (request, options) =>
+    read({ partnerId: request.partnerId, orderId: request.orderId, requestId: requestIdNow() }, options);
+}
+
+/** CreateQuote, made through trading's CreateQuotes in batches of the quotes asked together. */
+export function coalescedQuotes(
+  client: Pick<TradingClient, 'createQuotes'>,
+  settings: CoalescedTradingSettings,
+): TradingClient['createQuote'] {
+  const create = batched<trading.CreateQuotesItem, trading.Quote>(
+    trading.TradingService.createQuotes.path,
+    settings,
+    async (items, deadlineMs) => {
+      const response = await client.createQuotes({ items }, { deadlineMs });
+      return response.answers.map(({ outcome }) =>
+        outcome?.$case === 'quote' ? { answer: outcome.quote } : refusalOf(outcome),
+      );
+    },
+  );
+  return (request, options) => create({ request, requestId: requestIdNow() }, options);
+}
