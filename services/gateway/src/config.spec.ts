@@ -48,7 +48,7 @@ describe('gateway configSchema', () => {
     ['TRADING_GRPC_ADDR', 'not an address'],
     ['RATE_LIMIT_PER_MINUTE_DEFAULT', '0'],
     ['UPSTREAM_DEADLINE_MS', '-1'],
-    ['TRADING_BATCH_ITEMS_MAX', '0'],
+    ['TRADING_BATCH_ITEMS_MAX', '-1'],
     ['TRADING_BATCH_ITEMS_MAX', '257'],
     ['TRADING_BATCH_WINDOW_MS', '2'],
     ['PAYOUTS_GRPC_ADDR', 'x'],

@@ -58,9 +58,10 @@ export const configSchema = z
     /**
      * `GET /v1/orders/{id}` reads and `POST /v1/quotes` made in one event-loop pass go
      * to trading as one GetOrders or CreateQuotes call (adapters/coalesced-trading.ts):
-     * at most this many items a call.
+     * at most this many items a call. 0: not coalesced, each call its own GetOrder or
+     * CreateQuote (for a rollout that meets a trading without the batch RPCs).
      */
-    TRADING_BATCH_ITEMS_MAX: positiveInt().max(COALESCED_BATCH_ITEMS_MAX).default(64),
+    TRADING_BATCH_ITEMS_MAX: nonNegativeInt().max(COALESCED_BATCH_ITEMS_MAX).default(64),
     /**
      * How long (ms) such a batch waits for more after its first item; 0: it leaves
      * at the end of the pass its first item came in (no timer).

@@ -84,11 +84,15 @@ bootService({
       admission: new RedisRequestAdmission(redis, logger),
       refusedAuthentications: new RefusedAuthentications(config.AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS),
       trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-      trading: {
-        ...upstreams.trading,
-        getOrder: coalescedOrderReads(upstreams.trading, tradingBatches),
-        createQuote: coalescedQuotes(upstreams.trading, tradingBatches),
-      },
+      // TRADING_BATCH_ITEMS_MAX=0 leaves each read and quote its own call (a trading without the batch RPCs).
+      trading:
+        tradingBatches.batchItemsMax === 0
+          ? upstreams.trading
+          : {
+              ...upstreams.trading,
+              getOrder: coalescedOrderReads(upstreams.trading, tradingBatches),
+              createQuote: coalescedQuotes(upstreams.trading, tradingBatches),
+            },
       ledger: upstreams.ledger,
       walletRegistry: upstreams.walletRegistry,
       notifier: upstreams.notifier,
