@@ -113,6 +113,31 @@ describe('coalescedCall', () => {
     expect((outcomes[0] as PromiseRejectedResult).reason.message).toBe('batch answered 1 outcomes for 2 items');
   });
 
+  it('settles every caller once when the answers cannot be read: none answered, one item answered with nothing', async () => {
+    const none = recording({}, async () => null as unknown as ItemOutcome<string>[]);
+    const outcomes = await Promise.allSettled([none.call('a'), none.call('b')]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    const holed = recording({}, async () => [null as unknown as ItemOutcome<string>, { answer: 'B' }]);
+    const [first, second] = await Promise.allSettled([holed.call('a'), holed.call('b')]);
+    expect(first).toMatchObject({ status: 'rejected', reason: new Error('batch answered no outcome for item 0') });
+    expect(second).toEqual({ status: 'fulfilled', value: 'B' });
+  });
+
+  it('fails the callers not yet settled when settling throws half-way, and leaves the settled one as it was', async () => {
+    const thrown = new Error('unreadable outcome');
+    const exploding = {
+      get answer(): string {
+        throw thrown;
+      },
+    } as ItemOutcome<string>;
+    const { call } = recording({}, async () => [{ answer: 'A' }, exploding, { answer: 'C' }]);
+    await expect(Promise.allSettled([call('a'), call('b'), call('c')])).resolves.toEqual([
+      { status: 'fulfilled', value: 'A' },
+      { status: 'rejected', reason: thrown },
+      { status: 'rejected', reason: thrown },
+    ]);
+  });
+
   it('sends a full batch at once and the rest at the end of the pass', async () => {
     const { call, sent } = recording({ batchItemsMax: 2 });
     const answers = Promise.all(['a', 'b', 'c', 'd', 'e'].map((item) => call(item)));

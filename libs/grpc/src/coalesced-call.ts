@@ -84,16 +84,22 @@ function batchItemsHistogram(registry: Registry) {
   );
 }
 
-/** Settles each waiting caller with its outcome; answers that do not match the items fail them all. */
+/**
+ * Settles each waiting caller with its outcome; answers that do not match the items
+ * fail them all, an item answered with no outcome fails that item. A caller's promise
+ * settles once: if this throws half-way, the flush's catch fails only those not yet
+ * settled (rejecting a settled promise does nothing).
+ */
 function settle<I, A>(batch: readonly Waiting<I, A>[], outcomes: readonly ItemOutcome<A>[]): void {
-  if (outcomes.length !== batch.length) {
-    const error = new Error(`batch answered ${outcomes.length} outcomes for ${batch.length} items`);
+  if (!Array.isArray(outcomes) || outcomes.length !== batch.length) {
+    const error = new Error(`batch answered ${outcomes?.length ?? 'no'} outcomes for ${batch.length} items`);
     for (const waiting of batch) waiting.reject(error);
     return;
   }
   outcomes.forEach((outcome, index) => {
-    if ('error' in outcome) batch[index].reject(outcome.error);
-    else batch[index].resolve(outcome.answer);
+    if (outcome && 'error' in outcome) batch[index].reject(outcome.error);
+    else if (outcome && 'answer' in outcome) batch[index].resolve(outcome.answer);
+    else batch[index].reject(new Error(`batch answered no outcome for item ${index}`));
   });
 }
 
@@ -128,7 +134,8 @@ export function coalescedCall<I, A>(options: CoalescedCallOptions<I, A>): Coales
       failAll(error);
       return;
     }
-    sent.then((outcomes) => settle(batch, outcomes), failAll);
+    // settle's own failure reaches failAll too: no caller is left waiting, no rejection unhandled.
+    sent.then((outcomes) => settle(batch, outcomes)).catch(failAll);
   };
 
   return (item, callOptions = {}) =>
