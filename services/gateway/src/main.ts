@@ -90,8 +90,8 @@ bootService({
           ? upstreams.trading
           : {
               ...upstreams.trading,
-              getOrder: coalescedOrderReads(upstreams.trading, tradingBatches),
-              createQuote: coalescedQuotes(upstreams.trading, tradingBatches),
+              getOrder: coalescedOrderReads(upstreams.trading, tradingBatches, logger),
+              createQuote: coalescedQuotes(upstreams.trading, tradingBatches, logger),
             },
       ledger: upstreams.ledger,
       walletRegistry: upstreams.walletRegistry,

@@ -15,6 +15,10 @@ import { coalescedOrderReads, coalescedQuotes } from './coalesced-trading';
 const PARTNER_A = '6a1f0c55-2b7e-4c1e-8a37-0b1c2d3e4f50';
 const PARTNER_B = 'c5d0e4a2-1111-4a2b-9c3d-000000000001';
 const ORDER_A = '0b6f3a3e-5f8e-4a39-9d0c-6f1f3d2b9a10';
+const ORDER_B = '1c7a4b4f-6a9f-4b4a-8e1d-7a2a4e3cab21';
+
+const logger = { error: jest.fn() };
+beforeEach(() => logger.error.mockClear());
 
 interface Call {
   items: trading.GetOrdersItem[];
@@ -32,6 +36,7 @@ function reads(answer: (items: trading.GetOrdersItem[]) => Promise<trading.GetOr
       },
     },
     { batchItemsMax: 64, windowMs: 0, deadlineMs: 5_000 },
+    logger,
   );
   /** A read as a route makes it, inside its request's context. */
   const readAs = (requestId: string, partnerId: string, orderId: string) =>
@@ -94,6 +99,25 @@ describe('coalescedOrderReads', () => {
     ]);
   });
 
+  it("never hands out an order answered at another read's place: each such read fails INTERNAL_ERROR, logged", async () => {
+    const order = (orderId: string) => ({ outcome: { $case: 'order' as const, order: { orderId } as trading.Order } });
+    const { readAs } = reads(async () => ({ answers: [order(ORDER_B), order(ORDER_A)] }));
+    const outcomes = await Promise.allSettled([
+      readAs('req-a', PARTNER_A, ORDER_A),
+      readAs('req-b', PARTNER_B, ORDER_B),
+    ]);
+    expect(outcomes.map((outcome) => (outcome as PromiseRejectedResult).reason?.code)).toEqual([
+      'INTERNAL_ERROR',
+      'INTERNAL_ERROR',
+    ]);
+    expect(logger.error).toHaveBeenCalledTimes(2);
+    expect(logger.error.mock.calls[0][1]).toMatchObject({
+      itemRequestId: 'req-a',
+      orderId: ORDER_A,
+      answeredOrderId: ORDER_B,
+    });
+  });
+
   it('answers INTERNAL_ERROR to an item trading answered with neither an order nor a refusal', async () => {
     const { readAs } = reads(async () => ({ answers: [{ outcome: undefined }] }));
     await expect(readAs('req-a', PARTNER_A, ORDER_A)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
@@ -101,30 +125,40 @@ describe('coalescedOrderReads', () => {
 });
 
 describe('coalescedQuotes', () => {
-  it("sends quotes asked together as one call, each answered as its own: a quote beside a neighbour's refusal", async () => {
+  /** Trading's rule, written out: a refusal for the amount 'bad', else a quote naming its partner; answers as `order` places them. */
+  function quotes(
+    order: (answers: trading.CreateQuotesAnswer[]) => trading.CreateQuotesAnswer[] = (answers) => answers,
+  ) {
     const calls: trading.CreateQuotesItem[][] = [];
     const createQuote = coalescedQuotes(
       {
         createQuotes: async (request) => {
           calls.push(request.items);
-          return {
-            answers: request.items.map(({ request: item }) =>
-              item?.kesAmount === 'bad'
-                ? {
-                    outcome: {
-                      $case: 'refusal',
-                      refusal: itemRefusal(new AppError('VALIDATION_FAILED', { fields: ['kesAmount'] })),
-                    },
-                  }
-                : { outcome: { $case: 'quote', quote: { quoteId: `q-${item?.partnerId}` } as trading.Quote } },
-            ),
-          };
+          const answers = request.items.map(({ request: item, requestId }): trading.CreateQuotesAnswer => {
+            const echo = { partnerId: item?.partnerId ?? '', requestId };
+            return item?.kesAmount === 'bad'
+              ? {
+                  outcome: {
+                    $case: 'refusal',
+                    refusal: itemRefusal(new AppError('VALIDATION_FAILED', { fields: ['kesAmount'] })),
+                  },
+                  ...echo,
+                }
+              : { outcome: { $case: 'quote', quote: { quoteId: `q-${item?.partnerId}` } as trading.Quote }, ...echo };
+          });
+          return { answers: order(answers) };
         },
       },
       { batchItemsMax: 64, windowMs: 0, deadlineMs: 5_000 },
+      logger,
     );
     const ask = (requestId: string, partnerId: string, kesAmount: string) =>
       runWithContext({ requestId, partnerId }, () => createQuote({ partnerId, side: 'buy', kesAmount }));
+    return { ask, calls };
+  }
+
+  it("sends quotes asked together as one call, each answered as its own: a quote beside a neighbour's refusal", async () => {
+    const { ask, calls } = quotes();
     const [good, bad] = await Promise.allSettled([ask('req-a', PARTNER_A, '100.00'), ask('req-b', PARTNER_B, 'bad')]);
     expect(good).toEqual({ status: 'fulfilled', value: { quoteId: `q-${PARTNER_A}` } });
     expect((bad as PromiseRejectedResult).reason).toMatchObject({ code: 'VALIDATION_FAILED', fields: ['kesAmount'] });
@@ -134,5 +168,26 @@ describe('coalescedQuotes', () => {
         { request: { partnerId: PARTNER_B, side: 'buy', kesAmount: 'bad' }, requestId: 'req-b' },
       ],
     ]);
+  });
+
+  it("never hands out a quote answered at another item's place (partner or request id not the item's): INTERNAL_ERROR, logged", async () => {
+    const { ask } = quotes((answers) => [...answers].reverse());
+    const outcomes = await Promise.allSettled([
+      ask('req-a', PARTNER_A, '100.00'),
+      ask('req-b', PARTNER_B, '200.00'),
+      ask('req-c', PARTNER_A, '300.00'),
+    ]);
+    expect(outcomes.map((outcome) => (outcome as PromiseRejectedResult).reason?.code)).toEqual([
+      'INTERNAL_ERROR',
+      undefined,
+      'INTERNAL_ERROR',
+    ]);
+    expect(outcomes[1]).toEqual({ status: 'fulfilled', value: { quoteId: `q-${PARTNER_B}` } });
+    expect(logger.error).toHaveBeenCalledTimes(2);
+    expect(logger.error.mock.calls[0][1]).toMatchObject({
+      itemRequestId: 'req-a',
+      partnerId: PARTNER_A,
+      answeredRequestId: 'req-c',
+    });
   });
 });

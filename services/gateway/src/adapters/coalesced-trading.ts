@@ -20,11 +20,13 @@
  */
 import { AppError } from '@platform/errors';
 import { coalescedCall, CoalescingSettings, fromItemRefusal, ItemOutcome } from '@platform/grpc';
-import { currentContext, RequestContext, runWithContext } from '@platform/logger';
+import { currentContext, Logger, RequestContext, runWithContext } from '@platform/logger';
 import { trading } from '@platform/proto';
 import type { TradingClient } from './upstreams';
 
 export type CoalescedTradingSettings = CoalescingSettings & { deadlineMs: number };
+
+type ErrorLogger = Pick<Logger, 'error'>;
 
 /** A batch's own context: no request, partner, key or operator of one item. */
 const BATCH_CONTEXT: RequestContext = {
@@ -56,21 +58,36 @@ function batched<I, V>(
 
 const requestIdNow = () => currentContext().requestId ?? '';
 
+/**
+ * An answer that names another item than the one at its place (trading answered
+ * out of order): never handed out, so no partner gets another's order or quote;
+ * that item fails as INTERNAL_ERROR, loudly.
+ */
+function misplaced(logger: ErrorLogger, method: string, requestId: string, mismatch: object): ItemOutcome<never> {
+  logger.error('batch answer names another item; not handed out', { method, itemRequestId: requestId, ...mismatch });
+  return { error: new AppError('INTERNAL_ERROR') };
+}
+
 /** GetOrder, made through trading's GetOrders in batches of the reads made together. */
 export function coalescedOrderReads(
   client: Pick<TradingClient, 'getOrders'>,
   settings: CoalescedTradingSettings,
+  logger: ErrorLogger,
 ): TradingClient['getOrder'] {
-  const read = batched<trading.GetOrdersItem, trading.Order>(
-    trading.TradingOrdersService.getOrders.path,
-    settings,
-    async (items, deadlineMs) => {
-      const response = await client.getOrders({ items }, { deadlineMs });
-      return response.answers.map(({ outcome }) =>
-        outcome?.$case === 'order' ? { answer: outcome.order } : refusalOf(outcome),
-      );
-    },
-  );
+  const method = trading.TradingOrdersService.getOrders.path;
+  const read = batched<trading.GetOrdersItem, trading.Order>(method, settings, async (items, deadlineMs) => {
+    const response = await client.getOrders({ items }, { deadlineMs });
+    return response.answers.map(({ outcome }, index) => {
+      if (outcome?.$case !== 'order') return refusalOf(outcome);
+      const item = items[index];
+      if (outcome.order.orderId !== item?.orderId)
+        return misplaced(logger, method, item?.requestId ?? '', {
+          orderId: item?.orderId,
+          answeredOrderId: outcome.order.orderId,
+        });
+      return { answer: outcome.order };
+    });
+  });
   return (request, options) =>
     read({ partnerId: request.partnerId, orderId: request.orderId, requestId: requestIdNow() }, options);
 }
@@ -79,16 +96,22 @@ export function coalescedOrderReads(
 export function coalescedQuotes(
   client: Pick<TradingClient, 'createQuotes'>,
   settings: CoalescedTradingSettings,
+  logger: ErrorLogger,
 ): TradingClient['createQuote'] {
-  const create = batched<trading.CreateQuotesItem, trading.Quote>(
-    trading.TradingService.createQuotes.path,
-    settings,
-    async (items, deadlineMs) => {
-      const response = await client.createQuotes({ items }, { deadlineMs });
-      return response.answers.map(({ outcome }) =>
-        outcome?.$case === 'quote' ? { answer: outcome.quote } : refusalOf(outcome),
-      );
-    },
-  );
+  const method = trading.TradingService.createQuotes.path;
+  const create = batched<trading.CreateQuotesItem, trading.Quote>(method, settings, async (items, deadlineMs) => {
+    const response = await client.createQuotes({ items }, { deadlineMs });
+    return response.answers.map(({ outcome, partnerId, requestId }, index) => {
+      const item = items[index];
+      const itemPartnerId = item?.request?.partnerId ?? '';
+      if (partnerId !== itemPartnerId || requestId !== item?.requestId)
+        return misplaced(logger, method, item?.requestId ?? '', {
+          partnerId: itemPartnerId,
+          answeredPartnerId: partnerId,
+          answeredRequestId: requestId,
+        });
+      return outcome?.$case === 'quote' ? { answer: outcome.quote } : refusalOf(outcome);
+    });
+  });
   return (request, options) => create({ request, requestId: requestIdNow() }, options);
 }

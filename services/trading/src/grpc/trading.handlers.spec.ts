@@ -24,7 +24,7 @@ const QUOTE: QuoteView = {
 };
 
 describe('tradingHandlers createQuotes', () => {
-  it('passes each item on, answers in order, and logs under every request id', async () => {
+  it("passes each item on, answers in order echoing each item's partner and request ids, and logs under every request id", async () => {
     const seen: { commands: CreateQuoteCommand[]; itemsMax: number; requestId?: string }[] = [];
     const createQuote = {
       executeMany: async (commands: CreateQuoteCommand[], itemsMax: number) => {
@@ -52,6 +52,10 @@ describe('tradingHandlers createQuotes', () => {
         itemsMax: COALESCED_BATCH_ITEMS_MAX,
         requestId: 'req-a,req-b',
       },
+    ]);
+    expect(answer.answers.map(({ partnerId, requestId }) => ({ partnerId, requestId }))).toEqual([
+      { partnerId: PARTNER_ID, requestId: 'req-a' },
+      { partnerId: '', requestId: 'req-b' },
     ]);
     const [priced, refused] = answer.answers.map((entry) => entry.outcome);
     expect(priced).toEqual({ $case: 'quote', quote: { ...QUOTE, fee: { ...QUOTE.fee, capKesAmount: undefined } } });

@@ -7,9 +7,11 @@ function toQuoteMessage(quote: QuoteView): trading.Quote {
   return { ...quote, fee: { ...quote.fee, capKesAmount: quote.fee.capKesAmount ?? undefined } };
 }
 
-function toQuotesAnswer(outcome: QuoteOutcome): trading.CreateQuotesAnswer {
-  if ('quote' in outcome) return { outcome: { $case: 'quote', quote: toQuoteMessage(outcome.quote) } };
-  return { outcome: { $case: 'refusal', refusal: itemRefusal(outcome.refusal) } };
+/** An item's answer, echoing the item's partner and request ids (the gateway checks them before handing it out). */
+function toQuotesAnswer(outcome: QuoteOutcome, item: trading.CreateQuotesItem): trading.CreateQuotesAnswer {
+  const echo = { partnerId: item.request?.partnerId ?? '', requestId: item.requestId };
+  if ('quote' in outcome) return { outcome: { $case: 'quote', quote: toQuoteMessage(outcome.quote) }, ...echo };
+  return { outcome: { $case: 'refusal', refusal: itemRefusal(outcome.refusal) }, ...echo };
 }
 
 function toCommand(request: trading.CreateQuoteRequest) {
@@ -37,7 +39,7 @@ export function tradingHandlers(deps: {
       enrichContext({ requestId: request.items.map((item) => item.requestId).join(',') });
       const commands = request.items.map((item) => toCommand(item.request ?? trading.CreateQuoteRequest.create()));
       const outcomes = await deps.createQuote.executeMany(commands, COALESCED_BATCH_ITEMS_MAX);
-      return { answers: outcomes.map(toQuotesAnswer) };
+      return { answers: outcomes.map((outcome, index) => toQuotesAnswer(outcome, request.items[index])) };
     },
   };
 }
