@@ -1,12 +1,15 @@
 // Proves the GetOrders handler's translation: one answer per item in the items'
 // order, an order as GetOrder answers it, a refusal as the AppError payload a
 // single call carries (rebuilt whole by fromItemRefusal); a batch refused whole
-// rejects the call; and the batch's log context names every item's request id.
+// rejects the call; the batch's log context names every item's request id; and
+// each item's outcome is counted by code in trading_batch_item_outcomes_total.
 import { COALESCED_BATCH_ITEMS_MAX, fromItemRefusal } from '@platform/grpc';
 import { currentContext, runWithContext } from '@platform/logger';
+import { Registry } from '@platform/metrics';
 import type { trading } from '@platform/proto';
 import type { OrderRecord } from '../domain/order';
 import { GetOrdersUseCase } from '../usecases/get-orders/get-orders.usecase';
+import { BatchItemMetrics } from './batch-item-metrics';
 import { toOrderMessage, tradingOrdersHandlers } from './trading-orders.handlers';
 
 const PARTNER_ID = '6a1f0c55-2b7e-4c1e-8a37-0b1c2d3e4f50';
@@ -35,7 +38,7 @@ const ORDER: OrderRecord = {
   walletId: null,
 } as unknown as OrderRecord;
 
-function handlers(seen: string[] = []) {
+function handlers(seen: string[] = [], registry = new Registry()) {
   const getOrders = new GetOrdersUseCase(
     {
       readMany: async () => {
@@ -45,7 +48,9 @@ function handlers(seen: string[] = []) {
     },
     COALESCED_BATCH_ITEMS_MAX,
   );
-  return tradingOrdersHandlers({ getOrders } as unknown as Parameters<typeof tradingOrdersHandlers>[0]);
+  return tradingOrdersHandlers({ getOrders, batchItems: new BatchItemMetrics(registry) } as unknown as Parameters<
+    typeof tradingOrdersHandlers
+  >[0]);
 }
 
 const item = (orderId: string, requestId: string, partnerId = PARTNER_ID): trading.GetOrdersItem => ({
@@ -57,8 +62,9 @@ const item = (orderId: string, requestId: string, partnerId = PARTNER_ID): tradi
 describe('tradingOrdersHandlers getOrders', () => {
   it("answers each item in the items' order: the order as GetOrder answers it, or the refusal's payload", async () => {
     const seen: string[] = [];
+    const registry = new Registry();
     const answer = await runWithContext({}, () =>
-      handlers(seen).getOrders({
+      handlers(seen, registry).getOrders({
         items: [
           item('0b6f3a3e-5f8e-4a39-9d0c-6f1f3d2b9a12', 'req-a'),
           item(ORDER.orderId, 'req-b'),
@@ -74,6 +80,11 @@ describe('tradingOrdersHandlers getOrders', () => {
       expect(error).toMatchObject({ code: 'ORDER_NOT_FOUND' });
     }
     expect(seen).toEqual(['req-a,req-b,req-c']);
+    const counted = await registry.getSingleMetric('trading_batch_item_outcomes_total')?.get();
+    expect(counted?.values.map(({ labels, value }) => ({ ...labels, value }))).toEqual([
+      { method: 'GetOrders', code: 'ORDER_NOT_FOUND', value: 2 },
+      { method: 'GetOrders', code: 'OK', value: 1 },
+    ]);
   });
 
   it('rejects a batch refused whole', async () => {

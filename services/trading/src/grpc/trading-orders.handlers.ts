@@ -10,6 +10,7 @@ import type { GetOrderUseCase } from '../usecases/get-order/get-order.usecase';
 import type { GetOrdersUseCase, OrderReadOutcome } from '../usecases/get-orders/get-orders.usecase';
 import type { ListOrdersUseCase } from '../usecases/list-orders/list-orders.usecase';
 import type { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from '../usecases/set-switches/set-switches.usecase';
+import { BatchItemMetrics } from './batch-item-metrics';
 
 export function toOrderMessage(order: OrderRecord): trading.Order {
   const view = orderView(order);
@@ -40,7 +41,9 @@ function toOrdersAnswer(outcome: OrderReadOutcome): trading.GetOrdersAnswer {
 /**
  * TradingOrders: translation only. A batch of reads names no one request in its
  * metadata: its log context takes its items' request ids, comma-separated, so a
- * line the batch logs (a failure) names every request it served.
+ * line the batch logs (a failure) names every request it served (its items share
+ * one statement: no item has work of its own to log). Each item's outcome is
+ * counted (BatchItemMetrics).
  */
 export function tradingOrdersHandlers(deps: {
   createOrder: CreateOrderUseCase;
@@ -48,7 +51,9 @@ export function tradingOrdersHandlers(deps: {
   getOrders: GetOrdersUseCase;
   listOrders: ListOrdersUseCase;
   attachTxHash: AttachTxHashUseCase;
+  batchItems?: BatchItemMetrics;
 }): AsyncImplementation<typeof trading.TradingOrdersService> {
+  const batchItems = deps.batchItems ?? new BatchItemMetrics();
   return {
     async createBuyOrder(request) {
       return toResult(await deps.createOrder.execute({ side: 'buy', ...request }));
@@ -62,6 +67,7 @@ export function tradingOrdersHandlers(deps: {
     async getOrders(request) {
       enrichContext({ requestId: request.items.map((item) => item.requestId).join(',') });
       const outcomes = await deps.getOrders.execute(request.items);
+      batchItems.count('GetOrders', outcomes);
       return { answers: outcomes.map(toOrdersAnswer) };
     },
     async attachTxHash(request) {

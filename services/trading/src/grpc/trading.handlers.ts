@@ -2,6 +2,7 @@ import { AsyncImplementation, COALESCED_BATCH_ITEMS_MAX, itemRefusal } from '@pl
 import { enrichContext } from '@platform/logger';
 import { trading } from '@platform/proto';
 import type { CreateQuoteUseCase, QuoteOutcome, QuoteView } from '../usecases/create-quote/create-quote.usecase';
+import { BatchItemMetrics } from './batch-item-metrics';
 
 function toQuoteMessage(quote: QuoteView): trading.Quote {
   return { ...quote, fee: { ...quote.fee, capKesAmount: quote.fee.capKesAmount ?? undefined } };
@@ -26,19 +27,26 @@ function toCommand(request: trading.CreateQuoteRequest) {
 /**
  * Translates gRPC messages to commands and views back; no decisions here. A batch
  * names no one request in its metadata: its log context takes its items' request
- * ids, comma-separated.
+ * ids, comma-separated (each item's own work logs under its own, see executeMany);
+ * each item's outcome is counted (BatchItemMetrics).
  */
 export function tradingHandlers(deps: {
   createQuote: CreateQuoteUseCase;
+  batchItems?: BatchItemMetrics;
 }): AsyncImplementation<typeof trading.TradingService> {
+  const batchItems = deps.batchItems ?? new BatchItemMetrics();
   return {
     async createQuote(request) {
       return toQuoteMessage(await deps.createQuote.execute(toCommand(request)));
     },
     async createQuotes(request) {
       enrichContext({ requestId: request.items.map((item) => item.requestId).join(',') });
-      const commands = request.items.map((item) => toCommand(item.request ?? trading.CreateQuoteRequest.create()));
-      const outcomes = await deps.createQuote.executeMany(commands, COALESCED_BATCH_ITEMS_MAX);
+      const items = request.items.map((item) => ({
+        command: toCommand(item.request ?? trading.CreateQuoteRequest.create()),
+        requestId: item.requestId,
+      }));
+      const outcomes = await deps.createQuote.executeMany(items, COALESCED_BATCH_ITEMS_MAX);
+      batchItems.count('CreateQuotes', outcomes);
       return { answers: outcomes.map((outcome, index) => toQuotesAnswer(outcome, request.items[index])) };
     },
   };
