@@ -4,9 +4,12 @@
 // caller only, a failed batch fails every item with the same error, a full batch
 // leaves at once (the rest in the next), a window holds the batch that long, the
 // batch's deadline is its earliest item's, each batch's size is observed, and
-// out-of-bounds settings and item refusals map as a single call's would.
+// out-of-bounds settings and item refusals map as a single call's would; a
+// batch is sent in a trace of its own, not in the trace of the request that
+// opened it.
 import { AppError } from '@platform/errors';
 import { Registry } from '@platform/metrics';
+import { currentTraceparent, inSpan, SpanKind, startTracing } from '@platform/tracing';
 import {
   checkCoalescingSettings,
   coalescedCall,
@@ -164,6 +167,24 @@ describe('coalescedCall', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].deadlineMs).toBeLessThanOrEqual(200);
     expect(sent[0].deadlineMs).toBeGreaterThan(0);
+  });
+
+  it('sends a batch in a new trace of its own, whichever request opened or filled it', async () => {
+    startTracing({ service: 'test' });
+    const traceOf = (traceparent: string | null) => String(traceparent).split('-')[1];
+    let sentIn: string | null = null;
+    const { call } = recording({ batchItemsMax: 2 }, async (items) => {
+      sentIn = currentTraceparent();
+      return items.map((item) => ({ answer: item }));
+    });
+    const inRequest = (item: string) =>
+      inSpan('request', { kind: SpanKind.SERVER }, async () => {
+        await call(item);
+        return currentTraceparent();
+      });
+    const requests = await Promise.all([inRequest('a'), inRequest('b')]);
+    expect(traceOf(sentIn)).toMatch(/^[0-9a-f]{32}$/);
+    expect(requests.map(traceOf)).not.toContain(traceOf(sentIn));
   });
 
   it('observes each batch size in grpc_client_batch_items by method', async () => {

@@ -15,6 +15,14 @@
  * The batch's deadline is its earliest item's. Every batch's size is observed
  * in grpc_client_batch_items{method}.
  *
+ * A batch serves several requests, each in its own trace: it is sent in a span
+ * of its own (`batch <method>`) that starts a new trace, linked to the span of
+ * each item's caller (the links are kept when spans are recorded), so the batch
+ * RPC's client span and the server's work land in the batch's trace, not in the
+ * trace of whichever request happened to open or fill the batch. Without an
+ * exporter a span is only its ids: the batch's lines carry its own trace id, and
+ * the items are found by their request ids.
+ *
  * A batch RPC's answer per item travels as an ItemAnswer: the value, or the
  * refusal as the AppError payload the `x-error` trailer of a single call
  * carries (itemRefusal / fromItemRefusal), so the caller rebuilds the same
@@ -22,6 +30,7 @@
  */
 import { AppError, fromPayload, isAppError, toPayload } from '@platform/errors';
 import { histogram, metricsRegistry, Registry } from '@platform/metrics';
+import { activeContext, Context, inSpan, SpanKind } from '@platform/tracing';
 
 /** The most items one batch RPC carries: a batch server refuses more, a coalescer's setting is checked against it. */
 export const COALESCED_BATCH_ITEMS_MAX = 256;
@@ -66,6 +75,8 @@ export interface CoalescedCallOptions<I, A> extends CoalescingSettings {
 interface Waiting<I, A> {
   item: I;
   deadlineAtMs: number;
+  /** The caller's trace context, linked to by the batch's span. */
+  traceContext: Context;
   resolve(answer: A): void;
   reject(error: unknown): void;
 }
@@ -124,16 +135,16 @@ export function coalescedCall<I, A>(options: CoalescedCallOptions<I, A>): Coales
     const failAll = (error: unknown) => {
       for (const entry of batch) entry.reject(error);
     };
-    let sent: Promise<readonly ItemOutcome<A>[]>;
-    try {
-      sent = options.send(
-        batch.map((entry) => entry.item),
-        Math.max(1, deadlineAtMs - Date.now()),
-      );
-    } catch (error) {
-      failAll(error);
-      return;
-    }
+    // A new trace linked to every item's (see above); send's own throw rejects `sent`.
+    const sent = inSpan(
+      `batch ${options.method}`,
+      { kind: SpanKind.INTERNAL, parent: null, linkedTo: batch.map((entry) => entry.traceContext) },
+      async () =>
+        options.send(
+          batch.map((entry) => entry.item),
+          Math.max(1, deadlineAtMs - Date.now()),
+        ),
+    );
     // settle's own failure reaches failAll too: no caller is left waiting, no rejection unhandled.
     sent.then((outcomes) => settle(batch, outcomes)).catch(failAll);
   };
@@ -141,7 +152,7 @@ export function coalescedCall<I, A>(options: CoalescedCallOptions<I, A>): Coales
   return (item, callOptions = {}) =>
     new Promise<A>((resolve, reject) => {
       const deadlineAtMs = Date.now() + (callOptions.deadlineMs ?? options.deadlineMs);
-      waiting.push({ item, deadlineAtMs, resolve, reject });
+      waiting.push({ item, deadlineAtMs, traceContext: activeContext(), resolve, reject });
       if (waiting.length >= batchItemsMax) flush();
       else if (!timer) timer = windowMs === 0 ? setImmediate(flush) : setTimeout(flush, windowMs);
     });

@@ -5,10 +5,23 @@
  * context as a W3C `traceparent` for the next hop (gRPC metadata, an outbox
  * row, an AMQP header, a stored delivery).
  *
+ * A span may start a new trace (no parent) and link to the spans it works for
+ * (a batch sent for several requests, each in its own trace).
+ *
  * A traceparent from outside is parsed by the W3C propagator: one that is
  * malformed, of an unknown version or all zeros is ignored, and a new trace starts.
  */
-import { Context, context, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  Context,
+  context,
+  Link,
+  propagation,
+  ROOT_CONTEXT,
+  Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 
 export { SpanKind } from '@opentelemetry/api';
 export type { Context, Span } from '@opentelemetry/api';
@@ -42,14 +55,35 @@ export function currentTraceparent(active: Context = context.active()): string |
 
 export interface SpanOptions {
   kind: SpanKind;
-  /** The parent; the active context when omitted. */
-  parent?: Context;
+  /** The parent; the active context when omitted; null for none (the span starts a new trace). */
+  parent?: Context | null;
+  /**
+   * Contexts whose spans this one works for without being their child (a batch
+   * sent for several requests): linked to when the span is recorded.
+   */
+  linkedTo?: readonly Context[];
+}
+
+/** The active context (to link to it later, from a span started elsewhere). */
+export function activeContext(): Context {
+  return context.active();
+}
+
+/** The valid span contexts of `contexts`, as span links. */
+function linksTo(contexts: readonly Context[] | undefined): Link[] | undefined {
+  if (!contexts) return undefined;
+  return contexts.flatMap((linked) => {
+    const spanContext = trace.getSpanContext(linked);
+    return spanContext && trace.isSpanContextValid(spanContext) ? [{ context: spanContext }] : [];
+  });
 }
 
 /** Starts a span and the context in which it is active. */
 export function startSpan(name: string, options: SpanOptions): { span: Span; context: Context } {
-  const parent = options.parent ?? context.active();
-  const span = trace.getTracer(TRACER_NAME).startSpan(name, { kind: options.kind }, parent);
+  const parent = options.parent === null ? ROOT_CONTEXT : (options.parent ?? context.active());
+  const span = trace
+    .getTracer(TRACER_NAME)
+    .startSpan(name, { kind: options.kind, links: linksTo(options.linkedTo) }, parent);
   return { span, context: trace.setSpan(parent, span) };
 }
 

@@ -14,9 +14,10 @@
  * A batch is sent outside any one request's context: its metadata names no
  * request and no partner (the batch spans several); each item carries its own
  * partner id and request id, and trading logs the batch under the items'
- * request ids. Its client span is the child of the span of the request whose
- * call opened the batch (the trace context active when it was scheduled); the
- * other requests' calls are found by their request ids.
+ * request ids. Its spans are in a trace of its own, linked to each request's
+ * span (coalesced-call.ts), never in one partner's trace. An answer is handed
+ * out only if it names its item (the order's id; a quote's echoed partner and
+ * request ids): one out of place fails its item as INTERNAL_ERROR, logged.
  */
 import { AppError } from '@platform/errors';
 import { coalescedCall, CoalescingSettings, fromItemRefusal, ItemOutcome } from '@platform/grpc';
