@@ -38,6 +38,10 @@ import {
   quote,
   useOrderSpecPools,
 } from './order-support';
+import { untilShared } from './gateway-batches';
+
+/** Rounds of concurrent calls tried before a spec gives up seeing them share a batch. */
+const SHARED_ROUNDS_MAX = 10;
 
 const pools = useOrderSpecPools();
 
@@ -222,10 +226,11 @@ describe('POST /v1/orders/buy (debit-first)', () => {
     expectRefusal(await p.http.get('/v1/orders/not-a-uuid'), 404, 'ORDER_NOT_FOUND');
   });
 
-  it("answers concurrent reads each as its own, whether or not they shared a batch: own 200, another partner's 404", async () => {
+  it("answers concurrent reads each as its own, in shared batches: own 200, another partner's 404", async () => {
     // The gateway sends the reads made in one pass to trading as one GetOrders call
-    // (adapters/order-reads.ts): fired together, each partner's reads of both orders
-    // are likely to share batches; whatever the grouping, each answer is its own.
+    // (adapters/coalesced-trading.ts). Reads are fired together until its
+    // grpc_client_batch_items shows a batch of more than one (gateway-batches.ts);
+    // whatever the grouping, each answer is its own.
     const [p, other] = await Promise.all([orderPartner(), orderPartner()]);
     await Promise.all([fundKes(p.http, '200.00'), fundKes(other.http, '200.00')]);
     const [mine, theirs] = await Promise.all(
@@ -236,28 +241,31 @@ describe('POST /v1/orders/buy (debit-first)', () => {
         return created.body.orderId as string;
       }),
     );
-    const rounds = 5;
-    const reads = await Promise.all(
-      Array.from({ length: rounds }, () => [
-        p.http.get(`/v1/orders/${mine}`),
-        p.http.get(`/v1/orders/${theirs}`),
-        other.http.get(`/v1/orders/${theirs}`),
-        other.http.get(`/v1/orders/${mine}`),
-        p.http.get(`/v1/orders/${randomUUID()}`),
-      ]).flat(),
-    );
-    for (let round = 0; round < rounds; round += 1) {
-      const [ownOfP, foreignToP, ownOfOther, foreignToOther, missing] = reads.slice(round * 5, round * 5 + 5);
-      expect(ownOfP.status).toBe(200);
-      expect(ownOfP.body).toMatchObject({ orderId: mine, partnerReference: 'concurrent-read' });
-      expect(ownOfOther.status).toBe(200);
-      expect(ownOfOther.body).toMatchObject({ orderId: theirs, partnerReference: 'concurrent-read' });
-      expectRefusal(foreignToP, 404, 'ORDER_NOT_FOUND');
-      expectRefusal(foreignToOther, 404, 'ORDER_NOT_FOUND');
-      expectRefusal(missing, 404, 'ORDER_NOT_FOUND');
-      for (const refused of [foreignToP, foreignToOther, missing])
-        expect(refused.body.requestId).toBe(refused.headers.get('x-request-id'));
-    }
+    const readsOfOneRound = 5;
+    const readTogether = async () => {
+      const reads = await Promise.all(
+        Array.from({ length: readsOfOneRound }, () => [
+          p.http.get(`/v1/orders/${mine}`),
+          p.http.get(`/v1/orders/${theirs}`),
+          other.http.get(`/v1/orders/${theirs}`),
+          other.http.get(`/v1/orders/${mine}`),
+          p.http.get(`/v1/orders/${randomUUID()}`),
+        ]).flat(),
+      );
+      for (let read = 0; read < readsOfOneRound; read += 1) {
+        const [ownOfP, foreignToP, ownOfOther, foreignToOther, missing] = reads.slice(read * 5, read * 5 + 5);
+        expect(ownOfP.status).toBe(200);
+        expect(ownOfP.body).toMatchObject({ orderId: mine, partnerReference: 'concurrent-read' });
+        expect(ownOfOther.status).toBe(200);
+        expect(ownOfOther.body).toMatchObject({ orderId: theirs, partnerReference: 'concurrent-read' });
+        expectRefusal(foreignToP, 404, 'ORDER_NOT_FOUND');
+        expectRefusal(foreignToOther, 404, 'ORDER_NOT_FOUND');
+        expectRefusal(missing, 404, 'ORDER_NOT_FOUND');
+        for (const refused of [foreignToP, foreignToOther, missing])
+          expect(refused.body.requestId).toBe(refused.headers.get('x-request-id'));
+      }
+    };
+    await untilShared('GetOrders', SHARED_ROUNDS_MAX, readTogether);
   });
 });
 
