@@ -24,6 +24,7 @@ import { untilShared } from './gateway-batches';
 
 /** Rounds of concurrent quotes tried before the spec gives up seeing them share a batch. */
 const SHARED_ROUNDS_MAX = 10;
+const QUOTES_PER_MINUTE_MAX = 1_000;
 
 interface PgClient {
   connect(): Promise<void>;
@@ -84,6 +85,8 @@ function expectRefusal(result: HttpResult, statusCode: number, error: string, me
 beforeAll(async () => {
   stack = loadTestStack() as StackFile;
   partner = await createTestPartner({
+    // Room for the shared-batch spec's rounds of concurrent quotes (up to SHARED_ROUNDS_MAX × 16).
+    rateLimitPerMinute: QUOTES_PER_MINUTE_MAX,
     extraArgs: ['--fee-bps', '100', '--fee-flat-kes', '10.00', '--fee-cap-kes', '500.00'],
   });
   client = new PartnerHttpClient(partner);
