@@ -36,3 +36,12 @@ export {
 export type { ClientTls, ConnectionAge, TlsFiles, TlsOptions, TlsSettings } from './tls';
 export { callLabels, clientCallTimer, codeName, serverCallTimer } from './call-metrics';
 export { serverSpans, startClientSpan, traceparentOf } from './call-tracing';
+export {
+  checkCoalescingSettings,
+  coalescedCall,
+  fromItemRefusal,
+  itemRefusal,
+  COALESCED_BATCH_ITEMS_MAX,
+  COALESCING_WINDOW_MS_MAX,
+} from './coalesced-call';
+export type { CoalescedCall, CoalescedCallOptions, CoalescingSettings, ItemOutcome } from './coalesced-call';

@@ -42,6 +42,7 @@ export const RETRYABLE_METHODS: Readonly<Record<string, string>> = Object.freeze
     'idempotent on order_id: the same registration answers the current state, a claim it made included',
   // trading
   '/trading.v1.TradingOrders/GetOrder': 'read',
+  '/trading.v1.TradingOrders/GetOrders': 'read',
   '/trading.v1.TradingOrders/ListOrders': 'read',
   '/trading.v1.TradingLimits/GetPartnerLimits': 'read',
   '/trading.v1.TradingLimits/ReserveDailyCap': 'idempotent on usage_id',

@@ -7,6 +7,7 @@ export {
 } from './tracing';
 export type { Tracing, TracingOptions } from './tracing';
 export {
+  activeContext,
   contextFromTraceparent,
   currentTraceparent,
   endSpan,

@@ -2,12 +2,22 @@
 // ids only (never recorded) yet nested spans share the trace, a received
 // traceparent is continued (its trace id kept, a new span id made), a malformed
 // or all-zero one starts a new trace, and the active span is written back as a
-// W3C traceparent (not sampled, as nothing here records it). The traceparent is read
-// and written without the global propagator: each reading and writing is compared with
-// what @opentelemetry/core's W3C propagator makes of the same input.
+// W3C traceparent (not sampled, as nothing here records it); a span without a
+// parent starts a new trace even inside another (a batch sent for several
+// requests), whatever it links to. The traceparent is read and written without
+// the global propagator: each reading and writing is compared with what
+// @opentelemetry/core's W3C propagator makes of the same input.
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { suppressTracing, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { contextFromTraceparent, currentTraceparent, inSpan, SpanKind, startSpan, startTracing } from './index';
+import {
+  activeContext,
+  contextFromTraceparent,
+  currentTraceparent,
+  inSpan,
+  SpanKind,
+  startSpan,
+  startTracing,
+} from './index';
 
 const RECEIVED = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-00$/;
@@ -35,6 +45,20 @@ describe('spans without an exporter', () => {
     expect(outerTrace).toHaveLength(32);
     expect(innerTrace).toBe(outerTrace);
     expect(innerSpan).not.toBe(outerSpan);
+  });
+
+  it('starts a new trace for a span with no parent, inside another span, linking to it', async () => {
+    const [outer, batch] = await inSpan('request', { kind: SpanKind.SERVER }, async () => {
+      const linkedTo = [activeContext()];
+      const inBatch = await inSpan('batch', { kind: SpanKind.INTERNAL, parent: null, linkedTo }, async () =>
+        currentTraceparent(),
+      );
+      return [currentTraceparent(), inBatch];
+    });
+    const [, outerTrace] = TRACEPARENT.exec(String(outer)) ?? [];
+    const [, batchTrace] = TRACEPARENT.exec(String(batch)) ?? [];
+    expect(batchTrace).toHaveLength(32);
+    expect(batchTrace).not.toBe(outerTrace);
   });
 
   it('continues a received traceparent in a span of its own', async () => {

@@ -5,6 +5,9 @@
  * context as a W3C `traceparent` for the next hop (gRPC metadata, an outbox
  * row, an AMQP header, a stored delivery).
  *
+ * A span may start a new trace (no parent) and link to the spans it works for
+ * (a batch sent for several requests, each in its own trace).
+ *
  * A traceparent from outside is read by the W3C propagator's own rule (its
  * pattern, version 00 with nothing after the flags): one that is malformed,
  * of version ff or all zeros is ignored, and a new trace starts. It is read
@@ -13,7 +16,17 @@
  * gRPC call a carrier, a getter and the global registry's look-up on each
  * side, and a second check of ids the parse had just checked.
  */
-import { Context, context, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import {
+  Context,
+  context,
+  Link,
+  ROOT_CONTEXT,
+  Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
 import { isTracingSuppressed } from '@opentelemetry/core';
 import { CheckedSpanContext, isValidSpanContext } from './span-context';
 
@@ -106,14 +119,35 @@ export function currentTraceparent(active: Context = context.active()): string |
 
 export interface SpanOptions {
   kind: SpanKind;
-  /** The parent; the active context when omitted. */
-  parent?: Context;
+  /** The parent; the active context when omitted; null for none (the span starts a new trace). */
+  parent?: Context | null;
+  /**
+   * Contexts whose spans this one works for without being their child (a batch
+   * sent for several requests): linked to when the span is recorded.
+   */
+  linkedTo?: readonly Context[];
+}
+
+/** The active context (to link to it later, from a span started elsewhere). */
+export function activeContext(): Context {
+  return context.active();
+}
+
+/** The valid span contexts of `contexts`, as span links. */
+function linksTo(contexts: readonly Context[] | undefined): Link[] | undefined {
+  if (!contexts) return undefined;
+  return contexts.flatMap((linked) => {
+    const spanContext = trace.getSpanContext(linked);
+    return spanContext && trace.isSpanContextValid(spanContext) ? [{ context: spanContext }] : [];
+  });
 }
 
 /** Starts a span and the context in which it is active. */
 export function startSpan(name: string, options: SpanOptions): { span: Span; context: Context } {
-  const parent = options.parent ?? context.active();
-  const span = trace.getTracer(TRACER_NAME).startSpan(name, { kind: options.kind }, parent);
+  const parent = options.parent === null ? ROOT_CONTEXT : (options.parent ?? context.active());
+  const span = trace
+    .getTracer(TRACER_NAME)
+    .startSpan(name, { kind: options.kind, links: linksTo(options.linkedTo) }, parent);
   return { span, context: trace.setSpan(parent, span) };
 }
 

@@ -30,6 +30,8 @@ describe('gateway configSchema', () => {
       HTTP_PORT: 8080,
       RATE_LIMIT_PER_MINUTE_DEFAULT: 120,
       UPSTREAM_DEADLINE_MS: 5_000,
+      TRADING_BATCH_ITEMS_MAX: 64,
+      TRADING_BATCH_WINDOW_MS: 0,
       PLATFORM_MODE: 'sandbox',
     });
   });
@@ -46,6 +48,9 @@ describe('gateway configSchema', () => {
     ['TRADING_GRPC_ADDR', 'not an address'],
     ['RATE_LIMIT_PER_MINUTE_DEFAULT', '0'],
     ['UPSTREAM_DEADLINE_MS', '-1'],
+    ['TRADING_BATCH_ITEMS_MAX', '-1'],
+    ['TRADING_BATCH_ITEMS_MAX', '257'],
+    ['TRADING_BATCH_WINDOW_MS', '2'],
     ['PAYOUTS_GRPC_ADDR', 'x'],
   ])('refuses a malformed %s', (name, value) => {
     expect(problemsOf({ ...fullEnv, [name]: value }).some((problem) => problem.startsWith(`${name}:`))).toBe(true);

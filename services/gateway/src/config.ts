@@ -12,6 +12,7 @@ import {
   urlWithProtocol,
   z,
 } from '@platform/config';
+import { COALESCED_BATCH_ITEMS_MAX, COALESCING_WINDOW_MS_MAX } from '@platform/grpc';
 
 /** Largest request body the gateway reads. A constant: the contract fixes it. */
 export const BODY_BYTES_MAX = 64 * 1024;
@@ -54,6 +55,18 @@ export const configSchema = z
     RATE_LIMIT_PER_MINUTE_DEFAULT: positiveInt().max(RATE_LIMIT_PER_MINUTE_MAX).default(120),
     /** Deadline of every gRPC call to a service behind the gateway. */
     UPSTREAM_DEADLINE_MS: positiveInt().max(UPSTREAM_DEADLINE_MS_MAX).default(5_000),
+    /**
+     * `GET /v1/orders/{id}` reads and `POST /v1/quotes` made in one event-loop pass go
+     * to trading as one GetOrders or CreateQuotes call (adapters/coalesced-trading.ts):
+     * at most this many items a call. 0: not coalesced, each call its own GetOrder or
+     * CreateQuote (for a rollout that meets a trading without the batch RPCs).
+     */
+    TRADING_BATCH_ITEMS_MAX: nonNegativeInt().max(COALESCED_BATCH_ITEMS_MAX).default(64),
+    /**
+     * How long (ms) such a batch waits for more after its first item; 0: it leaves
+     * at the end of the pass its first item came in (no timer).
+     */
+    TRADING_BATCH_WINDOW_MS: nonNegativeInt().max(COALESCING_WINDOW_MS_MAX).default(0),
     /**
      * Refused authentications one source address may cause on one replica in a
      * minute before it is answered 429 without a lookup. A partner's own client

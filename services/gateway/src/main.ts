@@ -9,6 +9,7 @@ import { checkNoEviction, closeRedis, connectRedis } from './adapters/redis';
 import { RedisRequestAdmission } from './adapters/redis-admission';
 import { StoreReadiness } from './adapters/readiness';
 import { CachedUpstreamHealth } from './adapters/upstream-health';
+import { coalescedOrderReads, coalescedQuotes } from './adapters/coalesced-trading';
 import { createUpstreams } from './adapters/upstreams';
 import { readConfig } from './config';
 import { apiKeyPattern, keyModeFor } from './domain/credential-tokens';
@@ -57,6 +58,11 @@ bootService({
     );
 
     const readiness = new StoreReadiness(redis, dataSource);
+    const tradingBatches = {
+      batchItemsMax: config.TRADING_BATCH_ITEMS_MAX,
+      windowMs: config.TRADING_BATCH_WINDOW_MS,
+      deadlineMs: config.UPSTREAM_DEADLINE_MS,
+    };
     const server = createServer({
       dataSource,
       logger,
@@ -78,7 +84,15 @@ bootService({
       admission: new RedisRequestAdmission(redis, logger),
       refusedAuthentications: new RefusedAuthentications(config.AUTH_REFUSALS_PER_MINUTE_PER_ADDRESS),
       trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-      trading: upstreams.trading,
+      // TRADING_BATCH_ITEMS_MAX=0 leaves each read and quote its own call (a trading without the batch RPCs).
+      trading:
+        tradingBatches.batchItemsMax === 0
+          ? upstreams.trading
+          : {
+              ...upstreams.trading,
+              getOrder: coalescedOrderReads(upstreams.trading, tradingBatches, logger),
+              createQuote: coalescedQuotes(upstreams.trading, tradingBatches, logger),
+            },
       ledger: upstreams.ledger,
       walletRegistry: upstreams.walletRegistry,
       notifier: upstreams.notifier,

@@ -1,5 +1,5 @@
 /** Wires dependencies into a gRPC server. No I/O here beyond what is passed in. */
-import { allReachable, createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
+import { allReachable, COALESCED_BATCH_ITEMS_MAX, createGrpcServer, GrpcServer, TlsMaterial } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { BatchSweeper, DataSource, ListAuditRecordsUseCase } from '@platform/persistence';
 import { trading } from '@platform/proto';
@@ -32,6 +32,7 @@ import { SellBalanceFunding, SellDepositFunding } from './usecases/create-order/
 import { CreateQuoteUseCase } from './usecases/create-quote/create-quote.usecase';
 import { FundSellDepositUseCase } from './usecases/fund-sell-deposit/fund-sell-deposit.usecase';
 import { GetOrderUseCase } from './usecases/get-order/get-order.usecase';
+import { GetOrdersUseCase } from './usecases/get-orders/get-orders.usecase';
 import { GetPartnerLimitsUseCase } from './usecases/get-partner-limits/get-partner-limits.usecase';
 import { ListOrdersUseCase } from './usecases/list-orders/list-orders.usecase';
 import { OrderTransitions, PartnerAccountIds, ServiceAccounts } from './usecases/order-support';
@@ -185,6 +186,7 @@ export function createServer(deps: ServerDependencies): {
     tradingOrdersHandlers({
       createOrder: createOrderUseCase(deps, wiring, balanceFunding),
       getOrder: new GetOrderUseCase(repositories.orders),
+      getOrders: new GetOrdersUseCase(repositories.orders, COALESCED_BATCH_ITEMS_MAX),
       listOrders: new ListOrdersUseCase(repositories.orders),
       attachTxHash: new AttachTxHashUseCase({
         dataSource: deps.dataSource,

@@ -38,6 +38,10 @@ import {
   quote,
   useOrderSpecPools,
 } from './order-support';
+import { untilShared } from './gateway-batches';
+
+/** Rounds of concurrent calls tried before a spec gives up seeing them share a batch. */
+const SHARED_ROUNDS_MAX = 10;
 
 const pools = useOrderSpecPools();
 
@@ -220,6 +224,48 @@ describe('POST /v1/orders/buy (debit-first)', () => {
     expectRefusal(await p.http.get(`/v1/orders/${created.body.orderId}`), 404, 'ORDER_NOT_FOUND');
     expectRefusal(await p.http.get(`/v1/orders/${randomUUID()}`), 404, 'ORDER_NOT_FOUND');
     expectRefusal(await p.http.get('/v1/orders/not-a-uuid'), 404, 'ORDER_NOT_FOUND');
+  });
+
+  it("answers concurrent reads each as its own, in shared batches: own 200, another partner's 404", async () => {
+    // The gateway sends the reads made in one pass to trading as one GetOrders call
+    // (adapters/coalesced-trading.ts). Reads are fired together until its
+    // grpc_client_batch_items shows a batch of more than one (gateway-batches.ts);
+    // whatever the grouping, each answer is its own.
+    const [p, other] = await Promise.all([orderPartner(), orderPartner()]);
+    await Promise.all([fundKes(p.http, '200.00'), fundKes(other.http, '200.00')]);
+    const [mine, theirs] = await Promise.all(
+      [p, other].map(async (partner) => {
+        const q = await quote(partner.http, 'buy', { kesAmount: '100.00' });
+        const created = await buy(partner, { quoteId: q.quoteId, partnerReference: 'concurrent-read' });
+        expect(created.status).toBe(202);
+        return created.body.orderId as string;
+      }),
+    );
+    const readsOfOneRound = 5;
+    const readTogether = async () => {
+      const reads = await Promise.all(
+        Array.from({ length: readsOfOneRound }, () => [
+          p.http.get(`/v1/orders/${mine}`),
+          p.http.get(`/v1/orders/${theirs}`),
+          other.http.get(`/v1/orders/${theirs}`),
+          other.http.get(`/v1/orders/${mine}`),
+          p.http.get(`/v1/orders/${randomUUID()}`),
+        ]).flat(),
+      );
+      for (let read = 0; read < readsOfOneRound; read += 1) {
+        const [ownOfP, foreignToP, ownOfOther, foreignToOther, missing] = reads.slice(read * 5, read * 5 + 5);
+        expect(ownOfP.status).toBe(200);
+        expect(ownOfP.body).toMatchObject({ orderId: mine, partnerReference: 'concurrent-read' });
+        expect(ownOfOther.status).toBe(200);
+        expect(ownOfOther.body).toMatchObject({ orderId: theirs, partnerReference: 'concurrent-read' });
+        expectRefusal(foreignToP, 404, 'ORDER_NOT_FOUND');
+        expectRefusal(foreignToOther, 404, 'ORDER_NOT_FOUND');
+        expectRefusal(missing, 404, 'ORDER_NOT_FOUND');
+        for (const refused of [foreignToP, foreignToOther, missing])
+          expect(refused.body.requestId).toBe(refused.headers.get('x-request-id'));
+      }
+    };
+    await untilShared('GetOrders', SHARED_ROUNDS_MAX, readTogether);
   });
 });
 

@@ -4,7 +4,8 @@
 // unconsumed with its expiry, every 400 naming its fields, 422
 // FEE_EXCEEDS_PROCEEDS at and below its boundary, 503 FEE_PRICING_INVALID for a
 // corrupt or missing profile row, and 503 RATE_UNAVAILABLE once a halted rate
-// outlives the staleness limit.
+// outlives the staleness limit. Quotes asked at once (which the gateway sends to
+// trading in shared CreateQuotes calls) are each priced and refused on their own.
 //
 // The partner is this file's own: fee 100 bps + 10.00 flat, capped at 500.00,
 // with its sandbox rate pinned at bid 128.1234 / ask 130.9876. Pinned rates have
@@ -19,6 +20,11 @@ import {
   TestPartner,
   TestStack,
 } from '@platform/testing';
+import { untilShared } from './gateway-batches';
+
+/** Rounds of concurrent quotes tried before the spec gives up seeing them share a batch. */
+const SHARED_ROUNDS_MAX = 10;
+const QUOTES_PER_MINUTE_MAX = 1_000;
 
 interface PgClient {
   connect(): Promise<void>;
@@ -79,6 +85,8 @@ function expectRefusal(result: HttpResult, statusCode: number, error: string, me
 beforeAll(async () => {
   stack = loadTestStack() as StackFile;
   partner = await createTestPartner({
+    // Room for the shared-batch spec's rounds of concurrent quotes (up to SHARED_ROUNDS_MAX × 16).
+    rateLimitPerMinute: QUOTES_PER_MINUTE_MAX,
     extraArgs: ['--fee-bps', '100', '--fee-flat-kes', '10.00', '--fee-cap-kes', '500.00'],
   });
   client = new PartnerHttpClient(partner);
@@ -249,6 +257,47 @@ describe('POST /v1/quotes refuses a sell whose fee swallows the proceeds', () =>
     const result = await quote({ side: 'buy', kesAmount: '10.00' });
     expect(result.status).toBe(201);
     expect(result.body.kesTotalAmount).toBe('20.10');
+  });
+});
+
+describe('POST /v1/quotes asked at once', () => {
+  it('prices each exactly and refuses each on its own, in shared batches', async () => {
+    // Quotes are asked together until the gateway's grpc_client_batch_items shows a
+    // CreateQuotes batch of more than one (gateway-batches.ts).
+    const asked = 4;
+    const quoteIds = new Set<string>();
+    const askTogether = async () => {
+      const results = await Promise.all(
+        Array.from({ length: asked }, () => [
+          quote({ side: 'buy', kesAmount: '1000.00' }),
+          quote({ side: 'sell', usdtAmount: '0.000001' }),
+          quote({ side: 'sell', kesAmount: '10.00' }),
+          quote({ side: 'sell', usdtAmount: '10.123456' }),
+        ]).flat(),
+      );
+      for (let set = 0; set < asked; set += 1) {
+        const [buy, tooSmall, feeTooHigh, sell] = results.slice(set * 4, set * 4 + 4);
+        expect(buy.status).toBe(201);
+        expect(buy.body).toMatchObject({ usdtAmount: '7.634310', rate: ASK, kesTotalAmount: '1020.00' });
+        expectRefusal(tooSmall, 400, 'Bad Request', 'Validation failed on: usdtAmount');
+        expectRefusal(feeTooHigh, 422, 'Unprocessable Entity', 'FEE_EXCEEDS_PROCEEDS');
+        expect(sell.status).toBe(201);
+        expect(sell.body).toMatchObject({ kesAmount: '1297.05', rate: BID, kesTotalAmount: '1274.07' });
+        for (const priced of [buy, sell]) {
+          quoteIds.add(priced.body.quoteId);
+          const expiresAtMs = Date.parse(priced.body.expiresAt);
+          expect(expiresAtMs).toBeGreaterThanOrEqual(priced.startedMs + quoteLifetimeMs() - CLOCK_SLACK_MS);
+          expect(expiresAtMs).toBeLessThanOrEqual(priced.finishedMs + quoteLifetimeMs() + CLOCK_SLACK_MS);
+        }
+      }
+    };
+    await untilShared('CreateQuotes', SHARED_ROUNDS_MAX, askTogether);
+    const { rows } = await db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM quotes WHERE quote_id = ANY($1::uuid[]) AND partner_id = $2',
+      [[...quoteIds], partner.partnerId],
+    );
+    expect(quoteIds.size % (asked * 2)).toBe(0);
+    expect(rows[0]!.count).toBe(quoteIds.size);
   });
 });
 

@@ -11,7 +11,8 @@ import type { AccessTable } from '@platform/grpc';
 import type { trading } from '@platform/proto';
 
 export const TRADING_ACCESS = {
-  TRADING: { createQuote: ['gateway'] } satisfies AccessTable<typeof trading.TradingService>,
+  // createQuotes: the gateway's coalesced quotes, each item priced for its own partner.
+  TRADING: { createQuote: ['gateway'], createQuotes: ['gateway'] } satisfies AccessTable<typeof trading.TradingService>,
   TRADING_ADMIN: { configurePartner: ['ops'] } satisfies AccessTable<typeof trading.TradingAdminService>,
   TRADING_SANDBOX: { setSandboxRate: ['gateway'] } satisfies AccessTable<typeof trading.TradingSandboxService>,
   TRADING_LIMITS: {
@@ -29,6 +30,8 @@ export const TRADING_ACCESS = {
     createBuyOrder: ['gateway'],
     createSellOrder: ['gateway'],
     getOrder: ['gateway'],
+    // The gateway's coalesced GetOrder reads; each item is checked against its own partner.
+    getOrders: ['gateway'],
     attachTxHash: ['gateway'],
     listOrders: ['gateway'],
   } satisfies AccessTable<typeof trading.TradingOrdersService>,

@@ -1,4 +1,5 @@
-import type { AsyncImplementation } from '@platform/grpc';
+import { AsyncImplementation, itemRefusal } from '@platform/grpc';
+import { enrichContext } from '@platform/logger';
 import type { ListAuditRecordsUseCase } from '@platform/persistence';
 import type { trading } from '@platform/proto';
 import { OrderRecord, orderView } from '../domain/order';
@@ -6,8 +7,10 @@ import type { AttachTxHashUseCase } from '../usecases/attach-tx-hash/attach-tx-h
 import type { CreateOrderUseCase } from '../usecases/create-order/create-order.usecase';
 import type { OrderResult } from '../usecases/create-order/funding-strategy';
 import type { GetOrderUseCase } from '../usecases/get-order/get-order.usecase';
+import type { GetOrdersUseCase, OrderReadOutcome } from '../usecases/get-orders/get-orders.usecase';
 import type { ListOrdersUseCase } from '../usecases/list-orders/list-orders.usecase';
 import type { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from '../usecases/set-switches/set-switches.usecase';
+import { BatchItemMetrics } from './batch-item-metrics';
 
 export function toOrderMessage(order: OrderRecord): trading.Order {
   const view = orderView(order);
@@ -30,13 +33,27 @@ function toResult(result: OrderResult): trading.OrderResult {
   return { order: toOrderMessage(result.order), refusalCode: result.refusalCode ?? undefined };
 }
 
-/** TradingOrders: translation only. */
+function toOrdersAnswer(outcome: OrderReadOutcome): trading.GetOrdersAnswer {
+  if ('order' in outcome) return { outcome: { $case: 'order', order: toOrderMessage(outcome.order) } };
+  return { outcome: { $case: 'refusal', refusal: itemRefusal(outcome.refusal) } };
+}
+
+/**
+ * TradingOrders: translation only. A batch of reads names no one request in its
+ * metadata: its log context takes its items' request ids, comma-separated, so a
+ * line the batch logs (a failure) names every request it served (its items share
+ * one statement: no item has work of its own to log). Each item's outcome is
+ * counted (BatchItemMetrics).
+ */
 export function tradingOrdersHandlers(deps: {
   createOrder: CreateOrderUseCase;
   getOrder: GetOrderUseCase;
+  getOrders: GetOrdersUseCase;
   listOrders: ListOrdersUseCase;
   attachTxHash: AttachTxHashUseCase;
+  batchItems?: BatchItemMetrics;
 }): AsyncImplementation<typeof trading.TradingOrdersService> {
+  const batchItems = deps.batchItems ?? new BatchItemMetrics();
   return {
     async createBuyOrder(request) {
       return toResult(await deps.createOrder.execute({ side: 'buy', ...request }));
@@ -46,6 +63,12 @@ export function tradingOrdersHandlers(deps: {
     },
     async getOrder(request) {
       return toOrderMessage(await deps.getOrder.execute(request));
+    },
+    async getOrders(request) {
+      enrichContext({ requestId: request.items.map((item) => item.requestId).join(',') });
+      const outcomes = await deps.getOrders.execute(request.items);
+      batchItems.count('GetOrders', outcomes);
+      return { answers: outcomes.map(toOrdersAnswer) };
     },
     async attachTxHash(request) {
       return toOrderMessage(await deps.attachTxHash.execute(request));

@@ -19,6 +19,7 @@ export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", 
   payment_matched_at AS "paymentMatchedAt", payment_kes_amount::text AS "paymentKesAmount"`;
 
 const ORDER_READ_SQL = `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1`;
+const ORDERS_READ_SQL = `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = ANY($1::uuid[])`;
 
 export interface OrderListFilter {
   partnerId: string;
@@ -219,6 +220,14 @@ export class OrdersRepository {
   async read(orderId: string): Promise<OrderRecord | null> {
     const [row] = await queryPrepared<OrderRecord>(this.dataSource, 'order_read', ORDER_READ_SQL, [orderId]);
     return row ?? null;
+  }
+
+  /**
+   * Many orders by their primary keys in one statement (named, prepared, no lock), in no
+   * particular order; an id without an order has no row. The caller checks whose each is.
+   */
+  async readMany(orderIds: readonly string[]): Promise<OrderRecord[]> {
+    return queryPrepared<OrderRecord>(this.dataSource, 'orders_read_many', ORDERS_READ_SQL, [orderIds]);
   }
 
   /** One page of the partner's orders, newest first, along orders_partner_created_idx. */

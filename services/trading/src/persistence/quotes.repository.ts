@@ -52,6 +52,19 @@ const INSERT_QUOTE_SQL = `
                       fee_cap_kes, kes_total_amount, rate_observed_at, expires_at, created_at)
   SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM flush`;
 
+/**
+ * Many quotes in one statement and one commit, without the flush wait (as above): each
+ * column's values as one array parameter (text for money, cast to numeric by the column,
+ * so exact), so the statement is the same text whatever the count, prepared once.
+ */
+const INSERT_QUOTES_SQL = `
+  WITH flush AS (SELECT set_config('synchronous_commit', 'off', true))
+  INSERT INTO quotes (quote_id, partner_id, side, priced_by, kes_amount, usdt_amount, rate, fee_kes, fee_bps, fee_flat_kes,
+                      fee_cap_kes, kes_total_amount, rate_observed_at, expires_at, created_at)
+  SELECT q.* FROM flush, unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::numeric[],
+                               $8::numeric[], $9::int[], $10::numeric[], $11::numeric[], $12::numeric[],
+                               $13::timestamptz[], $14::timestamptz[], $15::timestamptz[]) AS q`;
+
 /** The data source in service (its pool for the insert), a transaction's manager where a spec needs one. */
 type Queryable = Pick<DataSource, 'query'>;
 
@@ -70,11 +83,23 @@ export class QuotesRepository {
     else await this.dataSource.query(INSERT_QUOTE_SQL, values);
   }
 
+  /** All of `quotes` in one statement and one commit (INSERT_QUOTES_SQL), on the pool: none is stored if it fails. */
+  async insertMany(quotes: readonly NewQuote[]): Promise<void> {
+    if (!isDataSource(this.dataSource)) throw new Error('insertMany runs on the data source, in its own transaction');
+    const rows = quotes.map(insertValues);
+    const columns = INSERT_COLUMN_COUNT;
+    const arrays = Array.from({ length: columns }, (_, column) => rows.map((row) => row[column]));
+    await queryPrepared(this.dataSource, 'quotes_insert_many', INSERT_QUOTES_SQL, arrays);
+  }
+
   /** Gives a consumed quote back (its order was undone before any value moved). */
   async unconsume(manager: EntityManager, quoteId: string): Promise<void> {
     await manager.query('UPDATE quotes SET consumed_at = NULL WHERE quote_id = $1', [quoteId]);
   }
 }
+
+/** Columns of a quote's insert (INSERT_QUOTE_SQL's parameters, INSERT_QUOTES_SQL's arrays). */
+const INSERT_COLUMN_COUNT = 15;
 
 /** The insert's parameters, in INSERT_QUOTE_SQL's order. */
 function insertValues(quote: NewQuote): unknown[] {

@@ -2,9 +2,14 @@
 // refusals (shape, then fee schedule, then rate, then pricing), the staleness
 // limit at its boundary, what is persisted (exact strings, expiry, single-use
 // row) and the returned view. Pricing arithmetic itself is proved in
-// domain/pricing.spec.ts.
+// domain/pricing.spec.ts. Many requests together (executeMany): each priced as
+// alone, in its own log context, and refused on its own, the priced ones stored in
+// one insert, one bad row falling back to single inserts without failing its
+// neighbours, a failure that is not a refusal answered INTERNAL_ERROR for its item
+// alone (logged under its request), the call failing only when no item could be
+// answered, and more than the bound refused whole.
 import { AppError } from '@platform/errors';
-import { createLogger } from '@platform/logger';
+import { createLogger, currentContext, Logger, RequestContext } from '@platform/logger';
 import { Big } from '@platform/money';
 import type { FeedRate } from '../../adapters/rate-feed/rate-feed';
 import type { RawFeeSchedule } from '../../domain/fee-schedule';
@@ -21,8 +26,18 @@ const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
 const NOW = new Date('2024-11-21T08:00:00.000Z');
 const STALENESS_LIMIT_MS = 3_000;
 
-function setup(options: { profile?: RawFeeSchedule | null; rate?: FeedRate | null } = {}) {
+function setup(
+  options: {
+    profile?: RawFeeSchedule | null;
+    rate?: FeedRate | null;
+    insertMany?: (quotes: readonly NewQuote[]) => Promise<void>;
+    insert?: (quote: NewQuote) => Promise<void>;
+    findFeeSchedule?: (partnerId: string) => Promise<RawFeeSchedule | null>;
+    logger?: Logger;
+  } = {},
+) {
   const inserted: NewQuote[] = [];
+  const batches: number[] = [];
   const rateFeed = {
     latest: jest.fn(async () =>
       options.rate === undefined
@@ -32,18 +47,32 @@ function setup(options: { profile?: RawFeeSchedule | null; rate?: FeedRate | nul
   };
   const useCase = new CreateQuoteUseCase({
     profiles: {
-      findFeeSchedule: async () =>
-        options.profile === undefined ? { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' } : options.profile,
+      findFeeSchedule: async (partner) =>
+        options.findFeeSchedule
+          ? options.findFeeSchedule(partner)
+          : options.profile === undefined
+            ? { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' }
+            : options.profile,
     },
-    quotes: { insert: async (quote) => void inserted.push(quote) },
+    quotes: {
+      insert: async (quote) => {
+        await options.insert?.(quote);
+        inserted.push(quote);
+      },
+      insertMany: async (quotes) => {
+        batches.push(quotes.length);
+        await options.insertMany?.(quotes);
+        inserted.push(...quotes);
+      },
+    },
     rateFeed,
     clock: { now: () => NOW },
-    logger: silentLogger(),
+    logger: options.logger ?? silentLogger(),
     quoteLifetimeMs: 1_500,
     rateStalenessLimitMs: STALENESS_LIMIT_MS,
     settlementEstimateSeconds: 60,
   });
-  return { useCase, inserted, rateFeed };
+  return { useCase, inserted, batches, rateFeed };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
@@ -142,5 +171,145 @@ describe('CreateQuoteUseCase', () => {
     const first = await useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' });
     const second = await useCase.execute({ partnerId, side: 'buy', kesAmount: '1.00' });
     expect(first.quoteId).not.toBe(second.quoteId);
+  });
+});
+
+interface Line {
+  level: string;
+  message: string;
+  fields: Record<string, unknown>;
+  context: RequestContext;
+}
+
+/** A logger that records each line with the log context it was written in. */
+function recordingLogger() {
+  const lines: Line[] = [];
+  const record =
+    (level: string) =>
+    (message: string, fields: Record<string, unknown> = {}) => {
+      lines.push({ level, message, fields, context: { ...currentContext() } });
+    };
+  const logger = { info: record('info'), warn: record('warn'), error: record('error') } as unknown as Logger;
+  return { logger, lines };
+}
+
+describe('CreateQuoteUseCase.executeMany', () => {
+  const ITEMS_MAX = 8;
+  const PARTNER_B = 'c5d0e4a2-1111-4a2b-9c3d-000000000001';
+  const codeOrAmount = (outcome: { quote: { kesTotalAmount: string } } | { refusal: AppError }) =>
+    'quote' in outcome ? outcome.quote.kesTotalAmount : outcome.refusal.code;
+  const item = (requestId: string, kesAmount: string, partner = partnerId) => ({
+    command: { partnerId: partner, side: 'buy', kesAmount },
+    requestId,
+  });
+
+  it('prices each as alone, refuses each on its own, and stores the priced ones in one insert', async () => {
+    const { useCase, inserted, batches } = setup();
+    const outcomes = await useCase.executeMany(
+      [item('req-a', '1000.00'), item('req-b', '1000.001'), item('req-c', '2000.00')],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['1020.00', 'VALIDATION_FAILED', '2030.00']);
+    expect(batches).toEqual([2]);
+    expect(inserted.map((quote) => quote.quoteId)).toEqual(
+      outcomes.flatMap((outcome) => ('quote' in outcome ? [outcome.quote.quoteId] : [])),
+    );
+    const [first] = outcomes as Array<{ quote: { expiresAt: string } }>;
+    expect(first.quote.expiresAt).toBe('2024-11-21T08:00:01.500Z');
+  });
+
+  it("logs each item's lines in its own context: its request id and partner id", async () => {
+    const { logger, lines } = recordingLogger();
+    const { useCase, rateFeed } = setup({ logger });
+    rateFeed.latest.mockResolvedValueOnce(null);
+    const outcomes = await useCase.executeMany(
+      [item('req-a', '1000.00', PARTNER_B), item('req-b', '1000.00')],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['RATE_UNAVAILABLE', '1020.00']);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        message: 'no live rate; refusing to quote',
+        context: expect.objectContaining({ requestId: 'req-a', partnerId: PARTNER_B }),
+      }),
+    ]);
+  });
+
+  it('falls back to single inserts when the batch insert fails: one bad row fails only its own item', async () => {
+    const { useCase, batches } = setup({
+      insertMany: async () => {
+        throw new Error('check constraint');
+      },
+      insert: async (quote) => {
+        if (quote.priced.kesAmount.eq(new Big('2000.00'))) throw new Error('check constraint');
+      },
+    });
+    const outcomes = await useCase.executeMany([item('req-a', '1000.00'), item('req-b', '2000.00')], ITEMS_MAX);
+    expect(outcomes.map(codeOrAmount)).toEqual(['1020.00', 'INTERNAL_ERROR']);
+    expect(batches).toEqual([2]);
+  });
+
+  it('answers a failure that is not a refusal as INTERNAL_ERROR for its item alone, logged under its request', async () => {
+    const { logger, lines } = recordingLogger();
+    const down = new Error('Connection terminated');
+    const { useCase } = setup({
+      logger,
+      findFeeSchedule: async (partner) => {
+        if (partner === PARTNER_B) throw down;
+        return { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' };
+      },
+    });
+    const outcomes = await useCase.executeMany(
+      [item('req-a', '1000.00'), item('req-b', '1000.00', PARTNER_B), item('req-c', '1000.001')],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['1020.00', 'INTERNAL_ERROR', 'VALIDATION_FAILED']);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        fields: { error: down },
+        context: expect.objectContaining({ requestId: 'req-b', partnerId: PARTNER_B }),
+      }),
+    ]);
+  });
+
+  it("answers the lone priced quote's failed insert as its own INTERNAL_ERROR beside a neighbour's refusal", async () => {
+    const { useCase, batches } = setup({
+      insertMany: async () => {
+        throw new Error('Connection terminated');
+      },
+    });
+    const outcomes = await useCase.executeMany([item('req-a', '1000.00'), item('req-b', '1000.001')], ITEMS_MAX);
+    expect(outcomes.map(codeOrAmount)).toEqual(['INTERNAL_ERROR', 'VALIDATION_FAILED']);
+    expect(batches).toEqual([1]);
+  });
+
+  it('fails the call only when no item could be answered: nothing stored, or the one item failed', async () => {
+    const down = new Error('Connection terminated');
+    const storeDown = setup({
+      insertMany: async () => {
+        throw down;
+      },
+      insert: async () => {
+        throw down;
+      },
+    });
+    await expect(
+      storeDown.useCase.executeMany([item('req-a', '1000.00'), item('req-b', '2000.00')], ITEMS_MAX),
+    ).rejects.toBe(down);
+    const feedDown = setup();
+    feedDown.rateFeed.latest.mockRejectedValueOnce(down);
+    await expect(feedDown.useCase.executeMany([item('req-a', '1000.00')], ITEMS_MAX)).rejects.toBe(down);
+    expect(feedDown.inserted).toEqual([]);
+  });
+
+  it('refuses more items than one batch may carry, whole', async () => {
+    const { useCase, inserted } = setup();
+    const items = Array.from({ length: ITEMS_MAX + 1 }, (_, index) => item(`req-${index}`, '1000.00'));
+    await expect(useCase.executeMany(items, ITEMS_MAX)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: ['items'],
+    });
+    expect(inserted).toEqual([]);
   });
 });

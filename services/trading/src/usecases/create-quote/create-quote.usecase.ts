@@ -7,8 +7,8 @@
  * reads, one round trip of waiting); the refusals keep that order.
  */
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@platform/errors';
-import type { Logger } from '@platform/logger';
+import { AppError, isAppError, validationFailed } from '@platform/errors';
+import { Logger, runWithContext } from '@platform/logger';
 import { formatAmount } from '@platform/money';
 import type { FeedRate, RateFeed } from '../../adapters/rate-feed/rate-feed';
 import type { Clock } from '../../domain/clock';
@@ -34,9 +34,26 @@ export interface QuoteView {
   settlementEstimateSeconds: number;
 }
 
+/** One item of a batch: the request and the id of the partner request it serves (for the logs). */
+export interface QuoteItem {
+  command: CreateQuoteCommand;
+  requestId: string;
+}
+
+/** One item's answer: its quote, or its own refusal (INTERNAL_ERROR when it failed alone). */
+export type QuoteOutcome = { quote: QuoteView } | { refusal: AppError };
+
+/** One item's work before its answer: priced, refused, or failed (not a refusal: a bug, the database). */
+type ItemWork = { quote: NewQuote } | { refusal: AppError } | { failure: unknown };
+
+/** Runs `work` in the item's own log context, so any line it logs names the item's request and partner. */
+function inItemContext<T>(item: QuoteItem, work: () => T): T {
+  return runWithContext({ requestId: item.requestId, partnerId: item.command.partnerId }, work);
+}
+
 export interface CreateQuoteDependencies {
   profiles: { findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null> };
-  quotes: { insert(quote: NewQuote): Promise<void> };
+  quotes: { insert(quote: NewQuote): Promise<void>; insertMany(quotes: readonly NewQuote[]): Promise<void> };
   rateFeed: RateFeed;
   clock: Clock;
   logger: Logger;
@@ -49,6 +66,75 @@ export class CreateQuoteUseCase {
   constructor(private readonly deps: CreateQuoteDependencies) {}
 
   async execute(command: CreateQuoteCommand): Promise<QuoteView> {
+    const quote = await this.price(command);
+    await this.deps.quotes.insert(quote);
+    return this.view(quote);
+  }
+
+  /**
+   * Many requests together (the gateway's coalesced quotes): each priced exactly as
+   * execute prices it, in its own log context, and refused on its own; the priced
+   * ones stored in one insert and one commit (storeAll). More than `itemsMax` are
+   * refused whole. An item that fails with something that is not a refusal (a bug,
+   * its fee schedule's read, its own insert) is answered INTERNAL_ERROR alone,
+   * logged under its request; its neighbours keep their quotes and refusals. Only
+   * when every item failed so (the database down for all) does the call fail, with
+   * the first failure, as a single call would have.
+   */
+  async executeMany(items: readonly QuoteItem[], itemsMax: number): Promise<QuoteOutcome[]> {
+    if (items.length > itemsMax) throw validationFailed(['items']);
+    const work = await Promise.all(items.map((item) => inItemContext(item, () => this.priceItem(item.command))));
+    const unstored = await this.storeAll(work.flatMap((done) => ('quote' in done ? [done.quote] : [])));
+    const outcomes = work.map((done): QuoteOutcome | { failure: unknown } => {
+      if ('refusal' in done || 'failure' in done) return done;
+      if (unstored.has(done.quote)) return { failure: unstored.get(done.quote) };
+      try {
+        return { quote: this.view(done.quote) };
+      } catch (error) {
+        return { failure: error };
+      }
+    });
+    const failures = outcomes.flatMap((outcome) => ('failure' in outcome ? [outcome.failure] : []));
+    if (failures.length === items.length) throw failures[0];
+    return outcomes.map((outcome, index) => {
+      if (!('failure' in outcome)) return outcome;
+      inItemContext(items[index], () =>
+        this.deps.logger.error('quote failed; this item answered INTERNAL_ERROR', { error: outcome.failure }),
+      );
+      return { refusal: new AppError('INTERNAL_ERROR') };
+    });
+  }
+
+  /** An item priced, or its refusal, or its failure (anything that is not a refusal), never thrown. */
+  private async priceItem(command: CreateQuoteCommand): Promise<ItemWork> {
+    try {
+      return { quote: await this.price(command) };
+    } catch (error) {
+      return isAppError(error) ? { refusal: error } : { failure: error };
+    }
+  }
+
+  /**
+   * One insert for all; if it fails, each alone, so one bad row cannot fail its
+   * neighbours. Answers the quotes left unstored, each with its error.
+   */
+  private async storeAll(quotes: readonly NewQuote[]): Promise<Map<NewQuote, unknown>> {
+    if (quotes.length === 0) return new Map();
+    try {
+      await this.deps.quotes.insertMany(quotes);
+      return new Map();
+    } catch (batchError) {
+      if (quotes.length === 1) return new Map([[quotes[0], batchError]]);
+      this.deps.logger.warn('quotes insert failed; inserting each alone', { quotes: quotes.length, error: batchError });
+    }
+    const inserted = await Promise.allSettled(quotes.map((quote) => this.deps.quotes.insert(quote)));
+    return new Map(
+      inserted.flatMap((result, index) => (result.status === 'rejected' ? [[quotes[index], result.reason]] : [])),
+    );
+  }
+
+  /** Every step before the insert: shape, fee schedule, live rate, pricing, expiry. */
+  private async price(command: CreateQuoteCommand): Promise<NewQuote> {
     const request = parseQuoteRequest(command);
     const [storedSchedule, latestRate] = await Promise.all([
       this.deps.profiles.findFeeSchedule(request.partnerId),
@@ -68,8 +154,7 @@ export class CreateQuoteUseCase {
       createdAt,
       expiresAt: quoteExpiresAt(createdAt, this.deps.quoteLifetimeMs),
     };
-    await this.deps.quotes.insert(quote);
-    return this.view(quote);
+    return quote;
   }
 
   private feeSchedule(partnerId: string, stored: RawFeeSchedule | null): FeeSchedule {

@@ -4,13 +4,18 @@ import { isUuid } from '@platform/ids';
 import type { OrderRecord } from '../../domain/order';
 import type { OrdersRepository } from '../../persistence/orders.repository';
 
+/** True when the order exists and `partnerId` owns it; a missing or a foreign one is ORDER_NOT_FOUND alike. */
+export function isOwnOrder(order: OrderRecord | null | undefined, partnerId: string): order is OrderRecord {
+  return !!order && order.partnerId === partnerId;
+}
+
 export class GetOrderUseCase {
   constructor(private readonly orders: Pick<OrdersRepository, 'read'>) {}
 
   async execute(command: { partnerId: string; orderId: string }): Promise<OrderRecord> {
     if (!isUuid(command.orderId)) throw new AppError('ORDER_NOT_FOUND');
     const order = await this.orders.read(command.orderId);
-    if (!order || order.partnerId !== command.partnerId) throw new AppError('ORDER_NOT_FOUND');
+    if (!isOwnOrder(order, command.partnerId)) throw new AppError('ORDER_NOT_FOUND');
     return order;
   }
 }
