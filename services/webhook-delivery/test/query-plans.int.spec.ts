@@ -7,6 +7,8 @@
 // - no statement reads a table that grows (deliveries, delivery_attempts) sequentially;
 // - rows examined per table stay within 1.2× (and a few rows) of the run before.
 // History stays inside the feed's retention window, as a live partner's does.
+// Then a burst beside that week of finished deliveries: the claim must read rows of its batch and of
+// what is in flight, not of every due row (the statistics see the finished week, not the burst).
 import { randomUUID } from 'node:crypto';
 import {
   DataSource,
@@ -18,11 +20,13 @@ import {
 } from '@platform/persistence';
 import {
   describeFlatQueries,
+  explaining,
   ExplainingQueryable,
   HistoryGrowth,
   HistorySeed,
   PlannedOperation,
   seedHistories,
+  totalRowsExamined,
 } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
 import { AttemptRecording, ClaimedDelivery, DeliveriesRepository } from '../src/persistence/deliveries.repository';
@@ -306,6 +310,45 @@ async function contextNow(db: DataSource, hotPartner: string): Promise<Context> 
   };
 }
 
+/**
+ * A burst as the accept path leaves it: BURST_DELIVERIES due now over BURST_PARTNERS partners, each
+ * partner with BURST_IN_FLIGHT_EACH already in flight (leased), all in this week's partition, which the
+ * planner last saw holding finished deliveries only. The claim takes BURST_CLAIM of them under the cap.
+ */
+const BURST_PARTNERS = 16;
+const BURST_DELIVERIES = 400;
+const BURST_IN_FLIGHT_EACH = 2;
+const BURST_CLAIM = 32;
+const BURST_IN_FLIGHT_MAX = 4;
+/**
+ * Rows the claim may read of the deliveries per delivery it claims or finds in flight: the walk in due
+ * order up to its batch, the lease written, the count of what is in flight. A walk of every due row
+ * (sorting the backlog) reads BURST_DELIVERIES and more.
+ */
+const CLAIM_ROWS_PER_ROW_MAX = 3;
+
+async function seedBurst(db: DataSource): Promise<string[]> {
+  const partners: string[] = [];
+  for (let index = 0; index < BURST_PARTNERS; index += 1) partners.push(await newPartner(db));
+  await db.query(
+    `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at,
+                                     lease_id, created_at)
+     SELECT gen_random_uuid(), gen_random_uuid(), ($1::uuid[])[1 + g % $2], 'transfer.completed', '{"id":"burst"}', $3,
+            CASE WHEN g < $2 * $4 THEN 'delivering' ELSE 'pending' END,
+            CASE WHEN g < $2 * $4 THEN now() + interval '1 minute' ELSE now() - interval '1 minute' + g * interval '1 millisecond' END,
+            CASE WHEN g < $2 * $4 THEN gen_random_uuid() END, now()
+       FROM generate_series(0, $5::int - 1) AS g`,
+    [
+      partners,
+      BURST_PARTNERS,
+      ENDPOINT_URL,
+      BURST_IN_FLIGHT_EACH,
+      BURST_DELIVERIES + BURST_PARTNERS * BURST_IN_FLIGHT_EACH,
+    ],
+  );
+  return partners;
+}
+
 describeFlatQueries({
   title: 'webhook-delivery hot queries against a growing history',
   scratchName: 'webhook_delivery_query_plans',
@@ -345,6 +388,28 @@ describeFlatQueries({
     webhook_delivery_attempts: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded,
   },
   moreChecks(database) {
+    it('claims a batch of a burst reading its batch and what is in flight, not every due row', async () => {
+      const db = database();
+      const partners = await seedBurst(db);
+      try {
+        const queryable = explaining(db);
+        const claimed = await new DeliveriesRepository(queryable as unknown as DataSource).claimDue({
+          limit: BURST_CLAIM,
+          endpointInFlightMax: BURST_IN_FLIGHT_MAX,
+          leaseMs: 30_000,
+        });
+        expect(claimed).toHaveLength(BURST_CLAIM);
+        const rowsRead = Object.entries(totalRowsExamined(queryable.explained))
+          .filter(([table]) => table === 'deliveries' || table.startsWith('webhook_deliveries'))
+          .reduce((sum, [, rows]) => sum + rows, 0);
+        const rowsMax = CLAIM_ROWS_PER_ROW_MAX * (BURST_CLAIM + BURST_PARTNERS * BURST_IN_FLIGHT_EACH);
+        expect(rowsRead).toBeLessThanOrEqual(rowsMax);
+      } finally {
+        await db.query('DELETE FROM webhook_deliveries WHERE partner_id = ANY($1::uuid[])', [partners]);
+        await db.query('DELETE FROM endpoints WHERE partner_id = ANY($1::uuid[])', [partners]);
+      }
+    });
+
     it('seeds this week into weekly partitions of both tables, which count as growing', async () => {
       const thisWeek = weekStartMs(Date.now());
       const [row] = (await database().query(
