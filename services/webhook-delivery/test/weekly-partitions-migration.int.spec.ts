@@ -129,10 +129,14 @@ describe('weekly partitions migration on a database holding deliveries', () => {
     // The claim is a function a later migration creates (ordered claim): made here as it makes it, then dropped.
     const orderedClaim = new WebhookDeliveryOrderedClaimMigration1799874000000();
     const runner = db.createQueryRunner();
-    await orderedClaim.up(runner);
-    const claimed = await repository
-      .claimDue({ limit: 10, endpointInFlightMax: 10, leaseMs: 30_000 })
-      .finally(() => orderedClaim.down(runner).finally(() => runner.release()));
+    const claimed = await orderedClaim
+      .up(runner)
+      .then(() =>
+        repository
+          .claimDue({ limit: 10, endpointInFlightMax: 10, leaseMs: 30_000 })
+          .finally(() => orderedClaim.down(runner)),
+      )
+      .finally(() => runner.release());
     expect(claimed.map((c) => c.deliveryId)).toContain(before[1]!.id);
     await repository.recordAttempts(deliveredRecordings(claimed));
     expect(await count(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`)).toBe(4);

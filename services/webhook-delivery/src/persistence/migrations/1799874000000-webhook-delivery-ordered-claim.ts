@@ -15,8 +15,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * merge of the due indexes; the only sorts left are those nothing else can give (the batch's
  * ranking per partner, at most a batch of rows), which the planner keeps.
  *
- * The statement is otherwise the claim as it was (the in-flight count per partner, now read
- * only up to the cap: a row of a partner at its cap is skipped all the same). PL/pgSQL keeps
+ * The statement is otherwise the claim as it was, but for the in-flight count: read once per
+ * claim over every leased row (what is in flight, and expired leases waiting for the reaper)
+ * rather than once per row walked, and partners at their cap left out of the walk, as the cap
+ * left them out of the batch before. PL/pgSQL keeps
  * its plan for the session, as the prepared statement did; creating or dropping a week
  * invalidates it.
  */
