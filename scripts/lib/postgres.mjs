@@ -162,6 +162,14 @@ export async function stopPostgres(profile) {
   return 'postgres stopped';
 }
 
+/**
+ * Writes every dirty buffer out now, as the superuser (a bench after bulk seeding: otherwise the
+ * checkpoint the seeding's WAL starts writes the history back while the bench measures).
+ */
+export async function checkpointPostgres(profile) {
+  await psql(await postgresPaths(profile), ['CHECKPOINT']);
+}
+
 // ---------------------------------------------------------------- role and databases
 
 function psql(pg, statements) {
