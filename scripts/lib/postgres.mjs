@@ -118,19 +118,39 @@ export async function startPostgres(profile) {
   await prepareFolders(pg);
   if (await isPostgresRunning(pg)) return 'postgres already running';
   await assertPortFree(pg.port, 'PostgreSQL');
+  const statementStatistics = process.env.STACK_PG_STAT_STATEMENTS === '1';
   const serverOptions = [
     `-p ${pg.port}`,
     `-k ${pg.socketDir}`,
     '-c listen_addresses=127.0.0.1',
     '-c unix_socket_permissions=0700',
+    ...(statementStatistics ? STATEMENT_STATISTICS_OPTIONS : []),
   ].join(' ');
   await runAsPostgres(
     'pg_ctl',
     ['start', '-D', pg.dataDir, '-l', pg.logFile, '-o', serverOptions, '-w', '-t', String(PG_START_TIMEOUT_S)],
     { cwd: pg.root, logFile: pg.logFile },
   );
+  if (statementStatistics) await psql(pg, [ENSURE_ROLE_SQL, ...STATEMENT_STATISTICS_SETUP]);
   return initialised ? 'postgres initialised and started' : 'postgres started';
 }
+
+/**
+ * STACK_PG_STAT_STATEMENTS=1 (off by default): the cluster starts with pg_stat_statements loaded, counting
+ * statements inside functions too, readable by the application role from the `postgres` database
+ * (`SELECT … FROM pg_stat_statements WHERE dbid = …`). It is read at start only: a cluster already running
+ * keeps what it started with (stop the stack first).
+ */
+const STATEMENT_STATISTICS_OPTIONS = [
+  '-c shared_preload_libraries=pg_stat_statements',
+  '-c pg_stat_statements.track=all',
+  '-c pg_stat_statements.track_planning=on',
+];
+const STATEMENT_STATISTICS_SETUP = [
+  'CREATE EXTENSION IF NOT EXISTS pg_stat_statements',
+  `GRANT pg_read_all_stats TO ${APP_ROLE}`,
+  `GRANT EXECUTE ON FUNCTION pg_stat_statements_reset TO ${APP_ROLE}`,
+];
 
 export async function stopPostgres(profile) {
   const pg = await postgresPaths(profile);
@@ -140,6 +160,14 @@ export async function stopPostgres(profile) {
     logFile: pg.logFile,
   });
   return 'postgres stopped';
+}
+
+/**
+ * Writes every dirty buffer out now, as the superuser (a bench after bulk seeding: otherwise the
+ * checkpoint the seeding's WAL starts writes the history back while the bench measures).
+ */
+export async function checkpointPostgres(profile) {
+  await psql(await postgresPaths(profile), ['CHECKPOINT']);
 }
 
 // ---------------------------------------------------------------- role and databases

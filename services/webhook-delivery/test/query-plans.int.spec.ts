@@ -7,6 +7,8 @@
 // - no statement reads a table that grows (deliveries, delivery_attempts) sequentially;
 // - rows examined per table stay within 1.2× (and a few rows) of the run before.
 // History stays inside the feed's retention window, as a live partner's does.
+// Then a burst beside that week of finished deliveries: the claim must read rows of its batch and of
+// what is in flight, not of every due row (the statistics see the finished week, not the burst).
 import { randomUUID } from 'node:crypto';
 import {
   DataSource,
@@ -18,11 +20,13 @@ import {
 } from '@platform/persistence';
 import {
   describeFlatQueries,
+  explaining,
   ExplainingQueryable,
   HistoryGrowth,
   HistorySeed,
   PlannedOperation,
   seedHistories,
+  totalRowsExamined,
 } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
 import { AttemptRecording, ClaimedDelivery, DeliveriesRepository } from '../src/persistence/deliveries.repository';
@@ -296,6 +300,85 @@ async function contextNow(db: DataSource, hotPartner: string): Promise<Context> 
   };
 }
 
+/**
+ * A burst as the accept path leaves it: BURST_DELIVERIES due now over BURST_PARTNERS partners, each
+ * partner with BURST_IN_FLIGHT_EACH already in flight (leased), all in this week's partition, which the
+ * planner last saw holding finished deliveries only. The claim takes BURST_CLAIM of them under the cap.
+ */
+const BURST_PARTNERS = 16;
+const BURST_DELIVERIES = 400;
+const BURST_IN_FLIGHT_EACH = 2;
+const BURST_CLAIM = 32;
+const BURST_IN_FLIGHT_MAX = 4;
+/** A partner already at its cap whose due rows come first in due order: the claim passes them by. */
+const CAPPED_DUE = 8;
+/**
+ * Rows the claim may read of the deliveries per delivery it claims or finds in flight: the walk in due
+ * order up to its batch, the lease written, the count of what is in flight. A walk of every due row
+ * (sorting the backlog) reads BURST_DELIVERIES and more.
+ */
+const CLAIM_ROWS_PER_ROW_MAX = 3;
+
+/** The burst's partners (the capped one last) and the capped partner's due rows. */
+async function seedBurst(db: DataSource): Promise<{ partners: string[]; cappedDue: string[] }> {
+  const partners: string[] = [];
+  for (let index = 0; index < BURST_PARTNERS; index += 1) partners.push(await newPartner(db));
+  const capped = await newPartner(db);
+  await db.query(
+    `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at,
+                                     lease_id, created_at)
+     SELECT gen_random_uuid(), gen_random_uuid(), ($1::uuid[])[1 + g % $2], 'transfer.completed', '{"id":"burst"}', $3,
+            CASE WHEN g < $2 * $4 THEN 'delivering' ELSE 'pending' END,
+            CASE WHEN g < $2 * $4 THEN now() + interval '1 minute' ELSE now() - interval '1 minute' + g * interval '1 millisecond' END,
+            CASE WHEN g < $2 * $4 THEN gen_random_uuid() END, now()
+       FROM generate_series(0, $5::int - 1) AS g`,
+    [
+      partners,
+      BURST_PARTNERS,
+      ENDPOINT_URL,
+      BURST_IN_FLIGHT_EACH,
+      BURST_DELIVERIES + BURST_PARTNERS * BURST_IN_FLIGHT_EACH,
+    ],
+  );
+  await db.query(
+    `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at,
+                                     lease_id, created_at)
+     SELECT gen_random_uuid(), gen_random_uuid(), $1, 'transfer.completed', '{"id":"burst"}', $2,
+            'delivering', now() + interval '1 minute', gen_random_uuid(), now()
+       FROM generate_series(1, $3::int)`,
+    [capped, ENDPOINT_URL, BURST_IN_FLIGHT_MAX],
+  );
+  const cappedDue = (await db.query(
+    `INSERT INTO webhook_deliveries (delivery_id, event_id, partner_id, event_type, body, endpoint_url, status, next_attempt_at,
+                                     created_at)
+     SELECT gen_random_uuid(), gen_random_uuid(), $1, 'transfer.completed', '{"id":"burst"}', $2,
+            'pending', now() - interval '2 minutes', now()
+       FROM generate_series(1, $3::int)
+     RETURNING delivery_id`,
+    [capped, ENDPOINT_URL, CAPPED_DUE],
+  )) as Array<{ delivery_id: string }>;
+  return { partners: [...partners, capped], cappedDue: cappedDue.map((row) => row.delivery_id) };
+}
+
+/**
+ * Autovacuum held off the deliveries' partitions while a check runs: an automatic ANALYZE in the
+ * middle would give the planner the burst's true count and hide a plan that sorts the backlog.
+ */
+async function withoutAutovacuum<T>(db: DataSource, check: () => Promise<T>): Promise<T> {
+  const partitions = (await db.query(
+    `SELECT c.oid::regclass::text AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'webhook_deliveries'::regclass`,
+  )) as Array<{ name: string }>;
+  const set = (enabled: boolean) =>
+    Promise.all(partitions.map(({ name }) => db.query(`ALTER TABLE ${name} SET (autovacuum_enabled = ${enabled})`)));
+  await set(false);
+  try {
+    return await check();
+  } finally {
+    await set(true);
+  }
+}
+
 describeFlatQueries({
   title: 'webhook-delivery hot queries against a growing history',
   scratchName: 'webhook_delivery_query_plans',
@@ -335,6 +418,34 @@ describeFlatQueries({
     webhook_delivery_attempts: HISTORY.hotAdded + OTHER_PARTNERS * HISTORY.otherAdded,
   },
   moreChecks(database) {
+    it('claims a batch of a burst reading its batch and what is in flight, not every due row', async () => {
+      const db = database();
+      const { partners, cappedDue } = await seedBurst(db);
+      try {
+        const queryable = explaining(db);
+        const claimed = await withoutAutovacuum(db, () =>
+          new DeliveriesRepository(queryable as unknown as DataSource).claimDue({
+            limit: BURST_CLAIM,
+            endpointInFlightMax: BURST_IN_FLIGHT_MAX,
+            leaseMs: 30_000,
+          }),
+        );
+        expect(claimed).toHaveLength(BURST_CLAIM);
+        expect(claimed.map((c) => c.deliveryId).filter((id) => cappedDue.includes(id))).toEqual([]);
+        const rowsRead = Object.entries(totalRowsExamined(queryable.explained))
+          .filter(([table]) => table === 'deliveries' || table.startsWith('webhook_deliveries'))
+          .reduce((sum, [, rows]) => sum + rows, 0);
+        // The capped partner's due rows are walked past, one read each, and its in-flight rows counted.
+        const rowsMax =
+          CLAIM_ROWS_PER_ROW_MAX * (BURST_CLAIM + BURST_PARTNERS * BURST_IN_FLIGHT_EACH + BURST_IN_FLIGHT_MAX) +
+          CAPPED_DUE;
+        expect(rowsRead).toBeLessThanOrEqual(rowsMax);
+      } finally {
+        await db.query('DELETE FROM webhook_deliveries WHERE partner_id = ANY($1::uuid[])', [partners]);
+        await db.query('DELETE FROM endpoints WHERE partner_id = ANY($1::uuid[])', [partners]);
+      }
+    });
+
     it('seeds this week into weekly partitions of both tables, which count as growing', async () => {
       const thisWeek = weekStartMs(Date.now());
       const [row] = (await database().query(

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createDataSource, DataSource, WEEK_MS, weeklyPartitions } from '@platform/persistence';
 import { createScratchDatabase, ScratchDatabase } from '@platform/testing';
 import { webhookDeliveryDataSource } from '../src/persistence/data-source';
+import { WebhookDeliveryOrderedClaimMigration1799874000000 } from '../src/persistence/migrations/1799874000000-webhook-delivery-ordered-claim';
 import { DeliveriesRepository, NewDelivery } from '../src/persistence/deliveries.repository';
 import { EventFeedRepository } from '../src/persistence/event-feed.repository';
 import { deliveredRecordings } from './webhook-test-support';
@@ -125,7 +126,17 @@ describe('weekly partitions migration on a database holding deliveries', () => {
     const [old] = before;
     expect(await repository.insertMany([delivery(old!.eventId, old!.createdAt)])).toEqual(['duplicate']);
     expect(await repository.insertMany([delivery(randomUUID(), new Date())])).toEqual(['pending']);
-    const claimed = await repository.claimDue({ limit: 10, endpointInFlightMax: 10, leaseMs: 30_000 });
+    // The claim is a function a later migration creates (ordered claim): made here as it makes it, then dropped.
+    const orderedClaim = new WebhookDeliveryOrderedClaimMigration1799874000000();
+    const runner = db.createQueryRunner();
+    const claimed = await orderedClaim
+      .up(runner)
+      .then(() =>
+        repository
+          .claimDue({ limit: 10, endpointInFlightMax: 10, leaseMs: 30_000 })
+          .finally(() => orderedClaim.down(runner)),
+      )
+      .finally(() => runner.release());
     expect(claimed.map((c) => c.deliveryId)).toContain(before[1]!.id);
     await repository.recordAttempts(deliveredRecordings(claimed));
     expect(await count(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`)).toBe(4);

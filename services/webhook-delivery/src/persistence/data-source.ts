@@ -9,6 +9,7 @@ import { WebhookDeliveryPartnerStatusListingMigration1796700000000 } from './mig
 import { WebhookDeliveryRetentionIndexesMigration1797200000000 } from './migrations/1797200000000-webhook-delivery-retention-indexes';
 import { WebhookDeliveryWeeklyPartitionsMigration1797500000000 } from './migrations/1797500000000-webhook-delivery-weekly-partitions';
 import { WebhookDeliveryBoundedPartitionsMigration1798400000000 } from './migrations/1798400000000-webhook-delivery-bounded-partitions';
+import { WebhookDeliveryOrderedClaimMigration1799874000000 } from './migrations/1799874000000-webhook-delivery-ordered-claim';
 
 export const SERVICE_NAME = 'webhook-delivery';
 
@@ -27,6 +28,7 @@ export function webhookDeliveryDataSource(url: string): DataSource {
       WebhookDeliveryRetentionIndexesMigration1797200000000,
       WebhookDeliveryWeeklyPartitionsMigration1797500000000,
       WebhookDeliveryBoundedPartitionsMigration1798400000000,
+      WebhookDeliveryOrderedClaimMigration1799874000000,
     ],
   });
 }

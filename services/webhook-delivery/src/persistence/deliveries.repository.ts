@@ -10,8 +10,8 @@
  * commit: events accepted from the bus (insertMany), due deliveries claimed
  * (claimDue, with their endpoints), finished attempts recorded (recordAttempts).
  * Each runs as a named prepared statement on the pool: planned afresh, each
- * cost more than it ran (it plans every weekly partition, twice for the claim's
- * in-flight count), and no parameter of theirs picks an index or a partition
+ * cost more than it ran (it plans every weekly partition; the claim's function
+ * keeps its own plan the same way), and no parameter of theirs picks an index or a partition
  * at plan time (the partitions are pruned, if at all, by the joined values as
  * the statement runs), so the generic plan is the custom one. Creating or
  * dropping a week invalidates the plan and the next run plans again.
@@ -279,31 +279,14 @@ const INSERT_MANY_SQL = `
 // (so one batch never takes a partner past the cap), leased, and returned with
 // the partner's endpoint. The cap is counted from leased rows, so it holds
 // across replicas (up to the race of two replicas claiming in the same instant).
-// Rows locked but over the cap are released when the statement ends.
+// Rows locked but over the cap are released when the statement ends. The claim
+// itself is the function claim_due_deliveries (migration 1799874000000): it
+// walks the partitions' due indexes in due order and stops at the batch, where
+// the planner, misled by statistics that see a week of finished deliveries and
+// few open ones, sorted every due row of every week for each claim.
 const CLAIM_DUE_SQL = `
-  WITH locked AS (
-    SELECT d.delivery_id, d.created_at, d.partner_id, d.next_attempt_at, f.in_flight
-    FROM webhook_deliveries d
-    CROSS JOIN LATERAL (
-      SELECT count(*)::int AS in_flight FROM webhook_deliveries x
-      WHERE x.partner_id = d.partner_id AND x.status = 'delivering' AND x.next_attempt_at > now()
-    ) f
-    WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND f.in_flight < $1
-    ORDER BY d.next_attempt_at
-    LIMIT $2
-    FOR UPDATE OF d SKIP LOCKED
-  ), ranked AS (
-    SELECT delivery_id, created_at, in_flight + row_number() OVER (PARTITION BY partner_id ORDER BY next_attempt_at, delivery_id) AS slot
-    FROM locked
-  ), claimed AS (
-    UPDATE webhook_deliveries d
-    SET status = 'delivering', lease_id = gen_random_uuid(), next_attempt_at = now() + $3 * interval '1 millisecond'
-    FROM ranked r
-    WHERE d.delivery_id = r.delivery_id AND d.created_at = r.created_at AND r.slot <= $1
-    RETURNING d.delivery_id, d.created_at, d.event_id, d.partner_id, d.event_type, d.body, d.attempt_count, d.replay_count, d.lease_id, d.traceparent
-  )
   SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.updated_at
-  FROM claimed c
+  FROM claim_due_deliveries($1, $2, $3) c
   LEFT JOIN LATERAL (${ENDPOINT_OF(
     'e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.updated_at',
     'c.partner_id',
