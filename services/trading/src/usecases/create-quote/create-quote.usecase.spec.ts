@@ -39,7 +39,7 @@ function setup(
   const inserted: NewQuote[] = [];
   const batches: number[] = [];
   const rateFeed = {
-    latest: jest.fn(async () =>
+    latest: jest.fn(async (_partnerId: string) =>
       options.rate === undefined
         ? { bid: new Big('128.12345'), ask: new Big('130.98761'), observedAt: NOW }
         : options.rate,
@@ -216,6 +216,30 @@ describe('CreateQuoteUseCase.executeMany', () => {
     );
     const [first] = outcomes as Array<{ quote: { expiresAt: string } }>;
     expect(first.quote.expiresAt).toBe('2024-11-21T08:00:01.500Z');
+  });
+
+  it("reads each partner's fee schedule and rate once a batch, whatever its number of items", async () => {
+    const scheduleReads: string[] = [];
+    const { useCase, rateFeed } = setup({
+      findFeeSchedule: async (partner) => {
+        scheduleReads.push(partner);
+        return { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' };
+      },
+    });
+    const outcomes = await useCase.executeMany(
+      [
+        item('req-a', '1000.00'),
+        item('req-b', '2000.00', PARTNER_B),
+        item('req-c', '3000.00'),
+        item('req-d', '4000.00', PARTNER_B),
+      ],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['1020.00', '2030.00', '3040.00', '4050.00']);
+    expect(scheduleReads.sort()).toEqual([partnerId, PARTNER_B].sort());
+    expect(rateFeed.latest.mock.calls.map(([partner]) => partner).sort()).toEqual([partnerId, PARTNER_B].sort());
+    await useCase.executeMany([item('req-e', '1000.00')], ITEMS_MAX);
+    expect(scheduleReads).toHaveLength(3); // a new batch reads again: nothing is kept between batches
   });
 
   it("logs each item's lines in its own context: its request id and partner id", async () => {

@@ -46,6 +46,25 @@ export type QuoteOutcome = { quote: QuoteView } | { refusal: AppError };
 /** One item's work before its answer: priced, refused, or failed (not a refusal: a bug, the database). */
 type ItemWork = { quote: NewQuote } | { refusal: AppError } | { failure: unknown };
 
+/** What pricing reads of a partner: its stored fee schedule and the latest rate the feed gives it. */
+interface PartnerReads {
+  feeSchedule(partnerId: string): Promise<RawFeeSchedule | null>;
+  latestRate(partnerId: string): Promise<FeedRate | null>;
+}
+
+/** A read made once per key however many ask for it: the items of one batch share their partner's reads. */
+function oncePerKey<T>(read: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const reads = new Map<string, Promise<T>>();
+  return (key) => {
+    let pending = reads.get(key);
+    if (pending === undefined) {
+      pending = read(key);
+      reads.set(key, pending);
+    }
+    return pending;
+  };
+}
+
 /** Runs `work` in the item's own log context, so any line it logs names the item's request and partner. */
 function inItemContext<T>(item: QuoteItem, work: () => T): T {
   return runWithContext({ requestId: item.requestId, partnerId: item.command.partnerId }, work);
@@ -66,7 +85,7 @@ export class CreateQuoteUseCase {
   constructor(private readonly deps: CreateQuoteDependencies) {}
 
   async execute(command: CreateQuoteCommand): Promise<QuoteView> {
-    const quote = await this.price(command);
+    const quote = await this.price(command, this.directReads());
     await this.deps.quotes.insert(quote);
     return this.view(quote);
   }
@@ -79,11 +98,20 @@ export class CreateQuoteUseCase {
    * its fee schedule's read, its own insert) is answered INTERNAL_ERROR alone,
    * logged under its request; its neighbours keep their quotes and refusals. Only
    * when every item failed so (the database down for all) does the call fail, with
-   * the first failure, as a single call would have.
+   * the first failure, as a single call would have. The items of one partner share
+   * its fee schedule's read and the feed's rate (the batch is priced at one moment,
+   * as its items arrived together): a batch reads each once per partner, not per item.
    */
   async executeMany(items: readonly QuoteItem[], itemsMax: number): Promise<QuoteOutcome[]> {
     if (items.length > itemsMax) throw validationFailed(['items']);
-    const work = await Promise.all(items.map((item) => inItemContext(item, () => this.priceItem(item.command))));
+    const direct = this.directReads();
+    const shared: PartnerReads = {
+      feeSchedule: oncePerKey(direct.feeSchedule),
+      latestRate: oncePerKey(direct.latestRate),
+    };
+    const work = await Promise.all(
+      items.map((item) => inItemContext(item, () => this.priceItem(item.command, shared))),
+    );
     const unstored = await this.storeAll(work.flatMap((done) => ('quote' in done ? [done.quote] : [])));
     const outcomes = work.map((done): QuoteOutcome | { failure: unknown } => {
       if ('refusal' in done || 'failure' in done) return done;
@@ -106,9 +134,9 @@ export class CreateQuoteUseCase {
   }
 
   /** An item priced, or its refusal, or its failure (anything that is not a refusal), never thrown. */
-  private async priceItem(command: CreateQuoteCommand): Promise<ItemWork> {
+  private async priceItem(command: CreateQuoteCommand, reads: PartnerReads): Promise<ItemWork> {
     try {
-      return { quote: await this.price(command) };
+      return { quote: await this.price(command, reads) };
     } catch (error) {
       return isAppError(error) ? { refusal: error } : { failure: error };
     }
@@ -134,11 +162,18 @@ export class CreateQuoteUseCase {
   }
 
   /** Every step before the insert: shape, fee schedule, live rate, pricing, expiry. */
-  private async price(command: CreateQuoteCommand): Promise<NewQuote> {
+  private directReads(): PartnerReads {
+    return {
+      feeSchedule: (partnerId) => this.deps.profiles.findFeeSchedule(partnerId),
+      latestRate: (partnerId) => this.deps.rateFeed.latest(partnerId),
+    };
+  }
+
+  private async price(command: CreateQuoteCommand, reads: PartnerReads): Promise<NewQuote> {
     const request = parseQuoteRequest(command);
     const [storedSchedule, latestRate] = await Promise.all([
-      this.deps.profiles.findFeeSchedule(request.partnerId),
-      this.deps.rateFeed.latest(request.partnerId),
+      reads.feeSchedule(request.partnerId),
+      reads.latestRate(request.partnerId),
     ]);
     const schedule = this.feeSchedule(request.partnerId, storedSchedule);
     const feedRate = this.liveRate(latestRate);
