@@ -4,13 +4,15 @@
 // GET /v1/orders/{id} at half the rate it just reached, for its p99 there. Last, the pages a
 // partner reconciles with: GET /v1/events?limit=100 and a statement page of 100 lines, each
 // beside GET /v1/orders/{id} of the same run (a page must be served within the budget of one
-// read: at least PAGE_RATE_RATIO_MIN of its rate).
+// read: at least 0.8 of its rate under load), and before those loads the same pages and the
+// read asked by one client in turn, each page's latency beside the read's (printed, not judged).
 import { step } from '../../scripts/lib/steps.mjs';
 import { autocannonRequests } from '../lib/http.mjs';
 import { cannon, cannonInvalid, withCeiling } from '../lib/ceilings.mjs';
 import { quoteAndBuy } from '../lib/load.mjs';
 import { ORDER_KES } from '../lib/partners.mjs';
 import { clockTicksPerSecond, cpuMsBetween, cpuTicksSnapshot } from '../lib/proc.js';
+import { summarise } from '../lib/stats.js';
 
 const SECTION = 'gateway: partner requests beside hello-world ceilings';
 /** The load is shared by this many partners, each far below its rate limit. */
@@ -20,6 +22,11 @@ export const PAGE_SIZE = 100;
 const CREDITS_IN_FLIGHT = 8;
 /** How long the events feed may take to number the credits' events (its positioner runs every 500 ms). */
 const FEED_READY_WAIT_MS = 30_000;
+
+/** One-client page rounds run first and not counted (connection open, code paths warm). */
+const ONE_CLIENT_WARMUP_ROUNDS = 20;
+/** The one-client page rounds together stop after this long, counted or not. */
+const ONE_CLIENT_TIME_LIMIT_MS = 60_000;
 
 const latencyText = (figure) => `p50 / p99 ${figure.p50Ms} / ${figure.p99Ms} ms`;
 /** Processes shown by name in a CPU-per-request row, the largest first. */
@@ -88,8 +95,62 @@ export async function kesAccountOf(partner) {
   return kes.accountId;
 }
 
+/**
+ * One client, one request at a time on an idle stack: GET /v1/orders/{id}, then the events page,
+ * then the statement page, round after round; p50 / p99 of each, a page's beside the read's.
+ * Latency, not throughput: what a partner paging through its books waits per page against
+ * what it waits for one read, with nothing shared between concurrent requests. Printed, not
+ * judged (the judged page rows are the rates under load, below).
+ */
+async function oneClientPages(ctx, partner, orderId, accountId) {
+  const paths = {
+    order: `/v1/orders/${orderId}`,
+    events: `/v1/events?limit=${PAGE_SIZE}`,
+    statement: `/v1/balances/${accountId}/transactions?limit=${PAGE_SIZE}`,
+  };
+  const latencies = { order: [], events: [], statement: [] };
+  const rounds = ctx.options.sequentialRounds;
+  const deadline = Date.now() + ONE_CLIENT_TIME_LIMIT_MS;
+  const measuredRounds = await step(
+    `one client: ${rounds} rounds of GET /v1/orders/{id}, events page, statement page`,
+    async () => {
+      let done = 0;
+      for (let index = 0; index < ONE_CLIENT_WARMUP_ROUNDS + rounds && Date.now() < deadline; index += 1) {
+        for (const [name, pathAndQuery] of Object.entries(paths)) {
+          const startedAt = process.hrtime.bigint();
+          const answer = await partner.client.get(pathAndQuery);
+          const elapsedMs = Number(process.hrtime.bigint() - startedAt) / 1e6;
+          if (answer.status !== 200) throw new Error(`GET ${pathAndQuery} answered ${answer.status}`);
+          if (index >= ONE_CLIENT_WARMUP_ROUNDS) latencies[name].push(elapsedMs);
+        }
+        if (index >= ONE_CLIENT_WARMUP_ROUNDS) done += 1;
+      }
+      return done;
+    },
+  );
+  const summaries = Object.fromEntries(Object.entries(latencies).map(([name, values]) => [name, summarise(values)]));
+  const read = summaries.order;
+  for (const [name, label] of [
+    ['events', `GET /v1/events?limit=${PAGE_SIZE}`],
+    ['statement', `GET /v1/balances/{accountId}/transactions?limit=${PAGE_SIZE}`],
+  ]) {
+    ctx.rows.push({
+      section: SECTION,
+      figure: `one client, idle stack: signed ${label} p50 ms (p99 ${summaries[name].p99Ms}, ${summaries[name].count} pages)`,
+      value: summaries[name].p50Ms,
+      ceiling: `signed GET /v1/orders/{id} p50 ms, same client, same rounds (p99 ${read.p99Ms})`,
+      ceilingValue: read.p50Ms,
+      invalid:
+        measuredRounds < rounds
+          ? `${measuredRounds} of ${rounds} rounds within ${ONE_CLIENT_TIME_LIMIT_MS} ms`
+          : undefined,
+    });
+  }
+  return { rounds: measuredRounds, latency: summaries };
+}
+
 /** GET /v1/events and a statement page, PAGE_SIZE items each, beside GET /v1/orders/{id} of the same run. */
-async function pageRows(ctx, partners, senders, orderRead) {
+async function pageRows(ctx, partners, orderIds, senders, orderRead) {
   await step(`${PAGE_SIZE} credits per partner for full pages`, () => Promise.all(partners.map(creditsForPages)));
   await step('events feed numbered', () => Promise.all(partners.map(feedFull)));
   const accounts = await Promise.all(partners.map(kesAccountOf));
@@ -102,7 +163,7 @@ async function pageRows(ctx, partners, senders, orderRead) {
       senders((index) => `/v1/balances/${accounts[index]}/transactions?limit=${PAGE_SIZE}`),
     ],
   ];
-  const figures = {};
+  const figures = { oneClient: await oneClientPages(ctx, partners[0], orderIds[0], accounts[0]) };
   for (const [name, id, requests] of pages) {
     const figure = await step(`gateway signed ${name}`, () =>
       measured(ctx, () => cannon(ctx.gatewayUrl, autocannonRequests(requests, 'GET'), { connections, durationS })),
@@ -207,6 +268,7 @@ export async function gatewaySection(ctx) {
   const pages = await pageRows(
     ctx,
     partners,
+    orderIds,
     (pathOf) => partners.map((partner, index) => ({ credentials: partner.credentials, path: pathOf(index) })),
     gateway['GET /v1/orders/{id}'],
   );
