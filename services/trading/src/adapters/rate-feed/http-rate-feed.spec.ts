@@ -64,6 +64,24 @@ describe('HttpRateFeed', () => {
     feed.shutdown();
   });
 
+  it('answers many partners at once with one fetch: the one market rate for each', async () => {
+    const fetchImpl = jest.fn(async () => respond(JSON.stringify(good)));
+    const feed = new HttpRateFeed({
+      url: 'https://feed.example/rate',
+      timeoutMs: 1_000,
+      reuseMs: 0,
+      logger,
+      fetchImpl,
+    });
+    const other = '00000000-0000-4000-8000-000000000000';
+    const rates = await feed.latestFor([partnerId, other]);
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect([...rates.keys()]).toEqual([partnerId, other]);
+    expect(rates.get(partnerId)?.ask.toString()).toBe('130.9876');
+    expect(rates.get(other)).toBe(rates.get(partnerId));
+    feed.shutdown();
+  });
+
   it('answers null on an HTTP error, a malformed body or an oversized body', async () => {
     for (const response of [
       respond('{}', 500),
