@@ -6,7 +6,9 @@
 // express hello-world (the bench's ceiling) receiving the same signed requests in every round.
 // On a machine others load, one run a side says nothing; rounds of each build minutes apart
 // meet the same load, and what compares is each round's CPU per request and its ratio to the
-// express of the same round.
+// express of the same round. Count-based beside the CPU: Redis reads a request, and the WAL bytes
+// PostgreSQL wrote a request (pg_current_wal_lsn over the load: the whole cluster, exact, unlike
+// the statistics views, which reach their counters up to a second late).
 //
 // Builds: `base` is a copy of the built tree made before a change (AB_BASE_DIR: a folder holding
 // libs/*, proto and services/{gateway,trading} with their dist and package.json, and
@@ -39,6 +41,7 @@ import { openStack, services, stackProcesses } from './lib/stack.mjs';
 process.env.TEST_STACK_SLOT = process.env.BENCH_STACK_SLOT ?? '9';
 const require = createRequire(import.meta.url);
 const { Redis } = require(require.resolve('ioredis', { paths: [path.join(REPO_ROOT, 'services', 'gateway')] }));
+const { Client } = require('pg');
 const durationS = boundedInt(process.env, 'AB_DURATION_S', 5, 1, 60);
 const connections = boundedInt(process.env, 'AB_CONNECTIONS', 32, 1, 256);
 const rounds = boundedInt(process.env, 'AB_ROUNDS', 6, 1, 40);
@@ -123,8 +126,15 @@ async function redisCounts(redis) {
   return { reads: read('total_reads_processed'), commands: read('total_commands_processed') };
 }
 
-/** One load: req/s and CPU ms per request of each process, its idle rate subtracted; Redis reads per request. */
-async function measuredLoad(url, requests, processes, idle, redis) {
+/** The cluster's current WAL position, as a byte count (pg_lsn arithmetic in PostgreSQL). */
+async function walBytes(postgres) {
+  const { rows } = await postgres.query(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS bytes`);
+  return Number(rows[0].bytes);
+}
+
+/** One load: req/s and CPU ms per request of each process, its idle rate subtracted; Redis reads and WAL bytes per request. */
+async function measuredLoad(url, requests, processes, idle, redis, postgres) {
+  const walBefore = await walBytes(postgres);
   const redisBefore = await redisCounts(redis);
   const before = cpuTicksSnapshot(processes);
   const startedAt = performance.now();
@@ -133,6 +143,7 @@ async function measuredLoad(url, requests, processes, idle, redis) {
   const cpuMs = cpuMsBetween(before, cpuTicksSnapshot(processes), clockTicksPerSecond());
   if (figure.non2xx > 0 || figure.errors > 0) throw new Error(`the load failed: ${JSON.stringify(figure)}`);
   const redisAfter = await redisCounts(redis);
+  const walAfter = await walBytes(postgres);
   const perRequest = Object.fromEntries(
     Object.entries(cpuMs).map(([name, ms]) => [
       name,
@@ -143,6 +154,7 @@ async function measuredLoad(url, requests, processes, idle, redis) {
     requestsPerSecond: figure.requestsPerSecond,
     perRequest,
     redisReadsPerRequest: (redisAfter.reads - redisBefore.reads) / figure.total,
+    walBytesPerRequest: (walAfter - walBefore) / figure.total,
   };
 }
 
@@ -152,7 +164,11 @@ async function main() {
   const receiver = await startReceiver(stack.description.tlsDir);
   const started = [];
   const redis = new Redis(services.redisUrl(stack.profile));
+  const postgres = new Client({
+    connectionString: stack.description.postgres.urlTemplate.replace('{database}', 'postgres'),
+  });
   try {
+    await postgres.connect();
     const gatewayUrl = stack.description.gatewayUrl;
     const partners = [];
     for (let index = 0; index < partnerCount; index += 1)
@@ -217,12 +233,19 @@ async function main() {
     for (let round = 0; round < rounds; round += 1) {
       const idle = await idleRates(processes);
       const order = round % 2 === 0 ? ['base', 'new'] : ['new', 'base'];
-      const ceiling = await measuredLoad(`http://127.0.0.1:${PORTS.express}`, LOADS.health, processes, idle, redis);
+      const ceiling = await measuredLoad(
+        `http://127.0.0.1:${PORTS.express}`,
+        LOADS.health,
+        processes,
+        idle,
+        redis,
+        postgres,
+      );
       const sample = { round: round + 1, expressPerSecond: ceiling.requestsPerSecond, loads: {} };
       for (const name of loadNames) {
         sample.loads[name] = {};
         for (const build of order) {
-          const figure = await measuredLoad(builds[build].url, LOADS[name], processes, idle, redis);
+          const figure = await measuredLoad(builds[build].url, LOADS[name], processes, idle, redis, postgres);
           const own = (process) => figure.perRequest[`${build} ${process}`];
           sample.loads[name][build] = {
             ratio: figure.requestsPerSecond / ceiling.requestsPerSecond,
@@ -232,6 +255,7 @@ async function main() {
             postgresql: figure.perRequest.postgresql,
             redis: figure.perRequest.redis,
             redisReads: figure.redisReadsPerRequest,
+            walBytes: figure.walBytesPerRequest,
           };
         }
       }
@@ -245,13 +269,13 @@ async function main() {
         for (const build of ['base', 'new']) {
           const figure = sample.loads[name][build];
           console.log(
-            `  ${name.padEnd(6)} ${build.padEnd(4)} ${String(figure.requestsPerSecond).padStart(6)} req/s ÷ express ${figure.ratio.toFixed(3)}; CPU ms: gateway ${figure.gateway.toFixed(3)} trading ${figure.trading.toFixed(3)} postgresql ${figure.postgresql.toFixed(3)} redis ${figure.redis.toFixed(3)}; Redis reads a request ${figure.redisReads.toFixed(2)}`,
+            `  ${name.padEnd(6)} ${build.padEnd(4)} ${String(figure.requestsPerSecond).padStart(6)} req/s ÷ express ${figure.ratio.toFixed(3)}; CPU ms: gateway ${figure.gateway.toFixed(3)} trading ${figure.trading.toFixed(3)} postgresql ${figure.postgresql.toFixed(3)} redis ${figure.redis.toFixed(3)}; Redis reads a request ${figure.redisReads.toFixed(2)}; WAL bytes a request ${figure.walBytes.toFixed(0)}`,
           );
         }
     }
     console.log("\nmedians over the rounds (paired new ÷ base: the median of each round's ratio)");
     for (const name of loadNames) {
-      for (const field of ['ratio', 'gateway', 'trading', 'redis', 'redisReads']) {
+      for (const field of ['ratio', 'gateway', 'trading', 'postgresql', 'redis', 'redisReads', 'walBytes']) {
         const of = (build) => samples.map((sample) => sample.loads[name][build][field]);
         const paired = samples.map((sample) => sample.loads[name].new[field] / sample.loads[name].base[field]);
         console.log(
@@ -263,6 +287,7 @@ async function main() {
     for (const child of started) child.kill('SIGTERM');
     await Promise.all(started.map(closed));
     redis.disconnect();
+    await postgres.end().catch(() => {});
     await receiver.close();
     await stack.stop();
   }

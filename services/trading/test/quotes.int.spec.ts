@@ -5,7 +5,9 @@
 // FEE_EXCEEDS_PROCEEDS at and below its boundary, 503 FEE_PRICING_INVALID for a
 // corrupt or missing profile row, and 503 RATE_UNAVAILABLE once a halted rate
 // outlives the staleness limit. Quotes asked at once (which the gateway sends to
-// trading in shared CreateQuotes calls) are each priced and refused on their own.
+// trading in shared CreateQuotes calls) are each priced and refused on their own,
+// and two partners' quotes sharing batches each get their own partner's fee
+// schedule and pinned rate (a batch reads all its partners' schedules and rates at once).
 //
 // The partner is this file's own: fee 100 bps + 10.00 flat, capped at 500.00,
 // with its sandbox rate pinned at bid 128.1234 / ask 130.9876. Pinned rates have
@@ -298,6 +300,46 @@ describe('POST /v1/quotes asked at once', () => {
     );
     expect(quoteIds.size % (asked * 2)).toBe(0);
     expect(rows[0]!.count).toBe(quoteIds.size);
+  });
+});
+
+describe('POST /v1/quotes of two partners asked at once', () => {
+  it("prices each partner's quotes with its own fee schedule and pinned rate, in shared batches", async () => {
+    // The other partner: no percentage, 1.00 flat, no cap, pinned at 120.0000 / 121.0000. A buy of
+    // 1000.00 KES: usdt = floor6(1000 / 121) = 8.264462 (8.2644628…), fee 1.00, total 1001.00.
+    const other = await createTestPartner({
+      rateLimitPerMinute: QUOTES_PER_MINUTE_MAX,
+      extraArgs: ['--fee-bps', '0', '--fee-flat-kes', '1.00', '--fee-cap-kes', 'none'],
+    });
+    const otherClient = new PartnerHttpClient(other);
+    expect((await otherClient.post('/v1/sandbox/rates', { bid: '120.0000', ask: '121.0000' })).status).toBe(200);
+    const askTogether = async () => {
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () => [
+          client.post('/v1/quotes', { side: 'buy', kesAmount: '1000.00' }),
+          otherClient.post('/v1/quotes', { side: 'buy', kesAmount: '1000.00' }),
+        ]).flat(),
+      );
+      results.forEach((result, index) => {
+        expect(result.status).toBe(201);
+        expect(result.body).toMatchObject(
+          index % 2 === 0
+            ? {
+                usdtAmount: '7.634310',
+                rate: ASK,
+                kesTotalAmount: '1020.00',
+                fee: { kesAmount: '20.00', ...FEE_SCHEDULE },
+              }
+            : {
+                usdtAmount: '8.264462',
+                rate: '121.0000',
+                kesTotalAmount: '1001.00',
+                fee: { kesAmount: '1.00', percentBps: 0, flatKesAmount: '1.00', capKesAmount: null },
+              },
+        );
+      });
+    };
+    await untilShared('CreateQuotes', SHARED_ROUNDS_MAX, askTogether);
   });
 });
 

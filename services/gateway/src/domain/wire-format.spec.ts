@@ -31,6 +31,16 @@ describe('wire format', () => {
     expect(() => wireDecimal('1.0', 2, 'x')).toThrow(WireFormatError);
   });
 
+  it('checks each scale against its own pattern however the calls interleave (one pattern kept per scale)', () => {
+    for (let round = 0; round < 2; round += 1) {
+      expect(wireDecimal('1.00', 2, 'x')).toBe('1.00');
+      expect(() => wireDecimal('1.000000', 2, 'x')).toThrow(WireFormatError);
+      expect(wireDecimal('1.000000', 6, 'x')).toBe('1.000000');
+      expect(() => wireDecimal('1.00', 6, 'x')).toThrow(WireFormatError);
+      expect(wireRate('129.5500', 'rate')).toBe('129.5500');
+    }
+  });
+
   it('checks timestamps, ids, currencies and integers', () => {
     expect(wireTimestamp('2026-11-21T08:00:00.000Z', 't')).toBe('2026-11-21T08:00:00.000Z');
     for (const bad of ['2026-11-21T08:00:00Z', '2026-11-21T08:00:00.000+03:00', '2026-13-45T08:00:00.000Z', '']) {

@@ -10,8 +10,16 @@ import { Currency, CURRENCY_SCALE, isCurrency, RATE_SCALE } from '@platform/mone
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** One pattern per scale, built once: every amount of every answer is checked against one. */
+const EXACT_SCALE_PATTERNS = new Map<number, RegExp>();
+
 function exactScale(scale: number): RegExp {
-  return new RegExp(`^(0|[1-9]\\d*)\\.\\d{${scale}}$`);
+  let pattern = EXACT_SCALE_PATTERNS.get(scale);
+  if (pattern === undefined) {
+    pattern = new RegExp(`^(0|[1-9]\\d*)\\.\\d{${scale}}$`);
+    EXACT_SCALE_PATTERNS.set(scale, pattern);
+  }
+  return pattern;
 }
 
 export class WireFormatError extends Error {

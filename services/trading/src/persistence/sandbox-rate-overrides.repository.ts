@@ -29,6 +29,17 @@ export class SandboxRateOverridesRepository implements SandboxRateOverrideStore 
     return row ? fromRow(row) : null;
   }
 
+  /** A batch of quotes' read: the pins of those of `partnerIds` that have one, one named prepared statement. */
+  async findMany(partnerIds: readonly string[]): Promise<Map<string, SandboxRateOverride>> {
+    const rows = await queryPrepared<OverrideRow>(
+      this.dataSource,
+      'sandbox_rates_read',
+      'SELECT partner_id, bid::text, ask::text, halted_at FROM sandbox_rate_overrides WHERE partner_id = ANY($1::uuid[])',
+      [partnerIds],
+    );
+    return new Map(rows.map((row) => [row.partner_id, fromRow(row)]));
+  }
+
   async upsert(override: SandboxRateOverride): Promise<SandboxRateOverride> {
     const [row] = await this.dataSource.query(
       `INSERT INTO sandbox_rate_overrides (partner_id, bid, ask, halted_at) VALUES ($1, $2, $3, $4)

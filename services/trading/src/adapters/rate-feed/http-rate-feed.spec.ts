@@ -47,20 +47,30 @@ function respond(body: string, status = 200): Response {
 }
 
 describe('HttpRateFeed', () => {
+  /** A feed at the test URL that fetches for every call (reuseMs 0) through `fetchImpl`. */
+  const fetchingFeed = (fetchImpl: typeof fetch) =>
+    new HttpRateFeed({ url: 'https://feed.example/rate', timeoutMs: 1_000, reuseMs: 0, logger, fetchImpl });
+
   it('answers the parsed rate', async () => {
     const fetchImpl = jest.fn(async () => respond(JSON.stringify(good)));
-    const feed = new HttpRateFeed({
-      url: 'https://feed.example/rate',
-      timeoutMs: 1_000,
-      reuseMs: 0,
-      logger,
-      fetchImpl,
-    });
+    const feed = fetchingFeed(fetchImpl);
     expect((await feed.latest(partnerId))?.ask.toString()).toBe('130.9876');
     const [url, init] = fetchImpl.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('https://feed.example/rate');
     expect(init.signal).toBeDefined();
     expect(init.redirect).toBe('error');
+    feed.shutdown();
+  });
+
+  it('answers many partners at once with one fetch: the one market rate for each', async () => {
+    const fetchImpl = jest.fn(async () => respond(JSON.stringify(good)));
+    const feed = fetchingFeed(fetchImpl);
+    const other = '00000000-0000-4000-8000-000000000000';
+    const rates = await feed.latestFor([partnerId, other]);
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect([...rates.keys()]).toEqual([partnerId, other]);
+    expect(rates.get(partnerId)?.ask.toString()).toBe('130.9876');
+    expect(rates.get(other)).toBe(rates.get(partnerId));
     feed.shutdown();
   });
 

@@ -129,6 +129,12 @@ export class HttpRateFeed implements RateFeed {
     return this.inFlight;
   }
 
+  /** One market rate for every partner: fetched (or reused) once, whatever their number. */
+  async latestFor(partnerIds: readonly string[]): Promise<Map<string, FeedRate | null>> {
+    const rate = await this.latest('');
+    return new Map(partnerIds.map((partnerId) => [partnerId, rate]));
+  }
+
   shutdown(): void {
     this.breaker.shutdown();
   }

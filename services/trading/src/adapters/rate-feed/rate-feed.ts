@@ -17,6 +17,11 @@ export interface FeedRate {
 
 export interface RateFeed {
   latest(partnerId: string): Promise<FeedRate | null>;
+  /**
+   * What `latest` answers for each of `partnerIds`, asked at once (a batch of quotes): one
+   * read for them all where the feed reads per partner, not one each. Every id is a key.
+   */
+  latestFor(partnerIds: readonly string[]): Promise<Map<string, FeedRate | null>>;
 }
 
 /** Sandbox only: pins one partner's rate (and optionally halts its ticking). */

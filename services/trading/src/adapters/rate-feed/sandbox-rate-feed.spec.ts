@@ -1,7 +1,8 @@
 // Proves the sandbox feed's observation times: the walk and pinned rates are
 // observed at the last tick, a halted pin stays at the moment it was halted
 // (so it goes stale), pins are read from the shared store on every call, and
-// nothing is observed before the first tick.
+// nothing is observed before the first tick; many partners at once (a batch of
+// quotes) read their pins in one call and get what each would alone.
 import { createLogger } from '@platform/logger';
 import { Big } from '@platform/money';
 import type { Clock } from '../../domain/clock';
@@ -18,8 +19,13 @@ const partnerId = '6f1c1a52-6d0e-4f51-9b6c-2f0d2b8a1e11';
 
 class MemoryStore implements SandboxRateOverrideStore {
   readonly rows = new Map<string, SandboxRateOverride>();
+  readonly manyReads: string[][] = [];
   async find(id: string) {
     return this.rows.get(id) ?? null;
+  }
+  async findMany(ids: readonly string[]) {
+    this.manyReads.push([...ids]);
+    return new Map(ids.flatMap((id) => (this.rows.has(id) ? [[id, this.rows.get(id)!] as const] : [])));
   }
   async upsert(override: SandboxRateOverride) {
     this.rows.set(override.partnerId, override);
@@ -88,6 +94,29 @@ describe('SandboxRateFeed', () => {
     await store.upsert({ partnerId, bid: new Big('100'), ask: new Big('101'), haltedAt: null });
     expect((await feed.latest(partnerId))?.bid.toString()).toBe('100');
     expect((await feed.latest('00000000-0000-4000-8000-000000000000'))?.bid.toString()).toBe('129.17625');
+  });
+
+  it('answers many partners at once as each alone, their pins read in one call', async () => {
+    const { feed, store, advance } = setup();
+    const walking = '00000000-0000-4000-8000-000000000000';
+    const halted = '00000000-0000-4000-8000-000000000001';
+    expect(await feed.latestFor([partnerId, walking])).toEqual(
+      new Map([
+        [partnerId, null],
+        [walking, null],
+      ]),
+    );
+    feed.tick();
+    await feed.pin({ partnerId, bid: new Big('100'), ask: new Big('101'), halted: false });
+    await feed.pin({ partnerId: halted, bid: new Big('90'), ask: new Big('91'), halted: true });
+    advance(250);
+    feed.tick();
+    store.manyReads.length = 0;
+    const rates = await feed.latestFor([partnerId, walking, halted]);
+    expect(store.manyReads).toEqual([[partnerId, walking, halted]]);
+    for (const id of [partnerId, walking, halted]) expect(rates.get(id)).toEqual(await feed.latest(id));
+    expect(rates.get(halted)?.observedAt.toISOString()).toBe('2024-11-21T08:00:00.000Z');
+    expect(rates.get(partnerId)?.observedAt.toISOString()).toBe('2024-11-21T08:00:00.250Z');
   });
 
   it('ticks on a timer between start and stop', async () => {

@@ -28,6 +28,8 @@ export interface SandboxRateOverride {
 /** Storage of pins, shared by all trading replicas (persistence/sandbox-rate-overrides.repository.ts). */
 export interface SandboxRateOverrideStore {
   find(partnerId: string): Promise<SandboxRateOverride | null>;
+  /** The pins of those of `partnerIds` that have one, by partner, in one read. */
+  findMany(partnerIds: readonly string[]): Promise<Map<string, SandboxRateOverride>>;
   upsert(override: SandboxRateOverride): Promise<SandboxRateOverride>;
 }
 
@@ -67,7 +69,17 @@ export class SandboxRateFeed implements RateFeed, SandboxRateControl {
   }
 
   async latest(partnerId: string): Promise<FeedRate | null> {
-    const override = await this.deps.overrides.find(partnerId);
+    return this.observed(await this.deps.overrides.find(partnerId));
+  }
+
+  /** Each partner's rate as `latest` gives it, their pins read in one statement. */
+  async latestFor(partnerIds: readonly string[]): Promise<Map<string, FeedRate | null>> {
+    const overrides = partnerIds.length > 0 ? await this.deps.overrides.findMany(partnerIds) : new Map();
+    return new Map(partnerIds.map((partnerId) => [partnerId, this.observed(overrides.get(partnerId) ?? null)]));
+  }
+
+  /** A partner's rate now: its halted pin as frozen, its pin or the walk at the last tick, nothing before the first. */
+  private observed(override: SandboxRateOverride | null): FeedRate | null {
     if (override?.haltedAt) return { bid: override.bid, ask: override.ask, observedAt: override.haltedAt };
     if (this.lastTickAt === null) return null;
     if (override) return { bid: override.bid, ask: override.ask, observedAt: this.lastTickAt };

@@ -7,7 +7,9 @@
 // one insert, one bad row falling back to single inserts without failing its
 // neighbours, a failure that is not a refusal answered INTERNAL_ERROR for its item
 // alone (logged under its request), the call failing only when no item could be
-// answered, and more than the bound refused whole.
+// answered, and more than the bound refused whole. A batch reads the fee schedules of
+// all its partners in one read and their rates in one more, only for items whose
+// shape passed; a failed batch read fails the items that needed it, not the refused.
 import { AppError } from '@platform/errors';
 import { createLogger, currentContext, Logger, RequestContext } from '@platform/logger';
 import { Big } from '@platform/money';
@@ -38,22 +40,34 @@ function setup(
 ) {
   const inserted: NewQuote[] = [];
   const batches: number[] = [];
+  const latest = async (_partnerId: string): Promise<FeedRate | null> =>
+    options.rate === undefined
+      ? { bid: new Big('128.12345'), ask: new Big('130.98761'), observedAt: NOW }
+      : options.rate;
   const rateFeed = {
-    latest: jest.fn(async (_partnerId: string) =>
-      options.rate === undefined
-        ? { bid: new Big('128.12345'), ask: new Big('130.98761'), observedAt: NOW }
-        : options.rate,
+    latest: jest.fn(latest),
+    latestFor: jest.fn(
+      async (partners: readonly string[]) =>
+        new Map(await Promise.all(partners.map(async (partner) => [partner, await latest(partner)] as const))),
     ),
   };
+  const findFeeSchedule = async (partner: string): Promise<RawFeeSchedule | null> =>
+    options.findFeeSchedule
+      ? options.findFeeSchedule(partner)
+      : options.profile === undefined
+        ? { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' }
+        : options.profile;
+  const profiles = {
+    findFeeSchedule: jest.fn(findFeeSchedule),
+    findFeeSchedules: jest.fn(async (partners: readonly string[]) => {
+      const found = await Promise.all(
+        partners.map(async (partner) => [partner, await findFeeSchedule(partner)] as const),
+      );
+      return new Map(found.flatMap(([partner, schedule]) => (schedule ? [[partner, schedule] as const] : [])));
+    }),
+  };
   const useCase = new CreateQuoteUseCase({
-    profiles: {
-      findFeeSchedule: async (partner) =>
-        options.findFeeSchedule
-          ? options.findFeeSchedule(partner)
-          : options.profile === undefined
-            ? { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' }
-            : options.profile,
-    },
+    profiles,
     quotes: {
       insert: async (quote) => {
         await options.insert?.(quote);
@@ -72,7 +86,7 @@ function setup(
     rateStalenessLimitMs: STALENESS_LIMIT_MS,
     settlementEstimateSeconds: 60,
   });
-  return { useCase, inserted, batches, rateFeed };
+  return { useCase, inserted, batches, rateFeed, profiles };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
@@ -218,34 +232,67 @@ describe('CreateQuoteUseCase.executeMany', () => {
     expect(first.quote.expiresAt).toBe('2024-11-21T08:00:01.500Z');
   });
 
-  it("reads each partner's fee schedule and rate once a batch, whatever its number of items", async () => {
-    const scheduleReads: string[] = [];
-    const { useCase, rateFeed } = setup({
-      findFeeSchedule: async (partner) => {
-        scheduleReads.push(partner);
-        return { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' };
-      },
-    });
+  it("reads every partner's fee schedule in one read and their rates in one more, whatever the items", async () => {
+    const PARTNER_C = 'c5d0e4a2-1111-4a2b-9c3d-000000000002';
+    const { useCase, rateFeed, profiles } = setup();
     const outcomes = await useCase.executeMany(
       [
         item('req-a', '1000.00'),
         item('req-b', '2000.00', PARTNER_B),
         item('req-c', '3000.00'),
         item('req-d', '4000.00', PARTNER_B),
+        item('req-e', '1.001', PARTNER_C), // refused by its shape: its partner is not read
       ],
       ITEMS_MAX,
     );
-    expect(outcomes.map(codeOrAmount)).toEqual(['1020.00', '2030.00', '3040.00', '4050.00']);
-    expect(scheduleReads.sort()).toEqual([partnerId, PARTNER_B].sort());
-    expect(rateFeed.latest.mock.calls.map(([partner]) => partner).sort()).toEqual([partnerId, PARTNER_B].sort());
-    await useCase.executeMany([item('req-e', '1000.00')], ITEMS_MAX);
-    expect(scheduleReads).toHaveLength(3); // a new batch reads again: nothing is kept between batches
+    expect(outcomes.map(codeOrAmount)).toEqual(['1020.00', '2030.00', '3040.00', '4050.00', 'VALIDATION_FAILED']);
+    expect(profiles.findFeeSchedules.mock.calls).toEqual([[[partnerId, PARTNER_B]]]);
+    expect(rateFeed.latestFor.mock.calls).toEqual([[[partnerId, PARTNER_B]]]);
+    expect(profiles.findFeeSchedule).not.toHaveBeenCalled();
+    expect(rateFeed.latest).not.toHaveBeenCalled();
+    await useCase.executeMany([item('req-f', '1000.00')], ITEMS_MAX);
+    expect(profiles.findFeeSchedules).toHaveBeenCalledTimes(2); // a new batch reads again: nothing is kept between batches
+    await useCase.executeMany([item('req-g', '1.001')], ITEMS_MAX);
+    expect(profiles.findFeeSchedules).toHaveBeenCalledTimes(2); // no item passed its shape: nothing to read
+    expect(rateFeed.latestFor).toHaveBeenCalledTimes(2);
+  });
+
+  it("prices each partner's items with that partner's own fee schedule and rate", async () => {
+    const { useCase } = setup({
+      findFeeSchedule: async (partner) =>
+        partner === PARTNER_B
+          ? { feeBps: 0, feeFlatKes: '1.00', feeCapKes: null }
+          : { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' },
+    });
+    const outcomes = await useCase.executeMany(
+      [item('req-a', '1000.00', PARTNER_B), item('req-b', '1000.00'), item('req-c', '1000.00', PARTNER_B)],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['1001.00', '1020.00', '1001.00']);
+  });
+
+  it('refuses with FEE_PRICING_INVALID only the items of a partner without a profile', async () => {
+    const { useCase } = setup({
+      findFeeSchedule: async (partner) =>
+        partner === PARTNER_B ? null : { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' },
+    });
+    const outcomes = await useCase.executeMany(
+      [item('req-a', '1000.00', PARTNER_B), item('req-b', '1000.00')],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['FEE_PRICING_INVALID', '1020.00']);
   });
 
   it("logs each item's lines in its own context: its request id and partner id", async () => {
     const { logger, lines } = recordingLogger();
     const { useCase, rateFeed } = setup({ logger });
-    rateFeed.latest.mockResolvedValueOnce(null);
+    rateFeed.latestFor.mockImplementationOnce(
+      async () =>
+        new Map([
+          [PARTNER_B, null],
+          [partnerId, { bid: new Big('128.12345'), ask: new Big('130.98761'), observedAt: NOW }],
+        ]),
+    );
     const outcomes = await useCase.executeMany(
       [item('req-a', '1000.00', PARTNER_B), item('req-b', '1000.00')],
       ITEMS_MAX,
@@ -275,14 +322,16 @@ describe('CreateQuoteUseCase.executeMany', () => {
 
   it('answers a failure that is not a refusal as INTERNAL_ERROR for its item alone, logged under its request', async () => {
     const { logger, lines } = recordingLogger();
-    const down = new Error('Connection terminated');
-    const { useCase } = setup({
-      logger,
-      findFeeSchedule: async (partner) => {
-        if (partner === PARTNER_B) throw down;
-        return { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' };
-      },
-    });
+    const { useCase, rateFeed } = setup({ logger });
+    // A rate pricing cannot read (a bug): only the items priced from it fail.
+    const unreadable = { bid: undefined, ask: undefined, observedAt: NOW } as unknown as FeedRate;
+    rateFeed.latestFor.mockImplementationOnce(
+      async () =>
+        new Map([
+          [partnerId, { bid: new Big('128.12345'), ask: new Big('130.98761'), observedAt: NOW }],
+          [PARTNER_B, unreadable],
+        ]),
+    );
     const outcomes = await useCase.executeMany(
       [item('req-a', '1000.00'), item('req-b', '1000.00', PARTNER_B), item('req-c', '1000.001')],
       ITEMS_MAX,
@@ -291,9 +340,26 @@ describe('CreateQuoteUseCase.executeMany', () => {
     expect(lines).toEqual([
       expect.objectContaining({
         level: 'error',
-        fields: { error: down },
+        fields: { error: expect.any(TypeError) },
         context: expect.objectContaining({ requestId: 'req-b', partnerId: PARTNER_B }),
       }),
+    ]);
+  });
+
+  it('fails every item that needed a batch read that failed, logged under each, and keeps the refusals', async () => {
+    const { logger, lines } = recordingLogger();
+    const down = new Error('Connection terminated');
+    const { useCase, profiles, inserted } = setup({ logger });
+    profiles.findFeeSchedules.mockRejectedValueOnce(down);
+    const outcomes = await useCase.executeMany(
+      [item('req-a', '1000.00'), item('req-b', '1000.00', PARTNER_B), item('req-c', '1000.001')],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['INTERNAL_ERROR', 'INTERNAL_ERROR', 'VALIDATION_FAILED']);
+    expect(inserted).toEqual([]);
+    expect(lines.map((line) => [line.fields.error, line.context.requestId])).toEqual([
+      [down, 'req-a'],
+      [down, 'req-b'],
     ]);
   });
 
@@ -322,7 +388,7 @@ describe('CreateQuoteUseCase.executeMany', () => {
       storeDown.useCase.executeMany([item('req-a', '1000.00'), item('req-b', '2000.00')], ITEMS_MAX),
     ).rejects.toBe(down);
     const feedDown = setup();
-    feedDown.rateFeed.latest.mockRejectedValueOnce(down);
+    feedDown.rateFeed.latestFor.mockRejectedValueOnce(down);
     await expect(feedDown.useCase.executeMany([item('req-a', '1000.00')], ITEMS_MAX)).rejects.toBe(down);
     expect(feedDown.inserted).toEqual([]);
   });

@@ -14,7 +14,7 @@ import type { FeedRate, RateFeed } from '../../adapters/rate-feed/rate-feed';
 import type { Clock } from '../../domain/clock';
 import { FeeSchedule, RawFeeSchedule, storedFeeSchedule } from '../../domain/fee-schedule';
 import { formatPricedQuote, priceQuote, quoteRate } from '../../domain/pricing';
-import { parseQuoteRequest, QuoteRequestInput } from '../../domain/quote-request';
+import { parseQuoteRequest, QuoteRequest, QuoteRequestInput } from '../../domain/quote-request';
 import { quoteExpiresAt } from '../../domain/quote-lifetime';
 import { isRateLive } from '../../domain/rate-freshness';
 import type { NewQuote } from '../../persistence/quotes.repository';
@@ -46,23 +46,27 @@ export type QuoteOutcome = { quote: QuoteView } | { refusal: AppError };
 /** One item's work before its answer: priced, refused, or failed (not a refusal: a bug, the database). */
 type ItemWork = { quote: NewQuote } | { refusal: AppError } | { failure: unknown };
 
+/** One item's request after its shape was checked: the request, or its refusal. */
+type ParsedItem = { request: QuoteRequest } | { refusal: AppError } | { failure: unknown };
+
 /** What pricing reads of a partner: its stored fee schedule and the latest rate the feed gives it. */
 interface PartnerReads {
   feeSchedule(partnerId: string): Promise<RawFeeSchedule | null>;
   latestRate(partnerId: string): Promise<FeedRate | null>;
 }
 
-/** A read made once per key however many ask for it: the items of one batch share their partner's reads. */
-function oncePerKey<T>(read: (key: string) => Promise<T>): (key: string) => Promise<T> {
-  const reads = new Map<string, Promise<T>>();
-  return (key) => {
-    let pending = reads.get(key);
-    if (pending === undefined) {
-      pending = read(key);
-      reads.set(key, pending);
-    }
-    return pending;
-  };
+/** Refusals and failures as values, never thrown: one item's never reaches its neighbours. */
+function outcomeOf<T extends object>(work: () => T): T | { refusal: AppError } | { failure: unknown } {
+  try {
+    return work();
+  } catch (error) {
+    return isAppError(error) ? { refusal: error } : { failure: error };
+  }
+}
+
+/** The partners whose requests passed their shape check, each once, in the order they first appear. */
+function partnersOf(parsed: readonly ParsedItem[]): string[] {
+  return [...new Set(parsed.flatMap((item) => ('request' in item ? [item.request.partnerId] : [])))];
 }
 
 /** Runs `work` in the item's own log context, so any line it logs names the item's request and partner. */
@@ -71,7 +75,10 @@ function inItemContext<T>(item: QuoteItem, work: () => T): T {
 }
 
 export interface CreateQuoteDependencies {
-  profiles: { findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null> };
+  profiles: {
+    findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null>;
+    findFeeSchedules(partnerIds: readonly string[]): Promise<Map<string, RawFeeSchedule>>;
+  };
   quotes: { insert(quote: NewQuote): Promise<void>; insertMany(quotes: readonly NewQuote[]): Promise<void> };
   rateFeed: RateFeed;
   clock: Clock;
@@ -85,7 +92,7 @@ export class CreateQuoteUseCase {
   constructor(private readonly deps: CreateQuoteDependencies) {}
 
   async execute(command: CreateQuoteCommand): Promise<QuoteView> {
-    const quote = await this.price(command, this.directReads());
+    const quote = await this.price(parseQuoteRequest(command), this.directReads());
     await this.deps.quotes.insert(quote);
     return this.view(quote);
   }
@@ -95,22 +102,23 @@ export class CreateQuoteUseCase {
    * execute prices it, in its own log context, and refused on its own; the priced
    * ones stored in one insert and one commit (storeAll). More than `itemsMax` are
    * refused whole. An item that fails with something that is not a refusal (a bug,
-   * its fee schedule's read, its own insert) is answered INTERNAL_ERROR alone,
+   * the batch's reads, its own insert) is answered INTERNAL_ERROR alone,
    * logged under its request; its neighbours keep their quotes and refusals. Only
    * when every item failed so (the database down for all) does the call fail, with
-   * the first failure, as a single call would have. The items of one partner share
-   * its fee schedule's read and the feed's rate (the batch is priced at one moment,
-   * as its items arrived together): a batch reads each once per partner, not per item.
+   * the first failure, as a single call would have. The batch is priced at one
+   * moment, as its items arrived together: the fee schedules of all its partners are
+   * one read and their rates one more (two statements a batch, not two a partner),
+   * made once every item's shape is checked; a read that fails fails the items that
+   * needed it (INTERNAL_ERROR), never those already refused.
    */
   async executeMany(items: readonly QuoteItem[], itemsMax: number): Promise<QuoteOutcome[]> {
     if (items.length > itemsMax) throw validationFailed(['items']);
-    const direct = this.directReads();
-    const shared: PartnerReads = {
-      feeSchedule: oncePerKey(direct.feeSchedule),
-      latestRate: oncePerKey(direct.latestRate),
-    };
+    const parsed = items.map((item): ParsedItem => outcomeOf(() => ({ request: parseQuoteRequest(item.command) })));
+    const reads = this.batchReads(partnersOf(parsed));
     const work = await Promise.all(
-      items.map((item) => inItemContext(item, () => this.priceItem(item.command, shared))),
+      parsed.map((done, index) =>
+        'request' in done ? inItemContext(items[index], () => this.priceItem(done.request, reads)) : done,
+      ),
     );
     const unstored = await this.storeAll(work.flatMap((done) => ('quote' in done ? [done.quote] : [])));
     const outcomes = work.map((done): QuoteOutcome | { failure: unknown } => {
@@ -134,9 +142,9 @@ export class CreateQuoteUseCase {
   }
 
   /** An item priced, or its refusal, or its failure (anything that is not a refusal), never thrown. */
-  private async priceItem(command: CreateQuoteCommand, reads: PartnerReads): Promise<ItemWork> {
+  private async priceItem(request: QuoteRequest, reads: PartnerReads): Promise<ItemWork> {
     try {
-      return { quote: await this.price(command, reads) };
+      return { quote: await this.price(request, reads) };
     } catch (error) {
       return isAppError(error) ? { refusal: error } : { failure: error };
     }
@@ -161,7 +169,7 @@ export class CreateQuoteUseCase {
     );
   }
 
-  /** Every step before the insert: shape, fee schedule, live rate, pricing, expiry. */
+  /** One partner's reads, each its own statement (a single quote). */
   private directReads(): PartnerReads {
     return {
       feeSchedule: (partnerId) => this.deps.profiles.findFeeSchedule(partnerId),
@@ -169,8 +177,23 @@ export class CreateQuoteUseCase {
     };
   }
 
-  private async price(command: CreateQuoteCommand, reads: PartnerReads): Promise<NewQuote> {
-    const request = parseQuoteRequest(command);
+  /**
+   * A batch's reads: every partner's fee schedule in one read and their rates in one more, started at
+   * once; each item then takes its partner's. Every partner named here is asked for by at least one
+   * item (partnersOf), so a read that fails is always awaited, never left unhandled.
+   */
+  private batchReads(partnerIds: readonly string[]): PartnerReads {
+    if (partnerIds.length === 0) return this.directReads();
+    const schedules = this.deps.profiles.findFeeSchedules(partnerIds);
+    const rates = this.deps.rateFeed.latestFor(partnerIds);
+    return {
+      feeSchedule: async (partnerId) => (await schedules).get(partnerId) ?? null,
+      latestRate: async (partnerId) => (await rates).get(partnerId) ?? null,
+    };
+  }
+
+  /** Every step after the shape check and before the insert: fee schedule, live rate, pricing, expiry. */
+  private async price(request: QuoteRequest, reads: PartnerReads): Promise<NewQuote> {
     const [storedSchedule, latestRate] = await Promise.all([
       reads.feeSchedule(request.partnerId),
       reads.latestRate(request.partnerId),
