@@ -363,6 +363,25 @@ describe('CreateQuoteUseCase.executeMany', () => {
     ]);
   });
 
+  it('answers a batch read that throws before it returns a promise as a failed read, item by item', async () => {
+    const { logger, lines } = recordingLogger();
+    const broken = new Error('feed not ready');
+    const { useCase, rateFeed, inserted } = setup({ logger });
+    rateFeed.latestFor.mockImplementationOnce(() => {
+      throw broken;
+    });
+    const outcomes = await useCase.executeMany(
+      [item('req-a', '1000.00'), item('req-b', '1000.00', PARTNER_B), item('req-c', '1000.001')],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['INTERNAL_ERROR', 'INTERNAL_ERROR', 'VALIDATION_FAILED']);
+    expect(inserted).toEqual([]);
+    expect(lines.map((line) => [line.fields.error, line.context.requestId])).toEqual([
+      [broken, 'req-a'],
+      [broken, 'req-b'],
+    ]);
+  });
+
   it("answers the lone priced quote's failed insert as its own INTERNAL_ERROR beside a neighbour's refusal", async () => {
     const { useCase, batches } = setup({
       insertMany: async () => {

@@ -184,8 +184,10 @@ export class CreateQuoteUseCase {
    */
   private batchReads(partnerIds: readonly string[]): PartnerReads {
     if (partnerIds.length === 0) return this.directReads();
-    const schedules = this.deps.profiles.findFeeSchedules(partnerIds);
-    const rates = this.deps.rateFeed.latestFor(partnerIds);
+    // Started from inside an async function each, so a read that throws before it returns a promise
+    // still becomes a rejection its items are answered from, as every other read failure is.
+    const schedules = (async () => this.deps.profiles.findFeeSchedules(partnerIds))();
+    const rates = (async () => this.deps.rateFeed.latestFor(partnerIds))();
     return {
       feeSchedule: async (partnerId) => (await schedules).get(partnerId) ?? null,
       latestRate: async (partnerId) => (await rates).get(partnerId) ?? null,
