@@ -76,10 +76,15 @@ function createWorkers(
     },
     () => scheduler.kick(),
   );
-  const positioner = new FeedPositioner(feed, logger.child({ context: 'FeedPositioner' }), {
-    pollIntervalMs: config.FEED_POSITION_POLL_MS,
-    batchSize: config.FEED_POSITION_BATCH_SIZE,
-  });
+  const positioner = new FeedPositioner(
+    feed,
+    logger.child({ context: 'FeedPositioner' }),
+    {
+      pollIntervalMs: config.FEED_POSITION_POLL_MS,
+      batchSize: config.FEED_POSITION_BATCH_SIZE,
+    },
+    () => scheduler.kick(),
+  );
   const consumer = createPartnerEventsConsumer({
     amqp,
     logger: logger.child({ context: 'PartnerEventsConsumer' }),

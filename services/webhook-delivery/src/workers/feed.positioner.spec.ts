@@ -72,3 +72,31 @@ describe('FeedPositioner', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('FeedPositioner announcing positioned rows', () => {
+  // The scheduler's claim skips rows a step holds locked; it is told once the step committed.
+  async function announcementsAfterOnePass(positionedByStep: number[]): Promise<number> {
+    let announced = 0;
+    const answers = [...positionedByStep];
+    const positioner = new FeedPositioner(
+      { assignPositions: async () => answers.shift() ?? 0 },
+      logger,
+      { pollIntervalMs: 60_000, batchSize: 10 },
+      () => (announced += 1),
+    );
+    positioner.start();
+    positioner.kick();
+    while (answers.length > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await positioner.stop();
+    return announced;
+  }
+
+  it('announces a pass that positioned rows, once, after its steps', async () => {
+    expect(await announcementsAfterOnePass([10, 2])).toBe(1);
+  });
+
+  it('does not announce a pass that positioned nothing', async () => {
+    expect(await announcementsAfterOnePass([0])).toBe(0);
+  });
+});

@@ -8,6 +8,14 @@
  * one pass at a time, kicks during a pass coalesce into one more, and stop()
  * waits for the pass in flight within the drain bound. It needs only its own
  * database, so it has no readiness gate.
+ *
+ * A step locks the rows it positions, and the scheduler's claim skips locked
+ * rows (SKIP LOCKED, never waits): both are kicked by the same accepted batch,
+ * in this replica or another, so a claim that met the step finds a delivery
+ * just created missing and, having claimed nothing, sleeps until the next kick
+ * or poll (at a steady rate, one event's spacing later). So a pass that
+ * positioned rows announces it once its steps committed (onPositioned: the
+ * scheduler looks again), and no delivery waits on a lock the feed held.
  */
 import type { Logger } from '@platform/logger';
 import { WorkLoop } from '@platform/persistence';
@@ -29,10 +37,12 @@ export class FeedPositioner {
     private readonly feed: Pick<EventFeedRepository, 'assignPositions'>,
     private readonly logger: Logger,
     private readonly options: FeedPositionerOptions,
+    /** Rows were positioned and their locks released: a claim that skipped them can take them now. */
+    private readonly onPositioned: () => void = () => undefined,
   ) {
     this.loop = new WorkLoop(
       async () => {
-        await this.passOnce();
+        if ((await this.passOnce()) > 0) this.onPositioned();
         return 'idle';
       },
       logger,
