@@ -21,8 +21,8 @@ import { WebhookDeliveryOrderedClaimMigration1799874000000 } from './17998740000
  *    checked again (still pending and due) as they are locked. A capped partner costs one index entry,
  *    whatever its backlog.
  * What the two steps claim is what the walk of every due row would claim: the earliest due rows of the
- * partners below their cap, each partner's ranked after what it has in flight (its own claims of step 1
- * included, as the in-flight count is read again).
+ * partners below their cap, each partner's ranked after what it has in flight (read once a claim, step
+ * 1's claims added to it for step 2).
  *
  * Plans stay the same whatever the statistics (a week of finished deliveries estimates one open row):
  * sorts off as before (the only sorts left are of at most a batch's candidates), JIT off (a disabled
@@ -67,6 +67,14 @@ export class WebhookDeliveryPartnerClaimMigration1799875000000 implements Migrat
   }
 }
 
+// What each partner has in flight: every leased row (and expired leases waiting for the reaper), read once a
+// claim; step 2 adds step 1's claims to it.
+const IN_FLIGHT_SQL = `
+  SELECT x.partner_id, count(*)::int AS in_flight
+  FROM webhook_deliveries x
+  WHERE x.status = 'delivering' AND x.next_attempt_at > now()
+  GROUP BY x.partner_id`;
+
 // Step 2 looks each candidate up by its key alone, in due order, until the rest of the batch is locked:
 // driven by the candidates, never by a walk of the due rows (a week's statistics count too few of them to
 // tell the walk from a lookup). Locking returns a row as it is now, so a row another replica claimed in
@@ -89,15 +97,16 @@ const CLAIM_FUNCTION_SQL = `
     v_walked integer := 0;
     v_claimed integer := 0;
     v_row record;
+    v_busy_partners uuid[];
+    v_busy_counts integer[];
+    v_claimed_partners uuid[] := '{}';
   BEGIN
+    SELECT coalesce(array_agg(x.partner_id), '{}'), coalesce(array_agg(x.in_flight), '{}')
+      INTO v_busy_partners, v_busy_counts
+      FROM (${IN_FLIGHT_SQL}) x;
     -- Step 1: the batch's rows in due order, each partner's ranked after what it has in flight.
     FOR v_row IN
-      WITH busy AS (
-        SELECT x.partner_id, count(*)::int AS in_flight
-        FROM webhook_deliveries x
-        WHERE x.status = 'delivering' AND x.next_attempt_at > now()
-        GROUP BY x.partner_id
-      ), locked AS (
+      WITH busy AS (SELECT * FROM unnest(v_busy_partners, v_busy_counts) AS b (partner_id, in_flight)), locked AS (
         SELECT d.delivery_id, d.created_at, d.partner_id, d.next_attempt_at
         FROM webhook_deliveries d
         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
@@ -125,6 +134,7 @@ const CLAIM_FUNCTION_SQL = `
       attempt_count := v_row.attempt_count; replay_count := v_row.replay_count; lease_id := v_row.lease_id;
       traceparent := v_row.traceparent;
       v_claimed := v_claimed + 1;
+      v_claimed_partners := v_claimed_partners || v_row.partner_id;
       RETURN NEXT;
     END LOOP;
     IF v_claimed >= p_limit OR v_walked < p_limit THEN
@@ -133,10 +143,10 @@ const CLAIM_FUNCTION_SQL = `
     -- Step 2: the walk met partners at their cap; the earliest due rows of each partner with free slots.
     RETURN QUERY
     WITH RECURSIVE busy AS (
-      SELECT x.partner_id, count(*)::int AS in_flight
-      FROM webhook_deliveries x
-      WHERE x.status = 'delivering' AND x.next_attempt_at > now()
-      GROUP BY x.partner_id
+      SELECT u.partner_id, sum(u.in_flight)::int AS in_flight
+      FROM (SELECT * FROM unnest(v_busy_partners, v_busy_counts) AS b (partner_id, in_flight)
+            UNION ALL SELECT c.partner_id, 1 FROM unnest(v_claimed_partners) AS c (partner_id)) u
+      GROUP BY u.partner_id
     ), pending_partners AS (
       (SELECT d.partner_id FROM webhook_deliveries d WHERE d.status = 'pending' ORDER BY d.partner_id LIMIT 1)
       UNION ALL
