@@ -303,21 +303,31 @@ async function contextNow(db: DataSource, hotPartner: string): Promise<Context> 
 /**
  * A burst as the accept path leaves it: BURST_DELIVERIES due now over BURST_PARTNERS partners, each
  * partner with BURST_IN_FLIGHT_EACH already in flight (leased), all in this week's partition, which the
- * planner last saw holding finished deliveries only. The claim takes BURST_CLAIM of them under the cap.
+ * planner last saw holding finished deliveries only. The claim takes BURST_CLAIM of them under the cap:
+ * far fewer than the partners with free slots, so a claim that gathers every free partner's rows reads
+ * more than one that takes the partners whose due rows come first.
  */
-const BURST_PARTNERS = 16;
-const BURST_DELIVERIES = 400;
+const BURST_PARTNERS = 256;
+const BURST_DELIVERIES = 1_024;
 const BURST_IN_FLIGHT_EACH = 2;
 const BURST_CLAIM = 32;
 const BURST_IN_FLIGHT_MAX = 4;
-/** A partner already at its cap whose due rows come first in due order: the claim passes them by. */
-const CAPPED_DUE = 8;
 /**
- * Rows the claim may read of the deliveries per delivery it claims or finds in flight: the walk in due
- * order up to its batch, the lease written, the count of what is in flight. A walk of every due row
- * (sorting the backlog) reads BURST_DELIVERIES and more.
+ * A partner already at its cap (its endpoint hangs) whose due backlog comes first in due order: the
+ * claim passes it by without reading it. A walk that filters the partner out row by row reads all of it.
  */
-const CLAIM_ROWS_PER_ROW_MAX = 3;
+const CAPPED_DUE = 2_000;
+/**
+ * Rows the claim may read of the deliveries per delivery it claims: the walk in due order up to its
+ * batch with its lock (about five a row walked), the lookup that locks a candidate, the lease written.
+ * A walk of every due row (sorting the backlog) reads BURST_DELIVERIES and more.
+ */
+const CLAIM_ROWS_PER_ROW_MAX = 6;
+/**
+ * Rows the claim may read per partner with pending deliveries: its entry in the walk of the partners and
+ * its earliest due row (a week holding some).
+ */
+const CLAIM_ROWS_PER_PENDING_PARTNER_MAX = 2;
 
 /** The burst's partners (the capped one last) and the capped partner's due rows. */
 async function seedBurst(db: DataSource): Promise<{ partners: string[]; cappedDue: string[] }> {
@@ -422,6 +432,18 @@ describeFlatQueries({
       const db = database();
       const { partners, cappedDue } = await seedBurst(db);
       try {
+        const earliestFree = (
+          (await db.query(
+            `SELECT delivery_id FROM (
+               SELECT delivery_id, next_attempt_at,
+                      row_number() OVER (PARTITION BY partner_id ORDER BY next_attempt_at, delivery_id) AS slot
+                 FROM webhook_deliveries WHERE partner_id = ANY($1::uuid[]) AND status = 'pending') ranked
+              WHERE slot <= $2
+              ORDER BY next_attempt_at, delivery_id
+              LIMIT $3`,
+            [partners.slice(0, BURST_PARTNERS), BURST_IN_FLIGHT_MAX - BURST_IN_FLIGHT_EACH, BURST_CLAIM],
+          )) as Array<{ delivery_id: string }>
+        ).map((row) => row.delivery_id);
         const queryable = explaining(db);
         const claimed = await withoutAutovacuum(db, () =>
           new DeliveriesRepository(queryable as unknown as DataSource).claimDue({
@@ -435,10 +457,21 @@ describeFlatQueries({
         const rowsRead = Object.entries(totalRowsExamined(queryable.explained))
           .filter(([table]) => table === 'deliveries' || table.startsWith('webhook_deliveries'))
           .reduce((sum, [, rows]) => sum + rows, 0);
-        // The capped partner's due rows are walked past, one read each, and its in-flight rows counted.
+        // The earliest due rows of the partners below their cap, each partner's ranked after what it has in flight.
+        expect(claimed.map((c) => c.deliveryId).sort()).toEqual(earliestFree.sort());
+        // The capped partner's backlog is not read: its in-flight rows are counted (once a step), its pending
+        // rows cost an index entry and a row, whatever their number. Only the partners that give the batch
+        // are counted in flight and give candidates (up to their free slots); a claim that gathers every
+        // free partner's rows reads them for all BURST_PARTNERS.
+        // The burst's partners, the capped one, and the hot partner (its failing deliveries are due in an hour).
+        const pendingPartners = BURST_PARTNERS + 2;
         const rowsMax =
-          CLAIM_ROWS_PER_ROW_MAX * (BURST_CLAIM + BURST_PARTNERS * BURST_IN_FLIGHT_EACH + BURST_IN_FLIGHT_MAX) +
-          CAPPED_DUE;
+          CLAIM_ROWS_PER_PENDING_PARTNER_MAX * pendingPartners +
+          CLAIM_ROWS_PER_ROW_MAX * BURST_CLAIM +
+          // Candidates: the batch's partners' rows up to their free slots.
+          BURST_CLAIM * (BURST_IN_FLIGHT_MAX - BURST_IN_FLIGHT_EACH) +
+          // In flight, counted up to the cap: the batch's partners and the capped one, in each step.
+          (BURST_CLAIM + 2) * BURST_IN_FLIGHT_MAX;
         expect(rowsRead).toBeLessThanOrEqual(rowsMax);
       } finally {
         await db.query('DELETE FROM webhook_deliveries WHERE partner_id = ANY($1::uuid[])', [partners]);

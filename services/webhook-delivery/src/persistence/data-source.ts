@@ -10,6 +10,7 @@ import { WebhookDeliveryRetentionIndexesMigration1797200000000 } from './migrati
 import { WebhookDeliveryWeeklyPartitionsMigration1797500000000 } from './migrations/1797500000000-webhook-delivery-weekly-partitions';
 import { WebhookDeliveryBoundedPartitionsMigration1798400000000 } from './migrations/1798400000000-webhook-delivery-bounded-partitions';
 import { WebhookDeliveryOrderedClaimMigration1799874000000 } from './migrations/1799874000000-webhook-delivery-ordered-claim';
+import { WebhookDeliveryPartnerClaimMigration1799875000000 } from './migrations/1799875000000-webhook-delivery-partner-claim';
 
 export const SERVICE_NAME = 'webhook-delivery';
 
@@ -29,6 +30,7 @@ export function webhookDeliveryDataSource(url: string): DataSource {
       WebhookDeliveryWeeklyPartitionsMigration1797500000000,
       WebhookDeliveryBoundedPartitionsMigration1798400000000,
       WebhookDeliveryOrderedClaimMigration1799874000000,
+      WebhookDeliveryPartnerClaimMigration1799875000000,
     ],
   });
 }

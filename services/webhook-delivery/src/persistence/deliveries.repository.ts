@@ -280,7 +280,7 @@ const INSERT_MANY_SQL = `
 // the partner's endpoint. The cap is counted from leased rows, so it holds
 // across replicas (up to the race of two replicas claiming in the same instant).
 // Rows locked but over the cap are released when the statement ends. The claim
-// itself is the function claim_due_deliveries (migration 1799874000000): it
+// itself is the function claim_due_deliveries (migrations 1799874000000, 1799875000000): it
 // walks the partitions' due indexes in due order and stops at the batch, where
 // the planner, misled by statistics that see a week of finished deliveries and
 // few open ones, sorted every due row of every week for each claim.
