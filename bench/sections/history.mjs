@@ -445,7 +445,7 @@ export async function historySection(ctx) {
   );
   if (!check.ok)
     throw new Error(
-      `the ledger does not reconcile after seeding: ${JSON.stringify(check.checks.filter((c) => !c.ok))}`,
+      `the ledger does not reconcile after seeding: ${JSON.stringify(check.checks?.filter((c) => !c.ok) ?? check)}`,
     );
   // The step's line is the check's answer (a clone read back, the list page in order).
   const transfersRead = await step('seeded transfers read back through the gateway', () =>

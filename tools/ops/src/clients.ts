@@ -12,7 +12,7 @@
  */
 import { isAbsolute, join, resolve } from 'node:path';
 import { AppError, isAppError } from '@platform/errors';
-import { createClient, PromiseClient, TlsFiles, TlsMaterial, TlsMaterialError } from '@platform/grpc';
+import { type CallOptions, createClient, PromiseClient, TlsFiles, TlsMaterial, TlsMaterialError } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
 import { collections, gateway, ledger, payouts, trading, walletRegistry, webhookDelivery } from '@platform/proto';
 import { CliError, UpstreamError } from './cli-error';
@@ -227,9 +227,9 @@ export class GrpcOpsClients implements OpsClients {
     });
     const wrapped: Record<string, unknown> = { close: () => client.close(), breaker: client.breaker };
     for (const method of Object.keys(definition)) {
-      const call = client[method] as (request: unknown) => Promise<unknown>;
-      wrapped[method] = (request: unknown) =>
-        call(request).catch((error: unknown) => {
+      const call = client[method] as (request: unknown, options?: CallOptions) => Promise<unknown>;
+      wrapped[method] = (request: unknown, options?: CallOptions) =>
+        call(request, options).catch((error: unknown) => {
           throw new UpstreamError(name, address, method, isAppError(error) ? error : new AppError('INTERNAL_ERROR'));
         });
     }

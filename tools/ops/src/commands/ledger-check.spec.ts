@@ -1,5 +1,7 @@
-// Proves `ledger check` builds its input from no flags (strict parsing refuses others), exits 1 exactly when a check failed, and names each failing problem.
-import { ledgerCheck, parseLedgerCheck } from './ledger-check';
+// Proves `ledger check` builds its input from no flags (strict parsing refuses others), exits 1 exactly when a check failed, names each failing problem, and waits for the report longer than other calls.
+import type { OpsClients } from '../clients';
+import { CALL_DEADLINE_MS } from '../clients';
+import { LEDGER_CHECK_DEADLINE_MS, ledgerCheck, parseLedgerCheck } from './ledger-check';
 
 const report = (ok: boolean) => ({
   ok,
@@ -21,5 +23,13 @@ describe('ledger check', () => {
     expect(ledgerCheck.describe(report(false))).toContain(
       'FAIL  no_overdue_holds\n          hold h1 pending past its expiry',
     );
+  });
+
+  it('asks the ledger with its own deadline, longer than every other call', async () => {
+    const checkLedger = jest.fn(async () => report(true));
+    const clients = { ledger: () => ({ checkLedger }) } as unknown as OpsClients;
+    await ledgerCheck.run({}, clients);
+    expect(checkLedger).toHaveBeenCalledWith({}, { deadlineMs: LEDGER_CHECK_DEADLINE_MS });
+    expect(LEDGER_CHECK_DEADLINE_MS).toBeGreaterThan(CALL_DEADLINE_MS);
   });
 });

@@ -11,6 +11,12 @@ import { defineCommand } from './command';
 
 export type LedgerCheckInput = Record<string, never>;
 
+/**
+ * The reconciliation reads every posting and hold (seconds per million postings), so it
+ * gets longer than the other calls' deadline; the ledger bounds it the same way.
+ */
+export const LEDGER_CHECK_DEADLINE_MS = 15 * 60_000;
+
 export function parseLedgerCheck(values: FlagValues): LedgerCheckInput {
   new FlagReader(values).done();
   return {};
@@ -26,7 +32,7 @@ export const ledgerCheck = defineCommand<LedgerCheckInput, ledger.CheckLedgerRes
   synopsis: '',
   flags: {},
   parse: parseLedgerCheck,
-  run: (_input, clients) => clients.ledger().checkLedger({}),
+  run: (_input, clients) => clients.ledger().checkLedger({}, { deadlineMs: LEDGER_CHECK_DEADLINE_MS }),
   describe: (report) =>
     [
       `Ledger ${report.ok ? 'reconciles' : 'DOES NOT reconcile'} (${report.checkedAt}):`,

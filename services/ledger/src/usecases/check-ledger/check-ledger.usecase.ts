@@ -15,6 +15,11 @@ export interface LedgerReport {
 
 /** Problems listed per check at most; the check fails on the first anyway. */
 const PROBLEMS_PER_CHECK_MAX = 20;
+/**
+ * Each check's statement may run this long: a check reads every posting or hold, seconds per
+ * million postings, past the pool's statement timeout meant for requests (ops waits as long).
+ */
+const CHECK_STATEMENT_TIMEOUT_MS = 15 * 60_000;
 /** Beyond the sweep interval, how late a sweep may run (its own duration, a busy database). */
 const OVERDUE_GRACE_MS = 5_000;
 
@@ -42,6 +47,7 @@ export class CheckLedgerUseCase {
   async execute(): Promise<LedgerReport> {
     const checks = await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       await manager.query('SET TRANSACTION READ ONLY');
+      await manager.query(`SET LOCAL statement_timeout = ${CHECK_STATEMENT_TIMEOUT_MS}`);
       const results: LedgerCheckResult[] = [];
       for (const check of this.queries()) results.push(await this.run(manager, check));
       return results;
