@@ -89,6 +89,8 @@ function setup(
   return { useCase, inserted, batches, rateFeed, profiles };
 }
 
+type Mocks = ReturnType<typeof setup>;
+
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
   try {
     await promise;
@@ -346,39 +348,31 @@ describe('CreateQuoteUseCase.executeMany', () => {
     ]);
   });
 
-  it('fails every item that needed a batch read that failed, logged under each, and keeps the refusals', async () => {
+  // A read that rejects, and one that throws before it returns a promise: both fail every item
+  // that needed them, each logged under the item, and keep the neighbours' refusals.
+  it.each([
+    ['rejects', (mocks: Mocks, error: Error) => mocks.profiles.findFeeSchedules.mockRejectedValueOnce(error)],
+    [
+      'throws before it returns a promise',
+      (mocks: Mocks, error: Error) =>
+        mocks.rateFeed.latestFor.mockImplementationOnce(() => {
+          throw error;
+        }),
+    ],
+  ])('fails every item that needed a batch read that %s, logged under each', async (_how, breakRead) => {
     const { logger, lines } = recordingLogger();
-    const down = new Error('Connection terminated');
-    const { useCase, profiles, inserted } = setup({ logger });
-    profiles.findFeeSchedules.mockRejectedValueOnce(down);
-    const outcomes = await useCase.executeMany(
+    const failure = new Error('Connection terminated');
+    const mocks = setup({ logger });
+    breakRead(mocks, failure);
+    const outcomes = await mocks.useCase.executeMany(
       [item('req-a', '1000.00'), item('req-b', '1000.00', PARTNER_B), item('req-c', '1000.001')],
       ITEMS_MAX,
     );
     expect(outcomes.map(codeOrAmount)).toEqual(['INTERNAL_ERROR', 'INTERNAL_ERROR', 'VALIDATION_FAILED']);
-    expect(inserted).toEqual([]);
+    expect(mocks.inserted).toEqual([]);
     expect(lines.map((line) => [line.fields.error, line.context.requestId])).toEqual([
-      [down, 'req-a'],
-      [down, 'req-b'],
-    ]);
-  });
-
-  it('answers a batch read that throws before it returns a promise as a failed read, item by item', async () => {
-    const { logger, lines } = recordingLogger();
-    const broken = new Error('feed not ready');
-    const { useCase, rateFeed, inserted } = setup({ logger });
-    rateFeed.latestFor.mockImplementationOnce(() => {
-      throw broken;
-    });
-    const outcomes = await useCase.executeMany(
-      [item('req-a', '1000.00'), item('req-b', '1000.00', PARTNER_B), item('req-c', '1000.001')],
-      ITEMS_MAX,
-    );
-    expect(outcomes.map(codeOrAmount)).toEqual(['INTERNAL_ERROR', 'INTERNAL_ERROR', 'VALIDATION_FAILED']);
-    expect(inserted).toEqual([]);
-    expect(lines.map((line) => [line.fields.error, line.context.requestId])).toEqual([
-      [broken, 'req-a'],
-      [broken, 'req-b'],
+      [failure, 'req-a'],
+      [failure, 'req-b'],
     ]);
   });
 
