@@ -8,6 +8,7 @@ import { isPortOpen, sleep } from '../../scripts/lib/processes.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
+const { loadInvalid } = require('./stats.js');
 
 /** Ceiling servers listen here (the range the repository leaves for ad-hoc servers). */
 export const CEILING_PORTS = { 'node:http': 23902, express: 23901 };
@@ -65,6 +66,9 @@ export async function cannon(url, requests, { connections, durationS, overallRat
     p99Ms: result.latency.p99,
     total: result.requests.total,
     non2xx: result.non2xx,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count]),
+    ),
     errors: result.errors,
     timeouts: result.timeouts,
     ...(overallRate ? { overallRate } : {}),
@@ -72,7 +76,4 @@ export async function cannon(url, requests, { connections, durationS, overallRat
 }
 
 /** Why a load's figure cannot be trusted, or undefined. */
-export function cannonInvalid(figure) {
-  if (figure.non2xx === 0 && figure.errors === 0) return undefined;
-  return `${figure.non2xx} non-2xx, ${figure.errors} errors`;
-}
+export const cannonInvalid = loadInvalid;

@@ -4,7 +4,7 @@
 'use strict';
 
 const { commitsPerOrder } = require('./cost-rows');
-const { failureText } = require('./stats');
+const { failureText, loadInvalid } = require('./stats');
 
 /** The history sizes at scale 1 (`--history`); `small` is 1/100 of them, `large` ten times. */
 const HISTORY_SIZES = Object.freeze({
@@ -161,8 +161,7 @@ function historyComparisonRows({ seeded, empty, fresh, label, section }) {
 
 function readInvalid(figure) {
   if (!figure) return 'not measured on the empty database';
-  if (figure.non2xx === 0 && figure.errors === 0) return undefined;
-  return `${figure.non2xx} non-2xx, ${figure.errors} errors`;
+  return loadInvalid(figure);
 }
 
 /**

@@ -2,8 +2,14 @@
 // that never refuse a bench order, a pinned sandbox rate, a funded KES balance, and the
 // bench receiver as their webhook endpoint (so settlement's webhooks are part of the work).
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { REPO_ROOT } from '../../scripts/lib/profiles.mjs';
 import { keepAliveAgent, PartnerClient } from './http.mjs';
 import { runOps } from './stack.mjs';
+
+const require = createRequire(import.meta.url);
+const GATEWAY_DIR = path.join(REPO_ROOT, 'services', 'gateway');
 
 export const RATE_LIMIT_PER_MINUTE = 100_000;
 /** Every bench partner's administrators' e-mail domain (a partner's administrators must be on its own). */
@@ -58,4 +64,23 @@ export async function createBenchPartner({
   await client.expect('POST', '/v1/sandbox/rates', { bid: BID, ask: ASK }, 200);
   for (const amount of fundingKes) await client.expect('POST', '/v1/sandbox/kes-credits', { amount }, 201);
   return { partnerId: partner.partnerId, credentials, client };
+}
+
+/**
+ * Empties a partner's rate-limit window in the stack's Redis, so the load that follows is not
+ * refused for the requests of the loads before it: a read load of 10 s at 5,000 req/s is half
+ * of the highest limit a partner can have (100,000 a minute), and the window is a sliding
+ * 60 s. The gateway still counts every request of the load as it would any partner's.
+ */
+export async function emptyRateWindow(redisUrl, partnerId) {
+  const { Redis } = require(require.resolve('ioredis', { paths: [GATEWAY_DIR] }));
+  // The gateway's own key for the window (its build, which every bench run starts from).
+  const { rateLimitKey } = require(path.join(GATEWAY_DIR, 'dist', 'domain', 'rate-limit.js'));
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    await redis.del(rateLimitKey(partnerId));
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -36,4 +36,17 @@ function failureText(failures) {
   return entries.length === 0 ? '' : entries.map(([what, count]) => `${count} × ${what}`).join(', ');
 }
 
-module.exports = { percentile, summarise, parsePgbench, failureText };
+/**
+ * Why an autocannon load's figure cannot be trusted, or undefined: its answers that were not
+ * 2xx, by status (a refusal such as 429 is cheap and would inflate the rate), and its errors.
+ */
+function loadInvalid(figure) {
+  if (figure.non2xx === 0 && figure.errors === 0) return undefined;
+  const refused = Object.fromEntries(
+    Object.entries(figure.statusCodes ?? {}).filter(([status]) => !status.startsWith('2')),
+  );
+  const byStatus = failureText(refused);
+  return `${figure.non2xx} non-2xx${byStatus ? ` (${byStatus})` : ''}, ${figure.errors} errors`;
+}
+
+module.exports = { percentile, summarise, parsePgbench, failureText, loadInvalid };

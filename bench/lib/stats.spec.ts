@@ -1,5 +1,5 @@
 import { boundedInt, parseSections } from './options';
-import { failureText, parsePgbench, percentile, summarise } from './stats';
+import { failureText, loadInvalid, parsePgbench, percentile, summarise } from './stats';
 
 describe('latency summaries', () => {
   it('takes the nearest-rank percentile', () => {
@@ -22,6 +22,16 @@ describe('failures', () => {
     expect(failureText({ 'buy 503': 23, 'quote 429': 1 })).toBe('23 × buy 503, 1 × quote 429');
     expect(failureText({})).toBe('');
     expect(failureText(undefined)).toBe('');
+  });
+
+  it('says which statuses made a load invalid, and nothing of a clean one', () => {
+    const load = { non2xx: 0, errors: 0, statusCodes: { 200: 9000 } };
+    expect(loadInvalid(load)).toBeUndefined();
+    expect(loadInvalid({ ...load, non2xx: 15, statusCodes: { 200: 9000, 429: 14, 503: 1 } })).toBe(
+      '15 non-2xx (14 × 429, 1 × 503), 0 errors',
+    );
+    // Figures recorded before statuses were kept.
+    expect(loadInvalid({ non2xx: 3, errors: 2 })).toBe('3 non-2xx, 2 errors');
   });
 });
 

@@ -23,12 +23,13 @@ import { historyComparisonRows, historySizes, seedingRows } from '../lib/history
 import { autocannonRequests } from '../lib/http.mjs';
 import { deliveryWindowMs } from '../lib/retention-window.js';
 import { quoteAndBuy } from '../lib/load.mjs';
-import { BENCH_ADMIN_DOMAIN, FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
+import { BENCH_ADMIN_DOMAIN, emptyRateWindow, FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
 import { rssKiB } from '../lib/proc.js';
 import { runOps, services } from '../lib/stack.mjs';
 import { HISTORY_SEEDERS, orderTemplate, seedHistory, TRANSFER_SEEDERS, transferTemplate } from '../seed/index.mjs';
 import { seedPartners } from '../seed/partners.mjs';
 import { webhookDeliveries } from '../seed/webhook-deliveries.mjs';
+import { kesAccountOf } from './gateway.mjs';
 import { measuredClosedLoop, withoutIds } from './orders.mjs';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -154,15 +155,6 @@ function stackDeliveryWindowMs(ctx) {
   return deliveryWindowMs(environments['webhook-delivery']);
 }
 
-/** The KES account a partner's statement pages read. */
-async function kesAccountOf(partner) {
-  const balances = await partner.client.get('/v1/balances');
-  const kes = Array.isArray(balances.body) ? balances.body.find((balance) => balance.currency === 'KES') : undefined;
-  if (balances.status !== 200 || !kes)
-    throw new Error(`GET /v1/balances answered ${balances.status} without a KES account`);
-  return kes.accountId;
-}
-
 /** The read rows of the bench for one partner: an order, its balances, a feed page and a statement page. */
 async function readFigures(ctx, partner, orderId) {
   const { connections, durationS } = ctx.options;
@@ -176,6 +168,7 @@ async function readFigures(ctx, partner, orderId) {
   const figures = {};
   for (const [name, path] of Object.entries(reads)) {
     const requests = autocannonRequests([{ credentials: partner.credentials, path }], 'GET');
+    await emptyRateWindow(ctx.description.redisUrl, partner.partnerId);
     figures[name] = await step(`signed ${name}`, () => cannon(ctx.gatewayUrl, requests, { connections, durationS }));
   }
   return figures;
