@@ -7,7 +7,8 @@
 //   sequential  one client in sequence, idle stack: health / quote / buy / get order p50, p99
 //   gateway     signed GET /v1/health, /v1/balances, /v1/orders/{id}, POST /v1/quotes through the
 //               gateway against bare express and node:http hello-worlds; /v1/orders/{id} p99 at
-//               half its maximum rate
+//               half its maximum rate; a page of 100 events and of 100 statement lines, one client
+//               on the idle stack, within one order read's latency budget, then each under load
 //   orders      quote + debit-first buy, one partner, BENCH_ORDER_CLIENTS closed-loop clients: orders/s,
 //               p50/p99, and its cost per order through settlement and webhooks (CPU per process,
 //               PostgreSQL commits and rows per database and table); p99 at BENCH_FIXED_RATE orders/s;

@@ -10,6 +10,17 @@ describe('the targets table', () => {
     expect(TARGETS['webhooks.oneWorker']).toEqual({ judged: 'value', must: ['>=', 500], aim: ['>=', 1000] });
     expect(TARGETS['memory.peak']).toEqual({ judged: 'value', must: ['<=', 160] });
   });
+
+  it("holds a page of 100 to one order read's latency budget, p50 ms of one client", () => {
+    const budget = { judged: 'value', must: ['<=', 4], aim: ['<=', 2] };
+    expect(TARGETS['sequential.order']).toEqual(budget);
+    expect(TARGETS['gateway.eventsPage']).toEqual(budget);
+    expect(TARGETS['gateway.statementPage']).toEqual(budget);
+    const page = { id: 'gateway.eventsPage', value: 2.5, ceilingValue: 1.9 };
+    expect(verdict(page)).toBe('met, aim not');
+    expect(verdict({ ...page, value: 1.8 })).toBe('met, aim met');
+    expect(verdict({ ...page, value: 4.2 })).toBe('NOT MET');
+  });
 });
 
 describe('ratio and verdict', () => {

@@ -20,8 +20,10 @@ export const PARTNERS = 4;
 /** A full page of the feed and of a statement: every partner gets this many credits, each an event and a posting. */
 export const PAGE_SIZE = 100;
 const CREDITS_IN_FLIGHT = 8;
-/** How long the events feed may take to number the credits' events (its positioner runs every 500 ms). */
+/** How long the events feed may take to number the credits' events (its positioner runs every 500 ms), and their webhooks to arrive. */
 const FEED_READY_WAIT_MS = 30_000;
+/** The event a sandbox KES credit produces. */
+const CREDIT_EVENT = 'credit.received';
 
 /** One-client page rounds run first and not counted (connection open, code paths warm). */
 const ONE_CLIENT_WARMUP_ROUNDS = 20;
@@ -85,6 +87,17 @@ export async function feedFull(partner) {
       throw new Error(`the events feed served ${page.status} with ${page.body?.length ?? 0} events, not ${PAGE_SIZE}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** Resolves once the receiver has counted `atLeast` webhooks of `type` (at least once: duplicates count), else throws. */
+async function webhooksReceived(receiver, type, atLeast) {
+  const deadline = Date.now() + FEED_READY_WAIT_MS;
+  while ((receiver.counts.byType[type] ?? 0) < atLeast) {
+    if (Date.now() > deadline)
+      throw new Error(`${receiver.counts.byType[type] ?? 0} ${type} webhooks received, not ${atLeast}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return `${receiver.counts.byType[type]} ${type} webhooks received`;
 }
 
 export async function kesAccountOf(partner) {
@@ -152,8 +165,11 @@ async function oneClientPages(ctx, partner, orderId, accountId) {
 
 /** GET /v1/events and a statement page, PAGE_SIZE items each, beside GET /v1/orders/{id} of the same run. */
 async function pageRows(ctx, partners, orderIds, senders, orderRead) {
+  const creditsDelivered = (ctx.receiver.counts.byType[CREDIT_EVENT] ?? 0) + partners.length * PAGE_SIZE;
   await step(`${PAGE_SIZE} credits per partner for full pages`, () => Promise.all(partners.map(creditsForPages)));
   await step('events feed numbered', () => Promise.all(partners.map(feedFull)));
+  // The one-client rounds are judged on an idle stack: the credits' webhooks are out first.
+  await step('credits delivered as webhooks', () => webhooksReceived(ctx.receiver, CREDIT_EVENT, creditsDelivered));
   const accounts = await Promise.all(partners.map(kesAccountOf));
   const { connections, durationS } = ctx.options;
   const pages = [

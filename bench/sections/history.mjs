@@ -23,13 +23,13 @@ import { historyComparisonRows, historySizes, seedingRows } from '../lib/history
 import { autocannonRequests } from '../lib/http.mjs';
 import { deliveryWindowMs } from '../lib/retention-window.js';
 import { quoteAndBuy } from '../lib/load.mjs';
-import { BENCH_ADMIN_DOMAIN, emptyRateWindow, FUNDING_KES_DEFAULT } from '../lib/partners.mjs';
+import { BENCH_ADMIN_DOMAIN, FUNDING_KES_DEFAULT, withRateWindowEmptied } from '../lib/partners.mjs';
 import { rssKiB } from '../lib/proc.js';
 import { runOps, services } from '../lib/stack.mjs';
 import { HISTORY_SEEDERS, orderTemplate, seedHistory, TRANSFER_SEEDERS, transferTemplate } from '../seed/index.mjs';
 import { seedPartners } from '../seed/partners.mjs';
 import { webhookDeliveries } from '../seed/webhook-deliveries.mjs';
-import { kesAccountOf } from './gateway.mjs';
+import { kesAccountOf, PAGE_SIZE } from './gateway.mjs';
 import { measuredClosedLoop, withoutIds } from './orders.mjs';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -54,7 +54,6 @@ const KES_PER_TRANSFER_FUNDED = 50;
 /** The template transfer's payee: a valid sandbox number the sandbox bank settles. */
 const TRANSFER_DESTINATION = { accountNumber: '254712345678', accountName: 'Bench Payee' };
 const RUN_FUNDING_KES = 5_000_000;
-const PAGE_SIZE = 100;
 /** The template's deliveries are marked delivered just after the receiver answers. */
 const DELIVERED_WAIT_MS = 30_000;
 /** `ops ledger check` over millions of postings. */
@@ -168,8 +167,11 @@ async function readFigures(ctx, partner, orderId) {
   const figures = {};
   for (const [name, path] of Object.entries(reads)) {
     const requests = autocannonRequests([{ credentials: partner.credentials, path }], 'GET');
-    await emptyRateWindow(ctx.description.redisUrl, partner.partnerId);
-    figures[name] = await step(`signed ${name}`, () => cannon(ctx.gatewayUrl, requests, { connections, durationS }));
+    figures[name] = await step(`signed ${name}`, () =>
+      withRateWindowEmptied(ctx.description.redisUrl, partner.partnerId, () =>
+        cannon(ctx.gatewayUrl, requests, { connections, durationS }),
+      ),
+    );
   }
   return figures;
 }
