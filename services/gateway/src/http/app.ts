@@ -16,8 +16,8 @@
  * createApp returns the app; main listens.
  */
 import express, { Express, RequestHandler } from 'express';
-import type { AppDependencies } from './dependencies';
 import { AppError } from '@platform/errors';
+import type { AppDependencies } from './dependencies';
 import { errorHandler } from './error-envelope';
 import { jsonResponse } from './json-response';
 import { authenticate } from './middleware/authenticate.middleware';

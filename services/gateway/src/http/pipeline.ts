@@ -3,8 +3,8 @@
  * its walk over a layer per step (a path match, parameter processing and promise
  * bookkeeping per layer, on every request): a step calls `next()` to go on; a
  * step that calls `next(error)`, throws, or returns a promise that rejects ends
- * in Express' error handler, as it would there. After the last step, `next()`
- * goes back to Express (the 404 and the error handler).
+ * in the error handler, as it would there. After the last step, `next()` goes
+ * back to whoever ran the steps (dispatchWithoutRouter below: the 404).
  */
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
 
