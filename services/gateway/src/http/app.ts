@@ -12,16 +12,18 @@
  *   7. body            JSON object + zod, inside each route that takes one
  *   8. not found       404 envelope for anything unanswered
  *   9. errors          the one envelope mapping (error-envelope.ts)
+ * Express gives req and res their methods; its router is not walked (pipeline.ts).
  * createApp returns the app; main listens.
  */
 import express, { Express, RequestHandler } from 'express';
+import { AppError } from '@platform/errors';
 import type { AppDependencies } from './dependencies';
-import { errorHandler, notFound } from './error-envelope';
+import { errorHandler } from './error-envelope';
 import { jsonResponse } from './json-response';
 import { authenticate } from './middleware/authenticate.middleware';
 import { rateLimit } from './middleware/rate-limit.middleware';
 import { rawBodyMiddleware } from './middleware/raw-body.middleware';
-import { inOrder } from './pipeline';
+import { dispatchWithoutRouter, inOrder } from './pipeline';
 import { requestIdMiddleware } from './middleware/request-id.middleware';
 import { RouteTemplates } from './gateway-metrics';
 import { healthzHandler } from './routes/health.route';
@@ -80,15 +82,16 @@ export function createApp(deps: AppDependencies): Express {
     ['/openapi.json', openApiJsonHandler()],
     ['/docs', docsPageHandler()],
   ]);
-  // One Express middleware runs every step: Express' router would walk a layer per step and route.
-  app.use(
+  // The steps run in order without Express' router (pipeline.ts); anything unanswered is the 404 envelope.
+  dispatchWithoutRouter(
+    app,
     inOrder([
       requestIdMiddleware(deps.logger, routes, deps.metrics),
       rawBodyMiddleware(),
       byPath(openRoutes, partnerPlane),
     ]),
+    errorHandler(deps.logger),
+    () => new AppError('NOT_FOUND'),
   );
-  app.use(notFound);
-  app.use(errorHandler(deps.logger));
   return app;
 }
