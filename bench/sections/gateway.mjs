@@ -6,6 +6,7 @@
 // one client in turn with the read on the idle stack (a page must be served within the latency
 // budget of one read, the read's p50 printed beside it), then each under load beside
 // GET /v1/orders/{id} of the same run (printed, not judged).
+import { waitFor } from '../../scripts/lib/processes.mjs';
 import { step } from '../../scripts/lib/steps.mjs';
 import { autocannonRequests } from '../lib/http.mjs';
 import { cannon, cannonInvalid, withCeiling } from '../lib/ceilings.mjs';
@@ -91,13 +92,13 @@ export async function feedFull(partner) {
 
 /** Resolves once the receiver has counted `atLeast` webhooks of `type` (at least once: duplicates count), else throws. */
 async function webhooksReceived(receiver, type, atLeast) {
-  const deadline = Date.now() + FEED_READY_WAIT_MS;
-  while ((receiver.counts.byType[type] ?? 0) < atLeast) {
-    if (Date.now() > deadline)
-      throw new Error(`${receiver.counts.byType[type] ?? 0} ${type} webhooks received, not ${atLeast}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return `${receiver.counts.byType[type]} ${type} webhooks received`;
+  const received = () => receiver.counts.byType[type] ?? 0;
+  await waitFor(() => received() >= atLeast, {
+    timeoutMs: FEED_READY_WAIT_MS,
+    intervalMs: 250,
+    what: `${atLeast} ${type} webhooks received`,
+  });
+  return `${received()} ${type} webhooks received`;
 }
 
 export async function kesAccountOf(partner) {
