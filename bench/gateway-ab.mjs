@@ -20,6 +20,7 @@
 // process over the same round subtracted. Prints each round, then per load the medians and the
 // median of the paired new ÷ base ratios.
 //   BENCH_STACK_SLOT=7 AB_BASE_DIR=bench/results/gw16/base node bench/gateway-ab.mjs
+//   AB_PORT_OFFSET=200 …   # its processes on ports 24170–24185 rather than 23970–23985
 //   AB_PROFILE=new …   # that build's gateway and trading under --cpu-prof (bench/results/ab-<build>-<service>/)
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -50,12 +51,26 @@ const loadNames = (process.env.AB_LOADS ?? 'health,read,quote').split(',');
 const profiled = process.env.AB_PROFILE ?? '';
 /** A service starting on a busy machine can take a minute. */
 const READY_TIMEOUT_MS = 90_000;
-/** Ports of the ad-hoc processes, away from the bench's ceilings (23901–23905). */
+/**
+ * Ports of the ad-hoc processes, away from the bench's ceilings (23901–23905); AB_PORT_OFFSET
+ * (a multiple of 100 is simplest) moves them all, so runs from several checkouts do not collide.
+ */
+const portOffset = boundedInt(process.env, 'AB_PORT_OFFSET', 0, 0, 1000);
 const PORTS = {
-  express: 23970,
-  base: { http: 23971, gatewayGrpc: 23972, gatewayMetrics: 23973, tradingGrpc: 23974, tradingMetrics: 23975 },
-  new: { http: 23981, gatewayGrpc: 23982, gatewayMetrics: 23983, tradingGrpc: 23984, tradingMetrics: 23985 },
+  express: 23970 + portOffset,
+  base: portsFrom(23971 + portOffset),
+  new: portsFrom(23981 + portOffset),
 };
+
+function portsFrom(first) {
+  return {
+    http: first,
+    gatewayGrpc: first + 1,
+    gatewayMetrics: first + 2,
+    tradingGrpc: first + 3,
+    tradingMetrics: first + 4,
+  };
+}
 
 const baseDir = process.env.AB_BASE_DIR ? path.resolve(process.env.AB_BASE_DIR) : null;
 if (!baseDir || !existsSync(path.join(baseDir, 'services', 'gateway', 'dist', 'main.js')))

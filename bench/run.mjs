@@ -189,7 +189,7 @@ function memoryRows(memory, rows) {
 /** Profiled extra runs, last: they replace the stack's trading and ledger. */
 async function profileRun(ctx) {
   const partner = await ctx.newPartner('Bench profiled', { sockets: ctx.options.orderClients });
-  await profileGateway(ctx, partner.credentials);
+  await profileGateway(ctx, partner);
   await withProfiledServices(ctx, ['trading', 'ledger'], () =>
     step('order load under --cpu-prof (trading, ledger)', () =>
       closedLoop({

@@ -2,6 +2,7 @@
 // bench/results/, ranked by bench/cpu-profile-top.mjs). Profiled runs are extra runs: the
 // profiler's own cost never reaches a measured figure.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { REPO_ROOT } from '../../scripts/lib/profiles.mjs';
 import { stopPid } from '../../scripts/lib/processes.mjs';
@@ -9,13 +10,19 @@ import { step } from '../../scripts/lib/steps.mjs';
 import { cannon, waitForPort } from './ceilings.mjs';
 import { autocannonRequests, keepAliveAgent, PartnerClient } from './http.mjs';
 import { quoteAndBuy } from './load.mjs';
-import { ORDER_KES } from './partners.mjs';
+import { ORDER_KES, withRateWindowEmptied } from './partners.mjs';
 import { RESULTS_DIR } from './child-bench.mjs';
 import { services } from './stack.mjs';
+
+const require = createRequire(import.meta.url);
+const { failureText } = require('./stats.js');
 
 const PROFILED_GATEWAY_PORT = 23903;
 const PROFILED_GATEWAY_GRPC_PORT = 23904;
 const PROFILED_GATEWAY_METRICS_PORT = 23905;
+
+/** CLOCK_MONOTONIC in µs, what V8 stamps profile samples with. */
+const monotonicUs = () => process.hrtime.bigint() / 1000n;
 
 const serviceNamed = (name) => services.SERVICES.find((service) => service.name === name);
 const closed = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve)));
@@ -37,8 +44,13 @@ async function profiledLoads(ctx, credentials) {
  * A second gateway (same environment and Node flags, own ports) under --cpu-prof while
  * signed GET /v1/health, GET /v1/balances, GET /v1/orders/{id} and POST /v1/quotes loads run
  * in turn: one profile of the whole per-request path (bench/cpu-profile-top.mjs ranks it).
+ * Each load prints its window (`--window=` for cpu-profile-top, with `--per=` its answers),
+ * so one load's part can be read alone. One partner makes every request: its rate-limit
+ * window is emptied during each load, or the later loads would be mostly 429s and profile
+ * the refusal.
  */
-export async function profileGateway(ctx, credentials) {
+export async function profileGateway(ctx, partner) {
+  const { credentials } = partner;
   const env = {
     ...services.serviceEnvironment(ctx.profile, serviceNamed('gateway')),
     HTTP_PORT: String(PROFILED_GATEWAY_PORT),
@@ -54,11 +66,17 @@ export async function profileGateway(ctx, credentials) {
   try {
     await waitForPort(PROFILED_GATEWAY_PORT);
     for (const [name, requests] of loads) {
-      await step(`gateway ${name} under --cpu-prof`, () =>
-        cannon(`http://127.0.0.1:${PROFILED_GATEWAY_PORT}`, requests, {
-          connections: ctx.options.connections,
-          durationS: ctx.options.durationS,
-        }),
+      const fromUs = monotonicUs();
+      const result = await step(`gateway ${name} under --cpu-prof`, () =>
+        withRateWindowEmptied(ctx.description.redisUrl, partner.partnerId, () =>
+          cannon(`http://127.0.0.1:${PROFILED_GATEWAY_PORT}`, requests, {
+            connections: ctx.options.connections,
+            durationS: ctx.options.durationS,
+          }),
+        ),
+      );
+      console.log(
+        `  ${name}: --window=${fromUs}-${monotonicUs()} --per=${result.total} (${failureText(result.statusCodes)} by status)`,
       );
     }
   } finally {
