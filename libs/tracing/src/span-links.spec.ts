@@ -4,18 +4,10 @@
 // A context without a valid span (none active, or an all-zero one) gives no link. Its own
 // process: the exporting mode is chosen once per process (startTracing).
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import { activeContext, Context, inSpan, SpanKind, startTracing } from './index';
+import { recordingExporter } from './testing/recording-exporter';
 
-const finished: ReadableSpan[] = [];
-const SUCCESS = 0;
-const exporter: SpanExporter = {
-  export: (spans, done) => {
-    finished.push(...spans);
-    done({ code: SUCCESS });
-  },
-  shutdown: async () => undefined,
-};
+const { exporter, finished } = recordingExporter();
 const tracing = startTracing({ service: 'svc-under-test', exporter, sampleRatio: 1 });
 
 const ALL_ZERO = trace.setSpanContext(ROOT_CONTEXT, {
