@@ -132,7 +132,9 @@ export function unaryHandler<Req, Res>(
         answer(permissionDenied(logger, method, decision.caller, context.requestId));
         return;
       }
-      runWithContext({ ...context, caller: decision.caller ?? undefined }, () => {
+      // runWithContext copies what it is given: this call's own object is handed over as it is.
+      context.caller = decision.caller ?? undefined;
+      runWithContext(context, () => {
         started(handler, call.request).then(
           (response) => answer(null, response),
           (error: unknown) => answer(toServiceError(error, logger, method)),

@@ -52,6 +52,7 @@ class IdsOnlyTracer implements Tracer {
   }
 }
 
-const tracer = new IdsOnlyTracer();
+/** The one tracer of a process that exports nothing; it keeps neither links nor attributes. */
+export const idsOnlyTracer: Tracer = new IdsOnlyTracer();
 
-export const idsOnlyTracerProvider: TracerProvider = { getTracer: () => tracer };
+export const idsOnlyTracerProvider: TracerProvider = { getTracer: () => idsOnlyTracer };

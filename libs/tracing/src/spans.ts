@@ -28,6 +28,7 @@ import {
   TraceFlags,
 } from '@opentelemetry/api';
 import { isTracingSuppressed } from '@opentelemetry/core';
+import { idsOnlyTracer } from './ids-only-tracer';
 import { CheckedSpanContext, isValidSpanContext } from './span-context';
 
 export { SpanKind } from '@opentelemetry/api';
@@ -134,20 +135,23 @@ export function activeContext(): Context {
 }
 
 /** The valid span contexts of `contexts`, as span links. */
-function linksTo(contexts: readonly Context[] | undefined): Link[] | undefined {
-  if (!contexts) return undefined;
-  return contexts.flatMap((linked) => {
+function linksTo(contexts: readonly Context[]): Link[] {
+  const links: Link[] = [];
+  for (const linked of contexts) {
     const spanContext = trace.getSpanContext(linked);
-    return spanContext && trace.isSpanContextValid(spanContext) ? [{ context: spanContext }] : [];
-  });
+    if (spanContext !== undefined && isValidSpanContext(spanContext)) links.push({ context: spanContext });
+  }
+  return links;
 }
 
 /** Starts a span and the context in which it is active. */
 export function startSpan(name: string, options: SpanOptions): { span: Span; context: Context } {
   const parent = options.parent === null ? ROOT_CONTEXT : (options.parent ?? context.active());
-  const span = trace
-    .getTracer(TRACER_NAME)
-    .startSpan(name, { kind: options.kind, links: linksTo(options.linkedTo) }, parent);
+  const tracer = trace.getTracer(TRACER_NAME);
+  // The links of a batch's span (one per item) are read only by a tracer that records spans:
+  // the ids-only tracer drops them, so they are not made for it.
+  const links = options.linkedTo === undefined || tracer === idsOnlyTracer ? undefined : linksTo(options.linkedTo);
+  const span = tracer.startSpan(name, { kind: options.kind, links }, parent);
   return { span, context: trace.setSpan(parent, span) };
 }
 

@@ -2,18 +2,10 @@
 // span names its parent, a failure marks the span as failed, and a caller's
 // sampled flag is followed even when new traces are sampled at ratio 0.
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import { contextFromTraceparent, inSpan, SpanKind, startTracing } from './index';
+import { recordingExporter } from './testing/recording-exporter';
 
-const finished: ReadableSpan[] = [];
-const SUCCESS = 0;
-const exporter: SpanExporter = {
-  export: (spans, done) => {
-    finished.push(...spans);
-    done({ code: SUCCESS });
-  },
-  shutdown: async () => undefined,
-};
+const { exporter, finished } = recordingExporter();
 const tracing = startTracing({ service: 'svc-under-test', exporter, sampleRatio: 0 });
 
 async function exported() {
