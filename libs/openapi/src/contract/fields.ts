@@ -54,17 +54,33 @@ export function resourceId() {
 }
 
 const amountLengthMax = (scale: number) => AMOUNT_INTEGER_DIGITS_MAX + 1 + scale;
+
+/**
+ * A value that passed its length and pattern but is not what the field takes (zero, say):
+ * the field's refusal, at the field's path. Amounts are checked and normalised in one step
+ * that parses the value once (a `refine` then a `transform` parsed it twice and cost a zod
+ * context each, on every amount of every request). The step runs only after the length and
+ * the pattern pass, where `refine` ran after either failed too; the refused fields are the
+ * same (fields.spec.ts), and so is the reference: effects are described by their input.
+ */
+function refuse(context: z.RefinementCtx, message: string): never {
+  context.addIssue({ code: z.ZodIssueCode.custom, message });
+  return z.NEVER;
+}
 const AMOUNT_EXAMPLE: Record<Currency, string> = { KES: '1000.00', USDT: '10.000000', USD: '250.00' };
 
 /** A positive amount of `currency` with at most its scale of decimals; normalised to exactly that scale. */
 function positiveAmount(currency: Currency) {
   const scale = CURRENCY_SCALE[currency];
+  const refusal = `a positive ${currency} amount`;
   const schema = z
     .string()
     .max(amountLengthMax(scale))
     .regex(decimalPattern(scale))
-    .refine((value) => parsePositiveAmount(value, currency) !== null, `a positive ${currency} amount`)
-    .transform((value) => formatAmount(parsePositiveAmount(value, currency)!, currency));
+    .transform((value, context) => {
+      const amount = parsePositiveAmount(value, currency);
+      return amount === null ? refuse(context, refusal) : formatAmount(amount, currency);
+    });
   return documented(schema, {
     description: `A positive ${currency} amount as a decimal string, at most ${scale} decimals (never a JSON number); answered at exactly ${scale}`,
     example: AMOUNT_EXAMPLE[currency],
@@ -82,8 +98,12 @@ export const RATE_INPUT = documented(
     .string()
     .max(amountLengthMax(RATE_SCALE))
     .regex(decimalPattern(RATE_SCALE))
-    .refine((value) => parseDecimal(value, RATE_SCALE)?.gt(0) === true, 'a positive rate with at most 4 decimals')
-    .transform((value) => formatDecimal(parseDecimal(value, RATE_SCALE)!, RATE_SCALE)),
+    .transform((value, context) => {
+      const rate = parseDecimal(value, RATE_SCALE);
+      return rate?.gt(0) === true
+        ? formatDecimal(rate, RATE_SCALE)
+        : refuse(context, 'a positive rate with at most 4 decimals');
+    }),
   { description: 'A positive rate (KES per 1 USDT), at most 4 decimals; answered at exactly 4', example: '129.5000' },
 );
 

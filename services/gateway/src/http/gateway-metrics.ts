@@ -38,7 +38,8 @@ export class RouteTemplates {
 
   of(path: string): string {
     const { segments, items } = this.index.candidates(path);
-    return items.find((item) => item.path.fit(segments) !== null)?.path.template ?? UNMATCHED_ROUTE;
+    for (const item of items) if (item.path.fit(segments) !== null) return item.path.template;
+    return UNMATCHED_ROUTE;
   }
 }
 
