@@ -43,18 +43,17 @@ function decimal(random: Random): string {
   return `${integer}${fraction}`;
 }
 
+/**
+ * Every C0 control character (each alone and each before a digit), DEL and the C1 ends, the line and paragraph
+ * separators, a bidirectional override, lone surrogates, a byte-order mark, an astral character, a title-case
+ * digraph and an escaped NUL: the hostile-input fuzzer's texts among them.
+ */
+const CONTROLS = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code));
 const HOSTILE_TEXTS = [
-  '\u0000',
-  '\u001b[31m',
-  '\r\n',
-  '\u2028',
-  '\u202e',
-  '\ud800',
-  '\udfff',
-  '\ufeff',
-  '💸',
-  'ǅ',
-  '%00',
+  ...CONTROLS,
+  ...CONTROLS.map((control) => `${control}1`),
+  ...['\u001b[31m', '\u007f', '\u0080', '\u009f', '\u2028', '\u2029', '\u202e', '\ud800', '\udfff'],
+  ...['\ufeff', '💸', 'ǅ', '%00'],
 ];
 const HOSTILE_MORE = [
   '${x}',
