@@ -64,8 +64,21 @@ function finishedLine(record: Record<string, unknown>): string {
       record.spanId = span.spanId;
     }
   }
-  record.timestamp = new Date().toISOString();
+  record.timestamp = isoTimestamp();
   return serialise(record);
+}
+
+let stampedAtMs = Number.NaN;
+let stamp = '';
+
+/** The time as ISO 8601, made once per millisecond: a busy process writes several lines in one. */
+function isoTimestamp(): string {
+  const nowMs = Date.now();
+  if (nowMs !== stampedAtMs) {
+    stamp = new Date(nowMs).toISOString();
+    stampedAtMs = nowMs;
+  }
+  return stamp;
 }
 
 /**

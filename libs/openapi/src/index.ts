@@ -12,6 +12,7 @@ export { renderErrorsGuide } from './errors-guide';
 export { OPERATIONS, OPERATION_LIST, COMMON_ERROR_CODES } from './operations';
 export type { Operation, OperationId, BodyOf, QueryOf } from './operations';
 export { SCOPES, pathParameterNames } from './contract/operation';
+export { plainCheckOf } from './contract/fields';
 export type { OperationSpec, Method, Scope, RequestBody, SuccessAnswer } from './contract/operation';
 export { WEBHOOK_EVENTS } from './webhooks';
 export { OPENAPI_JSON_FILE, ERRORS_GUIDE_FILE, REFERENCE_HTML_FILE } from './paths';

@@ -17,7 +17,7 @@ import {
   parsePositiveAmount,
   RATE_SCALE,
 } from '@platform/money';
-import { z } from 'zod';
+import { z, ZodTypeAny } from 'zod';
 import { documented } from './documentation';
 
 /** No control characters (C0, DEL, C1) and no line or paragraph separators. */
@@ -54,17 +54,67 @@ export function resourceId() {
 }
 
 const amountLengthMax = (scale: number) => AMOUNT_INTEGER_DIGITS_MAX + 1 + scale;
+
+/**
+ * A value that passed its length and pattern but is not what the field takes (zero, say):
+ * the field's refusal, at the field's path. Amounts are checked and normalised in one step
+ * that parses the value once (a `refine` then a `transform` parsed it twice and cost a zod
+ * context each, on every amount of every request). The step runs only after the length and
+ * the pattern pass, where `refine` ran after either failed too; the refused fields are the
+ * same (fields.spec.ts), and so is the reference: effects are described by their input.
+ */
+function refuse(context: z.RefinementCtx, message: string): never {
+  context.addIssue({ code: z.ZodIssueCode.custom, message });
+  return z.NEVER;
+}
+
+/**
+ * Each amount and rate input's rule as a plain function beside its schema, the one place it is
+ * written: the value normalised when the schema accepts it, undefined when it refuses it. The
+ * gateway accepts a common body with these without zod's per-parse objects, and leaves every
+ * refusal to zod (services/gateway/src/http/validation.ts).
+ */
+const plainChecks = new WeakMap<ZodTypeAny, (value: unknown) => string | undefined>();
+
+/** The plain check of an amount or rate input (above); undefined for any other schema. */
+export function plainCheckOf(schema: ZodTypeAny): ((value: unknown) => string | undefined) | undefined {
+  return plainChecks.get(schema);
+}
+
+/** A decimal string of at most `lengthMax` characters in `pattern`, normalised by `normalise` (null: refused), as a schema and its plain check. */
+function decimalInput(
+  lengthMax: number,
+  pattern: RegExp,
+  normalise: (value: string) => string | null,
+  refusal: string,
+) {
+  const schema = z
+    .string()
+    .max(lengthMax)
+    .regex(pattern)
+    .transform((value, context) => normalise(value) ?? refuse(context, refusal));
+  plainChecks.set(schema, (value) =>
+    typeof value === 'string' && value.length <= lengthMax && pattern.test(value)
+      ? (normalise(value) ?? undefined)
+      : undefined,
+  );
+  return schema;
+}
+
 const AMOUNT_EXAMPLE: Record<Currency, string> = { KES: '1000.00', USDT: '10.000000', USD: '250.00' };
 
 /** A positive amount of `currency` with at most its scale of decimals; normalised to exactly that scale. */
 function positiveAmount(currency: Currency) {
   const scale = CURRENCY_SCALE[currency];
-  const schema = z
-    .string()
-    .max(amountLengthMax(scale))
-    .regex(decimalPattern(scale))
-    .refine((value) => parsePositiveAmount(value, currency) !== null, `a positive ${currency} amount`)
-    .transform((value) => formatAmount(parsePositiveAmount(value, currency)!, currency));
+  const schema = decimalInput(
+    amountLengthMax(scale),
+    decimalPattern(scale),
+    (value) => {
+      const amount = parsePositiveAmount(value, currency);
+      return amount === null ? null : formatAmount(amount, currency);
+    },
+    `a positive ${currency} amount`,
+  );
   return documented(schema, {
     description: `A positive ${currency} amount as a decimal string, at most ${scale} decimals (never a JSON number); answered at exactly ${scale}`,
     example: AMOUNT_EXAMPLE[currency],
@@ -78,12 +128,15 @@ export const USD_AMOUNT_INPUT = positiveAmount('USD');
 
 /** A positive rate with at most 4 decimals; normalised to exactly 4. */
 export const RATE_INPUT = documented(
-  z
-    .string()
-    .max(amountLengthMax(RATE_SCALE))
-    .regex(decimalPattern(RATE_SCALE))
-    .refine((value) => parseDecimal(value, RATE_SCALE)?.gt(0) === true, 'a positive rate with at most 4 decimals')
-    .transform((value) => formatDecimal(parseDecimal(value, RATE_SCALE)!, RATE_SCALE)),
+  decimalInput(
+    amountLengthMax(RATE_SCALE),
+    decimalPattern(RATE_SCALE),
+    (value) => {
+      const rate = parseDecimal(value, RATE_SCALE);
+      return rate?.gt(0) === true ? formatDecimal(rate, RATE_SCALE) : null;
+    },
+    'a positive rate with at most 4 decimals',
+  ),
   { description: 'A positive rate (KES per 1 USDT), at most 4 decimals; answered at exactly 4', example: '129.5000' },
 );
 

@@ -33,6 +33,7 @@ import { createV1Router, registrationOrder, servedOperations } from './routes/v1
 /** The unauthenticated routes registered below, outside /v1 (metrics label their answers by these). */
 const OPEN_ROUTES = ['/healthz', '/openapi.json', '/docs'];
 const V1_MOUNT = '/v1';
+const V1_PREFIX = `${V1_MOUNT}/`;
 
 /**
  * Where a request goes by its path, exactly (case-sensitive, no trailing slash, as the
@@ -42,7 +43,7 @@ const V1_MOUNT = '/v1';
 function byPath(openRoutes: ReadonlyMap<string, RequestHandler>, partnerPlane: RequestHandler): RequestHandler {
   return (req, res, next) => {
     const path = req.path;
-    if (path === V1_MOUNT || path.startsWith(`${V1_MOUNT}/`)) return partnerPlane(req, res, next);
+    if (path === V1_MOUNT || path.startsWith(V1_PREFIX)) return partnerPlane(req, res, next);
     const open = req.method === 'GET' || req.method === 'HEAD' ? openRoutes.get(path) : undefined;
     return open ? open(req, res, next) : next();
   };

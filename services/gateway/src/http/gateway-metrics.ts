@@ -38,7 +38,8 @@ export class RouteTemplates {
 
   of(path: string): string {
     const { segments, items } = this.index.candidates(path);
-    return items.find((item) => item.path.fit(segments) !== null)?.path.template ?? UNMATCHED_ROUTE;
+    for (const item of items) if (item.path.fit(segments) !== null) return item.path.template;
+    return UNMATCHED_ROUTE;
   }
 }
 
@@ -46,7 +47,13 @@ export function methodLabel(method: string | undefined): string {
   return method && METHODS.has(method) ? method : 'other';
 }
 
+interface AnswerSeries {
+  seconds: { observe(seconds: number): void };
+  answersByStatus: Map<number, { inc(): void }>;
+}
+
 export class GatewayMetrics {
+  private readonly seriesByRoute = new Map<string, Map<string, AnswerSeries>>();
   private readonly requests;
   private readonly requestSeconds;
   private readonly authenticationRefusals;
@@ -89,8 +96,33 @@ export class GatewayMetrics {
   }
 
   requestAnswered(route: string, method: string, status: number, durationMs: number): void {
-    this.requests.inc({ route, method, status: String(status) });
-    this.requestSeconds.observe({ route, method }, durationMs / MS_PER_SECOND);
+    const series = this.seriesOf(route, method);
+    let answers = series.answersByStatus.get(status);
+    if (answers === undefined) {
+      answers = this.requests.labels({ route, method, status: String(status) });
+      series.answersByStatus.set(status, answers);
+    }
+    answers.inc();
+    series.seconds.observe(durationMs / MS_PER_SECOND);
+  }
+
+  /**
+   * The labelled series of a route and method, made once: every answer is counted, and a label
+   * object (and the histogram's closure) per answer was garbage on every request. Bounded as the
+   * series themselves are (route templates × methods × statuses).
+   */
+  private seriesOf(route: string, method: string): AnswerSeries {
+    let byMethod = this.seriesByRoute.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.seriesByRoute.set(route, byMethod);
+    }
+    let series = byMethod.get(method);
+    if (series === undefined) {
+      series = { seconds: this.requestSeconds.labels({ route, method }), answersByStatus: new Map() };
+      byMethod.set(method, series);
+    }
+    return series;
   }
 
   authenticationRefused(reason: AuthFailureReason): void {

@@ -47,9 +47,13 @@ const responsesInFlight = new WeakMap<Server, Set<ServerResponse>>();
 function trackResponses(server: Server): void {
   const responses = new Set<ServerResponse>();
   responsesInFlight.set(server, responses);
+  // One listener function per server, not a closure per request: a response emits 'close' once.
+  function forget(this: ServerResponse): void {
+    responses.delete(this);
+  }
   server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
     responses.add(response);
-    response.once('close', () => responses.delete(response));
+    response.on('close', forget);
   });
 }
 

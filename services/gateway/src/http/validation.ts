@@ -9,7 +9,8 @@
  */
 import { TextDecoder } from 'node:util';
 import { validationFailed } from '@platform/errors';
-import type { z, ZodIssue } from 'zod';
+import { plainCheckOf } from '@platform/openapi';
+import { z, ZodEnum, ZodIssue, ZodObject, ZodOptional } from 'zod';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const BODY_FIELD = 'body';
@@ -91,13 +92,93 @@ export function offendingFields(body: unknown, paths: readonly PathSegment[][]):
 export function validateBody<S extends z.ZodTypeAny>(
   schema: S,
   body: Record<string, unknown>,
-  crossFieldCheck: (body: Record<string, unknown>) => string[] = () => [],
+  crossFieldCheck: (body: Record<string, unknown>) => string[] = noCrossFieldRule,
+): z.infer<S> {
+  const accepted = plainParserOf(schema)?.(body);
+  if (accepted !== undefined && crossFieldCheck(body).length === 0) return accepted as z.infer<S>;
+  return validateBodyWithZod(schema, body, crossFieldCheck);
+}
+
+const noCrossFieldRule = () => [];
+
+/** validateBody with zod alone: what every refusal goes through, and what the plain parser is proved against. */
+export function validateBodyWithZod<S extends z.ZodTypeAny>(
+  schema: S,
+  body: Record<string, unknown>,
+  crossFieldCheck: (body: Record<string, unknown>) => string[] = noCrossFieldRule,
 ): z.infer<S> {
   const result = schema.safeParse(body);
   const paths = result.success ? [] : issuePaths(result.error.issues);
   const crossPaths = crossFieldCheck(body).map((field) => field.split('.'));
   if (result.success && crossPaths.length === 0) return result.data;
   throw validationFailed(offendingFields(body, [...paths, ...crossPaths]));
+}
+
+/**
+ * A body a strict object schema certainly accepts, normalised as zod would, checked without
+ * zod's per-parse objects (a context, a status and an issue list per field, on every request);
+ * undefined for anything else, which zod then judges, so every refusal and its fields are zod's.
+ * Only schemas made of fields whose rule is plain are read this way: enums, and the amount and
+ * rate inputs (their rule written once, beside their schema: plainCheckOf), each optional or
+ * not; for any other schema there is no plain parser. The output is zod's: the shape's fields in
+ * its order, an absent optional field left out. validation.spec.ts proves the two agree over
+ * generated bodies, hostile ones included.
+ */
+type PlainParser = (body: Record<string, unknown>) => Record<string, unknown> | undefined;
+
+interface PlainField {
+  name: string;
+  optional: boolean;
+  check: (value: unknown) => unknown;
+}
+
+const plainParsers = new WeakMap<z.ZodTypeAny, PlainParser | null>();
+
+export function plainParserOf(schema: z.ZodTypeAny): PlainParser | null {
+  let parser = plainParsers.get(schema);
+  if (parser === undefined) {
+    parser = compilePlainParser(schema);
+    plainParsers.set(schema, parser);
+  }
+  return parser;
+}
+
+function plainField(name: string, field: z.ZodTypeAny): PlainField | null {
+  const optional = field instanceof ZodOptional;
+  const inner = optional ? (field.unwrap() as z.ZodTypeAny) : field;
+  if (inner instanceof ZodEnum) {
+    const values = new Set<unknown>(inner.options as string[]);
+    return { name, optional, check: (value) => (typeof value === 'string' && values.has(value) ? value : undefined) };
+  }
+  const check = plainCheckOf(inner);
+  return check ? { name, optional, check } : null;
+}
+
+function compilePlainParser(schema: z.ZodTypeAny): PlainParser | null {
+  if (!(schema instanceof ZodObject) || schema._def.unknownKeys !== 'strict') return null;
+  const shape = schema.shape as Record<string, z.ZodTypeAny>;
+  const fields: PlainField[] = [];
+  for (const [name, field] of Object.entries(shape)) {
+    const plain = name === '__proto__' ? null : plainField(name, field);
+    if (plain === null) return null;
+    fields.push(plain);
+  }
+  return (body) => {
+    for (const key in body) if (Object.hasOwn(body, key) && !Object.hasOwn(shape, key)) return undefined;
+    const accepted: Record<string, unknown> = {};
+    for (const { name, optional, check } of fields) {
+      const value = body[name];
+      if (value === undefined) {
+        if (!optional) return undefined;
+        if (name in body) accepted[name] = undefined;
+        continue;
+      }
+      const normalised = check(value);
+      if (normalised === undefined) return undefined;
+      accepted[name] = normalised;
+    }
+    return accepted;
+  };
 }
 
 /** A query string against its schema: each parameter at most once; unknown, repeated and bad ones are all named. */

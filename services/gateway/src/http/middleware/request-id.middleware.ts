@@ -40,12 +40,12 @@ export function requestIdMiddleware(
     // Partner data must not sit in shared caches, and JSON must not be sniffed as anything else.
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    // 'close' follows 'finish', and comes alone when the client went away first.
-    res.once('close', () => {
+    // 'close' follows 'finish', and comes alone when the client went away first; a response emits it once.
+    res.on('close', () => {
       const durationMs = performance.now() - startedAtMs;
       const answered = res.writableFinished;
       // originalUrl: routers mounted on a prefix rewrite req.url and req.path while they run.
-      const path = req.originalUrl.split('?')[0];
+      const path = withoutQuery(req.originalUrl);
       const route = routes.of(path);
       metrics.requestAnswered(
         route,
@@ -76,6 +76,11 @@ export function requestIdMiddleware(
       }
       endSpan(span, res.statusCode >= SERVER_ERROR_STATUS_MIN || !answered ? `HTTP ${res.statusCode}` : undefined);
     });
-    withContext(context, () => runWithContext({ requestId }, () => next()));
+    withContext(context, () => runWithContext({ requestId }, next));
   };
+}
+
+function withoutQuery(url: string): string {
+  const queryAt = url.indexOf('?');
+  return queryAt < 0 ? url : url.slice(0, queryAt);
 }

@@ -132,6 +132,7 @@ interface OperationRoute {
   path: PathTemplate;
   /** Upper case, as Node gives `req.method`. */
   method: string;
+  /** Throws (a sync refusal) or returns the handler's promise; the pipeline treats both as Express' router did. */
   run: (req: Request, res: Response, rawParameters: readonly string[]) => Promise<void>;
 }
 
@@ -148,12 +149,16 @@ export function servesMethod(routeMethod: string, requestMethod: string): boolea
  */
 function operationRoute(operation: Operation, handler: OperationHandler<OperationId>): OperationRoute {
   const path = new PathTemplate(operation.path);
+  const names = path.parameterNames;
+  // Runs on every request: plain loops and no async wrapper of its own (a refusal here is a
+  // throw, which the pipeline answers as it answers the handler's rejection).
   return {
     path,
     method: operation.method.toUpperCase(),
-    run: async (req, res, rawParameters) => {
+    run: (req, res, rawParameters) => {
       // Decoded first, as Express' router did while matching: a malformed escape throws URIError (400).
-      const decoded = rawParameters.map((value) => decodeURIComponent(value));
+      const decoded: string[] = [];
+      for (const value of rawParameters) decoded.push(decodeURIComponent(value));
       const { partnerId } = requireScope(res, operation.scope);
       const request = operation.request;
       const body = request
@@ -165,11 +170,11 @@ function operationRoute(operation: Operation, handler: OperationHandler<Operatio
         : undefined;
       const query = operation.query ? validateQuery(operation.query, rawQueryOf(req.originalUrl)) : undefined;
       const params: Record<string, string> = {};
-      path.parameterNames.forEach((name, index) => {
+      for (let index = 0; index < names.length; index += 1) {
         if (!isUuid(decoded[index])) throw new AppError(operation.notFound ?? 'NOT_FOUND');
-        params[name] = decoded[index];
-      });
-      await handler({ partnerId, body, query, params } as never, res);
+        params[names[index]] = decoded[index];
+      }
+      return handler({ partnerId, body, query, params } as never, res);
     },
   };
 }
