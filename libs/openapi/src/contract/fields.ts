@@ -88,6 +88,8 @@ function decimalInput(
   normalise: (value: string) => string | null,
   refusal: string,
 ) {
+  // The plain check below restates this chain by hand (the gateway accepts a body through it without zod):
+  // any step added here must be added there too, or the plain path would accept what zod refuses.
   const schema = z
     .string()
     .max(lengthMax)

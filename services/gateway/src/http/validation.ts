@@ -114,16 +114,6 @@ export function validateBodyWithZod<S extends z.ZodTypeAny>(
   throw validationFailed(offendingFields(body, [...paths, ...crossPaths]));
 }
 
-/**
- * A body a strict object schema certainly accepts, normalised as zod would, checked without
- * zod's per-parse objects (a context, a status and an issue list per field, on every request);
- * undefined for anything else, which zod then judges, so every refusal and its fields are zod's.
- * Only schemas made of fields whose rule is plain are read this way: enums, and the amount and
- * rate inputs (their rule written once, beside their schema: plainCheckOf), each optional or
- * not; for any other schema there is no plain parser. The output is zod's: the shape's fields in
- * its order, an absent optional field left out. validation.spec.ts proves the two agree over
- * generated bodies, hostile ones included.
- */
 type PlainParser = (body: Record<string, unknown>) => Record<string, unknown> | undefined;
 
 interface PlainField {
@@ -134,6 +124,16 @@ interface PlainField {
 
 const plainParsers = new WeakMap<z.ZodTypeAny, PlainParser | null>();
 
+/**
+ * A body a strict object schema certainly accepts, normalised as zod would, checked without
+ * zod's per-parse objects (a context, a status and an issue list per field, on every request);
+ * undefined for anything else, which zod then judges, so every refusal and its fields are zod's.
+ * Only schemas made of fields whose rule is plain are read this way: enums, and the amount and
+ * rate inputs (their rule written once, beside their schema: plainCheckOf), each optional or
+ * not; for any other schema there is no plain parser. The output is zod's: the shape's fields in
+ * its order, an absent optional field left out. validation-plain.spec.ts proves the two agree over
+ * generated bodies, hostile ones included.
+ */
 export function plainParserOf(schema: z.ZodTypeAny): PlainParser | null {
   let parser = plainParsers.get(schema);
   if (parser === undefined) {
@@ -164,7 +164,9 @@ function compilePlainParser(schema: z.ZodTypeAny): PlainParser | null {
     fields.push(plain);
   }
   return (body) => {
-    for (const key in body) if (Object.hasOwn(body, key) && !Object.hasOwn(shape, key)) return undefined;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+    // Every enumerable key, inherited ones too, as zod's strict check walks them.
+    for (const key in body) if (!Object.hasOwn(shape, key)) return undefined;
     const accepted: Record<string, unknown> = {};
     for (const { name, optional, check } of fields) {
       const value = body[name];
