@@ -5,63 +5,135 @@
  * nonces and counts the same requests; the Lua script below runs atomically and
  * reads Redis' own clock, so replicas with skewed clocks still agree.
  *
- * The limit is a sliding window of 60 s over every request of the partner,
- * whatever credential made it, kept as a sorted set of request times. A
- * replayed nonce is not counted; a request over the limit is not recorded, so
- * hammering does not extend a partner's wait (its nonce is spent all the same:
- * the request was authentic and answered).
+ * The limit is a rolling minute over every request of the partner, whatever
+ * credential made it, counted in whole seconds of Redis' clock: a hash per
+ * partner holds the count of each second still in the window and their total,
+ * so an admission is a bounded amount of work and a partner's window at most
+ * WINDOW_SECONDS counts, whatever its limit (a sorted set of every request
+ * held up to 100,000 members, ~10 MB, for a partner at the highest limit). A
+ * request counts from its second until WINDOW_SECONDS whole seconds later:
+ * for 60 to 61 s, never less than a minute, so no 60 s span ever holds more
+ * admitted requests than the limit. A replayed nonce is not counted; a request
+ * over the limit is not recorded, so hammering does not extend a partner's
+ * wait (its nonce is spent all the same: the request was authentic and answered).
  */
+import { NONCE_RETENTION_MS } from './request-signature';
+
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 const MS_PER_SECOND = 1_000;
+/**
+ * Seconds a request stays counted: its own (partly gone by when it arrives) and the
+ * next 60, so it counts for at least RATE_LIMIT_WINDOW_MS.
+ */
+export const WINDOW_SECONDS = RATE_LIMIT_WINDOW_MS / MS_PER_SECOND + 1;
+/** The reply packs the ms to the reset below this bound (at most WINDOW_SECONDS × 1,000 = 61,000). */
+const RESET_MS_BOUND = 65_536;
+const REPLAYED_NONCE = -1;
 
+/**
+ * The partner's window (a hash of per-second counts). The name differs from the sorted
+ * set the window was before, so replicas of both kinds during a rolling deploy never meet
+ * a key of the other type (each counts on its own until the old ones are gone).
+ */
 export function rateLimitKey(partnerId: string): string {
-  return `ratelimit:partner:${partnerId}`;
+  return `ratelimit:partner:${partnerId}:seconds`;
 }
 
 export function nonceKey(apiKey: string, nonce: string): string {
   return `nonce:${apiKey}:${nonce}`;
 }
 
+/** The script's clock: Redis' own, as seconds and microseconds (strings). */
+const REDIS_CLOCK = "redis.call('TIME')";
+
 /**
  * KEYS[1] the nonce, KEYS[2] the partner's window (one Redis node holds both:
- * a cluster would need them in one hash slot). ARGV[1] nonce retention in ms,
- * ARGV[2] window in ms, ARGV[3] limit, ARGV[4] a unique member for this request.
+ * a cluster would need them in one hash slot). ARGV[1] the partner's limit.
+ * `clock` is a Lua expression giving {seconds, microseconds}: Redis' own in
+ * production; the script's spec passes a clock of its own through ARGV to
+ * step across second edges.
  *
- * Returns {0, 0, 0, 0} for a replayed nonce; otherwise {1, admitted (1/0),
- * requests left in the window after this one, ms until the oldest request in
- * the window leaves it (when a slot frees; the wait on a refusal)}.
+ * The window's hash: `total` (requests counted), `oldest` (the oldest second
+ * with a count) and one field per second with requests, named by the second.
+ * Seconds that left the window are released when `oldest` has left it: one
+ * pass over at most WINDOW_SECONDS fields, at most once a second per partner.
+ * The key expires when its newest second leaves the window, so a partner
+ * gone quiet leaves nothing behind.
+ *
+ * Returns -1 for a replayed nonce; otherwise one integer (no array to
+ * allocate and check per request): (remaining × RESET_MS_BOUND + reset_ms) × 2
+ * + admitted, with remaining the requests left in the window after this one
+ * and reset_ms the ms until the oldest counted second leaves it (a slot frees;
+ * the wait on a refusal), 1 to WINDOW_SECONDS × 1,000. At most
+ * (100,000 × 65,536 + 61,000) × 2 + 1 < 2^53: exact in Lua and in JS.
  */
-export const ADMISSION_SCRIPT = `
-if not redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then
-  return {0, 0, 0, 0}
+export function admissionScript(clock = REDIS_CLOCK): string {
+  return `
+if not redis.call('SET', KEYS[1], '1', 'PX', '${NONCE_RETENTION_MS}', 'NX') then
+  return ${REPLAYED_NONCE}
 end
 local key = KEYS[2]
-local window_ms = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
-local time = redis.call('TIME')
-local now_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now_ms - window_ms)
-local count = redis.call('ZCARD', key)
-local admitted = 0
-if count < limit then
-  redis.call('ZADD', key, now_ms, ARGV[4])
-  redis.call('PEXPIRE', key, window_ms)
-  count = count + 1
-  admitted = 1
+local limit = tonumber(ARGV[1])
+local time = ${clock}
+local now_s = tonumber(time[1])
+local now_ms = now_s * 1000 + math.floor(tonumber(time[2]) / 1000)
+local first_kept = now_s - ${WINDOW_SECONDS} + 1
+local second = tostring(now_s)
+local state = redis.call('HMGET', key, 'total', 'oldest', second)
+local total = tonumber(state[1]) or 0
+local oldest = tonumber(state[2])
+local here = tonumber(state[3]) or 0
+local released = false
+if oldest and oldest < first_kept then
+  released = true
+  local fields = redis.call('HGETALL', key)
+  local gone = {}
+  total = 0
+  oldest = nil
+  for i = 1, #fields, 2 do
+    local at = tonumber(fields[i])
+    if at and at < first_kept then
+      gone[#gone + 1] = fields[i]
+    elseif at then
+      total = total + tonumber(fields[i + 1])
+      if not oldest or at < oldest then oldest = at end
+    end
+  end
+  if #gone > 0 then redis.call('HDEL', key, unpack(gone)) end
 end
-local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-local reset_ms = window_ms
-if oldest[2] then reset_ms = tonumber(oldest[2]) + window_ms - now_ms end
-local remaining = limit - count
-if remaining < 0 then remaining = 0 end
-return {1, admitted, remaining, reset_ms}
+local admitted = 0
+if total < limit then
+  admitted = 1
+  total = total + 1
+  if not oldest or now_s < oldest then oldest = now_s end
+  redis.call('HSET', key, 'total', total, 'oldest', oldest, second, here + 1)
+  local expire_at_ms = (now_s + ${WINDOW_SECONDS}) * 1000
+  -- Only ever later: a clock stepping back (a failover) must not drop newer seconds.
+  if here == 0 and redis.call('PEXPIRETIME', key) < expire_at_ms then
+    redis.call('PEXPIREAT', key, expire_at_ms)
+  end
+elseif released and total > 0 then
+  redis.call('HSET', key, 'total', total, 'oldest', oldest)
+elseif released then
+  redis.call('DEL', key)
+end
+local reset_ms = ${WINDOW_SECONDS * MS_PER_SECOND}
+if oldest then reset_ms = (oldest + ${WINDOW_SECONDS}) * 1000 - now_ms end
+reset_ms = math.max(1, math.min(reset_ms, ${WINDOW_SECONDS * MS_PER_SECOND}))
+local remaining = math.max(limit - total, 0)
+return (remaining * ${RESET_MS_BOUND} + reset_ms) * 2 + admitted
 `;
+}
+
+export const ADMISSION_SCRIPT = admissionScript();
 
 /**
  * Where the partner stands against its limit after this request: what the
  * RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers say.
- * `resetSeconds` is when a slot frees again (the oldest counted request leaves
- * the window); on a refusal it is also the Retry-After wait.
+ * `resetSeconds` is when a slot frees again (the oldest counted second leaves
+ * the window); on a refusal it is also the Retry-After wait. It is at most 60
+ * (the documented range): when every counted request was made in the current
+ * second, its slot frees 60–61 s later and the answer says 60.
  */
 export interface RateLimitState {
   limit: number;
@@ -79,16 +151,22 @@ export function retryAfterSeconds(waitMs: number): number {
   return Math.min(Math.max(seconds, 1), RATE_LIMIT_WINDOW_MS / MS_PER_SECOND);
 }
 
-/** Reads the script's reply; anything else is a bug in the script. */
+/** Reads the script's packed reply (see admissionScript); anything else is a bug in the script. */
 export function interpretAdmissionReply(reply: unknown, limit: number): Admission {
-  if (!Array.isArray(reply) || reply.length !== 4 || !reply.every((item) => Number.isInteger(item))) {
+  if (reply === REPLAYED_NONCE) return { nonceFresh: false };
+  if (typeof reply !== 'number' || !Number.isSafeInteger(reply) || reply < 0) {
     throw new Error(`admission script answered an unexpected reply: ${JSON.stringify(reply)}`);
   }
-  const [nonceFresh, admitted, remaining, resetMs] = reply as [number, number, number, number];
-  if (nonceFresh !== 1) return { nonceFresh: false };
-  const state: RateLimitState = { limit, remaining, resetSeconds: retryAfterSeconds(resetMs) };
-  const rateLimit: RateLimitDecision =
-    admitted === 1 ? { allowed: true, ...state } : { allowed: false, retryAfterSeconds: state.resetSeconds, ...state };
+  const admitted = reply % 2 === 1;
+  const resetMs = Math.floor(reply / 2) % RESET_MS_BOUND;
+  const remaining = Math.floor(reply / (2 * RESET_MS_BOUND));
+  if (resetMs < 1 || resetMs > WINDOW_SECONDS * MS_PER_SECOND || remaining >= limit) {
+    throw new Error(`admission script answered an unexpected reply: ${reply}`);
+  }
+  const resetSeconds = retryAfterSeconds(resetMs);
+  const rateLimit: RateLimitDecision = admitted
+    ? { allowed: true, limit, remaining, resetSeconds }
+    : { allowed: false, retryAfterSeconds: resetSeconds, limit, remaining, resetSeconds };
   return { nonceFresh: true, rateLimit };
 }
 
