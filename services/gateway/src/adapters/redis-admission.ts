@@ -31,30 +31,25 @@ export class RedisRequestAdmission implements RequestAdmission {
   }
 
   async admit(request: AdmissionRequest): Promise<Admission> {
+    const nonce = nonceKey(request.apiKey, request.nonce);
+    const window = rateLimitKey(request.partnerId);
+    const limit = request.limitPerMinute;
     let reply: unknown;
     try {
-      reply = await this.run(
-        nonceKey(request.apiKey, request.nonce),
-        rateLimitKey(request.partnerId),
-        request.limitPerMinute,
-      );
+      this.writes.hold();
+      try {
+        reply = await this.redis.evalsha(SCRIPT_SHA1, 2, nonce, window, limit);
+      } catch (error) {
+        // First use on this Redis (or after a flush): load the script by sending it whole.
+        if (!isNoScript(error)) throw error;
+        reply = await this.redis.eval(ADMISSION_SCRIPT, 2, nonce, window, limit);
+      }
     } catch (error) {
       this.logger.warn('nonce and rate-limit store unavailable; refusing the request', {
         error: (error as Error).message,
       });
       throw new AppError('SERVICE_UNAVAILABLE');
     }
-    return interpretAdmissionReply(reply, request.limitPerMinute);
-  }
-
-  private async run(nonce: string, window: string, limitPerMinute: number): Promise<unknown> {
-    try {
-      this.writes.hold();
-      return await this.redis.evalsha(SCRIPT_SHA1, 2, nonce, window, limitPerMinute);
-    } catch (error) {
-      // First use on this Redis (or after a flush): load the script by sending it whole.
-      if (!isNoScript(error)) throw error;
-      return this.redis.eval(ADMISSION_SCRIPT, 2, nonce, window, limitPerMinute);
-    }
+    return interpretAdmissionReply(reply, limit);
   }
 }

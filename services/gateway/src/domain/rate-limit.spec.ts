@@ -3,7 +3,7 @@
 // The Lua script itself runs against real Redis in test/admission-script.int.spec.ts
 // (atomic under concurrency; exact at second edges with a clock of the spec's own)
 // and test/rate-limit.int.spec.ts (through the gateway).
-import { interpretAdmissionReply, nonceKey, rateLimitHeaders, rateLimitKey, retryAfterSeconds } from './rate-limit';
+import { interpretAdmissionReply, nonceKey, rateLimitKey, retryAfterSeconds, setRateLimitHeaders } from './rate-limit';
 
 describe('retryAfterSeconds', () => {
   it.each([
@@ -63,13 +63,22 @@ describe('interpretAdmissionReply', () => {
   });
 });
 
-describe('rateLimitHeaders', () => {
-  it('names the IETF draft fields', () => {
-    expect(rateLimitHeaders({ limit: 120, remaining: 7, resetSeconds: 31 })).toEqual({
-      'RateLimit-Limit': '120',
-      'RateLimit-Remaining': '7',
-      'RateLimit-Reset': '31',
-    });
+describe('setRateLimitHeaders', () => {
+  it('sets the IETF draft fields, in this order', () => {
+    const headers: Array<[string, string]> = [];
+    setRateLimitHeaders(
+      { setHeader: (name, value) => headers.push([name, value]) },
+      {
+        limit: 120,
+        remaining: 7,
+        resetSeconds: 31,
+      },
+    );
+    expect(headers).toEqual([
+      ['RateLimit-Limit', '120'],
+      ['RateLimit-Remaining', '7'],
+      ['RateLimit-Reset', '31'],
+    ]);
   });
 });
 

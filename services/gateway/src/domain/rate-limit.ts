@@ -170,11 +170,17 @@ export function interpretAdmissionReply(reply: unknown, limit: number): Admissio
   return { nonceFresh: true, rateLimit };
 }
 
-/** The IETF draft's rate-limit header fields for a state, on every admitted or limited answer. */
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return {
-    'RateLimit-Limit': String(state.limit),
-    'RateLimit-Remaining': String(state.remaining),
-    'RateLimit-Reset': String(state.resetSeconds),
-  };
+/** Where rate-limit headers go: an HTTP response, or anything with its setHeader. */
+export interface HeaderTarget {
+  setHeader(name: string, value: string): unknown;
+}
+
+/**
+ * The IETF draft's rate-limit header fields for a state, on every admitted or limited
+ * answer: set one by one on the answer (no object and entries per request).
+ */
+export function setRateLimitHeaders(target: HeaderTarget, state: RateLimitState): void {
+  target.setHeader('RateLimit-Limit', String(state.limit));
+  target.setHeader('RateLimit-Remaining', String(state.remaining));
+  target.setHeader('RateLimit-Reset', String(state.resetSeconds));
 }
