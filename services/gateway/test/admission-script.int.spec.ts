@@ -8,7 +8,8 @@
 // instead of Redis' TIME) is stepped across second edges, where a request
 // counts for 60 to 61 s, RateLimit-Reset and Retry-After say when the oldest
 // second leaves, a long random run agrees with a plain model of the window at
-// every step while the hash never holds more than the window's seconds, and
+// every step (Redis' clock stepping back now and then too) while the hash never
+// holds more than the window's seconds, and
 // the key expires when its newest second leaves the window.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -116,6 +117,7 @@ it('sends the admissions of requests that arrive together in one socket write, e
 describe("the window in whole seconds, with a clock of the spec's own", () => {
   const steppedScript = admissionScript('{ARGV[2], ARGV[3]}');
   const MS = 1_000;
+  const CLOCK_STEP_BACK_MS_MAX = 3_000;
 
   /** Admits as the gateway does, the script reading the time `atMs` (Unix ms) instead of Redis' clock. */
   async function admitAt(partnerId: string, atMs: number, limit: number, nonce = randomUUID()) {
@@ -204,7 +206,19 @@ describe("the window in whole seconds, with a clock of the spec's own", () => {
     expect(decisionOf(await admitAt(partnerId, t0 + 61 * MS, 2))).toMatchObject({ allowed: true, remaining: 0 });
   });
 
-  it('agrees with a plain model of the window over a long random run, never holding more than its seconds', async () => {
+  it("keeps every count when Redis' clock steps back into a counted second and forward again", async () => {
+    const partnerId = randomUUID();
+    const t0 = await secondAhead(5);
+    for (const atMs of [t0, t0 + 3 * MS, t0 + 4 * MS, t0 + 3 * MS + 500, t0 + 4 * MS + 200]) {
+      expect(decisionOf(await admitAt(partnerId, atMs, 10))).toMatchObject({ allowed: true });
+    }
+    expect(await countedOf(partnerId)).toBe(5);
+    // t0's second leaves, the total is recounted from the seconds left: t0+3 holds 2, t0+4 holds 2.
+    expect(decisionOf(await admitAt(partnerId, t0 + 61 * MS, 10))).toMatchObject({ allowed: true, remaining: 5 });
+    expect(await countedOf(partnerId)).toBe(5);
+  });
+
+  it('agrees with a plain model of the window over a long random run, clock steps back included, never holding more than its seconds', async () => {
     const partnerId = randomUUID();
     const limit = 40;
     const t0 = await secondAhead(5);
@@ -216,8 +230,12 @@ describe("the window in whole seconds, with a clock of the spec's own", () => {
     };
     const admittedAtMs: number[] = [];
     let atMs = t0;
-    for (let step = 0; step < 600; step += 1) {
-      atMs += next(10) === 0 ? next(70 * MS) : next(700);
+    for (let step = 0; step < 1_000; step += 1) {
+      const kind = next(20);
+      // Mostly forward by under a second; at times a gap of up to 70 s, or Redis' clock stepping back up to 3 s.
+      if (kind === 0) atMs += next(70 * MS);
+      else if (kind === 1) atMs -= next(CLOCK_STEP_BACK_MS_MAX);
+      else atMs += next(700);
       const counted = admittedAtMs.filter((at) => Math.floor(atMs / MS) - Math.floor(at / MS) < WINDOW_SECONDS);
       const decision = decisionOf(await admitAt(partnerId, atMs, limit));
       const allowed = counted.length < limit;
@@ -233,7 +251,10 @@ describe("the window in whole seconds, with a clock of the spec's own", () => {
         resetSeconds: Math.min(Math.ceil(resetMs / MS), 60),
       });
       admittedAtMs.splice(0, admittedAtMs.length, ...counted);
-      expect(await redis.hlen(rateLimitKey(partnerId))).toBeLessThanOrEqual(WINDOW_SECONDS + 2);
+      // A field per second (seconds ahead of a clock that stepped back too) and the four named ones.
+      expect(await redis.hlen(rateLimitKey(partnerId))).toBeLessThanOrEqual(
+        WINDOW_SECONDS + CLOCK_STEP_BACK_MS_MAX / MS + 4,
+      );
     }
   });
 

@@ -54,11 +54,17 @@ const REDIS_CLOCK = "redis.call('TIME')";
  * step across second edges.
  *
  * The window's hash: `total` (requests counted), `oldest` (the oldest second
- * with a count) and one field per second with requests, named by the second.
- * Seconds that left the window are released when `oldest` has left it: one
- * pass over at most WINDOW_SECONDS fields, at most once a second per partner.
- * The key expires when its newest second leaves the window, so a partner
- * gone quiet leaves nothing behind.
+ * with a count), the second being counted now and its count (`second`,
+ * `count`), and one field per earlier second with requests, named by the
+ * second. The four named fields come first in the hash (a listpack, searched
+ * from the front), so the common admission, another request in the same
+ * second, reads and writes only them; a request in a new second moves the
+ * finished second's count behind (HINCRBY: a clock stepping back may meet a
+ * second already there). Seconds that left the window are released when
+ * `oldest` has left it: one pass over at most WINDOW_SECONDS + 4 fields, at
+ * most once a second per partner, `total` and `oldest` recomputed from what
+ * is left. The key expires when its newest second leaves the window, so a
+ * partner gone quiet leaves nothing behind.
  *
  * Returns -1 for a replayed nonce; otherwise one integer (no array to
  * allocate and check per request): (remaining × RESET_MS_BOUND + reset_ms) × 2
@@ -78,11 +84,11 @@ local time = ${clock}
 local now_s = tonumber(time[1])
 local now_ms = now_s * 1000 + math.floor(tonumber(time[2]) / 1000)
 local first_kept = now_s - ${WINDOW_SECONDS} + 1
-local second = tostring(now_s)
-local state = redis.call('HMGET', key, 'total', 'oldest', second)
+local state = redis.call('HMGET', key, 'total', 'oldest', 'second', 'count')
 local total = tonumber(state[1]) or 0
 local oldest = tonumber(state[2])
-local here = tonumber(state[3]) or 0
+local current = tonumber(state[3])
+local count = tonumber(state[4]) or 0
 local released = false
 if oldest and oldest < first_kept then
   released = true
@@ -99,6 +105,15 @@ if oldest and oldest < first_kept then
       if not oldest or at < oldest then oldest = at end
     end
   end
+  if current and current < first_kept then
+    gone[#gone + 1] = 'second'
+    gone[#gone + 1] = 'count'
+    current = nil
+    count = 0
+  elseif current then
+    total = total + count
+    if not oldest or current < oldest then oldest = current end
+  end
   if #gone > 0 then redis.call('HDEL', key, unpack(gone)) end
 end
 local admitted = 0
@@ -106,11 +121,16 @@ if total < limit then
   admitted = 1
   total = total + 1
   if not oldest or now_s < oldest then oldest = now_s end
-  redis.call('HSET', key, 'total', total, 'oldest', oldest, second, here + 1)
-  local expire_at_ms = (now_s + ${WINDOW_SECONDS}) * 1000
-  -- Only ever later: a clock stepping back (a failover) must not drop newer seconds.
-  if here == 0 and redis.call('PEXPIRETIME', key) < expire_at_ms then
-    redis.call('PEXPIREAT', key, expire_at_ms)
+  if current == now_s then
+    redis.call('HSET', key, 'total', total, 'oldest', oldest, 'count', count + 1)
+  else
+    if current then redis.call('HINCRBY', key, tostring(current), count) end
+    redis.call('HSET', key, 'total', total, 'oldest', oldest, 'second', now_s, 'count', 1)
+    local expire_at_ms = (now_s + ${WINDOW_SECONDS}) * 1000
+    -- Only ever later: a clock stepping back (a failover) must not drop newer seconds.
+    if redis.call('PEXPIRETIME', key) < expire_at_ms then
+      redis.call('PEXPIREAT', key, expire_at_ms)
+    end
   end
 elseif released and total > 0 then
   redis.call('HSET', key, 'total', total, 'oldest', oldest)
