@@ -27,7 +27,7 @@ const packed = (admitted: 0 | 1, remaining: number, resetMs: number) => (remaini
 describe('interpretAdmissionReply', () => {
   it('reads a replayed nonce, an admission and a refusal', () => {
     expect(interpretAdmissionReply(-1, 120)).toEqual({ nonceFresh: false });
-    expect(interpretAdmissionReply(packed(1, 119, 60_500), 120)).toEqual({
+    expect(interpretAdmissionReply(packed(1, 119, 59_500), 120)).toEqual({
       nonceFresh: true,
       rateLimit: { allowed: true, limit: 120, remaining: 119, resetSeconds: 60 },
     });
@@ -38,7 +38,7 @@ describe('interpretAdmissionReply', () => {
   });
 
   it('reads the largest reply exactly: the highest limit, a wait of the whole window', () => {
-    expect(interpretAdmissionReply(packed(1, 99_999, 61_000), 100_000)).toEqual({
+    expect(interpretAdmissionReply(packed(1, 99_999, 60_000), 100_000)).toEqual({
       nonceFresh: true,
       rateLimit: { allowed: true, limit: 100_000, remaining: 99_999, resetSeconds: 60 },
     });
@@ -55,8 +55,9 @@ describe('interpretAdmissionReply', () => {
     -2,
     0.5,
     packed(1, 0, 0),
-    packed(1, 0, 61_001),
+    packed(1, 0, 60_001),
     packed(1, 120, 1_000),
+    packed(0, 3, 1_000),
     2 ** 53,
   ])('treats %p as a bug', (reply) => {
     expect(() => interpretAdmissionReply(reply, 120)).toThrow(/unexpected reply/);
