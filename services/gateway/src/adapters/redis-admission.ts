@@ -32,17 +32,17 @@ export class RedisRequestAdmission implements RequestAdmission {
 
   async admit(request: AdmissionRequest): Promise<Admission> {
     const nonce = nonceKey(request.apiKey, request.nonce);
-    const window = rateLimitKey(request.partnerId);
+    const windowKey = rateLimitKey(request.partnerId);
     const limit = request.limitPerMinute;
     let reply: unknown;
     try {
       this.writes.hold();
       try {
-        reply = await this.redis.evalsha(SCRIPT_SHA1, 2, nonce, window, limit);
+        reply = await this.redis.evalsha(SCRIPT_SHA1, 2, nonce, windowKey, limit);
       } catch (error) {
         // First use on this Redis (or after a flush): load the script by sending it whole.
         if (!isNoScript(error)) throw error;
-        reply = await this.redis.eval(ADMISSION_SCRIPT, 2, nonce, window, limit);
+        reply = await this.redis.eval(ADMISSION_SCRIPT, 2, nonce, windowKey, limit);
       }
     } catch (error) {
       this.logger.warn('nonce and rate-limit store unavailable; refusing the request', {
