@@ -15,7 +15,8 @@
  * A second's requests leave together, RATE_LIMIT_WINDOW_MS after the last of
  * them was admitted: every request counts for at least 60 s (its second's
  * earlier ones up to 1 s longer), so no 60 s span ever admits more than the
- * limit, and the wait a refusal states is exact to the millisecond. A replayed
+ * limit, and the wait a refusal states (rounded up to whole seconds) is never
+ * short, save after Redis' clock stepped back (see admissionScript). A replayed
  * nonce is not counted; a request over the limit is not recorded, so
  * hammering does not extend a partner's wait (its nonce is spent all the
  * same: the request was authentic and answered).
