@@ -73,7 +73,7 @@ const RATE_WINDOW_EMPTIED_EVERY_MS = 5_000;
  * Runs `work` with the partner's rate-limit window in the stack's Redis emptied before it and
  * every RATE_WINDOW_EMPTIED_EVERY_MS during it, so a load is not refused for the requests of the
  * loads before it nor for its own length: a read load runs at up to 5,700 req/s, the highest limit
- * a partner can have is 100,000 a minute, and the window is a sliding 60 s. The gateway still
+ * a partner can have is 100,000 a minute, and the window is a rolling minute. The gateway still
  * checks and counts every request as it would any partner's.
  */
 export async function withRateWindowEmptied(redisUrl, partnerId, work) {

@@ -1,5 +1,5 @@
 // Proves the partner rate limit against the test stack (Redis, atomic Lua
-// sliding window): with the default of 120 a minute, 120 signed requests
+// window of whole seconds): with the default of 120 a minute, 120 signed requests
 // succeed and the 121st is 429 with Retry-After-partner and exactly the body
 // of the error envelope; a second credential of the same partner is limited too;
 // another partner is not; a per-partner limit is honoured; and every answer

@@ -1,16 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import {
-  ADMISSION_SCRIPT,
-  Admission,
-  interpretAdmissionReply,
-  nonceKey,
-  RATE_LIMIT_WINDOW_MS,
-  rateLimitKey,
-} from '../domain/rate-limit';
-import { NONCE_RETENTION_MS } from '../domain/request-signature';
+import { ADMISSION_SCRIPT, Admission, interpretAdmissionReply, nonceKey, rateLimitKey } from '../domain/rate-limit';
 import type { AdmissionRequest, RequestAdmission } from '../http/dependencies';
 import { CoalescedWrites } from './redis';
 
@@ -39,35 +31,25 @@ export class RedisRequestAdmission implements RequestAdmission {
   }
 
   async admit(request: AdmissionRequest): Promise<Admission> {
-    // A fresh member per request: two requests in the same millisecond are two entries.
-    const args = [
-      nonceKey(request.apiKey, request.nonce),
-      rateLimitKey(request.partnerId),
-      String(NONCE_RETENTION_MS),
-      String(RATE_LIMIT_WINDOW_MS),
-      String(request.limitPerMinute),
-      randomUUID(),
-    ];
+    const nonce = nonceKey(request.apiKey, request.nonce);
+    const windowKey = rateLimitKey(request.partnerId);
+    const limit = request.limitPerMinute;
     let reply: unknown;
     try {
-      reply = await this.run(args);
+      this.writes.hold();
+      try {
+        reply = await this.redis.evalsha(SCRIPT_SHA1, 2, nonce, windowKey, limit);
+      } catch (error) {
+        // First use on this Redis (or after a flush): load the script by sending it whole.
+        if (!isNoScript(error)) throw error;
+        reply = await this.redis.eval(ADMISSION_SCRIPT, 2, nonce, windowKey, limit);
+      }
     } catch (error) {
       this.logger.warn('nonce and rate-limit store unavailable; refusing the request', {
         error: (error as Error).message,
       });
       throw new AppError('SERVICE_UNAVAILABLE');
     }
-    return interpretAdmissionReply(reply, request.limitPerMinute);
-  }
-
-  private async run(args: string[]): Promise<unknown> {
-    try {
-      this.writes.hold();
-      return await this.redis.evalsha(SCRIPT_SHA1, 2, ...args);
-    } catch (error) {
-      // First use on this Redis (or after a flush): load the script by sending it whole.
-      if (!isNoScript(error)) throw error;
-      return this.redis.eval(ADMISSION_SCRIPT, 2, ...args);
-    }
+    return interpretAdmissionReply(reply, limit);
   }
 }

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '@platform/errors';
-import { rateLimitHeaders } from '../../domain/rate-limit';
+import { setRateLimitHeaders } from '../../domain/rate-limit';
 import type { GatewayMetrics } from '../gateway-metrics';
 import { rateLimitDecisionOf } from '../locals';
 
@@ -14,7 +14,7 @@ import { rateLimitDecisionOf } from '../locals';
 export function rateLimit(metrics: Pick<GatewayMetrics, 'rateLimitRefused'>): RequestHandler {
   return (_req, res, next) => {
     const decision = rateLimitDecisionOf(res);
-    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
+    setRateLimitHeaders(res, decision);
     if (!decision.allowed) {
       metrics.rateLimitRefused('partner');
       throw new AppError('RATE_LIMITED', { retryAfterSeconds: decision.retryAfterSeconds });
