@@ -15,10 +15,14 @@
 //
 //   BENCH_STACK_SLOT=8 MEMORY_VARIANTS='{"now":{},"arenas2":{"MALLOC_ARENA_MAX":"2"}}' \
 //     MEMORY_ROUNDS=2 node bench/gateway-memory.mjs
+//   AB_PORT_OFFSET=200 …   # its gateways on ports 24111 and up rather than 23911 and up
 //
 // A variant is the environment it adds ({} = the stack's own; a null value removes one of the
-// stack's variables); NODE_OPTIONS in it replaces the stack's flags. Variants run in turn within a round, so the machine's load falls on each
-// alike. Results: bench/results/gateway-memory-<time>.json and a table on stdout.
+// stack's variables); NODE_OPTIONS in it replaces the stack's flags. NODE_ARGS in it is not
+// passed on as a variable but put on node's command line, for V8 flags Node refuses in
+// NODE_OPTIONS (e.g. '{"fixed8":{"NODE_ARGS":"--min-semi-space-size=8 --max-semi-space-size=8"}}').
+// Variants run in turn within a round, so the machine's load falls on each alike. Results:
+// bench/results/gateway-memory-<time>.json and a table on stdout.
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync, closeSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
@@ -44,8 +48,17 @@ await continueOnPinnedNode();
 process.env.TEST_STACK_SLOT = process.env.BENCH_STACK_SLOT ?? '9';
 process.env.STACK_ENV_QUOTE_TTL_MS ??= '600000';
 
-/** The measured gateway's ports (the range left for ad-hoc servers; the profiled gateway uses 23903–23905). */
-const PORTS = { http: 23911, grpc: 23912, metrics: 23913 };
+/**
+ * The measured gateway's ports (the range left for ad-hoc servers; the profiled gateway uses
+ * 23903–23905). AB_PORT_OFFSET moves them, as in gateway-ab.mjs, so runs from several checkouts
+ * do not collide.
+ */
+const checkoutPortOffset = boundedInt(process.env, 'AB_PORT_OFFSET', 0, 0, 1000);
+const PORTS = {
+  http: 23911 + checkoutPortOffset,
+  grpc: 23912 + checkoutPortOffset,
+  metrics: 23913 + checkoutPortOffset,
+};
 /** Each gateway of an alternating CPU run listens this far from the previous one. */
 const PORT_OFFSET_STEP = 3;
 const SAMPLE_INTERVAL_MS = 250;
@@ -198,7 +211,7 @@ async function prepare(stack, receiver) {
   };
 }
 
-async function startGateway(stack, name, variant, runDir, portOffset = 0) {
+async function startGateway(stack, name, { NODE_ARGS: nodeArgs = '', ...variant }, runDir, portOffset = 0) {
   const service = services.SERVICES.find((entry) => entry.name === 'gateway');
   const probeFile = path.join(runDir, `${name}.probe.jsonl`);
   const out = openSync(path.join(runDir, `${name}.log`), 'a');
@@ -212,7 +225,7 @@ async function startGateway(stack, name, variant, runDir, portOffset = 0) {
   };
   // A variant's null removes the stack's variable (a runtime setting measured without it).
   for (const [key, value] of Object.entries(variant)) if (value === null) delete environment[key];
-  const child = spawn(process.execPath, ['--require', probe, 'dist/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs.split(' ').filter(Boolean), '--require', probe, 'dist/main.js'], {
     cwd: path.join(REPO_ROOT, service.folder),
     env: environment,
     stdio: ['ignore', out, out],
