@@ -7,7 +7,9 @@
 // transaction on that connection committing synchronously. Many quotes in one
 // statement (insertMany, the coalesced quotes): every row exact (money never a
 // float, a null fee cap kept null), in one transaction, none stored when one row is
-// refused, and the connection synchronous again afterwards.
+// refused, and the connection synchronous again afterwards. Many quotes priced from
+// known fee schedules (insertManyIfScheduleCurrent): only those whose partner still
+// stores, text for text, the schedule each was priced with are stored, exact.
 import { randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import { createDataSource, DataSource } from '@platform/persistence';
@@ -53,6 +55,33 @@ function newQuote(): NewQuote {
     rateObservedAt: createdAt,
     createdAt,
     expiresAt: new Date(createdAt.getTime() + 30_000),
+  };
+}
+
+/** The stored rows of `quotes`, in their order, every amount as text. */
+async function storedRows(quotes: readonly NewQuote[]): Promise<Array<Record<string, unknown>>> {
+  return (await db.query(
+    `SELECT quote_id, kes_amount::text, usdt_amount::text, rate::text, fee_kes::text, fee_bps, fee_flat_kes::text,
+            fee_cap_kes::text, kes_total_amount::text, expires_at, consumed_at
+       FROM quotes WHERE quote_id = ANY($1::uuid[]) ORDER BY array_position($1::uuid[], quote_id)`,
+    [quotes.map((quote) => quote.quoteId)],
+  )) as Array<Record<string, unknown>>;
+}
+
+/** The row newQuote() is stored as, exactly; `capped` when its fee is 1.50 flat capped at 400.00. */
+function expectedRow(quote: NewQuote, capped: boolean): Record<string, unknown> {
+  return {
+    quote_id: quote.quoteId,
+    kes_amount: '1000.00',
+    usdt_amount: '7.694669',
+    rate: '129.9601',
+    fee_kes: '5.00',
+    fee_bps: 50,
+    fee_flat_kes: capped ? '1.50' : '0.00',
+    fee_cap_kes: capped ? '400.00' : null,
+    kes_total_amount: '1005.00',
+    expires_at: quote.expiresAt,
+    consumed_at: null,
   };
 }
 
@@ -110,26 +139,7 @@ it('stores many quotes in one statement, every row exact, none of them when one 
 
   await repository.insertMany(quotes);
 
-  const rows = (await db.query(
-    `SELECT quote_id, kes_amount::text, usdt_amount::text, rate::text, fee_kes::text, fee_flat_kes::text,
-            fee_cap_kes::text, kes_total_amount::text, expires_at, consumed_at
-       FROM quotes WHERE quote_id = ANY($1::uuid[]) ORDER BY array_position($1::uuid[], quote_id)`,
-    [quotes.map((quote) => quote.quoteId)],
-  )) as Array<Record<string, unknown>>;
-  expect(rows).toEqual(
-    quotes.map((quote) => ({
-      quote_id: quote.quoteId,
-      kes_amount: '1000.00',
-      usdt_amount: '7.694669',
-      rate: '129.9601',
-      fee_kes: '5.00',
-      fee_flat_kes: quote === capped ? '1.50' : '0.00',
-      fee_cap_kes: quote === capped ? '400.00' : null,
-      kes_total_amount: '1005.00',
-      expires_at: quote.expiresAt,
-      consumed_at: null,
-    })),
-  );
+  expect(await storedRows(quotes)).toEqual(quotes.map((quote) => expectedRow(quote, quote === capped)));
   expect(await sessionState((sql) => db.query(sql))).toEqual({ pid, synchronous_commit: 'on' });
 
   // A row its checks refuse (expiry not after creation) fails the statement: its neighbour is not stored either.
@@ -141,4 +151,47 @@ it('stores many quotes in one statement, every row exact, none of them when one 
     [neighbour.quoteId, refused.quoteId],
   ])) as Array<{ count: number }>;
   expect(count).toBe(0);
+});
+
+it('stores a quote priced from a known fee schedule only while its partner stores that schedule, text for text', async () => {
+  // Each partner's profile as an operator would leave it; the columns are text, so "1.5" is not "1.50".
+  const profile = async (partnerId: string, feeBps: number, feeFlatKes: string, feeCapKes: string | null) =>
+    db.query(
+      `INSERT INTO partner_profiles (partner_id, status, buy_mode, sell_mode, fee_bps, fee_flat_kes, fee_cap_kes, per_order_cap_kes, daily_cap_kes)
+       VALUES ($1, 'active', 'debit_first', 'deposit', $2, $3, $4, '1000000.00', '100000000.00')`,
+      [partnerId, feeBps, feeFlatKes, feeCapKes],
+    );
+  const current = newQuote();
+  const capped = newQuote();
+  capped.fee = { percentBps: 50, flatKes: new Big('1.50'), capKes: new Big('400.00') };
+  const otherText = newQuote();
+  const otherCap = newQuote();
+  const noProfile = newQuote();
+  await profile(current.partnerId, 50, '0.00', null);
+  await profile(capped.partnerId, 50, '1.50', '400.00');
+  await profile(otherText.partnerId, 50, '0.0', null);
+  await profile(otherCap.partnerId, 50, '0.00', '400.00');
+  const schedule = (feeBps: number, feeFlatKes: string, feeCapKes: string | null) => ({
+    feeBps,
+    feeFlatKes,
+    feeCapKes,
+  });
+  const { pid } = await sessionState((sql) => db.query(sql));
+
+  const stored = await new QuotesRepository(db).insertManyIfScheduleCurrent([
+    { quote: current, schedule: schedule(50, '0.00', null) },
+    { quote: otherText, schedule: schedule(50, '0.00', null) },
+    { quote: capped, schedule: schedule(50, '1.50', '400.00') },
+    { quote: otherCap, schedule: schedule(50, '0.00', null) },
+    { quote: noProfile, schedule: schedule(50, '0.00', null) },
+  ]);
+
+  expect(stored).toEqual(new Set([current.quoteId, capped.quoteId]));
+  expect(await storedRows([current, otherText, capped, otherCap, noProfile])).toEqual(
+    [current, capped].map((quote) => expectedRow(quote, quote === capped)),
+  );
+  expect(await sessionState((sql) => db.query(sql))).toEqual({ pid, synchronous_commit: 'on' });
+  await db.query('DELETE FROM partner_profiles WHERE partner_id = ANY($1::uuid[])', [
+    [current, capped, otherText, otherCap].map((quote) => quote.partnerId),
+  ]);
 });

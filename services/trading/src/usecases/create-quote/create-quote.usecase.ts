@@ -17,7 +17,8 @@ import { formatPricedQuote, priceQuote, quoteRate } from '../../domain/pricing';
 import { parseQuoteRequest, QuoteRequest, QuoteRequestInput } from '../../domain/quote-request';
 import { quoteExpiresAt } from '../../domain/quote-lifetime';
 import { isRateLive } from '../../domain/rate-freshness';
-import type { NewQuote } from '../../persistence/quotes.repository';
+import type { NewQuote, QuotePricedWith } from '../../persistence/quotes.repository';
+import { KnownFeeSchedules } from './known-fee-schedules';
 
 export type CreateQuoteCommand = QuoteRequestInput;
 
@@ -79,7 +80,11 @@ export interface CreateQuoteDependencies {
     findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null>;
     findFeeSchedules(partnerIds: readonly string[]): Promise<Map<string, RawFeeSchedule>>;
   };
-  quotes: { insert(quote: NewQuote): Promise<void>; insertMany(quotes: readonly NewQuote[]): Promise<void> };
+  quotes: {
+    insert(quote: NewQuote): Promise<void>;
+    insertMany(quotes: readonly NewQuote[]): Promise<void>;
+    insertManyIfScheduleCurrent(quotes: readonly QuotePricedWith[]): Promise<Set<string>>;
+  };
   rateFeed: RateFeed;
   clock: Clock;
   logger: Logger;
@@ -89,7 +94,11 @@ export interface CreateQuoteDependencies {
 }
 
 export class CreateQuoteUseCase {
-  constructor(private readonly deps: CreateQuoteDependencies) {}
+  /** `knownSchedules`: the schedules batch reads found, so later batches need not read them (storeWithKnownSchedules). */
+  constructor(
+    private readonly deps: CreateQuoteDependencies,
+    private readonly knownSchedules = new KnownFeeSchedules(),
+  ) {}
 
   async execute(command: CreateQuoteCommand): Promise<QuoteView> {
     const quote = await this.price(parseQuoteRequest(command), this.directReads());
@@ -109,18 +118,26 @@ export class CreateQuoteUseCase {
    * moment, as its items arrived together: the fee schedules of all its partners are
    * one read and their rates one more (two statements a batch, not two a partner),
    * made once every item's shape is checked; a read that fails fails the items that
-   * needed it (INTERNAL_ERROR), never those already refused.
+   * needed it (INTERNAL_ERROR), never those already refused. Before that, the items of
+   * partners whose fee schedule an earlier batch read are priced with it and stored
+   * by an insert that checks it is still the stored one (storeWithKnownSchedules):
+   * only what that does not store goes through the reads above.
    */
   async executeMany(items: readonly QuoteItem[], itemsMax: number): Promise<QuoteOutcome[]> {
     if (items.length > itemsMax) throw validationFailed(['items']);
     const parsed = items.map((item): ParsedItem => outcomeOf(() => ({ request: parseQuoteRequest(item.command) })));
-    const reads = this.batchReads(partnersOf(parsed));
+    const stored = await this.storeWithKnownSchedules(parsed);
+    const reads = this.batchReads(partnersOf(parsed.filter((_, index) => !stored.has(index))));
     const work = await Promise.all(
-      parsed.map((done, index) =>
-        'request' in done ? inItemContext(items[index], () => this.priceItem(done.request, reads)) : done,
-      ),
+      parsed.map((done, index): ItemWork | Promise<ItemWork> => {
+        const quote = stored.get(index);
+        if (quote) return { quote };
+        return 'request' in done ? inItemContext(items[index], () => this.priceItem(done.request, reads)) : done;
+      }),
     );
-    const unstored = await this.storeAll(work.flatMap((done) => ('quote' in done ? [done.quote] : [])));
+    const unstored = await this.storeAll(
+      work.flatMap((done, index) => ('quote' in done && !stored.has(index) ? [done.quote] : [])),
+    );
     const outcomes = work.map((done): QuoteOutcome | { failure: unknown } => {
       if ('refusal' in done || 'failure' in done) return done;
       if (unstored.has(done.quote)) return { failure: unstored.get(done.quote) };
@@ -169,6 +186,51 @@ export class CreateQuoteUseCase {
     );
   }
 
+  /**
+   * The items whose partner's fee schedule is known (an earlier batch read it), priced with it
+   * from one read of their rates and stored by one insert that stores a quote only if its
+   * partner's stored schedule is still the one it was priced with: a batch of known partners
+   * makes that read (none with a feed that reads no database) and that insert, not the
+   * schedules' read as well. Answers the quotes stored, by item. What it does not store (a
+   * schedule changed since, no live rate, any refusal, any failure) is left to the ordinary
+   * path, which reads afresh and answers it exactly as if this had not run; so this logs
+   * nothing for an item, and a schedule found changed is forgotten.
+   */
+  private async storeWithKnownSchedules(parsed: readonly ParsedItem[]): Promise<Map<number, NewQuote>> {
+    const known = parsed.flatMap((done, index) => {
+      const schedule = 'request' in done ? this.knownSchedules.get(done.request.partnerId) : undefined;
+      return schedule && 'request' in done ? [{ index, request: done.request, schedule }] : [];
+    });
+    if (known.length === 0) return new Map();
+    try {
+      const rates = await this.deps.rateFeed.latestFor([...new Set(known.map((item) => item.request.partnerId))]);
+      const priced = known.flatMap(({ index, request, schedule }) => {
+        const quote = this.pricedIfAccepted(request, schedule, rates.get(request.partnerId) ?? null);
+        return quote ? [{ index, quote, schedule }] : [];
+      });
+      if (priced.length === 0) return new Map();
+      const stored = await this.deps.quotes.insertManyIfScheduleCurrent(priced);
+      for (const { quote } of priced) if (!stored.has(quote.quoteId)) this.knownSchedules.forget(quote.partnerId);
+      return new Map(priced.flatMap(({ index, quote }) => (stored.has(quote.quoteId) ? [[index, quote]] : [])));
+    } catch (error) {
+      // The ordinary path meets the same failure if it lasts, and answers it item by item.
+      this.deps.logger.warn('quotes from known fee schedules failed; reading afresh', { quotes: known.length, error });
+      return new Map();
+    }
+  }
+
+  /** The quote priced from `stored` and `rate`, or null wherever `price` would refuse or fail (silently: see above). */
+  private pricedIfAccepted(request: QuoteRequest, stored: RawFeeSchedule, rate: FeedRate | null): NewQuote | null {
+    const schedule = storedFeeSchedule(stored);
+    if ('refusal' in schedule || rate === null) return null;
+    if (!isRateLive(rate.observedAt, this.deps.clock.now(), this.deps.rateStalenessLimitMs)) return null;
+    try {
+      return this.quoteFrom(request, schedule.schedule, rate);
+    } catch {
+      return null;
+    }
+  }
+
   /** One partner's reads, each its own statement (a single quote). */
   private directReads(): PartnerReads {
     return {
@@ -186,12 +248,26 @@ export class CreateQuoteUseCase {
     if (partnerIds.length === 0) return this.directReads();
     // Started from inside an async function each, so a read that throws before it returns a promise
     // still becomes a rejection its items are answered from, as every other read failure is.
-    const schedules = (async () => this.deps.profiles.findFeeSchedules(partnerIds))();
+    const schedules = (async () =>
+      this.rememberSchedules(partnerIds, await this.deps.profiles.findFeeSchedules(partnerIds)))();
     const rates = (async () => this.deps.rateFeed.latestFor(partnerIds))();
     return {
       feeSchedule: async (partnerId) => (await schedules).get(partnerId) ?? null,
       latestRate: async (partnerId) => (await rates).get(partnerId) ?? null,
     };
+  }
+
+  /** The schedules just read, kept for later batches where they price; the others forgotten. */
+  private rememberSchedules(
+    partnerIds: readonly string[],
+    found: Map<string, RawFeeSchedule>,
+  ): Map<string, RawFeeSchedule> {
+    for (const partnerId of partnerIds) {
+      const schedule = found.get(partnerId);
+      if (schedule && 'schedule' in storedFeeSchedule(schedule)) this.knownSchedules.remember(partnerId, schedule);
+      else this.knownSchedules.forget(partnerId);
+    }
+    return found;
   }
 
   /** Every step after the shape check and before the insert: fee schedule, live rate, pricing, expiry. */
@@ -202,6 +278,11 @@ export class CreateQuoteUseCase {
     ]);
     const schedule = this.feeSchedule(request.partnerId, storedSchedule);
     const feedRate = this.liveRate(latestRate);
+    return this.quoteFrom(request, schedule, feedRate);
+  }
+
+  /** Pricing and expiry, from a schedule and a rate already judged. */
+  private quoteFrom(request: QuoteRequest, schedule: FeeSchedule, feedRate: FeedRate): NewQuote {
     const priced = priceQuote(request.side, request.given, quoteRate(request.side, feedRate), schedule);
     const createdAt = this.deps.clock.now();
     const quote: NewQuote = {
