@@ -14,7 +14,12 @@ import { randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import { createDataSource, DataSource } from '@platform/persistence';
 import { loadTestStack } from '@platform/testing';
+import type { FeeSchedule } from '../src/domain/fee-schedule';
+import { formatQuoteAmounts, PricedQuote } from '../src/domain/pricing';
 import { NewQuote, QuotesRepository } from '../src/persistence/quotes.repository';
+
+/** A schedule with every part: 50 bps, 1.50 flat, capped at 400.00. */
+const CAPPED_FEE: FeeSchedule = { percentBps: 50, flatKes: new Big('1.50'), capKes: new Big('400.00') };
 
 interface SessionState {
   pid: number;
@@ -37,21 +42,24 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-function newQuote(): NewQuote {
+/** A quote as pricing leaves it; `fee` its schedule (50 bps, no flat part, no cap unless given). */
+function newQuote(fee: FeeSchedule = { percentBps: 50, flatKes: new Big('0'), capKes: null }): NewQuote {
   const createdAt = new Date();
+  const priced: PricedQuote = {
+    side: 'buy',
+    kesAmount: new Big('1000.00'),
+    usdtAmount: new Big('7.694669'),
+    rate: new Big('129.9601'),
+    feeKes: new Big('5.00'),
+    kesTotalAmount: new Big('1005.00'),
+  };
   return {
     quoteId: randomUUID(),
     partnerId: randomUUID(),
     pricedBy: 'KES',
-    priced: {
-      side: 'buy',
-      kesAmount: new Big('1000.00'),
-      usdtAmount: new Big('7.694669'),
-      rate: new Big('129.9601'),
-      feeKes: new Big('5.00'),
-      kesTotalAmount: new Big('1005.00'),
-    },
-    fee: { percentBps: 50, flatKes: new Big('0'), capKes: null },
+    priced,
+    fee,
+    amounts: formatQuoteAmounts(priced, fee),
     rateObservedAt: createdAt,
     createdAt,
     expiresAt: new Date(createdAt.getTime() + 30_000),
@@ -131,8 +139,7 @@ it('as wired in the service, writes the quote exactly and leaves the next statem
 });
 
 it('stores many quotes in one statement, every row exact, none of them when one row is refused', async () => {
-  const capped = newQuote();
-  capped.fee = { percentBps: 50, flatKes: new Big('1.50'), capKes: new Big('400.00') };
+  const capped = newQuote(CAPPED_FEE);
   const quotes = [newQuote(), capped, newQuote()];
   const repository = new QuotesRepository(db);
   const { pid } = await sessionState((sql) => db.query(sql));
@@ -162,8 +169,7 @@ it('stores a quote priced from a known fee schedule only while its partner store
       [partnerId, feeBps, feeFlatKes, feeCapKes],
     );
   const current = newQuote();
-  const capped = newQuote();
-  capped.fee = { percentBps: 50, flatKes: new Big('1.50'), capKes: new Big('400.00') };
+  const capped = newQuote(CAPPED_FEE);
   const otherText = newQuote();
   const otherCap = newQuote();
   const noProfile = newQuote();

@@ -6,9 +6,8 @@
  */
 import type { DataSource, EntityManager } from '@platform/persistence';
 import { queryPrepared, queryPreparedArrays } from '@platform/persistence';
-import { formatAmount, formatDecimal, RATE_SCALE } from '@platform/money';
 import type { FeeSchedule, RawFeeSchedule } from '../domain/fee-schedule';
-import type { PricedQuote } from '../domain/pricing';
+import type { PricedQuote, QuoteAmounts } from '../domain/pricing';
 
 export interface NewQuote {
   quoteId: string;
@@ -16,6 +15,8 @@ export interface NewQuote {
   pricedBy: 'KES' | 'USDT';
   priced: PricedQuote;
   fee: FeeSchedule;
+  /** `priced` and `fee` formatted (formatQuoteAmounts), once: what the row stores and the answer shows. */
+  amounts: QuoteAmounts;
   rateObservedAt: Date;
   expiresAt: Date;
   createdAt: Date;
@@ -159,20 +160,20 @@ function columnArrays(rows: readonly unknown[][]): unknown[][] {
 
 /** The insert's parameters, in INSERT_QUOTE_SQL's order. */
 function insertValues(quote: NewQuote): unknown[] {
-  const { priced, fee } = quote;
+  const { amounts } = quote;
   return [
     quote.quoteId,
     quote.partnerId,
-    priced.side,
+    quote.priced.side,
     quote.pricedBy,
-    formatAmount(priced.kesAmount, 'KES'),
-    formatAmount(priced.usdtAmount, 'USDT'),
-    formatDecimal(priced.rate, RATE_SCALE),
-    formatAmount(priced.feeKes, 'KES'),
-    fee.percentBps,
-    formatAmount(fee.flatKes, 'KES'),
-    fee.capKes === null ? null : formatAmount(fee.capKes, 'KES'),
-    formatAmount(priced.kesTotalAmount, 'KES'),
+    amounts.kesAmount,
+    amounts.usdtAmount,
+    amounts.rate,
+    amounts.feeKes,
+    quote.fee.percentBps,
+    amounts.feeFlatKes,
+    amounts.feeCapKes,
+    amounts.kesTotalAmount,
     quote.rateObservedAt.toISOString(),
     quote.expiresAt.toISOString(),
     quote.createdAt.toISOString(),

@@ -20,7 +20,7 @@ import { Big } from '@platform/money';
 import type { FeedRate } from '../../adapters/rate-feed/rate-feed';
 import type { RawFeeSchedule } from '../../domain/fee-schedule';
 import type { NewQuote, QuotePricedWith } from '../../persistence/quotes.repository';
-import { CreateQuoteUseCase } from './create-quote.usecase';
+import { CreateQuoteCommand, CreateQuoteUseCase } from './create-quote.usecase';
 
 function silentLogger() {
   const logger = createLogger('test');
@@ -444,7 +444,7 @@ describe('CreateQuoteUseCase.executeMany', () => {
 
 describe('CreateQuoteUseCase.executeMany with fee schedules an earlier batch read', () => {
   const SCHEDULE_A: RawFeeSchedule = { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' };
-  const item = (requestId: string, command: Record<string, string>, partner = partnerId) => ({
+  const item = (requestId: string, command: Omit<CreateQuoteCommand, 'partnerId'>, partner = partnerId) => ({
     command: { partnerId: partner, ...command },
     requestId,
   });

@@ -9,11 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
 import { Logger, runWithContext } from '@platform/logger';
-import { formatAmount } from '@platform/money';
 import type { FeedRate, RateFeed } from '../../adapters/rate-feed/rate-feed';
 import type { Clock } from '../../domain/clock';
 import { FeeSchedule, RawFeeSchedule, storedFeeSchedule } from '../../domain/fee-schedule';
-import { formatPricedQuote, priceQuote, quoteRate } from '../../domain/pricing';
+import { formatQuoteAmounts, priceQuote, quoteRate } from '../../domain/pricing';
 import { parseQuoteRequest, QuoteRequest, QuoteRequestInput } from '../../domain/quote-request';
 import { quoteExpiresAt } from '../../domain/quote-lifetime';
 import { isRateLive } from '../../domain/rate-freshness';
@@ -291,6 +290,7 @@ export class CreateQuoteUseCase {
       pricedBy: request.given.currency,
       priced,
       fee: schedule,
+      amounts: formatQuoteAmounts(priced, schedule),
       rateObservedAt: feedRate.observedAt,
       createdAt,
       expiresAt: quoteExpiresAt(createdAt, this.deps.quoteLifetimeMs),
@@ -320,7 +320,7 @@ export class CreateQuoteUseCase {
   }
 
   private view(quote: NewQuote): QuoteView {
-    const amounts = formatPricedQuote(quote.priced);
+    const { amounts } = quote;
     return {
       quoteId: quote.quoteId,
       side: quote.priced.side,
@@ -331,8 +331,8 @@ export class CreateQuoteUseCase {
       fee: {
         kesAmount: amounts.feeKes,
         percentBps: quote.fee.percentBps,
-        flatKesAmount: formatAmount(quote.fee.flatKes, 'KES'),
-        capKesAmount: quote.fee.capKes === null ? null : formatAmount(quote.fee.capKes, 'KES'),
+        flatKesAmount: amounts.feeFlatKes,
+        capKesAmount: amounts.feeCapKes,
       },
       expiresAt: quote.expiresAt.toISOString(),
       settlementEstimateSeconds: this.deps.settlementEstimateSeconds,
