@@ -10,13 +10,12 @@
 // refused, and the connection synchronous again afterwards. Many quotes priced from
 // known fee schedules (insertManyIfScheduleCurrent): only those whose partner still
 // stores, text for text, the schedule each was priced with are stored, exact.
-import { randomUUID } from 'node:crypto';
 import { Big } from '@platform/money';
 import { createDataSource, DataSource } from '@platform/persistence';
 import { loadTestStack } from '@platform/testing';
 import type { FeeSchedule } from '../src/domain/fee-schedule';
-import { formatQuoteAmounts, PricedQuote } from '../src/domain/pricing';
 import { NewQuote, QuotesRepository } from '../src/persistence/quotes.repository';
+import { newQuote } from './new-quote';
 
 /** A schedule with every part: 50 bps, 1.50 flat, capped at 400.00. */
 const CAPPED_FEE: FeeSchedule = { percentBps: 50, flatKes: new Big('1.50'), capKes: new Big('400.00') };
@@ -41,30 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.destroy();
 });
-
-/** A quote as pricing leaves it; `fee` its schedule (50 bps, no flat part, no cap unless given). */
-function newQuote(fee: FeeSchedule = { percentBps: 50, flatKes: new Big('0'), capKes: null }): NewQuote {
-  const createdAt = new Date();
-  const priced: PricedQuote = {
-    side: 'buy',
-    kesAmount: new Big('1000.00'),
-    usdtAmount: new Big('7.694669'),
-    rate: new Big('129.9601'),
-    feeKes: new Big('5.00'),
-    kesTotalAmount: new Big('1005.00'),
-  };
-  return {
-    quoteId: randomUUID(),
-    partnerId: randomUUID(),
-    pricedBy: 'KES',
-    priced,
-    fee,
-    amounts: formatQuoteAmounts(priced, fee),
-    rateObservedAt: createdAt,
-    createdAt,
-    expiresAt: new Date(createdAt.getTime() + 30_000),
-  };
-}
 
 /** The stored rows of `quotes`, in their order, every amount as text. */
 async function storedRows(quotes: readonly NewQuote[]): Promise<Array<Record<string, unknown>>> {
