@@ -13,7 +13,10 @@
 // A later batch prices the items of partners whose schedule an earlier batch read with
 // that schedule, reading only their rates, and stores them by the insert that checks the
 // schedule is still the stored one; whatever that does not store (a changed schedule, a
-// refusal, a failed insert) is answered by the ordinary path afresh, stored once.
+// refusal, a failed insert) is answered by the ordinary path afresh, stored once. A batch
+// reads its rates once, whichever path prices its items (a failing feed is asked once a
+// batch), and reads the schedules of partners no batch read before while the known ones'
+// quotes are priced, not after their checked insert.
 import { AppError } from '@platform/errors';
 import { createLogger, currentContext, Logger, RequestContext } from '@platform/logger';
 import { Big } from '@platform/money';
@@ -582,6 +585,77 @@ describe('CreateQuoteUseCase.executeMany with fee schedules an earlier batch rea
       ['warn', 'quotes insert failed; inserting each alone'],
       ['error', 'quote failed; this item answered INTERNAL_ERROR'],
     ]);
+  });
+
+  it("reads a mixed batch's rates once, and the new partners' schedules before the checked insert, not after it", async () => {
+    const schedules = storedSchedules({
+      [partnerId]: SCHEDULE_A,
+      [PARTNER_B]: { feeBps: 0, feeFlatKes: '1.00', feeCapKes: null },
+    });
+    const checkedInsert = jest.fn(async () => undefined);
+    const mocks = setup({ findFeeSchedule: schedules.findFeeSchedule, insertIfScheduleCurrent: checkedInsert });
+    await mocks.useCase.executeMany([buy('req-a', '1000.00')], ITEMS_MAX); // partnerId known from now on
+    mocks.rateFeed.latestFor.mockClear();
+    mocks.profiles.findFeeSchedules.mockClear();
+    const outcomes = await mocks.useCase.executeMany(
+      [buy('req-b', '1000.00', PARTNER_B), buy('req-c', '2000.00'), buy('req-d', '3000.00', PARTNER_B)],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['1001.00', '2030.00', '3001.00']);
+    expect(mocks.rateFeed.latestFor.mock.calls).toEqual([[[PARTNER_B, partnerId]]]);
+    expect(mocks.profiles.findFeeSchedules.mock.calls).toEqual([[[PARTNER_B]]]);
+    // Both reads start together and the schedules' read does not wait for the checked insert: two round trips in sequence.
+    const [ratesRead] = mocks.rateFeed.latestFor.mock.invocationCallOrder;
+    const [schedulesRead] = mocks.profiles.findFeeSchedules.mock.invocationCallOrder;
+    const [checked] = checkedInsert.mock.invocationCallOrder;
+    expect(ratesRead).toBeLessThan(checked);
+    expect(schedulesRead).toBeLessThan(checked);
+    expect(mocks.checkedBatches).toEqual([1]);
+    expect(mocks.batches).toEqual([1, 2]);
+    const ids = mocks.inserted.map((quote) => quote.quoteId).slice(1);
+    expect(new Set(ids)).toEqual(new Set(quoteIds(outcomes)));
+  });
+
+  it('asks a failing rate feed once a batch, known and new partners alike, and answers each item once', async () => {
+    const { logger, lines } = recordingLogger();
+    const schedules = storedSchedules({
+      [partnerId]: SCHEDULE_A,
+      [PARTNER_B]: { feeBps: 0, feeFlatKes: '1.00', feeCapKes: null },
+    });
+    const mocks = setup({ findFeeSchedule: schedules.findFeeSchedule, logger });
+    await mocks.useCase.executeMany([buy('req-a', '1000.00')], ITEMS_MAX); // partnerId known from now on
+    // The HTTP feed answers every partner null when its fetch fails (it logs that once, itself).
+    mocks.rateFeed.latestFor.mockClear();
+    mocks.rateFeed.latestFor.mockImplementation(
+      async (partners) => new Map<string, FeedRate | null>(partners.map((partner) => [partner, null])),
+    );
+    const unavailable = await mocks.useCase.executeMany(
+      [buy('req-b', '1000.00'), buy('req-c', '1000.00', PARTNER_B), buy('req-d', '1000.001')],
+      ITEMS_MAX,
+    );
+    expect(unavailable.map(codeOrAmount)).toEqual(['RATE_UNAVAILABLE', 'RATE_UNAVAILABLE', 'VALIDATION_FAILED']);
+    expect(mocks.rateFeed.latestFor).toHaveBeenCalledTimes(1);
+    expect(lines.map((line) => [line.message, line.context.requestId])).toEqual([
+      ['no live rate; refusing to quote', 'req-c'],
+      ['no live rate; refusing to quote', 'req-b'],
+    ]);
+    // A feed whose read throws: still one read a batch, each item that needed it INTERNAL_ERROR, logged once.
+    lines.length = 0;
+    mocks.rateFeed.latestFor.mockClear();
+    mocks.rateFeed.latestFor.mockImplementation(async () => {
+      throw new Error('feed down');
+    });
+    const failed = await mocks.useCase.executeMany(
+      [buy('req-e', '1000.00'), buy('req-f', '1000.00', PARTNER_B), buy('req-g', '1000.001')],
+      ITEMS_MAX,
+    );
+    expect(failed.map(codeOrAmount)).toEqual(['INTERNAL_ERROR', 'INTERNAL_ERROR', 'VALIDATION_FAILED']);
+    expect(mocks.rateFeed.latestFor).toHaveBeenCalledTimes(1);
+    expect(lines.map((line) => [line.message, line.context.requestId])).toEqual([
+      ['quote failed; this item answered INTERNAL_ERROR', 'req-e'],
+      ['quote failed; this item answered INTERNAL_ERROR', 'req-f'],
+    ]);
+    expect(mocks.checkedBatches).toEqual([]);
   });
 
   it('keeps no schedule that does not price, nor a partner without one: the next batch reads them again', async () => {

@@ -4,7 +4,8 @@
  * a live rate (503 RATE_UNAVAILABLE) → pricing (400 too small/too large,
  * 422 FEE_EXCEEDS_PROCEEDS) → persisted with its expiry → returned.
  * The fee schedule and the rate are read at the same time (two independent
- * reads, one round trip of waiting); the refusals keep that order.
+ * reads, one round trip of waiting); the refusals keep that order. A batch
+ * (executeMany) reads its rates once for all its items.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
@@ -17,7 +18,7 @@ import { parseQuoteRequest, QuoteRequest, QuoteRequestInput } from '../../domain
 import { quoteExpiresAt } from '../../domain/quote-lifetime';
 import { isRateLive } from '../../domain/rate-freshness';
 import type { NewQuote, QuotePricedWith } from '../../persistence/quotes.repository';
-import { KnownFeeSchedules } from './known-fee-schedules';
+import { KnownFeeSchedule, KnownFeeSchedules } from './known-fee-schedules';
 
 export type CreateQuoteCommand = QuoteRequestInput;
 
@@ -48,6 +49,13 @@ type ItemWork = { quote: NewQuote } | { refusal: AppError } | { failure: unknown
 
 /** One item's request after its shape was checked: the request, or its refusal. */
 type ParsedItem = { request: QuoteRequest } | { refusal: AppError } | { failure: unknown };
+
+/** An item whose partner's fee schedule an earlier batch read: its index in the batch, its request, that schedule. */
+interface KnownItem {
+  index: number;
+  request: QuoteRequest;
+  known: KnownFeeSchedule;
+}
 
 /** What pricing reads of a partner: its stored fee schedule and the latest rate the feed gives it. */
 interface PartnerReads {
@@ -107,54 +115,110 @@ export class CreateQuoteUseCase {
 
   /**
    * Many requests together (the gateway's coalesced quotes): each priced exactly as
-   * execute prices it, in its own log context, and refused on its own; the priced
-   * ones stored in one insert and one commit (storeAll). More than `itemsMax` are
-   * refused whole. An item that fails with something that is not a refusal (a bug,
-   * the batch's reads, its own insert) is answered INTERNAL_ERROR alone,
+   * execute prices it, in its own log context, and refused on its own. More than
+   * `itemsMax` are refused whole. An item that fails with something that is not a
+   * refusal (a bug, the batch's reads, its own insert) is answered INTERNAL_ERROR alone,
    * logged under its request; its neighbours keep their quotes and refusals. Only
    * when every item failed so (the database down for all) does the call fail, with
    * the first failure, as a single call would have. The batch is priced at one
-   * moment, as its items arrived together: the fee schedules of all its partners are
-   * one read and their rates one more (two statements a batch, not two a partner),
-   * made once every item's shape is checked; a read that fails fails the items that
-   * needed it (INTERNAL_ERROR), never those already refused. Before that, the items of
-   * partners whose fee schedule an earlier batch read are priced with it and stored
-   * by an insert that checks it is still the stored one (storeWithKnownSchedules):
-   * only what that does not store goes through the reads above.
+   * moment, as its items arrived together: the rates of all its partners are one read,
+   * made once every item's shape is checked, and every item is priced from that same
+   * read, whichever path stores it (so an outage of the feed costs one wait a batch). At the
+   * same time as that read, the fee schedules of the partners no earlier batch read are
+   * one more read; their items are priced and stored in one insert (storeAll) while
+   * the items of partners whose schedule is known are priced with it and stored by the
+   * insert that checks it is still the stored one (storeWithKnownSchedules). A batch thus
+   * waits for two round trips in sequence, as when it read everything afresh. What the
+   * checked insert does not store (a schedule changed since, a refusal, a failure) is
+   * answered afterwards by the ordinary path: its partners' schedules read afresh, then
+   * one more insert. A read that fails fails the items that needed it (INTERNAL_ERROR),
+   * never those already refused.
    */
   async executeMany(items: readonly QuoteItem[], itemsMax: number): Promise<QuoteOutcome[]> {
     if (items.length > itemsMax) throw validationFailed(['items']);
     const parsed = items.map((item): ParsedItem => outcomeOf(() => ({ request: parseQuoteRequest(item.command) })));
-    const stored = await this.storeWithKnownSchedules(parsed);
-    const reads = this.batchReads(partnersOf(parsed.filter((_, index) => !stored.has(index))));
-    const work = await Promise.all(
-      parsed.map((done, index): ItemWork | Promise<ItemWork> => {
-        const quote = stored.get(index);
-        if (quote) return { quote };
-        return 'request' in done ? inItemContext(items[index], () => this.priceItem(done.request, reads)) : done;
-      }),
+    const partners = partnersOf(parsed);
+    const rates = partners.length > 0 ? this.ratesOf(partners) : Promise.resolve(new Map<string, FeedRate | null>());
+    const known = this.knownItems(parsed);
+    const isKnown = new Set(known.map(({ index }) => index));
+    const [storedKnown, others] = await Promise.all([
+      this.storeWithKnownSchedules(known, rates),
+      this.priceAndStore(items, parsed, (index) => !isKnown.has(index), rates),
+    ]);
+    const afresh = await this.priceAndStore(
+      items,
+      parsed,
+      (index) => isKnown.has(index) && !storedKnown.has(index),
+      rates,
     );
-    const unstored = await this.storeAll(
-      work.flatMap((done, index) => ('quote' in done && !stored.has(index) ? [done.quote] : [])),
-    );
-    const outcomes = work.map((done): QuoteOutcome | { failure: unknown } => {
-      if ('refusal' in done || 'failure' in done) return done;
-      if (unstored.has(done.quote)) return { failure: unstored.get(done.quote) };
-      try {
-        return { quote: this.view(done.quote) };
-      } catch (error) {
-        return { failure: error };
-      }
+    const outcomes = parsed.map((done, index): QuoteOutcome | { failure: unknown } => {
+      if (!('request' in done)) return done;
+      const quote = storedKnown.get(index);
+      if (quote) return this.viewOrFailure(quote);
+      const answer = others.get(index) ?? afresh.get(index);
+      // Every item whose shape passed takes exactly one of the paths above: a bug if not.
+      if (!answer) throw new Error(`quote item ${index} left unanswered`);
+      return answer;
     });
     const failures = outcomes.flatMap((outcome) => ('failure' in outcome ? [outcome.failure] : []));
     if (failures.length === items.length) throw failures[0];
-    return outcomes.map((outcome, index) => {
-      if (!('failure' in outcome)) return outcome;
-      inItemContext(items[index], () =>
-        this.deps.logger.error('quote failed; this item answered INTERNAL_ERROR', { error: outcome.failure }),
-      );
-      return { refusal: new AppError('INTERNAL_ERROR') };
-    });
+    return outcomes.map((outcome, index) => ('failure' in outcome ? this.failed(items, outcome, index) : outcome));
+  }
+
+  /** The batch's one read of its partners' rates, started now; a failure surfaces where it is awaited. */
+  private ratesOf(partnerIds: readonly string[]): Promise<Map<string, FeedRate | null>> {
+    // Started from inside an async function, so a read that throws before it returns a promise still
+    // becomes a rejection its items are answered from, as every other read failure is.
+    const rates = (async () => this.deps.rateFeed.latestFor(partnerIds))();
+    // Every path awaits it; this only keeps a rejection from counting as unhandled before they do.
+    rates.catch(() => undefined);
+    return rates;
+  }
+
+  /**
+   * The items of `parsed` that `selected` picks and whose shape passed, priced with their partners'
+   * schedules (read once for all of them) and `rates`, the priced ones stored by one insert
+   * (storeAll). Answers each of those items by its index: its quote, refusal or failure.
+   */
+  private async priceAndStore(
+    items: readonly QuoteItem[],
+    parsed: readonly ParsedItem[],
+    selected: (index: number) => boolean,
+    rates: Promise<Map<string, FeedRate | null>>,
+  ): Promise<Map<number, QuoteOutcome | { failure: unknown }>> {
+    const mine = parsed.flatMap((done, index) => ('request' in done && selected(index) ? [index] : []));
+    if (mine.length === 0) return new Map();
+    const reads = this.batchReads(partnersOf(mine.map((index) => parsed[index])), rates);
+    const work = await Promise.all(
+      mine.map((index) => {
+        const done = parsed[index] as { request: QuoteRequest };
+        return inItemContext(items[index], () => this.priceItem(done.request, reads));
+      }),
+    );
+    const unstored = await this.storeAll(work.flatMap((done) => ('quote' in done ? [done.quote] : [])));
+    return new Map(
+      work.map((done, at): [number, QuoteOutcome | { failure: unknown }] => {
+        if (!('quote' in done)) return [mine[at], done];
+        if (unstored.has(done.quote)) return [mine[at], { failure: unstored.get(done.quote) }];
+        return [mine[at], this.viewOrFailure(done.quote)];
+      }),
+    );
+  }
+
+  private viewOrFailure(quote: NewQuote): { quote: QuoteView } | { failure: unknown } {
+    try {
+      return { quote: this.view(quote) };
+    } catch (error) {
+      return { failure: error };
+    }
+  }
+
+  /** A failed item's answer: INTERNAL_ERROR, its failure logged under its request. */
+  private failed(items: readonly QuoteItem[], outcome: { failure: unknown }, index: number): QuoteOutcome {
+    inItemContext(items[index], () =>
+      this.deps.logger.error('quote failed; this item answered INTERNAL_ERROR', { error: outcome.failure }),
+    );
+    return { refusal: new AppError('INTERNAL_ERROR') };
   }
 
   /** An item priced, or its refusal, or its failure (anything that is not a refusal), never thrown. */
@@ -185,27 +249,37 @@ export class CreateQuoteUseCase {
     );
   }
 
-  /**
-   * The items whose partner's fee schedule is known (an earlier batch read it), priced with it
-   * from one read of their rates and stored by one insert that stores a quote only if its
-   * partner's stored schedule is still the one it was priced with: a batch of known partners
-   * makes that read (none with a feed that reads no database) and that insert, not the
-   * schedules' read as well. Answers the quotes stored, by item. What it does not store (a
-   * schedule changed since, no live rate, any refusal, any failure) is left to the ordinary
-   * path, which reads afresh and answers it exactly as if this had not run; so this logs
-   * nothing for an item, and a schedule found changed is forgotten.
-   */
-  private async storeWithKnownSchedules(parsed: readonly ParsedItem[]): Promise<Map<number, NewQuote>> {
-    const known = parsed.flatMap((done, index) => {
-      const schedule = 'request' in done ? this.knownSchedules.get(done.request.partnerId) : undefined;
-      return schedule && 'request' in done ? [{ index, request: done.request, schedule }] : [];
+  /** The items whose shape passed and whose partner's fee schedule an earlier batch read, with that schedule. */
+  private knownItems(parsed: readonly ParsedItem[]): KnownItem[] {
+    return parsed.flatMap((done, index) => {
+      const known = 'request' in done ? this.knownSchedules.get(done.request.partnerId) : undefined;
+      return known && 'request' in done ? [{ index, request: done.request, known }] : [];
     });
+  }
+
+  /**
+   * The `known` items priced with their known schedules and the batch's `rates`, stored by one insert
+   * that stores a quote only if its partner's stored schedule is still the one it was priced with: the
+   * items of known partners need no read of their schedules. Answers the quotes stored, by item. What
+   * it does not store (a schedule changed since, no live rate, any refusal, any failure) is left to the
+   * ordinary path, which reads the schedules afresh, prices from the same rates and answers it exactly as
+   * if this had not run; so this logs nothing for an item, and a schedule found changed is forgotten.
+   */
+  private async storeWithKnownSchedules(
+    known: readonly KnownItem[],
+    rates: Promise<Map<string, FeedRate | null>>,
+  ): Promise<Map<number, NewQuote>> {
     if (known.length === 0) return new Map();
+    let ratesRead: Map<string, FeedRate | null>;
     try {
-      const rates = await this.deps.rateFeed.latestFor([...new Set(known.map((item) => item.request.partnerId))]);
-      const priced = known.flatMap(({ index, request, schedule }) => {
-        const quote = this.pricedIfAccepted(request, schedule, rates.get(request.partnerId) ?? null);
-        return quote ? [{ index, quote, schedule }] : [];
+      ratesRead = await rates;
+    } catch {
+      return new Map(); // the ordinary path answers the same failure item by item, and logs it there
+    }
+    try {
+      const priced = known.flatMap(({ index, request, known: schedule }) => {
+        const quote = this.pricedIfAccepted(request, schedule.schedule, ratesRead.get(request.partnerId) ?? null);
+        return quote ? [{ index, quote, schedule: schedule.raw }] : [];
       });
       if (priced.length === 0) return new Map();
       const stored = await this.deps.quotes.insertManyIfScheduleCurrent(priced);
@@ -218,13 +292,12 @@ export class CreateQuoteUseCase {
     }
   }
 
-  /** The quote priced from `stored` and `rate`, or null wherever `price` would refuse or fail (silently: see above). */
-  private pricedIfAccepted(request: QuoteRequest, stored: RawFeeSchedule, rate: FeedRate | null): NewQuote | null {
-    const schedule = storedFeeSchedule(stored);
-    if ('refusal' in schedule || rate === null) return null;
-    if (!isRateLive(rate.observedAt, this.deps.clock.now(), this.deps.rateStalenessLimitMs)) return null;
+  /** The quote priced from a known (checked) `schedule` and `rate`, or null wherever `price` would refuse or fail (silently: see above). */
+  private pricedIfAccepted(request: QuoteRequest, schedule: FeeSchedule, rate: FeedRate | null): NewQuote | null {
+    if (rate === null || !isRateLive(rate.observedAt, this.deps.clock.now(), this.deps.rateStalenessLimitMs))
+      return null;
     try {
-      return this.quoteFrom(request, schedule.schedule, rate);
+      return this.quoteFrom(request, schedule, rate);
     } catch {
       return null;
     }
@@ -239,17 +312,15 @@ export class CreateQuoteUseCase {
   }
 
   /**
-   * A batch's reads: every partner's fee schedule in one read and their rates in one more, started at
-   * once; each item then takes its partner's. Every partner named here is asked for by at least one
-   * item (partnersOf), so a read that fails is always awaited, never left unhandled.
+   * A batch's reads: every partner's fee schedule in one read, started at once, and the batch's one
+   * read of rates (ratesOf); each item then takes its partner's. Every partner named here is asked for
+   * by at least one item, so a read that fails is always awaited, never left unhandled.
    */
-  private batchReads(partnerIds: readonly string[]): PartnerReads {
-    if (partnerIds.length === 0) return this.directReads();
-    // Started from inside an async function each, so a read that throws before it returns a promise
+  private batchReads(partnerIds: readonly string[], rates: Promise<Map<string, FeedRate | null>>): PartnerReads {
+    // Started from inside an async function, so a read that throws before it returns a promise
     // still becomes a rejection its items are answered from, as every other read failure is.
     const schedules = (async () =>
       this.rememberSchedules(partnerIds, await this.deps.profiles.findFeeSchedules(partnerIds)))();
-    const rates = (async () => this.deps.rateFeed.latestFor(partnerIds))();
     return {
       feeSchedule: async (partnerId) => (await schedules).get(partnerId) ?? null,
       latestRate: async (partnerId) => (await rates).get(partnerId) ?? null,
@@ -262,8 +333,10 @@ export class CreateQuoteUseCase {
     found: Map<string, RawFeeSchedule>,
   ): Map<string, RawFeeSchedule> {
     for (const partnerId of partnerIds) {
-      const schedule = found.get(partnerId);
-      if (schedule && 'schedule' in storedFeeSchedule(schedule)) this.knownSchedules.remember(partnerId, schedule);
+      const raw = found.get(partnerId);
+      const checked = raw ? storedFeeSchedule(raw) : null;
+      if (raw && checked && 'schedule' in checked)
+        this.knownSchedules.remember(partnerId, { raw, schedule: checked.schedule });
       else this.knownSchedules.forget(partnerId);
     }
     return found;

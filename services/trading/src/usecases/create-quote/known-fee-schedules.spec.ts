@@ -1,7 +1,11 @@
 // The known schedules are bounded (the partner known longest forgotten first) and a fresh read replaces what was known.
+import { Big } from '@platform/money';
 import { KnownFeeSchedules } from './known-fee-schedules';
 
-const schedule = (feeFlatKes: string) => ({ feeBps: 0, feeFlatKes, feeCapKes: null });
+const schedule = (feeFlatKes: string) => ({
+  raw: { feeBps: 0, feeFlatKes, feeCapKes: null },
+  schedule: { percentBps: 0, flatKes: new Big(feeFlatKes), capKes: null },
+});
 
 describe('KnownFeeSchedules', () => {
   it('forgets the partner known longest once full, and a fresh read counts as new', () => {
