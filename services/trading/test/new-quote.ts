@@ -6,8 +6,9 @@ import { formatQuoteAmounts, PricedQuote } from '../src/domain/pricing';
 import type { NewQuote } from '../src/persistence/quotes.repository';
 
 /**
- * A quote as pricing leaves it: a buy of 1000.00 KES at 129.9601, fee 5.00; `fee` its schedule (50 bps, no flat
- * part, no cap unless given), `partnerId` a new one unless given.
+ * A quote with fixed amounts: a buy of 1000.00 KES at 129.9601, fee 5.00, as pricing leaves it under the default
+ * `fee` (50 bps, no flat part, no cap). A `fee` given is stored as the quote's schedule but does not reprice it
+ * (the specs test storage, not pricing). `partnerId` a new one unless given.
  */
 export function newQuote(
   fee: FeeSchedule = { percentBps: 50, flatKes: new Big('0'), capKes: null },

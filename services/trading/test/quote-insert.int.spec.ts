@@ -147,32 +147,42 @@ it('stores a quote priced from a known fee schedule only while its partner store
   const capped = newQuote(CAPPED_FEE);
   const otherText = newQuote();
   const otherCap = newQuote();
+  const otherBps = newQuote();
+  const noCapNow = newQuote(CAPPED_FEE);
   const noProfile = newQuote();
-  await profile(current.partnerId, 50, '0.00', null);
-  await profile(capped.partnerId, 50, '1.50', '400.00');
-  await profile(otherText.partnerId, 50, '0.0', null);
-  await profile(otherCap.partnerId, 50, '0.00', '400.00');
-  const schedule = (feeBps: number, feeFlatKes: string, feeCapKes: string | null) => ({
-    feeBps,
-    feeFlatKes,
-    feeCapKes,
-  });
-  const { pid } = await sessionState((sql) => db.query(sql));
+  const profiled = [current, capped, otherText, otherCap, otherBps, noCapNow];
+  try {
+    await profile(current.partnerId, 50, '0.00', null);
+    await profile(capped.partnerId, 50, '1.50', '400.00');
+    await profile(otherText.partnerId, 50, '0.0', null);
+    await profile(otherCap.partnerId, 50, '0.00', '400.00');
+    await profile(otherBps.partnerId, 60, '0.00', null);
+    await profile(noCapNow.partnerId, 50, '1.50', null);
+    const schedule = (feeBps: number, feeFlatKes: string, feeCapKes: string | null) => ({
+      feeBps,
+      feeFlatKes,
+      feeCapKes,
+    });
+    const { pid } = await sessionState((sql) => db.query(sql));
 
-  const stored = await new QuotesRepository(db).insertManyIfScheduleCurrent([
-    { quote: current, schedule: schedule(50, '0.00', null) },
-    { quote: otherText, schedule: schedule(50, '0.00', null) },
-    { quote: capped, schedule: schedule(50, '1.50', '400.00') },
-    { quote: otherCap, schedule: schedule(50, '0.00', null) },
-    { quote: noProfile, schedule: schedule(50, '0.00', null) },
-  ]);
+    const stored = await new QuotesRepository(db).insertManyIfScheduleCurrent([
+      { quote: current, schedule: schedule(50, '0.00', null) },
+      { quote: otherText, schedule: schedule(50, '0.00', null) },
+      { quote: capped, schedule: schedule(50, '1.50', '400.00') },
+      { quote: otherCap, schedule: schedule(50, '0.00', null) },
+      { quote: otherBps, schedule: schedule(50, '0.00', null) }, // stored 60 bps: the percentage changed since
+      { quote: noCapNow, schedule: schedule(50, '1.50', '400.00') }, // the cap since removed
+      { quote: noProfile, schedule: schedule(50, '0.00', null) },
+    ]);
 
-  expect(stored).toEqual(new Set([current.quoteId, capped.quoteId]));
-  expect(await storedRows([current, otherText, capped, otherCap, noProfile])).toEqual(
-    [current, capped].map((quote) => expectedRow(quote, quote === capped)),
-  );
-  expect(await sessionState((sql) => db.query(sql))).toEqual({ pid, synchronous_commit: 'on' });
-  await db.query('DELETE FROM partner_profiles WHERE partner_id = ANY($1::uuid[])', [
-    [current, capped, otherText, otherCap].map((quote) => quote.partnerId),
-  ]);
+    expect(stored).toEqual(new Set([current.quoteId, capped.quoteId]));
+    expect(await storedRows([current, otherText, capped, otherCap, otherBps, noCapNow, noProfile])).toEqual(
+      [current, capped].map((quote) => expectedRow(quote, quote === capped)),
+    );
+    expect(await sessionState((sql) => db.query(sql))).toEqual({ pid, synchronous_commit: 'on' });
+  } finally {
+    await db.query('DELETE FROM partner_profiles WHERE partner_id = ANY($1::uuid[])', [
+      profiled.map((quote) => quote.partnerId),
+    ]);
+  }
 });
