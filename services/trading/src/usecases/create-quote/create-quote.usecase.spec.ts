@@ -624,37 +624,42 @@ describe('CreateQuoteUseCase.executeMany with fee schedules an earlier batch rea
     });
     const mocks = setup({ findFeeSchedule: schedules.findFeeSchedule, logger });
     await mocks.useCase.executeMany([buy('req-a', '1000.00')], ITEMS_MAX); // partnerId known from now on
+    /** A batch of a known partner's item, a new partner's and a refused one: its answers and lines, the feed asked once. */
+    const batchDuringOutage = async (known: string, fresh: string, refused: string) => {
+      lines.length = 0;
+      mocks.rateFeed.latestFor.mockClear();
+      const outcomes = await mocks.useCase.executeMany(
+        [buy(known, '1000.00'), buy(fresh, '1000.00', PARTNER_B), buy(refused, '1000.001')],
+        ITEMS_MAX,
+      );
+      expect(mocks.rateFeed.latestFor).toHaveBeenCalledTimes(1);
+      return {
+        answers: outcomes.map(codeOrAmount),
+        logged: lines.map((line) => [line.message, line.context.requestId]),
+      };
+    };
     // The HTTP feed answers every partner null when its fetch fails (it logs that once, itself).
-    mocks.rateFeed.latestFor.mockClear();
     mocks.rateFeed.latestFor.mockImplementation(
       async (partners) => new Map<string, FeedRate | null>(partners.map((partner) => [partner, null])),
     );
-    const unavailable = await mocks.useCase.executeMany(
-      [buy('req-b', '1000.00'), buy('req-c', '1000.00', PARTNER_B), buy('req-d', '1000.001')],
-      ITEMS_MAX,
-    );
-    expect(unavailable.map(codeOrAmount)).toEqual(['RATE_UNAVAILABLE', 'RATE_UNAVAILABLE', 'VALIDATION_FAILED']);
-    expect(mocks.rateFeed.latestFor).toHaveBeenCalledTimes(1);
-    expect(lines.map((line) => [line.message, line.context.requestId])).toEqual([
-      ['no live rate; refusing to quote', 'req-c'],
-      ['no live rate; refusing to quote', 'req-b'],
-    ]);
-    // A feed whose read throws: still one read a batch, each item that needed it INTERNAL_ERROR, logged once.
-    lines.length = 0;
-    mocks.rateFeed.latestFor.mockClear();
+    expect(await batchDuringOutage('req-b', 'req-c', 'req-d')).toEqual({
+      answers: ['RATE_UNAVAILABLE', 'RATE_UNAVAILABLE', 'VALIDATION_FAILED'],
+      logged: [
+        ['no live rate; refusing to quote', 'req-c'],
+        ['no live rate; refusing to quote', 'req-b'],
+      ],
+    });
+    // A feed whose read throws: each item that needed it INTERNAL_ERROR, logged once.
     mocks.rateFeed.latestFor.mockImplementation(async () => {
       throw new Error('feed down');
     });
-    const failed = await mocks.useCase.executeMany(
-      [buy('req-e', '1000.00'), buy('req-f', '1000.00', PARTNER_B), buy('req-g', '1000.001')],
-      ITEMS_MAX,
-    );
-    expect(failed.map(codeOrAmount)).toEqual(['INTERNAL_ERROR', 'INTERNAL_ERROR', 'VALIDATION_FAILED']);
-    expect(mocks.rateFeed.latestFor).toHaveBeenCalledTimes(1);
-    expect(lines.map((line) => [line.message, line.context.requestId])).toEqual([
-      ['quote failed; this item answered INTERNAL_ERROR', 'req-e'],
-      ['quote failed; this item answered INTERNAL_ERROR', 'req-f'],
-    ]);
+    expect(await batchDuringOutage('req-e', 'req-f', 'req-g')).toEqual({
+      answers: ['INTERNAL_ERROR', 'INTERNAL_ERROR', 'VALIDATION_FAILED'],
+      logged: [
+        ['quote failed; this item answered INTERNAL_ERROR', 'req-e'],
+        ['quote failed; this item answered INTERNAL_ERROR', 'req-f'],
+      ],
+    });
     expect(mocks.checkedBatches).toEqual([]);
   });
 
