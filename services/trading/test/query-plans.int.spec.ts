@@ -30,6 +30,7 @@ import { OrderIntakeRepository } from '../src/persistence/order-intake.repositor
 import { OrdersRepository } from '../src/persistence/orders.repository';
 import { PartnerProfilesRepository } from '../src/persistence/partner-profiles.repository';
 import { QuotesRepository } from '../src/persistence/quotes.repository';
+import { newQuote } from './new-quote';
 import { buyOrderOn } from './placed-order';
 
 const GROWING_TABLES = [
@@ -188,6 +189,14 @@ const operations: Record<string, PlannedOperation<Live>> = {
   'place an order on the quote': (q, live) =>
     orders(q).place(buyOrderOn(live.partnerId, live.quoteId), '100.00', new Date()),
   'give the quote back': (q, live) => quotes(q).unconsume(manager(q), live.quoteId),
+  // One statement a batch of partners whose fee schedule is known: each quote stored only while its partner's
+  // stored schedule (read by its key) is the one it was priced with, as every seeded partner's is here.
+  'store quotes priced from a known fee schedule': async (q, live) => {
+    const schedule = { feeBps: 50, feeFlatKes: '0.00', feeCapKes: null };
+    const priced = [newQuote(undefined, live.partnerId), newQuote(undefined, live.partnerId)];
+    const stored = await quotes(q).insertManyIfScheduleCurrent(priced.map((quote) => ({ quote, schedule })));
+    if (stored.size !== priced.length) throw new Error(`stored ${stored.size} of ${priced.length} quotes`);
+  },
   'find an order by id': (q, live) => orders(q).find(live.orderId),
   'list the newest 100 orders': (q, live) =>
     orders(q).list({ partnerId: live.partnerId, status: null, partnerReference: null, page }),

@@ -3,7 +3,9 @@
 // below, never computed by the code under test), the fee cap, the row persisted
 // unconsumed with its expiry, every 400 naming its fields, 422
 // FEE_EXCEEDS_PROCEEDS at and below its boundary, 503 FEE_PRICING_INVALID for a
-// corrupt or missing profile row, and 503 RATE_UNAVAILABLE once a halted rate
+// corrupt or missing profile row (and a changed one applied to the next quote at
+// once, though trading prices from the schedule it last read and lets the insert check
+// it), and 503 RATE_UNAVAILABLE once a halted rate
 // outlives the staleness limit. Quotes asked at once (which the gateway sends to
 // trading in shared CreateQuotes calls) are each priced and refused on their own,
 // and two partners' quotes sharing batches each get their own partner's fee
@@ -366,6 +368,31 @@ describe('POST /v1/quotes answers 503 when the service cannot price', () => {
       );
     }
     expect((await quote({ side: 'buy', kesAmount: '1000.00' })).status).toBe(201);
+  });
+
+  it('prices the next quote with a fee schedule changed since the last, at once', async () => {
+    // Quotes before the change let trading know the schedule (it then stores a quote only if the
+    // schedule is still the stored one): the first quote after it is priced with the new one.
+    for (let asked = 0; asked < 3; asked += 1)
+      expect((await quote({ side: 'buy', kesAmount: '1000.00' })).status).toBe(201);
+    await db.query("UPDATE partner_profiles SET fee_flat_kes = '20.00' WHERE partner_id = $1", [partner.partnerId]);
+    try {
+      const changed = await quote({ side: 'buy', kesAmount: '1000.00' });
+      expect(changed.status).toBe(201);
+      expect(changed.body).toMatchObject({
+        kesTotalAmount: '1030.00',
+        fee: { kesAmount: '30.00', percentBps: 100, flatKesAmount: '20.00', capKesAmount: '500.00' },
+      });
+      const { rows } = await db.query<{ fee_flat_kes: string; fee_kes: string }>(
+        'SELECT fee_flat_kes::text, fee_kes::text FROM quotes WHERE quote_id = $1',
+        [changed.body.quoteId],
+      );
+      expect(rows).toEqual([{ fee_flat_kes: '20.00', fee_kes: '30.00' }]);
+    } finally {
+      await db.query("UPDATE partner_profiles SET fee_flat_kes = '10.00' WHERE partner_id = $1", [partner.partnerId]);
+    }
+    const restored = await quote({ side: 'buy', kesAmount: '1000.00' });
+    expect(restored.body).toMatchObject({ kesTotalAmount: '1020.00', fee: { kesAmount: '20.00' } });
   });
 
   it('FEE_PRICING_INVALID for a partner without a profile row', async () => {

@@ -8,6 +8,7 @@ import { AppError } from '@platform/errors';
 import { Big } from '@platform/money';
 import type { FeeSchedule } from './fee-schedule';
 import {
+  formatQuoteAmounts,
   buyKesForUsdt,
   buyUsdtForKes,
   feeKes,
@@ -171,6 +172,21 @@ describe('priceQuote', () => {
       rate: '130.9876',
       feeKes: '20.00',
       kesTotalAmount: '1020.00',
+    });
+  });
+
+  it("formats the quote with its schedule's flat part and cap, once, each at its exact scale", () => {
+    const priced = priceQuote('buy', kes('1000.00'), rate, STANDARD_FEE);
+    expect(formatQuoteAmounts(priced, STANDARD_FEE)).toEqual({
+      ...formatPricedQuote(priced),
+      feeFlatKes: '10.00',
+      feeCapKes: '500.00',
+    });
+    const uncapped = { percentBps: 0, flatKes: b('1.5'), capKes: null };
+    expect(formatQuoteAmounts(priceQuote('buy', kes('1000.00'), rate, uncapped), uncapped)).toMatchObject({
+      feeKes: '1.50',
+      feeFlatKes: '1.50',
+      feeCapKes: null,
     });
   });
 

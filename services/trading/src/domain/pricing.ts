@@ -173,3 +173,17 @@ export function formatPricedQuote(quote: PricedQuote): {
     kesTotalAmount: formatAmount(quote.kesTotalAmount, 'KES'),
   };
 }
+
+/** A quote's wire form with its fee schedule's: every amount at its exact scale, formatted once for its row and its answer. */
+export interface QuoteAmounts extends ReturnType<typeof formatPricedQuote> {
+  feeFlatKes: string;
+  feeCapKes: string | null;
+}
+
+export function formatQuoteAmounts(quote: PricedQuote, schedule: FeeSchedule): QuoteAmounts {
+  return {
+    ...formatPricedQuote(quote),
+    feeFlatKes: formatAmount(schedule.flatKes, 'KES'),
+    feeCapKes: schedule.capKes === null ? null : formatAmount(schedule.capKes, 'KES'),
+  };
+}

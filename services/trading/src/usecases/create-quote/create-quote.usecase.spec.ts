@@ -10,13 +10,20 @@
 // answered, and more than the bound refused whole. A batch reads the fee schedules of
 // all its partners in one read and their rates in one more, only for items whose
 // shape passed; a failed batch read fails the items that needed it, not the refused.
+// A later batch prices the items of partners whose schedule an earlier batch read with
+// that schedule, reading only their rates, and stores them by the insert that checks the
+// schedule is still the stored one; whatever that does not store (a changed schedule, a
+// refusal, a failed insert) is answered by the ordinary path afresh, stored once. A batch
+// reads its rates once, whichever path prices its items (a failing feed is asked once a
+// batch), and reads the schedules of partners no batch read before while the known ones'
+// quotes are priced, not after their checked insert.
 import { AppError } from '@platform/errors';
 import { createLogger, currentContext, Logger, RequestContext } from '@platform/logger';
 import { Big } from '@platform/money';
 import type { FeedRate } from '../../adapters/rate-feed/rate-feed';
 import type { RawFeeSchedule } from '../../domain/fee-schedule';
-import type { NewQuote } from '../../persistence/quotes.repository';
-import { CreateQuoteUseCase } from './create-quote.usecase';
+import type { NewQuote, QuotePricedWith } from '../../persistence/quotes.repository';
+import { CreateQuoteCommand, CreateQuoteUseCase } from './create-quote.usecase';
 
 function silentLogger() {
   const logger = createLogger('test');
@@ -34,12 +41,14 @@ function setup(
     rate?: FeedRate | null;
     insertMany?: (quotes: readonly NewQuote[]) => Promise<void>;
     insert?: (quote: NewQuote) => Promise<void>;
+    insertIfScheduleCurrent?: (quotes: readonly QuotePricedWith[]) => Promise<void>;
     findFeeSchedule?: (partnerId: string) => Promise<RawFeeSchedule | null>;
     logger?: Logger;
   } = {},
 ) {
   const inserted: NewQuote[] = [];
   const batches: number[] = [];
+  const checkedBatches: number[] = [];
   const latest = async (_partnerId: string): Promise<FeedRate | null> =>
     options.rate === undefined
       ? { bid: new Big('128.12345'), ask: new Big('130.98761'), observedAt: NOW }
@@ -78,6 +87,25 @@ function setup(
         await options.insertMany?.(quotes);
         inserted.push(...quotes);
       },
+      // As the statement does: each quote stored only if its partner's schedule now is the one it was priced with.
+      insertManyIfScheduleCurrent: async (quotes) => {
+        checkedBatches.push(quotes.length);
+        await options.insertIfScheduleCurrent?.(quotes);
+        const stored = new Set<string>();
+        for (const { quote, schedule } of quotes) {
+          const now = await findFeeSchedule(quote.partnerId);
+          if (
+            now &&
+            now.feeBps === schedule.feeBps &&
+            now.feeFlatKes === schedule.feeFlatKes &&
+            now.feeCapKes === schedule.feeCapKes
+          ) {
+            inserted.push(quote);
+            stored.add(quote.quoteId);
+          }
+        }
+        return stored;
+      },
     },
     rateFeed,
     clock: { now: () => NOW },
@@ -86,7 +114,7 @@ function setup(
     rateStalenessLimitMs: STALENESS_LIMIT_MS,
     settlementEstimateSeconds: 60,
   });
-  return { useCase, inserted, batches, rateFeed, profiles };
+  return { useCase, inserted, batches, checkedBatches, rateFeed, profiles };
 }
 
 type Mocks = ReturnType<typeof setup>;
@@ -209,11 +237,12 @@ function recordingLogger() {
   return { logger, lines };
 }
 
+const ITEMS_MAX = 8;
+const PARTNER_B = 'c5d0e4a2-1111-4a2b-9c3d-000000000001';
+const codeOrAmount = (outcome: { quote: { kesTotalAmount: string } } | { refusal: AppError }) =>
+  'quote' in outcome ? outcome.quote.kesTotalAmount : outcome.refusal.code;
+
 describe('CreateQuoteUseCase.executeMany', () => {
-  const ITEMS_MAX = 8;
-  const PARTNER_B = 'c5d0e4a2-1111-4a2b-9c3d-000000000001';
-  const codeOrAmount = (outcome: { quote: { kesTotalAmount: string } } | { refusal: AppError }) =>
-    'quote' in outcome ? outcome.quote.kesTotalAmount : outcome.refusal.code;
   const item = (requestId: string, kesAmount: string, partner = partnerId) => ({
     command: { partnerId: partner, side: 'buy', kesAmount },
     requestId,
@@ -252,9 +281,9 @@ describe('CreateQuoteUseCase.executeMany', () => {
     expect(rateFeed.latestFor.mock.calls).toEqual([[[partnerId, PARTNER_B]]]);
     expect(profiles.findFeeSchedule).not.toHaveBeenCalled();
     expect(rateFeed.latest).not.toHaveBeenCalled();
-    await useCase.executeMany([item('req-f', '1000.00')], ITEMS_MAX);
-    expect(profiles.findFeeSchedules).toHaveBeenCalledTimes(2); // a new batch reads again: nothing is kept between batches
-    await useCase.executeMany([item('req-g', '1.001')], ITEMS_MAX);
+    await useCase.executeMany([item('req-f', '1000.00', PARTNER_C)], ITEMS_MAX);
+    expect(profiles.findFeeSchedules).toHaveBeenCalledTimes(2); // a partner no batch has read yet is read
+    await useCase.executeMany([item('req-g', '1.001', 'c5d0e4a2-1111-4a2b-9c3d-000000000003')], ITEMS_MAX);
     expect(profiles.findFeeSchedules).toHaveBeenCalledTimes(2); // no item passed its shape: nothing to read
     expect(rateFeed.latestFor).toHaveBeenCalledTimes(2);
   });
@@ -413,5 +442,240 @@ describe('CreateQuoteUseCase.executeMany', () => {
       fields: ['items'],
     });
     expect(inserted).toEqual([]);
+  });
+});
+
+describe('CreateQuoteUseCase.executeMany with fee schedules an earlier batch read', () => {
+  const SCHEDULE_A: RawFeeSchedule = { feeBps: 100, feeFlatKes: '10.00', feeCapKes: '500.00' };
+  const item = (requestId: string, command: Omit<CreateQuoteCommand, 'partnerId'>, partner = partnerId) => ({
+    command: { partnerId: partner, ...command },
+    requestId,
+  });
+  const buy = (requestId: string, kesAmount: string, partner = partnerId) =>
+    item(requestId, { side: 'buy', kesAmount }, partner);
+  const quoteIds = (outcomes: Array<{ quote: { quoteId: string } } | { refusal: AppError }>) =>
+    outcomes.flatMap((outcome) => ('quote' in outcome ? [outcome.quote.quoteId] : []));
+  /** Each partner's stored schedule, changed by the test between batches. */
+  function storedSchedules(initial: Record<string, RawFeeSchedule | null>) {
+    const stored = new Map(Object.entries(initial));
+    return {
+      set: (partner: string, schedule: RawFeeSchedule | null) => stored.set(partner, schedule),
+      findFeeSchedule: async (partner: string) => stored.get(partner) ?? null,
+    };
+  }
+
+  it("prices known partners' items from their schedules, reads only their rates, and stores them by the checked insert", async () => {
+    const schedules = storedSchedules({
+      [partnerId]: SCHEDULE_A,
+      [PARTNER_B]: { feeBps: 0, feeFlatKes: '1.00', feeCapKes: null },
+    });
+    const mocks = setup({ findFeeSchedule: schedules.findFeeSchedule });
+    const first = await mocks.useCase.executeMany(
+      [buy('req-a', '1000.00'), buy('req-b', '1000.00', PARTNER_B)],
+      ITEMS_MAX,
+    );
+    const second = await mocks.useCase.executeMany(
+      [buy('req-c', '1000.00', PARTNER_B), buy('req-d', '1000.001'), buy('req-e', '2000.00')],
+      ITEMS_MAX,
+    );
+    expect(first).toEqual([
+      { quote: expect.objectContaining({ usdtAmount: '7.634304', kesTotalAmount: '1020.00' }) },
+      { quote: expect.objectContaining({ usdtAmount: '7.634304', kesTotalAmount: '1001.00' }) },
+    ]);
+    // Exactly what the ordinary path answers: the same amounts, fee and expiry, every string at its scale.
+    expect(second).toEqual([
+      {
+        quote: {
+          quoteId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          side: 'buy',
+          kesAmount: '1000.00',
+          usdtAmount: '7.634304',
+          rate: '130.9877',
+          kesTotalAmount: '1001.00',
+          fee: { kesAmount: '1.00', percentBps: 0, flatKesAmount: '1.00', capKesAmount: null },
+          expiresAt: '2024-11-21T08:00:01.500Z',
+          settlementEstimateSeconds: 60,
+        },
+      },
+      { refusal: expect.objectContaining({ code: 'VALIDATION_FAILED' }) },
+      { quote: expect.objectContaining({ kesAmount: '2000.00', kesTotalAmount: '2030.00' }) },
+    ]);
+    expect(mocks.profiles.findFeeSchedules).toHaveBeenCalledTimes(1);
+    expect(mocks.rateFeed.latestFor.mock.calls).toEqual([[[partnerId, PARTNER_B]], [[PARTNER_B, partnerId]]]);
+    expect(mocks.batches).toEqual([2]);
+    expect(mocks.checkedBatches).toEqual([2]);
+    expect(mocks.inserted.map((quote) => quote.quoteId)).toEqual([...quoteIds(first), ...quoteIds(second)]);
+  });
+
+  it('prices afresh the items of a partner whose schedule changed since, with the new one; the neighbours stored once', async () => {
+    const schedules = storedSchedules({
+      [partnerId]: SCHEDULE_A,
+      [PARTNER_B]: { feeBps: 0, feeFlatKes: '1.00', feeCapKes: null },
+    });
+    const mocks = setup({ findFeeSchedule: schedules.findFeeSchedule });
+    await mocks.useCase.executeMany([buy('req-a', '1000.00'), buy('req-b', '1000.00', PARTNER_B)], ITEMS_MAX);
+    schedules.set(PARTNER_B, { feeBps: 0, feeFlatKes: '1.0', feeCapKes: null }); // the same fee, other text: changed
+    schedules.set(partnerId, { feeBps: 100, feeFlatKes: '25.00', feeCapKes: '500.00' });
+    const outcomes = await mocks.useCase.executeMany(
+      [buy('req-c', '1000.00'), buy('req-d', '1000.00', PARTNER_B), buy('req-e', '1000.00')],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['1035.00', '1001.00', '1035.00']);
+    expect(outcomes[0]).toMatchObject({ quote: { fee: { kesAmount: '35.00', flatKesAmount: '25.00' } } });
+    expect(mocks.profiles.findFeeSchedules.mock.calls[1]).toEqual([[partnerId, PARTNER_B]]);
+    expect(mocks.checkedBatches).toEqual([3]); // none stored: both schedules changed
+    expect(mocks.batches).toEqual([2, 3]);
+    const ids = mocks.inserted.map((quote) => quote.quoteId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.slice(2)).toEqual(quoteIds(outcomes));
+    // Read afresh, known again: the next batch checks the new schedules.
+    await mocks.useCase.executeMany([buy('req-f', '1000.00'), buy('req-g', '1000.00', PARTNER_B)], ITEMS_MAX);
+    expect(mocks.profiles.findFeeSchedules).toHaveBeenCalledTimes(2);
+    expect(mocks.checkedBatches).toEqual([3, 2]);
+  });
+
+  it('answers a refusal of a known partner from a fresh read: the refusal of today, logged once under its item', async () => {
+    const { logger, lines } = recordingLogger();
+    const schedules = storedSchedules({ [partnerId]: SCHEDULE_A });
+    const mocks = setup({ findFeeSchedule: schedules.findFeeSchedule, logger });
+    await mocks.useCase.executeMany([buy('req-a', '1000.00')], ITEMS_MAX);
+    // The known schedule refuses a sell of 10.00 KES (fee 10.10); the stored one no longer does.
+    schedules.set(partnerId, { feeBps: 0, feeFlatKes: '0.00', feeCapKes: null });
+    const sell = await mocks.useCase.executeMany([item('req-b', { side: 'sell', kesAmount: '10.00' })], ITEMS_MAX);
+    expect(sell).toEqual([{ quote: expect.objectContaining({ kesAmount: '10.00', kesTotalAmount: '10.00' }) }]);
+    expect(mocks.checkedBatches).toEqual([]); // refused from the known schedule: nothing to store that way
+    // No live rate for a known partner: RATE_UNAVAILABLE, logged once, by the fresh path, under the item.
+    mocks.rateFeed.latestFor.mockImplementation(async () => new Map([[partnerId, null]]));
+    const unavailable = await mocks.useCase.executeMany([buy('req-c', '1000.00')], ITEMS_MAX);
+    expect(unavailable.map(codeOrAmount)).toEqual(['RATE_UNAVAILABLE']);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        message: 'no live rate; refusing to quote',
+        context: expect.objectContaining({ requestId: 'req-c', partnerId }),
+      }),
+    ]);
+    // A known schedule that is now corrupt, or gone: FEE_PRICING_INVALID ahead of the missing rate, as always.
+    schedules.set(partnerId, { feeBps: 100, feeFlatKes: '1.234', feeCapKes: null });
+    const corrupt = await mocks.useCase.executeMany([buy('req-d', '1000.00')], ITEMS_MAX);
+    expect(corrupt.map(codeOrAmount)).toEqual(['FEE_PRICING_INVALID']);
+  });
+
+  it('answers through the ordinary path when the checked insert fails, each quote stored once, one bad row failing alone', async () => {
+    const { logger, lines } = recordingLogger();
+    const mocks = setup({
+      logger,
+      insertIfScheduleCurrent: async () => {
+        throw new Error('check constraint');
+      },
+      insertMany: async (quotes) => {
+        if (quotes.length > 1) throw new Error('check constraint');
+      },
+      insert: async (quote) => {
+        if (quote.priced.kesAmount.eq(new Big('2000.00'))) throw new Error('check constraint');
+      },
+    });
+    await mocks.useCase.executeMany([buy('req-a', '1000.00')], ITEMS_MAX);
+    const outcomes = await mocks.useCase.executeMany([buy('req-b', '1000.00'), buy('req-c', '2000.00')], ITEMS_MAX);
+    expect(outcomes.map(codeOrAmount)).toEqual(['1020.00', 'INTERNAL_ERROR']);
+    expect(mocks.checkedBatches).toEqual([2]);
+    expect(mocks.batches).toEqual([1, 2]);
+    expect(mocks.inserted.map((quote) => quote.quoteId).slice(1)).toEqual(quoteIds(outcomes));
+    expect(lines.map((line) => [line.level, line.message])).toEqual([
+      ['warn', 'quotes from known fee schedules failed; reading afresh'],
+      ['warn', 'quotes insert failed; inserting each alone'],
+      ['error', 'quote failed; this item answered INTERNAL_ERROR'],
+    ]);
+  });
+
+  it("reads a mixed batch's rates once, and the new partners' schedules before the checked insert, not after it", async () => {
+    const schedules = storedSchedules({
+      [partnerId]: SCHEDULE_A,
+      [PARTNER_B]: { feeBps: 0, feeFlatKes: '1.00', feeCapKes: null },
+    });
+    const checkedInsert = jest.fn(async () => undefined);
+    const mocks = setup({ findFeeSchedule: schedules.findFeeSchedule, insertIfScheduleCurrent: checkedInsert });
+    await mocks.useCase.executeMany([buy('req-a', '1000.00')], ITEMS_MAX); // partnerId known from now on
+    mocks.rateFeed.latestFor.mockClear();
+    mocks.profiles.findFeeSchedules.mockClear();
+    const outcomes = await mocks.useCase.executeMany(
+      [buy('req-b', '1000.00', PARTNER_B), buy('req-c', '2000.00'), buy('req-d', '3000.00', PARTNER_B)],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['1001.00', '2030.00', '3001.00']);
+    expect(mocks.rateFeed.latestFor.mock.calls).toEqual([[[PARTNER_B, partnerId]]]);
+    expect(mocks.profiles.findFeeSchedules.mock.calls).toEqual([[[PARTNER_B]]]);
+    // Both reads start together and the schedules' read does not wait for the checked insert: two round trips in sequence.
+    const [ratesRead] = mocks.rateFeed.latestFor.mock.invocationCallOrder;
+    const [schedulesRead] = mocks.profiles.findFeeSchedules.mock.invocationCallOrder;
+    const [checked] = checkedInsert.mock.invocationCallOrder;
+    expect(ratesRead).toBeLessThan(checked);
+    expect(schedulesRead).toBeLessThan(checked);
+    expect(mocks.checkedBatches).toEqual([1]);
+    expect(mocks.batches).toEqual([1, 2]);
+    const ids = mocks.inserted.map((quote) => quote.quoteId).slice(1);
+    expect(new Set(ids)).toEqual(new Set(quoteIds(outcomes)));
+  });
+
+  it('asks a failing rate feed once a batch, known and new partners alike, and answers each item once', async () => {
+    const { logger, lines } = recordingLogger();
+    const schedules = storedSchedules({
+      [partnerId]: SCHEDULE_A,
+      [PARTNER_B]: { feeBps: 0, feeFlatKes: '1.00', feeCapKes: null },
+    });
+    const mocks = setup({ findFeeSchedule: schedules.findFeeSchedule, logger });
+    await mocks.useCase.executeMany([buy('req-a', '1000.00')], ITEMS_MAX); // partnerId known from now on
+    /** A batch of a known partner's item, a new partner's and a refused one: its answers and lines, the feed asked once. */
+    const batchDuringOutage = async (known: string, fresh: string, refused: string) => {
+      lines.length = 0;
+      mocks.rateFeed.latestFor.mockClear();
+      const outcomes = await mocks.useCase.executeMany(
+        [buy(known, '1000.00'), buy(fresh, '1000.00', PARTNER_B), buy(refused, '1000.001')],
+        ITEMS_MAX,
+      );
+      expect(mocks.rateFeed.latestFor).toHaveBeenCalledTimes(1);
+      return {
+        answers: outcomes.map(codeOrAmount),
+        logged: lines.map((line) => [line.message, line.context.requestId]),
+      };
+    };
+    // The HTTP feed answers every partner null when its fetch fails (it logs that once, itself).
+    mocks.rateFeed.latestFor.mockImplementation(
+      async (partners) => new Map<string, FeedRate | null>(partners.map((partner) => [partner, null])),
+    );
+    expect(await batchDuringOutage('req-b', 'req-c', 'req-d')).toEqual({
+      answers: ['RATE_UNAVAILABLE', 'RATE_UNAVAILABLE', 'VALIDATION_FAILED'],
+      logged: [
+        ['no live rate; refusing to quote', 'req-c'],
+        ['no live rate; refusing to quote', 'req-b'],
+      ],
+    });
+    // A feed whose read throws: each item that needed it INTERNAL_ERROR, logged once.
+    mocks.rateFeed.latestFor.mockImplementation(async () => {
+      throw new Error('feed down');
+    });
+    expect(await batchDuringOutage('req-e', 'req-f', 'req-g')).toEqual({
+      answers: ['INTERNAL_ERROR', 'INTERNAL_ERROR', 'VALIDATION_FAILED'],
+      logged: [
+        ['quote failed; this item answered INTERNAL_ERROR', 'req-e'],
+        ['quote failed; this item answered INTERNAL_ERROR', 'req-f'],
+      ],
+    });
+    expect(mocks.checkedBatches).toEqual([]);
+  });
+
+  it('keeps no schedule that does not price, nor a partner without one: the next batch reads them again', async () => {
+    const schedules = storedSchedules({ [partnerId]: { feeBps: 100, feeFlatKes: '1.234', feeCapKes: null } });
+    const mocks = setup({ findFeeSchedule: schedules.findFeeSchedule });
+    for (const requestId of ['req-a', 'req-b'])
+      expect(
+        (
+          await mocks.useCase.executeMany(
+            [buy(requestId, '1000.00'), buy(`${requestId}-b`, '1000.00', PARTNER_B)],
+            ITEMS_MAX,
+          )
+        ).map(codeOrAmount),
+      ).toEqual(['FEE_PRICING_INVALID', 'FEE_PRICING_INVALID']);
+    expect(mocks.profiles.findFeeSchedules).toHaveBeenCalledTimes(2);
+    expect(mocks.checkedBatches).toEqual([]);
   });
 });

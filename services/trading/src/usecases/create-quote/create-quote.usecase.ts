@@ -4,20 +4,21 @@
  * a live rate (503 RATE_UNAVAILABLE) → pricing (400 too small/too large,
  * 422 FEE_EXCEEDS_PROCEEDS) → persisted with its expiry → returned.
  * The fee schedule and the rate are read at the same time (two independent
- * reads, one round trip of waiting); the refusals keep that order.
+ * reads, one round trip of waiting); the refusals keep that order. A batch
+ * (executeMany) reads its rates once for all its items.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, validationFailed } from '@platform/errors';
 import { Logger, runWithContext } from '@platform/logger';
-import { formatAmount } from '@platform/money';
 import type { FeedRate, RateFeed } from '../../adapters/rate-feed/rate-feed';
 import type { Clock } from '../../domain/clock';
 import { FeeSchedule, RawFeeSchedule, storedFeeSchedule } from '../../domain/fee-schedule';
-import { formatPricedQuote, priceQuote, quoteRate } from '../../domain/pricing';
+import { formatQuoteAmounts, priceQuote, quoteRate } from '../../domain/pricing';
 import { parseQuoteRequest, QuoteRequest, QuoteRequestInput } from '../../domain/quote-request';
 import { quoteExpiresAt } from '../../domain/quote-lifetime';
 import { isRateLive } from '../../domain/rate-freshness';
-import type { NewQuote } from '../../persistence/quotes.repository';
+import type { NewQuote, QuotePricedWith } from '../../persistence/quotes.repository';
+import { KnownFeeSchedule, KnownFeeSchedules } from './known-fee-schedules';
 
 export type CreateQuoteCommand = QuoteRequestInput;
 
@@ -49,6 +50,13 @@ type ItemWork = { quote: NewQuote } | { refusal: AppError } | { failure: unknown
 /** One item's request after its shape was checked: the request, or its refusal. */
 type ParsedItem = { request: QuoteRequest } | { refusal: AppError } | { failure: unknown };
 
+/** An item whose partner's fee schedule an earlier batch read: its index in the batch, its request, that schedule. */
+interface KnownItem {
+  index: number;
+  request: QuoteRequest;
+  known: KnownFeeSchedule;
+}
+
 /** What pricing reads of a partner: its stored fee schedule and the latest rate the feed gives it. */
 interface PartnerReads {
   feeSchedule(partnerId: string): Promise<RawFeeSchedule | null>;
@@ -79,7 +87,11 @@ export interface CreateQuoteDependencies {
     findFeeSchedule(partnerId: string): Promise<RawFeeSchedule | null>;
     findFeeSchedules(partnerIds: readonly string[]): Promise<Map<string, RawFeeSchedule>>;
   };
-  quotes: { insert(quote: NewQuote): Promise<void>; insertMany(quotes: readonly NewQuote[]): Promise<void> };
+  quotes: {
+    insert(quote: NewQuote): Promise<void>;
+    insertMany(quotes: readonly NewQuote[]): Promise<void>;
+    insertManyIfScheduleCurrent(quotes: readonly QuotePricedWith[]): Promise<Set<string>>;
+  };
   rateFeed: RateFeed;
   clock: Clock;
   logger: Logger;
@@ -89,7 +101,11 @@ export interface CreateQuoteDependencies {
 }
 
 export class CreateQuoteUseCase {
-  constructor(private readonly deps: CreateQuoteDependencies) {}
+  /** `knownSchedules`: the schedules batch reads found, so later batches need not read them (storeWithKnownSchedules). */
+  constructor(
+    private readonly deps: CreateQuoteDependencies,
+    private readonly knownSchedules = new KnownFeeSchedules(),
+  ) {}
 
   async execute(command: CreateQuoteCommand): Promise<QuoteView> {
     const quote = await this.price(parseQuoteRequest(command), this.directReads());
@@ -99,46 +115,110 @@ export class CreateQuoteUseCase {
 
   /**
    * Many requests together (the gateway's coalesced quotes): each priced exactly as
-   * execute prices it, in its own log context, and refused on its own; the priced
-   * ones stored in one insert and one commit (storeAll). More than `itemsMax` are
-   * refused whole. An item that fails with something that is not a refusal (a bug,
-   * the batch's reads, its own insert) is answered INTERNAL_ERROR alone,
+   * execute prices it, in its own log context, and refused on its own. More than
+   * `itemsMax` are refused whole. An item that fails with something that is not a
+   * refusal (a bug, the batch's reads, its own insert) is answered INTERNAL_ERROR alone,
    * logged under its request; its neighbours keep their quotes and refusals. Only
    * when every item failed so (the database down for all) does the call fail, with
    * the first failure, as a single call would have. The batch is priced at one
-   * moment, as its items arrived together: the fee schedules of all its partners are
-   * one read and their rates one more (two statements a batch, not two a partner),
-   * made once every item's shape is checked; a read that fails fails the items that
-   * needed it (INTERNAL_ERROR), never those already refused.
+   * moment, as its items arrived together: the rates of all its partners are one read,
+   * made once every item's shape is checked, and every item is priced from that same
+   * read, whichever path stores it (so an outage of the feed costs one wait a batch). At the
+   * same time as that read, the fee schedules of the partners no earlier batch read are
+   * one more read; their items are priced and stored in one insert (storeAll) while
+   * the items of partners whose schedule is known are priced with it and stored by the
+   * insert that checks it is still the stored one (storeWithKnownSchedules). A batch thus
+   * waits for two round trips in sequence, as when it read everything afresh. What the
+   * checked insert does not store (a schedule changed since, a refusal, a failure) is
+   * answered afterwards by the ordinary path: its partners' schedules read afresh, then
+   * one more insert. A read that fails fails the items that needed it (INTERNAL_ERROR),
+   * never those already refused.
    */
   async executeMany(items: readonly QuoteItem[], itemsMax: number): Promise<QuoteOutcome[]> {
     if (items.length > itemsMax) throw validationFailed(['items']);
     const parsed = items.map((item): ParsedItem => outcomeOf(() => ({ request: parseQuoteRequest(item.command) })));
-    const reads = this.batchReads(partnersOf(parsed));
-    const work = await Promise.all(
-      parsed.map((done, index) =>
-        'request' in done ? inItemContext(items[index], () => this.priceItem(done.request, reads)) : done,
-      ),
+    const partners = partnersOf(parsed);
+    const rates = partners.length > 0 ? this.ratesOf(partners) : Promise.resolve(new Map<string, FeedRate | null>());
+    const known = this.knownItems(parsed);
+    const isKnown = new Set(known.map(({ index }) => index));
+    const [storedKnown, others] = await Promise.all([
+      this.storeWithKnownSchedules(known, rates),
+      this.priceAndStore(items, parsed, (index) => !isKnown.has(index), rates),
+    ]);
+    const afresh = await this.priceAndStore(
+      items,
+      parsed,
+      (index) => isKnown.has(index) && !storedKnown.has(index),
+      rates,
     );
-    const unstored = await this.storeAll(work.flatMap((done) => ('quote' in done ? [done.quote] : [])));
-    const outcomes = work.map((done): QuoteOutcome | { failure: unknown } => {
-      if ('refusal' in done || 'failure' in done) return done;
-      if (unstored.has(done.quote)) return { failure: unstored.get(done.quote) };
-      try {
-        return { quote: this.view(done.quote) };
-      } catch (error) {
-        return { failure: error };
-      }
+    const outcomes = parsed.map((done, index): QuoteOutcome | { failure: unknown } => {
+      if (!('request' in done)) return done;
+      const quote = storedKnown.get(index);
+      if (quote) return this.viewOrFailure(quote);
+      const answer = others.get(index) ?? afresh.get(index);
+      // Every item whose shape passed takes exactly one of the paths above: a bug if not.
+      if (!answer) throw new Error(`quote item ${index} left unanswered`);
+      return answer;
     });
     const failures = outcomes.flatMap((outcome) => ('failure' in outcome ? [outcome.failure] : []));
     if (failures.length === items.length) throw failures[0];
-    return outcomes.map((outcome, index) => {
-      if (!('failure' in outcome)) return outcome;
-      inItemContext(items[index], () =>
-        this.deps.logger.error('quote failed; this item answered INTERNAL_ERROR', { error: outcome.failure }),
-      );
-      return { refusal: new AppError('INTERNAL_ERROR') };
-    });
+    return outcomes.map((outcome, index) => ('failure' in outcome ? this.failed(items, outcome, index) : outcome));
+  }
+
+  /** The batch's one read of its partners' rates, started now; a failure surfaces where it is awaited. */
+  private ratesOf(partnerIds: readonly string[]): Promise<Map<string, FeedRate | null>> {
+    // Started from inside an async function, so a read that throws before it returns a promise still
+    // becomes a rejection its items are answered from, as every other read failure is.
+    const rates = (async () => this.deps.rateFeed.latestFor(partnerIds))();
+    // Every path awaits it; this only keeps a rejection from counting as unhandled before they do.
+    rates.catch(() => undefined);
+    return rates;
+  }
+
+  /**
+   * The items of `parsed` that `selected` picks and whose shape passed, priced with their partners'
+   * schedules (read once for all of them) and `rates`, the priced ones stored by one insert
+   * (storeAll). Answers each of those items by its index: its quote, refusal or failure.
+   */
+  private async priceAndStore(
+    items: readonly QuoteItem[],
+    parsed: readonly ParsedItem[],
+    selected: (index: number) => boolean,
+    rates: Promise<Map<string, FeedRate | null>>,
+  ): Promise<Map<number, QuoteOutcome | { failure: unknown }>> {
+    const mine = parsed.flatMap((done, index) => ('request' in done && selected(index) ? [index] : []));
+    if (mine.length === 0) return new Map();
+    const reads = this.batchReads(partnersOf(mine.map((index) => parsed[index])), rates);
+    const work = await Promise.all(
+      mine.map((index) => {
+        const done = parsed[index] as { request: QuoteRequest };
+        return inItemContext(items[index], () => this.priceItem(done.request, reads));
+      }),
+    );
+    const unstored = await this.storeAll(work.flatMap((done) => ('quote' in done ? [done.quote] : [])));
+    return new Map(
+      work.map((done, at): [number, QuoteOutcome | { failure: unknown }] => {
+        if (!('quote' in done)) return [mine[at], done];
+        if (unstored.has(done.quote)) return [mine[at], { failure: unstored.get(done.quote) }];
+        return [mine[at], this.viewOrFailure(done.quote)];
+      }),
+    );
+  }
+
+  private viewOrFailure(quote: NewQuote): { quote: QuoteView } | { failure: unknown } {
+    try {
+      return { quote: this.view(quote) };
+    } catch (error) {
+      return { failure: error };
+    }
+  }
+
+  /** A failed item's answer: INTERNAL_ERROR, its failure logged under its request. */
+  private failed(items: readonly QuoteItem[], outcome: { failure: unknown }, index: number): QuoteOutcome {
+    inItemContext(items[index], () =>
+      this.deps.logger.error('quote failed; this item answered INTERNAL_ERROR', { error: outcome.failure }),
+    );
+    return { refusal: new AppError('INTERNAL_ERROR') };
   }
 
   /** An item priced, or its refusal, or its failure (anything that is not a refusal), never thrown. */
@@ -169,6 +249,60 @@ export class CreateQuoteUseCase {
     );
   }
 
+  /** The items whose shape passed and whose partner's fee schedule an earlier batch read, with that schedule. */
+  private knownItems(parsed: readonly ParsedItem[]): KnownItem[] {
+    return parsed.flatMap((done, index) => {
+      const known = 'request' in done ? this.knownSchedules.get(done.request.partnerId) : undefined;
+      return known && 'request' in done ? [{ index, request: done.request, known }] : [];
+    });
+  }
+
+  /**
+   * The `known` items priced with their known schedules and the batch's `rates`, stored by one insert
+   * that stores a quote only if its partner's stored schedule is still the one it was priced with: the
+   * items of known partners need no read of their schedules. Answers the quotes stored, by item. What
+   * it does not store (a schedule changed since, no live rate, any refusal, any failure) is left to the
+   * ordinary path, which reads the schedules afresh, prices from the same rates and answers it exactly as
+   * if this had not run; so this logs nothing for an item, and a schedule found changed is forgotten.
+   */
+  private async storeWithKnownSchedules(
+    known: readonly KnownItem[],
+    rates: Promise<Map<string, FeedRate | null>>,
+  ): Promise<Map<number, NewQuote>> {
+    if (known.length === 0) return new Map();
+    let ratesRead: Map<string, FeedRate | null>;
+    try {
+      ratesRead = await rates;
+    } catch {
+      return new Map(); // the ordinary path answers the same failure item by item, and logs it there
+    }
+    try {
+      const priced = known.flatMap(({ index, request, known: schedule }) => {
+        const quote = this.pricedIfAccepted(request, schedule.schedule, ratesRead.get(request.partnerId) ?? null);
+        return quote ? [{ index, quote, schedule: schedule.raw }] : [];
+      });
+      if (priced.length === 0) return new Map();
+      const stored = await this.deps.quotes.insertManyIfScheduleCurrent(priced);
+      for (const { quote } of priced) if (!stored.has(quote.quoteId)) this.knownSchedules.forget(quote.partnerId);
+      return new Map(priced.flatMap(({ index, quote }) => (stored.has(quote.quoteId) ? [[index, quote]] : [])));
+    } catch (error) {
+      // The ordinary path meets the same failure if it lasts, and answers it item by item.
+      this.deps.logger.warn('quotes from known fee schedules failed; reading afresh', { quotes: known.length, error });
+      return new Map();
+    }
+  }
+
+  /** The quote priced from a known (checked) `schedule` and `rate`, or null wherever `price` would refuse or fail (silently: see above). */
+  private pricedIfAccepted(request: QuoteRequest, schedule: FeeSchedule, rate: FeedRate | null): NewQuote | null {
+    if (rate === null || !isRateLive(rate.observedAt, this.deps.clock.now(), this.deps.rateStalenessLimitMs))
+      return null;
+    try {
+      return this.quoteFrom(request, schedule, rate);
+    } catch {
+      return null;
+    }
+  }
+
   /** One partner's reads, each its own statement (a single quote). */
   private directReads(): PartnerReads {
     return {
@@ -178,20 +312,34 @@ export class CreateQuoteUseCase {
   }
 
   /**
-   * A batch's reads: every partner's fee schedule in one read and their rates in one more, started at
-   * once; each item then takes its partner's. Every partner named here is asked for by at least one
-   * item (partnersOf), so a read that fails is always awaited, never left unhandled.
+   * A batch's reads: every partner's fee schedule in one read, started at once, and the batch's one
+   * read of rates (ratesOf); each item then takes its partner's. Every partner named here is asked for
+   * by at least one item, so a read that fails is always awaited, never left unhandled.
    */
-  private batchReads(partnerIds: readonly string[]): PartnerReads {
-    if (partnerIds.length === 0) return this.directReads();
-    // Started from inside an async function each, so a read that throws before it returns a promise
+  private batchReads(partnerIds: readonly string[], rates: Promise<Map<string, FeedRate | null>>): PartnerReads {
+    // Started from inside an async function, so a read that throws before it returns a promise
     // still becomes a rejection its items are answered from, as every other read failure is.
-    const schedules = (async () => this.deps.profiles.findFeeSchedules(partnerIds))();
-    const rates = (async () => this.deps.rateFeed.latestFor(partnerIds))();
+    const schedules = (async () =>
+      this.rememberSchedules(partnerIds, await this.deps.profiles.findFeeSchedules(partnerIds)))();
     return {
       feeSchedule: async (partnerId) => (await schedules).get(partnerId) ?? null,
       latestRate: async (partnerId) => (await rates).get(partnerId) ?? null,
     };
+  }
+
+  /** The schedules just read, kept for later batches where they price; the others forgotten. */
+  private rememberSchedules(
+    partnerIds: readonly string[],
+    found: Map<string, RawFeeSchedule>,
+  ): Map<string, RawFeeSchedule> {
+    for (const partnerId of partnerIds) {
+      const raw = found.get(partnerId);
+      const checked = raw ? storedFeeSchedule(raw) : null;
+      if (raw && checked && 'schedule' in checked)
+        this.knownSchedules.remember(partnerId, { raw, schedule: checked.schedule });
+      else this.knownSchedules.forget(partnerId);
+    }
+    return found;
   }
 
   /** Every step after the shape check and before the insert: fee schedule, live rate, pricing, expiry. */
@@ -202,6 +350,11 @@ export class CreateQuoteUseCase {
     ]);
     const schedule = this.feeSchedule(request.partnerId, storedSchedule);
     const feedRate = this.liveRate(latestRate);
+    return this.quoteFrom(request, schedule, feedRate);
+  }
+
+  /** Pricing and expiry, from a schedule and a rate already judged. */
+  private quoteFrom(request: QuoteRequest, schedule: FeeSchedule, feedRate: FeedRate): NewQuote {
     const priced = priceQuote(request.side, request.given, quoteRate(request.side, feedRate), schedule);
     const createdAt = this.deps.clock.now();
     const quote: NewQuote = {
@@ -210,6 +363,7 @@ export class CreateQuoteUseCase {
       pricedBy: request.given.currency,
       priced,
       fee: schedule,
+      amounts: formatQuoteAmounts(priced, schedule),
       rateObservedAt: feedRate.observedAt,
       createdAt,
       expiresAt: quoteExpiresAt(createdAt, this.deps.quoteLifetimeMs),
@@ -239,7 +393,7 @@ export class CreateQuoteUseCase {
   }
 
   private view(quote: NewQuote): QuoteView {
-    const amounts = formatPricedQuote(quote.priced);
+    const { amounts } = quote;
     return {
       quoteId: quote.quoteId,
       side: quote.priced.side,
@@ -250,8 +404,8 @@ export class CreateQuoteUseCase {
       fee: {
         kesAmount: amounts.feeKes,
         percentBps: quote.fee.percentBps,
-        flatKesAmount: formatAmount(quote.fee.flatKes, 'KES'),
-        capKesAmount: quote.fee.capKes === null ? null : formatAmount(quote.fee.capKes, 'KES'),
+        flatKesAmount: amounts.feeFlatKes,
+        capKesAmount: amounts.feeCapKes,
       },
       expiresAt: quote.expiresAt.toISOString(),
       settlementEstimateSeconds: this.deps.settlementEstimateSeconds,
