@@ -616,6 +616,41 @@ describe('CreateQuoteUseCase.executeMany with fee schedules an earlier batch rea
     expect(new Set(ids)).toEqual(new Set(quoteIds(outcomes)));
   });
 
+  it("reads a known partner's leftovers afresh once the checked insert is done, not after the new partners' insert", async () => {
+    const schedules = storedSchedules({
+      [partnerId]: SCHEDULE_A,
+      [PARTNER_B]: { feeBps: 0, feeFlatKes: '1.00', feeCapKes: null },
+    });
+    let releaseNewPartnersInsert = () => {};
+    let holdInserts = false;
+    const insertMany = async () => {
+      // The new partner's insert waits until the leftover's fresh read has started.
+      if (holdInserts) await new Promise<void>((release) => (releaseNewPartnersInsert = release));
+    };
+    const mocks = setup({ findFeeSchedule: schedules.findFeeSchedule, insertMany });
+    await mocks.useCase.executeMany([buy('req-a', '1000.00')], ITEMS_MAX); // partnerId known from now on
+    schedules.set(partnerId, { feeBps: 100, feeFlatKes: '25.00', feeCapKes: '500.00' }); // its leftover goes afresh
+    mocks.profiles.findFeeSchedules.mockClear();
+    holdInserts = true;
+    mocks.profiles.findFeeSchedules.mockImplementation(async (partners: readonly string[]) => {
+      // The second read (the leftover's) releases the new partner's insert: it must not wait for that insert.
+      if (partners.includes(partnerId)) {
+        holdInserts = false;
+        releaseNewPartnersInsert();
+      }
+      const found = await Promise.all(
+        partners.map(async (partner) => [partner, await schedules.findFeeSchedule(partner)] as const),
+      );
+      return new Map(found.flatMap(([partner, schedule]) => (schedule ? [[partner, schedule] as const] : [])));
+    });
+    const outcomes = await mocks.useCase.executeMany(
+      [buy('req-b', '1000.00', PARTNER_B), buy('req-c', '1000.00')],
+      ITEMS_MAX,
+    );
+    expect(outcomes.map(codeOrAmount)).toEqual(['1001.00', '1035.00']);
+    expect(mocks.profiles.findFeeSchedules.mock.calls).toEqual([[[PARTNER_B]], [[partnerId]]]);
+  });
+
   it('asks a failing rate feed once a batch, known and new partners alike, and answers each item once', async () => {
     const { logger, lines } = recordingLogger();
     const schedules = storedSchedules({

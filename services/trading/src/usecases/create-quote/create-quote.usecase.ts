@@ -130,9 +130,9 @@ export class CreateQuoteUseCase {
    * insert that checks it is still the stored one (storeWithKnownSchedules). A batch thus
    * waits for two round trips in sequence, as when it read everything afresh. What the
    * checked insert does not store (a schedule changed since, a refusal, a failure) is
-   * answered afterwards by the ordinary path: its partners' schedules read afresh, then
-   * one more insert. A read that fails fails the items that needed it (INTERNAL_ERROR),
-   * never those already refused.
+   * answered afterwards by the ordinary path, as soon as the checked insert is done: its
+   * partners' schedules read afresh, then one more insert. A read that fails fails the
+   * items that needed it (INTERNAL_ERROR), never those already refused.
    */
   async executeMany(items: readonly QuoteItem[], itemsMax: number): Promise<QuoteOutcome[]> {
     if (items.length > itemsMax) throw validationFailed(['items']);
@@ -141,27 +141,25 @@ export class CreateQuoteUseCase {
     const rates = partners.length > 0 ? this.ratesOf(partners) : Promise.resolve(new Map<string, FeedRate | null>());
     const known = this.knownItems(parsed);
     const isKnown = new Set(known.map(({ index }) => index));
-    const [storedKnown, others] = await Promise.all([
-      this.storeWithKnownSchedules(known, rates),
+    // The known items' leftovers follow the checked insert alone, not the other partners' insert too.
+    const knownAnswered = this.storeWithKnownSchedules(known, rates).then(async (storedKnown) => ({
+      storedKnown,
+      afresh: await this.priceAndStore(items, parsed, (index) => isKnown.has(index) && !storedKnown.has(index), rates),
+    }));
+    const [{ storedKnown, afresh }, others] = await Promise.all([
+      knownAnswered,
       this.priceAndStore(items, parsed, (index) => !isKnown.has(index), rates),
     ]);
-    const afresh = await this.priceAndStore(
-      items,
-      parsed,
-      (index) => isKnown.has(index) && !storedKnown.has(index),
-      rates,
-    );
     const outcomes = parsed.map((done, index): QuoteOutcome | { failure: unknown } => {
       if (!('request' in done)) return done;
       const quote = storedKnown.get(index);
       if (quote) return this.viewOrFailure(quote);
-      const answer = others.get(index) ?? afresh.get(index);
-      // Every item whose shape passed takes exactly one of the paths above: a bug if not.
-      if (!answer) throw new Error(`quote item ${index} left unanswered`);
-      return answer;
+      // Every item whose shape passed takes exactly one of the paths above; should a bug leave one out,
+      // that item alone fails (INTERNAL_ERROR, logged under its request), not its neighbours.
+      return others.get(index) ?? afresh.get(index) ?? { failure: new Error(`quote item ${index} left unanswered`) };
     });
     const failures = outcomes.flatMap((outcome) => ('failure' in outcome ? [outcome.failure] : []));
-    if (failures.length === items.length) throw failures[0];
+    if (items.length > 0 && failures.length === items.length) throw failures[0];
     return outcomes.map((outcome, index) => ('failure' in outcome ? this.failed(items, outcome, index) : outcome));
   }
 
