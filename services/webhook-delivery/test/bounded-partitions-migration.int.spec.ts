@@ -16,7 +16,18 @@ const ALL = webhookDeliveryDataSource('postgres://unused/unused').options.migrat
 const BOUNDED = 'WebhookDeliveryBoundedPartitionsMigration1798400000000';
 /** Where the bounded partitions come in the service's list: the migrations after it are undone before it. */
 const BOUNDED_INDEX = ALL.findIndex((migration) => (migration as { name?: string }).name?.startsWith(BOUNDED));
-const DAY_MS = 24 * 60 * 60_000;
+const HOUR_MS = 60 * 60_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Monday 00:00 UTC of this week: on an empty table the weekly-partitions migration puts its cutover
+ * there, so rows the release before it wrote must be older (rows 5 days old, say, are not on a Saturday).
+ */
+function startOfThisUtcWeekMs(): number {
+  const now = new Date();
+  const daysSinceMonday = (now.getUTCDay() + 6) % 7;
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - daysSinceMonday * DAY_MS;
+}
 
 function connected(url: string, migrations: Migrations): Promise<DataSource> {
   return createDataSource({ url, applicationName: 'bounded-partitions-spec', migrations, poolSize: 2 }).initialize();
@@ -31,7 +42,7 @@ describe('bounded partitions migration on a database whose default partitions ho
   const legacy = Array.from({ length: 3 }, (_, index) => ({
     deliveryId: randomUUID(),
     eventId: randomUUID(),
-    createdAt: new Date(Date.now() - (index + 1) * 5 * DAY_MS),
+    createdAt: new Date(startOfThisUtcWeekMs() - HOUR_MS - index * 5 * DAY_MS),
     attemptId: randomUUID(),
   }));
 
