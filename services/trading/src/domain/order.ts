@@ -3,7 +3,7 @@
  * record, what partners read, what order.* events carry, and the pure rules
  * the use cases apply. No I/O here.
  */
-import { Big, formatAmount, formatDecimal, RATE_SCALE } from '@platform/money';
+import { Big, CURRENCY_SCALE, formatAmount, formatDecimal, RATE_SCALE } from '@platform/money';
 // The partner contract states the statuses; its light module loads no zod.
 import { ORDER_STATUSES, type KesDebitStatus, type OrderStatus } from '@platform/openapi/dist/contract/statuses';
 
@@ -64,6 +64,39 @@ export interface OrderRecord {
   paymentKesAmount: string | null;
 }
 
+/** What an order's view reads of its record (orderView), and whose the order is: a partner's read selects no more. */
+export type OrderViewRecord = Pick<
+  OrderRecord,
+  | 'orderId'
+  | 'partnerId'
+  | 'partnerReference'
+  | 'side'
+  | 'fundingMode'
+  | 'status'
+  | 'kesAmount'
+  | 'usdtAmount'
+  | 'rate'
+  | 'feeKes'
+  | 'feeBps'
+  | 'feeFlatKes'
+  | 'feeCapKes'
+  | 'kesTotalAmount'
+  | 'expiresAt'
+  | 'kesDebitStatus'
+  | 'depositAddress'
+  | 'sendBefore'
+  | 'txHash'
+  | 'createdAt'
+  | 'walletId'
+  | 'paymentReference'
+  | 'paybill'
+  | 'beneficiaryName'
+  | 'payBefore'
+  | 'paymentRailReference'
+  | 'paymentBankTransactionId'
+  | 'paymentMatchedAt'
+>;
+
 export interface OrderView {
   orderId: string;
   partnerReference: string;
@@ -100,10 +133,27 @@ export interface PaymentInstructionsView {
   instructions: string;
 }
 
-const kes = (value: string) => formatAmount(new Big(value), 'KES');
-const usdt = (value: string) => formatAmount(new Big(value), 'USDT');
+/**
+ * A stored amount's text at exactly `scale` decimals, as formatDecimal writes it. A numeric(p, s)
+ * column answers its values at exactly its scale ("100.00"), which is already that text: kept as it
+ * is, without big.js's parse, check and print (most of an order read's own CPU). Any other text
+ * (another scale, an amount given by code) goes through formatDecimal.
+ */
+function atScale(value: string, scale: number, canonical: RegExp): string {
+  return canonical.test(value) ? value : formatDecimal(new Big(value), scale);
+}
 
-export function orderView(order: OrderRecord): OrderView {
+/** Digits without a leading zero, a point, exactly the scale's decimals: formatDecimal's output, never anything else. */
+const canonicalAt = (scale: number) => new RegExp(`^(0|[1-9]\\d*)\\.\\d{${scale}}$`);
+const KES_TEXT = canonicalAt(CURRENCY_SCALE.KES);
+const USDT_TEXT = canonicalAt(CURRENCY_SCALE.USDT);
+const RATE_TEXT = canonicalAt(RATE_SCALE);
+
+const kes = (value: string) => atScale(value, CURRENCY_SCALE.KES, KES_TEXT);
+const usdt = (value: string) => atScale(value, CURRENCY_SCALE.USDT, USDT_TEXT);
+const rate = (value: string) => atScale(value, RATE_SCALE, RATE_TEXT);
+
+export function orderView(order: OrderViewRecord): OrderView {
   return {
     orderId: order.orderId,
     partnerReference: order.partnerReference,
@@ -112,7 +162,7 @@ export function orderView(order: OrderRecord): OrderView {
     status: order.status,
     kesAmount: kes(order.kesAmount),
     usdtAmount: usdt(order.usdtAmount),
-    rate: formatDecimal(new Big(order.rate), RATE_SCALE),
+    rate: rate(order.rate),
     kesTotalAmount: kes(order.kesTotalAmount),
     fee: {
       kesAmount: kes(order.feeKes),
@@ -145,7 +195,7 @@ export function orderEventData(order: OrderRecord, status: OrderStatus) {
     feeKesAmount: kes(order.feeKes),
     kesTotalAmount: kes(order.kesTotalAmount),
     usdtAmount: usdt(order.usdtAmount),
-    rate: formatDecimal(new Big(order.rate), RATE_SCALE),
+    rate: rate(order.rate),
   };
 }
 
@@ -187,7 +237,7 @@ export const PAY_IN_INSTRUCTIONS =
   'Pay exactly kesAmount with M-Pesa (Lipa na M-Pesa, Pay Bill) to the paybill number before payBefore, entering reference exactly as the account number. ' +
   'The payment lands in your KES balance and funds this order; a payment that is short or late stays in your KES balance and does not fund it.';
 
-function paymentInstructions(order: OrderRecord): PaymentInstructionsView | null {
+function paymentInstructions(order: OrderViewRecord): PaymentInstructionsView | null {
   if (
     order.fundingMode !== 'pay_in' ||
     !order.paymentReference ||
@@ -209,7 +259,7 @@ function paymentInstructions(order: OrderRecord): PaymentInstructionsView | null
   };
 }
 
-function paymentView(order: OrderRecord): OrderView['payment'] {
+function paymentView(order: OrderViewRecord): OrderView['payment'] {
   if (!order.paymentMatchedAt || !order.paymentBankTransactionId) return null;
   return {
     railReference: order.paymentRailReference ?? '',

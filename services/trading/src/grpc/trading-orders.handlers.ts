@@ -2,7 +2,7 @@ import { AsyncImplementation, itemRefusal } from '@platform/grpc';
 import { enrichContext } from '@platform/logger';
 import type { ListAuditRecordsUseCase } from '@platform/persistence';
 import type { trading } from '@platform/proto';
-import { OrderRecord, orderView } from '../domain/order';
+import { OrderViewRecord, orderView } from '../domain/order';
 import type { AttachTxHashUseCase } from '../usecases/attach-tx-hash/attach-tx-hash.usecase';
 import type { CreateOrderUseCase } from '../usecases/create-order/create-order.usecase';
 import type { OrderResult } from '../usecases/create-order/funding-strategy';
@@ -12,7 +12,7 @@ import type { ListOrdersUseCase } from '../usecases/list-orders/list-orders.usec
 import type { SetPartnerStatusUseCase, SetPlatformSwitchUseCase } from '../usecases/set-switches/set-switches.usecase';
 import { BatchItemMetrics } from './batch-item-metrics';
 
-export function toOrderMessage(order: OrderRecord): trading.Order {
+export function toOrderMessage(order: OrderViewRecord): trading.Order {
   const view = orderView(order);
   return {
     ...view,

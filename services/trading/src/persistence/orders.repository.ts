@@ -5,7 +5,7 @@
  */
 import type { DataSource, DueRows, EntityManager, PageBounds } from '@platform/persistence';
 import { claimDueSql, newestFirstPageSql, queryPrepared, queryRows } from '@platform/persistence';
-import type { OrderRecord, OrderStatus } from '../domain/order';
+import type { OrderRecord, OrderStatus, OrderViewRecord } from '../domain/order';
 
 export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", partner_reference AS "partnerReference", quote_id AS "quoteId",
   side, funding_mode AS "fundingMode", status, kes_amount::text AS "kesAmount", usdt_amount::text AS "usdtAmount", rate::text AS rate,
@@ -18,8 +18,22 @@ export const ORDER_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", 
   payment_rail_reference AS "paymentRailReference", payment_bank_transaction_id AS "paymentBankTransactionId",
   payment_matched_at AS "paymentMatchedAt", payment_kes_amount::text AS "paymentKesAmount"`;
 
-const ORDER_READ_SQL = `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1`;
-const ORDERS_READ_SQL = `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = ANY($1::uuid[])`;
+/**
+ * What a partner's read of an order needs (OrderViewRecord): the answer's fields and the owner. The
+ * other ten columns (the order's bookkeeping: its timers, the debit outcome, payout ids, the funds'
+ * times) are neither converted to text by PostgreSQL nor parsed by the driver for each order read.
+ */
+const ORDER_VIEW_COLUMNS = `order_id AS "orderId", partner_id AS "partnerId", partner_reference AS "partnerReference",
+  side, funding_mode AS "fundingMode", status, kes_amount::text AS "kesAmount", usdt_amount::text AS "usdtAmount", rate::text AS rate,
+  fee_kes::text AS "feeKes", fee_bps AS "feeBps", fee_flat_kes::text AS "feeFlatKes", fee_cap_kes::text AS "feeCapKes",
+  kes_total_amount::text AS "kesTotalAmount", expires_at AS "expiresAt", kes_debit_status AS "kesDebitStatus",
+  deposit_address AS "depositAddress", send_before AS "sendBefore", tx_hash AS "txHash", created_at AS "createdAt",
+  wallet_id AS "walletId", payment_reference AS "paymentReference", paybill, beneficiary_name AS "beneficiaryName", pay_before AS "payBefore",
+  payment_rail_reference AS "paymentRailReference", payment_bank_transaction_id AS "paymentBankTransactionId",
+  payment_matched_at AS "paymentMatchedAt"`;
+
+const ORDER_READ_SQL = `SELECT ${ORDER_VIEW_COLUMNS} FROM orders WHERE order_id = $1`;
+const ORDERS_READ_SQL = `SELECT ${ORDER_VIEW_COLUMNS} FROM orders WHERE order_id = ANY($1::uuid[])`;
 
 export interface OrderListFilter {
   partnerId: string;
@@ -215,10 +229,10 @@ export class OrdersRepository {
 
   /**
    * A partner's read of one order, by its primary key: a named prepared statement on
-   * the pool (bind and run, no TypeORM query runner, no lock), the row as find() gives it.
+   * the pool (bind and run, no TypeORM query runner, no lock): the columns its answer shows and its owner.
    */
-  async read(orderId: string): Promise<OrderRecord | null> {
-    const [row] = await queryPrepared<OrderRecord>(this.dataSource, 'order_read', ORDER_READ_SQL, [orderId]);
+  async read(orderId: string): Promise<OrderViewRecord | null> {
+    const [row] = await queryPrepared<OrderViewRecord>(this.dataSource, 'order_read', ORDER_READ_SQL, [orderId]);
     return row ?? null;
   }
 
@@ -226,8 +240,8 @@ export class OrdersRepository {
    * Many orders by their primary keys in one statement (named, prepared, no lock), in no
    * particular order; an id without an order has no row. The caller checks whose each is.
    */
-  async readMany(orderIds: readonly string[]): Promise<OrderRecord[]> {
-    return queryPrepared<OrderRecord>(this.dataSource, 'orders_read_many', ORDERS_READ_SQL, [orderIds]);
+  async readMany(orderIds: readonly string[]): Promise<OrderViewRecord[]> {
+    return queryPrepared<OrderViewRecord>(this.dataSource, 'orders_read_many', ORDERS_READ_SQL, [orderIds]);
   }
 
   /** One page of the partner's orders, newest first, along orders_partner_created_idx. */

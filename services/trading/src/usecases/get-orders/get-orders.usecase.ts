@@ -5,7 +5,7 @@
  */
 import { AppError, validationFailed } from '@platform/errors';
 import { isUuid } from '@platform/ids';
-import type { OrderRecord } from '../../domain/order';
+import type { OrderViewRecord } from '../../domain/order';
 import type { OrdersRepository } from '../../persistence/orders.repository';
 import { isOwnOrder } from '../get-order/get-order.usecase';
 
@@ -14,7 +14,7 @@ export interface OrderReadItem {
   orderId: string;
 }
 
-export type OrderReadOutcome = { order: OrderRecord } | { refusal: AppError };
+export type OrderReadOutcome = { order: OrderViewRecord } | { refusal: AppError };
 
 export class GetOrdersUseCase {
   /** `itemsMax`: the most items one call may carry (the batch RPC's bound). */
