@@ -101,6 +101,8 @@ function unavailableWalletRegistry(): AppDependencies['walletRegistry'] {
 interface HarnessOptions {
   refusalsPerMinutePerAddress?: number;
   trustedProxyHops?: number;
+  /** The lookup answers without a promise, as the cached one does for a key it knows. */
+  credentialsAnsweredAtOnce?: boolean;
 }
 
 function harness(mode: 'sandbox' | 'production' = 'sandbox', options: HarnessOptions = {}): Harness {
@@ -121,7 +123,9 @@ function harness(mode: 'sandbox' | 'production' = 'sandbox', options: HarnessOpt
     mode,
     version: '9.9.9',
     apiKeyPattern: apiKeyPattern('sandbox'),
-    credentials: { find: async (apiKey) => credentials.get(apiKey) ?? null },
+    credentials: options.credentialsAnsweredAtOnce
+      ? { find: (apiKey) => credentials.get(apiKey) ?? null }
+      : { find: async (apiKey) => credentials.get(apiKey) ?? null },
     refusedAuthentications: new RefusedAuthentications(options.refusalsPerMinutePerAddress ?? 1_000),
     trustedProxyHops: options.trustedProxyHops ?? 0,
     // The script's semantics (domain/rate-limit.ts), in memory: a replay is never counted,
@@ -388,6 +392,34 @@ describe('gateway app', () => {
       error: 'Service Unavailable',
       requestId: reply.headers['x-request-id'],
     });
+  });
+
+  it('authenticates the same with a lookup that answers at once, as the cached one does for a key it knows', async () => {
+    state = harness('sandbox', { credentialsAnsweredAtOnce: true });
+    await serve(state);
+    const headers = signedRequestHeaders(full, { method: 'GET', pathAndQuery: '/v1/health' });
+    expect((await send('GET', '/v1/health', headers)).status).toBe(200);
+    const replay = await send('GET', '/v1/health', headers);
+    expect(replay.text).toBe(UNIFORM_401(String(replay.headers['x-request-id'])));
+    const admitted = state.admissionCalls;
+    for (const refused of [
+      signedRequestHeaders(
+        { apiKey: full.apiKey, signingSecret: generateSigningSecret() },
+        { method: 'GET', pathAndQuery: '/v1/health' },
+      ),
+      signedRequestHeaders(
+        { apiKey: generateApiKey('sandbox'), signingSecret: full.signingSecret },
+        { method: 'GET', pathAndQuery: '/v1/health' },
+      ),
+    ]) {
+      const reply = await send('GET', '/v1/health', refused);
+      expect(reply.text).toBe(UNIFORM_401(String(reply.headers['x-request-id'])));
+    }
+    expect(state.admissionCalls).toBe(admitted);
+    const body = '{"side":"buy","kesAmount":"1000.00"}';
+    expect((await signed('POST', '/v1/quotes', body)).status).toBe(201);
+    state.admissionStoreDown = true;
+    expect((await signed('GET', '/v1/health')).status).toBe(503);
   });
 
   it('answers 403 INSUFFICIENT_SCOPE outside the credential scopes, before reading the body', async () => {

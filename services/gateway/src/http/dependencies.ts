@@ -31,8 +31,8 @@ export interface AuthenticatedCredential {
 }
 
 export interface CredentialLookup {
-  /** null for an unknown key. */
-  find(apiKey: string): Promise<AuthenticatedCredential | null>;
+  /** null for an unknown key; a key known in memory may be answered at once, without a promise. */
+  find(apiKey: string): AuthenticatedCredential | null | Promise<AuthenticatedCredential | null>;
 }
 
 export interface AdmissionRequest {

@@ -64,6 +64,8 @@ describe('dispatchWithoutRouter', () => {
             ip: req.ip,
             baseUrl: req.baseUrl,
             seen: res.locals.seen,
+            // The record inherits nothing, as Express' Object.create(null) did.
+            inherits: ['toString', 'constructor', 'hasOwnProperty', '__proto__'].filter((key) => key in res.locals),
           });
         },
       ],
@@ -77,6 +79,7 @@ describe('dispatchWithoutRouter', () => {
       ip: '127.0.0.1',
       baseUrl: '',
       seen: 'step one',
+      inherits: [],
     });
   });
 

@@ -7,6 +7,7 @@
  * back to whoever ran the steps (dispatchWithoutRouter below: the 404).
  */
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { newRequestLocals } from './locals';
 
 export function inOrder(steps: readonly RequestHandler[]): RequestHandler {
   return (req, res, done) => {
@@ -41,7 +42,7 @@ export function inOrder(steps: readonly RequestHandler[]): RequestHandler {
  * more per request (closures, a parameter record, path parsing, a final handler)
  * than most of the steps. This entry does what `app.handle` and that router did
  * for these layers, in the same order: the request and response prototypes,
- * `res.locals`, `req.originalUrl` as sent and `req.baseUrl` empty (nothing is
+ * `res.locals` (the gateway's fixed-shape record, locals.ts), `req.originalUrl` as sent and `req.baseUrl` empty (nothing is
  * mounted), then `steps`; a step's error (a `next(error)`, a throw, a rejected
  * promise) goes to `onError`, and a request no step answered to `onError` with
  * `notFoundError()`. Should `onError` itself throw, the connection is cut (the
@@ -58,7 +59,7 @@ export function dispatchWithoutRouter(
     res.req = req;
     Object.setPrototypeOf(req, app.request);
     Object.setPrototypeOf(res, app.response);
-    if (!res.locals) res.locals = Object.create(null) as Response['locals'];
+    if (!res.locals) res.locals = newRequestLocals();
     req.originalUrl = req.url;
     req.baseUrl = '';
     const answerError = (error: unknown) => {

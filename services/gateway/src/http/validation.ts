@@ -17,6 +17,8 @@ const BODY_FIELD = 'body';
 
 function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;
+  // What clients send nearly always, answered without splitting it.
+  if (contentType === 'application/json') return true;
   const [mediaType, ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
   if (mediaType !== 'application/json') return false;
   return parameters.every((parameter) => {

@@ -63,6 +63,18 @@ describe('CachedCredentialLookup', () => {
     expect(repository.reads).toBe(1);
   });
 
+  it('answers a key known in memory at once, not through a promise, and an unknown one likewise', async () => {
+    const { rows, lookup } = setup();
+    rows.set('k1', stored('k1'));
+    expect(lookup.find('k1')).toBeInstanceOf(Promise);
+    await lookup.find('k1');
+    const known = lookup.find('k1');
+    expect(known).not.toBeInstanceOf(Promise);
+    expect((known as Awaited<typeof known>)?.apiKey).toBe('k1');
+    await lookup.find('k2');
+    expect(lookup.find('k2')).toBeNull();
+  });
+
   it('rereads after the TTL, so a revocation elsewhere bites within it', async () => {
     const { rows, lookup, advance } = setup();
     rows.set('k1', stored('k1'));

@@ -50,10 +50,15 @@ export class CachedCredentialLookup implements CredentialLookup {
     private readonly nowMs: () => number = Date.now,
   ) {}
 
-  async find(apiKey: string): Promise<AuthenticatedCredential | null> {
+  /** What memory knows is answered at once (most requests): no promise and no later turn for it. */
+  find(apiKey: string): AuthenticatedCredential | null | Promise<AuthenticatedCredential | null> {
     const cached = this.known.get(apiKey);
     if (cached) return cached;
     if (this.unknown.get(apiKey)) return null;
+    return this.loadAndKeep(apiKey);
+  }
+
+  private async loadAndKeep(apiKey: string): Promise<AuthenticatedCredential | null> {
     const credential = await this.load(apiKey);
     this.forget(apiKey);
     if (credential) this.known.set(apiKey, credential);
