@@ -34,7 +34,8 @@ const RequestLocals = function (this: GatewayLocals) {
   this.partnerAuth = undefined;
   this.rateLimit = undefined;
 } as unknown as new () => GatewayLocals;
-RequestLocals.prototype = Object.create(null) as object;
+// Frozen: no request can write a property every other request would inherit.
+RequestLocals.prototype = Object.freeze(Object.create(null) as object);
 
 export function newRequestLocals(): Response['locals'] {
   return new RequestLocals() as Response['locals'];

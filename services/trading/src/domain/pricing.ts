@@ -71,12 +71,17 @@ const UsdtFloor = Big();
 UsdtFloor.DP = CURRENCY_SCALE.USDT;
 UsdtFloor.RM = Big.roundDown;
 
+/** Answered as a plain Big, so nothing later divides with this constructor's 6 places rounded down. */
 function divideFloorUsdt(dividend: Big, divisor: Big): Big {
-  return new UsdtFloor(dividend).div(divisor);
+  return new Big(new UsdtFloor(dividend).div(divisor));
 }
 
-/** 1 / BPS_PER_UNIT, exact: basis points scaled by a product, which big.js computes exactly, not a division. */
-const PER_BPS = new Big(1).div(BPS_PER_UNIT);
+/**
+ * 1 / BPS_PER_UNIT, exact: basis points scaled by a product, which big.js computes exactly, not a
+ * division. Written out, so it never depends on a division's places; checked against the constant.
+ */
+const PER_BPS = new Big('0.0001');
+assertRule(PER_BPS.times(BPS_PER_UNIT).eq(1), 'PER_BPS × BPS_PER_UNIT = 1');
 
 /** An assertion failure here is a bug in this file: it stops the request, loudly. */
 function assertRule(holds: boolean, rule: string): void {
