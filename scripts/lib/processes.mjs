@@ -191,7 +191,12 @@ export function run(command, args, { cwd, env, logFile, input, timeoutMs } = {})
         timedOut = true;
         child.kill('SIGKILL');
       }, timeoutMs);
+    // A child that cannot start emits 'error' and then 'close': the first settles the run, and
+    // the log file is closed once (a second close would throw EBADF out of the event handler).
+    let finished = false;
     const finish = (error) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       if (logFd !== undefined) closeSync(logFd);
       if (error) reject(error);
